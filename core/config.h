@@ -1,0 +1,45 @@
+// LimiterConfig is the validated configuration every limiter is built from.
+//
+// It can only be made through `make`, which refuses a limit below 1, a window or rate of 0, and
+// values so large that the exact 128-bit arithmetic could overflow. So a limiter never sees a
+// config it cannot honour.
+#pragma once
+
+#include "rate.h"
+#include "nanos.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace ratelab {
+
+class LimiterConfig {
+public:
+    // kMaxLimit caps limit and capacity. It keeps every product in the limiters' arithmetic
+    // (count * window, tokens * perNanos) inside 128 bits.
+    static constexpr std::int64_t kMaxLimit = 1'000'000'000;
+
+    // make validates and builds a config. capacity defaults to limit, rate to limit per window.
+    // It throws InputError naming the first value that is out of range.
+    static LimiterConfig make(std::int64_t limit, Nanos windowNanos,
+                              std::optional<std::int64_t> capacity = std::nullopt,
+                              std::optional<Rate> rate = std::nullopt);
+
+    std::int64_t limit() const { return m_limit; }
+    Nanos windowNanos() const { return m_windowNanos; }
+    std::int64_t capacity() const { return m_capacity; }
+    Rate rate() const { return m_rate; }
+
+    friend bool operator==(const LimiterConfig&, const LimiterConfig&) = default;
+
+    // The default config is the documented default: limit 10 per 10 s, capacity 10, 1 per s.
+    LimiterConfig() = default;
+
+private:
+    std::int64_t m_limit = 10;
+    Nanos m_windowNanos = 10 * kNanosPerSecond;
+    std::int64_t m_capacity = 10;
+    Rate m_rate{1, kNanosPerSecond};
+};
+
+} // namespace ratelab

@@ -1,0 +1,257 @@
+#include "decimal.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ratelab {
+
+namespace {
+
+constexpr int kMaxDigits = 36; // significant digits an Int128 holds with room to spare
+
+// Decimal is mantissa * 10^exponent, parsed exactly.
+struct Decimal {
+    bool negative = false;
+    Int128 mantissa = 0;
+    int exponent = 0;
+};
+
+Int128 pow10(int n)
+{
+    Int128 p = 1;
+    for (int i = 0; i < n; ++i)
+        p *= 10;
+    return p;
+}
+
+std::string describe(std::string_view text) { return quoted(text) + " is not a number"; }
+
+Decimal parseDecimal(std::string_view text)
+{
+    Decimal d;
+    std::size_t i = 0;
+    const std::size_t n = text.size();
+    if (i < n && (text[i] == '+' || text[i] == '-')) {
+        d.negative = text[i] == '-';
+        ++i;
+    }
+    int significant = 0;
+    bool sawDigit = false;
+    bool sawPoint = false;
+    for (; i < n; ++i) {
+        const char c = text[i];
+        if (c == '.' && !sawPoint) {
+            sawPoint = true;
+            continue;
+        }
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+            break;
+        sawDigit = true;
+        if (d.mantissa == 0 && c == '0') {
+            if (sawPoint)
+                --d.exponent;
+            continue;
+        }
+        if (significant >= kMaxDigits) {
+            // Further digits only matter if they are not zero after the point: keep exactness.
+            if (c != '0')
+                throw InputError(quoted(text) + " has too many digits");
+            if (!sawPoint)
+                ++d.exponent;
+            continue;
+        }
+        d.mantissa = d.mantissa * 10 + (c - '0');
+        ++significant;
+        if (sawPoint)
+            --d.exponent;
+    }
+    if (!sawDigit)
+        throw InputError(describe(text));
+    if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        bool expNegative = false;
+        if (i < n && (text[i] == '+' || text[i] == '-')) {
+            expNegative = text[i] == '-';
+            ++i;
+        }
+        if (i == n)
+            throw InputError(describe(text));
+        int e = 0;
+        for (; i < n && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
+            e = std::min(e * 10 + (text[i] - '0'), 100000);
+        d.exponent += expNegative ? -e : e;
+    }
+    if (i != n)
+        throw InputError(describe(text));
+    return d;
+}
+
+// digitsOf counts the decimal digits of a positive Int128.
+int digitsOf(Int128 v)
+{
+    int d = 0;
+    for (; v > 0; v /= 10)
+        ++d;
+    return d;
+}
+
+// scaled returns d * 10^shift as an exact integer, throwing when it is not whole or too large.
+Int128 scaled(const Decimal& d, int shift, Int128 max, std::string_view text, const char* unitTooFine)
+{
+    if (d.mantissa == 0)
+        return 0;
+    const int e = d.exponent + shift;
+    if (e >= 0) {
+        if (digitsOf(d.mantissa) + e > 37)
+            throw InputError(quoted(text) + " is too large");
+        const Int128 v = d.mantissa * pow10(e);
+        if (v > max)
+            throw InputError(quoted(text) + " is too large");
+        return v;
+    }
+    if (-e > kMaxDigits + 1 || d.mantissa % pow10(-e) != 0)
+        throw InputError(quoted(text) + unitTooFine);
+    const Int128 v = d.mantissa / pow10(-e);
+    if (v > max)
+        throw InputError(quoted(text) + " is too large");
+    return v;
+}
+
+} // namespace
+
+std::string quoted(std::string_view text)
+{
+    std::string s;
+    for (char c : text.substr(0, 40))
+        s += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+    if (text.size() > 40)
+        s += "...";
+    return "'" + s + "'";
+}
+
+Nanos parseSeconds(std::string_view text)
+{
+    const Decimal d = parseDecimal(text);
+    const Int128 v = scaled(d, 9, kMaxNanos, text, " is finer than one nanosecond");
+    return static_cast<Nanos>(d.negative ? -v : v);
+}
+
+Rate parseRate(std::string_view text)
+{
+    Decimal d = parseDecimal(text);
+    if (d.negative || d.mantissa == 0)
+        throw InputError("rate " + quoted(text) + " must be greater than 0");
+    // r = mantissa * 10^exponent per second = tokens / perNanos.
+    Int128 tokens = d.mantissa;
+    Int128 per = kNanosPerSecond;
+    if (d.exponent >= 0) {
+        if (digitsOf(tokens) + d.exponent > 37)
+            throw InputError("rate " + quoted(text) + " is too large");
+        tokens *= pow10(d.exponent);
+    } else {
+        if (-d.exponent > 27)
+            throw InputError("rate " + quoted(text) + " is too small");
+        per *= pow10(-d.exponent);
+    }
+    Int128 a = tokens, b = per;
+    while (b != 0) {
+        const Int128 r = a % b;
+        a = b;
+        b = r;
+    }
+    tokens /= a;
+    per /= a;
+    const Int128 max = std::numeric_limits<std::int64_t>::max();
+    if (tokens > max)
+        throw InputError("rate " + quoted(text) + " is too large");
+    if (per > max)
+        throw InputError("rate " + quoted(text) + " is too small or too finely divided");
+    return Rate{static_cast<std::int64_t>(tokens), static_cast<Nanos>(per)};
+}
+
+std::int64_t parseCount(std::string_view text, std::int64_t max)
+{
+    const Decimal d = parseDecimal(text);
+    if (d.negative && d.mantissa != 0)
+        throw InputError(quoted(text) + " must not be negative");
+    const Int128 v = scaled(d, 0, Int128(max) + 1, text, " is not a whole number");
+    if (v > max)
+        throw InputError(quoted(text) + " is too large (at most " + std::to_string(max) + ")");
+    return static_cast<std::int64_t>(v);
+}
+
+std::int64_t parseInteger(std::string_view text)
+{
+    const Decimal d = parseDecimal(text);
+    const Int128 v = scaled(d, 0, std::numeric_limits<std::int64_t>::max(), text, " is not a whole number");
+    return static_cast<std::int64_t>(d.negative ? -v : v);
+}
+
+std::string formatSeconds(Nanos t)
+{
+    const bool negative = t < 0;
+    const Int128 v = negative ? -Int128(t) : Int128(t);
+    const auto whole = static_cast<std::uint64_t>(v / kNanosPerSecond);
+    auto frac = static_cast<std::uint64_t>(v % kNanosPerSecond);
+    std::string s;
+    if (negative)
+        s += '-';
+    s += std::to_string(whole);
+    if (frac != 0) {
+        char digits[10] = "000000000";
+        for (int i = 8; i >= 0; --i, frac /= 10)
+            digits[i] = char('0' + frac % 10);
+        int len = 9;
+        while (digits[len - 1] == '0')
+            --len;
+        s += '.';
+        s.append(digits, len);
+    }
+    return s;
+}
+
+std::string Rate::exactText() const
+{
+    // tokens / perNanos per ns = tokens * 1e9 / perNanos per second.
+    Int128 p = Int128(tokens) * kNanosPerSecond;
+    Int128 q = perNanos;
+    Int128 a = p, b = q;
+    while (b != 0) {
+        const Int128 r = a % b;
+        a = b;
+        b = r;
+    }
+    p /= a;
+    q /= a;
+    Int128 rest = q;
+    int twos = 0, fives = 0;
+    while (rest % 2 == 0) {
+        rest /= 2;
+        ++twos;
+    }
+    while (rest % 5 == 0) {
+        rest /= 5;
+        ++fives;
+    }
+    auto toString = [](Int128 v) {
+        std::string s;
+        do {
+            s.insert(s.begin(), char('0' + int(v % 10)));
+            v /= 10;
+        } while (v > 0);
+        return s;
+    };
+    if (rest != 1)
+        return toString(p) + "/" + toString(q);
+    const int places = std::max(twos, fives);
+    const Int128 num = p * (pow10(places) / q);
+    std::string digits = toString(num);
+    if (places == 0)
+        return digits;
+    if (static_cast<int>(digits.size()) <= places)
+        digits.insert(0, places - digits.size() + 1, '0');
+    digits.insert(digits.size() - places, ".");
+    return digits;
+}
+
+} // namespace ratelab

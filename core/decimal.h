@@ -1,0 +1,43 @@
+// Exact parsing of decimal numbers typed by people ("0.1", "9.5", "1e-3", "2.5e3").
+//
+// Nothing here goes through a double: 0.1 s is exactly 100000000 ns, and a rate of 0.1 per
+// second is exactly the fraction 1/10.
+#pragma once
+
+#include "rate.h"
+#include "nanos.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace ratelab {
+
+// InputError is a problem with what a user handed in: a flag, a file, a value. Its message is
+// one line that names the problem and is fit to show as it is.
+class InputError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// parseSeconds parses a decimal number of seconds into exact nanoseconds. It throws InputError
+// for anything that is not a plain decimal number, for a value finer than one nanosecond, and
+// for a value beyond the range of Nanos (about 292 years). Negative values are returned as they
+// are; callers that need a non-negative time check the sign themselves.
+Nanos parseSeconds(std::string_view text);
+
+// parseRate parses a positive decimal number of tokens per second into an exact Rate. It throws
+// InputError for a value that is not a number, is 0 or negative, or cannot be held exactly.
+Rate parseRate(std::string_view text);
+
+// parseCount parses a non-negative decimal integer no larger than max.
+std::int64_t parseCount(std::string_view text, std::int64_t max);
+
+// parseInteger parses a decimal integer of either sign ("12", "-3", "1e3").
+std::int64_t parseInteger(std::string_view text);
+
+// quoted returns text in single quotes, shortened for an error message.
+std::string quoted(std::string_view text);
+
+} // namespace ratelab

@@ -1,0 +1,55 @@
+// FixedWindow counts requests per window [b*W, (b+1)*W) and admits up to `limit` in each.
+//
+// It is the cheapest limiter (one counter and one window index) and the easiest to explain, but
+// it has no memory across a boundary: `limit` requests just before a boundary and `limit` just
+// after are all admitted, so a burst can reach twice the limit within one window's length.
+#pragma once
+
+#include "limiter.h"
+
+namespace ratelab {
+
+class FixedWindow final : public Limiter {
+public:
+    explicit FixedWindow(const LimiterConfig& config)
+        : m_limit(config.limit())
+        , m_windowNanos(config.windowNanos())
+    {
+    }
+
+    Decision decide(Nanos t) override
+    {
+        const std::int64_t window = t / m_windowNanos;
+        if (window != m_window) {
+            m_window = window;
+            m_count = 0;
+        }
+        Decision d;
+        if (m_count < m_limit) {
+            ++m_count;
+            d.allowed = true;
+            d.remaining = clampRemaining(m_limit - m_count);
+        } else {
+            d.retryAfter = m_windowNanos - t % m_windowNanos;
+        }
+        d.level = static_cast<double>(m_count);
+        return d;
+    }
+
+    double levelAt(Nanos t) const override
+    {
+        return t / m_windowNanos == m_window ? static_cast<double>(m_count) : 0.0;
+    }
+
+    Memory memory() const override { return {16, 1}; } // window index, count
+    Algorithm algorithm() const override { return Algorithm::FixedWindow; }
+    std::unique_ptr<Limiter> clone() const override { return std::make_unique<FixedWindow>(*this); }
+
+private:
+    std::int64_t m_limit;
+    Nanos m_windowNanos;
+    std::int64_t m_window = 0;
+    std::int64_t m_count = 0;
+};
+
+} // namespace ratelab

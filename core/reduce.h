@@ -1,0 +1,48 @@
+// Reducing a trace to what a chart of a given width can show.
+//
+// Drawing one point per request costs time in the number of requests; drawing per pixel column
+// costs time in pixels. reduceRow splits a visible time range into columns and gives, per column,
+// the admitted / delayed / denied counts and the first, min, max and last level (M4), from which
+// a polyline that is exact to the pixel is built. Levels between requests are exact because the
+// row's limiter is replayed and asked levelAt at every column edge; between two requests every
+// level is monotone, so a column's extremes lie at its edges or just before and after a request.
+#pragma once
+
+#include "simulator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ratelab {
+
+struct Column {
+    std::int32_t admitted = 0; // admitted at once
+    std::int32_t delayed = 0;  // admitted after a delay (queue)
+    std::int32_t denied = 0;
+    double levelFirst = 0, levelMin = 0, levelMax = 0, levelLast = 0;
+};
+
+// LevelPoint is one vertex of the level polyline, at time `seconds`.
+struct LevelPoint {
+    double seconds = 0;
+    double level = 0;
+};
+
+struct ReducedRow {
+    Nanos fromNanos = 0, toNanos = 0;
+    std::vector<Column> columns;
+    std::vector<LevelPoint> levelPoints; // at most about four per column
+    std::size_t firstRequest = 0, endRequest = 0; // requests with time in [from, to)
+};
+
+// columnStart returns where column k of `columns` over [from, to) begins.
+Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k);
+
+// reduceRow reduces result `row` of the trace over [fromNanos, toNanos) to `columns` columns
+// (from < to, columns >= 1).
+ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns);
+
+// levelBefore returns the level of result `row` just before request `index` was decided.
+double levelBefore(const Trace& trace, std::size_t row, std::size_t index);
+
+} // namespace ratelab

@@ -1,0 +1,116 @@
+#include "report.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace ratelab {
+
+namespace {
+
+std::string jsonString(std::string_view s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+
+void writeInput(std::ostream& out, const Scenario& s, const Trace& trace)
+{
+    const LimiterConfig& c = s.config;
+    out << "{\"algorithms\": [";
+    for (std::size_t i = 0; i < s.algorithms.size(); ++i)
+        out << (i ? ", " : "") << jsonString(algorithmId(s.algorithms[i]));
+    out << "], \"limit\": " << c.limit() << ", \"window\": " << formatSeconds(c.windowNanos())
+        << ", \"capacity\": " << c.capacity() << ", \"rate\": " << formatNumber(c.rate().perSecond())
+        << ", \"rate_exact\": " << jsonString(c.rate().exactText());
+    const Pattern& p = s.pattern;
+    if (s.explicitArrivals) {
+        out << ", \"pattern\": \"file\"";
+    } else {
+        out << ", \"pattern\": " << jsonString(patternId(p.kind)) << ", \"start\": " << formatSeconds(p.startNanos);
+        switch (p.kind) {
+        case PatternKind::Uniform: out << ", \"n\": " << p.count << ", \"delay\": " << formatSeconds(p.delayNanos); break;
+        case PatternKind::Burst:
+            out << ", \"n\": " << p.count << ", \"size\": " << p.burstSize << ", \"period\": "
+                << formatSeconds(p.periodNanos);
+            break;
+        case PatternKind::Poisson:
+            out << ", \"n\": " << p.count << ", \"lambda\": " << formatNumber(p.lambda.perSecond())
+                << ", \"seed\": " << p.seed;
+            break;
+        case PatternKind::Edge: out << ", \"gap\": " << formatSeconds(p.gapNanos); break;
+        }
+    }
+    if (!s.title.empty())
+        out << ", \"title\": " << jsonString(s.title);
+    out << ", \"requests\": " << trace.arrivals.size() << "}";
+}
+
+} // namespace
+
+std::string formatNumber(double v)
+{
+    if (!std::isfinite(v))
+        return "null";
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    std::string s(buf, end);
+    if (s.find_first_of(".e") == std::string::npos)
+        s += ".0";
+    return s;
+}
+
+void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
+{
+    out << "{\"input\": ";
+    writeInput(out, scenario, trace);
+    out << ",\n \"results\": {";
+    for (std::size_t r = 0; r < trace.results.size(); ++r) {
+        const AlgorithmTrace& a = trace.results[r];
+        const Metrics& m = a.metrics;
+        out << (r ? ",\n  " : "\n  ") << jsonString(algorithmId(a.algorithm)) << ": {\"allowed\": " << m.allowed
+            << ", \"denied\": " << m.denied << ", \"delayed\": " << m.delayed << ", \"max_in_window\": "
+            << m.maxInWindow << ", \"overshoot\": " << formatNumber(m.overshoot) << ", \"memory\": {\"bytes\": "
+            << m.memory.bytes << ", \"entries\": " << m.memory.entries << "},\n   \"sequence\": [";
+        for (std::size_t i = 0; i < a.decisions.size(); ++i) {
+            const Decision& d = a.decisions[i];
+            out << (i ? ",\n    " : "\n    ") << "{\"t\": " << formatSeconds(trace.arrivals[i])
+                << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": " << formatSeconds(d.delay)
+                << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << formatSeconds(d.retryAfter)
+                << ", \"level\": " << formatNumber(d.level) << "}";
+        }
+        out << "]}";
+    }
+    out << "}}\n";
+}
+
+void writeCsv(std::ostream& out, const Trace& trace)
+{
+    out << "algorithm,t,allowed,delay,remaining,retry_after,level\n";
+    for (const AlgorithmTrace& a : trace.results) {
+        const std::string_view id = algorithmId(a.algorithm);
+        for (std::size_t i = 0; i < a.decisions.size(); ++i) {
+            const Decision& d = a.decisions[i];
+            out << id << ',' << formatSeconds(trace.arrivals[i]) << ',' << (d.allowed ? "true" : "false") << ','
+                << formatSeconds(d.delay) << ',' << d.remaining << ',' << formatSeconds(d.retryAfter) << ','
+                << formatNumber(d.level) << '\n';
+        }
+    }
+}
+
+} // namespace ratelab

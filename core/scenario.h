@@ -1,0 +1,35 @@
+// Scenario is everything a simulation needs: the config, the algorithms, and the arrivals
+// (from a pattern, or explicit times from a file), plus the words that go with a preset.
+#pragma once
+
+#include "config.h"
+#include "limiter.h"
+#include "pattern.h"
+#include "simulator.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ratelab {
+
+struct Scenario {
+    LimiterConfig config;
+    std::vector<Algorithm> algorithms{kAllAlgorithms.begin(), kAllAlgorithms.end()};
+    Pattern pattern;
+    std::optional<std::vector<Nanos>> explicitArrivals; // replaces the pattern when set
+    std::vector<Nanos> addedArrivals;                   // requests sent by hand, merged in
+    std::string title;
+    std::string lesson;
+
+    friend bool operator==(const Scenario&, const Scenario&) = default;
+};
+
+// resolveArrivals returns the scenario's sorted arrival times. It throws InputError when the
+// pattern's parameters are out of range or there are more than kMaxArrivals requests.
+std::vector<Nanos> resolveArrivals(const Scenario& s);
+
+// simulate runs the scenario: simulate(config, algorithms, resolveArrivals(s)).
+Trace simulate(const Scenario& s);
+
+} // namespace ratelab

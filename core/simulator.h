@@ -1,0 +1,46 @@
+// The simulator: a pure function from a scenario to a trace.
+//
+// Same scenario, same trace, always: nothing here reads a clock or keeps state between calls.
+// Widgets and the CLI observe the trace; they never decide anything themselves.
+#pragma once
+
+#include "config.h"
+#include "limiter.h"
+#include "nanos.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ratelab {
+
+// Metrics is what a comparison reports per algorithm.
+struct Metrics {
+    std::int64_t allowed = 0;
+    std::int64_t denied = 0;
+    std::int64_t delayed = 0;     // admitted with a delay > 0 (the queue)
+    std::int64_t maxInWindow = 0; // most admissions in any interval (s - W, s]
+    double overshoot = 0;         // maxInWindow / limit
+    Memory memory;                // state held per key at the end
+};
+
+struct AlgorithmTrace {
+    Algorithm algorithm = Algorithm::FixedWindow;
+    std::vector<Decision> decisions; // one per arrival
+    Metrics metrics;
+};
+
+struct Trace {
+    LimiterConfig config;
+    std::vector<Nanos> arrivals;
+    std::vector<AlgorithmTrace> results; // in the order the algorithms were asked for
+};
+
+// simulate runs every algorithm over the arrivals (non-decreasing, non-negative) from a fresh
+// state and measures the result.
+Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals);
+
+// maxInWindow returns the largest number of admitted requests inside any interval (s - W, s].
+std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos);
+
+} // namespace ratelab
