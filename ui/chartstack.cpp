@@ -1,0 +1,116 @@
+#include "chartstack.h"
+
+#include "rowchart.h"
+#include "timeaxis.h"
+
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ratelab::ui {
+
+namespace {
+constexpr Nanos kMinSpanNanos = 1000; // 1 µs: a few requests apart at most
+}
+
+ChartStack::ChartStack(QWidget* parent)
+    : QWidget(parent)
+    , m_layout(new QVBoxLayout(this))
+    , m_axis(new TimeAxis(this))
+{
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setSpacing(0);
+    m_layout->addWidget(m_axis);
+}
+
+void ChartStack::updateAxis()
+{
+    if (m_rows.empty())
+        return;
+    const QRectF plot = m_rows.front()->plotRect();
+    const double left = m_rows.front()->mapTo(this, plot.topLeft().toPoint()).x();
+    m_axis->setPlot(left, left + plot.width(), m_range);
+}
+
+void ChartStack::setFrame(const Frame& frame)
+{
+    if (!frame.trace)
+        return;
+    const std::size_t n = frame.rows.size();
+    while (m_rows.size() > n) {
+        delete m_rows.back();
+        m_rows.pop_back();
+    }
+    while (m_rows.size() < n) {
+        auto* row = new RowChart(this);
+        connect(row, &RowChart::zoomRequested, this, &ChartStack::zoom);
+        connect(row, &RowChart::panRequested, this, &ChartStack::pan);
+        m_layout->insertWidget(int(m_rows.size()), row, 1);
+        m_rows.push_back(row);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        m_rows[i]->setFrame(frame, i);
+    }
+    m_frameColumns = frame.rows.empty() ? 0 : int(frame.rows.front().columns.size());
+    m_full = fullRange(*frame.trace);
+    m_range = frame.range;
+    m_zoomed = !(m_range == m_full);
+    updateAxis();
+}
+
+int ChartStack::columns() const
+{
+    return m_rows.empty() ? std::max(1, width() - 90) : m_rows.front()->plotColumns();
+}
+
+void ChartStack::setRange(TimeRange range)
+{
+    m_range = range;
+    m_zoomed = true;
+    for (RowChart* row : m_rows)
+        row->previewRange(range);
+    updateAxis();
+    emit rangeRequested(range);
+}
+
+void ChartStack::zoom(double anchorSeconds, double factor)
+{
+    if (!m_range.isValid())
+        return;
+    const double anchor = anchorSeconds * 1e9;
+    const double from = anchor - (anchor - double(m_range.from)) * factor;
+    const double to = anchor + (double(m_range.to) - anchor) * factor;
+    const double maxSpan = 4.0 * double(m_full.to - m_full.from);
+    if (to - from < kMinSpanNanos || to - from > maxSpan)
+        return;
+    setRange({Nanos(std::llround(from)), Nanos(std::llround(to))});
+}
+
+void ChartStack::pan(double deltaSeconds)
+{
+    if (!m_range.isValid())
+        return;
+    const auto delta = Nanos(std::llround(deltaSeconds * 1e9));
+    setRange({m_range.from + delta, m_range.to + delta});
+}
+
+void ChartStack::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // The rows lay out their plot areas after this event: look once they have.
+    QTimer::singleShot(0, this, [this] {
+        updateAxis();
+        if (!m_rows.empty() && columns() != m_frameColumns)
+            emit rangeRequested(m_zoomed ? m_range : TimeRange{});
+    });
+}
+
+void ChartStack::resetZoom()
+{
+    m_zoomed = false;
+    emit rangeRequested(TimeRange{});
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,56 @@
+// ChartStack holds one RowChart per algorithm of the frame, all on one time range: a wheel or
+// drag on any row zooms or pans every row, and asks for a frame reduced to the new range.
+#pragma once
+
+#include "frame.h"
+
+#include <QWidget>
+
+class QVBoxLayout;
+
+namespace ratelab::ui {
+
+class RowChart;
+class TimeAxis;
+
+class ChartStack : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartStack(QWidget* parent = nullptr);
+
+    void setFrame(const Frame& frame);
+    // range is the visible range; empty after resetZoom until the next frame.
+    TimeRange range() const { return m_range; }
+    // isZoomed reports whether the view differs from the trace's full range.
+    bool isZoomed() const { return m_zoomed; }
+    // columns is the pixel width of the rows' plot areas.
+    int columns() const;
+    int rowCount() const { return int(m_rows.size()); }
+    RowChart* row(int i) const { return m_rows.at(i); }
+
+public slots:
+    void zoom(double anchorSeconds, double factor);
+    void pan(double deltaSeconds);
+    void resetZoom();
+
+signals:
+    // rangeRequested asks for a frame over range (empty: the full range).
+    void rangeRequested(ratelab::ui::TimeRange range);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void setRange(TimeRange range);
+    void updateAxis();
+
+    QVBoxLayout* m_layout;
+    TimeAxis* m_axis;
+    std::vector<RowChart*> m_rows;
+    TimeRange m_range;
+    TimeRange m_full;
+    bool m_zoomed = false;
+    int m_frameColumns = 0;
+};
+
+} // namespace ratelab::ui

@@ -1,0 +1,214 @@
+#include "dashboard.h"
+
+#include "chartstack.h"
+#include "rowchart.h"
+#include "decimal.h"
+#include "summarytable.h"
+
+#include <QHeaderView>
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QLabel>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace ratelab::ui {
+
+namespace {
+
+QString secs(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; }
+
+// Legend explains the strip's marks once for every row: shape and lane, not only colour.
+class Legend : public QWidget {
+public:
+    using QWidget::QWidget;
+    QSize sizeHint() const override { return {entriesWidth() + 8, fontMetrics().height() + 8}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        double x = width() - entriesWidth() - 4;
+        const double y = height() / 2.0;
+        for (const auto& [lane, text] : entries()) {
+            RowChart::paintMark(&p, QPointF(x + 5, y), lane);
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(QPointF(x + 14, y + fontMetrics().ascent() / 2.0 - 1), text);
+            x += 14 + fontMetrics().horizontalAdvance(text) + 16;
+        }
+    }
+
+private:
+    static std::vector<std::pair<RowChart::Lane, QString>> entries()
+    {
+        return {{RowChart::Lane::Admitted, "admitted"},
+                {RowChart::Lane::Delayed, "admitted after a delay"},
+                {RowChart::Lane::Denied, "denied"}};
+    }
+    int entriesWidth() const
+    {
+        int w = 0;
+        for (const auto& e : entries())
+            w += 14 + fontMetrics().horizontalAdvance(e.second) + 16;
+        return w;
+    }
+};
+
+} // namespace
+
+Dashboard::Dashboard(QWidget* parent)
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_splitter(new QSplitter(Qt::Vertical, this))
+    , m_charts(new ChartStack(m_splitter))
+    , m_summary(new SummaryTable(m_splitter))
+{
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Base);
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setWordWrap(true);
+    m_title->setContentsMargins(8, 6, 8, 2);
+    m_splitter->addWidget(m_charts);
+    m_splitter->addWidget(m_summary);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 0);
+    m_splitter->setChildrenCollapsible(false);
+    m_summary->setMinimumHeight(m_summary->horizontalHeader()->height() + 3 * 22);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
+    top->addWidget(new Legend(this));
+    layout->addLayout(top);
+    layout->addWidget(m_splitter, 1);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_fitSummary = false; });
+}
+
+void Dashboard::setFrame(const Frame& frame)
+{
+    if (!frame.trace)
+        return;
+    m_frame = frame;
+    m_title->setText(describe(*frame.scenario));
+    m_charts->setFrame(frame);
+    m_summary->setFrame(frame);
+    fitSummary();
+}
+
+void Dashboard::fitSummary()
+{
+    if (!m_fitSummary)
+        return;
+    const int total = m_splitter->height();
+    const int summary = std::min(m_summary->sizeHint().height(), total / 3);
+    m_splitter->setSizes({total - summary, summary});
+}
+
+void Dashboard::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitSummary();
+}
+
+void Dashboard::restoreSplitter(const QByteArray& state)
+{
+    m_fitSummary = !m_splitter->restoreState(state);
+}
+
+QString Dashboard::describe(const Scenario& s)
+{
+    const LimiterConfig& c = s.config;
+    QString text = s.title.empty() ? QString("RateLab") : QString::fromStdString(s.title);
+    text += QString(" — limit %1 per %2, capacity %3, rate %4/s")
+                .arg(c.limit())
+                .arg(secs(c.windowNanos()))
+                .arg(c.capacity())
+                .arg(QString::fromStdString(c.rate().exactText()));
+    const Pattern& p = s.pattern;
+    if (s.explicitArrivals) {
+        text += QString(" — %1 arrivals from a file").arg(s.explicitArrivals->size());
+    } else {
+        switch (p.kind) {
+        case PatternKind::Uniform: text += QString(" — %1 requests %2 apart").arg(p.count).arg(secs(p.delayNanos)); break;
+        case PatternKind::Burst:
+            text += QString(" — %1 requests in bursts of %2 every %3").arg(p.count).arg(p.burstSize).arg(secs(p.periodNanos));
+            break;
+        case PatternKind::Poisson:
+            text += QString(" — %1 Poisson requests at %2/s (seed %3)")
+                        .arg(p.count)
+                        .arg(QString::fromStdString(p.lambda.exactText()))
+                        .arg(p.seed);
+            break;
+        case PatternKind::Edge:
+            text += QString(" — %1 requests %2 before a window boundary, %1 at it").arg(c.limit()).arg(secs(p.gapNanos));
+            break;
+        }
+        if (p.startNanos != 0)
+            text += QString(", from %1").arg(secs(p.startNanos));
+    }
+    if (!s.addedArrivals.empty())
+        text += QString(", %1 sent by hand").arg(s.addedArrivals.size());
+    return text;
+}
+
+QImage Dashboard::render(qreal scale)
+{
+    QImage image(size() * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(palette().color(QPalette::Base));
+    QPainter painter(&image);
+    QWidget::render(&painter);
+    painter.end();
+    return image;
+}
+
+QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range)
+{
+    Dashboard dashboard;
+    dashboard.setAttribute(Qt::WA_DontShowOnScreen);
+    dashboard.resize(size);
+    auto shared = std::make_shared<const Scenario>(scenario);
+    Frame frame = buildFrame(shared, nullptr, range, std::max(1, size.width() - 100));
+    if (!frame.error.isEmpty())
+        throw InputError(frame.error.toStdString());
+    dashboard.setFrame(frame);
+    dashboard.show();
+    QApplication::processEvents();
+    // Now that the rows are laid out, reduce to their exact pixel width.
+    const int columns = dashboard.charts()->columns();
+    if (columns != int(frame.rows.front().columns.size())) {
+        frame = buildFrame(shared, frame.trace, frame.range, columns);
+        dashboard.setFrame(frame);
+        QApplication::processEvents();
+    }
+    return dashboard.render(scale);
+}
+
+QString writeImage(const QImage& image, const QString& path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    QImageWriter writer(&file, QFileInfo(path).suffix().toLower().toLatin1());
+    if (writer.format().isEmpty() || !QImageWriter::supportedImageFormats().contains(writer.format()))
+        writer.setFormat("png");
+    if (!writer.write(image)) {
+        file.cancelWriting();
+        return QString("cannot write %1: %2").arg(path, writer.errorString());
+    }
+    if (!file.commit())
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,58 @@
+// Dashboard is what RateLab shows and exports: a title with the settings, one chart row per
+// algorithm on a shared time axis, and the summary table.
+#pragma once
+
+#include "frame.h"
+
+#include <QWidget>
+
+class QLabel;
+class QSplitter;
+
+namespace ratelab::ui {
+
+class ChartStack;
+class SummaryTable;
+
+class Dashboard : public QWidget {
+    Q_OBJECT
+public:
+    explicit Dashboard(QWidget* parent = nullptr);
+
+    void setFrame(const Frame& frame);
+    const Frame& frame() const { return m_frame; }
+    ChartStack* charts() const { return m_charts; }
+    SummaryTable* summary() const { return m_summary; }
+    QSplitter* splitter() const { return m_splitter; }
+    // restoreSplitter restores a saved split; without one the summary gets the room it needs.
+    void restoreSplitter(const QByteArray& state);
+
+    // render draws the dashboard as it is now into an image of size * scale pixels.
+    QImage render(qreal scale = 1.0);
+
+    // describe sums up a scenario's settings in one line, for the title.
+    static QString describe(const Scenario& s);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void fitSummary();
+
+    Frame m_frame;
+    QLabel* m_title;
+    QSplitter* m_splitter;
+    ChartStack* m_charts;
+    SummaryTable* m_summary;
+    bool m_fitSummary = true;
+};
+
+// renderOffscreen lays out a fresh dashboard of `size` for the scenario over `range` (empty: the
+// full range), draws it at `scale` and returns the image; InputError from the scenario propagates.
+QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range = {});
+
+// writeImage saves an image atomically (QSaveFile) in the format the path's suffix names. It
+// returns an empty string on success and the reason otherwise; the old file is kept on failure.
+QString writeImage(const QImage& image, const QString& path);
+
+} // namespace ratelab::ui

@@ -1,0 +1,54 @@
+#include "pipeline.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ratelab::ui {
+
+Pipeline::Pipeline(QObject* parent)
+    : QObject(parent)
+{
+    connect(&m_watcher, &QFutureWatcher<Frame>::finished, this, &Pipeline::finished);
+}
+
+Pipeline::~Pipeline()
+{
+    m_watcher.waitForFinished();
+}
+
+void Pipeline::request(const Scenario& scenario, TimeRange range, int columns)
+{
+    Job job{std::make_shared<const Scenario>(scenario), range, columns};
+    if (m_running)
+        m_pending = std::move(job);
+    else
+        start(std::move(job));
+}
+
+bool Pipeline::isIdle() const { return !m_running && !m_pending; }
+
+void Pipeline::start(Job job)
+{
+    m_running = true;
+    std::shared_ptr<const Trace> reuse;
+    if (m_lastScenario && m_lastTrace && *m_lastScenario == *job.scenario)
+        reuse = m_lastTrace;
+    m_watcher.setFuture(QtConcurrent::run([job, reuse] { return buildFrame(job.scenario, reuse, job.range, job.columns); }));
+}
+
+void Pipeline::finished()
+{
+    m_running = false;
+    const Frame frame = m_watcher.result();
+    if (frame.trace) {
+        m_lastScenario = frame.scenario;
+        m_lastTrace = frame.trace;
+    }
+    if (m_pending) {
+        Job next = std::move(*m_pending);
+        m_pending.reset();
+        start(std::move(next));
+    }
+    emit frameReady(frame);
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,49 @@
+// Pipeline turns control changes into frames off the GUI thread.
+//
+// At most one job runs at a time. A request made while one runs replaces any request still
+// waiting, so dragging a slider never queues up stale work: each finished frame is delivered
+// (the charts follow the drag), and the last frame delivered is always the latest request's.
+// A request with the same scenario as the last frame reuses its trace and only re-reduces
+// (zoom and pan).
+#pragma once
+
+#include "frame.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+
+#include <optional>
+
+namespace ratelab::ui {
+
+class Pipeline : public QObject {
+    Q_OBJECT
+public:
+    explicit Pipeline(QObject* parent = nullptr);
+    ~Pipeline() override;
+
+    // request asks for a frame of scenario over range (empty: the full range) at `columns`.
+    void request(const Scenario& scenario, TimeRange range, int columns);
+    // isIdle reports whether no job is running or waiting.
+    bool isIdle() const;
+
+signals:
+    void frameReady(const ratelab::ui::Frame& frame);
+
+private:
+    struct Job {
+        std::shared_ptr<const Scenario> scenario;
+        TimeRange range;
+        int columns = 1;
+    };
+    void start(Job job);
+    void finished();
+
+    QFutureWatcher<Frame> m_watcher;
+    std::optional<Job> m_pending;
+    bool m_running = false;
+    std::shared_ptr<const Scenario> m_lastScenario;
+    std::shared_ptr<const Trace> m_lastTrace;
+};
+
+} // namespace ratelab::ui

@@ -1,0 +1,400 @@
+#include "rowchart.h"
+
+#include "decimal.h"
+#include "ticks.h"
+
+#include <QGraphicsLayout>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ratelab::ui {
+
+namespace {
+
+constexpr int kHeaderHeight = 15;
+constexpr int kLaneHeight = 7;
+constexpr int kStripHeight = 3 * kLaneHeight + 4;
+constexpr double kHoverPixels = 6;
+constexpr int kLevelLabelWidth = 40;
+
+QString seconds(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; }
+
+} // namespace
+
+QColor RowChart::admittedColor() { return QColor(0x1a, 0x98, 0x50); }
+QColor RowChart::delayedColor() { return QColor(0xf5, 0x9e, 0x0b); }
+QColor RowChart::deniedColor() { return QColor(0xd7, 0x30, 0x27); }
+
+RowChart::RowChart(QWidget* parent)
+    : QChartView(parent)
+    , m_level(new QLineSeries)
+    , m_ceiling(new QLineSeries)
+    , m_timeAxis(new QValueAxis)
+    , m_levelAxis(new QValueAxis)
+{
+    auto* c = new QChart;
+    c->legend()->hide();
+    c->setBackgroundRoundness(0);
+    c->layout()->setContentsMargins(0, 0, 0, 0);
+    c->addSeries(m_level);
+    c->addSeries(m_ceiling);
+    m_level->setPen(QPen(QColor(0x25, 0x63, 0xeb), 2));
+    QPen dashed(QColor(0x6b, 0x72, 0x80), 1.2, Qt::DashLine);
+    m_ceiling->setPen(dashed);
+    // Axis labels are painted by this class and by TimeAxis, so every row's plot area has the
+    // same left and right edge and the rows share one time axis to the pixel.
+    m_timeAxis->setLabelsVisible(false);
+    m_timeAxis->setTickType(QValueAxis::TicksDynamic);
+    m_timeAxis->setTickAnchor(0);
+    m_levelAxis->setLabelsVisible(false);
+    m_levelAxis->setTickCount(3);
+    m_timeAxis->setGridLineColor(QColor(0xe5, 0xe7, 0xeb));
+    m_levelAxis->setGridLineColor(QColor(0xe5, 0xe7, 0xeb));
+    c->addAxis(m_timeAxis, Qt::AlignBottom);
+    c->addAxis(m_levelAxis, Qt::AlignLeft);
+    for (QLineSeries* s : {m_level, m_ceiling}) {
+        s->attachAxis(m_timeAxis);
+        s->attachAxis(m_levelAxis);
+    }
+    c->setMargins(QMargins(kLevelLabelWidth, kHeaderHeight + kStripHeight, 14, 4));
+    setChart(c);
+    setRenderHint(QPainter::Antialiasing);
+    setMouseTracking(true);
+    setMinimumHeight(64);
+}
+
+Algorithm RowChart::algorithm() const
+{
+    return m_frame.trace ? m_frame.trace->results.at(m_row).algorithm : Algorithm::FixedWindow;
+}
+
+QString RowChart::ceilingName() const
+{
+    switch (algorithm()) {
+    case Algorithm::FixedWindow:
+    case Algorithm::SlidingWindowLog:
+    case Algorithm::SlidingWindowCounter: return "limit";
+    case Algorithm::TokenBucket:
+    case Algorithm::LeakyBucket: return "capacity";
+    case Algorithm::LeakyBucketQueue: return "most that can wait (capacity - 1)";
+    case Algorithm::Gcra: break;
+    }
+    return "largest backlog (capacity / rate)";
+}
+
+double RowChart::levelCeiling() const
+{
+    const LimiterConfig& c = m_frame.trace->config;
+    switch (algorithm()) {
+    case Algorithm::FixedWindow:
+    case Algorithm::SlidingWindowLog:
+    case Algorithm::SlidingWindowCounter: return double(c.limit());
+    case Algorithm::TokenBucket:
+    case Algorithm::LeakyBucket: return double(c.capacity());
+    case Algorithm::LeakyBucketQueue: return double(c.capacity() - 1); // the most that can wait
+    case Algorithm::Gcra: break;
+    }
+    return double(c.capacity()) / c.rate().perSecond(); // tau + T: the largest backlog
+}
+
+void RowChart::setFrame(const Frame& frame, std::size_t row)
+{
+    m_frame = frame;
+    m_row = row;
+    const ReducedRow& r = frame.rows.at(row);
+    QList<QPointF> points;
+    points.reserve(qsizetype(r.levelPoints.size()));
+    double top = levelCeiling();
+    for (const LevelPoint& p : r.levelPoints) {
+        points.append(QPointF(p.seconds, p.level));
+        top = std::max(top, p.level);
+    }
+    m_level->replace(points);
+    const double from = secondsAsDouble(frame.range.from), to = secondsAsDouble(frame.range.to);
+    m_ceiling->replace(QList<QPointF>{{from, levelCeiling()}, {to, levelCeiling()}});
+    m_levelAxis->setRange(0, niceCeiling(top * 1.05));
+    previewRange(frame.range);
+}
+
+void RowChart::previewRange(TimeRange range)
+{
+    m_range = range;
+    const double from = secondsAsDouble(range.from), to = secondsAsDouble(range.to);
+    m_timeAxis->setRange(from, to);
+    m_timeAxis->setTickInterval(niceStep(to - from, std::max(2, plotColumns() / 110)));
+    viewport()->update();
+}
+
+QRectF RowChart::plot() const { return chart()->plotArea(); }
+
+QRectF RowChart::plotRect() const { return mapFromScene(plot()).boundingRect(); }
+
+int RowChart::plotColumns() const { return std::max(1, int(std::lround(plot().width()))); }
+
+double RowChart::xOf(double s) const
+{
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const QRectF p = plot();
+    return p.left() + (s - from) / (to - from) * p.width();
+}
+
+double RowChart::laneY(Lane lane) const
+{
+    const double top = plot().top() - kStripHeight;
+    return top + (int(lane) + 0.5) * kLaneHeight;
+}
+
+RowChart::Lane RowChart::laneOf(const Decision& d) const
+{
+    return !d.allowed ? Lane::Denied : d.delay > 0 ? Lane::Delayed : Lane::Admitted;
+}
+
+bool RowChart::exactMarks() const
+{
+    if (!m_frame.trace || m_frame.rows.empty())
+        return true;
+    const ReducedRow& r = m_frame.rows.at(m_row);
+    return r.endRequest - r.firstRequest <= std::size_t(plotColumns() / 3);
+}
+
+QPointF RowChart::markPosition(std::size_t i) const
+{
+    const Decision& d = m_frame.trace->results.at(m_row).decisions.at(i);
+    return mapFromScene(QPointF(xOf(secondsAsDouble(m_frame.trace->arrivals.at(i))), laneY(laneOf(d))));
+}
+
+std::optional<std::size_t> RowChart::requestAt(QPointF pos) const
+{
+    if (!m_frame.trace || m_frame.trace->arrivals.empty())
+        return std::nullopt;
+    const QPointF scenePos = mapToScene(pos.toPoint());
+    const QRectF p = plot();
+    if (scenePos.x() < p.left() - kHoverPixels || scenePos.x() > p.right() + kHoverPixels)
+        return std::nullopt;
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double t = from + (scenePos.x() - p.left()) / p.width() * (to - from);
+    const auto& arrivals = m_frame.trace->arrivals;
+    const auto at = std::lower_bound(arrivals.begin(), arrivals.end(), Nanos(std::llround(t * 1e9)));
+    std::optional<std::size_t> best;
+    double bestDistance = kHoverPixels;
+    for (auto it : {at, at == arrivals.begin() ? at : at - 1}) {
+        if (it == arrivals.end())
+            continue;
+        const double d = std::abs(xOf(secondsAsDouble(*it)) - scenePos.x());
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = std::size_t(it - arrivals.begin());
+        }
+    }
+    return best;
+}
+
+QString RowChart::hoverText(std::size_t i) const
+{
+    const Trace& trace = *m_frame.trace;
+    const Decision& d = trace.results.at(m_row).decisions.at(i);
+    const Nanos t = trace.arrivals.at(i);
+    // Requests at the same instant share one mark: say which of them this is.
+    const auto same = std::equal_range(trace.arrivals.begin(), trace.arrivals.end(), t);
+    QString text = QString("%1\nrequest %2 at t = %3").arg(QString::fromUtf8(algorithmTitle(algorithm()).data())).arg(i + 1).arg(seconds(t));
+    if (same.second - same.first > 1)
+        text += QString(" (%1 at this instant)").arg(same.second - same.first);
+    text += "\n";
+    if (!d.allowed)
+        text += "denied, retry after " + seconds(d.retryAfter);
+    else if (d.delay > 0)
+        text += "admitted, delayed " + seconds(d.delay);
+    else
+        text += "admitted";
+    text += QString("\nremaining at this instant: %1").arg(d.remaining);
+    text += QString("\n%1: %2 -> %3")
+                .arg(QString::fromUtf8(levelUnit(algorithm()).data()))
+                .arg(levelBefore(trace, m_row, i), 0, 'g', 6)
+                .arg(d.level, 0, 'g', 6);
+    return text;
+}
+
+void RowChart::drawForeground(QPainter* p, const QRectF& rect)
+{
+    QChartView::drawForeground(p, rect);
+    if (!m_frame.trace || m_frame.rows.empty() || !m_range.isValid())
+        return;
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    drawBoundaries(p);
+    drawHeader(p);
+    drawLevelLabels(p);
+    drawStrip(p);
+    p->restore();
+}
+
+void RowChart::drawHeader(QPainter* p) const
+{
+    const Metrics& m = m_frame.trace->results.at(m_row).metrics;
+    QFont bold = font();
+    bold.setBold(true);
+    p->setFont(bold);
+    p->setPen(palette().color(QPalette::WindowText));
+    const QRectF p0 = plot();
+    const QString title = QString::fromUtf8(algorithmTitle(algorithm()).data());
+    const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
+    const QRectF header(p0.left(), 1, p0.width(), kHeaderHeight);
+    p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
+    const double titleWidth = QFontMetricsF(bold).horizontalAdvance(title);
+    p->setFont(font());
+    p->setPen(QColor(0x4b, 0x55, 0x63));
+    p->drawText(header.adjusted(titleWidth, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                "   line: " + unit + ", dashed: " + ceilingName());
+    p->setPen(palette().color(QPalette::WindowText));
+    QString counts = QString("%1 admitted").arg(m.allowed);
+    if (m.delayed > 0)
+        counts += QString(" (%1 delayed)").arg(m.delayed);
+    counts += QString(" · %1 denied").arg(m.denied);
+    p->drawText(header, Qt::AlignRight | Qt::AlignVCenter, counts);
+}
+
+void RowChart::drawLevelLabels(QPainter* p) const
+{
+    const QRectF p0 = plot();
+    p->setFont(font());
+    p->setPen(QColor(0x4b, 0x55, 0x63));
+    const double top = m_levelAxis->max();
+    const auto label = [&](double v, double y) {
+        p->drawText(QRectF(0, y - 8, p0.left() - 5, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(v, 'g', 3));
+    };
+    label(0, p0.bottom());
+    label(top, p0.top());
+    if (p0.height() > 40)
+        label(top / 2, p0.center().y());
+}
+
+void RowChart::drawBoundaries(QPainter* p) const
+{
+    const Nanos w = m_frame.trace->config.windowNanos();
+    const QRectF p0 = plot();
+    const Nanos first = (m_range.from + w - 1) / w;
+    const Nanos last = (m_range.to - 1) / w;
+    if (last - first > Nanos(p0.width() / 6))
+        return; // too dense to tell apart: the grid would only grey the chart
+    p->setPen(QPen(QColor(0x94, 0xa3, 0xb8, 150), 1, Qt::DotLine));
+    for (Nanos b = first; b <= last; ++b) {
+        const double x = xOf(secondsAsDouble(b * w));
+        p->drawLine(QPointF(x, p0.top() - kStripHeight), QPointF(x, p0.bottom()));
+    }
+}
+
+void RowChart::drawStrip(QPainter* p) const
+{
+    const QRectF p0 = plot();
+    const QRectF band(p0.left(), p0.top() - kStripHeight, p0.width(), kStripHeight - 2);
+    p->fillRect(band, QColor(0xf8, 0xfa, 0xfc));
+    p->setClipRect(band.adjusted(-6, 0, 6, 0));
+    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
+    const ReducedRow& r = m_frame.rows.at(m_row);
+    if (exactMarks()) {
+        for (std::size_t i = r.firstRequest; i < r.endRequest; ++i) {
+            const Decision& d = result.decisions[i];
+            paintMark(p, QPointF(xOf(secondsAsDouble(m_frame.trace->arrivals[i])), laneY(laneOf(d))), laneOf(d));
+        }
+        return;
+    }
+    // One bar per column and lane; the frame's columns are this view's pixels.
+    const double colWidth = p0.width() / double(r.columns.size());
+    p->setRenderHint(QPainter::Antialiasing, false);
+    for (std::size_t k = 0; k < r.columns.size(); ++k) {
+        const Column& c = r.columns[k];
+        const double x = p0.left() + k * colWidth;
+        const double w = std::max(colWidth, 1.0);
+        if (c.admitted)
+            p->fillRect(QRectF(x, laneY(Lane::Admitted) - 4, w, 8), admittedColor());
+        if (c.delayed)
+            p->fillRect(QRectF(x, laneY(Lane::Delayed) - 4, w, 8), delayedColor());
+        if (c.denied)
+            p->fillRect(QRectF(x, laneY(Lane::Denied) - 4, w, 8), deniedColor());
+    }
+}
+
+void RowChart::paintMark(QPainter* p, QPointF c, Lane lane)
+{
+    switch (lane) {
+    case Lane::Admitted:
+        p->setPen(Qt::NoPen);
+        p->setBrush(admittedColor());
+        p->drawEllipse(c, 3.6, 3.6);
+        break;
+    case Lane::Delayed: {
+        p->setPen(Qt::NoPen);
+        p->setBrush(delayedColor());
+        QPainterPath tri;
+        tri.moveTo(c + QPointF(0, -4.5));
+        tri.lineTo(c + QPointF(4.5, 3.5));
+        tri.lineTo(c + QPointF(-4.5, 3.5));
+        tri.closeSubpath();
+        p->drawPath(tri);
+        break;
+    }
+    case Lane::Denied:
+        p->setPen(QPen(deniedColor(), 2.2, Qt::SolidLine, Qt::RoundCap));
+        p->setBrush(Qt::NoBrush);
+        p->drawLine(c + QPointF(-3, -3), c + QPointF(3, 3));
+        p->drawLine(c + QPointF(-3, 3), c + QPointF(3, -3));
+        break;
+    }
+}
+
+void RowChart::wheelEvent(QWheelEvent* event)
+{
+    const QRectF p0 = plot();
+    const QPointF s = mapToScene(event->position().toPoint());
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double anchor = from + (std::clamp(s.x(), p0.left(), p0.right()) - p0.left()) / p0.width() * (to - from);
+    emit zoomRequested(anchor, std::pow(0.85, event->angleDelta().y() / 120.0));
+    event->accept();
+}
+
+void RowChart::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) {
+        m_dragFrom = event->position();
+        setCursor(Qt::ClosedHandCursor);
+    }
+    QChartView::mousePressEvent(event);
+}
+
+void RowChart::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_dragFrom) {
+        const double dx = event->position().x() - m_dragFrom->x();
+        m_dragFrom = event->position();
+        const double span = secondsAsDouble(m_range.to - m_range.from);
+        emit panRequested(-dx / plot().width() * span);
+    } else if (const auto i = requestAt(event->position())) {
+        QToolTip::showText(event->globalPosition().toPoint(), hoverText(*i), this);
+    } else {
+        QToolTip::hideText();
+    }
+    QChartView::mouseMoveEvent(event);
+}
+
+void RowChart::mouseReleaseEvent(QMouseEvent* event)
+{
+    m_dragFrom.reset();
+    unsetCursor();
+    QChartView::mouseReleaseEvent(event);
+}
+
+void RowChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    viewport()->update();
+}
+
+} // namespace ratelab::ui

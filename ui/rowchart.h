@@ -1,0 +1,88 @@
+// RowChart draws one algorithm of a frame: its allow/deny strip above, its level below.
+//
+// The level is a Qt Charts line built from the row's pixel-column reduction (a few points per
+// column, never one per request), with the limit or capacity as a dashed line. The strip and
+// the window boundaries are painted over the chart: when the visible requests fit, one mark per
+// request at its exact time (admitted: green circle, top lane; delayed: amber triangle, middle
+// lane; denied: red cross, bottom lane), otherwise one bar per pixel column and lane.
+#pragma once
+
+#include "frame.h"
+
+#include <QChartView>
+
+#include <optional>
+
+class QLineSeries;
+class QPainter;
+class QValueAxis;
+
+namespace ratelab::ui {
+
+class RowChart : public QChartView {
+    Q_OBJECT
+public:
+    explicit RowChart(QWidget* parent = nullptr);
+
+    // setFrame shows result `row` of the frame.
+    void setFrame(const Frame& frame, std::size_t row);
+    // previewRange moves the time axis at once, before the re-reduced frame arrives.
+    void previewRange(TimeRange range);
+
+    Algorithm algorithm() const;
+    // plotRect is the plot area in widget coordinates.
+    QRectF plotRect() const;
+    // plotColumns is the width of the plot area in pixels: the reduction's column count.
+    int plotColumns() const;
+    // markPosition is the centre of request i's mark in widget coordinates.
+    QPointF markPosition(std::size_t i) const;
+    // requestAt is the request whose mark is nearest to pos (within a few pixels), if any.
+    std::optional<std::size_t> requestAt(QPointF pos) const;
+    // hoverText describes request i's decision: time, verdict, remaining, retry-after, levels.
+    QString hoverText(std::size_t i) const;
+    // exactMarks reports whether every visible request has its own mark.
+    bool exactMarks() const;
+    QLineSeries* levelSeries() const { return m_level; }
+
+    enum class Lane { Admitted, Delayed, Denied };
+    // paintMark draws the mark of a lane centred on c: circle, triangle or cross.
+    static void paintMark(QPainter* p, QPointF c, Lane lane);
+    static QColor admittedColor();
+    static QColor delayedColor();
+    static QColor deniedColor();
+
+signals:
+    void zoomRequested(double anchorSeconds, double factor);
+    void panRequested(double deltaSeconds);
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    double xOf(double seconds) const;
+    double laneY(Lane lane) const;
+    QRectF plot() const;
+    Lane laneOf(const Decision& d) const;
+    void drawStrip(QPainter* p) const;
+    void drawBoundaries(QPainter* p) const;
+    void drawHeader(QPainter* p) const;
+    void drawLevelLabels(QPainter* p) const;
+    double levelCeiling() const;
+    QString ceilingName() const;
+
+    Frame m_frame;
+    std::size_t m_row = 0;
+    TimeRange m_range;
+    QLineSeries* m_level;
+    QLineSeries* m_ceiling;
+    QValueAxis* m_timeAxis;
+    QValueAxis* m_levelAxis;
+    std::optional<QPointF> m_dragFrom;
+};
+
+} // namespace ratelab::ui

@@ -1,0 +1,37 @@
+// Settings is the one place RateLab keeps what persists across runs (over QSettings): the
+// window's geometry and splitters, and the last scenario.
+#pragma once
+
+#include "scenario.h"
+
+#include <QByteArray>
+#include <QSettings>
+#include <QSize>
+
+#include <optional>
+
+namespace ratelab::ui {
+
+class Settings {
+public:
+    Settings();
+
+    QByteArray geometry() const;
+    void setGeometry(const QByteArray& g);
+    QByteArray splitterState(const QString& name) const;
+    void setSplitterState(const QString& name, const QByteArray& state);
+
+    // lastScenario is the scenario of the last run, if one was saved and is still valid.
+    std::optional<Scenario> lastScenario() const;
+    void setLastScenario(const Scenario& s);
+
+    // export size and scale remembered between exports
+    QSize exportSize() const;
+    double exportScale() const;
+    void setExport(QSize size, double scale);
+
+private:
+    mutable QSettings m_settings;
+};
+
+} // namespace ratelab::ui

@@ -1,0 +1,44 @@
+#include "timeaxis.h"
+
+#include "ticks.h"
+
+#include <QPainter>
+
+namespace ratelab::ui {
+
+TimeAxis::TimeAxis(QWidget* parent)
+    : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
+
+QSize TimeAxis::sizeHint() const { return {200, fontMetrics().height() + 10}; }
+
+void TimeAxis::setPlot(double left, double right, TimeRange range)
+{
+    m_left = left;
+    m_right = right;
+    m_range = range;
+    update();
+}
+
+void TimeAxis::paintEvent(QPaintEvent*)
+{
+    if (!m_range.isValid() || m_right <= m_left)
+        return;
+    QPainter p(this);
+    p.setPen(palette().color(QPalette::WindowText));
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double step = niceStep(to - from, std::max(2, int((m_right - m_left) / 110)));
+    const int precision = std::max(0, int(-std::floor(std::log10(step) + 1e-9)) + (step / std::pow(10.0, std::floor(std::log10(step))) == 2.5 ? 1 : 0));
+    const auto fm = fontMetrics();
+    for (double t = std::ceil(from / step - 1e-9) * step; t <= to + step * 1e-9; t += step) {
+        const double x = m_left + (t - from) / (to - from) * (m_right - m_left);
+        p.drawLine(QPointF(x, 0), QPointF(x, 4));
+        const QString label = QString::number(std::abs(t) < step * 1e-6 ? 0.0 : t, 'f', precision) + " s";
+        const double w = fm.horizontalAdvance(label);
+        p.drawText(QPointF(std::clamp(x - w / 2, 0.0, width() - w), 4 + fm.ascent()), label);
+    }
+}
+
+} // namespace ratelab::ui
