@@ -172,9 +172,8 @@ QImage Dashboard::render(qreal scale)
     return image;
 }
 
-QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range)
+void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range)
 {
-    Dashboard dashboard;
     dashboard.setAttribute(Qt::WA_DontShowOnScreen);
     dashboard.resize(size);
     auto shared = std::make_shared<const Scenario>(scenario);
@@ -186,11 +185,17 @@ QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRa
     QApplication::processEvents();
     // Now that the rows are laid out, reduce to their exact pixel width.
     const int columns = dashboard.charts()->columns();
-    if (columns != int(frame.rows.front().columns.size())) {
+    if (!frame.rows.empty() && columns != int(frame.rows.front().columns.size())) {
         frame = buildFrame(shared, frame.trace, frame.range, columns);
         dashboard.setFrame(frame);
         QApplication::processEvents();
     }
+}
+
+QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range)
+{
+    Dashboard dashboard;
+    layoutOffscreen(dashboard, scenario, size, range);
     return dashboard.render(scale);
 }
 

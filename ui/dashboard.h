@@ -47,6 +47,10 @@ private:
     bool m_fitSummary = true;
 };
 
+// layoutOffscreen lays out `dashboard` (not shown on any screen) at `size` with a frame of the
+// scenario over `range` (empty: the full range), reduced to the rows' exact pixel width.
+void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range = {});
+
 // renderOffscreen lays out a fresh dashboard of `size` for the scenario over `range` (empty: the
 // full range), draws it at `scale` and returns the image; InputError from the scenario propagates.
 QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range = {});

@@ -128,6 +128,9 @@ void RowChart::previewRange(TimeRange range)
 {
     m_range = range;
     const double from = secondsAsDouble(range.from), to = secondsAsDouble(range.to);
+    // Widen the tick interval before moving the range: the axis builds a grid line per tick at
+    // once, and the old interval over a much longer new range would be millions of them.
+    m_timeAxis->setTickInterval(1e300);
     m_timeAxis->setRange(from, to);
     m_timeAxis->setTickInterval(niceStep(to - from, std::max(2, plotColumns() / 110)));
     viewport()->update();

@@ -1,0 +1,136 @@
+// PNG export: the headless command and the pixels it draws.
+#include "chartstack.h"
+#include "dashboard.h"
+#include "rowchart.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+namespace {
+
+struct Run {
+    int status;
+    QByteArray out, err;
+};
+
+Run runRatelab(const QStringList& args)
+{
+    QProcess p;
+    p.start(RATELAB_BIN, args);
+    p.waitForFinished(60000);
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+bool isGreen(QColor c) { return c.green() > c.red() + 60 && c.green() > c.blue() + 30; }
+bool isRed(QColor c) { return c.red() > c.green() + 80 && c.red() > c.blue() + 60; }
+bool isAmber(QColor c) { return c.red() > 200 && c.green() > 120 && c.blue() < 80; }
+
+} // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+private slots:
+    void stripPixelsFollowTheCoreDecisions_data()
+    {
+        QTest::addColumn<double>("scale");
+        QTest::newRow("1x") << 1.0;
+        QTest::newRow("2x for slides") << 2.0;
+    }
+
+    void stripPixelsFollowTheCoreDecisions()
+    {
+        QFETCH(double, scale);
+        Dashboard dashboard;
+        layoutOffscreen(dashboard, Scenario{}, QSize(1200, 700));
+        const QImage image = dashboard.render(scale);
+        QCOMPARE(image.size(), QSize(1200, 700) * scale);
+        const Trace& trace = *dashboard.frame().trace;
+        ChartStack* charts = dashboard.charts();
+        QCOMPARE(charts->rowCount(), int(trace.results.size()));
+        int checked = 0;
+        for (int r = 0; r < charts->rowCount(); ++r) {
+            RowChart* row = charts->row(r);
+            QVERIFY(row->exactMarks());
+            const auto& decisions = trace.results[r].decisions;
+            for (std::size_t i = 0; i < decisions.size(); ++i) {
+                const QPointF at = QPointF(row->mapTo(&dashboard, row->markPosition(i).toPoint())) * scale;
+                const QColor c = image.pixelColor(at.toPoint());
+                const Decision& d = decisions[i];
+                if (!d.allowed)
+                    QVERIFY2(isRed(c), qPrintable(QString("row %1 request %2: %3").arg(r).arg(i).arg(c.name())));
+                else if (d.delay > 0)
+                    QVERIFY2(isAmber(c), qPrintable(QString("row %1 request %2: %3").arg(r).arg(i).arg(c.name())));
+                else
+                    QVERIFY2(isGreen(c), qPrintable(QString("row %1 request %2: %3").arg(r).arg(i).arg(c.name())));
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 7 * 15);
+    }
+
+    void commandWritesAPngOfTheAskedSize()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("dash.png");
+        const Run run = runRatelab({"export", "--png", path, "--width", "800", "--height", "600", "--scale", "2",
+                                 "--pattern", "edge"});
+        QCOMPARE(run.status, 0);
+        QVERIFY(run.err.isEmpty());
+        QImage image(path);
+        QCOMPARE(image.size(), QSize(1600, 1200));
+        QVERIFY(!QFile::exists(path + ".tmp"));
+    }
+
+    void badExportsAreRefusedAndKeepTheOldFile_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("width 0") << QStringList{"--width", "0"} << "--width";
+        QTest::newRow("height 0") << QStringList{"--height", "0"} << "--height";
+        QTest::newRow("scale 0") << QStringList{"--scale", "0"} << "--scale";
+        QTest::newRow("not a number") << QStringList{"--width", "wide"} << "--width";
+        QTest::newRow("too many pixels") << QStringList{"--width", "16000", "--height", "16000", "--scale", "8"}
+                                         << "million pixels";
+        QTest::newRow("bad scenario") << QStringList{"--limit", "0"} << "limit";
+    }
+
+    void badExportsAreRefusedAndKeepTheOldFile()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("old.png");
+        {
+            QFile old(path);
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("previous content");
+        }
+        const Run run = runRatelab(QStringList{"export", "--png", path} + args);
+        QCOMPARE(run.status, 2);
+        QVERIFY(run.out.isEmpty());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.startsWith("ratelab: ") && run.err.contains(message.toUtf8()), run.err.constData());
+        QFile old(path);
+        QVERIFY(old.open(QIODevice::ReadOnly));
+        QCOMPARE(old.readAll(), QByteArray("previous content"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"old.png"});
+    }
+
+    void unwritablePathIsRefused()
+    {
+        const Run run = runRatelab({"export", "--png", "/nonexistent-directory/dash.png"});
+        QCOMPARE(run.status, 2);
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.contains("cannot write /nonexistent-directory/dash.png"), run.err.constData());
+    }
+};
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"
