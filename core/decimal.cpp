@@ -224,15 +224,10 @@ std::string Rate::exactText() const
     p /= a;
     q /= a;
     Int128 rest = q;
-    int twos = 0, fives = 0;
-    while (rest % 2 == 0) {
+    while (rest % 2 == 0)
         rest /= 2;
-        ++twos;
-    }
-    while (rest % 5 == 0) {
+    while (rest % 5 == 0)
         rest /= 5;
-        ++fives;
-    }
     auto toString = [](Int128 v) {
         std::string s;
         do {
@@ -243,14 +238,16 @@ std::string Rate::exactText() const
     };
     if (rest != 1)
         return toString(p) + "/" + toString(q);
-    const int places = std::max(twos, fives);
-    const Int128 num = p * (pow10(places) / q);
-    std::string digits = toString(num);
-    if (places == 0)
-        return digits;
-    if (static_cast<int>(digits.size()) <= places)
-        digits.insert(0, places - digits.size() + 1, '0');
-    digits.insert(digits.size() - places, ".");
+    // q = 2^a 5^b, so the expansion ends after max(a, b) digits. Long division keeps every
+    // intermediate below 10 q: p * 10^max(a, b) / q can exceed 128 bits (window 2^48 ns).
+    std::string digits = toString(p / q);
+    Int128 remainder = p % q;
+    if (remainder != 0)
+        digits += '.';
+    for (; remainder != 0; remainder %= q) {
+        remainder *= 10;
+        digits += char('0' + int(remainder / q));
+    }
     return digits;
 }
 

@@ -37,7 +37,7 @@ public:
             d.allowed = true;
             d.remaining = clampRemaining(m_limit - m_size);
         } else {
-            d.retryAfter = at(0) + m_windowNanos - t;
+            d.retryAfter = m_windowNanos - (t - at(0)); // at(0) + W could overflow near the end of time
         }
         d.level = static_cast<double>(m_size);
         return d;

@@ -1,4 +1,222 @@
+// reduceRow against brute force: per-column counts and level extremes, the request range, and
+// the exact steps it draws when zoomed in far enough that every request has its own column.
+#include "reduce.h"
+
 #include <QTest>
-class T : public QObject { Q_OBJECT };
-QTEST_APPLESS_MAIN(T)
+
+#include <algorithm>
+#include <random>
+
+using namespace ratelab;
+
+namespace {
+
+constexpr Nanos kSecond = kNanosPerSecond;
+constexpr Nanos kMilli = 1'000'000;
+
+// randomTrace: bursts at one instant, exponential-ish gaps, and exact window/refill gaps, over
+// a config whose rate (3 per 7 s by default, or as given) is not a decimal.
+Trace randomTrace(std::uint64_t seed, const LimiterConfig& config, std::size_t n)
+{
+    std::mt19937_64 g(seed);
+    const auto in = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); };
+    std::vector<Nanos> t;
+    Nanos now = in(0, 2) == 0 ? 0 : in(0, kSecond);
+    while (t.size() < n) {
+        switch (in(0, 5)) {
+        case 0: for (auto k = in(1, 8); k > 0 && t.size() + 1 < n; --k) t.push_back(now); break;
+        case 1: now += config.windowNanos(); break;
+        case 2: now += config.rate().perNanos / config.rate().tokens; break;
+        default: now += in(1, 2 * kSecond); break;
+        }
+        t.push_back(now);
+    }
+    return simulate(config, kAllAlgorithms, std::move(t));
+}
+
+struct Replay {
+    std::vector<double> before, after; // level just before and just after each request
+};
+
+// replay decides every request on a fresh limiter and records the levels around each one.
+Replay replay(const Trace& trace, std::size_t row)
+{
+    auto l = makeLimiter(trace.results[row].algorithm, trace.config);
+    Replay r;
+    for (Nanos t : trace.arrivals) {
+        r.before.push_back(l->levelAt(t));
+        r.after.push_back(l->decide(t).level);
+    }
+    return r;
+}
+
+// edgeLevels returns the level at each column edge k = 0..columns, after every request that
+// arrived before that edge, from a second fresh limiter.
+std::vector<double> edgeLevels(const Trace& trace, std::size_t row, Nanos from, Nanos to, int columns)
+{
+    auto l = makeLimiter(trace.results[row].algorithm, trace.config);
+    std::vector<double> out;
+    std::size_t i = 0;
+    for (int k = 0; k <= columns; ++k) {
+        const Nanos edge = columnStart(from, to, columns, k);
+        for (; i < trace.arrivals.size() && trace.arrivals[i] < edge; ++i)
+            l->decide(trace.arrivals[i]);
+        out.push_back(l->levelAt(edge));
+    }
+    return out;
+}
+
+std::size_t firstAtOrAfter(const std::vector<Nanos>& t, Nanos at)
+{
+    std::size_t i = 0;
+    while (i < t.size() && t[i] < at)
+        ++i;
+    return i;
+}
+
+// checkRow compares one reduced row with a brute-force pass over every request.
+void checkRow(const Trace& trace, std::size_t row, Nanos from, Nanos to, int columns)
+{
+    const ReducedRow reduced = reduceRow(trace, row, from, to, columns);
+    const std::vector<Nanos>& t = trace.arrivals;
+    const std::vector<Decision>& d = trace.results[row].decisions;
+    const Replay levels = replay(trace, row);
+    const std::vector<double> edges = edgeLevels(trace, row, from, to, columns);
+    QCOMPARE(reduced.fromNanos, from);
+    QCOMPARE(reduced.toNanos, to);
+    QCOMPARE(reduced.firstRequest, firstAtOrAfter(t, from));
+    QCOMPARE(reduced.endRequest, firstAtOrAfter(t, to));
+    QCOMPARE(reduced.columns.size(), std::size_t(columns));
+    QCOMPARE(columnStart(from, to, columns, 0), from);
+    QCOMPARE(columnStart(from, to, columns, columns), to);
+    std::size_t seen = 0;
+    for (int k = 0; k < columns; ++k) {
+        const Nanos start = columnStart(from, to, columns, k), end = columnStart(from, to, columns, k + 1);
+        QVERIFY(start <= end);
+        Column expected;
+        expected.levelFirst = edges[k];
+        expected.levelLast = edges[k + 1];
+        expected.levelMin = std::min(edges[k], edges[k + 1]);
+        expected.levelMax = std::max(edges[k], edges[k + 1]);
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            if (t[i] < start || t[i] >= end)
+                continue;
+            ++seen;
+            (d[i].allowed ? (d[i].delay > 0 ? expected.delayed : expected.admitted) : expected.denied) += 1;
+            expected.levelMin = std::min({expected.levelMin, levels.before[i], levels.after[i]});
+            expected.levelMax = std::max({expected.levelMax, levels.before[i], levels.after[i]});
+        }
+        const Column& c = reduced.columns[k];
+        const QByteArray where = "column " + QByteArray::number(k) + " of " + QByteArray::number(columns);
+        QVERIFY2(c.admitted == expected.admitted && c.delayed == expected.delayed && c.denied == expected.denied, where);
+        QVERIFY2(c.levelFirst == expected.levelFirst && c.levelLast == expected.levelLast, where);
+        QVERIFY2(c.levelMin == expected.levelMin && c.levelMax == expected.levelMax, where);
+    }
+    QCOMPARE(seen, reduced.endRequest - reduced.firstRequest); // the columns tile [from, to)
+}
+
+} // namespace
+
+class TestReduce : public QObject {
+    Q_OBJECT
+private slots:
+    void columnsMatchBruteForce()
+    {
+        const std::vector<LimiterConfig> configs = {
+            LimiterConfig::make(3, 7 * kSecond),                       // r = 3/7 per s
+            LimiterConfig::make(10, 10 * kSecond),                     // the defaults
+            LimiterConfig::make(5, 1 * kSecond, 8, Rate{2, 3 * kSecond}), // C != L, r = 2/3 per s
+        };
+        std::uint64_t seed = 1;
+        for (const LimiterConfig& config : configs)
+            for (int round = 0; round < 3; ++round, ++seed) {
+                const Trace trace = randomTrace(seed, config, 300);
+                const Nanos last = trace.arrivals.back();
+                // Ranges: everything, a middle slice, one starting before the first request and
+                // ending mid-stream, one past the end, and one narrower than its column count.
+                const std::vector<std::pair<Nanos, Nanos>> ranges = {
+                    {0, last + 1}, {last / 3, 2 * last / 3}, {0, last / 2}, {last / 2, last + 10 * kSecond},
+                    {trace.arrivals[150], trace.arrivals[150] + 37},
+                };
+                for (std::size_t row = 0; row < trace.results.size(); ++row)
+                    for (const auto& [from, to] : ranges)
+                        for (int columns : {1, 3, 17, 100, 641}) {
+                            checkRow(trace, row, from, to, columns);
+                            if (QTest::currentTestFailed()) {
+                                qWarning("seed %llu, %s, range [%lld, %lld), %d columns", (unsigned long long)seed,
+                                         algorithmId(trace.results[row].algorithm).data(), (long long)from,
+                                         (long long)to, columns);
+                                return;
+                            }
+                        }
+            }
+    }
+
+    void zoomedInEveryRequestIsAStep()
+    {
+        // Requests at least 1 ms apart inside [5 s, 6 s), with bursts outside it. With 4000
+        // columns of 0.25 ms each, every request in the range has a column to itself.
+        const LimiterConfig config = LimiterConfig::make(3, 7 * kSecond);
+        std::vector<Nanos> t = {0, 0, 0, 0, 4 * kSecond, 4 * kSecond};
+        for (Nanos at : {5 * kSecond, 5 * kSecond + kMilli, 5'300 * kMilli + 7, 5'301 * kMilli + 7, 5'999 * kMilli})
+            t.push_back(at);
+        t.insert(t.end(), {6 * kSecond, 6 * kSecond, 9 * kSecond});
+        const Trace trace = simulate(config, kAllAlgorithms, t);
+        const Nanos from = 5 * kSecond, to = 6 * kSecond;
+        const int columns = 4000;
+        for (std::size_t row = 0; row < trace.results.size(); ++row) {
+            const QByteArray id(algorithmId(trace.results[row].algorithm).data());
+            const ReducedRow reduced = reduceRow(trace, row, from, to, columns);
+            QCOMPARE(reduced.firstRequest, std::size_t(6));
+            QCOMPARE(reduced.endRequest, std::size_t(11));
+            for (const Column& c : reduced.columns)
+                QVERIFY(c.admitted + c.delayed + c.denied <= 1);
+            const Replay levels = replay(trace, row);
+            const auto& p = reduced.levelPoints;
+            for (std::size_t i = reduced.firstRequest; i < reduced.endRequest; ++i) {
+                // Two consecutive points at the request's own time: the level before, then after.
+                const double at = secondsAsDouble(t[i]);
+                bool found = false;
+                for (std::size_t j = 0; j + 1 < p.size() && !found; ++j)
+                    found = p[j].seconds == at && p[j + 1].seconds == at && p[j].level == levels.before[i]
+                        && p[j + 1].level == levels.after[i];
+                QVERIFY2(found, id + " request " + QByteArray::number(qulonglong(i)));
+            }
+            // The polyline goes forward in time.
+            for (std::size_t j = 1; j < p.size(); ++j)
+                QVERIFY2(p[j].seconds >= p[j - 1].seconds, id);
+        }
+    }
+
+    void levelBeforeMatchesReplay()
+    {
+        const Trace trace = randomTrace(99, LimiterConfig::make(4, 3 * kSecond, 6, Rate{5, 7 * kSecond}), 400);
+        for (std::size_t row = 0; row < trace.results.size(); ++row) {
+            const Replay levels = replay(trace, row);
+            for (std::size_t i = 0; i < trace.arrivals.size(); ++i) {
+                QCOMPARE(levelBefore(trace, row, i), levels.before[i]);
+                // And the replay agrees with the trace it reduces.
+                QCOMPARE(levels.after[i], trace.results[row].decisions[i].level);
+            }
+        }
+    }
+
+    void levelBeforeAfterABurstIsTheBurstLevel()
+    {
+        // Three requests at t = 0 with L = C = 3, W = 3 s: before the third, two are counted
+        // (window and log: 2 entries; token bucket: 3 - 2 = 1 token; leaky water: 2).
+        const Trace trace = simulate(LimiterConfig::make(3, 3 * kSecond), kAllAlgorithms, {0, 0, 0});
+        QCOMPARE(levelBefore(trace, 0, 2), 2.0); // fixed_window
+        QCOMPARE(levelBefore(trace, 1, 2), 2.0); // sliding_window_log
+        QCOMPARE(levelBefore(trace, 2, 2), 2.0); // sliding_window_counter: 0 * 1 + 2
+        QCOMPARE(levelBefore(trace, 3, 2), 1.0); // token_bucket
+        QCOMPARE(levelBefore(trace, 4, 2), 2.0); // leaky_bucket
+        // Queue: water 2 means the second request waits until 1 s (r = 1/s); the first left at 0.
+        QCOMPARE(levelBefore(trace, 5, 2), 1.0);
+        QCOMPARE(levelBefore(trace, 6, 2), 2.0); // gcra: TAT = 2 s, backlog 2 s
+        QCOMPARE(levelBefore(trace, 0, 0), 0.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestReduce)
 #include "tst_reduce.moc"
