@@ -32,7 +32,7 @@ public:
             m_hasTat = true;
             d.allowed = true;
             const Int128 slack = m_toleranceScaled - (m_tatScaled - now);
-            d.remaining = clampRemaining(slack >= 0 ? slack / m_emissionScaled + 1 : 0);
+            d.remaining = clampRemaining(slack >= 0 ? quotient(slack, m_emissionScaled) + 1 : 0);
         } else {
             d.retryAfter = clampToNanos(ceilDiv(x - now - m_toleranceScaled, m_scale));
         }
@@ -50,7 +50,7 @@ private:
     {
         if (!m_hasTat || m_tatScaled <= nowScaled)
             return 0.0;
-        return static_cast<double>(m_tatScaled - nowScaled) / static_cast<double>(m_scale) / 1e9;
+        return toDouble(m_tatScaled - nowScaled) / static_cast<double>(m_scale) / 1e9;
     }
 
     std::int64_t m_scale;

@@ -44,7 +44,7 @@ public:
         if (m_water + m_unitsPerRequest <= m_capacityUnits) {
             m_water += m_unitsPerRequest;
             d.allowed = true;
-            d.remaining = clampRemaining((m_capacityUnits - m_water) / m_unitsPerRequest);
+            d.remaining = clampRemaining(quotient(m_capacityUnits - m_water, m_unitsPerRequest));
         } else {
             const Int128 over = m_water + m_unitsPerRequest - m_capacityUnits;
             d.retryAfter = clampToNanos(ceilDiv(over, m_ratePerNanos.tokens));
@@ -89,7 +89,7 @@ public:
 private:
     double requests(Int128 units) const
     {
-        return static_cast<double>(units) / static_cast<double>(m_bucket.unitsPerRequest());
+        return toDouble(units) / toDouble(m_bucket.unitsPerRequest());
     }
 
     detail::Bucket m_bucket;

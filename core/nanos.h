@@ -17,18 +17,34 @@ using Int128 = __int128;
 inline constexpr Nanos kNanosPerSecond = 1'000'000'000;
 inline constexpr Nanos kMaxNanos = std::numeric_limits<Nanos>::max();
 
+// quotient returns a / b (truncated, b > 0). Operands that fit in 64 bits, the common case, take
+// the hardware divide instead of the much slower 128-bit library routine.
+constexpr Int128 quotient(Int128 a, Int128 b)
+{
+    if (a >= 0 && (a >> 63) == 0 && (b >> 63) == 0)
+        return static_cast<std::uint64_t>(a) / static_cast<std::uint64_t>(b);
+    return a / b;
+}
+
 // ceilDiv returns ceil(a / b) for b > 0 and any sign of a.
 constexpr Int128 ceilDiv(Int128 a, Int128 b)
 {
-    const Int128 q = a / b;
-    return (a % b != 0 && a > 0) ? q + 1 : q;
+    const Int128 q = quotient(a, b);
+    return (a > 0 && q * b != a) ? q + 1 : q;
 }
 
 // floorDiv returns floor(a / b) for b > 0 and any sign of a.
 constexpr Int128 floorDiv(Int128 a, Int128 b)
 {
-    const Int128 q = a / b;
-    return (a % b != 0 && a < 0) ? q - 1 : q;
+    const Int128 q = quotient(a, b);
+    return (a < 0 && q * b != a) ? q - 1 : q;
+}
+
+// toDouble converts a 128-bit count for drawing, through 64 bits when it fits.
+constexpr double toDouble(Int128 v)
+{
+    return (v >> 63) == 0 || (v >> 63) == -1 ? static_cast<double>(static_cast<std::int64_t>(v))
+                                             : static_cast<double>(v);
 }
 
 // clampToNanos saturates a 128-bit duration into the Nanos range.

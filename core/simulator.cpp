@@ -4,44 +4,77 @@
 
 namespace ratelab {
 
+namespace {
+
+// WindowCounter tracks the admissions inside (t - W, t] as requests go by, with two indices
+// into the arrivals: each admitted request enters once and leaves once, without branches on
+// the (unpredictable) verdicts.
+class WindowCounter {
+public:
+    WindowCounter(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos)
+        : m_arrivals(arrivals), m_decisions(decisions), m_windowNanos(windowNanos)
+    {
+    }
+
+    // add counts request i (decided) and returns the admissions now inside its window.
+    std::int64_t add(std::size_t i)
+    {
+        m_inside += m_decisions[i].allowed;
+        const Nanos oldest = m_arrivals[i] - m_windowNanos;
+        for (; m_arrivals[m_first] <= oldest; ++m_first)
+            m_inside -= m_decisions[m_first].allowed;
+        return m_inside;
+    }
+
+private:
+    std::span<const Nanos> m_arrivals;
+    std::span<const Decision> m_decisions;
+    Nanos m_windowNanos;
+    std::size_t m_first = 0;
+    std::int64_t m_inside = 0;
+};
+
+} // namespace
+
 std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos)
 {
-    // Two pointers over the admitted times: `first` is the oldest admission still inside
-    // (t - W, t] for the admission at i. Every admitted index enters and leaves once.
-    std::int64_t best = 0, inside = 0;
-    std::size_t first = 0;
-    for (std::size_t i = 0; i < arrivals.size(); ++i) {
-        if (!decisions[i].allowed)
-            continue;
-        ++inside;
-        for (; arrivals[first] <= arrivals[i] - windowNanos; ++first)
-            inside -= decisions[first].allowed ? 1 : 0;
-        best = std::max(best, inside);
-    }
+    // The count at a denied request never exceeds the count at the admission before it, so the
+    // maximum over every request is the maximum over admissions.
+    WindowCounter window(arrivals, decisions, windowNanos);
+    std::int64_t best = 0;
+    for (std::size_t i = 0; i < arrivals.size(); ++i)
+        best = std::max(best, window.add(i));
     return best;
+}
+
+AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals)
+{
+    AlgorithmTrace r;
+    r.algorithm = algorithm;
+    r.decisions.resize(arrivals.size());
+    Metrics& m = r.metrics;
+    WindowCounter window(arrivals, r.decisions, config.windowNanos());
+    visitLimiter(algorithm, config, [&](auto& limiter) {
+        for (std::size_t i = 0; i < arrivals.size(); ++i) {
+            const Decision d = limiter.decide(arrivals[i]);
+            r.decisions[i] = d;
+            m.allowed += d.allowed;
+            m.delayed += d.delay > 0;
+            m.maxInWindow = std::max(m.maxInWindow, window.add(i));
+        }
+        m.memory = limiter.memory();
+    });
+    m.denied = static_cast<std::int64_t>(arrivals.size()) - m.allowed;
+    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
+    return r;
 }
 
 Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals)
 {
     Trace trace{config, std::move(arrivals), {}};
     trace.results.reserve(algorithms.size());
-    for (Algorithm a : algorithms) {
-        AlgorithmTrace& r = trace.results.emplace_back();
-        r.algorithm = a;
-        r.decisions.resize(trace.arrivals.size());
-        visitLimiter(a, config, [&](auto& limiter) {
-            for (std::size_t i = 0; i < trace.arrivals.size(); ++i)
-                r.decisions[i] = limiter.decide(trace.arrivals[i]);
-            r.metrics.memory = limiter.memory();
-        });
-        for (const Decision& d : r.decisions) {
-            r.metrics.allowed += d.allowed ? 1 : 0;
-            r.metrics.delayed += d.allowed && d.delay > 0 ? 1 : 0;
-        }
-        r.metrics.denied = static_cast<std::int64_t>(r.decisions.size()) - r.metrics.allowed;
-        r.metrics.maxInWindow = maxInWindow(trace.arrivals, r.decisions, config.windowNanos());
-        r.metrics.overshoot = static_cast<double>(r.metrics.maxInWindow) / static_cast<double>(config.limit());
-    }
+    for (Algorithm a : algorithms)
+        trace.results.push_back(simulateOne(config, a, trace.arrivals));
     return trace;
 }
 

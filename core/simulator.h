@@ -40,6 +40,10 @@ struct Trace {
 // state and measures the result.
 Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals);
 
+// simulateOne runs one algorithm over the arrivals from a fresh state. Algorithms are
+// independent, so callers may run several at once on different threads.
+AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals);
+
 // maxInWindow returns the largest number of admitted requests inside any interval (s - W, s].
 std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos);
 

@@ -44,7 +44,7 @@ public:
             const Int128 inWindow = floorDiv(excess, m_prev) + 1;
             d.retryAfter = clampToNanos(inWindow < m_windowNanos - e ? inWindow : Int128(m_windowNanos - e));
         }
-        d.level = static_cast<double>(scaled) / static_cast<double>(m_windowNanos);
+        d.level = toDouble(scaled) / static_cast<double>(m_windowNanos);
         return d;
     }
 
@@ -55,7 +55,7 @@ public:
         const std::int64_t prev = window == m_window ? m_prev : window == m_window + 1 ? m_cur : 0;
         const Nanos e = t - window * m_windowNanos;
         const Int128 scaled = Int128(prev) * (m_windowNanos - e) + Int128(cur) * m_windowNanos;
-        return static_cast<double>(scaled) / static_cast<double>(m_windowNanos);
+        return toDouble(scaled) / static_cast<double>(m_windowNanos);
     }
 
     Memory memory() const override { return {24, 1}; } // window index, prev, cur

@@ -30,17 +30,17 @@ public:
         if (m_units >= m_unitsPerToken) {
             m_units -= m_unitsPerToken;
             d.allowed = true;
-            d.remaining = clampRemaining(m_units / m_unitsPerToken);
+            d.remaining = clampRemaining(quotient(m_units, m_unitsPerToken));
         } else {
             d.retryAfter = clampToNanos(ceilDiv(m_unitsPerToken - m_units, m_ratePerNanos.tokens));
         }
-        d.level = static_cast<double>(m_units) / static_cast<double>(m_unitsPerToken);
+        d.level = toDouble(m_units) / toDouble(m_unitsPerToken);
         return d;
     }
 
     double levelAt(Nanos t) const override
     {
-        return static_cast<double>(unitsAt(t)) / static_cast<double>(m_unitsPerToken);
+        return toDouble(unitsAt(t)) / toDouble(m_unitsPerToken);
     }
 
     Memory memory() const override { return {16, 1}; } // tokens, last refill time
