@@ -84,7 +84,7 @@ private slots:
     void movingTheLimitSliderResimulatesAndRedraws()
     {
         RowChart* fixed = rowOf(Algorithm::FixedWindow);
-        const QList<QPointF> before = fixed->levelSeries()->points();
+        const QList<QPointF> before = fixed->levelPoints();
         QSlider* slider = m_window->controls()->limit()->slider();
         // Drag the limit slider down to its lowest position: limit 1.
         slider->setValue(slider->minimum());
@@ -94,7 +94,7 @@ private slots:
         // Fixed window with limit 1 over 15 requests in one window admits exactly 1.
         QCOMPARE(frame().trace->results[resultIndex(Algorithm::FixedWindow)].metrics.allowed, std::int64_t(1));
         fixed = rowOf(Algorithm::FixedWindow);
-        const QList<QPointF> after = fixed->levelSeries()->points();
+        const QList<QPointF> after = fixed->levelPoints();
         QVERIFY(after != before);
         double maxLevel = 0;
         for (const QPointF& p : after)
@@ -169,7 +169,7 @@ private slots:
         const TimeRange zoomed = frame().range;
         QVERIFY(zoomed.to - zoomed.from < (full.to - full.from) / 5);
         for (int i = 0; i < charts()->rowCount(); ++i)
-            QCOMPARE(charts()->row(i)->levelSeries()->points().first().x(), secondsAsDouble(zoomed.from));
+            QCOMPARE(charts()->row(i)->levelPoints().first().x(), secondsAsDouble(zoomed.from));
         charts()->resetZoom();
         settle();
         QCOMPARE(frame().range, full);
@@ -184,7 +184,7 @@ private slots:
         RowChart* row = rowOf(Algorithm::TokenBucket);
         QVERIFY(!row->exactMarks());
         // A few points per pixel column, never one per request.
-        QVERIFY(row->levelSeries()->count() <= 4 * row->plotColumns() + 8);
+        QVERIFY(row->levelPoints().size() <= 4 * row->plotColumns() + 8);
     }
 };
 

@@ -2,7 +2,10 @@
 
 #include "decimal.h"
 
+#include <QtConcurrent/QtConcurrentMap>
+
 #include <algorithm>
+#include <numeric>
 
 namespace ratelab::ui {
 
@@ -19,19 +22,26 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
 {
     Frame f;
     f.scenario = scenario;
+    columns = std::max(columns, 1);
+    // Algorithms are independent: simulate and reduce each on its own pool thread.
+    const std::vector<Algorithm>& algorithms = scenario->algorithms;
     try {
-        if (!trace)
-            trace = std::make_shared<const Trace>(simulate(*scenario));
+        if (!trace) {
+            auto fresh = std::make_shared<Trace>(Trace{scenario->config, resolveArrivals(*scenario), {}});
+            fresh->results = QtConcurrent::blockingMapped<std::vector<AlgorithmTrace>>(
+                algorithms, [&](Algorithm a) { return simulateOne(fresh->config, a, fresh->arrivals); });
+            trace = std::move(fresh);
+        }
     } catch (const InputError& e) {
         f.error = QString::fromStdString(e.what());
         return f;
     }
     f.trace = trace;
     f.range = range.isValid() ? range : fullRange(*trace);
-    columns = std::max(columns, 1);
-    f.rows.reserve(trace->results.size());
-    for (std::size_t r = 0; r < trace->results.size(); ++r)
-        f.rows.push_back(reduceRow(*trace, r, f.range.from, f.range.to, columns));
+    std::vector<std::size_t> rows(trace->results.size());
+    std::iota(rows.begin(), rows.end(), std::size_t(0));
+    f.rows = QtConcurrent::blockingMapped<std::vector<ReducedRow>>(
+        rows, [&](std::size_t r) { return reduceRow(*trace, r, f.range.from, f.range.to, columns); });
     return f;
 }
 

@@ -1,7 +1,8 @@
 // RowChart draws one algorithm of a frame: its allow/deny strip above, its level below.
 //
-// The level is a Qt Charts line built from the row's pixel-column reduction (a few points per
-// column, never one per request), with the limit or capacity as a dashed line. The strip and
+// The level is a line in the chart's plot area built from the row's pixel-column reduction (a
+// few points per column, never one per request), with the limit or capacity as a dashed Qt
+// Charts line. The strip and
 // the window boundaries are painted over the chart: when the visible requests fit, one mark per
 // request at its exact time (admitted: green circle, top lane; delayed: amber triangle, middle
 // lane; denied: red cross, bottom lane), otherwise one bar per pixel column and lane.
@@ -42,11 +43,13 @@ public:
     QString hoverText(std::size_t i) const;
     // exactMarks reports whether every visible request has its own mark.
     bool exactMarks() const;
-    QLineSeries* levelSeries() const { return m_level; }
+    // levelPoints is the level polyline drawn, as (seconds, level) vertices.
+    const QList<QPointF>& levelPoints() const { return m_levelPoints; }
 
     enum class Lane { Admitted, Delayed, Denied };
     // paintMark draws the mark of a lane centred on c: circle, triangle or cross.
     static void paintMark(QPainter* p, QPointF c, Lane lane);
+    static QColor levelColor();
     static QColor admittedColor();
     static QColor delayedColor();
     static QColor deniedColor();
@@ -72,13 +75,14 @@ private:
     void drawBoundaries(QPainter* p) const;
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;
+    void drawLevel(QPainter* p) const;
     double levelCeiling() const;
     QString ceilingName() const;
 
     Frame m_frame;
     std::size_t m_row = 0;
     TimeRange m_range;
-    QLineSeries* m_level;
+    QList<QPointF> m_levelPoints;
     QLineSeries* m_ceiling;
     QValueAxis* m_timeAxis;
     QValueAxis* m_levelAxis;
