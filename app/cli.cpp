@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "bench.h"
 #include "decimal.h"
 #include "report.h"
 #include "scenario_options.h"
@@ -123,6 +124,7 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
 const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare, false},
     {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage, true},
+    {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench, true},
 };
 
 const Command* findCommand(const char* name)
