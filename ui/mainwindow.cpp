@@ -61,6 +61,13 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::openScenario(const Scenario& scenario)
+{
+    m_controls->setScenario(scenario);
+    m_requestedRange = {};
+    requestFrame();
+}
+
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu("&File");

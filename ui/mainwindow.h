@@ -2,6 +2,7 @@
 #pragma once
 
 #include "frame.h"
+#include "scenario.h"
 
 #include <QMainWindow>
 
@@ -19,6 +20,9 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
+
+    // openScenario shows a scenario (a preset, a file) in the controls and simulates it.
+    void openScenario(const Scenario& scenario);
 
     ControlPanel* controls() const { return m_controls; }
     Dashboard* dashboard() const { return m_dashboard; }
