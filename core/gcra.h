@@ -11,6 +11,8 @@
 
 #include "limiter.h"
 
+#include <optional>
+
 namespace ratelab {
 
 class Gcra final : public Limiter {
@@ -44,6 +46,10 @@ public:
     Memory memory() const override { return {8, 1}; } // TAT
     Algorithm algorithm() const override { return Algorithm::Gcra; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<Gcra>(*this); }
+
+    // tatScaled returns the theoretical arrival time in units of 1/config.rate().tokens ns, or
+    // nullopt before the first admission.
+    std::optional<Int128> tatScaled() const { return m_hasTat ? std::optional<Int128>(m_tatScaled) : std::nullopt; }
 
 private:
     double backlogSeconds(Int128 nowScaled) const

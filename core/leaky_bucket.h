@@ -86,6 +86,9 @@ public:
     Algorithm algorithm() const override { return Algorithm::LeakyBucket; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<LeakyBucket>(*this); }
 
+    // bucket exposes the exact water (Bucket::waterAt) for explanations.
+    const detail::Bucket& bucket() const { return m_bucket; }
+
 private:
     double requests(Int128 units) const
     {
@@ -119,6 +122,9 @@ public:
     Memory memory() const override { return {16, 1}; } // water, last drain time
     Algorithm algorithm() const override { return Algorithm::LeakyBucketQueue; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<LeakyBucketQueue>(*this); }
+
+    // bucket exposes the exact water (Bucket::waterAt) for explanations.
+    const detail::Bucket& bucket() const { return m_bucket; }
 
 private:
     double waiting(Int128 units) const

@@ -58,6 +58,15 @@ public:
         return toDouble(scaled) / static_cast<double>(m_windowNanos);
     }
 
+    // previousCountAt and currentCountAt return `prev` and `cur` as a request at t (not earlier
+    // than the last request) would find them, before it is counted (the same rule as levelAt).
+    std::int64_t previousCountAt(Nanos t) const
+    {
+        const std::int64_t window = t / m_windowNanos;
+        return window == m_window ? m_prev : window == m_window + 1 ? m_cur : 0;
+    }
+    std::int64_t currentCountAt(Nanos t) const { return t / m_windowNanos == m_window ? m_cur : 0; }
+
     Memory memory() const override { return {24, 1}; } // window index, prev, cur
     Algorithm algorithm() const override { return Algorithm::SlidingWindowCounter; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowCounter>(*this); }

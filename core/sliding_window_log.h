@@ -12,6 +12,7 @@
 
 #include "limiter.h"
 
+#include <optional>
 #include <vector>
 
 namespace ratelab {
@@ -43,18 +44,15 @@ public:
         return d;
     }
 
-    double levelAt(Nanos t) const override
+    double levelAt(Nanos t) const override { return static_cast<double>(m_size - firstInside(t)); }
+
+    // oldestAt returns the oldest entry still inside the window at t (not earlier than the last
+    // request), or nullopt when the log is empty then. It expires, and makes room, at
+    // oldest + W.
+    std::optional<Nanos> oldestAt(Nanos t) const
     {
-        // Entries are sorted: binary-search the first one still inside (s > t - W).
-        std::int64_t lo = 0, hi = m_size;
-        while (lo < hi) {
-            const std::int64_t mid = lo + (hi - lo) / 2;
-            if (at(mid) <= t - m_windowNanos)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return static_cast<double>(m_size - lo);
+        const std::int64_t first = firstInside(t);
+        return first < m_size ? std::optional<Nanos>(at(first)) : std::nullopt;
     }
 
     Memory memory() const override { return {8 * m_size, m_size}; }
@@ -63,6 +61,21 @@ public:
 
 private:
     Nanos at(std::int64_t i) const { return m_ring[(m_head + i) & m_mask]; }
+
+    // firstInside returns the index of the first entry still inside at t (s > t - W); the
+    // entries are sorted, so it is a binary search.
+    std::int64_t firstInside(Nanos t) const
+    {
+        std::int64_t lo = 0, hi = m_size;
+        while (lo < hi) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            if (at(mid) <= t - m_windowNanos)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
 
     void push(Nanos t)
     {

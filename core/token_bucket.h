@@ -47,13 +47,15 @@ public:
     Algorithm algorithm() const override { return Algorithm::TokenBucket; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<TokenBucket>(*this); }
 
-private:
+    // unitsAt returns the exact tokens at t (not earlier than the last request), in units of
+    // 1/perNanos of a token (config.rate().perNanos units make one token).
     Int128 unitsAt(Nanos t) const
     {
         const Int128 refilled = m_units + Int128(t - m_lastNanos) * m_ratePerNanos.tokens;
         return refilled < m_capacityUnits ? refilled : m_capacityUnits;
     }
 
+private:
     Rate m_ratePerNanos;
     Int128 m_unitsPerToken;
     Int128 m_capacityUnits;
