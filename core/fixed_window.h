@@ -19,9 +19,10 @@ public:
 
     Decision decide(Nanos t) override
     {
-        const std::int64_t window = t / m_windowNanos;
-        if (window != m_window) {
+        if (t >= m_windowEndNanos) { // times never go back: one divide per new window, not per request
+            const std::int64_t window = t / m_windowNanos;
             m_window = window;
+            m_windowEndNanos = Int128(window + 1) * m_windowNanos;
             m_count = 0;
         }
         Decision d;
@@ -30,7 +31,7 @@ public:
             d.allowed = true;
             d.remaining = clampRemaining(m_limit - m_count);
         } else {
-            d.retryAfter = m_windowNanos - t % m_windowNanos;
+            d.retryAfter = m_windowNanos - (t - m_window * m_windowNanos);
         }
         d.level = static_cast<double>(m_count);
         return d;
@@ -49,6 +50,7 @@ private:
     std::int64_t m_limit;
     Nanos m_windowNanos;
     std::int64_t m_window = 0;
+    Int128 m_windowEndNanos = m_windowNanos; // where window m_window ends (may lie past the last Nanos)
     std::int64_t m_count = 0;
 };
 
