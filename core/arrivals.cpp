@@ -3,10 +3,11 @@
 #include "decimal.h"
 #include "pattern.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <memory>
 #include <string>
 
 namespace ratelab {
@@ -22,54 +23,139 @@ std::string_view trim(std::string_view s)
     return s.substr(first, last - first + 1);
 }
 
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// isControl is true for a byte no text file of times holds: C0 controls but tab, CR, FF, VT.
+bool isControl(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f; }
+
+bool isUtf16(std::string_view text) { return text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"); }
+
 } // namespace
+
+ArrivalsParser::ArrivalsParser(std::string_view name)
+    : m_name(name)
+{
+}
+
+void ArrivalsParser::feed(std::string_view chunk)
+{
+    if (!m_sniffed) {
+        // Like grep: a control byte near the start means a binary file, even if its first line
+        // happens to look like text ("\x89PNG").
+        m_sniffed = true;
+        const std::string_view head = chunk.substr(0, 8 * 1024);
+        for (std::size_t i = 0; i < head.size(); ++i)
+            if (head[i] != '\n' && isControl(static_cast<unsigned char>(head[i])) && !isUtf16(head))
+                throw InputError(where(m_lineNo + 1 + std::size_t(std::count(head.begin(), head.begin() + i, '\n')))
+                                 + "binary data, not a list of times in seconds");
+    }
+    while (!chunk.empty()) {
+        const auto end = chunk.find('\n');
+        if (end == std::string_view::npos) {
+            if (m_partial.size() + chunk.size() > kMaxArrivalsLineBytes)
+                tooLong(m_lineNo + 1);
+            m_partial.append(chunk);
+            return;
+        }
+        if (m_partial.empty()) {
+            line(chunk.substr(0, end));
+        } else {
+            if (m_partial.size() + end > kMaxArrivalsLineBytes)
+                tooLong(m_lineNo + 1);
+            m_partial.append(chunk.substr(0, end));
+            line(m_partial);
+            m_partial.clear();
+        }
+        chunk.remove_prefix(end + 1);
+    }
+}
+
+std::vector<Nanos> ArrivalsParser::finish()
+{
+    if (!m_partial.empty()) // the last line has no line break
+        line(m_partial);
+    m_partial.clear();
+    return std::move(m_out);
+}
+
+std::string ArrivalsParser::where(std::size_t lineNo) const { return m_name + ":" + std::to_string(lineNo) + ": "; }
+
+void ArrivalsParser::tooLong(std::size_t lineNo) const
+{
+    throw InputError(where(lineNo) + "line longer than " + std::to_string(kMaxArrivalsLineBytes)
+                     + " bytes; not a list of times in seconds");
+}
+
+void ArrivalsParser::line(std::string_view text)
+{
+    ++m_lineNo;
+    if (text.size() > kMaxArrivalsLineBytes)
+        tooLong(m_lineNo);
+    if (m_lineNo == 1) {
+        if (text.starts_with(kUtf8Bom))
+            text.remove_prefix(kUtf8Bom.size());
+        else if (isUtf16(text))
+            throw InputError(where(1) + "UTF-16 text; save the file as UTF-8 (or ASCII)");
+    }
+    for (const char c : text)
+        if (isControl(static_cast<unsigned char>(c)))
+            throw InputError(where(m_lineNo) + "binary data, not a list of times in seconds");
+    text = trim(text.substr(0, text.find('#')));
+    if (text.empty())
+        return;
+    Nanos t = 0;
+    try {
+        t = parseSeconds(text);
+    } catch (const InputError& e) {
+        std::string message = e.what();
+        if (message.ends_with(" is not a number"))
+            message += " (expected a time in seconds, such as 0.25 or 1e-3)";
+        throw InputError(where(m_lineNo) + message);
+    }
+    if (t < 0)
+        throw InputError(where(m_lineNo) + "time " + quoted(text) + " is negative");
+    if (!m_out.empty() && t < m_out.back())
+        throw InputError(where(m_lineNo) + "time " + quoted(text) + " is earlier than the line before ("
+                         + formatSeconds(m_out.back()) + " s); times must not go back");
+    if (static_cast<std::int64_t>(m_out.size()) >= kMaxArrivals)
+        throw InputError(where(m_lineNo) + "more than " + std::to_string(kMaxArrivals)
+                         + " arrivals, the most one scenario may hold");
+    m_out.push_back(t);
+}
 
 std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name)
 {
-    std::vector<Nanos> out;
-    std::size_t lineNo = 0;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        ++lineNo;
-        auto end = text.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view line = text.substr(pos, end - pos);
-        pos = end + 1;
-        const auto where = [&] { return std::string(name) + ":" + std::to_string(lineNo) + ": "; };
-        if (line.find('\0') != std::string_view::npos)
-            throw InputError(where() + "binary data, not a list of times in seconds");
-        line = trim(line.substr(0, line.find('#')));
-        if (line.empty())
-            continue;
-        Nanos t = 0;
-        try {
-            t = parseSeconds(line);
-        } catch (const InputError& e) {
-            throw InputError(where() + e.what() + " (expected a time in seconds)");
-        }
-        if (t < 0)
-            throw InputError(where() + "time " + quoted(line) + " is negative");
-        if (!out.empty() && t < out.back())
-            throw InputError(where() + "time " + quoted(line) + " is earlier than the line before ("
-                             + formatSeconds(out.back()) + " s); times must not go back");
-        if (static_cast<std::int64_t>(out.size()) >= kMaxArrivals)
-            throw InputError(where() + "more than " + std::to_string(kMaxArrivals) + " arrivals");
-        out.push_back(t);
-    }
-    return out;
+    ArrivalsParser parser(name);
+    parser.feed(text);
+    return parser.finish();
 }
 
 std::vector<Nanos> readArrivalsFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot read arrivals file (" + std::strerror(errno) + ")");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad())
-        throw InputError(path + ": cannot read arrivals file");
-    return parseArrivals(buffer.str(), path);
+    if (path.empty())
+        throw InputError("no arrivals file name given");
+    const auto cannotRead = [&](int error) {
+        return InputError(path + ": cannot read arrivals file (" + std::strerror(error) + ")");
+    };
+    errno = 0;
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file)
+        throw cannotRead(errno);
+    ArrivalsParser parser(path);
+    std::string buffer(64 * 1024, '\0');
+    for (;;) {
+        errno = 0;
+        const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
+        if (n > 0)
+            parser.feed(std::string_view(buffer.data(), n));
+        if (n < buffer.size()) {
+            if (std::ferror(file.get()))
+                throw cannotRead(errno != 0 ? errno : EIO); // a directory: EISDIR
+            if (std::feof(file.get()))
+                break;
+        }
+    }
+    return parser.finish();
 }
 
 } // namespace ratelab

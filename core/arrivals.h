@@ -3,17 +3,47 @@
 
 #include "nanos.h"
 
+#include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace ratelab {
 
+// kMaxArrivalsLineBytes caps one line of an arrivals file (comment included), so that a file
+// with no line breaks is refused as soon as its first line is too long, not read to the end.
+inline constexpr std::size_t kMaxArrivalsLineBytes = 64 * 1024;
+
 // parseArrivals reads one arrival time in seconds per line. Blank lines and everything after a
-// `#` are ignored. Times must be non-negative and non-decreasing; at most kMaxArrivals of them.
-// Errors throw InputError as "NAME:LINE: what is wrong".
+// `#` are ignored; a UTF-8 byte-order mark at the start is skipped. Times must be non-negative
+// and non-decreasing; at most kMaxArrivals of them, lines at most kMaxArrivalsLineBytes long.
+// Binary data (a NUL or another control character) and UTF-16 text are refused. Errors throw
+// InputError as "NAME:LINE: what is wrong".
 std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name);
 
-// readArrivalsFile reads and parses a file; a missing or unreadable file is an InputError too.
+// ArrivalsParser is parseArrivals in pieces: feed it the text in chunks split anywhere (a file as
+// it is read) and call finish at the end. It keeps only the arrivals and the unfinished line.
+class ArrivalsParser {
+public:
+    explicit ArrivalsParser(std::string_view name);
+    void feed(std::string_view chunk);
+    std::vector<Nanos> finish();
+
+private:
+    std::string where(std::size_t lineNo) const;
+    [[noreturn]] void tooLong(std::size_t lineNo) const;
+    void line(std::string_view text);
+
+    std::string m_name;
+    std::string m_partial;
+    std::size_t m_lineNo = 0;
+    bool m_sniffed = false;
+    std::vector<Nanos> m_out;
+};
+
+// readArrivalsFile reads and parses a file (or a pipe) as it streams in: a missing or unreadable
+// file is an InputError too, and a file over the caps above is refused when its reading passes
+// the cap, so an endless or huge input never fills the memory.
 std::vector<Nanos> readArrivalsFile(const std::string& path);
 
 } // namespace ratelab

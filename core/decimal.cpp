@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
+#include <string>
 
 namespace ratelab {
 
 namespace {
 
-constexpr int kMaxDigits = 36; // significant digits an Int128 holds with room to spare
+constexpr int kMaxDigits = 36;    // significant digits an Int128 holds with room to spare
+constexpr std::size_t kMaxText = 1000; // no number a person types is longer
 
-// Decimal is mantissa * 10^exponent, parsed exactly.
+// Decimal is mantissa * 10^exponent, parsed exactly, with no trailing zeros in the mantissa.
 struct Decimal {
     bool negative = false;
     Int128 mantissa = 0;
@@ -26,8 +29,23 @@ Int128 pow10(int n)
 
 std::string describe(std::string_view text) { return quoted(text) + " is not a number"; }
 
+// shown is text as typed, for "(got ...)": printable and short.
+std::string shown(std::string_view text)
+{
+    const std::string q = quoted(text);
+    return q.substr(1, q.size() - 2);
+}
+
+const std::string& largestSeconds()
+{
+    static const std::string s = formatSeconds(kMaxNanos) + " s, about 292 years";
+    return s;
+}
+
 Decimal parseDecimal(std::string_view text)
 {
+    if (text.size() > kMaxText)
+        throw InputError(quoted(text) + " is too long to be a number");
     Decimal d;
     std::size_t i = 0;
     const std::size_t n = text.size();
@@ -74,7 +92,7 @@ Decimal parseDecimal(std::string_view text)
             expNegative = text[i] == '-';
             ++i;
         }
-        if (i == n)
+        if (i == n || !std::isdigit(static_cast<unsigned char>(text[i])))
             throw InputError(describe(text));
         int e = 0;
         for (; i < n && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
@@ -83,6 +101,12 @@ Decimal parseDecimal(std::string_view text)
     }
     if (i != n)
         throw InputError(describe(text));
+    if (d.mantissa == 0) {
+        d.exponent = 0; // "0e999999" is 0: no exponent to overflow on
+    } else {
+        for (; d.mantissa % 10 == 0; d.mantissa /= 10)
+            ++d.exponent;
+    }
     return d;
 }
 
@@ -96,24 +120,25 @@ int digitsOf(Int128 v)
 }
 
 // scaled returns d * 10^shift as an exact integer, throwing when it is not whole or too large.
-Int128 scaled(const Decimal& d, int shift, Int128 max, std::string_view text, const char* unitTooFine)
+Int128 scaled(const Decimal& d, int shift, Int128 max, std::string_view text, const char* unitTooFine,
+              const std::string& tooLarge)
 {
     if (d.mantissa == 0)
         return 0;
     const int e = d.exponent + shift;
     if (e >= 0) {
         if (digitsOf(d.mantissa) + e > 37)
-            throw InputError(quoted(text) + " is too large");
+            throw InputError(quoted(text) + tooLarge);
         const Int128 v = d.mantissa * pow10(e);
         if (v > max)
-            throw InputError(quoted(text) + " is too large");
+            throw InputError(quoted(text) + tooLarge);
         return v;
     }
     if (-e > kMaxDigits + 1 || d.mantissa % pow10(-e) != 0)
         throw InputError(quoted(text) + unitTooFine);
     const Int128 v = d.mantissa / pow10(-e);
     if (v > max)
-        throw InputError(quoted(text) + " is too large");
+        throw InputError(quoted(text) + tooLarge);
     return v;
 }
 
@@ -132,25 +157,32 @@ std::string quoted(std::string_view text)
 Nanos parseSeconds(std::string_view text)
 {
     const Decimal d = parseDecimal(text);
-    const Int128 v = scaled(d, 9, kMaxNanos, text, " is finer than one nanosecond");
+    const Int128 v = scaled(d, 9, kMaxNanos, text, " is finer than one nanosecond",
+                            " is too large (at most " + largestSeconds() + ")");
     return static_cast<Nanos>(d.negative ? -v : v);
 }
 
 Rate parseRate(std::string_view text)
 {
-    Decimal d = parseDecimal(text);
+    const Decimal d = parseDecimal(text);
     if (d.negative || d.mantissa == 0)
-        throw InputError("rate " + quoted(text) + " must be greater than 0");
+        throw InputError("must be greater than 0 (got " + shown(text) + ")");
+    const Int128 max = std::numeric_limits<std::int64_t>::max();
+    const std::string tooLarge = quoted(text) + " is too large (at most " + std::to_string(kMaxNanos) + " per nanosecond)";
+    const std::string tooSmall = quoted(text) + " is too small (at least 1 per " + formatSeconds(kMaxNanos) + " s)";
     // r = mantissa * 10^exponent per second = tokens / perNanos.
     Int128 tokens = d.mantissa;
     Int128 per = kNanosPerSecond;
     if (d.exponent >= 0) {
         if (digitsOf(tokens) + d.exponent > 37)
-            throw InputError("rate " + quoted(text) + " is too large");
+            throw InputError(tooLarge);
         tokens *= pow10(d.exponent);
     } else {
-        if (-d.exponent > 27)
-            throw InputError("rate " + quoted(text) + " is too small");
+        // perNanos = 10^(9 - exponent) must stay inside 128 bits; beyond that the rate is below
+        // 1e-20 per second or has more than 29 decimals, and either way cannot be held.
+        if (-d.exponent > 29)
+            throw InputError(digitsOf(tokens) + d.exponent < -9 ? tooSmall
+                                                                 : quoted(text) + " is too finely divided to hold exactly");
         per *= pow10(-d.exponent);
     }
     Int128 a = tokens, b = per;
@@ -161,11 +193,16 @@ Rate parseRate(std::string_view text)
     }
     tokens /= a;
     per /= a;
-    const Int128 max = std::numeric_limits<std::int64_t>::max();
-    if (tokens > max)
-        throw InputError("rate " + quoted(text) + " is too large");
-    if (per > max)
-        throw InputError("rate " + quoted(text) + " is too small or too finely divided");
+    if (tokens > max || per > max) {
+        // Either the value itself is out of range, or it is in range but needs more digits than
+        // two int64s hold ("1.0000000001" per second is 10000000001 / 10^19 per ns).
+        if (tokens / per > max || (tokens / per == max && tokens % per != 0))
+            throw InputError(tooLarge);
+        if (per / tokens > max || (per / tokens == max && per % tokens != 0))
+            throw InputError(tooSmall);
+        throw InputError(quoted(text) + " is too finely divided to hold exactly (as tokens per nanosecond, numerator "
+                         "and denominator must each be at most " + std::to_string(kMaxNanos) + ")");
+    }
     return Rate{static_cast<std::int64_t>(tokens), static_cast<Nanos>(per)};
 }
 
@@ -174,7 +211,8 @@ std::int64_t parseCount(std::string_view text, std::int64_t max)
     const Decimal d = parseDecimal(text);
     if (d.negative && d.mantissa != 0)
         throw InputError(quoted(text) + " must not be negative");
-    const Int128 v = scaled(d, 0, Int128(max) + 1, text, " is not a whole number");
+    const Int128 v = scaled(d, 0, Int128(max) + 1, text, " is not a whole number",
+                            " is too large (at most " + std::to_string(max) + ")");
     if (v > max)
         throw InputError(quoted(text) + " is too large (at most " + std::to_string(max) + ")");
     return static_cast<std::int64_t>(v);
@@ -183,8 +221,29 @@ std::int64_t parseCount(std::string_view text, std::int64_t max)
 std::int64_t parseInteger(std::string_view text)
 {
     const Decimal d = parseDecimal(text);
-    const Int128 v = scaled(d, 0, std::numeric_limits<std::int64_t>::max(), text, " is not a whole number");
+    const auto max = std::numeric_limits<std::int64_t>::max();
+    const Int128 v = scaled(d, 0, max, text, " is not a whole number",
+                            " is too large (at most " + std::to_string(max) + " either way)");
     return static_cast<std::int64_t>(d.negative ? -v : v);
+}
+
+std::int64_t parseIntegerIn(std::string_view text, std::int64_t min, std::int64_t max)
+{
+    const Decimal d = parseDecimal(text);
+    Int128 v = 0;
+    if (d.mantissa != 0) {
+        if (d.exponent < 0) // the mantissa has no trailing zeros: a negative exponent is a fraction
+            throw InputError(quoted(text) + " is not a whole number");
+        // Beyond 20 digits a value is outside any int64 range; its sign says which bound it breaks.
+        v = digitsOf(d.mantissa) + d.exponent > 20 ? pow10(20) : d.mantissa * pow10(d.exponent);
+        if (d.negative)
+            v = -v;
+    }
+    if (v < min)
+        throw InputError("must be at least " + std::to_string(min) + " (got " + shown(text) + ")");
+    if (v > max)
+        throw InputError("must be at most " + std::to_string(max) + " (got " + shown(text) + ")");
+    return static_cast<std::int64_t>(v);
 }
 
 std::string formatSeconds(Nanos t)

@@ -37,6 +37,11 @@ std::int64_t parseCount(std::string_view text, std::int64_t max);
 // parseInteger parses a decimal integer of either sign ("12", "-3", "1e3").
 std::int64_t parseInteger(std::string_view text);
 
+// parseIntegerIn parses a decimal integer and checks that it lies in [min, max]. Its messages
+// name the bound and the value as typed: "must be at least 1 (got 0)", "must be at most
+// 1000000000 (got 1e30)"; callers prefix them with what the value is ("--limit: ").
+std::int64_t parseIntegerIn(std::string_view text, std::int64_t min, std::int64_t max);
+
 // quoted returns text in single quotes, shortened for an error message.
 std::string quoted(std::string_view text);
 

@@ -22,7 +22,7 @@ public:
         if (t >= m_windowEndNanos) { // times never go back: one divide per new window, not per request
             const std::int64_t window = t / m_windowNanos;
             m_window = window;
-            m_windowEndNanos = Int128(window + 1) * m_windowNanos;
+            m_windowEndNanos = (Int128(window) + 1) * m_windowNanos; // window + 1 overflows at the last ns
             m_count = 0;
         }
         Decision d;

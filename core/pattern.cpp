@@ -19,10 +19,36 @@ void checkCount(std::int64_t n)
                          + std::to_string(n) + ")");
 }
 
-void checkTime(Int128 t)
+void checkNotNegative(Nanos t, const char* what)
+{
+    if (t < 0)
+        throw InputError(std::string(what) + " must not be negative (got " + formatSeconds(t) + " s)");
+}
+
+// secondsText writes a non-negative 128-bit nanosecond count as exact decimal seconds.
+std::string secondsText(Int128 t)
+{
+    if (t <= kMaxNanos)
+        return formatSeconds(static_cast<Nanos>(t));
+    std::string whole;
+    for (Int128 w = t / kNanosPerSecond; w > 0; w /= 10)
+        whole.insert(whole.begin(), char('0' + int(w % 10)));
+    std::string frac = formatSeconds(static_cast<Nanos>(t % kNanosPerSecond));
+    return whole + frac.substr(1); // "0.5" -> ".5", "0" -> ""
+}
+
+const std::string& largestTime()
+{
+    static const std::string s = "past the largest time RateLab can represent (" + formatSeconds(kMaxNanos)
+                                 + " s, about 292 years)";
+    return s;
+}
+
+// checkTime refuses a time past the range; `what` says how the time was reached.
+void checkTime(Int128 t, const std::string& what)
 {
     if (t > kMaxNanos)
-        throw InputError("the pattern runs past the largest time RateLab can represent (about 292 years)");
+        throw InputError(what + " " + secondsText(t) + " s, " + largestTime());
 }
 
 } // namespace
@@ -46,69 +72,88 @@ std::optional<PatternKind> patternFromId(std::string_view id)
     return std::nullopt;
 }
 
-std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config)
+void checkPattern(const Pattern& p, const LimiterConfig& config)
 {
-    if (p.startNanos < 0)
-        throw InputError("start must not be negative (got " + formatSeconds(p.startNanos) + " s)");
-    std::vector<Nanos> out;
+    checkNotNegative(p.startNanos, "start");
     switch (p.kind) {
-    case PatternKind::Uniform: {
+    case PatternKind::Uniform:
         checkCount(p.count);
-        if (p.delayNanos < 0)
-            throw InputError("delay must not be negative (got " + formatSeconds(p.delayNanos) + " s)");
+        checkNotNegative(p.delayNanos, "delay");
         if (p.count > 0)
-            checkTime(Int128(p.startNanos) + Int128(p.count - 1) * p.delayNanos);
-        out.reserve(p.count);
-        for (std::int64_t i = 0; i < p.count; ++i)
-            out.push_back(p.startNanos + i * p.delayNanos);
+            checkTime(Int128(p.startNanos) + Int128(p.count - 1) * p.delayNanos,
+                      "the last request would come at start + (n - 1) * delay =");
         break;
-    }
-    case PatternKind::Burst: {
+    case PatternKind::Burst:
         checkCount(p.count);
         if (p.burstSize < 1)
             throw InputError("burst size must be at least 1 (got " + std::to_string(p.burstSize) + ")");
-        if (p.periodNanos < 0)
-            throw InputError("period must not be negative (got " + formatSeconds(p.periodNanos) + " s)");
+        checkNotNegative(p.periodNanos, "period");
         if (p.count > 0)
-            checkTime(Int128(p.startNanos) + Int128((p.count - 1) / p.burstSize) * p.periodNanos);
-        out.reserve(p.count);
-        for (std::int64_t i = 0; i < p.count; ++i)
-            out.push_back(p.startNanos + (i / p.burstSize) * p.periodNanos);
+            checkTime(Int128(p.startNanos) + Int128((p.count - 1) / p.burstSize) * p.periodNanos,
+                      "the last burst would come at start + floor((n - 1) / size) * period =");
         break;
-    }
-    case PatternKind::Poisson: {
+    case PatternKind::Poisson:
         checkCount(p.count);
         if (p.lambda.tokens <= 0 || p.lambda.perNanos <= 0)
             throw InputError("lambda must be greater than 0");
+        break;
+    case PatternKind::Edge: {
+        const std::int64_t limit = config.limit();
+        if (2 * limit > kMaxArrivals)
+            throw InputError("the edge pattern sends 2 * limit = " + std::to_string(2 * limit) + " requests; at most "
+                             + std::to_string(kMaxArrivals) + " requests per scenario");
+        checkNotNegative(p.gapNanos, "gap");
+        const Nanos w = config.windowNanos();
+        Int128 boundary = ceilDiv(Int128(p.startNanos) + p.gapNanos, w) * w;
+        if (boundary == 0)
+            boundary = w;
+        checkTime(boundary, "the first window boundary at or after start + gap would be at");
+        break;
+    }
+    }
+}
+
+std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config)
+{
+    checkPattern(p, config);
+    std::vector<Nanos> out;
+    switch (p.kind) {
+    case PatternKind::Uniform:
+        out.reserve(std::size_t(p.count));
+        for (std::int64_t i = 0; i < p.count; ++i)
+            out.push_back(p.startNanos + i * p.delayNanos);
+        break;
+    case PatternKind::Burst:
+        out.reserve(std::size_t(p.count));
+        for (std::int64_t i = 0; i < p.count; ++i)
+            out.push_back(p.startNanos + (i / p.burstSize) * p.periodNanos);
+        break;
+    case PatternKind::Poisson: {
         const double meanGapNanos = static_cast<double>(p.lambda.perNanos) / static_cast<double>(p.lambda.tokens);
         std::mt19937_64 rng(p.seed);
-        out.reserve(p.count);
+        out.reserve(std::size_t(p.count));
         double t = static_cast<double>(p.startNanos);
         for (std::int64_t i = 0; i < p.count; ++i) {
             if (i > 0) {
                 const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53; // [0, 1)
                 t += -std::log1p(-u) * meanGapNanos;
             }
-            if (t >= 9.2e18)
-                checkTime(Int128(kMaxNanos) + 1);
+            if (t >= 9.2e18) // below 2^63, so the rounding below cannot overflow
+                throw InputError("the Poisson arrivals would run " + largestTime() + " after " + std::to_string(i)
+                                 + " of " + std::to_string(p.count) + " requests; raise lambda or lower n or start");
             out.push_back(static_cast<Nanos>(std::llround(t)));
         }
         break;
     }
     case PatternKind::Edge: {
         const std::int64_t limit = config.limit();
-        checkCount(2 * limit);
-        if (p.gapNanos < 0)
-            throw InputError("gap must not be negative (got " + formatSeconds(p.gapNanos) + " s)");
         const Nanos w = config.windowNanos();
-        const Int128 earliest = Int128(p.startNanos) + p.gapNanos;
-        Int128 boundary = ceilDiv(earliest, w) * w;
+        Int128 boundary = ceilDiv(Int128(p.startNanos) + p.gapNanos, w) * w;
         if (boundary == 0)
             boundary = w;
-        checkTime(boundary);
         const auto b = static_cast<Nanos>(boundary);
-        out.assign(limit, b - p.gapNanos);
-        out.insert(out.end(), limit, b);
+        out.assign(std::size_t(limit), b - p.gapNanos);
+        out.insert(out.end(), std::size_t(limit), b);
         break;
     }
     }

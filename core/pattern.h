@@ -36,12 +36,18 @@ struct Pattern {
     Nanos startNanos = 0;                       // all: time of the first request (edge: offset)
     std::int64_t burstSize = 5;                 // burst: requests at one instant
     Nanos periodNanos = kNanosPerSecond;        // burst: time between bursts
-    Rate lambda{2, kNanosPerSecond};            // poisson: mean requests per second
+    Rate lambda{1, kNanosPerSecond / 2};        // poisson: mean requests per second (2, reduced)
     std::uint64_t seed = 1;                     // poisson
     Nanos gapNanos = kNanosPerSecond / 1000;    // edge: from the first burst to the boundary
 
     friend bool operator==(const Pattern&, const Pattern&) = default;
 };
+
+// checkPattern throws the InputError generateArrivals would throw for parameters out of range,
+// too many requests, or a last request past the largest time (it states the cap), without
+// generating anything. Poisson streams are random: one that runs past the range is only found by
+// generateArrivals.
+void checkPattern(const Pattern& p, const LimiterConfig& config);
 
 // generateArrivals returns the non-decreasing arrival times of a pattern. The edge pattern sends
 // `limit` requests at B - gap and `limit` at B, where B is the first window boundary at or after

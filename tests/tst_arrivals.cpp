@@ -3,9 +3,19 @@
 #include "decimal.h"
 #include "pattern.h"
 
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <csignal>
 #include <string>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace ratelab;
 
@@ -14,6 +24,54 @@ namespace {
 constexpr Nanos kSecond = kNanosPerSecond;
 
 std::vector<Nanos> parse(const std::string& text) { return parseArrivals(text, "times.txt"); }
+
+// errorOf returns the InputError message f throws, or an empty string.
+template <typename F>
+QString errorOf(F f)
+{
+    try {
+        f();
+    } catch (const InputError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+// Feeder writes `piece` into a FIFO over and over, from a thread, until the reader closes it
+// (or `limit` bytes, a safety stop): an input with no end, such as `yes 0 | ratelab`.
+struct Feeder {
+    std::string path;
+    std::string piece;
+    std::int64_t limit;
+    std::atomic<std::int64_t> written{0};
+    std::thread thread;
+
+    Feeder(std::string fifo, std::string repeated, std::int64_t maxBytes)
+        : path(std::move(fifo)), piece(std::move(repeated)), limit(maxBytes)
+    {
+        thread = std::thread([this] {
+            const int fd = ::open(path.c_str(), O_WRONLY);
+            if (fd < 0)
+                return;
+            while (written < limit) {
+                const ssize_t n = ::write(fd, piece.data(), piece.size());
+                if (n <= 0)
+                    break; // EPIPE: the reader has stopped
+                written += n;
+            }
+            ::close(fd);
+        });
+    }
+    ~Feeder()
+    {
+        // A writer still blocked in open() (the reader failed before opening) needs a reader to
+        // come and go; one already writing just sees EPIPE once this closes.
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
+        if (fd >= 0)
+            ::close(fd);
+        thread.join();
+    }
+};
 
 } // namespace
 
@@ -167,6 +225,149 @@ private slots:
             QVERIFY2(message.startsWith(QString::fromStdString(path + ": ")), e.what());
             QVERIFY2(message.contains("cannot read"), e.what());
         }
+    }
+
+    void byteOrderMark()
+    {
+        // Editors on Windows start UTF-8 files with EF BB BF: accepted, and only there.
+        QCOMPARE(parse("\xEF\xBB\xBF" "0\n0.5\n"), (std::vector<Nanos>{0, kSecond / 2}));
+        QCOMPARE(parse("\xEF\xBB\xBF# comment\r\n1\r\n"), (std::vector<Nanos>{kSecond}));
+        QCOMPARE(parse("\xEF\xBB\xBF"), std::vector<Nanos>{});
+        QVERIFY(errorOf([] { parse("0\n\xEF\xBB\xBF" "1\n"); }).startsWith("times.txt:2: "));
+        QCOMPARE(readArrivalsFile(RATELAB_TESTDATA "/arrivals_bom.txt"), (std::vector<Nanos>{0, kSecond / 10, kSecond}));
+        // UTF-16 (Notepad's "Unicode") is named, not reported as a bad number.
+        const QString utf16 = errorOf([] { readArrivalsFile(RATELAB_TESTDATA "/arrivals_utf16.txt"); });
+        QVERIFY2(utf16.endsWith("arrivals_utf16.txt:1: UTF-16 text; save the file as UTF-8 (or ASCII)"), qPrintable(utf16));
+    }
+
+    void binaryFiles_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<int>("line");
+        // A PNG's first line looks like text ("\x89PNG\r"); its control bytes show on line 2.
+        QTest::newRow("png") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) << 2;
+        QTest::newRow("elf") << QByteArray("\x7f" "ELF\x02\x01\x01\0\0", 9) << 1;
+        QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08\0", 4) << 1;
+        QTest::newRow("NUL after good lines") << QByteArray("0\n1\n2\n\0", 7) << 4;
+        QTest::newRow("escape sequence") << QByteArray("0\n\x1b[31m1\n") << 2;
+        QTest::newRow("utf-16 without a mark") << QByteArray("0\0\n\0", 4) << 1;
+        // Past the first 8 KiB the line check still finds it, on the right line.
+        QTest::newRow("NUL after 8 KiB") << QByteArray(5000, '\n') + QByteArray("0\n") + QByteArray(5000, '\n')
+                                                + QByteArray("\x01\n")
+                                         << 10002;
+    }
+
+    // checks that a binary file is refused as binary, on the line of its first control byte.
+    void binaryFiles()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(int, line);
+        const QString message = errorOf([&] { parseArrivals(std::string_view(bytes.constData(), bytes.size()), "f"); });
+        QCOMPARE(message, QString("f:%1: binary data, not a list of times in seconds").arg(line));
+    }
+
+    void longLinesAreRefused()
+    {
+        // Longer than kMaxArrivalsLineBytes, with or without a line break, even as a comment.
+        const std::string longNumber(kMaxArrivalsLineBytes + 1, '1');
+        const QString expected = QString("times.txt:2: line longer than %1 bytes").arg(kMaxArrivalsLineBytes);
+        QVERIFY(errorOf([&] { parse("0\n" + longNumber); }).startsWith(expected));
+        QVERIFY(errorOf([&] { parse("0\n" + longNumber + "\n"); }).startsWith(expected));
+        QVERIFY(errorOf([&] { parse("0\n#" + longNumber + "\n"); }).startsWith(expected));
+        // Exactly at the cap is fine (here a comment).
+        QCOMPARE(parse("#" + std::string(kMaxArrivalsLineBytes - 1, 'x') + "\n5\n"), std::vector<Nanos>{5 * kSecond});
+    }
+
+    // checks the caps through a file: the 5,000,001st time is refused with the file and line.
+    void fileOverTheCap()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("many.txt");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray block = QByteArray("0.5\n").repeated(100'000);
+            for (std::int64_t i = 0; i < kMaxArrivals / 100'000; ++i)
+                f.write(block);
+            f.write("7\n");
+        }
+        const QString message = errorOf([&] { readArrivalsFile(path.toStdString()); });
+        QCOMPARE(message, QString("%1:%2: more than %3 arrivals, the most one scenario may hold")
+                              .arg(path)
+                              .arg(kMaxArrivals + 1)
+                              .arg(kMaxArrivals));
+    }
+
+    // checks that input with no end is refused at a cap while it streams in, never read to its
+    // end: a pipe that sends "0\n" forever, one long line, and /dev/zero.
+    void endlessInputStopsAtTheCap()
+    {
+        std::signal(SIGPIPE, SIG_IGN); // the feeder learns of the closed pipe from EPIPE
+        QTemporaryDir dir;
+        const std::string fifo = QDir(dir.path()).filePath("pipe").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        const std::int64_t safety = std::int64_t(1) << 30; // a whole-input reader would get here
+        {
+            std::string zeros;
+            for (int i = 0; i < 32 * 1024; ++i)
+                zeros += "0\n";
+            Feeder feeder(fifo, zeros, safety);
+            const QString message = errorOf([&] { readArrivalsFile(fifo); });
+            QVERIFY2(message.startsWith(QString::fromStdString(fifo) + ":5000001: more than 5000000 arrivals"),
+                     qPrintable(message));
+            QVERIFY(feeder.written < safety);
+        }
+        ::unlink(fifo.c_str());
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        {
+            Feeder feeder(fifo, std::string(4096, '7'), safety);
+            const QString message = errorOf([&] { readArrivalsFile(fifo); });
+            QVERIFY2(message.startsWith(QString::fromStdString(fifo) + ":1: line longer than"), qPrintable(message));
+            QVERIFY(feeder.written < safety);
+        }
+        const QString zero = errorOf([] { readArrivalsFile("/dev/zero"); });
+        QCOMPARE(zero, QString("/dev/zero:1: binary data, not a list of times in seconds"));
+    }
+
+    void unreadableFiles()
+    {
+        // A directory opens but cannot be read: said so, with the path.
+        const std::string dir = RATELAB_TESTDATA;
+        QCOMPARE(errorOf([&] { readArrivalsFile(dir); }),
+                 QString::fromStdString(dir + ": cannot read arrivals file (Is a directory)"));
+        QCOMPARE(errorOf([] { readArrivalsFile(""); }), QString("no arrivals file name given"));
+        QCOMPARE(errorOf([] { readArrivalsFile("/nonexistent-dir/times.txt"); }),
+                 QString("/nonexistent-dir/times.txt: cannot read arrivals file (No such file or directory)"));
+        // Without read permission (root reads anything, so only checked for other users).
+        if (::geteuid() != 0) {
+            QTemporaryDir tmp;
+            const QString path = tmp.filePath("secret.txt");
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("1\n");
+            f.close();
+            QVERIFY(f.setPermissions(QFileDevice::Permissions{}));
+            QCOMPARE(errorOf([&] { readArrivalsFile(path.toStdString()); }),
+                     path + ": cannot read arrivals file (Permission denied)");
+        }
+    }
+
+    // checks that reading in pieces gives what parsing the whole text gives, wherever a line
+    // break, a CRLF or the byte-order mark falls between two reads.
+    void piecesAgreeWithTheWhole()
+    {
+        QTemporaryDir dir;
+        std::string text = "\xEF\xBB\xBF# header\r\n";
+        for (int i = 0; i < 40'000; ++i)
+            text += std::to_string(i) + "." + std::to_string(i % 1000) + (i % 7 == 0 ? " # note\r\n" : "\n");
+        const QString path = dir.filePath("long.txt");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), qint64(text.size()));
+        f.close();
+        const auto whole = parse(text);
+        QCOMPARE(whole.size(), std::size_t(40'000));
+        QCOMPARE(readArrivalsFile(path.toStdString()), whole);
     }
 };
 

@@ -328,6 +328,90 @@ private slots:
         CHECK_REFUSED(LimiterConfig::make(10, kSecond, std::nullopt, Rate{-1, kSecond}), "rate must be greater than 0");
         CHECK_REFUSED(LimiterConfig::make(10, kSecond, std::nullopt, Rate{1, 0}), "rate must be greater than 0");
     }
+
+    // checks parseIntegerIn: the value in range, and messages that state the bound and the value
+    // as typed, however far out of range or malformed it is.
+    void integerInRange_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("min");
+        QTest::addColumn<qint64>("max");
+        QTest::addColumn<QString>("result"); // the value, or the message
+        const qint64 big = std::numeric_limits<qint64>::max();
+        QTest::newRow("in range") << "7" << qint64(1) << qint64(10) << "7";
+        QTest::newRow("min") << "1" << qint64(1) << qint64(10) << "1";
+        QTest::newRow("max") << "1e1" << qint64(1) << qint64(10) << "10";
+        QTest::newRow("1.0 is whole") << "1.0" << qint64(1) << qint64(10) << "1";
+        QTest::newRow("-0") << "-0" << qint64(0) << qint64(10) << "0";
+        QTest::newRow("0") << "0" << qint64(1) << qint64(10) << "must be at least 1 (got 0)";
+        QTest::newRow("negative") << "-1" << qint64(1) << qint64(10) << "must be at least 1 (got -1)";
+        QTest::newRow("too large") << "11" << qint64(1) << qint64(10) << "must be at most 10 (got 11)";
+        QTest::newRow("1e30") << "1e30" << qint64(1) << qint64(1'000'000'000) << "must be at most 1000000000 (got 1e30)";
+        QTest::newRow("-1e30") << "-1e30" << qint64(0) << qint64(10) << "must be at least 0 (got -1e30)";
+        QTest::newRow("1e99999999") << "1e99999999" << qint64(0) << big
+                                    << "must be at most 9223372036854775807 (got 1e99999999)";
+        QTest::newRow("int64 max") << "9223372036854775807" << qint64(0) << big << "9223372036854775807";
+        QTest::newRow("int64 max + 1") << "9223372036854775808" << qint64(0) << big
+                                       << "must be at most 9223372036854775807";
+        QTest::newRow("fraction") << "1.5" << qint64(1) << qint64(10) << "'1.5' is not a whole number";
+        QTest::newRow("tiny fraction") << "1e-99999" << qint64(0) << qint64(10) << "'1e-99999' is not a whole number";
+        QTest::newRow("word") << "ten" << qint64(1) << qint64(10) << "'ten' is not a number";
+        QTest::newRow("empty") << "" << qint64(1) << qint64(10) << "'' is not a number";
+    }
+
+    void integerInRange()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, min);
+        QFETCH(qint64, max);
+        QFETCH(QString, result);
+        const QString message = errorOf([&] { (void)parseIntegerIn(text.toStdString(), min, max); });
+        if (message.isEmpty())
+            QCOMPARE(QString::number(parseIntegerIn(text.toStdString(), min, max)), result);
+        else
+            QVERIFY2(message.contains(result), qPrintable(message));
+    }
+
+    // checks that "too large" and "too small" state the cap, so a user knows what is allowed.
+    void messagesStateTheCap()
+    {
+        CHECK_REFUSED(ratelab::parseSeconds("1e30"), "'1e30' is too large (at most 9223372036.854775807 s, about 292 years)");
+        CHECK_REFUSED(ratelab::parseRate("1e30"), "'1e30' is too large (at most 9223372036854775807 per nanosecond)");
+        CHECK_REFUSED(ratelab::parseRate("1e-30"), "'1e-30' is too small (at least 1 per 9223372036.854775807 s)");
+        CHECK_REFUSED(ratelab::parseRate("1e-11"), "too small (at least 1 per 9223372036.854775807 s)");
+        CHECK_REFUSED(ratelab::parseRate("0"), "must be greater than 0 (got 0)");
+        CHECK_REFUSED(ratelab::parseRate("-2.5"), "must be greater than 0 (got -2.5)");
+        CHECK_REFUSED(parseCount("1e30", 100), "too large (at most 100)");
+        CHECK_REFUSED(parseInteger("1e30"), "too large (at most 9223372036854775807");
+    }
+
+    // checks values at and past the edges of what the parser holds: huge exponents, long texts,
+    // many zeros, and equal values spelled differently.
+    void extremeSpellings()
+    {
+        // Trailing zeros do not count against the digits or the exponent: this is 1 per second.
+        const Rate one = ratelab::parseRate("1000000000000000000000000000000e-30");
+        QCOMPARE(one.tokens, std::int64_t(1));
+        QCOMPARE(one.perNanos, kSecond);
+        QCOMPARE(ratelab::parseSeconds("0e999999999"), Nanos(0));
+        QCOMPARE(ratelab::parseSeconds("0.000000000000000000000000000000000000000000000001e48"), kSecond);
+        QCOMPARE(ratelab::parseSeconds("100000000000000000000000000000000000000000e-41"), kSecond);
+        CHECK_REFUSED(ratelab::parseSeconds("1e99999999999999999999"), "too large");
+        CHECK_REFUSED(ratelab::parseSeconds("1e-99999999999999999999"), "finer than one nanosecond");
+        CHECK_REFUSED(ratelab::parseSeconds("1234567890123456789012345678901234567"), "has too many digits");
+        CHECK_REFUSED(ratelab::parseSeconds(std::string(1001, '1')), "too long to be a number");
+        CHECK_REFUSED(ratelab::parseSeconds("1e+"), "is not a number");
+        CHECK_REFUSED(ratelab::parseSeconds("1e-x"), "is not a number");
+        CHECK_REFUSED(ratelab::parseSeconds("+"), "is not a number");
+        CHECK_REFUSED(ratelab::parseSeconds("-"), "is not a number");
+        CHECK_REFUSED(ratelab::parseSeconds(std::string("1\0", 2)), "is not a number");
+        // The message shows a NUL or an escape as '?', never the byte itself.
+        const QString message = errorOf([] { (void)ratelab::parseSeconds(std::string("\x1b[2J\0", 5)); });
+        QVERIFY2(message.startsWith("'?[2J?' is not a number"), qPrintable(message));
+        CHECK_REFUSED(ratelab::parseRate("1.0000000000000000000000000001"), "too finely divided");
+        CHECK_REFUSED(ratelab::parseRate("1e-300"), "too small");
+        CHECK_REFUSED(ratelab::parseRate("1e300"), "too large");
+    }
 };
 
 QTEST_APPLESS_MAIN(TestDecimal)
