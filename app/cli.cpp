@@ -6,6 +6,7 @@
 #include "scenario_options.h"
 
 #include "dashboard.h"
+#include "presets.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -62,7 +63,7 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     int status = 0;
     if (!parseOrFail(parser, args, status))
         return status;
-    const QString format = parser.value("format").isEmpty() ? "json" : parser.value("format");
+    const QString format = parser.isSet("format") ? parser.value("format") : "json";
     if (format != "json" && format != "csv")
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");
 
@@ -121,9 +122,21 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
     return 0;
 }
 
+int listPresets(QCommandLineParser& parser, const QStringList& args)
+{
+    int status = 0;
+    if (!parseOrFail(parser, args, status))
+        return status;
+    for (const ui::PresetInfo& p : ui::presets())
+        std::cout << p.id.toStdString() << "  " << p.title.toStdString() << "\n";
+    std::cout.flush();
+    return std::cout ? 0 : fail("cannot write the output");
+}
+
 const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare, false},
     {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage, true},
+    {"presets", "List the built-in classroom scenarios, one per line: id and title.", listPresets, false},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench, true},
 };
 

@@ -2,10 +2,14 @@
 
 #include "arrivals.h"
 #include "decimal.h"
+#include "presets.h"
+#include "scenariofile.h"
 
 #include <QStringList>
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace ratelab::app {
 
@@ -19,7 +23,8 @@ QString knownAlgorithms()
     return ids.join(", ");
 }
 
-// read parses option `name` with `parse` when it was given, prefixing errors with the flag.
+// read parses option `name` with `parse` when it was given, prefixing errors with the flag, so
+// every message names what to change: "--limit: must be at least 1 (got 0)".
 template <typename T>
 std::optional<T> read(const QCommandLineParser& p, const QString& name, const std::function<T(std::string_view)>& parse)
 {
@@ -31,6 +36,36 @@ std::optional<T> read(const QCommandLineParser& p, const QString& name, const st
     } catch (const InputError& e) {
         throw InputError("--" + name.toStdString() + ": " + e.what());
     }
+}
+
+// seconds parses a duration that must be >= 0, or > 0 when `positive`.
+std::function<Nanos(std::string_view)> seconds(bool positive)
+{
+    return [positive](std::string_view text) {
+        const Nanos t = parseSeconds(text);
+        if (positive && t <= 0)
+            throw InputError("must be greater than 0 s (got " + formatSeconds(t) + ")");
+        if (t < 0)
+            throw InputError("must not be negative (got " + formatSeconds(t) + ")");
+        return t;
+    };
+}
+
+std::function<std::int64_t(std::string_view)> integerIn(std::int64_t min, std::int64_t max)
+{
+    return [min, max](std::string_view text) { return parseIntegerIn(text, min, max); };
+}
+
+// patternFlags names the options a pattern's combination error is about.
+const char* patternFlags(PatternKind kind)
+{
+    switch (kind) {
+    case PatternKind::Uniform: return "--n, --delay, --start";
+    case PatternKind::Burst: return "--n, --size, --period, --start";
+    case PatternKind::Poisson: return "--n, --lambda, --start";
+    case PatternKind::Edge: break;
+    }
+    return "--pattern edge, --limit, --window, --gap, --start";
 }
 
 std::vector<Algorithm> parseAlgorithms(const QString& list)
@@ -70,22 +105,51 @@ void addScenarioOptions(QCommandLineParser& parser)
         {"seed", "Random seed (poisson; default 1).", "K"},
         {"gap", "Seconds from the first burst to the window boundary (edge; default 0.001).", "seconds"},
         {"arrivals", "Read arrival times (seconds, one per line) from a file instead of a pattern.", "file"},
+        {"preset", "Start from a built-in scenario (see 'ratelab presets'); the other options override its values.",
+         "id"},
+        {"scenario", "Start from a scenario file (.ratelab.json); the other options override its values.", "file"},
+        {"save-scenario", "Also save the scenario as used, overrides included, to this file (.ratelab.json).", "file"},
     });
 }
 
+namespace {
+
+// baseScenario returns the scenario named by --preset or --scenario, or nullopt for neither.
+std::optional<Scenario> baseScenario(const QCommandLineParser& p)
+{
+    if (p.isSet("preset") && p.isSet("scenario"))
+        throw InputError("--preset and --scenario cannot be combined: choose one");
+    if (!p.isSet("preset") && !p.isSet("scenario"))
+        return std::nullopt;
+    const bool preset = p.isSet("preset");
+    const ui::LoadResult r = preset ? ui::loadPreset(p.value("preset")) : ui::loadScenarioFile(p.value("scenario"));
+    if (!r.scenario)
+        throw InputError((preset ? "--preset: " : "--scenario: ") + r.error.toStdString());
+    return r.scenario;
+}
+
+} // namespace
+
 Scenario scenarioFromOptions(const QCommandLineParser& p)
 {
-    using std::string_view;
-    const std::function<std::int64_t(string_view)> integer = [](string_view s) { return parseInteger(s); };
-    const std::function<Nanos(string_view)> seconds = [](string_view s) { return parseSeconds(s); };
-    const std::function<Rate(string_view)> rate = [](string_view s) { return parseRate(s); };
+    // Each value is checked on its own as it is read, so the message names its flag
+    // ("--limit: must be at least 1 (got 0)"); LimiterConfig::make then only sees values in range.
+    const std::function<Rate(std::string_view)> rate = [](std::string_view s) { return parseRate(s); };
+    const auto limits = integerIn(1, LimiterConfig::kMaxLimit);
 
-    Scenario s;
+    // A preset or a scenario file is the base; each option given overrides one of its values.
+    const std::optional<Scenario> base = baseScenario(p);
+    Scenario s = base.value_or(Scenario{});
     if (p.isSet("algorithms"))
         s.algorithms = parseAlgorithms(p.value("algorithms"));
-    s.config = LimiterConfig::make(read(p, "limit", integer).value_or(10),
-                                   read(p, "window", seconds).value_or(10 * kNanosPerSecond),
-                                   read(p, "capacity", integer), read(p, "rate", rate));
+    std::optional<std::int64_t> capacity = read(p, "capacity", limits);
+    std::optional<Rate> r = read(p, "rate", rate);
+    if (base) {
+        capacity = capacity.value_or(s.config.capacity());
+        r = r.value_or(s.config.rate());
+    }
+    s.config = LimiterConfig::make(read(p, "limit", limits).value_or(s.config.limit()),
+                                   read(p, "window", seconds(true)).value_or(s.config.windowNanos()), capacity, r);
 
     Pattern& pat = s.pattern;
     if (p.isSet("pattern")) {
@@ -95,19 +159,44 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
                              + " (known: uniform, burst, poisson, edge)");
         pat.kind = *kind;
     }
-    pat.count = read(p, "n", integer).value_or(pat.count);
-    pat.delayNanos = read(p, "delay", seconds).value_or(pat.delayNanos);
-    pat.startNanos = read(p, "start", seconds).value_or(pat.startNanos);
-    pat.burstSize = read(p, "size", integer).value_or(pat.burstSize);
-    pat.periodNanos = read(p, "period", seconds).value_or(pat.periodNanos);
+    pat.count = read(p, "n", integerIn(0, kMaxArrivals)).value_or(pat.count);
+    pat.delayNanos = read(p, "delay", seconds(false)).value_or(pat.delayNanos);
+    pat.startNanos = read(p, "start", seconds(false)).value_or(pat.startNanos);
+    pat.burstSize = read(p, "size", integerIn(1, kMaxArrivals)).value_or(pat.burstSize);
+    pat.periodNanos = read(p, "period", seconds(false)).value_or(pat.periodNanos);
     pat.lambda = read(p, "lambda", rate).value_or(pat.lambda);
-    const std::function<std::int64_t(string_view)> seed = [](string_view v) {
-        return parseCount(v, std::numeric_limits<std::int64_t>::max());
-    };
-    pat.seed = static_cast<std::uint64_t>(read(p, "seed", seed).value_or(1));
-    pat.gapNanos = read(p, "gap", seconds).value_or(pat.gapNanos);
-    if (p.isSet("arrivals"))
-        s.explicitArrivals = readArrivalsFile(p.value("arrivals").toStdString());
+    if (const auto given = read(p, "seed", integerIn(0, std::numeric_limits<std::int64_t>::max())))
+        pat.seed = static_cast<std::uint64_t>(*given);
+    pat.gapNanos = read(p, "gap", seconds(false)).value_or(pat.gapNanos);
+    // A pattern option asks for the pattern: it replaces the base's explicit arrival times.
+    for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "seed", "gap"})
+        if (p.isSet(name))
+            s.explicitArrivals.reset();
+    if (p.isSet("arrivals")) {
+        const std::string path = p.value("arrivals").toStdString();
+        if (path.empty())
+            throw InputError("--arrivals: no file name given");
+        s.explicitArrivals = readArrivalsFile(path);
+    }
+    if (!s.explicitArrivals) {
+        // Values that are each fine can still overflow together (a huge --n with a huge --delay):
+        // the message states the cap and names the options that meet in it.
+        try {
+            if (pat.kind == PatternKind::Poisson)
+                (void)generateArrivals(pat, s.config); // random: only generating finds the last time
+            else
+                checkPattern(pat, s.config);
+        } catch (const InputError& e) {
+            throw InputError(std::string(patternFlags(pat.kind)) + ": " + e.what());
+        }
+    }
+
+    if (p.isSet("save-scenario")) {
+        (void)resolveArrivals(s); // save only what can be simulated: the same errors as running it
+        const QString error = ui::saveScenario(s, p.value("save-scenario"));
+        if (!error.isEmpty())
+            throw InputError("--save-scenario: " + error.toStdString());
+    }
     return s;
 }
 

@@ -7,11 +7,14 @@
 
 namespace ratelab::app {
 
-// addScenarioOptions declares --limit, --window, ..., --arrivals on a parser.
+// addScenarioOptions declares --limit, --window, ..., --arrivals, --preset, --scenario and
+// --save-scenario on a parser.
 void addScenarioOptions(QCommandLineParser& parser);
 
-// scenarioFromOptions builds the scenario the options describe, with the documented defaults
-// for what was not given. It throws InputError naming the option and what is wrong with it.
+// scenarioFromOptions builds the scenario the options describe: a preset or scenario file when
+// one is named, else the documented defaults, with each option given overriding one value. With
+// --save-scenario it also writes that scenario (atomically). It throws InputError naming the
+// option and what is wrong with it.
 Scenario scenarioFromOptions(const QCommandLineParser& parser);
 
 } // namespace ratelab::app

@@ -1,10 +1,13 @@
 // `ratelab compare`, run as a real process: its JSON and CSV against numbers derived by hand
 // from the semantics page, and the one-line refusal of every kind of bad input.
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -236,21 +239,14 @@ private slots:
             QTest::newRow(name) << args << mentions;
         };
         row("unknown flag", {"compare", "--bogus"}, {"bogus"});
+        row("flag without its value", {"compare", "--limit"}, {"--limit"});
         row("unknown algorithm", {"compare", "--algorithms", "token_bucket,nope"}, {"algorithm", "nope"});
         row("no algorithm", {"compare", "--algorithms", ","}, {"algorithms"});
         row("unknown command", {"frobnicate"}, {"frobnicate"});
         row("unknown format", {"compare", "--format", "xml"}, {"format", "xml"});
-        row("limit 0", {"compare", "--limit", "0"}, {"limit", "at least 1"});
-        row("limit -1", {"compare", "--limit", "-1"}, {"limit", "-1"});
-        row("limit abc", {"compare", "--limit", "abc"}, {"--limit", "abc"});
-        row("limit 1.5", {"compare", "--limit", "1.5"}, {"--limit", "whole number"});
-        row("capacity 0", {"compare", "--capacity", "0"}, {"capacity"});
-        row("window 0", {"compare", "--window", "0"}, {"window"});
-        row("window -1", {"compare", "--window", "-1"}, {"window"});
-        row("rate 0", {"compare", "--rate", "0"}, {"rate", "0"});
-        row("delay -1", {"compare", "--delay", "-1"}, {"delay", "negative"});
-        row("n -5", {"compare", "--n", "-5"}, {"number of requests", "-5"});
+        row("unknown pattern", {"compare", "--pattern", "zigzag"}, {"pattern", "zigzag"});
         row("stray argument", {"compare", "extra"}, {"extra"});
+        row("limit 1.5", {"compare", "--limit", "1.5"}, {"--limit", "whole number"});
         row("arrivals: a word", {"compare", "--arrivals", data("arrivals_word.txt")},
             {data("arrivals_word.txt") + ":4:", "later"});
         row("arrivals: negative", {"compare", "--arrivals", data("arrivals_negative.txt")},
@@ -260,9 +256,10 @@ private slots:
         row("arrivals: back in time", {"compare", "--arrivals", data("arrivals_backwards.txt")},
             {data("arrivals_backwards.txt") + ":3:", "earlier"});
         row("arrivals: missing", {"compare", "--arrivals", data("no_such_file.txt")}, {data("no_such_file.txt")});
-        row("unknown pattern", {"compare", "--pattern", "zigzag"}, {"pattern", "zigzag"});
     }
 
+    // checks that every bad input is refused with status 2, nothing on stdout and one line on
+    // stderr that names what is wrong.
     void badInput()
     {
         QFETCH(QStringList, args);
@@ -270,9 +267,200 @@ private slots:
         const Run r = ratelab(args);
         QCOMPARE(r.code, 2);
         QCOMPARE(r.out, QByteArray());
-        QVERIFY2(r.err.endsWith('\n') && r.err.count('\n') == 1, r.err);
+        QVERIFY2(r.err.startsWith("ratelab: ") && r.err.endsWith('\n') && r.err.count('\n') == 1, r.err);
         for (const QString& m : mentions)
             QVERIFY2(QString::fromUtf8(r.err).contains(m), r.err);
+    }
+
+    void exactMessages_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message"); // the whole line on stderr, after "ratelab: "
+        const auto row = [](const char* name, QStringList args, QString message) {
+            QTest::newRow(name) << (QStringList{"compare"} + args) << message;
+        };
+        const QString maxTime = "9223372036.854775807 s, about 292 years";
+        // Settings at 0, negative, not a number and absurdly large: every message names its flag.
+        row("limit 0", {"--limit", "0"}, "--limit: must be at least 1 (got 0)");
+        row("limit -1", {"--limit", "-1"}, "--limit: must be at least 1 (got -1)");
+        row("limit abc", {"--limit", "abc"}, "--limit: 'abc' is not a number");
+        row("limit empty", {"--limit", ""}, "--limit: '' is not a number");
+        row("limit 1e30", {"--limit", "1e30"}, "--limit: must be at most 1000000000 (got 1e30)");
+        row("limit just over", {"--limit", "1000000001"}, "--limit: must be at most 1000000000 (got 1000000001)");
+        row("capacity 0", {"--capacity", "0"}, "--capacity: must be at least 1 (got 0)");
+        row("capacity -3", {"--capacity", "-3"}, "--capacity: must be at least 1 (got -3)");
+        row("capacity abc", {"--capacity", "abc"}, "--capacity: 'abc' is not a number");
+        row("capacity 1e300", {"--capacity", "1e300"}, "--capacity: must be at most 1000000000 (got 1e300)");
+        row("window 0", {"--window", "0"}, "--window: must be greater than 0 s (got 0)");
+        row("window -1", {"--window", "-1"}, "--window: must be greater than 0 s (got -1)");
+        row("window abc", {"--window", "abc"}, "--window: 'abc' is not a number");
+        row("window 1e30", {"--window", "1e30"}, "--window: '1e30' is too large (at most " + maxTime + ")");
+        row("window 0.1 ns", {"--window", "1e-10"}, "--window: '1e-10' is finer than one nanosecond");
+        row("rate 0", {"--rate", "0"}, "--rate: must be greater than 0 (got 0)");
+        row("rate -1", {"--rate", "-1"}, "--rate: must be greater than 0 (got -1)");
+        row("rate abc", {"--rate", "abc"}, "--rate: 'abc' is not a number");
+        row("rate 1e30", {"--rate", "1e30"}, "--rate: '1e30' is too large (at most 9223372036854775807 per nanosecond)");
+        row("rate 1e-30", {"--rate", "1e-30"}, "--rate: '1e-30' is too small (at least 1 per 9223372036.854775807 s)");
+        row("delay -1", {"--delay", "-1"}, "--delay: must not be negative (got -1)");
+        row("delay abc", {"--delay", "abc"}, "--delay: 'abc' is not a number");
+        row("delay 1e30", {"--delay", "1e30"}, "--delay: '1e30' is too large (at most " + maxTime + ")");
+        row("n -5", {"--n", "-5"}, "--n: must be at least 0 (got -5)");
+        row("n abc", {"--n", "abc"}, "--n: 'abc' is not a number");
+        row("n 1e30", {"--n", "1e30"}, "--n: must be at most 5000000 (got 1e30)");
+        row("n over the cap", {"--n", "5000001"}, "--n: must be at most 5000000 (got 5000001)");
+        row("size 0", {"--size", "0"}, "--size: must be at least 1 (got 0)");
+        row("period -1", {"--period", "-1"}, "--period: must not be negative (got -1)");
+        row("start -0.5", {"--start", "-0.5"}, "--start: must not be negative (got -0.5)");
+        row("gap -1", {"--gap", "-1"}, "--gap: must not be negative (got -1)");
+        row("lambda 0", {"--lambda", "0"}, "--lambda: must be greater than 0 (got 0)");
+        row("seed -1", {"--seed", "-1"}, "--seed: must be at least 0 (got -1)");
+        row("seed 1.5", {"--seed", "1.5"}, "--seed: '1.5' is not a whole number");
+        row("control bytes are not echoed", {"--limit", "1\x1b[2J"}, "--limit: '1?[2J' is not a number");
+        // Values that are each fine but overflow together: the message states the cap.
+        row("huge n and delay", {"--n", "5000000", "--delay", "1e9"},
+            "--n, --delay, --start: the last request would come at start + (n - 1) * delay = 4999999000000000 s, "
+            "past the largest time RateLab can represent (" + maxTime + ")");
+        row("start near the end", {"--n", "3", "--delay", "1", "--start", "9223372035"},
+            "--n, --delay, --start: the last request would come at start + (n - 1) * delay = 9223372037 s, "
+            "past the largest time RateLab can represent (" + maxTime + ")");
+        row("huge bursts", {"--pattern", "burst", "--n", "5000000", "--size", "1", "--period", "1e9"},
+            "--n, --size, --period, --start: the last burst would come at start + floor((n - 1) / size) * period "
+            "= 4999999000000000 s, past the largest time RateLab can represent (" + maxTime + ")");
+        row("edge with a huge limit", {"--pattern", "edge", "--limit", "1e9"},
+            "--pattern edge, --limit, --window, --gap, --start: the edge pattern sends 2 * limit = 2000000000 "
+            "requests; at most 5000000 requests per scenario");
+        row("edge past the end", {"--pattern", "edge", "--start", "9223372036", "--gap", "1"},
+            "--pattern edge, --limit, --window, --gap, --start: the first window boundary at or after start + gap "
+            "would be at 9223372040 s, past the largest time RateLab can represent (" + maxTime + ")");
+        row("poisson past the end", {"--pattern", "poisson", "--lambda", "1e-9", "--n", "100"},
+            "--n, --lambda, --start: the Poisson arrivals would run past the largest time RateLab can represent ("
+            + maxTime + ") after 15 of 100 requests; raise lambda or lower n or start");
+        // Arrivals files: each problem with the file and the line.
+        const auto file = [&](const char* name, const char* fixture, QString message) {
+            row(name, {"--arrivals", data(fixture)}, data(fixture) + message);
+        };
+        file("arrivals: a word", "arrivals_word.txt",
+             ":4: 'later' is not a number (expected a time in seconds, such as 0.25 or 1e-3)");
+        file("arrivals: empty number", "arrivals_empty_number.txt",
+             ":2: '.' is not a number (expected a time in seconds, such as 0.25 or 1e-3)");
+        file("arrivals: negative", "arrivals_negative.txt", ":3: time '-2' is negative");
+        file("arrivals: too large", "arrivals_too_large.txt", ":3: '9223372037' is too large (at most " + maxTime + ")");
+        file("arrivals: backwards", "arrivals_backwards.txt",
+             ":3: time '4.999999999' is earlier than the line before (5 s); times must not go back");
+        file("arrivals: binary", "arrivals_binary.png", ":2: binary data, not a list of times in seconds");
+        file("arrivals: UTF-16", "arrivals_utf16.txt", ":1: UTF-16 text; save the file as UTF-8 (or ASCII)");
+        file("arrivals: missing", "no_such_file.txt", ": cannot read arrivals file (No such file or directory)");
+        row("arrivals: a directory", {"--arrivals", QStringLiteral(RATELAB_TESTDATA)},
+            QStringLiteral(RATELAB_TESTDATA) + ": cannot read arrivals file (Is a directory)");
+        row("arrivals: no name", {"--arrivals", ""}, "--arrivals: no file name given");
+    }
+
+    void exactMessages()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = ratelab(args);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.out, QByteArray());
+        QCOMPARE(QString::fromUtf8(r.err), "ratelab: " + message + "\n");
+    }
+
+    // checks the edges that are accepted: 0 requests, 0 s apart, the largest values, a UTF-8
+    // byte-order mark, and an arrivals file that overrides a pattern.
+    void edgesThatAreAccepted()
+    {
+        Run r = ratelab({"compare", "--n", "0"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(parseJson(r.out).value("input").toObject().value("requests").toInt(-1), 0);
+        QCOMPARE(parseJson(r.out).value("results").toObject().value("gcra").toObject().value("allowed").toInt(-1), 0);
+
+        r = ratelab({"compare", "--delay", "0", "--algorithms", "fixed_window,token_bucket"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(rawValues(r.out, "fixed_window", "t"), QStringList(15, "0"));
+        QCOMPARE(parseJson(r.out).value("results").toObject().value("token_bucket").toObject().value("allowed").toInt(), 10);
+
+        r = ratelab({"compare", "--limit", "1e9", "--capacity", "1000000000", "--window", "9223372036.854775807",
+                     "--rate", "9223372036854775807e9", "--n", "3", "--delay", "4611686018.427387903"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(rawValues(r.out, "gcra", "t"), QStringList({"0", "4611686018.427387903", "9223372036.854775806"}));
+        QCOMPARE(rawValues(r.out, "sliding_window_log", "allowed"), QStringList(3, "true"));
+
+        r = ratelab({"compare", "--arrivals", data("arrivals_bom.txt"), "--algorithms", "gcra", "--format", "csv"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.count('\n'), 4);
+        QVERIFY(r.out.contains("gcra,0.1,true"));
+    }
+
+    // checks that an arrivals file of millions of lines over the cap is refused on the line that
+    // passes it, and that a stream with no end (a pipe) is refused there too, not read to its end.
+    void millionsOfLines()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("huge.txt");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray block = QByteArray("1.5\n").repeated(100'000);
+            for (int i = 0; i < 50; ++i)
+                f.write(block);
+            f.write("2\n");
+        }
+        Run r = ratelab({"compare", "--arrivals", path});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(QString::fromUtf8(r.err),
+                 "ratelab: " + path + ":5000001: more than 5000000 arrivals, the most one scenario may hold\n");
+
+        // `yes 0 | ratelab compare --arrivals /dev/stdin`: feed until it gives up; a reader that
+        // took the whole input first would never finish.
+        QProcess p;
+        p.start(QStringLiteral(RATELAB_BIN), {"compare", "--arrivals", "/dev/stdin"});
+        QVERIFY(p.waitForStarted());
+        const QByteArray chunk = QByteArray("0\n").repeated(512 * 1024);
+        qint64 fed = 0;
+        while (p.state() == QProcess::Running && fed < (qint64(1) << 30)) {
+            p.write(chunk);
+            while (p.bytesToWrite() > 0 && p.state() == QProcess::Running)
+                p.waitForBytesWritten(1000);
+            fed += chunk.size();
+        }
+        QVERIFY(p.state() == QProcess::NotRunning || p.waitForFinished(60'000));
+        QVERIFY2(fed < (qint64(1) << 30), "the whole endless input was read");
+        QCOMPARE(p.exitCode(), 2);
+        QCOMPARE(QString::fromUtf8(p.readAllStandardError()),
+                 QString("ratelab: /dev/stdin:5000001: more than 5000000 arrivals, the most one scenario may hold\n"));
+    }
+
+    void exportRefusals_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("a directory") << QStringList{"--png", QDir::tempPath()}
+                                     << "cannot write " + QDir::tempPath() + ": Filename refers to a directory";
+        QTest::newRow("no such directory") << QStringList{"--png", "/nonexistent-dir/x.png"}
+                                           << "cannot write /nonexistent-dir/x.png: No such file or directory";
+        QTest::newRow("no file") << QStringList{} << "export: --png FILE is required";
+        QTest::newRow("width 0") << QStringList{"--width", "0"} << "--width: '0' must be a number from 320 to 16000";
+        QTest::newRow("height -5") << QStringList{"--height", "-5"} << "--height: '-5' must be a number from 240 to 16000";
+        QTest::newRow("width 1e9") << QStringList{"--width", "1e9"} << "--width: '1e9' must be a number from 320 to 16000";
+        QTest::newRow("scale nan") << QStringList{"--scale", "nan"} << "--scale: 'nan' must be a number from 0.25 to 8";
+        QTest::newRow("beyond what can be allocated") << QStringList{"--width", "16000", "--height", "16000"}
+                                                      << "export: the image would have more than 200 million pixels; "
+                                                         "lower --width, --height or --scale";
+    }
+
+    // checks that export refuses a path it cannot write and a size of 0 or beyond the cap.
+    void exportRefusals()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QStringList all = {"export"};
+        if (!args.contains("--png") && !QString(QTest::currentDataTag()).contains("no file"))
+            all << "--png" << dir.filePath("out.png");
+        const Run r = ratelab(all + args);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(QString::fromUtf8(r.err), "ratelab: " + message + "\n");
+        QVERIFY(!QFile::exists(dir.filePath("out.png")));
     }
 
     void help()
@@ -281,6 +469,151 @@ private slots:
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("--algorithms"));
         QVERIFY(r.out.contains("--arrivals"));
+    }
+
+    // Presets and scenario files (issue 4).
+    void presetsCommand()
+    {
+        const Run r = ratelab({"presets"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.err, QByteArray());
+        QVERIFY(r.out.endsWith('\n'));
+        const QStringList lines = QString::fromUtf8(r.out).trimmed().split('\n');
+        QStringList ids;
+        for (const QString& line : lines) {
+            const auto gap = line.indexOf("  ");
+            QVERIFY2(gap > 0 && line.size() > gap + 2 && line[gap + 2] != ' ', qPrintable(line)); // id  title
+            ids << line.left(gap);
+        }
+        QCOMPARE(ids, QStringList({"seed-compare", "edge-burst", "idle-then-burst", "spa-page-load",
+                                   "steady-over-limit", "token-vs-leaky", "counter-error"}));
+    }
+
+    void presetOption()
+    {
+        // edge-burst: 10 requests at 9.9 s and 10 at 10.1 s, L = 10 per 10 s. Fixed: two windows,
+        // all 20. Log: the entries of 9.9 s are still inside at 10.1 s: 10. Counter at 10.1 s:
+        // 10 * 9.9/10 + cur < 10 for cur = 0 only: 11.
+        Run r = ratelab({"compare", "--preset", "edge-burst"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.err, QByteArray());
+        QJsonObject root = parseJson(r.out);
+        const QString listed = QString::fromUtf8(ratelab({"presets"}).out).split('\n').filter("edge-burst  ").value(0);
+        QCOMPARE("edge-burst  " + root.value("input").toObject().value("title").toString(), listed);
+        QJsonObject results = root.value("results").toObject();
+        QCOMPARE(results.value("fixed_window").toObject().value("allowed").toInt(), 20);
+        QCOMPARE(results.value("fixed_window").toObject().value("max_in_window").toInt(), 20);
+        QCOMPARE(results.value("sliding_window_log").toObject().value("allowed").toInt(), 10);
+        QCOMPARE(results.value("sliding_window_counter").toObject().value("allowed").toInt(), 11);
+
+        // Options override the preset one value each: the limit drops to 5, the capacity stays
+        // the preset's 10. Fixed: 5 in each window, 10. Log: 5 (all still inside at 10.1 s).
+        // Token: a full bucket of 10 at 9.9 s, 0.2 tokens at 10.1 s: 10.
+        r = ratelab({"compare", "--preset", "edge-burst", "--limit", "5", "--algorithms",
+                     "fixed_window,sliding_window_log,token_bucket"});
+        QCOMPARE(r.code, 0);
+        root = parseJson(r.out);
+        QCOMPARE(root.value("input").toObject().value("limit").toInt(), 5);
+        QCOMPARE(root.value("input").toObject().value("capacity").toInt(), 10);
+        results = root.value("results").toObject();
+        QCOMPARE(results.keys(), QStringList({"fixed_window", "sliding_window_log", "token_bucket"}));
+        QCOMPARE(results.value("fixed_window").toObject().value("allowed").toInt(), 10);
+        QCOMPARE(results.value("sliding_window_log").toObject().value("allowed").toInt(), 5);
+        QCOMPARE(results.value("token_bucket").toObject().value("allowed").toInt(), 10);
+    }
+
+    void scenarioFileRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString times = dir.filePath("times.txt");
+        {
+            QFile f(times);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("0\n0\n0\n2.333333333\n2.333333334\n");
+        }
+        // L = C = 3 per 7 s, r = 3/7 per s: after 3 requests at 0 the next token is due at 7/3 s,
+        // 2333333333 1/3 ns: the request 1 ns before that is denied, the one after admitted.
+        const QString file = dir.filePath("exact.ratelab.json");
+        const QStringList args = {"--arrivals", times, "--limit", "3", "--window", "7", "--algorithms",
+                                  "token_bucket,gcra,fixed_window"};
+        const Run saved = ratelab(QStringList{"compare"} + args + QStringList{"--save-scenario", file});
+        QCOMPARE(saved.code, 0);
+        QCOMPARE(saved.err, QByteArray());
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray json = f.readAll();
+        QVERIFY2(json.contains("\"rate\": \"3/7\"") && json.contains("\"2.333333334\""), json);
+        QCOMPARE(rawValues(saved.out, "token_bucket", "allowed"), QStringList({"true", "true", "true", "false", "true"}));
+
+        // Reopened, the same scenario makes the same decisions: the output is the same, byte for byte.
+        const Run reopened = ratelab({"compare", "--scenario", file});
+        QCOMPARE(reopened.code, 0);
+        QCOMPARE(reopened.err, QByteArray());
+        QCOMPARE(reopened.out, saved.out);
+        // Saving what was opened writes the same file again.
+        const QString again = dir.filePath("again.ratelab.json");
+        QCOMPARE(ratelab({"compare", "--scenario", file, "--save-scenario", again}).code, 0);
+        QFile g(again);
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        QCOMPARE(g.readAll(), json);
+
+        // export takes the same options.
+        const QString png = dir.filePath("t.png");
+        const QString preset = dir.filePath("t.ratelab.json");
+        const Run e = ratelab({"export", "--preset", "token-vs-leaky", "--save-scenario", preset, "--png", png});
+        QCOMPARE(e.code, 0);
+        QVERIFY(QFile::exists(png));
+        const Run c = ratelab({"compare", "--scenario", preset});
+        QCOMPARE(c.code, 0);
+        QCOMPARE(parseJson(c.out).value("results").toObject().keys(),
+                 QStringList({"leaky_bucket", "leaky_bucket_queue", "token_bucket"}));
+    }
+
+    void scenarioBadInput_data()
+    {
+        static QTemporaryDir dir; // the files outlive this function: the test reads them
+        const auto write = [](const QString& path, const QByteArray& data) {
+            QFile f(path);
+            if (f.open(QIODevice::WriteOnly))
+                f.write(data);
+            return path;
+        };
+        const QString broken = write(dir.filePath("broken.ratelab.json"), "{\"format\": \"ratelab-scenario\", \"vers");
+        const QString newer = write(dir.filePath("newer.ratelab.json"), "{\"format\": \"ratelab-scenario\", \"version\": 2}");
+        const QString missing = dir.filePath("missing.ratelab.json");
+        const QString nowhere = dir.filePath("no/such/folder/x.ratelab.json");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("mentions");
+        const auto row = [](const char* name, const QStringList& args, const QStringList& mentions) {
+            QTest::newRow(name) << args << mentions;
+        };
+        row("unknown preset", {"compare", "--preset", "edge-bust"}, {"--preset", "edge-bust", "edge-burst", "counter-error"});
+        row("unknown preset, export", {"export", "--preset", "nope", "--png", dir.filePath("x.png")}, {"nope", "edge-burst"});
+        row("missing file", {"compare", "--scenario", missing}, {"--scenario", missing});
+        row("truncated file", {"compare", "--scenario", broken}, {broken, "not valid JSON"});
+        row("newer file", {"compare", "--scenario", newer}, {newer, "made by a newer RateLab: version 2, this one reads 1"});
+        row("preset and file", {"compare", "--preset", "edge-burst", "--scenario", broken}, {"cannot be combined"});
+        row("save into no folder", {"compare", "--save-scenario", nowhere}, {"--save-scenario", nowhere});
+        // Each value is fine alone, but 3 requests 5 * 10^9 s apart end past the ~292 years Nanos
+        // holds: refused before anything is saved.
+        row("save a bad scenario",
+            {"compare", "--n", "3", "--delay", "5e9", "--save-scenario", dir.filePath("bad.ratelab.json")}, {"292 years"});
+        row("GUI: unknown preset", {"--preset", "nope"}, {"--preset", "nope", "edge-burst"});
+        row("GUI: missing file", {"--scenario", missing}, {"--scenario", missing});
+        row("GUI: newer file", {"--scenario", newer}, {newer, "version 2"});
+    }
+
+    void scenarioBadInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, mentions);
+        const Run r = ratelab(args);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.out, QByteArray());
+        QVERIFY2(r.err.startsWith("ratelab: ") && r.err.endsWith('\n') && r.err.count('\n') == 1, r.err);
+        for (const QString& m : mentions)
+            QVERIFY2(QString::fromUtf8(r.err).contains(m), r.err);
+        QVERIFY(!QFile::exists(args.value(args.indexOf("--save-scenario") + 1, "-"))); // nothing half-saved
     }
 };
 

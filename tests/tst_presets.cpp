@@ -1,0 +1,323 @@
+// The classroom presets: every one is compiled in, loads, simulates, and what its lesson claims
+// holds. Each expectation is derived by hand from the rules in semantics.md (the derivation is
+// in the comment above it), not copied from a run.
+#include "presets.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <set>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+namespace {
+
+constexpr Nanos kSecond = kNanosPerSecond;
+
+const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burst", "spa-page-load",
+                          "steady-over-limit", "token-vs-leaky", "counter-error"};
+
+struct Loaded {
+    Scenario scenario;
+    Trace trace;
+};
+
+Loaded load(const QString& id)
+{
+    const LoadResult r = loadPreset(id);
+    if (!r.scenario)
+        qFatal("preset %s: %s", qPrintable(id), qPrintable(r.error));
+    return {*r.scenario, simulate(*r.scenario)};
+}
+
+const AlgorithmTrace& result(const Trace& t, Algorithm a)
+{
+    for (const AlgorithmTrace& r : t.results)
+        if (r.algorithm == a)
+            return r;
+    qFatal("algorithm %d not in the trace", int(a));
+}
+
+// admitted returns the indices of the admitted requests.
+std::vector<std::size_t> admitted(const AlgorithmTrace& r)
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < r.decisions.size(); ++i)
+        if (r.decisions[i].allowed)
+            out.push_back(i);
+    return out;
+}
+
+// admittedAt counts the admitted requests that arrived at exactly t.
+int admittedAt(const Trace& t, Algorithm a, Nanos at)
+{
+    int n = 0;
+    const AlgorithmTrace& r = result(t, a);
+    for (std::size_t i = 0; i < t.arrivals.size(); ++i)
+        n += t.arrivals[i] == at && r.decisions[i].allowed ? 1 : 0;
+    return n;
+}
+
+// deniedTimes lists the arrival times (in whole seconds) of the denied requests.
+std::vector<Nanos> deniedSeconds(const Trace& t, Algorithm a)
+{
+    std::vector<Nanos> out;
+    const AlgorithmTrace& r = result(t, a);
+    for (std::size_t i = 0; i < t.arrivals.size(); ++i)
+        if (!r.decisions[i].allowed)
+            out.push_back(t.arrivals[i] / kSecond);
+    return out;
+}
+
+constexpr Algorithm kWindows[] = {Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::SlidingWindowCounter};
+constexpr Algorithm kBuckets[] = {Algorithm::TokenBucket, Algorithm::LeakyBucket, Algorithm::LeakyBucketQueue,
+                                  Algorithm::Gcra};
+
+} // namespace
+
+class TestPresets : public QObject {
+    Q_OBJECT
+private slots:
+    void listedInOrderAndCompiledIn()
+    {
+        QStringList ids;
+        for (const PresetInfo& p : presets()) {
+            ids << p.id;
+            QVERIFY2(!p.title.isEmpty() && p.title != p.id, qPrintable(p.id));
+        }
+        QCOMPARE(ids, kIds);
+        // Every preset file in the resources is listed, and every listed one is there.
+        QStringList files = QDir(":/presets").entryList(QDir::Files);
+        for (QString& f : files)
+            f.chop(QString(".ratelab.json").size());
+        files.sort();
+        QStringList sorted = kIds;
+        sorted.sort();
+        QCOMPARE(files, sorted);
+    }
+
+    void unknownIdNamesTheKnownOnes()
+    {
+        const LoadResult r = loadPreset("edge-bust");
+        QVERIFY(!r.scenario);
+        QVERIFY2(r.error.contains("edge-bust"), qPrintable(r.error));
+        for (const QString& id : kIds)
+            QVERIFY2(r.error.contains(id), qPrintable(r.error));
+        QVERIFY(!loadPreset("").scenario);
+        QVERIFY(!loadPreset("../presets/edge-burst").scenario);
+    }
+
+    void everyPresetLoadsAndSimulates_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const QString& id : kIds)
+            QTest::newRow(qPrintable(id)) << id;
+    }
+
+    void everyPresetLoadsAndSimulates()
+    {
+        QFETCH(QString, id);
+        const LoadResult r = loadPreset(id);
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QCOMPARE(r.notes, QStringList()); // a preset spells out every field it uses
+        const Scenario& s = *r.scenario;
+        QVERIFY(!s.title.empty());
+        // A lesson of two or three sentences.
+        const QString lesson = QString::fromStdString(s.lesson);
+        const auto sentences = lesson.count(QRegularExpression(R"([.!?](\s|$))"));
+        QVERIFY2(sentences >= 2 && sentences <= 3, qPrintable(lesson));
+        const Trace t = simulate(s);
+        QVERIFY(!t.arrivals.empty());
+        QCOMPARE(t.results.size(), s.algorithms.size());
+        for (const AlgorithmTrace& a : t.results)
+            QCOMPARE(a.decisions.size(), t.arrivals.size());
+        // The file is exactly what RateLab saves for that scenario.
+        QFile file(":/presets/" + id + ".ratelab.json");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(serializeScenario(s)), QString::fromUtf8(file.readAll()));
+    }
+
+    void seedCompare()
+    {
+        // L = 10, W = 10 s, C = 10, r = 1/s; 15 requests at 0, 0.1, ..., 1.4 s (the semantics
+        // page's reference case). Windows: 10 in one window, then nothing until 10 s. Buckets:
+        // request k finds 10 - k + 0.1k = 10 - 0.9k tokens, >= 1 up to k = 10 (at exactly 1 s).
+        const Loaded p = load("seed-compare");
+        QCOMPARE(p.trace.arrivals.size(), std::size_t(15));
+        QCOMPARE(p.trace.arrivals[10], kSecond);
+        for (Algorithm a : kWindows)
+            QCOMPARE(result(p.trace, a).metrics.allowed, 10);
+        for (Algorithm a : kBuckets)
+            QCOMPARE(result(p.trace, a).metrics.allowed, 11);
+    }
+
+    void edgeBurst()
+    {
+        // Bursts of 10 at 9.9 s and 10.1 s, L = 10 per W = 10 s.
+        // Fixed: 9.9 s is in window 0, 10.1 s in window 1, each count starts at 0: all 20, and
+        //   all 20 lie in (0.1, 10.1]: max_in_window 20 = 2L.
+        // Log: at 10.1 s the 10 entries of 9.9 s are kept (9.9 > 10.1 - 10): none admitted.
+        // Counter: at 10.1 s, e = 0.1 s, prev = 10: E = 10 * 9.9/10 + cur = 9.9 + cur < 10 only
+        //   for cur = 0: one more, 11 in all, all within 0.2 s.
+        // Buckets: full (10) at 9.9 s, 0.2 tokens at 10.1 s: 10.
+        const Loaded p = load("edge-burst");
+        QCOMPARE(p.trace.arrivals.front(), 9 * kSecond + 900'000'000);
+        QCOMPARE(p.trace.arrivals.back(), 10 * kSecond + 100'000'000);
+        const auto& fixed = result(p.trace, Algorithm::FixedWindow).metrics;
+        const auto& log = result(p.trace, Algorithm::SlidingWindowLog).metrics;
+        const auto& counter = result(p.trace, Algorithm::SlidingWindowCounter).metrics;
+        QCOMPARE(fixed.allowed, 20);
+        QCOMPARE(fixed.maxInWindow, 2 * p.scenario.config.limit());
+        QCOMPARE(log.allowed, 10);
+        QCOMPARE(log.maxInWindow, p.scenario.config.limit());
+        QCOMPARE(counter.allowed, 11);
+        QCOMPARE(counter.maxInWindow, 11);
+        QCOMPARE(admittedAt(p.trace, Algorithm::SlidingWindowCounter, 10 * kSecond + 100'000'000), 1);
+        for (Algorithm a : kBuckets)
+            QCOMPARE(result(p.trace, a).metrics.allowed, 10);
+    }
+
+    void idleThenBurst()
+    {
+        // 10 at 0 s, then 10 at 7 s; L = C = 10, W = 10 s, r = 1/s.
+        // At 0 s every limiter admits all 10 (a full bucket, empty windows).
+        // At 7 s: the bucket refilled 7 tokens in 7 quiet seconds (from 0): it admits 7.
+        //   Leaky meter (water 10 - 7 = 3), queue and GCRA admit exactly what it admits.
+        //   Fixed: window 0 already counts 10. Log: the 10 entries of 0 s are kept (0 > 7 - 10).
+        //   Counter: same window, cur = 10, E = 10: none.
+        const Loaded p = load("idle-then-burst");
+        QCOMPARE(p.trace.arrivals.size(), std::size_t(20));
+        for (const AlgorithmTrace& r : p.trace.results)
+            QCOMPARE(admittedAt(p.trace, r.algorithm, 0), 10);
+        for (Algorithm a : kBuckets)
+            QCOMPARE(admittedAt(p.trace, a, 7 * kSecond), 7);
+        for (Algorithm a : kWindows)
+            QCOMPARE(admittedAt(p.trace, a, 7 * kSecond), 0);
+    }
+
+    void spaPageLoad()
+    {
+        // Bursts of 5 at 0, 6, 12, ..., 42 s (40 requests): 5 per 6 s = 0.83/s < L/W = 1/s, and
+        // any (t - 10, t] holds at most 2 bursts (3 span 12 s): never more than 10.
+        const Loaded p = load("spa-page-load");
+        const Nanos span = p.trace.arrivals.back() - p.trace.arrivals.front() + 6 * kSecond;
+        QCOMPARE(span, 48 * kSecond);
+        QVERIFY(std::int64_t(p.trace.arrivals.size()) * p.scenario.config.windowNanos()
+                < p.scenario.config.limit() * span); // average rate under L / W
+        // So the fixed window (at most 2 bursts per window), the log and the buckets (6 s refill
+        // 6 >= 5 tokens, a full bucket of 10 each time) admit everything.
+        for (Algorithm a : {Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::TokenBucket,
+                            Algorithm::LeakyBucket, Algorithm::LeakyBucketQueue, Algorithm::Gcra})
+            QCOMPARE(result(p.trace, a).metrics.allowed, 40);
+        QCOMPARE(result(p.trace, Algorithm::SlidingWindowLog).metrics.maxInWindow, 10);
+        // Counter, E = prev * (10 - e)/10 + cur:
+        //   0, 6 s: window 0, 10 admitted.            12 s: prev 10, e 2: 8 + cur < 10: 2 of 5.
+        //   18 s: e 8: 2 + 2 + j: 5 of 5 (cur 7).      24 s: prev 7, e 4: 4.2 + j: 5 (cur 5).
+        //   30 s: prev 5, e 0: 5 + j: 5 (cur 5).       36 s: e 6: 2 + 5 + j: 3 of 5 (cur 8).
+        //   42 s: prev 8, e 2: 6.4 + j: 4 of 5.
+        // Denied: 3 at 12 s, 2 at 36 s, 1 at 42 s.
+        QCOMPARE(deniedSeconds(p.trace, Algorithm::SlidingWindowCounter),
+                 (std::vector<Nanos>{12, 12, 12, 36, 36, 42}));
+    }
+
+    void steadyOverLimit()
+    {
+        // One request a second at 0 .. 119 s; L = C = 10, W = 12 s, r = 5/6 per s (1 is 20% more).
+        const Loaded p = load("steady-over-limit");
+        QCOMPARE(p.scenario.config.rate(), (Rate{1, 1'200'000'000})); // 5 per 6 s, in lowest terms
+        QCOMPARE(p.trace.arrivals.size(), std::size_t(120));
+        // Fixed: each window [12k, 12k + 12) holds 12 requests, the first 10 pass: denied at
+        //   12k + 10, 12k + 11. Log: the entry of t expires at exactly t + 12, so after 10 in a
+        //   row (12k .. 12k + 9) the next two find 10 entries; at 12(k + 1) the entry of 12k has
+        //   expired: the same denials.
+        std::vector<Nanos> every12;
+        for (Nanos k = 0; k < 10; ++k)
+            every12.insert(every12.end(), {12 * k + 10, 12 * k + 11});
+        QCOMPARE(deniedSeconds(p.trace, Algorithm::FixedWindow), every12);
+        QCOMPARE(deniedSeconds(p.trace, Algorithm::SlidingWindowLog), every12);
+        // Counter: window 0 as fixed. Window k >= 1 with prev = 10, at e = j s:
+        //   E = 10 (12 - j)/12 + cur. j = 0: E = 10, denied. j = 1..5: cur = j - 1, E = 9 + j/6
+        //   < 10. j = 6: E = 10, denied. j = 7..11: cur = j - 2, E = 8 + j/6 < 10. So 10 per
+        //   window again (prev stays 10), denied at 12k and 12k + 6: spread through the window.
+        std::vector<Nanos> counter{10, 11};
+        for (Nanos k = 1; k < 10; ++k)
+            counter.insert(counter.end(), {12 * k, 12 * k + 6});
+        QCOMPARE(deniedSeconds(p.trace, Algorithm::SlidingWindowCounter), counter);
+        // Token bucket: request k (at k s) finds 10 - k + 5k/6 = 10 - k/6 tokens while all pass:
+        //   >= 1 up to k = 54, the first 55 s. After k = 54 it is empty; then each 6 s brings 5
+        //   tokens: denied at 55, 61, ..., 115 (55 + 6j), 5 of every 6 admitted.
+        std::vector<Nanos> token;
+        for (Nanos t = 55; t < 120; t += 6)
+            token.push_back(t);
+        for (Algorithm a : kBuckets)
+            QCOMPARE(deniedSeconds(p.trace, a), token);
+        // In the long run every limiter admits the limit: 50 of the last 60 requests (60 s is
+        // 5 windows of 10, or 10 refill cycles of 5).
+        for (const AlgorithmTrace& r : p.trace.results) {
+            const auto a = admitted(r);
+            QCOMPARE(std::count_if(a.begin(), a.end(), [](std::size_t i) { return i >= 60; }), 50);
+        }
+    }
+
+    void tokenVersusLeaky()
+    {
+        // Bursts of 4 at 0, 2, ..., 14 s; C = 5, r = 1/s. Tokens: 5 -> 4 pass (1 left); at 2 s
+        // 3 tokens: 3 pass; from 4 s on, 2 tokens each time: 2 pass. 4 + 3 + 6 * 2 = 19.
+        const Loaded p = load("token-vs-leaky");
+        QCOMPARE(p.scenario.algorithms, (std::vector<Algorithm>{Algorithm::TokenBucket, Algorithm::LeakyBucket,
+                                                                 Algorithm::LeakyBucketQueue}));
+        const auto& token = result(p.trace, Algorithm::TokenBucket);
+        const auto& meter = result(p.trace, Algorithm::LeakyBucket);
+        const auto& queue = result(p.trace, Algorithm::LeakyBucketQueue);
+        QCOMPARE(token.metrics.allowed, 19);
+        QCOMPARE(admitted(meter), admitted(token)); // the same requests, not just as many
+        QCOMPARE(admitted(queue), admitted(token));
+        // The queue sends request i on at t + delay, delay = water ahead / r. The water ahead of
+        // each admitted request is exactly the admitted ones not yet gone, so they leave at
+        // 0, 1, 2, ..., 18 s: one per second. Only the first (empty bucket) leaves at once.
+        std::vector<Nanos> leaves;
+        for (std::size_t i : admitted(queue))
+            leaves.push_back(p.trace.arrivals[i] + queue.decisions[i].delay);
+        std::vector<Nanos> everySecond;
+        for (Nanos k = 0; k < 19; ++k)
+            everySecond.push_back(k * kSecond);
+        QCOMPARE(leaves, everySecond);
+        QCOMPARE(queue.metrics.delayed, 18);
+        QCOMPARE(token.metrics.delayed, 0);
+        QCOMPARE(meter.metrics.delayed, 0);
+    }
+
+    void counterError()
+    {
+        // Bursts of 10 at 9, 18.5, 28, 37.5, 47 s (9.5 s apart, late in windows 0..4), L = 10,
+        // W = 10 s.
+        const Loaded p = load("counter-error");
+        const Nanos half = kSecond / 2;
+        const Nanos bursts[] = {9 * kSecond, 18 * kSecond + half, 28 * kSecond, 37 * kSecond + half, 47 * kSecond};
+        // Log: 9 s: 10. 18.5 s: the entries of 9 s are kept (9 > 8.5): 0. 28 s: they expired
+        //   (9 <= 18), nothing of 18.5 s was recorded: 10. 37.5 s: 28 > 27.5: 0. 47 s: 10.
+        const int log[] = {10, 0, 10, 0, 10};
+        // Counter, E = prev * (10 - e)/10 + cur, admitting while E < 10:
+        //   9 s: prev 0: 10.   18.5 s: prev 10, e 8.5: 1.5 + j < 10: j <= 8, 9.
+        //   28 s: prev 9, e 8: 1.8 + j: 9.   37.5 s: prev 9, e 7.5: 2.25 + j: 8.
+        //   47 s: prev 8, e 7: 2.4 + j: 8.   In all 44.
+        const int counter[] = {10, 9, 9, 8, 8};
+        for (int b = 0; b < 5; ++b) {
+            QCOMPARE(admittedAt(p.trace, Algorithm::SlidingWindowLog, bursts[b]), log[b]);
+            QCOMPARE(admittedAt(p.trace, Algorithm::SlidingWindowCounter, bursts[b]), counter[b]);
+            QCOMPARE(admittedAt(p.trace, Algorithm::FixedWindow, bursts[b]), 10); // each in its own window
+        }
+        QVERIFY(admitted(result(p.trace, Algorithm::SlidingWindowCounter))
+                != admitted(result(p.trace, Algorithm::SlidingWindowLog)));
+        // Up to 19 in 10 s for the counter (10 at 9 s and 9 at 18.5 s), 20 for fixed, 10 for the log.
+        QCOMPARE(result(p.trace, Algorithm::SlidingWindowCounter).metrics.maxInWindow, 19);
+        QCOMPARE(result(p.trace, Algorithm::FixedWindow).metrics.maxInWindow, 20);
+        QCOMPARE(result(p.trace, Algorithm::SlidingWindowLog).metrics.maxInWindow, 10);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPresets)
+#include "tst_presets.moc"

@@ -1,0 +1,461 @@
+// Scenario files: a saved scenario reopens equal to itself and makes the same decisions, times
+// and rates exactly; every kind of broken file is refused with a message naming the problem, and
+// leaves the current scenario (and the file on disk) as it was; missing fields are reported.
+#include "scenariofile.h"
+
+#include "decimal.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <sys/resource.h>
+#include <unistd.h>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+Q_DECLARE_METATYPE(ratelab::Scenario)
+
+namespace {
+
+constexpr Nanos kSecond = kNanosPerSecond;
+
+// sameDecisions compares two traces field by field (Decision has no operator==).
+bool sameDecisions(const Trace& a, const Trace& b)
+{
+    if (a.arrivals != b.arrivals || a.results.size() != b.results.size())
+        return false;
+    for (std::size_t i = 0; i < a.results.size(); ++i) {
+        const auto& x = a.results[i];
+        const auto& y = b.results[i];
+        if (x.algorithm != y.algorithm || x.decisions.size() != y.decisions.size())
+            return false;
+        for (std::size_t k = 0; k < x.decisions.size(); ++k) {
+            const Decision& d = x.decisions[k];
+            const Decision& e = y.decisions[k];
+            if (d.allowed != e.allowed || d.delay != e.delay || d.retryAfter != e.retryAfter
+                || d.remaining != e.remaining || d.level != e.level)
+                return false;
+        }
+    }
+    return true;
+}
+
+std::vector<bool> allowed(const AlgorithmTrace& t)
+{
+    std::vector<bool> out;
+    for (const Decision& d : t.decisions)
+        out.push_back(d.allowed);
+    return out;
+}
+
+// valid is a complete file; broken inputs below are variations of it.
+QByteArray valid(const QByteArray& fields = {})
+{
+    return R"({"format": "ratelab-scenario", "version": 1, "limit": 10, "window": "10", "capacity": 10,
+               "rate": "1", "algorithms": ["fixed_window"],
+               "pattern": {"kind": "uniform", "n": 15, "delay": "0.1", "start": "0"})"
+           + (fields.isEmpty() ? QByteArray() : ", " + fields) + "}";
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
+}
+
+bool writeAll(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
+} // namespace
+
+class TestScenarioFile : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTrip_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::newRow("defaults") << Scenario{};
+
+        Scenario s;
+        s.config = LimiterConfig::make(3, 7 * kSecond); // rate 3/7 per second: no finite decimal
+        s.algorithms = {Algorithm::Gcra, Algorithm::FixedWindow, Algorithm::LeakyBucketQueue};
+        s.pattern.count = 40;
+        s.pattern.delayNanos = 1; // one nanosecond apart
+        s.pattern.startNanos = 3 * kSecond + 1;
+        s.title = "Quotes \" and \\ backslashes, a tab\t, a newline\n, \xc3\xa9 and \xe2\x9c\x93";
+        s.lesson = "Line one.\nLine two.";
+        QTest::newRow("3/7 rate, 1 ns delay, odd text") << s;
+
+        s = Scenario{};
+        s.config = LimiterConfig::make(5, 2 * kSecond + 500'000'001, 7, Rate{1, 3}); // 1/3 token per ns
+        s.pattern.kind = PatternKind::Burst;
+        s.pattern.count = 23;
+        s.pattern.burstSize = 4;
+        s.pattern.periodNanos = 1'234'567'891;
+        QTest::newRow("burst, 1/3 per ns") << s;
+
+        s = Scenario{};
+        s.pattern.kind = PatternKind::Poisson;
+        s.pattern.count = 500;
+        s.pattern.lambda = Rate{3, 7 * kSecond}; // 3/7 per second
+        s.pattern.seed = 18'446'744'073'709'551'615ULL; // 2^64 - 1: beyond what a JSON number holds
+        QTest::newRow("poisson, huge seed") << s;
+
+        s.pattern.seed = 9'007'199'254'740'993ULL; // 2^53 + 1: not a double, still an int64
+        s.pattern.lambda = Rate{1, 7}; // 10^9/7 per second
+        QTest::newRow("poisson, 2^53 + 1 seed") << s;
+
+        s = Scenario{};
+        s.config = LimiterConfig::make(4, kSecond);
+        s.pattern.kind = PatternKind::Edge;
+        s.pattern.gapNanos = 1;
+        s.pattern.startNanos = 5 * kSecond;
+        QTest::newRow("edge") << s;
+
+        s = Scenario{};
+        s.explicitArrivals = std::vector<Nanos>{0, 1, 1, 100'000'000, kSecond + 1, 9'223'372'036'854'775'807LL};
+        s.addedArrivals = {5 * kSecond, 1, 5 * kSecond}; // by hand, in the order sent
+        s.pattern.kind = PatternKind::Burst; // kept as it was, unused while arrivals are set
+        s.pattern.count = 3;
+        QTest::newRow("explicit and added arrivals, ns exact") << s;
+
+        s = Scenario{};
+        s.explicitArrivals = std::vector<Nanos>{};
+        QTest::newRow("no arrivals at all") << s;
+    }
+
+    void roundTrip()
+    {
+        QFETCH(Scenario, scenario);
+        const QByteArray json = serializeScenario(scenario);
+        const LoadResult r = parseScenario(json);
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QVERIFY(r.error.isEmpty());
+        QCOMPARE(r.notes, QStringList()); // a saved file has every field
+        QVERIFY(*r.scenario == scenario);
+        QCOMPARE(serializeScenario(*r.scenario), json);
+
+        // The same through a file on disk, and the very same decisions.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("s.ratelab.json");
+        QCOMPARE(saveScenario(scenario, path), QString());
+        QCOMPARE(readAll(path), json);
+        const LoadResult f = loadScenarioFile(path);
+        QVERIFY2(f.scenario, qPrintable(f.error));
+        QVERIFY(*f.scenario == scenario);
+        QVERIFY(sameDecisions(simulate(*f.scenario), simulate(scenario)));
+    }
+
+    void timesAndRatesAreWrittenExactly()
+    {
+        Scenario s;
+        s.config = LimiterConfig::make(3, 7 * kSecond);
+        s.explicitArrivals = std::vector<Nanos>{1, kSecond / 10};
+        const QByteArray json = serializeScenario(s);
+        QVERIFY2(json.contains(R"("rate": "3/7")"), json);
+        QVERIFY2(json.contains(R"("window": "7")"), json);
+        QVERIFY2(json.contains(R"("0.000000001", "0.1")"), json);
+        QVERIFY2(json.contains(R"("delay": "0.1")"), json);
+        QVERIFY2(json.contains(R"("format": "ratelab-scenario")") && json.contains(R"("version": 1)"), json);
+    }
+
+    void aSavedRateDecidesExactly()
+    {
+        // L = C = 3 per 7 s: r = 3/7 token per s, so after three requests at 0 the next token is
+        // due at 7/3 s = 2333333333 1/3 ns: not there at 2.333333333 s, there 1 ns later. A rate
+        // rounded to nine decimals (0.428571428) would put it at 2.33333333644 s and deny both.
+        Scenario s;
+        s.config = LimiterConfig::make(3, 7 * kSecond);
+        s.algorithms = {Algorithm::TokenBucket, Algorithm::Gcra};
+        s.explicitArrivals = std::vector<Nanos>{0, 0, 0, 2'333'333'333, 2'333'333'334};
+        QTemporaryDir dir;
+        const QString path = dir.filePath("exact.ratelab.json");
+        QCOMPARE(saveScenario(s, path), QString());
+        const LoadResult r = loadScenarioFile(path);
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QCOMPARE(r.scenario->config.rate(), (Rate{3, 7 * kSecond}));
+        const Trace t = simulate(*r.scenario);
+        for (const AlgorithmTrace& a : t.results)
+            QCOMPARE(allowed(a), (std::vector<bool>{true, true, true, false, true}));
+    }
+
+    void numbersAreAcceptedToo()
+    {
+        // A hand-written file may use JSON numbers for times and rates; each is read as the
+        // decimal it is written as: 0.1 s is exactly 100000000 ns, 2.5/s exactly 1 per 0.4 s.
+        const LoadResult r = parseScenario(R"({"format": "ratelab-scenario", "version": 1, "limit": "4",
+            "window": 0.1, "capacity": 2, "rate": 2.5, "arrivals": [1e-9, 0.1, 3], "added": [7, 0],
+            "pattern": {"kind": "poisson", "n": 3, "start": 0, "lambda": 0.5, "seed": "42"}})");
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        const Scenario& s = *r.scenario;
+        QCOMPARE(s.config.limit(), 4);
+        QCOMPARE(s.config.windowNanos(), kSecond / 10);
+        QCOMPARE(s.config.rate(), (Rate{1, 400'000'000}));
+        QCOMPARE(s.pattern.lambda, (Rate{1, 2 * kSecond}));
+        QCOMPARE(s.pattern.seed, std::uint64_t(42));
+        QCOMPARE(*s.explicitArrivals, (std::vector<Nanos>{1, kSecond / 10, 3 * kSecond}));
+        QCOMPARE(s.addedArrivals, (std::vector<Nanos>{7 * kSecond, 0})); // by hand: any order
+        // The explicit times must not decrease: 0.1 then 1e-9 is refused, naming the second.
+        const LoadResult bad = parseScenario(valid(R"("arrivals": [0.1, 1e-9])"));
+        QVERIFY(!bad.scenario);
+        QVERIFY2(bad.error.contains("arrivals[1]") && bad.error.contains("earlier"), qPrintable(bad.error));
+    }
+
+    void missingFieldsTakeDefaultsAndAreReported()
+    {
+        const LoadResult r = parseScenario(R"({"format": "ratelab-scenario"})");
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QVERIFY(*r.scenario == Scenario{});
+        for (const char* field : {"\"version\"", "\"algorithms\"", "\"limit\"", "\"window\"", "\"capacity\"",
+                                  "\"rate\"", "\"pattern\""})
+            QVERIFY2(r.notes.filter(field).size() == 1, qPrintable(QString(field) + " in " + r.notes.join(" | ")));
+        QCOMPARE(r.notes.size(), 7);
+
+        // Capacity and rate default from the limit and window given: 3 per 7 s.
+        const LoadResult c = parseScenario(R"({"format": "ratelab-scenario", "version": 1, "limit": 3,
+            "window": "7", "algorithms": ["gcra"], "pattern": {"kind": "burst", "delay": "5"}})");
+        QVERIFY2(c.scenario, qPrintable(c.error));
+        QCOMPARE(c.scenario->config.capacity(), 3);
+        QCOMPARE(c.scenario->config.rate(), (Rate{3, 7 * kSecond}));
+        QVERIFY(c.notes.filter("3/7").size() == 1);
+        // A burst reads n, start, size and period: each missing one is reported; delay (given,
+        // unused), lambda, seed and gap (not read by a burst) are not.
+        for (const char* field : {"pattern.n", "pattern.start", "pattern.size", "pattern.period"})
+            QVERIFY2(c.notes.filter(field).size() == 1, qPrintable(QString(field) + " in " + c.notes.join(" | ")));
+        QCOMPARE(c.notes.filter("pattern.").size(), 4);
+        QCOMPARE(c.scenario->pattern.delayNanos, 5 * kSecond);
+
+        // Explicit arrivals need no pattern; an unknown field is ignored and reported (a typo).
+        const LoadResult a = parseScenario(R"({"format": "ratelab-scenario", "version": 1, "limit": 10,
+            "window": "10", "capacity": 10, "rate": "1", "algorithms": ["gcra"], "arrivals": ["1"],
+            "delya": "0.5"})");
+        QVERIFY2(a.scenario, qPrintable(a.error));
+        QCOMPARE(a.notes.size(), 1);
+        QVERIFY(a.notes.first().contains("delya"));
+    }
+
+    void brokenInputIsRefused_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QStringList>("mentions");
+        const auto row = [](const char* name, const QByteArray& json, const QStringList& mentions) {
+            QTest::newRow(name) << json << mentions;
+        };
+        row("empty", "", {"empty"});
+        row("blank", "  \n ", {"empty"});
+        row("not JSON", "hello", {"not valid JSON", "offset"});
+        row("truncated", valid().left(valid().size() / 2), {"not valid JSON", "offset", "cut short"});
+        row("top-level array", "[1, 2]", {"object"});
+        row("no format", R"({"version": 1})", {"not a RateLab scenario", "\"format\""});
+        row("another format", R"({"format": "excel", "version": 1})", {"'excel'", "ratelab-scenario"});
+        row("format not a string", R"({"format": 1})", {"\"format\"", "a number"});
+        row("newer version", R"({"format": "ratelab-scenario", "version": 2, "limit": "nonsense"})",
+            {"made by a newer RateLab: version 2, this one reads 1"});
+        row("version 0", R"({"format": "ratelab-scenario", "version": 0})", {"\"version\" 0"});
+        row("version 1.5", R"({"format": "ratelab-scenario", "version": 1.5})", {"\"version\" 1.5"});
+        row("version as a string", R"({"format": "ratelab-scenario", "version": "1"})", {"\"version\"", "a string"});
+        row("limit true", valid(R"("limit": true)").replace("\"limit\": 10,", ""), {"\"limit\"", "a boolean"});
+        row("limit 0", valid().replace("\"limit\": 10", "\"limit\": 0"), {"limit", "at least 1"});
+        row("limit abc", valid().replace("\"limit\": 10", "\"limit\": \"abc\""), {"\"limit\"", "'abc'"});
+        row("limit 1.5", valid().replace("\"limit\": 10", "\"limit\": 1.5"), {"\"limit\"", "whole number"});
+        row("limit too large", valid().replace("\"limit\": 10", "\"limit\": 1e300"), {"\"limit\"", "too large"});
+        row("window 0", valid().replace("\"window\": \"10\"", "\"window\": \"0\""), {"window", "greater than 0"});
+        row("window finer than 1 ns", valid().replace("\"window\": \"10\"", "\"window\": \"1e-10\""),
+            {"\"window\"", "finer than one nanosecond"});
+        row("window an array", valid().replace("\"window\": \"10\"", "\"window\": [10]"), {"\"window\"", "an array"});
+        row("capacity 0", valid().replace("\"capacity\": 10", "\"capacity\": 0"), {"capacity", "at least 1"});
+        row("rate 0", valid().replace("\"rate\": \"1\"", "\"rate\": \"0\""), {"rate", "greater than 0"});
+        row("rate 3/0", valid().replace("\"rate\": \"1\"", "\"rate\": \"3/0\""), {"rate", "'3/0'"});
+        row("rate a/b", valid().replace("\"rate\": \"1\"", "\"rate\": \"a/b\""), {"\"rate\"", "'a/b'"});
+        row("rate null", valid().replace("\"rate\": \"1\"", "\"rate\": null"), {"\"rate\"", "null"});
+        row("algorithms a string", valid().replace("[\"fixed_window\"]", "\"all\""), {"\"algorithms\"", "a string"});
+        row("algorithms unknown", valid().replace("[\"fixed_window\"]", "[\"gcra\", \"nope\"]"),
+            {"\"algorithms\"", "'nope'", "token_bucket"});
+        row("algorithms empty", valid().replace("[\"fixed_window\"]", "[]"), {"\"algorithms\"", "empty"});
+        row("algorithms number", valid().replace("[\"fixed_window\"]", "[1]"), {"\"algorithms[0]\""});
+        row("pattern a string", valid().replace(R"({"kind": "uniform", "n": 15, "delay": "0.1", "start": "0"})",
+                                                          "\"uniform\""),
+            {"\"pattern\"", "a string"});
+        row("pattern kind unknown", valid().replace("\"uniform\"", "\"zigzag\""), {"pattern.kind", "'zigzag'"});
+        row("pattern kind a number", valid().replace("\"uniform\"", "3"), {"pattern.kind", "a number"});
+        row("pattern n negative", valid().replace("\"n\": 15", "\"n\": -5"), {"pattern.n", "negative"});
+        row("pattern n too many", valid().replace("\"n\": 15", "\"n\": 5000001"), {"pattern.n", "too large"});
+        row("pattern delay negative", valid().replace("\"delay\": \"0.1\"", "\"delay\": \"-1\""),
+            {"pattern.delay", "negative"});
+        row("pattern start a word", valid().replace("\"start\": \"0\"", "\"start\": \"soon\""),
+            {"pattern.start", "'soon'"});
+        row("pattern size 0", valid().replace("\"n\": 15", "\"n\": 15, \"size\": 0"), {"pattern.size", "at least 1"});
+        row("pattern lambda 0", valid().replace("\"n\": 15", "\"n\": 15, \"lambda\": 0"), {"pattern.lambda"});
+        row("pattern seed negative", valid().replace("\"n\": 15", "\"n\": 15, \"seed\": -1"), {"pattern.seed"});
+        row("pattern seed 2^64", valid().replace("\"n\": 15", "\"n\": 15, \"seed\": \"18446744073709551616\""),
+            {"pattern.seed", "too large"});
+        // 3 requests 5 * 10^9 s apart end at 10^10 s, past the 2^63 ns (about 292 years) of Nanos.
+        row("pattern beyond 292 years", valid().replace("\"delay\": \"0.1\"", "\"delay\": \"5e9\"").replace("15", "3"),
+            {"\"pattern\"", "292 years"});
+        // The edge pattern sends 2 * limit requests: 6,000,000 is more than a scenario may hold.
+        row("edge pattern too large",
+            valid().replace("\"uniform\"", "\"edge\"").replace("\"limit\": 10", "\"limit\": 3000000"),
+            {"\"pattern\"", "at most 5000000"});
+        row("arrivals an object", valid(R"("arrivals": {})"), {"\"arrivals\"", "an object"});
+        row("arrivals a word", valid(R"("arrivals": ["1", "abc"])"), {"arrivals[1]", "'abc'"});
+        row("arrivals negative", valid(R"("arrivals": ["-1"])"), {"arrivals[0]", "negative"});
+        row("arrivals backwards", valid(R"("arrivals": ["1", "0.5"])"), {"arrivals[1]", "earlier"});
+        row("arrivals true", valid(R"("arrivals": [true])"), {"arrivals[0]", "a boolean"});
+        row("arrivals too large", valid(R"("arrivals": ["1e10"])"), {"arrivals[0]", "too large"});
+        row("added a word", valid(R"("added": ["x"])"), {"added[0]", "'x'"});
+        row("title a number", valid(R"("title": 5)"), {"\"title\"", "a number"});
+        row("lesson null", valid(R"("lesson": null)"), {"\"lesson\"", "null"});
+    }
+
+    void brokenInputIsRefused()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QStringList, mentions);
+        const LoadResult r = parseScenario(json);
+        QVERIFY2(!r.scenario, json);
+        QVERIFY(!r.error.isEmpty());
+        QVERIFY2(!r.error.contains('\n'), qPrintable(r.error)); // one line, fit for a status bar
+        QCOMPARE(r.notes, QStringList());
+        for (const QString& m : mentions)
+            QVERIFY2(r.error.contains(m), qPrintable("'" + m + "' not in: " + r.error));
+    }
+
+    void explicitArrivalsAreCapped()
+    {
+        // kMaxArrivals + 1 times are refused before any is parsed; kMaxArrivals pattern requests
+        // plus one sent by hand are too many in all.
+        QByteArray many = valid(R"("arrivals": [0)");
+        many.chop(1);
+        many.reserve(many.size() + 2 * (kMaxArrivals + 1));
+        for (std::int64_t i = 0; i < kMaxArrivals; ++i)
+            many += ",0";
+        many += "]}";
+        const LoadResult r = parseScenario(many);
+        QVERIFY(!r.scenario);
+        QVERIFY2(r.error.contains("\"arrivals\"") && r.error.contains("5000001") && r.error.contains("5000000"),
+                 qPrintable(r.error));
+
+        const LoadResult total =
+            parseScenario(valid(R"("added": ["1"])").replace("\"n\": 15", "\"n\": 5000000").replace("0.1", "0"));
+        QVERIFY(!total.scenario);
+        QVERIFY2(total.error.contains("\"added\"") && total.error.contains("5000001"), qPrintable(total.error));
+    }
+
+    void aBrokenFileLeavesTheCurrentScenario()
+    {
+        QTemporaryDir dir;
+        Scenario current;
+        current.config = LimiterConfig::make(3, 7 * kSecond);
+        current.title = "current work";
+        const Scenario before = current;
+        const QByteArray newer = R"({"format": "ratelab-scenario", "version": 2, "limit": 5})";
+        const QString path = dir.filePath("newer.ratelab.json");
+        QVERIFY(writeAll(path, newer));
+        // The caller's pattern: take the scenario only when one was loaded.
+        const LoadResult r = loadScenarioFile(path);
+        if (r.scenario)
+            current = *r.scenario;
+        QVERIFY(!r.scenario);
+        QVERIFY(current == before);
+        QVERIFY2(r.error.startsWith(path + ": "), qPrintable(r.error)); // errors name the file
+        QVERIFY(r.error.contains("version 2"));
+        QCOMPARE(readAll(path), newer); // and reading never touches the file
+
+        const LoadResult missing = loadScenarioFile(dir.filePath("nope.ratelab.json"));
+        QVERIFY(!missing.scenario);
+        QVERIFY2(missing.error.contains(dir.filePath("nope.ratelab.json")), qPrintable(missing.error));
+        const LoadResult folder = loadScenarioFile(dir.path());
+        QVERIFY(!folder.scenario);
+        QVERIFY2(folder.error.contains(dir.path()), qPrintable(folder.error));
+    }
+
+    void aFailedSaveKeepsTheOldFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("kept.ratelab.json");
+        Scenario old;
+        old.title = "old";
+        QCOMPARE(saveScenario(old, path), QString());
+        const QByteArray oldBytes = readAll(path);
+
+        // A scenario too large for the file-size limit set below: the write fails part-way.
+        Scenario big;
+        big.explicitArrivals = std::vector<Nanos>(20'000);
+        for (std::size_t i = 0; i < big.explicitArrivals->size(); ++i)
+            (*big.explicitArrivals)[i] = Nanos(i) * 123'456'789;
+        rlimit saved{};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &saved), 0);
+        const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN); // EFBIG instead of being killed
+        rlimit small = saved;
+        small.rlim_cur = 4096;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const QString error = saveScenario(big, path);
+        setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, oldHandler);
+        QVERIFY2(!error.isEmpty(), "the save should have failed");
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QCOMPARE(readAll(path), oldBytes); // the old file, whole
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"kept.ratelab.json"}); // no leftovers
+        QVERIFY(parseScenario(oldBytes).scenario->title == "old");
+
+        // A folder that does not exist: refused, naming the path.
+        const QString nowhere = dir.filePath("no/such/folder/x.ratelab.json");
+        const QString e2 = saveScenario(old, nowhere);
+        QVERIFY2(!e2.isEmpty() && e2.contains(nowhere), qPrintable(e2));
+        QVERIFY(!QFile::exists(nowhere));
+
+        if (::geteuid() != 0) { // root writes anywhere; for anyone else a read-only folder refuses
+            QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::ExeOwner);
+            const QString e3 = saveScenario(big, path);
+            QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+            QVERIFY(!e3.isEmpty());
+            QCOMPARE(readAll(path), oldBytes);
+        }
+    }
+
+    void mutatedInputNeverCrashes()
+    {
+        // A cheap in-process fuzz: flips, cuts and splices of a valid file must each give either a
+        // scenario or a one-line error, never both, never a crash or a throw.
+        Scenario s;
+        s.explicitArrivals = std::vector<Nanos>{0, 1, kSecond, 3 * kSecond};
+        s.addedArrivals = {2};
+        s.config = LimiterConfig::make(3, 7 * kSecond);
+        const QByteArray base = serializeScenario(s) + valid();
+        const QByteArray alphabet = "{}[]\",:0123456789.-e/ \nabc\\";
+        QRandomGenerator rng(20240611);
+        int accepted = 0;
+        for (int i = 0; i < 3000; ++i) {
+            QByteArray m = serializeScenario(s);
+            const int edits = 1 + int(rng.bounded(4));
+            for (int e = 0; e < edits && !m.isEmpty(); ++e) {
+                const int at = int(rng.bounded(m.size()));
+                switch (rng.bounded(4)) {
+                case 0: m[at] = alphabet[int(rng.bounded(alphabet.size()))]; break;
+                case 1: m.truncate(at); break;
+                case 2: m.insert(at, base.mid(int(rng.bounded(base.size())), int(rng.bounded(12)))); break;
+                default: m.remove(at, int(rng.bounded(8))); break;
+                }
+            }
+            const LoadResult r = parseScenario(m);
+            QVERIFY(r.scenario.has_value() != !r.error.isEmpty());
+            QVERIFY(!r.error.contains('\n'));
+            if (r.scenario) {
+                ++accepted;
+                (void)resolveArrivals(*r.scenario); // whatever is accepted can be simulated
+            }
+        }
+        QVERIFY(accepted > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioFile)
+#include "tst_scenariofile.moc"

@@ -1,0 +1,56 @@
+#include "presets.h"
+
+#include <QFile>
+
+namespace ratelab::ui {
+
+namespace {
+
+// The presets in the order they are taught; each is resources/presets/ID.ratelab.json, compiled
+// in as :/presets/ID.ratelab.json.
+const char* const kPresetIds[] = {
+    "seed-compare", "edge-burst", "idle-then-burst", "spa-page-load", "steady-over-limit", "token-vs-leaky",
+    "counter-error",
+};
+
+QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }
+
+QStringList knownIds()
+{
+    QStringList ids;
+    for (const char* id : kPresetIds)
+        ids << id;
+    return ids;
+}
+
+} // namespace
+
+QList<PresetInfo> presets()
+{
+    QList<PresetInfo> list;
+    for (const char* id : kPresetIds) {
+        const LoadResult r = loadPreset(id);
+        list.append({id, r.scenario ? QString::fromStdString(r.scenario->title) : QString(id)});
+    }
+    return list;
+}
+
+LoadResult loadPreset(const QString& id)
+{
+    LoadResult result;
+    if (!knownIds().contains(id)) {
+        result.error = QString("unknown preset '%1' (presets: %2)").arg(id.left(40), knownIds().join(", "));
+        return result;
+    }
+    QFile file(resourcePath(id));
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.error = QString("preset '%1' is missing from this build (%2)").arg(id, file.errorString());
+        return result;
+    }
+    result = parseScenario(file.readAll());
+    if (!result.scenario)
+        result.error = QString("preset '%1': %2").arg(id, result.error);
+    return result;
+}
+
+} // namespace ratelab::ui

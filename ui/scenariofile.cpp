@@ -1,0 +1,563 @@
+#include "scenariofile.h"
+
+#include "decimal.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QSaveFile>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <new>
+#include <string>
+
+namespace ratelab::ui {
+
+namespace {
+
+// kMaxFileBytes bounds what loadScenarioFile reads: kMaxArrivals times of up to ~20 characters
+// each, with room to spare.
+constexpr qint64 kMaxFileBytes = 256LL * 1024 * 1024;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+[[noreturn]] void refuse(const QString& message) { throw InputError(message.toStdString()); }
+
+QString typeName(const QJsonValue& v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return "null";
+    case QJsonValue::Bool: return "a boolean";
+    case QJsonValue::Double: return "a number";
+    case QJsonValue::String: return "a string";
+    case QJsonValue::Array: return "an array";
+    case QJsonValue::Object: return "an object";
+    case QJsonValue::Undefined: break;
+    }
+    return "nothing";
+}
+
+QString knownAlgorithms()
+{
+    QStringList ids;
+    for (Algorithm a : kAllAlgorithms)
+        ids << q(algorithmId(a));
+    return ids.join(", ");
+}
+
+Int128 gcd128(Int128 a, Int128 b)
+{
+    while (b != 0) {
+        const Int128 r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+// parseWhole parses a plain run of decimal digits (at most 37) into an Int128.
+std::optional<Int128> parseWhole(std::string_view text)
+{
+    if (text.empty() || text.size() > 37)
+        return std::nullopt;
+    Int128 v = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+// parseExactRate parses a rate per second written as a decimal ("2.5", through core's parseRate)
+// or as a fraction of two whole numbers ("3/7", as Rate::exactText writes it).
+Rate parseExactRate(std::string_view text)
+{
+    const auto slash = text.find('/');
+    if (slash == std::string_view::npos)
+        return parseRate(text);
+    const auto p = parseWhole(text.substr(0, slash));
+    const auto d = parseWhole(text.substr(slash + 1));
+    if (!p || !d)
+        throw InputError("rate " + ratelab::quoted(text) + " is not a number or a fraction of two whole numbers");
+    if (*p == 0 || *d == 0)
+        throw InputError("rate " + ratelab::quoted(text) + " must be greater than 0");
+    // p/d per second is p tokens every d * 10^9 ns; d < 10^37 would overflow, so bound it first.
+    if (*d > Int128(1'000'000'000'000'000'000) * 10'000'000'000)
+        throw InputError("rate " + ratelab::quoted(text) + " is too small or too finely divided");
+    Int128 tokens = *p;
+    Int128 per = *d * kNanosPerSecond;
+    const Int128 g = gcd128(tokens, per);
+    tokens /= g;
+    per /= g;
+    const Int128 max = std::numeric_limits<std::int64_t>::max();
+    if (tokens > max)
+        throw InputError("rate " + ratelab::quoted(text) + " is too large");
+    if (per > max)
+        throw InputError("rate " + ratelab::quoted(text) + " is too small or too finely divided");
+    return Rate{static_cast<std::int64_t>(tokens), static_cast<Nanos>(per)};
+}
+
+// parseSeed parses a seed: any whole number from 0 to 2^64 - 1.
+std::uint64_t parseSeed(std::string_view text)
+{
+    if (const auto v = parseWhole(text)) {
+        if (*v > Int128(std::numeric_limits<std::uint64_t>::max()))
+            throw InputError(ratelab::quoted(text) + " is too large (at most "
+                             + std::to_string(std::numeric_limits<std::uint64_t>::max()) + ")");
+        return static_cast<std::uint64_t>(*v);
+    }
+    return static_cast<std::uint64_t>(parseCount(text, std::numeric_limits<std::int64_t>::max()));
+}
+
+// Reader turns a JSON object into a Scenario, naming the field in every refusal and noting every
+// default it applies.
+class Reader {
+public:
+    Scenario read(const QJsonObject& root);
+    QStringList notes;
+
+private:
+    // text returns the exact text of a scalar field: a string as it is, a number as written
+    // (an integer exactly, a fraction in its shortest form). nullopt when the field is absent.
+    std::optional<std::string> text(const QJsonObject& o, const QString& key, const QString& path,
+                                    const QString& expected) const
+    {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined())
+            return std::nullopt;
+        return scalar(v, path, expected);
+    }
+
+    static std::string scalar(const QJsonValue& v, const QString& path, const QString& expected)
+    {
+        if (v.isString())
+            return v.toString().toStdString();
+        if (v.isDouble()) {
+            if (v.toVariant().typeId() == QMetaType::LongLong)
+                return std::to_string(v.toInteger());
+            return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest).toStdString();
+        }
+        refuse(QString("\"%1\" must be %2 (got %3)").arg(path, expected, typeName(v)));
+    }
+
+    // parsed runs a core parser on a field's text, prefixing its message with the field.
+    template <typename T, typename Parse>
+    static T parsed(const std::string& s, const QString& path, Parse parse)
+    {
+        try {
+            return parse(s);
+        } catch (const InputError& e) {
+            refuse(QString("\"%1\": %2").arg(path, q(std::string(e.what()))));
+        }
+    }
+
+    void missing(const QString& path, const QString& value)
+    {
+        notes << QString("no \"%1\": using %2").arg(path, value);
+    }
+
+    std::vector<Nanos> times(const QJsonObject& o, const QString& key, bool sorted);
+    void readPattern(const QJsonObject& o, Pattern& p, bool used);
+    void unknownKeys(const QJsonObject& o, const QStringList& known, const QString& prefix);
+};
+
+void Reader::unknownKeys(const QJsonObject& o, const QStringList& known, const QString& prefix)
+{
+    QStringList unknown;
+    for (const QString& key : o.keys())
+        if (!known.contains(key))
+            unknown << q(ratelab::quoted((prefix + key).toStdString()));
+    if (unknown.size() > 5) { // a note, not a flood
+        const auto more = unknown.size() - 5;
+        unknown = unknown.mid(0, 5);
+        unknown << QString("%1 more").arg(more);
+    }
+    if (!unknown.isEmpty())
+        notes << QString("ignored unknown field%1 %2").arg(unknown.size() > 1 ? "s" : "", unknown.join(", "));
+}
+
+std::vector<Nanos> Reader::times(const QJsonObject& o, const QString& key, bool sorted)
+{
+    const QJsonValue v = o.value(key);
+    if (!v.isArray())
+        refuse(QString("\"%1\" must be an array of times in seconds (got %2)").arg(key, typeName(v)));
+    const QJsonArray a = v.toArray();
+    if (a.size() > kMaxArrivals)
+        refuse(QString("\"%1\" holds %2 times; at most %3 requests per scenario").arg(key).arg(a.size()).arg(kMaxArrivals));
+    std::vector<Nanos> out;
+    out.reserve(std::size_t(a.size()));
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        // The path is only built for a message: there may be millions of times.
+        const auto path = [&] { return QString("%1[%2]").arg(key).arg(i); };
+        const QJsonValue item = a.at(i);
+        Nanos t = 0;
+        try {
+            if (!item.isString() && !item.isDouble())
+                refuse(QString("\"%1\" must be a time in seconds (got %2)").arg(path(), typeName(item)));
+            t = parseSeconds(scalar(item, key, "a time in seconds"));
+        } catch (const InputError& e) {
+            refuse(QString("\"%1\": %2").arg(path(), q(std::string(e.what()))));
+        }
+        if (t < 0)
+            refuse(QString("\"%1\": %2 s is negative; times start at 0").arg(path(), q(formatSeconds(t))));
+        if (sorted && !out.empty() && t < out.back())
+            refuse(QString("\"%1\": %2 s is earlier than the time before it (%3 s); times must not decrease")
+                       .arg(path(), q(formatSeconds(t)), q(formatSeconds(out.back()))));
+        out.push_back(t);
+    }
+    return out;
+}
+
+void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
+{
+    unknownKeys(o, {"kind", "n", "delay", "start", "size", "period", "lambda", "seed", "gap"}, "pattern.");
+    const Pattern defaults;
+    if (const auto kind = text(o, "kind", "pattern.kind", "a pattern name")) {
+        if (!o.value("kind").isString())
+            refuse(QString("\"pattern.kind\" must be a pattern name (got %1)").arg(typeName(o.value("kind"))));
+        const auto k = patternFromId(*kind);
+        if (!k)
+            refuse(QString("\"pattern.kind\": unknown pattern %1 (known: uniform, burst, poisson, edge)").arg(q(ratelab::quoted(*kind))));
+        p.kind = *k;
+    } else if (used) {
+        missing("pattern.kind", "uniform");
+    }
+    const PatternKind k = p.kind;
+    // A field the kind reads that is missing is reported; the others quietly keep their default.
+    const auto note = [&](const char* key, bool readBy, const QString& value) {
+        if (used && readBy)
+            missing(QString("pattern.") + key, value);
+    };
+    const bool counted = k != PatternKind::Edge;
+
+    const auto seconds = [&](const char* key, Nanos& field, bool readBy) {
+        const QString path = QString("pattern.") + key;
+        if (const auto s = text(o, key, path, "a time in seconds")) {
+            field = parsed<Nanos>(*s, path, [](std::string_view x) { return parseSeconds(x); });
+            if (field < 0)
+                refuse(QString("\"%1\" must not be negative (got %2 s)").arg(path, q(formatSeconds(field))));
+        } else {
+            note(key, readBy, q(formatSeconds(field)) + " s");
+        }
+    };
+
+    if (const auto s = text(o, "n", "pattern.n", "a whole number"))
+        p.count = parsed<std::int64_t>(*s, "pattern.n", [](std::string_view x) { return parseCount(x, kMaxArrivals); });
+    else
+        note("n", counted, QString::number(p.count));
+    seconds("delay", p.delayNanos, k == PatternKind::Uniform);
+    seconds("start", p.startNanos, true);
+    if (const auto s = text(o, "size", "pattern.size", "a whole number")) {
+        p.burstSize = parsed<std::int64_t>(*s, "pattern.size", [](std::string_view x) { return parseInteger(x); });
+        if (p.burstSize < 1)
+            refuse(QString("\"pattern.size\" must be at least 1 (got %1)").arg(p.burstSize));
+    } else {
+        note("size", k == PatternKind::Burst, QString::number(p.burstSize));
+    }
+    seconds("period", p.periodNanos, k == PatternKind::Burst);
+    if (const auto s = text(o, "lambda", "pattern.lambda", "a rate per second")) {
+        p.lambda = parsed<Rate>(*s, "pattern.lambda", [](std::string_view x) { return parseExactRate(x); });
+        // Keep the default's own representation when the value is the default (2 per second is
+        // written unreduced in Pattern), so that a saved scenario reopens equal to itself.
+        if (Int128(p.lambda.tokens) * defaults.lambda.perNanos == Int128(defaults.lambda.tokens) * p.lambda.perNanos)
+            p.lambda = defaults.lambda;
+    } else {
+        note("lambda", k == PatternKind::Poisson, q(p.lambda.exactText()) + " per s");
+    }
+    if (const auto s = text(o, "seed", "pattern.seed", "a whole number"))
+        p.seed = parsed<std::uint64_t>(*s, "pattern.seed", [](std::string_view x) { return parseSeed(x); });
+    else
+        note("seed", k == PatternKind::Poisson, QString::number(p.seed));
+    seconds("gap", p.gapNanos, k == PatternKind::Edge);
+}
+
+Scenario Reader::read(const QJsonObject& root)
+{
+    // Identity first: a file of another kind or a newer version is refused before anything else.
+    const QJsonValue format = root.value("format");
+    if (format.isUndefined())
+        refuse(QString("not a RateLab scenario: it has no \"format\": \"%1\"").arg(kScenarioFormat));
+    if (!format.isString())
+        refuse(QString("\"format\" must be a string (got %1)").arg(typeName(format)));
+    if (format.toString() != kScenarioFormat)
+        refuse(QString("not a RateLab scenario: \"format\" is %1, expected \"%2\"")
+                   .arg(q(ratelab::quoted(format.toString().toStdString())), kScenarioFormat));
+    const QJsonValue version = root.value("version");
+    if (version.isUndefined()) {
+        missing("version", QString::number(kScenarioFormatVersion));
+    } else {
+        if (!version.isDouble())
+            refuse(QString("\"version\" must be a whole number (got %1)").arg(typeName(version)));
+        const double v = version.toDouble();
+        if (v != std::floor(v) || v < 1)
+            refuse(QString("\"version\" %1 is not a version this RateLab knows (it reads version %2)")
+                       .arg(QString::number(v, 'g', QLocale::FloatingPointShortest))
+                       .arg(kScenarioFormatVersion));
+        if (v > kScenarioFormatVersion)
+            refuse(QString("made by a newer RateLab: version %1, this one reads %2")
+                       .arg(QString::number(v, 'g', QLocale::FloatingPointShortest))
+                       .arg(kScenarioFormatVersion));
+    }
+    unknownKeys(root,
+                {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
+                 "pattern", "arrivals", "added"},
+                "");
+
+    Scenario s;
+    for (const char* key : {"title", "lesson"}) {
+        const QJsonValue v = root.value(key);
+        if (v.isUndefined())
+            continue;
+        if (!v.isString())
+            refuse(QString("\"%1\" must be a string (got %2)").arg(key, typeName(v)));
+        (std::string(key) == "title" ? s.title : s.lesson) = v.toString().toStdString();
+    }
+
+    const QJsonValue algorithms = root.value("algorithms");
+    if (algorithms.isUndefined()) {
+        missing("algorithms", "all seven");
+    } else {
+        if (!algorithms.isArray())
+            refuse(QString("\"algorithms\" must be an array of algorithm ids (got %1)").arg(typeName(algorithms)));
+        s.algorithms.clear();
+        const QJsonArray list = algorithms.toArray();
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            const QJsonValue v = list.at(i);
+            if (!v.isString())
+                refuse(QString("\"algorithms[%1]\" must be an algorithm id (got %2)").arg(i).arg(typeName(v)));
+            const auto a = algorithmFromId(v.toString().toStdString());
+            if (!a)
+                refuse(QString("\"algorithms\": unknown algorithm %1 (known: %2)")
+                           .arg(q(ratelab::quoted(v.toString().toStdString())), knownAlgorithms()));
+            if (std::find(s.algorithms.begin(), s.algorithms.end(), *a) == s.algorithms.end())
+                s.algorithms.push_back(*a);
+        }
+        if (s.algorithms.empty())
+            refuse("\"algorithms\" is empty: name at least one of " + knownAlgorithms());
+    }
+
+    // The config: each value through core's parsers, then LimiterConfig::make's range checks.
+    const LimiterConfig defaults;
+    std::int64_t limit = defaults.limit();
+    if (const auto t = text(root, "limit", "limit", "a whole number"))
+        limit = parsed<std::int64_t>(*t, "limit", [](std::string_view x) { return parseInteger(x); });
+    else
+        missing("limit", QString::number(limit));
+    Nanos window = defaults.windowNanos();
+    if (const auto t = text(root, "window", "window", "a time in seconds"))
+        window = parsed<Nanos>(*t, "window", [](std::string_view x) { return parseSeconds(x); });
+    else
+        missing("window", q(formatSeconds(window)) + " s");
+    std::optional<std::int64_t> capacity;
+    if (const auto t = text(root, "capacity", "capacity", "a whole number"))
+        capacity = parsed<std::int64_t>(*t, "capacity", [](std::string_view x) { return parseInteger(x); });
+    std::optional<Rate> rate;
+    if (const auto t = text(root, "rate", "rate", "a rate per second"))
+        rate = parsed<Rate>(*t, "rate", [](std::string_view x) { return parseExactRate(x); });
+    s.config = LimiterConfig::make(limit, window, capacity, rate);
+    if (!capacity)
+        missing("capacity", QString("the limit, %1").arg(s.config.capacity()));
+    if (!rate)
+        missing("rate", QString("limit / window, %1 per s").arg(q(s.config.rate().exactText())));
+
+    const bool hasArrivals = root.contains("arrivals");
+    const QJsonValue pattern = root.value("pattern");
+    if (pattern.isUndefined()) {
+        if (!hasArrivals)
+            missing("pattern", "15 requests 0.1 s apart");
+    } else {
+        if (!pattern.isObject())
+            refuse(QString("\"pattern\" must be an object (got %1)").arg(typeName(pattern)));
+        readPattern(pattern.toObject(), s.pattern, !hasArrivals);
+    }
+    if (hasArrivals)
+        s.explicitArrivals = times(root, "arrivals", true);
+    if (root.contains("added"))
+        s.addedArrivals = times(root, "added", false);
+
+    // What will be simulated must be simulable: the pattern's own range checks (times beyond
+    // about 292 years, an edge pattern of more than kMaxArrivals) and the total count.
+    std::int64_t count = 0;
+    if (s.explicitArrivals) {
+        count = std::int64_t(s.explicitArrivals->size());
+    } else {
+        try {
+            count = std::int64_t(generateArrivals(s.pattern, s.config).size());
+        } catch (const InputError& e) {
+            refuse(QString("\"pattern\": %1").arg(q(std::string(e.what()))));
+        }
+    }
+    if (count + std::int64_t(s.addedArrivals.size()) > kMaxArrivals)
+        refuse(QString("\"added\": %1 requests in all; at most %2 per scenario")
+                   .arg(count + std::int64_t(s.addedArrivals.size()))
+                   .arg(kMaxArrivals));
+    return s;
+}
+
+// jsonString writes a string as a JSON string literal, escaped by Qt's own writer.
+QByteArray jsonString(const QString& s)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
+    return array.mid(1, array.size() - 2);
+}
+
+QByteArray jsonString(const std::string& s) { return jsonString(q(s)); }
+
+// seconds writes a time as a JSON string of its exact decimal: digits, a point and a sign only,
+// so nothing needs escaping.
+QByteArray seconds(Nanos t) { return '"' + QByteArray::fromStdString(formatSeconds(t)) + '"'; }
+
+void writeTimes(QByteArray& out, const char* key, const std::vector<Nanos>& times)
+{
+    out += QByteArray(",\n  \"") + key + "\": [";
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        out += i == 0 ? "\n    " : i % 8 == 0 ? ",\n    " : ", ";
+        out += seconds(times[i]);
+    }
+    out += times.empty() ? "]" : "\n  ]";
+}
+
+} // namespace
+
+LoadResult parseScenario(const QByteArray& json)
+{
+    LoadResult result;
+    try {
+        if (json.trimmed().isEmpty())
+            refuse("not a RateLab scenario: the input is empty");
+        QJsonParseError error{};
+        const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+        if (error.error != QJsonParseError::NoError)
+            refuse(QString("not valid JSON: %1 at offset %2%3")
+                       .arg(error.errorString())
+                       .arg(error.offset)
+                       .arg(error.offset >= json.size() - 1 ? " (the file looks cut short)" : ""));
+        if (!doc.isObject())
+            refuse("not a RateLab scenario: the top level must be a JSON object");
+        Reader reader;
+        result.scenario = reader.read(doc.object());
+        result.notes = reader.notes;
+    } catch (const InputError& e) {
+        result.scenario.reset();
+        result.error = q(std::string(e.what()));
+    } catch (const std::bad_alloc&) {
+        result.scenario.reset();
+        result.error = "not enough memory to read the scenario";
+    } catch (const std::exception& e) {
+        result.scenario.reset();
+        result.error = "cannot read the scenario: " + q(std::string(e.what()));
+    }
+    if (!result.scenario)
+        result.notes.clear();
+    // One line each, whatever the input held.
+    result.error.replace('\n', ' ').replace('\r', ' ');
+    for (QString& note : result.notes)
+        note.replace('\n', ' ').replace('\r', ' ');
+    return result;
+}
+
+QByteArray serializeScenario(const Scenario& s)
+{
+    QByteArray out = "{\n";
+    out += QByteArray("  \"format\": ") + jsonString(QString(kScenarioFormat)) + ",\n";
+    out += "  \"version\": " + QByteArray::number(kScenarioFormatVersion) + ",\n";
+    out += "  \"title\": " + jsonString(s.title) + ",\n";
+    out += "  \"lesson\": " + jsonString(s.lesson) + ",\n";
+    out += "  \"algorithms\": [";
+    for (std::size_t i = 0; i < s.algorithms.size(); ++i)
+        out += (i ? ", " : "") + jsonString(std::string(algorithmId(s.algorithms[i])));
+    out += "],\n";
+    const LimiterConfig& c = s.config;
+    out += "  \"limit\": " + QByteArray::number(qint64(c.limit())) + ",\n";
+    out += "  \"window\": " + seconds(c.windowNanos()) + ",\n";
+    out += "  \"capacity\": " + QByteArray::number(qint64(c.capacity())) + ",\n";
+    out += "  \"rate\": " + jsonString(c.rate().exactText()) + ",\n";
+    const Pattern& p = s.pattern;
+    // A seed beyond 2^63 - 1 would be read back as a double: it is written as a string then.
+    const QByteArray seed = p.seed <= std::uint64_t(std::numeric_limits<std::int64_t>::max())
+                                ? QByteArray::number(qulonglong(p.seed))
+                                : jsonString(std::to_string(p.seed));
+    out += "  \"pattern\": {\n";
+    out += "    \"kind\": " + jsonString(std::string(patternId(p.kind))) + ",\n";
+    out += "    \"n\": " + QByteArray::number(qint64(p.count)) + ",\n";
+    out += "    \"delay\": " + seconds(p.delayNanos) + ",\n";
+    out += "    \"start\": " + seconds(p.startNanos) + ",\n";
+    out += "    \"size\": " + QByteArray::number(qint64(p.burstSize)) + ",\n";
+    out += "    \"period\": " + seconds(p.periodNanos) + ",\n";
+    out += "    \"lambda\": " + jsonString(p.lambda.exactText()) + ",\n";
+    out += "    \"seed\": " + seed + ",\n";
+    out += "    \"gap\": " + seconds(p.gapNanos) + "\n";
+    out += "  }";
+    if (s.explicitArrivals)
+        writeTimes(out, "arrivals", *s.explicitArrivals);
+    if (!s.addedArrivals.empty())
+        writeTimes(out, "added", s.addedArrivals);
+    out += "\n}\n";
+    return out;
+}
+
+QString saveScenario(const Scenario& s, const QString& path)
+{
+    QByteArray data;
+    try {
+        data = serializeScenario(s);
+    } catch (const std::exception& e) {
+        return QString("cannot save %1: %2").arg(path, q(std::string(e.what())));
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    if (file.write(data) != data.size()) {
+        const QString reason = file.errorString();
+        file.cancelWriting();
+        return QString("cannot write %1: %2").arg(path, reason);
+    }
+    if (!file.commit())
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+LoadResult loadScenarioFile(const QString& path)
+{
+    LoadResult result;
+    QFile file(path);
+    if (QFileInfo(path).isDir()) {
+        result.error = QString("cannot open %1: it is a folder").arg(path);
+        return result;
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.error = QString("cannot open %1: %2").arg(path, file.errorString());
+        return result;
+    }
+    if (file.size() > kMaxFileBytes) {
+        result.error = QString("cannot open %1: larger than %2 MB, too large for a scenario")
+                           .arg(path)
+                           .arg(kMaxFileBytes / (1024 * 1024));
+        return result;
+    }
+    const QByteArray data = file.read(kMaxFileBytes + 1);
+    if (file.error() != QFileDevice::NoError) {
+        result.error = QString("cannot read %1: %2").arg(path, file.errorString());
+        return result;
+    }
+    if (data.size() > kMaxFileBytes) { // a pipe or device reports no size up front
+        result.error = QString("cannot open %1: larger than %2 MB, too large for a scenario")
+                           .arg(path)
+                           .arg(kMaxFileBytes / (1024 * 1024));
+        return result;
+    }
+    result = parseScenario(data);
+    if (!result.scenario)
+        result.error = path + ": " + result.error;
+    return result;
+}
+
+} // namespace ratelab::ui
