@@ -2,11 +2,15 @@
 #include "chartstack.h"
 #include "controlpanel.h"
 #include "dashboard.h"
+#include "documentactions.h"
+#include "lessonpanel.h"
+#include "presets.h"
 #include "mainwindow.h"
 #include "pipeline.h"
 #include "rowchart.h"
 #include "slidervalue.h"
 #include "summarytable.h"
+#include "window_test.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,25 +18,18 @@
 #include <QLineSeries>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QApplication>
+#include <QFile>
+#include <QMessageBox>
 #include <QTest>
+#include <QTimer>
 
 using namespace ratelab;
 using namespace ratelab::ui;
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public WindowTest {
     Q_OBJECT
 
-    QTemporaryDir m_config;
-    std::unique_ptr<MainWindow> m_window;
-
-    // settle waits until the pipeline has delivered the frame of the controls' latest state.
-    void settle()
-    {
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->pipeline()->isIdle(), 20000);
-        QCoreApplication::processEvents();
-    }
-    const Frame& frame() const { return m_window->dashboard()->frame(); }
-    ChartStack* charts() const { return m_window->dashboard()->charts(); }
     RowChart* rowOf(Algorithm a) const
     {
         for (int i = 0; i < charts()->rowCount(); ++i)
@@ -50,23 +47,8 @@ class TestMainWindow : public QObject {
     }
 
 private slots:
-    void initTestCase()
-    {
-        // Settings go to a scratch directory, so the test neither reads nor leaves user state.
-        qputenv("XDG_CONFIG_HOME", m_config.path().toUtf8());
-    }
-
-    void init()
-    {
-        m_window = std::make_unique<MainWindow>();
-        m_window->resize(1280, 720);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        m_window->controls()->setScenario(Scenario{});
-        m_window->controls()->limit()->spinBox()->setValue(11); // a real change: emits
-        m_window->controls()->limit()->spinBox()->setValue(10);
-        settle();
-    }
+    void initTestCase() { useScratchSettings(); }
+    void init() { openWindow(Scenario{}); } // 15 requests 0.1 s apart, limit 10 per 10 s
 
     void cleanup() { m_window.reset(); }
 
@@ -185,6 +167,65 @@ private slots:
         QVERIFY(!row->exactMarks());
         // A few points per pixel column, never one per request.
         QVERIFY(row->levelPoints().size() <= 4 * row->plotColumns() + 8);
+    }
+
+    void savedScenarioReopensToIdenticalDecisions()
+    {
+        m_window->controls()->addRequests(3'000'000'000, 4); // sent by hand: part of the file
+        settle();
+        const Trace before = *frame().trace;
+        const QString path = m_config.filePath("saved.ratelab.json");
+        QVERIFY(m_window->documents()->saveTo(path));
+        m_window->controls()->limit()->spinBox()->setValue(3);
+        settle();
+        QVERIFY(m_window->documents()->openFile(path));
+        settle();
+        QCOMPARE(frame().trace->arrivals, before.arrivals);
+        for (std::size_t r = 0; r < before.results.size(); ++r)
+            for (std::size_t i = 0; i < before.arrivals.size(); ++i) {
+                QCOMPARE(frame().trace->results[r].decisions[i].allowed, before.results[r].decisions[i].allowed);
+                QCOMPARE(frame().trace->results[r].decisions[i].retryAfter, before.results[r].decisions[i].retryAfter);
+            }
+    }
+
+    void brokenFileIsRefusedAndTheCurrentScenarioKept()
+    {
+        const QString path = m_config.filePath("broken.ratelab.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"ratelab-scenario\", \"version\": 1, \"limit\": ");
+        file.close();
+        m_window->controls()->limit()->spinBox()->setValue(7);
+        settle();
+        const Scenario before = m_window->controls()->scenario();
+        // The refusal is a message box: note its text and close it.
+        QString shown;
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                shown = box->text();
+                box->close();
+            }
+        });
+        closer.start(10);
+        QVERIFY(!m_window->documents()->openFile(path));
+        closer.stop();
+        QVERIFY2(shown.contains("broken.ratelab.json"), qPrintable(shown));
+        settle();
+        QVERIFY(m_window->controls()->scenario() == before);
+        QCOMPARE(frame().trace->config.limit(), std::int64_t(7));
+    }
+
+    void presetShowsItsLesson()
+    {
+        const LoadResult preset = loadPreset("edge-burst");
+        QVERIFY(preset.scenario);
+        m_window->openScenario(*preset.scenario);
+        settle();
+        QCOMPARE(m_window->lesson()->lesson(), QString::fromStdString(preset.scenario->lesson));
+        // The boundary attack: the fixed window admits twice its limit, the log only its limit.
+        QCOMPARE(frame().trace->results[resultIndex(Algorithm::FixedWindow)].metrics.allowed, std::int64_t(20));
+        QCOMPARE(frame().trace->results[resultIndex(Algorithm::SlidingWindowLog)].metrics.allowed, std::int64_t(10));
     }
 };
 

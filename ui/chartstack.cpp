@@ -3,6 +3,7 @@
 #include "rowchart.h"
 #include "timeaxis.h"
 
+#include <QLabel>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -19,9 +20,14 @@ ChartStack::ChartStack(QWidget* parent)
     : QWidget(parent)
     , m_layout(new QVBoxLayout(this))
     , m_axis(new TimeAxis(this))
+    , m_empty(new QLabel("No algorithm is chosen: tick at least one under Algorithms.", this))
 {
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(0);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->hide();
+    m_layout->addWidget(m_empty, 1);
     m_layout->addWidget(m_axis);
 }
 
@@ -51,9 +57,12 @@ void ChartStack::setFrame(const Frame& frame)
         m_rows.push_back(row);
     }
     for (std::size_t i = 0; i < n; ++i) {
+        m_rows[i]->setPlayhead(m_playhead);
         m_rows[i]->setFrame(frame, i);
     }
     m_frameColumns = frame.rows.empty() ? 0 : int(frame.rows.front().columns.size());
+    m_empty->setVisible(n == 0);
+    m_axis->setVisible(n != 0);
     m_full = fullRange(*frame.trace);
     m_range = frame.range;
     m_zoomed = !(m_range == m_full);
@@ -94,6 +103,13 @@ void ChartStack::pan(double deltaSeconds)
         return;
     const auto delta = Nanos(std::llround(deltaSeconds * 1e9));
     setRange({m_range.from + delta, m_range.to + delta});
+}
+
+void ChartStack::setPlayhead(std::optional<Nanos> t)
+{
+    m_playhead = t;
+    for (RowChart* row : m_rows)
+        row->setPlayhead(t);
 }
 
 void ChartStack::resizeEvent(QResizeEvent* event)

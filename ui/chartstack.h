@@ -6,6 +6,9 @@
 
 #include <QWidget>
 
+#include <optional>
+
+class QLabel;
 class QVBoxLayout;
 
 namespace ratelab::ui {
@@ -29,6 +32,7 @@ public:
     RowChart* row(int i) const { return m_rows.at(i); }
 
 public slots:
+    void setPlayhead(std::optional<ratelab::Nanos> t);
     void zoom(double anchorSeconds, double factor);
     void pan(double deltaSeconds);
     void resetZoom();
@@ -46,11 +50,13 @@ private:
 
     QVBoxLayout* m_layout;
     TimeAxis* m_axis;
+    QLabel* m_empty;
     std::vector<RowChart*> m_rows;
     TimeRange m_range;
     TimeRange m_full;
     bool m_zoomed = false;
     int m_frameColumns = 0;
+    std::optional<Nanos> m_playhead;
 };
 
 } // namespace ratelab::ui

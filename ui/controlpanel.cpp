@@ -11,6 +11,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ratelab::ui {
@@ -146,6 +147,21 @@ void ControlPanel::showPatternPage(int index)
                                                  i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
     m_patternPages->setCurrentIndex(index);
     m_patternPages->adjustSize();
+}
+
+void ControlPanel::addRequests(Nanos t, int count)
+{
+    m_addedArrivals.insert(m_addedArrivals.end(), std::size_t(std::max(count, 0)), t);
+    std::sort(m_addedArrivals.begin(), m_addedArrivals.end());
+    changed();
+}
+
+void ControlPanel::clearAddedRequests()
+{
+    if (m_addedArrivals.empty())
+        return;
+    m_addedArrivals.clear();
+    changed();
 }
 
 bool ControlPanel::linked() const { return m_link->isChecked(); }

@@ -26,6 +26,10 @@ public:
     Scenario scenario() const;
     // setScenario shows a scenario in the controls without emitting scenarioChanged.
     void setScenario(const Scenario& s);
+    // addRequests sends `count` requests by hand at time t: they join the scenario's arrivals.
+    void addRequests(Nanos t, int count);
+    // clearAddedRequests removes every request sent by hand.
+    void clearAddedRequests();
     // linked reports whether capacity and rate follow limit and window.
     bool linked() const;
     void setLinked(bool linked);

@@ -3,15 +3,20 @@
 #include "chartstack.h"
 #include "controlpanel.h"
 #include "dashboard.h"
-#include "exportdialog.h"
+#include "documentactions.h"
+#include "explainpanel.h"
+#include "lessonpanel.h"
 #include "pipeline.h"
+#include "playbackbar.h"
 #include "settings.h"
+#include "theme.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
-#include <QDir>
+#include <QDockWidget>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -19,6 +24,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 namespace ratelab::ui {
 
@@ -26,22 +32,38 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_settings(std::make_unique<Settings>())
     , m_controls(new ControlPanel)
+    , m_controlScroll(new QScrollArea)
     , m_dashboard(new Dashboard)
     , m_pipeline(new Pipeline(this))
+    , m_playback(new PlaybackBar)
+    , m_explain(new ExplainPanel)
+    , m_lesson(new LessonPanel)
     , m_splitter(new QSplitter(Qt::Horizontal))
+    , m_normalFont(QApplication::font())
 {
     setWindowTitle("RateLab");
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(m_controls);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(m_controls->sizeHint().width() + 20);
-    m_splitter->addWidget(scroll);
-    m_splitter->addWidget(m_dashboard);
+    m_controlScroll->setWidget(m_controls);
+    m_controlScroll->setWidgetResizable(true);
+    m_controlScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_controlScroll->setMinimumWidth(m_controls->sizeHint().width() + 20);
+    auto* centre = new QWidget;
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->setSpacing(0);
+    centreLayout->addWidget(m_playback);
+    centreLayout->addWidget(m_dashboard, 1);
+    m_splitter->addWidget(m_controlScroll);
+    m_splitter->addWidget(centre);
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setChildrenCollapsible(false);
     setCentralWidget(m_splitter);
-    createActions();
+    QDockWidget* lessonDock = addDock("Lesson", "lessonDock", m_lesson, Qt::RightDockWidgetArea);
+    QDockWidget* explainDock = addDock("What happened", "explainDock", m_explain, Qt::RightDockWidgetArea);
+    resizeDocks({lessonDock, explainDock}, {140, 420}, Qt::Vertical);
+    resizeDocks({lessonDock}, {320}, Qt::Horizontal);
+    m_documents = new DocumentActions(this, *m_settings, m_dashboard, [this] { return m_controls->scenario(); },
+                                      [this](const Scenario& s) { openScenario(s); });
+    createMenus();
 
     connect(m_controls, &ControlPanel::scenarioChanged, this, &MainWindow::requestFrame);
     connect(m_dashboard->charts(), &ChartStack::rangeRequested, this, [this](TimeRange range) {
@@ -49,11 +71,17 @@ MainWindow::MainWindow(QWidget* parent)
         requestFrame();
     });
     connect(m_pipeline, &Pipeline::frameReady, this, &MainWindow::showFrame);
+    connect(m_playback, &PlaybackBar::playheadChanged, this, &MainWindow::showPlayhead);
+    connect(m_playback, &PlaybackBar::sendRequested, m_controls, &ControlPanel::addRequests);
+    connect(m_documents, &DocumentActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
 
+    applyTheme(themeFromId(m_settings->theme()));
     if (const auto last = m_settings->lastScenario())
         m_controls->setScenario(*last);
+    m_lesson->setLesson({}, {});
     if (!restoreGeometry(m_settings->geometry()))
         resize(screen()->availableGeometry().size() * 0.9);
+    restoreState(m_settings->splitterState("docks"));
     m_splitter->restoreState(m_settings->splitterState("main"));
     m_dashboard->restoreSplitter(m_settings->splitterState("dashboard"));
     requestFrame();
@@ -61,35 +89,39 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
+QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(content);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(area, dock);
+    return dock;
+}
+
 void MainWindow::openScenario(const Scenario& scenario)
 {
     m_controls->setScenario(scenario);
+    m_lesson->setLesson(QString::fromStdString(scenario.title), QString::fromStdString(scenario.lesson));
     m_requestedRange = {};
     requestFrame();
 }
 
-void MainWindow::createActions()
+void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu("&File");
-    QAction* exportAction = file->addAction(QIcon::fromTheme("document-save-as"), "&Export image…", this,
-                                            &MainWindow::exportImage);
-    exportAction->setShortcut(QKeySequence("Ctrl+E"));
-    exportAction->setToolTip("Export the charts and summary as a PNG image (Ctrl+E)");
-    QAction* copyAction = file->addAction(QIcon::fromTheme("edit-copy"), "&Copy image", this, &MainWindow::copyImage);
-    copyAction->setShortcut(QKeySequence("Ctrl+Shift+C"));
-    copyAction->setToolTip("Copy the charts and summary to the clipboard (Ctrl+Shift+C)");
+    m_documents->fillMenu(file);
     file->addSeparator();
-    QAction* quit = file->addAction("&Quit", this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
     QMenu* view = menuBar()->addMenu("&View");
     ChartStack* charts = m_dashboard->charts();
-    QAction* zoomIn = view->addAction("Zoom &in", this, [this, charts] {
+    QAction* zoomIn = view->addAction("Zoom &in", this, [charts] {
         const TimeRange r = charts->range();
         charts->zoom(secondsAsDouble(r.from + (r.to - r.from) / 2), 0.5);
     });
     zoomIn->setShortcut(QKeySequence::ZoomIn);
-    QAction* zoomOut = view->addAction("Zoom &out", this, [this, charts] {
+    QAction* zoomOut = view->addAction("Zoom &out", this, [charts] {
         const TimeRange r = charts->range();
         charts->zoom(secondsAsDouble(r.from + (r.to - r.from) / 2), 2.0);
     });
@@ -97,22 +129,51 @@ void MainWindow::createActions()
     QAction* reset = view->addAction(QIcon::fromTheme("zoom-original"), "&Reset zoom", charts, &ChartStack::resetZoom);
     reset->setShortcut(QKeySequence("Ctrl+0"));
     reset->setToolTip("Show the whole scenario again (Ctrl+0); zoom with the wheel, pan by dragging");
+    view->addSeparator();
+    QAction* present = view->addAction("&Presentation mode", this, &MainWindow::setPresenting);
+    present->setCheckable(true);
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    QMenu* themes = view->addMenu("&Theme");
+    auto* themeGroup = new QActionGroup(this);
+    for (Theme t : {Theme::Light, Theme::Dark}) {
+        QAction* a = themes->addAction(t == Theme::Light ? "&Light" : "&Dark", this, [this, t] {
+            applyTheme(t);
+            m_settings->setTheme(themeId(t));
+        });
+        a->setCheckable(true);
+        a->setChecked(themeId(t) == m_settings->theme());
+        themeGroup->addAction(a);
+    }
+
+    QMenu* play = menuBar()->addMenu("&Playback");
+    play->addAction("&Play / pause", m_playback, &PlaybackBar::togglePlay)->setShortcut(QKeySequence(Qt::Key_Space));
+    play->addAction("Step &forward", m_playback, &PlaybackBar::stepForward)->setShortcut(QKeySequence(Qt::Key_Right));
+    play->addAction("Step &back", m_playback, &PlaybackBar::stepBack)->setShortcut(QKeySequence(Qt::Key_Left));
+    play->addAction("Show &everything", this, [this] { m_playback->setPlayhead(kMaxNanos); })->setShortcut(QKeySequence(Qt::Key_End));
+    play->addSeparator();
+    play->addAction("&Send a request at the playhead", this, [this] { m_controls->addRequests(m_playback->playhead(), 1); })
+        ->setShortcut(QKeySequence(Qt::Key_R));
+    play->addAction("Send a b&urst at the playhead", this, [this] {
+        m_controls->addRequests(m_playback->playhead(), m_playback->burstSize());
+    })->setShortcut(QKeySequence(Qt::Key_B));
+    play->addAction("&Clear requests sent by hand", m_controls, &ControlPanel::clearAddedRequests);
 
     QMenu* help = menuBar()->addMenu("&Help");
     help->addAction("&About RateLab", this, [this] {
         QMessageBox::about(this, "About RateLab",
                            "<b>RateLab</b><p>Seven rate limiters side by side over the same simulated traffic, "
                            "with exact integer-nanosecond arithmetic.</p><p>Wheel: zoom the time axis. Drag: pan. "
-                           "Hover a mark: that request's decision.</p>");
+                           "Hover a mark: that request's decision. Space: play, arrows: step, R: send a request.</p>");
     });
 
     QToolBar* bar = addToolBar("Main");
     bar->setObjectName("mainToolBar");
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    bar->addAction(exportAction);
-    bar->addAction(copyAction);
+    bar->addAction(m_documents->exportImageAction());
+    bar->addAction(m_documents->copyImageAction());
     bar->addSeparator();
     bar->addAction(reset);
+    bar->addAction(present);
 }
 
 void MainWindow::requestFrame()
@@ -131,41 +192,45 @@ void MainWindow::showFrame(const Frame& frame)
         return;
     }
     m_dashboard->setFrame(frame);
+    m_playback->setTrace(frame.trace, frame.range);
+    showPlayhead(m_playback->playhead());
     const auto n = frame.trace->arrivals.size();
     statusBar()->showMessage(QString("%1 request%2 · wheel to zoom, drag to pan, hover a mark for its decision")
                                  .arg(QLocale().toString(qulonglong(n)))
                                  .arg(n == 1 ? "" : "s"));
 }
 
-void MainWindow::exportImage()
+void MainWindow::showPlayhead(Nanos t)
 {
-    const QString defaultPath = QDir::home().filePath("ratelab.png");
-    ExportDialog dialog(m_settings->exportSize(), m_settings->exportScale(), defaultPath, this);
-    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
+    const Frame& frame = m_dashboard->frame();
+    if (!frame.trace)
         return;
-    m_settings->setExport(dialog.imageSize(), dialog.scale());
-    QString error;
-    try {
-        const TimeRange range = m_dashboard->charts()->isZoomed() ? m_dashboard->charts()->range() : TimeRange{};
-        error = writeImage(renderOffscreen(m_controls->scenario(), dialog.imageSize(), dialog.scale(), range), dialog.path());
-    } catch (const std::exception& e) {
-        error = QString::fromUtf8(e.what());
-    }
-    if (!error.isEmpty())
-        QMessageBox::warning(this, "Export failed", error);
-    else
-        statusBar()->showMessage("Saved " + dialog.path(), 5000);
+    m_dashboard->charts()->setPlayhead(m_playback->atEnd() ? std::nullopt : std::optional<Nanos>(t));
+    m_explain->show(frame.trace, t);
 }
 
-void MainWindow::copyImage()
+void MainWindow::setPresenting(bool on)
 {
-    QApplication::clipboard()->setImage(m_dashboard->render(devicePixelRatioF()));
-    statusBar()->showMessage("Image copied to the clipboard", 3000);
+    m_presenting = on;
+    // Presentation: full screen, larger type, the controls folded away, the lesson large.
+    QFont f = m_normalFont;
+    if (on)
+        f.setPointSizeF(f.pointSizeF() * 1.35);
+    QApplication::setFont(f);
+    m_controlScroll->setVisible(!on);
+    m_lesson->setLarge(on);
+    if (on)
+        showFullScreen();
+    else
+        showNormal();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (m_presenting)
+        setPresenting(false);
     m_settings->setGeometry(saveGeometry());
+    m_settings->setSplitterState("docks", saveState());
     m_settings->setSplitterState("main", m_splitter->saveState());
     m_settings->setSplitterState("dashboard", m_dashboard->splitter()->saveState());
     try {

@@ -6,13 +6,19 @@
 
 #include <QMainWindow>
 
+class QDockWidget;
+class QScrollArea;
 class QSplitter;
 
 namespace ratelab::ui {
 
 class ControlPanel;
 class Dashboard;
+class DocumentActions;
+class ExplainPanel;
+class LessonPanel;
 class Pipeline;
+class PlaybackBar;
 class Settings;
 
 class MainWindow : public QMainWindow {
@@ -27,23 +33,38 @@ public:
     ControlPanel* controls() const { return m_controls; }
     Dashboard* dashboard() const { return m_dashboard; }
     Pipeline* pipeline() const { return m_pipeline; }
+    PlaybackBar* playback() const { return m_playback; }
+    ExplainPanel* explanation() const { return m_explain; }
+    LessonPanel* lesson() const { return m_lesson; }
+    DocumentActions* documents() const { return m_documents; }
+    bool isPresenting() const { return m_presenting; }
+
+public slots:
+    void setPresenting(bool on);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void createActions();
+    void createMenus();
     void requestFrame();
     void showFrame(const Frame& frame);
-    void exportImage();
-    void copyImage();
+    void showPlayhead(Nanos t);
+    QDockWidget* addDock(const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area);
 
     std::unique_ptr<Settings> m_settings;
     ControlPanel* m_controls;
+    QScrollArea* m_controlScroll;
     Dashboard* m_dashboard;
     Pipeline* m_pipeline;
+    PlaybackBar* m_playback;
+    ExplainPanel* m_explain;
+    LessonPanel* m_lesson;
+    DocumentActions* m_documents;
     QSplitter* m_splitter;
     TimeRange m_requestedRange;
+    bool m_presenting = false;
+    QFont m_normalFont;
 };
 
 } // namespace ratelab::ui

@@ -29,24 +29,45 @@ QString seconds(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s
 
 } // namespace
 
-QColor RowChart::levelColor() { return QColor(0x25, 0x63, 0xeb); }
+QColor RowChart::levelColor() const
+{
+    return palette().color(QPalette::Base).lightness() < 128 ? QColor(0x60, 0xa5, 0xfa) : QColor(0x25, 0x63, 0xeb);
+}
+
+void RowChart::applyPalette()
+{
+    const QPalette pal = palette();
+    chart()->setBackgroundBrush(pal.color(QPalette::Base));
+    chart()->setBackgroundPen(Qt::NoPen);
+    m_timeAxis->setGridLineColor(pal.color(QPalette::Mid));
+    m_levelAxis->setGridLineColor(pal.color(QPalette::Mid));
+    m_timeAxis->setLinePenColor(pal.color(QPalette::Mid));
+    m_levelAxis->setLinePenColor(pal.color(QPalette::Mid));
+    QPen dashed(pal.color(QPalette::PlaceholderText), 1.2, Qt::DashLine);
+    m_ceiling->setPen(dashed);
+}
+
+void RowChart::changeEvent(QEvent* event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+}
 QColor RowChart::admittedColor() { return QColor(0x1a, 0x98, 0x50); }
 QColor RowChart::delayedColor() { return QColor(0xf5, 0x9e, 0x0b); }
 QColor RowChart::deniedColor() { return QColor(0xd7, 0x30, 0x27); }
 
 RowChart::RowChart(QWidget* parent)
-    : QChartView(parent)
+    : QChartView(new QChart, parent) // our chart from the start: setChart would orphan a default one
     , m_ceiling(new QLineSeries)
     , m_timeAxis(new QValueAxis)
     , m_levelAxis(new QValueAxis)
 {
-    auto* c = new QChart;
+    QChart* c = chart();
     c->legend()->hide();
     c->setBackgroundRoundness(0);
     c->layout()->setContentsMargins(0, 0, 0, 0);
     c->addSeries(m_ceiling);
-    QPen dashed(QColor(0x6b, 0x72, 0x80), 1.2, Qt::DashLine);
-    m_ceiling->setPen(dashed);
     // Axis labels are painted by this class and by TimeAxis, so every row's plot area has the
     // same left and right edge and the rows share one time axis to the pixel.
     m_timeAxis->setLabelsVisible(false);
@@ -54,14 +75,13 @@ RowChart::RowChart(QWidget* parent)
     m_timeAxis->setTickAnchor(0);
     m_levelAxis->setLabelsVisible(false);
     m_levelAxis->setTickCount(3);
-    m_timeAxis->setGridLineColor(QColor(0xe5, 0xe7, 0xeb));
-    m_levelAxis->setGridLineColor(QColor(0xe5, 0xe7, 0xeb));
     c->addAxis(m_timeAxis, Qt::AlignBottom);
     c->addAxis(m_levelAxis, Qt::AlignLeft);
     m_ceiling->attachAxis(m_timeAxis);
     m_ceiling->attachAxis(m_levelAxis);
     c->setMargins(QMargins(kLevelLabelWidth, kHeaderHeight + kStripHeight, 14, 4));
-    setChart(c);
+
+    applyPalette();
     setRenderHint(QPainter::Antialiasing);
     setMouseTracking(true);
     setMinimumHeight(64);
@@ -129,6 +149,32 @@ void RowChart::previewRange(TimeRange range)
     m_timeAxis->setRange(from, to);
     m_timeAxis->setTickInterval(niceStep(to - from, std::max(2, plotColumns() / 110)));
     viewport()->update();
+}
+
+void RowChart::setPlayhead(std::optional<Nanos> t)
+{
+    if (t == m_playhead)
+        return;
+    m_playhead = t;
+    viewport()->update();
+}
+
+std::size_t RowChart::shownEnd() const
+{
+    const ReducedRow& r = m_frame.rows.at(m_row);
+    if (!m_playhead)
+        return r.endRequest;
+    const auto& t = m_frame.trace->arrivals;
+    const auto end = std::upper_bound(t.begin() + std::ptrdiff_t(r.firstRequest), t.begin() + std::ptrdiff_t(r.endRequest), *m_playhead);
+    return std::size_t(end - t.begin());
+}
+
+double RowChart::visibleRight() const
+{
+    const QRectF p0 = plot();
+    if (!m_playhead || *m_playhead >= m_range.to)
+        return p0.right() + 6;
+    return std::clamp(xOf(secondsAsDouble(*m_playhead)), p0.left() - 6, p0.right() + 6);
 }
 
 QRectF RowChart::plot() const { return chart()->plotArea(); }
@@ -232,6 +278,7 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
     drawLevelLabels(p);
     drawLevel(p);
     drawStrip(p);
+    drawPlayhead(p);
     p->restore();
 }
 
@@ -248,16 +295,19 @@ void RowChart::drawHeader(QPainter* p) const
     const QRectF header(p0.left(), 1, p0.width(), kHeaderHeight);
     p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
     const double titleWidth = QFontMetricsF(bold).horizontalAdvance(title);
-    p->setFont(font());
-    p->setPen(QColor(0x4b, 0x55, 0x63));
-    p->drawText(header.adjusted(titleWidth, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                "   line: " + unit + ", dashed: " + ceilingName());
-    p->setPen(palette().color(QPalette::WindowText));
     QString counts = QString("%1 admitted").arg(m.allowed);
     if (m.delayed > 0)
         counts += QString(" (%1 delayed)").arg(m.delayed);
     counts += QString(" · %1 denied").arg(m.denied);
+    p->setFont(font());
+    const QFontMetricsF fm(font());
+    const double countsWidth = fm.horizontalAdvance(counts);
     p->drawText(header, Qt::AlignRight | Qt::AlignVCenter, counts);
+    // The legend of the line takes what room is left between the title and the counts.
+    const QString legend = fm.elidedText("   line: " + unit + ", dashed: " + ceilingName(), Qt::ElideRight,
+                                         header.width() - titleWidth - countsWidth - 12);
+    p->setPen(palette().color(QPalette::PlaceholderText));
+    p->drawText(header.adjusted(titleWidth, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, legend);
 }
 
 void RowChart::drawLevel(QPainter* p) const
@@ -275,7 +325,7 @@ void RowChart::drawLevel(QPainter* p) const
     QPen pen(levelColor(), 1);
     pen.setCosmetic(true);
     p->save();
-    p->setClipRect(p0.adjusted(-1, -2, 1, 2));
+    p->setClipRect(QRectF(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, visibleRight()), p0.bottom() + 2)));
     p->setPen(pen);
     const double devicePixel = 1.0 / std::max(1.0, p->device()->devicePixelRatioF());
     for (const QPointF offset : {QPointF(0, 0), QPointF(devicePixel, 0), QPointF(0, devicePixel)}) {
@@ -286,11 +336,22 @@ void RowChart::drawLevel(QPainter* p) const
     p->restore();
 }
 
+void RowChart::drawPlayhead(QPainter* p) const
+{
+    if (!m_playhead || *m_playhead >= m_range.to || *m_playhead < m_range.from)
+        return;
+    const QRectF p0 = plot();
+    const double x = xOf(secondsAsDouble(*m_playhead));
+    p->setClipping(false);
+    p->setPen(QPen(QColor(0xea, 0x58, 0x0c), 1.5));
+    p->drawLine(QPointF(x, p0.top() - kStripHeight), QPointF(x, p0.bottom()));
+}
+
 void RowChart::drawLevelLabels(QPainter* p) const
 {
     const QRectF p0 = plot();
     p->setFont(font());
-    p->setPen(QColor(0x4b, 0x55, 0x63));
+    p->setPen(palette().color(QPalette::PlaceholderText));
     const double top = m_levelAxis->max();
     const auto label = [&](double v, double y) {
         p->drawText(QRectF(0, y - 8, p0.left() - 5, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(v, 'g', 3));
@@ -320,12 +381,12 @@ void RowChart::drawStrip(QPainter* p) const
 {
     const QRectF p0 = plot();
     const QRectF band(p0.left(), p0.top() - kStripHeight, p0.width(), kStripHeight - 2);
-    p->fillRect(band, QColor(0xf8, 0xfa, 0xfc));
-    p->setClipRect(band.adjusted(-6, 0, 6, 0));
+    p->fillRect(band, palette().color(QPalette::AlternateBase));
+    p->setClipRect(QRectF(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom())));
     const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
     const ReducedRow& r = m_frame.rows.at(m_row);
     if (exactMarks()) {
-        for (std::size_t i = r.firstRequest; i < r.endRequest; ++i) {
+        for (std::size_t i = r.firstRequest; i < shownEnd(); ++i) {
             const Decision& d = result.decisions[i];
             paintMark(p, QPointF(xOf(secondsAsDouble(m_frame.trace->arrivals[i])), laneY(laneOf(d))), laneOf(d));
         }

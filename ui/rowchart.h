@@ -30,6 +30,9 @@ public:
     // previewRange moves the time axis at once, before the re-reduced frame arrives.
     void previewRange(TimeRange range);
 
+    // setPlayhead shows only what happened up to t, with a line at t; nullopt shows everything.
+    void setPlayhead(std::optional<Nanos> t);
+
     Algorithm algorithm() const;
     // plotRect is the plot area in widget coordinates.
     QRectF plotRect() const;
@@ -41,6 +44,8 @@ public:
     std::optional<std::size_t> requestAt(QPointF pos) const;
     // hoverText describes request i's decision: time, verdict, remaining, retry-after, levels.
     QString hoverText(std::size_t i) const;
+    // shownEnd is one past the last visible request drawn: those after the playhead are not.
+    std::size_t shownEnd() const;
     // exactMarks reports whether every visible request has its own mark.
     bool exactMarks() const;
     // levelPoints is the level polyline drawn, as (seconds, level) vertices.
@@ -49,7 +54,7 @@ public:
     enum class Lane { Admitted, Delayed, Denied };
     // paintMark draws the mark of a lane centred on c: circle, triangle or cross.
     static void paintMark(QPainter* p, QPointF c, Lane lane);
-    static QColor levelColor();
+    QColor levelColor() const;
     static QColor admittedColor();
     static QColor delayedColor();
     static QColor deniedColor();
@@ -65,8 +70,10 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    void applyPalette();
     double xOf(double seconds) const;
     double laneY(Lane lane) const;
     QRectF plot() const;
@@ -76,7 +83,10 @@ private:
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;
     void drawLevel(QPainter* p) const;
+    void drawPlayhead(QPainter* p) const;
     double levelCeiling() const;
+    // visibleRight is the right edge of what is drawn: the plot's, or the playhead's.
+    double visibleRight() const;
     QString ceilingName() const;
 
     Frame m_frame;
@@ -87,6 +97,7 @@ private:
     QValueAxis* m_timeAxis;
     QValueAxis* m_levelAxis;
     std::optional<QPointF> m_dragFrom;
+    std::optional<Nanos> m_playhead;
 };
 
 } // namespace ratelab::ui

@@ -98,3 +98,22 @@ void Settings::setExport(QSize size, double scale)
 }
 
 } // namespace ratelab::ui
+
+namespace ratelab::ui {
+
+QStringList Settings::recentFiles() const { return m_settings.value("recent/files").toStringList(); }
+
+void Settings::addRecentFile(const QString& path)
+{
+    QStringList files = recentFiles();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > 8)
+        files.removeLast();
+    m_settings.setValue("recent/files", files);
+}
+
+QString Settings::theme() const { return m_settings.value("view/theme", "light").toString(); }
+void Settings::setTheme(const QString& id) { m_settings.setValue("view/theme", id); }
+
+} // namespace ratelab::ui

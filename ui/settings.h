@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QSettings>
 #include <QSize>
+#include <QStringList>
 
 #include <optional>
 
@@ -29,6 +30,13 @@ public:
     QSize exportSize() const;
     double exportScale() const;
     void setExport(QSize size, double scale);
+
+    // recentFiles lists scenario files, most recent first; addRecentFile moves one to the top.
+    QStringList recentFiles() const;
+    void addRecentFile(const QString& path);
+
+    QString theme() const;
+    void setTheme(const QString& id);
 
 private:
     mutable QSettings m_settings;

@@ -8,13 +8,14 @@ SummaryTable::SummaryTable(QWidget* parent)
     : QTableWidget(parent)
 {
     setColumnCount(7);
-    setHorizontalHeaderLabels({"Algorithm", "Allowed", "Denied", "Delayed", "Max in any window", "Overshoot",
-                               "Memory per key"});
+    setHorizontalHeaderLabels({"Algorithm", "Allowed", "Denied", "Delayed", "Max in a window", "Overshoot",
+                               "Memory/key"});
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 3);
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // Numbers take what they need; the names column gets the rest.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     setEditTriggers(NoEditTriggers);
     setSelectionMode(NoSelection);
     setFocusPolicy(Qt::NoFocus);

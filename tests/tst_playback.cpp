@@ -1,0 +1,141 @@
+// Playback, explanations and requests sent by hand, driven through the main window.
+#include "chartstack.h"
+#include "controlpanel.h"
+#include "dashboard.h"
+#include "explain.h"
+#include "explainpanel.h"
+#include "mainwindow.h"
+#include "pipeline.h"
+#include "playbackbar.h"
+#include "rowchart.h"
+#include "window_test.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+namespace {
+constexpr Nanos kMs = 1'000'000;
+}
+
+class TestPlayback : public WindowTest {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { useScratchSettings(); }
+    void init() { openWindow(Scenario{}); } // 15 requests 0.1 s apart, limit 10 per 10 s
+
+    void cleanup() { m_window.reset(); }
+
+    void startsShowingEverything()
+    {
+        PlaybackBar* play = m_window->playback();
+        QVERIFY(play->atEnd());
+        for (int r = 0; r < charts()->rowCount(); ++r)
+            QCOMPARE(charts()->row(r)->shownEnd(), std::size_t(15));
+    }
+
+    void playheadShowsExactlyTheRequestsUpToIt_data()
+    {
+        QTest::addColumn<Nanos>("playhead");
+        QTest::addColumn<int>("shown");
+        // Requests at 0, 100, ..., 1400 ms: a playhead at t shows those at or before t.
+        QTest::newRow("at the first request") << Nanos(0) << 1;
+        QTest::newRow("between requests") << Nanos(450 * kMs) << 5;
+        QTest::newRow("exactly at a request") << Nanos(1000 * kMs) << 11;
+        QTest::newRow("after the last") << Nanos(2000 * kMs) << 15;
+    }
+
+    void playheadShowsExactlyTheRequestsUpToIt()
+    {
+        QFETCH(Nanos, playhead);
+        QFETCH(int, shown);
+        m_window->playback()->setPlayhead(playhead);
+        for (int r = 0; r < charts()->rowCount(); ++r)
+            QCOMPARE(charts()->row(r)->shownEnd(), std::size_t(shown));
+        // And in pixels: the token bucket's marks up to the playhead are painted, the rest not.
+        Dashboard* dash = m_window->dashboard();
+        const QImage image = dash->render(1.0);
+        RowChart* token = charts()->row(3);
+        QCOMPARE(token->algorithm(), Algorithm::TokenBucket);
+        for (std::size_t i = 0; i < 15; ++i) {
+            const QColor c = image.pixelColor(token->mapTo(dash, token->markPosition(i).toPoint()));
+            const bool painted = c.saturation() > 120;
+            QVERIFY2(painted == (int(i) < shown), qPrintable(QString("request %1: %2").arg(i).arg(c.name())));
+        }
+    }
+
+    void steppingVisitsEachRequestAndExplainsIt()
+    {
+        PlaybackBar* play = m_window->playback();
+        play->setPlayhead(0);
+        QCOMPARE(m_window->explanation()->currentRequest(), std::optional<std::size_t>(0));
+        for (int k = 1; k < 15; ++k) {
+            play->stepForward();
+            QCOMPARE(play->playhead(), Nanos(k * 100 * kMs));
+            QCOMPARE(m_window->explanation()->currentRequest(), std::optional<std::size_t>(k));
+        }
+        play->stepBack();
+        QCOMPARE(play->playhead(), Nanos(1300 * kMs));
+        // The panel's words are the core's, one line per algorithm, for request 14 (index 13).
+        const QString text = m_window->explanation()->text();
+        for (std::size_t row = 0; row < frame().trace->results.size(); ++row)
+            QVERIFY2(text.contains(QString::fromStdString(explain(*frame().trace, row, 13))), qPrintable(text));
+        // Request 14 at 1.3 s: the token bucket denied it (11 admitted, then 0.3 token).
+        QVERIFY(!frame().trace->results[3].decisions[13].allowed);
+    }
+
+    void playingAdvancesSimulatedTimeAndStopsAtTheEnd()
+    {
+        PlaybackBar* play = m_window->playback();
+        play->setSpeed(16);
+        play->setPlayhead(0);
+        play->togglePlay();
+        QVERIFY(play->isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(play->playhead() > 0, 5000);
+        // 16x over about 11 s of simulated time: the end comes within a second or so.
+        QTRY_VERIFY_WITH_TIMEOUT(!play->isPlaying(), 10000);
+        QVERIFY(play->atEnd());
+    }
+
+    void sendingARequestAddsItAtThePlayhead()
+    {
+        PlaybackBar* play = m_window->playback();
+        play->setPlayhead(5000 * kMs);
+        emit play->sendRequested(play->playhead(), 1);
+        settle();
+        QCOMPARE(frame().trace->arrivals.size(), std::size_t(16));
+        QCOMPARE(frame().trace->arrivals.back(), Nanos(5000 * kMs));
+        QCOMPARE(frame().scenario->addedArrivals, std::vector<Nanos>{5000 * kMs});
+        // At 5 s the token bucket has refilled 5 - 1.4 + 0.4 = 4 tokens (0.4 left at 1.4 s,
+        // then 3.6 s at 1/s): the request sent by hand is admitted.
+        QVERIFY(frame().trace->results[3].decisions.back().allowed);
+        // A burst of 5 more at the same instant: six requests at 5 s share the 4 tokens, so four
+        // of them are admitted and two denied.
+        emit play->sendRequested(play->playhead(), 5);
+        settle();
+        QCOMPARE(frame().trace->arrivals.size(), std::size_t(21));
+        const auto& token = frame().trace->results[3].decisions;
+        int admitted = 0;
+        for (std::size_t i = 15; i < 21; ++i)
+            admitted += token[i].allowed;
+        QCOMPARE(admitted, 4);
+        m_window->controls()->clearAddedRequests();
+        settle();
+        QCOMPARE(frame().trace->arrivals.size(), std::size_t(15));
+    }
+
+    void presentationModeFoldsTheControls()
+    {
+        m_window->setPresenting(true);
+        QVERIFY(m_window->isPresenting());
+        QVERIFY(!m_window->controls()->isVisible());
+        m_window->setPresenting(false);
+        QVERIFY(m_window->controls()->isVisible());
+    }
+};
+
+QTEST_MAIN(TestPlayback)
+#include "tst_playback.moc"

@@ -1,0 +1,45 @@
+// WindowTest is the shared fixture of the widget tests: a main window on the offscreen
+// platform, settings in a scratch directory, and a wait for the pipeline's latest frame.
+#pragma once
+
+#include "chartstack.h"
+#include "dashboard.h"
+#include "mainwindow.h"
+#include "pipeline.h"
+#include "rowchart.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+class WindowTest : public QObject {
+protected:
+    QTemporaryDir m_config;
+    std::unique_ptr<ratelab::ui::MainWindow> m_window;
+
+    // useScratchSettings sends QSettings to a scratch directory, so a test neither reads nor
+    // leaves user state. Call it before the first window is made.
+    void useScratchSettings() { qputenv("XDG_CONFIG_HOME", m_config.path().toUtf8()); }
+
+    // openWindow makes a fresh 1280x720 window showing `scenario` and waits for its frame.
+    void openWindow(const ratelab::Scenario& scenario)
+    {
+        m_window = std::make_unique<ratelab::ui::MainWindow>();
+        m_window->resize(1280, 720);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window->openScenario(scenario);
+        settle();
+    }
+
+    // settle waits until the pipeline has delivered the frame of the controls' latest state.
+    void settle()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->pipeline()->isIdle(), 20000);
+        QCoreApplication::processEvents();
+    }
+
+    const ratelab::ui::Frame& frame() const { return m_window->dashboard()->frame(); }
+    ratelab::ui::ChartStack* charts() const { return m_window->dashboard()->charts(); }
+};

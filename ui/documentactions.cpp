@@ -1,0 +1,218 @@
+#include "documentactions.h"
+
+#include "chartstack.h"
+#include "dashboard.h"
+#include "exportdialog.h"
+#include "presets.h"
+#include "report.h"
+#include "scenariofile.h"
+#include "settings.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <sstream>
+
+namespace ratelab::ui {
+
+DocumentActions::DocumentActions(QWidget* window, Settings& settings, Dashboard* dashboard,
+                                 std::function<Scenario()> current, std::function<void(const Scenario&)> open)
+    : QObject(window)
+    , m_window(window)
+    , m_settings(settings)
+    , m_dashboard(dashboard)
+    , m_current(std::move(current))
+    , m_open(std::move(open))
+{
+}
+
+void DocumentActions::fillMenu(QMenu* file)
+{
+    QAction* open = file->addAction(QIcon::fromTheme("document-open"), "&Open scenario…", this, [this] {
+        const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath();
+        const QString p = QFileDialog::getOpenFileName(m_window, "Open scenario", dir,
+                                                       "RateLab scenarios (*.ratelab.json *.json);;All files (*)");
+        if (!p.isEmpty())
+            openFile(p);
+    });
+    open->setShortcut(QKeySequence::Open);
+    m_recent = file->addMenu("Open &recent");
+    refreshRecent();
+    QMenu* presetMenu = file->addMenu("&Presets");
+    for (const PresetInfo& preset : presets()) {
+        presetMenu->addAction(preset.title, this, [this, id = preset.id] {
+            const LoadResult r = loadPreset(id);
+            if (r.scenario) {
+                m_path.clear();
+                m_open(*r.scenario);
+            } else {
+                failed("Cannot load the preset", r.error);
+            }
+        });
+    }
+    file->addSeparator();
+    QAction* save = file->addAction(QIcon::fromTheme("document-save"), "&Save scenario", this, &DocumentActions::save);
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs = file->addAction("Save scenario &as…", this, &DocumentActions::saveAs);
+    saveAs->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    m_exportImage = file->addAction(QIcon::fromTheme("document-save-as"), "&Export image (PNG)…", this,
+                                    &DocumentActions::exportImage);
+    m_exportImage->setShortcut(QKeySequence("Ctrl+E"));
+    m_exportImage->setToolTip("Export the charts and summary as a PNG image (Ctrl+E)");
+    file->addAction("Export &SVG…", this, &DocumentActions::exportSvg);
+    file->addAction("Export trace as &CSV…", this, [this] { exportTrace("csv"); });
+    file->addAction("Export trace as &JSON…", this, [this] { exportTrace("json"); });
+    m_copyImage = file->addAction(QIcon::fromTheme("edit-copy"), "&Copy image", this, &DocumentActions::copyImage);
+    m_copyImage->setShortcut(QKeySequence("Ctrl+Shift+C"));
+    m_copyImage->setToolTip("Copy the charts and summary to the clipboard (Ctrl+Shift+C)");
+}
+
+bool DocumentActions::openFile(const QString& path)
+{
+    const LoadResult r = loadScenarioFile(path);
+    if (!r.scenario) {
+        failed("Cannot open the scenario", r.error); // the current scenario stays as it was
+        return false;
+    }
+    m_path = path;
+    m_settings.addRecentFile(QFileInfo(path).absoluteFilePath());
+    refreshRecent();
+    m_open(*r.scenario);
+    emit status(r.notes.isEmpty() ? "Opened " + path : "Opened " + path + " (" + r.notes.join("; ") + ")");
+    return true;
+}
+
+bool DocumentActions::saveTo(const QString& path)
+{
+    const QString error = saveScenario(m_current(), path);
+    if (!error.isEmpty()) {
+        failed("Cannot save the scenario", error);
+        return false;
+    }
+    m_path = path;
+    m_settings.addRecentFile(QFileInfo(path).absoluteFilePath());
+    refreshRecent();
+    emit status("Saved " + path);
+    return true;
+}
+
+void DocumentActions::save()
+{
+    if (m_path.isEmpty())
+        saveAs();
+    else
+        saveTo(m_path);
+}
+
+void DocumentActions::saveAs()
+{
+    const QString p = askPath("Save scenario", "RateLab scenarios (*.ratelab.json)", ".ratelab.json");
+    if (!p.isEmpty())
+        saveTo(p);
+}
+
+QString DocumentActions::askPath(const QString& title, const QString& filter, const QString& suffix)
+{
+    const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath();
+    QString p = QFileDialog::getSaveFileName(m_window, title, QDir(dir).filePath("ratelab" + suffix), filter);
+    if (!p.isEmpty() && !p.endsWith(suffix, Qt::CaseInsensitive) && QFileInfo(p).suffix().isEmpty())
+        p += suffix;
+    return p;
+}
+
+void DocumentActions::exportImage()
+{
+    ExportDialog dialog(m_settings.exportSize(), m_settings.exportScale(), QDir::home().filePath("ratelab.png"), m_window);
+    if (dialog.exec() != QDialog::Accepted || dialog.path().isEmpty())
+        return;
+    m_settings.setExport(dialog.imageSize(), dialog.scale());
+    QString error;
+    try {
+        ChartStack* charts = m_dashboard->charts();
+        const TimeRange range = charts->isZoomed() ? charts->range() : TimeRange{};
+        error = writeImage(renderOffscreen(m_current(), dialog.imageSize(), dialog.scale(), range), dialog.path());
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    if (!error.isEmpty())
+        failed("Export failed", error);
+    else
+        emit status("Saved " + dialog.path());
+}
+
+void DocumentActions::exportSvg()
+{
+    const QString p = askPath("Export SVG", "SVG image (*.svg)", ".svg");
+    if (p.isEmpty())
+        return;
+    QSaveFile file(p);
+    if (!file.open(QIODevice::WriteOnly))
+        return failed("Export failed", QString("cannot write %1: %2").arg(p, file.errorString()));
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(m_dashboard->size());
+    svg.setViewBox(m_dashboard->rect());
+    svg.setTitle(Dashboard::describe(m_current()));
+    QPainter painter(&svg);
+    m_dashboard->QWidget::render(&painter);
+    painter.end();
+    if (!file.commit())
+        return failed("Export failed", QString("cannot write %1: %2").arg(p, file.errorString()));
+    emit status("Saved " + p);
+}
+
+void DocumentActions::exportTrace(const QString& format)
+{
+    const Frame& frame = m_dashboard->frame();
+    if (!frame.trace)
+        return;
+    const QString p = askPath("Export trace", format == "csv" ? "CSV (*.csv)" : "JSON (*.json)", "." + format);
+    if (p.isEmpty())
+        return;
+    std::ostringstream out;
+    if (format == "csv")
+        writeCsv(out, *frame.trace);
+    else
+        writeJson(out, *frame.scenario, *frame.trace);
+    QSaveFile file(p);
+    const std::string text = out.str();
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit())
+        return failed("Export failed", QString("cannot write %1: %2").arg(p, file.errorString()));
+    emit status("Saved " + p);
+}
+
+void DocumentActions::copyImage()
+{
+    QApplication::clipboard()->setImage(m_dashboard->render(m_window->devicePixelRatioF()));
+    emit status("Image copied to the clipboard");
+}
+
+void DocumentActions::refreshRecent()
+{
+    if (!m_recent)
+        return;
+    m_recent->clear();
+    const QStringList files = m_settings.recentFiles();
+    for (const QString& f : files)
+        m_recent->addAction(QFileInfo(f).fileName(), this, [this, f] { openFile(f); })->setToolTip(f);
+    m_recent->setEnabled(!files.isEmpty());
+}
+
+void DocumentActions::failed(const QString& title, const QString& message)
+{
+    QMessageBox::warning(m_window, title, message);
+    emit status(message);
+}
+
+} // namespace ratelab::ui

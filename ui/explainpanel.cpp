@@ -1,0 +1,60 @@
+#include "explainpanel.h"
+
+#include "explain.h"
+#include "rowchart.h"
+
+#include <QLabel>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace ratelab::ui {
+
+ExplainPanel::ExplainPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_heading(new QLabel)
+    , m_body(new QTextBrowser)
+{
+    QFont bold = m_heading->font();
+    bold.setBold(true);
+    m_heading->setFont(bold);
+    m_body->setOpenLinks(false);
+    m_body->setFrameShape(QFrame::NoFrame);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 4);
+    layout->addWidget(m_heading);
+    layout->addWidget(m_body, 1);
+}
+
+void ExplainPanel::show(std::shared_ptr<const Trace> trace, Nanos t)
+{
+    const auto& arrivals = trace->arrivals;
+    const auto it = std::upper_bound(arrivals.begin(), arrivals.end(), t);
+    std::optional<std::size_t> index;
+    if (it != arrivals.begin())
+        index = std::size_t(it - arrivals.begin()) - 1;
+    if (trace == m_trace && index == m_index)
+        return; // replaying costs O(index) per algorithm: only when the request changes
+    m_trace = std::move(trace);
+    m_index = index;
+    if (!index) {
+        m_heading->setText("No request yet");
+        m_body->setPlainText("Press Play (Space) or step to the next request (Right) to see what each limiter decides.");
+        return;
+    }
+    m_heading->setText(QString("Request %1 of %2").arg(*index + 1).arg(arrivals.size()));
+    QString html;
+    for (std::size_t row = 0; row < m_trace->results.size(); ++row) {
+        const Decision& d = m_trace->results[row].decisions[*index];
+        const QColor c = !d.allowed ? RowChart::deniedColor() : d.delay > 0 ? RowChart::delayedColor() : RowChart::admittedColor();
+        const QString mark = !d.allowed ? "&#x2715;" : d.delay > 0 ? "&#x25B2;" : "&#x25CF;";
+        html += QString("<p style='margin:2px 0'><span style='color:%1'>%2</span> %3</p>")
+                    .arg(c.name(), mark, QString::fromStdString(explain(*m_trace, row, *index)).toHtmlEscaped());
+    }
+    m_body->setHtml(html);
+}
+
+QString ExplainPanel::text() const { return m_heading->text() + "\n" + m_body->toPlainText(); }
+
+} // namespace ratelab::ui

@@ -1,0 +1,34 @@
+// ExplainPanel says in plain words, per algorithm, what happened to the request at the
+// playhead: what the limiter found, what it decided and why. The words come from the core.
+#pragma once
+
+#include "frame.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QTextBrowser;
+
+namespace ratelab::ui {
+
+class ExplainPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExplainPanel(QWidget* parent = nullptr);
+
+    // show explains the last request at or before t.
+    void show(std::shared_ptr<const Trace> trace, Nanos t);
+    // currentRequest is the index explained, if any.
+    std::optional<std::size_t> currentRequest() const { return m_index; }
+    QString text() const;
+
+private:
+    QLabel* m_heading;
+    QTextBrowser* m_body;
+    std::shared_ptr<const Trace> m_trace;
+    std::optional<std::size_t> m_index;
+};
+
+} // namespace ratelab::ui

@@ -1,0 +1,174 @@
+#include "playbackbar.h"
+
+#include "decimal.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
+#include <QToolButton>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ratelab::ui {
+
+namespace {
+constexpr int kScrubSteps = 10000;
+constexpr int kFrameMs = 33;
+constexpr double kSpeeds[] = {0.25, 0.5, 1, 2, 4, 8, 16};
+} // namespace
+
+PlaybackBar::PlaybackBar(QWidget* parent)
+    : QWidget(parent)
+    , m_back(new QToolButton)
+    , m_play(new QToolButton)
+    , m_forward(new QToolButton)
+    , m_speed(new QComboBox)
+    , m_scrub(new QSlider(Qt::Horizontal))
+    , m_time(new QLabel)
+    , m_send(new QToolButton)
+    , m_burst(new QToolButton)
+    , m_burstSize(new QSpinBox)
+{
+    m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+    m_back->setToolTip("Step back to the previous request (Left)");
+    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_play->setToolTip("Play or pause simulated time (Space)");
+    m_forward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+    m_forward->setToolTip("Step to the next request (Right)");
+    for (double s : kSpeeds)
+        m_speed->addItem(QString("%1x").arg(s), s);
+    m_speed->setCurrentIndex(2);
+    m_speed->setToolTip("Playback speed, in simulated seconds per real second");
+    m_scrub->setRange(0, kScrubSteps);
+    m_scrub->setToolTip("Drag to scrub through simulated time");
+    m_time->setMinimumWidth(QFontMetrics(font()).horizontalAdvance("t = 00000.000 s") + 8);
+    m_send->setText("Send request");
+    m_send->setToolTip("Send one request at the playhead (R)");
+    m_burst->setText("Burst");
+    m_burst->setToolTip("Send a burst of requests at once at the playhead (B)");
+    m_burstSize->setRange(2, 1000);
+    m_burstSize->setValue(5);
+    m_burstSize->setToolTip("Requests in a burst");
+    for (QToolButton* b : {m_send, m_burst})
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 2, 6, 2);
+    layout->addWidget(m_back);
+    layout->addWidget(m_play);
+    layout->addWidget(m_forward);
+    layout->addWidget(m_speed);
+    layout->addWidget(m_scrub, 1);
+    layout->addWidget(m_time);
+    layout->addSpacing(12);
+    layout->addWidget(m_send);
+    layout->addWidget(m_burst);
+    layout->addWidget(m_burstSize);
+
+    m_timer.setInterval(kFrameMs);
+    connect(&m_timer, &QTimer::timeout, this, &PlaybackBar::tick);
+    connect(m_play, &QToolButton::clicked, this, &PlaybackBar::togglePlay);
+    connect(m_back, &QToolButton::clicked, this, &PlaybackBar::stepBack);
+    connect(m_forward, &QToolButton::clicked, this, &PlaybackBar::stepForward);
+    connect(m_scrub, &QSlider::valueChanged, this, [this](int v) {
+        if (!m_range.isValid())
+            return;
+        setPlayhead(m_range.from + Nanos(std::llround(double(m_range.to - m_range.from) * v / kScrubSteps)));
+    });
+    connect(m_send, &QToolButton::clicked, this, [this] { emit sendRequested(m_playheadNanos, 1); });
+    connect(m_burst, &QToolButton::clicked, this, [this] { emit sendRequested(m_playheadNanos, burstSize()); });
+    syncWidgets();
+}
+
+void PlaybackBar::setTrace(std::shared_ptr<const Trace> trace, TimeRange range)
+{
+    const bool wasAtEnd = atEnd() || !m_range.isValid();
+    m_trace = std::move(trace);
+    m_range = range;
+    // A new scenario keeps the playhead where the teacher left it, unless it showed everything.
+    m_playheadNanos = wasAtEnd ? range.to : std::clamp(m_playheadNanos, range.from, range.to);
+    syncWidgets();
+}
+
+double PlaybackBar::speed() const { return m_speed->currentData().toDouble(); }
+int PlaybackBar::burstSize() const { return m_burstSize->value(); }
+
+void PlaybackBar::setSpeed(double factor)
+{
+    const int i = m_speed->findData(factor);
+    if (i >= 0)
+        m_speed->setCurrentIndex(i);
+}
+
+void PlaybackBar::togglePlay()
+{
+    if (m_timer.isActive()) {
+        m_timer.stop();
+    } else {
+        if (atEnd())
+            m_playheadNanos = m_range.from;
+        m_clock.start();
+        m_timer.start();
+    }
+    syncWidgets();
+    emit playheadChanged(m_playheadNanos);
+}
+
+void PlaybackBar::tick()
+{
+    // Simulated time advances by real elapsed time times the speed; the clock is the GUI's,
+    // never the limiters'.
+    const double elapsedNs = double(m_clock.restart()) * 1e6 * speed();
+    Nanos next = m_playheadNanos + Nanos(std::llround(elapsedNs));
+    if (next >= m_range.to) {
+        next = m_range.to;
+        m_timer.stop();
+    }
+    setPlayhead(next);
+}
+
+void PlaybackBar::stepForward()
+{
+    if (!m_trace)
+        return;
+    const auto& t = m_trace->arrivals;
+    const auto it = std::upper_bound(t.begin(), t.end(), m_playheadNanos);
+    setPlayhead(it == t.end() ? m_range.to : *it);
+}
+
+void PlaybackBar::stepBack()
+{
+    if (!m_trace)
+        return;
+    const auto& t = m_trace->arrivals;
+    const auto it = std::lower_bound(t.begin(), t.end(), std::min(m_playheadNanos, m_range.to));
+    setPlayhead(it == t.begin() ? m_range.from : *(it - 1));
+}
+
+void PlaybackBar::setPlayhead(Nanos t)
+{
+    t = std::clamp(t, m_range.from, std::max(m_range.from, m_range.to));
+    if (t == m_playheadNanos && m_range.isValid()) {
+        syncWidgets();
+        return;
+    }
+    m_playheadNanos = t;
+    syncWidgets();
+    emit playheadChanged(t);
+}
+
+void PlaybackBar::syncWidgets()
+{
+    m_play->setIcon(style()->standardIcon(m_timer.isActive() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    const QSignalBlocker block(m_scrub);
+    if (m_range.isValid())
+        m_scrub->setValue(int(std::llround(double(m_playheadNanos - m_range.from) / double(m_range.to - m_range.from) * kScrubSteps)));
+    m_time->setText(atEnd() ? QString("end") : QString("t = %1 s").arg(secondsAsDouble(m_playheadNanos), 0, 'f', 3));
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,66 @@
+// PlaybackBar moves a playhead through simulated time: play and pause, step to the next or the
+// previous request, speed (0.25x to 16x of simulated time), and a scrubber to drag. It also
+// sends requests by hand at the playhead. It owns no simulation: it reports a time.
+#pragma once
+
+#include "frame.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+class QToolButton;
+
+namespace ratelab::ui {
+
+class PlaybackBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlaybackBar(QWidget* parent = nullptr);
+
+    // setTrace gives the arrivals to step through and the time range to play over.
+    void setTrace(std::shared_ptr<const Trace> trace, TimeRange range);
+    Nanos playhead() const { return m_playheadNanos; }
+    // atEnd reports whether the playhead is past everything, so the charts show all of it.
+    bool atEnd() const { return m_playheadNanos >= m_range.to; }
+    bool isPlaying() const { return m_timer.isActive(); }
+    double speed() const;
+    int burstSize() const;
+
+public slots:
+    void togglePlay();
+    void stepForward();
+    void stepBack();
+    void setPlayhead(Nanos t);
+    void setSpeed(double factor);
+
+signals:
+    void playheadChanged(ratelab::Nanos t);
+    // sendRequested asks for `count` requests at time t (the playhead).
+    void sendRequested(ratelab::Nanos t, int count);
+
+private:
+    void tick();
+    void syncWidgets();
+
+    std::shared_ptr<const Trace> m_trace;
+    TimeRange m_range;
+    Nanos m_playheadNanos = 0;
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    QToolButton* m_back;
+    QToolButton* m_play;
+    QToolButton* m_forward;
+    QComboBox* m_speed;
+    QSlider* m_scrub;
+    QLabel* m_time;
+    QToolButton* m_send;
+    QToolButton* m_burst;
+    QSpinBox* m_burstSize;
+};
+
+} // namespace ratelab::ui
