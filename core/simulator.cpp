@@ -11,7 +11,8 @@ namespace {
 // the (unpredictable) verdicts.
 class WindowCounter {
 public:
-    WindowCounter(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos)
+    // decisions[i] must be written before add(i) reads it.
+    WindowCounter(std::span<const Nanos> arrivals, const Decision* decisions, Nanos windowNanos)
         : m_arrivals(arrivals), m_decisions(decisions), m_windowNanos(windowNanos)
     {
     }
@@ -28,7 +29,7 @@ public:
 
 private:
     std::span<const Nanos> m_arrivals;
-    std::span<const Decision> m_decisions;
+    const Decision* m_decisions;
     Nanos m_windowNanos;
     std::size_t m_first = 0;
     std::int64_t m_inside = 0;
@@ -40,7 +41,7 @@ std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decisi
 {
     // The count at a denied request never exceeds the count at the admission before it, so the
     // maximum over every request is the maximum over admissions.
-    WindowCounter window(arrivals, decisions, windowNanos);
+    WindowCounter window(arrivals, decisions.data(), windowNanos);
     std::int64_t best = 0;
     for (std::size_t i = 0; i < arrivals.size(); ++i)
         best = std::max(best, window.add(i));
@@ -51,13 +52,13 @@ AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std
 {
     AlgorithmTrace r;
     r.algorithm = algorithm;
-    r.decisions.resize(arrivals.size());
+    r.decisions.reserve(arrivals.size()); // written once, never zeroed first
     Metrics& m = r.metrics;
-    WindowCounter window(arrivals, r.decisions, config.windowNanos());
+    WindowCounter window(arrivals, r.decisions.data(), config.windowNanos());
     visitLimiter(algorithm, config, [&](auto& limiter) {
         for (std::size_t i = 0; i < arrivals.size(); ++i) {
             const Decision d = limiter.decide(arrivals[i]);
-            r.decisions[i] = d;
+            r.decisions.push_back(d);
             m.allowed += d.allowed;
             m.delayed += d.delay > 0;
             m.maxInWindow = std::max(m.maxInWindow, window.add(i));

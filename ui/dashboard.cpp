@@ -175,9 +175,12 @@ QImage Dashboard::render(qreal scale)
 void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range)
 {
     dashboard.setAttribute(Qt::WA_DontShowOnScreen);
+    // A dashboard already laid out at this size knows its rows' pixel width: one pass suffices.
+    const bool laidOut = dashboard.isVisible() && dashboard.size() == size && dashboard.charts()->rowCount() > 0;
     dashboard.resize(size);
     auto shared = std::make_shared<const Scenario>(scenario);
-    Frame frame = buildFrame(shared, nullptr, range, std::max(1, size.width() - 100));
+    const int guess = laidOut ? dashboard.charts()->columns() : std::max(1, size.width() - 100);
+    Frame frame = buildFrame(shared, nullptr, range, guess);
     if (!frame.error.isEmpty())
         throw InputError(frame.error.toStdString());
     dashboard.setFrame(frame);

@@ -28,8 +28,13 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
     try {
         if (!trace) {
             auto fresh = std::make_shared<Trace>(Trace{scenario->config, resolveArrivals(*scenario), {}});
-            fresh->results = QtConcurrent::blockingMapped<std::vector<AlgorithmTrace>>(
-                algorithms, [&](Algorithm a) { return simulateOne(fresh->config, a, fresh->arrivals); });
+            fresh->results.resize(algorithms.size());
+            std::vector<std::size_t> indices(algorithms.size());
+            std::iota(indices.begin(), indices.end(), std::size_t(0));
+            // Each result is written in place: a mapped result list would copy every decision.
+            QtConcurrent::blockingMap(indices, [&](std::size_t i) {
+                fresh->results[i] = simulateOne(fresh->config, algorithms[i], fresh->arrivals);
+            });
             trace = std::move(fresh);
         }
     } catch (const InputError& e) {

@@ -134,8 +134,14 @@ void RowChart::setFrame(const Frame& frame, std::size_t row)
         top = std::max(top, p.level);
     }
     const double from = secondsAsDouble(frame.range.from), to = secondsAsDouble(frame.range.to);
-    m_ceiling->replace(QList<QPointF>{{from, levelCeiling()}, {to, levelCeiling()}});
-    m_levelAxis->setRange(0, niceCeiling(top * 1.05));
+    // Qt Charts relays out a chart on every change, even to the same value: change only what
+    // changed (a slider drag mostly keeps the axes where they were).
+    const QList<QPointF> ceiling{{from, levelCeiling()}, {to, levelCeiling()}};
+    if (m_ceiling->points() != ceiling)
+        m_ceiling->replace(ceiling);
+    const double levelTop = niceCeiling(top * 1.05);
+    if (m_levelAxis->min() != 0 || m_levelAxis->max() != levelTop)
+        m_levelAxis->setRange(0, levelTop);
     previewRange(frame.range);
 }
 
@@ -143,11 +149,14 @@ void RowChart::previewRange(TimeRange range)
 {
     m_range = range;
     const double from = secondsAsDouble(range.from), to = secondsAsDouble(range.to);
-    // Widen the tick interval before moving the range: the axis builds a grid line per tick at
-    // once, and the old interval over a much longer new range would be millions of them.
-    m_timeAxis->setTickInterval(1e300);
-    m_timeAxis->setRange(from, to);
-    m_timeAxis->setTickInterval(niceStep(to - from, std::max(2, plotColumns() / 110)));
+    const double step = niceStep(to - from, std::max(2, plotColumns() / 110));
+    if (m_timeAxis->min() != from || m_timeAxis->max() != to || m_timeAxis->tickInterval() != step) {
+        // Widen the tick interval before moving the range: the axis builds a grid line per tick
+        // at once, and the old interval over a much longer new range would be millions of them.
+        m_timeAxis->setTickInterval(1e300);
+        m_timeAxis->setRange(from, to);
+        m_timeAxis->setTickInterval(step);
+    }
     viewport()->update();
 }
 
