@@ -73,6 +73,11 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    static constexpr int kHeaderHeight = 15;
+    static constexpr int kLaneHeight = 7;
+    static constexpr int kStripHeight = 3 * kLaneHeight + 4;
+    static constexpr int kLevelLabelWidth = 40;
+
     void applyPalette();
     double xOf(double seconds) const;
     double laneY(Lane lane) const;
