@@ -38,7 +38,7 @@ ControlPanel::ControlPanel(QWidget* parent)
     : QWidget(parent)
     , m_limit(new SliderValue("&Limit", 1, 100, 0, ""))
     , m_window(new SliderValue("&Window", 0.1, 60, 3, " s"))
-    , m_link(new QCheckBox("Capacity and rate &follow limit and window"))
+    , m_link(new QCheckBox("Capacity and rate &follow limit, window"))
     , m_capacity(new SliderValue("&Capacity", 1, 100, 0, ""))
     , m_rate(new SliderValue("&Rate", 0.01, 1000, 3, " /s", SliderValue::Scale::Log))
     , m_pattern(new QComboBox)
@@ -110,6 +110,8 @@ QWidget* ControlPanel::trafficGroup()
     patternLabel->setBuddy(m_pattern);
     patternRow->addWidget(patternLabel);
     patternRow->addWidget(m_pattern, 1);
+    m_pattern->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_pattern->setMinimumContentsLength(14);
     m_pattern->addItem("Uniform: evenly spaced");
     m_pattern->addItem("Bursts: groups at one instant");
     m_pattern->addItem("Poisson: random arrivals");

@@ -72,7 +72,6 @@ Dashboard::Dashboard(QWidget* parent)
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
     QFont titleFont = m_title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     titleFont.setBold(true);
     m_title->setFont(titleFont);
     m_title->setWordWrap(true);

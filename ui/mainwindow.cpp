@@ -12,6 +12,9 @@
 #include "theme.h"
 
 #include <QAction>
+
+#include <algorithm>
+
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
@@ -59,8 +62,10 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_splitter);
     QDockWidget* lessonDock = addDock("Lesson", "lessonDock", m_lesson, Qt::RightDockWidgetArea);
     QDockWidget* explainDock = addDock("What happened", "explainDock", m_explain, Qt::RightDockWidgetArea);
-    resizeDocks({lessonDock, explainDock}, {140, 420}, Qt::Vertical);
-    resizeDocks({lessonDock}, {320}, Qt::Horizontal);
+    tabifyDockWidget(lessonDock, explainDock); // one column of side panels, not two stacked
+    lessonDock->raise();
+    resizeDocks({lessonDock}, {290}, Qt::Horizontal);
+    m_lessonDock = lessonDock;
     m_documents = new DocumentActions(this, *m_settings, m_dashboard, [this] { return m_controls->scenario(); },
                                       [this](const Scenario& s) { openScenario(s); });
     createMenus();
@@ -79,9 +84,15 @@ MainWindow::MainWindow(QWidget* parent)
     if (const auto last = m_settings->lastScenario())
         m_controls->setScenario(*last);
     m_lesson->setLesson({}, {});
+    const QSize screenSize = screen()->availableGeometry().size();
     if (!restoreGeometry(m_settings->geometry()))
-        resize(screen()->availableGeometry().size() * 0.9);
-    restoreState(m_settings->splitterState("docks"));
+        resize(screenSize.width() < 1600 ? screenSize : screenSize * 0.9);
+    if (!restoreState(m_settings->splitterState("docks")) && screenSize.width() < 1500) {
+        // On a small screen (a 1280x720 projector) the charts need the width: the side panels
+        // start closed (View > Panels) and a preset's lesson opens its own.
+        lessonDock->hide();
+        explainDock->hide();
+    }
     m_splitter->restoreState(m_settings->splitterState("main"));
     m_dashboard->restoreSplitter(m_settings->splitterState("dashboard"));
     requestFrame();
@@ -103,6 +114,10 @@ void MainWindow::openScenario(const Scenario& scenario)
 {
     m_controls->setScenario(scenario);
     m_lesson->setLesson(QString::fromStdString(scenario.title), QString::fromStdString(scenario.lesson));
+    if (!scenario.lesson.empty()) {
+        m_lessonDock->show();
+        m_lessonDock->raise();
+    }
     m_requestedRange = {};
     requestFrame();
 }
@@ -130,6 +145,9 @@ void MainWindow::createMenus()
     reset->setShortcut(QKeySequence("Ctrl+0"));
     reset->setToolTip("Show the whole scenario again (Ctrl+0); zoom with the wheel, pan by dragging");
     view->addSeparator();
+    QMenu* panels = view->addMenu("Pa&nels");
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        panels->addAction(dock->toggleViewAction());
     QAction* present = view->addAction("&Presentation mode", this, &MainWindow::setPresenting);
     present->setCheckable(true);
     present->setShortcut(QKeySequence(Qt::Key_F11));

@@ -60,6 +60,7 @@ private:
     PlaybackBar* m_playback;
     ExplainPanel* m_explain;
     LessonPanel* m_lesson;
+    QDockWidget* m_lessonDock = nullptr;
     DocumentActions* m_documents;
     QSplitter* m_splitter;
     TimeRange m_requestedRange;

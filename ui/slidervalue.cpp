@@ -29,10 +29,11 @@ SliderValue::SliderValue(const QString& label, double min, double max, int decim
     m_spin->setKeyboardTracking(false); // act on Enter or focus-out, not on every keystroke
     m_spin->setAccelerated(true);
     m_spin->setSingleStep(decimals == 0 ? 1 : std::pow(10.0, -decimals));
-    m_spin->setMinimumWidth(96);
+    m_spin->setMinimumWidth(88);
     m_slider->setRange(0, kSteps);
     m_label->setBuddy(m_spin);
-    m_label->setMinimumWidth(70);
+    m_label->setMinimumWidth(64);
+    m_slider->setMinimumWidth(60);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_label);
