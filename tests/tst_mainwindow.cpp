@@ -167,6 +167,15 @@ private slots:
         QVERIFY(!row->exactMarks());
         // A few points per pixel column, never one per request.
         QVERIFY(row->levelPoints().size() <= 4 * row->plotColumns() + 8);
+        // Zoomed to 10 ms (about ten requests 1 ms apart), every request has its own mark again.
+        charts()->zoom(100.0, 10e-3 / secondsAsDouble(charts()->range().to - charts()->range().from));
+        settle();
+        row = rowOf(Algorithm::TokenBucket);
+        const ReducedRow& r = frame().rows[resultIndex(Algorithm::TokenBucket)];
+        QVERIFY(r.endRequest - r.firstRequest <= 12);
+        QVERIFY(r.endRequest > r.firstRequest);
+        QVERIFY(row->exactMarks());
+        QCOMPARE(row->shownEnd(), r.endRequest);
     }
 
     void savedScenarioReopensToIdenticalDecisions()
