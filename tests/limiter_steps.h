@@ -10,6 +10,7 @@
 
 #include <QMetaType>
 #include <QString>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>
@@ -156,4 +157,42 @@ QString levelProblem(L& limiter, const std::vector<Nanos>& requests, const Probe
         if (!sameDecision(limiter.decide(t), unprobed.decide(t)))
             return QStringLiteral("after levelAt, a request at %1 was decided differently").arg(at(t));
     return {};
+}
+
+// addDecisionColumns declares the columns of a decisions_data() table: config, steps.
+inline void addDecisionColumns()
+{
+    QTest::addColumn<LimiterConfig>("config");
+    QTest::addColumn<Steps>("steps");
+}
+
+// checkDecisions is the body of a decisions() test: a fresh L replays the row's steps.
+template <typename L>
+void checkDecisions()
+{
+    QFETCH(LimiterConfig, config);
+    QFETCH(Steps, steps);
+    L limiter(config);
+    const QString problem = replay(limiter, steps);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+}
+
+// addLevelColumns declares the columns of a levelAt_data() table: config, requests, probes.
+inline void addLevelColumns()
+{
+    QTest::addColumn<LimiterConfig>("config");
+    QTest::addColumn<std::vector<Nanos>>("requests");
+    QTest::addColumn<Probes>("probes");
+}
+
+// checkLevels is the body of a levelAt() test: a fresh L probed between the row's requests.
+template <typename L>
+void checkLevels()
+{
+    QFETCH(LimiterConfig, config);
+    QFETCH(std::vector<Nanos>, requests);
+    QFETCH(Probes, probes);
+    L limiter(config);
+    const QString problem = levelProblem(limiter, requests, probes);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }

@@ -13,8 +13,7 @@ class TestFixedWindow : public QObject {
 private slots:
     void decisions_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<Steps>("steps");
+        addDecisionColumns();
 
         // L = 10, W = 10 s, requests at 0.1 k s: all in window 0. The first 10 are admitted
         // (remaining 10 - count, level = count); then count = L and a request waits for the
@@ -54,20 +53,11 @@ private slots:
     }
 
     // checks every field of each decision, and on copies that remaining and retry_after are exact.
-    void decisions()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(Steps, steps);
-        FixedWindow limiter(config);
-        const QString problem = replay(limiter, steps);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void decisions() { checkDecisions<FixedWindow>(); }
 
     void levelAt_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<std::vector<Nanos>>("requests");
-        QTest::addColumn<Probes>("probes");
+        addLevelColumns();
 
         // Three admitted in window 0 (0, 0.5 s, 9.9 s): the level stays 3 to the last ns of the
         // window and drops to 0 at exactly 10 s, and stays 0 in later windows.
@@ -87,15 +77,7 @@ private slots:
     }
 
     // checks levelAt(t) between requests, and that levelAt does not change the state.
-    void levelAt()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(std::vector<Nanos>, requests);
-        QFETCH(Probes, probes);
-        FixedWindow limiter(config);
-        const QString problem = levelProblem(limiter, requests, probes);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void levelAt() { checkLevels<FixedWindow>(); }
 
     // checks that L requests just before a boundary and L at it are all admitted: 2L admissions
     // within the interval (10 s - W, 10 s], which is one window's length.

@@ -33,8 +33,7 @@ class TestGcra : public QObject {
 private slots:
     void decisions_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<Steps>("steps");
+        addDecisionColumns();
 
         // C = 10, r = 1/s: T = 1 s, tau = 9 s. Request k at 0.1 k s (all earlier admitted) finds
         // TAT = k s, x - t = 0.9 k <= 9 iff k <= 10: 11 admitted. After request k: TAT = k + 1,
@@ -98,20 +97,11 @@ private slots:
     }
 
     // checks every field of each decision, and on copies that remaining and retry_after are exact.
-    void decisions()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(Steps, steps);
-        Gcra limiter(config);
-        const QString problem = replay(limiter, steps);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void decisions() { checkDecisions<Gcra>(); }
 
     void levelAt_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<std::vector<Nanos>>("requests");
-        QTest::addColumn<Probes>("probes");
+        addLevelColumns();
 
         // C = 10, r = 1/s, ten at 0: TAT = 10 s, backlog 10 - t s, 0 from 10 s on.
         QTest::newRow("backlog falls to 0")
@@ -130,15 +120,7 @@ private slots:
     }
 
     // checks levelAt(t) between requests, and that levelAt does not change the state.
-    void levelAt()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(std::vector<Nanos>, requests);
-        QFETCH(Probes, probes);
-        Gcra limiter(config);
-        const QString problem = levelProblem(limiter, requests, probes);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void levelAt() { checkLevels<Gcra>(); }
 
     void mirrorsTokenBucket_data()
     {

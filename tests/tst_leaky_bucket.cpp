@@ -59,8 +59,7 @@ class TestLeakyBucket : public QObject {
 private slots:
     void meter_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<Steps>("steps");
+        addDecisionColumns();
 
         QTest::newRow("reference: 15 requests 0.1 s apart") << config(10, sec(10)) << reference(false);
 
@@ -90,19 +89,11 @@ private slots:
     }
 
     // checks every field of each meter decision, and remaining / retry_after on copies.
-    void meter()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(Steps, steps);
-        LeakyBucket limiter(config);
-        const QString problem = replay(limiter, steps);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void meter() { checkDecisions<LeakyBucket>(); }
 
     void queue_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<Steps>("steps");
+        addDecisionColumns();
 
         QTest::newRow("reference: 15 requests 0.1 s apart") << config(10, sec(10)) << reference(true);
 
@@ -133,14 +124,7 @@ private slots:
     }
 
     // checks every field of each queue decision (delay included), and remaining / retry_after.
-    void queue()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(Steps, steps);
-        LeakyBucketQueue limiter(config);
-        const QString problem = replay(limiter, steps);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void queue() { checkDecisions<LeakyBucketQueue>(); }
 
     void levelAt_data()
     {

@@ -16,8 +16,7 @@ class TestSlidingWindowCounter : public QObject {
 private slots:
     void decisions_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<Steps>("steps");
+        addDecisionColumns();
 
         // L = 10, W = 10 s, requests at 0.1 k s, all in window 0 with prev = 0: E = cur, so the
         // first 10 pass (remaining 10 - cur). Then cur = L, and E >= L for the rest of window 0.
@@ -82,20 +81,11 @@ private slots:
     }
 
     // checks every field of each decision, and on copies that remaining and retry_after are exact.
-    void decisions()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(Steps, steps);
-        SlidingWindowCounter limiter(config);
-        const QString problem = replay(limiter, steps);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void decisions() { checkDecisions<SlidingWindowCounter>(); }
 
     void levelAt_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<std::vector<Nanos>>("requests");
-        QTest::addColumn<Probes>("probes");
+        addLevelColumns();
 
         // L = 10, W = 10 s, ten at 5 s: E = 10 to the end of window 0 and at 10 s (prev in full),
         // then 10 (20 s - t) / 10 s: 7.5 at 12.5 s, 5 at 15 s, 1e-9 at 20 s - 1 ns; 0 from 20 s.
@@ -115,15 +105,7 @@ private slots:
     }
 
     // checks levelAt(t) between requests, and that levelAt does not change the state.
-    void levelAt()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(std::vector<Nanos>, requests);
-        QFETCH(Probes, probes);
-        SlidingWindowCounter limiter(config);
-        const QString problem = levelProblem(limiter, requests, probes);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void levelAt() { checkLevels<SlidingWindowCounter>(); }
 
     // checks the boundary burst: L just before a boundary and L at it admit only L, because at
     // e = 0 the previous window counts in full (the fixed window would admit 2L).

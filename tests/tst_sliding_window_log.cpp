@@ -15,8 +15,7 @@ class TestSlidingWindowLog : public QObject {
 private slots:
     void decisions_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<Steps>("steps");
+        addDecisionColumns();
 
         // L = 10, W = 10 s, requests at 0.1 k s: the first 10 are admitted (level = entries,
         // remaining = 10 - entries); none expires before 10 s, so the rest wait for the entry
@@ -76,20 +75,11 @@ private slots:
     }
 
     // checks every field of each decision, and on copies that remaining and retry_after are exact.
-    void decisions()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(Steps, steps);
-        SlidingWindowLog limiter(config);
-        const QString problem = replay(limiter, steps);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void decisions() { checkDecisions<SlidingWindowLog>(); }
 
     void levelAt_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<std::vector<Nanos>>("requests");
-        QTest::addColumn<Probes>("probes");
+        addLevelColumns();
 
         // L = 3, W = 7 s; admitted 0, 1 s, 2.5 s, 7 s (0 expired at 7 s). The level steps down
         // by one at exactly each entry's time + 7 s: 1 s -> 8 s, 2.5 s -> 9.5 s, 7 s -> 14 s.
@@ -111,15 +101,7 @@ private slots:
     }
 
     // checks levelAt(t) between requests, and that levelAt does not change the state.
-    void levelAt()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(std::vector<Nanos>, requests);
-        QFETCH(Probes, probes);
-        SlidingWindowLog limiter(config);
-        const QString problem = levelProblem(limiter, requests, probes);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void levelAt() { checkLevels<SlidingWindowLog>(); }
 
     // checks that the log holds one timestamp per admitted request still inside the window.
     void memoryIsOneEntryPerAdmission()

@@ -28,8 +28,7 @@ class TestTokenBucket : public QObject {
 private slots:
     void decisions_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<Steps>("steps");
+        addDecisionColumns();
 
         // C = 10, r = 1/s, request k at 0.1 k s. Before request k (all earlier admitted) the
         // bucket holds 10 - k + 0.1 k = 10 - 0.9 k tokens, >= 1 iff k <= 10: 11 admitted, the
@@ -96,20 +95,11 @@ private slots:
     }
 
     // checks every field of each decision, and on copies that remaining and retry_after are exact.
-    void decisions()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(Steps, steps);
-        TokenBucket limiter(config);
-        const QString problem = replay(limiter, steps);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void decisions() { checkDecisions<TokenBucket>(); }
 
     void levelAt_data()
     {
-        QTest::addColumn<LimiterConfig>("config");
-        QTest::addColumn<std::vector<Nanos>>("requests");
-        QTest::addColumn<Probes>("probes");
+        addLevelColumns();
 
         // C = 10, r = 1/s, ten at 0: the level ramps from 0 at 1 token per s and stops at 10 s.
         QTest::newRow("ramps from empty, capped at C")
@@ -128,15 +118,7 @@ private slots:
     }
 
     // checks levelAt(t) between requests, and that levelAt does not change the state.
-    void levelAt()
-    {
-        QFETCH(LimiterConfig, config);
-        QFETCH(std::vector<Nanos>, requests);
-        QFETCH(Probes, probes);
-        TokenBucket limiter(config);
-        const QString problem = levelProblem(limiter, requests, probes);
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void levelAt() { checkLevels<TokenBucket>(); }
 
     // checks that a bucket that starts full admits a burst of exactly C at t = 0.
     void startsFull()
