@@ -69,6 +69,7 @@ private slots:
 
     void steppingVisitsEachRequestAndExplainsIt()
     {
+        m_window->explanation()->parentWidget()->show(); // its dock starts closed on small screens
         PlaybackBar* play = m_window->playback();
         play->setPlayhead(0);
         QCOMPARE(m_window->explanation()->currentRequest(), std::optional<std::size_t>(0));

@@ -35,22 +35,41 @@ void ExplainPanel::show(std::shared_ptr<const Trace> trace, Nanos t)
     if (it != arrivals.begin())
         index = std::size_t(it - arrivals.begin()) - 1;
     if (trace == m_trace && index == m_index)
-        return; // replaying costs O(index) per algorithm: only when the request changes
+        return;
     m_trace = std::move(trace);
     m_index = index;
-    if (!index) {
+    m_stale = true;
+    if (isVisible())
+        refresh();
+}
+
+void ExplainPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        refresh();
+}
+
+void ExplainPanel::refresh()
+{
+    // Each line replays its limiter from the start, O(index): done only when someone can read
+    // it, not on every slider change with the panel closed.
+    m_stale = false;
+    if (!m_trace)
+        return;
+    if (!m_index) {
         m_heading->setText("No request yet");
         m_body->setPlainText("Press Play (Space) or step to the next request (Right) to see what each limiter decides.");
         return;
     }
-    m_heading->setText(QString("Request %1 of %2").arg(*index + 1).arg(arrivals.size()));
+    m_heading->setText(QString("Request %1 of %2").arg(*m_index + 1).arg(m_trace->arrivals.size()));
     QString html;
     for (std::size_t row = 0; row < m_trace->results.size(); ++row) {
-        const Decision& d = m_trace->results[row].decisions[*index];
+        const Decision& d = m_trace->results[row].decisions[*m_index];
         const QColor c = !d.allowed ? RowChart::deniedColor() : d.delay > 0 ? RowChart::delayedColor() : RowChart::admittedColor();
         const QString mark = !d.allowed ? "&#x2715;" : d.delay > 0 ? "&#x25B2;" : "&#x25CF;";
         html += QString("<p style='margin:2px 0'><span style='color:%1'>%2</span> %3</p>")
-                    .arg(c.name(), mark, QString::fromStdString(explain(*m_trace, row, *index)).toHtmlEscaped());
+                    .arg(c.name(), mark, QString::fromStdString(explain(*m_trace, row, *m_index)).toHtmlEscaped());
     }
     m_body->setHtml(html);
 }

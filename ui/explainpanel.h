@@ -22,13 +22,20 @@ public:
     void show(std::shared_ptr<const Trace> trace, Nanos t);
     // currentRequest is the index explained, if any.
     std::optional<std::size_t> currentRequest() const { return m_index; }
+    // text is what the panel shows; it is brought up to date when the panel is visible.
     QString text() const;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void refresh();
+
     QLabel* m_heading;
     QTextBrowser* m_body;
     std::shared_ptr<const Trace> m_trace;
     std::optional<std::size_t> m_index;
+    bool m_stale = false;
 };
 
 } // namespace ratelab::ui

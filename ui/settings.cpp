@@ -53,7 +53,7 @@ std::optional<Scenario> Settings::lastScenario() const
         p.lambda = Rate::reduced(parseInteger(text("lambda_tokens")), parseInteger(text("lambda_per_ns")));
         p.seed = std::uint64_t(parseInteger(text("seed")));
         p.gapNanos = parseSeconds(text("gap"));
-        resolveArrivals(s); // refuse what would not simulate
+        checkPattern(s.pattern, s.config); // refuse what would not simulate, without generating it
         return s;
     } catch (const std::exception&) {
         return std::nullopt;
