@@ -10,50 +10,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "cli_run.h"
+
+using namespace clitest;
+
 namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run ratelab(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(RATELAB_BIN), args);
-    Run r;
-    if (!p.waitForFinished(60'000) || p.exitStatus() != QProcess::NormalExit)
-        return r;
-    r.code = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-QString data(const char* name) { return QStringLiteral(RATELAB_TESTDATA "/") + name; }
-
-// rawValues returns the raw text of every `"key": value` in one algorithm's sequence, in order:
-// what a script sees before any conversion to double.
-QStringList rawValues(const QByteArray& out, const QString& algorithm, const QString& key)
-{
-    const QString text = QString::fromUtf8(out);
-    const auto begin = text.indexOf("\"sequence\"", text.indexOf("\"" + algorithm + "\": {"));
-    const auto end = text.indexOf("]}", begin);
-    if (begin < 0 || end < 0)
-        return {};
-    QStringList values;
-    const QRegularExpression re("\"" + key + "\": ([^,}\\s]+)");
-    for (auto it = re.globalMatch(text.mid(begin, end - begin)); it.hasNext();)
-        values << it.next().captured(1);
-    return values;
-}
-
-QJsonObject parseJson(const QByteArray& out)
-{
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(out, &error);
-    return error.error == QJsonParseError::NoError ? doc.object() : QJsonObject{};
-}
 
 const QStringList kAll = {"fixed_window", "sliding_window_log", "sliding_window_counter", "token_bucket",
                           "leaky_bucket", "leaky_bucket_queue", "gcra"};
@@ -65,7 +26,7 @@ class TestCli : public QObject {
 private slots:
     void referenceCaseJson()
     {
-        const Run r = ratelab({"compare", "--n", "15", "--delay", "0.1"});
+        const Run r = runRatelab({"compare", "--n", "15", "--delay", "0.1"});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.err, QByteArray());
         const QJsonObject results = parseJson(r.out).value("results").toObject();
@@ -128,7 +89,7 @@ private slots:
 
     void inputEchoesTheSettings()
     {
-        Run r = ratelab({"compare"});
+        Run r = runRatelab({"compare"});
         QCOMPARE(r.code, 0);
         QJsonObject input = parseJson(r.out).value("input").toObject();
         QCOMPARE(input.value("algorithms").toArray().toVariantList(), QVariant(kAll).toList());
@@ -141,7 +102,7 @@ private slots:
         QCOMPARE(input.value("delay").toDouble(), 0.1);
         QCOMPARE(input.value("requests").toInt(), 15);
 
-        r = ratelab({"compare", "--limit", "3", "--window", "7"});
+        r = runRatelab({"compare", "--limit", "3", "--window", "7"});
         QCOMPARE(r.code, 0);
         input = parseJson(r.out).value("input").toObject();
         QCOMPARE(input.value("limit").toInt(), 3);
@@ -150,7 +111,7 @@ private slots:
         QCOMPARE(input.value("rate_exact").toString(), QString("3/7")); // 3 per 7 s, not 0.428...
         QCOMPARE(input.value("rate").toDouble(), 3.0 / 7.0);
 
-        r = ratelab({"compare", "--capacity", "4", "--rate", "2.5", "--pattern", "burst", "--n", "6", "--size", "4"});
+        r = runRatelab({"compare", "--capacity", "4", "--rate", "2.5", "--pattern", "burst", "--n", "6", "--size", "4"});
         QCOMPARE(r.code, 0);
         input = parseJson(r.out).value("input").toObject();
         QCOMPARE(input.value("capacity").toInt(), 4);
@@ -162,7 +123,7 @@ private slots:
 
     void csv()
     {
-        const Run r = ratelab({"compare", "--n", "15", "--delay", "0.1", "--format", "csv"});
+        const Run r = runRatelab({"compare", "--n", "15", "--delay", "0.1", "--format", "csv"});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.err, QByteArray());
         QList<QByteArray> lines = r.out.split('\n');
@@ -187,7 +148,7 @@ private slots:
 
     void algorithmsFilterKeepsOrder()
     {
-        const Run r = ratelab({"compare", "--algorithms", "gcra,fixed_window,token_bucket,gcra"});
+        const Run r = runRatelab({"compare", "--algorithms", "gcra,fixed_window,token_bucket,gcra"});
         QCOMPARE(r.code, 0);
         const QJsonObject root = parseJson(r.out);
         QCOMPARE(root.value("input").toObject().value("algorithms").toArray().toVariantList(),
@@ -196,7 +157,7 @@ private slots:
         const auto g = r.out.indexOf("\"gcra\": {"), f = r.out.indexOf("\"fixed_window\": {"),
                    t = r.out.indexOf("\"token_bucket\": {");
         QVERIFY(g >= 0 && g < f && f < t);
-        const Run c = ratelab({"compare", "--algorithms", "leaky_bucket,sliding_window_log", "--format", "csv"});
+        const Run c = runRatelab({"compare", "--algorithms", "leaky_bucket,sliding_window_log", "--format", "csv"});
         QCOMPARE(c.code, 0);
         const QList<QByteArray> lines = c.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 1 + 2 * 15);
@@ -207,7 +168,7 @@ private slots:
     void arrivalsFile()
     {
         // Times 0, 0, 0, 1, 1.000000001 with L = C = 2, W = 1 s, r = 2/s.
-        const Run r = ratelab({"compare", "--arrivals", data("arrivals_ok.txt"), "--limit", "2", "--window", "1",
+        const Run r = runRatelab({"compare", "--arrivals", data("arrivals_ok.txt"), "--limit", "2", "--window", "1",
                                "--algorithms", "fixed_window,sliding_window_log,token_bucket,leaky_bucket_queue"});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.err, QByteArray());
@@ -264,7 +225,7 @@ private slots:
     {
         QFETCH(QStringList, args);
         QFETCH(QStringList, mentions);
-        const Run r = ratelab(args);
+        const Run r = runRatelab(args);
         QCOMPARE(r.code, 2);
         QCOMPARE(r.out, QByteArray());
         QVERIFY2(r.err.startsWith("ratelab: ") && r.err.endsWith('\n') && r.err.count('\n') == 1, r.err);
@@ -359,7 +320,7 @@ private slots:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const Run r = ratelab(args);
+        const Run r = runRatelab(args);
         QCOMPARE(r.code, 2);
         QCOMPARE(r.out, QByteArray());
         QCOMPARE(QString::fromUtf8(r.err), "ratelab: " + message + "\n");
@@ -369,23 +330,23 @@ private slots:
     // byte-order mark, and an arrivals file that overrides a pattern.
     void edgesThatAreAccepted()
     {
-        Run r = ratelab({"compare", "--n", "0"});
+        Run r = runRatelab({"compare", "--n", "0"});
         QCOMPARE(r.code, 0);
         QCOMPARE(parseJson(r.out).value("input").toObject().value("requests").toInt(-1), 0);
         QCOMPARE(parseJson(r.out).value("results").toObject().value("gcra").toObject().value("allowed").toInt(-1), 0);
 
-        r = ratelab({"compare", "--delay", "0", "--algorithms", "fixed_window,token_bucket"});
+        r = runRatelab({"compare", "--delay", "0", "--algorithms", "fixed_window,token_bucket"});
         QCOMPARE(r.code, 0);
         QCOMPARE(rawValues(r.out, "fixed_window", "t"), QStringList(15, "0"));
         QCOMPARE(parseJson(r.out).value("results").toObject().value("token_bucket").toObject().value("allowed").toInt(), 10);
 
-        r = ratelab({"compare", "--limit", "1e9", "--capacity", "1000000000", "--window", "9223372036.854775807",
+        r = runRatelab({"compare", "--limit", "1e9", "--capacity", "1000000000", "--window", "9223372036.854775807",
                      "--rate", "9223372036854775807e9", "--n", "3", "--delay", "4611686018.427387903"});
         QCOMPARE(r.code, 0);
         QCOMPARE(rawValues(r.out, "gcra", "t"), QStringList({"0", "4611686018.427387903", "9223372036.854775806"}));
         QCOMPARE(rawValues(r.out, "sliding_window_log", "allowed"), QStringList(3, "true"));
 
-        r = ratelab({"compare", "--arrivals", data("arrivals_bom.txt"), "--algorithms", "gcra", "--format", "csv"});
+        r = runRatelab({"compare", "--arrivals", data("arrivals_bom.txt"), "--algorithms", "gcra", "--format", "csv"});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out.count('\n'), 4);
         QVERIFY(r.out.contains("gcra,0.1,true"));
@@ -405,7 +366,7 @@ private slots:
                 f.write(block);
             f.write("2\n");
         }
-        Run r = ratelab({"compare", "--arrivals", path});
+        Run r = runRatelab({"compare", "--arrivals", path});
         QCOMPARE(r.code, 2);
         QCOMPARE(QString::fromUtf8(r.err),
                  "ratelab: " + path + ":5000001: more than 5000000 arrivals, the most one scenario may hold\n");
@@ -457,7 +418,7 @@ private slots:
         QStringList all = {"export"};
         if (!args.contains("--png") && !QString(QTest::currentDataTag()).contains("no file"))
             all << "--png" << dir.filePath("out.png");
-        const Run r = ratelab(all + args);
+        const Run r = runRatelab(all + args);
         QCOMPARE(r.code, 2);
         QCOMPARE(QString::fromUtf8(r.err), "ratelab: " + message + "\n");
         QVERIFY(!QFile::exists(dir.filePath("out.png")));
@@ -465,155 +426,10 @@ private slots:
 
     void help()
     {
-        const Run r = ratelab({"compare", "--help"});
+        const Run r = runRatelab({"compare", "--help"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("--algorithms"));
         QVERIFY(r.out.contains("--arrivals"));
-    }
-
-    // Presets and scenario files (issue 4).
-    void presetsCommand()
-    {
-        const Run r = ratelab({"presets"});
-        QCOMPARE(r.code, 0);
-        QCOMPARE(r.err, QByteArray());
-        QVERIFY(r.out.endsWith('\n'));
-        const QStringList lines = QString::fromUtf8(r.out).trimmed().split('\n');
-        QStringList ids;
-        for (const QString& line : lines) {
-            const auto gap = line.indexOf("  ");
-            QVERIFY2(gap > 0 && line.size() > gap + 2 && line[gap + 2] != ' ', qPrintable(line)); // id  title
-            ids << line.left(gap);
-        }
-        QCOMPARE(ids, QStringList({"seed-compare", "edge-burst", "idle-then-burst", "spa-page-load",
-                                   "steady-over-limit", "token-vs-leaky", "counter-error"}));
-    }
-
-    void presetOption()
-    {
-        // edge-burst: 10 requests at 9.9 s and 10 at 10.1 s, L = 10 per 10 s. Fixed: two windows,
-        // all 20. Log: the entries of 9.9 s are still inside at 10.1 s: 10. Counter at 10.1 s:
-        // 10 * 9.9/10 + cur < 10 for cur = 0 only: 11.
-        Run r = ratelab({"compare", "--preset", "edge-burst"});
-        QCOMPARE(r.code, 0);
-        QCOMPARE(r.err, QByteArray());
-        QJsonObject root = parseJson(r.out);
-        const QString listed = QString::fromUtf8(ratelab({"presets"}).out).split('\n').filter("edge-burst  ").value(0);
-        QCOMPARE("edge-burst  " + root.value("input").toObject().value("title").toString(), listed);
-        QJsonObject results = root.value("results").toObject();
-        QCOMPARE(results.value("fixed_window").toObject().value("allowed").toInt(), 20);
-        QCOMPARE(results.value("fixed_window").toObject().value("max_in_window").toInt(), 20);
-        QCOMPARE(results.value("sliding_window_log").toObject().value("allowed").toInt(), 10);
-        QCOMPARE(results.value("sliding_window_counter").toObject().value("allowed").toInt(), 11);
-
-        // Options override the preset one value each: the limit drops to 5, the capacity stays
-        // the preset's 10. Fixed: 5 in each window, 10. Log: 5 (all still inside at 10.1 s).
-        // Token: a full bucket of 10 at 9.9 s, 0.2 tokens at 10.1 s: 10.
-        r = ratelab({"compare", "--preset", "edge-burst", "--limit", "5", "--algorithms",
-                     "fixed_window,sliding_window_log,token_bucket"});
-        QCOMPARE(r.code, 0);
-        root = parseJson(r.out);
-        QCOMPARE(root.value("input").toObject().value("limit").toInt(), 5);
-        QCOMPARE(root.value("input").toObject().value("capacity").toInt(), 10);
-        results = root.value("results").toObject();
-        QCOMPARE(results.keys(), QStringList({"fixed_window", "sliding_window_log", "token_bucket"}));
-        QCOMPARE(results.value("fixed_window").toObject().value("allowed").toInt(), 10);
-        QCOMPARE(results.value("sliding_window_log").toObject().value("allowed").toInt(), 5);
-        QCOMPARE(results.value("token_bucket").toObject().value("allowed").toInt(), 10);
-    }
-
-    void scenarioFileRoundTrip()
-    {
-        QTemporaryDir dir;
-        const QString times = dir.filePath("times.txt");
-        {
-            QFile f(times);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("0\n0\n0\n2.333333333\n2.333333334\n");
-        }
-        // L = C = 3 per 7 s, r = 3/7 per s: after 3 requests at 0 the next token is due at 7/3 s,
-        // 2333333333 1/3 ns: the request 1 ns before that is denied, the one after admitted.
-        const QString file = dir.filePath("exact.ratelab.json");
-        const QStringList args = {"--arrivals", times, "--limit", "3", "--window", "7", "--algorithms",
-                                  "token_bucket,gcra,fixed_window"};
-        const Run saved = ratelab(QStringList{"compare"} + args + QStringList{"--save-scenario", file});
-        QCOMPARE(saved.code, 0);
-        QCOMPARE(saved.err, QByteArray());
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QByteArray json = f.readAll();
-        QVERIFY2(json.contains("\"rate\": \"3/7\"") && json.contains("\"2.333333334\""), json);
-        QCOMPARE(rawValues(saved.out, "token_bucket", "allowed"), QStringList({"true", "true", "true", "false", "true"}));
-
-        // Reopened, the same scenario makes the same decisions: the output is the same, byte for byte.
-        const Run reopened = ratelab({"compare", "--scenario", file});
-        QCOMPARE(reopened.code, 0);
-        QCOMPARE(reopened.err, QByteArray());
-        QCOMPARE(reopened.out, saved.out);
-        // Saving what was opened writes the same file again.
-        const QString again = dir.filePath("again.ratelab.json");
-        QCOMPARE(ratelab({"compare", "--scenario", file, "--save-scenario", again}).code, 0);
-        QFile g(again);
-        QVERIFY(g.open(QIODevice::ReadOnly));
-        QCOMPARE(g.readAll(), json);
-
-        // export takes the same options.
-        const QString png = dir.filePath("t.png");
-        const QString preset = dir.filePath("t.ratelab.json");
-        const Run e = ratelab({"export", "--preset", "token-vs-leaky", "--save-scenario", preset, "--png", png});
-        QCOMPARE(e.code, 0);
-        QVERIFY(QFile::exists(png));
-        const Run c = ratelab({"compare", "--scenario", preset});
-        QCOMPARE(c.code, 0);
-        QCOMPARE(parseJson(c.out).value("results").toObject().keys(),
-                 QStringList({"leaky_bucket", "leaky_bucket_queue", "token_bucket"}));
-    }
-
-    void scenarioBadInput_data()
-    {
-        static QTemporaryDir dir; // the files outlive this function: the test reads them
-        const auto write = [](const QString& path, const QByteArray& data) {
-            QFile f(path);
-            if (f.open(QIODevice::WriteOnly))
-                f.write(data);
-            return path;
-        };
-        const QString broken = write(dir.filePath("broken.ratelab.json"), "{\"format\": \"ratelab-scenario\", \"vers");
-        const QString newer = write(dir.filePath("newer.ratelab.json"), "{\"format\": \"ratelab-scenario\", \"version\": 2}");
-        const QString missing = dir.filePath("missing.ratelab.json");
-        const QString nowhere = dir.filePath("no/such/folder/x.ratelab.json");
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QStringList>("mentions");
-        const auto row = [](const char* name, const QStringList& args, const QStringList& mentions) {
-            QTest::newRow(name) << args << mentions;
-        };
-        row("unknown preset", {"compare", "--preset", "edge-bust"}, {"--preset", "edge-bust", "edge-burst", "counter-error"});
-        row("unknown preset, export", {"export", "--preset", "nope", "--png", dir.filePath("x.png")}, {"nope", "edge-burst"});
-        row("missing file", {"compare", "--scenario", missing}, {"--scenario", missing});
-        row("truncated file", {"compare", "--scenario", broken}, {broken, "not valid JSON"});
-        row("newer file", {"compare", "--scenario", newer}, {newer, "made by a newer RateLab: version 2, this one reads 1"});
-        row("preset and file", {"compare", "--preset", "edge-burst", "--scenario", broken}, {"cannot be combined"});
-        row("save into no folder", {"compare", "--save-scenario", nowhere}, {"--save-scenario", nowhere});
-        // Each value is fine alone, but 3 requests 5 * 10^9 s apart end past the ~292 years Nanos
-        // holds: refused before anything is saved.
-        row("save a bad scenario",
-            {"compare", "--n", "3", "--delay", "5e9", "--save-scenario", dir.filePath("bad.ratelab.json")}, {"292 years"});
-        row("GUI: unknown preset", {"--preset", "nope"}, {"--preset", "nope", "edge-burst"});
-        row("GUI: missing file", {"--scenario", missing}, {"--scenario", missing});
-        row("GUI: newer file", {"--scenario", newer}, {newer, "version 2"});
-    }
-
-    void scenarioBadInput()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(QStringList, mentions);
-        const Run r = ratelab(args);
-        QCOMPARE(r.code, 2);
-        QCOMPARE(r.out, QByteArray());
-        QVERIFY2(r.err.startsWith("ratelab: ") && r.err.endsWith('\n') && r.err.count('\n') == 1, r.err);
-        for (const QString& m : mentions)
-            QVERIFY2(QString::fromUtf8(r.err).contains(m), r.err);
-        QVERIFY(!QFile::exists(args.value(args.indexOf("--save-scenario") + 1, "-"))); // nothing half-saved
     }
 };
 

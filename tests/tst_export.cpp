@@ -10,23 +10,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "cli_run.h"
+
 using namespace ratelab;
 using namespace ratelab::ui;
+using clitest::Run;
+using clitest::runRatelab;
 
 namespace {
-
-struct Run {
-    int status;
-    QByteArray out, err;
-};
-
-Run runRatelab(const QStringList& args)
-{
-    QProcess p;
-    p.start(RATELAB_BIN, args);
-    p.waitForFinished(60000);
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 bool isGreen(QColor c) { return c.green() > c.red() + 60 && c.green() > c.blue() + 30; }
 bool isRed(QColor c) { return c.red() > c.green() + 80 && c.red() > c.blue() + 60; }
@@ -81,7 +72,7 @@ private slots:
         const QString path = dir.filePath("dash.png");
         const Run run = runRatelab({"export", "--png", path, "--width", "800", "--height", "600", "--scale", "2",
                                  "--pattern", "edge"});
-        QCOMPARE(run.status, 0);
+        QCOMPARE(run.code, 0);
         QVERIFY(run.err.isEmpty());
         QImage image(path);
         QCOMPARE(image.size(), QSize(1600, 1200));
@@ -113,7 +104,7 @@ private slots:
             old.write("previous content");
         }
         const Run run = runRatelab(QStringList{"export", "--png", path} + args);
-        QCOMPARE(run.status, 2);
+        QCOMPARE(run.code, 2);
         QVERIFY(run.out.isEmpty());
         QCOMPARE(run.err.count('\n'), 1);
         QVERIFY2(run.err.startsWith("ratelab: ") && run.err.contains(message.toUtf8()), run.err.constData());
@@ -126,7 +117,7 @@ private slots:
     void unwritablePathIsRefused()
     {
         const Run run = runRatelab({"export", "--png", "/nonexistent-directory/dash.png"});
-        QCOMPARE(run.status, 2);
+        QCOMPARE(run.code, 2);
         QCOMPARE(run.err.count('\n'), 1);
         QVERIFY2(run.err.contains("cannot write /nonexistent-directory/dash.png"), run.err.constData());
     }
