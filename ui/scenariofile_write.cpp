@@ -1,0 +1,106 @@
+// Writing scenario files: readable JSON in a fixed field order, exact times and rates, saved
+// atomically.
+#include "scenariofile.h"
+
+#include "decimal.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <limits>
+#include <string>
+
+namespace ratelab::ui {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// jsonString writes a string as a JSON string literal, escaped by Qt's own writer.
+QByteArray jsonString(const QString& s)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{s}).toJson(QJsonDocument::Compact);
+    return array.mid(1, array.size() - 2);
+}
+
+QByteArray jsonString(const std::string& s) { return jsonString(q(s)); }
+
+// seconds writes a time as a JSON string of its exact decimal: digits, a point and a sign only,
+// so nothing needs escaping.
+QByteArray seconds(Nanos t) { return '"' + QByteArray::fromStdString(formatSeconds(t)) + '"'; }
+
+void writeTimes(QByteArray& out, const char* key, const std::vector<Nanos>& times)
+{
+    out += QByteArray(",\n  \"") + key + "\": [";
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        out += i == 0 ? "\n    " : i % 8 == 0 ? ",\n    " : ", ";
+        out += seconds(times[i]);
+    }
+    out += times.empty() ? "]" : "\n  ]";
+}
+
+} // namespace
+
+QByteArray serializeScenario(const Scenario& s)
+{
+    QByteArray out = "{\n";
+    out += QByteArray("  \"format\": ") + jsonString(QString(kScenarioFormat)) + ",\n";
+    out += "  \"version\": " + QByteArray::number(kScenarioFormatVersion) + ",\n";
+    out += "  \"title\": " + jsonString(s.title) + ",\n";
+    out += "  \"lesson\": " + jsonString(s.lesson) + ",\n";
+    out += "  \"algorithms\": [";
+    for (std::size_t i = 0; i < s.algorithms.size(); ++i)
+        out += (i ? ", " : "") + jsonString(std::string(algorithmId(s.algorithms[i])));
+    out += "],\n";
+    const LimiterConfig& c = s.config;
+    out += "  \"limit\": " + QByteArray::number(qint64(c.limit())) + ",\n";
+    out += "  \"window\": " + seconds(c.windowNanos()) + ",\n";
+    out += "  \"capacity\": " + QByteArray::number(qint64(c.capacity())) + ",\n";
+    out += "  \"rate\": " + jsonString(c.rate().exactText()) + ",\n";
+    const Pattern& p = s.pattern;
+    // A seed beyond 2^63 - 1 would be read back as a double: it is written as a string then.
+    const QByteArray seed = p.seed <= std::uint64_t(std::numeric_limits<std::int64_t>::max())
+                                ? QByteArray::number(qulonglong(p.seed))
+                                : jsonString(std::to_string(p.seed));
+    out += "  \"pattern\": {\n";
+    out += "    \"kind\": " + jsonString(std::string(patternId(p.kind))) + ",\n";
+    out += "    \"n\": " + QByteArray::number(qint64(p.count)) + ",\n";
+    out += "    \"delay\": " + seconds(p.delayNanos) + ",\n";
+    out += "    \"start\": " + seconds(p.startNanos) + ",\n";
+    out += "    \"size\": " + QByteArray::number(qint64(p.burstSize)) + ",\n";
+    out += "    \"period\": " + seconds(p.periodNanos) + ",\n";
+    out += "    \"lambda\": " + jsonString(p.lambda.exactText()) + ",\n";
+    out += "    \"seed\": " + seed + ",\n";
+    out += "    \"gap\": " + seconds(p.gapNanos) + "\n";
+    out += "  }";
+    if (s.explicitArrivals)
+        writeTimes(out, "arrivals", *s.explicitArrivals);
+    if (!s.addedArrivals.empty())
+        writeTimes(out, "added", s.addedArrivals);
+    out += "\n}\n";
+    return out;
+}
+
+QString saveScenario(const Scenario& s, const QString& path)
+{
+    QByteArray data;
+    try {
+        data = serializeScenario(s);
+    } catch (const std::exception& e) {
+        return QString("cannot save %1: %2").arg(path, q(std::string(e.what())));
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    if (file.write(data) != data.size()) {
+        const QString reason = file.errorString();
+        file.cancelWriting();
+        return QString("cannot write %1: %2").arg(path, reason);
+    }
+    if (!file.commit())
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+} // namespace ratelab::ui
