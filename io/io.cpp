@@ -1,0 +1,1 @@
+// io: Qt Core only.
