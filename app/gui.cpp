@@ -8,8 +8,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <cstdlib>
 #include <iostream>
-#include <optional>
 
 namespace ratelab::app {
 
@@ -18,63 +18,91 @@ namespace {
 void addOptions(QCommandLineParser& parser)
 {
     parser.setApplicationDescription("RateLab: rate limiters side by side.\n"
-                                     "Commands: ratelab compare|export|presets ... (see ratelab compare --help).");
+                                     "Commands: ratelab compare|export|presets|bench ... (see ratelab --help).");
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions); // Qt's -platform NAME
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({
         {"preset", "Open a built-in scenario (see 'ratelab presets').", "id"},
         {"scenario", "Open a scenario file (.ratelab.json).", "file"},
     });
+    // QApplication's own options: accepted and left to it, hidden from the help.
+    for (const char* name : {"platform", "style", "stylesheet", "qwindowgeometry", "qwindowtitle", "qwindowicon",
+                             "display", "geometry", "title", "session"}) {
+        QCommandLineOption o(name, "", "value");
+        o.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(o);
+    }
+    for (const char* name : {"reverse", "widgetcount", "nograb", "dograb", "sync"}) {
+        QCommandLineOption o(name, "");
+        o.setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(o);
+    }
 }
 
-// loadNamedScenario loads the scenario --preset or --scenario names, if any. It runs before the
-// QApplication exists, so that a bad one is one line on stderr (no platform-plugin chatter) and
-// exit status 2, like the commands, and no window ever opens. Options it does not know (Qt's
-// own, such as -platform) are left to QCommandLineParser::process.
-std::optional<Scenario> loadNamedScenario(int argc, char** argv, QString& error)
+int fail(const QString& message)
 {
-    QStringList args;
-    for (int i = 0; i < argc; ++i)
-        args << QString::fromLocal8Bit(argv[i]);
-    QCommandLineParser parser;
-    addOptions(parser);
-    parser.parse(args);
-    if (parser.isSet("help") || parser.isSet("version") || (!parser.isSet("preset") && !parser.isSet("scenario")))
-        return std::nullopt;
-    if (parser.isSet("preset") && parser.isSet("scenario")) {
-        error = "--preset and --scenario cannot be combined: choose one";
-        return std::nullopt;
-    }
-    const bool preset = parser.isSet("preset");
-    const ui::LoadResult r = preset ? ui::loadPreset(parser.value("preset")) : ui::loadScenarioFile(parser.value("scenario"));
-    if (!r.scenario)
-        error = (preset ? "--preset: " : "--scenario: ") + r.error;
-    return r.scenario;
+    std::cerr << "ratelab: " << message.toStdString() << std::endl;
+    return 2;
+}
+
+// hasDisplay reports whether Qt can open a window here: an X or Wayland display, or a platform
+// named explicitly (QT_QPA_PLATFORM, -platform).
+bool hasDisplay(const QCommandLineParser& parser)
+{
+    for (const char* v : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        if (const char* value = std::getenv(v); value && *value)
+            return true;
+    return parser.isSet("platform");
 }
 
 } // namespace
 
 int runGui(int argc, char** argv)
 {
-    QString error;
-    const std::optional<Scenario> scenario = loadNamedScenario(argc, argv, error);
-    if (!error.isEmpty()) {
-        std::cerr << "ratelab: " << error.toStdString() << std::endl;
-        return 2;
+    // Everything that can go wrong before a window opens is one line on stderr and exit status
+    // 2, checked before QApplication exists: no platform-plugin dump, no window flashing up.
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    QCommandLineParser parser;
+    addOptions(parser);
+    if (!parser.parse(args))
+        return fail(parser.errorText() + " (see ratelab --help)");
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        return 0;
     }
+    if (parser.isSet("version")) {
+        std::cout << "ratelab " << PROJECT_VERSION << "\n";
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail("unknown command '" + parser.positionalArguments().first() + "' (see ratelab --help)");
+    if (parser.isSet("preset") && parser.isSet("scenario"))
+        return fail("--preset and --scenario cannot be combined: choose one");
+    std::optional<io::LoadResult> named;
+    if (parser.isSet("preset")) {
+        named = io::loadPreset(parser.value("preset"));
+        if (!named->scenario)
+            return fail("--preset: " + named->error);
+    } else if (parser.isSet("scenario")) {
+        named = io::loadScenarioFile(parser.value("scenario"));
+        if (!named->scenario)
+            return fail("--scenario: " + named->error);
+    }
+    if (!hasDisplay(parser))
+        return fail("no display to open the window on (DISPLAY is not set); the commands need none: ratelab --help");
 
     QApplication app(argc, argv);
     QApplication::setApplicationName("RateLab");
     QApplication::setApplicationDisplayName("RateLab");
     QApplication::setApplicationVersion(PROJECT_VERSION);
-    QCommandLineParser parser;
-    addOptions(parser);
-    parser.process(app);
     ui::MainWindow window;
-    if (scenario && parser.isSet("scenario"))
+    if (parser.isSet("scenario"))
         window.documents()->openFile(parser.value("scenario")); // so Ctrl+S saves back to it
-    else if (scenario)
-        window.openScenario(*scenario);
+    else if (parser.isSet("preset"))
+        window.documents()->openPreset(parser.value("preset"));
     window.show();
     return app.exec();
 }

@@ -87,6 +87,26 @@ std::vector<Algorithm> parseAlgorithms(const QString& list)
 
 } // namespace
 
+std::optional<std::int64_t> integerOption(const QCommandLineParser& parser, const QString& name, std::int64_t min,
+                                          std::int64_t max)
+{
+    return read(parser, name, integerIn(min, max));
+}
+
+std::optional<double> scaleOption(const QCommandLineParser& parser, const QString& name)
+{
+    const std::function<double(std::string_view)> scale = [](std::string_view text) {
+        const Rate r = parseRate(text); // any exact positive decimal or fraction: value = tokens * 1e9 / perNanos
+        const Int128 value = Int128(r.tokens) * kNanosPerSecond;
+        if (4 * value < r.perNanos)
+            throw InputError("must be at least 0.25 (got " + std::string(text) + ")");
+        if (value > 8 * Int128(r.perNanos))
+            throw InputError("must be at most 8 (got " + std::string(text) + ")");
+        return double(value) / double(r.perNanos);
+    };
+    return read(parser, name, scale);
+}
+
 void addScenarioOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
@@ -94,7 +114,7 @@ void addScenarioOptions(QCommandLineParser& parser)
         {"limit", "Requests allowed per window (default 10).", "L"},
         {"window", "Window length in seconds (default 10).", "seconds"},
         {"capacity", "Bucket capacity (default: the limit).", "C"},
-        {"rate", "Refill/drain rate per second (default: limit / window, exact).", "per-second"},
+        {"rate", "Refill/drain rate per second, a decimal or a fraction such as 3/7 (default: limit / window, exact).", "per-second"},
         {"pattern", "Traffic pattern: uniform, burst, poisson or edge (default uniform).", "name"},
         {"n", "Number of requests (uniform, burst, poisson; default 15).", "N"},
         {"delay", "Seconds between requests (uniform; default 0.1).", "seconds"},
@@ -122,7 +142,7 @@ std::optional<Scenario> baseScenario(const QCommandLineParser& p)
     if (!p.isSet("preset") && !p.isSet("scenario"))
         return std::nullopt;
     const bool preset = p.isSet("preset");
-    const ui::LoadResult r = preset ? ui::loadPreset(p.value("preset")) : ui::loadScenarioFile(p.value("scenario"));
+    const io::LoadResult r = preset ? io::loadPreset(p.value("preset")) : io::loadScenarioFile(p.value("scenario"));
     if (!r.scenario)
         throw InputError((preset ? "--preset: " : "--scenario: ") + r.error.toStdString());
     return r.scenario;
@@ -165,8 +185,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
     pat.burstSize = read(p, "size", integerIn(1, kMaxArrivals)).value_or(pat.burstSize);
     pat.periodNanos = read(p, "period", seconds(false)).value_or(pat.periodNanos);
     pat.lambda = read(p, "lambda", rate).value_or(pat.lambda);
-    if (const auto given = read(p, "seed", integerIn(0, std::numeric_limits<std::int64_t>::max())))
-        pat.seed = static_cast<std::uint64_t>(*given);
+    pat.seed = read<std::uint64_t>(p, "seed", [](std::string_view t) { return parseSeed(t); }).value_or(pat.seed);
     pat.gapNanos = read(p, "gap", seconds(false)).value_or(pat.gapNanos);
     // A pattern option asks for the pattern: it replaces the base's explicit arrival times.
     for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "seed", "gap"})
@@ -193,7 +212,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
 
     if (p.isSet("save-scenario")) {
         (void)resolveArrivals(s); // save only what can be simulated: the same errors as running it
-        const QString error = ui::saveScenario(s, p.value("save-scenario"));
+        const QString error = io::saveScenario(s, p.value("save-scenario"));
         if (!error.isEmpty())
             throw InputError("--save-scenario: " + error.toStdString());
     }

@@ -5,6 +5,9 @@
 
 #include <QCommandLineParser>
 
+#include <cstdint>
+#include <optional>
+
 namespace ratelab::app {
 
 // addScenarioOptions declares --limit, --window, ..., --arrivals, --preset, --scenario and
@@ -16,5 +19,14 @@ void addScenarioOptions(QCommandLineParser& parser);
 // --save-scenario it also writes that scenario (atomically). It throws InputError naming the
 // option and what is wrong with it.
 Scenario scenarioFromOptions(const QCommandLineParser& parser);
+
+// integerOption parses option `name`, when given, as a whole number in [min, max] with the
+// number grammar every option uses; errors name the option.
+std::optional<std::int64_t> integerOption(const QCommandLineParser& parser, const QString& name, std::int64_t min,
+                                          std::int64_t max);
+
+// scaleOption parses option `name`, when given, as an image scale: an exact decimal or fraction
+// from 1/4 to 8.
+std::optional<double> scaleOption(const QCommandLineParser& parser, const QString& name);
 
 } // namespace ratelab::app

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace ratelab {
@@ -25,6 +26,17 @@ Int128 pow10(int n)
     for (int i = 0; i < n; ++i)
         p *= 10;
     return p;
+}
+
+// gcd128 is Euclid's algorithm on Int128 (std::gcd is not specified for __int128).
+Int128 gcd128(Int128 a, Int128 b)
+{
+    while (b != 0) {
+        const Int128 r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
 }
 
 std::string describe(std::string_view text) { return quoted(text) + " is not a number"; }
@@ -142,7 +154,58 @@ Int128 scaled(const Decimal& d, int shift, Int128 max, std::string_view text, co
     return v;
 }
 
+// parseWhole parses a plain run of decimal digits (at most 37) into an Int128.
+std::optional<Int128> parseWhole(std::string_view text)
+{
+    if (text.empty() || text.size() > 37)
+        return std::nullopt;
+    Int128 v = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+// parseFractionRate parses "P/Q" per second, two whole numbers, as Rate::exactText writes a rate
+// with no finite decimal ("3/7").
+Rate parseFractionRate(std::string_view text, std::size_t slash)
+{
+    const auto p = parseWhole(text.substr(0, slash));
+    const auto d = parseWhole(text.substr(slash + 1));
+    if (!p || !d)
+        throw InputError(quoted(text) + " is not a number or a fraction of two whole numbers");
+    if (*p == 0 || *d == 0)
+        throw InputError("must be greater than 0 (got " + shown(text) + ")");
+    // p/d per second is p tokens every d * 10^9 ns; d < 10^37 would overflow, so bound it first.
+    if (*d > Int128(1'000'000'000'000'000'000) * 10'000'000'000)
+        throw InputError(quoted(text) + " is too small or too finely divided");
+    Int128 tokens = *p;
+    Int128 per = *d * kNanosPerSecond;
+    const Int128 g = gcd128(tokens, per);
+    tokens /= g;
+    per /= g;
+    const Int128 max = std::numeric_limits<std::int64_t>::max();
+    if (tokens > max)
+        throw InputError(quoted(text) + " is too large (at most " + std::to_string(kMaxNanos) + " per nanosecond)");
+    if (per > max)
+        throw InputError(quoted(text) + " is too small or too finely divided");
+    return Rate{static_cast<std::int64_t>(tokens), static_cast<Nanos>(per)};
+}
+
 } // namespace
+
+std::uint64_t parseSeed(std::string_view text)
+{
+    if (const auto v = parseWhole(text)) {
+        if (*v > Int128(std::numeric_limits<std::uint64_t>::max()))
+            throw InputError("must be at most " + std::to_string(std::numeric_limits<std::uint64_t>::max()) + " (got "
+                             + shown(text) + ")");
+        return static_cast<std::uint64_t>(*v);
+    }
+    return static_cast<std::uint64_t>(parseIntegerIn(text, 0, std::numeric_limits<std::int64_t>::max()));
+}
 
 std::string quoted(std::string_view text)
 {
@@ -164,6 +227,8 @@ Nanos parseSeconds(std::string_view text)
 
 Rate parseRate(std::string_view text)
 {
+    if (const auto slash = text.find('/'); slash != std::string_view::npos)
+        return parseFractionRate(text, slash);
     const Decimal d = parseDecimal(text);
     if (d.negative || d.mantissa == 0)
         throw InputError("must be greater than 0 (got " + shown(text) + ")");
@@ -185,14 +250,9 @@ Rate parseRate(std::string_view text)
                                                                  : quoted(text) + " is too finely divided to hold exactly");
         per *= pow10(-d.exponent);
     }
-    Int128 a = tokens, b = per;
-    while (b != 0) {
-        const Int128 r = a % b;
-        a = b;
-        b = r;
-    }
-    tokens /= a;
-    per /= a;
+    const Int128 g = gcd128(tokens, per);
+    tokens /= g;
+    per /= g;
     if (tokens > max || per > max) {
         // Either the value itself is out of range, or it is in range but needs more digits than
         // two int64s hold ("1.0000000001" per second is 10000000001 / 10^19 per ns).

@@ -27,9 +27,13 @@ public:
 // are; callers that need a non-negative time check the sign themselves.
 Nanos parseSeconds(std::string_view text);
 
-// parseRate parses a positive decimal number of tokens per second into an exact Rate. It throws
+// parseRate parses a positive number of tokens per second into an exact Rate: a decimal ("2.5",
+// "1e-3") or a fraction of two whole numbers ("3/7", as Rate::exactText writes it). It throws
 // InputError for a value that is not a number, is 0 or negative, or cannot be held exactly.
 Rate parseRate(std::string_view text);
+
+// parseSeed parses a random seed: a whole number from 0 to 2^64 - 1.
+std::uint64_t parseSeed(std::string_view text);
 
 // parseCount parses a non-negative decimal integer no larger than max.
 std::int64_t parseCount(std::string_view text, std::int64_t max);

@@ -396,14 +396,20 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
         QTest::newRow("a directory") << QStringList{"--png", QDir::tempPath()}
-                                     << "cannot write " + QDir::tempPath() + ": Filename refers to a directory";
+                                     << "cannot write " + QDir::tempPath() + ": it is a directory, not a regular file";
         QTest::newRow("no such directory") << QStringList{"--png", "/nonexistent-dir/x.png"}
                                            << "cannot write /nonexistent-dir/x.png: No such file or directory";
         QTest::newRow("no file") << QStringList{} << "export: --png FILE is required";
-        QTest::newRow("width 0") << QStringList{"--width", "0"} << "--width: '0' must be a number from 320 to 16000";
-        QTest::newRow("height -5") << QStringList{"--height", "-5"} << "--height: '-5' must be a number from 240 to 16000";
-        QTest::newRow("width 1e9") << QStringList{"--width", "1e9"} << "--width: '1e9' must be a number from 320 to 16000";
-        QTest::newRow("scale nan") << QStringList{"--scale", "nan"} << "--scale: 'nan' must be a number from 0.25 to 8";
+        QTest::newRow("width 0") << QStringList{"--width", "0"} << "--width: must be at least 320 (got 0)";
+        QTest::newRow("height -5") << QStringList{"--height", "-5"} << "--height: must be at least 240 (got -5)";
+        QTest::newRow("width 1e9") << QStringList{"--width", "1e9"} << "--width: must be at most 16000 (got 1e9)";
+        QTest::newRow("scale nan") << QStringList{"--scale", "nan"} << "--scale: 'nan' is not a number";
+        // One number grammar: what is not a whole number or has spaces is refused, and the
+        // scale is exact (0.25 passes, a hair below it does not).
+        QTest::newRow("width 1600.5") << QStringList{"--width", "1600.5"} << "--width: '1600.5' is not a whole number";
+        QTest::newRow("width with a space") << QStringList{"--width", " 800"} << "--width: ' 800' is not a number";
+        QTest::newRow("scale just below 1/4") << QStringList{"--scale", "0.2499999"} << "--scale: must be at least 0.25 (got 0.2499999)";
+        QTest::newRow("scale 9") << QStringList{"--scale", "9"} << "--scale: must be at most 8 (got 9)";
         QTest::newRow("beyond what can be allocated") << QStringList{"--width", "16000", "--height", "16000"}
                                                       << "export: the image would have more than 200 million pixels; "
                                                          "lower --width, --height or --scale";

@@ -8,6 +8,7 @@
 #include "mainwindow.h"
 #include "pipeline.h"
 #include "rowchart.h"
+#include "scenariodocument.h"
 #include "slidervalue.h"
 #include "summarytable.h"
 #include "window_test.h"
@@ -54,7 +55,8 @@ private slots:
 
     void opensWithTheDefaultComparison()
     {
-        QCOMPARE(m_window->windowTitle(), QString("RateLab"));
+        QCOMPARE(m_window->windowTitle(), QString("Untitled[*] — RateLab"));
+        QVERIFY(!m_window->isWindowModified());
         QCOMPARE(charts()->rowCount(), 7);
         QCOMPARE(frame().trace->arrivals.size(), std::size_t(15));
         // The reference case: the token bucket admits 11.
@@ -86,8 +88,7 @@ private slots:
 
     void typingAValueIsTheSameAsDragging()
     {
-        QDoubleSpinBox* delay = m_window->controls()->delay()->spinBox();
-        delay->setValue(1.0); // typed and confirmed
+        m_window->controls()->delay()->type("1"); // typed and confirmed
         settle();
         QCOMPARE(frame().trace->arrivals.at(1), Nanos(1'000'000'000));
         // One request a second is exactly the refill rate: the token bucket admits all 15.
@@ -159,8 +160,8 @@ private slots:
 
     void manyRequestsAreReducedPerPixel()
     {
-        m_window->controls()->requests()->spinBox()->setValue(200000);
-        m_window->controls()->delay()->spinBox()->setValue(0.001);
+        m_window->controls()->requests()->type("200000");
+        m_window->controls()->delay()->type("0.001");
         settle();
         QCOMPARE(frame().trace->arrivals.size(), std::size_t(200000));
         RowChart* row = rowOf(Algorithm::TokenBucket);
@@ -185,7 +186,7 @@ private slots:
         const Trace before = *frame().trace;
         const QString path = m_config.filePath("saved.ratelab.json");
         QVERIFY(m_window->documents()->saveTo(path));
-        m_window->controls()->limit()->spinBox()->setValue(3);
+        m_window->controls()->limit()->type("3");
         settle();
         QVERIFY(m_window->documents()->openFile(path));
         settle();
@@ -204,9 +205,9 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("{\"format\": \"ratelab-scenario\", \"version\": 1, \"limit\": ");
         file.close();
-        m_window->controls()->limit()->spinBox()->setValue(7);
+        m_window->controls()->limit()->type("7");
         settle();
-        const Scenario before = m_window->controls()->scenario();
+        const Scenario before = m_window->document()->scenario();
         // The refusal is a message box: note its text and close it.
         QString shown;
         QTimer closer;
@@ -221,13 +222,13 @@ private slots:
         closer.stop();
         QVERIFY2(shown.contains("broken.ratelab.json"), qPrintable(shown));
         settle();
-        QVERIFY(m_window->controls()->scenario() == before);
+        QVERIFY(m_window->document()->scenario() == before);
         QCOMPARE(frame().trace->config.limit(), std::int64_t(7));
     }
 
     void presetShowsItsLesson()
     {
-        const LoadResult preset = loadPreset("edge-burst");
+        const io::LoadResult preset = io::loadPreset("edge-burst");
         QVERIFY(preset.scenario);
         m_window->openScenario(*preset.scenario);
         settle();

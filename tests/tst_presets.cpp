@@ -11,7 +11,7 @@
 #include <set>
 
 using namespace ratelab;
-using namespace ratelab::ui;
+using namespace ratelab::io;
 
 namespace {
 

@@ -15,13 +15,15 @@
 #include "decimal.h"
 #include "frame.h"
 #include "mainwindow.h"
+#include "scenariodocument.h"
 #include "pipeline.h"
 #include "rowchart.h"
 #include "slidervalue.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QUndoStack>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
@@ -107,25 +109,10 @@ private slots:
         QVERIFY(boxes.size() >= 7);
         ChartStack* charts = window.dashboard()->charts();
 
-        // A value at, near or past an end of the box's range, or anywhere in it.
-        const auto valueFor = [&](const QDoubleSpinBox* spin) {
-            const double lo = spin->minimum(), hi = spin->maximum(), step = spin->singleStep();
-            switch (below(12)) {
-            case 0: return lo;
-            case 1: return hi;
-            case 2: return lo - step;
-            case 3: return hi + step;
-            case 4: return -1e300;
-            case 5: return 1e300;
-            case 6: return chance(50) ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-            case 7: return lo + step;
-            case 8: return hi - step;
-            case 9: return -hi;
-            default: return lo + (hi - lo) * double(below(1'000'001)) / 1e6;
-            }
-        };
-        const char* const typed[] = {"0", "-5", "1e9", "99999999999", "abc", "", "0.0005", "1,5", "7", "-0", "1e-300"};
-
+        // Text a person might type: in range, at and past the ends, fractions, junk.
+        const char* const typed[] = {"0",     "1",    "2",   "5",   "10",  "100",  "1000", "0.001", "0.1",
+                                     "0.5",   "60",   "3/7", "1/3", "1e-9", "-5",  "1e9",  "99999999999", "abc",
+                                     "",      "0.0005", "1,5", "7",  "-0",  "1e-300", " 8", "inf", "2.5e1"};
         for (int i = 0; i < changes; ++i) {
             SliderValue* v = sliders[qsizetype(below(std::uint64_t(sliders.size())))];
             // The requests slider reaches a million; keep most of the run at a size that keeps
@@ -133,8 +120,14 @@ private slots:
             if (v == controls->requests() && !chance(10))
                 v = controls->limit();
             switch (below(20)) {
-            case 0: case 1: case 2: case 3: case 4: case 5:
-                v->spinBox()->setValue(valueFor(v->spinBox()));
+            case 0: case 1: case 2: case 3: case 4:
+                v->type(typed[below(std::size(typed))]);
+                break;
+            case 5:
+                if (chance(50))
+                    window.document()->undoStack()->undo();
+                else
+                    window.document()->undoStack()->redo();
                 break;
             case 6: case 7: case 8:
                 v->slider()->setValue(int(below(1201)) - 100); // QSlider clamps to its 0..1000
@@ -148,12 +141,12 @@ private slots:
                                                       : QAbstractSlider::SliderSingleStepSub);
                 break;
             case 11: {
-                QDoubleSpinBox* spin = v->spinBox();
-                if (!spin->isEnabled())
+                QLineEdit* field = v->field();
+                if (!field->isEnabled())
                     break;
-                QTest::keyClick(spin, Qt::Key_A, Qt::ControlModifier);
-                QTest::keyClicks(spin, typed[below(std::size(typed))]);
-                QTest::keyClick(spin, Qt::Key_Return);
+                QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+                QTest::keyClicks(field, typed[below(std::size(typed))]);
+                QTest::keyClick(field, Qt::Key_Return);
                 break;
             }
             case 12: case 13: case 14: {
@@ -185,12 +178,12 @@ private slots:
         qInstallMessageHandler(g_previous);
         QVERIFY2(g_messages.isEmpty(), qPrintable(g_messages.join('\n')));
 
-        // The controls are range-limited: whatever was done to them, they describe a valid scenario.
-        Scenario expected;
+        // Whatever was done to the controls, the document holds a valid scenario and the charts show it.
+        const Scenario expected = window.document()->scenario();
         try {
-            expected = controls->scenario();
+            (void)resolveArrivals(expected);
         } catch (const InputError& e) {
-            QFAIL(qPrintable(QString("the controls ended on an invalid scenario: ") + e.what()));
+            QFAIL(qPrintable(QString("the document ended on an invalid scenario: ") + e.what()));
         }
         const Frame& shown = window.dashboard()->frame();
         QVERIFY(shown.scenario && shown.trace);

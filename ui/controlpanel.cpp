@@ -1,26 +1,26 @@
 #include "controlpanel.h"
 
 #include "decimal.h"
+#include "scenariodocument.h"
 #include "slidervalue.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLocale>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
+#include <limits>
 
 namespace ratelab::ui {
 
 namespace {
 
-// nanos converts a spin box value in seconds (at most 3 decimals) to exact nanoseconds.
-Nanos nanos(const SliderValue* v) { return parseSeconds(v->text().toStdString()); }
-double seconds(Nanos t) { return secondsAsDouble(t); }
+QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QWidget* page(std::initializer_list<QWidget*> widgets)
 {
@@ -32,23 +32,67 @@ QWidget* page(std::initializer_list<QWidget*> widgets)
     return w;
 }
 
+// followsLimits reports whether capacity and rate are the defaults limit and limit / window.
+bool followsLimits(const Scenario& s)
+{
+    const LimiterConfig& c = s.config;
+    return c.capacity() == c.limit() && c.rate() == Rate::reduced(c.limit(), c.windowNanos());
+}
+
+// follow sets capacity and rate to limit and limit / window.
+void follow(Scenario& s) { s.config = LimiterConfig::make(s.config.limit(), s.config.windowNanos()); }
+
+// usePattern drops explicit arrival times (from a file) when a traffic setting is changed: the
+// pattern's requests replace them, as a pattern option does on the command line.
+void usePattern(Scenario& s) { s.explicitArrivals.reset(); }
+
+// checkTraffic refuses a pattern that would not simulate (too many requests, past the end of
+// time), without generating it.
+void checkTraffic(const Scenario& s)
+{
+    if (!s.explicitArrivals && s.pattern.kind != PatternKind::Poisson)
+        checkPattern(s.pattern, s.config);
+}
+
+std::pair<QString, double> secondsField(Nanos t) { return {q(formatSeconds(t)), secondsAsDouble(t)}; }
+std::pair<QString, double> countField(std::int64_t n) { return {QString::number(n), double(n)}; }
+std::pair<QString, double> rateField(Rate r) { return {q(r.exactText()), r.perSecond()}; }
+
+Nanos positiveSeconds(const std::string& text)
+{
+    const Nanos t = parseSeconds(text);
+    if (t <= 0)
+        throw InputError("must be greater than 0 s (got " + text + ")");
+    return t;
+}
+
+Nanos nonNegativeSeconds(const std::string& text)
+{
+    const Nanos t = parseSeconds(text);
+    if (t < 0)
+        throw InputError("must not be negative (got " + text + ")");
+    return t;
+}
+
 } // namespace
 
-ControlPanel::ControlPanel(QWidget* parent)
+ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent)
+    , m_document(document)
     , m_limit(new SliderValue("&Limit", 1, 100, 0, ""))
     , m_window(new SliderValue("&Window", 0.1, 60, 3, " s"))
     , m_link(new QCheckBox("Capacity and rate &follow limit, window"))
     , m_capacity(new SliderValue("&Capacity", 1, 100, 0, ""))
     , m_rate(new SliderValue("&Rate", 0.01, 1000, 3, " /s", SliderValue::Scale::Log))
     , m_pattern(new QComboBox)
+    , m_arrivalsNote(new QLabel)
     , m_patternPages(new QStackedWidget)
     , m_requests(new SliderValue("Re&quests", 1, 1'000'000, 0, "", SliderValue::Scale::Log))
     , m_delay(new SliderValue("&Delay", 0, 5, 3, " s"))
     , m_burstSize(new SliderValue("Burst si&ze", 1, 100, 0, ""))
     , m_period(new SliderValue("&Period", 0, 60, 3, " s"))
     , m_lambda(new SliderValue("Lam&bda", 0.01, 1000, 2, " /s", SliderValue::Scale::Log))
-    , m_seed(new SliderValue("S&eed", 1, 1000, 0, ""))
+    , m_seed(new SliderValue("S&eed", 0, 1000, 0, ""))
     , m_gap(new SliderValue("&Gap", 0, 10, 3, " s"))
     , m_start(new SliderValue("S&tart", 0, 60, 3, " s"))
 {
@@ -67,28 +111,109 @@ ControlPanel::ControlPanel(QWidget* parent)
     m_start->setToolTip("Time of the first request, against the window boundary at 0 s");
     m_gap->setToolTip("How long before the window boundary the first burst comes");
 
+    m_arrivalsNote->setWordWrap(true);
+    m_arrivalsNote->setToolTip(tr("Changing the traffic settings replaces these times with the pattern's (Edit > Undo brings them back)"));
+
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(limitsGroup());
     layout->addWidget(trafficGroup());
     layout->addWidget(algorithmsGroup());
     layout->addStretch();
 
-    for (SliderValue* v : {m_limit, m_window, m_capacity, m_rate, m_requests, m_delay, m_burstSize, m_period, m_lambda,
-                           m_seed, m_gap, m_start})
-        connect(v, &SliderValue::valueChanged, this, [this] {
-            syncLinked();
-            changed();
-        });
-    connect(m_link, &QCheckBox::toggled, this, [this] {
-        syncLinked();
-        changed();
+    bindFields();
+    connect(m_link, &QCheckBox::toggled, this, [this](bool on) {
+        m_follow = on;
+        if (on)
+            m_document->change(tr("Capacity and rate follow limit and window"), [](Scenario& s) { follow(s); });
+        showDocument();
     });
     connect(m_pattern, &QComboBox::currentIndexChanged, this, [this](int i) {
-        showPatternPage(i);
-        m_requests->setEnabled(i != int(PatternKind::Edge));
-        changed();
+        m_document->change(tr("Pattern"), [i](Scenario& s) {
+            s.pattern.kind = PatternKind(i);
+            usePattern(s);
+        });
     });
-    setScenario(Scenario{});
+    connect(m_document, &ScenarioDocument::identityChanged, this, [this] { m_follow = followsLimits(m_document->scenario()); });
+    connect(m_document, &ScenarioDocument::changed, this, &ControlPanel::showDocument);
+    m_follow = followsLimits(m_document->scenario());
+    showDocument();
+}
+
+void ControlPanel::bind(SliderValue* control, const QString& what,
+                        std::function<void(Scenario&, const std::string&)> apply,
+                        std::function<std::pair<QString, double>(const Scenario&)> show)
+{
+    m_fields.push_back({control, what, apply, show});
+    // A typed value is checked against the whole scenario it would make, so the message is the
+    // one the command line would give ("must be at least 1 (got 0)").
+    control->setCheck([this, apply](const QString& text) -> QString {
+        try {
+            Scenario next = m_document->scenario();
+            apply(next, text.toStdString());
+            return {};
+        } catch (const InputError& e) {
+            return QString::fromUtf8(e.what());
+        }
+    });
+    connect(control, &SliderValue::edited, this, [this, control, what, apply](const QString& text) {
+        try {
+            m_document->change(what, [&](Scenario& s) { apply(s, text.toStdString()); });
+        } catch (const InputError&) {
+            showDocument(); // a dragged value the scenario cannot take: the control shows the document again
+        }
+    });
+}
+
+void ControlPanel::bindFields()
+{
+    const auto limits = [](const std::string& t) { return parseIntegerIn(t, 1, LimiterConfig::kMaxLimit); };
+    bind(m_limit, tr("Limit"), [this, limits](Scenario& s, const std::string& t) {
+        const LimiterConfig& c = s.config;
+        s.config = LimiterConfig::make(limits(t), c.windowNanos(), c.capacity(), c.rate());
+        if (m_follow)
+            follow(s);
+        checkTraffic(s);
+    }, [](const Scenario& s) { return countField(s.config.limit()); });
+    bind(m_window, tr("Window"), [this](Scenario& s, const std::string& t) {
+        const LimiterConfig& c = s.config;
+        s.config = LimiterConfig::make(c.limit(), positiveSeconds(t), c.capacity(), c.rate());
+        if (m_follow)
+            follow(s);
+        checkTraffic(s);
+    }, [](const Scenario& s) { return secondsField(s.config.windowNanos()); });
+    bind(m_capacity, tr("Capacity"), [limits](Scenario& s, const std::string& t) {
+        const LimiterConfig& c = s.config;
+        s.config = LimiterConfig::make(c.limit(), c.windowNanos(), limits(t), c.rate());
+    }, [](const Scenario& s) { return countField(s.config.capacity()); });
+    bind(m_rate, tr("Rate"), [](Scenario& s, const std::string& t) {
+        const LimiterConfig& c = s.config;
+        s.config = LimiterConfig::make(c.limit(), c.windowNanos(), c.capacity(), parseRate(t));
+    }, [](const Scenario& s) { return rateField(s.config.rate()); });
+
+    // Traffic: each setting changes the pattern and asks for it (explicit times give way).
+    const auto traffic = [this](SliderValue* control, const QString& what, auto set, auto get) {
+        bind(control, what, [set](Scenario& s, const std::string& t) {
+            set(s.pattern, t);
+            usePattern(s);
+            checkTraffic(s);
+        }, [get](const Scenario& s) { return get(s.pattern); });
+    };
+    traffic(m_requests, tr("Requests"), [](Pattern& p, const std::string& t) { p.count = parseIntegerIn(t, 0, kMaxArrivals); },
+            [](const Pattern& p) { return countField(p.count); });
+    traffic(m_delay, tr("Delay"), [](Pattern& p, const std::string& t) { p.delayNanos = nonNegativeSeconds(t); },
+            [](const Pattern& p) { return secondsField(p.delayNanos); });
+    traffic(m_start, tr("Start"), [](Pattern& p, const std::string& t) { p.startNanos = nonNegativeSeconds(t); },
+            [](const Pattern& p) { return secondsField(p.startNanos); });
+    traffic(m_burstSize, tr("Burst size"), [](Pattern& p, const std::string& t) { p.burstSize = parseIntegerIn(t, 1, kMaxArrivals); },
+            [](const Pattern& p) { return countField(p.burstSize); });
+    traffic(m_period, tr("Period"), [](Pattern& p, const std::string& t) { p.periodNanos = nonNegativeSeconds(t); },
+            [](const Pattern& p) { return secondsField(p.periodNanos); });
+    traffic(m_lambda, tr("Lambda"), [](Pattern& p, const std::string& t) { p.lambda = parseRate(t); },
+            [](const Pattern& p) { return rateField(p.lambda); });
+    traffic(m_seed, tr("Seed"), [](Pattern& p, const std::string& t) { p.seed = parseSeed(t); },
+            [](const Pattern& p) { return std::pair<QString, double>{QString::number(p.seed), double(p.seed)}; });
+    traffic(m_gap, tr("Gap"), [](Pattern& p, const std::string& t) { p.gapNanos = nonNegativeSeconds(t); },
+            [](const Pattern& p) { return secondsField(p.gapNanos); });
 }
 
 QWidget* ControlPanel::limitsGroup()
@@ -117,6 +242,7 @@ QWidget* ControlPanel::trafficGroup()
     m_pattern->addItem("Poisson: random arrivals");
     m_pattern->addItem("Edge: bursts around a window boundary");
     layout->addLayout(patternRow);
+    layout->addWidget(m_arrivalsNote);
     layout->addWidget(m_requests);
     m_patternPages->addWidget(page({m_delay}));
     m_patternPages->addWidget(page({m_burstSize, m_period}));
@@ -134,7 +260,17 @@ QWidget* ControlPanel::algorithmsGroup()
     for (Algorithm a : kAllAlgorithms) {
         auto* check = new QCheckBox(QString::fromUtf8(algorithmTitle(a).data()));
         check->setChecked(true);
-        connect(check, &QCheckBox::toggled, this, &ControlPanel::changed);
+        connect(check, &QCheckBox::toggled, this, [this, a](bool on) {
+            m_document->change(on ? tr("Show %1").arg(QString::fromUtf8(algorithmTitle(a).data()))
+                                  : tr("Hide %1").arg(QString::fromUtf8(algorithmTitle(a).data())),
+                               [a, on](Scenario& s) {
+                                   std::vector<Algorithm> next;
+                                   for (Algorithm b : kAllAlgorithms) // keep the table's order
+                                       if (b == a ? on : std::find(s.algorithms.begin(), s.algorithms.end(), b) != s.algorithms.end())
+                                           next.push_back(b);
+                                   s.algorithms = next;
+                               });
+        });
         m_algorithms[a] = check;
         layout->addWidget(check);
     }
@@ -153,117 +289,46 @@ void ControlPanel::showPatternPage(int index)
 
 void ControlPanel::addRequests(Nanos t, int count)
 {
-    m_addedArrivals.insert(m_addedArrivals.end(), std::size_t(std::max(count, 0)), t);
-    std::sort(m_addedArrivals.begin(), m_addedArrivals.end());
-    changed();
+    if (count <= 0)
+        return;
+    m_document->change(count == 1 ? tr("Send a request") : tr("Send a burst"), [t, count](Scenario& s) {
+        s.addedArrivals.insert(std::upper_bound(s.addedArrivals.begin(), s.addedArrivals.end(), t), std::size_t(count), t);
+    });
 }
 
 void ControlPanel::clearAddedRequests()
 {
-    if (m_addedArrivals.empty())
-        return;
-    m_addedArrivals.clear();
-    changed();
+    m_document->change(tr("Clear requests sent by hand"), [](Scenario& s) { s.addedArrivals.clear(); });
 }
 
-bool ControlPanel::linked() const { return m_link->isChecked(); }
+bool ControlPanel::linked() const { return m_follow; }
 
-void ControlPanel::setLinked(bool linked)
+void ControlPanel::showDocument()
 {
-    const QSignalBlocker block(m_link);
-    m_link->setChecked(linked);
-    syncLinked();
-}
-
-void ControlPanel::syncLinked()
-{
-    const bool on = m_link->isChecked();
-    m_capacity->setEnabled(!on);
-    m_rate->setEnabled(!on);
-    if (on) {
-        m_capacity->setValue(m_limit->value());
-        m_rate->setValue(m_limit->value() / m_window->value());
+    const Scenario& s = m_document->scenario();
+    for (const Field& f : m_fields) {
+        const auto [text, approx] = f.show(s);
+        f.control->show(text, approx);
     }
-}
-
-void ControlPanel::changed()
-{
-    try {
-        emit scenarioChanged(scenario());
-    } catch (const InputError&) {
-        // The controls are range-limited; a combination they cannot express is simply not run.
-    }
-}
-
-Scenario ControlPanel::scenario() const
-{
-    Scenario s;
-    const auto limit = std::int64_t(m_limit->value());
-    if (m_link->isChecked())
-        s.config = LimiterConfig::make(limit, nanos(m_window));
-    else
-        s.config = LimiterConfig::make(limit, nanos(m_window), std::int64_t(m_capacity->value()),
-                                       parseRate(m_rate->text().toStdString()));
-    s.algorithms.clear();
-    for (Algorithm a : kAllAlgorithms)
-        if (m_algorithms.at(a)->isChecked())
-            s.algorithms.push_back(a);
-    Pattern& p = s.pattern;
-    p.kind = PatternKind(m_pattern->currentIndex());
-    p.count = std::int64_t(m_requests->value());
-    p.delayNanos = nanos(m_delay);
-    p.startNanos = nanos(m_start);
-    p.burstSize = std::int64_t(m_burstSize->value());
-    p.periodNanos = nanos(m_period);
-    p.lambda = parseRate(m_lambda->text().toStdString());
-    p.seed = std::uint64_t(m_seed->value());
-    p.gapNanos = nanos(m_gap);
-    if (m_hasExplicitArrivals)
-        s.explicitArrivals = m_explicitArrivals;
-    s.addedArrivals = m_addedArrivals;
-    s.title = m_title;
-    s.lesson = m_lesson;
-    return s;
-}
-
-void ControlPanel::setScenario(const Scenario& s)
-{
-    const LimiterConfig& c = s.config;
-    const QSignalBlocker block(this);
-    m_limit->setValue(double(c.limit()));
-    m_window->setValue(seconds(c.windowNanos()));
-    const bool linked = c.capacity() == c.limit() && c.rate() == Rate::reduced(c.limit(), c.windowNanos());
     {
-        const QSignalBlocker blockLink(m_link);
-        m_link->setChecked(linked);
+        const QSignalBlocker block(m_link);
+        m_link->setChecked(m_follow);
     }
-    m_capacity->setValue(double(c.capacity()));
-    m_rate->setValue(c.rate().perSecond());
-    syncLinked();
+    m_capacity->setEnabled(!m_follow);
+    m_rate->setEnabled(!m_follow);
     {
-        const QSignalBlocker blockPattern(m_pattern);
+        const QSignalBlocker block(m_pattern);
         m_pattern->setCurrentIndex(int(s.pattern.kind));
-        showPatternPage(int(s.pattern.kind));
-        m_requests->setEnabled(s.pattern.kind != PatternKind::Edge);
     }
-    const Pattern& p = s.pattern;
-    m_requests->setValue(double(p.count));
-    m_delay->setValue(seconds(p.delayNanos));
-    m_start->setValue(seconds(p.startNanos));
-    m_burstSize->setValue(double(p.burstSize));
-    m_period->setValue(seconds(p.periodNanos));
-    m_lambda->setValue(p.lambda.perSecond());
-    m_seed->setValue(double(p.seed));
-    m_gap->setValue(seconds(p.gapNanos));
+    showPatternPage(int(s.pattern.kind));
+    m_requests->setEnabled(s.pattern.kind != PatternKind::Edge);
+    m_arrivalsNote->setVisible(s.explicitArrivals.has_value());
+    if (s.explicitArrivals)
+        m_arrivalsNote->setText(tr("%1 arrival times from the file").arg(QLocale().toString(qulonglong(s.explicitArrivals->size()))));
     for (auto& [a, check] : m_algorithms) {
-        const QSignalBlocker blockCheck(check);
+        const QSignalBlocker block(check);
         check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
     }
-    m_hasExplicitArrivals = s.explicitArrivals.has_value();
-    m_explicitArrivals = s.explicitArrivals.value_or(std::vector<Nanos>{});
-    m_addedArrivals = s.addedArrivals;
-    m_title = s.title;
-    m_lesson = s.lesson;
 }
 
 } // namespace ratelab::ui

@@ -1,63 +1,77 @@
-// ControlPanel is the side panel of settings: limits, traffic, algorithms. Every change emits
-// scenarioChanged with the whole scenario the controls now describe.
+// ControlPanel is the side panel of settings (limits, traffic, algorithms) over the document.
+//
+// It shows the document's exact scenario and turns each touch of a control into one edit of the
+// document, of that control's value only (and, while capacity and rate follow limit and window,
+// of those two). It never rebuilds the scenario from the state of its widgets, so a value no
+// control can show (a limit of 500, a window of 0.0025 s, a rate of 3/7) stays exactly as it is.
 #pragma once
 
 #include "scenario.h"
 
 #include <QWidget>
 
+#include <functional>
 #include <map>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QStackedWidget;
 
 namespace ratelab::ui {
 
+class ScenarioDocument;
 class SliderValue;
 
 class ControlPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit ControlPanel(QWidget* parent = nullptr);
+    explicit ControlPanel(ScenarioDocument* document, QWidget* parent = nullptr);
 
-    // scenario builds the scenario the controls describe. It throws InputError if they do not
-    // make a valid one (they are range-limited, so this is rare).
-    Scenario scenario() const;
-    // setScenario shows a scenario in the controls without emitting scenarioChanged.
-    void setScenario(const Scenario& s);
     // addRequests sends `count` requests by hand at time t: they join the scenario's arrivals.
     void addRequests(Nanos t, int count);
     // clearAddedRequests removes every request sent by hand.
     void clearAddedRequests();
     // linked reports whether capacity and rate follow limit and window.
     bool linked() const;
-    void setLinked(bool linked);
 
     SliderValue* limit() const { return m_limit; }
     SliderValue* window() const { return m_window; }
+    SliderValue* capacity() const { return m_capacity; }
+    SliderValue* rate() const { return m_rate; }
     SliderValue* delay() const { return m_delay; }
     SliderValue* requests() const { return m_requests; }
+    SliderValue* seed() const { return m_seed; }
     QComboBox* pattern() const { return m_pattern; }
+    QCheckBox* linkBox() const { return m_link; }
     QCheckBox* algorithmBox(Algorithm a) const { return m_algorithms.at(a); }
 
-signals:
-    void scenarioChanged(const ratelab::Scenario& scenario);
-
 private:
-    void changed();
-    void syncLinked();
+    // Field binds one SliderValue to one value of the scenario.
+    struct Field {
+        SliderValue* control;
+        QString what;                                                  // "Limit": Undo's name for it
+        std::function<void(Scenario&, const std::string&)> apply;     // parses; throws InputError
+        std::function<std::pair<QString, double>(const Scenario&)> show; // exact text, slider value
+    };
+    void bind(SliderValue* control, const QString& what, std::function<void(Scenario&, const std::string&)> apply,
+              std::function<std::pair<QString, double>(const Scenario&)> show);
+    void bindFields();
+    void showDocument();
     void showPatternPage(int index);
     QWidget* limitsGroup();
     QWidget* trafficGroup();
     QWidget* algorithmsGroup();
 
+    ScenarioDocument* m_document;
     SliderValue* m_limit;
     SliderValue* m_window;
     QCheckBox* m_link;
     SliderValue* m_capacity;
     SliderValue* m_rate;
     QComboBox* m_pattern;
+    QLabel* m_arrivalsNote;
     QStackedWidget* m_patternPages;
     SliderValue* m_requests;
     SliderValue* m_delay;
@@ -68,10 +82,8 @@ private:
     SliderValue* m_gap;
     SliderValue* m_start;
     std::map<Algorithm, QCheckBox*> m_algorithms;
-    std::vector<Nanos> m_explicitArrivals; // kept from a loaded scenario
-    bool m_hasExplicitArrivals = false;
-    std::vector<Nanos> m_addedArrivals;
-    std::string m_title, m_lesson;
+    std::vector<Field> m_fields;
+    bool m_follow = true; // capacity and rate follow limit and window (the tick box)
 };
 
 } // namespace ratelab::ui

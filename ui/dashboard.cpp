@@ -1,5 +1,7 @@
 #include "dashboard.h"
 
+#include "outputpath.h"
+
 #include "chartstack.h"
 #include "rowchart.h"
 #include "decimal.h"
@@ -198,11 +200,30 @@ QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRa
 {
     Dashboard dashboard;
     layoutOffscreen(dashboard, scenario, size, range);
-    return dashboard.render(scale);
+    const QSize target = (QSizeF(size) * scale).toSize();
+    if (dashboard.size() == size)
+        return dashboard.render(scale);
+    // The rows have a minimum height: a dashboard asked smaller than it can lay out is drawn at
+    // its own size, at a scale that keeps what is rendered within the pixel cap, and fitted into
+    // an image of exactly the size asked, centred on the background.
+    const QSize laid = dashboard.size();
+    const qreal fit = std::min(qreal(target.width()) / laid.width(), qreal(target.height()) / laid.height());
+    const qreal renderScale = std::min(scale, std::max(fit, qreal(1)));
+    const QImage drawn = dashboard.render(renderScale);
+    const QImage fitted = drawn.scaled(target, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    QImage image(target, QImage::Format_ARGB32_Premultiplied);
+    image.fill(dashboard.palette().color(QPalette::Base));
+    QPainter painter(&image);
+    painter.drawImage((target.width() - fitted.width()) / 2, (target.height() - fitted.height()) / 2, fitted);
+    painter.end();
+    image.setDevicePixelRatio(scale);
+    return image;
 }
 
 QString writeImage(const QImage& image, const QString& path)
 {
+    if (const QString problem = io::outputPathProblem(path); !problem.isEmpty())
+        return problem;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return QString("cannot write %1: %2").arg(path, file.errorString());

@@ -3,8 +3,10 @@
 #include "chartstack.h"
 #include "dashboard.h"
 #include "exportdialog.h"
+#include "outputpath.h"
 #include "presets.h"
 #include "report.h"
+#include "scenariodocument.h"
 #include "scenariofile.h"
 #include "settings.h"
 
@@ -24,21 +26,20 @@
 
 namespace ratelab::ui {
 
-DocumentActions::DocumentActions(QWidget* window, Settings& settings, Dashboard* dashboard,
-                                 std::function<Scenario()> current, std::function<void(const Scenario&)> open)
+DocumentActions::DocumentActions(QWidget* window, Settings& settings, Dashboard* dashboard, ScenarioDocument* document)
     : QObject(window)
     , m_window(window)
     , m_settings(settings)
     , m_dashboard(dashboard)
-    , m_current(std::move(current))
-    , m_open(std::move(open))
+    , m_document(document)
 {
 }
 
 void DocumentActions::fillMenu(QMenu* file)
 {
     QAction* open = file->addAction(QIcon::fromTheme("document-open"), "&Open scenario…", this, [this] {
-        const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath();
+        const QString path = m_document->filePath();
+        const QString dir = path.isEmpty() ? QDir::homePath() : QFileInfo(path).absolutePath();
         const QString p = QFileDialog::getOpenFileName(m_window, "Open scenario", dir,
                                                        "RateLab scenarios (*.ratelab.json *.json);;All files (*)");
         if (!p.isEmpty())
@@ -48,22 +49,21 @@ void DocumentActions::fillMenu(QMenu* file)
     m_recent = file->addMenu("Open &recent");
     refreshRecent();
     QMenu* presetMenu = file->addMenu("&Presets");
-    for (const PresetInfo& preset : presets()) {
-        presetMenu->addAction(preset.title, this, [this, id = preset.id] {
-            const LoadResult r = loadPreset(id);
-            if (r.scenario) {
-                m_path.clear();
-                m_open(*r.scenario);
-            } else {
-                failed("Cannot load the preset", r.error);
-            }
-        });
-    }
+    for (const io::PresetInfo& preset : io::presets())
+        presetMenu->addAction(preset.title, this, [this, id = preset.id] { openPreset(id); });
     file->addSeparator();
     QAction* save = file->addAction(QIcon::fromTheme("document-save"), "&Save scenario", this, &DocumentActions::save);
     save->setShortcut(QKeySequence::Save);
     QAction* saveAs = file->addAction("Save scenario &as…", this, &DocumentActions::saveAs);
     saveAs->setShortcut(QKeySequence::SaveAs);
+    m_revert = file->addAction(QIcon::fromTheme("document-revert"), tr("Re&vert"), this, &DocumentActions::revert);
+    m_revert->setToolTip(tr("Drop the unsaved changes: reopen the scenario file or preset"));
+    const auto updateRevert = [this] {
+        m_revert->setEnabled(m_document->isModified() && (!m_document->filePath().isEmpty() || !m_document->presetId().isEmpty()));
+    };
+    connect(m_document, &ScenarioDocument::modifiedChanged, this, updateRevert);
+    connect(m_document, &ScenarioDocument::identityChanged, this, updateRevert);
+    updateRevert();
     file->addSeparator();
     m_exportImage = file->addAction(QIcon::fromTheme("document-save-as"), "&Export image (PNG)…", this,
                                     &DocumentActions::exportImage);
@@ -79,39 +79,57 @@ void DocumentActions::fillMenu(QMenu* file)
 
 bool DocumentActions::openFile(const QString& path)
 {
-    const LoadResult r = loadScenarioFile(path);
+    const io::LoadResult r = m_document->open(path);
     if (!r.scenario) {
         failed("Cannot open the scenario", r.error); // the current scenario stays as it was
         return false;
     }
-    m_path = path;
     m_settings.addRecentFile(QFileInfo(path).absoluteFilePath());
     refreshRecent();
-    m_open(*r.scenario);
     emit status(r.notes.isEmpty() ? "Opened " + path : "Opened " + path + " (" + r.notes.join("; ") + ")");
+    return true;
+}
+
+bool DocumentActions::openPreset(const QString& id)
+{
+    const io::LoadResult r = m_document->openPreset(id);
+    if (!r.scenario) {
+        failed("Cannot load the preset", r.error);
+        return false;
+    }
     return true;
 }
 
 bool DocumentActions::saveTo(const QString& path)
 {
-    const QString error = saveScenario(m_current(), path);
+    const QString error = m_document->saveAs(path);
     if (!error.isEmpty()) {
         failed("Cannot save the scenario", error);
         return false;
     }
-    m_path = path;
     m_settings.addRecentFile(QFileInfo(path).absoluteFilePath());
     refreshRecent();
     emit status("Saved " + path);
     return true;
 }
 
+bool DocumentActions::revert()
+{
+    const QString error = m_document->revert();
+    if (!error.isEmpty()) {
+        failed(tr("Cannot revert"), error);
+        return false;
+    }
+    emit status(tr("Reverted to %1").arg(m_document->displayName()));
+    return true;
+}
+
 void DocumentActions::save()
 {
-    if (m_path.isEmpty())
+    if (m_document->filePath().isEmpty())
         saveAs();
     else
-        saveTo(m_path);
+        saveTo(m_document->filePath());
 }
 
 void DocumentActions::saveAs()
@@ -123,7 +141,8 @@ void DocumentActions::saveAs()
 
 QString DocumentActions::askPath(const QString& title, const QString& filter, const QString& suffix)
 {
-    const QString dir = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath();
+    const QString path = m_document->filePath();
+    const QString dir = path.isEmpty() ? QDir::homePath() : QFileInfo(path).absolutePath();
     QString p = QFileDialog::getSaveFileName(m_window, title, QDir(dir).filePath("ratelab" + suffix), filter);
     if (!p.isEmpty() && !p.endsWith(suffix, Qt::CaseInsensitive) && QFileInfo(p).suffix().isEmpty())
         p += suffix;
@@ -140,7 +159,7 @@ void DocumentActions::exportImage()
     try {
         ChartStack* charts = m_dashboard->charts();
         const TimeRange range = charts->isZoomed() ? charts->range() : TimeRange{};
-        error = writeImage(renderOffscreen(m_current(), dialog.imageSize(), dialog.scale(), range), dialog.path());
+        error = writeImage(renderOffscreen(m_document->scenario(), dialog.imageSize(), dialog.scale(), range), dialog.path());
     } catch (const std::exception& e) {
         error = QString::fromUtf8(e.what());
     }
@@ -155,6 +174,8 @@ void DocumentActions::exportSvg()
     const QString p = askPath("Export SVG", "SVG image (*.svg)", ".svg");
     if (p.isEmpty())
         return;
+    if (const QString problem = io::outputPathProblem(p); !problem.isEmpty())
+        return failed("Export failed", problem);
     QSaveFile file(p);
     if (!file.open(QIODevice::WriteOnly))
         return failed("Export failed", QString("cannot write %1: %2").arg(p, file.errorString()));
@@ -162,7 +183,7 @@ void DocumentActions::exportSvg()
     svg.setOutputDevice(&file);
     svg.setSize(m_dashboard->size());
     svg.setViewBox(m_dashboard->rect());
-    svg.setTitle(Dashboard::describe(m_current()));
+    svg.setTitle(Dashboard::describe(m_document->scenario()));
     QPainter painter(&svg);
     m_dashboard->QWidget::render(&painter);
     painter.end();
@@ -184,11 +205,8 @@ void DocumentActions::exportTrace(const QString& format)
         writeCsv(out, *frame.trace);
     else
         writeJson(out, *frame.scenario, *frame.trace);
-    QSaveFile file(p);
-    const std::string text = out.str();
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !file.commit())
-        return failed("Export failed", QString("cannot write %1: %2").arg(p, file.errorString()));
+    if (const QString error = io::writeFileAtomically(p, QByteArray::fromStdString(out.str())); !error.isEmpty())
+        return failed("Export failed", error);
     emit status("Saved " + p);
 }
 

@@ -7,7 +7,6 @@
 
 #include <QObject>
 
-#include <functional>
 
 class QAction;
 class QMenu;
@@ -16,25 +15,28 @@ class QWidget;
 namespace ratelab::ui {
 
 class Dashboard;
+class ScenarioDocument;
 class Settings;
 
 class DocumentActions : public QObject {
     Q_OBJECT
 public:
-    // current returns the scenario on screen; open shows another one.
-    DocumentActions(QWidget* window, Settings& settings, Dashboard* dashboard, std::function<Scenario()> current,
-                    std::function<void(const Scenario&)> open);
+    DocumentActions(QWidget* window, Settings& settings, Dashboard* dashboard, ScenarioDocument* document);
 
     // fillMenu adds the actions to the File menu.
     void fillMenu(QMenu* file);
     QAction* exportImageAction() const { return m_exportImage; }
     QAction* copyImageAction() const { return m_copyImage; }
-    QString currentPath() const { return m_path; }
+    QAction* revertAction() const { return m_revert; }
 
     // openFile loads a scenario file; it reports whether it did (false: a message was shown).
     bool openFile(const QString& path);
-    // saveTo writes the current scenario to path; it reports whether it did.
+    // saveTo writes the document to path; it reports whether it did.
     bool saveTo(const QString& path);
+    // openPreset opens a built-in scenario; it reports whether it did.
+    bool openPreset(const QString& id);
+    // revert drops unsaved changes, reopening the file or preset; it reports whether it did.
+    bool revert();
 
 signals:
     void status(const QString& message);
@@ -53,12 +55,11 @@ private:
     QWidget* m_window;
     Settings& m_settings;
     Dashboard* m_dashboard;
-    std::function<Scenario()> m_current;
-    std::function<void(const Scenario&)> m_open;
-    QString m_path;
+    ScenarioDocument* m_document;
     QMenu* m_recent = nullptr;
     QAction* m_exportImage = nullptr;
     QAction* m_copyImage = nullptr;
+    QAction* m_revert = nullptr;
 };
 
 } // namespace ratelab::ui

@@ -8,6 +8,7 @@
 #include "lessonpanel.h"
 #include "pipeline.h"
 #include "playbackbar.h"
+#include "scenariodocument.h"
 #include "settings.h"
 #include "theme.h"
 
@@ -27,6 +28,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace ratelab::ui {
@@ -34,7 +36,8 @@ namespace ratelab::ui {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_settings(std::make_unique<Settings>())
-    , m_controls(new ControlPanel)
+    , m_document(new ScenarioDocument(this))
+    , m_controls(new ControlPanel(m_document))
     , m_controlScroll(new QScrollArea)
     , m_dashboard(new Dashboard)
     , m_pipeline(new Pipeline(this))
@@ -44,7 +47,6 @@ MainWindow::MainWindow(QWidget* parent)
     , m_splitter(new QSplitter(Qt::Horizontal))
     , m_normalFont(QApplication::font())
 {
-    setWindowTitle("RateLab");
     m_controlScroll->setWidget(m_controls);
     m_controlScroll->setWidgetResizable(true);
     m_controlScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -66,11 +68,21 @@ MainWindow::MainWindow(QWidget* parent)
     lessonDock->raise();
     resizeDocks({lessonDock}, {290}, Qt::Horizontal);
     m_lessonDock = lessonDock;
-    m_documents = new DocumentActions(this, *m_settings, m_dashboard, [this] { return m_controls->scenario(); },
-                                      [this](const Scenario& s) { openScenario(s); });
+    m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
     createMenus();
 
-    connect(m_controls, &ControlPanel::scenarioChanged, this, &MainWindow::requestFrame);
+    connect(m_document, &ScenarioDocument::changed, this, &MainWindow::documentChanged);
+    connect(m_document, &ScenarioDocument::identityChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScenarioDocument::identityChanged, this, [this] {
+        // A newly opened scenario shows its own lesson and the whole of its traffic.
+        const Scenario& s = m_document->scenario();
+        if (!s.lesson.empty()) {
+            m_lessonDock->show();
+            m_lessonDock->raise();
+        }
+        m_requestedRange = {};
+    });
     connect(m_dashboard->charts(), &ChartStack::rangeRequested, this, [this](TimeRange range) {
         m_requestedRange = range;
         requestFrame();
@@ -81,9 +93,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_documents, &DocumentActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
 
     applyTheme(themeFromId(m_settings->theme()));
-    if (const auto last = m_settings->lastScenario())
-        m_controls->setScenario(*last);
-    m_lesson->setLesson({}, {});
+    if (const auto last = m_settings->lastDocument())
+        m_document->reset(last->scenario, last->filePath, last->presetId, last->modified);
+    documentChanged();
+    updateTitle();
     const QSize screenSize = screen()->availableGeometry().size();
     if (!restoreGeometry(m_settings->geometry()))
         resize(screenSize.width() < 1600 ? screenSize : screenSize * 0.9);
@@ -110,16 +123,19 @@ QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWid
     return dock;
 }
 
-void MainWindow::openScenario(const Scenario& scenario)
+void MainWindow::openScenario(const Scenario& scenario) { m_document->reset(scenario); }
+
+void MainWindow::documentChanged()
 {
-    m_controls->setScenario(scenario);
-    m_lesson->setLesson(QString::fromStdString(scenario.title), QString::fromStdString(scenario.lesson));
-    if (!scenario.lesson.empty()) {
-        m_lessonDock->show();
-        m_lessonDock->raise();
-    }
-    m_requestedRange = {};
+    const Scenario& s = m_document->scenario();
+    m_lesson->setLesson(QString::fromStdString(s.title), QString::fromStdString(s.lesson));
     requestFrame();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(m_document->displayName() + "[*] — RateLab");
+    setWindowModified(m_document->isModified());
 }
 
 void MainWindow::createMenus()
@@ -128,6 +144,14 @@ void MainWindow::createMenus()
     m_documents->fillMenu(file);
     file->addSeparator();
     file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu("&View");
     ChartStack* charts = m_dashboard->charts();
@@ -197,7 +221,7 @@ void MainWindow::createMenus()
 void MainWindow::requestFrame()
 {
     try {
-        m_pipeline->request(m_controls->scenario(), m_requestedRange, m_dashboard->charts()->columns());
+        m_pipeline->request(m_document->scenario(), m_requestedRange, m_dashboard->charts()->columns());
     } catch (const std::exception& e) {
         statusBar()->showMessage(QString::fromUtf8(e.what()));
     }
@@ -251,10 +275,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_settings->setSplitterState("docks", saveState());
     m_settings->setSplitterState("main", m_splitter->saveState());
     m_settings->setSplitterState("dashboard", m_dashboard->splitter()->saveState());
-    try {
-        m_settings->setLastScenario(m_controls->scenario());
-    } catch (const std::exception&) {
-    }
+    m_settings->setLastDocument({m_document->scenario(), m_document->filePath(), m_document->presetId(), m_document->isModified()});
     event->accept();
 }
 

@@ -19,6 +19,7 @@ class ExplainPanel;
 class LessonPanel;
 class Pipeline;
 class PlaybackBar;
+class ScenarioDocument;
 class Settings;
 
 class MainWindow : public QMainWindow {
@@ -27,9 +28,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // openScenario shows a scenario (a preset, a file) in the controls and simulates it.
+    // openScenario makes scenario the document (untitled, unmodified) and simulates it.
     void openScenario(const Scenario& scenario);
 
+    ScenarioDocument* document() const { return m_document; }
     ControlPanel* controls() const { return m_controls; }
     Dashboard* dashboard() const { return m_dashboard; }
     Pipeline* pipeline() const { return m_pipeline; }
@@ -50,9 +52,12 @@ private:
     void requestFrame();
     void showFrame(const Frame& frame);
     void showPlayhead(Nanos t);
+    void documentChanged();
+    void updateTitle();
     QDockWidget* addDock(const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area);
 
     std::unique_ptr<Settings> m_settings;
+    ScenarioDocument* m_document;
     ControlPanel* m_controls;
     QScrollArea* m_controlScroll;
     Dashboard* m_dashboard;

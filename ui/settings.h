@@ -22,9 +22,18 @@ public:
     QByteArray splitterState(const QString& name) const;
     void setSplitterState(const QString& name, const QByteArray& state);
 
-    // lastScenario is the scenario of the last run, if one was saved and is still valid.
-    std::optional<Scenario> lastScenario() const;
-    void setLastScenario(const Scenario& s);
+    // LastDocument is the document of the last run: its exact scenario (kept as scenario-file
+    // JSON, the same format and number grammar as a file), where it came from and whether it had
+    // unsaved changes, so closing the window never loses work.
+    struct LastDocument {
+        Scenario scenario;
+        QString filePath;
+        QString presetId;
+        bool modified = false;
+    };
+    // lastDocument is the last run's document, if one was kept and still reads as a valid scenario.
+    std::optional<LastDocument> lastDocument() const;
+    void setLastDocument(const LastDocument& d);
 
     // export size and scale remembered between exports
     QSize exportSize() const;

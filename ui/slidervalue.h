@@ -1,13 +1,19 @@
-// SliderValue is one labelled setting: a slider to drag and a spin box to type, kept in step.
+// SliderValue is one labelled setting: a slider to drag and a field to type the exact value in.
 //
-// The slider can map logarithmically (for counts spanning 1 to a million); the spin box holds
-// the exact value typed. valueChanged fires once per change from either, never for the echo.
+// The field holds the value's exact text ("0.0025", "3/7", "2000000"), never a rounded double:
+// the document owns the value and the field shows it as it is. The slider covers a convenient
+// range; a value outside it keeps its exact text and pins the slider at that end. edited() fires
+// when a person drags (with a value rounded to a step a person would pick) or types a value the
+// setting's check accepts; text that does not parse turns the field red and says why, and changes
+// nothing.
 #pragma once
 
 #include <QWidget>
 
-class QDoubleSpinBox;
+#include <functional>
+
 class QLabel;
+class QLineEdit;
 class QSlider;
 
 namespace ratelab::ui {
@@ -16,33 +22,55 @@ class SliderValue : public QWidget {
     Q_OBJECT
 public:
     enum class Scale { Linear, Log };
+    // Check returns why text is not a valid value (one line), or an empty string.
+    using Check = std::function<QString(const QString& text)>;
 
     SliderValue(const QString& label, double min, double max, int decimals, const QString& suffix,
                 Scale scale = Scale::Linear, QWidget* parent = nullptr);
 
-    double value() const;
-    // setValue sets the value without emitting valueChanged.
-    void setValue(double v);
-    // text is the value as typed, "0.1" rather than 0.1000000000000000055.
+    // setCheck sets what typed text must satisfy before edited() fires.
+    void setCheck(Check check) { m_check = std::move(check); }
+    // show displays a value exactly as text, with the slider at approx (pinned at an end when
+    // approx lies outside the slider's range). It emits nothing.
+    void show(const QString& text, double approx);
+    // text is the value as shown: exact.
     QString text() const;
+    // value is the slider's reading of the shown value, for tests and display only.
+    double value() const { return m_approx; }
+    // problem is why the typed text was refused, or empty.
+    QString problem() const { return m_problem; }
+    // type enters text as a person would (then Enter): edited() fires if it is accepted.
+    void type(const QString& text);
     void setToolTip(const QString& tip);
-    // setStep sets the spin box's arrow step, which is also what slider values round to.
-    void setStep(double step);
+    // setStep sets what slider values round to (linear scale).
+    void setStep(double step) { m_step = step; }
 
     QSlider* slider() const { return m_slider; }
-    QDoubleSpinBox* spinBox() const { return m_spin; }
+    QLineEdit* field() const { return m_field; }
 
 signals:
-    void valueChanged(double value);
+    void edited(const QString& text);
 
 private:
+    void commitTyped();
+    void setProblem(const QString& problem);
     int positionOf(double v) const;
     double valueAt(int position) const;
+    QString textOf(double v) const;
 
     QLabel* m_label;
     QSlider* m_slider;
-    QDoubleSpinBox* m_spin;
+    QLineEdit* m_field;
+    QLabel* m_suffix;
+    double m_min, m_max;
+    int m_decimals;
+    double m_step;
     Scale m_scale;
+    Check m_check;
+    QString m_shown;
+    double m_approx = 0;
+    QString m_problem;
+    QString m_tip;
 };
 
 } // namespace ratelab::ui

@@ -29,9 +29,9 @@ std::int64_t requestCount(const Scenario& s)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const QByteArray json(reinterpret_cast<const char*>(data), qsizetype(size));
-    ui::LoadResult result;
+    io::LoadResult result;
     try {
-        result = ui::parseScenario(json);
+        result = io::parseScenario(json);
     } catch (const std::exception& e) {
         fuzz::fail("parseScenario threw", e.what());
     } catch (...) {
@@ -56,8 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::checkMessage(e.what());
         }
     }
-    const QByteArray saved = ui::serializeScenario(s);
-    const ui::LoadResult again = ui::parseScenario(saved);
+    const QByteArray saved = io::serializeScenario(s);
+    const io::LoadResult again = io::parseScenario(saved);
     FUZZ_CHECK(again.scenario.has_value(), again.error.toStdString() + " | " + saved.toStdString());
     FUZZ_CHECK(*again.scenario == s, saved.toStdString());
     return 0;

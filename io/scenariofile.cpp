@@ -17,7 +17,7 @@
 #include <new>
 #include <string>
 
-namespace ratelab::ui {
+namespace ratelab::io {
 
 namespace {
 
@@ -50,71 +50,6 @@ QString knownAlgorithms()
     for (Algorithm a : kAllAlgorithms)
         ids << q(algorithmId(a));
     return ids.join(", ");
-}
-
-Int128 gcd128(Int128 a, Int128 b)
-{
-    while (b != 0) {
-        const Int128 r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
-// parseWhole parses a plain run of decimal digits (at most 37) into an Int128.
-std::optional<Int128> parseWhole(std::string_view text)
-{
-    if (text.empty() || text.size() > 37)
-        return std::nullopt;
-    Int128 v = 0;
-    for (char c : text) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        v = v * 10 + (c - '0');
-    }
-    return v;
-}
-
-// parseExactRate parses a rate per second written as a decimal ("2.5", through core's parseRate)
-// or as a fraction of two whole numbers ("3/7", as Rate::exactText writes it).
-Rate parseExactRate(std::string_view text)
-{
-    const auto slash = text.find('/');
-    if (slash == std::string_view::npos)
-        return parseRate(text);
-    const auto p = parseWhole(text.substr(0, slash));
-    const auto d = parseWhole(text.substr(slash + 1));
-    if (!p || !d)
-        throw InputError("rate " + ratelab::quoted(text) + " is not a number or a fraction of two whole numbers");
-    if (*p == 0 || *d == 0)
-        throw InputError("rate " + ratelab::quoted(text) + " must be greater than 0");
-    // p/d per second is p tokens every d * 10^9 ns; d < 10^37 would overflow, so bound it first.
-    if (*d > Int128(1'000'000'000'000'000'000) * 10'000'000'000)
-        throw InputError("rate " + ratelab::quoted(text) + " is too small or too finely divided");
-    Int128 tokens = *p;
-    Int128 per = *d * kNanosPerSecond;
-    const Int128 g = gcd128(tokens, per);
-    tokens /= g;
-    per /= g;
-    const Int128 max = std::numeric_limits<std::int64_t>::max();
-    if (tokens > max)
-        throw InputError("rate " + ratelab::quoted(text) + " is too large");
-    if (per > max)
-        throw InputError("rate " + ratelab::quoted(text) + " is too small or too finely divided");
-    return Rate{static_cast<std::int64_t>(tokens), static_cast<Nanos>(per)};
-}
-
-// parseSeed parses a seed: any whole number from 0 to 2^64 - 1.
-std::uint64_t parseSeed(std::string_view text)
-{
-    if (const auto v = parseWhole(text)) {
-        if (*v > Int128(std::numeric_limits<std::uint64_t>::max()))
-            throw InputError(ratelab::quoted(text) + " is too large (at most "
-                             + std::to_string(std::numeric_limits<std::uint64_t>::max()) + ")");
-        return static_cast<std::uint64_t>(*v);
-    }
-    return static_cast<std::uint64_t>(parseCount(text, std::numeric_limits<std::int64_t>::max()));
 }
 
 // Reader turns a JSON object into a Scenario, naming the field in every refusal and noting every
@@ -264,7 +199,7 @@ void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
     }
     seconds("period", p.periodNanos, k == PatternKind::Burst);
     if (const auto s = text(o, "lambda", "pattern.lambda", "a rate per second")) {
-        p.lambda = parsed<Rate>(*s, "pattern.lambda", [](std::string_view x) { return parseExactRate(x); });
+        p.lambda = parsed<Rate>(*s, "pattern.lambda", [](std::string_view x) { return parseRate(x); });
         // Keep the default's own representation when the value is the default (2 per second is
         // written unreduced in Pattern), so that a saved scenario reopens equal to itself.
         if (Int128(p.lambda.tokens) * defaults.lambda.perNanos == Int128(defaults.lambda.tokens) * p.lambda.perNanos)
@@ -361,7 +296,7 @@ Scenario Reader::read(const QJsonObject& root)
         capacity = parsed<std::int64_t>(*t, "capacity", [](std::string_view x) { return parseInteger(x); });
     std::optional<Rate> rate;
     if (const auto t = text(root, "rate", "rate", "a rate per second"))
-        rate = parsed<Rate>(*t, "rate", [](std::string_view x) { return parseExactRate(x); });
+        rate = parsed<Rate>(*t, "rate", [](std::string_view x) { return parseRate(x); });
     s.config = LimiterConfig::make(limit, window, capacity, rate);
     if (!capacity)
         missing("capacity", QString("the limit, %1").arg(s.config.capacity()));
@@ -476,4 +411,4 @@ LoadResult loadScenarioFile(const QString& path)
     return result;
 }
 
-} // namespace ratelab::ui
+} // namespace ratelab::io

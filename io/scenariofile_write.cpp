@@ -3,15 +3,15 @@
 #include "scenariofile.h"
 
 #include "decimal.h"
+#include "outputpath.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <limits>
 #include <string>
 
-namespace ratelab::ui {
+namespace ratelab::io {
 
 namespace {
 
@@ -84,23 +84,11 @@ QByteArray serializeScenario(const Scenario& s)
 
 QString saveScenario(const Scenario& s, const QString& path)
 {
-    QByteArray data;
     try {
-        data = serializeScenario(s);
+        return writeFileAtomically(path, serializeScenario(s));
     } catch (const std::exception& e) {
         return QString("cannot save %1: %2").arg(path, q(std::string(e.what())));
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QString("cannot write %1: %2").arg(path, file.errorString());
-    if (file.write(data) != data.size()) {
-        const QString reason = file.errorString();
-        file.cancelWriting();
-        return QString("cannot write %1: %2").arg(path, reason);
-    }
-    if (!file.commit())
-        return QString("cannot write %1: %2").arg(path, file.errorString());
-    return {};
 }
 
-} // namespace ratelab::ui
+} // namespace ratelab::io

@@ -2,7 +2,7 @@
 
 #include <QFile>
 
-namespace ratelab::ui {
+namespace ratelab::io {
 
 namespace {
 
@@ -53,4 +53,4 @@ LoadResult loadPreset(const QString& id)
     return result;
 }
 
-} // namespace ratelab::ui
+} // namespace ratelab::io

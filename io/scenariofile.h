@@ -33,7 +33,7 @@
 
 #include <optional>
 
-namespace ratelab::ui {
+namespace ratelab::io {
 
 inline constexpr int kScenarioFormatVersion = 1;
 inline constexpr const char* kScenarioFormat = "ratelab-scenario";
@@ -58,4 +58,4 @@ QString saveScenario(const Scenario& s, const QString& path);
 // loadScenarioFile reads and parses a file; errors name the file.
 LoadResult loadScenarioFile(const QString& path);
 
-} // namespace ratelab::ui
+} // namespace ratelab::io

@@ -7,7 +7,7 @@
 #include <QList>
 #include <QString>
 
-namespace ratelab::ui {
+namespace ratelab::io {
 
 struct PresetInfo {
     QString id;    // "edge-burst"
@@ -20,4 +20,4 @@ QList<PresetInfo> presets();
 // loadPreset loads a preset by id. An unknown id is refused with a message naming the known ones.
 LoadResult loadPreset(const QString& id);
 
-} // namespace ratelab::ui
+} // namespace ratelab::io

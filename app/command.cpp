@@ -1,0 +1,57 @@
+#include "command.h"
+
+#include "decimal.h"
+
+#include <QCoreApplication>
+
+#include <iostream>
+
+namespace ratelab::app {
+
+int fail(const std::string& message)
+{
+    std::cerr << "ratelab: " << message << std::endl;
+    return kBadInput;
+}
+
+bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& status)
+{
+    parser.addHelpOption();
+    if (!parser.parse(args)) {
+        status = fail(parser.errorText().toStdString());
+        return false;
+    }
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        status = 0;
+        return false;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        status = fail("unexpected argument '" + parser.positionalArguments().first().toStdString() + "'");
+        return false;
+    }
+    return true;
+}
+
+int runNamedCommand(const Command& command, const QStringList& arguments)
+{
+    QStringList args = arguments;
+    args.removeAt(1);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString("ratelab %1: %2").arg(command.name, command.summary));
+    try {
+        return command.run(parser, args);
+    } catch (const InputError& e) {
+        return fail(e.what());
+    }
+}
+
+void quietQtMessages()
+{
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
+        if (type == QtCriticalMsg || type == QtFatalMsg)
+            std::cerr << "ratelab: " << message.toStdString() << std::endl;
+    });
+}
+
+} // namespace ratelab::app

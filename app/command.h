@@ -1,0 +1,36 @@
+// What every `ratelab` command shares: one line on stderr and exit status 2 for bad input, and
+// one way to parse its options.
+#pragma once
+
+#include <QCommandLineParser>
+#include <QStringList>
+
+#include <string>
+
+namespace ratelab::app {
+
+inline constexpr int kBadInput = 2;
+
+// Command is one `ratelab NAME ...` command.
+struct Command {
+    const char* name;
+    const char* summary;
+    int (*run)(QCommandLineParser&, const QStringList&);
+};
+
+// fail prints "ratelab: MESSAGE" on stderr and returns kBadInput.
+int fail(const std::string& message);
+
+// parseOrFail adds --help, parses args and reports unknown options or stray arguments. It returns
+// true when the caller may go on; otherwise status holds the exit status (0 after --help).
+bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& status);
+
+// runNamedCommand runs argv[1] from `commands` on a `ratelab NAME` parser, turning InputError
+// into one line and exit status 2. A QCoreApplication (or QApplication) must exist.
+int runNamedCommand(const Command& command, const QStringList& arguments);
+
+// quietQtMessages keeps Qt's own notes (platform plugin hints, runtime-directory warnings) off
+// stderr: a command's stderr is one line per problem.
+void quietQtMessages();
+
+} // namespace ratelab::app

@@ -1,0 +1,73 @@
+// The commands that draw widgets, run by ratelab-gui offscreen: `export` and `bench`.
+#include "guicommands.h"
+
+#include "bench.h"
+#include "command.h"
+#include "dashboard.h"
+#include "decimal.h"
+#include "outputpath.h"
+#include "scenario_options.h"
+
+#include <QApplication>
+
+#include <cstring>
+
+namespace ratelab::app {
+
+namespace {
+
+int exportImage(QCommandLineParser& parser, const QStringList& args)
+{
+    addScenarioOptions(parser);
+    parser.addOptions({
+        {"png", "Write the dashboard as a PNG image to this file (required).", "file"},
+        {"width", "Image width in pixels, before scaling (default 1600).", "W"},
+        {"height", "Image height in pixels, before scaling (default 900).", "H"},
+        {"scale", "Pixel scale, 2 for slides and high-density screens (default 1).", "S"},
+    });
+    int status = 0;
+    if (!parseOrFail(parser, args, status))
+        return status;
+    if (parser.value("png").isEmpty())
+        return fail("export: --png FILE is required");
+    // The same number grammar as every other option: "1600.5" and " 800" are refused.
+    const int width = int(integerOption(parser, "width", 320, 16000).value_or(1600));
+    const int height = int(integerOption(parser, "height", 240, 16000).value_or(900));
+    const double scale = scaleOption(parser, "scale").value_or(1.0);
+    if (double(width) * height * scale * scale > 200e6)
+        return fail("export: the image would have more than 200 million pixels; lower --width, --height or --scale");
+
+    if (const QString problem = io::outputPathProblem(parser.value("png")); !problem.isEmpty())
+        return fail(problem.toStdString()); // before any work, and nothing is touched
+    const Scenario scenario = scenarioFromOptions(parser);
+    const QImage image = ui::renderOffscreen(scenario, QSize(width, height), scale);
+    const QString error = ui::writeImage(image, parser.value("png"));
+    if (!error.isEmpty())
+        return fail(error.toStdString());
+    return 0;
+}
+
+const Command kCommands[] = {
+    {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage},
+    {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench},
+};
+
+} // namespace
+
+std::optional<int> runGuiCommand(int argc, char** argv)
+{
+    if (argc < 2)
+        return std::nullopt;
+    for (const Command& c : kCommands) {
+        if (std::strcmp(c.name, argv[1]) != 0)
+            continue;
+        quietQtMessages();
+        qputenv("QT_QPA_PLATFORM", "offscreen"); // no window and no display, ever
+        QApplication app(argc, argv);
+        QCoreApplication::setApplicationName("ratelab");
+        return runNamedCommand(c, app.arguments());
+    }
+    return std::nullopt;
+}
+
+} // namespace ratelab::app

@@ -1,1 +1,0 @@
-// io: Qt Core only.

@@ -1,0 +1,147 @@
+#include "scenariodocument.h"
+
+#include "decimal.h"
+#include "presets.h"
+
+#include <QFileInfo>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+namespace ratelab::ui {
+
+// ScenarioEdit is one undoable change: the scenario before and after it.
+class ScenarioEdit : public QUndoCommand {
+public:
+    ScenarioEdit(ScenarioDocument* doc, const QString& what, Scenario before, Scenario after)
+        : QUndoCommand(what), m_doc(doc), m_before(std::move(before)), m_after(std::move(after))
+    {
+    }
+    void undo() override { m_doc->apply(m_before); }
+    void redo() override { m_doc->apply(m_after); }
+    int id() const override { return 1; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        if (other->text() != text())
+            return false;
+        m_after = static_cast<const ScenarioEdit*>(other)->m_after;
+        if (m_after == m_before)
+            setObsolete(true);
+        return true;
+    }
+
+private:
+    ScenarioDocument* m_doc;
+    Scenario m_before;
+    Scenario m_after;
+};
+
+ScenarioDocument::ScenarioDocument(QObject* parent)
+    : QObject(parent)
+    , m_undo(new QUndoStack(this))
+{
+    connect(m_undo, &QUndoStack::cleanChanged, this, [this] { emit modifiedChanged(isModified()); });
+}
+
+ScenarioDocument::~ScenarioDocument() = default;
+
+QString ScenarioDocument::displayName() const
+{
+    if (!m_filePath.isEmpty())
+        return QFileInfo(m_filePath).fileName();
+    if (!m_presetId.isEmpty())
+        return m_presetTitle.isEmpty() ? m_presetId : m_presetTitle;
+    return tr("Untitled");
+}
+
+bool ScenarioDocument::isModified() const { return m_modifiedOnOpen || !m_undo->isClean(); }
+
+void ScenarioDocument::apply(const Scenario& s)
+{
+    m_scenario = s;
+    emit changed();
+}
+
+void ScenarioDocument::reset(const Scenario& s, const QString& filePath, const QString& presetId, bool modified)
+{
+    const bool wasModified = isModified();
+    m_undo->clear();
+    m_modifiedOnOpen = modified;
+    m_filePath = filePath;
+    m_presetId = presetId;
+    m_presetTitle = presetId.isEmpty() ? QString() : QString::fromStdString(s.title);
+    m_scenario = s;
+    emit identityChanged();
+    emit changed();
+    if (wasModified != isModified())
+        emit modifiedChanged(isModified());
+}
+
+void ScenarioDocument::edit(const QString& what, const Scenario& next)
+{
+    if (next == m_scenario)
+        return;
+    const bool wasModified = isModified();
+    m_undo->push(new ScenarioEdit(this, what, m_scenario, next)); // redo() applies it
+    if (wasModified != isModified())
+        emit modifiedChanged(isModified());
+}
+
+void ScenarioDocument::change(const QString& what, const std::function<void(Scenario&)>& f)
+{
+    Scenario next = m_scenario;
+    f(next);
+    edit(what, next);
+}
+
+io::LoadResult ScenarioDocument::open(const QString& path)
+{
+    io::LoadResult r = io::loadScenarioFile(path);
+    if (r.scenario)
+        reset(*r.scenario, QFileInfo(path).absoluteFilePath());
+    return r;
+}
+
+io::LoadResult ScenarioDocument::openPreset(const QString& id)
+{
+    io::LoadResult r = io::loadPreset(id);
+    if (r.scenario)
+        reset(*r.scenario, {}, id);
+    return r;
+}
+
+QString ScenarioDocument::saveAs(const QString& path)
+{
+    const QString error = io::saveScenario(m_scenario, path);
+    if (!error.isEmpty())
+        return error;
+    m_filePath = QFileInfo(path).absoluteFilePath();
+    m_presetId.clear();
+    const bool wasModified = isModified();
+    m_modifiedOnOpen = false;
+    m_undo->setClean();
+    emit identityChanged();
+    if (wasModified)
+        emit modifiedChanged(false);
+    return {};
+}
+
+QString ScenarioDocument::revert()
+{
+    if (!m_filePath.isEmpty()) {
+        const io::LoadResult r = io::loadScenarioFile(m_filePath);
+        if (!r.scenario)
+            return r.error;
+        reset(*r.scenario, m_filePath);
+        return {};
+    }
+    if (!m_presetId.isEmpty()) {
+        const io::LoadResult r = io::loadPreset(m_presetId);
+        if (!r.scenario)
+            return r.error;
+        reset(*r.scenario, {}, m_presetId);
+        return {};
+    }
+    return tr("there is no file to revert to: the scenario was never saved");
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,81 @@
+// ScenarioDocument is the one exact scenario the app shows, simulates and saves.
+//
+// It owns the Scenario (exact integers and rationals, as a file or the CLI would give it), the
+// file it came from (or the preset), and whether it changed since it was opened or saved. Views
+// observe it and never hold a copy of their own: the simulation, saving, the window title and
+// the settings all read scenario(). A control changes the document only when a person touches
+// that control, through edit(), which is undoable; a value outside a control's range stays
+// exactly as it is. It knows no widgets (it links Qt Core and, for QUndoStack, Qt GUI only).
+#pragma once
+
+#include "scenario.h"
+#include "scenariofile.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QUndoStack;
+
+namespace ratelab::ui {
+
+class ScenarioDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit ScenarioDocument(QObject* parent = nullptr);
+    ~ScenarioDocument() override;
+
+    const Scenario& scenario() const { return m_scenario; }
+    // filePath is the scenario file the document was opened from or saved to; empty otherwise.
+    QString filePath() const { return m_filePath; }
+    // presetId names the preset the document was opened from, if any (until it is saved).
+    QString presetId() const { return m_presetId; }
+    // displayName is what the window title shows: the file's name, the preset's title or
+    // "Untitled".
+    QString displayName() const;
+    bool isModified() const;
+    QUndoStack* undoStack() const { return m_undo; }
+
+    // reset replaces the whole document (a new file, a preset, the last session's scenario)
+    // and forgets the undo history. modified marks it as changed since its file was saved.
+    void reset(const Scenario& s, const QString& filePath = {}, const QString& presetId = {}, bool modified = false);
+    // edit records one change a person made, described for Edit > Undo ("Undo Limit"). Equal
+    // scenarios record nothing. Successive edits with the same description merge into one undo
+    // step (a slider drag), unless they are separated by another edit.
+    void edit(const QString& what, const Scenario& next);
+    // change is edit() of the current scenario with f applied. f may throw InputError to refuse.
+    void change(const QString& what, const std::function<void(Scenario&)>& f);
+
+    // open reads a scenario file into the document. On failure the document stays as it was and
+    // the result's error says why.
+    io::LoadResult open(const QString& path);
+    // openPreset opens a built-in scenario.
+    io::LoadResult openPreset(const QString& id);
+    // saveAs writes the document to path atomically; it returns an empty string or why not.
+    QString saveAs(const QString& path);
+    // revert reopens the file (or preset) the document came from, dropping unsaved changes. It
+    // returns an empty string or why not.
+    QString revert();
+
+signals:
+    // changed is emitted after every change of scenario(), edits, undo and redo included.
+    void changed();
+    // modifiedChanged is emitted when isModified() changes.
+    void modifiedChanged(bool modified);
+    // identityChanged is emitted when filePath(), presetId() or displayName() change.
+    void identityChanged();
+
+private:
+    friend class ScenarioEdit;
+    void apply(const Scenario& s);
+
+    Scenario m_scenario;
+    QString m_filePath;
+    QString m_presetId;
+    QString m_presetTitle;
+    QUndoStack* m_undo;
+    bool m_modifiedOnOpen = false;
+};
+
+} // namespace ratelab::ui
