@@ -1,5 +1,7 @@
 #include "explain.h"
 
+#include "algorithm_facts.h"
+
 #include "limiters.h"
 
 #include <stdexcept>
@@ -72,19 +74,7 @@ std::string counted(Int128 n, std::string_view singular, std::string_view plural
 
 std::string retry(const Decision& d) { return "retry in " + at(d.retryAfter); }
 
-std::string name(Algorithm a)
-{
-    switch (a) {
-    case Algorithm::FixedWindow: return "fixed window";
-    case Algorithm::SlidingWindowLog: return "sliding window log";
-    case Algorithm::SlidingWindowCounter: return "sliding window counter";
-    case Algorithm::TokenBucket: return "token bucket";
-    case Algorithm::LeakyBucket: return "leaky bucket (meter)";
-    case Algorithm::LeakyBucketQueue: return "leaky bucket (queue)";
-    case Algorithm::Gcra: break;
-    }
-    return "GCRA";
-}
+std::string name(Algorithm a) { return std::string(facts(a).phrase); }
 
 bool sameDecision(const Decision& a, const Decision& b)
 {

@@ -1,5 +1,7 @@
 #include "rowchart.h"
 
+#include "algorithm_facts.h"
+
 #include "decimal.h"
 #include "ticks.h"
 
@@ -84,34 +86,9 @@ Algorithm RowChart::algorithm() const
     return m_frame.trace ? m_frame.trace->results.at(m_row).algorithm : Algorithm::FixedWindow;
 }
 
-QString RowChart::ceilingName() const
-{
-    switch (algorithm()) {
-    case Algorithm::FixedWindow:
-    case Algorithm::SlidingWindowLog:
-    case Algorithm::SlidingWindowCounter: return "limit";
-    case Algorithm::TokenBucket:
-    case Algorithm::LeakyBucket: return "capacity";
-    case Algorithm::LeakyBucketQueue: return "most that can wait (capacity - 1)";
-    case Algorithm::Gcra: break;
-    }
-    return "largest backlog (capacity / rate)";
-}
+QString RowChart::ceilingName() const { return QString::fromUtf8(facts(algorithm()).ceilingName.data()); }
 
-double RowChart::levelCeiling() const
-{
-    const LimiterConfig& c = m_frame.trace->config;
-    switch (algorithm()) {
-    case Algorithm::FixedWindow:
-    case Algorithm::SlidingWindowLog:
-    case Algorithm::SlidingWindowCounter: return double(c.limit());
-    case Algorithm::TokenBucket:
-    case Algorithm::LeakyBucket: return double(c.capacity());
-    case Algorithm::LeakyBucketQueue: return double(c.capacity() - 1); // the most that can wait
-    case Algorithm::Gcra: break;
-    }
-    return double(c.capacity()) / c.rate().perSecond(); // tau + T: the largest backlog
-}
+double RowChart::levelCeiling() const { return facts(algorithm()).ceiling(m_frame.trace->config); }
 
 void RowChart::setFrame(const Frame& frame, std::size_t row)
 {
