@@ -129,19 +129,22 @@ std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& confi
             out.push_back(p.startNanos + (i / p.burstSize) * p.periodNanos);
         break;
     case PatternKind::Poisson: {
+        // Exponential gaps drawn as doubles and rounded to whole nanoseconds, summed exactly: the
+        // start is kept to the nanosecond and gaps keep their size at any start.
         const double meanGapNanos = static_cast<double>(p.lambda.perNanos) / static_cast<double>(p.lambda.tokens);
         std::mt19937_64 rng(p.seed);
         out.reserve(std::size_t(p.count));
-        double t = static_cast<double>(p.startNanos);
+        Nanos t = p.startNanos;
         for (std::int64_t i = 0; i < p.count; ++i) {
             if (i > 0) {
                 const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53; // [0, 1)
-                t += -std::log1p(-u) * meanGapNanos;
+                const double gap = std::round(-std::log1p(-u) * meanGapNanos);
+                if (!(gap < 0x1p63) || static_cast<Nanos>(gap) > kMaxNanos - t)
+                    throw InputError("the Poisson arrivals would run " + largestTime() + " after " + std::to_string(i)
+                                     + " of " + std::to_string(p.count) + " requests; raise lambda or lower n or start");
+                t += static_cast<Nanos>(gap);
             }
-            if (t >= 9.2e18) // below 2^63, so the rounding below cannot overflow
-                throw InputError("the Poisson arrivals would run " + largestTime() + " after " + std::to_string(i)
-                                 + " of " + std::to_string(p.count) + " requests; raise lambda or lower n or start");
-            out.push_back(static_cast<Nanos>(std::llround(t)));
+            out.push_back(t);
         }
         break;
     }

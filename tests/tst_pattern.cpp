@@ -126,6 +126,43 @@ private slots:
         QCOMPARE(generateArrivals(poisson(1, Rate{2, kSecond}, 1, 9), c), std::vector<Nanos>{9});
     }
 
+    void poissonKeepsTheStartExactAndGapsAtAnyStart()
+    {
+        // Times are integer nanoseconds summed exactly: a start that a double cannot hold
+        // (10^16 + 1 ns) is the first arrival to the nanosecond.
+        Pattern p;
+        p.kind = PatternKind::Poisson;
+        p.count = 1000;
+        p.lambda = Rate{1, 1000}; // one per microsecond: gaps of about 1000 ns
+        p.startNanos = 10'000'000'000'000'001;
+        std::vector<Nanos> t = generateArrivals(p, LimiterConfig{});
+        QCOMPARE(t.front(), Nanos(10'000'000'000'000'001));
+        // Near the end of time gaps keep their size: they do not collapse onto the few doubles
+        // there are at 9.2e18 ns (2048 ns apart).
+        p.startNanos = kMaxNanos - 10'000'000; // 10 ms before the end: room for 1000 gaps of ~1 us
+        t = generateArrivals(p, LimiterConfig{});
+        QCOMPARE(t.front(), kMaxNanos - 10'000'000);
+        QVERIFY(std::is_sorted(t.begin(), t.end()));
+        std::int64_t small = 0; // gaps a 2048 ns grid of doubles could not show
+        for (std::size_t i = 1; i < t.size(); ++i)
+            small += t[i] - t[i - 1] > 0 && (t[i] - t[i - 1]) % 2048 != 0;
+        QVERIFY2(small > 900, qPrintable(QString::number(small)));
+        const Nanos mean = (t.back() - t.front()) / Nanos(t.size() - 1);
+        QVERIFY2(mean > 800 && mean < 1250, qPrintable(QString::number(mean)));
+        // A start at the very end is accepted for one request (uniform accepts it too), and a
+        // stream that would run past it is refused with the cap in the message.
+        p.count = 1;
+        p.startNanos = kMaxNanos;
+        QCOMPARE(generateArrivals(p, LimiterConfig{}), std::vector<Nanos>{kMaxNanos});
+        p.count = 2;
+        try {
+            (void)generateArrivals(p, LimiterConfig{});
+            QFAIL("a second request past the end of time was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("9223372036.854775807"), e.what());
+        }
+    }
+
     void poissonMeanGap()
     {
         // Exponential gaps with mean 1/lambda: over 100000 gaps the standard error of the mean
