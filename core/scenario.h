@@ -8,6 +8,7 @@
 #include "simulator.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,12 @@ struct Scenario {
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
 
-// resolveArrivals returns the scenario's sorted arrival times. It throws InputError when the
+// checkDurations refuses a config whose durations the chosen algorithms could report past the
+// largest Nanos (a queue delay of capacity / rate, a counter's retry_after of up to 2 W), so no
+// result is ever printed clamped. It throws InputError naming the bound.
+void checkDurations(const LimiterConfig& c, std::span<const Algorithm> algorithms);
+
+// resolveArrivals checks the durations, then returns the scenario's sorted arrival times. It throws InputError when the
 // pattern's parameters are out of range or there are more than kMaxArrivals requests.
 std::vector<Nanos> resolveArrivals(const Scenario& s);
 

@@ -340,8 +340,10 @@ private slots:
         QCOMPARE(rawValues(r.out, "fixed_window", "t"), QStringList(15, "0"));
         QCOMPARE(parseJson(r.out).value("results").toObject().value("token_bucket").toObject().value("allowed").toInt(), 10);
 
+        // The largest window, for every algorithm but the counter (whose retry_after reaches 2 W).
         r = runRatelab({"compare", "--limit", "1e9", "--capacity", "1000000000", "--window", "9223372036.854775807",
-                     "--rate", "9223372036854775807e9", "--n", "3", "--delay", "4611686018.427387903"});
+                     "--rate", "9223372036854775807e9", "--n", "3", "--delay", "4611686018.427387903", "--algorithms",
+                     "fixed_window,sliding_window_log,token_bucket,leaky_bucket,leaky_bucket_queue,gcra"});
         QCOMPARE(r.code, 0);
         QCOMPARE(rawValues(r.out, "gcra", "t"), QStringList({"0", "4611686018.427387903", "9223372036.854775806"}));
         QCOMPARE(rawValues(r.out, "sliding_window_log", "allowed"), QStringList(3, "true"));
@@ -350,6 +352,28 @@ private slots:
         QCOMPARE(r.code, 0);
         QCOMPARE(r.out.count('\n'), 4);
         QVERIFY(r.out.contains("gcra,0.1,true"));
+    }
+
+    // checks that a result too large for 64-bit nanoseconds is refused up front, never printed
+    // clamped: a queue delay of (C - 1) / r = 99 * 10^8 s, a counter's retry_after of up to 2 W.
+    void durationsPastTheEndOfTimeAreRefused()
+    {
+        Run r = runRatelab({"compare", "--algorithms", "leaky_bucket_queue", "--capacity", "100", "--rate", "1e-8",
+                            "--delay", "0", "--n", "100"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.out, QByteArray());
+        QCOMPARE(QString::fromUtf8(r.err).count('\n'), 1);
+        QVERIFY2(r.err.contains("capacity / rate") && r.err.contains("9223372036.854775807 s"), r.err.constData());
+        // 100 per 10^8 s is 10^10 s to drain: refused; 92 per 10^8 s is 9.2 * 10^9 s: accepted.
+        r = runRatelab({"compare", "--algorithms", "leaky_bucket_queue", "--capacity", "92", "--rate", "1e-8",
+                        "--delay", "0", "--n", "100"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("\"delay\": 9100000000"));   // the 92nd request waits 91 * 10^8 s, exactly
+        r = runRatelab({"compare", "--algorithms", "sliding_window_counter", "--window", "4611686018.427387905"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("at most 4611686018.427387904 s"), r.err.constData());
+        r = runRatelab({"compare", "--algorithms", "sliding_window_counter", "--window", "4611686018.427387904"});
+        QCOMPARE(r.code, 0);
     }
 
     // checks that an arrivals file of millions of lines over the cap is refused on the line that
