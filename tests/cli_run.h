@@ -17,9 +17,16 @@ struct Run {
 };
 
 // runRatelab runs the built executable with args and waits for it (code -1: it did not end).
-inline Run runRatelab(const QStringList& args)
+// unset names environment variables to remove (DISPLAY, QT_QPA_PLATFORM: no display at all).
+inline Run runRatelab(const QStringList& args, const QStringList& unset = {})
 {
     QProcess p;
+    if (!unset.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString& name : unset)
+            env.remove(name);
+        p.setProcessEnvironment(env);
+    }
     p.start(QStringLiteral(RATELAB_BIN), args);
     Run r;
     if (!p.waitForFinished(60'000) || p.exitStatus() != QProcess::NormalExit)

@@ -2,6 +2,8 @@
 
 #include "decimal.h"
 
+#include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
@@ -15,6 +17,17 @@ TimeRange fullRange(const Trace& trace)
     const Nanos last = trace.arrivals.empty() ? 0 : trace.arrivals.back();
     const Nanos end = std::max(last, w);
     return {0, end + std::max<Nanos>(end / 10, 1)};
+}
+
+QThreadPool* simulationPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool; // lives as long as the process: jobs may still run at exit
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        p->setObjectName("simulation");
+        return p;
+    }();
+    return pool;
 }
 
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
@@ -32,7 +45,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
             std::vector<std::size_t> indices(algorithms.size());
             std::iota(indices.begin(), indices.end(), std::size_t(0));
             // Each result is written in place: a mapped result list would copy every decision.
-            QtConcurrent::blockingMap(indices, [&](std::size_t i) {
+            QtConcurrent::blockingMap(simulationPool(), indices, [&](std::size_t i) {
                 fresh->results[i] = simulateOne(fresh->config, algorithms[i], fresh->arrivals);
             });
             trace = std::move(fresh);
@@ -46,7 +59,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
     std::vector<std::size_t> rows(trace->results.size());
     std::iota(rows.begin(), rows.end(), std::size_t(0));
     f.rows = QtConcurrent::blockingMapped<std::vector<ReducedRow>>(
-        rows, [&](std::size_t r) { return reduceRow(*trace, r, f.range.from, f.range.to, columns); });
+        simulationPool(), rows, [&](std::size_t r) { return reduceRow(*trace, r, f.range.from, f.range.to, columns); });
     return f;
 }
 

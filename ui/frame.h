@@ -6,6 +6,7 @@
 #include "scenario.h"
 
 #include <QMetaType>
+#include <QThreadPool>
 #include <QString>
 
 #include <memory>
@@ -32,6 +33,11 @@ struct Frame {
     std::vector<ReducedRow> rows; // one per trace result, over `range`
     QString error;                // set when the scenario could not be simulated
 };
+
+// simulationPool runs the per-algorithm tasks of buildFrame, and nothing else: its tasks never
+// wait on other tasks, so frames built at once (two windows, an export) cannot starve each
+// other, and Qt's global pool stays free for the raster engine's painting.
+QThreadPool* simulationPool();
 
 // buildFrame simulates (unless `trace` is given) and reduces every row to `columns` columns.
 // An empty range means fullRange. InputError becomes Frame::error.

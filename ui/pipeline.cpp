@@ -7,6 +7,7 @@ namespace ratelab::ui {
 Pipeline::Pipeline(QObject* parent)
     : QObject(parent)
 {
+    m_pool.setMaxThreadCount(1);
     connect(&m_watcher, &QFutureWatcher<Frame>::finished, this, &Pipeline::finished);
 }
 
@@ -32,7 +33,7 @@ void Pipeline::start(Job job)
     std::shared_ptr<const Trace> reuse;
     if (m_lastScenario && m_lastTrace && *m_lastScenario == *job.scenario)
         reuse = m_lastTrace;
-    m_watcher.setFuture(QtConcurrent::run([job, reuse] { return buildFrame(job.scenario, reuse, job.range, job.columns); }));
+    m_watcher.setFuture(QtConcurrent::run(&m_pool, [job, reuse] { return buildFrame(job.scenario, reuse, job.range, job.columns); }));
 }
 
 void Pipeline::finished()

@@ -11,6 +11,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QThreadPool>
 
 #include <optional>
 
@@ -39,6 +40,7 @@ private:
     void start(Job job);
     void finished();
 
+    QThreadPool m_pool; // this pipeline's one job at a time, never Qt's global pool
     QFutureWatcher<Frame> m_watcher;
     std::optional<Job> m_pending;
     bool m_running = false;
