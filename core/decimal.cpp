@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <string>
 
@@ -26,17 +27,6 @@ Int128 pow10(int n)
     for (int i = 0; i < n; ++i)
         p *= 10;
     return p;
-}
-
-// gcd128 is Euclid's algorithm on Int128 (std::gcd is not specified for __int128).
-Int128 gcd128(Int128 a, Int128 b)
-{
-    while (b != 0) {
-        const Int128 r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
 }
 
 std::string describe(std::string_view text) { return quoted(text) + " is not a number"; }
@@ -183,7 +173,7 @@ Rate parseFractionRate(std::string_view text, std::size_t slash)
         throw InputError(quoted(text) + " is too small or too finely divided");
     Int128 tokens = *p;
     Int128 per = *d * kNanosPerSecond;
-    const Int128 g = gcd128(tokens, per);
+    const Int128 g = std::gcd(tokens, per);
     tokens /= g;
     per /= g;
     const Int128 max = std::numeric_limits<std::int64_t>::max();
@@ -250,7 +240,7 @@ Rate parseRate(std::string_view text)
                                                                  : quoted(text) + " is too finely divided to hold exactly");
         per *= pow10(-d.exponent);
     }
-    const Int128 g = gcd128(tokens, per);
+    const Int128 g = std::gcd(tokens, per);
     tokens /= g;
     per /= g;
     if (tokens > max || per > max) {
@@ -334,14 +324,9 @@ std::string Rate::exactText() const
     // tokens / perNanos per ns = tokens * 1e9 / perNanos per second.
     Int128 p = Int128(tokens) * kNanosPerSecond;
     Int128 q = perNanos;
-    Int128 a = p, b = q;
-    while (b != 0) {
-        const Int128 r = a % b;
-        a = b;
-        b = r;
-    }
-    p /= a;
-    q /= a;
+    const Int128 g = std::gcd(p, q);
+    p /= g;
+    q /= g;
     Int128 rest = q;
     while (rest % 2 == 0)
         rest /= 2;
