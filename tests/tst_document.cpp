@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSlider>
 #include <QUndoStack>
 
@@ -128,9 +129,9 @@ private slots:
         for (int r = 0; r < 7; ++r) {
             const Metrics& m = trace.results[std::size_t(r)].metrics;
             const QStringList row = summaryRow(table, r);
-            QCOMPARE(row[1], QString::number(m.allowed));
-            QCOMPARE(row[2], QString::number(m.denied));
-            QCOMPARE(row[4], QString::number(m.maxInWindow));
+            QCOMPARE(row[1], QLocale().toString(m.allowed));
+            QCOMPARE(row[2], QLocale().toString(m.denied));
+            QCOMPARE(row[4], QLocale().toString(m.maxInWindow));
         }
     }
 
@@ -148,9 +149,9 @@ private slots:
             const Algorithm a = frame().trace->results[std::size_t(row)].algorithm;
             const QJsonObject m = results.value(QString::fromUtf8(algorithmId(a).data())).toObject();
             QVERIFY(!m.isEmpty());
-            QCOMPARE(summaryRow(table, row)[1], QString::number(m.value("allowed").toInteger()));
-            QCOMPARE(summaryRow(table, row)[2], QString::number(m.value("denied").toInteger()));
-            QCOMPARE(summaryRow(table, row)[4], QString::number(m.value("max_in_window").toInteger()));
+            QCOMPARE(summaryRow(table, row)[1], QLocale().toString(m.value("allowed").toInteger()));
+            QCOMPARE(summaryRow(table, row)[2], QLocale().toString(m.value("denied").toInteger()));
+            QCOMPARE(summaryRow(table, row)[4], QLocale().toString(m.value("max_in_window").toInteger()));
         }
         // A bucket of 1000 refilling 3/7 a second denies most of 3,000 requests in 1.5 s.
         QVERIFY(summaryRow(table, 3)[2] != "0");

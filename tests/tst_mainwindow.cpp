@@ -133,7 +133,7 @@ private slots:
             QCOMPARE(*found, i);
             const Decision& d = frame().trace->results[r].decisions[i];
             const QString text = token->hoverText(i);
-            QVERIFY2(text.contains(QString("request %1 at t = ").arg(i + 1)), qPrintable(text));
+            QVERIFY2(text.contains(QString("request %1 of 15, t = ").arg(i + 1)), qPrintable(text));
             QCOMPARE(text.contains("denied"), !d.allowed);
             QVERIFY2(text.contains(QString("remaining at this instant: %1").arg(d.remaining)), qPrintable(text));
         }

@@ -8,6 +8,7 @@
 #include "pipeline.h"
 #include "playbackbar.h"
 #include "rowchart.h"
+#include "summarytable.h"
 #include "window_test.h"
 
 #include <QTemporaryDir>
@@ -86,6 +87,66 @@ private slots:
             QVERIFY2(text.contains(QString::fromStdString(explain(*frame().trace, row, 13))), qPrintable(text));
         // Request 14 at 1.3 s: the token bucket denied it (11 admitted, then 0.3 token).
         QVERIFY(!frame().trace->results[3].decisions[13].allowed);
+    }
+
+    void aBurstIsSteppedRequestByRequest()
+    {
+        m_window->explanation()->parentWidget()->show();
+        Scenario s; // limit 10 per 10 s; two bursts of 10, at 0 s and 1 s
+        s.pattern.kind = PatternKind::Burst;
+        s.pattern.count = 20;
+        s.pattern.burstSize = 10;
+        s.pattern.periodNanos = 1000 * kMs;
+        m_window->openScenario(s);
+        settle();
+        PlaybackBar* play = m_window->playback();
+        play->goToStart();
+        QCOMPARE(play->shownRequests(), std::size_t(0));
+        QCOMPARE(m_window->explanation()->currentRequest(), std::nullopt);
+        for (std::size_t k = 1; k <= 10; ++k) {
+            play->stepForward();
+            QCOMPARE(play->playhead(), Nanos(0)); // all ten at one instant, one step each
+            QCOMPARE(play->shownRequests(), k);
+            QCOMPARE(m_window->explanation()->currentRequest(), std::optional<std::size_t>(k - 1));
+            for (int r = 0; r < charts()->rowCount(); ++r)
+                QCOMPARE(charts()->row(r)->shownEnd(), k);
+        }
+        play->stepForward();
+        QCOMPARE(play->playhead(), Nanos(1000 * kMs));
+        QCOMPARE(play->shownRequests(), std::size_t(11));
+        play->stepBack();
+        play->stepBack();
+        QCOMPARE(play->playhead(), Nanos(0));
+        QCOMPARE(play->shownRequests(), std::size_t(9));
+        // The explanation names the request within its burst.
+        QVERIFY2(m_window->explanation()->text().contains("Request 9 of 20, the 9th of 10 at 0.000 s"),
+                 qPrintable(m_window->explanation()->text()));
+    }
+
+    void countsFollowThePlayhead()
+    {
+        PlaybackBar* play = m_window->playback();
+        RowChart* token = charts()->row(3);
+        const SummaryTable* table = m_window->dashboard()->summary();
+        // At 0.8 s, 9 requests have come (0, 0.1, ..., 0.8 s): the token bucket admitted all 9.
+        play->setPlayhead(800 * kMs);
+        QCOMPARE(token->counts().admitted, std::int64_t(9));
+        QCOMPARE(token->counts().denied, std::int64_t(0));
+        QCOMPARE(table->item(3, 1)->text(), QString("9"));
+        QCOMPARE(table->item(3, 2)->text(), QString("0"));
+        QCOMPARE(table->horizontalHeaderItem(1)->text(), QString("Allowed so far"));
+        // At 1.3 s, 14 have come: 11 admitted (the 11th on the token refilled at 1.0 s), 3 denied.
+        play->setPlayhead(1300 * kMs);
+        QCOMPARE(token->counts().admitted, std::int64_t(11));
+        QCOMPARE(token->counts().denied, std::int64_t(3));
+        QCOMPARE(table->item(3, 2)->text(), QString("3"));
+        // Back to 0.1 s, then the end: the totals again.
+        play->setPlayhead(100 * kMs);
+        QCOMPARE(token->counts().admitted, std::int64_t(2));
+        play->setPlayhead(kMaxNanos);
+        QCOMPARE(token->counts().admitted, std::int64_t(11));
+        QCOMPARE(token->counts().denied, std::int64_t(4));
+        QCOMPARE(table->horizontalHeaderItem(1)->text(), QString("Allowed"));
     }
 
     void playingAdvancesSimulatedTimeAndStopsAtTheEnd()

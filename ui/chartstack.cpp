@@ -105,11 +105,11 @@ void ChartStack::pan(double deltaSeconds)
     setRange({m_range.from + delta, m_range.to + delta});
 }
 
-void ChartStack::setPlayhead(std::optional<Nanos> t)
+void ChartStack::setPlayhead(std::optional<Playhead> playhead)
 {
-    m_playhead = t;
+    m_playhead = playhead;
     for (RowChart* row : m_rows)
-        row->setPlayhead(t);
+        row->setPlayhead(playhead);
 }
 
 void ChartStack::resizeEvent(QResizeEvent* event)

@@ -32,7 +32,7 @@ public:
     RowChart* row(int i) const { return m_rows.at(i); }
 
 public slots:
-    void setPlayhead(std::optional<ratelab::Nanos> t);
+    void setPlayhead(std::optional<ratelab::ui::Playhead> playhead);
     void zoom(double anchorSeconds, double factor);
     void pan(double deltaSeconds);
     void resetZoom();
@@ -56,7 +56,7 @@ private:
     TimeRange m_full;
     bool m_zoomed = false;
     int m_frameColumns = 0;
-    std::optional<Nanos> m_playhead;
+    std::optional<Playhead> m_playhead;
 };
 
 } // namespace ratelab::ui

@@ -103,7 +103,26 @@ void Dashboard::setFrame(const Frame& frame)
     m_title->setText(describe(*frame.scenario));
     m_charts->setFrame(frame);
     m_summary->setFrame(frame);
+    m_counts.reset(frame.trace);
+    showCounts();
     fitSummary();
+}
+
+void Dashboard::setPlayhead(std::optional<Playhead> playhead)
+{
+    m_playhead = playhead;
+    m_charts->setPlayhead(playhead);
+    showCounts();
+}
+
+void Dashboard::showCounts()
+{
+    if (!m_frame.trace)
+        return;
+    m_counts.moveTo(m_playhead ? m_playhead->shown : m_frame.trace->arrivals.size());
+    for (int r = 0; r < m_charts->rowCount(); ++r)
+        m_charts->row(r)->setCounts(m_counts.row(std::size_t(r)), m_playhead.has_value());
+    m_summary->setCounts(m_counts, m_playhead ? std::optional<Nanos>(m_playhead->t) : std::nullopt);
 }
 
 void Dashboard::fitSummary()

@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QSplitter;
 
@@ -20,6 +22,9 @@ public:
     explicit Dashboard(QWidget* parent = nullptr);
 
     void setFrame(const Frame& frame);
+    // setPlayhead shows the requests up to the playhead: marks, and counts in the rows and the
+    // table; nullopt shows everything and the totals.
+    void setPlayhead(std::optional<Playhead> playhead);
     const Frame& frame() const { return m_frame; }
     ChartStack* charts() const { return m_charts; }
     SummaryTable* summary() const { return m_summary; }
@@ -39,7 +44,11 @@ protected:
 private:
     void fitSummary();
 
+    void showCounts();
+
     Frame m_frame;
+    RunningCounts m_counts;
+    std::optional<Playhead> m_playhead;
     QLabel* m_title;
     QSplitter* m_splitter;
     ChartStack* m_charts;

@@ -27,13 +27,11 @@ ExplainPanel::ExplainPanel(QWidget* parent)
     layout->addWidget(m_body, 1);
 }
 
-void ExplainPanel::show(std::shared_ptr<const Trace> trace, Nanos t)
+void ExplainPanel::show(std::shared_ptr<const Trace> trace, std::size_t shown)
 {
-    const auto& arrivals = trace->arrivals;
-    const auto it = std::upper_bound(arrivals.begin(), arrivals.end(), t);
     std::optional<std::size_t> index;
-    if (it != arrivals.begin())
-        index = std::size_t(it - arrivals.begin()) - 1;
+    if (shown > 0)
+        index = std::min(shown, trace->arrivals.size()) - 1;
     if (trace == m_trace && index == m_index)
         return;
     m_trace = std::move(trace);
@@ -62,7 +60,9 @@ void ExplainPanel::refresh()
         m_body->setPlainText("Press Play (Space) or step to the next request (Right) to see what each limiter decides.");
         return;
     }
-    m_heading->setText(QString("Request %1 of %2").arg(*m_index + 1).arg(m_trace->arrivals.size()));
+    QString heading = requestName(*m_trace, *m_index);
+    heading[0] = heading[0].toUpper();
+    m_heading->setText(heading);
     QString html;
     for (std::size_t row = 0; row < m_trace->results.size(); ++row) {
         const Decision& d = m_trace->results[row].decisions[*m_index];

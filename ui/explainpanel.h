@@ -18,8 +18,8 @@ class ExplainPanel : public QWidget {
 public:
     explicit ExplainPanel(QWidget* parent = nullptr);
 
-    // show explains the last request at or before t.
-    void show(std::shared_ptr<const Trace> trace, Nanos t);
+    // show explains the last request shown (of the first `shown`), or says none is yet.
+    void show(std::shared_ptr<const Trace> trace, std::size_t shown);
     // currentRequest is the index explained, if any.
     std::optional<std::size_t> currentRequest() const { return m_index; }
     // text is what the panel shows; it is brought up to date when the panel is visible.

@@ -1,6 +1,7 @@
 #include "frame.h"
 
 #include "decimal.h"
+#include "explain.h"
 
 #include <QThread>
 #include <QThreadPool>
@@ -17,6 +18,74 @@ TimeRange fullRange(const Trace& trace)
     const Nanos last = trace.arrivals.empty() ? 0 : trace.arrivals.back();
     const Nanos end = std::max(last, w);
     return {0, end + std::max<Nanos>(end / 10, 1)};
+}
+
+namespace {
+
+QString ordinal(std::size_t n)
+{
+    const std::size_t tens = n % 100, units = n % 10;
+    const char* suffix = (tens >= 11 && tens <= 13) ? "th" : units == 1 ? "st" : units == 2 ? "nd" : units == 3 ? "rd" : "th";
+    return QString::number(n) + suffix;
+}
+
+} // namespace
+
+QString requestName(const Trace& trace, std::size_t i)
+{
+    const auto& a = trace.arrivals;
+    QString name = QString("request %1 of %2").arg(i + 1).arg(a.size());
+    const auto same = std::equal_range(a.begin(), a.end(), a.at(i));
+    const auto size = std::size_t(same.second - same.first);
+    if (size > 1)
+        name += QString(", the %1 of %2 at %3 s")
+                    .arg(ordinal(i - std::size_t(same.first - a.begin()) + 1))
+                    .arg(size)
+                    .arg(QString::fromStdString(explainSeconds(a[i])));
+    return name;
+}
+
+void RunningCounts::reset(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    m_counts.assign(m_trace ? m_trace->results.size() : 0, Counts{});
+    m_shown = 0;
+    if (m_trace) // at the end: the totals, which the metrics already hold
+        for (std::size_t r = 0; r < m_counts.size(); ++r) {
+            const Metrics& m = m_trace->results[r].metrics;
+            m_counts[r] = {m.allowed, m.delayed, m.denied};
+        }
+    m_shown = m_trace ? m_trace->arrivals.size() : 0;
+}
+
+void RunningCounts::moveTo(std::size_t shown)
+{
+    if (!m_trace)
+        return;
+    shown = std::min(shown, m_trace->arrivals.size());
+    // Walk the shorter way: from here, or from the start.
+    if (shown >= m_shown)
+        add(m_shown, shown, +1);
+    else if (m_shown - shown <= shown)
+        add(shown, m_shown, -1);
+    else {
+        m_counts.assign(m_counts.size(), Counts{});
+        add(0, shown, +1);
+    }
+    m_shown = shown;
+}
+
+void RunningCounts::add(std::size_t from, std::size_t to, int sign)
+{
+    for (std::size_t r = 0; r < m_counts.size(); ++r) {
+        const auto& d = m_trace->results[r].decisions;
+        Counts& c = m_counts[r];
+        for (std::size_t i = from; i < to; ++i) {
+            c.admitted += sign * d[i].allowed;
+            c.delayed += sign * (d[i].delay > 0);
+            c.denied += sign * !d[i].allowed;
+        }
+    }
 }
 
 QThreadPool* simulationPool()

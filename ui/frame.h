@@ -26,6 +26,15 @@ struct TimeRange {
 // and the first window boundary, so the first reset and the refill after a burst both show.
 TimeRange fullRange(const Trace& trace);
 
+// Playhead is where playback stands: the time shown, and how many requests are shown (the
+// first `shown` in arrival order). Requests at one instant are stepped one by one, so `shown`
+// may stop inside a burst: arrivals[shown - 1] <= t, and those at t after it are still to come.
+struct Playhead {
+    Nanos t = 0;
+    std::size_t shown = 0;
+    friend bool operator==(const Playhead&, const Playhead&) = default;
+};
+
 struct Frame {
     std::shared_ptr<const Scenario> scenario;
     std::shared_ptr<const Trace> trace;
@@ -38,6 +47,33 @@ struct Frame {
 // wait on other tasks, so frames built at once (two windows, an export) cannot starve each
 // other, and Qt's global pool stays free for the raster engine's painting.
 QThreadPool* simulationPool();
+
+// requestName names request i as a person counts: "request 14 of 20", and within a burst at
+// one instant "request 14 of 20, the 4th of 10 at 10.100 s".
+QString requestName(const Trace& trace, std::size_t i);
+
+// Counts are one row's verdicts over the first requests, as far as the playhead has come.
+struct Counts {
+    std::int64_t admitted = 0; // at once or delayed
+    std::int64_t delayed = 0;
+    std::int64_t denied = 0;
+};
+
+// RunningCounts follows the playhead: moveTo(shown) updates every row's counts of the first
+// `shown` requests by the requests in between, so playing forward costs what it shows.
+class RunningCounts {
+public:
+    void reset(std::shared_ptr<const Trace> trace);
+    void moveTo(std::size_t shown);
+    std::size_t shown() const { return m_shown; }
+    const Counts& row(std::size_t r) const { return m_counts.at(r); }
+
+private:
+    void add(std::size_t from, std::size_t to, int sign);
+    std::shared_ptr<const Trace> m_trace;
+    std::vector<Counts> m_counts;
+    std::size_t m_shown = 0;
+};
 
 // buildFrame simulates (unless `trace` is given) and reduces every row to `columns` columns.
 // An empty range means fullRange. InputError becomes Frame::error.

@@ -191,6 +191,7 @@ void MainWindow::createMenus()
     play->addAction("&Play / pause", m_playback, &PlaybackBar::togglePlay)->setShortcut(QKeySequence(Qt::Key_Space));
     play->addAction("Step &forward", m_playback, &PlaybackBar::stepForward)->setShortcut(QKeySequence(Qt::Key_Right));
     play->addAction("Step &back", m_playback, &PlaybackBar::stepBack)->setShortcut(QKeySequence(Qt::Key_Left));
+    play->addAction(tr("Go to the &start"), m_playback, &PlaybackBar::goToStart)->setShortcut(QKeySequence(Qt::Key_Home));
     play->addAction("Show &everything", this, [this] { m_playback->setPlayhead(kMaxNanos); })->setShortcut(QKeySequence(Qt::Key_End));
     play->addSeparator();
     play->addAction("&Send a request at the playhead", this, [this] { m_controls->addRequests(m_playback->playhead(), 1); })
@@ -247,8 +248,10 @@ void MainWindow::showPlayhead(Nanos t)
     const Frame& frame = m_dashboard->frame();
     if (!frame.trace)
         return;
-    m_dashboard->charts()->setPlayhead(m_playback->atEnd() ? std::nullopt : std::optional<Nanos>(t));
-    m_explain->show(frame.trace, t);
+    Q_UNUSED(t);
+    const Playhead at = m_playback->position();
+    m_dashboard->setPlayhead(m_playback->atEnd() ? std::nullopt : std::optional<Playhead>(at));
+    m_explain->show(frame.trace, at.shown);
 }
 
 void MainWindow::setPresenting(bool on)

@@ -1,6 +1,7 @@
 #include "playbackbar.h"
 
 #include "decimal.h"
+#include "explain.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -92,7 +93,18 @@ void PlaybackBar::setTrace(std::shared_ptr<const Trace> trace, TimeRange range)
     m_range = range;
     // A new scenario keeps the playhead where the teacher left it, unless it showed everything.
     m_playheadNanos = wasAtEnd ? range.to : std::clamp(m_playheadNanos, range.from, range.to);
+    m_shown = std::min(m_shown, requestsUpTo(m_playheadNanos));
+    if (wasAtEnd)
+        m_shown = requestsUpTo(m_playheadNanos);
     syncWidgets();
+}
+
+std::size_t PlaybackBar::requestsUpTo(Nanos t) const
+{
+    if (!m_trace)
+        return 0;
+    const auto& a = m_trace->arrivals;
+    return std::size_t(std::upper_bound(a.begin(), a.end(), t) - a.begin());
 }
 
 double PlaybackBar::speed() const { return m_speed->currentData().toDouble(); }
@@ -111,7 +123,7 @@ void PlaybackBar::togglePlay()
         m_timer.stop();
     } else {
         if (atEnd())
-            m_playheadNanos = m_range.from;
+            goToStart();
         m_clock.start();
         m_timer.start();
     }
@@ -136,9 +148,12 @@ void PlaybackBar::stepForward()
 {
     if (!m_trace)
         return;
+    // One request at a time, the requests of a burst too; past the last one, the end.
     const auto& t = m_trace->arrivals;
-    const auto it = std::upper_bound(t.begin(), t.end(), m_playheadNanos);
-    setPlayhead(it == t.end() ? m_range.to : *it);
+    if (m_shown < t.size() && !atEnd())
+        moveTo(std::max(t[m_shown], m_range.from), m_shown + 1);
+    else
+        setPlayhead(m_range.to);
 }
 
 void PlaybackBar::stepBack()
@@ -146,18 +161,35 @@ void PlaybackBar::stepBack()
     if (!m_trace)
         return;
     const auto& t = m_trace->arrivals;
-    const auto it = std::lower_bound(t.begin(), t.end(), std::min(m_playheadNanos, m_range.to));
-    setPlayhead(it == t.begin() ? m_range.from : *(it - 1));
+    const std::size_t shown = std::min(m_shown, requestsUpTo(m_range.to));
+    if (shown > 1 && t[shown - 2] >= m_range.from)
+        moveTo(t[shown - 2], shown - 1);
+    else
+        goToStart();
+}
+
+void PlaybackBar::goToStart()
+{
+    if (!m_trace)
+        return;
+    const auto& a = m_trace->arrivals;
+    moveTo(m_range.from, std::size_t(std::lower_bound(a.begin(), a.end(), m_range.from) - a.begin()));
 }
 
 void PlaybackBar::setPlayhead(Nanos t)
 {
     t = std::clamp(t, m_range.from, std::max(m_range.from, m_range.to));
-    if (t == m_playheadNanos && m_range.isValid()) {
+    moveTo(t, requestsUpTo(t));
+}
+
+void PlaybackBar::moveTo(Nanos t, std::size_t shown)
+{
+    if (t == m_playheadNanos && shown == m_shown && m_range.isValid()) {
         syncWidgets();
         return;
     }
     m_playheadNanos = t;
+    m_shown = shown;
     syncWidgets();
     emit playheadChanged(t);
 }
@@ -168,7 +200,7 @@ void PlaybackBar::syncWidgets()
     const QSignalBlocker block(m_scrub);
     if (m_range.isValid())
         m_scrub->setValue(int(std::llround(double(m_playheadNanos - m_range.from) / double(m_range.to - m_range.from) * kScrubSteps)));
-    m_time->setText(atEnd() ? QString("end") : QString("t = %1 s").arg(secondsAsDouble(m_playheadNanos), 0, 'f', 3));
+    m_time->setText(atEnd() ? tr("end") : QString("t = %1 s").arg(QString::fromStdString(explainSeconds(m_playheadNanos))));
 }
 
 } // namespace ratelab::ui

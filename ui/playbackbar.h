@@ -25,6 +25,9 @@ public:
     // setTrace gives the arrivals to step through and the time range to play over.
     void setTrace(std::shared_ptr<const Trace> trace, TimeRange range);
     Nanos playhead() const { return m_playheadNanos; }
+    // shownRequests is how many requests are shown: at most those at or before the playhead.
+    std::size_t shownRequests() const { return m_shown; }
+    Playhead position() const { return {m_playheadNanos, m_shown}; }
     // atEnd reports whether the playhead is past everything, so the charts show all of it.
     bool atEnd() const { return m_playheadNanos >= m_range.to; }
     bool isPlaying() const { return m_timer.isActive(); }
@@ -35,21 +38,27 @@ public slots:
     void togglePlay();
     void stepForward();
     void stepBack();
+    // goToStart moves to the start of the view with no request shown yet.
+    void goToStart();
+    // setPlayhead moves to t, showing every request at or before it.
     void setPlayhead(Nanos t);
     void setSpeed(double factor);
 
 signals:
-    void playheadChanged(ratelab::Nanos t);
+    void playheadChanged(ratelab::Nanos t); // position() says how many requests are shown
     // sendRequested asks for `count` requests at time t (the playhead).
     void sendRequested(ratelab::Nanos t, int count);
 
 private:
     void tick();
     void syncWidgets();
+    void moveTo(Nanos t, std::size_t shown);
+    std::size_t requestsUpTo(Nanos t) const;
 
     std::shared_ptr<const Trace> m_trace;
     TimeRange m_range;
     Nanos m_playheadNanos = 0;
+    std::size_t m_shown = 0;
     QTimer m_timer;
     QElapsedTimer m_clock;
     QToolButton* m_back;

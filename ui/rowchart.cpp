@@ -129,11 +129,18 @@ void RowChart::previewRange(TimeRange range)
     viewport()->update();
 }
 
-void RowChart::setPlayhead(std::optional<Nanos> t)
+void RowChart::setCounts(const Counts& counts, bool partial)
 {
-    if (t == m_playhead)
+    m_counts = counts;
+    m_partialCounts = partial;
+    viewport()->update();
+}
+
+void RowChart::setPlayhead(std::optional<Playhead> playhead)
+{
+    if (playhead == m_playhead)
         return;
-    m_playhead = t;
+    m_playhead = playhead;
     viewport()->update();
 }
 
@@ -142,17 +149,15 @@ std::size_t RowChart::shownEnd() const
     const ReducedRow& r = m_frame.rows.at(m_row);
     if (!m_playhead)
         return r.endRequest;
-    const auto& t = m_frame.trace->arrivals;
-    const auto end = std::upper_bound(t.begin() + std::ptrdiff_t(r.firstRequest), t.begin() + std::ptrdiff_t(r.endRequest), *m_playhead);
-    return std::size_t(end - t.begin());
+    return std::clamp(m_playhead->shown, r.firstRequest, r.endRequest);
 }
 
 double RowChart::visibleRight() const
 {
     const QRectF p0 = plot();
-    if (!m_playhead || *m_playhead >= m_range.to)
+    if (!m_playhead || m_playhead->t >= m_range.to)
         return p0.right() + 6;
-    return std::clamp(xOf(secondsAsDouble(*m_playhead)), p0.left() - 6, p0.right() + 6);
+    return std::clamp(xOf(secondsAsDouble(m_playhead->t)), p0.left() - 6, p0.right() + 6);
 }
 
 QRectF RowChart::plot() const { return chart()->plotArea(); }
@@ -224,12 +229,7 @@ QString RowChart::hoverText(std::size_t i) const
     const Trace& trace = *m_frame.trace;
     const Decision& d = trace.results.at(m_row).decisions.at(i);
     const Nanos t = trace.arrivals.at(i);
-    // Requests at the same instant share one mark: say which of them this is.
-    const auto same = std::equal_range(trace.arrivals.begin(), trace.arrivals.end(), t);
-    QString text = QString("%1\nrequest %2 at t = %3").arg(QString::fromUtf8(algorithmTitle(algorithm()).data())).arg(i + 1).arg(seconds(t));
-    if (same.second - same.first > 1)
-        text += QString(" (%1 at this instant)").arg(same.second - same.first);
-    text += "\n";
+    QString text = QString("%1\n%2, t = %3\n").arg(QString::fromUtf8(algorithmTitle(algorithm()).data()), requestName(trace, i), seconds(t));
     if (!d.allowed)
         text += "denied, retry after " + seconds(d.retryAfter);
     else if (d.delay > 0)

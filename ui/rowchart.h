@@ -30,8 +30,12 @@ public:
     // previewRange moves the time axis at once, before the re-reduced frame arrives.
     void previewRange(TimeRange range);
 
-    // setPlayhead shows only what happened up to t, with a line at t; nullopt shows everything.
-    void setPlayhead(std::optional<Nanos> t);
+    // setCounts sets the counts in the header: so far (partial) or in all.
+    void setCounts(const Counts& counts, bool partial);
+    const Counts& counts() const { return m_counts; }
+    // setPlayhead shows only the requests the playhead has reached, with a line at its time;
+    // nullopt shows everything.
+    void setPlayhead(std::optional<Playhead> playhead);
 
     Algorithm algorithm() const;
     // plotRect is the plot area in widget coordinates.
@@ -102,7 +106,9 @@ private:
     QValueAxis* m_timeAxis;
     QValueAxis* m_levelAxis;
     std::optional<QPointF> m_dragFrom;
-    std::optional<Nanos> m_playhead;
+    std::optional<Playhead> m_playhead;
+    Counts m_counts;
+    bool m_partialCounts = false;
 };
 
 } // namespace ratelab::ui

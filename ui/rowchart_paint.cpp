@@ -2,6 +2,7 @@
 // window boundaries and the playhead, all over the chart's plot area.
 #include "rowchart.h"
 
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
 #include <QValueAxis>
@@ -32,7 +33,6 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
 
 void RowChart::drawHeader(QPainter* p) const
 {
-    const Metrics& m = m_frame.trace->results.at(m_row).metrics;
     QFont bold = font();
     bold.setBold(true);
     p->setFont(bold);
@@ -43,10 +43,11 @@ void RowChart::drawHeader(QPainter* p) const
     const QRectF header(p0.left(), 1, p0.width(), kHeaderHeight);
     p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
     const double titleWidth = QFontMetricsF(bold).horizontalAdvance(title);
-    QString counts = QString("%1 admitted").arg(m.allowed);
-    if (m.delayed > 0)
-        counts += QString(" (%1 delayed)").arg(m.delayed);
-    counts += QString(" · %1 denied").arg(m.denied);
+    const QLocale locale;
+    QString counts = (m_partialCounts ? tr("so far: %1 admitted") : tr("%1 admitted")).arg(locale.toString(m_counts.admitted));
+    if (m_counts.delayed > 0)
+        counts += tr(" (%1 delayed)").arg(locale.toString(m_counts.delayed));
+    counts += tr(" · %1 denied").arg(locale.toString(m_counts.denied));
     p->setFont(font());
     const QFontMetricsF fm(font());
     const double countsWidth = fm.horizontalAdvance(counts);
@@ -86,10 +87,10 @@ void RowChart::drawLevel(QPainter* p) const
 
 void RowChart::drawPlayhead(QPainter* p) const
 {
-    if (!m_playhead || *m_playhead >= m_range.to || *m_playhead < m_range.from)
+    if (!m_playhead || m_playhead->t >= m_range.to || m_playhead->t < m_range.from)
         return;
     const QRectF p0 = plot();
-    const double x = xOf(secondsAsDouble(*m_playhead));
+    const double x = xOf(secondsAsDouble(m_playhead->t));
     p->setClipping(false);
     p->setPen(QPen(QColor(0xea, 0x58, 0x0c), 1.5));
     p->drawLine(QPointF(x, p0.top() - kStripHeight), QPointF(x, p0.bottom()));

@@ -6,6 +6,8 @@
 
 #include <QTableWidget>
 
+#include <optional>
+
 namespace ratelab::ui {
 
 class SummaryTable : public QTableWidget {
@@ -13,6 +15,9 @@ class SummaryTable : public QTableWidget {
 public:
     explicit SummaryTable(QWidget* parent = nullptr);
     void setFrame(const Frame& frame);
+    // setCounts shows the admitted, denied and delayed counts up to the playhead at `upTo`, or
+    // the totals (nullopt).
+    void setCounts(const RunningCounts& counts, std::optional<Nanos> upTo);
     QSize sizeHint() const override;
 };
 
