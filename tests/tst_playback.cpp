@@ -8,9 +8,11 @@
 #include "pipeline.h"
 #include "playbackbar.h"
 #include "rowchart.h"
+#include "slidervalue.h"
 #include "summarytable.h"
 #include "window_test.h"
 
+#include <QLineEdit>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -121,6 +123,25 @@ private slots:
         // The explanation names the request within its burst.
         QVERIFY2(m_window->explanation()->text().contains("Request 9 of 20, the 9th of 10 at 0.000 s"),
                  qPrintable(m_window->explanation()->text()));
+    }
+
+    void spacePlaysWhileANumberBoxHasFocus()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QLineEdit* field = m_window->controls()->limit()->field();
+        field->setFocus();
+        QTRY_VERIFY(field->hasFocus());
+        PlaybackBar* play = m_window->playback();
+        QVERIFY(!play->isPlaying());
+        QTest::keyClick(field, Qt::Key_Space);
+        QVERIFY(play->isPlaying());
+        QTest::keyClick(field, Qt::Key_Space);
+        QVERIFY(!play->isPlaying());
+        QCOMPARE(field->text(), QString("10")); // nothing typed into the box
+        // Home goes to the start with no request shown yet.
+        QTest::keyClick(m_window.get(), Qt::Key_Home);
+        QCOMPARE(play->shownRequests(), std::size_t(0));
     }
 
     void countsFollowThePlayhead()

@@ -51,6 +51,9 @@ public:
 signals:
     void edited(const QString& text);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void commitTyped();
     void setProblem(const QString& problem);
