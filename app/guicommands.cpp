@@ -24,6 +24,8 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
         {"width", "Image width in pixels, before scaling (default 1600).", "W"},
         {"height", "Image height in pixels, before scaling (default 900).", "H"},
         {"scale", "Pixel scale, 2 for slides and high-density screens (default 1).", "S"},
+        {"from", "Start of the time shown, in seconds (default: framed on the requests and their recovery).", "seconds"},
+        {"to", "End of the time shown, in seconds (default: framed on the requests and their recovery).", "seconds"},
     });
     int status = 0;
     if (!parseOrFail(parser, args, status))
@@ -39,8 +41,15 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
 
     if (const QString problem = io::outputPathProblem(parser.value("png")); !problem.isEmpty())
         return fail(problem.toStdString()); // before any work, and nothing is touched
+    // A slide's frame: both ends, or neither (the activity).
+    const std::optional<Nanos> from = secondsOption(parser, "from"), to = secondsOption(parser, "to");
+    if (from.has_value() != to.has_value())
+        return fail("export: --from and --to go together: give both, or neither to frame the activity");
+    if (from && *to <= *from)
+        return fail("export: --to must be later than --from (got " + formatSeconds(*from) + " s to " + formatSeconds(*to) + " s)");
+    const ui::TimeRange range = from ? ui::TimeRange{*from, *to} : ui::TimeRange{};
     const Scenario scenario = scenarioFromOptions(parser);
-    const QImage image = ui::renderOffscreen(scenario, QSize(width, height), scale);
+    const QImage image = ui::renderOffscreen(scenario, QSize(width, height), scale, range);
     const QString error = ui::writeImage(image, parser.value("png"));
     if (!error.isEmpty())
         return fail(error.toStdString());

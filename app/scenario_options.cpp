@@ -93,6 +93,11 @@ std::optional<std::int64_t> integerOption(const QCommandLineParser& parser, cons
     return read(parser, name, integerIn(min, max));
 }
 
+std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QString& name)
+{
+    return read(parser, name, seconds(false));
+}
+
 std::optional<double> scaleOption(const QCommandLineParser& parser, const QString& name)
 {
     const std::function<double(std::string_view)> scale = [](std::string_view text) {

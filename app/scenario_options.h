@@ -25,6 +25,9 @@ Scenario scenarioFromOptions(const QCommandLineParser& parser);
 std::optional<std::int64_t> integerOption(const QCommandLineParser& parser, const QString& name, std::int64_t min,
                                           std::int64_t max);
 
+// secondsOption parses option `name`, when given, as a time of 0 s or more.
+std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QString& name);
+
 // scaleOption parses option `name`, when given, as an image scale: an exact decimal or fraction
 // from 1/4 to 8.
 std::optional<double> scaleOption(const QCommandLineParser& parser, const QString& name);

@@ -1,6 +1,7 @@
 // PNG export: the headless command and the pixels it draws.
 #include "chartstack.h"
 #include "dashboard.h"
+#include "presets.h"
 #include "rowchart.h"
 
 #include <QDir>
@@ -77,6 +78,38 @@ private slots:
         QImage image(path);
         QCOMPARE(image.size(), QSize(1600, 1200));
         QVERIFY(!QFile::exists(path + ".tmp"));
+    }
+
+    void fromAndToFrameTheSlide()
+    {
+        // The exported image equals the dashboard laid out here over the same range, pixel for
+        // pixel; without --from/--to it is framed on the activity (the default view).
+        QTemporaryDir dir;
+        const QString framed = dir.filePath("framed.png"), chosen = dir.filePath("chosen.png");
+        Run run = runRatelab({"export", "--png", framed, "--width", "900", "--height", "600", "--preset", "edge-burst"});
+        QCOMPARE(run.code, 0);
+        run = runRatelab({"export", "--png", chosen, "--width", "900", "--height", "600", "--preset", "edge-burst",
+                          "--from", "9.99", "--to", "10.01"});
+        QCOMPARE(run.code, 0);
+        const io::LoadResult preset = io::loadPreset("edge-burst");
+        QVERIFY(preset.scenario);
+        Dashboard dashboard;
+        layoutOffscreen(dashboard, *preset.scenario, QSize(900, 600), TimeRange{9'990'000'000, 10'010'000'000});
+        QCOMPARE(dashboard.frame().range, (TimeRange{9'990'000'000, 10'010'000'000}));
+        QCOMPARE(QImage(chosen).convertToFormat(QImage::Format_ARGB32),
+                 dashboard.render(1.0).convertToFormat(QImage::Format_ARGB32));
+        Dashboard activity;
+        layoutOffscreen(activity, *preset.scenario, QSize(900, 600));
+        QCOMPARE(activity.frame().range, fullRange(*activity.frame().trace));
+        QCOMPARE(QImage(framed).convertToFormat(QImage::Format_ARGB32),
+                 activity.render(1.0).convertToFormat(QImage::Format_ARGB32));
+        // One without the other, or backwards: refused.
+        run = runRatelab({"export", "--png", chosen, "--from", "1"});
+        QCOMPARE(run.code, 2);
+        QVERIFY(run.err.contains("--from and --to go together"));
+        run = runRatelab({"export", "--png", chosen, "--from", "2", "--to", "1"});
+        QCOMPARE(run.code, 2);
+        QVERIFY(run.err.contains("--to must be later than --from"));
     }
 
     void badExportsAreRefusedAndKeepTheOldFile_data()

@@ -226,6 +226,23 @@ private slots:
         QCOMPARE(frame().trace->config.limit(), std::int64_t(7));
     }
 
+    void everyPresetOpensFramedOnItsActivity()
+    {
+        for (const io::PresetInfo& info : io::presets()) {
+            const io::LoadResult preset = io::loadPreset(info.id);
+            QVERIFY(preset.scenario);
+            m_window->openScenario(*preset.scenario);
+            settle();
+            const TimeRange view = frame().range;
+            const auto& a = frame().trace->arrivals;
+            QVERIFY(!a.empty());
+            // The first and last request inside the view, spanning at least half of it.
+            QVERIFY2(view.from <= a.front() && a.back() < view.to, qPrintable(info.id));
+            QVERIFY2(2 * (a.back() - a.front()) >= view.to - view.from, qPrintable(info.id));
+            QVERIFY(!charts()->isZoomed());
+        }
+    }
+
     void presetShowsItsLesson()
     {
         const io::LoadResult preset = io::loadPreset("edge-burst");

@@ -186,7 +186,11 @@ private slots:
     void sendingARequestAddsItAtThePlayhead()
     {
         PlaybackBar* play = m_window->playback();
+        charts()->zoom(0, 2.0); // the view opens on the activity, 0 to 2.94 s: widen it past 5 s
+        settle();
+        QVERIFY(frame().range.to > 5000 * kMs);
         play->setPlayhead(5000 * kMs);
+        QCOMPARE(play->playhead(), Nanos(5000 * kMs));
         emit play->sendRequested(play->playhead(), 1);
         settle();
         QCOMPARE(frame().trace->arrivals.size(), std::size_t(16));

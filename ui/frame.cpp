@@ -1,5 +1,6 @@
 #include "frame.h"
 
+#include "algorithm_facts.h"
 #include "decimal.h"
 #include "explain.h"
 
@@ -12,12 +13,38 @@
 
 namespace ratelab::ui {
 
+Nanos recoveryNanos(const Trace& trace)
+{
+    // How long each limiter takes to forget a request: a window limiter its window, a bucket
+    // capacity / rate to refill or drain from empty or full.
+    const LimiterConfig& c = trace.config;
+    Int128 longest = 0;
+    for (const AlgorithmTrace& r : trace.results) {
+        const Int128 d = facts(r.algorithm).reads == ConfigUse::LimitWindow
+                             ? Int128(c.windowNanos())
+                             : ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens);
+        longest = std::max(longest, d);
+    }
+    if (trace.results.empty())
+        longest = c.windowNanos();
+    return clampToNanos(longest);
+}
+
 TimeRange fullRange(const Trace& trace)
 {
-    const Nanos w = trace.config.windowNanos();
-    const Nanos last = trace.arrivals.empty() ? 0 : trace.arrivals.back();
-    const Nanos end = std::max(last, w);
-    return {0, end + std::max<Nanos>(end / 10, 1)};
+    const auto& a = trace.arrivals;
+    const Nanos recovery = std::max<Nanos>(recoveryNanos(trace), 1);
+    if (a.empty())
+        return {0, recovery + std::max<Nanos>(recovery / 10, 1)};
+    // The requests, then as much of the recovery as keeps them on at least half of the width;
+    // a burst at one instant gets the whole recovery.
+    const Nanos first = a.front(), last = a.back();
+    const Nanos span = last - first;
+    const Nanos after = span > 0 ? std::min(recovery, span / 5 * 4) : recovery;
+    const Nanos margin = std::max<Nanos>(span / 20 + after / 20, 1); // span + after + 2 margins < 2 spans
+    const Nanos from = first > margin ? first - margin : 0;
+    const Nanos to = Nanos(std::min<Int128>(Int128(last) + after + margin, kMaxNanos));
+    return {from, std::max(to, from + 1)};
 }
 
 namespace {

@@ -22,8 +22,13 @@ struct TimeRange {
     friend bool operator==(const TimeRange&, const TimeRange&) = default;
 };
 
-// fullRange is the default view of a trace: from 0 to just past the later of the last request
-// and the first window boundary, so the first reset and the refill after a burst both show.
+// recoveryNanos is how long the slowest limiter of the trace takes to forget a request: the
+// window, or capacity / rate for a bucket.
+Nanos recoveryNanos(const Trace& trace);
+
+// fullRange is the default view of a trace, framed on its activity: from just before the first
+// request to just after the last, plus the recovery that follows (at most as long as the
+// requests' own span, so they fill at least half of the width). No empty lead-in from 0.
 TimeRange fullRange(const Trace& trace);
 
 // Playhead is where playback stands: the time shown, and how many requests are shown (the
