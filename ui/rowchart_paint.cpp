@@ -2,6 +2,9 @@
 // window boundaries and the playhead, all over the chart's plot area.
 #include "rowchart.h"
 
+#include "algorithm_facts.h"
+#include "ticks.h"
+
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
@@ -99,31 +102,75 @@ void RowChart::drawPlayhead(QPainter* p) const
 void RowChart::drawLevelLabels(QPainter* p) const
 {
     const QRectF p0 = plot();
-    p->setFont(font());
-    p->setPen(palette().color(QPalette::PlaceholderText));
+    QFont small = font();
+    p->setFont(small);
+    const QFontMetricsF fm(small);
+    const QColor muted = palette().color(QPalette::PlaceholderText);
     const double top = m_levelAxis->max();
-    const auto label = [&](double v, double y) {
-        p->drawText(QRectF(0, y - 8, p0.left() - 5, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(v, 'g', 3));
+    const auto yOf = [&](double v) { return p0.bottom() - v / top * p0.height(); };
+    const QString unitSuffix = facts(algorithm()).levelUnit.ends_with("(s)") ? " s" : "";
+    const auto text = [&](double v) { return QLocale().toString(v, 'g', 4) + unitSuffix; };
+    const auto label = [&](double v) {
+        p->drawText(QRectF(0, yOf(v) - 8, p0.left() - 5, 16), Qt::AlignRight | Qt::AlignVCenter, text(v));
     };
-    label(0, p0.bottom());
-    label(top, p0.top());
-    if (p0.height() > 40)
-        label(top / 2, p0.center().y());
+    // Nice ticks, as many as fit with a label's height between them; the ceiling always.
+    const double ceiling = levelCeiling();
+    const int room = std::max(1, int(p0.height() / (fm.height() * 1.6)));
+    const double step = niceStep(top, room);
+    p->setPen(muted);
+    for (double v = 0; v <= top * (1 + 1e-9); v += step)
+        if (std::abs(yOf(v) - yOf(ceiling)) >= fm.height() * 0.9)
+            label(v);
+    // The ceiling: its value on the axis, and its name on the dashed line.
+    QFont bold = small;
+    bold.setBold(true);
+    p->setFont(bold);
+    p->setPen(palette().color(QPalette::WindowText));
+    label(ceiling);
+    const QString name = QString::fromUtf8(facts(algorithm()).ceilingName.data()) + " " + text(ceiling);
+    p->setFont(small);
+    p->setPen(muted);
+    const double y = yOf(ceiling);
+    // Under the line when it runs near the top of the plot, over it otherwise.
+    const double tagTop = y - fm.height() - 1 < p0.top() ? y + 2 : y - fm.height() - 1;
+    const QRectF tag(p0.right() - fm.horizontalAdvance(name) - 6, tagTop, fm.horizontalAdvance(name) + 4, fm.height());
+    p->fillRect(tag, palette().color(QPalette::Base));
+    p->drawText(tag, Qt::AlignCenter, name);
 }
 
 void RowChart::drawBoundaries(QPainter* p) const
 {
+    if (facts(algorithm()).reads != ConfigUse::LimitWindow)
+        return; // the buckets have no windows
     const Nanos w = m_frame.trace->config.windowNanos();
     const QRectF p0 = plot();
-    const Nanos first = (m_range.from + w - 1) / w;
+    const Nanos first = m_range.from / w;
     const Nanos last = (m_range.to - 1) / w;
     if (last - first > Nanos(p0.width() / 12))
-        return; // too dense to tell apart: the grid would only grey the chart
-    p->setPen(QPen(QColor(0x94, 0xa3, 0xb8, 150), 1, Qt::DotLine));
-    for (Nanos b = first; b <= last; ++b) {
-        const double x = xOf(secondsAsDouble(b * w));
-        p->drawLine(QPointF(x, p0.top() - kStripHeight), QPointF(x, p0.bottom()));
+        return; // too dense to tell apart: bands would only grey the chart
+    const bool dark = palette().color(QPalette::Base).lightness() < 128;
+    const QColor band = dark ? QColor(255, 255, 255, 14) : QColor(0x33, 0x55, 0x99, 16);
+    const QColor line = dark ? QColor(0x94, 0xa3, 0xb8, 170) : QColor(0x64, 0x74, 0x8b, 150);
+    p->save();
+    p->setClipRect(QRectF(p0.left(), p0.top() - kStripHeight, p0.width(), p0.height() + kStripHeight));
+    for (Nanos k = first; k <= last; ++k) {
+        const double x0 = xOf(secondsAsDouble(k * w)), x1 = xOf(secondsAsDouble(Nanos(std::min<Int128>(Int128(k + 1) * w, kMaxNanos))));
+        if (k % 2 == 1) // alternate windows shaded: where one ends and the next begins is plain
+            p->fillRect(QRectF(QPointF(x0, p0.top() - kStripHeight), QPointF(x1, p0.bottom())), band);
+        if (k * w >= m_range.from) {
+            p->setPen(QPen(line, 1));
+            p->drawLine(QPointF(x0, p0.top() - kStripHeight), QPointF(x0, p0.bottom()));
+        }
     }
+    // At the playhead, the sliding limiters count the trailing window (t - W, t]: shade it.
+    const Algorithm a = algorithm();
+    if (m_playhead && (a == Algorithm::SlidingWindowLog || a == Algorithm::SlidingWindowCounter)) {
+        const double x1 = xOf(secondsAsDouble(m_playhead->t));
+        const double x0 = xOf(secondsAsDouble(m_playhead->t) - secondsAsDouble(w));
+        const QColor trailing = QColor(0xea, 0x58, 0x0c, dark ? 40 : 28);
+        p->fillRect(QRectF(QPointF(x0, p0.top() - kStripHeight), QPointF(x1, p0.bottom())), trailing);
+    }
+    p->restore();
 }
 
 void RowChart::drawStrip(QPainter* p) const
@@ -135,25 +182,54 @@ void RowChart::drawStrip(QPainter* p) const
     const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
     const ReducedRow& r = m_frame.rows.at(m_row);
     if (exactMarks()) {
-        for (std::size_t i = r.firstRequest; i < shownEnd(); ++i) {
-            const Decision& d = result.decisions[i];
-            paintMark(p, QPointF(xOf(secondsAsDouble(m_frame.trace->arrivals[i])), laneY(laneOf(d))), laneOf(d));
+        // Requests at one instant share a mark per lane, with a badge counting them ("x10").
+        const auto& arrivals = m_frame.trace->arrivals;
+        const std::size_t end = shownEnd();
+        QFont badge = font();
+        badge.setBold(true);
+        badge.setPointSizeF(badge.pointSizeF() * 0.85);
+        for (std::size_t i = r.firstRequest; i < end;) {
+            std::size_t j = i;
+            std::int64_t perLane[3] = {0, 0, 0};
+            for (; j < end && arrivals[j] == arrivals[i]; ++j)
+                ++perLane[int(laneOf(result.decisions[j]))];
+            const double x = xOf(secondsAsDouble(arrivals[i]));
+            for (Lane lane : {Lane::Admitted, Lane::Delayed, Lane::Denied}) {
+                const std::int64_t n = perLane[int(lane)];
+                if (n == 0)
+                    continue;
+                paintMark(p, QPointF(x, laneY(lane)), lane);
+                if (n > 1) {
+                    p->setFont(badge);
+                    p->setPen(palette().color(QPalette::WindowText));
+                    p->drawText(QRectF(x + 5, laneY(lane) - kLaneHeight, 60, 2 * kLaneHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                                QString::fromUtf8("\u00d7") + QLocale().toString(n));
+                }
+            }
+            i = j;
         }
         return;
     }
-    // One bar per column and lane; the frame's columns are this view's pixels.
+    // One bar per column and lane, as tall as the lane's share of the column's requests: a
+    // column where 0.4% were admitted shows a hairline, not a solid bar like one at 99.6%.
     const double colWidth = p0.width() / double(r.columns.size());
     p->setRenderHint(QPainter::Antialiasing, false);
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
+        const double total = double(c.admitted) + c.delayed + c.denied;
+        if (total == 0)
+            continue;
         const double x = p0.left() + k * colWidth;
         const double w = std::max(colWidth, 1.0);
-        if (c.admitted)
-            p->fillRect(QRectF(x, laneY(Lane::Admitted) - 4, w, 8), admittedColor());
-        if (c.delayed)
-            p->fillRect(QRectF(x, laneY(Lane::Delayed) - 4, w, 8), delayedColor());
-        if (c.denied)
-            p->fillRect(QRectF(x, laneY(Lane::Denied) - 4, w, 8), deniedColor());
+        const auto bar = [&](std::int32_t n, Lane lane, QColor color) {
+            if (n == 0)
+                return;
+            const double h = std::max(1.0, (kLaneHeight + 1) * n / total);
+            p->fillRect(QRectF(x, laneY(lane) + 4 - h, w, h), color);
+        };
+        bar(c.admitted, Lane::Admitted, admittedColor());
+        bar(c.delayed, Lane::Delayed, delayedColor());
+        bar(c.denied, Lane::Denied, deniedColor());
     }
 }
 
