@@ -4,6 +4,7 @@
 #include "dashboard.h"
 #include "explain.h"
 #include "explainpanel.h"
+#include "lessonpanel.h"
 #include "mainwindow.h"
 #include "pipeline.h"
 #include "playbackbar.h"
@@ -12,7 +13,12 @@
 #include "summarytable.h"
 #include "window_test.h"
 
+#include <QApplication>
+#include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QToolBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -214,13 +220,34 @@ private slots:
         QCOMPARE(frame().trace->arrivals.size(), std::size_t(15));
     }
 
-    void presentationModeFoldsTheControls()
+    void presentationModeShowsOnlyTheChartsAndEscRestores()
     {
-        m_window->setPresenting(true);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        const QFont normal = QApplication::font();
+        const QFont lessonFont = m_window->lesson()->findChild<QLabel*>()->font();
+        QVERIFY(m_window->menuBar()->isVisible());
+        QTest::keyClick(m_window.get(), Qt::Key_F11);
         QVERIFY(m_window->isPresenting());
         QVERIFY(!m_window->controls()->isVisible());
-        m_window->setPresenting(false);
+        QVERIFY(!m_window->menuBar()->isVisible());
+        QVERIFY(!m_window->statusBar()->isVisible());
+        QVERIFY(!m_window->dashboard()->summary()->isVisible());
+        for (QToolBar* bar : m_window->findChildren<QToolBar*>())
+            QVERIFY(!bar->isVisible());
+        QVERIFY(charts()->isVisible());
+        QVERIFY(QApplication::font().pointSizeF() > normal.pointSizeF());
+        // The rows grow with the type: header and strip never overlap the plot.
+        RowChart* row = charts()->row(0);
+        QVERIFY(row->plotRect().top() >= QFontMetrics(row->font()).height() * 2);
+        QTest::keyClick(m_window.get(), Qt::Key_Escape);
+        QVERIFY(!m_window->isPresenting());
         QVERIFY(m_window->controls()->isVisible());
+        QVERIFY(m_window->menuBar()->isVisible());
+        QVERIFY(m_window->statusBar()->isVisible());
+        QVERIFY(m_window->dashboard()->summary()->isVisible());
+        QCOMPARE(QApplication::font(), normal);
+        QCOMPARE(m_window->lesson()->findChild<QLabel*>()->font().pointSizeF(), lessonFont.pointSizeF());
     }
 };
 

@@ -1,6 +1,7 @@
 #include "lessonpanel.h"
 
 #include <QLabel>
+#include <QApplication>
 #include <QVBoxLayout>
 
 namespace ratelab::ui {
@@ -32,12 +33,17 @@ void LessonPanel::setLesson(const QString& title, const QString& lesson)
 
 void LessonPanel::setLarge(bool large)
 {
-    QFont f = font();
-    f.setPointSizeF(f.pointSizeF() * (large ? 1.6 : 1.0));
-    m_lesson->setFont(f);
-    f.setBold(true);
-    f.setPointSizeF(f.pointSizeF() * 1.15);
-    m_title->setFont(f);
+    // Only what differs from the inherited font is set, so the normal size follows the
+    // application's font again after presentation mode.
+    QFont lesson, title;
+    title.setBold(true);
+    if (large) {
+        const double size = QApplication::font().pointSizeF();
+        lesson.setPointSizeF(size * 1.3);
+        title.setPointSizeF(size * 1.5);
+    }
+    m_lesson->setFont(lesson);
+    m_title->setFont(title);
 }
 
 QString LessonPanel::lesson() const { return m_lesson->text(); }

@@ -10,6 +10,7 @@
 #include "playbackbar.h"
 #include "scenariodocument.h"
 #include "settings.h"
+#include "summarytable.h"
 #include "theme.h"
 
 #include <QAction>
@@ -175,6 +176,13 @@ void MainWindow::createMenus()
     QAction* present = view->addAction("&Presentation mode", this, &MainWindow::setPresenting);
     present->setCheckable(true);
     present->setShortcut(QKeySequence(Qt::Key_F11));
+    m_presentAction = present;
+    // Esc leaves presentation mode; the window has no menu bar to find the way out then.
+    auto* leave = new QAction(this);
+    leave->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(leave, &QAction::triggered, this, [this] { setPresenting(false); });
+    addAction(leave);
+    addAction(present); // F11 works with the menu bar hidden too
     QMenu* themes = view->addMenu("&Theme");
     auto* themeGroup = new QActionGroup(this);
     for (Theme t : {Theme::Light, Theme::Dark}) {
@@ -256,18 +264,48 @@ void MainWindow::showPlayhead(Nanos t)
 
 void MainWindow::setPresenting(bool on)
 {
+    if (on == m_presenting)
+        return;
     m_presenting = on;
-    // Presentation: full screen, larger type, the controls folded away, the lesson large.
-    QFont f = m_normalFont;
-    if (on)
+    m_presentAction->setChecked(on);
+    // Presentation: full screen with only the charts and the lesson, type and marks scaled up.
+    // Everything it hides or changes is noted first and put back exactly on leaving.
+    if (on) {
+        m_beforePresenting = {saveState(), isMaximized(), isFullScreen(), menuBar()->isVisible(),
+                              statusBar()->isVisible(), m_controlScroll->isVisible(),
+                              m_dashboard->summary()->isVisible(), m_lessonDock->isVisible()};
+        QFont f = m_normalFont;
         f.setPointSizeF(f.pointSizeF() * 1.35);
-    QApplication::setFont(f);
-    m_controlScroll->setVisible(!on);
-    m_lesson->setLarge(on);
-    if (on)
+        QApplication::setFont(f);
+        for (QToolBar* bar : findChildren<QToolBar*>())
+            bar->hide();
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            dock->hide();
+        menuBar()->hide();
+        statusBar()->hide();
+        m_controlScroll->hide();
+        m_dashboard->summary()->hide();
+        if (!m_document->scenario().lesson.empty()) {
+            m_lessonDock->show();
+            m_lessonDock->raise();
+        }
+        m_lesson->setLarge(true);
         showFullScreen();
-    else
-        showNormal();
+    } else {
+        QApplication::setFont(m_normalFont);
+        m_lesson->setLarge(false);
+        menuBar()->setVisible(m_beforePresenting.menuBar);
+        statusBar()->setVisible(m_beforePresenting.statusBar);
+        m_controlScroll->setVisible(m_beforePresenting.controls);
+        m_dashboard->summary()->setVisible(m_beforePresenting.summary);
+        restoreState(m_beforePresenting.state); // toolbars and docks as they were
+        if (m_beforePresenting.fullScreen)
+            showFullScreen();
+        else if (m_beforePresenting.maximized)
+            showMaximized();
+        else
+            showNormal();
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 
+class QAction;
 class QDockWidget;
 class QScrollArea;
 class QSplitter;
@@ -70,6 +71,12 @@ private:
     QSplitter* m_splitter;
     TimeRange m_requestedRange;
     bool m_presenting = false;
+    QAction* m_presentAction = nullptr;
+    struct Shown {
+        QByteArray state;
+        bool maximized = false, fullScreen = false, menuBar = true, statusBar = true, controls = true, summary = true,
+             lesson = false;
+    } m_beforePresenting;
     QFont m_normalFont;
 };
 

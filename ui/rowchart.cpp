@@ -49,6 +49,19 @@ void RowChart::changeEvent(QEvent* event)
     QChartView::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         applyPalette();
+    if (event->type() == QEvent::FontChange)
+        updateMargins();
+}
+
+int RowChart::headerHeight() const { return QFontMetrics(font()).height() + 2; }
+
+int RowChart::laneHeight() const { return std::max(7, int(std::lround(QFontMetrics(font()).height() * 0.5))); }
+
+void RowChart::updateMargins()
+{
+    // Room on the left for the widest level label ("1,000 s"), above for the header and strip.
+    const int labels = QFontMetrics(font()).horizontalAdvance("00,000 s") + 8;
+    chart()->setMargins(QMargins(labels, headerHeight() + stripHeight(), 14, 4));
 }
 
 RowChart::RowChart(QWidget* parent)
@@ -73,12 +86,12 @@ RowChart::RowChart(QWidget* parent)
     c->addAxis(m_levelAxis, Qt::AlignLeft);
     m_ceiling->attachAxis(m_timeAxis);
     m_ceiling->attachAxis(m_levelAxis);
-    c->setMargins(QMargins(kLevelLabelWidth, kHeaderHeight + kStripHeight, 14, 4));
+    updateMargins();
 
     applyPalette();
     setRenderHint(QPainter::Antialiasing);
     setMouseTracking(true);
-    setMinimumHeight(64);
+    setMinimumHeight(headerHeight() + stripHeight() + 40);
 }
 
 Algorithm RowChart::algorithm() const
@@ -175,8 +188,8 @@ double RowChart::xOf(double s) const
 
 double RowChart::laneY(Lane lane) const
 {
-    const double top = plot().top() - kStripHeight;
-    return top + (int(lane) + 0.5) * kLaneHeight;
+    const double top = plot().top() - stripHeight();
+    return top + (int(lane) + 0.5) * laneHeight();
 }
 
 RowChart::Lane RowChart::laneOf(const Decision& d) const

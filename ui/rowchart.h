@@ -57,7 +57,7 @@ public:
 
     enum class Lane { Admitted, Delayed, Denied };
     // paintMark draws the mark of a lane centred on c: circle, triangle or cross.
-    static void paintMark(QPainter* p, QPointF c, Lane lane);
+    static void paintMark(QPainter* p, QPointF c, Lane lane, double scale = 1.0);
     QColor levelColor() const;
     static QColor admittedColor();
     static QColor delayedColor();
@@ -77,10 +77,13 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    static constexpr int kHeaderHeight = 15;
-    static constexpr int kLaneHeight = 7;
-    static constexpr int kStripHeight = 3 * kLaneHeight + 4;
-    static constexpr int kLevelLabelWidth = 40;
+    // The strip and labels grow with the font, so presentation mode's larger type never
+    // overlaps the marks or clips a label.
+    int headerHeight() const;
+    int laneHeight() const;
+    int stripHeight() const { return 3 * laneHeight() + 4; }
+    double markScale() const { return laneHeight() / 7.0; }
+    void updateMargins();
 
     void applyPalette();
     double xOf(double seconds) const;

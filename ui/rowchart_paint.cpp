@@ -43,7 +43,7 @@ void RowChart::drawHeader(QPainter* p) const
     const QRectF p0 = plot();
     const QString title = QString::fromUtf8(algorithmTitle(algorithm()).data());
     const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
-    const QRectF header(p0.left(), 1, p0.width(), kHeaderHeight);
+    const QRectF header(p0.left(), 1, p0.width(), headerHeight());
     p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
     const double titleWidth = QFontMetricsF(bold).horizontalAdvance(title);
     const QLocale locale;
@@ -96,7 +96,7 @@ void RowChart::drawPlayhead(QPainter* p) const
     const double x = xOf(secondsAsDouble(m_playhead->t));
     p->setClipping(false);
     p->setPen(QPen(QColor(0xea, 0x58, 0x0c), 1.5));
-    p->drawLine(QPointF(x, p0.top() - kStripHeight), QPointF(x, p0.bottom()));
+    p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, p0.bottom()));
 }
 
 void RowChart::drawLevelLabels(QPainter* p) const
@@ -152,14 +152,14 @@ void RowChart::drawBoundaries(QPainter* p) const
     const QColor band = dark ? QColor(255, 255, 255, 14) : QColor(0x33, 0x55, 0x99, 16);
     const QColor line = dark ? QColor(0x94, 0xa3, 0xb8, 170) : QColor(0x64, 0x74, 0x8b, 150);
     p->save();
-    p->setClipRect(QRectF(p0.left(), p0.top() - kStripHeight, p0.width(), p0.height() + kStripHeight));
+    p->setClipRect(QRectF(p0.left(), p0.top() - stripHeight(), p0.width(), p0.height() + stripHeight()));
     for (Nanos k = first; k <= last; ++k) {
         const double x0 = xOf(secondsAsDouble(k * w)), x1 = xOf(secondsAsDouble(Nanos(std::min<Int128>(Int128(k + 1) * w, kMaxNanos))));
         if (k % 2 == 1) // alternate windows shaded: where one ends and the next begins is plain
-            p->fillRect(QRectF(QPointF(x0, p0.top() - kStripHeight), QPointF(x1, p0.bottom())), band);
+            p->fillRect(QRectF(QPointF(x0, p0.top() - stripHeight()), QPointF(x1, p0.bottom())), band);
         if (k * w >= m_range.from) {
             p->setPen(QPen(line, 1));
-            p->drawLine(QPointF(x0, p0.top() - kStripHeight), QPointF(x0, p0.bottom()));
+            p->drawLine(QPointF(x0, p0.top() - stripHeight()), QPointF(x0, p0.bottom()));
         }
     }
     // At the playhead, the sliding limiters count the trailing window (t - W, t]: shade it.
@@ -168,7 +168,7 @@ void RowChart::drawBoundaries(QPainter* p) const
         const double x1 = xOf(secondsAsDouble(m_playhead->t));
         const double x0 = xOf(secondsAsDouble(m_playhead->t) - secondsAsDouble(w));
         const QColor trailing = QColor(0xea, 0x58, 0x0c, dark ? 40 : 28);
-        p->fillRect(QRectF(QPointF(x0, p0.top() - kStripHeight), QPointF(x1, p0.bottom())), trailing);
+        p->fillRect(QRectF(QPointF(x0, p0.top() - stripHeight()), QPointF(x1, p0.bottom())), trailing);
     }
     p->restore();
 }
@@ -176,7 +176,7 @@ void RowChart::drawBoundaries(QPainter* p) const
 void RowChart::drawStrip(QPainter* p) const
 {
     const QRectF p0 = plot();
-    const QRectF band(p0.left(), p0.top() - kStripHeight, p0.width(), kStripHeight - 2);
+    const QRectF band(p0.left(), p0.top() - stripHeight(), p0.width(), stripHeight() - 2);
     p->fillRect(band, palette().color(QPalette::AlternateBase));
     p->setClipRect(QRectF(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom())));
     const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
@@ -198,11 +198,11 @@ void RowChart::drawStrip(QPainter* p) const
                 const std::int64_t n = perLane[int(lane)];
                 if (n == 0)
                     continue;
-                paintMark(p, QPointF(x, laneY(lane)), lane);
+                paintMark(p, QPointF(x, laneY(lane)), lane, markScale());
                 if (n > 1) {
                     p->setFont(badge);
                     p->setPen(palette().color(QPalette::WindowText));
-                    p->drawText(QRectF(x + 5, laneY(lane) - kLaneHeight, 60, 2 * kLaneHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                    p->drawText(QRectF(x + 5, laneY(lane) - laneHeight(), 60, 2 * laneHeight()), Qt::AlignLeft | Qt::AlignVCenter,
                                 QString::fromUtf8("\u00d7") + QLocale().toString(n));
                 }
             }
@@ -224,7 +224,7 @@ void RowChart::drawStrip(QPainter* p) const
         const auto bar = [&](std::int32_t n, Lane lane, QColor color) {
             if (n == 0)
                 return;
-            const double h = std::max(1.0, (kLaneHeight + 1) * n / total);
+            const double h = std::max(1.0, (laneHeight() + 1) * n / total);
             p->fillRect(QRectF(x, laneY(lane) + 4 - h, w, h), color);
         };
         bar(c.admitted, Lane::Admitted, admittedColor());
@@ -233,8 +233,12 @@ void RowChart::drawStrip(QPainter* p) const
     }
 }
 
-void RowChart::paintMark(QPainter* p, QPointF c, Lane lane)
+void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale)
 {
+    p->save();
+    p->translate(c);
+    p->scale(scale, scale);
+    c = QPointF(0, 0);
     switch (lane) {
     case Lane::Admitted:
         p->setPen(Qt::NoPen);
@@ -259,6 +263,7 @@ void RowChart::paintMark(QPainter* p, QPointF c, Lane lane)
         p->drawLine(c + QPointF(-3, 3), c + QPointF(3, -3));
         break;
     }
+    p->restore();
 }
 
 } // namespace ratelab::ui
