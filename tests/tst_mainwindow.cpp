@@ -11,6 +11,7 @@
 #include "scenariodocument.h"
 #include "slidervalue.h"
 #include "summarytable.h"
+#include "timeaxis.h"
 #include "window_test.h"
 
 #include <QCheckBox>
@@ -107,6 +108,21 @@ private slots:
         m_window->controls()->algorithmBox(Algorithm::Gcra)->setChecked(true);
         settle();
         QCOMPARE(charts()->rowCount(), 7);
+    }
+
+    void theTimeAxisSurvivesUntickingEveryAlgorithm()
+    {
+        for (Algorithm a : kAllAlgorithms)
+            m_window->controls()->algorithmBox(a)->setChecked(false);
+        settle();
+        QCOMPARE(charts()->rowCount(), 0);
+        m_window->controls()->algorithmBox(Algorithm::TokenBucket)->setChecked(true);
+        settle();
+        QCOMPARE(charts()->rowCount(), 1);
+        // The axis spans the row's plot, not a point: its labels do not fall on each other.
+        const QRectF plot = charts()->row(0)->plotRect();
+        QTRY_COMPARE(charts()->axis()->plotRight() - charts()->axis()->plotLeft(), plot.width());
+        QVERIFY(plot.width() > 200);
     }
 
     void patternParametersAppearOnlyForTheirPattern()

@@ -4,6 +4,7 @@
 #include "timeaxis.h"
 
 #include <QLabel>
+#include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -19,6 +20,8 @@ constexpr Nanos kMinSpanNanos = 1000; // 1 µs: a few requests apart at most
 ChartStack::ChartStack(QWidget* parent)
     : QWidget(parent)
     , m_layout(new QVBoxLayout(this))
+    , m_scroll(new QScrollArea(this))
+    , m_rowsLayout(nullptr)
     , m_axis(new TimeAxis(this))
     , m_empty(new QLabel("No algorithm is chosen: tick at least one under Algorithms.", this))
 {
@@ -27,7 +30,18 @@ ChartStack::ChartStack(QWidget* parent)
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     m_empty->hide();
+    auto* rows = new QWidget;
+    m_rowsLayout = new QVBoxLayout(rows);
+    m_rowsLayout->setContentsMargins(0, 0, 0, 0);
+    m_rowsLayout->setSpacing(0);
+    m_scroll->setWidget(rows);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->setBackgroundRole(QPalette::Base);
+    rows->setBackgroundRole(QPalette::Base);
     m_layout->addWidget(m_empty, 1);
+    m_layout->addWidget(m_scroll, 1);
     m_layout->addWidget(m_axis);
 }
 
@@ -50,10 +64,11 @@ void ChartStack::setFrame(const Frame& frame)
         m_rows.pop_back();
     }
     while (m_rows.size() < n) {
-        auto* row = new RowChart(this);
+        auto* row = new RowChart(m_scroll->widget());
+        row->setMinimumPlotHeight(m_minimumPlotHeight);
         connect(row, &RowChart::zoomRequested, this, &ChartStack::zoom);
         connect(row, &RowChart::panRequested, this, &ChartStack::pan);
-        m_layout->insertWidget(int(m_rows.size()), row, 1);
+        m_rowsLayout->insertWidget(int(m_rows.size()), row, 1);
         m_rows.push_back(row);
     }
     for (std::size_t i = 0; i < n; ++i) {
@@ -62,11 +77,21 @@ void ChartStack::setFrame(const Frame& frame)
     }
     m_frameColumns = frame.rows.empty() ? 0 : int(frame.rows.front().columns.size());
     m_empty->setVisible(n == 0);
+    m_scroll->setVisible(n != 0);
     m_axis->setVisible(n != 0);
     m_full = fullRange(*frame.trace);
     m_range = frame.range;
     m_zoomed = !(m_range == m_full);
     updateAxis();
+    // Rows just added lay out their plots later: place the axis again once they have.
+    QTimer::singleShot(0, this, &ChartStack::updateAxis);
+}
+
+void ChartStack::setMinimumPlotHeight(int pixels)
+{
+    m_minimumPlotHeight = pixels;
+    for (RowChart* row : m_rows)
+        row->setMinimumPlotHeight(pixels);
 }
 
 int ChartStack::columns() const

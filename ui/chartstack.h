@@ -9,6 +9,7 @@
 #include <optional>
 
 class QLabel;
+class QScrollArea;
 class QVBoxLayout;
 
 namespace ratelab::ui {
@@ -29,7 +30,11 @@ public:
     // columns is the pixel width of the rows' plot areas.
     int columns() const;
     int rowCount() const { return int(m_rows.size()); }
+    // setMinimumPlotHeight keeps every row's level plot at least this tall; when the rows do
+    // not fit, they scroll (the time axis stays). Exports keep the default, which always fits.
+    void setMinimumPlotHeight(int pixels);
     RowChart* row(int i) const { return m_rows.at(i); }
+    TimeAxis* axis() const { return m_axis; }
 
 public slots:
     void setPlayhead(std::optional<ratelab::ui::Playhead> playhead);
@@ -49,6 +54,9 @@ private:
     void updateAxis();
 
     QVBoxLayout* m_layout;
+    QScrollArea* m_scroll;
+    QVBoxLayout* m_rowsLayout;
+    int m_minimumPlotHeight = 24;
     TimeAxis* m_axis;
     QLabel* m_empty;
     std::vector<RowChart*> m_rows;

@@ -48,6 +48,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_splitter(new QSplitter(Qt::Horizontal))
     , m_normalFont(QApplication::font())
 {
+    m_dashboard->charts()->setMinimumPlotHeight(60); // readable on a 1280x720 projector: rows scroll
     m_controlScroll->setWidget(m_controls);
     m_controlScroll->setWidgetResizable(true);
     m_controlScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

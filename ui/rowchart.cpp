@@ -59,9 +59,17 @@ int RowChart::laneHeight() const { return std::max(7, int(std::lround(QFontMetri
 
 void RowChart::updateMargins()
 {
-    // Room on the left for the widest level label ("1,000 s"), above for the header and strip.
-    const int labels = QFontMetrics(font()).horizontalAdvance("00,000 s") + 8;
-    chart()->setMargins(QMargins(labels, headerHeight() + stripHeight(), 14, 4));
+    // Room on the left for the widest level label ("1,000 s"), above for the header and strip,
+    // below for half a label's height (the 0 label is centred on the plot's bottom edge).
+    const QFontMetrics fm(font());
+    chart()->setMargins(QMargins(fm.horizontalAdvance("00,000 s") + 8, headerHeight() + stripHeight(), 14, fm.height() / 2 + 2));
+    setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4);
+}
+
+void RowChart::setMinimumPlotHeight(int pixels)
+{
+    m_minimumPlotHeight = pixels;
+    updateMargins();
 }
 
 RowChart::RowChart(QWidget* parent)
@@ -91,7 +99,7 @@ RowChart::RowChart(QWidget* parent)
     applyPalette();
     setRenderHint(QPainter::Antialiasing);
     setMouseTracking(true);
-    setMinimumHeight(headerHeight() + stripHeight() + 40);
+    setMinimumPlotHeight(24);
 }
 
 Algorithm RowChart::algorithm() const

@@ -30,6 +30,8 @@ public:
     // previewRange moves the time axis at once, before the re-reduced frame arrives.
     void previewRange(TimeRange range);
 
+    // setMinimumPlotHeight keeps the level plot at least this tall (the row grows to fit).
+    void setMinimumPlotHeight(int pixels);
     // setCounts sets the counts in the header: so far (partial) or in all.
     void setCounts(const Counts& counts, bool partial);
     const Counts& counts() const { return m_counts; }
@@ -110,6 +112,7 @@ private:
     QValueAxis* m_levelAxis;
     std::optional<QPointF> m_dragFrom;
     std::optional<Playhead> m_playhead;
+    int m_minimumPlotHeight = 24;
     Counts m_counts;
     bool m_partialCounts = false;
 };

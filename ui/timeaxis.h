@@ -12,9 +12,11 @@ class TimeAxis : public QWidget {
     Q_OBJECT
 public:
     explicit TimeAxis(QWidget* parent = nullptr);
-    // setGeometryOfPlot tells where, in this widget's x coordinates, the plots begin and end.
+    // setPlot tells where, in this widget's x coordinates, the plots begin and end.
     void setPlot(double left, double right, TimeRange range);
     QSize sizeHint() const override;
+    double plotLeft() const { return m_left; }
+    double plotRight() const { return m_right; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;
