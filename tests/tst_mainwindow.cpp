@@ -3,6 +3,8 @@
 #include "controlpanel.h"
 #include "dashboard.h"
 #include "documentactions.h"
+#include "explainpanel.h"
+#include "playbackbar.h"
 #include "lessonpanel.h"
 #include "presets.h"
 #include "mainwindow.h"
@@ -158,6 +160,38 @@ private slots:
         QVERIFY(token->hoverText(10).contains("tokens: 1 -> 0"));
         // Request 12 at 1.1 s is denied and may retry when the next token is due, 0.9 s later.
         QVERIFY(token->hoverText(11).contains("denied, retry after 0.9 s"));
+    }
+
+    void clickingAMarkPinsItsRequestEverywhere()
+    {
+        m_window->explanation()->parentWidget()->show();
+        RowChart* token = rowOf(Algorithm::TokenBucket);
+        QTest::mouseClick(token->viewport(), Qt::LeftButton, {}, token->markPosition(11).toPoint());
+        QCOMPARE(m_window->explanation()->pinned(), std::optional<std::size_t>(11));
+        QCOMPARE(m_window->explanation()->currentRequest(), std::optional<std::size_t>(11));
+        // Pinned, it stays explained while the playhead moves.
+        m_window->playback()->setPlayhead(300'000'000);
+        QCOMPARE(m_window->explanation()->currentRequest(), std::optional<std::size_t>(11));
+        QVERIFY(m_window->explanation()->text().contains("Pinned: Request 12 of 15"));
+        // A click on an empty spot unpins: the playhead's request again (0.3 s: the 4th).
+        QTest::mouseClick(token->viewport(), Qt::LeftButton, {}, QPoint(token->width() - 20, token->height() - 5));
+        QCOMPARE(m_window->explanation()->pinned(), std::nullopt);
+        QCOMPARE(m_window->explanation()->currentRequest(), std::optional<std::size_t>(3));
+    }
+
+    void shiftDragZoomsToTheSpan()
+    {
+        RowChart* row = rowOf(Algorithm::FixedWindow);
+        const QPoint a = row->markPosition(2).toPoint(), b = row->markPosition(6).toPoint();
+        QTest::mousePress(row->viewport(), Qt::LeftButton, Qt::ShiftModifier, a);
+        QTest::mouseMove(row->viewport(), b);
+        QTest::mouseRelease(row->viewport(), Qt::LeftButton, Qt::ShiftModifier, b);
+        settle();
+        // From about request 3 (0.2 s) to request 7 (0.6 s), to the pixel.
+        const TimeRange r = frame().range;
+        const double pixel = 1e9 * secondsAsDouble(r.to - r.from) / row->plotColumns() * 2;
+        QVERIFY2(std::abs(double(r.from) - 200e6) < pixel && std::abs(double(r.to) - 600e6) < pixel,
+                 qPrintable(QString("%1 .. %2").arg(r.from).arg(r.to)));
     }
 
     void zoomingNarrowsEveryRowAndResetRestores()

@@ -68,10 +68,18 @@ void ChartStack::setFrame(const Frame& frame)
         row->setMinimumPlotHeight(m_minimumPlotHeight);
         connect(row, &RowChart::zoomRequested, this, &ChartStack::zoom);
         connect(row, &RowChart::panRequested, this, &ChartStack::pan);
+        connect(row, &RowChart::spanSelected, this, &ChartStack::zoomToSpan);
+        connect(row, &RowChart::requestClicked, this, [this](std::optional<std::size_t> i) {
+            setPinned(i);
+            emit pinned(i);
+        });
         m_rowsLayout->insertWidget(int(m_rows.size()), row, 1);
         m_rows.push_back(row);
     }
+    if (m_pinned && *m_pinned >= frame.trace->arrivals.size())
+        m_pinned.reset();
     for (std::size_t i = 0; i < n; ++i) {
+        m_rows[i]->setPinned(m_pinned);
         m_rows[i]->setPlayhead(m_playhead);
         m_rows[i]->setFrame(frame, i);
     }
@@ -146,6 +154,21 @@ void ChartStack::resizeEvent(QResizeEvent* event)
         if (!m_rows.empty() && columns() != m_frameColumns)
             emit rangeRequested(m_zoomed ? m_range : TimeRange{});
     });
+}
+
+void ChartStack::zoomToSpan(double fromSeconds, double toSeconds)
+{
+    const double from = std::max(0.0, fromSeconds * 1e9), to = toSeconds * 1e9;
+    if (to - from < kMinSpanNanos || !(to < 9.2e18))
+        return;
+    setRange({Nanos(std::llround(from)), Nanos(std::llround(to))});
+}
+
+void ChartStack::setPinned(std::optional<std::size_t> request)
+{
+    m_pinned = request;
+    for (RowChart* row : m_rows)
+        row->setPinned(request);
 }
 
 void ChartStack::resetZoom()

@@ -41,10 +41,15 @@ public slots:
     void zoom(double anchorSeconds, double factor);
     void pan(double deltaSeconds);
     void resetZoom();
+    // zoomToSpan shows [from, to] seconds.
+    void zoomToSpan(double fromSeconds, double toSeconds);
+    void setPinned(std::optional<std::size_t> request);
 
 signals:
     // rangeRequested asks for a frame over range (empty: the full range).
     void rangeRequested(ratelab::ui::TimeRange range);
+    // pinned reports a request clicked in any row, or a click on none (nullopt).
+    void pinned(std::optional<std::size_t> request);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -65,6 +70,7 @@ private:
     bool m_zoomed = false;
     int m_frameColumns = 0;
     std::optional<Playhead> m_playhead;
+    std::optional<std::size_t> m_pinned;
 };
 
 } // namespace ratelab::ui

@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QLocale>
 #include <QSignalBlocker>
-#include <QStackedWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -86,7 +85,6 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     , m_rate(new SliderValue("&Rate", 0.01, 1000, 3, " /s", SliderValue::Scale::Log))
     , m_pattern(new QComboBox)
     , m_arrivalsNote(new QLabel)
-    , m_patternPages(new QStackedWidget)
     , m_requests(new SliderValue("Re&quests", 1, 1'000'000, 0, "", SliderValue::Scale::Log))
     , m_delay(new SliderValue("&Delay", 0, 5, 3, " s"))
     , m_burstSize(new SliderValue("Burst si&ze", 1, 100, 0, ""))
@@ -244,11 +242,11 @@ QWidget* ControlPanel::trafficGroup()
     layout->addLayout(patternRow);
     layout->addWidget(m_arrivalsNote);
     layout->addWidget(m_requests);
-    m_patternPages->addWidget(page({m_delay}));
-    m_patternPages->addWidget(page({m_burstSize, m_period}));
-    m_patternPages->addWidget(page({m_lambda, m_seed}));
-    m_patternPages->addWidget(page({m_gap}));
-    layout->addWidget(m_patternPages);
+    // Each pattern's own settings, in the pattern enum's order; only the chosen one's are shown
+    // (hidden widgets take no room: no gap where another pattern's settings were).
+    m_patternPages = {page({m_delay}), page({m_burstSize, m_period}), page({m_lambda, m_seed}), page({m_gap})};
+    for (QWidget* w : m_patternPages)
+        layout->addWidget(w);
     layout->addWidget(m_start);
     return box;
 }
@@ -280,11 +278,8 @@ QWidget* ControlPanel::algorithmsGroup()
 void ControlPanel::showPatternPage(int index)
 {
     // Only the current page takes space: the panel does not keep room for the tallest one.
-    for (int i = 0; i < m_patternPages->count(); ++i)
-        m_patternPages->widget(i)->setSizePolicy(QSizePolicy::Preferred,
-                                                 i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
-    m_patternPages->setCurrentIndex(index);
-    m_patternPages->adjustSize();
+    for (std::size_t i = 0; i < m_patternPages.size(); ++i)
+        m_patternPages[i]->setVisible(int(i) == index);
 }
 
 void ControlPanel::addRequests(Nanos t, int count)

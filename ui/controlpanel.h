@@ -17,7 +17,6 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QStackedWidget;
 
 namespace ratelab::ui {
 
@@ -72,7 +71,7 @@ private:
     SliderValue* m_rate;
     QComboBox* m_pattern;
     QLabel* m_arrivalsNote;
-    QStackedWidget* m_patternPages;
+    std::vector<QWidget*> m_patternPages; // per PatternKind
     SliderValue* m_requests;
     SliderValue* m_delay;
     SliderValue* m_burstSize;

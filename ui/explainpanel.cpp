@@ -27,16 +27,27 @@ ExplainPanel::ExplainPanel(QWidget* parent)
     layout->addWidget(m_body, 1);
 }
 
+void ExplainPanel::pin(std::optional<std::size_t> i)
+{
+    m_pinned = i;
+    m_stale = true;
+    if (m_trace)
+        show(m_trace, m_shown);
+}
+
 void ExplainPanel::show(std::shared_ptr<const Trace> trace, std::size_t shown)
 {
-    std::optional<std::size_t> index;
-    if (shown > 0)
+    m_shown = shown;
+    if (m_pinned && *m_pinned >= trace->arrivals.size())
+        m_pinned.reset();
+    std::optional<std::size_t> index = m_pinned;
+    if (!index && shown > 0)
         index = std::min(shown, trace->arrivals.size()) - 1;
-    if (trace == m_trace && index == m_index)
+    m_stale = m_stale || trace != m_trace || index != m_index;
+    if (!m_stale)
         return;
     m_trace = std::move(trace);
     m_index = index;
-    m_stale = true;
     if (isVisible())
         refresh();
 }
@@ -62,6 +73,8 @@ void ExplainPanel::refresh()
     }
     QString heading = requestName(*m_trace, *m_index);
     heading[0] = heading[0].toUpper();
+    if (m_pinned)
+        heading = tr("Pinned: %1 (click an empty spot to unpin)").arg(heading);
     m_heading->setText(heading);
     QString html;
     for (std::size_t row = 0; row < m_trace->results.size(); ++row) {

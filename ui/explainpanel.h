@@ -20,6 +20,9 @@ public:
 
     // show explains the last request shown (of the first `shown`), or says none is yet.
     void show(std::shared_ptr<const Trace> trace, std::size_t shown);
+    // pin explains request i whatever the playhead does, until unpinned (nullopt).
+    void pin(std::optional<std::size_t> i);
+    std::optional<std::size_t> pinned() const { return m_pinned; }
     // currentRequest is the index explained, if any.
     std::optional<std::size_t> currentRequest() const { return m_index; }
     // text is what the panel shows; it is brought up to date when the panel is visible.
@@ -35,6 +38,8 @@ private:
     QTextBrowser* m_body;
     std::shared_ptr<const Trace> m_trace;
     std::optional<std::size_t> m_index;
+    std::optional<std::size_t> m_pinned;
+    std::size_t m_shown = 0;
     bool m_stale = false;
 };
 

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "algorithm_facts.h"
 #include "chartstack.h"
 #include "controlpanel.h"
 #include "dashboard.h"
@@ -90,6 +91,13 @@ MainWindow::MainWindow(QWidget* parent)
         requestFrame();
     });
     connect(m_pipeline, &Pipeline::frameReady, this, &MainWindow::showFrame);
+    connect(m_dashboard->charts(), &ChartStack::pinned, this, [this, explainDock](std::optional<std::size_t> i) {
+        m_explain->pin(i);
+        if (i) {
+            explainDock->show();
+            explainDock->raise();
+        }
+    });
     connect(m_playback, &PlaybackBar::playheadChanged, this, &MainWindow::showPlayhead);
     connect(m_playback, &PlaybackBar::sendRequested, m_controls, &ControlPanel::addRequests);
     connect(m_documents, &DocumentActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
@@ -210,12 +218,16 @@ void MainWindow::createMenus()
     })->setShortcut(QKeySequence(Qt::Key_B));
     play->addAction("&Clear requests sent by hand", m_controls, &ControlPanel::clearAddedRequests);
 
-    QMenu* help = menuBar()->addMenu("&Help");
-    help->addAction("&About RateLab", this, [this] {
-        QMessageBox::about(this, "About RateLab",
-                           "<b>RateLab</b><p>Seven rate limiters side by side over the same simulated traffic, "
-                           "with exact integer-nanosecond arithmetic.</p><p>Wheel: zoom the time axis. Drag: pan. "
-                           "Hover a mark: that request's decision. Space: play, arrows: step, R: send a request.</p>");
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard and mouse"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("The &algorithms"), this, &MainWindow::showAlgorithms);
+    help->addSeparator();
+    help->addAction(tr("&About RateLab"), this, [this] {
+        QMessageBox::about(this, tr("About RateLab"),
+                           tr("<b>RateLab %1</b><p>Rate limiters side by side over the same simulated traffic, with "
+                              "exact integer-nanosecond arithmetic.</p><p>The behaviour of every limiter follows "
+                              "semantics.md; the command line (<tt>ratelab --help</tt>) gives the same numbers.</p>")
+                               .arg(QApplication::applicationVersion()));
     });
 
     QToolBar* bar = addToolBar("Main");
@@ -226,6 +238,44 @@ void MainWindow::createMenus()
     bar->addSeparator();
     bar->addAction(reset);
     bar->addAction(present);
+}
+
+void MainWindow::showShortcuts()
+{
+    // Read from the actions themselves, so the sheet is never out of date.
+    QString rows;
+    for (QMenu* menu : menuBar()->findChildren<QMenu*>()) {
+        for (QAction* a : menu->actions()) {
+            if (a->shortcut().isEmpty())
+                continue;
+            rows += QString("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>")
+                        .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                             a->text().remove('&').remove(QChar(0x2026)).toHtmlEscaped());
+        }
+    }
+    rows += tr("<tr><td><b>Esc</b></td><td>Leave presentation mode</td></tr>"
+               "<tr><td><b>Wheel</b></td><td>Zoom the time axis around the pointer</td></tr>"
+               "<tr><td><b>Drag</b></td><td>Pan</td></tr>"
+               "<tr><td><b>Shift+drag</b></td><td>Zoom to the span dragged over</td></tr>"
+               "<tr><td><b>Click a mark</b></td><td>Pin that request: highlighted in every row, explained in What happened</td></tr>"
+               "<tr><td><b>Hover a mark</b></td><td>That request's decision</td></tr>");
+    QMessageBox box(QMessageBox::NoIcon, tr("Keyboard and mouse"), "<table>" + rows + "</table>", QMessageBox::Close, this);
+    box.exec();
+}
+
+void MainWindow::showAlgorithms()
+{
+    QString html;
+    for (const AlgorithmFacts& f : algorithmFacts())
+        html += QString("<h3>%1</h3><p>%2</p><p><i>%3</i></p>")
+                    .arg(QString::fromUtf8(f.title.data(), qsizetype(f.title.size())).toHtmlEscaped(),
+                         QString::fromUtf8(f.summary.data(), qsizetype(f.summary.size())).toHtmlEscaped(),
+                         tr("Reads %1; its chart shows %2, with the %3 dashed.")
+                             .arg(f.reads == ConfigUse::LimitWindow ? tr("the limit and the window") : tr("the capacity and the rate"),
+                                  QString::fromUtf8(f.levelUnit.data(), qsizetype(f.levelUnit.size())),
+                                  QString::fromUtf8(f.ceilingName.data(), qsizetype(f.ceilingName.size()))));
+    QMessageBox box(QMessageBox::NoIcon, tr("The algorithms"), html, QMessageBox::Close, this);
+    box.exec();
 }
 
 void MainWindow::requestFrame()

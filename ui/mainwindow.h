@@ -54,6 +54,8 @@ private:
     void showFrame(const Frame& frame);
     void showPlayhead(Nanos t);
     void documentChanged();
+    void showShortcuts();
+    void showAlgorithms();
     void updateTitle();
     QDockWidget* addDock(const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area);
 

@@ -148,7 +148,10 @@ void PlaybackBar::stepForward()
 {
     if (!m_trace)
         return;
-    // One request at a time, the requests of a burst too; past the last one, the end.
+    // One request at a time, the requests of a burst too; past the last one, the end. From the
+    // end, stepping starts again at the first request.
+    if (atEnd())
+        goToStart();
     const auto& t = m_trace->arrivals;
     if (m_shown < t.size() && !atEnd())
         moveTo(std::max(t[m_shown], m_range.from), m_shown + 1);

@@ -275,18 +275,41 @@ void RowChart::wheelEvent(QWheelEvent* event)
     event->accept();
 }
 
+void RowChart::setPinned(std::optional<std::size_t> i)
+{
+    if (i == m_pinned)
+        return;
+    m_pinned = i;
+    viewport()->update();
+}
+
+double RowChart::secondsAt(double sceneX) const
+{
+    const QRectF p0 = plot();
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    return from + (std::clamp(sceneX, p0.left(), p0.right()) - p0.left()) / p0.width() * (to - from);
+}
+
 void RowChart::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() == Qt::LeftButton) {
-        m_dragFrom = event->position();
-        setCursor(Qt::ClosedHandCursor);
+        m_pressAt = event->position();
+        if (event->modifiers() & Qt::ShiftModifier) { // Shift+drag: a box to zoom to
+            m_boxFrom = m_boxTo = event->position();
+        } else {
+            m_dragFrom = event->position();
+            setCursor(Qt::ClosedHandCursor);
+        }
     }
     QChartView::mousePressEvent(event);
 }
 
 void RowChart::mouseMoveEvent(QMouseEvent* event)
 {
-    if (m_dragFrom) {
+    if (m_boxFrom) {
+        m_boxTo = event->position();
+        viewport()->update();
+    } else if (m_dragFrom) {
         const double dx = event->position().x() - m_dragFrom->x();
         m_dragFrom = event->position();
         const double span = secondsAsDouble(m_range.to - m_range.from);
@@ -301,8 +324,20 @@ void RowChart::mouseMoveEvent(QMouseEvent* event)
 
 void RowChart::mouseReleaseEvent(QMouseEvent* event)
 {
+    const bool click = m_pressAt && QLineF(*m_pressAt, event->position()).length() < 4;
+    if (m_boxFrom && !click) {
+        const double a = secondsAt(mapToScene(m_boxFrom->toPoint()).x());
+        const double b = secondsAt(mapToScene(event->position().toPoint()).x());
+        emit spanSelected(std::min(a, b), std::max(a, b));
+    } else if (click && event->button() == Qt::LeftButton) {
+        emit requestClicked(requestAt(event->position()));
+    }
     m_dragFrom.reset();
+    m_pressAt.reset();
+    m_boxFrom.reset();
+    m_boxTo.reset();
     unsetCursor();
+    viewport()->update();
     QChartView::mouseReleaseEvent(event);
 }
 

@@ -65,9 +65,16 @@ public:
     static QColor delayedColor();
     static QColor deniedColor();
 
+    // setPinned highlights request i (clicked in any row), or nothing.
+    void setPinned(std::optional<std::size_t> i);
+
 signals:
     void zoomRequested(double anchorSeconds, double factor);
     void panRequested(double deltaSeconds);
+    // spanSelected asks to zoom to [from, to] seconds (Shift+drag).
+    void spanSelected(double fromSeconds, double toSeconds);
+    // requestClicked reports a click on request i's mark, or on no mark (nullopt).
+    void requestClicked(std::optional<std::size_t> i);
 
 protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;
@@ -111,6 +118,12 @@ private:
     QValueAxis* m_timeAxis;
     QValueAxis* m_levelAxis;
     std::optional<QPointF> m_dragFrom;
+    std::optional<QPointF> m_pressAt;
+    std::optional<QPointF> m_boxFrom, m_boxTo;
+    std::optional<std::size_t> m_pinned;
+    double secondsAt(double sceneX) const;
+    void drawPinned(QPainter* p) const;
+    void drawBox(QPainter* p) const;
     std::optional<Playhead> m_playhead;
     int m_minimumPlotHeight = 24;
     Counts m_counts;

@@ -30,7 +30,9 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
     drawLevelLabels(p);
     drawLevel(p);
     drawStrip(p);
+    drawPinned(p);
     drawPlayhead(p);
+    drawBox(p);
     p->restore();
 }
 
@@ -86,6 +88,38 @@ void RowChart::drawLevel(QPainter* p) const
         p->translate(-offset);
     }
     p->restore();
+}
+
+void RowChart::drawPinned(QPainter* p) const
+{
+    if (!m_pinned || *m_pinned >= m_frame.trace->arrivals.size())
+        return;
+    const Nanos t = m_frame.trace->arrivals[*m_pinned];
+    if (t < m_range.from || t >= m_range.to)
+        return;
+    const QRectF p0 = plot();
+    const double x = xOf(secondsAsDouble(t));
+    const QColor accent(0x7c, 0x3a, 0xed);
+    p->save();
+    p->setClipping(false);
+    p->setPen(QPen(accent, 1, Qt::DashLine));
+    p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, p0.bottom()));
+    p->setPen(QPen(accent, 2));
+    p->setBrush(Qt::NoBrush);
+    const Decision& d = m_frame.trace->results.at(m_row).decisions.at(*m_pinned);
+    p->drawEllipse(QPointF(x, laneY(laneOf(d))), 6.5 * markScale(), 6.5 * markScale());
+    p->restore();
+}
+
+void RowChart::drawBox(QPainter* p) const
+{
+    if (!m_boxFrom || !m_boxTo)
+        return;
+    const QRectF p0 = plot();
+    const double a = mapToScene(m_boxFrom->toPoint()).x(), b = mapToScene(m_boxTo->toPoint()).x();
+    QColor fill = palette().color(QPalette::Highlight);
+    fill.setAlpha(50);
+    p->fillRect(QRectF(QPointF(std::min(a, b), p0.top() - stripHeight()), QPointF(std::max(a, b), p0.bottom())), fill);
 }
 
 void RowChart::drawPlayhead(QPainter* p) const
