@@ -11,6 +11,7 @@
 #include "pipeline.h"
 #include "rowchart.h"
 #include "scenariodocument.h"
+#include <QUndoStack>
 #include "slidervalue.h"
 #include "summarytable.h"
 #include "timeaxis.h"
@@ -291,6 +292,25 @@ private slots:
             QVERIFY2(2 * (a.back() - a.front()) >= view.to - view.from, qPrintable(info.id));
             QVERIFY(!charts()->isZoomed());
         }
+    }
+
+    void aChangedPresetSaysWhatItIsBasedOn()
+    {
+        QVERIFY(m_window->documents()->openPreset("edge-burst"));
+        settle();
+        const std::string original = m_window->document()->scenario().title;
+        QVERIFY(!m_window->lesson()->showsOriginalNote());
+        m_window->controls()->limit()->type("5");
+        settle();
+        const QString based = QString::fromUtf8("Based on \u201c") + QString::fromStdString(original) + QString::fromUtf8("\u201d");
+        QCOMPARE(QString::fromStdString(m_window->document()->scenario().title), based);
+        QCOMPARE(m_window->lesson()->title(), based);
+        QVERIFY(m_window->lesson()->showsOriginalNote());
+        QVERIFY(Dashboard::describe(*frame().scenario).startsWith(based)); // the charts' title, and exports
+        m_window->document()->undoStack()->undo(); // one step: the limit and the title
+        settle();
+        QCOMPARE(m_window->document()->scenario().title, original);
+        QVERIFY(!m_window->lesson()->showsOriginalNote());
     }
 
     void presetShowsItsLesson()

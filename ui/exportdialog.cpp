@@ -3,6 +3,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QLabel>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -39,7 +40,9 @@ ExportDialog::ExportDialog(QSize size, double scale, const QString& path, QWidge
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* form = new QFormLayout(this);
-    form->addRow("&File", pathRow);
+    auto* fileLabel = new QLabel(tr("&File")); // a row of a layout has no buddy of its own: name one
+    fileLabel->setBuddy(m_path);
+    form->addRow(fileLabel, pathRow);
     form->addRow("&Width", m_width);
     form->addRow("&Height", m_height);
     form->addRow("&Scale", m_scale);

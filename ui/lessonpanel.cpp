@@ -2,6 +2,7 @@
 
 #include <QLabel>
 #include <QApplication>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace ratelab::ui {
@@ -9,22 +10,35 @@ namespace ratelab::ui {
 LessonPanel::LessonPanel(QWidget* parent)
     : QWidget(parent)
     , m_title(new QLabel)
+    , m_note(new QLabel)
     , m_lesson(new QLabel)
 {
-    for (QLabel* l : {m_title, m_lesson}) {
+    for (QLabel* l : {m_title, m_note, m_lesson}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
+    m_note->setText(tr("Written for the preset as it was: the settings have changed since."));
+    m_note->setStyleSheet("QLabel { color: #b45309; font-style: italic; }");
+    m_note->hide();
+    auto* edit = new QPushButton(tr("&Edit title and lesson\u2026"));
+    edit->setToolTip(tr("Write your own title and lesson: they are saved with the scenario"));
+    connect(edit, &QPushButton::clicked, this, &LessonPanel::editRequested);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
     layout->addWidget(m_title);
+    layout->addWidget(m_note);
     layout->addWidget(m_lesson);
     layout->addStretch();
+    layout->addWidget(edit, 0, Qt::AlignLeft);
     setLarge(false);
 }
 
-void LessonPanel::setLesson(const QString& title, const QString& lesson)
+QString LessonPanel::title() const { return m_title->text(); }
+bool LessonPanel::showsOriginalNote() const { return !m_note->isHidden(); }
+
+void LessonPanel::setLesson(const QString& title, const QString& lesson, bool forOriginal)
 {
+    m_note->setVisible(forOriginal && !lesson.isEmpty());
     m_title->setText(title.isEmpty() ? "Your own scenario" : title);
     m_lesson->setText(lesson.isEmpty() ? "Move the sliders and watch where the limiters agree and where they "
                                          "differ. Presets (File > Presets) each tell one story."

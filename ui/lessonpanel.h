@@ -11,13 +11,22 @@ class LessonPanel : public QWidget {
     Q_OBJECT
 public:
     explicit LessonPanel(QWidget* parent = nullptr);
-    void setLesson(const QString& title, const QString& lesson);
+    // setLesson shows a title and lesson; `forOriginal` notes that the lesson was written for the
+    // preset before its settings were changed.
+    void setLesson(const QString& title, const QString& lesson, bool forOriginal = false);
     // setLarge switches to presentation-size text.
     void setLarge(bool large);
     QString lesson() const;
+    QString title() const;
+    bool showsOriginalNote() const;
+
+signals:
+    // editRequested asks to edit the title and lesson (the Edit button).
+    void editRequested();
 
 private:
     QLabel* m_title;
+    QLabel* m_note;
     QLabel* m_lesson;
 };
 

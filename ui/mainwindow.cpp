@@ -21,7 +21,12 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -91,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent)
         requestFrame();
     });
     connect(m_pipeline, &Pipeline::frameReady, this, &MainWindow::showFrame);
+    connect(m_lesson, &LessonPanel::editRequested, this, &MainWindow::editTitleAndLesson);
     connect(m_dashboard->charts(), &ChartStack::pinned, this, [this, explainDock](std::optional<std::size_t> i) {
         m_explain->pin(i);
         if (i) {
@@ -138,7 +144,10 @@ void MainWindow::openScenario(const Scenario& scenario) { m_document->reset(scen
 void MainWindow::documentChanged()
 {
     const Scenario& s = m_document->scenario();
-    m_lesson->setLesson(QString::fromStdString(s.title), QString::fromStdString(s.lesson));
+    // The lesson was written for the preset: say so once the settings no longer match it.
+    const Scenario& original = s;
+    const bool forOriginal = m_document->differsFromPreset() && !original.lesson.empty();
+    m_lesson->setLesson(QString::fromStdString(s.title), QString::fromStdString(s.lesson), forOriginal);
     requestFrame();
 }
 
@@ -238,6 +247,28 @@ void MainWindow::createMenus()
     bar->addSeparator();
     bar->addAction(reset);
     bar->addAction(present);
+}
+
+void MainWindow::editTitleAndLesson()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Title and lesson"));
+    auto* title = new QLineEdit(QString::fromStdString(m_document->scenario().title));
+    auto* lesson = new QPlainTextEdit(QString::fromStdString(m_document->scenario().lesson));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(tr("&Title"), title);
+    form->addRow(tr("&Lesson"), lesson);
+    form->addRow(buttons);
+    dialog.resize(520, 320);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_document->change(tr("Title and lesson"), [&](Scenario& s) {
+        s.title = title->text().toStdString();
+        s.lesson = lesson->toPlainText().toStdString();
+    });
 }
 
 void MainWindow::showShortcuts()

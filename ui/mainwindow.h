@@ -55,6 +55,7 @@ private:
     void showPlayhead(Nanos t);
     void documentChanged();
     void showShortcuts();
+    void editTitleAndLesson();
     void showAlgorithms();
     void updateTitle();
     QDockWidget* addDock(const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area);

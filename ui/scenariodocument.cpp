@@ -53,6 +53,22 @@ QString ScenarioDocument::displayName() const
     return tr("Untitled");
 }
 
+namespace {
+
+Scenario withoutWords(Scenario s)
+{
+    s.title.clear();
+    s.lesson.clear();
+    return s;
+}
+
+} // namespace
+
+bool ScenarioDocument::differsFromPreset() const
+{
+    return !m_presetId.isEmpty() && !(withoutWords(m_scenario) == withoutWords(m_preset));
+}
+
 bool ScenarioDocument::isModified() const { return m_modifiedOnOpen || !m_undo->isClean(); }
 
 void ScenarioDocument::apply(const Scenario& s)
@@ -69,6 +85,7 @@ void ScenarioDocument::reset(const Scenario& s, const QString& filePath, const Q
     m_filePath = filePath;
     m_presetId = presetId;
     m_presetTitle = presetId.isEmpty() ? QString() : QString::fromStdString(s.title);
+    m_preset = presetId.isEmpty() ? Scenario{} : s;
     m_scenario = s;
     emit identityChanged();
     emit changed();
@@ -76,10 +93,15 @@ void ScenarioDocument::reset(const Scenario& s, const QString& filePath, const Q
         emit modifiedChanged(isModified());
 }
 
-void ScenarioDocument::edit(const QString& what, const Scenario& next)
+void ScenarioDocument::edit(const QString& what, const Scenario& nextScenario)
 {
-    if (next == m_scenario)
+    if (nextScenario == m_scenario)
         return;
+    Scenario next = nextScenario;
+    // A preset's title names what its settings show: once they change, say what it is based
+    // on (in the same undo step), so the window, the charts and an export stay true.
+    if (!m_presetId.isEmpty() && next.title == m_preset.title && !(withoutWords(next) == withoutWords(m_preset)))
+        next.title = tr("Based on \u201c%1\u201d").arg(m_presetTitle).toStdString();
     const bool wasModified = isModified();
     m_undo->push(new ScenarioEdit(this, what, m_scenario, next)); // redo() applies it
     if (wasModified != isModified())
@@ -116,6 +138,7 @@ QString ScenarioDocument::saveAs(const QString& path)
         return error;
     m_filePath = QFileInfo(path).absoluteFilePath();
     m_presetId.clear();
+    m_preset = Scenario{};
     const bool wasModified = isModified();
     m_modifiedOnOpen = false;
     m_undo->setClean();

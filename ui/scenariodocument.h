@@ -35,6 +35,9 @@ public:
     // "Untitled".
     QString displayName() const;
     bool isModified() const;
+    // differsFromPreset reports whether a document opened from a preset now has other settings
+    // than the preset (its title and lesson aside): the lesson was written for the original.
+    bool differsFromPreset() const;
     QUndoStack* undoStack() const { return m_undo; }
 
     // reset replaces the whole document (a new file, a preset, the last session's scenario)
@@ -74,6 +77,7 @@ private:
     QString m_filePath;
     QString m_presetId;
     QString m_presetTitle;
+    Scenario m_preset; // as the preset opened, when presetId is set
     QUndoStack* m_undo;
     bool m_modifiedOnOpen = false;
 };
