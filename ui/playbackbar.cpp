@@ -4,7 +4,11 @@
 #include "explain.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -21,7 +25,42 @@ namespace {
 constexpr int kScrubSteps = 10000;
 constexpr int kFrameMs = 33;
 constexpr double kSpeeds[] = {0.25, 0.5, 1, 2, 4, 8, 16};
+enum class Media { Back, Play, Pause, Forward };
+
+// mediaIcon draws a transport icon in the palette's button text colour: the style's own icons
+// are black whatever the theme, and vanish on a dark one.
+QIcon mediaIcon(Media kind, QColor ink)
+{
+    QPixmap pixmap(QSize(32, 32));
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(ink);
+    const auto triangle = [&](double x, bool right) {
+        const QPointF pts[3] = {{x, 7}, {x, 25}, {right ? x + 13 : x - 13, 16}};
+        p.drawPolygon(pts, 3);
+    };
+    switch (kind) {
+    case Media::Play: triangle(9, true); break;
+    case Media::Pause:
+        p.drawRect(QRectF(8, 7, 6, 18));
+        p.drawRect(QRectF(18, 7, 6, 18));
+        break;
+    case Media::Forward: triangle(5, true); triangle(16, true); break;
+    case Media::Back: triangle(27, false); triangle(16, false); break;
+    }
+    return QIcon(pixmap);
+}
+
 } // namespace
+
+void PlaybackBar::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        syncWidgets();
+}
 
 PlaybackBar::PlaybackBar(QWidget* parent)
     : QWidget(parent)
@@ -35,11 +74,8 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     , m_burst(new QToolButton)
     , m_burstSize(new QSpinBox)
 {
-    m_back->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
     m_back->setToolTip("Step back to the previous request (Left)");
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
     m_play->setToolTip("Play or pause simulated time (Space)");
-    m_forward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
     m_forward->setToolTip("Step to the next request (Right)");
     for (double s : kSpeeds)
         m_speed->addItem(QString("%1x").arg(s), s);
@@ -199,7 +235,10 @@ void PlaybackBar::moveTo(Nanos t, std::size_t shown)
 
 void PlaybackBar::syncWidgets()
 {
-    m_play->setIcon(style()->standardIcon(m_timer.isActive() ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    const QColor ink = palette().color(QPalette::ButtonText);
+    m_back->setIcon(mediaIcon(Media::Back, ink));
+    m_forward->setIcon(mediaIcon(Media::Forward, ink));
+    m_play->setIcon(mediaIcon(m_timer.isActive() ? Media::Pause : Media::Play, ink));
     const QSignalBlocker block(m_scrub);
     if (m_range.isValid())
         m_scrub->setValue(int(std::llround(double(m_playheadNanos - m_range.from) / double(m_range.to - m_range.from) * kScrubSteps)));

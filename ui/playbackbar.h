@@ -49,6 +49,9 @@ signals:
     // sendRequested asks for `count` requests at time t (the playhead).
     void sendRequested(ratelab::Nanos t, int count);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void tick();
     void syncWidgets();
