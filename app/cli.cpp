@@ -1,6 +1,8 @@
 #include "cli.h"
 
 #include "bench.h"
+#include "client_options.h" // clients that react (issue 13)
+#include "clients.h"        // memory at scale (issue 13)
 #include "decimal.h"
 #include "report.h"
 #include "scenario_options.h"
@@ -11,6 +13,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -59,6 +62,7 @@ bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& statu
 int compare(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
+    addClientOptions(parser); // clients that react (issue 13)
     parser.addOption({"format", "Output format: json (default) or csv.", "json|csv"});
     int status = 0;
     if (!parseOrFail(parser, args, status))
@@ -66,6 +70,15 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     const QString format = parser.isSet("format") ? parser.value("format") : "json";
     if (format != "json" && format != "csv")
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");
+
+    // --- Clients that react (issue 13): any client option runs the clients simulation. ---
+    if (clientOptionsGiven(parser)) {
+        std::ios::sync_with_stdio(false);
+        compareWithClients(parser, args, format == "csv", std::cout);
+        std::cout.flush();
+        return std::cout ? 0 : fail("cannot write the output");
+    }
+    // --- end of clients ---
 
     const Scenario scenario = scenarioFromOptions(parser);
     const Trace trace = simulate(scenario);
@@ -133,11 +146,111 @@ int listPresets(QCommandLineParser& parser, const QStringList& args)
     return std::cout ? 0 : fail("cannot write the output");
 }
 
+// --- Memory at scale (issue 13): `ratelab memory --keys K` ---
+
+constexpr std::int64_t kMaxMemoryKeys = 10'000'000;
+
+// humanBytes writes a byte count in decimal units for people: "80 MB", "1.6 GB", "16 B".
+std::string humanBytes(std::int64_t bytes)
+{
+    const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1000 && u < 6) {
+        v /= 1000;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 || v >= 100 ? "%.0f %s" : "%.3g %s", v, units[u]);
+    return buf;
+}
+
+int memoryAtScaleCommand(QCommandLineParser& parser, const QStringList& args)
+{
+    parser.addOptions({
+        {"keys", "Active keys (clients, users, API keys), 1 to 10000000 (required).", "K"},
+        {"limit", "Requests allowed per window (default 10).", "L"},
+        {"window", "Window length in seconds (default 10).", "seconds"},
+        {"capacity", "Bucket capacity (default: the limit).", "C"},
+        {"rate", "Refill/drain rate per second (default: limit / window, exact).", "per-second"},
+        {"json", "Write JSON instead of a table."},
+    });
+    int status = 0;
+    if (!parseOrFail(parser, args, status))
+        return status;
+    if (!parser.isSet("keys"))
+        return fail("memory: --keys K is required");
+    const auto flag = [&](const char* name, auto parse) {
+        try {
+            return parse(parser.value(name).toStdString());
+        } catch (const InputError& e) {
+            throw InputError(std::string("--") + name + ": " + e.what());
+        }
+    };
+    const auto integer = [](std::int64_t min, std::int64_t max) {
+        return [min, max](const std::string& t) { return parseIntegerIn(t, min, max); };
+    };
+    const std::int64_t keys = flag("keys", integer(1, kMaxMemoryKeys));
+    const std::int64_t limit = parser.isSet("limit") ? flag("limit", integer(1, LimiterConfig::kMaxLimit)) : 10;
+    Nanos window = 10 * kNanosPerSecond;
+    if (parser.isSet("window"))
+        window = flag("window", [](const std::string& t) {
+            const Nanos w = parseSeconds(t);
+            if (w <= 0)
+                throw InputError("must be greater than 0 s (got " + formatSeconds(w) + ")");
+            return w;
+        });
+    std::optional<std::int64_t> capacity;
+    if (parser.isSet("capacity"))
+        capacity = flag("capacity", integer(1, LimiterConfig::kMaxLimit));
+    std::optional<Rate> rate;
+    if (parser.isSet("rate"))
+        rate = flag("rate", [](const std::string& t) { return parseRate(t); });
+    const LimiterConfig config = LimiterConfig::make(limit, window, capacity, rate);
+
+    if (parser.isSet("json")) {
+        std::cout << "{\"input\": {\"keys\": " << keys << ", \"limit\": " << config.limit()
+                  << ", \"window\": " << formatSeconds(config.windowNanos()) << ", \"capacity\": " << config.capacity()
+                  << ", \"rate\": " << formatNumber(config.rate().perSecond()) << ", \"rate_exact\": \""
+                  << config.rate().exactText() << "\"},\n \"results\": {";
+        for (std::size_t i = 0; i < kAllAlgorithms.size(); ++i) {
+            const Algorithm a = kAllAlgorithms[i];
+            const Memory one = worstCaseMemory(a, config);
+            const Memory all = memoryAtScale(a, config, keys);
+            std::cout << (i ? ",\n  " : "\n  ") << '"' << algorithmId(a) << "\": {\"per_key\": {\"bytes\": "
+                      << one.bytes << ", \"entries\": " << one.entries << "}, \"total\": {\"bytes\": " << all.bytes
+                      << ", \"entries\": " << all.entries << "}}";
+        }
+        std::cout << "}}\n";
+    } else {
+        char header[160];
+        std::snprintf(header, sizeof header, "%-24s %14s %12s %20s %18s %10s\n", "algorithm", "bytes/key",
+                      "entries/key", "total bytes", "total entries", "total");
+        std::cout << header;
+        for (Algorithm a : kAllAlgorithms) {
+            const Memory one = worstCaseMemory(a, config);
+            const Memory all = memoryAtScale(a, config, keys);
+            char line[160];
+            std::snprintf(line, sizeof line, "%-24s %14lld %12lld %20lld %18lld %10s\n",
+                          std::string(algorithmId(a)).c_str(), static_cast<long long>(one.bytes),
+                          static_cast<long long>(one.entries), static_cast<long long>(all.bytes),
+                          static_cast<long long>(all.entries), humanBytes(all.bytes).c_str());
+            std::cout << line;
+        }
+    }
+    std::cout.flush();
+    return std::cout ? 0 : fail("cannot write the output");
+}
+
+// --- end of memory at scale ---
+
 const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare, false},
     {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage, true},
     {"presets", "List the built-in classroom scenarios, one per line: id and title.", listPresets, false},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench, true},
+    {"memory", "Print each limiter's worst-case state for K active keys (memory at scale).", memoryAtScaleCommand,
+     false},
 };
 
 const Command* findCommand(const char* name)

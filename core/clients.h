@@ -119,10 +119,9 @@ struct ClientTrace {
 };
 
 struct ClientsTrace {
-    LimiterConfig config;
+    Trace base; // the config and the arrivals (first attempts); base.results stays empty
     ClientConfig clientConfig;
-    std::vector<Nanos> arrivals;
-    std::vector<ClientTrace> results;
+    std::vector<ClientTrace> results; // in the order the algorithms were asked for
 };
 
 // kMaxAttempts bounds the queue: an endless retry storm is refused with this cap in the message.
