@@ -2,8 +2,10 @@
 // (compare, presets, --version, --help) itself, and hands the window, `export` and `bench`, which
 // draw widgets, to `ratelab-gui` beside it, so a script's `ratelab compare` never loads Qt Widgets,
 // Qt Charts or a GUI platform.
+#include "client_options.h"
 #include "command.h"
 #include "guilauncher.h"
+#include "memory_command.h"
 #include "presets.h"
 #include "report.h"
 #include "scenario_options.h"
@@ -20,6 +22,7 @@ namespace {
 int compare(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
+    addClientOptions(parser);
     parser.addOption({"format", "Output format: json (default) or csv.", "json|csv"});
     int status = 0;
     if (!parseOrFail(parser, args, status))
@@ -27,6 +30,14 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     const QString format = parser.isSet("format") ? parser.value("format") : "json";
     if (format != "json" && format != "csv")
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");
+
+    // Any client option runs the event-driven simulation of clients that retry.
+    if (clientOptionsGiven(parser)) {
+        std::ios::sync_with_stdio(false);
+        compareWithClients(parser, args, format == "csv", std::cout);
+        std::cout.flush();
+        return std::cout ? 0 : fail("cannot write the output");
+    }
 
     const Scenario scenario = scenarioFromOptions(parser);
     const Trace trace = simulate(scenario);
@@ -53,6 +64,7 @@ int listPresets(QCommandLineParser& parser, const QStringList& args)
 const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare},
     {"presets", "List the built-in classroom scenarios, one per line: id and title.", listPresets},
+    {"memory", "Print each limiter's worst-case state for K active keys (memory at scale).", memoryCommand},
 };
 
 // kGuiCommands draw widgets: ratelab-gui runs them (offscreen, no display needed).

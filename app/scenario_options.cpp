@@ -98,6 +98,11 @@ std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QStri
     return read(parser, name, seconds(false));
 }
 
+std::optional<Rate> rateOption(const QCommandLineParser& parser, const QString& name)
+{
+    return read<Rate>(parser, name, [](std::string_view t) { return parseRate(t); });
+}
+
 std::optional<double> scaleOption(const QCommandLineParser& parser, const QString& name)
 {
     const std::function<double(std::string_view)> scale = [](std::string_view text) {

@@ -28,6 +28,9 @@ std::optional<std::int64_t> integerOption(const QCommandLineParser& parser, cons
 // secondsOption parses option `name`, when given, as a time of 0 s or more.
 std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QString& name);
 
+// rateOption parses option `name`, when given, as an exact positive rate per second.
+std::optional<Rate> rateOption(const QCommandLineParser& parser, const QString& name);
+
 // scaleOption parses option `name`, when given, as an image scale: an exact decimal or fraction
 // from 1/4 to 8.
 std::optional<double> scaleOption(const QCommandLineParser& parser, const QString& name);

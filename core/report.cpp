@@ -114,3 +114,13 @@ void writeCsv(std::ostream& out, const Trace& trace)
 }
 
 } // namespace ratelab
+
+// --- Clients that react (issue 13) ---
+namespace ratelab {
+
+void writeJsonInput(std::ostream& out, const Scenario& scenario, const Trace& trace)
+{
+    writeInput(out, scenario, trace);
+}
+
+} // namespace ratelab

@@ -24,3 +24,11 @@ void writeCsv(std::ostream& out, const Trace& trace);
 std::string formatNumber(double v);
 
 } // namespace ratelab
+
+// --- Clients that react (issue 13): the writers of a ClientsTrace live in report_clients.h. ---
+namespace ratelab {
+
+// writeJsonInput writes the "input" object writeJson starts with, for the other writers.
+void writeJsonInput(std::ostream& out, const Scenario& scenario, const Trace& trace);
+
+} // namespace ratelab

@@ -1,0 +1,166 @@
+// Clients that react: many clients, one limiter per key, and retries of denied attempts.
+//
+// The arrivals are first attempts. Request i belongs to client i mod K unless the caller names
+// each request's client. Each key (one per client with KeyMode::Client, one for all with
+// KeyMode::Global) has its own limiter. A denied attempt is retried by the client's policy, at
+// most maxRetries times, so arrivals are no longer fixed in advance: the simulation is driven by a
+// queue of attempts (first attempts plus scheduled retries), decided in time order and, at the
+// same instant, in the order they were created (first attempts in arrival order, then retries in
+// the order of the denials that made them). See semantics.md, "Clients that react".
+//
+// With RetryPolicy::None and one client every result equals simulateOne.
+#pragma once
+
+#include "config.h"
+#include "limiter.h"
+#include "nanos.h"
+#include "pattern.h"
+#include "simulator.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace ratelab {
+
+enum class KeyMode : std::uint8_t { Client, Global };
+enum class RetryPolicy : std::uint8_t { None, Immediate, RetryAfter, RetryAfterHeader, Backoff };
+
+inline constexpr RetryPolicy kAllRetryPolicies[] = {RetryPolicy::None, RetryPolicy::Immediate, RetryPolicy::RetryAfter,
+                                                    RetryPolicy::RetryAfterHeader, RetryPolicy::Backoff};
+
+// The ids used by the CLI and JSON: "client" / "global"; "none", "immediate", "retry_after",
+// "retry_after_header", "backoff".
+std::string_view keyModeId(KeyMode k);
+std::optional<KeyMode> keyModeFromId(std::string_view id);
+std::string_view retryPolicyId(RetryPolicy p);
+std::optional<RetryPolicy> retryPolicyFromId(std::string_view id);
+
+// ClientOptions are the raw values; ClientConfig::make checks them.
+struct ClientOptions {
+    std::int64_t clients = 1;
+    KeyMode key = KeyMode::Client;
+    RetryPolicy retry = RetryPolicy::None;
+    Nanos retryDelayNanos = 0;                  // immediate: t + retry_delay
+    std::int64_t maxRetries = 3;                // retries after the first attempt
+    Nanos backoffBaseNanos = kNanosPerSecond / 10; // backoff: base * 2^a ...
+    Nanos backoffCapNanos = 10 * kNanosPerSecond;  // ... capped at cap
+    std::uint64_t seed = 1;                     // backoff: the jitter draws
+
+    friend bool operator==(const ClientOptions&, const ClientOptions&) = default;
+};
+
+// ClientConfig is a validated ClientOptions: it can only be made through make.
+class ClientConfig {
+public:
+    static constexpr std::int64_t kMaxClients = 100'000;
+    static constexpr std::int64_t kMaxRetries = 100;
+
+    // make throws InputError naming the first value out of range: clients 1..kMaxClients, retry
+    // delay >= 0, max retries 0..kMaxRetries, backoff base and cap > 0.
+    static ClientConfig make(const ClientOptions& o);
+
+    const ClientOptions& options() const { return m_o; }
+    std::int64_t clients() const { return m_o.clients; }
+    KeyMode key() const { return m_o.key; }
+    RetryPolicy retry() const { return m_o.retry; }
+    // keys is how many limiters the configuration can hold: K per client, 1 global.
+    std::int64_t keys() const { return m_o.key == KeyMode::Client ? m_o.clients : 1; }
+
+    ClientConfig() = default; // one client, no retries
+    friend bool operator==(const ClientConfig&, const ClientConfig&) = default;
+
+private:
+    ClientOptions m_o;
+};
+
+// Attempt is one decided attempt: of request `request` (index in arrival order, from 0), by
+// `client`, attempt number `attempt` (0 for the first), at time t.
+struct Attempt {
+    std::int64_t request = 0;
+    std::int64_t client = 0;
+    std::int32_t attempt = 0;
+    Nanos t = 0;
+    Decision decision;
+};
+
+// Latency is from a request's first attempt to its admitted one, over the requests that
+// succeeded (all zero when none did). Every figure is an exact duration in ns; the mean is
+// rounded up to the next ns, as semantics.md rounds every duration it reports.
+struct Latency {
+    Nanos mean = 0;
+    Nanos p50 = 0;
+    Nanos p99 = 0;
+    Nanos max = 0;
+};
+
+struct ClientStats {
+    std::int64_t requests = 0;
+    std::int64_t attempts = 0;
+    std::int64_t succeeded = 0;
+    std::int64_t gaveUp = 0;     // denied on the last attempt it was allowed (or not retryable)
+    double amplification = 0;    // attempts / requests (0 for no requests)
+    Latency latency;
+    std::int64_t keysUsed = 0;   // keys that saw at least one attempt (a key never seen holds nothing)
+    Memory perKeyMax;            // the largest state of one key at the end
+    Memory total;                // summed over the keys used
+};
+
+struct ClientTrace {
+    Algorithm algorithm = Algorithm::FixedWindow;
+    std::vector<Attempt> attempts; // in decision order
+    // metrics counts attempts: allowed + denied = attempts; max_in_window and overshoot over the
+    // admitted attempts; memory is the largest key's (a fresh limiter's when nothing arrived),
+    // which with one key is simulateOne's.
+    Metrics metrics;
+    ClientStats clients;
+};
+
+struct ClientsTrace {
+    Trace base; // the config and the arrivals (first attempts); base.results stays empty
+    ClientConfig clientConfig;
+    std::vector<ClientTrace> results; // in the order the algorithms were asked for
+};
+
+// kMaxAttempts bounds the queue: an endless retry storm is refused with this cap in the message.
+// It is kMaxArrivals, the same cap as requests.
+inline constexpr std::int64_t kMaxAttempts = kMaxArrivals;
+
+// simulateClients runs one algorithm. arrivals must be non-decreasing and non-negative; clientOf
+// is empty (round robin: request i is client i mod K) or names each request's client, each in
+// [0, K). Throws InputError for more than kMaxAttempts attempts, for a client out of range, or
+// for a retry past the largest time.
+ClientTrace simulateClients(const LimiterConfig& config, const ClientConfig& clients, Algorithm algorithm,
+                            std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf = {});
+
+// simulateClients runs every algorithm asked for.
+ClientsTrace simulateClients(const LimiterConfig& config, const ClientConfig& clients,
+                             std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals,
+                             std::span<const std::int64_t> clientOf = {});
+
+// retryDelay returns how long after a denied attempt (decision d) the policy retries, for the
+// deterministic policies: immediate retry_delay, retry_after, retry_after_header
+// ceil(retry_after) in whole seconds. nullopt for None and for Backoff, which needs a draw: see
+// backoffDelay.
+std::optional<Nanos> retryDelay(const ClientConfig& clients, const Decision& d);
+
+// backoffDelay is the full-jitter delay u * min(cap, base * 2^a) with u = draw / 2^53, draw a
+// 53-bit integer (the top 53 bits of one std::mt19937_64 output). The product is exact in 128-bit
+// integers and rounded up to the next ns, as semantics.md rounds durations, so it lies in
+// [0, min(cap, base * 2^a)].
+Nanos backoffDelay(Nanos base, Nanos cap, std::int32_t a, std::uint64_t draw53);
+
+// retryable is false for a denial no later attempt can turn into an admission. Today every
+// denial is retryable; the request-cost feature (a cost above L or C, whose retry_after is
+// "never") plugs in here, and such a request is then not retried and counts as gave_up.
+bool retryable(const Decision& d);
+
+// worstCaseMemory is one key's largest state at a config under the same model the simulation
+// reports (Memory: 8 bytes a field): the log up to `limit` timestamps, the others their fixed
+// fields. memoryAtScale multiplies by `keys` active keys.
+Memory worstCaseMemory(Algorithm a, const LimiterConfig& config);
+Memory memoryAtScale(Algorithm a, const LimiterConfig& config, std::int64_t keys);
+
+} // namespace ratelab
