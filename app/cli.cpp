@@ -95,6 +95,7 @@ void printHelp()
     std::cout << "\nOptions:\n"
                  "  --preset ID       open a built-in scenario in the window (see 'ratelab presets')\n"
                  "  --scenario FILE   open a scenario file (.ratelab.json) in the window\n"
+                 "  --present         start in presentation mode (Esc leaves)\n"
                  "  -h, --help        show this help\n"
                  "  -v, --version     show the version\n";
 }

@@ -25,6 +25,7 @@ void addOptions(QCommandLineParser& parser)
     parser.addOptions({
         {"preset", "Open a built-in scenario (see 'ratelab presets').", "id"},
         {"scenario", "Open a scenario file (.ratelab.json).", "file"},
+        {"present", "Start in presentation mode (full screen, the charts and the lesson; Esc leaves)."},
     });
     // QApplication's own options: accepted and left to it, hidden from the help.
     for (const char* name : {"platform", "style", "stylesheet", "qwindowgeometry", "qwindowtitle", "qwindowicon",
@@ -104,6 +105,8 @@ int runGui(int argc, char** argv)
     else if (parser.isSet("preset"))
         window.documents()->openPreset(parser.value("preset"));
     window.show();
+    if (parser.isSet("present"))
+        window.setPresenting(true);
     return app.exec();
 }
 

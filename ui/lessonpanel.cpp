@@ -21,6 +21,7 @@ LessonPanel::LessonPanel(QWidget* parent)
     m_note->setStyleSheet("QLabel { color: #b45309; font-style: italic; }");
     m_note->hide();
     auto* edit = new QPushButton(tr("&Edit title and lesson\u2026"));
+    m_edit = edit;
     edit->setToolTip(tr("Write your own title and lesson: they are saved with the scenario"));
     connect(edit, &QPushButton::clicked, this, &LessonPanel::editRequested);
     auto* layout = new QVBoxLayout(this);
@@ -58,6 +59,7 @@ void LessonPanel::setLarge(bool large)
     }
     m_lesson->setFont(lesson);
     m_title->setFont(title);
+    m_edit->setVisible(!large); // on the projector, only the words
 }
 
 QString LessonPanel::lesson() const { return m_lesson->text(); }

@@ -28,6 +28,7 @@ private:
     QLabel* m_title;
     QLabel* m_note;
     QLabel* m_lesson;
+    QWidget* m_edit;
 };
 
 } // namespace ratelab::ui
