@@ -188,6 +188,11 @@ QImage Dashboard::render(qreal scale)
     image.fill(palette().color(QPalette::Base));
     QPainter painter(&image);
     QWidget::render(&painter);
+    // The splitter's grip is for the mouse, not for a slide.
+    for (int i = 1; i < m_splitter->count(); ++i) {
+        const QSplitterHandle* grip = m_splitter->handle(i);
+        painter.fillRect(QRect(grip->mapTo(this, QPoint(0, 0)), grip->size()), palette().color(QPalette::Base));
+    }
     painter.end();
     return image;
 }
@@ -195,6 +200,7 @@ QImage Dashboard::render(qreal scale)
 void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range)
 {
     dashboard.setAttribute(Qt::WA_DontShowOnScreen);
+    dashboard.layout()->setContentsMargins(16, 10, 16, 10); // an image for a slide gets margins
     // A dashboard already laid out at this size knows its rows' pixel width: one pass suffices.
     const bool laidOut = dashboard.isVisible() && dashboard.size() == size && dashboard.charts()->rowCount() > 0;
     dashboard.resize(size);

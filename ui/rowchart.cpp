@@ -55,7 +55,7 @@ void RowChart::changeEvent(QEvent* event)
 
 int RowChart::headerHeight() const { return QFontMetrics(font()).height() + 2; }
 
-int RowChart::laneHeight() const { return std::max(7, int(std::lround(QFontMetrics(font()).height() * 0.5))); }
+int RowChart::laneHeight() const { return std::max(9, int(std::lround(QFontMetrics(font()).height() * 0.62))); }
 
 void RowChart::updateMargins()
 {

@@ -221,7 +221,7 @@ void RowChart::drawStrip(QPainter* p) const
         const std::size_t end = shownEnd();
         QFont badge = font();
         badge.setBold(true);
-        badge.setPointSizeF(badge.pointSizeF() * 0.85);
+        badge.setPixelSize(laneHeight() + 1); // fits its lane
         for (std::size_t i = r.firstRequest; i < end;) {
             std::size_t j = i;
             std::int64_t perLane[3] = {0, 0, 0};
