@@ -61,7 +61,7 @@ private:
     QVBoxLayout* m_layout;
     QScrollArea* m_scroll;
     QVBoxLayout* m_rowsLayout;
-    int m_minimumPlotHeight = 24;
+    int m_minimumPlotHeight = 8;
     TimeAxis* m_axis;
     QLabel* m_empty;
     std::vector<RowChart*> m_rows;

@@ -99,7 +99,7 @@ RowChart::RowChart(QWidget* parent)
     applyPalette();
     setRenderHint(QPainter::Antialiasing);
     setMouseTracking(true);
-    setMinimumPlotHeight(24);
+    setMinimumPlotHeight(8);
 }
 
 Algorithm RowChart::algorithm() const

@@ -125,7 +125,7 @@ private:
     void drawPinned(QPainter* p) const;
     void drawBox(QPainter* p) const;
     std::optional<Playhead> m_playhead;
-    int m_minimumPlotHeight = 24;
+    int m_minimumPlotHeight = 8;
     Counts m_counts;
     bool m_partialCounts = false;
 };
