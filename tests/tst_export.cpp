@@ -67,6 +67,37 @@ private slots:
         QCOMPARE(checked, 7 * 15);
     }
 
+    void denseColumnsShowTheAdmittedShare()
+    {
+        // Limit 1 per 10 s over 100,000 requests 1 us apart (0.1 s): one admitted, the rest
+        // denied. Reduced per pixel column, the first column holds the one admission among
+        // hundreds of denials: a hairline in the admitted lane, not a full bar; the denied lane
+        // is full wherever there are only denials.
+        Scenario s;
+        s.config = LimiterConfig::make(1, 10 * kNanosPerSecond);
+        s.algorithms = {Algorithm::FixedWindow};
+        s.pattern.count = 100'000;
+        s.pattern.delayNanos = 1000;
+        Dashboard dashboard;
+        layoutOffscreen(dashboard, s, QSize(1000, 500), TimeRange{0, 100'000'000});
+        RowChart* row = dashboard.charts()->row(0);
+        QVERIFY(!row->exactMarks());
+        const QImage image = dashboard.render(1.0);
+        const auto laneInk = [&](RowChart::Lane lane, double x, bool (*is)(QColor)) {
+            int n = 0;
+            for (int dy = -8; dy <= 8; ++dy) {
+                const QPoint at = row->mapTo(&dashboard, QPoint(int(x), int(row->laneCentre(lane)) + dy));
+                n += is(image.pixelColor(at));
+            }
+            return n;
+        };
+        const QRectF plot = row->plotRect();
+        const double first = plot.left() + 0.5, later = plot.left() + plot.width() / 2;
+        QCOMPARE(laneInk(RowChart::Lane::Admitted, first, isGreen), 1);
+        QCOMPARE(laneInk(RowChart::Lane::Admitted, later, isGreen), 0);
+        QVERIFY(laneInk(RowChart::Lane::Denied, later, isRed) >= 8);
+    }
+
     void commandWritesAPngOfTheAskedSize()
     {
         QTemporaryDir dir;

@@ -184,9 +184,9 @@ void MainWindow::createMenus()
         charts->zoom(secondsAsDouble(r.from + (r.to - r.from) / 2), 2.0);
     });
     zoomOut->setShortcut(QKeySequence::ZoomOut);
-    QAction* reset = view->addAction(QIcon::fromTheme("zoom-original"), "&Reset zoom", charts, &ChartStack::resetZoom);
+    QAction* reset = view->addAction(QIcon::fromTheme("zoom-fit-best"), tr("Zoom to &activity"), charts, &ChartStack::resetZoom);
     reset->setShortcut(QKeySequence("Ctrl+0"));
-    reset->setToolTip("Show the whole scenario again (Ctrl+0); zoom with the wheel, pan by dragging");
+    reset->setToolTip(tr("Frame the requests and the recovery after them (Ctrl+0); zoom with the wheel or Shift+drag, pan by dragging"));
     view->addSeparator();
     QMenu* panels = view->addMenu("Pa&nels");
     for (QDockWidget* dock : findChildren<QDockWidget*>())

@@ -58,6 +58,9 @@ public:
     const QList<QPointF>& levelPoints() const { return m_levelPoints; }
 
     enum class Lane { Admitted, Delayed, Denied };
+    // laneCentre is the y of a lane's centre in widget coordinates.
+    double laneCentre(Lane lane) const { return mapFromScene(QPointF(0, laneY(lane))).y(); }
+
     // paintMark draws the mark of a lane centred on c: circle, triangle or cross.
     static void paintMark(QPainter* p, QPointF c, Lane lane, double scale = 1.0);
     QColor levelColor() const;

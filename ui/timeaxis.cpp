@@ -2,6 +2,7 @@
 
 #include "ticks.h"
 
+#include <QLocale>
 #include <QPainter>
 
 namespace ratelab::ui {
@@ -35,7 +36,7 @@ void TimeAxis::paintEvent(QPaintEvent*)
     for (double t = std::ceil(from / step - 1e-9) * step; t <= to + step * 1e-9; t += step) {
         const double x = m_left + (t - from) / (to - from) * (m_right - m_left);
         p.drawLine(QPointF(x, 0), QPointF(x, 4));
-        const QString label = QString::number(std::abs(t) < step * 1e-6 ? 0.0 : t, 'f', precision) + " s";
+        const QString label = QLocale().toString(std::abs(t) < step * 1e-6 ? 0.0 : t, 'f', precision) + " s"; // "100,000 s"
         const double w = fm.horizontalAdvance(label);
         p.drawText(QPointF(std::clamp(x - w / 2, 0.0, width() - w), 4 + fm.ascent()), label);
     }
