@@ -23,38 +23,12 @@ std::string knownPolicies()
     return out;
 }
 
-// flagged runs parse on option `name`'s value, prefixing an InputError with the flag.
-template <typename F>
-auto flagged(const QCommandLineParser& p, const char* name, F parse)
-{
-    const std::string text = p.value(name).toStdString();
-    try {
-        return parse(text);
-    } catch (const InputError& e) {
-        throw InputError(std::string("--") + name + ": " + e.what());
-    }
-}
-
-Nanos secondsOption(const QCommandLineParser& p, const char* name, bool positive)
-{
-    return flagged(p, name, [positive](const std::string& text) {
-        const Nanos t = parseSeconds(text);
-        if (positive && t <= 0)
-            throw InputError("must be greater than 0 s (got " + formatSeconds(t) + ")");
-        if (t < 0)
-            throw InputError("must not be negative (got " + formatSeconds(t) + ")");
-        return t;
-    });
-}
-
 ClientConfig clientConfigFromOptions(const QCommandLineParser& p, std::uint64_t seed, std::int64_t namedClients)
 {
     ClientOptions o;
     o.seed = seed;
     if (p.isSet("clients"))
-        o.clients = flagged(p, "clients", [](const std::string& t) {
-            return parseIntegerIn(t, 1, ClientConfig::kMaxClients);
-        });
+        o.clients = *integerOption(p, "clients", 1, ClientConfig::kMaxClients);
     else if (namedClients > 0) // the arrivals file names clients 0 .. namedClients - 1
         o.clients = namedClients;
     if (p.isSet("key")) {
@@ -70,16 +44,10 @@ ClientConfig clientConfigFromOptions(const QCommandLineParser& p, std::uint64_t 
                              + knownPolicies() + ")");
         o.retry = *r;
     }
-    if (p.isSet("retry-delay"))
-        o.retryDelayNanos = secondsOption(p, "retry-delay", false);
-    if (p.isSet("max-retries"))
-        o.maxRetries = flagged(p, "max-retries", [](const std::string& t) {
-            return parseIntegerIn(t, 0, ClientConfig::kMaxRetries);
-        });
-    if (p.isSet("backoff-base"))
-        o.backoffBaseNanos = secondsOption(p, "backoff-base", true);
-    if (p.isSet("backoff-cap"))
-        o.backoffCapNanos = secondsOption(p, "backoff-cap", true);
+    o.retryDelayNanos = secondsOption(p, "retry-delay").value_or(o.retryDelayNanos);
+    o.maxRetries = integerOption(p, "max-retries", 0, ClientConfig::kMaxRetries).value_or(o.maxRetries);
+    o.backoffBaseNanos = secondsOption(p, "backoff-base", Sign::Positive).value_or(o.backoffBaseNanos);
+    o.backoffCapNanos = secondsOption(p, "backoff-cap", Sign::Positive).value_or(o.backoffCapNanos);
     return ClientConfig::make(o);
 }
 

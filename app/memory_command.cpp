@@ -50,9 +50,7 @@ int memoryCommand(QCommandLineParser& parser, const QStringList& args)
     // The same number grammar and ranges as compare's options.
     const std::int64_t keys = *integerOption(parser, "keys", 1, kMaxMemoryKeys);
     const std::int64_t limit = integerOption(parser, "limit", 1, LimiterConfig::kMaxLimit).value_or(10);
-    const Nanos window = secondsOption(parser, "window").value_or(10 * kNanosPerSecond);
-    if (window <= 0)
-        return fail("--window: must be greater than 0 s (got " + formatSeconds(window) + ")");
+    const Nanos window = secondsOption(parser, "window", Sign::Positive).value_or(10 * kNanosPerSecond);
     const std::optional<std::int64_t> capacity = integerOption(parser, "capacity", 1, LimiterConfig::kMaxLimit);
     const std::optional<Rate> rate = rateOption(parser, "rate");
     const LimiterConfig config = LimiterConfig::make(limit, window, capacity, rate);

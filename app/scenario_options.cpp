@@ -93,9 +93,9 @@ std::optional<std::int64_t> integerOption(const QCommandLineParser& parser, cons
     return read(parser, name, integerIn(min, max));
 }
 
-std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QString& name)
+std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QString& name, Sign sign)
 {
-    return read(parser, name, seconds(false));
+    return read(parser, name, seconds(sign == Sign::Positive));
 }
 
 std::optional<Rate> rateOption(const QCommandLineParser& parser, const QString& name)

@@ -25,8 +25,11 @@ Scenario scenarioFromOptions(const QCommandLineParser& parser);
 std::optional<std::int64_t> integerOption(const QCommandLineParser& parser, const QString& name, std::int64_t min,
                                           std::int64_t max);
 
-// secondsOption parses option `name`, when given, as a time of 0 s or more.
-std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QString& name);
+// Sign says whether a duration may be 0 s (a delay) or must be more (a window).
+enum class Sign { NonNegative, Positive };
+
+// secondsOption parses option `name`, when given, as a duration of 0 s or more (or more than 0 s).
+std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QString& name, Sign sign = Sign::NonNegative);
 
 // rateOption parses option `name`, when given, as an exact positive rate per second.
 std::optional<Rate> rateOption(const QCommandLineParser& parser, const QString& name);
