@@ -1,7 +1,9 @@
 #include "cli.h"
 
 #include "bench.h"
+#include "cluster_options.h"
 #include "decimal.h"
+#include "redis_store.h"
 #include "report.h"
 #include "scenario_options.h"
 
@@ -59,6 +61,7 @@ bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& statu
 int compare(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
+    addClusterOptions(parser); // cluster (issue 12)
     parser.addOption({"format", "Output format: json (default) or csv.", "json|csv"});
     int status = 0;
     if (!parseOrFail(parser, args, status))
@@ -68,6 +71,18 @@ int compare(QCommandLineParser& parser, const QStringList& args)
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");
 
     const Scenario scenario = scenarioFromOptions(parser);
+    // --- cluster (issue 12): only when a cluster option was given, so default output is unchanged ---
+    if (const auto cluster = clusterFromOptions(parser, scenario.pattern.seed)) {
+        const auto [clusterTrace, report] = runCluster(scenario, *cluster);
+        std::ios::sync_with_stdio(false);
+        if (format == "csv")
+            writeCsv(std::cout, clusterTrace, &report);
+        else
+            writeJson(std::cout, scenario, clusterTrace, &report);
+        std::cout.flush();
+        return std::cout ? 0 : fail("cannot write the output");
+    }
+    // --- end cluster ---
     const Trace trace = simulate(scenario);
     std::ios::sync_with_stdio(false);
     if (format == "csv")
@@ -133,11 +148,37 @@ int listPresets(QCommandLineParser& parser, const QStringList& args)
     return std::cout ? 0 : fail("cannot write the output");
 }
 
+// printLua prints the Redis Lua script of one algorithm (issue 12).
+int printLua(QCommandLineParser& parser, const QStringList& args)
+{
+    parser.addPositionalArgument("algorithm", "The algorithm whose script to print: fixed_window, ..., gcra.");
+    parser.addHelpOption();
+    if (!parser.parse(args))
+        return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        return 0;
+    }
+    const QStringList names = parser.positionalArguments();
+    std::string known;
+    for (Algorithm a : kAllAlgorithms)
+        known += (known.empty() ? "" : ", ") + std::string(algorithmId(a));
+    if (names.size() != 1)
+        return fail("lua: name one algorithm (" + known + ")");
+    const auto a = algorithmFromId(names.first().toStdString());
+    if (!a)
+        return fail("lua: unknown algorithm " + quoted(names.first().toStdString()) + " (known: " + known + ")");
+    std::cout << io::luaScript(*a);
+    std::cout.flush();
+    return std::cout ? 0 : fail("cannot write the output");
+}
+
 const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare, false},
     {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage, true},
     {"presets", "List the built-in classroom scenarios, one per line: id and title.", listPresets, false},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench, true},
+    {"lua", "Print the Redis Lua script of one algorithm, ready to paste into a service.", printLua, false},
 };
 
 const Command* findCommand(const char* name)
@@ -185,6 +226,8 @@ int runCommand(int argc, char** argv)
     try {
         return command->run(parser, args);
     } catch (const InputError& e) {
+        return fail(e.what());
+    } catch (const io::RedisError& e) { // the Redis backend (issue 12)
         return fail(e.what());
     }
 }
