@@ -3,10 +3,12 @@
 // draw widgets, to `ratelab-gui` beside it, so a script's `ratelab compare` never loads Qt Widgets,
 // Qt Charts or a GUI platform.
 #include "client_options.h"
+#include "cluster_options.h"
 #include "command.h"
 #include "guilauncher.h"
 #include "memory_command.h"
 #include "presets.h"
+#include "redis_store.h"
 #include "report.h"
 #include "scenario_options.h"
 
@@ -23,6 +25,7 @@ int compare(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
     addClientOptions(parser);
+    addClusterOptions(parser);
     parser.addOption({"format", "Output format: json (default) or csv.", "json|csv"});
     int status = 0;
     if (!parseOrFail(parser, args, status))
@@ -33,6 +36,9 @@ int compare(QCommandLineParser& parser, const QStringList& args)
 
     // Any client option runs the event-driven simulation of clients that retry.
     if (clientOptionsGiven(parser)) {
+        if (clusterOptionsGiven(parser))
+            return fail("the client options (--clients, --retry, ...) and the cluster options (--nodes, "
+                        "--coordination, ...) cannot be combined yet: choose one");
         std::ios::sync_with_stdio(false);
         compareWithClients(parser, args, format == "csv", std::cout);
         std::cout.flush();
@@ -40,6 +46,17 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     }
 
     const Scenario scenario = scenarioFromOptions(parser);
+    // Any cluster option runs the scenario on N nodes (and, with --backend redis, on Redis).
+    if (const auto cluster = clusterFromOptions(parser, scenario.pattern.seed)) {
+        const auto [clusterTrace, report] = runCluster(scenario, *cluster);
+        std::ios::sync_with_stdio(false);
+        if (format == "csv")
+            writeCsv(std::cout, clusterTrace, &report);
+        else
+            writeJson(std::cout, scenario, clusterTrace, &report);
+        std::cout.flush();
+        return std::cout ? 0 : fail("cannot write the output");
+    }
     const Trace trace = simulate(scenario);
     std::ios::sync_with_stdio(false);
     if (format == "csv")
@@ -61,10 +78,36 @@ int listPresets(QCommandLineParser& parser, const QStringList& args)
     return std::cout ? 0 : fail("cannot write the output");
 }
 
+// printLua prints the Redis Lua script of one algorithm, ready to paste into a service.
+int printLua(QCommandLineParser& parser, const QStringList& args)
+{
+    parser.addPositionalArgument("algorithm", "The algorithm whose script to print: fixed_window, ..., gcra.");
+    parser.addHelpOption();
+    if (!parser.parse(args))
+        return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        return 0;
+    }
+    const QStringList names = parser.positionalArguments();
+    std::string known;
+    for (Algorithm a : kAllAlgorithms)
+        known += (known.empty() ? "" : ", ") + std::string(algorithmId(a));
+    if (names.size() != 1)
+        return fail("lua: name one algorithm (" + known + ")");
+    const auto a = algorithmFromId(names.first().toStdString());
+    if (!a)
+        return fail("lua: unknown algorithm " + quoted(names.first().toStdString()) + " (known: " + known + ")");
+    std::cout << io::luaScript(*a);
+    std::cout.flush();
+    return std::cout ? 0 : fail("cannot write the output");
+}
+
 const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare},
     {"presets", "List the built-in classroom scenarios, one per line: id and title.", listPresets},
     {"memory", "Print each limiter's worst-case state for K active keys (memory at scale).", memoryCommand},
+    {"lua", "Print the Redis Lua script of one algorithm, ready to paste into a service.", printLua},
 };
 
 // kGuiCommands draw widgets: ratelab-gui runs them (offscreen, no display needed).

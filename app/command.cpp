@@ -1,6 +1,7 @@
 #include "command.h"
 
 #include "decimal.h"
+#include "redis_store.h"
 
 #include <QCoreApplication>
 
@@ -42,6 +43,8 @@ int runNamedCommand(const Command& command, const QStringList& arguments)
     try {
         return command.run(parser, args);
     } catch (const InputError& e) {
+        return fail(e.what());
+    } catch (const io::RedisError& e) { // Redis missing, unreachable, or an error reply
         return fail(e.what());
     }
 }

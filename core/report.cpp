@@ -75,7 +75,7 @@ std::string formatNumber(double v)
     return s;
 }
 
-void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
+void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, const ClusterReport* cluster)
 {
     out << "{\"input\": ";
     writeInput(out, scenario, trace);
@@ -86,29 +86,46 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
         out << (r ? ",\n  " : "\n  ") << jsonString(algorithmId(a.algorithm)) << ": {\"allowed\": " << m.allowed
             << ", \"denied\": " << m.denied << ", \"delayed\": " << m.delayed << ", \"max_in_window\": "
             << m.maxInWindow << ", \"overshoot\": " << formatNumber(m.overshoot) << ", \"memory\": {\"bytes\": "
-            << m.memory.bytes << ", \"entries\": " << m.memory.entries << "},\n   \"sequence\": [";
+            << m.memory.bytes << ", \"entries\": " << m.memory.entries << "},";
+        // --- cluster (issue 12) ---
+        if (cluster) {
+            out << "\n   \"cluster\": {\"nodes\": " << cluster->config.nodes() << ", \"coordination\": "
+                << jsonString(coordinationId(cluster->config.coordination())) << ", \"per_node_allowed\": [";
+            for (std::size_t n = 0; n < cluster->perNodeAllowed[r].size(); ++n)
+                out << (n ? ", " : "") << cluster->perNodeAllowed[r][n];
+            out << "]},";
+        }
+        // --- end cluster ---
+        out << "\n   \"sequence\": [";
         for (std::size_t i = 0; i < a.decisions.size(); ++i) {
             const Decision& d = a.decisions[i];
             out << (i ? ",\n    " : "\n    ") << "{\"t\": " << formatSeconds(trace.arrivals[i])
                 << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": " << formatSeconds(d.delay)
                 << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << formatSeconds(d.retryAfter)
-                << ", \"level\": " << formatNumber(d.level) << "}";
+                << ", \"level\": " << formatNumber(d.level);
+            if (cluster) // cluster (issue 12)
+                out << ", \"node\": " << int(cluster->nodes[r][i]);
+            out << "}";
         }
         out << "]}";
     }
     out << "}}\n";
 }
 
-void writeCsv(std::ostream& out, const Trace& trace)
+void writeCsv(std::ostream& out, const Trace& trace, const ClusterReport* cluster)
 {
-    out << "algorithm,t,allowed,delay,remaining,retry_after,level\n";
-    for (const AlgorithmTrace& a : trace.results) {
+    out << "algorithm,t,allowed,delay,remaining,retry_after,level" << (cluster ? ",node" : "") << "\n";
+    for (std::size_t r = 0; r < trace.results.size(); ++r) {
+        const AlgorithmTrace& a = trace.results[r];
         const std::string_view id = algorithmId(a.algorithm);
         for (std::size_t i = 0; i < a.decisions.size(); ++i) {
             const Decision& d = a.decisions[i];
             out << id << ',' << formatSeconds(trace.arrivals[i]) << ',' << (d.allowed ? "true" : "false") << ','
                 << formatSeconds(d.delay) << ',' << d.remaining << ',' << formatSeconds(d.retryAfter) << ','
-                << formatNumber(d.level) << '\n';
+                << formatNumber(d.level);
+            if (cluster) // cluster (issue 12)
+                out << ',' << int(cluster->nodes[r][i]);
+            out << '\n';
         }
     }
 }

@@ -4,6 +4,7 @@
 // script reading the output sees the same nanoseconds the limiters saw.
 #pragma once
 
+#include "cluster.h"
 #include "scenario.h"
 #include "simulator.h"
 
@@ -12,12 +13,22 @@
 
 namespace ratelab {
 
-// writeJson writes {"input": {...}, "results": {...}} for a scenario and its trace.
-void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace);
+// ClusterReport is what a cluster run adds to a trace (issue 12): per algorithm, in the order
+// of trace.results, the node of each request and the admitted count per node.
+struct ClusterReport {
+    ClusterConfig config;
+    std::vector<std::vector<std::uint8_t>> nodes;
+    std::vector<std::vector<std::int64_t>> perNodeAllowed;
+};
+
+// writeJson writes {"input": {...}, "results": {...}} for a scenario and its trace. With a
+// cluster, each algorithm gains "cluster": {"nodes", "coordination", "per_node_allowed"} and
+// each sequence entry a "node".
+void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, const ClusterReport* cluster = nullptr);
 
 // writeCsv writes one row per request and algorithm:
-// algorithm,t,allowed,delay,remaining,retry_after,level
-void writeCsv(std::ostream& out, const Trace& trace);
+// algorithm,t,allowed,delay,remaining,retry_after,level (with a cluster, then node)
+void writeCsv(std::ostream& out, const Trace& trace, const ClusterReport* cluster = nullptr);
 
 // formatNumber writes a double in its shortest round-trip form, always with a decimal point or
 // exponent ("9.0", "1.1"), and null for a value that is not finite.

@@ -152,9 +152,13 @@ void RowChart::drawLevelLabels(QPainter* p) const
     const int room = std::max(1, int(p0.height() / (fm.height() * 1.6)));
     const double step = niceStep(top, room);
     p->setPen(muted);
-    for (double v = 0; v <= top * (1 + 1e-9); v += step)
+    for (int k = 0; k <= room + 1; ++k) {
+        const double v = k * step;
+        if (v > top * (1 + 1e-9))
+            break;
         if (std::abs(yOf(v) - yOf(ceiling)) >= fm.height() * 0.9)
             label(v);
+    }
     // The ceiling: its value on the axis, and its name on the dashed line.
     QFont bold = small;
     bold.setBold(true);

@@ -33,7 +33,13 @@ void TimeAxis::paintEvent(QPaintEvent*)
     const double step = niceStep(to - from, std::max(2, int((m_right - m_left) / 110)));
     const int precision = std::max(0, int(-std::floor(std::log10(step) + 1e-9)) + (step / std::pow(10.0, std::floor(std::log10(step))) == 2.5 ? 1 : 0));
     const auto fm = fontMetrics();
-    for (double t = std::ceil(from / step - 1e-9) * step; t <= to + step * 1e-9; t += step) {
+    // Ticks by index, not by adding step to a double: far from 0 (a start at 10^9 s) a small step
+    // can be below the double's resolution, and t += step would never move.
+    const double first = std::ceil(from / step - 1e-9);
+    for (int k = 0; k < 1000; ++k) {
+        const double t = (first + k) * step;
+        if (t > to + step * 1e-9)
+            break;
         const double x = m_left + (t - from) / (to - from) * (m_right - m_left);
         p.drawLine(QPointF(x, 0), QPointF(x, 4));
         const QString label = QLocale().toString(std::abs(t) < step * 1e-6 ? 0.0 : t, 'f', precision) + " s"; // "100,000 s"

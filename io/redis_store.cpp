@@ -1,0 +1,304 @@
+#include "redis_store.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <hiredis/hiredis.h>
+
+#include <sys/time.h>
+
+#include <map>
+
+namespace ratelab::io {
+
+namespace {
+
+// kTtlMs is the expiry RateLab hands the scripts: an hour of wall time. Simulated time runs far
+// faster than the wall, so a TTL derived from the window could drop a key mid-run; an hour
+// still lets the keys of a finished run go away.
+constexpr const char* kTtlMs = "3600000";
+
+timeval toTimeval(std::chrono::milliseconds ms)
+{
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
+    return tv;
+}
+
+std::string n(Int128 v) // decimal text of an integer (all values here fit in 64 bits)
+{
+    return std::to_string(static_cast<long long>(v));
+}
+
+struct ReplyDeleter {
+    void operator()(redisReply* r) const { freeReplyObject(r); }
+};
+using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
+
+struct ContextDeleter {
+    void operator()(redisContext* c) const { redisFree(c); }
+};
+using Context = std::unique_ptr<redisContext, ContextDeleter>;
+
+// connect opens a connection to "host:port" or "unix:/path" with both timeouts set.
+Context connect(const std::string& address, const RedisTimeouts& t)
+{
+    const timeval connectTimeout = toTimeval(t.connect);
+    redisContext* c = nullptr;
+    if (address.rfind("unix:", 0) == 0) {
+        c = redisConnectUnixWithTimeout(address.substr(5).c_str(), connectTimeout);
+    } else {
+        const auto colon = address.rfind(':');
+        if (colon == std::string::npos || colon == 0 || colon + 1 == address.size())
+            throw RedisError("redis at " + address + ": not an address (expected host:port or unix:/path)");
+        const std::string host = address.substr(0, colon), portText = address.substr(colon + 1);
+        char* end = nullptr;
+        const long port = std::strtol(portText.c_str(), &end, 10);
+        if (*end != '\0' || port < 1 || port > 65535)
+            throw RedisError("redis at " + address + ": '" + portText + "' is not a port (1 to 65535)");
+        c = redisConnectWithTimeout(host.c_str(), static_cast<int>(port), connectTimeout);
+    }
+    if (c == nullptr)
+        throw RedisError("redis at " + address + ": cannot allocate a connection");
+    Context context(c);
+    if (c->err)
+        throw RedisError("redis at " + address + ": cannot connect: " + c->errstr);
+    if (redisSetTimeout(c, toTimeval(t.command)) != REDIS_OK)
+        throw RedisError("redis at " + address + ": cannot set the command timeout");
+    return context;
+}
+
+// command runs one command and returns its reply; an error reply or no reply (timeout, closed
+// connection) is a RedisError naming the address.
+Reply command(redisContext* c, const std::string& address, const std::vector<std::string>& args)
+{
+    std::vector<const char*> argv;
+    std::vector<std::size_t> lens;
+    for (const std::string& a : args) {
+        argv.push_back(a.data());
+        lens.push_back(a.size());
+    }
+    Reply r(static_cast<redisReply*>(redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lens.data())));
+    if (!r)
+        throw RedisError("redis at " + address + ": " + args.front() + " failed: "
+                         + (c->err ? std::string(c->errstr) : std::string("no reply")));
+    if (r->type == REDIS_REPLY_ERROR) {
+        std::string text(r->str, r->len);
+        if (const auto nl = text.find('\n'); nl != std::string::npos)
+            text.resize(nl);
+        throw RedisError("redis at " + address + ": " + args.front() + " answered an error: " + text);
+    }
+    return r;
+}
+
+std::string keyOf(const std::string& key, Algorithm a)
+{
+    return "{ratelab:" + key + "}:" + std::string(algorithmId(a));
+}
+
+} // namespace
+
+std::string luaScript(Algorithm algorithm)
+{
+    QFile f(QStringLiteral(":/lua/%1.lua").arg(QString::fromUtf8(algorithmId(algorithm).data())));
+    if (!f.open(QIODevice::ReadOnly))
+        throw RedisError("the Lua script of " + std::string(algorithmId(algorithm)) + " is missing from the build");
+    return f.readAll().toStdString();
+}
+
+void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock)
+{
+    const Int128 bound = kLuaExactBound;
+    const std::string id(algorithmId(algorithm));
+    auto refuse = [&](const std::string& what, Int128 value) {
+        throw InputError("redis backend: " + id + " would form " + what + " = " + n(value)
+                         + ", at or above 2^53 = 9007199254740992, where its Lua script (doubles) is no longer exact");
+    };
+    if (maxClock >= bound)
+        refuse("the time in ns", maxClock);
+    const Int128 w = config.windowNanos(), limit = config.limit(), c = config.capacity();
+    const Int128 tokens = config.rate().tokens, per = config.rate().perNanos;
+    switch (algorithm) {
+    case Algorithm::FixedWindow:
+    case Algorithm::SlidingWindowLog:
+        if (w >= bound)
+            refuse("the window in ns", w);
+        break;
+    case Algorithm::SlidingWindowCounter:
+        if ((limit + 1) * w >= bound)
+            refuse("(limit + 1) * window in ns", (limit + 1) * w);
+        break;
+    case Algorithm::TokenBucket:
+        if (c * per + tokens >= bound)
+            refuse("capacity * rate denominator + rate numerator", c * per + tokens);
+        break;
+    case Algorithm::LeakyBucket:
+    case Algorithm::LeakyBucketQueue:
+        if ((c + 1) * per >= bound)
+            refuse("(capacity + 1) * rate denominator", (c + 1) * per);
+        break;
+    case Algorithm::Gcra:
+        if (Int128(maxClock) * tokens + (c + 1) * per >= bound)
+            refuse("time * rate numerator + (capacity + 1) * rate denominator", Int128(maxClock) * tokens + (c + 1) * per);
+        break;
+    }
+}
+
+// ---- PrivateRedis ----
+
+struct PrivateRedis::State {
+    QTemporaryDir dir;
+    QProcess process;
+    std::string socket;
+};
+
+PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout)
+    : m(std::make_unique<State>())
+{
+    if (!m->dir.isValid())
+        throw RedisError("redis-server: cannot create a temporary directory: " + m->dir.errorString().toStdString());
+    m->socket = m->dir.filePath(QStringLiteral("redis.sock")).toStdString();
+    const QString where = "unix:" + QString::fromStdString(m->socket);
+    m->process.setProgram(QStringLiteral("redis-server"));
+    m->process.setArguments({"--port", "0", "--save", "", "--appendonly", "no", "--unixsocket",
+                             QString::fromStdString(m->socket), "--unixsocketperm", "700", "--dir", m->dir.path(),
+                             "--daemonize", "no", "--loglevel", "warning"});
+    m->process.setProcessChannelMode(QProcess::MergedChannels);
+    m->process.start();
+    if (!m->process.waitForStarted(static_cast<int>(startTimeout.count())))
+        throw RedisError("redis-server at " + where.toStdString()
+                         + ": cannot start it (is redis-server installed? apt-get install redis-server): "
+                         + m->process.errorString().toStdString());
+    // Process start-up, not simulated time: poll PING until it answers, within the bound.
+    QDeadlineTimer deadline(startTimeout);
+    std::string last = "no answer";
+    while (true) {
+        if (m->process.state() == QProcess::NotRunning) {
+            const QString out = QString::fromLocal8Bit(m->process.readAll()).trimmed().split('\n').value(0);
+            throw RedisError("redis-server at " + where.toStdString() + ": exited at start-up: " + out.toStdString());
+        }
+        try {
+            Context c = connect(where.toStdString(), {std::chrono::milliseconds(200), std::chrono::milliseconds(500)});
+            const Reply r = command(c.get(), where.toStdString(), {"PING"});
+            if (r->type == REDIS_REPLY_STATUS)
+                return;
+        } catch (const RedisError& e) {
+            last = e.what();
+        }
+        if (deadline.hasExpired()) {
+            stop();
+            throw RedisError("redis-server at " + where.toStdString() + ": did not answer within "
+                             + std::to_string(startTimeout.count()) + " ms (" + last + ")");
+        }
+        QThread::msleep(10);
+    }
+}
+
+PrivateRedis::~PrivateRedis() { stop(); }
+
+std::string PrivateRedis::address() const { return "unix:" + m->socket; }
+
+void PrivateRedis::stop()
+{
+    if (m->process.state() == QProcess::NotRunning)
+        return;
+    m->process.terminate(); // SIGTERM: redis-server shuts down (nothing to save)
+    if (!m->process.waitForFinished(5000)) {
+        m->process.kill();
+        m->process.waitForFinished(2000);
+    }
+}
+
+// ---- RedisStore ----
+
+struct RedisStore::Connection {
+    Context context;
+    std::map<Algorithm, std::string> sha;
+};
+
+RedisStore::RedisStore(std::string address, RedisTimeouts timeouts)
+    : m_address(std::move(address))
+    , m_timeouts(timeouts)
+{
+    connection(0); // fail early: unreachable is reported before any work
+}
+
+RedisStore::~RedisStore() = default;
+
+RedisStore::Connection& RedisStore::connection(std::size_t node)
+{
+    while (m_connections.size() <= node)
+        m_connections.push_back(std::make_unique<Connection>(Connection{connect(m_address, m_timeouts), {}}));
+    return *m_connections[node];
+}
+
+std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
+                                      std::span<const Nanos> arrivals, const std::string& key,
+                                      std::span<const std::uint64_t> clients)
+{
+    const Nanos maxClock = arrivals.empty() ? 0 : arrivals.back() + cluster.skewNanos();
+    if (!arrivals.empty() && arrivals.back() > kMaxNanos - cluster.skewNanos())
+        checkLuaDomain(algorithm, config, kMaxNanos);
+    checkLuaDomain(algorithm, config, maxClock);
+
+    const std::vector<std::uint8_t> nodes = assignNodes(cluster, arrivals.size(), clients);
+    const std::string script = luaScript(algorithm);
+    const std::string k1 = keyOf(key, algorithm), k2 = k1 + ":log";
+    const bool log = algorithm == Algorithm::SlidingWindowLog;
+    (void)command(connection(0).context.get(), m_address, {"DEL", k1, k2});
+
+    const Rate r = config.rate();
+    std::vector<std::string> args;
+    const bool windowed = algorithm == Algorithm::FixedWindow || algorithm == Algorithm::SlidingWindowLog
+        || algorithm == Algorithm::SlidingWindowCounter;
+    std::vector<Decision> out;
+    out.reserve(arrivals.size());
+    for (std::size_t i = 0; i < arrivals.size(); ++i) {
+        Connection& c = connection(nodes[i]);
+        auto sha = c.sha.find(algorithm);
+        if (sha == c.sha.end()) {
+            const Reply loaded = command(c.context.get(), m_address, {"SCRIPT", "LOAD", script});
+            sha = c.sha.emplace(algorithm, std::string(loaded->str, loaded->len)).first;
+        }
+        args = {"EVALSHA", sha->second, log ? "2" : "1", k1};
+        if (log)
+            args.push_back(k2);
+        args.push_back(n(arrivals[i] + cluster.nodeOffset(nodes[i])));
+        if (windowed) {
+            args.push_back(n(config.limit()));
+            args.push_back(n(config.windowNanos()));
+        } else {
+            args.push_back(n(config.capacity()));
+            args.push_back(n(r.tokens));
+            args.push_back(n(r.perNanos));
+        }
+        args.push_back(kTtlMs);
+        const Reply reply = command(c.context.get(), m_address, args);
+        if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 6)
+            throw RedisError("redis at " + m_address + ": the " + std::string(algorithmId(algorithm))
+                             + " script answered something other than 6 numbers");
+        long long v[6];
+        for (std::size_t e = 0; e < 6; ++e) {
+            if (reply->element[e]->type != REDIS_REPLY_INTEGER)
+                throw RedisError("redis at " + m_address + ": the " + std::string(algorithmId(algorithm))
+                                 + " script answered a value that is not an integer");
+            v[e] = reply->element[e]->integer;
+        }
+        Decision d;
+        d.allowed = v[0] != 0;
+        d.remaining = static_cast<std::int32_t>(v[1]);
+        d.retryAfter = v[2];
+        d.delay = v[3];
+        d.level = static_cast<double>(v[4]) / static_cast<double>(v[5]);
+        if (algorithm == Algorithm::Gcra) // backlog in seconds, computed as Gcra computes it
+            d.level = v[4] > 0 ? d.level / 1e9 : 0.0;
+        out.push_back(d);
+    }
+    return out;
+}
+
+} // namespace ratelab::io

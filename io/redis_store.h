@@ -1,0 +1,96 @@
+// The real store: the limiters as Redis Lua scripts, run through hiredis.
+//
+// Each algorithm has a script (resources/lua/ID.lua, compiled in as :/lua/ID.lua) that decides
+// one request atomically, handed the node clock in integer nanoseconds; the script keeps the store
+// clock itself (never back in time), so a scenario run through it gives exactly the decisions of
+// coordination `shared` while every integer it forms stays below 2^53 (Lua numbers are doubles).
+//
+// Nothing here waits without a bound: connecting, each call, and starting a private server all
+// have timeouts, and every failure is a RedisError whose message is one line naming the address.
+#pragma once
+
+#include "cluster.h"
+#include "config.h"
+#include "decimal.h"
+#include "limiter.h"
+
+#include <chrono>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ratelab::io {
+
+// RedisError: Redis missing, unreachable, or an error reply. One line, naming the address.
+class RedisError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// kLuaExactBound is 2^53: the scripts are exact while every integer they form is below it.
+inline constexpr std::int64_t kLuaExactBound = std::int64_t(1) << 53;
+
+// luaScript returns the script of an algorithm (the text `ratelab lua ALG` prints).
+std::string luaScript(Algorithm algorithm);
+
+// checkLuaDomain throws InputError when a scenario would make the algorithm's script form an
+// integer at or above 2^53: maxClock is the latest node clock handed (last arrival + skew).
+void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock);
+
+// PrivateRedis runs `redis-server` on a unix socket in a temporary directory, without
+// persistence or a TCP port, for as long as it lives.
+class PrivateRedis {
+public:
+    // It throws RedisError when redis-server cannot be started or does not answer PING within
+    // startTimeout.
+    explicit PrivateRedis(std::chrono::milliseconds startTimeout = std::chrono::seconds(10));
+    ~PrivateRedis();
+    PrivateRedis(const PrivateRedis&) = delete;
+    PrivateRedis& operator=(const PrivateRedis&) = delete;
+
+    // address is "unix:/path/to/redis.sock", for RedisStore.
+    std::string address() const;
+    // stop shuts the server down (also done by the destructor).
+    void stop();
+
+private:
+    struct State;
+    std::unique_ptr<State> m;
+};
+
+struct RedisTimeouts {
+    std::chrono::milliseconds connect{2000};
+    std::chrono::milliseconds command{5000};
+};
+
+// RedisStore runs scenarios through the scripts on one Redis: "host:port" or "unix:/path".
+class RedisStore {
+public:
+    explicit RedisStore(std::string address, RedisTimeouts timeouts = {});
+    ~RedisStore();
+    RedisStore(const RedisStore&) = delete;
+    RedisStore& operator=(const RedisStore&) = delete;
+
+    // run decides every arrival through the algorithm's script, one EVALSHA per decision in
+    // arrival order, on one connection per node (each handing its node clock), on keys
+    // {ratelab:KEY}:ALG deleted first, so the run starts from a fresh limiter. It checks the
+    // domain first (checkLuaDomain). The decisions equal simulateCluster with coordination
+    // shared on the same cluster. Throws InputError (domain) or RedisError.
+    std::vector<Decision> run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
+                              std::span<const Nanos> arrivals, const std::string& key = "ratelab",
+                              std::span<const std::uint64_t> clients = {});
+
+    const std::string& address() const { return m_address; }
+
+private:
+    struct Connection;
+    Connection& connection(std::size_t node);
+
+    std::string m_address;
+    RedisTimeouts m_timeouts;
+    std::vector<std::unique_ptr<Connection>> m_connections;
+};
+
+} // namespace ratelab::io
