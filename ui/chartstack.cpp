@@ -134,8 +134,11 @@ void ChartStack::pan(double deltaSeconds)
 {
     if (!m_range.isValid())
         return;
-    const auto delta = Nanos(std::llround(deltaSeconds * 1e9));
-    setRange({m_range.from + delta, m_range.to + delta});
+    // Pan within [0, the end of time]: the view keeps its span and stops at either end.
+    const Nanos span = m_range.to - m_range.from;
+    const double from = std::max(0.0, double(m_range.from) + deltaSeconds * 1e9);
+    const Nanos start = from < 0x1p62 ? std::min<Nanos>(Nanos(from), kMaxNanos - span) : kMaxNanos - span;
+    setRange({start, start + span});
 }
 
 void ChartStack::setPlayhead(std::optional<Playhead> playhead)
