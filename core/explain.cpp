@@ -70,7 +70,10 @@ std::string counted(Int128 n, std::string_view singular, std::string_view plural
     return counted(integerText(n), singular, plural);
 }
 
-std::string retry(const Decision& d) { return "retry in " + at(d.retryAfter); }
+std::string retry(const Decision& d)
+{
+    return d.retryNever() ? std::string("never admitted: it costs more than the quota") : "retry in " + at(d.retryAfter);
+}
 
 std::string name(Algorithm a)
 {
@@ -81,6 +84,7 @@ std::string name(Algorithm a)
     case Algorithm::TokenBucket: return "token bucket";
     case Algorithm::LeakyBucket: return "leaky bucket (meter)";
     case Algorithm::LeakyBucketQueue: return "leaky bucket (queue)";
+    case Algorithm::NginxLimitReq: return "nginx limit_req";
     case Algorithm::Gcra: break;
     }
     return "GCRA";
@@ -219,6 +223,18 @@ std::string describe(Gcra& l, const LimiterConfig& c, Nanos t, const Nanos*, Dec
     if (d.allowed)
         return s + " -> admitted, TAT now " + at(ceilDiv(*l.tatScaled(), scale));
     return s + " -> denied, " + retry(d);
+}
+
+std::string describe(NginxLimitReq& l, const LimiterConfig& c, Nanos t, const Nanos*, Decision& d)
+{
+    // nginx's own integers: excess in thousandths, as its debug log prints them.
+    std::string s = "excess " + integerText(static_cast<std::int64_t>(l.levelAt(t) * 1000 + 0.5)) + "/1000 at "
+                  + integerText(t / 1'000'000) + " ms, burst " + integerText(c.nginxBurst() * 1000) + "/1000";
+    d = l.decide(t);
+    if (!d.allowed)
+        return s + " -> rejected (excess would pass burst), " + retry(d);
+    s += " -> accepted, excess now " + integerText(l.excessThousandths()) + "/1000";
+    return d.delay > 0 ? s + ", waits " + at(d.delay) : s;
 }
 
 } // namespace

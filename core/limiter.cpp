@@ -20,6 +20,7 @@ constexpr Names names(Algorithm a)
     case Algorithm::TokenBucket: return {"token_bucket", "Token bucket", "tokens"};
     case Algorithm::LeakyBucket: return {"leaky_bucket", "Leaky bucket (meter)", "water"};
     case Algorithm::LeakyBucketQueue: return {"leaky_bucket_queue", "Leaky bucket (queue)", "requests waiting"};
+    case Algorithm::NginxLimitReq: return {"nginx_limit_req", "nginx limit_req", "excess (requests)"};
     case Algorithm::Gcra: break;
     }
     return {"gcra", "GCRA", "backlog (s)"};
@@ -33,7 +34,7 @@ std::string_view levelUnit(Algorithm a) { return names(a).unit; }
 
 std::optional<Algorithm> algorithmFromId(std::string_view id)
 {
-    for (Algorithm a : kAllAlgorithms)
+    for (Algorithm a : kEveryAlgorithm)
         if (names(a).id == id)
             return a;
     return std::nullopt;
