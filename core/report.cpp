@@ -58,7 +58,15 @@ void writeInput(std::ostream& out, const Scenario& s, const Trace& trace)
     }
     if (!s.title.empty())
         out << ", \"title\": " << jsonString(s.title);
+    if (!trace.costs.empty()) // request cost (issue 14): only when some request costs more than 1
+        out << ", \"cost\": " << s.cost << (s.explicitArrivals && !s.explicitCosts.empty() ? ", \"costs\": \"file\"" : "");
     out << ", \"requests\": " << trace.arrivals.size() << "}";
+}
+
+// retryText writes retry_after in seconds, or `never` (JSON null, CSV empty) when no wait helps.
+std::string retryText(const Decision& d, const char* never)
+{
+    return d.retryNever() ? std::string(never) : formatSeconds(d.retryAfter);
 }
 
 } // namespace
@@ -86,13 +94,19 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
         out << (r ? ",\n  " : "\n  ") << jsonString(algorithmId(a.algorithm)) << ": {\"allowed\": " << m.allowed
             << ", \"denied\": " << m.denied << ", \"delayed\": " << m.delayed << ", \"max_in_window\": "
             << m.maxInWindow << ", \"overshoot\": " << formatNumber(m.overshoot) << ", \"memory\": {\"bytes\": "
-            << m.memory.bytes << ", \"entries\": " << m.memory.entries << "},\n   \"sequence\": [";
+            << m.memory.bytes << ", \"entries\": " << m.memory.entries << "}";
+        if (!trace.costs.empty())
+            out << ", \"allowed_cost\": " << m.allowedCost << ", \"never\": " << m.never;
+        out << ",\n   \"sequence\": [";
         for (std::size_t i = 0; i < a.decisions.size(); ++i) {
             const Decision& d = a.decisions[i];
             out << (i ? ",\n    " : "\n    ") << "{\"t\": " << formatSeconds(trace.arrivals[i])
                 << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": " << formatSeconds(d.delay)
-                << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << formatSeconds(d.retryAfter)
-                << ", \"level\": " << formatNumber(d.level) << "}";
+                << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << retryText(d, "null")
+                << ", \"level\": " << formatNumber(d.level);
+            if (!trace.costs.empty())
+                out << ", \"cost\": " << trace.costs[i];
+            out << "}";
         }
         out << "]}";
     }
@@ -101,14 +115,14 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
 
 void writeCsv(std::ostream& out, const Trace& trace)
 {
-    out << "algorithm,t,allowed,delay,remaining,retry_after,level\n";
+    out << "algorithm,t,allowed,delay,remaining,retry_after,level" << (trace.costs.empty() ? "" : ",cost") << '\n';
     for (const AlgorithmTrace& a : trace.results) {
         const std::string_view id = algorithmId(a.algorithm);
         for (std::size_t i = 0; i < a.decisions.size(); ++i) {
             const Decision& d = a.decisions[i];
             out << id << ',' << formatSeconds(trace.arrivals[i]) << ',' << (d.allowed ? "true" : "false") << ','
-                << formatSeconds(d.delay) << ',' << d.remaining << ',' << formatSeconds(d.retryAfter) << ','
-                << formatNumber(d.level) << '\n';
+                << formatSeconds(d.delay) << ',' << d.remaining << ',' << retryText(d, "") << ','
+                << formatNumber(d.level) << (trace.costs.empty() ? "" : "," + std::to_string(trace.costs[i])) << '\n';
         }
     }
 }

@@ -5,7 +5,13 @@
 // L = 10, W = 10 s, C = 10, r = 1/s.
 #include "cost_steps.h"
 
+#include "arrivals.h"
+#include "decimal.h"
+#include "scenario.h"
+
 #include <QTest>
+
+#include <random>
 
 using namespace ratelab;
 
@@ -122,6 +128,133 @@ private slots:
             auto plain = makeLimiter(a, config(3, sec(1)));
             for (Nanos t : {ns(0), ns(0), ns(0), ns(0), ms(400), ms(999), sec(1), sec(2)})
                 QVERIFY(sameDecision(one->decide(t, 1), plain->decide(t)));
+        }
+    }
+
+    // checks the `t,cost` column of an arrivals file: costs kept per line, 0 where a line has none.
+    void arrivalsWithCosts()
+    {
+        const Arrivals a = parseArrivalsWithCosts("0,3\n0.5\n 1 , 2 # comment\n\n1,1000000000\n", "f");
+        QCOMPARE(a.times, (std::vector<Nanos>{0, ms(500), sec(1), sec(1)}));
+        QCOMPARE(a.costs, (std::vector<std::int64_t>{3, 0, 2, kMaxCost}));
+        const Arrivals plain = parseArrivalsWithCosts("0\n1\n", "f");
+        QCOMPARE(plain.times, (std::vector<Nanos>{0, sec(1)}));
+        QVERIFY(plain.costs.empty());
+        QCOMPARE(parseArrivals("0,3\n1\n", "f"), (std::vector<Nanos>{0, sec(1)})); // times only
+    }
+
+    // checks that a cost that is not a whole number from 1 to 1e9 is refused naming file:line.
+    void badCosts_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("prefix");
+        QTest::newRow("zero") << "0\n1,0\n" << "f:2: cost must be at least 1 (got 0)";
+        QTest::newRow("too big") << "0,1000000001\n" << "f:1: cost must be at most 1000000000";
+        QTest::newRow("fraction") << "0,1.5\n" << "f:1: cost ";
+        QTest::newRow("word") << "0,abc\n" << "f:1: cost ";
+        QTest::newRow("empty") << "0,\n" << "f:1: cost ";
+        QTest::newRow("negative") << "0,-2\n" << "f:1: cost must be at least 1";
+    }
+    void badCosts()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, prefix);
+        try {
+            (void)parseArrivalsWithCosts(text.toStdString(), "f");
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.startsWith(prefix), qPrintable(message));
+            QVERIFY2(message.contains("from 1 to 1000000000"), qPrintable(message));
+        }
+    }
+
+    // checks that simulate threads per-request costs: explicit costs, the scenario's cost where a
+    // line has none, and for requests added by hand (merged after equal explicit times).
+    void simulateWithCosts()
+    {
+        Scenario s;
+        s.algorithms = {Algorithm::TokenBucket, Algorithm::FixedWindow};
+        s.explicitArrivals = std::vector<Nanos>{0, 0, 0};
+        s.explicitCosts = {4, 0, 7};
+        s.cost = 5;
+        s.addedArrivals = {0};
+        // Costs 4, 5 (the scenario's), 7, then the added request: 5.
+        QCOMPARE(resolveCosts(s), (std::vector<std::int64_t>{4, 5, 7, 5}));
+        const Trace trace = simulate(s);
+        QCOMPARE(trace.costs, (std::vector<std::int64_t>{4, 5, 7, 5}));
+        // Token bucket, C = 10 at 1/s, all at 0: 10 - 4 = 6, 6 - 5 = 1, 7 > 1 denied (wait 6 s),
+        // 5 > 1 denied (wait 4 s). Fixed window, L = 10: 4, 9, 9 + 7 > 10 denied, 9 + 5 denied;
+        // both wait for the window at 10 s.
+        const AlgorithmTrace& token = trace.results[0];
+        QCOMPARE(token.metrics.allowed, 2);
+        QCOMPARE(token.metrics.allowedCost, 9);
+        QCOMPARE(token.metrics.denied, 2);
+        QCOMPARE(token.metrics.never, 0);
+        QCOMPARE(token.decisions[2].retryAfter, sec(6));
+        QCOMPARE(token.decisions[3].retryAfter, sec(4));
+        QCOMPARE(token.decisions[3].remaining, 1);
+        const AlgorithmTrace& fixed = trace.results[1];
+        QCOMPARE(fixed.metrics.allowedCost, 9);
+        QCOMPARE(fixed.decisions[2].retryAfter, sec(10));
+        QCOMPARE(fixed.decisions[3].remaining, 1);
+
+        // A cost above C everywhere: every request is denied for ever.
+        s.explicitCosts.clear();
+        s.addedArrivals.clear();
+        s.cost = 11;
+        const Trace never = simulate(s);
+        for (const AlgorithmTrace& a : never.results) {
+            QCOMPARE(a.metrics.never, 3);
+            for (const Decision& d : a.decisions)
+                QVERIFY(d.retryNever());
+        }
+        // Cost 1 leaves the trace without costs: every output stays as it was.
+        s.cost = 1;
+        QVERIFY(simulate(s).costs.empty());
+    }
+
+    // Property, 200 seeded random streams with random costs on every limiter: each decision
+    // passes the copy checks of cost_steps.h (remaining, retry_after or never, reset), and the
+    // token bucket, both leaky buckets and GCRA admit exactly the same requests (semantics.md:
+    // level = C - tokens; GCRA is the token bucket as one timestamp), cost or not.
+    void randomCostStreams()
+    {
+        for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+            std::mt19937_64 g(seed);
+            const auto in = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); };
+            const LimiterConfig c = LimiterConfig::make(in(1, 12), in(1, 20'000) * ms(1), in(1, 12),
+                                                        Rate{in(1, 9), in(1, 5'000) * ms(1) + in(0, 999)});
+            std::vector<Nanos> times;
+            std::vector<std::int64_t> costs;
+            Nanos t = 0;
+            for (int i = 0; i < 60; ++i) {
+                t += in(0, 2) == 0 ? 0 : in(0, 3'000) * ms(1) + in(0, 2);
+                times.push_back(t);
+                costs.push_back(in(0, 3) == 0 ? 1 : in(1, 14));
+            }
+            for (Algorithm a : kAllAlgorithms) {
+                const QString problem = visitLimiter(a, c, [&](auto& limiter) {
+                    for (std::size_t i = 0; i < times.size(); ++i) {
+                        const Decision d = limiter.decide(times[i], costs[i]);
+                        const QString p = costProblem(limiter, times[i], costs[i], d);
+                        if (!p.isEmpty())
+                            return QStringLiteral("request %1: ").arg(i) + p;
+                    }
+                    return QString();
+                });
+                QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("seed %1, %2: ").arg(seed).arg(
+                                                QString::fromUtf8(algorithmId(a).data())) + problem));
+            }
+            const Trace trace = simulate(c, std::vector<Algorithm>{Algorithm::TokenBucket, Algorithm::LeakyBucket,
+                                                                    Algorithm::LeakyBucketQueue, Algorithm::Gcra},
+                                         times, costs);
+            for (std::size_t i = 0; i < times.size(); ++i)
+                for (const AlgorithmTrace& r : trace.results)
+                    QVERIFY2(r.decisions[i].allowed == trace.results[0].decisions[i].allowed
+                                 && r.decisions[i].retryAfter == trace.results[0].decisions[i].retryAfter
+                                 && r.decisions[i].remaining == trace.results[0].decisions[i].remaining,
+                             qPrintable(QStringLiteral("seed %1 request %2").arg(seed).arg(i)));
         }
     }
 };
