@@ -96,6 +96,8 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
     if (names.size() != 1)
         return fail("lua: name one algorithm (" + known + ")");
     const auto a = algorithmFromId(names.first().toStdString());
+    if (a == Algorithm::NginxLimitReq)
+        return fail("lua: nginx_limit_req has no Lua script: it is nginx's own module");
     if (!a)
         return fail("lua: unknown algorithm " + quoted(names.first().toStdString()) + " (known: " + known + ")");
     std::cout << io::luaScript(*a);

@@ -115,6 +115,13 @@ void compareWithClients(const QCommandLineParser& parser, const QStringList& arg
         for (std::int64_t c : file->clients)
             namedClients = std::max(namedClients, c + 1);
     }
+    if (!resolveCosts(scenario).empty())
+        throw InputError("request cost is not simulated with clients that retry yet: leave out --cost with the client "
+                         "options");
+    for (Algorithm a : scenario.algorithms)
+        if (a == Algorithm::NginxLimitReq)
+            throw InputError("nginx_limit_req is not simulated with clients that retry yet: leave it out of "
+                             "--algorithms with the client options");
     const ClientConfig clients = clientConfigFromOptions(parser, scenario.pattern.seed, namedClients);
     const std::vector<std::int64_t> clientOf = file ? std::move(file->clients) : std::vector<std::int64_t>{};
     if (!clientOf.empty() && namedClients > clients.clients())

@@ -107,7 +107,14 @@ std::optional<ClusterOptions> clusterFromOptions(const QCommandLineParser& p, st
 
 std::pair<Trace, ClusterReport> runCluster(const Scenario& scenario, const ClusterOptions& options)
 {
-    Trace trace{scenario.config, resolveArrivals(scenario), {}};
+    if (!resolveCosts(scenario).empty())
+        throw InputError("request cost is not simulated on a cluster yet: leave out --cost (and costs in the arrivals "
+                         "file) with the cluster options");
+    for (Algorithm a : scenario.algorithms)
+        if (a == Algorithm::NginxLimitReq)
+            throw InputError("nginx_limit_req runs on one server only: leave it out of --algorithms with the cluster "
+                             "options");
+    Trace trace{scenario.config, resolveArrivals(scenario), {}, {}};
     ClusterReport report{options.cluster, {}, {}};
     std::unique_ptr<io::PrivateRedis> server;
     std::unique_ptr<io::RedisStore> store;

@@ -1,6 +1,7 @@
 #include "arrivals.h"
 
 #include "decimal.h"
+#include "limiter.h"
 #include "pattern.h"
 
 #include <algorithm>
@@ -103,6 +104,17 @@ void ArrivalsParser::line(std::string_view text)
     text = trim(text.substr(0, text.find('#')));
     if (text.empty())
         return;
+    std::int64_t cost = 0; // none given
+    if (const auto comma = text.find(','); comma != std::string_view::npos) {
+        const std::string_view costText = trim(text.substr(comma + 1));
+        text = trim(text.substr(0, comma));
+        try {
+            cost = parseIntegerIn(costText, 1, kMaxCost);
+        } catch (const InputError& e) {
+            throw InputError(where(m_lineNo) + "cost " + e.what() + " (expected t,cost with a whole cost from 1 to "
+                             + std::to_string(kMaxCost) + ")");
+        }
+    }
     Nanos t = 0;
     try {
         t = parseSeconds(text);
@@ -121,6 +133,25 @@ void ArrivalsParser::line(std::string_view text)
         throw InputError(where(m_lineNo) + "more than " + std::to_string(kMaxArrivals)
                          + " arrivals, the most one scenario may hold");
     m_out.push_back(t);
+    if (cost != 0 && m_costs.empty())
+        m_costs.assign(m_out.size() - 1, 0);
+    if (cost != 0 || !m_costs.empty())
+        m_costs.push_back(cost);
+}
+
+Arrivals ArrivalsParser::finishWithCosts()
+{
+    Arrivals out;
+    out.times = finish();
+    out.costs = std::move(m_costs);
+    return out;
+}
+
+Arrivals parseArrivalsWithCosts(std::string_view text, std::string_view name)
+{
+    ArrivalsParser parser(name);
+    parser.feed(text);
+    return parser.finishWithCosts();
 }
 
 std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name)
@@ -130,7 +161,9 @@ std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name)
     return parser.finish();
 }
 
-std::vector<Nanos> readArrivalsFile(const std::string& path)
+std::vector<Nanos> readArrivalsFile(const std::string& path) { return readArrivalsFileWithCosts(path).times; }
+
+Arrivals readArrivalsFileWithCosts(const std::string& path)
 {
     if (path.empty())
         throw InputError("no arrivals file name given");
@@ -155,7 +188,7 @@ std::vector<Nanos> readArrivalsFile(const std::string& path)
                 break;
         }
     }
-    return parser.finish();
+    return parser.finishWithCosts();
 }
 
 } // namespace ratelab

@@ -1,4 +1,5 @@
-// Reading arrival times from text: one time in seconds per line.
+// Reading arrival times from text: one time in seconds per line, optionally with a cost
+// (`t,cost`, an integer from 1 to kMaxCost).
 #pragma once
 
 #include "nanos.h"
@@ -21,6 +22,17 @@ inline constexpr std::size_t kMaxArrivalsLineBytes = 64 * 1024;
 // InputError as "NAME:LINE: what is wrong".
 std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name);
 
+// Arrivals are times with their per-request costs: costs[i] belongs to times[i], 0 where the line
+// gave no cost (the scenario's cost applies). costs is empty when no line gave a cost.
+struct Arrivals {
+    std::vector<Nanos> times;
+    std::vector<std::int64_t> costs;
+};
+
+// parseArrivalsWithCosts is parseArrivals keeping the cost column: "t" or "t,cost" per line. A
+// cost that is not an integer from 1 to kMaxCost throws InputError "NAME:LINE: ...".
+Arrivals parseArrivalsWithCosts(std::string_view text, std::string_view name);
+
 // ArrivalsParser is parseArrivals in pieces: feed it the text in chunks split anywhere (a file as
 // it is read) and call finish at the end. It keeps only the arrivals and the unfinished line.
 class ArrivalsParser {
@@ -28,6 +40,8 @@ public:
     explicit ArrivalsParser(std::string_view name);
     void feed(std::string_view chunk);
     std::vector<Nanos> finish();
+    // finishWithCosts is finish keeping the costs (see Arrivals).
+    Arrivals finishWithCosts();
 
 private:
     std::string where(std::size_t lineNo) const;
@@ -39,11 +53,15 @@ private:
     std::size_t m_lineNo = 0;
     bool m_sniffed = false;
     std::vector<Nanos> m_out;
+    std::vector<std::int64_t> m_costs; // empty until a line gives a cost; then one per arrival
 };
 
 // readArrivalsFile reads and parses a file (or a pipe) as it streams in: a missing or unreadable
 // file is an InputError too, and a file over the caps above is refused when its reading passes
 // the cap, so an endless or huge input never fills the memory.
 std::vector<Nanos> readArrivalsFile(const std::string& path);
+
+// readArrivalsFileWithCosts is readArrivalsFile keeping the cost column.
+Arrivals readArrivalsFileWithCosts(const std::string& path);
 
 } // namespace ratelab

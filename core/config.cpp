@@ -31,4 +31,16 @@ LimiterConfig LimiterConfig::make(std::int64_t limit, Nanos windowNanos, std::op
     return c;
 }
 
+LimiterConfig LimiterConfig::withNginx(const NginxOptions& options) const
+{
+    const std::string cap = std::to_string(kMaxLimit);
+    if (options.burst && (*options.burst < 0 || *options.burst > kMaxLimit))
+        throw InputError("burst must be 0 to " + cap + " (got " + std::to_string(*options.burst) + ")");
+    if (options.delay < 0 || options.delay > kMaxLimit)
+        throw InputError("nginx delay must be 0 to " + cap + " (got " + std::to_string(options.delay) + ")");
+    LimiterConfig c = *this;
+    c.m_nginx = options;
+    return c;
+}
+
 } // namespace ratelab

@@ -13,6 +13,17 @@
 
 namespace ratelab {
 
+// NginxOptions are the `limit_req` parameters only nginx_limit_req reads: `burst=B`
+// (default capacity - 1, so B + 1 = C), `nodelay`, `delay=D` (default 0: nginx delays every
+// request beyond the first of a burst).
+struct NginxOptions {
+    std::optional<std::int64_t> burst;
+    bool nodelay = false;
+    std::int64_t delay = 0;
+
+    friend bool operator==(const NginxOptions&, const NginxOptions&) = default;
+};
+
 class LimiterConfig {
 public:
     // kMaxLimit caps limit and capacity. It keeps every product in the limiters' arithmetic
@@ -30,6 +41,14 @@ public:
     std::int64_t capacity() const { return m_capacity; }
     Rate rate() const { return m_rate; }
 
+    // nginx returns the nginx_limit_req options as given.
+    const NginxOptions& nginx() const { return m_nginx; }
+    // nginxBurst returns B: the burst given, or capacity - 1.
+    std::int64_t nginxBurst() const { return m_nginx.burst.value_or(m_capacity - 1); }
+    // withNginx returns a copy with these nginx options. It throws InputError for a burst or delay
+    // below 0 or above kMaxLimit.
+    LimiterConfig withNginx(const NginxOptions& options) const;
+
     friend bool operator==(const LimiterConfig&, const LimiterConfig&) = default;
 
     // The default config is the documented default: limit 10 per 10 s, capacity 10, 1 per s.
@@ -40,6 +59,7 @@ private:
     Nanos m_windowNanos = 10 * kNanosPerSecond;
     std::int64_t m_capacity = 10;
     Rate m_rate{1, kNanosPerSecond};
+    NginxOptions m_nginx;
 };
 
 } // namespace ratelab

@@ -72,7 +72,10 @@ std::string counted(Int128 n, std::string_view singular, std::string_view plural
     return counted(integerText(n), singular, plural);
 }
 
-std::string retry(const Decision& d) { return "retry in " + at(d.retryAfter); }
+std::string retry(const Decision& d)
+{
+    return d.retryNever() ? std::string("never admitted: it costs more than the quota") : "retry in " + at(d.retryAfter);
+}
 
 std::string name(Algorithm a) { return std::string(facts(a).phrase); }
 
@@ -211,6 +214,30 @@ std::string describe(Gcra& l, const LimiterConfig& c, Nanos t, const Nanos*, Dec
     return s + " -> denied, " + retry(d);
 }
 
+std::string describe(NginxLimitReq& l, const LimiterConfig& c, Nanos t, const Nanos*, Decision& d)
+{
+    // nginx's own integers: excess in thousandths, as its debug log prints them.
+    std::string s = "excess " + integerText(static_cast<std::int64_t>(l.levelAt(t) * 1000 + 0.5)) + "/1000 at "
+                  + integerText(t / 1'000'000) + " ms, burst " + integerText(c.nginxBurst() * 1000) + "/1000";
+    d = l.decide(t);
+    if (!d.allowed)
+        return s + " -> rejected (excess would pass burst), " + retry(d);
+    s += " -> accepted, excess now " + integerText(l.excessThousandths()) + "/1000";
+    return d.delay > 0 ? s + ", waits " + at(d.delay) : s;
+}
+
+// describeCost words a request of cost k != 1 in the terms every limiter shares: what cost-1
+// requests would still pass, and the verdict.
+std::string describeCost(Limiter& l, Nanos t, std::int64_t cost, Decision& d)
+{
+    std::string s = "costs " + integerText(cost) + " of a quota of " + integerText(l.quota()) + ", "
+                  + integerText(l.remainingAt(t)) + " left";
+    d = l.decide(t, cost);
+    if (d.allowed)
+        return s + " -> admitted, " + integerText(d.remaining) + " left";
+    return s + " -> denied, " + retry(d);
+}
+
 } // namespace
 
 std::string explainSeconds(Nanos t) { return secondsText(t, 3); }
@@ -222,10 +249,12 @@ std::string explain(const Trace& trace, std::size_t row, std::size_t index)
     const Decision& recorded = result.decisions.at(index);
     return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
         for (std::size_t i = 0; i < index; ++i)
-            limiter.decide(trace.arrivals[i]);
+            limiter.decide(trace.arrivals[i], costOf(trace, i));
         Decision d;
+        const std::int64_t cost = costOf(trace, index);
         const std::string words =
-            describe(limiter, trace.config, t, index > 0 ? &trace.arrivals[index - 1] : nullptr, d);
+            cost != 1 ? describeCost(limiter, t, cost, d)
+                      : describe(limiter, trace.config, t, index > 0 ? &trace.arrivals[index - 1] : nullptr, d);
         if (!sameDecision(d, recorded))
             throw std::logic_error("explain: request " + std::to_string(index) + " of " + name(result.algorithm)
                                    + " was decided differently when replayed");

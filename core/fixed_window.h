@@ -1,7 +1,7 @@
 // FixedWindow counts requests per window [b*W, (b+1)*W) and admits up to `limit` in each.
 //
 // It is the cheapest limiter (one counter and one window index) and the easiest to explain, but
-// it has no memory across a boundary: `limit` requests just before a boundary and `limit` just
+// it has no memory across a boundary (a request costing k counts k): `limit` requests just before a boundary and `limit` just
 // after are all admitted, so a burst can reach twice the limit within one window's length.
 #pragma once
 
@@ -17,7 +17,10 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override
+    Decision decide(Nanos t) override { return decide(t, 1); }
+
+    // decide with cost k: admit iff count + k <= L, then count += k. A cost above L never fits.
+    Decision decide(Nanos t, std::int64_t cost) override
     {
         if (t >= m_windowEndNanos) { // times never go back: one divide per new window, not per request
             const std::int64_t window = t / m_windowNanos;
@@ -26,16 +29,33 @@ public:
             m_count = 0;
         }
         Decision d;
-        if (m_count < m_limit) {
-            ++m_count;
+        if (m_count + cost <= m_limit) {
+            m_count += cost;
             d.allowed = true;
-            d.remaining = clampRemaining(m_limit - m_count);
         } else {
-            d.retryAfter = m_windowNanos - (t - m_window * m_windowNanos);
+            // Only the next window helps, where the count starts at 0 and any cost <= L fits.
+            d.retryAfter = cost > m_limit ? kRetryNever : m_windowNanos - (t - m_window * m_windowNanos);
         }
+        if (d.allowed || cost > 1) // a denied request of cost 1 leaves no room for another
+            d.remaining = clampRemaining(m_limit - m_count);
         d.level = static_cast<double>(m_count);
         return d;
     }
+
+    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    {
+        const std::int64_t window = t / m_windowNanos;
+        if (window != m_window || m_count + cost <= m_limit)
+            return 0;
+        return m_windowNanos - (t - window * m_windowNanos);
+    }
+
+    std::int32_t remainingAt(Nanos t) const override
+    {
+        return clampRemaining(t / m_windowNanos == m_window ? m_limit - m_count : m_limit);
+    }
+
+    std::int64_t quota() const override { return m_limit; }
 
     double levelAt(Nanos t) const override
     {

@@ -19,28 +19,45 @@ class Gcra final : public Limiter {
 public:
     explicit Gcra(const LimiterConfig& config)
         : m_scale(config.rate().tokens)
-        , m_emissionScaled(config.rate().perNanos)
-        , m_toleranceScaled(Int128(config.capacity() - 1) * config.rate().perNanos)
+        , m_emissionScaled(config.rate().unitsFromTokens(1))
+        , m_toleranceScaled(config.rate().unitsFromTokens(config.capacity() - 1))
+        , m_capacity(config.capacity())
     {
     }
 
-    Decision decide(Nanos t) override
+    Decision decide(Nanos t) override { return decide(t, 1); }
+
+    // decide with cost k: admit iff max(TAT, t) + k*T - t <= C*T, i.e. x - t <= tau - (k - 1)*T,
+    // then TAT = x + k*T. A cost above C never fits.
+    Decision decide(Nanos t, std::int64_t cost) override
     {
         const Int128 now = Int128(t) * m_scale;
         const Int128 x = m_hasTat && m_tatScaled > now ? m_tatScaled : now;
+        const Int128 tolerance = cost == 1 ? m_toleranceScaled : m_toleranceScaled - Int128(cost - 1) * m_emissionScaled;
         Decision d;
-        if (x - now <= m_toleranceScaled) {
-            m_tatScaled = x + m_emissionScaled;
+        if (x - now <= tolerance) {
+            m_tatScaled = x + (cost == 1 ? m_emissionScaled : Int128(cost) * m_emissionScaled);
             m_hasTat = true;
             d.allowed = true;
-            const Int128 slack = m_toleranceScaled - (m_tatScaled - now);
-            d.remaining = clampRemaining(slack >= 0 ? quotient(slack, m_emissionScaled) + 1 : 0);
         } else {
-            d.retryAfter = clampToNanos(ceilDiv(x - now - m_toleranceScaled, m_scale));
+            d.retryAfter = cost > m_capacity ? kRetryNever : clampToNanos(ceilDiv(x - now - tolerance, m_scale));
         }
+        if (d.allowed || cost > 1)
+            d.remaining = remainingFrom(now);
         d.level = backlogSeconds(now);
         return d;
     }
+
+    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    {
+        const Int128 now = Int128(t) * m_scale;
+        const Int128 x = m_hasTat && m_tatScaled > now ? m_tatScaled : now;
+        const Int128 late = x - now - (m_toleranceScaled - Int128(cost - 1) * m_emissionScaled);
+        return late > 0 ? clampToNanos(ceilDiv(late, m_scale)) : 0;
+    }
+
+    std::int32_t remainingAt(Nanos t) const override { return remainingFrom(Int128(t) * m_scale); }
+    std::int64_t quota() const override { return m_capacity; }
 
     double levelAt(Nanos t) const override { return backlogSeconds(Int128(t) * m_scale); }
     Memory memory() const override { return {8, 1}; } // TAT
@@ -52,6 +69,15 @@ public:
     std::optional<Int128> tatScaled() const { return m_hasTat ? std::optional<Int128>(m_tatScaled) : std::nullopt; }
 
 private:
+    // remainingFrom counts requests of cost 1 admitted at now (scaled): each needs TAT - now <= tau
+    // before it, and adds T. Before the first request there is no TAT: C of them.
+    std::int32_t remainingFrom(Int128 now) const
+    {
+        const Int128 tat = m_hasTat && m_tatScaled > now ? m_tatScaled : now;
+        const Int128 slack = m_toleranceScaled - (tat - now);
+        return clampRemaining(slack >= 0 ? quotient(slack, m_emissionScaled) + 1 : 0);
+    }
+
     double backlogSeconds(Int128 nowScaled) const
     {
         if (!m_hasTat || m_tatScaled <= nowScaled)
@@ -62,6 +88,7 @@ private:
     std::int64_t m_scale;
     Int128 m_emissionScaled;
     Int128 m_toleranceScaled;
+    std::int64_t m_capacity;
     Int128 m_tatScaled = 0;
     bool m_hasTat = false;
 };

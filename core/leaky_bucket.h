@@ -22,44 +22,61 @@ namespace detail {
 class Bucket {
 public:
     explicit Bucket(const LimiterConfig& config)
-        : m_ratePerNanos(config.rate())
-        , m_unitsPerRequest(config.rate().perNanos)
-        , m_capacityUnits(Int128(config.capacity()) * config.rate().perNanos)
+        : m_rate(config.rate())
+        , m_unitsPerRequest(config.rate().unitsFromTokens(1))
+        , m_capacityUnits(config.rate().unitsFromTokens(config.capacity()))
+        , m_capacity(config.capacity())
     {
     }
 
     // waterAt is the water at t (not earlier than the last pour), in units.
     Int128 waterAt(Nanos t) const
     {
-        const Int128 drained = Int128(t - m_lastNanos) * m_ratePerNanos.tokens;
+        const Int128 drained = m_rate.unitsFromNanos(t - m_lastNanos);
         return drained >= m_water ? 0 : m_water - drained;
     }
 
-    // pour drains to t and adds one request if it fits. It returns the water found before.
-    Int128 pour(Nanos t, Decision& d)
+    // pour drains to t and adds a request of `cost` if it fits (level + k <= C). It returns the
+    // water found before.
+    Int128 pour(Nanos t, std::int64_t cost, Decision& d)
     {
         const Int128 before = waterAt(t);
         m_water = before;
         m_lastNanos = t;
-        if (m_water + m_unitsPerRequest <= m_capacityUnits) {
-            m_water += m_unitsPerRequest;
+        const Int128 poured = cost == 1 ? m_unitsPerRequest : m_rate.unitsFromTokens(cost);
+        if (m_water + poured <= m_capacityUnits) {
+            m_water += poured;
             d.allowed = true;
-            d.remaining = clampRemaining(quotient(m_capacityUnits - m_water, m_unitsPerRequest));
         } else {
-            const Int128 over = m_water + m_unitsPerRequest - m_capacityUnits;
-            d.retryAfter = clampToNanos(ceilDiv(over, m_ratePerNanos.tokens));
+            d.retryAfter = cost > m_capacity ? kRetryNever : waitFor(t, cost);
         }
+        if (d.allowed || cost > 1) // a denied request of cost 1 found no room for one
+            d.remaining = clampRemaining(quotient(m_capacityUnits - m_water, m_unitsPerRequest));
         return before;
     }
 
+    // waitFor is the least d after which a request of `cost` (at most C) fits: the overflow drained.
+    Nanos waitFor(Nanos t, std::int64_t cost) const
+    {
+        const Int128 over = waterAt(t) + m_rate.unitsFromTokens(cost) - m_capacityUnits;
+        return over > 0 ? clampToNanos(m_rate.nanosCeilFromUnits(over)) : 0;
+    }
+
+    std::int32_t remainingAt(Nanos t) const
+    {
+        return clampRemaining(quotient(m_capacityUnits - waterAt(t), m_unitsPerRequest));
+    }
+
+    std::int64_t capacity() const { return m_capacity; }
     Int128 water() const { return m_water; }
     Int128 unitsPerRequest() const { return m_unitsPerRequest; }
-    std::int64_t tokensPerNanos() const { return m_ratePerNanos.tokens; }
+    const Rate& rate() const { return m_rate; }
 
 private:
-    Rate m_ratePerNanos;
+    Rate m_rate;
     Int128 m_unitsPerRequest;
     Int128 m_capacityUnits;
+    std::int64_t m_capacity;
     Int128 m_water = 0;
     Nanos m_lastNanos = 0;
 };
@@ -73,15 +90,21 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override
+    Decision decide(Nanos t) override { return decide(t, 1); }
+
+    Decision decide(Nanos t, std::int64_t cost) override
     {
         Decision d;
-        m_bucket.pour(t, d);
+        m_bucket.pour(t, cost, d);
         d.level = requests(m_bucket.water());
         return d;
     }
 
     double levelAt(Nanos t) const override { return requests(m_bucket.waterAt(t)); }
+    Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
+    std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
+    std::int64_t quota() const override { return m_bucket.capacity(); }
+
     Memory memory() const override { return {16, 1}; } // water, last drain time
     Algorithm algorithm() const override { return Algorithm::LeakyBucket; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<LeakyBucket>(*this); }
@@ -105,12 +128,14 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override
+    Decision decide(Nanos t) override { return decide(t, 1); }
+
+    Decision decide(Nanos t, std::int64_t cost) override
     {
         Decision d;
-        const Int128 before = m_bucket.pour(t, d);
-        if (d.allowed) // water before / r, in ns: units / tokens-per-ns, rounded up
-            d.delay = clampToNanos(ceilDiv(before, m_bucket.tokensPerNanos()));
+        const Int128 before = m_bucket.pour(t, cost, d);
+        if (d.allowed) // delay = water before / r, rounded up to the ns
+            d.delay = clampToNanos(m_bucket.rate().nanosCeilFromUnits(before));
         d.level = waiting(m_bucket.water());
         return d;
     }
@@ -119,6 +144,10 @@ public:
     // exactly 1/r apart and the last one leaves when one unit of water is left, so the requests
     // still waiting are ceil(water) - 1.
     double levelAt(Nanos t) const override { return waiting(m_bucket.waterAt(t)); }
+    Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
+    std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
+    std::int64_t quota() const override { return m_bucket.capacity(); }
+
     Memory memory() const override { return {16, 1}; } // water, last drain time
     Algorithm algorithm() const override { return Algorithm::LeakyBucketQueue; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<LeakyBucketQueue>(*this); }

@@ -49,9 +49,15 @@ const AlgorithmFacts kFacts[] = {
      "The generic cell rate algorithm keeps one timestamp, the theoretical arrival time, and admits a "
      "request if it is no more than (C - 1) / r ahead of it. It admits exactly what the token bucket "
      "admits, with a single number of state."},
+    {Algorithm::NginxLimitReq, "nginx_limit_req", "nginx limit_req", "nginx limit_req", "excess (requests)",
+     "burst", ConfigUse::CapacityRate, [](const LimiterConfig& c) { return double(c.nginxBurst()); },
+     "nginx's limit_req as nginx 1.22 computes it: a leaky bucket of burst B + 1 kept in whole "
+     "milliseconds and thousandths of a request, rejecting when the excess would pass B. It admits what "
+     "the textbook leaky bucket admits when every time is a whole millisecond and the rate a whole number "
+     "per second; elsewhere the truncations show."},
 };
 
-static_assert(std::size(kFacts) == kAllAlgorithms.size(), "one row of facts per algorithm");
+static_assert(std::size(kFacts) == kEveryAlgorithm.size(), "one row of facts per algorithm");
 
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "fixed_window.h"
 #include "gcra.h"
 #include "leaky_bucket.h"
+#include "nginx_limit_req.h"
 #include "sliding_window_counter.h"
 #include "sliding_window_log.h"
 #include "token_bucket.h"
@@ -22,6 +23,7 @@ decltype(auto) visitLimiter(Algorithm a, const LimiterConfig& config, F&& f)
     case Algorithm::TokenBucket: { TokenBucket l(config); return f(l); }
     case Algorithm::LeakyBucket: { LeakyBucket l(config); return f(l); }
     case Algorithm::LeakyBucketQueue: { LeakyBucketQueue l(config); return f(l); }
+    case Algorithm::NginxLimitReq: { NginxLimitReq l(config); return f(l); }
     case Algorithm::Gcra: break;
     }
     Gcra l(config);

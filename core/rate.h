@@ -23,6 +23,21 @@ struct Rate {
         return Rate{tokens / g, perNanos / g};
     }
 
+    // Exact conversions between time and tokens. A "token unit" is 1/perNanos of a token, so one
+    // nanosecond adds exactly `tokens` units and a whole token is `perNanos` units: every
+    // quantity a bucket holds is an integer. Inputs are bounded by LimiterConfig (counts at most
+    // 1e9, durations at most 2^63 ns), so each product stays inside 128 bits (< 2^93).
+
+    // unitsFromTokens converts a whole number of tokens (or requests) to token units.
+    constexpr Int128 unitsFromTokens(std::int64_t count) const { return Int128(count) * perNanos; }
+
+    // unitsFromNanos returns the token units that `nanos` of refill (or drain) add, exactly.
+    constexpr Int128 unitsFromNanos(Int128 nanos) const { return nanos * tokens; }
+
+    // nanosCeilFromUnits returns the least whole nanoseconds that refill (or drain) at least
+    // `units` token units: a duration that is not whole is rounded up, as semantics.md reports it.
+    constexpr Int128 nanosCeilFromUnits(Int128 units) const { return ceilDiv(units, tokens); }
+
     // perSecond is the rate as a double, for display only.
     double perSecond() const { return static_cast<double>(tokens) * 1e9 / static_cast<double>(perNanos); }
 

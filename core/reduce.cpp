@@ -26,7 +26,7 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
     visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
         std::size_t i = 0;
         for (; i < out.firstRequest; ++i)
-            limiter.decide(t[i]);
+            limiter.decide(t[i], costOf(trace, i));
         const auto emit = [&](Nanos at, double level) { out.levelPoints.push_back({secondsAsDouble(at), level}); };
         for (int k = 0; k < columns; ++k) {
             const Nanos start = columnStart(fromNanos, toNanos, columns, k);
@@ -37,7 +37,7 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
             double firstBefore = 0, firstAfter = 0;
             for (; i < out.endRequest && t[i] < end; ++i) {
                 const double before = limiter.levelAt(t[i]);
-                const Decision d = limiter.decide(t[i]);
+                const Decision d = limiter.decide(t[i], costOf(trace, i));
                 if (i == begin) {
                     firstBefore = before;
                     firstAfter = d.level;
@@ -69,7 +69,7 @@ double levelBefore(const Trace& trace, std::size_t row, std::size_t index)
     const AlgorithmTrace& result = trace.results.at(row);
     return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
         for (std::size_t i = 0; i < index; ++i)
-            limiter.decide(trace.arrivals[i]);
+            limiter.decide(trace.arrivals[i], costOf(trace, i));
         return limiter.levelAt(trace.arrivals.at(index));
     });
 }

@@ -58,7 +58,15 @@ void writeInput(std::ostream& out, const Scenario& s, const Trace& trace)
     }
     if (!s.title.empty())
         out << ", \"title\": " << jsonString(s.title);
+    if (!trace.costs.empty()) // request cost (issue 14): only when some request costs more than 1
+        out << ", \"cost\": " << s.cost << (s.explicitArrivals && !s.explicitCosts.empty() ? ", \"costs\": \"file\"" : "");
     out << ", \"requests\": " << trace.arrivals.size() << "}";
+}
+
+// retryText writes retry_after in seconds, or `never` (JSON null, CSV empty) when no wait helps.
+std::string retryText(const Decision& d, const char* never)
+{
+    return d.retryNever() ? std::string(never) : formatSeconds(d.retryAfter);
 }
 
 } // namespace
@@ -86,24 +94,26 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, 
         out << (r ? ",\n  " : "\n  ") << jsonString(algorithmId(a.algorithm)) << ": {\"allowed\": " << m.allowed
             << ", \"denied\": " << m.denied << ", \"delayed\": " << m.delayed << ", \"max_in_window\": "
             << m.maxInWindow << ", \"overshoot\": " << formatNumber(m.overshoot) << ", \"memory\": {\"bytes\": "
-            << m.memory.bytes << ", \"entries\": " << m.memory.entries << "},";
-        // --- cluster (issue 12) ---
+            << m.memory.bytes << ", \"entries\": " << m.memory.entries << "}";
+        if (!trace.costs.empty())
+            out << ", \"allowed_cost\": " << m.allowedCost << ", \"never\": " << m.never;
         if (cluster) {
-            out << "\n   \"cluster\": {\"nodes\": " << cluster->config.nodes() << ", \"coordination\": "
+            out << ",\n   \"cluster\": {\"nodes\": " << cluster->config.nodes() << ", \"coordination\": "
                 << jsonString(coordinationId(cluster->config.coordination())) << ", \"per_node_allowed\": [";
             for (std::size_t n = 0; n < cluster->perNodeAllowed[r].size(); ++n)
                 out << (n ? ", " : "") << cluster->perNodeAllowed[r][n];
-            out << "]},";
+            out << "]}";
         }
-        // --- end cluster ---
-        out << "\n   \"sequence\": [";
+        out << ",\n   \"sequence\": [";
         for (std::size_t i = 0; i < a.decisions.size(); ++i) {
             const Decision& d = a.decisions[i];
             out << (i ? ",\n    " : "\n    ") << "{\"t\": " << formatSeconds(trace.arrivals[i])
                 << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": " << formatSeconds(d.delay)
-                << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << formatSeconds(d.retryAfter)
+                << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << retryText(d, "null")
                 << ", \"level\": " << formatNumber(d.level);
-            if (cluster) // cluster (issue 12)
+            if (!trace.costs.empty())
+                out << ", \"cost\": " << trace.costs[i];
+            if (cluster)
                 out << ", \"node\": " << int(cluster->nodes[r][i]);
             out << "}";
         }
@@ -114,16 +124,19 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, 
 
 void writeCsv(std::ostream& out, const Trace& trace, const ClusterReport* cluster)
 {
-    out << "algorithm,t,allowed,delay,remaining,retry_after,level" << (cluster ? ",node" : "") << "\n";
+    out << "algorithm,t,allowed,delay,remaining,retry_after,level" << (trace.costs.empty() ? "" : ",cost")
+        << (cluster ? ",node" : "") << "\n";
     for (std::size_t r = 0; r < trace.results.size(); ++r) {
         const AlgorithmTrace& a = trace.results[r];
         const std::string_view id = algorithmId(a.algorithm);
         for (std::size_t i = 0; i < a.decisions.size(); ++i) {
             const Decision& d = a.decisions[i];
             out << id << ',' << formatSeconds(trace.arrivals[i]) << ',' << (d.allowed ? "true" : "false") << ','
-                << formatSeconds(d.delay) << ',' << d.remaining << ',' << formatSeconds(d.retryAfter) << ','
+                << formatSeconds(d.delay) << ',' << d.remaining << ',' << retryText(d, "") << ','
                 << formatNumber(d.level);
-            if (cluster) // cluster (issue 12)
+            if (!trace.costs.empty())
+                out << ',' << trace.costs[i];
+            if (cluster)
                 out << ',' << int(cluster->nodes[r][i]);
             out << '\n';
         }

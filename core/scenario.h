@@ -16,12 +16,16 @@ namespace ratelab {
 
 struct Scenario {
     LimiterConfig config;
-    std::vector<Algorithm> algorithms{kAllAlgorithms.begin(), kAllAlgorithms.end()};
+    std::vector<Algorithm> algorithms{kDefaultAlgorithms.begin(), kDefaultAlgorithms.end()};
     Pattern pattern;
     std::optional<std::vector<Nanos>> explicitArrivals; // replaces the pattern when set
     std::vector<Nanos> addedArrivals;                   // requests sent by hand, merged in
     std::string title;
     std::string lesson;
+    // Request cost (issue 14). Every request costs `cost` (1..kMaxCost) unless explicitCosts,
+    // when not empty, gives explicit arrival i its own (0: `cost` applies). Added arrivals cost `cost`.
+    std::int64_t cost = 1;
+    std::vector<std::int64_t> explicitCosts;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
@@ -35,7 +39,11 @@ void checkDurations(const LimiterConfig& c, std::span<const Algorithm> algorithm
 // pattern's parameters are out of range or there are more than kMaxArrivals requests.
 std::vector<Nanos> resolveArrivals(const Scenario& s);
 
-// simulate runs the scenario: simulate(config, algorithms, resolveArrivals(s)).
+// resolveCosts returns one cost per resolveArrivals(s) time, in the same order, or an empty
+// vector when every request costs 1.
+std::vector<std::int64_t> resolveCosts(const Scenario& s);
+
+// simulate runs the scenario: simulate(config, algorithms, resolveArrivals(s), resolveCosts(s)).
 Trace simulate(const Scenario& s);
 
 } // namespace ratelab

@@ -48,7 +48,8 @@ std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decisi
     return best;
 }
 
-AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals)
+AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                           std::span<const std::int64_t> costs)
 {
     AlgorithmTrace r;
     r.algorithm = algorithm;
@@ -56,6 +57,19 @@ AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std
     Metrics& m = r.metrics;
     WindowCounter window(arrivals, r.decisions.data(), config.windowNanos());
     visitLimiter(algorithm, config, [&](auto& limiter) {
+        if (!costs.empty()) { // the same loop with costs, kept apart so the cost-1 loop stays as fast
+            for (std::size_t i = 0; i < arrivals.size(); ++i) {
+                const Decision d = limiter.decide(arrivals[i], costs[i]);
+                r.decisions.push_back(d);
+                m.allowed += d.allowed;
+                m.allowedCost += d.allowed ? costs[i] : 0;
+                m.never += d.retryNever();
+                m.delayed += d.delay > 0;
+                m.maxInWindow = std::max(m.maxInWindow, window.add(i));
+            }
+            m.memory = limiter.memory();
+            return;
+        }
         for (std::size_t i = 0; i < arrivals.size(); ++i) {
             const Decision d = limiter.decide(arrivals[i]);
             r.decisions.push_back(d);
@@ -64,6 +78,7 @@ AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std
             m.maxInWindow = std::max(m.maxInWindow, window.add(i));
         }
         m.memory = limiter.memory();
+        m.allowedCost = m.allowed;
     });
     m.denied = static_cast<std::int64_t>(arrivals.size()) - m.allowed;
     m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
@@ -72,10 +87,20 @@ AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std
 
 Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals)
 {
-    Trace trace{config, std::move(arrivals), {}};
+    Trace trace{config, std::move(arrivals), {}, {}};
     trace.results.reserve(algorithms.size());
     for (Algorithm a : algorithms)
         trace.results.push_back(simulateOne(config, a, trace.arrivals));
+    return trace;
+}
+
+Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals,
+               std::vector<std::int64_t> costs)
+{
+    Trace trace{config, std::move(arrivals), {}, std::move(costs)};
+    trace.results.reserve(algorithms.size());
+    for (Algorithm a : algorithms)
+        trace.results.push_back(simulateOne(config, a, trace.arrivals, trace.costs));
     return trace;
 }
 

@@ -22,6 +22,9 @@ struct Metrics {
     std::int64_t maxInWindow = 0; // most admissions in any interval (s - W, s]
     double overshoot = 0;         // maxInWindow / limit
     Memory memory;                // state held per key at the end
+    // With request costs (Trace::costs not empty):
+    std::int64_t allowedCost = 0; // units admitted: the sum of the admitted requests' costs
+    std::int64_t never = 0;       // denied requests that no wait would admit (cost above L or C)
 };
 
 struct AlgorithmTrace {
@@ -34,15 +37,25 @@ struct Trace {
     LimiterConfig config;
     std::vector<Nanos> arrivals;
     std::vector<AlgorithmTrace> results; // in the order the algorithms were asked for
+    std::vector<std::int64_t> costs;     // one per arrival; empty when every request costs 1
 };
 
 // simulate runs every algorithm over the arrivals (non-decreasing, non-negative) from a fresh
 // state and measures the result.
 Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals);
 
+// simulate with costs: costs[i] (1..kMaxCost) is request i's cost; empty means every cost is 1.
+Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals,
+               std::vector<std::int64_t> costs);
+
 // simulateOne runs one algorithm over the arrivals from a fresh state. Algorithms are
-// independent, so callers may run several at once on different threads.
-AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals);
+// independent, so callers may run several at once on different threads. costs, when not empty,
+// holds one cost per arrival.
+AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                           std::span<const std::int64_t> costs = {});
+
+// costOf returns request i's cost in a trace (1 when the trace has no costs).
+inline std::int64_t costOf(const Trace& trace, std::size_t i) { return trace.costs.empty() ? 1 : trace.costs[i]; }
 
 // maxInWindow returns the largest number of admitted requests inside any interval (s - W, s].
 std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos);

@@ -20,7 +20,11 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override
+    Decision decide(Nanos t) override { return decide(t, 1); }
+
+    // decide with cost k: admit iff prev*(W - e) + (cur + k - 1)*W < L*W, then cur += k. That is
+    // the cost-1 rule with L replaced by m = L - k + 1, which is how retry_after is found too.
+    Decision decide(Nanos t, std::int64_t cost) override
     {
         advance(t);
         const Nanos e = t - m_window * m_windowNanos;
@@ -28,25 +32,41 @@ public:
         const Int128 weighted = Int128(m_prev) * (m_windowNanos - e);
         Int128 scaled = weighted + Int128(m_cur) * m_windowNanos; // E * W
         Decision d;
-        if (scaled < bound) {
-            ++m_cur;
-            scaled += m_windowNanos;
+        if (scaled + Int128(cost - 1) * m_windowNanos < bound) {
+            m_cur += cost;
+            scaled += Int128(cost) * m_windowNanos;
             d.allowed = true;
-            // More at t are admitted while (cur + k) * W + weighted < L*W, k = 0, 1, ...
-            d.remaining = clampRemaining(scaled < bound ? ceilDiv(bound - scaled, m_windowNanos) : 0);
-        } else if (m_cur >= m_limit) {
-            // Only the next window helps: there prev' = cur and e' must satisfy cur*(W - e') < L*W.
-            const Int128 eNext = floorDiv(Int128(m_cur - m_limit) * m_windowNanos, m_cur) + 1;
-            d.retryAfter = clampToNanos(Int128(m_windowNanos - e) + eNext);
         } else {
-            // The previous window's weight decays by prev per ns: need prev*(W - e - d) < (L - cur)*W.
-            const Int128 excess = weighted - Int128(m_limit - m_cur) * m_windowNanos;
-            const Int128 inWindow = floorDiv(excess, m_prev) + 1;
-            d.retryAfter = clampToNanos(inWindow < m_windowNanos - e ? inWindow : Int128(m_windowNanos - e));
+            d.retryAfter = cost > m_limit ? kRetryNever : wait(e, m_limit - cost + 1);
         }
+        if (d.allowed || cost > 1) // More at t are admitted while (cur + j) * W + weighted < L*W, j = 0, 1, ...
+            d.remaining = clampRemaining(scaled < bound ? ceilDiv(bound - scaled, m_windowNanos) : 0);
         d.level = toDouble(scaled) / static_cast<double>(m_windowNanos);
         return d;
     }
+
+    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    {
+        SlidingWindowCounter there = *this;
+        there.advance(t);
+        const Nanos e = t - there.m_window * m_windowNanos;
+        const Int128 scaled = Int128(there.m_prev) * (m_windowNanos - e) + Int128(there.m_cur) * m_windowNanos;
+        if (scaled + Int128(cost - 1) * m_windowNanos < Int128(m_limit) * m_windowNanos)
+            return 0;
+        return there.wait(e, m_limit - cost + 1);
+    }
+
+    std::int32_t remainingAt(Nanos t) const override
+    {
+        SlidingWindowCounter there = *this;
+        there.advance(t);
+        const Nanos e = t - there.m_window * m_windowNanos;
+        const Int128 scaled = Int128(there.m_prev) * (m_windowNanos - e) + Int128(there.m_cur) * m_windowNanos;
+        const Int128 bound = Int128(m_limit) * m_windowNanos;
+        return clampRemaining(scaled < bound ? ceilDiv(bound - scaled, m_windowNanos) : 0);
+    }
+
+    std::int64_t quota() const override { return m_limit; }
 
     double levelAt(Nanos t) const override
     {
@@ -72,6 +92,22 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowCounter>(*this); }
 
 private:
+    // wait returns the least d > 0 after which a request passes the rule
+    // prev*(W - e) + cur*W < m*W (m = L - cost + 1 >= 1), given that it fails now, e into the
+    // current window.
+    Nanos wait(Nanos e, std::int64_t m) const
+    {
+        if (m_cur >= m) {
+            // Only the next window helps: there prev' = cur and e' must satisfy cur*(W - e') < m*W.
+            const Int128 eNext = floorDiv(Int128(m_cur - m) * m_windowNanos, m_cur) + 1;
+            return clampToNanos(Int128(m_windowNanos - e) + eNext);
+        }
+        // The previous window's weight decays by prev per ns: need prev*(W - e - d) < (m - cur)*W.
+        const Int128 excess = Int128(m_prev) * (m_windowNanos - e) - Int128(m - m_cur) * m_windowNanos;
+        const Int128 inWindow = floorDiv(excess, m_prev) + 1;
+        return clampToNanos(inWindow < m_windowNanos - e ? inWindow : Int128(m_windowNanos - e));
+    }
+
     void advance(Nanos t)
     {
         const std::int64_t window = t / m_windowNanos;

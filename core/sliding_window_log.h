@@ -1,5 +1,5 @@
-// SlidingWindowLog keeps the time of every admitted request still inside the window and admits
-// while fewer than `limit` are there.
+// SlidingWindowLog keeps the time (and cost) of every admitted request still inside the window
+// and admits while their costs plus the new one's are at most `limit`.
 //
 // It is the exact answer to "at most L in any window of length W": an entry s counts while
 // s > t - W, so it expires exactly W after it was admitted, and no interval (s - W, s] ever holds
@@ -25,26 +25,49 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override
+    Decision decide(Nanos t) override { return decide(t, 1); }
+
+    // decide with cost k: admit iff the kept entries' costs plus k are at most L, then record
+    // (t, k). Denied requests are not recorded; a cost above L never fits.
+    Decision decide(Nanos t, std::int64_t cost) override
     {
         const Nanos oldestKept = t - m_windowNanos; // entries s <= oldestKept have expired
         while (m_size > 0 && at(0) <= oldestKept) {
+            m_used -= costAt(0);
             m_head = (m_head + 1) & m_mask;
             --m_size;
         }
         Decision d;
-        if (m_size < m_limit) {
-            push(t);
+        if (m_used + cost <= m_limit) {
+            push(t, cost);
             d.allowed = true;
-            d.remaining = clampRemaining(m_limit - m_size);
         } else {
-            d.retryAfter = m_windowNanos - (t - at(0)); // at(0) + W could overflow near the end of time
+            d.retryAfter = cost > m_limit ? kRetryNever : waitFor(t, cost);
         }
-        d.level = static_cast<double>(m_size);
+        if (d.allowed || cost > 1) // a denied request of cost 1 leaves no room for another
+            d.remaining = clampRemaining(m_limit - m_used);
+        d.level = static_cast<double>(m_used);
         return d;
     }
 
-    double levelAt(Nanos t) const override { return static_cast<double>(m_size - firstInside(t)); }
+    // waitFor walks the entries from the oldest: the wait ends when enough of them have expired
+    // (each at s + W) that cost fits. With cost 1 and a full log that is the oldest entry.
+    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    {
+        std::int64_t used = usedFrom(firstInside(t));
+        for (std::int64_t i = firstInside(t); i < m_size && used + cost > m_limit; ++i) {
+            used -= costAt(i);
+            if (used + cost <= m_limit)
+                return m_windowNanos - (t - at(i)); // at(i) + W could overflow near the end of time
+        }
+        return 0;
+    }
+
+    std::int32_t remainingAt(Nanos t) const override { return clampRemaining(m_limit - usedFrom(firstInside(t))); }
+    std::int64_t quota() const override { return m_limit; }
+
+    // level is the sum of the kept entries' costs: the number of entries when every cost is 1.
+    double levelAt(Nanos t) const override { return static_cast<double>(usedFrom(firstInside(t))); }
 
     // oldestAt returns the oldest entry still inside the window at t (not earlier than the last
     // request), or nullopt when the log is empty then. It expires, and makes room, at
@@ -55,12 +78,26 @@ public:
         return first < m_size ? std::optional<Nanos>(at(first)) : std::nullopt;
     }
 
-    Memory memory() const override { return {8 * m_size, m_size}; }
+    // memory counts 8 bytes a timestamp, and 8 more an entry once any request cost more than 1.
+    Memory memory() const override { return {(m_costs.empty() ? 8 : 16) * m_size, m_size}; }
     Algorithm algorithm() const override { return Algorithm::SlidingWindowLog; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowLog>(*this); }
 
 private:
     Nanos at(std::int64_t i) const { return m_ring[(m_head + i) & m_mask]; }
+    // costAt is entry i's cost; m_costs stays empty (every cost 1) until a request costs more.
+    std::int64_t costAt(std::int64_t i) const { return m_costs.empty() ? 1 : m_costs[(m_head + i) & m_mask]; }
+
+    // usedFrom sums the costs of entries first..end: the units the log holds from there on.
+    std::int64_t usedFrom(std::int64_t first) const
+    {
+        if (m_costs.empty())
+            return m_size - first;
+        std::int64_t used = m_used;
+        for (std::int64_t i = 0; i < first; ++i)
+            used -= costAt(i);
+        return used;
+    }
 
     // firstInside returns the index of the first entry still inside at t (s > t - W); the
     // entries are sorted, so it is a binary search.
@@ -77,20 +114,30 @@ private:
         return lo;
     }
 
-    void push(Nanos t)
+    void push(Nanos t, std::int64_t cost)
     {
         if (m_size == static_cast<std::int64_t>(m_ring.size()))
             grow();
+        if (cost != 1 && m_costs.empty())
+            m_costs.assign(m_ring.size(), 1);
         m_ring[(m_head + m_size) & m_mask] = t;
+        if (!m_costs.empty())
+            m_costs[(m_head + m_size) & m_mask] = cost;
         ++m_size;
+        m_used += cost;
     }
 
     void grow()
     {
         std::vector<Nanos> bigger(m_ring.empty() ? 16 : m_ring.size() * 2);
-        for (std::int64_t i = 0; i < m_size; ++i)
+        std::vector<std::int64_t> biggerCosts(m_costs.empty() ? 0 : bigger.size(), 1);
+        for (std::int64_t i = 0; i < m_size; ++i) {
             bigger[i] = at(i);
+            if (!m_costs.empty())
+                biggerCosts[i] = costAt(i);
+        }
         m_ring.swap(bigger);
+        m_costs.swap(biggerCosts);
         m_head = 0;
         m_mask = static_cast<std::int64_t>(m_ring.size()) - 1;
     }
@@ -98,6 +145,8 @@ private:
     std::int64_t m_limit;
     Nanos m_windowNanos;
     std::vector<Nanos> m_ring;
+    std::vector<std::int64_t> m_costs; // parallel to m_ring; empty while every cost is 1
+    std::int64_t m_used = 0;           // sum of the entries' costs
     std::int64_t m_head = 0;
     std::int64_t m_size = 0;
     std::int64_t m_mask = -1;

@@ -1,4 +1,5 @@
-// TokenBucket holds up to `capacity` tokens, refilled at `rate`; each request takes one.
+// TokenBucket holds up to `capacity` tokens, refilled at `rate`; each request takes one (a
+// request of cost k takes k).
 //
 // It models "an average of r per second, with bursts of up to C": a client that was quiet saves
 // credit and may then spend it all at once. The refill is lazy (computed from the time since the
@@ -15,28 +16,44 @@ namespace ratelab {
 class TokenBucket final : public Limiter {
 public:
     explicit TokenBucket(const LimiterConfig& config)
-        : m_ratePerNanos(config.rate())
-        , m_unitsPerToken(config.rate().perNanos)
-        , m_capacityUnits(Int128(config.capacity()) * config.rate().perNanos)
+        : m_rate(config.rate())
+        , m_unitsPerToken(config.rate().unitsFromTokens(1))
+        , m_capacityUnits(config.rate().unitsFromTokens(config.capacity()))
+        , m_capacity(config.capacity())
         , m_units(m_capacityUnits)
     {
     }
 
-    Decision decide(Nanos t) override
+    Decision decide(Nanos t) override { return decide(t, 1); }
+
+    // decide with cost k: admit iff tokens >= k, then tokens -= k. A cost above C never fits.
+    // k * perNanos < 2^30 * 2^63: no overflow.
+    Decision decide(Nanos t, std::int64_t cost) override
     {
         m_units = unitsAt(t);
         m_lastNanos = t;
+        const Int128 needed = cost == 1 ? m_unitsPerToken : m_rate.unitsFromTokens(cost);
         Decision d;
-        if (m_units >= m_unitsPerToken) {
-            m_units -= m_unitsPerToken;
+        if (m_units >= needed) {
+            m_units -= needed;
             d.allowed = true;
-            d.remaining = clampRemaining(quotient(m_units, m_unitsPerToken));
         } else {
-            d.retryAfter = clampToNanos(ceilDiv(m_unitsPerToken - m_units, m_ratePerNanos.tokens));
+            d.retryAfter = cost > m_capacity ? kRetryNever : clampToNanos(m_rate.nanosCeilFromUnits(needed - m_units));
         }
+        if (d.allowed || cost > 1) // a denied request of cost 1 found less than one token
+            d.remaining = clampRemaining(quotient(m_units, m_unitsPerToken));
         d.level = toDouble(m_units) / toDouble(m_unitsPerToken);
         return d;
     }
+
+    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    {
+        const Int128 missing = m_rate.unitsFromTokens(cost) - unitsAt(t);
+        return missing > 0 ? clampToNanos(m_rate.nanosCeilFromUnits(missing)) : 0;
+    }
+
+    std::int32_t remainingAt(Nanos t) const override { return clampRemaining(quotient(unitsAt(t), m_unitsPerToken)); }
+    std::int64_t quota() const override { return m_capacity; }
 
     double levelAt(Nanos t) const override
     {
@@ -51,14 +68,15 @@ public:
     // 1/perNanos of a token (config.rate().perNanos units make one token).
     Int128 unitsAt(Nanos t) const
     {
-        const Int128 refilled = m_units + Int128(t - m_lastNanos) * m_ratePerNanos.tokens;
+        const Int128 refilled = m_units + m_rate.unitsFromNanos(t - m_lastNanos);
         return refilled < m_capacityUnits ? refilled : m_capacityUnits;
     }
 
 private:
-    Rate m_ratePerNanos;
+    Rate m_rate;
     Int128 m_unitsPerToken;
     Int128 m_capacityUnits;
+    std::int64_t m_capacity;
     Int128 m_units;
     Nanos m_lastNanos = 0;
 };

@@ -123,6 +123,8 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
     const Int128 w = config.windowNanos(), limit = config.limit(), c = config.capacity();
     const Int128 tokens = config.rate().tokens, per = config.rate().perNanos;
     switch (algorithm) {
+    case Algorithm::NginxLimitReq:
+        throw InputError("redis backend: nginx_limit_req has no Lua script (it is nginx's own module)");
     case Algorithm::FixedWindow:
     case Algorithm::SlidingWindowLog:
         if (w >= bound)

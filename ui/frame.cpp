@@ -136,13 +136,13 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
     const std::vector<Algorithm>& algorithms = scenario->algorithms;
     try {
         if (!trace) {
-            auto fresh = std::make_shared<Trace>(Trace{scenario->config, resolveArrivals(*scenario), {}});
+            auto fresh = std::make_shared<Trace>(Trace{scenario->config, resolveArrivals(*scenario), {}, resolveCosts(*scenario)});
             fresh->results.resize(algorithms.size());
             std::vector<std::size_t> indices(algorithms.size());
             std::iota(indices.begin(), indices.end(), std::size_t(0));
             // Each result is written in place: a mapped result list would copy every decision.
             QtConcurrent::blockingMap(simulationPool(), indices, [&](std::size_t i) {
-                fresh->results[i] = simulateOne(fresh->config, algorithms[i], fresh->arrivals);
+                fresh->results[i] = simulateOne(fresh->config, algorithms[i], fresh->arrivals, fresh->costs);
             });
             trace = std::move(fresh);
         }
