@@ -2,6 +2,7 @@
 
 #include "bench.h"
 #include "decimal.h"
+#include "nginx_limit_req.h"
 #include "report.h"
 #include "scenario_options.h"
 
@@ -60,6 +61,7 @@ int compare(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
     parser.addOption({"format", "Output format: json (default) or csv.", "json|csv"});
+    parser.addOption({"headers", "Add each decision's response headers (X-RateLimit-*, Retry-After, RateLimit-*)."});
     int status = 0;
     if (!parseOrFail(parser, args, status))
         return status;
@@ -70,10 +72,12 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     const Scenario scenario = scenarioFromOptions(parser);
     const Trace trace = simulate(scenario);
     std::ios::sync_with_stdio(false);
+    ReportOptions options;
+    options.headers = parser.isSet("headers");
     if (format == "csv")
-        writeCsv(std::cout, trace);
+        writeCsv(std::cout, trace, options);
     else
-        writeJson(std::cout, scenario, trace);
+        writeJson(std::cout, scenario, trace, options);
     std::cout.flush();
     return std::cout ? 0 : fail("cannot write the output");
 }
@@ -133,10 +137,25 @@ int listPresets(QCommandLineParser& parser, const QStringList& args)
     return std::cout ? 0 : fail("cannot write the output");
 }
 
+// nginxLines prints the nginx limit_req_zone / limit_req lines for the scenario's config (issue 14).
+int nginxLines(QCommandLineParser& parser, const QStringList& args)
+{
+    addScenarioOptions(parser);
+    int status = 0;
+    if (!parseOrFail(parser, args, status))
+        return status;
+    const Scenario scenario = scenarioFromOptions(parser);
+    std::cout << nginxDirectives(scenario.config);
+    std::cout.flush();
+    return std::cout ? 0 : fail("cannot write the output");
+}
+
 const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare, false},
     {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage, true},
     {"presets", "List the built-in classroom scenarios, one per line: id and title.", listPresets, false},
+    {"nginx", "Print the nginx limit_req_zone / limit_req lines for the scenario's rate, burst and delay.", nginxLines,
+     false},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench, true},
 };
 
