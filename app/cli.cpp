@@ -7,6 +7,7 @@
 #include "command.h"
 #include "guilauncher.h"
 #include "memory_command.h"
+#include "nginx_limit_req.h"
 #include "presets.h"
 #include "redis_store.h"
 #include "report.h"
@@ -27,6 +28,7 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     addClientOptions(parser);
     addClusterOptions(parser);
     parser.addOption({"format", "Output format: json (default) or csv.", "json|csv"});
+    parser.addOption({"headers", "Add each decision's response headers (X-RateLimit-*, Retry-After, RateLimit-*)."});
     int status = 0;
     if (!parseOrFail(parser, args, status))
         return status;
@@ -47,22 +49,27 @@ int compare(QCommandLineParser& parser, const QStringList& args)
 
     const Scenario scenario = scenarioFromOptions(parser);
     // Any cluster option runs the scenario on N nodes (and, with --backend redis, on Redis).
+    ReportOptions options;
+    options.headers = parser.isSet("headers");
     if (const auto cluster = clusterFromOptions(parser, scenario.pattern.seed)) {
+        if (!scenario.layers.empty())
+            return fail("--layer and the cluster options cannot be combined yet: choose one");
         const auto [clusterTrace, report] = runCluster(scenario, *cluster);
+        options.cluster = &report;
         std::ios::sync_with_stdio(false);
         if (format == "csv")
-            writeCsv(std::cout, clusterTrace, &report);
+            writeCsv(std::cout, clusterTrace, options);
         else
-            writeJson(std::cout, scenario, clusterTrace, &report);
+            writeJson(std::cout, scenario, clusterTrace, options);
         std::cout.flush();
         return std::cout ? 0 : fail("cannot write the output");
     }
     const Trace trace = simulate(scenario);
     std::ios::sync_with_stdio(false);
     if (format == "csv")
-        writeCsv(std::cout, trace);
+        writeCsv(std::cout, trace, options);
     else
-        writeJson(std::cout, scenario, trace);
+        writeJson(std::cout, scenario, trace, options);
     std::cout.flush();
     return std::cout ? 0 : fail("cannot write the output");
 }
@@ -105,11 +112,25 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
     return std::cout ? 0 : fail("cannot write the output");
 }
 
+// nginxLines prints the nginx limit_req_zone / limit_req lines for the scenario's config.
+int nginxLines(QCommandLineParser& parser, const QStringList& args)
+{
+    addScenarioOptions(parser);
+    int status = 0;
+    if (!parseOrFail(parser, args, status))
+        return status;
+    const Scenario scenario = scenarioFromOptions(parser);
+    std::cout << nginxDirectives(scenario.config);
+    std::cout.flush();
+    return std::cout ? 0 : fail("cannot write the output");
+}
+
 const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare},
     {"presets", "List the built-in classroom scenarios, one per line: id and title.", listPresets},
     {"memory", "Print each limiter's worst-case state for K active keys (memory at scale).", memoryCommand},
     {"lua", "Print the Redis Lua script of one algorithm, ready to paste into a service.", printLua},
+    {"nginx", "Print the nginx limit_req_zone / limit_req lines for the scenario's rate, burst and delay.", nginxLines},
 };
 
 // kGuiCommands draw widgets: ratelab-gui runs them (offscreen, no display needed).

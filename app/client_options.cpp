@@ -115,6 +115,8 @@ void compareWithClients(const QCommandLineParser& parser, const QStringList& arg
         for (std::int64_t c : file->clients)
             namedClients = std::max(namedClients, c + 1);
     }
+    if (!scenario.layers.empty())
+        throw InputError("--layer and the client options cannot be combined yet: choose one");
     if (!resolveCosts(scenario).empty())
         throw InputError("request cost is not simulated with clients that retry yet: leave out --cost with the client "
                          "options");

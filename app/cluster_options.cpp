@@ -114,7 +114,7 @@ std::pair<Trace, ClusterReport> runCluster(const Scenario& scenario, const Clust
         if (a == Algorithm::NginxLimitReq)
             throw InputError("nginx_limit_req runs on one server only: leave it out of --algorithms with the cluster "
                              "options");
-    Trace trace{scenario.config, resolveArrivals(scenario), {}, {}};
+    Trace trace{scenario.config, resolveArrivals(scenario), {}, {}, {}};
     ClusterReport report{options.cluster, {}, {}};
     std::unique_ptr<io::PrivateRedis> server;
     std::unique_ptr<io::RedisStore> store;

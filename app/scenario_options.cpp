@@ -2,6 +2,7 @@
 
 #include "arrivals.h"
 #include "decimal.h"
+#include "nginx_limit_req.h"
 #include "presets.h"
 #include "scenariofile.h"
 
@@ -18,7 +19,7 @@ namespace {
 QString knownAlgorithms()
 {
     QStringList ids;
-    for (Algorithm a : kAllAlgorithms)
+    for (Algorithm a : kEveryAlgorithm)
         ids << QString::fromUtf8(algorithmId(a).data(), qsizetype(algorithmId(a).size()));
     return ids.join(", ");
 }
@@ -85,6 +86,97 @@ std::vector<Algorithm> parseAlgorithms(const QString& list)
     return out;
 }
 
+
+// --- Request cost, layered policies, nginx_limit_req (issue 14) ---------------------------------
+// Kept in one block, apart from the options above, so the scenario-options code can move freely.
+
+void addCostLayerNginxOptions(QCommandLineParser& parser)
+{
+    parser.addOptions({
+        {"cost", "Cost of every request, 1 to 1000000000 (default 1); an arrivals file may give each its own (t,cost).",
+         "K"},
+        {"layer",
+         "Add a layer of a layered policy (repeatable), e.g. token_bucket:capacity=100,rate=10; keys: limit, window, "
+         "capacity, rate. Adds the result 'layered'.",
+         "ALG:key=value,..."},
+        {"burst", "nginx_limit_req: burst=B (default: capacity - 1).", "B"},
+        {"nodelay", "nginx_limit_req: nodelay (admitted requests never wait)."},
+        {"nginx-delay", "nginx_limit_req: delay=D (default 0: every request beyond the first of a burst waits).", "D"},
+    });
+}
+
+// parseLayer reads one --layer value, ALG:key=value,... Unset keys take the documented defaults
+// (limit 10, window 10 s, capacity = limit, rate = limit / window).
+Layer parseLayer(const QString& text, const NginxOptions& nginx)
+{
+    const std::string where = "--layer " + quoted(text.toStdString()) + ": ";
+    const qsizetype colon = text.indexOf(':');
+    const std::string id = (colon < 0 ? text : text.left(colon)).trimmed().toStdString();
+    const auto algorithm = algorithmFromId(id);
+    if (!algorithm)
+        throw InputError(where + "unknown algorithm " + quoted(id) + " (known: " + knownAlgorithms().toStdString() + ")");
+    std::int64_t limit = 10;
+    Nanos window = 10 * kNanosPerSecond;
+    std::optional<std::int64_t> capacity;
+    std::optional<Rate> rate;
+    const QString rest = colon < 0 ? QString() : text.mid(colon + 1);
+    for (const QString& pair : rest.split(',', Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf('=');
+        const std::string key = (eq < 0 ? pair : pair.left(eq)).trimmed().toStdString();
+        const std::string value = eq < 0 ? std::string() : pair.mid(eq + 1).trimmed().toStdString();
+        try {
+            if (key == "limit")
+                limit = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
+            else if (key == "window")
+                window = seconds(true)(value);
+            else if (key == "capacity")
+                capacity = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
+            else if (key == "rate")
+                rate = parseRate(value);
+            else
+                throw InputError("unknown key " + quoted(key) + " (known: limit, window, capacity, rate)");
+        } catch (const InputError& e) {
+            const std::string message = e.what();
+            throw InputError(where + (message.starts_with("unknown key") ? message : key + ": " + message));
+        }
+    }
+    try {
+        Layer layer{*algorithm, LimiterConfig::make(limit, window, capacity, rate).withNginx(nginx)};
+        if (layer.algorithm == Algorithm::NginxLimitReq)
+            (void)nginxRateThousandths(layer.config.rate());
+        return layer;
+    } catch (const InputError& e) {
+        throw InputError(where + e.what());
+    }
+}
+
+// applyCostLayerNginxOptions reads --cost, --layer, --burst, --nodelay and --nginx-delay into s,
+// and checks that nginx can express the rate when nginx_limit_req is asked for.
+void applyCostLayerNginxOptions(const QCommandLineParser& p, Scenario& s)
+{
+    s.cost = read(p, "cost", integerIn(1, kMaxCost)).value_or(s.cost);
+    if (!s.explicitArrivals)
+        s.explicitCosts.clear(); // a pattern replaced the file's arrivals, and their costs
+    NginxOptions nginx = s.config.nginx();
+    if (const auto burst = read(p, "burst", integerIn(0, LimiterConfig::kMaxLimit)))
+        nginx.burst = burst;
+    if (p.isSet("nodelay"))
+        nginx.nodelay = true;
+    nginx.delay = read(p, "nginx-delay", integerIn(0, LimiterConfig::kMaxLimit)).value_or(nginx.delay);
+    if (p.isSet("nodelay") && p.isSet("nginx-delay"))
+        throw InputError("--nodelay and --nginx-delay cannot be combined: choose one");
+    s.config = s.config.withNginx(nginx);
+    if (std::find(s.algorithms.begin(), s.algorithms.end(), Algorithm::NginxLimitReq) != s.algorithms.end())
+        (void)nginxRateThousandths(s.config.rate()); // "nginx_limit_req: rate ... nearest: ..."
+    if (p.isSet("layer")) {
+        s.layers.clear();
+        for (const QString& text : p.values("layer"))
+            s.layers.push_back(parseLayer(text, nginx));
+    }
+}
+
+// --- end of the issue 14 block ------------------------------------------------------------------
+
 } // namespace
 
 std::optional<std::int64_t> integerOption(const QCommandLineParser& parser, const QString& name, std::int64_t min,
@@ -120,7 +212,7 @@ std::optional<double> scaleOption(const QCommandLineParser& parser, const QStrin
 void addScenarioOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
-        {"algorithms", "Algorithms to run, comma-separated: " + knownAlgorithms() + " (default: all).", "ids"},
+        {"algorithms", "Algorithms to run, comma-separated: " + knownAlgorithms() + " (default: all but nginx_limit_req).", "ids"},
         {"limit", "Requests allowed per window (default 10).", "L"},
         {"window", "Window length in seconds (default 10).", "seconds"},
         {"capacity", "Bucket capacity (default: the limit).", "C"},
@@ -140,6 +232,7 @@ void addScenarioOptions(QCommandLineParser& parser)
         {"scenario", "Start from a scenario file (.ratelab.json); the other options override its values.", "file"},
         {"save-scenario", "Also save the scenario as used, overrides included, to this file (.ratelab.json).", "file"},
     });
+    addCostLayerNginxOptions(parser);
 }
 
 namespace {
@@ -205,7 +298,9 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
         const std::string path = p.value("arrivals").toStdString();
         if (path.empty())
             throw InputError("--arrivals: no file name given");
-        s.explicitArrivals = readArrivalsFile(path);
+        Arrivals read = readArrivalsFileWithCosts(path); // `t` or `t,cost` lines
+        s.explicitArrivals = std::move(read.times);
+        s.explicitCosts = std::move(read.costs);
     }
     if (!s.explicitArrivals) {
         // Values that are each fine can still overflow together (a huge --n with a huge --delay):
@@ -219,6 +314,8 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
             throw InputError(std::string(patternFlags(pat.kind)) + ": " + e.what());
         }
     }
+
+    applyCostLayerNginxOptions(p, s);
 
     if (p.isSet("save-scenario")) {
         (void)resolveArrivals(s); // save only what can be simulated: the same errors as running it

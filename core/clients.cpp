@@ -253,7 +253,7 @@ ClientsTrace simulateClients(const LimiterConfig& config, const ClientConfig& cl
                              std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals,
                              std::span<const std::int64_t> clientOf)
 {
-    ClientsTrace trace{Trace{config, std::move(arrivals), {}, {}}, clients, {}};
+    ClientsTrace trace{Trace{config, std::move(arrivals), {}, {}, {}}, clients, {}};
     trace.results.reserve(algorithms.size());
     for (Algorithm a : algorithms)
         trace.results.push_back(simulateClients(config, clients, a, trace.base.arrivals, clientOf));

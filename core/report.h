@@ -21,14 +21,25 @@ struct ClusterReport {
     std::vector<std::vector<std::int64_t>> perNodeAllowed;
 };
 
-// writeJson writes {"input": {...}, "results": {...}} for a scenario and its trace. With a
-// cluster, each algorithm gains "cluster": {"nodes", "coordination", "per_node_allowed"} and
-// each sequence entry a "node".
-void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, const ClusterReport* cluster = nullptr);
+// ReportOptions are the optional parts of the output (issue 14).
+struct ReportOptions {
+    // headers adds each decision's response headers (headers.h): a "headers" object in every
+    // JSON sequence entry, one CSV column per header (empty when it is not sent).
+    bool headers = false;
+    // cluster adds each request's node and each algorithm's per-node admissions (issue 12).
+    const ClusterReport* cluster = nullptr;
+};
+
+// writeJson writes {"input": {...}, "results": {...}} for a scenario and its trace. The trace's
+// layered result, when present, is written as "layered" after the algorithms, with per-layer
+// allowed, denied_here and wasted. With a cluster, each algorithm gains "cluster": {"nodes",
+// "coordination", "per_node_allowed"} and each sequence entry a "node".
+void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, const ReportOptions& options = {});
 
 // writeCsv writes one row per request and algorithm:
-// algorithm,t,allowed,delay,remaining,retry_after,level (with a cluster, then node)
-void writeCsv(std::ostream& out, const Trace& trace, const ClusterReport* cluster = nullptr);
+// algorithm,t,allowed,delay,remaining,retry_after,level, then cost (when any request costs more
+// than 1), node (a cluster) and the headers; layered rows carry the algorithm "layered".
+void writeCsv(std::ostream& out, const Trace& trace, const ReportOptions& options = {});
 
 // formatNumber writes a double in its shortest round-trip form, always with a decimal point or
 // exponent ("9.0", "1.1"), and null for a value that is not finite.

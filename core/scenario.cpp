@@ -80,7 +80,10 @@ std::vector<std::int64_t> resolveCosts(const Scenario& s)
 Trace simulate(const Scenario& s)
 {
     std::vector<std::int64_t> costs = resolveCosts(s);
-    return simulate(s.config, s.algorithms, resolveArrivals(s), std::move(costs));
+    Trace trace = simulate(s.config, s.algorithms, resolveArrivals(s), std::move(costs));
+    if (!s.layers.empty())
+        trace.layered = simulateLayered(s.layers, trace.arrivals, trace.costs);
+    return trace;
 }
 
 } // namespace ratelab

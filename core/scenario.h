@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config.h"
+#include "layered.h"
 #include "limiter.h"
 #include "pattern.h"
 #include "simulator.h"
@@ -26,6 +27,8 @@ struct Scenario {
     // when not empty, gives explicit arrival i its own (0: `cost` applies). Added arrivals cost `cost`.
     std::int64_t cost = 1;
     std::vector<std::int64_t> explicitCosts;
+    // Layers of a layered policy (issue 14): when not empty, simulate adds the result `layered`.
+    std::vector<Layer> layers;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };

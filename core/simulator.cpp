@@ -87,7 +87,7 @@ AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std
 
 Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals)
 {
-    Trace trace{config, std::move(arrivals), {}, {}};
+    Trace trace{config, std::move(arrivals), {}, {}, {}};
     trace.results.reserve(algorithms.size());
     for (Algorithm a : algorithms)
         trace.results.push_back(simulateOne(config, a, trace.arrivals));
@@ -97,7 +97,7 @@ Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithm
 Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals,
                std::vector<std::int64_t> costs)
 {
-    Trace trace{config, std::move(arrivals), {}, std::move(costs)};
+    Trace trace{config, std::move(arrivals), {}, std::move(costs), {}};
     trace.results.reserve(algorithms.size());
     for (Algorithm a : algorithms)
         trace.results.push_back(simulateOne(config, a, trace.arrivals, trace.costs));

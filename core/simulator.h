@@ -9,6 +9,7 @@
 #include "nanos.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -33,11 +34,22 @@ struct AlgorithmTrace {
     Metrics metrics;
 };
 
+// LayeredTrace is the result `layered`: the decisions of a LayeredPolicy over the arrivals.
+struct LayeredTrace {
+    std::vector<Algorithm> algorithms;     // the layers' algorithms, in order
+    std::vector<Decision> decisions;       // one per arrival
+    Metrics metrics;                       // allowed, denied, delayed, never, allowedCost (no memory)
+    std::vector<std::int64_t> allowed;     // per layer: requests it admitted
+    std::vector<std::int64_t> deniedHere;  // per layer: requests it denied
+    std::vector<std::int64_t> wasted;      // per layer: units consumed for requests a later layer denied
+};
+
 struct Trace {
     LimiterConfig config;
     std::vector<Nanos> arrivals;
     std::vector<AlgorithmTrace> results; // in the order the algorithms were asked for
     std::vector<std::int64_t> costs;     // one per arrival; empty when every request costs 1
+    std::optional<LayeredTrace> layered; // when the scenario has layers
 };
 
 // simulate runs every algorithm over the arrivals (non-decreasing, non-negative) from a fresh

@@ -136,7 +136,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
     const std::vector<Algorithm>& algorithms = scenario->algorithms;
     try {
         if (!trace) {
-            auto fresh = std::make_shared<Trace>(Trace{scenario->config, resolveArrivals(*scenario), {}, resolveCosts(*scenario)});
+            auto fresh = std::make_shared<Trace>(Trace{scenario->config, resolveArrivals(*scenario), {}, resolveCosts(*scenario), {}});
             fresh->results.resize(algorithms.size());
             std::vector<std::size_t> indices(algorithms.size());
             std::iota(indices.begin(), indices.end(), std::size_t(0));
