@@ -42,7 +42,11 @@ public:
             push(t, cost);
             d.allowed = true;
         } else {
-            d.retryAfter = cost > m_limit ? kRetryNever : waitFor(t, cost);
+            // Every entry costs 1 and the log is full: room comes when the oldest expires (O(1),
+            // the hot path); otherwise walk the entries.
+            d.retryAfter = cost > m_limit          ? kRetryNever
+                           : cost == 1 && m_costs.empty() ? m_windowNanos - (t - at(0))
+                                                          : waitFor(t, cost);
         }
         if (d.allowed || cost > 1) // a denied request of cost 1 leaves no room for another
             d.remaining = clampRemaining(m_limit - m_used);
