@@ -105,48 +105,13 @@ void addCostLayerNginxOptions(QCommandLineParser& parser)
     });
 }
 
-// parseLayer reads one --layer value, ALG:key=value,... Unset keys take the documented defaults
-// (limit 10, window 10 s, capacity = limit, rate = limit / window).
+// parseLayer reads one --layer value (core's grammar), naming the option and the value in a refusal.
 Layer parseLayer(const QString& text, const NginxOptions& nginx)
 {
-    const std::string where = "--layer " + quoted(text.toStdString()) + ": ";
-    const qsizetype colon = text.indexOf(':');
-    const std::string id = (colon < 0 ? text : text.left(colon)).trimmed().toStdString();
-    const auto algorithm = algorithmFromId(id);
-    if (!algorithm)
-        throw InputError(where + "unknown algorithm " + quoted(id) + " (known: " + knownAlgorithms().toStdString() + ")");
-    std::int64_t limit = 10;
-    Nanos window = 10 * kNanosPerSecond;
-    std::optional<std::int64_t> capacity;
-    std::optional<Rate> rate;
-    const QString rest = colon < 0 ? QString() : text.mid(colon + 1);
-    for (const QString& pair : rest.split(',', Qt::SkipEmptyParts)) {
-        const qsizetype eq = pair.indexOf('=');
-        const std::string key = (eq < 0 ? pair : pair.left(eq)).trimmed().toStdString();
-        const std::string value = eq < 0 ? std::string() : pair.mid(eq + 1).trimmed().toStdString();
-        try {
-            if (key == "limit")
-                limit = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
-            else if (key == "window")
-                window = seconds(true)(value);
-            else if (key == "capacity")
-                capacity = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
-            else if (key == "rate")
-                rate = parseRate(value);
-            else
-                throw InputError("unknown key " + quoted(key) + " (known: limit, window, capacity, rate)");
-        } catch (const InputError& e) {
-            const std::string message = e.what();
-            throw InputError(where + (message.starts_with("unknown key") ? message : key + ": " + message));
-        }
-    }
     try {
-        Layer layer{*algorithm, LimiterConfig::make(limit, window, capacity, rate).withNginx(nginx)};
-        if (layer.algorithm == Algorithm::NginxLimitReq)
-            (void)nginxRateThousandths(layer.config.rate());
-        return layer;
+        return ratelab::parseLayer(text.toStdString(), nginx);
     } catch (const InputError& e) {
-        throw InputError(where + e.what());
+        throw InputError("--layer " + quoted(text.toStdString()) + ": " + e.what());
     }
 }
 

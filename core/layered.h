@@ -16,6 +16,8 @@
 
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace ratelab {
@@ -26,6 +28,16 @@ struct Layer {
 
     friend bool operator==(const Layer&, const Layer&) = default;
 };
+
+// parseLayer reads a layer written as `ALG:key=value,...` (keys: limit, window, capacity, rate;
+// unset keys take the documented defaults: limit 10, window 10 s, capacity = limit, rate =
+// limit / window), the one grammar of --layer, scenario files and the app. nginx is the nginx
+// options a nginx_limit_req layer reads. It throws InputError naming the key that is wrong.
+Layer parseLayer(std::string_view text, const NginxOptions& nginx = {});
+
+// layerText writes a layer in parseLayer's grammar, every key exact:
+// "token_bucket:limit=10,window=10,capacity=100,rate=10".
+std::string layerText(const Layer& layer);
 
 // LayerMetrics counts, for one layer: requests it admitted (also those a later layer then
 // denied), requests it denied, and the units it consumed for requests a later layer denied.

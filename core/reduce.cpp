@@ -14,7 +14,7 @@ Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k)
 ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns)
 {
     const AlgorithmTrace& result = trace.results.at(row);
-    const std::vector<Nanos>& t = trace.arrivals;
+    const std::vector<Nanos>& t = timesOf(trace, row);
     ReducedRow out;
     out.fromNanos = fromNanos;
     out.toNanos = toNanos;
@@ -23,7 +23,19 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
     out.firstRequest = std::lower_bound(t.begin(), t.end(), fromNanos) - t.begin();
     out.endRequest = std::lower_bound(t.begin(), t.end(), toNanos) - t.begin();
 
-    visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
+    if (!result.levelReplayable) { // no one limiter holds the state: the verdicts, no level
+        std::size_t i = out.firstRequest;
+        for (int k = 0; k < columns; ++k) {
+            const Nanos end = columnStart(fromNanos, toNanos, columns, k + 1);
+            Column& c = out.columns[k];
+            for (; i < out.endRequest && t[i] < end; ++i) {
+                const Decision& d = result.decisions[i];
+                (d.allowed ? (d.delay > 0 ? c.delayed : c.admitted) : c.denied) += 1;
+            }
+        }
+        return out;
+    }
+    visitLimiter(result.algorithm, result.levelConfig.value_or(trace.config), [&](auto& limiter) {
         std::size_t i = 0;
         for (; i < out.firstRequest; ++i)
             limiter.decide(t[i], costOf(trace, i));
@@ -67,10 +79,11 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
 double levelBefore(const Trace& trace, std::size_t row, std::size_t index)
 {
     const AlgorithmTrace& result = trace.results.at(row);
-    return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
+    const std::vector<Nanos>& t = timesOf(trace, row);
+    return visitLimiter(result.algorithm, result.levelConfig.value_or(trace.config), [&](auto& limiter) {
         for (std::size_t i = 0; i < index; ++i)
-            limiter.decide(trace.arrivals[i], costOf(trace, i));
-        return limiter.levelAt(trace.arrivals.at(index));
+            limiter.decide(t[i], costOf(trace, i));
+        return limiter.levelAt(t.at(index));
     });
 }
 

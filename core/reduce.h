@@ -39,10 +39,12 @@ struct ReducedRow {
 Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k);
 
 // reduceRow reduces result `row` of the trace over [fromNanos, toNanos) to `columns` columns
-// (from < to, columns >= 1).
+// (from < to, columns >= 1). A row whose level cannot be replayed gets its verdicts and no level
+// points. firstRequest and endRequest index the row's own decisions (timesOf).
 ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns);
 
-// levelBefore returns the level of result `row` just before request `index` was decided.
+// levelBefore returns the level of result `row` just before its decision `index` was made. The
+// row's level must be replayable (AlgorithmTrace::levelReplayable).
 double levelBefore(const Trace& trace, std::size_t row, std::size_t index);
 
 } // namespace ratelab

@@ -2,6 +2,8 @@
 // (from a pattern, or explicit times from a file), plus the words that go with a preset.
 #pragma once
 
+#include "clients.h"
+#include "cluster.h"
 #include "config.h"
 #include "layered.h"
 #include "limiter.h"
@@ -29,6 +31,14 @@ struct Scenario {
     std::vector<std::int64_t> explicitCosts;
     // Layers of a layered policy (issue 14): when not empty, simulate adds the result `layered`.
     std::vector<Layer> layers;
+    // A cluster (issue 12): when set, every algorithm decides on these nodes. Its random
+    // balancer draws from pattern.seed, the scenario's one seed.
+    std::optional<ClusterConfig> cluster;
+    // Clients that react (issue 13): when set, requests belong to clients that retry. Its backoff
+    // jitter draws from pattern.seed. explicitClients, when not empty, names explicit arrival
+    // i's client (the rest are assigned round robin).
+    std::optional<ClientConfig> clients;
+    std::vector<std::int64_t> explicitClients;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };

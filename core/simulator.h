@@ -9,6 +9,8 @@
 #include "nanos.h"
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <optional>
 #include <span>
 #include <vector>
@@ -28,10 +30,21 @@ struct Metrics {
     std::int64_t never = 0;       // denied requests that no wait would admit (cost above L or C)
 };
 
+struct ClientTrace;
+
 struct AlgorithmTrace {
     Algorithm algorithm = Algorithm::FixedWindow;
-    std::vector<Decision> decisions; // one per arrival
+    std::vector<Decision> decisions; // one per arrival (per attempt when `times` is set)
     Metrics metrics;
+
+    // A row of the app that is not one limiter deciding the arrivals adds (rows.h):
+    std::string title;                        // not empty: the row's name ("Layered policy")
+    std::optional<LimiterConfig> levelConfig; // the config its level replays with (layered: the first layer's)
+    bool levelReplayable = true;              // false: no one limiter holds its state (many nodes or keys)
+    std::vector<Nanos> times;                 // one per decision when not the arrivals (clients: the attempts)
+    std::vector<std::uint8_t> nodes;          // cluster: the node of each decision
+    std::vector<std::int64_t> perNodeAllowed; // cluster: admitted per node
+    std::shared_ptr<const ClientTrace> clients; // clients: the attempts and their statistics
 };
 
 // LayeredTrace is the result `layered`: the decisions of a LayeredPolicy over the arrivals.
@@ -65,6 +78,13 @@ Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithm
 // holds one cost per arrival.
 AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
                            std::span<const std::int64_t> costs = {});
+
+// timesOf returns the time of each decision of result `row`: its own times (attempts), or the arrivals.
+inline const std::vector<Nanos>& timesOf(const Trace& trace, std::size_t row)
+{
+    const AlgorithmTrace& r = trace.results.at(row);
+    return r.times.empty() ? trace.arrivals : r.times;
+}
 
 // costOf returns request i's cost in a trace (1 when the trace has no costs).
 inline std::int64_t costOf(const Trace& trace, std::size_t i) { return trace.costs.empty() ? 1 : trace.costs[i]; }

@@ -3,6 +3,7 @@
 #include "algorithm_facts.h"
 #include "decimal.h"
 #include "explain.h"
+#include "rows.h"
 
 #include <QThread>
 #include <QThreadPool>
@@ -76,11 +77,12 @@ void RunningCounts::reset(std::shared_ptr<const Trace> trace)
 {
     m_trace = std::move(trace);
     m_counts.assign(m_trace ? m_trace->results.size() : 0, Counts{});
-    m_shown = 0;
+    m_rowShown.assign(m_counts.size(), 0);
     if (m_trace) // at the end: the totals, which the metrics already hold
         for (std::size_t r = 0; r < m_counts.size(); ++r) {
-            const Metrics& m = m_trace->results[r].metrics;
-            m_counts[r] = {m.allowed, m.delayed, m.denied};
+            const AlgorithmTrace& result = m_trace->results[r];
+            m_counts[r] = {result.metrics.allowed, result.metrics.delayed, result.metrics.denied};
+            m_rowShown[r] = result.decisions.size();
         }
     m_shown = m_trace ? m_trace->arrivals.size() : 0;
 }
@@ -89,29 +91,41 @@ void RunningCounts::moveTo(std::size_t shown)
 {
     if (!m_trace)
         return;
-    shown = std::min(shown, m_trace->arrivals.size());
-    // Walk the shorter way: from here, or from the start.
-    if (shown >= m_shown)
-        add(m_shown, shown, +1);
-    else if (m_shown - shown <= shown)
-        add(shown, m_shown, -1);
-    else {
-        m_counts.assign(m_counts.size(), Counts{});
-        add(0, shown, +1);
+    const auto& arrivals = m_trace->arrivals;
+    shown = std::min(shown, arrivals.size());
+    for (std::size_t r = 0; r < m_counts.size(); ++r) {
+        const AlgorithmTrace& result = m_trace->results[r];
+        // A row with its own times (attempts) shows the decisions made up to the playhead's time.
+        std::size_t target = shown;
+        if (!result.times.empty() || result.decisions.size() != arrivals.size()) {
+            const auto& t = timesOf(*m_trace, r);
+            target = shown == 0                ? 0
+                     : shown == arrivals.size() ? t.size()
+                                                : std::size_t(std::upper_bound(t.begin(), t.end(), arrivals[shown - 1]) - t.begin());
+        }
+        // Walk the shorter way: from here, or from the start.
+        std::size_t& at = m_rowShown[r];
+        if (target >= at)
+            add(r, at, target, +1);
+        else if (at - target <= target)
+            add(r, target, at, -1);
+        else {
+            m_counts[r] = Counts{};
+            add(r, 0, target, +1);
+        }
+        at = target;
     }
     m_shown = shown;
 }
 
-void RunningCounts::add(std::size_t from, std::size_t to, int sign)
+void RunningCounts::add(std::size_t r, std::size_t from, std::size_t to, int sign)
 {
-    for (std::size_t r = 0; r < m_counts.size(); ++r) {
-        const auto& d = m_trace->results[r].decisions;
-        Counts& c = m_counts[r];
-        for (std::size_t i = from; i < to; ++i) {
-            c.admitted += sign * d[i].allowed;
-            c.delayed += sign * (d[i].delay > 0);
-            c.denied += sign * !d[i].allowed;
-        }
+    const auto& d = m_trace->results[r].decisions;
+    Counts& c = m_counts[r];
+    for (std::size_t i = from; i < to; ++i) {
+        c.admitted += sign * d[i].allowed;
+        c.delayed += sign * (d[i].delay > 0);
+        c.denied += sign * !d[i].allowed;
     }
 }
 
@@ -132,19 +146,17 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
     Frame f;
     f.scenario = scenario;
     columns = std::max(columns, 1);
-    // Algorithms are independent: simulate and reduce each on its own pool thread.
-    const std::vector<Algorithm>& algorithms = scenario->algorithms;
+    // Rows are independent: simulate and reduce each on its own pool thread.
     try {
         if (!trace) {
-            auto fresh = std::make_shared<Trace>(Trace{scenario->config, resolveArrivals(*scenario), {}, resolveCosts(*scenario), {}});
-            fresh->results.resize(algorithms.size());
-            std::vector<std::size_t> indices(algorithms.size());
+            RowInputs inputs = resolveRowInputs(*scenario);
+            std::vector<AlgorithmTrace> results(rowCount(*scenario));
+            std::vector<std::size_t> indices(results.size());
             std::iota(indices.begin(), indices.end(), std::size_t(0));
             // Each result is written in place: a mapped result list would copy every decision.
-            QtConcurrent::blockingMap(simulationPool(), indices, [&](std::size_t i) {
-                fresh->results[i] = simulateOne(fresh->config, algorithms[i], fresh->arrivals, fresh->costs);
-            });
-            trace = std::move(fresh);
+            QtConcurrent::blockingMap(simulationPool(), indices,
+                                      [&](std::size_t i) { results[i] = simulateRow(*scenario, inputs, i); });
+            trace = std::make_shared<Trace>(Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs), {}});
         }
     } catch (const InputError& e) {
         f.error = QString::fromStdString(e.what());

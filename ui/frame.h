@@ -74,9 +74,10 @@ public:
     const Counts& row(std::size_t r) const { return m_counts.at(r); }
 
 private:
-    void add(std::size_t from, std::size_t to, int sign);
+    void add(std::size_t row, std::size_t from, std::size_t to, int sign);
     std::shared_ptr<const Trace> m_trace;
     std::vector<Counts> m_counts;
+    std::vector<std::size_t> m_rowShown; // per row: decisions counted (a row with attempts has its own)
     std::size_t m_shown = 0;
 };
 

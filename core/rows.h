@@ -1,0 +1,43 @@
+// Rows: what the app draws for a scenario, one row per algorithm plus one for a layered policy,
+// each decided the way the scenario asks (one server, a cluster, or clients that retry).
+//
+// `compare` writes each feature in its own shape (report.h); the app needs one: a row of
+// decisions at times, which it reduces and draws. simulateRow fills an AlgorithmTrace with what
+// its feature adds: a cluster row its nodes, a clients row its own attempt times, a layered row
+// its title and the config its level replays with. The decisions are the very ones `compare`
+// reports for the same scenario.
+#pragma once
+
+#include "scenario.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ratelab {
+
+// RowInputs are a scenario's resolved requests: times, costs (empty: all 1) and, with clients,
+// each request's client.
+struct RowInputs {
+    std::vector<Nanos> arrivals;
+    std::vector<std::int64_t> costs;
+    std::vector<std::int64_t> clientOf;
+};
+
+// rowCount returns how many rows the scenario shows: its algorithms, and `layered` last.
+std::size_t rowCount(const Scenario& s);
+
+// resolveRowInputs checks the scenario and resolves its requests. It throws InputError for a
+// combination not simulated together yet (a cluster with clients, cost or layers; clients with
+// cost or layers; nginx_limit_req on a cluster), naming both.
+RowInputs resolveRowInputs(const Scenario& s);
+
+// resolveClients returns each request's client, in resolveArrivals' order: the named client of
+// an explicit arrival, else request i's round-robin client i mod K. Empty without clients.
+std::vector<std::int64_t> resolveClients(const Scenario& s);
+
+// simulateRow simulates row r (0 <= r < rowCount(s)) over the inputs. Rows are independent:
+// callers may run several at once on different threads.
+AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& inputs, std::size_t r);
+
+} // namespace ratelab
