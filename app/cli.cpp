@@ -11,6 +11,8 @@
 #include "presets.h"
 #include "redis_store.h"
 #include "report.h"
+#include "report_clients.h"
+#include "rows.h"
 #include "scenario_options.h"
 
 #include <QCoreApplication>
@@ -48,10 +50,34 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     }
 
     const Scenario scenario = scenarioFromOptions(parser);
-    // Any cluster option runs the scenario on N nodes (and, with --backend redis, on Redis).
+    // A scenario file or preset with clients runs them as the options would.
+    if (scenario.clients && !clusterOptionsGiven(parser)) {
+        const RowInputs inputs = resolveRowInputs(scenario);
+        ClientOptions o = scenario.clients->options();
+        o.seed = scenario.pattern.seed;
+        const ClientsTrace trace =
+            simulateClients(scenario.config, ClientConfig::make(o), scenario.algorithms, inputs.arrivals, inputs.clientOf);
+        std::ios::sync_with_stdio(false);
+        if (format == "csv")
+            writeClientsCsv(std::cout, trace);
+        else
+            writeClientsJson(std::cout, scenario, trace);
+        std::cout.flush();
+        return std::cout ? 0 : fail("cannot write the output");
+    }
+    // Any cluster option (or a file's cluster) runs the scenario on N nodes (and, with --backend
+    // redis, on Redis).
     ReportOptions options;
     options.headers = parser.isSet("headers");
-    if (const auto cluster = clusterFromOptions(parser, scenario.pattern.seed)) {
+    std::optional<ClusterOptions> cluster = clusterFromOptions(parser, scenario.pattern.seed);
+    if (!cluster && scenario.cluster) {
+        (void)resolveRowInputs(scenario); // the combinations a cluster does not take yet
+        ClusterConfig::Options o{scenario.cluster->nodes(), scenario.cluster->balancer(),
+                                 scenario.cluster->coordination(), scenario.cluster->latencyNanos(),
+                                 scenario.cluster->syncNanos(), scenario.cluster->skewNanos(), scenario.pattern.seed};
+        cluster = ClusterOptions{ClusterConfig::make(o), false, {}};
+    }
+    if (cluster) {
         if (!scenario.layers.empty())
             return fail("--layer and the cluster options cannot be combined yet: choose one");
         const auto [clusterTrace, report] = runCluster(scenario, *cluster);

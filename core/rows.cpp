@@ -64,6 +64,8 @@ RowInputs resolveRowInputs(const Scenario& s)
             refuse("clients", "request cost");
         if (!s.layers.empty())
             refuse("clients", "layers");
+        if (nginx)
+            refuse("clients", "nginx_limit_req");
         in.clientOf = resolveClients(s);
     }
     return in;

@@ -2,6 +2,7 @@
 #include "scenariofile.h"
 
 #include "decimal.h"
+#include "rows.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -100,6 +101,11 @@ private:
     }
 
     std::vector<Nanos> times(const QJsonObject& o, const QString& key, bool sorted);
+    std::vector<std::int64_t> integers(const QJsonObject& o, const QString& key, std::int64_t min, std::int64_t max,
+                                       std::size_t count);
+    void readProduction(const QJsonObject& root, Scenario& s);
+    std::optional<ClusterConfig> readCluster(const QJsonValue& v);
+    std::optional<ClientConfig> readClients(const QJsonValue& v);
     void readPattern(const QJsonObject& o, Pattern& p, bool used);
     void unknownKeys(const QJsonObject& o, const QStringList& known, const QString& prefix);
 };
@@ -149,6 +155,165 @@ std::vector<Nanos> Reader::times(const QJsonObject& o, const QString& key, bool 
         out.push_back(t);
     }
     return out;
+}
+
+// integers reads an array of `count` whole numbers in [min, max], one per explicit arrival.
+std::vector<std::int64_t> Reader::integers(const QJsonObject& o, const QString& key, std::int64_t min,
+                                           std::int64_t max, std::size_t count)
+{
+    const QJsonValue v = o.value(key);
+    if (!v.isArray())
+        refuse(QString("\"%1\" must be an array of whole numbers, one per arrival (got %2)").arg(key, typeName(v)));
+    const QJsonArray a = v.toArray();
+    if (std::size_t(a.size()) != count)
+        refuse(QString("\"%1\" holds %2 values; \"arrivals\" holds %3 times: one each").arg(key).arg(a.size()).arg(count));
+    std::vector<std::int64_t> out;
+    out.reserve(count);
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        const QString path = QString("%1[%2]").arg(key).arg(i);
+        out.push_back(parsed<std::int64_t>(scalar(a.at(i), path, "a whole number"), path,
+                                           [&](std::string_view x) { return parseIntegerIn(x, min, max); }));
+    }
+    return out;
+}
+
+// readCluster reads "cluster". Its seed stays the default: simulateRow draws from pattern.seed.
+std::optional<ClusterConfig> Reader::readCluster(const QJsonValue& v)
+{
+    if (v.isUndefined())
+        return std::nullopt;
+    if (!v.isObject())
+        refuse(QString("\"cluster\" must be an object (got %1)").arg(typeName(v)));
+    const QJsonObject o = v.toObject();
+    unknownKeys(o, {"nodes", "balancer", "coordination", "latency", "sync", "skew"}, "cluster.");
+    ClusterConfig::Options c;
+    if (const auto t = text(o, "nodes", "cluster.nodes", "a whole number"))
+        c.nodes = int(parsed<std::int64_t>(*t, "cluster.nodes",
+                                           [](std::string_view x) { return parseIntegerIn(x, 1, ClusterConfig::kMaxNodes); }));
+    if (const auto t = text(o, "balancer", "cluster.balancer", "a balancer id")) {
+        const auto b = balancerFromId(*t);
+        if (!b)
+            refuse(QString("\"cluster.balancer\": unknown balancer %1 (known: round_robin, random, hash)").arg(q(ratelab::quoted(*t))));
+        c.balancer = *b;
+    }
+    if (const auto t = text(o, "coordination", "cluster.coordination", "a coordination id")) {
+        const auto m = coordinationFromId(*t);
+        if (!m)
+            refuse(QString("\"cluster.coordination\": unknown coordination %1 (known: local, split, shared, racy, hybrid)")
+                       .arg(q(ratelab::quoted(*t))));
+        c.coordination = *m;
+    }
+    const auto duration = [&](const char* key, Nanos& field) {
+        const QString path = QString("cluster.") + key;
+        if (const auto t = text(o, key, path, "a time in seconds"))
+            field = parsed<Nanos>(*t, path, [](std::string_view x) { return parseSeconds(x); });
+    };
+    duration("latency", c.latencyNanos);
+    duration("sync", c.syncNanos);
+    duration("skew", c.skewNanos);
+    return parsed<ClusterConfig>(std::string(), "cluster", [&](std::string_view) { return ClusterConfig::make(c); });
+}
+
+// readClients reads "clients". Its seed stays the default: simulateRow draws from pattern.seed.
+std::optional<ClientConfig> Reader::readClients(const QJsonValue& v)
+{
+    if (v.isUndefined())
+        return std::nullopt;
+    if (!v.isObject())
+        refuse(QString("\"clients\" must be an object (got %1)").arg(typeName(v)));
+    const QJsonObject o = v.toObject();
+    unknownKeys(o, {"clients", "key", "retry", "retry_delay", "max_retries", "backoff_base", "backoff_cap"}, "clients.");
+    ClientOptions c;
+    if (const auto t = text(o, "clients", "clients.clients", "a whole number"))
+        c.clients = parsed<std::int64_t>(*t, "clients.clients",
+                                         [](std::string_view x) { return parseIntegerIn(x, 1, ClientConfig::kMaxClients); });
+    if (const auto t = text(o, "key", "clients.key", "client or global")) {
+        const auto k = keyModeFromId(*t);
+        if (!k)
+            refuse(QString("\"clients.key\": unknown key %1 (known: client, global)").arg(q(ratelab::quoted(*t))));
+        c.key = *k;
+    }
+    if (const auto t = text(o, "retry", "clients.retry", "a retry policy id")) {
+        const auto r = retryPolicyFromId(*t);
+        if (!r)
+            refuse(QString("\"clients.retry\": unknown retry policy %1 (known: none, immediate, retry_after, "
+                           "retry_after_header, backoff)")
+                       .arg(q(ratelab::quoted(*t))));
+        c.retry = *r;
+    }
+    if (const auto t = text(o, "max_retries", "clients.max_retries", "a whole number"))
+        c.maxRetries = parsed<std::int64_t>(*t, "clients.max_retries",
+                                            [](std::string_view x) { return parseIntegerIn(x, 0, ClientConfig::kMaxRetries); });
+    const auto duration = [&](const char* key, Nanos& field) {
+        const QString path = QString("clients.") + key;
+        if (const auto t = text(o, key, path, "a time in seconds"))
+            field = parsed<Nanos>(*t, path, [](std::string_view x) { return parseSeconds(x); });
+    };
+    duration("retry_delay", c.retryDelayNanos);
+    duration("backoff_base", c.backoffBaseNanos);
+    duration("backoff_cap", c.backoffCapNanos);
+    return parsed<ClientConfig>(std::string(), "clients", [&](std::string_view) { return ClientConfig::make(c); });
+}
+
+// readProduction reads what production adds: cost, nginx, layers, cluster, clients.
+void Reader::readProduction(const QJsonObject& root, Scenario& s)
+{
+    if (const auto t = text(root, "cost", "cost", "a whole number"))
+        s.cost = parsed<std::int64_t>(*t, "cost", [](std::string_view x) { return parseIntegerIn(x, 1, kMaxCost); });
+    const std::size_t explicitCount = s.explicitArrivals ? s.explicitArrivals->size() : 0;
+    const auto perArrival = [&](const char* key) {
+        if (root.contains(key) && !s.explicitArrivals)
+            refuse(QString("\"%1\" gives one value per arrival, but there is no \"arrivals\"").arg(key));
+        return root.contains(key);
+    };
+    if (perArrival("costs"))
+        s.explicitCosts = integers(root, "costs", 1, kMaxCost, explicitCount);
+
+    const QJsonValue nginx = root.value("nginx");
+    if (!nginx.isUndefined()) {
+        if (!nginx.isObject())
+            refuse(QString("\"nginx\" must be an object (got %1)").arg(typeName(nginx)));
+        const QJsonObject o = nginx.toObject();
+        unknownKeys(o, {"burst", "nodelay", "delay"}, "nginx.");
+        NginxOptions n;
+        const auto whole = [](std::string_view x) { return parseIntegerIn(x, 0, LimiterConfig::kMaxLimit); };
+        if (const auto t = text(o, "burst", "nginx.burst", "a whole number"))
+            n.burst = parsed<std::int64_t>(*t, "nginx.burst", whole);
+        if (o.contains("nodelay")) {
+            if (!o.value("nodelay").isBool())
+                refuse(QString("\"nginx.nodelay\" must be true or false (got %1)").arg(typeName(o.value("nodelay"))));
+            n.nodelay = o.value("nodelay").toBool();
+        }
+        if (const auto t = text(o, "delay", "nginx.delay", "a whole number"))
+            n.delay = parsed<std::int64_t>(*t, "nginx.delay", whole);
+        if (n.nodelay && n.delay != 0)
+            refuse("\"nginx\": nodelay and delay cannot be combined: choose one");
+        s.config = s.config.withNginx(n);
+    }
+
+    const QJsonValue layers = root.value("layers");
+    if (!layers.isUndefined()) {
+        if (!layers.isArray())
+            refuse(QString("\"layers\" must be an array of layers like \"token_bucket:capacity=100,rate=10\" (got %1)")
+                       .arg(typeName(layers)));
+        const QJsonArray a = layers.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString path = QString("layers[%1]").arg(i);
+            if (!a.at(i).isString())
+                refuse(QString("\"%1\" must be a layer like \"token_bucket:capacity=100,rate=10\" (got %2)")
+                           .arg(path, typeName(a.at(i))));
+            const NginxOptions n = s.config.nginx();
+            s.layers.push_back(parsed<Layer>(a.at(i).toString().toStdString(), path,
+                                             [&](std::string_view x) { return parseLayer(x, n); }));
+        }
+    }
+
+    s.cluster = readCluster(root.value("cluster"));
+    s.clients = readClients(root.value("clients"));
+    if (perArrival("client_of")) {
+        const std::int64_t k = s.clients ? s.clients->clients() : 1;
+        s.explicitClients = integers(root, "client_of", 0, k - 1, explicitCount);
+    }
 }
 
 void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
@@ -243,7 +408,7 @@ Scenario Reader::read(const QJsonObject& root)
     }
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
-                 "pattern", "arrivals", "added"},
+                 "pattern", "arrivals", "added", "cost", "costs", "nginx", "layers", "cluster", "clients", "client_of"},
                 "");
 
     Scenario s;
@@ -317,6 +482,7 @@ Scenario Reader::read(const QJsonObject& root)
         s.explicitArrivals = times(root, "arrivals", true);
     if (root.contains("added"))
         s.addedArrivals = times(root, "added", false);
+    readProduction(root, s);
 
     // What will be simulated must be simulable: the pattern's own range checks (times beyond
     // about 292 years, an edge pattern of more than kMaxArrivals) and the total count.
@@ -334,6 +500,11 @@ Scenario Reader::read(const QJsonObject& root)
         refuse(QString("\"added\": %1 requests in all; at most %2 per scenario")
                    .arg(count + std::int64_t(s.addedArrivals.size()))
                    .arg(kMaxArrivals));
+    try {
+        (void)resolveRowInputs(s); // combinations not simulated together, a client past the count
+    } catch (const InputError& e) {
+        refuse(q(std::string(e.what())));
+    }
     return s;
 }
 

@@ -13,8 +13,20 @@
 //     "pattern": {"kind": "uniform", "n": 15, "delay": "0.1", "start": "0", "size": 5,
 //                 "period": "1", "lambda": "2", "seed": 1, "gap": "0.001"},
 //     "arrivals": ["0", "0.1", ...],   (explicit times: replaces the pattern's requests)
-//     "added": ["2.5", ...]            (requests sent by hand, merged in)
+//     "added": ["2.5", ...],           (requests sent by hand, merged in)
+//     "cost": 3, "costs": [1, 5, ...],  (every request's cost; per explicit arrival)
+//     "nginx": {"burst": 20, "nodelay": true, "delay": 0},
+//     "layers": ["token_bucket:limit=10,window=10,capacity=100,rate=10", ...],
+//     "cluster": {"nodes": 2, "balancer": "round_robin", "coordination": "racy", "latency": "0.05",
+//                 "sync": "0.1", "skew": "0"},
+//     "clients": {"clients": 20, "key": "client", "retry": "backoff", "retry_delay": "0",
+//                 "max_retries": 3, "backoff_base": "0.1", "backoff_cap": "10"},
+//     "client_of": [0, 3, ...]         (each explicit arrival's client)
 //   }
+//
+// The production fields (cost to client_of) are written only when they are not the default, so
+// a scenario without them reads as before. The cluster's and clients' random draws use the
+// pattern's seed, the scenario's one seed.
 //
 // A file is refused, with a one-line message that names what is wrong, when it is not JSON, is of
 // another format or a newer version, has a field of the wrong type, or a value out of range (each
@@ -22,7 +34,7 @@
 // generateArrivals' checks). A missing field takes its default, and each default applied is
 // reported in LoadResult::notes: "version", "algorithms", "limit", "window", "capacity", "rate",
 // "pattern" (unless "arrivals" replaces it) and the pattern fields its kind reads. "title",
-// "lesson", "arrivals" and "added" are optional. Unknown fields are ignored and reported (typos).
+// "lesson", "arrivals", "added" and the production fields are optional. Unknown fields are ignored and reported (typos).
 #pragma once
 
 #include "scenario.h"

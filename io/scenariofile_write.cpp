@@ -30,6 +30,64 @@ QByteArray jsonString(const std::string& s) { return jsonString(q(s)); }
 // so nothing needs escaping.
 QByteArray seconds(Nanos t) { return '"' + QByteArray::fromStdString(formatSeconds(t)) + '"'; }
 
+void writeIntegers(QByteArray& out, const char* key, const std::vector<std::int64_t>& values)
+{
+    out += QByteArray(",\n  \"") + key + "\": [";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        out += i == 0 ? "\n    " : i % 16 == 0 ? ",\n    " : ", ";
+        out += QByteArray::number(qint64(values[i]));
+    }
+    out += values.empty() ? "]" : "\n  ]";
+}
+
+// writeProduction writes what production adds, each only when it is not the default, so a
+// scenario without them reads as it always did.
+void writeProduction(QByteArray& out, const Scenario& s)
+{
+    if (s.cost != 1)
+        out += ",\n  \"cost\": " + QByteArray::number(qint64(s.cost));
+    if (s.explicitArrivals && !s.explicitCosts.empty())
+        writeIntegers(out, "costs", s.explicitCosts);
+    const NginxOptions& n = s.config.nginx();
+    if (n != NginxOptions{}) {
+        QByteArray fields;
+        if (n.burst)
+            fields += "\"burst\": " + QByteArray::number(qint64(*n.burst));
+        if (n.nodelay)
+            fields += QByteArray(fields.isEmpty() ? "" : ", ") + "\"nodelay\": true";
+        if (n.delay != 0)
+            fields += QByteArray(fields.isEmpty() ? "" : ", ") + "\"delay\": " + QByteArray::number(qint64(n.delay));
+        out += ",\n  \"nginx\": {" + fields + "}";
+    }
+    if (!s.layers.empty()) {
+        out += ",\n  \"layers\": [";
+        for (std::size_t i = 0; i < s.layers.size(); ++i)
+            out += QByteArray(i ? ",\n    " : "\n    ") + jsonString(layerText(s.layers[i]));
+        out += "\n  ]";
+    }
+    if (s.cluster) {
+        const ClusterConfig& c = *s.cluster;
+        out += ",\n  \"cluster\": {\"nodes\": " + QByteArray::number(c.nodes()) + ", \"balancer\": "
+               + jsonString(std::string(balancerId(c.balancer()))) + ", \"coordination\": "
+               + jsonString(std::string(coordinationId(c.coordination())));
+        if (c.coordination() == Coordination::Racy)
+            out += ", \"latency\": " + seconds(c.latencyNanos());
+        if (c.coordination() == Coordination::Hybrid)
+            out += ", \"sync\": " + seconds(c.syncNanos());
+        out += ", \"skew\": " + seconds(c.skewNanos()) + "}";
+    }
+    if (s.clients) {
+        const ClientOptions& c = s.clients->options();
+        out += ",\n  \"clients\": {\"clients\": " + QByteArray::number(qint64(c.clients)) + ", \"key\": "
+               + jsonString(std::string(keyModeId(c.key))) + ", \"retry\": "
+               + jsonString(std::string(retryPolicyId(c.retry))) + ", \"retry_delay\": " + seconds(c.retryDelayNanos)
+               + ", \"max_retries\": " + QByteArray::number(qint64(c.maxRetries)) + ", \"backoff_base\": "
+               + seconds(c.backoffBaseNanos) + ", \"backoff_cap\": " + seconds(c.backoffCapNanos) + "}";
+    }
+    if (s.explicitArrivals && !s.explicitClients.empty())
+        writeIntegers(out, "client_of", s.explicitClients);
+}
+
 void writeTimes(QByteArray& out, const char* key, const std::vector<Nanos>& times)
 {
     out += QByteArray(",\n  \"") + key + "\": [";
@@ -78,6 +136,7 @@ QByteArray serializeScenario(const Scenario& s)
         writeTimes(out, "arrivals", *s.explicitArrivals);
     if (!s.addedArrivals.empty())
         writeTimes(out, "added", s.addedArrivals);
+    writeProduction(out, s);
     out += "\n}\n";
     return out;
 }

@@ -2,6 +2,8 @@
 #include "cli_run.h"
 
 #include <QJsonArray>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace clitest;
@@ -57,6 +59,35 @@ private slots:
         QCOMPARE(seq.size(), 30);
         for (int i = 0; i < seq.size(); ++i)
             QCOMPARE(seq[i].toObject()["node"].toInt(), i % 2);
+    }
+
+    // A scenario file's "cluster" and "clients" run exactly as the options do.
+    void aFilesClusterAndClientsRunAsTheOptions()
+    {
+        QTemporaryDir dir;
+        const auto file = [&](const char* name, const QByteArray& extra) {
+            const QString path = dir.filePath(name);
+            QFile f(path);
+            const QByteArray json = R"({"format": "ratelab-scenario", "version": 1, "limit": 5, "window": "10",
+                "algorithms": ["fixed_window", "token_bucket"], "pattern": {"kind": "poisson", "n": 40, "lambda": "3",
+                "seed": 7}, )" + extra + "}";
+            return f.open(QIODevice::WriteOnly) && f.write(json) == json.size() ? path : QString();
+        };
+        const QString cluster = file("c.json", R"("cluster": {"nodes": 3, "balancer": "random", "coordination": "racy", "latency": "0.2"})");
+        const Run a = runRatelab({"compare", "--scenario", cluster});
+        const Run b = runRatelab({"compare", "--scenario", cluster, "--nodes", "3", "--balancer", "random",
+                                  "--coordination", "racy", "--latency", "0.2"});
+        QCOMPARE(a.code, 0);
+        QVERIFY(a.out.contains("\"per_node_allowed\""));
+        QCOMPARE(a.out, b.out);
+
+        const QString clients = file("k.json", R"("clients": {"clients": 3, "retry": "backoff", "max_retries": 4})");
+        const Run c = runRatelab({"compare", "--scenario", clients});
+        const Run d = runRatelab({"compare", "--scenario", clients, "--clients", "3", "--retry", "backoff",
+                                  "--max-retries", "4"});
+        QCOMPARE(c.code, 0);
+        QVERIFY(c.out.contains("\"amplification\""));
+        QCOMPARE(c.out, d.out);
     }
 
     void csvHasANodeColumn()

@@ -2,6 +2,7 @@
 // and rates exactly; every kind of broken file is refused with a message naming the problem, and
 // leaves the current scenario (and the file on disk) as it was; missing fields are reported.
 #include "scenariofile.h"
+#include "layered.h"
 
 #include "decimal.h"
 
@@ -130,6 +131,48 @@ private slots:
         s = Scenario{};
         s.explicitArrivals = std::vector<Nanos>{};
         QTest::newRow("no arrivals at all") << s;
+
+        // What production adds (issues 12 to 14), each exact.
+        s = Scenario{};
+        s.cost = 3;
+        s.config = s.config.withNginx({7, true, 0});
+        s.algorithms = {Algorithm::NginxLimitReq, Algorithm::LeakyBucket};
+        s.layers = {parseLayer("token_bucket:capacity=100,rate=10", s.config.nginx()), // layers read the nginx options
+                    parseLayer("sliding_window_counter:limit=1000,window=3600.000000001,rate=3/7", s.config.nginx())};
+        QTest::newRow("cost, nginx, two layers") << s;
+
+        s = Scenario{};
+        s.explicitArrivals = std::vector<Nanos>{0, 0, kSecond};
+        s.explicitCosts = {2, 1, 9};
+        s.config = s.config.withNginx({std::nullopt, false, 4});
+        QTest::newRow("a cost per arrival, nginx delay") << s;
+
+        for (Coordination c : kAllCoordinations) {
+            s = Scenario{};
+            ClusterConfig::Options o;
+            o.nodes = 3;
+            o.balancer = Balancer::Hash;
+            o.coordination = c;
+            o.latencyNanos = c == Coordination::Racy ? 50'000'001 : 0;
+            o.syncNanos = c == Coordination::Hybrid ? kSecond / 10 : 0;
+            o.skewNanos = 7;
+            s.cluster = ClusterConfig::make(o);
+            QTest::newRow(qPrintable("cluster " + QString::fromUtf8(coordinationId(c).data()))) << s;
+        }
+
+        s = Scenario{};
+        ClientOptions o;
+        o.clients = 4;
+        o.key = KeyMode::Global;
+        o.retry = RetryPolicy::Backoff;
+        o.maxRetries = 100;
+        o.retryDelayNanos = 1;
+        o.backoffBaseNanos = 3;
+        o.backoffCapNanos = 5 * kSecond + 1;
+        s.clients = ClientConfig::make(o);
+        s.explicitArrivals = std::vector<Nanos>{0, 1, 2};
+        s.explicitClients = {3, 0, 3};
+        QTest::newRow("clients, named per arrival") << s;
     }
 
     void roundTrip()
@@ -313,6 +356,28 @@ private slots:
         row("added a word", valid(R"("added": ["x"])"), {"added[0]", "'x'"});
         row("title a number", valid(R"("title": 5)"), {"\"title\"", "a number"});
         row("lesson null", valid(R"("lesson": null)"), {"\"lesson\"", "null"});
+        row("cost 0", valid(R"("cost": 0)"), {"\"cost\"", "at least 1"});
+        row("costs without arrivals", valid(R"("costs": [1])"), {"\"costs\"", "no \"arrivals\""});
+        row("costs one short", valid(R"("arrivals": ["0", "1"], "costs": [2])"), {"\"costs\"", "one each"});
+        row("costs a word", valid(R"("arrivals": ["0"], "costs": ["x"])"), {"costs[0]", "'x'"});
+        row("nginx burst negative", valid(R"("nginx": {"burst": -1})"), {"nginx.burst"});
+        row("nginx nodelay a string", valid(R"("nginx": {"nodelay": "yes"})"), {"nginx.nodelay", "a string"});
+        row("nginx nodelay and delay", valid(R"("nginx": {"nodelay": true, "delay": 2})"), {"\"nginx\"", "choose one"});
+        row("layer unknown key", valid(R"("layers": ["token_bucket:size=3"])"), {"layers[0]", "'size'"});
+        row("layer unknown algorithm", valid(R"("layers": ["bucket"])"), {"layers[0]", "'bucket'"});
+        row("layers a string", valid(R"("layers": "token_bucket")"), {"\"layers\"", "a string"});
+        row("cluster 65 nodes", valid(R"("cluster": {"nodes": 65})"), {"cluster.nodes", "64"});
+        row("cluster coordination unknown", valid(R"("cluster": {"coordination": "magic"})"), {"cluster.coordination", "'magic'"});
+        row("cluster sync without hybrid", valid(R"("cluster": {"coordination": "shared", "sync": "1"})"),
+            {"\"cluster\"", "sync"});
+        row("cluster hybrid without sync", valid(R"("cluster": {"coordination": "hybrid"})"), {"\"cluster\"", "sync"});
+        row("clients 0", valid(R"("clients": {"clients": 0})"), {"clients.clients", "at least 1"});
+        row("clients retry unknown", valid(R"("clients": {"retry": "sometimes"})"), {"clients.retry", "'sometimes'"});
+        row("client_of past the clients", valid(R"("arrivals": ["0"], "clients": {"clients": 2}, "client_of": [2])"),
+            {"client_of[0]", "at most 1"});
+        row("cluster with clients", valid(R"("cluster": {"nodes": 2}, "clients": {"clients": 2})"),
+            {"a cluster and clients", "together"});
+        row("clients with cost", valid(R"("cost": 2, "clients": {"clients": 2})"), {"clients and request cost"});
     }
 
     void brokenInputIsRefused()
