@@ -237,7 +237,8 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
         r = r.value_or(s.config.rate());
     }
     s.config = LimiterConfig::make(read(p, "limit", limits).value_or(s.config.limit()),
-                                   read(p, "window", seconds(true)).value_or(s.config.windowNanos()), capacity, r);
+                                   read(p, "window", seconds(true)).value_or(s.config.windowNanos()), capacity, r)
+                   .withNginx(s.config.nginx()); // a preset's or file's nginx options stay
 
     Pattern& pat = s.pattern;
     if (p.isSet("pattern")) {

@@ -1,6 +1,7 @@
 #include "controlpanel.h"
 
 #include "decimal.h"
+#include "documentfields.h"
 #include "scenariodocument.h"
 #include "slidervalue.h"
 
@@ -39,7 +40,10 @@ bool followsLimits(const Scenario& s)
 }
 
 // follow sets capacity and rate to limit and limit / window.
-void follow(Scenario& s) { s.config = LimiterConfig::make(s.config.limit(), s.config.windowNanos()); }
+void follow(Scenario& s)
+{
+    s.config = LimiterConfig::make(s.config.limit(), s.config.windowNanos()).withNginx(s.config.nginx());
+}
 
 // usePattern drops explicit arrival times (from a file) when a traffic setting is changed: the
 // pattern's requests replace them, as a pattern option does on the command line.
@@ -78,6 +82,7 @@ Nanos nonNegativeSeconds(const std::string& text)
 ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent)
     , m_document(document)
+    , m_fields(new DocumentFields(document, this))
     , m_limit(new SliderValue("&Limit", 1, 100, 0, ""))
     , m_window(new SliderValue("&Window", 0.1, 60, 3, " s"))
     , m_link(new QCheckBox("Capacity and rate &follow limit, window"))
@@ -93,7 +98,14 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     , m_seed(new SliderValue("S&eed", 0, 1000, 0, ""))
     , m_gap(new SliderValue("&Gap", 0, 10, 3, " s"))
     , m_start(new SliderValue("S&tart", 0, 60, 3, " s"))
+    , m_cost(new SliderValue("C&ost", 1, 100, 0, "", SliderValue::Scale::Log))
+    , m_burst(new SliderValue("B&urst", 0, 100, 0, ""))
+    , m_nodelay(new QCheckBox("&nodelay: admitted requests never wait"))
+    , m_nginxDelay(new SliderValue("dela&y=", 0, 100, 0, ""))
 {
+    m_cost->setToolTip(tr("What every request costs in tokens or slots (1: one request, one unit)"));
+    m_burst->setToolTip(tr("nginx limit_req burst=B: requests beyond the rate it queues (default capacity - 1)"));
+    m_nginxDelay->setToolTip(tr("nginx limit_req delay=D: the first D excess requests pass at once, the rest wait"));
     m_window->setStep(0.1);
     m_delay->setStep(0.01);
     m_period->setStep(0.1);
@@ -137,29 +149,9 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     showDocument();
 }
 
-void ControlPanel::bind(SliderValue* control, const QString& what,
-                        std::function<void(Scenario&, const std::string&)> apply,
-                        std::function<std::pair<QString, double>(const Scenario&)> show)
+void ControlPanel::bind(SliderValue* control, const QString& what, DocumentFields::Apply apply, DocumentFields::Show show)
 {
-    m_fields.push_back({control, what, apply, show});
-    // A typed value is checked against the whole scenario it would make, so the message is the
-    // one the command line would give ("must be at least 1 (got 0)").
-    control->setCheck([this, apply](const QString& text) -> QString {
-        try {
-            Scenario next = m_document->scenario();
-            apply(next, text.toStdString());
-            return {};
-        } catch (const InputError& e) {
-            return QString::fromUtf8(e.what());
-        }
-    });
-    connect(control, &SliderValue::edited, this, [this, control, what, apply](const QString& text) {
-        try {
-            m_document->change(what, [&](Scenario& s) { apply(s, text.toStdString()); });
-        } catch (const InputError&) {
-            showDocument(); // a dragged value the scenario cannot take: the control shows the document again
-        }
-    });
+    m_fields->bind(control, what, std::move(apply), std::move(show));
 }
 
 void ControlPanel::bindFields()
@@ -167,25 +159,25 @@ void ControlPanel::bindFields()
     const auto limits = [](const std::string& t) { return parseIntegerIn(t, 1, LimiterConfig::kMaxLimit); };
     bind(m_limit, tr("Limit"), [this, limits](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
-        s.config = LimiterConfig::make(limits(t), c.windowNanos(), c.capacity(), c.rate());
+        s.config = LimiterConfig::make(limits(t), c.windowNanos(), c.capacity(), c.rate()).withNginx(c.nginx());
         if (m_follow)
             follow(s);
         checkTraffic(s);
     }, [](const Scenario& s) { return countField(s.config.limit()); });
     bind(m_window, tr("Window"), [this](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
-        s.config = LimiterConfig::make(c.limit(), positiveSeconds(t), c.capacity(), c.rate());
+        s.config = LimiterConfig::make(c.limit(), positiveSeconds(t), c.capacity(), c.rate()).withNginx(c.nginx());
         if (m_follow)
             follow(s);
         checkTraffic(s);
     }, [](const Scenario& s) { return secondsField(s.config.windowNanos()); });
     bind(m_capacity, tr("Capacity"), [limits](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
-        s.config = LimiterConfig::make(c.limit(), c.windowNanos(), limits(t), c.rate());
+        s.config = LimiterConfig::make(c.limit(), c.windowNanos(), limits(t), c.rate()).withNginx(c.nginx());
     }, [](const Scenario& s) { return countField(s.config.capacity()); });
     bind(m_rate, tr("Rate"), [](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
-        s.config = LimiterConfig::make(c.limit(), c.windowNanos(), c.capacity(), parseRate(t));
+        s.config = LimiterConfig::make(c.limit(), c.windowNanos(), c.capacity(), parseRate(t)).withNginx(c.nginx());
     }, [](const Scenario& s) { return rateField(s.config.rate()); });
 
     // Traffic: each setting changes the pattern and asks for it (explicit times give way).
@@ -210,6 +202,35 @@ void ControlPanel::bindFields()
             [](const Pattern& p) { return rateField(p.lambda); });
     traffic(m_seed, tr("Seed"), [](Pattern& p, const std::string& t) { p.seed = parseSeed(t); },
             [](const Pattern& p) { return std::pair<QString, double>{QString::number(p.seed), double(p.seed)}; });
+    bind(m_cost, tr("Cost"), [](Scenario& s, const std::string& t) { s.cost = parseIntegerIn(t, 1, kMaxCost); },
+         [](const Scenario& s) { return countField(s.cost); });
+    // nginx options reach layers too: a nginx_limit_req layer reads them.
+    const auto setNginx = [](Scenario& s, const NginxOptions& n) {
+        s.config = s.config.withNginx(n);
+        for (Layer& layer : s.layers)
+            layer.config = layer.config.withNginx(n);
+    };
+    const auto whole = [](const std::string& t) { return parseIntegerIn(t, 0, LimiterConfig::kMaxLimit); };
+    bind(m_burst, tr("nginx burst"), [=](Scenario& s, const std::string& t) {
+        NginxOptions n = s.config.nginx();
+        n.burst = whole(t);
+        setNginx(s, n);
+    }, [](const Scenario& s) { return countField(s.config.nginxBurst()); });
+    bind(m_nginxDelay, tr("nginx delay"), [=](Scenario& s, const std::string& t) {
+        NginxOptions n = s.config.nginx();
+        n.delay = whole(t);
+        n.nodelay = n.nodelay && n.delay == 0; // delay= and nodelay exclude each other, as in nginx
+        setNginx(s, n);
+    }, [](const Scenario& s) { return countField(s.config.nginx().delay); });
+    connect(m_nodelay, &QCheckBox::toggled, this, [this, setNginx](bool on) {
+        m_document->change(tr("nginx nodelay"), [&](Scenario& s) {
+            NginxOptions n = s.config.nginx();
+            n.nodelay = on;
+            if (on)
+                n.delay = 0;
+            setNginx(s, n);
+        });
+    });
     traffic(m_gap, tr("Gap"), [](Pattern& p, const std::string& t) { p.gapNanos = nonNegativeSeconds(t); },
             [](const Pattern& p) { return secondsField(p.gapNanos); });
 }
@@ -248,6 +269,7 @@ QWidget* ControlPanel::trafficGroup()
     for (QWidget* w : m_patternPages)
         layout->addWidget(w);
     layout->addWidget(m_start);
+    layout->addWidget(m_cost);
     return box;
 }
 
@@ -255,7 +277,7 @@ QWidget* ControlPanel::algorithmsGroup()
 {
     auto* box = new QGroupBox("Algorithms");
     auto* layout = new QVBoxLayout(box);
-    for (Algorithm a : kAllAlgorithms) {
+    for (Algorithm a : kEveryAlgorithm) {
         auto* check = new QCheckBox(QString::fromUtf8(algorithmTitle(a).data()));
         check->setChecked(true);
         connect(check, &QCheckBox::toggled, this, [this, a](bool on) {
@@ -263,7 +285,7 @@ QWidget* ControlPanel::algorithmsGroup()
                                   : tr("Hide %1").arg(QString::fromUtf8(algorithmTitle(a).data())),
                                [a, on](Scenario& s) {
                                    std::vector<Algorithm> next;
-                                   for (Algorithm b : kAllAlgorithms) // keep the table's order
+                                   for (Algorithm b : kEveryAlgorithm) // keep the table's order
                                        if (b == a ? on : std::find(s.algorithms.begin(), s.algorithms.end(), b) != s.algorithms.end())
                                            next.push_back(b);
                                    s.algorithms = next;
@@ -272,6 +294,10 @@ QWidget* ControlPanel::algorithmsGroup()
         m_algorithms[a] = check;
         layout->addWidget(check);
     }
+    // nginx's own limit_req parameters, under its box.
+    m_nginxOptions = page({m_burst, m_nodelay, m_nginxDelay});
+    m_nginxOptions->setContentsMargins(16, 0, 0, 0);
+    layout->addWidget(m_nginxOptions);
     return box;
 }
 
@@ -301,10 +327,7 @@ bool ControlPanel::linked() const { return m_follow; }
 void ControlPanel::showDocument()
 {
     const Scenario& s = m_document->scenario();
-    for (const Field& f : m_fields) {
-        const auto [text, approx] = f.show(s);
-        f.control->show(text, approx);
-    }
+    m_fields->showAll();
     {
         const QSignalBlocker block(m_link);
         m_link->setChecked(m_follow);
@@ -324,6 +347,13 @@ void ControlPanel::showDocument()
         const QSignalBlocker block(check);
         check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
     }
+    m_nginxOptions->setVisible(m_algorithms.at(Algorithm::NginxLimitReq)->isChecked());
+    {
+        const QSignalBlocker block(m_nodelay);
+        m_nodelay->setChecked(s.config.nginx().nodelay);
+    }
+    m_nginxDelay->setEnabled(!s.config.nginx().nodelay);
+    m_cost->setEnabled(s.explicitCosts.empty() || !s.explicitArrivals);
 }
 
 } // namespace ratelab::ui

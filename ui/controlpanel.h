@@ -20,6 +20,7 @@ class QLabel;
 
 namespace ratelab::ui {
 
+class DocumentFields;
 class ScenarioDocument;
 class SliderValue;
 
@@ -42,18 +43,14 @@ public:
     SliderValue* delay() const { return m_delay; }
     SliderValue* requests() const { return m_requests; }
     SliderValue* seed() const { return m_seed; }
+    SliderValue* cost() const { return m_cost; }
+    SliderValue* nginxBurst() const { return m_burst; }
+    QCheckBox* nodelay() const { return m_nodelay; }
     QComboBox* pattern() const { return m_pattern; }
     QCheckBox* linkBox() const { return m_link; }
     QCheckBox* algorithmBox(Algorithm a) const { return m_algorithms.at(a); }
 
 private:
-    // Field binds one SliderValue to one value of the scenario.
-    struct Field {
-        SliderValue* control;
-        QString what;                                                  // "Limit": Undo's name for it
-        std::function<void(Scenario&, const std::string&)> apply;     // parses; throws InputError
-        std::function<std::pair<QString, double>(const Scenario&)> show; // exact text, slider value
-    };
     void bind(SliderValue* control, const QString& what, std::function<void(Scenario&, const std::string&)> apply,
               std::function<std::pair<QString, double>(const Scenario&)> show);
     void bindFields();
@@ -64,6 +61,7 @@ private:
     QWidget* algorithmsGroup();
 
     ScenarioDocument* m_document;
+    DocumentFields* m_fields;
     SliderValue* m_limit;
     SliderValue* m_window;
     QCheckBox* m_link;
@@ -80,8 +78,12 @@ private:
     SliderValue* m_seed;
     SliderValue* m_gap;
     SliderValue* m_start;
+    SliderValue* m_cost;
+    SliderValue* m_burst;
+    QCheckBox* m_nodelay;
+    SliderValue* m_nginxDelay;
+    QWidget* m_nginxOptions = nullptr;
     std::map<Algorithm, QCheckBox*> m_algorithms;
-    std::vector<Field> m_fields;
     bool m_follow = true; // capacity and rate follow limit and window (the tick box)
 };
 

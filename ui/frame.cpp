@@ -154,8 +154,19 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
             std::vector<std::size_t> indices(results.size());
             std::iota(indices.begin(), indices.end(), std::size_t(0));
             // Each result is written in place: a mapped result list would copy every decision.
-            QtConcurrent::blockingMap(simulationPool(), indices,
-                                      [&](std::size_t i) { results[i] = simulateRow(*scenario, inputs, i); });
+            // An InputError inside a pool task would reach here as QUnhandledException: each task
+            // keeps its own message, and the first row's is the frame's.
+            std::vector<std::string> errors(results.size());
+            QtConcurrent::blockingMap(simulationPool(), indices, [&](std::size_t i) {
+                try {
+                    results[i] = simulateRow(*scenario, inputs, i);
+                } catch (const InputError& e) {
+                    errors[i] = e.what();
+                }
+            });
+            for (const std::string& e : errors)
+                if (!e.empty())
+                    throw InputError(e);
             trace = std::make_shared<Trace>(Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs), {}});
         }
     } catch (const InputError& e) {

@@ -1,0 +1,47 @@
+#include "documentfields.h"
+
+#include "decimal.h"
+#include "scenariodocument.h"
+#include "slidervalue.h"
+
+namespace ratelab::ui {
+
+DocumentFields::DocumentFields(ScenarioDocument* document, QObject* parent)
+    : QObject(parent)
+    , m_document(document)
+{
+}
+
+void DocumentFields::bind(SliderValue* control, const QString& what, Apply apply, Show show)
+{
+    m_fields.push_back({control, std::move(show)});
+    // A typed value is checked against the whole scenario it would make, so the message is the
+    // one the command line would give ("must be at least 1 (got 0)").
+    control->setCheck([this, apply](const QString& text) -> QString {
+        try {
+            Scenario next = m_document->scenario();
+            apply(next, text.toStdString());
+            return {};
+        } catch (const InputError& e) {
+            return QString::fromUtf8(e.what());
+        }
+    });
+    connect(control, &SliderValue::edited, this, [this, what, apply](const QString& text) {
+        try {
+            m_document->change(what, [&](Scenario& s) { apply(s, text.toStdString()); });
+        } catch (const InputError&) {
+            showAll(); // a dragged value the scenario cannot take: the controls show the document again
+        }
+    });
+}
+
+void DocumentFields::showAll()
+{
+    const Scenario& s = m_document->scenario();
+    for (const Field& f : m_fields) {
+        const auto [text, approx] = f.show(s);
+        f.control->show(text, approx);
+    }
+}
+
+} // namespace ratelab::ui
