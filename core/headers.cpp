@@ -59,4 +59,26 @@ std::vector<Nanos> resetsOf(const Trace& trace, std::size_t row)
     });
 }
 
+std::vector<Header> headersAt(const Trace& trace, std::size_t row, std::size_t i)
+{
+    const AlgorithmTrace& result = trace.results.at(row);
+    if (!(result.times.empty() && result.nodes.empty() && !result.levelConfig && !result.clients))
+        return {};
+    return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
+        for (std::size_t j = 0; j < i; ++j)
+            limiter.decide(trace.arrivals[j], costOf(trace, j));
+        const Nanos t = trace.arrivals.at(i);
+        const Decision d = limiter.decide(t, costOf(trace, i));
+        return responseHeaders(result.algorithm, trace.config, t, d, limiter.reset(t));
+    });
+}
+
+std::string httpResponse(const Decision& d, const std::vector<Header>& headers)
+{
+    std::string out = d.allowed ? "HTTP/1.1 200 OK" : "HTTP/1.1 429 Too Many Requests";
+    for (const Header& h : headers)
+        out += "\n" + h.name + ": " + h.value;
+    return out;
+}
+
 } // namespace ratelab

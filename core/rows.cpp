@@ -2,8 +2,10 @@
 
 #include "algorithm_facts.h"
 #include "decimal.h"
+#include "nginx_limit_req.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace ratelab {
@@ -42,17 +44,22 @@ std::vector<std::int64_t> resolveClients(const Scenario& s)
     return clients;
 }
 
-RowInputs resolveRowInputs(const Scenario& s)
+void checkScenario(const Scenario& s)
 {
-    RowInputs in{resolveArrivals(s), resolveCosts(s), {}};
+    checkDurations(s.config, s.algorithms);
+    if (!s.explicitArrivals && s.pattern.kind != PatternKind::Poisson)
+        checkPattern(s.pattern, s.config);
     const bool nginx = std::find(s.algorithms.begin(), s.algorithms.end(), Algorithm::NginxLimitReq) != s.algorithms.end();
+    if (nginx)
+        (void)nginxRateThousandths(s.config.rate()); // "nginx_limit_req: rate ... nearest: ..."
+    const bool costs = s.cost != 1 || (s.explicitArrivals && !s.explicitCosts.empty());
     const auto refuse = [](const char* a, const char* b) {
         throw InputError(std::string(a) + " and " + b + " cannot be simulated together yet: turn one off");
     };
     if (s.cluster) {
         if (s.clients)
             refuse("a cluster", "clients");
-        if (!in.costs.empty())
+        if (costs)
             refuse("a cluster", "request cost");
         if (!s.layers.empty())
             refuse("a cluster", "layers");
@@ -60,14 +67,25 @@ RowInputs resolveRowInputs(const Scenario& s)
             refuse("a cluster", "nginx_limit_req (one server only)");
     }
     if (s.clients) {
-        if (!in.costs.empty())
+        if (costs)
             refuse("clients", "request cost");
         if (!s.layers.empty())
             refuse("clients", "layers");
         if (nginx)
             refuse("clients", "nginx_limit_req");
-        in.clientOf = resolveClients(s);
+        for (std::int64_t c : s.explicitClients)
+            if (c < 0 || c >= s.clients->clients())
+                throw InputError("the arrivals name client " + std::to_string(c) + ", but there are "
+                                 + std::to_string(s.clients->clients()) + " clients (0 to "
+                                 + std::to_string(s.clients->clients() - 1) + ")");
     }
+}
+
+RowInputs resolveRowInputs(const Scenario& s)
+{
+    checkScenario(s);
+    RowInputs in{resolveArrivals(s), resolveCosts(s), {}};
+    in.clientOf = resolveClients(s);
     return in;
 }
 
@@ -121,7 +139,11 @@ AlgorithmTrace clientsRow(const Scenario& s, const RowInputs& in, Algorithm a)
     row.metrics = c->metrics;
     row.decisions.reserve(c->attempts.size());
     row.times.reserve(c->attempts.size());
+    row.previousAttempt.reserve(c->attempts.size());
+    std::vector<std::int64_t> last(in.arrivals.size(), -1); // per request: its latest attempt so far
     for (const Attempt& at : c->attempts) {
+        row.previousAttempt.push_back(last[std::size_t(at.request)]);
+        last[std::size_t(at.request)] = std::int64_t(row.decisions.size());
         row.decisions.push_back(at.decision);
         row.times.push_back(at.t);
     }
@@ -142,6 +164,51 @@ AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r
     if (s.clients)
         return clientsRow(s, in, a);
     return simulateOne(s.config, a, in.arrivals, in.costs);
+}
+
+bool isPlainRow(const AlgorithmTrace& row)
+{
+    return row.times.empty() && row.nodes.empty() && !row.levelConfig && !row.clients && row.levelReplayable;
+}
+
+std::size_t requestOf(const Trace& trace, std::size_t row, std::size_t i)
+{
+    const AlgorithmTrace& r = trace.results.at(row);
+    return r.clients ? std::size_t(r.clients->attempts.at(i).request) : i;
+}
+
+std::optional<std::size_t> decisionOf(const Trace& trace, std::size_t row, std::size_t request)
+{
+    const AlgorithmTrace& r = trace.results.at(row);
+    if (!r.clients)
+        return request < r.decisions.size() ? std::optional<std::size_t>(request) : std::nullopt;
+    const auto& attempts = r.clients->attempts;
+    for (std::size_t i = 0; i < attempts.size(); ++i)
+        if (attempts[i].request == std::int64_t(request))
+            return i;
+    return std::nullopt;
+}
+
+std::string describeRecorded(const Trace& trace, std::size_t row, std::size_t i)
+{
+    const AlgorithmTrace& r = trace.results.at(row);
+    const Decision& d = r.decisions.at(i);
+    std::string where;
+    if (!r.nodes.empty())
+        where = "node " + std::to_string(r.nodes.at(i) + 1) + " of " + std::to_string(r.perNodeAllowed.size());
+    if (r.clients) {
+        const Attempt& a = r.clients->attempts.at(i);
+        where = "client " + std::to_string(a.client) + ", "
+              + (a.attempt == 0 ? std::string("first attempt") : "retry " + std::to_string(a.attempt));
+    }
+    std::string verdict;
+    if (!d.allowed)
+        verdict = d.retryNever() ? "denied, never admitted: it costs more than the quota"
+                                 : "denied, retry in " + formatSeconds(d.retryAfter) + " s";
+    else
+        verdict = std::string("admitted") + (d.delay > 0 ? ", waits " + formatSeconds(d.delay) + " s" : "") + ", "
+                + std::to_string(d.remaining) + " left";
+    return (where.empty() ? "" : where + " -> ") + verdict;
 }
 
 } // namespace ratelab

@@ -27,9 +27,14 @@ struct RowInputs {
 // rowCount returns how many rows the scenario shows: its algorithms, and `layered` last.
 std::size_t rowCount(const Scenario& s);
 
-// resolveRowInputs checks the scenario and resolves its requests. It throws InputError for a
-// combination not simulated together yet (a cluster with clients, cost or layers; clients with
-// cost or layers; nginx_limit_req on a cluster), naming both.
+// checkScenario refuses, without generating a request, a scenario the rows could not simulate:
+// durations past the largest Nanos, a pattern too large, a rate nginx cannot express when
+// nginx_limit_req is shown, a named client past the clients, and a combination not simulated
+// together yet (a cluster with clients, cost, layers or nginx_limit_req; clients with cost,
+// layers or nginx_limit_req), naming both. It throws InputError.
+void checkScenario(const Scenario& s);
+
+// resolveRowInputs checks the scenario (checkScenario) and resolves its requests.
 RowInputs resolveRowInputs(const Scenario& s);
 
 // resolveClients returns each request's client, in resolveArrivals' order: the named client of
@@ -39,5 +44,20 @@ std::vector<std::int64_t> resolveClients(const Scenario& s);
 // simulateRow simulates row r (0 <= r < rowCount(s)) over the inputs. Rows are independent:
 // callers may run several at once on different threads.
 AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& inputs, std::size_t r);
+
+// isPlainRow is true for a row that is one limiter, with the trace's config, deciding the
+// arrivals: what explain and headersAt replay.
+bool isPlainRow(const AlgorithmTrace& row);
+
+// requestOf returns the request (arrival index) decision i of result `row` belongs to.
+std::size_t requestOf(const Trace& trace, std::size_t row, std::size_t i);
+
+// decisionOf returns the index in result `row` of request `request`'s first decision (its first
+// attempt), or nullopt when it has none.
+std::optional<std::size_t> decisionOf(const Trace& trace, std::size_t row, std::size_t request);
+
+// describeRecorded words decision i of a row that is not plain from what was recorded: its
+// node, its attempt and client, its verdict ("node 2 of 3 -> denied, retry in 0.5 s").
+std::string describeRecorded(const Trace& trace, std::size_t row, std::size_t i);
 
 } // namespace ratelab

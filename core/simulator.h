@@ -45,6 +45,7 @@ struct AlgorithmTrace {
     std::vector<std::uint8_t> nodes;          // cluster: the node of each decision
     std::vector<std::int64_t> perNodeAllowed; // cluster: admitted per node
     std::shared_ptr<const ClientTrace> clients; // clients: the attempts and their statistics
+    std::vector<std::int64_t> previousAttempt;   // clients: the decision this retry follows (-1: a first attempt)
 };
 
 // LayeredTrace is the result `layered`: the decisions of a LayeredPolicy over the arrivals.

@@ -22,6 +22,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGroupBox>
 #include <QLineEdit>
 #include <QUndoStack>
 #include <QSlider>
@@ -104,7 +105,13 @@ private slots:
 
         ControlPanel* controls = window.controls();
         const QList<SliderValue*> sliders = controls->findChildren<SliderValue*>();
-        const QList<QCheckBox*> boxes = controls->findChildren<QCheckBox*>(); // algorithms and the link
+        const QList<QCheckBox*> boxes = controls->findChildren<QCheckBox*>(); // algorithms, the link, nodelay
+        QList<QGroupBox*> groups; // cluster, clients, layers: ticked, the scenario has them
+        for (QGroupBox* g : controls->findChildren<QGroupBox*>())
+            if (g->isCheckable())
+                groups << g;
+        const QList<QComboBox*> combos = controls->findChildren<QComboBox*>();
+        QCOMPARE(groups.size(), 3);
         QVERIFY(sliders.size() >= 4 && sliders.contains(controls->limit()) && sliders.contains(controls->requests()));
         QVERIFY(boxes.size() >= 7);
         ChartStack* charts = window.dashboard()->charts();
@@ -149,14 +156,24 @@ private slots:
                 QTest::keyClick(field, Qt::Key_Return);
                 break;
             }
-            case 12: case 13: case 14: {
+            case 12: case 13: {
                 QCheckBox* box = boxes[qsizetype(below(std::uint64_t(boxes.size())))];
                 box->setChecked(!box->isChecked());
                 break;
             }
-            case 15: case 16:
+            case 14: {
+                QGroupBox* group = groups[qsizetype(below(std::uint64_t(groups.size())))];
+                group->setChecked(!group->isChecked());
+                break;
+            }
+            case 15:
                 controls->pattern()->setCurrentIndex(int(below(std::uint64_t(controls->pattern()->count()))));
                 break;
+            case 16: {
+                QComboBox* combo = combos[qsizetype(below(std::uint64_t(combos.size())))];
+                combo->setCurrentIndex(int(below(std::uint64_t(combo->count()))));
+                break;
+            }
             case 17: {
                 const TimeRange r = charts->range();
                 charts->zoom(secondsAsDouble(r.from + (r.to - r.from) / 2), chance(50) ? 0.5 : 3.0);

@@ -2,6 +2,7 @@
 
 #include "decimal.h"
 #include "documentfields.h"
+#include "productiongroups.h"
 #include "scenariodocument.h"
 #include "slidervalue.h"
 
@@ -128,6 +129,9 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(limitsGroup());
     layout->addWidget(trafficGroup());
     layout->addWidget(algorithmsGroup());
+    layout->addWidget(m_layers = new LayersGroup(document));
+    layout->addWidget(m_cluster = new ClusterGroup(document));
+    layout->addWidget(m_clients = new ClientsGroup(document));
     layout->addStretch();
 
     bindFields();

@@ -20,7 +20,10 @@ class QLabel;
 
 namespace ratelab::ui {
 
+class ClientsGroup;
+class ClusterGroup;
 class DocumentFields;
+class LayersGroup;
 class ScenarioDocument;
 class SliderValue;
 
@@ -46,6 +49,9 @@ public:
     SliderValue* cost() const { return m_cost; }
     SliderValue* nginxBurst() const { return m_burst; }
     QCheckBox* nodelay() const { return m_nodelay; }
+    LayersGroup* layers() const { return m_layers; }
+    ClusterGroup* cluster() const { return m_cluster; }
+    ClientsGroup* clients() const { return m_clients; }
     QComboBox* pattern() const { return m_pattern; }
     QCheckBox* linkBox() const { return m_link; }
     QCheckBox* algorithmBox(Algorithm a) const { return m_algorithms.at(a); }
@@ -83,6 +89,9 @@ private:
     QCheckBox* m_nodelay;
     SliderValue* m_nginxDelay;
     QWidget* m_nginxOptions = nullptr;
+    LayersGroup* m_layers = nullptr;
+    ClusterGroup* m_cluster = nullptr;
+    ClientsGroup* m_clients = nullptr;
     std::map<Algorithm, QCheckBox*> m_algorithms;
     bool m_follow = true; // capacity and rate follow limit and window (the tick box)
 };

@@ -1,6 +1,7 @@
 #include "documentfields.h"
 
 #include "decimal.h"
+#include "rows.h"
 #include "scenariodocument.h"
 #include "slidervalue.h"
 
@@ -21,17 +22,16 @@ void DocumentFields::bind(SliderValue* control, const QString& what, Apply apply
         try {
             Scenario next = m_document->scenario();
             apply(next, text.toStdString());
+            checkScenario(next);
             return {};
         } catch (const InputError& e) {
             return QString::fromUtf8(e.what());
         }
     });
+    // A dragged value the scenario cannot take is refused by the document, and the controls show
+    // the document again.
     connect(control, &SliderValue::edited, this, [this, what, apply](const QString& text) {
-        try {
-            m_document->change(what, [&](Scenario& s) { apply(s, text.toStdString()); });
-        } catch (const InputError&) {
-            showAll(); // a dragged value the scenario cannot take: the controls show the document again
-        }
+        m_document->change(what, [&](Scenario& s) { apply(s, text.toStdString()); });
     });
 }
 

@@ -1,6 +1,10 @@
 #include "explainpanel.h"
 
+#include "algorithm_facts.h"
+#include "clients.h"
 #include "explain.h"
+#include "headers.h"
+#include "rows.h"
 #include "rowchart.h"
 
 #include <QLabel>
@@ -10,6 +14,39 @@
 #include <algorithm>
 
 namespace ratelab::ui {
+
+namespace {
+
+// lineFor words request `index` in one row: a plain row replays its limiter (explain); a row of
+// a cluster, of clients or a layered policy is worded from its record, every attempt of it.
+std::string lineFor(const Trace& trace, std::size_t row, std::size_t index)
+{
+    const AlgorithmTrace& r = trace.results[row];
+    if (isPlainRow(r))
+        return explain(trace, row, index);
+    const auto first = decisionOf(trace, row, index);
+    std::string line = "t = " + explainSeconds(timesOf(trace, row).at(*first)) + " s: "
+                     + (r.title.empty() ? std::string(facts(r.algorithm).title) : r.title) + ": ";
+    if (!r.clients)
+        return line + describeRecorded(trace, row, *first);
+    const auto& attempts = r.clients->attempts;
+    std::string parts;
+    for (std::size_t i = *first; i < attempts.size(); ++i)
+        if (attempts[i].request == std::int64_t(index))
+            parts += (parts.empty() ? "" : "; ") + ("at " + explainSeconds(attempts[i].t) + " s, ")
+                   + describeRecorded(trace, row, i);
+    return line + parts;
+}
+
+QString httpResponse(const Trace& trace, std::size_t row, std::size_t index)
+{
+    const std::vector<Header> headers = headersAt(trace, row, index);
+    if (headers.empty())
+        return {};
+    return QString::fromStdString(ratelab::httpResponse(trace.results[row].decisions[index], headers));
+}
+
+} // namespace
 
 ExplainPanel::ExplainPanel(QWidget* parent)
     : QWidget(parent)
@@ -78,11 +115,16 @@ void ExplainPanel::refresh()
     m_heading->setText(heading);
     QString html;
     for (std::size_t row = 0; row < m_trace->results.size(); ++row) {
-        const Decision& d = m_trace->results[row].decisions[*m_index];
+        const auto first = decisionOf(*m_trace, row, *m_index);
+        if (!first)
+            continue;
+        const Decision& d = m_trace->results[row].decisions[*first];
         const QColor c = !d.allowed ? RowChart::deniedColor() : d.delay > 0 ? RowChart::delayedColor() : RowChart::admittedColor();
         const QString mark = !d.allowed ? "&#x2715;" : d.delay > 0 ? "&#x25B2;" : "&#x25CF;";
         html += QString("<p style='margin:2px 0'><span style='color:%1'>%2</span> %3</p>")
-                    .arg(c.name(), mark, QString::fromStdString(explain(*m_trace, row, *m_index)).toHtmlEscaped());
+                    .arg(c.name(), mark, QString::fromStdString(lineFor(*m_trace, row, *m_index)).toHtmlEscaped());
+        if (const QString http = httpResponse(*m_trace, row, *m_index); !http.isEmpty())
+            html += QString("<pre style='margin:0 0 4px 18px'>%1</pre>").arg(http.toHtmlEscaped());
     }
     m_body->setHtml(html);
 }

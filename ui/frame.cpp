@@ -73,6 +73,19 @@ QString requestName(const Trace& trace, std::size_t i)
     return name;
 }
 
+std::size_t rowShown(const Trace& trace, std::size_t row, std::size_t shown)
+{
+    const AlgorithmTrace& result = trace.results.at(row);
+    if (result.times.empty())
+        return std::min(shown, result.decisions.size());
+    const auto& t = result.times;
+    if (shown == 0)
+        return 0;
+    if (shown >= trace.arrivals.size())
+        return t.size();
+    return std::size_t(std::upper_bound(t.begin(), t.end(), trace.arrivals[shown - 1]) - t.begin());
+}
+
 void RunningCounts::reset(std::shared_ptr<const Trace> trace)
 {
     m_trace = std::move(trace);
@@ -91,18 +104,9 @@ void RunningCounts::moveTo(std::size_t shown)
 {
     if (!m_trace)
         return;
-    const auto& arrivals = m_trace->arrivals;
-    shown = std::min(shown, arrivals.size());
+    shown = std::min(shown, m_trace->arrivals.size());
     for (std::size_t r = 0; r < m_counts.size(); ++r) {
-        const AlgorithmTrace& result = m_trace->results[r];
-        // A row with its own times (attempts) shows the decisions made up to the playhead's time.
-        std::size_t target = shown;
-        if (!result.times.empty() || result.decisions.size() != arrivals.size()) {
-            const auto& t = timesOf(*m_trace, r);
-            target = shown == 0                ? 0
-                     : shown == arrivals.size() ? t.size()
-                                                : std::size_t(std::upper_bound(t.begin(), t.end(), arrivals[shown - 1]) - t.begin());
-        }
+        const std::size_t target = rowShown(*m_trace, r, shown);
         // Walk the shorter way: from here, or from the start.
         std::size_t& at = m_rowShown[r];
         if (target >= at)

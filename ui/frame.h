@@ -57,6 +57,11 @@ QThreadPool* simulationPool();
 // one instant "request 14 of 20, the 4th of 10 at 10.100 s".
 QString requestName(const Trace& trace, std::size_t i);
 
+// rowShown returns how many of result `row`'s decisions the playhead shows when it shows the
+// first `shown` requests: `shown` itself for a row over the arrivals; for a row with its own
+// times (attempts), those made up to the time of the last request shown.
+std::size_t rowShown(const Trace& trace, std::size_t row, std::size_t shown);
+
 // Counts are one row's verdicts over the first requests, as far as the playhead has come.
 struct Counts {
     std::int64_t admitted = 0; // at once or delayed

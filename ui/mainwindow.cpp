@@ -81,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_document, &ScenarioDocument::changed, this, &MainWindow::documentChanged);
     connect(m_document, &ScenarioDocument::identityChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ScenarioDocument::refused, this, [this](const QString& why) { statusBar()->showMessage(why, 8000); });
     connect(m_document, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ScenarioDocument::identityChanged, this, [this] {
         // A newly opened scenario shows its own lesson and the whole of its traffic.

@@ -1,5 +1,9 @@
 #include "rowchart.h"
 
+#include "clients.h"
+#include "headers.h"
+#include "rows.h"
+
 #include "algorithm_facts.h"
 
 #include "decimal.h"
@@ -170,7 +174,7 @@ std::size_t RowChart::shownEnd() const
     const ReducedRow& r = m_frame.rows.at(m_row);
     if (!m_playhead)
         return r.endRequest;
-    return std::clamp(m_playhead->shown, r.firstRequest, r.endRequest);
+    return std::clamp(rowShown(*m_frame.trace, m_row, m_playhead->shown), r.firstRequest, r.endRequest);
 }
 
 double RowChart::visibleRight() const
@@ -216,12 +220,18 @@ bool RowChart::exactMarks() const
 QPointF RowChart::markPosition(std::size_t i) const
 {
     const Decision& d = m_frame.trace->results.at(m_row).decisions.at(i);
-    return mapFromScene(QPointF(xOf(secondsAsDouble(m_frame.trace->arrivals.at(i))), laneY(laneOf(d))));
+    return mapFromScene(QPointF(xOf(secondsAsDouble(timesOf(*m_frame.trace, m_row).at(i))), laneY(laneOf(d))));
 }
 
 std::optional<std::size_t> RowChart::requestAt(QPointF pos) const
 {
-    if (!m_frame.trace || m_frame.trace->arrivals.empty())
+    const auto i = decisionAt(pos);
+    return i ? std::optional<std::size_t>(requestOf(*m_frame.trace, m_row, *i)) : std::nullopt;
+}
+
+std::optional<std::size_t> RowChart::decisionAt(QPointF pos) const
+{
+    if (!m_frame.trace || timesOf(*m_frame.trace, m_row).empty())
         return std::nullopt;
     const QPointF scenePos = mapToScene(pos.toPoint());
     const QRectF p = plot();
@@ -229,7 +239,7 @@ std::optional<std::size_t> RowChart::requestAt(QPointF pos) const
         return std::nullopt;
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double t = from + (scenePos.x() - p.left()) / p.width() * (to - from);
-    const auto& arrivals = m_frame.trace->arrivals;
+    const auto& arrivals = timesOf(*m_frame.trace, m_row);
     const auto at = std::lower_bound(arrivals.begin(), arrivals.end(), Nanos(std::llround(t * 1e9)));
     std::optional<std::size_t> best;
     double bestDistance = kHoverPixels;
@@ -248,21 +258,46 @@ std::optional<std::size_t> RowChart::requestAt(QPointF pos) const
 QString RowChart::hoverText(std::size_t i) const
 {
     const Trace& trace = *m_frame.trace;
-    const Decision& d = trace.results.at(m_row).decisions.at(i);
-    const Nanos t = trace.arrivals.at(i);
-    QString text = QString("%1\n%2, t = %3\n").arg(QString::fromUtf8(algorithmTitle(algorithm()).data()), requestName(trace, i), seconds(t));
+    const AlgorithmTrace& result = trace.results.at(m_row);
+    const Decision& d = result.decisions.at(i);
+    const Nanos t = timesOf(trace, m_row).at(i);
+    const std::size_t request = requestOf(trace, m_row, i);
+    QString text = QString("%1\n%2, t = %3\n").arg(title(), requestName(trace, request), seconds(t));
+    if (result.clients) {
+        const Attempt& a = result.clients->attempts.at(i);
+        text += a.attempt == 0 ? QString("client %1, first attempt\n").arg(a.client)
+                               : QString("client %1, retry %2\n").arg(a.client).arg(a.attempt);
+    }
+    if (!result.nodes.empty())
+        text += QString("node %1 of %2\n").arg(result.nodes.at(i) + 1).arg(result.perNodeAllowed.size());
+    if (costOf(trace, request) != 1 && result.times.empty())
+        text += QString("cost %1\n").arg(costOf(trace, request));
     if (!d.allowed)
-        text += "denied, retry after " + seconds(d.retryAfter);
+        text += d.retryNever() ? QString("denied, never admitted: it costs more than the quota")
+                               : "denied, retry after " + seconds(d.retryAfter);
     else if (d.delay > 0)
         text += "admitted, delayed " + seconds(d.delay);
     else
         text += "admitted";
     text += QString("\nremaining at this instant: %1").arg(d.remaining);
-    text += QString("\n%1: %2 -> %3")
-                .arg(QString::fromUtf8(levelUnit(algorithm()).data()))
-                .arg(levelBefore(trace, m_row, i), 0, 'g', 6)
-                .arg(d.level, 0, 'g', 6);
+    if (result.levelReplayable)
+        text += QString("\n%1: %2 -> %3")
+                    .arg(QString::fromUtf8(levelUnit(algorithm()).data()))
+                    .arg(levelBefore(trace, m_row, i), 0, 'g', 6)
+                    .arg(d.level, 0, 'g', 6);
+    // What the client receives, as the server would send it.
+    const std::vector<Header> headers = headersAt(trace, m_row, i);
+    if (!headers.empty())
+        text += "\n\n" + QString::fromStdString(httpResponse(d, headers));
     return text;
+}
+
+QString RowChart::title() const
+{
+    if (!m_frame.trace)
+        return QString::fromUtf8(algorithmTitle(algorithm()).data());
+    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
+    return QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title);
 }
 
 void RowChart::wheelEvent(QWheelEvent* event)
@@ -314,7 +349,7 @@ void RowChart::mouseMoveEvent(QMouseEvent* event)
         m_dragFrom = event->position();
         const double span = secondsAsDouble(m_range.to - m_range.from);
         emit panRequested(-dx / plot().width() * span);
-    } else if (const auto i = requestAt(event->position())) {
+    } else if (const auto i = decisionAt(event->position())) {
         QToolTip::showText(event->globalPosition().toPoint(), hoverText(*i), this);
     } else {
         QToolTip::hideText();

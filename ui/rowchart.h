@@ -44,12 +44,18 @@ public:
     QRectF plotRect() const;
     // plotColumns is the width of the plot area in pixels: the reduction's column count.
     int plotColumns() const;
-    // markPosition is the centre of request i's mark in widget coordinates.
+    // markPosition is the centre of the row's decision i's mark in widget coordinates (for a row
+    // over the arrivals, decision i is request i).
     QPointF markPosition(std::size_t i) const;
     // requestAt is the request whose mark is nearest to pos (within a few pixels), if any.
     std::optional<std::size_t> requestAt(QPointF pos) const;
-    // hoverText describes request i's decision: time, verdict, remaining, retry-after, levels.
+    // decisionAt is the row's decision whose mark is nearest to pos (within a few pixels), if any.
+    std::optional<std::size_t> decisionAt(QPointF pos) const;
+    // hoverText describes the row's decision i: time, verdict, remaining, retry-after, levels, and
+    // the response headers a server would send.
     QString hoverText(std::size_t i) const;
+    // title is the row's name: the algorithm's, or the row's own ("Layered policy: ...").
+    QString title() const;
     // shownEnd is one past the last visible request drawn: those after the playhead are not.
     std::size_t shownEnd() const;
     // exactMarks reports whether every visible request has its own mark.
@@ -61,8 +67,11 @@ public:
     // laneCentre is the y of a lane's centre in widget coordinates.
     double laneCentre(Lane lane) const { return mapFromScene(QPointF(0, laneY(lane))).y(); }
 
-    // paintMark draws the mark of a lane centred on c: circle, triangle or cross.
-    static void paintMark(QPainter* p, QPointF c, Lane lane, double scale = 1.0);
+    // paintMark draws the mark of a lane centred on c: circle, triangle or cross, in the lane's
+    // colour or `color` (a cluster's node), filled or hollow (a retry).
+    static void paintMark(QPainter* p, QPointF c, Lane lane, double scale = 1.0, QColor color = {}, bool hollow = false);
+    // nodeColor is the colour of a cluster's node n on the marks.
+    static QColor nodeColor(int node);
     QColor levelColor() const;
     static QColor admittedColor();
     static QColor delayedColor();
@@ -103,6 +112,8 @@ private:
     QRectF plot() const;
     Lane laneOf(const Decision& d) const;
     void drawStrip(QPainter* p) const;
+    void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
+    QString legendText() const;
     void drawBoundaries(QPainter* p) const;
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;

@@ -2,6 +2,9 @@
 // window boundaries and the playhead, all over the chart's plot area.
 #include "rowchart.h"
 
+#include "clients.h"
+#include "rows.h"
+
 #include "algorithm_facts.h"
 #include "ticks.h"
 
@@ -11,6 +14,9 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
 
 namespace ratelab::ui {
 
@@ -43,7 +49,7 @@ void RowChart::drawHeader(QPainter* p) const
     p->setFont(bold);
     p->setPen(palette().color(QPalette::WindowText));
     const QRectF p0 = plot();
-    const QString title = QString::fromUtf8(algorithmTitle(algorithm()).data());
+    const QString title = this->title();
     const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
     const QRectF header(p0.left(), 1, p0.width(), headerHeight());
     p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
@@ -58,10 +64,42 @@ void RowChart::drawHeader(QPainter* p) const
     const double countsWidth = fm.horizontalAdvance(counts);
     p->drawText(header, Qt::AlignRight | Qt::AlignVCenter, counts);
     // The legend of the line takes what room is left between the title and the counts.
-    const QString legend = fm.elidedText("   line: " + unit + ", dashed: " + ceilingName(), Qt::ElideRight,
-                                         header.width() - titleWidth - countsWidth - 12);
+    const QString legend = fm.elidedText("   " + legendText(), Qt::ElideRight, header.width() - titleWidth - countsWidth - 12);
     p->setPen(palette().color(QPalette::PlaceholderText));
     p->drawText(header.adjusted(titleWidth, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, legend);
+}
+
+QString RowChart::legendText() const
+{
+    const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
+    if (!m_frame.trace)
+        return "line: " + unit + ", dashed: " + ceilingName();
+    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
+    const LimiterConfig& c = m_frame.trace->config;
+    if (!result.nodes.empty()) // what the cluster admits, against the one limit it was meant to keep
+        return tr("admitted up to %1 in %2 s: %3x the limit · colour: node")
+            .arg(result.metrics.maxInWindow)
+            .arg(QString::fromStdString(formatSeconds(c.windowNanos())))
+            .arg(result.metrics.overshoot, 0, 'f', 1);
+    if (result.clients) {
+        const ClientStats& k = result.clients->clients;
+        return tr("%1 attempts for %2 requests (%3x) · hollow: a retry")
+            .arg(k.attempts)
+            .arg(k.requests)
+            .arg(k.amplification, 0, 'f', 1);
+    }
+    if (result.levelConfig)
+        return "line: the first layer's " + unit;
+    return "line: " + unit + ", dashed: " + ceilingName();
+}
+
+QColor RowChart::nodeColor(int node)
+{
+    // Eight hues that stay apart in both themes and from the verdicts' lanes.
+    static const QColor colors[] = {QColor(0x25, 0x63, 0xeb), QColor(0xd9, 0x46, 0xef), QColor(0x0d, 0x94, 0x88),
+                                    QColor(0xea, 0x58, 0x0c), QColor(0x65, 0xa3, 0x0d), QColor(0xdb, 0x27, 0x77),
+                                    QColor(0x7c, 0x3a, 0xed), QColor(0xca, 0x8a, 0x04)};
+    return colors[node % 8];
 }
 
 void RowChart::drawLevel(QPainter* p) const
@@ -71,6 +109,17 @@ void RowChart::drawLevel(QPainter* p) const
     // own line item, or any wider pen, strokes every vertex and costs more than the rest of a
     // frame together. Two offset copies give the line a weight of about two device pixels.
     const QRectF p0 = plot();
+    if (m_frame.trace && !m_frame.trace->results.at(m_row).levelReplayable) {
+        // No one limiter holds this row's state: say so where the line would be.
+        const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
+        p->save();
+        p->setPen(palette().color(QPalette::PlaceholderText));
+        p->drawText(p0, Qt::AlignCenter,
+                    result.nodes.empty() ? tr("Each client's key holds its own level: the strip shows every attempt")
+                                         : tr("Each node (and the store) holds its own level: the strip shows which node decided"));
+        p->restore();
+        return;
+    }
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
     QPolygonF line(m_levelPoints.size());
@@ -94,7 +143,10 @@ void RowChart::drawPinned(QPainter* p) const
 {
     if (!m_pinned || *m_pinned >= m_frame.trace->arrivals.size())
         return;
-    const Nanos t = m_frame.trace->arrivals[*m_pinned];
+    const auto pinned = decisionOf(*m_frame.trace, m_row, *m_pinned);
+    if (!pinned)
+        return;
+    const Nanos t = timesOf(*m_frame.trace, m_row)[*pinned];
     if (t < m_range.from || t >= m_range.to)
         return;
     const QRectF p0 = plot();
@@ -106,7 +158,7 @@ void RowChart::drawPinned(QPainter* p) const
     p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, p0.bottom()));
     p->setPen(QPen(accent, 2));
     p->setBrush(Qt::NoBrush);
-    const Decision& d = m_frame.trace->results.at(m_row).decisions.at(*m_pinned);
+    const Decision& d = m_frame.trace->results.at(m_row).decisions.at(*pinned);
     p->drawEllipse(QPointF(x, laneY(laneOf(d))), 6.5 * markScale(), 6.5 * markScale());
     p->restore();
 }
@@ -220,32 +272,7 @@ void RowChart::drawStrip(QPainter* p) const
     const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
     const ReducedRow& r = m_frame.rows.at(m_row);
     if (exactMarks()) {
-        // Requests at one instant share a mark per lane, with a badge counting them ("x10").
-        const auto& arrivals = m_frame.trace->arrivals;
-        const std::size_t end = shownEnd();
-        QFont badge = font();
-        badge.setBold(true);
-        badge.setPixelSize(laneHeight() + 1); // fits its lane
-        for (std::size_t i = r.firstRequest; i < end;) {
-            std::size_t j = i;
-            std::int64_t perLane[3] = {0, 0, 0};
-            for (; j < end && arrivals[j] == arrivals[i]; ++j)
-                ++perLane[int(laneOf(result.decisions[j]))];
-            const double x = xOf(secondsAsDouble(arrivals[i]));
-            for (Lane lane : {Lane::Admitted, Lane::Delayed, Lane::Denied}) {
-                const std::int64_t n = perLane[int(lane)];
-                if (n == 0)
-                    continue;
-                paintMark(p, QPointF(x, laneY(lane)), lane, markScale());
-                if (n > 1) {
-                    p->setFont(badge);
-                    p->setPen(palette().color(QPalette::WindowText));
-                    p->drawText(QRectF(x + 5, laneY(lane) - laneHeight(), 60, 2 * laneHeight()), Qt::AlignLeft | Qt::AlignVCenter,
-                                QString::fromUtf8("\u00d7") + QLocale().toString(n));
-                }
-            }
-            i = j;
-        }
+        drawExactMarks(p, result, r);
         return;
     }
     // One bar per column and lane, as tall as the lane's share of the column's requests: a
@@ -271,21 +298,87 @@ void RowChart::drawStrip(QPainter* p) const
     }
 }
 
-void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale)
+void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const
+{
+    // Decisions at one instant share a mark per lane (per node on a cluster), with a badge
+    // counting them ("x10"). A retry is hollow, linked to the attempt whose denial caused it; a
+    // request that costs more than 1 has a larger mark.
+    const Trace& trace = *m_frame.trace;
+    const auto& times = timesOf(trace, m_row);
+    const std::size_t end = shownEnd();
+    const bool nodes = !result.nodes.empty();
+    const bool costs = !trace.costs.empty() && result.times.empty();
+    QFont badge = font();
+    badge.setBold(true);
+    badge.setPixelSize(laneHeight() + 1); // fits its lane
+    if (!result.previousAttempt.empty()) { // the links first, under the marks
+        QColor link = palette().color(QPalette::PlaceholderText);
+        p->setPen(QPen(link, 1));
+        for (std::size_t i = r.firstRequest; i < end; ++i)
+            if (const std::int64_t from = result.previousAttempt[i]; from >= 0) {
+                const auto j = std::size_t(from);
+                p->drawLine(QPointF(xOf(secondsAsDouble(times[j])), laneY(laneOf(result.decisions[j]))),
+                            QPointF(xOf(secondsAsDouble(times[i])), laneY(laneOf(result.decisions[i]))));
+            }
+    }
+    struct Group {
+        std::int64_t count = 0;
+        std::int64_t maxCost = 1;
+        bool retry = false;
+    };
+    for (std::size_t i = r.firstRequest; i < end;) {
+        std::size_t j = i;
+        // Per lane, and per node on a cluster (at most 64), first attempts and retries apart.
+        std::map<std::tuple<int, int, bool>, Group> groups;
+        for (; j < end && times[j] == times[i]; ++j) {
+            const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
+            Group& g = groups[{int(laneOf(result.decisions[j])), nodes ? int(result.nodes[j]) : 0, retry}];
+            ++g.count;
+            g.retry = retry;
+            if (costs)
+                g.maxCost = std::max(g.maxCost, trace.costs[j]);
+        }
+        const double x = xOf(secondsAsDouble(times[i]));
+        int lastLane = -1;
+        double offset = 0;
+        for (const auto& [key, g] : groups) {
+            const auto [laneIndex, node, retry] = key;
+            offset = laneIndex == lastLane ? offset + 9 * markScale() : 0;
+            lastLane = laneIndex;
+            const Lane lane = Lane(laneIndex);
+            const QPointF at(x + offset, laneY(lane));
+            // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped.
+            const double grow = g.maxCost > 1 ? std::min(2.2, 1 + 0.3 * std::log2(double(g.maxCost))) : 1.0;
+            paintMark(p, at, lane, markScale() * grow, nodes ? nodeColor(node) : QColor(), g.retry);
+            if (g.count > 1) {
+                p->setFont(badge);
+                p->setPen(palette().color(QPalette::WindowText));
+                p->drawText(QRectF(at.x() + 5, laneY(lane) - laneHeight(), 60, 2 * laneHeight()),
+                            Qt::AlignLeft | Qt::AlignVCenter, QString::fromUtf8("\u00d7") + QLocale().toString(g.count));
+            }
+        }
+        i = j;
+    }
+}
+
+void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale, QColor color, bool hollow)
 {
     p->save();
     p->translate(c);
     p->scale(scale, scale);
     c = QPointF(0, 0);
     switch (lane) {
-    case Lane::Admitted:
-        p->setPen(Qt::NoPen);
-        p->setBrush(admittedColor());
+    case Lane::Admitted: {
+        const QColor fill = color.isValid() ? color : admittedColor();
+        p->setPen(hollow ? QPen(fill, 1.6) : QPen(Qt::NoPen));
+        p->setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(fill));
         p->drawEllipse(c, 3.6, 3.6);
         break;
+    }
     case Lane::Delayed: {
-        p->setPen(Qt::NoPen);
-        p->setBrush(delayedColor());
+        const QColor fill = color.isValid() ? color : delayedColor();
+        p->setPen(hollow ? QPen(fill, 1.6) : QPen(Qt::NoPen));
+        p->setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(fill));
         QPainterPath tri;
         tri.moveTo(c + QPointF(0, -4.5));
         tri.lineTo(c + QPointF(4.5, 3.5));
@@ -295,7 +388,8 @@ void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale)
         break;
     }
     case Lane::Denied:
-        p->setPen(QPen(deniedColor(), 2.2, Qt::SolidLine, Qt::RoundCap));
+        // A cross has no inside: a denied retry is drawn thinner.
+        p->setPen(QPen(color.isValid() ? color : deniedColor(), hollow ? 1.2 : 2.2, Qt::SolidLine, Qt::RoundCap));
         p->setBrush(Qt::NoBrush);
         p->drawLine(c + QPointF(-3, -3), c + QPointF(3, 3));
         p->drawLine(c + QPointF(-3, 3), c + QPointF(3, -3));

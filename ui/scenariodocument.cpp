@@ -1,5 +1,7 @@
 #include "scenariodocument.h"
 
+#include "rows.h"
+
 #include "decimal.h"
 #include "presets.h"
 
@@ -108,11 +110,20 @@ void ScenarioDocument::edit(const QString& what, const Scenario& nextScenario)
         emit modifiedChanged(isModified());
 }
 
-void ScenarioDocument::change(const QString& what, const std::function<void(Scenario&)>& f)
+bool ScenarioDocument::change(const QString& what, const std::function<void(Scenario&)>& f)
 {
     Scenario next = m_scenario;
-    f(next);
+    try {
+        f(next);
+        checkScenario(next);
+    } catch (const InputError& e) {
+        // Nothing changes; the views show the document again (a box that was ticked unticks).
+        emit refused(what + ": " + QString::fromUtf8(e.what()));
+        emit changed();
+        return false;
+    }
     edit(what, next);
+    return true;
 }
 
 io::LoadResult ScenarioDocument::open(const QString& path)

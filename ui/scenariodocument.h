@@ -47,8 +47,10 @@ public:
     // scenarios record nothing. Successive edits with the same description merge into one undo
     // step (a slider drag), unless they are separated by another edit.
     void edit(const QString& what, const Scenario& next);
-    // change is edit() of the current scenario with f applied. f may throw InputError to refuse.
-    void change(const QString& what, const std::function<void(Scenario&)>& f);
+    // change is edit() of the current scenario with f applied, when the result can be simulated
+    // (checkScenario). f may throw InputError to refuse. A refusal changes nothing, emits
+    // refused() with the reason and changed() (so views show the document again), and returns false.
+    bool change(const QString& what, const std::function<void(Scenario&)>& f);
 
     // open reads a scenario file into the document. On failure the document stays as it was and
     // the result's error says why.
@@ -64,6 +66,8 @@ public:
 signals:
     // changed is emitted after every change of scenario(), edits, undo and redo included.
     void changed();
+    // refused is emitted when change() refuses an edit: "Rate: nginx_limit_req: rate ...".
+    void refused(const QString& message);
     // modifiedChanged is emitted when isModified() changes.
     void modifiedChanged(bool modified);
     // identityChanged is emitted when filePath(), presetId() or displayName() change.

@@ -1,0 +1,433 @@
+#include "productiongroups.h"
+
+#include "decimal.h"
+#include "documentfields.h"
+#include "scenariodocument.h"
+#include "slidervalue.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace ratelab::ui {
+
+namespace {
+
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+std::pair<QString, double> secondsField(Nanos t) { return {q(formatSeconds(t)), secondsAsDouble(t)}; }
+std::pair<QString, double> countField(std::int64_t n) { return {QString::number(n), double(n)}; }
+
+Nanos nonNegativeSeconds(const std::string& text)
+{
+    const Nanos t = parseSeconds(text);
+    if (t < 0)
+        throw InputError("must not be negative (got " + text + ")");
+    return t;
+}
+
+Nanos positiveSeconds(const std::string& text)
+{
+    const Nanos t = parseSeconds(text);
+    if (t <= 0)
+        throw InputError("must be greater than 0 s (got " + text + ")");
+    return t;
+}
+
+// labelled puts a label and a combo box on one row, the label its buddy.
+QLayout* labelled(const QString& text, QComboBox* combo)
+{
+    auto* row = new QHBoxLayout;
+    auto* label = new QLabel(text);
+    label->setMinimumWidth(70);
+    label->setBuddy(combo);
+    row->addWidget(label);
+    row->addWidget(combo, 1);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(12);
+    return row;
+}
+
+QWidget* body(QGroupBox* box)
+{
+    auto* outer = new QVBoxLayout(box);
+    auto* inner = new QWidget;
+    outer->addWidget(inner);
+    outer->setContentsMargins(6, 4, 6, 4);
+    return inner;
+}
+
+// --- the cluster ---------------------------------------------------------------------------------
+
+ClusterConfig::Options optionsOf(const ClusterConfig& c)
+{
+    return {c.nodes(), c.balancer(), c.coordination(), c.latencyNanos(), c.syncNanos(), c.skewNanos(), c.seed()};
+}
+
+// editCluster applies f to the scenario's cluster options and validates them.
+template <typename F>
+void editCluster(Scenario& s, F f)
+{
+    ClusterConfig::Options o = optionsOf(s.cluster.value_or(ClusterConfig{}));
+    f(o);
+    s.cluster = ClusterConfig::make(o);
+}
+
+const char* const kCoordinationNames[] = {
+    "local: each server its own limiter", "split: each server L / N", "shared: one atomic store",
+    "racy: read, then write later", "hybrid: local, synced every period"};
+
+// --- the clients ---------------------------------------------------------------------------------
+
+template <typename F>
+void editClients(Scenario& s, F f)
+{
+    ClientOptions o = s.clients.value_or(ClientConfig{}).options();
+    f(o);
+    s.clients = ClientConfig::make(o);
+}
+
+const char* const kRetryNames[] = {"none: give up at once", "immediate: retry after a fixed delay",
+                                   "retry_after: wait exactly as told", "retry_after_header: whole seconds, rounded up",
+                                   "backoff: exponential, full jitter"};
+
+} // namespace
+
+ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
+    : QGroupBox(tr("Cl&uster: several servers"), parent)
+    , m_document(document)
+    , m_fields(new DocumentFields(document, this))
+    , m_body(body(this))
+    , m_nodes(new SliderValue(tr("Nodes"), 1, ClusterConfig::kMaxNodes, 0, ""))
+    , m_balancer(new QComboBox)
+    , m_coordination(new QComboBox)
+    , m_latency(new SliderValue(tr("Latency"), 0, 1, 3, " s"))
+    , m_sync(new SliderValue(tr("Sync"), 0.001, 10, 3, " s", SliderValue::Scale::Log))
+    , m_skew(new SliderValue(tr("Skew"), 0, 5, 3, " s"))
+{
+    setCheckable(true);
+    setToolTip(tr("Run every limiter on several servers behind a load balancer, sharing (or not) a store"));
+    m_latency->setToolTip(tr("racy: the store round trip; a decision sees only writes older than this"));
+    m_sync->setToolTip(tr("hybrid: how often each server pulls the store's state"));
+    m_skew->setToolTip(tr("How far the last server's clock runs ahead (the others in proportion)"));
+    m_latency->setStep(0.001);
+    m_skew->setStep(0.01);
+    m_balancer->addItems({tr("round robin"), tr("random"), tr("hash of the client")});
+    for (const char* name : kCoordinationNames)
+        m_coordination->addItem(tr(name));
+    auto* layout = new QVBoxLayout(m_body);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_nodes);
+    layout->addLayout(labelled(tr("Balancer"), m_balancer));
+    layout->addLayout(labelled(tr("Store"), m_coordination));
+    layout->addWidget(m_latency);
+    layout->addWidget(m_sync);
+    layout->addWidget(m_skew);
+
+    m_fields->bind(m_nodes, tr("Nodes"), [](Scenario& s, const std::string& t) {
+        editCluster(s, [&](ClusterConfig::Options& o) { o.nodes = int(parseIntegerIn(t, 1, ClusterConfig::kMaxNodes)); });
+    }, [](const Scenario& s) { return countField(s.cluster ? s.cluster->nodes() : 1); });
+    m_fields->bind(m_latency, tr("Latency"), [](Scenario& s, const std::string& t) {
+        editCluster(s, [&](ClusterConfig::Options& o) { o.latencyNanos = nonNegativeSeconds(t); });
+    }, [](const Scenario& s) { return secondsField(s.cluster ? s.cluster->latencyNanos() : 0); });
+    m_fields->bind(m_sync, tr("Sync"), [](Scenario& s, const std::string& t) {
+        editCluster(s, [&](ClusterConfig::Options& o) { o.syncNanos = positiveSeconds(t); });
+    }, [](const Scenario& s) { return secondsField(s.cluster ? s.cluster->syncNanos() : 0); });
+    m_fields->bind(m_skew, tr("Skew"), [](Scenario& s, const std::string& t) {
+        editCluster(s, [&](ClusterConfig::Options& o) { o.skewNanos = nonNegativeSeconds(t); });
+    }, [](const Scenario& s) { return secondsField(s.cluster ? s.cluster->skewNanos() : 0); });
+
+    connect(this, &QGroupBox::toggled, this, [this](bool on) {
+        m_document->change(on ? tr("Cluster on") : tr("Cluster off"), [on](Scenario& s) {
+            if (!on)
+                s.cluster.reset();
+            else // two servers with in-memory limiters: the first lesson
+                s.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local, 0, 0, 0, 1});
+        });
+    });
+    connect(m_balancer, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_document->change(tr("Balancer"), [i](Scenario& s) {
+            editCluster(s, [i](ClusterConfig::Options& o) { o.balancer = kAllBalancers.at(std::size_t(i)); });
+        });
+    });
+    connect(m_coordination, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_document->change(tr("Store"), [i](Scenario& s) {
+            editCluster(s, [i](ClusterConfig::Options& o) {
+                o.coordination = kAllCoordinations.at(std::size_t(i));
+                // Latency is racy's and sync hybrid's own: another mode has neither.
+                if (o.coordination != Coordination::Racy)
+                    o.latencyNanos = 0;
+                if (o.coordination != Coordination::Hybrid)
+                    o.syncNanos = 0;
+                else if (o.syncNanos == 0)
+                    o.syncNanos = kNanosPerSecond / 10;
+            });
+        });
+    });
+    connect(m_document, &ScenarioDocument::changed, this, &ClusterGroup::showDocument);
+    showDocument();
+}
+
+void ClusterGroup::showDocument()
+{
+    const Scenario& s = m_document->scenario();
+    {
+        const QSignalBlocker block(this);
+        setChecked(s.cluster.has_value());
+    }
+    m_body->setVisible(s.cluster.has_value());
+    m_fields->showAll();
+    const ClusterConfig c = s.cluster.value_or(ClusterConfig{});
+    {
+        const QSignalBlocker a(m_balancer), b(m_coordination);
+        m_balancer->setCurrentIndex(int(c.balancer()));
+        m_coordination->setCurrentIndex(int(c.coordination()));
+    }
+    m_latency->setVisible(c.coordination() == Coordination::Racy);
+    m_sync->setVisible(c.coordination() == Coordination::Hybrid);
+}
+
+ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
+    : QGroupBox(tr("Clie&nts that retry"), parent)
+    , m_document(document)
+    , m_fields(new DocumentFields(document, this))
+    , m_body(body(this))
+    , m_clients(new SliderValue(tr("Clients"), 1, ClientConfig::kMaxClients, 0, "", SliderValue::Scale::Log))
+    , m_key(new QComboBox)
+    , m_retry(new QComboBox)
+    , m_retryDelay(new SliderValue(tr("Retry delay"), 0, 5, 3, " s"))
+    , m_maxRetries(new SliderValue(tr("Max retries"), 0, ClientConfig::kMaxRetries, 0, ""))
+    , m_backoffBase(new SliderValue(tr("Backoff base"), 0.001, 10, 3, " s", SliderValue::Scale::Log))
+    , m_backoffCap(new SliderValue(tr("Backoff cap"), 0.01, 100, 2, " s", SliderValue::Scale::Log))
+{
+    setCheckable(true);
+    setToolTip(tr("Requests belong to clients (request i to client i mod K) that retry a denied attempt"));
+    m_retryDelay->setStep(0.01);
+    m_key->addItems({tr("one limit per client"), tr("one limit for all (global)")});
+    for (const char* name : kRetryNames)
+        m_retry->addItem(tr(name));
+    auto* layout = new QVBoxLayout(m_body);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_clients);
+    layout->addLayout(labelled(tr("Key"), m_key));
+    layout->addLayout(labelled(tr("Retry"), m_retry));
+    layout->addWidget(m_retryDelay);
+    layout->addWidget(m_maxRetries);
+    layout->addWidget(m_backoffBase);
+    layout->addWidget(m_backoffCap);
+
+    m_fields->bind(m_clients, tr("Clients"), [](Scenario& s, const std::string& t) {
+        editClients(s, [&](ClientOptions& o) { o.clients = parseIntegerIn(t, 1, ClientConfig::kMaxClients); });
+        if (!s.explicitClients.empty())
+            for (std::int64_t c : s.explicitClients)
+                if (c >= s.clients->clients())
+                    throw InputError("the arrivals name client " + std::to_string(c) + ": at least "
+                                     + std::to_string(c + 1) + " clients");
+    }, [](const Scenario& s) { return countField(s.clients ? s.clients->clients() : 1); });
+    m_fields->bind(m_retryDelay, tr("Retry delay"), [](Scenario& s, const std::string& t) {
+        editClients(s, [&](ClientOptions& o) { o.retryDelayNanos = nonNegativeSeconds(t); });
+    }, [](const Scenario& s) { return secondsField(s.clients.value_or(ClientConfig{}).options().retryDelayNanos); });
+    m_fields->bind(m_maxRetries, tr("Max retries"), [](Scenario& s, const std::string& t) {
+        editClients(s, [&](ClientOptions& o) { o.maxRetries = parseIntegerIn(t, 0, ClientConfig::kMaxRetries); });
+    }, [](const Scenario& s) { return countField(s.clients.value_or(ClientConfig{}).options().maxRetries); });
+    m_fields->bind(m_backoffBase, tr("Backoff base"), [](Scenario& s, const std::string& t) {
+        editClients(s, [&](ClientOptions& o) { o.backoffBaseNanos = positiveSeconds(t); });
+    }, [](const Scenario& s) { return secondsField(s.clients.value_or(ClientConfig{}).options().backoffBaseNanos); });
+    m_fields->bind(m_backoffCap, tr("Backoff cap"), [](Scenario& s, const std::string& t) {
+        editClients(s, [&](ClientOptions& o) { o.backoffCapNanos = positiveSeconds(t); });
+    }, [](const Scenario& s) { return secondsField(s.clients.value_or(ClientConfig{}).options().backoffCapNanos); });
+
+    connect(this, &QGroupBox::toggled, this, [this](bool on) {
+        m_document->change(on ? tr("Clients on") : tr("Clients off"), [on](Scenario& s) {
+            if (!on) {
+                s.clients.reset();
+                s.explicitClients.clear();
+            } else { // one client honouring Retry-After: every retry lands as a slot opens
+                ClientOptions o;
+                o.retry = RetryPolicy::RetryAfter;
+                s.clients = ClientConfig::make(o);
+            }
+        });
+    });
+    connect(m_key, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_document->change(tr("Key"), [i](Scenario& s) {
+            editClients(s, [i](ClientOptions& o) { o.key = i == 0 ? KeyMode::Client : KeyMode::Global; });
+        });
+    });
+    connect(m_retry, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_document->change(tr("Retry"), [i](Scenario& s) {
+            editClients(s, [i](ClientOptions& o) { o.retry = kAllRetryPolicies[i]; });
+        });
+    });
+    connect(m_document, &ScenarioDocument::changed, this, &ClientsGroup::showDocument);
+    showDocument();
+}
+
+void ClientsGroup::showDocument()
+{
+    const Scenario& s = m_document->scenario();
+    {
+        const QSignalBlocker block(this);
+        setChecked(s.clients.has_value());
+    }
+    m_body->setVisible(s.clients.has_value());
+    m_fields->showAll();
+    const ClientOptions o = s.clients.value_or(ClientConfig{}).options();
+    {
+        const QSignalBlocker a(m_key), b(m_retry);
+        m_key->setCurrentIndex(o.key == KeyMode::Client ? 0 : 1);
+        m_retry->setCurrentIndex(int(o.retry));
+    }
+    m_retryDelay->setVisible(o.retry == RetryPolicy::Immediate);
+    m_maxRetries->setVisible(o.retry != RetryPolicy::None);
+    m_backoffBase->setVisible(o.retry == RetryPolicy::Backoff);
+    m_backoffCap->setVisible(o.retry == RetryPolicy::Backoff);
+}
+
+// --- layers ----------------------------------------------------------------------------------------
+
+namespace {
+
+enum LayerColumn { kAlgorithm, kLimit, kWindow, kCapacity, kRate, kColumns };
+
+// layerTextOf writes a table row in the layer grammar, the algorithm from its box.
+std::string layerTextOf(QTableWidget* table, int row)
+{
+    auto* box = qobject_cast<QComboBox*>(table->cellWidget(row, kAlgorithm));
+    std::string text = box ? box->currentData().toString().toStdString() : std::string("token_bucket");
+    const char* keys[] = {"", "limit", "window", "capacity", "rate"};
+    for (int c = kLimit; c < kColumns; ++c) {
+        const QTableWidgetItem* item = table->item(row, c);
+        text += std::string(c == kLimit ? ":" : ",") + keys[c] + "=" + (item ? item->text().trimmed().toStdString() : "");
+    }
+    return text;
+}
+
+} // namespace
+
+LayersGroup::LayersGroup(ScenarioDocument* document, QWidget* parent)
+    : QGroupBox(tr("La&yered policy"), parent)
+    , m_document(document)
+    , m_body(body(this))
+    , m_table(new QTableWidget(0, kColumns))
+    , m_add(new QPushButton(tr("Add layer")))
+    , m_remove(new QPushButton(tr("Remove")))
+{
+    setCheckable(true);
+    setToolTip(tr("A request must pass every layer, in order: adds the row \"Layered policy\""));
+    m_table->setHorizontalHeaderLabels({tr("Algorithm"), tr("Limit"), tr("Window (s)"), tr("Capacity"), tr("Rate (/s)")});
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setMinimumHeight(90);
+    m_table->setToolTip(tr("Type a value and press Enter: each layer has its own limit, window, capacity and rate"));
+    auto* layout = new QVBoxLayout(m_body);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_table);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_add);
+    buttons->addWidget(m_remove);
+    buttons->addStretch();
+    layout->addLayout(buttons);
+
+    connect(this, &QGroupBox::toggled, this, [this](bool on) {
+        m_document->change(on ? tr("Layered policy on") : tr("Layered policy off"), [on](Scenario& s) {
+            s.layers.clear();
+            if (on) { // a burst limiter over a sustained quota, from the scenario's own numbers
+                const LimiterConfig& c = s.config;
+                s.layers.push_back({Algorithm::TokenBucket, c});
+                s.layers.push_back({Algorithm::SlidingWindowCounter,
+                                    LimiterConfig::make(c.limit() * 3 > LimiterConfig::kMaxLimit ? c.limit() : c.limit() * 3,
+                                                        c.windowNanos() > kMaxNanos / 6 ? c.windowNanos() : c.windowNanos() * 6)
+                                        .withNginx(c.nginx())});
+            }
+        });
+    });
+    connect(m_add, &QPushButton::clicked, this, [this] {
+        m_document->change(tr("Add layer"), [](Scenario& s) { s.layers.push_back({Algorithm::TokenBucket, s.config}); });
+    });
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        const int row = m_table->currentRow() >= 0 ? m_table->currentRow() : m_table->rowCount() - 1;
+        m_document->change(tr("Remove layer"), [row](Scenario& s) {
+            if (row >= 0 && std::size_t(row) < s.layers.size())
+                s.layers.erase(s.layers.begin() + row);
+        });
+    });
+    connect(m_table, &QTableWidget::cellChanged, this, &LayersGroup::cellEdited);
+    connect(m_document, &ScenarioDocument::changed, this, &LayersGroup::showDocument);
+    showDocument();
+}
+
+void LayersGroup::cellEdited(int row, int)
+{
+    if (m_showing)
+        return;
+    try {
+        const Layer layer = parseLayer(layerTextOf(m_table, row), m_document->scenario().config.nginx());
+        m_document->change(tr("Layer %1").arg(row + 1), [&](Scenario& s) {
+            if (std::size_t(row) < s.layers.size())
+                s.layers[std::size_t(row)] = layer;
+        });
+        m_table->setToolTip(tr("Type a value and press Enter: each layer has its own limit, window, capacity and rate"));
+    } catch (const InputError& e) {
+        // The cell keeps what was typed, marked, until it is fixed; the document is unchanged.
+        m_showing = true;
+        for (int c = kLimit; c < kColumns; ++c)
+            if (QTableWidgetItem* item = m_table->item(row, c)) {
+                item->setToolTip(QString::fromUtf8(e.what()));
+                item->setForeground(Qt::red);
+            }
+        m_showing = false;
+        m_table->setToolTip(tr("Layer %1: %2").arg(row + 1).arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void LayersGroup::showDocument()
+{
+    const Scenario& s = m_document->scenario();
+    {
+        const QSignalBlocker block(this);
+        setChecked(!s.layers.empty());
+    }
+    m_body->setVisible(!s.layers.empty());
+    m_showing = true;
+    m_table->setRowCount(int(s.layers.size()));
+    for (int r = 0; r < int(s.layers.size()); ++r) {
+        const Layer& layer = s.layers[std::size_t(r)];
+        auto* box = qobject_cast<QComboBox*>(m_table->cellWidget(r, kAlgorithm));
+        if (!box) {
+            box = new QComboBox;
+            for (Algorithm a : kEveryAlgorithm)
+                box->addItem(q(algorithmTitle(a)), q(algorithmId(a)));
+            connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
+                for (int row = 0; row < m_table->rowCount(); ++row)
+                    if (m_table->cellWidget(row, kAlgorithm) == box)
+                        cellEdited(row, kAlgorithm);
+            });
+            m_table->setCellWidget(r, kAlgorithm, box);
+        }
+        {
+            const QSignalBlocker block(box);
+            box->setCurrentIndex(box->findData(q(algorithmId(layer.algorithm))));
+        }
+        const LimiterConfig& c = layer.config;
+        const QString cells[] = {QString(), QString::number(c.limit()), q(formatSeconds(c.windowNanos())),
+                                 QString::number(c.capacity()), q(c.rate().exactText())};
+        for (int col = kLimit; col < kColumns; ++col) {
+            QTableWidgetItem* item = m_table->item(r, col);
+            if (!item)
+                m_table->setItem(r, col, item = new QTableWidgetItem);
+            item->setText(cells[col]);
+            item->setToolTip(QString());
+            item->setForeground(m_table->palette().text());
+        }
+    }
+    m_showing = false;
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,79 @@
+// The settings groups for what production adds, each a small widget over the document with one
+// job: ClusterGroup (several servers sharing a store), ClientsGroup (clients that retry, keys)
+// and LayersGroup (a layered policy, edited in a table). Each is a checkable group box: ticked,
+// the scenario has that feature; unticked, it has none and the group folds away.
+#pragma once
+
+#include "scenario.h"
+
+#include <QGroupBox>
+
+class QComboBox;
+class QPushButton;
+class QTableWidget;
+
+namespace ratelab::ui {
+
+class DocumentFields;
+class ScenarioDocument;
+class SliderValue;
+
+class ClusterGroup : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit ClusterGroup(ScenarioDocument* document, QWidget* parent = nullptr);
+    SliderValue* nodes() const { return m_nodes; }
+    QComboBox* coordination() const { return m_coordination; }
+
+private:
+    void showDocument();
+    ScenarioDocument* m_document;
+    DocumentFields* m_fields;
+    QWidget* m_body;
+    SliderValue* m_nodes;
+    QComboBox* m_balancer;
+    QComboBox* m_coordination;
+    SliderValue* m_latency;
+    SliderValue* m_sync;
+    SliderValue* m_skew;
+};
+
+class ClientsGroup : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit ClientsGroup(ScenarioDocument* document, QWidget* parent = nullptr);
+    SliderValue* clients() const { return m_clients; }
+    QComboBox* retry() const { return m_retry; }
+
+private:
+    void showDocument();
+    ScenarioDocument* m_document;
+    DocumentFields* m_fields;
+    QWidget* m_body;
+    SliderValue* m_clients;
+    QComboBox* m_key;
+    QComboBox* m_retry;
+    SliderValue* m_retryDelay;
+    SliderValue* m_maxRetries;
+    SliderValue* m_backoffBase;
+    SliderValue* m_backoffCap;
+};
+
+class LayersGroup : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit LayersGroup(ScenarioDocument* document, QWidget* parent = nullptr);
+    QTableWidget* table() const { return m_table; }
+
+private:
+    void showDocument();
+    void cellEdited(int row, int column);
+    ScenarioDocument* m_document;
+    QWidget* m_body;
+    QTableWidget* m_table;
+    QPushButton* m_add;
+    QPushButton* m_remove;
+    bool m_showing = false;
+};
+
+} // namespace ratelab::ui
