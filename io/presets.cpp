@@ -10,7 +10,8 @@ namespace {
 // in as :/presets/ID.ratelab.json.
 const char* const kPresetIds[] = {
     "seed-compare", "edge-burst", "idle-then-burst", "spa-page-load", "steady-over-limit", "token-vs-leaky",
-    "counter-error",
+    "counter-error", "nginx-vs-leaky", "two-servers-local", "racing-read-write", "tight-retry-loop",
+    "honour-retry-after", "http-rounding", "noisy-client",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

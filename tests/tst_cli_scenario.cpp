@@ -29,7 +29,9 @@ private slots:
             ids << line.left(gap);
         }
         QCOMPARE(ids, QStringList({"seed-compare", "edge-burst", "idle-then-burst", "spa-page-load",
-                                   "steady-over-limit", "token-vs-leaky", "counter-error"}));
+                                   "steady-over-limit", "token-vs-leaky", "counter-error", "nginx-vs-leaky",
+                                   "two-servers-local", "racing-read-write", "tight-retry-loop", "honour-retry-after",
+                                   "http-rounding", "noisy-client"}));
     }
 
     void presetOption()

@@ -57,7 +57,8 @@ QStringList summaryRow(const SummaryTable* t, int r)
 {
     QStringList cells;
     for (int c = 0; c < t->columnCount(); ++c)
-        cells << t->item(r, c)->text();
+        if (!t->isColumnHidden(c)) // the clients' and cluster's columns show only with them
+            cells << t->item(r, c)->text();
     return cells;
 }
 

@@ -2,6 +2,8 @@
 // holds. Each expectation is derived by hand from the rules in semantics.md (the derivation is
 // in the comment above it), not copied from a run.
 #include "presets.h"
+#include "rows.h"
+#include "clients.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,22 +17,35 @@ using namespace ratelab::io;
 
 namespace {
 
+Trace simulateRows(const Scenario& s)
+{
+    RowInputs in = resolveRowInputs(s);
+    Trace t{s.config, in.arrivals, {}, in.costs, {}};
+    for (std::size_t r = 0; r < rowCount(s); ++r)
+        t.results.push_back(simulateRow(s, in, r));
+    return t;
+}
+
 constexpr Nanos kSecond = kNanosPerSecond;
 
 const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burst", "spa-page-load",
-                          "steady-over-limit", "token-vs-leaky", "counter-error"};
+                          "steady-over-limit", "token-vs-leaky", "counter-error",     "nginx-vs-leaky",
+                          "two-servers-local", "racing-read-write", "tight-retry-loop", "honour-retry-after",
+                          "http-rounding",     "noisy-client"};
 
 struct Loaded {
     Scenario scenario;
     Trace trace;
 };
 
+// load simulates a preset as the app draws it: one row per algorithm, on its cluster or with
+// its clients (rows.h).
 Loaded load(const QString& id)
 {
     const LoadResult r = loadPreset(id);
     if (!r.scenario)
         qFatal("preset %s: %s", qPrintable(id), qPrintable(r.error));
-    return {*r.scenario, simulate(*r.scenario)};
+    return {*r.scenario, simulateRows(*r.scenario)};
 }
 
 const AlgorithmTrace& result(const Trace& t, Algorithm a)
@@ -129,11 +144,11 @@ private slots:
         const QString lesson = QString::fromStdString(s.lesson);
         const auto sentences = lesson.count(QRegularExpression(R"([.!?](\s|$))"));
         QVERIFY2(sentences >= 2 && sentences <= 3, qPrintable(lesson));
-        const Trace t = simulate(s);
+        const Trace t = simulateRows(s);
         QVERIFY(!t.arrivals.empty());
         QCOMPARE(t.results.size(), s.algorithms.size());
-        for (const AlgorithmTrace& a : t.results)
-            QCOMPARE(a.decisions.size(), t.arrivals.size());
+        for (const AlgorithmTrace& a : t.results) // one decision a request; with clients, one an attempt
+            QCOMPARE(a.decisions.size(), a.clients ? a.clients->attempts.size() : t.arrivals.size());
         // The file is exactly what RateLab saves for that scenario.
         QFile file(":/presets/" + id + ".ratelab.json");
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -316,6 +331,141 @@ private slots:
         QCOMPARE(result(p.trace, Algorithm::SlidingWindowCounter).metrics.maxInWindow, 19);
         QCOMPARE(result(p.trace, Algorithm::FixedWindow).metrics.maxInWindow, 20);
         QCOMPARE(result(p.trace, Algorithm::SlidingWindowLog).metrics.maxInWindow, 10);
+    }
+
+    void nginxVersusLeaky()
+    {
+        // rate=50r/m, no burst (C = 1, B = 0), a request every 1.2 s. The leaky bucket drains
+        // 5/6 per s: exactly the 1 it holds by each request, so it admits all 10. nginx holds the
+        // rate as 50 * 1000 / 60 = 833 thousandths per second and drains 833 * 1200 / 1000 = 999
+        // thousandths in 1.2 s: excess = 0 - 999 + 1000 = 1 > 0, rejected; a rejection changes
+        // nothing, so 2.4 s after the last admission it drains 1999 and admits. Every other one.
+        const Loaded p = load("nginx-vs-leaky");
+        QCOMPARE(p.scenario.config.nginxBurst(), 0);
+        QCOMPARE(result(p.trace, Algorithm::LeakyBucket).metrics.allowed, 10);
+        const std::vector<std::size_t> evens = {0, 2, 4, 6, 8};
+        QCOMPARE(admitted(result(p.trace, Algorithm::NginxLimitReq)), evens);
+    }
+
+    void twoServersLocal()
+    {
+        // 40 requests 0.25 s apart, round robin: each node sees one every 0.5 s. The window
+        // limiters admit each node's first 10 (all inside the first 10 s): 20 in 10 s. The token
+        // bucket (C 10, 1/s) has 10 - 0.5 (k - 1) tokens before a node's k-th request: 19 each.
+        const Loaded p = load("two-servers-local");
+        for (Algorithm a : {Algorithm::FixedWindow, Algorithm::SlidingWindowLog}) {
+            const AlgorithmTrace& r = result(p.trace, a);
+            QCOMPARE(r.metrics.allowed, 20);
+            QCOMPARE(r.metrics.maxInWindow, 20);
+            QCOMPARE(r.perNodeAllowed, (std::vector<std::int64_t>{10, 10}));
+        }
+        const AlgorithmTrace& token = result(p.trace, Algorithm::TokenBucket);
+        QCOMPARE(token.perNodeAllowed, (std::vector<std::int64_t>{19, 19}));
+        QCOMPARE(token.metrics.maxInWindow, 38); // all before 9.75 s
+        // Each request went to node i mod 2.
+        for (std::size_t i = 0; i < token.nodes.size(); ++i)
+            QCOMPARE(int(token.nodes[i]), int(i % 2));
+    }
+
+    void racingReadWrite()
+    {
+        // Bursts of 20 at 0 and 1 s, writes landing 50 ms after each read. At 0 s nothing is
+        // visible: all 20 pass every limiter. At 1 s the store has replayed them (it takes 10):
+        // the windows are full, so the second burst is denied; the bucket has refilled 1 token,
+        // and each request of the burst peeks that same token: all 20 pass.
+        const Loaded p = load("racing-read-write");
+        QCOMPARE(result(p.trace, Algorithm::FixedWindow).metrics.allowed, 20);
+        QCOMPARE(result(p.trace, Algorithm::SlidingWindowLog).metrics.allowed, 20);
+        QCOMPARE(result(p.trace, Algorithm::TokenBucket).metrics.allowed, 40);
+        // With one atomic store: 10, 10, and 10 + the one refilled token.
+        Scenario shared = p.scenario;
+        shared.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Shared, 0, 0, 0, 1});
+        const Trace t = simulateRows(shared);
+        QCOMPARE(result(t, Algorithm::FixedWindow).metrics.allowed, 10);
+        QCOMPARE(result(t, Algorithm::SlidingWindowLog).metrics.allowed, 10);
+        QCOMPARE(result(t, Algorithm::TokenBucket).metrics.allowed, 11);
+    }
+
+    void tightRetryLoop()
+    {
+        // 20 at 0 s, limit 10 per 10 s: 10 denied, each retried every 0.5 s. Retries at 0.5 ...
+        // 9.5 s fall in a full window (or a full log): denied. The 20th retry, at 10 s, opens the
+        // next window (for the log, 0 s has left (0, 10]): all 10 pass. 20 + 10 * 20 = 220.
+        const Loaded p = load("tight-retry-loop");
+        for (const AlgorithmTrace& r : p.trace.results) {
+            const ClientStats& k = r.clients->clients;
+            QCOMPARE(k.attempts, 220);
+            QCOMPARE(k.succeeded, 20);
+            QCOMPARE(k.gaveUp, 0);
+            QCOMPARE(k.amplification, 11.0);
+            QCOMPARE(k.latency.max, 10 * kSecond);
+            for (std::size_t i = 0; i < r.decisions.size(); ++i)
+                QCOMPARE(r.decisions[i].allowed, r.times[i] == 0 ? i < 10 : r.times[i] == 10 * kSecond);
+        }
+    }
+
+    void honourRetryAfter()
+    {
+        // 10 at 0 s, 5 per 10 s. Fixed window: 5 denied with retry_after 10 s (to the boundary);
+        // all retry at 10 s and pass: 15 attempts. Token bucket (C 5, 0.5/s): 5 denied with
+        // retry_after 2 s (one token); at 2 s one passes and 4 are told 2 s again, and so on:
+        // one passes at 2, 4, 6, 8, 10 s. Attempts 10 + 5 + 4 + 3 + 2 + 1 = 25.
+        const Loaded p = load("honour-retry-after");
+        const ClientStats& fixed = result(p.trace, Algorithm::FixedWindow).clients->clients;
+        QCOMPARE(fixed.attempts, 15);
+        QCOMPARE(fixed.succeeded, 10);
+        QCOMPARE(fixed.latency.max, 10 * kSecond);
+        const AlgorithmTrace& token = result(p.trace, Algorithm::TokenBucket);
+        QCOMPARE(token.clients->clients.attempts, 25);
+        QCOMPARE(token.clients->clients.gaveUp, 0);
+        std::vector<Nanos> retriesPassed;
+        for (std::size_t i = 0; i < token.decisions.size(); ++i)
+            if (token.decisions[i].allowed && token.times[i] > 0)
+                retriesPassed.push_back(token.times[i]);
+        QCOMPARE(retriesPassed, (std::vector<Nanos>{2 * kSecond, 4 * kSecond, 6 * kSecond, 8 * kSecond, 10 * kSecond}));
+    }
+
+    void httpRounding()
+    {
+        // 8 at 0 s to C 4 refilled at 4/s: 4 denied with retry_after 0.25 s, sent as
+        // Retry-After: 1. At 1 s the bucket is full again: all 4 pass, each 1 s after it asked.
+        const Loaded p = load("http-rounding");
+        for (const AlgorithmTrace& r : p.trace.results) {
+            QCOMPARE(r.clients->clients.attempts, 12);
+            QCOMPARE(r.clients->clients.latency.max, kSecond);
+            for (std::size_t i = 0; i < r.decisions.size(); ++i) {
+                if (!r.decisions[i].allowed)
+                    QCOMPARE(r.decisions[i].retryAfter, kSecond / 4); // what was needed
+                else if (r.times[i] > 0)
+                    QCOMPARE(r.times[i], kSecond); // what the header made them wait
+            }
+        }
+    }
+
+    void noisyClient()
+    {
+        // Client 0: 20 requests in the first second; clients 1..4: 2 each. Per client, 5 per
+        // 10 s: client 0 gets 5 (the bucket, 5 + 0.475 tokens, too), the others all 8: 13.
+        const Loaded p = load("noisy-client");
+        for (const AlgorithmTrace& r : p.trace.results) {
+            QCOMPARE(r.metrics.allowed, 13);
+            for (const Attempt& a : r.clients->attempts)
+                if (a.client != 0)
+                    QVERIFY(a.decision.allowed);
+        }
+        // One global key: the first 5 arrivals pass (four of client 0's and client 1's first),
+        // everything else in the window is denied.
+        Scenario global = p.scenario;
+        ClientOptions o = global.clients->options();
+        o.key = KeyMode::Global;
+        global.clients = ClientConfig::make(o);
+        const Trace t = simulateRows(global);
+        const AlgorithmTrace& fixed = result(t, Algorithm::FixedWindow);
+        QCOMPARE(fixed.metrics.allowed, 5);
+        int others = 0;
+        for (const Attempt& a : fixed.clients->attempts)
+            others += a.client != 0 && a.decision.allowed;
+        QCOMPARE(others, 1);
     }
 };
 

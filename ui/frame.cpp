@@ -31,15 +31,27 @@ Nanos recoveryNanos(const Trace& trace)
     return clampToNanos(longest);
 }
 
+std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace)
+{
+    std::optional<std::pair<Nanos, Nanos>> span;
+    if (!trace.arrivals.empty())
+        span = {trace.arrivals.front(), trace.arrivals.back()};
+    for (const AlgorithmTrace& r : trace.results) // attempts reach past the arrivals
+        if (!r.times.empty())
+            span = span ? std::pair{std::min(span->first, r.times.front()), std::max(span->second, r.times.back())}
+                        : std::pair{r.times.front(), r.times.back()};
+    return span;
+}
+
 TimeRange fullRange(const Trace& trace)
 {
-    const auto& a = trace.arrivals;
     const Nanos recovery = std::max<Nanos>(recoveryNanos(trace), 1);
-    if (a.empty())
+    const auto active = activity(trace);
+    if (!active)
         return {0, recovery + std::max<Nanos>(recovery / 10, 1)};
     // The requests, then as much of the recovery as keeps them on at least half of the width;
     // a burst at one instant gets the whole recovery.
-    const Nanos first = a.front(), last = a.back();
+    const auto [first, last] = *active;
     const Nanos span = last - first;
     const Nanos after = span > 0 ? std::min(recovery, span / 5 * 4) : recovery;
     const Nanos margin = std::max<Nanos>(span / 20 + after / 20, 1); // span + after + 2 margins < 2 spans

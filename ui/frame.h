@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace ratelab::ui {
@@ -25,6 +27,10 @@ struct TimeRange {
 // recoveryNanos is how long the slowest limiter of the trace takes to forget a request: the
 // window, or capacity / rate for a bucket.
 Nanos recoveryNanos(const Trace& trace);
+
+// activity returns the first and last decision time of the trace, attempts included (retries
+// reach past the last arrival); nullopt when nothing was decided.
+std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace);
 
 // fullRange is the default view of a trace, framed on its activity: from just before the first
 // request to just after the last, plus the recovery that follows (at most as long as the

@@ -1,5 +1,6 @@
 #include "summarytable.h"
 
+#include "clients.h"
 #include "explain.h"
 
 #include <QHeaderView>
@@ -7,12 +8,22 @@
 
 namespace ratelab::ui {
 
+namespace {
+enum Column { kAttempts = 7, kAmplification, kP99, kPerNode, kColumns };
+} // namespace
+
 SummaryTable::SummaryTable(QWidget* parent)
     : QTableWidget(parent)
 {
-    setColumnCount(7);
+    setColumnCount(kColumns);
     setHorizontalHeaderLabels({tr("Algorithm"), tr("Allowed"), tr("Denied"), tr("Delayed"), tr("Max in a window"),
-                               tr("Overshoot"), tr("Memory/key")});
+                               tr("Overshoot"), tr("Memory/key"), tr("Attempts"), tr("Amplification"),
+                               tr("p99 to success"), tr("Per node")});
+    horizontalHeaderItem(kAttempts)->setToolTip(tr("Attempts decided: first attempts and retries"));
+    horizontalHeaderItem(kAmplification)->setToolTip(tr("Attempts per request: what retries add to the load"));
+    horizontalHeaderItem(kP99)->setToolTip(tr("99th percentile of the time from a request's first attempt to its "
+                                              "admitted one, over the requests that succeeded"));
+    horizontalHeaderItem(kPerNode)->setToolTip(tr("Requests each node admitted"));
     horizontalHeaderItem(4)->setToolTip(tr("The most requests admitted within any window of length W, (t - W, t], over "
                                            "the whole scenario: where a limiter lets through more than its limit"));
     horizontalHeaderItem(5)->setToolTip(tr("Max in a window divided by the limit L: 1.00x keeps the limit exactly, 2.00x "
@@ -43,17 +54,39 @@ void SummaryTable::setFrame(const Frame& frame)
         item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
         setItem(r, c, item);
     };
+    bool clients = false, nodes = false;
     for (int r = 0; r < int(results.size()); ++r) {
-        const Metrics& m = results[r].metrics;
-        cell(r, 0, QString::fromUtf8(algorithmTitle(results[r].algorithm).data()));
+        const AlgorithmTrace& result = results[r];
+        const Metrics& m = result.metrics;
+        cell(r, 0, QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title));
         const QLocale locale;
+        if (result.clients) {
+            const ClientStats& k = result.clients->clients;
+            clients = true;
+            cell(r, kAttempts, locale.toString(k.attempts));
+            cell(r, kAmplification, QString::number(k.amplification, 'f', 2) + "x");
+            cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
+        }
+        if (!result.perNodeAllowed.empty()) {
+            nodes = true;
+            QStringList perNode;
+            for (std::int64_t n : result.perNodeAllowed)
+                perNode << locale.toString(n);
+            cell(r, kPerNode, perNode.join(" / "));
+        }
         cell(r, 1, locale.toString(m.allowed));
         cell(r, 2, locale.toString(m.denied));
         cell(r, 3, locale.toString(m.delayed));
         cell(r, 4, locale.toString(m.maxInWindow));
         cell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
-        cell(r, 6, QString("%1 B (%2 %3)").arg(m.memory.bytes).arg(m.memory.entries).arg(m.memory.entries == 1 ? "entry" : "entries"));
+        if (result.levelConfig) // a layered policy: each layer holds its own
+            cell(r, 6, tr("per layer"));
+        else
+            cell(r, 6, QString("%1 B (%2 %3)").arg(m.memory.bytes).arg(m.memory.entries).arg(m.memory.entries == 1 ? "entry" : "entries"));
     }
+    for (int c : {kAttempts, kAmplification, kP99})
+        setColumnHidden(c, !clients);
+    setColumnHidden(kPerNode, !nodes);
     updateGeometry();
 }
 
