@@ -8,6 +8,7 @@
 #include "algorithm_facts.h"
 #include "ticks.h"
 
+#include <QFontMetricsF>
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
@@ -326,6 +327,8 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         std::int64_t maxCost = 1;
         bool retry = false;
     };
+    double badgeEnd[3] = {-1e9, -1e9, -1e9}; // per lane: where the last badge's text ends
+    const QFontMetricsF badgeMetrics(badge);
     for (std::size_t i = r.firstRequest; i < end;) {
         std::size_t j = i;
         // Per lane, and per node on a cluster (at most 64), first attempts and retries apart.
@@ -339,6 +342,10 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
                 g.maxCost = std::max(g.maxCost, trace.costs[j]);
         }
         const double x = xOf(secondsAsDouble(times[i]));
+        // Each lane's marks side by side (one per node, retries apart), then one badge counting
+        // the lane's decisions at this instant.
+        std::int64_t laneCount[3] = {0, 0, 0};
+        double laneRight[3] = {x, x, x};
         int lastLane = -1;
         double offset = 0;
         for (const auto& [key, g] : groups) {
@@ -350,12 +357,21 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped.
             const double grow = g.maxCost > 1 ? std::min(2.2, 1 + 0.3 * std::log2(double(g.maxCost))) : 1.0;
             paintMark(p, at, lane, markScale() * grow, nodes ? nodeColor(node) : QColor(), g.retry);
-            if (g.count > 1) {
-                p->setFont(badge);
-                p->setPen(palette().color(QPalette::WindowText));
-                p->drawText(QRectF(at.x() + 5, laneY(lane) - laneHeight(), 60, 2 * laneHeight()),
-                            Qt::AlignLeft | Qt::AlignVCenter, QString::fromUtf8("\u00d7") + QLocale().toString(g.count));
-            }
+            laneCount[laneIndex] += g.count;
+            laneRight[laneIndex] = at.x() + 3 * markScale() * grow;
+        }
+        for (int laneIndex = 0; laneIndex < 3; ++laneIndex) {
+            // A badge that would run into the previous one is left out: dense retries stay
+            // readable (hover names every mark).
+            const double left = laneRight[laneIndex] + 3;
+            if (laneCount[laneIndex] < 2 || left < badgeEnd[laneIndex])
+                continue;
+            const QString text = QString::fromUtf8("\u00d7") + QLocale().toString(laneCount[laneIndex]);
+            const Lane lane = Lane(laneIndex);
+            p->setFont(badge);
+            p->setPen(palette().color(QPalette::WindowText));
+            p->drawText(QRectF(left, laneY(lane) - laneHeight(), 60, 2 * laneHeight()), Qt::AlignLeft | Qt::AlignVCenter, text);
+            badgeEnd[laneIndex] = left + badgeMetrics.horizontalAdvance(text) + 4;
         }
         i = j;
     }

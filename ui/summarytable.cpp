@@ -4,6 +4,7 @@
 #include "explain.h"
 
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QLocale>
 
 namespace ratelab::ui {
@@ -35,11 +36,12 @@ SummaryTable::SummaryTable(QWidget* parent)
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     // Numbers take what they need; the names column gets the rest.
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
     setEditTriggers(NoEditTriggers);
     setSelectionMode(NoSelection);
     setFocusPolicy(Qt::NoFocus);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded); // with clients' columns it may not fit
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
@@ -114,6 +116,8 @@ QSize SummaryTable::sizeHint() const
     int h = horizontalHeader()->height() + 2 * frameWidth();
     for (int r = 0; r < rowCount(); ++r)
         h += rowHeight(r);
+    if (horizontalScrollBar()->isVisible())
+        h += horizontalScrollBar()->sizeHint().height();
     return {QTableWidget::sizeHint().width(), h};
 }
 
