@@ -15,21 +15,6 @@ namespace {
 
 constexpr std::int64_t kMaxMemoryKeys = 10'000'000;
 
-// humanBytes writes a byte count in decimal units for people: "80 MB", "1.6 GB", "16 B".
-std::string humanBytes(std::int64_t bytes)
-{
-    const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    double v = static_cast<double>(bytes);
-    int u = 0;
-    while (v >= 1000 && u < 6) {
-        v /= 1000;
-        ++u;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, u == 0 || v >= 100 ? "%.0f %s" : "%.3g %s", v, units[u]);
-    return buf;
-}
-
 } // namespace
 
 int memoryCommand(QCommandLineParser& parser, const QStringList& args)

@@ -1,5 +1,7 @@
 #include "clients.h"
 
+#include <cstdio>
+
 #include "decimal.h"
 #include "limiters.h"
 
@@ -271,6 +273,20 @@ Memory memoryAtScale(Algorithm a, const LimiterConfig& config, std::int64_t keys
 {
     const Memory one = worstCaseMemory(a, config);
     return {one.bytes * keys, one.entries * keys};
+}
+
+std::string humanBytes(std::int64_t bytes)
+{
+    const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1000 && u < 6) {
+        v /= 1000;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 || v >= 100 ? "%.0f %s" : "%.3g %s", v, units[u]);
+    return buf;
 }
 
 } // namespace ratelab

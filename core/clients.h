@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -162,5 +163,8 @@ bool retryable(const Decision& d);
 // fields. memoryAtScale multiplies by `keys` active keys.
 Memory worstCaseMemory(Algorithm a, const LimiterConfig& config);
 Memory memoryAtScale(Algorithm a, const LimiterConfig& config, std::int64_t keys);
+
+// humanBytes writes a byte count in decimal units for people: "80 MB", "1.6 GB", "16 B".
+std::string humanBytes(std::int64_t bytes);
 
 } // namespace ratelab

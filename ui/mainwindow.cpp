@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "atscalepanel.h"
+
 #include "algorithm_facts.h"
 #include "chartstack.h"
 #include "controlpanel.h"
@@ -73,6 +75,8 @@ MainWindow::MainWindow(QWidget* parent)
     QDockWidget* lessonDock = addDock("Lesson", "lessonDock", m_lesson, Qt::RightDockWidgetArea);
     QDockWidget* explainDock = addDock("What happened", "explainDock", m_explain, Qt::RightDockWidgetArea);
     tabifyDockWidget(lessonDock, explainDock); // one column of side panels, not two stacked
+    tabifyDockWidget(explainDock, addDock("At scale", "atScaleDock", new AtScalePanel(m_document), Qt::RightDockWidgetArea));
+    lessonDock->raise();
     lessonDock->raise();
     resizeDocks({lessonDock}, {290}, Qt::Horizontal);
     m_lessonDock = lessonDock;

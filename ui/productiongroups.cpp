@@ -374,6 +374,7 @@ void LayersGroup::cellEdited(int row, int)
                 s.layers[std::size_t(row)] = layer;
         });
         m_table->setToolTip(tr("Type a value and press Enter: each layer has its own limit, window, capacity and rate"));
+        showDocument(); // an edit back to the value the document holds clears the marks too
     } catch (const InputError& e) {
         // The cell keeps what was typed, marked, until it is fixed; the document is unchanged.
         m_showing = true;

@@ -1,0 +1,197 @@
+// The app's parts of what production adds (issues 12 to 14): the Cluster, Clients and Layered
+// policy groups, nginx's options, the headers in hover, and the At scale panel. Each expected
+// figure is derived by hand from semantics.md in the comment above it.
+#include "atscalepanel.h"
+#include "chartstack.h"
+#include "clients.h"
+#include "controlpanel.h"
+#include "decimal.h"
+#include "dashboard.h"
+#include "explainpanel.h"
+#include "mainwindow.h"
+#include "productiongroups.h"
+#include "rowchart.h"
+#include "scenariodocument.h"
+#include "slidervalue.h"
+#include "summarytable.h"
+#include "window_test.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLocale>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QUndoStack>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+class TestProductionUi : public WindowTest {
+    Q_OBJECT
+
+    const AlgorithmTrace& result(Algorithm a) const
+    {
+        for (const AlgorithmTrace& r : frame().trace->results)
+            if (r.algorithm == a && r.title.empty())
+                return r;
+        qFatal("no row for algorithm %d", int(a));
+    }
+    RowChart* rowOf(Algorithm a) const
+    {
+        for (int i = 0; i < charts()->rowCount(); ++i)
+            if (charts()->row(i)->algorithm() == a)
+                return charts()->row(i);
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase() { useScratchSettings(); }
+    void init() { openWindow(Scenario{}); } // 15 requests 0.1 s apart, limit 10 per 10 s, C 10, 1/s
+    void cleanup() { m_window.reset(); }
+
+    void hoverShowsTheResponseAsAServerSendsIt()
+    {
+        // Request 11 at 1.0 s takes the one refilled token: 200, nothing remaining. Request 12 at
+        // 1.1 s is denied with retry_after 0.9 s: 429 and Retry-After: 1 (whole seconds, up).
+        RowChart* token = rowOf(Algorithm::TokenBucket);
+        const QString admitted = token->hoverText(10);
+        QVERIFY2(admitted.contains("HTTP/1.1 200 OK\nX-RateLimit-Limit: 10\nX-RateLimit-Remaining: 0"), qPrintable(admitted));
+        const QString denied = token->hoverText(11);
+        QVERIFY2(denied.contains("HTTP/1.1 429 Too Many Requests"), qPrintable(denied));
+        QVERIFY2(denied.contains("\nRetry-After: 1\n"), qPrintable(denied));
+        // What happened shows the same response under each row's line.
+        m_window->explanation()->parentWidget()->show();
+        m_window->explanation()->pin(11);
+        QVERIFY(m_window->explanation()->text().contains("HTTP/1.1 429 Too Many Requests"));
+    }
+
+    void tickingClusterRunsTwoServers()
+    {
+        // Two nodes, round robin, each its own limiter of 10 per 10 s: node 0 takes the 8 even
+        // requests, node 1 the 7 odd ones; neither reaches 10, so all 15 pass (one server: 10).
+        QCOMPARE(result(Algorithm::FixedWindow).metrics.allowed, 10);
+        ClusterGroup* cluster = m_window->controls()->cluster();
+        cluster->setChecked(true);
+        settle();
+        QVERIFY(m_window->document()->scenario().cluster);
+        const AlgorithmTrace& fixed = result(Algorithm::FixedWindow);
+        QCOMPARE(fixed.metrics.allowed, 15);
+        QCOMPARE(fixed.perNodeAllowed, (std::vector<std::int64_t>{8, 7}));
+        QCOMPARE(fixed.metrics.maxInWindow, 15);
+        SummaryTable* summary = m_window->dashboard()->summary();
+        QVERIFY(!summary->isColumnHidden(10)); // per node
+        QCOMPARE(summary->item(0, 10)->text(), QString("8 / 7"));
+        // Store: shared is the one server again; Undo twice is no cluster at all.
+        cluster->coordination()->setCurrentIndex(int(Coordination::Shared));
+        settle();
+        QCOMPARE(result(Algorithm::FixedWindow).metrics.allowed, 10);
+        m_window->document()->undoStack()->undo();
+        m_window->document()->undoStack()->undo();
+        settle();
+        QVERIFY(!m_window->document()->scenario().cluster);
+        QVERIFY(!cluster->isChecked());
+        QVERIFY(summary->isColumnHidden(10));
+    }
+
+    void tickingClientsRetriesAsRetryAfterSays()
+    {
+        // One client honouring retry_after (max 3 retries). Fixed window: requests 11..15
+        // (1.0 .. 1.4 s) are told to come back at the boundary, 10 s, and all pass there: 20
+        // attempts, no one gives up. Token bucket: 10 pass at 0 .. 0.9 s, the 11th takes the
+        // token of 1 s; 12..15 are each told the next token, at 2 s, so all four retry at 2 s:
+        // one passes, three are told 3 s; then one of two passes; then the 14th passes at 4 s
+        // and the 15th, on its third and last retry, is denied: it gives up. 15 + 4 + 3 + 2 = 24.
+        ClientsGroup* clients = m_window->controls()->clients();
+        clients->setChecked(true);
+        settle();
+        for (const AlgorithmTrace& r : frame().trace->results)
+            QVERIFY(r.clients);
+        const ClientStats& fixed = result(Algorithm::FixedWindow).clients->clients;
+        QCOMPARE(fixed.attempts, 20);
+        QCOMPARE(fixed.gaveUp, 0);
+        QCOMPARE(fixed.latency.max, 9 * kNanosPerSecond); // the 11th, from 1.0 s to 10 s
+        const ClientStats& bucket = result(Algorithm::TokenBucket).clients->clients;
+        QCOMPARE(bucket.attempts, 24);
+        QCOMPARE(bucket.gaveUp, 1);
+        QCOMPARE(bucket.succeeded, 14);
+        SummaryTable* summary = m_window->dashboard()->summary();
+        QVERIFY(!summary->isColumnHidden(7)); // attempts
+        // A retry's hover says so.
+        const AlgorithmTrace& token = result(Algorithm::TokenBucket);
+        std::size_t retry = 0;
+        while (retry < token.previousAttempt.size() && token.previousAttempt[retry] < 0)
+            ++retry;
+        QVERIFY(retry < token.decisions.size());
+        QVERIFY(rowOf(Algorithm::TokenBucket)->hoverText(retry).contains("retry 1"));
+    }
+
+    void aLayeredPolicyAddsItsRow()
+    {
+        LayersGroup* layers = m_window->controls()->layers();
+        layers->setChecked(true);
+        settle();
+        QCOMPARE(m_window->document()->scenario().layers.size(), std::size_t(2));
+        QCOMPARE(charts()->rowCount(), 8);
+        QVERIFY(charts()->row(7)->title().startsWith("Layered policy: Token bucket + Sliding window counter"));
+        // The first layer is the scenario's own token bucket, and the second (30 per 60 s) never
+        // binds here: the policy decides as the token bucket does.
+        const auto& rows = frame().trace->results;
+        QCOMPARE(rows.back().metrics.allowed, result(Algorithm::TokenBucket).metrics.allowed);
+        // A value no layer can take is refused in place; the document keeps its layers.
+        const Scenario before = m_window->document()->scenario();
+        layers->table()->item(0, 1)->setText("0"); // limit 0
+        QVERIFY(m_window->document()->scenario() == before);
+        QCOMPARE(layers->table()->item(0, 1)->foreground().color(), QColor(Qt::red));
+        layers->table()->item(0, 1)->setText("10"); // fixed: the marks go
+        QCOMPARE(layers->table()->item(0, 1)->foreground().color(), layers->table()->palette().text().color());
+        layers->table()->item(0, 4)->setText("2"); // rate 2 per s: a new first layer
+        settle();
+        QCOMPARE(m_window->document()->scenario().layers.front().config.rate(), parseRate("2"));
+    }
+
+    void nginxRefusesARateItCannotExpressAndSaysWhy()
+    {
+        // 3/7 per second is neither a whole number per second nor per minute.
+        m_window->controls()->rate()->type("3/7"); // capacity and rate follow: untick first
+        m_window->controls()->linkBox()->setChecked(false);
+        m_window->controls()->rate()->type("3/7");
+        settle();
+        QCheckBox* nginx = m_window->controls()->algorithmBox(Algorithm::NginxLimitReq);
+        nginx->setChecked(true);
+        QVERIFY(!nginx->isChecked());
+        QVERIFY(std::find(m_window->document()->scenario().algorithms.begin(), m_window->document()->scenario().algorithms.end(),
+                          Algorithm::NginxLimitReq) == m_window->document()->scenario().algorithms.end());
+        QVERIFY2(m_window->statusBar()->currentMessage().contains("nginx"), qPrintable(m_window->statusBar()->currentMessage()));
+        // At 1 per second it is accepted, and its options appear under its box.
+        m_window->controls()->rate()->type("1");
+        nginx->setChecked(true);
+        settle();
+        QVERIFY(nginx->isChecked());
+        QVERIFY(m_window->controls()->nginxBurst()->isVisible());
+        QCOMPARE(m_window->controls()->nginxBurst()->text(), QString("9")); // capacity - 1
+    }
+
+    void atScaleCountsTheLogPerKey()
+    {
+        // "1,000 requests a minute for 10,000 users is 10 million log entries": the log keeps
+        // up to L timestamps a key, 8 bytes each.
+        m_window->controls()->limit()->type("1000");
+        m_window->controls()->window()->type("60");
+        settle();
+        auto* panel = m_window->findChild<AtScalePanel*>();
+        QVERIFY(panel);
+        panel->keys()->type("10000");
+        QTableWidget* table = panel->table();
+        int log = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->item(r, 0)->text() == "Sliding window log")
+                log = r;
+        QVERIFY(log >= 0);
+        const QString all = table->item(log, 2)->text();
+        QVERIFY2(all.contains(QLocale().toString(10'000'000) + " entries"), qPrintable(all));
+        QVERIFY2(all.startsWith("80 MB"), qPrintable(all)); // 10^7 entries x 8 B
+    }
+};
+
+QTEST_MAIN(TestProductionUi)
+#include "tst_production_ui.moc"
