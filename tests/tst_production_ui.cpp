@@ -5,6 +5,7 @@
 #include "chartstack.h"
 #include "clients.h"
 #include "controlpanel.h"
+#include "documentactions.h"
 #include "decimal.h"
 #include "dashboard.h"
 #include "explainpanel.h"
@@ -19,6 +20,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLocale>
+#include <QMessageBox>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QUndoStack>
@@ -169,6 +172,23 @@ private slots:
         QVERIFY(nginx->isChecked());
         QVERIFY(m_window->controls()->nginxBurst()->isVisible());
         QCOMPARE(m_window->controls()->nginxBurst()->text(), QString("9")); // capacity - 1
+    }
+
+    void fileCheckAgainstRedisAgrees()
+    {
+        // The default scenario on two local servers: Redis is one shared store, so it is
+        // compared with `shared` on the same two nodes, and agrees. The window stays live.
+        m_window->controls()->cluster()->setChecked(true);
+        settle();
+        QSignalSpy checked(m_window->documents(), &DocumentActions::redisChecked);
+        m_window->documents()->checkRedisAction()->trigger();
+        QVERIFY(!m_window->documents()->checkRedisAction()->isEnabled()); // running, off the GUI thread
+        QVERIFY(checked.wait(30'000));
+        QVERIFY2(checked.first().at(0).toBool(), qPrintable(checked.first().at(1).toString()));
+        QVERIFY(checked.first().at(1).toString().contains("on 2 nodes"));
+        QVERIFY(m_window->documents()->checkRedisAction()->isEnabled());
+        for (QMessageBox* box : m_window->findChildren<QMessageBox*>())
+            box->close();
     }
 
     void atScaleCountsTheLogPerKey()

@@ -3,6 +3,8 @@
 // scenarios inside the exact domain, and a scenario outside it is refused naming 2^53.
 //
 // redis-server missing is a failure, not a skip: CI installs it (apt-get install redis-server).
+#include "presets.h"
+#include "redis_check.h"
 #include "redis_store.h"
 
 #include <QTest>
@@ -156,6 +158,45 @@ private slots:
 
     // The semantics page's reference case, through Redis: 15 requests 0.1 s apart admit 10 with
     // the window limiters and 11 with the buckets (the 11th token is due at exactly 1.0 s).
+    // File > Check against Redis: the presets a class would check agree, on this server.
+    void checkAgainstRedisAgreesOnThePresets_data()
+    {
+        QTest::addColumn<QString>("preset");
+        for (const char* id : {"edge-burst", "token-vs-leaky", "two-servers-local", "racing-read-write"})
+            QTest::newRow(id) << id;
+    }
+
+    void checkAgainstRedisAgreesOnThePresets()
+    {
+        QFETCH(QString, preset);
+        const LoadResult p = loadPreset(preset);
+        QVERIFY(p.scenario);
+        const RedisCheck r = checkAgainstRedis(*p.scenario, m_redis->address());
+        QVERIFY2(r.agreed, qPrintable(r.summary));
+        QVERIFY2(r.summary.startsWith("Every decision agreed"), qPrintable(r.summary));
+    }
+
+    void checkAgainstRedisSaysWhyNot()
+    {
+        Scenario cost;
+        cost.cost = 2;
+        QVERIFY(checkAgainstRedis(cost, m_redis->address()).summary.contains("cost 1"));
+        Scenario nginx;
+        nginx.algorithms = {Algorithm::NginxLimitReq};
+        QVERIFY(checkAgainstRedis(nginx, m_redis->address()).summary.contains("no Redis script"));
+        // Past the scripts' exact domain (2^53): refused, naming the bound.
+        Scenario big;
+        big.config = LimiterConfig::make(10, 9'000'000'000'000'000'000LL);
+        big.algorithms = {Algorithm::FixedWindow};
+        const RedisCheck r = checkAgainstRedis(big, m_redis->address());
+        QVERIFY(!r.agreed);
+        QVERIFY2(r.summary.startsWith("Not checked: ") && r.summary.contains("2^53"), qPrintable(r.summary));
+        // A server that is not there: said, not hung.
+        const RedisCheck gone = checkAgainstRedis(Scenario{}, "unix:/nonexistent/redis.sock");
+        QVERIFY(!gone.agreed);
+        QVERIFY2(gone.summary.contains("/nonexistent/redis.sock"), qPrintable(gone.summary));
+    }
+
     void referenceCase()
     {
         std::vector<Nanos> t;

@@ -5,6 +5,7 @@
 #include "exportdialog.h"
 #include "outputpath.h"
 #include "presets.h"
+#include "redis_check.h"
 #include "report.h"
 #include "scenariodocument.h"
 #include "scenariofile.h"
@@ -21,6 +22,7 @@
 #include <QPainter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <sstream>
 
@@ -75,6 +77,30 @@ void DocumentActions::fillMenu(QMenu* file)
     m_copyImage = file->addAction(QIcon::fromTheme("edit-copy"), "&Copy image", this, &DocumentActions::copyImage);
     m_copyImage->setShortcut(QKeySequence("Ctrl+Shift+C"));
     m_copyImage->setToolTip("Copy the charts and summary to the clipboard (Ctrl+Shift+C)");
+    file->addSeparator();
+    m_checkRedis = file->addAction(tr("Check against &Redis"), this, &DocumentActions::checkAgainstRedis);
+    m_checkRedis->setToolTip(tr("Run this scenario through the real Lua scripts on a private redis-server and "
+                                "compare every decision with the simulation"));
+}
+
+void DocumentActions::checkAgainstRedis()
+{
+    // A private redis-server starts, and every decision is one round trip: off the GUI thread.
+    if (m_redisCheck.isRunning())
+        return;
+    m_checkRedis->setEnabled(false);
+    emit status(tr("Checking against Redis…"));
+    connect(&m_redisCheck, &QFutureWatcher<io::RedisCheck>::finished, this, [this] {
+        m_checkRedis->setEnabled(true);
+        const io::RedisCheck r = m_redisCheck.result();
+        emit status(r.agreed ? tr("Redis agrees with every decision") : tr("Redis check: see the message"));
+        emit redisChecked(r.agreed, r.summary);
+        auto* box = new QMessageBox(r.agreed ? QMessageBox::Information : QMessageBox::Warning, tr("Check against Redis"),
+                                    r.summary, QMessageBox::Ok, m_window);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open(); // window-modal, never blocking the event loop
+    }, Qt::SingleShotConnection);
+    m_redisCheck.setFuture(QtConcurrent::run([s = m_document->scenario()] { return io::checkAgainstRedis(s); }));
 }
 
 bool DocumentActions::openFile(const QString& path)

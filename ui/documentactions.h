@@ -3,10 +3,11 @@
 // and leaves both the old file and the current work as they were.
 #pragma once
 
+#include "redis_check.h"
 #include "scenario.h"
 
+#include <QFutureWatcher>
 #include <QObject>
-
 
 class QAction;
 class QMenu;
@@ -28,6 +29,7 @@ public:
     QAction* exportImageAction() const { return m_exportImage; }
     QAction* copyImageAction() const { return m_copyImage; }
     QAction* revertAction() const { return m_revert; }
+    QAction* checkRedisAction() const { return m_checkRedis; }
 
     // openFile loads a scenario file; it reports whether it did (false: a message was shown).
     bool openFile(const QString& path);
@@ -38,8 +40,13 @@ public:
     // revert drops unsaved changes, reopening the file or preset; it reports whether it did.
     bool revert();
 
+    // checkAgainstRedis runs the scenario through the Lua scripts on a private redis-server, off
+    // the GUI thread, and shows whether every decision agreed (redisChecked, and a message box).
+    void checkAgainstRedis();
+
 signals:
     void status(const QString& message);
+    void redisChecked(bool agreed, const QString& summary);
 
 private:
     void save();
@@ -60,6 +67,8 @@ private:
     QAction* m_exportImage = nullptr;
     QAction* m_copyImage = nullptr;
     QAction* m_revert = nullptr;
+    QAction* m_checkRedis = nullptr;
+    QFutureWatcher<io::RedisCheck> m_redisCheck;
 };
 
 } // namespace ratelab::ui
