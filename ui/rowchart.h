@@ -70,7 +70,7 @@ public:
     // paintMark draws the mark of a lane centred on c: circle, triangle or cross, in the lane's
     // colour or `color` (a cluster's node), filled or hollow (a retry).
     static void paintMark(QPainter* p, QPointF c, Lane lane, double scale = 1.0, QColor color = {}, bool hollow = false);
-    // nodeColor is the colour of a cluster's node n on the marks.
+    // nodeColor is the colour of a cluster's node n (or of client n of a few) on the marks.
     static QColor nodeColor(int node);
     QColor levelColor() const;
     static QColor admittedColor();
@@ -114,6 +114,8 @@ private:
     void drawStrip(QPainter* p) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
     QString legendText() const;
+    // clientCount is the scenario's number of clients (0 without clients).
+    int clientCount() const;
     void drawBoundaries(QPainter* p) const;
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;

@@ -84,14 +84,22 @@ QString RowChart::legendText() const
             .arg(result.metrics.overshoot, 0, 'f', 1);
     if (result.clients) {
         const ClientStats& k = result.clients->clients;
-        return tr("%1 attempts for %2 requests (%3x) · hollow: a retry")
+        const int clients = clientCount();
+        return tr("%1 attempts for %2 requests (%3x) · hollow: a retry%4")
             .arg(k.attempts)
             .arg(k.requests)
-            .arg(k.amplification, 0, 'f', 1);
+            .arg(k.amplification, 0, 'f', 1)
+            .arg(clients >= 2 && clients <= 8 ? tr(" · colour: client") : QString());
     }
     if (result.levelConfig)
         return "line: the first layer's " + unit;
     return "line: " + unit + ", dashed: " + ceilingName();
+}
+
+int RowChart::clientCount() const
+{
+    const auto& s = m_frame.scenario;
+    return s && s->clients ? int(std::min<std::int64_t>(s->clients->clients(), 1'000'000)) : 0;
 }
 
 QColor RowChart::nodeColor(int node)
@@ -308,6 +316,9 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     const auto& times = timesOf(trace, m_row);
     const std::size_t end = shownEnd();
     const bool nodes = !result.nodes.empty();
+    // A few clients (2 to 8) get a colour each, as a cluster's nodes do: who was held back shows.
+    const bool clientColours = result.clients && result.clients->clients.requests > 0 && clientCount() >= 2
+                               && clientCount() <= 8;
     const bool costs = !trace.costs.empty() && result.times.empty();
     QFont badge = font();
     badge.setBold(true);
@@ -335,7 +346,10 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         std::map<std::tuple<int, int, bool>, Group> groups;
         for (; j < end && times[j] == times[i]; ++j) {
             const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
-            Group& g = groups[{int(laneOf(result.decisions[j])), nodes ? int(result.nodes[j]) : 0, retry}];
+            const int colour = nodes           ? int(result.nodes[j])
+                               : clientColours ? int(result.clients->attempts[j].client)
+                                               : -1;
+            Group& g = groups[{int(laneOf(result.decisions[j])), colour, retry}];
             ++g.count;
             g.retry = retry;
             if (costs)
@@ -356,7 +370,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             const QPointF at(x + offset, laneY(lane));
             // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped.
             const double grow = g.maxCost > 1 ? std::min(2.2, 1 + 0.3 * std::log2(double(g.maxCost))) : 1.0;
-            paintMark(p, at, lane, markScale() * grow, nodes ? nodeColor(node) : QColor(), g.retry);
+            paintMark(p, at, lane, markScale() * grow, node >= 0 ? nodeColor(node) : QColor(), g.retry);
             laneCount[laneIndex] += g.count;
             laneRight[laneIndex] = at.x() + 3 * markScale() * grow;
         }
