@@ -104,6 +104,13 @@ private:
     std::vector<std::int64_t> integers(const QJsonObject& o, const QString& key, std::int64_t min, std::int64_t max,
                                        std::size_t count);
     void readProduction(const QJsonObject& root, Scenario& s);
+    // duration reads o[key], when present, as a time in seconds into field ("cluster.sync").
+    void duration(const QJsonObject& o, const char* prefix, const char* key, Nanos& field) const
+    {
+        const QString path = QString(prefix) + key;
+        if (const auto t = text(o, key, path, "a time in seconds"))
+            field = parsed<Nanos>(*t, path, [](std::string_view x) { return parseSeconds(x); });
+    }
     std::optional<ClusterConfig> readCluster(const QJsonValue& v);
     std::optional<ClientConfig> readClients(const QJsonValue& v);
     void readPattern(const QJsonObject& o, Pattern& p, bool used);
@@ -203,14 +210,9 @@ std::optional<ClusterConfig> Reader::readCluster(const QJsonValue& v)
                        .arg(q(ratelab::quoted(*t))));
         c.coordination = *m;
     }
-    const auto duration = [&](const char* key, Nanos& field) {
-        const QString path = QString("cluster.") + key;
-        if (const auto t = text(o, key, path, "a time in seconds"))
-            field = parsed<Nanos>(*t, path, [](std::string_view x) { return parseSeconds(x); });
-    };
-    duration("latency", c.latencyNanos);
-    duration("sync", c.syncNanos);
-    duration("skew", c.skewNanos);
+    duration(o, "cluster.", "latency", c.latencyNanos);
+    duration(o, "cluster.", "sync", c.syncNanos);
+    duration(o, "cluster.", "skew", c.skewNanos);
     return parsed<ClusterConfig>(std::string(), "cluster", [&](std::string_view) { return ClusterConfig::make(c); });
 }
 
@@ -244,14 +246,9 @@ std::optional<ClientConfig> Reader::readClients(const QJsonValue& v)
     if (const auto t = text(o, "max_retries", "clients.max_retries", "a whole number"))
         c.maxRetries = parsed<std::int64_t>(*t, "clients.max_retries",
                                             [](std::string_view x) { return parseIntegerIn(x, 0, ClientConfig::kMaxRetries); });
-    const auto duration = [&](const char* key, Nanos& field) {
-        const QString path = QString("clients.") + key;
-        if (const auto t = text(o, key, path, "a time in seconds"))
-            field = parsed<Nanos>(*t, path, [](std::string_view x) { return parseSeconds(x); });
-    };
-    duration("retry_delay", c.retryDelayNanos);
-    duration("backoff_base", c.backoffBaseNanos);
-    duration("backoff_cap", c.backoffCapNanos);
+    duration(o, "clients.", "retry_delay", c.retryDelayNanos);
+    duration(o, "clients.", "backoff_base", c.backoffBaseNanos);
+    duration(o, "clients.", "backoff_cap", c.backoffCapNanos);
     return parsed<ClientConfig>(std::string(), "clients", [&](std::string_view) { return ClientConfig::make(c); });
 }
 

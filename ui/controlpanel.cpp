@@ -58,25 +58,7 @@ void checkTraffic(const Scenario& s)
         checkPattern(s.pattern, s.config);
 }
 
-std::pair<QString, double> secondsField(Nanos t) { return {q(formatSeconds(t)), secondsAsDouble(t)}; }
-std::pair<QString, double> countField(std::int64_t n) { return {QString::number(n), double(n)}; }
 std::pair<QString, double> rateField(Rate r) { return {q(r.exactText()), r.perSecond()}; }
-
-Nanos positiveSeconds(const std::string& text)
-{
-    const Nanos t = parseSeconds(text);
-    if (t <= 0)
-        throw InputError("must be greater than 0 s (got " + text + ")");
-    return t;
-}
-
-Nanos nonNegativeSeconds(const std::string& text)
-{
-    const Nanos t = parseSeconds(text);
-    if (t < 0)
-        throw InputError("must not be negative (got " + text + ")");
-    return t;
-}
 
 } // namespace
 

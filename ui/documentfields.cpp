@@ -44,4 +44,23 @@ void DocumentFields::showAll()
     }
 }
 
+std::pair<QString, double> secondsField(Nanos t) { return {QString::fromStdString(formatSeconds(t)), secondsAsDouble(t)}; }
+std::pair<QString, double> countField(std::int64_t n) { return {QString::number(n), double(n)}; }
+
+Nanos positiveSeconds(const std::string& text)
+{
+    const Nanos t = parseSeconds(text);
+    if (t <= 0)
+        throw InputError("must be greater than 0 s (got " + text + ")");
+    return t;
+}
+
+Nanos nonNegativeSeconds(const std::string& text)
+{
+    const Nanos t = parseSeconds(text);
+    if (t < 0)
+        throw InputError("must not be negative (got " + text + ")");
+    return t;
+}
+
 } // namespace ratelab::ui

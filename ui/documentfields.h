@@ -40,4 +40,11 @@ private:
     std::vector<Field> m_fields;
 };
 
+// The controls' shared readings of a value: exact text and the slider's approximation.
+std::pair<QString, double> secondsField(Nanos t);
+std::pair<QString, double> countField(std::int64_t n);
+// positiveSeconds and nonNegativeSeconds parse a typed duration, refusing 0 or less / below 0.
+Nanos positiveSeconds(const std::string& text);
+Nanos nonNegativeSeconds(const std::string& text);
+
 } // namespace ratelab::ui

@@ -20,24 +20,6 @@ namespace {
 
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-std::pair<QString, double> secondsField(Nanos t) { return {q(formatSeconds(t)), secondsAsDouble(t)}; }
-std::pair<QString, double> countField(std::int64_t n) { return {QString::number(n), double(n)}; }
-
-Nanos nonNegativeSeconds(const std::string& text)
-{
-    const Nanos t = parseSeconds(text);
-    if (t < 0)
-        throw InputError("must not be negative (got " + text + ")");
-    return t;
-}
-
-Nanos positiveSeconds(const std::string& text)
-{
-    const Nanos t = parseSeconds(text);
-    if (t <= 0)
-        throw InputError("must be greater than 0 s (got " + text + ")");
-    return t;
-}
 
 // labelled puts a label and a combo box on one row, the label its buddy.
 QLayout* labelled(const QString& text, QComboBox* combo)
