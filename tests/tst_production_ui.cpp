@@ -84,6 +84,11 @@ private slots:
         SummaryTable* summary = m_window->dashboard()->summary();
         QVERIFY(!summary->isColumnHidden(10)); // per node
         QCOMPARE(summary->item(0, 10)->text(), QString("8 / 7"));
+        // What happened names the node: request 12 (index 11) went to node 2, its 6th, admitted.
+        m_window->explanation()->parentWidget()->show();
+        m_window->explanation()->pin(11);
+        const QString why = m_window->explanation()->text();
+        QVERIFY2(why.contains("t = 1.100 s: Fixed window: node 2 of 2 -> admitted, 4 left"), qPrintable(why));
         // Store: shared is the one server again; Undo twice is no cluster at all.
         cluster->coordination()->setCurrentIndex(int(Coordination::Shared));
         settle();
