@@ -175,8 +175,12 @@ class TestFastPaths : public QObject {
 
 private slots:
     void tokenBucket() { checkAgainstGeneral<TokenBucket>(); }
+    void leakyBucket() { checkAgainstGeneral<LeakyBucket>(); }
+    void leakyBucketQueue() { checkAgainstGeneral<LeakyBucketQueue>(); }
 
     void tokenBucketAtTheBounds() { checkAtTheBounds<TokenBucket>(); }
+    void leakyBucketAtTheBounds() { checkAtTheBounds<LeakyBucket>(); }
+    void leakyBucketQueueAtTheBounds() { checkAtTheBounds<LeakyBucketQueue>(); }
 };
 
 QTEST_GUILESS_MAIN(TestFastPaths)
