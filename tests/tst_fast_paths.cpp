@@ -177,10 +177,12 @@ private slots:
     void tokenBucket() { checkAgainstGeneral<TokenBucket>(); }
     void leakyBucket() { checkAgainstGeneral<LeakyBucket>(); }
     void leakyBucketQueue() { checkAgainstGeneral<LeakyBucketQueue>(); }
+    void gcra() { checkAgainstGeneral<Gcra>(); }
 
     void tokenBucketAtTheBounds() { checkAtTheBounds<TokenBucket>(); }
     void leakyBucketAtTheBounds() { checkAtTheBounds<LeakyBucket>(); }
     void leakyBucketQueueAtTheBounds() { checkAtTheBounds<LeakyBucketQueue>(); }
+    void gcraAtTheBounds() { checkAtTheBounds<Gcra>(); }
 };
 
 QTEST_GUILESS_MAIN(TestFastPaths)
