@@ -178,11 +178,13 @@ private slots:
     void leakyBucket() { checkAgainstGeneral<LeakyBucket>(); }
     void leakyBucketQueue() { checkAgainstGeneral<LeakyBucketQueue>(); }
     void gcra() { checkAgainstGeneral<Gcra>(); }
+    void slidingWindowCounter() { checkAgainstGeneral<SlidingWindowCounter>(); }
 
     void tokenBucketAtTheBounds() { checkAtTheBounds<TokenBucket>(); }
     void leakyBucketAtTheBounds() { checkAtTheBounds<LeakyBucket>(); }
     void leakyBucketQueueAtTheBounds() { checkAtTheBounds<LeakyBucketQueue>(); }
     void gcraAtTheBounds() { checkAtTheBounds<Gcra>(); }
+    void slidingWindowCounterAtTheBounds() { checkAtTheBounds<SlidingWindowCounter>(); }
 };
 
 QTEST_GUILESS_MAIN(TestFastPaths)
