@@ -179,6 +179,7 @@ private slots:
     void leakyBucketQueue() { checkAgainstGeneral<LeakyBucketQueue>(); }
     void gcra() { checkAgainstGeneral<Gcra>(); }
     void slidingWindowCounter() { checkAgainstGeneral<SlidingWindowCounter>(); }
+    void slidingWindowLog() { checkAgainstGeneral<SlidingWindowLog>(); }
 
     void tokenBucketAtTheBounds() { checkAtTheBounds<TokenBucket>(); }
     void leakyBucketAtTheBounds() { checkAtTheBounds<LeakyBucket>(); }
