@@ -22,6 +22,11 @@ public:
     {
         m_inside += m_decisions[i].allowed;
         const Nanos oldest = m_arrivals[i] - m_windowNanos;
+        // One request enters per step, so about one leaves: that one without a branch (the
+        // first is never past i, whose time is inside its own window), then any more.
+        const bool left = m_arrivals[m_first] <= oldest;
+        m_inside -= m_decisions[m_first].allowed & left;
+        m_first += left;
         for (; m_arrivals[m_first] <= oldest; ++m_first)
             m_inside -= m_decisions[m_first].allowed;
         return m_inside;
