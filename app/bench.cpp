@@ -15,6 +15,7 @@
 #include <QTimer>
 #include <QWindow>
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -192,8 +193,9 @@ protected:
 };
 
 // bytesPerRequest measures the memory of the run `ratelab compare --n N --format csv` makes over
-// all seven algorithms: in a forked child, the arrivals are made first, then the peak RSS mark is
-// reset (/proc/self/clear_refs) and the comparison written to a discarding stream; the figure is
+// all seven algorithms (streamCsv, as compare calls it): in a forked child, the arrivals are made
+// first, then the peak RSS mark is reset (/proc/self/clear_refs) and the comparison written to a
+// discarding stream; the figure is
 // (VmHWM after - VmRSS before) / N bytes. So the arrivals (8 bytes a request) are excluded and
 // everything the simulation and the writing hold at their peak is counted. -1 if it cannot be
 // measured (no /proc, or the child failed).
@@ -208,12 +210,13 @@ double bytesPerRequest(std::int64_t n)
         double result = -1;
         try {
             const Scenario s = benchScenario(n);
-            std::vector<Nanos> arrivals = resolveArrivals(s);
+            const std::vector<Nanos> arrivals = resolveArrivals(s);
+            malloc_trim(0); // free memory inherited from the bench is given back, not reused unseen
             std::ofstream("/proc/self/clear_refs") << "5"; // resets VmHWM to the current RSS
             const std::int64_t beforeKb = procStatusKb("VmRSS");
             NullBuffer discard;
             std::ostream out(&discard);
-            writeCsv(out, simulate(s.config, s.algorithms, std::move(arrivals)));
+            streamCsv(out, s.config, s.algorithms, arrivals, {});
             const std::int64_t peakKb = procStatusKb("VmHWM");
             if (beforeKb > 0 && peakKb > 0)
                 result = double(peakKb - beforeKb) * 1024.0 / double(n);
