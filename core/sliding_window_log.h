@@ -34,6 +34,8 @@ public:
     {
         if (cost == 1 && m_fast && m_costs.empty())
             return decide1(t);
+        if (m_costs.empty())
+            m_used = m_size; // decide1 leaves m_used behind: every entry costs 1, so it is the count
         const Nanos oldestKept = t - m_windowNanos; // entries s <= oldestKept have expired
         while (m_size > 0 && at(0) <= oldestKept) {
             m_used -= costAt(0);
@@ -91,10 +93,11 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowLog>(*this); }
 
 private:
-    // decide1 is decide(t, 1) while every entry costs 1 (m_used == m_size), with the expiry of
-    // one entry and the verdict branch-free: the time is written after the last entry always,
-    // and kept only when admitted. The state is worked on in locals, as the ring's stores could
-    // otherwise alias the members and force them back through memory.
+    // decide1 is decide(t, 1) while every entry costs 1, with the expiry of one entry and the
+    // verdict branch-free: the time is written after the last entry always, and kept only when
+    // admitted. The state is worked on in locals, as the ring's stores could otherwise alias the
+    // members. It does not keep m_used (decide takes it from m_size): one store less a request
+    // measured 5.6 rather than 6.7 ns when the limiter and its ring fell at an unlucky 4 kB offset.
     Decision decide1(Nanos t)
     {
         if (m_ring.empty())
@@ -114,7 +117,7 @@ private:
         Decision d;
         if (size == mask + 1) [[unlikely]] { // no free slot to write into: full at L, or grow first
             m_head = head;
-            m_size = m_used = size;
+            m_size = size;
             if (size == m_limit) {
                 d.retryAfter = m_windowNanos - (t - ring[head]);
                 d.level = static_cast<double>(size);
@@ -129,7 +132,7 @@ private:
         ring[(head + size) & mask] = t;
         size += allowed;
         m_head = head;
-        m_size = m_used = size;
+        m_size = size;
         d.allowed = allowed;
         d.retryAfter = allowed ? 0 : m_windowNanos - (t - ring[head]); // full: room when the oldest expires
         d.remaining = allowed ? clampRemaining(m_limit - size) : 0;
@@ -200,7 +203,7 @@ private:
     bool m_fast; // decide1 may be used (DecidePath::Fast)
     std::vector<Nanos> m_ring;
     std::vector<std::int64_t> m_costs; // parallel to m_ring; empty while every cost is 1
-    std::int64_t m_used = 0;           // sum of the entries' costs
+    std::int64_t m_used = 0;           // sum of the entries' costs (while all cost 1, m_size is; see decide1)
     std::int64_t m_head = 0;
     std::int64_t m_size = 0;
     std::int64_t m_mask = -1;
