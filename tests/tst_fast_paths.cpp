@@ -27,7 +27,8 @@ std::uint64_t seedCount()
 struct Rng {
     std::mt19937_64 g;
     explicit Rng(std::uint64_t seed) : g(seed) {}
-    std::int64_t in(std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); }
+    // in returns a number in [lo, hi], 0 <= lo <= hi (hi may be the largest int64).
+    std::int64_t in(std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % (std::uint64_t(hi - lo) + 1)); }
     bool chance(int percent) { return in(0, 99) < percent; }
 };
 
