@@ -418,7 +418,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
             out << "  " << id << std::string(30 - std::min<std::size_t>(29, id.size()), ' ') << number(ns) << " ns\n";
-        out << "  floor (64-bit token bucket, branch-free)" << std::string(1, ' ') << number(floor) << " ns\n";
+        out << "  floor" << std::string(25, ' ') << number(floor) << " ns (a 64-bit token bucket, branch-free)\n";
         out << "Whole scenario, all 7 algorithms (median ms)\n  requests        simulate    update (1600x900)\n";
         for (std::int64_t n : sizes)
             out << "  " << n << std::string(16 - std::to_string(n).size(), ' ') << number(simulateMs[n])

@@ -55,8 +55,8 @@ void streamJson(std::ostream& out, const Scenario& scenario);
 // scenario, in the memory streamJson takes; each algorithm runs once.
 void streamCsv(std::ostream& out, const Scenario& scenario);
 
-// streamCsv with the scenario's parts resolved: its config, algorithms, arrivals (resolveArrivals)
-// and costs (resolveCosts; empty when every request costs 1).
+// streamCsv writes the same from a scenario's parts, resolved: its config, algorithms, arrivals
+// (resolveArrivals) and costs (resolveCosts; empty when every request costs 1).
 void streamCsv(std::ostream& out, const LimiterConfig& config, std::span<const Algorithm> algorithms,
                std::span<const Nanos> arrivals, std::span<const std::int64_t> costs);
 
