@@ -2,17 +2,29 @@
 
 #include "dashboard.h"
 #include "limiters.h"
+#include "mainwindow.h"
+#include "pipeline.h"
 #include "report.h"
 #include "scenario.h"
+#include "scenariodocument.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QTemporaryDir>
+#include <QTimer>
+#include <QWindow>
 
+#include <malloc.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -56,15 +68,28 @@ Scenario benchScenario(std::int64_t n)
 
 volatile std::int64_t g_sink; // keeps the measured loops from being optimised away
 
+// countAllowed runs a limiter over the arrivals in a loop of its own, never inlined into the
+// timing code around it, so decide is inlined here and the compiler keeps only what the loop
+// reads: the verdict and the state. That is decide_ns: remaining, retry_after and level are
+// computed where they are read (simulate_ms holds the whole Decision).
+template <typename L>
+[[gnu::noinline]] std::int64_t countAllowed(L& limiter, const std::vector<Nanos>& arrivals)
+{
+    std::int64_t allowed = 0;
+    for (Nanos t : arrivals)
+        allowed += limiter.decide(t).allowed;
+    return allowed;
+}
+
 // MutexTokenBucket is the shape of golang.org/x/time/rate's Limiter: a token bucket whose
 // every call takes a lock. It is the reference the O(1) limiters are compared with.
 class MutexTokenBucket {
 public:
     explicit MutexTokenBucket(const LimiterConfig& c) : m_bucket(c) {}
-    bool allow(Nanos t)
+    Decision decide(Nanos t)
     {
         std::lock_guard lock(m_mutex);
-        return m_bucket.decide(t).allowed;
+        return m_bucket.decide(t);
     }
 
 private:
@@ -72,18 +97,53 @@ private:
     TokenBucket m_bucket;
 };
 
+// FloorBucket is the floor every decide_ns is compared with: a token bucket in 64-bit integers
+// with a branch-free verdict and nothing else (no retry_after, remaining or level). It holds only
+// configs whose units fit 64 bits over the bench's arrivals, which benchScenario's does.
+class FloorBucket {
+public:
+    explicit FloorBucket(const LimiterConfig& c)
+        : m_tokensPerNanos(c.rate().tokens)
+        , m_unitsPerToken(c.rate().perNanos)
+        , m_capacityUnits(c.capacity() * c.rate().perNanos)
+        , m_units(m_capacityUnits)
+    {
+    }
+
+    // decide admits iff a whole token is there, then takes it (a compare and a mask, no branch).
+    // It answers the verdict only.
+    Decision decide(Nanos t)
+    {
+        const std::int64_t refilled = std::min(m_units + (t - m_lastNanos) * m_tokensPerNanos, m_capacityUnits);
+        const bool ok = refilled >= m_unitsPerToken;
+        m_units = refilled - (m_unitsPerToken & -std::int64_t(ok));
+        m_lastNanos = t;
+        Decision d;
+        d.allowed = ok;
+        return d;
+    }
+
+private:
+    std::int64_t m_tokensPerNanos, m_unitsPerToken, m_capacityUnits, m_units;
+    Nanos m_lastNanos = 0;
+};
+
+// floorNs times FloorBucket over the arrivals: nanoseconds per decision, median of kRuns.
+double floorNs(const std::vector<Nanos>& arrivals, const LimiterConfig& config)
+{
+    return medianMs([&] {
+        FloorBucket bucket(config);
+        g_sink = countAllowed(bucket, arrivals);
+    }) * 1e6 / double(arrivals.size());
+}
+
 std::map<std::string, double> decideNs(const std::vector<Nanos>& arrivals, const LimiterConfig& config)
 {
     std::map<std::string, double> out;
     const double n = double(arrivals.size());
     for (Algorithm a : kAllAlgorithms) {
         out[std::string(algorithmId(a))] = medianMs([&] {
-            visitLimiter(a, config, [&](auto& limiter) {
-                std::int64_t allowed = 0;
-                for (Nanos t : arrivals)
-                    allowed += limiter.decide(t).allowed;
-                g_sink = allowed;
-            });
+            visitLimiter(a, config, [&](auto& limiter) { g_sink = countAllowed(limiter, arrivals); });
         }) * 1e6 / n;
     }
     out["baseline_read_arrivals"] = medianMs([&] {
@@ -94,10 +154,7 @@ std::map<std::string, double> decideNs(const std::vector<Nanos>& arrivals, const
     }) * 1e6 / n;
     out["reference_mutex_token_bucket"] = medianMs([&] {
         MutexTokenBucket limiter(config);
-        std::int64_t allowed = 0;
-        for (Nanos t : arrivals)
-            allowed += limiter.allow(t);
-        g_sink = allowed;
+        g_sink = countAllowed(limiter, arrivals);
     }) * 1e6 / n;
     return out;
 }
@@ -114,6 +171,175 @@ double updateMs(std::int64_t n)
         ui::layoutOffscreen(dashboard, s, QSize(1600, 900));
         g_sink = dashboard.render(1.0).pixel(800, 450);
     });
+}
+
+// procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
+std::int64_t procStatusKb(const char* name)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::string key = std::string(name) + ":";
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0)
+            return std::stoll(line.substr(key.size()));
+    return 0;
+}
+
+// NullBuffer discards what is written to it, as `> /dev/null` does, without a system call.
+class NullBuffer : public std::streambuf {
+protected:
+    int overflow(int c) override { return c; }
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+// bytesPerRequest measures the memory of the run `ratelab compare --n N --format csv` makes over
+// all seven algorithms (streamCsv, as compare calls it): in a forked child, the arrivals are made
+// first, then the peak RSS mark is reset (/proc/self/clear_refs) and the comparison written to a
+// discarding stream; the figure is
+// (VmHWM after - VmRSS before) / N bytes. So the arrivals (8 bytes a request) are excluded and
+// everything the simulation and the writing hold at their peak is counted. -1 if it cannot be
+// measured (no /proc, or the child failed).
+double bytesPerRequest(std::int64_t n)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    const pid_t child = fork();
+    if (child == 0) { // only the core runs here: no Qt, and _exit without destructors
+        close(fds[0]);
+        double result = -1;
+        try {
+            const Scenario s = benchScenario(n);
+            const std::vector<Nanos> arrivals = resolveArrivals(s);
+            malloc_trim(0); // free memory inherited from the bench is given back, not reused unseen
+            std::ofstream("/proc/self/clear_refs") << "5"; // resets VmHWM to the current RSS
+            const std::int64_t beforeKb = procStatusKb("VmRSS");
+            NullBuffer discard;
+            std::ostream out(&discard);
+            streamCsv(out, s.config, s.algorithms, arrivals, {});
+            const std::int64_t peakKb = procStatusKb("VmHWM");
+            if (beforeKb > 0 && peakKb > 0)
+                result = double(peakKb - beforeKb) * 1024.0 / double(n);
+        } catch (...) {
+        }
+        (void)!write(fds[1], &result, sizeof result);
+        _exit(0);
+    }
+    close(fds[1]);
+    double result = -1;
+    if (child < 0 || read(fds[0], &result, sizeof result) != sizeof result)
+        result = -1;
+    close(fds[0]);
+    if (child > 0)
+        waitpid(child, nullptr, 0);
+    return result;
+}
+
+// DragFigures is what dragging the limit on a window reports.
+struct DragFigures {
+    double maxGuiStallMs = 0; // the longest the GUI event loop went without running a 1 ms timer
+    double settleMs = 0;      // from the last change to the first paint of its frame
+};
+
+// dragOnce opens a real MainWindow (offscreen, 1600x900) on `requests` Poisson requests, then
+// changes the limit `changes` times, one every 16 ms, through the document as the limit slider
+// does, and times the GUI thread's longest stall and the last change's frame reaching the screen.
+DragFigures dragOnce(std::int64_t requests, int changes)
+{
+    ui::MainWindow window;
+    window.resize(1600, 900);
+    window.show();
+    const Scenario start = benchScenario(requests);
+    window.openScenario(start);
+    const auto showsDocument = [&] {
+        const ui::Frame& f = window.dashboard()->frame();
+        return f.scenario && *f.scenario == window.document()->scenario();
+    };
+    while (!window.pipeline()->isIdle() || !showsDocument())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QCoreApplication::processEvents();
+
+    QElapsedTimer clock;
+    clock.start();
+    DragFigures figures;
+    QEventLoop loop;
+    qint64 lastTickNs = clock.nsecsElapsed(), lastChangeNs = -1;
+    bool painted = false;
+    int made = 0;
+
+    // A paint of any dashboard widget once the last change's frame is shown is that frame painted.
+    struct PaintWatch : QObject {
+        std::function<void(QObject*)> onPaint;
+        bool eventFilter(QObject* o, QEvent* e) override
+        {
+            if (e->type() == QEvent::Paint)
+                onPaint(o);
+            return false;
+        }
+    } watch;
+    watch.onPaint = [&](QObject* o) {
+        auto* w = qobject_cast<QWidget*>(o);
+        if (lastChangeNs >= 0 && !painted && w && window.dashboard()->isAncestorOf(w) && showsDocument())
+            painted = true;
+    };
+    qApp->installEventFilter(&watch);
+
+    QTimer ticker; // runs whenever the event loop does: the gaps between its ticks are the stalls
+    ticker.setTimerType(Qt::PreciseTimer);
+    ticker.setInterval(1);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        figures.maxGuiStallMs = std::max(figures.maxGuiStallMs, double(now - lastTickNs) / 1e6);
+        lastTickNs = now;
+        if (painted) { // the paint has finished by the tick after it
+            figures.settleMs = double(now - lastChangeNs) / 1e6;
+            loop.quit();
+        }
+    });
+    QTimer mover;
+    mover.setTimerType(Qt::PreciseTimer);
+    mover.setInterval(16);
+    QObject::connect(&mover, &QTimer::timeout, [&] {
+        const std::int64_t limit = start.config.limit() + 1 + made;
+        window.document()->change("Limit", [&](Scenario& s) { s.config = LimiterConfig::make(limit, s.config.windowNanos()); });
+        if (++made == changes) {
+            mover.stop();
+            lastChangeNs = clock.nsecsElapsed();
+        }
+    });
+    QTimer::singleShot(120'000, &loop, &QEventLoop::quit); // a bound, never reached when it works
+    ticker.start();
+    mover.start();
+    loop.exec();
+    qApp->removeEventFilter(&watch);
+    if (!painted)
+        figures.settleMs = -1;
+    while (!window.pipeline()->isIdle()) // let the last jobs finish before the window goes
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    return figures;
+}
+
+// dragFigures is the median of three drags, each on a fresh window, settings kept in a scratch
+// directory so the bench neither reads nor leaves a user's last document.
+DragFigures dragFigures(std::int64_t requests, int changes)
+{
+    QTemporaryDir config;
+    const QByteArray previous = qgetenv("XDG_CONFIG_HOME");
+    const bool hadPrevious = qEnvironmentVariableIsSet("XDG_CONFIG_HOME");
+    qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
+    std::vector<double> stalls, settles;
+    for (int i = 0; i < 3; ++i) {
+        const DragFigures f = dragOnce(requests, changes);
+        stalls.push_back(f.maxGuiStallMs);
+        settles.push_back(f.settleMs);
+    }
+    if (hadPrevious)
+        qputenv("XDG_CONFIG_HOME", previous);
+    else
+        qunsetenv("XDG_CONFIG_HOME");
+    std::sort(stalls.begin(), stalls.end());
+    std::sort(settles.begin(), settles.end());
+    return {stalls[1], settles[1]};
 }
 
 double peakRssMb()
@@ -148,6 +374,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     const Scenario big = benchScenario(1'000'000);
     const std::vector<Nanos> arrivals = resolveArrivals(big);
     const auto decide = decideNs(arrivals, big.config);
+    const double floor = floorNs(arrivals, big.config);
     std::map<std::int64_t, double> simulateMs, update;
     for (std::int64_t n : sizes) {
         const Scenario s = benchScenario(n);
@@ -162,7 +389,11 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
         if (!ui::writeImage(image, dir.filePath("bench.png")).isEmpty())
             throw std::runtime_error("cannot write the export benchmark's image");
     });
-    const double rss = peakRssMb();
+    const double rss = peakRssMb(); // before the drag's windows and the forked child
+    constexpr std::int64_t kDragRequests = 1'000'000;
+    constexpr int kDragChanges = 60;
+    const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
+    const double bytes = bytesPerRequest(5'000'000);
 
     std::ostringstream out;
     if (parser.isSet("json")) {
@@ -178,18 +409,24 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
                 s += (s.empty() ? "" : ", ") + ("\"" + std::to_string(n) + "\": ") + formatNumber(ms);
             return "{" + s + "}";
         };
-        out << "},\n \"simulate_ms\": " << series(simulateMs) << ",\n \"update_ms\": " << series(update)
+        out << "},\n \"floor_ns\": " << formatNumber(floor) << ",\n \"simulate_ms\": " << series(simulateMs) << ",\n \"update_ms\": " << series(update)
             << ",\n \"export_ms\": {\"100000\": " << formatNumber(exportMs) << "},\n \"peak_rss_mb\": "
-            << formatNumber(rss) << "}\n";
+            << formatNumber(rss) << ",\n \"drag\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
+            << ", \"max_gui_stall_ms\": " << formatNumber(drag.maxGuiStallMs) << ", \"settle_ms\": "
+            << formatNumber(drag.settleMs) << "},\n \"bytes_per_request\": " << formatNumber(bytes) << "}\n";
     } else {
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
             out << "  " << id << std::string(30 - std::min<std::size_t>(29, id.size()), ' ') << number(ns) << " ns\n";
+        out << "  floor" << std::string(25, ' ') << number(floor) << " ns (a 64-bit token bucket, branch-free)\n";
         out << "Whole scenario, all 7 algorithms (median ms)\n  requests        simulate    update (1600x900)\n";
         for (std::int64_t n : sizes)
             out << "  " << n << std::string(16 - std::to_string(n).size(), ' ') << number(simulateMs[n])
                 << std::string(12 - number(simulateMs[n]).size(), ' ') << number(update[n]) << "\n";
-        out << "PNG export of 100,000 requests: " << number(exportMs) << " ms\nPeak memory: " << number(rss) << " MB\n";
+        out << "PNG export of 100,000 requests: " << number(exportMs) << " ms\nPeak memory: " << number(rss) << " MB\n"
+            << "Dragging the limit (" << kDragChanges << " changes, 16 ms apart, 1,000,000 requests): longest GUI stall "
+            << number(drag.maxGuiStallMs) << " ms, last frame painted " << number(drag.settleMs) << " ms after the last change\n"
+            << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n";
     }
     std::cout << out.str();
     return 0;

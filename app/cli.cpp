@@ -90,12 +90,19 @@ int compare(QCommandLineParser& parser, const QStringList& args)
         std::cout.flush();
         return std::cout ? 0 : fail("cannot write the output");
     }
-    const Trace trace = simulate(scenario);
     std::ios::sync_with_stdio(false);
-    if (format == "csv")
-        writeCsv(std::cout, trace, options);
-    else
-        writeJson(std::cout, scenario, trace, options);
+    if (streamable(scenario, options)) { // written as it is decided: no trace, bounded memory
+        if (format == "csv")
+            streamCsv(std::cout, scenario);
+        else
+            streamJson(std::cout, scenario);
+    } else {
+        const Trace trace = simulate(scenario);
+        if (format == "csv")
+            writeCsv(std::cout, trace, options);
+        else
+            writeJson(std::cout, scenario, trace, options);
+    }
     std::cout.flush();
     return std::cout ? 0 : fail("cannot write the output");
 }

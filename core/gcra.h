@@ -17,11 +17,13 @@ namespace ratelab {
 
 class Gcra final : public Limiter {
 public:
-    explicit Gcra(const LimiterConfig& config)
+    explicit Gcra(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_scale(config.rate().tokens)
         , m_emissionScaled(config.rate().unitsFromTokens(1))
         , m_toleranceScaled(config.rate().unitsFromTokens(config.capacity() - 1))
         , m_capacity(config.capacity())
+        , m_fits64(path == DecidePath::Fast && m_toleranceScaled + m_emissionScaled < (Int128(1) << 61) &&
+                   m_scale < (std::int64_t(1) << 61))
     {
     }
 
@@ -31,6 +33,8 @@ public:
     // then TAT = x + k*T. A cost above C never fits.
     Decision decide(Nanos t, std::int64_t cost) override
     {
+        if (cost == 1 && m_fits64)
+            return decide64(t);
         const Int128 now = Int128(t) * m_scale;
         const Int128 x = m_hasTat && m_tatScaled > now ? m_tatScaled : now;
         const Int128 tolerance = cost == 1 ? m_toleranceScaled : m_toleranceScaled - Int128(cost - 1) * m_emissionScaled;
@@ -69,6 +73,33 @@ public:
     std::optional<Int128> tatScaled() const { return m_hasTat ? std::optional<Int128>(m_tatScaled) : std::nullopt; }
 
 private:
+    // decide64 is decide(t, 1) with a branch-free verdict, for a config whose C*T fits64. The
+    // times scaled by `tokens` need 128 bits, but the backlog TAT - t is at most C*T, so the
+    // verdict, remaining, retry_after and level are computed in 64 bits from it.
+    Decision decide64(Nanos t)
+    {
+        const Int128 now = Int128(t) * m_scale;
+        const Int128 x = m_tatScaled > now ? m_tatScaled : now; // TAT is 0 before the first admission
+        // x - t is at most C*T, so its low 64 bits are all of it.
+        const auto backlog = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(now));
+        const auto emission = static_cast<std::int64_t>(m_emissionScaled);
+        const auto tolerance = static_cast<std::int64_t>(m_toleranceScaled);
+        const bool allowed = backlog <= tolerance;
+        // A denied request found TAT ahead of t (the backlog exceeds tau >= 0), so x is TAT then:
+        // TAT = x + T when admitted and x when denied, with no branch and no select.
+        m_tatScaled = x + (emission & -std::int64_t(allowed));
+        m_hasTat = true; // a request with no TAT has no backlog, and is admitted
+        const std::int64_t after = backlog + (emission & -std::int64_t(allowed)); // TAT - t, both cases
+        Decision d;
+        d.allowed = allowed;
+        // remaining: each further request needs TAT - t <= tau and adds T; retry_after: the excess over tau.
+        const std::int64_t slack = tolerance - after;
+        d.remaining = allowed && slack >= 0 ? clampRemaining(slack / emission + 1) : 0;
+        d.retryAfter = allowed ? 0 : (backlog - tolerance + m_scale - 1) / m_scale;
+        d.level = after > 0 ? static_cast<double>(after) / static_cast<double>(m_scale) / 1e9 : 0.0;
+        return d;
+    }
+
     // remainingFrom counts requests of cost 1 admitted at now (scaled): each needs TAT - now <= tau
     // before it, and adds T. Before the first request there is no TAT: C of them.
     std::int32_t remainingFrom(Int128 now) const
@@ -91,6 +122,7 @@ private:
     std::int64_t m_capacity;
     Int128 m_tatScaled = 0;
     bool m_hasTat = false;
+    bool m_fits64; // C*T and tokens below 2^61: decide64 may be used
 };
 
 } // namespace ratelab

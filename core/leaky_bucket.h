@@ -14,6 +14,8 @@
 
 #include "limiter.h"
 
+#include <algorithm>
+
 namespace ratelab {
 
 namespace detail {
@@ -21,13 +23,25 @@ namespace detail {
 // Bucket is the exact water level shared by the meter and the queue.
 class Bucket {
 public:
-    explicit Bucket(const LimiterConfig& config)
+    explicit Bucket(const LimiterConfig& config, DecidePath path)
         : m_rate(config.rate())
         , m_unitsPerRequest(config.rate().unitsFromTokens(1))
         , m_capacityUnits(config.rate().unitsFromTokens(config.capacity()))
         , m_capacity(config.capacity())
+        , m_fits64(path == DecidePath::Fast && m_capacityUnits < (Int128(1) << 61) &&
+                   config.rate().tokens < (Int128(1) << 61))
     {
+        if (m_fits64) {
+            m_tokens64 = config.rate().tokens;
+            m_unitsPerRequest64 = static_cast<std::int64_t>(m_unitsPerRequest);
+            m_capacityUnits64 = static_cast<std::int64_t>(m_capacityUnits);
+            m_emptyNanos = static_cast<Nanos>(ceilDiv(m_capacityUnits, config.rate().tokens));
+        }
     }
+
+    // fits64 is true when pour64 may be used: a full bucket's units twice over, plus one
+    // nanosecond's drain, stay below 2^63 (drains are capped at the time that empties a full bucket).
+    bool fits64() const { return m_fits64; }
 
     // waterAt is the water at t (not earlier than the last pour), in units.
     Int128 waterAt(Nanos t) const
@@ -40,6 +54,8 @@ public:
     // water found before.
     Int128 pour(Nanos t, std::int64_t cost, Decision& d)
     {
+        if (cost == 1 && m_fits64)
+            return pour64(t, d);
         const Int128 before = waterAt(t);
         m_water = before;
         m_lastNanos = t;
@@ -52,6 +68,26 @@ public:
         }
         if (d.allowed || cost > 1) // a denied request of cost 1 found no room for one
             d.remaining = clampRemaining(quotient(m_capacityUnits - m_water, m_unitsPerRequest));
+        return before;
+    }
+
+    // pour64 is pour(t, 1, d) in 64-bit integers with a branch-free verdict, for a bucket that
+    // fits64: the same Decision fields and the same state.
+    std::int64_t pour64(Nanos t, Decision& d)
+    {
+        const Nanos dt = std::min(t - m_lastNanos, m_emptyNanos); // longer drains empty it all the same
+        const std::int64_t before = std::max<std::int64_t>(static_cast<std::int64_t>(m_water) - dt * m_tokens64, 0);
+        const bool allowed = before + m_unitsPerRequest64 <= m_capacityUnits64;
+        const std::int64_t after = before + (m_unitsPerRequest64 & -std::int64_t(allowed));
+        m_water = after;
+        m_lastNanos = t;
+        // One division answers both: remaining (room left, in requests) when admitted, retry_after
+        // (the overflow over the rate, rounded up) when denied.
+        const std::int64_t q = allowed ? (m_capacityUnits64 - after) / m_unitsPerRequest64
+                                       : (before + m_unitsPerRequest64 - m_capacityUnits64 + m_tokens64 - 1) / m_tokens64;
+        d.allowed = allowed;
+        d.remaining = allowed ? clampRemaining(q) : 0;
+        d.retryAfter = allowed ? 0 : q;
         return before;
     }
 
@@ -79,14 +115,18 @@ private:
     std::int64_t m_capacity;
     Int128 m_water = 0;
     Nanos m_lastNanos = 0;
+    // The 64-bit copies pour64 reads, set when m_fits64.
+    bool m_fits64;
+    std::int64_t m_tokens64 = 0, m_unitsPerRequest64 = 0, m_capacityUnits64 = 0;
+    Nanos m_emptyNanos = 0; // the drain that empties a full bucket: ceil(capacity units / tokens)
 };
 
 } // namespace detail
 
 class LeakyBucket final : public Limiter {
 public:
-    explicit LeakyBucket(const LimiterConfig& config)
-        : m_bucket(config)
+    explicit LeakyBucket(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
+        : m_bucket(config, path)
     {
     }
 
@@ -123,8 +163,8 @@ private:
 
 class LeakyBucketQueue final : public Limiter {
 public:
-    explicit LeakyBucketQueue(const LimiterConfig& config)
-        : m_bucket(config)
+    explicit LeakyBucketQueue(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
+        : m_bucket(config, path)
     {
     }
 
@@ -133,6 +173,8 @@ public:
     Decision decide(Nanos t, std::int64_t cost) override
     {
         Decision d;
+        if (cost == 1 && m_bucket.fits64())
+            return decide64(t);
         const Int128 before = m_bucket.pour(t, cost, d);
         if (d.allowed) // delay = water before / r, rounded up to the ns
             d.delay = clampToNanos(m_bucket.rate().nanosCeilFromUnits(before));
@@ -156,6 +198,20 @@ public:
     const detail::Bucket& bucket() const { return m_bucket; }
 
 private:
+    // decide64 is decide(t, 1) for a bucket that fits64, with the delay and level in 64 bits.
+    Decision decide64(Nanos t)
+    {
+        Decision d;
+        const std::int64_t before = m_bucket.pour64(t, d);
+        const std::int64_t tokens = m_bucket.rate().tokens;
+        d.delay = d.allowed ? (before + tokens - 1) / tokens : 0;
+        const auto water = static_cast<std::int64_t>(m_bucket.water());
+        const auto perRequest = static_cast<std::int64_t>(m_bucket.unitsPerRequest());
+        const std::int64_t n = (water + perRequest - 1) / perRequest - 1;
+        d.level = n > 0 ? static_cast<double>(n) : 0.0;
+        return d;
+    }
+
     double waiting(Int128 units) const
     {
         const Int128 n = ceilDiv(units, m_bucket.unitsPerRequest()) - 1;

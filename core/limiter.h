@@ -52,6 +52,11 @@ constexpr bool isWindowAlgorithm(Algorithm a)
     return a == Algorithm::FixedWindow || a == Algorithm::SlidingWindowLog || a == Algorithm::SlidingWindowCounter;
 }
 
+// DecidePath is how a limiter decides a request of cost 1. Fast (the default) takes its 64-bit
+// path with a branch-free verdict when the config's scaled integers fit 64 bits; General always
+// takes the 128-bit path every cost takes. Both give the same Decisions; tests compare them.
+enum class DecidePath : std::uint8_t { Fast, General };
+
 // kMaxCost is the largest cost one request may have.
 inline constexpr std::int64_t kMaxCost = 1'000'000'000;
 

@@ -1,10 +1,13 @@
 #include "report.h"
 
 #include "headers.h"
+#include "text_buffer.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <sstream>
 
 namespace ratelab {
 
@@ -32,7 +35,7 @@ std::string jsonString(std::string_view s)
     return out + "\"";
 }
 
-void writeInput(std::ostream& out, const Scenario& s, const Trace& trace)
+void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t requests)
 {
     const LimiterConfig& c = s.config;
     out << "{\"algorithms\": [";
@@ -61,18 +64,69 @@ void writeInput(std::ostream& out, const Scenario& s, const Trace& trace)
     }
     if (!s.title.empty())
         out << ", \"title\": " << jsonString(s.title);
-    if (!trace.costs.empty()) // request cost (issue 14): only when some request costs more than 1
+    if (hasCosts) // request cost (issue 14): only when some request costs more than 1
         out << ", \"cost\": " << s.cost << (s.explicitArrivals && !s.explicitCosts.empty() ? ", \"costs\": \"file\"" : "");
-    out << ", \"requests\": " << trace.arrivals.size() << "}";
+    out << ", \"requests\": " << requests << "}";
 }
 
-// retryText writes retry_after in seconds, or `never` (JSON null, CSV empty) when no wait helps.
-std::string retryText(const Decision& d, const char* never)
+// inputText is the "input" object, for a Text.
+std::string inputText(const Scenario& s, bool hasCosts, std::size_t requests)
 {
-    return d.retryNever() ? std::string(never) : formatSeconds(d.retryAfter);
+    std::ostringstream out;
+    writeInput(out, s, hasCosts, requests);
+    return out.str();
 }
 
-void writeHeadersJson(std::ostream& out, const std::vector<Header>& headers)
+// writeResultHead writes `"ID": {"allowed": ..., "memory": {...}` and, with costs, allowed_cost
+// and never: a result up to its cluster or sequence.
+void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasCosts)
+{
+    out << jsonString(id) << ": {\"allowed\": " << m.allowed << ", \"denied\": " << m.denied << ", \"delayed\": "
+        << m.delayed << ", \"max_in_window\": " << m.maxInWindow << ", \"overshoot\": ";
+    out.number(m.overshoot) << ", \"memory\": {\"bytes\": " << m.memory.bytes << ", \"entries\": " << m.memory.entries
+                            << "}";
+    if (hasCosts)
+        out << ", \"allowed_cost\": " << m.allowedCost << ", \"never\": " << m.never;
+}
+
+// writeEntry writes one JSON sequence entry without its closing brace (a cluster's node and the
+// headers may follow). cost is null when every request costs 1.
+void writeEntry(Text& out, Nanos t, const Decision& d, const std::int64_t* cost)
+{
+    out << "{\"t\": ";
+    out.seconds(t) << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": ";
+    out.seconds(d.delay) << ", \"remaining\": " << d.remaining << ", \"retry_after\": ";
+    if (d.retryNever())
+        out << "null";
+    else
+        out.seconds(d.retryAfter);
+    out << ", \"level\": ";
+    out.number(d.level);
+    if (cost)
+        out << ", \"cost\": " << *cost;
+}
+
+// writeCsvRow writes one CSV row without its line end (a cluster's node and the headers may follow).
+void writeCsvRow(Text& out, std::string_view id, Nanos t, const Decision& d, const std::int64_t* cost)
+{
+    out << id << ',';
+    out.seconds(t) << ',' << (d.allowed ? "true" : "false") << ',';
+    out.seconds(d.delay) << ',' << d.remaining << ',';
+    if (!d.retryNever())
+        out.seconds(d.retryAfter);
+    out << ',';
+    out.number(d.level);
+    if (cost)
+        out << ',' << *cost;
+}
+
+// costAt points at request i's cost, or is null when every request costs 1.
+const std::int64_t* costAt(const std::vector<std::int64_t>& costs, std::size_t i)
+{
+    return costs.empty() ? nullptr : &costs[i];
+}
+
+void writeHeadersJson(Text& out, const std::vector<Header>& headers)
 {
     out << ", \"headers\": {";
     for (std::size_t h = 0; h < headers.size(); ++h)
@@ -81,7 +135,7 @@ void writeHeadersJson(std::ostream& out, const std::vector<Header>& headers)
 }
 
 // writeLayeredJson writes the result "layered" (issue 14), shaped like an algorithm's.
-void writeLayeredJson(std::ostream& out, const Trace& trace, bool afterOthers)
+void writeLayeredJson(Text& out, const Trace& trace, bool afterOthers)
 {
     const LayeredTrace& l = *trace.layered;
     const Metrics& m = l.metrics;
@@ -92,14 +146,10 @@ void writeLayeredJson(std::ostream& out, const Trace& trace, bool afterOthers)
             << l.allowed[k] << ", \"denied_here\": " << l.deniedHere[k] << ", \"wasted\": " << l.wasted[k] << "}";
     out << "],\n   \"sequence\": [";
     for (std::size_t i = 0; i < l.decisions.size(); ++i) {
-        const Decision& d = l.decisions[i];
-        out << (i ? ",\n    " : "\n    ") << "{\"t\": " << formatSeconds(trace.arrivals[i])
-            << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": " << formatSeconds(d.delay)
-            << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << retryText(d, "null")
-            << ", \"level\": " << formatNumber(d.level);
-        if (!trace.costs.empty())
-            out << ", \"cost\": " << trace.costs[i];
+        out << (i ? ",\n    " : "\n    ");
+        writeEntry(out, trace.arrivals[i], l.decisions[i], costAt(trace.costs, i));
         out << "}";
+        out.flushSome();
     }
     out << "]}";
 }
@@ -113,13 +163,6 @@ std::string csvField(std::string_view v)
     for (char c : v)
         out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
-}
-
-void writeCsvRow(std::ostream& out, std::string_view id, const Trace& trace, std::size_t i, const Decision& d)
-{
-    out << id << ',' << formatSeconds(trace.arrivals[i]) << ',' << (d.allowed ? "true" : "false") << ','
-        << formatSeconds(d.delay) << ',' << d.remaining << ',' << retryText(d, "") << ',' << formatNumber(d.level)
-        << (trace.costs.empty() ? "" : "," + std::to_string(trace.costs[i]));
 }
 
 } // namespace
@@ -139,81 +182,135 @@ std::string formatNumber(double v)
 void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, const ReportOptions& options)
 {
     const ClusterReport* cluster = options.cluster;
-    out << "{\"input\": ";
-    writeInput(out, scenario, trace);
-    out << ",\n \"results\": {";
+    const bool hasCosts = !trace.costs.empty();
+    Text text(out);
+    text << "{\"input\": " << inputText(scenario, hasCosts, trace.arrivals.size()) << ",\n \"results\": {";
     for (std::size_t r = 0; r < trace.results.size(); ++r) {
         const AlgorithmTrace& a = trace.results[r];
-        const Metrics& m = a.metrics;
-        out << (r ? ",\n  " : "\n  ") << jsonString(algorithmId(a.algorithm)) << ": {\"allowed\": " << m.allowed
-            << ", \"denied\": " << m.denied << ", \"delayed\": " << m.delayed << ", \"max_in_window\": "
-            << m.maxInWindow << ", \"overshoot\": " << formatNumber(m.overshoot) << ", \"memory\": {\"bytes\": "
-            << m.memory.bytes << ", \"entries\": " << m.memory.entries << "}";
-        if (!trace.costs.empty())
-            out << ", \"allowed_cost\": " << m.allowedCost << ", \"never\": " << m.never;
+        text << (r ? ",\n  " : "\n  ");
+        writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts);
         if (cluster) {
-            out << ",\n   \"cluster\": {\"nodes\": " << cluster->config.nodes() << ", \"coordination\": "
-                << jsonString(coordinationId(cluster->config.coordination())) << ", \"per_node_allowed\": [";
+            text << ",\n   \"cluster\": {\"nodes\": " << std::int64_t(cluster->config.nodes()) << ", \"coordination\": "
+                 << jsonString(coordinationId(cluster->config.coordination())) << ", \"per_node_allowed\": [";
             for (std::size_t n = 0; n < cluster->perNodeAllowed[r].size(); ++n)
-                out << (n ? ", " : "") << cluster->perNodeAllowed[r][n];
-            out << "]}";
+                text << (n ? ", " : "") << cluster->perNodeAllowed[r][n];
+            text << "]}";
         }
-        out << ",\n   \"sequence\": [";
+        text << ",\n   \"sequence\": [";
         const std::vector<Nanos> resets = options.headers ? resetsOf(trace, r) : std::vector<Nanos>{};
         for (std::size_t i = 0; i < a.decisions.size(); ++i) {
             const Decision& d = a.decisions[i];
-            out << (i ? ",\n    " : "\n    ") << "{\"t\": " << formatSeconds(trace.arrivals[i])
-                << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": " << formatSeconds(d.delay)
-                << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << retryText(d, "null")
-                << ", \"level\": " << formatNumber(d.level);
-            if (!trace.costs.empty())
-                out << ", \"cost\": " << trace.costs[i];
+            text << (i ? ",\n    " : "\n    ");
+            writeEntry(text, trace.arrivals[i], d, costAt(trace.costs, i));
             if (cluster)
-                out << ", \"node\": " << int(cluster->nodes[r][i]);
+                text << ", \"node\": " << std::int64_t(cluster->nodes[r][i]);
             if (options.headers)
-                writeHeadersJson(out, responseHeaders(a.algorithm, trace.config, trace.arrivals[i], d, resets[i]));
-            out << "}";
+                writeHeadersJson(text, responseHeaders(a.algorithm, trace.config, trace.arrivals[i], d, resets[i]));
+            text << "}";
+            text.flushSome();
         }
-        out << "]}";
+        text << "]}";
     }
     if (trace.layered)
-        writeLayeredJson(out, trace, !trace.results.empty());
-    out << "}}\n";
+        writeLayeredJson(text, trace, !trace.results.empty());
+    text << "}}\n";
 }
 
 void writeCsv(std::ostream& out, const Trace& trace, const ReportOptions& options)
 {
     const ClusterReport* cluster = options.cluster;
-    out << "algorithm,t,allowed,delay,remaining,retry_after,level" << (trace.costs.empty() ? "" : ",cost")
-        << (cluster ? ",node" : "");
+    Text text(out);
+    text << "algorithm,t,allowed,delay,remaining,retry_after,level" << (trace.costs.empty() ? "" : ",cost")
+         << (cluster ? ",node" : "");
     if (options.headers)
         for (std::string_view name : kHeaderNames)
-            out << ',' << name;
-    out << '\n';
+            text << ',' << name;
+    text << '\n';
     for (std::size_t r = 0; r < trace.results.size(); ++r) {
         const AlgorithmTrace& a = trace.results[r];
         const std::string_view id = algorithmId(a.algorithm);
         const std::vector<Nanos> resets = options.headers ? resetsOf(trace, r) : std::vector<Nanos>{};
         for (std::size_t i = 0; i < a.decisions.size(); ++i) {
             const Decision& d = a.decisions[i];
-            writeCsvRow(out, id, trace, i, d);
+            writeCsvRow(text, id, trace.arrivals[i], d, costAt(trace.costs, i));
             if (cluster)
-                out << ',' << int(cluster->nodes[r][i]);
+                text << ',' << std::int64_t(cluster->nodes[r][i]);
             if (options.headers) {
                 const std::vector<Header> headers = responseHeaders(a.algorithm, trace.config, trace.arrivals[i], d, resets[i]);
                 for (std::string_view name : kHeaderNames) {
                     const auto h = std::find_if(headers.begin(), headers.end(), [&](const Header& x) { return x.name == name; });
-                    out << ',' << (h == headers.end() ? std::string() : csvField(h->value));
+                    text << ',' << (h == headers.end() ? std::string() : csvField(h->value));
                 }
             }
-            out << '\n';
+            text << '\n';
+            text.flushSome();
         }
     }
     if (trace.layered) // layered rows (issue 14); their header columns stay empty
         for (std::size_t i = 0; i < trace.layered->decisions.size(); ++i) {
-            writeCsvRow(out, "layered", trace, i, trace.layered->decisions[i]);
-            out << (options.headers ? std::string(kHeaderNames.size(), ',') : std::string()) << '\n';
+            writeCsvRow(text, "layered", trace.arrivals[i], trace.layered->decisions[i], costAt(trace.costs, i));
+            text << (options.headers ? std::string(kHeaderNames.size(), ',') : std::string()) << '\n';
+            text.flushSome();
         }
+}
+
+bool streamable(const Scenario& scenario, const ReportOptions& options)
+{
+    return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !options.headers && !options.cluster;
+}
+
+void streamJson(std::ostream& out, const Scenario& scenario)
+{
+    const std::vector<std::int64_t> costs = resolveCosts(scenario); // in simulate's order, so the same error comes first
+    const std::vector<Nanos> arrivals = resolveArrivals(scenario);
+    const bool hasCosts = !costs.empty();
+    Text text(out);
+    text << "{\"input\": " << inputText(scenario, hasCosts, arrivals.size()) << ",\n \"results\": {";
+    const auto ignore = [](std::size_t, std::span<const Decision>) {};
+    for (std::size_t r = 0; r < scenario.algorithms.size(); ++r) {
+        const Algorithm a = scenario.algorithms[r];
+        // The metrics come before the sequence: one pass to measure, a second to write.
+        const Metrics m = decideStream(scenario.config, a, arrivals, costs, ignore);
+        text << (r ? ",\n  " : "\n  ");
+        writeResultHead(text, algorithmId(a), m, hasCosts);
+        text << ",\n   \"sequence\": [";
+        decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
+            for (std::size_t k = 0; k < decisions.size(); ++k) {
+                const std::size_t i = first + k;
+                text << (i ? ",\n    " : "\n    ");
+                writeEntry(text, arrivals[i], decisions[k], costAt(costs, i));
+                text << "}";
+            }
+            text.flushSome();
+        });
+        text << "]}";
+    }
+    text << "}}\n";
+}
+
+void streamCsv(std::ostream& out, const Scenario& scenario)
+{
+    const std::vector<std::int64_t> costs = resolveCosts(scenario); // in simulate's order, so the same error comes first
+    const std::vector<Nanos> arrivals = resolveArrivals(scenario);
+    streamCsv(out, scenario.config, scenario.algorithms, arrivals, costs);
+}
+
+void streamCsv(std::ostream& out, const LimiterConfig& config, std::span<const Algorithm> algorithms,
+               std::span<const Nanos> arrivals, std::span<const std::int64_t> costs)
+{
+    Text text(out);
+    text << "algorithm,t,allowed,delay,remaining,retry_after,level" << (costs.empty() ? "" : ",cost") << '\n';
+    for (const Algorithm a : algorithms) {
+        const std::string_view id = algorithmId(a);
+        decideStream(config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
+            for (std::size_t k = 0; k < decisions.size(); ++k) {
+                const std::size_t i = first + k;
+                writeCsvRow(text, id, arrivals[i], decisions[k], costs.empty() ? nullptr : &costs[i]);
+                text << '\n';
+            }
+            text.flushSome();
+        });
+    }
 }
 
 } // namespace ratelab
@@ -223,7 +320,7 @@ namespace ratelab {
 
 void writeJsonInput(std::ostream& out, const Scenario& scenario, const Trace& trace)
 {
-    writeInput(out, scenario, trace);
+    writeInput(out, scenario, !trace.costs.empty(), trace.arrivals.size());
 }
 
 } // namespace ratelab

@@ -41,6 +41,25 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, 
 // than 1), node (a cluster) and the headers; layered rows carry the algorithm "layered".
 void writeCsv(std::ostream& out, const Trace& trace, const ReportOptions& options = {});
 
+// streamable reports whether compare's output for this scenario and these options can be
+// streamed: no layers, cluster, clients or headers (those are written from a whole trace).
+bool streamable(const Scenario& scenario, const ReportOptions& options);
+
+// streamJson writes exactly what writeJson(out, scenario, simulate(scenario)) writes, for a
+// streamable scenario, as each algorithm decides: no trace is kept, so it holds the arrivals,
+// one byte a request and a 64 kB buffer. Each algorithm runs twice (its metrics come first).
+// It throws InputError, before writing anything, for a scenario simulate would refuse.
+void streamJson(std::ostream& out, const Scenario& scenario);
+
+// streamCsv writes exactly what writeCsv(out, simulate(scenario)) writes, for a streamable
+// scenario, in the memory streamJson takes; each algorithm runs once.
+void streamCsv(std::ostream& out, const Scenario& scenario);
+
+// streamCsv writes the same from a scenario's parts, resolved: its config, algorithms, arrivals
+// (resolveArrivals) and costs (resolveCosts; empty when every request costs 1).
+void streamCsv(std::ostream& out, const LimiterConfig& config, std::span<const Algorithm> algorithms,
+               std::span<const Nanos> arrivals, std::span<const std::int64_t> costs);
+
 // formatNumber writes a double in its shortest round-trip form, always with a decimal point or
 // exponent ("9.0", "1.1"), and null for a value that is not finite.
 std::string formatNumber(double v);

@@ -1,6 +1,7 @@
 #include "report_clients.h"
 
 #include "report.h"
+#include "text_buffer.h"
 
 #include <sstream>
 #include <string>
@@ -55,15 +56,19 @@ void writeClientsJson(std::ostream& out, const Scenario& scenario, const Clients
             << memoryJson(m.memory) << ",\n   \"clients\": ";
         writeStats(out, a.clients);
         out << ",\n   \"sequence\": [";
+        Text sequence(out); // the sequence, the bulk of the output, through a buffer
         for (std::size_t i = 0; i < a.attempts.size(); ++i) {
             const Attempt& at = a.attempts[i];
             const Decision& d = at.decision;
-            out << (i ? ",\n    " : "\n    ") << "{\"request\": " << at.request << ", \"client\": " << at.client
-                << ", \"attempt\": " << at.attempt << ", \"t\": " << formatSeconds(at.t)
-                << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": " << formatSeconds(d.delay)
-                << ", \"remaining\": " << d.remaining << ", \"retry_after\": " << formatSeconds(d.retryAfter)
-                << ", \"level\": " << formatNumber(d.level) << "}";
+            sequence << (i ? ",\n    " : "\n    ") << "{\"request\": " << at.request << ", \"client\": " << at.client
+                 << ", \"attempt\": " << at.attempt << ", \"t\": ";
+            sequence.seconds(at.t) << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": ";
+            sequence.seconds(d.delay) << ", \"remaining\": " << d.remaining << ", \"retry_after\": ";
+            sequence.seconds(d.retryAfter) << ", \"level\": ";
+            sequence.number(d.level) << "}";
+            sequence.flushSome();
         }
+        sequence.flush();
         out << "]}";
     }
     out << "}}\n";
@@ -71,14 +76,18 @@ void writeClientsJson(std::ostream& out, const Scenario& scenario, const Clients
 
 void writeClientsCsv(std::ostream& out, const ClientsTrace& trace)
 {
-    out << "algorithm,request,client,attempt,t,allowed,delay,remaining,retry_after,level\n";
+    Text text(out);
+    text << "algorithm,request,client,attempt,t,allowed,delay,remaining,retry_after,level\n";
     for (const ClientTrace& a : trace.results) {
         const std::string_view id = algorithmId(a.algorithm);
         for (const Attempt& at : a.attempts) {
             const Decision& d = at.decision;
-            out << id << ',' << at.request << ',' << at.client << ',' << at.attempt << ',' << formatSeconds(at.t)
-                << ',' << (d.allowed ? "true" : "false") << ',' << formatSeconds(d.delay) << ',' << d.remaining << ','
-                << formatSeconds(d.retryAfter) << ',' << formatNumber(d.level) << '\n';
+            text << id << ',' << at.request << ',' << at.client << ',' << at.attempt << ',';
+            text.seconds(at.t) << ',' << (d.allowed ? "true" : "false") << ',';
+            text.seconds(d.delay) << ',' << d.remaining << ',';
+            text.seconds(d.retryAfter) << ',';
+            text.number(d.level) << '\n';
+            text.flushSome();
         }
     }
 }

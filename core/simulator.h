@@ -9,6 +9,7 @@
 #include "nanos.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <optional>
@@ -79,6 +80,15 @@ Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithm
 // holds one cost per arrival.
 AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
                            std::span<const std::int64_t> costs = {});
+
+// DecisionSink receives decisions in order, a chunk at a time: decisions[k] is request first + k.
+using DecisionSink = std::function<void(std::size_t first, std::span<const Decision> decisions)>;
+
+// decideStream runs one algorithm over the arrivals from a fresh state, as simulateOne does, but
+// hands the decisions to sink a chunk at a time and keeps none: it holds one byte a request (the
+// verdicts max_in_window looks back on) and one chunk. It returns simulateOne's metrics.
+Metrics decideStream(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                     std::span<const std::int64_t> costs, const DecisionSink& sink);
 
 // timesOf returns the time of each decision of result `row`: its own times (attempts), or the arrivals.
 inline const std::vector<Nanos>& timesOf(const Trace& trace, std::size_t row)

@@ -14,9 +14,10 @@ namespace ratelab {
 
 class SlidingWindowCounter final : public Limiter {
 public:
-    explicit SlidingWindowCounter(const LimiterConfig& config)
+    explicit SlidingWindowCounter(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_limit(config.limit())
         , m_windowNanos(config.windowNanos())
+        , m_fits64(path == DecidePath::Fast && (Int128(config.limit()) + 1) * config.windowNanos() < (Int128(1) << 62))
     {
     }
 
@@ -26,6 +27,8 @@ public:
     // the cost-1 rule with L replaced by m = L - k + 1, which is how retry_after is found too.
     Decision decide(Nanos t, std::int64_t cost) override
     {
+        if (cost == 1 && m_fits64)
+            return decide64(t);
         advance(t);
         const Nanos e = t - m_window * m_windowNanos;
         const Int128 bound = Int128(m_limit) * m_windowNanos;
@@ -92,6 +95,26 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowCounter>(*this); }
 
 private:
+    // decide64 is decide(t, 1) in 64-bit integers with a branch-free verdict, for a config where
+    // (L + 1) * W fits64: prev and cur are at most L, so E * W stays below 2 * L * W + W.
+    Decision decide64(Nanos t)
+    {
+        advance(t);
+        const Nanos e = t - m_window * m_windowNanos;
+        const std::int64_t bound = m_limit * m_windowNanos;
+        const std::int64_t scaled = m_prev * (m_windowNanos - e) + m_cur * m_windowNanos; // E * W
+        const bool allowed = scaled < bound;
+        m_cur += allowed;
+        const std::int64_t after = scaled + (m_windowNanos & -std::int64_t(allowed));
+        Decision d;
+        d.allowed = allowed;
+        d.remaining = allowed && after < bound ? clampRemaining((bound - after + m_windowNanos - 1) / m_windowNanos) : 0;
+        if (!allowed)
+            d.retryAfter = wait(e, m_limit);
+        d.level = static_cast<double>(after) / static_cast<double>(m_windowNanos);
+        return d;
+    }
+
     // wait returns the least d > 0 after which a request passes the rule
     // prev*(W - e) + cur*W < m*W (m = L - cost + 1 >= 1), given that it fails now, e into the
     // current window.
@@ -110,12 +133,13 @@ private:
 
     void advance(Nanos t)
     {
-        const std::int64_t window = t / m_windowNanos;
-        if (window == m_window)
+        if (t < m_windowEndNanos) // times never go back: one divide per new window, not per request
             return;
+        const std::int64_t window = t / m_windowNanos;
         m_prev = window == m_window + 1 ? m_cur : 0;
         m_cur = 0;
         m_window = window;
+        m_windowEndNanos = (Int128(window) + 1) * m_windowNanos; // window + 1 overflows at the last ns
     }
 
     std::int64_t m_limit;
@@ -123,6 +147,8 @@ private:
     std::int64_t m_window = 0;
     std::int64_t m_prev = 0;
     std::int64_t m_cur = 0;
+    Int128 m_windowEndNanos = m_windowNanos; // where window m_window ends (may lie past the last Nanos)
+    bool m_fits64;                           // (L + 1) * W below 2^62: decide64 may be used
 };
 
 } // namespace ratelab

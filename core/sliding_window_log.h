@@ -19,9 +19,10 @@ namespace ratelab {
 
 class SlidingWindowLog final : public Limiter {
 public:
-    explicit SlidingWindowLog(const LimiterConfig& config)
+    explicit SlidingWindowLog(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_limit(config.limit())
         , m_windowNanos(config.windowNanos())
+        , m_fast(path == DecidePath::Fast)
     {
     }
 
@@ -31,6 +32,10 @@ public:
     // (t, k). Denied requests are not recorded; a cost above L never fits.
     Decision decide(Nanos t, std::int64_t cost) override
     {
+        if (cost == 1 && m_fast && m_costs.empty())
+            return decide1(t);
+        if (m_costs.empty())
+            m_used = m_size; // decide1 leaves m_used behind: every entry costs 1, so it is the count
         const Nanos oldestKept = t - m_windowNanos; // entries s <= oldestKept have expired
         while (m_size > 0 && at(0) <= oldestKept) {
             m_used -= costAt(0);
@@ -88,6 +93,53 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowLog>(*this); }
 
 private:
+    // decide1 is decide(t, 1) while every entry costs 1, with the expiry of one entry and the
+    // verdict branch-free: the time is written after the last entry always, and kept only when
+    // admitted. The state is worked on in locals, as the ring's stores could otherwise alias the
+    // members. It does not keep m_used (decide takes it from m_size): one store less a request
+    // measured 5.6 rather than 6.7 ns when the limiter and its ring fell at an unlucky 4 kB offset.
+    Decision decide1(Nanos t)
+    {
+        if (m_ring.empty())
+            grow(); // so the slot at the head is memory even when the log is empty
+        Nanos* ring = m_ring.data();
+        std::int64_t mask = m_mask;
+        std::int64_t head = m_head, size = m_size;
+        const Nanos oldestKept = t - m_windowNanos;
+        // Each admission expires once, so about one entry a request: that one without a branch.
+        const bool expired = (size > 0) & (ring[head] <= oldestKept);
+        head = (head + expired) & mask;
+        size -= expired;
+        while (size > 0 && ring[head] <= oldestKept) {
+            head = (head + 1) & mask;
+            --size;
+        }
+        Decision d;
+        if (size == mask + 1) [[unlikely]] { // no free slot to write into: full at L, or grow first
+            m_head = head;
+            m_size = size;
+            if (size == m_limit) {
+                d.retryAfter = m_windowNanos - (t - ring[head]);
+                d.level = static_cast<double>(size);
+                return d;
+            }
+            grow();
+            ring = m_ring.data();
+            mask = m_mask;
+            head = m_head;
+        }
+        const bool allowed = size < m_limit;
+        ring[(head + size) & mask] = t;
+        size += allowed;
+        m_head = head;
+        m_size = size;
+        d.allowed = allowed;
+        d.retryAfter = allowed ? 0 : m_windowNanos - (t - ring[head]); // full: room when the oldest expires
+        d.remaining = allowed ? clampRemaining(m_limit - size) : 0;
+        d.level = static_cast<double>(size);
+        return d;
+    }
+
     Nanos at(std::int64_t i) const { return m_ring[(m_head + i) & m_mask]; }
     // costAt is entry i's cost; m_costs stays empty (every cost 1) until a request costs more.
     std::int64_t costAt(std::int64_t i) const { return m_costs.empty() ? 1 : m_costs[(m_head + i) & m_mask]; }
@@ -148,9 +200,10 @@ private:
 
     std::int64_t m_limit;
     Nanos m_windowNanos;
+    bool m_fast; // decide1 may be used (DecidePath::Fast)
     std::vector<Nanos> m_ring;
     std::vector<std::int64_t> m_costs; // parallel to m_ring; empty while every cost is 1
-    std::int64_t m_used = 0;           // sum of the entries' costs
+    std::int64_t m_used = 0;           // sum of the entries' costs (while all cost 1, m_size is; see decide1)
     std::int64_t m_head = 0;
     std::int64_t m_size = 0;
     std::int64_t m_mask = -1;

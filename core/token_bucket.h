@@ -11,17 +11,26 @@
 
 #include "limiter.h"
 
+#include <algorithm>
+
 namespace ratelab {
 
 class TokenBucket final : public Limiter {
 public:
-    explicit TokenBucket(const LimiterConfig& config)
+    explicit TokenBucket(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_rate(config.rate())
         , m_unitsPerToken(config.rate().unitsFromTokens(1))
         , m_capacityUnits(config.rate().unitsFromTokens(config.capacity()))
         , m_capacity(config.capacity())
         , m_units(m_capacityUnits)
+        , m_fits64(path == DecidePath::Fast && fits64(config.rate(), m_capacityUnits))
     {
+        if (m_fits64) {
+            m_tokens64 = config.rate().tokens;
+            m_unitsPerToken64 = static_cast<std::int64_t>(m_unitsPerToken);
+            m_capacityUnits64 = static_cast<std::int64_t>(m_capacityUnits);
+            m_fillNanos = static_cast<Nanos>(ceilDiv(m_capacityUnits, config.rate().tokens));
+        }
     }
 
     Decision decide(Nanos t) override { return decide(t, 1); }
@@ -30,6 +39,8 @@ public:
     // k * perNanos < 2^30 * 2^63: no overflow.
     Decision decide(Nanos t, std::int64_t cost) override
     {
+        if (cost == 1 && m_fits64)
+            return decide64(t);
         m_units = unitsAt(t);
         m_lastNanos = t;
         const Int128 needed = cost == 1 ? m_unitsPerToken : m_rate.unitsFromTokens(cost);
@@ -73,12 +84,47 @@ public:
     }
 
 private:
+    // fits64 is true when every quantity decide64 forms stays below 2^63: the units of a full
+    // bucket twice over plus one nanosecond's refill (refills are capped at m_fillNanos).
+    static bool fits64(const Rate& rate, Int128 capacityUnits)
+    {
+        return capacityUnits < (Int128(1) << 61) && rate.tokens < (Int128(1) << 61);
+    }
+
+    // decide64 is decide(t, 1) in 64-bit integers with a branch-free verdict, for configs that
+    // fit64; it returns the same Decision and leaves the same state as the 128-bit path.
+    Decision decide64(Nanos t)
+    {
+        // A refill longer than m_fillNanos fills even an empty bucket, so capping it changes
+        // nothing and keeps the product inside 64 bits.
+        const Nanos dt = std::min(t - m_lastNanos, m_fillNanos);
+        const std::int64_t units = std::min(static_cast<std::int64_t>(m_units) + dt * m_tokens64, m_capacityUnits64);
+        const bool allowed = units >= m_unitsPerToken64;
+        const std::int64_t left = units - (m_unitsPerToken64 & -std::int64_t(allowed));
+        m_units = left;
+        m_lastNanos = t;
+        // One division answers both: remaining (whole tokens left) when admitted, retry_after
+        // (the missing units over the rate, rounded up) when denied.
+        const std::int64_t q = allowed ? left / m_unitsPerToken64
+                                       : (m_unitsPerToken64 - units + m_tokens64 - 1) / m_tokens64;
+        Decision d;
+        d.allowed = allowed;
+        d.remaining = allowed ? clampRemaining(q) : 0;
+        d.retryAfter = allowed ? 0 : q;
+        d.level = static_cast<double>(left) / static_cast<double>(m_unitsPerToken64);
+        return d;
+    }
+
     Rate m_rate;
     Int128 m_unitsPerToken;
     Int128 m_capacityUnits;
     std::int64_t m_capacity;
     Int128 m_units;
     Nanos m_lastNanos = 0;
+    // The 64-bit copies decide64 reads, set when m_fits64.
+    bool m_fits64;
+    std::int64_t m_tokens64 = 0, m_unitsPerToken64 = 0, m_capacityUnits64 = 0;
+    Nanos m_fillNanos = 0; // the refill that fills an empty bucket: ceil(capacity units / tokens)
 };
 
 } // namespace ratelab
