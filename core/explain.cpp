@@ -1,6 +1,7 @@
 #include "explain.h"
 
 #include "algorithm_facts.h"
+#include "decide.h"
 
 #include "limiters.h"
 
@@ -246,9 +247,9 @@ std::string explain(const Trace& trace, std::size_t row, std::size_t index)
 {
     const AlgorithmTrace& result = trace.results.at(row);
     const Nanos t = trace.arrivals.at(index);
-    const Decision& recorded = result.decisions.at(index);
+    const Decision recorded = decisionAt(trace, row, index);
     return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
-        for (std::size_t i = 0; i < index; ++i)
+        for (std::size_t i = detail::restoreCheckpoint(limiter, result, index); i < index; ++i)
             limiter.decide(trace.arrivals[i], costOf(trace, i));
         Decision d;
         const std::int64_t cost = costOf(trace, index);

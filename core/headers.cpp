@@ -1,5 +1,7 @@
 #include "headers.h"
 
+#include "decide.h"
+
 #include "limiters.h"
 
 namespace ratelab {
@@ -65,7 +67,7 @@ std::vector<Header> headersAt(const Trace& trace, std::size_t row, std::size_t i
     if (!(result.times.empty() && result.nodes.empty() && !result.levelConfig && !result.clients))
         return {};
     return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
-        for (std::size_t j = 0; j < i; ++j)
+        for (std::size_t j = detail::restoreCheckpoint(limiter, result, i); j < i; ++j)
             limiter.decide(trace.arrivals[j], costOf(trace, j));
         const Nanos t = trace.arrivals.at(i);
         const Decision d = limiter.decide(t, costOf(trace, i));

@@ -11,6 +11,7 @@
 #include "simulator.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace ratelab {
@@ -39,9 +40,26 @@ struct ReducedRow {
 Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k);
 
 // reduceRow reduces result `row` of the trace over [fromNanos, toNanos) to `columns` columns
-// (from < to, columns >= 1). A row whose level cannot be replayed gets its verdicts and no level
+// (from < to, columns >= 1), replaying from the row's last checkpoint before `from` when it has them. A row whose level cannot be replayed gets its verdicts and no level
 // points. firstRequest and endRequest index the row's own decisions (timesOf).
 ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns);
+
+// ReducedResult is one plain row simulated and reduced in one pass: its compact trace (metrics,
+// verdicts and checkpoints, no decisions) and its columns.
+struct ReducedResult {
+    AlgorithmTrace trace;
+    ReducedRow row;
+};
+
+// checkpointInterval returns how many requests apart a row's checkpoints are kept.
+std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config);
+
+// simulateReduced runs one algorithm over the arrivals from a fresh state, as simulateOne does,
+// and reduces it over [fromNanos, toNanos) to `columns` columns, as reduceRow does, in one pass
+// that keeps no decision: one verdict byte a request and a checkpoint every checkpointInterval
+// requests, from which decisionAt, levelBefore and reduceRow replay.
+ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                              std::span<const std::int64_t> costs, Nanos fromNanos, Nanos toNanos, int columns);
 
 // levelBefore returns the level of result `row` just before its decision `index` was made. The
 // row's level must be replayable (AlgorithmTrace::levelReplayable).

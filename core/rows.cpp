@@ -181,7 +181,7 @@ std::optional<std::size_t> decisionOf(const Trace& trace, std::size_t row, std::
 {
     const AlgorithmTrace& r = trace.results.at(row);
     if (!r.clients)
-        return request < r.decisions.size() ? std::optional<std::size_t>(request) : std::nullopt;
+        return request < decisionCount(r) ? std::optional<std::size_t>(request) : std::nullopt;
     const auto& attempts = r.clients->attempts;
     for (std::size_t i = 0; i < attempts.size(); ++i)
         if (attempts[i].request == std::int64_t(request))
@@ -192,7 +192,7 @@ std::optional<std::size_t> decisionOf(const Trace& trace, std::size_t row, std::
 std::string describeRecorded(const Trace& trace, std::size_t row, std::size_t i)
 {
     const AlgorithmTrace& r = trace.results.at(row);
-    const Decision& d = r.decisions.at(i);
+    const Decision d = decisionAt(trace, row, i);
     std::string where;
     if (!r.nodes.empty())
         where = "node " + std::to_string(r.nodes.at(i) + 1) + " of " + std::to_string(r.perNodeAllowed.size());

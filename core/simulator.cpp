@@ -1,84 +1,12 @@
 #include "simulator.h"
 
+#include "decide.h"
 #include "limiters.h"
 
 namespace ratelab {
 
-namespace {
-
-// WindowCounter tracks the admissions inside (t - W, t] as requests go by, with two indices
-// into the arrivals: each admitted request enters once and leaves once, without branches on
-// the (unpredictable) verdicts. admitted(i) reports request i's verdict once it is decided.
-template <typename Admitted>
-class WindowCounter {
-public:
-    WindowCounter(std::span<const Nanos> arrivals, Admitted admitted, Nanos windowNanos)
-        : m_arrivals(arrivals), m_admitted(admitted), m_windowNanos(windowNanos)
-    {
-    }
-
-    // add counts request i (decided) and returns the admissions now inside its window.
-    std::int64_t add(std::size_t i)
-    {
-        m_inside += m_admitted(i);
-        const Nanos oldest = m_arrivals[i] - m_windowNanos;
-        // One request enters per step, so about one leaves: that one without a branch (the
-        // first is never past i, whose time is inside its own window), then any more.
-        const bool left = m_arrivals[m_first] <= oldest;
-        m_inside -= m_admitted(m_first) & left;
-        m_first += left;
-        for (; m_arrivals[m_first] <= oldest; ++m_first)
-            m_inside -= m_admitted(m_first);
-        return m_inside;
-    }
-
-private:
-    std::span<const Nanos> m_arrivals;
-    Admitted m_admitted;
-    Nanos m_windowNanos;
-    std::size_t m_first = 0;
-    std::int64_t m_inside = 0;
-};
-
-// decideAll runs one algorithm over the arrivals from a fresh state, hands each decision to
-// emit(i, d) in order and measures the metrics. admitted(i) must report request i's verdict
-// once emit(i, d) has run. simulateOne and decideStream share it, so their metrics agree.
-template <typename Emit, typename Admitted>
-Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
-                  std::span<const std::int64_t> costs, Emit&& emit, Admitted admitted)
-{
-    Metrics m;
-    WindowCounter window(arrivals, admitted, config.windowNanos());
-    visitLimiter(algorithm, config, [&](auto& limiter) {
-        if (!costs.empty()) { // the same loop with costs, kept apart so the cost-1 loop stays as fast
-            for (std::size_t i = 0; i < arrivals.size(); ++i) {
-                const Decision d = limiter.decide(arrivals[i], costs[i]);
-                emit(i, d);
-                m.allowed += d.allowed;
-                m.allowedCost += d.allowed ? costs[i] : 0;
-                m.never += d.retryNever();
-                m.delayed += d.delay > 0;
-                m.maxInWindow = std::max(m.maxInWindow, window.add(i));
-            }
-            m.memory = limiter.memory();
-            return;
-        }
-        for (std::size_t i = 0; i < arrivals.size(); ++i) {
-            const Decision d = limiter.decide(arrivals[i]);
-            emit(i, d);
-            m.allowed += d.allowed;
-            m.delayed += d.delay > 0;
-            m.maxInWindow = std::max(m.maxInWindow, window.add(i));
-        }
-        m.memory = limiter.memory();
-        m.allowedCost = m.allowed;
-    });
-    m.denied = static_cast<std::int64_t>(arrivals.size()) - m.allowed;
-    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
-    return m;
-}
-
-} // namespace
+using detail::decideAll;
+using detail::WindowCounter;
 
 std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos)
 {

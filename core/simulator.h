@@ -33,9 +33,30 @@ struct Metrics {
 
 struct ClientTrace;
 
+// Verdict is what the strip draws of a decision: its lane.
+enum class Verdict : std::uint8_t { Admitted, Delayed, Denied };
+
+// verdictOf returns the lane of a decision: denied, admitted after a delay, or admitted at once.
+inline Verdict verdictOf(const Decision& d)
+{
+    return !d.allowed ? Verdict::Denied : d.delay > 0 ? Verdict::Delayed : Verdict::Admitted;
+}
+
+// Checkpoints are a row's limiter as it stood before every `interval`-th request: states[k] is
+// the state before request k * interval. Any decision is replayed from the one before it, in at
+// most `interval` steps (microseconds), so a row need not keep its decisions.
+struct Checkpoints {
+    std::size_t interval = 4096;
+    std::vector<std::shared_ptr<const Limiter>> states;
+};
+
 struct AlgorithmTrace {
     Algorithm algorithm = Algorithm::FixedWindow;
-    std::vector<Decision> decisions; // one per arrival (per attempt when `times` is set)
+    // Either every decision, or (a compact row, simulated for drawing) only their verdicts and
+    // the checkpoints to replay any one from: decisionAt reads both kinds.
+    std::vector<Decision> decisions;        // one per arrival (per attempt when `times` is set)
+    std::vector<Verdict> verdicts;          // compact: one per arrival, `decisions` empty
+    std::shared_ptr<const Checkpoints> checkpoints; // compact: where decisions are replayed from
     Metrics metrics;
 
     // A row of the app that is not one limiter deciding the arrivals adds (rows.h):
@@ -96,6 +117,18 @@ inline const std::vector<Nanos>& timesOf(const Trace& trace, std::size_t row)
     const AlgorithmTrace& r = trace.results.at(row);
     return r.times.empty() ? trace.arrivals : r.times;
 }
+
+// decisionCount returns how many decisions a result holds, compact or not.
+inline std::size_t decisionCount(const AlgorithmTrace& r) { return r.checkpoints ? r.verdicts.size() : r.decisions.size(); }
+
+// verdictAt returns the lane of decision i of a result, compact or not.
+inline Verdict verdictAt(const AlgorithmTrace& r, std::size_t i)
+{
+    return r.checkpoints ? r.verdicts.at(i) : verdictOf(r.decisions.at(i));
+}
+
+// decisionAt returns decision i of result `row`: recorded, or replayed from its checkpoint.
+Decision decisionAt(const Trace& trace, std::size_t row, std::size_t i);
 
 // costOf returns request i's cost in a trace (1 when the trace has no costs).
 inline std::int64_t costOf(const Trace& trace, std::size_t i) { return trace.costs.empty() ? 1 : trace.costs[i]; }

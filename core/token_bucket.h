@@ -68,6 +68,11 @@ public:
 
     double levelAt(Nanos t) const override
     {
+        if (m_fits64) { // as decide64 refills: the same units, in 64 bits
+            const Nanos dt = std::min(t - m_lastNanos, m_fillNanos);
+            const std::int64_t units = std::min(static_cast<std::int64_t>(m_units) + dt * m_tokens64, m_capacityUnits64);
+            return static_cast<double>(units) / static_cast<double>(m_unitsPerToken64);
+        }
         return toDouble(unitsAt(t)) / toDouble(m_unitsPerToken);
     }
 

@@ -50,11 +50,10 @@ private slots:
         for (int r = 0; r < charts->rowCount(); ++r) {
             RowChart* row = charts->row(r);
             QVERIFY(row->exactMarks());
-            const auto& decisions = trace.results[r].decisions;
-            for (std::size_t i = 0; i < decisions.size(); ++i) {
+            for (std::size_t i = 0; i < decisionCount(trace.results[r]); ++i) {
                 const QPointF at = QPointF(row->mapTo(&dashboard, row->markPosition(i).toPoint())) * scale;
                 const QColor c = image.pixelColor(at.toPoint());
-                const Decision& d = decisions[i];
+                const Decision d = decisionAt(trace, std::size_t(r), i);
                 if (!d.allowed)
                     QVERIFY2(isRed(c), qPrintable(QString("row %1 request %2: %3").arg(r).arg(i).arg(c.name())));
                 else if (d.delay > 0)

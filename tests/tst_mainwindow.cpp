@@ -150,7 +150,7 @@ private slots:
             const auto found = token->requestAt(at);
             QVERIFY(found.has_value());
             QCOMPARE(*found, i);
-            const Decision& d = frame().trace->results[r].decisions[i];
+            const Decision d = decisionAt(*frame().trace, r, i);
             const QString text = token->hoverText(i);
             QVERIFY2(text.contains(QString("request %1 of 15, t = ").arg(i + 1)), qPrintable(text));
             QCOMPARE(text.contains("denied"), !d.allowed);
@@ -246,8 +246,8 @@ private slots:
         QCOMPARE(frame().trace->arrivals, before.arrivals);
         for (std::size_t r = 0; r < before.results.size(); ++r)
             for (std::size_t i = 0; i < before.arrivals.size(); ++i) {
-                QCOMPARE(frame().trace->results[r].decisions[i].allowed, before.results[r].decisions[i].allowed);
-                QCOMPARE(frame().trace->results[r].decisions[i].retryAfter, before.results[r].decisions[i].retryAfter);
+                QCOMPARE(decisionAt(*frame().trace, r, i).allowed, decisionAt(before, r, i).allowed);
+                QCOMPARE(decisionAt(*frame().trace, r, i).retryAfter, decisionAt(before, r, i).retryAfter);
             }
     }
 

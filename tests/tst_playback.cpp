@@ -94,7 +94,7 @@ private slots:
         for (std::size_t row = 0; row < frame().trace->results.size(); ++row)
             QVERIFY2(text.contains(QString::fromStdString(explain(*frame().trace, row, 13))), qPrintable(text));
         // Request 14 at 1.3 s: the token bucket denied it (11 admitted, then 0.3 token).
-        QVERIFY(!frame().trace->results[3].decisions[13].allowed);
+        QVERIFY(!decisionAt(*frame().trace, 3, 13).allowed);
     }
 
     void aBurstIsSteppedRequestByRequest()
@@ -204,16 +204,15 @@ private slots:
         QCOMPARE(frame().scenario->addedArrivals, std::vector<Nanos>{5000 * kMs});
         // At 5 s the token bucket has refilled 5 - 1.4 + 0.4 = 4 tokens (0.4 left at 1.4 s,
         // then 3.6 s at 1/s): the request sent by hand is admitted.
-        QVERIFY(frame().trace->results[3].decisions.back().allowed);
+        QVERIFY(decisionAt(*frame().trace, 3, 15).allowed);
         // A burst of 5 more at the same instant: six requests at 5 s share the 4 tokens, so four
         // of them are admitted and two denied.
         emit play->sendRequested(play->playhead(), 5);
         settle();
         QCOMPARE(frame().trace->arrivals.size(), std::size_t(21));
-        const auto& token = frame().trace->results[3].decisions;
         int admitted = 0;
         for (std::size_t i = 15; i < 21; ++i)
-            admitted += token[i].allowed;
+            admitted += decisionAt(*frame().trace, 3, i).allowed;
         QCOMPARE(admitted, 4);
         m_window->controls()->clearAddedRequests();
         settle();

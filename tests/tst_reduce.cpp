@@ -115,6 +115,44 @@ void checkRow(const Trace& trace, std::size_t row, Nanos from, Nanos to, int col
     QCOMPARE(seen, reduced.endRequest - reduced.firstRequest); // the columns tile [from, to)
 }
 
+// compactCopy is the trace as a frame holds it: every plain row simulated and reduced in one pass
+// over [from, to), keeping verdicts and checkpoints instead of decisions.
+std::pair<Trace, std::vector<ReducedRow>> compactCopy(const Trace& whole, Nanos from, Nanos to, int columns)
+{
+    Trace compact{whole.config, whole.arrivals, {}, whole.costs, {}};
+    std::vector<ReducedRow> rows;
+    for (const AlgorithmTrace& r : whole.results) {
+        ReducedResult one = simulateReduced(whole.config, r.algorithm, whole.arrivals, whole.costs, from, to, columns);
+        compact.results.push_back(std::move(one.trace));
+        rows.push_back(std::move(one.row));
+    }
+    return {std::move(compact), std::move(rows)};
+}
+
+bool sameColumns(const ReducedRow& a, const ReducedRow& b)
+{
+    if (a.fromNanos != b.fromNanos || a.toNanos != b.toNanos || a.firstRequest != b.firstRequest
+        || a.endRequest != b.endRequest || a.columns.size() != b.columns.size()
+        || a.levelPoints.size() != b.levelPoints.size())
+        return false;
+    for (std::size_t k = 0; k < a.columns.size(); ++k) {
+        const Column &x = a.columns[k], &y = b.columns[k];
+        if (x.admitted != y.admitted || x.delayed != y.delayed || x.denied != y.denied || x.levelFirst != y.levelFirst
+            || x.levelMin != y.levelMin || x.levelMax != y.levelMax || x.levelLast != y.levelLast)
+            return false;
+    }
+    for (std::size_t j = 0; j < a.levelPoints.size(); ++j)
+        if (a.levelPoints[j].seconds != b.levelPoints[j].seconds || a.levelPoints[j].level != b.levelPoints[j].level)
+            return false;
+    return true;
+}
+
+bool sameDecision(const Decision& a, const Decision& b)
+{
+    return a.allowed == b.allowed && a.delay == b.delay && a.retryAfter == b.retryAfter && a.remaining == b.remaining
+           && a.level == b.level;
+}
+
 } // namespace
 
 class TestReduce : public QObject {
@@ -198,6 +236,62 @@ private slots:
                 // And the replay agrees with the trace it reduces.
                 QCOMPARE(levels.after[i], trace.results[row].decisions[i].level);
             }
+        }
+    }
+
+    // The one pass a frame makes keeps no decision: its columns, metrics and every decision and
+    // level replayed from its checkpoints must be the whole trace's, across many checkpoints
+    // (20,000 requests, one every 4096), with costs, for nginx, and for a log whose checkpoint
+    // interval is longer than the requests.
+    void onePassRowsEqualTheWholeTrace_data()
+    {
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<bool>("costs");
+        QTest::newRow("limit 5") << 5 << false;
+        QTest::newRow("limit 5, costs") << 5 << true;
+        QTest::newRow("limit 6000 (the log checkpoints once)") << 6000 << false;
+    }
+
+    void onePassRowsEqualTheWholeTrace()
+    {
+        QFETCH(int, limit);
+        QFETCH(bool, costs);
+        const LimiterConfig config = LimiterConfig::make(limit, 3 * kSecond, limit + 2, Rate{7, 60 * kSecond}); // nginx: 7r/m
+        Trace generated = randomTrace(7, config, 20'000);
+        std::vector<std::int64_t> cost;
+        if (costs) {
+            std::mt19937_64 g(11);
+            for (std::size_t i = 0; i < generated.arrivals.size(); ++i)
+                cost.push_back(1 + std::int64_t(g() % 3));
+        }
+        std::vector<Algorithm> algorithms(kAllAlgorithms.begin(), kAllAlgorithms.end());
+        algorithms.push_back(Algorithm::NginxLimitReq);
+        const Trace whole = simulate(config, algorithms, generated.arrivals, cost);
+        const Nanos from = 0, to = whole.arrivals.back() + 1;
+        const auto [compact, rows] = compactCopy(whole, from, to, 700);
+        for (std::size_t r = 0; r < whole.results.size(); ++r) {
+            const AlgorithmTrace &w = whole.results[r], &c = compact.results[r];
+            const QByteArray id(algorithmId(w.algorithm).data());
+            QVERIFY2(c.decisions.empty() && c.checkpoints, id);
+            QCOMPARE(decisionCount(c), decisionCount(w));
+            QVERIFY2(c.checkpoints->states.size() == (whole.arrivals.size() + c.checkpoints->interval - 1) / c.checkpoints->interval, id);
+            QCOMPARE(c.metrics.allowed, w.metrics.allowed);
+            QCOMPARE(c.metrics.delayed, w.metrics.delayed);
+            QCOMPARE(c.metrics.maxInWindow, w.metrics.maxInWindow);
+            QCOMPARE(c.metrics.allowedCost, w.metrics.allowedCost);
+            QCOMPARE(c.metrics.never, w.metrics.never);
+            QVERIFY2(sameColumns(rows[r], reduceRow(whole, r, from, to, 700)), id);
+            for (std::size_t i = 0; i < whole.arrivals.size(); ++i) {
+                QVERIFY2(verdictAt(c, i) == verdictOf(w.decisions[i]), id + " verdict " + QByteArray::number(qulonglong(i)));
+                if (i % 97 == 0 || i % 4096 == 0 || i % 4096 == 4095) { // every checkpoint's edges, and a spread
+                    QVERIFY2(sameDecision(decisionAt(compact, r, i), w.decisions[i]), id + " decision " + QByteArray::number(qulonglong(i)));
+                    QVERIFY2(levelBefore(compact, r, i) == levelBefore(whole, r, i), id + " level " + QByteArray::number(qulonglong(i)));
+                }
+            }
+            // Zoomed in and panned, a compact row replays from the checkpoint before the view.
+            const Nanos a = whole.arrivals[9000], b = whole.arrivals[13000];
+            QVERIFY2(sameColumns(reduceRow(compact, r, a, b, 300), reduceRow(whole, r, a, b, 300)), id);
+            QVERIFY2(sameColumns(reduceRow(compact, r, b, to, 50), reduceRow(whole, r, b, to, 50)), id);
         }
     }
 

@@ -43,7 +43,7 @@ QString httpResponse(const Trace& trace, std::size_t row, std::size_t index)
     const std::vector<Header> headers = headersAt(trace, row, index);
     if (headers.empty())
         return {};
-    return QString::fromStdString(ratelab::httpResponse(trace.results[row].decisions[index], headers));
+    return QString::fromStdString(ratelab::httpResponse(decisionAt(trace, row, index), headers));
 }
 
 } // namespace
@@ -118,7 +118,7 @@ void ExplainPanel::refresh()
         const auto first = decisionOf(*m_trace, row, *m_index);
         if (!first)
             continue;
-        const Decision& d = m_trace->results[row].decisions[*first];
+        const Decision d = decisionAt(*m_trace, row, *first);
         const QColor c = !d.allowed ? RowChart::deniedColor() : d.delay > 0 ? RowChart::delayedColor() : RowChart::admittedColor();
         const QString mark = !d.allowed ? "&#x2715;" : d.delay > 0 ? "&#x25B2;" : "&#x25CF;";
         html += QString("<p style='margin:2px 0'><span style='color:%1'>%2</span> %3</p>")

@@ -89,7 +89,7 @@ std::size_t rowShown(const Trace& trace, std::size_t row, std::size_t shown)
 {
     const AlgorithmTrace& result = trace.results.at(row);
     if (result.times.empty())
-        return std::min(shown, result.decisions.size());
+        return std::min(shown, decisionCount(result));
     const auto& t = result.times;
     if (shown == 0)
         return 0;
@@ -107,7 +107,7 @@ void RunningCounts::reset(std::shared_ptr<const Trace> trace)
         for (std::size_t r = 0; r < m_counts.size(); ++r) {
             const AlgorithmTrace& result = m_trace->results[r];
             m_counts[r] = {result.metrics.allowed, result.metrics.delayed, result.metrics.denied};
-            m_rowShown[r] = result.decisions.size();
+            m_rowShown[r] = decisionCount(result);
         }
     m_shown = m_trace ? m_trace->arrivals.size() : 0;
 }
@@ -136,12 +136,13 @@ void RunningCounts::moveTo(std::size_t shown)
 
 void RunningCounts::add(std::size_t r, std::size_t from, std::size_t to, int sign)
 {
-    const auto& d = m_trace->results[r].decisions;
+    const AlgorithmTrace& result = m_trace->results[r];
     Counts& c = m_counts[r];
     for (std::size_t i = from; i < to; ++i) {
-        c.admitted += sign * d[i].allowed;
-        c.delayed += sign * (d[i].delay > 0);
-        c.denied += sign * !d[i].allowed;
+        const Verdict v = verdictAt(result, i);
+        c.admitted += sign * (v != Verdict::Denied);
+        c.delayed += sign * (v == Verdict::Delayed);
+        c.denied += sign * (v == Verdict::Denied);
     }
 }
 
@@ -162,39 +163,71 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
     Frame f;
     f.scenario = scenario;
     columns = std::max(columns, 1);
-    // Rows are independent: simulate and reduce each on its own pool thread.
+    // Rows are independent: each is simulated and reduced on its own pool thread. An InputError
+    // inside a pool task would reach here as QUnhandledException: each task keeps its own
+    // message, and the first row's is the frame's.
+    std::vector<std::string> errors;
+    const auto onEachRow = [&](const std::vector<std::size_t>& rows, const auto& task) {
+        errors.assign(errors.size(), {});
+        QtConcurrent::blockingMap(simulationPool(), rows, [&](std::size_t r) {
+            try {
+                task(r);
+            } catch (const InputError& e) {
+                errors[r] = e.what();
+            }
+        });
+        for (const std::string& e : errors)
+            if (!e.empty())
+                throw InputError(e);
+    };
     try {
-        if (!trace) {
-            RowInputs inputs = resolveRowInputs(*scenario);
-            std::vector<AlgorithmTrace> results(rowCount(*scenario));
-            std::vector<std::size_t> indices(results.size());
-            std::iota(indices.begin(), indices.end(), std::size_t(0));
-            // Each result is written in place: a mapped result list would copy every decision.
-            // An InputError inside a pool task would reach here as QUnhandledException: each task
-            // keeps its own message, and the first row's is the frame's.
-            std::vector<std::string> errors(results.size());
-            QtConcurrent::blockingMap(simulationPool(), indices, [&](std::size_t i) {
-                try {
-                    results[i] = simulateRow(*scenario, inputs, i);
-                } catch (const InputError& e) {
-                    errors[i] = e.what();
-                }
-            });
-            for (const std::string& e : errors)
-                if (!e.empty())
-                    throw InputError(e);
-            trace = std::make_shared<Trace>(Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs), {}});
+        if (trace) { // the same scenario: only the reduction changes (zoom, pan, resize)
+            f.trace = trace;
+            f.range = range.isValid() ? range : fullRange(*trace);
+            std::vector<std::size_t> rows(trace->results.size());
+            std::iota(rows.begin(), rows.end(), std::size_t(0));
+            f.rows.resize(rows.size());
+            errors.resize(rows.size());
+            onEachRow(rows, [&](std::size_t r) { f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns); });
+            return f;
         }
+        // A plain row (one limiter over the arrivals) is simulated and reduced in one pass that
+        // keeps no decision. The others (cluster, clients, layers) are simulated whole first:
+        // their attempts may reach past the arrivals, and the default range frames them too.
+        RowInputs inputs = resolveRowInputs(*scenario);
+        const std::size_t n = rowCount(*scenario);
+        std::vector<AlgorithmTrace> results(n);
+        std::vector<std::size_t> plain, whole;
+        for (std::size_t r = 0; r < n; ++r) {
+            const bool isPlain = !scenario->cluster && !scenario->clients && r < scenario->algorithms.size();
+            (isPlain ? plain : whole).push_back(r);
+            if (isPlain)
+                results[r].algorithm = scenario->algorithms[r];
+        }
+        errors.resize(n);
+        onEachRow(whole, [&](std::size_t r) { results[r] = simulateRow(*scenario, inputs, r); });
+        auto t = std::make_shared<Trace>(
+            Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs), {}});
+        f.range = range.isValid() ? range : fullRange(*t);
+        f.rows.resize(n);
+        std::vector<std::size_t> all(n);
+        std::iota(all.begin(), all.end(), std::size_t(0));
+        onEachRow(all, [&](std::size_t r) {
+            if (std::find(plain.begin(), plain.end(), r) == plain.end()) {
+                f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns);
+                return;
+            }
+            ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs, f.range.from,
+                                                f.range.to, columns);
+            t->results[r] = std::move(one.trace);
+            f.rows[r] = std::move(one.row);
+        });
+        f.trace = std::move(t);
     } catch (const InputError& e) {
         f.error = QString::fromStdString(e.what());
-        return f;
+        f.rows.clear();
+        f.trace.reset();
     }
-    f.trace = trace;
-    f.range = range.isValid() ? range : fullRange(*trace);
-    std::vector<std::size_t> rows(trace->results.size());
-    std::iota(rows.begin(), rows.end(), std::size_t(0));
-    f.rows = QtConcurrent::blockingMapped<std::vector<ReducedRow>>(
-        simulationPool(), rows, [&](std::size_t r) { return reduceRow(*trace, r, f.range.from, f.range.to, columns); });
     return f;
 }
 

@@ -204,9 +204,9 @@ double RowChart::laneY(Lane lane) const
     return top + (int(lane) + 0.5) * laneHeight();
 }
 
-RowChart::Lane RowChart::laneOf(const Decision& d) const
+RowChart::Lane RowChart::laneOf(Verdict v) const
 {
-    return !d.allowed ? Lane::Denied : d.delay > 0 ? Lane::Delayed : Lane::Admitted;
+    return v == Verdict::Denied ? Lane::Denied : v == Verdict::Delayed ? Lane::Delayed : Lane::Admitted;
 }
 
 bool RowChart::exactMarks() const
@@ -219,8 +219,8 @@ bool RowChart::exactMarks() const
 
 QPointF RowChart::markPosition(std::size_t i) const
 {
-    const Decision& d = m_frame.trace->results.at(m_row).decisions.at(i);
-    return mapFromScene(QPointF(xOf(secondsAsDouble(timesOf(*m_frame.trace, m_row).at(i))), laneY(laneOf(d))));
+    const Verdict v = verdictAt(m_frame.trace->results.at(m_row), i);
+    return mapFromScene(QPointF(xOf(secondsAsDouble(timesOf(*m_frame.trace, m_row).at(i))), laneY(laneOf(v))));
 }
 
 std::optional<std::size_t> RowChart::requestAt(QPointF pos) const
@@ -259,7 +259,7 @@ QString RowChart::hoverText(std::size_t i) const
 {
     const Trace& trace = *m_frame.trace;
     const AlgorithmTrace& result = trace.results.at(m_row);
-    const Decision& d = result.decisions.at(i);
+    const Decision d = ratelab::decisionAt(trace, m_row, i);
     const Nanos t = timesOf(trace, m_row).at(i);
     const std::size_t request = requestOf(trace, m_row, i);
     QString text = QString("%1\n%2, t = %3\n").arg(title(), requestName(trace, request), seconds(t));

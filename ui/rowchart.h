@@ -110,7 +110,7 @@ private:
     double xOf(double seconds) const;
     double laneY(Lane lane) const;
     QRectF plot() const;
-    Lane laneOf(const Decision& d) const;
+    Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
     QString legendText() const;

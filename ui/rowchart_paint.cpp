@@ -167,8 +167,8 @@ void RowChart::drawPinned(QPainter* p) const
     p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, p0.bottom()));
     p->setPen(QPen(accent, 2));
     p->setBrush(Qt::NoBrush);
-    const Decision& d = m_frame.trace->results.at(m_row).decisions.at(*pinned);
-    p->drawEllipse(QPointF(x, laneY(laneOf(d))), 6.5 * markScale(), 6.5 * markScale());
+    const Verdict v = verdictAt(m_frame.trace->results.at(m_row), *pinned);
+    p->drawEllipse(QPointF(x, laneY(laneOf(v))), 6.5 * markScale(), 6.5 * markScale());
     p->restore();
 }
 
@@ -329,8 +329,8 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         for (std::size_t i = r.firstRequest; i < end; ++i)
             if (const std::int64_t from = result.previousAttempt[i]; from >= 0) {
                 const auto j = std::size_t(from);
-                p->drawLine(QPointF(xOf(secondsAsDouble(times[j])), laneY(laneOf(result.decisions[j]))),
-                            QPointF(xOf(secondsAsDouble(times[i])), laneY(laneOf(result.decisions[i]))));
+                p->drawLine(QPointF(xOf(secondsAsDouble(times[j])), laneY(laneOf(verdictAt(result, j)))),
+                            QPointF(xOf(secondsAsDouble(times[i])), laneY(laneOf(verdictAt(result, i)))));
             }
     }
     struct Group {
@@ -349,7 +349,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             const int colour = nodes           ? int(result.nodes[j])
                                : clientColours ? int(result.clients->attempts[j].client)
                                                : -1;
-            Group& g = groups[{int(laneOf(result.decisions[j])), colour, retry}];
+            Group& g = groups[{int(laneOf(verdictAt(result, j))), colour, retry}];
             ++g.count;
             g.retry = retry;
             if (costs)
