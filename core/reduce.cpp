@@ -137,7 +137,8 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
 // fields of a Decision this pass never reads (remaining, retry_after) are never computed.
 [[gnu::flatten]] ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm,
                                                std::span<const Nanos> arrivals, std::span<const std::int64_t> costs,
-                                               Nanos fromNanos, Nanos toNanos, int columns)
+                                               Nanos fromNanos, Nanos toNanos, int columns,
+                                               const std::atomic<bool>* cancel)
 {
     ReducedResult out;
     AlgorithmTrace& r = out.trace;
@@ -166,6 +167,8 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
                 checkpoints->states.push_back(std::make_shared<const L>(limiter));
                 untilCheckpoint = checkpoints->interval;
             }
+            if (i % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed)) // a power of two: a mask
+                throw Cancelled{};
             inRange = reducer.reach(limiter, arrivals[i]);
             if (inRange)
                 before = limiter.levelAt(arrivals[i]);
@@ -175,7 +178,8 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
     return out;
 }
 
-ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns)
+ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns,
+                     const std::atomic<bool>* cancel)
 {
     const AlgorithmTrace& result = trace.results.at(row);
     const std::vector<Nanos>& t = timesOf(trace, row);
@@ -197,6 +201,8 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
     }
     visitLimiter(result.algorithm, result.levelConfig.value_or(trace.config), [&](auto& limiter) {
         for (std::size_t i = detail::restoreCheckpoint(limiter, result, out.firstRequest); i < out.endRequest; ++i) {
+            if (i % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed))
+                throw Cancelled{};
             const bool inRange = reducer.reach(limiter, t[i]);
             const double before = inRange ? limiter.levelAt(t[i]) : 0;
             const Decision d = limiter.decide(t[i], costOf(trace, i));

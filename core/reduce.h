@@ -10,6 +10,7 @@
 
 #include "simulator.h"
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -42,7 +43,14 @@ Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k);
 // reduceRow reduces result `row` of the trace over [fromNanos, toNanos) to `columns` columns
 // (from < to, columns >= 1), replaying from the row's last checkpoint before `from` when it has them. A row whose level cannot be replayed gets its verdicts and no level
 // points. firstRequest and endRequest index the row's own decisions (timesOf).
-ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns);
+ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns,
+                     const std::atomic<bool>* cancel = nullptr);
+
+// Cancelled is thrown by a long pass whose cancel flag was set: a newer request made it moot.
+struct Cancelled {};
+
+// kCancelCheck is how many requests a long pass decides between looks at its cancel flag.
+inline constexpr std::size_t kCancelCheck = 65536;
 
 // ReducedResult is one plain row simulated and reduced in one pass: its compact trace (metrics,
 // verdicts and checkpoints, no decisions) and its columns.
@@ -57,9 +65,11 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
 // simulateReduced runs one algorithm over the arrivals from a fresh state, as simulateOne does,
 // and reduces it over [fromNanos, toNanos) to `columns` columns, as reduceRow does, in one pass
 // that keeps no decision: one verdict byte a request and a checkpoint every checkpointInterval
-// requests, from which decisionAt, levelBefore and reduceRow replay.
+// requests, from which decisionAt, levelBefore and reduceRow replay. It throws Cancelled once
+// *cancel (when given) is true.
 ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
-                              std::span<const std::int64_t> costs, Nanos fromNanos, Nanos toNanos, int columns);
+                              std::span<const std::int64_t> costs, Nanos fromNanos, Nanos toNanos, int columns,
+                              const std::atomic<bool>* cancel = nullptr);
 
 // levelBefore returns the level of result `row` just before its decision `index` was made. The
 // row's level must be replayable (AlgorithmTrace::levelReplayable).

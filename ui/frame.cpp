@@ -10,6 +10,7 @@
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
+#include <mutex>
 #include <numeric>
 
 namespace ratelab::ui {
@@ -157,8 +158,41 @@ QThreadPool* simulationPool()
     return pool;
 }
 
+namespace {
+
+// withArrivals returns the scenario with its generated arrivals written out as explicit ones,
+// reusing the last generation when its pattern is the same: a slider that changes only the
+// limiter's settings generates nothing again. The edge pattern is placed by the limit and window,
+// so it is generated each time; a scenario with explicit arrivals is returned as it is.
+Scenario withArrivals(const Scenario& s)
+{
+    checkScenario(s); // its errors first, as resolveRowInputs gives them
+    if (s.explicitArrivals || s.pattern.kind == PatternKind::Edge)
+        return s;
+    static std::mutex mutex;
+    static std::optional<Pattern> lastPattern;
+    static std::shared_ptr<const std::vector<Nanos>> lastArrivals;
+    std::shared_ptr<const std::vector<Nanos>> arrivals;
+    {
+        const std::lock_guard lock(mutex);
+        if (lastPattern == s.pattern)
+            arrivals = lastArrivals;
+    }
+    if (!arrivals) {
+        arrivals = std::make_shared<const std::vector<Nanos>>(generateArrivals(s.pattern, s.config));
+        const std::lock_guard lock(mutex);
+        lastPattern = s.pattern;
+        lastArrivals = arrivals;
+    }
+    Scenario out = s;
+    out.explicitArrivals = *arrivals;
+    return out;
+}
+
+} // namespace
+
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
-                 int columns)
+                 int columns, const std::atomic<bool>* cancel)
 {
     Frame f;
     f.scenario = scenario;
@@ -167,6 +201,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
     // inside a pool task would reach here as QUnhandledException: each task keeps its own
     // message, and the first row's is the frame's.
     std::vector<std::string> errors;
+    std::atomic<bool> cancelled = false;
     const auto onEachRow = [&](const std::vector<std::size_t>& rows, const auto& task) {
         errors.assign(errors.size(), {});
         QtConcurrent::blockingMap(simulationPool(), rows, [&](std::size_t r) {
@@ -174,8 +209,12 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
                 task(r);
             } catch (const InputError& e) {
                 errors[r] = e.what();
+            } catch (const Cancelled&) {
+                cancelled = true;
             }
         });
+        if (cancelled)
+            throw Cancelled{};
         for (const std::string& e : errors)
             if (!e.empty())
                 throw InputError(e);
@@ -188,13 +227,13 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
             std::iota(rows.begin(), rows.end(), std::size_t(0));
             f.rows.resize(rows.size());
             errors.resize(rows.size());
-            onEachRow(rows, [&](std::size_t r) { f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns); });
+            onEachRow(rows, [&](std::size_t r) { f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns, cancel); });
             return f;
         }
         // A plain row (one limiter over the arrivals) is simulated and reduced in one pass that
         // keeps no decision. The others (cluster, clients, layers) are simulated whole first:
         // their attempts may reach past the arrivals, and the default range frames them too.
-        RowInputs inputs = resolveRowInputs(*scenario);
+        RowInputs inputs = resolveRowInputs(withArrivals(*scenario));
         const std::size_t n = rowCount(*scenario);
         std::vector<AlgorithmTrace> results(n);
         std::vector<std::size_t> plain, whole;
@@ -214,11 +253,11 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         std::iota(all.begin(), all.end(), std::size_t(0));
         onEachRow(all, [&](std::size_t r) {
             if (std::find(plain.begin(), plain.end(), r) == plain.end()) {
-                f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns);
+                f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns, cancel);
                 return;
             }
             ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs, f.range.from,
-                                                f.range.to, columns);
+                                                f.range.to, columns, cancel);
             t->results[r] = std::move(one.trace);
             f.rows[r] = std::move(one.row);
         });
@@ -227,6 +266,9 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         f.error = QString::fromStdString(e.what());
         f.rows.clear();
         f.trace.reset();
+    } catch (const Cancelled&) {
+        f = Frame{};
+        f.cancelled = true;
     }
     return f;
 }

@@ -9,6 +9,7 @@
 #include <QThreadPool>
 #include <QString>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -52,6 +53,7 @@ struct Frame {
     TimeRange range;
     std::vector<ReducedRow> rows; // one per trace result, over `range`
     QString error;                // set when the scenario could not be simulated
+    bool cancelled = false;       // the job was cancelled: nothing to show
 };
 
 // simulationPool runs the per-algorithm tasks of buildFrame, and nothing else: its tasks never
@@ -94,8 +96,10 @@ private:
 
 // buildFrame simulates (unless `trace` is given) and reduces every row to `columns` columns.
 // An empty range means fullRange. InputError becomes Frame::error.
+// Once *cancel (when given) is true the work stops within kCancelCheck requests a row and the
+// frame comes back cancelled.
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
-                 int columns);
+                 int columns, const std::atomic<bool>* cancel = nullptr);
 
 } // namespace ratelab::ui
 

@@ -19,8 +19,10 @@ Pipeline::~Pipeline()
 void Pipeline::request(const Scenario& scenario, TimeRange range, int columns)
 {
     Job job{std::make_shared<const Scenario>(scenario), range, columns};
-    if (m_running)
+    if (m_running) {
         m_pending = std::move(job);
+        m_cancel->store(true, std::memory_order_relaxed);
+    }
     else
         start(std::move(job));
 }
@@ -33,13 +35,24 @@ void Pipeline::start(Job job)
     std::shared_ptr<const Trace> reuse;
     if (m_lastScenario && m_lastTrace && *m_lastScenario == *job.scenario)
         reuse = m_lastTrace;
-    m_watcher.setFuture(QtConcurrent::run(&m_pool, [job, reuse] { return buildFrame(job.scenario, reuse, job.range, job.columns); }));
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_watcher.setFuture(QtConcurrent::run(&m_pool, [job, reuse, cancel = m_cancel] {
+        return buildFrame(job.scenario, reuse, job.range, job.columns, cancel.get());
+    }));
 }
 
 void Pipeline::finished()
 {
     m_running = false;
     const Frame frame = m_watcher.result();
+    if (frame.cancelled) { // a newer request is waiting: it replaces this one
+        if (m_pending) {
+            Job next = std::move(*m_pending);
+            m_pending.reset();
+            start(std::move(next));
+        }
+        return;
+    }
     if (frame.trace) {
         m_lastScenario = frame.scenario;
         m_lastTrace = frame.trace;

@@ -1,8 +1,10 @@
 // Pipeline turns control changes into frames off the GUI thread.
 //
 // At most one job runs at a time. A request made while one runs replaces any request still
-// waiting, so dragging a slider never queues up stale work: each finished frame is delivered
-// (the charts follow the drag), and the last frame delivered is always the latest request's.
+// waiting and cancels the running job (it stops within tens of thousands of requests a row), so
+// dragging a slider never waits on stale work: the last frame delivered is always the latest
+// request's, and it comes one job after the drag stops. The charts follow a drag as fast as
+// jobs finish between its moves.
 // A request with the same scenario as the last frame reuses its trace and only re-reduces
 // (zoom and pan).
 #pragma once
@@ -42,6 +44,7 @@ private:
 
     QThreadPool m_pool; // this pipeline's one job at a time, never Qt's global pool
     QFutureWatcher<Frame> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel; // the running job's
     std::optional<Job> m_pending;
     bool m_running = false;
     std::shared_ptr<const Scenario> m_lastScenario;
