@@ -43,10 +43,10 @@ public:
     // nanosecond's drain, stay below 2^63 (drains are capped at the time that empties a full bucket).
     bool fits64() const { return m_fits64; }
 
-    // waterAt is the water at t (not earlier than the last pour), in units.
+    // waterAt is the water at t, in units; a time before the last pour finds the water it left.
     Int128 waterAt(Nanos t) const
     {
-        const Int128 drained = m_rate.unitsFromNanos(t - m_lastNanos);
+        const Int128 drained = t > m_lastNanos ? m_rate.unitsFromNanos(t - m_lastNanos) : Int128(0);
         return drained >= m_water ? 0 : m_water - drained;
     }
 

@@ -99,7 +99,8 @@ public:
     {
         if (!m_hasKey)
             return 0.0;
-        const Int128 left = Int128(m_excess) - drained(t / kMillis);
+        const std::int64_t nowMs = t / kMillis; // before the last request, nothing drains backwards
+        const Int128 left = Int128(m_excess) - (nowMs > m_last ? drained(nowMs) : Int128(0));
         return left > 0 ? toDouble(left) / 1000.0 : 0.0;
     }
 

@@ -69,7 +69,7 @@ public:
     double levelAt(Nanos t) const override
     {
         if (m_fits64) { // as decide64 refills: the same units, in 64 bits
-            const Nanos dt = std::min(t - m_lastNanos, m_fillNanos);
+            const Nanos dt = t > m_lastNanos ? std::min(t - m_lastNanos, m_fillNanos) : 0;
             const std::int64_t units = std::min(static_cast<std::int64_t>(m_units) + dt * m_tokens64, m_capacityUnits64);
             return static_cast<double>(units) / static_cast<double>(m_unitsPerToken64);
         }
@@ -80,11 +80,12 @@ public:
     Algorithm algorithm() const override { return Algorithm::TokenBucket; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<TokenBucket>(*this); }
 
-    // unitsAt returns the exact tokens at t (not earlier than the last request), in units of
-    // 1/perNanos of a token (config.rate().perNanos units make one token).
+    // unitsAt returns the exact tokens at t, in units of 1/perNanos of a token
+    // (config.rate().perNanos units make one token). A time before the last request (a view
+    // that starts before it) finds the tokens that request left: nothing refills backwards.
     Int128 unitsAt(Nanos t) const
     {
-        const Int128 refilled = m_units + m_rate.unitsFromNanos(t - m_lastNanos);
+        const Int128 refilled = m_units + (t > m_lastNanos ? m_rate.unitsFromNanos(t - m_lastNanos) : 0);
         return refilled < m_capacityUnits ? refilled : m_capacityUnits;
     }
 

@@ -4,10 +4,12 @@
 // seed and the config, so it can be replayed: the streams come from std::mt19937_64 and our own
 // integer/exponential transforms, which give the same numbers on every platform.
 #include "limiter.h"
+#include "token_bucket.h"
 
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace ratelab;
@@ -364,6 +366,31 @@ private slots:
                     // The level a decision reports is the level at its instant, after it.
                     CHECK(l->levelAt(t) == d.level, i);
                     last = t;
+                }
+            }
+        });
+    }
+
+    // A view may start before time 0 (panned left) or before the state's last request: nothing
+    // refills or drains backwards, so a fresh limiter shows its level at 0 at every earlier time
+    // (these times overflowed the 64-bit token bucket's refill), and a token bucket the level its
+    // last request left.
+    void levelBeforeTheLastRequestIsTheLevelItLeft()
+    {
+        const Nanos earlier[] = {-1, -kSecond, -527'282'608'674'768'192, std::numeric_limits<Nanos>::min() / 2};
+        forEachCase([&](const Case& c) {
+            for (Algorithm a : kAllAlgorithms) {
+                auto l = makeLimiter(a, c.config);
+                const double atZero = l->levelAt(0);
+                for (Nanos t : earlier)
+                    CHECK(l->levelAt(t) == atZero, std::size_t(0));
+            }
+            for (DecidePath path : {DecidePath::Fast, DecidePath::General}) {
+                TokenBucket l(c.config, path);
+                for (std::size_t i = 0; i < c.arrivals.size(); ++i) {
+                    const Decision d = l.decide(c.arrivals[i]);
+                    for (Nanos t : earlier)
+                        CHECK(l.levelAt(c.arrivals[i] + t) == d.level, i);
                 }
             }
         });
