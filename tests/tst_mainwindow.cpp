@@ -69,6 +69,39 @@ private slots:
         QCOMPARE(m_window->dashboard()->summary()->item(3, 1)->text(), QString("11"));
     }
 
+    // A window builds its first frame once, when shown, at the charts' real width: not before
+    // (at a width not yet laid out), and not again for a resize that asks for the same frame.
+    void startupBuildsOneFrameAtTheChartsWidth()
+    {
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1280, 720);
+        QCoreApplication::processEvents();
+        QCOMPARE(m_window->pipeline()->jobsStarted(), std::size_t(0));
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        settle();
+        QTest::qWait(0); // the charts look at their width after the frame's rows are laid out
+        settle();
+        QCOMPARE(m_window->pipeline()->jobsStarted(), std::size_t(1));
+        QCOMPARE(int(frame().rows.front().columns.size()), charts()->columns());
+    }
+
+    // A request for exactly the frame being built does not restart it; a different one does.
+    void aRepeatedRequestDoesNotRestartTheRunningJob()
+    {
+        Pipeline pipeline;
+        Scenario s;
+        pipeline.request(s, {}, 300);
+        pipeline.request(s, {}, 300);
+        pipeline.request(s, {}, 300);
+        QTRY_VERIFY(pipeline.isIdle());
+        QCOMPARE(pipeline.jobsStarted(), std::size_t(1));
+        pipeline.request(s, {}, 300);
+        pipeline.request(s, {}, 301);
+        QTRY_VERIFY(pipeline.isIdle());
+        QCOMPARE(pipeline.jobsStarted(), std::size_t(3));
+    }
+
     void movingTheLimitSliderResimulatesAndRedraws()
     {
         RowChart* fixed = rowOf(Algorithm::FixedWindow);

@@ -10,6 +10,8 @@
 #include "explainpanel.h"
 #include "lessonpanel.h"
 #include "pipeline.h"
+
+#include <QTimer>
 #include "playbackbar.h"
 #include "scenariodocument.h"
 #include "settings.h"
@@ -314,8 +316,21 @@ void MainWindow::showAlgorithms()
     box.exec();
 }
 
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_shown)
+        return;
+    m_shown = true;
+    // The layout settles once the events this show posted are handled: the first frame is built
+    // then, once, at the charts' real width.
+    QTimer::singleShot(0, this, &MainWindow::requestFrame);
+}
+
 void MainWindow::requestFrame()
 {
+    if (!m_shown)
+        return;
     try {
         m_pipeline->request(m_document->scenario(), m_requestedRange, m_dashboard->charts()->columns());
     } catch (const std::exception& e) {

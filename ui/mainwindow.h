@@ -47,6 +47,7 @@ public slots:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createMenus();
@@ -74,6 +75,7 @@ private:
     QSplitter* m_splitter;
     TimeRange m_requestedRange;
     bool m_presenting = false;
+    bool m_shown = false; // frames wait for the first show: the charts' width is known only then
     QAction* m_presentAction = nullptr;
     struct Shown {
         QByteArray state;

@@ -19,6 +19,10 @@ Pipeline::~Pipeline()
 void Pipeline::request(const Scenario& scenario, TimeRange range, int columns)
 {
     Job job{std::make_shared<const Scenario>(scenario), range, columns};
+    if (m_running && !m_cancel->load(std::memory_order_relaxed) && job.sameAs(m_current)) {
+        m_pending.reset(); // the running job already builds exactly this frame (a resize that settled back)
+        return;
+    }
     if (m_running) {
         m_pending = std::move(job);
         m_cancel->store(true, std::memory_order_relaxed);
@@ -32,6 +36,8 @@ bool Pipeline::isIdle() const { return !m_running && !m_pending; }
 void Pipeline::start(Job job)
 {
     m_running = true;
+    m_current = job;
+    ++m_jobsStarted;
     std::shared_ptr<const Trace> reuse;
     if (m_lastScenario && m_lastTrace && *m_lastScenario == *job.scenario)
         reuse = m_lastTrace;

@@ -29,6 +29,8 @@ public:
     void request(const Scenario& scenario, TimeRange range, int columns);
     // isIdle reports whether no job is running or waiting.
     bool isIdle() const;
+    // jobsStarted counts the frames this pipeline has started building (cancelled ones too).
+    std::size_t jobsStarted() const { return m_jobsStarted; }
 
 signals:
     void frameReady(const ratelab::ui::Frame& frame);
@@ -38,6 +40,10 @@ private:
         std::shared_ptr<const Scenario> scenario;
         TimeRange range;
         int columns = 1;
+        bool sameAs(const Job& other) const
+        {
+            return range == other.range && columns == other.columns && *scenario == *other.scenario;
+        }
     };
     void start(Job job);
     void finished();
@@ -45,8 +51,10 @@ private:
     QThreadPool m_pool; // this pipeline's one job at a time, never Qt's global pool
     QFutureWatcher<Frame> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel; // the running job's
+    Job m_current; // the running (or last started) job
     std::optional<Job> m_pending;
     bool m_running = false;
+    std::size_t m_jobsStarted = 0;
     std::shared_ptr<const Scenario> m_lastScenario;
     std::shared_ptr<const Trace> m_lastTrace;
 };
