@@ -242,6 +242,12 @@ private slots:
         charts()->resetZoom();
         settle();
         QCOMPARE(frame().range, full);
+        // Zooming out about the start keeps the span and stops at 0, as panning does.
+        charts()->zoom(0.0, 0.5);
+        charts()->zoom(secondsAsDouble(charts()->range().to), 3.0);
+        settle();
+        QCOMPARE(frame().range.from, Nanos(0));
+        QVERIFY(frame().range.to - frame().range.from > full.to - full.from);
     }
 
     void manyRequestsAreReducedPerPixel()

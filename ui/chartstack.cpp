@@ -122,11 +122,15 @@ void ChartStack::zoom(double anchorSeconds, double factor)
     if (!m_range.isValid())
         return;
     const double anchor = anchorSeconds * 1e9;
-    const double from = anchor - (anchor - double(m_range.from)) * factor;
-    const double to = anchor + (double(m_range.to) - anchor) * factor;
+    double from = anchor - (anchor - double(m_range.from)) * factor;
+    double to = anchor + (double(m_range.to) - anchor) * factor;
     const double maxSpan = 4.0 * double(m_full.to - m_full.from);
     if (to - from < kMinSpanNanos || to - from > maxSpan)
         return;
+    if (from < 0) { // zooming out at the start: the view keeps its span and starts at 0, as a pan stops there
+        to -= from;
+        from = 0;
+    }
     setRange({Nanos(std::llround(from)), Nanos(std::llround(to))});
 }
 
