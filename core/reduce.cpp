@@ -135,10 +135,15 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
 
 // Flattened: decide, the window counter and the hooks inline into one loop per limiter, so the
 // fields of a Decision this pass never reads (remaining, retry_after) are never computed.
-[[gnu::flatten]] ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm,
+#ifdef RATELAB_NO_FLATTEN // sanitizer builds (core/CMakeLists.txt)
+#define RATELAB_FLATTEN
+#else
+#define RATELAB_FLATTEN [[gnu::flatten]]
+#endif
+RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm,
                                                std::span<const Nanos> arrivals, std::span<const std::int64_t> costs,
                                                Nanos fromNanos, Nanos toNanos, int columns,
-                                               const std::atomic<bool>* cancel)
+                                               const std::atomic<bool>* cancel, const WindowLookback* lookback)
 {
     ReducedResult out;
     AlgorithmTrace& r = out.trace;
@@ -154,7 +159,7 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
     double before = 0;
     std::size_t untilCheckpoint = 1; // a countdown: no division a request
     r.metrics = detail::decideAll(
-        config, algorithm, arrivals, costs,
+        config, algorithm, arrivals, costs, lookback,
         [&](std::size_t i, const Decision& d) {
             verdicts[i] = verdictOf(d);
             if (inRange)
