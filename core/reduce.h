@@ -66,10 +66,10 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
 // and reduces it over [fromNanos, toNanos) to `columns` columns, as reduceRow does, in one pass
 // that keeps no decision: one verdict byte a request and a checkpoint every checkpointInterval
 // requests, from which decisionAt, levelBefore and reduceRow replay. It throws Cancelled once
-// *cancel (when given) is true.
+// *cancel (when given) is true. lookback, when given, is the arrivals' (makeWindowLookback).
 ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
                               std::span<const std::int64_t> costs, Nanos fromNanos, Nanos toNanos, int columns,
-                              const std::atomic<bool>* cancel = nullptr);
+                              const std::atomic<bool>* cancel = nullptr, const WindowLookback* lookback = nullptr);
 
 // levelBefore returns the level of result `row` just before its decision `index` was made. The
 // row's level must be replayable (AlgorithmTrace::levelReplayable).

@@ -267,10 +267,11 @@ void streamJson(std::ostream& out, const Scenario& scenario)
     Text text(out);
     text << "{\"input\": " << inputText(scenario, hasCosts, arrivals.size()) << ",\n \"results\": {";
     const auto ignore = [](std::size_t, std::span<const Decision>) {};
+    const auto lookback = makeWindowLookback(arrivals, scenario.config.windowNanos());
     for (std::size_t r = 0; r < scenario.algorithms.size(); ++r) {
         const Algorithm a = scenario.algorithms[r];
         // The metrics come before the sequence: one pass to measure, a second to write.
-        const Metrics m = decideStream(scenario.config, a, arrivals, costs, ignore);
+        const Metrics m = decideStream(scenario.config, a, arrivals, costs, ignore, lookback.get());
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a), m, hasCosts);
         text << ",\n   \"sequence\": [";
@@ -282,7 +283,7 @@ void streamJson(std::ostream& out, const Scenario& scenario)
                 text << "}";
             }
             text.flushSome();
-        });
+        }, lookback.get());
         text << "]}";
     }
     text << "}}\n";
@@ -300,6 +301,7 @@ void streamCsv(std::ostream& out, const LimiterConfig& config, std::span<const A
 {
     Text text(out);
     text << "algorithm,t,allowed,delay,remaining,retry_after,level" << (costs.empty() ? "" : ",cost") << '\n';
+    const auto lookback = makeWindowLookback(arrivals, config.windowNanos());
     for (const Algorithm a : algorithms) {
         const std::string_view id = algorithmId(a);
         decideStream(config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
@@ -309,7 +311,7 @@ void streamCsv(std::ostream& out, const LimiterConfig& config, std::span<const A
                 text << '\n';
             }
             text.flushSome();
-        });
+        }, lookback.get());
     }
 }
 

@@ -88,6 +88,23 @@ struct Trace {
     std::optional<LayeredTrace> layered; // when the scenario has layers
 };
 
+// WindowLookback holds, for each arrival, how many earlier arrivals lie inside its window
+// (t - W, t]: what max_in_window looks back on. It depends on the arrivals and W alone, so a run
+// makes one and every algorithm (on any thread) shares it: each then counts its admissions in a
+// window with one subtraction a request, where walking the window's first request forward costs
+// a mispredicted branch whenever a varying number of requests leave it.
+struct WindowLookback {
+    std::vector<std::uint16_t> back; // back[i]: arrivals in (t_i - W, t_i) before arrival i
+    std::size_t ring = 1;            // a power of two above every back[i]
+};
+
+// kMaxLookback is the most earlier arrivals a window may hold for a WindowLookback to be made.
+inline constexpr std::size_t kMaxLookback = 65534;
+
+// makeWindowLookback returns the arrivals' lookback over windows of windowNanos, or nullptr when
+// some window holds more than kMaxLookback earlier arrivals (each algorithm then walks its own).
+std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> arrivals, Nanos windowNanos);
+
 // simulate runs every algorithm over the arrivals (non-decreasing, non-negative) from a fresh
 // state and measures the result.
 Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals);
@@ -99,8 +116,9 @@ Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithm
 // simulateOne runs one algorithm over the arrivals from a fresh state. Algorithms are
 // independent, so callers may run several at once on different threads. costs, when not empty,
 // holds one cost per arrival.
+// lookback, when given, is makeWindowLookback(arrivals, config.windowNanos()).
 AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
-                           std::span<const std::int64_t> costs = {});
+                           std::span<const std::int64_t> costs = {}, const WindowLookback* lookback = nullptr);
 
 // DecisionSink receives decisions in order, a chunk at a time: decisions[k] is request first + k.
 using DecisionSink = std::function<void(std::size_t first, std::span<const Decision> decisions)>;
@@ -109,7 +127,8 @@ using DecisionSink = std::function<void(std::size_t first, std::span<const Decis
 // hands the decisions to sink a chunk at a time and keeps none: it holds one byte a request (the
 // verdicts max_in_window looks back on) and one chunk. It returns simulateOne's metrics.
 Metrics decideStream(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
-                     std::span<const std::int64_t> costs, const DecisionSink& sink);
+                     std::span<const std::int64_t> costs, const DecisionSink& sink,
+                     const WindowLookback* lookback = nullptr);
 
 // timesOf returns the time of each decision of result `row`: its own times (attempts), or the arrivals.
 inline const std::vector<Nanos>& timesOf(const Trace& trace, std::size_t row)

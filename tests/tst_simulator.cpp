@@ -1,5 +1,6 @@
 // The simulator and its metrics, checked against the semantics page's reference cases.
 #include "scenario.h"
+#include "simulator.h"
 
 #include <QTest>
 
@@ -102,27 +103,70 @@ private slots:
         QCOMPARE(t.results[0].metrics.allowed, std::int64_t(3));
     }
 
-    void maxInWindowMatchesBruteForce()
+    // max_in_window, counted with the arrivals' lookback and by walking the window, equals a
+    // brute-force count, over Poisson arrivals and over bursts of equal times.
+    void maxInWindowMatchesBruteForce_data()
     {
+        QTest::addColumn<std::vector<Nanos>>("arrivals");
         Scenario s;
         s.pattern.kind = PatternKind::Poisson;
         s.pattern.count = 400;
         s.pattern.lambda = Rate{3, kSecond};
         s.pattern.seed = 7;
-        const Trace t = simulate(s);
-        const Nanos w = t.config.windowNanos();
-        for (const AlgorithmTrace& r : t.results) {
+        QTest::newRow("poisson") << resolveArrivals(s);
+        std::vector<Nanos> bursts;
+        for (int k = 0; k < 30; ++k)
+            for (int j = 0; j < 1 + k % 7; ++j) // 1 to 7 requests at once, 0.3 s apart
+                bursts.push_back(Nanos(k) * 300'000'000);
+        QTest::newRow("bursts") << bursts;
+    }
+
+    void maxInWindowMatchesBruteForce()
+    {
+        QFETCH(std::vector<Nanos>, arrivals);
+        const LimiterConfig config; // 10 per 10 s
+        const Nanos w = config.windowNanos();
+        const auto lookback = makeWindowLookback(arrivals, w);
+        QVERIFY(lookback);
+        for (Algorithm a : kAllAlgorithms) {
+            const AlgorithmTrace r = simulateOne(config, a, arrivals);
             std::int64_t best = 0;
-            for (std::size_t j = 0; j < t.arrivals.size(); ++j) {
+            for (std::size_t j = 0; j < arrivals.size(); ++j) {
                 std::int64_t inside = 0;
                 for (std::size_t i = 0; i <= j; ++i)
-                    inside += r.decisions[i].allowed && t.arrivals[i] > t.arrivals[j] - w ? 1 : 0;
+                    inside += r.decisions[i].allowed && arrivals[i] > arrivals[j] - w ? 1 : 0;
                 best = std::max(best, inside);
             }
             QCOMPARE(r.metrics.maxInWindow, best);
             QCOMPARE(r.metrics.overshoot, double(best) / 10.0);
-            QCOMPARE(r.metrics.allowed + r.metrics.denied, std::int64_t(400));
+            QCOMPARE(simulateOne(config, a, arrivals, {}, lookback.get()).metrics.maxInWindow, best);
         }
+    }
+
+    // The lookback of each arrival counts the earlier arrivals in (t - W, t], derived by hand
+    // with W = 1 s; its ring is the power of two above the largest.
+    void windowLookbackCountsEarlierArrivalsInTheWindow()
+    {
+        const std::vector<Nanos> t = {0, 0, kSecond, 1'500'000'000, 2 * kSecond, 2 * kSecond, 5 * kSecond};
+        const auto lookback = makeWindowLookback(t, kSecond);
+        QVERIFY(lookback);
+        QCOMPARE(lookback->back, (std::vector<std::uint16_t>{0, 1, 0, 1, 1, 2, 0}));
+        QCOMPARE(lookback->ring, std::size_t(4));
+        QVERIFY(makeWindowLookback({}, kSecond));
+    }
+
+    // A window holding more earlier arrivals than a lookback counts has none: each algorithm
+    // walks its window instead, and counts the same.
+    void aWindowTooFullForALookbackIsWalked()
+    {
+        const std::vector<Nanos> most(kMaxLookback + 1, 0), over(kMaxLookback + 2, 0);
+        const auto fits = makeWindowLookback(most, kSecond);
+        QVERIFY(fits);
+        QCOMPARE(fits->ring, std::size_t(65536));
+        QVERIFY(!makeWindowLookback(over, kSecond));
+        const Trace tr = simulate(LimiterConfig::make(100'000, kSecond), kAllAlgorithms, over);
+        for (const AlgorithmTrace& r : tr.results)
+            QCOMPARE(r.metrics.maxInWindow, r.metrics.allowed); // all at one instant: all in one window
     }
 
     void memoryPerKey()

@@ -272,6 +272,8 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
             Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs), {}});
         f.range = range.isValid() ? range : fullRange(*t);
         f.rows.resize(n);
+        // What max_in_window looks back on, the same for every plain row: made once, shared.
+        const auto lookback = plain.empty() ? nullptr : makeWindowLookback(t->arrivals, t->config.windowNanos());
         std::vector<std::size_t> all(n);
         std::iota(all.begin(), all.end(), std::size_t(0));
         onEachRow(all, [&](std::size_t r) {
@@ -280,7 +282,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
                 return;
             }
             ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs, f.range.from,
-                                                f.range.to, columns, cancel);
+                                                f.range.to, columns, cancel, lookback.get());
             t->results[r] = std::move(one.trace);
             f.rows[r] = std::move(one.row);
         });
