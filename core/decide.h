@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ratelab::detail {
@@ -68,47 +70,71 @@ struct NoHook {
     void operator()(Args&&...) const {}
 };
 
+// kDecideBlock is how many requests decideAll decides between two calls of its block hook.
+inline constexpr std::size_t kDecideBlock = 4096;
+
 // decideAll runs one algorithm over the arrivals from a fresh state, hands each decision to
 // emit(i, d) in order and measures the metrics. admitted(i) must report request i's verdict
-// once emit(i, d) has run; with a lookback (the arrivals' own, or nullptr) it is never called. before(limiter, i) runs just before request i is decided and
-// done(limiter) after the last, with the limiter itself (checkpoints, levels between requests).
+// once emit(i, d) has run (or emit(limiter, i, d), the limiter just after deciding it); with a lookback (the arrivals' own, or nullptr) it is never called.
+// block(limiter, i) runs before every kDecideBlock-th request i (checkpoints, cancellation),
+// before(limiter, i) just before each request i is decided, and done(limiter) after the last,
+// each with the limiter itself (levels between requests).
 // simulateOne, decideStream and the one-pass reduction share it, so their metrics agree.
-template <typename Emit, typename Admitted, typename Before = NoHook, typename Done = NoHook>
+//
+// Each block decides on a local limiter the state is moved into and back out of: its address
+// never escapes (the checkpoints copy the one outside), so the compiler keeps its state in
+// registers, where stores to the verdicts or the window's ring could otherwise alias it and
+// force a store and a reload into every decision's dependency chain (3.4 ns a token-bucket
+// decision against 10 in the reduction's loop).
+template <typename Emit, typename Admitted, typename Block = NoHook, typename Before = NoHook, typename Done = NoHook>
 Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
                   std::span<const std::int64_t> costs, const WindowLookback* lookback, Emit&& emit, Admitted admitted,
-                  Before&& before = {}, Done&& done = {})
+                  Block&& block = {}, Before&& before = {}, Done&& done = {})
 {
     Metrics m;
     WindowCounter window(arrivals, admitted, config.windowNanos(), lookback);
-    visitLimiter(algorithm, config, [&](auto& limiter) {
-        if (!costs.empty()) { // the same loop with costs, kept apart so the cost-1 loop stays as fast
-            for (std::size_t i = 0; i < arrivals.size(); ++i) {
-                before(limiter, i);
-                const Decision d = limiter.decide(arrivals[i], costs[i]);
-                emit(i, d);
-                m.allowed += d.allowed;
-                m.allowedCost += d.allowed ? costs[i] : 0;
-                m.never += d.retryNever();
-                m.delayed += d.delay > 0;
-                m.maxInWindow = std::max(m.maxInWindow, window.add(i, d.allowed));
+    const std::size_t n = arrivals.size();
+    visitLimiter(algorithm, config, [&](auto& outside) {
+        using L = std::decay_t<decltype(outside)>;
+        for (std::size_t from = 0; from < n; from += kDecideBlock) {
+            block(std::as_const(outside), from);
+            L limiter = std::move(outside);
+            const std::size_t to = std::min(n, from + kDecideBlock);
+            if (!costs.empty()) { // the same loop with costs, kept apart so the cost-1 loop stays as fast
+                for (std::size_t i = from; i < to; ++i) {
+                    before(std::as_const(limiter), i);
+                    const Decision d = limiter.decide(arrivals[i], costs[i]);
+                    if constexpr (std::is_invocable_v<Emit&, const L&, std::size_t, const Decision&>)
+                        emit(std::as_const(limiter), i, d);
+                    else
+                        emit(i, d);
+                    m.allowed += d.allowed;
+                    m.allowedCost += d.allowed ? costs[i] : 0;
+                    m.never += d.retryNever();
+                    m.delayed += d.delay > 0;
+                    m.maxInWindow = std::max(m.maxInWindow, window.add(i, d.allowed));
+                }
+            } else {
+                for (std::size_t i = from; i < to; ++i) {
+                    before(std::as_const(limiter), i);
+                    const Decision d = limiter.decide(arrivals[i]);
+                    if constexpr (std::is_invocable_v<Emit&, const L&, std::size_t, const Decision&>)
+                        emit(std::as_const(limiter), i, d);
+                    else
+                        emit(i, d);
+                    m.allowed += d.allowed;
+                    m.delayed += d.delay > 0;
+                    m.maxInWindow = std::max(m.maxInWindow, window.add(i, d.allowed));
+                }
             }
-            m.memory = limiter.memory();
-            done(limiter);
-            return;
+            outside = std::move(limiter);
         }
-        for (std::size_t i = 0; i < arrivals.size(); ++i) {
-            before(limiter, i);
-            const Decision d = limiter.decide(arrivals[i]);
-            emit(i, d);
-            m.allowed += d.allowed;
-            m.delayed += d.delay > 0;
-            m.maxInWindow = std::max(m.maxInWindow, window.add(i, d.allowed));
-        }
-        m.memory = limiter.memory();
-        m.allowedCost = m.allowed;
-        done(limiter);
+        if (costs.empty())
+            m.allowedCost = m.allowed;
+        m.memory = outside.memory();
+        done(std::as_const(outside));
     });
-    m.denied = static_cast<std::int64_t>(arrivals.size()) - m.allowed;
+    m.denied = static_cast<std::int64_t>(n) - m.allowed;
     m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
     return m;
 }

@@ -64,6 +64,19 @@ public:
     std::int64_t quota() const override { return m_capacity; }
 
     double levelAt(Nanos t) const override { return backlogSeconds(Int128(t) * m_scale); }
+    // levelUnitsAt returns the level at t as the exact integer it is computed from, and
+    // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
+    // and more units are never a lower level, so a reduction compares units and converts only
+    // the extremes (one division a column, not two a request).
+    Int128 levelUnitsAt(Nanos t) const // the backlog TAT - t, scaled
+    {
+        const Int128 now = Int128(t) * m_scale;
+        return m_hasTat && m_tatScaled > now ? m_tatScaled - now : Int128(0);
+    }
+    double levelFromUnits(Int128 backlog) const
+    {
+        return backlog > 0 ? toDouble(backlog) / static_cast<double>(m_scale) / 1e9 : 0.0;
+    }
     Memory memory() const override { return {8, 1}; } // TAT
     Algorithm algorithm() const override { return Algorithm::Gcra; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<Gcra>(*this); }

@@ -140,6 +140,12 @@ public:
         return d;
     }
 
+    // levelUnitsAt returns the level at t as the exact integer it is computed from, and
+    // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
+    // and more units are never a lower level, so a reduction compares units and converts only
+    // the extremes (one division a column, not two a request).
+    Int128 levelUnitsAt(Nanos t) const { return m_bucket.waterAt(t); }
+    double levelFromUnits(Int128 water) const { return requests(water); }
     double levelAt(Nanos t) const override { return requests(m_bucket.waterAt(t)); }
     Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
     std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
@@ -186,6 +192,12 @@ public:
     // exactly 1/r apart and the last one leaves when one unit of water is left, so the requests
     // still waiting are ceil(water) - 1.
     double levelAt(Nanos t) const override { return waiting(m_bucket.waterAt(t)); }
+    // levelUnitsAt returns the level at t as the exact integer it is computed from, and
+    // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
+    // and more units are never a lower level, so a reduction compares units and converts only
+    // the extremes (one division a column, not two a request).
+    Int128 levelUnitsAt(Nanos t) const { return m_bucket.waterAt(t); }
+    double levelFromUnits(Int128 water) const { return waiting(water); }
     Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
     std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
     std::int64_t quota() const override { return m_bucket.capacity(); }

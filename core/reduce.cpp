@@ -4,6 +4,7 @@
 #include "limiters.h"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <type_traits>
 
@@ -16,9 +17,81 @@ Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k)
 
 namespace {
 
+// A limiter that reports its level as the integer it is computed from (levelUnitsAt) is reduced
+// in those units: a column's extremes are the extremes of its units, converted once when it
+// closes, which gives the same doubles (the conversion never lowers a level as units grow).
+// Any other limiter is reduced in its levels.
+template <typename L>
+concept HasLevelUnits = requires(const L& l, Nanos t) { l.levelFromUnits(l.levelUnitsAt(t)); };
+
+template <typename L>
+auto levelKeyAt(const L& limiter, Nanos t)
+{
+    if constexpr (HasLevelUnits<L>)
+        return limiter.levelUnitsAt(t);
+    else
+        return limiter.levelAt(t);
+}
+
+template <typename L, typename K>
+double levelOfKey(const L& limiter, K key)
+{
+    if constexpr (HasLevelUnits<L>)
+        return limiter.levelFromUnits(key);
+    else
+        return key;
+}
+
+// OpenColumn is what the reduction touches for each request: the open column's bounds, counts
+// and extreme levels (as keys: units or levels). The caller keeps it as a local, so the compiler
+// holds it in registers; as the reducer's members (which the columns' doubles may alias) it went
+// through memory.
+template <typename K>
+struct OpenColumn {
+    Nanos lo = 0, hi = 0; // a request at lo <= t < hi falls in it; none before the first and after the last
+    std::int32_t count = 0, delayed = 0, denied = 0;
+    K levelMin{}, levelMax{};
+    Nanos firstT = 0;
+    K firstBefore{}, firstAfter{};
+    K before{}; // the level key just before the request being decided
+
+    // add counts a request of this column: its time, its level keys just before and just after
+    // its decision, and the decision.
+    void add(Nanos t, K before, K after, const Decision& d)
+    {
+        if (count++ == 0) {
+            firstT = t;
+            firstBefore = before;
+            firstAfter = after;
+        }
+        levelMin = std::min(levelMin, std::min(before, after));
+        levelMax = std::max(levelMax, std::max(before, after));
+        denied += !d.allowed;
+        delayed += d.allowed & (d.delay > 0);
+    }
+};
+
 // ColumnReducer reduces a row to columns as its requests go by in time order, with the limiter
 // that decides them at hand: a column's levels are asked at its edges, when every request before
 // the edge is decided and none after it. Requests before `from` pass through untouched.
+// OpenColumns holds an open column for each kind of level key; a row's limiter uses one.
+struct OpenColumns {
+    OpenColumns(Nanos fromNanos) : units{fromNanos, fromNanos}, levels{fromNanos, fromNanos} {}
+    OpenColumn<Int128> units;
+    OpenColumn<double> levels;
+
+    template <typename L>
+    auto& of()
+    {
+        if constexpr (HasLevelUnits<L>) {
+            static_assert(std::is_same_v<decltype(levelKeyAt(std::declval<const L&>(), 0)), Int128>);
+            return units;
+        } else {
+            return levels;
+        }
+    }
+};
+
 class ColumnReducer {
 public:
     ColumnReducer(ReducedRow& out, Nanos fromNanos, Nanos toNanos, int columns)
@@ -31,87 +104,79 @@ public:
     }
 
     // reach closes every column that ends at or before t, the time of the next request, and
-    // reports whether that request falls in a column.
-    template <typename L>
-    bool reach(const L& limiter, Nanos t)
+    // reports whether that request falls in a column (then `open` is that column).
+    template <typename L, typename K>
+    bool reach(const L& limiter, OpenColumn<K>& open, Nanos t)
     {
+        if (t >= open.lo && t < open.hi) [[likely]]
+            return true;
         if (t < m_from)
             return false;
         if (m_k < 0)
-            open(limiter, 0);
-        while (m_k < m_columns && t >= m_end)
-            next(limiter);
+            start(limiter, open, 0);
+        while (m_k < m_columns && t >= open.hi)
+            next(limiter, open);
         return m_k < m_columns;
     }
 
-    // add counts a request of the current column: its time, the level just before it and its decision.
-    void add(Nanos t, double before, const Decision& d)
-    {
-        Column& c = m_out.columns[std::size_t(m_k)];
-        if (m_count++ == 0) {
-            m_firstT = t;
-            m_firstBefore = before;
-            m_firstAfter = d.level;
-        }
-        c.levelMin = std::min({c.levelMin, before, d.level});
-        c.levelMax = std::max({c.levelMax, before, d.level});
-        (d.allowed ? (d.delay > 0 ? c.delayed : c.admitted) : c.denied) += 1;
-    }
-
     // finish closes the columns left once every request is decided.
-    template <typename L>
-    void finish(const L& limiter)
+    template <typename L, typename K>
+    void finish(const L& limiter, OpenColumn<K>& open)
     {
         if (m_k < 0)
-            open(limiter, 0);
+            start(limiter, open, 0);
         while (m_k < m_columns)
-            next(limiter);
+            next(limiter, open);
     }
 
 private:
-    template <typename L>
-    void open(const L& limiter, int k)
+    template <typename L, typename K>
+    void start(const L& limiter, OpenColumn<K>& open, int k)
     {
         m_k = k;
-        m_start = columnStart(m_from, m_to, m_columns, k);
-        m_end = columnStart(m_from, m_to, m_columns, k + 1);
-        m_count = 0;
-        Column& c = m_out.columns[std::size_t(k)];
-        c.levelFirst = c.levelMin = c.levelMax = limiter.levelAt(m_start);
+        open = OpenColumn<K>{};
+        open.lo = columnStart(m_from, m_to, m_columns, k);
+        open.hi = columnStart(m_from, m_to, m_columns, k + 1);
+        open.levelMin = open.levelMax = levelKeyAt(limiter, open.lo);
+        m_levelFirst = levelOfKey(limiter, open.levelMin);
     }
 
-    template <typename L>
-    void next(const L& limiter)
+    template <typename L, typename K>
+    void next(const L& limiter, OpenColumn<K>& open)
     {
         Column& c = m_out.columns[std::size_t(m_k)];
-        c.levelLast = limiter.levelAt(m_end);
-        c.levelMin = std::min(c.levelMin, c.levelLast);
-        c.levelMax = std::max(c.levelMax, c.levelLast);
+        c.admitted = open.count - open.delayed - open.denied;
+        c.delayed = open.delayed;
+        c.denied = open.denied;
+        c.levelFirst = m_levelFirst;
+        const K last = levelKeyAt(limiter, open.hi);
+        c.levelLast = levelOfKey(limiter, last);
+        c.levelMin = levelOfKey(limiter, std::min(open.levelMin, last));
+        c.levelMax = levelOfKey(limiter, std::max(open.levelMax, last));
         const auto emit = [&](Nanos at, double level) { m_out.levelPoints.push_back({secondsAsDouble(at), level}); };
-        emit(m_start, c.levelFirst);
-        if (m_count == 1) { // one request: its own step, exactly where it is
-            emit(m_firstT, m_firstBefore);
-            emit(m_firstT, m_firstAfter);
-        } else if (m_count > 1) { // many: the column's extremes, drawn as one vertical stroke
-            const Nanos mid = m_start + (m_end - m_start) / 2;
+        emit(open.lo, c.levelFirst);
+        if (open.count == 1) { // one request: its own step, exactly where it is
+            emit(open.firstT, levelOfKey(limiter, open.firstBefore));
+            emit(open.firstT, levelOfKey(limiter, open.firstAfter));
+        } else if (open.count > 1) { // many: the column's extremes, drawn as one vertical stroke
+            const Nanos mid = open.lo + (open.hi - open.lo) / 2;
             emit(mid, c.levelMax);
             emit(mid, c.levelMin);
         }
-        emit(m_end, c.levelLast);
-        if (m_k + 1 < m_columns)
-            open(limiter, m_k + 1);
-        else
+        emit(open.hi, c.levelLast);
+        if (m_k + 1 < m_columns) {
+            start(limiter, open, m_k + 1);
+        } else {
             m_k = m_columns;
+            open.lo = open.hi = m_to; // no request falls in a column any more
+        }
     }
 
     ReducedRow& m_out;
     Nanos m_from, m_to;
     int m_columns;
     int m_k = -1; // the open column; -1 before the first, m_columns after the last
-    Nanos m_start = 0, m_end = 0;
-    std::size_t m_count = 0;
-    Nanos m_firstT = 0;
-    double m_firstBefore = 0, m_firstAfter = 0;
+    double m_levelFirst = 0;
 };
 
 void setRequests(ReducedRow& out, std::span<const Nanos> t, Nanos fromNanos, Nanos toNanos)
@@ -126,11 +191,13 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
 {
     // The log's state grows to L timestamps: a checkpoint every 4 L requests or more keeps its
     // copies under 2 bytes a request (4 with costs).
-    constexpr std::size_t kInterval = 4096;
+    // A power of two, at least decideAll's block, so checkpoints fall on the blocks' starts.
+    static_assert(detail::kDecideBlock == 4096);
+    constexpr std::size_t kInterval = detail::kDecideBlock;
     if (algorithm != Algorithm::SlidingWindowLog)
         return kInterval;
     const auto l = std::uint64_t(config.limit());
-    return l >= (std::uint64_t(1) << 40) ? std::size_t(1) << 42 : std::max<std::size_t>(kInterval, std::size_t(4 * l));
+    return l >= (std::uint64_t(1) << 40) ? std::size_t(1) << 42 : std::bit_ceil(std::max<std::size_t>(kInterval, std::size_t(4 * l)));
 }
 
 // Flattened: decide, the window counter and the hooks inline into one loop per limiter, so the
@@ -154,31 +221,33 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
     checkpoints->states.reserve(arrivals.size() / checkpoints->interval + 1);
     setRequests(out.row, arrivals, fromNanos, toNanos);
     ColumnReducer reducer(out.row, fromNanos, toNanos, columns);
+    OpenColumns opens(fromNanos);
     Verdict* const verdicts = r.verdicts.data();
     bool inRange = false;
-    double before = 0;
-    std::size_t untilCheckpoint = 1; // a countdown: no division a request
     r.metrics = detail::decideAll(
         config, algorithm, arrivals, costs, lookback,
-        [&](std::size_t i, const Decision& d) {
+        [&](const auto& limiter, std::size_t i, const Decision& d) {
             verdicts[i] = verdictOf(d);
-            if (inRange)
-                reducer.add(arrivals[i], before, d);
+            if (inRange) {
+                auto& open = opens.of<std::decay_t<decltype(limiter)>>();
+                open.add(arrivals[i], open.before, levelKeyAt(limiter, arrivals[i]), d);
+            }
         },
         [verdicts](std::size_t i) { return verdicts[i] != Verdict::Denied; },
-        [&](const auto& limiter, std::size_t i) {
+        [&](const auto& limiter, std::size_t i) { // every kDecideBlock requests; the interval is a multiple
             using L = std::decay_t<decltype(limiter)>;
-            if (--untilCheckpoint == 0) {
+            if (i % checkpoints->interval == 0)
                 checkpoints->states.push_back(std::make_shared<const L>(limiter));
-                untilCheckpoint = checkpoints->interval;
-            }
-            if (i % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed)) // a power of two: a mask
+            if (i % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed))
                 throw Cancelled{};
-            inRange = reducer.reach(limiter, arrivals[i]);
-            if (inRange)
-                before = limiter.levelAt(arrivals[i]);
         },
-        [&](const auto& limiter) { reducer.finish(limiter); });
+        [&](const auto& limiter, std::size_t i) {
+            auto& open = opens.of<std::decay_t<decltype(limiter)>>();
+            inRange = reducer.reach(limiter, open, arrivals[i]);
+            if (inRange)
+                open.before = levelKeyAt(limiter, arrivals[i]);
+        },
+        [&](const auto& limiter) { reducer.finish(limiter, opens.of<std::decay_t<decltype(limiter)>>()); });
     r.checkpoints = std::move(checkpoints);
     return out;
 }
@@ -191,6 +260,7 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
     ReducedRow out;
     setRequests(out, t, fromNanos, toNanos);
     ColumnReducer reducer(out, fromNanos, toNanos, columns);
+    OpenColumns opens(fromNanos);
     if (!result.levelReplayable) { // no one limiter holds the state: the verdicts, no level
         out.levelPoints.clear();
         std::size_t i = out.firstRequest;
@@ -205,16 +275,18 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
         return out;
     }
     visitLimiter(result.algorithm, result.levelConfig.value_or(trace.config), [&](auto& limiter) {
+        auto& open = opens.of<std::decay_t<decltype(limiter)>>();
         for (std::size_t i = detail::restoreCheckpoint(limiter, result, out.firstRequest); i < out.endRequest; ++i) {
             if (i % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed))
                 throw Cancelled{};
-            const bool inRange = reducer.reach(limiter, t[i]);
-            const double before = inRange ? limiter.levelAt(t[i]) : 0;
+            const bool inRange = reducer.reach(limiter, open, t[i]);
+            if (inRange)
+                open.before = levelKeyAt(limiter, t[i]);
             const Decision d = limiter.decide(t[i], costOf(trace, i));
             if (inRange)
-                reducer.add(t[i], before, d);
+                open.add(t[i], open.before, levelKeyAt(limiter, t[i]), d);
         }
-        reducer.finish(limiter);
+        reducer.finish(limiter, open);
     });
     return out;
 }

@@ -71,15 +71,20 @@ public:
 
     std::int64_t quota() const override { return m_limit; }
 
-    double levelAt(Nanos t) const override
+    // levelUnitsAt returns the level at t as the exact integer it is computed from, and
+    // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
+    // and more units are never a lower level, so a reduction compares units and converts only
+    // the extremes (one division a column, not two a request).
+    Int128 levelUnitsAt(Nanos t) const // the estimate E scaled by W
     {
         const std::int64_t window = t / m_windowNanos;
         const std::int64_t cur = window == m_window ? m_cur : 0;
         const std::int64_t prev = window == m_window ? m_prev : window == m_window + 1 ? m_cur : 0;
         const Nanos e = t - window * m_windowNanos;
-        const Int128 scaled = Int128(prev) * (m_windowNanos - e) + Int128(cur) * m_windowNanos;
-        return toDouble(scaled) / static_cast<double>(m_windowNanos);
+        return Int128(prev) * (m_windowNanos - e) + Int128(cur) * m_windowNanos;
     }
+    double levelFromUnits(Int128 scaled) const { return toDouble(scaled) / static_cast<double>(m_windowNanos); }
+    double levelAt(Nanos t) const override { return levelFromUnits(levelUnitsAt(t)); }
 
     // previousCountAt and currentCountAt return `prev` and `cur` as a request at t (not earlier
     // than the last request) would find them, before it is counted (the same rule as levelAt).

@@ -66,15 +66,20 @@ public:
     std::int32_t remainingAt(Nanos t) const override { return clampRemaining(quotient(unitsAt(t), m_unitsPerToken)); }
     std::int64_t quota() const override { return m_capacity; }
 
-    double levelAt(Nanos t) const override
+    // levelUnitsAt returns the level at t as the exact integer it is computed from, and
+    // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
+    // and more units are never a lower level, so a reduction compares units and converts only
+    // the extremes (one division a column, not two a request).
+    Int128 levelUnitsAt(Nanos t) const
     {
         if (m_fits64) { // as decide64 refills: the same units, in 64 bits
             const Nanos dt = t > m_lastNanos ? std::min(t - m_lastNanos, m_fillNanos) : 0;
-            const std::int64_t units = std::min(static_cast<std::int64_t>(m_units) + dt * m_tokens64, m_capacityUnits64);
-            return static_cast<double>(units) / static_cast<double>(m_unitsPerToken64);
+            return std::min(static_cast<std::int64_t>(m_units) + dt * m_tokens64, m_capacityUnits64);
         }
-        return toDouble(unitsAt(t)) / toDouble(m_unitsPerToken);
+        return unitsAt(t);
     }
+    double levelFromUnits(Int128 units) const { return toDouble(units) / toDouble(m_unitsPerToken); }
+    double levelAt(Nanos t) const override { return levelFromUnits(levelUnitsAt(t)); }
 
     Memory memory() const override { return {16, 1}; } // tokens, last refill time
     Algorithm algorithm() const override { return Algorithm::TokenBucket; }
