@@ -76,19 +76,24 @@ struct OpenColumn {
 // the edge is decided and none after it. Requests before `from` pass through untouched.
 // OpenColumns holds an open column for each kind of level key; a row's limiter uses one.
 struct OpenColumns {
-    OpenColumns(Nanos fromNanos) : units{fromNanos, fromNanos}, levels{fromNanos, fromNanos} {}
+    explicit OpenColumns(Nanos fromNanos)
+        : units{fromNanos, fromNanos}, counts{fromNanos, fromNanos}, levels{fromNanos, fromNanos}
+    {
+    }
     OpenColumn<Int128> units;
+    OpenColumn<std::int64_t> counts;
     OpenColumn<double> levels;
 
     template <typename L>
     auto& of()
     {
-        if constexpr (HasLevelUnits<L>) {
-            static_assert(std::is_same_v<decltype(levelKeyAt(std::declval<const L&>(), 0)), Int128>);
+        using K = decltype(levelKeyAt(std::declval<const L&>(), 0));
+        if constexpr (std::is_same_v<K, Int128>)
             return units;
-        } else {
+        else if constexpr (std::is_same_v<K, std::int64_t>)
+            return counts;
+        else
             return levels;
-        }
     }
 };
 

@@ -76,7 +76,22 @@ public:
     std::int64_t quota() const override { return m_limit; }
 
     // level is the sum of the kept entries' costs: the number of entries when every cost is 1.
-    double levelAt(Nanos t) const override { return static_cast<double>(usedFrom(firstInside(t))); }
+    double levelAt(Nanos t) const override { return static_cast<double>(levelUnitsAt(t)); }
+
+    // levelUnitsAt returns the level at t as the integer it is (levelFromUnits converts it). At
+    // the next request's time usually no entry or one has expired since the last: those two
+    // are looked at without a branch on the verdict-like comparisons, the rest searched.
+    std::int64_t levelUnitsAt(Nanos t) const
+    {
+        if (m_costs.empty() && m_size > 0) {
+            const Nanos oldestKept = t - m_windowNanos;
+            const bool first = at(0) <= oldestKept;
+            if (m_size == 1 || at(1) > oldestKept) [[likely]]
+                return m_size - first;
+        }
+        return usedFrom(firstInside(t));
+    }
+    double levelFromUnits(std::int64_t used) const { return static_cast<double>(used); }
 
     // oldestAt returns the oldest entry still inside the window at t (not earlier than the last
     // request), or nullopt when the log is empty then. It expires, and makes room, at
