@@ -9,6 +9,7 @@
 #include "presets.h"
 #include "mainwindow.h"
 #include "pipeline.h"
+#include "scenario.h"
 #include "rowchart.h"
 #include "scenariodocument.h"
 #include <QUndoStack>
@@ -100,6 +101,32 @@ private slots:
         pipeline.request(s, {}, 301);
         QTRY_VERIFY(pipeline.isIdle());
         QCOMPARE(pipeline.jobsStarted(), std::size_t(3));
+    }
+
+    // A frame's metrics equal the simulator's after each kind of change: the limit (which reuses
+    // the arrivals and their window lookback), the window (a new lookback) and the requests.
+    void metricsFollowLimitWindowAndRequestChanges()
+    {
+        const auto check = [this] {
+            settle();
+            const Trace want = simulate(m_window->document()->scenario());
+            const auto& got = frame().trace->results;
+            QCOMPARE(got.size(), want.results.size());
+            for (std::size_t r = 0; r < got.size(); ++r) {
+                QCOMPARE(got[r].metrics.allowed, want.results[r].metrics.allowed);
+                QCOMPARE(got[r].metrics.maxInWindow, want.results[r].metrics.maxInWindow);
+            }
+        };
+        m_window->controls()->requests()->type("300");
+        check();
+        m_window->controls()->limit()->type("4");
+        check();
+        m_window->controls()->window()->type("2");
+        check();
+        m_window->controls()->limit()->type("7");
+        check();
+        m_window->controls()->delay()->type("0.02");
+        check();
     }
 
     void movingTheLimitSliderResimulatesAndRedraws()

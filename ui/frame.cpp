@@ -182,15 +182,22 @@ QThreadPool* simulationPool()
 
 namespace {
 
+// Generated is a scenario with its generated arrivals written out as explicit ones, and those
+// arrivals (nullptr when it had explicit ones, or an edge pattern).
+struct Generated {
+    Scenario scenario;
+    std::shared_ptr<const std::vector<Nanos>> arrivals;
+};
+
 // withArrivals returns the scenario with its generated arrivals written out as explicit ones,
 // reusing the last generation when its pattern is the same: a slider that changes only the
 // limiter's settings generates nothing again. The edge pattern is placed by the limit and window,
 // so it is generated each time; a scenario with explicit arrivals is returned as it is.
-Scenario withArrivals(const Scenario& s)
+Generated withArrivals(const Scenario& s)
 {
     checkScenario(s); // its errors first, as resolveRowInputs gives them
     if (s.explicitArrivals || s.pattern.kind == PatternKind::Edge)
-        return s;
+        return {s, nullptr};
     static std::mutex mutex;
     static std::optional<Pattern> lastPattern;
     static std::shared_ptr<const std::vector<Nanos>> lastArrivals;
@@ -206,9 +213,33 @@ Scenario withArrivals(const Scenario& s)
         lastPattern = s.pattern;
         lastArrivals = arrivals;
     }
-    Scenario out = s;
-    out.explicitArrivals = *arrivals;
+    Generated out{s, arrivals};
+    out.scenario.explicitArrivals = *arrivals;
     return out;
+}
+
+// lookbackFor returns the lookback of a frame's arrivals over windows of windowNanos, reusing the
+// last one when the arrivals are the same generation (no requests added) and the window the same:
+// dragging the limit makes it once.
+std::shared_ptr<const WindowLookback> lookbackFor(const Generated& g, std::span<const Nanos> arrivals, Nanos windowNanos)
+{
+    if (!g.arrivals || !g.scenario.addedArrivals.empty())
+        return makeWindowLookback(arrivals, windowNanos);
+    static std::mutex mutex;
+    static std::shared_ptr<const std::vector<Nanos>> lastArrivals;
+    static Nanos lastWindowNanos = 0;
+    static std::shared_ptr<const WindowLookback> last;
+    {
+        const std::lock_guard lock(mutex);
+        if (lastArrivals == g.arrivals && lastWindowNanos == windowNanos && last)
+            return last;
+    }
+    auto made = makeWindowLookback(arrivals, windowNanos);
+    const std::lock_guard lock(mutex);
+    lastArrivals = g.arrivals;
+    lastWindowNanos = windowNanos;
+    last = made;
+    return made;
 }
 
 } // namespace
@@ -256,7 +287,8 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         // A plain row (one limiter over the arrivals) is simulated and reduced in one pass that
         // keeps no decision. The others (cluster, clients, layers) are simulated whole first:
         // their attempts may reach past the arrivals, and the default range frames them too.
-        RowInputs inputs = resolveRowInputs(withArrivals(*scenario));
+        const Generated generated = withArrivals(*scenario);
+        RowInputs inputs = resolveRowInputs(generated.scenario);
         const std::size_t n = rowCount(*scenario);
         std::vector<AlgorithmTrace> results(n);
         std::vector<std::size_t> plain, whole;
@@ -273,7 +305,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         f.range = range.isValid() ? range : fullRange(*t);
         f.rows.resize(n);
         // What max_in_window looks back on, the same for every plain row: made once, shared.
-        const auto lookback = plain.empty() ? nullptr : makeWindowLookback(t->arrivals, t->config.windowNanos());
+        const auto lookback = plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos());
         std::vector<std::size_t> all(n);
         std::iota(all.begin(), all.end(), std::size_t(0));
         onEachRow(all, [&](std::size_t r) {
