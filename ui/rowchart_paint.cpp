@@ -287,23 +287,26 @@ void RowChart::drawStrip(QPainter* p) const
     // One bar per column and lane, as tall as the lane's share of the column's requests: a
     // column where 0.4% were admitted shows a hairline, not a solid bar like one at 99.6%.
     const double colWidth = p0.width() / double(r.columns.size());
+    const double w = std::max(colWidth, 1.0);
     p->setRenderHint(QPainter::Antialiasing, false);
+    // Per lane, looked up once a paint (a font's metrics and the plot area are not free, and a
+    // row has a bar per column and lane): the bar's bottom, its full height and its brush.
+    const double fullHeight = laneHeight() + 1;
+    const double bottom[] = {laneY(Lane::Admitted) + 4, laneY(Lane::Delayed) + 4, laneY(Lane::Denied) + 4};
+    const QBrush brush[] = {admittedColor(), delayedColor(), deniedColor()};
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
         const double total = double(c.admitted) + c.delayed + c.denied;
         if (total == 0)
             continue;
         const double x = p0.left() + k * colWidth;
-        const double w = std::max(colWidth, 1.0);
-        const auto bar = [&](std::int32_t n, Lane lane, QColor color) {
-            if (n == 0)
-                return;
-            const double h = std::max(1.0, (laneHeight() + 1) * n / total);
-            p->fillRect(QRectF(x, laneY(lane) + 4 - h, w, h), color);
-        };
-        bar(c.admitted, Lane::Admitted, admittedColor());
-        bar(c.delayed, Lane::Delayed, delayedColor());
-        bar(c.denied, Lane::Denied, deniedColor());
+        const std::int32_t counts[] = {c.admitted, c.delayed, c.denied};
+        for (int lane = 0; lane < 3; ++lane) {
+            if (counts[lane] == 0)
+                continue;
+            const double h = std::max(1.0, fullHeight * counts[lane] / total);
+            p->fillRect(QRectF(x, bottom[lane] - h, w, h), brush[lane]);
+        }
     }
 }
 
