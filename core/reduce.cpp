@@ -159,7 +159,10 @@ private:
         c.levelMin = levelOfKey(limiter, std::min(open.levelMin, last));
         c.levelMax = levelOfKey(limiter, std::max(open.levelMax, last));
         const auto emit = [&](Nanos at, double level) { m_out.levelPoints.push_back({secondsAsDouble(at), level}); };
-        emit(open.lo, c.levelFirst);
+        // A column starts where the last ended, at the same level: one vertex serves both.
+        const auto& points = m_out.levelPoints;
+        if (points.empty() || points.back().seconds != secondsAsDouble(open.lo) || points.back().level != c.levelFirst)
+            emit(open.lo, c.levelFirst);
         if (open.count == 1) { // one request: its own step, exactly where it is
             emit(open.firstT, levelOfKey(limiter, open.firstBefore));
             emit(open.firstT, levelOfKey(limiter, open.firstAfter));
