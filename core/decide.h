@@ -74,8 +74,9 @@ struct NoHook {
 inline constexpr std::size_t kDecideBlock = 4096;
 
 // decideAll runs one algorithm over the arrivals from a fresh state, hands each decision to
-// emit(i, d) in order and measures the metrics. admitted(i) must report request i's verdict
-// once emit(i, d) has run (or emit(limiter, i, d), the limiter just after deciding it); with a lookback (the arrivals' own, or nullptr) it is never called.
+// emit(limiter, i, d) in order and measures the metrics. admitted(i) must report request i's verdict
+// once emit(limiter, i, d) has run (the limiter just after deciding it); with a lookback (the
+// arrivals' own, or nullptr) it is never called.
 // block(limiter, i) runs before every kDecideBlock-th request i (checkpoints, cancellation),
 // before(limiter, i) just before each request i is decided, and done(limiter) after the last,
 // each with the limiter itself (levels between requests).
@@ -104,10 +105,7 @@ Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<co
                 for (std::size_t i = from; i < to; ++i) {
                     before(std::as_const(limiter), i);
                     const Decision d = limiter.decide(arrivals[i], costs[i]);
-                    if constexpr (std::is_invocable_v<Emit&, const L&, std::size_t, const Decision&>)
-                        emit(std::as_const(limiter), i, d);
-                    else
-                        emit(i, d);
+                    emit(std::as_const(limiter), i, d);
                     m.allowed += d.allowed;
                     m.allowedCost += d.allowed ? costs[i] : 0;
                     m.never += d.retryNever();
@@ -118,10 +116,7 @@ Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<co
                 for (std::size_t i = from; i < to; ++i) {
                     before(std::as_const(limiter), i);
                     const Decision d = limiter.decide(arrivals[i]);
-                    if constexpr (std::is_invocable_v<Emit&, const L&, std::size_t, const Decision&>)
-                        emit(std::as_const(limiter), i, d);
-                    else
-                        emit(i, d);
+                    emit(std::as_const(limiter), i, d);
                     m.allowed += d.allowed;
                     m.delayed += d.delay > 0;
                     m.maxInWindow = std::max(m.maxInWindow, window.add(i, d.allowed));

@@ -48,7 +48,7 @@ AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std
     r.decisions.reserve(arrivals.size()); // written once, never zeroed first; never moves
     const Decision* const decisions = r.decisions.data();
     r.metrics = decideAll(
-        config, algorithm, arrivals, costs, lookback, [&](std::size_t, const Decision& d) { r.decisions.push_back(d); },
+        config, algorithm, arrivals, costs, lookback, [&](const auto&, std::size_t, const Decision& d) { r.decisions.push_back(d); },
         [decisions](std::size_t i) { return decisions[i].allowed; });
     return r;
 }
@@ -64,7 +64,7 @@ Metrics decideStream(const LimiterConfig& config, Algorithm algorithm, std::span
     std::size_t first = 0;
     const Metrics m = decideAll(
         config, algorithm, arrivals, costs, lookback,
-        [&](std::size_t i, const Decision& d) {
+        [&](const auto&, std::size_t i, const Decision& d) {
             if (!lookback)
                 admitted[i] = d.allowed;
             chunk.push_back(d);
