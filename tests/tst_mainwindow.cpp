@@ -72,10 +72,25 @@ private slots:
 
     // A window builds its first frame once, when shown, at the charts' real width: not before
     // (at a width not yet laid out), and not again for a resize that asks for the same frame.
+    void startupBuildsOneFrameAtTheChartsWidth_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("the default, 1280x720") << QSize(1280, 720) << QString();
+        QTest::newRow("the default, 1600x1000") << QSize(1600, 1000) << QString();
+        QTest::newRow("a preset, 1600x1000") << QSize(1600, 1000) << QString("edge-burst");
+        QTest::newRow("a preset, 1280x720") << QSize(1280, 720) << QString("token-vs-leaky");
+        QTest::newRow("two servers, 1600x1000") << QSize(1600, 1000) << QString("two-servers-local");
+        QTest::newRow("clients, 1280x720") << QSize(1280, 720) << QString("noisy-client");
+    }
     void startupBuildsOneFrameAtTheChartsWidth()
     {
+        QFETCH(QSize, size);
+        QFETCH(QString, preset);
         m_window = std::make_unique<MainWindow>();
-        m_window->resize(1280, 720);
+        if (!preset.isEmpty())
+            m_window->documents()->openPreset(preset); // as ratelab --preset ID does
+        m_window->resize(size);
         QCoreApplication::processEvents();
         QCOMPARE(m_window->pipeline()->jobsStarted(), std::size_t(0));
         m_window->show();
@@ -85,6 +100,24 @@ private slots:
         settle();
         QCOMPARE(m_window->pipeline()->jobsStarted(), std::size_t(1));
         QCOMPARE(int(frame().rows.front().columns.size()), charts()->columns());
+    }
+
+    // The rows' plot width does not depend on whether they scroll: seven rows scroll at
+    // 1280x720, two fit, and both are drawn at one width (no frame rebuilt for the bar).
+    void rowsThatStopScrollingKeepTheirWidth()
+    {
+        const int scrolling = charts()->columns();
+        QVERIFY(charts()->row(0)->height() * 7 > charts()->height()); // they do scroll
+        Scenario two;
+        two.algorithms = {Algorithm::TokenBucket, Algorithm::Gcra};
+        m_window->openScenario(two);
+        settle();
+        QTest::qWait(0);
+        settle();
+        QCOMPARE(charts()->rowCount(), 2);
+        QVERIFY(charts()->row(0)->height() * 2 < charts()->height()); // and now they fit
+        QCOMPARE(charts()->columns(), scrolling);
+        QCOMPARE(int(frame().rows.front().columns.size()), scrolling);
     }
 
     // A request for exactly the frame being built does not restart it; a different one does.

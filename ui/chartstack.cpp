@@ -3,8 +3,10 @@
 #include "rowchart.h"
 #include "timeaxis.h"
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -54,11 +56,8 @@ void ChartStack::updateAxis()
     m_axis->setPlot(left, left + plot.width(), m_range);
 }
 
-void ChartStack::setFrame(const Frame& frame)
+void ChartStack::setRowCount(std::size_t n)
 {
-    if (!frame.trace)
-        return;
-    const std::size_t n = frame.rows.size();
     while (m_rows.size() > n) {
         delete m_rows.back();
         m_rows.pop_back();
@@ -76,6 +75,40 @@ void ChartStack::setFrame(const Frame& frame)
         m_rowsLayout->insertWidget(int(m_rows.size()), row, 1);
         m_rows.push_back(row);
     }
+}
+
+void ChartStack::prepareRows(std::size_t n)
+{
+    setRowCount(n);
+    m_empty->setVisible(n == 0);
+    m_scroll->setVisible(n != 0);
+    m_axis->setVisible(n != 0);
+}
+
+void ChartStack::setScrollBarSpaceKept(bool kept)
+{
+    m_scrollBarSpaceKept = kept;
+    updateScrollBarSpace();
+}
+
+void ChartStack::updateScrollBarSpace()
+{
+    // The rows are as wide as the scroll area less its bar, whether the bar shows or not.
+    QWidget* rows = m_scroll->widget();
+    if (m_scrollBarSpaceKept)
+        rows->setFixedWidth(std::max(0, width() - m_scroll->verticalScrollBar()->sizeHint().width()));
+    else {
+        rows->setMinimumWidth(0);
+        rows->setMaximumWidth(QWIDGETSIZE_MAX);
+    }
+}
+
+void ChartStack::setFrame(const Frame& frame)
+{
+    if (!frame.trace)
+        return;
+    const std::size_t n = frame.rows.size();
+    prepareRows(n);
     if (m_pinned && *m_pinned >= frame.trace->arrivals.size())
         m_pinned.reset();
     for (std::size_t i = 0; i < n; ++i) {
@@ -84,15 +117,21 @@ void ChartStack::setFrame(const Frame& frame)
         m_rows[i]->setFrame(frame, i);
     }
     m_frameColumns = frame.rows.empty() ? 0 : int(frame.rows.front().columns.size());
-    m_empty->setVisible(n == 0);
-    m_scroll->setVisible(n != 0);
-    m_axis->setVisible(n != 0);
     m_full = fullRange(*frame.trace);
     m_range = frame.range;
     m_zoomed = !(m_range == m_full);
     updateAxis();
-    // Rows just added lay out their plots later: place the axis again once they have.
-    QTimer::singleShot(0, this, &ChartStack::updateAxis);
+    // Rows just added lay out their plots later: place the axis again once they have. The width
+    // may also have changed while this frame was built (a window maximized as it opened).
+    QTimer::singleShot(0, this, &ChartStack::followWidth);
+}
+
+void ChartStack::followWidth()
+{
+    updateAxis();
+    // Rows prepared for the first frame have none to redraw yet: it is being built.
+    if (m_frameColumns != 0 && laidOutColumns() != m_frameColumns)
+        emit rangeRequested(m_zoomed ? m_range : TimeRange{});
 }
 
 void ChartStack::setMinimumPlotHeight(int pixels)
@@ -105,6 +144,13 @@ void ChartStack::setMinimumPlotHeight(int pixels)
 int ChartStack::columns() const
 {
     return m_rows.empty() ? std::max(1, width() - 90) : m_rows.front()->plotColumns();
+}
+
+int ChartStack::laidOutColumns()
+{
+    // A layout change posts its requests: the widgets', then each chart's own for its plot.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    return columns();
 }
 
 void ChartStack::setRange(TimeRange range)
@@ -155,12 +201,9 @@ void ChartStack::setPlayhead(std::optional<Playhead> playhead)
 void ChartStack::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    updateScrollBarSpace();
     // The rows lay out their plot areas after this event: look once they have.
-    QTimer::singleShot(0, this, [this] {
-        updateAxis();
-        if (!m_rows.empty() && columns() != m_frameColumns)
-            emit rangeRequested(m_zoomed ? m_range : TimeRange{});
-    });
+    QTimer::singleShot(0, this, &ChartStack::followWidth);
 }
 
 void ChartStack::zoomToSpan(double fromSeconds, double toSeconds)

@@ -29,10 +29,19 @@ public:
     bool isZoomed() const { return m_zoomed; }
     // columns is the pixel width of the rows' plot areas.
     int columns() const;
+    // laidOutColumns is columns once every layout change made so far has been laid out.
+    int laidOutColumns();
     int rowCount() const { return int(m_rows.size()); }
     // setMinimumPlotHeight keeps every row's level plot at least this tall; when the rows do
     // not fit, they scroll (the time axis stays). Exports keep the default, which always fits.
     void setMinimumPlotHeight(int pixels);
+    // setScrollBarSpaceKept keeps the vertical scroll bar's width free beside the rows even
+    // while it is hidden, so the plot width (a frame's column count) does not change when rows
+    // start or stop scrolling: the window's first frame is then built once, at its real width.
+    void setScrollBarSpaceKept(bool kept);
+    // prepareRows lays out n empty rows before the first frame, so columns() is the width that
+    // frame will be drawn at.
+    void prepareRows(std::size_t n);
     RowChart* row(int i) const { return m_rows.at(i); }
     TimeAxis* axis() const { return m_axis; }
 
@@ -55,6 +64,11 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void setRowCount(std::size_t n);
+    void updateScrollBarSpace();
+    // followWidth places the axis and asks for a frame again if the rows' width is no longer
+    // the one the frame shown was reduced to.
+    void followWidth();
     void setRange(TimeRange range);
     void updateAxis();
 
@@ -62,6 +76,7 @@ private:
     QScrollArea* m_scroll;
     QVBoxLayout* m_rowsLayout;
     int m_minimumPlotHeight = 8;
+    bool m_scrollBarSpaceKept = false;
     TimeAxis* m_axis;
     QLabel* m_empty;
     std::vector<RowChart*> m_rows;

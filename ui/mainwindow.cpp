@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "rows.h"
+
 #include "atscalepanel.h"
 
 #include "algorithm_facts.h"
@@ -59,6 +61,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_normalFont(QApplication::font())
 {
     m_dashboard->charts()->setMinimumPlotHeight(60); // readable on a 1280x720 projector: rows scroll
+    m_dashboard->charts()->setScrollBarSpaceKept(true);
     m_controlScroll->setWidget(m_controls);
     m_controlScroll->setWidgetResizable(true);
     m_controlScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -322,9 +325,12 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_shown)
         return;
     m_shown = true;
-    // The layout settles once the events this show posted are handled: the first frame is built
-    // then, once, at the charts' real width.
-    QTimer::singleShot(0, this, &MainWindow::requestFrame);
+    // The first frame is built once, at the width of the rows laid out for it.
+    m_dashboard->charts()->prepareRows(rowCount(m_document->scenario()));
+    QTimer::singleShot(0, this, [this] {
+        m_dashboard->charts()->laidOutColumns();
+        requestFrame();
+    });
 }
 
 void MainWindow::requestFrame()
