@@ -37,8 +37,12 @@ AtScalePanel::AtScalePanel(ScenarioDocument* document, QWidget* parent)
     });
     m_table->setHorizontalHeaderLabels({tr("Algorithm"), tr("Per key"), tr("All keys")});
     m_table->verticalHeader()->hide();
+    // Two lines a row (bytes over entries) keep the figures whole in a narrow dock; the
+    // algorithm's name wraps, or gives way (whole in its tooltip): the figures are the point.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setMinimumSectionSize(40);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
     auto* note = new QLabel(tr("The worst case at these settings, 8 bytes a stored field: the log keeps up to one "
@@ -65,12 +69,14 @@ void AtScalePanel::refresh()
         const Memory all = memoryAtScale(a, s.config, m_keys);
         const QString cells[] = {
             QString::fromUtf8(algorithmTitle(a).data()),
-            tr("%1 B (%2 %3)").arg(locale.toString(qlonglong(one.bytes))).arg(locale.toString(qlonglong(one.entries)))
+            tr("%1 B\n%2 %3").arg(locale.toString(qlonglong(one.bytes))).arg(locale.toString(qlonglong(one.entries)))
                 .arg(one.entries == 1 ? tr("entry") : tr("entries")),
-            tr("%1 (%2 entries)").arg(QString::fromStdString(humanBytes(all.bytes))).arg(locale.toString(qlonglong(all.entries)))};
+            tr("%1\n%2 entries").arg(QString::fromStdString(humanBytes(all.bytes))).arg(locale.toString(qlonglong(all.entries)))};
         for (int c = 0; c < 3; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            if (c == 0)
+                item->setToolTip(cells[0]);
             m_table->setItem(r, c, item);
         }
     }
