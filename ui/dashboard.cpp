@@ -5,6 +5,7 @@
 #include "chartstack.h"
 #include "rowchart.h"
 #include "decimal.h"
+#include "rows.h"
 #include "summarytable.h"
 
 #include <QHeaderView>
@@ -204,15 +205,19 @@ void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size,
     // A dashboard already laid out at this size knows its rows' pixel width: one pass suffices.
     const bool laidOut = dashboard.isVisible() && dashboard.size() == size && dashboard.charts()->rowCount() > 0;
     dashboard.resize(size);
+    if (!laidOut) { // empty rows first, so the frame is reduced once, to their width
+        dashboard.charts()->prepareRows(rowCount(scenario));
+        dashboard.show();
+        QApplication::processEvents();
+    }
     auto shared = std::make_shared<const Scenario>(scenario);
-    const int guess = laidOut ? dashboard.charts()->columns() : std::max(1, size.width() - 100);
-    Frame frame = buildFrame(shared, nullptr, range, guess);
+    Frame frame = buildFrame(shared, nullptr, range, dashboard.charts()->laidOutColumns());
     if (!frame.error.isEmpty())
         throw InputError(frame.error.toStdString());
     dashboard.setFrame(frame);
     dashboard.show();
     QApplication::processEvents();
-    // Now that the rows are laid out, reduce to their exact pixel width.
+    // The title or the summary could have changed the rows' width: reduce to it if so.
     const int columns = dashboard.charts()->columns();
     if (!frame.rows.empty() && columns != int(frame.rows.front().columns.size())) {
         frame = buildFrame(shared, frame.trace, frame.range, columns);
