@@ -98,6 +98,20 @@ private slots:
         QVERIFY(laneInk(RowChart::Lane::Denied, later, isRed) >= 8);
     }
 
+    // A slide's title writes counts as its reader does: "1,000,000 requests", not "1000000".
+    void titleCountsHaveThousandsSeparators()
+    {
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        Scenario s;
+        s.config = LimiterConfig::make(1'000, 60'000'000'000, 2'000, Rate{1, 30'000'000});
+        s.pattern.count = 1'000'000;
+        const QString title = Dashboard::describe(s);
+        QLocale::setDefault(before);
+        QVERIFY2(title.contains("limit 1,000 per 60 s, capacity 2,000"), qPrintable(title));
+        QVERIFY2(title.contains("1,000,000 requests"), qPrintable(title));
+    }
+
     void commandWritesAPngOfTheAskedSize()
     {
         QTemporaryDir dir;

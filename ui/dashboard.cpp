@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QLabel>
+#include <QLocale>
 #include <QPainter>
 #include <QSaveFile>
 #include <QSplitter>
@@ -149,36 +150,38 @@ void Dashboard::restoreSplitter(const QByteArray& state)
 QString Dashboard::describe(const Scenario& s)
 {
     const LimiterConfig& c = s.config;
+    const QLocale locale; // counts with the reader's thousands separators: "1,000,000 requests"
+    const auto n = [&locale](auto v) { return locale.toString(qlonglong(v)); };
     QString text = s.title.empty() ? QString("RateLab") : QString::fromStdString(s.title);
     text += QString(" — limit %1 per %2, capacity %3, rate %4/s")
-                .arg(c.limit())
+                .arg(n(c.limit()))
                 .arg(secs(c.windowNanos()))
-                .arg(c.capacity())
+                .arg(n(c.capacity()))
                 .arg(QString::fromStdString(c.rate().exactText()));
     const Pattern& p = s.pattern;
     if (s.explicitArrivals) {
-        text += QString(" — %1 arrivals from a file").arg(s.explicitArrivals->size());
+        text += QString(" — %1 arrivals from a file").arg(n(s.explicitArrivals->size()));
     } else {
         switch (p.kind) {
-        case PatternKind::Uniform: text += QString(" — %1 requests %2 apart").arg(p.count).arg(secs(p.delayNanos)); break;
+        case PatternKind::Uniform: text += QString(" — %1 requests %2 apart").arg(n(p.count)).arg(secs(p.delayNanos)); break;
         case PatternKind::Burst:
-            text += QString(" — %1 requests in bursts of %2 every %3").arg(p.count).arg(p.burstSize).arg(secs(p.periodNanos));
+            text += QString(" — %1 requests in bursts of %2 every %3").arg(n(p.count), n(p.burstSize)).arg(secs(p.periodNanos));
             break;
         case PatternKind::Poisson:
             text += QString(" — %1 Poisson requests at %2/s (seed %3)")
-                        .arg(p.count)
+                        .arg(n(p.count))
                         .arg(QString::fromStdString(p.lambda.exactText()))
                         .arg(p.seed);
             break;
         case PatternKind::Edge:
-            text += QString(" — %1 requests %2 before a window boundary, %1 at it").arg(c.limit()).arg(secs(p.gapNanos));
+            text += QString(" — %1 requests %2 before a window boundary, %1 at it").arg(n(c.limit())).arg(secs(p.gapNanos));
             break;
         }
         if (p.startNanos != 0)
             text += QString(", from %1").arg(secs(p.startNanos));
     }
     if (!s.addedArrivals.empty())
-        text += QString(", %1 sent by hand").arg(s.addedArrivals.size());
+        text += QString(", %1 sent by hand").arg(n(s.addedArrivals.size()));
     return text;
 }
 
