@@ -20,6 +20,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QScreen>
+#include <QSettings>
 #include <QDoubleSpinBox>
 #include <QLineSeries>
 #include <QSlider>
@@ -118,6 +121,22 @@ private slots:
         QVERIFY(charts()->row(0)->height() * 2 < charts()->height()); // and now they fit
         QCOMPARE(charts()->columns(), scrolling);
         QCOMPARE(int(frame().rows.front().columns.size()), scrolling);
+    }
+
+    // On a small screen (the offscreen one is 800x600, a projector 1280x720) the charts get the
+    // width: a first start, with no saved layout, opens with every side panel closed.
+    void sidePanelsStartClosedOnASmallScreen()
+    {
+        m_window.reset();
+        QSettings("RateLab", "ratelab").clear();
+        m_window = std::make_unique<MainWindow>();
+        QVERIFY(m_window->screen()->availableGeometry().width() < 1500);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        const auto docks = m_window->findChildren<QDockWidget*>();
+        QCOMPARE(docks.size(), 3);
+        for (const QDockWidget* dock : docks)
+            QVERIFY2(!dock->isVisible(), qPrintable(dock->windowTitle()));
     }
 
     // A request for exactly the frame being built does not restart it; a different one does.

@@ -80,8 +80,8 @@ MainWindow::MainWindow(QWidget* parent)
     QDockWidget* lessonDock = addDock("Lesson", "lessonDock", m_lesson, Qt::RightDockWidgetArea);
     QDockWidget* explainDock = addDock("What happened", "explainDock", m_explain, Qt::RightDockWidgetArea);
     tabifyDockWidget(lessonDock, explainDock); // one column of side panels, not two stacked
-    tabifyDockWidget(explainDock, addDock("At scale", "atScaleDock", new AtScalePanel(m_document), Qt::RightDockWidgetArea));
-    lessonDock->raise();
+    QDockWidget* atScaleDock = addDock("At scale", "atScaleDock", new AtScalePanel(m_document), Qt::RightDockWidgetArea);
+    tabifyDockWidget(explainDock, atScaleDock);
     lessonDock->raise();
     resizeDocks({lessonDock}, {290}, Qt::Horizontal);
     m_lessonDock = lessonDock;
@@ -129,8 +129,8 @@ MainWindow::MainWindow(QWidget* parent)
     if (!restoreState(m_settings->splitterState("docks")) && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
         // start closed (View > Panels) and a preset's lesson opens its own.
-        lessonDock->hide();
-        explainDock->hide();
+        for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock})
+            dock->hide();
     }
     m_splitter->restoreState(m_settings->splitterState("main"));
     m_dashboard->restoreSplitter(m_settings->splitterState("dashboard"));
