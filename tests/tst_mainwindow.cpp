@@ -139,6 +139,29 @@ private slots:
             QVERIFY2(!dock->isVisible(), qPrintable(dock->windowTitle()));
     }
 
+    // Ticking the first algorithm after none builds its frame once, at the row's width (in
+    // presentation mode too, where larger type widens the row's margins).
+    void theFirstRowAfterNoneIsReducedOnce()
+    {
+        m_window->setPresenting(true);
+        Scenario none;
+        none.algorithms = {};
+        m_window->openScenario(none);
+        settle();
+        QCOMPARE(charts()->rowCount(), 0);
+        const std::size_t before = m_window->pipeline()->jobsStarted();
+        Scenario one;
+        one.algorithms = {Algorithm::Gcra};
+        m_window->openScenario(one);
+        settle();
+        QTest::qWait(0);
+        settle();
+        QCOMPARE(charts()->rowCount(), 1);
+        QCOMPARE(m_window->pipeline()->jobsStarted(), before + 1);
+        QCOMPARE(int(frame().rows.front().columns.size()), charts()->columns());
+        m_window->setPresenting(false);
+    }
+
     // A request for exactly the frame being built does not restart it; a different one does.
     void aRepeatedRequestDoesNotRestartTheRunningJob()
     {

@@ -128,10 +128,11 @@ void ChartStack::setFrame(const Frame& frame)
 
 void ChartStack::followWidth()
 {
+    const int columns = laidOutColumns();
     updateAxis();
     // Rows prepared for the first frame have none to redraw yet: it is being built.
-    if (m_frameColumns != 0 && laidOutColumns() != m_frameColumns)
-        emit rangeRequested(m_zoomed ? m_range : TimeRange{});
+    if (m_frameColumns != 0 && columns != m_frameColumns)
+        emit columnsChanged();
 }
 
 void ChartStack::setMinimumPlotHeight(int pixels)

@@ -57,6 +57,9 @@ public slots:
 signals:
     // rangeRequested asks for a frame over range (empty: the full range).
     void rangeRequested(ratelab::ui::TimeRange range);
+    // columnsChanged says the rows' plot width is no longer the one the frame was reduced to:
+    // the frame last asked for is wanted again, at the new width.
+    void columnsChanged();
     // pinned reports a request clicked in any row, or a click on none (nullopt).
     void pinned(std::optional<std::size_t> request);
 

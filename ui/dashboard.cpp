@@ -122,7 +122,9 @@ void Dashboard::showCounts()
     if (!m_frame.trace)
         return;
     m_counts.moveTo(m_playhead ? m_playhead->shown : m_frame.trace->arrivals.size());
-    for (int r = 0; r < m_charts->rowCount(); ++r)
+    // Rows laid out for a frame still being built have no counts yet.
+    const int rows = std::min(m_charts->rowCount(), int(m_frame.rows.size()));
+    for (int r = 0; r < rows; ++r)
         m_charts->row(r)->setCounts(m_counts.row(std::size_t(r)), m_playhead.has_value());
     m_summary->setCounts(m_counts, m_playhead ? std::optional<Nanos>(m_playhead->t) : std::nullopt);
 }

@@ -105,6 +105,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_requestedRange = range;
         requestFrame();
     });
+    connect(m_dashboard->charts(), &ChartStack::columnsChanged, this, &MainWindow::requestFrame);
     connect(m_pipeline, &Pipeline::frameReady, this, &MainWindow::showFrame);
     connect(m_lesson, &LessonPanel::editRequested, this, &MainWindow::editTitleAndLesson);
     connect(m_dashboard->charts(), &ChartStack::pinned, this, [this, explainDock](std::optional<std::size_t> i) {
@@ -337,8 +338,14 @@ void MainWindow::requestFrame()
 {
     if (!m_shown)
         return;
+    ChartStack* charts = m_dashboard->charts();
+    const std::size_t rows = rowCount(m_document->scenario());
+    if (charts->rowCount() == 0 && rows != 0) { // the first algorithm ticked: its row is laid out first
+        charts->prepareRows(rows);
+        charts->laidOutColumns();
+    }
     try {
-        m_pipeline->request(m_document->scenario(), m_requestedRange, m_dashboard->charts()->columns());
+        m_pipeline->request(m_document->scenario(), m_requestedRange, charts->columns());
     } catch (const std::exception& e) {
         statusBar()->showMessage(QString::fromUtf8(e.what()));
     }
