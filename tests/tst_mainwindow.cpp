@@ -20,6 +20,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QDockWidget>
 #include <QScreen>
 #include <QSettings>
@@ -160,6 +162,33 @@ private slots:
         QCOMPARE(m_window->pipeline()->jobsStarted(), before + 1);
         QCOMPARE(int(frame().rows.front().columns.size()), charts()->columns());
         m_window->setPresenting(false);
+    }
+
+    // A summary narrower than its text scrolls sideways and keeps its last column whole ("80 B
+    // (10 entries)", not "80 B (10 ..."); a wide one lets that column fill the row.
+    void summaryKeepsItsLastColumnWhole()
+    {
+        SummaryTable table;
+        table.setFrame(frame());
+        const int memory = 6; // the last column shown without clients or nodes
+        QVERIFY(table.isColumnHidden(memory + 1));
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        int widest = 0; // "80 B (10 entries)", and a cell's margins besides
+        for (int r = 0; r < table.rowCount(); ++r)
+            widest = std::max(widest, table.fontMetrics().horizontalAdvance(table.item(r, memory)->text()) + 6);
+        QHeaderView* header = table.horizontalHeader();
+        for (int width = 400; width <= 800; width += 25) {
+            table.resize(width, 240);
+            QTest::qWait(0);
+            QVERIFY2(header->sectionSize(memory) >= widest,
+                     qPrintable(QString("at %1 px: %2 < %3").arg(width).arg(header->sectionSize(memory)).arg(widest)));
+            const bool fits = header->sectionPosition(memory) + widest <= table.viewport()->width();
+            QCOMPARE(table.horizontalScrollBar()->maximum() > 0, !fits);
+        }
+        table.resize(1400, 240);
+        QTest::qWait(0);
+        QCOMPARE(header->sectionViewportPosition(memory) + header->sectionSize(memory), table.viewport()->width());
     }
 
     // A request for exactly the frame being built does not restart it; a different one does.

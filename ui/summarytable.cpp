@@ -64,6 +64,13 @@ void SummaryTable::setFrame(const Frame& frame)
     if (!frame.trace)
         return;
     const auto& results = frame.trace->results;
+    fill(results);
+    fitLastColumn();
+    updateGeometry();
+}
+
+void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
+{
     const MeasureOnce measure(horizontalHeader());
     setRowCount(int(results.size()));
     const auto cell = [this](int r, int c, const QString& text) {
@@ -104,7 +111,23 @@ void SummaryTable::setFrame(const Frame& frame)
     for (int c : {kAttempts, kAmplification, kP99})
         setColumnHidden(c, !clients);
     setColumnHidden(kPerNode, !nodes);
-    updateGeometry();
+}
+
+void SummaryTable::fitLastColumn()
+{
+    // Measured here, once: the header sizes its sections to their text only later.
+    QHeaderView* header = horizontalHeader();
+    int need = 0;
+    for (int c = 0; c < columnCount(); ++c)
+        if (!isColumnHidden(c))
+            need += std::max(sizeHintForColumn(c), header->sectionSizeHint(c));
+    header->setStretchLastSection(need <= viewport()->width());
+}
+
+void SummaryTable::resizeEvent(QResizeEvent* event)
+{
+    QTableWidget::resizeEvent(event);
+    fitLastColumn();
 }
 
 void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> upTo)

@@ -19,6 +19,15 @@ public:
     // the totals (nullopt).
     void setCounts(const RunningCounts& counts, std::optional<Nanos> upTo);
     QSize sizeHint() const override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void fill(const std::vector<AlgorithmTrace>& results);
+    // fitLastColumn lets the last column take the width left over only when its text fits there;
+    // otherwise every column keeps its text's width and the table scrolls sideways.
+    void fitLastColumn();
 };
 
 } // namespace ratelab::ui
