@@ -20,11 +20,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHeaderView>
-#include <QScrollBar>
-#include <QDockWidget>
-#include <QScreen>
-#include <QSettings>
 #include <QDoubleSpinBox>
 #include <QLineSeries>
 #include <QSlider>
@@ -73,122 +68,6 @@ private slots:
         QCOMPARE(frame().trace->results[resultIndex(Algorithm::TokenBucket)].metrics.allowed, std::int64_t(11));
         QCOMPARE(m_window->dashboard()->summary()->rowCount(), 7);
         QCOMPARE(m_window->dashboard()->summary()->item(3, 1)->text(), QString("11"));
-    }
-
-    // A window builds its first frame once, when shown, at the charts' real width: not before
-    // (at a width not yet laid out), and not again for a resize that asks for the same frame.
-    void startupBuildsOneFrameAtTheChartsWidth_data()
-    {
-        QTest::addColumn<QSize>("size");
-        QTest::addColumn<QString>("preset");
-        QTest::newRow("the default, 1280x720") << QSize(1280, 720) << QString();
-        QTest::newRow("the default, 1600x1000") << QSize(1600, 1000) << QString();
-        QTest::newRow("a preset, 1600x1000") << QSize(1600, 1000) << QString("edge-burst");
-        QTest::newRow("a preset, 1280x720") << QSize(1280, 720) << QString("token-vs-leaky");
-        QTest::newRow("two servers, 1600x1000") << QSize(1600, 1000) << QString("two-servers-local");
-        QTest::newRow("clients, 1280x720") << QSize(1280, 720) << QString("noisy-client");
-    }
-    void startupBuildsOneFrameAtTheChartsWidth()
-    {
-        QFETCH(QSize, size);
-        QFETCH(QString, preset);
-        m_window = std::make_unique<MainWindow>();
-        if (!preset.isEmpty())
-            m_window->documents()->openPreset(preset); // as ratelab --preset ID does
-        m_window->resize(size);
-        QCoreApplication::processEvents();
-        QCOMPARE(m_window->pipeline()->jobsStarted(), std::size_t(0));
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        settle();
-        QTest::qWait(0); // the charts look at their width after the frame's rows are laid out
-        settle();
-        QCOMPARE(m_window->pipeline()->jobsStarted(), std::size_t(1));
-        QCOMPARE(int(frame().rows.front().columns.size()), charts()->columns());
-    }
-
-    // The rows' plot width does not depend on whether they scroll: seven rows scroll at
-    // 1280x720, two fit, and both are drawn at one width (no frame rebuilt for the bar).
-    void rowsThatStopScrollingKeepTheirWidth()
-    {
-        const int scrolling = charts()->columns();
-        QVERIFY(charts()->row(0)->height() * 7 > charts()->height()); // they do scroll
-        Scenario two;
-        two.algorithms = {Algorithm::TokenBucket, Algorithm::Gcra};
-        m_window->openScenario(two);
-        settle();
-        QTest::qWait(0);
-        settle();
-        QCOMPARE(charts()->rowCount(), 2);
-        QVERIFY(charts()->row(0)->height() * 2 < charts()->height()); // and now they fit
-        QCOMPARE(charts()->columns(), scrolling);
-        QCOMPARE(int(frame().rows.front().columns.size()), scrolling);
-    }
-
-    // On a small screen (the offscreen one is 800x600, a projector 1280x720) the charts get the
-    // width: a first start, with no saved layout, opens with every side panel closed.
-    void sidePanelsStartClosedOnASmallScreen()
-    {
-        m_window.reset();
-        QSettings("RateLab", "ratelab").clear();
-        m_window = std::make_unique<MainWindow>();
-        QVERIFY(m_window->screen()->availableGeometry().width() < 1500);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        const auto docks = m_window->findChildren<QDockWidget*>();
-        QCOMPARE(docks.size(), 3);
-        for (const QDockWidget* dock : docks)
-            QVERIFY2(!dock->isVisible(), qPrintable(dock->windowTitle()));
-    }
-
-    // Ticking the first algorithm after none builds its frame once, at the row's width (in
-    // presentation mode too, where larger type widens the row's margins).
-    void theFirstRowAfterNoneIsReducedOnce()
-    {
-        m_window->setPresenting(true);
-        Scenario none;
-        none.algorithms = {};
-        m_window->openScenario(none);
-        settle();
-        QCOMPARE(charts()->rowCount(), 0);
-        const std::size_t before = m_window->pipeline()->jobsStarted();
-        Scenario one;
-        one.algorithms = {Algorithm::Gcra};
-        m_window->openScenario(one);
-        settle();
-        QTest::qWait(0);
-        settle();
-        QCOMPARE(charts()->rowCount(), 1);
-        QCOMPARE(m_window->pipeline()->jobsStarted(), before + 1);
-        QCOMPARE(int(frame().rows.front().columns.size()), charts()->columns());
-        m_window->setPresenting(false);
-    }
-
-    // A summary narrower than its text scrolls sideways and keeps its last column whole ("80 B
-    // (10 entries)", not "80 B (10 ..."); a wide one lets that column fill the row.
-    void summaryKeepsItsLastColumnWhole()
-    {
-        SummaryTable table;
-        table.setFrame(frame());
-        const int memory = 6; // the last column shown without clients or nodes
-        QVERIFY(table.isColumnHidden(memory + 1));
-        table.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&table));
-        int widest = 0; // "80 B (10 entries)", and a cell's margins besides
-        for (int r = 0; r < table.rowCount(); ++r)
-            widest = std::max(widest, table.fontMetrics().horizontalAdvance(table.item(r, memory)->text()) + 6);
-        QHeaderView* header = table.horizontalHeader();
-        for (int width = 400; width <= 800; width += 25) {
-            table.resize(width, 240);
-            QTest::qWait(0);
-            QVERIFY2(header->sectionSize(memory) >= widest,
-                     qPrintable(QString("at %1 px: %2 < %3").arg(width).arg(header->sectionSize(memory)).arg(widest)));
-            const bool fits = header->sectionPosition(memory) + widest <= table.viewport()->width();
-            QCOMPARE(table.horizontalScrollBar()->maximum() > 0, !fits);
-        }
-        table.resize(1400, 240);
-        QTest::qWait(0);
-        QCOMPARE(header->sectionViewportPosition(memory) + header->sectionSize(memory), table.viewport()->width());
     }
 
     // A request for exactly the frame being built does not restart it; a different one does.

@@ -56,7 +56,7 @@ void ChartStack::updateAxis()
     m_axis->setPlot(left, left + plot.width(), m_range);
 }
 
-void ChartStack::setRowCount(std::size_t n)
+void ChartStack::prepareRows(std::size_t n)
 {
     while (m_rows.size() > n) {
         delete m_rows.back();
@@ -75,11 +75,6 @@ void ChartStack::setRowCount(std::size_t n)
         m_rowsLayout->insertWidget(int(m_rows.size()), row, 1);
         m_rows.push_back(row);
     }
-}
-
-void ChartStack::prepareRows(std::size_t n)
-{
-    setRowCount(n);
     m_empty->setVisible(n == 0);
     m_scroll->setVisible(n != 0);
     m_axis->setVisible(n != 0);
@@ -144,7 +139,7 @@ void ChartStack::setMinimumPlotHeight(int pixels)
 
 int ChartStack::columns() const
 {
-    return m_rows.empty() ? std::max(1, width() - 90) : m_rows.front()->plotColumns();
+    return m_rows.empty() ? 1 : m_rows.front()->plotColumns(); // no rows: nothing is reduced
 }
 
 int ChartStack::laidOutColumns()

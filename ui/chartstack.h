@@ -39,8 +39,8 @@ public:
     // while it is hidden, so the plot width (a frame's column count) does not change when rows
     // start or stop scrolling: the window's first frame is then built once, at its real width.
     void setScrollBarSpaceKept(bool kept);
-    // prepareRows lays out n empty rows before the first frame, so columns() is the width that
-    // frame will be drawn at.
+    // prepareRows keeps exactly n rows; added ones stay empty until a frame fills them. Laid out
+    // before a first frame, they make columns() the width that frame will be drawn at.
     void prepareRows(std::size_t n);
     RowChart* row(int i) const { return m_rows.at(i); }
     TimeAxis* axis() const { return m_axis; }
@@ -67,7 +67,6 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void setRowCount(std::size_t n);
     void updateScrollBarSpace();
     // followWidth places the axis and asks for a frame again if the rows' width is no longer
     // the one the frame shown was reduced to.

@@ -1,7 +1,5 @@
 #include "mainwindow.h"
 
-#include "rows.h"
-
 #include "atscalepanel.h"
 
 #include "algorithm_facts.h"
@@ -15,6 +13,7 @@
 
 #include <QTimer>
 #include "playbackbar.h"
+#include "rows.h"
 #include "scenariodocument.h"
 #include "settings.h"
 #include "summarytable.h"
@@ -326,7 +325,8 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_shown)
         return;
     m_shown = true;
-    // The first frame is built once, at the width of the rows laid out for it.
+    // The first frame is built once, at the width of rows laid out for it while the window
+    // settles (laid out later, inside requestFrame, they would not be at their final width yet).
     m_dashboard->charts()->prepareRows(rowCount(m_document->scenario()));
     QTimer::singleShot(0, this, [this] {
         m_dashboard->charts()->laidOutColumns();
@@ -338,14 +338,15 @@ void MainWindow::requestFrame()
 {
     if (!m_shown)
         return;
+    // The first row ticked after none is laid out before its frame is asked for, so it is
+    // reduced once, at that row's width.
     ChartStack* charts = m_dashboard->charts();
     const std::size_t rows = rowCount(m_document->scenario());
-    if (charts->rowCount() == 0 && rows != 0) { // the first algorithm ticked: its row is laid out first
+    const bool first = charts->rowCount() == 0 && rows != 0;
+    if (first)
         charts->prepareRows(rows);
-        charts->laidOutColumns();
-    }
     try {
-        m_pipeline->request(m_document->scenario(), m_requestedRange, charts->columns());
+        m_pipeline->request(m_document->scenario(), m_requestedRange, first ? charts->laidOutColumns() : charts->columns());
     } catch (const std::exception& e) {
         statusBar()->showMessage(QString::fromUtf8(e.what()));
     }
