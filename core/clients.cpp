@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "decimal.h"
+#include "engine.h"
 #include "limiters.h"
 
 #include <algorithm>
@@ -67,9 +68,8 @@ ClientConfig ClientConfig::make(const ClientOptions& o)
 
 bool retryable(const Decision& d)
 {
-    // The request-cost feature marks a request that can never be admitted (cost above L or C)
-    // with a retry_after of "never"; test that mark here once Decision carries it.
-    return !d.allowed;
+    // A request that costs more than the quota is never admitted: no retry can help.
+    return !d.allowed && !d.retryNever();
 }
 
 std::optional<Nanos> retryDelay(const ClientConfig& clients, const Decision& d)
@@ -95,159 +95,21 @@ Nanos backoffDelay(Nanos base, Nanos cap, std::int32_t a, std::uint64_t draw53)
     return static_cast<Nanos>(ceilDiv(Int128(draw53) * ceiling, Int128(1) << 53));
 }
 
-namespace {
-
-// Pending is a scheduled retry; seq is its creation order among retries.
-struct Pending {
-    Nanos t = 0;
-    std::int64_t seq = 0;
-    std::int64_t request = 0;
-    std::int32_t attempt = 0;
-};
-
-struct Later {
-    bool operator()(const Pending& a, const Pending& b) const { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
-};
-
-// nearestRank returns the p-th percentile of sorted values by the nearest-rank method: the
-// ceil(p / 100 * n)-th smallest (1-based), so p99 of 100 values is the 99th, of 10 the 10th.
-Nanos nearestRank(const std::vector<Nanos>& sorted, std::int64_t p)
-{
-    const auto n = static_cast<std::int64_t>(sorted.size());
-    const std::int64_t rank = std::max<std::int64_t>(1, static_cast<std::int64_t>(ceilDiv(Int128(p) * n, 100)));
-    return sorted[static_cast<std::size_t>(rank - 1)];
-}
-
-Latency latencyOf(std::vector<Nanos> values)
-{
-    Latency l;
-    if (values.empty())
-        return l;
-    std::sort(values.begin(), values.end());
-    Int128 sum = 0;
-    for (Nanos v : values)
-        sum += v;
-    l.mean = clampToNanos(ceilDiv(sum, static_cast<Int128>(values.size())));
-    l.p50 = nearestRank(values, 50);
-    l.p99 = nearestRank(values, 99);
-    l.max = values.back();
-    return l;
-}
-
-[[noreturn]] void tooManyAttempts()
-{
-    throw InputError("the retries make more than " + std::to_string(kMaxAttempts)
-                     + " attempts, the most one scenario may hold; lower the max retries or the number of requests");
-}
-
-} // namespace
-
 ClientTrace simulateClients(const LimiterConfig& config, const ClientConfig& clients, Algorithm algorithm,
                             std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf)
 {
-    const std::int64_t k = clients.clients();
-    if (!clientOf.empty()) {
-        if (clientOf.size() != arrivals.size())
-            throw InputError("a client is needed for every request (" + std::to_string(clientOf.size()) + " for "
-                             + std::to_string(arrivals.size()) + ")");
-        for (std::size_t i = 0; i < clientOf.size(); ++i)
-            if (clientOf[i] < 0 || clientOf[i] >= k)
-                throw InputError("request " + std::to_string(i) + " names client " + std::to_string(clientOf[i])
-                                 + ", but clients are numbered 0 to " + std::to_string(k - 1));
-    }
-    if (static_cast<std::int64_t>(arrivals.size()) > kMaxAttempts)
-        tooManyAttempts();
-    const auto clientOfRequest = [&](std::int64_t i) { return clientOf.empty() ? i % k : clientOf[std::size_t(i)]; };
-    const bool perClient = clients.key() == KeyMode::Client;
-    const ClientOptions& o = clients.options();
-
+    EngineSetup setup;
+    setup.layers = {Layer{algorithm, config}};
+    setup.clients = clients;
+    setup.seed = clients.options().seed;
+    const RowRun run = runRow(setup, {arrivals, {}, clientOf});
     ClientTrace r;
     r.algorithm = algorithm;
-    r.attempts.reserve(arrivals.size());
-    Metrics& m = r.metrics;
-    ClientStats& s = r.clients;
-    s.requests = static_cast<std::int64_t>(arrivals.size());
-    std::vector<Nanos> latencies;
-    latencies.reserve(arrivals.size());
-
-    visitLimiter(algorithm, config, [&](auto& fresh) {
-        using L = std::decay_t<decltype(fresh)>;
-        std::vector<L> limiters(static_cast<std::size_t>(clients.keys()), fresh);
-        std::vector<char> used(limiters.size(), 0);
-        std::priority_queue<Pending, std::vector<Pending>, Later> retries;
-        std::mt19937_64 rng(o.seed);
-        std::int64_t retrySeq = 0;
-        // The admitted attempt times inside (t - W, t], as a window over admittedTimes.
-        std::vector<Nanos> admittedTimes;
-        std::size_t firstInside = 0;
-        std::size_t next = 0; // the next first attempt
-
-        while (next < arrivals.size() || !retries.empty()) {
-            // First attempts were created before every retry, so they go first at one instant.
-            Pending p;
-            if (next < arrivals.size() && (retries.empty() || arrivals[next] <= retries.top().t)) {
-                p = Pending{arrivals[next], -1, static_cast<std::int64_t>(next), 0};
-                ++next;
-            } else {
-                p = retries.top();
-                retries.pop();
-            }
-            if (static_cast<std::int64_t>(r.attempts.size()) >= kMaxAttempts)
-                tooManyAttempts();
-            const std::int64_t client = clientOfRequest(p.request);
-            const auto key = static_cast<std::size_t>(perClient ? client : 0);
-            used[key] = 1;
-            const Decision d = limiters[key].decide(p.t);
-            r.attempts.push_back(Attempt{p.request, client, p.attempt, p.t, d});
-            m.allowed += d.allowed;
-            m.delayed += d.delay > 0;
-            if (d.allowed) {
-                ++s.succeeded;
-                latencies.push_back(p.t - arrivals[std::size_t(p.request)]);
-                admittedTimes.push_back(p.t);
-                while (admittedTimes[firstInside] <= p.t - config.windowNanos())
-                    ++firstInside;
-                m.maxInWindow = std::max(m.maxInWindow, static_cast<std::int64_t>(admittedTimes.size() - firstInside));
-                continue;
-            }
-            if (o.retry == RetryPolicy::None || p.attempt >= o.maxRetries || !retryable(d)) {
-                ++s.gaveUp;
-                continue;
-            }
-            const Nanos delay = o.retry == RetryPolicy::Backoff
-                ? backoffDelay(o.backoffBaseNanos, o.backoffCapNanos, p.attempt, rng() >> 11)
-                : *retryDelay(clients, d);
-            const Int128 at = Int128(p.t) + delay;
-            if (at > kMaxNanos)
-                throw InputError("a retry would come at " + formatSeconds(p.t) + " s + " + formatSeconds(delay)
-                                 + " s, past the largest time RateLab can represent");
-            retries.push(Pending{static_cast<Nanos>(at), retrySeq++, p.request, p.attempt + 1});
-        }
-
-        m.memory = fresh.memory(); // nothing arrived: a fresh key's state, as simulateOne reports
-        bool any = false;
-        for (std::size_t i = 0; i < limiters.size(); ++i) {
-            if (!used[i])
-                continue;
-            const Memory mem = limiters[i].memory();
-            ++s.keysUsed;
-            s.total.bytes += mem.bytes;
-            s.total.entries += mem.entries;
-            if (!any || mem.bytes > s.perKeyMax.bytes)
-                s.perKeyMax.bytes = mem.bytes;
-            if (!any || mem.entries > s.perKeyMax.entries)
-                s.perKeyMax.entries = mem.entries;
-            any = true;
-        }
-        if (any)
-            m.memory = s.perKeyMax;
-    });
-
-    s.attempts = static_cast<std::int64_t>(r.attempts.size());
-    m.denied = s.attempts - m.allowed;
-    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
-    s.amplification = s.requests > 0 ? static_cast<double>(s.attempts) / static_cast<double>(s.requests) : 0.0;
-    s.latency = latencyOf(std::move(latencies));
+    r.metrics = run.metrics;
+    r.clients = run.clients;
+    r.attempts.reserve(run.log.size());
+    for (const LoggedAttempt& a : run.log)
+        r.attempts.push_back(Attempt{a.request, a.client, a.attempt, a.t, a.decision()});
     return r;
 }
 

@@ -153,9 +153,9 @@ std::optional<Nanos> retryDelay(const ClientConfig& clients, const Decision& d);
 // [0, min(cap, base * 2^a)].
 Nanos backoffDelay(Nanos base, Nanos cap, std::int32_t a, std::uint64_t draw53);
 
-// retryable is false for a denial no later attempt can turn into an admission. Today every
-// denial is retryable; the request-cost feature (a cost above L or C, whose retry_after is
-// "never") plugs in here, and such a request is then not retried and counts as gave_up.
+// retryable is false for an admission and for a denial no later attempt can turn into an
+// admission (a cost above L or C, whose retry_after is "never"): such a request is not retried
+// and counts as gave_up.
 bool retryable(const Decision& d);
 
 // worstCaseMemory is one key's largest state at a config under the same model the simulation

@@ -1,6 +1,7 @@
 #include "cluster.h"
 
 #include "decimal.h"
+#include "engine.h"
 #include "limiters.h"
 
 #include <algorithm>
@@ -96,7 +97,7 @@ LimiterConfig splitConfig(const LimiterConfig& config, int nodes)
 namespace {
 
 // mix is splitmix64's finaliser: a fixed, platform-independent hash of a client id.
-std::uint64_t mix(std::uint64_t x)
+std::uint64_t mixBits(std::uint64_t x)
 {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -105,6 +106,8 @@ std::uint64_t mix(std::uint64_t x)
 }
 
 } // namespace
+
+std::uint64_t hashClient(std::uint64_t client) { return mixBits(client); }
 
 std::vector<std::uint8_t> assignNodes(const ClusterConfig& cluster, std::size_t n, std::span<const std::uint64_t> clients)
 {
@@ -130,207 +133,43 @@ std::vector<std::uint8_t> assignNodes(const ClusterConfig& cluster, std::size_t 
     }
     case Balancer::Hash:
         for (std::size_t i = 0; i < n; ++i)
-            out[i] = static_cast<std::uint8_t>(mix(i < clients.size() ? clients[i] : i) % nodes);
+            out[i] = static_cast<std::uint8_t>(hashClient(i < clients.size() ? clients[i] : i) % nodes);
         break;
     }
     return out;
 }
 
-namespace {
-
-constexpr Nanos kNever = std::numeric_limits<Nanos>::min(); // "not handed anything yet"
-
-// peek returns what decide(t) would answer, without changing the limiter.
-template <typename L>
-Decision peek(const L& limiter, Nanos t, const LimiterConfig&)
-{
-    L copy = limiter;
-    return copy.decide(t);
-}
-
-// The log's copy is O(L); its decision at t only needs the entries inside and the oldest.
-Decision peek(const SlidingWindowLog& log, Nanos t, const LimiterConfig& config)
-{
-    const auto inside = static_cast<std::int64_t>(log.levelAt(t));
-    Decision d;
-    if (inside < config.limit()) {
-        d.allowed = true;
-        d.remaining = clampRemaining(config.limit() - inside - 1);
-        d.level = static_cast<double>(inside + 1);
-    } else {
-        d.retryAfter = config.windowNanos() - (t - *log.oldestAt(t));
-        d.level = static_cast<double>(inside);
-    }
-    return d;
-}
-
-struct Input {
-    const LimiterConfig& config;
-    const ClusterConfig& cluster;
-    std::span<const Nanos> arrivals;
-    std::span<const std::uint8_t> nodes;
-    std::span<const Nanos> clocks; // node clock of each request
-};
-
-struct Output {
-    std::vector<Decision>& decisions;
-    std::vector<Nanos>& handed;
-    Memory& memory;
-};
-
-void addMemory(Memory& sum, const Memory& m)
-{
-    sum.bytes += m.bytes;
-    sum.entries += m.entries;
-}
-
-// Per node, its own limiter handed its own clock (local, split).
-template <typename L>
-void runPerNode(const L& fresh, const Input& in, Output& out)
-{
-    std::vector<L> nodes(static_cast<std::size_t>(in.cluster.nodes()), fresh);
-    for (std::size_t i = 0; i < in.arrivals.size(); ++i) {
-        out.handed[i] = in.clocks[i];
-        out.decisions[i] = nodes[in.nodes[i]].decide(in.clocks[i]);
-    }
-    for (const L& l : nodes)
-        addMemory(out.memory, l.memory());
-}
-
-// One store, one atomic decision each, handed max(node clock, last handed).
-template <typename L>
-void runShared(const L& fresh, const Input& in, Output& out)
-{
-    L store = fresh;
-    Nanos last = kNever;
-    for (std::size_t i = 0; i < in.arrivals.size(); ++i) {
-        last = std::max(last, in.clocks[i]);
-        out.handed[i] = last;
-        out.decisions[i] = store.decide(last);
-    }
-    out.memory = store.memory();
-}
-
-// Read-check-write: admission j reaches the store once t_j + latency <= t_i.
-template <typename L>
-void runRacy(const L& fresh, const Input& in, Output& out)
-{
-    struct Pending {
-        Nanos t, handed;
-    };
-    L store = fresh;
-    std::deque<Pending> pending;
-    const Nanos latency = in.cluster.latencyNanos();
-    Nanos last = kNever;
-    for (std::size_t i = 0; i < in.arrivals.size(); ++i) {
-        const Nanos t = in.arrivals[i];
-        for (; !pending.empty() && t - pending.front().t >= latency; pending.pop_front())
-            (void)store.decide(pending.front().handed);
-        last = std::max(last, in.clocks[i]);
-        out.handed[i] = last;
-        const Decision d = peek(store, last, in.config);
-        out.decisions[i] = d;
-        if (d.allowed)
-            pending.push_back({t, last});
-    }
-    for (const Pending& p : pending)
-        (void)store.decide(p.handed);
-    out.memory = store.memory();
-}
-
-// Local counting; at each tick k*sync a node becomes the replay of every admission before it.
-template <typename L>
-void runHybrid(const L& fresh, const Input& in, Output& out)
-{
-    struct Admission {
-        Nanos t, handed;
-    };
-    struct Node {
-        L limiter;
-        Nanos last = kNever;
-        std::int64_t tick = 0;
-    };
-    const Nanos sync = in.cluster.syncNanos();
-    L store = fresh;
-    Nanos storeLast = kNever;
-    std::vector<Admission> admitted;
-    std::size_t applied = 0; // admitted[0, applied) are in the store
-    std::vector<Node> nodes(static_cast<std::size_t>(in.cluster.nodes()), Node{fresh});
-    for (std::size_t i = 0; i < in.arrivals.size(); ++i) {
-        const Nanos t = in.arrivals[i];
-        Node& node = nodes[in.nodes[i]];
-        const std::int64_t tick = t / sync;
-        if (tick != node.tick) {
-            const Nanos boundary = tick * sync; // <= t, no overflow
-            for (; applied < admitted.size() && admitted[applied].t < boundary; ++applied) {
-                storeLast = std::max(storeLast, admitted[applied].handed);
-                (void)store.decide(storeLast);
-            }
-            node.limiter = store;
-            node.last = storeLast;
-            node.tick = tick;
-        }
-        node.last = std::max(node.last, in.clocks[i]);
-        out.handed[i] = node.last;
-        const Decision d = node.limiter.decide(node.last);
-        out.decisions[i] = d;
-        if (d.allowed)
-            admitted.push_back({t, node.last});
-    }
-    for (; applied < admitted.size(); ++applied) {
-        storeLast = std::max(storeLast, admitted[applied].handed);
-        (void)store.decide(storeLast);
-    }
-    out.memory = store.memory();
-    for (const Node& n : nodes)
-        addMemory(out.memory, n.limiter.memory());
-}
-
-} // namespace
-
 ClusterTrace simulateCluster(const LimiterConfig& config, const ClusterConfig& cluster, Algorithm algorithm,
                              std::span<const Nanos> arrivals, std::span<const std::uint64_t> clients)
 {
-    ClusterTrace r;
-    r.nodes = assignNodes(cluster, arrivals.size(), clients);
-    r.perNodeAllowed.assign(static_cast<std::size_t>(cluster.nodes()), 0);
-    if (!arrivals.empty() && arrivals.back() > kMaxNanos - cluster.skewNanos())
-        throw InputError("skew: a node clock would pass the largest time (" + formatSeconds(kMaxNanos) + " s)");
-    std::vector<Nanos> clocks(arrivals.size());
-    std::vector<Nanos> offsets(static_cast<std::size_t>(cluster.nodes()));
-    for (int n = 0; n < cluster.nodes(); ++n)
-        offsets[static_cast<std::size_t>(n)] = cluster.nodeOffset(n);
-    for (std::size_t i = 0; i < arrivals.size(); ++i)
-        clocks[i] = arrivals[i] + offsets[r.nodes[i]];
-
-    AlgorithmTrace& a = r.trace;
-    a.algorithm = algorithm;
-    a.decisions.resize(arrivals.size());
-    r.handed.resize(arrivals.size());
-    const Input in{config, cluster, arrivals, r.nodes, clocks};
-    Output out{a.decisions, r.handed, a.metrics.memory};
-    const Coordination mode = cluster.coordination();
-    const LimiterConfig limiterConfig = mode == Coordination::Split ? splitConfig(config, cluster.nodes()) : config;
-    visitLimiter(algorithm, limiterConfig, [&](const auto& fresh) {
-        switch (mode) {
-        case Coordination::Local:
-        case Coordination::Split: runPerNode(fresh, in, out); break;
-        case Coordination::Shared: runShared(fresh, in, out); break;
-        case Coordination::Racy: runRacy(fresh, in, out); break;
-        case Coordination::Hybrid: runHybrid(fresh, in, out); break;
-        }
-    });
-
-    Metrics& m = a.metrics;
-    for (std::size_t i = 0; i < arrivals.size(); ++i) {
-        const Decision& d = a.decisions[i];
-        m.allowed += d.allowed;
-        m.delayed += d.delay > 0;
-        r.perNodeAllowed[r.nodes[i]] += d.allowed;
+    EngineSetup setup;
+    setup.layers = {Layer{algorithm, config}};
+    setup.cluster = cluster;
+    setup.seed = cluster.seed();
+    setup.handedTimes = true;
+    std::vector<std::int64_t> clientOf; // the hash balancer's clients; none: request i is its own
+    if (!clients.empty() && cluster.balancer() == Balancer::Hash) {
+        ClientOptions o;
+        std::uint64_t most = 0;
+        for (std::uint64_t c : clients)
+            most = std::max(most, c);
+        o.clients = static_cast<std::int64_t>(most) + 1;
+        o.key = KeyMode::Global;
+        setup.clients = ClientConfig::make(o);
+        clientOf.assign(clients.begin(), clients.end());
     }
-    m.denied = static_cast<std::int64_t>(arrivals.size()) - m.allowed;
-    m.maxInWindow = maxInWindow(arrivals, a.decisions, config.windowNanos());
-    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
+    const RowRun run = runRow(setup, {arrivals, {}, clientOf});
+    ClusterTrace r;
+    r.trace.algorithm = algorithm;
+    r.trace.metrics = run.metrics;
+    r.trace.decisions.reserve(run.log.size());
+    r.nodes.reserve(run.log.size());
+    for (const LoggedAttempt& a : run.log) {
+        r.trace.decisions.push_back(a.decision());
+        r.nodes.push_back(a.node);
+    }
+    r.perNodeAllowed = run.perNodeAllowed;
+    r.handed = run.handed;
     return r;
 }
 

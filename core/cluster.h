@@ -128,6 +128,10 @@ private:
 // exact, the same window. It throws InputError when r/N cannot be held in 64 bits.
 LimiterConfig splitConfig(const LimiterConfig& config, int nodes);
 
+// hashClient is the hash balancer's fixed, platform-independent hash of a client id (splitmix64's
+// finaliser): client c goes to node hashClient(c) mod N.
+std::uint64_t hashClient(std::uint64_t client);
+
 // assignNodes returns the node of each of n requests. clients[i] is request i's client (hash
 // balancer); when clients is empty, request i is its own client.
 std::vector<std::uint8_t> assignNodes(const ClusterConfig& cluster, std::size_t n,

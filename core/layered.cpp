@@ -1,5 +1,7 @@
 #include "layered.h"
 
+#include "engine.h"
+
 #include "decimal.h"
 #include "nginx_limit_req.h"
 #include "simulator.h"
@@ -90,22 +92,17 @@ Nanos LayeredPolicy::reset(Nanos t) const { return waitFor(t, quota()); }
 LayeredTrace simulateLayered(const std::vector<Layer>& layers, std::span<const Nanos> arrivals,
                              std::span<const std::int64_t> costs)
 {
-    LayeredPolicy policy(layers);
+    EngineSetup setup;
+    setup.layers = layers;
+    const RowRun run = runRow(setup, {arrivals, costs, {}});
     LayeredTrace r;
     for (const Layer& l : layers)
         r.algorithms.push_back(l.algorithm);
-    r.decisions.reserve(arrivals.size());
-    for (std::size_t i = 0; i < arrivals.size(); ++i) {
-        const std::int64_t cost = costs.empty() ? 1 : costs[i];
-        const Decision d = policy.decide(arrivals[i], cost);
-        r.decisions.push_back(d);
-        r.metrics.allowed += d.allowed;
-        r.metrics.allowedCost += d.allowed ? cost : 0;
-        r.metrics.never += d.retryNever();
-        r.metrics.delayed += d.delay > 0;
-    }
-    r.metrics.denied = static_cast<std::int64_t>(arrivals.size()) - r.metrics.allowed;
-    for (const LayerMetrics& m : policy.layerMetrics()) {
+    r.decisions.reserve(run.log.size());
+    for (const LoggedAttempt& a : run.log)
+        r.decisions.push_back(a.decision());
+    r.metrics = run.metrics;
+    for (const LayerMetrics& m : run.layers) {
         r.allowed.push_back(m.allowed);
         r.deniedHere.push_back(m.deniedHere);
         r.wasted.push_back(m.wasted);

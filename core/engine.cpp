@@ -1,0 +1,321 @@
+#include "engine.h"
+
+#include "decimal.h"
+#include "store.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <queue>
+#include <random>
+#include <string>
+
+namespace ratelab {
+
+namespace {
+
+// Retry is a scheduled attempt; seq is its creation order among retries.
+struct Retry {
+    Nanos t = 0;
+    std::int64_t seq = 0;
+    std::int32_t request = 0;
+    std::int32_t attempt = 0;
+};
+
+struct Later {
+    bool operator()(const Retry& a, const Retry& b) const { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+};
+
+// nearestRank returns the p-th percentile of sorted values by the nearest-rank method: the
+// ceil(p / 100 * n)-th smallest (1-based), so p99 of 100 values is the 99th, of 10 the 10th.
+Nanos nearestRank(const std::vector<Nanos>& sorted, std::int64_t p)
+{
+    const auto n = static_cast<std::int64_t>(sorted.size());
+    const std::int64_t rank = std::max<std::int64_t>(1, static_cast<std::int64_t>(ceilDiv(Int128(p) * n, 100)));
+    return sorted[static_cast<std::size_t>(rank - 1)];
+}
+
+Latency latencyOf(std::vector<Nanos> values)
+{
+    Latency l;
+    if (values.empty())
+        return l;
+    std::sort(values.begin(), values.end());
+    Int128 sum = 0;
+    for (Nanos v : values)
+        sum += v;
+    l.mean = clampToNanos(ceilDiv(sum, static_cast<Int128>(values.size())));
+    l.p50 = nearestRank(values, 50);
+    l.p99 = nearestRank(values, 99);
+    l.max = values.back();
+    return l;
+}
+
+[[noreturn]] void tooManyAttempts()
+{
+    throw InputError("the retries make more than " + std::to_string(kMaxAttempts)
+                     + " attempts, the most one scenario may hold; lower the max retries or the number of requests");
+}
+
+// Balancer picks each attempt's node: round robin counts attempts in decision order, random
+// draws per attempt (uniform by rejection, no modulo bias), hash sends a client to one node.
+class NodePicker {
+public:
+    NodePicker(const ClusterConfig& c, std::uint64_t seed) : m_kind(c.balancer()), m_nodes(std::uint64_t(c.nodes())), m_rng(seed)
+    {
+        const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+        m_usable = top - (top % m_nodes + 1) % m_nodes; // a multiple of nodes, minus 1
+    }
+
+    int pick(std::uint64_t client)
+    {
+        switch (m_kind) {
+        case Balancer::RoundRobin: return int(m_count++ % m_nodes);
+        case Balancer::Random: {
+            std::uint64_t x = m_rng();
+            while (x > m_usable)
+                x = m_rng();
+            return int(x % m_nodes);
+        }
+        case Balancer::Hash: break;
+        }
+        return int(hashClient(client) % m_nodes);
+    }
+
+private:
+    Balancer m_kind;
+    std::uint64_t m_nodes;
+    std::mt19937_64 m_rng;
+    std::uint64_t m_usable = 0;
+    std::uint64_t m_count = 0;
+};
+
+void addMemory(Memory& sum, const Memory& m)
+{
+    sum.bytes += m.bytes;
+    sum.entries += m.entries;
+}
+
+} // namespace
+
+LimiterConfig layerConfig(const EngineSetup& setup, std::size_t l)
+{
+    const LimiterConfig& c = setup.layers.at(l).config;
+    if (setup.cluster && setup.cluster->coordination() == Coordination::Split)
+        return splitConfig(c, setup.cluster->nodes()).withNginx(c.nginx());
+    return c;
+}
+
+std::int64_t quotaOfLayer(const EngineSetup& setup, std::size_t l)
+{
+    return quotaAny(makeAnyLimiter(setup.layers.at(l).algorithm, layerConfig(setup, l)));
+}
+
+RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
+{
+    if (setup.layers.empty())
+        throw InputError("a policy needs at least one layer");
+    const ClusterConfig cluster = setup.cluster.value_or(ClusterConfig{});
+    const ClientConfig clients = setup.clients.value_or(ClientConfig{});
+    const ClientOptions& o = clients.options();
+    const std::int64_t k = clients.clients();
+    const std::size_t n = in.arrivals.size();
+    if (static_cast<std::int64_t>(n) > kMaxAttempts)
+        tooManyAttempts();
+    if (!in.clientOf.empty()) {
+        if (in.clientOf.size() != n)
+            throw InputError("a client is needed for every request (" + std::to_string(in.clientOf.size()) + " for "
+                             + std::to_string(n) + ")");
+        for (std::size_t i = 0; i < n; ++i)
+            if (in.clientOf[i] < 0 || in.clientOf[i] >= k)
+                throw InputError("request " + std::to_string(i) + " names client " + std::to_string(in.clientOf[i])
+                                 + ", but clients are numbered 0 to " + std::to_string(k - 1));
+    }
+    if (n > 0 && in.arrivals.back() > kMaxNanos - cluster.skewNanos())
+        throw InputError("skew: a node clock would pass the largest time (" + formatSeconds(kMaxNanos) + " s)");
+
+    const std::size_t layers = setup.layers.size();
+    std::vector<AnyLimiter> fresh;
+    for (std::size_t l = 0; l < layers; ++l)
+        fresh.push_back(makeAnyLimiter(setup.layers[l].algorithm, layerConfig(setup, l)));
+    std::int64_t policyQuota = std::numeric_limits<std::int64_t>::max();
+    for (const AnyLimiter& f : fresh)
+        policyQuota = std::min(policyQuota, quotaAny(f));
+    std::vector<Nanos> offsets(static_cast<std::size_t>(cluster.nodes()));
+    for (int x = 0; x < cluster.nodes(); ++x)
+        offsets[std::size_t(x)] = cluster.nodeOffset(x);
+
+    const auto keyCount = static_cast<std::size_t>(clients.keys());
+    std::vector<std::optional<StoreCell>> cells(keyCount * layers);
+    const auto cellOf = [&](std::size_t key, std::size_t l) -> StoreCell& {
+        auto& c = cells[key * layers + l];
+        if (!c)
+            c.emplace(fresh[l], cluster);
+        return *c;
+    };
+
+    RowRun r;
+    r.layers.assign(layers, LayerMetrics{});
+    r.perNodeAllowed.assign(std::size_t(cluster.nodes()), 0);
+    r.log.reserve(n);
+    Metrics& m = r.metrics;
+    ClientStats& s = r.clients;
+    s.requests = static_cast<std::int64_t>(n);
+    std::vector<Nanos> latencies;
+    NodePicker picker(cluster, setup.seed);
+    std::mt19937_64 jitter(setup.seed);
+    std::priority_queue<Retry, std::vector<Retry>, Later> retries;
+    std::int64_t retrySeq = 0;
+    const Nanos windowNanos = setup.layers.front().config.windowNanos();
+    std::deque<Nanos> inside; // admitted attempts' times inside (t - W, t]
+    const bool figures = setup.headers && layers > 1;
+    std::size_t next = 0;
+
+    while (next < n || !retries.empty()) {
+        Retry p;
+        if (next < n && (retries.empty() || in.arrivals[next] <= retries.top().t)) {
+            p = Retry{in.arrivals[next], -1, static_cast<std::int32_t>(next), 0};
+            ++next;
+        } else {
+            p = retries.top();
+            retries.pop();
+        }
+        if (static_cast<std::int64_t>(r.log.size()) >= kMaxAttempts)
+            tooManyAttempts();
+        const auto req = std::size_t(p.request);
+        const std::int64_t client = in.clientOf.empty() ? (setup.clients ? p.request % k : p.request) : in.clientOf[req];
+        const std::int64_t cost = in.costs.empty() ? 1 : in.costs[req];
+        const int node = picker.pick(std::uint64_t(client));
+        const Nanos clock = p.t + offsets[std::size_t(node)];
+        const std::size_t key = clients.key() == KeyMode::Client && setup.clients ? std::size_t(client) : 0;
+
+        // The policy: each layer in order until one denies.
+        Decision d;
+        std::size_t asked = 0;
+        bool allowed = true;
+        Nanos delay = 0;
+        for (; asked < layers; ++asked) {
+            const Decision x = cellOf(key, asked).decide(node, p.t, clock, cost);
+            if (asked == 0) {
+                d = x;
+                if (setup.handedTimes)
+                    r.handed.push_back(cellOf(key, 0).seenAt());
+            }
+            if (!x.allowed) {
+                ++r.layers[asked].deniedHere;
+                for (std::size_t j = 0; j < asked; ++j)
+                    r.layers[j].wasted += cost;
+                allowed = false;
+                ++asked;
+                break;
+            }
+            ++r.layers[asked].allowed;
+            delay = std::max(delay, x.delay);
+        }
+        std::uint8_t headerLayer = 0;
+        if (layers > 1) {
+            for (std::size_t l = asked; l < layers; ++l)
+                cellOf(key, l).look(node, p.t, clock);
+            const double level = d.level;
+            d = Decision{};
+            d.allowed = allowed;
+            d.level = level;
+            d.delay = allowed ? delay : 0;
+            if (!allowed) {
+                Nanos wait = 0;
+                for (std::size_t l = 0; l < layers; ++l) {
+                    const StoreCell& c = *cells[key * layers + l];
+                    wait = std::max(wait, waitForAny(c.seen(), c.seenAt(), std::min(cost, c.quota())));
+                }
+                d.retryAfter = cost > policyQuota ? kRetryNever : wait;
+            }
+            std::int32_t least = std::numeric_limits<std::int32_t>::max();
+            for (std::size_t l = 0; l < layers; ++l) {
+                const StoreCell& c = *cells[key * layers + l];
+                const std::int32_t left = remainingAny(c.seen(), c.seenAt());
+                if (left < least) {
+                    least = left;
+                    headerLayer = std::uint8_t(l);
+                }
+                if (figures)
+                    r.figures.push_back({left, waitForAny(c.seen(), c.seenAt(), c.quota())});
+            }
+            d.remaining = least;
+        }
+
+        LoggedAttempt a;
+        a.t = p.t;
+        a.wait = d.allowed ? d.delay : d.retryAfter;
+        if (setup.headers) {
+            const StoreCell& c = *cells[key * layers + headerLayer];
+            a.reset = waitForAny(c.seen(), c.seenAt(), c.quota());
+        }
+        a.level = d.level;
+        a.request = p.request;
+        a.client = static_cast<std::int32_t>(client);
+        a.remaining = d.remaining;
+        a.attempt = static_cast<std::uint8_t>(p.attempt);
+        a.node = static_cast<std::uint8_t>(node);
+        a.allowed = d.allowed;
+        a.headerLayer = headerLayer;
+        r.log.push_back(a);
+
+        m.allowed += d.allowed;
+        m.delayed += d.delay > 0;
+        m.never += d.retryNever();
+        if (d.allowed) {
+            m.allowedCost += cost;
+            ++r.perNodeAllowed[std::size_t(node)];
+            ++s.succeeded;
+            latencies.push_back(p.t - in.arrivals[req] + d.delay);
+            inside.push_back(p.t);
+            while (inside.front() <= p.t - windowNanos)
+                inside.pop_front();
+            m.maxInWindow = std::max(m.maxInWindow, static_cast<std::int64_t>(inside.size()));
+            continue;
+        }
+        if (o.retry == RetryPolicy::None || p.attempt >= o.maxRetries || !retryable(d)) {
+            ++s.gaveUp;
+            continue;
+        }
+        const Nanos wait = o.retry == RetryPolicy::Backoff
+            ? backoffDelay(o.backoffBaseNanos, o.backoffCapNanos, p.attempt, jitter() >> 11)
+            : *retryDelay(clients, d);
+        const Int128 at = Int128(p.t) + wait;
+        if (at > kMaxNanos)
+            throw InputError("a retry would come at " + formatSeconds(p.t) + " s + " + formatSeconds(wait)
+                             + " s, past the largest time RateLab can represent");
+        retries.push(Retry{static_cast<Nanos>(at), retrySeq++, p.request, p.attempt + 1});
+    }
+
+    // Memory: per key, every layer where it lives; the largest key's is the row's.
+    Memory freshMemory;
+    for (std::size_t l = 0; l < layers; ++l) {
+        StoreCell unused(fresh[l], cluster);
+        addMemory(freshMemory, unused.memory());
+    }
+    m.memory = freshMemory; // nothing arrived: a fresh key's state
+    bool any = false;
+    for (std::size_t key = 0; key < keyCount; ++key) {
+        if (!cells[key * layers])
+            continue;
+        Memory mem;
+        for (std::size_t l = 0; l < layers; ++l)
+            addMemory(mem, cells[key * layers + l] ? cells[key * layers + l]->memory() : memoryAny(fresh[l]));
+        ++s.keysUsed;
+        addMemory(s.total, mem);
+        s.perKeyMax.bytes = any ? std::max(s.perKeyMax.bytes, mem.bytes) : mem.bytes;
+        s.perKeyMax.entries = any ? std::max(s.perKeyMax.entries, mem.entries) : mem.entries;
+        any = true;
+    }
+    if (any)
+        m.memory = s.perKeyMax;
+    s.attempts = static_cast<std::int64_t>(r.log.size());
+    m.denied = s.attempts - m.allowed;
+    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(setup.layers.front().config.limit());
+    s.amplification = s.requests > 0 ? static_cast<double>(s.attempts) / static_cast<double>(s.requests) : 0.0;
+    s.latency = latencyOf(std::move(latencies));
+    return r;
+}
+
+} // namespace ratelab

@@ -1,0 +1,104 @@
+// The engine: one event loop where every production feature combines (semantics.md,
+// "Everything together: one attempt's path"). One attempt (a first attempt or a retry) of client
+// c at true time t of cost k goes: balancer -> node -> node clock -> key -> each layer of the
+// policy, decided where the coordination keeps that (key, layer)'s state (store.h) -> response
+// (decision and headers) -> the client's retry policy. Attempts are decided in time order; at
+// one instant first attempts (in arrival order) before retries (in the order of the denials
+// that made them).
+//
+// A row of the app or of `compare` is one policy: an algorithm is a policy of one layer, and
+// `layered` the scenario's layers. The plain rows (one layer, one node, one client, no retries,
+// no headers) keep their one-pass fast path (decide.h); this loop is for the rows that need it,
+// and reduces to them decision for decision when every feature is switched off.
+#pragma once
+
+#include "clients.h"
+#include "cluster.h"
+#include "layered.h"
+#include "simulator.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace ratelab {
+
+// EngineSetup is what a row runs: the policy and where and for whom it decides.
+struct EngineSetup {
+    std::vector<Layer> layers;            // the policy, asked in order (at least one layer)
+    std::optional<ClusterConfig> cluster; // none: one node, one store
+    std::optional<ClientConfig> clients;  // none: one client, one key, no retries
+    std::uint64_t seed = 1;               // the random balancer's draws and the backoff jitter
+    bool headers = false;                 // keep what the response headers need (reset, per layer)
+    bool handedTimes = false;             // keep the time the first layer's limiter was handed
+};
+
+// EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each
+// request's client (empty: round robin, request i is client i mod K).
+struct EngineRequests {
+    std::span<const Nanos> arrivals;
+    std::span<const std::int64_t> costs;
+    std::span<const std::int64_t> clientOf;
+};
+
+// LoggedAttempt is one decided attempt, in 48 bytes: enough to write it, draw it and rebuild
+// its Decision (a delay and a retry_after are never both set, so they share `wait`).
+struct LoggedAttempt {
+    Nanos t = 0;           // true time
+    Nanos wait = 0;        // admitted: its delay; denied: its retry_after (kRetryNever: never)
+    Nanos reset = 0;       // with headers: the header layer's reset after it
+    double level = 0;      // the first layer's level after it, as its node saw it
+    std::int32_t request = 0;
+    std::int32_t client = 0;
+    std::int32_t remaining = 0;
+    std::uint8_t attempt = 0;     // 0 for the first
+    std::uint8_t node = 0;
+    std::uint8_t allowed = 0;
+    std::uint8_t headerLayer = 0; // the layer with the least remaining: what X-RateLimit-* describe
+
+    // decision rebuilds the Decision the policy answered.
+    Decision decision() const
+    {
+        Decision d;
+        d.allowed = allowed != 0;
+        (d.allowed ? d.delay : d.retryAfter) = wait;
+        d.level = level;
+        d.remaining = remaining;
+        return d;
+    }
+};
+static_assert(sizeof(LoggedAttempt) == 48);
+
+// LayerFigure is one layer's part of a response (RateLimit lists every layer): with headers and
+// more than one layer, one per attempt and layer.
+struct LayerFigure {
+    std::int32_t remaining = 0;
+    Nanos reset = 0;
+};
+
+// RowRun is what the engine reports of one row.
+struct RowRun {
+    // metrics count attempts; max_in_window and overshoot are over every admitted attempt on
+    // true time, against the first layer's window and limit; memory is the largest key's state,
+    // summed over its layers and where they live (nodes, store).
+    Metrics metrics;
+    std::vector<LayerMetrics> layers;        // per layer: allowed, denied here, wasted
+    std::vector<std::int64_t> perNodeAllowed; // admitted per node
+    ClientStats clients;                      // requests, attempts, latency, memory per key
+    std::vector<LoggedAttempt> log;           // in decision order
+    std::vector<LayerFigure> figures;         // with headers and layers: log.size() * layers
+    std::vector<Nanos> handed;                // with handedTimes: one per attempt
+};
+
+// runRow runs one row. It throws InputError for more than kMaxAttempts attempts, a client out of
+// range, a retry or a node clock past the largest time.
+RowRun runRow(const EngineSetup& setup, const EngineRequests& requests);
+
+// quotaOfLayer returns the most one instant admits on layer l as a node sees it (split divides).
+std::int64_t quotaOfLayer(const EngineSetup& setup, std::size_t l);
+
+// layerConfig returns the config layer l decides with: split divides it among the nodes.
+LimiterConfig layerConfig(const EngineSetup& setup, std::size_t l);
+
+} // namespace ratelab

@@ -1,0 +1,149 @@
+#include "store.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ratelab {
+
+namespace {
+
+constexpr Nanos kNotYet = std::numeric_limits<Nanos>::min(); // a limiter not handed anything yet
+
+void addMemory(Memory& sum, const Memory& m)
+{
+    sum.bytes += m.bytes;
+    sum.entries += m.entries;
+}
+
+} // namespace
+
+StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster)
+    : m_cluster(&cluster), m_mode(cluster.coordination()), m_fresh(fresh), m_store(fresh), m_storeLast(kNotYet), m_readLast(kNotYet),
+      m_seen(&m_store), m_quota(quotaAny(fresh))
+{
+    if (m_mode != Coordination::Shared && m_mode != Coordination::Racy)
+        m_nodes.resize(static_cast<std::size_t>(cluster.nodes()), Node{std::nullopt, kNotYet, 0});
+}
+
+StoreCell::Node& StoreCell::node(int n)
+{
+    Node& x = m_nodes[static_cast<std::size_t>(n)];
+    if (!x.limiter)
+        x.limiter = m_fresh;
+    return x;
+}
+
+void StoreCell::handToStore(Nanos handed, std::int64_t cost)
+{
+    m_storeLast = std::max(m_storeLast, handed);
+    (void)decideAny(m_store, m_storeLast, cost);
+}
+
+void StoreCell::applyPending(Nanos t)
+{
+    const Nanos latency = m_cluster->latencyNanos();
+    for (; !m_pending.empty() && t - m_pending.front().t >= latency; m_pending.pop_front())
+        handToStore(m_pending.front().handed, m_pending.front().cost);
+}
+
+void StoreCell::syncNode(Node& n, Nanos t)
+{
+    const Nanos sync = m_cluster->syncNanos();
+    const std::int64_t tick = t / sync;
+    if (tick == n.tick)
+        return;
+    const Nanos boundary = tick * sync; // <= t: no overflow
+    for (; !m_pending.empty() && m_pending.front().t < boundary; m_pending.pop_front())
+        handToStore(m_pending.front().handed, m_pending.front().cost);
+    n.limiter = m_store;
+    n.last = m_storeLast;
+    n.tick = tick;
+}
+
+void StoreCell::look(int n, Nanos t, Nanos clock)
+{
+    m_used = true;
+    switch (m_mode) {
+    case Coordination::Local:
+    case Coordination::Split: {
+        Node& x = node(n);
+        m_seen = &*x.limiter;
+        m_seenAt = std::max(x.last, clock);
+        return;
+    }
+    case Coordination::Racy:
+        applyPending(t);
+        m_seen = &m_store;
+        m_seenAt = std::max(m_readLast, clock);
+        return;
+    case Coordination::Shared:
+        m_seen = &m_store;
+        m_seenAt = std::max(m_storeLast, clock);
+        return;
+    case Coordination::Hybrid: {
+        Node& x = node(n);
+        syncNode(x, t);
+        m_seen = &*x.limiter;
+        m_seenAt = std::max(x.last, clock);
+        return;
+    }
+    }
+}
+
+Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
+{
+    m_used = true;
+    switch (m_mode) {
+    case Coordination::Local:
+    case Coordination::Split: {
+        Node& x = node(n);
+        x.last = clock; // a node's own clock never goes back: arrivals are in time order
+        m_seen = &*x.limiter;
+        m_seenAt = clock;
+        return decideAny(*x.limiter, clock, cost);
+    }
+    case Coordination::Shared:
+        m_storeLast = std::max(m_storeLast, clock);
+        m_seen = &m_store;
+        m_seenAt = m_storeLast;
+        return decideAny(m_store, m_storeLast, cost);
+    case Coordination::Racy: {
+        applyPending(t);
+        m_readLast = std::max(m_readLast, clock);
+        m_peek = m_store; // the read: the store as it stands, decided on a copy
+        m_seen = &*m_peek;
+        m_seenAt = m_readLast;
+        const Decision d = decideAny(*m_peek, m_readLast, cost);
+        if (d.allowed) // the write lands a round trip later, at the time this read was handed
+            m_pending.push_back({t, m_readLast, cost});
+        return d;
+    }
+    case Coordination::Hybrid: {
+        Node& x = node(n);
+        syncNode(x, t);
+        x.last = std::max(x.last, clock);
+        m_seen = &*x.limiter;
+        m_seenAt = x.last;
+        const Decision d = decideAny(*x.limiter, x.last, cost);
+        if (d.allowed)
+            m_pending.push_back({t, x.last, cost});
+        return d;
+    }
+    }
+    return {};
+}
+
+Memory StoreCell::memory()
+{
+    Memory m;
+    if (m_mode == Coordination::Racy || m_mode == Coordination::Hybrid)
+        for (; !m_pending.empty(); m_pending.pop_front())
+            handToStore(m_pending.front().handed, m_pending.front().cost);
+    if (m_mode != Coordination::Local && m_mode != Coordination::Split)
+        addMemory(m, memoryAny(m_store));
+    for (const Node& x : m_nodes)
+        addMemory(m, memoryAny(x.limiter ? *x.limiter : m_fresh));
+    return m;
+}
+
+} // namespace ratelab

@@ -1,0 +1,276 @@
+// The one engine (semantics.md, "Everything together"): hand-derived tables for pairs of
+// features, and every combination of {clients with retries, cluster mode, cost, layers, nginx}
+// against an O(n^2) oracle written from the text (engine_oracle.h), over seeded random scenarios
+// (RATELAB_PROPERTY_SEEDS, default 200).
+#include "engine.h"
+#include "engine_oracle.h"
+#include "decimal.h"
+
+#include <QTest>
+
+#include <random>
+
+using namespace ratelab;
+
+namespace {
+
+constexpr Nanos kSecond = kNanosPerSecond;
+
+ClientConfig clientsOf(std::int64_t k, RetryPolicy p, std::int64_t maxRetries, Nanos delay = 0,
+                       KeyMode key = KeyMode::Client)
+{
+    ClientOptions o;
+    o.clients = k;
+    o.retry = p;
+    o.maxRetries = maxRetries;
+    o.retryDelayNanos = delay;
+    o.key = key;
+    return ClientConfig::make(o);
+}
+
+ClusterConfig clusterOf(int nodes, Coordination c)
+{
+    return ClusterConfig::make({nodes, Balancer::RoundRobin, c, 0, 0, 0, 1});
+}
+
+int seeds()
+{
+    bool ok = false;
+    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
+    return ok && n > 0 ? n : 200;
+}
+
+struct Row { // an expected logged attempt
+    std::int32_t request, attempt;
+    Nanos t;
+    bool allowed;
+    Nanos wait;
+    int node;
+};
+
+void compareLog(const RowRun& got, const std::vector<Row>& want)
+{
+    QCOMPARE(got.log.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const LoggedAttempt& a = got.log[i];
+        const Row& w = want[i];
+        const QByteArray where = "attempt " + QByteArray::number(qulonglong(i));
+        QVERIFY2(a.request == w.request && a.attempt == w.attempt && a.t == w.t, where);
+        QVERIFY2(bool(a.allowed) == w.allowed, where);
+        QVERIFY2(a.wait == w.wait, where + " wait " + QByteArray::number(qlonglong(a.wait)));
+        QVERIFY2(a.node == w.node, where);
+    }
+}
+
+} // namespace
+
+class TestEngine : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Clients + cost: a token bucket of 4 at 1/s; two requests of cost 3 at 0. The second finds 1
+    // token and needs 2 more: retry_after 2 s; retried then, it finds 3 and passes.
+    void clientsWithCost()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(4, 4 * kSecond)}};
+        s.clients = clientsOf(1, RetryPolicy::RetryAfter, 3);
+        const std::vector<Nanos> t{0, 0};
+        const std::vector<std::int64_t> cost{3, 3};
+        const RowRun r = runRow(s, {t, cost, {}});
+        compareLog(r, {{0, 0, 0, true, 0, 0}, {1, 0, 0, false, 2 * kSecond, 0}, {1, 1, 2 * kSecond, true, 0, 0}});
+        QCOMPARE(r.clients.latency.max, 2 * kSecond);
+        QCOMPARE(r.metrics.allowedCost, 6);
+    }
+
+    // Cluster (local, 2 nodes) + cost: a fixed window of 3 per 10 s, four requests of cost 2 at
+    // 0, 1, 2, 3 s, round robin. Each node admits its first (2 of 3) and denies its second (4 > 3)
+    // until its window ends: 10 - 2 = 8 s and 10 - 3 = 7 s.
+    void clusterWithCost()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::FixedWindow, LimiterConfig::make(3, 10 * kSecond)}};
+        s.cluster = clusterOf(2, Coordination::Local);
+        const std::vector<Nanos> t{0, kSecond, 2 * kSecond, 3 * kSecond};
+        const std::vector<std::int64_t> cost{2, 2, 2, 2};
+        const RowRun r = runRow(s, {t, cost, {}});
+        compareLog(r, {{0, 0, 0, true, 0, 0},
+                       {1, 0, kSecond, true, 0, 1},
+                       {2, 0, 2 * kSecond, false, 8 * kSecond, 0},
+                       {3, 0, 3 * kSecond, false, 7 * kSecond, 1}});
+        QCOMPARE(r.perNodeAllowed, (std::vector<std::int64_t>{1, 1}));
+        QCOMPARE(r.metrics.maxInWindow, 2);
+    }
+
+    // Cluster (shared, 2 nodes) + layers: a token bucket of 2 at 1/s over a fixed window of 3 per
+    // 10 s; requests at 0, 0, 0, 1, 2 s.
+    //   0: tokens 2 -> 1, count 1.  0: tokens 0, count 2.  0: no token: denied by the bucket (the
+    //   window is not asked), retry when both pass: max(1 s for a token, 0) = 1 s; remaining
+    //   min(0, 1) = 0.  1 s: a token: tokens 0, count 3.  2 s: a token, consumed; the window is full:
+    //   denied, that token wasted; retry_after max(1 s, 10 - 2 = 8 s) = 8 s.
+    void clusterWithLayers()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(2, 2 * kSecond)},
+                    {Algorithm::FixedWindow, LimiterConfig::make(3, 10 * kSecond)}};
+        s.cluster = clusterOf(2, Coordination::Shared);
+        const std::vector<Nanos> t{0, 0, 0, kSecond, 2 * kSecond};
+        const RowRun r = runRow(s, {t, {}, {}});
+        compareLog(r, {{0, 0, 0, true, 0, 0},
+                       {1, 0, 0, true, 0, 1},
+                       {2, 0, 0, false, kSecond, 0},
+                       {3, 0, kSecond, true, 0, 1},
+                       {4, 0, 2 * kSecond, false, 8 * kSecond, 0}});
+        QCOMPARE(r.log[2].remaining, 0);
+        QCOMPARE(r.layers[0].allowed, 4);
+        QCOMPARE(r.layers[0].deniedHere, 1);
+        QCOMPARE(r.layers[0].wasted, 1);
+        QCOMPARE(r.layers[1].allowed, 3);
+        QCOMPARE(r.layers[1].deniedHere, 1);
+    }
+
+    // Clients + cluster: 2 clients, 2 local nodes round robin over attempts, a fixed window of 1
+    // per 10 s per client, retried 0.5 s later once. Client 0's second request (t = 1, node 0)
+    // is denied (retry in 9 s); its retry is the 4th attempt, so node 1, where client 0's key is
+    // fresh: admitted. Each node holds its own state: the cluster admits 3 for 2 clients.
+    void clientsOnACluster()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::FixedWindow, LimiterConfig::make(1, 10 * kSecond)}};
+        s.cluster = clusterOf(2, Coordination::Local);
+        s.clients = clientsOf(2, RetryPolicy::Immediate, 1, kSecond / 2);
+        const std::vector<Nanos> t{0, 0, kSecond};
+        const std::vector<std::int64_t> who{0, 1, 0};
+        const RowRun r = runRow(s, {t, {}, who});
+        compareLog(r, {{0, 0, 0, true, 0, 0},
+                       {1, 0, 0, true, 0, 1},
+                       {2, 0, kSecond, false, 9 * kSecond, 0},
+                       {2, 1, kSecond * 3 / 2, true, 0, 1}});
+        QCOMPARE(r.clients.latency.max, kSecond / 2);
+    }
+
+    // Headers from the node that decided: a token bucket of 2 per 10 s (0.2/s) on 2 local nodes,
+    // requests 1 s apart. Node 1's first request (t = 1) leaves it 1 token short: full again in
+    // 5 s, so X-RateLimit-Reset is 6, not the 10 of one limiter replayed over every request.
+    void resetOfTheDecidingNode()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(2, 10 * kSecond)}};
+        s.cluster = clusterOf(2, Coordination::Local);
+        s.headers = true;
+        const std::vector<Nanos> t{0, kSecond, 2 * kSecond, 3 * kSecond};
+        const RowRun r = runRow(s, {t, {}, {}});
+        QCOMPARE(r.log[1].reset, 5 * kSecond);
+        QCOMPARE(r.log[2].reset, 8 * kSecond); // node 0 at 2 s: 1.4 - 1 = 0.4 tokens, 1.6 short
+        // split: each node holds L / N = 1 of a limit of 2
+        s.cluster = clusterOf(2, Coordination::Split);
+        QCOMPARE(quotaOfLayer(s, 0), 1);
+    }
+
+    // Each feature switched off reduces to the single limiter, decision for decision.
+    void reducesToTheSingleLimiter()
+    {
+        std::mt19937_64 g(5);
+        for (Algorithm a : kEveryAlgorithm) {
+            const LimiterConfig c = LimiterConfig::make(3, 2 * kSecond);
+            std::vector<Nanos> t;
+            Nanos now = 0;
+            for (int i = 0; i < 200; ++i)
+                t.push_back(now += Nanos(g() % 4) * kSecond / 4);
+            EngineSetup s;
+            s.layers = {{a, c}};
+            const RowRun r = runRow(s, {t, {}, {}});
+            auto single = makeLimiter(a, c);
+            for (std::size_t i = 0; i < t.size(); ++i) {
+                const Decision d = single->decide(t[i]);
+                const Decision e = r.log[i].decision();
+                QVERIFY(d.allowed == e.allowed && d.delay == e.delay && d.retryAfter == e.retryAfter
+                        && d.remaining == e.remaining && d.level == e.level);
+            }
+        }
+    }
+
+    // Every combination against the oracle: random policies of 1 to 3 layers (nginx included),
+    // costs, clients that retry (every policy), clusters (every mode and balancer, skew), headers.
+    void everyCombinationIsTheOracle()
+    {
+        const int n = seeds();
+        for (int seed = 0; seed < n; ++seed) {
+            std::mt19937_64 g(std::uint64_t(seed) * 7919 + 1);
+            const auto in = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); };
+            EngineSetup s;
+            const int layers = int(in(1, 3));
+            for (int l = 0; l < layers; ++l) {
+                const Algorithm a = kEveryAlgorithm[std::size_t(in(0, std::int64_t(kEveryAlgorithm.size()) - 1))];
+                const std::int64_t limit = in(1, 4);
+                // nginx writes whole requests per second: a window of 1 s makes L/W one
+                const Nanos window = a == Algorithm::NginxLimitReq ? kSecond : in(1, 6) * kSecond / 2;
+                s.layers.push_back({a, LimiterConfig::make(limit, window)});
+            }
+            const int features = int(in(0, 7)); // bit 0 cluster, 1 clients, 2 cost
+            if (features & 1) {
+                ClusterConfig::Options o;
+                o.nodes = int(in(1, 3));
+                o.balancer = kAllBalancers[std::size_t(in(0, 2))];
+                o.coordination = kAllCoordinations[std::size_t(in(0, 4))];
+                if (o.coordination == Coordination::Racy)
+                    o.latencyNanos = in(0, 4) * kSecond / 4;
+                if (o.coordination == Coordination::Hybrid)
+                    o.syncNanos = in(1, 4) * kSecond / 2;
+                o.skewNanos = in(0, 1) ? in(0, 3) * kSecond / 10 : 0;
+                o.seed = std::uint64_t(seed);
+                s.cluster = ClusterConfig::make(o);
+            }
+            std::vector<std::int64_t> who;
+            const std::size_t count = std::size_t(in(0, 30));
+            if (features & 2) {
+                ClientOptions o;
+                o.clients = in(1, 3);
+                o.key = in(0, 1) ? KeyMode::Client : KeyMode::Global;
+                o.retry = kAllRetryPolicies[std::size_t(in(0, 4))];
+                o.maxRetries = in(0, 3);
+                o.retryDelayNanos = in(0, 4) * kSecond / 4;
+                s.clients = ClientConfig::make(o);
+                if (in(0, 1))
+                    for (std::size_t i = 0; i < count; ++i)
+                        who.push_back(in(0, o.clients - 1));
+            }
+            std::vector<std::int64_t> cost;
+            if (features & 4)
+                for (std::size_t i = 0; i < count; ++i)
+                    cost.push_back(in(1, 5));
+            s.seed = std::uint64_t(seed) + 11;
+            s.headers = true;
+            std::vector<Nanos> t;
+            Nanos now = 0;
+            for (std::size_t i = 0; i < count; ++i)
+                t.push_back(now += in(0, 1) ? 0 : in(0, 8) * kSecond / 8);
+
+            const QByteArray where = "seed " + QByteArray::number(seed);
+            RowRun got;
+            try {
+                got = runRow(s, {t, cost, who});
+            } catch (const InputError&) { // split's r/N that nginx cannot write: refused by both
+                QVERIFY_THROWS_EXCEPTION(InputError, oracle::run(s, t, cost, who));
+                continue;
+            }
+            const oracle::Result want = oracle::run(s, t, cost, who);
+            QVERIFY2(got.log.size() == want.log.size(), where);
+            for (std::size_t i = 0; i < want.log.size(); ++i) {
+                const LoggedAttempt &a = got.log[i], &w = want.log[i];
+                const QByteArray at = where + ", attempt " + QByteArray::number(qulonglong(i));
+                QVERIFY2(a.t == w.t && a.request == w.request && a.attempt == w.attempt && a.client == w.client, at);
+                QVERIFY2(a.node == w.node, at + " node");
+                QVERIFY2(a.allowed == w.allowed, at + " verdict");
+                QVERIFY2(a.wait == w.wait, at + " wait " + QByteArray::number(qlonglong(a.wait)) + " vs "
+                                               + QByteArray::number(qlonglong(w.wait)));
+                QVERIFY2(a.remaining == w.remaining, at + " remaining");
+                QVERIFY2(a.level == w.level, at + " level");
+            }
+            QVERIFY2(got.perNodeAllowed == want.perNodeAllowed, where);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEngine)
+#include "tst_engine.moc"
