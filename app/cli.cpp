@@ -2,7 +2,6 @@
 // (compare, presets, --version, --help) itself, and hands the window, `export` and `bench`, which
 // draw widgets, to `ratelab-gui` beside it, so a script's `ratelab compare` never loads Qt Widgets,
 // Qt Charts or a GUI platform.
-#include "client_options.h"
 #include "cluster_options.h"
 #include "command.h"
 #include "guilauncher.h"
@@ -11,7 +10,6 @@
 #include "presets.h"
 #include "redis_store.h"
 #include "report.h"
-#include "report_clients.h"
 #include "rows.h"
 #include "scenario_options.h"
 
@@ -27,8 +25,6 @@ namespace {
 int compare(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
-    addClientOptions(parser);
-    addClusterOptions(parser);
     parser.addOption({"format", "Output format: json (default) or csv.", "json|csv"});
     parser.addOption({"headers", "Add each decision's response headers (X-RateLimit-*, Retry-After, RateLimit-*)."});
     int status = 0;
@@ -37,74 +33,22 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     const QString format = parser.isSet("format") ? parser.value("format") : "json";
     if (format != "json" && format != "csv")
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");
+    const ReportFormat f = format == "csv" ? ReportFormat::Csv : ReportFormat::Json;
+    const bool headers = parser.isSet("headers");
 
-    // Any client option runs the event-driven simulation of clients that retry.
-    if (clientOptionsGiven(parser)) {
-        if (clusterOptionsGiven(parser))
-            return fail("the client options (--clients, --retry, ...) and the cluster options (--nodes, "
-                        "--coordination, ...) cannot be combined yet: choose one");
-        std::ios::sync_with_stdio(false);
-        compareWithClients(parser, args, format == "csv", std::cout);
-        std::cout.flush();
-        return std::cout ? 0 : fail("cannot write the output");
-    }
-
+    // One scenario, whatever it combines; one writer; the scenario saved once it ran.
     const Scenario scenario = scenarioFromOptions(parser);
-    // A scenario file or preset with clients runs them as the options would.
-    if (scenario.clients && !clusterOptionsGiven(parser)) {
-        const RowInputs inputs = resolveRowInputs(scenario);
-        ClientOptions o = scenario.clients->options();
-        o.seed = scenario.pattern.seed;
-        const ClientsTrace trace =
-            simulateClients(scenario.config, ClientConfig::make(o), scenario.algorithms, inputs.arrivals, inputs.clientOf);
-        std::ios::sync_with_stdio(false);
-        if (format == "csv")
-            writeClientsCsv(std::cout, trace);
-        else
-            writeClientsJson(std::cout, scenario, trace);
-        std::cout.flush();
-        return std::cout ? 0 : fail("cannot write the output");
-    }
-    // Any cluster option (or a file's cluster) runs the scenario on N nodes (and, with --backend
-    // redis, on Redis).
-    ReportOptions options;
-    options.headers = parser.isSet("headers");
-    std::optional<ClusterOptions> cluster = clusterFromOptions(parser, scenario.pattern.seed);
-    if (!cluster && scenario.cluster) {
-        (void)resolveRowInputs(scenario); // the combinations a cluster does not take yet
-        ClusterConfig::Options o{scenario.cluster->nodes(), scenario.cluster->balancer(),
-                                 scenario.cluster->coordination(), scenario.cluster->latencyNanos(),
-                                 scenario.cluster->syncNanos(), scenario.cluster->skewNanos(), scenario.pattern.seed};
-        cluster = ClusterOptions{ClusterConfig::make(o), false, {}};
-    }
-    if (cluster) {
-        if (!scenario.layers.empty())
-            return fail("--layer and the cluster options cannot be combined yet: choose one");
-        const auto [clusterTrace, report] = runCluster(scenario, *cluster);
-        options.cluster = &report;
-        std::ios::sync_with_stdio(false);
-        if (format == "csv")
-            writeCsv(std::cout, clusterTrace, options);
-        else
-            writeJson(std::cout, scenario, clusterTrace, options);
-        std::cout.flush();
-        return std::cout ? 0 : fail("cannot write the output");
-    }
+    const BackendOptions backend = backendFromOptions(parser);
     std::ios::sync_with_stdio(false);
-    if (streamable(scenario, options)) { // written as it is decided: no trace, bounded memory
-        if (format == "csv")
-            streamCsv(std::cout, scenario);
-        else
-            streamJson(std::cout, scenario);
-    } else {
-        const Trace trace = simulate(scenario);
-        if (format == "csv")
-            writeCsv(std::cout, trace, options);
-        else
-            writeJson(std::cout, scenario, trace, options);
-    }
+    if (backend.redis)
+        writeThroughRedis(std::cout, scenario, backend, f, headers);
+    else
+        writeReport(std::cout, scenario, f, headers);
     std::cout.flush();
-    return std::cout ? 0 : fail("cannot write the output");
+    if (!std::cout)
+        return fail("cannot write the output");
+    saveScenarioIfAsked(parser, scenario);
+    return 0;
 }
 
 int listPresets(QCommandLineParser& parser, const QStringList& args)

@@ -1,9 +1,7 @@
 #include "client_options.h"
 
-#include "arrivals_clients.h"
 #include "clients.h"
 #include "decimal.h"
-#include "report_clients.h"
 #include "scenario_options.h"
 
 #include <algorithm>
@@ -23,14 +21,36 @@ std::string knownPolicies()
     return out;
 }
 
-ClientConfig clientConfigFromOptions(const QCommandLineParser& p, std::uint64_t seed, std::int64_t namedClients)
+} // namespace
+
+void addClientOptions(QCommandLineParser& parser)
 {
-    ClientOptions o;
-    o.seed = seed;
+    parser.addOptions({
+        {"clients", "Number of clients K, 1 to 100000: request i is client i mod K (default 1).", "K"},
+        {"key", "Limit per client (one limiter each) or global (one for all) (default client).", "client|global"},
+        {"retry", "Retry policy for a denied attempt: " + QString::fromStdString(knownPolicies()) + " (default none).",
+         "policy"},
+        {"retry-delay", "Seconds before an immediate retry (default 0).", "seconds"},
+        {"max-retries", "Retries per request at most, 0 to 100 (default 3).", "M"},
+        {"backoff-base", "Backoff: base seconds, doubled per attempt (default 0.1).", "seconds"},
+        {"backoff-cap", "Backoff: cap on base * 2^attempt, in seconds (default 10).", "seconds"},
+    });
+}
+
+void applyClientOptions(const QCommandLineParser& p, Scenario& s)
+{
+    const bool given = std::any_of(std::begin(kClientOptionNames), std::end(kClientOptionNames),
+                                   [&](const char* name) { return p.isSet(name); });
+    std::int64_t named = 0; // the arrivals name clients 0 .. named - 1
+    for (std::int64_t c : s.explicitClients)
+        named = std::max(named, c + 1);
+    if (!given && !s.clients && named == 0)
+        return;
+    ClientOptions o = s.clients ? s.clients->options() : ClientOptions{};
     if (p.isSet("clients"))
         o.clients = *integerOption(p, "clients", 1, ClientConfig::kMaxClients);
-    else if (namedClients > 0) // the arrivals file names clients 0 .. namedClients - 1
-        o.clients = namedClients;
+    else
+        o.clients = std::max(o.clients, named);
     if (p.isSet("key")) {
         const auto k = keyModeFromId(p.value("key").toStdString());
         if (!k)
@@ -48,94 +68,11 @@ ClientConfig clientConfigFromOptions(const QCommandLineParser& p, std::uint64_t 
     o.maxRetries = integerOption(p, "max-retries", 0, ClientConfig::kMaxRetries).value_or(o.maxRetries);
     o.backoffBaseNanos = secondsOption(p, "backoff-base", Sign::Positive).value_or(o.backoffBaseNanos);
     o.backoffCapNanos = secondsOption(p, "backoff-cap", Sign::Positive).value_or(o.backoffCapNanos);
-    return ClientConfig::make(o);
-}
-
-// withoutArrivals returns args without --arrivals and its value (or --arrivals=VALUE).
-QStringList withoutArrivals(const QStringList& args)
-{
-    QStringList out;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        if (args[i] == "--arrivals") {
-            ++i;
-            continue;
-        }
-        if (args[i].startsWith("--arrivals="))
-            continue;
-        out << args[i];
-    }
-    return out;
-}
-
-} // namespace
-
-void addClientOptions(QCommandLineParser& parser)
-{
-    parser.addOptions({
-        {"clients", "Number of clients K, 1 to 100000: request i is client i mod K (default 1).", "K"},
-        {"key", "Limit per client (one limiter each) or global (one for all) (default client).", "client|global"},
-        {"retry", "Retry policy for a denied attempt: " + QString::fromStdString(knownPolicies()) + " (default none).",
-         "policy"},
-        {"retry-delay", "Seconds before an immediate retry (default 0).", "seconds"},
-        {"max-retries", "Retries per request at most, 0 to 100 (default 3).", "M"},
-        {"backoff-base", "Backoff: base seconds, doubled per attempt (default 0.1).", "seconds"},
-        {"backoff-cap", "Backoff: cap on base * 2^attempt, in seconds (default 10).", "seconds"},
-    });
-}
-
-bool clientOptionsGiven(const QCommandLineParser& parser)
-{
-    return std::any_of(std::begin(kClientOptionNames), std::end(kClientOptionNames),
-                       [&](const char* name) { return parser.isSet(name); });
-}
-
-void compareWithClients(const QCommandLineParser& parser, const QStringList& args, bool csv, std::ostream& out)
-{
-    std::optional<ArrivalsWithClients> file;
-    if (parser.isSet("arrivals")) {
-        const std::string path = parser.value("arrivals").toStdString();
-        if (path.empty())
-            throw InputError("--arrivals: no file name given");
-        if (parser.isSet("save-scenario"))
-            throw InputError("--save-scenario cannot record arrivals read with the client options; save without them");
-        file = readArrivalsWithClientsFile(path);
-    }
-    // The scenario without --arrivals (read above, since it may hold a client column).
-    QCommandLineParser rest;
-    addScenarioOptions(rest);
-    addClientOptions(rest);
-    rest.addOption({"format", "", "json|csv"});
-    rest.addHelpOption();
-    if (!rest.parse(withoutArrivals(args)))
-        throw InputError(rest.errorText().toStdString());
-    Scenario scenario = scenarioFromOptions(rest);
-    std::int64_t namedClients = 0;
-    if (file) {
-        scenario.explicitArrivals = std::move(file->times);
-        for (std::int64_t c : file->clients)
-            namedClients = std::max(namedClients, c + 1);
-    }
-    if (!scenario.layers.empty())
-        throw InputError("--layer and the client options cannot be combined yet: choose one");
-    if (!resolveCosts(scenario).empty())
-        throw InputError("request cost is not simulated with clients that retry yet: leave out --cost with the client "
-                         "options");
-    for (Algorithm a : scenario.algorithms)
-        if (a == Algorithm::NginxLimitReq)
-            throw InputError("nginx_limit_req is not simulated with clients that retry yet: leave it out of "
-                             "--algorithms with the client options");
-    const ClientConfig clients = clientConfigFromOptions(parser, scenario.pattern.seed, namedClients);
-    const std::vector<std::int64_t> clientOf = file ? std::move(file->clients) : std::vector<std::int64_t>{};
-    if (!clientOf.empty() && namedClients > clients.clients())
-        throw InputError("--clients: the arrivals file names client " + std::to_string(namedClients - 1)
-                         + ", but --clients " + std::to_string(clients.clients()) + " numbers them 0 to "
-                         + std::to_string(clients.clients() - 1));
-    const ClientsTrace trace =
-        simulateClients(scenario.config, clients, scenario.algorithms, resolveArrivals(scenario), clientOf);
-    if (csv)
-        writeClientsCsv(out, trace);
-    else
-        writeClientsJson(out, scenario, trace);
+    if (named > o.clients)
+        throw InputError("--clients: the arrivals name client " + std::to_string(named - 1) + ", but --clients "
+                         + std::to_string(o.clients) + " numbers them 0 to " + std::to_string(o.clients - 1));
+    o.seed = s.pattern.seed;
+    s.clients = ClientConfig::make(o);
 }
 
 } // namespace ratelab::app

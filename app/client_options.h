@@ -1,24 +1,20 @@
-// The `compare` options of clients that react (issue 13): --clients, --key, --retry,
-// --retry-delay, --max-retries, --backoff-base, --backoff-cap, and the run they ask for.
+// The options of clients that react (issue 13): --clients, --key, --retry, --retry-delay,
+// --max-retries, --backoff-base, --backoff-cap. They override the base scenario's clients (a
+// preset's or a file's) value by value, like every other option.
 #pragma once
 
-#include <QCommandLineParser>
-#include <QStringList>
+#include "scenario.h"
 
-#include <ostream>
+#include <QCommandLineParser>
 
 namespace ratelab::app {
 
 // addClientOptions declares the client options on a parser.
 void addClientOptions(QCommandLineParser& parser);
 
-// clientOptionsGiven is true when any client option was given: compare then runs the clients
-// simulation and its output gains request, client and attempt (and "clients" in JSON).
-bool clientOptionsGiven(const QCommandLineParser& parser);
-
-// compareWithClients runs compare with clients and writes JSON or CSV to out. args are the
-// command's arguments: --arrivals is read here (it may name clients: `t,client` lines) and the
-// rest goes to scenarioFromOptions. It throws InputError naming the option that is wrong.
-void compareWithClients(const QCommandLineParser& parser, const QStringList& args, bool csv, std::ostream& out);
+// applyClientOptions overrides the clients of s with the client options given: a scenario
+// without clients gains them when any is given, or when its arrivals name clients (K is then
+// at least the highest named client + 1). It throws InputError naming the option.
+void applyClientOptions(const QCommandLineParser& parser, Scenario& s);
 
 } // namespace ratelab::app

@@ -4,6 +4,8 @@
 #include "redis_store.h"
 #include "scenario_options.h"
 
+#include <memory>
+
 #include <QStringList>
 
 namespace ratelab::app {
@@ -39,21 +41,16 @@ void addClusterOptions(QCommandLineParser& parser)
     });
 }
 
-bool clusterOptionsGiven(const QCommandLineParser& p)
+void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
 {
-    for (const char* name : {"nodes", "balancer", "coordination", "latency", "sync", "skew", "backend", "redis"})
-        if (p.isSet(name))
-            return true;
-    return false;
-}
-
-std::optional<ClusterOptions> clusterFromOptions(const QCommandLineParser& p, std::uint64_t seed)
-{
-    if (!clusterOptionsGiven(p))
-        return std::nullopt;
-
-    ClusterConfig::Options o;
-    o.seed = seed;
+    bool given = false;
+    for (const char* name : {"nodes", "balancer", "coordination", "latency", "sync", "skew"})
+        given = given || p.isSet(name);
+    if (!given)
+        return;
+    const ClusterConfig base = s.cluster.value_or(ClusterConfig{});
+    ClusterConfig::Options o{base.nodes(), base.balancer(), base.coordination(), base.latencyNanos(),
+                             base.syncNanos(), base.skewNanos(), s.pattern.seed};
     o.nodes = int(integerOption(p, "nodes", 1, ClusterConfig::kMaxNodes).value_or(o.nodes));
     if (p.isSet("balancer")) {
         const auto b = balancerFromId(p.value("balancer").toStdString());
@@ -67,6 +64,10 @@ std::optional<ClusterOptions> clusterFromOptions(const QCommandLineParser& p, st
         if (!c)
             throw InputError("--coordination: unknown coordination " + quoted(p.value("coordination").toStdString())
                              + " (known: " + ids(kAllCoordinations, coordinationId) + ")");
+        if (*c != o.coordination) { // the old mode's own values go with it
+            o.latencyNanos = 0;
+            o.syncNanos = 0;
+        }
         o.coordination = *c;
     }
     const std::string mode(coordinationId(o.coordination));
@@ -79,14 +80,17 @@ std::optional<ClusterOptions> clusterFromOptions(const QCommandLineParser& p, st
         o.syncNanos = *secondsOption(p, "sync", Sign::Positive);
         if (o.coordination != Coordination::Hybrid)
             throw InputError("--sync: applies only to --coordination hybrid (got " + mode + ")");
-    } else if (o.coordination == Coordination::Hybrid) {
+    } else if (o.coordination == Coordination::Hybrid && o.syncNanos == 0) {
         throw InputError("--coordination hybrid needs --sync SECONDS");
     }
     if (p.isSet("skew"))
         o.skewNanos = *secondsOption(p, "skew");
+    s.cluster = ClusterConfig::make(o);
+}
 
-    ClusterOptions out;
-    out.cluster = ClusterConfig::make(o);
+BackendOptions backendFromOptions(const QCommandLineParser& p)
+{
+    BackendOptions out;
     if (p.isSet("backend")) {
         const QString b = p.value("backend");
         if (b != "simulated" && b != "redis")
@@ -100,58 +104,33 @@ std::optional<ClusterOptions> clusterFromOptions(const QCommandLineParser& p, st
         if (out.redisAddress.empty())
             throw InputError("--redis: no address given (host:port or unix:/path)");
     }
-    if (out.redis && o.coordination != Coordination::Shared)
-        throw InputError("--backend redis: runs --coordination shared only (got " + mode + ")");
     return out;
 }
 
-std::pair<Trace, ClusterReport> runCluster(const Scenario& scenario, const ClusterOptions& options)
+void writeThroughRedis(std::ostream& out, const Scenario& scenario, const BackendOptions& backend, ReportFormat format,
+                       bool headers)
 {
-    if (!resolveCosts(scenario).empty())
-        throw InputError("request cost is not simulated on a cluster yet: leave out --cost (and costs in the arrivals "
-                         "file) with the cluster options");
+    if (const std::string why = refusedThroughRedis(scenario); !why.empty())
+        throw InputError("--backend redis: " + why);
+    const ClusterConfig cluster = scenario.cluster.value_or(ClusterConfig{});
+    const std::vector<Nanos> arrivals = resolveArrivals(scenario);
+    // Check every algorithm's domain before starting anything.
+    const Nanos last = arrivals.empty() ? 0 : arrivals.back();
     for (Algorithm a : scenario.algorithms)
-        if (a == Algorithm::NginxLimitReq)
-            throw InputError("nginx_limit_req runs on one server only: leave it out of --algorithms with the cluster "
-                             "options");
-    Trace trace{scenario.config, resolveArrivals(scenario), {}, {}, {}};
-    ClusterReport report{options.cluster, {}, {}};
+        io::checkLuaDomain(a, scenario.config,
+                           last > kMaxNanos - cluster.skewNanos() ? kMaxNanos : last + cluster.skewNanos());
     std::unique_ptr<io::PrivateRedis> server;
-    std::unique_ptr<io::RedisStore> store;
-    if (options.redis) {
-        // Check every algorithm's domain before starting anything.
-        const Nanos last = trace.arrivals.empty() ? 0 : trace.arrivals.back();
-        for (Algorithm a : scenario.algorithms)
-            io::checkLuaDomain(a, scenario.config,
-                               last > kMaxNanos - options.cluster.skewNanos() ? kMaxNanos
-                                                                              : last + options.cluster.skewNanos());
-        if (options.redisAddress.empty())
-            server = std::make_unique<io::PrivateRedis>();
-        store = std::make_unique<io::RedisStore>(server ? server->address() : options.redisAddress);
-    }
-    for (Algorithm a : scenario.algorithms) {
-        ClusterTrace r = simulateCluster(scenario.config, options.cluster, a, trace.arrivals);
-        if (store) {
-            // Redis decides; the metrics are measured on its decisions (memory stays as simulated).
-            AlgorithmTrace& t = r.trace;
-            t.decisions = store->run(a, scenario.config, options.cluster, trace.arrivals);
-            Metrics& m = t.metrics;
-            m.allowed = m.delayed = 0;
-            std::fill(r.perNodeAllowed.begin(), r.perNodeAllowed.end(), 0);
-            for (std::size_t i = 0; i < t.decisions.size(); ++i) {
-                m.allowed += t.decisions[i].allowed;
-                m.delayed += t.decisions[i].delay > 0;
-                r.perNodeAllowed[r.nodes[i]] += t.decisions[i].allowed;
-            }
-            m.denied = std::int64_t(t.decisions.size()) - m.allowed;
-            m.maxInWindow = maxInWindow(trace.arrivals, t.decisions, scenario.config.windowNanos());
-            m.overshoot = double(m.maxInWindow) / double(scenario.config.limit());
-        }
-        trace.results.push_back(std::move(r.trace));
-        report.nodes.push_back(std::move(r.nodes));
-        report.perNodeAllowed.push_back(std::move(r.perNodeAllowed));
-    }
-    return {std::move(trace), std::move(report)};
+    if (backend.redisAddress.empty())
+        server = std::make_unique<io::PrivateRedis>();
+    io::RedisStore store(server ? server->address() : backend.redisAddress);
+    // The engine places each request on its node; Redis decides. The metrics are measured on
+    // Redis's decisions (memory stays as simulated).
+    writeReport(out, scenario, format, headers, [&](std::size_t r, const EngineSetup& setup, const EngineRequests& in) {
+        RowRun run = runRow(setup, in);
+        const std::vector<Decision> redis = store.run(scenario.algorithms.at(r), scenario.config, cluster, in.arrivals);
+        overrideDecisions(run, redis, scenario.config);
+        return run;
+    });
 }
 
 } // namespace ratelab::app

@@ -1,40 +1,38 @@
-// The cluster options of `compare` (issue 12): --nodes, --balancer, --coordination, --latency,
-// --sync, --skew, --backend, --redis. Kept apart from the scenario options so each can change
-// without the other.
+// The cluster options (issue 12): --nodes, --balancer, --coordination, --latency, --sync,
+// --skew override the base scenario's cluster value by value; --backend and --redis say where
+// `compare` decides.
 #pragma once
 
-#include "cluster.h"
-#include "report.h"
+#include "report_run.h"
 #include "scenario.h"
 
 #include <QCommandLineParser>
 
-#include <optional>
+#include <ostream>
 #include <string>
 
 namespace ratelab::app {
 
-struct ClusterOptions {
-    ClusterConfig cluster;
+struct BackendOptions {
     bool redis = false;       // --backend redis
     std::string redisAddress; // --redis; empty: start a private redis-server
 };
 
-// addClusterOptions declares the cluster options on a parser.
+// addClusterOptions declares the cluster and backend options on a parser.
 void addClusterOptions(QCommandLineParser& parser);
 
-// clusterOptionsGiven reports whether any cluster option was given.
-bool clusterOptionsGiven(const QCommandLineParser& parser);
+// applyClusterOptions overrides the cluster of s with the cluster options given (a scenario
+// without one gains it). Changing the coordination drops the old mode's latency or sync. It
+// throws InputError naming the flag: "--sync: applies only to --coordination hybrid".
+void applyClusterOptions(const QCommandLineParser& parser, Scenario& s);
 
-// clusterFromOptions returns nullopt when no cluster option was given (the output stays the
-// single-limiter one), else the validated options. seed is the random balancer's seed (the
-// scenario's --seed). It throws InputError naming the flag: "--sync: applies only to
-// --coordination hybrid".
-std::optional<ClusterOptions> clusterFromOptions(const QCommandLineParser& parser, std::uint64_t seed);
+// backendFromOptions reads --backend and --redis.
+BackendOptions backendFromOptions(const QCommandLineParser& parser);
 
-// runCluster runs every algorithm of the scenario on the cluster, simulated or through Redis,
-// and returns the trace and, per algorithm, its nodes. It throws InputError (domain) or
-// io::RedisError.
-std::pair<Trace, ClusterReport> runCluster(const Scenario& scenario, const ClusterOptions& options);
+// writeThroughRedis runs the scenario through the Lua scripts on Redis and writes it as
+// writeReport does. It throws InputError (a combination Redis does not run, the 2^53 domain)
+// or io::RedisError.
+void writeThroughRedis(std::ostream& out, const Scenario& scenario, const BackendOptions& backend, ReportFormat format,
+                       bool headers);
 
 } // namespace ratelab::app

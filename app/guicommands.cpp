@@ -53,6 +53,7 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
     const QString error = ui::writeImage(image, parser.value("png"));
     if (!error.isEmpty())
         return fail(error.toStdString());
+    saveScenarioIfAsked(parser, scenario);
     return 0;
 }
 

@@ -1,5 +1,12 @@
 #include "scenario_options.h"
 
+#include "client_options.h"
+#include "outputpath.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include "cluster_options.h"
+
 #include "arrivals.h"
 #include "decimal.h"
 #include "nginx_limit_req.h"
@@ -76,7 +83,7 @@ std::vector<Algorithm> parseAlgorithms(const QString& list)
         const std::string id = part.trimmed().toStdString();
         const auto a = algorithmFromId(id);
         if (!a)
-            throw InputError("--algorithms: unknown algorithm " + quoted(id) + " (known: " + knownAlgorithms().toStdString()
+            throw InputError("--algorithms: unknown algorithm " + ratelab::quoted(id) + " (known: " + knownAlgorithms().toStdString()
                              + ")");
         if (std::find(out.begin(), out.end(), *a) == out.end())
             out.push_back(*a);
@@ -111,7 +118,7 @@ Layer parseLayer(const QString& text, const NginxOptions& nginx)
     try {
         return ratelab::parseLayer(text.toStdString(), nginx);
     } catch (const InputError& e) {
-        throw InputError("--layer " + quoted(text.toStdString()) + ": " + e.what());
+        throw InputError("--layer " + ratelab::quoted(text.toStdString()) + ": " + e.what());
     }
 }
 
@@ -122,6 +129,10 @@ void applyCostLayerNginxOptions(const QCommandLineParser& p, Scenario& s)
     s.cost = read(p, "cost", integerIn(1, kMaxCost)).value_or(s.cost);
     if (!s.explicitArrivals)
         s.explicitCosts.clear(); // a pattern replaced the file's arrivals, and their costs
+    if (p.isSet("cost") && s.explicitArrivals && !s.explicitCosts.empty()
+        && std::find(s.explicitCosts.begin(), s.explicitCosts.end(), 0) == s.explicitCosts.end())
+        throw InputError("--cost: every arrival gives its own cost, so --cost would change nothing; leave it out "
+                         "(it applies to the lines without one)");
     NginxOptions nginx = s.config.nginx();
     if (const auto burst = read(p, "burst", integerIn(0, LimiterConfig::kMaxLimit)))
         nginx.burst = burst;
@@ -189,15 +200,18 @@ void addScenarioOptions(QCommandLineParser& parser)
         {"size", "Requests per burst (burst; default 5).", "K"},
         {"period", "Seconds between bursts (burst; default 1).", "seconds"},
         {"lambda", "Mean requests per second (poisson; default 2).", "per-second"},
-        {"seed", "Random seed (poisson; default 1).", "K"},
+        {"seed", "Random seed: poisson arrivals, the random balancer, backoff jitter (default 1).", "K"},
         {"gap", "Seconds from the first burst to the window boundary (edge; default 0.001).", "seconds"},
-        {"arrivals", "Read arrival times (seconds, one per line) from a file instead of a pattern.", "file"},
+        {"arrivals", "Read arrivals from a file instead of a pattern: one per line, t[,cost[,client]], or a header line "
+                     "naming the columns (t, cost, client).", "file"},
         {"preset", "Start from a built-in scenario (see 'ratelab presets'); the other options override its values.",
          "id"},
         {"scenario", "Start from a scenario file (.ratelab.json); the other options override its values.", "file"},
         {"save-scenario", "Also save the scenario as used, overrides included, to this file (.ratelab.json).", "file"},
     });
     addCostLayerNginxOptions(parser);
+    addClientOptions(parser);
+    addClusterOptions(parser);
 }
 
 namespace {
@@ -213,6 +227,12 @@ std::optional<Scenario> baseScenario(const QCommandLineParser& p)
     const io::LoadResult r = preset ? io::loadPreset(p.value("preset")) : io::loadScenarioFile(p.value("scenario"));
     if (!r.scenario)
         throw InputError((preset ? "--preset: " : "--scenario: ") + r.error.toStdString());
+    // A misspelt field ("coordinaton") would silently run another scenario: on the command line
+    // it is refused (the app shows it as a note).
+    for (const QString& note : r.notes)
+        if (note.startsWith("ignored unknown field"))
+            throw InputError((preset ? "--preset: " : "--scenario: ") + p.value(preset ? "preset" : "scenario").toStdString()
+                             + ": " + note.mid(QString("ignored ").size()).toStdString() + " (misspelt?)");
     return r.scenario;
 }
 
@@ -244,7 +264,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
     if (p.isSet("pattern")) {
         const auto kind = patternFromId(p.value("pattern").toStdString());
         if (!kind)
-            throw InputError("--pattern: unknown pattern " + quoted(p.value("pattern").toStdString())
+            throw InputError("--pattern: unknown pattern " + ratelab::quoted(p.value("pattern").toStdString())
                              + " (known: uniform, burst, poisson, edge)");
         pat.kind = *kind;
     }
@@ -257,16 +277,19 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
     pat.seed = read<std::uint64_t>(p, "seed", [](std::string_view t) { return parseSeed(t); }).value_or(pat.seed);
     pat.gapNanos = read(p, "gap", seconds(false)).value_or(pat.gapNanos);
     // A pattern option asks for the pattern: it replaces the base's explicit arrival times.
-    for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "seed", "gap"})
+    for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "gap"})
         if (p.isSet(name))
             s.explicitArrivals.reset();
+    if (!s.explicitArrivals)
+        s.explicitClients.clear();
     if (p.isSet("arrivals")) {
         const std::string path = p.value("arrivals").toStdString();
         if (path.empty())
             throw InputError("--arrivals: no file name given");
-        Arrivals read = readArrivalsFileWithCosts(path); // `t` or `t,cost` lines
+        Arrivals read = readArrivalsFileWithCosts(path); // t[,cost[,client]] lines
         s.explicitArrivals = std::move(read.times);
         s.explicitCosts = std::move(read.costs);
+        s.explicitClients = std::move(read.clients);
     }
     if (!s.explicitArrivals) {
         // Values that are each fine can still overflow together (a huge --n with a huge --delay):
@@ -282,14 +305,26 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
     }
 
     applyCostLayerNginxOptions(p, s);
-
-    if (p.isSet("save-scenario")) {
-        (void)resolveArrivals(s); // save only what can be simulated: the same errors as running it
-        const QString error = io::saveScenario(s, p.value("save-scenario"));
-        if (!error.isEmpty())
-            throw InputError("--save-scenario: " + error.toStdString());
+    applyClientOptions(p, s);
+    applyClusterOptions(p, s);
+    if (p.isSet("save-scenario")) { // checked before the run, written after it
+        const QString path = p.value("save-scenario");
+        QString problem = io::outputPathProblem(path);
+        if (problem.isEmpty() && !QFileInfo(path).absoluteDir().exists())
+            problem = "cannot save " + path + ": no folder " + QFileInfo(path).absolutePath();
+        if (!problem.isEmpty())
+            throw InputError("--save-scenario: " + problem.toStdString());
     }
     return s;
+}
+
+void saveScenarioIfAsked(const QCommandLineParser& p, const Scenario& s)
+{
+    if (!p.isSet("save-scenario"))
+        return;
+    const QString error = io::saveScenario(s, p.value("save-scenario"));
+    if (!error.isEmpty())
+        throw InputError("--save-scenario: " + error.toStdString());
 }
 
 } // namespace ratelab::app

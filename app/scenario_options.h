@@ -15,10 +15,13 @@ namespace ratelab::app {
 void addScenarioOptions(QCommandLineParser& parser);
 
 // scenarioFromOptions builds the scenario the options describe: a preset or scenario file when
-// one is named, else the documented defaults, with each option given overriding one value. With
-// --save-scenario it also writes that scenario (atomically). It throws InputError naming the
-// option and what is wrong with it.
+// one is named, else the documented defaults, with each option given overriding one value (its
+// clients and cluster too). It throws InputError naming the option and what is wrong with it.
 Scenario scenarioFromOptions(const QCommandLineParser& parser);
+
+// saveScenarioIfAsked writes the scenario (atomically) when --save-scenario was given: call it
+// after the scenario ran, so a refused run leaves the file as it was.
+void saveScenarioIfAsked(const QCommandLineParser& parser, const Scenario& s);
 
 // integerOption parses option `name`, when given, as a whole number in [min, max] with the
 // number grammar every option uses; errors name the option.

@@ -3,6 +3,7 @@
 #include "decimal.h"
 #include "limiter.h"
 #include "pattern.h"
+#include "clients.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -28,6 +29,8 @@ constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 // isControl is true for a byte no text file of times holds: C0 controls but tab, CR, FF, VT.
 bool isControl(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f; }
+
+constexpr std::int64_t kMaxClientId = ClientConfig::kMaxClients - 1;
 
 bool isUtf16(std::string_view text) { return text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"); }
 
@@ -104,30 +107,64 @@ void ArrivalsParser::line(std::string_view text)
     text = trim(text.substr(0, text.find('#')));
     if (text.empty())
         return;
-    std::int64_t cost = 0; // none given
-    if (const auto comma = text.find(','); comma != std::string_view::npos) {
-        const std::string_view costText = trim(text.substr(comma + 1));
-        text = trim(text.substr(0, comma));
-        try {
-            cost = parseIntegerIn(costText, 1, kMaxCost);
-        } catch (const InputError& e) {
-            throw InputError(where(m_lineNo) + "cost " + e.what() + " (expected t,cost with a whole cost from 1 to "
-                             + std::to_string(kMaxCost) + ")");
+    std::string_view fields[3];
+    std::size_t count = 0;
+    for (std::string_view rest = text;; ++count) {
+        const auto comma = rest.find(',');
+        if (count == 3)
+            throw InputError(where(m_lineNo) + "more than three columns (expected t, t,cost or t,cost,client)");
+        fields[count] = trim(rest.substr(0, comma));
+        if (comma == std::string_view::npos) {
+            ++count;
+            break;
+        }
+        rest.remove_prefix(comma + 1);
+    }
+    if (m_out.empty() && !m_header && header(fields, count))
+        return;
+    if (count > m_columnCount)
+        throw InputError(where(m_lineNo) + "more columns than the header names");
+    std::int64_t cost = 0, client = -1; // none given
+    Nanos t = 0;
+    bool hasTime = false;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::string_view f = fields[k];
+        switch (m_columns[k]) {
+        case Column::Time:
+            hasTime = true;
+            try {
+                t = parseSeconds(f);
+            } catch (const InputError& e) {
+                std::string message = e.what();
+                if (message.ends_with(" is not a number"))
+                    message += " (expected a time in seconds, such as 0.25 or 1e-3)";
+                throw InputError(where(m_lineNo) + message);
+            }
+            if (t < 0)
+                throw InputError(where(m_lineNo) + "time " + quoted(f) + " is negative");
+            break;
+        case Column::Cost:
+            try {
+                cost = parseIntegerIn(f, 1, kMaxCost);
+            } catch (const InputError& e) {
+                throw InputError(where(m_lineNo) + "cost " + e.what() + " (expected a whole cost from 1 to "
+                                 + std::to_string(kMaxCost) + ")");
+            }
+            break;
+        case Column::Client:
+            try {
+                client = parseIntegerIn(f, 0, kMaxClientId);
+            } catch (const InputError& e) {
+                throw InputError(where(m_lineNo) + "client " + e.what() + " (expected a whole client number from 0 to "
+                                 + std::to_string(kMaxClientId) + ")");
+            }
+            break;
         }
     }
-    Nanos t = 0;
-    try {
-        t = parseSeconds(text);
-    } catch (const InputError& e) {
-        std::string message = e.what();
-        if (message.ends_with(" is not a number"))
-            message += " (expected a time in seconds, such as 0.25 or 1e-3)";
-        throw InputError(where(m_lineNo) + message);
-    }
-    if (t < 0)
-        throw InputError(where(m_lineNo) + "time " + quoted(text) + " is negative");
+    if (!hasTime)
+        throw InputError(where(m_lineNo) + "no time (the header names the columns t, cost and client)");
     if (!m_out.empty() && t < m_out.back())
-        throw InputError(where(m_lineNo) + "time " + quoted(text) + " is earlier than the line before ("
+        throw InputError(where(m_lineNo) + "time " + quoted(fields[timeColumn()]) + " is earlier than the line before ("
                          + formatSeconds(m_out.back()) + " s); times must not go back");
     if (static_cast<std::int64_t>(m_out.size()) >= kMaxArrivals)
         throw InputError(where(m_lineNo) + "more than " + std::to_string(kMaxArrivals)
@@ -137,6 +174,45 @@ void ArrivalsParser::line(std::string_view text)
         m_costs.assign(m_out.size() - 1, 0);
     if (cost != 0 || !m_costs.empty())
         m_costs.push_back(cost);
+    if (client >= 0 && m_clients.empty())
+        m_clients.assign(m_out.size() - 1, -1);
+    if (client >= 0 || !m_clients.empty())
+        m_clients.push_back(client);
+}
+
+bool ArrivalsParser::header(const std::string_view* fields, std::size_t count)
+{
+    Column columns[3];
+    bool seen[3] = {false, false, false};
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::string_view f = fields[k];
+        const Column c = f == "t" || f == "time" ? Column::Time : f == "cost" ? Column::Cost : f == "client" ? Column::Client
+                                                                                                                : Column(3);
+        if (c == Column(3)) {
+            if (k == 0)
+                return false; // not a header: a line of numbers, refused or read as one
+            throw InputError(where(m_lineNo) + "unknown column " + quoted(f) + " in the header (known: t, cost, client)");
+        }
+        if (seen[int(c)])
+            throw InputError(where(m_lineNo) + "column " + quoted(f) + " named twice in the header");
+        seen[int(c)] = true;
+        columns[k] = c;
+    }
+    if (!seen[int(Column::Time)])
+        throw InputError(where(m_lineNo) + "the header names no time column t");
+    for (std::size_t k = 0; k < count; ++k)
+        m_columns[k] = columns[k];
+    m_columnCount = count;
+    m_header = true;
+    return true;
+}
+
+std::size_t ArrivalsParser::timeColumn() const
+{
+    for (std::size_t k = 0; k < 3; ++k)
+        if (m_columns[k] == Column::Time)
+            return k;
+    return 0;
 }
 
 Arrivals ArrivalsParser::finishWithCosts()
@@ -144,6 +220,7 @@ Arrivals ArrivalsParser::finishWithCosts()
     Arrivals out;
     out.times = finish();
     out.costs = std::move(m_costs);
+    out.clients = std::move(m_clients);
     return out;
 }
 

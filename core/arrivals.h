@@ -1,10 +1,11 @@
-// Reading arrival times from text: one time in seconds per line, optionally with a cost
-// (`t,cost`, an integer from 1 to kMaxCost).
+// Reading arrival times from text: one attempt per line, `t[,cost[,client]]` (semantics.md,
+// "Everything together"), or columns in another order named by a header line (`client,t`).
 #pragma once
 
 #include "nanos.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,15 +23,19 @@ inline constexpr std::size_t kMaxArrivalsLineBytes = 64 * 1024;
 // InputError as "NAME:LINE: what is wrong".
 std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name);
 
-// Arrivals are times with their per-request costs: costs[i] belongs to times[i], 0 where the line
-// gave no cost (the scenario's cost applies). costs is empty when no line gave a cost.
+// Arrivals are times with their per-request costs and clients: costs[i] belongs to times[i], 0
+// where the line gave no cost (the scenario's cost applies); clients[i] is -1 where the line
+// named no client (round robin). Each is empty when no line gave one.
 struct Arrivals {
     std::vector<Nanos> times;
     std::vector<std::int64_t> costs;
+    std::vector<std::int64_t> clients;
 };
 
-// parseArrivalsWithCosts is parseArrivals keeping the cost column: "t" or "t,cost" per line. A
-// cost that is not an integer from 1 to kMaxCost throws InputError "NAME:LINE: ...".
+// parseArrivalsWithCosts is parseArrivals keeping the other columns: `t`, `t,cost` or
+// `t,cost,client` per line, or the columns a first line names (`t`, `cost`, `client` in any
+// order; `time` for t). A cost that is not an integer from 1 to kMaxCost, or a client not from 0 to
+// ClientConfig::kMaxClients - 1, throws InputError "NAME:LINE: ...".
 Arrivals parseArrivalsWithCosts(std::string_view text, std::string_view name);
 
 // ArrivalsParser is parseArrivals in pieces: feed it the text in chunks split anywhere (a file as
@@ -44,7 +49,11 @@ public:
     Arrivals finishWithCosts();
 
 private:
+    enum class Column : std::uint8_t { Time, Cost, Client };
+
     std::string where(std::size_t lineNo) const;
+    bool header(const std::string_view* fields, std::size_t count);
+    std::size_t timeColumn() const;
     [[noreturn]] void tooLong(std::size_t lineNo) const;
     void line(std::string_view text);
 
@@ -53,7 +62,11 @@ private:
     std::size_t m_lineNo = 0;
     bool m_sniffed = false;
     std::vector<Nanos> m_out;
-    std::vector<std::int64_t> m_costs; // empty until a line gives a cost; then one per arrival
+    std::vector<std::int64_t> m_costs;   // empty until a line gives a cost; then one per arrival
+    std::vector<std::int64_t> m_clients; // empty until a line names a client; then one per arrival
+    Column m_columns[3] = {Column::Time, Column::Cost, Column::Client};
+    std::size_t m_columnCount = 3;
+    bool m_header = false;
 };
 
 // readArrivalsFile reads and parses a file (or a pipe) as it streams in: a missing or unreadable

@@ -355,4 +355,12 @@ std::string Rate::exactText() const
     return digits;
 }
 
+bool sameDecimal(std::string_view a, std::string_view b)
+{
+    const Decimal x = parseDecimal(a), y = parseDecimal(b);
+    if (x.mantissa == 0 || y.mantissa == 0)
+        return x.mantissa == y.mantissa;
+    return x.negative == y.negative && x.mantissa == y.mantissa && x.exponent == y.exponent;
+}
+
 } // namespace ratelab

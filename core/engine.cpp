@@ -157,7 +157,9 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     RowRun r;
     r.layers.assign(layers, LayerMetrics{});
     r.perNodeAllowed.assign(std::size_t(cluster.nodes()), 0);
-    r.log.reserve(n);
+    if (setup.keepLog)
+        r.log.reserve(n);
+    std::int64_t attempts = 0;
     Metrics& m = r.metrics;
     ClientStats& s = r.clients;
     s.requests = static_cast<std::int64_t>(n);
@@ -180,7 +182,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
             p = retries.top();
             retries.pop();
         }
-        if (static_cast<std::int64_t>(r.log.size()) >= kMaxAttempts)
+        if (attempts++ >= kMaxAttempts)
             tooManyAttempts();
         const auto req = std::size_t(p.request);
         const std::int64_t client = in.clientOf.empty() ? (setup.clients ? p.request % k : p.request) : in.clientOf[req];
@@ -237,7 +239,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
                     least = left;
                     headerLayer = std::uint8_t(l);
                 }
-                if (figures)
+                if (figures && setup.keepLog)
                     r.figures.push_back({left, waitForAny(c.seen(), c.seenAt(), c.quota())});
             }
             d.remaining = least;
@@ -258,7 +260,8 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
         a.node = static_cast<std::uint8_t>(node);
         a.allowed = d.allowed;
         a.headerLayer = headerLayer;
-        r.log.push_back(a);
+        if (setup.keepLog)
+            r.log.push_back(a);
 
         m.allowed += d.allowed;
         m.delayed += d.delay > 0;
@@ -310,7 +313,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     }
     if (any)
         m.memory = s.perKeyMax;
-    s.attempts = static_cast<std::int64_t>(r.log.size());
+    s.attempts = attempts;
     m.denied = s.attempts - m.allowed;
     m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(setup.layers.front().config.limit());
     s.amplification = s.requests > 0 ? static_cast<double>(s.attempts) / static_cast<double>(s.requests) : 0.0;

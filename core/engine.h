@@ -32,6 +32,7 @@ struct EngineSetup {
     std::uint64_t seed = 1;               // the random balancer's draws and the backoff jitter
     bool headers = false;                 // keep what the response headers need (reset, per layer)
     bool handedTimes = false;             // keep the time the first layer's limiter was handed
+    bool keepLog = true;                  // false: only the figures (a first pass that checks a row runs)
 };
 
 // EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each

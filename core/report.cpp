@@ -1,4 +1,5 @@
 #include "report.h"
+#include "report_parts.h"
 
 #include "headers.h"
 #include "text_buffer.h"
@@ -11,7 +12,7 @@
 
 namespace ratelab {
 
-namespace {
+namespace detail {
 
 std::string jsonString(std::string_view s)
 {
@@ -91,9 +92,9 @@ void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasC
 
 // writeEntry writes one JSON sequence entry without its closing brace (a cluster's node and the
 // headers may follow). cost is null when every request costs 1.
-void writeEntry(Text& out, Nanos t, const Decision& d, const std::int64_t* cost)
+void writeEntry(Text& out, Nanos t, const Decision& d, const std::int64_t* cost, bool open)
 {
-    out << "{\"t\": ";
+    out << (open ? "{\"t\": " : "\"t\": ");
     out.seconds(t) << ", \"allowed\": " << (d.allowed ? "true" : "false") << ", \"delay\": ";
     out.seconds(d.delay) << ", \"remaining\": " << d.remaining << ", \"retry_after\": ";
     if (d.retryNever())
@@ -110,6 +111,11 @@ void writeEntry(Text& out, Nanos t, const Decision& d, const std::int64_t* cost)
 void writeCsvRow(Text& out, std::string_view id, Nanos t, const Decision& d, const std::int64_t* cost)
 {
     out << id << ',';
+    writeCsvTail(out, t, d, cost);
+}
+
+void writeCsvTail(Text& out, Nanos t, const Decision& d, const std::int64_t* cost)
+{
     out.seconds(t) << ',' << (d.allowed ? "true" : "false") << ',';
     out.seconds(d.delay) << ',' << d.remaining << ',';
     if (!d.retryNever())
@@ -134,26 +140,6 @@ void writeHeadersJson(Text& out, const std::vector<Header>& headers)
     out << "}";
 }
 
-// writeLayeredJson writes the result "layered" (issue 14), shaped like an algorithm's.
-void writeLayeredJson(Text& out, const Trace& trace, bool afterOthers)
-{
-    const LayeredTrace& l = *trace.layered;
-    const Metrics& m = l.metrics;
-    out << (afterOthers ? ",\n  " : "\n  ") << "\"layered\": {\"allowed\": " << m.allowed << ", \"denied\": " << m.denied
-        << ", \"delayed\": " << m.delayed << ", \"never\": " << m.never << ", \"layers\": [";
-    for (std::size_t k = 0; k < l.algorithms.size(); ++k)
-        out << (k ? ", " : "") << "{\"algorithm\": " << jsonString(algorithmId(l.algorithms[k])) << ", \"allowed\": "
-            << l.allowed[k] << ", \"denied_here\": " << l.deniedHere[k] << ", \"wasted\": " << l.wasted[k] << "}";
-    out << "],\n   \"sequence\": [";
-    for (std::size_t i = 0; i < l.decisions.size(); ++i) {
-        out << (i ? ",\n    " : "\n    ");
-        writeEntry(out, trace.arrivals[i], l.decisions[i], costAt(trace.costs, i));
-        out << "}";
-        out.flushSome();
-    }
-    out << "]}";
-}
-
 // csvField quotes a CSV field that holds a quote, comma or line break (RFC 4180).
 std::string csvField(std::string_view v)
 {
@@ -165,7 +151,9 @@ std::string csvField(std::string_view v)
     return out + "\"";
 }
 
-} // namespace
+} // namespace detail
+
+using namespace detail;
 
 std::string formatNumber(double v)
 {
@@ -179,9 +167,8 @@ std::string formatNumber(double v)
     return s;
 }
 
-void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, const ReportOptions& options)
+void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
 {
-    const ClusterReport* cluster = options.cluster;
     const bool hasCosts = !trace.costs.empty();
     Text text(out);
     text << "{\"input\": " << inputText(scenario, hasCosts, trace.arrivals.size()) << ",\n \"results\": {";
@@ -189,74 +176,35 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, 
         const AlgorithmTrace& a = trace.results[r];
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts);
-        if (cluster) {
-            text << ",\n   \"cluster\": {\"nodes\": " << std::int64_t(cluster->config.nodes()) << ", \"coordination\": "
-                 << jsonString(coordinationId(cluster->config.coordination())) << ", \"per_node_allowed\": [";
-            for (std::size_t n = 0; n < cluster->perNodeAllowed[r].size(); ++n)
-                text << (n ? ", " : "") << cluster->perNodeAllowed[r][n];
-            text << "]}";
-        }
         text << ",\n   \"sequence\": [";
-        const std::vector<Nanos> resets = options.headers ? resetsOf(trace, r) : std::vector<Nanos>{};
-        for (std::size_t i = 0; i < a.decisions.size(); ++i) {
-            const Decision& d = a.decisions[i];
+        for (std::size_t i = 0; i < decisionCount(a); ++i) {
             text << (i ? ",\n    " : "\n    ");
-            writeEntry(text, trace.arrivals[i], d, costAt(trace.costs, i));
-            if (cluster)
-                text << ", \"node\": " << std::int64_t(cluster->nodes[r][i]);
-            if (options.headers)
-                writeHeadersJson(text, responseHeaders(a.algorithm, trace.config, trace.arrivals[i], d, resets[i]));
+            writeEntry(text, trace.arrivals[i], decisionAt(trace, r, i), costAt(trace.costs, i));
             text << "}";
             text.flushSome();
         }
         text << "]}";
     }
-    if (trace.layered)
-        writeLayeredJson(text, trace, !trace.results.empty());
     text << "}}\n";
 }
 
-void writeCsv(std::ostream& out, const Trace& trace, const ReportOptions& options)
+void writeCsv(std::ostream& out, const Trace& trace)
 {
-    const ClusterReport* cluster = options.cluster;
     Text text(out);
-    text << "algorithm,t,allowed,delay,remaining,retry_after,level" << (trace.costs.empty() ? "" : ",cost")
-         << (cluster ? ",node" : "");
-    if (options.headers)
-        for (std::string_view name : kHeaderNames)
-            text << ',' << name;
-    text << '\n';
+    text << "algorithm,t,allowed,delay,remaining,retry_after,level" << (trace.costs.empty() ? "" : ",cost") << '\n';
     for (std::size_t r = 0; r < trace.results.size(); ++r) {
-        const AlgorithmTrace& a = trace.results[r];
-        const std::string_view id = algorithmId(a.algorithm);
-        const std::vector<Nanos> resets = options.headers ? resetsOf(trace, r) : std::vector<Nanos>{};
-        for (std::size_t i = 0; i < a.decisions.size(); ++i) {
-            const Decision& d = a.decisions[i];
-            writeCsvRow(text, id, trace.arrivals[i], d, costAt(trace.costs, i));
-            if (cluster)
-                text << ',' << std::int64_t(cluster->nodes[r][i]);
-            if (options.headers) {
-                const std::vector<Header> headers = responseHeaders(a.algorithm, trace.config, trace.arrivals[i], d, resets[i]);
-                for (std::string_view name : kHeaderNames) {
-                    const auto h = std::find_if(headers.begin(), headers.end(), [&](const Header& x) { return x.name == name; });
-                    text << ',' << (h == headers.end() ? std::string() : csvField(h->value));
-                }
-            }
+        const std::string_view id = algorithmId(trace.results[r].algorithm);
+        for (std::size_t i = 0; i < decisionCount(trace.results[r]); ++i) {
+            writeCsvRow(text, id, trace.arrivals[i], decisionAt(trace, r, i), costAt(trace.costs, i));
             text << '\n';
             text.flushSome();
         }
     }
-    if (trace.layered) // layered rows (issue 14); their header columns stay empty
-        for (std::size_t i = 0; i < trace.layered->decisions.size(); ++i) {
-            writeCsvRow(text, "layered", trace.arrivals[i], trace.layered->decisions[i], costAt(trace.costs, i));
-            text << (options.headers ? std::string(kHeaderNames.size(), ',') : std::string()) << '\n';
-            text.flushSome();
-        }
 }
 
-bool streamable(const Scenario& scenario, const ReportOptions& options)
+bool streamable(const Scenario& scenario, bool headers)
 {
-    return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !options.headers && !options.cluster;
+    return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !headers;
 }
 
 void streamJson(std::ostream& out, const Scenario& scenario)
@@ -313,16 +261,6 @@ void streamCsv(std::ostream& out, const LimiterConfig& config, std::span<const A
             text.flushSome();
         }, lookback.get());
     }
-}
-
-} // namespace ratelab
-
-// --- Clients that react (issue 13) ---
-namespace ratelab {
-
-void writeJsonInput(std::ostream& out, const Scenario& scenario, const Trace& trace)
-{
-    writeInput(out, scenario, !trace.costs.empty(), trace.arrivals.size());
 }
 
 } // namespace ratelab

@@ -4,7 +4,6 @@
 // script reading the output sees the same nanoseconds the limiters saw.
 #pragma once
 
-#include "cluster.h"
 #include "scenario.h"
 #include "simulator.h"
 
@@ -13,37 +12,19 @@
 
 namespace ratelab {
 
-// ClusterReport is what a cluster run adds to a trace (issue 12): per algorithm, in the order
-// of trace.results, the node of each request and the admitted count per node.
-struct ClusterReport {
-    ClusterConfig config;
-    std::vector<std::vector<std::uint8_t>> nodes;
-    std::vector<std::vector<std::int64_t>> perNodeAllowed;
-};
+// writeJson writes {"input": {...}, "results": {...}} for a scenario and the trace of its plain
+// rows (one limiter each over the arrivals, compact or not). Any other run is written by
+// writeReport (report_run.h).
+void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace);
 
-// ReportOptions are the optional parts of the output (issue 14).
-struct ReportOptions {
-    // headers adds each decision's response headers (headers.h): a "headers" object in every
-    // JSON sequence entry, one CSV column per header (empty when it is not sent).
-    bool headers = false;
-    // cluster adds each request's node and each algorithm's per-node admissions (issue 12).
-    const ClusterReport* cluster = nullptr;
-};
-
-// writeJson writes {"input": {...}, "results": {...}} for a scenario and its trace. The trace's
-// layered result, when present, is written as "layered" after the algorithms, with per-layer
-// allowed, denied_here and wasted. With a cluster, each algorithm gains "cluster": {"nodes",
-// "coordination", "per_node_allowed"} and each sequence entry a "node".
-void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace, const ReportOptions& options = {});
-
-// writeCsv writes one row per request and algorithm:
+// writeCsv writes one row per request and algorithm of a plain trace:
 // algorithm,t,allowed,delay,remaining,retry_after,level, then cost (when any request costs more
-// than 1), node (a cluster) and the headers; layered rows carry the algorithm "layered".
-void writeCsv(std::ostream& out, const Trace& trace, const ReportOptions& options = {});
+// than 1).
+void writeCsv(std::ostream& out, const Trace& trace);
 
-// streamable reports whether compare's output for this scenario and these options can be
-// streamed: no layers, cluster, clients or headers (those are written from a whole trace).
-bool streamable(const Scenario& scenario, const ReportOptions& options);
+// streamable reports whether a scenario's output can be streamed by the functions below: no
+// layers, cluster, clients or headers.
+bool streamable(const Scenario& scenario, bool headers);
 
 // streamJson writes exactly what writeJson(out, scenario, simulate(scenario)) writes, for a
 // streamable scenario, as each algorithm decides: no trace is kept, so it holds the arrivals,
@@ -63,13 +44,5 @@ void streamCsv(std::ostream& out, const LimiterConfig& config, std::span<const A
 // formatNumber writes a double in its shortest round-trip form, always with a decimal point or
 // exponent ("9.0", "1.1"), and null for a value that is not finite.
 std::string formatNumber(double v);
-
-} // namespace ratelab
-
-// --- Clients that react (issue 13): the writers of a ClientsTrace live in report_clients.h. ---
-namespace ratelab {
-
-// writeJsonInput writes the "input" object writeJson starts with, for the other writers.
-void writeJsonInput(std::ostream& out, const Scenario& scenario, const Trace& trace);
 
 } // namespace ratelab

@@ -3,6 +3,7 @@
 #include "algorithm_facts.h"
 #include "decimal.h"
 #include "nginx_limit_req.h"
+#include "report_run.h"
 
 #include <algorithm>
 #include <optional>
@@ -52,33 +53,16 @@ void checkScenario(const Scenario& s)
     const bool nginx = std::find(s.algorithms.begin(), s.algorithms.end(), Algorithm::NginxLimitReq) != s.algorithms.end();
     if (nginx)
         (void)nginxRateThousandths(s.config.rate()); // "nginx_limit_req: rate ... nearest: ..."
-    const bool costs = s.cost != 1 || (s.explicitArrivals && !s.explicitCosts.empty());
-    const auto refuse = [](const char* a, const char* b) {
-        throw InputError(std::string(a) + " and " + b + " cannot be simulated together yet: turn one off");
-    };
-    if (s.cluster) {
-        if (s.clients)
-            refuse("a cluster", "clients");
-        if (costs)
-            refuse("a cluster", "request cost");
-        if (!s.layers.empty())
-            refuse("a cluster", "layers");
-        if (nginx)
-            refuse("a cluster", "nginx_limit_req (one server only)");
-    }
-    if (s.clients) {
-        if (costs)
-            refuse("clients", "request cost");
-        if (!s.layers.empty())
-            refuse("clients", "layers");
-        if (nginx)
-            refuse("clients", "nginx_limit_req");
+    if (s.clients)
         for (std::int64_t c : s.explicitClients)
-            if (c < 0 || c >= s.clients->clients())
+            if (c >= s.clients->clients())
                 throw InputError("the arrivals name client " + std::to_string(c) + ", but there are "
                                  + std::to_string(s.clients->clients()) + " clients (0 to "
                                  + std::to_string(s.clients->clients() - 1) + ")");
-    }
+    for (const Layer& l : s.layers) // a layer's durations, as the algorithms' above
+        checkDurations(l.config, std::span<const Algorithm>(&l.algorithm, 1));
+    if (s.cluster && s.cluster->coordination() == Coordination::Split) // r / N must be exact
+        (void)splitConfig(s.config, s.cluster->nodes());
 }
 
 RowInputs resolveRowInputs(const Scenario& s)
@@ -91,64 +75,57 @@ RowInputs resolveRowInputs(const Scenario& s)
 
 namespace {
 
-// withSeed returns the cluster with the scenario's seed for its random balancer.
-ClusterConfig withSeed(const ClusterConfig& c, std::uint64_t seed)
+// engineRow runs row r through the engine and keeps what the charts draw: each decision, and
+// its node, its attempt (times, clients) and the retry it follows where those apply.
+AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
 {
-    return ClusterConfig::make({c.nodes(), c.balancer(), c.coordination(), c.latencyNanos(), c.syncNanos(),
-                                c.skewNanos(), seed});
-}
-
-AlgorithmTrace layeredRow(const Scenario& s, const RowInputs& in)
-{
-    LayeredTrace l = simulateLayered(s.layers, in.arrivals, in.costs);
+    const EngineSetup setup = engineSetup(s, r);
+    const RowRun run = runRow(setup, {in.arrivals, in.costs, in.clientOf});
     AlgorithmTrace row;
-    row.algorithm = s.layers.front().algorithm;
-    row.decisions = std::move(l.decisions);
-    row.metrics = l.metrics;
-    std::string names;
-    for (const Layer& layer : s.layers)
-        names += (names.empty() ? "" : " + ") + std::string(facts(layer.algorithm).title);
-    row.title = "Layered policy: " + names;
-    // The first layer is asked about every request, so replaying it alone gives its level.
-    row.levelConfig = s.layers.front().config;
-    return row;
-}
-
-AlgorithmTrace clusterRow(const Scenario& s, const RowInputs& in, Algorithm a)
-{
-    const ClusterConfig cluster = withSeed(*s.cluster, s.pattern.seed);
-    ClusterTrace c = simulateCluster(s.config, cluster, a, in.arrivals);
-    AlgorithmTrace row = std::move(c.trace);
-    row.nodes = std::move(c.nodes);
-    row.perNodeAllowed = std::move(c.perNodeAllowed);
-    // One node sharing the store at true time is the single limiter; otherwise the state lives
-    // on several nodes, or the store saw the requests at other times.
-    row.levelReplayable = cluster.nodes() == 1 && cluster.skewNanos() == 0
-                          && (cluster.coordination() != Coordination::Racy || cluster.latencyNanos() == 0);
-    return row;
-}
-
-AlgorithmTrace clientsRow(const Scenario& s, const RowInputs& in, Algorithm a)
-{
-    ClientOptions o = s.clients->options();
-    o.seed = s.pattern.seed;
-    auto c = std::make_shared<ClientTrace>(
-        simulateClients(s.config, ClientConfig::make(o), a, in.arrivals, in.clientOf));
-    AlgorithmTrace row;
-    row.algorithm = a;
-    row.metrics = c->metrics;
-    row.decisions.reserve(c->attempts.size());
-    row.times.reserve(c->attempts.size());
-    row.previousAttempt.reserve(c->attempts.size());
-    std::vector<std::int64_t> last(in.arrivals.size(), -1); // per request: its latest attempt so far
-    for (const Attempt& at : c->attempts) {
-        row.previousAttempt.push_back(last[std::size_t(at.request)]);
-        last[std::size_t(at.request)] = std::int64_t(row.decisions.size());
-        row.decisions.push_back(at.decision);
-        row.times.push_back(at.t);
+    row.algorithm = setup.layers.front().algorithm;
+    row.metrics = run.metrics;
+    row.decisions.reserve(run.log.size());
+    for (const LoggedAttempt& a : run.log)
+        row.decisions.push_back(a.decision());
+    if (r == s.algorithms.size()) {
+        std::string names;
+        for (const Layer& layer : s.layers)
+            names += (names.empty() ? "" : " + ") + std::string(facts(layer.algorithm).title);
+        row.title = "Layered policy: " + names;
+        // The first layer is asked about every attempt, so replaying it alone gives its level.
+        row.levelConfig = s.layers.front().config;
     }
-    row.levelReplayable = s.clients->keys() == 1;
-    row.clients = std::move(c);
+    bool replayable = true;
+    if (s.cluster) {
+        const ClusterConfig& c = *s.cluster;
+        row.nodes.reserve(run.log.size());
+        for (const LoggedAttempt& a : run.log)
+            row.nodes.push_back(a.node);
+        row.perNodeAllowed = run.perNodeAllowed;
+        // One node sharing the store at true time is the single limiter; otherwise the state lives
+        // on several nodes, or the store saw the requests at other times.
+        replayable = c.nodes() == 1 && c.skewNanos() == 0
+                     && (c.coordination() != Coordination::Racy || c.latencyNanos() == 0);
+    }
+    if (s.clients) {
+        auto c = std::make_shared<ClientTrace>();
+        c->algorithm = row.algorithm;
+        c->metrics = run.metrics;
+        c->clients = run.clients;
+        c->attempts.reserve(run.log.size());
+        row.times.reserve(run.log.size());
+        row.previousAttempt.reserve(run.log.size());
+        std::vector<std::int64_t> last(in.arrivals.size(), -1); // per request: its latest attempt so far
+        for (const LoggedAttempt& a : run.log) {
+            row.previousAttempt.push_back(last[std::size_t(a.request)]);
+            last[std::size_t(a.request)] = std::int64_t(row.times.size());
+            row.times.push_back(a.t);
+            c->attempts.push_back(Attempt{a.request, a.client, a.attempt, a.t, a.decision()});
+        }
+        replayable = replayable && s.clients->keys() == 1;
+        row.clients = std::move(c);
+    }
+    row.levelReplayable = replayable;
     return row;
 }
 
@@ -156,14 +133,9 @@ AlgorithmTrace clientsRow(const Scenario& s, const RowInputs& in, Algorithm a)
 
 AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r)
 {
-    if (r == s.algorithms.size())
-        return layeredRow(s, in);
-    const Algorithm a = s.algorithms.at(r);
-    if (s.cluster)
-        return clusterRow(s, in, a);
-    if (s.clients)
-        return clientsRow(s, in, a);
-    return simulateOne(s.config, a, in.arrivals, in.costs);
+    if (r == s.algorithms.size() || s.cluster || s.clients)
+        return engineRow(s, in, r);
+    return simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
 }
 
 bool isPlainRow(const AlgorithmTrace& row)

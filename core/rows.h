@@ -28,10 +28,9 @@ struct RowInputs {
 std::size_t rowCount(const Scenario& s);
 
 // checkScenario refuses, without generating a request, a scenario the rows could not simulate:
-// durations past the largest Nanos, a pattern too large, a rate nginx cannot express when
-// nginx_limit_req is shown, a named client past the clients, and a combination not simulated
-// together yet (a cluster with clients, cost, layers or nginx_limit_req; clients with cost,
-// layers or nginx_limit_req), naming both. It throws InputError.
+// durations past the largest Nanos (a layer's too), a pattern too large, a rate nginx cannot
+// express when nginx_limit_req is shown, a named client past the clients, a split rate that
+// cannot be held exactly. Every combination of features runs (the engine). It throws InputError.
 void checkScenario(const Scenario& s);
 
 // resolveRowInputs checks the scenario (checkScenario) and resolves its requests.

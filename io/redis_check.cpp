@@ -3,6 +3,7 @@
 #include "algorithm_facts.h"
 #include "decimal.h"
 #include "redis_store.h"
+#include "report_run.h"
 #include "rows.h"
 
 #include <memory>
@@ -26,17 +27,21 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
     RedisCheck out;
     try {
         checkScenario(s);
-        if (s.clients || !s.layers.empty() || !resolveCosts(s).empty())
-            return {false, "The Redis scripts decide one request of cost 1 at a time: turn off clients, layers and "
-                           "request cost to check this scenario."};
-        for (Algorithm a : s.algorithms)
-            if (a == Algorithm::NginxLimitReq)
-                return {false, "nginx_limit_req has no Redis script (it is nginx's own module): untick it to check "
-                               "the others."};
         ClusterConfig cluster = s.cluster.value_or(ClusterConfig{});
-        // Redis is one atomic store: it is compared with `shared` on the same nodes and clocks.
+        // Redis is one atomic store: it models `shared` on the same nodes and clocks. For another
+        // coordination the check says so, and checks the shared variant of the same scenario.
+        QString variant;
+        if (cluster.coordination() != Coordination::Shared)
+            variant = QString("This scenario's nodes coordinate as %1; Redis models one shared store (an atomic "
+                              "script a decision), so this checked the shared variant of the same scenario, not "
+                              "the chart on screen. ")
+                          .arg(q(coordinationId(cluster.coordination())));
         cluster = ClusterConfig::make({cluster.nodes(), cluster.balancer(), Coordination::Shared, 0, 0,
                                        cluster.skewNanos(), s.pattern.seed});
+        Scenario shared = s;
+        shared.cluster = cluster;
+        if (const std::string why = refusedThroughRedis(shared); !why.empty())
+            return {false, "Not checked: " + q(why) + "."};
         const std::vector<Nanos> arrivals = resolveArrivals(s);
         std::unique_ptr<PrivateRedis> server;
         if (address.empty())
@@ -49,7 +54,7 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
             for (std::size_t i = 0; i < arrivals.size(); ++i) {
                 const Decision &r = redis[i], &e = expected[i];
                 if (r.allowed != e.allowed || r.delay != e.delay || r.remaining != e.remaining || r.retryAfter != e.retryAfter)
-                    return {false, QString("%1 disagrees at request %2 of %3 (t = %4 s): Redis %5, the simulation %6.")
+                    return {false, variant + QString("%1 disagrees at request %2 of %3 (t = %4 s): Redis %5, the simulation %6.")
                                        .arg(q(facts(a).title))
                                        .arg(i + 1)
                                        .arg(arrivals.size())
@@ -57,7 +62,7 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
             }
         }
         out.agreed = true;
-        out.summary = QString("Every decision agreed: %1 requests x %2 algorithms through the Lua scripts on %3, "
+        out.summary = variant + QString("Every decision agreed: %1 requests x %2 algorithms through the Lua scripts on %3, "
                               "the same as the simulation with one shared store%4.")
                           .arg(arrivals.size())
                           .arg(s.algorithms.size())

@@ -507,6 +507,42 @@ Scenario Reader::read(const QJsonObject& root)
 
 } // namespace
 
+namespace {
+
+// checkNumbersExact refuses a number literal that a double cannot hold exactly (Qt's JSON keeps
+// no number's text, only its double): 9000000000.123456789 would silently run at ...123457.
+// Such a value must be written as a string, which the reader parses exactly.
+void checkNumbersExact(const QByteArray& json)
+{
+    bool inString = false;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            const qsizetype start = i;
+            while (i + 1 < json.size() && QByteArrayView("+-.eE0123456789").contains(json[i + 1]))
+                ++i;
+            const QByteArray token = json.mid(start, i - start + 1);
+            if (!token.contains('.') && !token.contains('e') && !token.contains('E') && token.size() < 19)
+                continue; // a whole number Qt keeps as a 64-bit integer
+            const QString shortest = QString::number(token.toDouble(), 'g', QLocale::FloatingPointShortest);
+            if (!sameDecimal(token.toStdString(), shortest.toStdString()))
+                refuse(QString("the number %1 at offset %2 cannot be read exactly as a JSON number: write it as a "
+                               "string (\"%1\"), which is read exactly")
+                           .arg(QString::fromLatin1(token))
+                           .arg(start));
+        }
+    }
+}
+
+} // namespace
+
 LoadResult parseScenario(const QByteArray& json)
 {
     LoadResult result;
@@ -522,6 +558,7 @@ LoadResult parseScenario(const QByteArray& json)
                        .arg(error.offset >= json.size() - 1 ? " (the file looks cut short)" : ""));
         if (!doc.isObject())
             refuse("not a RateLab scenario: the top level must be a JSON object");
+        checkNumbersExact(json);
         Reader reader;
         result.scenario = reader.read(doc.object());
         result.notes = reader.notes;

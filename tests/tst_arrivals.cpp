@@ -354,6 +354,35 @@ private slots:
 
     // checks that reading in pieces gives what parsing the whole text gives, wherever a line
     // break, a CRLF or the byte-order mark falls between two reads.
+    // One reader for t[,cost[,client]] (semantics.md, "Everything together"): the columns in that
+    // order, or as a header line names them; a `t,cost` file stays a cost file with clients.
+    void costAndClientColumns()
+    {
+        const Arrivals three = parseArrivalsWithCosts("\xEF\xBB\xBF# t,cost,client\n0.1, 2, 3\n\n0.25,1,0 # late\r\n", "f");
+        QCOMPARE(three.times, (std::vector<Nanos>{kSecond / 10, kSecond / 4}));
+        QCOMPARE(three.costs, (std::vector<std::int64_t>{2, 1}));
+        QCOMPARE(three.clients, (std::vector<std::int64_t>{3, 0}));
+        const Arrivals two = parseArrivalsWithCosts("0,4\n1,5\n", "f");
+        QCOMPARE(two.costs, (std::vector<std::int64_t>{4, 5}));
+        QVERIFY(two.clients.empty());
+        const Arrivals named = parseArrivalsWithCosts("client,t\n7,0\n2,1e-3\n", "f");
+        QCOMPARE(named.times, (std::vector<Nanos>{0, kSecond / 1000}));
+        QCOMPARE(named.clients, (std::vector<std::int64_t>{7, 2}));
+        QVERIFY(named.costs.empty());
+        const Arrivals some = parseArrivalsWithCosts("0\n1,1,4\n", "f"); // a line without: round robin
+        QCOMPARE(some.clients, (std::vector<std::int64_t>{-1, 4}));
+        const auto error = [](const char* text) { return errorOf([&] { parseArrivalsWithCosts(text, "f"); }); };
+        QVERIFY(error("0,1,x\n").startsWith("f:1: client 'x'"));
+        QVERIFY(error("0,1,-1\n").startsWith("f:1: client must be at least 0"));
+        QVERIFY(error("0,1,100000\n").startsWith("f:1: client must be at most 99999"));
+        QVERIFY(error("0,1,2,3\n").startsWith("f:1: more than three columns"));
+        QVERIFY(error("t,size\n").startsWith("f:1: unknown column 'size'"));
+        QVERIFY(error("cost,client\n").startsWith("f:1: the header names no time column"));
+        QVERIFY(error("t,t\n").startsWith("f:1: column 't' named twice"));
+        QVERIFY(error("t\n0,1\n").startsWith("f:2: more columns than the header names"));
+        QVERIFY(error("client,t\n0,1\n0,0.5\n").startsWith("f:3: time '0.5' is earlier"));
+    }
+
     void piecesAgreeWithTheWhole()
     {
         QTemporaryDir dir;

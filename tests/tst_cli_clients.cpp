@@ -134,12 +134,13 @@ private slots:
                                         "fixed_window,3,1,0,0,false,0,0,10,1.0\n"));
     }
 
-    // An arrivals file naming clients 1, 1, 0 (K = 2 from the file): the second request of
-    // client 1 is denied at a fixed window L = 1, client 0's is admitted.
+    // An arrivals file naming clients 1, 1, 0 (K = 2 from the file) in a column its header names
+    // (without one, a second column is a cost: t[,cost[,client]]): the second request of client 1
+    // is denied at a fixed window L = 1, client 0's is admitted.
     void arrivalsNameClients()
     {
         QTemporaryDir dir;
-        const QString path = writeFile(dir, "named.txt", "# t,client\n0,1\n0, 1\n0.5,0\n");
+        const QString path = writeFile(dir, "named.txt", "t,client\n0,1\n0, 1\n0.5,0\n");
         const Run r = runRatelab({"compare", "--arrivals", path, "--limit", "1", "--algorithms", "fixed_window",
                                   "--key", "client", "--format", "csv"});
         QCOMPARE(r.code, 0);
@@ -151,10 +152,11 @@ private slots:
         QCOMPARE(root.value("input").toObject().value("clients").toObject().value("clients").toInt(), 2);
         QCOMPARE(root.value("input").toObject().value("pattern").toString(), QString("file"));
 
-        checkRefused({"compare", "--arrivals", writeFile(dir, "bad.txt", "0,1\n1,x\n"), "--key", "client"}, "bad.txt:2:");
+        checkRefused({"compare", "--arrivals", writeFile(dir, "bad.txt", "t,client\n0,1\n1,x\n"), "--key", "client"},
+                     "bad.txt:3: client");
         checkRefused({"compare", "--arrivals", path, "--clients", "1"}, "--clients");
-        checkRefused({"compare", "--arrivals", writeFile(dir, "mixed.txt", "0,1\n1\n"), "--key", "client"},
-                     "mixed.txt:2:");
+        checkRefused({"compare", "--arrivals", writeFile(dir, "user.txt", "t,user\n0,1\n"), "--key", "client"},
+                     "user.txt:1: unknown column 'user'");
     }
 
     void badInput()

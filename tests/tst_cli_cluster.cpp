@@ -137,7 +137,8 @@ private slots:
         QTest::newRow("redis without backend") << QStringList{"--redis", "unix:/x"}
                                                << "ratelab: --redis: applies only to --backend redis\n";
         QTest::newRow("redis not shared") << QStringList{"--backend", "redis", "--coordination", "split"}
-                                          << "ratelab: --backend redis: runs --coordination shared only (got split)\n";
+                                          << "ratelab: --backend redis: Redis runs coordination shared (one atomic script a decision); this "
+                                             "scenario is split\n";
         QTest::newRow("unreachable redis")
             << QStringList{"--backend", "redis", "--redis", "unix:/nonexistent/redis.sock"}
             << "ratelab: redis at unix:/nonexistent/redis.sock: cannot connect: No such file or directory\n";

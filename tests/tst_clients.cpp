@@ -3,7 +3,6 @@
 //
 // Each property is checked for RATELAB_PROPERTY_SEEDS seeds (default 200); a failure prints the
 // seed. Streams come from std::mt19937_64 and integer transforms, the same on every platform.
-#include "arrivals_clients.h"
 #include "clients.h"
 #include "decimal.h"
 
@@ -422,33 +421,6 @@ private slots:
         QCOMPARE(full.metrics.memory.bytes, worstCaseMemory(Algorithm::SlidingWindowLog, small).bytes);
         QCOMPARE(full.metrics.memory.entries, worstCaseMemory(Algorithm::SlidingWindowLog, small).entries);
     }
-
-    void arrivalsNamingClients()
-    {
-        const ArrivalsWithClients a = parseArrivalsWithClients("\xEF\xBB\xBF# t,client\n0.1, 3\n\n0.25,0 # late\r\n", "f");
-        QCOMPARE(a.times, (std::vector<Nanos>{ms(100), ms(250)}));
-        QCOMPARE(a.clients, (std::vector<std::int64_t>{3, 0}));
-        const ArrivalsWithClients plain = parseArrivalsWithClients("0\n1e-3\n", "f");
-        QCOMPARE(plain.times, (std::vector<Nanos>{0, kMilli}));
-        QVERIFY(plain.clients.empty());
-        const auto error = [](std::string_view text) {
-            try {
-                parseArrivalsWithClients(text, "f");
-            } catch (const InputError& e) {
-                return QString(e.what());
-            }
-            return QString();
-        };
-        QVERIFY2(error("0,1\n1,x\n").startsWith("f:2: client 'x'"), qPrintable(error("0,1\n1,x\n")));
-        QVERIFY(error("0,-1\n").startsWith("f:1: client '-1'"));
-        QVERIFY(error("0,100000\n").startsWith("f:1: client '100000'"));
-        QVERIFY(error("0,1\n1\n").startsWith("f:2: names no client"));
-        QVERIFY(error("0\n1,1\n").startsWith("f:2: names a client"));
-        QVERIFY(error("1,0\n0.5,0\n").startsWith("f:2: time '0.5' is earlier"));
-        QVERIFY(error("0,1,2\n").startsWith("f:1: more than two columns"));
-        QVERIFY(error("-1,0\n").startsWith("f:1: time '-1' is negative"));
-    }
-
 };
 
 QTEST_APPLESS_MAIN(TestClients)

@@ -375,9 +375,31 @@ private slots:
         row("clients retry unknown", valid(R"("clients": {"retry": "sometimes"})"), {"clients.retry", "'sometimes'"});
         row("client_of past the clients", valid(R"("arrivals": ["0"], "clients": {"clients": 2}, "client_of": [2])"),
             {"client_of[0]", "at most 1"});
-        row("cluster with clients", valid(R"("cluster": {"nodes": 2}, "clients": {"clients": 2})"),
-            {"a cluster and clients", "together"});
-        row("clients with cost", valid(R"("cost": 2, "clients": {"clients": 2})"), {"clients and request cost"});
+    }
+
+    // Every combination runs on the one engine: a file with a cluster, clients and a cost keeps all three.
+    void combinationsLoad()
+    {
+        const LoadResult r = parseScenario(R"({"format": "ratelab-scenario", "version": 1, "limit": 10, "window": "10",
+            "cost": 2, "cluster": {"nodes": 2, "coordination": "local"}, "clients": {"clients": 3}})");
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QCOMPARE(r.scenario->cost, 2);
+        QCOMPARE(r.scenario->cluster->nodes(), 2);
+        QCOMPARE(r.scenario->cluster->coordination(), Coordination::Local);
+        QCOMPARE(r.scenario->clients->clients(), 3);
+    }
+
+    // A JSON number a double cannot hold is refused, never run rounded; as a string it is exact.
+    void numbersStayExact()
+    {
+        const LoadResult rounded = parseScenario(valid(R"("arrivals": [9000000000.123456789])"));
+        QVERIFY(!rounded.scenario);
+        QVERIFY2(rounded.error.contains("9000000000.123456789") && rounded.error.contains("as a string"),
+                 qPrintable(rounded.error));
+        const LoadResult exact = parseScenario(valid(R"("arrivals": ["9000000000.123456789"])"));
+        QVERIFY2(exact.scenario, qPrintable(exact.error));
+        QCOMPARE(exact.scenario->explicitArrivals->front(), Nanos(9'000'000'000'123'456'789));
+        QVERIFY(parseScenario(valid(R"("arrivals": [2.5e-3, 0.1])")).scenario); // short decimals are fine
     }
 
     void brokenInputIsRefused()

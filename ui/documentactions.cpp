@@ -7,6 +7,8 @@
 #include "presets.h"
 #include "redis_check.h"
 #include "report.h"
+#include "report_run.h"
+#include "decimal.h"
 #include "scenariodocument.h"
 #include "scenariofile.h"
 #include "settings.h"
@@ -226,11 +228,13 @@ void DocumentActions::exportTrace(const QString& format)
     const QString p = askPath("Export trace", format == "csv" ? "CSV (*.csv)" : "JSON (*.json)", "." + format);
     if (p.isEmpty())
         return;
+    // The same writer as `ratelab compare`, so the file holds the same bytes for the same scenario.
     std::ostringstream out;
-    if (format == "csv")
-        writeCsv(out, *frame.trace);
-    else
-        writeJson(out, *frame.scenario, *frame.trace);
+    try {
+        writeReport(out, *frame.scenario, format == "csv" ? ReportFormat::Csv : ReportFormat::Json, false);
+    } catch (const InputError& e) {
+        return failed("Export failed", QString::fromStdString(e.what()));
+    }
     if (const QString error = io::writeFileAtomically(p, QByteArray::fromStdString(out.str())); !error.isEmpty())
         return failed("Export failed", error);
     emit status("Saved " + p);

@@ -1,0 +1,289 @@
+#include "report_run.h"
+
+#include "headers.h"
+#include "report.h"
+#include "report_parts.h"
+#include "rows.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ratelab {
+
+using namespace detail;
+
+namespace {
+
+std::string memoryJson(const Memory& m)
+{
+    return "{\"bytes\": " + std::to_string(m.bytes) + ", \"entries\": " + std::to_string(m.entries) + "}";
+}
+
+void writeClientSettings(std::ostream& out, const ClientConfig& c, std::uint64_t seed)
+{
+    const ClientOptions& o = c.options();
+    out << "{\"clients\": " << o.clients << ", \"key\": " << jsonString(keyModeId(o.key))
+        << ", \"retry\": " << jsonString(retryPolicyId(o.retry)) << ", \"retry_delay\": " << formatSeconds(o.retryDelayNanos)
+        << ", \"max_retries\": " << o.maxRetries << ", \"backoff_base\": " << formatSeconds(o.backoffBaseNanos)
+        << ", \"backoff_cap\": " << formatSeconds(o.backoffCapNanos) << ", \"seed\": " << seed << "}";
+}
+
+void writeClusterSettings(std::ostream& out, const ClusterConfig& c)
+{
+    out << "{\"nodes\": " << c.nodes() << ", \"balancer\": " << jsonString(balancerId(c.balancer()))
+        << ", \"coordination\": " << jsonString(coordinationId(c.coordination()))
+        << ", \"latency\": " << formatSeconds(c.latencyNanos()) << ", \"sync\": " << formatSeconds(c.syncNanos())
+        << ", \"skew\": " << formatSeconds(c.skewNanos()) << "}";
+}
+
+std::string clientStatsJson(const ClientStats& s)
+{
+    std::ostringstream out;
+    out << "{\"requests\": " << s.requests << ", \"attempts\": " << s.attempts << ", \"succeeded\": " << s.succeeded
+        << ", \"gave_up\": " << s.gaveUp << ", \"amplification\": " << formatNumber(s.amplification)
+        << ", \"latency\": {\"mean\": " << formatSeconds(s.latency.mean) << ", \"p50\": " << formatSeconds(s.latency.p50)
+        << ", \"p99\": " << formatSeconds(s.latency.p99) << ", \"max\": " << formatSeconds(s.latency.max)
+        << "}, \"memory\": {\"keys\": " << s.keysUsed << ", \"per_key\": " << memoryJson(s.perKeyMax)
+        << ", \"total\": " << memoryJson(s.total) << "}}";
+    return out.str();
+}
+
+std::string headerValue(const std::vector<Header>& headers, std::string_view name)
+{
+    const auto h = std::find_if(headers.begin(), headers.end(), [&](const Header& x) { return x.name == name; });
+    return h == headers.end() ? std::string() : h->value;
+}
+
+// Columns is which optional columns a scenario's output carries.
+struct Columns {
+    bool clients = false, cost = false, node = false, headers = false;
+};
+
+void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetup& setup, const RowRun& run,
+                  const RowInputs& in, const Columns& c)
+{
+    writeResultHead(text, rowId(s, r), run.metrics, c.cost);
+    if (setup.layers.size() > 1 || r == s.algorithms.size()) {
+        text << ",\n   \"layers\": [";
+        for (std::size_t k = 0; k < setup.layers.size(); ++k)
+            text << (k ? ", " : "") << "{\"algorithm\": " << jsonString(algorithmId(setup.layers[k].algorithm))
+                 << ", \"allowed\": " << run.layers[k].allowed << ", \"denied_here\": " << run.layers[k].deniedHere
+                 << ", \"wasted\": " << run.layers[k].wasted << "}";
+        text << "]";
+    }
+    if (setup.cluster) {
+        text << ",\n   \"cluster\": {\"nodes\": " << std::int64_t(setup.cluster->nodes()) << ", \"coordination\": "
+             << jsonString(coordinationId(setup.cluster->coordination())) << ", \"per_node_allowed\": [";
+        for (std::size_t n = 0; n < run.perNodeAllowed.size(); ++n)
+            text << (n ? ", " : "") << run.perNodeAllowed[n];
+        text << "]}";
+    }
+    if (c.clients)
+        text << ",\n   \"clients\": " << clientStatsJson(run.clients);
+    text << ",\n   \"sequence\": [";
+    for (std::size_t i = 0; i < run.log.size(); ++i) {
+        const LoggedAttempt& a = run.log[i];
+        text << (i ? ",\n    " : "\n    ");
+        if (c.clients)
+            text << "{\"request\": " << a.request << ", \"client\": " << a.client << ", \"attempt\": "
+                 << std::int64_t(a.attempt) << ", ";
+        writeEntry(text, a.t, a.decision(), costAt(in.costs, std::size_t(a.request)), !c.clients);
+        if (c.node)
+            text << ", \"node\": " << std::int64_t(a.node);
+        if (c.headers)
+            writeHeadersJson(text, engineHeaders(setup, run, i));
+        text << "}";
+        text.flushSome();
+    }
+    text << "]}";
+}
+
+void writeCsvRows(Text& text, const Scenario& s, std::size_t r, const EngineSetup& setup, const RowRun& run,
+                  const RowInputs& in, const Columns& c)
+{
+    const std::string_view id = rowId(s, r);
+    for (std::size_t i = 0; i < run.log.size(); ++i) {
+        const LoggedAttempt& a = run.log[i];
+        text << id << ',';
+        if (c.clients)
+            text << a.request << ',' << a.client << ',' << std::int64_t(a.attempt) << ',';
+        writeCsvTail(text, a.t, a.decision(), costAt(in.costs, std::size_t(a.request)));
+        if (c.node)
+            text << ',' << std::int64_t(a.node);
+        if (c.headers) {
+            const std::vector<Header> h = engineHeaders(setup, run, i);
+            for (std::string_view name : kHeaderNames)
+                text << ',' << csvField(headerValue(h, name));
+        }
+        text << '\n';
+        text.flushSome();
+    }
+}
+
+} // namespace
+
+std::string_view rowId(const Scenario& s, std::size_t r)
+{
+    return r < s.algorithms.size() ? algorithmId(s.algorithms[r]) : std::string_view("layered");
+}
+
+EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
+{
+    EngineSetup setup;
+    if (r < s.algorithms.size())
+        setup.layers = {Layer{s.algorithms[r], s.config}};
+    else
+        setup.layers = s.layers;
+    setup.cluster = s.cluster;
+    setup.clients = s.clients;
+    setup.seed = s.pattern.seed;
+    setup.headers = headers;
+    return setup;
+}
+
+std::vector<Header> engineHeaders(const EngineSetup& setup, const RowRun& run, std::size_t i)
+{
+    const LoggedAttempt& a = run.log[i];
+    const std::size_t layers = setup.layers.size();
+    const Decision d = a.decision();
+    const auto secondsUp = [](Int128 ns) { return std::to_string(static_cast<long long>(ceilDiv(ns, kNanosPerSecond))); };
+    std::vector<Header> h;
+    const std::size_t top = a.headerLayer;
+    const LimiterConfig topConfig = layerConfig(setup, top);
+    h.push_back({"X-RateLimit-Limit", std::to_string(quotaOf(setup.layers[top].algorithm, topConfig))});
+    h.push_back({"X-RateLimit-Remaining", std::to_string(a.remaining)});
+    h.push_back({"X-RateLimit-Reset", secondsUp(Int128(a.t) + a.reset)});
+    if (!d.allowed && !d.retryNever()) {
+        const Int128 seconds = ceilDiv(d.retryAfter, kNanosPerSecond);
+        h.push_back({"Retry-After", std::to_string(static_cast<long long>(seconds < 1 ? 1 : seconds))});
+    }
+    std::string policy, state;
+    for (std::size_t l = 0; l < layers; ++l) {
+        const Algorithm alg = setup.layers[l].algorithm;
+        const LimiterConfig c = layerConfig(setup, l);
+        const std::string id = "\"" + std::string(algorithmId(alg)) + "\"";
+        const std::int32_t left = layers > 1 ? run.figures[i * layers + l].remaining : a.remaining;
+        const Nanos reset = layers > 1 ? run.figures[i * layers + l].reset : a.reset;
+        policy += (l ? ", " : "") + id + ";q=" + std::to_string(quotaOf(alg, c)) + ";w="
+                + std::to_string(policyWindowSeconds(alg, c));
+        state += (l ? ", " : "") + id + ";r=" + std::to_string(left) + ";t=" + secondsUp(reset);
+    }
+    h.push_back({"RateLimit-Policy", policy});
+    h.push_back({"RateLimit", state});
+    return h;
+}
+
+void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool headers)
+{
+    if (streamable(s, headers)) { // written as it is decided: no trace, bounded memory
+        if (format == ReportFormat::Csv)
+            streamCsv(out, s);
+        else
+            streamJson(out, s);
+        return;
+    }
+    writeReport(out, s, format, headers, [](std::size_t, const EngineSetup& setup, const EngineRequests& in) {
+        return runRow(setup, in);
+    });
+}
+
+void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool headers, const RowRunner& runner)
+{
+    const RowInputs in = resolveRowInputs(s);
+    Columns c;
+    c.clients = s.clients.has_value();
+    c.cost = !in.costs.empty();
+    c.node = s.cluster.has_value();
+    c.headers = headers;
+    const std::size_t rows = rowCount(s);
+    const EngineRequests requests{in.arrivals, in.costs, in.clientOf};
+    // A refusal (too many attempts) must come before anything is written: the first row runs
+    // with its log, the others once without (48 bytes an attempt are kept for one row at a time).
+    RowRun first = rows > 0 ? runner(0, engineSetup(s, 0, headers), requests) : RowRun{};
+    for (std::size_t r = 1; r < rows; ++r) {
+        EngineSetup check = engineSetup(s, r, false);
+        check.keepLog = false;
+        (void)runRow(check, requests);
+    }
+    const auto runOf = [&](std::size_t r) { return r == 0 ? std::move(first) : runner(r, engineSetup(s, r, headers), requests); };
+    Text text(out);
+    if (format == ReportFormat::Csv) {
+        text << "algorithm" << (c.clients ? ",request,client,attempt" : "") << ",t,allowed,delay,remaining,retry_after,level"
+             << (c.cost ? ",cost" : "") << (c.node ? ",node" : "");
+        if (headers)
+            for (std::string_view name : kHeaderNames)
+                text << ',' << name;
+        text << '\n';
+        for (std::size_t r = 0; r < rows; ++r)
+            writeCsvRows(text, s, r, engineSetup(s, r, headers), runOf(r), in, c);
+        return;
+    }
+    std::ostringstream input;
+    writeInput(input, s, c.cost, in.arrivals.size());
+    std::string inputJson = input.str();
+    if (s.clients || s.cluster) { // their settings go inside the input object
+        inputJson.pop_back();
+        std::ostringstream more;
+        if (s.clients) {
+            more << ", \"clients\": ";
+            writeClientSettings(more, *s.clients, s.pattern.seed);
+        }
+        if (s.cluster) {
+            more << ", \"cluster\": ";
+            writeClusterSettings(more, *s.cluster);
+        }
+        inputJson += more.str() + "}";
+    }
+    text << "{\"input\": " << inputJson << ",\n \"results\": {";
+    for (std::size_t r = 0; r < rows; ++r) {
+        text << (r ? ",\n  " : "\n  ");
+        writeJsonRow(text, s, r, engineSetup(s, r, headers), runOf(r), in, c);
+    }
+    text << "}}\n";
+}
+
+} // namespace ratelab
+
+namespace ratelab {
+
+void overrideDecisions(RowRun& run, const std::vector<Decision>& decisions, const LimiterConfig& config)
+{
+    Metrics& m = run.metrics;
+    m.allowed = m.delayed = m.maxInWindow = 0;
+    std::fill(run.perNodeAllowed.begin(), run.perNodeAllowed.end(), 0);
+    std::vector<Nanos> times;
+    for (std::size_t i = 0; i < run.log.size() && i < decisions.size(); ++i) {
+        LoggedAttempt& a = run.log[i];
+        const Decision& d = decisions[i];
+        a.allowed = d.allowed;
+        a.wait = d.allowed ? d.delay : d.retryAfter;
+        a.remaining = d.remaining;
+        a.level = d.level;
+        m.allowed += d.allowed;
+        m.delayed += d.delay > 0;
+        run.perNodeAllowed[a.node] += d.allowed;
+        times.push_back(a.t);
+    }
+    m.denied = static_cast<std::int64_t>(run.log.size()) - m.allowed;
+    m.maxInWindow = maxInWindow(times, decisions, config.windowNanos());
+    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
+}
+
+std::string refusedThroughRedis(const Scenario& s)
+{
+    if (s.cluster && s.cluster->coordination() != Coordination::Shared)
+        return "Redis runs coordination shared (one atomic script a decision); this scenario is "
+               + std::string(coordinationId(s.cluster->coordination()));
+    if (s.clients)
+        return "clients that retry are not run through Redis yet";
+    if (!s.layers.empty())
+        return "layered policies are not run through Redis yet";
+    if (s.cost != 1 || !s.explicitCosts.empty())
+        return "request cost is not run through Redis yet";
+    for (Algorithm a : s.algorithms)
+        if (a == Algorithm::NginxLimitReq)
+            return "nginx_limit_req has no Lua script: it is nginx's own module";
+    return {};
+}
+
+} // namespace ratelab

@@ -1,0 +1,215 @@
+// `compare` on the one engine (issue 20): the decisions of every preset and of each feature are
+// those frozen before it (tests/golden, written by the build before the engine); every
+// combination runs; and each defect the issue names, checked through the real executable.
+#include "cli_run.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace clitest;
+
+namespace {
+
+QString goldenDir() { return QStringLiteral(RATELAB_TESTDATA "/../golden"); }
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QStringList argsOf(const QString& text) { return text.split(' ', Qt::SkipEmptyParts); }
+
+QStringList csvLines(const QByteArray& out) { return QString::fromUtf8(out).split('\n', Qt::SkipEmptyParts); }
+
+} // namespace
+
+class TestCliEngine : public QObject {
+    Q_OBJECT
+
+private slots:
+    void goldenDecisions_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("args");
+        const QStringList lines = QString::fromUtf8(readAll(goldenDir() + "/cases.txt")).split('\n');
+        int cases = 0;
+        for (const QString& line : lines) {
+            if (line.startsWith('#') || line.trimmed().isEmpty())
+                continue;
+            const QString name = line.section('|', 0, 0).trimmed();
+            QTest::newRow(qPrintable(name)) << name << argsOf(line.section('|', 1).trimmed());
+            ++cases;
+        }
+        QVERIFY(cases >= 30);
+    }
+
+    // Every decision identical to the frozen output: verdict, delay, remaining, retry_after,
+    // level, and where present node, request, client, attempt, cost.
+    void goldenDecisions()
+    {
+        QFETCH(QString, name);
+        QFETCH(QStringList, args);
+        const QJsonObject want = parseJson(readAll(goldenDir() + "/" + name + ".json"));
+        const Run r = runRatelab(QStringList{"compare"} + args);
+        QCOMPARE(r.code, 0);
+        const QJsonObject got = parseJson(r.out);
+        const QJsonObject wantResults = want.value("results").toObject();
+        QVERIFY(!wantResults.isEmpty());
+        for (const QString& id : wantResults.keys()) {
+            const QJsonObject w = wantResults.value(id).toObject(), g = got.value("results").toObject().value(id).toObject();
+            QVERIFY2(!g.isEmpty(), qPrintable(id));
+            for (const char* k : {"allowed", "denied", "delayed"})
+                QVERIFY2(w.value(k) == g.value(k), qPrintable(id + " " + k));
+            const QJsonArray ws = w.value("sequence").toArray(), gs = g.value("sequence").toArray();
+            QCOMPARE(gs.size(), ws.size());
+            for (qsizetype i = 0; i < ws.size(); ++i) {
+                const QJsonObject a = ws[i].toObject(), b = gs[i].toObject();
+                for (const QString& f : a.keys())
+                    QVERIFY2(a.value(f) == b.value(f), qPrintable(QString("%1 %2 #%3 %4").arg(name, id).arg(i).arg(f)));
+            }
+        }
+    }
+
+    // Combinations that were refused run, each with the columns of its features.
+    void combinationsRun_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("header");
+        QTest::newRow("clients + cluster") << argsOf("--clients 3 --nodes 2")
+                                           << "algorithm,request,client,attempt,t,allowed,delay,remaining,retry_after,level,node";
+        QTest::newRow("cluster + cost") << argsOf("--nodes 2 --cost 2")
+                                        << "algorithm,t,allowed,delay,remaining,retry_after,level,cost,node";
+        QTest::newRow("clients + cost") << argsOf("--clients 3 --cost 2")
+                                        << "algorithm,request,client,attempt,t,allowed,delay,remaining,retry_after,level,cost";
+        QTest::newRow("cluster + layers") << argsOf("--nodes 2 --layer token_bucket:capacity=5,rate=1")
+                                          << "algorithm,t,allowed,delay,remaining,retry_after,level,node";
+        QTest::newRow("nginx + clients") << argsOf("--algorithms nginx_limit_req --rate 1 --clients 2 --retry immediate")
+                                         << "algorithm,request,client,attempt,t,allowed,delay,remaining,retry_after,level";
+        QTest::newRow("nginx + cluster") << argsOf("--algorithms nginx_limit_req --rate 1 --nodes 2 --coordination racy")
+                                         << "algorithm,t,allowed,delay,remaining,retry_after,level,node";
+    }
+
+    void combinationsRun()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, header);
+        const Run r = runRatelab(QStringList{"compare", "--format", "csv"} + args);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(csvLines(r.out).first(), header);
+    }
+
+    // Headers describe the node that decided: a token bucket of 2 per 10 s (0.2/s) on 2 local
+    // nodes, one request a second. Node 1's first request (t = 1) leaves it 1 token short, full
+    // again 5 s later: Reset 6 (one limiter replayed over every request said 10). With split
+    // each node holds 1 of the limit of 2: Limit 1.
+    void headersOfTheDecidingNode()
+    {
+        const Run local = runRatelab(argsOf("compare --nodes 2 --coordination local --limit 2 --n 4 --delay 1 "
+                                            "--algorithms token_bucket --headers --format csv"));
+        QCOMPARE(local.code, 0);
+        const QStringList rows = csvLines(local.out);
+        QCOMPARE(rows.size(), 5);
+        QVERIFY2(rows[2].startsWith("token_bucket,1,true,0,1,0,1.0,1,2,1,6,"), qPrintable(rows[2]));
+        const Run split = runRatelab(argsOf("compare --nodes 2 --coordination split --limit 2 --n 2 --delay 1 "
+                                            "--algorithms token_bucket --headers --format csv"));
+        QCOMPARE(csvLines(split.out)[1].split(',')[8], QString("1")); // X-RateLimit-Limit
+        // clients and a preset with clients get headers too
+        QCOMPARE(runRatelab(argsOf("compare --clients 2 --headers --format csv")).code, 0);
+        const Run tight = runRatelab(argsOf("compare --preset tight-retry-loop --headers"));
+        QCOMPARE(tight.code, 0);
+        QVERIFY(tight.out.contains("\"Retry-After\""));
+    }
+
+    // An option overrides one value of the preset, never its cluster or clients as a whole.
+    void optionsOverrideOnlyWhatTheyName()
+    {
+        const QJsonObject two = parseJson(runRatelab(argsOf("compare --preset two-servers-local --skew 0.001")).out);
+        const QJsonObject cluster = two.value("input").toObject().value("cluster").toObject();
+        QCOMPARE(cluster.value("nodes").toInt(), 2);
+        QCOMPARE(cluster.value("coordination").toString(), QString("local"));
+        QCOMPARE(cluster.value("skew").toDouble(), 0.001);
+        const QJsonObject tight = parseJson(runRatelab(argsOf("compare --preset tight-retry-loop --max-retries 5")).out);
+        const QJsonObject clients = tight.value("input").toObject().value("clients").toObject();
+        QCOMPARE(clients.value("retry").toString(), QString("immediate"));
+        QCOMPARE(clients.value("max_retries").toInt(), 5);
+        QVERIFY(tight.value("results").toObject().value("fixed_window").toObject().value("clients").toObject().value("attempts").toInt() > 20);
+    }
+
+    // A `t,cost` file stays costs when client options are given; a header names other columns.
+    void arrivalsColumns()
+    {
+        QTemporaryDir dir;
+        const QString costs = dir.filePath("costs.txt");
+        QFile f(costs);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("0,4\n0,4\n0,4\n");
+        f.close();
+        const Run r = runRatelab({"compare", "--arrivals", costs, "--clients", "2", "--key", "global",
+                                  "--algorithms", "fixed_window", "--format", "csv"});
+        QCOMPARE(r.code, 0);
+        const QStringList rows = csvLines(r.out);
+        QCOMPARE(rows[0], QString("algorithm,request,client,attempt,t,allowed,delay,remaining,retry_after,level,cost"));
+        QCOMPARE(rows[1], QString("fixed_window,0,0,0,0,true,0,6,0,4.0,4")); // L = 10: 4, 8, then 12 > 10
+        QCOMPARE(rows[3], QString("fixed_window,2,0,0,0,false,0,2,10,8.0,4"));
+    }
+
+    // --save-scenario writes the scenario that ran, cluster and clients included, and nothing when
+    // the run is refused (a good file stays as it was).
+    void saveAfterTheRun()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("s.ratelab.json");
+        QCOMPARE(runRatelab({"compare", "--nodes", "3", "--coordination", "local", "--clients", "2", "--retry",
+                             "immediate", "--save-scenario", path}).code, 0);
+        const QByteArray saved = readAll(path);
+        QVERIFY(saved.contains("\"cluster\"") && saved.contains("\"clients\""));
+        const Run again = runRatelab({"compare", "--scenario", path, "--format", "csv"});
+        QCOMPARE(again.code, 0);
+        QVERIFY(csvLines(again.out).first().contains("request,client,attempt") && csvLines(again.out).first().endsWith(",node"));
+        // 50,000 requests retried 100 times each pass the 5,000,000 attempts: refused, nothing saved
+        const Run refused = runRatelab({"compare", "--scenario", path, "--n", "50000", "--delay", "0", "--retry",
+                                        "immediate", "--max-retries", "100", "--save-scenario", path});
+        QCOMPARE(refused.code, 2);
+        QCOMPARE(refused.out, QByteArray());
+        QCOMPARE(readAll(path), saved);
+    }
+
+    // The layered row measures max_in_window over its admissions (it said 0 with 11 admitted).
+    void layeredRowMeasured()
+    {
+        const QJsonObject o = parseJson(runRatelab(argsOf("compare --algorithms gcra --layer token_bucket")).out);
+        const QJsonObject layered = o.value("results").toObject().value("layered").toObject();
+        QCOMPARE(layered.value("allowed").toInt(), 11);
+        QCOMPARE(layered.value("max_in_window").toInt(), 11);
+        QCOMPARE(layered.value("overshoot").toDouble(), 1.1);
+    }
+
+    // A misspelt field of a scenario file is refused on the command line, not silently dropped.
+    void misspeltFieldRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("typo.ratelab.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "ratelab-scenario", "version": 1, "cluster": {"nodes": 2, "coordinaton": "local"}})");
+        f.close();
+        const Run r = runRatelab({"compare", "--scenario", path});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("cluster.coordinaton"), r.err.constData());
+        // --cost where every arrival gives its own would change nothing: said, not ignored
+        const QString costs = dir.filePath("c.txt");
+        QFile c(costs);
+        QVERIFY(c.open(QIODevice::WriteOnly));
+        c.write("0,2\n1,3\n");
+        c.close();
+        const Run cost = runRatelab({"compare", "--arrivals", costs, "--cost", "5"});
+        QCOMPARE(cost.code, 2);
+        QVERIFY2(cost.err.contains("--cost"), cost.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliEngine)
+#include "tst_cli_engine.moc"
