@@ -15,6 +15,7 @@
 #include "clients.h"
 #include "cluster.h"
 #include "layered.h"
+#include "attempt_log.h"
 #include "simulator.h"
 
 #include <cstdint>
@@ -43,12 +44,11 @@ struct EngineRequests {
     std::span<const std::int64_t> clientOf;
 };
 
-// LoggedAttempt is one decided attempt, in 48 bytes: enough to write it, draw it and rebuild
+// LoggedAttempt is one decided attempt, in 40 bytes: enough to write it, draw it and rebuild
 // its Decision (a delay and a retry_after are never both set, so they share `wait`).
 struct LoggedAttempt {
     Nanos t = 0;           // true time
     Nanos wait = 0;        // admitted: its delay; denied: its retry_after (kRetryNever: never)
-    Nanos reset = 0;       // with headers: the header layer's reset after it
     double level = 0;      // the first layer's level after it, as its node saw it
     std::int32_t request = 0;
     std::int32_t client = 0;
@@ -69,7 +69,7 @@ struct LoggedAttempt {
         return d;
     }
 };
-static_assert(sizeof(LoggedAttempt) == 48);
+static_assert(sizeof(LoggedAttempt) == 40);
 
 // LayerFigure is one layer's part of a response (RateLimit lists every layer): with headers and
 // more than one layer, one per attempt and layer.
@@ -87,7 +87,8 @@ struct RowRun {
     std::vector<LayerMetrics> layers;        // per layer: allowed, denied here, wasted
     std::vector<std::int64_t> perNodeAllowed; // admitted per node
     ClientStats clients;                      // requests, attempts, latency, memory per key
-    std::vector<LoggedAttempt> log;           // in decision order
+    ChunkedLog<LoggedAttempt> log;            // in decision order
+    std::vector<Nanos> resets;                // with headers: the header layer's reset after each
     std::vector<LayerFigure> figures;         // with headers and layers: log.size() * layers
     std::vector<Nanos> handed;                // with handedTimes: one per attempt
 };

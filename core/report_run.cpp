@@ -152,7 +152,7 @@ std::vector<Header> engineHeaders(const EngineSetup& setup, const RowRun& run, s
     const LimiterConfig topConfig = layerConfig(setup, top);
     h.push_back({"X-RateLimit-Limit", std::to_string(quotaOf(setup.layers[top].algorithm, topConfig))});
     h.push_back({"X-RateLimit-Remaining", std::to_string(a.remaining)});
-    h.push_back({"X-RateLimit-Reset", secondsUp(Int128(a.t) + a.reset)});
+    h.push_back({"X-RateLimit-Reset", secondsUp(Int128(a.t) + run.resets[i])});
     if (!d.allowed && !d.retryNever()) {
         const Int128 seconds = ceilDiv(d.retryAfter, kNanosPerSecond);
         h.push_back({"Retry-After", std::to_string(static_cast<long long>(seconds < 1 ? 1 : seconds))});
@@ -163,7 +163,7 @@ std::vector<Header> engineHeaders(const EngineSetup& setup, const RowRun& run, s
         const LimiterConfig c = layerConfig(setup, l);
         const std::string id = "\"" + std::string(algorithmId(alg)) + "\"";
         const std::int32_t left = layers > 1 ? run.figures[i * layers + l].remaining : a.remaining;
-        const Nanos reset = layers > 1 ? run.figures[i * layers + l].reset : a.reset;
+        const Nanos reset = layers > 1 ? run.figures[i * layers + l].reset : run.resets[i];
         policy += (l ? ", " : "") + id + ";q=" + std::to_string(quotaOf(alg, c)) + ";w="
                 + std::to_string(policyWindowSeconds(alg, c));
         state += (l ? ", " : "") + id + ";r=" + std::to_string(left) + ";t=" + secondsUp(reset);

@@ -160,8 +160,8 @@ private slots:
         s.headers = true;
         const std::vector<Nanos> t{0, kSecond, 2 * kSecond, 3 * kSecond};
         const RowRun r = runRow(s, {t, {}, {}});
-        QCOMPARE(r.log[1].reset, 5 * kSecond);
-        QCOMPARE(r.log[2].reset, 8 * kSecond); // node 0 at 2 s: 1.4 - 1 = 0.4 tokens, 1.6 short
+        QCOMPARE(r.resets[1], 5 * kSecond);
+        QCOMPARE(r.resets[2], 8 * kSecond); // node 0 at 2 s: 1.4 - 1 = 0.4 tokens, 1.6 short
         // split: each node holds L / N = 1 of a limit of 2
         s.cluster = clusterOf(2, Coordination::Split);
         QCOMPARE(quotaOfLayer(s, 0), 1);

@@ -1,0 +1,108 @@
+#include "bench_engine.h"
+
+#include "engine.h"
+#include "pattern.h"
+#include "scenario.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <malloc.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ratelab::app {
+
+namespace {
+
+// procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
+std::int64_t statusKb(const char* name)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::string key = std::string(name) + ":";
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0)
+            return std::stoll(line.substr(key.size()));
+    return 0;
+}
+
+struct Setup {
+    EngineSetup setup;
+    std::vector<Nanos> arrivals;
+};
+
+Setup benchSetup()
+{
+    Setup b;
+    Scenario s;
+    s.config = LimiterConfig::make(100, kNanosPerSecond);
+    s.pattern.kind = PatternKind::Poisson;
+    s.pattern.count = 1'000'000;
+    s.pattern.lambda = Rate{200, kNanosPerSecond};
+    s.pattern.seed = 42;
+    b.arrivals = resolveArrivals(s);
+    b.setup.layers = {{Algorithm::TokenBucket, LimiterConfig::make(100, kNanosPerSecond)},
+                      {Algorithm::SlidingWindowCounter, LimiterConfig::make(6000, 60 * kNanosPerSecond)}};
+    b.setup.cluster = ClusterConfig::make({3, Balancer::RoundRobin, Coordination::Shared, 0, 0, 0, 42});
+    ClientOptions o;
+    o.clients = 1000;
+    o.key = KeyMode::Global;
+    o.retry = RetryPolicy::RetryAfter;
+    o.maxRetries = 2;
+    b.setup.clients = ClientConfig::make(o);
+    b.setup.seed = 42;
+    return b;
+}
+
+} // namespace
+
+EngineFigures engineFigures()
+{
+    EngineFigures f;
+    const Setup b = benchSetup();
+    std::vector<double> ns;
+    for (int run = 0; run < 6; ++run) { // a warm-up, then five
+        const auto start = std::chrono::steady_clock::now();
+        const RowRun r = runRow(b.setup, {b.arrivals, {}, {}});
+        const double elapsed = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+        f.attempts = double(r.log.size());
+        if (run > 0)
+            ns.push_back(elapsed / f.attempts);
+    }
+    std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
+    f.nsPerAttempt = ns[ns.size() / 2];
+
+    // Memory in a forked child: the arrivals made first, the peak mark reset, then one run.
+    int fds[2];
+    if (pipe(fds) != 0)
+        return f;
+    const pid_t child = fork();
+    if (child == 0) {
+        close(fds[0]);
+        double result = -1;
+        try {
+            malloc_trim(0);
+            std::ofstream("/proc/self/clear_refs") << "5"; // resets VmHWM to the current RSS
+            const std::int64_t beforeKb = statusKb("VmRSS");
+            const RowRun r = runRow(b.setup, {b.arrivals, {}, {}});
+            const std::int64_t peakKb = statusKb("VmHWM");
+            if (beforeKb > 0 && peakKb > 0 && !r.log.empty())
+                result = double(peakKb - beforeKb) * 1024.0 / double(r.log.size());
+        } catch (...) {
+        }
+        (void)!write(fds[1], &result, sizeof result);
+        _exit(0);
+    }
+    close(fds[1]);
+    if (child < 0 || read(fds[0], &f.bytesPerAttempt, sizeof f.bytesPerAttempt) != sizeof f.bytesPerAttempt)
+        f.bytesPerAttempt = -1;
+    close(fds[0]);
+    if (child > 0)
+        waitpid(child, nullptr, 0);
+    return f;
+}
+
+} // namespace ratelab::app
