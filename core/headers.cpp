@@ -3,6 +3,7 @@
 #include "decide.h"
 
 #include "limiters.h"
+#include "report_run.h"
 
 namespace ratelab {
 
@@ -64,6 +65,8 @@ std::vector<Nanos> resetsOf(const Trace& trace, std::size_t row)
 std::vector<Header> headersAt(const Trace& trace, std::size_t row, std::size_t i)
 {
     const AlgorithmTrace& result = trace.results.at(row);
+    if (result.engine) // the engine kept what the response of the state that decided says
+        return engineHeaders(result.engine->setup, result.engine->run, i);
     if (!(result.times.empty() && result.nodes.empty() && !result.levelConfig && !result.clients))
         return {};
     return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {

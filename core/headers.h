@@ -47,9 +47,9 @@ std::vector<Header> responseHeaders(Algorithm a, const LimiterConfig& config, Na
 // resetsOf replays result `row` of a trace and returns reset(t) after each decision.
 std::vector<Nanos> resetsOf(const Trace& trace, std::size_t row);
 
-// headersAt returns the headers of decision i of result `row`, replaying its limiter up to i
-// (O(i)). Empty for a row that is not one limiter over the arrivals (a cluster's nodes, clients'
-// keys, a layered policy): no one limiter's reset stands for it.
+// headersAt returns the headers of decision i of result `row`: a plain row replays its limiter
+// from the checkpoint before i; a row the engine ran (a cluster, clients, layers) reads the
+// response the state that decided gave.
 std::vector<Header> headersAt(const Trace& trace, std::size_t row, std::size_t i);
 
 // httpResponse writes a decision's headers as a server sends them: the status line

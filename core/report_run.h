@@ -43,6 +43,13 @@ EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers = false);
 // rowId names row r in the output: the algorithm's id, or "layered".
 std::string_view rowId(const Scenario& s, std::size_t r);
 
+// EngineRow is what a row run by the engine keeps for the app: its setup and its run (with the
+// headers' figures), so a hover shows the response of the state that decided.
+struct EngineRow {
+    EngineSetup setup;
+    RowRun run;
+};
+
 // engineHeaders returns the response headers of one logged attempt of a row run with headers:
 // X-RateLimit-* of the layer with the least remaining, Retry-After of the policy,
 // RateLimit-Policy and RateLimit listing every layer. figures is the run's (empty: one layer).

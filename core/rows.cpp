@@ -79,8 +79,11 @@ namespace {
 // its node, its attempt (times, clients) and the retry it follows where those apply.
 AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
 {
-    const EngineSetup setup = engineSetup(s, r);
-    const RowRun run = runRow(setup, {in.arrivals, in.costs, in.clientOf});
+    auto engine = std::make_shared<EngineRow>();
+    engine->setup = engineSetup(s, r, true);
+    engine->run = runRow(engine->setup, {in.arrivals, in.costs, in.clientOf});
+    const EngineSetup& setup = engine->setup;
+    const RowRun& run = engine->run;
     AlgorithmTrace row;
     row.algorithm = setup.layers.front().algorithm;
     row.metrics = run.metrics;
@@ -126,6 +129,7 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
         row.clients = std::move(c);
     }
     row.levelReplayable = replayable;
+    row.engine = std::move(engine);
     return row;
 }
 
@@ -140,7 +144,7 @@ AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r
 
 bool isPlainRow(const AlgorithmTrace& row)
 {
-    return row.times.empty() && row.nodes.empty() && !row.levelConfig && !row.clients && row.levelReplayable;
+    return !row.engine; // every other row is run by the engine, which says so
 }
 
 std::size_t requestOf(const Trace& trace, std::size_t row, std::size_t i)

@@ -32,6 +32,7 @@ struct Metrics {
 };
 
 struct ClientTrace;
+struct EngineRow;
 
 // Verdict is what the strip draws of a decision: its lane.
 enum class Verdict : std::uint8_t { Admitted = 0, Delayed = 1, Denied = 2 };
@@ -69,6 +70,7 @@ struct AlgorithmTrace {
     std::vector<std::int64_t> perNodeAllowed; // cluster: admitted per node
     std::shared_ptr<const ClientTrace> clients; // clients: the attempts and their statistics
     std::vector<std::int64_t> previousAttempt;   // clients: the decision this retry follows (-1: a first attempt)
+    std::shared_ptr<const EngineRow> engine;     // a row the engine ran: its setup and log (headers)
 };
 
 // LayeredTrace is the result `layered`: the decisions of a LayeredPolicy over the arrivals.

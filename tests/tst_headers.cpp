@@ -2,6 +2,7 @@
 // denied requests. Every value is derived by hand: reset is the least d after which, with nothing
 // else arriving, the limiter is back to its full quota (a request costing L or C would pass).
 #include "headers.h"
+#include "rows.h"
 #include "limiters.h"
 
 #include <QTest>
@@ -39,6 +40,28 @@ QString text(const Lines& lines)
 class TestHeaders : public QObject {
     Q_OBJECT
 private slots:
+    // A cluster row's hover shows the response of the node that decided (issue 20): a token
+    // bucket of 2 per 10 s on 2 local nodes, one request a second; node 1 at t = 1 is 1 token
+    // short, full again at 6 s (one limiter replayed over all requests said 10).
+    void clusterRowHeadersFromTheDecidingNode()
+    {
+        Scenario s;
+        s.config = LimiterConfig::make(2, 10 * kNanosPerSecond);
+        s.algorithms = {Algorithm::TokenBucket};
+        s.pattern.count = 4;
+        s.pattern.delayNanos = kNanosPerSecond;
+        s.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local, 0, 0, 0, 1});
+        Trace trace;
+        trace.config = s.config;
+        const RowInputs in = resolveRowInputs(s);
+        trace.arrivals = in.arrivals;
+        trace.results.push_back(simulateRow(s, in, 0));
+        const std::vector<Header> h = headersAt(trace, 0, 1);
+        QVERIFY(!h.empty());
+        QCOMPARE(h[2].name, std::string("X-RateLimit-Reset"));
+        QCOMPARE(h[2].value, std::string("6"));
+    }
+
     void headers_data()
     {
         QTest::addColumn<QString>("got");
