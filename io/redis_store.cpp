@@ -158,7 +158,7 @@ struct PrivateRedis::State {
     std::string socket;
 };
 
-PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout)
+PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout, const std::vector<std::string>& extraArguments)
     : m(std::make_unique<State>())
 {
     if (!m->dir.isValid())
@@ -166,9 +166,12 @@ PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout)
     m->socket = m->dir.filePath(QStringLiteral("redis.sock")).toStdString();
     const QString where = "unix:" + QString::fromStdString(m->socket);
     m->process.setProgram(QStringLiteral("redis-server"));
-    m->process.setArguments({"--port", "0", "--save", "", "--appendonly", "no", "--unixsocket",
-                             QString::fromStdString(m->socket), "--unixsocketperm", "700", "--dir", m->dir.path(),
-                             "--daemonize", "no", "--loglevel", "warning"});
+    QStringList arguments{"--port", "0", "--save", "", "--appendonly", "no", "--unixsocket",
+                          QString::fromStdString(m->socket), "--unixsocketperm", "700", "--dir", m->dir.path(),
+                          "--daemonize", "no", "--loglevel", "warning"};
+    for (const std::string& a : extraArguments)
+        arguments << QString::fromStdString(a);
+    m->process.setArguments(arguments);
     m->process.setProcessChannelMode(QProcess::MergedChannels);
     m->process.start();
     if (!m->process.waitForStarted(static_cast<int>(startTimeout.count())))

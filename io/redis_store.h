@@ -44,8 +44,10 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
 class PrivateRedis {
 public:
     // It throws RedisError when redis-server cannot be started or does not answer PING within
-    // startTimeout.
-    explicit PrivateRedis(std::chrono::milliseconds startTimeout = std::chrono::seconds(10));
+    // startTimeout. extraArguments go to redis-server after RateLab's own (e.g. "--cluster-enabled",
+    // "yes" for a one-node Redis Cluster in the tests).
+    explicit PrivateRedis(std::chrono::milliseconds startTimeout = std::chrono::seconds(10),
+                          const std::vector<std::string>& extraArguments = {});
     ~PrivateRedis();
     PrivateRedis(const PrivateRedis&) = delete;
     PrivateRedis& operator=(const PrivateRedis&) = delete;
