@@ -24,6 +24,7 @@ QString verdict(const Decision& d)
 RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
 {
     RedisCheck out;
+    int interrupted = 0;
     try {
         checkScenario(s);
         if (s.clients || !s.layers.empty() || !resolveCosts(s).empty())
@@ -63,6 +64,8 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
                           .arg(s.algorithms.size())
                           .arg(server ? QString("a private redis-server") : q(address))
                           .arg(cluster.nodes() > 1 ? QString(" on %1 nodes").arg(cluster.nodes()) : QString());
+    } catch (const Interrupted& e) { // the keys are deleted and the server stopped by now
+        interrupted = e.signal();
     } catch (const InputError& e) {
         out = {false, "Not checked: " + q(e.what())};
     } catch (const RedisError& e) {
@@ -70,6 +73,8 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
     } catch (const std::exception& e) {
         out = {false, "Not checked: " + q(e.what())};
     }
+    if (interrupted)
+        endBySignal(interrupted);
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "decimal.h"
+#include "interrupt.h"
 #include "limiter.h"
 
 #include <chrono>
@@ -58,6 +59,7 @@ public:
     void stop();
 
 private:
+    SignalCleanup m_cleanup; // first: the handler outlives the server
     struct State;
     std::unique_ptr<State> m;
 };
@@ -76,13 +78,20 @@ public:
     RedisStore& operator=(const RedisStore&) = delete;
 
     // run decides every arrival through the algorithm's script, one EVALSHA per decision in
-    // arrival order, on one connection per node (each handing its node clock), on keys
-    // {ratelab:KEY}:ALG deleted first, so the run starts from a fresh limiter. It checks the
-    // domain first (checkLuaDomain). The decisions equal simulateCluster with coordination
-    // shared on the same cluster. Throws InputError (domain) or RedisError.
+    // arrival order, on one connection per node (each handing its node clock), with each
+    // request's cost (costs empty: all 1), on keys {ratelab:RUN:KEY}:ALG under a prefix unique
+    // to the run (RUN, see runPrefix), so runs sharing one Redis never touch each other's keys;
+    // the keys are deleted when the run ends, however it ends (an error, SIGINT or SIGTERM:
+    // then it throws Interrupted). It checks the domain first (checkLuaDomain). The decisions
+    // equal simulateCluster with coordination shared on the same cluster. Throws InputError
+    // (domain), RedisError or Interrupted.
     std::vector<Decision> run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
                               std::span<const Nanos> arrivals, const std::string& key = "ratelab",
-                              std::span<const std::uint64_t> clients = {});
+                              std::span<const std::uint64_t> clients = {}, std::span<const std::int64_t> costs = {});
+
+    // runPrefix returns the RUN part of the next run's keys: this process, this store and a
+    // count of its runs, with a random part ("4242.9f3a1c.3").
+    std::string runPrefix() const;
 
     const std::string& address() const { return m_address; }
 
@@ -90,8 +99,11 @@ private:
     struct Connection;
     Connection& connection(std::size_t node);
 
+    SignalCleanup m_cleanup;
     std::string m_address;
     RedisTimeouts m_timeouts;
+    std::string m_storeId;
+    std::uint64_t m_runs = 0;
     std::vector<std::unique_ptr<Connection>> m_connections;
 };
 
