@@ -1,4 +1,5 @@
 #include "bench.h"
+#include "bench_redis.h"
 
 #include "dashboard.h"
 #include "limiters.h"
@@ -394,6 +395,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     constexpr int kDragChanges = 60;
     const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
     const double bytes = bytesPerRequest(5'000'000);
+    const RedisBench redis = benchRedis(); // absent, not a failure, without redis-server
 
     std::ostringstream out;
     if (parser.isSet("json")) {
@@ -413,7 +415,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << ",\n \"export_ms\": {\"100000\": " << formatNumber(exportMs) << "},\n \"peak_rss_mb\": "
             << formatNumber(rss) << ",\n \"drag\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
             << ", \"max_gui_stall_ms\": " << formatNumber(drag.maxGuiStallMs) << ", \"settle_ms\": "
-            << formatNumber(drag.settleMs) << "},\n \"bytes_per_request\": " << formatNumber(bytes) << "}\n";
+            << formatNumber(drag.settleMs) << "},\n \"bytes_per_request\": " << formatNumber(bytes) << ",\n "
+            << redisBenchJson(redis) << "}\n";
     } else {
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
@@ -426,7 +429,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
         out << "PNG export of 100,000 requests: " << number(exportMs) << " ms\nPeak memory: " << number(rss) << " MB\n"
             << "Dragging the limit (" << kDragChanges << " changes, 16 ms apart, 1,000,000 requests): longest GUI stall "
             << number(drag.maxGuiStallMs) << " ms, last frame painted " << number(drag.settleMs) << " ms after the last change\n"
-            << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n";
+            << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n"
+            << redisBenchText(redis);
     }
     std::cout << out.str();
     return 0;
