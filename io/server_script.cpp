@@ -19,7 +19,18 @@ std::string resource(const char* name)
     return f.readAll().toStdString();
 }
 
-std::string n(Int128 v) { return std::to_string(static_cast<long long>(v)); }
+// n writes an integer in decimal (128 bits: a bound's products may pass 64).
+std::string n(Int128 v)
+{
+    if (v < 0)
+        return "-" + n(-v);
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), char('0' + int(v % 10)));
+        v /= 10;
+    } while (v > 0);
+    return digits;
+}
 
 // moduleOf names the Lua piece that decides an algorithm.
 const char* moduleOf(Algorithm a)
@@ -69,9 +80,10 @@ void checkServerClockLayer(const Layer& l)
         if (c.windowNanos() % 1000 != 0)
             throw InputError("--server-clock: " + id + "'s window " + formatSeconds(c.windowNanos())
                              + " s is not a whole number of microseconds (Redis TIME's unit)");
-        const Int128 w = c.windowNanos();
-        if (l.algorithm == Algorithm::SlidingWindowCounter && 3 * Int128(c.limit()) * w + w >= bound)
-            refuse("(3 * limit + 1) * window in ns", 3 * Int128(c.limit()) * w + w);
+        const Int128 w = c.windowNanos(), wUs = w / 1000;
+        // The counter compares in us: prev*(W - e) + (cur + cost - 1)*W is below (2 L + 1) * W.
+        if (l.algorithm == Algorithm::SlidingWindowCounter && (2 * Int128(c.limit()) + 1) * wUs >= bound)
+            refuse("(2 * limit + 1) * window in us", (2 * Int128(c.limit()) + 1) * wUs);
         if (w >= bound)
             refuse("the window in ns", w);
         return;

@@ -259,6 +259,25 @@ private slots:
                 QVERIFY2(diff.isEmpty(), qPrintable(desc + ": " + diff));
             }
         }
+        // Production sizes near the domain's edge (10^5 per day, buckets of 10^6): waits in ns formed
+        // from us-scaled counts, large costs.
+        for (Algorithm a : kAllAlgorithms) {
+            const std::int64_t limit = r.in(1'000, 100'000);
+            const Nanos window = r.in(3'600, 86'400) * kNanosPerSecond;
+            const std::int64_t sizes[] = {1'000, 10'000, 100'000, 1'000'000}; // rates as people write them: C per hours
+            const std::int64_t capacity = sizes[r.in(0, 3)];
+            const std::vector<Layer> layers{Layer{a, LimiterConfig::make(limit, window, capacity, Rate::reduced(capacity, r.in(1, 24) * 3'600 * kNanosPerSecond))}};
+            const std::string sha = sha1Of(*m_c, serverClockScript(layers));
+            const auto keys = keysFor("big" + std::to_string(policies++), 1);
+            std::vector<Call> calls(200);
+            const std::int64_t quota = isWindowAlgorithm(a) ? limit : capacity;
+            for (Call& call : calls) {
+                call.cost = r.in(1, quota / 25 + 1);
+                call.reply = evalsha(*m_c, sha, keys, {std::to_string(call.cost)});
+            }
+            const QString diff = firstDifference(layers, calls);
+            QVERIFY2(diff.isEmpty(), qPrintable(QString::fromStdString(layerText(layers[0])) + ": " + diff));
+        }
         // Not vacuous: both verdicts and "never" were seen.
         QVERIFY2(admitted > 1000 && denied > 1000 && never > 10,
                  qPrintable(QStringLiteral("%1 admitted, %2 denied, %3 never").arg(admitted).arg(denied).arg(never)));
