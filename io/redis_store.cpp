@@ -182,7 +182,9 @@ PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout, const std::ve
         arguments << QString::fromStdString(a);
     m->process.setArguments(arguments);
     m->process.setProcessChannelMode(QProcess::MergedChannels);
-    // If ratelab dies without cleaning up (SIGKILL), the kernel kills the server too.
+    // If ratelab dies without cleaning up (SIGKILL), the kernel kills the server too. The signal
+    // follows the thread that started the server, so a PrivateRedis lives and dies on one thread
+    // (every user's does: the CLI's main thread, the app's check inside one worker task).
     m->process.setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m->process.start();
     if (!m->process.waitForStarted(static_cast<int>(startTimeout.count())))
