@@ -12,6 +12,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <map>
 #include <random>
@@ -33,9 +34,16 @@ timeval toTimeval(std::chrono::milliseconds ms)
     return tv;
 }
 
-std::string n(Int128 v) // decimal text of an integer (all values here fit in 64 bits)
+std::string n(Int128 v) // decimal text of an integer (a refused product may pass 64 bits)
 {
-    return std::to_string(static_cast<long long>(v));
+    if (v < 0)
+        return "-" + n(-v);
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), char('0' + int(v % 10)));
+        v /= 10;
+    } while (v > 0);
+    return digits;
 }
 
 struct ReplyDeleter {
@@ -119,8 +127,9 @@ std::string luaScript(Algorithm algorithm)
     return text;
 }
 
-void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock)
+void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock, std::int64_t maxCost)
 {
+    const bool costly = maxCost > 1;
     const Int128 bound = kLuaExactBound;
     const std::string id(algorithmId(algorithm));
     auto refuse = [&](const std::string& what, Int128 value) {
@@ -140,6 +149,8 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
             refuse("the window in ns", w);
         break;
     case Algorithm::SlidingWindowCounter:
+        if (costly && (2 * limit + 1) * w >= bound)
+            refuse("(2 * limit + 1) * window in ns (a cost above 1)", (2 * limit + 1) * w);
         if ((limit + 1) * w >= bound)
             refuse("(limit + 1) * window in ns", (limit + 1) * w);
         break;
@@ -149,10 +160,15 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
         break;
     case Algorithm::LeakyBucket:
     case Algorithm::LeakyBucketQueue:
+        if (costly && 2 * c * per >= bound)
+            refuse("2 * capacity * rate denominator (a cost above 1)", 2 * c * per);
         if ((c + 1) * per >= bound)
             refuse("(capacity + 1) * rate denominator", (c + 1) * per);
         break;
     case Algorithm::Gcra:
+        if (costly && Int128(maxClock) * tokens + 2 * c * per >= bound)
+            refuse("time * rate numerator + 2 * capacity * rate denominator (a cost above 1)",
+                   Int128(maxClock) * tokens + 2 * c * per);
         if (Int128(maxClock) * tokens + (c + 1) * per >= bound)
             refuse("time * rate numerator + (capacity + 1) * rate denominator", Int128(maxClock) * tokens + (c + 1) * per);
         break;
@@ -270,9 +286,10 @@ std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& 
         throw InputError("redis backend: " + std::to_string(costs.size()) + " costs for " + std::to_string(arrivals.size())
                          + " arrivals");
     const Nanos maxClock = arrivals.empty() ? 0 : arrivals.back() + cluster.skewNanos();
+    const std::int64_t maxCost = costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end());
     if (!arrivals.empty() && arrivals.back() > kMaxNanos - cluster.skewNanos())
-        checkLuaDomain(algorithm, config, kMaxNanos);
-    checkLuaDomain(algorithm, config, maxClock);
+        checkLuaDomain(algorithm, config, kMaxNanos, maxCost);
+    checkLuaDomain(algorithm, config, maxClock, maxCost);
 
     const std::vector<std::uint8_t> nodes = assignNodes(cluster, arrivals.size(), clients);
     const std::string script = luaScript(algorithm);

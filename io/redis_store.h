@@ -37,8 +37,9 @@ inline constexpr std::int64_t kLuaExactBound = std::int64_t(1) << 53;
 std::string luaScript(Algorithm algorithm);
 
 // checkLuaDomain throws InputError when a scenario would make the algorithm's script form an
-// integer at or above 2^53: maxClock is the latest node clock handed (last arrival + skew).
-void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock);
+// integer at or above 2^53: maxClock is the latest node clock handed (last arrival + skew),
+// maxCost the largest request cost (a cost above 1 doubles some of the scripts' bounds).
+void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock, std::int64_t maxCost = 1);
 
 // PrivateRedis runs `redis-server` on a unix socket in a temporary directory, without
 // persistence or a TCP port, for as long as it lives.
