@@ -368,6 +368,41 @@ private slots:
         }
     }
 
+    // A key never goes back in time: a key whose stored clock is ahead of TIME (written by a
+    // master whose clock ran ahead, before a failover) is decided at its own clock, so what it
+    // admitted is not admitted again. Every write sets the key to expire no earlier than the time
+    // its state is as good as fresh (reset after now).
+    void aKeyAheadOfTheServerClockIsDecidedAtItsOwnClock()
+    {
+        for (Algorithm a : kAllAlgorithms) {
+            const std::vector<Layer> policy{Layer{a, LimiterConfig::make(2, 60 * kNanosPerSecond, 2, Rate{1, 30 * kNanosPerSecond})}};
+            const std::string sha = sha1Of(*m_c, serverClockScript(policy));
+            const auto keys = keysFor(std::string("ahead-") + algorithmId(a).data(), 1);
+            RedisReply first = evalsha(*m_c, sha, keys, {});
+            QCOMPARE(field(first, kReplyAllowed), 1LL);
+            const long long expiry = (*m_c)({"PEXPIRETIME", keys[0]}).integer;
+            const long long fresh = field(first, kReplyNowUs) * 1000 + field(first, kReplyResetNs); // ns
+            QVERIFY2(expiry * 1'000'000 >= fresh, algorithmId(a).data());
+            // Not much later either; the counter's state is fresh only after the next window (the
+            // previous window's count still shapes `remaining`), later than its reset.
+            if (a != Algorithm::SlidingWindowCounter)
+                QVERIFY2(expiry * 1'000'000 <= fresh + 3'000'000, algorithmId(a).data());
+            // Push the stored clock an hour ahead, as a clock-skewed master would have written it.
+            const long long ahead = field(first, kReplyNowUs) + 3'600'000'000LL;
+            if (a == Algorithm::SlidingWindowLog) {
+                (void)(*m_c)({"DEL", keys[0]});
+                (void)(*m_c)({"RPUSH", keys[0], std::to_string(ahead)});
+            } else {
+                (void)(*m_c)({"HSET", keys[0], "c", std::to_string(ahead)});
+            }
+            std::vector<Call> calls(4);
+            for (Call& call : calls)
+                call.reply = evalsha(*m_c, sha, keys, {});
+            for (const Call& call : calls)
+                QCOMPARE(field(call.reply, kReplyNowUs), ahead); // TIME is an hour behind: the key's clock holds
+        }
+    }
+
     // 16 clients, each on its own connection and thread, call one key as fast as they can on the
     // server's wall clock: whatever the interleaving, no window, and no stretch of a bucket, ever
     // holds more than the limit. Bounded: 16 x 150 calls a policy.
