@@ -391,7 +391,7 @@ private slots:
             const long long ahead = field(first, kReplyNowUs) + 3'600'000'000LL;
             if (a == Algorithm::SlidingWindowLog) {
                 (void)(*m_c)({"DEL", keys[0]});
-                (void)(*m_c)({"RPUSH", keys[0], std::to_string(ahead)});
+                (void)(*m_c)({"RPUSH", keys[0], std::to_string(ahead) + ":1:1"}); // time:running sum:cost
             } else {
                 (void)(*m_c)({"HSET", keys[0], "c", std::to_string(ahead)});
             }

@@ -45,9 +45,6 @@ for i = 1, N do
   if not layers[i].admit(cost) then allowed = 0 break end
   if layers[i].delay > delay then delay = layers[i].delay end
 end
-for i = 1, N do -- only a layer that consumed writes: a denial that changes nothing writes nothing
-  if layers[i].dirty then layers[i].save(now) end
-end
 
 local retry = 0
 if allowed == 0 then
@@ -65,6 +62,11 @@ for i = 2, N do
   if r < remaining then h, remaining = i, r end
 end
 local reset = layers[h].wait(layers[h].quota)
+-- Written last (every figure above read the keys as they were): only a layer that consumed
+-- writes, so a denial that changes nothing writes nothing.
+for i = 1, N do
+  if layers[i].dirty then layers[i].save(now) end
+end
 local retryMs, retryS = retry, retry
 if retry > 0 then retryMs, retryS = ceildiv(retry, 1000000), ceildiv(retry, 1000000000) end
 return {allowed, remaining, retryMs, retryS, layers[h].quota, ceildiv(reset, 1000000), ceildiv(reset, 1000000000),
