@@ -83,4 +83,31 @@ private:
     std::unique_ptr<redisContext, void (*)(redisContext*)> m_c;
 };
 
+// field reads element i of a script's reply as an integer (throws if there is none).
+inline long long field(const RedisReply& r, int i) { return r.elements.at(std::size_t(i)).integer; }
+
+// sha1Of loads a script and returns its SHA1.
+inline std::string sha1Of(RedisClient& c, const std::string& script) { return c({"SCRIPT", "LOAD", script}).text; }
+
+// keysFor names a policy's keys as the example callers do: rl:{ID}, or rl:{ID}:1..N for layers.
+inline std::vector<std::string> keysFor(const std::string& id, std::size_t layers)
+{
+    if (layers == 1)
+        return {"rl:{" + id + "}"};
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i < layers; ++i)
+        keys.push_back("rl:{" + id + "}:" + std::to_string(i + 1));
+    return keys;
+}
+
+// evalsha calls a loaded script with its keys and arguments.
+inline RedisReply evalsha(RedisClient& c, const std::string& sha, const std::vector<std::string>& keys,
+                          const std::vector<std::string>& args)
+{
+    std::vector<std::string> cmd{"EVALSHA", sha, std::to_string(keys.size())};
+    cmd.insert(cmd.end(), keys.begin(), keys.end());
+    cmd.insert(cmd.end(), args.begin(), args.end());
+    return c(cmd);
+}
+
 } // namespace ratelab::test
