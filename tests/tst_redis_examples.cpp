@@ -123,6 +123,42 @@ private slots:
         }
     }
 
+    // After a restart or failover the server has forgotten the script: the Python caller's
+    // EVALSHA gets NOSCRIPT and it falls back to EVAL (imported as a module, the cache flushed).
+    void pythonCallerFallsBackToEvalOnNoscript()
+    {
+        const QProcessEnvironment env0 = environment(m_redis->address(), {});
+        QString python = "python3";
+        if (run(python, {"-c", "import redis"}, env0).first != 0)
+            python = "/usr/bin/python3";
+        if (run(python, {"-c", "import redis"}, env0).first != 0) {
+            if (peersRequired())
+                QFAIL("python3-redis is not installed (.ci/run installs it)");
+            QSKIP("python3-redis is not installed (.ci/run installs it)");
+        }
+        const QStringList policy{"fixed_window", "--limit", "1", "--window", "60"};
+        const Run s = runRatelab(QStringList{"lua", "--server-clock"} + policy);
+        const Run e = runRatelab(QStringList{"lua", "--example", "python"} + policy);
+        QCOMPARE(s.code, 0);
+        QCOMPARE(e.code, 0);
+        const QString script = m_dir.filePath("noscript.lua"), caller = m_dir.filePath("noscript_caller.py");
+        for (const auto& [path, text] : {std::pair{script, s.out}, std::pair{caller, e.out}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        }
+        const QString program = QStringLiteral(
+            "import importlib.util\n"
+            "spec = importlib.util.spec_from_file_location('caller', '%1')\n"
+            "m = importlib.util.module_from_spec(spec)\n"
+            "spec.loader.exec_module(m)\n"
+            "m.r.script_flush()\n"
+            "print(m.check('noscript')[0], m.check('noscript')[0], m.r.script_exists(m.sha)[0])\n").arg(caller);
+        const auto [code, out] = run(python, {"-c", program}, environment(m_redis->address(), script));
+        QVERIFY2(code == 0, qPrintable(out));
+        QCOMPARE(out.trimmed(), QStringLiteral("200 429 True")); // EVAL ran it, and loaded it again
+    }
+
     void goCallerParses()
     {
         if (run("gofmt", {"-h"}, QProcessEnvironment::systemEnvironment()).first == -1) {
