@@ -1,5 +1,6 @@
 #include "bench.h"
 #include "bench_engine.h"
+#include "bench_redis.h"
 
 #include "dashboard.h"
 #include "limiters.h"
@@ -396,6 +397,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
     const double bytes = bytesPerRequest(5'000'000);
     const EngineFigures engine = engineFigures();
+    const RedisBench redis = benchRedis(); // absent, not a failure, without redis-server
 
     std::ostringstream out;
     if (parser.isSet("json")) {
@@ -417,7 +419,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << ", \"max_gui_stall_ms\": " << formatNumber(drag.maxGuiStallMs) << ", \"settle_ms\": "
             << formatNumber(drag.settleMs) << "},\n \"bytes_per_request\": " << formatNumber(bytes)
             << ",\n \"engine_ns\": " << formatNumber(engine.nsPerAttempt) << ",\n \"engine_bytes_per_attempt\": "
-            << formatNumber(engine.bytesPerAttempt) << "}\n";
+            << formatNumber(engine.bytesPerAttempt) << ",\n "
+            << redisBenchJson(redis) << "}\n";
     } else {
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
@@ -433,7 +436,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n"
             << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(engine.attempts)
             << " attempts): " << number(engine.nsPerAttempt) << " ns and " << number(engine.bytesPerAttempt)
-            << " bytes an attempt\n";
+            << " bytes an attempt\n"
+            << redisBenchText(redis);
     }
     std::cout << out.str();
     return 0;

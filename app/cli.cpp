@@ -5,6 +5,7 @@
 #include "cluster_options.h"
 #include "command.h"
 #include "guilauncher.h"
+#include "lua_command.h"
 #include "memory_command.h"
 #include "nginx_limit_req.h"
 #include "presets.h"
@@ -62,33 +63,6 @@ int listPresets(QCommandLineParser& parser, const QStringList& args)
     return std::cout ? 0 : fail("cannot write the output");
 }
 
-// printLua prints the Redis Lua script of one algorithm, ready to paste into a service.
-int printLua(QCommandLineParser& parser, const QStringList& args)
-{
-    parser.addPositionalArgument("algorithm", "The algorithm whose script to print: fixed_window, ..., gcra.");
-    parser.addHelpOption();
-    if (!parser.parse(args))
-        return fail(parser.errorText().toStdString());
-    if (parser.isSet("help")) {
-        std::cout << parser.helpText().toStdString();
-        return 0;
-    }
-    const QStringList names = parser.positionalArguments();
-    std::string known;
-    for (Algorithm a : kAllAlgorithms)
-        known += (known.empty() ? "" : ", ") + std::string(algorithmId(a));
-    if (names.size() != 1)
-        return fail("lua: name one algorithm (" + known + ")");
-    const auto a = algorithmFromId(names.first().toStdString());
-    if (a == Algorithm::NginxLimitReq)
-        return fail("lua: nginx_limit_req has no Lua script: it is nginx's own module");
-    if (!a)
-        return fail("lua: unknown algorithm " + quoted(names.first().toStdString()) + " (known: " + known + ")");
-    std::cout << io::luaScript(*a);
-    std::cout.flush();
-    return std::cout ? 0 : fail("cannot write the output");
-}
-
 // nginxLines prints the nginx limit_req_zone / limit_req lines for the scenario's config.
 int nginxLines(QCommandLineParser& parser, const QStringList& args)
 {
@@ -106,7 +80,7 @@ const Command kCommands[] = {
     {"compare", "Run every limiter over one scenario and print the decisions and metrics.", compare},
     {"presets", "List the built-in classroom scenarios, one per line: id and title.", listPresets},
     {"memory", "Print each limiter's worst-case state for K active keys (memory at scale).", memoryCommand},
-    {"lua", "Print the Redis Lua script of one algorithm, ready to paste into a service.", printLua},
+    {"lua", "Print a Redis Lua script (the simulation's, or --server-clock for services) or --example callers.", printLua},
     {"nginx", "Print the nginx limit_req_zone / limit_req lines for the scenario's rate, burst and delay.", nginxLines},
 };
 

@@ -4,6 +4,7 @@
 #include "redis_store.h"
 #include "scenario_options.h"
 
+#include <algorithm>
 #include <memory>
 
 #include <QStringList>
@@ -114,11 +115,13 @@ void writeThroughRedis(std::ostream& out, const Scenario& scenario, const Backen
         throw InputError("--backend redis: " + why);
     const ClusterConfig cluster = scenario.cluster.value_or(ClusterConfig{});
     const std::vector<Nanos> arrivals = resolveArrivals(scenario);
+    const std::vector<std::int64_t> costs = resolveCosts(scenario);
     // Check every algorithm's domain before starting anything.
     const Nanos last = arrivals.empty() ? 0 : arrivals.back();
+    const std::int64_t maxCost = costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end());
     for (Algorithm a : scenario.algorithms)
         io::checkLuaDomain(a, scenario.config,
-                           last > kMaxNanos - cluster.skewNanos() ? kMaxNanos : last + cluster.skewNanos());
+                           last > kMaxNanos - cluster.skewNanos() ? kMaxNanos : last + cluster.skewNanos(), maxCost);
     std::unique_ptr<io::PrivateRedis> server;
     if (backend.redisAddress.empty())
         server = std::make_unique<io::PrivateRedis>();
@@ -127,7 +130,8 @@ void writeThroughRedis(std::ostream& out, const Scenario& scenario, const Backen
     // Redis's decisions (memory stays as simulated).
     writeReport(out, scenario, format, headers, [&](std::size_t r, const EngineSetup& setup, const EngineRequests& in) {
         RowRun run = runRow(setup, in);
-        const std::vector<Decision> redis = store.run(scenario.algorithms.at(r), scenario.config, cluster, in.arrivals);
+        const std::vector<Decision> redis =
+            store.run(scenario.algorithms.at(r), scenario.config, cluster, in.arrivals, "ratelab", {}, in.costs);
         overrideDecisions(run, redis, scenario.config);
         return run;
     });

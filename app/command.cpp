@@ -46,6 +46,9 @@ int runNamedCommand(const Command& command, const QStringList& arguments)
         return fail(e.what());
     } catch (const io::RedisError& e) { // Redis missing, unreachable, or an error reply
         return fail(e.what());
+    } catch (const io::Interrupted& e) { // SIGINT/SIGTERM during a Redis run: cleaned up by now
+        std::cerr << "ratelab: " << e.what() << std::endl;
+        io::endBySignal(e.signal());
     }
 }
 

@@ -278,8 +278,6 @@ std::string refusedThroughRedis(const Scenario& s)
         return "clients that retry are not run through Redis yet";
     if (!s.layers.empty())
         return "layered policies are not run through Redis yet";
-    if (s.cost != 1 || !s.explicitCosts.empty())
-        return "request cost is not run through Redis yet";
     for (Algorithm a : s.algorithms)
         if (a == Algorithm::NginxLimitReq)
             return "nginx_limit_req has no Lua script: it is nginx's own module";

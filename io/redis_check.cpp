@@ -25,6 +25,7 @@ QString verdict(const Decision& d)
 RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
 {
     RedisCheck out;
+    int interrupted = 0;
     try {
         checkScenario(s);
         ClusterConfig cluster = s.cluster.value_or(ClusterConfig{});
@@ -42,17 +43,18 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
         shared.cluster = cluster;
         if (const std::string why = refusedThroughRedis(shared); !why.empty())
             return {false, "Not checked: " + q(why) + "."};
-        const std::vector<Nanos> arrivals = resolveArrivals(s);
+        const RowInputs in = resolveRowInputs(shared);
+        const std::vector<Nanos>& arrivals = in.arrivals;
         std::unique_ptr<PrivateRedis> server;
         if (address.empty())
             server = std::make_unique<PrivateRedis>();
         RedisStore store(server ? server->address() : address);
-        for (Algorithm a : s.algorithms) {
-            const std::vector<Decision> redis = store.run(a, s.config, cluster, arrivals);
-            const ClusterTrace simulated = simulateCluster(s.config, cluster, a, arrivals);
-            const auto& expected = simulated.trace.decisions;
+        for (std::size_t row = 0; row < s.algorithms.size(); ++row) {
+            const Algorithm a = s.algorithms[row];
+            const std::vector<Decision> redis = store.run(a, s.config, cluster, arrivals, "ratelab", {}, in.costs);
+            const RowRun simulated = runRow(engineSetup(shared, row), {in.arrivals, in.costs, in.clientOf});
             for (std::size_t i = 0; i < arrivals.size(); ++i) {
-                const Decision &r = redis[i], &e = expected[i];
+                const Decision r = redis[i], e = simulated.log[i].decision();
                 if (r.allowed != e.allowed || r.delay != e.delay || r.remaining != e.remaining || r.retryAfter != e.retryAfter)
                     return {false, variant + QString("%1 disagrees at request %2 of %3 (t = %4 s): Redis %5, the simulation %6.")
                                        .arg(q(facts(a).title))
@@ -68,6 +70,8 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
                           .arg(s.algorithms.size())
                           .arg(server ? QString("a private redis-server") : q(address))
                           .arg(cluster.nodes() > 1 ? QString(" on %1 nodes").arg(cluster.nodes()) : QString());
+    } catch (const Interrupted& e) { // the keys are deleted and the server stopped by now
+        interrupted = e.signal();
     } catch (const InputError& e) {
         out = {false, "Not checked: " + q(e.what())};
     } catch (const RedisError& e) {
@@ -75,6 +79,8 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
     } catch (const std::exception& e) {
         out = {false, "Not checked: " + q(e.what())};
     }
+    if (interrupted)
+        endBySignal(interrupted);
     return out;
 }
 

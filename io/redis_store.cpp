@@ -8,9 +8,14 @@
 
 #include <hiredis/hiredis.h>
 
+#include <sys/prctl.h>
 #include <sys/time.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <csignal>
 #include <map>
+#include <random>
 
 namespace ratelab::io {
 
@@ -29,9 +34,16 @@ timeval toTimeval(std::chrono::milliseconds ms)
     return tv;
 }
 
-std::string n(Int128 v) // decimal text of an integer (all values here fit in 64 bits)
+std::string n(Int128 v) // decimal text of an integer (a refused product may pass 64 bits)
 {
-    return std::to_string(static_cast<long long>(v));
+    if (v < 0)
+        return "-" + n(-v);
+    std::string digits;
+    do {
+        digits.insert(digits.begin(), char('0' + int(v % 10)));
+        v /= 10;
+    } while (v > 0);
+    return digits;
 }
 
 struct ReplyDeleter {
@@ -95,9 +107,9 @@ Reply command(redisContext* c, const std::string& address, const std::vector<std
     return r;
 }
 
-std::string keyOf(const std::string& key, Algorithm a)
+std::string keyOf(const std::string& run, const std::string& key, Algorithm a)
 {
-    return "{ratelab:" + key + "}:" + std::string(algorithmId(a));
+    return "{ratelab:" + run + ":" + key + "}:" + std::string(algorithmId(a));
 }
 
 } // namespace
@@ -105,13 +117,19 @@ std::string keyOf(const std::string& key, Algorithm a)
 std::string luaScript(Algorithm algorithm)
 {
     QFile f(QStringLiteral(":/lua/%1.lua").arg(QString::fromUtf8(algorithmId(algorithm).data())));
-    if (!f.open(QIODevice::ReadOnly))
+    QFile checks(QStringLiteral(":/lua/checks.lua"));
+    if (!f.open(QIODevice::ReadOnly) || !checks.open(QIODevice::ReadOnly))
         throw RedisError("the Lua script of " + std::string(algorithmId(algorithm)) + " is missing from the build");
-    return f.readAll().toStdString();
+    std::string text = f.readAll().toStdString();
+    const std::string marker = "-- @CHECKS@\n";
+    if (const auto at = text.find(marker); at != std::string::npos)
+        text.replace(at, marker.size(), checks.readAll().toStdString());
+    return text;
 }
 
-void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock)
+void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock, std::int64_t maxCost)
 {
+    const bool costly = maxCost > 1;
     const Int128 bound = kLuaExactBound;
     const std::string id(algorithmId(algorithm));
     auto refuse = [&](const std::string& what, Int128 value) {
@@ -131,6 +149,8 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
             refuse("the window in ns", w);
         break;
     case Algorithm::SlidingWindowCounter:
+        if (costly && (2 * limit + 1) * w >= bound)
+            refuse("(2 * limit + 1) * window in ns (a cost above 1)", (2 * limit + 1) * w);
         if ((limit + 1) * w >= bound)
             refuse("(limit + 1) * window in ns", (limit + 1) * w);
         break;
@@ -140,10 +160,15 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
         break;
     case Algorithm::LeakyBucket:
     case Algorithm::LeakyBucketQueue:
+        if (costly && 2 * c * per >= bound)
+            refuse("2 * capacity * rate denominator (a cost above 1)", 2 * c * per);
         if ((c + 1) * per >= bound)
             refuse("(capacity + 1) * rate denominator", (c + 1) * per);
         break;
     case Algorithm::Gcra:
+        if (costly && Int128(maxClock) * tokens + 2 * c * per >= bound)
+            refuse("time * rate numerator + 2 * capacity * rate denominator (a cost above 1)",
+                   Int128(maxClock) * tokens + 2 * c * per);
         if (Int128(maxClock) * tokens + (c + 1) * per >= bound)
             refuse("time * rate numerator + (capacity + 1) * rate denominator", Int128(maxClock) * tokens + (c + 1) * per);
         break;
@@ -158,7 +183,7 @@ struct PrivateRedis::State {
     std::string socket;
 };
 
-PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout)
+PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout, const std::vector<std::string>& extraArguments)
     : m(std::make_unique<State>())
 {
     if (!m->dir.isValid())
@@ -166,15 +191,23 @@ PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout)
     m->socket = m->dir.filePath(QStringLiteral("redis.sock")).toStdString();
     const QString where = "unix:" + QString::fromStdString(m->socket);
     m->process.setProgram(QStringLiteral("redis-server"));
-    m->process.setArguments({"--port", "0", "--save", "", "--appendonly", "no", "--unixsocket",
-                             QString::fromStdString(m->socket), "--unixsocketperm", "700", "--dir", m->dir.path(),
-                             "--daemonize", "no", "--loglevel", "warning"});
+    QStringList arguments{"--port", "0", "--save", "", "--appendonly", "no", "--unixsocket",
+                          QString::fromStdString(m->socket), "--unixsocketperm", "700", "--dir", m->dir.path(),
+                          "--daemonize", "no", "--loglevel", "warning"};
+    for (const std::string& a : extraArguments)
+        arguments << QString::fromStdString(a);
+    m->process.setArguments(arguments);
     m->process.setProcessChannelMode(QProcess::MergedChannels);
+    // If ratelab dies without cleaning up (SIGKILL), the kernel kills the server too. The signal
+    // follows the thread that started the server, so a PrivateRedis lives and dies on one thread
+    // (every user's does: the CLI's main thread, the app's check inside one worker task).
+    m->process.setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m->process.start();
     if (!m->process.waitForStarted(static_cast<int>(startTimeout.count())))
         throw RedisError("redis-server at " + where.toStdString()
                          + ": cannot start it (is redis-server installed? apt-get install redis-server): "
                          + m->process.errorString().toStdString());
+    registerPrivateServer(static_cast<pid_t>(m->process.processId()), m->dir.path().toStdString());
     // Process start-up, not simulated time: poll PING until it answers, within the bound.
     QDeadlineTimer deadline(startTimeout);
     std::string last = "no answer";
@@ -208,6 +241,7 @@ void PrivateRedis::stop()
 {
     if (m->process.state() == QProcess::NotRunning)
         return;
+    unregisterPrivateServer(static_cast<pid_t>(m->process.processId()));
     m->process.terminate(); // SIGTERM: redis-server shuts down (nothing to save)
     if (!m->process.waitForFinished(5000)) {
         m->process.kill();
@@ -226,6 +260,10 @@ RedisStore::RedisStore(std::string address, RedisTimeouts timeouts)
     : m_address(std::move(address))
     , m_timeouts(timeouts)
 {
+    std::random_device random;
+    char id[32];
+    std::snprintf(id, sizeof id, "%ld.%08x", static_cast<long>(getpid()), random());
+    m_storeId = id;
     connection(0); // fail early: unreachable is reported before any work
 }
 
@@ -238,27 +276,52 @@ RedisStore::Connection& RedisStore::connection(std::size_t node)
     return *m_connections[node];
 }
 
+std::string RedisStore::runPrefix() const { return m_storeId + "." + std::to_string(m_runs + 1); }
+
 std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
                                       std::span<const Nanos> arrivals, const std::string& key,
-                                      std::span<const std::uint64_t> clients)
+                                      std::span<const std::uint64_t> clients, std::span<const std::int64_t> costs)
 {
+    if (!costs.empty() && costs.size() != arrivals.size())
+        throw InputError("redis backend: " + std::to_string(costs.size()) + " costs for " + std::to_string(arrivals.size())
+                         + " arrivals");
     const Nanos maxClock = arrivals.empty() ? 0 : arrivals.back() + cluster.skewNanos();
+    const std::int64_t maxCost = costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end());
     if (!arrivals.empty() && arrivals.back() > kMaxNanos - cluster.skewNanos())
-        checkLuaDomain(algorithm, config, kMaxNanos);
-    checkLuaDomain(algorithm, config, maxClock);
+        checkLuaDomain(algorithm, config, kMaxNanos, maxCost);
+    checkLuaDomain(algorithm, config, maxClock, maxCost);
 
     const std::vector<std::uint8_t> nodes = assignNodes(cluster, arrivals.size(), clients);
     const std::string script = luaScript(algorithm);
-    const std::string k1 = keyOf(key, algorithm), k2 = k1 + ":log";
+    const std::string run = runPrefix();
+    ++m_runs;
+    const std::string k1 = keyOf(run, key, algorithm), k2 = k1 + ":log";
     const bool log = algorithm == Algorithm::SlidingWindowLog;
-    (void)command(connection(0).context.get(), m_address, {"DEL", k1, k2});
+    // The run's keys go when it ends, however it ends (the expiry covers a kill -9).
+    struct Cleanup {
+        RedisStore* store;
+        std::vector<std::string> del;
+        void now()
+        {
+            if (del.empty())
+                return;
+            try {
+                (void)command(store->connection(0).context.get(), store->m_address, del);
+            } catch (const RedisError&) { // the server is gone: so are the keys, or they expire
+            }
+            del.clear();
+        }
+        ~Cleanup() { now(); }
+    } cleanup{this, {"DEL", k1, k2}};
+    std::vector<Decision> out;
+    out.reserve(arrivals.size());
+    {
+    RunScope scope; // SIGINT/SIGTERM: seen below between two calls
 
     const Rate r = config.rate();
     std::vector<std::string> args;
     const bool windowed = algorithm == Algorithm::FixedWindow || algorithm == Algorithm::SlidingWindowLog
         || algorithm == Algorithm::SlidingWindowCounter;
-    std::vector<Decision> out;
-    out.reserve(arrivals.size());
     for (std::size_t i = 0; i < arrivals.size(); ++i) {
         Connection& c = connection(nodes[i]);
         auto sha = c.sha.find(algorithm);
@@ -279,6 +342,10 @@ std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& 
             args.push_back(n(r.perNanos));
         }
         args.push_back(kTtlMs);
+        if (!costs.empty())
+            args.push_back(std::to_string(costs[i]));
+        if (const int sig = pendingSignal())
+            throw Interrupted(sig);
         const Reply reply = command(c.context.get(), m_address, args);
         if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 6)
             throw RedisError("redis at " + m_address + ": the " + std::string(algorithmId(algorithm))
@@ -300,6 +367,11 @@ std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& 
             d.level = v[4] > 0 ? d.level / 1e9 : 0.0;
         out.push_back(d);
     }
+    if (const int sig = pendingSignal())
+        throw Interrupted(sig);
+    }
+    cleanup.now();
+    honourPendingSignal(); // a signal between the last check and the end of the scope
     return out;
 }
 

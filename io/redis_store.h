@@ -12,6 +12,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "decimal.h"
+#include "interrupt.h"
 #include "limiter.h"
 
 #include <chrono>
@@ -36,16 +37,19 @@ inline constexpr std::int64_t kLuaExactBound = std::int64_t(1) << 53;
 std::string luaScript(Algorithm algorithm);
 
 // checkLuaDomain throws InputError when a scenario would make the algorithm's script form an
-// integer at or above 2^53: maxClock is the latest node clock handed (last arrival + skew).
-void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock);
+// integer at or above 2^53: maxClock is the latest node clock handed (last arrival + skew),
+// maxCost the largest request cost (a cost above 1 doubles some of the scripts' bounds).
+void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock, std::int64_t maxCost = 1);
 
 // PrivateRedis runs `redis-server` on a unix socket in a temporary directory, without
 // persistence or a TCP port, for as long as it lives.
 class PrivateRedis {
 public:
     // It throws RedisError when redis-server cannot be started or does not answer PING within
-    // startTimeout.
-    explicit PrivateRedis(std::chrono::milliseconds startTimeout = std::chrono::seconds(10));
+    // startTimeout. extraArguments go to redis-server after RateLab's own (e.g. "--cluster-enabled",
+    // "yes" for a one-node Redis Cluster in the tests).
+    explicit PrivateRedis(std::chrono::milliseconds startTimeout = std::chrono::seconds(10),
+                          const std::vector<std::string>& extraArguments = {});
     ~PrivateRedis();
     PrivateRedis(const PrivateRedis&) = delete;
     PrivateRedis& operator=(const PrivateRedis&) = delete;
@@ -56,6 +60,7 @@ public:
     void stop();
 
 private:
+    SignalCleanup m_cleanup; // first: the handler outlives the server
     struct State;
     std::unique_ptr<State> m;
 };
@@ -74,13 +79,20 @@ public:
     RedisStore& operator=(const RedisStore&) = delete;
 
     // run decides every arrival through the algorithm's script, one EVALSHA per decision in
-    // arrival order, on one connection per node (each handing its node clock), on keys
-    // {ratelab:KEY}:ALG deleted first, so the run starts from a fresh limiter. It checks the
-    // domain first (checkLuaDomain). The decisions equal simulateCluster with coordination
-    // shared on the same cluster. Throws InputError (domain) or RedisError.
+    // arrival order, on one connection per node (each handing its node clock), with each
+    // request's cost (costs empty: all 1), on keys {ratelab:RUN:KEY}:ALG under a prefix unique
+    // to the run (RUN, see runPrefix), so runs sharing one Redis never touch each other's keys;
+    // the keys are deleted when the run ends, however it ends (an error, SIGINT or SIGTERM:
+    // then it throws Interrupted). It checks the domain first (checkLuaDomain). The decisions
+    // equal simulateCluster with coordination shared on the same cluster. Throws InputError
+    // (domain), RedisError or Interrupted.
     std::vector<Decision> run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
                               std::span<const Nanos> arrivals, const std::string& key = "ratelab",
-                              std::span<const std::uint64_t> clients = {});
+                              std::span<const std::uint64_t> clients = {}, std::span<const std::int64_t> costs = {});
+
+    // runPrefix returns the RUN part of the next run's keys: this process, this store and a
+    // count of its runs, with a random part ("4242.9f3a1c.3").
+    std::string runPrefix() const;
 
     const std::string& address() const { return m_address; }
 
@@ -88,8 +100,11 @@ private:
     struct Connection;
     Connection& connection(std::size_t node);
 
+    SignalCleanup m_cleanup;
     std::string m_address;
     RedisTimeouts m_timeouts;
+    std::string m_storeId;
+    std::uint64_t m_runs = 0;
     std::vector<std::unique_ptr<Connection>> m_connections;
 };
 

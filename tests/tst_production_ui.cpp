@@ -17,7 +17,9 @@
 #include "summarytable.h"
 #include "window_test.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QLocale>
 #include <QMessageBox>
@@ -194,6 +196,15 @@ private slots:
         QVERIFY(m_window->documents()->checkRedisAction()->isEnabled());
         for (QMessageBox* box : m_window->findChildren<QMessageBox*>())
             box->close();
+    }
+
+    // File > Copy Redis script: the server-clock script of the first algorithm, its config inside.
+    void copyRedisScriptCopiesTheServerClockScript()
+    {
+        m_window->documents()->copyRedisScriptAction()->trigger();
+        const QString text = QApplication::clipboard()->text();
+        QVERIFY2(text.startsWith("-- RateLab server-clock script: fixed_window: limit 10 per 10 s."), qPrintable(text.left(200)));
+        QVERIFY(text.contains("redis.call('TIME')"));
     }
 
     void atScaleCountsTheLogPerKey()

@@ -1,5 +1,6 @@
 #include "documentactions.h"
 
+
 #include "chartstack.h"
 #include "dashboard.h"
 #include "exportdialog.h"
@@ -11,6 +12,7 @@
 #include "decimal.h"
 #include "scenariodocument.h"
 #include "scenariofile.h"
+#include "server_script.h"
 #include "settings.h"
 
 #include <QAction>
@@ -83,6 +85,31 @@ void DocumentActions::fillMenu(QMenu* file)
     m_checkRedis = file->addAction(tr("Check against &Redis"), this, &DocumentActions::checkAgainstRedis);
     m_checkRedis->setToolTip(tr("Run this scenario through the real Lua scripts on a private redis-server and "
                                 "compare every decision with the simulation"));
+    m_copyRedisScript = file->addAction(tr("Copy Redis &script"), this, &DocumentActions::copyRedisScript);
+    m_copyRedisScript->setToolTip(tr("Copy the Lua script a service deploys (Redis TIME, this config inside) for "
+                                     "the layers, or the first algorithm, of this scenario"));
+}
+
+void DocumentActions::copyRedisScript()
+{
+    const Scenario s = m_document->scenario();
+    std::vector<Layer> layers = s.layers;
+    std::string command = "ratelab lua --server-clock";
+    if (layers.empty()) {
+        const auto first = std::find_if(s.algorithms.begin(), s.algorithms.end(),
+                                        [](Algorithm a) { return a != Algorithm::NginxLimitReq; });
+        if (first == s.algorithms.end())
+            return failed(tr("Copy Redis script"), tr("nginx_limit_req has no Redis script: tick another algorithm"));
+        layers.push_back(Layer{*first, s.config});
+    }
+    for (const Layer& l : layers)
+        command += " --layer " + layerText(l);
+    try {
+        QApplication::clipboard()->setText(QString::fromStdString(io::serverClockScript(layers, command)));
+    } catch (const std::exception& e) {
+        return failed(tr("Copy Redis script"), QString::fromUtf8(e.what()));
+    }
+    emit status(tr("Redis script (%1) copied to the clipboard").arg(QString::fromUtf8(algorithmId(layers.front().algorithm).data())));
 }
 
 void DocumentActions::checkAgainstRedis()

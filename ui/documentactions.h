@@ -30,6 +30,7 @@ public:
     QAction* copyImageAction() const { return m_copyImage; }
     QAction* revertAction() const { return m_revert; }
     QAction* checkRedisAction() const { return m_checkRedis; }
+    QAction* copyRedisScriptAction() const { return m_copyRedisScript; }
 
     // openFile loads a scenario file; it reports whether it did (false: a message was shown).
     bool openFile(const QString& path);
@@ -43,6 +44,9 @@ public:
     // checkAgainstRedis runs the scenario through the Lua scripts on a private redis-server, off
     // the GUI thread, and shows whether every decision agreed (redisChecked, and a message box).
     void checkAgainstRedis();
+    // copyRedisScript copies the server-clock script (`ratelab lua ALG --server-clock`) of the
+    // scenario's layers, or of its first algorithm with its config, to the clipboard.
+    void copyRedisScript();
 
 signals:
     void status(const QString& message);
@@ -68,6 +72,7 @@ private:
     QAction* m_copyImage = nullptr;
     QAction* m_revert = nullptr;
     QAction* m_checkRedis = nullptr;
+    QAction* m_copyRedisScript = nullptr;
     QFutureWatcher<io::RedisCheck> m_redisCheck;
 };
 

@@ -4,8 +4,10 @@
 -- ARGV[1]  now_ns     the caller's clock, integer nanoseconds
 -- ARGV[2]  limit      L, requests per window (integer >= 1)
 -- ARGV[3]  window_ns  W, integer nanoseconds > 0
--- ARGV[4]  ttl_ms     PEXPIRE for the key; a service passes at least ceil(W) in ms
--- Returns {allowed (0/1), remaining, retry_after_ns, delay_ns (always 0), level_num, level_den}:
+-- ARGV[4]  ttl_ms     PEXPIRE for the key (integer >= 1); a service passes at least ceil(W) in ms
+-- ARGV[5]  cost       optional, integer 1..1000000000 (default 1): admit iff count + cost <= L
+-- Every argument is checked first: a bad one is an error reply naming it, and nothing is written.
+-- Returns {allowed (0/1), remaining, retry_after_ns (-1: never, the cost exceeds L), delay_ns (always 0), level_num, level_den}:
 -- level = level_num / level_den is the count in the current window.
 --
 -- The store clock never goes back: now = max(now_ns, c). Window b = floor(now / W); the count
@@ -20,7 +22,11 @@ local function divmod(a, b)
   return (a - r) / b, r
 end
 
-local now, limit, w, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+-- @CHECKS@
+local A, err = args(1, {{'now_ns', 0, MAXI}, {'limit', 1, 1000000000}, {'window_ns', 1, MAXI}, {'ttl_ms', 1, MAXI},
+  {'cost', 1, 1000000000, 1}})
+if err then return err end
+local now, limit, w, ttl, cost = A[1], A[2], A[3], A[4], A[5]
 local s = redis.call('HMGET', KEYS[1], 'c', 'b', 'n')
 local clock = tonumber(s[1])
 if clock and clock > now then now = clock end
@@ -28,12 +34,15 @@ local b = divmod(now, w)
 local n = 0
 if tonumber(s[2]) == b then n = tonumber(s[3]) end
 local allowed, remaining, retry = 0, 0, 0
-if n < limit then
-  n = n + 1
-  allowed, remaining = 1, math.min(limit - n, 2000000000)
+if n + cost <= limit then
+  n = n + cost
+  allowed = 1
+elseif cost > limit then
+  retry = -1
 else
   retry = w - (now - b * w)
 end
+if allowed == 1 or cost > 1 then remaining = math.min(limit - n, 2000000000) end
 redis.call('HSET', KEYS[1], 'c', string.format('%.0f', now), 'b', string.format('%.0f', b), 'n', string.format('%.0f', n))
 redis.call('PEXPIRE', KEYS[1], ttl)
 return {allowed, remaining, retry, 0, n, 1}

@@ -6,8 +6,10 @@
 -- ARGV[2]  capacity   C, tokens (integer >= 1)
 -- ARGV[3]  tokens     the rate is `tokens` tokens every `per_ns` nanoseconds, reduced
 -- ARGV[4]  per_ns     (1 per second: 1, 1000000000; 3 per 7 s: 3, 7000000000)
--- ARGV[5]  ttl_ms     PEXPIRE for the key; a service passes at least ceil(C / r) in ms
--- Returns {allowed (0/1), remaining, retry_after_ns, delay_ns (always 0), level_num, level_den}:
+-- ARGV[5]  ttl_ms     PEXPIRE for the key (integer >= 1); a service passes at least ceil(C / r) in ms
+-- ARGV[6]  cost       optional, integer 1..1000000000 (default 1): admit iff tokens >= cost
+-- Every argument is checked first: a bad one is an error reply naming it, and nothing is written.
+-- Returns {allowed (0/1), remaining, retry_after_ns (-1: never), delay_ns (always 0), level_num, level_den}:
 -- level = tokens = u / per_ns.
 --
 -- Tokens are counted exactly in units: one token is per_ns units, and dt ns add dt * tokens
@@ -28,8 +30,13 @@ local function ceildiv(a, b)
   return q
 end
 
-local now, capacity, tokens, per, ttl =
-  tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+-- @CHECKS@
+local A, err = args(1, {{'now_ns', 0, MAXI}, {'capacity', 1, 1000000000}, {'tokens', 1, MAXI}, {'per_ns', 1, MAXI},
+  {'ttl_ms', 1, MAXI}, {'cost', 1, 1000000000, 1}})
+if err then return err end
+local now, capacity, tokens, per, ttl, cost = A[1], A[2], A[3], A[4], A[5], A[6]
+err = exact(capacity * per + tokens, 'capacity * per_ns + tokens')
+if err then return err end
 local cap = capacity * per
 local s = redis.call('HMGET', KEYS[1], 'c', 'u')
 local last, u = tonumber(s[1]), tonumber(s[2])
@@ -42,13 +49,15 @@ if u < cap then
   if dt >= ceildiv(cap - u, tokens) then u = cap else u = u + dt * tokens end
 end
 local allowed, remaining, retry = 0, 0, 0
-if u >= per then
-  u = u - per
+if cost <= capacity and u >= cost * per then
+  u = u - cost * per
   allowed = 1
-  remaining = math.min(divmod(u, per), 2000000000)
+elseif cost > capacity then
+  retry = -1
 else
-  retry = ceildiv(per - u, tokens)
+  retry = ceildiv(cost * per - u, tokens)
 end
+if allowed == 1 or cost > 1 then remaining = math.min(divmod(u, per), 2000000000) end
 redis.call('HSET', KEYS[1], 'c', string.format('%.0f', now), 'u', string.format('%.0f', u))
 redis.call('PEXPIRE', KEYS[1], ttl)
 return {allowed, remaining, retry, 0, u, per}

@@ -1,0 +1,149 @@
+#include "lua_command.h"
+
+#include "command.h"
+#include "decimal.h"
+#include "layered.h"
+#include "redis_store.h"
+#include "server_script.h"
+
+#include <QFile>
+
+#include <iostream>
+#include <vector>
+
+namespace ratelab::app {
+
+namespace {
+
+std::string knownIds()
+{
+    std::string known;
+    for (Algorithm a : kAllAlgorithms)
+        known += (known.empty() ? "" : ", ") + std::string(algorithmId(a));
+    return known;
+}
+
+// exampleFile maps --example's language to its resource.
+const char* exampleFile(const QString& language)
+{
+    if (language == "python")
+        return "caller.py";
+    if (language == "node")
+        return "caller.js";
+    if (language == "go")
+        return "caller.go";
+    if (language == "shell")
+        return "caller.sh";
+    return nullptr;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to)
+{
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+} // namespace
+
+int printLua(QCommandLineParser& parser, const QStringList& args)
+{
+    parser.addPositionalArgument("algorithm", "The algorithm whose script to print: " + QString::fromStdString(knownIds()) + ".");
+    parser.addOption({"server-clock", "Print the script for services: Redis TIME, the config inside, checked arguments."});
+    parser.addOption({"layer", "--server-clock: a layer ALG:limit=L,window=S,capacity=C,rate=R (repeat, in order; "
+                               "instead of ALGORITHM).", "spec"});
+    parser.addOption({"limit", "--server-clock: requests per window (default 10).", "n"});
+    parser.addOption({"window", "--server-clock: window in seconds (default 10).", "seconds"});
+    parser.addOption({"capacity", "--server-clock: bucket capacity (default: the limit).", "n"});
+    parser.addOption({"rate", "--server-clock: tokens per second, e.g. 2.5 or 3/7 (default: limit / window).", "r"});
+    parser.addOption({"example", "Print a caller of the server-clock script: python, node, go or shell.", "language"});
+    parser.addHelpOption();
+    if (!parser.parse(args))
+        return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        return 0;
+    }
+    const QStringList names = parser.positionalArguments();
+    const bool serverClock = parser.isSet("server-clock") || parser.isSet("example");
+    const QStringList layerSpecs = parser.values("layer");
+    if (names.size() > 1)
+        return fail("lua: name one algorithm (" + knownIds() + ")");
+    std::optional<Algorithm> a;
+    if (names.size() == 1) {
+        a = algorithmFromId(names.first().toStdString());
+        if (a == Algorithm::NginxLimitReq)
+            return fail("lua: nginx_limit_req has no Lua script: it is nginx's own module");
+        if (!a)
+            return fail("lua: unknown algorithm " + ratelab::quoted(names.first().toStdString()) + " (known: " + knownIds() + ")");
+    }
+    for (const char* option : {"layer", "limit", "window", "capacity", "rate"})
+        if (parser.isSet(option) && !serverClock)
+            return fail(std::string("--") + option + ": applies only with --server-clock (the injected-time script "
+                        "takes its config as arguments)");
+    if (!serverClock) {
+        if (!a)
+            return fail("lua: name one algorithm (" + knownIds() + ")");
+        std::cout << io::luaScript(*a);
+        std::cout.flush();
+        return std::cout ? 0 : fail("cannot write the output");
+    }
+
+    // The policy: one algorithm with the config options, or the --layer list.
+    std::vector<Layer> layers;
+    std::string command = "ratelab lua";
+    if (a && !layerSpecs.isEmpty())
+        return fail("lua: name one algorithm or give --layer, not both");
+    if (a) {
+        std::string spec = std::string(algorithmId(*a)) + ":";
+        for (const char* option : {"limit", "window", "capacity", "rate"})
+            if (parser.isSet(option)) {
+                const std::string value = parser.value(option).toStdString();
+                if (value.find(',') != std::string::npos || value.find('=') != std::string::npos)
+                    return fail(std::string("--") + option + ": not a number: " + ratelab::quoted(value));
+                spec += std::string(spec.back() == ':' ? "" : ",") + option + "=" + value;
+            }
+        try {
+            layers.push_back(parseLayer(spec));
+        } catch (const InputError& e) {
+            throw InputError(std::string("lua: ") + e.what());
+        }
+        command += " " + std::string(algorithmId(*a)) + " --server-clock";
+        for (const char* option : {"limit", "window", "capacity", "rate"})
+            if (parser.isSet(option))
+                command += std::string(" --") + option + " " + parser.value(option).toStdString();
+    } else {
+        if (layerSpecs.isEmpty())
+            return fail("lua: name one algorithm (" + knownIds() + ") or give --layer");
+        for (const char* option : {"limit", "window", "capacity", "rate"})
+            if (parser.isSet(option))
+                return fail(std::string("--") + option + ": with --layer, give the config inside each layer");
+        command += " --server-clock";
+        for (const QString& spec : layerSpecs) {
+            try {
+                layers.push_back(parseLayer(spec.toStdString()));
+            } catch (const InputError& e) {
+                throw InputError("--layer: " + std::string(e.what()));
+            }
+            command += " --layer " + spec.toStdString();
+        }
+    }
+    const std::string script = io::serverClockScript(layers, command); // checks every layer
+    if (parser.isSet("example")) {
+        const char* file = exampleFile(parser.value("example"));
+        if (!file)
+            return fail("--example: unknown language " + ratelab::quoted(parser.value("example").toStdString())
+                        + " (known: python, node, go, shell)");
+        QFile f(QStringLiteral(":/examples/%1").arg(QLatin1String(file)));
+        if (!f.open(QIODevice::ReadOnly))
+            return fail(std::string("the example ") + file + " is missing from the build");
+        std::cout << replaced(replaced(f.readAll().toStdString(), "@COMMAND@", command), "@LAYERS@",
+                              std::to_string(layers.size()));
+    } else {
+        std::cout << script;
+    }
+    std::cout.flush();
+    return std::cout ? 0 : fail("cannot write the output");
+}
+
+} // namespace ratelab::app
