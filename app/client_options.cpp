@@ -11,7 +11,7 @@ namespace ratelab::app {
 namespace {
 
 const char* const kClientOptionNames[] = {"clients", "key", "retry", "retry-delay", "max-retries", "backoff-base",
-                                          "backoff-cap"};
+                                          "backoff-cap", "jitter"};
 
 std::string knownPolicies()
 {
@@ -34,6 +34,8 @@ void addClientOptions(QCommandLineParser& parser)
         {"max-retries", "Retries per request at most, 0 to 100 (default 3).", "M"},
         {"backoff-base", "Backoff: base seconds, doubled per attempt (default 0.1).", "seconds"},
         {"backoff-cap", "Backoff: cap on base * 2^attempt, in seconds (default 10).", "seconds"},
+        {"jitter", "Backoff: full, equal, decorrelated or none (default full); each client draws from its own stream.",
+         "name"},
     });
 }
 
@@ -68,6 +70,13 @@ void applyClientOptions(const QCommandLineParser& p, Scenario& s)
     o.maxRetries = integerOption(p, "max-retries", 0, ClientConfig::kMaxRetries).value_or(o.maxRetries);
     o.backoffBaseNanos = secondsOption(p, "backoff-base", Sign::Positive).value_or(o.backoffBaseNanos);
     o.backoffCapNanos = secondsOption(p, "backoff-cap", Sign::Positive).value_or(o.backoffCapNanos);
+    if (p.isSet("jitter")) {
+        const auto j = jitterFromId(p.value("jitter").toStdString());
+        if (!j)
+            throw InputError("--jitter: unknown jitter " + quoted(p.value("jitter").toStdString())
+                             + " (known: full, equal, decorrelated, none)");
+        o.jitter = *j;
+    }
     if (named > o.clients)
         throw InputError("--clients: the arrivals name client " + std::to_string(named - 1) + ", but --clients "
                          + std::to_string(o.clients) + " numbers them 0 to " + std::to_string(o.clients - 1));

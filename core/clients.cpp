@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "decimal.h"
+#include "cluster.h"
 #include "engine.h"
 #include "limiters.h"
 
@@ -42,6 +43,25 @@ std::optional<RetryPolicy> retryPolicyFromId(std::string_view id)
     for (RetryPolicy p : kAllRetryPolicies)
         if (retryPolicyId(p) == id)
             return p;
+    return std::nullopt;
+}
+
+std::string_view jitterId(Jitter j)
+{
+    switch (j) {
+    case Jitter::Full: return "full";
+    case Jitter::Equal: return "equal";
+    case Jitter::Decorrelated: return "decorrelated";
+    case Jitter::None: break;
+    }
+    return "none";
+}
+
+std::optional<Jitter> jitterFromId(std::string_view id)
+{
+    for (Jitter j : kAllJitters)
+        if (jitterId(j) == id)
+            return j;
     return std::nullopt;
 }
 
@@ -93,6 +113,30 @@ Nanos backoffDelay(Nanos base, Nanos cap, std::int32_t a, std::uint64_t draw53)
     const Nanos ceiling = (a >= 63 || base > (cap >> a)) ? cap : std::min(cap, base << a);
     // u * ceiling = draw53 * ceiling / 2^53, below 2^116: exact in 128 bits, then rounded up.
     return static_cast<Nanos>(ceilDiv(Int128(draw53) * ceiling, Int128(1) << 53));
+}
+
+Nanos jitteredDelay(Jitter j, Nanos base, Nanos cap, std::int32_t a, Nanos prev, std::uint64_t draw53)
+{
+    const Nanos d = (a >= 63 || base > (cap >> a)) ? cap : std::min(cap, base << a);
+    const Int128 one = Int128(1) << 53;
+    switch (j) {
+    case Jitter::Full: return backoffDelay(base, cap, a, draw53);
+    case Jitter::Equal: // d/2 + u*d/2 = d * (2^53 + draw) / 2^54
+        return static_cast<Nanos>(ceilDiv(Int128(d) * (one + draw53), one * 2));
+    case Jitter::Decorrelated: { // base + u * (3*prev - base), capped
+        const Int128 span = std::max<Int128>(0, Int128(3) * prev - base);
+        const Int128 v = base + ceilDiv(span * draw53, one);
+        return static_cast<Nanos>(std::min<Int128>(cap, v));
+    }
+    case Jitter::None: break;
+    }
+    return d;
+}
+
+std::uint64_t jitterDraw(std::uint64_t seed, std::int64_t client, std::uint32_t k)
+{
+    // splitmix64 over (seed, client, k): a stream per client, no state shared between them
+    return hashClient(hashClient(seed ^ hashClient(std::uint64_t(client))) + k) >> 11;
 }
 
 ClientTrace simulateClients(const LimiterConfig& config, const ClientConfig& clients, Algorithm algorithm,

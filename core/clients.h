@@ -28,6 +28,12 @@ namespace ratelab {
 
 enum class KeyMode : std::uint8_t { Client, Global };
 enum class RetryPolicy : std::uint8_t { None, Immediate, RetryAfter, RetryAfterHeader, Backoff };
+// Jitter is how backoff spreads its delay d = min(cap, base * 2^a) (semantics.md, "Fleets and
+// storms"): full u*d, equal d/2 + u*d/2, decorrelated min(cap, base + u*(3*prev - base)), none d.
+enum class Jitter : std::uint8_t { Full, Equal, Decorrelated, None };
+inline constexpr Jitter kAllJitters[] = {Jitter::Full, Jitter::Equal, Jitter::Decorrelated, Jitter::None};
+std::string_view jitterId(Jitter j);
+std::optional<Jitter> jitterFromId(std::string_view id);
 
 inline constexpr RetryPolicy kAllRetryPolicies[] = {RetryPolicy::None, RetryPolicy::Immediate, RetryPolicy::RetryAfter,
                                                     RetryPolicy::RetryAfterHeader, RetryPolicy::Backoff};
@@ -49,6 +55,7 @@ struct ClientOptions {
     Nanos backoffBaseNanos = kNanosPerSecond / 10; // backoff: base * 2^a ...
     Nanos backoffCapNanos = 10 * kNanosPerSecond;  // ... capped at cap
     std::uint64_t seed = 1;                     // backoff: the jitter draws
+    Jitter jitter = Jitter::Full;               // backoff: how the delay is spread
 
     friend bool operator==(const ClientOptions&, const ClientOptions&) = default;
 };
@@ -152,6 +159,16 @@ std::optional<Nanos> retryDelay(const ClientConfig& clients, const Decision& d);
 // integers and rounded up to the next ns, as semantics.md rounds durations, so it lies in
 // [0, min(cap, base * 2^a)].
 Nanos backoffDelay(Nanos base, Nanos cap, std::int32_t a, std::uint64_t draw53);
+
+// jitteredDelay is backoff's delay for attempt a (from 0) under a jitter, u = draw53 / 2^53;
+// prev is the request's previous delay (base before its first retry; decorrelated only). Every
+// value is exact in 128-bit integers and rounded up to the ns: full in [0, d], equal in
+// [d/2, d], decorrelated in [base, min(cap, 3*prev)], none d.
+Nanos jitteredDelay(Jitter j, Nanos base, Nanos cap, std::int32_t a, Nanos prev, std::uint64_t draw53);
+
+// jitterDraw is client c's k-th draw (53 bits) from the scenario's seed: each client's draws are
+// its own, reproducible from the seed and its id, whatever the other clients do.
+std::uint64_t jitterDraw(std::uint64_t seed, std::int64_t client, std::uint32_t k);
 
 // retryable is false for an admission and for a denial no later attempt can turn into an
 // admission (a cost above L or C, whose retry_after is "never"): such a request is not retried

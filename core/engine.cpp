@@ -20,6 +20,7 @@ struct Retry {
     std::int64_t seq = 0;
     std::int32_t request = 0;
     std::int32_t attempt = 0;
+    Nanos prev = 0; // the delay before this attempt (decorrelated jitter)
 };
 
 struct Later {
@@ -164,7 +165,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     ClientStats& s = r.clients;
     s.requests = static_cast<std::int64_t>(n);
     NodePicker picker(cluster, setup.seed);
-    std::mt19937_64 jitter(setup.seed);
+    std::vector<std::uint32_t> draws(setup.clients ? std::size_t(k) : 0); // per client: draws made
     std::priority_queue<Retry, std::vector<Retry>, Later> retries;
     std::int64_t retrySeq = 0;
     const Nanos windowNanos = setup.layers.front().config.windowNanos();
@@ -279,14 +280,19 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
             ++s.gaveUp;
             continue;
         }
-        const Nanos wait = o.retry == RetryPolicy::Backoff
-            ? backoffDelay(o.backoffBaseNanos, o.backoffCapNanos, p.attempt, jitter() >> 11)
-            : *retryDelay(clients, d);
+        Nanos wait = 0;
+        if (o.retry == RetryPolicy::Backoff) {
+            const std::uint64_t u = jitterDraw(setup.seed, client, draws[std::size_t(client)]++);
+            wait = jitteredDelay(o.jitter, o.backoffBaseNanos, o.backoffCapNanos, p.attempt,
+                                 p.attempt == 0 ? o.backoffBaseNanos : p.prev, u);
+        } else {
+            wait = *retryDelay(clients, d);
+        }
         const Int128 at = Int128(p.t) + wait;
         if (at > kMaxNanos)
             throw InputError("a retry would come at " + formatSeconds(p.t) + " s + " + formatSeconds(wait)
                              + " s, past the largest time RateLab can represent");
-        retries.push(Retry{static_cast<Nanos>(at), retrySeq++, p.request, p.attempt + 1});
+        retries.push(Retry{static_cast<Nanos>(at), retrySeq++, p.request, p.attempt + 1, wait});
     }
 
     // Memory: per key, every layer where it lives; the largest key's is the row's.

@@ -25,7 +25,8 @@ void writeClientSettings(std::ostream& out, const ClientConfig& c, std::uint64_t
     out << "{\"clients\": " << o.clients << ", \"key\": " << jsonString(keyModeId(o.key))
         << ", \"retry\": " << jsonString(retryPolicyId(o.retry)) << ", \"retry_delay\": " << formatSeconds(o.retryDelayNanos)
         << ", \"max_retries\": " << o.maxRetries << ", \"backoff_base\": " << formatSeconds(o.backoffBaseNanos)
-        << ", \"backoff_cap\": " << formatSeconds(o.backoffCapNanos) << ", \"seed\": " << seed << "}";
+        << ", \"backoff_cap\": " << formatSeconds(o.backoffCapNanos) << ", \"jitter\": " << jsonString(jitterId(o.jitter))
+        << ", \"seed\": " << seed << "}";
 }
 
 void writeClusterSettings(std::ostream& out, const ClusterConfig& c)

@@ -224,7 +224,8 @@ std::optional<ClientConfig> Reader::readClients(const QJsonValue& v)
     if (!v.isObject())
         refuse(QString("\"clients\" must be an object (got %1)").arg(typeName(v)));
     const QJsonObject o = v.toObject();
-    unknownKeys(o, {"clients", "key", "retry", "retry_delay", "max_retries", "backoff_base", "backoff_cap"}, "clients.");
+    unknownKeys(o, {"clients", "key", "retry", "retry_delay", "max_retries", "backoff_base", "backoff_cap", "jitter"},
+                "clients.");
     ClientOptions c;
     if (const auto t = text(o, "clients", "clients.clients", "a whole number"))
         c.clients = parsed<std::int64_t>(*t, "clients.clients",
@@ -249,6 +250,13 @@ std::optional<ClientConfig> Reader::readClients(const QJsonValue& v)
     duration(o, "clients.", "retry_delay", c.retryDelayNanos);
     duration(o, "clients.", "backoff_base", c.backoffBaseNanos);
     duration(o, "clients.", "backoff_cap", c.backoffCapNanos);
+    if (const auto t = text(o, "jitter", "clients.jitter", "a string")) {
+        const auto j = jitterFromId(*t);
+        if (!j)
+            refuse(QString("\"clients.jitter\": unknown jitter %1 (known: full, equal, decorrelated, none)")
+                       .arg(q(ratelab::quoted(*t))));
+        c.jitter = *j;
+    }
     return parsed<ClientConfig>(std::string(), "clients", [&](std::string_view) { return ClientConfig::make(c); });
 }
 

@@ -82,7 +82,9 @@ void writeProduction(QByteArray& out, const Scenario& s)
                + jsonString(std::string(keyModeId(c.key))) + ", \"retry\": "
                + jsonString(std::string(retryPolicyId(c.retry))) + ", \"retry_delay\": " + seconds(c.retryDelayNanos)
                + ", \"max_retries\": " + QByteArray::number(qint64(c.maxRetries)) + ", \"backoff_base\": "
-               + seconds(c.backoffBaseNanos) + ", \"backoff_cap\": " + seconds(c.backoffCapNanos) + "}";
+               + seconds(c.backoffBaseNanos) + ", \"backoff_cap\": " + seconds(c.backoffCapNanos)
+               + (c.jitter == Jitter::Full ? QByteArray() : ", \"jitter\": \"" + QByteArray(jitterId(c.jitter).data()) + "\"")
+               + "}";
     }
     if (s.explicitArrivals && !s.explicitClients.empty())
         writeIntegers(out, "client_of", s.explicitClients);

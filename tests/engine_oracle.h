@@ -115,12 +115,13 @@ inline Result run(const EngineSetup& s, std::span<const Nanos> arrivals, std::sp
     std::vector<std::vector<Seen>> past(std::size_t(cl.keys()) * layers);
     Result r;
     r.perNodeAllowed.assign(std::size_t(c.nodes()), 0);
-    struct Pending { Nanos t; std::int64_t seq; std::int32_t request, attempt; };
+    struct Pending { Nanos t; std::int64_t seq; std::int32_t request, attempt; Nanos prev; };
     std::vector<Pending> queue;
     for (std::size_t i = 0; i < arrivals.size(); ++i)
-        queue.push_back({arrivals[i], -1 - std::int64_t(arrivals.size() - i), std::int32_t(i), 0});
+        queue.push_back({arrivals[i], -1 - std::int64_t(arrivals.size() - i), std::int32_t(i), 0, 0});
     std::int64_t seq = 0;
-    std::mt19937_64 balance(s.seed), jitter(s.seed);
+    std::mt19937_64 balance(s.seed);
+    std::vector<std::uint32_t> draws(std::size_t(cl.clients()));
     std::uint64_t count = 0;
     while (!queue.empty()) {
         // time order; at one instant first attempts (negative seq, in arrival order), then retries
@@ -205,9 +206,11 @@ inline Result run(const EngineSetup& s, std::span<const Nanos> arrivals, std::sp
         if (out.allowed || o.retry == RetryPolicy::None || p.attempt >= o.maxRetries || out.retryNever())
             continue;
         const Nanos wait = o.retry == RetryPolicy::Backoff
-                               ? backoffDelay(o.backoffBaseNanos, o.backoffCapNanos, p.attempt, jitter() >> 11)
+                               ? jitteredDelay(o.jitter, o.backoffBaseNanos, o.backoffCapNanos, p.attempt,
+                                               p.attempt == 0 ? o.backoffBaseNanos : p.prev,
+                                               jitterDraw(s.seed, client, draws[std::size_t(client)]++))
                                : *retryDelay(cl, out);
-        queue.push_back({p.t + wait, seq++, p.request, p.attempt + 1});
+        queue.push_back({p.t + wait, seq++, p.request, p.attempt + 1, wait});
     }
     return r;
 }

@@ -275,20 +275,19 @@ private slots:
     }
 
     // Backoff, base 1 s, cap 4 s, seed 42, at a fixed window that stays full (L = 1, W = 100 s):
-    // request 1 is denied at 0 and at each retry. The draws are std::mt19937_64(42)'s first
-    // outputs shifted right by 11 (the standard fixes this engine's sequence); the delays were
-    // computed by hand with exact integers: ceil(k * min(cap, base * 2^a) / 2^53) ns.
-    //   a 0: k 6801836353641660 (u 0.7552), min(4, 1) = 1 s -> 755155533 ns, at 0.755155533
-    //   a 1: k 5755883094484128 (u 0.6390), 2 s -> 1278062788 ns, at 2.033218321
-    //   a 2: k 6774721691634639 (u 0.7521), 4 s -> 3008580803 ns, at 5.041799124
-    //   a 3: k 1227435214455642 (u 0.1363), min(4, 8) = 4 s -> 545090735 ns, at 5.586889859
+    // request 1 is denied at 0 and at each retry. Client 0's draws are jitterDraw(42, 0, k):
+    // splitmix64(splitmix64(42 ^ splitmix64(0)) + k) >> 11, computed outside RateLab (a Python
+    // splitmix64); the delays by hand with exact integers: ceil(k * min(cap, base * 2^a) / 2^53) ns.
+    //   a 0: k 6348411512978845 (u 0.7048), min(4, 1) = 1 s -> 704815264 ns, at 0.704815264
+    //   a 1: k 1668433222368526 (u 0.1852), 2 s -> 370466596 ns, at 1.075281860
+    //   a 2: k 6665746307396230 (u 0.7400), 4 s -> 2960186011 ns, at 4.035467871
+    //   a 3: k 6942979191313165 (u 0.7708), min(4, 8) = 4 s -> 3083302144 ns, at 7.118770015
     void backoffWithAFixedSeed()
     {
-        std::mt19937_64 g(42);
-        QCOMPARE(g() >> 11, std::uint64_t(6801836353641660));
-        QCOMPARE(g() >> 11, std::uint64_t(5755883094484128));
-        QCOMPARE(g() >> 11, std::uint64_t(6774721691634639));
-        QCOMPARE(g() >> 11, std::uint64_t(1227435214455642));
+        QCOMPARE(jitterDraw(42, 0, 0), std::uint64_t(6348411512978845));
+        QCOMPARE(jitterDraw(42, 0, 1), std::uint64_t(1668433222368526));
+        QCOMPARE(jitterDraw(42, 0, 2), std::uint64_t(6665746307396230));
+        QCOMPARE(jitterDraw(42, 0, 3), std::uint64_t(6942979191313165));
 
         ClientOptions o;
         o.retry = RetryPolicy::Backoff;
@@ -298,7 +297,7 @@ private slots:
         o.seed = 42;
         const ClientTrace r = simulateClients(LimiterConfig::make(1, sec(100)), ClientConfig::make(o),
                                               Algorithm::FixedWindow, std::vector<Nanos>{0, 0});
-        const Nanos t1 = 755155533, t2 = 2033218321, t3 = 5041799124, t4 = 5586889859;
+        const Nanos t1 = 704815264, t2 = 1075281860, t3 = 4035467871, t4 = 7118770015;
         CHECK_SEQUENCE(r, (std::vector<Row>{{0, 0, 0, true, 0}, {1, 0, 0, false, sec(100)},
                                             {1, 1, t1, false, sec(100) - t1}, {1, 2, t2, false, sec(100) - t2},
                                             {1, 3, t3, false, sec(100) - t3}, {1, 4, t4, false, sec(100) - t4}}));

@@ -190,6 +190,59 @@ private slots:
         }
     }
 
+    // Jitter (semantics.md, "Fleets and storms"): each draw within its bounds, d = min(cap, base *
+    // 2^a): full [0, d], equal [d/2, d], decorrelated [base, min(cap, 3 prev)], none d; and a
+    // client's draws are its own: the same seed and id give the same stream.
+    void jitterBoundsAndStreams()
+    {
+        const Nanos base = kSecond / 10, cap = 2 * kSecond;
+        std::mt19937_64 g(3);
+        for (int i = 0; i < 2000; ++i) {
+            const auto a = std::int32_t(g() % 8);
+            const Nanos d = std::min(cap, base << a);
+            const std::uint64_t u = g() >> 11;
+            const Nanos prev = base + Nanos(g() % std::uint64_t(cap));
+            const Nanos full = jitteredDelay(Jitter::Full, base, cap, a, prev, u);
+            QVERIFY(full >= 0 && full <= d);
+            const Nanos equal = jitteredDelay(Jitter::Equal, base, cap, a, prev, u);
+            QVERIFY(equal >= (d + 1) / 2 && equal <= d);
+            const Nanos dec = jitteredDelay(Jitter::Decorrelated, base, cap, a, prev, u);
+            QVERIFY(dec >= base && dec <= std::min(cap, 3 * prev));
+            QCOMPARE(jitteredDelay(Jitter::None, base, cap, a, prev, u), d);
+        }
+        // the extremes: u = 0 and u just below 1
+        const std::uint64_t top = (std::uint64_t(1) << 53) - 1;
+        QCOMPARE(jitteredDelay(Jitter::Full, base, cap, 0, base, 0), Nanos(0));
+        QCOMPARE(jitteredDelay(Jitter::Equal, base, cap, 0, base, 0), base / 2);
+        QCOMPARE(jitteredDelay(Jitter::Decorrelated, base, cap, 0, base, 0), base);
+        QCOMPARE(jitteredDelay(Jitter::Equal, base, cap, 0, base, top), base); // rounded up to d
+        QVERIFY(jitterDraw(7, 3, 0) == jitterDraw(7, 3, 0) && jitterDraw(7, 3, 0) != jitterDraw(7, 4, 0)
+                && jitterDraw(7, 3, 0) != jitterDraw(8, 3, 0) && jitterDraw(7, 3, 0) != jitterDraw(7, 3, 1));
+        // Client 0's retries are the same whether or not client 1 retries beside it.
+        EngineSetup s;
+        s.layers = {{Algorithm::FixedWindow, LimiterConfig::make(1, kSecond)}};
+        ClientOptions o;
+        o.clients = 2;
+        o.key = KeyMode::Client;
+        o.retry = RetryPolicy::Backoff;
+        o.maxRetries = 5;
+        o.jitter = Jitter::Decorrelated;
+        s.clients = ClientConfig::make(o);
+        const std::vector<Nanos> alone{0, 0};
+        const std::vector<std::int64_t> zero{0, 0};
+        const RowRun one = runRow(s, {alone, {}, zero});
+        const std::vector<Nanos> four{0, 0, 0, 0};
+        const std::vector<std::int64_t> mixed{0, 1, 0, 1};
+        const RowRun two = runRow(s, {four, {}, mixed});
+        std::vector<Nanos> a, b;
+        for (const LoggedAttempt& x : one.log)
+            a.push_back(x.t);
+        for (const LoggedAttempt& x : two.log)
+            if (x.client == 0)
+                b.push_back(x.t);
+        QCOMPARE(a, b);
+    }
+
     // Every combination against the oracle: random policies of 1 to 3 layers (nginx included),
     // costs, clients that retry (every policy), clusters (every mode and balancer, skew), headers.
     void everyCombinationIsTheOracle()
@@ -230,6 +283,9 @@ private slots:
                 o.retry = kAllRetryPolicies[std::size_t(in(0, 4))];
                 o.maxRetries = in(0, 3);
                 o.retryDelayNanos = in(0, 4) * kSecond / 4;
+                o.jitter = kAllJitters[std::size_t(in(0, 3))];
+                o.backoffBaseNanos = in(1, 4) * kSecond / 4;
+                o.backoffCapNanos = in(1, 8) * kSecond / 2;
                 s.clients = ClientConfig::make(o);
                 if (in(0, 1))
                     for (std::size_t i = 0; i < count; ++i)
