@@ -38,9 +38,18 @@ LogFormat detectFormat(std::string_view line)
         std::size_t quotes = std::count(line.begin(), line.end(), '"');
         return quotes >= 6 ? LogFormat::Combined : LogFormat::Common;
     }
-    if (line.find('"') != std::string_view::npos || line.find(',') == std::string_view::npos)
-        return LogFormat::Msec; // words and a quoted request, no commas: a custom log_format
-    return LogFormat::Csv;
+    // A custom log_format with $msec has a word of seconds with decimals between spaces; a CSV
+    // header has none (its names are not numbers).
+    for (std::size_t at = 0; at < line.size();) {
+        const std::size_t end = std::min(line.find_first_of(" \t", at), line.size());
+        Nanos t = 0;
+        bool fraction = false;
+        if (detail::parseDecimalSeconds(line.substr(at, end - at), t, fraction) && fraction)
+            return LogFormat::Msec;
+        at = end + 1;
+    }
+    return line.find(',') != std::string_view::npos || line.find('\t') != std::string_view::npos ? LogFormat::Csv
+                                                                                              : LogFormat::Msec;
 }
 
 // Reader turns lines into Traffic: it interns keys, keeps absolute times, and counts what it
@@ -87,9 +96,11 @@ public:
         m_latest = std::max(m_latest, m_parsed.epochNanos);
         m_t.times.push_back(m_parsed.epochNanos);
         m_t.keys.push_back(intern(m_parsed.key));
-        if (m_parsed.cost != 1 && m_t.costs.empty())
+        if (m_parsed.cost != 1 && !m_costs) { // the first cost other than 1: the earlier ones were 1
             m_t.costs.assign(m_t.times.size() - 1, 1);
-        if (!m_t.costs.empty())
+            m_costs = true;
+        }
+        if (m_costs)
             m_t.costs.push_back(m_parsed.cost);
     }
 
@@ -171,6 +182,7 @@ private:
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_ids;
     Nanos m_latest = 0;
     bool m_fraction = false;
+    bool m_costs = false;
 };
 
 // Splitter cuts a stream of chunks into lines, however they fall across chunks.
@@ -274,8 +286,13 @@ Traffic readTrafficLog(const std::string& path, const TrafficOptions& options)
             throw InputError(path + ": cannot be read (" + std::string(code == Z_ERRNO ? std::strerror(errno) : message)
                              + ")");
         }
-        if (n == 0)
+        if (n == 0) {
+            int code = Z_OK;
+            (void)gzerror(file, &code);
+            if (code == Z_BUF_ERROR) // zlib's "unexpected end of file": a gzip stream cut short
+                throw InputError(path + ": cannot be read (the gzip data is cut short)");
             break;
+        }
         total += n;
         checkCancel(options, total);
         splitter.feed(std::string_view(buffer.data(), std::size_t(n)));
