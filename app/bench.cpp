@@ -1,5 +1,7 @@
 #include "bench.h"
 
+#include "bench_replay.h"
+
 #include "dashboard.h"
 #include "limiters.h"
 #include "mainwindow.h"
@@ -394,6 +396,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     constexpr int kDragChanges = 60;
     const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
     const double bytes = bytesPerRequest(5'000'000);
+    const ReplayBenchFigures replayFigures = benchReplay(); // issue 22; after peak_rss_mb, its log is 125 MB
 
     std::ostringstream out;
     if (parser.isSet("json")) {
@@ -413,7 +416,10 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << ",\n \"export_ms\": {\"100000\": " << formatNumber(exportMs) << "},\n \"peak_rss_mb\": "
             << formatNumber(rss) << ",\n \"drag\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
             << ", \"max_gui_stall_ms\": " << formatNumber(drag.maxGuiStallMs) << ", \"settle_ms\": "
-            << formatNumber(drag.settleMs) << "},\n \"bytes_per_request\": " << formatNumber(bytes) << "}\n";
+            << formatNumber(drag.settleMs) << "},\n \"bytes_per_request\": " << formatNumber(bytes)
+            << ",\n \"replay_lines_per_s\": " << formatNumber(replayFigures.linesPerSecond)
+            << ", \"sweep_ms\": " << formatNumber(replayFigures.sweepMs) << ", \"sweep_point_ms\": "
+            << formatNumber(replayFigures.pointMs) << ", \"sweep_threads\": " << replayFigures.threads << "}\n";
     } else {
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
@@ -426,7 +432,10 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
         out << "PNG export of 100,000 requests: " << number(exportMs) << " ms\nPeak memory: " << number(rss) << " MB\n"
             << "Dragging the limit (" << kDragChanges << " changes, 16 ms apart, 1,000,000 requests): longest GUI stall "
             << number(drag.maxGuiStallMs) << " ms, last frame painted " << number(drag.settleMs) << " ms after the last change\n"
-            << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n";
+            << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n"
+            << "Replay of a 1,000,000-line log, 10,000 keys, 7 algorithms, parsing included: "
+            << number(replayFigures.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(replayFigures.sweepMs)
+            << " ms on " << replayFigures.threads << " threads (one point: " << number(replayFigures.pointMs) << " ms)\n";
     }
     std::cout << out.str();
     return 0;
