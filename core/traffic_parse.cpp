@@ -274,6 +274,9 @@ LineParser::LineParser(LogFormat format, const TrafficOptions& options)
         throw InputError("--key " + ratelab::quoted(options.key) + ": an access log's key is ip"
                          + (format == LogFormat::Msec ? "" : " or user") + " (fields are named in JSON and CSV logs)");
     m_keyIsUser = options.key == "user";
+    if (accessLog && !options.costField.empty())
+        throw InputError("--cost-field " + ratelab::quoted(options.costField)
+                         + ": an access log has no named fields (every request costs --cost)");
 }
 
 std::string LineParser::parse(std::string_view line, ParsedLine& out)
@@ -321,7 +324,7 @@ std::string LineParser::parseAccessLog(std::string_view line, ParsedLine& out)
     if (time != m_lastClf) {
         if (!parseClfTime(time, m_lastClfNanos)) {
             m_lastClf.clear();
-            return "time [" + std::string(time.substr(0, 40)) + "] is not dd/Mon/yyyy:HH:MM:SS +zone";
+            return "time " + ratelab::quoted(time) + " is not dd/Mon/yyyy:HH:MM:SS +zone";
         }
         m_lastClf.assign(time);
     }
@@ -333,8 +336,6 @@ std::string LineParser::parseAccessLog(std::string_view line, ParsedLine& out)
     out.key = m_keyIsUser ? key : canonicalAddress(key, m_keyStorage);
     out.path = requestPath(f[4].text);
     out.cost = 1;
-    if (!m_options.costField.empty())
-        return "--cost-field: an access log has no named fields";
     return {};
 }
 
@@ -572,7 +573,7 @@ void LineParser::header(std::string_view line)
     m_requestColumn = column("request");
     std::string known;
     for (const std::string& n : names)
-        known += (known.empty() ? "" : ", ") + n;
+        known += (known.empty() ? "" : ", ") + ratelab::quoted(n);
     if (m_timeColumn < 0)
         throw InputError("the CSV header has no time field " + ratelab::quoted(m_options.timeField) + " (--time-field; fields: "
                          + known + ")");
