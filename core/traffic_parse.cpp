@@ -572,8 +572,10 @@ void LineParser::header(std::string_view line)
     m_pathColumn = column(m_options.pathField);
     m_requestColumn = column("request");
     std::string known;
-    for (const std::string& n : names)
-        known += (known.empty() ? "" : ", ") + ratelab::quoted(n);
+    for (std::size_t i = 0; i < names.size() && i < 10; ++i) // a message stays one short line
+        known += (i ? ", " : "") + ratelab::quoted(names[i]);
+    if (names.size() > 10)
+        known += ", ... (" + std::to_string(names.size()) + " in all)";
     if (m_timeColumn < 0)
         throw InputError("the CSV header has no time field " + ratelab::quoted(m_options.timeField) + " (--time-field; fields: "
                          + known + ")");
