@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "trafficpanel.h"
 
 #include "atscalepanel.h"
 
@@ -81,6 +82,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(lessonDock, explainDock); // one column of side panels, not two stacked
     QDockWidget* atScaleDock = addDock("At scale", "atScaleDock", new AtScalePanel(m_document), Qt::RightDockWidgetArea);
     tabifyDockWidget(explainDock, atScaleDock);
+    m_traffic = new TrafficPanel(m_document); // issue 22: a real access log, its keys and a sweep
+    tabifyDockWidget(atScaleDock, addDock(tr("Traffic"), "trafficDock", m_traffic, Qt::RightDockWidgetArea));
     lessonDock->raise();
     resizeDocks({lessonDock}, {290}, Qt::Horizontal);
     m_lessonDock = lessonDock;
@@ -171,6 +174,10 @@ void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu("&File");
     m_documents->fillMenu(file);
+    file->addAction(tr("Open &Traffic Log…"), this, [this] {
+        findChild<QDockWidget*>("trafficDock")->raise();
+        m_traffic->chooseLog();
+    });
     file->addSeparator();
     file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
