@@ -89,7 +89,14 @@ private slots:
         QCOMPARE(out["results"].toObject().size(), 7);
         const qint64 grown = qint64(peakKb - baselineKb) * 1024;
         qInfo("peak RSS %ld KB, tiny replay %ld KB: %.1f bytes a line", peakKb, baselineKb, double(grown) / 1e6);
+#if defined(__SANITIZE_ADDRESS__)
+        // AddressSanitizer's shadow memory and quarantine (.ci/run's second stage) are no measure
+        // of the program's own: there the replay's figures are checked, not its footprint.
+        (void)grown;
+        (void)state;
+#else
         QVERIFY2(grown <= 64 * 1'000'000 + state, qPrintable(QString::number(grown)));
+#endif
     }
     void replaySmallLogByHand()
     {
