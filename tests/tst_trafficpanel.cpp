@@ -67,6 +67,8 @@ private slots:
         QVERIFY(panel.pickLimit(6.2));
         QCOMPARE(document.scenario().config, LimiterConfig::make(6, 10 * kNanosPerSecond));
         QCOMPARE(document.undoStack()->count(), 2);
+        // Once the document rests, the keys are counted again: 6 per 10 s denies nobody.
+        QTRY_COMPARE(keys->item(0, 2)->text(), QString("0"));
         document.undoStack()->undo();
         QCOMPARE(document.scenario().config.limit(), std::int64_t(4));
     }

@@ -75,10 +75,16 @@ TrafficPanel::TrafficPanel(ScenarioDocument* document, QWidget* parent)
     connect(m_keys, &QTableWidget::cellClicked, this, [this](int r, int) { showKey(r); });
     connect(m_cancel, &QPushButton::clicked, this, &TrafficPanel::cancelSweep);
     connect(&m_sweepWatcher, &QFutureWatcher<std::shared_ptr<const SweepResult>>::finished, this, &TrafficPanel::showSweep);
-    connect(m_document, &ScenarioDocument::changed, this, [this] {
+    // A slider drag changes the document every frame: the keys (one replay of the whole log) are
+    // counted again once it rests.
+    auto* settle = new QTimer(this);
+    settle->setSingleShot(true);
+    settle->setInterval(150);
+    connect(settle, &QTimer::timeout, this, [this] {
         refreshKeys();
         startSweep();
     });
+    connect(m_document, &ScenarioDocument::changed, settle, qOverload<>(&QTimer::start));
     auto* poll = new QTimer(this); // the sweep's progress, read from the workers' counter
     connect(poll, &QTimer::timeout, this, [this] {
         if (m_sweepDone && m_sweepWatcher.isRunning())
