@@ -2,6 +2,8 @@
 #include "bench_engine.h"
 #include "bench_redis.h"
 
+#include "bench_replay.h"
+
 #include "dashboard.h"
 #include "limiters.h"
 #include "mainwindow.h"
@@ -398,6 +400,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     const double bytes = bytesPerRequest(5'000'000);
     const EngineFigures engine = engineFigures();
     const RedisBench redis = benchRedis(); // absent, not a failure, without redis-server
+    const ReplayBenchFigures replayFigures = benchReplay(); // issue 22; after peak_rss_mb, its log is 125 MB
 
     std::ostringstream out;
     if (parser.isSet("json")) {
@@ -420,7 +423,10 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << formatNumber(drag.settleMs) << "},\n \"bytes_per_request\": " << formatNumber(bytes)
             << ",\n \"engine_ns\": " << formatNumber(engine.nsPerAttempt) << ",\n \"engine_bytes_per_attempt\": "
             << formatNumber(engine.bytesPerAttempt) << ",\n "
-            << redisBenchJson(redis) << "}\n";
+            << redisBenchJson(redis)
+            << ",\n \"replay_lines_per_s\": " << formatNumber(replayFigures.linesPerSecond)
+            << ", \"sweep_ms\": " << formatNumber(replayFigures.sweepMs) << ", \"sweep_point_ms\": "
+            << formatNumber(replayFigures.pointMs) << ", \"sweep_threads\": " << replayFigures.threads << "}\n";
     } else {
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
@@ -437,7 +443,10 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(engine.attempts)
             << " attempts): " << number(engine.nsPerAttempt) << " ns and " << number(engine.bytesPerAttempt)
             << " bytes an attempt\n"
-            << redisBenchText(redis);
+            << redisBenchText(redis)
+            << "Replay of a 1,000,000-line log, 10,000 keys, 7 algorithms, parsing included: "
+            << number(replayFigures.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(replayFigures.sweepMs)
+            << " ms on " << replayFigures.threads << " threads (one point: " << number(replayFigures.pointMs) << " ms)\n";
     }
     std::cout << out.str();
     return 0;

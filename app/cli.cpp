@@ -9,6 +9,7 @@
 #include "memory_command.h"
 #include "nginx_limit_req.h"
 #include "presets.h"
+#include "replay_command.h"
 #include "redis_store.h"
 #include "report.h"
 #include "rows.h"
@@ -26,6 +27,7 @@ namespace {
 int compare(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
+    addRunOptions(parser);
     parser.addOption({"format", "Output format: json (default) or csv.", "json|csv"});
     parser.addOption({"headers", "Add each decision's response headers (X-RateLimit-*, Retry-After, RateLimit-*)."});
     int status = 0;
@@ -70,7 +72,7 @@ int nginxLines(QCommandLineParser& parser, const QStringList& args)
     int status = 0;
     if (!parseOrFail(parser, args, status))
         return status;
-    const Scenario scenario = scenarioFromOptions(parser);
+    const Scenario scenario = scenarioFromOptions(parser, RunOptions::Absent);
     std::cout << nginxDirectives(scenario.config);
     std::cout.flush();
     return std::cout ? 0 : fail("cannot write the output");
@@ -82,6 +84,9 @@ const Command kCommands[] = {
     {"memory", "Print each limiter's worst-case state for K active keys (memory at scale).", memoryCommand},
     {"lua", "Print a Redis Lua script (the simulation's, or --server-clock for services) or --example callers.", printLua},
     {"nginx", "Print the nginx limit_req_zone / limit_req lines for the scenario's rate, burst and delay.", nginxLines},
+    {"replay", "Replay a real access log, every key its own limiter: who would be denied.", replayCommand},
+    {"sweep", "Replay a log over a grid of limits (--limit 10:200:10): denied shares per point.",
+     [](QCommandLineParser& p, const QStringList& a) { return sweepCommand(p, a, nullptr); }},
 };
 
 // kGuiCommands draw widgets: ratelab-gui runs them (offscreen, no display needed).
@@ -130,7 +135,8 @@ int runCli(int argc, char** argv)
         std::cout << "ratelab " << PROJECT_VERSION << "\n";
         return 0;
     }
-    if (argc == 1 || first[0] == '-' || find(kGuiCommands, first))
+    if (argc == 1 || first[0] == '-' || find(kGuiCommands, first)
+        || (std::strcmp(first, "sweep") == 0 && sweepWantsChart(argc, argv))) // a chart needs Qt Gui
         return execGui(argc, argv); // the window, export, bench: it checks its own options
     quietQtMessages();
     QCoreApplication app(argc, argv);

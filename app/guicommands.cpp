@@ -6,6 +6,8 @@
 #include "dashboard.h"
 #include "decimal.h"
 #include "outputpath.h"
+#include "replay_command.h"
+#include "sweep_chart.h"
 #include "scenario_options.h"
 
 #include <QApplication>
@@ -19,6 +21,7 @@ namespace {
 int exportImage(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
+    addRunOptions(parser);
     parser.addOptions({
         {"png", "Write the dashboard as a PNG image to this file (required).", "file"},
         {"width", "Image width in pixels, before scaling (default 1600).", "W"},
@@ -60,6 +63,8 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
 const Command kCommands[] = {
     {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench},
+    {"sweep", "Replay a log over a grid of limits, with --png/--svg charts.",
+     [](QCommandLineParser& p, const QStringList& a) { return sweepCommand(p, a, writeSweepChart); }},
 };
 
 } // namespace

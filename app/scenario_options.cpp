@@ -210,6 +210,10 @@ void addScenarioOptions(QCommandLineParser& parser)
         {"save-scenario", "Also save the scenario as used, overrides included, to this file (.ratelab.json).", "file"},
     });
     addCostLayerNginxOptions(parser);
+}
+
+void addRunOptions(QCommandLineParser& parser)
+{
     addClientOptions(parser);
     addClusterOptions(parser);
 }
@@ -238,7 +242,7 @@ std::optional<Scenario> baseScenario(const QCommandLineParser& p)
 
 } // namespace
 
-Scenario scenarioFromOptions(const QCommandLineParser& p)
+Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
 {
     // Each value is checked on its own as it is read, so the message names its flag
     // ("--limit: must be at least 1 (got 0)"); LimiterConfig::make then only sees values in range.
@@ -305,8 +309,10 @@ Scenario scenarioFromOptions(const QCommandLineParser& p)
     }
 
     applyCostLayerNginxOptions(p, s);
-    applyClientOptions(p, s);
-    applyClusterOptions(p, s);
+    if (run == RunOptions::Declared) {
+        applyClientOptions(p, s);
+        applyClusterOptions(p, s);
+    }
     if (p.isSet("save-scenario")) { // checked before the run, written after it
         const QString path = p.value("save-scenario");
         QString problem = io::outputPathProblem(path);

@@ -17,7 +17,14 @@ void addScenarioOptions(QCommandLineParser& parser);
 // scenarioFromOptions builds the scenario the options describe: a preset or scenario file when
 // one is named, else the documented defaults, with each option given overriding one value (its
 // clients and cluster too). It throws InputError naming the option and what is wrong with it.
-Scenario scenarioFromOptions(const QCommandLineParser& parser);
+// RunOptions says whether the parser declares the client and cluster options (addRunOptions):
+// replay and sweep do not (their --key names a log field).
+enum class RunOptions { Declared, Absent };
+Scenario scenarioFromOptions(const QCommandLineParser& parser, RunOptions run = RunOptions::Declared);
+
+// addRunOptions declares the options of where and for whom a scenario runs: the client options
+// (--clients, --retry, ...) and the cluster options (--nodes, --coordination, ..., --backend).
+void addRunOptions(QCommandLineParser& parser);
 
 // saveScenarioIfAsked writes the scenario (atomically) when --save-scenario was given: call it
 // after the scenario ran, so a refused run leaves the file as it was.

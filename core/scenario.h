@@ -39,6 +39,9 @@ struct Scenario {
     // i's client (the rest are assigned round robin).
     std::optional<ClientConfig> clients;
     std::vector<std::int64_t> explicitClients;
+    // Replaying real traffic (issue 22): the access log `ratelab replay` and `sweep` read when no
+    // LOG is named (a file, or a compiled-in ":/traffic/..." resource). The app does not read it.
+    std::string trafficLog;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };

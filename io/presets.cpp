@@ -11,7 +11,7 @@ namespace {
 const char* const kPresetIds[] = {
     "seed-compare", "edge-burst", "idle-then-burst", "spa-page-load", "steady-over-limit", "token-vs-leaky",
     "counter-error", "nginx-vs-leaky", "two-servers-local", "racing-read-write", "tight-retry-loop",
-    "honour-retry-after", "http-rounding", "noisy-client",
+    "honour-retry-after", "http-rounding", "noisy-client", "pick-a-limit",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

@@ -413,17 +413,18 @@ Scenario Reader::read(const QJsonObject& root)
     }
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
-                 "pattern", "arrivals", "added", "cost", "costs", "nginx", "layers", "cluster", "clients", "client_of"},
+                 "pattern", "arrivals", "added", "cost", "costs", "nginx", "layers", "cluster", "clients", "client_of", "traffic_log"},
                 "");
 
     Scenario s;
-    for (const char* key : {"title", "lesson"}) {
+    for (const char* key : {"title", "lesson", "traffic_log"}) {
         const QJsonValue v = root.value(key);
         if (v.isUndefined())
             continue;
         if (!v.isString())
             refuse(QString("\"%1\" must be a string (got %2)").arg(key, typeName(v)));
-        (std::string(key) == "title" ? s.title : s.lesson) = v.toString().toStdString();
+        (std::string(key) == "title" ? s.title : std::string(key) == "lesson" ? s.lesson : s.trafficLog) =
+            v.toString().toStdString();
     }
 
     const QJsonValue algorithms = root.value("algorithms");

@@ -22,6 +22,7 @@
 //     "clients": {"clients": 20, "key": "client", "retry": "backoff", "retry_delay": "0",
 //                 "max_retries": 3, "backoff_base": "0.1", "backoff_cap": "10"},
 //     "client_of": [0, 3, ...]         (each explicit arrival's client)
+//     "traffic_log": ":/traffic/api-day.log.gz"  (the log `replay` and `sweep` read by default)
 //   }
 //
 // The production fields (cost to client_of) are written only when they are not the default, so

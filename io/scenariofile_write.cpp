@@ -139,6 +139,8 @@ QByteArray serializeScenario(const Scenario& s)
     if (!s.addedArrivals.empty())
         writeTimes(out, "added", s.addedArrivals);
     writeProduction(out, s);
+    if (!s.trafficLog.empty()) // issue 22: written only when set, so other files read as before
+        out += ",\n  \"traffic_log\": " + jsonString(s.trafficLog);
     out += "\n}\n";
     return out;
 }

@@ -89,7 +89,7 @@ private slots:
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         const auto docks = m_window->findChildren<QDockWidget*>();
-        QCOMPARE(docks.size(), 3);
+        QCOMPARE(docks.size(), 4); // Lesson, What happened, At scale, Traffic
         for (const QDockWidget* dock : docks)
             QVERIFY2(!dock->isVisible(), qPrintable(dock->windowTitle()));
     }

@@ -31,7 +31,7 @@ private slots:
         QCOMPARE(ids, QStringList({"seed-compare", "edge-burst", "idle-then-burst", "spa-page-load",
                                    "steady-over-limit", "token-vs-leaky", "counter-error", "nginx-vs-leaky",
                                    "two-servers-local", "racing-read-write", "tight-retry-loop", "honour-retry-after",
-                                   "http-rounding", "noisy-client"}));
+                                   "http-rounding", "noisy-client", "pick-a-limit"}));
     }
 
     void presetOption()

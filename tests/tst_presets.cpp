@@ -31,7 +31,7 @@ constexpr Nanos kSecond = kNanosPerSecond;
 const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burst", "spa-page-load",
                           "steady-over-limit", "token-vs-leaky", "counter-error",     "nginx-vs-leaky",
                           "two-servers-local", "racing-read-write", "tight-retry-loop", "honour-retry-after",
-                          "http-rounding",     "noisy-client"};
+                          "http-rounding",     "noisy-client",   "pick-a-limit"};
 
 struct Loaded {
     Scenario scenario;
@@ -466,6 +466,20 @@ private slots:
         for (const Attempt& a : fixed.clients->attempts)
             others += a.client != 0 && a.decision.allowed;
         QCOMPARE(others, 1);
+    }
+
+    void pickALimit()
+    {
+        // The rows are the brute force's first 30 s: 4 requests at each whole second 0..29, at 60
+        // per 60 s. The windows admit the first 60 (seconds 0..14); the bucket its 60 tokens plus
+        // the 29 refilled by 29 s (it is never full again): 89. The day is replayed in tst_cli_replay.
+        const Loaded p = load("pick-a-limit");
+        QCOMPARE(p.scenario.trafficLog, std::string(":/traffic/api-day.log.gz"));
+        QCOMPARE(p.trace.arrivals.size(), std::size_t(120));
+        QCOMPARE(result(p.trace, Algorithm::FixedWindow).metrics.allowed, 60);
+        QCOMPARE(result(p.trace, Algorithm::SlidingWindowLog).metrics.allowed, 60);
+        QCOMPARE(result(p.trace, Algorithm::TokenBucket).metrics.allowed, 89);
+        QCOMPARE(deniedSeconds(p.trace, Algorithm::FixedWindow).front(), Nanos(15));
     }
 };
 

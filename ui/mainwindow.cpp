@@ -1,4 +1,5 @@
 #include "mainwindow.h"
+#include "trafficpanel.h"
 
 #include "atscalepanel.h"
 
@@ -81,6 +82,9 @@ MainWindow::MainWindow(QWidget* parent)
     tabifyDockWidget(lessonDock, explainDock); // one column of side panels, not two stacked
     QDockWidget* atScaleDock = addDock("At scale", "atScaleDock", new AtScalePanel(m_document), Qt::RightDockWidgetArea);
     tabifyDockWidget(explainDock, atScaleDock);
+    m_traffic = new TrafficPanel(m_document); // issue 22: a real access log, its keys and a sweep
+    QDockWidget* trafficDock = addDock(tr("Traffic"), "trafficDock", m_traffic, Qt::RightDockWidgetArea);
+    tabifyDockWidget(atScaleDock, trafficDock);
     lessonDock->raise();
     resizeDocks({lessonDock}, {290}, Qt::Horizontal);
     m_lessonDock = lessonDock;
@@ -129,7 +133,7 @@ MainWindow::MainWindow(QWidget* parent)
     if (!restoreState(m_settings->splitterState("docks")) && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
         // start closed (View > Panels) and a preset's lesson opens its own.
-        for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock})
+        for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock, trafficDock})
             dock->hide();
     }
     m_splitter->restoreState(m_settings->splitterState("main"));
@@ -171,6 +175,12 @@ void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu("&File");
     m_documents->fillMenu(file);
+    file->addAction(tr("Open &Traffic Log…"), this, [this] {
+        QDockWidget* dock = findChild<QDockWidget*>("trafficDock");
+        dock->show();
+        dock->raise();
+        m_traffic->chooseLog();
+    });
     file->addSeparator();
     file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 

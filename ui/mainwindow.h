@@ -22,6 +22,7 @@ class Pipeline;
 class PlaybackBar;
 class ScenarioDocument;
 class Settings;
+class TrafficPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -71,6 +72,7 @@ private:
     ExplainPanel* m_explain;
     LessonPanel* m_lesson;
     QDockWidget* m_lessonDock = nullptr;
+    TrafficPanel* m_traffic = nullptr;
     DocumentActions* m_documents;
     QSplitter* m_splitter;
     TimeRange m_requestedRange;

@@ -1,0 +1,82 @@
+#include "bench_replay.h"
+
+#include "replay.h"
+#include "sweep.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ratelab::app {
+
+namespace {
+
+constexpr int kLines = 1'000'000;
+constexpr int kKeys = 10'000;
+constexpr int kRuns = 3;
+
+// benchLog is an hour of combined-format lines (278 a second): half from 100 heavy addresses
+// (about 83 a minute each, so a limit of 10 a minute denies them), half spread over all 10,000.
+std::string benchLog()
+{
+    std::mt19937_64 rng(22);
+    std::string text;
+    text.reserve(std::size_t(kLines) * 130);
+    char line[256];
+    for (int i = 0; i < kLines; ++i) {
+        const int s = int(std::int64_t(i) * 3600 / kLines);
+        const int k = rng() % 2 ? int(rng() % 100) : int(rng() % kKeys);
+        const int n = std::snprintf(line, sizeof line,
+                                    "10.%d.%d.%d - - [23/Nov/2026:%02d:%02d:%02d +0000] \"GET /api/items/%d HTTP/1.1\" "
+                                    "200 %d \"-\" \"Mozilla/5.0 (X11; Linux) Chrome/131.0\"\n",
+                                    k / 65536, k / 256 % 256, k % 256, s / 3600, s / 60 % 60, s % 60, k % 97,
+                                    300 + k % 500);
+        text.append(line, std::size_t(n));
+    }
+    return text;
+}
+
+template <typename F>
+double medianMs(F&& fn)
+{
+    fn();
+    std::vector<double> ms;
+    for (int i = 0; i < kRuns; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        fn();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+volatile std::int64_t g_replaySink;
+
+} // namespace
+
+ReplayBenchFigures benchReplay()
+{
+    ReplayBenchFigures f;
+    const std::string log = benchLog();
+    ReplayPolicy policy;
+    policy.config = LimiterConfig::make(10, 60 * kNanosPerSecond);
+    const double replayMs = medianMs([&] {
+        const Traffic t = parseTraffic(log, {}, "bench");
+        g_replaySink = replay(t, policy).back().denied;
+    });
+    f.linesPerSecond = kLines / (replayMs / 1000);
+    const Traffic traffic = parseTraffic(log, {}, "bench");
+    f.pointMs = medianMs([&] { g_replaySink = replay(traffic, policy).back().denied; });
+    f.threads = std::max(1u, std::thread::hardware_concurrency());
+    SweepBase base;
+    base.windowNanos = 60 * kNanosPerSecond;
+    const std::vector<SweepAxis> axes = {parseSweepAxis(SweepParameter::Limit, "5:100:5")}; // 20 points
+    f.sweepMs = medianMs([&] { g_replaySink = runSweep(traffic, base, axes, f.threads).cells.back().denied; });
+    return f;
+}
+
+} // namespace ratelab::app

@@ -1,0 +1,17 @@
+// The replay figures of `ratelab bench` (issue 22): a 1,000,000-line combined log with 10,000
+// keys replayed through the seven algorithms, and a 20-point sweep of it.
+#pragma once
+
+namespace ratelab::app {
+
+struct ReplayBenchFigures {
+    double linesPerSecond = 0; // parsing the log and deciding every line with seven algorithms, one thread
+    double pointMs = 0;        // deciding one point (seven algorithms) on the parsed log, one thread
+    double sweepMs = 0;        // 20 points on the parsed log, on `threads` threads
+    unsigned threads = 1;
+};
+
+// benchReplay measures the figures (medians of several runs after a warm-up).
+ReplayBenchFigures benchReplay();
+
+} // namespace ratelab::app

@@ -1,0 +1,178 @@
+#include "traffic_options.h"
+
+#include "command.h"
+#include "decimal.h"
+
+#include <QFile>
+
+#include <iostream>
+
+namespace ratelab::app {
+
+void addTrafficOptions(QCommandLineParser& parser)
+{
+    parser.addPositionalArgument("LOG", "The access log (plain or .gz): nginx/Apache combined or common, an nginx "
+                                        "log_format with $msec, JSON lines, or CSV with a header.");
+    parser.addOptions({
+        {"log-format", "The log's format: auto (default), combined, common, msec, json, csv.", "name"},
+        {"key", "Whose limiter a request counts against: ip (default, the client address), user ($remote_user), or a "
+                "JSON/CSV field.",
+         "ip|user|FIELD"},
+        {"time-field", "JSON/CSV: the field holding the time (epoch seconds, ISO 8601; default time).", "FIELD"},
+        {"cost-field", "JSON/CSV: the field holding each request's cost (default: every request costs --cost).",
+         "FIELD"},
+        {"path", "Replay only requests whose path starts with this (e.g. /api/login).", "PREFIX"},
+        {"path-field", "JSON/CSV: the field holding the path (default path, else the request line in 'request').",
+         "FIELD"},
+        {"strict", "Refuse the log at its first unreadable line instead of counting and skipping it."},
+    });
+}
+
+bool parseWithLog(QCommandLineParser& parser, const QStringList& args, QString& log, int& status)
+{
+    parser.addHelpOption();
+    if (!parser.parse(args)) {
+        status = fail(parser.errorText().toStdString());
+        return false;
+    }
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        status = 0;
+        return false;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        status = fail("unexpected argument '" + positional.at(1).toStdString() + "' (one LOG at most)");
+        return false;
+    }
+    log = positional.value(0);
+    return true;
+}
+
+void refusePatternOptions(const QCommandLineParser& parser, const char* command)
+{
+    for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "seed", "gap", "arrivals",
+                             "save-scenario"})
+        if (parser.isSet(name))
+            throw InputError(std::string(command) + ": --" + name + " does not apply: the log is the traffic");
+}
+
+Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log)
+{
+    TrafficOptions o;
+    if (p.isSet("log-format")) {
+        const auto f = logFormatFromId(p.value("log-format").toStdString());
+        if (!f)
+            throw InputError("--log-format: unknown format " + ratelab::quoted(p.value("log-format").toStdString())
+                             + " (known: auto, combined, common, msec, json, csv)");
+        o.format = *f;
+    }
+    const auto field = [&](const char* name, std::string& out) {
+        if (!p.isSet(name))
+            return;
+        out = p.value(name).toStdString();
+        if (out.empty())
+            throw InputError(std::string("--") + name + ": no field name given");
+    };
+    field("key", o.key);
+    field("time-field", o.timeField);
+    field("cost-field", o.costField);
+    field("path-field", o.pathField);
+    o.pathPrefix = p.value("path").toStdString();
+    if (p.isSet("path") && o.pathPrefix.empty())
+        throw InputError("--path: no prefix given");
+    o.strict = p.isSet("strict");
+    if (log.isEmpty())
+        throw InputError("name the LOG to replay (or a --preset that has one)");
+    if (log.startsWith(":/")) { // a compiled-in example
+        QFile file(log);
+        if (!file.open(QIODevice::ReadOnly))
+            throw InputError(log.toStdString() + ": not in this build");
+        const QByteArray bytes = file.readAll();
+        return parseTraffic(std::string_view(bytes.constData(), std::size_t(bytes.size())), o, log.toStdString());
+    }
+    return readTrafficLog(log.toStdString(), o);
+}
+
+QStringList trafficWarnings(const Traffic& t)
+{
+    QStringList w;
+    if (t.wholeSeconds)
+        w << "the log's times are whole seconds: every second is one instant (all its requests arrive together)";
+    if (t.unreadable > 0) {
+        QString lines;
+        for (const LineError& e : t.firstErrors)
+            lines += QString("%1line %2: %3").arg(lines.isEmpty() ? "" : "; ").arg(e.line).arg(QString::fromStdString(e.reason));
+        w << QString("%1 unreadable line%2 skipped (%3%4)")
+                 .arg(t.unreadable)
+                 .arg(t.unreadable > 1 ? "s" : "")
+                 .arg(lines)
+                 .arg(t.unreadable > std::int64_t(t.firstErrors.size()) ? "; ..." : "");
+    }
+    if (t.outOfOrder > 0)
+        w << QString("%1 request%2 logged after later ones (at most %3 s) were put in time order")
+                 .arg(t.outOfOrder)
+                 .arg(t.outOfOrder > 1 ? "s" : "")
+                 .arg(QString::fromStdString(formatSeconds(t.largestStepBack)));
+    return w;
+}
+
+void printWarnings(const QStringList& warnings)
+{
+    for (const QString& w : warnings)
+        std::cerr << "ratelab: warning: " << w.toStdString() << "\n";
+    std::cerr.flush();
+}
+
+std::string jsonString(std::string_view text)
+{
+    std::string out = "\"";
+    for (const char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char u[8];
+                std::snprintf(u, sizeof u, "\\u%04x", c);
+                out += u;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+
+std::string csvCell(std::string_view text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos)
+        return std::string(text);
+    std::string out = "\"";
+    for (const char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& t, const QCommandLineParser& p)
+{
+    out << "{\"log\": " << jsonString(log.toStdString()) << ", \"format\": " << jsonString(logFormatId(t.format))
+        << ", \"key\": " << jsonString(p.isSet("key") ? p.value("key").toStdString() : "ip")
+        << ", \"path\": " << (p.isSet("path") ? jsonString(p.value("path").toStdString()) : "null")
+        << ", \"start\": " << jsonString(formatEpoch(t.startEpochNanos))
+        << ", \"start_epoch\": " << jsonString(formatSeconds(t.startEpochNanos))
+        << ", \"duration\": " << jsonString(formatSeconds(t.times.back())) << ", \"lines\": " << t.lines
+        << ", \"requests\": " << t.times.size() << ", \"keys\": " << t.keyNames.size()
+        << ", \"filtered\": " << t.filtered << ", \"unreadable\": " << t.unreadable << ", \"unreadable_lines\": [";
+    for (std::size_t i = 0; i < t.firstErrors.size(); ++i)
+        out << (i ? ", " : "") << "{\"line\": " << t.firstErrors[i].line
+            << ", \"reason\": " << jsonString(t.firstErrors[i].reason) << "}";
+    out << "], \"out_of_order\": " << t.outOfOrder << ", \"largest_step_back\": "
+        << jsonString(formatSeconds(t.largestStepBack)) << ", \"whole_seconds\": " << (t.wholeSeconds ? "true" : "false")
+        << "}";
+}
+
+} // namespace ratelab::app

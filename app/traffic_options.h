@@ -1,0 +1,50 @@
+// What `replay` and `sweep` share: the log argument, the options that say how to read it, and
+// the JSON writing of what was read.
+#pragma once
+
+#include "scenario.h"
+#include "traffic_log.h"
+
+#include <QCommandLineParser>
+#include <QStringList>
+
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace ratelab::app {
+
+// addTrafficOptions declares --log-format, --key, --time-field, --cost-field, --path,
+// --path-field and --strict, and the LOG argument.
+void addTrafficOptions(QCommandLineParser& parser);
+
+// parseWithLog parses args allowing one positional LOG (or none when a preset or scenario names
+// its own traffic_log): like parseOrFail otherwise. log receives the argument.
+bool parseWithLog(QCommandLineParser& parser, const QStringList& args, QString& log, int& status);
+
+// refusePatternOptions throws InputError when an option that makes traffic (--n, --pattern,
+// --arrivals, ...) was given: the log is the traffic.
+void refusePatternOptions(const QCommandLineParser& parser, const char* command);
+
+// readTrafficFromOptions reads the log (a file, or a compiled-in ":/..." resource) as the options
+// say. It throws InputError naming the problem.
+Traffic readTrafficFromOptions(const QCommandLineParser& parser, const QString& log);
+
+// trafficWarnings lists what a reader of the results must know: whole seconds, unreadable lines,
+// lines out of order. Each is one sentence.
+QStringList trafficWarnings(const Traffic& traffic);
+
+// printWarnings writes each warning as one "ratelab: warning: ..." line on stderr.
+void printWarnings(const QStringList& warnings);
+
+// jsonString writes text as a JSON string, quotes included.
+std::string jsonString(std::string_view text);
+
+// writeTrafficJson writes the "input" object: the log, its format, start, duration, counts and
+// the first unreadable lines.
+void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser);
+
+// csvCell writes a CSV cell, quoted when it holds a comma, quote or line break.
+std::string csvCell(std::string_view text);
+
+} // namespace ratelab::app

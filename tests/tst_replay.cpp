@@ -1,0 +1,221 @@
+// Replaying traffic per key and sweeping (issue 22). A key's decisions in a replay are those of
+// one limiter over that key's requests alone (simulateOne), for every key of a seeded log and
+// every algorithm; a sweep point is the replay at that point's config; and a small log's figures
+// are worked out by hand from semantics.md.
+#include "clients.h"
+#include "decimal.h"
+#include "layered.h"
+#include "replay.h"
+#include "simulator.h"
+#include "sweep.h"
+
+#include <QTest>
+
+#include <random>
+
+using namespace ratelab;
+
+namespace {
+
+constexpr Nanos kS = kNanosPerSecond;
+
+// seededTraffic is n requests over `keys` keys with a few heavy ones, times in whole
+// milliseconds and sometimes equal, costs 1..3 when asked.
+Traffic seededTraffic(std::uint64_t seed, std::size_t n, std::uint32_t keys, bool costs)
+{
+    std::mt19937_64 rng(seed);
+    Traffic t;
+    Nanos now = 0;
+    for (std::uint32_t k = 0; k < keys; ++k)
+        t.keyNames.push_back("key" + std::to_string(k));
+    for (std::size_t i = 0; i < n; ++i) {
+        now += Nanos(rng() % 4) * 100 * 1'000'000 / 4; // 0, 25, 50 or 75 ms
+        t.times.push_back(now);
+        t.keys.push_back(rng() % 3 == 0 ? std::uint32_t(rng() % 3) : std::uint32_t(rng() % keys));
+        if (costs)
+            t.costs.push_back(std::int64_t(1 + rng() % 3));
+    }
+    return t;
+}
+
+// handTraffic: key A at 0, 1, 2 and 11 s; key B at 0.5 and 1.5 s.
+Traffic handTraffic()
+{
+    Traffic t;
+    t.keyNames = {"A", "B"};
+    t.times = {0, kS / 2, 1 * kS, 3 * kS / 2, 2 * kS, 11 * kS};
+    t.keys = {0, 1, 0, 1, 0, 0};
+    return t;
+}
+
+} // namespace
+
+class TestReplay : public QObject {
+    Q_OBJECT
+private slots:
+    void eachKeyDecidesAsItsOwnLimiter_data()
+    {
+        QTest::addColumn<bool>("costs");
+        QTest::newRow("cost 1") << false;
+        QTest::newRow("costs 1..3") << true;
+    }
+
+    void eachKeyDecidesAsItsOwnLimiter()
+    {
+        QFETCH(bool, costs);
+        const Traffic t = seededTraffic(costs ? 7 : 3, 6000, 40, costs);
+        const LimiterConfig config = LimiterConfig::make(5, 2 * kS, 4, Rate{3, kS});
+        for (Algorithm a : kEveryAlgorithm) {
+            std::vector<std::uint8_t> admitted;
+            const ReplayRow row = replayOne(t, a, config, 1, &admitted);
+            std::int64_t denied = 0, keysDenied = 0;
+            for (std::uint32_t k = 0; k < t.keyNames.size(); ++k) {
+                std::vector<Nanos> times;
+                std::vector<std::int64_t> keyCosts;
+                std::vector<std::size_t> at;
+                for (std::size_t i = 0; i < t.times.size(); ++i)
+                    if (t.keys[i] == k) {
+                        times.push_back(t.times[i]);
+                        at.push_back(i);
+                        if (costs)
+                            keyCosts.push_back(t.costs[i]);
+                    }
+                const AlgorithmTrace alone = simulateOne(config, a, times, keyCosts);
+                std::int64_t keyDenied = 0;
+                Nanos first = -1;
+                for (std::size_t j = 0; j < times.size(); ++j) {
+                    QCOMPARE(bool(admitted[at[j]]), alone.decisions[j].allowed);
+                    if (!alone.decisions[j].allowed && keyDenied++ == 0)
+                        first = times[j];
+                }
+                QCOMPARE(row.deniedPerKey[k], keyDenied);
+                QCOMPARE(row.firstDenialPerKey[k], first);
+                denied += keyDenied;
+                keysDenied += keyDenied > 0;
+            }
+            QCOMPARE(row.denied, denied);
+            QCOMPARE(row.keysDenied, keysDenied);
+            QVERIFY2(row.denied > 0 && row.allowed > 0, row.id.c_str()); // the seeded log tests both verdicts
+        }
+    }
+
+    void smallLogByHand()
+    {
+        // L = 2 per 10 s, C = 2, r = 0.2/s. Fixed window: A's third request (2 s) finds the window's
+        // count at 2: denied; at 11 s a new window admits. Token bucket: A has 1 token after 0 s,
+        // 1.2 at 1 s (0.2 after it), 0.4 at 2 s: denied; 2 (capped) at 11 s. B's two always pass.
+        const Traffic t = handTraffic();
+        const LimiterConfig config = LimiterConfig::make(2, 10 * kS);
+        for (Algorithm a : {Algorithm::FixedWindow, Algorithm::TokenBucket, Algorithm::Gcra}) {
+            const ReplayRow row = replayOne(t, a, config);
+            QCOMPARE(row.attempts, std::int64_t(6));
+            QCOMPARE(row.denied, std::int64_t(1));
+            QCOMPARE(row.keysDenied, std::int64_t(1));
+            QCOMPARE(row.deniedPerKey, (std::vector<std::int64_t>{1, 0}));
+            QCOMPARE(row.firstDenialPerKey, (std::vector<Nanos>{2 * kS, -1}));
+            // Admitted at 0, 0.5, 1, 1.5 and 11 s: four inside (-8.5, 1.5]; (1, 11] holds 1.5 and 11.
+            QCOMPARE(row.maxInWindow, std::int64_t(4));
+            // memory at scale: two keys of the worst case
+            QCOMPARE(row.predicted.bytes, 2 * memoryAtScale(a, config, 1).bytes);
+            const SweepCell cell = cellOf(row, attemptsPerKey(t), 0);
+            QCOMPARE(cell.heaviestAttempts, std::int64_t(4));
+            QCOMPARE(cell.heaviestAllowed, std::int64_t(3));
+        }
+        const std::vector<KeyDenials> top = topKeys(replayOne(t, Algorithm::FixedWindow, config), 5);
+        QCOMPARE(top.size(), std::size_t(1)); // only keys with denials
+        QCOMPARE(top[0].key, 0u);
+        // A request of cost 3 never fits a limit of 2: each is denied, retry never.
+        const ReplayRow heavy = replayOne(t, Algorithm::FixedWindow, config, 3);
+        QCOMPARE(heavy.denied, std::int64_t(6));
+        QCOMPARE(heavy.never, std::int64_t(6));
+    }
+
+    void layeredPerKey()
+    {
+        const Traffic t = seededTraffic(11, 3000, 20, false);
+        const std::vector<Layer> layers = {parseLayer("token_bucket:capacity=3,rate=2"),
+                                           parseLayer("sliding_window_counter:limit=8,window=5")};
+        std::vector<std::uint8_t> admitted;
+        const ReplayRow row = replayLayered(t, layers, 5 * kS, 1, &admitted);
+        std::vector<LayeredPolicy> policies(t.keyNames.size(), LayeredPolicy(layers));
+        std::int64_t denied = 0;
+        for (std::size_t i = 0; i < t.times.size(); ++i) {
+            const bool allowed = policies[t.keys[i]].decide(t.times[i]).allowed;
+            QCOMPARE(bool(admitted[i]), allowed);
+            denied += !allowed;
+        }
+        QCOMPARE(row.denied, denied);
+        QVERIFY(denied > 0);
+        QCOMPARE(row.id, std::string("layered"));
+    }
+
+    void sweepPointIsTheReplayAtItsConfig()
+    {
+        const Traffic t = seededTraffic(5, 4000, 30, false);
+        SweepBase base;
+        base.algorithms = {kEveryAlgorithm.begin(), kEveryAlgorithm.end()};
+        const std::vector<SweepAxis> axes = {parseSweepAxis(SweepParameter::Limit, "2:8:3"),
+                                             parseSweepAxis(SweepParameter::Window, "1:2:0.5")};
+        const SweepResult r = runSweep(t, base, axes, 2);
+        const std::vector<std::int64_t> attempts = attemptsPerKey(t);
+        const std::int64_t limits[] = {2, 5, 8};
+        const Nanos windows[] = {kS, 3 * kS / 2, 2 * kS};
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = 0; j < 3; ++j) {
+                // What `replay --limit L --window W` builds: capacity L, rate L/W.
+                const LimiterConfig c = LimiterConfig::make(limits[i], windows[j]);
+                QCOMPARE(pointConfig(base, axes, i, j), c);
+                for (std::size_t a = 0; a < base.algorithms.size(); ++a) {
+                    const ReplayRow row = replayOne(t, base.algorithms[a], c);
+                    const SweepCell& cell = r.cell(i, j, a);
+                    const SweepCell want = cellOf(row, attempts, r.heaviestKey);
+                    QCOMPARE(cell.denied, want.denied);
+                    QCOMPARE(cell.keysDenied, want.keysDenied);
+                    QCOMPARE(cell.heaviestAllowed, want.heaviestAllowed);
+                    QCOMPARE(cell.maxInWindow, want.maxInWindow);
+                }
+            }
+        // The heaviest key is the one with most requests.
+        QCOMPARE(attempts[r.heaviestKey], *std::max_element(attempts.begin(), attempts.end()));
+        // A given capacity stays while the limit moves; a rate axis leaves the window alone.
+        base.capacity = 7;
+        QCOMPARE(pointConfig(base, axes, 0, 1), LimiterConfig::make(2, 3 * kS / 2, 7));
+        const std::vector<SweepAxis> rates = {parseSweepAxis(SweepParameter::Rate, "1/3:1:1/3")};
+        QCOMPARE(pointConfig(base, rates, 2, 0), LimiterConfig::make(10, 10 * kS, 7, Rate{1, kS}));
+    }
+
+    void sweepAxes()
+    {
+        QCOMPARE(parseSweepAxis(SweepParameter::Limit, "10:200:10").values.size(), std::size_t(20));
+        QCOMPARE(parseSweepAxis(SweepParameter::Limit, "1:10:4").values, (std::vector<std::int64_t>{1, 5, 9}));
+        QCOMPARE(parseSweepAxis(SweepParameter::Limit, "7").values, (std::vector<std::int64_t>{7}));
+        QCOMPARE(parseSweepAxis(SweepParameter::Window, "0.1:0.3:0.1").values,
+                 (std::vector<std::int64_t>{100'000'000, 200'000'000, 300'000'000}));
+        const SweepAxis r = parseSweepAxis(SweepParameter::Rate, "0.5:1.5:0.5");
+        QCOMPARE(r.rates.size(), std::size_t(3));
+        QCOMPARE(r.text(0), std::string("0.5"));
+        QCOMPARE(r.text(2), std::string("1.5"));
+        for (const char* bad : {"10:1:1", "1:10", "1:10:0", "a:b:c", "1:100000:1"}) {
+            bool refused = false;
+            try {
+                (void)parseSweepAxis(SweepParameter::Limit, bad);
+            } catch (const InputError&) {
+                refused = true;
+            }
+            QVERIFY2(refused, bad);
+        }
+    }
+
+    void cancelStopsReplayAndSweep()
+    {
+        const Traffic t = seededTraffic(1, 1000, 10, false);
+        std::atomic<bool> cancel{true};
+        QVERIFY_THROWS_EXCEPTION(ReplayCancelled, replayOne(t, Algorithm::Gcra, LimiterConfig{}, 1, nullptr, &cancel));
+        SweepBase base;
+        QVERIFY_THROWS_EXCEPTION(SweepCancelled,
+                                 runSweep(t, base, {parseSweepAxis(SweepParameter::Limit, "1:50:1")}, 2, &cancel));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplay)
+#include "tst_replay.moc"

@@ -1,0 +1,274 @@
+// Reading real traffic (issue 22): every format with broken lines, odd spacing, IPv6, quoted
+// fields, time zones and gzip. Each expectation is worked out by hand from the lines (the times
+// from 2000-01-01T00:00:00Z = 946684800 s since 1970, a date every epoch table lists).
+#include "decimal.h"
+#include "traffic_log.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <zlib.h>
+
+#include <fstream>
+
+using namespace ratelab;
+
+namespace {
+
+constexpr Nanos kS = kNanosPerSecond;
+constexpr Nanos kY2k = 946684800 * kS;
+
+Traffic parse(const std::string& text, TrafficOptions o = {}) { return parseTraffic(text, o, "test.log"); }
+
+std::vector<std::string> keysOf(const Traffic& t)
+{
+    std::vector<std::string> out;
+    for (std::uint32_t k : t.keys)
+        out.push_back(t.keyNames.at(k));
+    return out;
+}
+
+std::string errorOf(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+void writeGzip(const std::string& path, const std::string& text, const char* mode = "wb")
+{
+    gzFile f = gzopen(path.c_str(), mode);
+    QVERIFY(f);
+    QCOMPARE(gzwrite(f, text.data(), unsigned(text.size())), int(text.size()));
+    QCOMPARE(gzclose(f), Z_OK);
+}
+
+// Six lines: two unreadable (a one-digit second, an unterminated quote), one blank; tabs and
+// double spaces between fields; an IPv6 address in a long form; escaped quotes in the request and
+// the user agent; three time zones.
+const std::string kCombined =
+    "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET /api/login HTTP/1.1\" 200 5 \"-\" \"curl/8\"\n"
+    "2001:DB8:0:0:0:0:0:1\t-  alice  [01/Jan/2000:01:00:01 +0100]   \"POST /api/items?q=\\\"x\\\" HTTP/1.1\" 201 0 "
+    "\"https://e.x/a b\" \"Mozilla \\\"quoted\\\" UA\"\r\n"
+    "\n"
+    "192.0.2.1 - - [01/Jan/2000:00:00:0 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"-\"\n"
+    "192.0.2.2 - - [31/Dec/1999:19:00:02 -0500] \"GET /api/login/x HTTP/1.1\" 401 5 \"-\" \"-\"\n"
+    "192.0.2.1 - - [01/Jan/2000:00:00:01 +0000] \"GET /api/login HTTP/1.1\" 200 5 \"-\" \"-\n";
+
+} // namespace
+
+class TestTrafficLog : public QObject {
+    Q_OBJECT
+private slots:
+    void combinedWithOddSpacingZonesIpv6AndBrokenLines()
+    {
+        const Traffic t = parse(kCombined);
+        QCOMPARE(t.format, LogFormat::Combined);
+        QCOMPARE(t.startEpochNanos, kY2k);
+        // 00:00:00 UTC; 01:00:01 at +01:00 is 00:00:01 UTC; 19:00:02 the day before at -05:00 is 00:00:02 UTC.
+        QCOMPARE(t.times, (std::vector<Nanos>{0, 1 * kS, 2 * kS}));
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"192.0.2.1", "2001:db8::1", "192.0.2.2"}));
+        QVERIFY(t.costs.empty());
+        QCOMPARE(t.lines, std::int64_t(6));
+        QCOMPARE(t.unreadable, std::int64_t(2));
+        QCOMPARE(t.firstErrors.size(), std::size_t(2));
+        QCOMPARE(t.firstErrors[0].line, std::int64_t(4));
+        QCOMPARE(t.firstErrors[1].line, std::int64_t(6));
+        QVERIFY(t.firstErrors[1].reason.find("unterminated") != std::string::npos);
+        QVERIFY(t.wholeSeconds);
+        QCOMPARE(t.outOfOrder, std::int64_t(0));
+    }
+
+    void keyByUserAndCommonFormat()
+    {
+        TrafficOptions o;
+        o.key = "user";
+        const Traffic t = parse("1.1.1.1 - ann [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.0\" 200 1\n"
+                                "2.2.2.2 - ann [01/Jan/2000:00:00:03 +0000] \"GET / HTTP/1.0\" 200 1\n"
+                                "2.2.2.2 - bob [01/Jan/2000:00:00:03 +0000] \"GET / HTTP/1.0\" 200 1\n",
+                                o);
+        QCOMPARE(t.format, LogFormat::Common);
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"ann", "ann", "bob"}));
+        QCOMPARE(t.times, (std::vector<Nanos>{0, 3 * kS, 3 * kS}));
+        o.key = "api_key";
+        QVERIFY(errorOf([&] { parse(kCombined, o); }).find("--key 'api_key'") != std::string::npos);
+    }
+
+    void pathFilterCountsWhatItLeavesOut()
+    {
+        TrafficOptions o;
+        o.pathPrefix = "/api/login";
+        const Traffic t = parse(kCombined, o);
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"192.0.2.1", "192.0.2.2"})); // /api/login and /api/login/x
+        QCOMPARE(t.times, (std::vector<Nanos>{0, 2 * kS}));
+        QCOMPARE(t.filtered, std::int64_t(1)); // the POST /api/items
+        o.pathPrefix = "/nothing";
+        QVERIFY(errorOf([&] { parse(kCombined, o); }).find("none under --path '/nothing'") != std::string::npos);
+    }
+
+    void outOfOrderLinesAreSortedStably()
+    {
+        const Traffic t = parse("a - - [01/Jan/2000:00:00:05 +0000] \"GET / HTTP/1.1\" 200 1\n"
+                                "b - - [01/Jan/2000:00:00:03 +0000] \"GET / HTTP/1.1\" 200 1\n"
+                                "c - - [01/Jan/2000:00:00:05 +0000] \"GET / HTTP/1.1\" 200 1\n"
+                                "d - - [01/Jan/2000:00:00:03 +0000] \"GET / HTTP/1.1\" 200 1\n");
+        // Sorted by time, the file's order kept among equal times: b, d (at 3 s), then a, c (at 5 s).
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"b", "d", "a", "c"}));
+        QCOMPARE(t.times, (std::vector<Nanos>{0, 0, 2 * kS, 2 * kS}));
+        QCOMPARE(t.startEpochNanos, kY2k + 3 * kS);
+        QCOMPARE(t.outOfOrder, std::int64_t(2));
+        QCOMPARE(t.largestStepBack, 2 * kS);
+    }
+
+    void msecLogFormat()
+    {
+        const Traffic t = parse("1763900000.123 203.0.113.9 \"GET /api/login HTTP/2.0\" 200 0.004\n"
+                                "1763900001.000   2001:db8::2 \"GET /x HTTP/1.1\" 404 0.010\n"
+                                "203.0.113.9 \"GET / HTTP/1.1\" 200\n"
+                                "203.0.113.9 1763900000.200 \"GET / HTTP/1.1\" 200 0.001\n");
+        QCOMPARE(t.format, LogFormat::Msec);
+        QCOMPARE(t.startEpochNanos, 1763900000 * kS + 123'000'000);
+        // .123, then .200 (logged last), then 1.000: exact thousandths, no double in between.
+        QCOMPARE(t.times, (std::vector<Nanos>{0, 77'000'000, 877'000'000}));
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"203.0.113.9", "203.0.113.9", "2001:db8::2"}));
+        QCOMPARE(t.unreadable, std::int64_t(1));
+        QCOMPARE(t.firstErrors.at(0).line, std::int64_t(3));
+        QVERIFY(!t.wholeSeconds);
+        QCOMPARE(t.outOfOrder, std::int64_t(1));
+        QCOMPARE(t.largestStepBack, Nanos(800'000'000));
+    }
+
+    void jsonLinesWithNamedFieldsAndCost()
+    {
+        TrafficOptions o;
+        o.timeField = "ts";
+        o.key = "user";
+        o.costField = "units";
+        const Traffic t = parse(
+            "{\"ts\": \"2000-01-01T01:00:00.250+01:00\", \"user\": \"k\\u00e9y\", \"units\": 3, \"path\": \"/api/a\", "
+            "\"nested\": {\"a\": [1, \"}\"]}}\n"
+            "  {\"user\":\"b\",\"ts\":946684800.5,\"units\":\"2\"}\n"
+            "{\"ts\": \"2000-01-01T00:00:00Z\", \"user\": \"b\", \"units\": 1}\n"
+            "{\"ts\": 946684801, \"user\": \"b\"}\n"
+            "{\"ts\": \"yesterday\", \"user\": \"b\", \"units\": 1}\n"
+            "{\"ts\": 946684801, \"user\": \"b\", \"units\": 1\n"
+            "{\"ts\": 946684801, \"user\": \"b\", \"units\": 0}\n",
+            o);
+        QCOMPARE(t.format, LogFormat::Json);
+        QCOMPARE(t.startEpochNanos, kY2k);
+        QCOMPARE(t.times, (std::vector<Nanos>{0, 250'000'000, 500'000'000}));
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"b", "k\xc3\xa9y", "b"}));
+        QCOMPARE(t.costs, (std::vector<std::int64_t>{1, 3, 2}));
+        QCOMPARE(t.unreadable, std::int64_t(4));
+        std::vector<std::int64_t> lines;
+        for (const LineError& e : t.firstErrors)
+            lines.push_back(e.line);
+        QCOMPARE(lines, (std::vector<std::int64_t>{4, 5, 6, 7}));
+        QVERIFY(t.firstErrors[0].reason.find("no field 'units'") != std::string::npos);
+        QVERIFY(t.firstErrors[3].reason.find("cost") != std::string::npos); // 0 is below 1
+        QVERIFY(!t.wholeSeconds);
+    }
+
+    void csvWithHeaderQuotesAndShortRows()
+    {
+        TrafficOptions o;
+        o.key = "api key";
+        o.costField = "units";
+        o.pathPrefix = "/";
+        const Traffic t = parse("time,\"api key\",path,units\n"
+                                "2000-01-01T00:00:00.000000001Z,\"k,1\",/a,1\n"
+                                "2000-01-01T00:00:01Z , k2 ,\"/b,c\",2\n"
+                                "2000-01-01T00:00:02Z,\"unterminated,/a,1\n"
+                                "2000-01-01T00:00:03Z,k3\n"
+                                "946684804,\"say \"\"hi\"\"\",/d,5\n",
+                                o);
+        QCOMPARE(t.format, LogFormat::Csv);
+        QCOMPARE(t.startEpochNanos, kY2k + 1);
+        QCOMPARE(t.times, (std::vector<Nanos>{0, kS - 1, 4 * kS - 1}));
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"k,1", "k2", "say \"hi\""}));
+        QCOMPARE(t.costs, (std::vector<std::int64_t>{1, 2, 5}));
+        QCOMPARE(t.unreadable, std::int64_t(2));
+        QCOMPARE(t.firstErrors.at(0).line, std::int64_t(4));
+        QCOMPARE(t.firstErrors.at(1).line, std::int64_t(5));
+        o.costField = "price";
+        QVERIFY(errorOf([&] { parse("time,\"api key\",path,units\n1,a,/,1\n", o); })
+                    .find("test.log:1: the CSV header has no cost field 'price'") != std::string::npos);
+    }
+
+    void strictRefusesAtTheFirstUnreadableLine()
+    {
+        TrafficOptions o;
+        o.strict = true;
+        QCOMPARE(errorOf([&] { parse(kCombined, o); }).substr(0, 16), std::string("test.log:4: time"));
+        QVERIFY(errorOf([&] { parse(kCombined, o); }).find("(--strict)") != std::string::npos);
+    }
+
+    void onlyTheFirstErrorsAreKeptAllAreCounted()
+    {
+        std::string text = "a - - [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1\n";
+        for (int i = 0; i < 8; ++i)
+            text += "junk\n";
+        const Traffic t = parse(text);
+        QCOMPARE(t.unreadable, std::int64_t(8));
+        QCOMPARE(t.firstErrors.size(), std::size_t(5));
+        QCOMPARE(t.firstErrors.front().line, std::int64_t(2));
+        QCOMPARE(t.firstErrors.back().line, std::int64_t(6));
+        QVERIFY(errorOf([&] { parse("junk\njunk\n"); }).find("no request to replay (2 unreadable lines, line 1:")
+                != std::string::npos);
+        QVERIFY(errorOf([&] { parse(""); }).find("it is empty") != std::string::npos);
+        // A line longer than 64 KiB is one unreadable line, and the next line is read.
+        const Traffic l = parse(std::string(70'000, 'x') + "\n" + text.substr(0, text.find('\n') + 1));
+        QCOMPARE(l.unreadable, std::int64_t(1));
+        QCOMPARE(l.times.size(), std::size_t(1));
+    }
+
+    void gzipIsReadDirectlyAndAsBytes()
+    {
+        QTemporaryDir dir;
+        const std::string gz = dir.filePath("a.log.gz").toStdString();
+        writeGzip(gz, kCombined.substr(0, 300));
+        writeGzip(gz, kCombined.substr(300), "ab"); // a second gzip member, as logrotate's appends make
+        const Traffic plain = parse(kCombined);
+        const Traffic file = readTrafficLog(gz, {});
+        QCOMPARE(file.times, plain.times);
+        QCOMPARE(keysOf(file), keysOf(plain));
+        QCOMPARE(file.unreadable, plain.unreadable);
+        std::ifstream in(gz, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const Traffic memory = parseTraffic(bytes, {}, "a.log.gz");
+        QCOMPARE(memory.times, plain.times);
+        QCOMPARE(keysOf(memory), keysOf(plain));
+        // Cut short: refused, never read as if it ended there.
+        const std::string cut = dir.filePath("cut.log.gz").toStdString();
+        writeGzip(cut, kCombined);
+        std::ifstream whole(cut, std::ios::binary);
+        const std::string all((std::istreambuf_iterator<char>(whole)), std::istreambuf_iterator<char>());
+        std::ofstream(cut, std::ios::binary | std::ios::trunc) << all.substr(0, all.size() - 12);
+        QVERIFY(errorOf([&] { readTrafficLog(cut, {}); }).find(cut + ": cannot be read") == 0);
+        QVERIFY(errorOf([&] { parseTraffic(all.substr(0, all.size() - 12), {}, "cut"); }).find("cut: ") == 0);
+        QCOMPARE(errorOf([&] { readTrafficLog(dir.filePath("none").toStdString(), {}); }),
+                 dir.filePath("none").toStdString() + ": no such file");
+        QCOMPARE(errorOf([&] { readTrafficLog(dir.path().toStdString(), {}); }), dir.path().toStdString() + ": not a regular file");
+    }
+
+    void timesAreExact()
+    {
+        // The same instants written four ways.
+        const Traffic t = parse("{\"time\": 946684800.000000001, \"ip\": \"a\"}\n"
+                                "{\"time\": \"2000-01-01T00:00:00.1Z\", \"ip\": \"a\"}\n"
+                                "{\"time\": \"2000-01-01 05:30:00.2+05:30\", \"ip\": \"a\"}\n"
+                                "{\"time\": \"[01/Jan/2000:00:00:01 +0000]\", \"ip\": \"a\"}\n"
+                                "{\"time\": 946684800.0000000001, \"ip\": \"a\"}\n");
+        QCOMPARE(t.times, (std::vector<Nanos>{0, 99'999'999, 199'999'999, 999'999'999}));
+        QCOMPARE(t.unreadable, std::int64_t(1)); // finer than a nanosecond: not exact, so not read
+        QCOMPARE(formatEpoch(kY2k + 123'000'000), std::string("2000-01-01T00:00:00.123Z"));
+        QCOMPARE(formatEpoch(0), std::string("1970-01-01T00:00:00Z"));
+        QCOMPARE(epochFromCivil(2000, 3, 1, 0, 0, 0), std::int64_t(946684800 + 60 * 86400)); // 31 + 29 days
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrafficLog)
+#include "tst_traffic_log.moc"

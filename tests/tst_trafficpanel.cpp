@@ -1,0 +1,78 @@
+// The app's Traffic panel (issue 22): a log opened in the background, its busiest keys with their
+// denials, a key's traffic shown in the rows, and a sweep whose point sets the limit, each one
+// undo step. Headless (offscreen).
+#include "scenariodocument.h"
+#include "trafficpanel.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <numeric>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+class TestTrafficPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void openShowAndPick()
+    {
+        // 10.0.0.1: 6 requests at 0..5 s; 10.0.0.2: 2 at 0 and 3 s; one broken line.
+        QTemporaryDir dir;
+        QFile log(dir.filePath("a.log"));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        for (int s = 0; s < 6; ++s)
+            log.write(QString("10.0.0.1 - - [01/Jan/2000:00:00:0%1 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n").arg(s).toUtf8());
+        log.write("broken\n");
+        log.write("10.0.0.2 - - [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n");
+        log.write("10.0.0.2 - - [01/Jan/2000:00:00:03 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n");
+        log.close();
+
+        ScenarioDocument document;
+        Scenario s;
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
+        s.config = LimiterConfig::make(4, 10 * kNanosPerSecond);
+        document.reset(s);
+        TrafficPanel panel(&document);
+        QSignalSpy swept(&panel, &TrafficPanel::sweepFinished);
+        QVERIFY(!panel.openLog(dir.filePath("none.log")));
+        QVERIFY(panel.status().contains("no such file"));
+        QVERIFY(panel.openLog(log.fileName()));
+        QVERIFY(panel.status().contains("1 unreadable lines skipped (the first: line 7)"));
+        // Busiest first; fixed window 4 per 10 s denies 10.0.0.1's fifth and sixth.
+        QTableWidget* keys = panel.keysTable();
+        QCOMPARE(keys->rowCount(), 2);
+        QCOMPARE(keys->item(0, 0)->text(), QString("10.0.0.1"));
+        QCOMPARE(keys->item(0, 1)->text(), QString("6"));
+        QCOMPARE(keys->item(0, 2)->text(), QString("2"));
+        QCOMPARE(keys->item(1, 2)->text(), QString("0"));
+
+        QVERIFY(panel.showKey(1));
+        QCOMPARE(*document.scenario().explicitArrivals, (std::vector<Nanos>{0, 3 * kNanosPerSecond}));
+        QCOMPARE(document.undoStack()->count(), 1);
+
+        QVERIFY(swept.wait(10'000) || swept.count() > 0);
+        QVERIFY(panel.sweep());
+        // 20 limits, a step of max(1, 2 x 4 / 20) = 1: 1..20.
+        std::vector<std::int64_t> limits(20);
+        std::iota(limits.begin(), limits.end(), 1);
+        QCOMPARE(panel.sweep()->axes.front().values, limits);
+        // At limit 1 the fixed window denies 10.0.0.1's last five and 10.0.0.2's second: 6 of 8.
+        QCOMPARE(panel.sweep()->cell(0, 0, 0).denied, std::int64_t(6));
+        QVERIFY(panel.pickLimit(6.2));
+        QCOMPARE(document.scenario().config, LimiterConfig::make(6, 10 * kNanosPerSecond));
+        QCOMPARE(document.undoStack()->count(), 2);
+        // Once the document rests, the keys are counted again: 6 per 10 s denies nobody.
+        QTRY_COMPARE(keys->item(0, 2)->text(), QString("0"));
+        document.undoStack()->undo();
+        QCOMPARE(document.scenario().config.limit(), std::int64_t(4));
+    }
+};
+
+QTEST_MAIN(TestTrafficPanel)
+#include "tst_trafficpanel.moc"

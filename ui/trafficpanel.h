@@ -1,0 +1,79 @@
+// TrafficPanel: a real access log in the app (issue 22). It reads a log (in the background, with
+// progress and cancel), lists its busiest keys with their denials under the document's policy
+// (every key its own limiter), shows one key's traffic in the rows as explicit arrivals when it
+// is clicked, and sweeps the limit over the log: clicking a point of the chart sets that limit in
+// the document (one undo step). The log itself never enters the document.
+#pragma once
+
+#include "sweep.h"
+#include "traffic_log.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+
+class QChartView;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace ratelab::ui {
+
+class ScenarioDocument;
+
+class TrafficPanel : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kSweepPoints = 20;
+    static constexpr int kKeysShown = 50;
+
+    explicit TrafficPanel(ScenarioDocument* document, QWidget* parent = nullptr);
+    ~TrafficPanel() override;
+
+    // chooseLog asks for a file and opens it.
+    void chooseLog();
+    // openLog reads the log (progress and cancel shown) and returns whether it was read; a
+    // refusal is shown in the panel's status line.
+    bool openLog(const QString& path);
+    // setTraffic shows traffic already read (tests, the examples).
+    void setTraffic(std::shared_ptr<const Traffic> traffic, const QString& name);
+
+    // showKey puts the key in row `row` of the table into the document as explicit arrivals.
+    bool showKey(int row);
+    // pickLimit sets the sweep point nearest to `limit` in the document: limit L, capacity L and
+    // rate L / window, as the sweep ran it (one undo step).
+    bool pickLimit(double limit);
+
+    QTableWidget* keysTable() const { return m_keys; }
+    QString status() const;
+    const SweepResult* sweep() const { return m_sweep.get(); }
+
+signals:
+    // sweepFinished is emitted when a sweep's result is shown.
+    void sweepFinished();
+
+private:
+    void refreshKeys();
+    void startSweep();
+    void cancelSweep();
+    void showSweep();
+
+    ScenarioDocument* m_document;
+    QLabel* m_status;
+    QTableWidget* m_keys;
+    QChartView* m_chart;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    std::shared_ptr<const Traffic> m_traffic;
+    std::vector<std::uint32_t> m_shownKeys; // the table's rows
+    std::shared_ptr<const SweepResult> m_sweep;
+    QFutureWatcher<std::shared_ptr<const SweepResult>> m_sweepWatcher;
+    std::shared_ptr<std::atomic<bool>> m_sweepCancel;
+    std::shared_ptr<std::atomic<int>> m_sweepDone;
+    QString m_sweepKey; // what the shown sweep was run for (window, algorithms, nginx)
+};
+
+} // namespace ratelab::ui
