@@ -130,6 +130,14 @@ void ChartStack::followWidth()
         emit columnsChanged();
 }
 
+int ChartStack::rowsOverflow() const
+{
+    if (m_rows.empty())
+        return 0;
+    const int needed = m_scroll->widget()->minimumSizeHint().height();
+    return std::max(0, needed - m_scroll->viewport()->height());
+}
+
 void ChartStack::setMinimumPlotHeight(int pixels)
 {
     m_minimumPlotHeight = pixels;

@@ -32,6 +32,9 @@ public:
     // laidOutColumns is columns once every layout change made so far has been laid out.
     int laidOutColumns();
     int rowCount() const { return int(m_rows.size()); }
+    // rowsOverflow is how many pixels taller than their view the rows need to be at their
+    // minimum height (0 when every row fits and no scroll bar is needed).
+    int rowsOverflow() const;
     // setMinimumPlotHeight keeps every row's level plot at least this tall; when the rows do
     // not fit, they scroll (the time axis stays). Exports keep the default, which always fits.
     void setMinimumPlotHeight(int pixels);

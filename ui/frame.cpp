@@ -49,18 +49,34 @@ std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace)
     return span;
 }
 
+namespace {
+
+// refillNanos is how long the slowest bucket of the trace takes to refill from empty (or a queue
+// to drain from full): capacity / rate, rounded up; 0 when no row is a bucket.
+Nanos refillNanos(const Trace& trace)
+{
+    const LimiterConfig& c = trace.config;
+    for (const AlgorithmTrace& r : trace.results)
+        if (facts(r.algorithm).reads == ConfigUse::CapacityRate)
+            return clampToNanos(ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens));
+    return 0;
+}
+
+} // namespace
+
 TimeRange fullRange(const Trace& trace)
 {
     const Nanos recovery = std::max<Nanos>(recoveryNanos(trace), 1);
     const auto active = activity(trace);
     if (!active)
         return {0, recovery + std::max<Nanos>(recovery / 10, 1)};
-    // The requests, then as much of the recovery as keeps them on at least half of the width;
-    // a burst at one instant gets the whole recovery.
+    // The requests, then as much of a window's recovery as keeps them on at least half of the
+    // width (a burst at one instant gets the whole recovery); a bucket's or a queue's whole
+    // refill or drain, so the view opens on the state the scenario leaves behind settling.
     const auto [first, last] = *active;
     const Nanos span = last - first;
-    const Nanos after = span > 0 ? std::min(recovery, span / 5 * 4) : recovery;
-    const Nanos margin = std::max<Nanos>(span / 20 + after / 20, 1); // span + after + 2 margins < 2 spans
+    const Nanos after = std::max(span > 0 ? std::min(recovery, span / 5 * 4) : recovery, refillNanos(trace));
+    const Nanos margin = std::max<Nanos>(span / 20 + after / 20, 1);
     const Nanos from = first > margin ? first - margin : 0;
     const Nanos to = Nanos(std::min<Int128>(Int128(last) + after + margin, kMaxNanos));
     return {from, std::max(to, from + 1)};

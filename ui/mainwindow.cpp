@@ -7,6 +7,7 @@
 #include "controlpanel.h"
 #include "dashboard.h"
 #include "documentactions.h"
+#include "errorbanner.h"
 #include "explainpanel.h"
 #include "lessonpanel.h"
 #include "pipeline.h"
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_playback(new PlaybackBar)
     , m_explain(new ExplainPanel)
     , m_lesson(new LessonPanel)
+    , m_banner(new ErrorBanner)
     , m_splitter(new QSplitter(Qt::Horizontal))
     , m_normalFont(QApplication::font())
 {
@@ -69,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* centreLayout = new QVBoxLayout(centre);
     centreLayout->setContentsMargins(0, 0, 0, 0);
     centreLayout->setSpacing(0);
+    centreLayout->addWidget(m_banner);
     centreLayout->addWidget(m_playback);
     centreLayout->addWidget(m_dashboard, 1);
     m_splitter->addWidget(m_controlScroll);
@@ -89,7 +92,11 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_document, &ScenarioDocument::changed, this, &MainWindow::documentChanged);
     connect(m_document, &ScenarioDocument::identityChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &ScenarioDocument::refused, this, [this](const QString& why) { statusBar()->showMessage(why, 8000); });
+    // A refusal stays in the banner until the document changes again (the cause is then gone).
+    connect(m_document, &ScenarioDocument::refused, this, [this](const QString& why) {
+        m_refusedAt = m_document->revision();
+        m_banner->setRefusal(why);
+    });
     connect(m_document, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ScenarioDocument::identityChanged, this, [this] {
         // A newly opened scenario shows its own lesson and the whole of its traffic.
@@ -153,6 +160,8 @@ void MainWindow::openScenario(const Scenario& scenario) { m_document->reset(scen
 
 void MainWindow::documentChanged()
 {
+    if (m_document->revision() != m_refusedAt)
+        m_banner->setRefusal({});
     const Scenario& s = m_document->scenario();
     // The lesson was written for the preset: say so once the settings no longer match it.
     const Scenario& original = s;
@@ -348,16 +357,25 @@ void MainWindow::requestFrame()
     try {
         m_pipeline->request(m_document->scenario(), m_requestedRange, first ? charts->laidOutColumns() : charts->columns());
     } catch (const std::exception& e) {
-        statusBar()->showMessage(QString::fromUtf8(e.what()));
+        showFrameError(QString::fromUtf8(e.what()));
     }
+}
+
+void MainWindow::showFrameError(const QString& why)
+{
+    // The last frame that could be built stays, greyed and saying so: never as if current.
+    m_banner->setFrameError(why);
+    m_dashboard->setStale(why);
 }
 
 void MainWindow::showFrame(const Frame& frame)
 {
     if (!frame.error.isEmpty()) {
-        statusBar()->showMessage(frame.error); // the last good charts stay up
+        showFrameError(frame.error);
         return;
     }
+    m_banner->setFrameError({});
+    m_dashboard->setStale({});
     m_dashboard->setFrame(frame);
     m_playback->setTrace(frame.trace, frame.range);
     showPlayhead(m_playback->playhead());
@@ -387,9 +405,11 @@ void MainWindow::setPresenting(bool on)
     // Presentation: full screen with only the charts and the lesson, type and marks scaled up.
     // Everything it hides or changes is noted first and put back exactly on leaving.
     if (on) {
-        m_beforePresenting = {saveState(), isMaximized(), isFullScreen(), menuBar()->isVisible(),
-                              statusBar()->isVisible(), m_controlScroll->isVisible(),
-                              m_dashboard->summary()->isVisible(), m_lessonDock->isVisible()};
+        // What is set to show, not what is on screen: a window that starts presenting (--present)
+        // has shown nothing yet, and Esc must bring back its status bar and panels all the same.
+        m_beforePresenting = {saveState(), isMaximized(), isFullScreen(), menuBar()->isVisibleTo(this),
+                              statusBar()->isVisibleTo(this), m_controlScroll->isVisibleTo(this),
+                              m_dashboard->summary()->isVisibleTo(this), m_lessonDock->isVisibleTo(this)};
         QFont f = m_normalFont;
         f.setPointSizeF(f.pointSizeF() * 1.35);
         QApplication::setFont(f);

@@ -16,6 +16,7 @@ namespace ratelab::ui {
 class ControlPanel;
 class Dashboard;
 class DocumentActions;
+class ErrorBanner;
 class ExplainPanel;
 class LessonPanel;
 class Pipeline;
@@ -40,6 +41,7 @@ public:
     ExplainPanel* explanation() const { return m_explain; }
     LessonPanel* lesson() const { return m_lesson; }
     DocumentActions* documents() const { return m_documents; }
+    ErrorBanner* banner() const { return m_banner; }
     bool isPresenting() const { return m_presenting; }
 
 public slots:
@@ -53,6 +55,7 @@ private:
     void createMenus();
     void requestFrame();
     void showFrame(const Frame& frame);
+    void showFrameError(const QString& why);
     void showPlayhead(Nanos t);
     void documentChanged();
     void showShortcuts();
@@ -72,6 +75,8 @@ private:
     LessonPanel* m_lesson;
     QDockWidget* m_lessonDock = nullptr;
     DocumentActions* m_documents;
+    ErrorBanner* m_banner;
+    quint64 m_refusedAt = 0; // the document's revision when an edit was last refused
     QSplitter* m_splitter;
     TimeRange m_requestedRange;
     bool m_presenting = false;

@@ -25,7 +25,8 @@ void Pipeline::request(const Scenario& scenario, TimeRange range, int columns)
     }
     if (m_running) {
         m_pending = std::move(job);
-        m_cancel->store(true, std::memory_order_relaxed);
+        if (shouldCancelRunning())
+            m_cancel->store(true, std::memory_order_relaxed);
     }
     else
         start(std::move(job));
@@ -33,11 +34,23 @@ void Pipeline::request(const Scenario& scenario, TimeRange range, int columns)
 
 bool Pipeline::isIdle() const { return !m_running && !m_pending; }
 
+bool Pipeline::shouldCancelRunning() const
+{
+    if (m_lastJobNs == 0)
+        return true; // nothing known yet of how long a job takes: the newest wins
+    const bool closeToDone = m_jobClock.nsecsElapsed() * 2 >= m_lastJobNs;
+    const bool starving = m_deliveredClock.isValid() && m_deliveredClock.nsecsElapsed() >= 2 * m_lastJobNs;
+    return !closeToDone && !starving;
+}
+
 void Pipeline::start(Job job)
 {
     m_running = true;
     m_current = job;
     ++m_jobsStarted;
+    m_jobClock.start();
+    if (!m_deliveredClock.isValid())
+        m_deliveredClock.start();
     std::shared_ptr<const Trace> reuse;
     if (m_lastScenario && m_lastTrace && *m_lastScenario == *job.scenario)
         reuse = m_lastTrace;
@@ -59,6 +72,9 @@ void Pipeline::finished()
         }
         return;
     }
+    m_lastJobNs = std::max<qint64>(m_jobClock.nsecsElapsed(), 1);
+    m_deliveredClock.start();
+    ++m_framesDelivered;
     if (frame.trace) {
         m_lastScenario = frame.scenario;
         m_lastTrace = frame.trace;

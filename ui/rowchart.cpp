@@ -59,7 +59,7 @@ void RowChart::changeEvent(QEvent* event)
 
 int RowChart::headerHeight() const { return QFontMetrics(font()).height() + 2; }
 
-int RowChart::laneHeight() const { return std::max(9, int(std::lround(QFontMetrics(font()).height() * 0.62))); }
+int RowChart::laneHeight() const { return std::max(10, int(std::lround(QFontMetrics(font()).height() * 0.72))); }
 
 void RowChart::updateMargins()
 {
@@ -139,6 +139,16 @@ void RowChart::setFrame(const Frame& frame, std::size_t row)
     const double levelTop = niceCeiling(top * 1.05);
     if (m_levelAxis->min() != 0 || m_levelAxis->max() != levelTop)
         m_levelAxis->setRange(0, levelTop);
+    // A queue's departures, when every visible request has its own mark: each delayed
+    // request's decision is replayed once a frame (not once a paint).
+    m_departures.clear();
+    if (facts(algorithm()).reads == ConfigUse::CapacityRate && r.endRequest - r.firstRequest <= std::size_t(plotColumns() / 3)
+        && frame.trace->results.at(row).times.empty()) {
+        const AlgorithmTrace& result = frame.trace->results.at(row);
+        for (std::size_t i = r.firstRequest; i < r.endRequest; ++i)
+            if (verdictAt(result, i) == Verdict::Delayed)
+                m_departures.emplace_back(i, frame.trace->arrivals[i] + ratelab::decisionAt(*frame.trace, row, i).delay);
+    }
     previewRange(frame.range);
 }
 

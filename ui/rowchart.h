@@ -103,7 +103,8 @@ private:
     int headerHeight() const;
     int laneHeight() const;
     int stripHeight() const { return 3 * laneHeight() + 4; }
-    double markScale() const { return laneHeight() / 7.0; }
+    // A mark is at most 0.85 of its lane tall, so marks of two lanes never touch.
+    double markScale() const { return laneHeight() / 9.5; }
     void updateMargins();
 
     void applyPalette();
@@ -113,6 +114,8 @@ private:
     Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
+    // drawDepartures marks when each delayed request leaves a queue (t + delay), in its lane.
+    void drawDepartures(QPainter* p) const;
     QString legendText() const;
     // clientCount is the scenario's number of clients (0 without clients).
     int clientCount() const;
@@ -144,6 +147,8 @@ private:
     int m_minimumPlotHeight = 8;
     Counts m_counts;
     bool m_partialCounts = false;
+    // A queue's visible delayed requests: (request, departure time), read once a frame.
+    std::vector<std::pair<std::size_t, Nanos>> m_departures;
 };
 
 } // namespace ratelab::ui

@@ -34,8 +34,8 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
     p->setRenderHint(QPainter::Antialiasing);
     drawBoundaries(p);
     drawHeader(p);
-    drawLevelLabels(p);
     drawLevel(p);
+    drawLevelLabels(p); // over the line: a label's box interrupts the line, never the other way
     drawStrip(p);
     drawPinned(p);
     drawPlayhead(p);
@@ -85,14 +85,16 @@ QString RowChart::legendText() const
     if (result.clients) {
         const ClientStats& k = result.clients->clients;
         const int clients = clientCount();
-        return tr("%1 attempts for %2 requests (%3x) · hollow: a retry%4")
-            .arg(k.attempts)
-            .arg(k.requests)
+        return tr("%1 for %2 (%3x) · hollow: a retry%4")
+            .arg(k.attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(k.attempts))
+            .arg(k.requests == 1 ? tr("1 request") : tr("%1 requests").arg(k.requests))
             .arg(k.amplification, 0, 'f', 1)
             .arg(clients >= 2 && clients <= 8 ? tr(" · colour: client") : QString());
     }
     if (result.levelConfig)
         return "line: the first layer's " + unit;
+    if (!m_departures.empty())
+        return "line: " + unit + ", dashed: " + ceilingName() + QString::fromUtf8(" · \u25c7 leaves the queue");
     return "line: " + unit + ", dashed: " + ceilingName();
 }
 
@@ -282,6 +284,7 @@ void RowChart::drawStrip(QPainter* p) const
     const ReducedRow& r = m_frame.rows.at(m_row);
     if (exactMarks()) {
         drawExactMarks(p, result, r);
+        drawDepartures(p);
         return;
     }
     // One bar per column and lane, as tall as the lane's share of the column's requests: a
@@ -325,7 +328,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     const bool costs = !trace.costs.empty() && result.times.empty();
     QFont badge = font();
     badge.setBold(true);
-    badge.setPixelSize(laneHeight() + 1); // fits its lane
+    badge.setPixelSize(std::max(8, laneHeight() - 1)); // fits its lane
     if (!result.previousAttempt.empty()) { // the links first, under the marks
         QColor link = palette().color(QPalette::PlaceholderText);
         p->setPen(QPen(link, 1));
@@ -341,7 +344,15 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         std::int64_t maxCost = 1;
         bool retry = false;
     };
-    double badgeEnd[3] = {-1e9, -1e9, -1e9}; // per lane: where the last badge's text ends
+    // Badges are laid out per lane after the marks: a badge that would run into the next
+    // instant's marks merges with them (it moves right of them and counts them too), so badges
+    // never stack or cover a mark, and each fits its own lane.
+    struct Badge {
+        double markRight = 0; // right edge of the marks it counts
+        double markLeft = 0;
+        std::int64_t count = 0;
+    };
+    std::vector<Badge> laneBadges[3];
     const QFontMetricsF badgeMetrics(badge);
     for (std::size_t i = r.firstRequest; i < end;) {
         std::size_t j = i;
@@ -359,8 +370,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
                 g.maxCost = std::max(g.maxCost, trace.costs[j]);
         }
         const double x = xOf(secondsAsDouble(times[i]));
-        // Each lane's marks side by side (one per node, retries apart), then one badge counting
-        // the lane's decisions at this instant.
+        // Each lane's marks side by side (one per node, retries apart).
         std::int64_t laneCount[3] = {0, 0, 0};
         double laneRight[3] = {x, x, x};
         int lastLane = -1;
@@ -371,27 +381,61 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             lastLane = laneIndex;
             const Lane lane = Lane(laneIndex);
             const QPointF at(x + offset, laneY(lane));
-            // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped.
-            const double grow = g.maxCost > 1 ? std::min(2.2, 1 + 0.3 * std::log2(double(g.maxCost))) : 1.0;
+            // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped so
+            // a mark stays inside its lane.
+            const double grow = g.maxCost > 1 ? std::min(1.15, 1 + 0.05 * std::log2(double(g.maxCost))) : 1.0;
             paintMark(p, at, lane, markScale() * grow, node >= 0 ? nodeColor(node) : QColor(), g.retry);
             laneCount[laneIndex] += g.count;
-            laneRight[laneIndex] = at.x() + 3 * markScale() * grow;
+            laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
         }
-        for (int laneIndex = 0; laneIndex < 3; ++laneIndex) {
-            // A badge that would run into the previous one is left out: dense retries stay
-            // readable (hover names every mark).
-            const double left = laneRight[laneIndex] + 3;
-            if (laneCount[laneIndex] < 2 || left < badgeEnd[laneIndex])
-                continue;
-            const QString text = QString::fromUtf8("\u00d7") + QLocale().toString(laneCount[laneIndex]);
-            const Lane lane = Lane(laneIndex);
-            p->setFont(badge);
-            p->setPen(palette().color(QPalette::WindowText));
-            p->drawText(QRectF(left, laneY(lane) - laneHeight(), 60, 2 * laneHeight()), Qt::AlignLeft | Qt::AlignVCenter, text);
-            badgeEnd[laneIndex] = left + badgeMetrics.horizontalAdvance(text) + 4;
-        }
+        for (int lane = 0; lane < 3; ++lane)
+            if (laneCount[lane] > 0)
+                laneBadges[lane].push_back({laneRight[lane], x - 4 * markScale(), laneCount[lane]});
         i = j;
     }
+    p->setFont(badge);
+    p->setPen(palette().color(QPalette::WindowText));
+    const auto badgeText = [](std::int64_t n) { return QString::fromUtf8("\u00d7") + QLocale().toString(n); };
+    for (int lane = 0; lane < 3; ++lane) {
+        const auto& list = laneBadges[lane];
+        for (std::size_t k = 0; k < list.size();) {
+            Badge b = list[k++];
+            // Merge the instants whose marks the badge would cover.
+            while (k < list.size() && b.count >= 2
+                   && list[k].markLeft < b.markRight + 3 + badgeMetrics.horizontalAdvance(badgeText(b.count)) + 2) {
+                b.count += list[k].count;
+                b.markRight = list[k].markRight;
+                ++k;
+            }
+            if (b.count < 2)
+                continue;
+            const double y = laneY(Lane(lane));
+            p->drawText(QRectF(b.markRight + 3, y - laneHeight() / 2.0, 80, laneHeight()), Qt::AlignLeft | Qt::AlignVCenter,
+                        badgeText(b.count));
+        }
+    }
+}
+
+void RowChart::drawDepartures(QPainter* p) const
+{
+    if (m_departures.empty())
+        return;
+    const std::size_t end = shownEnd();
+    const double y = laneY(Lane::Delayed);
+    const double h = 3.2 * markScale();
+    p->save();
+    p->setPen(QPen(delayedColor(), 1.4));
+    p->setBrush(Qt::NoBrush);
+    for (const auto& [request, leaves] : m_departures) {
+        if (request >= end || (m_playhead && leaves > m_playhead->t))
+            continue;
+        if (leaves < m_range.from || leaves >= m_range.to)
+            continue;
+        const double x = xOf(secondsAsDouble(leaves));
+        QPolygonF diamond{{x, y - h}, {x + h, y}, {x, y + h}, {x - h, y}};
+        p->drawPolygon(diamond);
+    }
+    p->restore();
 }
 
 void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale, QColor color, bool hollow)
