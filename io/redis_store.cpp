@@ -240,7 +240,7 @@ RedisStore::Connection& RedisStore::connection(std::size_t node)
 
 std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
                                       std::span<const Nanos> arrivals, const std::string& key,
-                                      std::span<const std::uint64_t> clients)
+                                      std::span<const std::uint64_t> clients, const std::function<bool(std::size_t)>& decided)
 {
     const Nanos maxClock = arrivals.empty() ? 0 : arrivals.back() + cluster.skewNanos();
     if (!arrivals.empty() && arrivals.back() > kMaxNanos - cluster.skewNanos())
@@ -299,6 +299,8 @@ std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& 
         if (algorithm == Algorithm::Gcra) // backlog in seconds, computed as Gcra computes it
             d.level = v[4] > 0 ? d.level / 1e9 : 0.0;
         out.push_back(d);
+        if (decided && !decided(out.size()))
+            throw RedisError("cancelled");
     }
     return out;
 }

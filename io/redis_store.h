@@ -18,6 +18,7 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -78,9 +79,12 @@ public:
     // {ratelab:KEY}:ALG deleted first, so the run starts from a fresh limiter. It checks the
     // domain first (checkLuaDomain). The decisions equal simulateCluster with coordination
     // shared on the same cluster. Throws InputError (domain) or RedisError.
+    // `decided`, when given, is called after each decision with how many are done; returning
+    // false stops the run (RedisError "cancelled").
     std::vector<Decision> run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
                               std::span<const Nanos> arrivals, const std::string& key = "ratelab",
-                              std::span<const std::uint64_t> clients = {});
+                              std::span<const std::uint64_t> clients = {},
+                              const std::function<bool(std::size_t)>& decided = {});
 
     const std::string& address() const { return m_address; }
 

@@ -22,7 +22,7 @@ class ChartStack : public QWidget {
 public:
     explicit ChartStack(QWidget* parent = nullptr);
 
-    void setFrame(const Frame& frame);
+    void setFrame(std::shared_ptr<const Frame> frame);
     // range is the visible range; empty after resetZoom until the next frame.
     TimeRange range() const { return m_range; }
     // isZoomed reports whether the view differs from the trace's full range.
@@ -46,6 +46,8 @@ public:
     // before a first frame, they make columns() the width that frame will be drawn at.
     void prepareRows(std::size_t n);
     RowChart* row(int i) const { return m_rows.at(i); }
+    // ensureRowVisible scrolls the rows so that row i is shown whole (when they scroll).
+    void ensureRowVisible(int i);
     TimeAxis* axis() const { return m_axis; }
 
 public slots:

@@ -134,13 +134,14 @@ Dashboard::Dashboard(QWidget* parent)
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_fitSummary = false; });
 }
 
-void Dashboard::setFrame(const Frame& frame)
+void Dashboard::setFrame(std::shared_ptr<const Frame> shared)
 {
-    if (!frame.trace)
+    if (!shared || !shared->trace)
         return;
-    m_frame = frame;
+    m_frame = std::move(shared);
+    const Frame& frame = *m_frame;
     m_title->setText(describe(*frame.scenario));
-    m_charts->setFrame(frame);
+    m_charts->setFrame(m_frame);
     m_summary->setFrame(frame);
     m_counts.reset(frame.trace);
     showCounts();
@@ -170,11 +171,11 @@ void Dashboard::setPlayhead(std::optional<Playhead> playhead)
 
 void Dashboard::showCounts()
 {
-    if (!m_frame.trace)
+    if (!m_frame->trace)
         return;
-    m_counts.moveTo(m_playhead ? m_playhead->shown : m_frame.trace->arrivals.size());
+    m_counts.moveTo(m_playhead ? m_playhead->shown : m_frame->trace->arrivals.size());
     // Rows laid out for a frame still being built have no counts yet.
-    const int rows = std::min(m_charts->rowCount(), int(m_frame.rows.size()));
+    const int rows = std::min(m_charts->rowCount(), int(m_frame->rows.size()));
     for (int r = 0; r < rows; ++r)
         m_charts->row(r)->setCounts(m_counts.row(std::size_t(r)), m_playhead.has_value());
     m_summary->setCounts(m_counts, m_playhead ? std::optional<Nanos>(m_playhead->t) : std::nullopt);

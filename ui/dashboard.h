@@ -21,7 +21,9 @@ class Dashboard : public QWidget {
 public:
     explicit Dashboard(QWidget* parent = nullptr);
 
-    void setFrame(const Frame& frame);
+    // setFrame shows a frame; the charts and the table read the one shared, immutable frame.
+    void setFrame(std::shared_ptr<const Frame> frame);
+    void setFrame(const Frame& frame) { setFrame(std::make_shared<const Frame>(frame)); }
     // setStale greys the charts and the table and says why they are not current (the settings
     // could not be simulated); an empty reason shows them as current again.
     void setStale(const QString& why);
@@ -29,7 +31,8 @@ public:
     // setPlayhead shows the requests up to the playhead: marks, and counts in the rows and the
     // table; nullopt shows everything and the totals.
     void setPlayhead(std::optional<Playhead> playhead);
-    const Frame& frame() const { return m_frame; }
+    const Frame& frame() const { return *m_frame; }
+    std::shared_ptr<const Frame> sharedFrame() const { return m_frame; }
     ChartStack* charts() const { return m_charts; }
     SummaryTable* summary() const { return m_summary; }
     QSplitter* splitter() const { return m_splitter; }
@@ -50,7 +53,7 @@ private:
 
     void showCounts();
 
-    Frame m_frame;
+    std::shared_ptr<const Frame> m_frame = std::make_shared<const Frame>(); // never null
     RunningCounts m_counts;
     std::optional<Playhead> m_playhead;
     QLabel* m_title;

@@ -128,6 +128,8 @@ MainWindow::MainWindow(QWidget* parent)
     applyTheme(themeFromId(m_settings->theme()));
     if (const auto last = m_settings->lastDocument())
         m_document->reset(last->scenario, last->filePath, last->presetId, last->modified);
+    else
+        m_document->openPreset("seed-compare"); // a first start: the classic, with its lesson
     documentChanged();
     updateTitle();
     const QSize screenSize = screen()->availableGeometry().size();
@@ -135,9 +137,11 @@ MainWindow::MainWindow(QWidget* parent)
         resize(screenSize.width() < 1600 ? screenSize : screenSize * 0.9);
     if (!restoreState(m_settings->splitterState("docks")) && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
-        // start closed (View > Panels) and a preset's lesson opens its own.
+        // start closed (View > Panels) but the lesson, and a preset's lesson opens its own.
         for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock})
             dock->hide();
+        if (!m_document->scenario().lesson.empty()) // but the lesson is what a first start is for
+            lessonDock->show();
     }
     m_splitter->restoreState(m_settings->splitterState("main"));
     m_dashboard->restoreSplitter(m_settings->splitterState("dashboard"));
@@ -368,15 +372,16 @@ void MainWindow::showFrameError(const QString& why)
     m_dashboard->setStale(why);
 }
 
-void MainWindow::showFrame(const Frame& frame)
+void MainWindow::showFrame(std::shared_ptr<const Frame> shared)
 {
+    const Frame& frame = *shared;
     if (!frame.error.isEmpty()) {
         showFrameError(frame.error);
         return;
     }
     m_banner->setFrameError({});
     m_dashboard->setStale({});
-    m_dashboard->setFrame(frame);
+    m_dashboard->setFrame(shared);
     m_playback->setTrace(frame.trace, frame.range);
     showPlayhead(m_playback->playhead());
     const auto n = frame.trace->arrivals.size();

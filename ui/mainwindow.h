@@ -54,7 +54,7 @@ protected:
 private:
     void createMenus();
     void requestFrame();
-    void showFrame(const Frame& frame);
+    void showFrame(std::shared_ptr<const Frame> frame);
     void showFrameError(const QString& why);
     void showPlayhead(Nanos t);
     void documentChanged();

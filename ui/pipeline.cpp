@@ -55,15 +55,15 @@ void Pipeline::start(Job job)
     if (m_lastScenario && m_lastTrace && *m_lastScenario == *job.scenario)
         reuse = m_lastTrace;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    m_watcher.setFuture(QtConcurrent::run(&m_pool, [job, reuse, cancel = m_cancel] {
-        return buildFrame(job.scenario, reuse, job.range, job.columns, cancel.get());
+    m_watcher.setFuture(QtConcurrent::run(&m_pool, [job, reuse, cancel = m_cancel, cache = m_cache] {
+        return buildFrame(job.scenario, reuse, job.range, job.columns, cancel.get(), cache.get());
     }));
 }
 
 void Pipeline::finished()
 {
     m_running = false;
-    const Frame frame = m_watcher.result();
+    Frame frame = m_watcher.result();
     if (frame.cancelled) { // a newer request is waiting: it replaces this one
         if (m_pending) {
             Job next = std::move(*m_pending);
@@ -84,7 +84,7 @@ void Pipeline::finished()
         m_pending.reset();
         start(std::move(next));
     }
-    emit frameReady(frame);
+    emit frameReady(std::make_shared<const Frame>(std::move(frame)));
 }
 
 } // namespace ratelab::ui

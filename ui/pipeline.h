@@ -37,7 +37,8 @@ public:
     std::size_t framesDelivered() const { return m_framesDelivered; }
 
 signals:
-    void frameReady(const ratelab::ui::Frame& frame);
+    // frameReady hands over the frame built, shared and immutable: views keep the pointer.
+    void frameReady(std::shared_ptr<const ratelab::ui::Frame> frame);
 
 private:
     struct Job {
@@ -67,6 +68,7 @@ private:
     qint64 m_lastJobNs = 0;         // how long the last job that finished took
     std::shared_ptr<const Scenario> m_lastScenario;
     std::shared_ptr<const Trace> m_lastTrace;
+    std::shared_ptr<FrameCache> m_cache = std::make_shared<FrameCache>(); // this pipeline's frames share it
 };
 
 } // namespace ratelab::ui

@@ -78,6 +78,7 @@ void RowChart::setMinimumPlotHeight(int pixels)
 
 RowChart::RowChart(QWidget* parent)
     : QChartView(new QChart, parent) // our chart from the start: setChart would orphan a default one
+    , m_frame(std::make_shared<const Frame>())
     , m_ceiling(new QLineSeries)
     , m_timeAxis(new QValueAxis)
     , m_levelAxis(new QValueAxis)
@@ -111,16 +112,17 @@ RowChart::RowChart(QWidget* parent)
 
 Algorithm RowChart::algorithm() const
 {
-    return m_frame.trace ? m_frame.trace->results.at(m_row).algorithm : Algorithm::FixedWindow;
+    return m_frame->trace ? m_frame->trace->results.at(m_row).algorithm : Algorithm::FixedWindow;
 }
 
 QString RowChart::ceilingName() const { return QString::fromUtf8(facts(algorithm()).ceilingName.data()); }
 
-double RowChart::levelCeiling() const { return facts(algorithm()).ceiling(m_frame.trace->config); }
+double RowChart::levelCeiling() const { return facts(algorithm()).ceiling(m_frame->trace->config); }
 
-void RowChart::setFrame(const Frame& frame, std::size_t row)
+void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
 {
-    m_frame = frame;
+    m_frame = std::move(shared);
+    const Frame& frame = *m_frame;
     m_row = row;
     const ReducedRow& r = frame.rows.at(row);
     m_levelPoints.clear();
@@ -184,10 +186,10 @@ void RowChart::setPlayhead(std::optional<Playhead> playhead)
 
 std::size_t RowChart::shownEnd() const
 {
-    const ReducedRow& r = m_frame.rows.at(m_row);
+    const ReducedRow& r = m_frame->rows.at(m_row);
     if (!m_playhead)
         return r.endRequest;
-    return std::clamp(rowShown(*m_frame.trace, m_row, m_playhead->shown), r.firstRequest, r.endRequest);
+    return std::clamp(rowShown(*m_frame->trace, m_row, m_playhead->shown), r.firstRequest, r.endRequest);
 }
 
 double RowChart::visibleRight() const
@@ -224,27 +226,27 @@ RowChart::Lane RowChart::laneOf(Verdict v) const
 
 bool RowChart::exactMarks() const
 {
-    if (!m_frame.trace || m_frame.rows.empty())
+    if (!m_frame->trace || m_frame->rows.empty())
         return true;
-    const ReducedRow& r = m_frame.rows.at(m_row);
+    const ReducedRow& r = m_frame->rows.at(m_row);
     return r.endRequest - r.firstRequest <= std::size_t(plotColumns() / 3);
 }
 
 QPointF RowChart::markPosition(std::size_t i) const
 {
-    const Verdict v = verdictAt(m_frame.trace->results.at(m_row), i);
-    return mapFromScene(QPointF(xOf(secondsAsDouble(timesOf(*m_frame.trace, m_row).at(i))), laneY(laneOf(v))));
+    const Verdict v = verdictAt(m_frame->trace->results.at(m_row), i);
+    return mapFromScene(QPointF(xOf(secondsAsDouble(timesOf(*m_frame->trace, m_row).at(i))), laneY(laneOf(v))));
 }
 
 std::optional<std::size_t> RowChart::requestAt(QPointF pos) const
 {
     const auto i = decisionAt(pos);
-    return i ? std::optional<std::size_t>(requestOf(*m_frame.trace, m_row, *i)) : std::nullopt;
+    return i ? std::optional<std::size_t>(requestOf(*m_frame->trace, m_row, *i)) : std::nullopt;
 }
 
 std::optional<std::size_t> RowChart::decisionAt(QPointF pos) const
 {
-    if (!m_frame.trace || timesOf(*m_frame.trace, m_row).empty())
+    if (!m_frame->trace || timesOf(*m_frame->trace, m_row).empty())
         return std::nullopt;
     const QPointF scenePos = mapToScene(pos.toPoint());
     const QRectF p = plot();
@@ -252,7 +254,7 @@ std::optional<std::size_t> RowChart::decisionAt(QPointF pos) const
         return std::nullopt;
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double t = from + (scenePos.x() - p.left()) / p.width() * (to - from);
-    const auto& arrivals = timesOf(*m_frame.trace, m_row);
+    const auto& arrivals = timesOf(*m_frame->trace, m_row);
     const auto at = std::lower_bound(arrivals.begin(), arrivals.end(), Nanos(std::llround(t * 1e9)));
     std::optional<std::size_t> best;
     double bestDistance = kHoverPixels;
@@ -270,7 +272,7 @@ std::optional<std::size_t> RowChart::decisionAt(QPointF pos) const
 
 QString RowChart::hoverText(std::size_t i) const
 {
-    const Trace& trace = *m_frame.trace;
+    const Trace& trace = *m_frame->trace;
     const AlgorithmTrace& result = trace.results.at(m_row);
     const Decision d = ratelab::decisionAt(trace, m_row, i);
     const Nanos t = timesOf(trace, m_row).at(i);
@@ -307,9 +309,9 @@ QString RowChart::hoverText(std::size_t i) const
 
 QString RowChart::title() const
 {
-    if (!m_frame.trace)
+    if (!m_frame->trace)
         return QString::fromUtf8(algorithmTitle(algorithm()).data());
-    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
     return QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title);
 }
 

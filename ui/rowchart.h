@@ -25,8 +25,8 @@ class RowChart : public QChartView {
 public:
     explicit RowChart(QWidget* parent = nullptr);
 
-    // setFrame shows result `row` of the frame.
-    void setFrame(const Frame& frame, std::size_t row);
+    // setFrame shows result `row` of the frame, shared with every other view of it (no copy).
+    void setFrame(std::shared_ptr<const Frame> frame, std::size_t row);
     // previewRange moves the time axis at once, before the re-reduced frame arrives.
     void previewRange(TimeRange range);
 
@@ -129,7 +129,7 @@ private:
     double visibleRight() const;
     QString ceilingName() const;
 
-    Frame m_frame;
+    std::shared_ptr<const Frame> m_frame; // never null: an empty frame until the first
     std::size_t m_row = 0;
     TimeRange m_range;
     QList<QPointF> m_levelPoints;

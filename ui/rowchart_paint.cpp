@@ -28,7 +28,7 @@ QColor RowChart::deniedColor() { return QColor(0xd7, 0x30, 0x27); }
 void RowChart::drawForeground(QPainter* p, const QRectF& rect)
 {
     QChartView::drawForeground(p, rect);
-    if (!m_frame.trace || m_frame.rows.empty() || !m_range.isValid())
+    if (!m_frame->trace || m_frame->rows.empty() || !m_range.isValid())
         return;
     p->save();
     p->setRenderHint(QPainter::Antialiasing);
@@ -73,10 +73,10 @@ void RowChart::drawHeader(QPainter* p) const
 QString RowChart::legendText() const
 {
     const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
-    if (!m_frame.trace)
+    if (!m_frame->trace)
         return "line: " + unit + ", dashed: " + ceilingName();
-    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
-    const LimiterConfig& c = m_frame.trace->config;
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    const LimiterConfig& c = m_frame->trace->config;
     if (!result.nodes.empty()) // what the cluster admits, against the one limit it was meant to keep
         return tr("admitted up to %1 in %2 s: %3x the limit · colour: node")
             .arg(result.metrics.maxInWindow)
@@ -100,7 +100,7 @@ QString RowChart::legendText() const
 
 int RowChart::clientCount() const
 {
-    const auto& s = m_frame.scenario;
+    const auto& s = m_frame->scenario;
     return s && s->clients ? int(std::min<std::int64_t>(s->clients->clients(), 1'000'000)) : 0;
 }
 
@@ -120,9 +120,9 @@ void RowChart::drawLevel(QPainter* p) const
     // own line item, or any wider pen, strokes every vertex and costs more than the rest of a
     // frame together. Two offset copies give the line a weight of about two device pixels.
     const QRectF p0 = plot();
-    if (m_frame.trace && !m_frame.trace->results.at(m_row).levelReplayable) {
+    if (m_frame->trace && !m_frame->trace->results.at(m_row).levelReplayable) {
         // No one limiter holds this row's state: say so where the line would be.
-        const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
+        const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
         p->save();
         p->setPen(palette().color(QPalette::PlaceholderText));
         p->drawText(p0, Qt::AlignCenter,
@@ -152,12 +152,12 @@ void RowChart::drawLevel(QPainter* p) const
 
 void RowChart::drawPinned(QPainter* p) const
 {
-    if (!m_pinned || *m_pinned >= m_frame.trace->arrivals.size())
+    if (!m_pinned || *m_pinned >= m_frame->trace->arrivals.size())
         return;
-    const auto pinned = decisionOf(*m_frame.trace, m_row, *m_pinned);
+    const auto pinned = decisionOf(*m_frame->trace, m_row, *m_pinned);
     if (!pinned)
         return;
-    const Nanos t = timesOf(*m_frame.trace, m_row)[*pinned];
+    const Nanos t = timesOf(*m_frame->trace, m_row)[*pinned];
     if (t < m_range.from || t >= m_range.to)
         return;
     const QRectF p0 = plot();
@@ -169,7 +169,7 @@ void RowChart::drawPinned(QPainter* p) const
     p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, p0.bottom()));
     p->setPen(QPen(accent, 2));
     p->setBrush(Qt::NoBrush);
-    const Verdict v = verdictAt(m_frame.trace->results.at(m_row), *pinned);
+    const Verdict v = verdictAt(m_frame->trace->results.at(m_row), *pinned);
     p->drawEllipse(QPointF(x, laneY(laneOf(v))), 6.5 * markScale(), 6.5 * markScale());
     p->restore();
 }
@@ -243,7 +243,7 @@ void RowChart::drawBoundaries(QPainter* p) const
 {
     if (facts(algorithm()).reads != ConfigUse::LimitWindow)
         return; // the buckets have no windows
-    const Nanos w = m_frame.trace->config.windowNanos();
+    const Nanos w = m_frame->trace->config.windowNanos();
     const QRectF p0 = plot();
     const Nanos first = m_range.from / w;
     const Nanos last = (m_range.to - 1) / w;
@@ -280,8 +280,8 @@ void RowChart::drawStrip(QPainter* p) const
     const QRectF band(p0.left(), p0.top() - stripHeight(), p0.width(), stripHeight() - 2);
     p->fillRect(band, palette().color(QPalette::AlternateBase));
     p->setClipRect(QRectF(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom())));
-    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
-    const ReducedRow& r = m_frame.rows.at(m_row);
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    const ReducedRow& r = m_frame->rows.at(m_row);
     if (exactMarks()) {
         drawExactMarks(p, result, r);
         drawDepartures(p);
@@ -318,7 +318,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     // Decisions at one instant share a mark per lane (per node on a cluster), with a badge
     // counting them ("x10"). A retry is hollow, linked to the attempt whose denial caused it; a
     // request that costs more than 1 has a larger mark.
-    const Trace& trace = *m_frame.trace;
+    const Trace& trace = *m_frame->trace;
     const auto& times = timesOf(trace, m_row);
     const std::size_t end = shownEnd();
     const bool nodes = !result.nodes.empty();
