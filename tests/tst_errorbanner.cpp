@@ -2,6 +2,7 @@
 // brings back: the error banner and the greyed charts, the follow flag in the undo history,
 // explicit arrival times against the pattern's controls, and a pin that never resizes the window.
 #include "controlpanel.h"
+#include "documentactions.h"
 #include "errorbanner.h"
 #include "explainpanel.h"
 #include "presets.h"
@@ -173,6 +174,15 @@ private slots:
         QTest::qWait(50);
         QCOMPARE(m_window->size(), before);
         Q_UNUSED(row);
+    }
+
+    void aLongRedisCheckAsksFirstWithAnEstimate()
+    {
+        QVERIFY(redisWarning(100'000).isEmpty());
+        // 1,000,000 requests x 7 algorithms at about 0.1 ms a round trip: about 12 minutes.
+        const QString w = redisWarning(7'000'000);
+        QVERIFY2(w.contains(QLocale().toString(7'000'000)) && w.contains("about 12 minutes"), qPrintable(w));
+        QVERIFY2(redisWarning(200'000).contains("about 20 seconds"), qPrintable(redisWarning(200'000)));
     }
 
     void readableDurationsRoundUpAndKeepTheExactText()
