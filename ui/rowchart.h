@@ -114,7 +114,8 @@ private:
     Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
-    // drawDepartures marks when each delayed request leaves a queue (t + delay), in its lane.
+    // drawDepartures marks when each delayed request leaves a queue (t + delay), along the
+    // bottom of the level plot, where the line steps down.
     void drawDepartures(QPainter* p) const;
     QString legendText() const;
     // clientCount is the scenario's number of clients (0 without clients).

@@ -37,6 +37,9 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
     drawLevel(p);
     drawLevelLabels(p); // over the line: a label's box interrupts the line, never the other way
     drawStrip(p);
+    p->setClipping(false);
+    if (exactMarks())
+        drawDepartures(p);
     drawPinned(p);
     drawPlayhead(p);
     drawBox(p);
@@ -284,7 +287,6 @@ void RowChart::drawStrip(QPainter* p) const
     const ReducedRow& r = m_frame->rows.at(m_row);
     if (exactMarks()) {
         drawExactMarks(p, result, r);
-        drawDepartures(p);
         return;
     }
     // One bar per column and lane, as tall as the lane's share of the column's requests: a
@@ -420,10 +422,13 @@ void RowChart::drawDepartures(QPainter* p) const
 {
     if (m_departures.empty())
         return;
+    // Along the bottom of the level plot, where the line steps down as each one leaves: never
+    // on top of the arrivals' marks in the strip.
     const std::size_t end = shownEnd();
-    const double y = laneY(Lane::Delayed);
     const double h = 3.2 * markScale();
+    const double y = plot().bottom() - h - 1;
     p->save();
+    p->setClipping(false);
     p->setPen(QPen(delayedColor(), 1.4));
     p->setBrush(Qt::NoBrush);
     for (const auto& [request, leaves] : m_departures) {
