@@ -25,8 +25,10 @@ void Pipeline::request(const Scenario& scenario, TimeRange range, int columns)
     }
     if (m_running) {
         m_pending = std::move(job);
-        if (shouldCancelRunning())
+        if (!m_cancel->load(std::memory_order_relaxed) && shouldCancelRunning()) {
             m_cancel->store(true, std::memory_order_relaxed);
+            m_cancelledSinceDelivery = true;
+        }
     }
     else
         start(std::move(job));
@@ -38,9 +40,10 @@ bool Pipeline::shouldCancelRunning() const
 {
     if (m_lastJobNs == 0)
         return true; // nothing known yet of how long a job takes: the newest wins
-    const bool closeToDone = m_jobClock.nsecsElapsed() * 2 >= m_lastJobNs;
-    const bool starving = m_deliveredClock.isValid() && m_deliveredClock.nsecsElapsed() >= 2 * m_lastJobNs;
-    return !closeToDone && !starving;
+    // Only a young job gives way (a quarter of the last job's time: little work lost), and only
+    // once between two frames shown: the job started in its place runs to the end, so a
+    // continuous drag shows a frame about every job's length and never starves.
+    return !m_cancelledSinceDelivery && m_jobClock.nsecsElapsed() * 4 < m_lastJobNs;
 }
 
 void Pipeline::start(Job job)
@@ -49,8 +52,6 @@ void Pipeline::start(Job job)
     m_current = job;
     ++m_jobsStarted;
     m_jobClock.start();
-    if (!m_deliveredClock.isValid())
-        m_deliveredClock.start();
     std::shared_ptr<const Trace> reuse;
     if (m_lastScenario && m_lastTrace && *m_lastScenario == *job.scenario)
         reuse = m_lastTrace;
@@ -73,7 +74,7 @@ void Pipeline::finished()
         return;
     }
     m_lastJobNs = std::max<qint64>(m_jobClock.nsecsElapsed(), 1);
-    m_deliveredClock.start();
+    m_cancelledSinceDelivery = false;
     ++m_framesDelivered;
     if (frame.trace) {
         m_lastScenario = frame.scenario;

@@ -2,10 +2,10 @@
 //
 // At most one job runs at a time. A request made while one runs replaces any request still
 // waiting. It cancels the running job (which stops within tens of thousands of requests a row)
-// only while that job is young: once it has run half as long as the last finished job took, or
-// no frame has been delivered for two such durations, it is let finish and shown, and the newest
-// request runs next. So a continuous drag keeps delivering frames (never starves), and the last
-// frame delivered is always the latest request's, at most one job after the drag stops.
+// only while that job is young (under a quarter of the last finished job's time) and only once
+// between two frames delivered: the job started in its place runs to the end and is shown, then
+// the newest request runs. So a continuous drag keeps delivering frames (never starves), and the
+// last frame delivered is always the latest request's, at most two jobs after the drag stops.
 // A request with the same scenario as the last frame reuses its trace and only re-reduces
 // (zoom and pan).
 #pragma once
@@ -64,7 +64,7 @@ private:
     std::size_t m_jobsStarted = 0;
     std::size_t m_framesDelivered = 0;
     QElapsedTimer m_jobClock;       // since the running job started
-    QElapsedTimer m_deliveredClock; // since the last frame was delivered (or the first job)
+    bool m_cancelledSinceDelivery = false;
     qint64 m_lastJobNs = 0;         // how long the last job that finished took
     std::shared_ptr<const Scenario> m_lastScenario;
     std::shared_ptr<const Trace> m_lastTrace;
