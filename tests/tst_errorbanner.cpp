@@ -13,6 +13,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QMenuBar>
+#include <QStatusBar>
 #include <QUndoStack>
 
 using namespace ratelab;
@@ -86,6 +88,22 @@ private slots:
         QCoreApplication::processEvents();
         QVERIFY(m_window->banner()->isVisible());
         m_window->setPresenting(false);
+    }
+
+    // `ratelab --present` asks for presentation before the window has handled an event: Esc must
+    // still bring back the status bar, the menus and the controls.
+    void escAfterStartingPresentingRestoresTheWindow()
+    {
+        m_window = std::make_unique<MainWindow>();
+        m_window->show();
+        m_window->setPresenting(true); // as gui.cpp does for --present, before any event is handled
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(!m_window->statusBar()->isVisible());
+        m_window->setPresenting(false);
+        QCoreApplication::processEvents();
+        QVERIFY(m_window->statusBar()->isVisible());
+        QVERIFY(m_window->menuBar()->isVisible());
+        QVERIFY(m_window->controls()->isVisible());
     }
 
     void undoRestoresTheFollowFlag()

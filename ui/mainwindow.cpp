@@ -89,6 +89,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_lessonDock = lessonDock;
     m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
     createMenus();
+    // The status bar exists from the start, shown with the window: made later (by the first
+    // message), it would still be hidden when --present notes what to restore on Esc.
+    statusBar();
 
     connect(m_document, &ScenarioDocument::changed, this, &MainWindow::documentChanged);
     connect(m_document, &ScenarioDocument::identityChanged, this, &MainWindow::updateTitle);
