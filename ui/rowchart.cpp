@@ -1,6 +1,7 @@
 #include "rowchart.h"
 
 #include "clients.h"
+#include "nginx_limit_req.h"
 #include "headers.h"
 #include "rows.h"
 
@@ -151,7 +152,59 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
             if (verdictAt(result, i) == Verdict::Delayed)
                 m_departures.emplace_back(i, frame.trace->arrivals[i] + ratelab::decisionAt(*frame.trace, row, i).delay);
     }
+    buildNginxWater();
+    if (!m_nginxWater.empty()) // room for a whole request of water over the burst
+        for (const QPointF& w : m_nginxWater)
+            top = std::max(top, w.y() / 1000.0);
+    const double nginxTop = niceCeiling(top * 1.05);
+    if (!m_nginxWater.empty() && m_levelAxis->max() < nginxTop)
+        m_levelAxis->setRange(0, nginxTop);
     previewRange(frame.range);
+}
+
+void RowChart::buildNginxWater()
+{
+    // nginx holds `excess` in whole thousandths and drains rate*ms/1000 of them (integer
+    // division) a request: after an admission it holds excess + 1000, and a request finds
+    // max(0, that - drained) (core/nginx_limit_req.h). Replayed from the decisions of the visible
+    // requests, so a rejection's leftover, often 1/1000, can be read where a level of 0 is drawn.
+    m_nginxWater.clear();
+    m_nginxLeft.clear();
+    const Frame& frame = *m_frame;
+    if (!frame.trace || algorithm() != Algorithm::NginxLimitReq || !frame.trace->results.at(m_row).times.empty()
+        || !exactMarks())
+        return;
+    const ReducedRow& r = frame.rows.at(m_row);
+    const Trace& trace = *frame.trace;
+    const std::int64_t rate = nginxRateThousandths(trace.config.rate());
+    constexpr Nanos kMs = 1'000'000;
+    std::optional<std::pair<std::int64_t, std::int64_t>> held; // (thousandths after the admission, ms)
+    const auto heldAt = [&](std::int64_t ms) {
+        const std::int64_t drained = std::int64_t(Int128(rate) * (ms - held->second) / 1000);
+        return std::max<std::int64_t>(0, held->first - drained);
+    };
+    for (std::size_t i = r.firstRequest; i < r.endRequest; ++i) {
+        const Nanos t = trace.arrivals[i];
+        const std::int64_t ms = t / kMs;
+        const Decision d = ratelab::decisionAt(trace, m_row, i);
+        if (held) { // the drain up to this request, a vertex a millisecond
+            const std::int64_t before = heldAt(ms);
+            const std::int64_t empties = held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0);
+            if (before == 0 && empties < ms)
+                m_nginxWater.append(QPointF(secondsAsDouble(empties * kMs), 0));
+            m_nginxWater.append(QPointF(secondsAsDouble(ms * kMs), double(before)));
+            if (!d.allowed)
+                m_nginxLeft.emplace_back(t, before);
+        }
+        if (d.allowed) {
+            held = {std::llround(d.level * 1000) + 1000 * costOf(trace, i), ms};
+            m_nginxWater.append(QPointF(secondsAsDouble(ms * kMs), double(held->first)));
+        }
+    }
+    if (held) { // the drain after the last, to empty
+        const std::int64_t empties = held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0);
+        m_nginxWater.append(QPointF(secondsAsDouble(empties * kMs), 0));
+    }
 }
 
 void RowChart::previewRange(TimeRange range)

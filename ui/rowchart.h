@@ -62,6 +62,10 @@ public:
     bool exactMarks() const;
     // levelPoints is the level polyline drawn, as (seconds, level) vertices.
     const QList<QPointF>& levelPoints() const { return m_levelPoints; }
+    // nginxLeftovers is, for an nginx row whose requests all have marks, each rejected visible
+    // request's time and what nginx still held then, in its own unit (thousandths of a
+    // request): the "1/1000 left" that rejects it. Empty for the other rows.
+    const std::vector<std::pair<Nanos, std::int64_t>>& nginxLeftovers() const { return m_nginxLeft; }
 
     enum class Lane { Admitted, Delayed, Denied };
     // laneCentre is the y of a lane's centre in widget coordinates.
@@ -150,6 +154,11 @@ private:
     bool m_partialCounts = false;
     // A queue's visible delayed requests: (request, departure time), read once a frame.
     std::vector<std::pair<std::size_t, Nanos>> m_departures;
+    // nginx: what it holds, in thousandths of a request, as (seconds, thousandths) vertices from
+    // the first visible admission on, and the rejected requests' leftovers.
+    QList<QPointF> m_nginxWater;
+    std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
+    void buildNginxWater();
 };
 
 } // namespace ratelab::ui

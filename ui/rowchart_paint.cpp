@@ -96,6 +96,8 @@ QString RowChart::legendText() const
     }
     if (result.levelConfig)
         return "line: the first layer's " + unit;
+    if (!m_nginxWater.empty())
+        return tr("line: what nginx holds (whole thousandths of a request) · n/1000: what a rejected one found");
     if (!m_departures.empty())
         return "line: " + unit + ", dashed: " + ceilingName() + QString::fromUtf8(" · \u25c7 leaves the queue");
     return "line: " + unit + ", dashed: " + ceilingName();
@@ -136,9 +138,13 @@ void RowChart::drawLevel(QPainter* p) const
     }
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
-    QPolygonF line(m_levelPoints.size());
-    for (qsizetype i = 0; i < m_levelPoints.size(); ++i)
-        line[i] = QPointF(p0.left() + (m_levelPoints[i].x() - from) * sx, p0.bottom() - m_levelPoints[i].y() * sy);
+    // nginx: what it holds (its thousandths over 1000, on the requests' axis) rather than the
+    // excess after each request, which a burst of 0 keeps at 0.
+    const bool water = !m_nginxWater.empty();
+    const QList<QPointF>& points = water ? m_nginxWater : m_levelPoints;
+    QPolygonF line(points.size());
+    for (qsizetype i = 0; i < points.size(); ++i)
+        line[i] = QPointF(p0.left() + (points[i].x() - from) * sx, p0.bottom() - points[i].y() / (water ? 1000.0 : 1.0) * sy);
     QPen pen(levelColor(), 1);
     pen.setCosmetic(true);
     p->save();
@@ -149,6 +155,25 @@ void RowChart::drawLevel(QPainter* p) const
         p->translate(offset);
         p->drawPolyline(line);
         p->translate(-offset);
+    }
+    // Each rejection's leftover, in nginx's own unit, where the line looks empty.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p->setFont(small);
+    p->setPen(deniedColor());
+    double lastRight = -1e9;
+    for (const auto& [t, left] : m_nginxLeft) {
+        if (t < m_range.from || t >= m_range.to || (m_playhead && t > m_playhead->t))
+            continue;
+        const double x = p0.left() + (secondsAsDouble(t) - from) * sx;
+        const QString text = QString("%1/1000").arg(left);
+        const double w = QFontMetricsF(small).horizontalAdvance(text);
+        if (x - w / 2 < lastRight + 4)
+            continue;
+        const double y = p0.bottom() - double(left) / 1000.0 * sy;
+        p->drawLine(QPointF(x, y), QPointF(x, y - 6));
+        p->drawText(QPointF(x - w / 2, y - 8), text);
+        lastRight = x + w / 2;
     }
     p->restore();
 }
