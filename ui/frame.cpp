@@ -52,12 +52,13 @@ std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace)
 namespace {
 
 // refillNanos is how long the slowest bucket of the trace takes to refill from empty (or a queue
-// to drain from full): capacity / rate, rounded up; 0 when no row is a bucket.
+// to drain from full): capacity / rate, rounded up; 0 when no row draws a bucket's level (rows
+// of many keys or nodes draw none yet: their refill would only widen an empty plot).
 Nanos refillNanos(const Trace& trace)
 {
     const LimiterConfig& c = trace.config;
     for (const AlgorithmTrace& r : trace.results)
-        if (facts(r.algorithm).reads == ConfigUse::CapacityRate)
+        if (facts(r.algorithm).reads == ConfigUse::CapacityRate && r.levelReplayable)
             return clampToNanos(ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens));
     return 0;
 }
@@ -71,11 +72,14 @@ TimeRange fullRange(const Trace& trace)
     if (!active)
         return {0, recovery + std::max<Nanos>(recovery / 10, 1)};
     // The requests, then as much of a window's recovery as keeps them on at least half of the
-    // width (a burst at one instant gets the whole recovery); a bucket's or a queue's whole
-    // refill or drain, so the view opens on the state the scenario leaves behind settling.
+    // width (a burst at one instant gets the whole recovery); a bucket's or a queue's refill or
+    // drain, so the view opens on the state the scenario leaves behind settling.
     const auto [first, last] = *active;
     const Nanos span = last - first;
-    const Nanos after = std::max(span > 0 ? std::min(recovery, span / 5 * 4) : recovery, refillNanos(trace));
+    // The refill is cut at 7 times the requests' span, so a short burst stays readable (edge-burst's
+    // 0.2 s across a window boundary would otherwise be 2% of the width).
+    const Nanos refill = span > 0 ? Nanos(std::min<Int128>(refillNanos(trace), Int128(span) * 7)) : refillNanos(trace);
+    const Nanos after = std::max(span > 0 ? std::min(recovery, span / 5 * 4) : recovery, refill);
     const Nanos margin = std::max<Nanos>(span / 20 + after / 20, 1);
     const Nanos from = first > margin ? first - margin : 0;
     const Nanos to = Nanos(std::min<Int128>(Int128(last) + after + margin, kMaxNanos));

@@ -37,8 +37,9 @@ std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace);
 // fullRange is the default view of a trace, framed on its activity: from just before the first
 // request to just after the last, plus the recovery that follows. A window's recovery is cut to
 // keep the requests on at least half of the width; a bucket's refill (a queue's drain), capacity
-// / rate, is always shown whole, so the view ends once every queue has drained and every bucket
-// refilled. No empty lead-in from 0.
+// / rate, is shown up to 7 times the requests' span (whole after a burst at one instant), so the
+// view ends once every queue has drained and every bucket refilled unless that would squeeze the
+// requests below a ninth of the width. No empty lead-in from 0.
 TimeRange fullRange(const Trace& trace);
 
 // Playhead is where playback stands: the time shown, and how many requests are shown (the
