@@ -243,6 +243,7 @@ double bytesPerRequest(std::int64_t n)
 struct DragFigures {
     double maxGuiStallMs = 0; // the longest the GUI event loop went without running a 1 ms timer
     double settleMs = 0;      // from the last change to the first paint of its frame
+    double framesPerS = 0;    // frames delivered while the drag went on, per second of drag
 };
 
 // dragOnce opens a real MainWindow (offscreen, 1600x900) on `requests` Poisson requests, then
@@ -303,12 +304,20 @@ DragFigures dragOnce(std::int64_t requests, int changes)
     QTimer mover;
     mover.setTimerType(Qt::PreciseTimer);
     mover.setInterval(16);
+    qint64 firstChangeNs = -1;
+    std::size_t framesBefore = 0;
     QObject::connect(&mover, &QTimer::timeout, [&] {
+        if (firstChangeNs < 0) {
+            firstChangeNs = clock.nsecsElapsed();
+            framesBefore = window.pipeline()->framesDelivered();
+        }
         const std::int64_t limit = start.config.limit() + 1 + made;
         window.document()->change("Limit", [&](Scenario& s) { s.config = LimiterConfig::make(limit, s.config.windowNanos()); });
         if (++made == changes) {
             mover.stop();
             lastChangeNs = clock.nsecsElapsed();
+            const double seconds = double(lastChangeNs - firstChangeNs) / 1e9;
+            figures.framesPerS = double(window.pipeline()->framesDelivered() - framesBefore) / std::max(seconds, 1e-9);
         }
     });
     QTimer::singleShot(120'000, &loop, &QEventLoop::quit); // a bound, never reached when it works
@@ -331,11 +340,12 @@ DragFigures dragFigures(std::int64_t requests, int changes)
     const QByteArray previous = qgetenv("XDG_CONFIG_HOME");
     const bool hadPrevious = qEnvironmentVariableIsSet("XDG_CONFIG_HOME");
     qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
-    std::vector<double> stalls, settles;
+    std::vector<double> stalls, settles, rates;
     for (int i = 0; i < 3; ++i) {
         const DragFigures f = dragOnce(requests, changes);
         stalls.push_back(f.maxGuiStallMs);
         settles.push_back(f.settleMs);
+        rates.push_back(f.framesPerS);
     }
     if (hadPrevious)
         qputenv("XDG_CONFIG_HOME", previous);
@@ -343,7 +353,8 @@ DragFigures dragFigures(std::int64_t requests, int changes)
         qunsetenv("XDG_CONFIG_HOME");
     std::sort(stalls.begin(), stalls.end());
     std::sort(settles.begin(), settles.end());
-    return {stalls[1], settles[1]};
+    std::sort(rates.begin(), rates.end());
+    return {stalls[1], settles[1], rates[1]};
 }
 
 double peakRssMb()
@@ -397,6 +408,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     constexpr std::int64_t kDragRequests = 1'000'000;
     constexpr int kDragChanges = 60;
     const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
+    const DragFigures drag100k = dragFigures(100'000, kDragChanges);
     const double bytes = bytesPerRequest(5'000'000);
     const EngineFigures engine = engineFigures();
     const RedisBench redis = benchRedis(); // absent, not a failure, without redis-server
@@ -420,7 +432,11 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << ",\n \"export_ms\": {\"100000\": " << formatNumber(exportMs) << "},\n \"peak_rss_mb\": "
             << formatNumber(rss) << ",\n \"drag\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
             << ", \"max_gui_stall_ms\": " << formatNumber(drag.maxGuiStallMs) << ", \"settle_ms\": "
-            << formatNumber(drag.settleMs) << "},\n \"bytes_per_request\": " << formatNumber(bytes)
+            << formatNumber(drag.settleMs) << ", \"frames_per_s\": " << formatNumber(drag.framesPerS)
+            << "},\n \"drag_100000\": {\"requests\": 100000, \"changes\": " << kDragChanges
+            << ", \"max_gui_stall_ms\": " << formatNumber(drag100k.maxGuiStallMs) << ", \"settle_ms\": "
+            << formatNumber(drag100k.settleMs) << ", \"frames_per_s\": " << formatNumber(drag100k.framesPerS)
+            << "},\n \"bytes_per_request\": " << formatNumber(bytes)
             << ",\n \"engine_ns\": " << formatNumber(engine.nsPerAttempt) << ",\n \"engine_bytes_per_attempt\": "
             << formatNumber(engine.bytesPerAttempt) << ",\n "
             << redisBenchJson(redis)
@@ -438,7 +454,9 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
                 << std::string(12 - number(simulateMs[n]).size(), ' ') << number(update[n]) << "\n";
         out << "PNG export of 100,000 requests: " << number(exportMs) << " ms\nPeak memory: " << number(rss) << " MB\n"
             << "Dragging the limit (" << kDragChanges << " changes, 16 ms apart, 1,000,000 requests): longest GUI stall "
-            << number(drag.maxGuiStallMs) << " ms, last frame painted " << number(drag.settleMs) << " ms after the last change\n"
+            << number(drag.maxGuiStallMs) << " ms, last frame painted " << number(drag.settleMs) << " ms after the last change, "
+            << number(drag.framesPerS) << " frames/s during the drag (100,000 requests: " << number(drag100k.framesPerS)
+            << " frames/s, stall " << number(drag100k.maxGuiStallMs) << " ms, settle " << number(drag100k.settleMs) << " ms)\n"
             << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n"
             << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(engine.attempts)
             << " attempts): " << number(engine.nsPerAttempt) << " ns and " << number(engine.bytesPerAttempt)

@@ -6,6 +6,7 @@
 #include "report_run.h"
 #include "rows.h"
 
+#include <functional>
 #include <memory>
 
 namespace ratelab::io {
@@ -22,7 +23,18 @@ QString verdict(const Decision& d)
 
 } // namespace
 
-RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
+RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address) { return checkAgainstRedis(s, address, nullptr); }
+
+std::size_t redisDecisions(const Scenario& s)
+{
+    try {
+        return resolveArrivals(s).size() * s.algorithms.size();
+    } catch (const InputError&) {
+        return 0;
+    }
+}
+
+RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address, RedisProgress* progress)
 {
     RedisCheck out;
     int interrupted = 0;
@@ -49,9 +61,18 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
         if (address.empty())
             server = std::make_unique<PrivateRedis>();
         RedisStore store(server ? server->address() : address);
+        if (progress)
+            progress->total = arrivals.size() * s.algorithms.size();
+        std::size_t before = 0;
+        const std::function<bool(std::size_t)> decided = [&](std::size_t n) {
+            progress->done.store(before + n, std::memory_order_relaxed);
+            return !progress->cancel.load(std::memory_order_relaxed);
+        };
         for (std::size_t row = 0; row < s.algorithms.size(); ++row) {
             const Algorithm a = s.algorithms[row];
-            const std::vector<Decision> redis = store.run(a, s.config, cluster, arrivals, "ratelab", {}, in.costs);
+            const std::vector<Decision> redis = store.run(a, s.config, cluster, arrivals, "ratelab", {}, in.costs,
+                                                          progress ? decided : std::function<bool(std::size_t)>{});
+            before += arrivals.size();
             const RowRun simulated = runRow(engineSetup(shared, row), {in.arrivals, in.costs, in.clientOf});
             for (std::size_t i = 0; i < arrivals.size(); ++i) {
                 const Decision r = redis[i], e = simulated.log[i].decision();
@@ -75,7 +96,10 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
     } catch (const InputError& e) {
         out = {false, "Not checked: " + q(e.what())};
     } catch (const RedisError& e) {
-        out = {false, "Not checked: " + q(e.what())};
+        if (progress && progress->cancel)
+            out = {false, QString("Cancelled after %1 of %2 decisions.").arg(progress->done.load()).arg(progress->total.load())};
+        else
+            out = {false, "Not checked: " + q(e.what())};
     } catch (const std::exception& e) {
         out = {false, "Not checked: " + q(e.what())};
     }

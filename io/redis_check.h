@@ -7,6 +7,9 @@
 
 #include <QString>
 
+#include <atomic>
+#include <cstddef>
+
 namespace ratelab::io {
 
 struct RedisCheck {
@@ -18,5 +21,20 @@ struct RedisCheck {
 // scenario the scripts cannot run (cost, clients, layers, nginx_limit_req, outside their exact
 // domain) or a Redis that fails is reported in the summary.
 RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address = {});
+
+// RedisProgress follows a check from another thread: decisions done of the total, and a flag
+// that stops it (the result then says it was cancelled).
+struct RedisProgress {
+    std::atomic<std::size_t> done{0};
+    std::atomic<std::size_t> total{0};
+    std::atomic<bool> cancel{false};
+};
+
+// checkAgainstRedis with progress: `progress` is updated after every decision and read for
+// cancellation.
+RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address, RedisProgress* progress);
+
+// redisDecisions is how many decisions a check of s makes: requests x algorithms.
+std::size_t redisDecisions(const Scenario& s);
 
 } // namespace ratelab::io

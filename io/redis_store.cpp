@@ -280,7 +280,8 @@ std::string RedisStore::runPrefix() const { return m_storeId + "." + std::to_str
 
 std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
                                       std::span<const Nanos> arrivals, const std::string& key,
-                                      std::span<const std::uint64_t> clients, std::span<const std::int64_t> costs)
+                                      std::span<const std::uint64_t> clients, std::span<const std::int64_t> costs,
+                                      const std::function<bool(std::size_t)>& decided)
 {
     if (!costs.empty() && costs.size() != arrivals.size())
         throw InputError("redis backend: " + std::to_string(costs.size()) + " costs for " + std::to_string(arrivals.size())
@@ -366,6 +367,8 @@ std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& 
         if (algorithm == Algorithm::Gcra) // backlog in seconds, computed as Gcra computes it
             d.level = v[4] > 0 ? d.level / 1e9 : 0.0;
         out.push_back(d);
+        if (decided && !decided(out.size()))
+            throw RedisError("cancelled");
     }
     if (const int sig = pendingSignal())
         throw Interrupted(sig);

@@ -19,6 +19,7 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -85,10 +86,12 @@ public:
     // the keys are deleted when the run ends, however it ends (an error, SIGINT or SIGTERM:
     // then it throws Interrupted). It checks the domain first (checkLuaDomain). The decisions
     // equal simulateCluster with coordination shared on the same cluster. Throws InputError
-    // (domain), RedisError or Interrupted.
+    // (domain), RedisError or Interrupted. `decided`, when given, is called after each decision
+    // with how many are done; returning false stops the run (RedisError "cancelled").
     std::vector<Decision> run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
                               std::span<const Nanos> arrivals, const std::string& key = "ratelab",
-                              std::span<const std::uint64_t> clients = {}, std::span<const std::int64_t> costs = {});
+                              std::span<const std::uint64_t> clients = {}, std::span<const std::int64_t> costs = {},
+                              const std::function<bool(std::size_t)>& decided = {});
 
     // runPrefix returns the RUN part of the next run's keys: this process, this store and a
     // count of its runs, with a random part ("4242.9f3a1c.3").

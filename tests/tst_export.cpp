@@ -124,6 +124,41 @@ private slots:
         QVERIFY(!QFile::exists(path + ".tmp"));
     }
 
+    void everyRowIsDrawnAtAnySize_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("800x500") << QSize(800, 500);
+        QTest::newRow("320x240") << QSize(320, 240);
+        QTest::newRow("1600x900") << QSize(1600, 900);
+        QTest::newRow("1280x300") << QSize(1280, 300);
+    }
+
+    // checks that an export at any size draws all 7 rows of seed-compare whole, none scrolled
+    // away, with the title and legend unclipped, fitted into an image of exactly the size asked.
+    void everyRowIsDrawnAtAnySize()
+    {
+        QFETCH(QSize, size);
+        const io::LoadResult preset = io::loadPreset("seed-compare");
+        QVERIFY(preset.scenario);
+        Dashboard dashboard;
+        layoutForExport(dashboard, *preset.scenario, size);
+        QCOMPARE(dashboard.charts()->rowCount(), 7);
+        QCOMPARE(dashboard.charts()->rowsOverflow(), 0);
+        // Every row lies inside the visible part of the chart stack.
+        const QRect visible = dashboard.charts()->rect();
+        for (int r = 0; r < 7; ++r) {
+            RowChart* row = dashboard.charts()->row(r);
+            const QRect at(row->mapTo(dashboard.charts(), QPoint(0, 0)), row->size());
+            QVERIFY2(visible.contains(at), qPrintable(QString("row %1 at %2,%3").arg(r).arg(at.top()).arg(at.bottom())));
+        }
+        // Proportions kept: the layout is the size asked, scaled.
+        const QSize laid = dashboard.size();
+        QVERIFY(laid.width() >= size.width() && laid.height() >= size.height());
+        QVERIFY(std::abs(double(laid.width()) / laid.height() - double(size.width()) / size.height()) < 0.02);
+        const QImage image = renderOffscreen(*preset.scenario, size, 1.0);
+        QCOMPARE(image.size(), size);
+    }
+
     void fromAndToFrameTheSlide()
     {
         // The exported image equals the dashboard laid out here over the same range, pixel for
@@ -141,12 +176,13 @@ private slots:
         layoutOffscreen(dashboard, *preset.scenario, QSize(900, 600), TimeRange{9'990'000'000, 10'010'000'000});
         QCOMPARE(dashboard.frame().range, (TimeRange{9'990'000'000, 10'010'000'000}));
         QCOMPARE(QImage(chosen).convertToFormat(QImage::Format_ARGB32),
-                 dashboard.render(1.0).convertToFormat(QImage::Format_ARGB32));
+                 renderOffscreen(*preset.scenario, QSize(900, 600), 1.0, TimeRange{9'990'000'000, 10'010'000'000})
+                     .convertToFormat(QImage::Format_ARGB32));
         Dashboard activity;
         layoutOffscreen(activity, *preset.scenario, QSize(900, 600));
         QCOMPARE(activity.frame().range, fullRange(*activity.frame().trace));
         QCOMPARE(QImage(framed).convertToFormat(QImage::Format_ARGB32),
-                 activity.render(1.0).convertToFormat(QImage::Format_ARGB32));
+                 renderOffscreen(*preset.scenario, QSize(900, 600), 1.0).convertToFormat(QImage::Format_ARGB32));
         // One without the other, or backwards: refused.
         run = runRatelab({"export", "--png", chosen, "--from", "1"});
         QCOMPARE(run.code, 2);

@@ -64,13 +64,13 @@ private slots:
         m_window->playback()->setPlayhead(playhead);
         for (int r = 0; r < charts()->rowCount(); ++r)
             QCOMPARE(charts()->row(r)->shownEnd(), std::size_t(shown));
-        // And in pixels: the token bucket's marks up to the playhead are painted, the rest not.
-        Dashboard* dash = m_window->dashboard();
-        const QImage image = dash->render(1.0);
+        // And in pixels: the token bucket's marks up to the playhead are painted, the rest not
+        // (the row itself is drawn: in a small window the rows scroll).
         RowChart* token = charts()->row(3);
         QCOMPARE(token->algorithm(), Algorithm::TokenBucket);
+        const QImage image = token->grab().toImage();
         for (std::size_t i = 0; i < 15; ++i) {
-            const QColor c = image.pixelColor(token->mapTo(dash, token->markPosition(i).toPoint()));
+            const QColor c = image.pixelColor(token->markPosition(i).toPoint());
             const bool painted = c.saturation() > 120;
             QVERIFY2(painted == (int(i) < shown), qPrintable(QString("request %1: %2").arg(i).arg(c.name())));
         }
@@ -92,7 +92,7 @@ private slots:
         // The panel's words are the core's, one line per algorithm, for request 14 (index 13).
         const QString text = m_window->explanation()->text();
         for (std::size_t row = 0; row < frame().trace->results.size(); ++row)
-            QVERIFY2(text.contains(QString::fromStdString(explain(*frame().trace, row, 13))), qPrintable(text));
+            QVERIFY2(text.contains(readableDurations(QString::fromStdString(explain(*frame().trace, row, 13)))), qPrintable(text));
         // Request 14 at 1.3 s: the token bucket denied it (11 admitted, then 0.3 token).
         QVERIFY(!decisionAt(*frame().trace, 3, 13).allowed);
     }
@@ -162,11 +162,16 @@ private slots:
         QCOMPARE(table->item(3, 1)->text(), QString("9"));
         QCOMPARE(table->item(3, 2)->text(), QString("0"));
         QCOMPARE(table->horizontalHeaderItem(1)->text(), QString("Allowed so far"));
+        // Max in a window follows too: 9 admitted inside (t - 10 s, t] so far, not the total 11.
+        QCOMPARE(table->item(3, 4)->text(), QString("9"));
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("Max in a window so far"));
         // At 1.3 s, 14 have come: 11 admitted (the 11th on the token refilled at 1.0 s), 3 denied.
         play->setPlayhead(1300 * kMs);
         QCOMPARE(token->counts().admitted, std::int64_t(11));
         QCOMPARE(token->counts().denied, std::int64_t(3));
         QCOMPARE(table->item(3, 2)->text(), QString("3"));
+        QCOMPARE(table->item(3, 4)->text(), QString("11"));
+        QCOMPARE(table->item(0, 4)->text(), QString("10")); // the fixed window stopped at its limit
         // Back to 0.1 s, then the end: the totals again.
         play->setPlayhead(100 * kMs);
         QCOMPARE(token->counts().admitted, std::int64_t(2));
@@ -174,6 +179,18 @@ private slots:
         QCOMPARE(token->counts().admitted, std::int64_t(11));
         QCOMPARE(token->counts().denied, std::int64_t(4));
         QCOMPARE(table->horizontalHeaderItem(1)->text(), QString("Allowed"));
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("Max in a window"));
+        QCOMPARE(table->item(3, 4)->text(), QString("11"));
+    }
+
+    void theDefaultPacePlaysTheViewInAboutTenSeconds()
+    {
+        // Simulated seconds per real second: the view's span over 10 s, whatever the span.
+        PlaybackBar* play = m_window->playback();
+        const TimeRange view = frame().range;
+        QCOMPARE(play->speed(), secondsAsDouble(view.to - view.from) / 10);
+        play->setSpeed(2);
+        QCOMPARE(play->speed(), 2.0);
     }
 
     void playingAdvancesSimulatedTimeAndStopsAtTheEnd()

@@ -427,11 +427,13 @@ private slots:
 
     void httpRounding()
     {
-        // 8 at 0 s to C 4 refilled at 4/s: 4 denied with retry_after 0.25 s, sent as
-        // Retry-After: 1. At 1 s the bucket is full again: all 4 pass, each 1 s after it asked.
+        // 8 at 0 s to C 4 refilled at 4/s: 4 pass, 4 denied with retry_after 0.25 s (one token
+        // is back then, not four), sent as Retry-After: 1. At 1 s the bucket is full again: all 4
+        // pass on their first retry, each 1 s after it asked. 8 + 4 = 12 attempts.
         const Loaded p = load("http-rounding");
         for (const AlgorithmTrace& r : p.trace.results) {
             QCOMPARE(r.clients->clients.attempts, 12);
+            QCOMPARE(r.clients->clients.gaveUp, 0);
             QCOMPARE(r.clients->clients.latency.max, kSecond);
             for (std::size_t i = 0; i < r.decisions.size(); ++i) {
                 if (!r.decisions[i].allowed)
@@ -440,6 +442,30 @@ private slots:
                     QCOMPARE(r.times[i], kSecond); // what the header made them wait
             }
         }
+        // The lesson's second experiment, Retry set to retry_after: the 4 come back together at
+        // 0.25 s, where one token waits: 1 passes, 3 are told 0.25 s again; at 0.5 s 1 of 3, at
+        // 0.75 s 1 of 2 on the third retry, and the last, denied on its third retry, gives up.
+        // Attempts 8 + 4 + 3 + 2 = 17; admitted retries at 0.25, 0.5 and 0.75 s.
+        Scenario exact = p.scenario;
+        ClientOptions o = exact.clients->options();
+        QCOMPARE(o.maxRetries, 3);
+        o.retry = RetryPolicy::RetryAfter;
+        exact.clients = ClientConfig::make(o);
+        const Trace t = simulateRows(exact);
+        for (const AlgorithmTrace& r : t.results) {
+            QCOMPARE(r.clients->clients.attempts, 17);
+            QCOMPARE(r.clients->clients.gaveUp, 1);
+            QCOMPARE(r.clients->clients.succeeded, 7);
+            std::vector<Nanos> retriesPassed;
+            for (std::size_t i = 0; i < r.decisions.size(); ++i)
+                if (r.decisions[i].allowed && r.times[i] > 0)
+                    retriesPassed.push_back(r.times[i]);
+            QCOMPARE(retriesPassed, (std::vector<Nanos>{kSecond / 4, kSecond / 2, 3 * kSecond / 4}));
+        }
+        // The numbers the lesson states are these.
+        const QString lesson = QString::fromStdString(p.scenario.lesson);
+        for (const char* claim : {"retry_after 0.25 s", "says 1", "12 attempts", "17 attempts", "3 retries"})
+            QVERIFY2(lesson.contains(claim), claim);
     }
 
     void noisyClient()

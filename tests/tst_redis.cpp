@@ -180,6 +180,26 @@ private slots:
         QCOMPARE(r.summary.contains("checked the shared variant"), !shared);
     }
 
+    // A check follows its progress, decision by decision, and stops when cancelled: the
+    // default 15 requests x 7 algorithms are 105 decisions; cancelled from the start, the first
+    // decision is the last.
+    void checkAgainstRedisReportsProgressAndCancels()
+    {
+        Scenario s;
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
+        QCOMPARE(redisDecisions(s), std::size_t(30));
+        RedisProgress done;
+        QVERIFY(checkAgainstRedis(s, m_redis->address(), &done).agreed);
+        QCOMPARE(done.total.load(), std::size_t(30));
+        QCOMPARE(done.done.load(), std::size_t(30));
+        RedisProgress stopped;
+        stopped.cancel = true;
+        const RedisCheck r = checkAgainstRedis(s, m_redis->address(), &stopped);
+        QVERIFY(!r.agreed);
+        QCOMPARE(stopped.done.load(), std::size_t(1));
+        QVERIFY2(r.summary == "Cancelled after 1 of 30 decisions.", qPrintable(r.summary));
+    }
+
     void checkAgainstRedisSaysWhyNot()
     {
         Scenario cost;

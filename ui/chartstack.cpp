@@ -98,10 +98,11 @@ void ChartStack::updateScrollBarSpace()
     }
 }
 
-void ChartStack::setFrame(const Frame& frame)
+void ChartStack::setFrame(std::shared_ptr<const Frame> shared)
 {
-    if (!frame.trace)
+    if (!shared || !shared->trace)
         return;
+    const Frame& frame = *shared;
     const std::size_t n = frame.rows.size();
     prepareRows(n);
     if (m_pinned && *m_pinned >= frame.trace->arrivals.size())
@@ -109,7 +110,7 @@ void ChartStack::setFrame(const Frame& frame)
     for (std::size_t i = 0; i < n; ++i) {
         m_rows[i]->setPinned(m_pinned);
         m_rows[i]->setPlayhead(m_playhead);
-        m_rows[i]->setFrame(frame, i);
+        m_rows[i]->setFrame(shared, i);
     }
     m_frameColumns = frame.rows.empty() ? 0 : int(frame.rows.front().columns.size());
     m_full = fullRange(*frame.trace);
@@ -128,6 +129,20 @@ void ChartStack::followWidth()
     // Rows prepared for the first frame have none to redraw yet: it is being built.
     if (m_frameColumns != 0 && columns != m_frameColumns)
         emit columnsChanged();
+}
+
+void ChartStack::ensureRowVisible(int i)
+{
+    if (i >= 0 && i < rowCount())
+        m_scroll->ensureWidgetVisible(m_rows[std::size_t(i)], 0, 0);
+}
+
+int ChartStack::rowsOverflow() const
+{
+    if (m_rows.empty())
+        return 0;
+    const int needed = m_scroll->widget()->minimumSizeHint().height();
+    return std::max(0, needed - m_scroll->viewport()->height());
 }
 
 void ChartStack::setMinimumPlotHeight(int pixels)

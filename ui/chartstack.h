@@ -22,7 +22,7 @@ class ChartStack : public QWidget {
 public:
     explicit ChartStack(QWidget* parent = nullptr);
 
-    void setFrame(const Frame& frame);
+    void setFrame(std::shared_ptr<const Frame> frame);
     // range is the visible range; empty after resetZoom until the next frame.
     TimeRange range() const { return m_range; }
     // isZoomed reports whether the view differs from the trace's full range.
@@ -32,6 +32,9 @@ public:
     // laidOutColumns is columns once every layout change made so far has been laid out.
     int laidOutColumns();
     int rowCount() const { return int(m_rows.size()); }
+    // rowsOverflow is how many pixels taller than their view the rows need to be at their
+    // minimum height (0 when every row fits and no scroll bar is needed).
+    int rowsOverflow() const;
     // setMinimumPlotHeight keeps every row's level plot at least this tall; when the rows do
     // not fit, they scroll (the time axis stays). Exports keep the default, which always fits.
     void setMinimumPlotHeight(int pixels);
@@ -43,6 +46,8 @@ public:
     // before a first frame, they make columns() the width that frame will be drawn at.
     void prepareRows(std::size_t n);
     RowChart* row(int i) const { return m_rows.at(i); }
+    // ensureRowVisible scrolls the rows so that row i is shown whole (when they scroll).
+    void ensureRowVisible(int i);
     TimeAxis* axis() const { return m_axis; }
 
 public slots:

@@ -33,22 +33,24 @@ QWidget* page(std::initializer_list<QWidget*> widgets)
     return w;
 }
 
-// followsLimits reports whether capacity and rate are the defaults limit and limit / window.
-bool followsLimits(const Scenario& s)
-{
-    const LimiterConfig& c = s.config;
-    return c.capacity() == c.limit() && c.rate() == Rate::reduced(c.limit(), c.windowNanos());
-}
-
 // follow sets capacity and rate to limit and limit / window.
 void follow(Scenario& s)
 {
     s.config = LimiterConfig::make(s.config.limit(), s.config.windowNanos()).withNginx(s.config.nginx());
 }
 
-// usePattern drops explicit arrival times (from a file) when a traffic setting is changed: the
-// pattern's requests replace them, as a pattern option does on the command line.
-void usePattern(Scenario& s) { s.explicitArrivals.reset(); }
+// usePattern drops explicit arrival times (from a file), with the clients and costs they name,
+// when a pattern is chosen: the pattern's requests replace them, as a pattern option does on
+// the command line.
+void usePattern(Scenario& s)
+{
+    s.explicitArrivals.reset();
+    s.explicitClients.clear();
+    s.explicitCosts.clear();
+}
+
+// kFileItem is the pattern box's last item, there only while the arrivals come from a file.
+constexpr int kFileItem = 4;
 
 // checkTraffic refuses a pattern that would not simulate (too many requests, past the end of
 // time), without generating it.
@@ -118,20 +120,19 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
 
     bindFields();
     connect(m_link, &QCheckBox::toggled, this, [this](bool on) {
-        m_follow = on;
-        if (on)
-            m_document->change(tr("Capacity and rate follow limit and window"), [](Scenario& s) { follow(s); });
+        m_document->setFollows(on, on ? tr("Capacity and rate follow limit and window")
+                                      : tr("Capacity and rate set by hand"));
         showDocument();
     });
     connect(m_pattern, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i < 0 || i >= kFileItem)
+            return;
         m_document->change(tr("Pattern"), [i](Scenario& s) {
             s.pattern.kind = PatternKind(i);
             usePattern(s);
         });
     });
-    connect(m_document, &ScenarioDocument::identityChanged, this, [this] { m_follow = followsLimits(m_document->scenario()); });
     connect(m_document, &ScenarioDocument::changed, this, &ControlPanel::showDocument);
-    m_follow = followsLimits(m_document->scenario());
     showDocument();
 }
 
@@ -146,14 +147,14 @@ void ControlPanel::bindFields()
     bind(m_limit, tr("Limit"), [this, limits](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
         s.config = LimiterConfig::make(limits(t), c.windowNanos(), c.capacity(), c.rate()).withNginx(c.nginx());
-        if (m_follow)
+        if (m_document->follows())
             follow(s);
         checkTraffic(s);
     }, [](const Scenario& s) { return countField(s.config.limit()); });
     bind(m_window, tr("Window"), [this](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
         s.config = LimiterConfig::make(c.limit(), positiveSeconds(t), c.capacity(), c.rate()).withNginx(c.nginx());
-        if (m_follow)
+        if (m_document->follows())
             follow(s);
         checkTraffic(s);
     }, [](const Scenario& s) { return secondsField(s.config.windowNanos()); });
@@ -308,7 +309,7 @@ void ControlPanel::clearAddedRequests()
     m_document->change(tr("Clear requests sent by hand"), [](Scenario& s) { s.addedArrivals.clear(); });
 }
 
-bool ControlPanel::linked() const { return m_follow; }
+bool ControlPanel::linked() const { return m_document->follows(); }
 
 void ControlPanel::showDocument()
 {
@@ -316,19 +317,34 @@ void ControlPanel::showDocument()
     m_fields->showAll();
     {
         const QSignalBlocker block(m_link);
-        m_link->setChecked(m_follow);
+        m_link->setChecked(m_document->follows());
     }
-    m_capacity->setEnabled(!m_follow);
-    m_rate->setEnabled(!m_follow);
+    // Capacity and rate stay editable while they follow: typing one unticks the box in the same
+    // undo step, so a lesson's "try rate 1" works as written.
+    // Arrival times from a file replace the pattern: the pattern's settings do not apply and are
+    // not shown; choosing a pattern in the box replaces the times (one undo step).
+    const bool fromFile = s.explicitArrivals.has_value();
     {
         const QSignalBlocker block(m_pattern);
-        m_pattern->setCurrentIndex(int(s.pattern.kind));
+        const std::size_t n = fromFile ? s.explicitArrivals->size() : 0;
+        const QString fileItem = n == 1 ? tr("From the file: 1 time")
+                                        : tr("From the file: %1 times").arg(QLocale().toString(qulonglong(n)));
+        if (fromFile && m_pattern->count() == kFileItem)
+            m_pattern->addItem(fileItem);
+        else if (!fromFile && m_pattern->count() > kFileItem)
+            m_pattern->removeItem(kFileItem);
+        if (fromFile)
+            m_pattern->setItemText(kFileItem, fileItem);
+        m_pattern->setCurrentIndex(fromFile ? kFileItem : int(s.pattern.kind));
     }
-    showPatternPage(int(s.pattern.kind));
+    showPatternPage(fromFile ? -1 : int(s.pattern.kind));
+    m_requests->setVisible(!fromFile);
+    m_start->setVisible(!fromFile);
     m_requests->setEnabled(s.pattern.kind != PatternKind::Edge);
-    m_arrivalsNote->setVisible(s.explicitArrivals.has_value());
-    if (s.explicitArrivals)
-        m_arrivalsNote->setText(tr("%1 arrival times from the file").arg(QLocale().toString(qulonglong(s.explicitArrivals->size()))));
+    m_arrivalsNote->setVisible(fromFile);
+    if (fromFile)
+        m_arrivalsNote->setText(tr("%1 arrival times from the file. Choose a pattern above to replace them.")
+                                    .arg(QLocale().toString(qulonglong(s.explicitArrivals->size()))));
     for (auto& [a, check] : m_algorithms) {
         const QSignalBlocker block(check);
         check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());

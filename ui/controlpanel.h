@@ -93,7 +93,6 @@ private:
     ClusterGroup* m_cluster = nullptr;
     ClientsGroup* m_clients = nullptr;
     std::map<Algorithm, QCheckBox*> m_algorithms;
-    bool m_follow = true; // capacity and rate follow limit and window (the tick box)
 };
 
 } // namespace ratelab::ui

@@ -64,6 +64,43 @@ private:
     }
 };
 
+// StaleCover lies over the charts and the table of a frame that is no longer current: a
+// translucent wash of the background with the reason in the middle.
+class StaleCover : public QWidget {
+public:
+    explicit StaleCover(QWidget* parent)
+        : QWidget(parent)
+    {
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+    }
+    void setReason(const QString& why)
+    {
+        m_reason = why;
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        QColor wash = palette().color(QPalette::Base);
+        wash.setAlpha(200);
+        p.fillRect(rect(), wash);
+        QFont f = font();
+        f.setBold(true);
+        p.setFont(f);
+        p.setPen(palette().color(QPalette::WindowText));
+        const QRect box = rect().adjusted(24, 24, -24, -24);
+        p.drawText(box, Qt::AlignCenter | Qt::TextWordWrap,
+                   QObject::tr("Not current: these settings cannot be simulated (%1).\nThe greyed charts show the last "
+                               "settings that could be.")
+                       .arg(m_reason));
+    }
+
+private:
+    QString m_reason;
+};
+
 } // namespace
 
 Dashboard::Dashboard(QWidget* parent)
@@ -97,17 +134,32 @@ Dashboard::Dashboard(QWidget* parent)
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_fitSummary = false; });
 }
 
-void Dashboard::setFrame(const Frame& frame)
+void Dashboard::setFrame(std::shared_ptr<const Frame> shared)
 {
-    if (!frame.trace)
+    if (!shared || !shared->trace)
         return;
-    m_frame = frame;
+    m_frame = std::move(shared);
+    const Frame& frame = *m_frame;
     m_title->setText(describe(*frame.scenario));
-    m_charts->setFrame(frame);
+    m_charts->setFrame(m_frame);
     m_summary->setFrame(frame);
     m_counts.reset(frame.trace);
     showCounts();
     fitSummary();
+}
+
+void Dashboard::setStale(const QString& why)
+{
+    if (why == m_staleReason)
+        return;
+    m_staleReason = why;
+    if (!m_staleCover)
+        m_staleCover = new StaleCover(this);
+    static_cast<StaleCover*>(m_staleCover)->setReason(why);
+    m_staleCover->setGeometry(m_splitter->geometry());
+    m_staleCover->setVisible(!why.isEmpty());
+    m_staleCover->raise();
+    m_title->setEnabled(why.isEmpty());
 }
 
 void Dashboard::setPlayhead(std::optional<Playhead> playhead)
@@ -119,11 +171,11 @@ void Dashboard::setPlayhead(std::optional<Playhead> playhead)
 
 void Dashboard::showCounts()
 {
-    if (!m_frame.trace)
+    if (!m_frame->trace)
         return;
-    m_counts.moveTo(m_playhead ? m_playhead->shown : m_frame.trace->arrivals.size());
+    m_counts.moveTo(m_playhead ? m_playhead->shown : m_frame->trace->arrivals.size());
     // Rows laid out for a frame still being built have no counts yet.
-    const int rows = std::min(m_charts->rowCount(), int(m_frame.rows.size()));
+    const int rows = std::min(m_charts->rowCount(), int(m_frame->rows.size()));
     for (int r = 0; r < rows; ++r)
         m_charts->row(r)->setCounts(m_counts.row(std::size_t(r)), m_playhead.has_value());
     m_summary->setCounts(m_counts, m_playhead ? std::optional<Nanos>(m_playhead->t) : std::nullopt);
@@ -142,6 +194,8 @@ void Dashboard::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     fitSummary();
+    if (m_staleCover)
+        m_staleCover->setGeometry(m_splitter->geometry());
 }
 
 void Dashboard::restoreSplitter(const QByteArray& state)
@@ -165,7 +219,9 @@ QString Dashboard::describe(const Scenario& s)
         text += QString(" — %1 arrivals from a file").arg(n(s.explicitArrivals->size()));
     } else {
         switch (p.kind) {
-        case PatternKind::Uniform: text += QString(" — %1 requests %2 apart").arg(n(p.count)).arg(secs(p.delayNanos)); break;
+        case PatternKind::Uniform:
+            text += p.count == 1 ? QString(" — 1 request") : QString(" — %1 requests %2 apart").arg(n(p.count)).arg(secs(p.delayNanos));
+            break;
         case PatternKind::Burst:
             text += QString(" — %1 requests in bursts of %2 every %3").arg(n(p.count), n(p.burstSize)).arg(secs(p.periodNanos));
             break;
@@ -183,7 +239,7 @@ QString Dashboard::describe(const Scenario& s)
             text += QString(", from %1").arg(secs(p.startNanos));
     }
     if (!s.addedArrivals.empty())
-        text += QString(", %1 sent by hand").arg(n(s.addedArrivals.size()));
+        text += s.addedArrivals.size() == 1 ? QString(", 1 sent by hand") : QString(", %1 sent by hand").arg(n(s.addedArrivals.size()));
     return text;
 }
 
@@ -231,10 +287,32 @@ void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size,
     }
 }
 
+void layoutForExport(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range)
+{
+    // A level plot keeps a readable height (its line, ceiling and labels apart).
+    dashboard.charts()->setMinimumPlotHeight(28);
+    layoutOffscreen(dashboard, scenario, size, range);
+    // Every row is drawn, none scrolled away, and the title and the legend are never clipped:
+    // a size too small for them is laid out larger, in the same proportions, and the image
+    // fitted into the size asked (below).
+    const int minimumWidth = dashboard.minimumSizeHint().width() + 160;
+    const int overflow = dashboard.charts()->rowsOverflow();
+    if (overflow > 0 || size.width() < minimumWidth) {
+        const double grow = std::max({1.0, double(minimumWidth) / size.width(),
+                                      double(dashboard.height() + overflow + 4) / std::max(1, dashboard.height())});
+        layoutOffscreen(dashboard, scenario, (QSizeF(size) * grow).toSize(), range);
+        for (int i = 0; i < 3 && dashboard.charts()->rowsOverflow() > 0; ++i) { // the table may have grown too
+            const QSize now = dashboard.size();
+            const double more = double(now.height() + dashboard.charts()->rowsOverflow() + 4) / now.height();
+            layoutOffscreen(dashboard, scenario, (QSizeF(now) * more).toSize(), range);
+        }
+    }
+}
+
 QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range)
 {
     Dashboard dashboard;
-    layoutOffscreen(dashboard, scenario, size, range);
+    layoutForExport(dashboard, scenario, size, range);
     const QSize target = (QSizeF(size) * scale).toSize();
     if (dashboard.size() == size)
         return dashboard.render(scale);

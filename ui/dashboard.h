@@ -21,11 +21,18 @@ class Dashboard : public QWidget {
 public:
     explicit Dashboard(QWidget* parent = nullptr);
 
-    void setFrame(const Frame& frame);
+    // setFrame shows a frame; the charts and the table read the one shared, immutable frame.
+    void setFrame(std::shared_ptr<const Frame> frame);
+    void setFrame(const Frame& frame) { setFrame(std::make_shared<const Frame>(frame)); }
+    // setStale greys the charts and the table and says why they are not current (the settings
+    // could not be simulated); an empty reason shows them as current again.
+    void setStale(const QString& why);
+    bool isStale() const { return !m_staleReason.isEmpty(); }
     // setPlayhead shows the requests up to the playhead: marks, and counts in the rows and the
     // table; nullopt shows everything and the totals.
     void setPlayhead(std::optional<Playhead> playhead);
-    const Frame& frame() const { return m_frame; }
+    const Frame& frame() const { return *m_frame; }
+    std::shared_ptr<const Frame> sharedFrame() const { return m_frame; }
     ChartStack* charts() const { return m_charts; }
     SummaryTable* summary() const { return m_summary; }
     QSplitter* splitter() const { return m_splitter; }
@@ -46,7 +53,7 @@ private:
 
     void showCounts();
 
-    Frame m_frame;
+    std::shared_ptr<const Frame> m_frame = std::make_shared<const Frame>(); // never null
     RunningCounts m_counts;
     std::optional<Playhead> m_playhead;
     QLabel* m_title;
@@ -54,11 +61,18 @@ private:
     ChartStack* m_charts;
     SummaryTable* m_summary;
     bool m_fitSummary = true;
+    QString m_staleReason;
+    QWidget* m_staleCover = nullptr;
 };
 
 // layoutOffscreen lays out `dashboard` (not shown on any screen) at `size` with a frame of the
 // scenario over `range` (empty: the full range), reduced to the rows' exact pixel width.
 void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range = {});
+
+// layoutForExport is layoutOffscreen at `size`, or, when its rows would not all fit without
+// scrolling or its title and legend would be clipped, at a larger size of the same proportions:
+// the dashboard's size is then what renderOffscreen scales down to `size`.
+void layoutForExport(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range = {});
 
 // renderOffscreen lays out a fresh dashboard of `size` for the scenario over `range` (empty: the
 // full range), draws it at `scale` and returns the image; InputError from the scenario propagates.

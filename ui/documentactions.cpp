@@ -23,7 +23,10 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QLocale>
 #include <QPainter>
+#include <QProgressDialog>
+#include <QTimer>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QtConcurrent/QtConcurrentRun>
@@ -112,14 +115,52 @@ void DocumentActions::copyRedisScript()
     emit status(tr("Redis script (%1) copied to the clipboard").arg(QString::fromUtf8(algorithmId(layers.front().algorithm).data())));
 }
 
+QString redisWarning(std::size_t decisions)
+{
+    constexpr std::size_t kQuick = 100'000;
+    if (decisions <= kQuick)
+        return {};
+    const double seconds = double(decisions) * 1e-4; // about 0.1 ms a round trip
+    const QString duration = seconds < 90 ? QObject::tr("about %1 seconds").arg(std::max(1, int(std::lround(seconds))))
+                                          : QObject::tr("about %1 minutes").arg(int(std::lround(seconds / 60)));
+    return QObject::tr("This check makes %1 decisions through Redis, one round trip each: %2. It can be cancelled "
+                       "at any time. Check anyway?")
+        .arg(QLocale().toString(qulonglong(decisions)), duration);
+}
+
 void DocumentActions::checkAgainstRedis()
 {
-    // A private redis-server starts, and every decision is one round trip: off the GUI thread.
+    // A private redis-server starts, and every decision is one round trip: off the GUI thread,
+    // with a progress bar that can cancel, and a question first when it will take a while.
     if (m_redisCheck.isRunning())
+        return;
+    const QString warning = redisWarning(io::redisDecisions(m_document->scenario()));
+    if (!warning.isEmpty()
+        && QMessageBox::question(m_window, tr("Check against Redis"), warning, QMessageBox::Yes | QMessageBox::Cancel)
+               != QMessageBox::Yes)
         return;
     m_checkRedis->setEnabled(false);
     emit status(tr("Checking against Redis…"));
-    connect(&m_redisCheck, &QFutureWatcher<io::RedisCheck>::finished, this, [this] {
+    auto progress = std::make_shared<io::RedisProgress>();
+    auto* dialog = new QProgressDialog(tr("Checking every decision against Redis…"), tr("Cancel"), 0, 1000, m_window);
+    dialog->setWindowTitle(tr("Check against Redis"));
+    dialog->setWindowModality(Qt::WindowModal);
+    dialog->setMinimumDuration(400); // a quick check never flashes a dialog
+    dialog->setAutoClose(false);
+    dialog->setAutoReset(false);
+    connect(dialog, &QProgressDialog::canceled, this, [progress] { progress->cancel = true; });
+    auto* poll = new QTimer(dialog);
+    connect(poll, &QTimer::timeout, dialog, [dialog, progress] {
+        const std::size_t total = progress->total.load(), done = progress->done.load();
+        if (total > 0) {
+            dialog->setValue(int(done * 1000 / total));
+            dialog->setLabelText(tr("Checking every decision against Redis: %1 of %2")
+                                     .arg(QLocale().toString(qulonglong(done)), QLocale().toString(qulonglong(total))));
+        }
+    });
+    poll->start(100);
+    connect(&m_redisCheck, &QFutureWatcher<io::RedisCheck>::finished, this, [this, dialog] {
+        dialog->deleteLater();
         m_checkRedis->setEnabled(true);
         const io::RedisCheck r = m_redisCheck.result();
         emit status(r.agreed ? tr("Redis agrees with every decision") : tr("Redis check: see the message"));
@@ -129,7 +170,9 @@ void DocumentActions::checkAgainstRedis()
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open(); // window-modal, never blocking the event loop
     }, Qt::SingleShotConnection);
-    m_redisCheck.setFuture(QtConcurrent::run([s = m_document->scenario()] { return io::checkAgainstRedis(s); }));
+    m_redisCheck.setFuture(QtConcurrent::run([s = m_document->scenario(), progress] {
+        return io::checkAgainstRedis(s, {}, progress.get());
+    }));
 }
 
 bool DocumentActions::openFile(const QString& path)

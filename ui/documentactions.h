@@ -76,4 +76,9 @@ private:
     QFutureWatcher<io::RedisCheck> m_redisCheck;
 };
 
+// redisWarning is what File > Check against Redis asks before a long check: empty up to
+// 100,000 decisions (requests x algorithms), else how many and about how long (one round trip
+// of about 0.1 ms a decision, as measured on a private redis-server).
+QString redisWarning(std::size_t decisions);
+
 } // namespace ratelab::ui

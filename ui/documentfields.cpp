@@ -28,6 +28,10 @@ void DocumentFields::bind(SliderValue* control, const QString& what, Apply apply
             return QString::fromUtf8(e.what());
         }
     });
+    // A typed value refused is said in the window's banner too, not only in the box's tooltip.
+    connect(control, &SliderValue::problemChanged, this, [this, what](const QString& problem) {
+        m_document->refuse(problem.isEmpty() ? QString() : what + ": " + problem);
+    });
     // A dragged value the scenario cannot take is refused by the document, and the controls show
     // the document again.
     connect(control, &SliderValue::edited, this, [this, what, apply](const QString& text) {

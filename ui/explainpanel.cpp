@@ -8,6 +8,7 @@
 #include "rowchart.h"
 
 #include <QLabel>
+#include <QRegularExpression>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -38,6 +39,37 @@ std::string lineFor(const Trace& trace, std::size_t row, std::size_t index)
     return line + parts;
 }
 
+} // namespace
+
+QString readableDurations(const QString& line, QStringList* exact)
+{
+    // "retry in 8.600000001 s" -> "retry in 8.601 s": a duration with more than millisecond
+    // digits is rounded up to the next millisecond (waiting that long is always enough); the
+    // exact text goes to `exact`.
+    static const QRegularExpression duration(R"(\b(retry in|waits|wait|delayed|after) (\d+)\.(\d{4,9}) s\b)");
+    QString out;
+    qsizetype from = 0;
+    for (auto it = duration.globalMatch(line); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        QString frac = m.captured(3).leftJustified(9, '0');
+        qint64 whole = m.captured(2).toLongLong();
+        qint64 nanos = frac.toLongLong();
+        qint64 millis = (nanos + 999'999) / 1'000'000;
+        if (millis == 1000) {
+            ++whole;
+            millis = 0;
+        }
+        out += line.mid(from, m.capturedStart() - from);
+        out += QString("%1 %2.%3 s").arg(m.captured(1)).arg(whole).arg(millis, 3, 10, QChar('0'));
+        if (exact)
+            *exact << m.captured(0);
+        from = m.capturedEnd();
+    }
+    return out + line.mid(from);
+}
+
+namespace {
+
 QString httpResponse(const Trace& trace, std::size_t row, std::size_t index)
 {
     const std::vector<Header> headers = headersAt(trace, row, index);
@@ -56,6 +88,10 @@ ExplainPanel::ExplainPanel(QWidget* parent)
     QFont bold = m_heading->font();
     bold.setBold(true);
     m_heading->setFont(bold);
+    // A long heading wraps: pinning a request never widens the panel, nor the window.
+    m_heading->setWordWrap(true);
+    m_heading->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_body->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
     m_body->setOpenLinks(false);
     m_body->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
@@ -114,6 +150,7 @@ void ExplainPanel::refresh()
         heading = tr("Pinned: %1 (click an empty spot to unpin)").arg(heading);
     m_heading->setText(heading);
     QString html;
+    QStringList exact;
     for (std::size_t row = 0; row < m_trace->results.size(); ++row) {
         const auto first = decisionOf(*m_trace, row, *m_index);
         if (!first)
@@ -122,10 +159,14 @@ void ExplainPanel::refresh()
         const QColor c = !d.allowed ? RowChart::deniedColor() : d.delay > 0 ? RowChart::delayedColor() : RowChart::admittedColor();
         const QString mark = !d.allowed ? "&#x2715;" : d.delay > 0 ? "&#x25B2;" : "&#x25CF;";
         html += QString("<p style='margin:2px 0'><span style='color:%1'>%2</span> %3</p>")
-                    .arg(c.name(), mark, QString::fromStdString(lineFor(*m_trace, row, *m_index)).toHtmlEscaped());
+                    .arg(c.name(), mark,
+                          readableDurations(QString::fromStdString(lineFor(*m_trace, row, *m_index)), &exact).toHtmlEscaped());
         if (const QString http = httpResponse(*m_trace, row, *m_index); !http.isEmpty())
             html += QString("<pre style='margin:0 0 4px 18px'>%1</pre>").arg(http.toHtmlEscaped());
     }
+    if (!exact.isEmpty())
+        html += tr("<p style='margin:6px 0 0 0; color:gray'>Durations rounded up to the millisecond; exactly: %1.</p>")
+                    .arg(exact.join("; ").toHtmlEscaped());
     m_body->setHtml(html);
 }
 

@@ -43,4 +43,9 @@ private:
     bool m_stale = false;
 };
 
+// readableDurations rounds each waiting time in a line of What happened ("retry in
+// 8.600000001 s") up to the next millisecond ("retry in 8.601 s": waiting that long is always
+// enough) and appends the exact texts it replaced to `exact` (when given).
+QString readableDurations(const QString& line, QStringList* exact = nullptr);
+
 } // namespace ratelab::ui

@@ -49,18 +49,38 @@ std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace)
     return span;
 }
 
+namespace {
+
+// refillNanos is how long the slowest bucket of the trace takes to refill from empty (or a queue
+// to drain from full): capacity / rate, rounded up; 0 when no row draws a bucket's level (rows
+// of many keys or nodes draw none yet: their refill would only widen an empty plot).
+Nanos refillNanos(const Trace& trace)
+{
+    const LimiterConfig& c = trace.config;
+    for (const AlgorithmTrace& r : trace.results)
+        if (facts(r.algorithm).reads == ConfigUse::CapacityRate && r.levelReplayable)
+            return clampToNanos(ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens));
+    return 0;
+}
+
+} // namespace
+
 TimeRange fullRange(const Trace& trace)
 {
     const Nanos recovery = std::max<Nanos>(recoveryNanos(trace), 1);
     const auto active = activity(trace);
     if (!active)
         return {0, recovery + std::max<Nanos>(recovery / 10, 1)};
-    // The requests, then as much of the recovery as keeps them on at least half of the width;
-    // a burst at one instant gets the whole recovery.
+    // The requests, then as much of a window's recovery as keeps them on at least half of the
+    // width (a burst at one instant gets the whole recovery); a bucket's or a queue's refill or
+    // drain, so the view opens on the state the scenario leaves behind settling.
     const auto [first, last] = *active;
     const Nanos span = last - first;
-    const Nanos after = span > 0 ? std::min(recovery, span / 5 * 4) : recovery;
-    const Nanos margin = std::max<Nanos>(span / 20 + after / 20, 1); // span + after + 2 margins < 2 spans
+    // The refill is cut at 7 times the requests' span, so a short burst stays readable (edge-burst's
+    // 0.2 s across a window boundary would otherwise be 2% of the width).
+    const Nanos refill = span > 0 ? Nanos(std::min<Int128>(refillNanos(trace), Int128(span) * 7)) : refillNanos(trace);
+    const Nanos after = std::max(span > 0 ? std::min(recovery, span / 5 * 4) : recovery, refill);
+    const Nanos margin = std::max<Nanos>(span / 20 + after / 20, 1);
     const Nanos from = first > margin ? first - margin : 0;
     const Nanos to = Nanos(std::min<Int128>(Int128(last) + after + margin, kMaxNanos));
     return {from, std::max(to, from + 1)};
@@ -190,28 +210,19 @@ struct Generated {
 };
 
 // withArrivals returns the scenario with its generated arrivals written out as explicit ones,
-// reusing the last generation when its pattern is the same: a slider that changes only the
-// limiter's settings generates nothing again. The edge pattern is placed by the limit and window,
-// so it is generated each time; a scenario with explicit arrivals is returned as it is.
-Generated withArrivals(const Scenario& s)
+// reusing the cache's last generation when its pattern is the same: a slider that changes only
+// the limiter's settings generates nothing again. The edge pattern is placed by the limit and
+// window, so it is generated each time; a scenario with explicit arrivals is returned as it is.
+Generated withArrivals(const Scenario& s, FrameCache* cache)
 {
     checkScenario(s); // its errors first, as resolveRowInputs gives them
     if (s.explicitArrivals || s.pattern.kind == PatternKind::Edge)
         return {s, nullptr};
-    static std::mutex mutex;
-    static std::optional<Pattern> lastPattern;
-    static std::shared_ptr<const std::vector<Nanos>> lastArrivals;
-    std::shared_ptr<const std::vector<Nanos>> arrivals;
-    {
-        const std::lock_guard lock(mutex);
-        if (lastPattern == s.pattern)
-            arrivals = lastArrivals;
-    }
+    std::shared_ptr<const std::vector<Nanos>> arrivals = cache ? cache->arrivals(s.pattern) : nullptr;
     if (!arrivals) {
         arrivals = std::make_shared<const std::vector<Nanos>>(generateArrivals(s.pattern, s.config));
-        const std::lock_guard lock(mutex);
-        lastPattern = s.pattern;
-        lastArrivals = arrivals;
+        if (cache)
+            cache->keepArrivals(s.pattern, arrivals);
     }
     Generated out{s, arrivals};
     out.scenario.explicitArrivals = *arrivals;
@@ -219,33 +230,53 @@ Generated withArrivals(const Scenario& s)
 }
 
 // lookbackFor returns the lookback of a frame's arrivals over windows of windowNanos, reusing the
-// last one when the arrivals are the same generation (no requests added) and the window the same:
-// dragging the limit makes it once.
-std::shared_ptr<const WindowLookback> lookbackFor(const Generated& g, std::span<const Nanos> arrivals, Nanos windowNanos)
+// cache's last one when the arrivals are the same generation (no requests added) and the window
+// the same: dragging the limit makes it once.
+std::shared_ptr<const WindowLookback> lookbackFor(const Generated& g, std::span<const Nanos> arrivals, Nanos windowNanos,
+                                                  FrameCache* cache)
 {
-    if (!g.arrivals || !g.scenario.addedArrivals.empty())
+    if (!cache || !g.arrivals || !g.scenario.addedArrivals.empty())
         return makeWindowLookback(arrivals, windowNanos);
-    static std::mutex mutex;
-    static std::shared_ptr<const std::vector<Nanos>> lastArrivals;
-    static Nanos lastWindowNanos = 0;
-    static std::shared_ptr<const WindowLookback> last;
-    {
-        const std::lock_guard lock(mutex);
-        if (lastArrivals == g.arrivals && lastWindowNanos == windowNanos && last)
-            return last;
-    }
+    if (auto kept = cache->lookback(g.arrivals, windowNanos))
+        return kept;
     auto made = makeWindowLookback(arrivals, windowNanos);
-    const std::lock_guard lock(mutex);
-    lastArrivals = g.arrivals;
-    lastWindowNanos = windowNanos;
-    last = made;
+    cache->keepLookback(g.arrivals, windowNanos, made);
     return made;
 }
 
 } // namespace
 
+std::shared_ptr<const std::vector<Nanos>> FrameCache::arrivals(const Pattern& pattern) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_pattern == pattern ? m_arrivals : nullptr;
+}
+
+void FrameCache::keepArrivals(const Pattern& pattern, std::shared_ptr<const std::vector<Nanos>> arrivals)
+{
+    const std::lock_guard lock(m_mutex);
+    m_pattern = pattern;
+    m_arrivals = std::move(arrivals);
+}
+
+std::shared_ptr<const WindowLookback> FrameCache::lookback(const std::shared_ptr<const std::vector<Nanos>>& arrivals,
+                                                           Nanos windowNanos) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_lookbackArrivals == arrivals && m_lookbackWindowNanos == windowNanos ? m_lookback : nullptr;
+}
+
+void FrameCache::keepLookback(std::shared_ptr<const std::vector<Nanos>> arrivals, Nanos windowNanos,
+                              std::shared_ptr<const WindowLookback> lookback)
+{
+    const std::lock_guard lock(m_mutex);
+    m_lookbackArrivals = std::move(arrivals);
+    m_lookbackWindowNanos = windowNanos;
+    m_lookback = std::move(lookback);
+}
+
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
-                 int columns, const std::atomic<bool>* cancel)
+                 int columns, const std::atomic<bool>* cancel, FrameCache* cache)
 {
     Frame f;
     f.scenario = scenario;
@@ -287,7 +318,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         // A plain row (one limiter over the arrivals) is simulated and reduced in one pass that
         // keeps no decision. The others (cluster, clients, layers) are simulated whole first:
         // their attempts may reach past the arrivals, and the default range frames them too.
-        const Generated generated = withArrivals(*scenario);
+        const Generated generated = withArrivals(*scenario, cache);
         RowInputs inputs = resolveRowInputs(generated.scenario);
         const std::size_t n = rowCount(*scenario);
         std::vector<AlgorithmTrace> results(n);
@@ -305,7 +336,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         f.range = range.isValid() ? range : fullRange(*t);
         f.rows.resize(n);
         // What max_in_window looks back on, the same for every plain row: made once, shared.
-        const auto lookback = plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos());
+        const auto lookback = plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos(), cache);
         std::vector<std::size_t> all(n);
         std::iota(all.begin(), all.end(), std::size_t(0));
         onEachRow(all, [&](std::size_t r) {

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <atomic>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -34,8 +35,11 @@ Nanos recoveryNanos(const Trace& trace);
 std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace);
 
 // fullRange is the default view of a trace, framed on its activity: from just before the first
-// request to just after the last, plus the recovery that follows (at most as long as the
-// requests' own span, so they fill at least half of the width). No empty lead-in from 0.
+// request to just after the last, plus the recovery that follows. A window's recovery is cut to
+// keep the requests on at least half of the width; a bucket's refill (a queue's drain), capacity
+// / rate, is shown up to 7 times the requests' span (whole after a burst at one instant), so the
+// view ends once every queue has drained and every bucket refilled unless that would squeeze the
+// requests below a ninth of the width. No empty lead-in from 0.
 TimeRange fullRange(const Trace& trace);
 
 // Playhead is where playback stands: the time shown, and how many requests are shown (the
@@ -94,12 +98,35 @@ private:
     std::size_t m_shown = 0;
 };
 
+// FrameCache is what one pipeline's consecutive frames share, owned by that pipeline (never a
+// process-wide static): the last pattern's generated arrivals, and the last window lookback
+// (max_in_window's, per generation of arrivals and window). A frame built without one shares
+// nothing with any other. Thread-safe.
+class FrameCache {
+public:
+    std::shared_ptr<const std::vector<Nanos>> arrivals(const Pattern& pattern) const;
+    void keepArrivals(const Pattern& pattern, std::shared_ptr<const std::vector<Nanos>> arrivals);
+    std::shared_ptr<const WindowLookback> lookback(const std::shared_ptr<const std::vector<Nanos>>& arrivals,
+                                                   Nanos windowNanos) const;
+    void keepLookback(std::shared_ptr<const std::vector<Nanos>> arrivals, Nanos windowNanos,
+                      std::shared_ptr<const WindowLookback> lookback);
+
+private:
+    mutable std::mutex m_mutex;
+    std::optional<Pattern> m_pattern;
+    std::shared_ptr<const std::vector<Nanos>> m_arrivals;
+    std::shared_ptr<const std::vector<Nanos>> m_lookbackArrivals;
+    Nanos m_lookbackWindowNanos = 0;
+    std::shared_ptr<const WindowLookback> m_lookback;
+};
+
 // buildFrame simulates (unless `trace` is given) and reduces every row to `columns` columns.
 // An empty range means fullRange. InputError becomes Frame::error.
 // Once *cancel (when given) is true the work stops within kCancelCheck requests a row and the
 // frame comes back cancelled.
+// `cache`, when given, is reused from and updated (a pipeline's own, see FrameCache).
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
-                 int columns, const std::atomic<bool>* cancel = nullptr);
+                 int columns, const std::atomic<bool>* cancel = nullptr, FrameCache* cache = nullptr);
 
 } // namespace ratelab::ui
 

@@ -8,6 +8,7 @@
 #include "controlpanel.h"
 #include "dashboard.h"
 #include "documentactions.h"
+#include "errorbanner.h"
 #include "explainpanel.h"
 #include "lessonpanel.h"
 #include "pipeline.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_playback(new PlaybackBar)
     , m_explain(new ExplainPanel)
     , m_lesson(new LessonPanel)
+    , m_banner(new ErrorBanner)
     , m_splitter(new QSplitter(Qt::Horizontal))
     , m_normalFont(QApplication::font())
 {
@@ -70,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* centreLayout = new QVBoxLayout(centre);
     centreLayout->setContentsMargins(0, 0, 0, 0);
     centreLayout->setSpacing(0);
+    centreLayout->addWidget(m_banner);
     centreLayout->addWidget(m_playback);
     centreLayout->addWidget(m_dashboard, 1);
     m_splitter->addWidget(m_controlScroll);
@@ -90,10 +93,17 @@ MainWindow::MainWindow(QWidget* parent)
     m_lessonDock = lessonDock;
     m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
     createMenus();
+    // The status bar exists from the start, shown with the window: made later (by the first
+    // message), it would still be hidden when --present notes what to restore on Esc.
+    statusBar();
 
     connect(m_document, &ScenarioDocument::changed, this, &MainWindow::documentChanged);
     connect(m_document, &ScenarioDocument::identityChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &ScenarioDocument::refused, this, [this](const QString& why) { statusBar()->showMessage(why, 8000); });
+    // A refusal stays in the banner until the document changes again (the cause is then gone).
+    connect(m_document, &ScenarioDocument::refused, this, [this](const QString& why) {
+        m_refusedAt = m_document->revision();
+        m_banner->setRefusal(why);
+    });
     connect(m_document, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ScenarioDocument::identityChanged, this, [this] {
         // A newly opened scenario shows its own lesson and the whole of its traffic.
@@ -125,6 +135,8 @@ MainWindow::MainWindow(QWidget* parent)
     applyTheme(themeFromId(m_settings->theme()));
     if (const auto last = m_settings->lastDocument())
         m_document->reset(last->scenario, last->filePath, last->presetId, last->modified);
+    else
+        m_document->openPreset("seed-compare"); // a first start: the classic, with its lesson
     documentChanged();
     updateTitle();
     const QSize screenSize = screen()->availableGeometry().size();
@@ -132,9 +144,11 @@ MainWindow::MainWindow(QWidget* parent)
         resize(screenSize.width() < 1600 ? screenSize : screenSize * 0.9);
     if (!restoreState(m_settings->splitterState("docks")) && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
-        // start closed (View > Panels) and a preset's lesson opens its own.
+        // start closed (View > Panels) but the lesson, and a preset's lesson opens its own.
         for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock, trafficDock})
             dock->hide();
+        if (!m_document->scenario().lesson.empty()) // but the lesson is what a first start is for
+            lessonDock->show();
     }
     m_splitter->restoreState(m_settings->splitterState("main"));
     m_dashboard->restoreSplitter(m_settings->splitterState("dashboard"));
@@ -157,6 +171,8 @@ void MainWindow::openScenario(const Scenario& scenario) { m_document->reset(scen
 
 void MainWindow::documentChanged()
 {
+    if (m_document->revision() != m_refusedAt)
+        m_banner->setRefusal({});
     const Scenario& s = m_document->scenario();
     // The lesson was written for the preset: say so once the settings no longer match it.
     const Scenario& original = s;
@@ -358,17 +374,27 @@ void MainWindow::requestFrame()
     try {
         m_pipeline->request(m_document->scenario(), m_requestedRange, first ? charts->laidOutColumns() : charts->columns());
     } catch (const std::exception& e) {
-        statusBar()->showMessage(QString::fromUtf8(e.what()));
+        showFrameError(QString::fromUtf8(e.what()));
     }
 }
 
-void MainWindow::showFrame(const Frame& frame)
+void MainWindow::showFrameError(const QString& why)
 {
+    // The last frame that could be built stays, greyed and saying so: never as if current.
+    m_banner->setFrameError(why);
+    m_dashboard->setStale(why);
+}
+
+void MainWindow::showFrame(std::shared_ptr<const Frame> shared)
+{
+    const Frame& frame = *shared;
     if (!frame.error.isEmpty()) {
-        statusBar()->showMessage(frame.error); // the last good charts stay up
+        showFrameError(frame.error);
         return;
     }
-    m_dashboard->setFrame(frame);
+    m_banner->setFrameError({});
+    m_dashboard->setStale({});
+    m_dashboard->setFrame(shared);
     m_playback->setTrace(frame.trace, frame.range);
     showPlayhead(m_playback->playhead());
     const auto n = frame.trace->arrivals.size();
@@ -397,9 +423,11 @@ void MainWindow::setPresenting(bool on)
     // Presentation: full screen with only the charts and the lesson, type and marks scaled up.
     // Everything it hides or changes is noted first and put back exactly on leaving.
     if (on) {
-        m_beforePresenting = {saveState(), isMaximized(), isFullScreen(), menuBar()->isVisible(),
-                              statusBar()->isVisible(), m_controlScroll->isVisible(),
-                              m_dashboard->summary()->isVisible(), m_lessonDock->isVisible()};
+        // What is set to show, not what is on screen: a window that starts presenting (--present)
+        // has shown nothing yet, and Esc must bring back its status bar and panels all the same.
+        m_beforePresenting = {saveState(), isMaximized(), isFullScreen(), menuBar()->isVisibleTo(this),
+                              statusBar()->isVisibleTo(this), m_controlScroll->isVisibleTo(this),
+                              m_dashboard->summary()->isVisibleTo(this), m_lessonDock->isVisibleTo(this)};
         QFont f = m_normalFont;
         f.setPointSizeF(f.pointSizeF() * 1.35);
         QApplication::setFont(f);

@@ -16,6 +16,7 @@ namespace ratelab::ui {
 class ControlPanel;
 class Dashboard;
 class DocumentActions;
+class ErrorBanner;
 class ExplainPanel;
 class LessonPanel;
 class Pipeline;
@@ -41,6 +42,7 @@ public:
     ExplainPanel* explanation() const { return m_explain; }
     LessonPanel* lesson() const { return m_lesson; }
     DocumentActions* documents() const { return m_documents; }
+    ErrorBanner* banner() const { return m_banner; }
     bool isPresenting() const { return m_presenting; }
 
 public slots:
@@ -53,7 +55,8 @@ protected:
 private:
     void createMenus();
     void requestFrame();
-    void showFrame(const Frame& frame);
+    void showFrame(std::shared_ptr<const Frame> frame);
+    void showFrameError(const QString& why);
     void showPlayhead(Nanos t);
     void documentChanged();
     void showShortcuts();
@@ -74,6 +77,8 @@ private:
     QDockWidget* m_lessonDock = nullptr;
     TrafficPanel* m_traffic = nullptr;
     DocumentActions* m_documents;
+    ErrorBanner* m_banner;
+    quint64 m_refusedAt = 0; // the document's revision when an edit was last refused
     QSplitter* m_splitter;
     TimeRange m_requestedRange;
     bool m_presenting = false;

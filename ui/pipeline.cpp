@@ -25,7 +25,10 @@ void Pipeline::request(const Scenario& scenario, TimeRange range, int columns)
     }
     if (m_running) {
         m_pending = std::move(job);
-        m_cancel->store(true, std::memory_order_relaxed);
+        if (!m_cancel->load(std::memory_order_relaxed) && shouldCancelRunning()) {
+            m_cancel->store(true, std::memory_order_relaxed);
+            m_cancelledSinceDelivery = true;
+        }
     }
     else
         start(std::move(job));
@@ -33,24 +36,35 @@ void Pipeline::request(const Scenario& scenario, TimeRange range, int columns)
 
 bool Pipeline::isIdle() const { return !m_running && !m_pending; }
 
+bool Pipeline::shouldCancelRunning() const
+{
+    if (m_lastJobNs == 0)
+        return true; // nothing known yet of how long a job takes: the newest wins
+    // Only a young job gives way (a quarter of the last job's time: little work lost), and only
+    // once between two frames shown: the job started in its place runs to the end, so a
+    // continuous drag shows a frame about every job's length and never starves.
+    return !m_cancelledSinceDelivery && m_jobClock.nsecsElapsed() * 4 < m_lastJobNs;
+}
+
 void Pipeline::start(Job job)
 {
     m_running = true;
     m_current = job;
     ++m_jobsStarted;
+    m_jobClock.start();
     std::shared_ptr<const Trace> reuse;
     if (m_lastScenario && m_lastTrace && *m_lastScenario == *job.scenario)
         reuse = m_lastTrace;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    m_watcher.setFuture(QtConcurrent::run(&m_pool, [job, reuse, cancel = m_cancel] {
-        return buildFrame(job.scenario, reuse, job.range, job.columns, cancel.get());
+    m_watcher.setFuture(QtConcurrent::run(&m_pool, [job, reuse, cancel = m_cancel, cache = m_cache] {
+        return buildFrame(job.scenario, reuse, job.range, job.columns, cancel.get(), cache.get());
     }));
 }
 
 void Pipeline::finished()
 {
     m_running = false;
-    const Frame frame = m_watcher.result();
+    Frame frame = m_watcher.result();
     if (frame.cancelled) { // a newer request is waiting: it replaces this one
         if (m_pending) {
             Job next = std::move(*m_pending);
@@ -59,6 +73,9 @@ void Pipeline::finished()
         }
         return;
     }
+    m_lastJobNs = std::max<qint64>(m_jobClock.nsecsElapsed(), 1);
+    m_cancelledSinceDelivery = false;
+    ++m_framesDelivered;
     if (frame.trace) {
         m_lastScenario = frame.scenario;
         m_lastTrace = frame.trace;
@@ -68,7 +85,7 @@ void Pipeline::finished()
         m_pending.reset();
         start(std::move(next));
     }
-    emit frameReady(frame);
+    emit frameReady(std::make_shared<const Frame>(std::move(frame)));
 }
 
 } // namespace ratelab::ui

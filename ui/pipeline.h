@@ -1,16 +1,18 @@
 // Pipeline turns control changes into frames off the GUI thread.
 //
 // At most one job runs at a time. A request made while one runs replaces any request still
-// waiting and cancels the running job (it stops within tens of thousands of requests a row), so
-// dragging a slider never waits on stale work: the last frame delivered is always the latest
-// request's, and it comes one job after the drag stops. The charts follow a drag as fast as
-// jobs finish between its moves.
+// waiting. It cancels the running job (which stops within tens of thousands of requests a row)
+// only while that job is young (under a quarter of the last finished job's time) and only once
+// between two frames delivered: the job started in its place runs to the end and is shown, then
+// the newest request runs. So a continuous drag keeps delivering frames (never starves), and the
+// last frame delivered is always the latest request's, at most two jobs after the drag stops.
 // A request with the same scenario as the last frame reuses its trace and only re-reduces
 // (zoom and pan).
 #pragma once
 
 #include "frame.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QObject>
 #include <QThreadPool>
@@ -31,9 +33,12 @@ public:
     bool isIdle() const;
     // jobsStarted counts the frames this pipeline has started building (cancelled ones too).
     std::size_t jobsStarted() const { return m_jobsStarted; }
+    // framesDelivered counts the frames emitted by frameReady.
+    std::size_t framesDelivered() const { return m_framesDelivered; }
 
 signals:
-    void frameReady(const ratelab::ui::Frame& frame);
+    // frameReady hands over the frame built, shared and immutable: views keep the pointer.
+    void frameReady(std::shared_ptr<const ratelab::ui::Frame> frame);
 
 private:
     struct Job {
@@ -54,9 +59,16 @@ private:
     Job m_current; // the running (or last started) job
     std::optional<Job> m_pending;
     bool m_running = false;
+    // shouldCancelRunning reports whether the running job is young enough to give way.
+    bool shouldCancelRunning() const;
     std::size_t m_jobsStarted = 0;
+    std::size_t m_framesDelivered = 0;
+    QElapsedTimer m_jobClock;       // since the running job started
+    bool m_cancelledSinceDelivery = false;
+    qint64 m_lastJobNs = 0;         // how long the last job that finished took
     std::shared_ptr<const Scenario> m_lastScenario;
     std::shared_ptr<const Trace> m_lastTrace;
+    std::shared_ptr<FrameCache> m_cache = std::make_shared<FrameCache>(); // this pipeline's frames share it
 };
 
 } // namespace ratelab::ui

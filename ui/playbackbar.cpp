@@ -25,6 +25,7 @@ namespace {
 constexpr int kScrubSteps = 10000;
 constexpr int kFrameMs = 33;
 constexpr double kSpeeds[] = {0.25, 0.5, 1, 2, 4, 8, 16};
+constexpr int kClassroomSeconds = 10;
 enum class Media { Back, Play, Pause, Forward };
 
 // mediaIcon draws a transport icon in the palette's button text colour: the style's own icons
@@ -77,10 +78,15 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     m_back->setToolTip("Step back to the previous request (Left)");
     m_play->setToolTip("Play or pause simulated time (Space)");
     m_forward->setToolTip("Step to the next request (Right)");
+    // The first choice is a classroom pace: the view plays in about kClassroomSeconds, whatever
+    // its span (edge-burst's 0.4 s as slowly as a minute of traffic goes fast).
+    m_speed->addItem(tr("%1 s").arg(kClassroomSeconds), 0.0);
+    m_speed->setItemData(0, tr("Play the whole view in about %1 seconds").arg(kClassroomSeconds), Qt::ToolTipRole);
     for (double s : kSpeeds)
         m_speed->addItem(QString("%1x").arg(s), s);
-    m_speed->setCurrentIndex(2);
-    m_speed->setToolTip("Playback speed, in simulated seconds per real second");
+    m_speed->setCurrentIndex(0);
+    m_speed->setToolTip(tr("Playback speed: the whole view in about %1 s, or simulated seconds per real second")
+                            .arg(kClassroomSeconds));
     m_scrub->setRange(0, kScrubSteps);
     m_scrub->setToolTip("Drag to scrub through simulated time");
     m_time->setMinimumWidth(QFontMetrics(font()).horizontalAdvance("t = 00000.000 s") + 8);
@@ -143,7 +149,25 @@ std::size_t PlaybackBar::requestsUpTo(Nanos t) const
     return std::size_t(std::upper_bound(a.begin(), a.end(), t) - a.begin());
 }
 
-double PlaybackBar::speed() const { return m_speed->currentData().toDouble(); }
+double PlaybackBar::speed() const
+{
+    const double chosen = m_speed->currentData().toDouble();
+    if (chosen > 0 || !m_range.isValid())
+        return chosen > 0 ? chosen : 1.0;
+    return secondsAsDouble(m_range.to - m_range.from) / kClassroomSeconds;
+}
+
+void PlaybackBar::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Narrow (a projector, presentation type): the scrubber keeps its room and the sending
+    // buttons give way (R and B, and the Playback menu, still send).
+    const int sending = m_send->sizeHint().width() + m_burst->sizeHint().width() + m_burstSize->sizeHint().width() + 24;
+    const int others = m_back->sizeHint().width() * 3 + m_speed->sizeHint().width() + m_time->minimumWidth() + 40;
+    const bool room = width() - others - sending >= 220;
+    for (QWidget* w : std::initializer_list<QWidget*>{m_send, m_burst, m_burstSize})
+        w->setVisible(room);
+}
 int PlaybackBar::burstSize() const { return m_burstSize->value(); }
 
 void PlaybackBar::setSpeed(double factor)

@@ -1,5 +1,5 @@
 // PlaybackBar moves a playhead through simulated time: play and pause, step to the next or the
-// previous request, speed (0.25x to 16x of simulated time), and a scrubber to drag. It also
+// previous request, speed (the whole view in about 10 s by default, or 0.25x to 16x of simulated time), and a scrubber to drag. It also
 // sends requests by hand at the playhead. It owns no simulation: it reports a time.
 #pragma once
 
@@ -31,6 +31,8 @@ public:
     // atEnd reports whether the playhead is past everything, so the charts show all of it.
     bool atEnd() const { return m_playheadNanos >= m_range.to; }
     bool isPlaying() const { return m_timer.isActive(); }
+    // speed is simulated seconds per real second: the one chosen, or by default the view's
+    // span over 10 s (the whole view plays in about 10 seconds).
     double speed() const;
     int burstSize() const;
 
@@ -51,6 +53,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void tick();

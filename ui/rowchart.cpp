@@ -1,6 +1,7 @@
 #include "rowchart.h"
 
 #include "clients.h"
+#include "nginx_limit_req.h"
 #include "headers.h"
 #include "rows.h"
 
@@ -59,7 +60,7 @@ void RowChart::changeEvent(QEvent* event)
 
 int RowChart::headerHeight() const { return QFontMetrics(font()).height() + 2; }
 
-int RowChart::laneHeight() const { return std::max(9, int(std::lround(QFontMetrics(font()).height() * 0.62))); }
+int RowChart::laneHeight() const { return std::max(10, int(std::lround(QFontMetrics(font()).height() * 0.72))); }
 
 void RowChart::updateMargins()
 {
@@ -78,6 +79,7 @@ void RowChart::setMinimumPlotHeight(int pixels)
 
 RowChart::RowChart(QWidget* parent)
     : QChartView(new QChart, parent) // our chart from the start: setChart would orphan a default one
+    , m_frame(std::make_shared<const Frame>())
     , m_ceiling(new QLineSeries)
     , m_timeAxis(new QValueAxis)
     , m_levelAxis(new QValueAxis)
@@ -111,16 +113,17 @@ RowChart::RowChart(QWidget* parent)
 
 Algorithm RowChart::algorithm() const
 {
-    return m_frame.trace ? m_frame.trace->results.at(m_row).algorithm : Algorithm::FixedWindow;
+    return m_frame->trace ? m_frame->trace->results.at(m_row).algorithm : Algorithm::FixedWindow;
 }
 
 QString RowChart::ceilingName() const { return QString::fromUtf8(facts(algorithm()).ceilingName.data()); }
 
-double RowChart::levelCeiling() const { return facts(algorithm()).ceiling(m_frame.trace->config); }
+double RowChart::levelCeiling() const { return facts(algorithm()).ceiling(m_frame->trace->config); }
 
-void RowChart::setFrame(const Frame& frame, std::size_t row)
+void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
 {
-    m_frame = frame;
+    m_frame = std::move(shared);
+    const Frame& frame = *m_frame;
     m_row = row;
     const ReducedRow& r = frame.rows.at(row);
     m_levelPoints.clear();
@@ -139,7 +142,69 @@ void RowChart::setFrame(const Frame& frame, std::size_t row)
     const double levelTop = niceCeiling(top * 1.05);
     if (m_levelAxis->min() != 0 || m_levelAxis->max() != levelTop)
         m_levelAxis->setRange(0, levelTop);
+    // A queue's departures, when every visible request has its own mark: each delayed
+    // request's decision is replayed once a frame (not once a paint).
+    m_departures.clear();
+    if (facts(algorithm()).reads == ConfigUse::CapacityRate && r.endRequest - r.firstRequest <= std::size_t(plotColumns() / 3)
+        && frame.trace->results.at(row).times.empty()) {
+        const AlgorithmTrace& result = frame.trace->results.at(row);
+        for (std::size_t i = r.firstRequest; i < r.endRequest; ++i)
+            if (verdictAt(result, i) == Verdict::Delayed)
+                m_departures.emplace_back(i, frame.trace->arrivals[i] + ratelab::decisionAt(*frame.trace, row, i).delay);
+    }
+    buildNginxWater();
+    if (!m_nginxWater.empty()) // room for a whole request of water over the burst
+        for (const QPointF& w : m_nginxWater)
+            top = std::max(top, w.y() / 1000.0);
+    const double nginxTop = niceCeiling(top * 1.05);
+    if (!m_nginxWater.empty() && m_levelAxis->max() < nginxTop)
+        m_levelAxis->setRange(0, nginxTop);
     previewRange(frame.range);
+}
+
+void RowChart::buildNginxWater()
+{
+    // nginx holds `excess` in whole thousandths and drains rate*ms/1000 of them (integer
+    // division) a request: after an admission it holds excess + 1000, and a request finds
+    // max(0, that - drained) (core/nginx_limit_req.h). Replayed from the decisions of the visible
+    // requests, so a rejection's leftover, often 1/1000, can be read where a level of 0 is drawn.
+    m_nginxWater.clear();
+    m_nginxLeft.clear();
+    const Frame& frame = *m_frame;
+    if (!frame.trace || algorithm() != Algorithm::NginxLimitReq || !frame.trace->results.at(m_row).times.empty()
+        || !exactMarks())
+        return;
+    const ReducedRow& r = frame.rows.at(m_row);
+    const Trace& trace = *frame.trace;
+    const std::int64_t rate = nginxRateThousandths(trace.config.rate());
+    constexpr Nanos kMs = 1'000'000;
+    std::optional<std::pair<std::int64_t, std::int64_t>> held; // (thousandths after the admission, ms)
+    const auto heldAt = [&](std::int64_t ms) {
+        const std::int64_t drained = std::int64_t(Int128(rate) * (ms - held->second) / 1000);
+        return std::max<std::int64_t>(0, held->first - drained);
+    };
+    for (std::size_t i = r.firstRequest; i < r.endRequest; ++i) {
+        const Nanos t = trace.arrivals[i];
+        const std::int64_t ms = t / kMs;
+        const Decision d = ratelab::decisionAt(trace, m_row, i);
+        if (held) { // the drain up to this request, a vertex a millisecond
+            const std::int64_t before = heldAt(ms);
+            const std::int64_t empties = held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0);
+            if (before == 0 && empties < ms)
+                m_nginxWater.append(QPointF(secondsAsDouble(empties * kMs), 0));
+            m_nginxWater.append(QPointF(secondsAsDouble(ms * kMs), double(before)));
+            if (!d.allowed)
+                m_nginxLeft.emplace_back(t, before);
+        }
+        if (d.allowed) {
+            held = {std::llround(d.level * 1000) + 1000 * costOf(trace, i), ms};
+            m_nginxWater.append(QPointF(secondsAsDouble(ms * kMs), double(held->first)));
+        }
+    }
+    if (held) { // the drain after the last, to empty
+        const std::int64_t empties = held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0);
+        m_nginxWater.append(QPointF(secondsAsDouble(empties * kMs), 0));
+    }
 }
 
 void RowChart::previewRange(TimeRange range)
@@ -174,10 +239,10 @@ void RowChart::setPlayhead(std::optional<Playhead> playhead)
 
 std::size_t RowChart::shownEnd() const
 {
-    const ReducedRow& r = m_frame.rows.at(m_row);
+    const ReducedRow& r = m_frame->rows.at(m_row);
     if (!m_playhead)
         return r.endRequest;
-    return std::clamp(rowShown(*m_frame.trace, m_row, m_playhead->shown), r.firstRequest, r.endRequest);
+    return std::clamp(rowShown(*m_frame->trace, m_row, m_playhead->shown), r.firstRequest, r.endRequest);
 }
 
 double RowChart::visibleRight() const
@@ -214,27 +279,27 @@ RowChart::Lane RowChart::laneOf(Verdict v) const
 
 bool RowChart::exactMarks() const
 {
-    if (!m_frame.trace || m_frame.rows.empty())
+    if (!m_frame->trace || m_frame->rows.empty())
         return true;
-    const ReducedRow& r = m_frame.rows.at(m_row);
+    const ReducedRow& r = m_frame->rows.at(m_row);
     return r.endRequest - r.firstRequest <= std::size_t(plotColumns() / 3);
 }
 
 QPointF RowChart::markPosition(std::size_t i) const
 {
-    const Verdict v = verdictAt(m_frame.trace->results.at(m_row), i);
-    return mapFromScene(QPointF(xOf(secondsAsDouble(timesOf(*m_frame.trace, m_row).at(i))), laneY(laneOf(v))));
+    const Verdict v = verdictAt(m_frame->trace->results.at(m_row), i);
+    return mapFromScene(QPointF(xOf(secondsAsDouble(timesOf(*m_frame->trace, m_row).at(i))), laneY(laneOf(v))));
 }
 
 std::optional<std::size_t> RowChart::requestAt(QPointF pos) const
 {
     const auto i = decisionAt(pos);
-    return i ? std::optional<std::size_t>(requestOf(*m_frame.trace, m_row, *i)) : std::nullopt;
+    return i ? std::optional<std::size_t>(requestOf(*m_frame->trace, m_row, *i)) : std::nullopt;
 }
 
 std::optional<std::size_t> RowChart::decisionAt(QPointF pos) const
 {
-    if (!m_frame.trace || timesOf(*m_frame.trace, m_row).empty())
+    if (!m_frame->trace || timesOf(*m_frame->trace, m_row).empty())
         return std::nullopt;
     const QPointF scenePos = mapToScene(pos.toPoint());
     const QRectF p = plot();
@@ -242,7 +307,7 @@ std::optional<std::size_t> RowChart::decisionAt(QPointF pos) const
         return std::nullopt;
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double t = from + (scenePos.x() - p.left()) / p.width() * (to - from);
-    const auto& arrivals = timesOf(*m_frame.trace, m_row);
+    const auto& arrivals = timesOf(*m_frame->trace, m_row);
     const auto at = std::lower_bound(arrivals.begin(), arrivals.end(), Nanos(std::llround(t * 1e9)));
     std::optional<std::size_t> best;
     double bestDistance = kHoverPixels;
@@ -260,7 +325,7 @@ std::optional<std::size_t> RowChart::decisionAt(QPointF pos) const
 
 QString RowChart::hoverText(std::size_t i) const
 {
-    const Trace& trace = *m_frame.trace;
+    const Trace& trace = *m_frame->trace;
     const AlgorithmTrace& result = trace.results.at(m_row);
     const Decision d = ratelab::decisionAt(trace, m_row, i);
     const Nanos t = timesOf(trace, m_row).at(i);
@@ -297,9 +362,9 @@ QString RowChart::hoverText(std::size_t i) const
 
 QString RowChart::title() const
 {
-    if (!m_frame.trace)
+    if (!m_frame->trace)
         return QString::fromUtf8(algorithmTitle(algorithm()).data());
-    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
     return QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title);
 }
 

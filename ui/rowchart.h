@@ -25,8 +25,8 @@ class RowChart : public QChartView {
 public:
     explicit RowChart(QWidget* parent = nullptr);
 
-    // setFrame shows result `row` of the frame.
-    void setFrame(const Frame& frame, std::size_t row);
+    // setFrame shows result `row` of the frame, shared with every other view of it (no copy).
+    void setFrame(std::shared_ptr<const Frame> frame, std::size_t row);
     // previewRange moves the time axis at once, before the re-reduced frame arrives.
     void previewRange(TimeRange range);
 
@@ -62,6 +62,10 @@ public:
     bool exactMarks() const;
     // levelPoints is the level polyline drawn, as (seconds, level) vertices.
     const QList<QPointF>& levelPoints() const { return m_levelPoints; }
+    // nginxLeftovers is, for an nginx row whose requests all have marks, each rejected visible
+    // request's time and what nginx still held then, in its own unit (thousandths of a
+    // request): the "1/1000 left" that rejects it. Empty for the other rows.
+    const std::vector<std::pair<Nanos, std::int64_t>>& nginxLeftovers() const { return m_nginxLeft; }
 
     enum class Lane { Admitted, Delayed, Denied };
     // laneCentre is the y of a lane's centre in widget coordinates.
@@ -103,7 +107,8 @@ private:
     int headerHeight() const;
     int laneHeight() const;
     int stripHeight() const { return 3 * laneHeight() + 4; }
-    double markScale() const { return laneHeight() / 7.0; }
+    // A mark is at most 0.85 of its lane tall, so marks of two lanes never touch.
+    double markScale() const { return laneHeight() / 9.5; }
     void updateMargins();
 
     void applyPalette();
@@ -113,6 +118,9 @@ private:
     Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
+    // drawDepartures marks when each delayed request leaves a queue (t + delay), along the
+    // bottom of the level plot, where the line steps down.
+    void drawDepartures(QPainter* p) const;
     QString legendText() const;
     // clientCount is the scenario's number of clients (0 without clients).
     int clientCount() const;
@@ -126,7 +134,7 @@ private:
     double visibleRight() const;
     QString ceilingName() const;
 
-    Frame m_frame;
+    std::shared_ptr<const Frame> m_frame; // never null: an empty frame until the first
     std::size_t m_row = 0;
     TimeRange m_range;
     QList<QPointF> m_levelPoints;
@@ -144,6 +152,13 @@ private:
     int m_minimumPlotHeight = 8;
     Counts m_counts;
     bool m_partialCounts = false;
+    // A queue's visible delayed requests: (request, departure time), read once a frame.
+    std::vector<std::pair<std::size_t, Nanos>> m_departures;
+    // nginx: what it holds, in thousandths of a request, as (seconds, thousandths) vertices from
+    // the first visible admission on, and the rejected requests' leftovers.
+    QList<QPointF> m_nginxWater;
+    std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
+    void buildNginxWater();
 };
 
 } // namespace ratelab::ui

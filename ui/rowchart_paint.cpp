@@ -28,15 +28,18 @@ QColor RowChart::deniedColor() { return QColor(0xd7, 0x30, 0x27); }
 void RowChart::drawForeground(QPainter* p, const QRectF& rect)
 {
     QChartView::drawForeground(p, rect);
-    if (!m_frame.trace || m_frame.rows.empty() || !m_range.isValid())
+    if (!m_frame->trace || m_frame->rows.empty() || !m_range.isValid())
         return;
     p->save();
     p->setRenderHint(QPainter::Antialiasing);
     drawBoundaries(p);
     drawHeader(p);
-    drawLevelLabels(p);
     drawLevel(p);
+    drawLevelLabels(p); // over the line: a label's box interrupts the line, never the other way
     drawStrip(p);
+    p->setClipping(false);
+    if (exactMarks())
+        drawDepartures(p);
     drawPinned(p);
     drawPlayhead(p);
     drawBox(p);
@@ -73,10 +76,10 @@ void RowChart::drawHeader(QPainter* p) const
 QString RowChart::legendText() const
 {
     const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
-    if (!m_frame.trace)
+    if (!m_frame->trace)
         return "line: " + unit + ", dashed: " + ceilingName();
-    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
-    const LimiterConfig& c = m_frame.trace->config;
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    const LimiterConfig& c = m_frame->trace->config;
     if (!result.nodes.empty()) // what the cluster admits, against the one limit it was meant to keep
         return tr("admitted up to %1 in %2 s: %3x the limit · colour: node")
             .arg(result.metrics.maxInWindow)
@@ -85,20 +88,24 @@ QString RowChart::legendText() const
     if (result.clients) {
         const ClientStats& k = result.clients->clients;
         const int clients = clientCount();
-        return tr("%1 attempts for %2 requests (%3x) · hollow: a retry%4")
-            .arg(k.attempts)
-            .arg(k.requests)
+        return tr("%1 for %2 (%3x) · hollow: a retry%4")
+            .arg(k.attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(k.attempts))
+            .arg(k.requests == 1 ? tr("1 request") : tr("%1 requests").arg(k.requests))
             .arg(k.amplification, 0, 'f', 1)
             .arg(clients >= 2 && clients <= 8 ? tr(" · colour: client") : QString());
     }
     if (result.levelConfig)
         return "line: the first layer's " + unit;
+    if (!m_nginxWater.empty())
+        return tr("line: what nginx holds (whole thousandths of a request) · n/1000: what a rejected one found");
+    if (!m_departures.empty())
+        return "line: " + unit + ", dashed: " + ceilingName() + QString::fromUtf8(" · \u25c7 leaves the queue");
     return "line: " + unit + ", dashed: " + ceilingName();
 }
 
 int RowChart::clientCount() const
 {
-    const auto& s = m_frame.scenario;
+    const auto& s = m_frame->scenario;
     return s && s->clients ? int(std::min<std::int64_t>(s->clients->clients(), 1'000'000)) : 0;
 }
 
@@ -118,9 +125,9 @@ void RowChart::drawLevel(QPainter* p) const
     // own line item, or any wider pen, strokes every vertex and costs more than the rest of a
     // frame together. Two offset copies give the line a weight of about two device pixels.
     const QRectF p0 = plot();
-    if (m_frame.trace && !m_frame.trace->results.at(m_row).levelReplayable) {
+    if (m_frame->trace && !m_frame->trace->results.at(m_row).levelReplayable) {
         // No one limiter holds this row's state: say so where the line would be.
-        const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
+        const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
         p->save();
         p->setPen(palette().color(QPalette::PlaceholderText));
         p->drawText(p0, Qt::AlignCenter,
@@ -131,9 +138,13 @@ void RowChart::drawLevel(QPainter* p) const
     }
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
-    QPolygonF line(m_levelPoints.size());
-    for (qsizetype i = 0; i < m_levelPoints.size(); ++i)
-        line[i] = QPointF(p0.left() + (m_levelPoints[i].x() - from) * sx, p0.bottom() - m_levelPoints[i].y() * sy);
+    // nginx: what it holds (its thousandths over 1000, on the requests' axis) rather than the
+    // excess after each request, which a burst of 0 keeps at 0.
+    const bool water = !m_nginxWater.empty();
+    const QList<QPointF>& points = water ? m_nginxWater : m_levelPoints;
+    QPolygonF line(points.size());
+    for (qsizetype i = 0; i < points.size(); ++i)
+        line[i] = QPointF(p0.left() + (points[i].x() - from) * sx, p0.bottom() - points[i].y() / (water ? 1000.0 : 1.0) * sy);
     QPen pen(levelColor(), 1);
     pen.setCosmetic(true);
     p->save();
@@ -145,17 +156,36 @@ void RowChart::drawLevel(QPainter* p) const
         p->drawPolyline(line);
         p->translate(-offset);
     }
+    // Each rejection's leftover, in nginx's own unit, where the line looks empty.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p->setFont(small);
+    p->setPen(deniedColor());
+    double lastRight = -1e9;
+    for (const auto& [t, left] : m_nginxLeft) {
+        if (t < m_range.from || t >= m_range.to || (m_playhead && t > m_playhead->t))
+            continue;
+        const double x = p0.left() + (secondsAsDouble(t) - from) * sx;
+        const QString text = QString("%1/1000").arg(left);
+        const double w = QFontMetricsF(small).horizontalAdvance(text);
+        if (x - w / 2 < lastRight + 4)
+            continue;
+        const double y = p0.bottom() - double(left) / 1000.0 * sy;
+        p->drawLine(QPointF(x, y), QPointF(x, y - 6));
+        p->drawText(QPointF(x - w / 2, y - 8), text);
+        lastRight = x + w / 2;
+    }
     p->restore();
 }
 
 void RowChart::drawPinned(QPainter* p) const
 {
-    if (!m_pinned || *m_pinned >= m_frame.trace->arrivals.size())
+    if (!m_pinned || *m_pinned >= m_frame->trace->arrivals.size())
         return;
-    const auto pinned = decisionOf(*m_frame.trace, m_row, *m_pinned);
+    const auto pinned = decisionOf(*m_frame->trace, m_row, *m_pinned);
     if (!pinned)
         return;
-    const Nanos t = timesOf(*m_frame.trace, m_row)[*pinned];
+    const Nanos t = timesOf(*m_frame->trace, m_row)[*pinned];
     if (t < m_range.from || t >= m_range.to)
         return;
     const QRectF p0 = plot();
@@ -167,7 +197,7 @@ void RowChart::drawPinned(QPainter* p) const
     p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, p0.bottom()));
     p->setPen(QPen(accent, 2));
     p->setBrush(Qt::NoBrush);
-    const Verdict v = verdictAt(m_frame.trace->results.at(m_row), *pinned);
+    const Verdict v = verdictAt(m_frame->trace->results.at(m_row), *pinned);
     p->drawEllipse(QPointF(x, laneY(laneOf(v))), 6.5 * markScale(), 6.5 * markScale());
     p->restore();
 }
@@ -241,7 +271,7 @@ void RowChart::drawBoundaries(QPainter* p) const
 {
     if (facts(algorithm()).reads != ConfigUse::LimitWindow)
         return; // the buckets have no windows
-    const Nanos w = m_frame.trace->config.windowNanos();
+    const Nanos w = m_frame->trace->config.windowNanos();
     const QRectF p0 = plot();
     const Nanos first = m_range.from / w;
     const Nanos last = (m_range.to - 1) / w;
@@ -278,8 +308,8 @@ void RowChart::drawStrip(QPainter* p) const
     const QRectF band(p0.left(), p0.top() - stripHeight(), p0.width(), stripHeight() - 2);
     p->fillRect(band, palette().color(QPalette::AlternateBase));
     p->setClipRect(QRectF(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom())));
-    const AlgorithmTrace& result = m_frame.trace->results.at(m_row);
-    const ReducedRow& r = m_frame.rows.at(m_row);
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    const ReducedRow& r = m_frame->rows.at(m_row);
     if (exactMarks()) {
         drawExactMarks(p, result, r);
         return;
@@ -315,7 +345,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     // Decisions at one instant share a mark per lane (per node on a cluster), with a badge
     // counting them ("x10"). A retry is hollow, linked to the attempt whose denial caused it; a
     // request that costs more than 1 has a larger mark.
-    const Trace& trace = *m_frame.trace;
+    const Trace& trace = *m_frame->trace;
     const auto& times = timesOf(trace, m_row);
     const std::size_t end = shownEnd();
     const bool nodes = !result.nodes.empty();
@@ -325,7 +355,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     const bool costs = !trace.costs.empty() && result.times.empty();
     QFont badge = font();
     badge.setBold(true);
-    badge.setPixelSize(laneHeight() + 1); // fits its lane
+    badge.setPixelSize(std::max(8, laneHeight() - 1)); // fits its lane
     if (!result.previousAttempt.empty()) { // the links first, under the marks
         QColor link = palette().color(QPalette::PlaceholderText);
         p->setPen(QPen(link, 1));
@@ -341,7 +371,15 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         std::int64_t maxCost = 1;
         bool retry = false;
     };
-    double badgeEnd[3] = {-1e9, -1e9, -1e9}; // per lane: where the last badge's text ends
+    // Badges are laid out per lane after the marks: a badge that would run into the next
+    // instant's marks merges with them (it moves right of them and counts them too), so badges
+    // never stack or cover a mark, and each fits its own lane.
+    struct Badge {
+        double markRight = 0; // right edge of the marks it counts
+        double markLeft = 0;
+        std::int64_t count = 0;
+    };
+    std::vector<Badge> laneBadges[3];
     const QFontMetricsF badgeMetrics(badge);
     for (std::size_t i = r.firstRequest; i < end;) {
         std::size_t j = i;
@@ -359,8 +397,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
                 g.maxCost = std::max(g.maxCost, trace.costs[j]);
         }
         const double x = xOf(secondsAsDouble(times[i]));
-        // Each lane's marks side by side (one per node, retries apart), then one badge counting
-        // the lane's decisions at this instant.
+        // Each lane's marks side by side (one per node, retries apart).
         std::int64_t laneCount[3] = {0, 0, 0};
         double laneRight[3] = {x, x, x};
         int lastLane = -1;
@@ -371,27 +408,64 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             lastLane = laneIndex;
             const Lane lane = Lane(laneIndex);
             const QPointF at(x + offset, laneY(lane));
-            // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped.
-            const double grow = g.maxCost > 1 ? std::min(2.2, 1 + 0.3 * std::log2(double(g.maxCost))) : 1.0;
+            // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped so
+            // a mark stays inside its lane.
+            const double grow = g.maxCost > 1 ? std::min(1.15, 1 + 0.05 * std::log2(double(g.maxCost))) : 1.0;
             paintMark(p, at, lane, markScale() * grow, node >= 0 ? nodeColor(node) : QColor(), g.retry);
             laneCount[laneIndex] += g.count;
-            laneRight[laneIndex] = at.x() + 3 * markScale() * grow;
+            laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
         }
-        for (int laneIndex = 0; laneIndex < 3; ++laneIndex) {
-            // A badge that would run into the previous one is left out: dense retries stay
-            // readable (hover names every mark).
-            const double left = laneRight[laneIndex] + 3;
-            if (laneCount[laneIndex] < 2 || left < badgeEnd[laneIndex])
-                continue;
-            const QString text = QString::fromUtf8("\u00d7") + QLocale().toString(laneCount[laneIndex]);
-            const Lane lane = Lane(laneIndex);
-            p->setFont(badge);
-            p->setPen(palette().color(QPalette::WindowText));
-            p->drawText(QRectF(left, laneY(lane) - laneHeight(), 60, 2 * laneHeight()), Qt::AlignLeft | Qt::AlignVCenter, text);
-            badgeEnd[laneIndex] = left + badgeMetrics.horizontalAdvance(text) + 4;
-        }
+        for (int lane = 0; lane < 3; ++lane)
+            if (laneCount[lane] > 0)
+                laneBadges[lane].push_back({laneRight[lane], x - 4 * markScale(), laneCount[lane]});
         i = j;
     }
+    p->setFont(badge);
+    p->setPen(palette().color(QPalette::WindowText));
+    const auto badgeText = [](std::int64_t n) { return QString::fromUtf8("\u00d7") + QLocale().toString(n); };
+    for (int lane = 0; lane < 3; ++lane) {
+        const auto& list = laneBadges[lane];
+        for (std::size_t k = 0; k < list.size();) {
+            Badge b = list[k++];
+            // Merge the instants whose marks the badge would cover.
+            while (k < list.size() && b.count >= 2
+                   && list[k].markLeft < b.markRight + 3 + badgeMetrics.horizontalAdvance(badgeText(b.count)) + 2) {
+                b.count += list[k].count;
+                b.markRight = list[k].markRight;
+                ++k;
+            }
+            if (b.count < 2)
+                continue;
+            const double y = laneY(Lane(lane));
+            p->drawText(QRectF(b.markRight + 3, y - laneHeight() / 2.0, 80, laneHeight()), Qt::AlignLeft | Qt::AlignVCenter,
+                        badgeText(b.count));
+        }
+    }
+}
+
+void RowChart::drawDepartures(QPainter* p) const
+{
+    if (m_departures.empty())
+        return;
+    // Along the bottom of the level plot, where the line steps down as each one leaves: never
+    // on top of the arrivals' marks in the strip.
+    const std::size_t end = shownEnd();
+    const double h = 3.2 * markScale();
+    const double y = plot().bottom() - h - 1;
+    p->save();
+    p->setClipping(false);
+    p->setPen(QPen(delayedColor(), 1.4));
+    p->setBrush(Qt::NoBrush);
+    for (const auto& [request, leaves] : m_departures) {
+        if (request >= end || (m_playhead && leaves > m_playhead->t))
+            continue;
+        if (leaves < m_range.from || leaves >= m_range.to)
+            continue;
+        const double x = xOf(secondsAsDouble(leaves));
+        QPolygonF diamond{{x, y - h}, {x + h, y}, {x, y + h}, {x - h, y}};
+        p->drawPolygon(diamond);
+    }
+    p->restore();
 }
 
 void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale, QColor color, bool hollow)

@@ -12,21 +12,26 @@
 namespace ratelab::ui {
 
 // ScenarioEdit is one undoable change: the scenario before and after it.
+// ScenarioEdit is one undoable change: the scenario and the follow flag before and after it.
 class ScenarioEdit : public QUndoCommand {
 public:
-    ScenarioEdit(ScenarioDocument* doc, const QString& what, Scenario before, Scenario after)
-        : QUndoCommand(what), m_doc(doc), m_before(std::move(before)), m_after(std::move(after))
+    ScenarioEdit(ScenarioDocument* doc, const QString& what, Scenario before, bool followsBefore, Scenario after,
+                 bool followsAfter)
+        : QUndoCommand(what), m_doc(doc), m_before(std::move(before)), m_after(std::move(after)),
+          m_followsBefore(followsBefore), m_followsAfter(followsAfter)
     {
     }
-    void undo() override { m_doc->apply(m_before); }
-    void redo() override { m_doc->apply(m_after); }
+    void undo() override { m_doc->apply(m_before, m_followsBefore); }
+    void redo() override { m_doc->apply(m_after, m_followsAfter); }
     int id() const override { return 1; }
     bool mergeWith(const QUndoCommand* other) override
     {
         if (other->text() != text())
             return false;
-        m_after = static_cast<const ScenarioEdit*>(other)->m_after;
-        if (m_after == m_before)
+        const auto* next = static_cast<const ScenarioEdit*>(other);
+        m_after = next->m_after;
+        m_followsAfter = next->m_followsAfter;
+        if (m_after == m_before && m_followsAfter == m_followsBefore)
             setObsolete(true);
         return true;
     }
@@ -35,7 +40,20 @@ private:
     ScenarioDocument* m_doc;
     Scenario m_before;
     Scenario m_after;
+    bool m_followsBefore;
+    bool m_followsAfter;
 };
+
+namespace {
+
+// followsLimits reports whether capacity and rate are the defaults: limit and limit / window.
+bool followsLimits(const Scenario& s)
+{
+    const LimiterConfig& c = s.config;
+    return c.capacity() == c.limit() && c.rate() == Rate::reduced(c.limit(), c.windowNanos());
+}
+
+} // namespace
 
 ScenarioDocument::ScenarioDocument(QObject* parent)
     : QObject(parent)
@@ -73,9 +91,11 @@ bool ScenarioDocument::differsFromPreset() const
 
 bool ScenarioDocument::isModified() const { return m_modifiedOnOpen || !m_undo->isClean(); }
 
-void ScenarioDocument::apply(const Scenario& s)
+void ScenarioDocument::apply(const Scenario& s, bool follows)
 {
     m_scenario = s;
+    m_follows = follows;
+    ++m_revision;
     emit changed();
 }
 
@@ -89,15 +109,30 @@ void ScenarioDocument::reset(const Scenario& s, const QString& filePath, const Q
     m_presetTitle = presetId.isEmpty() ? QString() : QString::fromStdString(s.title);
     m_preset = presetId.isEmpty() ? Scenario{} : s;
     m_scenario = s;
+    m_follows = followsLimits(s);
+    ++m_revision;
     emit identityChanged();
     emit changed();
     if (wasModified != isModified())
         emit modifiedChanged(isModified());
 }
 
-void ScenarioDocument::edit(const QString& what, const Scenario& nextScenario)
+void ScenarioDocument::edit(const QString& what, const Scenario& nextScenario) { push(what, nextScenario, m_follows); }
+
+void ScenarioDocument::setFollows(bool on, const QString& what)
 {
-    if (nextScenario == m_scenario)
+    Scenario next = m_scenario;
+    if (on)
+        next.config = LimiterConfig::make(next.config.limit(), next.config.windowNanos()).withNginx(next.config.nginx());
+    push(what, next, on);
+}
+
+void ScenarioDocument::push(const QString& what, const Scenario& nextScenario, bool follows)
+{
+    // An edit that sets capacity or rate by hand (the Rate box, "try rate 1") stops them
+    // following, in the same undo step.
+    follows = follows && followsLimits(nextScenario);
+    if (nextScenario == m_scenario && follows == m_follows)
         return;
     Scenario next = nextScenario;
     // A preset's title names what its settings show: once they change, say what it is based
@@ -105,7 +140,7 @@ void ScenarioDocument::edit(const QString& what, const Scenario& nextScenario)
     if (!m_presetId.isEmpty() && next.title == m_preset.title && !(withoutWords(next) == withoutWords(m_preset)))
         next.title = tr("Based on \u201c%1\u201d").arg(m_presetTitle).toStdString();
     const bool wasModified = isModified();
-    m_undo->push(new ScenarioEdit(this, what, m_scenario, next)); // redo() applies it
+    m_undo->push(new ScenarioEdit(this, what, m_scenario, m_follows, next, follows)); // redo() applies it
     if (wasModified != isModified())
         emit modifiedChanged(isModified());
 }

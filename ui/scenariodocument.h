@@ -27,6 +27,14 @@ public:
     ~ScenarioDocument() override;
 
     const Scenario& scenario() const { return m_scenario; }
+    // follows reports whether capacity and rate follow limit and window (the tick box): an edit
+    // of the limit or the window then sets them too. It is part of the document's undo history;
+    // a document opened follows when its capacity and rate are the defaults, and an edit that
+    // makes them differ from the defaults (typing a rate) stops it following.
+    bool follows() const { return m_follows; }
+    // revision counts the changes of scenario() and follows() since the document was made: a
+    // view can tell whether anything changed since it last looked.
+    quint64 revision() const { return m_revision; }
     // filePath is the scenario file the document was opened from or saved to; empty otherwise.
     QString filePath() const { return m_filePath; }
     // presetId names the preset the document was opened from, if any (until it is saved).
@@ -51,6 +59,12 @@ public:
     // (checkScenario). f may throw InputError to refuse. A refusal changes nothing, emits
     // refused() with the reason and changed() (so views show the document again), and returns false.
     bool change(const QString& what, const std::function<void(Scenario&)>& f);
+    // refuse reports an edit refused before it reached the document (a typed value a control
+    // checked): refused(message) without any change; an empty message withdraws it.
+    void refuse(const QString& message) { emit refused(message); }
+    // setFollows ticks or unticks "capacity and rate follow limit and window" as one undoable
+    // step; ticking it also sets capacity and rate to limit and limit / window in that step.
+    void setFollows(bool on, const QString& what);
 
     // open reads a scenario file into the document. On failure the document stays as it was and
     // the result's error says why.
@@ -67,6 +81,7 @@ signals:
     // changed is emitted after every change of scenario(), edits, undo and redo included.
     void changed();
     // refused is emitted when change() refuses an edit: "Rate: nginx_limit_req: rate ...".
+    // changed() follows it; revision() is then unchanged.
     void refused(const QString& message);
     // modifiedChanged is emitted when isModified() changes.
     void modifiedChanged(bool modified);
@@ -75,7 +90,8 @@ signals:
 
 private:
     friend class ScenarioEdit;
-    void apply(const Scenario& s);
+    void apply(const Scenario& s, bool follows);
+    void push(const QString& what, const Scenario& next, bool follows);
 
     Scenario m_scenario;
     QString m_filePath;
@@ -84,6 +100,8 @@ private:
     Scenario m_preset; // as the preset opened, when presetId is set
     QUndoStack* m_undo;
     bool m_modifiedOnOpen = false;
+    bool m_follows = true;
+    quint64 m_revision = 0;
 };
 
 } // namespace ratelab::ui

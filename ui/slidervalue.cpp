@@ -108,7 +108,10 @@ void SliderValue::commitTyped()
 
 void SliderValue::setProblem(const QString& problem)
 {
+    const bool changed = problem != m_problem;
     m_problem = problem;
+    if (changed)
+        emit problemChanged(problem);
     m_field->setStyleSheet(problem.isEmpty() ? QString() : QString("QLineEdit { border: 2px solid #d32f2f; }"));
     m_field->setToolTip(problem.isEmpty() ? m_tip : problem);
 }

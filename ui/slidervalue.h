@@ -50,6 +50,8 @@ public:
 
 signals:
     void edited(const QString& text);
+    // problemChanged reports why the typed text is refused (the red box), or "" once it is not.
+    void problemChanged(const QString& problem);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

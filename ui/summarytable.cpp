@@ -1,4 +1,9 @@
 #include "summarytable.h"
+#include "algorithm_facts.h"
+#include "rows.h"
+
+#include <climits>
+#include <cstdint>
 
 #include "clients.h"
 #include "explain.h"
@@ -59,11 +64,47 @@ SummaryTable::SummaryTable(QWidget* parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
+std::vector<std::uint32_t> maxUnitsInWindow(const Trace& trace, std::size_t row)
+{
+    const AlgorithmTrace& result = trace.results.at(row);
+    const auto& times = timesOf(trace, row);
+    const Nanos w = trace.config.windowNanos();
+    const bool costs = !trace.costs.empty() && result.times.empty();
+    std::vector<std::uint32_t> prefix(times.size() + 1, 0);
+    // Two pointers over the admitted decisions: units inside (t_i - W, t_i].
+    std::vector<std::pair<Nanos, std::int64_t>> admitted; // (time, units), a sliding queue
+    std::size_t head = 0;
+    std::int64_t inside = 0, best = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        if (verdictAt(result, i) != Verdict::Denied) {
+            const std::int64_t units = costs ? trace.costs[i] : 1;
+            admitted.emplace_back(times[i], units);
+            inside += units;
+            while (admitted[head].first <= times[i] - w)
+                inside -= admitted[head++].second;
+            best = std::max(best, inside);
+        }
+        prefix[i + 1] = std::uint32_t(std::min<std::int64_t>(best, UINT32_MAX));
+    }
+    return prefix;
+}
+
+void SummaryTable::buildMaxSoFar()
+{
+    m_maxSoFar.clear();
+    if (!m_trace)
+        return;
+    for (std::size_t r = 0; r < m_trace->results.size(); ++r)
+        m_maxSoFar.push_back(maxUnitsInWindow(*m_trace, r));
+}
+
 void SummaryTable::setFrame(const Frame& frame)
 {
     if (!frame.trace)
         return;
     const auto& results = frame.trace->results;
+    m_trace = frame.trace;
+    m_maxSoFar.clear();
     fill(results);
     fitLastColumn();
     updateGeometry();
@@ -103,6 +144,15 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         cell(r, 3, locale.toString(m.delayed));
         cell(r, 4, locale.toString(m.maxInWindow));
         cell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
+        // With costs the limit counts units: the overshoot is the units in a window over L.
+        if (!m_trace->costs.empty() && result.times.empty() && !result.levelConfig) {
+            const std::uint32_t units = maxUnitsInWindow(*m_trace, std::size_t(r)).back();
+            const double quota = double(facts(result.algorithm).reads == ConfigUse::LimitWindow ? m_trace->config.limit()
+                                                                                               : m_trace->config.capacity());
+            cell(r, 5, QString::number(units / quota, 'f', 2) + "x");
+            item(r, 5)->setToolTip(tr("%1 units admitted in one window (requests weighted by their cost) of a quota of %2")
+                                       .arg(units).arg(qint64(quota)));
+        }
         if (result.levelConfig) // a layered policy: each layer holds its own
             cell(r, 6, tr("per layer"));
         else
@@ -144,6 +194,20 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
     horizontalHeaderItem(1)->setText(tr("Allowed") + soFar);
     horizontalHeaderItem(2)->setText(tr("Denied") + soFar);
     horizontalHeaderItem(3)->setText(tr("Delayed") + soFar);
+    horizontalHeaderItem(4)->setText(tr("Max in a window") + soFar);
+    // Max in a window follows the playhead too: the most admitted in a window among the
+    // decisions shown (replaced by the totals again at the end).
+    if (upTo && m_trace && m_maxSoFar.empty())
+        buildMaxSoFar();
+    for (int r = 0; r < rowCount() && m_trace && r < int(m_trace->results.size()); ++r) {
+        const AlgorithmTrace& result = m_trace->results[std::size_t(r)];
+        const Counts& c = counts.row(std::size_t(r));
+        const std::size_t shown = std::size_t(c.admitted + c.denied);
+        if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.levelConfig)
+            item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
+        else if (m_trace->costs.empty() || !result.times.empty())
+            item(r, 4)->setText(locale.toString(qint64(m_maxSoFar[std::size_t(r)].at(std::min(shown, m_maxSoFar[std::size_t(r)].size() - 1)))));
+    }
     const QString when = upTo ? tr("up to the playhead at %1 s").arg(QString::fromStdString(explainSeconds(*upTo)))
                               : tr("over the whole scenario");
     for (int c = 1; c <= 3; ++c)

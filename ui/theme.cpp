@@ -1,15 +1,51 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
+#include <QProxyStyle>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 
 namespace ratelab::ui {
 
+namespace {
+
+// FramedIndicators is Fusion with a visible frame around check boxes and radio buttons: on a
+// dark palette Fusion draws their frame darker than the window, and an unticked box vanishes.
+class FramedIndicators : public QProxyStyle {
+public:
+    FramedIndicators()
+        : QProxyStyle(QStyleFactory::create("Fusion"))
+    {
+    }
+    void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                       const QWidget* widget) const override
+    {
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+        const bool dark = option->palette.color(QPalette::Window).lightness() < 128;
+        if (!dark || (element != PE_IndicatorCheckBox && element != PE_IndicatorRadioButton))
+            return;
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        const bool enabled = option->state & State_Enabled;
+        painter->setPen(QPen(option->palette.color(enabled ? QPalette::Active : QPalette::Disabled, QPalette::PlaceholderText), 1));
+        painter->setBrush(Qt::NoBrush);
+        const QRectF r = QRectF(option->rect).adjusted(0.5, 0.5, -0.5, -0.5);
+        if (element == PE_IndicatorCheckBox)
+            painter->drawRoundedRect(r, 2, 2);
+        else
+            painter->drawEllipse(r);
+        painter->restore();
+    }
+};
+
+} // namespace
+
 void applyTheme(Theme theme)
 {
-    QApplication::setStyle(QStyleFactory::create("Fusion"));
+    QApplication::setStyle(new FramedIndicators);
     QPalette p;
     if (theme == Theme::Dark) {
         const QColor window(0x1f, 0x23, 0x2a), base(0x15, 0x18, 0x1d), text(0xe5, 0xe7, 0xeb);

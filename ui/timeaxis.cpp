@@ -13,7 +13,7 @@ TimeAxis::TimeAxis(QWidget* parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }
 
-QSize TimeAxis::sizeHint() const { return {200, fontMetrics().height() + 10}; }
+QSize TimeAxis::sizeHint() const { return {200, fontMetrics().height() + 12}; }
 
 void TimeAxis::setPlot(double left, double right, TimeRange range)
 {
@@ -44,7 +44,8 @@ void TimeAxis::paintEvent(QPaintEvent*)
         p.drawLine(QPointF(x, 0), QPointF(x, 4));
         const QString label = QLocale().toString(std::abs(t) < step * 1e-6 ? 0.0 : t, 'f', precision) + " s"; // "100,000 s"
         const double w = fm.horizontalAdvance(label);
-        p.drawText(QPointF(std::clamp(x - w / 2, 0.0, width() - w), 4 + fm.ascent()), label);
+        // Below the tick with a gap: the tick never runs into the label.
+        p.drawText(QPointF(std::clamp(x - w / 2, 0.0, width() - w), 7 + fm.ascent()), label);
     }
 }
 
