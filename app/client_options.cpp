@@ -121,7 +121,10 @@ void compareWithClients(const QCommandLineParser& parser, const QStringList& arg
         throw InputError("request cost is not simulated with clients that retry yet: leave out --cost with the client "
                          "options");
     for (Algorithm a : scenario.algorithms)
-        if (a == Algorithm::NginxLimitReq)
+        if (isProduct(a))
+            throw InputError(std::string(algorithmId(a)) + " is not simulated with clients that retry yet: leave it "
+                             "out of --algorithms with the client options");
+        else if (a == Algorithm::NginxLimitReq)
             throw InputError("nginx_limit_req is not simulated with clients that retry yet: leave it out of "
                              "--algorithms with the client options");
     const ClientConfig clients = clientConfigFromOptions(parser, scenario.pattern.seed, namedClients);

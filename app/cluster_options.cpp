@@ -111,7 +111,10 @@ std::pair<Trace, ClusterReport> runCluster(const Scenario& scenario, const Clust
         throw InputError("request cost is not simulated on a cluster yet: leave out --cost (and costs in the arrivals "
                          "file) with the cluster options");
     for (Algorithm a : scenario.algorithms)
-        if (a == Algorithm::NginxLimitReq)
+        if (isProduct(a))
+            throw InputError(std::string(algorithmId(a)) + " is not simulated on a cluster yet: leave it out of "
+                             "--algorithms with the cluster options");
+        else if (a == Algorithm::NginxLimitReq)
             throw InputError("nginx_limit_req runs on one server only: leave it out of --algorithms with the cluster "
                              "options");
     Trace trace{scenario.config, resolveArrivals(scenario), {}, {}, {}};

@@ -3,6 +3,7 @@
 #include "algorithm_facts.h"
 #include "decimal.h"
 #include "nginx_limit_req.h"
+#include "products/product.h"
 
 #include <algorithm>
 #include <optional>
@@ -52,6 +53,7 @@ void checkScenario(const Scenario& s)
     const bool nginx = std::find(s.algorithms.begin(), s.algorithms.end(), Algorithm::NginxLimitReq) != s.algorithms.end();
     if (nginx)
         (void)nginxRateThousandths(s.config.rate()); // "nginx_limit_req: rate ... nearest: ..."
+    checkProductOptions(s.config, s.algorithms); // each product refuses its own bad options
     const bool costs = s.cost != 1 || (s.explicitArrivals && !s.explicitCosts.empty());
     const auto refuse = [](const char* a, const char* b) {
         throw InputError(std::string(a) + " and " + b + " cannot be simulated together yet: turn one off");

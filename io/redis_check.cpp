@@ -29,10 +29,15 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address)
         if (s.clients || !s.layers.empty() || !resolveCosts(s).empty())
             return {false, "The Redis scripts decide one request of cost 1 at a time: turn off clients, layers and "
                            "request cost to check this scenario."};
-        for (Algorithm a : s.algorithms)
+        for (Algorithm a : s.algorithms) {
             if (a == Algorithm::NginxLimitReq)
                 return {false, "nginx_limit_req has no Redis script (it is nginx's own module): untick it to check "
                                "the others."};
+            if (isProduct(a))
+                return {false, QString::fromStdString(std::string(algorithmId(a)))
+                                   + " has no RateLab Redis script (it models a product's own code): untick it to check "
+                                     "the others."};
+        }
         ClusterConfig cluster = s.cluster.value_or(ClusterConfig{});
         // Redis is one atomic store: it is compared with `shared` on the same nodes and clocks.
         cluster = ClusterConfig::make({cluster.nodes(), cluster.balancer(), Coordination::Shared, 0, 0,
