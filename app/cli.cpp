@@ -6,6 +6,7 @@
 #include "cluster_options.h"
 #include "command.h"
 #include "guilauncher.h"
+#include "import_command.h"
 #include "memory_command.h"
 #include "nginx_limit_req.h"
 #include "presets.h"
@@ -164,6 +165,7 @@ const Command kCommands[] = {
     {"memory", "Print each limiter's worst-case state for K active keys (memory at scale).", memoryCommand},
     {"lua", "Print the Redis Lua script of one algorithm, ready to paste into a service.", printLua},
     {"nginx", "Print the nginx limit_req_zone / limit_req lines for the scenario's rate, burst and delay.", nginxLines},
+    {"import", "Read a product's rate-limit configuration and show what you wrote beside what you get.", importCommand},
 };
 
 // kGuiCommands draw widgets: ratelab-gui runs them (offscreen, no display needed).

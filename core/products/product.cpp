@@ -34,17 +34,38 @@ constexpr DurationUnit kUnits[] = {
     {"m", 60 * kNanosPerSecond}, {"h", 3600 * kNanosPerSecond}, {"d", 86400 * kNanosPerSecond},
 };
 
-// scaled converts a decimal number of `unit` to exact nanoseconds, or throws.
+// scaled converts a decimal number of `unit` ("1.5", "250", "1e3") to exact nanoseconds, or throws.
 Nanos scaled(std::string_view number, Nanos unit)
 {
-    const Int128 asSeconds = parseSeconds(number); // number * 1e9, exact
-    const Int128 nanos = asSeconds * unit;
-    if (nanos % kNanosPerSecond != 0)
+    if (number.find_first_of("eE-") != std::string_view::npos) {
+        const Int128 nanos = Int128(parseSeconds(number)) * unit; // parseSeconds: number * 1e9, exact
+        if (nanos % kNanosPerSecond != 0)
+            throw InputError("finer than one nanosecond");
+        if (nanos / kNanosPerSecond > kMaxNanos)
+            throw InputError("too long");
+        return static_cast<Nanos>(nanos / kNanosPerSecond);
+    }
+    const std::size_t dot = number.find('.');
+    const std::string_view whole = number.substr(0, dot);
+    const std::string_view frac = dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
+    if ((whole.empty() && frac.empty()) || whole.size() > 19 || frac.size() > 18
+        || whole.find_first_not_of("0123456789") != std::string_view::npos
+        || frac.find_first_not_of("0123456789") != std::string_view::npos)
+        throw InputError("not a number");
+    Int128 w = 0, f = 0, scale = 1;
+    for (char c : whole)
+        w = w * 10 + (c - '0');
+    for (char c : frac) {
+        f = f * 10 + (c - '0');
+        scale *= 10;
+    }
+    const Int128 fracNanos = f * unit;
+    if (fracNanos % scale != 0)
         throw InputError("finer than one nanosecond");
-    const Int128 n = nanos / kNanosPerSecond;
-    if (n > kMaxNanos)
+    const Int128 total = w * unit + fracNanos / scale;
+    if (total > kMaxNanos)
         throw InputError("too long");
-    return static_cast<Nanos>(n);
+    return static_cast<Nanos>(total);
 }
 
 bool isNumberChar(char c) { return (c >= '0' && c <= '9') || c == '.'; }
