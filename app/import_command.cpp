@@ -19,9 +19,13 @@ int importCommand(QCommandLineParser& parser, const QStringList& args)
                                      "options) and show what it does.");
     parser.addPositionalArgument("FILE", "The configuration file.");
     parser.addOption({"save-scenario", "Write the imported scenario to OUT (a .ratelab.json file).", "OUT"});
-    int status = 0;
-    if (!parseOrFail(parser, args, status))
-        return status;
+    parser.addHelpOption();
+    if (!parser.parse(args))
+        return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        return 0;
+    }
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1)
         return fail("import: name one configuration file");

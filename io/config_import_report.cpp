@@ -3,6 +3,8 @@
 
 #include "decimal.h"
 #include "products/envoy_local.h"
+#include "products/express_rate_limit.h"
+#include "products/rate_limiter_flexible.h"
 #include "products/product.h"
 
 #include <cstdio>
@@ -81,12 +83,12 @@ Belief believe(const ImportedConfig& c, const Limiter& fresh)
         break;
     }
     case Algorithm::ExpressRateLimit:
+        b.count = b.burst = fresh.quota();
+        b.per = b.window = dynamic_cast<const ExpressRateLimit&>(fresh).windowMs() * 1'000'000;
+        break;
     case Algorithm::RateLimiterFlexible:
-        b.count = fresh.quota();
-        b.burst = b.count;
-        b.per = b.window = c.scenario.algorithms.front() == Algorithm::ExpressRateLimit
-                               ? number(wrote(c, "windowMs"), 60000) * 1'000'000
-                               : number(wrote(c, "duration"), 1) * kNanosPerSecond;
+        b.count = b.burst = fresh.quota();
+        b.per = b.window = std::max<std::int64_t>(1, dynamic_cast<const RateLimiterFlexible&>(fresh).durationMs()) * 1'000'000;
         break;
     default:
         b.count = fresh.quota();
@@ -144,8 +146,8 @@ std::string whatYouGet(const ImportedConfig& c)
 
     // Effective rate: a stream 8 times as dense as the written rate, measured over its second half.
     const Nanos written = b.count > 0 ? std::max<Nanos>(1, b.per / b.count) : kNanosPerSecond;
-    const Nanos span = std::max({b.window, b.per, written * 16});
-    const Nanos step = std::max<Nanos>(span / 4000, std::max<Nanos>(1, written / 8));
+    const Nanos span = 16 * std::max({b.window, b.per, written});
+    const Nanos step = std::max<Nanos>(2 * span / 1'000'000, std::max<Nanos>(1, written / 8));
     std::vector<Nanos> stream;
     for (Nanos t = 0; t < 2 * span; t += step)
         stream.push_back(t);
@@ -156,7 +158,7 @@ std::string whatYouGet(const ImportedConfig& c)
             late += l->decide(t).allowed && t >= span ? 1 : 0;
     }
     const double rate = double(late) / (double(span) / 1e9);
-    out << "  rate       " << (unlimited ? std::string("no limit") : perSecond(rate)) << " (you wrote "
+    out << "  rate       " << (unlimited ? std::string("no limit") : perSecond(rate)) << " under a stream 8 times as dense (you wrote "
         << (b.count > 0 ? perSecond(double(b.count) * 1e9 / double(b.per)) : std::string("no rate")) << ")\n";
     out << "  window     " << (b.window > 0 ? seconds(b.window) : std::string("none: a bucket")) << "\n\nTraffic:\n";
 
@@ -167,6 +169,9 @@ std::string whatYouGet(const ImportedConfig& c)
         surprise = "limiting is off: every request passes, however many arrive at once";
     else if (b.burst > 0 && burst != b.burst)
         surprise = "you wrote a burst of " + std::to_string(b.burst) + ", but " + std::to_string(burst) + " pass at once";
+    else if (b.count > 0 && rate < 0.99 * double(b.count) * 1e9 / double(b.per))
+        surprise = "you wrote " + perSecond(double(b.count) * 1e9 / double(b.per)) + ", but at most " + perSecond(rate)
+                 + " pass";
 
     // A page load: 27 requests 2 ms apart.
     std::vector<Nanos> page;
@@ -204,6 +209,9 @@ std::string whatYouGet(const ImportedConfig& c)
         out << "  boundary burst: no window (the bucket refills " << (a == Algorithm::EnvoyLocal ? "at each fill" : "continuously")
             << ")\n";
     }
+    if (surprise.empty() && b.window == 0 && b.count > burst && b.count > 1)
+        surprise = std::to_string(b.count) + " per " + seconds(b.per) + " is one every " + seconds(written) + ": "
+                 + std::to_string(b.count) + " at once do not pass, only " + std::to_string(burst);
     out << "\nFirst surprise: " << (surprise.empty() ? std::string("none on these shapes") : surprise) << ".\n";
     return out.str();
 }

@@ -28,6 +28,7 @@ public:
     double levelAt(Nanos t) const override { return double(valueAt(t / kMillis)); }
     Memory memory() const override { return {16, 1}; } // value, expiresAt
     Algorithm algorithm() const override { return Algorithm::RateLimiterFlexible; }
+    std::int64_t durationMs() const { return m_durationMs; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<RateLimiterFlexible>(*this); }
 
 protected:
