@@ -74,7 +74,14 @@ const AlgorithmFacts kFacts[] = {
      "rejected hits counted), fixed-window-elastic-expiry (every hit moves the end), moving-window (an entry exactly "
      "the expiry old still counts)."},
     {Algorithm::Guava, "guava", "Guava RateLimiter", "Guava RateLimiter", "stored permits", "max permits",
-     ConfigUse::CapacityRate, [](const LimiterConfig& c) { return productQuota(Algorithm::Guava, c); },
+     ConfigUse::CapacityRate,
+     [](const LimiterConfig& c) {
+         try {
+             return GuavaRateLimiter(c).permitsPerSecond(); // maxPermits: one second of permits
+         } catch (const InputError&) {
+             return 0.0;
+         }
+     },
      "Guava's RateLimiter.create(permitsPerSecond) (SmoothBursty) asked with tryAcquire(1, 0, unit), as Guava 31.1 "
      "computes it (SmoothRateLimiter.java): it starts with no stored permits, stores up to one second of them, and "
      "admits a request whenever the next ticket is free, letting it borrow: the request that exceeds pays for the "

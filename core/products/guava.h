@@ -25,8 +25,9 @@ public:
     explicit GuavaRateLimiter(const LimiterConfig& config);
 
     std::int32_t remainingAt(Nanos t) const override;
-    // quota is the most a fresh limiter admits at once in requests of cost 1: one (it starts empty).
-    std::int64_t quota() const override { return 1; }
+    // quota is kMaxCost: whenever the ticket is free a request of any cost passes (it borrows), so
+    // no cost is "never". (A fresh limiter admits one request of cost 1 at once: it starts empty.)
+    std::int64_t quota() const override { return kMaxCost; }
     double levelAt(Nanos t) const override;
     Memory memory() const override { return {24, 1}; } // storedPermits, nextFreeTicketMicros, (interval)
     Algorithm algorithm() const override { return Algorithm::Guava; }
@@ -48,7 +49,6 @@ protected:
         return d;
     }
     bool admits(Nanos t, std::int64_t) const override { return m_nextFreeMicros <= t / 1000; }
-    bool neverAdmits(std::int64_t) const override { return false; }
 
 private:
     void resync(std::int64_t nowMicros)
