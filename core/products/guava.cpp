@@ -24,7 +24,7 @@ void GuavaRateLimiter::reserve(std::int64_t permits, std::int64_t nowMicros)
     resync(nowMicros);
     const double spend = std::min(double(permits), m_storedPermits);
     const double fresh = double(permits) - spend;
-    const std::int64_t wait = static_cast<std::int64_t>(fresh * m_intervalMicros); // (long) truncates
+    const std::int64_t wait = saturatingCast(fresh * m_intervalMicros); // Java's (long): truncates, saturates
     // LongMath.saturatedAdd
     m_nextFreeMicros = wait > std::numeric_limits<std::int64_t>::max() - m_nextFreeMicros
                            ? std::numeric_limits<std::int64_t>::max()

@@ -17,6 +17,7 @@
 #include "../decimal.h"
 #include "../limiter.h"
 
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -71,6 +72,28 @@ void checkProductOptions(const LimiterConfig& config, std::span<const Algorithm>
 // productQuota returns the quota of product a built from config (0 when config does not build
 // it): where its chart draws the ceiling.
 double productQuota(Algorithm a, const LimiterConfig& config);
+
+// saturatingCast converts a double to int64 as Java's (long) and Rust's `as i64` do: NaN is 0,
+// values beyond the range are the nearest end. (A plain C++ cast is undefined there.)
+inline std::int64_t saturatingCast(double x)
+{
+    if (x != x)
+        return 0;
+    if (x >= 9223372036854775807.0)
+        return std::numeric_limits<std::int64_t>::max();
+    if (x <= -9223372036854775808.0)
+        return std::numeric_limits<std::int64_t>::min();
+    return static_cast<std::int64_t>(x);
+}
+
+// goCast converts a double to int64 as Go does on amd64 (CVTTSD2SQ): out of range or NaN gives
+// the "integer indefinite" value, the most negative int64.
+inline std::int64_t goCast(double x)
+{
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775807.0))
+        return std::numeric_limits<std::int64_t>::min();
+    return static_cast<std::int64_t>(x);
+}
 
 // wholeUnits returns n / unit when unit divides n exactly, else nullopt (RateLab's W in a
 // product's whole milliseconds or seconds).

@@ -130,7 +130,7 @@ RedisCell::RedisCell(const LimiterConfig& config)
         m_quantity = 1;
     }
     // Rate::per_period: ((ns as f64) / (n as f64)) as i64, truncating.
-    m_interval = static_cast<Nanos>(double(periodSeconds * kNanosPerSecond) / double(count));
+    m_interval = saturatingCast(double(periodSeconds * kNanosPerSecond) / double(count));
     if (m_interval == 0)
         p.fail("the emission interval rounds to 0 ns (redis-cell: \"Zero rates are not supported\")");
     if (Int128(m_interval) * (m_maxBurst + 1) > kMaxNanos / 4)

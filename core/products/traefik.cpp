@@ -44,7 +44,7 @@ Decision Traefik::step(Nanos t, std::int64_t cost)
     if (cost > m_burst)
         return d;
     const auto [tokens, wait] = reservation(t, cost);
-    const Nanos timeToAct = t + wait;
+    const Nanos timeToAct = clampToNanos(Int128(t) + wait); // Go's Time.Add; clamped far beyond any run
     m_last = t;
     m_hasLast = true;
     m_tokens = tokens;
@@ -66,7 +66,7 @@ Decision Traefik::step(Nanos t, std::int64_t cost)
     m_last = t;
     m_tokens = back;
     if (timeToAct == m_lastEvent) {
-        const Nanos prevEvent = timeToAct + durationFromTokens(double(-cost));
+        const Nanos prevEvent = clampToNanos(Int128(timeToAct) + durationFromTokens(double(-cost)));
         if (!(prevEvent < t))
             m_lastEvent = prevEvent;
     }

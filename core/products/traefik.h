@@ -43,7 +43,7 @@ private:
     // Go's Duration.Seconds(): whole seconds plus the nanoseconds / 1e9.
     static double goSeconds(Nanos d) { return double(d / 1'000'000'000) + double(d % 1'000'000'000) / 1e9; }
     double tokensFromDuration(Nanos d) const { return goSeconds(d) * m_limit; }
-    Nanos durationFromTokens(double tokens) const { return static_cast<Nanos>(1e9 * (tokens / m_limit)); }
+    Nanos durationFromTokens(double tokens) const { return goCast(1e9 * (tokens / m_limit)); }
     // advance is Limiter.advance: the tokens at t (the first call finds last at Go's zero time,
     // so the elapsed time saturates and the bucket is full).
     double advance(Nanos t) const
