@@ -242,6 +242,26 @@ private slots:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
+    // limits' moving window with a cost (RateLab's extension: `amount` entries at once, as
+    // acquire_entry(amount=k) inserts them): "3 per 1 second". 0: cost 2 -> [0, 0]. 0.5: cost 2
+    // reads entry 3 - 2 = 1 (atime 0 >= -0.5): refused. 0.5: cost 1 reads entry 2: none, passes ->
+    // [0.5, 0, 0]. 1.0: entry 2 is 0.0 >= 1.0 - 1: refused; 1 ns later it passes.
+    void limitsMovingWindowCost()
+    {
+        const std::unique_ptr<Limiter> l =
+            makeLimiter(Algorithm::PythonLimits, with({{"strategy", "moving-window"}, {"limit", "3 per 1 second"}}));
+        QVERIFY(l->decide(0, 2).allowed);
+        QCOMPARE(l->remainingAt(0), 1);
+        QVERIFY(!l->decide(ms(500), 2).allowed);
+        QVERIFY(l->decide(ms(500), 1).allowed);
+        QCOMPARE(l->remainingAt(sec(1)), 0);
+        QVERIFY(!l->decide(sec(1), 1).allowed);
+        QCOMPARE(l->waitFor(sec(1), 1), 1);
+        QVERIFY(l->decide(sec(1) + 1, 1).allowed);
+        QVERIFY(!l->decide(sec(1) + 1, 4).allowed); // more than the amount: never
+        QCOMPARE(l->decide(sec(1) + 1, 4).retryAfter, kRetryNever);
+    }
+
     // nginx's 50r/s with burst=8 nodelay: a page load of 27 requests at once gets 9 through and
     // 18 rejected (excess passes 8000 from the 10th on): 50r/s is one request per 20 ms, not 50
     // at once.

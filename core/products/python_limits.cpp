@@ -18,6 +18,8 @@ struct LimitItem {
 // parseLimit reads one item of limits' string notation (limits/util.py SINGLE_EXPR).
 std::optional<LimitItem> parseLimit(const std::string& text)
 {
+    if (text.size() > 200)
+        return std::nullopt; // std::regex recurses per character: keep it short
     static const std::regex expr(R"(^\s*([0-9]+)\s*(/|\s*per\s*)\s*([0-9]+)*\s*(hour|minute|second|day|month|year)s?\s*$)",
                                  std::regex::icase);
     std::smatch m;
@@ -66,10 +68,13 @@ Decision PythonLimits::step(Nanos t, std::int64_t cost)
     if (m_strategy == Strategy::MovingWindow) {
         if (!admits(t, cost))
             return d;
-        for (std::int64_t i = 0; i < cost; ++i)
-            m_events.push_front(now);
-        while (std::int64_t(m_events.size()) > m_amount)
-            m_events.pop_back();
+        m_next += cost; // events[key][:0] = [entry] * cost
+        if (!m_runs.empty() && m_runs.front().atime == now)
+            m_runs.front().end = m_next;
+        else
+            m_runs.push_front({now, m_next});
+        while (m_runs.size() > 1 && m_runs.back().end <= m_next - m_amount)
+            m_runs.pop_back(); // wholly older than the newest m_amount: never read again
         d.allowed = true;
         return d;
     }
@@ -95,19 +100,29 @@ bool PythonLimits::admits(Nanos t, std::int64_t cost) const
         return counterAt(now) + cost <= m_amount;
     if (cost > m_amount)
         return false;
-    const std::size_t index = std::size_t(m_amount - cost);
-    return !(index < m_events.size() && m_events[index] >= now - double(m_expiry));
+    const auto index = std::size_t(m_amount - cost);
+    const std::optional<double> entry = atimeAt(std::int64_t(index));
+    return !(entry && *entry >= now - double(m_expiry));
+}
+
+std::optional<double> PythonLimits::atimeAt(std::int64_t i) const
+{
+    if (i >= kept())
+        return std::nullopt;
+    const std::int64_t number = m_next - 1 - i;
+    // Run k holds [end of run k + 1, end of run k): the entry is in the run just before the first
+    // run whose end is <= number (the front's end, m_next, is above it).
+    const auto after = std::partition_point(m_runs.begin(), m_runs.end(), [&](const Run& r) { return r.end > number; });
+    return std::prev(after)->atime;
 }
 
 std::int64_t PythonLimits::inWindow(double now) const
 {
-    std::int64_t n = 0;
-    for (double atime : m_events) {
-        if (!(atime >= now - double(m_expiry)))
-            break; // newest first: the rest are older
-        ++n;
-    }
-    return n;
+    // The entries with atime >= now - expiry are the newest ones (atimes never increase going back).
+    const double threshold = now - double(m_expiry);
+    const auto older = std::partition_point(m_runs.begin(), m_runs.end(), [&](const Run& r) { return r.atime >= threshold; });
+    const std::int64_t newer = older == m_runs.end() ? m_next : m_next - older->end;
+    return std::min(newer, m_amount);
 }
 
 std::int32_t PythonLimits::remainingAt(Nanos t) const

@@ -22,7 +22,9 @@
 
 #include "product.h"
 
+#include <algorithm>
 #include <deque>
+#include <optional>
 #include <string>
 
 namespace ratelab {
@@ -39,7 +41,7 @@ public:
     Memory memory() const override
     {
         if (m_strategy == Strategy::MovingWindow)
-            return {8 * std::int64_t(m_events.size()), std::int64_t(m_events.size())};
+            return {16 * std::int64_t(m_runs.size()), std::int64_t(m_runs.size())};
         return {16, 1};
     }
     Algorithm algorithm() const override { return Algorithm::PythonLimits; }
@@ -67,8 +69,18 @@ private:
     std::int64_t m_counter = 0;
     double m_expiration = 0;
     bool m_hasCounter = false;
-    // moving window: atimes, newest first, at most m_amount kept (no older one is ever read)
-    std::deque<double> m_events;
+    // moving window: the list of atimes, newest first, held as runs of equal atimes (a hit of cost
+    // k adds k at once). Entries are numbered in the order they were added (m_next is the next
+    // number); a run holds the numbers [end - count, end). Only the newest m_amount are ever read.
+    struct Run {
+        double atime;
+        std::int64_t end;
+    };
+    std::deque<Run> m_runs; // newest first
+    std::int64_t m_next = 0;
+    std::int64_t kept() const { return std::min(m_next, m_amount); }
+    // atimeAt is the atime of list entry i (0 = newest), or nullopt past the end.
+    std::optional<double> atimeAt(std::int64_t i) const;
 };
 
 } // namespace ratelab
