@@ -112,6 +112,12 @@ const AlgorithmFacts kFacts[] = {
      "redis-cell's CL.THROTTLE key max_burst count_per_period period, GCRA as redis-cell computes it at commit "
      "97d409c (redis-cell-impl/src/lib.rs): the tolerance is max_burst + 1 emission intervals, so max_burst 15 "
      "admits 16 at once."},
+    {Algorithm::NodeLimiter, "node_limiter", "npm limiter", "npm limiter", "tokens", "tokensPerInterval",
+     ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::NodeLimiter, c); },
+     "The npm package limiter's RateLimiter (tryRemoveTokens, fireImmediately) as version 4.1.0 computes it "
+     "(RateLimiter.js, TokenBucket.js): a full bucket of tokensPerInterval dripping in performance.now() "
+     "milliseconds, and a fixed window of interval from the first request that also caps each window at "
+     "tokensPerInterval."},
 };
 
 static_assert(std::size(kFacts) == kEveryAlgorithm.size(), "one row of facts per algorithm");

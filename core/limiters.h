@@ -10,6 +10,7 @@
 #include "products/express_rate_limit.h"
 #include "products/guava.h"
 #include "products/kong.h"
+#include "products/node_limiter.h"
 #include "products/python_limits.h"
 #include "products/rate_limiter_flexible.h"
 #include "products/redis_cell.h"
@@ -42,6 +43,7 @@ decltype(auto) visitLimiter(Algorithm a, const LimiterConfig& config, F&& f)
     case Algorithm::SpringGateway: { SpringGateway l(config); return f(l); }
     case Algorithm::Kong: { Kong l(config); return f(l); }
     case Algorithm::RedisCell: { RedisCell l(config); return f(l); }
+    case Algorithm::NodeLimiter: { NodeLimiter l(config); return f(l); }
     case Algorithm::Gcra: break;
     }
     Gcra l(config);

@@ -134,6 +134,7 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
     case Algorithm::SpringGateway:
     case Algorithm::Kong:
     case Algorithm::RedisCell:
+    case Algorithm::NodeLimiter:
         throw InputError("redis backend: " + id + " has no RateLab Lua script (it is a product model)");
     case Algorithm::FixedWindow:
     case Algorithm::SlidingWindowLog:

@@ -208,6 +208,34 @@ private slots:
             }
     }
 
+    void limiter()
+    {
+        const QString node = QStandardPaths::findExecutable("node");
+        if (node.isEmpty())
+            MISSING("node is not installed");
+        if (!QFileInfo::exists(peersDir() + "/node_modules/limiter/package.json"))
+            MISSING("limiter is not in " + peersDir() + "/node_modules");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("NODE_PATH", peersDir() + "/node_modules");
+        const std::pair<int, int> configs[] = {{5, 1000}, {2, 300}, {30, 60000}, {3, 7}};
+        for (const auto& [tokens, interval] : configs)
+            for (const auto& [seed, grain] : kRuns) {
+                const auto times = traffic(seed, kRequests, ms(300), sec(3), grain);
+                const LimiterConfig c = with({{"tokensPerInterval", std::to_string(tokens)}, {"interval", std::to_string(interval)}});
+                QByteArray input; // milliseconds as exact decimals: JavaScript's Number() rounds as t / 1e6 does
+                for (Nanos t : times)
+                    input += QByteArray::number(qint64(t / 1'000'000)) + '.'
+                           + QByteArray::number(qint64(t % 1'000'000)).rightJustified(6, '0') + '\n';
+                QString error;
+                const QStringList theirs = run(node, {source("limiter_peer.js"), QString::number(tokens), QString::number(interval)},
+                                               input, error, env);
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+                const QString problem = compare(times, model(Algorithm::NodeLimiter, c, times), theirs, false);
+                QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("tokensPerInterval %1 interval %2 seed %3: ")
+                                                            .arg(tokens).arg(interval).arg(seed) + problem));
+            }
+    }
+
     void limits()
     {
         const QString python = QStringLiteral("/usr/bin/python3");

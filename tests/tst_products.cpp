@@ -212,6 +212,16 @@ private slots:
                      admitted(sec(3), 1, 0), admitted(sec(3), 0, 0), denied(sec(3), ms(500), 0)}
             << qint64(0);
 
+        // npm limiter tokensPerInterval 2, interval 1000: the bucket starts full (2) and the window
+        // runs from creation (0). 0, 0 pass; the 3rd finds the window full. 0.5 s: the window
+        // (still [0, 1000)) is full. 1 s: the window restarts; the bucket dripped 2 * 1000/1000: full;
+        // after two the window is full again until 2 s, though a token drips back at 1.5 s.
+        QTest::newRow("npm limiter window and bucket")
+            << Algorithm::NodeLimiter << with({{"tokensPerInterval", "2"}, {"interval", "1000"}})
+            << Steps{admitted(0, 1, 1), admitted(0, 0, 0), denied(0, sec(1), 0), denied(ms(500), ms(500), 1),
+                     admitted(sec(1), 1, 1), admitted(sec(1), 0, 0), denied(sec(1), sec(1), 0)}
+            << qint64(0);
+
         // Kong minute=3 (local): windows on the minute. 59, 59.5, 59.9 pass; 59.99 waits for 60 s;
         // at 60 three more pass: 6 within one second across the boundary. 60.5 waits 59.5 s.
         QTest::newRow("kong minute boundary")

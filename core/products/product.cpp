@@ -23,6 +23,7 @@ constexpr std::string_view kTraefik[] = {"average", "period", "burst"};
 constexpr std::string_view kSpring[] = {"replenishRate", "burstCapacity", "requestedTokens"};
 constexpr std::string_view kKong[] = {"second", "minute", "hour", "day", "month", "year"};
 constexpr std::string_view kCell[] = {"max_burst", "count_per_period", "period", "quantity"};
+constexpr std::string_view kNodeLimiter[] = {"tokensPerInterval", "interval"};
 
 // Units a duration may name, in nanoseconds (Go's time.ParseDuration spellings, and "d").
 struct DurationUnit {
@@ -114,6 +115,7 @@ std::span<const std::string_view> productOptionNames(Algorithm a)
     case Algorithm::SpringGateway: return kSpring;
     case Algorithm::Kong: return kKong;
     case Algorithm::RedisCell: return kCell;
+    case Algorithm::NodeLimiter: return kNodeLimiter;
     default: return {};
     }
 }

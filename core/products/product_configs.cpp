@@ -2,6 +2,7 @@
 // product's names, with the product's own defaults once any is given, else RateLab's L, W, C, r.
 #include "envoy_local.h"
 #include "express_rate_limit.h"
+#include "node_limiter.h"
 #include "rate_limiter_flexible.h"
 #include "redis_cell.h"
 #include "spring_gateway.h"
@@ -136,6 +137,29 @@ RedisCell::RedisCell(const LimiterConfig& config)
     if (Int128(m_interval) * (m_maxBurst + 1) > kMaxNanos / 4)
         p.fail("period * (max_burst + 1) / count_per_period is beyond what this model reproduces");
     m_tolerance = m_interval * (m_maxBurst + 1);
+}
+
+NodeLimiter::NodeLimiter(const LimiterConfig& config)
+{
+    const ProductParams p(Algorithm::NodeLimiter, config);
+    if (p.given()) {
+        m_perInterval = p.requiredInteger("tokensPerInterval", 1, LimiterConfig::kMaxLimit);
+        const std::string interval = p.text("interval").value_or("");
+        if (interval == "sec" || interval == "second")
+            m_intervalMs = 1000;
+        else if (interval == "min" || interval == "minute")
+            m_intervalMs = 60'000;
+        else if (interval == "hr" || interval == "hour")
+            m_intervalMs = 3'600'000;
+        else if (interval == "day")
+            m_intervalMs = 86'400'000;
+        else
+            m_intervalMs = double(durationIn(p, "interval", std::nullopt, kMillis, kMillis, "milliseconds"));
+    } else {
+        m_perInterval = config.limit();
+        m_intervalMs = double(whole(p, config.windowNanos(), kMillis, "interval", "milliseconds"));
+    }
+    m_content = double(m_perInterval); // RateLimiter: tokenBucket.content = tokensPerInterval
 }
 
 } // namespace ratelab
