@@ -6,6 +6,7 @@
 #include "command.h"
 #include "guilauncher.h"
 #include "lua_command.h"
+#include "import_command.h"
 #include "memory_command.h"
 #include "nginx_limit_req.h"
 #include "presets.h"
@@ -87,6 +88,7 @@ const Command kCommands[] = {
     {"replay", "Replay a real access log, every key its own limiter: who would be denied.", replayCommand},
     {"sweep", "Replay a log over a grid of limits (--limit 10:200:10): denied shares per point.",
      [](QCommandLineParser& p, const QStringList& a) { return sweepCommand(p, a, nullptr); }},
+    {"import", "Read a product's rate-limit configuration and show what you wrote beside what you get.", importCommand},
 };
 
 // kGuiCommands draw widgets: ratelab-gui runs them (offscreen, no display needed).

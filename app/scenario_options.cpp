@@ -10,6 +10,7 @@
 #include "arrivals.h"
 #include "decimal.h"
 #include "nginx_limit_req.h"
+#include "products/product.h"
 #include "presets.h"
 #include "scenariofile.h"
 
@@ -109,6 +110,10 @@ void addCostLayerNginxOptions(QCommandLineParser& parser)
         {"burst", "nginx_limit_req: burst=B (default: capacity - 1).", "B"},
         {"nodelay", "nginx_limit_req: nodelay (admitted requests never wait)."},
         {"nginx-delay", "nginx_limit_req: delay=D (default 0: every request beyond the first of a burst waits).", "D"},
+        {"product-option",
+         "A product model's own option, by the product's name for it (repeatable): windowMs=60000, "
+         "traefik.period=1m, max_burst=15.",
+         "NAME=VALUE"},
     });
 }
 
@@ -144,6 +149,13 @@ void applyCostLayerNginxOptions(const QCommandLineParser& p, Scenario& s)
     s.config = s.config.withNginx(nginx);
     if (std::find(s.algorithms.begin(), s.algorithms.end(), Algorithm::NginxLimitReq) != s.algorithms.end())
         (void)nginxRateThousandths(s.config.rate()); // "nginx_limit_req: rate ... nearest: ..."
+    if (p.isSet("product-option")) {
+        std::vector<ProductOption> options = s.config.productOptions(); // a preset's or file's stay, given ones win
+        for (const QString& text : p.values("product-option"))
+            options.push_back(parseProductOption(text.toStdString()));
+        s.config = s.config.withProductOptions(std::move(options));
+    }
+    checkProductOptions(s.config, s.algorithms);
     if (p.isSet("layer")) {
         s.layers.clear();
         for (const QString& text : p.values("layer"))
@@ -262,7 +274,8 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
     }
     s.config = LimiterConfig::make(read(p, "limit", limits).value_or(s.config.limit()),
                                    read(p, "window", seconds(true)).value_or(s.config.windowNanos()), capacity, r)
-                   .withNginx(s.config.nginx()); // a preset's or file's nginx options stay
+                   .withNginx(s.config.nginx()) // a preset's or file's nginx options stay
+                   .withProductOptions(s.config.productOptions());
 
     Pattern& pat = s.pattern;
     if (p.isSet("pattern")) {

@@ -10,7 +10,9 @@
 namespace ratelab {
 
 using AnyLimiter = std::variant<FixedWindow, SlidingWindowLog, SlidingWindowCounter, TokenBucket, LeakyBucket,
-                                LeakyBucketQueue, Gcra, NginxLimitReq>;
+                                LeakyBucketQueue, Gcra, NginxLimitReq, ExpressRateLimit, RateLimiterFlexible,
+                                PythonLimits, GuavaRateLimiter, EnvoyLocal, Traefik, SpringGateway, Kong, RedisCell,
+                                NodeLimiter>;
 
 // makeAnyLimiter builds a fresh limiter of algorithm a as a value.
 inline AnyLimiter makeAnyLimiter(Algorithm a, const LimiterConfig& config)

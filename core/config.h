@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace ratelab {
 
@@ -22,6 +24,15 @@ struct NginxOptions {
     std::int64_t delay = 0;
 
     friend bool operator==(const NginxOptions&, const NginxOptions&) = default;
+};
+
+// ProductOption is one `--product-option name=value` (or `product.name=value`) as given: a
+// product model (core/products/) reads the names its product uses, in the product's own units.
+struct ProductOption {
+    std::string name;
+    std::string value;
+
+    friend bool operator==(const ProductOption&, const ProductOption&) = default;
 };
 
 class LimiterConfig {
@@ -49,6 +60,17 @@ public:
     // below 0 or above kMaxLimit.
     LimiterConfig withNginx(const NginxOptions& options) const;
 
+    // productOptions returns the product models' options, in the order given.
+    const std::vector<ProductOption>& productOptions() const { return m_productOptions; }
+    // withProductOptions returns a copy with these product options (each product checks its own
+    // when it is built).
+    LimiterConfig withProductOptions(std::vector<ProductOption> options) const
+    {
+        LimiterConfig c = *this;
+        c.m_productOptions = std::move(options);
+        return c;
+    }
+
     friend bool operator==(const LimiterConfig&, const LimiterConfig&) = default;
 
     // The default config is the documented default: limit 10 per 10 s, capacity 10, 1 per s.
@@ -60,6 +82,7 @@ private:
     std::int64_t m_capacity = 10;
     Rate m_rate{1, kNanosPerSecond};
     NginxOptions m_nginx;
+    std::vector<ProductOption> m_productOptions;
 };
 
 } // namespace ratelab

@@ -227,6 +227,18 @@ std::string describe(NginxLimitReq& l, const LimiterConfig& c, Nanos t, const Na
     return d.delay > 0 ? s + ", waits " + at(d.delay) : s;
 }
 
+// describe words a product model's decision in its own unit: what it held, and the verdict
+// (the product's own rule is in its Help paragraph).
+std::string describe(ProductLimiter& l, const LimiterConfig&, Nanos t, const Nanos*, Decision& d)
+{
+    std::string s = integerText(l.remainingAt(t)) + " left of " + integerText(l.quota());
+    d = l.decide(t);
+    if (!d.allowed)
+        return s + " -> denied, " + retry(d);
+    s += " -> admitted, " + integerText(d.remaining) + " left";
+    return d.delay > 0 ? s + ", held back " + at(d.delay) : s;
+}
+
 // describeCost words a request of cost k != 1 in the terms every limiter shares: what cost-1
 // requests would still pass, and the verdict.
 std::string describeCost(Limiter& l, Nanos t, std::int64_t cost, Decision& d)

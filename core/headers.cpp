@@ -19,6 +19,8 @@ std::int64_t quotaOf(Algorithm a, const LimiterConfig& config)
         return config.limit();
     if (a == Algorithm::NginxLimitReq)
         return config.nginxBurst() + 1;
+    if (isProduct(a))
+        return makeLimiter(a, config)->quota();
     return config.capacity();
 }
 

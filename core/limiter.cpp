@@ -55,6 +55,69 @@ const AlgorithmFacts kFacts[] = {
      "milliseconds and thousandths of a request, rejecting when the excess would pass B. It admits what "
      "the textbook leaky bucket admits when every time is a whole millisecond and the rate a whole number "
      "per second; elsewhere the truncations show."},
+    // Product models (core/products/): each Help paragraph names the source and version it follows.
+    {Algorithm::ExpressRateLimit, "express_rate_limit", "express-rate-limit", "express-rate-limit", "hits in window",
+     "limit", ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::ExpressRateLimit, c); },
+     "express-rate-limit's MemoryStore as version 8.7.5 computes it (npm; source/memory-store.ts): a window of "
+     "windowMs that starts at the client's first request, Date.now() milliseconds, and a 429 once the hits pass "
+     "limit. Rejected requests are hits too, so a client that keeps retrying stays limited until the window ends."},
+    {Algorithm::RateLimiterFlexible, "rate_limiter_flexible", "rate-limiter-flexible", "rate-limiter-flexible",
+     "points consumed", "points", ConfigUse::LimitWindow,
+     [](const LimiterConfig& c) { return productQuota(Algorithm::RateLimiterFlexible, c); },
+     "rate-limiter-flexible's RateLimiterMemory as version 11.4.0 computes it (npm; lib/RateLimiterMemory.js, "
+     "MemoryStorage.js): points per duration seconds from the key's first request, rejected requests counted too, "
+     "and with blockDuration the first rejection blocks the key for that long."},
+    {Algorithm::PythonLimits, "python_limits", "Python limits", "Python limits", "hits in window", "amount",
+     ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::PythonLimits, c); },
+     "The Python limits library (Flask-Limiter, slowapi) with MemoryStorage as version 2.8.0 computes it (Debian's "
+     "python3-limits; strategies.py, storage/memory.py), in time.time() floats: fixed-window (from the first hit, "
+     "rejected hits counted), fixed-window-elastic-expiry (every hit moves the end), moving-window (an entry exactly "
+     "the expiry old still counts)."},
+    {Algorithm::Guava, "guava", "Guava RateLimiter", "Guava RateLimiter", "stored permits", "max permits",
+     ConfigUse::CapacityRate,
+     [](const LimiterConfig& c) {
+         try {
+             return GuavaRateLimiter(c).permitsPerSecond(); // maxPermits: one second of permits
+         } catch (const InputError&) {
+             return 0.0;
+         }
+     },
+     "Guava's RateLimiter.create(permitsPerSecond) (SmoothBursty) asked with tryAcquire(1, 0, unit), as Guava 31.1 "
+     "computes it (SmoothRateLimiter.java): it starts with no stored permits, stores up to one second of them, and "
+     "admits a request whenever the next ticket is free, letting it borrow: the request that exceeds pays for the "
+     "next."},
+    {Algorithm::EnvoyLocal, "envoy_local", "Envoy local rate limit", "Envoy local rate limit", "tokens", "max_tokens",
+     ConfigUse::CapacityRate, [](const LimiterConfig& c) { return productQuota(Algorithm::EnvoyLocal, c); },
+     "Envoy's local_ratelimit token bucket as Envoy computes it at commit 016c0c8 (local_ratelimit_impl.cc): "
+     "max_tokens, refilled by tokens_per_fill only when the fill_interval timer fires (at least 50 ms). Between "
+     "fires nothing refills, and tokens_per_fill above max_tokens is cut to max_tokens."},
+    {Algorithm::Traefik, "traefik", "Traefik rateLimit", "Traefik rateLimit", "tokens", "burst",
+     ConfigUse::CapacityRate, [](const LimiterConfig& c) { return productQuota(Algorithm::Traefik, c); },
+     "Traefik's rateLimit middleware (v2, rate_limiter.go at commit 001e9aa) on golang.org/x/time/rate v0.3.0: "
+     "average per period (average 6, period 1m is one per 10 s), burst, and requests held back up to maxDelay "
+     "(half an interval, or 500 ms below 1/s) instead of refused."},
+    {Algorithm::SpringGateway, "spring_gateway", "Spring Cloud Gateway", "Spring Cloud Gateway RedisRateLimiter",
+     "tokens", "burstCapacity", ConfigUse::CapacityRate,
+     [](const LimiterConfig& c) { return productQuota(Algorithm::SpringGateway, c); },
+     "Spring Cloud Gateway's RedisRateLimiter and its request_rate_limiter.lua (commit d2625f9): replenishRate "
+     "tokens each whole second up to burstCapacity. burstCapacity 0 refuses everything, and a burstCapacity below "
+     "half the replenishRate makes the script's ttl 0: nothing is stored and every request passes."},
+    {Algorithm::Kong, "kong", "Kong rate-limiting", "Kong rate-limiting", "requests in window", "limit",
+     ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::Kong, c); },
+     "Kong's rate-limiting plugin, policy local, as Kong 3.10.0 computes it (handler.lua, policies/init.lua): fixed "
+     "windows per second, minute, hour, day, month and year on the UTC calendar, whole seconds of ngx.time(); a "
+     "request passes while every configured window has room."},
+    {Algorithm::RedisCell, "redis_cell", "redis-cell CL.THROTTLE", "redis-cell", "backlog (s)", "max_burst + 1",
+     ConfigUse::CapacityRate, [](const LimiterConfig& c) { return productQuota(Algorithm::RedisCell, c); },
+     "redis-cell's CL.THROTTLE key max_burst count_per_period period, GCRA as redis-cell computes it at commit "
+     "97d409c (redis-cell-impl/src/lib.rs): the tolerance is max_burst + 1 emission intervals, so max_burst 15 "
+     "admits 16 at once."},
+    {Algorithm::NodeLimiter, "node_limiter", "npm limiter", "npm limiter", "tokens", "tokensPerInterval",
+     ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::NodeLimiter, c); },
+     "The npm package limiter's RateLimiter (tryRemoveTokens, fireImmediately) as version 4.1.0 computes it "
+     "(RateLimiter.js, TokenBucket.js): a full bucket of tokensPerInterval dripping in performance.now() "
+     "milliseconds, and a fixed window of interval from the first request that also caps each window at "
+     "tokensPerInterval."},
 };
 
 static_assert(std::size(kFacts) == kEveryAlgorithm.size(), "one row of facts per algorithm");

@@ -26,6 +26,17 @@ enum class Algorithm : std::uint8_t {
     LeakyBucketQueue,
     Gcra,
     NginxLimitReq, // nginx's limit_req as nginx computes it; not in the default set
+    // The products people deploy, each as its own code decides (core/products/); opt-in like nginx.
+    ExpressRateLimit,
+    RateLimiterFlexible,
+    PythonLimits,
+    Guava,
+    EnvoyLocal,
+    Traefik,
+    SpringGateway,
+    Kong,
+    RedisCell,
+    NodeLimiter,
 };
 
 // kAllAlgorithms is the seven textbook algorithms of semantics.md, the set every comparison runs
@@ -40,10 +51,17 @@ inline constexpr std::array<Algorithm, 7> kAllAlgorithms = {
 inline constexpr const std::array<Algorithm, 7>& kDefaultAlgorithms = kAllAlgorithms;
 
 // kEveryAlgorithm is every algorithm RateLab knows, the opt-in ones included: what an id may name.
-inline constexpr std::array<Algorithm, 8> kEveryAlgorithm = {
-    Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::SlidingWindowCounter, Algorithm::TokenBucket,
-    Algorithm::LeakyBucket, Algorithm::LeakyBucketQueue, Algorithm::Gcra,      Algorithm::NginxLimitReq,
+inline constexpr std::array<Algorithm, 18> kEveryAlgorithm = {
+    Algorithm::FixedWindow,      Algorithm::SlidingWindowLog,    Algorithm::SlidingWindowCounter, Algorithm::TokenBucket,
+    Algorithm::LeakyBucket,      Algorithm::LeakyBucketQueue,    Algorithm::Gcra,                 Algorithm::NginxLimitReq,
+    Algorithm::ExpressRateLimit, Algorithm::RateLimiterFlexible, Algorithm::PythonLimits,         Algorithm::Guava,
+    Algorithm::EnvoyLocal,       Algorithm::Traefik,             Algorithm::SpringGateway,        Algorithm::Kong,
+    Algorithm::RedisCell,        Algorithm::NodeLimiter,
 };
+
+// isProduct is true for the product models (express_rate_limit ... redis_cell): they read their
+// product's own options (LimiterConfig::productOptions) and decide as the product's code does.
+constexpr bool isProduct(Algorithm a) { return a >= Algorithm::ExpressRateLimit; }
 
 // isWindowAlgorithm is true for the limiters configured by limit L and window W (false: by
 // capacity C and rate r, or nginx's burst).

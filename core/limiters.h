@@ -6,6 +6,16 @@
 #include "gcra.h"
 #include "leaky_bucket.h"
 #include "nginx_limit_req.h"
+#include "products/envoy_local.h"
+#include "products/express_rate_limit.h"
+#include "products/guava.h"
+#include "products/kong.h"
+#include "products/node_limiter.h"
+#include "products/python_limits.h"
+#include "products/rate_limiter_flexible.h"
+#include "products/redis_cell.h"
+#include "products/spring_gateway.h"
+#include "products/traefik.h"
 #include "sliding_window_counter.h"
 #include "sliding_window_log.h"
 #include "token_bucket.h"
@@ -24,6 +34,16 @@ decltype(auto) visitLimiter(Algorithm a, const LimiterConfig& config, F&& f)
     case Algorithm::LeakyBucket: { LeakyBucket l(config); return f(l); }
     case Algorithm::LeakyBucketQueue: { LeakyBucketQueue l(config); return f(l); }
     case Algorithm::NginxLimitReq: { NginxLimitReq l(config); return f(l); }
+    case Algorithm::ExpressRateLimit: { ExpressRateLimit l(config); return f(l); }
+    case Algorithm::RateLimiterFlexible: { RateLimiterFlexible l(config); return f(l); }
+    case Algorithm::PythonLimits: { PythonLimits l(config); return f(l); }
+    case Algorithm::Guava: { GuavaRateLimiter l(config); return f(l); }
+    case Algorithm::EnvoyLocal: { EnvoyLocal l(config); return f(l); }
+    case Algorithm::Traefik: { Traefik l(config); return f(l); }
+    case Algorithm::SpringGateway: { SpringGateway l(config); return f(l); }
+    case Algorithm::Kong: { Kong l(config); return f(l); }
+    case Algorithm::RedisCell: { RedisCell l(config); return f(l); }
+    case Algorithm::NodeLimiter: { NodeLimiter l(config); return f(l); }
     case Algorithm::Gcra: break;
     }
     Gcra l(config);

@@ -4,6 +4,7 @@
 #include "decimal.h"
 #include "nginx_limit_req.h"
 #include "report_run.h"
+#include "products/product.h"
 
 #include <algorithm>
 #include <optional>
@@ -53,6 +54,7 @@ void checkScenario(const Scenario& s)
     const bool nginx = std::find(s.algorithms.begin(), s.algorithms.end(), Algorithm::NginxLimitReq) != s.algorithms.end();
     if (nginx)
         (void)nginxRateThousandths(s.config.rate()); // "nginx_limit_req: rate ... nearest: ..."
+    checkProductOptions(s.config, s.algorithms); // each product refuses its own bad options
     if (s.clients)
         for (std::int64_t c : s.explicitClients)
             if (c >= s.clients->clients())

@@ -12,6 +12,8 @@ const char* const kPresetIds[] = {
     "seed-compare", "edge-burst", "idle-then-burst", "spa-page-load", "steady-over-limit", "token-vs-leaky",
     "counter-error", "nginx-vs-leaky", "two-servers-local", "racing-read-write", "tight-retry-loop",
     "honour-retry-after", "http-rounding", "noisy-client", "pick-a-limit",
+    // Products as they compute (issue 23)
+    "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen", "nginx-page-load",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

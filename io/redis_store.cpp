@@ -143,6 +143,17 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
     switch (algorithm) {
     case Algorithm::NginxLimitReq:
         throw InputError("redis backend: nginx_limit_req has no Lua script (it is nginx's own module)");
+    case Algorithm::ExpressRateLimit:
+    case Algorithm::RateLimiterFlexible:
+    case Algorithm::PythonLimits:
+    case Algorithm::Guava:
+    case Algorithm::EnvoyLocal:
+    case Algorithm::Traefik:
+    case Algorithm::SpringGateway:
+    case Algorithm::Kong:
+    case Algorithm::RedisCell:
+    case Algorithm::NodeLimiter:
+        throw InputError("redis backend: " + id + " has no RateLab Lua script (it is a product model)");
     case Algorithm::FixedWindow:
     case Algorithm::SlidingWindowLog:
         if (w >= bound)

@@ -2,6 +2,7 @@
 #include "scenariofile.h"
 
 #include "decimal.h"
+#include "products/product.h"
 #include "rows.h"
 
 #include <QFile>
@@ -296,6 +297,26 @@ void Reader::readProduction(const QJsonObject& root, Scenario& s)
         s.config = s.config.withNginx(n);
     }
 
+    // "product_options": {"windowMs": 60000, "traefik.period": "1m"}: the product models' own
+    // options (--product-option); each product checks its values when the scenario is checked.
+    const QJsonValue products = root.value("product_options");
+    if (!products.isUndefined()) {
+        if (!products.isObject())
+            refuse(QString("\"product_options\" must be an object of name: value (got %1)").arg(typeName(products)));
+        const QJsonObject o = products.toObject();
+        std::vector<ProductOption> options;
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const QString path = "product_options." + it.key();
+            const std::string value = scalar(it.value(), path, "a number or a string");
+            try {
+                options.push_back(parseProductOption(it.key().toStdString() + "=" + value));
+            } catch (const InputError& e) {
+                refuse(QString("\"%1\": %2").arg(path, QString::fromStdString(e.what())));
+            }
+        }
+        s.config = s.config.withProductOptions(std::move(options));
+    }
+
     const QJsonValue layers = root.value("layers");
     if (!layers.isUndefined()) {
         if (!layers.isArray())
@@ -413,7 +434,8 @@ Scenario Reader::read(const QJsonObject& root)
     }
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
-                 "pattern", "arrivals", "added", "cost", "costs", "nginx", "layers", "cluster", "clients", "client_of", "traffic_log"},
+                 "pattern", "arrivals", "added", "cost", "costs", "nginx", "product_options", "layers", "cluster", "clients",
+                 "client_of", "traffic_log"},
                 "");
 
     Scenario s;

@@ -59,6 +59,18 @@ void writeProduction(QByteArray& out, const Scenario& s)
             fields += QByteArray(fields.isEmpty() ? "" : ", ") + "\"delay\": " + QByteArray::number(qint64(n.delay));
         out += ",\n  \"nginx\": {" + fields + "}";
     }
+    if (!s.config.productOptions().empty()) {
+        // The effective value of each name: the last one given.
+        std::vector<ProductOption> last;
+        for (const ProductOption& o : s.config.productOptions()) {
+            std::erase_if(last, [&](const ProductOption& l) { return l.name == o.name; });
+            last.push_back(o);
+        }
+        out += ",\n  \"product_options\": {";
+        for (std::size_t i = 0; i < last.size(); ++i)
+            out += QByteArray(i ? ", " : "") + jsonString(last[i].name) + ": " + jsonString(last[i].value);
+        out += "}";
+    }
     if (!s.layers.empty()) {
         out += ",\n  \"layers\": [";
         for (std::size_t i = 0; i < s.layers.size(); ++i)

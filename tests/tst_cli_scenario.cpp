@@ -31,7 +31,8 @@ private slots:
         QCOMPARE(ids, QStringList({"seed-compare", "edge-burst", "idle-then-burst", "spa-page-load",
                                    "steady-over-limit", "token-vs-leaky", "counter-error", "nginx-vs-leaky",
                                    "two-servers-local", "racing-read-write", "tight-retry-loop", "honour-retry-after",
-                                   "http-rounding", "noisy-client", "pick-a-limit"}));
+                                   "http-rounding", "noisy-client", "pick-a-limit", "traefik-six-a-minute",
+                                   "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen", "nginx-page-load"}));
     }
 
     void presetOption()

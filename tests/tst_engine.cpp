@@ -177,10 +177,15 @@ private slots:
             Nanos now = 0;
             for (int i = 0; i < 200; ++i)
                 t.push_back(now += Nanos(g() % 4) * kSecond / 4);
+            std::unique_ptr<Limiter> single;
+            try {
+                single = makeLimiter(a, c);
+            } catch (const InputError&) { // a product that needs its own options
+                continue;
+            }
             EngineSetup s;
             s.layers = {{a, c}};
             const RowRun r = runRow(s, {t, {}, {}});
-            auto single = makeLimiter(a, c);
             for (std::size_t i = 0; i < t.size(); ++i) {
                 const Decision d = single->decide(t[i]);
                 const Decision e = r.log[i].decision();
@@ -254,7 +259,9 @@ private slots:
             EngineSetup s;
             const int layers = int(in(1, 3));
             for (int l = 0; l < layers; ++l) {
-                const Algorithm a = kEveryAlgorithm[std::size_t(in(0, std::int64_t(kEveryAlgorithm.size()) - 1))];
+                // the textbook seven and nginx: products (issue 23) are checked against the products
+                // themselves, and some of them count denials, which the visibility rule does not
+                const Algorithm a = kEveryAlgorithm[std::size_t(in(0, 7))];
                 const std::int64_t limit = in(1, 4);
                 // nginx writes whole requests per second: a window of 1 s makes L/W one
                 const Nanos window = a == Algorithm::NginxLimitReq ? kSecond : in(1, 6) * kSecond / 2;
@@ -302,7 +309,10 @@ private slots:
             for (std::size_t i = 0; i < count; ++i)
                 t.push_back(now += in(0, 1) ? 0 : in(0, 8) * kSecond / 8);
 
-            const QByteArray where = "seed " + QByteArray::number(seed);
+            QByteArray where = "seed " + QByteArray::number(seed) + " (";
+            for (const Layer& l : s.layers)
+                where += QByteArray(algorithmId(l.algorithm).data()) + " ";
+            where += ")";
             RowRun got;
             try {
                 got = runRow(s, {t, cost, who});

@@ -68,8 +68,14 @@ private slots:
             const auto in = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); };
             const LimiterConfig c = LimiterConfig::make(in(1, 12), in(1, 20'000) * ms(1), in(1, 12), Rate{in(1, 9), sec(in(1, 5))});
             for (Algorithm a : kEveryAlgorithm) {
+                std::unique_ptr<Limiter> limiter;
+                try {
+                    limiter = makeLimiter(a, c);
+                } catch (const InputError&) {
+                    QVERIFY(isProduct(a)); // a product model refuses what its product cannot say (a
+                    continue;              // window of 1.234 s for limits' whole seconds)
+                }
                 LayeredPolicy policy({{a, c}});
-                auto limiter = makeLimiter(a, c);
                 Nanos t = 0;
                 for (int i = 0; i < 80; ++i) {
                     t += in(0, 2) == 0 ? 0 : in(0, 3'000) * ms(1) + in(0, 2);

@@ -31,7 +31,10 @@ constexpr Nanos kSecond = kNanosPerSecond;
 const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burst", "spa-page-load",
                           "steady-over-limit", "token-vs-leaky", "counter-error",     "nginx-vs-leaky",
                           "two-servers-local", "racing-read-write", "tight-retry-loop", "honour-retry-after",
-                          "http-rounding",     "noisy-client",   "pick-a-limit"};
+                          "http-rounding",     "noisy-client",   "pick-a-limit",
+                          // issue 23 (lessons checked in tst_presets_products)
+                          "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen",
+                          "nginx-page-load"};
 
 struct Loaded {
     Scenario scenario;

@@ -17,6 +17,14 @@ using namespace ratelab;
 
 namespace {
 
+// The textbook seven and nginx: the products (issue 23) take their own options, tested apart.
+const std::vector<ratelab::Algorithm> kTextbookAndNginx(ratelab::kEveryAlgorithm.begin(),
+                                                        ratelab::kEveryAlgorithm.begin() + 8);
+
+}
+
+namespace {
+
 constexpr Nanos kS = kNanosPerSecond;
 
 // seededTraffic is n requests over `keys` keys with a few heavy ones, times in whole
@@ -65,7 +73,7 @@ private slots:
         QFETCH(bool, costs);
         const Traffic t = seededTraffic(costs ? 7 : 3, 6000, 40, costs);
         const LimiterConfig config = LimiterConfig::make(5, 2 * kS, 4, Rate{3, kS});
-        for (Algorithm a : kEveryAlgorithm) {
+        for (Algorithm a : kTextbookAndNginx) {
             std::vector<std::uint8_t> admitted;
             const ReplayRow row = replayOne(t, a, config, 1, &admitted);
             std::int64_t denied = 0, keysDenied = 0;
@@ -153,7 +161,7 @@ private slots:
     {
         const Traffic t = seededTraffic(5, 4000, 30, false);
         SweepBase base;
-        base.algorithms = {kEveryAlgorithm.begin(), kEveryAlgorithm.end()};
+        base.algorithms = {kTextbookAndNginx.begin(), kTextbookAndNginx.end()};
         const std::vector<SweepAxis> axes = {parseSweepAxis(SweepParameter::Limit, "2:8:3"),
                                              parseSweepAxis(SweepParameter::Window, "1:2:0.5")};
         const SweepResult r = runSweep(t, base, axes, 2);

@@ -1,0 +1,56 @@
+#include "import_command.h"
+
+#include "command.h"
+#include "config_import.h"
+#include "decimal.h"
+#include "scenariofile.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <iostream>
+
+namespace ratelab::app {
+
+int importCommand(QCommandLineParser& parser, const QStringList& args)
+{
+    parser.setApplicationDescription("Read a product's rate-limit configuration (nginx limit_req, Envoy local_ratelimit, "
+                                     "Traefik rateLimit, Spring RedisRateLimiter, Kong rate-limiting, express-rate-limit "
+                                     "options) and show what it does.");
+    parser.addPositionalArgument("FILE", "The configuration file.");
+    parser.addOption({"save-scenario", "Write the imported scenario to OUT (a .ratelab.json file).", "OUT"});
+    parser.addHelpOption();
+    if (!parser.parse(args))
+        return fail(parser.errorText().toStdString());
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        return 0;
+    }
+    const QStringList files = parser.positionalArguments();
+    if (files.size() != 1)
+        return fail("import: name one configuration file");
+    QFile file(files.first());
+    if (!QFileInfo(files.first()).isFile() || !file.open(QIODevice::ReadOnly))
+        return fail("import: cannot read " + ratelab::quoted(files.first().toStdString()));
+    const QByteArray text = file.read(4 * 1024 * 1024 + 1);
+    if (text.size() > 4 * 1024 * 1024)
+        return fail("import: " + ratelab::quoted(files.first().toStdString()) + " is larger than 4 MiB");
+    io::ImportedConfig imported = io::importConfiguration(text); // InputError: one line, exit 2
+    imported.scenario.title = "Imported: " + imported.product;
+    imported.scenario.lesson = "Read by `ratelab import` from " + QFileInfo(files.first()).fileName().toStdString() + ".";
+    std::vector<Nanos> page;
+    for (int i = 0; i < 27; ++i)
+        page.push_back(i * 2'000'000);
+    imported.scenario.explicitArrivals = page; // the page load the explanation starts with
+    const std::string report = io::whatYouGet(imported);
+    if (parser.isSet("save-scenario")) {
+        const QString error = io::saveScenario(imported.scenario, parser.value("save-scenario"));
+        if (!error.isEmpty())
+            return fail("import: --save-scenario: " + error.toStdString());
+    }
+    std::cout << report;
+    std::cout.flush();
+    return std::cout ? 0 : fail("cannot write the output");
+}
+
+} // namespace ratelab::app
