@@ -36,6 +36,10 @@ void addClusterOptions(QCommandLineParser& parser)
         {"latency", "Cluster: store round trip in seconds (racy only; default 0).", "seconds"},
         {"sync", "Cluster: seconds between syncs with the store (hybrid only, required there).", "seconds"},
         {"skew", "Cluster: the last node's clock runs this many seconds ahead (default 0).", "seconds"},
+        {"outage", "Cluster: the store is down from T1 to T2 seconds (store modes; see --fallback).", "T1:T2"},
+        {"fallback", "Cluster: what nodes do while the store is down: open, closed or local (default open).", "name"},
+        {"join", "Cluster: node N joins at T seconds, new (repeatable); before that it takes no requests.", "N@T"},
+        {"leave", "Cluster: node N leaves at T seconds (repeatable); its requests go to the others.", "N@T"},
         {"backend", "Cluster: simulated (default) or redis (coordination shared, through the Lua scripts).", "name"},
         {"redis", "Cluster: Redis address host:port or unix:/path (default: start a private redis-server).",
          "address"},
@@ -45,13 +49,14 @@ void addClusterOptions(QCommandLineParser& parser)
 void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
 {
     bool given = false;
-    for (const char* name : {"nodes", "balancer", "coordination", "latency", "sync", "skew"})
+    for (const char* name : {"nodes", "balancer", "coordination", "latency", "sync", "skew", "outage", "fallback", "join",
+                             "leave"})
         given = given || p.isSet(name);
     if (!given)
         return;
     const ClusterConfig base = s.cluster.value_or(ClusterConfig{});
-    ClusterConfig::Options o{base.nodes(), base.balancer(), base.coordination(), base.latencyNanos(),
-                             base.syncNanos(), base.skewNanos(), s.pattern.seed};
+    ClusterConfig::Options o = base.options();
+    o.seed = s.pattern.seed;
     o.nodes = int(integerOption(p, "nodes", 1, ClusterConfig::kMaxNodes).value_or(o.nodes));
     if (p.isSet("balancer")) {
         const auto b = balancerFromId(p.value("balancer").toStdString());
@@ -86,6 +91,46 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
     }
     if (p.isSet("skew"))
         o.skewNanos = *secondsOption(p, "skew");
+    if (p.isSet("outage")) {
+        const QString v = p.value("outage");
+        const auto colon = v.indexOf(':');
+        if (colon < 0)
+            throw InputError("--outage: expected T1:T2 in seconds (got " + ratelab::quoted(v.toStdString()) + ")");
+        try {
+            o.outageFromNanos = parseSeconds(v.left(colon).toStdString());
+            o.outageToNanos = parseSeconds(v.mid(colon + 1).toStdString());
+        } catch (const InputError& e) {
+            throw InputError(std::string("--outage: ") + e.what());
+        }
+        if (o.outageFromNanos < 0 || o.outageToNanos <= o.outageFromNanos)
+            throw InputError("--outage: T2 must be later than T1, both 0 s or more (got " + v.toStdString() + ")");
+    }
+    if (p.isSet("fallback")) {
+        const auto f = fallbackFromId(p.value("fallback").toStdString());
+        if (!f)
+            throw InputError("--fallback: unknown fallback " + ratelab::quoted(p.value("fallback").toStdString())
+                             + " (known: open, closed, local)");
+        o.fallback = *f;
+    }
+    const auto events = [&](const char* name, std::vector<NodeEvent>& out) {
+        if (!p.isSet(name))
+            return;
+        out.clear();
+        for (const QString& v : p.values(name)) {
+            const auto at = v.indexOf('@');
+            if (at < 0)
+                throw InputError(std::string("--") + name + ": expected N@T, a node and a time in seconds (got "
+                                 + ratelab::quoted(v.toStdString()) + ")");
+            try {
+                out.push_back({int(parseIntegerIn(v.left(at).toStdString(), 0, ClusterConfig::kMaxNodes - 1)),
+                               parseSeconds(v.mid(at + 1).toStdString())});
+            } catch (const InputError& e) {
+                throw InputError(std::string("--") + name + ": " + ratelab::quoted(v.toStdString()) + ": " + e.what());
+            }
+        }
+    };
+    events("join", o.joins);
+    events("leave", o.leaves);
     s.cluster = ClusterConfig::make(o);
 }
 

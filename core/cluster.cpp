@@ -35,6 +35,35 @@ std::string_view coordinationId(Coordination c)
     return "hybrid";
 }
 
+std::string_view fallbackId(Fallback f)
+{
+    switch (f) {
+    case Fallback::Open: return "open";
+    case Fallback::Closed: return "closed";
+    case Fallback::Local: break;
+    }
+    return "local";
+}
+
+std::optional<Fallback> fallbackFromId(std::string_view id)
+{
+    for (Fallback f : kAllFallbacks)
+        if (fallbackId(f) == id)
+            return f;
+    return std::nullopt;
+}
+
+bool ClusterConfig::nodeUp(int node, Nanos t) const
+{
+    for (const NodeEvent& e : m_o.joins)
+        if (e.node == node && t < e.at)
+            return false;
+    for (const NodeEvent& e : m_o.leaves)
+        if (e.node == node && t >= e.at)
+            return false;
+    return true;
+}
+
 std::optional<Balancer> balancerFromId(std::string_view id)
 {
     for (Balancer b : kAllBalancers)
@@ -70,6 +99,25 @@ ClusterConfig ClusterConfig::make(const Options& o)
                          + ")");
     if (o.skewNanos < 0)
         throw InputError("skew must not be negative (got " + formatSeconds(o.skewNanos) + " s)");
+    if (o.outageFromNanos < 0 || o.outageToNanos < o.outageFromNanos)
+        throw InputError("an outage runs from a time to a later one (got " + formatSeconds(o.outageFromNanos) + " s to "
+                         + formatSeconds(o.outageToNanos) + " s)");
+    for (const auto* events : {&o.joins, &o.leaves})
+        for (const NodeEvent& e : *events) {
+            if (e.node < 0 || e.node >= o.nodes)
+                throw InputError("node " + std::to_string(e.node) + " is not one of the " + std::to_string(o.nodes)
+                                 + " nodes (0 to " + std::to_string(o.nodes - 1) + ")");
+            if (e.at < 0)
+                throw InputError("a node event's time must not be negative (got " + formatSeconds(e.at) + " s)");
+            if (std::count_if(events->begin(), events->end(), [&](const NodeEvent& x) { return x.node == e.node; }) > 1)
+                throw InputError("node " + std::to_string(e.node) + " " + (events == &o.joins ? "joins" : "leaves")
+                                 + " more than once");
+        }
+    for (const NodeEvent& j : o.joins)
+        for (const NodeEvent& l : o.leaves)
+            if (j.node == l.node && l.at <= j.at)
+                throw InputError("node " + std::to_string(j.node) + " leaves at " + formatSeconds(l.at)
+                                 + " s, not after it joins at " + formatSeconds(j.at) + " s");
     ClusterConfig c;
     c.m_o = o;
     return c;

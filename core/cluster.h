@@ -65,6 +65,19 @@
 namespace ratelab {
 
 enum class Balancer : std::uint8_t { RoundRobin, Random, Hash };
+// Fallback is what nodes do while the store is down (semantics.md, "Fleets and storms"): admit
+// everything, deny everything until it is back, or decide on an in-memory limiter each.
+enum class Fallback : std::uint8_t { Open, Closed, Local };
+inline constexpr std::array<Fallback, 3> kAllFallbacks = {Fallback::Open, Fallback::Closed, Fallback::Local};
+std::string_view fallbackId(Fallback f);
+std::optional<Fallback> fallbackFromId(std::string_view id);
+
+// NodeEvent is a node joining or leaving at a time (true time).
+struct NodeEvent {
+    int node = 0;
+    Nanos at = 0;
+    friend bool operator==(const NodeEvent&, const NodeEvent&) = default;
+};
 enum class Coordination : std::uint8_t { Local, Split, Shared, Racy, Hybrid };
 
 inline constexpr std::array<Balancer, 3> kAllBalancers = {Balancer::RoundRobin, Balancer::Random, Balancer::Hash};
@@ -91,6 +104,13 @@ public:
         Nanos syncNanos = 0;    // hybrid only (required there): the sync period
         Nanos skewNanos = 0;    // the last node's clock runs this far ahead
         std::uint64_t seed = 1; // random balancer
+        // Fleets and storms (issue 25): a store outage [outageFrom, outageTo) and what nodes do
+        // meanwhile; nodes that join (absent before) or leave (absent from then on).
+        Nanos outageFromNanos = 0;
+        Nanos outageToNanos = 0; // no outage when not after outageFrom
+        Fallback fallback = Fallback::Open;
+        std::vector<NodeEvent> joins = {};
+        std::vector<NodeEvent> leaves = {};
     };
 
     // make validates: nodes in 1..64, latency >= 0 and only for racy, sync > 0 for hybrid and
@@ -105,6 +125,16 @@ public:
     Nanos syncNanos() const { return m_o.syncNanos; }
     Nanos skewNanos() const { return m_o.skewNanos; }
     std::uint64_t seed() const { return m_o.seed; }
+    const Options& options() const { return m_o; }
+    // hasOutage is true when the store is down for a while: from before to after.
+    bool hasOutage() const { return m_o.outageToNanos > m_o.outageFromNanos; }
+    // storeDown is true when true time t falls in the outage (a store mode only: local and split
+    // have no store).
+    bool storeDown(Nanos t) const { return hasOutage() && t >= m_o.outageFromNanos && t < m_o.outageToNanos; }
+    // nodeUp is true when node n is part of the cluster at true time t: after its join, before its leave.
+    bool nodeUp(int node, Nanos t) const;
+    // hasMembership is true when a node joins or leaves.
+    bool hasMembership() const { return !m_o.joins.empty() || !m_o.leaves.empty(); }
 
     // nodeOffset returns how far node n's clock runs ahead: floor(skew * n / (N - 1)).
     Nanos nodeOffset(int node) const;
@@ -114,7 +144,8 @@ public:
         const Options &x = a.m_o, &y = b.m_o;
         return x.nodes == y.nodes && x.balancer == y.balancer && x.coordination == y.coordination
             && x.latencyNanos == y.latencyNanos && x.syncNanos == y.syncNanos && x.skewNanos == y.skewNanos
-            && x.seed == y.seed;
+            && x.seed == y.seed && x.outageFromNanos == y.outageFromNanos && x.outageToNanos == y.outageToNanos
+            && x.fallback == y.fallback && x.joins == y.joins && x.leaves == y.leaves;
     }
 
     // The default is one node sharing a store: the single limiter.

@@ -62,34 +62,46 @@ Latency latencyOf(std::vector<Nanos> values)
 
 // Balancer picks each attempt's node: round robin counts attempts in decision order, random
 // draws per attempt (uniform by rejection, no modulo bias), hash sends a client to one node.
+// With joins and leaves, it picks among the nodes up at the attempt's time, in node order.
 class NodePicker {
 public:
-    NodePicker(const ClusterConfig& c, std::uint64_t seed) : m_kind(c.balancer()), m_nodes(std::uint64_t(c.nodes())), m_rng(seed)
+    NodePicker(const ClusterConfig& c, std::uint64_t seed) : m_cluster(c), m_kind(c.balancer()), m_rng(seed)
     {
-        const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
-        m_usable = top - (top % m_nodes + 1) % m_nodes; // a multiple of nodes, minus 1
+        for (int n = 0; n < c.nodes(); ++n)
+            m_up.push_back(n);
     }
 
-    int pick(std::uint64_t client)
+    int pick(std::uint64_t client, Nanos t)
     {
+        if (m_cluster.hasMembership()) {
+            m_up.clear();
+            for (int n = 0; n < m_cluster.nodes(); ++n)
+                if (m_cluster.nodeUp(n, t))
+                    m_up.push_back(n);
+            if (m_up.empty())
+                throw InputError("no node is up at " + formatSeconds(t) + " s: every node has left or not yet joined");
+        }
+        const auto nodes = std::uint64_t(m_up.size());
         switch (m_kind) {
-        case Balancer::RoundRobin: return int(m_count++ % m_nodes);
+        case Balancer::RoundRobin: return m_up[std::size_t(m_count++ % nodes)];
         case Balancer::Random: {
+            const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+            const std::uint64_t usable = top - (top % nodes + 1) % nodes; // a multiple of nodes, minus 1
             std::uint64_t x = m_rng();
-            while (x > m_usable)
+            while (x > usable)
                 x = m_rng();
-            return int(x % m_nodes);
+            return m_up[std::size_t(x % nodes)];
         }
         case Balancer::Hash: break;
         }
-        return int(hashClient(client) % m_nodes);
+        return m_up[std::size_t(hashClient(client) % nodes)];
     }
 
 private:
+    const ClusterConfig& m_cluster;
     Balancer m_kind;
-    std::uint64_t m_nodes;
     std::mt19937_64 m_rng;
-    std::uint64_t m_usable = 0;
+    std::vector<int> m_up;
     std::uint64_t m_count = 0;
 };
 
@@ -171,6 +183,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     const Nanos windowNanos = setup.layers.front().config.windowNanos();
     std::deque<Nanos> inside; // admitted attempts' times inside (t - W, t]
     const bool figures = setup.headers && layers > 1;
+    const bool storeModes = cluster.coordination() != Coordination::Local && cluster.coordination() != Coordination::Split;
     std::size_t next = 0;
 
     while (next < n || !retries.empty()) {
@@ -187,7 +200,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
         const auto req = std::size_t(p.request);
         const std::int64_t client = in.clientOf.empty() ? (setup.clients ? p.request % k : p.request) : in.clientOf[req];
         const std::int64_t cost = in.costs.empty() ? 1 : in.costs[req];
-        const int node = picker.pick(std::uint64_t(client));
+        const int node = picker.pick(std::uint64_t(client), p.t);
         const Nanos clock = p.t + offsets[std::size_t(node)];
         const std::size_t key = clients.key() == KeyMode::Client && setup.clients ? std::size_t(client) : 0;
 
@@ -229,6 +242,8 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
                     const StoreCell& c = *cells[key * layers + l];
                     wait = std::max(wait, waitForAny(c.seen(), c.seenAt(), std::min(cost, c.quota())));
                 }
+                if (storeModes && cluster.storeDown(p.t) && cluster.options().fallback == Fallback::Closed)
+                    wait = std::max(wait, cluster.options().outageToNanos - p.t); // denied until the store is back
                 d.retryAfter = cost > policyQuota ? kRetryNever : wait;
             }
             std::int32_t least = std::numeric_limits<std::int32_t>::max();

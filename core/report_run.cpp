@@ -34,7 +34,20 @@ void writeClusterSettings(std::ostream& out, const ClusterConfig& c)
     out << "{\"nodes\": " << c.nodes() << ", \"balancer\": " << jsonString(balancerId(c.balancer()))
         << ", \"coordination\": " << jsonString(coordinationId(c.coordination()))
         << ", \"latency\": " << formatSeconds(c.latencyNanos()) << ", \"sync\": " << formatSeconds(c.syncNanos())
-        << ", \"skew\": " << formatSeconds(c.skewNanos()) << "}";
+        << ", \"skew\": " << formatSeconds(c.skewNanos());
+    if (c.hasOutage())
+        out << ", \"outage\": {\"from\": " << formatSeconds(c.options().outageFromNanos) << ", \"to\": "
+            << formatSeconds(c.options().outageToNanos) << ", \"fallback\": " << jsonString(fallbackId(c.options().fallback))
+            << "}";
+    for (const auto& [name, events] : {std::pair{"joins", &c.options().joins}, std::pair{"leaves", &c.options().leaves}})
+        if (!events->empty()) {
+            out << ", \"" << name << "\": [";
+            for (std::size_t k = 0; k < events->size(); ++k)
+                out << (k ? ", " : "") << "{\"node\": " << (*events)[k].node << ", \"at\": " << formatSeconds((*events)[k].at)
+                    << "}";
+            out << "]";
+        }
+    out << "}";
 }
 
 std::string clientStatsJson(const ClientStats& s)

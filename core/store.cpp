@@ -63,6 +63,20 @@ void StoreCell::syncNode(Node& n, Nanos t)
 void StoreCell::look(int n, Nanos t, Nanos clock)
 {
     m_used = true;
+    if (m_mode != Coordination::Local && m_mode != Coordination::Split && m_cluster->storeDown(t)) {
+        if (m_cluster->options().fallback == Fallback::Local) {
+            if (m_outage.empty())
+                m_outage.resize(std::size_t(m_cluster->nodes()));
+            auto& local = m_outage[std::size_t(n)];
+            if (!local)
+                local = m_fresh;
+            m_seen = &*local;
+        } else {
+            m_seen = &m_fresh; // open or closed: the store's state is out of reach
+        }
+        m_seenAt = clock;
+        return;
+    }
     switch (m_mode) {
     case Coordination::Local:
     case Coordination::Split: {
@@ -90,9 +104,39 @@ void StoreCell::look(int n, Nanos t, Nanos clock)
     }
 }
 
+Decision StoreCell::fallback(int n, Nanos t, Nanos clock, std::int64_t cost)
+{
+    const ClusterConfig::Options& o = m_cluster->options();
+    Decision d;
+    switch (o.fallback) {
+    case Fallback::Open: // admit everything; nothing is counted anywhere
+        m_seen = &m_fresh;
+        m_seenAt = clock;
+        d.allowed = true;
+        d.remaining = clampRemaining(m_quota - cost);
+        return d;
+    case Fallback::Closed: // deny everything until the store is back
+        m_seen = &m_fresh;
+        m_seenAt = clock;
+        d.retryAfter = cost > m_quota ? kRetryNever : o.outageToNanos - t;
+        return d;
+    case Fallback::Local: break;
+    }
+    if (m_outage.empty())
+        m_outage.resize(std::size_t(m_cluster->nodes()));
+    auto& local = m_outage[std::size_t(n)];
+    if (!local)
+        local = m_fresh; // new at the outage: no attempt of this node came in it before
+    m_seen = &*local;
+    m_seenAt = clock;
+    return decideAny(*local, clock, cost);
+}
+
 Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
 {
     m_used = true;
+    if (m_mode != Coordination::Local && m_mode != Coordination::Split && m_cluster->storeDown(t))
+        return fallback(n, t, clock, cost);
     switch (m_mode) {
     case Coordination::Local:
     case Coordination::Split: {

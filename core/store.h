@@ -76,6 +76,7 @@ private:
     void applyPending(Nanos t);         // racy: admissions with t_j + latency <= t reach the store
     void syncNode(Node& node, Nanos t); // hybrid: a node past a tick becomes the store
     void handToStore(Nanos handed, std::int64_t cost);
+    Decision fallback(int node, Nanos t, Nanos clock, std::int64_t cost); // the store is down
 
     const ClusterConfig* m_cluster;
     Coordination m_mode;
@@ -86,6 +87,7 @@ private:
     std::vector<Node> m_nodes;
     std::deque<Admission> m_pending; // racy: in flight; hybrid: not yet synced
     std::optional<AnyLimiter> m_peek; // racy: the store as read, with this attempt
+    std::vector<std::optional<AnyLimiter>> m_outage; // fallback local: each node's limiter, new at the outage
     const AnyLimiter* m_seen;
     Nanos m_seenAt = 0;
     std::int64_t m_quota;

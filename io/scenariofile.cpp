@@ -193,7 +193,7 @@ std::optional<ClusterConfig> Reader::readCluster(const QJsonValue& v)
     if (!v.isObject())
         refuse(QString("\"cluster\" must be an object (got %1)").arg(typeName(v)));
     const QJsonObject o = v.toObject();
-    unknownKeys(o, {"nodes", "balancer", "coordination", "latency", "sync", "skew"}, "cluster.");
+    unknownKeys(o, {"nodes", "balancer", "coordination", "latency", "sync", "skew", "outage", "joins", "leaves"}, "cluster.");
     ClusterConfig::Options c;
     if (const auto t = text(o, "nodes", "cluster.nodes", "a whole number"))
         c.nodes = int(parsed<std::int64_t>(*t, "cluster.nodes",
@@ -214,6 +214,37 @@ std::optional<ClusterConfig> Reader::readCluster(const QJsonValue& v)
     duration(o, "cluster.", "latency", c.latencyNanos);
     duration(o, "cluster.", "sync", c.syncNanos);
     duration(o, "cluster.", "skew", c.skewNanos);
+    if (o.contains("outage")) { // {"from": T1, "to": T2, "fallback": "open|closed|local"}
+        if (!o.value("outage").isObject())
+            refuse(QString("\"cluster.outage\" must be an object (got %1)").arg(typeName(o.value("outage"))));
+        const QJsonObject out = o.value("outage").toObject();
+        unknownKeys(out, {"from", "to", "fallback"}, "cluster.outage.");
+        duration(out, "cluster.outage.", "from", c.outageFromNanos);
+        duration(out, "cluster.outage.", "to", c.outageToNanos);
+        if (const auto t = text(out, "fallback", "cluster.outage.fallback", "a fallback id")) {
+            const auto f = fallbackFromId(*t);
+            if (!f)
+                refuse(QString("\"cluster.outage.fallback\": unknown fallback %1 (known: open, closed, local)")
+                           .arg(q(ratelab::quoted(*t))));
+            c.fallback = *f;
+        }
+    }
+    for (const auto& [key, events] : {std::pair{"joins", &c.joins}, std::pair{"leaves", &c.leaves}}) {
+        if (!o.contains(key))
+            continue;
+        const QString path = QString("cluster.") + key;
+        if (!o.value(key).isArray())
+            refuse(QString("\"%1\" must be an array of \"N@T\" (got %2)").arg(path, typeName(o.value(key))));
+        for (const QJsonValue& item : o.value(key).toArray()) {
+            const std::string v = scalar(item, path, "\"N@T\"");
+            const auto at = v.find('@');
+            if (at == std::string::npos)
+                refuse(QString("\"%1\": %2 is not N@T").arg(path, q(ratelab::quoted(v))));
+            events->push_back({int(parsed<std::int64_t>(v.substr(0, at), path,
+                                                        [](std::string_view x) { return parseIntegerIn(x, 0, ClusterConfig::kMaxNodes - 1); })),
+                               parsed<Nanos>(v.substr(at + 1), path, [](std::string_view x) { return parseSeconds(x); })});
+        }
+    }
     return parsed<ClusterConfig>(std::string(), "cluster", [&](std::string_view) { return ClusterConfig::make(c); });
 }
 

@@ -86,7 +86,20 @@ void writeProduction(QByteArray& out, const Scenario& s)
             out += ", \"latency\": " + seconds(c.latencyNanos());
         if (c.coordination() == Coordination::Hybrid)
             out += ", \"sync\": " + seconds(c.syncNanos());
-        out += ", \"skew\": " + seconds(c.skewNanos()) + "}";
+        out += ", \"skew\": " + seconds(c.skewNanos());
+        const ClusterConfig::Options& o = c.options();
+        if (c.hasOutage())
+            out += ", \"outage\": {\"from\": " + seconds(o.outageFromNanos) + ", \"to\": " + seconds(o.outageToNanos)
+                   + ", \"fallback\": " + jsonString(std::string(fallbackId(o.fallback))) + "}";
+        for (const auto& [name, events] : {std::pair{"joins", &o.joins}, std::pair{"leaves", &o.leaves}}) {
+            if (events->empty())
+                continue;
+            out += QByteArray(", \"") + name + "\": [";
+            for (std::size_t k = 0; k < events->size(); ++k)
+                out += (k ? ", " : "") + jsonString(std::to_string((*events)[k].node) + "@" + formatSeconds((*events)[k].at));
+            out += "]";
+        }
+        out += "}";
     }
     if (s.clients) {
         const ClientOptions& c = s.clients->options();

@@ -26,6 +26,7 @@ struct Seen { // one attempt's visit to one layer
     int node;
     std::int64_t cost;
     bool consumed;
+    bool fallback = false; // decided while the store was down: it never reached the store
 };
 
 struct Result {
@@ -45,6 +46,10 @@ inline LimiterConfig configOf(const EngineSetup& s, std::size_t l)
 // attempt at true time t on node `node`?
 inline bool visible(const ClusterConfig& c, const Seen& j, Nanos t, int node)
 {
+    if (j.fallback) // a fallback's decisions are the node's own, in the outage, never the store's
+        return c.options().fallback == Fallback::Local && c.storeDown(t) && j.node == node;
+    if (c.coordination() != Coordination::Local && c.coordination() != Coordination::Split && c.storeDown(t))
+        return false; // the store is out of reach: a local fallback starts new
     switch (c.coordination()) {
     case Coordination::Local:
     case Coordination::Split: return j.node == node;
@@ -73,12 +78,19 @@ inline Nanos handedAt(const ClusterConfig& c, const std::vector<Seen>& past, Nan
     case Coordination::Split: return clock;
     case Coordination::Shared:
     case Coordination::Racy:
+        if (c.storeDown(t)) // a fallback runs on the node's own clock
+            return clock;
         for (const Seen& j : past)
-            h = std::max(h, j.handed);
+            if (!j.fallback)
+                h = std::max(h, j.handed);
         return h;
     case Coordination::Hybrid: {
+        if (c.storeDown(t))
+            return clock;
         const std::int64_t tick = t / c.syncNanos();
         for (const Seen& j : past) {
+            if (j.fallback)
+                continue;
             if (tick > 0 && j.consumed && j.t < tick * c.syncNanos())
                 h = std::max(h, j.handed);
             if (j.node == node && j.t / c.syncNanos() == tick)
@@ -133,18 +145,22 @@ inline Result run(const EngineSetup& s, std::span<const Nanos> arrivals, std::sp
         const std::int64_t client = !clientOf.empty() ? clientOf[std::size_t(p.request)]
                                     : s.clients         ? p.request % cl.clients()
                                                         : p.request;
-        const auto N = std::uint64_t(c.nodes());
+        std::vector<int> up; // the nodes up at t, in node order
+        for (int n = 0; n < c.nodes(); ++n)
+            if (c.nodeUp(n, p.t))
+                up.push_back(n);
+        const auto N = std::uint64_t(up.size());
         int node = 0;
         if (c.balancer() == Balancer::RoundRobin)
-            node = int(count++ % N);
+            node = up[std::size_t(count++ % N)];
         else if (c.balancer() == Balancer::Random) {
             const std::uint64_t top = std::numeric_limits<std::uint64_t>::max(), usable = top - (top % N + 1) % N;
             std::uint64_t x = balance();
             while (x > usable)
                 x = balance();
-            node = int(x % N);
+            node = up[std::size_t(x % N)];
         } else
-            node = int(hashClient(std::uint64_t(client)) % N);
+            node = up[std::size_t(hashClient(std::uint64_t(client)) % N)];
         const Nanos clock = p.t + c.nodeOffset(node);
         const std::size_t key = s.clients && cl.key() == KeyMode::Client ? std::size_t(client) : 0;
         const std::int64_t cost = costs.empty() ? 1 : costs[std::size_t(p.request)];
@@ -163,8 +179,18 @@ inline Result run(const EngineSetup& s, std::span<const Nanos> arrivals, std::sp
             if (!allowed) { // not asked: how it looks, without being handed anything
                 continue;
             }
-            const Decision d = seen[l]->decide(h, cost);
-            ps.push_back({r.log.size(), p.t, h, node, cost, d.allowed});
+            const bool down = c.coordination() != Coordination::Local && c.coordination() != Coordination::Split
+                              && c.storeDown(p.t);
+            Decision d;
+            if (down && c.options().fallback == Fallback::Open) {
+                d.allowed = true;
+                d.remaining = clampRemaining(seen[l]->quota() - cost);
+            } else if (down && c.options().fallback == Fallback::Closed) {
+                d.retryAfter = cost > seen[l]->quota() ? kRetryNever : c.options().outageToNanos - p.t;
+            } else {
+                d = seen[l]->decide(h, cost);
+            }
+            ps.push_back({r.log.size(), p.t, h, node, cost, d.allowed, down});
             ++asked;
             if (l == 0)
                 out = d;
@@ -184,6 +210,9 @@ inline Result run(const EngineSetup& s, std::span<const Nanos> arrivals, std::sp
                 Nanos wait = 0;
                 for (std::size_t l = 0; l < layers; ++l)
                     wait = std::max(wait, seen[l]->waitFor(seenAt[l], std::min(cost, seen[l]->quota())));
+                if (c.coordination() != Coordination::Local && c.coordination() != Coordination::Split
+                    && c.storeDown(p.t) && c.options().fallback == Fallback::Closed)
+                    wait = std::max(wait, c.options().outageToNanos - p.t);
                 out.retryAfter = cost > quota ? kRetryNever : wait;
             }
             out.remaining = std::numeric_limits<std::int32_t>::max();

@@ -187,6 +187,34 @@ private slots:
         QCOMPARE(layered.value("overshoot").toDouble(), 1.1);
     }
 
+    // Fleets and storms on the command line and in scenario files (issue 25): a store down from 1
+    // to 3 s with nodes failing closed denies until 3 s, then the store is as it was at 1 s (the
+    // hand table of tst_engine::storeOutage, on two nodes); the file keeps the outage and a join.
+    void outageAndMembership()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("fleet.ratelab.json");
+        const Run r = runRatelab({"compare", "--nodes", "2", "--outage", "1:3", "--fallback", "closed", "--join", "1@0.5",
+                                  "--limit", "2", "--n", "8", "--delay", "0.5", "--algorithms", "fixed_window", "--format",
+                                  "csv", "--save-scenario", path});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QStringList rows = csvLines(r.out);
+        QCOMPARE(rows[1], QString("fixed_window,0,true,0,1,0,1.0,0"));
+        QCOMPARE(rows[3], QString("fixed_window,1,false,0,0,2,0.0,0"));   // down: retry when it is back
+        QCOMPARE(rows[2].section(',', -1), QString("1"));            // node 1 is up from 0.5 s
+        QCOMPARE(rows[7], QString("fixed_window,3,false,0,0,7,2.0,0"));   // back, as at 1 s: full until 10 s
+        const Run again = runRatelab({"compare", "--scenario", path, "--format", "csv"});
+        QCOMPARE(again.out, r.out);
+        const QByteArray saved = readAll(path);
+        QVERIFY(saved.contains("\"outage\"") && saved.contains("\"joins\": [\"1@0.5\"]"));
+        for (const QStringList& bad : {QStringList{"--outage", "3:1"}, QStringList{"--outage", "1"},
+                                       QStringList{"--fallback", "maybe"}, QStringList{"--join", "9@1"},
+                                       QStringList{"--join", "1"}, QStringList{"--join", "0@1", "--leave", "0@0.5"}}) {
+            const Run b = runRatelab(QStringList{"compare", "--nodes", "2"} + bad);
+            QVERIFY2(b.code == 2 && b.out.isEmpty() && b.err.count('\n') == 1, qPrintable(bad.join(' ') + ": " + b.err));
+        }
+    }
+
     // A misspelt field of a scenario file is refused on the command line, not silently dropped.
     void misspeltFieldRefused()
     {

@@ -248,6 +248,73 @@ private slots:
         QCOMPARE(a, b);
     }
 
+    // A store outage from 1 s to 3 s (semantics.md, "Fleets and storms"): one node on a shared
+    // fixed window of 2 per 10 s; requests at 0, 0.5, 1, 2, 3, 3.5. The store admits 0 and 0.5
+    // (count 2). Closed: 1 and 2 are denied until 3 s (2 s, 1 s). Open: admitted, counted
+    // nowhere. Local: a new in-memory window on the node admits both. At 3 s the store is as it
+    // was at 1 s (count 2): 3 and 3.5 are denied until 10 s. An outage of no length changes nothing.
+    void storeOutage()
+    {
+        const std::vector<Nanos> t{0, kSecond / 2, kSecond, 2 * kSecond, 3 * kSecond, 7 * kSecond / 2};
+        const auto run = [&](Nanos from, Nanos to, Fallback f) {
+            EngineSetup s;
+            s.layers = {{Algorithm::FixedWindow, LimiterConfig::make(2, 10 * kSecond)}};
+            ClusterConfig::Options o;
+            o.outageFromNanos = from;
+            o.outageToNanos = to;
+            o.fallback = f;
+            s.cluster = ClusterConfig::make(o);
+            return runRow(s, {t, {}, {}});
+        };
+        const Row after3{4, 0, 3 * kSecond, false, 7 * kSecond, 0}, after35{5, 0, 7 * kSecond / 2, false, 13 * kSecond / 2, 0};
+        compareLog(run(kSecond, 3 * kSecond, Fallback::Closed),
+                   {{0, 0, 0, true, 0, 0}, {1, 0, kSecond / 2, true, 0, 0}, {2, 0, kSecond, false, 2 * kSecond, 0},
+                    {3, 0, 2 * kSecond, false, kSecond, 0}, after3, after35});
+        compareLog(run(kSecond, 3 * kSecond, Fallback::Open),
+                   {{0, 0, 0, true, 0, 0}, {1, 0, kSecond / 2, true, 0, 0}, {2, 0, kSecond, true, 0, 0},
+                    {3, 0, 2 * kSecond, true, 0, 0}, after3, after35});
+        compareLog(run(kSecond, 3 * kSecond, Fallback::Local),
+                   {{0, 0, 0, true, 0, 0}, {1, 0, kSecond / 2, true, 0, 0}, {2, 0, kSecond, true, 0, 0},
+                    {3, 0, 2 * kSecond, true, 0, 0}, after3, after35});
+        compareLog(run(kSecond, kSecond, Fallback::Open), // no length: the store decides throughout
+                   {{0, 0, 0, true, 0, 0}, {1, 0, kSecond / 2, true, 0, 0}, {2, 0, kSecond, false, 9 * kSecond, 0},
+                    {3, 0, 2 * kSecond, false, 8 * kSecond, 0}, after3, after35});
+    }
+
+    // Nodes that join and leave: 2 local nodes round robin, a token bucket of 1 per 10 s,
+    // requests at 0..4 s. Node 1 joins at 2 s: 0 and 1 go to node 0 (admitted; 1 is 0.9 token
+    // short: 9 s); at 2 s the third attempt is up[2 mod 2] = node 0 (0.8 short: 8 s); at 3 s node 1,
+    // new and full: admitted; at 4 s node 0 (6 s). If node 0 leaves at 3.5 s, 4 s goes to node 1
+    // (0.9 short: 9 s). A join at 0 is a node that was there all along.
+    void nodesJoinAndLeave()
+    {
+        std::vector<Nanos> t;
+        for (int i = 0; i < 5; ++i)
+            t.push_back(i * kSecond);
+        const auto run = [&](std::vector<NodeEvent> joins, std::vector<NodeEvent> leaves) {
+            EngineSetup s;
+            s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(1, 10 * kSecond)}};
+            ClusterConfig::Options o;
+            o.nodes = 2;
+            o.coordination = Coordination::Local;
+            o.joins = std::move(joins);
+            o.leaves = std::move(leaves);
+            s.cluster = ClusterConfig::make(o);
+            return runRow(s, {t, {}, {}});
+        };
+        compareLog(run({{1, 2 * kSecond}}, {}),
+                   {{0, 0, 0, true, 0, 0}, {1, 0, kSecond, false, 9 * kSecond, 0}, {2, 0, 2 * kSecond, false, 8 * kSecond, 0},
+                    {3, 0, 3 * kSecond, true, 0, 1}, {4, 0, 4 * kSecond, false, 6 * kSecond, 0}});
+        compareLog(run({{1, 2 * kSecond}}, {{0, 7 * kSecond / 2}}),
+                   {{0, 0, 0, true, 0, 0}, {1, 0, kSecond, false, 9 * kSecond, 0}, {2, 0, 2 * kSecond, false, 8 * kSecond, 0},
+                    {3, 0, 3 * kSecond, true, 0, 1}, {4, 0, 4 * kSecond, false, 9 * kSecond, 1}});
+        const RowRun always = run({}, {}), joinedAtZero = run({{1, 0}}, {});
+        QCOMPARE(always.log.size(), joinedAtZero.log.size());
+        for (std::size_t i = 0; i < always.log.size(); ++i)
+            QVERIFY(always.log[i].node == joinedAtZero.log[i].node && always.log[i].allowed == joinedAtZero.log[i].allowed);
+        QVERIFY_THROWS_EXCEPTION(InputError, run({}, {{0, 0}, {1, 0}})); // nobody left to serve
+    }
+
     // Every combination against the oracle: random policies of 1 to 3 layers (nginx included),
     // costs, clients that retry (every policy), clusters (every mode and balancer, skew), headers.
     void everyCombinationIsTheOracle()
@@ -279,6 +346,16 @@ private slots:
                     o.syncNanos = in(1, 4) * kSecond / 2;
                 o.skewNanos = in(0, 1) ? in(0, 3) * kSecond / 10 : 0;
                 o.seed = std::uint64_t(seed);
+                if (in(0, 2) == 0) { // a store outage
+                    o.outageFromNanos = in(0, 8) * kSecond / 4;
+                    o.outageToNanos = o.outageFromNanos + in(0, 8) * kSecond / 4;
+                    o.fallback = kAllFallbacks[std::size_t(in(0, 2))];
+                }
+                if (o.nodes > 1 && in(0, 2) == 0) { // node 1 joins late, the last node may leave
+                    o.joins.push_back({1, in(0, 8) * kSecond / 4});
+                    if (in(0, 1))
+                        o.leaves.push_back({o.nodes - 1, o.joins.back().at + in(1, 8) * kSecond / 4});
+                }
                 s.cluster = ClusterConfig::make(o);
             }
             std::vector<std::int64_t> who;
@@ -316,7 +393,7 @@ private slots:
             RowRun got;
             try {
                 got = runRow(s, {t, cost, who});
-            } catch (const InputError&) { // split's r/N that nginx cannot write: refused by both
+            } catch (const InputError&) { // split's r/N that nginx cannot write, no node up: refused by both
                 QVERIFY_THROWS_EXCEPTION(InputError, oracle::run(s, t, cost, who));
                 continue;
             }
