@@ -36,6 +36,18 @@
 
 namespace ratelab::app {
 
+// procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
+std::int64_t procStatusKb(const char* name)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    const std::string key = std::string(name) + ":";
+    while (std::getline(in, line))
+        if (line.rfind(key, 0) == 0)
+            return std::stoll(line.substr(key.size()));
+    return 0;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -177,17 +189,6 @@ double updateMs(std::int64_t n)
     });
 }
 
-// procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
-std::int64_t procStatusKb(const char* name)
-{
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    const std::string key = std::string(name) + ":";
-    while (std::getline(in, line))
-        if (line.rfind(key, 0) == 0)
-            return std::stoll(line.substr(key.size()));
-    return 0;
-}
 
 // NullBuffer discards what is written to it, as `> /dev/null` does, without a system call.
 class NullBuffer : public std::streambuf {

@@ -1,5 +1,7 @@
 #include "bench_engine.h"
 
+#include "bench.h"
+
 #include "engine.h"
 #include "pattern.h"
 #include "scenario.h"
@@ -17,17 +19,6 @@ namespace ratelab::app {
 
 namespace {
 
-// procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
-std::int64_t statusKb(const char* name)
-{
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    const std::string key = std::string(name) + ":";
-    while (std::getline(in, line))
-        if (line.rfind(key, 0) == 0)
-            return std::stoll(line.substr(key.size()));
-    return 0;
-}
 
 struct Setup {
     EngineSetup setup;
@@ -86,9 +77,9 @@ EngineFigures engineFigures()
         try {
             malloc_trim(0);
             std::ofstream("/proc/self/clear_refs") << "5"; // resets VmHWM to the current RSS
-            const std::int64_t beforeKb = statusKb("VmRSS");
+            const std::int64_t beforeKb = procStatusKb("VmRSS");
             const RowRun r = runRow(b.setup, {b.arrivals, {}, {}});
-            const std::int64_t peakKb = statusKb("VmHWM");
+            const std::int64_t peakKb = procStatusKb("VmHWM");
             if (beforeKb > 0 && peakKb > 0 && !r.log.empty())
                 result = double(peakKb - beforeKb) * 1024.0 / double(r.log.size());
         } catch (...) {
