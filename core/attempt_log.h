@@ -1,9 +1,12 @@
-// AttemptLog: the engine's decided attempts, appended in chunks of 64 Ki entries, so a log that
-// outgrows its guess never copies itself (a vector's doubling holds the old and the new buffer
-// at once: three times the log at its peak) and holds at most one part-filled chunk of slack.
+// AttemptLog: the engine's decided attempts, appended in chunks that double from 1 Ki entries up
+// to 64 Ki, so a log that outgrows its guess never copies itself (a vector's doubling holds the
+// old and the new buffer at once: three times the log at its peak), a short run allocates little,
+// and a long one holds at most one part-filled chunk of slack.
 #pragma once
 
+#include <bit>
 #include <cstddef>
+#include <utility>
 #include <iterator>
 #include <memory>
 #include <vector>
@@ -13,19 +16,33 @@ namespace ratelab {
 template <typename T>
 class ChunkedLog {
 public:
-    static constexpr std::size_t kChunk = std::size_t(1) << 16;
+    static constexpr std::size_t kFirst = std::size_t(1) << 10; // chunk c < kGrowing holds kFirst << c
+    static constexpr std::size_t kGrowing = 7;
+    static constexpr std::size_t kChunk = kFirst << (kGrowing - 1); // then every chunk: 64 Ki
+    static constexpr std::size_t kInGrowing = kFirst * ((std::size_t(1) << kGrowing) - 1);
 
     void push_back(const T& v)
     {
-        if (m_size == m_chunks.size() * kChunk)
-            m_chunks.push_back(std::make_unique_for_overwrite<T[]>(kChunk));
-        m_chunks.back()[m_size % kChunk] = v;
-        ++m_size;
+        if (m_size == m_capacity) {
+            const std::size_t c = m_chunks.size();
+            const std::size_t n = c < kGrowing ? kFirst << c : kChunk;
+            m_chunks.push_back(std::make_unique_for_overwrite<T[]>(n));
+            m_capacity += n;
+        }
+        (*this)[m_size++] = v;
     }
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    T& operator[](std::size_t i) { return m_chunks[i / kChunk][i % kChunk]; }
-    const T& operator[](std::size_t i) const { return m_chunks[i / kChunk][i % kChunk]; }
+    T& operator[](std::size_t i) { return const_cast<T&>(std::as_const(*this)[i]); }
+    const T& operator[](std::size_t i) const
+    {
+        if (i >= kInGrowing) {
+            const std::size_t j = i - kInGrowing;
+            return m_chunks[kGrowing + j / kChunk][j % kChunk];
+        }
+        const std::size_t c = std::size_t(std::bit_width(i / kFirst + 1)) - 1; // kFirst * (2^c - 1) <= i
+        return m_chunks[c][i - kFirst * ((std::size_t(1) << c) - 1)];
+    }
 
     class const_iterator {
     public:
@@ -54,6 +71,7 @@ public:
 private:
     std::vector<std::unique_ptr<T[]>> m_chunks;
     std::size_t m_size = 0;
+    std::size_t m_capacity = 0;
 };
 
 } // namespace ratelab

@@ -1,5 +1,7 @@
 #include "reduce.h"
 
+#include "clients.h"
+
 #include "decide.h"
 #include "limiters.h"
 
@@ -187,6 +189,16 @@ private:
     double m_levelFirst = 0;
 };
 
+// decisionCost is the cost of decision i of row `row`: its request's (a retry costs what its
+// request costs; with clients, decisions are attempts, not arrivals).
+std::int64_t decisionCost(const Trace& trace, std::size_t row, std::size_t i)
+{
+    if (trace.costs.empty())
+        return 1;
+    const AlgorithmTrace& r = trace.results[row];
+    return trace.costs[r.clients ? std::size_t(r.clients->attempts[i].request) : i];
+}
+
 void setRequests(ReducedRow& out, std::span<const Nanos> t, Nanos fromNanos, Nanos toNanos)
 {
     out.firstRequest = std::size_t(std::lower_bound(t.begin(), t.end(), fromNanos) - t.begin());
@@ -290,7 +302,7 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
             const bool inRange = reducer.reach(limiter, open, t[i]);
             if (inRange)
                 open.before = levelKeyAt(limiter, t[i]);
-            const Decision d = limiter.decide(t[i], costOf(trace, i));
+            const Decision d = limiter.decide(t[i], decisionCost(trace, row, i));
             if (inRange)
                 open.add(t[i], open.before, levelKeyAt(limiter, t[i]), d);
         }
@@ -305,7 +317,7 @@ double levelBefore(const Trace& trace, std::size_t row, std::size_t index)
     const std::vector<Nanos>& t = timesOf(trace, row);
     return visitLimiter(result.algorithm, result.levelConfig.value_or(trace.config), [&](auto& limiter) {
         for (std::size_t i = detail::restoreCheckpoint(limiter, result, index); i < index; ++i)
-            limiter.decide(t[i], costOf(trace, i));
+            limiter.decide(t[i], decisionCost(trace, row, i));
         return limiter.levelAt(t.at(index));
     });
 }
@@ -320,8 +332,8 @@ Decision decisionAt(const Trace& trace, std::size_t row, std::size_t i)
     return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
         std::size_t j = detail::restoreCheckpoint(limiter, result, i);
         for (; j < i; ++j)
-            limiter.decide(t[j], costOf(trace, j));
-        return limiter.decide(t[i], costOf(trace, i));
+            limiter.decide(t[j], decisionCost(trace, row, j));
+        return limiter.decide(t[i], decisionCost(trace, row, i));
     });
 }
 

@@ -65,13 +65,21 @@ void AtScalePanel::refresh()
     m_table->setRowCount(int(s.algorithms.size()));
     for (int r = 0; r < int(s.algorithms.size()); ++r) {
         const Algorithm a = s.algorithms[std::size_t(r)];
-        const Memory one = worstCaseMemory(a, s.config);
-        const Memory all = memoryAtScale(a, s.config, m_keys);
+        Memory one, all;
+        bool sized = true;
+        try {
+            one = worstCaseMemory(a, s.config);
+            all = memoryAtScale(a, s.config, m_keys);
+        } catch (const InputError&) { // a product refusing these settings: the banner says why
+            sized = false;
+        }
         const QString cells[] = {
             QString::fromUtf8(algorithmTitle(a).data()),
-            tr("%1 B\n%2 %3").arg(locale.toString(qlonglong(one.bytes))).arg(locale.toString(qlonglong(one.entries)))
-                .arg(one.entries == 1 ? tr("entry") : tr("entries")),
-            tr("%1\n%2 entries").arg(QString::fromStdString(humanBytes(all.bytes))).arg(locale.toString(qlonglong(all.entries)))};
+            !sized ? tr("—")
+                   : tr("%1 B\n%2 %3").arg(locale.toString(qlonglong(one.bytes))).arg(locale.toString(qlonglong(one.entries)))
+                         .arg(one.entries == 1 ? tr("entry") : tr("entries")),
+            !sized ? tr("—")
+                   : tr("%1\n%2 entries").arg(QString::fromStdString(humanBytes(all.bytes))).arg(locale.toString(qlonglong(all.entries)))};
         for (int c = 0; c < 3; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
