@@ -1,5 +1,7 @@
 #include "traffic_options.h"
 
+#include "report_parts.h"
+
 #include "command.h"
 #include "decimal.h"
 
@@ -124,28 +126,7 @@ void printWarnings(const QStringList& warnings)
     std::cerr.flush();
 }
 
-std::string jsonString(std::string_view text)
-{
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char u[8];
-                std::snprintf(u, sizeof u, "\\u%04x", c);
-                out += u;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
-}
+std::string jsonString(std::string_view text) { return detail::jsonString(text); } // the writers' one escaper
 
 std::string csvCell(std::string_view text)
 {
