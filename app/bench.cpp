@@ -439,7 +439,10 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << formatNumber(drag100k.settleMs) << ", \"frames_per_s\": " << formatNumber(drag100k.framesPerS)
             << "},\n \"bytes_per_request\": " << formatNumber(bytes)
             << ",\n \"engine_ns\": " << formatNumber(engine.nsPerAttempt) << ",\n \"engine_bytes_per_attempt\": "
-            << formatNumber(engine.bytesPerAttempt) << ",\n "
+            << formatNumber(engine.bytesPerAttempt) << ",\n \"engine_log_ns\": {";
+        for (std::size_t i = 0; i < engine.logModesNs.size(); ++i)
+            out << (i ? ", " : "") << "\"" << engine.logModesNs[i].first << "\": " << formatNumber(engine.logModesNs[i].second);
+        out << "},\n "
             << redisBenchJson(redis)
             << ",\n \"replay_lines_per_s\": " << formatNumber(replayFigures.linesPerSecond)
             << ", \"sweep_ms\": " << formatNumber(replayFigures.sweepMs) << ", \"sweep_point_ms\": "
@@ -461,7 +464,10 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n"
             << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(engine.attempts)
             << " attempts): " << number(engine.nsPerAttempt) << " ns and " << number(engine.bytesPerAttempt)
-            << " bytes an attempt\n"
+            << " bytes an attempt\nSliding window log of 100,000 on 3 nodes, ns an attempt:";
+        for (const auto& [mode, ns] : engine.logModesNs)
+            out << " " << mode << " " << number(ns);
+        out << "\n"
             << redisBenchText(redis)
             << "Replay of a 1,000,000-line log, 10,000 keys, 7 algorithms, parsing included: "
             << number(replayFigures.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(replayFigures.sweepMs)

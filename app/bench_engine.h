@@ -2,12 +2,19 @@
 // a three-node shared store and a policy of two layers.
 #pragma once
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace ratelab::app {
 
 struct EngineFigures {
     double nsPerAttempt = 0;    // engine_ns: median over runs, per attempt decided and logged
     double bytesPerAttempt = -1; // engine_bytes_per_attempt: the run's peak memory per attempt
     double attempts = 0;        // attempts in one run
+    // engine_log_ns: per coordination (shared, racy, hybrid), ns an attempt for a sliding window
+    // log of L = 100,000 on 3 nodes: the modes whose nodes copy the store must stay linear.
+    std::vector<std::pair<std::string, double>> logModesNs;
 };
 
 // engineFigures measures them on a seeded Poisson stream of 1,000,000 first attempts at twice

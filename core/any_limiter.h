@@ -4,6 +4,7 @@
 #pragma once
 
 #include "limiters.h"
+#include "synced_log.h"
 
 #include <variant>
 
@@ -12,7 +13,10 @@ namespace ratelab {
 using AnyLimiter = std::variant<FixedWindow, SlidingWindowLog, SlidingWindowCounter, TokenBucket, LeakyBucket,
                                 LeakyBucketQueue, Gcra, NginxLimitReq, ExpressRateLimit, RateLimiterFlexible,
                                 PythonLimits, GuavaRateLimiter, EnvoyLocal, Traefik, SpringGateway, Kong, RedisCell,
-                                NodeLimiter>;
+                                NodeLimiter, SyncedLog>;
+
+// SyncedLog is never built from an algorithm: a store cell whose nodes copy it (hybrid, racy)
+// turns a SlidingWindowLog into one (store.cpp).
 
 // makeAnyLimiter builds a fresh limiter of algorithm a as a value.
 inline AnyLimiter makeAnyLimiter(Algorithm a, const LimiterConfig& config)

@@ -74,6 +74,7 @@ public:
 
     std::int32_t remainingAt(Nanos t) const override { return clampRemaining(m_limit - usedFrom(firstInside(t))); }
     std::int64_t quota() const override { return m_limit; }
+    Nanos windowNanos() const { return m_windowNanos; }
 
     // level is the sum of the kept entries' costs: the number of entries when every cost is 1.
     double levelAt(Nanos t) const override { return static_cast<double>(levelUnitsAt(t)); }

@@ -21,6 +21,12 @@ StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster)
     : m_cluster(&cluster), m_mode(cluster.coordination()), m_fresh(fresh), m_store(fresh), m_storeLast(kNotYet), m_readLast(kNotYet),
       m_seen(&m_store), m_quota(quotaAny(fresh))
 {
+    // Hybrid copies the store at each node's sync, racy at each read: a log is shared, not copied.
+    if (const auto* log = std::get_if<SlidingWindowLog>(&fresh);
+        log && (m_mode == Coordination::Hybrid || m_mode == Coordination::Racy)) {
+        m_fresh = SyncedLog(log->quota(), log->windowNanos());
+        m_store = m_fresh;
+    }
     if (m_mode != Coordination::Shared && m_mode != Coordination::Racy)
         m_nodes.resize(static_cast<std::size_t>(cluster.nodes()), Node{std::nullopt, kNotYet, 0});
 }
