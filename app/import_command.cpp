@@ -5,8 +5,6 @@
 #include "decimal.h"
 #include "scenariofile.h"
 
-#include <QFile>
-#include <QFileInfo>
 
 #include <iostream>
 
@@ -29,19 +27,12 @@ int importCommand(QCommandLineParser& parser, const QStringList& args)
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1)
         return fail("import: name one configuration file");
-    QFile file(files.first());
-    if (!QFileInfo(files.first()).isFile() || !file.open(QIODevice::ReadOnly))
-        return fail("import: cannot read " + ratelab::quoted(files.first().toStdString()));
-    const QByteArray text = file.read(4 * 1024 * 1024 + 1);
-    if (text.size() > 4 * 1024 * 1024)
-        return fail("import: " + ratelab::quoted(files.first().toStdString()) + " is larger than 4 MiB");
-    io::ImportedConfig imported = io::importConfiguration(text); // InputError: one line, exit 2
-    imported.scenario.title = "Imported: " + imported.product;
-    imported.scenario.lesson = "Read by `ratelab import` from " + QFileInfo(files.first()).fileName().toStdString() + ".";
-    std::vector<Nanos> page;
-    for (int i = 0; i < 27; ++i)
-        page.push_back(i * 2'000'000);
-    imported.scenario.explicitArrivals = page; // the page load the explanation starts with
+    io::ImportedConfig imported;
+    try {
+        imported = io::importConfigurationFile(files.first());
+    } catch (const InputError& e) {
+        return fail(std::string("import: ") + e.what());
+    }
     const std::string report = io::whatYouGet(imported);
     if (parser.isSet("save-scenario")) {
         const QString error = io::saveScenario(imported.scenario, parser.value("save-scenario"));

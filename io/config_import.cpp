@@ -4,6 +4,8 @@
 #include "nginx_limit_req.h"
 #include "products/product.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -159,7 +161,7 @@ std::string product(const std::string& text)
     for (const QString& part : QString::fromStdString(text).split('*')) {
         total *= parseIntegerIn(part.trimmed().toStdString(), 0, LimiterConfig::kMaxLimit);
         if (total > Int128(kMaxNanos))
-            throw InputError("the value " + quoted(text) + " is too large");
+            throw InputError("the value " + ratelab::quoted(text) + " is too large");
     }
     return std::to_string(static_cast<long long>(total));
 }
@@ -282,6 +284,26 @@ ImportedConfig importConfiguration(const QByteArray& text)
                                {{"points", "points"}, {"duration", "duration"}, {"blockDuration", "blockDuration"}});
     throw InputError("no rate limit found: expected an nginx limit_req_zone, an Envoy token_bucket, a Traefik "
                      "rateLimit, a Spring redis-rate-limiter, a Kong rate-limiting plugin or express-rate-limit options");
+}
+
+ImportedConfig importConfigurationFile(const QString& path)
+{
+    constexpr qint64 kMaxBytes = 4 * 1024 * 1024;
+    const std::string name = ratelab::quoted(path.toStdString());
+    QFile file(path);
+    if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly))
+        throw InputError("cannot read " + name);
+    const QByteArray text = file.read(kMaxBytes + 1);
+    if (text.size() > kMaxBytes)
+        throw InputError(name + " is larger than 4 MiB");
+    ImportedConfig imported = importConfiguration(text);
+    imported.scenario.title = "Imported: " + imported.product;
+    std::vector<Nanos> page;
+    for (int i = 0; i < 27; ++i)
+        page.push_back(i * 2'000'000);
+    imported.scenario.explicitArrivals = page; // the page load the explanation starts with
+    imported.scenario.lesson = "Read from " + QFileInfo(path).fileName().toStdString() + ".\n\n" + whatYouGet(imported);
+    return imported;
 }
 
 } // namespace ratelab::io

@@ -41,4 +41,11 @@ ImportedConfig importConfiguration(const QByteArray& text);
 // stream at the written rate, a burst around a window boundary), naming the first surprise.
 std::string whatYouGet(const ImportedConfig& imported);
 
+// importConfigurationFile reads the file at path (at most 4 MiB) and imports it as `ratelab
+// import` and the app's File > Import configuration do: the scenario titled "Imported: PRODUCT",
+// its arrivals the page load the explanation starts with, its lesson the explanation
+// (whatYouGet). It throws InputError ("cannot read 'f'", "'f' is larger than 4 MiB", or what
+// importConfiguration refuses).
+ImportedConfig importConfigurationFile(const QString& path);
+
 } // namespace ratelab::io

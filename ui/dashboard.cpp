@@ -1,5 +1,7 @@
 #include "dashboard.h"
 
+#include <algorithm>
+
 #include "outputpath.h"
 
 #include "chartstack.h"
@@ -209,11 +211,24 @@ QString Dashboard::describe(const Scenario& s)
     const QLocale locale; // counts with the reader's thousands separators: "1,000,000 requests"
     const auto n = [&locale](auto v) { return locale.toString(qlonglong(v)); };
     QString text = s.title.empty() ? QString("RateLab") : QString::fromStdString(s.title);
-    text += QString(" — limit %1 per %2, capacity %3, rate %4/s")
-                .arg(n(c.limit()))
-                .arg(secs(c.windowNanos()))
-                .arg(n(c.capacity()))
-                .arg(QString::fromStdString(c.rate().exactText()));
+    // Product models take their own options (`average 6, period 1m`): a scenario of products
+    // alone is described by those, not by a limit and window they do not read.
+    QStringList options;
+    for (const ProductOption& o : c.productOptions())
+        options << QString::fromStdString(o.name + " " + o.value);
+    const bool productsAlone = !options.isEmpty() && !s.algorithms.empty()
+                               && std::all_of(s.algorithms.begin(), s.algorithms.end(), isProduct);
+    if (productsAlone) {
+        text += " — " + options.join(", ");
+    } else {
+        text += QString(" — limit %1 per %2, capacity %3, rate %4/s")
+                    .arg(n(c.limit()))
+                    .arg(secs(c.windowNanos()))
+                    .arg(n(c.capacity()))
+                    .arg(QString::fromStdString(c.rate().exactText()));
+        if (!options.isEmpty())
+            text += "; " + options.join(", ");
+    }
     const Pattern& p = s.pattern;
     if (s.explicitArrivals) {
         text += QString(" — %1 arrivals from a file").arg(n(s.explicitArrivals->size()));

@@ -1,5 +1,7 @@
 #include "documentactions.h"
 
+#include "config_import.h"
+
 
 #include "chartstack.h"
 #include "dashboard.h"
@@ -57,6 +59,18 @@ void DocumentActions::fillMenu(QMenu* file)
     open->setShortcut(QKeySequence::Open);
     m_recent = file->addMenu("Open &recent");
     refreshRecent();
+    QAction* import = file->addAction(tr("&Import configuration…"), this, [this] {
+        const QString path = m_document->filePath();
+        const QString dir = path.isEmpty() ? QDir::homePath() : QFileInfo(path).absolutePath();
+        const QString p = QFileDialog::getOpenFileName(
+            m_window, tr("Import a product's rate-limit configuration"), dir,
+            tr("Configurations (*.conf *.yaml *.yml *.toml *.json);;All files (*)"));
+        if (!p.isEmpty())
+            importConfiguration(p);
+    });
+    import->setShortcut(QKeySequence("Ctrl+I"));
+    import->setToolTip(tr("Read an nginx, Envoy, Traefik, Spring, Kong or express-rate-limit configuration "
+                          "and show what it does (Ctrl+I)"));
     QMenu* presetMenu = file->addMenu("&Presets");
     for (const io::PresetInfo& preset : io::presets())
         presetMenu->addAction(preset.title, this, [this, id = preset.id] { openPreset(id); });
@@ -185,6 +199,21 @@ bool DocumentActions::openFile(const QString& path)
     m_settings.addRecentFile(QFileInfo(path).absoluteFilePath());
     refreshRecent();
     emit status(r.notes.isEmpty() ? "Opened " + path : "Opened " + path + " (" + r.notes.join("; ") + ")");
+    return true;
+}
+
+bool DocumentActions::importConfiguration(const QString& path)
+{
+    io::ImportedConfig config;
+    try {
+        config = io::importConfigurationFile(path);
+    } catch (const InputError& e) {
+        failed(tr("Cannot import the configuration"), QString::fromStdString(e.what()));
+        return false;
+    }
+    emit imported(); // first: the window frames the new traffic when the document changes
+    m_document->replace(tr("Import %1").arg(QFileInfo(path).fileName()), config.scenario);
+    emit status(tr("Imported %1 from %2").arg(QString::fromStdString(config.product), path));
     return true;
 }
 

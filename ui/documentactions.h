@@ -36,6 +36,10 @@ public:
     bool openFile(const QString& path);
     // saveTo writes the document to path; it reports whether it did.
     bool saveTo(const QString& path);
+    // importConfiguration reads a product's configuration file (io::importConfigurationFile)
+    // into the document as one undoable edit, its explanation as the lesson; it reports whether
+    // it did (false: a message was shown and the document is as it was).
+    bool importConfiguration(const QString& path);
     // openPreset opens a built-in scenario; it reports whether it did.
     bool openPreset(const QString& id);
     // revert drops unsaved changes, reopening the file or preset; it reports whether it did.
@@ -51,6 +55,8 @@ public:
 signals:
     void status(const QString& message);
     void redisChecked(bool agreed, const QString& summary);
+    // imported is emitted when a configuration was read, just before the document takes it.
+    void imported();
 
 private:
     void save();

@@ -131,6 +131,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_playback, &PlaybackBar::playheadChanged, this, &MainWindow::showPlayhead);
     connect(m_playback, &PlaybackBar::sendRequested, m_controls, &ControlPanel::addRequests);
     connect(m_documents, &DocumentActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
+    connect(m_documents, &DocumentActions::imported, this, [this] {
+        m_lessonDock->show(); // the explanation is the imported scenario's lesson
+        m_lessonDock->raise();
+        m_requestedRange = {};
+    });
 
     applyTheme(themeFromId(m_settings->theme()));
     if (const auto last = m_settings->lastDocument())

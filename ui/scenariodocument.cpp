@@ -119,6 +119,8 @@ void ScenarioDocument::reset(const Scenario& s, const QString& filePath, const Q
 
 void ScenarioDocument::edit(const QString& what, const Scenario& nextScenario) { push(what, nextScenario, m_follows); }
 
+void ScenarioDocument::replace(const QString& what, const Scenario& next) { push(what, next, followsLimits(next)); }
+
 void ScenarioDocument::setFollows(bool on, const QString& what)
 {
     Scenario next = m_scenario;

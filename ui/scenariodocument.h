@@ -55,6 +55,9 @@ public:
     // scenarios record nothing. Successive edits with the same description merge into one undo
     // step (a slider drag), unless they are separated by another edit.
     void edit(const QString& what, const Scenario& next);
+    // replace records a whole new scenario (an imported configuration) as one undoable edit; the
+    // follow flag is taken from it, as reset() takes it.
+    void replace(const QString& what, const Scenario& next);
     // change is edit() of the current scenario with f applied, when the result can be simulated
     // (checkScenario). f may throw InputError to refuse. A refusal changes nothing, emits
     // refused() with the reason and changed() (so views show the document again), and returns false.

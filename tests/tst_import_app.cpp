@@ -1,0 +1,111 @@
+// File > Import configuration in the app (issue 23): a product's configuration becomes the
+// document's scenario as one undoable step, with the explanation `ratelab import` prints as its
+// lesson; a file that is not one leaves the document as it was and says why.
+#include "documentactions.h"
+#include "lessonpanel.h"
+#include "mainwindow.h"
+#include "scenariodocument.h"
+#include "window_test.h"
+
+#include <QApplication>
+#include <QMessageBox>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QUndoStack>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+namespace {
+
+QString data(const QString& name) { return QStringLiteral(RATELAB_TESTDATA "/import/") + name; }
+
+} // namespace
+
+class TestImportApp : public WindowTest {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { useScratchSettings(); }
+    void init() { openWindow(Scenario{}); }
+    void cleanup() { m_window.reset(); }
+
+    // Each product's file sets its model: Traefik's average 6 per 1m with burst 1 is one token
+    // every 10 s in a bucket of 1; nginx's 50r/s with burst=8 nodelay; express's limit in windowMs.
+    void importsEachKindAsOneUndoStep_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("algorithm");
+        QTest::addColumn<QString>("product");
+        QTest::newRow("traefik yaml") << "traefik.yaml" << int(Algorithm::Traefik) << "Traefik";
+        QTest::newRow("traefik toml") << "traefik.toml" << int(Algorithm::Traefik) << "Traefik";
+        QTest::newRow("nginx") << "nginx.conf" << int(Algorithm::NginxLimitReq) << "nginx";
+        QTest::newRow("envoy") << "envoy.yaml" << int(Algorithm::EnvoyLocal) << "Envoy";
+        QTest::newRow("spring") << "spring.yml" << int(Algorithm::SpringGateway) << "Spring";
+        QTest::newRow("kong yaml") << "kong.yaml" << int(Algorithm::Kong) << "Kong";
+        QTest::newRow("kong json") << "kong.json" << int(Algorithm::Kong) << "Kong";
+        QTest::newRow("express") << "express.json" << int(Algorithm::ExpressRateLimit) << "express";
+    }
+    void importsEachKindAsOneUndoStep()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, algorithm);
+        QFETCH(QString, product);
+        const Scenario before = m_window->document()->scenario();
+        const int steps = m_window->document()->undoStack()->count();
+        QVERIFY(m_window->documents()->importConfiguration(data(file)));
+        const Scenario& now = m_window->document()->scenario();
+        QCOMPARE(now.algorithms.size(), std::size_t(1));
+        QCOMPARE(int(now.algorithms.front()), algorithm);
+        QVERIFY2(QString::fromStdString(now.title).startsWith("Imported: " + product), now.title.c_str());
+        QCOMPARE(now.explicitArrivals->size(), std::size_t(27)); // the page load the explanation starts with
+        // The lesson panel shows the explanation, the one `ratelab import` prints.
+        const QString lesson = m_window->lesson()->lesson();
+        QVERIFY2(lesson.contains("What you wrote") && lesson.contains("What you get"),
+                 qPrintable(lesson));
+        QVERIFY(lesson.startsWith("Read from " + file));
+        QCOMPARE(m_window->document()->undoStack()->count(), steps + 1);
+        QVERIFY(m_window->isWindowModified());
+        settle();
+        QCOMPARE(frame().trace->arrivals.size(), std::size_t(27));
+        m_window->document()->undoStack()->undo();
+        QVERIFY(m_window->document()->scenario() == before);
+    }
+
+    // Traefik's "6 per 1m, burst 1": of the page load's 27 requests in 52 ms one passes.
+    void theImportedRowShowsTheSurprise()
+    {
+        QVERIFY(m_window->documents()->importConfiguration(data("traefik.yaml")));
+        settle();
+        QCOMPARE(frame().trace->results.size(), std::size_t(1));
+        QCOMPARE(frame().trace->results.front().metrics.allowed, std::int64_t(1));
+    }
+
+    void aFileThatIsNoConfigurationChangesNothing()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("notes.yaml");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("just: text\n");
+        f.close();
+        const Scenario before = m_window->document()->scenario();
+        QString shown;
+        QTimer closer;
+        connect(&closer, &QTimer::timeout, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                shown = box->text();
+                box->close();
+            }
+        });
+        closer.start(10);
+        QVERIFY(!m_window->documents()->importConfiguration(path));
+        closer.stop();
+        QVERIFY2(shown.contains("no rate limit found"), qPrintable(shown));
+        QVERIFY(m_window->document()->scenario() == before);
+        QCOMPARE(m_window->document()->undoStack()->count(), 0);
+    }
+};
+
+QTEST_MAIN(TestImportApp)
+#include "tst_import_app.moc"
