@@ -2,6 +2,8 @@
 // row is written with the same bytes whichever writer writes it. Internal to core.
 #pragma once
 
+#include "worst_case.h"
+
 #include "headers.h"
 #include "scenario.h"
 #include "text_buffer.h"
@@ -19,7 +21,9 @@ std::string jsonString(std::string_view s);
 void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t requests);
 std::string inputText(const Scenario& s, bool hasCosts, std::size_t requests);
 // writeResultHead writes `"ID": {"allowed": ..., "memory": {...}` and, with costs, allowed_cost and never.
-void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasCosts);
+// With a bound, "worst_case" follows max_in_window: {"at_most": N, "in_any_window_of": W, "tight": B}.
+void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasCosts,
+                     const std::optional<WorstCase>& bound = std::nullopt);
 // writeEntry writes one JSON sequence entry without its closing brace; cost is null when every
 // request costs 1.
 // open false leaves out the brace, for an entry whose first fields are written already.

@@ -8,6 +8,8 @@
 // lane; denied: red cross, bottom lane), otherwise one bar per pixel column and lane.
 #pragma once
 
+#include "worst_case.h"
+
 #include "frame.h"
 
 #include <QChartView>
@@ -122,6 +124,8 @@ private:
     // bottom of the level plot, where the line steps down.
     void drawDepartures(QPainter* p) const;
     QString legendText() const;
+    // worstCaseShown is the row's bound for windows of the config's length (worst_case.h), if any.
+    std::optional<WorstCase> worstCaseShown() const;
     // clientCount is the scenario's number of clients (0 without clients).
     int clientCount() const;
     void drawBoundaries(QPainter* p) const;
