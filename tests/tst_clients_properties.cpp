@@ -5,6 +5,7 @@
 //
 // Each property is checked for RATELAB_PROPERTY_SEEDS seeds (default 200); a failure prints the
 // seed. Streams come from std::mt19937_64 and integer transforms, the same on every platform.
+#include "property_seeds.h"
 #include "clients.h"
 #include "decimal.h"
 #include "limiters.h"
@@ -20,13 +21,6 @@ namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
 constexpr Nanos kMilli = 1'000'000;
-
-std::uint64_t seedCount()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return ok && n > 0 ? std::uint64_t(n) : 200;
-}
 
 // A seeded random case: config and arrivals, like tst_properties (bursts at one instant, gaps of
 // about W/L, of exactly W, at and just before boundaries).
@@ -111,7 +105,7 @@ private slots:
     // every result equals simulateOne.
     void noneEqualsSimulateOne()
     {
-        for (std::uint64_t seed = 0; seed < seedCount(); ++seed) {
+        for (std::uint64_t seed = 0; seed < propertySeeds(); ++seed) {
             Rng r(seed);
             const LimiterConfig c = randomConfig(r);
             const std::vector<Nanos> arrivals = randomArrivals(r, c, std::size_t(r.in(0, 200)));
@@ -146,7 +140,7 @@ private slots:
     // denial waits at least until 1 ns after the retry.
     void retryAfterNeverGivesUp()
     {
-        for (std::uint64_t seed = 0; seed < seedCount(); ++seed) {
+        for (std::uint64_t seed = 0; seed < propertySeeds(); ++seed) {
             Rng r(seed);
             const LimiterConfig c = randomConfig(r);
             for (Algorithm a : kAllAlgorithms) {
@@ -179,7 +173,7 @@ private slots:
     // order of the denials, so its jitter depends on the other clients).
     void perClientKeysAreIndependent()
     {
-        for (std::uint64_t seed = 0; seed < seedCount(); ++seed) {
+        for (std::uint64_t seed = 0; seed < propertySeeds(); ++seed) {
             Rng r(seed);
             const LimiterConfig c = randomConfig(r);
             const std::int64_t k = r.in(1, 5);

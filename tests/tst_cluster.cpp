@@ -1,6 +1,7 @@
 // The cluster simulation: hand-derived tables for each coordination, and property tests over
 // seeded random streams (RATELAB_PROPERTY_SEEDS, default 200), including a brute-force replay of
 // the visibility rule exactly as semantics.md states it.
+#include "property_seeds.h"
 #include "cluster.h"
 #include "decimal.h"
 #include "limiters.h"
@@ -58,13 +59,6 @@ Counts join(Counts a, const Counts& b)
 }
 
 // ---- property-test streams (the generator of tst_properties, trimmed) ----
-
-std::uint64_t seedCount()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return ok && n > 0 ? std::uint64_t(n) : 200;
-}
 
 struct Rng {
     std::mt19937_64 g;
@@ -147,7 +141,7 @@ QByteArray describe(const Case& c)
 template <typename F>
 void forEachCase(F check, std::size_t maxRequests = 200, std::uint64_t maxSeeds = 3000)
 {
-    const std::uint64_t seeds = std::min(seedCount(), maxSeeds);
+    const std::uint64_t seeds = std::min(propertySeeds(), maxSeeds);
     for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
         const Case c = makeCase(seed, maxRequests);
         check(c);

@@ -2,6 +2,7 @@
 // features, and every combination of {clients with retries, cluster mode, cost, layers, nginx}
 // against an O(n^2) oracle written from the text (engine_oracle.h), over seeded random scenarios
 // (RATELAB_PROPERTY_SEEDS, default 200).
+#include "property_seeds.h"
 #include "engine.h"
 #include "engine_oracle.h"
 #include "decimal.h"
@@ -31,13 +32,6 @@ ClientConfig clientsOf(std::int64_t k, RetryPolicy p, std::int64_t maxRetries, N
 ClusterConfig clusterOf(int nodes, Coordination c)
 {
     return ClusterConfig::make({nodes, Balancer::RoundRobin, c, 0, 0, 0, 1});
-}
-
-int seeds()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return ok && n > 0 ? n : 200;
 }
 
 struct Row { // an expected logged attempt
@@ -319,7 +313,7 @@ private slots:
     // costs, clients that retry (every policy), clusters (every mode and balancer, skew), headers.
     void everyCombinationIsTheOracle()
     {
-        const int n = seeds();
+        const int n = int(propertySeeds());
         for (int seed = 0; seed < n; ++seed) {
             std::mt19937_64 g(std::uint64_t(seed) * 7919 + 1);
             const auto in = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); };

@@ -6,6 +6,7 @@
 // afterwards (levelAt, remainingAt, waitFor, memory). Requests of cost 2 or 3 are mixed in, so
 // state left by one path is read by the other. RATELAB_PROPERTY_SEEDS sets the number of seeds
 // (default 200); a failure prints the seed, the config and the request.
+#include "property_seeds.h"
 #include "limiters.h"
 
 #include <QTest>
@@ -16,13 +17,6 @@
 using namespace ratelab;
 
 namespace {
-
-std::uint64_t seedCount()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return ok && n > 0 ? std::uint64_t(n) : 200;
-}
 
 struct Rng {
     std::mt19937_64 g;
@@ -134,7 +128,7 @@ void compareOn(const LimiterConfig& config, std::uint64_t seed)
 template <typename L>
 void checkAgainstGeneral()
 {
-    for (std::uint64_t seed = 1; seed <= seedCount(); ++seed) {
+    for (std::uint64_t seed = 1; seed <= propertySeeds(); ++seed) {
         Rng r(seed ^ 0x9e3779b97f4a7c15);
         LimiterConfig config;
         try {

@@ -7,10 +7,7 @@
 #include "scenariodocument.h"
 #include "window_test.h"
 
-#include <QApplication>
-#include <QMessageBox>
 #include <QTemporaryDir>
-#include <QTimer>
 #include <QUndoStack>
 
 using namespace ratelab;
@@ -90,17 +87,9 @@ private slots:
         f.write("just: text\n");
         f.close();
         const Scenario before = m_window->document()->scenario();
-        QString shown;
-        QTimer closer;
-        connect(&closer, &QTimer::timeout, [&] {
-            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-                shown = box->text();
-                box->close();
-            }
-        });
-        closer.start(10);
-        QVERIFY(!m_window->documents()->importConfiguration(path));
-        closer.stop();
+        bool imported = true;
+        const QString shown = messageShownBy([&] { imported = m_window->documents()->importConfiguration(path); });
+        QVERIFY(!imported);
         QVERIFY2(shown.contains("no rate limit found"), qPrintable(shown));
         QVERIFY(m_window->document()->scenario() == before);
         QCOMPARE(m_window->document()->undoStack()->count(), 0);

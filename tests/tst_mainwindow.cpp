@@ -313,17 +313,9 @@ private slots:
         settle();
         const Scenario before = m_window->document()->scenario();
         // The refusal is a message box: note its text and close it.
-        QString shown;
-        QTimer closer;
-        connect(&closer, &QTimer::timeout, [&] {
-            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-                shown = box->text();
-                box->close();
-            }
-        });
-        closer.start(10);
-        QVERIFY(!m_window->documents()->openFile(path));
-        closer.stop();
+        bool opened = true;
+        const QString shown = messageShownBy([&] { opened = m_window->documents()->openFile(path); });
+        QVERIFY(!opened);
         QVERIFY2(shown.contains("broken.ratelab.json"), qPrintable(shown));
         settle();
         QVERIFY(m_window->document()->scenario() == before);

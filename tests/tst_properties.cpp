@@ -3,6 +3,7 @@
 // Each property is checked for RATELAB_PROPERTY_SEEDS seeds (default 200). A failure prints the
 // seed and the config, so it can be replayed: the streams come from std::mt19937_64 and our own
 // integer/exponential transforms, which give the same numbers on every platform.
+#include "property_seeds.h"
 #include "limiter.h"
 #include "token_bucket.h"
 
@@ -18,13 +19,6 @@ namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
 constexpr Nanos kMilli = 1'000'000;
-
-std::uint64_t seedCount()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return ok && n > 0 ? std::uint64_t(n) : 200;
-}
 
 struct Rng {
     std::mt19937_64 g;
@@ -147,7 +141,7 @@ std::int64_t bruteMaxInWindow(const Case& c, const std::vector<Decision>& d)
 template <typename F>
 void forEachCase(F check)
 {
-    const std::uint64_t seeds = seedCount();
+    const std::uint64_t seeds = propertySeeds();
     for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
         const Case c = makeCase(seed);
         check(c);

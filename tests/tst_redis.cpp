@@ -3,6 +3,7 @@
 // scenarios inside the exact domain, and a scenario outside it is refused naming 2^53.
 //
 // redis-server missing is a failure, not a skip: CI installs it (apt-get install redis-server).
+#include "property_seeds.h"
 #include "presets.h"
 #include "redis_check.h"
 #include "redis_store.h"
@@ -21,13 +22,6 @@ namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
 constexpr Nanos kMilli = 1'000'000;
-
-std::uint64_t seedCount()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return ok && n > 0 ? std::uint64_t(n) : 200;
-}
 
 struct Rng {
     std::mt19937_64 g;
@@ -241,7 +235,7 @@ private slots:
 
     void redisDecisionsEqualShared()
     {
-        const std::uint64_t seeds = std::min<std::uint64_t>(seedCount(), 200);
+        const std::uint64_t seeds = std::min<std::uint64_t>(propertySeeds(), 200);
         for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
             const Case c = makeCase(seed);
             for (Algorithm a : kAllAlgorithms) {

@@ -2,6 +2,7 @@
 // decides as SlidingWindowLog does, and a copy sees the entries as of the copy plus its own.
 // A hand table first, then seeded streams decided side by side with SlidingWindowLog, copies
 // and all, long enough that the owner moves its entries to a new buffer many times.
+#include "property_seeds.h"
 #include "synced_log.h"
 #include "sliding_window_log.h"
 
@@ -14,13 +15,6 @@ using namespace ratelab;
 namespace {
 
 constexpr Nanos kSec = 1'000'000'000;
-
-int propertySeeds()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return ok && n > 0 ? n : 200;
-}
 
 } // namespace
 
@@ -70,7 +64,7 @@ private slots:
     // SlidingWindowLog copied at the same moments; every answer agrees.
     void agreesWithSlidingWindowLog()
     {
-        const int seeds = std::min(propertySeeds(), 1000); // 6000 steps each: CI's 20,000 would take minutes
+        const int seeds = int(std::min<std::uint64_t>(propertySeeds(), 1000)); // 6000 steps each: CI's 20,000 would take minutes
         for (int seed = 1; seed <= seeds; ++seed) {
             std::mt19937_64 rng(seed);
             const std::int64_t limit = 1 + std::int64_t(rng() % (seed % 4 == 0 ? 3000 : 12));

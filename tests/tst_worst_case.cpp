@@ -1,6 +1,7 @@
 // Worst cases (semantics.md, "Fleets and storms"): the most requests each algorithm admits in any
 // window (t - T, t]. Hand tables from the derivations in core/worst_case.h; then seeded random
 // traffic never exceeds the bound, and worstTraffic reaches it exactly where it is tight.
+#include "property_seeds.h"
 #include "any_limiter.h"
 #include "report_run.h"
 #include "scenario.h"
@@ -19,13 +20,6 @@ using namespace ratelab;
 namespace {
 
 constexpr Nanos kSec = 1'000'000'000;
-
-int propertySeeds()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return ok && n > 0 ? n : 200;
-}
 
 constexpr Algorithm kBounded[] = {Algorithm::FixedWindow,  Algorithm::SlidingWindowLog, Algorithm::SlidingWindowCounter,
                                   Algorithm::TokenBucket,  Algorithm::LeakyBucket,      Algorithm::LeakyBucketQueue,
@@ -127,7 +121,7 @@ private slots:
     // admits every request and reaches the bound where it is tight.
     void neverExceededAndReached()
     {
-        const int seeds = std::min(propertySeeds(), 5000);
+        const int seeds = int(std::min<std::uint64_t>(propertySeeds(), 5000));
         for (int seed = 1; seed <= seeds; ++seed) {
             std::mt19937_64 rng(seed);
             const std::int64_t limit = 1 + std::int64_t(rng() % 12);

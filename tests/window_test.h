@@ -8,9 +8,13 @@
 #include "pipeline.h"
 #include "rowchart.h"
 
+#include <QApplication>
+#include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
+#include <functional>
 #include <memory>
 
 class WindowTest : public QObject {
@@ -38,6 +42,23 @@ protected:
     {
         QTRY_VERIFY_WITH_TIMEOUT(m_window->pipeline()->isIdle(), 20000);
         QCoreApplication::processEvents();
+    }
+
+    // messageShownBy runs f and returns the text of the message box it opens (closing it), or an
+    // empty string when none opened.
+    static QString messageShownBy(const std::function<void()>& f)
+    {
+        QString shown;
+        QTimer closer;
+        QObject::connect(&closer, &QTimer::timeout, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                shown = box->text();
+                box->close();
+            }
+        });
+        closer.start(10);
+        f();
+        return shown;
     }
 
     const ratelab::ui::Frame& frame() const { return m_window->dashboard()->frame(); }
