@@ -64,6 +64,16 @@ public:
     bool exactMarks() const;
     // levelPoints is the level polyline drawn, as (seconds, level) vertices.
     const QList<QPointF>& levelPoints() const { return m_levelPoints; }
+    // KeyLine is one node's, the store's or one client's level (key_levels.h), in seconds.
+    struct KeyLine {
+        QString name;
+        int index = 0;
+        QList<QPointF> points;
+    };
+    // keyLines are the level lines of a row whose state is not one limiter's; keyLinesOmitted
+    // counts the quieter states not drawn.
+    const std::vector<KeyLine>& keyLines() const { return m_keyLines; }
+    std::int64_t keyLinesOmitted() const { return m_keyLinesOmitted; }
     // nginxLeftovers is, for an nginx row whose requests all have marks, each rejected visible
     // request's time and what nginx still held then, in its own unit (thousandths of a
     // request): the "1/1000 left" that rejects it. Empty for the other rows.
@@ -161,6 +171,10 @@ private:
     // nginx: what it holds, in thousandths of a request, as (seconds, thousandths) vertices from
     // the first visible admission on, and the rejected requests' leftovers.
     QList<QPointF> m_nginxWater;
+    std::vector<KeyLine> m_keyLines;
+    std::int64_t m_keyLinesOmitted = 0;
+    void buildKeyLines();
+    void drawKeyLines(QPainter* p) const;
     std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
     void buildNginxWater();
 };

@@ -1,0 +1,97 @@
+// keyLevels: the level of each node, the store or each client, replayed from the engine's log.
+// Tables by hand: token bucket C = 2, r = 1/s (LimiterConfig 2 per 2 s); requests at 0, 0, 1 s,
+// 1 s, round robin over two nodes (or clients); two samples per gap (one between decisions).
+#include "key_levels.h"
+
+#include <QtTest>
+
+using namespace ratelab;
+
+namespace {
+
+constexpr Nanos kSec = 1'000'000'000;
+const std::vector<Nanos> kArrivals{0, 0, kSec, kSec};
+
+EngineSetup setupOf(std::optional<ClusterConfig> cluster, std::optional<ClientConfig> clients = std::nullopt)
+{
+    EngineSetup s;
+    s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(2, 2 * kSec)}};
+    s.cluster = std::move(cluster);
+    s.clients = std::move(clients);
+    return s;
+}
+
+KeyLevels levelsOf(const EngineSetup& s)
+{
+    const RowRun run = runRow(s, {kArrivals, {}, {}});
+    return keyLevels(s, run, {}, 8, 2);
+}
+
+using Points = std::vector<std::pair<double, double>>; // seconds, level
+
+Points pointsOf(const KeyLevel& line)
+{
+    Points out;
+    for (const KeyLevelPoint& p : line.points)
+        out.emplace_back(double(p.t) / 1e9, p.level);
+    return out;
+}
+
+} // namespace
+
+class TestKeyLevels : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Local: each node its own bucket. 2 -> 1 at 0; half a token by 0.5 s; full 2 at 1 s -> 1.
+    void localNodes()
+    {
+        const KeyLevels k = levelsOf(setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local})));
+        QCOMPARE(k.lines.size(), std::size_t(2));
+        QCOMPARE(k.lines[0].name, std::string("node 1"));
+        QCOMPARE(k.lines[1].name, std::string("node 2"));
+        const Points want{{0, 2}, {0, 1}, {0.5, 1.5}, {1, 2}, {1, 1}};
+        QCOMPARE(pointsOf(k.lines[0]), want);
+        QCOMPARE(pointsOf(k.lines[1]), want);
+        QCOMPARE(k.lines[0].attempts, std::int64_t(2));
+    }
+
+    // Shared: one store decides all four: 2 -> 1 -> 0 at 0; 0.5 at 0.5 s; 1 -> 0 at 1 s, then a
+    // denial leaves 0.
+    void sharedStore()
+    {
+        const KeyLevels k = levelsOf(setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Shared})));
+        QCOMPARE(k.lines.size(), std::size_t(1));
+        QCOMPARE(k.lines[0].name, std::string("store"));
+        QCOMPARE(pointsOf(k.lines[0]), (Points{{0, 2}, {0, 1}, {0, 1}, {0, 0}, {0.5, 0.5}, {1, 1}, {1, 0}, {1, 0}, {1, 0}}));
+    }
+
+    // Clients with keys of their own, no retries: as the local nodes, named by client.
+    void clientKeys()
+    {
+        ClientOptions o;
+        o.clients = 2;
+        o.key = KeyMode::Client;
+        o.retry = RetryPolicy::None;
+        const KeyLevels k = levelsOf(setupOf(std::nullopt, ClientConfig::make(o)));
+        QCOMPARE(k.lines.size(), std::size_t(2));
+        QCOMPARE(k.lines[1].name, std::string("client 1"));
+        QCOMPARE(pointsOf(k.lines[1]), (Points{{0, 2}, {0, 1}, {0.5, 1.5}, {1, 2}, {1, 1}}));
+    }
+
+    // Beyond `most`, the busiest are drawn and the rest counted; racy and a single limiter: none.
+    void busiestAndNone()
+    {
+        const EngineSetup three = setupOf(ClusterConfig::make({3, Balancer::RoundRobin, Coordination::Local}));
+        const RowRun run = runRow(three, {kArrivals, {}, {}}); // nodes 1, 2, 3, 1
+        const KeyLevels k = keyLevels(three, run, {}, 1, 2);
+        QCOMPARE(k.lines.size(), std::size_t(1));
+        QCOMPARE(k.lines[0].name, std::string("node 1"));
+        QCOMPARE(k.others, std::int64_t(2));
+        QVERIFY(levelsOf(setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Racy, kSec}))).lines.empty());
+        QVERIFY(levelsOf(setupOf(std::nullopt)).lines.empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestKeyLevels)
+#include "tst_key_levels.moc"
