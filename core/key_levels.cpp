@@ -92,4 +92,34 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
     return out;
 }
 
+AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int buckets)
+{
+    AttemptBuckets b;
+    b.from = from;
+    // A round width (1, 2 or 5 times a power of ten ns) of at least (to - from) / buckets, so a
+    // bar's count per second reads as a round rate.
+    const Nanos least = std::max<Nanos>(1, Nanos((Int128(to - from) + buckets - 1) / buckets));
+    Nanos width = 1;
+    for (Nanos decade = 1;; decade *= 10) {
+        if (decade >= least) { width = decade; break; }
+        if (2 * decade >= least) { width = 2 * decade; break; }
+        if (5 * decade >= least) { width = 5 * decade; break; }
+        if (decade > std::numeric_limits<Nanos>::max() / 100) { width = least; break; }
+    }
+    b.widthNanos = width;
+    buckets = int(std::min<Int128>((Int128(to - from) + width - 1) / width, buckets));
+    b.first.assign(std::size_t(buckets), 0);
+    b.retries.assign(std::size_t(buckets), 0);
+    for (std::size_t i = 0; i < run.log.size(); ++i) {
+        const LoggedAttempt& a = run.log[i];
+        if (a.t < from)
+            continue;
+        const Int128 k = Int128(a.t - from) / b.widthNanos;
+        if (k >= buckets)
+            continue;
+        ++(a.attempt == 0 ? b.first : b.retries)[std::size_t(k)];
+    }
+    return b;
+}
+
 } // namespace ratelab

@@ -45,4 +45,15 @@ struct KeyLevels {
 KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const std::int64_t> costs, std::size_t most = 8,
                     int samplesPerGap = 24);
 
+// AttemptBuckets counts a client row's attempts in equal buckets of a time range: first
+// attempts and retries apart, so a retry storm shows as the retries stacked on the requests.
+struct AttemptBuckets {
+    Nanos from = 0, widthNanos = 1;
+    std::vector<std::int64_t> first, retries; // one per bucket
+};
+
+// attemptBuckets counts run's attempts in buckets of a round width (1, 2 or 5 times a power of
+// ten ns) of at least (to - from) / buckets, from `from` on, as many as reach `to` (at most `buckets`).
+AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int buckets);
+
 } // namespace ratelab

@@ -79,6 +79,26 @@ private slots:
         QCOMPARE(pointsOf(k.lines[1]), (Points{{0, 2}, {0, 1}, {0.5, 1.5}, {1, 2}, {1, 1}}));
     }
 
+    // Buckets of a round width: 4 s over 4 buckets is 1 s each. A fixed window of 1 per 2 s and a
+    // client retrying at once, at most 3 times: 0 is admitted; 1.5 s is denied (the window [0, 2 s)
+    // holds one) and so are its 3 retries at 1.5 s.
+    void attemptBucketsByHand()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::FixedWindow, LimiterConfig::make(1, 2 * kSec)}};
+        ClientOptions o;
+        o.retry = RetryPolicy::Immediate;
+        o.maxRetries = 3;
+        s.clients = ClientConfig::make(o);
+        const std::vector<Nanos> arrivals{0, 3 * kSec / 2};
+        const RowRun run = runRow(s, {arrivals, {}, {}});
+        const AttemptBuckets b = attemptBuckets(run, 0, 4 * kSec, 4);
+        QCOMPARE(b.widthNanos, kSec);
+        QCOMPARE(b.first, (std::vector<std::int64_t>{1, 1, 0, 0}));
+        QCOMPARE(b.retries, (std::vector<std::int64_t>{0, 3, 0, 0}));
+        QCOMPARE(attemptBuckets(run, 0, 3 * kSec, 4).widthNanos, kSec); // 0.75 s rounds up to 1 s
+    }
+
     // Beyond `most`, the busiest are drawn and the rest counted; racy and a single limiter: none.
     void busiestAndNone()
     {

@@ -1,6 +1,4 @@
 #include "rowchart.h"
-#include "key_levels.h"
-#include "report_run.h"
 
 #include "clients.h"
 #include "nginx_limit_req.h"
@@ -366,33 +364,6 @@ QString RowChart::hoverText(std::size_t i) const
     if (!headers.empty())
         text += "\n\n" + QString::fromStdString(httpResponse(d, headers));
     return text;
-}
-
-void RowChart::buildKeyLines()
-{
-    m_keyLines.clear();
-    m_keyLinesOmitted = 0;
-    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
-    // Replayed once a frame; past 200,000 attempts the strip alone says what happened.
-    if (result.levelReplayable || !result.engine || result.engine->run.log.size() > 200'000)
-        return;
-    const std::size_t attempts = result.engine->run.log.size();
-    const int samples = int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(attempts, 1), 1, 24));
-    const KeyLevels levels = keyLevels(result.engine->setup, result.engine->run, m_frame->trace->costs, 8, samples);
-    const Nanos from = m_frame->range.from, to = m_frame->range.to;
-    for (const KeyLevel& level : levels.lines) {
-        KeyLine line{QString::fromStdString(level.name), level.index, {}};
-        // Only what the frame shows, and one point either side so the line reaches its edges.
-        const auto& pts = level.points;
-        for (std::size_t i = 0; i < pts.size(); ++i) {
-            const bool near = (pts[i].t >= from && pts[i].t <= to) || (i + 1 < pts.size() && pts[i + 1].t >= from && pts[i].t < from)
-                              || (i > 0 && pts[i - 1].t <= to && pts[i].t > to);
-            if (near)
-                line.points.append(QPointF(secondsAsDouble(pts[i].t), pts[i].level));
-        }
-        m_keyLines.push_back(std::move(line));
-    }
-    m_keyLinesOmitted = levels.others;
 }
 
 QString RowChart::title() const

@@ -8,6 +8,7 @@
 // lane; denied: red cross, bottom lane), otherwise one bar per pixel column and lane.
 #pragma once
 
+#include "key_levels.h"
 #include "worst_case.h"
 
 #include "frame.h"
@@ -173,8 +174,10 @@ private:
     QList<QPointF> m_nginxWater;
     std::vector<KeyLine> m_keyLines;
     std::int64_t m_keyLinesOmitted = 0;
+    std::optional<AttemptBuckets> m_attemptRates; // client rows with retries
     void buildKeyLines();
     void drawKeyLines(QPainter* p) const;
+    void drawAttemptRates(QPainter* p) const;
     std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
     void buildNginxWater();
 };

@@ -139,6 +139,7 @@ void RowChart::drawLevel(QPainter* p) const
     // own line item, or any wider pen, strokes every vertex and costs more than the rest of a
     // frame together. Two offset copies give the line a weight of about two device pixels.
     const QRectF p0 = plot();
+    drawAttemptRates(p);
     if (!m_keyLines.empty()) {
         drawKeyLines(p);
         return;
@@ -192,55 +193,6 @@ void RowChart::drawLevel(QPainter* p) const
         p->drawLine(QPointF(x, y), QPointF(x, y - 6));
         p->drawText(QPointF(x - w / 2, y - 8), text);
         lastRight = x + w / 2;
-    }
-    p->restore();
-}
-
-void RowChart::drawKeyLines(QPainter* p) const
-{
-    // One line per node, store or client, in its strip colour, and a key at the top left.
-    const QRectF p0 = plot();
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
-    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    p->save();
-    p->setClipRect(QRectF(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, visibleRight()), p0.bottom() + 2)));
-    for (const KeyLine& line : m_keyLines) {
-        QPolygonF poly;
-        for (const QPointF& q : line.points) {
-            if (q.x() > limit)
-                break;
-            poly << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
-        }
-        QPen pen(nodeColor(line.index), 1.6);
-        pen.setCosmetic(true);
-        p->setPen(pen);
-        p->drawPolyline(poly);
-    }
-    p->setClipping(false);
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    p->setFont(small);
-    const QFontMetricsF fm(small);
-    double x = p0.left() + 6;
-    const double y = p0.top() + fm.ascent() + 2;
-    QStringList names;
-    for (const KeyLine& line : m_keyLines)
-        names << line.name;
-    if (m_keyLinesOmitted > 0)
-        names << tr("%n others not drawn", "", int(std::min<std::int64_t>(m_keyLinesOmitted, 1'000'000)));
-    for (qsizetype k = 0; k < names.size(); ++k) {
-        const bool swatch = k < qsizetype(m_keyLines.size());
-        const double w = fm.horizontalAdvance(names[k]) + (swatch ? 14 : 0);
-        if (x + w > p0.right() - 4)
-            break;
-        if (swatch) {
-            p->fillRect(QRectF(x, y - fm.ascent() / 2 - 1, 10, 3), nodeColor(m_keyLines[std::size_t(k)].index));
-            x += 14;
-        }
-        p->setPen(palette().color(swatch ? QPalette::WindowText : QPalette::PlaceholderText));
-        p->drawText(QPointF(x, y), names[k]);
-        x += fm.horizontalAdvance(names[k]) + 12;
     }
     p->restore();
 }

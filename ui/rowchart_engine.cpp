@@ -1,0 +1,142 @@
+// RowChart's views of an engine row (rowchart.h): each node's, the store's or each client's
+// level line (key_levels.h), and a retry storm's attempts a second.
+#include "rowchart.h"
+
+#include "key_levels.h"
+#include "report_run.h"
+#include "simulator.h"
+#include "timeaxis.h"
+
+#include <QLocale>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace ratelab::ui {
+
+void RowChart::buildKeyLines()
+{
+    m_keyLines.clear();
+    m_keyLinesOmitted = 0;
+    m_attemptRates.reset();
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    if (result.engine && result.clients && result.clients->clients.attempts > result.clients->clients.requests) {
+        // Retries happened: the attempts a second, first attempts and retries stacked.
+        AttemptBuckets b = attemptBuckets(result.engine->run, m_frame->range.from, m_frame->range.to, 60);
+        if (std::any_of(b.retries.begin(), b.retries.end(), [](std::int64_t n) { return n > 0; }))
+            m_attemptRates = std::move(b);
+    }
+    // Replayed once a frame; past 200,000 attempts the strip alone says what happened.
+    if (result.levelReplayable || !result.engine || result.engine->run.log.size() > 200'000)
+        return;
+    const std::size_t attempts = result.engine->run.log.size();
+    const int samples = int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(attempts, 1), 1, 24));
+    const KeyLevels levels = keyLevels(result.engine->setup, result.engine->run, m_frame->trace->costs, 8, samples);
+    const Nanos from = m_frame->range.from, to = m_frame->range.to;
+    for (const KeyLevel& level : levels.lines) {
+        KeyLine line{QString::fromStdString(level.name), level.index, {}};
+        // Only what the frame shows, and one point either side so the line reaches its edges.
+        const auto& pts = level.points;
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+            const bool near = (pts[i].t >= from && pts[i].t <= to) || (i + 1 < pts.size() && pts[i + 1].t >= from && pts[i].t < from)
+                              || (i > 0 && pts[i - 1].t <= to && pts[i].t > to);
+            if (near)
+                line.points.append(QPointF(secondsAsDouble(pts[i].t), pts[i].level));
+        }
+        m_keyLines.push_back(std::move(line));
+    }
+    m_keyLinesOmitted = levels.others;
+}
+
+void RowChart::drawKeyLines(QPainter* p) const
+{
+    // One line per node, store or client, in its strip colour, and a key at the top left.
+    const QRectF p0 = plot();
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
+    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
+    p->save();
+    p->setClipRect(QRectF(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, visibleRight()), p0.bottom() + 2)));
+    for (const KeyLine& line : m_keyLines) {
+        QPolygonF poly;
+        for (const QPointF& q : line.points) {
+            if (q.x() > limit)
+                break;
+            poly << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
+        }
+        QPen pen(nodeColor(line.index), 1.6);
+        pen.setCosmetic(true);
+        p->setPen(pen);
+        p->drawPolyline(poly);
+    }
+    p->setClipping(false);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p->setFont(small);
+    const QFontMetricsF fm(small);
+    double x = p0.left() + 6;
+    const double y = p0.top() + fm.ascent() + 2;
+    QStringList names;
+    for (const KeyLine& line : m_keyLines)
+        names << line.name;
+    if (m_keyLinesOmitted > 0)
+        names << tr("%n others not drawn", "", int(std::min<std::int64_t>(m_keyLinesOmitted, 1'000'000)));
+    for (qsizetype k = 0; k < names.size(); ++k) {
+        const bool swatch = k < qsizetype(m_keyLines.size());
+        const double w = fm.horizontalAdvance(names[k]) + (swatch ? 14 : 0);
+        if (x + w > p0.right() - 4)
+            break;
+        if (swatch) {
+            p->fillRect(QRectF(x, y - fm.ascent() / 2 - 1, 10, 3), nodeColor(m_keyLines[std::size_t(k)].index));
+            x += 14;
+        }
+        p->setPen(palette().color(swatch ? QPalette::WindowText : QPalette::PlaceholderText));
+        p->drawText(QPointF(x, y), names[k]);
+        x += fm.horizontalAdvance(names[k]) + 12;
+    }
+    p->restore();
+}
+
+void RowChart::drawAttemptRates(QPainter* p) const
+{
+    if (!m_attemptRates)
+        return;
+    // Bars along the bottom of the plot, up to a third of its height: first attempts, with the
+    // retries stacked on them in the denials' colour. The peak rate labels the scale.
+    const AttemptBuckets& b = *m_attemptRates;
+    const QRectF p0 = plot();
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double sx = p0.width() / (to - from);
+    const double width = double(b.widthNanos) / 1e9;
+    std::int64_t peak = 1;
+    for (std::size_t k = 0; k < b.first.size(); ++k)
+        peak = std::max(peak, b.first[k] + b.retries[k]);
+    const double sy = p0.height() / 3 / double(peak);
+    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
+    QColor firstColor = palette().color(QPalette::WindowText), retryColor = deniedColor();
+    firstColor.setAlphaF(0.18);
+    retryColor.setAlphaF(0.35);
+    p->save();
+    p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
+    for (std::size_t k = 0; k < b.first.size(); ++k) {
+        const double t0 = double(b.from) / 1e9 + double(k) * width;
+        if (t0 > limit)
+            break;
+        const double x0 = p0.left() + (t0 - from) * sx, x1 = x0 + width * sx - 1;
+        const double h1 = double(b.first[k]) * sy, h2 = double(b.retries[k]) * sy;
+        p->fillRect(QRectF(QPointF(x0, p0.bottom() - h1), QPointF(x1, p0.bottom())), firstColor);
+        p->fillRect(QRectF(QPointF(x0, p0.bottom() - h1 - h2), QPointF(x1, p0.bottom() - h1)), retryColor);
+    }
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p->setFont(small);
+    p->setPen(palette().color(QPalette::PlaceholderText));
+    const QString label = tr("bars: attempts a second, up to %1 (retries on top)").arg(QLocale().toString(double(peak) / width, 'g', 4));
+    p->drawText(QRectF(p0.left(), p0.bottom() - p0.height() / 3 - QFontMetricsF(small).height() - 2, p0.width() - 6,
+                       QFontMetricsF(small).height()),
+                Qt::AlignRight | Qt::AlignVCenter, label);
+    p->restore();
+}
+
+} // namespace ratelab::ui
