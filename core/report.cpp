@@ -80,15 +80,10 @@ std::string inputText(const Scenario& s, bool hasCosts, std::size_t requests)
 
 // writeResultHead writes `"ID": {"allowed": ..., "memory": {...}` and, with costs, allowed_cost
 // and never: a result up to its cluster or sequence.
-void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasCosts, const std::optional<WorstCase>& bound)
+void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasCosts)
 {
     out << jsonString(id) << ": {\"allowed\": " << m.allowed << ", \"denied\": " << m.denied << ", \"delayed\": "
-        << m.delayed << ", \"max_in_window\": " << m.maxInWindow << ", ";
-    if (bound) {
-        out << "\"worst_case\": {\"at_most\": " << bound->requests << ", \"in_any_window_of\": ";
-        out.seconds(bound->windowNanos) << ", \"tight\": " << (bound->tight ? "true" : "false") << "}, ";
-    }
-    out << "\"overshoot\": ";
+        << m.delayed << ", \"max_in_window\": " << m.maxInWindow << ", \"overshoot\": ";
     out.number(m.overshoot) << ", \"memory\": {\"bytes\": " << m.memory.bytes << ", \"entries\": " << m.memory.entries
                             << "}";
     if (hasCosts)
@@ -180,8 +175,7 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
     for (std::size_t r = 0; r < trace.results.size(); ++r) {
         const AlgorithmTrace& a = trace.results[r];
         text << (r ? ",\n  " : "\n  ");
-        writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts,
-                        worstCase(a.algorithm, trace.config, trace.config.windowNanos()));
+        writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts);
         text << ",\n   \"sequence\": [";
         for (std::size_t i = 0; i < decisionCount(a); ++i) {
             text << (i ? ",\n    " : "\n    ");
@@ -227,7 +221,7 @@ void streamJson(std::ostream& out, const Scenario& scenario)
         // The metrics come before the sequence: one pass to measure, a second to write.
         const Metrics m = decideStream(scenario.config, a, arrivals, costs, ignore, lookback.get());
         text << (r ? ",\n  " : "\n  ");
-        writeResultHead(text, algorithmId(a), m, hasCosts, worstCase(a, scenario.config, scenario.config.windowNanos()));
+        writeResultHead(text, algorithmId(a), m, hasCosts);
         text << ",\n   \"sequence\": [";
         decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
             for (std::size_t k = 0; k < decisions.size(); ++k) {

@@ -2,8 +2,6 @@
 // row is written with the same bytes whichever writer writes it. Internal to core.
 #pragma once
 
-#include "worst_case.h"
-
 #include "headers.h"
 #include "scenario.h"
 #include "text_buffer.h"
@@ -21,9 +19,7 @@ std::string jsonString(std::string_view s);
 void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t requests);
 std::string inputText(const Scenario& s, bool hasCosts, std::size_t requests);
 // writeResultHead writes `"ID": {"allowed": ..., "memory": {...}` and, with costs, allowed_cost and never.
-// With a bound, "worst_case" follows max_in_window: {"at_most": N, "in_any_window_of": W, "tight": B}.
-void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasCosts,
-                     const std::optional<WorstCase>& bound = std::nullopt);
+void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasCosts);
 // writeEntry writes one JSON sequence entry without its closing brace; cost is null when every
 // request costs 1.
 // open false leaves out the brace, for an entry whose first fields are written already.

@@ -76,7 +76,7 @@ struct Columns {
 void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetup& setup, const RowRun& run,
                   const RowInputs& in, const Columns& c)
 {
-    writeResultHead(text, rowId(s, r), run.metrics, c.cost, worstCaseOfRow(setup, setup.layers.front().config.windowNanos()));
+    writeResultHead(text, rowId(s, r), run.metrics, c.cost);
     if (setup.layers.size() > 1 || r == s.algorithms.size()) {
         text << ",\n   \"layers\": [";
         for (std::size_t k = 0; k < setup.layers.size(); ++k)

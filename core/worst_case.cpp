@@ -69,27 +69,6 @@ std::optional<WorstCase> worstCase(Algorithm a, const LimiterConfig& c, Nanos wi
     return w;
 }
 
-std::optional<WorstCase> worstCaseOfRow(const EngineSetup& setup, Nanos windowNanos)
-{
-    if (const auto& cl = setup.cluster;
-        cl && cl->nodes() > 1
-        && (cl->coordination() != Coordination::Shared || cl->skewNanos() != 0 || cl->hasOutage()))
-        return std::nullopt;
-    if (setup.clients && setup.clients->key() == KeyMode::Client && setup.clients->clients() > 1)
-        return std::nullopt;
-    std::optional<WorstCase> least;
-    for (std::size_t l = 0; l < setup.layers.size(); ++l) {
-        const std::optional<WorstCase> w = worstCase(setup.layers[l].algorithm, layerConfig(setup, l), windowNanos);
-        if (!w)
-            return std::nullopt;
-        if (!least || w->requests < least->requests)
-            least = w;
-    }
-    if (least && setup.layers.size() > 1)
-        least->tight = false;
-    return least;
-}
-
 std::vector<Nanos> worstTraffic(Algorithm a, const LimiterConfig& c, Nanos windowNanos)
 {
     const std::optional<WorstCase> bound = worstCase(a, c, windowNanos);

@@ -32,7 +32,6 @@
 #pragma once
 
 #include "config.h"
-#include "engine.h"
 #include "limiter.h"
 
 #include <cstdint>
@@ -51,13 +50,6 @@ struct WorstCase {
 // worstCase returns algorithm a's bound for windows of length windowNanos (> 0) under config,
 // or nullopt where none is derived (the product models).
 std::optional<WorstCase> worstCase(Algorithm a, const LimiterConfig& config, Nanos windowNanos);
-
-// worstCaseOfRow returns the bound of an engine row for windows of length windowNanos where one
-// limiter state decides its attempts: one node (or a shared store on clocks without skew and no
-// outage) and one key. A policy of several layers admits at most what each layer does: the least
-// of theirs, not tight. nullopt where the row has no such bound (per-node or per-client state
-// multiplies it; a fallback or a skewed clock can pass it).
-std::optional<WorstCase> worstCaseOfRow(const EngineSetup& setup, Nanos windowNanos);
 
 // worstTraffic returns arrival times (sorted) that make algorithm a admit exactly its bound
 // within one window of length windowNanos, starting from a fresh limiter. It returns an empty

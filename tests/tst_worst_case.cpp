@@ -3,15 +3,9 @@
 // traffic never exceeds the bound, and worstTraffic reaches it exactly where it is tight.
 #include "property_seeds.h"
 #include "any_limiter.h"
-#include "report_run.h"
-#include "scenario.h"
 #include "worst_case.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QtTest>
-
-#include <sstream>
 
 #include <random>
 
@@ -90,31 +84,6 @@ private slots:
         const LimiterConfig b = LimiterConfig::make(2, 2 * kSec); // capacity 2, rate 1/s
         QCOMPARE(worstTraffic(Algorithm::TokenBucket, b, 3 * kSec), (std::vector<Nanos>{0, 0, kSec, 2 * kSec}));
         QCOMPARE(worstTraffic(Algorithm::SlidingWindowLog, b, 3 * kSec), (std::vector<Nanos>{0, 0, 2 * kSec, 2 * kSec}));
-    }
-
-    // Every report row carries its bound beside max_in_window: the default scenario's fixed window
-    // 2L = 20 in any 10 s; none for a product, for per-node state or per-client keys; a shared
-    // store without skew keeps the one limiter's.
-    void reportsCarryTheBound()
-    {
-        const auto results = [](const Scenario& s) {
-            std::ostringstream out;
-            writeReport(out, s, ReportFormat::Json, false);
-            return QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).object().value("results").toObject();
-        };
-        Scenario s;
-        s.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket, Algorithm::Guava};
-        QJsonObject r = results(s);
-        const QJsonObject fixed = r.value("fixed_window").toObject().value("worst_case").toObject();
-        QCOMPARE(fixed.value("at_most").toInt(), 20);
-        QCOMPARE(fixed.value("in_any_window_of").toDouble(), 10.0);
-        QCOMPARE(fixed.value("tight").toBool(), true);
-        QCOMPARE(r.value("token_bucket").toObject().value("worst_case").toObject().value("at_most").toInt(), 19);
-        QVERIFY(!r.value("guava").toObject().contains("worst_case"));
-        s.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Shared});
-        QCOMPARE(results(s).value("fixed_window").toObject().value("worst_case").toObject().value("at_most").toInt(), 20);
-        s.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local});
-        QVERIFY(!results(s).value("fixed_window").toObject().contains("worst_case"));
     }
 
     // No seeded traffic admits more than the bound in any window of length T; the worst traffic

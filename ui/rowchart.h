@@ -9,7 +9,6 @@
 #pragma once
 
 #include "key_levels.h"
-#include "worst_case.h"
 
 #include "frame.h"
 
@@ -135,8 +134,6 @@ private:
     // bottom of the level plot, where the line steps down.
     void drawDepartures(QPainter* p) const;
     QString legendText() const;
-    // worstCaseShown is the row's bound for windows of the config's length (worst_case.h), if any.
-    std::optional<WorstCase> worstCaseShown() const;
     // clientCount is the scenario's number of clients (0 without clients).
     int clientCount() const;
     void drawBoundaries(QPainter* p) const;

@@ -1,8 +1,6 @@
 // RowChart's painting: the header, the level line and its labels, the strip of marks, the
 // window boundaries and the playhead, all over the chart's plot area.
 #include "rowchart.h"
-#include "report_run.h"
-#include "worst_case.h"
 
 #include "clients.h"
 #include "rows.h"
@@ -65,9 +63,6 @@ void RowChart::drawHeader(QPainter* p) const
     if (m_counts.delayed > 0)
         counts += tr(" (%1 delayed)").arg(locale.toString(m_counts.delayed));
     counts += tr(" · %1 denied").arg(locale.toString(m_counts.denied));
-    if (const std::optional<WorstCase> bound = worstCaseShown())
-        counts += tr(" · at most %1 in any %2 s")
-                      .arg(locale.toString(bound->requests), QString::fromStdString(formatSeconds(bound->windowNanos)));
     p->setFont(font());
     const QFontMetricsF fm(font());
     const double countsWidth = fm.horizontalAdvance(counts);
@@ -76,15 +71,6 @@ void RowChart::drawHeader(QPainter* p) const
     const QString legend = fm.elidedText("   " + legendText(), Qt::ElideRight, header.width() - titleWidth - countsWidth - 12);
     p->setPen(palette().color(QPalette::PlaceholderText));
     p->drawText(header.adjusted(titleWidth, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, legend);
-}
-
-std::optional<WorstCase> RowChart::worstCaseShown() const
-{
-    if (!m_frame->trace)
-        return std::nullopt;
-    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
-    const Nanos window = m_frame->trace->config.windowNanos();
-    return result.engine ? worstCaseOfRow(result.engine->setup, window) : worstCase(result.algorithm, m_frame->trace->config, window);
 }
 
 QString RowChart::legendText() const

@@ -1,6 +1,4 @@
 #include "summarytable.h"
-#include "worst_case.h"
-#include "report_run.h"
 #include "algorithm_facts.h"
 #include "rows.h"
 
@@ -145,12 +143,6 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         cell(r, 2, locale.toString(m.denied));
         cell(r, 3, locale.toString(m.delayed));
         cell(r, 4, locale.toString(m.maxInWindow));
-        const Nanos window = m_trace->config.windowNanos();
-        if (const std::optional<WorstCase> bound = result.engine ? worstCaseOfRow(result.engine->setup, window)
-                                                                 : worstCase(result.algorithm, m_trace->config, window))
-            item(r, 4)->setToolTip(tr("Whatever the traffic, at most %1 in any window of %2 s%3")
-                                       .arg(locale.toString(bound->requests), QString::fromStdString(formatSeconds(window)),
-                                            bound->tight ? tr(" (some traffic reaches it)") : tr(" (an upper bound)")));
         cell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
         // With costs the limit counts units: the overshoot is the units in a window over L.
         if (!m_trace->costs.empty() && result.times.empty() && !result.levelConfig) {
