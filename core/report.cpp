@@ -3,6 +3,7 @@
 
 #include "headers.h"
 #include "text_buffer.h"
+#include "worst_case.h"
 
 #include <algorithm>
 #include <charconv>
@@ -61,6 +62,10 @@ void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t
                 << ", \"seed\": " << p.seed;
             break;
         case PatternKind::Edge: out << ", \"gap\": " << formatSeconds(p.gapNanos); break;
+        case PatternKind::Worst:
+            out << ", \"worst_of\": " << jsonString(algorithmId(p.worstOf)) << ", \"window_of\": "
+                << formatSeconds(boundWindowNanos(p, s.config));
+            break;
         }
     }
     if (!s.title.empty())
@@ -88,6 +93,18 @@ void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasC
                             << "}";
     if (hasCosts)
         out << ", \"allowed_cost\": " << m.allowedCost << ", \"never\": " << m.never;
+}
+
+void writeBound(Text& out, std::optional<Algorithm> a, const Scenario& s)
+{
+    const Nanos T = boundWindowNanos(s.pattern, s.config);
+    const std::optional<std::int64_t> bound = a ? worstCaseBound(*a, s.config, T) : std::nullopt;
+    out << ", \"bound\": {\"window\": " << formatSeconds(T) << ", \"at_most\": ";
+    if (bound)
+        out << *bound;
+    else
+        out << "null";
+    out << "}";
 }
 
 // writeEntry writes one JSON sequence entry without its closing brace (a cluster's node and the
@@ -176,6 +193,7 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
         const AlgorithmTrace& a = trace.results[r];
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts);
+        writeBound(text, a.algorithm, scenario);
         text << ",\n   \"sequence\": [";
         for (std::size_t i = 0; i < decisionCount(a); ++i) {
             text << (i ? ",\n    " : "\n    ");
@@ -222,6 +240,7 @@ void streamJson(std::ostream& out, const Scenario& scenario)
         const Metrics m = decideStream(scenario.config, a, arrivals, costs, ignore, lookback.get());
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a), m, hasCosts);
+        writeBound(text, a, scenario);
         text << ",\n   \"sequence\": [";
         decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
             for (std::size_t k = 0; k < decisions.size(); ++k) {

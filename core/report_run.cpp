@@ -77,6 +77,7 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
                   const RowInputs& in, const Columns& c)
 {
     writeResultHead(text, rowId(s, r), run.metrics, c.cost);
+    writeBound(text, r < s.algorithms.size() ? std::optional(s.algorithms[r]) : std::nullopt, s);
     if (setup.layers.size() > 1 || r == s.algorithms.size()) {
         text << ",\n   \"layers\": [";
         for (std::size_t k = 0; k < setup.layers.size(); ++k)
