@@ -95,7 +95,7 @@ void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasC
         out << ", \"allowed_cost\": " << m.allowedCost << ", \"never\": " << m.never;
 }
 
-void writeBound(Text& out, std::optional<Algorithm> a, const Scenario& s)
+void writeBound(Text& out, std::optional<Algorithm> a, const Scenario& s, std::int64_t reached)
 {
     const Nanos T = boundWindowNanos(s.pattern, s.config);
     const std::optional<std::int64_t> bound = a ? worstCaseBound(*a, s.config, T) : std::nullopt;
@@ -104,7 +104,7 @@ void writeBound(Text& out, std::optional<Algorithm> a, const Scenario& s)
         out << *bound;
     else
         out << "null";
-    out << "}";
+    out << ", \"reached\": " << reached << "}";
 }
 
 // writeEntry writes one JSON sequence entry without its closing brace (a cluster's node and the
@@ -193,7 +193,11 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
         const AlgorithmTrace& a = trace.results[r];
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts);
-        writeBound(text, a.algorithm, scenario);
+        AdmittedInWindow reached(boundWindowNanos(scenario.pattern, scenario.config));
+        for (std::size_t i = 0; i < decisionCount(a); ++i)
+            if (decisionAt(trace, r, i).allowed)
+                reached.add(trace.arrivals[i]);
+        writeBound(text, a.algorithm, scenario, reached.most());
         text << ",\n   \"sequence\": [";
         for (std::size_t i = 0; i < decisionCount(a); ++i) {
             text << (i ? ",\n    " : "\n    ");
@@ -232,15 +236,20 @@ void streamJson(std::ostream& out, const Scenario& scenario)
     const bool hasCosts = !costs.empty();
     Text text(out);
     text << "{\"input\": " << inputText(scenario, hasCosts, arrivals.size()) << ",\n \"results\": {";
-    const auto ignore = [](std::size_t, std::span<const Decision>) {};
+    const Nanos boundWindow = boundWindowNanos(scenario.pattern, scenario.config);
     const auto lookback = makeWindowLookback(arrivals, scenario.config.windowNanos());
     for (std::size_t r = 0; r < scenario.algorithms.size(); ++r) {
         const Algorithm a = scenario.algorithms[r];
         // The metrics come before the sequence: one pass to measure, a second to write.
-        const Metrics m = decideStream(scenario.config, a, arrivals, costs, ignore, lookback.get());
+        AdmittedInWindow reached(boundWindow);
+        const Metrics m = decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> d) {
+            for (std::size_t k = 0; k < d.size(); ++k)
+                if (d[k].allowed)
+                    reached.add(arrivals[first + k]);
+        }, lookback.get());
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a), m, hasCosts);
-        writeBound(text, a, scenario);
+        writeBound(text, a, scenario, reached.most());
         text << ",\n   \"sequence\": [";
         decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
             for (std::size_t k = 0; k < decisions.size(); ++k) {
