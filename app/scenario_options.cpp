@@ -285,7 +285,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
         const auto kind = patternFromId(p.value("pattern").toStdString());
         if (!kind)
             throw InputError("--pattern: unknown pattern " + ratelab::quoted(p.value("pattern").toStdString())
-                             + " (known: uniform, burst, poisson, edge)");
+                             + " (known: uniform, burst, poisson, edge, worst)");
         pat.kind = *kind;
     }
     pat.count = read(p, "n", integerIn(0, kMaxArrivals)).value_or(pat.count);
@@ -297,7 +297,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
     pat.seed = read<std::uint64_t>(p, "seed", [](std::string_view t) { return parseSeed(t); }).value_or(pat.seed);
     pat.gapNanos = read(p, "gap", seconds(false)).value_or(pat.gapNanos);
     pat.windowOfNanos = read(p, "window-of", seconds(true)).value_or(pat.windowOfNanos);
-    if (!s.algorithms.empty())
+    if (pat.kind == PatternKind::Worst && !s.algorithms.empty() && (p.isSet("algorithms") || p.isSet("pattern")))
         pat.worstOf = s.algorithms.front(); // the worst pattern is the first row's
     // A pattern option asks for the pattern: it replaces the base's explicit arrival times.
     for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "gap"})

@@ -546,8 +546,9 @@ Scenario Reader::read(const QJsonObject& root)
     } else {
         if (!pattern.isObject())
             refuse(QString("\"pattern\" must be an object (got %1)").arg(typeName(pattern)));
-        s.pattern.worstOf = s.algorithms.front();
         readPattern(pattern.toObject(), s.pattern, !hasArrivals);
+        if (s.pattern.kind == PatternKind::Worst && !pattern.toObject().contains("worst_of"))
+            s.pattern.worstOf = s.algorithms.front(); // the first row's worst case
     }
     if (hasArrivals)
         s.explicitArrivals = times(root, "arrivals", true);

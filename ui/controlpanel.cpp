@@ -47,7 +47,7 @@ void usePattern(Scenario& s)
     s.explicitArrivals.reset();
     s.explicitClients.clear();
     s.explicitCosts.clear();
-    if (!s.algorithms.empty())
+    if (s.pattern.kind == PatternKind::Worst && !s.algorithms.empty())
         s.pattern.worstOf = s.algorithms.front(); // the worst pattern is the first row's
 }
 

@@ -153,6 +153,7 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
                 m_departures.emplace_back(i, frame.trace->arrivals[i] + ratelab::decisionAt(*frame.trace, row, i).delay);
     }
     buildNginxWater();
+    computeBound();
     if (!m_nginxWater.empty()) // room for a whole request of water over the burst
         for (const QPointF& w : m_nginxWater)
             top = std::max(top, w.y() / 1000.0);
