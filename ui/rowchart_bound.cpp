@@ -89,11 +89,16 @@ void RowChart::drawBound(QPainter* p) const
                                     .arg(m_bound->reached)
                                     .arg(QString::fromStdString(formatSeconds(m_bound->windowNanos)))
                                     .arg(m_bound->atMost);
-    p->setPen(edge);
     const QFontMetricsF fm(font());
     const double w = fm.horizontalAdvance(label);
     const double x = std::clamp(band.center().x() - w / 2, area.left() + 2, area.right() - w - 2);
-    p->drawText(QPointF(x, area.top() + fm.ascent() + 1), label);
+    // On a box of the background, as the level labels are: the line never crosses the text.
+    const QRectF box(x - 3, area.center().y() - fm.height() / 2, w + 6, fm.height());
+    QColor base = palette().color(QPalette::Base);
+    base.setAlpha(225);
+    p->fillRect(box, base);
+    p->setPen(edge);
+    p->drawText(box, Qt::AlignCenter, label);
     p->restore();
 }
 
