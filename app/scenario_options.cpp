@@ -72,9 +72,10 @@ const char* patternFlags(PatternKind kind)
     case PatternKind::Uniform: return "--n, --delay, --start";
     case PatternKind::Burst: return "--n, --size, --period, --start";
     case PatternKind::Poisson: return "--n, --lambda, --start";
-    case PatternKind::Edge: break;
+    case PatternKind::Edge: return "--pattern edge, --limit, --window, --gap, --start";
+    case PatternKind::Worst: break;
     }
-    return "--pattern edge, --limit, --window, --gap, --start";
+    return "--pattern worst, --window-of, --algorithms, --limit, --window, --capacity, --rate";
 }
 
 std::vector<Algorithm> parseAlgorithms(const QString& list)
@@ -205,7 +206,7 @@ void addScenarioOptions(QCommandLineParser& parser)
         {"window", "Window length in seconds (default 10).", "seconds"},
         {"capacity", "Bucket capacity (default: the limit).", "C"},
         {"rate", "Refill/drain rate per second, a decimal or a fraction such as 3/7 (default: limit / window, exact).", "per-second"},
-        {"pattern", "Traffic pattern: uniform, burst, poisson or edge (default uniform).", "name"},
+        {"pattern", "Traffic pattern: uniform, burst, poisson, edge or worst (default uniform).", "name"},
         {"n", "Number of requests (uniform, burst, poisson; default 15).", "N"},
         {"delay", "Seconds between requests (uniform; default 0.1).", "seconds"},
         {"start", "Time of the first request in seconds (default 0, a window boundary).", "seconds"},
@@ -214,6 +215,8 @@ void addScenarioOptions(QCommandLineParser& parser)
         {"lambda", "Mean requests per second (poisson; default 2).", "per-second"},
         {"seed", "Random seed: poisson arrivals, the random balancer, backoff jitter (default 1).", "K"},
         {"gap", "Seconds from the first burst to the window boundary (edge; default 0.001).", "seconds"},
+        {"window-of", "T of the bound 'at most X in any T' every row reports, and of the worst pattern: the traffic that "
+                      "makes the first algorithm admit its bound in one T (default: the window).", "seconds"},
         {"arrivals", "Read arrivals from a file instead of a pattern: one per line, t[,cost[,client]], or a header line "
                      "naming the columns (t, cost, client).", "file"},
         {"preset", "Start from a built-in scenario (see 'ratelab presets'); the other options override its values.",
@@ -282,7 +285,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
         const auto kind = patternFromId(p.value("pattern").toStdString());
         if (!kind)
             throw InputError("--pattern: unknown pattern " + ratelab::quoted(p.value("pattern").toStdString())
-                             + " (known: uniform, burst, poisson, edge)");
+                             + " (known: uniform, burst, poisson, edge, worst)");
         pat.kind = *kind;
     }
     pat.count = read(p, "n", integerIn(0, kMaxArrivals)).value_or(pat.count);
@@ -293,6 +296,9 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
     pat.lambda = read(p, "lambda", rate).value_or(pat.lambda);
     pat.seed = read<std::uint64_t>(p, "seed", [](std::string_view t) { return parseSeed(t); }).value_or(pat.seed);
     pat.gapNanos = read(p, "gap", seconds(false)).value_or(pat.gapNanos);
+    pat.windowOfNanos = read(p, "window-of", seconds(true)).value_or(pat.windowOfNanos);
+    if (pat.kind == PatternKind::Worst && !s.algorithms.empty() && (p.isSet("algorithms") || p.isSet("pattern")))
+        pat.worstOf = s.algorithms.front(); // the worst pattern is the first row's
     // A pattern option asks for the pattern: it replaces the base's explicit arrival times.
     for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "gap"})
         if (p.isSet(name))

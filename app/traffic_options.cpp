@@ -53,7 +53,7 @@ bool parseWithLog(QCommandLineParser& parser, const QStringList& args, QString& 
 
 void refusePatternOptions(const QCommandLineParser& parser, const char* command)
 {
-    for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "seed", "gap", "arrivals",
+    for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "seed", "gap", "window-of", "arrivals",
                              "save-scenario"})
         if (parser.isSet(name))
             throw InputError(std::string(command) + ": --" + name + " does not apply: the log is the traffic");

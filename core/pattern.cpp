@@ -1,5 +1,7 @@
 #include "pattern.h"
 
+#include "worst_case.h"
+
 #include "decimal.h"
 
 #include <cmath>
@@ -59,9 +61,10 @@ std::string_view patternId(PatternKind k)
     case PatternKind::Uniform: return "uniform";
     case PatternKind::Burst: return "burst";
     case PatternKind::Poisson: return "poisson";
-    case PatternKind::Edge: break;
+    case PatternKind::Edge: return "edge";
+    case PatternKind::Worst: break;
     }
-    return "edge";
+    return "worst";
 }
 
 std::optional<PatternKind> patternFromId(std::string_view id)
@@ -110,6 +113,10 @@ void checkPattern(const Pattern& p, const LimiterConfig& config)
         checkTime(boundary, "the first window boundary at or after start + gap would be at");
         break;
     }
+    case PatternKind::Worst: // refuses what worstArrivals refuses: too many requests, too late a time
+        checkNotNegative(p.windowOfNanos, "window-of");
+        (void)worstArrivals(p.worstOf, config, boundWindowNanos(p, config));
+        break;
     }
 }
 
@@ -159,6 +166,7 @@ std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& confi
         out.insert(out.end(), std::size_t(limit), b);
         break;
     }
+    case PatternKind::Worst: out = worstArrivals(p.worstOf, config, boundWindowNanos(p, config)); break;
     }
     return out;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "config.h"
+#include "limiter.h"
 #include "rate.h"
 #include "nanos.h"
 
@@ -20,10 +21,10 @@ namespace ratelab {
 // stays within a few hundred megabytes.
 inline constexpr std::int64_t kMaxArrivals = 5'000'000;
 
-enum class PatternKind : std::uint8_t { Uniform, Burst, Poisson, Edge };
+enum class PatternKind : std::uint8_t { Uniform, Burst, Poisson, Edge, Worst };
 
 inline constexpr PatternKind kAllPatterns[] = {PatternKind::Uniform, PatternKind::Burst, PatternKind::Poisson,
-                                               PatternKind::Edge};
+                                               PatternKind::Edge, PatternKind::Worst};
 
 std::string_view patternId(PatternKind k);
 std::optional<PatternKind> patternFromId(std::string_view id);
@@ -39,6 +40,8 @@ struct Pattern {
     Rate lambda{1, kNanosPerSecond / 2};        // poisson: mean requests per second (2, reduced)
     std::uint64_t seed = 1;                     // poisson
     Nanos gapNanos = kNanosPerSecond / 1000;    // edge: from the first burst to the boundary
+    Nanos windowOfNanos = 0;                    // worst (and every row's bound): T; 0 = the config's window
+    Algorithm worstOf = Algorithm::FixedWindow; // worst: whose worst case (the scenario's first algorithm)
 
     friend bool operator==(const Pattern&, const Pattern&) = default;
 };
@@ -51,8 +54,15 @@ void checkPattern(const Pattern& p, const LimiterConfig& config);
 
 // generateArrivals returns the non-decreasing arrival times of a pattern. The edge pattern sends
 // `limit` requests at B - gap and `limit` at B, where B is the first window boundary at or after
-// start + gap (and after 0). It throws InputError for parameters out of range, for more than
+// start + gap (and after 0). The worst pattern is worstArrivals(worstOf, config, T) (core/worst_case.h):
+// the traffic that makes worstOf admit its bound in one window of length T; start is not read. It throws InputError for parameters out of range, for more than
 // kMaxArrivals requests and for times beyond the range of Nanos.
 std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config);
+
+// boundWindowNanos returns the T of "at most X in any T": the pattern's window_of, else the config's window.
+inline Nanos boundWindowNanos(const Pattern& p, const LimiterConfig& config)
+{
+    return p.windowOfNanos > 0 ? p.windowOfNanos : config.windowNanos();
+}
 
 } // namespace ratelab

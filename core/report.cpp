@@ -3,6 +3,7 @@
 
 #include "headers.h"
 #include "text_buffer.h"
+#include "worst_case.h"
 
 #include <algorithm>
 #include <charconv>
@@ -61,6 +62,10 @@ void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t
                 << ", \"seed\": " << p.seed;
             break;
         case PatternKind::Edge: out << ", \"gap\": " << formatSeconds(p.gapNanos); break;
+        case PatternKind::Worst:
+            out << ", \"worst_of\": " << jsonString(algorithmId(p.worstOf)) << ", \"window_of\": "
+                << formatSeconds(boundWindowNanos(p, s.config));
+            break;
         }
     }
     if (!s.title.empty())
@@ -88,6 +93,18 @@ void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasC
                             << "}";
     if (hasCosts)
         out << ", \"allowed_cost\": " << m.allowedCost << ", \"never\": " << m.never;
+}
+
+void writeBound(Text& out, std::optional<Algorithm> a, const Scenario& s, std::int64_t reached)
+{
+    const Nanos T = boundWindowNanos(s.pattern, s.config);
+    const std::optional<std::int64_t> bound = a ? worstCaseBound(*a, s.config, T) : std::nullopt;
+    out << ", \"bound\": {\"window\": " << formatSeconds(T) << ", \"at_most\": ";
+    if (bound)
+        out << *bound;
+    else
+        out << "null";
+    out << ", \"reached\": " << reached << "}";
 }
 
 // writeEntry writes one JSON sequence entry without its closing brace (a cluster's node and the
@@ -176,6 +193,11 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
         const AlgorithmTrace& a = trace.results[r];
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts);
+        AdmittedInWindow reached(boundWindowNanos(scenario.pattern, scenario.config));
+        for (std::size_t i = 0; i < decisionCount(a); ++i)
+            if (decisionAt(trace, r, i).allowed)
+                reached.add(trace.arrivals[i]);
+        writeBound(text, a.algorithm, scenario, reached.most());
         text << ",\n   \"sequence\": [";
         for (std::size_t i = 0; i < decisionCount(a); ++i) {
             text << (i ? ",\n    " : "\n    ");
@@ -214,14 +236,20 @@ void streamJson(std::ostream& out, const Scenario& scenario)
     const bool hasCosts = !costs.empty();
     Text text(out);
     text << "{\"input\": " << inputText(scenario, hasCosts, arrivals.size()) << ",\n \"results\": {";
-    const auto ignore = [](std::size_t, std::span<const Decision>) {};
+    const Nanos boundWindow = boundWindowNanos(scenario.pattern, scenario.config);
     const auto lookback = makeWindowLookback(arrivals, scenario.config.windowNanos());
     for (std::size_t r = 0; r < scenario.algorithms.size(); ++r) {
         const Algorithm a = scenario.algorithms[r];
         // The metrics come before the sequence: one pass to measure, a second to write.
-        const Metrics m = decideStream(scenario.config, a, arrivals, costs, ignore, lookback.get());
+        AdmittedInWindow reached(boundWindow);
+        const Metrics m = decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> d) {
+            for (std::size_t k = 0; k < d.size(); ++k)
+                if (d[k].allowed)
+                    reached.add(arrivals[first + k]);
+        }, lookback.get());
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a), m, hasCosts);
+        writeBound(text, a, scenario, reached.most());
         text << ",\n   \"sequence\": [";
         decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
             for (std::size_t k = 0; k < decisions.size(); ++k) {

@@ -6,6 +6,7 @@
 #include "scenario.h"
 #include "text_buffer.h"
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -20,6 +21,11 @@ void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t
 std::string inputText(const Scenario& s, bool hasCosts, std::size_t requests);
 // writeResultHead writes `"ID": {"allowed": ..., "memory": {...}` and, with costs, allowed_cost and never.
 void writeResultHead(Text& out, std::string_view id, const Metrics& m, bool hasCosts);
+// writeBound writes `, "bound": {"window": T, "at_most": X, "reached": M}`: X the most one limiter
+// of algorithm a admits in any window of length T (pattern window_of, else the config's window),
+// null without an algorithm (a layered row) or without a closed form (the products); M the most
+// the row admitted in any such window (max_in_window when T is the window).
+void writeBound(Text& out, std::optional<Algorithm> a, const Scenario& s, std::int64_t reached);
 // writeEntry writes one JSON sequence entry without its closing brace; cost is null when every
 // request costs 1.
 // open false leaves out the brace, for an entry whose first fields are written already.

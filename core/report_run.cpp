@@ -4,6 +4,7 @@
 #include "report.h"
 #include "report_parts.h"
 #include "rows.h"
+#include "worst_case.h"
 
 #include <algorithm>
 #include <sstream>
@@ -77,6 +78,11 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
                   const RowInputs& in, const Columns& c)
 {
     writeResultHead(text, rowId(s, r), run.metrics, c.cost);
+    AdmittedInWindow reached(boundWindowNanos(s.pattern, s.config));
+    for (std::size_t i = 0; i < run.log.size(); ++i)
+        if (run.log[i].allowed)
+            reached.add(run.log[i].t);
+    writeBound(text, r < s.algorithms.size() ? std::optional(s.algorithms[r]) : std::nullopt, s, reached.most());
     if (setup.layers.size() > 1 || r == s.algorithms.size()) {
         text << ",\n   \"layers\": [";
         for (std::size_t k = 0; k < setup.layers.size(); ++k)

@@ -14,6 +14,8 @@ const char* const kPresetIds[] = {
     "honour-retry-after", "http-rounding", "noisy-client", "pick-a-limit",
     // Products as they compute (issue 23)
     "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen", "nginx-page-load",
+    // Fleets and storms (issue 25)
+    "n-per-t",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

@@ -375,14 +375,15 @@ void Reader::readProduction(const QJsonObject& root, Scenario& s)
 
 void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
 {
-    unknownKeys(o, {"kind", "n", "delay", "start", "size", "period", "lambda", "seed", "gap"}, "pattern.");
+    unknownKeys(o, {"kind", "n", "delay", "start", "size", "period", "lambda", "seed", "gap", "window_of", "worst_of"},
+                "pattern.");
     const Pattern defaults;
     if (const auto kind = text(o, "kind", "pattern.kind", "a pattern name")) {
         if (!o.value("kind").isString())
             refuse(QString("\"pattern.kind\" must be a pattern name (got %1)").arg(typeName(o.value("kind"))));
         const auto k = patternFromId(*kind);
         if (!k)
-            refuse(QString("\"pattern.kind\": unknown pattern %1 (known: uniform, burst, poisson, edge)").arg(q(ratelab::quoted(*kind))));
+            refuse(QString("\"pattern.kind\": unknown pattern %1 (known: uniform, burst, poisson, edge, worst)").arg(q(ratelab::quoted(*kind))));
         p.kind = *k;
     } else if (used) {
         missing("pattern.kind", "uniform");
@@ -393,7 +394,7 @@ void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
         if (used && readBy)
             missing(QString("pattern.") + key, value);
     };
-    const bool counted = k != PatternKind::Edge;
+    const bool counted = k != PatternKind::Edge && k != PatternKind::Worst;
 
     const auto seconds = [&](const char* key, Nanos& field, bool readBy) {
         const QString path = QString("pattern.") + key;
@@ -434,6 +435,16 @@ void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
     else
         note("seed", k == PatternKind::Poisson, QString::number(p.seed));
     seconds("gap", p.gapNanos, k == PatternKind::Edge);
+    // The worst case (issue 25): T of every row's bound and of the worst pattern (0: the window),
+    // and whose worst case the pattern is (default: the first algorithm, set by read()).
+    if (o.contains("window_of"))
+        seconds("window_of", p.windowOfNanos, false);
+    if (const auto id = text(o, "worst_of", "pattern.worst_of", "an algorithm id")) {
+        const auto a = algorithmFromId(*id);
+        if (!a)
+            refuse(QString("\"pattern.worst_of\": unknown algorithm %1 (known: %2)").arg(q(ratelab::quoted(*id)), knownAlgorithms()));
+        p.worstOf = *a;
+    }
 }
 
 Scenario Reader::read(const QJsonObject& root)
@@ -536,6 +547,8 @@ Scenario Reader::read(const QJsonObject& root)
         if (!pattern.isObject())
             refuse(QString("\"pattern\" must be an object (got %1)").arg(typeName(pattern)));
         readPattern(pattern.toObject(), s.pattern, !hasArrivals);
+        if (s.pattern.kind == PatternKind::Worst && !pattern.toObject().contains("worst_of"))
+            s.pattern.worstOf = s.algorithms.front(); // the first row's worst case
     }
     if (hasArrivals)
         s.explicitArrivals = times(root, "arrivals", true);

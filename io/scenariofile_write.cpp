@@ -157,7 +157,12 @@ QByteArray serializeScenario(const Scenario& s)
     out += "    \"period\": " + seconds(p.periodNanos) + ",\n";
     out += "    \"lambda\": " + jsonString(p.lambda.exactText()) + ",\n";
     out += "    \"seed\": " + seed + ",\n";
-    out += "    \"gap\": " + seconds(p.gapNanos) + "\n";
+    out += "    \"gap\": " + seconds(p.gapNanos);
+    if (p.windowOfNanos > 0) // written only when set, so older files are written as they were
+        out += ",\n    \"window_of\": " + seconds(p.windowOfNanos);
+    if (p.kind == PatternKind::Worst)
+        out += ",\n    \"worst_of\": " + jsonString(std::string(algorithmId(p.worstOf)));
+    out += "\n";
     out += "  }";
     if (s.explicitArrivals)
         writeTimes(out, "arrivals", *s.explicitArrivals);

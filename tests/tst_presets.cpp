@@ -34,7 +34,9 @@ const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burs
                           "http-rounding",     "noisy-client",   "pick-a-limit",
                           // issue 23 (lessons checked in tst_presets_products)
                           "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen",
-                          "nginx-page-load"};
+                          "nginx-page-load",
+                          // issue 25
+                          "n-per-t"};
 
 struct Loaded {
     Scenario scenario;

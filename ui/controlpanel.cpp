@@ -47,10 +47,12 @@ void usePattern(Scenario& s)
     s.explicitArrivals.reset();
     s.explicitClients.clear();
     s.explicitCosts.clear();
+    if (s.pattern.kind == PatternKind::Worst && !s.algorithms.empty())
+        s.pattern.worstOf = s.algorithms.front(); // the worst pattern is the first row's
 }
 
 // kFileItem is the pattern box's last item, there only while the arrivals come from a file.
-constexpr int kFileItem = 4;
+constexpr int kFileItem = 5;
 
 // checkTraffic refuses a pattern that would not simulate (too many requests, past the end of
 // time), without generating it.
@@ -247,6 +249,7 @@ QWidget* ControlPanel::trafficGroup()
     m_pattern->addItem("Bursts: groups at one instant");
     m_pattern->addItem("Poisson: random arrivals");
     m_pattern->addItem("Edge: bursts around a window boundary");
+    m_pattern->addItem(tr("Worst case of the first row's algorithm"));
     layout->addLayout(patternRow);
     layout->addWidget(m_arrivalsNote);
     layout->addWidget(m_requests);
@@ -340,7 +343,7 @@ void ControlPanel::showDocument()
     showPatternPage(fromFile ? -1 : int(s.pattern.kind));
     m_requests->setVisible(!fromFile);
     m_start->setVisible(!fromFile);
-    m_requests->setEnabled(s.pattern.kind != PatternKind::Edge);
+    m_requests->setEnabled(s.pattern.kind != PatternKind::Edge && s.pattern.kind != PatternKind::Worst);
     m_arrivalsNote->setVisible(fromFile);
     if (fromFile)
         m_arrivalsNote->setText(tr("%1 arrival times from the file. Choose a pattern above to replace them.")

@@ -6,6 +6,7 @@
 
 #include "chartstack.h"
 #include "rowchart.h"
+#include "algorithm_facts.h"
 #include "decimal.h"
 #include "rows.h"
 #include "summarytable.h"
@@ -248,6 +249,11 @@ QString Dashboard::describe(const Scenario& s)
             break;
         case PatternKind::Edge:
             text += QString(" — %1 requests %2 before a window boundary, %1 at it").arg(n(c.limit())).arg(secs(p.gapNanos));
+            break;
+        case PatternKind::Worst:
+            text += QString(" — the worst case of %1 in any %2")
+                        .arg(QString::fromUtf8(facts(p.worstOf).phrase))
+                        .arg(secs(boundWindowNanos(p, c)));
             break;
         }
         if (p.startNanos != 0)

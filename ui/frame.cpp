@@ -216,8 +216,8 @@ struct Generated {
 Generated withArrivals(const Scenario& s, FrameCache* cache)
 {
     checkScenario(s); // its errors first, as resolveRowInputs gives them
-    if (s.explicitArrivals || s.pattern.kind == PatternKind::Edge)
-        return {s, nullptr};
+    if (s.explicitArrivals || s.pattern.kind == PatternKind::Edge || s.pattern.kind == PatternKind::Worst)
+        return {s, nullptr}; // edge and worst are placed by the config: generated each time
     std::shared_ptr<const std::vector<Nanos>> arrivals = cache ? cache->arrivals(s.pattern) : nullptr;
     if (!arrivals) {
         arrivals = std::make_shared<const std::vector<Nanos>>(generateArrivals(s.pattern, s.config));

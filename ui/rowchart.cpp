@@ -159,6 +159,7 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
             top = std::max(top, q.y());
     if (!m_keyLines.empty() && m_levelAxis->max() < niceCeiling(top * 1.05))
         m_levelAxis->setRange(0, niceCeiling(top * 1.05));
+    computeBound();
     if (!m_nginxWater.empty()) // room for a whole request of water over the burst
         for (const QPointF& w : m_nginxWater)
             top = std::max(top, w.y() / 1000.0);

@@ -34,6 +34,7 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
     p->setRenderHint(QPainter::Antialiasing);
     drawBoundaries(p);
     drawHeader(p);
+    drawBound(p);
     drawLevel(p);
     drawLevelLabels(p); // over the line: a label's box interrupts the line, never the other way
     drawStrip(p);
@@ -62,7 +63,7 @@ void RowChart::drawHeader(QPainter* p) const
     QString counts = (m_partialCounts ? tr("so far: %1 admitted") : tr("%1 admitted")).arg(locale.toString(m_counts.admitted));
     if (m_counts.delayed > 0)
         counts += tr(" (%1 delayed)").arg(locale.toString(m_counts.delayed));
-    counts += tr(" · %1 denied").arg(locale.toString(m_counts.denied));
+    counts += tr(" · %1 denied").arg(locale.toString(m_counts.denied)) + boundText();
     p->setFont(font());
     const QFontMetricsF fm(font());
     const double countsWidth = fm.horizontalAdvance(counts);
