@@ -74,6 +74,17 @@ struct Columns {
     bool clients = false, cost = false, node = false, headers = false;
 };
 
+// oneState is true when one limiter's state decides every attempt of the row, so its algorithm's
+// worst case bounds the row: one node (or a shared store, no skew, no outage) and one key. Nodes
+// or keys of their own multiply it, and a fallback or a skewed clock can pass it: no bound then.
+bool oneState(const EngineSetup& setup)
+{
+    if (const auto& c = setup.cluster;
+        c && c->nodes() > 1 && (c->coordination() != Coordination::Shared || c->skewNanos() != 0 || c->hasOutage()))
+        return false;
+    return !(setup.clients && setup.clients->key() == KeyMode::Client && setup.clients->clients() > 1);
+}
+
 void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetup& setup, const RowRun& run,
                   const RowInputs& in, const Columns& c)
 {
@@ -82,7 +93,8 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
     for (std::size_t i = 0; i < run.log.size(); ++i)
         if (run.log[i].allowed)
             reached.add(run.log[i].t);
-    writeBound(text, r < s.algorithms.size() ? std::optional(s.algorithms[r]) : std::nullopt, s, reached.most());
+    writeBound(text, r < s.algorithms.size() && oneState(setup) ? std::optional(s.algorithms[r]) : std::nullopt, s,
+               reached.most());
     if (setup.layers.size() > 1 || r == s.algorithms.size()) {
         text << ",\n   \"layers\": [";
         for (std::size_t k = 0; k < setup.layers.size(); ++k)

@@ -32,6 +32,27 @@ private slots:
         QCOMPARE(seq.last()["t"].toDouble(), 19.999999998);
     }
 
+    // Nodes with limiters of their own multiply the bound: two local nodes of the edge burst's
+    // fixed window admit 20 where one would; no bound is claimed for them, nor for clients with
+    // keys of their own. A shared store keeps the one limiter's 20.
+    void fleetsClaimNoBound()
+    {
+        const QStringList base{"compare", "--preset", "edge-burst", "--algorithms", "fixed_window"};
+        const Run local = runRatelab(base + QStringList{"--nodes", "2", "--coordination", "local"});
+        QCOMPARE(local.code, 0);
+        const QJsonObject localRoot = parseJson(local.out);
+        const QJsonObject row = localRoot["results"]["fixed_window"].toObject();
+        QVERIFY(row["bound"]["at_most"].isNull());
+        QCOMPARE(row["bound"]["reached"].toInt(), 20);
+        const Run clients = runRatelab(base + QStringList{"--clients", "3", "--key", "client"});
+        QCOMPARE(clients.code, 0);
+        const QJsonObject clientsRoot = parseJson(clients.out);
+        QVERIFY(clientsRoot["results"]["fixed_window"]["bound"]["at_most"].isNull());
+        const Run shared = runRatelab(base + QStringList{"--nodes", "2", "--coordination", "shared"});
+        const QJsonObject sharedRoot = parseJson(shared.out);
+        QCOMPARE(sharedRoot["results"]["fixed_window"]["bound"]["at_most"].toInt(), 20);
+    }
+
     // T = 15 s: the bucket's 10 + floor(15 - 1 ns) = 24, all reached in 15 s; max_in_window (10 s) 19.
     void windowOfOtherThanTheWindow()
     {

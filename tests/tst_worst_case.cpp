@@ -4,6 +4,7 @@
 // admits more than the bound in any (t - T, t], and the worst pattern reaches it exactly where
 // worstCaseTight says it does.
 #include "decimal.h"
+#include "property_seeds.h"
 #include "limiter.h"
 #include "worst_case.h"
 
@@ -22,12 +23,7 @@ constexpr Algorithm kBounded[] = {Algorithm::FixedWindow, Algorithm::SlidingWind
                                   Algorithm::TokenBucket, Algorithm::LeakyBucket,      Algorithm::LeakyBucketQueue,
                                   Algorithm::Gcra,        Algorithm::NginxLimitReq};
 
-std::uint64_t seedCount()
-{
-    bool ok = false;
-    const int n = qEnvironmentVariableIntValue("RATELAB_PROPERTY_SEEDS", &ok);
-    return std::min<std::uint64_t>(ok && n > 0 ? std::uint64_t(n) : 200, 20000);
-}
+std::uint64_t seedCount() { return std::min<std::uint64_t>(propertySeeds(), 20000); }
 
 // admittedMost runs a fresh limiter over the times and returns the most admitted in any window T.
 std::int64_t admittedMost(Algorithm a, const LimiterConfig& c, const std::vector<Nanos>& times, Nanos T)
