@@ -42,6 +42,8 @@ struct Scenario {
     // Replaying real traffic (issue 22): the access log `ratelab replay` and `sweep` read when no
     // LOG is named (a file, or a compiled-in ":/traffic/..." resource). The app does not read it.
     std::string trafficLog;
+    // The app's classroom pace (issue 21): the framed span plays in this long; 0: the default 10 s.
+    Nanos playbackNanos = 0;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };

@@ -477,7 +477,7 @@ Scenario Reader::read(const QJsonObject& root)
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
                  "pattern", "arrivals", "added", "cost", "costs", "nginx", "product_options", "layers", "cluster", "clients",
-                 "client_of", "traffic_log"},
+                 "client_of", "traffic_log", "playback"},
                 "");
 
     Scenario s;
@@ -529,6 +529,11 @@ Scenario Reader::read(const QJsonObject& root)
     std::optional<std::int64_t> capacity;
     if (const auto t = text(root, "capacity", "capacity", "a whole number"))
         capacity = parsed<std::int64_t>(*t, "capacity", [](std::string_view x) { return parseInteger(x); });
+    if (const auto t = text(root, "playback", "playback", "a time in seconds")) {
+        s.playbackNanos = parsed<Nanos>(*t, "playback", [](std::string_view x) { return parseSeconds(x); });
+        if (s.playbackNanos <= 0)
+            refuse(QString("\"playback\" must be a positive time in seconds (got %1)").arg(QString::fromStdString(*t)));
+    }
     std::optional<Rate> rate;
     if (const auto t = text(root, "rate", "rate", "a rate per second"))
         rate = parsed<Rate>(*t, "rate", [](std::string_view x) { return parseRate(x); });

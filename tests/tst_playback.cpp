@@ -7,6 +7,7 @@
 #include "lessonpanel.h"
 #include "mainwindow.h"
 #include "pipeline.h"
+#include "documentactions.h"
 #include "playbackbar.h"
 #include "rowchart.h"
 #include "slidervalue.h"
@@ -191,6 +192,21 @@ private slots:
         QCOMPARE(play->speed(), secondsAsDouble(view.to - view.from) / 10);
         play->setSpeed(2);
         QCOMPARE(play->speed(), 2.0);
+    }
+
+    // A preset sets its own pace: tight-retry-loop plays its view in 20 s; another scenario goes
+    // back to 10 s.
+    void aPresetSetsItsOwnPace()
+    {
+        QVERIFY(m_window->documents()->openPreset("tight-retry-loop"));
+        settle();
+        PlaybackBar* play = m_window->playback();
+        QCOMPARE(play->classroomSeconds(), 20.0);
+        const TimeRange view = frame().range;
+        QCOMPARE(play->speed(), secondsAsDouble(view.to - view.from) / 20);
+        m_window->openScenario(Scenario{});
+        settle();
+        QCOMPARE(play->classroomSeconds(), 10.0);
     }
 
     void playingAdvancesSimulatedTimeAndStopsAtTheEnd()

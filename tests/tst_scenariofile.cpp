@@ -389,6 +389,22 @@ private slots:
         QCOMPARE(r.scenario->clients->clients(), 3);
     }
 
+    // "playback" (issue 21): the app's classroom pace, exact, written back only when set, and
+    // refused unless a positive time.
+    void playbackRoundTrips()
+    {
+        const LoadResult r = parseScenario(valid(R"("playback": "12.5")"));
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QCOMPARE(r.scenario->playbackNanos, Nanos(12'500'000'000));
+        const LoadResult again = parseScenario(serializeScenario(*r.scenario));
+        QVERIFY2(again.scenario, qPrintable(again.error));
+        QVERIFY(*again.scenario == *r.scenario);
+        QVERIFY(!serializeScenario(Scenario{}).contains("playback"));
+        const LoadResult zero = parseScenario(valid(R"("playback": 0)"));
+        QVERIFY(!zero.scenario);
+        QVERIFY2(zero.error.contains("playback"), qPrintable(zero.error));
+    }
+
     // A JSON number a double cannot hold is refused, never run rounded; as a string it is exact.
     void numbersStayExact()
     {

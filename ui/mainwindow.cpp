@@ -183,6 +183,7 @@ void MainWindow::documentChanged()
     const Scenario& original = s;
     const bool forOriginal = m_document->differsFromPreset() && !original.lesson.empty();
     m_lesson->setLesson(QString::fromStdString(s.title), QString::fromStdString(s.lesson), forOriginal);
+    m_playback->setClassroomSeconds(secondsAsDouble(s.playbackNanos));
     requestFrame();
 }
 

@@ -149,12 +149,20 @@ std::size_t PlaybackBar::requestsUpTo(Nanos t) const
     return std::size_t(std::upper_bound(a.begin(), a.end(), t) - a.begin());
 }
 
+void PlaybackBar::setClassroomSeconds(double seconds)
+{
+    m_classroomSeconds = seconds > 0 ? seconds : kClassroomSeconds;
+    const QString text = QLocale().toString(m_classroomSeconds, 'g', 4);
+    m_speed->setItemText(0, tr("%1 s").arg(text));
+    m_speed->setItemData(0, tr("Play the whole view in about %1 seconds").arg(text), Qt::ToolTipRole);
+}
+
 double PlaybackBar::speed() const
 {
     const double chosen = m_speed->currentData().toDouble();
     if (chosen > 0 || !m_range.isValid())
         return chosen > 0 ? chosen : 1.0;
-    return secondsAsDouble(m_range.to - m_range.from) / kClassroomSeconds;
+    return secondsAsDouble(m_range.to - m_range.from) / m_classroomSeconds;
 }
 
 void PlaybackBar::resizeEvent(QResizeEvent* event)

@@ -22,6 +22,10 @@ class PlaybackBar : public QWidget {
 public:
     explicit PlaybackBar(QWidget* parent = nullptr);
 
+    // setClassroomSeconds sets how long the first speed, the classroom pace, plays the whole
+    // view: a scenario's own "playback", or 10 s.
+    void setClassroomSeconds(double seconds);
+    double classroomSeconds() const { return m_classroomSeconds; }
     // setTrace gives the arrivals to step through and the time range to play over.
     void setTrace(std::shared_ptr<const Trace> trace, TimeRange range);
     Nanos playhead() const { return m_playheadNanos; }
@@ -56,6 +60,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    double m_classroomSeconds = 10;
     void tick();
     void syncWidgets();
     void moveTo(Nanos t, std::size_t shown);
