@@ -1,6 +1,7 @@
 // The classroom presets: every one is compiled in, loads, simulates, and what its lesson claims
 // holds. Each expectation is derived by hand from the rules in semantics.md (the derivation is
 // in the comment above it), not copied from a run.
+#include "preset_rows.h"
 #include "presets.h"
 #include "rows.h"
 #include "clients.h"
@@ -16,15 +17,6 @@ using namespace ratelab;
 using namespace ratelab::io;
 
 namespace {
-
-Trace simulateRows(const Scenario& s)
-{
-    RowInputs in = resolveRowInputs(s);
-    Trace t{s.config, in.arrivals, {}, in.costs, {}};
-    for (std::size_t r = 0; r < rowCount(s); ++r)
-        t.results.push_back(simulateRow(s, in, r));
-    return t;
-}
 
 constexpr Nanos kSecond = kNanosPerSecond;
 

@@ -1,5 +1,6 @@
 // The lessons of the product presets (issue 23), each number derived by hand from the product's
 // rules (core/products/ headers cite the source): the preset's words must hold in its run.
+#include "preset_rows.h"
 #include "decimal.h"
 #include "presets.h"
 #include "rows.h"
@@ -10,16 +11,6 @@ using namespace ratelab;
 using namespace ratelab::io;
 
 namespace {
-
-// simulateRows runs every row as the app does (rows.h).
-Trace simulateRows(const Scenario& s)
-{
-    RowInputs in = resolveRowInputs(s);
-    Trace t{s.config, in.arrivals, {}, in.costs, {}};
-    for (std::size_t r = 0; r < rowCount(s); ++r)
-        t.results.push_back(simulateRow(s, in, r));
-    return t;
-}
 
 Trace run(const QString& id)
 {

@@ -1,5 +1,6 @@
 // tst_presets_worst: the lesson of the preset n-per-t ("N per T is not at most N in any T"),
 // each number derived by hand from semantics.md (core/worst_case.cpp has the derivations).
+#include "preset_rows.h"
 #include "presets.h"
 #include "rows.h"
 #include "worst_case.h"
@@ -12,16 +13,6 @@ using namespace ratelab::io;
 namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
-
-// simulateRows runs a scenario's rows as the app draws them (as tst_presets does).
-Trace simulateRows(const Scenario& s)
-{
-    RowInputs in = resolveRowInputs(s);
-    Trace t{s.config, in.arrivals, {}, in.costs, {}};
-    for (std::size_t r = 0; r < rowCount(s); ++r)
-        t.results.push_back(simulateRow(s, in, r));
-    return t;
-}
 
 const AlgorithmTrace& result(const Trace& t, Algorithm a)
 {
