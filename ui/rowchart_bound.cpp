@@ -7,6 +7,8 @@
 #include "pattern.h"
 #include "worst_case.h"
 
+#include <algorithm>
+
 #include <QLocale>
 #include <QPainter>
 
@@ -91,7 +93,8 @@ void RowChart::drawBound(QPainter* p) const
                                     .arg(m_bound->atMost);
     const QFontMetricsF fm(font());
     const double w = fm.horizontalAdvance(label);
-    const double x = std::clamp(band.center().x() - w / 2, area.left() + 2, area.right() - w - 2);
+    // Centred on the band, kept inside the plot; a label wider than a narrow plot starts at its left.
+    const double x = std::max(area.left() + 2, std::min(band.center().x() - w / 2, area.right() - w - 2));
     // On a box of the background, as the level labels are: the line never crosses the text.
     const QRectF box(x - 3, area.center().y() - fm.height() / 2, w + 6, fm.height());
     QColor base = palette().color(QPalette::Base);

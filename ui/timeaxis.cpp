@@ -2,6 +2,8 @@
 
 #include "ticks.h"
 
+#include <algorithm>
+
 #include <QLocale>
 #include <QPainter>
 
@@ -45,7 +47,7 @@ void TimeAxis::paintEvent(QPaintEvent*)
         const QString label = QLocale().toString(std::abs(t) < step * 1e-6 ? 0.0 : t, 'f', precision) + " s"; // "100,000 s"
         const double w = fm.horizontalAdvance(label);
         // Below the tick with a gap: the tick never runs into the label.
-        p.drawText(QPointF(std::clamp(x - w / 2, 0.0, width() - w), 7 + fm.ascent()), label);
+        p.drawText(QPointF(std::max(0.0, std::min(x - w / 2, width() - w)), 7 + fm.ascent()), label);
     }
 }
 
