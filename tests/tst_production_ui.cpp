@@ -105,6 +105,33 @@ private slots:
         QVERIFY(summary->isColumnHidden(10));
     }
 
+    // An edit in the cluster group keeps what the group does not show: the outage, its fallback
+    // and the joins a file gave the scenario.
+    void editingTheClusterKeepsItsEvents()
+    {
+        ClusterConfig::Options o;
+        o.nodes = 3;
+        o.coordination = Coordination::Shared;
+        o.outageFromNanos = kNanosPerSecond;
+        o.outageToNanos = 2 * kNanosPerSecond;
+        o.fallback = Fallback::Local;
+        o.joins = {{2, kNanosPerSecond / 2}};
+        Scenario s;
+        s.cluster = ClusterConfig::make(o);
+        m_window->openScenario(s);
+        settle();
+        ClusterGroup* cluster = m_window->controls()->cluster();
+        cluster->coordination()->setCurrentIndex(int(Coordination::Racy));
+        settle();
+        const ClusterConfig& now = *m_window->document()->scenario().cluster;
+        QCOMPARE(now.coordination(), Coordination::Racy);
+        QCOMPARE(now.options().outageFromNanos, kNanosPerSecond);
+        QCOMPARE(now.options().outageToNanos, 2 * kNanosPerSecond);
+        QCOMPARE(now.options().fallback, Fallback::Local);
+        QCOMPARE(now.options().joins.size(), std::size_t(1));
+        QCOMPARE(now.options().joins.front().at, kNanosPerSecond / 2);
+    }
+
     void tickingClientsRetriesAsRetryAfterSays()
     {
         // One client honouring retry_after (max 3 retries). Fixed window: requests 11..15

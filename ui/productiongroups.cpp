@@ -46,10 +46,9 @@ QWidget* body(QGroupBox* box)
 
 // --- the cluster ---------------------------------------------------------------------------------
 
-ClusterConfig::Options optionsOf(const ClusterConfig& c)
-{
-    return {c.nodes(), c.balancer(), c.coordination(), c.latencyNanos(), c.syncNanos(), c.skewNanos(), c.seed()};
-}
+// optionsOf is every option of the cluster, those this group does not show too (an outage, its
+// fallback, joins and leaves from a file or the command line): an edit here keeps them.
+ClusterConfig::Options optionsOf(const ClusterConfig& c) { return c.options(); }
 
 // editCluster applies f to the scenario's cluster options and validates them.
 template <typename F>
