@@ -2,6 +2,7 @@
 
 #include "decimal.h"
 #include "documentfields.h"
+#include "groupparts.h"
 #include "scenariodocument.h"
 #include "slidervalue.h"
 
@@ -18,51 +19,6 @@ namespace ratelab::ui {
 
 namespace {
 
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-
-
-// labelled puts a label and a combo box on one row, the label its buddy.
-QLayout* labelled(const QString& text, QComboBox* combo)
-{
-    auto* row = new QHBoxLayout;
-    auto* label = new QLabel(text);
-    label->setMinimumWidth(70);
-    label->setBuddy(combo);
-    row->addWidget(label);
-    row->addWidget(combo, 1);
-    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    combo->setMinimumContentsLength(12);
-    return row;
-}
-
-QWidget* body(QGroupBox* box)
-{
-    auto* outer = new QVBoxLayout(box);
-    auto* inner = new QWidget;
-    outer->addWidget(inner);
-    outer->setContentsMargins(6, 4, 6, 4);
-    return inner;
-}
-
-// --- the cluster ---------------------------------------------------------------------------------
-
-// optionsOf is every option of the cluster, those this group does not show too (an outage, its
-// fallback, joins and leaves from a file or the command line): an edit here keeps them.
-ClusterConfig::Options optionsOf(const ClusterConfig& c) { return c.options(); }
-
-// editCluster applies f to the scenario's cluster options and validates them.
-template <typename F>
-void editCluster(Scenario& s, F f)
-{
-    ClusterConfig::Options o = optionsOf(s.cluster.value_or(ClusterConfig{}));
-    f(o);
-    s.cluster = ClusterConfig::make(o);
-}
-
-const char* const kCoordinationNames[] = {
-    "local: each server its own limiter", "split: each server L / N", "shared: one atomic store",
-    "racy: read, then write later", "hybrid: local, synced every period"};
-
 // --- the clients ---------------------------------------------------------------------------------
 
 template <typename F>
@@ -75,109 +31,18 @@ void editClients(Scenario& s, F f)
 
 const char* const kRetryNames[] = {"none: give up at once", "immediate: retry after a fixed delay",
                                    "retry_after: wait exactly as told", "retry_after_header: whole seconds, rounded up",
-                                   "backoff: exponential, full jitter"};
+                                   "backoff: exponential, with jitter"};
+
+const char* const kJitterNames[] = {"full: anywhere up to the delay", "equal: half, plus up to half",
+                                    "decorrelated: up to 3x the last", "none: exactly the delay"};
 
 } // namespace
-
-ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
-    : QGroupBox(tr("Cl&uster: several servers"), parent)
-    , m_document(document)
-    , m_fields(new DocumentFields(document, this))
-    , m_body(body(this))
-    , m_nodes(new SliderValue(tr("Nodes"), 1, ClusterConfig::kMaxNodes, 0, ""))
-    , m_balancer(new QComboBox)
-    , m_coordination(new QComboBox)
-    , m_latency(new SliderValue(tr("Latency"), 0, 1, 3, " s"))
-    , m_sync(new SliderValue(tr("Sync"), 0.001, 10, 3, " s", SliderValue::Scale::Log))
-    , m_skew(new SliderValue(tr("Skew"), 0, 5, 3, " s"))
-{
-    setCheckable(true);
-    setToolTip(tr("Run every limiter on several servers behind a load balancer, sharing (or not) a store"));
-    m_latency->setToolTip(tr("racy: the store round trip; a decision sees only writes older than this"));
-    m_sync->setToolTip(tr("hybrid: how often each server pulls the store's state"));
-    m_skew->setToolTip(tr("How far the last server's clock runs ahead (the others in proportion)"));
-    m_latency->setStep(0.001);
-    m_skew->setStep(0.01);
-    m_balancer->addItems({tr("round robin"), tr("random"), tr("hash of the client")});
-    for (const char* name : kCoordinationNames)
-        m_coordination->addItem(tr(name));
-    auto* layout = new QVBoxLayout(m_body);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_nodes);
-    layout->addLayout(labelled(tr("Balancer"), m_balancer));
-    layout->addLayout(labelled(tr("Store"), m_coordination));
-    layout->addWidget(m_latency);
-    layout->addWidget(m_sync);
-    layout->addWidget(m_skew);
-
-    m_fields->bind(m_nodes, tr("Nodes"), [](Scenario& s, const std::string& t) {
-        editCluster(s, [&](ClusterConfig::Options& o) { o.nodes = int(parseIntegerIn(t, 1, ClusterConfig::kMaxNodes)); });
-    }, [](const Scenario& s) { return countField(s.cluster ? s.cluster->nodes() : 1); });
-    m_fields->bind(m_latency, tr("Latency"), [](Scenario& s, const std::string& t) {
-        editCluster(s, [&](ClusterConfig::Options& o) { o.latencyNanos = nonNegativeSeconds(t); });
-    }, [](const Scenario& s) { return secondsField(s.cluster ? s.cluster->latencyNanos() : 0); });
-    m_fields->bind(m_sync, tr("Sync"), [](Scenario& s, const std::string& t) {
-        editCluster(s, [&](ClusterConfig::Options& o) { o.syncNanos = positiveSeconds(t); });
-    }, [](const Scenario& s) { return secondsField(s.cluster ? s.cluster->syncNanos() : 0); });
-    m_fields->bind(m_skew, tr("Skew"), [](Scenario& s, const std::string& t) {
-        editCluster(s, [&](ClusterConfig::Options& o) { o.skewNanos = nonNegativeSeconds(t); });
-    }, [](const Scenario& s) { return secondsField(s.cluster ? s.cluster->skewNanos() : 0); });
-
-    connect(this, &QGroupBox::toggled, this, [this](bool on) {
-        m_document->change(on ? tr("Cluster on") : tr("Cluster off"), [on](Scenario& s) {
-            if (!on)
-                s.cluster.reset();
-            else // two servers with in-memory limiters: the first lesson
-                s.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local, 0, 0, 0, 1});
-        });
-    });
-    connect(m_balancer, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_document->change(tr("Balancer"), [i](Scenario& s) {
-            editCluster(s, [i](ClusterConfig::Options& o) { o.balancer = kAllBalancers.at(std::size_t(i)); });
-        });
-    });
-    connect(m_coordination, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_document->change(tr("Store"), [i](Scenario& s) {
-            editCluster(s, [i](ClusterConfig::Options& o) {
-                o.coordination = kAllCoordinations.at(std::size_t(i));
-                // Latency is racy's and sync hybrid's own: another mode has neither.
-                if (o.coordination != Coordination::Racy)
-                    o.latencyNanos = 0;
-                if (o.coordination != Coordination::Hybrid)
-                    o.syncNanos = 0;
-                else if (o.syncNanos == 0)
-                    o.syncNanos = kNanosPerSecond / 10;
-            });
-        });
-    });
-    connect(m_document, &ScenarioDocument::changed, this, &ClusterGroup::showDocument);
-    showDocument();
-}
-
-void ClusterGroup::showDocument()
-{
-    const Scenario& s = m_document->scenario();
-    {
-        const QSignalBlocker block(this);
-        setChecked(s.cluster.has_value());
-    }
-    m_body->setVisible(s.cluster.has_value());
-    m_fields->showAll();
-    const ClusterConfig c = s.cluster.value_or(ClusterConfig{});
-    {
-        const QSignalBlocker a(m_balancer), b(m_coordination);
-        m_balancer->setCurrentIndex(int(c.balancer()));
-        m_coordination->setCurrentIndex(int(c.coordination()));
-    }
-    m_latency->setVisible(c.coordination() == Coordination::Racy);
-    m_sync->setVisible(c.coordination() == Coordination::Hybrid);
-}
 
 ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     : QGroupBox(tr("Clie&nts that retry"), parent)
     , m_document(document)
     , m_fields(new DocumentFields(document, this))
-    , m_body(body(this))
+    , m_body(groupBody(this))
     , m_clients(new SliderValue(tr("Clients"), 1, ClientConfig::kMaxClients, 0, "", SliderValue::Scale::Log))
     , m_key(new QComboBox)
     , m_retry(new QComboBox)
@@ -185,6 +50,7 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     , m_maxRetries(new SliderValue(tr("Max retries"), 0, ClientConfig::kMaxRetries, 0, ""))
     , m_backoffBase(new SliderValue(tr("Backoff base"), 0.001, 10, 3, " s", SliderValue::Scale::Log))
     , m_backoffCap(new SliderValue(tr("Backoff cap"), 0.01, 100, 2, " s", SliderValue::Scale::Log))
+    , m_jitter(new QComboBox)
 {
     setCheckable(true);
     setToolTip(tr("Requests belong to clients (request i to client i mod K) that retry a denied attempt"));
@@ -201,6 +67,10 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_maxRetries);
     layout->addWidget(m_backoffBase);
     layout->addWidget(m_backoffCap);
+    layout->addLayout(m_jitterRow = labelled(tr("Jitter"), m_jitter));
+    for (const char* name : kJitterNames)
+        m_jitter->addItem(tr(name));
+    m_jitter->setToolTip(tr("How each client spreads its backoff delay (its own draws, from the seed)"));
 
     m_fields->bind(m_clients, tr("Clients"), [](Scenario& s, const std::string& t) {
         editClients(s, [&](ClientOptions& o) { o.clients = parseIntegerIn(t, 1, ClientConfig::kMaxClients); });
@@ -245,6 +115,11 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
             editClients(s, [i](ClientOptions& o) { o.retry = kAllRetryPolicies[i]; });
         });
     });
+    connect(m_jitter, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_document->change(tr("Jitter"), [i](Scenario& s) {
+            editClients(s, [i](ClientOptions& o) { o.jitter = kAllJitters[i]; });
+        });
+    });
     connect(m_document, &ScenarioDocument::changed, this, &ClientsGroup::showDocument);
     showDocument();
 }
@@ -260,14 +135,18 @@ void ClientsGroup::showDocument()
     m_fields->showAll();
     const ClientOptions o = s.clients.value_or(ClientConfig{}).options();
     {
-        const QSignalBlocker a(m_key), b(m_retry);
+        const QSignalBlocker a(m_key), b(m_retry), j(m_jitter);
         m_key->setCurrentIndex(o.key == KeyMode::Client ? 0 : 1);
         m_retry->setCurrentIndex(int(o.retry));
+        m_jitter->setCurrentIndex(int(o.jitter));
     }
     m_retryDelay->setVisible(o.retry == RetryPolicy::Immediate);
     m_maxRetries->setVisible(o.retry != RetryPolicy::None);
     m_backoffBase->setVisible(o.retry == RetryPolicy::Backoff);
     m_backoffCap->setVisible(o.retry == RetryPolicy::Backoff);
+    for (int i = 0; i < m_jitterRow->count(); ++i)
+        if (QWidget* w = m_jitterRow->itemAt(i)->widget())
+            w->setVisible(o.retry == RetryPolicy::Backoff);
 }
 
 // --- layers ----------------------------------------------------------------------------------------
@@ -294,7 +173,7 @@ std::string layerTextOf(QTableWidget* table, int row)
 LayersGroup::LayersGroup(ScenarioDocument* document, QWidget* parent)
     : QGroupBox(tr("La&yered policy"), parent)
     , m_document(document)
-    , m_body(body(this))
+    , m_body(groupBody(this))
     , m_table(new QTableWidget(0, kColumns))
     , m_add(new QPushButton(tr("Add layer")))
     , m_remove(new QPushButton(tr("Remove")))
@@ -385,7 +264,7 @@ void LayersGroup::showDocument()
         if (!box) {
             box = new QComboBox;
             for (Algorithm a : kEveryAlgorithm)
-                box->addItem(q(algorithmTitle(a)), q(algorithmId(a)));
+                box->addItem(qstr(algorithmTitle(a)), qstr(algorithmId(a)));
             connect(box, &QComboBox::currentIndexChanged, this, [this, box] {
                 for (int row = 0; row < m_table->rowCount(); ++row)
                     if (m_table->cellWidget(row, kAlgorithm) == box)
@@ -395,11 +274,11 @@ void LayersGroup::showDocument()
         }
         {
             const QSignalBlocker block(box);
-            box->setCurrentIndex(box->findData(q(algorithmId(layer.algorithm))));
+            box->setCurrentIndex(box->findData(qstr(algorithmId(layer.algorithm))));
         }
         const LimiterConfig& c = layer.config;
-        const QString cells[] = {QString(), QString::number(c.limit()), q(formatSeconds(c.windowNanos())),
-                                 QString::number(c.capacity()), q(c.rate().exactText())};
+        const QString cells[] = {QString(), QString::number(c.limit()), qstr(formatSeconds(c.windowNanos())),
+                                 QString::number(c.capacity()), qstr(c.rate().exactText())};
         for (int col = kLimit; col < kColumns; ++col) {
             QTableWidgetItem* item = m_table->item(r, col);
             if (!item)

@@ -8,7 +8,9 @@
 
 #include <QGroupBox>
 
+class QCheckBox;
 class QComboBox;
+class QLayout;
 class QPushButton;
 class QTableWidget;
 
@@ -24,6 +26,10 @@ public:
     explicit ClusterGroup(ScenarioDocument* document, QWidget* parent = nullptr);
     SliderValue* nodes() const { return m_nodes; }
     QComboBox* coordination() const { return m_coordination; }
+    QCheckBox* outage() const { return m_outage; }
+    SliderValue* outageFrom() const { return m_outageFrom; }
+    SliderValue* outageTo() const { return m_outageTo; }
+    QComboBox* fallback() const { return m_fallback; }
 
 private:
     void showDocument();
@@ -36,6 +42,11 @@ private:
     SliderValue* m_latency;
     SliderValue* m_sync;
     SliderValue* m_skew;
+    QCheckBox* m_outage;
+    SliderValue* m_outageFrom;
+    SliderValue* m_outageTo;
+    QComboBox* m_fallback;
+    QLayout* m_fallbackRow = nullptr;
 };
 
 class ClientsGroup : public QGroupBox {
@@ -44,6 +55,7 @@ public:
     explicit ClientsGroup(ScenarioDocument* document, QWidget* parent = nullptr);
     SliderValue* clients() const { return m_clients; }
     QComboBox* retry() const { return m_retry; }
+    QComboBox* jitter() const { return m_jitter; }
 
 private:
     void showDocument();
@@ -57,6 +69,8 @@ private:
     SliderValue* m_maxRetries;
     SliderValue* m_backoffBase;
     SliderValue* m_backoffCap;
+    QComboBox* m_jitter;
+    QLayout* m_jitterRow = nullptr;
 };
 
 class LayersGroup : public QGroupBox {
