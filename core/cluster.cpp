@@ -222,3 +222,45 @@ ClusterTrace simulateCluster(const LimiterConfig& config, const ClusterConfig& c
 }
 
 } // namespace ratelab
+
+namespace ratelab {
+
+std::vector<FleetEvent> fleetEvents(const ClusterConfig& cluster)
+{
+    const ClusterConfig::Options& o = cluster.options();
+    std::vector<FleetEvent> out;
+    for (const NodeEvent& e : o.joins)
+        out.push_back({FleetEvent::Kind::Join, e.node, e.at});
+    for (const NodeEvent& e : o.leaves)
+        out.push_back({FleetEvent::Kind::Leave, e.node, e.at});
+    if (cluster.hasOutage() && cluster.coordination() != Coordination::Local
+        && cluster.coordination() != Coordination::Split) {
+        out.push_back({FleetEvent::Kind::StoreDown, 0, o.outageFromNanos});
+        out.push_back({FleetEvent::Kind::StoreBack, 0, o.outageToNanos});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const FleetEvent& a, const FleetEvent& b) { return a.at < b.at; });
+    return out;
+}
+
+ClusterConfig movedEvent(const ClusterConfig& cluster, const FleetEvent& e, Nanos to)
+{
+    ClusterConfig::Options o = cluster.options();
+    const auto move = [&](std::vector<NodeEvent>& events) {
+        for (NodeEvent& x : events)
+            if (x.node == e.node && x.at == e.at)
+                x.at = to;
+    };
+    switch (e.kind) {
+    case FleetEvent::Kind::Join: move(o.joins); break;
+    case FleetEvent::Kind::Leave: move(o.leaves); break;
+    case FleetEvent::Kind::StoreDown: o.outageFromNanos = to; break;
+    case FleetEvent::Kind::StoreBack: o.outageToNanos = to; break;
+    }
+    if ((e.kind == FleetEvent::Kind::StoreDown || e.kind == FleetEvent::Kind::StoreBack)
+        && o.outageToNanos <= o.outageFromNanos)
+        throw InputError("the store must come back after it goes down (down at " + formatSeconds(o.outageFromNanos)
+                         + " s, back at " + formatSeconds(o.outageToNanos) + " s)");
+    return ClusterConfig::make(o);
+}
+
+} // namespace ratelab

@@ -185,3 +185,24 @@ ClusterTrace simulateCluster(const LimiterConfig& config, const ClusterConfig& c
                              std::span<const Nanos> arrivals, std::span<const std::uint64_t> clients = {});
 
 } // namespace ratelab
+
+namespace ratelab {
+
+// FleetEvent is one event of a cluster's timeline, as the app's timeline strip shows and moves
+// it: a node joining or leaving, the store going down or coming back.
+struct FleetEvent {
+    enum class Kind : std::uint8_t { Join, Leave, StoreDown, StoreBack };
+    Kind kind = Kind::Join;
+    int node = 0; // joins and leaves
+    Nanos at = 0;
+    friend bool operator==(const FleetEvent&, const FleetEvent&) = default;
+};
+
+// fleetEvents lists a cluster's events in time order (the outage's two ends only in a store mode).
+std::vector<FleetEvent> fleetEvents(const ClusterConfig& cluster);
+
+// movedEvent returns the cluster with event e at time `to`. It throws InputError when the result
+// is not a valid cluster (a leave before its join, an outage that ends before it starts).
+ClusterConfig movedEvent(const ClusterConfig& cluster, const FleetEvent& e, Nanos to);
+
+} // namespace ratelab

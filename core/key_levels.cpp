@@ -39,15 +39,21 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
     if (setup.layers.size() != 1 || run.log.empty() || (cluster && perClient) || (!cluster && !perClient))
         return out;
     const Coordination mode = cluster ? cluster->coordination() : Coordination::Local;
-    if (cluster && (mode == Coordination::Racy || mode == Coordination::Hybrid || cluster->hasOutage()))
-        return out;
     const bool store = cluster && mode == Coordination::Shared;
+    // An outage leaves a shared store as it was when nodes fail open or closed (their attempts
+    // skip it); a local fallback holds levels of its own on each node: none drawn.
+    if (cluster && (mode == Coordination::Racy || mode == Coordination::Hybrid
+                    || (store && cluster->hasOutage() && cluster->options().fallback == Fallback::Local)))
+        return out;
     const AnyLimiter fresh = makeAnyLimiter(setup.layers.front().algorithm, layerConfig(setup, 0));
 
     std::vector<Replay> replays;
     Nanos end = 0;
     for (std::size_t i = 0; i < run.log.size(); ++i) {
         const LoggedAttempt& a = run.log[i];
+        end = std::max(end, a.t);
+        if (store && cluster->storeDown(a.t))
+            continue; // decided by the fallback: the store saw nothing
         const int key = store ? 0 : perClient ? a.client : a.node;
         if (std::size_t(key) >= replays.size())
             replays.resize(std::size_t(key) + 1);

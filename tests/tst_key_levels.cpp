@@ -66,6 +66,25 @@ private slots:
         QCOMPARE(pointsOf(k.lines[0]), (Points{{0, 2}, {0, 1}, {0, 1}, {0, 0}, {0.5, 0.5}, {1, 1}, {1, 0}, {1, 0}, {1, 0}}));
     }
 
+    // Shared with the store down over [0.5 s, 1.5 s), failing open: the two at 0 take the
+    // store's tokens (2 -> 1 -> 0); the two at 1 s pass open and the store never sees them, so
+    // its line refills on: 0.5 at 0.5 s, and the line ends at 1 s with 1 token. A local fallback
+    // keeps levels on each node instead: no line.
+    void sharedStoreThroughAnOutage()
+    {
+        ClusterConfig::Options o{2, Balancer::RoundRobin, Coordination::Shared};
+        o.outageFromNanos = kSec / 2;
+        o.outageToNanos = 3 * kSec / 2;
+        const KeyLevels k = levelsOf(setupOf(ClusterConfig::make(o)));
+        QCOMPARE(k.lines.size(), std::size_t(1));
+        QCOMPARE(pointsOf(k.lines[0]), (Points{{0, 2}, {0, 1}, {0, 1}, {0, 0}, {0.5, 0.5}, {1, 1}}));
+        o.fallback = Fallback::Local;
+        QVERIFY(levelsOf(setupOf(ClusterConfig::make(o))).lines.empty());
+        // Local nodes have no store to lose: the outage changes nothing, each node's line stays.
+        o.coordination = Coordination::Local;
+        QCOMPARE(levelsOf(setupOf(ClusterConfig::make(o))).lines.size(), std::size_t(2));
+    }
+
     // Clients with keys of their own, no retries: as the local nodes, named by client.
     void clientKeys()
     {

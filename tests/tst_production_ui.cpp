@@ -17,6 +17,7 @@
 #include "scenariodocument.h"
 #include "slidervalue.h"
 #include "summarytable.h"
+#include "timelinestrip.h"
 #include "window_test.h"
 
 #include <QApplication>
@@ -130,6 +131,142 @@ private slots:
         QCOMPARE(now.options().fallback, Fallback::Local);
         QCOMPARE(now.options().joins.size(), std::size_t(1));
         QCOMPARE(now.options().joins.front().at, kNanosPerSecond / 2);
+    }
+
+    // The store goes down from 0.5 s to 1 s (typed), two servers on one shared store, fixed
+    // window 10 per 10 s over 15 requests 0.1 s apart. Fail open admits the five inside
+    // (0.5 .. 0.9 s) without counting them, so the ten outside fit the limit: all 15 pass (10
+    // without the outage). Fail closed denies those five until 1 s (retry_after 1 - t) and the
+    // ten outside pass: 10.
+    void theStoreGoesDownAndTheServersFallBack()
+    {
+        ClusterGroup* cluster = m_window->controls()->cluster();
+        cluster->setChecked(true);
+        settle();
+        QVERIFY(cluster->outage()->isHidden()); // local: no store to lose
+        cluster->coordination()->setCurrentIndex(int(Coordination::Shared));
+        settle();
+        QVERIFY(!cluster->outage()->isHidden());
+        QVERIFY(cluster->outageFrom()->isHidden());
+        cluster->outage()->setChecked(true);
+        settle();
+        const auto options = [&] { return m_window->document()->scenario().cluster->options(); };
+        // The middle third of the traffic (the last request at 1.4 s).
+        QCOMPARE(options().outageFromNanos, Nanos(466'666'666));
+        QCOMPARE(options().outageToNanos, Nanos(933'333'332));
+        QVERIFY(!cluster->outageFrom()->isHidden());
+        cluster->outageFrom()->type("0.5");
+        cluster->outageTo()->type("1");
+        settle();
+        QCOMPARE(options().outageFromNanos, kNanosPerSecond / 2);
+        QCOMPARE(options().outageToNanos, kNanosPerSecond);
+        QCOMPARE(options().fallback, Fallback::Open);
+        QCOMPARE(result(Algorithm::FixedWindow).metrics.allowed, 15);
+        cluster->fallback()->setCurrentIndex(int(Fallback::Closed));
+        settle();
+        QCOMPARE(options().fallback, Fallback::Closed);
+        const AlgorithmTrace& fixed = result(Algorithm::FixedWindow);
+        QCOMPARE(fixed.metrics.allowed, 10);
+        QVERIFY(!fixed.decisions.at(5).allowed);
+        QCOMPARE(fixed.decisions.at(5).retryAfter, kNanosPerSecond / 2); // at 0.5 s, back at 1 s
+        QVERIFY(fixed.decisions.at(10).allowed);
+        // A start after the end is refused with the reason, and changes nothing.
+        cluster->outageFrom()->type("1.2");
+        QVERIFY2(cluster->outageFrom()->problem().contains("an outage runs from a time to a later one"),
+                 qPrintable(cluster->outageFrom()->problem()));
+        QCOMPARE(options().outageFromNanos, kNanosPerSecond / 2);
+        // Undo: open again, then the typed times undone one by one.
+        m_window->document()->undoStack()->undo();
+        settle();
+        QCOMPARE(options().fallback, Fallback::Open);
+        QCOMPARE(cluster->fallback()->currentIndex(), int(Fallback::Open));
+        cluster->outage()->setChecked(false);
+        settle();
+        QVERIFY(!m_window->document()->scenario().cluster->hasOutage());
+        QVERIFY(cluster->outageFrom()->isHidden());
+        QCOMPARE(result(Algorithm::FixedWindow).metrics.allowed, 10);
+    }
+
+    // The timeline strip shows the cluster's events above the rows; dragging one moves it in
+    // the document (one undo step); a drag the cluster cannot take is refused, with the reason.
+    void theTimelineMovesAnEventByDrag()
+    {
+        ClusterConfig::Options o;
+        o.nodes = 3;
+        o.coordination = Coordination::Shared;
+        o.outageFromNanos = 5 * kNanosPerSecond;
+        o.outageToNanos = 10 * kNanosPerSecond;
+        o.joins = {{2, 2 * kNanosPerSecond}};
+        Scenario s;
+        s.pattern.count = 60;
+        s.pattern.delayNanos = kNanosPerSecond / 4;
+        s.cluster = ClusterConfig::make(o);
+        m_window->openScenario(s);
+        settle();
+        TimelineStrip* strip = charts()->timeline();
+        QVERIFY(strip->isVisible());
+        QCOMPARE(strip->events(), (std::vector<FleetEvent>{{FleetEvent::Kind::Join, 2, 2 * kNanosPerSecond},
+                                                           {FleetEvent::Kind::StoreDown, 0, 5 * kNanosPerSecond},
+                                                           {FleetEvent::Kind::StoreBack, 0, 10 * kNanosPerSecond}}));
+        const auto options = [&] { return m_window->document()->scenario().cluster->options(); };
+        const int y = strip->height() / 2;
+        const auto drag = [&](Nanos from, double toX) {
+            QTest::mousePress(strip, Qt::LeftButton, {}, QPoint(int(std::lround(strip->xOf(from))), y));
+            QTest::mouseMove(strip, QPoint(int(std::lround(toX)), y));
+            QTest::mouseRelease(strip, Qt::LeftButton, {}, QPoint(int(std::lround(toX)), y));
+            settle();
+        };
+        // The store goes down at 3 s instead of 5 s (to the pixel, at a round time).
+        const double to = std::lround(strip->xOf(3 * kNanosPerSecond));
+        drag(5 * kNanosPerSecond, to);
+        QCOMPARE(options().outageFromNanos, strip->timeAt(to));
+        QVERIFY(std::abs(options().outageFromNanos - 3 * kNanosPerSecond) < kNanosPerSecond / 10);
+        QCOMPARE(options().outageToNanos, 10 * kNanosPerSecond);
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QString("Move event"));
+        m_window->document()->undoStack()->undo();
+        settle();
+        QCOMPARE(options().outageFromNanos, 5 * kNanosPerSecond);
+        // Back before down: refused with the reason, nothing moved.
+        drag(10 * kNanosPerSecond, strip->xOf(4 * kNanosPerSecond));
+        QCOMPARE(options().outageToNanos, 10 * kNanosPerSecond);
+        QVERIFY2(m_window->banner()->text().contains("the store must come back after it goes down"),
+                 qPrintable(m_window->banner()->text()));
+        // Node 3 joins at 1 s instead.
+        const double joinTo = std::lround(strip->xOf(kNanosPerSecond));
+        drag(2 * kNanosPerSecond, joinTo);
+        QCOMPARE(options().joins.front().at, strip->timeAt(joinTo));
+        // Without a cluster there is nothing to show.
+        m_window->controls()->cluster()->setChecked(false);
+        settle();
+        QVERIFY(!strip->isVisible());
+    }
+
+    // Jitter shows with backoff only, and picks how each client spreads its delay.
+    void jitterIsChosenWithBackoff()
+    {
+        ClientsGroup* clients = m_window->controls()->clients();
+        clients->setChecked(true);
+        settle();
+        QVERIFY(clients->jitter()->isHidden()); // retry_after: no draw
+        clients->retry()->setCurrentIndex(int(RetryPolicy::Backoff));
+        settle();
+        QVERIFY(!clients->jitter()->isHidden());
+        QCOMPARE(clients->jitter()->currentIndex(), int(Jitter::Full));
+        clients->jitter()->setCurrentIndex(int(Jitter::None));
+        settle();
+        QCOMPARE(m_window->document()->scenario().clients->options().jitter, Jitter::None);
+        // No jitter: every denied request of the one client waits exactly the base, 0.1 s, first.
+        const ClientTrace& c = *result(Algorithm::FixedWindow).clients;
+        const Attempt& denied = c.attempts.at(10);
+        QVERIFY(!denied.decision.allowed);
+        const auto retry = std::find_if(c.attempts.begin(), c.attempts.end(), [&](const Attempt& a) {
+            return a.request == denied.request && a.attempt == 1;
+        });
+        QVERIFY(retry != c.attempts.end());
+        QCOMPARE(retry->t - denied.t, kNanosPerSecond / 10);
+        m_window->document()->undoStack()->undo();
+        settle();
+        QCOMPARE(clients->jitter()->currentIndex(), int(Jitter::Full));
     }
 
     void tickingClientsRetriesAsRetryAfterSays()

@@ -2,6 +2,7 @@
 
 #include "rowchart.h"
 #include "timeaxis.h"
+#include "timelinestrip.h"
 
 #include <QCoreApplication>
 #include <QLabel>
@@ -25,6 +26,7 @@ ChartStack::ChartStack(QWidget* parent)
     , m_scroll(new QScrollArea(this))
     , m_rowsLayout(nullptr)
     , m_axis(new TimeAxis(this))
+    , m_timeline(new TimelineStrip(this))
     , m_empty(new QLabel("No algorithm is chosen: tick at least one under Algorithms.", this))
 {
     m_layout->setContentsMargins(0, 0, 0, 0);
@@ -42,7 +44,9 @@ ChartStack::ChartStack(QWidget* parent)
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_scroll->setBackgroundRole(QPalette::Base);
     rows->setBackgroundRole(QPalette::Base);
+    m_layout->addWidget(m_timeline);
     m_layout->addWidget(m_empty, 1);
+    connect(m_timeline, &TimelineStrip::eventMoved, this, &ChartStack::fleetEventMoved);
     m_layout->addWidget(m_scroll, 1);
     m_layout->addWidget(m_axis);
 }
@@ -54,6 +58,7 @@ void ChartStack::updateAxis()
     const QRectF plot = m_rows.front()->plotRect();
     const double left = m_rows.front()->mapTo(this, plot.topLeft().toPoint()).x();
     m_axis->setPlot(left, left + plot.width(), m_range);
+    m_timeline->setPlot(left, left + plot.width(), m_range);
 }
 
 void ChartStack::prepareRows(std::size_t n)
@@ -116,6 +121,7 @@ void ChartStack::setFrame(std::shared_ptr<const Frame> shared)
     m_full = fullRange(*frame.trace);
     m_range = frame.range;
     m_zoomed = !(m_range == m_full);
+    m_timeline->setCluster(frame.scenario && n > 0 ? frame.scenario->cluster : std::nullopt);
     updateAxis();
     // Rows just added lay out their plots later: place the axis again once they have. The width
     // may also have changed while this frame was built (a window maximized as it opened).

@@ -2,6 +2,7 @@
 // drag on any row zooms or pans every row, and asks for a frame reduced to the new range.
 #pragma once
 
+#include "cluster.h"
 #include "frame.h"
 
 #include <QWidget>
@@ -16,6 +17,7 @@ namespace ratelab::ui {
 
 class RowChart;
 class TimeAxis;
+class TimelineStrip;
 
 class ChartStack : public QWidget {
     Q_OBJECT
@@ -49,6 +51,7 @@ public:
     // ensureRowVisible scrolls the rows so that row i is shown whole (when they scroll).
     void ensureRowVisible(int i);
     TimeAxis* axis() const { return m_axis; }
+    TimelineStrip* timeline() const { return m_timeline; }
 
 public slots:
     void setPlayhead(std::optional<ratelab::ui::Playhead> playhead);
@@ -67,6 +70,8 @@ signals:
     void columnsChanged();
     // pinned reports a request clicked in any row, or a click on none (nullopt).
     void pinned(std::optional<std::size_t> request);
+    // fleetEventMoved reports a cluster event dragged along the timeline strip to `to`.
+    void fleetEventMoved(ratelab::FleetEvent e, ratelab::Nanos to);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -85,6 +90,7 @@ private:
     int m_minimumPlotHeight = 8;
     bool m_scrollBarSpaceKept = false;
     TimeAxis* m_axis;
+    TimelineStrip* m_timeline;
     QLabel* m_empty;
     std::vector<RowChart*> m_rows;
     TimeRange m_range;

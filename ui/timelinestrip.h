@@ -1,0 +1,52 @@
+// TimelineStrip shows a cluster's events above the rows, on the rows' time axis: the store's
+// outage as a band, nodes joining and leaving as marks. A person drags an event to move it;
+// the strip only reports the move (eventMoved), the document decides.
+#pragma once
+
+#include "cluster.h"
+#include "frame.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+namespace ratelab::ui {
+
+class TimelineStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineStrip(QWidget* parent = nullptr);
+    // setPlot tells where, in this widget's x coordinates, the plots begin and end.
+    void setPlot(double left, double right, TimeRange range);
+    // setCluster shows a cluster's events (none: the strip hides).
+    void setCluster(const std::optional<ClusterConfig>& cluster);
+    const std::vector<FleetEvent>& events() const { return m_events; }
+    // xOf is where time t lies; timeAt the time at x, rounded to a round step finer than a pixel.
+    double xOf(Nanos t) const;
+    Nanos timeAt(double x) const;
+    QSize sizeHint() const override;
+
+signals:
+    // eventMoved asks for event e to happen at `to` instead.
+    void eventMoved(ratelab::FleetEvent e, ratelab::Nanos to);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+
+private:
+    std::optional<std::size_t> eventNear(double x) const;
+    QString describe(const FleetEvent& e) const;
+
+    double m_left = 0, m_right = 0;
+    TimeRange m_range;
+    std::vector<FleetEvent> m_events;
+    Fallback m_fallback = Fallback::Open;
+    std::optional<std::size_t> m_dragged;
+    Nanos m_dragTo = 0;
+};
+
+} // namespace ratelab::ui
