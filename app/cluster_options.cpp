@@ -40,6 +40,10 @@ void addClusterOptions(QCommandLineParser& parser)
         {"fallback", "Cluster: what nodes do while the store is down: open, closed or local (default open).", "name"},
         {"join", "Cluster: node N joins at T seconds, new (repeatable); before that it takes no requests.", "N@T"},
         {"leave", "Cluster: node N leaves at T seconds (repeatable); its requests go to the others.", "N@T"},
+        {"buckets-start",
+         "Buckets (token and leaky buckets, GCRA, nginx) start full (default) or empty: at 0, when a node joins, when "
+         "a node falls back to its own limiter. Windows start empty either way.",
+         "full|empty"},
         {"backend", "Cluster: simulated (default) or redis (coordination shared, through the Lua scripts).", "name"},
         {"redis", "Cluster: Redis address host:port or unix:/path (default: start a private redis-server).",
          "address"},
@@ -48,6 +52,12 @@ void addClusterOptions(QCommandLineParser& parser)
 
 void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
 {
+    if (p.isSet("buckets-start")) {
+        const QString v = p.value("buckets-start");
+        if (v != "full" && v != "empty")
+            throw InputError("--buckets-start: expected full or empty (got " + ratelab::quoted(v.toStdString()) + ")");
+        s.bucketsStartEmpty = v == "empty";
+    }
     bool given = false;
     for (const char* name : {"nodes", "balancer", "coordination", "latency", "sync", "skew", "outage", "fallback", "join",
                              "leave"})

@@ -6,6 +6,7 @@
 #include "limiters.h"
 #include "synced_log.h"
 
+#include <type_traits>
 #include <variant>
 
 namespace ratelab {
@@ -48,6 +49,27 @@ inline double levelAny(const AnyLimiter& l, Nanos t)
 inline Memory memoryAny(const AnyLimiter& l)
 {
     return std::visit([](const auto& x) { return x.memory(); }, l);
+}
+
+// startsAsBucket is true for the algorithms whose state is a bucket that starts full or empty
+// (semantics.md, "Start"): the token bucket, both leaky buckets, GCRA and nginx. A window's
+// counters start empty either way; a product starts as its own code does.
+inline bool startsAsBucket(Algorithm a)
+{
+    return a == Algorithm::TokenBucket || a == Algorithm::LeakyBucket || a == Algorithm::LeakyBucketQueue
+        || a == Algorithm::Gcra || a == Algorithm::NginxLimitReq;
+}
+
+// emptyAt makes a fresh bucket hold no credit from time t on, as if its whole quota had just
+// passed at t: no tokens, a full leaky bucket (or queue), GCRA's TAT at t + C * T, nginx's excess
+// at its burst. Any other limiter is left as it is.
+inline void emptyAt(AnyLimiter& l, Nanos t)
+{
+    std::visit([&](auto& x) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(x)>, SyncedLog>) // a log: a window
+            if (startsAsBucket(x.algorithm()))
+                (void)x.decide(t, x.quota());
+    }, l);
 }
 
 } // namespace ratelab

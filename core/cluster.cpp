@@ -64,6 +64,14 @@ bool ClusterConfig::nodeUp(int node, Nanos t) const
     return true;
 }
 
+Nanos ClusterConfig::joinedAt(int node) const
+{
+    for (const NodeEvent& e : m_o.joins)
+        if (e.node == node)
+            return e.at;
+    return 0;
+}
+
 std::optional<Balancer> balancerFromId(std::string_view id)
 {
     for (Balancer b : kAllBalancers)

@@ -133,6 +133,8 @@ public:
     bool storeDown(Nanos t) const { return hasOutage() && t >= m_o.outageFromNanos && t < m_o.outageToNanos; }
     // nodeUp is true when node n is part of the cluster at true time t: after its join, before its leave.
     bool nodeUp(int node, Nanos t) const;
+    // joinedAt is when node n joins (0 for a node there from the start).
+    Nanos joinedAt(int node) const;
     // hasMembership is true when a node joins or leaves.
     bool hasMembership() const { return !m_o.joins.empty() || !m_o.leaves.empty(); }
 

@@ -165,7 +165,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     const auto cellOf = [&](std::size_t key, std::size_t l) -> StoreCell& {
         auto& c = cells[key * layers + l];
         if (!c)
-            c.emplace(fresh[l], cluster);
+            c.emplace(fresh[l], cluster, setup.startEmpty);
         return *c;
     };
 

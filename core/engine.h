@@ -31,6 +31,7 @@ struct EngineSetup {
     std::optional<ClusterConfig> cluster; // none: one node, one store
     std::optional<ClientConfig> clients;  // none: one client, one key, no retries
     std::uint64_t seed = 1;               // the random balancer's draws and the backoff jitter
+    bool startEmpty = false;              // buckets start empty, not full (store, joining nodes, fallbacks)
     bool headers = false;                 // keep what the response headers need (reset, per layer)
     bool handedTimes = false;             // keep the time the first layer's limiter was handed
     bool keepLog = true;                  // false: only the figures (a first pass that checks a row runs)

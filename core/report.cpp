@@ -72,6 +72,8 @@ void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t
         out << ", \"title\": " << jsonString(s.title);
     if (hasCosts) // request cost (issue 14): only when some request costs more than 1
         out << ", \"cost\": " << s.cost << (s.explicitArrivals && !s.explicitCosts.empty() ? ", \"costs\": \"file\"" : "");
+    if (s.bucketsStartEmpty) // only when not the default, full
+        out << ", \"buckets_start\": \"empty\"";
     out << ", \"requests\": " << requests << "}";
 }
 
@@ -226,7 +228,7 @@ void writeCsv(std::ostream& out, const Trace& trace)
 
 bool streamable(const Scenario& scenario, bool headers)
 {
-    return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !headers;
+    return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !scenario.bucketsStartEmpty && !headers;
 }
 
 void streamJson(std::ostream& out, const Scenario& scenario)

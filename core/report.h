@@ -23,7 +23,7 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace);
 void writeCsv(std::ostream& out, const Trace& trace);
 
 // streamable reports whether a scenario's output can be streamed by the functions below: no
-// layers, cluster, clients or headers.
+// layers, cluster, clients, empty-starting buckets or headers.
 bool streamable(const Scenario& scenario, bool headers);
 
 // streamJson writes exactly what writeJson(out, scenario, simulate(scenario)) writes, for a

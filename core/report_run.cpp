@@ -169,6 +169,7 @@ EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
     setup.cluster = s.cluster;
     setup.clients = s.clients;
     setup.seed = s.pattern.seed;
+    setup.startEmpty = s.bucketsStartEmpty;
     setup.headers = headers;
     return setup;
 }

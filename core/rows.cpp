@@ -130,7 +130,8 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
         replayable = replayable && s.clients->keys() == 1;
         row.clients = std::move(c);
     }
-    row.levelReplayable = replayable;
+    // A replay starts full: an empty start is drawn only where keyLevels replays it.
+    row.levelReplayable = replayable && !s.bucketsStartEmpty;
     row.engine = std::move(engine);
     return row;
 }
@@ -139,7 +140,7 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
 
 AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r)
 {
-    if (r == s.algorithms.size() || s.cluster || s.clients)
+    if (r == s.algorithms.size() || s.cluster || s.clients || s.bucketsStartEmpty)
         return engineRow(s, in, r);
     return simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
 }

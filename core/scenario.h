@@ -42,6 +42,9 @@ struct Scenario {
     // Replaying real traffic (issue 22): the access log `ratelab replay` and `sweep` read when no
     // LOG is named (a file, or a compiled-in ":/traffic/..." resource). The app does not read it.
     std::string trafficLog;
+    // Fleets and storms (issue 25): buckets start empty, not full: the store at 0, a node when it
+    // joins, a node's local fallback when the store goes down (semantics.md, "Start").
+    bool bucketsStartEmpty = false;
     // The app's classroom pace (issue 21): the framed span plays in this long; 0: the default 10 s.
     Nanos playbackNanos = 0;
 

@@ -17,9 +17,9 @@ void addMemory(Memory& sum, const Memory& m)
 
 } // namespace
 
-StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster)
+StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty)
     : m_cluster(&cluster), m_mode(cluster.coordination()), m_fresh(fresh), m_store(fresh), m_storeLast(kNotYet), m_readLast(kNotYet),
-      m_seen(&m_store), m_quota(quotaAny(fresh))
+      m_seen(&m_store), m_quota(quotaAny(fresh)), m_startEmpty(startEmpty)
 {
     // Hybrid copies the store at each node's sync, racy at each read: a log is shared, not copied.
     if (const auto* log = std::get_if<SlidingWindowLog>(&fresh);
@@ -29,13 +29,22 @@ StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster)
     }
     if (m_mode != Coordination::Shared && m_mode != Coordination::Racy)
         m_nodes.resize(static_cast<std::size_t>(cluster.nodes()), Node{std::nullopt, kNotYet, 0});
+    m_store = newAt(0); // the store is new when the run starts
+}
+
+AnyLimiter StoreCell::newAt(Nanos clock) const
+{
+    AnyLimiter l = m_fresh;
+    if (m_startEmpty)
+        emptyAt(l, clock);
+    return l;
 }
 
 StoreCell::Node& StoreCell::node(int n)
 {
     Node& x = m_nodes[static_cast<std::size_t>(n)];
-    if (!x.limiter)
-        x.limiter = m_fresh;
+    if (!x.limiter) // new when the node joins (its clock then), or at 0
+        x.limiter = newAt(m_cluster->joinedAt(n) + m_cluster->nodeOffset(n));
     return x;
 }
 
@@ -75,7 +84,7 @@ void StoreCell::look(int n, Nanos t, Nanos clock)
                 m_outage.resize(std::size_t(m_cluster->nodes()));
             auto& local = m_outage[std::size_t(n)];
             if (!local)
-                local = m_fresh;
+                local = newAt(m_cluster->options().outageFromNanos + m_cluster->nodeOffset(n));
             m_seen = &*local;
         } else {
             m_seen = &m_fresh; // open or closed: the store's state is out of reach
@@ -131,8 +140,8 @@ Decision StoreCell::fallback(int n, Nanos t, Nanos clock, std::int64_t cost)
     if (m_outage.empty())
         m_outage.resize(std::size_t(m_cluster->nodes()));
     auto& local = m_outage[std::size_t(n)];
-    if (!local)
-        local = m_fresh; // new at the outage: no attempt of this node came in it before
+    if (!local) // new at the outage: no attempt of this node came in it before
+        local = newAt(o.outageFromNanos + m_cluster->nodeOffset(n));
     m_seen = &*local;
     m_seenAt = clock;
     return decideAny(*local, clock, cost);

@@ -40,8 +40,10 @@ namespace ratelab {
 
 class StoreCell {
 public:
-    // The cell starts with `fresh` (already the per-node config for split) everywhere.
-    StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster);
+    // The cell starts with `fresh` (already the per-node config for split) everywhere: full, or
+    // with startEmpty a bucket empty when it is new (the store at 0, a node when it joins, a
+    // node's local fallback when the store goes down).
+    StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty = false);
 
     // decide decides an attempt of `cost` at true time t on node `node`, whose clock reads `clock`.
     // An admission is consumed: later attempts see it by the coordination's rule.
@@ -73,6 +75,7 @@ private:
     };
 
     Node& node(int n);
+    AnyLimiter newAt(Nanos clock) const; // a new limiter, full, or empty at `clock` with startEmpty
     void applyPending(Nanos t);         // racy: admissions with t_j + latency <= t reach the store
     void syncNode(Node& node, Nanos t); // hybrid: a node past a tick becomes the store
     void handToStore(Nanos handed, std::int64_t cost);
@@ -92,6 +95,7 @@ private:
     Nanos m_seenAt = 0;
     std::int64_t m_quota;
     bool m_used = false;
+    bool m_startEmpty = false;
 };
 
 } // namespace ratelab

@@ -15,7 +15,7 @@ const char* const kPresetIds[] = {
     // Products as they compute (issue 23)
     "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen", "nginx-page-load",
     // Fleets and storms (issue 25)
-    "n-per-t", "redis-goes-down", "comes-back-at-reset",
+    "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

@@ -477,7 +477,7 @@ Scenario Reader::read(const QJsonObject& root)
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
                  "pattern", "arrivals", "added", "cost", "costs", "nginx", "product_options", "layers", "cluster", "clients",
-                 "client_of", "traffic_log", "playback"},
+                 "client_of", "traffic_log", "playback", "buckets_start"},
                 "");
 
     Scenario s;
@@ -533,6 +533,11 @@ Scenario Reader::read(const QJsonObject& root)
         s.playbackNanos = parsed<Nanos>(*t, "playback", [](std::string_view x) { return parseSeconds(x); });
         if (s.playbackNanos <= 0)
             refuse(QString("\"playback\" must be a positive time in seconds (got %1)").arg(QString::fromStdString(*t)));
+    }
+    if (const auto t = text(root, "buckets_start", "buckets_start", "full or empty")) {
+        if (*t != "full" && *t != "empty")
+            refuse(QString("\"buckets_start\" must be \"full\" or \"empty\" (got %1)").arg(q(ratelab::quoted(*t))));
+        s.bucketsStartEmpty = *t == "empty";
     }
     std::optional<Rate> rate;
     if (const auto t = text(root, "rate", "rate", "a rate per second"))

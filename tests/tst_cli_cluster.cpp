@@ -28,6 +28,33 @@ QList<int> perNode(const QJsonObject& doc, const char* algorithm)
 class TestCliCluster : public QObject {
     Q_OBJECT
 private slots:
+    // --buckets-start empty: the token bucket of 4 per 4 s starts with no token, so requests at
+    // 0, 0.5, ..., 2.5 s pass only at 1 s and 2 s; the input says so, and a saved scenario keeps
+    // it. A value other than full or empty exits 2 with one line.
+    void bucketsStartEmpty()
+    {
+        const QStringList args{"compare", "--algorithms", "token_bucket", "--limit", "4", "--window", "4", "--n", "6",
+                               "--delay", "0.5"};
+        const Run r = runRatelab(args + QStringList{"--buckets-start", "empty"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject doc = parseJson(r.out);
+        QCOMPARE(doc["input"].toObject()["buckets_start"].toString(), QString("empty"));
+        QList<bool> allowed;
+        for (const QJsonValue& v : sequence(doc, "token_bucket"))
+            allowed << v.toObject()["allowed"].toBool();
+        QCOMPARE(allowed, (QList<bool>{false, false, true, false, true, false}));
+        QVERIFY(!runRatelab(args).out.contains("buckets_start"));
+        QTemporaryDir dir;
+        const QString saved = dir.filePath("s.json");
+        QCOMPARE(runRatelab(args + QStringList{"--buckets-start", "empty", "--save-scenario", saved}).code, 0);
+        QFile f(saved);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("\"buckets_start\": \"empty\""));
+        const Run bad = runRatelab(args + QStringList{"--buckets-start", "half"});
+        QCOMPARE(bad.code, 2);
+        QCOMPARE(bad.err, QByteArray("ratelab: --buckets-start: expected full or empty (got 'half')\n"));
+    }
+
     void defaultOutputHasNoCluster()
     {
         const Run r = runRatelab({"compare", "--n", "5"});

@@ -28,7 +28,7 @@ const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burs
                           "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen",
                           "nginx-page-load",
                           // issue 25
-                          "n-per-t", "redis-goes-down", "comes-back-at-reset"};
+                          "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset"};
 
 struct Loaded {
     Scenario scenario;

@@ -1,6 +1,6 @@
-// tst_presets_fleet: the lessons of the fleet presets (issue 25), "Redis goes down: fail open or
-// closed" and "Everyone comes back at the reset", each number derived by hand from semantics.md
-// ("Fleets and storms", "Clients that react") in the comment above its check.
+// tst_presets_fleet: the lessons of the fleet presets (issue 25), "Scaling out", "Redis goes
+// down: fail open or closed" and "Everyone comes back at the reset", each number derived by hand
+// from semantics.md ("Fleets and storms", "Clients that react") in the comment above its check.
 #include "key_levels.h"
 #include "preset_rows.h"
 #include "presets.h"
@@ -111,6 +111,49 @@ private slots:
                        "all 40 requests of the outage pass", "admits 40 in 10 s, 4x the limit",
                        "60 in all where 30 pass", "retry when Redis is back at 20 s", "20 pass in all",
                        "30 pass in those 10 s", "meets 20 s with all 10 tokens"});
+    }
+
+    // 160 requests 0.125 s apart (0 .. 19.875 s), token bucket C = 10, r = 1/s on each of 4 local
+    // pods, pods 2 and 3 joining at 10 s; round robin counts attempts, so before 10 s pod 0 takes
+    // 0, 0.25, ... and pod 1 0.125, 0.375, ... (4 a second each), after it each pod one request
+    // every 0.5 s (attempt 80 at 10 s goes to pod 0). Full: a pod's n-th request at 0.25 (n - 1)
+    // finds 10 + 0.25 (n - 1) - (n - 1) tokens, >= 1 up to n = 13 (3 s), then one a second at
+    // 4 .. 9 s: 19 each, 38 before 10 s. After: the old pods' token of each second, 10 each; a
+    // new pod's n-th request at 10.25 + 0.5 (n - 1) finds 10 - 0.5 (n - 1) >= 1 up to n = 19:
+    // 38 for the two, 58 in all. Empty: every bucket new with no token: the old pods admit one a
+    // second from 1 s (1 .. 9 s, 9 each: 18), then 10 each after 10 s; the new pods one a second
+    // from 11 s, at 11.25 .. 19.25 s: 9 each, 18; 38 after the join. The fixed window: 10 per pod
+    // and window, counts new either way: 20 before, 40 after.
+    void scalingOut()
+    {
+        const Scenario s = preset("scaling-out");
+        const auto count = [](const Trace& t, Algorithm a, auto keep) {
+            const AlgorithmTrace& r = result(t, a);
+            std::int64_t n = 0;
+            for (std::size_t i = 0; i < r.decisions.size(); ++i)
+                n += r.decisions[i].allowed && keep(t.arrivals[i], r.nodes[i]);
+            return n;
+        };
+        const auto before = [](Nanos t, int) { return t < 10 * kSecond; };
+        const auto after = [](Nanos t, int) { return t >= 10 * kSecond; };
+        const auto newPods = [](Nanos t, int node) { return t >= 10 * kSecond && node >= 2; };
+        const Trace full = simulateRows(s);
+        QCOMPARE(count(full, Algorithm::TokenBucket, before), 38);
+        QCOMPARE(count(full, Algorithm::TokenBucket, after), 58);
+        QCOMPARE(count(full, Algorithm::TokenBucket, newPods), 38);
+        QCOMPARE(count(full, Algorithm::FixedWindow, before), 20);
+        QCOMPARE(count(full, Algorithm::FixedWindow, after), 40);
+        Scenario empty = s;
+        empty.bucketsStartEmpty = true;
+        const Trace e = simulateRows(empty);
+        QCOMPARE(count(e, Algorithm::TokenBucket, before), 18);
+        QCOMPARE(count(e, Algorithm::TokenBucket, after), 38);
+        QCOMPARE(count(e, Algorithm::TokenBucket, newPods), 18);
+        QCOMPARE(count(e, Algorithm::FixedWindow, after), 40);
+        lessonSays(s, {"Two pods each enforce their own token bucket of 10 tokens refilled at 1 a second",
+                       "8 requests a second", "at 10 s two more pods join", "the new pods admit 38",
+                       "the old two 20", "the fleet admits 58 where it admitted 38 before", "doubles from 20 to 40",
+                       "Tick Buckets start empty", "only what refills, 18", "the fleet 38 after the join"});
     }
 
     // 30 clients, one global key, 30 requests 0.1 s apart (0 .. 2.9 s), each client one; retry

@@ -405,6 +405,24 @@ private slots:
         QVERIFY2(zero.error.contains("playback"), qPrintable(zero.error));
     }
 
+    // "buckets_start": "empty" (issue 25) reads and writes back; "full" is the default and is
+    // not written; anything else is refused with the key and the value.
+    void bucketsStartRoundTrips()
+    {
+        const LoadResult r = parseScenario(valid(R"("buckets_start": "empty")"));
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QVERIFY(r.scenario->bucketsStartEmpty);
+        const LoadResult again = parseScenario(serializeScenario(*r.scenario));
+        QVERIFY2(again.scenario, qPrintable(again.error));
+        QVERIFY(*again.scenario == *r.scenario);
+        const LoadResult full = parseScenario(valid(R"("buckets_start": "full")"));
+        QVERIFY(full.scenario && !full.scenario->bucketsStartEmpty);
+        QVERIFY(!serializeScenario(*full.scenario).contains("buckets_start"));
+        const LoadResult bad = parseScenario(valid(R"("buckets_start": "half")"));
+        QVERIFY(!bad.scenario);
+        QVERIFY2(bad.error.contains("buckets_start") && bad.error.contains("half"), qPrintable(bad.error));
+    }
+
     // A JSON number a double cannot hold is refused, never run rounded; as a string it is exact.
     void numbersStayExact()
     {

@@ -75,6 +75,7 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     , m_link(new QCheckBox("Capacity and rate &follow limit, window"))
     , m_capacity(new SliderValue("&Capacity", 1, 100, 0, ""))
     , m_rate(new SliderValue("&Rate", 0.01, 1000, 3, " /s", SliderValue::Scale::Log))
+    , m_startEmpty(new QCheckBox(tr("Buckets start empty")))
     , m_pattern(new QComboBox)
     , m_arrivalsNote(new QLabel)
     , m_requests(new SliderValue("Re&quests", 1, 1'000'000, 0, "", SliderValue::Scale::Log))
@@ -103,6 +104,8 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     m_window->setToolTip("Window length in seconds");
     m_capacity->setToolTip("Bucket size: the largest burst the buckets and GCRA admit");
     m_rate->setToolTip("Refill (token) or drain (leaky) rate, requests per second");
+    m_startEmpty->setToolTip(tr("Token and leaky buckets, GCRA and nginx start with no credit, not full: at 0 s, when a "
+                                "node joins, when a node falls back to its own limiter"));
     m_requests->setToolTip("Number of requests in the scenario");
     m_delay->setToolTip("Time between two requests");
     m_start->setToolTip("Time of the first request, against the window boundary at 0 s");
@@ -121,6 +124,10 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     layout->addStretch();
 
     bindFields();
+    connect(m_startEmpty, &QCheckBox::toggled, this, [this](bool on) {
+        m_document->change(on ? tr("Buckets start empty") : tr("Buckets start full"),
+                           [on](Scenario& s) { s.bucketsStartEmpty = on; });
+    });
     connect(m_link, &QCheckBox::toggled, this, [this](bool on) {
         m_document->setFollows(on, on ? tr("Capacity and rate follow limit and window")
                                       : tr("Capacity and rate set by hand"));
@@ -228,7 +235,7 @@ QWidget* ControlPanel::limitsGroup()
 {
     auto* box = new QGroupBox("Limits");
     auto* layout = new QVBoxLayout(box);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_limit, m_window, m_link, m_capacity, m_rate})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_limit, m_window, m_link, m_capacity, m_rate, m_startEmpty})
         layout->addWidget(w);
     return box;
 }
@@ -319,8 +326,9 @@ void ControlPanel::showDocument()
     const Scenario& s = m_document->scenario();
     m_fields->showAll();
     {
-        const QSignalBlocker block(m_link);
+        const QSignalBlocker block(m_link), empty(m_startEmpty);
         m_link->setChecked(m_document->follows());
+        m_startEmpty->setChecked(s.bucketsStartEmpty);
     }
     // Capacity and rate stay editable while they follow: typing one unticks the box in the same
     // undo step, so a lesson's "try rate 1" works as written.

@@ -54,6 +54,7 @@ public:
     ClientsGroup* clients() const { return m_clients; }
     QComboBox* pattern() const { return m_pattern; }
     QCheckBox* linkBox() const { return m_link; }
+    QCheckBox* startEmptyBox() const { return m_startEmpty; }
     QCheckBox* algorithmBox(Algorithm a) const { return m_algorithms.at(a); }
 
 private:
@@ -73,6 +74,7 @@ private:
     QCheckBox* m_link;
     SliderValue* m_capacity;
     SliderValue* m_rate;
+    QCheckBox* m_startEmpty;
     QComboBox* m_pattern;
     QLabel* m_arrivalsNote;
     std::vector<QWidget*> m_patternPages; // per PatternKind

@@ -148,7 +148,17 @@ void TimelineStrip::paintEvent(QPaintEvent*)
         p.drawPolygon(handle);
         if (e.kind == FleetEvent::Kind::StoreDown || e.kind == FleetEvent::Kind::StoreBack)
             continue; // the band says it
-        QString label = describe(e);
+        // Nodes joining (or leaving) at one instant share one label: "nodes 3, 4 join".
+        if (i > 0 && m_dragged != i && m_dragged != i - 1 && m_events[i - 1].kind == e.kind && m_events[i - 1].at == e.at)
+            continue;
+        QStringList same;
+        for (std::size_t j = i; j < m_events.size() && m_events[j].kind == e.kind && m_events[j].at == e.at
+                                && (j == i || (m_dragged != i && m_dragged != j));
+             ++j)
+            same << QString::number(m_events[j].node + 1);
+        QString label = same.size() > 1 ? (e.kind == FleetEvent::Kind::Join ? tr("nodes %1 join") : tr("nodes %1 leave"))
+                                              .arg(same.join(", "))
+                                        : describe(e);
         if (m_dragged == i)
             label += "  " + secondsText(m_dragTo);
         const double lx = x + 7;
