@@ -44,6 +44,10 @@ void addClusterOptions(QCommandLineParser& parser)
          "Buckets (token and leaky buckets, GCRA, nginx) start full (default) or empty: at 0, when a node joins, when "
          "a node falls back to its own limiter. Windows start empty either way.",
          "full|empty"},
+        {"change",
+         "From T seconds on, a new limit, capacity or rate (repeatable), e.g. 10:limit=20; each limiter keeps its "
+         "state (tokens capped at the new capacity). Capacity and rate not named follow the limit if they did.",
+         "T:limit=L,capacity=C,rate=R"},
         {"backend", "Cluster: simulated (default) or redis (coordination shared, through the Lua scripts).", "name"},
         {"redis", "Cluster: Redis address host:port or unix:/path (default: start a private redis-server).",
          "address"},
@@ -57,6 +61,21 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
         if (v != "full" && v != "empty")
             throw InputError("--buckets-start: expected full or empty (got " + ratelab::quoted(v.toStdString()) + ")");
         s.bucketsStartEmpty = v == "empty";
+    }
+    if (p.isSet("change")) {
+        s.changes.clear();
+        for (const QString& v : p.values("change")) {
+            try {
+                s.changes.push_back(parseLimitChange(v.toStdString()));
+            } catch (const InputError& e) {
+                throw InputError("--change " + ratelab::quoted(v.toStdString()) + ": " + e.what());
+            }
+        }
+        try {
+            (void)changedConfigs(s.config, s.changes);
+        } catch (const InputError& e) {
+            throw InputError(std::string("--change: ") + e.what());
+        }
     }
     bool given = false;
     for (const char* name : {"nodes", "balancer", "coordination", "latency", "sync", "skew", "outage", "fallback", "join",

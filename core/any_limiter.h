@@ -3,6 +3,7 @@
 // copies them without a heap allocation or a virtual call per decision.
 #pragma once
 
+#include "decimal.h"
 #include "limiters.h"
 #include "synced_log.h"
 
@@ -49,6 +50,20 @@ inline double levelAny(const AnyLimiter& l, Nanos t)
 inline Memory memoryAny(const AnyLimiter& l)
 {
     return std::visit([](const auto& x) { return x.memory(); }, l);
+}
+
+// retargetAny applies a limit change at t: the limiter keeps its state and takes config c from
+// t on (each limiter's retarget says what it keeps). A product keeps its own configuration:
+// InputError.
+inline void retargetAny(AnyLimiter& l, const LimiterConfig& c, Nanos t)
+{
+    std::visit([&](auto& x) {
+        if constexpr (requires { x.retarget(c, t); })
+            x.retarget(c, t);
+        else
+            throw InputError("a limit change applies to the seven algorithms and nginx_limit_req; a product keeps "
+                             "its own configuration");
+    }, l);
 }
 
 // startsAsBucket is true for the algorithms whose state is a bucket that starts full or empty

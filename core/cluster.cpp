@@ -263,6 +263,7 @@ ClusterConfig movedEvent(const ClusterConfig& cluster, const FleetEvent& e, Nano
     case FleetEvent::Kind::Leave: move(o.leaves); break;
     case FleetEvent::Kind::StoreDown: o.outageFromNanos = to; break;
     case FleetEvent::Kind::StoreBack: o.outageToNanos = to; break;
+    case FleetEvent::Kind::LimitChange: break; // the scenario's, not the cluster's: withEventMoved
     }
     if ((e.kind == FleetEvent::Kind::StoreDown || e.kind == FleetEvent::Kind::StoreBack)
         && o.outageToNanos <= o.outageFromNanos)

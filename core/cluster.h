@@ -193,9 +193,9 @@ namespace ratelab {
 // FleetEvent is one event of a cluster's timeline, as the app's timeline strip shows and moves
 // it: a node joining or leaving, the store going down or coming back.
 struct FleetEvent {
-    enum class Kind : std::uint8_t { Join, Leave, StoreDown, StoreBack };
+    enum class Kind : std::uint8_t { Join, Leave, StoreDown, StoreBack, LimitChange };
     Kind kind = Kind::Join;
-    int node = 0; // joins and leaves
+    int node = 0; // joins and leaves: the node; a limit change: its index in the scenario's list
     Nanos at = 0;
     friend bool operator==(const FleetEvent&, const FleetEvent&) = default;
 };

@@ -160,12 +160,20 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     for (int x = 0; x < cluster.nodes(); ++x)
         offsets[std::size_t(x)] = cluster.nodeOffset(x);
 
+    // Limit changes of the first layer (split: per node), as each cell takes them.
+    std::vector<StoreChange> changes;
+    for (const auto& [at, config] : setup.changes) {
+        const LimiterConfig c = cluster.coordination() == Coordination::Split
+                                    ? splitConfig(config, cluster.nodes()).withNginx(config.nginx())
+                                    : config;
+        changes.push_back({at, c, makeAnyLimiter(setup.layers[0].algorithm, c)});
+    }
     const auto keyCount = static_cast<std::size_t>(clients.keys());
     std::vector<std::optional<StoreCell>> cells(keyCount * layers);
     const auto cellOf = [&](std::size_t key, std::size_t l) -> StoreCell& {
         auto& c = cells[key * layers + l];
         if (!c)
-            c.emplace(fresh[l], cluster, setup.startEmpty);
+            c.emplace(fresh[l], cluster, setup.startEmpty, l == 0 ? std::span<const StoreChange>(changes) : std::span<const StoreChange>());
         return *c;
     };
 
@@ -185,6 +193,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     const bool figures = setup.headers && layers > 1;
     const bool storeModes = cluster.coordination() != Coordination::Local && cluster.coordination() != Coordination::Split;
     std::size_t next = 0;
+    std::size_t nextChange = 0;
 
     while (next < n || !retries.empty()) {
         Retry p;
@@ -197,6 +206,12 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
         }
         if (attempts++ >= kMaxAttempts)
             tooManyAttempts();
+        // The policy's quota as of this attempt: a limit change may have moved it.
+        for (; nextChange < changes.size() && changes[nextChange].at <= p.t; ++nextChange) {
+            policyQuota = quotaAny(changes[nextChange].fresh);
+            for (std::size_t l = 1; l < layers; ++l)
+                policyQuota = std::min(policyQuota, quotaAny(fresh[l]));
+        }
         const auto req = std::size_t(p.request);
         const std::int64_t client = in.clientOf.empty() ? (setup.clients ? p.request % k : p.request) : in.clientOf[req];
         const std::int64_t cost = in.costs.empty() ? 1 : in.costs[req];

@@ -32,6 +32,9 @@ struct EngineSetup {
     std::optional<ClientConfig> clients;  // none: one client, one key, no retries
     std::uint64_t seed = 1;               // the random balancer's draws and the backoff jitter
     bool startEmpty = false;              // buckets start empty, not full (store, joining nodes, fallbacks)
+    // Limit changes of the first layer (an algorithm row): from each time on, that config (the
+    // state kept). In time order.
+    std::vector<std::pair<Nanos, LimiterConfig>> changes;
     bool headers = false;                 // keep what the response headers need (reset, per layer)
     bool handedTimes = false;             // keep the time the first layer's limiter was handed
     bool keepLog = true;                  // false: only the figures (a first pass that checks a row runs)

@@ -63,6 +63,9 @@ public:
     }
 
     Memory memory() const override { return {16, 1}; } // window index, count
+    // retarget applies config c from t on (a limit change; the window stays): the counts kept
+    // are measured against c's limit.
+    void retarget(const LimiterConfig& c, Nanos) { m_limit = c.limit(); }
     Algorithm algorithm() const override { return Algorithm::FixedWindow; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<FixedWindow>(*this); }
 

@@ -63,6 +63,22 @@ public:
     std::int32_t remainingAt(Nanos t) const override { return remainingFrom(Int128(t) * m_scale); }
     std::int64_t quota() const override { return m_capacity; }
 
+    // retarget applies config c from t on and keeps the backlog TAT - t (the water of the
+    // equivalent leaky bucket), capped at c's capacity C * T (a limit change).
+    void retarget(const LimiterConfig& c, Nanos t)
+    {
+        Gcra next(c);
+        if (m_hasTat) {
+            const Int128 now = Int128(t) * m_scale;
+            const Int128 backlog = m_tatScaled > now ? m_tatScaled - now : 0; // units of the old rate
+            const Rate from{m_scale, Nanos(m_emissionScaled)}, to{next.m_scale, Nanos(next.m_emissionScaled)};
+            const Int128 kept = std::min(unitsIn(backlog, from, to), next.m_toleranceScaled + next.m_emissionScaled);
+            next.m_tatScaled = Int128(t) * next.m_scale + kept;
+            next.m_hasTat = true;
+        }
+        *this = next;
+    }
+
     double levelAt(Nanos t) const override { return backlogSeconds(Int128(t) * m_scale); }
     // levelUnitsAt returns the level at t as the exact integer it is computed from, and
     // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),

@@ -36,7 +36,10 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
     KeyLevels out;
     const ClusterConfig* cluster = setup.cluster ? &*setup.cluster : nullptr;
     const bool perClient = setup.clients && setup.clients->key() == KeyMode::Client && setup.clients->clients() > 1;
-    if (setup.layers.size() != 1 || run.log.empty() || (cluster && perClient) || (!cluster && !perClient))
+    // One limiter's row has its own line, unless it starts empty or changes its limit: the
+    // row's replay knows neither, so its one line is drawn here.
+    const bool single = !cluster && !perClient && (setup.startEmpty || !setup.changes.empty());
+    if (setup.layers.size() != 1 || run.log.empty() || (cluster && perClient) || (!cluster && !perClient && !single))
         return out;
     const Coordination mode = cluster ? cluster->coordination() : Coordination::Local;
     const bool store = cluster && mode == Coordination::Shared;
@@ -45,12 +48,34 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
     if (cluster && (mode == Coordination::Racy || mode == Coordination::Hybrid
                     || (store && cluster->hasOutage() && cluster->options().fallback == Fallback::Local)))
         return out;
-    const AnyLimiter fresh = makeAnyLimiter(setup.layers.front().algorithm, layerConfig(setup, 0));
+    const bool split = cluster && mode == Coordination::Split;
+    AnyLimiter fresh = makeAnyLimiter(setup.layers.front().algorithm, layerConfig(setup, 0));
 
     std::vector<Replay> replays;
     Nanos end = 0;
+    std::size_t nextChange = 0;
+    const auto offsetOf = [&](int key) { return cluster && !store ? cluster->nodeOffset(key) : Nanos(0); };
     for (std::size_t i = 0; i < run.log.size(); ++i) {
         const LoggedAttempt& a = run.log[i];
+        // A limit change: each line is drawn up to it under the old config, then keeps its state.
+        for (; nextChange < setup.changes.size() && setup.changes[nextChange].first <= a.t; ++nextChange) {
+            const auto& [at, config] = setup.changes[nextChange];
+            const LimiterConfig c = split ? splitConfig(config, cluster->nodes()).withNginx(config.nginx()) : config;
+            fresh = makeAnyLimiter(setup.layers.front().algorithm, c);
+            for (std::size_t key = 0; key < replays.size(); ++key) {
+                Replay& r = replays[key];
+                if (!r.limiter)
+                    continue;
+                const Nanos handed = std::max(r.lastHanded, at + offsetOf(int(key)));
+                sampleUntil(r, at, handed, samplesPerGap);
+                if (at > r.lastT)
+                    r.line.points.push_back({at, levelAny(*r.limiter, handed)});
+                retargetAny(*r.limiter, c, handed);
+                r.line.points.push_back({std::max(at, r.lastT), levelAny(*r.limiter, handed)});
+                r.lastT = std::max(at, r.lastT);
+                r.lastHanded = handed;
+            }
+        }
         end = std::max(end, a.t);
         if (store && cluster->storeDown(a.t))
             continue; // decided by the fallback: the store saw nothing
@@ -60,8 +85,12 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
         Replay& r = replays[std::size_t(key)];
         if (!r.limiter) {
             r.limiter = fresh;
+            if (setup.startEmpty) // new with no credit: a node when it joins, the rest at 0
+                emptyAt(*r.limiter, (cluster && !store ? cluster->joinedAt(key) : 0) + offsetOf(key));
             r.line.index = key;
-            r.line.name = store ? "store" : (perClient ? "client " : "node ") + std::to_string(key + (perClient ? 0 : 1));
+            r.line.name = single ? "level"
+                          : store ? "store"
+                                  : (perClient ? "client " : "node ") + std::to_string(key + (perClient ? 0 : 1));
         }
         const Nanos clock = a.t + (cluster ? cluster->nodeOffset(a.node) : 0);
         const Nanos handed = std::max(r.lastHanded, clock);

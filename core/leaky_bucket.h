@@ -39,6 +39,17 @@ public:
         }
     }
 
+    // retarget applies config c from t on and keeps the water, capped at c's capacity (a limit
+    // change); it drains on at c's rate.
+    void retarget(const LimiterConfig& c, Nanos t)
+    {
+        t = std::max(t, m_lastNanos);
+        Bucket next(c, DecidePath::Fast);
+        next.m_water = std::min(unitsIn(waterAt(t), m_rate, next.m_rate), next.m_capacityUnits);
+        next.m_lastNanos = t;
+        *this = next;
+    }
+
     // fits64 is true when pour64 may be used: a full bucket's units twice over, plus one
     // nanosecond's drain, stay below 2^63 (drains are capped at the time that empties a full bucket).
     bool fits64() const { return m_fits64; }
@@ -151,6 +162,8 @@ public:
     std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
     std::int64_t quota() const override { return m_bucket.capacity(); }
 
+    void retarget(const LimiterConfig& c, Nanos t) { m_bucket.retarget(c, t); }
+
     Memory memory() const override { return {16, 1}; } // water, last drain time
     Algorithm algorithm() const override { return Algorithm::LeakyBucket; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<LeakyBucket>(*this); }
@@ -201,6 +214,7 @@ public:
     Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
     std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
     std::int64_t quota() const override { return m_bucket.capacity(); }
+    void retarget(const LimiterConfig& c, Nanos t) { m_bucket.retarget(c, t); }
 
     Memory memory() const override { return {16, 1}; } // water, last drain time
     Algorithm algorithm() const override { return Algorithm::LeakyBucketQueue; }

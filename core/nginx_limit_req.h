@@ -108,6 +108,19 @@ public:
     Algorithm algorithm() const override { return Algorithm::NginxLimitReq; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<NginxLimitReq>(*this); }
 
+    // retarget applies config c (its rate, burst and delay) and keeps the excess and the time of
+    // the last request as they are: nginx keeps its zone's nodes across a reload, and the next
+    // request drains the whole time since the last at the new rate, and is measured against the
+    // new burst (an excess above it is not cut: the next requests are rejected until it drains).
+    void retarget(const LimiterConfig& c, Nanos)
+    {
+        NginxLimitReq next(c);
+        next.m_excess = m_excess;
+        next.m_last = m_last;
+        next.m_hasKey = m_hasKey;
+        *this = next;
+    }
+
     // excessThousandths returns nginx's excess after the last accepted request.
     std::int64_t excessThousandths() const { return m_excess; }
 

@@ -48,4 +48,12 @@ struct Rate {
     friend constexpr bool operator==(const Rate&, const Rate&) = default;
 };
 
+// unitsIn converts `units` token units of rate `from` to token units of rate `to`, rounded down
+// (a limit change: the same tokens, counted in the new rate's units). Split into whole tokens
+// and the remainder so each product stays inside 128 bits.
+constexpr Int128 unitsIn(Int128 units, const Rate& from, const Rate& to)
+{
+    return units / from.perNanos * to.perNanos + units % from.perNanos * to.perNanos / from.perNanos;
+}
+
 } // namespace ratelab

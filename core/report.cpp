@@ -74,6 +74,12 @@ void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t
         out << ", \"cost\": " << s.cost << (s.explicitArrivals && !s.explicitCosts.empty() ? ", \"costs\": \"file\"" : "");
     if (s.bucketsStartEmpty) // only when not the default, full
         out << ", \"buckets_start\": \"empty\"";
+    if (!s.changes.empty()) {
+        out << ", \"changes\": [";
+        for (std::size_t i = 0; i < s.changes.size(); ++i)
+            out << (i ? ", " : "") << jsonString(limitChangeText(s.changes[i]));
+        out << "]";
+    }
     out << ", \"requests\": " << requests << "}";
 }
 
@@ -228,7 +234,8 @@ void writeCsv(std::ostream& out, const Trace& trace)
 
 bool streamable(const Scenario& scenario, bool headers)
 {
-    return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !scenario.bucketsStartEmpty && !headers;
+    return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !scenario.bucketsStartEmpty
+        && scenario.changes.empty() && !headers;
 }
 
 void streamJson(std::ostream& out, const Scenario& scenario)

@@ -74,13 +74,19 @@ struct Columns {
     bool clients = false, cost = false, node = false, headers = false;
 };
 
-// oneState is true when one limiter's state decides every attempt of the row, so its algorithm's
-// worst case bounds the row: one node (or a shared store, no skew, no outage) and one key. Nodes
-// or keys of their own multiply it, and a fallback or a skewed clock can pass it: no bound then.
+// oneState is true when one limiter's state under one config decides every attempt of the row,
+// so its algorithm's worst case bounds the row: one node (or a shared store, no skew), no store
+// outage, one key, no limit change. Nodes or keys of their own multiply it, a fallback or a
+// skewed clock can pass it, and a change moves it: no bound then.
 bool oneState(const EngineSetup& setup)
 {
     if (const auto& c = setup.cluster;
-        c && c->nodes() > 1 && (c->coordination() != Coordination::Shared || c->skewNanos() != 0 || c->hasOutage()))
+        c && c->nodes() > 1 && (c->coordination() != Coordination::Shared || c->skewNanos() != 0))
+        return false;
+    if (const auto& c = setup.cluster; c && c->hasOutage() && c->coordination() != Coordination::Local
+                                          && c->coordination() != Coordination::Split)
+        return false;
+    if (!setup.changes.empty())
         return false;
     return !(setup.clients && setup.clients->key() == KeyMode::Client && setup.clients->clients() > 1);
 }
@@ -159,6 +165,11 @@ std::string_view rowId(const Scenario& s, std::size_t r)
     return r < s.algorithms.size() ? algorithmId(s.algorithms[r]) : std::string_view("layered");
 }
 
+bool boundHolds(const Scenario& s, std::size_t r)
+{
+    return r < s.algorithms.size() && oneState(engineSetup(s, r));
+}
+
 EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
 {
     EngineSetup setup;
@@ -170,6 +181,8 @@ EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
     setup.clients = s.clients;
     setup.seed = s.pattern.seed;
     setup.startEmpty = s.bucketsStartEmpty;
+    if (r < s.algorithms.size())
+        setup.changes = changedConfigs(s.config, s.changes);
     setup.headers = headers;
     return setup;
 }

@@ -40,6 +40,10 @@ std::string refusedThroughRedis(const Scenario& s);
 // (r == algorithms.size()) the scenario's layers; its cluster and clients; the scenario's seed.
 EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers = false);
 
+// boundHolds is true when row r of s is bounded by its algorithm's worst case ("at most X in any
+// T"): an algorithm row whose attempts one limiter's state decides under one config.
+bool boundHolds(const Scenario& s, std::size_t r);
+
 // rowId names row r in the output: the algorithm's id, or "layered".
 std::string_view rowId(const Scenario& s, std::size_t r);
 

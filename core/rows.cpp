@@ -65,6 +65,17 @@ void checkScenario(const Scenario& s)
         checkDurations(l.config, std::span<const Algorithm>(&l.algorithm, 1));
     if (s.cluster && s.cluster->coordination() == Coordination::Split) // r / N must be exact
         (void)splitConfig(s.config, s.cluster->nodes());
+    if (!s.changes.empty()) { // each change's config, as the first one's
+        for (Algorithm a : s.algorithms)
+            if (a > Algorithm::NginxLimitReq)
+                throw InputError(std::string("a limit change applies to the seven algorithms and nginx_limit_req; ")
+                                 + std::string(facts(a).id) + " keeps its own configuration");
+        for (const auto& [at, c] : changedConfigs(s.config, s.changes)) {
+            checkDurations(c, s.algorithms);
+            if (s.cluster && s.cluster->coordination() == Coordination::Split)
+                (void)splitConfig(c, s.cluster->nodes());
+        }
+    }
 }
 
 RowInputs resolveRowInputs(const Scenario& s)
@@ -131,16 +142,21 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
         row.clients = std::move(c);
     }
     // A replay starts full: an empty start is drawn only where keyLevels replays it.
-    row.levelReplayable = replayable && !s.bucketsStartEmpty;
+    row.levelReplayable = replayable && !s.bucketsStartEmpty && s.changes.empty();
     row.engine = std::move(engine);
     return row;
 }
 
 } // namespace
 
+bool needsEngine(const Scenario& s, std::size_t r)
+{
+    return r == s.algorithms.size() || s.cluster || s.clients || s.bucketsStartEmpty || !s.changes.empty();
+}
+
 AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r)
 {
-    if (r == s.algorithms.size() || s.cluster || s.clients || s.bucketsStartEmpty)
+    if (needsEngine(s, r))
         return engineRow(s, in, r);
     return simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
 }

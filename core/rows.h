@@ -48,6 +48,11 @@ AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& inputs, std::size
 // arrivals: what explain and headersAt replay.
 bool isPlainRow(const AlgorithmTrace& row);
 
+// needsEngine is true for a row the engine runs (rows.cpp's simulateRow): the layered row, and
+// every row of a scenario with a cluster, clients, empty-starting buckets or limit changes. The
+// others are one limiter over the arrivals, on the fast path.
+bool needsEngine(const Scenario& s, std::size_t r);
+
 // requestOf returns the request (arrival index) decision i of result `row` belongs to.
 std::size_t requestOf(const Trace& trace, std::size_t row, std::size_t i);
 

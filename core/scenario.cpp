@@ -77,6 +77,28 @@ std::vector<std::int64_t> resolveCosts(const Scenario& s)
     return costs;
 }
 
+std::vector<FleetEvent> fleetEvents(const Scenario& s)
+{
+    std::vector<FleetEvent> out = s.cluster ? fleetEvents(*s.cluster) : std::vector<FleetEvent>{};
+    for (std::size_t i = 0; i < s.changes.size(); ++i)
+        out.push_back({FleetEvent::Kind::LimitChange, int(i), s.changes[i].at});
+    std::stable_sort(out.begin(), out.end(), [](const FleetEvent& a, const FleetEvent& b) { return a.at < b.at; });
+    return out;
+}
+
+Scenario withEventMoved(const Scenario& s, const FleetEvent& e, Nanos to)
+{
+    Scenario out = s;
+    if (e.kind == FleetEvent::Kind::LimitChange) {
+        if (to < 0)
+            throw InputError("a change's time must not be negative (got " + formatSeconds(to) + " s)");
+        out.changes.at(std::size_t(e.node)).at = to;
+    } else if (out.cluster) {
+        out.cluster = movedEvent(*out.cluster, e, to);
+    }
+    return out;
+}
+
 Trace simulate(const Scenario& s)
 {
     std::vector<std::int64_t> costs = resolveCosts(s);

@@ -6,6 +6,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "layered.h"
+#include "limit_change.h"
 #include "limiter.h"
 #include "pattern.h"
 #include "simulator.h"
@@ -45,11 +46,21 @@ struct Scenario {
     // Fleets and storms (issue 25): buckets start empty, not full: the store at 0, a node when it
     // joins, a node's local fallback when the store goes down (semantics.md, "Start").
     bool bucketsStartEmpty = false;
+    // Limit changes (issue 25): from each one's time on, the algorithm rows take its values and
+    // keep their state (a layered policy keeps its layers).
+    std::vector<LimitChange> changes;
     // The app's classroom pace (issue 21): the framed span plays in this long; 0: the default 10 s.
     Nanos playbackNanos = 0;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
+
+// fleetEvents lists a scenario's timeline in time order: its cluster's events (fleetEvents of
+// the cluster) and its limit changes.
+std::vector<FleetEvent> fleetEvents(const Scenario& s);
+// withEventMoved returns the scenario with event e at time `to`. It throws InputError when the
+// result is not valid (see movedEvent).
+Scenario withEventMoved(const Scenario& s, const FleetEvent& e, Nanos to);
 
 // checkDurations refuses a config whose durations the chosen algorithms could report past the
 // largest Nanos (a queue delay of capacity / rate, a counter's retry_after of up to 2 W), so no

@@ -96,6 +96,13 @@ public:
     std::int64_t currentCountAt(Nanos t) const { return t / m_windowNanos == m_window ? m_cur : 0; }
 
     Memory memory() const override { return {24, 1}; } // window index, prev, cur
+    // retarget applies config c from t on (a limit change; the window stays): the counts kept
+    // are measured against c's limit.
+    void retarget(const LimiterConfig& c, Nanos)
+    {
+        m_fits64 = m_fits64 && (Int128(c.limit()) + 1) * m_windowNanos < (Int128(1) << 62);
+        m_limit = c.limit();
+    }
     Algorithm algorithm() const override { return Algorithm::SlidingWindowCounter; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowCounter>(*this); }
 

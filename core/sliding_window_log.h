@@ -105,6 +105,9 @@ public:
 
     // memory counts 8 bytes a timestamp, and 8 more an entry once any request cost more than 1.
     Memory memory() const override { return {(m_costs.empty() ? 8 : 16) * m_size, m_size}; }
+    // retarget applies config c from t on (a limit change; the window stays): the entries kept
+    // are measured against c's limit.
+    void retarget(const LimiterConfig& c, Nanos) { m_limit = c.limit(); }
     Algorithm algorithm() const override { return Algorithm::SlidingWindowLog; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowLog>(*this); }
 

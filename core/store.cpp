@@ -17,41 +17,67 @@ void addMemory(Memory& sum, const Memory& m)
 
 } // namespace
 
-StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty)
-    : m_cluster(&cluster), m_mode(cluster.coordination()), m_fresh(fresh), m_store(fresh), m_storeLast(kNotYet), m_readLast(kNotYet),
-      m_seen(&m_store), m_quota(quotaAny(fresh)), m_startEmpty(startEmpty)
+StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty,
+                     std::span<const StoreChange> changes)
+    : m_cluster(&cluster), m_mode(cluster.coordination()), m_fresh(fresh), m_changes(changes), m_store{fresh},
+      m_storeLast(kNotYet), m_readLast(kNotYet), m_seen(&m_store.l), m_quota(quotaAny(fresh)), m_startEmpty(startEmpty)
+{
+    m_fresh = storedForm(fresh);
+    m_freshes.push_back(m_fresh);
+    for (const StoreChange& c : changes)
+        m_freshes.push_back(storedForm(c.fresh));
+    if (m_mode != Coordination::Shared && m_mode != Coordination::Racy)
+        m_nodes.resize(static_cast<std::size_t>(cluster.nodes()), Node{std::nullopt, kNotYet, 0});
+    m_store = newAt(0, 0); // the store is new when the run starts
+}
+
+AnyLimiter StoreCell::storedForm(const AnyLimiter& fresh) const
 {
     // Hybrid copies the store at each node's sync, racy at each read: a log is shared, not copied.
     if (const auto* log = std::get_if<SlidingWindowLog>(&fresh);
-        log && (m_mode == Coordination::Hybrid || m_mode == Coordination::Racy)) {
-        m_fresh = SyncedLog(log->quota(), log->windowNanos());
-        m_store = m_fresh;
-    }
-    if (m_mode != Coordination::Shared && m_mode != Coordination::Racy)
-        m_nodes.resize(static_cast<std::size_t>(cluster.nodes()), Node{std::nullopt, kNotYet, 0});
-    m_store = newAt(0); // the store is new when the run starts
+        log && (m_mode == Coordination::Hybrid || m_mode == Coordination::Racy))
+        return SyncedLog(log->quota(), log->windowNanos());
+    return fresh;
 }
 
-AnyLimiter StoreCell::newAt(Nanos clock) const
+std::uint32_t StoreCell::versionAt(Nanos clock, Nanos offset) const
 {
-    AnyLimiter l = m_fresh;
+    std::uint32_t v = 0;
+    while (v < m_changes.size() && m_changes[v].at <= clock - offset)
+        ++v;
+    return v;
+}
+
+void StoreCell::follow(Held& h, Nanos clock, Nanos offset) const
+{
+    // Each change is taken at its own time, in order, before the state is handed `clock`: the
+    // times a state is handed never go back, so it is taken exactly once, at the change.
+    for (; h.version < m_changes.size() && m_changes[h.version].at <= clock - offset; ++h.version)
+        retargetAny(h.l, m_changes[h.version].config, m_changes[h.version].at + offset);
+}
+
+StoreCell::Held StoreCell::newAt(Nanos clock, Nanos offset) const
+{
+    const std::uint32_t v = versionAt(clock, offset);
+    Held h{m_freshes[v], v};
     if (m_startEmpty)
-        emptyAt(l, clock);
-    return l;
+        emptyAt(h.l, clock);
+    return h;
 }
 
 StoreCell::Node& StoreCell::node(int n)
 {
     Node& x = m_nodes[static_cast<std::size_t>(n)];
     if (!x.limiter) // new when the node joins (its clock then), or at 0
-        x.limiter = newAt(m_cluster->joinedAt(n) + m_cluster->nodeOffset(n));
+        x.limiter = newAt(m_cluster->joinedAt(n) + m_cluster->nodeOffset(n), m_cluster->nodeOffset(n));
     return x;
 }
 
 void StoreCell::handToStore(Nanos handed, std::int64_t cost)
 {
     m_storeLast = std::max(m_storeLast, handed);
-    (void)decideAny(m_store, m_storeLast, cost);
+    follow(m_store, m_storeLast, 0);
+    (void)decideAny(m_store.l, m_storeLast, cost);
 }
 
 void StoreCell::applyPending(Nanos t)
@@ -83,11 +109,13 @@ void StoreCell::look(int n, Nanos t, Nanos clock)
             if (m_outage.empty())
                 m_outage.resize(std::size_t(m_cluster->nodes()));
             auto& local = m_outage[std::size_t(n)];
+            const Nanos offset = m_cluster->nodeOffset(n);
             if (!local)
-                local = newAt(m_cluster->options().outageFromNanos + m_cluster->nodeOffset(n));
-            m_seen = &*local;
+                local = newAt(m_cluster->options().outageFromNanos + offset, offset);
+            follow(*local, clock, offset);
+            m_seen = &local->l;
         } else {
-            m_seen = &m_fresh; // open or closed: the store's state is out of reach
+            m_seen = &m_freshes[versionAt(clock, 0)]; // open or closed: the store's state is out of reach
         }
         m_seenAt = clock;
         return;
@@ -96,24 +124,29 @@ void StoreCell::look(int n, Nanos t, Nanos clock)
     case Coordination::Local:
     case Coordination::Split: {
         Node& x = node(n);
-        m_seen = &*x.limiter;
         m_seenAt = std::max(x.last, clock);
+        follow(*x.limiter, m_seenAt, m_cluster->nodeOffset(n));
+        m_seen = &x.limiter->l;
         return;
     }
     case Coordination::Racy:
-        applyPending(t);
-        m_seen = &m_store;
-        m_seenAt = std::max(m_readLast, clock);
-        return;
     case Coordination::Shared:
-        m_seen = &m_store;
-        m_seenAt = std::max(m_storeLast, clock);
+        if (m_mode == Coordination::Racy)
+            applyPending(t);
+        m_seenAt = std::max(m_mode == Coordination::Racy ? m_readLast : m_storeLast, clock);
+        m_seen = &m_store.l;
+        if (versionAt(m_seenAt, 0) != m_store.version) { // a change is due: shown on a copy, the
+            m_peek = m_store;                             // store takes it when it is handed a time
+            follow(*m_peek, m_seenAt, 0);
+            m_seen = &m_peek->l;
+        }
         return;
     case Coordination::Hybrid: {
         Node& x = node(n);
         syncNode(x, t);
-        m_seen = &*x.limiter;
         m_seenAt = std::max(x.last, clock);
+        follow(*x.limiter, m_seenAt, m_cluster->nodeOffset(n));
+        m_seen = &x.limiter->l;
         return;
     }
     }
@@ -125,26 +158,28 @@ Decision StoreCell::fallback(int n, Nanos t, Nanos clock, std::int64_t cost)
     Decision d;
     switch (o.fallback) {
     case Fallback::Open: // admit everything; nothing is counted anywhere
-        m_seen = &m_fresh;
+        m_seen = &m_freshes[versionAt(clock, 0)];
         m_seenAt = clock;
         d.allowed = true;
-        d.remaining = clampRemaining(m_quota - cost);
+        d.remaining = clampRemaining(quotaAny(*m_seen) - cost);
         return d;
     case Fallback::Closed: // deny everything until the store is back
-        m_seen = &m_fresh;
+        m_seen = &m_freshes[versionAt(clock, 0)];
         m_seenAt = clock;
-        d.retryAfter = cost > m_quota ? kRetryNever : o.outageToNanos - t;
+        d.retryAfter = cost > quotaAny(*m_seen) ? kRetryNever : o.outageToNanos - t;
         return d;
     case Fallback::Local: break;
     }
     if (m_outage.empty())
         m_outage.resize(std::size_t(m_cluster->nodes()));
     auto& local = m_outage[std::size_t(n)];
+    const Nanos offset = m_cluster->nodeOffset(n);
     if (!local) // new at the outage: no attempt of this node came in it before
-        local = newAt(o.outageFromNanos + m_cluster->nodeOffset(n));
-    m_seen = &*local;
+        local = newAt(o.outageFromNanos + offset, offset);
+    follow(*local, clock, offset);
+    m_seen = &local->l;
     m_seenAt = clock;
-    return decideAny(*local, clock, cost);
+    return decideAny(local->l, clock, cost);
 }
 
 Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
@@ -157,22 +192,25 @@ Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
     case Coordination::Split: {
         Node& x = node(n);
         x.last = clock; // a node's own clock never goes back: arrivals are in time order
-        m_seen = &*x.limiter;
+        follow(*x.limiter, clock, m_cluster->nodeOffset(n));
+        m_seen = &x.limiter->l;
         m_seenAt = clock;
-        return decideAny(*x.limiter, clock, cost);
+        return decideAny(x.limiter->l, clock, cost);
     }
     case Coordination::Shared:
         m_storeLast = std::max(m_storeLast, clock);
-        m_seen = &m_store;
+        follow(m_store, m_storeLast, 0);
+        m_seen = &m_store.l;
         m_seenAt = m_storeLast;
-        return decideAny(m_store, m_storeLast, cost);
+        return decideAny(m_store.l, m_storeLast, cost);
     case Coordination::Racy: {
         applyPending(t);
         m_readLast = std::max(m_readLast, clock);
         m_peek = m_store; // the read: the store as it stands, decided on a copy
-        m_seen = &*m_peek;
+        follow(*m_peek, m_readLast, 0);
+        m_seen = &m_peek->l;
         m_seenAt = m_readLast;
-        const Decision d = decideAny(*m_peek, m_readLast, cost);
+        const Decision d = decideAny(m_peek->l, m_readLast, cost);
         if (d.allowed) // the write lands a round trip later, at the time this read was handed
             m_pending.push_back({t, m_readLast, cost});
         return d;
@@ -181,9 +219,10 @@ Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
         Node& x = node(n);
         syncNode(x, t);
         x.last = std::max(x.last, clock);
-        m_seen = &*x.limiter;
+        follow(*x.limiter, x.last, m_cluster->nodeOffset(n));
+        m_seen = &x.limiter->l;
         m_seenAt = x.last;
-        const Decision d = decideAny(*x.limiter, x.last, cost);
+        const Decision d = decideAny(x.limiter->l, x.last, cost);
         if (d.allowed)
             m_pending.push_back({t, x.last, cost});
         return d;
@@ -199,9 +238,9 @@ Memory StoreCell::memory()
         for (; !m_pending.empty(); m_pending.pop_front())
             handToStore(m_pending.front().handed, m_pending.front().cost);
     if (m_mode != Coordination::Local && m_mode != Coordination::Split)
-        addMemory(m, memoryAny(m_store));
+        addMemory(m, memoryAny(m_store.l));
     for (const Node& x : m_nodes)
-        addMemory(m, memoryAny(x.limiter ? *x.limiter : m_fresh));
+        addMemory(m, memoryAny(x.limiter ? x.limiter->l : m_fresh));
     return m;
 }
 

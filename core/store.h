@@ -33,17 +33,29 @@
 #include "cluster.h"
 
 #include <deque>
+#include <span>
 #include <optional>
 #include <vector>
 
 namespace ratelab {
 
+// StoreChange is a limit change as a cell applies it: from `at` on, `config` (per node for
+// split), and `fresh`, a new limiter of it.
+struct StoreChange {
+    Nanos at = 0;
+    LimiterConfig config;
+    AnyLimiter fresh;
+};
+
 class StoreCell {
 public:
     // The cell starts with `fresh` (already the per-node config for split) everywhere: full, or
     // with startEmpty a bucket empty when it is new (the store at 0, a node when it joins, a
-    // node's local fallback when the store goes down).
-    StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty = false);
+    // node's local fallback when the store goes down). Each state takes each of `changes` (in
+    // time order) when its own clock reaches the change's time (plus the node's offset), and
+    // keeps its state; a state new after a change is made with that change's config.
+    StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty = false,
+              std::span<const StoreChange> changes = {});
 
     // decide decides an attempt of `cost` at true time t on node `node`, whose clock reads `clock`.
     // An admission is consumed: later attempts see it by the coordination's rule.
@@ -68,14 +80,23 @@ private:
         Nanos t, handed;
         std::int64_t cost;
     };
+    // Held is one state and how many of the cell's changes it has taken.
+    struct Held {
+        AnyLimiter l;
+        std::uint32_t version = 0;
+    };
     struct Node {
-        std::optional<AnyLimiter> limiter;
+        std::optional<Held> limiter;
         Nanos last;
         std::int64_t tick = 0;
     };
 
     Node& node(int n);
-    AnyLimiter newAt(Nanos clock) const; // a new limiter, full, or empty at `clock` with startEmpty
+    Held newAt(Nanos clock, Nanos offset) const; // a new state at `clock`: full, or empty with startEmpty
+    AnyLimiter storedForm(const AnyLimiter& fresh) const; // a log shared by copies where nodes copy
+    // follow gives h the changes due by `clock` (a state whose clock runs `offset` ahead).
+    void follow(Held& h, Nanos clock, Nanos offset) const;
+    std::uint32_t versionAt(Nanos clock, Nanos offset) const; // the changes due by then
     void applyPending(Nanos t);         // racy: admissions with t_j + latency <= t reach the store
     void syncNode(Node& node, Nanos t); // hybrid: a node past a tick becomes the store
     void handToStore(Nanos handed, std::int64_t cost);
@@ -83,14 +104,16 @@ private:
 
     const ClusterConfig* m_cluster;
     Coordination m_mode;
-    AnyLimiter m_fresh;
-    AnyLimiter m_store;
+    AnyLimiter m_fresh;                // the config in force at the start
+    std::vector<AnyLimiter> m_freshes; // [v]: a new limiter after v changes ([0] is m_fresh)
+    std::span<const StoreChange> m_changes;
+    Held m_store;
     Nanos m_storeLast; // the last time the store's limiter was handed (a decision or a replay)
     Nanos m_readLast;  // racy: the last time a read was handed; its writes replay at their own
     std::vector<Node> m_nodes;
     std::deque<Admission> m_pending; // racy: in flight; hybrid: not yet synced
-    std::optional<AnyLimiter> m_peek; // racy: the store as read, with this attempt
-    std::vector<std::optional<AnyLimiter>> m_outage; // fallback local: each node's limiter, new at the outage
+    std::optional<Held> m_peek; // racy: the store as read, with this attempt
+    std::vector<std::optional<Held>> m_outage; // fallback local: each node's limiter, new at the outage
     const AnyLimiter* m_seen;
     Nanos m_seenAt = 0;
     std::int64_t m_quota;

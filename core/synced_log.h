@@ -81,6 +81,8 @@ public:
 
     std::int32_t remainingAt(Nanos t) const { return clampRemaining(m_limit - usedFrom(firstInside(t))); }
     std::int64_t quota() const { return m_limit; }
+    // retarget applies a new limit from t on (a limit change; the window stays).
+    void retarget(const LimiterConfig& c, Nanos) { m_limit = c.limit(); }
     double levelAt(Nanos t) const { return static_cast<double>(usedFrom(firstInside(t))); }
     // memory counts as SlidingWindowLog does: 8 bytes a timestamp, 16 once any cost was not 1.
     Memory memory() const { return {(m_anyCost ? 16 : 8) * size(), size()}; }

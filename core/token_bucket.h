@@ -81,6 +81,17 @@ public:
     double levelFromUnits(Int128 units) const { return toDouble(units) / toDouble(m_unitsPerToken); }
     double levelAt(Nanos t) const override { return levelFromUnits(levelUnitsAt(t)); }
 
+    // retarget applies config c from t on and keeps the tokens, capped at c's capacity (a limit
+    // change, semantics.md "Start"); the refill goes on at c's rate.
+    void retarget(const LimiterConfig& c, Nanos t)
+    {
+        t = std::max(t, m_lastNanos); // nothing refills backwards
+        TokenBucket next(c);
+        next.m_units = std::min(unitsIn(unitsAt(t), m_rate, next.m_rate), next.m_capacityUnits);
+        next.m_lastNanos = t;
+        *this = next;
+    }
+
     Memory memory() const override { return {16, 1}; } // tokens, last refill time
     Algorithm algorithm() const override { return Algorithm::TokenBucket; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<TokenBucket>(*this); }

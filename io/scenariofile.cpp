@@ -477,7 +477,7 @@ Scenario Reader::read(const QJsonObject& root)
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
                  "pattern", "arrivals", "added", "cost", "costs", "nginx", "product_options", "layers", "cluster", "clients",
-                 "client_of", "traffic_log", "playback", "buckets_start"},
+                 "client_of", "traffic_log", "playback", "buckets_start", "changes"},
                 "");
 
     Scenario s;
@@ -533,6 +533,14 @@ Scenario Reader::read(const QJsonObject& root)
         s.playbackNanos = parsed<Nanos>(*t, "playback", [](std::string_view x) { return parseSeconds(x); });
         if (s.playbackNanos <= 0)
             refuse(QString("\"playback\" must be a positive time in seconds (got %1)").arg(QString::fromStdString(*t)));
+    }
+    if (root.contains("changes")) { // ["T:limit=L,capacity=C,rate=R", ...]
+        if (!root.value("changes").isArray())
+            refuse(QString("\"changes\" must be an array of \"T:limit=L,...\" (got %1)").arg(typeName(root.value("changes"))));
+        for (const QJsonValue& item : root.value("changes").toArray()) {
+            const std::string v = scalar(item, "changes", "\"T:limit=L,capacity=C,rate=R\"");
+            s.changes.push_back(parsed<LimitChange>(v, "changes", [](std::string_view x) { return parseLimitChange(x); }));
+        }
     }
     if (const auto t = text(root, "buckets_start", "buckets_start", "full or empty")) {
         if (*t != "full" && *t != "empty")

@@ -171,6 +171,12 @@ QByteArray serializeScenario(const Scenario& s)
     writeProduction(out, s);
     if (!s.trafficLog.empty()) // issue 22: written only when set, so other files read as before
         out += ",\n  \"traffic_log\": " + jsonString(s.trafficLog);
+    if (!s.changes.empty()) { // issue 25: limit changes, only when there are some
+        out += ",\n  \"changes\": [";
+        for (std::size_t i = 0; i < s.changes.size(); ++i)
+            out += (i ? ", " : "") + jsonString(limitChangeText(s.changes[i]));
+        out += "]";
+    }
     if (s.bucketsStartEmpty) // issue 25: only when not the default, full
         out += ",\n  \"buckets_start\": \"empty\"";
     if (s.playbackNanos > 0) // issue 21: the app's playback length, only when set

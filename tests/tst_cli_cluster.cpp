@@ -55,6 +55,28 @@ private slots:
         QCOMPARE(bad.err, QByteArray("ratelab: --buckets-start: expected full or empty (got 'half')\n"));
     }
 
+    // --change 3:limit=8 on 4 per 4 s (requests every 0.5 s): the fixed window admits 3 s and
+    // 3.5 s under the new limit (count 5, 6 of 8); the input lists the change; bad ones exit 2.
+    void limitChange()
+    {
+        const QStringList args{"compare", "--algorithms", "fixed_window", "--limit", "4", "--window", "4", "--n", "8",
+                               "--delay", "0.5"};
+        const Run r = runRatelab(args + QStringList{"--change", "3:limit=8"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject doc = parseJson(r.out);
+        QCOMPARE(doc["input"].toObject()["changes"].toArray().first().toString(), QString("3:limit=8"));
+        QList<bool> allowed;
+        for (const QJsonValue& v : sequence(doc, "fixed_window"))
+            allowed << v.toObject()["allowed"].toBool();
+        QCOMPARE(allowed, (QList<bool>{true, true, true, true, false, false, true, true}));
+        const Run bad = runRatelab(args + QStringList{"--change", "3:limit=0"});
+        QCOMPARE(bad.code, 2);
+        QCOMPARE(bad.err, QByteArray("ratelab: --change '3:limit=0': limit: must be at least 1 (got 0)\n"));
+        const Run product = runRatelab({"compare", "--algorithms", "traefik", "--change", "1:limit=3"});
+        QCOMPARE(product.code, 2);
+        QVERIFY2(product.err.contains("traefik keeps its own configuration"), product.err.constData());
+    }
+
     void defaultOutputHasNoCluster()
     {
         const Run r = runRatelab({"compare", "--n", "5"});

@@ -51,6 +51,19 @@ private slots:
         const Run shared = runRatelab(base + QStringList{"--nodes", "2", "--coordination", "shared"});
         const QJsonObject sharedRoot = parseJson(shared.out);
         QCOMPARE(sharedRoot["results"]["fixed_window"]["bound"]["at_most"].toInt(), 20);
+        // A store that fails open passes any bound, even with one node; a limit change moves it.
+        const Run down = runRatelab(base + QStringList{"--coordination", "shared", "--outage", "0:1"});
+        QCOMPARE(down.code, 0);
+        const QJsonObject downRoot = parseJson(down.out);
+        QVERIFY(downRoot["results"]["fixed_window"]["bound"]["at_most"].isNull());
+        const Run changed = runRatelab(base + QStringList{"--change", "5:limit=20"});
+        QCOMPARE(changed.code, 0);
+        const QJsonObject changedRoot = parseJson(changed.out);
+        QVERIFY(changedRoot["results"]["fixed_window"]["bound"]["at_most"].isNull());
+        // An empty start only takes credit away: the bound stands.
+        const Run empty = runRatelab(base + QStringList{"--buckets-start", "empty"});
+        const QJsonObject emptyRoot = parseJson(empty.out);
+        QCOMPARE(emptyRoot["results"]["fixed_window"]["bound"]["at_most"].toInt(), 20);
     }
 
     // T = 15 s: the bucket's 10 + floor(15 - 1 ns) = 24, all reached in 15 s; max_in_window (10 s) 19.

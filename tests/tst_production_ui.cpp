@@ -241,6 +241,31 @@ private slots:
         QVERIFY(!strip->isVisible());
     }
 
+    // A limit change shows on the timeline without a cluster, named by what it changes, and
+    // moves by drag like the cluster's events.
+    void aLimitChangeOnTheTimeline()
+    {
+        Scenario s;
+        s.pattern.count = 40;
+        s.pattern.delayNanos = kNanosPerSecond / 4;
+        s.changes = {parseLimitChange("5:limit=20")};
+        m_window->openScenario(s);
+        settle();
+        TimelineStrip* strip = charts()->timeline();
+        QVERIFY(strip->isVisible());
+        QCOMPARE(strip->events(), (std::vector<FleetEvent>{{FleetEvent::Kind::LimitChange, 0, 5 * kNanosPerSecond}}));
+        const int y = strip->height() / 2;
+        const double to = std::lround(strip->xOf(2 * kNanosPerSecond));
+        QTest::mousePress(strip, Qt::LeftButton, {}, QPoint(int(std::lround(strip->xOf(5 * kNanosPerSecond))), y));
+        QTest::mouseMove(strip, QPoint(int(to), y));
+        QTest::mouseRelease(strip, Qt::LeftButton, {}, QPoint(int(to), y));
+        settle();
+        QCOMPARE(m_window->document()->scenario().changes.front().at, strip->timeAt(to));
+        // Limit 10 per 10 s; 40 requests 0.25 s apart all in [0 s, 10 s): the first 10 (to 2.25 s)
+        // fill the old limit, and from about 2 s on the new one admits 10 more (to 4.75 s).
+        QCOMPARE(result(Algorithm::FixedWindow).metrics.allowed, 20);
+    }
+
     // Jitter shows with backoff only, and picks how each client spreads its delay.
     void jitterIsChosenWithBackoff()
     {

@@ -423,6 +423,26 @@ private slots:
         QVERIFY2(bad.error.contains("buckets_start") && bad.error.contains("half"), qPrintable(bad.error));
     }
 
+    // "changes" (issue 25): each "T:limit=L,capacity=C,rate=R" reads and writes back as given;
+    // a bad one is refused with the key and the reason.
+    void changesRoundTrip()
+    {
+        const LoadResult r = parseScenario(valid(R"("changes": ["10:limit=20", "12.5:capacity=3,rate=3/7"])"));
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QCOMPARE(r.scenario->changes.size(), std::size_t(2));
+        QCOMPARE(r.scenario->changes[1].at, Nanos(12'500'000'000));
+        QCOMPARE(r.scenario->changes[1].rate->perNanos, Nanos(7'000'000'000));
+        const QByteArray written = serializeScenario(*r.scenario);
+        QVERIFY2(written.contains(R"("changes": ["10:limit=20", "12.5:capacity=3,rate=3/7"])"), written.constData());
+        const LoadResult again = parseScenario(written);
+        QVERIFY2(again.scenario, qPrintable(again.error));
+        QVERIFY(*again.scenario == *r.scenario);
+        QVERIFY(!serializeScenario(Scenario{}).contains("changes"));
+        const LoadResult bad = parseScenario(valid(R"("changes": ["10:window=3"])"));
+        QVERIFY(!bad.scenario);
+        QVERIFY2(bad.error.contains("changes") && bad.error.contains("window"), qPrintable(bad.error));
+    }
+
     // A JSON number a double cannot hold is refused, never run rounded; as a string it is exact.
     void numbersStayExact()
     {

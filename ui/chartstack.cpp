@@ -121,7 +121,7 @@ void ChartStack::setFrame(std::shared_ptr<const Frame> shared)
     m_full = fullRange(*frame.trace);
     m_range = frame.range;
     m_zoomed = !(m_range == m_full);
-    m_timeline->setCluster(frame.scenario && n > 0 ? frame.scenario->cluster : std::nullopt);
+    m_timeline->setScenario(n > 0 ? frame.scenario.get() : nullptr);
     updateAxis();
     // Rows just added lay out their plots later: place the axis again once they have. The width
     // may also have changed while this frame was built (a window maximized as it opened).

@@ -324,7 +324,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         std::vector<AlgorithmTrace> results(n);
         std::vector<std::size_t> plain, whole;
         for (std::size_t r = 0; r < n; ++r) {
-            const bool isPlain = !scenario->cluster && !scenario->clients && r < scenario->algorithms.size();
+            const bool isPlain = !needsEngine(*scenario, r);
             (isPlain ? plain : whole).push_back(r);
             if (isPlain)
                 results[r].algorithm = scenario->algorithms[r];

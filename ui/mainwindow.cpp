@@ -120,10 +120,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_dashboard->charts(), &ChartStack::columnsChanged, this, &MainWindow::requestFrame);
     connect(m_dashboard->charts(), &ChartStack::fleetEventMoved, this, [this](FleetEvent e, Nanos to) {
-        m_document->change(tr("Move event"), [&](Scenario& s) {
-            if (s.cluster)
-                s.cluster = movedEvent(*s.cluster, e, to);
-        });
+        m_document->change(tr("Move event"), [&](Scenario& s) { s = withEventMoved(s, e, to); });
     });
     connect(m_pipeline, &Pipeline::frameReady, this, &MainWindow::showFrame);
     connect(m_lesson, &LessonPanel::editRequested, this, &MainWindow::editTitleAndLesson);

@@ -5,6 +5,7 @@
 
 #include "decimal.h"
 #include "pattern.h"
+#include "report_run.h"
 #include "worst_case.h"
 
 #include <algorithm>
@@ -22,7 +23,7 @@ void RowChart::computeBound()
         return;
     const AlgorithmTrace& result = frame.trace->results.at(m_row);
     // One limiter over the arrivals only: a cluster's nodes, clients' keys and layers are not one limiter.
-    if (result.levelConfig || !result.nodes.empty() || !result.times.empty())
+    if (result.levelConfig || !result.nodes.empty() || !result.times.empty() || !boundHolds(*frame.scenario, m_row))
         return;
     const Nanos T = boundWindowNanos(frame.scenario->pattern, frame.trace->config);
     std::optional<std::int64_t> bound;

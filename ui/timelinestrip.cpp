@@ -36,10 +36,11 @@ void TimelineStrip::setPlot(double left, double right, TimeRange range)
     update();
 }
 
-void TimelineStrip::setCluster(const std::optional<ClusterConfig>& cluster)
+void TimelineStrip::setScenario(const Scenario* scenario)
 {
-    m_events = cluster ? fleetEvents(*cluster) : std::vector<FleetEvent>{};
-    m_fallback = cluster ? cluster->options().fallback : Fallback::Open;
+    m_events = scenario ? fleetEvents(*scenario) : std::vector<FleetEvent>{};
+    m_changes = scenario ? scenario->changes : std::vector<LimitChange>{};
+    m_fallback = scenario && scenario->cluster ? scenario->cluster->options().fallback : Fallback::Open;
     if (!m_dragged)
         setVisible(!m_events.empty());
     update();
@@ -93,6 +94,18 @@ QString TimelineStrip::describe(const FleetEvent& e) const
                : m_fallback == Fallback::Closed ? tr("store down: fail closed")
                                                 : tr("store down: each node local");
     case FleetEvent::Kind::StoreBack: return tr("store back");
+    case FleetEvent::Kind::LimitChange: {
+        // "limit 20, rate 2/s": what the change names, from its own text
+        const LimitChange& c = m_changes.at(std::size_t(e.node));
+        QStringList parts;
+        if (c.limit)
+            parts << tr("limit %1").arg(*c.limit);
+        if (c.capacity)
+            parts << tr("capacity %1").arg(*c.capacity);
+        if (c.rate)
+            parts << tr("rate %1/s").arg(QString::fromStdString(c.rate->exactText()));
+        return parts.join(", ");
+    }
     }
     return {};
 }

@@ -5,6 +5,7 @@
 
 #include "cluster.h"
 #include "frame.h"
+#include "scenario.h"
 
 #include <QWidget>
 
@@ -19,8 +20,8 @@ public:
     explicit TimelineStrip(QWidget* parent = nullptr);
     // setPlot tells where, in this widget's x coordinates, the plots begin and end.
     void setPlot(double left, double right, TimeRange range);
-    // setCluster shows a cluster's events (none: the strip hides).
-    void setCluster(const std::optional<ClusterConfig>& cluster);
+    // setScenario shows a scenario's events: its cluster's, its limit changes (none: the strip hides).
+    void setScenario(const Scenario* scenario);
     const std::vector<FleetEvent>& events() const { return m_events; }
     // xOf is where time t lies; timeAt the time at x, rounded to a round step finer than a pixel.
     double xOf(Nanos t) const;
@@ -44,6 +45,7 @@ private:
     double m_left = 0, m_right = 0;
     TimeRange m_range;
     std::vector<FleetEvent> m_events;
+    std::vector<LimitChange> m_changes;
     Fallback m_fallback = Fallback::Open;
     std::optional<std::size_t> m_dragged;
     Nanos m_dragTo = 0;
