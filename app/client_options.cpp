@@ -11,7 +11,7 @@ namespace ratelab::app {
 namespace {
 
 const char* const kClientOptionNames[] = {"clients", "key", "retry", "retry-delay", "max-retries", "backoff-base",
-                                          "backoff-cap", "jitter"};
+                                          "backoff-cap", "jitter", "cohort"};
 
 std::string knownPolicies()
 {
@@ -36,6 +36,11 @@ void addClientOptions(QCommandLineParser& parser)
         {"backoff-cap", "Backoff: cap on base * 2^attempt, in seconds (default 10).", "seconds"},
         {"jitter", "Backoff: full, equal, decorrelated or none (default full); each client draws from its own stream.",
          "name"},
+        {"cohort",
+         "A cohort of K clients with its own retry policy (repeatable; clients are numbered cohort by cohort), e.g. "
+         "9:retry_after or 1:immediate:retry_delay=0.1,max_retries=20; options retry_delay, max_retries, "
+         "backoff_base, backoff_cap, jitter. Cohorts replace --retry and its options.",
+         "K:POLICY[:key=value,...]"},
     });
 }
 
@@ -76,6 +81,24 @@ void applyClientOptions(const QCommandLineParser& p, Scenario& s)
             throw InputError("--jitter: unknown jitter " + quoted(p.value("jitter").toStdString())
                              + " (known: full, equal, decorrelated, none)");
         o.jitter = *j;
+    }
+    for (const char* name : {"retry", "retry-delay", "max-retries", "backoff-base", "backoff-cap", "jitter"})
+        if (p.isSet(name) && (p.isSet("cohort") || !o.cohorts.empty()))
+            throw InputError(std::string("--") + name + ": the cohorts give each client its policy; give it in --cohort");
+    if (p.isSet("cohort")) {
+        std::vector<Cohort> cohorts;
+        for (const QString& v : p.values("cohort")) {
+            try {
+                cohorts.push_back(parseCohort(v.toStdString()));
+            } catch (const InputError& e) {
+                throw InputError("--cohort " + quoted(v.toStdString()) + ": " + e.what());
+            }
+        }
+        const std::int64_t asked = o.clients;
+        o = withCohorts(o, std::move(cohorts));
+        if (p.isSet("clients") && asked != o.clients)
+            throw InputError("--clients " + std::to_string(asked) + ": the cohorts hold " + std::to_string(o.clients)
+                             + " clients");
     }
     if (named > o.clients)
         throw InputError("--clients: the arrivals name client " + std::to_string(named - 1) + ", but --clients "

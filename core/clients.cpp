@@ -65,6 +65,24 @@ std::optional<Jitter> jitterFromId(std::string_view id)
     return std::nullopt;
 }
 
+namespace {
+
+// checkPolicy refuses a policy value out of range, naming it (and its cohort: "cohort 2: ").
+void checkPolicy(const Cohort& p, const std::string& where)
+{
+    if (p.retryDelayNanos < 0)
+        throw InputError(where + "retry delay must not be negative (got " + formatSeconds(p.retryDelayNanos) + " s)");
+    if (p.maxRetries < 0 || p.maxRetries > ClientConfig::kMaxRetries)
+        throw InputError(where + "max retries must be from 0 to " + std::to_string(ClientConfig::kMaxRetries) + " (got "
+                         + std::to_string(p.maxRetries) + ")");
+    if (p.backoffBaseNanos <= 0)
+        throw InputError(where + "backoff base must be greater than 0 s (got " + formatSeconds(p.backoffBaseNanos) + " s)");
+    if (p.backoffCapNanos <= 0)
+        throw InputError(where + "backoff cap must be greater than 0 s (got " + formatSeconds(p.backoffCapNanos) + " s)");
+}
+
+} // namespace
+
 ClientConfig ClientConfig::make(const ClientOptions& o)
 {
     if (o.clients < 1)
@@ -72,18 +90,128 @@ ClientConfig ClientConfig::make(const ClientOptions& o)
     if (o.clients > kMaxClients)
         throw InputError("clients must be at most " + std::to_string(kMaxClients) + " (got "
                          + std::to_string(o.clients) + ")");
-    if (o.retryDelayNanos < 0)
-        throw InputError("retry delay must not be negative (got " + formatSeconds(o.retryDelayNanos) + " s)");
-    if (o.maxRetries < 0 || o.maxRetries > kMaxRetries)
-        throw InputError("max retries must be from 0 to " + std::to_string(kMaxRetries) + " (got "
-                         + std::to_string(o.maxRetries) + ")");
-    if (o.backoffBaseNanos <= 0)
-        throw InputError("backoff base must be greater than 0 s (got " + formatSeconds(o.backoffBaseNanos) + " s)");
-    if (o.backoffCapNanos <= 0)
-        throw InputError("backoff cap must be greater than 0 s (got " + formatSeconds(o.backoffCapNanos) + " s)");
     ClientConfig c;
     c.m_o = o;
+    c.m_policies = {Cohort{o.clients, o.retry, o.retryDelayNanos, o.maxRetries, o.backoffBaseNanos, o.backoffCapNanos,
+                           o.jitter}};
+    checkPolicy(c.m_policies.front(), "");
+    c.m_ends = {o.clients};
+    if (!o.cohorts.empty()) {
+        c.m_policies = o.cohorts;
+        c.m_ends.clear();
+        std::int64_t sum = 0;
+        for (std::size_t i = 0; i < o.cohorts.size(); ++i) {
+            const std::string where = "cohort " + std::to_string(i + 1) + ": ";
+            if (o.cohorts[i].clients < 1)
+                throw InputError(where + "clients must be at least 1 (got " + std::to_string(o.cohorts[i].clients) + ")");
+            checkPolicy(o.cohorts[i], where);
+            sum += o.cohorts[i].clients;
+            if (sum > kMaxClients)
+                throw InputError("the cohorts hold more than " + std::to_string(kMaxClients) + " clients");
+            c.m_ends.push_back(sum);
+        }
+        if (sum != o.clients)
+            throw InputError("the cohorts hold " + std::to_string(sum) + " clients, but there are "
+                             + std::to_string(o.clients));
+    }
     return c;
+}
+
+Cohort parseCohort(std::string_view text)
+{
+    const auto colon = text.find(':');
+    if (colon == std::string_view::npos)
+        throw InputError("expected K:POLICY[:key=value,...] (got " + quoted(text) + ")");
+    Cohort c;
+    c.clients = parseIntegerIn(text.substr(0, colon), 1, ClientConfig::kMaxClients);
+    std::string_view rest = text.substr(colon + 1);
+    const auto second = rest.find(':');
+    const std::string_view policy = rest.substr(0, second);
+    const auto p = retryPolicyFromId(policy);
+    if (!p)
+        throw InputError("unknown retry policy " + quoted(policy)
+                         + " (known: none, immediate, retry_after, retry_after_header, backoff)");
+    c.retry = *p;
+    rest = second == std::string_view::npos ? std::string_view{} : rest.substr(second + 1);
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        const std::string_view item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        const auto eq = item.find('=');
+        if (eq == std::string_view::npos)
+            throw InputError("expected key=value (got " + quoted(item) + ")");
+        const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+        try {
+            if (key == "retry_delay")
+                c.retryDelayNanos = parseSeconds(value);
+            else if (key == "max_retries")
+                c.maxRetries = parseIntegerIn(value, 0, ClientConfig::kMaxRetries);
+            else if (key == "backoff_base")
+                c.backoffBaseNanos = parseSeconds(value);
+            else if (key == "backoff_cap")
+                c.backoffCapNanos = parseSeconds(value);
+            else if (key == "jitter") {
+                const auto j = jitterFromId(value);
+                if (!j)
+                    throw InputError("unknown jitter " + quoted(value) + " (known: full, equal, decorrelated, none)");
+                c.jitter = *j;
+            } else
+                throw InputError("unknown key " + quoted(key)
+                                 + " (known: retry_delay, max_retries, backoff_base, backoff_cap, jitter)");
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            throw InputError(what.rfind("unknown key", 0) == 0 ? what : std::string(key) + ": " + what);
+        }
+    }
+    checkPolicy(c, "");
+    return c;
+}
+
+std::string cohortText(const Cohort& c)
+{
+    const Cohort d;
+    std::string out = std::to_string(c.clients) + ":" + std::string(retryPolicyId(c.retry));
+    std::string options;
+    const auto add = [&](const char* key, const std::string& value) {
+        options += (options.empty() ? ":" : ",") + std::string(key) + "=" + value;
+    };
+    if (c.retryDelayNanos != d.retryDelayNanos)
+        add("retry_delay", formatSeconds(c.retryDelayNanos));
+    if (c.maxRetries != d.maxRetries)
+        add("max_retries", std::to_string(c.maxRetries));
+    if (c.backoffBaseNanos != d.backoffBaseNanos)
+        add("backoff_base", formatSeconds(c.backoffBaseNanos));
+    if (c.backoffCapNanos != d.backoffCapNanos)
+        add("backoff_cap", formatSeconds(c.backoffCapNanos));
+    if (c.jitter != d.jitter)
+        add("jitter", std::string(jitterId(c.jitter)));
+    return out + options;
+}
+
+ClientOptions withCohorts(ClientOptions o, std::vector<Cohort> cohorts)
+{
+    o.cohorts = std::move(cohorts);
+    if (o.cohorts.empty())
+        return o;
+    o.clients = 0;
+    for (const Cohort& c : o.cohorts)
+        o.clients += c.clients;
+    const Cohort& first = o.cohorts.front();
+    o.retry = first.retry;
+    o.retryDelayNanos = first.retryDelayNanos;
+    o.maxRetries = first.maxRetries;
+    o.backoffBaseNanos = first.backoffBaseNanos;
+    o.backoffCapNanos = first.backoffCapNanos;
+    o.jitter = first.jitter;
+    return o;
+}
+
+bool ClientConfig::anyRetries() const
+{
+    for (const Cohort& p : m_policies)
+        if (p.retry != RetryPolicy::None && p.maxRetries > 0)
+            return true;
+    return false;
 }
 
 bool retryable(const Decision& d)
@@ -92,11 +220,11 @@ bool retryable(const Decision& d)
     return !d.allowed && !d.retryNever();
 }
 
-std::optional<Nanos> retryDelay(const ClientConfig& clients, const Decision& d)
+std::optional<Nanos> retryDelay(const Cohort& policy, const Decision& d)
 {
-    switch (clients.retry()) {
+    switch (policy.retry) {
     case RetryPolicy::None: return std::nullopt;
-    case RetryPolicy::Immediate: return clients.options().retryDelayNanos;
+    case RetryPolicy::Immediate: return policy.retryDelayNanos;
     case RetryPolicy::RetryAfter: return d.retryAfter;
     case RetryPolicy::RetryAfterHeader:
         // Retry-After is in whole seconds: ceil(retry_after), and a denial's retry_after is > 0,

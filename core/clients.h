@@ -45,6 +45,21 @@ std::optional<KeyMode> keyModeFromId(std::string_view id);
 std::string_view retryPolicyId(RetryPolicy p);
 std::optional<RetryPolicy> retryPolicyFromId(std::string_view id);
 
+// Cohort is a group of clients with a retry policy of their own (issue 25: a scenario mixes
+// well-behaved and tight-loop clients). Clients are numbered cohort by cohort: the first
+// `clients` ids belong to the first cohort, and so on.
+struct Cohort {
+    std::int64_t clients = 1;
+    RetryPolicy retry = RetryPolicy::None;
+    Nanos retryDelayNanos = 0;
+    std::int64_t maxRetries = 3;
+    Nanos backoffBaseNanos = kNanosPerSecond / 10;
+    Nanos backoffCapNanos = 10 * kNanosPerSecond;
+    Jitter jitter = Jitter::Full;
+
+    friend bool operator==(const Cohort&, const Cohort&) = default;
+};
+
 // ClientOptions are the raw values; ClientConfig::make checks them.
 struct ClientOptions {
     std::int64_t clients = 1;
@@ -56,6 +71,9 @@ struct ClientOptions {
     Nanos backoffCapNanos = 10 * kNanosPerSecond;  // ... capped at cap
     std::uint64_t seed = 1;                     // backoff: the jitter draws
     Jitter jitter = Jitter::Full;               // backoff: how the delay is spread
+    // Cohorts, when given, hold every client (their sizes add up to `clients`), each with its own
+    // policy; the policy fields above are then the first cohort's.
+    std::vector<Cohort> cohorts;
 
     friend bool operator==(const ClientOptions&, const ClientOptions&) = default;
 };
@@ -76,12 +94,24 @@ public:
     RetryPolicy retry() const { return m_o.retry; }
     // keys is how many limiters the configuration can hold: K per client, 1 global.
     std::int64_t keys() const { return m_o.key == KeyMode::Client ? m_o.clients : 1; }
+    // policyOf is client c's retry policy: its cohort's, or the options' when there are none.
+    const Cohort& policyOf(std::int64_t client) const
+    {
+        std::size_t i = 0;
+        while (i + 1 < m_policies.size() && client >= m_ends[i])
+            ++i;
+        return m_policies[i];
+    }
+    // anyRetries is true when some client retries a denial.
+    bool anyRetries() const;
 
     ClientConfig() = default; // one client, no retries
-    friend bool operator==(const ClientConfig&, const ClientConfig&) = default;
+    friend bool operator==(const ClientConfig& a, const ClientConfig& b) { return a.m_o == b.m_o; }
 
 private:
     ClientOptions m_o;
+    std::vector<Cohort> m_policies{Cohort{}}; // one per cohort, or the options' own policy
+    std::vector<std::int64_t> m_ends{1};     // the first client id past each
 };
 
 // Attempt is one decided attempt: of request `request` (index in arrival order, from 0), by
@@ -152,7 +182,7 @@ ClientsTrace simulateClients(const LimiterConfig& config, const ClientConfig& cl
 // deterministic policies: immediate retry_delay, retry_after, retry_after_header
 // ceil(retry_after) in whole seconds. nullopt for None and for Backoff, which needs a draw: see
 // backoffDelay.
-std::optional<Nanos> retryDelay(const ClientConfig& clients, const Decision& d);
+std::optional<Nanos> retryDelay(const Cohort& policy, const Decision& d);
 
 // backoffDelay is the full-jitter delay u * min(cap, base * 2^a) with u = draw / 2^53, draw a
 // 53-bit integer (the top 53 bits of one std::mt19937_64 output). The product is exact in 128-bit
@@ -169,6 +199,16 @@ Nanos jitteredDelay(Jitter j, Nanos base, Nanos cap, std::int32_t a, Nanos prev,
 // jitterDraw is client c's k-th draw (53 bits) from the scenario's seed: each client's draws are
 // its own, reproducible from the seed and its id, whatever the other clients do.
 std::uint64_t jitterDraw(std::uint64_t seed, std::int64_t client, std::uint32_t k);
+
+// parseCohort reads "K:POLICY[:key=value,...]": K clients, a retry policy id, and its options
+// retry_delay, max_retries, backoff_base, backoff_cap, jitter ("9:retry_after",
+// "1:immediate:retry_delay=0.1,max_retries=20"). Values not named are the defaults. It throws
+// InputError naming what is wrong.
+Cohort parseCohort(std::string_view text);
+// cohortText writes a cohort in that grammar, naming the options that differ from the defaults.
+std::string cohortText(const Cohort& c);
+// withCohorts returns o with these cohorts: its clients their sum, its own policy the first's.
+ClientOptions withCohorts(ClientOptions o, std::vector<Cohort> cohorts);
 
 // retryable is false for an admission and for a denial no later attempt can turn into an
 // admission (a cost above L or C, whose retry_after is "never"): such a request is not retried

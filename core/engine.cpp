@@ -132,7 +132,6 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
         throw InputError("a policy needs at least one layer");
     const ClusterConfig cluster = setup.cluster.value_or(ClusterConfig{});
     const ClientConfig clients = setup.clients.value_or(ClientConfig{});
-    const ClientOptions& o = clients.options();
     const std::int64_t k = clients.clients();
     const std::size_t n = in.arrivals.size();
     if (static_cast<std::int64_t>(n) > kMaxAttempts)
@@ -306,17 +305,18 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
             m.maxInWindow = std::max(m.maxInWindow, static_cast<std::int64_t>(inside.size()));
             continue;
         }
-        if (o.retry == RetryPolicy::None || p.attempt >= o.maxRetries || !retryable(d)) {
+        const Cohort& policy = clients.policyOf(client);
+        if (policy.retry == RetryPolicy::None || p.attempt >= policy.maxRetries || !retryable(d)) {
             ++s.gaveUp;
             continue;
         }
         Nanos wait = 0;
-        if (o.retry == RetryPolicy::Backoff) {
+        if (policy.retry == RetryPolicy::Backoff) {
             const std::uint64_t u = jitterDraw(setup.seed, client, draws[std::size_t(client)]++);
-            wait = jitteredDelay(o.jitter, o.backoffBaseNanos, o.backoffCapNanos, p.attempt,
-                                 p.attempt == 0 ? o.backoffBaseNanos : p.prev, u);
+            wait = jitteredDelay(policy.jitter, policy.backoffBaseNanos, policy.backoffCapNanos, p.attempt,
+                                 p.attempt == 0 ? policy.backoffBaseNanos : p.prev, u);
         } else {
-            wait = *retryDelay(clients, d);
+            wait = *retryDelay(policy, d);
         }
         const Int128 at = Int128(p.t) + wait;
         if (at > kMaxNanos)

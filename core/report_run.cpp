@@ -26,8 +26,14 @@ void writeClientSettings(std::ostream& out, const ClientConfig& c, std::uint64_t
     out << "{\"clients\": " << o.clients << ", \"key\": " << jsonString(keyModeId(o.key))
         << ", \"retry\": " << jsonString(retryPolicyId(o.retry)) << ", \"retry_delay\": " << formatSeconds(o.retryDelayNanos)
         << ", \"max_retries\": " << o.maxRetries << ", \"backoff_base\": " << formatSeconds(o.backoffBaseNanos)
-        << ", \"backoff_cap\": " << formatSeconds(o.backoffCapNanos) << ", \"jitter\": " << jsonString(jitterId(o.jitter))
-        << ", \"seed\": " << seed << "}";
+        << ", \"backoff_cap\": " << formatSeconds(o.backoffCapNanos) << ", \"jitter\": " << jsonString(jitterId(o.jitter));
+    if (!o.cohorts.empty()) {
+        out << ", \"cohorts\": [";
+        for (std::size_t i = 0; i < o.cohorts.size(); ++i)
+            out << (i ? ", " : "") << jsonString(cohortText(o.cohorts[i]));
+        out << "]";
+    }
+    out << ", \"seed\": " << seed << "}";
 }
 
 void writeClusterSettings(std::ostream& out, const ClusterConfig& c)

@@ -256,7 +256,8 @@ std::optional<ClientConfig> Reader::readClients(const QJsonValue& v)
     if (!v.isObject())
         refuse(QString("\"clients\" must be an object (got %1)").arg(typeName(v)));
     const QJsonObject o = v.toObject();
-    unknownKeys(o, {"clients", "key", "retry", "retry_delay", "max_retries", "backoff_base", "backoff_cap", "jitter"},
+    unknownKeys(o, {"clients", "key", "retry", "retry_delay", "max_retries", "backoff_base", "backoff_cap", "jitter",
+                    "cohorts"},
                 "clients.");
     ClientOptions c;
     if (const auto t = text(o, "clients", "clients.clients", "a whole number"))
@@ -288,6 +289,16 @@ std::optional<ClientConfig> Reader::readClients(const QJsonValue& v)
             refuse(QString("\"clients.jitter\": unknown jitter %1 (known: full, equal, decorrelated, none)")
                        .arg(q(ratelab::quoted(*t))));
         c.jitter = *j;
+    }
+    if (o.contains("cohorts")) { // ["K:POLICY[:key=value,...]", ...]: they hold every client
+        if (!o.value("cohorts").isArray())
+            refuse(QString("\"clients.cohorts\" must be an array of \"K:POLICY\" (got %1)").arg(typeName(o.value("cohorts"))));
+        std::vector<Cohort> cohorts;
+        for (const QJsonValue& item : o.value("cohorts").toArray()) {
+            const std::string v = scalar(item, "clients.cohorts", "\"K:POLICY[:key=value,...]\"");
+            cohorts.push_back(parsed<Cohort>(v, "clients.cohorts", [](std::string_view x) { return parseCohort(x); }));
+        }
+        c.cohorts = std::move(cohorts);
     }
     return parsed<ClientConfig>(std::string(), "clients", [&](std::string_view) { return ClientConfig::make(c); });
 }

@@ -108,8 +108,14 @@ void writeProduction(QByteArray& out, const Scenario& s)
                + jsonString(std::string(retryPolicyId(c.retry))) + ", \"retry_delay\": " + seconds(c.retryDelayNanos)
                + ", \"max_retries\": " + QByteArray::number(qint64(c.maxRetries)) + ", \"backoff_base\": "
                + seconds(c.backoffBaseNanos) + ", \"backoff_cap\": " + seconds(c.backoffCapNanos)
-               + (c.jitter == Jitter::Full ? QByteArray() : ", \"jitter\": \"" + QByteArray(jitterId(c.jitter).data()) + "\"")
-               + "}";
+               + (c.jitter == Jitter::Full ? QByteArray() : ", \"jitter\": \"" + QByteArray(jitterId(c.jitter).data()) + "\"");
+        if (!c.cohorts.empty()) { // issue 25: only when there are some
+            out += ", \"cohorts\": [";
+            for (std::size_t i = 0; i < c.cohorts.size(); ++i)
+                out += (i ? ", " : "") + jsonString(cohortText(c.cohorts[i]));
+            out += "]";
+        }
+        out += "}";
     }
     if (s.explicitArrivals && !s.explicitClients.empty())
         writeIntegers(out, "client_of", s.explicitClients);

@@ -231,14 +231,14 @@ inline Result run(const EngineSetup& s, std::span<const Nanos> arrivals, std::sp
         a.allowed = out.allowed;
         r.log.push_back(a);
         r.perNodeAllowed[std::size_t(node)] += out.allowed;
-        const ClientOptions& o = cl.options();
+        const Cohort& o = cl.policyOf(client); // the client's cohort's policy
         if (out.allowed || o.retry == RetryPolicy::None || p.attempt >= o.maxRetries || out.retryNever())
             continue;
         const Nanos wait = o.retry == RetryPolicy::Backoff
                                ? jitteredDelay(o.jitter, o.backoffBaseNanos, o.backoffCapNanos, p.attempt,
                                                p.attempt == 0 ? o.backoffBaseNanos : p.prev,
                                                jitterDraw(s.seed, client, draws[std::size_t(client)]++))
-                               : *retryDelay(cl, out);
+                               : *retryDelay(o, out);
         queue.push_back({p.t + wait, seq++, p.request, p.attempt + 1, wait});
     }
     return r;

@@ -37,6 +37,26 @@ void checkRefused(const QStringList& args, const QString& part)
 class TestCliClients : public QObject {
     Q_OBJECT
 private slots:
+    // --cohort: "Everyone comes back at the reset" with 20 clients honouring retry_after and 10
+    // that never retry (clients 20..29 send requests 20..29, all denied in window 0): the fixed
+    // window's denied 20 are requests 10..29; 10..19 retry at 10 s and pass, 20..29 give up.
+    void cohorts()
+    {
+        const Run r = runRatelab({"compare", "--preset", "comes-back-at-reset", "--algorithms", "fixed_window", "--cohort",
+                                  "20:retry_after", "--cohort", "10:none"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject doc = parseJson(r.out);
+        const QJsonObject c = doc["results"].toObject()["fixed_window"].toObject()["clients"].toObject();
+        QCOMPARE(c["attempts"].toInt(), 40);
+        QCOMPARE(c["gave_up"].toInt(), 10);
+        QCOMPARE(doc["input"].toObject()["clients"].toObject()["cohorts"].toArray().size(), 2);
+        checkRefused({"compare", "--clients", "3", "--cohort", "2:retry_after", "--cohort", "2:none"},
+                     "--clients 3: the cohorts hold 4 clients");
+        checkRefused({"compare", "--cohort", "2:retry_after", "--retry", "immediate"},
+                     "--retry: the cohorts give each client its policy");
+        checkRefused({"compare", "--cohort", "2:retry_after:max_retries=500"}, "max_retries: must be at most 100");
+    }
+
     void withoutClientOptionsNothingChanges()
     {
         const Run r = runRatelab({"compare", "--n", "3"});

@@ -235,7 +235,7 @@ private slots:
         const auto delayFor = [&](Nanos retryAfter) {
             Decision d;
             d.retryAfter = retryAfter;
-            return retryDelay(header, d);
+            return retryDelay(header.policyOf(0), d);
         };
         QCOMPARE(delayFor(ms(300)), std::optional<Nanos>(sec(1))); // 0.3 s waits 1 s
         QCOMPARE(delayFor(sec(2)), std::optional<Nanos>(sec(2)));  // 2 s exactly waits 2 s

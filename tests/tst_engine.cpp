@@ -309,6 +309,32 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, run({}, {{0, 0}, {1, 0}})); // nobody left to serve
     }
 
+    // Cohorts: three clients on one global key, fixed window of 1 per 10 s; client 0 alone retries
+    // immediately after 1 s, at most twice (cohort 1); clients 1 and 2 never retry (cohort 2).
+    // Requests at 0 by clients 2, 0, 1: client 2 takes the one slot; client 0 is denied and
+    // retries at 1 s and 2 s, denied again (9 s, 8 s); client 1 gives up at once. 5 attempts.
+    void cohortsEachTheirOwnPolicy()
+    {
+        ClientOptions o;
+        o.clients = 3;
+        o.key = KeyMode::Global;
+        o.cohorts = {Cohort{1, RetryPolicy::Immediate, kSecond, 2}, Cohort{2, RetryPolicy::None}};
+        EngineSetup s;
+        s.layers = {{Algorithm::FixedWindow, LimiterConfig::make(1, 10 * kSecond)}};
+        s.clients = ClientConfig::make(o);
+        const std::vector<Nanos> t{0, 0, 0};
+        const std::vector<std::int64_t> who{2, 0, 1};
+        const RowRun r = runRow(s, {t, {}, who});
+        compareLog(r, {{0, 0, 0, true, 0, 0}, {1, 0, 0, false, 10 * kSecond, 0}, {2, 0, 0, false, 10 * kSecond, 0},
+                       {1, 1, kSecond, false, 9 * kSecond, 0}, {1, 2, 2 * kSecond, false, 8 * kSecond, 0}});
+        QCOMPARE(r.clients.gaveUp, std::int64_t(2));
+        QCOMPARE(s.clients->policyOf(0).retry, RetryPolicy::Immediate);
+        QCOMPARE(s.clients->policyOf(2).retry, RetryPolicy::None);
+        // The cohorts must hold every client.
+        o.cohorts.back().clients = 1;
+        QVERIFY_THROWS_EXCEPTION(InputError, ClientConfig::make(o));
+    }
+
     // Every combination against the oracle: random policies of 1 to 3 layers (nginx included),
     // costs, clients that retry (every policy), clusters (every mode and balancer, skew), headers.
     void everyCombinationIsTheOracle()
@@ -364,6 +390,15 @@ private slots:
                 o.jitter = kAllJitters[std::size_t(in(0, 3))];
                 o.backoffBaseNanos = in(1, 4) * kSecond / 4;
                 o.backoffCapNanos = in(1, 8) * kSecond / 2;
+                if (o.clients > 1 && in(0, 1)) { // two cohorts, the second with a policy of its own
+                    const std::int64_t first = in(1, o.clients - 1);
+                    Cohort other{o.clients - first, kAllRetryPolicies[std::size_t(in(0, 4))], in(0, 4) * kSecond / 4,
+                                 in(0, 3), in(1, 4) * kSecond / 4, in(1, 8) * kSecond / 2,
+                                 kAllJitters[std::size_t(in(0, 3))]};
+                    o.cohorts = {Cohort{first, o.retry, o.retryDelayNanos, o.maxRetries, o.backoffBaseNanos,
+                                        o.backoffCapNanos, o.jitter},
+                                 other};
+                }
                 s.clients = ClientConfig::make(o);
                 if (in(0, 1))
                     for (std::size_t i = 0; i < count; ++i)

@@ -24,6 +24,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -264,6 +265,45 @@ private slots:
         // Limit 10 per 10 s; 40 requests 0.25 s apart all in [0 s, 10 s): the first 10 (to 2.25 s)
         // fill the old limit, and from about 2 s on the new one admits 10 more (to 4.75 s).
         QCOMPARE(result(Algorithm::FixedWindow).metrics.allowed, 20);
+    }
+
+    // Cohorts typed in the Clients group, one limit for all: 2 clients honouring retry_after and 1
+    // that never retries make 3 clients; the one policy's fields fold away; a typo is refused with the
+    // reason in the banner; Undo brings back the single policy.
+    void cohortsAreTyped()
+    {
+        ClientsGroup* clients = m_window->controls()->clients();
+        clients->setChecked(true);
+        settle();
+        m_window->document()->change("Key", [](Scenario& s) { // one limit for all
+            ClientOptions o = s.clients->options();
+            o.key = KeyMode::Global;
+            s.clients = ClientConfig::make(o);
+        });
+        clients->cohorts()->setText("2:retry_after; 1:none");
+        emit clients->cohorts()->editingFinished();
+        settle();
+        const ClientOptions o = m_window->document()->scenario().clients->options();
+        QCOMPARE(o.clients, std::int64_t(3));
+        QCOMPARE(o.cohorts.size(), std::size_t(2));
+        QCOMPARE(o.cohorts[1].retry, RetryPolicy::None);
+        QVERIFY(clients->retry()->isHidden());
+        QCOMPARE(clients->cohorts()->text(), QString("2:retry_after; 1:none"));
+        // Requests i go to client i mod 3: client 2 (requests 3k + 2) never retries; the fixed
+        // window's denied requests 11..15 (indices 10..14) of clients 1, 2, 0, 1, 2: the two of
+        // client 2 give up, the three others retry at the boundary and pass.
+        const ClientTrace& c = *result(Algorithm::FixedWindow).clients;
+        QCOMPARE(c.clients.gaveUp, std::int64_t(2));
+        QCOMPARE(c.clients.attempts, std::int64_t(18));
+        clients->cohorts()->setText("2:retry_after; 1:nonsense");
+        emit clients->cohorts()->editingFinished();
+        settle();
+        QVERIFY2(m_window->banner()->text().contains("unknown retry policy 'nonsense'"), qPrintable(m_window->banner()->text()));
+        QCOMPARE(m_window->document()->scenario().clients->options().cohorts.size(), std::size_t(2));
+        m_window->document()->undoStack()->undo(); // the cohorts, then the key
+        settle();
+        QVERIFY(m_window->document()->scenario().clients->options().cohorts.empty());
+        QVERIFY(!clients->retry()->isHidden());
     }
 
     // Jitter shows with backoff only, and picks how each client spreads its delay.

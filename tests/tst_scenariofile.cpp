@@ -443,6 +443,27 @@ private slots:
         QVERIFY2(bad.error.contains("changes") && bad.error.contains("window"), qPrintable(bad.error));
     }
 
+    // "clients.cohorts" (issue 25) read and write back as given, and hold every client.
+    void cohortsRoundTrip()
+    {
+        const LoadResult r = parseScenario(valid(
+            R"("clients": {"clients": 10, "key": "global", "cohorts": ["9:retry_after", "1:immediate:retry_delay=0.1,max_retries=20"]})"));
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        const ClientOptions& o = r.scenario->clients->options();
+        QCOMPARE(o.cohorts.size(), std::size_t(2));
+        QCOMPARE(o.cohorts[1].maxRetries, std::int64_t(20));
+        QCOMPARE(r.scenario->clients->policyOf(9).retry, RetryPolicy::Immediate);
+        const QByteArray written = serializeScenario(*r.scenario);
+        QVERIFY2(written.contains(R"("cohorts": ["9:retry_after", "1:immediate:retry_delay=0.1,max_retries=20"])"),
+                 written.constData());
+        const LoadResult again = parseScenario(written);
+        QVERIFY2(again.scenario, qPrintable(again.error));
+        QVERIFY(*again.scenario == *r.scenario);
+        const LoadResult short_ = parseScenario(valid(R"("clients": {"clients": 11, "cohorts": ["9:retry_after"]})"));
+        QVERIFY(!short_.scenario);
+        QVERIFY2(short_.error.contains("the cohorts hold 9 clients, but there are 11"), qPrintable(short_.error));
+    }
+
     // A JSON number a double cannot hold is refused, never run rounded; as a string it is exact.
     void numbersStayExact()
     {

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QTableWidget>
@@ -51,6 +52,7 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     , m_backoffBase(new SliderValue(tr("Backoff base"), 0.001, 10, 3, " s", SliderValue::Scale::Log))
     , m_backoffCap(new SliderValue(tr("Backoff cap"), 0.01, 100, 2, " s", SliderValue::Scale::Log))
     , m_jitter(new QComboBox)
+    , m_cohorts(new QLineEdit)
 {
     setCheckable(true);
     setToolTip(tr("Requests belong to clients (request i to client i mod K) that retry a denied attempt"));
@@ -62,12 +64,33 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_clients);
     layout->addLayout(labelled(tr("Key"), m_key));
-    layout->addLayout(labelled(tr("Retry"), m_retry));
+    layout->addLayout(m_retryRow = labelled(tr("Retry"), m_retry));
     layout->addWidget(m_retryDelay);
     layout->addWidget(m_maxRetries);
     layout->addWidget(m_backoffBase);
     layout->addWidget(m_backoffCap);
     layout->addLayout(m_jitterRow = labelled(tr("Jitter"), m_jitter));
+    auto* cohortsLabel = new QLabel(tr("C&ohorts (each its own policy):"));
+    cohortsLabel->setBuddy(m_cohorts);
+    layout->addWidget(cohortsLabel);
+    layout->addWidget(m_cohorts);
+    m_cohorts->setPlaceholderText(tr("e.g. 9:retry_after; 1:immediate:retry_delay=0.1"));
+    m_cohorts->setToolTip(tr("Groups of clients, each with its own retry policy, separated by ';': K:POLICY[:key=value,...] "
+                             "with retry_delay, max_retries, backoff_base, backoff_cap, jitter. Clients are numbered "
+                             "cohort by cohort; empty: every client retries as set above. Enter applies."));
+    connect(m_cohorts, &QLineEdit::editingFinished, this, [this] {
+        const QString text = m_cohorts->text().trimmed();
+        if (text == cohortsText())
+            return;
+        m_document->change(tr("Cohorts"), [text](Scenario& s) {
+            std::vector<Cohort> cohorts;
+            for (const QString& part : text.split(';', Qt::SkipEmptyParts))
+                if (!part.trimmed().isEmpty())
+                    cohorts.push_back(parseCohort(part.trimmed().toStdString()));
+            ClientOptions o = s.clients.value_or(ClientConfig{}).options();
+            s.clients = ClientConfig::make(withCohorts(o, std::move(cohorts)));
+        });
+    });
     for (const char* name : kJitterNames)
         m_jitter->addItem(tr(name));
     m_jitter->setToolTip(tr("How each client spreads its backoff delay (its own draws, from the seed)"));
@@ -124,6 +147,16 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     showDocument();
 }
 
+QString ClientsGroup::cohortsText() const
+{
+    const Scenario& s = m_document->scenario();
+    QStringList parts;
+    if (s.clients)
+        for (const Cohort& c : s.clients->options().cohorts)
+            parts << QString::fromStdString(cohortText(c));
+    return parts.join("; ");
+}
+
 void ClientsGroup::showDocument()
 {
     const Scenario& s = m_document->scenario();
@@ -140,13 +173,21 @@ void ClientsGroup::showDocument()
         m_retry->setCurrentIndex(int(o.retry));
         m_jitter->setCurrentIndex(int(o.jitter));
     }
-    m_retryDelay->setVisible(o.retry == RetryPolicy::Immediate);
-    m_maxRetries->setVisible(o.retry != RetryPolicy::None);
-    m_backoffBase->setVisible(o.retry == RetryPolicy::Backoff);
-    m_backoffCap->setVisible(o.retry == RetryPolicy::Backoff);
+    // With cohorts each client's policy is its cohort's: the one policy above does not apply.
+    const bool one = o.cohorts.empty();
+    m_clients->setEnabled(one); // the cohorts' sizes add up to the clients
+    for (int i = 0; i < m_retryRow->count(); ++i)
+        if (QWidget* w = m_retryRow->itemAt(i)->widget())
+            w->setVisible(one);
+    m_retryDelay->setVisible(one && o.retry == RetryPolicy::Immediate);
+    m_maxRetries->setVisible(one && o.retry != RetryPolicy::None);
+    m_backoffBase->setVisible(one && o.retry == RetryPolicy::Backoff);
+    m_backoffCap->setVisible(one && o.retry == RetryPolicy::Backoff);
     for (int i = 0; i < m_jitterRow->count(); ++i)
         if (QWidget* w = m_jitterRow->itemAt(i)->widget())
-            w->setVisible(o.retry == RetryPolicy::Backoff);
+            w->setVisible(one && o.retry == RetryPolicy::Backoff);
+    if (!m_cohorts->hasFocus())
+        m_cohorts->setText(cohortsText());
 }
 
 // --- layers ----------------------------------------------------------------------------------------

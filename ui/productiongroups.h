@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QLayout;
+class QLineEdit;
 class QPushButton;
 class QTableWidget;
 
@@ -56,6 +57,7 @@ public:
     SliderValue* clients() const { return m_clients; }
     QComboBox* retry() const { return m_retry; }
     QComboBox* jitter() const { return m_jitter; }
+    QLineEdit* cohorts() const { return m_cohorts; }
 
 private:
     void showDocument();
@@ -70,7 +72,10 @@ private:
     SliderValue* m_backoffBase;
     SliderValue* m_backoffCap;
     QComboBox* m_jitter;
+    QLineEdit* m_cohorts;
     QLayout* m_jitterRow = nullptr;
+    QLayout* m_retryRow = nullptr;
+    QString cohortsText() const;
 };
 
 class LayersGroup : public QGroupBox {
