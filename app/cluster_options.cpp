@@ -40,6 +40,11 @@ void addClusterOptions(QCommandLineParser& parser)
         {"fallback", "Cluster: what nodes do while the store is down: open, closed or local (default open).", "name"},
         {"join", "Cluster: node N joins at T seconds, new (repeatable); before that it takes no requests.", "N@T"},
         {"leave", "Cluster: node N leaves at T seconds (repeatable); its requests go to the others.", "N@T"},
+        {"autoscale",
+         "Cluster: MIN to MAX nodes by load: at each whole second the nodes up are ceil(last second's attempts / "
+         "--scale-at), kept in MIN..MAX; a node that comes up is new. Nodes is MAX.",
+         "MIN:MAX"},
+        {"scale-at", "Cluster: with --autoscale, the attempts a second one node takes (default 1).", "per_second"},
         {"buckets-start",
          "Buckets (token and leaky buckets, GCRA, nginx) start full (default) or empty: at 0, when a node joins, when "
          "a node falls back to its own limiter. Windows start empty either way.",
@@ -79,7 +84,7 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
     }
     bool given = false;
     for (const char* name : {"nodes", "balancer", "coordination", "latency", "sync", "skew", "outage", "fallback", "join",
-                             "leave"})
+                             "leave", "autoscale", "scale-at"})
         given = given || p.isSet(name);
     if (!given)
         return;
@@ -160,6 +165,27 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
     };
     events("join", o.joins);
     events("leave", o.leaves);
+    if (p.isSet("autoscale")) {
+        const QString v = p.value("autoscale");
+        const auto colon = v.indexOf(':');
+        if (colon < 0)
+            throw InputError("--autoscale: expected MIN:MAX nodes (got " + ratelab::quoted(v.toStdString()) + ")");
+        try {
+            o.autoscaleMin = int(parseIntegerIn(v.left(colon).toStdString(), 1, ClusterConfig::kMaxNodes));
+            o.autoscaleMax = int(parseIntegerIn(v.mid(colon + 1).toStdString(), 1, ClusterConfig::kMaxNodes));
+        } catch (const InputError& e) {
+            throw InputError(std::string("--autoscale: ") + e.what());
+        }
+        if (p.isSet("nodes") && o.nodes != o.autoscaleMax)
+            throw InputError("--nodes " + std::to_string(o.nodes) + ": --autoscale " + v.toStdString() + " runs up to "
+                             + std::to_string(o.autoscaleMax) + " nodes");
+        o.nodes = o.autoscaleMax;
+    }
+    if (p.isSet("scale-at")) {
+        if (o.autoscaleMax == 0)
+            throw InputError("--scale-at: applies only with --autoscale");
+        o.scaleAt = *rateOption(p, "scale-at");
+    }
     s.cluster = ClusterConfig::make(o);
 }
 

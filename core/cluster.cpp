@@ -126,9 +126,28 @@ ClusterConfig ClusterConfig::make(const Options& o)
             if (j.node == l.node && l.at <= j.at)
                 throw InputError("node " + std::to_string(j.node) + " leaves at " + formatSeconds(l.at)
                                  + " s, not after it joins at " + formatSeconds(j.at) + " s");
+    if (o.autoscaleMax > 0) {
+        if (o.autoscaleMin < 1 || o.autoscaleMin > o.autoscaleMax)
+            throw InputError("autoscale runs from at least 1 node to at least as many (got " + std::to_string(o.autoscaleMin)
+                             + ":" + std::to_string(o.autoscaleMax) + ")");
+        if (o.autoscaleMax != o.nodes)
+            throw InputError("autoscale up to " + std::to_string(o.autoscaleMax) + " nodes needs nodes "
+                             + std::to_string(o.autoscaleMax) + " (got " + std::to_string(o.nodes) + ")");
+        if (!o.joins.empty() || !o.leaves.empty())
+            throw InputError("autoscale decides which nodes are up: leave out joins and leaves");
+        if (o.scaleAt.tokens <= 0 || o.scaleAt.perNanos <= 0)
+            throw InputError("scale-at must be more than 0 attempts a second");
+    }
     ClusterConfig c;
     c.m_o = o;
     return c;
+}
+
+int ClusterConfig::nodesFor(std::int64_t attempts) const
+{
+    // ceil(attempts / (tokens per perNanos ns, a second's worth)) = ceil(attempts * perNanos / (tokens * 1 s))
+    const Int128 wanted = ceilDiv(Int128(attempts) * m_o.scaleAt.perNanos, Int128(m_o.scaleAt.tokens) * kNanosPerSecond);
+    return int(std::clamp<Int128>(wanted, m_o.autoscaleMin, m_o.autoscaleMax));
 }
 
 Nanos ClusterConfig::nodeOffset(int node) const

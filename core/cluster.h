@@ -111,6 +111,12 @@ public:
         Fallback fallback = Fallback::Open;
         std::vector<NodeEvent> joins = {};
         std::vector<NodeEvent> leaves = {};
+        // Autoscaling by load (issue 25): when autoscaleMax > 0, nodes 0 .. autoscaleMin - 1 are up
+        // at first, and at each whole second k the nodes up until k + 1 are the first
+        // clamp(ceil(attempts in [k - 1, k) / scaleAt), min, max); nodes = max.
+        int autoscaleMin = 0;
+        int autoscaleMax = 0;
+        Rate scaleAt{1, kNanosPerSecond}; // attempts a second one node takes
     };
 
     // make validates: nodes in 1..64, latency >= 0 and only for racy, sync > 0 for hybrid and
@@ -137,6 +143,11 @@ public:
     Nanos joinedAt(int node) const;
     // hasMembership is true when a node joins or leaves.
     bool hasMembership() const { return !m_o.joins.empty() || !m_o.leaves.empty(); }
+    // hasAutoscale is true when the nodes up follow the load.
+    bool hasAutoscale() const { return m_o.autoscaleMax > 0; }
+    // nodesFor returns how many nodes the autoscaler keeps up for a second after one of
+    // `attempts`: clamp(ceil(attempts / scaleAt), min, max).
+    int nodesFor(std::int64_t attempts) const;
 
     // nodeOffset returns how far node n's clock runs ahead: floor(skew * n / (N - 1)).
     Nanos nodeOffset(int node) const;
@@ -147,7 +158,8 @@ public:
         return x.nodes == y.nodes && x.balancer == y.balancer && x.coordination == y.coordination
             && x.latencyNanos == y.latencyNanos && x.syncNanos == y.syncNanos && x.skewNanos == y.skewNanos
             && x.seed == y.seed && x.outageFromNanos == y.outageFromNanos && x.outageToNanos == y.outageToNanos
-            && x.fallback == y.fallback && x.joins == y.joins && x.leaves == y.leaves;
+            && x.fallback == y.fallback && x.joins == y.joins && x.leaves == y.leaves
+            && x.autoscaleMin == y.autoscaleMin && x.autoscaleMax == y.autoscaleMax && x.scaleAt == y.scaleAt;
     }
 
     // The default is one node sharing a store: the single limiter.

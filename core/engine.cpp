@@ -67,9 +67,17 @@ class NodePicker {
 public:
     NodePicker(const ClusterConfig& c, std::uint64_t seed) : m_cluster(c), m_kind(c.balancer()), m_rng(seed)
     {
-        for (int n = 0; n < c.nodes(); ++n)
+        setUp(c.hasAutoscale() ? c.options().autoscaleMin : c.nodes());
+    }
+
+    // setUp keeps the first `count` nodes up (the autoscaler's choice).
+    void setUp(int count)
+    {
+        m_up.clear();
+        for (int n = 0; n < count; ++n)
             m_up.push_back(n);
     }
+    int upCount() const { return int(m_up.size()); }
 
     int pick(std::uint64_t client, Nanos t)
     {
@@ -193,6 +201,12 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     const bool storeModes = cluster.coordination() != Coordination::Local && cluster.coordination() != Coordination::Split;
     std::size_t next = 0;
     std::size_t nextChange = 0;
+    // The autoscaler: attempts counted per whole second; at each second's end the nodes up for the
+    // next are set from that count, and a node that comes up is new.
+    Nanos scaleTick = kNanosPerSecond;
+    std::int64_t attemptsThisSecond = 0;
+    if (cluster.hasAutoscale())
+        r.scaling.push_back({0, cluster.options().autoscaleMin});
 
     while (next < n || !retries.empty()) {
         Retry p;
@@ -210,6 +224,29 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
             policyQuota = quotaAny(changes[nextChange].fresh);
             for (std::size_t l = 1; l < layers; ++l)
                 policyQuota = std::min(policyQuota, quotaAny(fresh[l]));
+        }
+        if (cluster.hasAutoscale()) {
+            const auto scaleTo = [&](int now, Nanos at) {
+                const int before = picker.upCount();
+                picker.setUp(now);
+                for (int x = before; x < now; ++x) // up again: new, at this second
+                    for (auto& cell : cells)
+                        if (cell)
+                            cell->renew(x, at);
+                if (now != before)
+                    r.scaling.push_back({at, now});
+            };
+            if (p.t >= scaleTick) {
+                scaleTo(cluster.nodesFor(attemptsThisSecond), scaleTick); // the last second's load
+                attemptsThisSecond = 0;
+                scaleTick += kNanosPerSecond;
+                if (p.t >= scaleTick) { // quiet seconds since: no load, the fewest nodes
+                    scaleTo(cluster.nodesFor(0), scaleTick);
+                    const Nanos second = p.t / kNanosPerSecond;
+                    scaleTick = second >= kMaxNanos / kNanosPerSecond ? kMaxNanos : (second + 1) * kNanosPerSecond;
+                }
+            }
+            ++attemptsThisSecond;
         }
         const auto req = std::size_t(p.request);
         const std::int64_t client = in.clientOf.empty() ? (setup.clients ? p.request % k : p.request) : in.clientOf[req];

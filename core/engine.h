@@ -95,6 +95,7 @@ struct RowRun {
     std::vector<Nanos> resets;                // with headers: the header layer's reset after each
     std::vector<LayerFigure> figures;         // with headers and layers: log.size() * layers
     std::vector<Nanos> handed;                // with handedTimes: one per attempt
+    std::vector<std::pair<Nanos, int>> scaling; // autoscaling: from each time on, how many nodes are up
 };
 
 // runRow runs one row. It throws InputError for more than kMaxAttempts attempts, a client out of

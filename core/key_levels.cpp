@@ -54,9 +54,26 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
     std::vector<Replay> replays;
     Nanos end = 0;
     std::size_t nextChange = 0;
+    std::size_t nextScale = 1; // run.scaling[0] is the start
     const auto offsetOf = [&](int key) { return cluster && !store ? cluster->nodeOffset(key) : Nanos(0); };
     for (std::size_t i = 0; i < run.log.size(); ++i) {
         const LoggedAttempt& a = run.log[i];
+        // Autoscaling: a node that comes up again is new from then on (its line restarts there).
+        for (; cluster && !store && nextScale < run.scaling.size() && run.scaling[nextScale].first <= a.t; ++nextScale) {
+            const auto [at, up] = run.scaling[nextScale];
+            for (int key = run.scaling[nextScale - 1].second; key < up && std::size_t(key) < replays.size(); ++key) {
+                Replay& r = replays[std::size_t(key)];
+                if (!r.limiter)
+                    continue;
+                sampleUntil(r, at, std::max(r.lastHanded, at + offsetOf(key)), samplesPerGap);
+                r.limiter = fresh;
+                if (setup.startEmpty)
+                    emptyAt(*r.limiter, at + offsetOf(key));
+                r.lastHanded = std::numeric_limits<Nanos>::min();
+                r.line.points.push_back({at, levelAny(*r.limiter, at + offsetOf(key))});
+                r.lastT = at;
+            }
+        }
         // A limit change: each line is drawn up to it under the old config, then keeps its state.
         for (; nextChange < setup.changes.size() && setup.changes[nextChange].first <= a.t; ++nextChange) {
             const auto& [at, config] = setup.changes[nextChange];
@@ -85,8 +102,18 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
         Replay& r = replays[std::size_t(key)];
         if (!r.limiter) {
             r.limiter = fresh;
-            if (setup.startEmpty) // new with no credit: a node when it joins, the rest at 0
-                emptyAt(*r.limiter, (cluster && !store ? cluster->joinedAt(key) : 0) + offsetOf(key));
+            // New when it joined, or last came up (autoscaling), or at 0.
+            Nanos since = cluster && !store ? cluster->joinedAt(key) : 0;
+            for (std::size_t k = 1; cluster && !store && k < run.scaling.size() && run.scaling[k].first <= a.t; ++k)
+                if (run.scaling[k - 1].second <= key && key < run.scaling[k].second)
+                    since = run.scaling[k].first;
+            if (setup.startEmpty) // new with no credit
+                emptyAt(*r.limiter, since + offsetOf(key));
+            if (cluster && cluster->hasAutoscale() && since < a.t) { // the line starts when the node came up
+                r.line.points.push_back({since, levelAny(*r.limiter, since + offsetOf(key))});
+                r.lastT = since;
+                r.lastHanded = since + offsetOf(key);
+            }
             r.line.index = key;
             r.line.name = single ? "level"
                           : store ? "store"

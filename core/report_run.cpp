@@ -46,6 +46,9 @@ void writeClusterSettings(std::ostream& out, const ClusterConfig& c)
         out << ", \"outage\": {\"from\": " << formatSeconds(c.options().outageFromNanos) << ", \"to\": "
             << formatSeconds(c.options().outageToNanos) << ", \"fallback\": " << jsonString(fallbackId(c.options().fallback))
             << "}";
+    if (c.hasAutoscale())
+        out << ", \"autoscale\": {\"min\": " << c.options().autoscaleMin << ", \"max\": " << c.options().autoscaleMax
+            << ", \"scale_at\": " << jsonString(c.options().scaleAt.exactText()) << "}";
     for (const auto& [name, events] : {std::pair{"joins", &c.options().joins}, std::pair{"leaves", &c.options().leaves}})
         if (!events->empty()) {
             out << ", \"" << name << "\": [";
@@ -120,7 +123,15 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
              << jsonString(coordinationId(setup.cluster->coordination())) << ", \"per_node_allowed\": [";
         for (std::size_t n = 0; n < run.perNodeAllowed.size(); ++n)
             text << (n ? ", " : "") << run.perNodeAllowed[n];
-        text << "]}";
+        text << "]";
+        if (setup.cluster->hasAutoscale()) { // from each time on, the nodes up
+            text << ", \"scaling\": [";
+            for (std::size_t k = 0; k < run.scaling.size(); ++k)
+                text << (k ? ", " : "") << "{\"at\": " << formatSeconds(run.scaling[k].first) << ", \"nodes\": "
+                     << std::int64_t(run.scaling[k].second) << "}";
+            text << "]";
+        }
+        text << "}";
     }
     if (c.clients)
         text << ",\n   \"clients\": " << clientStatsJson(run.clients);

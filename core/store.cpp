@@ -65,6 +65,17 @@ StoreCell::Held StoreCell::newAt(Nanos clock, Nanos offset) const
     return h;
 }
 
+void StoreCell::renew(int n, Nanos t)
+{
+    if (m_nodes.empty())
+        return; // shared, racy: the nodes hold no state
+    Node& x = m_nodes[std::size_t(n)];
+    const Nanos offset = m_cluster->nodeOffset(n);
+    x.limiter = newAt(t + offset, offset);
+    x.last = kNotYet;
+    x.tick = -1; // hybrid: not synced yet
+}
+
 StoreCell::Node& StoreCell::node(int n)
 {
     Node& x = m_nodes[static_cast<std::size_t>(n)];

@@ -60,6 +60,9 @@ public:
     // decide decides an attempt of `cost` at true time t on node `node`, whose clock reads `clock`.
     // An admission is consumed: later attempts see it by the coordination's rule.
     Decision decide(int node, Nanos t, Nanos clock, std::int64_t cost);
+    // renew makes node `node`'s own state new at true time t (it came up again: autoscaling); a
+    // hybrid node copies the store at its next attempt.
+    void renew(int node, Nanos t);
     // look brings node `node`'s view up to true time t (clock `clock`) without deciding: what a
     // layer that was not asked shows in the response.
     void look(int node, Nanos t, Nanos clock);

@@ -193,7 +193,8 @@ std::optional<ClusterConfig> Reader::readCluster(const QJsonValue& v)
     if (!v.isObject())
         refuse(QString("\"cluster\" must be an object (got %1)").arg(typeName(v)));
     const QJsonObject o = v.toObject();
-    unknownKeys(o, {"nodes", "balancer", "coordination", "latency", "sync", "skew", "outage", "joins", "leaves"}, "cluster.");
+    unknownKeys(o, {"nodes", "balancer", "coordination", "latency", "sync", "skew", "outage", "joins", "leaves", "autoscale"},
+                "cluster.");
     ClusterConfig::Options c;
     if (const auto t = text(o, "nodes", "cluster.nodes", "a whole number"))
         c.nodes = int(parsed<std::int64_t>(*t, "cluster.nodes",
@@ -228,6 +229,23 @@ std::optional<ClusterConfig> Reader::readCluster(const QJsonValue& v)
                            .arg(q(ratelab::quoted(*t))));
             c.fallback = *f;
         }
+    }
+    if (o.contains("autoscale")) { // {"min": MIN, "max": MAX, "scale_at": R}
+        if (!o.value("autoscale").isObject())
+            refuse(QString("\"cluster.autoscale\" must be an object (got %1)").arg(typeName(o.value("autoscale"))));
+        const QJsonObject a = o.value("autoscale").toObject();
+        unknownKeys(a, {"min", "max", "scale_at"}, "cluster.autoscale.");
+        for (const auto& [key, field] : {std::pair{"min", &c.autoscaleMin}, std::pair{"max", &c.autoscaleMax}}) {
+            const QString path = QString("cluster.autoscale.") + key;
+            const auto t = text(a, key, path, "a whole number");
+            if (!t)
+                refuse(QString("\"%1\" is missing").arg(path));
+            *field = int(parsed<std::int64_t>(*t, path, [](std::string_view x) {
+                return parseIntegerIn(x, 1, ClusterConfig::kMaxNodes);
+            }));
+        }
+        if (const auto t = text(a, "scale_at", "cluster.autoscale.scale_at", "a rate per second"))
+            c.scaleAt = parsed<Rate>(*t, "cluster.autoscale.scale_at", [](std::string_view x) { return parseRate(x); });
     }
     for (const auto& [key, events] : {std::pair{"joins", &c.joins}, std::pair{"leaves", &c.leaves}}) {
         if (!o.contains(key))

@@ -91,6 +91,9 @@ void writeProduction(QByteArray& out, const Scenario& s)
         if (c.hasOutage())
             out += ", \"outage\": {\"from\": " + seconds(o.outageFromNanos) + ", \"to\": " + seconds(o.outageToNanos)
                    + ", \"fallback\": " + jsonString(std::string(fallbackId(o.fallback))) + "}";
+        if (c.hasAutoscale())
+            out += ", \"autoscale\": {\"min\": " + QByteArray::number(o.autoscaleMin) + ", \"max\": "
+                   + QByteArray::number(o.autoscaleMax) + ", \"scale_at\": " + jsonString(o.scaleAt.exactText()) + "}";
         for (const auto& [name, events] : {std::pair{"joins", &o.joins}, std::pair{"leaves", &o.leaves}}) {
             if (events->empty())
                 continue;

@@ -77,6 +77,25 @@ private slots:
         QVERIFY2(product.err.contains("traefik keeps its own configuration"), product.err.constData());
     }
 
+    // --autoscale 1:4 --scale-at 5: 40 requests 0.05 s apart; second 0 holds 20 attempts, so 4
+    // nodes are up from 1 s: JSON lists the scaling; nodes takes MAX; bad values exit 2.
+    void autoscale()
+    {
+        const Run r = runRatelab({"compare", "--algorithms", "token_bucket", "--limit", "5", "--window", "1", "--n", "40",
+                                  "--delay", "0.05", "--coordination", "local", "--autoscale", "1:4", "--scale-at", "5"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject doc = parseJson(r.out);
+        const QJsonObject cluster = doc["results"].toObject()["token_bucket"].toObject()["cluster"].toObject();
+        QCOMPARE(cluster["nodes"].toInt(), 4);
+        const QJsonArray scaling = cluster["scaling"].toArray();
+        QCOMPARE(scaling.size(), 2);
+        QCOMPARE(scaling[1].toObject()["at"].toDouble(), 1.0);
+        QCOMPARE(scaling[1].toObject()["nodes"].toInt(), 4);
+        const Run bad = runRatelab({"compare", "--autoscale", "1:4", "--nodes", "3"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("--nodes 3: --autoscale 1:4 runs up to 4 nodes"), bad.err.constData());
+    }
+
     void defaultOutputHasNoCluster()
     {
         const Run r = runRatelab({"compare", "--n", "5"});

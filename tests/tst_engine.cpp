@@ -335,6 +335,43 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, ClientConfig::make(o));
     }
 
+    // Autoscaling 1 to 3 local nodes at 2 attempts a second each, token bucket C = 1, r = 1/s.
+    // Second 0: node 0 alone takes 0 s (its token) and denies 0.25, 0.5, 0.75 s (0.75, 0.5, 0.25
+    // s short). At 1 s: 4 attempts -> ceil(4 / 2) = 2 nodes; node 1 comes up new. Round robin
+    // counts attempts (4 so far): 1 s to node 0 (its token of 1 s), 1.1 s to node 1 (new, full),
+    // 1.2 s to node 0 (0.8 s short). At 2 s: 3 -> 2 nodes; 2.5 s is attempt 7: node 1 (full
+    // again). At 3 s: 1 -> 1 node; 4 s to node 0. Empty start: node 0 denies 0 s too (1 s short)
+    // and node 1, new and empty at 1 s, denies 1.1 s (0.9 s short).
+    void autoscaling()
+    {
+        const std::vector<Nanos> t{0, kSecond / 4, kSecond / 2, 3 * kSecond / 4, kSecond, 11 * kSecond / 10,
+                                   6 * kSecond / 5, 5 * kSecond / 2, 4 * kSecond};
+        const auto run = [&](bool empty) {
+            EngineSetup s;
+            s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(1, kSecond)}};
+            ClusterConfig::Options o{3, Balancer::RoundRobin, Coordination::Local};
+            o.autoscaleMin = 1;
+            o.autoscaleMax = 3;
+            o.scaleAt = Rate{2, kSecond};
+            s.cluster = ClusterConfig::make(o);
+            s.startEmpty = empty;
+            return runRow(s, {t, {}, {}});
+        };
+        const RowRun full = run(false);
+        compareLog(full, {{0, 0, 0, true, 0, 0}, {1, 0, kSecond / 4, false, 3 * kSecond / 4, 0},
+                          {2, 0, kSecond / 2, false, kSecond / 2, 0}, {3, 0, 3 * kSecond / 4, false, kSecond / 4, 0},
+                          {4, 0, kSecond, true, 0, 0}, {5, 0, 11 * kSecond / 10, true, 0, 1},
+                          {6, 0, 6 * kSecond / 5, false, 4 * kSecond / 5, 0}, {7, 0, 5 * kSecond / 2, true, 0, 1},
+                          {8, 0, 4 * kSecond, true, 0, 0}});
+        QCOMPARE(full.scaling, (std::vector<std::pair<Nanos, int>>{{0, 1}, {kSecond, 2}, {3 * kSecond, 1}}));
+        const RowRun empty = run(true);
+        compareLog(empty, {{0, 0, 0, false, kSecond, 0}, {1, 0, kSecond / 4, false, 3 * kSecond / 4, 0},
+                           {2, 0, kSecond / 2, false, kSecond / 2, 0}, {3, 0, 3 * kSecond / 4, false, kSecond / 4, 0},
+                           {4, 0, kSecond, true, 0, 0}, {5, 0, 11 * kSecond / 10, false, 9 * kSecond / 10, 1},
+                           {6, 0, 6 * kSecond / 5, false, 4 * kSecond / 5, 0}, {7, 0, 5 * kSecond / 2, true, 0, 1},
+                           {8, 0, 4 * kSecond, true, 0, 0}});
+    }
+
     // Every combination against the oracle: random policies of 1 to 3 layers (nginx included),
     // costs, clients that retry (every policy), clusters (every mode and balancer, skew), headers.
     void everyCombinationIsTheOracle()

@@ -89,6 +89,21 @@ private slots:
         }
     }
 
+    // Autoscaling from N to N nodes is a cluster of N nodes: nobody comes or goes.
+    void autoscalingWithNoRoomIsAFixedCluster()
+    {
+        for (std::uint64_t seed = 1; seed <= propertySeeds(); ++seed) {
+            Random r(seed);
+            const Layer layer = r.layer();
+            const std::vector<Nanos> t = r.arrivals(30);
+            ClusterConfig::Options o = r.cluster();
+            const RowRun fixed = run(layer, o, t);
+            o.autoscaleMin = o.autoscaleMax = o.nodes;
+            o.scaleAt = Rate::reduced(1 + r.below(5), kSecond);
+            sameDecisions(fixed, run(layer, o, t), "seed " + QByteArray::number(qulonglong(seed)));
+        }
+    }
+
     void anOutageOfNoLengthChangesNothing()
     {
         for (std::uint64_t seed = 1; seed <= propertySeeds(); ++seed) {

@@ -85,6 +85,30 @@ private slots:
         QCOMPARE(levelsOf(setupOf(ClusterConfig::make(o))).lines.size(), std::size_t(2));
     }
 
+    // Autoscaling 1 to 2 local nodes at 2 attempts a second: requests at 0, 0, 0.5, 0.5 s fill
+    // second 0 (node 0 alone), so node 2 comes up new at 1 s, and 1.5 s (attempt 5: node 2)
+    // finds it full: its line starts at 1 s with 2 tokens (empty start: 0, then 0.5 at 1.5 s).
+    void aNodeThatComesUpStartsNew()
+    {
+        const std::vector<Nanos> t{0, 0, kSec / 2, kSec / 2, kSec, 3 * kSec / 2};
+        for (const bool empty : {false, true}) {
+            EngineSetup s = setupOf(std::nullopt);
+            ClusterConfig::Options o{2, Balancer::RoundRobin, Coordination::Local};
+            o.autoscaleMin = 1;
+            o.autoscaleMax = 2;
+            o.scaleAt = Rate{2, kSec};
+            s.cluster = ClusterConfig::make(o);
+            s.startEmpty = empty;
+            const RowRun run = runRow(s, {t, {}, {}});
+            const KeyLevels k = keyLevels(s, run, {}, 8, 2);
+            QCOMPARE(k.lines.size(), std::size_t(2));
+            const Points node2 = pointsOf(k.lines[1]);
+            QCOMPARE(node2.front(), (std::pair<double, double>{1, empty ? 0.0 : 2.0}));
+            QCOMPARE(run.log[5].node, std::uint8_t(1));
+            QCOMPARE(bool(run.log[5].allowed), !empty);
+        }
+    }
+
     // Clients with keys of their own, no retries: as the local nodes, named by client.
     void clientKeys()
     {

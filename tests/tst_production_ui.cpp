@@ -306,6 +306,34 @@ private slots:
         QVERIFY(!clients->retry()->isHidden());
     }
 
+    // Autoscaling in the Cluster group: 3 local nodes, from 1, at 5 attempts a second each. The
+    // default 15 requests 0.1 s apart put 10 in second 0 (node 0 alone), so 2 nodes are up from
+    // 1 s: round robin sends 1.0 .. 1.4 s (attempts 10 .. 14) to nodes 0, 1, 0, 1, 0.
+    void autoscalingInTheApp()
+    {
+        ClusterGroup* cluster = m_window->controls()->cluster();
+        cluster->setChecked(true);
+        settle();
+        cluster->nodes()->type("3");
+        QVERIFY(cluster->minNodes()->isHidden());
+        cluster->autoscale()->setChecked(true);
+        settle();
+        QVERIFY(!cluster->minNodes()->isHidden());
+        cluster->scaleAt()->type("5");
+        settle();
+        const ClusterConfig::Options o = m_window->document()->scenario().cluster->options();
+        QCOMPARE(o.autoscaleMin, 1);
+        QCOMPARE(o.autoscaleMax, 3);
+        QCOMPARE(o.scaleAt, Rate::reduced(5, kNanosPerSecond));
+        const AlgorithmTrace& fixed = result(Algorithm::FixedWindow);
+        QCOMPARE(std::vector<std::uint8_t>(fixed.nodes.begin(), fixed.nodes.begin() + 10), std::vector<std::uint8_t>(10, 0));
+        QCOMPARE(std::vector<std::uint8_t>(fixed.nodes.begin() + 10, fixed.nodes.end()),
+                 (std::vector<std::uint8_t>{0, 1, 0, 1, 0}));
+        cluster->autoscale()->setChecked(false);
+        settle();
+        QVERIFY(!m_window->document()->scenario().cluster->hasAutoscale());
+    }
+
     // Jitter shows with backoff only, and picks how each client spreads its delay.
     void jitterIsChosenWithBackoff()
     {

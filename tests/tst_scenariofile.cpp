@@ -464,6 +464,22 @@ private slots:
         QVERIFY2(short_.error.contains("the cohorts hold 9 clients, but there are 11"), qPrintable(short_.error));
     }
 
+    // "cluster.autoscale" (issue 25) reads and writes back; its max must be the nodes.
+    void autoscaleRoundTrip()
+    {
+        const LoadResult r = parseScenario(valid(
+            R"("cluster": {"nodes": 4, "coordination": "local", "autoscale": {"min": 1, "max": 4, "scale_at": "2.5"}})"));
+        QVERIFY2(r.scenario, qPrintable(r.error));
+        QVERIFY(r.scenario->cluster->hasAutoscale());
+        QCOMPARE(r.scenario->cluster->options().scaleAt, Rate::reduced(5, 2 * kNanosPerSecond));
+        const LoadResult again = parseScenario(serializeScenario(*r.scenario));
+        QVERIFY2(again.scenario, qPrintable(again.error));
+        QVERIFY(*again.scenario == *r.scenario);
+        const LoadResult bad = parseScenario(valid(R"("cluster": {"nodes": 3, "autoscale": {"min": 1, "max": 4}})"));
+        QVERIFY(!bad.scenario);
+        QVERIFY2(bad.error.contains("autoscale up to 4 nodes needs nodes 4"), qPrintable(bad.error));
+    }
+
     // A JSON number a double cannot hold is refused, never run rounded; as a string it is exact.
     void numbersStayExact()
     {

@@ -53,6 +53,9 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
     , m_outageFrom(new SliderValue(tr("Down from"), 0, 60, 2, " s"))
     , m_outageTo(new SliderValue(tr("Back at"), 0, 60, 2, " s"))
     , m_fallback(new QComboBox)
+    , m_autoscale(new QCheckBox(tr("&Autoscale by load")))
+    , m_minNodes(new SliderValue(tr("Fewest"), 1, ClusterConfig::kMaxNodes, 0, ""))
+    , m_scaleAt(new SliderValue(tr("Scale at"), 0.1, 10000, 2, " /s", SliderValue::Scale::Log))
 {
     setCheckable(true);
     setToolTip(tr("Run every limiter on several servers behind a load balancer, sharing (or not) a store"));
@@ -61,6 +64,9 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
     m_skew->setToolTip(tr("How far the last server's clock runs ahead (the others in proportion)"));
     m_outage->setToolTip(tr("The shared store is unreachable for a while; the servers fall back meanwhile"));
     m_fallback->setToolTip(tr("What each server does while the store is down"));
+    m_autoscale->setToolTip(tr("At each whole second the servers up are the last second's attempts / Scale at, from "
+                               "Fewest to Nodes; a server that comes up is new"));
+    m_scaleAt->setToolTip(tr("The attempts a second one server takes before another is started"));
     m_latency->setStep(0.001);
     m_skew->setStep(0.01);
     m_outageFrom->setStep(0.1);
@@ -82,9 +88,37 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_outageFrom);
     layout->addWidget(m_outageTo);
     layout->addLayout(m_fallbackRow = labelled(tr("Fallback"), m_fallback));
+    layout->addWidget(m_autoscale);
+    layout->addWidget(m_minNodes);
+    layout->addWidget(m_scaleAt);
+    m_fields->bind(m_minNodes, tr("Fewest nodes"), [](Scenario& s, const std::string& t) {
+        editCluster(s, [&](ClusterConfig::Options& o) { o.autoscaleMin = int(parseIntegerIn(t, 1, ClusterConfig::kMaxNodes)); });
+    }, [](const Scenario& s) { return countField(s.cluster ? std::max(1, s.cluster->options().autoscaleMin) : 1); });
+    m_fields->bind(m_scaleAt, tr("Scale at"), [](Scenario& s, const std::string& t) {
+        editCluster(s, [&](ClusterConfig::Options& o) { o.scaleAt = parseRate(t); });
+    }, [](const Scenario& s) {
+        const Rate r = s.cluster ? s.cluster->options().scaleAt : Rate{};
+        return std::pair(QString::fromStdString(r.exactText()), r.perSecond());
+    });
+    connect(m_autoscale, &QCheckBox::toggled, this, [this](bool on) {
+        m_document->change(on ? tr("Autoscale on") : tr("Autoscale off"), [on](Scenario& s) {
+            editCluster(s, [&](ClusterConfig::Options& o) {
+                o.autoscaleMin = on ? 1 : 0;
+                o.autoscaleMax = on ? o.nodes : 0;
+                o.joins.clear(); // the autoscaler decides who is up
+                o.leaves.clear();
+            });
+        });
+    });
 
     m_fields->bind(m_nodes, tr("Nodes"), [](Scenario& s, const std::string& t) {
-        editCluster(s, [&](ClusterConfig::Options& o) { o.nodes = int(parseIntegerIn(t, 1, ClusterConfig::kMaxNodes)); });
+        editCluster(s, [&](ClusterConfig::Options& o) {
+            o.nodes = int(parseIntegerIn(t, 1, ClusterConfig::kMaxNodes));
+            if (o.autoscaleMax > 0) { // autoscaling runs up to the nodes
+                o.autoscaleMax = o.nodes;
+                o.autoscaleMin = std::min(o.autoscaleMin, o.nodes);
+            }
+        });
     }, [](const Scenario& s) { return countField(s.cluster ? s.cluster->nodes() : 1); });
     m_fields->bind(m_latency, tr("Latency"), [](Scenario& s, const std::string& t) {
         editCluster(s, [&](ClusterConfig::Options& o) { o.latencyNanos = nonNegativeSeconds(t); });
@@ -168,7 +202,8 @@ void ClusterGroup::showDocument()
     m_fields->showAll();
     const ClusterConfig c = s.cluster.value_or(ClusterConfig{});
     {
-        const QSignalBlocker a(m_balancer), b(m_coordination), f(m_fallback), o(m_outage);
+        const QSignalBlocker a(m_balancer), b(m_coordination), f(m_fallback), o(m_outage), as(m_autoscale);
+        m_autoscale->setChecked(c.hasAutoscale());
         m_balancer->setCurrentIndex(int(c.balancer()));
         m_coordination->setCurrentIndex(int(c.coordination()));
         m_fallback->setCurrentIndex(int(c.options().fallback));
@@ -179,6 +214,8 @@ void ClusterGroup::showDocument()
     // Only a store can go down: local and split keep their state on each server.
     const bool store = hasStore(c.coordination());
     m_outage->setVisible(store);
+    m_minNodes->setVisible(c.hasAutoscale());
+    m_scaleAt->setVisible(c.hasAutoscale());
     const bool down = store && c.hasOutage();
     m_outageFrom->setVisible(down);
     m_outageTo->setVisible(down);

@@ -31,6 +31,9 @@ public:
     SliderValue* outageFrom() const { return m_outageFrom; }
     SliderValue* outageTo() const { return m_outageTo; }
     QComboBox* fallback() const { return m_fallback; }
+    QCheckBox* autoscale() const { return m_autoscale; }
+    SliderValue* minNodes() const { return m_minNodes; }
+    SliderValue* scaleAt() const { return m_scaleAt; }
 
 private:
     void showDocument();
@@ -48,6 +51,9 @@ private:
     SliderValue* m_outageTo;
     QComboBox* m_fallback;
     QLayout* m_fallbackRow = nullptr;
+    QCheckBox* m_autoscale;
+    SliderValue* m_minNodes;
+    SliderValue* m_scaleAt;
 };
 
 class ClientsGroup : public QGroupBox {
