@@ -99,6 +99,58 @@ Scenario withEventMoved(const Scenario& s, const FleetEvent& e, Nanos to)
     return out;
 }
 
+Scenario withEventAdded(const Scenario& s, FleetEvent::Kind kind, Nanos at)
+{
+    if (!s.cluster)
+        throw InputError("nodes join and leave a cluster: tick Cluster first");
+    ClusterConfig::Options o = s.cluster->options();
+    if (o.autoscaleMax > 0)
+        throw InputError("the autoscaler decides which nodes are up: untick Autoscale to add joins and leaves");
+    Scenario out = s;
+    if (kind == FleetEvent::Kind::Join) {
+        o.joins.push_back({o.nodes, at});
+        ++o.nodes;
+    } else if (kind == FleetEvent::Kind::Leave) {
+        int node = -1;
+        for (int n = o.nodes - 1; n >= 0 && node < 0; --n) {
+            const bool leaves = std::any_of(o.leaves.begin(), o.leaves.end(), [&](const NodeEvent& e) { return e.node == n; });
+            if (!leaves && s.cluster->joinedAt(n) < at)
+                node = n;
+        }
+        if (node < 0)
+            throw InputError("no node is up at " + formatSeconds(at) + " s without a leave of its own");
+        o.leaves.push_back({node, at});
+    } else {
+        throw InputError("only a join or a leave is added here");
+    }
+    out.cluster = ClusterConfig::make(o);
+    return out;
+}
+
+Scenario withEventRemoved(const Scenario& s, const FleetEvent& e)
+{
+    Scenario out = s;
+    if (e.kind == FleetEvent::Kind::LimitChange) {
+        out.changes.erase(out.changes.begin() + e.node);
+        return out;
+    }
+    if (!s.cluster)
+        return out;
+    ClusterConfig::Options o = s.cluster->options();
+    const auto drop = [&](std::vector<NodeEvent>& events) {
+        std::erase_if(events, [&](const NodeEvent& x) { return x.node == e.node && x.at == e.at; });
+    };
+    switch (e.kind) {
+    case FleetEvent::Kind::Join: drop(o.joins); break;
+    case FleetEvent::Kind::Leave: drop(o.leaves); break;
+    case FleetEvent::Kind::StoreDown:
+    case FleetEvent::Kind::StoreBack: o.outageFromNanos = o.outageToNanos = 0; break;
+    case FleetEvent::Kind::LimitChange: break;
+    }
+    out.cluster = ClusterConfig::make(o);
+    return out;
+}
+
 Trace simulate(const Scenario& s)
 {
     std::vector<std::int64_t> costs = resolveCosts(s);

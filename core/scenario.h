@@ -62,6 +62,13 @@ std::vector<FleetEvent> fleetEvents(const Scenario& s);
 // result is not valid (see movedEvent).
 Scenario withEventMoved(const Scenario& s, const FleetEvent& e, Nanos to);
 
+// withEventAdded returns the scenario with a node joining (a new node, joining at `at`) or
+// leaving (the highest-numbered node that has no leave yet and is up at `at`) at time `at`. It
+// throws InputError when the scenario has no cluster, autoscales, or has no node left to leave.
+Scenario withEventAdded(const Scenario& s, FleetEvent::Kind kind, Nanos at);
+// withEventRemoved returns the scenario without event e (an outage's end removes the outage).
+Scenario withEventRemoved(const Scenario& s, const FleetEvent& e);
+
 // checkDurations refuses a config whose durations the chosen algorithms could report past the
 // largest Nanos (a queue delay of capacity / rate, a counter's retry_after of up to 2 W), so no
 // result is ever printed clamped. It throws InputError naming the bound.

@@ -26,6 +26,9 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QLocale>
+#include <QTimer>
+#include <QMenu>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -332,6 +335,53 @@ private slots:
         cluster->autoscale()->setChecked(false);
         settle();
         QVERIFY(!m_window->document()->scenario().cluster->hasAutoscale());
+    }
+
+    // The timeline's menu (a right-click on the strip or on the time axis) adds a node joining
+    // or leaving, a limit change (its values asked for), and removes the event under it.
+    void theTimelineAddsAndRemovesEvents()
+    {
+        TimelineStrip* strip = charts()->timeline();
+        { // no cluster: only a limit change can be added
+            QMenu* menu = strip->menuAt(strip->xOf(kNanosPerSecond), m_window.get());
+            const QList<QAction*> actions = menu->actions();
+            QCOMPARE(actions.size(), 3);
+            QVERIFY(actions[0]->text().startsWith("Add a limit change at"));
+            QVERIFY(!actions[1]->isEnabled() && !actions[2]->isEnabled());
+            delete menu;
+        }
+        QTimer::singleShot(0, [] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            dialog->setTextValue("limit=20");
+            dialog->accept();
+        });
+        emit strip->eventAddRequested(FleetEvent::Kind::LimitChange, kNanosPerSecond);
+        settle();
+        QCOMPARE(m_window->document()->scenario().changes.size(), std::size_t(1));
+        QCOMPARE(limitChangeText(m_window->document()->scenario().changes.front()), std::string("1:limit=20"));
+
+        m_window->controls()->cluster()->setChecked(true); // two local nodes
+        settle();
+        emit strip->eventAddRequested(FleetEvent::Kind::Join, kNanosPerSecond / 2);
+        settle();
+        ClusterConfig::Options o = m_window->document()->scenario().cluster->options();
+        QCOMPARE(o.nodes, 3);
+        QCOMPARE(o.joins, (std::vector<NodeEvent>{{2, kNanosPerSecond / 2}}));
+        emit strip->eventAddRequested(FleetEvent::Kind::Leave, kNanosPerSecond);
+        settle();
+        o = m_window->document()->scenario().cluster->options();
+        QCOMPARE(o.leaves, (std::vector<NodeEvent>{{2, kNanosPerSecond}})); // the newest node up then
+        QMenu* menu = strip->menuAt(strip->xOf(kNanosPerSecond / 2), m_window.get());
+        QVERIFY2(menu->actions().front()->text().startsWith("Remove node 3 joins"), qPrintable(menu->actions().front()->text()));
+        delete menu;
+        emit strip->eventRemoveRequested({FleetEvent::Kind::Leave, 2, kNanosPerSecond});
+        settle();
+        QVERIFY(m_window->document()->scenario().cluster->options().leaves.empty());
+        QCOMPARE(m_window->document()->undoStack()->undoText(), QString("Remove event"));
+        m_window->document()->undoStack()->undo();
+        settle();
+        QCOMPARE(m_window->document()->scenario().cluster->options().leaves.size(), std::size_t(1));
     }
 
     // Jitter shows with backoff only, and picks how each client spreads its delay.

@@ -4,7 +4,9 @@
 #include "timeaxis.h"
 #include "timelinestrip.h"
 
+#include <QContextMenuEvent>
 #include <QCoreApplication>
+#include <QMenu>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -47,8 +49,23 @@ ChartStack::ChartStack(QWidget* parent)
     m_layout->addWidget(m_timeline);
     m_layout->addWidget(m_empty, 1);
     connect(m_timeline, &TimelineStrip::eventMoved, this, &ChartStack::fleetEventMoved);
+    connect(m_timeline, &TimelineStrip::eventAddRequested, this, &ChartStack::fleetEventAddRequested);
+    connect(m_timeline, &TimelineStrip::eventRemoveRequested, this, &ChartStack::fleetEventRemoveRequested);
+    // The time axis offers the timeline's menu too: it is always there, the strip only with events.
+    m_axis->installEventFilter(this);
+    m_axis->setToolTip(tr("Right-click to add an event at a time: a limit change, a node joining or leaving"));
     m_layout->addWidget(m_scroll, 1);
     m_layout->addWidget(m_axis);
+}
+
+bool ChartStack::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_axis && event->type() == QEvent::ContextMenu) {
+        const auto* e = static_cast<QContextMenuEvent*>(event);
+        m_timeline->menuAt(e->pos().x(), this)->popup(e->globalPos());
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ChartStack::updateAxis()

@@ -72,9 +72,12 @@ signals:
     void pinned(std::optional<std::size_t> request);
     // fleetEventMoved reports a cluster event dragged along the timeline strip to `to`.
     void fleetEventMoved(ratelab::FleetEvent e, ratelab::Nanos to);
+    void fleetEventAddRequested(ratelab::FleetEvent::Kind kind, ratelab::Nanos at);
+    void fleetEventRemoveRequested(ratelab::FleetEvent e);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void updateScrollBarSpace();

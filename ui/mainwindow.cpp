@@ -35,6 +35,8 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QLocale>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -121,6 +123,27 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_dashboard->charts(), &ChartStack::columnsChanged, this, &MainWindow::requestFrame);
     connect(m_dashboard->charts(), &ChartStack::fleetEventMoved, this, [this](FleetEvent e, Nanos to) {
         m_document->change(tr("Move event"), [&](Scenario& s) { s = withEventMoved(s, e, to); });
+    });
+    connect(m_dashboard->charts(), &ChartStack::fleetEventRemoveRequested, this, [this](FleetEvent e) {
+        m_document->change(tr("Remove event"), [&](Scenario& s) { s = withEventRemoved(s, e); });
+    });
+    connect(m_dashboard->charts(), &ChartStack::fleetEventAddRequested, this, [this](FleetEvent::Kind kind, Nanos at) {
+        if (kind != FleetEvent::Kind::LimitChange) {
+            m_document->change(kind == FleetEvent::Kind::Join ? tr("Add a node joining") : tr("Add a node leaving"),
+                               [&](Scenario& s) { s = withEventAdded(s, kind, at); });
+            return;
+        }
+        bool ok = false;
+        const QString when = QString::fromStdString(formatSeconds(at));
+        const QString values = QInputDialog::getText(
+            this, tr("Limit change"), tr("From %1 s on, the new values (limit=, capacity=, rate=):").arg(when),
+            QLineEdit::Normal, QString("limit=%1").arg(m_document->scenario().config.limit() * 2), &ok);
+        if (!ok || values.trimmed().isEmpty())
+            return;
+        m_document->change(tr("Add a limit change"), [&](Scenario& s) {
+            s.changes.push_back(parseLimitChange(when.toStdString() + ":" + values.trimmed().toStdString()));
+            (void)changedConfigs(s.config, s.changes); // the values must make a config
+        });
     });
     connect(m_pipeline, &Pipeline::frameReady, this, &MainWindow::showFrame);
     connect(m_lesson, &LessonPanel::editRequested, this, &MainWindow::editTitleAndLesson);

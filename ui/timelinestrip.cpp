@@ -2,6 +2,8 @@
 
 #include "decimal.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -41,6 +43,7 @@ void TimelineStrip::setScenario(const Scenario* scenario)
     m_events = scenario ? fleetEvents(*scenario) : std::vector<FleetEvent>{};
     m_changes = scenario ? scenario->changes : std::vector<LimitChange>{};
     m_fallback = scenario && scenario->cluster ? scenario->cluster->options().fallback : Fallback::Open;
+    m_hasCluster = scenario && scenario->cluster && !scenario->cluster->hasAutoscale();
     if (!m_dragged)
         setVisible(!m_events.empty());
     update();
@@ -218,6 +221,37 @@ void TimelineStrip::mouseReleaseEvent(QMouseEvent* event)
     update();
     if (to != e.at)
         emit eventMoved(e, to);
+}
+
+QMenu* TimelineStrip::menuAt(double x, QWidget* parent)
+{
+    auto* menu = new QMenu(parent);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    const Nanos at = timeAt(x);
+    const QString when = secondsText(at);
+    if (const auto near = eventNear(x)) {
+        const FleetEvent e = m_events[*near];
+        menu->addAction(tr("Remove %1 (at %2)").arg(describe(e), secondsText(e.at)), this,
+                        [this, e] { emit eventRemoveRequested(e); });
+        menu->addSeparator();
+    }
+    menu->addAction(tr("Add a limit change at %1...").arg(when), this,
+                    [this, at] { emit eventAddRequested(FleetEvent::Kind::LimitChange, at); });
+    QAction* join = menu->addAction(tr("Add a node joining at %1").arg(when), this,
+                                    [this, at] { emit eventAddRequested(FleetEvent::Kind::Join, at); });
+    QAction* leave = menu->addAction(tr("Add a node leaving at %1").arg(when), this,
+                                     [this, at] { emit eventAddRequested(FleetEvent::Kind::Leave, at); });
+    for (QAction* a : {join, leave}) {
+        a->setEnabled(m_hasCluster);
+        if (!m_hasCluster)
+            a->setToolTip(tr("Tick Cluster (without autoscaling) first"));
+    }
+    return menu;
+}
+
+void TimelineStrip::contextMenuEvent(QContextMenuEvent* event)
+{
+    menuAt(event->pos().x(), this)->popup(event->globalPos());
 }
 
 } // namespace ratelab::ui

@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+class QMenu;
+
 #include <optional>
 #include <vector>
 
@@ -27,16 +29,24 @@ public:
     double xOf(Nanos t) const;
     Nanos timeAt(double x) const;
     QSize sizeHint() const override;
+    // menuAt builds the menu a right-click at x offers (this strip's x, or the time axis's: they
+    // share the plot's left and right): add an event there, remove the one under it.
+    QMenu* menuAt(double x, QWidget* parent);
 
 signals:
     // eventMoved asks for event e to happen at `to` instead.
     void eventMoved(ratelab::FleetEvent e, ratelab::Nanos to);
+    // eventAddRequested asks for an event of this kind at `at` (a limit change, a node joining or
+    // leaving); eventRemoveRequested for e to go.
+    void eventAddRequested(ratelab::FleetEvent::Kind kind, ratelab::Nanos at);
+    void eventRemoveRequested(ratelab::FleetEvent e);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     std::optional<std::size_t> eventNear(double x) const;
@@ -47,6 +57,7 @@ private:
     std::vector<FleetEvent> m_events;
     std::vector<LimitChange> m_changes;
     Fallback m_fallback = Fallback::Open;
+    bool m_hasCluster = false;
     std::optional<std::size_t> m_dragged;
     Nanos m_dragTo = 0;
 };
