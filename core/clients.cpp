@@ -133,36 +133,24 @@ Cohort parseCohort(std::string_view text)
                          + " (known: none, immediate, retry_after, retry_after_header, backoff)");
     c.retry = *p;
     rest = second == std::string_view::npos ? std::string_view{} : rest.substr(second + 1);
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        const std::string_view item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        const auto eq = item.find('=');
-        if (eq == std::string_view::npos)
-            throw InputError("expected key=value (got " + quoted(item) + ")");
-        const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
-        try {
-            if (key == "retry_delay")
-                c.retryDelayNanos = parseSeconds(value);
-            else if (key == "max_retries")
-                c.maxRetries = parseIntegerIn(value, 0, ClientConfig::kMaxRetries);
-            else if (key == "backoff_base")
-                c.backoffBaseNanos = parseSeconds(value);
-            else if (key == "backoff_cap")
-                c.backoffCapNanos = parseSeconds(value);
-            else if (key == "jitter") {
-                const auto j = jitterFromId(value);
-                if (!j)
-                    throw InputError("unknown jitter " + quoted(value) + " (known: full, equal, decorrelated, none)");
-                c.jitter = *j;
-            } else
-                throw InputError("unknown key " + quoted(key)
-                                 + " (known: retry_delay, max_retries, backoff_base, backoff_cap, jitter)");
-        } catch (const InputError& e) {
-            const std::string what = e.what();
-            throw InputError(what.rfind("unknown key", 0) == 0 ? what : std::string(key) + ": " + what);
-        }
-    }
+    forEachKeyValue(rest, [&](std::string_view key, std::string_view value) {
+        if (key == "retry_delay")
+            c.retryDelayNanos = parseSeconds(value);
+        else if (key == "max_retries")
+            c.maxRetries = parseIntegerIn(value, 0, ClientConfig::kMaxRetries);
+        else if (key == "backoff_base")
+            c.backoffBaseNanos = parseSeconds(value);
+        else if (key == "backoff_cap")
+            c.backoffCapNanos = parseSeconds(value);
+        else if (key == "jitter") {
+            const auto j = jitterFromId(value);
+            if (!j)
+                throw InputError("unknown jitter " + quoted(value) + " (known: full, equal, decorrelated, none)");
+            c.jitter = *j;
+        } else
+            throw InputError("unknown key " + quoted(key)
+                             + " (known: retry_delay, max_retries, backoff_base, backoff_cap, jitter)");
+    });
     checkPolicy(c, "");
     return c;
 }

@@ -53,4 +53,29 @@ std::string quoted(std::string_view text);
 // ("0.10" and "1e-1" do). It throws InputError when either is not a number.
 bool sameDecimal(std::string_view a, std::string_view b);
 
+// forEachKeyValue calls f(key, value) for each "key=value" of a comma-separated list (the
+// options of --change, --cohort, ...); an InputError f throws is prefixed with its key
+// ("limit: must be at least 1 (got 0)") unless it names the key already.
+template <typename F>
+void forEachKeyValue(std::string_view list, F f)
+{
+    while (!list.empty()) {
+        const auto comma = list.find(',');
+        const std::string_view item = list.substr(0, comma);
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+        const auto eq = item.find('=');
+        if (eq == std::string_view::npos)
+            throw InputError("expected key=value (got " + quoted(item) + ")");
+        const std::string_view key = item.substr(0, eq);
+        try {
+            f(key, item.substr(eq + 1));
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            throw InputError(what.rfind("unknown key", 0) == 0 || what.rfind(std::string(key), 0) == 0
+                                 ? what
+                                 : std::string(key) + ": " + what);
+        }
+    }
+}
+
 } // namespace ratelab

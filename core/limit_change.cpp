@@ -48,38 +48,24 @@ LimitChange parseLimitChange(std::string_view text)
     std::string_view rest = text.substr(colon + 1);
     if (rest.empty())
         throw InputError("a change names at least one of limit, capacity, rate (got " + quoted(text) + ")");
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        const std::string_view item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        const auto eq = item.find('=');
-        if (eq == std::string_view::npos)
-            throw InputError("expected key=value (got " + quoted(item) + ")");
-        const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+    forEachKeyValue(rest, [&](std::string_view key, std::string_view value) {
         const auto once = [&](bool given) {
             if (given)
                 throw InputError(std::string(key) + " is named twice");
         };
-        try {
-            if (key == "limit") {
-                once(c.limit.has_value());
-                c.limit = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
-            } else if (key == "capacity") {
-                once(c.capacity.has_value());
-                c.capacity = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
-            } else if (key == "rate") {
-                once(c.rate.has_value());
-                c.rate = parseRate(value);
-            } else {
-                throw InputError("unknown key " + quoted(key) + " (known: limit, capacity, rate; the window stays)");
-            }
-        } catch (const InputError& e) {
-            const std::string what = e.what();
-            throw InputError(what.rfind(std::string(key), 0) == 0 || what.rfind("unknown", 0) == 0
-                                 ? what
-                                 : std::string(key) + ": " + what);
+        if (key == "limit") {
+            once(c.limit.has_value());
+            c.limit = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
+        } else if (key == "capacity") {
+            once(c.capacity.has_value());
+            c.capacity = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
+        } else if (key == "rate") {
+            once(c.rate.has_value());
+            c.rate = parseRate(value);
+        } else {
+            throw InputError("unknown key " + quoted(key) + " (known: limit, capacity, rate; the window stays)");
         }
-    }
+    });
     return c;
 }
 

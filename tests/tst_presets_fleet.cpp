@@ -17,13 +17,7 @@ namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
 
-const AlgorithmTrace& result(const Trace& t, Algorithm a)
-{
-    for (const AlgorithmTrace& r : t.results)
-        if (r.algorithm == a)
-            return r;
-    qFatal("algorithm %d not in the trace", int(a));
-}
+const AlgorithmTrace& result(const Trace& t, Algorithm a) { return rowResult(t, a); }
 
 Scenario preset(const char* id)
 {

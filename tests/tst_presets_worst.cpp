@@ -14,13 +14,7 @@ namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
 
-const AlgorithmTrace& result(const Trace& t, Algorithm a)
-{
-    for (const AlgorithmTrace& r : t.results)
-        if (r.algorithm == a)
-            return r;
-    qFatal("algorithm %d not in the trace", int(a));
-}
+const AlgorithmTrace& result(const Trace& t, Algorithm a) { return rowResult(t, a); }
 
 std::int64_t reachedIn(const Trace& t, Algorithm a, Nanos T)
 {
