@@ -219,9 +219,7 @@ void ClusterGroup::showDocument()
     const bool down = store && c.hasOutage();
     m_outageFrom->setVisible(down);
     m_outageTo->setVisible(down);
-    for (int i = 0; i < m_fallbackRow->count(); ++i)
-        if (QWidget* w = m_fallbackRow->itemAt(i)->widget())
-            w->setVisible(down);
+    setRowVisible(m_fallbackRow, down);
 }
 
 } // namespace ratelab::ui

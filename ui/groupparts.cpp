@@ -21,6 +21,13 @@ QLayout* labelled(const QString& text, QComboBox* combo)
     return row;
 }
 
+void setRowVisible(QLayout* row, bool visible)
+{
+    for (int i = 0; i < row->count(); ++i)
+        if (QWidget* w = row->itemAt(i)->widget())
+            w->setVisible(visible);
+}
+
 QWidget* groupBody(QGroupBox* box)
 {
     auto* outer = new QVBoxLayout(box);

@@ -15,6 +15,8 @@ namespace ratelab::ui {
 
 // labelled puts a label and a combo box on one row, the label its buddy.
 QLayout* labelled(const QString& text, QComboBox* combo);
+// setRowVisible shows or hides every widget of a labelled row.
+void setRowVisible(QLayout* row, bool visible);
 // groupBody gives a checkable group box its body widget.
 QWidget* groupBody(QGroupBox* box);
 // qstr converts UTF-8 text from core.

@@ -176,16 +176,12 @@ void ClientsGroup::showDocument()
     // With cohorts each client's policy is its cohort's: the one policy above does not apply.
     const bool one = o.cohorts.empty();
     m_clients->setEnabled(one); // the cohorts' sizes add up to the clients
-    for (int i = 0; i < m_retryRow->count(); ++i)
-        if (QWidget* w = m_retryRow->itemAt(i)->widget())
-            w->setVisible(one);
+    setRowVisible(m_retryRow, one);
     m_retryDelay->setVisible(one && o.retry == RetryPolicy::Immediate);
     m_maxRetries->setVisible(one && o.retry != RetryPolicy::None);
     m_backoffBase->setVisible(one && o.retry == RetryPolicy::Backoff);
     m_backoffCap->setVisible(one && o.retry == RetryPolicy::Backoff);
-    for (int i = 0; i < m_jitterRow->count(); ++i)
-        if (QWidget* w = m_jitterRow->itemAt(i)->widget())
-            w->setVisible(one && o.retry == RetryPolicy::Backoff);
+    setRowVisible(m_jitterRow, one && o.retry == RetryPolicy::Backoff);
     if (!m_cohorts->hasFocus())
         m_cohorts->setText(cohortsText());
 }
