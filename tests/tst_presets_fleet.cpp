@@ -180,7 +180,8 @@ private slots:
         o.retry = RetryPolicy::Backoff;
         backoff.clients = ClientConfig::make(o);
         std::map<Nanos, int> spread;
-        for (const Attempt& a : result(simulateRows(backoff), Algorithm::FixedWindow).clients->attempts)
+        const Trace spreadOut = simulateRows(backoff); // kept: the loop reads into it
+        for (const Attempt& a : result(spreadOut, Algorithm::FixedWindow).clients->attempts)
             if (a.attempt > 0)
                 QCOMPARE(++spread[a.t], 1);
         QVERIFY(spread.size() >= 20);
