@@ -69,8 +69,8 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
                 r.limiter = fresh;
                 if (setup.startEmpty)
                     emptyAt(*r.limiter, at + offsetOf(key));
-                r.lastHanded = std::numeric_limits<Nanos>::min();
-                r.line.points.push_back({at, levelAny(*r.limiter, at + offsetOf(key))});
+                r.lastHanded = at + offsetOf(key);
+                r.line.points.push_back({at, levelAny(*r.limiter, r.lastHanded)});
                 r.lastT = at;
             }
         }

@@ -107,6 +107,25 @@ private slots:
             QCOMPARE(run.log[5].node, std::uint8_t(1));
             QCOMPARE(bool(run.log[5].allowed), !empty);
         }
+        // Down and up again: second 1 holds 2 attempts (1 node from 2 s), seconds 2 and 3 hold 0
+        // and 4 (2 nodes again from 4 s): node 2's line restarts at 4 s, full, and the second
+        // attempt at 4.5 s (attempt 11: 11 mod 2 = node 2) takes a token: 2 -> 1.
+        const std::vector<Nanos> again{0, 0, kSec / 2, kSec / 2, kSec, kSec, 3 * kSec, 3 * kSec, 3 * kSec, 3 * kSec,
+                                       9 * kSec / 2, 9 * kSec / 2};
+        EngineSetup s = setupOf(std::nullopt);
+        ClusterConfig::Options o{2, Balancer::RoundRobin, Coordination::Local};
+        o.autoscaleMin = 1;
+        o.autoscaleMax = 2;
+        o.scaleAt = Rate{2, kSec};
+        s.cluster = ClusterConfig::make(o);
+        const RowRun run = runRow(s, {again, {}, {}});
+        QCOMPARE(run.scaling, (std::vector<std::pair<Nanos, int>>{{0, 1}, {kSec, 2}, {2 * kSec, 1}, {4 * kSec, 2}}));
+        QCOMPARE(run.log[11].node, std::uint8_t(1));
+        const KeyLevels k = keyLevels(s, run, {}, 8, 2);
+        QCOMPARE(k.lines.size(), std::size_t(2));
+        const Points node2 = pointsOf(k.lines[1]);
+        QVERIFY(std::find(node2.begin(), node2.end(), std::pair<double, double>{4, 2}) != node2.end());
+        QCOMPARE(node2.back(), (std::pair<double, double>{4.5, 1}));
     }
 
     // Clients with keys of their own, no retries: as the local nodes, named by client.
