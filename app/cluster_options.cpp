@@ -1,7 +1,7 @@
 #include "cluster_options.h"
 
 #include "decimal.h"
-#include "redis_store.h"
+#include "redis_run.h"
 #include "scenario_options.h"
 
 #include <algorithm>
@@ -213,28 +213,26 @@ void writeThroughRedis(std::ostream& out, const Scenario& scenario, const Backen
 {
     if (const std::string why = refusedThroughRedis(scenario); !why.empty())
         throw InputError("--backend redis: " + why);
-    const ClusterConfig cluster = scenario.cluster.value_or(ClusterConfig{});
-    const std::vector<Nanos> arrivals = resolveArrivals(scenario);
-    const std::vector<std::int64_t> costs = resolveCosts(scenario);
-    // Check every algorithm's domain before starting anything.
-    const Nanos last = arrivals.empty() ? 0 : arrivals.back();
-    const std::int64_t maxCost = costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end());
-    for (Algorithm a : scenario.algorithms)
-        io::checkLuaDomain(a, scenario.config,
-                           last > kMaxNanos - cluster.skewNanos() ? kMaxNanos : last + cluster.skewNanos(), maxCost);
+    io::checkLuaDomain(scenario); // before starting anything; a retry past it is refused when asked
     std::unique_ptr<io::PrivateRedis> server;
     if (backend.redisAddress.empty())
         server = std::make_unique<io::PrivateRedis>();
     io::RedisStore store(server ? server->address() : backend.redisAddress);
-    // The engine places each request on its node; Redis decides. The metrics are measured on
-    // Redis's decisions (memory stays as simulated).
-    writeReport(out, scenario, format, headers, [&](std::size_t r, const EngineSetup& setup, const EngineRequests& in) {
-        RowRun run = runRow(setup, in);
-        const std::vector<Decision> redis =
-            store.run(scenario.algorithms.at(r), scenario.config, cluster, in.arrivals, "ratelab", {}, in.costs);
-        overrideDecisions(run, redis, scenario.config);
-        return run;
+    // The engine decides each row on its model of the shared store and asks Redis every layer's
+    // decision too: the two agree, or the run stops naming the first attempt where they part.
+    writeReport(out, scenario, format, headers, [&](std::size_t, const EngineSetup& setup, const EngineRequests& in) {
+        EngineSetup asked = setup;
+        io::RedisRun run(store);
+        asked.external = run.asker();
+        try {
+            RowRun result = runRow(asked, in);
+            run.finish();
+            return result;
+        } catch (const StoreDisagrees& e) {
+            throw io::RedisError("--backend redis: " + io::disagreement(e));
+        }
     });
+    io::honourPendingSignal();
 }
 
 } // namespace ratelab::app

@@ -121,6 +121,13 @@ void addMemory(Memory& sum, const Memory& m)
 
 } // namespace
 
+StoreDisagrees::StoreDisagrees(const StoreAsk& a, Nanos at, const Decision& s, const Decision& m)
+    : std::runtime_error("the store and the model disagree at attempt " + std::to_string(a.attempt + 1) + " (t = "
+                         + formatSeconds(at) + " s, layer " + std::to_string(a.layer + 1) + ")")
+    , ask(a), t(at), store(s), model(m)
+{
+}
+
 LimiterConfig layerConfig(const EngineSetup& setup, std::size_t l)
 {
     const LimiterConfig& c = setup.layers.at(l).config;
@@ -199,6 +206,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     std::deque<Nanos> inside; // admitted attempts' times inside (t - W, t]
     const bool figures = setup.headers && layers > 1;
     const bool storeModes = cluster.coordination() != Coordination::Local && cluster.coordination() != Coordination::Split;
+    const bool perClientKeys = clients.key() == KeyMode::Client && setup.clients;
     std::size_t next = 0;
     std::size_t nextChange = 0;
     // The autoscaler: attempts counted per whole second; at each second's end the nodes up for the
@@ -253,7 +261,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
         const std::int64_t cost = in.costs.empty() ? 1 : in.costs[req];
         const int node = picker.pick(std::uint64_t(client), p.t);
         const Nanos clock = p.t + offsets[std::size_t(node)];
-        const std::size_t key = clients.key() == KeyMode::Client && setup.clients ? std::size_t(client) : 0;
+        const std::size_t key = perClientKeys ? std::size_t(client) : 0;
 
         // The policy: each layer in order until one denies.
         Decision d;
@@ -262,6 +270,14 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
         Nanos delay = 0;
         for (; asked < layers; ++asked) {
             const Decision x = cellOf(key, asked).decide(node, p.t, clock, cost);
+            if (setup.external) {
+                const LimiterConfig config = layerConfig(setup, asked);
+                const StoreAsk ask{std::size_t(attempts - 1), perClientKeys ? std::int64_t(key) : -1, asked,
+                                   setup.layers[asked].algorithm, &config, node, clock, cost};
+                const Decision y = setup.external(ask);
+                if (y.allowed != x.allowed || y.delay != x.delay || y.remaining != x.remaining || y.retryAfter != x.retryAfter)
+                    throw StoreDisagrees(ask, p.t, y, x);
+            }
             if (asked == 0) {
                 d = x;
                 if (setup.handedTimes)

@@ -19,11 +19,36 @@
 #include "simulator.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <stdexcept>
 #include <span>
 #include <vector>
 
 namespace ratelab {
+
+// StoreAsk is one layer's decision as a real store is asked it (EngineSetup::external): the
+// key's state of that layer, on the deciding node, at its clock.
+struct StoreAsk {
+    std::size_t attempt = 0; // in decision order
+    std::int64_t key = -1;   // the client whose key it is, or -1 for the one global key
+    std::size_t layer = 0;
+    Algorithm algorithm = Algorithm::FixedWindow;
+    const LimiterConfig* config = nullptr; // the layer's
+    int node = 0;
+    Nanos clock = 0; // the deciding node's clock
+    std::int64_t cost = 1;
+};
+
+// StoreDisagrees is thrown at the first answer of an external store that differs from the
+// model's (allowed, delay, remaining or retry_after): what was asked, at true time t.
+class StoreDisagrees : public std::runtime_error {
+public:
+    StoreDisagrees(const StoreAsk& ask, Nanos t, const Decision& store, const Decision& model);
+    StoreAsk ask;
+    Nanos t;
+    Decision store, model;
+};
 
 // EngineSetup is what a row runs: the policy and where and for whom it decides.
 struct EngineSetup {
@@ -38,6 +63,10 @@ struct EngineSetup {
     bool headers = false;                 // keep what the response headers need (reset, per layer)
     bool handedTimes = false;             // keep the time the first layer's limiter was handed
     bool keepLog = true;                  // false: only the figures (a first pass that checks a row runs)
+    // external, when set, is a real store (the Redis backend) asked every layer's decision beside
+    // the model's store; they must agree (else StoreDisagrees). It models `shared`: the caller
+    // refuses what it cannot run (refusedThroughRedis).
+    std::function<Decision(const StoreAsk&)> external;
 };
 
 // EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each

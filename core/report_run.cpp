@@ -309,41 +309,30 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
 
 namespace ratelab {
 
-void overrideDecisions(RowRun& run, const std::vector<Decision>& decisions, const LimiterConfig& config)
-{
-    Metrics& m = run.metrics;
-    m.allowed = m.delayed = m.maxInWindow = 0;
-    std::fill(run.perNodeAllowed.begin(), run.perNodeAllowed.end(), 0);
-    std::vector<Nanos> times;
-    for (std::size_t i = 0; i < run.log.size() && i < decisions.size(); ++i) {
-        LoggedAttempt& a = run.log[i];
-        const Decision& d = decisions[i];
-        a.allowed = d.allowed;
-        a.wait = d.allowed ? d.delay : d.retryAfter;
-        a.remaining = d.remaining;
-        a.level = d.level;
-        m.allowed += d.allowed;
-        m.delayed += d.delay > 0;
-        run.perNodeAllowed[a.node] += d.allowed;
-        times.push_back(a.t);
-    }
-    m.denied = static_cast<std::int64_t>(run.log.size()) - m.allowed;
-    m.maxInWindow = maxInWindow(times, decisions, config.windowNanos());
-    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
-}
-
 std::string refusedThroughRedis(const Scenario& s)
 {
     if (s.cluster && s.cluster->coordination() != Coordination::Shared)
         return "Redis runs coordination shared (one atomic script a decision); this scenario is "
                + std::string(coordinationId(s.cluster->coordination()));
-    if (s.clients)
-        return "clients that retry are not run through Redis yet";
-    if (!s.layers.empty())
-        return "layered policies are not run through Redis yet";
-    for (Algorithm a : s.algorithms)
+    if (s.cluster && s.cluster->hasOutage())
+        return "a store outage is modelled, not run: the Redis backend's store stays up";
+    if (!s.changes.empty())
+        return "the scripts take one config a run; limit changes are not run through Redis";
+    if (s.bucketsStartEmpty)
+        return "a new Redis key starts full; buckets that start empty are not run through Redis";
+    const auto scriptless = [](Algorithm a) -> std::string {
         if (a == Algorithm::NginxLimitReq)
             return "nginx_limit_req has no Lua script: it is nginx's own module";
+        if (std::find(kAllAlgorithms.begin(), kAllAlgorithms.end(), a) == kAllAlgorithms.end())
+            return std::string(algorithmId(a)) + " has no Lua script: RateLab models the product's own code";
+        return {};
+    };
+    for (Algorithm a : s.algorithms)
+        if (std::string why = scriptless(a); !why.empty())
+            return why;
+    for (const Layer& l : s.layers)
+        if (std::string why = scriptless(l.algorithm); !why.empty())
+            return "a layer: " + why;
     return {};
 }
 

@@ -27,11 +27,6 @@ using RowRunner = std::function<RowRun(std::size_t r, const EngineSetup& setup, 
 // writeReport with a runner writes every row through the engine (never streamed), each run by it.
 void writeReport(std::ostream& out, const Scenario& scenario, ReportFormat format, bool headers, const RowRunner& run);
 
-// overrideDecisions replaces a run's verdicts with another decider's for the same attempts (the
-// Redis backend) and measures its metrics again: allowed, denied, delayed, per node,
-// max_in_window and overshoot against config's window and limit.
-void overrideDecisions(RowRun& run, const std::vector<Decision>& decisions, const LimiterConfig& config);
-
 // refusedThroughRedis returns why the Redis backend cannot run the scenario, or an empty string:
 // the one list of what is still refused, worded the same on the command line and in the app.
 std::string refusedThroughRedis(const Scenario& s);

@@ -2,7 +2,7 @@
 
 #include "algorithm_facts.h"
 #include "decimal.h"
-#include "redis_store.h"
+#include "redis_run.h"
 #include "report_run.h"
 #include "rows.h"
 
@@ -15,12 +15,6 @@ namespace {
 
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-QString verdict(const Decision& d)
-{
-    return d.allowed ? QString("admitted, %1 left").arg(d.remaining)
-                     : QString("denied, retry after %1 s").arg(q(formatSeconds(d.retryAfter)));
-}
-
 } // namespace
 
 RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address) { return checkAgainstRedis(s, address, nullptr); }
@@ -28,7 +22,7 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address) { re
 std::size_t redisDecisions(const Scenario& s)
 {
     try {
-        return resolveArrivals(s).size() * s.algorithms.size();
+        return resolveArrivals(s).size() * rowCount(s);
     } catch (const InputError&) {
         return 0;
     }
@@ -49,46 +43,58 @@ RedisCheck checkAgainstRedis(const Scenario& s, const std::string& address, Redi
                               "script a decision), so this checked the shared variant of the same scenario, not "
                               "the chart on screen. ")
                           .arg(q(coordinationId(cluster.coordination())));
-        cluster = ClusterConfig::make({cluster.nodes(), cluster.balancer(), Coordination::Shared, 0, 0,
-                                       cluster.skewNanos(), s.pattern.seed});
-        Scenario shared = s;
-        shared.cluster = cluster;
-        if (const std::string why = refusedThroughRedis(shared); !why.empty())
+        ClusterConfig::Options shared = cluster.options();
+        shared.coordination = Coordination::Shared;
+        shared.latencyNanos = shared.syncNanos = 0;
+        Scenario checked = s;
+        if (s.cluster)
+            checked.cluster = ClusterConfig::make(shared);
+        if (const std::string why = refusedThroughRedis(checked); !why.empty())
             return {false, "Not checked: " + q(why) + "."};
-        const RowInputs in = resolveRowInputs(shared);
-        const std::vector<Nanos>& arrivals = in.arrivals;
+        checkLuaDomain(checked);
+        const RowInputs in = resolveRowInputs(checked);
+        const EngineRequests requests{in.arrivals, in.costs, in.clientOf};
+        const std::size_t rows = rowCount(checked);
+        // The attempts each row makes (retries included): the progress bar's total.
+        std::size_t attempts = 0;
+        for (std::size_t row = 0; row < rows; ++row) {
+            EngineSetup counting = engineSetup(checked, row);
+            counting.keepLog = false;
+            attempts += std::size_t(runRow(counting, requests).clients.attempts);
+        }
         std::unique_ptr<PrivateRedis> server;
         if (address.empty())
             server = std::make_unique<PrivateRedis>();
         RedisStore store(server ? server->address() : address);
         if (progress)
-            progress->total = arrivals.size() * s.algorithms.size();
+            progress->total = attempts;
         std::size_t before = 0;
-        const std::function<bool(std::size_t)> decided = [&](std::size_t n) {
-            progress->done.store(before + n, std::memory_order_relaxed);
-            return !progress->cancel.load(std::memory_order_relaxed);
-        };
-        for (std::size_t row = 0; row < s.algorithms.size(); ++row) {
-            const Algorithm a = s.algorithms[row];
-            const std::vector<Decision> redis = store.run(a, s.config, cluster, arrivals, "ratelab", {}, in.costs,
-                                                          progress ? decided : std::function<bool(std::size_t)>{});
-            before += arrivals.size();
-            const RowRun simulated = runRow(engineSetup(shared, row), {in.arrivals, in.costs, in.clientOf});
-            for (std::size_t i = 0; i < arrivals.size(); ++i) {
-                const Decision r = redis[i], e = simulated.log[i].decision();
-                if (r.allowed != e.allowed || r.delay != e.delay || r.remaining != e.remaining || r.retryAfter != e.retryAfter)
-                    return {false, variant + QString("%1 disagrees at request %2 of %3 (t = %4 s): Redis %5, the simulation %6.")
-                                       .arg(q(facts(a).title))
-                                       .arg(i + 1)
-                                       .arg(arrivals.size())
-                                       .arg(q(formatSeconds(arrivals[i])), verdict(r), verdict(e))};
+        for (std::size_t row = 0; row < rows; ++row) {
+            std::function<bool(std::size_t)> decided;
+            if (progress)
+                decided = [&](std::size_t n) {
+                    progress->done.store(before + n, std::memory_order_relaxed);
+                    return !progress->cancel.load(std::memory_order_relaxed);
+                };
+            RedisRun run(store, "ratelab", decided);
+            EngineSetup setup = engineSetup(checked, row);
+            setup.keepLog = false;
+            setup.external = run.asker();
+            try {
+                before += std::size_t(runRow(setup, requests).clients.attempts);
+            } catch (const StoreDisagrees& e) {
+                return {false, variant + q(disagreement(e)) + "."};
             }
+            run.finish();
         }
         out.agreed = true;
-        out.summary = variant + QString("Every decision agreed: %1 requests x %2 algorithms through the Lua scripts on %3, "
-                              "the same as the simulation with one shared store%4.")
-                          .arg(arrivals.size())
-                          .arg(s.algorithms.size())
+        const QString what = checked.layers.empty() ? QString("%1 algorithms").arg(checked.algorithms.size())
+                                                     : QString("%1 rows").arg(rows);
+        out.summary = variant + QString("Every decision agreed: %1 attempts (%2 requests) x %3 through the Lua scripts on %4, "
+                              "the same as the simulation with one shared store%5.")
+                          .arg(attempts)
+                          .arg(in.arrivals.size())
+                          .arg(what)
                           .arg(server ? QString("a private redis-server") : q(address))
                           .arg(cluster.nodes() > 1 ? QString(" on %1 nodes").arg(cluster.nodes()) : QString());
     } catch (const Interrupted& e) { // the keys are deleted and the server stopped by now

@@ -1,5 +1,7 @@
 #include "redis_store.h"
 
+#include "redis_run.h"
+
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
@@ -20,11 +22,6 @@
 namespace ratelab::io {
 
 namespace {
-
-// kTtlMs is the expiry RateLab hands the scripts: an hour of wall time. Simulated time runs far
-// faster than the wall, so a TTL derived from the window could drop a key mid-run; an hour
-// still lets the keys of a finished run go away.
-constexpr const char* kTtlMs = "3600000";
 
 timeval toTimeval(std::chrono::milliseconds ms)
 {
@@ -105,11 +102,6 @@ Reply command(redisContext* c, const std::string& address, const std::vector<std
         throw RedisError("redis at " + address + ": " + args.front() + " answered an error: " + text);
     }
     return r;
-}
-
-std::string keyOf(const std::string& run, const std::string& key, Algorithm a)
-{
-    return "{ratelab:" + run + ":" + key + "}:" + std::string(algorithmId(a));
 }
 
 } // namespace
@@ -297,96 +289,68 @@ std::vector<Decision> RedisStore::run(Algorithm algorithm, const LimiterConfig& 
     if (!costs.empty() && costs.size() != arrivals.size())
         throw InputError("redis backend: " + std::to_string(costs.size()) + " costs for " + std::to_string(arrivals.size())
                          + " arrivals");
-    const Nanos maxClock = arrivals.empty() ? 0 : arrivals.back() + cluster.skewNanos();
     const std::int64_t maxCost = costs.empty() ? 1 : *std::max_element(costs.begin(), costs.end());
     if (!arrivals.empty() && arrivals.back() > kMaxNanos - cluster.skewNanos())
         checkLuaDomain(algorithm, config, kMaxNanos, maxCost);
-    checkLuaDomain(algorithm, config, maxClock, maxCost);
+    checkLuaDomain(algorithm, config, arrivals.empty() ? 0 : arrivals.back() + cluster.skewNanos(), maxCost);
 
     const std::vector<std::uint8_t> nodes = assignNodes(cluster, arrivals.size(), clients);
-    const std::string script = luaScript(algorithm);
-    const std::string run = runPrefix();
-    ++m_runs;
-    const std::string k1 = keyOf(run, key, algorithm), k2 = k1 + ":log";
-    const bool log = algorithm == Algorithm::SlidingWindowLog;
-    // The run's keys go when it ends, however it ends (the expiry covers a kill -9).
-    struct Cleanup {
-        RedisStore* store;
-        std::vector<std::string> del;
-        void now()
-        {
-            if (del.empty())
-                return;
-            try {
-                (void)command(store->connection(0).context.get(), store->m_address, del);
-            } catch (const RedisError&) { // the server is gone: so are the keys, or they expire
-            }
-            del.clear();
-        }
-        ~Cleanup() { now(); }
-    } cleanup{this, {"DEL", k1, k2}};
     std::vector<Decision> out;
     out.reserve(arrivals.size());
     {
-    RunScope scope; // SIGINT/SIGTERM: seen below between two calls
-
-    const Rate r = config.rate();
-    std::vector<std::string> args;
-    const bool windowed = algorithm == Algorithm::FixedWindow || algorithm == Algorithm::SlidingWindowLog
-        || algorithm == Algorithm::SlidingWindowCounter;
-    for (std::size_t i = 0; i < arrivals.size(); ++i) {
-        Connection& c = connection(nodes[i]);
-        auto sha = c.sha.find(algorithm);
-        if (sha == c.sha.end()) {
-            const Reply loaded = command(c.context.get(), m_address, {"SCRIPT", "LOAD", script});
-            sha = c.sha.emplace(algorithm, std::string(loaded->str, loaded->len)).first;
-        }
-        args = {"EVALSHA", sha->second, log ? "2" : "1", k1};
-        if (log)
-            args.push_back(k2);
-        args.push_back(n(arrivals[i] + cluster.nodeOffset(nodes[i])));
-        if (windowed) {
-            args.push_back(n(config.limit()));
-            args.push_back(n(config.windowNanos()));
-        } else {
-            args.push_back(n(config.capacity()));
-            args.push_back(n(r.tokens));
-            args.push_back(n(r.perNanos));
-        }
-        args.push_back(kTtlMs);
-        if (!costs.empty())
-            args.push_back(std::to_string(costs[i]));
-        if (const int sig = pendingSignal())
-            throw Interrupted(sig);
-        const Reply reply = command(c.context.get(), m_address, args);
-        if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 6)
-            throw RedisError("redis at " + m_address + ": the " + std::string(algorithmId(algorithm))
-                             + " script answered something other than 6 numbers");
-        long long v[6];
-        for (std::size_t e = 0; e < 6; ++e) {
-            if (reply->element[e]->type != REDIS_REPLY_INTEGER)
-                throw RedisError("redis at " + m_address + ": the " + std::string(algorithmId(algorithm))
-                                 + " script answered a value that is not an integer");
-            v[e] = reply->element[e]->integer;
-        }
-        Decision d;
-        d.allowed = v[0] != 0;
-        d.remaining = static_cast<std::int32_t>(v[1]);
-        d.retryAfter = v[2];
-        d.delay = v[3];
-        d.level = static_cast<double>(v[4]) / static_cast<double>(v[5]);
-        if (algorithm == Algorithm::Gcra) // backlog in seconds, computed as Gcra computes it
-            d.level = v[4] > 0 ? d.level / 1e9 : 0.0;
-        out.push_back(d);
-        if (decided && !decided(out.size()))
-            throw RedisError("cancelled");
+        RedisRun run(*this, key, decided);
+        for (std::size_t i = 0; i < arrivals.size(); ++i)
+            out.push_back(run.decide({i, -1, 0, algorithm, &config, nodes[i], arrivals[i] + cluster.nodeOffset(nodes[i]),
+                                      costs.empty() ? 1 : costs[i]}));
+        run.finish();
     }
-    if (const int sig = pendingSignal())
-        throw Interrupted(sig);
-    }
-    cleanup.now();
-    honourPendingSignal(); // a signal between the last check and the end of the scope
+    honourPendingSignal(); // a signal between the last check and the end of the run
     return out;
+}
+
+std::string RedisStore::takeRunPrefix()
+{
+    std::string prefix = runPrefix();
+    ++m_runs;
+    return prefix;
+}
+
+std::array<long long, 6> RedisStore::evalScript(std::size_t node, Algorithm algorithm, const std::vector<std::string>& keys,
+                                                const std::vector<std::string>& args)
+{
+    Connection& c = connection(node);
+    auto sha = c.sha.find(algorithm);
+    if (sha == c.sha.end()) {
+        const Reply loaded = command(c.context.get(), m_address, {"SCRIPT", "LOAD", luaScript(algorithm)});
+        sha = c.sha.emplace(algorithm, std::string(loaded->str, loaded->len)).first;
+    }
+    std::vector<std::string> argv{"EVALSHA", sha->second, std::to_string(keys.size())};
+    argv.insert(argv.end(), keys.begin(), keys.end());
+    argv.insert(argv.end(), args.begin(), args.end());
+    const Reply reply = command(c.context.get(), m_address, argv);
+    const std::string id(algorithmId(algorithm));
+    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 6)
+        throw RedisError("redis at " + m_address + ": the " + id + " script answered something other than 6 numbers");
+    std::array<long long, 6> v{};
+    for (std::size_t e = 0; e < 6; ++e) {
+        if (reply->element[e]->type != REDIS_REPLY_INTEGER)
+            throw RedisError("redis at " + m_address + ": the " + id + " script answered a value that is not an integer");
+        v[e] = reply->element[e]->integer;
+    }
+    return v;
+}
+
+void RedisStore::deleteKeys(const std::vector<std::string>& keys) noexcept
+{
+    try {
+        for (std::size_t from = 0; from < keys.size(); from += 512) {
+            std::vector<std::string> del{"DEL"};
+            del.insert(del.end(), keys.begin() + std::ptrdiff_t(from),
+                       keys.begin() + std::ptrdiff_t(std::min(keys.size(), from + 512)));
+            (void)command(connection(0).context.get(), m_address, del);
+        }
+    } catch (...) { // the server is gone: so are the keys, or they expire
+    }
 }
 
 } // namespace ratelab::io

@@ -15,6 +15,7 @@
 #include "interrupt.h"
 #include "limiter.h"
 
+#include <array>
 #include <chrono>
 #include <memory>
 #include <span>
@@ -81,21 +82,29 @@ public:
 
     // run decides every arrival through the algorithm's script, one EVALSHA per decision in
     // arrival order, on one connection per node (each handing its node clock), with each
-    // request's cost (costs empty: all 1), on keys {ratelab:RUN:KEY}:ALG under a prefix unique
-    // to the run (RUN, see runPrefix), so runs sharing one Redis never touch each other's keys;
-    // the keys are deleted when the run ends, however it ends (an error, SIGINT or SIGTERM:
-    // then it throws Interrupted). It checks the domain first (checkLuaDomain). The decisions
-    // equal simulateCluster with coordination shared on the same cluster. Throws InputError
-    // (domain), RedisError or Interrupted. `decided`, when given, is called after each decision
-    // with how many are done; returning false stops the run (RedisError "cancelled").
+    // request's cost (costs empty: all 1), through one RedisRun (keys under a prefix unique to the
+    // run, deleted when it ends, however it ends). The decisions equal simulateCluster with
+    // coordination shared on the same cluster. Throws InputError (domain, checked first),
+    // RedisError or Interrupted. `decided`, when given, is called after each decision with how
+    // many are done; returning false stops the run (RedisError "cancelled").
     std::vector<Decision> run(Algorithm algorithm, const LimiterConfig& config, const ClusterConfig& cluster,
                               std::span<const Nanos> arrivals, const std::string& key = "ratelab",
                               std::span<const std::uint64_t> clients = {}, std::span<const std::int64_t> costs = {},
                               const std::function<bool(std::size_t)>& decided = {});
 
+    // evalScript runs the algorithm's script on node `node`'s connection (loading it there once)
+    // with `keys` and `args`, and returns the six integers every script answers.
+    std::array<long long, 6> evalScript(std::size_t node, Algorithm algorithm, const std::vector<std::string>& keys,
+                                        const std::vector<std::string>& args);
+    // deleteKeys deletes keys, in batches; a store already gone is no error (its keys are gone or
+    // expire).
+    void deleteKeys(const std::vector<std::string>& keys) noexcept;
+
     // runPrefix returns the RUN part of the next run's keys: this process, this store and a
     // count of its runs, with a random part ("4242.9f3a1c.3").
     std::string runPrefix() const;
+    // takeRunPrefix returns runPrefix() and counts the run.
+    std::string takeRunPrefix();
 
     const std::string& address() const { return m_address; }
 

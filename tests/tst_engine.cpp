@@ -6,10 +6,14 @@
 #include "engine.h"
 #include "engine_oracle.h"
 #include "decimal.h"
+#include "limiter.h"
 
 #include <QTest>
 
+#include <map>
+#include <memory>
 #include <random>
+#include <stdexcept>
 
 using namespace ratelab;
 
@@ -62,6 +66,69 @@ class TestEngine : public QObject {
     Q_OBJECT
 
 private slots:
+    // An external store (the Redis backend) is asked every layer the policy asks, for the key and
+    // node that decide, in decision order; a layer after a denial is not asked. Two clients with
+    // their own keys, a token bucket of 2 then a fixed window of 3 in 10 s, six requests at 0
+    // (clients 0, 1, 0, 1, 0, 1): the first four pass both layers (8 asks), the last two are
+    // denied by the bucket (2 asks). A store that answers otherwise stops the run at that ask.
+    void externalStoreIsAskedEveryLayer()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(2, 2 * kSecond)},
+                    {Algorithm::FixedWindow, LimiterConfig::make(3, 10 * kSecond)}};
+        s.clients = clientsOf(2, RetryPolicy::None, 0);
+        std::map<std::pair<std::int64_t, std::size_t>, std::unique_ptr<Limiter>> states;
+        std::vector<StoreAsk> asks;
+        s.external = [&](const StoreAsk& a) {
+            asks.push_back(a);
+            auto& l = states[{a.key, a.layer}];
+            if (!l)
+                l = makeLimiter(a.algorithm, *a.config);
+            return l->decide(a.clock, a.cost);
+        };
+        const std::vector<Nanos> t(6, 0);
+        const RowRun r = runRow(s, {t, {}, {}});
+        QCOMPARE(r.metrics.allowed, 4);
+        const std::vector<std::size_t> attempt{0, 0, 1, 1, 2, 2, 3, 3, 4, 5};
+        const std::vector<std::int64_t> key{0, 0, 1, 1, 0, 0, 1, 1, 0, 1};
+        const std::vector<std::size_t> layer{0, 1, 0, 1, 0, 1, 0, 1, 0, 0};
+        QCOMPARE(asks.size(), attempt.size());
+        for (std::size_t i = 0; i < asks.size(); ++i) {
+            QCOMPARE(asks[i].attempt, attempt[i]);
+            QCOMPARE(asks[i].key, key[i]);
+            QCOMPARE(asks[i].layer, layer[i]);
+            QCOMPARE(asks[i].algorithm, s.layers[layer[i]].algorithm);
+            QCOMPARE(asks[i].clock, Nanos(0));
+        }
+
+        // One global key: every ask names key -1. A store that admits the fifth attempt, which
+        // the model denies, stops the run there.
+        s.clients = clientsOf(2, RetryPolicy::None, 0, 0, KeyMode::Global);
+        states.clear();
+        s.external = [&](const StoreAsk& a) {
+            if (a.key != -1)
+                throw std::logic_error("a global key is asked as -1");
+            auto& l = states[{a.key, a.layer}];
+            if (!l)
+                l = makeLimiter(a.algorithm, *a.config);
+            Decision d = l->decide(a.clock, a.cost);
+            if (a.attempt == 2) { // a store that lets the third through
+                d.allowed = true;
+                d.retryAfter = 0;
+            }
+            return d;
+        };
+        try {
+            (void)runRow(s, {t, {}, {}});
+            QFAIL("the store's admission of attempt 3 went unseen");
+        } catch (const StoreDisagrees& e) {
+            QCOMPARE(e.ask.attempt, std::size_t(2)); // one global key: the third finds the bucket empty
+            QCOMPARE(e.ask.layer, std::size_t(0));
+            QVERIFY(e.store.allowed && !e.model.allowed);
+            QCOMPARE(e.model.retryAfter, Nanos(kSecond));
+        }
+    }
+
     // Clients + cost: a token bucket of 4 at 1/s; two requests of cost 3 at 0. The second finds 1
     // token and needs 2 more: retry_after 2 s; retried then, it finds 3 and passes.
     void clientsWithCost()

@@ -28,7 +28,9 @@ Scenario unsimulatable()
     Scenario s;
     s.explicitArrivals = std::vector<Nanos>{0, kNanosPerSecond};
     s.explicitClients = {0, 7};
-    s.clients = ClientConfig::make(ClientOptions{.clients = 5});
+    ClientOptions five;
+    five.clients = 5;
+    s.clients = ClientConfig::make(five);
     return s;
 }
 
