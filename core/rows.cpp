@@ -3,7 +3,9 @@
 #include "algorithm_facts.h"
 #include "decimal.h"
 #include "nginx_limit_req.h"
+#include "pattern.h"
 #include "report_run.h"
+#include "worst_case.h"
 #include "products/product.h"
 
 #include <algorithm>
@@ -149,6 +151,42 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
 
 } // namespace
 
+std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t, const AlgorithmTrace& row, std::size_t r)
+{
+    if (row.levelConfig || !row.nodes.empty() || !row.times.empty() || !boundHolds(s, r))
+        return std::nullopt;
+    const Nanos T = boundWindowNanos(s.pattern, s.config);
+    std::optional<std::int64_t> bound;
+    try {
+        bound = worstCaseBound(row.algorithm, s.config, T);
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    if (!bound)
+        return std::nullopt;
+    const auto scan = [&](auto admitted) {
+        std::int64_t inside = 0, most = 0;
+        Nanos end = 0;
+        std::size_t from = 0;
+        const std::size_t n = std::min(t.size(), decisionCount(row));
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!admitted(i))
+                continue;
+            ++inside;
+            for (; t[from] <= t[i] - T; ++from)
+                inside -= admitted(from);
+            if (inside > most) {
+                most = inside;
+                end = t[i];
+            }
+        }
+        return BoundReach{*bound, most, T, end};
+    };
+    if (row.checkpoints)
+        return scan([v = row.verdicts.data()](std::size_t i) { return v[i] != Verdict::Denied; });
+    return scan([d = row.decisions.data()](std::size_t i) { return d[i].allowed; });
+}
+
 bool needsEngine(const Scenario& s, std::size_t r)
 {
     return r == s.algorithms.size() || s.cluster || s.clients || s.bucketsStartEmpty || !s.changes.empty();
@@ -156,9 +194,9 @@ bool needsEngine(const Scenario& s, std::size_t r)
 
 AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r)
 {
-    if (needsEngine(s, r))
-        return engineRow(s, in, r);
-    return simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
+    AlgorithmTrace row = needsEngine(s, r) ? engineRow(s, in, r) : simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
+    row.bound = boundReach(s, in.arrivals, row, r);
+    return row;
 }
 
 bool isPlainRow(const AlgorithmTrace& row)

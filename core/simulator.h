@@ -52,6 +52,13 @@ struct Checkpoints {
     std::vector<std::shared_ptr<const Limiter>> states;
 };
 
+// BoundReach is a row's worst case beside its traffic: at most `atMost` in any window of
+// `windowNanos`, the most the traffic had admitted in one (`reached`), in (closestEnd - T, closestEnd].
+struct BoundReach {
+    std::int64_t atMost = 0, reached = 0;
+    Nanos windowNanos = 0, closestEnd = 0;
+};
+
 struct AlgorithmTrace {
     Algorithm algorithm = Algorithm::FixedWindow;
     // Either every decision, or (a compact row, simulated for drawing) only their verdicts and
@@ -71,6 +78,7 @@ struct AlgorithmTrace {
     std::shared_ptr<const ClientTrace> clients; // clients: the attempts and their statistics
     std::vector<std::int64_t> previousAttempt;   // clients: the decision this retry follows (-1: a first attempt)
     std::shared_ptr<const EngineRow> engine;     // a row the engine ran: its setup and log (headers)
+    std::optional<BoundReach> bound;             // a row one limiter decides: its worst case (rows.cpp)
 };
 
 // LayeredTrace is the result `layered`: the decisions of a LayeredPolicy over the arrivals.

@@ -1,11 +1,14 @@
 // tst_presets_worst: the lesson of the preset n-per-t ("N per T is not at most N in any T"),
 // each number derived by hand from semantics.md (core/worst_case.cpp has the derivations).
 #include "preset_rows.h"
+#include "frame.h"
 #include "presets.h"
 #include "rows.h"
 #include "worst_case.h"
 
 #include <QTest>
+
+#include <tuple>
 
 using namespace ratelab;
 using namespace ratelab::io;
@@ -30,6 +33,42 @@ std::int64_t reachedIn(const Trace& t, Algorithm a, Nanos T)
 class TestPresetsWorst : public QObject {
     Q_OBJECT
 private slots:
+    // Each row one limiter decides carries its bound and the window where its traffic came
+    // closest, found with the simulation (the row header and the shaded window read it). L = 2
+    // per W = 1 s, C = 2, r = 2/s, T = W; requests at 0.9, 0.95, 1.0, 1.05 s. Fixed window: at
+    // most 2 (ceil((T - 1 ns) / W) + 1) = 4, and all four pass (two each side of 1 s): 4 in
+    // (0.05, 1.05]. Token bucket: at most 2 + floor(2/s (1 s - 1 ns)) = 3; 0.9 and 0.95 pass
+    // (1.1 tokens left after the refill, then 0.1), 1.0 and 1.05 find 0.2 and 0.3: 2, ending at
+    // 0.95. Two local nodes hold two states: no bound.
+    void rowsCarryTheirReach()
+    {
+        Scenario s;
+        s.config = LimiterConfig::make(2, kSecond);
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
+        s.explicitArrivals = std::vector<Nanos>{kSecond * 9 / 10, kSecond * 95 / 100, kSecond, kSecond * 105 / 100};
+        const Trace t = simulateRows(s);
+        const BoundReach fixed = result(t, Algorithm::FixedWindow).bound.value();
+        QCOMPARE(fixed.atMost, 4);
+        QCOMPARE(fixed.reached, 4);
+        QCOMPARE(fixed.windowNanos, kSecond);
+        QCOMPARE(fixed.closestEnd, kSecond * 105 / 100);
+        const BoundReach token = result(t, Algorithm::TokenBucket).bound.value();
+        QCOMPARE(token.atMost, 3);
+        QCOMPARE(token.reached, 2);
+        QCOMPARE(token.closestEnd, kSecond * 95 / 100);
+        // The app's frame simulates plain rows on its own one-pass path: the same reach.
+        const ui::Frame frame = ui::buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, 400);
+        QVERIFY(frame.trace && frame.error.isEmpty());
+        for (const AlgorithmTrace& r : frame.trace->results) {
+            const BoundReach want = result(t, r.algorithm).bound.value(), got = r.bound.value();
+            QCOMPARE(std::tuple(got.atMost, got.reached, got.windowNanos, got.closestEnd),
+                     std::tuple(want.atMost, want.reached, want.windowNanos, want.closestEnd));
+        }
+        s.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local, 0, 0, 0, 1});
+        for (const AlgorithmTrace& r : simulateRows(s).results)
+            QVERIFY(!r.bound);
+    }
+
     void nPerT()
     {
         // L = 10 per W = 10 s, C = 10, r = 1/s; T = 10 s. Bounds: fixed 10 (ceil((T - 1 ns) / W) + 1)
@@ -75,5 +114,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPresetsWorst)
+QTEST_MAIN(TestPresetsWorst)
 #include "tst_presets_worst.moc"

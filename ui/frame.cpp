@@ -347,6 +347,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
             ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs, f.range.from,
                                                 f.range.to, columns, cancel, lookback.get());
             t->results[r] = std::move(one.trace);
+            t->results[r].bound = boundReach(*scenario, t->arrivals, t->results[r], r);
             f.rows[r] = std::move(one.row);
         });
         f.trace = std::move(t);

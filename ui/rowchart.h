@@ -178,11 +178,7 @@ private:
     std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
     void buildNginxWater();
     // The worst case (rowchart_bound.cpp): the row's bound in any T, what it reached, where.
-    struct Bound {
-        std::int64_t atMost = 0, reached = 0;
-        Nanos windowNanos = 0, closestEnd = 0;
-    };
-    std::optional<Bound> m_bound;
+    std::optional<BoundReach> m_bound;
     void computeBound();
     QString boundText() const;
     void drawBound(QPainter* p) const;

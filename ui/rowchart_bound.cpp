@@ -4,9 +4,6 @@
 #include "rowchart.h"
 
 #include "decimal.h"
-#include "pattern.h"
-#include "report_run.h"
-#include "worst_case.h"
 
 #include <algorithm>
 
@@ -19,41 +16,8 @@ void RowChart::computeBound()
 {
     m_bound.reset();
     const Frame& frame = *m_frame;
-    if (!frame.trace || !frame.scenario)
-        return;
-    const AlgorithmTrace& result = frame.trace->results.at(m_row);
-    // One limiter over the arrivals only: a cluster's nodes, clients' keys and layers are not one limiter.
-    if (result.levelConfig || !result.nodes.empty() || !result.times.empty() || !boundHolds(*frame.scenario, m_row))
-        return;
-    const Nanos T = boundWindowNanos(frame.scenario->pattern, frame.trace->config);
-    std::optional<std::int64_t> bound;
-    try {
-        bound = worstCaseBound(result.algorithm, frame.trace->config, T);
-    } catch (const InputError&) {
-        return;
-    }
-    if (!bound)
-        return;
-    // The two-pointer scan, keeping where the most admitted were: (end - T, end].
-    const std::vector<Nanos>& t = frame.trace->arrivals;
-    std::int64_t inside = 0, most = 0;
-    Nanos end = 0;
-    std::size_t from = 0;
-    const std::size_t n = std::min(t.size(), decisionCount(result));
-    for (std::size_t i = 0; i < n; ++i) {
-        if (verdictAt(result, i) == Verdict::Denied)
-            continue;
-        ++inside;
-        while (t[from] <= t[i] - T) {
-            inside -= verdictAt(result, from) != Verdict::Denied;
-            ++from;
-        }
-        if (inside > most) {
-            most = inside;
-            end = t[i];
-        }
-    }
-    m_bound = Bound{*bound, most, T, end};
+    if (frame.trace)
+        m_bound = frame.trace->results.at(m_row).bound; // found with the simulation (rows.cpp)
 }
 
 QString RowChart::boundText() const
