@@ -258,7 +258,7 @@ DragFigures dragOnce(std::int64_t requests, int changes)
     const Scenario start = benchScenario(requests);
     window.openScenario(start);
     const auto showsDocument = [&] {
-        const ui::Frame& f = window.dashboard()->frame();
+        const ui::Frame& f = window.stage()->frame();
         return f.scenario && *f.scenario == window.document()->scenario();
     };
     while (!window.pipeline()->isIdle() || !showsDocument())

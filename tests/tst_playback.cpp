@@ -11,6 +11,7 @@
 #include "playbackbar.h"
 #include "rowchart.h"
 #include "slidervalue.h"
+#include "stage.h"
 #include "summarytable.h"
 #include "window_test.h"
 
@@ -21,6 +22,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace ratelab;
@@ -182,6 +184,30 @@ private slots:
         QCOMPARE(table->horizontalHeaderItem(1)->text(), QString("Allowed"));
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("Max in a window"));
         QCOMPARE(table->item(3, 4)->text(), QString("11"));
+    }
+
+    // One stage holds what the window shows: the playback bar moves its playhead, the pipeline
+    // sets its frame, and every view reads that one frame (a second dashboard on the same stage
+    // shows the same counts without being told).
+    void oneStageHoldsTheFrameAndThePlayhead()
+    {
+        Stage* stage = m_window->stage();
+        QCOMPARE(&m_window->dashboard()->frame(), &stage->frame());
+        Dashboard second(stage, nullptr);
+        QCOMPARE(second.charts()->rowCount(), int(stage->frame().rows.size()));
+        QSignalSpy moved(stage, &Stage::playheadChanged);
+        m_window->playback()->setPlayhead(800 * kMs); // 9 requests: the token bucket admitted 9
+        QCOMPARE(moved.count(), 1);
+        QCOMPARE(stage->playhead()->shown, std::size_t(9));
+        QCOMPARE(stage->counts().row(3).admitted, std::int64_t(9));
+        QCOMPARE(second.charts()->row(3)->counts().admitted, std::int64_t(9));
+        QCOMPARE(second.summary()->item(3, 1)->text(), QString("9"));
+        // A frame with nothing in it (a failed or cancelled build) never replaces the one shown.
+        const std::shared_ptr<const Frame> before = stage->sharedFrame();
+        QSignalSpy changed(stage, &Stage::frameChanged);
+        stage->setFrame(std::make_shared<const Frame>());
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(stage->sharedFrame(), before);
     }
 
     void theDefaultPacePlaysTheViewInAboutTenSeconds()

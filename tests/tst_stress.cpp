@@ -203,7 +203,7 @@ private slots:
         } catch (const InputError& e) {
             QFAIL(qPrintable(QString("the document ended on an invalid scenario: ") + e.what()));
         }
-        const Frame& shown = window.dashboard()->frame();
+        const Frame& shown = window.stage()->frame();
         QVERIFY(shown.scenario && shown.trace);
         if (window.dashboard()->isStale()) {
             // A scenario the document takes may still be refused when it runs (more attempts than

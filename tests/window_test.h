@@ -61,6 +61,6 @@ protected:
         return shown;
     }
 
-    const ratelab::ui::Frame& frame() const { return m_window->dashboard()->frame(); }
+    const ratelab::ui::Frame& frame() const { return m_window->stage()->frame(); }
     ratelab::ui::ChartStack* charts() const { return m_window->dashboard()->charts(); }
 };

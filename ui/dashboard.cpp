@@ -107,7 +107,13 @@ private:
 } // namespace
 
 Dashboard::Dashboard(QWidget* parent)
+    : Dashboard(nullptr, parent)
+{
+}
+
+Dashboard::Dashboard(Stage* stage, QWidget* parent)
     : QWidget(parent)
+    , m_stage(stage ? stage : new Stage(this))
     , m_title(new QLabel(this))
     , m_splitter(new QSplitter(Qt::Vertical, this))
     , m_charts(new ChartStack(m_splitter))
@@ -135,18 +141,18 @@ Dashboard::Dashboard(QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(m_splitter, 1);
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_fitSummary = false; });
+    connect(m_stage, &Stage::frameChanged, this, &Dashboard::showFrame);
+    connect(m_stage, &Stage::playheadChanged, this, &Dashboard::showPlayhead);
+    if (m_stage->frame().trace) // a window's stage may have a frame already
+        showFrame();
 }
 
-void Dashboard::setFrame(std::shared_ptr<const Frame> shared)
+void Dashboard::showFrame()
 {
-    if (!shared || !shared->trace)
-        return;
-    m_frame = std::move(shared);
-    const Frame& frame = *m_frame;
+    const Frame& frame = m_stage->frame();
     m_title->setText(describe(*frame.scenario));
-    m_charts->setFrame(m_frame);
+    m_charts->setFrame(m_stage->sharedFrame());
     m_summary->setFrame(frame);
-    m_counts.reset(frame.trace);
     showCounts();
     fitSummary();
 }
@@ -165,23 +171,23 @@ void Dashboard::setStale(const QString& why)
     m_title->setEnabled(why.isEmpty());
 }
 
-void Dashboard::setPlayhead(std::optional<Playhead> playhead)
+void Dashboard::showPlayhead()
 {
-    m_playhead = playhead;
-    m_charts->setPlayhead(playhead);
+    m_charts->setPlayhead(m_stage->playhead());
     showCounts();
 }
 
 void Dashboard::showCounts()
 {
-    if (!m_frame->trace)
+    const Frame& frame = m_stage->frame();
+    if (!frame.trace)
         return;
-    m_counts.moveTo(m_playhead ? m_playhead->shown : m_frame->trace->arrivals.size());
+    const std::optional<Playhead>& playhead = m_stage->playhead();
     // Rows laid out for a frame still being built have no counts yet.
-    const int rows = std::min(m_charts->rowCount(), int(m_frame->rows.size()));
+    const int rows = std::min(m_charts->rowCount(), int(frame.rows.size()));
     for (int r = 0; r < rows; ++r)
-        m_charts->row(r)->setCounts(m_counts.row(std::size_t(r)), m_playhead.has_value());
-    m_summary->setCounts(m_counts, m_playhead ? std::optional<Nanos>(m_playhead->t) : std::nullopt);
+        m_charts->row(r)->setCounts(m_stage->counts().row(std::size_t(r)), playhead.has_value());
+    m_summary->setCounts(m_stage->counts(), playhead ? std::optional<Nanos>(playhead->t) : std::nullopt);
 }
 
 void Dashboard::fitSummary()

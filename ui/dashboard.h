@@ -3,6 +3,7 @@
 #pragma once
 
 #include "frame.h"
+#include "stage.h"
 
 #include <QWidget>
 
@@ -19,20 +20,22 @@ class SummaryTable;
 class Dashboard : public QWidget {
     Q_OBJECT
 public:
+    // Dashboard draws `stage` (a window's), or a stage of its own (an export, a test).
     explicit Dashboard(QWidget* parent = nullptr);
+    Dashboard(Stage* stage, QWidget* parent);
 
-    // setFrame shows a frame; the charts and the table read the one shared, immutable frame.
-    void setFrame(std::shared_ptr<const Frame> frame);
+    Stage* stage() const { return m_stage; }
+    // setFrame sets the stage's frame; the charts and the table read that one shared, immutable frame.
+    void setFrame(std::shared_ptr<const Frame> frame) { m_stage->setFrame(std::move(frame)); }
     void setFrame(const Frame& frame) { setFrame(std::make_shared<const Frame>(frame)); }
     // setStale greys the charts and the table and says why they are not current (the settings
     // could not be simulated); an empty reason shows them as current again.
     void setStale(const QString& why);
     bool isStale() const { return !m_staleReason.isEmpty(); }
-    // setPlayhead shows the requests up to the playhead: marks, and counts in the rows and the
-    // table; nullopt shows everything and the totals.
-    void setPlayhead(std::optional<Playhead> playhead);
-    const Frame& frame() const { return *m_frame; }
-    std::shared_ptr<const Frame> sharedFrame() const { return m_frame; }
+    // setPlayhead sets the stage's playhead: marks, and counts in the rows and the table, up to
+    // it; nullopt shows everything and the totals.
+    void setPlayhead(std::optional<Playhead> playhead) { m_stage->setPlayhead(playhead); }
+    const Frame& frame() const { return m_stage->frame(); }
     ChartStack* charts() const { return m_charts; }
     SummaryTable* summary() const { return m_summary; }
     QSplitter* splitter() const { return m_splitter; }
@@ -50,12 +53,11 @@ protected:
 
 private:
     void fitSummary();
-
+    void showFrame();    // the stage's frame changed
+    void showPlayhead(); // the stage's playhead moved
     void showCounts();
 
-    std::shared_ptr<const Frame> m_frame = std::make_shared<const Frame>(); // never null
-    RunningCounts m_counts;
-    std::optional<Playhead> m_playhead;
+    Stage* m_stage;
     QLabel* m_title;
     QSplitter* m_splitter;
     ChartStack* m_charts;

@@ -321,7 +321,7 @@ void DocumentActions::exportSvg()
 
 void DocumentActions::exportTrace(const QString& format)
 {
-    const Frame& frame = m_dashboard->frame();
+    const Frame& frame = m_dashboard->stage()->frame();
     if (!frame.trace)
         return;
     const QString p = askPath("Export trace", format == "csv" ? "CSV (*.csv)" : "JSON (*.json)", "." + format);

@@ -55,7 +55,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_document(new ScenarioDocument(this))
     , m_controls(new ControlPanel(m_document))
     , m_controlScroll(new QScrollArea)
-    , m_dashboard(new Dashboard)
+    , m_stage(new Stage(this))
+    , m_dashboard(new Dashboard(m_stage, nullptr))
     , m_pipeline(new Pipeline(this))
     , m_playback(new PlaybackBar)
     , m_explain(new ExplainPanel)
@@ -426,7 +427,7 @@ void MainWindow::showFrame(std::shared_ptr<const Frame> shared)
     }
     m_banner->setFrameError({});
     m_dashboard->setStale({});
-    m_dashboard->setFrame(shared);
+    m_stage->setFrame(shared);
     m_playback->setTrace(frame.trace, frame.range);
     showPlayhead(m_playback->playhead());
     const auto n = frame.trace->arrivals.size();
@@ -437,12 +438,12 @@ void MainWindow::showFrame(std::shared_ptr<const Frame> shared)
 
 void MainWindow::showPlayhead(Nanos t)
 {
-    const Frame& frame = m_dashboard->frame();
+    const Frame& frame = m_stage->frame();
     if (!frame.trace)
         return;
     Q_UNUSED(t);
     const Playhead at = m_playback->position();
-    m_dashboard->setPlayhead(m_playback->atEnd() ? std::nullopt : std::optional<Playhead>(at));
+    m_stage->setPlayhead(m_playback->atEnd() ? std::nullopt : std::optional<Playhead>(at));
     m_explain->show(frame.trace, at.shown);
 }
 

@@ -15,6 +15,7 @@ namespace ratelab::ui {
 
 class ControlPanel;
 class Dashboard;
+class Stage;
 class DocumentActions;
 class ErrorBanner;
 class ExplainPanel;
@@ -37,6 +38,8 @@ public:
     ScenarioDocument* document() const { return m_document; }
     ControlPanel* controls() const { return m_controls; }
     Dashboard* dashboard() const { return m_dashboard; }
+    // stage holds what the window shows: the frame and the playhead.
+    Stage* stage() const { return m_stage; }
     Pipeline* pipeline() const { return m_pipeline; }
     PlaybackBar* playback() const { return m_playback; }
     ExplainPanel* explanation() const { return m_explain; }
@@ -69,6 +72,7 @@ private:
     ScenarioDocument* m_document;
     ControlPanel* m_controls;
     QScrollArea* m_controlScroll;
+    Stage* m_stage;
     Dashboard* m_dashboard;
     Pipeline* m_pipeline;
     PlaybackBar* m_playback;
