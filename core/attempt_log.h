@@ -4,14 +4,44 @@
 // and a long one holds at most one part-filled chunk of slack.
 #pragma once
 
+#include "limiter.h"
+
 #include <bit>
 #include <cstddef>
 #include <utility>
 #include <iterator>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace ratelab {
+
+// LoggedAttempt is one decided attempt, in 40 bytes: enough to write it, draw it and rebuild
+// its Decision (a delay and a retry_after are never both set, so they share `wait`).
+struct LoggedAttempt {
+    Nanos t = 0;           // true time
+    Nanos wait = 0;        // admitted: its delay; denied: its retry_after (kRetryNever: never)
+    double level = 0;      // the first layer's level after it, as its node saw it
+    std::int32_t request = 0;
+    std::int32_t client = 0;
+    std::int32_t remaining = 0;
+    std::uint8_t attempt = 0;     // 0 for the first
+    std::uint8_t node = 0;
+    std::uint8_t allowed = 0;
+    std::uint8_t headerLayer = 0; // the layer with the least remaining: what X-RateLimit-* describe
+
+    // decision rebuilds the Decision the policy answered.
+    Decision decision() const
+    {
+        Decision d;
+        d.allowed = allowed != 0;
+        (d.allowed ? d.delay : d.retryAfter) = wait;
+        d.level = level;
+        d.remaining = remaining;
+        return d;
+    }
+};
+static_assert(sizeof(LoggedAttempt) == 40);
 
 template <typename T>
 class ChunkedLog {
@@ -34,6 +64,13 @@ public:
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     T& operator[](std::size_t i) { return const_cast<T&>(std::as_const(*this)[i]); }
+    // at is operator[] that throws std::out_of_range past the end, as a vector's at does.
+    const T& at(std::size_t i) const
+    {
+        if (i >= m_size)
+            throw std::out_of_range("ChunkedLog::at");
+        return (*this)[i];
+    }
     const T& operator[](std::size_t i) const
     {
         if (i >= kInGrowing) {

@@ -77,32 +77,6 @@ struct EngineRequests {
     std::span<const std::int64_t> clientOf;
 };
 
-// LoggedAttempt is one decided attempt, in 40 bytes: enough to write it, draw it and rebuild
-// its Decision (a delay and a retry_after are never both set, so they share `wait`).
-struct LoggedAttempt {
-    Nanos t = 0;           // true time
-    Nanos wait = 0;        // admitted: its delay; denied: its retry_after (kRetryNever: never)
-    double level = 0;      // the first layer's level after it, as its node saw it
-    std::int32_t request = 0;
-    std::int32_t client = 0;
-    std::int32_t remaining = 0;
-    std::uint8_t attempt = 0;     // 0 for the first
-    std::uint8_t node = 0;
-    std::uint8_t allowed = 0;
-    std::uint8_t headerLayer = 0; // the layer with the least remaining: what X-RateLimit-* describe
-
-    // decision rebuilds the Decision the policy answered.
-    Decision decision() const
-    {
-        Decision d;
-        d.allowed = allowed != 0;
-        (d.allowed ? d.delay : d.retryAfter) = wait;
-        d.level = level;
-        d.remaining = remaining;
-        return d;
-    }
-};
-static_assert(sizeof(LoggedAttempt) == 40);
 
 // LayerFigure is one layer's part of a response (RateLimit lists every layer): with headers and
 // more than one layer, one per attempt and layer.

@@ -196,7 +196,7 @@ std::int64_t decisionCost(const Trace& trace, std::size_t row, std::size_t i)
     if (trace.costs.empty())
         return 1;
     const AlgorithmTrace& r = trace.results[row];
-    return trace.costs[r.clients ? std::size_t(r.clients->attempts[i].request) : i];
+    return trace.costs[r.clients ? std::size_t((*r.log)[i].request) : i];
 }
 
 void setRequests(ReducedRow& out, std::span<const Nanos> t, Nanos fromNanos, Nanos toNanos)
@@ -325,6 +325,8 @@ double levelBefore(const Trace& trace, std::size_t row, std::size_t index)
 Decision decisionAt(const Trace& trace, std::size_t row, std::size_t i)
 {
     const AlgorithmTrace& result = trace.results.at(row);
+    if (result.log)
+        return result.log->at(i).decision();
     if (!result.checkpoints)
         return result.decisions.at(i);
     (void)result.verdicts.at(i); // out of range throws, as decisions.at does

@@ -102,9 +102,7 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
     AlgorithmTrace row;
     row.algorithm = setup.layers.front().algorithm;
     row.metrics = run.metrics;
-    row.decisions.reserve(run.log.size());
-    for (const LoggedAttempt& a : run.log)
-        row.decisions.push_back(a.decision());
+    row.log = &run.log; // read in place: the row keeps `engine` alive
     if (r == s.algorithms.size()) {
         std::string names;
         for (const Layer& layer : s.layers)
@@ -126,11 +124,6 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
                      && (c.coordination() != Coordination::Racy || c.latencyNanos() == 0);
     }
     if (s.clients) {
-        auto c = std::make_shared<ClientTrace>();
-        c->algorithm = row.algorithm;
-        c->metrics = run.metrics;
-        c->clients = run.clients;
-        c->attempts.reserve(run.log.size());
         row.times.reserve(run.log.size());
         row.previousAttempt.reserve(run.log.size());
         std::vector<std::int64_t> last(in.arrivals.size(), -1); // per request: its latest attempt so far
@@ -138,10 +131,9 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
             row.previousAttempt.push_back(last[std::size_t(a.request)]);
             last[std::size_t(a.request)] = std::int64_t(row.times.size());
             row.times.push_back(a.t);
-            c->attempts.push_back(Attempt{a.request, a.client, a.attempt, a.t, a.decision()});
         }
         replayable = replayable && s.clients->keys() == 1;
-        row.clients = std::move(c);
+        row.clients = std::make_shared<const ClientStats>(run.clients);
     }
     // A replay starts full: an empty start is drawn only where keyLevels replays it.
     row.levelReplayable = replayable && !s.bucketsStartEmpty && s.changes.empty();
@@ -184,6 +176,8 @@ std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t
     };
     if (row.checkpoints)
         return scan([v = row.verdicts.data()](std::size_t i) { return v[i] != Verdict::Denied; });
+    if (row.log)
+        return scan([log = row.log](std::size_t i) { return (*log)[i].allowed != 0; });
     return scan([d = row.decisions.data()](std::size_t i) { return d[i].allowed; });
 }
 
@@ -207,7 +201,7 @@ bool isPlainRow(const AlgorithmTrace& row)
 std::size_t requestOf(const Trace& trace, std::size_t row, std::size_t i)
 {
     const AlgorithmTrace& r = trace.results.at(row);
-    return r.clients ? std::size_t(r.clients->attempts.at(i).request) : i;
+    return r.clients ? std::size_t(r.log->at(i).request) : i;
 }
 
 std::optional<std::size_t> decisionOf(const Trace& trace, std::size_t row, std::size_t request)
@@ -215,9 +209,9 @@ std::optional<std::size_t> decisionOf(const Trace& trace, std::size_t row, std::
     const AlgorithmTrace& r = trace.results.at(row);
     if (!r.clients)
         return request < decisionCount(r) ? std::optional<std::size_t>(request) : std::nullopt;
-    const auto& attempts = r.clients->attempts;
-    for (std::size_t i = 0; i < attempts.size(); ++i)
-        if (attempts[i].request == std::int64_t(request))
+    const ChunkedLog<LoggedAttempt>& log = *r.log;
+    for (std::size_t i = 0; i < log.size(); ++i)
+        if (log[i].request == std::int32_t(request))
             return i;
     return std::nullopt;
 }
@@ -230,7 +224,7 @@ std::string describeRecorded(const Trace& trace, std::size_t row, std::size_t i)
     if (!r.nodes.empty())
         where = "node " + std::to_string(r.nodes.at(i) + 1) + " of " + std::to_string(r.perNodeAllowed.size());
     if (r.clients) {
-        const Attempt& a = r.clients->attempts.at(i);
+        const LoggedAttempt& a = r.log->at(i);
         where = "client " + std::to_string(a.client) + ", "
               + (a.attempt == 0 ? std::string("first attempt") : "retry " + std::to_string(a.attempt));
     }

@@ -4,6 +4,7 @@
 // Widgets and the CLI observe the trace; they never decide anything themselves.
 #pragma once
 
+#include "attempt_log.h"
 #include "config.h"
 #include "limiter.h"
 #include "nanos.h"
@@ -31,7 +32,7 @@ struct Metrics {
     std::int64_t never = 0;       // denied requests that no wait would admit (cost above L or C)
 };
 
-struct ClientTrace;
+struct ClientStats;
 struct EngineRow;
 
 // Verdict is what the strip draws of a decision: its lane.
@@ -75,9 +76,10 @@ struct AlgorithmTrace {
     std::vector<Nanos> times;                 // one per decision when not the arrivals (clients: the attempts)
     std::vector<std::uint8_t> nodes;          // cluster: the node of each decision
     std::vector<std::int64_t> perNodeAllowed; // cluster: admitted per node
-    std::shared_ptr<const ClientTrace> clients; // clients: the attempts and their statistics
+    std::shared_ptr<const ClientStats> clients; // clients: their statistics (the attempts are the log)
     std::vector<std::int64_t> previousAttempt;   // clients: the decision this retry follows (-1: a first attempt)
     std::shared_ptr<const EngineRow> engine;     // a row the engine ran: its setup and log (headers)
+    const ChunkedLog<LoggedAttempt>* log = nullptr; // a row the engine ran: engine's log, read in place
     std::optional<BoundReach> bound;             // a row one limiter decides: its worst case (rows.cpp)
 };
 
@@ -149,12 +151,17 @@ inline const std::vector<Nanos>& timesOf(const Trace& trace, std::size_t row)
 }
 
 // decisionCount returns how many decisions a result holds, compact or not.
-inline std::size_t decisionCount(const AlgorithmTrace& r) { return r.checkpoints ? r.verdicts.size() : r.decisions.size(); }
+inline std::size_t decisionCount(const AlgorithmTrace& r)
+{
+    return r.checkpoints ? r.verdicts.size() : r.log ? r.log->size() : r.decisions.size();
+}
 
 // verdictAt returns the lane of decision i of a result, compact or not.
 inline Verdict verdictAt(const AlgorithmTrace& r, std::size_t i)
 {
-    return r.checkpoints ? r.verdicts.at(i) : verdictOf(r.decisions.at(i));
+    if (r.checkpoints)
+        return r.verdicts.at(i);
+    return verdictOf(r.log ? r.log->at(i).decision() : r.decisions.at(i));
 }
 
 // decisionAt returns decision i of result `row`: recorded, or replayed from its checkpoint.

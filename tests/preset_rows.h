@@ -16,6 +16,18 @@ inline ratelab::Trace simulateRows(const ratelab::Scenario& s)
     return t;
 }
 
+// decisionsOf returns every decision of a row of simulateRows, in order: recorded (a plain row)
+// or read from the engine's log (a row the engine ran keeps no copy).
+inline std::vector<ratelab::Decision> decisionsOf(const ratelab::AlgorithmTrace& r)
+{
+    if (!r.log)
+        return r.decisions;
+    std::vector<ratelab::Decision> out;
+    for (const ratelab::LoggedAttempt& a : *r.log)
+        out.push_back(a.decision());
+    return out;
+}
+
 // rowResult is the row of algorithm a in a trace of simulateRows (the test fails without one).
 inline const ratelab::AlgorithmTrace& rowResult(const ratelab::Trace& t, ratelab::Algorithm a)
 {

@@ -31,8 +31,9 @@ const AlgorithmTrace& result(const Trace& t, Algorithm a)
 std::vector<std::size_t> admitted(const AlgorithmTrace& r)
 {
     std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < r.decisions.size(); ++i)
-        if (r.decisions[i].allowed)
+    const std::vector<Decision> d = decisionsOf(r);
+    for (std::size_t i = 0; i < d.size(); ++i)
+        if (d[i].allowed)
             out.push_back(i);
     return out;
 }
@@ -67,7 +68,9 @@ private slots:
         const Trace t = run("spring-burst-zero");
         const AlgorithmTrace& spring = result(t, Algorithm::SpringGateway);
         QCOMPARE(spring.metrics.allowed, 0);
-        for (const Decision& d : spring.decisions)
+        const std::vector<Decision> refused = decisionsOf(spring);
+        QCOMPARE(refused.size(), t.arrivals.size());
+        for (const Decision& d : refused)
             QVERIFY(d.retryNever());
         QCOMPARE(result(t, Algorithm::TokenBucket).metrics.allowed, 20); // 10 at 10/s, one each 0.1 s
     }

@@ -23,7 +23,7 @@ std::int64_t reachedIn(const Trace& t, Algorithm a, Nanos T)
 {
     const AlgorithmTrace& r = result(t, a);
     std::vector<bool> admitted;
-    for (const Decision& d : r.decisions)
+    for (const Decision& d : decisionsOf(r))
         admitted.push_back(d.allowed);
     return maxAdmittedIn(t.arrivals, admitted, T);
 }

@@ -171,9 +171,10 @@ private slots:
         QCOMPARE(options().fallback, Fallback::Closed);
         const AlgorithmTrace& fixed = result(Algorithm::FixedWindow);
         QCOMPARE(fixed.metrics.allowed, 10);
-        QVERIFY(!fixed.decisions.at(5).allowed);
-        QCOMPARE(fixed.decisions.at(5).retryAfter, kNanosPerSecond / 2); // at 0.5 s, back at 1 s
-        QVERIFY(fixed.decisions.at(10).allowed);
+        QVERIFY(fixed.log); // a cluster's row: the engine's log, read in place
+        QVERIFY(!fixed.log->at(5).allowed);
+        QCOMPARE(fixed.log->at(5).decision().retryAfter, kNanosPerSecond / 2); // at 0.5 s, back at 1 s
+        QVERIFY(fixed.log->at(10).allowed);
         // A start after the end is refused with the reason, and changes nothing.
         cluster->outageFrom()->type("1.2");
         QVERIFY2(cluster->outageFrom()->problem().contains("an outage runs from a time to a later one"),
@@ -295,9 +296,9 @@ private slots:
         // Requests i go to client i mod 3: client 2 (requests 3k + 2) never retries; the fixed
         // window's denied requests 11..15 (indices 10..14) of clients 1, 2, 0, 1, 2: the two of
         // client 2 give up, the three others retry at the boundary and pass.
-        const ClientTrace& c = *result(Algorithm::FixedWindow).clients;
-        QCOMPARE(c.clients.gaveUp, std::int64_t(2));
-        QCOMPARE(c.clients.attempts, std::int64_t(18));
+        const ClientStats& c = *result(Algorithm::FixedWindow).clients;
+        QCOMPARE(c.gaveUp, std::int64_t(2));
+        QCOMPARE(c.attempts, std::int64_t(18));
         clients->cohorts()->setText("2:retry_after; 1:nonsense");
         emit clients->cohorts()->editingFinished();
         settle();
@@ -399,13 +400,13 @@ private slots:
         settle();
         QCOMPARE(m_window->document()->scenario().clients->options().jitter, Jitter::None);
         // No jitter: every denied request of the one client waits exactly the base, 0.1 s, first.
-        const ClientTrace& c = *result(Algorithm::FixedWindow).clients;
-        const Attempt& denied = c.attempts.at(10);
-        QVERIFY(!denied.decision.allowed);
-        const auto retry = std::find_if(c.attempts.begin(), c.attempts.end(), [&](const Attempt& a) {
+        const ChunkedLog<LoggedAttempt>& c = *result(Algorithm::FixedWindow).log;
+        const LoggedAttempt& denied = c.at(10);
+        QVERIFY(!denied.allowed);
+        const auto retry = std::find_if(c.begin(), c.end(), [&](const LoggedAttempt& a) {
             return a.request == denied.request && a.attempt == 1;
         });
-        QVERIFY(retry != c.attempts.end());
+        QVERIFY(retry != c.end());
         QCOMPARE(retry->t - denied.t, kNanosPerSecond / 10);
         m_window->document()->undoStack()->undo();
         settle();
@@ -425,11 +426,11 @@ private slots:
         settle();
         for (const AlgorithmTrace& r : frame().trace->results)
             QVERIFY(r.clients);
-        const ClientStats& fixed = result(Algorithm::FixedWindow).clients->clients;
+        const ClientStats& fixed = *result(Algorithm::FixedWindow).clients;
         QCOMPARE(fixed.attempts, 20);
         QCOMPARE(fixed.gaveUp, 0);
         QCOMPARE(fixed.latency.max, 9 * kNanosPerSecond); // the 11th, from 1.0 s to 10 s
-        const ClientStats& bucket = result(Algorithm::TokenBucket).clients->clients;
+        const ClientStats& bucket = *result(Algorithm::TokenBucket).clients;
         QCOMPARE(bucket.attempts, 24);
         QCOMPARE(bucket.gaveUp, 1);
         QCOMPARE(bucket.succeeded, 14);
@@ -440,7 +441,7 @@ private slots:
         std::size_t retry = 0;
         while (retry < token.previousAttempt.size() && token.previousAttempt[retry] < 0)
             ++retry;
-        QVERIFY(retry < token.decisions.size());
+        QVERIFY(retry < decisionCount(token));
         QVERIFY(rowOf(Algorithm::TokenBucket)->hoverText(retry).contains("retry 1"));
     }
 

@@ -30,10 +30,10 @@ std::string lineFor(const Trace& trace, std::size_t row, std::size_t index)
                      + (r.title.empty() ? std::string(facts(r.algorithm).title) : r.title) + ": ";
     if (!r.clients)
         return line + describeRecorded(trace, row, *first);
-    const auto& attempts = r.clients->attempts;
+    const ChunkedLog<LoggedAttempt>& attempts = *r.log;
     std::string parts;
     for (std::size_t i = *first; i < attempts.size(); ++i)
-        if (attempts[i].request == std::int64_t(index))
+        if (attempts[i].request == std::int32_t(index))
             parts += (parts.empty() ? "" : "; ") + ("at " + explainSeconds(attempts[i].t) + " s, ")
                    + describeRecorded(trace, row, i);
     return line + parts;

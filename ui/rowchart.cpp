@@ -339,7 +339,7 @@ QString RowChart::hoverText(std::size_t i) const
     const std::size_t request = requestOf(trace, m_row, i);
     QString text = QString("%1\n%2, t = %3\n").arg(title(), requestName(trace, request), seconds(t));
     if (result.clients) {
-        const Attempt& a = result.clients->attempts.at(i);
+        const LoggedAttempt& a = result.log->at(i);
         text += a.attempt == 0 ? QString("client %1, first attempt\n").arg(a.client)
                                : QString("client %1, retry %2\n").arg(a.client).arg(a.attempt);
     }

@@ -21,7 +21,7 @@ void RowChart::buildKeyLines()
     m_keyLinesOmitted = 0;
     m_attemptRates.reset();
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
-    if (result.engine && result.clients && result.clients->clients.attempts > result.clients->clients.requests) {
+    if (result.engine && result.clients && result.clients->attempts > result.clients->requests) {
         // Retries happened: the attempts a second, first attempts and retries stacked.
         AttemptBuckets b = attemptBuckets(result.engine->run, m_frame->range.from, m_frame->range.to, 60);
         if (std::any_of(b.retries.begin(), b.retries.end(), [](std::int64_t n) { return n > 0; }))

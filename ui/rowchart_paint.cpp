@@ -87,7 +87,7 @@ QString RowChart::legendText() const
             .arg(QString::fromStdString(formatSeconds(c.windowNanos())))
             .arg(result.metrics.overshoot, 0, 'f', 1);
     if (result.clients) {
-        const ClientStats& k = result.clients->clients;
+        const ClientStats& k = *result.clients;
         const int clients = clientCount();
         return tr("%1 for %2 (%3x) · hollow: a retry%4")
             .arg(k.attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(k.attempts))
@@ -356,7 +356,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     const std::size_t end = shownEnd();
     const bool nodes = !result.nodes.empty();
     // A few clients (2 to 8) get a colour each, as a cluster's nodes do: who was held back shows.
-    const bool clientColours = result.clients && result.clients->clients.requests > 0 && clientCount() >= 2
+    const bool clientColours = result.clients && result.clients->requests > 0 && clientCount() >= 2
                                && clientCount() <= 8;
     const bool costs = !trace.costs.empty() && result.times.empty();
     QFont badge = font();
@@ -394,7 +394,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         for (; j < end && times[j] == times[i]; ++j) {
             const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
             const int colour = nodes           ? int(result.nodes[j])
-                               : clientColours ? int(result.clients->attempts[j].client)
+                               : clientColours ? int((*result.log)[j].client)
                                                : -1;
             Group& g = groups[{int(laneOf(verdictAt(result, j))), colour, retry}];
             ++g.count;

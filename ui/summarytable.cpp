@@ -126,7 +126,7 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         cell(r, 0, QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title));
         const QLocale locale;
         if (result.clients) {
-            const ClientStats& k = result.clients->clients;
+            const ClientStats& k = *result.clients;
             clients = true;
             cell(r, kAttempts, locale.toString(k.attempts));
             cell(r, kAmplification, QString::number(k.amplification, 'f', 2) + "x");
