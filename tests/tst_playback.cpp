@@ -210,6 +210,24 @@ private slots:
         QCOMPARE(stage->sharedFrame(), before);
     }
 
+    // The closest window's label ("10 in this 10 s: the bound") sits where the level line leaves
+    // room, at a projector's size and a laptop's: it never hides the line the row teaches (here
+    // the staircase to the limit, all inside the band).
+    void boundLabelsNeverCrossTheLevelLine()
+    {
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            for (int r = 0; r < 4; ++r) {
+                const RowChart* row = charts()->row(r);
+                const QRectF box = row->boundLabelBox();
+                QVERIFY2(!box.isEmpty(), qPrintable(row->boundLabel()));
+                QVERIFY2(!row->crossesLevel(box), qPrintable(QString("row %1 at %2x%3").arg(r).arg(size.width()).arg(size.height())));
+                QVERIFY(row->crossesLevel(QRectF(row->rect()))); // the test can see a crossing
+            }
+        }
+    }
+
     void theDefaultPacePlaysTheViewInAboutTenSeconds()
     {
         // Simulated seconds per real second: the view's span over 10 s, whatever the span.

@@ -56,6 +56,12 @@ public:
     // hoverText describes the row's decision i: time, verdict, remaining, retry-after, levels, and
     // the response headers a server would send.
     QString hoverText(std::size_t i) const;
+    // boundLabel names the closest window on the level plot ("10 in this 10 s: the bound"), and
+    // boundLabelBox is where it is drawn: where the level line leaves room (empty: not drawn).
+    QString boundLabel() const;
+    QRectF boundLabelBox() const;
+    // crossesLevel is true when the level line passes through box (in widget pixels).
+    bool crossesLevel(const QRectF& box) const;
     // title is the row's name: the algorithm's, or the row's own ("Layered policy: ...").
     QString title() const;
     // shownEnd is one past the last visible request drawn: those after the playhead are not.
@@ -181,7 +187,10 @@ private:
     std::optional<BoundReach> m_bound;
     void computeBound();
     QString boundText() const;
-    void drawBound(QPainter* p) const;
+    void drawBound(QPainter* p) const;      // the closest window's band, under the level line
+    void drawBoundLabel(QPainter* p) const; // its count, over the level line
+    std::optional<std::pair<double, double>> boundBand() const;
+    QColor boundColor() const;
 };
 
 } // namespace ratelab::ui

@@ -9,6 +9,7 @@
 
 #include <QLocale>
 #include <QPainter>
+#include <QValueAxis>
 
 namespace ratelab::ui {
 
@@ -30,43 +31,110 @@ QString RowChart::boundText() const
              locale.toString(m_bound->atMost));
 }
 
-void RowChart::drawBound(QPainter* p) const
+bool RowChart::crossesLevel(const QRectF& box) const
+{
+    const QRectF p0 = plot();
+    const bool water = !m_nginxWater.empty();
+    const QList<QPointF>& points = water ? m_nginxWater : m_levelPoints;
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
+    const auto at = [&](const QPointF& v) {
+        return QPointF(p0.left() + (v.x() - from) * sx, p0.bottom() - v.y() / (water ? 1000.0 : 1.0) * sy);
+    };
+    const double top = box.top() - 2, bottom = box.bottom() + 2;
+    for (qsizetype i = 0; i + 1 < points.size(); ++i) {
+        const QPointF a = at(points[i]), b = at(points[i + 1]);
+        if (b.x() < box.left() || a.x() > box.right())
+            continue;
+        // The segment's part over the box's columns (x non-decreasing), interpolated at its ends.
+        const auto yAt = [&](double x) { return b.x() == a.x() ? a.y() : a.y() + (b.y() - a.y()) * (x - a.x()) / (b.x() - a.x()); };
+        const double y0 = b.x() == a.x() ? a.y() : yAt(std::max(a.x(), box.left()));
+        const double y1 = b.x() == a.x() ? b.y() : yAt(std::min(b.x(), box.right()));
+        if (std::max(y0, y1) >= top && std::min(y0, y1) <= bottom)
+            return true;
+    }
+    return false;
+}
+
+// boundBand returns the closest window's x range on the plot, or nothing when it is off screen.
+std::optional<std::pair<double, double>> RowChart::boundBand() const
 {
     if (!m_bound || m_bound->reached == 0)
-        return;
+        return std::nullopt;
     const QRectF area = plot();
     const double x1 = xOf(secondsAsDouble(m_bound->closestEnd));
     const double x0 = xOf(secondsAsDouble(m_bound->closestEnd) - secondsAsDouble(m_bound->windowNanos));
     if (x1 < area.left() || x0 > area.right())
-        return;
+        return std::nullopt;
+    return std::pair{x0, x1};
+}
+
+QColor RowChart::boundColor() const
+{
     const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    const QColor edge(0x7c, 0x3a, 0xed, dark ? 220 : 200);
+    return QColor(0x7c, 0x3a, 0xed, dark ? 220 : 200);
+}
+
+void RowChart::drawBound(QPainter* p) const
+{
+    const auto band = boundBand();
+    if (!band)
+        return;
+    const auto [x0, x1] = *band;
+    const QRectF area = plot();
+    const QColor edge = boundColor();
     p->save();
     p->setClipRect(area);
     QColor fill = edge;
-    fill.setAlpha(dark ? 34 : 22);
-    const QRectF band(QPointF(std::max(x0, area.left() - 1), area.top()), QPointF(std::min(x1, area.right() + 1), area.bottom()));
-    p->fillRect(band, fill);
+    fill.setAlpha(palette().color(QPalette::Base).lightness() < 128 ? 34 : 22);
+    p->fillRect(QRectF(QPointF(std::max(x0, area.left() - 1), area.top()), QPointF(std::min(x1, area.right() + 1), area.bottom())), fill);
     p->setPen(QPen(edge, 1, Qt::DashLine));
     p->drawLine(QPointF(x0, area.top()), QPointF(x0, area.bottom()));
     p->drawLine(QPointF(x1, area.top()), QPointF(x1, area.bottom()));
-    const QString label = m_bound->reached >= m_bound->atMost
-                              ? tr("%1 in this %2 s: the bound").arg(m_bound->reached).arg(QString::fromStdString(formatSeconds(m_bound->windowNanos)))
-                              : tr("%1 in this %2 s (at most %3)")
-                                    .arg(m_bound->reached)
-                                    .arg(QString::fromStdString(formatSeconds(m_bound->windowNanos)))
-                                    .arg(m_bound->atMost);
+    p->restore();
+}
+
+QString RowChart::boundLabel() const
+{
+    if (!m_bound)
+        return {};
+    const QString window = QString::fromStdString(formatSeconds(m_bound->windowNanos));
+    return m_bound->reached >= m_bound->atMost
+               ? tr("%1 in this %2 s: the bound").arg(m_bound->reached).arg(window)
+               : tr("%1 in this %2 s (at most %3)").arg(m_bound->reached).arg(window).arg(m_bound->atMost);
+}
+
+QRectF RowChart::boundLabelBox() const
+{
+    const auto band = boundBand();
+    if (!band)
+        return {};
+    const auto [x0, x1] = *band;
+    const QRectF area = plot();
     const QFontMetricsF fm(font());
-    const double w = fm.horizontalAdvance(label);
-    // Centred on the band, kept inside the plot; a label wider than a narrow plot starts at its left.
-    const double x = std::max(area.left() + 2, std::min(band.center().x() - w / 2, area.right() - w - 2));
-    // On a box of the background, as the level labels are: the line never crosses the text.
-    const QRectF box(x - 3, area.center().y() - fm.height() / 2, w + 6, fm.height());
-    QColor base = palette().color(QPalette::Base);
-    base.setAlpha(225);
-    p->fillRect(box, base);
-    p->setPen(edge);
-    p->drawText(box, Qt::AlignCenter, label);
+    const double w = fm.horizontalAdvance(boundLabel()) + 6, h = fm.height();
+    const auto inside = [&](double left) { return std::max(area.left() + 2, std::min(left, area.right() - w - 2)); };
+    const double centre = (std::max(x0, area.left()) + std::min(x1, area.right())) / 2;
+    // Where the label covers no part of the level line: in the band, else beside it, at the
+    // height the line leaves free there (the line is the lesson; the label only names the band).
+    std::vector<QRectF> candidates;
+    for (const double left : {inside(centre - w / 2), inside(x1 + 6), inside(x0 - w - 6)})
+        for (const double y : {area.top() + area.height() * 0.3, area.top() + area.height() * 0.72, area.center().y()})
+            candidates.emplace_back(left, y - h / 2, w, h);
+    const auto free = std::find_if(candidates.begin(), candidates.end(), [&](const QRectF& r) { return !crossesLevel(r); });
+    return free == candidates.end() ? candidates.front() : *free;
+}
+
+void RowChart::drawBoundLabel(QPainter* p) const
+{
+    const QRectF box = boundLabelBox();
+    if (box.isEmpty())
+        return;
+    p->save();
+    p->setClipRect(plot());
+    p->fillRect(box, palette().color(QPalette::Base));
+    p->setPen(boundColor());
+    p->drawText(box, Qt::AlignCenter, boundLabel());
     p->restore();
 }
 

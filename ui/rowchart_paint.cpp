@@ -37,6 +37,7 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
     drawBound(p);
     drawLevel(p);
     drawLevelLabels(p); // over the line: a label's box interrupts the line, never the other way
+    drawBoundLabel(p);
     drawStrip(p);
     p->setClipping(false);
     if (exactMarks())
