@@ -228,6 +228,16 @@ private slots:
         }
     }
 
+    // A wrapped title never splits a rate at its slashes ("0.5/" then "s" on the next line on a
+    // projector): a word joiner follows each slash.
+    void titlesKeepRatesWhole()
+    {
+        Scenario s;
+        s.config = LimiterConfig::make(5, 6 * kNanosPerSecond);
+        const QString title = Dashboard::describe(s);
+        QVERIFY2(title.contains(QString::fromUtf8("rate 5/\u20606/\u2060s")), qPrintable(title));
+    }
+
     void theDefaultPacePlaysTheViewInAboutTenSeconds()
     {
         // Simulated seconds per real second: the view's span over 10 s, whatever the span.

@@ -30,6 +30,14 @@ namespace {
 
 QString secs(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; }
 
+// perSecond writes a rate as "5/6/s" that a wrapped title never splits at a slash (a word joiner
+// follows each one).
+QString perSecond(const std::string& rate)
+{
+    QString text = QString::fromStdString(rate) + "/s";
+    return text.replace('/', QString("/\u2060"));
+}
+
 // Legend explains the strip's marks once for every row: shape and lane, not only colour.
 class Legend : public QWidget {
 public:
@@ -228,11 +236,11 @@ QString Dashboard::describe(const Scenario& s)
     if (productsAlone) {
         text += " — " + options.join(", ");
     } else {
-        text += QString(" — limit %1 per %2, capacity %3, rate %4/s")
+        text += QString(" — limit %1 per %2, capacity %3, rate %4")
                     .arg(n(c.limit()))
                     .arg(secs(c.windowNanos()))
                     .arg(n(c.capacity()))
-                    .arg(QString::fromStdString(c.rate().exactText()));
+                    .arg(perSecond(c.rate().exactText()));
         if (!options.isEmpty())
             text += "; " + options.join(", ");
     }
@@ -248,9 +256,9 @@ QString Dashboard::describe(const Scenario& s)
             text += QString(" — %1 requests in bursts of %2 every %3").arg(n(p.count), n(p.burstSize)).arg(secs(p.periodNanos));
             break;
         case PatternKind::Poisson:
-            text += QString(" — %1 Poisson requests at %2/s (seed %3)")
+            text += QString(" — %1 Poisson requests at %2 (seed %3)")
                         .arg(n(p.count))
-                        .arg(QString::fromStdString(p.lambda.exactText()))
+                        .arg(perSecond(p.lambda.exactText()))
                         .arg(p.seed);
             break;
         case PatternKind::Edge:
