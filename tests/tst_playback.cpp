@@ -9,6 +9,7 @@
 #include "pipeline.h"
 #include "documentactions.h"
 #include "playbackbar.h"
+#include "presets.h"
 #include "rowchart.h"
 #include "slidervalue.h"
 #include "stage.h"
@@ -17,6 +18,8 @@
 
 #include <QApplication>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QStatusBar>
@@ -304,6 +307,26 @@ private slots:
         m_window->controls()->clearAddedRequests();
         settle();
         QCOMPARE(frame().trace->arrivals.size(), std::size_t(15));
+    }
+
+    // A long lesson in presentation type on a 1280x720 projector scrolls: it is laid out at its
+    // full height inside the panel, never squeezed and cut off at the bottom.
+    void aLongLessonScrollsInPresentationMode()
+    {
+        const io::LoadResult p = io::loadPreset("pick-a-limit");
+        QVERIFY(p.scenario);
+        openWindow(*p.scenario);
+        m_window->resize(1280, 720);
+        m_window->setPresenting(true);
+        settle();
+        QLabel* lesson = nullptr;
+        for (QLabel* l : m_window->lesson()->findChildren<QLabel*>())
+            if (l->text().contains("brute force"))
+                lesson = l;
+        QVERIFY(lesson && lesson->isVisible());
+        QCOMPARE(lesson->height(), lesson->heightForWidth(lesson->width()));
+        QVERIFY(m_window->lesson()->scrollArea()->verticalScrollBar()->maximum() > 0); // longer than the panel
+        m_window->setPresenting(false);
     }
 
     void presentationModeShowsOnlyTheChartsAndEscRestores()

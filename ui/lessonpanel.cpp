@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QApplication>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace ratelab::ui {
@@ -24,12 +25,25 @@ LessonPanel::LessonPanel(QWidget* parent)
     m_edit = edit;
     edit->setToolTip(tr("Write your own title and lesson: they are saved with the scenario"));
     connect(edit, &QPushButton::clicked, this, &LessonPanel::editRequested);
+    // The text scrolls when it is longer than the panel (a long lesson in presentation type on a
+    // 1280x720 projector): never cut off at the bottom. The button stays in view.
+    auto* body = new QWidget;
+    auto* text = new QVBoxLayout(body);
+    text->setContentsMargins(0, 0, 0, 0);
+    text->addWidget(m_title);
+    text->addWidget(m_note);
+    text->addWidget(m_lesson);
+    text->addStretch();
+    m_scroll = new QScrollArea;
+    m_scroll->setWidget(body);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->viewport()->setAutoFillBackground(false);
+    body->setAutoFillBackground(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
-    layout->addWidget(m_title);
-    layout->addWidget(m_note);
-    layout->addWidget(m_lesson);
-    layout->addStretch();
+    layout->addWidget(m_scroll, 1);
     layout->addWidget(edit, 0, Qt::AlignLeft);
     setLarge(false);
 }

@@ -4,6 +4,7 @@
 #include <QWidget>
 
 class QLabel;
+class QScrollArea;
 
 namespace ratelab::ui {
 
@@ -19,6 +20,8 @@ public:
     QString lesson() const;
     QString title() const;
     bool showsOriginalNote() const;
+    // scrollArea holds the title, note and lesson: it scrolls when they are longer than the panel.
+    QScrollArea* scrollArea() const { return m_scroll; }
 
 signals:
     // editRequested asks to edit the title and lesson (the Edit button).
@@ -29,6 +32,7 @@ private:
     QLabel* m_note;
     QLabel* m_lesson;
     QWidget* m_edit;
+    QScrollArea* m_scroll;
 };
 
 } // namespace ratelab::ui
