@@ -174,13 +174,16 @@ void RowChart::drawLevel(QPainter* p) const
             continue;
         const double x = p0.left() + (secondsAsDouble(t) - from) * sx;
         const QString text = QString("%1/1000").arg(left);
-        const double w = QFontMetricsF(small).horizontalAdvance(text);
-        if (x - w / 2 < lastRight + 4)
+        const QFontMetricsF fm(small);
+        const double w = fm.horizontalAdvance(text);
+        // Centred on its rejection, kept inside the plot (a rejection at its left edge included).
+        const double textLeft = std::clamp(x - w / 2, p0.left() + 1, std::max(p0.left() + 1, p0.right() - w - 1));
+        if (textLeft < lastRight + 4)
             continue;
         const double y = p0.bottom() - double(left) / 1000.0 * sy;
         p->drawLine(QPointF(x, y), QPointF(x, y - 6));
-        p->drawText(QPointF(x - w / 2, y - 8), text);
-        lastRight = x + w / 2;
+        p->drawText(QPointF(textLeft, std::max(y - 8, p0.top() + fm.ascent())), text);
+        lastRight = textLeft + w;
     }
     p->restore();
 }
