@@ -3,6 +3,7 @@
 #include "any_limiter.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 
 namespace ratelab {
@@ -28,6 +29,59 @@ void sampleUntil(Replay& r, Nanos t, Nanos handed, int samples)
     }
 }
 
+// racyStore replays a racy cluster's store (store.cpp): each admitted attempt's write lands a
+// round trip after it (t + latency), handed the time its read was handed (the latest read clock
+// so far), and is decided there on the store, which may refuse it (a node admitted on a stale
+// read): the line shows what the store holds while the nodes admit past it.
+KeyLevels racyStore(const EngineSetup& setup, const RowRun& run, std::span<const std::int64_t> costs, int samples)
+{
+    const ClusterConfig& cluster = *setup.cluster;
+    const Nanos latency = cluster.latencyNanos();
+    struct Write {
+        Nanos t, handed; // decided at t on a read handed `handed`
+        std::int64_t cost;
+    };
+    std::deque<Write> pending;
+    Replay r;
+    r.limiter = makeAnyLimiter(setup.layers.front().algorithm, layerConfig(setup, 0));
+    r.line.name = "store";
+    const LoggedAttempt& first = run.log[0];
+    r.lastT = first.t;
+    r.lastHanded = first.t + cluster.nodeOffset(first.node);
+    r.line.points.push_back({r.lastT, levelAny(*r.limiter, r.lastHanded)});
+    Nanos readLast = std::numeric_limits<Nanos>::min(), end = first.t;
+    const auto land = [&](const Write& w) {
+        const Nanos lands = w.t > kMaxNanos - latency ? kMaxNanos : w.t + latency;
+        const Nanos handed = std::max(r.lastHanded, w.handed);
+        sampleUntil(r, lands, handed, samples);
+        r.line.points.push_back({lands, levelAny(*r.limiter, handed)});
+        (void)decideAny(*r.limiter, handed, w.cost); // refused when a stale read let it through: no change
+        r.line.points.push_back({lands, levelAny(*r.limiter, handed)});
+        r.lastT = lands;
+        r.lastHanded = handed;
+        ++r.line.attempts;
+        end = std::max(end, lands);
+    };
+    for (std::size_t i = 0; i < run.log.size(); ++i) {
+        const LoggedAttempt& a = run.log[i];
+        for (; !pending.empty() && a.t - pending.front().t >= latency; pending.pop_front())
+            land(pending.front());
+        readLast = std::max(readLast, a.t + cluster.nodeOffset(a.node));
+        if (a.allowed)
+            pending.push_back({a.t, readLast, costs.empty() ? 1 : costs[std::size_t(a.request)]});
+        end = std::max(end, a.t);
+    }
+    for (; !pending.empty(); pending.pop_front()) // the writes still in flight land after the last read
+        land(pending.front());
+    const Nanos endHanded = r.lastHanded + (end - r.lastT);
+    sampleUntil(r, end, endHanded, samples);
+    if (end > r.lastT)
+        r.line.points.push_back({end, levelAny(*r.limiter, endHanded)});
+    KeyLevels out;
+    out.lines.push_back(std::move(r.line));
+    return out;
+}
+
 } // namespace
 
 KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const std::int64_t> costs, std::size_t most,
@@ -42,6 +96,8 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
     if (setup.layers.size() != 1 || run.log.empty() || (cluster && perClient) || (!cluster && !perClient && !single))
         return out;
     const Coordination mode = cluster ? cluster->coordination() : Coordination::Local;
+    if (mode == Coordination::Racy && !perClient && !cluster->hasOutage() && !setup.startEmpty && setup.changes.empty())
+        return racyStore(setup, run, costs, samplesPerGap);
     const bool store = cluster && mode == Coordination::Shared;
     // An outage leaves a shared store as it was when nodes fail open or closed (their attempts
     // skip it); a local fallback holds levels of its own on each node: none drawn.

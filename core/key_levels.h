@@ -3,8 +3,9 @@
 // a shared one, one per client key. Each is replayed exactly from the engine's log: a fresh
 // limiter of the row's first layer, handed what that state was handed (a node its own clock, the
 // store the latest clock it has seen), sampled between decisions so refills and window resets show.
-// Racy and hybrid nodes decide on copies of a store; their levels are not one line each, and
-// keyLevels returns none for them.
+// A racy cluster's line is its store as the writes land, a round trip after their reads (nodes
+// decide on the copy they read, so they admit past it). Hybrid nodes decide on copies synced
+// every tick; their levels are not one line each, and keyLevels returns none for them.
 #pragma once
 
 #include "engine.h"
@@ -40,8 +41,8 @@ struct KeyLevels {
 
 // keyLevels replays the row's log (costs: one per request, empty for all 1) into its lines, each
 // with at most about `samplesPerGap` samples between two of its decisions. It returns no lines
-// where they do not apply: a single limiter's row, racy and hybrid clusters, per-client keys on
-// a cluster, or a policy of more than one layer.
+// where they do not apply: a single limiter's row, hybrid clusters, per-client keys on a
+// cluster, or a policy of more than one layer (and for racy: an outage, an empty start or a limit change).
 KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const std::int64_t> costs, std::size_t most = 8,
                     int samplesPerGap = 24);
 

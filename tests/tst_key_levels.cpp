@@ -162,6 +162,23 @@ private slots:
     }
 
     // Beyond `most`, the busiest are drawn and the rest counted; racy and a single limiter: none.
+    // Racy, a round trip of 0.25 s: the store's line is what the writes make of it as they land.
+    // Both reads at 0 find 2 tokens and admit; their writes land at 0.25 s (2 -> 1 -> 0, handed
+    // the reads' time 0). At 1 s the first read finds the token refilled since and admits; the
+    // second reads before that write lands, finds the same token and admits too: 4 admitted of a
+    // capacity of 2. At 1.25 s the writes land: 1 -> 0, and the second is refused by the store.
+    void racyStore()
+    {
+        const EngineSetup s = setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Racy, kSec / 4}));
+        const RowRun run = runRow(s, {kArrivals, {}, {}});
+        QCOMPARE(run.metrics.allowed, std::int64_t(4));
+        const KeyLevels k = keyLevels(s, run, {}, 8, 2);
+        QCOMPARE(k.lines.size(), std::size_t(1));
+        QCOMPARE(k.lines[0].name, std::string("store"));
+        QCOMPARE(pointsOf(k.lines[0]), (Points{{0, 2}, {0.125, 2}, {0.25, 2}, {0.25, 1}, {0.25, 1}, {0.25, 0}, {0.75, 0.5},
+                                               {1.25, 1}, {1.25, 0}, {1.25, 0}, {1.25, 0}}));
+    }
+
     void busiestAndNone()
     {
         const EngineSetup three = setupOf(ClusterConfig::make({3, Balancer::RoundRobin, Coordination::Local}));
@@ -170,7 +187,7 @@ private slots:
         QCOMPARE(k.lines.size(), std::size_t(1));
         QCOMPARE(k.lines[0].name, std::string("node 1"));
         QCOMPARE(k.others, std::int64_t(2));
-        QVERIFY(levelsOf(setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Racy, kSec}))).lines.empty());
+        QVERIFY(levelsOf(setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Hybrid, 0, kSec / 10}))).lines.empty());
         QVERIFY(levelsOf(setupOf(std::nullopt)).lines.empty());
     }
 };
