@@ -2,6 +2,8 @@
 // lists, replies as values. Not for production: a failure is a test failure.
 #pragma once
 
+#include "redis_store.h"
+
 #include <hiredis/hiredis.h>
 
 #include <cstdint>
@@ -10,6 +12,17 @@
 #include <vector>
 
 namespace ratelab::test {
+
+// startPrivateRedis starts a test's own redis-server, or returns none and says why in `why`.
+inline std::unique_ptr<ratelab::io::PrivateRedis> startPrivateRedis(std::string* why)
+{
+    try {
+        return std::make_unique<ratelab::io::PrivateRedis>();
+    } catch (const ratelab::io::RedisError& e) {
+        *why = std::string("cannot start a private redis-server (apt-get install redis-server): ") + e.what();
+        return nullptr;
+    }
+}
 
 // RedisReply is a reply, flattened: an error's text, an integer, a string, or an array of them.
 struct RedisReply {

@@ -134,12 +134,9 @@ class TestRedisServerClock : public QObject {
 private slots:
     void initTestCase()
     {
-        try {
-            m_redis = std::make_unique<PrivateRedis>();
-        } catch (const RedisError& e) {
-            QFAIL(qPrintable(QStringLiteral("cannot start a private redis-server (apt-get install redis-server): %1")
-                                 .arg(QString::fromUtf8(e.what()))));
-        }
+        std::string why;
+        m_redis = ratelab::test::startPrivateRedis(&why);
+        QVERIFY2(m_redis, why.c_str());
         m_c = std::make_unique<RedisClient>(m_redis->address());
         QVERIFY(m_c->ok());
     }
