@@ -131,11 +131,25 @@ void RowChart::drawAttemptRates(QPainter* p) const
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p->setFont(small);
+    const QFontMetricsF fm(small);
     p->setPen(palette().color(QPalette::PlaceholderText));
-    const QString label = tr("bars: attempts a second, up to %1 (retries on top)").arg(QLocale().toString(double(peak) / width, 'g', 4));
-    p->drawText(QRectF(p0.left(), p0.bottom() - p0.height() / 3 - QFontMetricsF(small).height() - 2, p0.width() - 6,
-                       QFontMetricsF(small).height()),
-                Qt::AlignRight | Qt::AlignVCenter, label);
+    p->drawText(QRectF(p0.left(), p0.bottom() - p0.height() / 3 - fm.height() - 2, p0.width() - 6, fm.height()),
+                Qt::AlignRight | Qt::AlignVCenter, tr("bars: attempts a second (retries on top)"));
+    // The bars have their own scale, not the level axis's: the tallest one says its rate.
+    std::size_t tallest = 0;
+    for (std::size_t k = 1; k < b.first.size(); ++k)
+        if (b.first[k] + b.retries[k] > b.first[tallest] + b.retries[tallest])
+            tallest = k;
+    const double t0 = double(b.from) / 1e9 + double(tallest) * width;
+    if (!b.first.empty() && t0 <= limit) {
+        const QString rate = tr("%1/s").arg(QLocale().toString(double(peak) / width, 'g', 4));
+        const double w = fm.horizontalAdvance(rate) + 4;
+        const double centre = p0.left() + (t0 + width / 2 - from) * sx;
+        const QRectF box(std::clamp(centre - w / 2, p0.left(), std::max(p0.left(), p0.right() - w)),
+                         p0.bottom() - double(peak) * sy - fm.height() - 1, w, fm.height());
+        p->fillRect(box, palette().color(QPalette::Base));
+        p->drawText(box, Qt::AlignCenter, rate);
+    }
     p->restore();
 }
 
