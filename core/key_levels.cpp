@@ -29,6 +29,32 @@ void sampleUntil(Replay& r, Nanos t, Nanos handed, int samples)
     }
 }
 
+// busiest keeps the `most` lines with the most attempts (in index order), each carried on to
+// `end`, and counts the others.
+KeyLevels busiest(std::vector<Replay>& replays, Nanos end, std::size_t most, int samples)
+{
+    KeyLevels out;
+    std::vector<Replay*> used;
+    for (Replay& r : replays)
+        if (r.limiter)
+            used.push_back(&r);
+    std::stable_sort(used.begin(), used.end(), [](const Replay* x, const Replay* y) { return x->line.attempts > y->line.attempts; });
+    for (std::size_t k = 0; k < used.size(); ++k) {
+        if (k >= most) {
+            ++out.others;
+            continue;
+        }
+        Replay& r = *used[k];
+        const Nanos endHanded = r.lastHanded + (end - r.lastT);
+        sampleUntil(r, end, endHanded, samples);
+        if (end > r.lastT)
+            r.line.points.push_back({end, levelAny(*r.limiter, endHanded)});
+        out.lines.push_back(std::move(r.line));
+    }
+    std::sort(out.lines.begin(), out.lines.end(), [](const KeyLevel& x, const KeyLevel& y) { return x.index < y.index; });
+    return out;
+}
+
 // racyStore replays a racy cluster's store (store.cpp): each admitted attempt's write lands a
 // round trip after it (t + latency), handed the time its read was handed (the latest read clock
 // so far), and is decided there on the store, which may refuse it (a node admitted on a stale
@@ -82,6 +108,71 @@ KeyLevels racyStore(const EngineSetup& setup, const RowRun& run, std::span<const
     return out;
 }
 
+// hybridNodes replays a hybrid cluster's nodes (store.cpp): each decides on its own copy and
+// pushes its admissions to the store; at its first attempt after a sync tick k*sync the store
+// takes every admission before the tick, and the node's copy becomes the store. Its line jumps
+// to the store's level at that tick.
+KeyLevels hybridNodes(const EngineSetup& setup, const RowRun& run, std::span<const std::int64_t> costs, std::size_t most,
+                      int samples)
+{
+    const ClusterConfig& cluster = *setup.cluster;
+    const Nanos sync = cluster.syncNanos();
+    AnyLimiter fresh = makeAnyLimiter(setup.layers.front().algorithm, layerConfig(setup, 0));
+    if (const auto* log = std::get_if<SlidingWindowLog>(&fresh)) // copied at every sync: shared, as the engine does
+        fresh = SyncedLog(log->quota(), log->windowNanos());
+    struct Admission {
+        Nanos t, handed;
+        std::int64_t cost;
+    };
+    std::deque<Admission> pending;
+    AnyLimiter store = fresh;
+    Nanos storeLast = std::numeric_limits<Nanos>::min(), end = 0;
+    std::vector<Replay> nodes(std::size_t(cluster.nodes()));
+    std::vector<std::int64_t> ticks(nodes.size(), 0);
+    for (std::size_t i = 0; i < run.log.size(); ++i) {
+        const LoggedAttempt& a = run.log[i];
+        Replay& r = nodes[a.node];
+        const Nanos offset = cluster.nodeOffset(a.node);
+        if (!r.limiter) {
+            r.limiter = fresh;
+            r.line.index = a.node;
+            r.line.name = "node " + std::to_string(a.node + 1);
+        }
+        if (const std::int64_t tick = a.t / sync; tick != ticks[a.node]) {
+            const Nanos boundary = tick * sync;
+            for (; !pending.empty() && pending.front().t < boundary; pending.pop_front()) {
+                storeLast = std::max(storeLast, pending.front().handed);
+                (void)decideAny(store, storeLast, pending.front().cost);
+            }
+            if (!r.line.points.empty()) { // the node's own level up to the tick, then the store's
+                const Nanos handed = std::max(r.lastHanded, boundary + offset);
+                sampleUntil(r, boundary, handed, samples);
+                r.line.points.push_back({boundary, levelAny(*r.limiter, handed)});
+                r.lastT = boundary;
+                r.lastHanded = std::max(storeLast, boundary + offset);
+                r.line.points.push_back({boundary, levelAny(store, r.lastHanded)});
+            }
+            r.limiter = store;
+            r.lastHanded = std::max(r.lastHanded, storeLast);
+            ticks[a.node] = tick;
+        }
+        const Nanos handed = std::max(r.lastHanded, a.t + offset);
+        sampleUntil(r, a.t, handed, samples);
+        r.line.points.push_back({a.t, levelAny(*r.limiter, handed)});
+        const std::int64_t cost = costs.empty() ? 1 : costs[std::size_t(a.request)];
+        if (decideAny(*r.limiter, handed, cost).allowed != (a.allowed != 0))
+            return {}; // a replay that parts from the engine would draw a wrong line: none
+        if (a.allowed)
+            pending.push_back({a.t, handed, cost});
+        r.line.points.push_back({a.t, levelAny(*r.limiter, handed)});
+        r.lastT = a.t;
+        r.lastHanded = handed;
+        ++r.line.attempts;
+        end = std::max(end, a.t);
+    }
+    return busiest(nodes, end, most, samples);
+}
+
 } // namespace
 
 KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const std::int64_t> costs, std::size_t most,
@@ -96,8 +187,11 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
     if (setup.layers.size() != 1 || run.log.empty() || (cluster && perClient) || (!cluster && !perClient && !single))
         return out;
     const Coordination mode = cluster ? cluster->coordination() : Coordination::Local;
-    if (mode == Coordination::Racy && !perClient && !cluster->hasOutage() && !setup.startEmpty && setup.changes.empty())
+    const bool plainFleet = cluster && !perClient && !cluster->hasOutage() && !setup.startEmpty && setup.changes.empty();
+    if (mode == Coordination::Racy && plainFleet)
         return racyStore(setup, run, costs, samplesPerGap);
+    if (mode == Coordination::Hybrid && plainFleet && !cluster->hasAutoscale() && !cluster->hasMembership())
+        return hybridNodes(setup, run, costs, most, samplesPerGap);
     const bool store = cluster && mode == Coordination::Shared;
     // An outage leaves a shared store as it was when nodes fail open or closed (their attempts
     // skip it); a local fallback holds levels of its own on each node: none drawn.
@@ -188,26 +282,7 @@ KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const
         ++r.line.attempts;
         end = std::max(end, a.t);
     }
-    // The busiest `most`, each line carried on to the last attempt of the row.
-    std::vector<Replay*> used;
-    for (Replay& r : replays)
-        if (r.limiter)
-            used.push_back(&r);
-    std::stable_sort(used.begin(), used.end(), [](const Replay* x, const Replay* y) { return x->line.attempts > y->line.attempts; });
-    for (std::size_t k = 0; k < used.size(); ++k) {
-        if (k >= most) {
-            ++out.others;
-            continue;
-        }
-        Replay& r = *used[k];
-        const Nanos endHanded = r.lastHanded + (end - r.lastT);
-        sampleUntil(r, end, endHanded, samplesPerGap);
-        if (end > r.lastT)
-            r.line.points.push_back({end, levelAny(*r.limiter, endHanded)});
-        out.lines.push_back(std::move(r.line));
-    }
-    std::sort(out.lines.begin(), out.lines.end(), [](const KeyLevel& x, const KeyLevel& y) { return x.index < y.index; });
-    return out;
+    return busiest(replays, end, most, samplesPerGap);
 }
 
 AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int buckets)

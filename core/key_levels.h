@@ -4,8 +4,8 @@
 // limiter of the row's first layer, handed what that state was handed (a node its own clock, the
 // store the latest clock it has seen), sampled between decisions so refills and window resets show.
 // A racy cluster's line is its store as the writes land, a round trip after their reads (nodes
-// decide on the copy they read, so they admit past it). Hybrid nodes decide on copies synced
-// every tick; their levels are not one line each, and keyLevels returns none for them.
+// decide on the copy they read, so they admit past it). A hybrid node's line is its own copy,
+// jumping to the store's level at the sync tick before its next decision.
 #pragma once
 
 #include "engine.h"
@@ -41,8 +41,9 @@ struct KeyLevels {
 
 // keyLevels replays the row's log (costs: one per request, empty for all 1) into its lines, each
 // with at most about `samplesPerGap` samples between two of its decisions. It returns no lines
-// where they do not apply: a single limiter's row, hybrid clusters, per-client keys on a
-// cluster, or a policy of more than one layer (and for racy: an outage, an empty start or a limit change).
+// where they do not apply: a single limiter's row, per-client keys on a cluster, a policy of
+// more than one layer, and racy or hybrid clusters with an outage, an empty start or a limit
+// change (hybrid also with joins, leaves or autoscaling).
 KeyLevels keyLevels(const EngineSetup& setup, const RowRun& run, std::span<const std::int64_t> costs, std::size_t most = 8,
                     int samplesPerGap = 24);
 
