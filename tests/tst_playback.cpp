@@ -231,6 +231,25 @@ private slots:
         }
     }
 
+    // The key of the node lines goes to a corner no line passes through: in two-servers-local
+    // the token bucket's lines start at the top left, so its key moves; the windows' keep it.
+    void nodeKeysStayOffTheLines()
+    {
+        const io::LoadResult p = io::loadPreset("two-servers-local");
+        QVERIFY(p.scenario);
+        openWindow(*p.scenario);
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            for (int r = 0; r < 3; ++r) {
+                const RowChart* row = charts()->row(r);
+                const QRectF box = row->keyBox();
+                QVERIFY(!box.isEmpty());
+                QVERIFY2(!row->crossesLevel(box), qPrintable(QString("row %1 at %2x%3").arg(r).arg(size.width()).arg(size.height())));
+            }
+        }
+    }
+
     // A wrapped title never splits a rate at its slashes ("0.5/" then "s" on the next line on a
     // projector): a word joiner follows each slash.
     void titlesKeepRatesWhole()

@@ -60,8 +60,13 @@ public:
     // boundLabelBox is where it is drawn: where the level line leaves room (empty: not drawn).
     QString boundLabel() const;
     QRectF boundLabelBox() const;
-    // crossesLevel is true when the level line passes through box (in widget pixels).
+    // crossesLevel is true when the level line, or a node's or client's line, passes through
+    // box (in widget pixels).
     bool crossesLevel(const QRectF& box) const;
+    // keyBox is where the key of the node or client lines is drawn: the first corner of the plot
+    // no line passes through (top left, bottom left, bottom right), else (and above attempt
+    // bars) the top left.
+    QRectF keyBox() const;
     // title is the row's name: the algorithm's, or the row's own ("Layered policy: ...").
     QString title() const;
     // shownEnd is one past the last visible request drawn: those after the playhead are not.
@@ -191,6 +196,8 @@ private:
     void drawBoundLabel(QPainter* p) const; // its count, over the level line
     std::optional<std::pair<double, double>> boundBand() const;
     QColor boundColor() const;
+    bool crosses(const QList<QPointF>& points, double unit, const QRectF& box) const; // a polyline of (s, level / unit)
+    QStringList keyNames() const;
 };
 
 } // namespace ratelab::ui

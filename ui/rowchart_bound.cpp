@@ -31,16 +31,12 @@ QString RowChart::boundText() const
              locale.toString(m_bound->atMost));
 }
 
-bool RowChart::crossesLevel(const QRectF& box) const
+bool RowChart::crosses(const QList<QPointF>& points, double unit, const QRectF& box) const
 {
     const QRectF p0 = plot();
-    const bool water = !m_nginxWater.empty();
-    const QList<QPointF>& points = water ? m_nginxWater : m_levelPoints;
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
-    const auto at = [&](const QPointF& v) {
-        return QPointF(p0.left() + (v.x() - from) * sx, p0.bottom() - v.y() / (water ? 1000.0 : 1.0) * sy);
-    };
+    const auto at = [&](const QPointF& v) { return QPointF(p0.left() + (v.x() - from) * sx, p0.bottom() - v.y() / unit * sy); };
     const double top = box.top() - 2, bottom = box.bottom() + 2;
     for (qsizetype i = 0; i + 1 < points.size(); ++i) {
         const QPointF a = at(points[i]), b = at(points[i + 1]);
@@ -54,6 +50,17 @@ bool RowChart::crossesLevel(const QRectF& box) const
             return true;
     }
     return false;
+}
+
+bool RowChart::crossesLevel(const QRectF& box) const
+{
+    for (const KeyLine& line : m_keyLines)
+        if (crosses(line.points, 1.0, box))
+            return true;
+    if (!m_keyLines.empty())
+        return false;
+    const bool water = !m_nginxWater.empty();
+    return crosses(water ? m_nginxWater : m_levelPoints, water ? 1000.0 : 1.0, box);
 }
 
 // boundBand returns the closest window's x range on the plot, or nothing when it is off screen.

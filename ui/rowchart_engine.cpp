@@ -49,6 +49,44 @@ void RowChart::buildKeyLines()
     m_keyLinesOmitted = levels.others;
 }
 
+QStringList RowChart::keyNames() const
+{
+    QStringList names;
+    for (const KeyLine& line : m_keyLines)
+        names << line.name;
+    if (m_keyLinesOmitted > 0)
+        names << tr("%n others not drawn", "", int(std::min<std::int64_t>(m_keyLinesOmitted, 1'000'000)));
+    return names;
+}
+
+QRectF RowChart::keyBox() const
+{
+    if (m_keyLines.empty())
+        return {};
+    const QRectF p0 = plot();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFontMetricsF fm(small);
+    // As many entries as fit in the plot's width.
+    double w = 8;
+    const QStringList names = keyNames();
+    for (qsizetype k = 0; k < names.size(); ++k) {
+        const double entry = fm.horizontalAdvance(names[k]) + (k < qsizetype(m_keyLines.size()) ? 14 : 0) + 12;
+        if (w + entry > p0.width() - 8)
+            break;
+        w += entry;
+    }
+    const double h = fm.height() + 2;
+    const QRectF candidates[] = {QRectF(p0.left() + 2, p0.top() + 1, w, h), QRectF(p0.left() + 2, p0.bottom() - h - 1, w, h),
+                                 QRectF(p0.right() - w - 2, p0.bottom() - h - 1, w, h)};
+    if (m_attemptRates) // the bottom third holds the attempt bars
+        return candidates[0];
+    for (const QRectF& c : candidates)
+        if (!crossesLevel(c))
+            return c;
+    return candidates[0];
+}
+
 void RowChart::drawKeyLines(QPainter* p) const
 {
     // One line per node, store or client, in its strip colour, and a key at the top left.
@@ -75,17 +113,15 @@ void RowChart::drawKeyLines(QPainter* p) const
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p->setFont(small);
     const QFontMetricsF fm(small);
-    double x = p0.left() + 6;
-    const double y = p0.top() + fm.ascent() + 2;
-    QStringList names;
-    for (const KeyLine& line : m_keyLines)
-        names << line.name;
-    if (m_keyLinesOmitted > 0)
-        names << tr("%n others not drawn", "", int(std::min<std::int64_t>(m_keyLinesOmitted, 1'000'000)));
+    const QRectF box = keyBox();
+    p->fillRect(box, palette().color(QPalette::Base)); // a line under the key never strikes it
+    double x = box.left() + 4;
+    const double y = box.top() + fm.ascent() + 1;
+    const QStringList names = keyNames();
     for (qsizetype k = 0; k < names.size(); ++k) {
         const bool swatch = k < qsizetype(m_keyLines.size());
         const double w = fm.horizontalAdvance(names[k]) + (swatch ? 14 : 0);
-        if (x + w > p0.right() - 4)
+        if (x + w > box.right())
             break;
         if (swatch) {
             p->fillRect(QRectF(x, y - fm.ascent() / 2 - 1, 10, 3), nodeColor(m_keyLines[std::size_t(k)].index));
