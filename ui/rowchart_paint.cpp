@@ -447,8 +447,12 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             if (b.count < 2)
                 continue;
             const double y = laneY(Lane(lane));
-            p->drawText(QRectF(b.markRight + 3, y - laneHeight() / 2.0, 80, laneHeight()), Qt::AlignLeft | Qt::AlignVCenter,
-                        badgeText(b.count));
+            const QString text = badgeText(b.count);
+            // On the strip's own colour: a retry's link under the badge never runs through it.
+            p->fillRect(QRectF(b.markRight + 2, y - badgeMetrics.height() / 2.0, badgeMetrics.horizontalAdvance(text) + 2,
+                               badgeMetrics.height()),
+                        palette().color(QPalette::AlternateBase));
+            p->drawText(QRectF(b.markRight + 3, y - laneHeight() / 2.0, 80, laneHeight()), Qt::AlignLeft | Qt::AlignVCenter, text);
         }
     }
 }
