@@ -487,6 +487,21 @@ private slots:
             expected.emplace_back(ms * 1'000'000, 1);
         QCOMPARE(nginx->nginxLeftovers(), expected);
         QVERIFY(charts()->row(1)->nginxLeftovers().empty()); // the leaky bucket has none
+        // Its own axis, on the right, reads the line in thousandths: the level 1 it holds after
+        // an admission is 1,000 there, and the burst 0 it compares with is in bold, last.
+        const auto labels = nginx->thousandthsLabels();
+        QVERIFY(!labels.empty());
+        QCOMPARE(labels.back(), std::make_pair(0.0, QString("0")));
+        QVERIFY(std::find(labels.begin(), labels.end(), std::make_pair(1.0, QLocale().toString(1000))) != labels.end());
+        QVERIFY(charts()->row(1)->thousandthsLabels().empty());
+        // The room for it is kept on every row, so the plots keep one right edge; without nginx
+        // the plots take it back.
+        const double right = nginx->plotRect().right();
+        QCOMPARE(charts()->row(1)->plotRect().right(), right);
+        m_window->controls()->algorithmBox(Algorithm::NginxLimitReq)->setChecked(false);
+        settle();
+        QCOMPARE(charts()->row(0)->algorithm(), Algorithm::LeakyBucket);
+        QVERIFY(charts()->row(0)->plotRect().right() > right + 20);
     }
 
     void nginxRefusesARateItCannotExpressAndSaysWhy()

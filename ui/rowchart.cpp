@@ -1,7 +1,6 @@
 #include "rowchart.h"
 
 #include "clients.h"
-#include "nginx_limit_req.h"
 #include "headers.h"
 #include "rows.h"
 
@@ -67,7 +66,7 @@ void RowChart::updateMargins()
     // Room on the left for the widest level label ("1,000 s"), above for the header and strip,
     // below for half a label's height (the 0 label is centred on the plot's bottom edge).
     const QFontMetrics fm(font());
-    chart()->setMargins(QMargins(fm.horizontalAdvance("00,000 s") + 8, headerHeight() + stripHeight(), 14, fm.height() / 2 + 2));
+    chart()->setMargins(QMargins(fm.horizontalAdvance("00,000 s") + 8, headerHeight() + stripHeight(), rightMargin(), fm.height() / 2 + 2));
     setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4);
 }
 
@@ -125,6 +124,12 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
     m_frame = std::move(shared);
     const Frame& frame = *m_frame;
     m_row = row;
+    const bool thousandths = std::any_of(frame.trace->results.begin(), frame.trace->results.end(),
+                                         [](const AlgorithmTrace& r) { return r.algorithm == Algorithm::NginxLimitReq; });
+    if (thousandths != m_thousandthsRoom) {
+        m_thousandthsRoom = thousandths;
+        updateMargins();
+    }
     const ReducedRow& r = frame.rows.at(row);
     m_levelPoints.clear();
     m_levelPoints.reserve(qsizetype(r.levelPoints.size()));
@@ -167,51 +172,6 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
     if (!m_nginxWater.empty() && m_levelAxis->max() < nginxTop)
         m_levelAxis->setRange(0, nginxTop);
     previewRange(frame.range);
-}
-
-void RowChart::buildNginxWater()
-{
-    // nginx holds `excess` in whole thousandths and drains rate*ms/1000 of them (integer
-    // division) a request: after an admission it holds excess + 1000, and a request finds
-    // max(0, that - drained) (core/nginx_limit_req.h). Replayed from the decisions of the visible
-    // requests, so a rejection's leftover, often 1/1000, can be read where a level of 0 is drawn.
-    m_nginxWater.clear();
-    m_nginxLeft.clear();
-    const Frame& frame = *m_frame;
-    if (!frame.trace || algorithm() != Algorithm::NginxLimitReq || !frame.trace->results.at(m_row).times.empty()
-        || !exactMarks())
-        return;
-    const ReducedRow& r = frame.rows.at(m_row);
-    const Trace& trace = *frame.trace;
-    const std::int64_t rate = nginxRateThousandths(trace.config.rate());
-    constexpr Nanos kMs = 1'000'000;
-    std::optional<std::pair<std::int64_t, std::int64_t>> held; // (thousandths after the admission, ms)
-    const auto heldAt = [&](std::int64_t ms) {
-        const std::int64_t drained = std::int64_t(Int128(rate) * (ms - held->second) / 1000);
-        return std::max<std::int64_t>(0, held->first - drained);
-    };
-    for (std::size_t i = r.firstRequest; i < r.endRequest; ++i) {
-        const Nanos t = trace.arrivals[i];
-        const std::int64_t ms = t / kMs;
-        const Decision d = ratelab::decisionAt(trace, m_row, i);
-        if (held) { // the drain up to this request, a vertex a millisecond
-            const std::int64_t before = heldAt(ms);
-            const std::int64_t empties = held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0);
-            if (before == 0 && empties < ms)
-                m_nginxWater.append(QPointF(secondsAsDouble(empties * kMs), 0));
-            m_nginxWater.append(QPointF(secondsAsDouble(ms * kMs), double(before)));
-            if (!d.allowed)
-                m_nginxLeft.emplace_back(t, before);
-        }
-        if (d.allowed) {
-            held = {std::llround(d.level * 1000) + 1000 * costOf(trace, i), ms};
-            m_nginxWater.append(QPointF(secondsAsDouble(ms * kMs), double(held->first)));
-        }
-    }
-    if (held) { // the drain after the last, to empty
-        const std::int64_t empties = held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0);
-        m_nginxWater.append(QPointF(secondsAsDouble(empties * kMs), 0));
-    }
 }
 
 void RowChart::previewRange(TimeRange range)

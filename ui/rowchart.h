@@ -89,6 +89,10 @@ public:
     // request's time and what nginx still held then, in its own unit (thousandths of a
     // request): the "1/1000 left" that rejects it. Empty for the other rows.
     const std::vector<std::pair<Nanos, std::int64_t>>& nginxLeftovers() const { return m_nginxLeft; }
+    // thousandthsLabels is the right-hand axis of an nginx row: the level axis's ticks and the
+    // ceiling (burst) in nginx's own unit, whole thousandths of a request, as (level, text).
+    // Empty for the other rows, which keep the same room on the right when any row is nginx's.
+    std::vector<std::pair<double, QString>> thousandthsLabels() const;
 
     enum class Lane { Admitted, Delayed, Denied };
     // laneCentre is the y of a lane's centre in widget coordinates.
@@ -150,6 +154,8 @@ private:
     void drawBoundaries(QPainter* p) const;
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;
+    // levelTicks are the values labelled on the level axis (the ceiling is labelled apart).
+    std::vector<double> levelTicks() const;
     void drawLevel(QPainter* p) const;
     void drawPlayhead(QPainter* p) const;
     double levelCeiling() const;
@@ -188,6 +194,11 @@ private:
     void drawAttemptRates(QPainter* p) const;
     std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
     void buildNginxWater();
+    // nginx's own axis (rowchart_nginx.cpp): room kept on the right of every row when any row is
+    // nginx's, so the rows' plots keep one left and right edge.
+    bool m_thousandthsRoom = false;
+    int rightMargin() const;
+    void drawThousandths(QPainter* p) const;
     // The worst case (rowchart_bound.cpp): the row's bound in any T, what it reached, where.
     std::optional<BoundReach> m_bound;
     void computeBound();

@@ -99,7 +99,7 @@ QString RowChart::legendText() const
     if (result.levelConfig)
         return "line: the first layer's " + unit;
     if (!m_nginxWater.empty())
-        return tr("line: what nginx holds (whole thousandths of a request) · n/1000: what a rejected one found");
+        return tr("line: what nginx holds (right: in thousandths of a request) · n/1000: what a rejected one found");
     if (!m_departures.empty())
         return "line: " + unit + ", dashed: " + ceilingName() + QString::fromUtf8(" · \u25c7 leaves the queue");
     return "line: " + unit + ", dashed: " + ceilingName();
@@ -248,18 +248,10 @@ void RowChart::drawLevelLabels(QPainter* p) const
     const auto label = [&](double v) {
         p->drawText(QRectF(0, yOf(v) - 8, p0.left() - 5, 16), Qt::AlignRight | Qt::AlignVCenter, text(v));
     };
-    // Nice ticks, as many as fit with a label's height between them; the ceiling always.
     const double ceiling = levelCeiling();
-    const int room = std::max(1, int(p0.height() / (fm.height() * 1.6)));
-    const double step = niceStep(top, room);
     p->setPen(muted);
-    for (int k = 0; k <= room + 1; ++k) {
-        const double v = k * step;
-        if (v > top * (1 + 1e-9))
-            break;
-        if (std::abs(yOf(v) - yOf(ceiling)) >= fm.height() * 0.9)
-            label(v);
-    }
+    for (const double v : levelTicks())
+        label(v);
     // The ceiling: its value on the axis, and its name on the dashed line.
     QFont bold = small;
     bold.setBold(true);
@@ -275,6 +267,27 @@ void RowChart::drawLevelLabels(QPainter* p) const
     const QRectF tag(p0.right() - fm.horizontalAdvance(name) - 6, tagTop, fm.horizontalAdvance(name) + 4, fm.height());
     p->fillRect(tag, palette().color(QPalette::Base));
     p->drawText(tag, Qt::AlignCenter, name);
+    drawThousandths(p);
+}
+
+std::vector<double> RowChart::levelTicks() const
+{
+    // Nice ticks, as many as fit with a label's height between them, less any too near the
+    // ceiling, which is labelled on its own.
+    const QRectF p0 = plot();
+    const double top = m_levelAxis->max(), ceiling = levelCeiling();
+    const double labelHeight = QFontMetricsF(font()).height();
+    const int room = std::max(1, int(p0.height() / (labelHeight * 1.6)));
+    const double step = niceStep(top, room);
+    std::vector<double> ticks;
+    for (int k = 0; k <= room + 1; ++k) {
+        const double v = k * step;
+        if (v > top * (1 + 1e-9))
+            break;
+        if (std::abs(v - ceiling) / top * p0.height() >= labelHeight * 0.9)
+            ticks.push_back(v);
+    }
+    return ticks;
 }
 
 void RowChart::drawBoundaries(QPainter* p) const
