@@ -231,6 +231,33 @@ private slots:
         }
     }
 
+    // In pick-a-limit the token bucket's closest window ends where its line starts to climb,
+    // under the capacity line: at a projector's size and up, the label finds a place clear of both lines.
+    void boundLabelsKeepOffTheCeiling()
+    {
+        const io::LoadResult p = io::loadPreset("pick-a-limit");
+        QVERIFY(p.scenario);
+        openWindow(*p.scenario);
+        std::vector<QSize> sizes;
+        for (int w = 1280; w <= 1600; w += 160)
+            for (int h = 720; h <= 1000; h += 40)
+                sizes.emplace_back(w, h);
+        for (const QSize size : sizes) {
+            m_window->resize(size);
+            settle();
+            for (int r = 0; r < 3; ++r) {
+                const RowChart* row = charts()->row(r);
+                const QRectF box = row->boundLabelBox();
+                QVERIFY(!box.isEmpty());
+                const QString where = QString("row %1 at %2x%3").arg(r).arg(size.width()).arg(size.height());
+                QVERIFY2(!row->crossesLevel(box), qPrintable(where));
+                QVERIFY2(!row->crossesCeiling(box), qPrintable(where));
+            }
+            const RowChart* bucket = charts()->row(2);
+            QVERIFY(bucket->crossesCeiling(bucket->plotRect())); // the test can see a crossing
+        }
+    }
+
     // The key of the node lines goes to a corner no line passes through: in two-servers-local
     // the token bucket's lines start at the top left, so its key moves; the windows' keep it.
     void nodeKeysStayOffTheLines()

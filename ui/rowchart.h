@@ -63,6 +63,8 @@ public:
     // crossesLevel is true when the level line, or a node's or client's line, passes through
     // box (in widget pixels).
     bool crossesLevel(const QRectF& box) const;
+    // crossesCeiling is true when the dashed ceiling line passes through box.
+    bool crossesCeiling(const QRectF& box) const;
     // keyBox is where the key of the node or client lines is drawn: the first corner of the plot
     // no line passes through (top left, bottom left, bottom right), else (and above attempt
     // bars) the top left.

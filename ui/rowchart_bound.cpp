@@ -63,6 +63,15 @@ bool RowChart::crossesLevel(const QRectF& box) const
     return crosses(water ? m_nginxWater : m_levelPoints, water ? 1000.0 : 1.0, box);
 }
 
+bool RowChart::crossesCeiling(const QRectF& box) const
+{
+    if (!m_frame->trace)
+        return false;
+    const QRectF p0 = plot();
+    const double y = p0.bottom() - levelCeiling() / m_levelAxis->max() * p0.height();
+    return y >= box.top() - 2 && y <= box.bottom() + 2;
+}
+
 // boundBand returns the closest window's x range on the plot, or nothing when it is off screen.
 std::optional<std::pair<double, double>> RowChart::boundBand() const
 {
@@ -122,13 +131,15 @@ QRectF RowChart::boundLabelBox() const
     const double w = fm.horizontalAdvance(boundLabel()) + 6, h = fm.height();
     const auto inside = [&](double left) { return std::max(area.left() + 2, std::min(left, area.right() - w - 2)); };
     const double centre = (std::max(x0, area.left()) + std::min(x1, area.right())) / 2;
-    // Where the label covers no part of the level line: in the band, else beside it, at the
-    // height the line leaves free there (the line is the lesson; the label only names the band).
+    // Where the label covers no part of the level line nor the dashed ceiling: in the band, else
+    // beside it, at a height the lines leave free there (the lines are the lesson; the label only
+    // names the band).
     std::vector<QRectF> candidates;
     for (const double left : {inside(centre - w / 2), inside(x1 + 6), inside(x0 - w - 6)})
-        for (const double y : {area.top() + area.height() * 0.3, area.top() + area.height() * 0.72, area.center().y()})
-            candidates.emplace_back(left, y - h / 2, w, h);
-    const auto free = std::find_if(candidates.begin(), candidates.end(), [&](const QRectF& r) { return !crossesLevel(r); });
+        for (const double y : {0.3, 0.72, 0.5, 0.15, 0.88})
+            candidates.emplace_back(left, area.top() + area.height() * y - h / 2, w, h);
+    const auto free = std::find_if(candidates.begin(), candidates.end(),
+                                   [&](const QRectF& r) { return !crossesLevel(r) && !crossesCeiling(r); });
     return free == candidates.end() ? candidates.front() : *free;
 }
 
