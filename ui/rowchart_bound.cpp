@@ -134,8 +134,13 @@ QRectF RowChart::boundLabelBox() const
     // Where the label covers no part of the level line nor the dashed ceiling: in the band, else
     // beside it, at a height the lines leave free there (the lines are the lesson; the label only
     // names the band).
+    // Last, further right, half a label at a time: a band at the plot's left edge whose line
+    // slopes through every height beside it (a burst at 0) still gets its label.
+    std::vector<double> lefts{inside(centre - w / 2), inside(x1 + 6), inside(x0 - w - 6)};
+    for (double left = x1 + 6 + w / 2; left + w + 2 <= area.right(); left += w / 2)
+        lefts.push_back(left);
     std::vector<QRectF> candidates;
-    for (const double left : {inside(centre - w / 2), inside(x1 + 6), inside(x0 - w - 6)})
+    for (const double left : lefts)
         for (const double y : {0.3, 0.72, 0.5, 0.15, 0.88})
             candidates.emplace_back(left, area.top() + area.height() * y - h / 2, w, h);
     const auto free = std::find_if(candidates.begin(), candidates.end(),
