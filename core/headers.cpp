@@ -69,7 +69,7 @@ std::vector<Header> headersAt(const Trace& trace, std::size_t row, std::size_t i
     const AlgorithmTrace& result = trace.results.at(row);
     if (result.engine) // the engine kept what the response of the state that decided says
         return engineHeaders(result.engine->setup, result.engine->run, i);
-    if (!(result.times.empty() && result.nodes.empty() && !result.levelConfig && !result.clients))
+    if (!result.kind.oneLimiter())
         return {};
     return visitLimiter(result.algorithm, trace.config, [&](auto& limiter) {
         for (std::size_t j = detail::restoreCheckpoint(limiter, result, i); j < i; ++j)

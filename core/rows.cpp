@@ -103,7 +103,8 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
     row.algorithm = setup.layers.front().algorithm;
     row.metrics = run.metrics;
     row.log = &run.log; // read in place: the row keeps `engine` alive
-    if (r == s.algorithms.size()) {
+    row.kind = {.attempts = bool(s.clients), .cluster = bool(s.cluster), .layered = r == s.algorithms.size()};
+    if (row.kind.layered) {
         std::string names;
         for (const Layer& layer : s.layers)
             names += (names.empty() ? "" : " + ") + std::string(facts(layer.algorithm).title);
@@ -145,7 +146,7 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
 
 std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t, const AlgorithmTrace& row, std::size_t r)
 {
-    if (row.levelConfig || !row.nodes.empty() || !row.times.empty() || !boundHolds(s, r))
+    if (!row.kind.oneLimiter() || !boundHolds(s, r))
         return std::nullopt;
     const Nanos T = boundWindowNanos(s.pattern, s.config);
     std::optional<std::int64_t> bound;
@@ -201,13 +202,13 @@ bool isPlainRow(const AlgorithmTrace& row)
 std::size_t requestOf(const Trace& trace, std::size_t row, std::size_t i)
 {
     const AlgorithmTrace& r = trace.results.at(row);
-    return r.clients ? std::size_t(r.log->at(i).request) : i;
+    return r.kind.attempts ? std::size_t(r.log->at(i).request) : i;
 }
 
 std::optional<std::size_t> decisionOf(const Trace& trace, std::size_t row, std::size_t request)
 {
     const AlgorithmTrace& r = trace.results.at(row);
-    if (!r.clients)
+    if (!r.kind.attempts)
         return request < decisionCount(r) ? std::optional<std::size_t>(request) : std::nullopt;
     const ChunkedLog<LoggedAttempt>& log = *r.log;
     for (std::size_t i = 0; i < log.size(); ++i)
@@ -221,9 +222,9 @@ std::string describeRecorded(const Trace& trace, std::size_t row, std::size_t i)
     const AlgorithmTrace& r = trace.results.at(row);
     const Decision d = decisionAt(trace, row, i);
     std::string where;
-    if (!r.nodes.empty())
+    if (r.kind.cluster)
         where = "node " + std::to_string(r.nodes.at(i) + 1) + " of " + std::to_string(r.perNodeAllowed.size());
-    if (r.clients) {
+    if (r.kind.attempts) {
         const LoggedAttempt& a = r.log->at(i);
         where = "client " + std::to_string(a.client) + ", "
               + (a.attempt == 0 ? std::string("first attempt") : "retry " + std::to_string(a.attempt));

@@ -60,8 +60,20 @@ struct BoundReach {
     Nanos windowNanos = 0, closestEnd = 0;
 };
 
+// RowKind says what made a row, so no reader guesses it from which fields are empty: one limiter
+// deciding the arrivals (every flag false), or the engine's general loop (rows.h), whose decisions
+// may be clients' attempts, come from a cluster's nodes, or be a layered policy's.
+struct RowKind {
+    bool attempts = false; // one decision per attempt, at `times` (clients); else one per arrival
+    bool cluster = false;  // each decision made by one of `nodes`
+    bool layered = false;  // the layered policy; `levelConfig` is its first layer's
+    // oneLimiter reports whether one limiter decided every arrival, with the scenario's config.
+    bool oneLimiter() const { return !attempts && !cluster && !layered; }
+};
+
 struct AlgorithmTrace {
     Algorithm algorithm = Algorithm::FixedWindow;
+    RowKind kind;
     // Either every decision, or (a compact row, simulated for drawing) only their verdicts and
     // the checkpoints to replay any one from: decisionAt reads both kinds.
     std::vector<Decision> decisions;        // one per arrival (per attempt when `times` is set)
@@ -147,7 +159,7 @@ Metrics decideStream(const LimiterConfig& config, Algorithm algorithm, std::span
 inline const std::vector<Nanos>& timesOf(const Trace& trace, std::size_t row)
 {
     const AlgorithmTrace& r = trace.results.at(row);
-    return r.times.empty() ? trace.arrivals : r.times;
+    return r.kind.attempts ? r.times : trace.arrivals;
 }
 
 // decisionCount returns how many decisions a result holds, compact or not.

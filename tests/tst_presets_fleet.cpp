@@ -2,6 +2,7 @@
 // down: fail open or closed" and "Everyone comes back at the reset", each number derived by hand
 // from semantics.md ("Fleets and storms", "Clients that react") in the comment above its check.
 #include "key_levels.h"
+#include "layered.h"
 #include "preset_rows.h"
 #include "presets.h"
 #include "report_run.h"
@@ -47,6 +48,31 @@ Scenario withFallback(Scenario s, Fallback f)
 class TestPresetsFleet : public QObject {
     Q_OBJECT
 private slots:
+    // Each row says what made it (RowKind), whatever it happens to hold: seed-compare's rows are
+    // one limiter each; two-servers-local's are a cluster's; tight-retry-loop's are attempts;
+    // with layers, the last row is the layered policy, and over a cluster with clients it is all
+    // three at once, the other rows two.
+    void rowsSayWhatMadeThem()
+    {
+        for (const AlgorithmTrace& r : simulateRows(preset("seed-compare")).results)
+            QVERIFY(r.kind.oneLimiter());
+        for (const AlgorithmTrace& r : simulateRows(preset("two-servers-local")).results)
+            QVERIFY(r.kind.cluster && !r.kind.attempts && !r.kind.layered);
+        for (const AlgorithmTrace& r : simulateRows(preset("tight-retry-loop")).results)
+            QVERIFY(r.kind.attempts && !r.kind.cluster && !r.kind.layered);
+        Scenario s = preset("two-servers-local");
+        s.clients = preset("tight-retry-loop").clients;
+        s.layers = {parseLayer("token_bucket:capacity=5,rate=1"), parseLayer("fixed_window:limit=100,window=60")};
+        const Trace t = simulateRows(s);
+        QCOMPARE(t.results.size(), s.algorithms.size() + 1);
+        for (std::size_t r = 0; r < t.results.size(); ++r) {
+            const RowKind k = t.results[r].kind;
+            QVERIFY(k.attempts && k.cluster);
+            QCOMPARE(k.layered, r + 1 == t.results.size());
+            QCOMPARE(timesOf(t, r).size(), decisionCount(t.results[r])); // one time a decision: the attempts'
+        }
+    }
+
     // 120 requests 0.25 s apart (0 .. 29.75 s), three nodes round robin on one store, fixed
     // window 10 per 10 s; the store is down over [10 s, 20 s). Windows [0,10), [10,20), [20,30)
     // hold 40 requests each. Redis up, the store admits 10 a window: 30. Fail open: the 40 of the

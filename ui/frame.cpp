@@ -43,7 +43,7 @@ std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace)
     if (!trace.arrivals.empty())
         span = {trace.arrivals.front(), trace.arrivals.back()};
     for (const AlgorithmTrace& r : trace.results) // attempts reach past the arrivals
-        if (!r.times.empty())
+        if (r.kind.attempts && !r.times.empty())
             span = span ? std::pair{std::min(span->first, r.times.front()), std::max(span->second, r.times.back())}
                         : std::pair{r.times.front(), r.times.back()};
     return span;
@@ -114,7 +114,7 @@ QString requestName(const Trace& trace, std::size_t i)
 std::size_t rowShown(const Trace& trace, std::size_t row, std::size_t shown)
 {
     const AlgorithmTrace& result = trace.results.at(row);
-    if (result.times.empty())
+    if (!result.kind.attempts)
         return std::min(shown, decisionCount(result));
     const auto& t = result.times;
     if (shown == 0)

@@ -151,7 +151,7 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
     // request's decision is replayed once a frame (not once a paint).
     m_departures.clear();
     if (facts(algorithm()).reads == ConfigUse::CapacityRate && r.endRequest - r.firstRequest <= std::size_t(plotColumns() / 3)
-        && frame.trace->results.at(row).times.empty()) {
+        && !frame.trace->results.at(row).kind.attempts) {
         const AlgorithmTrace& result = frame.trace->results.at(row);
         for (std::size_t i = r.firstRequest; i < r.endRequest; ++i)
             if (verdictAt(result, i) == Verdict::Delayed)
@@ -303,9 +303,9 @@ QString RowChart::hoverText(std::size_t i) const
         text += a.attempt == 0 ? QString("client %1, first attempt\n").arg(a.client)
                                : QString("client %1, retry %2\n").arg(a.client).arg(a.attempt);
     }
-    if (!result.nodes.empty())
+    if (result.kind.cluster)
         text += QString("node %1 of %2\n").arg(result.nodes.at(i) + 1).arg(result.perNodeAllowed.size());
-    if (costOf(trace, request) != 1 && result.times.empty())
+    if (costOf(trace, request) != 1 && !result.kind.attempts)
         text += QString("cost %1\n").arg(costOf(trace, request));
     if (!d.allowed)
         text += d.retryNever() ? QString("denied, never admitted: it costs more than the quota")

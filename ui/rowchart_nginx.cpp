@@ -79,7 +79,7 @@ void RowChart::buildNginxWater()
     m_nginxWater.clear();
     m_nginxLeft.clear();
     const Frame& frame = *m_frame;
-    if (!frame.trace || algorithm() != Algorithm::NginxLimitReq || !frame.trace->results.at(m_row).times.empty()
+    if (!frame.trace || algorithm() != Algorithm::NginxLimitReq || frame.trace->results.at(m_row).kind.attempts
         || !exactMarks())
         return;
     const ReducedRow& r = frame.rows.at(m_row);

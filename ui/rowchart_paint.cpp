@@ -82,7 +82,7 @@ QString RowChart::legendText() const
         return "line: " + unit + ", dashed: " + ceilingName();
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
     const LimiterConfig& c = m_frame->trace->config;
-    if (!result.nodes.empty()) // what the cluster admits, against the one limit it was meant to keep
+    if (result.kind.cluster) // what the cluster admits, against the one limit it was meant to keep
         return tr("admitted up to %1 in %2 s: %3x the limit · colour: node")
             .arg(result.metrics.maxInWindow)
             .arg(QString::fromStdString(formatSeconds(c.windowNanos())))
@@ -96,7 +96,7 @@ QString RowChart::legendText() const
             .arg(k.amplification, 0, 'f', 1)
             .arg(clients >= 2 && clients <= 8 ? tr(" · colour: client") : QString());
     }
-    if (result.levelConfig)
+    if (result.kind.layered)
         return "line: the first layer's " + unit;
     if (!m_nginxWater.empty())
         return tr("line: what nginx holds (right: in thousandths of a request) · n/1000: what a rejected one found");
@@ -138,7 +138,7 @@ void RowChart::drawLevel(QPainter* p) const
         p->save();
         p->setPen(palette().color(QPalette::PlaceholderText));
         p->drawText(p0, Qt::AlignCenter,
-                    result.nodes.empty() ? tr("Each client's key holds its own level: the strip shows every attempt")
+                    !result.kind.cluster ? tr("Each client's key holds its own level: the strip shows every attempt")
                                          : tr("Each node (and the store) holds its own level: the strip shows which node decided"));
         p->restore();
         return;
@@ -371,11 +371,11 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     const Trace& trace = *m_frame->trace;
     const auto& times = timesOf(trace, m_row);
     const std::size_t end = shownEnd();
-    const bool nodes = !result.nodes.empty();
+    const bool nodes = result.kind.cluster;
     // A few clients (2 to 8) get a colour each, as a cluster's nodes do: who was held back shows.
     const bool clientColours = result.clients && result.clients->requests > 0 && clientCount() >= 2
                                && clientCount() <= 8;
-    const bool costs = !trace.costs.empty() && result.times.empty();
+    const bool costs = !trace.costs.empty() && !result.kind.attempts;
     QFont badge = font();
     badge.setBold(true);
     badge.setPixelSize(std::max(8, laneHeight() - 1)); // fits its lane

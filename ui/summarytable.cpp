@@ -69,7 +69,7 @@ std::vector<std::uint32_t> maxUnitsInWindow(const Trace& trace, std::size_t row)
     const AlgorithmTrace& result = trace.results.at(row);
     const auto& times = timesOf(trace, row);
     const Nanos w = trace.config.windowNanos();
-    const bool costs = !trace.costs.empty() && result.times.empty();
+    const bool costs = !trace.costs.empty() && !result.kind.attempts;
     std::vector<std::uint32_t> prefix(times.size() + 1, 0);
     // Two pointers over the admitted decisions: units inside (t_i - W, t_i].
     std::vector<std::pair<Nanos, std::int64_t>> admitted; // (time, units), a sliding queue
@@ -145,7 +145,7 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         cell(r, 4, locale.toString(m.maxInWindow));
         cell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
         // With costs the limit counts units: the overshoot is the units in a window over L.
-        if (!m_trace->costs.empty() && result.times.empty() && !result.levelConfig) {
+        if (!m_trace->costs.empty() && !result.kind.attempts && !result.kind.layered) {
             const std::uint32_t units = maxUnitsInWindow(*m_trace, std::size_t(r)).back();
             const double quota = double(facts(result.algorithm).reads == ConfigUse::LimitWindow ? m_trace->config.limit()
                                                                                                : m_trace->config.capacity());
@@ -153,7 +153,7 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
             item(r, 5)->setToolTip(tr("%1 units admitted in one window (requests weighted by their cost) of a quota of %2")
                                        .arg(units).arg(qint64(quota)));
         }
-        if (result.levelConfig) // a layered policy: each layer holds its own
+        if (result.kind.layered) // each layer holds its own
             cell(r, 6, tr("per layer"));
         else
             cell(r, 6, QString("%1 B (%2 %3)").arg(m.memory.bytes).arg(m.memory.entries).arg(m.memory.entries == 1 ? "entry" : "entries"));
@@ -203,9 +203,9 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
         const AlgorithmTrace& result = m_trace->results[std::size_t(r)];
         const Counts& c = counts.row(std::size_t(r));
         const std::size_t shown = std::size_t(c.admitted + c.denied);
-        if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.levelConfig)
+        if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.kind.layered)
             item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
-        else if (m_trace->costs.empty() || !result.times.empty())
+        else if (m_trace->costs.empty() || result.kind.attempts)
             item(r, 4)->setText(locale.toString(qint64(m_maxSoFar[std::size_t(r)].at(std::min(shown, m_maxSoFar[std::size_t(r)].size() - 1)))));
     }
     const QString when = upTo ? tr("up to the playhead at %1 s").arg(QString::fromStdString(explainSeconds(*upTo)))
