@@ -192,6 +192,37 @@ private slots:
         QCOMPARE(result(Algorithm::FixedWindow).metrics.allowed, 10);
     }
 
+    // An autoscaler's steps show on the timeline, read from the run: 120 requests 0.1 s apart
+    // are 10 attempts in each second; with Scale at 4 the second after holds ceil(10 / 4) = 3
+    // nodes (of 1 to 4), from 1 s on, and every later second keeps 3. Every row scaled alike, so
+    // the strip names none.
+    void theTimelineShowsTheAutoscaler()
+    {
+        ClusterConfig::Options o;
+        o.coordination = Coordination::Local;
+        o.nodes = 4;
+        o.autoscaleMin = 1;
+        o.autoscaleMax = 4;
+        o.scaleAt = Rate{4, kNanosPerSecond}; // attempts a second one node takes
+        Scenario s;
+        s.pattern.count = 120;
+        s.pattern.delayNanos = kNanosPerSecond / 10;
+        s.cluster = ClusterConfig::make(o);
+        m_window->openScenario(s);
+        settle();
+        TimelineStrip* strip = charts()->timeline();
+        QVERIFY(strip->events().empty());
+        QVERIFY(strip->isVisible());
+        QCOMPARE(strip->scaling(), (std::vector<std::pair<Nanos, int>>{{0, 1}, {kNanosPerSecond, 3}}));
+        m_window->controls()->algorithmBox(Algorithm::FixedWindow)->setChecked(false); // any row: the same load
+        settle();
+        QCOMPARE(strip->scaling(), (std::vector<std::pair<Nanos, int>>{{0, 1}, {kNanosPerSecond, 3}}));
+        m_window->openScenario(Scenario{}); // no autoscaler: the strip goes
+        settle();
+        QVERIFY(strip->scaling().empty());
+        QVERIFY(!strip->isVisible());
+    }
+
     // The timeline strip shows the cluster's events above the rows; dragging one moves it in
     // the document (one undo step); a drag the cluster cannot take is refused, with the reason.
     void theTimelineMovesAnEventByDrag()

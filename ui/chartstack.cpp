@@ -1,5 +1,6 @@
 #include "chartstack.h"
 
+#include "report_run.h"
 #include "rowchart.h"
 #include "timeaxis.h"
 #include "timelinestrip.h"
@@ -139,6 +140,19 @@ void ChartStack::setFrame(std::shared_ptr<const Frame> shared)
     m_range = frame.range;
     m_zoomed = !(m_range == m_full);
     m_timeline->setScenario(n > 0 ? frame.scenario.get() : nullptr);
+    // The autoscaler's steps: the rows' load is the same unless clients retry differently, so
+    // the strip shows the first row's, naming it when another row scaled otherwise.
+    const AlgorithmTrace* first = nullptr;
+    bool differ = false;
+    for (const AlgorithmTrace& r : frame.trace->results)
+        if (r.engine && r.engine->run.scaling.size() > 1) {
+            if (!first)
+                first = &r;
+            else
+                differ = differ || r.engine->run.scaling != first->engine->run.scaling;
+        }
+    m_timeline->setScaling(first ? first->engine->run.scaling : std::vector<std::pair<Nanos, int>>{},
+                           differ ? RowChart::titleOf(*first) : QString());
     updateAxis();
     // Rows just added lay out their plots later: place the axis again once they have. The width
     // may also have changed while this frame was built (a window maximized as it opened).

@@ -331,7 +331,11 @@ QString RowChart::title() const
 {
     if (!m_frame->trace)
         return QString::fromUtf8(algorithmTitle(algorithm()).data());
-    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    return titleOf(m_frame->trace->results.at(m_row));
+}
+
+QString RowChart::titleOf(const AlgorithmTrace& result)
+{
     return QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title);
 }
 

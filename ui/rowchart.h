@@ -71,6 +71,7 @@ public:
     QRectF keyBox() const;
     // title is the row's name: the algorithm's, or the row's own ("Layered policy: ...").
     QString title() const;
+    static QString titleOf(const AlgorithmTrace& result);
     // shownEnd is one past the last visible request drawn: those after the playhead are not.
     std::size_t shownEnd() const;
     // exactMarks reports whether every visible request has its own mark.

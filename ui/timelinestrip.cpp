@@ -44,9 +44,51 @@ void TimelineStrip::setScenario(const Scenario* scenario)
     m_changes = scenario ? scenario->changes : std::vector<LimitChange>{};
     m_fallback = scenario && scenario->cluster ? scenario->cluster->options().fallback : Fallback::Open;
     m_hasCluster = scenario && scenario->cluster && !scenario->cluster->hasAutoscale();
-    if (!m_dragged)
-        setVisible(!m_events.empty());
+    updateVisible();
     update();
+}
+
+void TimelineStrip::setScaling(std::vector<std::pair<Nanos, int>> steps, const QString& whose)
+{
+    m_scaling = std::move(steps);
+    m_scalingWhose = whose;
+    updateVisible();
+    update();
+}
+
+void TimelineStrip::updateVisible()
+{
+    if (!m_dragged)
+        setVisible(!m_events.empty() || m_scaling.size() > 1);
+}
+
+double TimelineStrip::paintScaling(QPainter& p, double lastLabelEnd) const
+{
+    const QFontMetrics fm = fontMetrics();
+    const double h = height(), baseline = (h + fm.ascent() - fm.descent()) / 2;
+    QColor muted = palette().color(QPalette::WindowText);
+    muted.setAlpha(170);
+    for (std::size_t k = 0; k < m_scaling.size(); ++k) {
+        const auto [at, up] = m_scaling[k];
+        if (at < m_range.from || at >= m_range.to)
+            continue;
+        const double x = xOf(at);
+        if (k > 0) { // the start is no step
+            p.setPen(QPen(muted, 1.5, Qt::DashLine));
+            p.drawLine(QPointF(x, 1), QPointF(x, h - 1));
+        }
+        QString label = up == 1 ? tr("1 node up") : tr("%1 nodes up").arg(up);
+        if (k == 0 && !m_scalingWhose.isEmpty())
+            label = tr("%1's autoscaler: %2").arg(m_scalingWhose, label);
+        const double lx = x + 5;
+        const double nextX = k + 1 < m_scaling.size() ? xOf(m_scaling[k + 1].first) : 1e300;
+        if (lx < lastLabelEnd || lx + fm.horizontalAdvance(label) > nextX - 2)
+            continue; // no room before the next step: its mark stays, its words are the next's
+        p.setPen(muted);
+        p.drawText(QPointF(lx, baseline), label);
+        lastLabelEnd = lx + fm.horizontalAdvance(label) + 6;
+    }
+    return lastLabelEnd;
 }
 
 double TimelineStrip::xOf(Nanos t) const
@@ -127,7 +169,7 @@ void TimelineStrip::paintEvent(QPaintEvent*)
     const auto fm = fontMetrics();
     const double baseline = (h + fm.ascent() - fm.descent()) / 2;
     // The outage first, as a band under the marks, its words inside it (elided to fit).
-    double lastLabelEnd = -1e9; // where the last label drawn ends: labels never overlap
+    double lastLabelEnd = paintScaling(p, -1e9); // where the last label drawn ends: labels never overlap
     std::optional<std::size_t> down, back;
     for (std::size_t i = 0; i < m_events.size(); ++i) {
         if (m_events[i].kind == FleetEvent::Kind::StoreDown)

@@ -1,5 +1,6 @@
 // TimelineStrip shows a cluster's events above the rows, on the rows' time axis: the store's
-// outage as a band, nodes joining and leaving as marks. A person drags an event to move it;
+// outage as a band, nodes joining and leaving as marks, and what an autoscaler did (read from
+// the run: dashed, since the load decides it, not a person). A person drags an event to move it;
 // the strip only reports the move (eventMoved), the document decides.
 #pragma once
 
@@ -25,6 +26,11 @@ public:
     // setScenario shows a scenario's events: its cluster's, its limit changes (none: the strip hides).
     void setScenario(const Scenario* scenario);
     const std::vector<FleetEvent>& events() const { return m_events; }
+    // setScaling shows an autoscaler's steps: from each time on, how many nodes are up (the first
+    // is the start); scaling() is what is shown. `whose` names the row they are from when the
+    // rows scaled differently (empty: every row's).
+    void setScaling(std::vector<std::pair<Nanos, int>> steps, const QString& whose = {});
+    const std::vector<std::pair<Nanos, int>>& scaling() const { return m_scaling; }
     // xOf is where time t lies; timeAt the time at x, rounded to a round step finer than a pixel.
     double xOf(Nanos t) const;
     Nanos timeAt(double x) const;
@@ -56,6 +62,12 @@ private:
     TimeRange m_range;
     std::vector<FleetEvent> m_events;
     std::vector<LimitChange> m_changes;
+    std::vector<std::pair<Nanos, int>> m_scaling;
+    QString m_scalingWhose;
+    void updateVisible();
+    // paintScaling draws the autoscaler's steps, their labels after lastLabelEnd; returns where
+    // the last label ends.
+    double paintScaling(QPainter& p, double lastLabelEnd) const;
     Fallback m_fallback = Fallback::Open;
     bool m_hasCluster = false;
     std::optional<std::size_t> m_dragged;
