@@ -289,6 +289,21 @@ private slots:
         settle();
         TimelineStrip* strip = charts()->timeline();
         QVERIFY(strip->isVisible());
+        // The dashed ceiling steps at the change: the fixed window's limit 10 to 20, the token
+        // bucket's capacity with it (it follows the limit); GCRA's largest backlog C / r is 10 / 1
+        // = 10 s before and 20 / 2 = 10 s after, so its line stays.
+        const auto steps = [&](Algorithm a) { // (level, from) after the first: the change's
+            std::vector<std::pair<double, double>> levels;
+            for (std::size_t r = 0; r < frame().rows.size(); ++r)
+                if (charts()->row(r)->algorithm() == a)
+                    for (const auto& [t, v] : charts()->row(r)->ceilingSteps())
+                        levels.emplace_back(v, levels.empty() ? 0.0 : t);
+            return levels;
+        };
+        using Steps = std::vector<std::pair<double, double>>;
+        QCOMPARE(steps(Algorithm::FixedWindow), (Steps{{10, 0}, {20, 5}}));
+        QCOMPARE(steps(Algorithm::TokenBucket), (Steps{{10, 0}, {20, 5}}));
+        QCOMPARE(steps(Algorithm::Gcra), (Steps{{10, 0}, {10, 5}}));
         QCOMPARE(strip->events(), (std::vector<FleetEvent>{{FleetEvent::Kind::LimitChange, 0, 5 * kNanosPerSecond}}));
         const int y = strip->height() / 2;
         const double to = std::lround(strip->xOf(2 * kNanosPerSecond));

@@ -117,7 +117,29 @@ Algorithm RowChart::algorithm() const
 
 QString RowChart::ceilingName() const { return QString::fromUtf8(facts(algorithm()).ceilingName.data()); }
 
-double RowChart::levelCeiling() const { return facts(algorithm()).ceiling(m_frame->trace->config); }
+double RowChart::levelCeiling() const
+{
+    return m_ceilingSteps.empty() ? facts(algorithm()).ceiling(m_frame->trace->config) : m_ceilingSteps.back().second;
+}
+
+void RowChart::buildCeilingSteps(const Frame& frame)
+{
+    // The ceiling in force from the view's start, then from each limit change in view (a layered
+    // row's first layer keeps its own configuration: its line stays).
+    const double from = secondsAsDouble(frame.range.from), to = secondsAsDouble(frame.range.to);
+    const AlgorithmTrace& result = frame.trace->results.at(m_row);
+    const auto ceilingOf = [&](const LimiterConfig& c) { return facts(result.algorithm).ceiling(c); };
+    m_ceilingSteps = {{from, ceilingOf(frame.trace->config)}};
+    if (!frame.scenario || frame.scenario->changes.empty() || result.kind.layered)
+        return;
+    for (const auto& [at, config] : changedConfigs(frame.trace->config, frame.scenario->changes)) {
+        const double t = secondsAsDouble(at);
+        if (t <= from)
+            m_ceilingSteps.front().second = ceilingOf(config);
+        else if (t < to)
+            m_ceilingSteps.emplace_back(t, ceilingOf(config));
+    }
+}
 
 void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
 {
@@ -133,7 +155,10 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
     const ReducedRow& r = frame.rows.at(row);
     m_levelPoints.clear();
     m_levelPoints.reserve(qsizetype(r.levelPoints.size()));
-    double top = levelCeiling();
+    buildCeilingSteps(frame);
+    double top = 0;
+    for (const auto& step : m_ceilingSteps)
+        top = std::max(top, step.second);
     for (const LevelPoint& p : r.levelPoints) {
         m_levelPoints.append(QPointF(p.seconds, p.level));
         top = std::max(top, p.level);
@@ -141,7 +166,11 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
     const double from = secondsAsDouble(frame.range.from), to = secondsAsDouble(frame.range.to);
     // Qt Charts relays out a chart on every change, even to the same value: change only what
     // changed (a slider drag mostly keeps the axes where they were).
-    const QList<QPointF> ceiling{{from, levelCeiling()}, {to, levelCeiling()}};
+    QList<QPointF> ceiling; // a step at each limit change
+    for (std::size_t k = 0; k < m_ceilingSteps.size(); ++k) {
+        const auto [t, v] = m_ceilingSteps[k];
+        ceiling << QPointF(t, v) << QPointF(k + 1 < m_ceilingSteps.size() ? m_ceilingSteps[k + 1].first : to, v);
+    }
     if (m_ceiling->points() != ceiling)
         m_ceiling->replace(ceiling);
     const double levelTop = niceCeiling(top * 1.05);

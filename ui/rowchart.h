@@ -161,7 +161,16 @@ private:
     std::vector<double> levelTicks() const;
     void drawLevel(QPainter* p) const;
     void drawPlayhead(QPainter* p) const;
+    // levelCeiling is the ceiling in force at the view's right edge, where its name is written.
+    // ceilingSteps is the dashed ceiling from each time on, (seconds, level): it steps at each limit change.
+public:
+    const std::vector<std::pair<double, double>>& ceilingSteps() const { return m_ceilingSteps; }
+
+private:
     double levelCeiling() const;
+    // The dashed ceiling from each time on, (seconds, level): it steps at each limit change.
+    std::vector<std::pair<double, double>> m_ceilingSteps;
+    void buildCeilingSteps(const Frame& frame);
     // visibleRight is the right edge of what is drawn: the plot's, or the playhead's.
     double visibleRight() const;
     QString ceilingName() const;
