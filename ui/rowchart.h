@@ -96,6 +96,9 @@ public:
     // ceiling (burst) in nginx's own unit, whole thousandths of a request, as (level, text).
     // Empty for the other rows, which keep the same room on the right when any row is nginx's.
     std::vector<std::pair<double, QString>> thousandthsLabels() const;
+    // ceilingSteps is the dashed ceiling from each time on, as (seconds, level): one step, or one
+    // more at each limit change in view.
+    const std::vector<std::pair<double, double>>& ceilingSteps() const { return m_ceilingSteps; }
 
     enum class Lane { Admitted, Delayed, Denied };
     // laneCentre is the y of a lane's centre in widget coordinates.
@@ -162,14 +165,8 @@ private:
     void drawLevel(QPainter* p) const;
     void drawPlayhead(QPainter* p) const;
     // levelCeiling is the ceiling in force at the view's right edge, where its name is written.
-    // ceilingSteps is the dashed ceiling from each time on, (seconds, level): it steps at each limit change.
-public:
-    const std::vector<std::pair<double, double>>& ceilingSteps() const { return m_ceilingSteps; }
-
-private:
     double levelCeiling() const;
-    // The dashed ceiling from each time on, (seconds, level): it steps at each limit change.
-    std::vector<std::pair<double, double>> m_ceilingSteps;
+    std::vector<std::pair<double, double>> m_ceilingSteps; // ceilingSteps()
     void buildCeilingSteps(const Frame& frame);
     // visibleRight is the right edge of what is drawn: the plot's, or the playhead's.
     double visibleRight() const;
