@@ -55,6 +55,16 @@ class TestProductionUi : public WindowTest {
                 return charts()->row(i);
         return nullptr;
     }
+    // openCluster opens `count` requests `delay` apart on a cluster made of o.
+    void openCluster(const ClusterConfig::Options& o, std::int64_t count, Nanos delay)
+    {
+        Scenario s;
+        s.pattern.count = count;
+        s.pattern.delayNanos = delay;
+        s.cluster = ClusterConfig::make(o);
+        m_window->openScenario(s);
+        settle();
+    }
 
 private slots:
     void initTestCase() { useScratchSettings(); }
@@ -204,12 +214,7 @@ private slots:
         o.autoscaleMin = 1;
         o.autoscaleMax = 4;
         o.scaleAt = Rate{4, kNanosPerSecond}; // attempts a second one node takes
-        Scenario s;
-        s.pattern.count = 120;
-        s.pattern.delayNanos = kNanosPerSecond / 10;
-        s.cluster = ClusterConfig::make(o);
-        m_window->openScenario(s);
-        settle();
+        openCluster(o, 120, kNanosPerSecond / 10);
         TimelineStrip* strip = charts()->timeline();
         QVERIFY(strip->events().empty());
         QVERIFY(strip->isVisible());
@@ -233,12 +238,7 @@ private slots:
         o.outageFromNanos = 5 * kNanosPerSecond;
         o.outageToNanos = 10 * kNanosPerSecond;
         o.joins = {{2, 2 * kNanosPerSecond}};
-        Scenario s;
-        s.pattern.count = 60;
-        s.pattern.delayNanos = kNanosPerSecond / 4;
-        s.cluster = ClusterConfig::make(o);
-        m_window->openScenario(s);
-        settle();
+        openCluster(o, 60, kNanosPerSecond / 4);
         TimelineStrip* strip = charts()->timeline();
         QVERIFY(strip->isVisible());
         QCOMPARE(strip->events(), (std::vector<FleetEvent>{{FleetEvent::Kind::Join, 2, 2 * kNanosPerSecond},
@@ -294,10 +294,8 @@ private slots:
         // = 10 s before and 20 / 2 = 10 s after, so its line stays.
         const auto steps = [&](Algorithm a) { // (level, from) after the first: the change's
             std::vector<std::pair<double, double>> levels;
-            for (std::size_t r = 0; r < frame().rows.size(); ++r)
-                if (charts()->row(r)->algorithm() == a)
-                    for (const auto& [t, v] : charts()->row(r)->ceilingSteps())
-                        levels.emplace_back(v, levels.empty() ? 0.0 : t);
+            for (const auto& [t, v] : rowOf(a)->ceilingSteps())
+                levels.emplace_back(v, levels.empty() ? 0.0 : t);
             return levels;
         };
         using Steps = std::vector<std::pair<double, double>>;

@@ -69,11 +69,9 @@ bool RowChart::crossesCeiling(const QRectF& box) const
         return false;
     // Each step of the ceiling whose span meets the box's columns (the vertical joins aside).
     const QRectF p0 = plot();
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    const auto xOfSeconds = [&](double s) { return p0.left() + (s - from) / (to - from) * p0.width(); };
     for (std::size_t k = 0; k < m_ceilingSteps.size(); ++k) {
-        const double x0 = xOfSeconds(m_ceilingSteps[k].first);
-        const double x1 = k + 1 < m_ceilingSteps.size() ? xOfSeconds(m_ceilingSteps[k + 1].first) : p0.right();
+        const double x0 = xOf(m_ceilingSteps[k].first);
+        const double x1 = k + 1 < m_ceilingSteps.size() ? xOf(m_ceilingSteps[k + 1].first) : p0.right();
         const double y = p0.bottom() - m_ceilingSteps[k].second / m_levelAxis->max() * p0.height();
         if (x1 >= box.left() && x0 <= box.right() && y >= box.top() - 2 && y <= box.bottom() + 2)
             return true;

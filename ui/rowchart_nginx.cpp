@@ -50,9 +50,9 @@ void RowChart::drawThousandths(QPainter* p) const
     const QFontMetricsF fm(font());
     const double top = m_levelAxis->max();
     p->save();
-    p->setFont(font());
-    for (const auto& [v, text] : labels) {
-        const bool ceiling = &text == &labels.back().second; // the burst nginx compares with, in bold
+    for (std::size_t k = 0; k < labels.size(); ++k) {
+        const auto& [v, text] = labels[k];
+        const bool ceiling = k + 1 == labels.size(); // the burst nginx compares with, in bold
         QFont f = font();
         f.setBold(ceiling);
         p->setFont(f);
