@@ -14,6 +14,7 @@
 #include "redis_store.h"
 #include "report.h"
 #include "rows.h"
+#include "scenario_parts.h"
 #include "scenario_options.h"
 
 #include <QCoreApplication>
@@ -74,6 +75,7 @@ int nginxLines(QCommandLineParser& parser, const QStringList& args)
     if (!parseOrFail(parser, args, status))
         return status;
     const Scenario scenario = scenarioFromOptions(parser, RunOptions::Absent);
+    takeScenario(scenario, ScenarioCommand::Nginx);
     std::cout << nginxDirectives(scenario.config);
     std::cout.flush();
     return std::cout ? 0 : fail("cannot write the output");

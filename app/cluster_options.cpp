@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <sstream>
 
 #include <QStringList>
 
@@ -146,6 +147,14 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
                              + " (known: open, closed, local)");
         o.fallback = *f;
     }
+    // An outage is the store's: local and split keep none, so it would change nothing (the app
+    // keeps it hidden there; a command line that asks for both is refused, like --latency).
+    const bool storeless = o.coordination == Coordination::Local || o.coordination == Coordination::Split;
+    if (storeless && o.outageToNanos > o.outageFromNanos && (p.isSet("outage") || p.isSet("coordination")))
+        throw InputError("--outage: applies only to coordination shared, racy or hybrid: " + mode
+                         + " keeps no store to go down");
+    if (p.isSet("fallback") && o.outageToNanos <= o.outageFromNanos)
+        throw InputError("--fallback: applies only with a store outage (--outage T1:T2)");
     const auto events = [&](const char* name, std::vector<NodeEvent>& out) {
         if (!p.isSet(name))
             return;
@@ -220,7 +229,11 @@ void writeThroughRedis(std::ostream& out, const Scenario& scenario, const Backen
     io::RedisStore store(server ? server->address() : backend.redisAddress);
     // The engine decides each row on its model of the shared store and asks Redis every layer's
     // decision too: the two agree, or the run stops naming the first attempt where they part.
-    writeReport(out, scenario, format, headers, [&](std::size_t, const EngineSetup& setup, const EngineRequests& in) {
+    // All or nothing: the rows are written to a buffer and printed once every row has run, so a
+    // store that goes away after the first row leaves stdout empty (the simulated path checks
+    // every row before it writes the first, writeReport).
+    std::ostringstream buffered;
+    writeReport(buffered, scenario, format, headers, [&](std::size_t, const EngineSetup& setup, const EngineRequests& in) {
         EngineSetup asked = setup;
         io::RedisRun run(store);
         asked.external = run.asker();
@@ -233,6 +246,7 @@ void writeThroughRedis(std::ostream& out, const Scenario& scenario, const Backen
         }
     });
     io::honourPendingSignal();
+    out << buffered.str();
 }
 
 } // namespace ratelab::app

@@ -4,6 +4,7 @@
 #include "decimal.h"
 #include "layered.h"
 #include "redis_store.h"
+#include "report_run.h"
 #include "server_script.h"
 
 #include <QFile>
@@ -72,10 +73,10 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
     std::optional<Algorithm> a;
     if (names.size() == 1) {
         a = algorithmFromId(names.first().toStdString());
-        if (a == Algorithm::NginxLimitReq)
-            return fail("lua: nginx_limit_req has no Lua script: it is nginx's own module");
         if (!a)
             return fail("lua: unknown algorithm " + ratelab::quoted(names.first().toStdString()) + " (known: " + knownIds() + ")");
+        if (const std::string why = noLuaScript(*a); !why.empty())
+            return fail("lua: " + why);
     }
     for (const char* option : {"layer", "limit", "window", "capacity", "rate"})
         if (parser.isSet(option) && !serverClock)

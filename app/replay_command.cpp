@@ -5,6 +5,7 @@
 #include "outputpath.h"
 #include "replay.h"
 #include "report.h"
+#include "scenario_parts.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
 
@@ -109,6 +110,7 @@ QByteArray perKeyCsv(const Traffic& traffic, const std::vector<ReplayRow>& rows)
 ReplayPolicy policyFromOptions(const QCommandLineParser& parser, QString& log)
 {
     const Scenario s = scenarioFromOptions(parser, RunOptions::Absent);
+    takeScenario(s, ScenarioCommand::Replay);
     if (log.isEmpty())
         log = QString::fromStdString(s.trafficLog);
     ReplayPolicy policy;

@@ -6,6 +6,7 @@
 #include "outputpath.h"
 #include "replay_command.h"
 #include "report.h"
+#include "scenario_parts.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
 
@@ -185,8 +186,7 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
         integerOption(rest, "threads", 1, 256).value_or(std::max(1u, std::thread::hardware_concurrency())));
 
     const Scenario s = scenarioFromOptions(rest, RunOptions::Absent);
-    if (!s.layers.empty())
-        return fail("sweep: a layered policy (--layer) is not swept; replay it with 'ratelab replay'");
+    takeScenario(s, ScenarioCommand::Sweep);
     if (log.isEmpty())
         log = QString::fromStdString(s.trafficLog);
     const bool fromFile = rest.isSet("preset") || rest.isSet("scenario");
@@ -198,6 +198,7 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
     if (fromFile || rest.isSet("rate"))
         base.rate = s.config.rate();
     base.nginx = s.config.nginx();
+    base.productOptions = s.config.productOptions();
     base.algorithms = s.algorithms;
     base.cost = s.cost;
     for (std::size_t i = 0; i < grid.axes[0].size(); ++i) // every point is a config replay would accept

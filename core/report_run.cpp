@@ -1,5 +1,7 @@
 #include "report_run.h"
 
+#include "scenario_parts.h"
+
 #include "headers.h"
 #include "report.h"
 #include "report_parts.h"
@@ -309,29 +311,28 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
 
 namespace ratelab {
 
+std::string noLuaScript(Algorithm a)
+{
+    if (a == Algorithm::NginxLimitReq)
+        return "nginx_limit_req has no Lua script: it is nginx's own module";
+    if (std::find(kAllAlgorithms.begin(), kAllAlgorithms.end(), a) == kAllAlgorithms.end())
+        return std::string(algorithmId(a)) + " has no Lua script: RateLab models the product's own code";
+    return {};
+}
+
 std::string refusedThroughRedis(const Scenario& s)
 {
     if (s.cluster && s.cluster->coordination() != Coordination::Shared)
         return "Redis runs coordination shared (one atomic script a decision); this scenario is "
                + std::string(coordinationId(s.cluster->coordination()));
-    if (s.cluster && s.cluster->hasOutage())
-        return "a store outage is modelled, not run: the Redis backend's store stays up";
-    if (!s.changes.empty())
-        return "the scripts take one config a run; limit changes are not run through Redis";
-    if (s.bucketsStartEmpty)
-        return "a new Redis key starts full; buckets that start empty are not run through Redis";
-    const auto scriptless = [](Algorithm a) -> std::string {
-        if (a == Algorithm::NginxLimitReq)
-            return "nginx_limit_req has no Lua script: it is nginx's own module";
-        if (std::find(kAllAlgorithms.begin(), kAllAlgorithms.end(), a) == kAllAlgorithms.end())
-            return std::string(algorithmId(a)) + " has no Lua script: RateLab models the product's own code";
-        return {};
-    };
+    for (ScenarioPart p : scenarioParts(s)) // the parts the table refuses (scenario_parts.h)
+        if (const PartTaking t = partTaking(ScenarioCommand::CompareRedis, p); t.taking == Taking::Refuses)
+            return std::string(t.why);
     for (Algorithm a : s.algorithms)
-        if (std::string why = scriptless(a); !why.empty())
+        if (std::string why = noLuaScript(a); !why.empty())
             return why;
     for (const Layer& l : s.layers)
-        if (std::string why = scriptless(l.algorithm); !why.empty())
+        if (std::string why = noLuaScript(l.algorithm); !why.empty())
             return "a layer: " + why;
     return {};
 }

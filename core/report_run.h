@@ -27,6 +27,10 @@ using RowRunner = std::function<RowRun(std::size_t r, const EngineSetup& setup, 
 // writeReport with a runner writes every row through the engine (never streamed), each run by it.
 void writeReport(std::ostream& out, const Scenario& scenario, ReportFormat format, bool headers, const RowRunner& run);
 
+// noLuaScript returns why algorithm a has no Lua script (nginx's module, a product's own code), or
+// an empty string: the one rule `lua`, `--server-clock` and the Redis backend refuse by.
+std::string noLuaScript(Algorithm a);
+
 // refusedThroughRedis returns why the Redis backend cannot run the scenario, or an empty string:
 // the one list of what is still refused, worded the same on the command line and in the app.
 std::string refusedThroughRedis(const Scenario& s);

@@ -143,7 +143,7 @@ LimiterConfig pointConfig(const SweepBase& base, const std::vector<SweepAxis>& a
         case SweepParameter::Rate: rate = axis.rates.at(at); break;
         }
     }
-    return LimiterConfig::make(limit, window, capacity, rate).withNginx(base.nginx);
+    return LimiterConfig::make(limit, window, capacity, rate).withNginx(base.nginx).withProductOptions(base.productOptions);
 }
 
 SweepCell cellOf(const ReplayRow& row, const std::vector<std::int64_t>& attempts, std::uint32_t heaviestKey)

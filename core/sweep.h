@@ -48,6 +48,7 @@ struct SweepBase {
     std::optional<std::int64_t> capacity;
     std::optional<Rate> rate;
     NginxOptions nginx;
+    std::vector<ProductOption> productOptions; // the product models' own, at every point (replay's)
     std::vector<Algorithm> algorithms{kDefaultAlgorithms.begin(), kDefaultAlgorithms.end()};
     std::int64_t cost = 1;
 };

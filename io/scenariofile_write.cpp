@@ -153,8 +153,9 @@ QByteArray serializeScenario(const Scenario& s)
     out += "  \"capacity\": " + QByteArray::number(qint64(c.capacity())) + ",\n";
     out += "  \"rate\": " + jsonString(c.rate().exactText()) + ",\n";
     const Pattern& p = s.pattern;
-    // A seed beyond 2^63 - 1 would be read back as a double: it is written as a string then.
-    const QByteArray seed = p.seed <= std::uint64_t(std::numeric_limits<std::int64_t>::max())
+    // A JSON number past 2^53 is read back as a double by QJsonDocument (and by most readers), so
+    // a seed past it is written as a string, which the reader takes exactly.
+    const QByteArray seed = p.seed <= (std::uint64_t(1) << 53)
                                 ? QByteArray::number(qulonglong(p.seed))
                                 : jsonString(std::to_string(p.seed));
     out += "  \"pattern\": {\n";

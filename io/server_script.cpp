@@ -2,6 +2,7 @@
 
 #include "decimal.h"
 #include "redis_store.h"
+#include "report_run.h"
 
 #include <QFile>
 
@@ -68,8 +69,8 @@ std::string describe(const Layer& l)
 void checkServerClockLayer(const Layer& l)
 {
     const std::string id(algorithmId(l.algorithm));
-    if (l.algorithm == Algorithm::NginxLimitReq)
-        throw InputError("--server-clock: nginx_limit_req has no Lua script (it is nginx's own module)");
+    if (const std::string why = noLuaScript(l.algorithm); !why.empty())
+        throw InputError("--server-clock: " + why);
     const LimiterConfig& c = l.config;
     const Int128 bound = kLuaExactBound;
     auto refuse = [&](const std::string& what, Int128 value) {

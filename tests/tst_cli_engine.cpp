@@ -209,7 +209,11 @@ private slots:
         QVERIFY(saved.contains("\"outage\"") && saved.contains("\"joins\": [\"1@0.5\"]"));
         for (const QStringList& bad : {QStringList{"--outage", "3:1"}, QStringList{"--outage", "1"},
                                        QStringList{"--fallback", "maybe"}, QStringList{"--join", "9@1"},
-                                       QStringList{"--join", "1"}, QStringList{"--join", "0@1", "--leave", "0@0.5"}}) {
+                                       QStringList{"--join", "1"}, QStringList{"--join", "0@1", "--leave", "0@0.5"},
+                                       // no store to go down (issue 30: it ran as if there were no outage)
+                                       QStringList{"--coordination", "local", "--outage", "1:2", "--fallback", "closed"},
+                                       QStringList{"--coordination", "split", "--outage", "1:2"},
+                                       QStringList{"--fallback", "closed"}}) {
             const Run b = runRatelab(QStringList{"compare", "--nodes", "2"} + bad);
             QVERIFY2(b.code == 2 && b.out.isEmpty() && b.err.count('\n') == 1, qPrintable(bad.join(' ') + ": " + b.err));
         }

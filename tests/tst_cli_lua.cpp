@@ -70,7 +70,17 @@ private slots:
                                       "numerator = 20000000000000000000000001, at or above 2^53 = 9007199254740992, where Lua "
                                       "(doubles) is no longer exact\n";
         QTest::newRow("nginx") << QStringList{"lua", "--server-clock", "--layer", "nginx_limit_req"}
-                               << "ratelab: --server-clock: nginx_limit_req has no Lua script (it is nginx's own module)\n";
+                               << "ratelab: --server-clock: nginx_limit_req has no Lua script: it is nginx's own module\n";
+        // A product's model is not the textbook algorithm its Lua would be (Kong is a calendar
+        // fixed window, not a token bucket): no script, as compare --backend redis says.
+        QTest::newRow("a product") << QStringList{"lua", "kong", "--server-clock", "--limit", "5", "--window", "60"}
+                                   << "ratelab: lua: kong has no Lua script: RateLab models the product's own code\n";
+        QTest::newRow("a product's layer") << QStringList{"lua", "--server-clock", "--layer", "traefik:limit=5"}
+                                           << "ratelab: --server-clock: traefik has no Lua script: RateLab models the "
+                                              "product's own code\n";
+        QTest::newRow("a product, injected time") << QStringList{"lua", "kong"}
+                                                  << "ratelab: lua: kong has no Lua script: RateLab models the product's "
+                                                     "own code\n";
         QTest::newRow("config without --server-clock") << QStringList{"lua", "gcra", "--limit", "3"}
                                                        << "ratelab: --limit: applies only with --server-clock (the "
                                                           "injected-time script takes its config as arguments)\n";

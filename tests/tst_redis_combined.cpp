@@ -197,6 +197,30 @@ private slots:
         QTest::newRow("local nodes") << QStringList{"--nodes", "2", "--coordination", "local"} << "this scenario is local";
     }
 
+    // A run whose store fails after the first row leaves stdout empty: the rows are printed only
+    // once every row has run (issue 30). The store here lets the scripts touch only the fixed
+    // window's keys (a Redis ACL), so the first row runs and the token bucket's is refused.
+    void aStoreThatFailsMidwayPrintsNothing()
+    {
+        std::string why;
+        const auto redis = ratelab::test::startPrivateRedis(&why);
+        QVERIFY2(redis, why.c_str());
+        RedisClient c(redis->address());
+        const ratelab::test::RedisReply acl = c({"ACL", "SETUSER", "default", "resetkeys", "~*fixed_window*"});
+        QVERIFY2(!acl.error, acl.text.c_str());
+        const QStringList run{"compare", "--backend", "redis", "--redis", QString::fromStdString(redis->address()),
+                              "--algorithms", "fixed_window,token_bucket", "--n", "5", "--format", "csv"};
+        const Output o = runRatelab(run);
+        QCOMPARE(o.code, 2);
+        QVERIFY2(o.err.contains("NOPERM") && o.err.count('\n') == 1, o.err.constData());
+        QVERIFY2(o.out.isEmpty(), o.out.constData());
+        // The same run on fixed_window alone passes: the failure above was the second row's.
+        const Output first = runRatelab(QStringList(run.begin(), run.end() - 5)
+                                        + QStringList{"fixed_window", "--n", "5", "--format", "csv"});
+        QVERIFY2(first.code == 0, first.err.constData());
+        QCOMPARE(first.out.count('\n'), 6);
+    }
+
     void refusalsNameTheirReason()
     {
         QFETCH(QStringList, args);

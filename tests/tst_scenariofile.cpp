@@ -114,6 +114,9 @@ private slots:
         s.pattern.lambda = Rate{1, 7}; // 10^9/7 per second
         QTest::newRow("poisson, 2^53 + 1 seed") << s;
 
+        s.pattern.seed = 9'223'372'036'854'775'807ULL; // 2^63 - 1: an int64, read back as a double when a number
+        QTest::newRow("poisson, 2^63 - 1 seed") << s;
+
         s = Scenario{};
         s.config = LimiterConfig::make(4, kSecond);
         s.pattern.kind = PatternKind::Edge;
