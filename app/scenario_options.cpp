@@ -275,10 +275,8 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
         capacity = capacity.value_or(s.config.capacity());
         r = r.value_or(s.config.rate());
     }
-    s.config = LimiterConfig::make(read(p, "limit", limits).value_or(s.config.limit()),
-                                   read(p, "window", seconds(true)).value_or(s.config.windowNanos()), capacity, r)
-                   .withNginx(s.config.nginx()) // a preset's or file's nginx options stay
-                   .withProductOptions(s.config.productOptions());
+    s.config = s.config.withLimits(read(p, "limit", limits).value_or(s.config.limit()), // nginx's and products' stay
+                                   read(p, "window", seconds(true)).value_or(s.config.windowNanos()), capacity, r);
 
     Pattern& pat = s.pattern;
     if (p.isSet("pattern")) {

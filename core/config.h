@@ -71,6 +71,15 @@ public:
         return c;
     }
 
+    // withLimits returns a config of these values (make's defaults for capacity and rate) that
+    // keeps this one's nginx and product options: the textbook Limits never rewrite a product's
+    // own configuration. It throws InputError as make does.
+    LimiterConfig withLimits(std::int64_t limit, Nanos windowNanos, std::optional<std::int64_t> capacity = std::nullopt,
+                             std::optional<Rate> rate = std::nullopt) const
+    {
+        return make(limit, windowNanos, capacity, rate).withNginx(m_nginx).withProductOptions(m_productOptions);
+    }
+
     friend bool operator==(const LimiterConfig&, const LimiterConfig&) = default;
 
     // The default config is the documented default: limit 10 per 10 s, capacity 10, 1 per s.

@@ -1,10 +1,12 @@
 // File > Import configuration in the app (issue 23): a product's configuration becomes the
 // document's scenario as one undoable step, with the explanation `ratelab import` prints as its
 // lesson; a file that is not one leaves the document as it was and says why.
+#include "controlpanel.h"
 #include "documentactions.h"
 #include "lessonpanel.h"
 #include "mainwindow.h"
 #include "scenariodocument.h"
+#include "slidervalue.h"
 #include "window_test.h"
 
 #include <QTemporaryDir>
@@ -75,6 +77,25 @@ private slots:
         QVERIFY(m_window->documents()->importConfiguration(data("traefik.yaml")));
         settle();
         QCOMPARE(frame().trace->results.size(), std::size_t(1));
+        QCOMPARE(frame().trace->results.front().metrics.allowed, std::int64_t(1));
+    }
+
+    // Typing in the textbook Limits never rewrites the imported configuration (issue 30: a Limit
+    // typed dropped Traefik's average, period and burst, and the row became "10 per 10 s"). The
+    // Limits keep their own value for the rows that read them; Traefik's row still admits one.
+    void typingALimitKeepsTheImportedConfiguration()
+    {
+        QVERIFY(m_window->documents()->importConfiguration(data("traefik.yaml")));
+        settle();
+        const std::vector<ProductOption> imported = m_window->document()->scenario().config.productOptions();
+        QVERIFY(!imported.empty());
+        for (auto* field : {m_window->controls()->limit(), m_window->controls()->window(), m_window->controls()->capacity(),
+                            m_window->controls()->rate()}) {
+            field->type("7");
+            settle();
+            QVERIFY(m_window->document()->scenario().config.productOptions() == imported);
+        }
+        QCOMPARE(m_window->document()->scenario().config.limit(), std::int64_t(7));
         QCOMPARE(frame().trace->results.front().metrics.allowed, std::int64_t(1));
     }
 

@@ -36,7 +36,7 @@ QWidget* page(std::initializer_list<QWidget*> widgets)
 // follow sets capacity and rate to limit and limit / window.
 void follow(Scenario& s)
 {
-    s.config = LimiterConfig::make(s.config.limit(), s.config.windowNanos()).withNginx(s.config.nginx());
+    s.config = s.config.withLimits(s.config.limit(), s.config.windowNanos());
 }
 
 // usePattern drops explicit arrival times (from a file), with the clients and costs they name,
@@ -155,25 +155,25 @@ void ControlPanel::bindFields()
     const auto limits = [](const std::string& t) { return parseIntegerIn(t, 1, LimiterConfig::kMaxLimit); };
     bind(m_limit, tr("Limit"), [this, limits](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
-        s.config = LimiterConfig::make(limits(t), c.windowNanos(), c.capacity(), c.rate()).withNginx(c.nginx());
+        s.config = c.withLimits(limits(t), c.windowNanos(), c.capacity(), c.rate());
         if (m_document->follows())
             follow(s);
         checkTraffic(s);
     }, [](const Scenario& s) { return countField(s.config.limit()); });
     bind(m_window, tr("Window"), [this](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
-        s.config = LimiterConfig::make(c.limit(), positiveSeconds(t), c.capacity(), c.rate()).withNginx(c.nginx());
+        s.config = c.withLimits(c.limit(), positiveSeconds(t), c.capacity(), c.rate());
         if (m_document->follows())
             follow(s);
         checkTraffic(s);
     }, [](const Scenario& s) { return secondsField(s.config.windowNanos()); });
     bind(m_capacity, tr("Capacity"), [limits](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
-        s.config = LimiterConfig::make(c.limit(), c.windowNanos(), limits(t), c.rate()).withNginx(c.nginx());
+        s.config = c.withLimits(c.limit(), c.windowNanos(), limits(t), c.rate());
     }, [](const Scenario& s) { return countField(s.config.capacity()); });
     bind(m_rate, tr("Rate"), [](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
-        s.config = LimiterConfig::make(c.limit(), c.windowNanos(), c.capacity(), parseRate(t)).withNginx(c.nginx());
+        s.config = c.withLimits(c.limit(), c.windowNanos(), c.capacity(), parseRate(t));
     }, [](const Scenario& s) { return rateField(s.config.rate()); });
 
     // Traffic: each setting changes the pattern and asks for it (explicit times give way).

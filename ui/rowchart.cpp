@@ -163,7 +163,7 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
         m_levelPoints.append(QPointF(p.seconds, p.level));
         top = std::max(top, p.level);
     }
-    const double from = secondsAsDouble(frame.range.from), to = secondsAsDouble(frame.range.to);
+    const double to = secondsAsDouble(frame.range.to);
     // Qt Charts relays out a chart on every change, even to the same value: change only what
     // changed (a slider drag mostly keeps the axes where they were).
     QList<QPointF> ceiling; // a step at each limit change

@@ -125,7 +125,7 @@ void ScenarioDocument::setFollows(bool on, const QString& what)
 {
     Scenario next = m_scenario;
     if (on)
-        next.config = LimiterConfig::make(next.config.limit(), next.config.windowNanos()).withNginx(next.config.nginx());
+        next.config = next.config.withLimits(next.config.limit(), next.config.windowNanos());
     push(what, next, on);
 }
 

@@ -230,7 +230,7 @@ bool TrafficPanel::pickLimit(double limit)
     });
     const std::int64_t chosen = *nearest;
     return m_document->change(tr("Limit"), [&](Scenario& s) {
-        s.config = LimiterConfig::make(chosen, s.config.windowNanos()).withNginx(s.config.nginx());
+        s.config = s.config.withLimits(chosen, s.config.windowNanos());
     });
 }
 
