@@ -5,11 +5,11 @@
 #include "bench_replay.h"
 
 #include "dashboard.h"
-#include "limiters.h"
+#include "limiters/limiters.h"
 #include "mainwindow.h"
 #include "pipeline.h"
-#include "report.h"
-#include "scenario.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
 #include "scenariodocument.h"
 
 #include <QApplication>

@@ -2,9 +2,9 @@
 
 #include "bench.h"
 
-#include "engine.h"
-#include "pattern.h"
-#include "scenario.h"
+#include "engine/engine.h"
+#include "traffic/pattern.h"
+#include "scenario/scenario.h"
 
 #include <algorithm>
 #include <span>

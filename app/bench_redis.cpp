@@ -1,8 +1,8 @@
 #include "bench_redis.h"
 
-#include "decimal.h"
-#include "report.h"
-#include "layered.h"
+#include "arithmetic/decimal.h"
+#include "report/report.h"
+#include "engine/layered.h"
 #include "redis_store.h"
 #include "server_script.h"
 

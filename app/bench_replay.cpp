@@ -1,7 +1,7 @@
 #include "bench_replay.h"
 
-#include "replay.h"
-#include "sweep.h"
+#include "replay/replay.h"
+#include "replay/sweep.h"
 
 #include <algorithm>
 #include <chrono>

@@ -8,13 +8,13 @@
 #include "lua_command.h"
 #include "import_command.h"
 #include "memory_command.h"
-#include "nginx_limit_req.h"
+#include "limiters/nginx_limit_req.h"
 #include "presets.h"
 #include "replay_command.h"
 #include "redis_store.h"
-#include "report.h"
-#include "rows.h"
-#include "scenario_parts.h"
+#include "report/report.h"
+#include "scenario/rows.h"
+#include "scenario/scenario_parts.h"
 #include "scenario_options.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #include "client_options.h"
 
-#include "clients.h"
-#include "decimal.h"
+#include "engine/clients.h"
+#include "arithmetic/decimal.h"
 #include "scenario_options.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // preset's or a file's) value by value, like every other option.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QCommandLineParser>
 

@@ -1,6 +1,6 @@
 #include "cluster_options.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "redis_run.h"
 #include "scenario_options.h"
 

@@ -3,8 +3,8 @@
 // `compare` decides.
 #pragma once
 
-#include "report_run.h"
-#include "scenario.h"
+#include "report/report_run.h"
+#include "scenario/scenario.h"
 
 #include <QCommandLineParser>
 

@@ -1,6 +1,6 @@
 #include "command.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "redis_store.h"
 
 #include <QCoreApplication>

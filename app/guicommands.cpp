@@ -4,7 +4,7 @@
 #include "bench.h"
 #include "command.h"
 #include "dashboard.h"
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "outputpath.h"
 #include "replay_command.h"
 #include "sweep_chart.h"

@@ -2,7 +2,7 @@
 
 #include "command.h"
 #include "config_import.h"
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "scenariofile.h"
 
 

@@ -1,10 +1,10 @@
 #include "lua_command.h"
 
 #include "command.h"
-#include "decimal.h"
-#include "layered.h"
+#include "arithmetic/decimal.h"
+#include "engine/layered.h"
 #include "redis_store.h"
-#include "report_run.h"
+#include "report/report_run.h"
 #include "server_script.h"
 
 #include <QFile>

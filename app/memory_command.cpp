@@ -1,9 +1,9 @@
 #include "memory_command.h"
 
-#include "clients.h"
+#include "engine/clients.h"
 #include "command.h"
-#include "decimal.h"
-#include "report.h"
+#include "arithmetic/decimal.h"
+#include "report/report.h"
 #include "scenario_options.h"
 
 #include <cstdio>

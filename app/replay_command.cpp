@@ -1,11 +1,11 @@
 #include "replay_command.h"
 
 #include "command.h"
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "outputpath.h"
-#include "replay.h"
-#include "report.h"
-#include "scenario_parts.h"
+#include "replay/replay.h"
+#include "report/report.h"
+#include "scenario/scenario_parts.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
 

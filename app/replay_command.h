@@ -3,8 +3,8 @@
 // traffic").
 #pragma once
 
-#include "replay.h"
-#include "sweep.h"
+#include "replay/replay.h"
+#include "replay/sweep.h"
 
 #include <QCommandLineParser>
 #include <QString>

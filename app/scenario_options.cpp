@@ -7,10 +7,10 @@
 #include <QFileInfo>
 #include "cluster_options.h"
 
-#include "arrivals.h"
-#include "decimal.h"
-#include "nginx_limit_req.h"
-#include "products/product.h"
+#include "traffic/arrivals.h"
+#include "arithmetic/decimal.h"
+#include "limiters/nginx_limit_req.h"
+#include "limiters/products/product.h"
 #include "presets.h"
 #include "scenariofile.h"
 

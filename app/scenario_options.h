@@ -1,7 +1,7 @@
 // The scenario options shared by `compare` and `export`: declared once, read once.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QCommandLineParser>
 

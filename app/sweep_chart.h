@@ -2,7 +2,7 @@
 // a heatmap per algorithm. Run by ratelab-gui (Qt Gui), never by the Core-only ratelab.
 #pragma once
 
-#include "sweep.h"
+#include "replay/sweep.h"
 
 #include <QImage>
 #include <QString>

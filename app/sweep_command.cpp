@@ -1,12 +1,12 @@
 // `ratelab sweep`: the traffic read once, replayed at every point of a grid of one or two of
 // --limit, --window, --capacity, --rate (each A:B:S), points spread over threads.
 #include "command.h"
-#include "decimal.h"
-#include "nginx_limit_req.h"
+#include "arithmetic/decimal.h"
+#include "limiters/nginx_limit_req.h"
 #include "outputpath.h"
 #include "replay_command.h"
-#include "report.h"
-#include "scenario_parts.h"
+#include "report/report.h"
+#include "scenario/scenario_parts.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
 

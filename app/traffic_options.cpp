@@ -1,9 +1,9 @@
 #include "traffic_options.h"
 
-#include "report_parts.h"
+#include "report/report_parts.h"
 
 #include "command.h"
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 
 #include <QFile>
 

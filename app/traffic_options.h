@@ -2,8 +2,8 @@
 // the JSON writing of what was read.
 #pragma once
 
-#include "scenario.h"
-#include "traffic_log.h"
+#include "scenario/scenario.h"
+#include "traffic/traffic_log.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

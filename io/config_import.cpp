@@ -1,8 +1,8 @@
 #include "config_import.h"
 
-#include "decimal.h"
-#include "nginx_limit_req.h"
-#include "products/product.h"
+#include "arithmetic/decimal.h"
+#include "limiters/nginx_limit_req.h"
+#include "limiters/products/product.h"
 
 #include <QFile>
 #include <QFileInfo>

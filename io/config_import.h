@@ -10,7 +10,7 @@
 // Debian ships no YAML module for Qt, and the subset keeps the dependency list as it is.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,11 +1,11 @@
 // whatYouGet: what an imported configuration does, told from its model's own decisions.
 #include "config_import.h"
 
-#include "decimal.h"
-#include "products/envoy_local.h"
-#include "products/express_rate_limit.h"
-#include "products/rate_limiter_flexible.h"
-#include "products/product.h"
+#include "arithmetic/decimal.h"
+#include "limiters/products/envoy_local.h"
+#include "limiters/products/express_rate_limit.h"
+#include "limiters/products/rate_limiter_flexible.h"
+#include "limiters/products/product.h"
 
 #include <cstdio>
 #include <sstream>

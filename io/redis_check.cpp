@@ -1,10 +1,10 @@
 #include "redis_check.h"
 
-#include "algorithm_facts.h"
-#include "decimal.h"
+#include "limiters/algorithm_facts.h"
+#include "arithmetic/decimal.h"
 #include "redis_run.h"
-#include "report_run.h"
-#include "rows.h"
+#include "report/report_run.h"
+#include "scenario/rows.h"
 
 #include <functional>
 #include <memory>

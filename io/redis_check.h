@@ -3,7 +3,7 @@
 // what File > Check against Redis reports.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 #include "redis_run.h"
 
-#include "algorithm_facts.h"
-#include "decimal.h"
+#include "limiters/algorithm_facts.h"
+#include "arithmetic/decimal.h"
 
 #include <algorithm>
 

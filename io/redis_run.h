@@ -8,9 +8,9 @@
 // ends, however it ends (an error, a cancel, SIGINT or SIGTERM).
 #pragma once
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "redis_store.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <functional>
 #include <map>

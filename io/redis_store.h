@@ -9,11 +9,11 @@
 // have timeouts, and every failure is a RedisError whose message is one line naming the address.
 #pragma once
 
-#include "cluster.h"
-#include "config.h"
-#include "decimal.h"
+#include "engine/cluster.h"
+#include "limiters/config.h"
+#include "arithmetic/decimal.h"
 #include "interrupt.h"
-#include "limiter.h"
+#include "limiters/limiter.h"
 
 #include <array>
 #include <chrono>

@@ -1,9 +1,9 @@
 // Reading scenario files: JSON in, a validated Scenario or one line saying what is wrong.
 #include "scenariofile.h"
 
-#include "decimal.h"
-#include "products/product.h"
-#include "rows.h"
+#include "arithmetic/decimal.h"
+#include "limiters/products/product.h"
+#include "scenario/rows.h"
 
 #include <QFile>
 #include <QFileInfo>

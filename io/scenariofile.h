@@ -38,7 +38,7 @@
 // "lesson", "arrivals", "added" and the production fields are optional. Unknown fields are ignored and reported (typos).
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QByteArray>
 #include <QString>

@@ -2,7 +2,7 @@
 // atomically.
 #include "scenariofile.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "outputpath.h"
 
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 #include "server_script.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "redis_store.h"
-#include "report_run.h"
+#include "report/report_run.h"
 
 #include <QFile>
 

@@ -5,7 +5,7 @@
 // they are as good as fresh, and return what the response headers need.
 #pragma once
 
-#include "layered.h"
+#include "engine/layered.h"
 
 #include <span>
 #include <string>

@@ -5,10 +5,10 @@
 // they were handed, never going back; then asking whether one more at this attempt's time passes.
 #pragma once
 
-#include "clients.h"
-#include "cluster.h"
-#include "engine.h"
-#include "limiter.h"
+#include "engine/clients.h"
+#include "engine/cluster.h"
+#include "engine/engine.h"
+#include "limiters/limiter.h"
 
 #include <algorithm>
 #include <limits>

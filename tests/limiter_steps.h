@@ -6,7 +6,7 @@
 // `retry_after` the least such d?) without disturbing the limiter being replayed.
 #pragma once
 
-#include "limiters.h"
+#include "limiters/limiters.h"
 
 #include <QMetaType>
 #include <QString>

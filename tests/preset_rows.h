@@ -2,8 +2,8 @@
 // tests check their lessons' numbers against.
 #pragma once
 
-#include "rows.h"
-#include "simulator.h"
+#include "scenario/rows.h"
+#include "engine/simulator.h"
 
 #include <QtGlobal>
 

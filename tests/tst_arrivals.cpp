@@ -1,7 +1,7 @@
 // Reading arrival times from text: what is accepted, exactly, and where each error is reported.
-#include "arrivals.h"
-#include "decimal.h"
-#include "pattern.h"
+#include "traffic/arrivals.h"
+#include "arithmetic/decimal.h"
+#include "traffic/pattern.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,9 +2,9 @@
 // bucket, a node that joins empty, a local fallback that starts empty at the outage; and seeded
 // properties: windows do not care, an empty bucket never admits more than a full one, and after
 // C / r of quiet the two are the same.
-#include "engine.h"
+#include "engine/engine.h"
 #include "property_seeds.h"
-#include "report_run.h"
+#include "report/report_run.h"
 
 #include <QTest>
 

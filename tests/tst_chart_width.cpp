@@ -6,7 +6,7 @@
 #include "documentactions.h"
 #include "mainwindow.h"
 #include "pipeline.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "scenariodocument.h"
 #include "summarytable.h"
 #include "window_test.h"

@@ -3,8 +3,8 @@
 //
 // Each property is checked for RATELAB_PROPERTY_SEEDS seeds (default 200); a failure prints the
 // seed. Streams come from std::mt19937_64 and integer transforms, the same on every platform.
-#include "clients.h"
-#include "decimal.h"
+#include "engine/clients.h"
+#include "arithmetic/decimal.h"
 
 #include <QTest>
 

@@ -6,10 +6,10 @@
 // Each property is checked for RATELAB_PROPERTY_SEEDS seeds (default 200); a failure prints the
 // seed. Streams come from std::mt19937_64 and integer transforms, the same on every platform.
 #include "property_seeds.h"
-#include "clients.h"
-#include "decimal.h"
-#include "limiters.h"
-#include "simulator.h"
+#include "engine/clients.h"
+#include "arithmetic/decimal.h"
+#include "limiters/limiters.h"
+#include "engine/simulator.h"
 
 #include <QTest>
 

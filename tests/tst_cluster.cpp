@@ -2,9 +2,9 @@
 // seeded random streams (RATELAB_PROPERTY_SEEDS, default 200), including a brute-force replay of
 // the visibility rule exactly as semantics.md states it.
 #include "property_seeds.h"
-#include "cluster.h"
-#include "decimal.h"
-#include "limiters.h"
+#include "engine/cluster.h"
+#include "arithmetic/decimal.h"
+#include "limiters/limiters.h"
 
 #include <QTest>
 

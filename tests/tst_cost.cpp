@@ -5,9 +5,9 @@
 // L = 10, W = 10 s, C = 10, r = 1/s.
 #include "cost_steps.h"
 
-#include "arrivals.h"
-#include "decimal.h"
-#include "scenario.h"
+#include "traffic/arrivals.h"
+#include "arithmetic/decimal.h"
+#include "scenario/scenario.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 //
 // Expected values are worked out by hand: seconds * 1e9 for nanoseconds, and a rate of m per
 // second as the fraction m / 1e9 per ns reduced by the gcd (2.5/s = 25 / 1e10 = 1 / 4e8).
-#include "config.h"
-#include "decimal.h"
+#include "limiters/config.h"
+#include "arithmetic/decimal.h"
 
 #include <QTest>
 

@@ -3,10 +3,10 @@
 // against an O(n^2) oracle written from the text (engine_oracle.h), over seeded random scenarios
 // (RATELAB_PROPERTY_SEEDS, default 200).
 #include "property_seeds.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "engine_oracle.h"
-#include "decimal.h"
-#include "limiter.h"
+#include "arithmetic/decimal.h"
+#include "limiters/limiter.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // explain: one line of plain words per request, checked word for word against sentences derived
 // by hand from semantics.md, and by property over random traces.
-#include "explain.h"
+#include "report/explain.h"
 #include "limiter_steps.h"
-#include "simulator.h"
+#include "engine/simulator.h"
 
 #include <QTest>
 

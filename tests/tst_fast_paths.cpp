@@ -7,7 +7,7 @@
 // state left by one path is read by the other. RATELAB_PROPERTY_SEEDS sets the number of seeds
 // (default 200); a failure prints the seed, the config and the request.
 #include "property_seeds.h"
-#include "limiters.h"
+#include "limiters/limiters.h"
 
 #include <QTest>
 

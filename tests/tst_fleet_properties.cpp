@@ -2,7 +2,7 @@
 // algorithms, clusters and traffic (RATELAB_PROPERTY_SEEDS, default 200): a node joining at 0 is a
 // node that was there all along; an outage no attempt meets changes nothing; a local fallback during
 // an outage decides the outage's attempts as a local cluster of just those attempts does.
-#include "engine.h"
+#include "engine/engine.h"
 #include "property_seeds.h"
 
 #include <QTest>

@@ -1,9 +1,9 @@
 // Response headers against semantics.md ("What a server tells the client"), on admitted and
 // denied requests. Every value is derived by hand: reset is the least d after which, with nothing
 // else arriving, the limiter is back to its full quota (a request costing L or C would pass).
-#include "headers.h"
-#include "rows.h"
-#include "limiters.h"
+#include "report/headers.h"
+#include "scenario/rows.h"
+#include "limiters/limiters.h"
 
 #include <QTest>
 

@@ -4,7 +4,7 @@
 #include "cli_run.h"
 
 #include "config_import.h"
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "scenariofile.h"
 
 #include <QFile>

@@ -1,7 +1,7 @@
 // keyLevels: the level of each node, the store or each client, replayed from the engine's log.
 // Tables by hand: token bucket C = 2, r = 1/s (LimiterConfig 2 per 2 s); requests at 0, 0, 1 s,
 // 1 s, round robin over two nodes (or clients); two samples per gap (one between decisions).
-#include "key_levels.h"
+#include "view/key_levels.h"
 #include "property_seeds.h"
 
 #include <random>

@@ -3,7 +3,7 @@
 // denies (`wasted`), retry_after the least d such that a request at t + d passes every layer.
 #include "cost_steps.h"
 
-#include "layered.h"
+#include "engine/layered.h"
 
 #include <QTest>
 

@@ -2,11 +2,11 @@
 // state and applies the new config from T on (tokens capped at the new capacity)"): hand tables
 // per algorithm, the grammar, the level line drawn through a change, and the seeded property
 // that a change to the same config changes nothing, on one limiter and on clusters.
-#include "engine.h"
-#include "key_levels.h"
-#include "limit_change.h"
+#include "engine/engine.h"
+#include "view/key_levels.h"
+#include "engine/limit_change.h"
 #include "property_seeds.h"
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 
 #include <QTest>
 

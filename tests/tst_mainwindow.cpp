@@ -1,7 +1,7 @@
 // The desktop explorer, driven as a user would: sliders, checkboxes, hovering a mark.
-#include "algorithm_facts.h"
+#include "limiters/algorithm_facts.h"
 #include "chartstack.h"
-#include "rows.h"
+#include "scenario/rows.h"
 #include "controlpanel.h"
 #include "dashboard.h"
 #include "documentactions.h"
@@ -11,7 +11,7 @@
 #include "presets.h"
 #include "mainwindow.h"
 #include "pipeline.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "rowchart.h"
 #include "scenariodocument.h"
 #include <QUndoStack>

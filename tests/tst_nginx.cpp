@@ -6,8 +6,8 @@
 // remaining = how many more at the same ms pass: each adds 1000. level = excess / 1000.
 #include "cost_steps.h"
 
-#include "decimal.h"
-#include "simulator.h"
+#include "arithmetic/decimal.h"
+#include "engine/simulator.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // Traffic patterns: generateArrivals for every kind, and every parameter it must refuse.
-#include "decimal.h"
-#include "pattern.h"
+#include "arithmetic/decimal.h"
+#include "traffic/pattern.h"
 
 #include <QTest>
 

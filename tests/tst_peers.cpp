@@ -7,9 +7,9 @@
 // A missing runtime or package skips the test, unless RATELAB_PEERS=1 (set by .ci/run, which
 // installs them): then it fails. The npm packages are looked for in RATELAB_PEERS_DIR/node_modules
 // (the build tree's peers/ by default).
-#include "limiters.h"
+#include "limiters/limiters.h"
 #include "peers/transcribed.h"
-#include "products/product.h"
+#include "limiters/products/product.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -2,7 +2,7 @@
 #include "chartstack.h"
 #include "controlpanel.h"
 #include "dashboard.h"
-#include "explain.h"
+#include "report/explain.h"
 #include "explainpanel.h"
 #include "lessonpanel.h"
 #include "mainwindow.h"

@@ -3,8 +3,8 @@
 // in the comment above it), not copied from a run.
 #include "preset_rows.h"
 #include "presets.h"
-#include "rows.h"
-#include "clients.h"
+#include "scenario/rows.h"
+#include "engine/clients.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,11 +1,11 @@
 // tst_presets_fleet: the lessons of the fleet presets (issue 25), "Scaling out", "Redis goes
 // down: fail open or closed" and "Everyone comes back at the reset", each number derived by hand
 // from semantics.md ("Fleets and storms", "Clients that react") in the comment above its check.
-#include "key_levels.h"
-#include "layered.h"
+#include "view/key_levels.h"
+#include "engine/layered.h"
 #include "preset_rows.h"
 #include "presets.h"
-#include "report_run.h"
+#include "report/report_run.h"
 
 #include <QTest>
 

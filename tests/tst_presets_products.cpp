@@ -1,9 +1,9 @@
 // The lessons of the product presets (issue 23), each number derived by hand from the product's
 // rules (core/products/ headers cite the source): the preset's words must hold in its run.
 #include "preset_rows.h"
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "presets.h"
-#include "rows.h"
+#include "scenario/rows.h"
 
 #include <QTest>
 

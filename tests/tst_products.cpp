@@ -6,8 +6,8 @@
 // load, Envoy's fill interval, redis-cell's max_burst 15.
 #include "limiter_steps.h"
 
-#include "algorithm_facts.h"
-#include "products/product.h"
+#include "limiters/algorithm_facts.h"
+#include "limiters/products/product.h"
 
 #include <QTest>
 

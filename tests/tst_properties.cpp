@@ -4,8 +4,8 @@
 // seed and the config, so it can be replayed: the streams come from std::mt19937_64 and our own
 // integer/exponential transforms, which give the same numbers on every platform.
 #include "property_seeds.h"
-#include "limiter.h"
-#include "token_bucket.h"
+#include "limiters/limiter.h"
+#include "limiters/token_bucket.h"
 
 #include <QTest>
 

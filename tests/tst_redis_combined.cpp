@@ -3,12 +3,12 @@
 // redis-server the test starts itself, decide exactly as the simulation's shared store; one Redis
 // key per (limiter key, layer), all gone when the run ends; File > Check against Redis counts
 // retries and names what it still cannot run.
-#include "engine.h"
+#include "engine/engine.h"
 #include "redis_check.h"
 #include "redis_client.h"
 #include "redis_run.h"
-#include "report_run.h"
-#include "rows.h"
+#include "report/report_run.h"
+#include "scenario/rows.h"
 
 #include <QProcess>
 #include <QTest>

@@ -2,7 +2,7 @@
 // thread, on a real redis-server the test starts itself, on the wall clock: whatever the
 // interleaving, no algorithm ever admits more than its limit in any window. Bounded in time and
 // count (16 x 150 calls a policy); nothing sleeps.
-#include "layered.h"
+#include "engine/layered.h"
 #include "redis_client.h"
 #include "redis_store.h"
 #include "server_script.h"

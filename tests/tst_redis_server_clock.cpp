@@ -6,7 +6,7 @@
 // passes as calls do.
 //
 // redis-server missing is a failure, not a skip: CI installs it (apt-get install redis-server).
-#include "layered.h"
+#include "engine/layered.h"
 #include "redis_client.h"
 #include "redis_store.h"
 #include "server_script.h"

@@ -1,6 +1,6 @@
 // reduceRow against brute force: per-column counts and level extremes, the request range, and
 // the exact steps it draws when zoomed in far enough that every request has its own column.
-#include "reduce.h"
+#include "view/reduce.h"
 
 #include <QTest>
 

@@ -2,12 +2,12 @@
 // one limiter over that key's requests alone (simulateOne), for every key of a seeded log and
 // every algorithm; a sweep point is the replay at that point's config; and a small log's figures
 // are worked out by hand from semantics.md.
-#include "clients.h"
-#include "decimal.h"
-#include "layered.h"
-#include "replay.h"
-#include "simulator.h"
-#include "sweep.h"
+#include "engine/clients.h"
+#include "arithmetic/decimal.h"
+#include "engine/layered.h"
+#include "replay/replay.h"
+#include "engine/simulator.h"
+#include "replay/sweep.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 // here by hand from what each command is (the log is replay's traffic; nginx's lines are one
 // zone), and docs/commands.md checked against the code's table cell for cell.
 #include "cli_run.h"
-#include "scenario_parts.h"
+#include "scenario/scenario_parts.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -2,9 +2,9 @@
 // and rates exactly; every kind of broken file is refused with a message naming the problem, and
 // leaves the current scenario (and the file on disk) as it was; missing fields are reported.
 #include "scenariofile.h"
-#include "layered.h"
+#include "engine/layered.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 // The simulator and its metrics, checked against the semantics page's reference cases.
-#include "scenario.h"
-#include "simulator.h"
+#include "scenario/scenario.h"
+#include "engine/simulator.h"
 
 #include <QTest>
 

@@ -5,9 +5,9 @@
 // The CSV rows are also checked against the formatting every writer had before streaming
 // (formatSeconds, formatNumber and std::to_string, field by field), so the writers' own number
 // formatting (std::to_chars into a buffer) is tested against independent code.
-#include "decimal.h"
-#include "report.h"
-#include "scenario.h"
+#include "arithmetic/decimal.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
 
 #include <QTest>
 

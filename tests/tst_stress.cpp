@@ -13,7 +13,7 @@
 #include "controlpanel.h"
 #include "dashboard.h"
 #include "errorbanner.h"
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "frame.h"
 #include "mainwindow.h"
 #include "scenariodocument.h"

@@ -1,12 +1,12 @@
-// tst_worst_case: each algorithm's "at most X in any T" (core/worst_case.h). A hand table of bounds
+// tst_worst_case: each algorithm's "at most X in any T" (core/limiters/worst_case.h). A hand table of bounds
 // derived from semantics.md; then, for RATELAB_PROPERTY_SEEDS seeds (default 200; at most 20000
 // are run: 2000 take 0.2 s in Release, so CI's 20000 stays a few seconds under ASan), random configs, windows T and traffic: no run
 // admits more than the bound in any (t - T, t], and the worst pattern reaches it exactly where
 // worstCaseTight says it does.
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "property_seeds.h"
-#include "limiter.h"
-#include "worst_case.h"
+#include "limiters/limiter.h"
+#include "limiters/worst_case.h"
 
 #include <QTest>
 

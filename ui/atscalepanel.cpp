@@ -1,7 +1,7 @@
 #include "atscalepanel.h"
 
-#include "clients.h"
-#include "decimal.h"
+#include "engine/clients.h"
+#include "arithmetic/decimal.h"
 #include "scenariodocument.h"
 #include "slidervalue.h"
 

@@ -1,6 +1,6 @@
 #include "chartstack.h"
 
-#include "report_run.h"
+#include "report/report_run.h"
 #include "rowchart.h"
 #include "timeaxis.h"
 #include "timelinestrip.h"

@@ -2,7 +2,7 @@
 // drag on any row zooms or pans every row, and asks for a frame reduced to the new range.
 #pragma once
 
-#include "cluster.h"
+#include "engine/cluster.h"
 #include "frame.h"
 
 #include <QWidget>

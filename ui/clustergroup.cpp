@@ -2,7 +2,7 @@
 // and what the store does when it goes down.
 #include "productiongroups.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "documentfields.h"
 #include "groupparts.h"
 #include "scenariodocument.h"

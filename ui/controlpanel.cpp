@@ -1,6 +1,6 @@
 #include "controlpanel.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "documentfields.h"
 #include "productiongroups.h"
 #include "scenariodocument.h"

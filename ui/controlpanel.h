@@ -6,7 +6,7 @@
 // control can show (a limit of 500, a window of 0.0025 s, a rate of 3/7) stays exactly as it is.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QWidget>
 

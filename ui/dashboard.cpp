@@ -6,9 +6,9 @@
 
 #include "chartstack.h"
 #include "rowchart.h"
-#include "algorithm_facts.h"
-#include "decimal.h"
-#include "rows.h"
+#include "limiters/algorithm_facts.h"
+#include "arithmetic/decimal.h"
+#include "scenario/rows.h"
 #include "summarytable.h"
 
 #include <QHeaderView>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "redis_check.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QFutureWatcher>
 #include <QObject>

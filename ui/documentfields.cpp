@@ -1,7 +1,7 @@
 #include "documentfields.h"
 
-#include "decimal.h"
-#include "rows.h"
+#include "arithmetic/decimal.h"
+#include "scenario/rows.h"
 #include "scenariodocument.h"
 #include "slidervalue.h"
 

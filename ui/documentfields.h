@@ -3,7 +3,7 @@
 // turns a touch into one undoable edit of that value only.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QObject>
 #include <QString>

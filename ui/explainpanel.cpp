@@ -1,10 +1,10 @@
 #include "explainpanel.h"
 
-#include "algorithm_facts.h"
-#include "clients.h"
-#include "explain.h"
-#include "headers.h"
-#include "rows.h"
+#include "limiters/algorithm_facts.h"
+#include "engine/clients.h"
+#include "report/explain.h"
+#include "report/headers.h"
+#include "scenario/rows.h"
 #include "rowchart.h"
 
 #include <QLabel>

@@ -1,9 +1,9 @@
 #include "frame.h"
 
-#include "algorithm_facts.h"
-#include "decimal.h"
-#include "explain.h"
-#include "rows.h"
+#include "limiters/algorithm_facts.h"
+#include "arithmetic/decimal.h"
+#include "report/explain.h"
+#include "scenario/rows.h"
 
 #include <QThread>
 #include <QThreadPool>

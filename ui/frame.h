@@ -2,8 +2,8 @@
 // row reduced to the pixel columns of the visible time range. Widgets only ever draw frames.
 #pragma once
 
-#include "reduce.h"
-#include "scenario.h"
+#include "view/reduce.h"
+#include "scenario/scenario.h"
 
 #include <QMetaType>
 #include <QThreadPool>

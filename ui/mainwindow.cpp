@@ -3,7 +3,7 @@
 
 #include "atscalepanel.h"
 
-#include "algorithm_facts.h"
+#include "limiters/algorithm_facts.h"
 #include "chartstack.h"
 #include "controlpanel.h"
 #include "dashboard.h"
@@ -15,7 +15,7 @@
 
 #include <QTimer>
 #include "playbackbar.h"
-#include "rows.h"
+#include "scenario/rows.h"
 #include "scenariodocument.h"
 #include "settings.h"
 #include "summarytable.h"

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "frame.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QMainWindow>
 

@@ -1,7 +1,7 @@
 #include "playbackbar.h"
 
-#include "decimal.h"
-#include "explain.h"
+#include "arithmetic/decimal.h"
+#include "report/explain.h"
 
 #include <QComboBox>
 #include <QEvent>

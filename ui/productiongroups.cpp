@@ -1,6 +1,6 @@
 #include "productiongroups.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "documentfields.h"
 #include "groupparts.h"
 #include "scenariodocument.h"

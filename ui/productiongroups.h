@@ -4,7 +4,7 @@
 // the scenario has that feature; unticked, it has none and the group folds away.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QGroupBox>
 

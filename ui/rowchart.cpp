@@ -1,12 +1,12 @@
 #include "rowchart.h"
 
-#include "clients.h"
-#include "headers.h"
-#include "rows.h"
+#include "engine/clients.h"
+#include "report/headers.h"
+#include "scenario/rows.h"
 
-#include "algorithm_facts.h"
+#include "limiters/algorithm_facts.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "ticks.h"
 
 #include <QGraphicsLayout>

@@ -3,7 +3,7 @@
 // on the level plot with its count.
 #include "rowchart.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 
 #include <algorithm>
 

@@ -2,9 +2,9 @@
 // level line (key_levels.h), and a retry storm's attempts a second.
 #include "rowchart.h"
 
-#include "key_levels.h"
-#include "report_run.h"
-#include "simulator.h"
+#include "view/key_levels.h"
+#include "report/report_run.h"
+#include "engine/simulator.h"
 #include "timeaxis.h"
 
 #include <QLocale>

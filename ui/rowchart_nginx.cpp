@@ -2,10 +2,10 @@
 // axis that reads it in that unit (whole thousandths of a request).
 #include "rowchart.h"
 
-#include "nginx_limit_req.h"
-#include "rows.h"
+#include "limiters/nginx_limit_req.h"
+#include "scenario/rows.h"
 
-#include "algorithm_facts.h"
+#include "limiters/algorithm_facts.h"
 
 #include <QFontMetricsF>
 #include <QLocale>
@@ -74,7 +74,7 @@ void RowChart::buildNginxWater()
 {
     // nginx holds `excess` in whole thousandths and drains rate*ms/1000 of them (integer
     // division) a request: after an admission it holds excess + 1000, and a request finds
-    // max(0, that - drained) (core/nginx_limit_req.h). Replayed from the decisions of the visible
+    // max(0, that - drained) (core/limiters/nginx_limit_req.h). Replayed from the decisions of the visible
     // requests, so a rejection's leftover, often 1/1000, can be read where a level of 0 is drawn.
     m_nginxWater.clear();
     m_nginxLeft.clear();

@@ -2,10 +2,10 @@
 // window boundaries and the playhead, all over the chart's plot area.
 #include "rowchart.h"
 
-#include "clients.h"
-#include "rows.h"
+#include "engine/clients.h"
+#include "scenario/rows.h"
 
-#include "algorithm_facts.h"
+#include "limiters/algorithm_facts.h"
 #include "ticks.h"
 
 #include <QFontMetricsF>

@@ -1,8 +1,8 @@
 #include "scenariodocument.h"
 
-#include "rows.h"
+#include "scenario/rows.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "presets.h"
 
 #include <QFileInfo>

@@ -8,7 +8,7 @@
 // exactly as it is. It knows no widgets (it links Qt Core and, for QUndoStack, Qt GUI only).
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "scenariofile.h"
 
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "settings.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "scenariofile.h"
 
 #include <QStringList>

@@ -2,7 +2,7 @@
 // window's geometry and splitters, and the last scenario.
 #pragma once
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QByteArray>
 #include <QSettings>

@@ -1,12 +1,12 @@
 #include "summarytable.h"
-#include "algorithm_facts.h"
-#include "rows.h"
+#include "limiters/algorithm_facts.h"
+#include "scenario/rows.h"
 
 #include <climits>
 #include <cstdint>
 
-#include "clients.h"
-#include "explain.h"
+#include "engine/clients.h"
+#include "report/explain.h"
 
 #include <QHeaderView>
 #include <QScrollBar>

@@ -1,6 +1,6 @@
 #include "timelinestrip.h"
 
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 
 #include <QContextMenuEvent>
 #include <QMenu>

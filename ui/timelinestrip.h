@@ -4,9 +4,9 @@
 // the strip only reports the move (eventMoved), the document decides.
 #pragma once
 
-#include "cluster.h"
+#include "engine/cluster.h"
 #include "frame.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #include "trafficpanel.h"
 
-#include "decimal.h"
-#include "replay.h"
+#include "arithmetic/decimal.h"
+#include "replay/replay.h"
 #include "scenariodocument.h"
 
 #include <QChart>

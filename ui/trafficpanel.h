@@ -5,8 +5,8 @@
 // the document (one undo step). The log itself never enters the document.
 #pragma once
 
-#include "sweep.h"
-#include "traffic_log.h"
+#include "replay/sweep.h"
+#include "traffic/traffic_log.h"
 
 #include <QFutureWatcher>
 #include <QWidget>

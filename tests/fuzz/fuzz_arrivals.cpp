@@ -1,12 +1,12 @@
-// Fuzz target: the arrivals-file parser (core/arrivals.cpp), whole and in pieces.
+// Fuzz target: the arrivals-file parser (core/traffic/arrivals.cpp), whole and in pieces.
 //
 // Any bytes must give either sorted, non-negative times within the cap, or one InputError that
 // names the line. Feeding the same bytes in two pieces, split at a point the input picks, must
 // give exactly the same result or the same message: that is how files are read.
-#include "arrivals.h"
-#include "decimal.h"
+#include "traffic/arrivals.h"
+#include "arithmetic/decimal.h"
 #include "fuzz_check.h"
-#include "pattern.h"
+#include "traffic/pattern.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,8 +1,8 @@
-// Fuzz target: the exact decimal parsers (core/decimal.cpp): seconds, rates and integers.
+// Fuzz target: the exact decimal parsers (core/arithmetic/decimal.cpp): seconds, rates and integers.
 //
 // Any text must parse or throw one InputError with a one-line message. What parses must come
 // back exactly through the formatters: formatSeconds and Rate::exactText.
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "fuzz_check.h"
 
 #include <cstdint>

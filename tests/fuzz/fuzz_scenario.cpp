@@ -3,9 +3,9 @@
 // parseScenario never throws. What it refuses gets a one-line message. What it accepts can be
 // simulated as written (it is simulated here when it holds at most 20000 requests) and survives a
 // round trip: serializeScenario, then parseScenario again, gives the very same scenario.
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "fuzz_check.h"
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "scenariofile.h"
 
 #include <cstdint>

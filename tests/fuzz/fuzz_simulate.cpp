@@ -8,11 +8,11 @@
 //     admitted while one at t + retry_after - 1 ns is not (when both are in range);
 //   - remaining: exactly that many more requests at the same instant are admitted;
 //   - token_bucket, leaky_bucket, leaky_bucket_queue and gcra admit the very same requests.
-#include "config.h"
-#include "decimal.h"
+#include "limiters/config.h"
+#include "arithmetic/decimal.h"
 #include "fuzz_check.h"
-#include "limiter.h"
-#include "simulator.h"
+#include "limiters/limiter.h"
+#include "engine/simulator.h"
 
 #include <algorithm>
 #include <cmath>

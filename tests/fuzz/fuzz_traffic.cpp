@@ -1,12 +1,12 @@
-// Fuzz target: the traffic-log reader (core/traffic_log.cpp, issue 22).
+// Fuzz target: the traffic-log reader (core/traffic/traffic_log.cpp, issue 22).
 //
 // Any bytes, read in any format (the first byte picks it and the options), must give either
 // traffic whose arrays agree (times sorted from 0, one key id and at most one cost per request,
 // every key id named, counts that add up), or one printable InputError. Strict reading refuses
 // exactly the inputs with an unreadable line, and otherwise reads the same traffic.
-#include "decimal.h"
+#include "arithmetic/decimal.h"
 #include "fuzz_check.h"
-#include "traffic_log.h"
+#include "traffic/traffic_log.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,0 +1,114 @@
+// The engine: one event loop where every production feature combines (semantics.md,
+// "Everything together: one attempt's path"). One attempt (a first attempt or a retry) of client
+// c at true time t of cost k goes: balancer -> node -> node clock -> key -> each layer of the
+// policy, decided where the coordination keeps that (key, layer)'s state (store.h) -> response
+// (decision and headers) -> the client's retry policy. Attempts are decided in time order; at
+// one instant first attempts (in arrival order) before retries (in the order of the denials
+// that made them).
+//
+// A row of the app or of `compare` is one policy: an algorithm is a policy of one layer, and
+// `layered` the scenario's layers. The plain rows (one layer, one node, one client, no retries,
+// no headers) keep their one-pass fast path (decide.h); this loop is for the rows that need it,
+// and reduces to them decision for decision when every feature is switched off.
+#pragma once
+
+#include "engine/clients.h"
+#include "engine/cluster.h"
+#include "engine/layered.h"
+#include "engine/attempt_log.h"
+#include "engine/simulator.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <span>
+#include <vector>
+
+namespace ratelab {
+
+// StoreAsk is one layer's decision as a real store is asked it (EngineSetup::external): the
+// key's state of that layer, on the deciding node, at its clock.
+struct StoreAsk {
+    std::size_t attempt = 0; // in decision order
+    std::int64_t key = -1;   // the client whose key it is, or -1 for the one global key
+    std::size_t layer = 0;
+    Algorithm algorithm = Algorithm::FixedWindow;
+    const LimiterConfig* config = nullptr; // the layer's
+    int node = 0;
+    Nanos clock = 0; // the deciding node's clock
+    std::int64_t cost = 1;
+};
+
+// StoreDisagrees is thrown at the first answer of an external store that differs from the
+// model's (allowed, delay, remaining or retry_after): what was asked, at true time t.
+class StoreDisagrees : public std::runtime_error {
+public:
+    StoreDisagrees(const StoreAsk& ask, Nanos t, const Decision& store, const Decision& model);
+    StoreAsk ask;
+    Nanos t;
+    Decision store, model;
+};
+
+// EngineSetup is what a row runs: the policy and where and for whom it decides.
+struct EngineSetup {
+    std::vector<Layer> layers;            // the policy, asked in order (at least one layer)
+    std::optional<ClusterConfig> cluster; // none: one node, one store
+    std::optional<ClientConfig> clients;  // none: one client, one key, no retries
+    std::uint64_t seed = 1;               // the random balancer's draws and the backoff jitter
+    bool startEmpty = false;              // buckets start empty, not full (store, joining nodes, fallbacks)
+    // Limit changes of the first layer (an algorithm row): from each time on, that config (the
+    // state kept). In time order.
+    std::vector<std::pair<Nanos, LimiterConfig>> changes;
+    bool headers = false;                 // keep what the response headers need (reset, per layer)
+    bool handedTimes = false;             // keep the time the first layer's limiter was handed
+    bool keepLog = true;                  // false: only the figures (a first pass that checks a row runs)
+    // external, when set, is a real store (the Redis backend) asked every layer's decision beside
+    // the model's store; they must agree (else StoreDisagrees). It models `shared`: the caller
+    // refuses what it cannot run (refusedThroughRedis).
+    std::function<Decision(const StoreAsk&)> external;
+};
+
+// EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each
+// request's client (empty: round robin, request i is client i mod K).
+struct EngineRequests {
+    std::span<const Nanos> arrivals;
+    std::span<const std::int64_t> costs;
+    std::span<const std::int64_t> clientOf;
+};
+
+
+// LayerFigure is one layer's part of a response (RateLimit lists every layer): with headers and
+// more than one layer, one per attempt and layer.
+struct LayerFigure {
+    std::int32_t remaining = 0;
+    Nanos reset = 0;
+};
+
+// RowRun is what the engine reports of one row.
+struct RowRun {
+    // metrics count attempts; max_in_window and overshoot are over every admitted attempt on
+    // true time, against the first layer's window and limit; memory is the largest key's state,
+    // summed over its layers and where they live (nodes, store).
+    Metrics metrics;
+    std::vector<LayerMetrics> layers;        // per layer: allowed, denied here, wasted
+    std::vector<std::int64_t> perNodeAllowed; // admitted per node
+    ClientStats clients;                      // requests, attempts, latency, memory per key
+    ChunkedLog<LoggedAttempt> log;            // in decision order
+    std::vector<Nanos> resets;                // with headers: the header layer's reset after each
+    std::vector<LayerFigure> figures;         // with headers and layers: log.size() * layers
+    std::vector<Nanos> handed;                // with handedTimes: one per attempt
+    std::vector<std::pair<Nanos, int>> scaling; // autoscaling: from each time on, how many nodes are up
+};
+
+// runRow runs one row. It throws InputError for more than kMaxAttempts attempts, a client out of
+// range, a retry or a node clock past the largest time.
+RowRun runRow(const EngineSetup& setup, const EngineRequests& requests);
+
+// quotaOfLayer returns the most one instant admits on layer l as a node sees it (split divides).
+std::int64_t quotaOfLayer(const EngineSetup& setup, std::size_t l);
+
+// layerConfig returns the config layer l decides with: split divides it among the nodes.
+LimiterConfig layerConfig(const EngineSetup& setup, std::size_t l);
+
+} // namespace ratelab

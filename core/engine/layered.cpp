@@ -1,0 +1,187 @@
+#include "engine/layered.h"
+
+#include "engine/engine.h"
+
+#include "arithmetic/decimal.h"
+#include "limiters/nginx_limit_req.h"
+#include "engine/simulator.h"
+
+#include <algorithm>
+
+namespace ratelab {
+
+LayeredPolicy::LayeredPolicy(const std::vector<Layer>& layers)
+{
+    if (layers.empty())
+        throw InputError("a layered policy needs at least one layer");
+    for (const Layer& l : layers)
+        m_layers.push_back(makeLimiter(l.algorithm, l.config));
+    m_metrics.resize(layers.size());
+}
+
+LayeredPolicy::LayeredPolicy(const LayeredPolicy& other)
+    : m_metrics(other.m_metrics)
+{
+    for (const auto& l : other.m_layers)
+        m_layers.push_back(l->clone());
+}
+
+LayeredPolicy& LayeredPolicy::operator=(const LayeredPolicy& other)
+{
+    if (this != &other) {
+        LayeredPolicy copy(other);
+        m_layers.swap(copy.m_layers);
+        m_metrics.swap(copy.m_metrics);
+    }
+    return *this;
+}
+
+Decision LayeredPolicy::decide(Nanos t, std::int64_t cost)
+{
+    Decision out;
+    out.allowed = true;
+    std::size_t asked = 0;
+    for (; asked < m_layers.size(); ++asked) {
+        const Decision d = m_layers[asked]->decide(t, cost);
+        if (asked == 0)
+            out.level = d.level;
+        if (!d.allowed) {
+            ++m_metrics[asked].deniedHere;
+            for (std::size_t j = 0; j < asked; ++j)
+                m_metrics[j].wasted += cost;
+            out.allowed = false;
+            break;
+        }
+        ++m_metrics[asked].allowed;
+        out.delay = std::max(out.delay, d.delay);
+    }
+    if (!out.allowed) {
+        out.delay = 0;
+        out.retryAfter = cost > quota() ? kRetryNever : waitFor(t, cost);
+    }
+    out.remaining = remainingAt(t);
+    return out;
+}
+
+Nanos LayeredPolicy::waitFor(Nanos t, std::int64_t cost) const
+{
+    Nanos d = 0;
+    for (const auto& l : m_layers)
+        d = std::max(d, l->waitFor(t, cost));
+    return d;
+}
+
+std::int32_t LayeredPolicy::remainingAt(Nanos t) const
+{
+    std::int32_t r = m_layers.front()->remainingAt(t);
+    for (const auto& l : m_layers)
+        r = std::min(r, l->remainingAt(t));
+    return r;
+}
+
+std::int64_t LayeredPolicy::quota() const
+{
+    std::int64_t q = m_layers.front()->quota();
+    for (const auto& l : m_layers)
+        q = std::min(q, l->quota());
+    return q;
+}
+
+Nanos LayeredPolicy::reset(Nanos t) const { return waitFor(t, quota()); }
+
+LayeredTrace simulateLayered(const std::vector<Layer>& layers, std::span<const Nanos> arrivals,
+                             std::span<const std::int64_t> costs)
+{
+    EngineSetup setup;
+    setup.layers = layers;
+    const RowRun run = runRow(setup, {arrivals, costs, {}});
+    LayeredTrace r;
+    for (const Layer& l : layers)
+        r.algorithms.push_back(l.algorithm);
+    r.decisions.reserve(run.log.size());
+    for (const LoggedAttempt& a : run.log)
+        r.decisions.push_back(a.decision());
+    r.metrics = run.metrics;
+    for (const LayerMetrics& m : run.layers) {
+        r.allowed.push_back(m.allowed);
+        r.deniedHere.push_back(m.deniedHere);
+        r.wasted.push_back(m.wasted);
+    }
+    return r;
+}
+
+namespace {
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string knownAlgorithmIds()
+{
+    std::string ids;
+    for (Algorithm a : kEveryAlgorithm)
+        ids += (ids.empty() ? "" : ", ") + std::string(algorithmId(a));
+    return ids;
+}
+
+} // namespace
+
+Layer parseLayer(std::string_view text, const NginxOptions& nginx)
+{
+    const std::size_t colon = text.find(':');
+    const std::string id(trim(text.substr(0, colon)));
+    const auto algorithm = algorithmFromId(id);
+    if (!algorithm)
+        throw InputError("unknown algorithm " + quoted(id) + " (known: " + knownAlgorithmIds() + ")");
+    std::int64_t limit = 10;
+    Nanos window = 10 * kNanosPerSecond;
+    std::optional<std::int64_t> capacity;
+    std::optional<Rate> rate;
+    std::string_view rest = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+    while (!rest.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view pair = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        if (trim(pair).empty())
+            continue;
+        const std::size_t eq = pair.find('=');
+        const std::string key(trim(pair.substr(0, eq)));
+        const std::string_view value = eq == std::string_view::npos ? std::string_view() : trim(pair.substr(eq + 1));
+        try {
+            if (key == "limit")
+                limit = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
+            else if (key == "window") {
+                window = parseSeconds(value);
+                if (window <= 0)
+                    throw InputError("must be greater than 0 s (got " + formatSeconds(window) + ")");
+            } else if (key == "capacity")
+                capacity = parseIntegerIn(value, 1, LimiterConfig::kMaxLimit);
+            else if (key == "rate")
+                rate = parseRate(value);
+            else
+                throw InputError("unknown key " + quoted(key) + " (known: limit, window, capacity, rate)");
+        } catch (const InputError& e) {
+            const std::string message = e.what();
+            throw InputError(message.starts_with("unknown key") ? message : key + ": " + message);
+        }
+    }
+    Layer layer{*algorithm, LimiterConfig::make(limit, window, capacity, rate).withNginx(nginx)};
+    if (layer.algorithm == Algorithm::NginxLimitReq)
+        (void)nginxRateThousandths(layer.config.rate());
+    return layer;
+}
+
+std::string layerText(const Layer& layer)
+{
+    const LimiterConfig& c = layer.config;
+    return std::string(algorithmId(layer.algorithm)) + ":limit=" + std::to_string(c.limit())
+        + ",window=" + formatSeconds(c.windowNanos()) + ",capacity=" + std::to_string(c.capacity())
+        + ",rate=" + c.rate().exactText();
+}
+
+} // namespace ratelab

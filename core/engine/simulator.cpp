@@ -1,0 +1,104 @@
+#include "engine/simulator.h"
+
+#include "engine/decide.h"
+#include "limiters/limiters.h"
+
+#include <bit>
+
+namespace ratelab {
+
+using detail::decideAll;
+using detail::WindowCounter;
+
+std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos)
+{
+    // The count at a denied request never exceeds the count at the admission before it, so the
+    // maximum over every request is the maximum over admissions.
+    WindowCounter window(arrivals, [&](std::size_t i) { return decisions[i].allowed; }, windowNanos, nullptr);
+    std::int64_t best = 0;
+    for (std::size_t i = 0; i < arrivals.size(); ++i)
+        best = std::max(best, window.add(i, decisions[i].allowed));
+    return best;
+}
+
+std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> arrivals, Nanos windowNanos)
+{
+    auto out = std::make_shared<WindowLookback>();
+    out->back.resize(arrivals.size());
+    std::size_t first = 0, most = 0;
+    for (std::size_t i = 0; i < arrivals.size(); ++i) {
+        const Nanos oldest = arrivals[i] - windowNanos;
+        while (arrivals[first] <= oldest)
+            ++first;
+        const std::size_t back = i - first;
+        if (back > kMaxLookback)
+            return nullptr;
+        out->back[i] = static_cast<std::uint16_t>(back);
+        most = std::max(most, back);
+    }
+    out->ring = std::bit_ceil(most + 1);
+    return out;
+}
+
+AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                           std::span<const std::int64_t> costs, const WindowLookback* lookback)
+{
+    AlgorithmTrace r;
+    r.algorithm = algorithm;
+    r.decisions.reserve(arrivals.size()); // written once, never zeroed first; never moves
+    const Decision* const decisions = r.decisions.data();
+    r.metrics = decideAll(
+        config, algorithm, arrivals, costs, lookback, [&](const auto&, std::size_t, const Decision& d) { r.decisions.push_back(d); },
+        [decisions](std::size_t i) { return decisions[i].allowed; });
+    return r;
+}
+
+Metrics decideStream(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                     std::span<const std::int64_t> costs, const DecisionSink& sink, const WindowLookback* lookback)
+{
+    constexpr std::size_t kChunk = 4096;
+    // What max_in_window looks back on when there is no lookback: the verdicts, a byte each.
+    std::vector<std::uint8_t> admitted(lookback ? 0 : arrivals.size());
+    std::vector<Decision> chunk;
+    chunk.reserve(kChunk);
+    std::size_t first = 0;
+    const Metrics m = decideAll(
+        config, algorithm, arrivals, costs, lookback,
+        [&](const auto&, std::size_t i, const Decision& d) {
+            if (!lookback)
+                admitted[i] = d.allowed;
+            chunk.push_back(d);
+            if (chunk.size() == kChunk) {
+                sink(first, chunk);
+                first += chunk.size();
+                chunk.clear();
+            }
+        },
+        [&admitted](std::size_t i) { return bool(admitted[i]); });
+    if (!chunk.empty())
+        sink(first, chunk);
+    return m;
+}
+
+Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals)
+{
+    Trace trace{config, std::move(arrivals), {}, {}, {}};
+    trace.results.reserve(algorithms.size());
+    const auto lookback = makeWindowLookback(trace.arrivals, config.windowNanos());
+    for (Algorithm a : algorithms)
+        trace.results.push_back(simulateOne(config, a, trace.arrivals, {}, lookback.get()));
+    return trace;
+}
+
+Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals,
+               std::vector<std::int64_t> costs)
+{
+    Trace trace{config, std::move(arrivals), {}, std::move(costs), {}};
+    trace.results.reserve(algorithms.size());
+    const auto lookback = makeWindowLookback(trace.arrivals, config.windowNanos());
+    for (Algorithm a : algorithms)
+        trace.results.push_back(simulateOne(config, a, trace.arrivals, trace.costs, lookback.get()));
+    return trace;
+}
+
+} // namespace ratelab

@@ -1,0 +1,258 @@
+#include "engine/store.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ratelab {
+
+namespace {
+
+constexpr Nanos kNotYet = std::numeric_limits<Nanos>::min(); // a limiter not handed anything yet
+
+void addMemory(Memory& sum, const Memory& m)
+{
+    sum.bytes += m.bytes;
+    sum.entries += m.entries;
+}
+
+} // namespace
+
+StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty,
+                     std::span<const StoreChange> changes)
+    : m_cluster(&cluster), m_mode(cluster.coordination()), m_fresh(fresh), m_changes(changes), m_store{fresh},
+      m_storeLast(kNotYet), m_readLast(kNotYet), m_seen(&m_store.l), m_quota(quotaAny(fresh)), m_startEmpty(startEmpty)
+{
+    m_fresh = storedForm(fresh);
+    m_freshes.push_back(m_fresh);
+    for (const StoreChange& c : changes)
+        m_freshes.push_back(storedForm(c.fresh));
+    if (m_mode != Coordination::Shared && m_mode != Coordination::Racy)
+        m_nodes.resize(static_cast<std::size_t>(cluster.nodes()), Node{std::nullopt, kNotYet, 0});
+    m_store = newAt(0, 0); // the store is new when the run starts
+}
+
+AnyLimiter StoreCell::storedForm(const AnyLimiter& fresh) const
+{
+    // Hybrid copies the store at each node's sync, racy at each read: a log is shared, not copied.
+    if (const auto* log = std::get_if<SlidingWindowLog>(&fresh);
+        log && (m_mode == Coordination::Hybrid || m_mode == Coordination::Racy))
+        return SyncedLog(log->quota(), log->windowNanos());
+    return fresh;
+}
+
+std::uint32_t StoreCell::versionAt(Nanos clock, Nanos offset) const
+{
+    std::uint32_t v = 0;
+    while (v < m_changes.size() && m_changes[v].at <= clock - offset)
+        ++v;
+    return v;
+}
+
+void StoreCell::follow(Held& h, Nanos clock, Nanos offset) const
+{
+    // Each change is taken at its own time, in order, before the state is handed `clock`: the
+    // times a state is handed never go back, so it is taken exactly once, at the change.
+    for (; h.version < m_changes.size() && m_changes[h.version].at <= clock - offset; ++h.version)
+        retargetAny(h.l, m_changes[h.version].config, m_changes[h.version].at + offset);
+}
+
+StoreCell::Held StoreCell::newAt(Nanos clock, Nanos offset) const
+{
+    const std::uint32_t v = versionAt(clock, offset);
+    Held h{m_freshes[v], v};
+    if (m_startEmpty)
+        emptyAt(h.l, clock);
+    return h;
+}
+
+void StoreCell::renew(int n, Nanos t)
+{
+    if (m_nodes.empty())
+        return; // shared, racy: the nodes hold no state
+    Node& x = m_nodes[std::size_t(n)];
+    const Nanos offset = m_cluster->nodeOffset(n);
+    x.limiter = newAt(t + offset, offset);
+    x.last = kNotYet;
+    x.tick = -1; // hybrid: not synced yet
+}
+
+StoreCell::Node& StoreCell::node(int n)
+{
+    Node& x = m_nodes[static_cast<std::size_t>(n)];
+    if (!x.limiter) // new when the node joins (its clock then), or at 0
+        x.limiter = newAt(m_cluster->joinedAt(n) + m_cluster->nodeOffset(n), m_cluster->nodeOffset(n));
+    return x;
+}
+
+void StoreCell::handToStore(Nanos handed, std::int64_t cost)
+{
+    m_storeLast = std::max(m_storeLast, handed);
+    follow(m_store, m_storeLast, 0);
+    (void)decideAny(m_store.l, m_storeLast, cost);
+}
+
+void StoreCell::applyPending(Nanos t)
+{
+    const Nanos latency = m_cluster->latencyNanos();
+    for (; !m_pending.empty() && t - m_pending.front().t >= latency; m_pending.pop_front())
+        handToStore(m_pending.front().handed, m_pending.front().cost);
+}
+
+void StoreCell::syncNode(Node& n, Nanos t)
+{
+    const Nanos sync = m_cluster->syncNanos();
+    const std::int64_t tick = t / sync;
+    if (tick == n.tick)
+        return;
+    const Nanos boundary = tick * sync; // <= t: no overflow
+    for (; !m_pending.empty() && m_pending.front().t < boundary; m_pending.pop_front())
+        handToStore(m_pending.front().handed, m_pending.front().cost);
+    n.limiter = m_store;
+    n.last = m_storeLast;
+    n.tick = tick;
+}
+
+void StoreCell::look(int n, Nanos t, Nanos clock)
+{
+    m_used = true;
+    if (m_mode != Coordination::Local && m_mode != Coordination::Split && m_cluster->storeDown(t)) {
+        if (m_cluster->options().fallback == Fallback::Local) {
+            if (m_outage.empty())
+                m_outage.resize(std::size_t(m_cluster->nodes()));
+            auto& local = m_outage[std::size_t(n)];
+            const Nanos offset = m_cluster->nodeOffset(n);
+            if (!local)
+                local = newAt(m_cluster->options().outageFromNanos + offset, offset);
+            follow(*local, clock, offset);
+            m_seen = &local->l;
+        } else {
+            m_seen = &m_freshes[versionAt(clock, 0)]; // open or closed: the store's state is out of reach
+        }
+        m_seenAt = clock;
+        return;
+    }
+    switch (m_mode) {
+    case Coordination::Local:
+    case Coordination::Split: {
+        Node& x = node(n);
+        m_seenAt = std::max(x.last, clock);
+        follow(*x.limiter, m_seenAt, m_cluster->nodeOffset(n));
+        m_seen = &x.limiter->l;
+        return;
+    }
+    case Coordination::Racy:
+    case Coordination::Shared:
+        if (m_mode == Coordination::Racy)
+            applyPending(t);
+        m_seenAt = std::max(m_mode == Coordination::Racy ? m_readLast : m_storeLast, clock);
+        m_seen = &m_store.l;
+        if (versionAt(m_seenAt, 0) != m_store.version) { // a change is due: shown on a copy, the
+            m_peek = m_store;                             // store takes it when it is handed a time
+            follow(*m_peek, m_seenAt, 0);
+            m_seen = &m_peek->l;
+        }
+        return;
+    case Coordination::Hybrid: {
+        Node& x = node(n);
+        syncNode(x, t);
+        m_seenAt = std::max(x.last, clock);
+        follow(*x.limiter, m_seenAt, m_cluster->nodeOffset(n));
+        m_seen = &x.limiter->l;
+        return;
+    }
+    }
+}
+
+Decision StoreCell::fallback(int n, Nanos t, Nanos clock, std::int64_t cost)
+{
+    const ClusterConfig::Options& o = m_cluster->options();
+    Decision d;
+    switch (o.fallback) {
+    case Fallback::Open: // admit everything; nothing is counted anywhere
+        m_seen = &m_freshes[versionAt(clock, 0)];
+        m_seenAt = clock;
+        d.allowed = true;
+        d.remaining = clampRemaining(quotaAny(*m_seen) - cost);
+        return d;
+    case Fallback::Closed: // deny everything until the store is back
+        m_seen = &m_freshes[versionAt(clock, 0)];
+        m_seenAt = clock;
+        d.retryAfter = cost > quotaAny(*m_seen) ? kRetryNever : o.outageToNanos - t;
+        return d;
+    case Fallback::Local: break;
+    }
+    if (m_outage.empty())
+        m_outage.resize(std::size_t(m_cluster->nodes()));
+    auto& local = m_outage[std::size_t(n)];
+    const Nanos offset = m_cluster->nodeOffset(n);
+    if (!local) // new at the outage: no attempt of this node came in it before
+        local = newAt(o.outageFromNanos + offset, offset);
+    follow(*local, clock, offset);
+    m_seen = &local->l;
+    m_seenAt = clock;
+    return decideAny(local->l, clock, cost);
+}
+
+Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
+{
+    m_used = true;
+    if (m_mode != Coordination::Local && m_mode != Coordination::Split && m_cluster->storeDown(t))
+        return fallback(n, t, clock, cost);
+    switch (m_mode) {
+    case Coordination::Local:
+    case Coordination::Split: {
+        Node& x = node(n);
+        x.last = clock; // a node's own clock never goes back: arrivals are in time order
+        follow(*x.limiter, clock, m_cluster->nodeOffset(n));
+        m_seen = &x.limiter->l;
+        m_seenAt = clock;
+        return decideAny(x.limiter->l, clock, cost);
+    }
+    case Coordination::Shared:
+        m_storeLast = std::max(m_storeLast, clock);
+        follow(m_store, m_storeLast, 0);
+        m_seen = &m_store.l;
+        m_seenAt = m_storeLast;
+        return decideAny(m_store.l, m_storeLast, cost);
+    case Coordination::Racy: {
+        applyPending(t);
+        m_readLast = std::max(m_readLast, clock);
+        m_peek = m_store; // the read: the store as it stands, decided on a copy
+        follow(*m_peek, m_readLast, 0);
+        m_seen = &m_peek->l;
+        m_seenAt = m_readLast;
+        const Decision d = decideAny(m_peek->l, m_readLast, cost);
+        if (d.allowed) // the write lands a round trip later, at the time this read was handed
+            m_pending.push_back({t, m_readLast, cost});
+        return d;
+    }
+    case Coordination::Hybrid: {
+        Node& x = node(n);
+        syncNode(x, t);
+        x.last = std::max(x.last, clock);
+        follow(*x.limiter, x.last, m_cluster->nodeOffset(n));
+        m_seen = &x.limiter->l;
+        m_seenAt = x.last;
+        const Decision d = decideAny(x.limiter->l, x.last, cost);
+        if (d.allowed)
+            m_pending.push_back({t, x.last, cost});
+        return d;
+    }
+    }
+    return {};
+}
+
+Memory StoreCell::memory()
+{
+    Memory m;
+    if (m_mode == Coordination::Racy || m_mode == Coordination::Hybrid)
+        for (; !m_pending.empty(); m_pending.pop_front())
+            handToStore(m_pending.front().handed, m_pending.front().cost);
+    if (m_mode != Coordination::Local && m_mode != Coordination::Split)
+        addMemory(m, memoryAny(m_store.l));
+    for (const Node& x : m_nodes)
+        addMemory(m, memoryAny(x.limiter ? x.limiter->l : m_fresh));
+    return m;
+}
+
+} // namespace ratelab

@@ -1,0 +1,268 @@
+#include "limiters/products/product.h"
+
+#include "limiters/algorithm_facts.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace ratelab {
+
+namespace {
+
+using Names = std::span<const std::string_view>;
+
+constexpr std::string_view kExpress[] = {"windowMs", "limit", "max"};
+constexpr std::string_view kFlexible[] = {"points", "duration", "blockDuration"};
+constexpr std::string_view kPython[] = {"strategy", "limit"};
+constexpr std::string_view kGuava[] = {"permitsPerSecond"};
+constexpr std::string_view kEnvoy[] = {"max_tokens", "tokens_per_fill", "fill_interval"};
+constexpr std::string_view kTraefik[] = {"average", "period", "burst"};
+constexpr std::string_view kSpring[] = {"replenishRate", "burstCapacity", "requestedTokens"};
+constexpr std::string_view kKong[] = {"second", "minute", "hour", "day", "month", "year"};
+constexpr std::string_view kCell[] = {"max_burst", "count_per_period", "period", "quantity"};
+constexpr std::string_view kNodeLimiter[] = {"tokensPerInterval", "interval"};
+
+// Units a duration may name, in nanoseconds (Go's time.ParseDuration spellings, and "d").
+struct DurationUnit {
+    std::string_view name;
+    Nanos nanos;
+};
+constexpr DurationUnit kUnits[] = {
+    {"ns", 1}, {"us", 1'000}, {"µs", 1'000}, {"ms", 1'000'000}, {"s", kNanosPerSecond},
+    {"m", 60 * kNanosPerSecond}, {"h", 3600 * kNanosPerSecond}, {"d", 86400 * kNanosPerSecond},
+};
+
+// scaled converts a decimal number of `unit` ("1.5", "250", "1e3") to exact nanoseconds, or throws.
+Nanos scaled(std::string_view number, Nanos unit)
+{
+    if (number.find_first_of("eE-") != std::string_view::npos) {
+        const Int128 nanos = Int128(parseSeconds(number)) * unit; // parseSeconds: number * 1e9, exact
+        if (nanos % kNanosPerSecond != 0)
+            throw InputError("finer than one nanosecond");
+        if (nanos / kNanosPerSecond > kMaxNanos)
+            throw InputError("too long");
+        return static_cast<Nanos>(nanos / kNanosPerSecond);
+    }
+    const std::size_t dot = number.find('.');
+    const std::string_view whole = number.substr(0, dot);
+    const std::string_view frac = dot == std::string_view::npos ? std::string_view() : number.substr(dot + 1);
+    if ((whole.empty() && frac.empty()) || whole.size() > 19 || frac.size() > 18
+        || whole.find_first_not_of("0123456789") != std::string_view::npos
+        || frac.find_first_not_of("0123456789") != std::string_view::npos)
+        throw InputError("not a number");
+    Int128 w = 0, f = 0, scale = 1;
+    for (char c : whole)
+        w = w * 10 + (c - '0');
+    for (char c : frac) {
+        f = f * 10 + (c - '0');
+        scale *= 10;
+    }
+    const Int128 fracNanos = f * unit;
+    if (fracNanos % scale != 0)
+        throw InputError("finer than one nanosecond");
+    const Int128 total = w * unit + fracNanos / scale;
+    if (total > kMaxNanos)
+        throw InputError("too long");
+    return static_cast<Nanos>(total);
+}
+
+bool isNumberChar(char c) { return (c >= '0' && c <= '9') || c == '.'; }
+
+// parseDurationText reads "90", "1m", "1h30m", "0.5s", "250ms"; a plain number is in plainUnit.
+Nanos parseDurationText(std::string_view text, Nanos plainUnit)
+{
+    if (text.empty())
+        throw InputError("empty");
+    if (std::all_of(text.begin(), text.end(), [](char c) { return isNumberChar(c) || c == 'e' || c == '-'; }))
+        return scaled(text, plainUnit);
+    Int128 total = 0;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        std::size_t j = i;
+        while (j < text.size() && isNumberChar(text[j]))
+            ++j;
+        if (j == i)
+            throw InputError("expected a number at " + quoted(text.substr(i)));
+        std::size_t k = j;
+        while (k < text.size() && !isNumberChar(text[k]))
+            ++k;
+        const std::string_view unit = text.substr(j, k - j);
+        const auto u = std::find_if(std::begin(kUnits), std::end(kUnits), [&](const DurationUnit& d) { return d.name == unit; });
+        if (u == std::end(kUnits))
+            throw InputError("unknown unit " + quoted(unit) + " (known: ns, us, ms, s, m, h, d)");
+        total += scaled(text.substr(i, j - i), u->nanos);
+        if (total > kMaxNanos)
+            throw InputError("too long");
+        i = k;
+    }
+    return static_cast<Nanos>(total);
+}
+
+} // namespace
+
+std::span<const std::string_view> productOptionNames(Algorithm a)
+{
+    switch (a) {
+    case Algorithm::ExpressRateLimit: return kExpress;
+    case Algorithm::RateLimiterFlexible: return kFlexible;
+    case Algorithm::PythonLimits: return kPython;
+    case Algorithm::Guava: return kGuava;
+    case Algorithm::EnvoyLocal: return kEnvoy;
+    case Algorithm::Traefik: return kTraefik;
+    case Algorithm::SpringGateway: return kSpring;
+    case Algorithm::Kong: return kKong;
+    case Algorithm::RedisCell: return kCell;
+    case Algorithm::NodeLimiter: return kNodeLimiter;
+    default: return {};
+    }
+}
+
+ProductParams::ProductParams(Algorithm a, const LimiterConfig& config)
+    : m_algorithm(a)
+    , m_config(config)
+{
+    for (std::string_view name : productOptionNames(a))
+        if (text(name))
+            m_given = true;
+}
+
+std::optional<std::string> ProductParams::text(std::string_view name) const
+{
+    const std::string qualified = std::string(algorithmId(m_algorithm)) + "." + std::string(name);
+    std::optional<std::string> plain;
+    std::optional<std::string> own;
+    for (const ProductOption& o : m_config.productOptions()) {
+        if (o.name == qualified)
+            own = o.value;
+        else if (o.name == name)
+            plain = o.value;
+    }
+    return own ? own : plain;
+}
+
+void ProductParams::fail(const std::string& message) const
+{
+    throw InputError(std::string(algorithmId(m_algorithm)) + ": " + message);
+}
+
+std::int64_t ProductParams::integer(std::string_view name, std::int64_t fallback, std::int64_t min, std::int64_t max) const
+{
+    const std::optional<std::string> t = text(name);
+    if (!t)
+        return fallback;
+    try {
+        return parseIntegerIn(*t, min, max);
+    } catch (const InputError& e) {
+        fail(std::string(name) + " " + e.what());
+    }
+}
+
+std::int64_t ProductParams::requiredInteger(std::string_view name, std::int64_t min, std::int64_t max) const
+{
+    if (!text(name))
+        fail(std::string(name) + " is required once any of its options is given");
+    return integer(name, 0, min, max);
+}
+
+Nanos ProductParams::duration(std::string_view name, std::optional<Nanos> fallback, Nanos plainUnit) const
+{
+    const std::optional<std::string> t = text(name);
+    if (!t) {
+        if (!fallback)
+            fail(std::string(name) + " is required once any of its options is given");
+        return *fallback;
+    }
+    Nanos n = 0;
+    try {
+        n = parseDurationText(*t, plainUnit);
+    } catch (const InputError& e) {
+        fail(std::string(name) + " " + quoted(*t) + ": " + e.what());
+    }
+    if (n <= 0)
+        fail(std::string(name) + " must be greater than 0 (got " + quoted(*t) + ")");
+    return n;
+}
+
+double ProductParams::real(std::string_view name, std::optional<double> fallback) const
+{
+    const std::optional<std::string> t = text(name);
+    if (!t) {
+        if (!fallback)
+            fail(std::string(name) + " is required once any of its options is given");
+        return *fallback;
+    }
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(t->c_str(), &end);
+    if (t->empty() || end != t->c_str() + t->size() || errno != 0 || !std::isfinite(v) || !(v > 0))
+        fail(std::string(name) + " must be a positive number (got " + quoted(*t) + ")");
+    return v;
+}
+
+std::string ProductParams::choice(std::string_view name, std::string_view fallback,
+                                  std::span<const std::string_view> allowed) const
+{
+    const std::string v = text(name).value_or(std::string(fallback));
+    if (std::find(allowed.begin(), allowed.end(), v) != allowed.end())
+        return v;
+    std::string known;
+    for (std::string_view a : allowed)
+        known += (known.empty() ? "" : ", ") + std::string(a);
+    fail(std::string(name) + " must be one of " + known + " (got " + quoted(v) + ")");
+}
+
+ProductOption parseProductOption(std::string_view text)
+{
+    const std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        throw InputError("--product-option: expected name=value or product.name=value (got " + quoted(text) + ")");
+    ProductOption o{std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+    const std::size_t dot = o.name.find('.');
+    const std::string_view bare = dot == std::string::npos ? std::string_view(o.name) : std::string_view(o.name).substr(dot + 1);
+    bool known = false;
+    for (Algorithm a : kEveryAlgorithm) {
+        if (dot != std::string::npos && algorithmId(a) != std::string_view(o.name).substr(0, dot))
+            continue;
+        if (dot != std::string::npos && !isProduct(a))
+            throw InputError("--product-option: " + quoted(o.name.substr(0, dot)) + " is not a product model");
+        const auto names = productOptionNames(a);
+        known = known || std::find(names.begin(), names.end(), bare) != names.end();
+    }
+    if (!known)
+        throw InputError("--product-option: no product reads " + quoted(o.name));
+    return o;
+}
+
+double productQuota(Algorithm a, const LimiterConfig& config)
+{
+    try {
+        return double(makeLimiter(a, config)->quota());
+    } catch (const InputError&) {
+        return 0.0;
+    }
+}
+
+void checkProductOptions(const LimiterConfig& config, std::span<const Algorithm> algorithms)
+{
+    for (const ProductOption& o : config.productOptions()) {
+        const std::size_t dot = o.name.find('.');
+        const std::string_view bare = dot == std::string::npos ? std::string_view(o.name) : std::string_view(o.name).substr(dot + 1);
+        bool read = false;
+        for (Algorithm a : algorithms) {
+            if (dot != std::string::npos && algorithmId(a) != std::string_view(o.name).substr(0, dot))
+                continue;
+            const auto names = productOptionNames(a);
+            read = read || std::find(names.begin(), names.end(), bare) != names.end();
+        }
+        if (!read)
+            throw InputError("product option " + quoted(o.name) + ": none of the chosen algorithms reads it");
+    }
+    for (Algorithm a : algorithms)
+        if (isProduct(a))
+            (void)makeLimiter(a, config); // each product refuses its own bad values
+}
+
+} // namespace ratelab

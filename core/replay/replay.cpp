@@ -1,0 +1,178 @@
+#include "replay/replay.h"
+
+#include "engine/clients.h"
+#include "limiters/limiters.h"
+
+#include <algorithm>
+#include <type_traits>
+
+namespace ratelab {
+
+namespace {
+
+constexpr std::size_t kCancelEvery = 1 << 16;
+
+// AdmittedWindow counts the admitted requests inside (t - W, t]: a ring of their times.
+class AdmittedWindow {
+public:
+    explicit AdmittedWindow(Nanos windowNanos) : m_windowNanos(windowNanos), m_ring(64) {}
+
+    // add records a request at t (admitted or not) and returns the admitted ones in its window.
+    std::int64_t add(Nanos t, bool allowed)
+    {
+        const Nanos oldest = t - m_windowNanos;
+        while (m_size > 0 && m_ring[m_head] <= oldest) {
+            m_head = (m_head + 1) & (m_ring.size() - 1);
+            --m_size;
+        }
+        if (allowed) {
+            if (m_size == m_ring.size())
+                grow();
+            m_ring[(m_head + m_size) & (m_ring.size() - 1)] = t;
+            ++m_size;
+        }
+        return std::int64_t(m_size);
+    }
+
+private:
+    void grow()
+    {
+        std::vector<Nanos> bigger(m_ring.size() * 2);
+        for (std::size_t i = 0; i < m_size; ++i)
+            bigger[i] = m_ring[(m_head + i) & (m_ring.size() - 1)];
+        m_ring = std::move(bigger);
+        m_head = 0;
+    }
+
+    Nanos m_windowNanos;
+    std::vector<Nanos> m_ring;
+    std::size_t m_head = 0;
+    std::size_t m_size = 0;
+};
+
+void checkCancel(const std::atomic<bool>* cancel)
+{
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        throw ReplayCancelled{};
+}
+
+// run decides every request on its key's policy (one of `policies`, indexed by key id) and
+// fills the row's counts; decide(policy, t, cost) returns the Decision.
+template <typename P, typename Decide>
+void run(const Traffic& traffic, std::vector<P>& policies, std::int64_t cost, Nanos windowNanos, ReplayRow& row,
+         std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel, Decide&& decide)
+{
+    const std::size_t n = traffic.times.size();
+    const std::size_t keys = traffic.keyNames.size();
+    row.deniedPerKey.assign(keys, 0);
+    row.firstDenialPerKey.assign(keys, -1);
+    if (admitted)
+        admitted->assign(n, 0);
+    AdmittedWindow window(windowNanos);
+    const bool costs = !traffic.costs.empty() || cost != 1;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i % kCancelEvery == 0)
+            checkCancel(cancel);
+        const Nanos t = traffic.times[i];
+        const std::uint32_t key = traffic.keys[i];
+        const std::int64_t k = !costs ? 1 : traffic.costs.empty() ? cost : traffic.costs[i];
+        const Decision d = decide(policies[key], t, k);
+        row.allowed += d.allowed;
+        row.delayed += d.allowed && d.delay > 0;
+        row.never += d.retryNever();
+        if (!d.allowed) {
+            if (row.deniedPerKey[key]++ == 0)
+                row.firstDenialPerKey[key] = t;
+        }
+        if (admitted)
+            (*admitted)[i] = d.allowed;
+        row.maxInWindow = std::max(row.maxInWindow, window.add(t, d.allowed));
+    }
+    row.attempts = std::int64_t(n);
+    row.denied = row.attempts - row.allowed;
+    row.keysDenied = std::count_if(row.deniedPerKey.begin(), row.deniedPerKey.end(), [](std::int64_t d) { return d > 0; });
+}
+
+} // namespace
+
+std::vector<std::int64_t> attemptsPerKey(const Traffic& traffic)
+{
+    std::vector<std::int64_t> out(traffic.keyNames.size(), 0);
+    for (std::uint32_t k : traffic.keys)
+        ++out[k];
+    return out;
+}
+
+ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterConfig& config, std::int64_t cost,
+                    std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel)
+{
+    ReplayRow row;
+    row.id = std::string(algorithmId(algorithm));
+    row.algorithm = algorithm;
+    const bool costs = !traffic.costs.empty() || cost != 1;
+    visitLimiter(algorithm, config, [&](auto& fresh) {
+        using L = std::decay_t<decltype(fresh)>;
+        std::vector<L> limiters(traffic.keyNames.size(), fresh);
+        if (costs)
+            run(traffic, limiters, cost, config.windowNanos(), row, admitted, cancel,
+                [](L& l, Nanos t, std::int64_t k) { return l.decide(t, k); });
+        else
+            run(traffic, limiters, cost, config.windowNanos(), row, admitted, cancel,
+                [](L& l, Nanos t, std::int64_t) { return l.decide(t); });
+        for (const L& l : limiters) {
+            const Memory m = l.memory();
+            row.held.bytes += m.bytes;
+            row.held.entries += m.entries;
+        }
+    });
+    row.predicted = memoryAtScale(algorithm, config, std::int64_t(traffic.keyNames.size()));
+    return row;
+}
+
+ReplayRow replayLayered(const Traffic& traffic, const std::vector<Layer>& layers, Nanos windowNanos, std::int64_t cost,
+                        std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel)
+{
+    ReplayRow row;
+    row.id = "layered";
+    std::vector<LayeredPolicy> policies(traffic.keyNames.size(), LayeredPolicy(layers));
+    run(traffic, policies, cost, windowNanos, row, admitted, cancel,
+        [](LayeredPolicy& p, Nanos t, std::int64_t k) { return p.decide(t, k); });
+    const auto keys = std::int64_t(traffic.keyNames.size());
+    for (const Layer& l : layers) {
+        const Memory m = memoryAtScale(l.algorithm, l.config, keys);
+        row.predicted.bytes += m.bytes;
+        row.predicted.entries += m.entries;
+    }
+    return row;
+}
+
+std::vector<ReplayRow> replay(const Traffic& traffic, const ReplayPolicy& policy, const std::atomic<bool>* cancel)
+{
+    std::vector<ReplayRow> rows;
+    for (Algorithm a : policy.algorithms)
+        rows.push_back(replayOne(traffic, a, policy.config, policy.cost, nullptr, cancel));
+    if (!policy.layers.empty())
+        rows.push_back(replayLayered(traffic, policy.layers, policy.config.windowNanos(), policy.cost, nullptr, cancel));
+    return rows;
+}
+
+std::vector<KeyDenials> topKeys(const ReplayRow& row, std::size_t n)
+{
+    std::vector<KeyDenials> all;
+    for (std::size_t k = 0; k < row.deniedPerKey.size(); ++k)
+        if (row.deniedPerKey[k] > 0)
+            all.push_back({std::uint32_t(k), row.deniedPerKey[k], row.firstDenialPerKey[k]});
+    const auto before = [](const KeyDenials& a, const KeyDenials& b) {
+        if (a.denied != b.denied)
+            return a.denied > b.denied;
+        if (a.firstDenial != b.firstDenial)
+            return a.firstDenial < b.firstDenial;
+        return a.key < b.key;
+    };
+    const std::size_t m = std::min(n, all.size());
+    std::partial_sort(all.begin(), all.begin() + std::ptrdiff_t(m), all.end(), before);
+    all.resize(m);
+    return all;
+}
+
+} // namespace ratelab

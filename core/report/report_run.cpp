@@ -1,0 +1,340 @@
+#include "report/report_run.h"
+
+#include "scenario/scenario_parts.h"
+
+#include "report/headers.h"
+#include "report/report.h"
+#include "report/report_parts.h"
+#include "scenario/rows.h"
+#include "limiters/worst_case.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ratelab {
+
+using namespace detail;
+
+namespace {
+
+std::string memoryJson(const Memory& m)
+{
+    return "{\"bytes\": " + std::to_string(m.bytes) + ", \"entries\": " + std::to_string(m.entries) + "}";
+}
+
+void writeClientSettings(std::ostream& out, const ClientConfig& c, std::uint64_t seed)
+{
+    const ClientOptions& o = c.options();
+    out << "{\"clients\": " << o.clients << ", \"key\": " << jsonString(keyModeId(o.key))
+        << ", \"retry\": " << jsonString(retryPolicyId(o.retry)) << ", \"retry_delay\": " << formatSeconds(o.retryDelayNanos)
+        << ", \"max_retries\": " << o.maxRetries << ", \"backoff_base\": " << formatSeconds(o.backoffBaseNanos)
+        << ", \"backoff_cap\": " << formatSeconds(o.backoffCapNanos) << ", \"jitter\": " << jsonString(jitterId(o.jitter));
+    if (!o.cohorts.empty()) {
+        out << ", \"cohorts\": [";
+        for (std::size_t i = 0; i < o.cohorts.size(); ++i)
+            out << (i ? ", " : "") << jsonString(cohortText(o.cohorts[i]));
+        out << "]";
+    }
+    out << ", \"seed\": " << seed << "}";
+}
+
+void writeClusterSettings(std::ostream& out, const ClusterConfig& c)
+{
+    out << "{\"nodes\": " << c.nodes() << ", \"balancer\": " << jsonString(balancerId(c.balancer()))
+        << ", \"coordination\": " << jsonString(coordinationId(c.coordination()))
+        << ", \"latency\": " << formatSeconds(c.latencyNanos()) << ", \"sync\": " << formatSeconds(c.syncNanos())
+        << ", \"skew\": " << formatSeconds(c.skewNanos());
+    if (c.hasOutage())
+        out << ", \"outage\": {\"from\": " << formatSeconds(c.options().outageFromNanos) << ", \"to\": "
+            << formatSeconds(c.options().outageToNanos) << ", \"fallback\": " << jsonString(fallbackId(c.options().fallback))
+            << "}";
+    if (c.hasAutoscale())
+        out << ", \"autoscale\": {\"min\": " << c.options().autoscaleMin << ", \"max\": " << c.options().autoscaleMax
+            << ", \"scale_at\": " << jsonString(c.options().scaleAt.exactText()) << "}";
+    for (const auto& [name, events] : {std::pair{"joins", &c.options().joins}, std::pair{"leaves", &c.options().leaves}})
+        if (!events->empty()) {
+            out << ", \"" << name << "\": [";
+            for (std::size_t k = 0; k < events->size(); ++k)
+                out << (k ? ", " : "") << "{\"node\": " << (*events)[k].node << ", \"at\": " << formatSeconds((*events)[k].at)
+                    << "}";
+            out << "]";
+        }
+    out << "}";
+}
+
+std::string clientStatsJson(const ClientStats& s)
+{
+    std::ostringstream out;
+    out << "{\"requests\": " << s.requests << ", \"attempts\": " << s.attempts << ", \"succeeded\": " << s.succeeded
+        << ", \"gave_up\": " << s.gaveUp << ", \"amplification\": " << formatNumber(s.amplification)
+        << ", \"latency\": {\"mean\": " << formatSeconds(s.latency.mean) << ", \"p50\": " << formatSeconds(s.latency.p50)
+        << ", \"p99\": " << formatSeconds(s.latency.p99) << ", \"max\": " << formatSeconds(s.latency.max)
+        << "}, \"memory\": {\"keys\": " << s.keysUsed << ", \"per_key\": " << memoryJson(s.perKeyMax)
+        << ", \"total\": " << memoryJson(s.total) << "}}";
+    return out.str();
+}
+
+std::string headerValue(const std::vector<Header>& headers, std::string_view name)
+{
+    const auto h = std::find_if(headers.begin(), headers.end(), [&](const Header& x) { return x.name == name; });
+    return h == headers.end() ? std::string() : h->value;
+}
+
+// Columns is which optional columns a scenario's output carries.
+struct Columns {
+    bool clients = false, cost = false, node = false, headers = false;
+};
+
+// oneState is true when one limiter's state under one config decides every attempt of the row,
+// so its algorithm's worst case bounds the row: one node (or a shared store, no skew), no store
+// outage, one key, no limit change. Nodes or keys of their own multiply it, a fallback or a
+// skewed clock can pass it, and a change moves it: no bound then.
+bool oneState(const EngineSetup& setup)
+{
+    if (const auto& c = setup.cluster;
+        c && c->nodes() > 1 && (c->coordination() != Coordination::Shared || c->skewNanos() != 0))
+        return false;
+    if (const auto& c = setup.cluster; c && c->hasOutage() && c->coordination() != Coordination::Local
+                                          && c->coordination() != Coordination::Split)
+        return false;
+    if (!setup.changes.empty())
+        return false;
+    return !(setup.clients && setup.clients->key() == KeyMode::Client && setup.clients->clients() > 1);
+}
+
+void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetup& setup, const RowRun& run,
+                  const RowInputs& in, const Columns& c)
+{
+    writeResultHead(text, rowId(s, r), run.metrics, c.cost);
+    AdmittedInWindow reached(boundWindowNanos(s.pattern, s.config));
+    for (std::size_t i = 0; i < run.log.size(); ++i)
+        if (run.log[i].allowed)
+            reached.add(run.log[i].t);
+    writeBound(text, r < s.algorithms.size() && oneState(setup) ? std::optional(s.algorithms[r]) : std::nullopt, s,
+               reached.most());
+    if (setup.layers.size() > 1 || r == s.algorithms.size()) {
+        text << ",\n   \"layers\": [";
+        for (std::size_t k = 0; k < setup.layers.size(); ++k)
+            text << (k ? ", " : "") << "{\"algorithm\": " << jsonString(algorithmId(setup.layers[k].algorithm))
+                 << ", \"allowed\": " << run.layers[k].allowed << ", \"denied_here\": " << run.layers[k].deniedHere
+                 << ", \"wasted\": " << run.layers[k].wasted << "}";
+        text << "]";
+    }
+    if (setup.cluster) {
+        text << ",\n   \"cluster\": {\"nodes\": " << std::int64_t(setup.cluster->nodes()) << ", \"coordination\": "
+             << jsonString(coordinationId(setup.cluster->coordination())) << ", \"per_node_allowed\": [";
+        for (std::size_t n = 0; n < run.perNodeAllowed.size(); ++n)
+            text << (n ? ", " : "") << run.perNodeAllowed[n];
+        text << "]";
+        if (setup.cluster->hasAutoscale()) { // from each time on, the nodes up
+            text << ", \"scaling\": [";
+            for (std::size_t k = 0; k < run.scaling.size(); ++k)
+                text << (k ? ", " : "") << "{\"at\": " << formatSeconds(run.scaling[k].first) << ", \"nodes\": "
+                     << std::int64_t(run.scaling[k].second) << "}";
+            text << "]";
+        }
+        text << "}";
+    }
+    if (c.clients)
+        text << ",\n   \"clients\": " << clientStatsJson(run.clients);
+    text << ",\n   \"sequence\": [";
+    for (std::size_t i = 0; i < run.log.size(); ++i) {
+        const LoggedAttempt& a = run.log[i];
+        text << (i ? ",\n    " : "\n    ");
+        if (c.clients)
+            text << "{\"request\": " << a.request << ", \"client\": " << a.client << ", \"attempt\": "
+                 << std::int64_t(a.attempt) << ", ";
+        writeEntry(text, a.t, a.decision(), costAt(in.costs, std::size_t(a.request)), !c.clients);
+        if (c.node)
+            text << ", \"node\": " << std::int64_t(a.node);
+        if (c.headers)
+            writeHeadersJson(text, engineHeaders(setup, run, i));
+        text << "}";
+        text.flushSome();
+    }
+    text << "]}";
+}
+
+void writeCsvRows(Text& text, const Scenario& s, std::size_t r, const EngineSetup& setup, const RowRun& run,
+                  const RowInputs& in, const Columns& c)
+{
+    const std::string_view id = rowId(s, r);
+    for (std::size_t i = 0; i < run.log.size(); ++i) {
+        const LoggedAttempt& a = run.log[i];
+        text << id << ',';
+        if (c.clients)
+            text << a.request << ',' << a.client << ',' << std::int64_t(a.attempt) << ',';
+        writeCsvTail(text, a.t, a.decision(), costAt(in.costs, std::size_t(a.request)));
+        if (c.node)
+            text << ',' << std::int64_t(a.node);
+        if (c.headers) {
+            const std::vector<Header> h = engineHeaders(setup, run, i);
+            for (std::string_view name : kHeaderNames)
+                text << ',' << csvField(headerValue(h, name));
+        }
+        text << '\n';
+        text.flushSome();
+    }
+}
+
+} // namespace
+
+std::string_view rowId(const Scenario& s, std::size_t r)
+{
+    return r < s.algorithms.size() ? algorithmId(s.algorithms[r]) : std::string_view("layered");
+}
+
+bool boundHolds(const Scenario& s, std::size_t r)
+{
+    return r < s.algorithms.size() && oneState(engineSetup(s, r));
+}
+
+EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
+{
+    EngineSetup setup;
+    if (r < s.algorithms.size())
+        setup.layers = {Layer{s.algorithms[r], s.config}};
+    else
+        setup.layers = s.layers;
+    setup.cluster = s.cluster;
+    setup.clients = s.clients;
+    setup.seed = s.pattern.seed;
+    setup.startEmpty = s.bucketsStartEmpty;
+    if (r < s.algorithms.size())
+        setup.changes = changedConfigs(s.config, s.changes);
+    setup.headers = headers;
+    return setup;
+}
+
+std::vector<Header> engineHeaders(const EngineSetup& setup, const RowRun& run, std::size_t i)
+{
+    const LoggedAttempt& a = run.log[i];
+    const std::size_t layers = setup.layers.size();
+    const Decision d = a.decision();
+    const auto secondsUp = [](Int128 ns) { return std::to_string(static_cast<long long>(ceilDiv(ns, kNanosPerSecond))); };
+    std::vector<Header> h;
+    const std::size_t top = a.headerLayer;
+    const LimiterConfig topConfig = layerConfig(setup, top);
+    h.push_back({"X-RateLimit-Limit", std::to_string(quotaOf(setup.layers[top].algorithm, topConfig))});
+    h.push_back({"X-RateLimit-Remaining", std::to_string(a.remaining)});
+    h.push_back({"X-RateLimit-Reset", secondsUp(Int128(a.t) + run.resets[i])});
+    if (!d.allowed && !d.retryNever()) {
+        const Int128 seconds = ceilDiv(d.retryAfter, kNanosPerSecond);
+        h.push_back({"Retry-After", std::to_string(static_cast<long long>(seconds < 1 ? 1 : seconds))});
+    }
+    std::string policy, state;
+    for (std::size_t l = 0; l < layers; ++l) {
+        const Algorithm alg = setup.layers[l].algorithm;
+        const LimiterConfig c = layerConfig(setup, l);
+        const std::string id = "\"" + std::string(algorithmId(alg)) + "\"";
+        const std::int32_t left = layers > 1 ? run.figures[i * layers + l].remaining : a.remaining;
+        const Nanos reset = layers > 1 ? run.figures[i * layers + l].reset : run.resets[i];
+        policy += (l ? ", " : "") + id + ";q=" + std::to_string(quotaOf(alg, c)) + ";w="
+                + std::to_string(policyWindowSeconds(alg, c));
+        state += (l ? ", " : "") + id + ";r=" + std::to_string(left) + ";t=" + secondsUp(reset);
+    }
+    h.push_back({"RateLimit-Policy", policy});
+    h.push_back({"RateLimit", state});
+    return h;
+}
+
+void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool headers)
+{
+    if (streamable(s, headers)) { // written as it is decided: no trace, bounded memory
+        if (format == ReportFormat::Csv)
+            streamCsv(out, s);
+        else
+            streamJson(out, s);
+        return;
+    }
+    writeReport(out, s, format, headers, [](std::size_t, const EngineSetup& setup, const EngineRequests& in) {
+        return runRow(setup, in);
+    });
+}
+
+void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool headers, const RowRunner& runner)
+{
+    const RowInputs in = resolveRowInputs(s);
+    Columns c;
+    c.clients = s.clients.has_value();
+    c.cost = !in.costs.empty();
+    c.node = s.cluster.has_value();
+    c.headers = headers;
+    const std::size_t rows = rowCount(s);
+    const EngineRequests requests{in.arrivals, in.costs, in.clientOf};
+    // A refusal (too many attempts) must come before anything is written: the first row runs
+    // with its log, the others once without (48 bytes an attempt are kept for one row at a time).
+    RowRun first = rows > 0 ? runner(0, engineSetup(s, 0, headers), requests) : RowRun{};
+    for (std::size_t r = 1; r < rows; ++r) {
+        EngineSetup check = engineSetup(s, r, false);
+        check.keepLog = false;
+        (void)runRow(check, requests);
+    }
+    const auto runOf = [&](std::size_t r) { return r == 0 ? std::move(first) : runner(r, engineSetup(s, r, headers), requests); };
+    Text text(out);
+    if (format == ReportFormat::Csv) {
+        text << "algorithm" << (c.clients ? ",request,client,attempt" : "") << ",t,allowed,delay,remaining,retry_after,level"
+             << (c.cost ? ",cost" : "") << (c.node ? ",node" : "");
+        if (headers)
+            for (std::string_view name : kHeaderNames)
+                text << ',' << name;
+        text << '\n';
+        for (std::size_t r = 0; r < rows; ++r)
+            writeCsvRows(text, s, r, engineSetup(s, r, headers), runOf(r), in, c);
+        return;
+    }
+    std::ostringstream input;
+    writeInput(input, s, c.cost, in.arrivals.size());
+    std::string inputJson = input.str();
+    if (s.clients || s.cluster) { // their settings go inside the input object
+        inputJson.pop_back();
+        std::ostringstream more;
+        if (s.clients) {
+            more << ", \"clients\": ";
+            writeClientSettings(more, *s.clients, s.pattern.seed);
+        }
+        if (s.cluster) {
+            more << ", \"cluster\": ";
+            writeClusterSettings(more, *s.cluster);
+        }
+        inputJson += more.str() + "}";
+    }
+    text << "{\"input\": " << inputJson << ",\n \"results\": {";
+    for (std::size_t r = 0; r < rows; ++r) {
+        text << (r ? ",\n  " : "\n  ");
+        writeJsonRow(text, s, r, engineSetup(s, r, headers), runOf(r), in, c);
+    }
+    text << "}}\n";
+}
+
+} // namespace ratelab
+
+namespace ratelab {
+
+std::string noLuaScript(Algorithm a)
+{
+    if (a == Algorithm::NginxLimitReq)
+        return "nginx_limit_req has no Lua script: it is nginx's own module";
+    if (std::find(kAllAlgorithms.begin(), kAllAlgorithms.end(), a) == kAllAlgorithms.end())
+        return std::string(algorithmId(a)) + " has no Lua script: RateLab models the product's own code";
+    return {};
+}
+
+std::string refusedThroughRedis(const Scenario& s)
+{
+    if (s.cluster && s.cluster->coordination() != Coordination::Shared)
+        return "Redis runs coordination shared (one atomic script a decision); this scenario is "
+               + std::string(coordinationId(s.cluster->coordination()));
+    for (ScenarioPart p : scenarioParts(s)) // the parts the table refuses (scenario_parts.h)
+        if (const PartTaking t = partTaking(ScenarioCommand::CompareRedis, p); t.taking == Taking::Refuses)
+            return std::string(t.why);
+    for (Algorithm a : s.algorithms)
+        if (std::string why = noLuaScript(a); !why.empty())
+            return why;
+    for (const Layer& l : s.layers)
+        if (std::string why = noLuaScript(l.algorithm); !why.empty())
+            return "a layer: " + why;
+    return {};
+}
+
+} // namespace ratelab

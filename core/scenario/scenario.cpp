@@ -1,0 +1,163 @@
+#include "scenario/scenario.h"
+
+#include "limiters/algorithm_facts.h"
+#include "arithmetic/decimal.h"
+
+#include <algorithm>
+#include <utility>
+#include <string>
+
+namespace ratelab {
+
+void checkDurations(const LimiterConfig& c, std::span<const Algorithm> algorithms)
+{
+    const auto uses = [&](ConfigUse u) {
+        return std::any_of(algorithms.begin(), algorithms.end(), [u](Algorithm a) { return facts(a).reads == u; });
+    };
+    const std::string longest = formatSeconds(kMaxNanos) + " s, about 292 years";
+    // The sliding window counter may ask a client to wait until the next window's estimate drops
+    // below L: up to 2W.
+    if (std::find(algorithms.begin(), algorithms.end(), Algorithm::SlidingWindowCounter) != algorithms.end()
+        && Int128(c.windowNanos()) * 2 - 1 > kMaxNanos)
+        throw InputError("window " + formatSeconds(c.windowNanos()) + " s is too long for the sliding window counter, "
+                         "whose retry_after reaches twice the window: at most " + formatSeconds(kMaxNanos / 2 + 1)
+                         + " s");
+    // A bucket drains or refills in capacity / rate: the longest queue delay and retry_after.
+    if (uses(ConfigUse::CapacityRate) && Int128(c.capacity()) * c.rate().perNanos > Int128(kMaxNanos) * c.rate().tokens)
+        throw InputError("capacity / rate is longer than the longest duration RateLab reports (" + longest
+                         + "): a queue delay or retry_after could not be written; raise the rate or lower the capacity");
+}
+
+std::vector<Nanos> resolveArrivals(const Scenario& s)
+{
+    checkDurations(s.config, s.algorithms);
+    std::vector<Nanos> arrivals = s.explicitArrivals ? *s.explicitArrivals : generateArrivals(s.pattern, s.config);
+    if (!s.addedArrivals.empty()) {
+        const auto middle = arrivals.insert(arrivals.end(), s.addedArrivals.begin(), s.addedArrivals.end());
+        std::sort(middle, arrivals.end());
+        std::inplace_merge(arrivals.begin(), middle, arrivals.end());
+    }
+    if (static_cast<std::int64_t>(arrivals.size()) > kMaxArrivals)
+        throw InputError("at most " + std::to_string(kMaxArrivals) + " requests per scenario");
+    return arrivals;
+}
+
+std::vector<std::int64_t> resolveCosts(const Scenario& s)
+{
+    if (s.cost < 1 || s.cost > kMaxCost)
+        throw InputError("cost must be 1 to " + std::to_string(kMaxCost) + " (got " + std::to_string(s.cost) + ")");
+    const bool perRequest = s.explicitArrivals && !s.explicitCosts.empty();
+    if (s.cost == 1 && !perRequest)
+        return {};
+    // The same merge as resolveArrivals: explicit (or generated) times first, then the added ones
+    // sorted; a stable merge keeps equal times in that order, so each cost follows its time.
+    std::vector<std::pair<Nanos, std::int64_t>> all;
+    if (s.explicitArrivals) {
+        if (perRequest && s.explicitCosts.size() != s.explicitArrivals->size())
+            throw InputError("one cost per arrival is needed");
+        for (std::size_t i = 0; i < s.explicitArrivals->size(); ++i) {
+            const std::int64_t c = perRequest && s.explicitCosts[i] != 0 ? s.explicitCosts[i] : s.cost;
+            all.emplace_back((*s.explicitArrivals)[i], c);
+        }
+    } else {
+        for (Nanos t : generateArrivals(s.pattern, s.config))
+            all.emplace_back(t, s.cost);
+    }
+    const auto middle = all.size();
+    for (Nanos t : s.addedArrivals)
+        all.emplace_back(t, s.cost);
+    std::stable_sort(all.begin() + std::ptrdiff_t(middle), all.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::inplace_merge(all.begin(), all.begin() + std::ptrdiff_t(middle), all.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::int64_t> costs;
+    costs.reserve(all.size());
+    for (const auto& [t, c] : all)
+        costs.push_back(c);
+    return costs;
+}
+
+std::vector<FleetEvent> fleetEvents(const Scenario& s)
+{
+    std::vector<FleetEvent> out = s.cluster ? fleetEvents(*s.cluster) : std::vector<FleetEvent>{};
+    for (std::size_t i = 0; i < s.changes.size(); ++i)
+        out.push_back({FleetEvent::Kind::LimitChange, int(i), s.changes[i].at});
+    std::stable_sort(out.begin(), out.end(), [](const FleetEvent& a, const FleetEvent& b) { return a.at < b.at; });
+    return out;
+}
+
+Scenario withEventMoved(const Scenario& s, const FleetEvent& e, Nanos to)
+{
+    Scenario out = s;
+    if (e.kind == FleetEvent::Kind::LimitChange) {
+        if (to < 0)
+            throw InputError("a change's time must not be negative (got " + formatSeconds(to) + " s)");
+        out.changes.at(std::size_t(e.node)).at = to;
+    } else if (out.cluster) {
+        out.cluster = movedEvent(*out.cluster, e, to);
+    }
+    return out;
+}
+
+Scenario withEventAdded(const Scenario& s, FleetEvent::Kind kind, Nanos at)
+{
+    if (!s.cluster)
+        throw InputError("nodes join and leave a cluster: tick Cluster first");
+    ClusterConfig::Options o = s.cluster->options();
+    if (o.autoscaleMax > 0)
+        throw InputError("the autoscaler decides which nodes are up: untick Autoscale to add joins and leaves");
+    Scenario out = s;
+    if (kind == FleetEvent::Kind::Join) {
+        o.joins.push_back({o.nodes, at});
+        ++o.nodes;
+    } else if (kind == FleetEvent::Kind::Leave) {
+        int node = -1;
+        for (int n = o.nodes - 1; n >= 0 && node < 0; --n) {
+            const bool leaves = std::any_of(o.leaves.begin(), o.leaves.end(), [&](const NodeEvent& e) { return e.node == n; });
+            if (!leaves && s.cluster->joinedAt(n) < at)
+                node = n;
+        }
+        if (node < 0)
+            throw InputError("no node is up at " + formatSeconds(at) + " s without a leave of its own");
+        o.leaves.push_back({node, at});
+    } else {
+        throw InputError("only a join or a leave is added here");
+    }
+    out.cluster = ClusterConfig::make(o);
+    return out;
+}
+
+Scenario withEventRemoved(const Scenario& s, const FleetEvent& e)
+{
+    Scenario out = s;
+    if (e.kind == FleetEvent::Kind::LimitChange) {
+        out.changes.erase(out.changes.begin() + e.node);
+        return out;
+    }
+    if (!s.cluster)
+        return out;
+    ClusterConfig::Options o = s.cluster->options();
+    const auto drop = [&](std::vector<NodeEvent>& events) {
+        std::erase_if(events, [&](const NodeEvent& x) { return x.node == e.node && x.at == e.at; });
+    };
+    switch (e.kind) {
+    case FleetEvent::Kind::Join: drop(o.joins); break;
+    case FleetEvent::Kind::Leave: drop(o.leaves); break;
+    case FleetEvent::Kind::StoreDown:
+    case FleetEvent::Kind::StoreBack: o.outageFromNanos = o.outageToNanos = 0; break;
+    case FleetEvent::Kind::LimitChange: break;
+    }
+    out.cluster = ClusterConfig::make(o);
+    return out;
+}
+
+Trace simulate(const Scenario& s)
+{
+    std::vector<std::int64_t> costs = resolveCosts(s);
+    Trace trace = simulate(s.config, s.algorithms, resolveArrivals(s), std::move(costs));
+    if (!s.layers.empty())
+        trace.layered = simulateLayered(s.layers, trace.arrivals, trace.costs);
+    return trace;
+}
+
+} // namespace ratelab

@@ -1,0 +1,88 @@
+// Scenario is everything a simulation needs: the config, the algorithms, and the arrivals
+// (from a pattern, or explicit times from a file), plus the words that go with a preset.
+#pragma once
+
+#include "engine/clients.h"
+#include "engine/cluster.h"
+#include "limiters/config.h"
+#include "engine/layered.h"
+#include "engine/limit_change.h"
+#include "limiters/limiter.h"
+#include "traffic/pattern.h"
+#include "engine/simulator.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ratelab {
+
+struct Scenario {
+    LimiterConfig config;
+    std::vector<Algorithm> algorithms{kDefaultAlgorithms.begin(), kDefaultAlgorithms.end()};
+    Pattern pattern;
+    std::optional<std::vector<Nanos>> explicitArrivals; // replaces the pattern when set
+    std::vector<Nanos> addedArrivals;                   // requests sent by hand, merged in
+    std::string title;
+    std::string lesson;
+    // Request cost (issue 14). Every request costs `cost` (1..kMaxCost) unless explicitCosts,
+    // when not empty, gives explicit arrival i its own (0: `cost` applies). Added arrivals cost `cost`.
+    std::int64_t cost = 1;
+    std::vector<std::int64_t> explicitCosts;
+    // Layers of a layered policy (issue 14): when not empty, simulate adds the result `layered`.
+    std::vector<Layer> layers;
+    // A cluster (issue 12): when set, every algorithm decides on these nodes. Its random
+    // balancer draws from pattern.seed, the scenario's one seed.
+    std::optional<ClusterConfig> cluster;
+    // Clients that react (issue 13): when set, requests belong to clients that retry. Its backoff
+    // jitter draws from pattern.seed. explicitClients, when not empty, names explicit arrival
+    // i's client (the rest are assigned round robin).
+    std::optional<ClientConfig> clients;
+    std::vector<std::int64_t> explicitClients;
+    // Replaying real traffic (issue 22): the access log `ratelab replay` and `sweep` read when no
+    // LOG is named (a file, or a compiled-in ":/traffic/..." resource). The app does not read it.
+    std::string trafficLog;
+    // Fleets and storms (issue 25): buckets start empty, not full: the store at 0, a node when it
+    // joins, a node's local fallback when the store goes down (semantics.md, "Start").
+    bool bucketsStartEmpty = false;
+    // Limit changes (issue 25): from each one's time on, the algorithm rows take its values and
+    // keep their state (a layered policy keeps its layers).
+    std::vector<LimitChange> changes;
+    // The app's classroom pace (issue 21): the framed span plays in this long; 0: the default 10 s.
+    Nanos playbackNanos = 0;
+
+    friend bool operator==(const Scenario&, const Scenario&) = default;
+};
+
+// fleetEvents lists a scenario's timeline in time order: its cluster's events (fleetEvents of
+// the cluster) and its limit changes.
+std::vector<FleetEvent> fleetEvents(const Scenario& s);
+// withEventMoved returns the scenario with event e at time `to`. It throws InputError when the
+// result is not valid (see movedEvent).
+Scenario withEventMoved(const Scenario& s, const FleetEvent& e, Nanos to);
+
+// withEventAdded returns the scenario with a node joining (a new node, joining at `at`) or
+// leaving (the highest-numbered node that has no leave yet and is up at `at`) at time `at`. It
+// throws InputError when the scenario has no cluster, autoscales, or has no node left to leave.
+Scenario withEventAdded(const Scenario& s, FleetEvent::Kind kind, Nanos at);
+// withEventRemoved returns the scenario without event e (an outage's end removes the outage).
+Scenario withEventRemoved(const Scenario& s, const FleetEvent& e);
+
+// checkDurations refuses a config whose durations the chosen algorithms could report past the
+// largest Nanos (a queue delay of capacity / rate, a counter's retry_after of up to 2 W), so no
+// result is ever printed clamped. It throws InputError naming the bound.
+void checkDurations(const LimiterConfig& c, std::span<const Algorithm> algorithms);
+
+// resolveArrivals checks the durations, then returns the scenario's sorted arrival times. It throws InputError when the
+// pattern's parameters are out of range or there are more than kMaxArrivals requests.
+std::vector<Nanos> resolveArrivals(const Scenario& s);
+
+// resolveCosts returns one cost per resolveArrivals(s) time, in the same order, or an empty
+// vector when every request costs 1.
+std::vector<std::int64_t> resolveCosts(const Scenario& s);
+
+// simulate runs the scenario: simulate(config, algorithms, resolveArrivals(s), resolveCosts(s)).
+Trace simulate(const Scenario& s);
+
+} // namespace ratelab

@@ -1,0 +1,130 @@
+#include "scenario/scenario_parts.h"
+
+#include "arithmetic/decimal.h"
+
+namespace ratelab {
+
+namespace {
+
+constexpr PartTaking kRuns{};
+
+// kTable is the table: kTable[command][part], in the enums' order. docs/commands.md shows it and
+// tst_scenario_parts checks every cell against what the command does.
+constexpr PartTaking kTable[kAllScenarioCommands.size()][kAllScenarioParts.size()] = {
+    // Compare (the engine): everything combines.
+    {kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns},
+    // CompareRedis: one atomic script a decision, one config a run.
+    {kRuns, kRuns, kRuns, kRuns,
+     {Taking::Refuses, "a store outage is modelled, not run: the Redis backend's store stays up"},
+     kRuns,
+     {Taking::Refuses, "a new Redis key starts full; buckets that start empty are not run through Redis"},
+     {Taking::Refuses, "the scripts take one config a run; limit changes are not run through Redis"}},
+    // Replay: the log is the traffic, every key its own limiter of the policy.
+    {{Taking::Replaced, "the log is the traffic"},
+     kRuns,
+     kRuns,
+     {Taking::Refuses, "a log is replayed on one limiter per key, as one server keeps it"},
+     {Taking::Refuses, "a log is replayed on one limiter per key, with no store to go down"},
+     {Taking::Refuses, "a log already holds its retries"},
+     {Taking::Refuses, "each key's limiter starts as a new key does, full"},
+     {Taking::Refuses, "each key's limiter keeps one config for the whole log"}},
+    // Sweep: replay at every point; the grid varies one policy of one layer.
+    {{Taking::Replaced, "the log is the traffic"},
+     {Taking::Refuses, "the grid varies one algorithm's limit, window, capacity or rate; replay the layers with "
+                       "'ratelab replay'"},
+     kRuns,
+     {Taking::Refuses, "a log is replayed on one limiter per key, as one server keeps it"},
+     {Taking::Refuses, "a log is replayed on one limiter per key, with no store to go down"},
+     {Taking::Refuses, "a log already holds its retries"},
+     {Taking::Refuses, "each key's limiter starts as a new key does, full"},
+     {Taking::Refuses, "each key's limiter keeps one config for the whole log"}},
+    // Nginx: the lines of one limit_req zone; traffic is not configuration.
+    {{Taking::Replaced, "the lines are configuration: nginx meets the traffic"},
+     {Taking::Refuses, "the lines are one limit_req zone, not several layers"},
+     {Taking::Refuses, "the lines are nginx's own limit_req, not another product's"},
+     {Taking::Refuses, "each nginx keeps its own zone: the lines cannot say how nodes share one"},
+     {Taking::Refuses, "each nginx keeps its own zone: there is no store to go down"},
+     kRuns, // clients are traffic: nginx answers them as the lines say
+     {Taking::Refuses, "nginx's zone starts every key full"},
+     {Taking::Refuses, "the lines hold one rate and burst; a change is a reload with other lines"}},
+};
+
+std::string_view verb(ScenarioCommand c)
+{
+    switch (c) {
+    case ScenarioCommand::Compare:
+    case ScenarioCommand::CompareRedis: return "run";
+    case ScenarioCommand::Replay: return "replayed";
+    case ScenarioCommand::Sweep: return "swept";
+    case ScenarioCommand::Nginx: return "written as nginx lines";
+    }
+    return "run";
+}
+
+} // namespace
+
+std::string_view scenarioPartName(ScenarioPart p)
+{
+    switch (p) {
+    case ScenarioPart::Traffic: return "traffic";
+    case ScenarioPart::Layers: return "layers";
+    case ScenarioPart::ProductOptions: return "product options";
+    case ScenarioPart::Cluster: return "cluster";
+    case ScenarioPart::StoreOutage: return "store outage";
+    case ScenarioPart::Clients: return "clients";
+    case ScenarioPart::BucketsStartEmpty: return "buckets that start empty";
+    case ScenarioPart::LimitChanges: return "limit changes";
+    }
+    return "?";
+}
+
+std::string_view scenarioCommandName(ScenarioCommand c)
+{
+    switch (c) {
+    case ScenarioCommand::Compare: return "compare";
+    case ScenarioCommand::CompareRedis: return "compare --backend redis";
+    case ScenarioCommand::Replay: return "replay";
+    case ScenarioCommand::Sweep: return "sweep";
+    case ScenarioCommand::Nginx: return "nginx";
+    }
+    return "?";
+}
+
+PartTaking partTaking(ScenarioCommand c, ScenarioPart p) { return kTable[std::size_t(c)][std::size_t(p)]; }
+
+std::vector<ScenarioPart> scenarioParts(const Scenario& s)
+{
+    std::vector<ScenarioPart> parts{ScenarioPart::Traffic};
+    if (!s.layers.empty())
+        parts.push_back(ScenarioPart::Layers);
+    if (!s.config.productOptions().empty())
+        parts.push_back(ScenarioPart::ProductOptions);
+    if (s.cluster)
+        parts.push_back(ScenarioPart::Cluster);
+    // An outage is a part only where there is a store to go down (local and split keep none).
+    if (s.cluster && s.cluster->hasOutage() && s.cluster->coordination() != Coordination::Local
+        && s.cluster->coordination() != Coordination::Split)
+        parts.push_back(ScenarioPart::StoreOutage);
+    if (s.clients)
+        parts.push_back(ScenarioPart::Clients);
+    if (s.bucketsStartEmpty)
+        parts.push_back(ScenarioPart::BucketsStartEmpty);
+    if (!s.changes.empty())
+        parts.push_back(ScenarioPart::LimitChanges);
+    return parts;
+}
+
+std::string refusalText(ScenarioCommand c, ScenarioPart p)
+{
+    return std::string(scenarioCommandName(c)) + ": the scenario's " + std::string(scenarioPartName(p)) + " cannot be "
+           + std::string(verb(c)) + ": " + std::string(partTaking(c, p).why);
+}
+
+void takeScenario(const Scenario& s, ScenarioCommand c)
+{
+    for (ScenarioPart p : scenarioParts(s))
+        if (partTaking(c, p).taking == Taking::Refuses)
+            throw InputError(refusalText(c, p));
+}
+
+} // namespace ratelab

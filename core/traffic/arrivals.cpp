@@ -1,0 +1,271 @@
+#include "traffic/arrivals.h"
+
+#include "arithmetic/decimal.h"
+#include "limiters/limiter.h"
+#include "traffic/pattern.h"
+#include "engine/clients.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace ratelab {
+
+namespace {
+
+std::string_view trim(std::string_view s)
+{
+    const auto first = s.find_first_not_of(" \t\r\f\v");
+    if (first == std::string_view::npos)
+        return {};
+    const auto last = s.find_last_not_of(" \t\r\f\v");
+    return s.substr(first, last - first + 1);
+}
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// isControl is true for a byte no text file of times holds: C0 controls but tab, CR, FF, VT.
+bool isControl(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f; }
+
+constexpr std::int64_t kMaxClientId = ClientConfig::kMaxClients - 1;
+
+bool isUtf16(std::string_view text) { return text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"); }
+
+} // namespace
+
+ArrivalsParser::ArrivalsParser(std::string_view name)
+    : m_name(name)
+{
+}
+
+void ArrivalsParser::feed(std::string_view chunk)
+{
+    if (!m_sniffed) {
+        // Like grep: a control byte near the start means a binary file, even if its first line
+        // happens to look like text ("\x89PNG").
+        m_sniffed = true;
+        const std::string_view head = chunk.substr(0, 8 * 1024);
+        for (std::size_t i = 0; i < head.size(); ++i)
+            if (head[i] != '\n' && isControl(static_cast<unsigned char>(head[i])) && !isUtf16(head))
+                throw InputError(where(m_lineNo + 1 + std::size_t(std::count(head.begin(), head.begin() + i, '\n')))
+                                 + "binary data, not a list of times in seconds");
+    }
+    while (!chunk.empty()) {
+        const auto end = chunk.find('\n');
+        if (end == std::string_view::npos) {
+            if (m_partial.size() + chunk.size() > kMaxArrivalsLineBytes)
+                tooLong(m_lineNo + 1);
+            m_partial.append(chunk);
+            return;
+        }
+        if (m_partial.empty()) {
+            line(chunk.substr(0, end));
+        } else {
+            if (m_partial.size() + end > kMaxArrivalsLineBytes)
+                tooLong(m_lineNo + 1);
+            m_partial.append(chunk.substr(0, end));
+            line(m_partial);
+            m_partial.clear();
+        }
+        chunk.remove_prefix(end + 1);
+    }
+}
+
+std::vector<Nanos> ArrivalsParser::finish()
+{
+    if (!m_partial.empty()) // the last line has no line break
+        line(m_partial);
+    m_partial.clear();
+    return std::move(m_out);
+}
+
+std::string ArrivalsParser::where(std::size_t lineNo) const { return m_name + ":" + std::to_string(lineNo) + ": "; }
+
+void ArrivalsParser::tooLong(std::size_t lineNo) const
+{
+    throw InputError(where(lineNo) + "line longer than " + std::to_string(kMaxArrivalsLineBytes)
+                     + " bytes; not a list of times in seconds");
+}
+
+void ArrivalsParser::line(std::string_view text)
+{
+    ++m_lineNo;
+    if (text.size() > kMaxArrivalsLineBytes)
+        tooLong(m_lineNo);
+    if (m_lineNo == 1) {
+        if (text.starts_with(kUtf8Bom))
+            text.remove_prefix(kUtf8Bom.size());
+        else if (isUtf16(text))
+            throw InputError(where(1) + "UTF-16 text; save the file as UTF-8 (or ASCII)");
+    }
+    for (const char c : text)
+        if (isControl(static_cast<unsigned char>(c)))
+            throw InputError(where(m_lineNo) + "binary data, not a list of times in seconds");
+    text = trim(text.substr(0, text.find('#')));
+    if (text.empty())
+        return;
+    std::string_view fields[3];
+    std::size_t count = 0;
+    for (std::string_view rest = text;; ++count) {
+        const auto comma = rest.find(',');
+        if (count == 3)
+            throw InputError(where(m_lineNo) + "more than three columns (expected t, t,cost or t,cost,client)");
+        fields[count] = trim(rest.substr(0, comma));
+        if (comma == std::string_view::npos) {
+            ++count;
+            break;
+        }
+        rest.remove_prefix(comma + 1);
+    }
+    if (m_out.empty() && !m_header && header(fields, count))
+        return;
+    if (count > m_columnCount)
+        throw InputError(where(m_lineNo) + "more columns than the header names");
+    std::int64_t cost = 0, client = -1; // none given
+    Nanos t = 0;
+    bool hasTime = false;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::string_view f = fields[k];
+        switch (m_columns[k]) {
+        case Column::Time:
+            hasTime = true;
+            try {
+                t = parseSeconds(f);
+            } catch (const InputError& e) {
+                std::string message = e.what();
+                if (message.ends_with(" is not a number"))
+                    message += " (expected a time in seconds, such as 0.25 or 1e-3)";
+                throw InputError(where(m_lineNo) + message);
+            }
+            if (t < 0)
+                throw InputError(where(m_lineNo) + "time " + quoted(f) + " is negative");
+            break;
+        case Column::Cost:
+            try {
+                cost = parseIntegerIn(f, 1, kMaxCost);
+            } catch (const InputError& e) {
+                throw InputError(where(m_lineNo) + "cost " + e.what() + " (expected a whole cost from 1 to "
+                                 + std::to_string(kMaxCost) + ")");
+            }
+            break;
+        case Column::Client:
+            try {
+                client = parseIntegerIn(f, 0, kMaxClientId);
+            } catch (const InputError& e) {
+                throw InputError(where(m_lineNo) + "client " + e.what() + " (expected a whole client number from 0 to "
+                                 + std::to_string(kMaxClientId) + ")");
+            }
+            break;
+        }
+    }
+    if (!hasTime)
+        throw InputError(where(m_lineNo) + "no time (the header names the columns t, cost and client)");
+    if (!m_out.empty() && t < m_out.back())
+        throw InputError(where(m_lineNo) + "time " + quoted(fields[timeColumn()]) + " is earlier than the line before ("
+                         + formatSeconds(m_out.back()) + " s); times must not go back");
+    if (static_cast<std::int64_t>(m_out.size()) >= kMaxArrivals)
+        throw InputError(where(m_lineNo) + "more than " + std::to_string(kMaxArrivals)
+                         + " arrivals, the most one scenario may hold");
+    m_out.push_back(t);
+    if (cost != 0 && m_costs.empty())
+        m_costs.assign(m_out.size() - 1, 0);
+    if (cost != 0 || !m_costs.empty())
+        m_costs.push_back(cost);
+    if (client >= 0 && m_clients.empty())
+        m_clients.assign(m_out.size() - 1, -1);
+    if (client >= 0 || !m_clients.empty())
+        m_clients.push_back(client);
+}
+
+bool ArrivalsParser::header(const std::string_view* fields, std::size_t count)
+{
+    Column columns[3];
+    bool seen[3] = {false, false, false};
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::string_view f = fields[k];
+        const Column c = f == "t" || f == "time" ? Column::Time : f == "cost" ? Column::Cost : f == "client" ? Column::Client
+                                                                                                                : Column(3);
+        if (c == Column(3)) {
+            if (k == 0)
+                return false; // not a header: a line of numbers, refused or read as one
+            throw InputError(where(m_lineNo) + "unknown column " + quoted(f) + " in the header (known: t, cost, client)");
+        }
+        if (seen[int(c)])
+            throw InputError(where(m_lineNo) + "column " + quoted(f) + " named twice in the header");
+        seen[int(c)] = true;
+        columns[k] = c;
+    }
+    if (!seen[int(Column::Time)])
+        throw InputError(where(m_lineNo) + "the header names no time column t");
+    for (std::size_t k = 0; k < count; ++k)
+        m_columns[k] = columns[k];
+    m_columnCount = count;
+    m_header = true;
+    return true;
+}
+
+std::size_t ArrivalsParser::timeColumn() const
+{
+    for (std::size_t k = 0; k < 3; ++k)
+        if (m_columns[k] == Column::Time)
+            return k;
+    return 0;
+}
+
+Arrivals ArrivalsParser::finishWithCosts()
+{
+    Arrivals out;
+    out.times = finish();
+    out.costs = std::move(m_costs);
+    out.clients = std::move(m_clients);
+    return out;
+}
+
+Arrivals parseArrivalsWithCosts(std::string_view text, std::string_view name)
+{
+    ArrivalsParser parser(name);
+    parser.feed(text);
+    return parser.finishWithCosts();
+}
+
+std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name)
+{
+    ArrivalsParser parser(name);
+    parser.feed(text);
+    return parser.finish();
+}
+
+std::vector<Nanos> readArrivalsFile(const std::string& path) { return readArrivalsFileWithCosts(path).times; }
+
+Arrivals readArrivalsFileWithCosts(const std::string& path)
+{
+    if (path.empty())
+        throw InputError("no arrivals file name given");
+    const auto cannotRead = [&](int error) {
+        return InputError(path + ": cannot read arrivals file (" + std::strerror(error) + ")");
+    };
+    errno = 0;
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file)
+        throw cannotRead(errno);
+    ArrivalsParser parser(path);
+    std::string buffer(64 * 1024, '\0');
+    for (;;) {
+        errno = 0;
+        const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
+        if (n > 0)
+            parser.feed(std::string_view(buffer.data(), n));
+        if (n < buffer.size()) {
+            if (std::ferror(file.get()))
+                throw cannotRead(errno != 0 ? errno : EIO); // a directory: EISDIR
+            if (std::feof(file.get()))
+                break;
+        }
+    }
+    return parser.finishWithCosts();
+}
+
+} // namespace ratelab

@@ -1,0 +1,80 @@
+// Reading arrival times from text: one attempt per line, `t[,cost[,client]]` (semantics.md,
+// "Everything together"), or columns in another order named by a header line (`client,t`).
+#pragma once
+
+#include "arithmetic/nanos.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ratelab {
+
+// kMaxArrivalsLineBytes caps one line of an arrivals file (comment included), so that a file
+// with no line breaks is refused as soon as its first line is too long, not read to the end.
+inline constexpr std::size_t kMaxArrivalsLineBytes = 64 * 1024;
+
+// parseArrivals reads one arrival time in seconds per line. Blank lines and everything after a
+// `#` are ignored; a UTF-8 byte-order mark at the start is skipped. Times must be non-negative
+// and non-decreasing; at most kMaxArrivals of them, lines at most kMaxArrivalsLineBytes long.
+// Binary data (a NUL or another control character) and UTF-16 text are refused. Errors throw
+// InputError as "NAME:LINE: what is wrong".
+std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name);
+
+// Arrivals are times with their per-request costs and clients: costs[i] belongs to times[i], 0
+// where the line gave no cost (the scenario's cost applies); clients[i] is -1 where the line
+// named no client (round robin). Each is empty when no line gave one.
+struct Arrivals {
+    std::vector<Nanos> times;
+    std::vector<std::int64_t> costs;
+    std::vector<std::int64_t> clients;
+};
+
+// parseArrivalsWithCosts is parseArrivals keeping the other columns: `t`, `t,cost` or
+// `t,cost,client` per line, or the columns a first line names (`t`, `cost`, `client` in any
+// order; `time` for t). A cost that is not an integer from 1 to kMaxCost, or a client not from 0 to
+// ClientConfig::kMaxClients - 1, throws InputError "NAME:LINE: ...".
+Arrivals parseArrivalsWithCosts(std::string_view text, std::string_view name);
+
+// ArrivalsParser is parseArrivals in pieces: feed it the text in chunks split anywhere (a file as
+// it is read) and call finish at the end. It keeps only the arrivals and the unfinished line.
+class ArrivalsParser {
+public:
+    explicit ArrivalsParser(std::string_view name);
+    void feed(std::string_view chunk);
+    std::vector<Nanos> finish();
+    // finishWithCosts is finish keeping the costs (see Arrivals).
+    Arrivals finishWithCosts();
+
+private:
+    enum class Column : std::uint8_t { Time, Cost, Client };
+
+    std::string where(std::size_t lineNo) const;
+    bool header(const std::string_view* fields, std::size_t count);
+    std::size_t timeColumn() const;
+    [[noreturn]] void tooLong(std::size_t lineNo) const;
+    void line(std::string_view text);
+
+    std::string m_name;
+    std::string m_partial;
+    std::size_t m_lineNo = 0;
+    bool m_sniffed = false;
+    std::vector<Nanos> m_out;
+    std::vector<std::int64_t> m_costs;   // empty until a line gives a cost; then one per arrival
+    std::vector<std::int64_t> m_clients; // empty until a line names a client; then one per arrival
+    Column m_columns[3] = {Column::Time, Column::Cost, Column::Client};
+    std::size_t m_columnCount = 3;
+    bool m_header = false;
+};
+
+// readArrivalsFile reads and parses a file (or a pipe) as it streams in: a missing or unreadable
+// file is an InputError too, and a file over the caps above is refused when its reading passes
+// the cap, so an endless or huge input never fills the memory.
+std::vector<Nanos> readArrivalsFile(const std::string& path);
+
+// readArrivalsFileWithCosts is readArrivalsFile keeping the cost column.
+Arrivals readArrivalsFileWithCosts(const std::string& path);
+
+} // namespace ratelab

@@ -1,0 +1,174 @@
+#include "traffic/pattern.h"
+
+#include "limiters/worst_case.h"
+
+#include "arithmetic/decimal.h"
+
+#include <cmath>
+#include <random>
+#include <string>
+
+namespace ratelab {
+
+namespace {
+
+void checkCount(std::int64_t n)
+{
+    if (n < 0)
+        throw InputError("the number of requests must not be negative (got " + std::to_string(n) + ")");
+    if (n > kMaxArrivals)
+        throw InputError("at most " + std::to_string(kMaxArrivals) + " requests per scenario (asked for "
+                         + std::to_string(n) + ")");
+}
+
+void checkNotNegative(Nanos t, const char* what)
+{
+    if (t < 0)
+        throw InputError(std::string(what) + " must not be negative (got " + formatSeconds(t) + " s)");
+}
+
+// secondsText writes a non-negative 128-bit nanosecond count as exact decimal seconds.
+std::string secondsText(Int128 t)
+{
+    if (t <= kMaxNanos)
+        return formatSeconds(static_cast<Nanos>(t));
+    std::string whole;
+    for (Int128 w = t / kNanosPerSecond; w > 0; w /= 10)
+        whole.insert(whole.begin(), char('0' + int(w % 10)));
+    std::string frac = formatSeconds(static_cast<Nanos>(t % kNanosPerSecond));
+    return whole + frac.substr(1); // "0.5" -> ".5", "0" -> ""
+}
+
+const std::string& largestTime()
+{
+    static const std::string s = "past the largest time RateLab can represent (" + formatSeconds(kMaxNanos)
+                                 + " s, about 292 years)";
+    return s;
+}
+
+// checkTime refuses a time past the range; `what` says how the time was reached.
+void checkTime(Int128 t, const std::string& what)
+{
+    if (t > kMaxNanos)
+        throw InputError(what + " " + secondsText(t) + " s, " + largestTime());
+}
+
+} // namespace
+
+std::string_view patternId(PatternKind k)
+{
+    switch (k) {
+    case PatternKind::Uniform: return "uniform";
+    case PatternKind::Burst: return "burst";
+    case PatternKind::Poisson: return "poisson";
+    case PatternKind::Edge: return "edge";
+    case PatternKind::Worst: break;
+    }
+    return "worst";
+}
+
+std::optional<PatternKind> patternFromId(std::string_view id)
+{
+    for (PatternKind k : kAllPatterns)
+        if (patternId(k) == id)
+            return k;
+    return std::nullopt;
+}
+
+void checkPattern(const Pattern& p, const LimiterConfig& config)
+{
+    checkNotNegative(p.startNanos, "start");
+    switch (p.kind) {
+    case PatternKind::Uniform:
+        checkCount(p.count);
+        checkNotNegative(p.delayNanos, "delay");
+        if (p.count > 0)
+            checkTime(Int128(p.startNanos) + Int128(p.count - 1) * p.delayNanos,
+                      "the last request would come at start + (n - 1) * delay =");
+        break;
+    case PatternKind::Burst:
+        checkCount(p.count);
+        if (p.burstSize < 1)
+            throw InputError("burst size must be at least 1 (got " + std::to_string(p.burstSize) + ")");
+        checkNotNegative(p.periodNanos, "period");
+        if (p.count > 0)
+            checkTime(Int128(p.startNanos) + Int128((p.count - 1) / p.burstSize) * p.periodNanos,
+                      "the last burst would come at start + floor((n - 1) / size) * period =");
+        break;
+    case PatternKind::Poisson:
+        checkCount(p.count);
+        if (p.lambda.tokens <= 0 || p.lambda.perNanos <= 0)
+            throw InputError("lambda must be greater than 0");
+        break;
+    case PatternKind::Edge: {
+        const std::int64_t limit = config.limit();
+        if (2 * limit > kMaxArrivals)
+            throw InputError("the edge pattern sends 2 * limit = " + std::to_string(2 * limit) + " requests; at most "
+                             + std::to_string(kMaxArrivals) + " requests per scenario");
+        checkNotNegative(p.gapNanos, "gap");
+        const Nanos w = config.windowNanos();
+        Int128 boundary = ceilDiv(Int128(p.startNanos) + p.gapNanos, w) * w;
+        if (boundary == 0)
+            boundary = w;
+        checkTime(boundary, "the first window boundary at or after start + gap would be at");
+        break;
+    }
+    case PatternKind::Worst: // refuses what worstArrivals refuses: too many requests, too late a time
+        checkNotNegative(p.windowOfNanos, "window-of");
+        (void)worstArrivals(p.worstOf, config, boundWindowNanos(p, config));
+        break;
+    }
+}
+
+std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config)
+{
+    checkPattern(p, config);
+    std::vector<Nanos> out;
+    switch (p.kind) {
+    case PatternKind::Uniform:
+        out.reserve(std::size_t(p.count));
+        for (std::int64_t i = 0; i < p.count; ++i)
+            out.push_back(p.startNanos + i * p.delayNanos);
+        break;
+    case PatternKind::Burst:
+        out.reserve(std::size_t(p.count));
+        for (std::int64_t i = 0; i < p.count; ++i)
+            out.push_back(p.startNanos + (i / p.burstSize) * p.periodNanos);
+        break;
+    case PatternKind::Poisson: {
+        // Exponential gaps drawn as doubles and rounded to whole nanoseconds, summed exactly: the
+        // start is kept to the nanosecond and gaps keep their size at any start.
+        const double meanGapNanos = static_cast<double>(p.lambda.perNanos) / static_cast<double>(p.lambda.tokens);
+        std::mt19937_64 rng(p.seed);
+        out.reserve(std::size_t(p.count));
+        Nanos t = p.startNanos;
+        for (std::int64_t i = 0; i < p.count; ++i) {
+            if (i > 0) {
+                const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53; // [0, 1)
+                const double gap = std::round(-std::log1p(-u) * meanGapNanos);
+                if (!(gap < 0x1p63) || static_cast<Nanos>(gap) > kMaxNanos - t)
+                    throw InputError("the Poisson arrivals would run " + largestTime() + " after " + std::to_string(i)
+                                     + " of " + std::to_string(p.count) + " requests; raise lambda or lower n or start");
+                t += static_cast<Nanos>(gap);
+            }
+            out.push_back(t);
+        }
+        break;
+    }
+    case PatternKind::Edge: {
+        const std::int64_t limit = config.limit();
+        const Nanos w = config.windowNanos();
+        Int128 boundary = ceilDiv(Int128(p.startNanos) + p.gapNanos, w) * w;
+        if (boundary == 0)
+            boundary = w;
+        const auto b = static_cast<Nanos>(boundary);
+        out.assign(std::size_t(limit), b - p.gapNanos);
+        out.insert(out.end(), std::size_t(limit), b);
+        break;
+    }
+    case PatternKind::Worst: out = worstArrivals(p.worstOf, config, boundWindowNanos(p, config)); break;
+    }
+    return out;
+}
+
+} // namespace ratelab

@@ -1,0 +1,92 @@
+// Reading real traffic: access logs (nginx/Apache `combined` and `common`, an nginx log_format
+// with `$msec`), JSON lines and CSV with a header, plain or gzip-compressed, into compact arrays
+// of times, key ids and costs (semantics.md, "Replaying real traffic").
+//
+// Times are exact: a log's decimal seconds are read digit by digit into integer nanoseconds,
+// never through a double, and made relative to the earliest request (its absolute time is kept).
+// A line that cannot be read is counted and the first few are kept with their line numbers; with
+// `strict` the first one refuses the whole file instead. Lines out of time order (nginx writes a
+// line when the request ends, so a slow request is logged after quicker later ones) are put in
+// time order by a stable sort: requests at the same instant keep the order of the file.
+#pragma once
+
+#include "arithmetic/nanos.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ratelab {
+
+enum class LogFormat : std::uint8_t { Auto, Combined, Common, Msec, Json, Csv };
+
+// logFormatId names a format as the CLI does: "auto", "combined", "common", "msec", "json", "csv".
+std::string_view logFormatId(LogFormat f);
+std::optional<LogFormat> logFormatFromId(std::string_view id);
+
+// TrafficOptions say how to read a log. Field names are used by JSON lines and CSV only; the
+// access-log formats know their fields by position.
+struct TrafficOptions {
+    LogFormat format = LogFormat::Auto;
+    // key: "ip" (the client address: `$remote_addr`, or the JSON/CSV field named "ip"), "user"
+    // (`$remote_user` in an access log) or a field name (JSON, CSV).
+    std::string key = "ip";
+    std::string timeField = "time"; // JSON/CSV: epoch seconds (decimal), ISO 8601 or [10/Oct/2026:13:55:36 +0000]
+    std::string costField;          // JSON/CSV: an integer 1..kMaxCost per request; empty: every request costs 1
+    std::string pathField = "path"; // JSON/CSV: the request path --path filters on (or a "request" field)
+    std::string pathPrefix;         // keep only requests whose path starts with this; empty: all
+    bool strict = false;            // refuse the file at its first unreadable line
+    std::size_t errorsKept = 5;     // how many unreadable lines are kept with their numbers
+    const std::atomic<bool>* cancel = nullptr; // when set and true, reading stops (TrafficCancelled)
+    std::function<void(std::int64_t bytesRead)> progress; // called now and then with the bytes read so far
+};
+
+// LineError is an unreadable line: its number (from 1) and why.
+struct LineError {
+    std::int64_t line = 0;
+    std::string reason;
+};
+
+// Traffic is a log read into arrays, one entry per request, in time order.
+struct Traffic {
+    std::vector<Nanos> times;          // relative to the earliest request, non-decreasing
+    std::vector<std::uint32_t> keys;   // dense key ids, 0..keyNames.size()-1, in order of first appearance
+    std::vector<std::int64_t> costs;   // one per request, or empty when every request costs 1
+    std::vector<std::string> keyNames; // key id -> the key as written (IPv6 addresses in their canonical form)
+    Nanos startEpochNanos = 0;         // the earliest request's time in ns since 1970-01-01T00:00:00Z
+    LogFormat format = LogFormat::Auto;
+    std::int64_t lines = 0;      // lines read, blank ones and a CSV header included
+    std::int64_t filtered = 0;   // readable requests left out by the path filter
+    std::int64_t unreadable = 0; // lines that could not be read
+    std::vector<LineError> firstErrors; // the first few of them
+    bool wholeSeconds = false;   // no time had a fraction: every second is one instant
+    std::int64_t outOfOrder = 0; // requests earlier than a request logged before them
+    Nanos largestStepBack = 0;   // the most a request was logged after a later one
+};
+
+// TrafficCancelled is thrown when TrafficOptions::cancel was set while reading.
+struct TrafficCancelled {};
+
+// readTrafficLog reads a file, gzip-compressed or not (told by its content, not its name). It
+// throws InputError, one line naming the file, when it cannot be read, when strict and a line is
+// unreadable ("FILE:LINE: reason"), or when no request is left.
+Traffic readTrafficLog(const std::string& path, const TrafficOptions& options);
+
+// parseTraffic reads a log held in memory (gzip-compressed or not); name is used in messages.
+Traffic parseTraffic(std::string_view bytes, const TrafficOptions& options, const std::string& name = "log");
+
+// formatEpoch writes an absolute time as ISO 8601 UTC with up to nine decimals:
+// "2026-10-10T13:55:36.123Z".
+std::string formatEpoch(Nanos epochNanos);
+
+// epochFromCivil returns the seconds since 1970 of a UTC date and time (proleptic Gregorian).
+std::int64_t epochFromCivil(std::int64_t year, int month, int day, int hour, int minute, int second);
+
+// kMaxTrafficLines caps the requests one log may hold (key ids and indices fit 32 bits).
+inline constexpr std::int64_t kMaxTrafficLines = 2'000'000'000;
+
+} // namespace ratelab

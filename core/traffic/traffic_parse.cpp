@@ -1,0 +1,369 @@
+#include "traffic/traffic_parse.h"
+
+#include "arithmetic/decimal.h"
+#include "limiters/limiter.h"
+
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace ratelab::detail {
+
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isSpace(char c) { return c == ' ' || c == '\t'; }
+
+// digits reads exactly n digits at text[pos], advancing pos.
+bool digits(std::string_view text, std::size_t& pos, int n, int& out)
+{
+    if (pos + std::size_t(n) > text.size())
+        return false;
+    out = 0;
+    for (int i = 0; i < n; ++i) {
+        const char c = text[pos + std::size_t(i)];
+        if (!isDigit(c))
+            return false;
+        out = out * 10 + (c - '0');
+    }
+    pos += std::size_t(n);
+    return true;
+}
+
+int daysInMonth(std::int64_t year, int month)
+{
+    static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+// civil builds epoch ns from checked fields, minus the zone's offset in seconds.
+bool civil(std::int64_t year, int month, int day, int hour, int minute, int second, std::int64_t offsetSeconds,
+           Nanos fractionNanos, Nanos& out)
+{
+    if (year < 1970 || year > 2200 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)
+        || hour > 23 || minute > 59 || second > 60)
+        return false;
+    const std::int64_t s = epochFromCivil(year, month, day, hour, minute, second) - offsetSeconds;
+    if (s < 0)
+        return false;
+    out = s * kNanosPerSecond + fractionNanos;
+    return true;
+}
+
+// zone reads "Z", "+hh:mm", "+hhmm" or "+hh" at the end of text.
+bool zone(std::string_view text, std::size_t pos, std::int64_t& offsetSeconds)
+{
+    if (pos == text.size())
+        return false;
+    if (text[pos] == 'Z' || text[pos] == 'z') {
+        offsetSeconds = 0;
+        return pos + 1 == text.size();
+    }
+    if (text[pos] != '+' && text[pos] != '-')
+        return false;
+    const int sign = text[pos] == '-' ? -1 : 1;
+    ++pos;
+    int hh = 0, mm = 0;
+    if (!digits(text, pos, 2, hh))
+        return false;
+    if (pos < text.size() && text[pos] == ':')
+        ++pos;
+    if (pos < text.size() && !digits(text, pos, 2, mm))
+        return false;
+    if (pos != text.size() || hh > 23 || mm > 59)
+        return false;
+    offsetSeconds = sign * (hh * 3600 + mm * 60);
+    return true;
+}
+
+// fractionDigits reads ".123" at pos into ns (at most nine digits).
+bool fractionDigits(std::string_view text, std::size_t& pos, Nanos& out, bool& fraction)
+{
+    out = 0;
+    fraction = false;
+    if (pos >= text.size() || text[pos] != '.')
+        return true;
+    ++pos;
+    int n = 0;
+    for (; pos < text.size() && isDigit(text[pos]); ++pos, ++n) {
+        if (n >= 9)
+            return false; // finer than a nanosecond: not exact
+        out = out * 10 + (text[pos] - '0');
+    }
+    if (n == 0)
+        return false;
+    for (int i = n; i < 9; ++i)
+        out *= 10;
+    fraction = true;
+    return true;
+}
+
+// Field is one token of an access-log line.
+struct Field {
+    enum Kind : std::uint8_t { Bare, Quoted, Bracketed } kind = Bare;
+    std::string_view text;
+};
+
+// tokenize splits an access-log line into bare words, "quoted" strings (a backslash escapes the
+// next character) and [bracketed] times, separated by any run of spaces or tabs. It returns
+// false for an unterminated quote or bracket.
+bool tokenize(std::string_view line, std::vector<Field>& fields)
+{
+    fields.clear();
+    std::size_t i = 0;
+    const std::size_t n = line.size();
+    while (true) {
+        while (i < n && isSpace(line[i]))
+            ++i;
+        if (i == n)
+            return true;
+        if (line[i] == '"') {
+            const std::size_t begin = ++i;
+            while (i < n && line[i] != '"')
+                i += line[i] == '\\' ? 2 : 1;
+            if (i >= n)
+                return false;
+            fields.push_back({Field::Quoted, line.substr(begin, i - begin)});
+            ++i;
+        } else if (line[i] == '[') {
+            const std::size_t end = line.find(']', i);
+            if (end == std::string_view::npos)
+                return false;
+            fields.push_back({Field::Bracketed, line.substr(i + 1, end - i - 1)});
+            i = end + 1;
+        } else {
+            const std::size_t begin = i;
+            while (i < n && !isSpace(line[i]))
+                ++i;
+            fields.push_back({Field::Bare, line.substr(begin, i - begin)});
+        }
+    }
+}
+
+bool looksLikeAddress(std::string_view t)
+{
+    if (t.size() < 2 || t.size() > 45)
+        return false;
+    if (t.find(':') != std::string_view::npos) // IPv6: hex digits, colons, maybe a dotted tail
+        return std::all_of(t.begin(), t.end(), [](char c) { return isDigit(c) || c == ':' || c == '.' || ((c | 32) >= 'a' && (c | 32) <= 'f'); });
+    int dots = 0;
+    for (char c : t) {
+        if (c == '.')
+            ++dots;
+        else if (!isDigit(c))
+            return false;
+    }
+    return dots == 3;
+}
+
+thread_local std::vector<Field> t_fields;
+
+} // namespace
+
+bool parseDecimalSeconds(std::string_view text, Nanos& out, bool& fraction)
+{
+    std::size_t pos = 0;
+    std::int64_t whole = 0;
+    for (; pos < text.size() && isDigit(text[pos]); ++pos) {
+        if (pos >= 11)
+            return false; // more than 10^11 s: beyond any log (and close to 2^63 ns)
+        whole = whole * 10 + (text[pos] - '0');
+    }
+    if (pos == 0)
+        return false;
+    Nanos frac = 0;
+    if (!fractionDigits(text, pos, frac, fraction) || pos != text.size())
+        return false;
+    if (whole > (kMaxNanos - frac) / kNanosPerSecond)
+        return false;
+    out = whole * kNanosPerSecond + frac;
+    return true;
+}
+
+bool parseClfTime(std::string_view text, Nanos& out)
+{
+    static constexpr std::array<const char*, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    // dd/Mon/yyyy:HH:MM:SS +hhmm
+    std::size_t pos = 0;
+    int day = 0, year = 0, hour = 0, minute = 0, second = 0;
+    if (!digits(text, pos, 2, day) || pos + 5 > text.size() || text[pos] != '/' || text[pos + 4] != '/')
+        return false;
+    const std::string_view mon = text.substr(pos + 1, 3);
+    int month = 0;
+    for (int m = 0; m < 12; ++m)
+        if (mon == kMonths[std::size_t(m)])
+            month = m + 1;
+    pos += 5;
+    if (month == 0 || !digits(text, pos, 4, year) || pos >= text.size() || text[pos++] != ':'
+        || !digits(text, pos, 2, hour) || pos >= text.size() || text[pos++] != ':' || !digits(text, pos, 2, minute)
+        || pos >= text.size() || text[pos++] != ':' || !digits(text, pos, 2, second))
+        return false;
+    while (pos < text.size() && isSpace(text[pos]))
+        ++pos;
+    std::int64_t offset = 0;
+    if (!zone(text, pos, offset))
+        return false;
+    return civil(year, month, day, hour, minute, second, offset, 0, out);
+}
+
+bool parseIsoTime(std::string_view text, Nanos& out, bool& fraction)
+{
+    std::size_t pos = 0;
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    if (!digits(text, pos, 4, year) || pos >= text.size() || text[pos++] != '-' || !digits(text, pos, 2, month)
+        || pos >= text.size() || text[pos++] != '-' || !digits(text, pos, 2, day) || pos >= text.size()
+        || (text[pos] != 'T' && text[pos] != 't' && text[pos] != ' '))
+        return false;
+    ++pos;
+    if (!digits(text, pos, 2, hour) || pos >= text.size() || text[pos++] != ':' || !digits(text, pos, 2, minute)
+        || pos >= text.size() || text[pos++] != ':' || !digits(text, pos, 2, second))
+        return false;
+    Nanos frac = 0;
+    std::int64_t offset = 0;
+    if (!fractionDigits(text, pos, frac, fraction) || !zone(text, pos, offset))
+        return false;
+    return civil(year, month, day, hour, minute, second, offset, frac, out);
+}
+
+bool parseAnyTime(std::string_view text, Nanos& out, bool& fraction)
+{
+    if (parseDecimalSeconds(text, out, fraction) || parseIsoTime(text, out, fraction))
+        return true;
+    fraction = false;
+    if (!text.empty() && text.front() == '[' && text.back() == ']')
+        text = text.substr(1, text.size() - 2);
+    return parseClfTime(text, out);
+}
+
+std::string_view requestPath(std::string_view request)
+{
+    const std::size_t space = request.find(' ');
+    if (space == std::string_view::npos)
+        return {};
+    std::size_t begin = space;
+    while (begin < request.size() && request[begin] == ' ')
+        ++begin;
+    const std::size_t end = std::min(request.find(' ', begin), request.size());
+    return request.substr(begin, end - begin);
+}
+
+std::string_view canonicalAddress(std::string_view text, std::string& storage)
+{
+    if (text.find(':') == std::string_view::npos || text.size() > 45)
+        return text;
+    char in[64];
+    std::memcpy(in, text.data(), text.size());
+    in[text.size()] = '\0';
+    unsigned char addr[16];
+    char buffer[INET6_ADDRSTRLEN];
+    if (inet_pton(AF_INET6, in, addr) != 1 || !inet_ntop(AF_INET6, addr, buffer, sizeof buffer))
+        return text;
+    storage = buffer;
+    return storage;
+}
+
+LineParser::LineParser(LogFormat format, const TrafficOptions& options)
+    : m_format(format), m_options(options), m_wantPath(!options.pathPrefix.empty())
+{
+    const bool accessLog = format == LogFormat::Combined || format == LogFormat::Common || format == LogFormat::Msec;
+    if (accessLog && options.key != "ip" && !(options.key == "user" && format != LogFormat::Msec))
+        throw InputError("--key " + ratelab::quoted(options.key) + ": an access log's key is ip"
+                         + (format == LogFormat::Msec ? "" : " or user") + " (fields are named in JSON and CSV logs)");
+    m_keyIsUser = options.key == "user";
+    if (accessLog && !options.costField.empty())
+        throw InputError("--cost-field " + ratelab::quoted(options.costField)
+                         + ": an access log has no named fields (every request costs --cost)");
+}
+
+std::string LineParser::parse(std::string_view line, ParsedLine& out)
+{
+    switch (m_format) {
+    case LogFormat::Combined:
+    case LogFormat::Common: return parseAccessLog(line, out);
+    case LogFormat::Msec: return parseMsec(line, out);
+    case LogFormat::Json: return parseJson(line, out);
+    case LogFormat::Csv: return parseCsv(line, out);
+    case LogFormat::Auto: break;
+    }
+    return "no format";
+}
+
+std::string LineParser::finish(std::string_view keyText, std::string_view timeText, std::string_view costText,
+                               bool hasCost, std::string_view pathText, ParsedLine& out)
+{
+    if (!parseAnyTime(timeText, out.epochNanos, out.fraction))
+        return "time " + ratelab::quoted(timeText) + " is not epoch seconds, ISO 8601 or dd/Mon/yyyy:HH:MM:SS +zone";
+    if (keyText.empty())
+        return "empty key";
+    out.key = m_options.key == "ip" ? canonicalAddress(keyText, m_keyStorage) : keyText;
+    out.path = pathText;
+    out.cost = 1;
+    if (hasCost) {
+        try {
+            out.cost = parseIntegerIn(costText, 1, kMaxCost);
+        } catch (const InputError& e) {
+            return "cost " + ratelab::quoted(costText) + ": " + e.what();
+        }
+    }
+    return {};
+}
+
+std::string LineParser::parseAccessLog(std::string_view line, ParsedLine& out)
+{
+    std::vector<Field>& f = t_fields;
+    if (!tokenize(line, f))
+        return "an unterminated quote or bracket";
+    if (f.size() < 5 || f[0].kind != Field::Bare || f[3].kind != Field::Bracketed || f[4].kind != Field::Quoted)
+        return "not an access-log line (host ident user [time] \"request\" ...)";
+    // A log repeats each second many times: the last one read is remembered.
+    const std::string_view time = f[3].text;
+    if (time != m_lastClf) {
+        if (!parseClfTime(time, m_lastClfNanos)) {
+            m_lastClf.clear();
+            return "time " + ratelab::quoted(time) + " is not dd/Mon/yyyy:HH:MM:SS +zone";
+        }
+        m_lastClf.assign(time);
+    }
+    out.epochNanos = m_lastClfNanos;
+    out.fraction = false;
+    const std::string_view key = m_keyIsUser ? f[2].text : f[0].text;
+    if (key.empty())
+        return "empty key";
+    out.key = m_keyIsUser ? key : canonicalAddress(key, m_keyStorage);
+    out.path = requestPath(f[4].text);
+    out.cost = 1;
+    return {};
+}
+
+std::string LineParser::parseMsec(std::string_view line, ParsedLine& out)
+{
+    std::vector<Field>& f = t_fields;
+    if (!tokenize(line, f))
+        return "an unterminated quote or bracket";
+    bool haveTime = false, haveKey = false, haveRequest = false;
+    out.path = {};
+    for (const Field& x : f) {
+        if (x.kind == Field::Bare && !haveTime && x.text.find('.') != std::string_view::npos
+            && x.text.find(':') == std::string_view::npos && !looksLikeAddress(x.text)) {
+            haveTime = parseDecimalSeconds(x.text, out.epochNanos, out.fraction);
+        } else if (x.kind == Field::Bare && !haveKey && looksLikeAddress(x.text)) {
+            out.key = canonicalAddress(x.text, m_keyStorage);
+            haveKey = true;
+        } else if (x.kind == Field::Quoted && !haveRequest && x.text.find(' ') != std::string_view::npos) {
+            out.path = requestPath(x.text);
+            haveRequest = true;
+        }
+    }
+    if (!haveTime)
+        return "no $msec time (seconds with decimals, 1763900000.123)";
+    if (!haveKey)
+        return "no client address";
+    out.cost = 1;
+    return {};
+}
+
+} // namespace ratelab::detail

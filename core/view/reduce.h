@@ -1,0 +1,78 @@
+// Reducing a trace to what a chart of a given width can show.
+//
+// Drawing one point per request costs time in the number of requests; drawing per pixel column
+// costs time in pixels. reduceRow splits a visible time range into columns and gives, per column,
+// the admitted / delayed / denied counts and the first, min, max and last level (M4), from which
+// a polyline that is exact to the pixel is built. Levels between requests are exact because the
+// row's limiter is replayed and asked levelAt at every column edge; between two requests every
+// level is monotone, so a column's extremes lie at its edges or just before and after a request.
+#pragma once
+
+#include "engine/simulator.h"
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ratelab {
+
+struct Column {
+    std::int32_t admitted = 0; // admitted at once
+    std::int32_t delayed = 0;  // admitted after a delay (queue)
+    std::int32_t denied = 0;
+    double levelFirst = 0, levelMin = 0, levelMax = 0, levelLast = 0;
+};
+
+// LevelPoint is one vertex of the level polyline, at time `seconds`.
+struct LevelPoint {
+    double seconds = 0;
+    double level = 0;
+};
+
+struct ReducedRow {
+    Nanos fromNanos = 0, toNanos = 0;
+    std::vector<Column> columns;
+    std::vector<LevelPoint> levelPoints; // at most about four per column
+    std::size_t firstRequest = 0, endRequest = 0; // requests with time in [from, to)
+};
+
+// columnStart returns where column k of `columns` over [from, to) begins.
+Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k);
+
+// reduceRow reduces result `row` of the trace over [fromNanos, toNanos) to `columns` columns
+// (from < to, columns >= 1), replaying from the row's last checkpoint before `from` when it has them. A row whose level cannot be replayed gets its verdicts and no level
+// points. firstRequest and endRequest index the row's own decisions (timesOf).
+ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns,
+                     const std::atomic<bool>* cancel = nullptr);
+
+// Cancelled is thrown by a long pass whose cancel flag was set: a newer request made it moot.
+struct Cancelled {};
+
+// kCancelCheck is how many requests a long pass decides between looks at its cancel flag.
+inline constexpr std::size_t kCancelCheck = 65536;
+
+// ReducedResult is one plain row simulated and reduced in one pass: its compact trace (metrics,
+// verdicts and checkpoints, no decisions) and its columns.
+struct ReducedResult {
+    AlgorithmTrace trace;
+    ReducedRow row;
+};
+
+// checkpointInterval returns how many requests apart a row's checkpoints are kept.
+std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config);
+
+// simulateReduced runs one algorithm over the arrivals from a fresh state, as simulateOne does,
+// and reduces it over [fromNanos, toNanos) to `columns` columns, as reduceRow does, in one pass
+// that keeps no decision: one verdict byte a request and a checkpoint every checkpointInterval
+// requests, from which decisionAt, levelBefore and reduceRow replay. It throws Cancelled once
+// *cancel (when given) is true. lookback, when given, is the arrivals' (makeWindowLookback).
+ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                              std::span<const std::int64_t> costs, Nanos fromNanos, Nanos toNanos, int columns,
+                              const std::atomic<bool>* cancel = nullptr, const WindowLookback* lookback = nullptr);
+
+// levelBefore returns the level of result `row` just before its decision `index` was made. The
+// row's level must be replayable (AlgorithmTrace::levelReplayable).
+double levelBefore(const Trace& trace, std::size_t row, std::size_t index);
+
+} // namespace ratelab
