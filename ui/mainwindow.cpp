@@ -20,6 +20,7 @@
 #include "settings.h"
 #include "summarytable.h"
 #include "theme.h"
+#include "wheelguard.h"
 
 #include <QAction>
 
@@ -30,6 +31,7 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QAbstractButton>
 #include <QDockWidget>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -48,6 +50,12 @@
 #include <QVBoxLayout>
 
 namespace ratelab::ui {
+
+namespace {
+
+constexpr int kDockWidth = 290; // a side panel's width at a first start
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -69,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_dashboard->charts()->setScrollBarSpaceKept(true);
     m_controlScroll->setWidget(m_controls);
     m_controlScroll->setWidgetResizable(true);
+    WheelGuard::guard(m_controls); // the wheel scrolls the settings; it changes a value only with the focus
     m_controlScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_controlScroll->setMinimumWidth(m_controls->sizeHint().width() + 20);
     auto* centre = new QWidget;
@@ -92,7 +101,7 @@ MainWindow::MainWindow(QWidget* parent)
     QDockWidget* trafficDock = addDock(tr("Traffic"), "trafficDock", m_traffic, Qt::RightDockWidgetArea);
     tabifyDockWidget(atScaleDock, trafficDock);
     lessonDock->raise();
-    resizeDocks({lessonDock}, {290}, Qt::Horizontal);
+    resizeDocks({lessonDock}, {kDockWidth}, Qt::Horizontal);
     m_lessonDock = lessonDock;
     m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
     createMenus();
@@ -172,9 +181,21 @@ MainWindow::MainWindow(QWidget* parent)
     documentChanged();
     updateTitle();
     const QSize screenSize = screen()->availableGeometry().size();
-    if (!restoreGeometry(m_settings->geometry()))
+    if (!restoreGeometry(m_settings->geometry())) // a projector: all of it (fitToScreen keeps the frame on it)
         resize(screenSize.width() < 1600 ? screenSize : screenSize * 0.9);
-    if (!restoreState(m_settings->splitterState("docks")) && screenSize.width() < 1500) {
+    const bool docksRestored = restoreState(m_settings->splitterState("docks"));
+    // A layout saved on a larger screen: the side panels start at their first-start width, and
+    // the window fits this screen (a dock half of a large screen leaves no room for the charts).
+    if (const QSize saved = m_settings->savedScreen(); docksRestored && !saved.isEmpty()
+        && (saved.width() > screenSize.width() || saved.height() > screenSize.height())) {
+        QList<QDockWidget*> docks;
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            if (!dock->isFloating())
+                docks << dock;
+        resizeDocks(docks, QList<int>(docks.size(), kDockWidth), Qt::Horizontal);
+    }
+    fitToScreen();
+    if (!docksRestored && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
         // start closed (View > Panels) but the lesson, and a preset's lesson opens its own.
         for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock, trafficDock})
@@ -188,6 +209,26 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::fitToScreen()
+{
+    if (windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))
+        return;
+    // The frame is known once a window manager has framed the window; before, a title bar's and
+    // borders' room.
+    const QRect frame = frameGeometry(), inner = geometry();
+    const QMargins margins = frame.size() == inner.size()
+                                 ? QMargins(8, 40, 8, 8)
+                                 : QMargins(inner.left() - frame.left(), inner.top() - frame.top(),
+                                            frame.right() - inner.right(), frame.bottom() - inner.bottom());
+    const QRect room = screen()->availableGeometry().marginsRemoved(margins);
+    QRect g = inner;
+    g.setSize(g.size().boundedTo(room.size()));
+    g.moveLeft(std::clamp(g.left(), room.left(), std::max(room.left(), room.right() + 1 - g.width())));
+    g.moveTop(std::clamp(g.top(), room.top(), std::max(room.top(), room.bottom() + 1 - g.height())));
+    if (g != inner)
+        setGeometry(g);
+}
 
 QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area)
 {
@@ -282,18 +323,27 @@ void MainWindow::createMenus()
         themeGroup->addAction(a);
     }
 
+    // The playback keys belong to the window, not only to the menu: presentation mode hides the
+    // menu bar, and a presenter's clicker sends PageDown and PageUp. A text box with the focus
+    // keeps the keys it edits with (Space, letters, arrows, Home, End): QLineEdit claims them
+    // before a shortcut sees them, so typing in a box never plays, steps or sends a request.
+    const auto windowKeys = [this](QAction* a, const QList<QKeySequence>& keys) {
+        a->setShortcuts(keys);
+        addAction(a);
+    };
     QMenu* play = menuBar()->addMenu("&Playback");
-    play->addAction("&Play / pause", m_playback, &PlaybackBar::togglePlay)->setShortcut(QKeySequence(Qt::Key_Space));
-    play->addAction("Step &forward", m_playback, &PlaybackBar::stepForward)->setShortcut(QKeySequence(Qt::Key_Right));
-    play->addAction("Step &back", m_playback, &PlaybackBar::stepBack)->setShortcut(QKeySequence(Qt::Key_Left));
-    play->addAction(tr("Go to the &start"), m_playback, &PlaybackBar::goToStart)->setShortcut(QKeySequence(Qt::Key_Home));
-    play->addAction("Show &everything", this, [this] { m_playback->setPlayhead(kMaxNanos); })->setShortcut(QKeySequence(Qt::Key_End));
+    windowKeys(play->addAction("&Play / pause", m_playback, &PlaybackBar::togglePlay), {Qt::Key_Space});
+    windowKeys(play->addAction("Step &forward", m_playback, &PlaybackBar::stepForward), {Qt::Key_Right, Qt::Key_PageDown});
+    windowKeys(play->addAction("Step &back", m_playback, &PlaybackBar::stepBack), {Qt::Key_Left, Qt::Key_PageUp});
+    windowKeys(play->addAction(tr("Go to the &start"), m_playback, &PlaybackBar::goToStart), {Qt::Key_Home});
+    windowKeys(play->addAction("Show &everything", this, [this] { m_playback->setPlayhead(kMaxNanos); }), {Qt::Key_End});
     play->addSeparator();
-    play->addAction("&Send a request at the playhead", this, [this] { m_controls->addRequests(m_playback->playhead(), 1); })
-        ->setShortcut(QKeySequence(Qt::Key_R));
-    play->addAction("Send a b&urst at the playhead", this, [this] {
-        m_controls->addRequests(m_playback->playhead(), m_playback->burstSize());
-    })->setShortcut(QKeySequence(Qt::Key_B));
+    windowKeys(play->addAction("&Send a request at the playhead", this,
+                               [this] { m_controls->addRequests(m_playback->playhead(), 1); }),
+               {Qt::Key_R});
+    windowKeys(play->addAction("Send a b&urst at the playhead", this,
+                               [this] { m_controls->addRequests(m_playback->playhead(), m_playback->burstSize()); }),
+               {Qt::Key_B});
     play->addAction("&Clear requests sent by hand", m_controls, &ControlPanel::clearAddedRequests);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -348,8 +398,11 @@ void MainWindow::showShortcuts()
         for (QAction* a : menu->actions()) {
             if (a->shortcut().isEmpty())
                 continue;
+            QStringList keys;
+            for (const QKeySequence& k : a->shortcuts())
+                keys << k.toString(QKeySequence::NativeText);
             rows += QString("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>")
-                        .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                        .arg(keys.join(tr(" or ")).toHtmlEscaped(),
                              a->text().remove('&').remove(QChar(0x2026)).toHtmlEscaped());
         }
     }
@@ -477,10 +530,20 @@ void MainWindow::setPresenting(bool on)
             m_lessonDock->raise();
         }
         m_lesson->setLarge(true);
+        // The keys drive the class: no text box keeps them, and Tab never lands on a playback
+        // button that Space would then press.
+        m_buttonFocus.clear();
+        for (QAbstractButton* b : m_playback->findChildren<QAbstractButton*>()) {
+            m_buttonFocus.append({b, b->focusPolicy()});
+            b->setFocusPolicy(Qt::NoFocus);
+        }
+        m_dashboard->setFocus();
         showFullScreen();
     } else {
         QApplication::setFont(m_normalFont);
         m_lesson->setLarge(false);
+        for (const auto& [button, policy] : m_buttonFocus)
+            button->setFocusPolicy(policy);
         menuBar()->setVisible(m_beforePresenting.menuBar);
         statusBar()->setVisible(m_beforePresenting.statusBar);
         m_controlScroll->setVisible(m_beforePresenting.controls);
@@ -500,6 +563,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_presenting)
         setPresenting(false);
     m_settings->setGeometry(saveGeometry());
+    m_settings->setSavedScreen(screen()->availableGeometry().size());
     m_settings->setSplitterState("docks", saveState());
     m_settings->setSplitterState("main", m_splitter->saveState());
     m_settings->setSplitterState("dashboard", m_dashboard->splitter()->saveState());

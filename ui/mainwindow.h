@@ -8,6 +8,7 @@
 
 class QAction;
 class QDockWidget;
+class QAbstractButton;
 class QScrollArea;
 class QSplitter;
 
@@ -57,6 +58,9 @@ protected:
 
 private:
     void createMenus();
+    // fitToScreen keeps the window, its frame included, inside the screen it opens on: a
+    // geometry saved on a larger screen comes back fitting this one.
+    void fitToScreen();
     void requestFrame();
     void showFrame(std::shared_ptr<const Frame> frame);
     void showFrameError(const QString& why);
@@ -86,6 +90,7 @@ private:
     QSplitter* m_splitter;
     TimeRange m_requestedRange;
     bool m_presenting = false;
+    QList<QPair<QAbstractButton*, Qt::FocusPolicy>> m_buttonFocus; // the playback buttons' own, while presenting
     bool m_shown = false; // frames wait for the first show: the charts' width is known only then
     QAction* m_presentAction = nullptr;
     struct Shown {

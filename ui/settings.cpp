@@ -14,6 +14,8 @@ Settings::Settings()
 
 QByteArray Settings::geometry() const { return m_settings.value("window/geometry").toByteArray(); }
 void Settings::setGeometry(const QByteArray& g) { m_settings.setValue("window/geometry", g); }
+QSize Settings::savedScreen() const { return m_settings.value("window/screen").toSize(); }
+void Settings::setSavedScreen(QSize size) { m_settings.setValue("window/screen", size); }
 
 QByteArray Settings::splitterState(const QString& name) const
 {

@@ -19,6 +19,9 @@ public:
 
     QByteArray geometry() const;
     void setGeometry(const QByteArray& g);
+    // savedScreen is the available size of the screen the geometry was saved on (empty: unknown).
+    QSize savedScreen() const;
+    void setSavedScreen(QSize size);
     QByteArray splitterState(const QString& name) const;
     void setSplitterState(const QString& name, const QByteArray& state);
 

@@ -51,23 +51,8 @@ SliderValue::SliderValue(const QString& label, double min, double max, int decim
         setProblem({});
         emit edited(text);
     });
-    m_field->installEventFilter(this);
     connect(m_field, &QLineEdit::editingFinished, this, &SliderValue::commitTyped);
     connect(m_field, &QLineEdit::textEdited, this, [this] { setProblem({}); });
-}
-
-bool SliderValue::eventFilter(QObject* watched, QEvent* event)
-{
-    // No number has a space, an R or a B in it: those keys stay the window's shortcuts (play,
-    // send a request, send a burst) while a box has focus.
-    if (watched == m_field && event->type() == QEvent::ShortcutOverride) {
-        const int key = static_cast<QKeyEvent*>(event)->key();
-        if (key == Qt::Key_Space || key == Qt::Key_R || key == Qt::Key_B) {
-            event->ignore();
-            return true;
-        }
-    }
-    return QWidget::eventFilter(watched, event);
 }
 
 void SliderValue::show(const QString& text, double approx)

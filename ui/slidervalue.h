@@ -53,9 +53,6 @@ signals:
     // problemChanged reports why the typed text is refused (the red box), or "" once it is not.
     void problemChanged(const QString& problem);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void commitTyped();
     void setProblem(const QString& problem);
