@@ -8,6 +8,14 @@ namespace {
 
 constexpr PartTaking kRuns{};
 
+// What replay and sweep (a log per key) cannot take, in the same words for both.
+constexpr PartTaking kLogIsTheTraffic{Taking::Replaced, "the log is the traffic"};
+constexpr PartTaking kOneServer{Taking::Refuses, "a log is replayed on one limiter per key, as one server keeps it"};
+constexpr PartTaking kNoStore{Taking::Refuses, "a log is replayed on one limiter per key, with no store to go down"};
+constexpr PartTaking kLogHasRetries{Taking::Refuses, "a log already holds its retries"};
+constexpr PartTaking kKeysStartFull{Taking::Refuses, "each key's limiter starts as a new key does, full"};
+constexpr PartTaking kOneConfig{Taking::Refuses, "each key's limiter keeps one config for the whole log"};
+
 // kTable is the table: kTable[command][part], in the enums' order. docs/commands.md shows it and
 // tst_scenario_parts checks every cell against what the command does.
 constexpr PartTaking kTable[kAllScenarioCommands.size()][kAllScenarioParts.size()] = {
@@ -20,24 +28,12 @@ constexpr PartTaking kTable[kAllScenarioCommands.size()][kAllScenarioParts.size(
      {Taking::Refuses, "a new Redis key starts full; buckets that start empty are not run through Redis"},
      {Taking::Refuses, "the scripts take one config a run; limit changes are not run through Redis"}},
     // Replay: the log is the traffic, every key its own limiter of the policy.
-    {{Taking::Replaced, "the log is the traffic"},
-     kRuns,
-     kRuns,
-     {Taking::Refuses, "a log is replayed on one limiter per key, as one server keeps it"},
-     {Taking::Refuses, "a log is replayed on one limiter per key, with no store to go down"},
-     {Taking::Refuses, "a log already holds its retries"},
-     {Taking::Refuses, "each key's limiter starts as a new key does, full"},
-     {Taking::Refuses, "each key's limiter keeps one config for the whole log"}},
+    {kLogIsTheTraffic, kRuns, kRuns, kOneServer, kNoStore, kLogHasRetries, kKeysStartFull, kOneConfig},
     // Sweep: replay at every point; the grid varies one policy of one layer.
-    {{Taking::Replaced, "the log is the traffic"},
+    {kLogIsTheTraffic,
      {Taking::Refuses, "the grid varies one algorithm's limit, window, capacity or rate; replay the layers with "
                        "'ratelab replay'"},
-     kRuns,
-     {Taking::Refuses, "a log is replayed on one limiter per key, as one server keeps it"},
-     {Taking::Refuses, "a log is replayed on one limiter per key, with no store to go down"},
-     {Taking::Refuses, "a log already holds its retries"},
-     {Taking::Refuses, "each key's limiter starts as a new key does, full"},
-     {Taking::Refuses, "each key's limiter keeps one config for the whole log"}},
+     kRuns, kOneServer, kNoStore, kLogHasRetries, kKeysStartFull, kOneConfig},
     // Nginx: the lines of one limit_req zone; traffic is not configuration.
     {{Taking::Replaced, "the lines are configuration: nginx meets the traffic"},
      {Taking::Refuses, "the lines are one limit_req zone, not several layers"},
