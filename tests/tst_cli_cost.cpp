@@ -111,6 +111,38 @@ private slots:
         QCOMPARE(denied.value("RateLimit").toString(), QString("\"token_bucket\";r=0;t=10"));
     }
 
+    // Headers of a layered policy (semantics.md, "Everything together", 5): a token bucket of 2 at
+    // 1/s over a fixed window of 3 per 10 s, requests at 0, 0.1, 0.2 s. X-RateLimit-* tell the
+    // layer with the least remaining; RateLimit-Policy and RateLimit list both layers.
+    //   0 s: bucket 2 -> 1 (full again in 1 s), window 1 of 3 (resets at 10 s): X-* of the bucket.
+    //   0.1 s: bucket 1.1 -> 0.1 (remaining 0, full in 1.9 s: Reset ceil(2.0) = 2), window 2 of 3.
+    //   0.2 s: bucket 0.2: denied there, a token in 0.8 s: Retry-After 1; Reset ceil(0.2 + 1.8) = 2.
+    void layeredHeaders()
+    {
+        const Run r = runRatelab({"compare", "--algorithms", "fixed_window", "--layer", "token_bucket:capacity=2,rate=1",
+                                  "--layer", "fixed_window:limit=3,window=10", "--n", "3", "--delay", "0.1", "--headers"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray seq = parseJson(r.out).value("results").toObject().value("layered").toObject()
+                                   .value("sequence").toArray();
+        QCOMPARE(seq.size(), 3);
+        const auto headers = [&](int i) { return seq[i].toObject().value("headers").toObject(); };
+        const QString policy = "\"token_bucket\";q=2;w=2, \"fixed_window\";q=3;w=10";
+        QCOMPARE(headers(0).value("X-RateLimit-Limit").toString(), QString("2"));
+        QCOMPARE(headers(0).value("X-RateLimit-Remaining").toString(), QString("1"));
+        QCOMPARE(headers(0).value("X-RateLimit-Reset").toString(), QString("1"));
+        QCOMPARE(headers(0).value("RateLimit-Policy").toString(), policy);
+        QCOMPARE(headers(0).value("RateLimit").toString(), QString("\"token_bucket\";r=1;t=1, \"fixed_window\";r=2;t=10"));
+        QVERIFY(!headers(0).contains("Retry-After"));
+        QCOMPARE(headers(1).value("X-RateLimit-Remaining").toString(), QString("0"));
+        QCOMPARE(headers(1).value("X-RateLimit-Reset").toString(), QString("2"));
+        QCOMPARE(headers(1).value("RateLimit").toString(), QString("\"token_bucket\";r=0;t=2, \"fixed_window\";r=1;t=10"));
+        QCOMPARE(headers(2).value("X-RateLimit-Limit").toString(), QString("2"));
+        QCOMPARE(headers(2).value("X-RateLimit-Remaining").toString(), QString("0"));
+        QCOMPARE(headers(2).value("Retry-After").toString(), QString("1"));
+        QCOMPARE(headers(2).value("X-RateLimit-Reset").toString(), QString("2"));
+        QCOMPARE(headers(2).value("RateLimit-Policy").toString(), policy);
+    }
+
     // nginx: burst 9 (C - 1), nodelay, 12 at one instant: B + 1 = 10 pass. Without nodelay
     // (delay 0) request k waits k s at 1r/s.
     void nginx()

@@ -33,21 +33,34 @@ std::int64_t policyWindowSeconds(Algorithm a, const LimiterConfig& config)
     return static_cast<std::int64_t>(ceilDiv(r.unitsFromTokens(quotaOf(a, config)), Int128(r.tokens) * kNanosPerSecond));
 }
 
-std::vector<Header> responseHeaders(Algorithm a, const LimiterConfig& config, Nanos t, const Decision& d, Nanos reset)
+std::vector<Header> responseHeaders(Nanos t, const Decision& d, std::span<const LayerResponse> layers, std::size_t top)
 {
-    const std::string id = "\"" + std::string(algorithmId(a)) + "\"";
-    const std::string quota = std::to_string(quotaOf(a, config));
+    const LayerResponse& shown = layers[top];
     std::vector<Header> h;
-    h.push_back({"X-RateLimit-Limit", quota});
+    h.push_back({"X-RateLimit-Limit", std::to_string(quotaOf(shown.algorithm, shown.config))});
     h.push_back({"X-RateLimit-Remaining", std::to_string(d.remaining)});
-    h.push_back({"X-RateLimit-Reset", wholeSecondsUp(Int128(t) + reset)});
+    h.push_back({"X-RateLimit-Reset", wholeSecondsUp(Int128(t) + shown.reset)});
     if (!d.allowed && !d.retryNever()) {
         const Int128 seconds = ceilDiv(d.retryAfter, kNanosPerSecond);
         h.push_back({"Retry-After", std::to_string(static_cast<long long>(seconds < 1 ? 1 : seconds))});
     }
-    h.push_back({"RateLimit-Policy", id + ";q=" + quota + ";w=" + std::to_string(policyWindowSeconds(a, config))});
-    h.push_back({"RateLimit", id + ";r=" + std::to_string(d.remaining) + ";t=" + wholeSecondsUp(reset)});
+    std::string policy, state;
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        const LayerResponse& r = layers[l];
+        const std::string id = "\"" + std::string(algorithmId(r.algorithm)) + "\"";
+        policy += (l ? ", " : "") + id + ";q=" + std::to_string(quotaOf(r.algorithm, r.config))
+                  + ";w=" + std::to_string(policyWindowSeconds(r.algorithm, r.config));
+        state += (l ? ", " : "") + id + ";r=" + std::to_string(r.remaining) + ";t=" + wholeSecondsUp(r.reset);
+    }
+    h.push_back({"RateLimit-Policy", policy});
+    h.push_back({"RateLimit", state});
     return h;
+}
+
+std::vector<Header> responseHeaders(Algorithm a, const LimiterConfig& config, Nanos t, const Decision& d, Nanos reset)
+{
+    const LayerResponse one{a, config, d.remaining, reset};
+    return responseHeaders(t, d, std::span(&one, 1), 0);
 }
 
 std::vector<Nanos> resetsOf(const Trace& trace, std::size_t row)

@@ -7,6 +7,7 @@
 #include "engine/simulator.h"
 
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,26 @@ std::int64_t quotaOf(Algorithm a, const LimiterConfig& config);
 // policyWindowSeconds returns the `w` of RateLimit-Policy: W in whole seconds, rounded up, for the
 // window limiters; ceil(quota / r) for the buckets.
 std::int64_t policyWindowSeconds(Algorithm a, const LimiterConfig& config);
+
+// LayerResponse is one layer's part of a response: its policy, what it has left and its reset.
+struct LayerResponse {
+    Algorithm algorithm = Algorithm::FixedWindow;
+    LimiterConfig config;
+    std::int64_t remaining = 0;
+    Nanos reset = 0;
+};
+
+// responseHeaders returns the headers of decision d of a request at t under a policy of these
+// layers (at least one), X-RateLimit-* telling layer `top`'s figures: the one builder of every
+// response (one limiter, the engine's layered and clustered rows).
+//   X-RateLimit-Limit      quotaOf the top layer
+//   X-RateLimit-Remaining  d.remaining
+//   X-RateLimit-Reset      ceil(t + the top layer's reset) in whole seconds
+//   Retry-After            denied only: ceil(retry_after) in whole seconds, at least 1; left out
+//                          for a request that is never admitted (no wait helps)
+//   RateLimit-Policy       "ID";q=QUOTA;w=WINDOW_SECONDS, a list item per layer
+//   RateLimit              "ID";r=REMAINING;t=ceil(reset), a list item per layer
+std::vector<Header> responseHeaders(Nanos t, const Decision& d, std::span<const LayerResponse> layers, std::size_t top);
 
 // responseHeaders returns the headers for the decision of a request at t, `reset` being the
 // limiter's reset(t) after it (the least d after which it is back to its full quota):

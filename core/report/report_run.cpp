@@ -210,32 +210,15 @@ std::vector<Header> engineHeaders(const EngineSetup& setup, const RowRun& run, s
 {
     const LoggedAttempt& a = run.log[i];
     const std::size_t layers = setup.layers.size();
-    const Decision d = a.decision();
-    const auto secondsUp = [](Int128 ns) { return std::to_string(static_cast<long long>(ceilDiv(ns, kNanosPerSecond))); };
-    std::vector<Header> h;
-    const std::size_t top = a.headerLayer;
-    const LimiterConfig topConfig = layerConfig(setup, top);
-    h.push_back({"X-RateLimit-Limit", std::to_string(quotaOf(setup.layers[top].algorithm, topConfig))});
-    h.push_back({"X-RateLimit-Remaining", std::to_string(a.remaining)});
-    h.push_back({"X-RateLimit-Reset", secondsUp(Int128(a.t) + run.resets[i])});
-    if (!d.allowed && !d.retryNever()) {
-        const Int128 seconds = ceilDiv(d.retryAfter, kNanosPerSecond);
-        h.push_back({"Retry-After", std::to_string(static_cast<long long>(seconds < 1 ? 1 : seconds))});
-    }
-    std::string policy, state;
+    std::vector<LayerResponse> figures;
+    figures.reserve(layers);
     for (std::size_t l = 0; l < layers; ++l) {
-        const Algorithm alg = setup.layers[l].algorithm;
-        const LimiterConfig c = layerConfig(setup, l);
-        const std::string id = "\"" + std::string(algorithmId(alg)) + "\"";
-        const std::int32_t left = layers > 1 ? run.figures[i * layers + l].remaining : a.remaining;
-        const Nanos reset = layers > 1 ? run.figures[i * layers + l].reset : run.resets[i];
-        policy += (l ? ", " : "") + id + ";q=" + std::to_string(quotaOf(alg, c)) + ";w="
-                + std::to_string(policyWindowSeconds(alg, c));
-        state += (l ? ", " : "") + id + ";r=" + std::to_string(left) + ";t=" + secondsUp(reset);
+        const bool own = layers > 1; // one layer: the attempt's own figures
+        figures.push_back({setup.layers[l].algorithm, layerConfig(setup, l),
+                           own ? run.figures[i * layers + l].remaining : a.remaining,
+                           own ? run.figures[i * layers + l].reset : run.resets[i]});
     }
-    h.push_back({"RateLimit-Policy", policy});
-    h.push_back({"RateLimit", state});
-    return h;
+    return responseHeaders(a.t, a.decision(), figures, a.headerLayer);
 }
 
 void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool headers)
