@@ -184,33 +184,55 @@ std::uint64_t mixBits(std::uint64_t x)
 
 std::uint64_t hashClient(std::uint64_t client) { return mixBits(client); }
 
-std::vector<std::uint8_t> assignNodes(const ClusterConfig& cluster, std::size_t n, std::span<const std::uint64_t> clients)
+NodeBalancer::NodeBalancer(const ClusterConfig& c, std::uint64_t seed) : m_cluster(c), m_rng(seed)
 {
-    const auto nodes = static_cast<std::uint64_t>(cluster.nodes());
-    std::vector<std::uint8_t> out(n);
-    switch (cluster.balancer()) {
-    case Balancer::RoundRobin:
-        for (std::size_t i = 0; i < n; ++i)
-            out[i] = static_cast<std::uint8_t>(i % nodes);
-        break;
+    setUp(c.hasAutoscale() ? c.options().autoscaleMin : c.nodes());
+}
+
+void NodeBalancer::setUp(int count)
+{
+    m_up.clear();
+    for (int n = 0; n < count; ++n)
+        m_up.push_back(n);
+}
+
+int NodeBalancer::pick(std::uint64_t client, Nanos t)
+{
+    if (m_cluster.hasMembership()) {
+        m_up.clear();
+        for (int n = 0; n < m_cluster.nodes(); ++n)
+            if (m_cluster.nodeUp(n, t))
+                m_up.push_back(n);
+        if (m_up.empty())
+            throw InputError("no node is up at " + formatSeconds(t) + " s: every node has left or not yet joined");
+    }
+    const auto nodes = std::uint64_t(m_up.size());
+    switch (m_cluster.balancer()) {
+    case Balancer::RoundRobin: return m_up[std::size_t(m_count++ % nodes)];
     case Balancer::Random: {
-        // Uniform by rejection (no modulo bias), from mt19937_64, the same on every platform.
-        std::mt19937_64 g(cluster.seed());
         const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
         const std::uint64_t usable = top - (top % nodes + 1) % nodes; // a multiple of nodes, minus 1
-        for (std::size_t i = 0; i < n; ++i) {
-            std::uint64_t x = g();
-            while (x > usable)
-                x = g();
-            out[i] = static_cast<std::uint8_t>(x % nodes);
-        }
-        break;
+        std::uint64_t x = m_rng();
+        while (x > usable)
+            x = m_rng();
+        return m_up[std::size_t(x % nodes)];
     }
-    case Balancer::Hash:
-        for (std::size_t i = 0; i < n; ++i)
-            out[i] = static_cast<std::uint8_t>(hashClient(i < clients.size() ? clients[i] : i) % nodes);
-        break;
+    case Balancer::Hash: break;
     }
+    return m_up[std::size_t(hashClient(client) % nodes)];
+}
+
+std::vector<std::uint8_t> assignNodes(const ClusterConfig& cluster, std::size_t n, std::span<const std::uint64_t> clients)
+{
+    ClusterConfig::Options everyNodeUp = cluster.options();
+    everyNodeUp.joins.clear();
+    everyNodeUp.leaves.clear();
+    everyNodeUp.autoscaleMin = everyNodeUp.autoscaleMax = 0;
+    const ClusterConfig up = ClusterConfig::make(everyNodeUp);
+    NodeBalancer balancer(up, cluster.seed());
+    std::vector<std::uint8_t> out(n);
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = static_cast<std::uint8_t>(balancer.pick(i < clients.size() ? clients[i] : i, 0));
     return out;
 }
 

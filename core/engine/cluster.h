@@ -58,6 +58,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <random>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -177,7 +178,31 @@ LimiterConfig splitConfig(const LimiterConfig& config, int nodes);
 // finaliser): client c goes to node hashClient(c) mod N.
 std::uint64_t hashClient(std::uint64_t client);
 
-// assignNodes returns the node of each of n requests. clients[i] is request i's client (hash
+// NodeBalancer picks each attempt's node, the one balancer of the engine and of assignNodes:
+// round robin counts attempts in decision order, random draws per attempt from mt19937_64
+// (uniform by rejection, no modulo bias, the same on every platform), hash sends a client to
+// one node. With joins and leaves it picks among the nodes up at the attempt's time, in node
+// order; with autoscaling, among the first setUp(count).
+class NodeBalancer {
+public:
+    NodeBalancer(const ClusterConfig& c, std::uint64_t seed);
+
+    // setUp keeps the first `count` nodes up (the autoscaler's choice).
+    void setUp(int count);
+    int upCount() const { return int(m_up.size()); }
+    // pick returns the node of an attempt of `client` at true time t. It throws InputError when
+    // no node is up at t.
+    int pick(std::uint64_t client, Nanos t);
+
+private:
+    const ClusterConfig& m_cluster;
+    std::mt19937_64 m_rng;
+    std::vector<int> m_up;
+    std::uint64_t m_count = 0;
+};
+
+// assignNodes returns the node of each of n requests, every node up (NodeBalancer from the
+// cluster's seed). clients[i] is request i's client (hash
 // balancer); when clients is empty, request i is its own client.
 std::vector<std::uint8_t> assignNodes(const ClusterConfig& cluster, std::size_t n,
                                       std::span<const std::uint64_t> clients = {});

@@ -60,59 +60,6 @@ Latency latencyOf(std::vector<Nanos> values)
                      + " attempts, the most one scenario may hold; lower the max retries or the number of requests");
 }
 
-// Balancer picks each attempt's node: round robin counts attempts in decision order, random
-// draws per attempt (uniform by rejection, no modulo bias), hash sends a client to one node.
-// With joins and leaves, it picks among the nodes up at the attempt's time, in node order.
-class NodePicker {
-public:
-    NodePicker(const ClusterConfig& c, std::uint64_t seed) : m_cluster(c), m_kind(c.balancer()), m_rng(seed)
-    {
-        setUp(c.hasAutoscale() ? c.options().autoscaleMin : c.nodes());
-    }
-
-    // setUp keeps the first `count` nodes up (the autoscaler's choice).
-    void setUp(int count)
-    {
-        m_up.clear();
-        for (int n = 0; n < count; ++n)
-            m_up.push_back(n);
-    }
-    int upCount() const { return int(m_up.size()); }
-
-    int pick(std::uint64_t client, Nanos t)
-    {
-        if (m_cluster.hasMembership()) {
-            m_up.clear();
-            for (int n = 0; n < m_cluster.nodes(); ++n)
-                if (m_cluster.nodeUp(n, t))
-                    m_up.push_back(n);
-            if (m_up.empty())
-                throw InputError("no node is up at " + formatSeconds(t) + " s: every node has left or not yet joined");
-        }
-        const auto nodes = std::uint64_t(m_up.size());
-        switch (m_kind) {
-        case Balancer::RoundRobin: return m_up[std::size_t(m_count++ % nodes)];
-        case Balancer::Random: {
-            const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
-            const std::uint64_t usable = top - (top % nodes + 1) % nodes; // a multiple of nodes, minus 1
-            std::uint64_t x = m_rng();
-            while (x > usable)
-                x = m_rng();
-            return m_up[std::size_t(x % nodes)];
-        }
-        case Balancer::Hash: break;
-        }
-        return m_up[std::size_t(hashClient(client) % nodes)];
-    }
-
-private:
-    const ClusterConfig& m_cluster;
-    Balancer m_kind;
-    std::mt19937_64 m_rng;
-    std::vector<int> m_up;
-    std::uint64_t m_count = 0;
-};
-
 void addMemory(Memory& sum, const Memory& m)
 {
     sum.bytes += m.bytes;
@@ -198,7 +145,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     Metrics& m = r.metrics;
     ClientStats& s = r.clients;
     s.requests = static_cast<std::int64_t>(n);
-    NodePicker picker(cluster, setup.seed);
+    NodeBalancer picker(cluster, setup.seed);
     std::vector<std::uint32_t> draws(setup.clients ? std::size_t(k) : 0); // per client: draws made
     std::priority_queue<Retry, std::vector<Retry>, Later> retries;
     std::int64_t retrySeq = 0;
