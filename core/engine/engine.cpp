@@ -1,10 +1,10 @@
 #include "engine/engine.h"
 
 #include "arithmetic/decimal.h"
+#include "engine/admitted_window.h"
 #include "engine/store.h"
 
 #include <algorithm>
-#include <deque>
 #include <limits>
 #include <queue>
 #include <random>
@@ -150,7 +150,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     std::priority_queue<Retry, std::vector<Retry>, Later> retries;
     std::int64_t retrySeq = 0;
     const Nanos windowNanos = setup.layers.front().config.windowNanos();
-    std::deque<Nanos> inside; // admitted attempts' times inside (t - W, t]
+    AdmittedWindow inside(windowNanos); // admitted attempts inside (t - W, t]
     const bool figures = setup.headers && layers > 1;
     const bool storeModes = cluster.coordination() != Coordination::Local && cluster.coordination() != Coordination::Split;
     const bool perClientKeys = clients.key() == KeyMode::Client && setup.clients;
@@ -299,10 +299,7 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
             m.allowedCost += cost;
             ++r.perNodeAllowed[std::size_t(node)];
             ++s.succeeded;
-            inside.push_back(p.t);
-            while (inside.front() <= p.t - windowNanos)
-                inside.pop_front();
-            m.maxInWindow = std::max(m.maxInWindow, static_cast<std::int64_t>(inside.size()));
+            m.maxInWindow = std::max(m.maxInWindow, inside.add(p.t, true));
             continue;
         }
         const Cohort& policy = clients.policyOf(client);
