@@ -1,4 +1,6 @@
 #include "controlpanel.h"
+#include "productgroup.h"
+#include "limiters/products/product.h"
 
 #include "arithmetic/decimal.h"
 #include "documentfields.h"
@@ -78,6 +80,7 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     , m_startEmpty(new QCheckBox(tr("Buckets start empty")))
     , m_pattern(new QComboBox)
     , m_arrivalsNote(new QLabel)
+    , m_limitsNote(new QLabel)
     , m_requests(new SliderValue("Re&quests", 1, 1'000'000, 0, "", SliderValue::Scale::Log))
     , m_delay(new SliderValue("&Delay", 0, 5, 3, " s"))
     , m_burstSize(new SliderValue("Burst si&ze", 1, 100, 0, ""))
@@ -112,12 +115,14 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     m_gap->setToolTip("How long before the window boundary the first burst comes");
 
     m_arrivalsNote->setWordWrap(true);
+    m_limitsNote->setWordWrap(true);
     m_arrivalsNote->setToolTip(tr("Changing the traffic settings replaces these times with the pattern's (Edit > Undo brings them back)"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(limitsGroup());
     layout->addWidget(trafficGroup());
     layout->addWidget(algorithmsGroup());
+    layout->addWidget(m_products = new ProductGroup(document));
     layout->addWidget(m_layers = new LayersGroup(document));
     layout->addWidget(m_cluster = new ClusterGroup(document));
     layout->addWidget(m_clients = new ClientsGroup(document));
@@ -235,7 +240,7 @@ QWidget* ControlPanel::limitsGroup()
 {
     auto* box = new QGroupBox("Limits");
     auto* layout = new QVBoxLayout(box);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_limit, m_window, m_link, m_capacity, m_rate, m_startEmpty})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_limitsNote, m_limit, m_window, m_link, m_capacity, m_rate, m_startEmpty})
         layout->addWidget(w);
     return box;
 }
@@ -367,6 +372,19 @@ void ControlPanel::showDocument()
     }
     m_nginxDelay->setEnabled(!s.config.nginx().nodelay);
     m_cost->setEnabled(s.explicitCosts.empty() || !s.explicitArrivals);
+    // A product given options of its own reads those (Product options), not the Limits.
+    QStringList own;
+    for (Algorithm a : s.algorithms)
+        if (isProduct(a))
+            for (std::string_view name : productOptionNames(a))
+                if (productOptionText(a, s.config, name)) {
+                    own << QString::fromUtf8(algorithmTitle(a).data());
+                    break;
+                }
+    m_limitsNote->setVisible(!own.isEmpty());
+    m_limitsNote->setText((own.size() == 1 ? tr("%1 decides with its own options (Product options, below), not these Limits.")
+                                           : tr("%1 decide with their own options (Product options, below), not these Limits."))
+                              .arg(QLocale().createSeparatedList(own)));
 }
 
 } // namespace ratelab::ui

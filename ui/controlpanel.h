@@ -22,6 +22,7 @@ namespace ratelab::ui {
 
 class ClientsGroup;
 class ClusterGroup;
+class ProductGroup;
 class DocumentFields;
 class LayersGroup;
 class ScenarioDocument;
@@ -50,6 +51,7 @@ public:
     SliderValue* nginxBurst() const { return m_burst; }
     QCheckBox* nodelay() const { return m_nodelay; }
     LayersGroup* layers() const { return m_layers; }
+    ProductGroup* products() const { return m_products; }
     ClusterGroup* cluster() const { return m_cluster; }
     ClientsGroup* clients() const { return m_clients; }
     QComboBox* pattern() const { return m_pattern; }
@@ -77,6 +79,7 @@ private:
     QCheckBox* m_startEmpty;
     QComboBox* m_pattern;
     QLabel* m_arrivalsNote;
+    QLabel* m_limitsNote; // which product rows read their own options, not these
     std::vector<QWidget*> m_patternPages; // per PatternKind
     SliderValue* m_requests;
     SliderValue* m_delay;
@@ -92,6 +95,7 @@ private:
     SliderValue* m_nginxDelay;
     QWidget* m_nginxOptions = nullptr;
     LayersGroup* m_layers = nullptr;
+    ProductGroup* m_products = nullptr;
     ClusterGroup* m_cluster = nullptr;
     ClientsGroup* m_clients = nullptr;
     std::map<Algorithm, QCheckBox*> m_algorithms;

@@ -214,6 +214,31 @@ std::string ProductParams::choice(std::string_view name, std::string_view fallba
     fail(std::string(name) + " must be one of " + known + " (got " + quoted(v) + ")");
 }
 
+std::optional<std::string> productOptionText(Algorithm a, const LimiterConfig& config, std::string_view name)
+{
+    return ProductParams(a, config).text(name);
+}
+
+LimiterConfig withProductOption(const LimiterConfig& config, Algorithm a, std::string_view name,
+                                const std::optional<std::string>& value)
+{
+    const std::string qualified = std::string(algorithmId(a)) + "." + std::string(name);
+    std::vector<ProductOption> options;
+    bool written = false;
+    for (const ProductOption& o : config.productOptions()) {
+        if (o.name == qualified || (!value && o.name == name)) {
+            if (value && !written)
+                options.push_back({qualified, *value}); // in the place it had
+            written = written || value.has_value();
+            continue;
+        }
+        options.push_back(o);
+    }
+    if (value && !written)
+        options.push_back({qualified, *value});
+    return config.withProductOptions(std::move(options));
+}
+
 ProductOption parseProductOption(std::string_view text)
 {
     const std::size_t eq = text.find('=');

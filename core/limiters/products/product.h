@@ -65,6 +65,17 @@ std::span<const std::string_view> productOptionNames(Algorithm a);
 // InputError for text without '=', an empty name, or an unknown product prefix.
 ProductOption parseProductOption(std::string_view text);
 
+// productOptionText returns the value product a reads for option `name` ("a.name" first, then
+// a plain "name"), or nullopt when it is not given.
+std::optional<std::string> productOptionText(Algorithm a, const LimiterConfig& config, std::string_view name);
+
+// withProductOption returns config with product a's option `name` given as value (written
+// "a.name", which wins over a plain "name" another product may read too), or, with no value,
+// with neither a's nor a plain value for it (a then takes its default, or the Limits'). The
+// other options keep their order.
+LimiterConfig withProductOption(const LimiterConfig& config, Algorithm a, std::string_view name,
+                                const std::optional<std::string>& value);
+
 // checkProductOptions throws InputError for an option that none of the chosen products reads,
 // and builds each chosen product once so that a bad value is refused before a run starts.
 void checkProductOptions(const LimiterConfig& config, std::span<const Algorithm> algorithms);
