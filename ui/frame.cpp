@@ -1,5 +1,7 @@
 #include "frame.h"
 
+#include "report/report_run.h"
+
 #include "limiters/algorithm_facts.h"
 #include "arithmetic/decimal.h"
 #include "report/explain.h"
@@ -275,6 +277,21 @@ void FrameCache::keepLookback(std::shared_ptr<const std::vector<Nanos>> arrivals
     m_lookback = std::move(lookback);
 }
 
+RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, int columns)
+{
+    RowLines lines;
+    const AlgorithmTrace& result = trace.results.at(r);
+    if (result.algorithm == Algorithm::NginxLimitReq && !result.kind.attempts
+        && reduced.endRequest - reduced.firstRequest <= std::size_t(std::max(columns, 1) / 3))
+        lines.water = nginxWater(trace, r, reduced.firstRequest, reduced.endRequest);
+    if (result.levelReplayable || !result.engine || result.engine->run.log.size() > kMostKeyLinesAttempts)
+        return lines;
+    const std::size_t attempts = result.engine->run.log.size();
+    const int samples = int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(attempts, 1), 1, 24));
+    lines.keys = keyLevels(result.engine->setup, result.engine->run, trace.costs, 8, samples);
+    return lines;
+}
+
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
                  int columns, const std::atomic<bool>* cancel, FrameCache* cache)
 {
@@ -312,7 +329,11 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
             std::iota(rows.begin(), rows.end(), std::size_t(0));
             f.rows.resize(rows.size());
             errors.resize(rows.size());
-            onEachRow(rows, [&](std::size_t r) { f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns, cancel); });
+            f.extras.resize(rows.size());
+            onEachRow(rows, [&](std::size_t r) {
+                f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns, cancel);
+                f.extras[r] = rowLines(*trace, r, f.rows[r], columns);
+            });
             return f;
         }
         // A plain row (one limiter over the arrivals) is simulated and reduced in one pass that
@@ -339,9 +360,11 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         const auto lookback = plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos(), cache);
         std::vector<std::size_t> all(n);
         std::iota(all.begin(), all.end(), std::size_t(0));
+        f.extras.resize(n);
         onEachRow(all, [&](std::size_t r) {
             if (std::find(plain.begin(), plain.end(), r) == plain.end()) {
                 f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns, cancel);
+                f.extras[r] = rowLines(*t, r, f.rows[r], columns);
                 return;
             }
             ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs, f.range.from,
@@ -349,6 +372,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
             t->results[r] = std::move(one.trace);
             t->results[r].bound = boundReach(*scenario, t->arrivals, t->results[r], r);
             f.rows[r] = std::move(one.row);
+            f.extras[r] = rowLines(*t, r, f.rows[r], columns);
         });
         f.trace = std::move(t);
     } catch (const InputError& e) {

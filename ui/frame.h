@@ -2,6 +2,7 @@
 // row reduced to the pixel columns of the visible time range. Widgets only ever draw frames.
 #pragma once
 
+#include "view/key_levels.h"
 #include "view/reduce.h"
 #include "scenario/scenario.h"
 
@@ -51,11 +52,28 @@ struct Playhead {
     friend bool operator==(const Playhead&, const Playhead&) = default;
 };
 
+// RowLines are the lines a row draws besides its level, made with the frame on the simulation's
+// threads so a widget only converts them: each node's, the store's or each client's level
+// (keyLevels), and nginx's water in thousandths over the visible requests (nginxWater).
+struct RowLines {
+    std::optional<KeyLevels> keys;
+    std::optional<NginxWater> water;
+};
+
+// kMostKeyLinesAttempts: past this many attempts a row's strip alone says what happened.
+inline constexpr std::size_t kMostKeyLinesAttempts = 200'000;
+
+// rowLines makes row r's lines of a frame over `reduced` drawn in `columns` columns: the key
+// lines where the row's state is not one limiter's, the water of an nginx row whose marks are
+// exact (at most a request every three columns).
+RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, int columns);
+
 struct Frame {
     std::shared_ptr<const Scenario> scenario;
     std::shared_ptr<const Trace> trace;
     TimeRange range;
     std::vector<ReducedRow> rows; // one per trace result, over `range`
+    std::vector<RowLines> extras; // one per trace result, or none (a frame with an error)
     QString error;                // set when the scenario could not be simulated
     bool cancelled = false;       // the job was cancelled: nothing to show
 };

@@ -27,12 +27,10 @@ void RowChart::buildKeyLines()
         if (std::any_of(b.retries.begin(), b.retries.end(), [](std::int64_t n) { return n > 0; }))
             m_attemptRates = std::move(b);
     }
-    // Replayed once a frame; past 200,000 attempts the strip alone says what happened.
-    if (result.levelReplayable || !result.engine || result.engine->run.log.size() > 200'000)
+    // Replayed with the frame, off the GUI thread (rowLines); here only what the frame shows.
+    if (m_row >= m_frame->extras.size() || !m_frame->extras[m_row].keys)
         return;
-    const std::size_t attempts = result.engine->run.log.size();
-    const int samples = int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(attempts, 1), 1, 24));
-    const KeyLevels levels = keyLevels(result.engine->setup, result.engine->run, m_frame->trace->costs, 8, samples);
+    const KeyLevels& levels = *m_frame->extras[m_row].keys;
     const Nanos from = m_frame->range.from, to = m_frame->range.to;
     for (const KeyLevel& level : levels.lines) {
         KeyLine line{QString::fromStdString(level.name), level.index, {}};

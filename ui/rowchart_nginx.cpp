@@ -72,47 +72,16 @@ void RowChart::drawThousandths(QPainter* p) const
 
 void RowChart::buildNginxWater()
 {
-    // nginx holds `excess` in whole thousandths and drains rate*ms/1000 of them (integer
-    // division) a request: after an admission it holds excess + 1000, and a request finds
-    // max(0, that - drained) (core/limiters/nginx_limit_req.h). Replayed from the decisions of the visible
-    // requests, so a rejection's leftover, often 1/1000, can be read where a level of 0 is drawn.
+    // Computed with the frame (core's nginxWater), off the GUI thread: the widget only converts.
     m_nginxWater.clear();
     m_nginxLeft.clear();
     const Frame& frame = *m_frame;
-    if (!frame.trace || algorithm() != Algorithm::NginxLimitReq || frame.trace->results.at(m_row).kind.attempts
-        || !exactMarks())
+    if (m_row >= frame.extras.size() || !frame.extras[m_row].water)
         return;
-    const ReducedRow& r = frame.rows.at(m_row);
-    const Trace& trace = *frame.trace;
-    const std::int64_t rate = nginxRateThousandths(trace.config.rate());
-    constexpr Nanos kMs = 1'000'000;
-    std::optional<std::pair<std::int64_t, std::int64_t>> held; // (thousandths after the admission, ms)
-    const auto heldAt = [&](std::int64_t ms) {
-        const std::int64_t drained = std::int64_t(Int128(rate) * (ms - held->second) / 1000);
-        return std::max<std::int64_t>(0, held->first - drained);
-    };
-    for (std::size_t i = r.firstRequest; i < r.endRequest; ++i) {
-        const Nanos t = trace.arrivals[i];
-        const std::int64_t ms = t / kMs;
-        const Decision d = ratelab::decisionAt(trace, m_row, i);
-        if (held) { // the drain up to this request, a vertex a millisecond
-            const std::int64_t before = heldAt(ms);
-            const std::int64_t empties = held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0);
-            if (before == 0 && empties < ms)
-                m_nginxWater.append(QPointF(secondsAsDouble(empties * kMs), 0));
-            m_nginxWater.append(QPointF(secondsAsDouble(ms * kMs), double(before)));
-            if (!d.allowed)
-                m_nginxLeft.emplace_back(t, before);
-        }
-        if (d.allowed) {
-            held = {std::llround(d.level * 1000) + 1000 * costOf(trace, i), ms};
-            m_nginxWater.append(QPointF(secondsAsDouble(ms * kMs), double(held->first)));
-        }
-    }
-    if (held) { // the drain after the last, to empty
-        const std::int64_t empties = held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0);
-        m_nginxWater.append(QPointF(secondsAsDouble(empties * kMs), 0));
-    }
+    const NginxWater& water = *frame.extras[m_row].water;
+    for (const KeyLevelPoint& p : water.points)
+        m_nginxWater.append(QPointF(secondsAsDouble(p.t), p.level));
+    m_nginxLeft = water.leftovers;
 }
 
 } // namespace ratelab::ui

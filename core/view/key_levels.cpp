@@ -1,10 +1,12 @@
 #include "view/key_levels.h"
 
 #include "limiters/any_limiter.h"
+#include "limiters/nginx_limit_req.h"
 
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <optional>
 
 namespace ratelab {
 
@@ -313,6 +315,39 @@ AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int bucke
         ++(a.attempt == 0 ? b.first : b.retries)[std::size_t(k)];
     }
     return b;
+}
+
+NginxWater nginxWater(const Trace& trace, std::size_t row, std::size_t first, std::size_t end)
+{
+    NginxWater water;
+    const std::int64_t rate = nginxRateThousandths(trace.config.rate());
+    constexpr Nanos kMs = 1'000'000;
+    std::optional<std::pair<std::int64_t, std::int64_t>> held; // (thousandths after the admission, ms)
+    const auto heldAt = [&](std::int64_t ms) {
+        const std::int64_t drained = std::int64_t(Int128(rate) * (ms - held->second) / 1000);
+        return std::max<std::int64_t>(0, held->first - drained);
+    };
+    const auto emptyAt = [&] { return held->second + (rate > 0 ? (held->first * 1000 + rate - 1) / rate : 0); };
+    for (std::size_t i = first; i < end; ++i) {
+        const Nanos t = trace.arrivals[i];
+        const std::int64_t ms = t / kMs;
+        const Decision d = decisionAt(trace, row, i);
+        if (held) { // the drain up to this request, a vertex a millisecond
+            const std::int64_t before = heldAt(ms);
+            if (before == 0 && emptyAt() < ms)
+                water.points.push_back({emptyAt() * kMs, 0});
+            water.points.push_back({ms * kMs, double(before)});
+            if (!d.allowed)
+                water.leftovers.emplace_back(t, before);
+        }
+        if (d.allowed) {
+            held = {std::llround(d.level * 1000) + 1000 * costOf(trace, i), ms};
+            water.points.push_back({ms * kMs, double(held->first)});
+        }
+    }
+    if (held) // the drain after the last, to empty
+        water.points.push_back({emptyAt() * kMs, 0});
+    return water;
 }
 
 } // namespace ratelab
