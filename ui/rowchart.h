@@ -37,6 +37,8 @@ public:
     // setCounts sets the counts in the header: so far (partial) or in all.
     void setCounts(const Counts& counts, bool partial);
     const Counts& counts() const { return m_counts; }
+    // countsText is the header's right side: the counts up to the playhead, and the bound.
+    QString countsText() const;
     // setPlayhead shows only the requests the playhead has reached, with a line at its time;
     // nullopt shows everything.
     void setPlayhead(std::optional<Playhead> playhead);

@@ -26,9 +26,12 @@ QString RowChart::boundText() const
     if (!m_bound)
         return {};
     const QLocale locale;
-    return tr(" · most in %1 s: %2 of at most %3")
-        .arg(QString::fromStdString(formatSeconds(m_bound->windowNanos)), locale.toString(m_bound->reached),
-             locale.toString(m_bound->atMost));
+    const QString window = QString::fromStdString(formatSeconds(m_bound->windowNanos));
+    // What the traffic reached is the whole run's: while the playhead is partway, only the bound
+    // (the algorithm's, whatever the traffic) is said, so the header never runs ahead of the counts.
+    if (m_partialCounts)
+        return tr(" · at most %1 in any %2 s").arg(locale.toString(m_bound->atMost), window);
+    return tr(" · most in %1 s: %2 of at most %3").arg(window, locale.toString(m_bound->reached), locale.toString(m_bound->atMost));
 }
 
 bool RowChart::crosses(const QList<QPointF>& points, double unit, const QRectF& box) const

@@ -60,11 +60,7 @@ void RowChart::drawHeader(QPainter* p) const
     const QRectF header(p0.left(), 1, p0.width(), headerHeight());
     p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
     const double titleWidth = QFontMetricsF(bold).horizontalAdvance(title);
-    const QLocale locale;
-    QString counts = (m_partialCounts ? tr("so far: %1 admitted") : tr("%1 admitted")).arg(locale.toString(m_counts.admitted));
-    if (m_counts.delayed > 0)
-        counts += tr(" (%1 delayed)").arg(locale.toString(m_counts.delayed));
-    counts += tr(" · %1 denied").arg(locale.toString(m_counts.denied)) + boundText();
+    const QString counts = countsText();
     p->setFont(font());
     const QFontMetricsF fm(font());
     const double countsWidth = fm.horizontalAdvance(counts);
@@ -73,6 +69,15 @@ void RowChart::drawHeader(QPainter* p) const
     const QString legend = fm.elidedText("   " + legendText(), Qt::ElideRight, header.width() - titleWidth - countsWidth - 12);
     p->setPen(palette().color(QPalette::PlaceholderText));
     p->drawText(header.adjusted(titleWidth, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, legend);
+}
+
+QString RowChart::countsText() const
+{
+    const QLocale locale;
+    QString counts = (m_partialCounts ? tr("so far: %1 admitted") : tr("%1 admitted")).arg(locale.toString(m_counts.admitted));
+    if (m_counts.delayed > 0)
+        counts += tr(" (%1 delayed)").arg(locale.toString(m_counts.delayed));
+    return counts + tr(" · %1 denied").arg(locale.toString(m_counts.denied)) + boundText();
 }
 
 QString RowChart::legendText() const
