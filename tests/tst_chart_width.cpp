@@ -122,6 +122,31 @@ private slots:
 
     // A summary narrower than its text scrolls sideways and keeps its last column whole ("80 B
     // (10 entries)", not "80 B (10 ..."); a wide one lets that column fill the row.
+    // A row's title and counts never overprint each other (issue 31: "Leaky bucket (queue)19
+    // admitted"): on a narrow window both are elided into the header, each keeping its start;
+    // on a wide one both are whole.
+    void titlesAndCountsNeverOverlap()
+    {
+        for (const int width : {1600, 760}) {
+            m_window->resize(width, 720);
+            settle();
+            for (int r = 0; r < charts()->rowCount(); ++r) {
+                RowChart* row = charts()->row(r);
+                QFont bold = row->font();
+                bold.setBold(true);
+                const auto [title, counts] = row->headerTexts();
+                const double used = QFontMetricsF(bold).horizontalAdvance(title)
+                                    + QFontMetricsF(row->font()).horizontalAdvance(counts);
+                QVERIFY2(used <= row->headerRect().width(), qPrintable(QString("%1 px: %2 | %3").arg(width).arg(title, counts)));
+                QVERIFY(!title.isEmpty() && !counts.isEmpty());
+                if (width == 1600) {
+                    QCOMPARE(title, row->title());
+                    QCOMPARE(counts, row->countsText());
+                }
+            }
+        }
+    }
+
     void summaryKeepsItsLastColumnWhole()
     {
         SummaryTable table;

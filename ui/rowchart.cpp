@@ -419,6 +419,8 @@ void RowChart::mouseMoveEvent(QMouseEvent* event)
         emit panRequested(-dx / plot().width() * span);
     } else if (const auto i = decisionAt(event->position())) {
         QToolTip::showText(event->globalPosition().toPoint(), hoverText(*i), this);
+    } else if (headerRect().contains(event->position()) && headerTexts() != std::pair(title(), countsText())) {
+        QToolTip::showText(event->globalPosition().toPoint(), title() + "\n" + countsText(), this); // elided: the whole
     } else {
         QToolTip::hideText();
     }

@@ -15,6 +15,7 @@
 #include <QChartView>
 
 #include <optional>
+#include <utility>
 
 class QLineSeries;
 class QPainter;
@@ -39,6 +40,9 @@ public:
     const Counts& counts() const { return m_counts; }
     // countsText is the header's right side: the counts up to the playhead, and the bound.
     QString countsText() const;
+    // headerTexts are the title and the counts as the header draws them, elided to share it.
+    std::pair<QString, QString> headerTexts() const;
+    QRectF headerRect() const;
     // setPlayhead shows only the requests the playhead has reached, with a line at its time;
     // nullopt shows everything.
     void setPlayhead(std::optional<Playhead> playhead);

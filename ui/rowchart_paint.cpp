@@ -54,13 +54,10 @@ void RowChart::drawHeader(QPainter* p) const
     bold.setBold(true);
     p->setFont(bold);
     p->setPen(palette().color(QPalette::WindowText));
-    const QRectF p0 = plot();
-    const QString title = this->title();
-    const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
-    const QRectF header(p0.left(), 1, p0.width(), headerHeight());
+    const QRectF header = headerRect();
+    const auto [title, counts] = headerTexts();
     p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
     const double titleWidth = QFontMetricsF(bold).horizontalAdvance(title);
-    const QString counts = countsText();
     p->setFont(font());
     const QFontMetricsF fm(font());
     const double countsWidth = fm.horizontalAdvance(counts);
@@ -69,6 +66,30 @@ void RowChart::drawHeader(QPainter* p) const
     const QString legend = fm.elidedText("   " + legendText(), Qt::ElideRight, header.width() - titleWidth - countsWidth - 12);
     p->setPen(palette().color(QPalette::PlaceholderText));
     p->drawText(header.adjusted(titleWidth, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, legend);
+}
+
+QRectF RowChart::headerRect() const
+{
+    const QRectF p0 = plot();
+    return {p0.left(), 1, p0.width(), double(headerHeight())};
+}
+
+std::pair<QString, QString> RowChart::headerTexts() const
+{
+    // The title and the counts share the header and never overprint each other: when both do not
+    // fit, the counts keep at least half of it and each is elided (the whole of both is the
+    // header's tooltip).
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetricsF bfm(bold), fm(font());
+    const double width = headerRect().width(), gap = fm.horizontalAdvance(QStringLiteral("  "));
+    QString title = this->title(), counts = countsText();
+    if (bfm.horizontalAdvance(title) + gap + fm.horizontalAdvance(counts) > width) {
+        const double countsRoom = std::max(width / 2, width - bfm.horizontalAdvance(title) - gap);
+        counts = fm.elidedText(counts, Qt::ElideRight, countsRoom);
+        title = bfm.elidedText(title, Qt::ElideRight, std::max(0.0, width - fm.horizontalAdvance(counts) - gap));
+    }
+    return {title, counts};
 }
 
 QString RowChart::countsText() const
