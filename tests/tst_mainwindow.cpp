@@ -158,6 +158,29 @@ private slots:
         QCOMPARE(charts()->rowCount(), 7);
     }
 
+    // The worst pattern is the first row's, as its box says (issue 31: unticking the token bucket
+    // in n-per-t left its worst case as the traffic): it follows the new first row, and the box
+    // names whose it is. The fixed window's worst in any 10 s at 10 per 10 s is 2L = 20, all
+    // admitted; the token bucket's was C + r T - 1 = 19. Undo brings the bucket's back.
+    void theWorstPatternFollowsTheFirstRow()
+    {
+        QVERIFY(m_window->documents()->openPreset("n-per-t"));
+        settle();
+        QComboBox* pattern = m_window->controls()->pattern();
+        QCOMPARE(pattern->itemText(int(PatternKind::Worst)), QString("Worst case of the token bucket"));
+        QCOMPARE(frame().trace->arrivals.size(), std::size_t(19));
+        m_window->controls()->algorithmBox(Algorithm::TokenBucket)->setChecked(false);
+        settle();
+        QCOMPARE(m_window->document()->scenario().pattern.worstOf, Algorithm::FixedWindow);
+        QCOMPARE(pattern->itemText(int(PatternKind::Worst)), QString("Worst case of the fixed window"));
+        QCOMPARE(frame().trace->arrivals.size(), std::size_t(20));
+        QCOMPARE(frame().trace->results[resultIndex(Algorithm::FixedWindow)].metrics.allowed, std::int64_t(20));
+        m_window->document()->undoStack()->undo();
+        settle();
+        QCOMPARE(m_window->document()->scenario().pattern.worstOf, Algorithm::TokenBucket);
+        QCOMPARE(frame().trace->arrivals.size(), std::size_t(19));
+    }
+
     void theTimeAxisSurvivesUntickingEveryAlgorithm()
     {
         for (Algorithm a : kAllAlgorithms)

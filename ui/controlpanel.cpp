@@ -1,5 +1,6 @@
 #include "controlpanel.h"
 #include "productgroup.h"
+#include "limiters/algorithm_facts.h"
 #include "limiters/products/product.h"
 
 #include "arithmetic/decimal.h"
@@ -291,6 +292,10 @@ QWidget* ControlPanel::algorithmsGroup()
                                        if (b == a ? on : std::find(s.algorithms.begin(), s.algorithms.end(), b) != s.algorithms.end())
                                            next.push_back(b);
                                    s.algorithms = next;
+                                   // The worst pattern is the first row's, as its box says: it
+                                   // follows when that row is unticked or another comes first.
+                                   if (s.pattern.kind == PatternKind::Worst && !s.explicitArrivals && !next.empty())
+                                       s.pattern.worstOf = next.front();
                                });
         });
         m_algorithms[a] = check;
@@ -366,6 +371,11 @@ void ControlPanel::showDocument()
         check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
     }
     m_nginxOptions->setVisible(m_algorithms.at(Algorithm::NginxLimitReq)->isChecked());
+    m_pattern->setItemText(int(PatternKind::Worst),
+                           s.pattern.kind == PatternKind::Worst
+                               ? tr("Worst case of the %1").arg(QString::fromUtf8(facts(s.pattern.worstOf).phrase.data(),
+                                                                                      qsizetype(facts(s.pattern.worstOf).phrase.size())))
+                               : tr("Worst case of the first row's algorithm"));
     {
         const QSignalBlocker block(m_nodelay);
         m_nodelay->setChecked(s.config.nginx().nodelay);
