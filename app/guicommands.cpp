@@ -2,6 +2,7 @@
 #include "guicommands.h"
 
 #include "bench.h"
+#include "cluster_options.h"
 #include "command.h"
 #include "dashboard.h"
 #include "arithmetic/decimal.h"
@@ -52,6 +53,9 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
         return fail("export: --to must be later than --from (got " + formatSeconds(*from) + " s to " + formatSeconds(*to) + " s)");
     const ui::TimeRange range = from ? ui::TimeRange{*from, *to} : ui::TimeRange{};
     const Scenario scenario = scenarioFromOptions(parser);
+    if (backendFromOptions(parser).redis) // the image is the simulation's: it was dropped silently
+        return fail("export: --backend redis: the image is drawn from the simulation; 'ratelab compare --backend "
+                    "redis' checks the same scenario against Redis");
     const QImage image = ui::renderOffscreen(scenario, QSize(width, height), scale, range);
     const QString error = ui::writeImage(image, parser.value("png"));
     if (!error.isEmpty())

@@ -215,6 +215,18 @@ private slots:
         QVERIFY2(with.out != without.out, "the part changed nothing: it was dropped");
     }
 
+    // export draws the simulation: asked for Redis, it says so instead of drawing the simulation
+    // under that name (it took --backend redis and ignored it).
+    void exportRefusesTheRedisBackend()
+    {
+        const QString png = m_dir.filePath("redis.png");
+        const Run r = runRatelab({"export", "--backend", "redis", "--png", png});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("export: --backend redis") && r.err.count('\n') == 1, r.err.constData());
+        QVERIFY(!QFile::exists(png));
+    }
+
     // Each point of a sweep is `replay` with that point's options, product options included: the
     // sweep of Traefik with its own average and burst is replay's at every limit (before, the
     // sweep dropped them and printed the textbook limit's rows), and Kong's own second is kept
