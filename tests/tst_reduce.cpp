@@ -226,6 +226,36 @@ private slots:
         }
     }
 
+    // A window's level steps where it changes, at every zoom (issue 31: zoomed to nanoseconds the
+    // lines ramped over a nanosecond). The fixed window's worst case, 10 at W - 1 ns and 10 at W
+    // (L = 10, W = 10 s), drawn over 4 ns in 1000 columns: the window's count and the log's
+    // entries only step, so every segment of their lines is vertical or horizontal; the fixed
+    // window goes 0 -> 10 at W - 1 ns and stays 10 until it rolls at W, then 0 -> 10 again.
+    void windowLevelsStepAtEveryZoom()
+    {
+        const Nanos W = 10 * kSecond;
+        std::vector<Nanos> t(10, W - 1);
+        t.insert(t.end(), 10, W);
+        const std::vector<Algorithm> windows = {Algorithm::FixedWindow, Algorithm::SlidingWindowLog};
+        const Trace trace = simulate(LimiterConfig::make(10, W), windows, t);
+        for (std::size_t row = 0; row < trace.results.size(); ++row) {
+            const QByteArray id(algorithmId(trace.results[row].algorithm).data());
+            const auto& p = reduceRow(trace, row, W - 2, W + 2, 1000).levelPoints;
+            QVERIFY(p.size() >= 4);
+            for (std::size_t j = 0; j + 1 < p.size(); ++j)
+                QVERIFY2(p[j].seconds == p[j + 1].seconds || p[j].level == p[j + 1].level,
+                         id + " ramps from " + QByteArray::number(p[j].seconds, 'f', 9) + " to "
+                             + QByteArray::number(p[j + 1].seconds, 'f', 9));
+        }
+        // The fixed window: 10 held from W - 1 ns up to W, where it rolls to 0 and takes 10 more.
+        const auto& fixed = reduceRow(trace, 0, W - 2, W + 2, 1000).levelPoints;
+        const auto at = [&](Nanos when, double level) {
+            return std::any_of(fixed.begin(), fixed.end(),
+                               [&](const LevelPoint& q) { return q.seconds == secondsAsDouble(when) && q.level == level; });
+        };
+        QVERIFY(at(W - 1, 0) && at(W - 1, 10) && at(W, 10) && at(W, 0));
+    }
+
     void levelBeforeMatchesReplay()
     {
         const Trace trace = randomTrace(99, LimiterConfig::make(4, 3 * kSecond, 6, Rate{5, 7 * kSecond}), 400);

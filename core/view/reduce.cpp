@@ -53,8 +53,8 @@ struct OpenColumn {
     Nanos lo = 0, hi = 0; // a request at lo <= t < hi falls in it; none before the first and after the last
     std::int32_t count = 0, delayed = 0, denied = 0;
     K levelMin{}, levelMax{};
-    Nanos firstT = 0;
-    K firstBefore{}, firstAfter{};
+    Nanos firstT = 0, lastT = 0;
+    K firstBefore{}, firstAfter{}, lastAfter{};
     K before{}; // the level key just before the request being decided
 
     // add counts a request of this column: its time, its level keys just before and just after
@@ -66,6 +66,8 @@ struct OpenColumn {
             firstBefore = before;
             firstAfter = after;
         }
+        lastT = t;
+        lastAfter = after;
         levelMin = std::min(levelMin, std::min(before, after));
         levelMax = std::max(levelMax, std::max(before, after));
         denied += !d.allowed;
@@ -168,10 +170,22 @@ private:
         if (open.count == 1) { // one request: its own step, exactly where it is
             emit(open.firstT, levelOfKey(limiter, open.firstBefore));
             emit(open.firstT, levelOfKey(limiter, open.firstAfter));
+        } else if (open.count > 1 && open.firstT == open.lastT) { // many at one instant: their steps there
+            emit(open.firstT, levelOfKey(limiter, open.firstBefore));
+            emit(open.firstT, levelOfKey(limiter, open.levelMax));
+            emit(open.firstT, levelOfKey(limiter, open.levelMin));
+            emit(open.firstT, levelOfKey(limiter, open.lastAfter));
         } else if (open.count > 1) { // many: the column's extremes, drawn as one vertical stroke
             const Nanos mid = open.lo + (open.hi - open.lo) / 2;
             emit(mid, c.levelMax);
             emit(mid, c.levelMin);
+        }
+        // A level that steps at the column's end (a window rolls, an entry expires) steps there,
+        // not over the column: zoomed to nanoseconds a column is many pixels wide.
+        if (open.hi - 1 >= open.lo && open.hi - 1 >= (open.count ? open.lastT : open.lo)) {
+            const K justBefore = levelKeyAt(limiter, open.hi - 1);
+            if (justBefore != last)
+                emit(open.hi, levelOfKey(limiter, justBefore));
         }
         emit(open.hi, c.levelLast);
         if (m_k + 1 < m_columns) {
