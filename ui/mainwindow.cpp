@@ -32,6 +32,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QAbstractButton>
+#include <QSignalBlocker>
 #include <QDockWidget>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -208,7 +209,17 @@ MainWindow::MainWindow(QWidget* parent)
     requestFrame();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // A box being edited ends its editing when it loses the focus, and the window's parts go one
+    // by one from here on: its refusal or edit must not reach a document or banner already gone
+    // (UBSan caught a refusal reaching this window half destroyed). The focus leaves it now,
+    // silently.
+    if (QWidget* w = QApplication::focusWidget(); w && isAncestorOf(w)) {
+        const QSignalBlocker quiet(w);
+        w->clearFocus();
+    }
+}
 
 void MainWindow::fitToScreen()
 {
