@@ -371,11 +371,12 @@ void ControlPanel::showDocument()
         check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
     }
     m_nginxOptions->setVisible(m_algorithms.at(Algorithm::NginxLimitReq)->isChecked());
-    m_pattern->setItemText(int(PatternKind::Worst),
-                           s.pattern.kind == PatternKind::Worst
-                               ? tr("Worst case of the %1").arg(QString::fromUtf8(facts(s.pattern.worstOf).phrase.data(),
-                                                                                      qsizetype(facts(s.pattern.worstOf).phrase.size())))
-                               : tr("Worst case of the first row's algorithm"));
+    const QString worst = s.pattern.kind == PatternKind::Worst
+                              ? tr("Worst case of the %1").arg(QString::fromUtf8(facts(s.pattern.worstOf).phrase.data(),
+                                                                                 qsizetype(facts(s.pattern.worstOf).phrase.size())))
+                              : tr("Worst case of the first row's algorithm");
+    if (m_pattern->itemText(int(PatternKind::Worst)) != worst) // a new text lays the panel out again
+        m_pattern->setItemText(int(PatternKind::Worst), worst);
     {
         const QSignalBlocker block(m_nodelay);
         m_nodelay->setChecked(s.config.nginx().nodelay);
@@ -392,7 +393,8 @@ void ControlPanel::showDocument()
                     break;
                 }
     m_limitsNote->setVisible(!own.isEmpty());
-    m_limitsNote->setText((own.size() == 1 ? tr("%1 decides with its own options (Product options, below), not these Limits.")
+    if (!own.isEmpty())
+        m_limitsNote->setText((own.size() == 1 ? tr("%1 decides with its own options (Product options, below), not these Limits.")
                                            : tr("%1 decide with their own options (Product options, below), not these Limits."))
                               .arg(QLocale().createSeparatedList(own)));
 }

@@ -74,12 +74,15 @@ void ProductGroup::showDocument()
         const auto given = productOptionText(a, s.config, name);
         const bool anyGiven = std::any_of(productOptionNames(a).begin(), productOptionNames(a).end(),
                                           [&](std::string_view n) { return productOptionText(a, s.config, n).has_value(); });
-        field->setText(given ? QString::fromStdString(*given) : QString());
+        const QString text = given ? QString::fromStdString(*given) : QString();
+        if (field->text() != text)
+            field->setText(text);
         field->setPlaceholderText(anyGiven ? tr("the product's default") : tr("from the Limits"));
         field->setToolTip(anyGiven ? tr("Empty: the product's own default")
                                    : tr("None given: %1 takes the Limits above").arg(qstr(algorithmTitle(a))));
         field->setProperty(kProblem, QVariant());
-        field->setStyleSheet(QString());
+        if (!field->styleSheet().isEmpty())
+            field->setStyleSheet(QString());
     }
 }
 

@@ -180,11 +180,12 @@ private:
             emit(mid, c.levelMax);
             emit(mid, c.levelMin);
         }
-        // A level that steps at the column's end (a window rolls, an entry expires) steps there,
-        // not over the column: zoomed to nanoseconds a column is many pixels wide.
+        // A level that holds and then steps at the column's end (a window rolls, an entry
+        // expires) steps there, not over the column: zoomed to nanoseconds a column is many
+        // pixels wide. A level that moves on its own (a bucket refilling) keeps its slope.
         if (open.hi - 1 >= open.lo && open.hi - 1 >= (open.count ? open.lastT : open.lo)) {
             const K justBefore = levelKeyAt(limiter, open.hi - 1);
-            if (justBefore != last)
+            if (justBefore != last && justBefore == (open.count ? open.lastAfter : open.levelMin))
                 emit(open.hi, levelOfKey(limiter, justBefore));
         }
         emit(open.hi, c.levelLast);
