@@ -82,6 +82,9 @@ private slots:
     // On a small screen (the offscreen one is 800x600, a projector 1280x720) the charts get the
     // width: a first start, with no saved layout, opens the classic preset with its lesson and
     // every other side panel closed.
+    // On a small screen the charts keep the width: of the side panels only the Lesson and What
+    // happened open at a first start, one above the other (issue 31: What happened was a hidden
+    // tab behind the Lesson).
     void sidePanelsStartClosedOnASmallScreen()
     {
         m_window.reset();
@@ -93,7 +96,12 @@ private slots:
         const auto docks = m_window->findChildren<QDockWidget*>();
         QCOMPARE(docks.size(), 4); // Lesson, What happened, At scale, Traffic
         for (const QDockWidget* dock : docks)
-            QVERIFY2(dock->isVisible() == (dock->objectName() == "lessonDock"), qPrintable(dock->windowTitle()));
+            QVERIFY2(dock->isVisible() == (dock->objectName() == "lessonDock" || dock->objectName() == "explainDock"),
+                     qPrintable(dock->windowTitle()));
+        const auto* lesson = m_window->findChild<QDockWidget*>("lessonDock");
+        const auto* happened = m_window->findChild<QDockWidget*>("explainDock");
+        QVERIFY(m_window->tabifiedDockWidgets(const_cast<QDockWidget*>(lesson)).isEmpty());
+        QVERIFY(lesson->geometry().bottom() < happened->geometry().top()); // one above the other
         QCOMPARE(m_window->document()->presetId(), QString("seed-compare"));
     }
 

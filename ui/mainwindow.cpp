@@ -95,13 +95,16 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_splitter);
     QDockWidget* lessonDock = addDock("Lesson", "lessonDock", m_lesson, Qt::RightDockWidgetArea);
     QDockWidget* explainDock = addDock("What happened", "explainDock", m_explain, Qt::RightDockWidgetArea);
-    tabifyDockWidget(lessonDock, explainDock); // one column of side panels, not two stacked
+    // One column of side panels: the lesson above, What happened below it (both seen at once, the
+    // story and the request it is at), the other panels as tabs beside What happened.
+    splitDockWidget(lessonDock, explainDock, Qt::Vertical);
     QDockWidget* atScaleDock = addDock("At scale", "atScaleDock", new AtScalePanel(m_document), Qt::RightDockWidgetArea);
     tabifyDockWidget(explainDock, atScaleDock);
     m_traffic = new TrafficPanel(m_document); // issue 22: a real access log, its keys and a sweep
     QDockWidget* trafficDock = addDock(tr("Traffic"), "trafficDock", m_traffic, Qt::RightDockWidgetArea);
     tabifyDockWidget(atScaleDock, trafficDock);
     lessonDock->raise();
+    explainDock->raise();
     resizeDocks({lessonDock}, {kDockWidth}, Qt::Horizontal);
     m_lessonDock = lessonDock;
     m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
@@ -198,11 +201,13 @@ MainWindow::MainWindow(QWidget* parent)
     fitToScreen();
     if (!docksRestored && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
-        // start closed (View > Panels) but the lesson, and a preset's lesson opens its own.
+        // start closed (View > Panels) but the lesson and What happened, one above the other.
         for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock, trafficDock})
             dock->hide();
-        if (!m_document->scenario().lesson.empty()) // but the lesson is what a first start is for
+        if (!m_document->scenario().lesson.empty()) { // the lesson is what a first start is for
             lessonDock->show();
+            explainDock->show();
+        }
     }
     m_splitter->restoreState(m_settings->splitterState("main"));
     m_dashboard->restoreSplitter(m_settings->splitterState("dashboard"));
