@@ -181,6 +181,29 @@ private slots:
         QCOMPARE(frame().trace->arrivals.size(), std::size_t(19));
     }
 
+    // A badge's count says what it groups (issue 31: "×19" at 9 ms stood for 10 requests at 0 s
+    // and nine singles after them, with nothing to say so): its tooltip names the instants.
+    void aBadgeSaysWhatItCounts()
+    {
+        Scenario s;
+        s.algorithms = {Algorithm::FixedWindow};
+        s.config = LimiterConfig::make(100, 10 * kNanosPerSecond);
+        std::vector<Nanos> t(10, 0);
+        for (Nanos ms = 1; ms <= 9; ++ms)
+            t.push_back(ms * 1'000'000);
+        s.explicitArrivals = t;
+        m_window->openScenario(s);
+        settle();
+        RowChart* row = charts()->row(0);
+        (void)row->grab(); // paints the strip, and its badges
+        QStringList tips;
+        for (int y = 0; y < row->height(); y += 2)
+            for (int x = 0; x < row->width(); x += 2)
+                if (const QString tip = row->badgeTip(QPointF(x, y)); !tip.isEmpty() && !tips.contains(tip))
+                    tips << tip;
+        QCOMPARE(tips, QStringList{"19 at 10 instants from 0 s to 0.009 s (10 at 0 s)"});
+    }
+
     void theTimeAxisSurvivesUntickingEveryAlgorithm()
     {
         for (Algorithm a : kAllAlgorithms)

@@ -407,6 +407,14 @@ void RowChart::mousePressEvent(QMouseEvent* event)
     QChartView::mousePressEvent(event);
 }
 
+QString RowChart::badgeTip(QPointF pos) const
+{
+    for (const auto& [box, tip] : m_badgeTips)
+        if (box.contains(pos))
+            return tip;
+    return {};
+}
+
 void RowChart::mouseMoveEvent(QMouseEvent* event)
 {
     if (m_boxFrom) {
@@ -419,6 +427,8 @@ void RowChart::mouseMoveEvent(QMouseEvent* event)
         emit panRequested(-dx / plot().width() * span);
     } else if (const auto i = decisionAt(event->position())) {
         QToolTip::showText(event->globalPosition().toPoint(), hoverText(*i), this);
+    } else if (const QString tip = badgeTip(event->position()); !tip.isEmpty()) {
+        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
     } else if (headerRect().contains(event->position()) && headerTexts() != std::pair(title(), countsText())) {
         QToolTip::showText(event->globalPosition().toPoint(), title() + "\n" + countsText(), this); // elided: the whole
     } else {

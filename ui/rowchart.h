@@ -38,6 +38,9 @@ public:
     // setCounts sets the counts in the header: so far (partial) or in all.
     void setCounts(const Counts& counts, bool partial);
     const Counts& counts() const { return m_counts; }
+    // badgeTip says what the "×N" badge at `pos` counts ("19 at 10 instants from 0 s to 9 s (10
+    // at 0 s)"), or nothing when there is none there.
+    QString badgeTip(QPointF pos) const;
     // countsText is the header's right side: the counts up to the playhead, and the bound.
     QString countsText() const;
     // headerTexts are the title and the counts as the header draws them, elided to share it.
@@ -157,6 +160,8 @@ private:
     Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
+    // m_badgeTips: each "×N" badge drawn last and what it counts, for its tooltip.
+    mutable std::vector<std::pair<QRectF, QString>> m_badgeTips;
     // drawDepartures marks when each delayed request leaves a queue (t + delay), along the
     // bottom of the level plot, where the line steps down.
     void drawDepartures(QPainter* p) const;

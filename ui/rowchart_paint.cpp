@@ -359,6 +359,7 @@ void RowChart::drawStrip(QPainter* p) const
     p->setClipRect(QRectF(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom())));
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
     const ReducedRow& r = m_frame->rows.at(m_row);
+    m_badgeTips.clear(); // only the badges drawn now have a tooltip
     if (exactMarks()) {
         drawExactMarks(p, result, r);
         return;
@@ -427,7 +428,11 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         double markRight = 0; // right edge of the marks it counts
         double markLeft = 0;
         std::int64_t count = 0;
+        Nanos from = 0, to = 0;     // the instants it counts
+        std::int64_t atFirst = 0;   // of them at `from`
+        std::int64_t instants = 1;
     };
+    m_badgeTips.clear();
     std::vector<Badge> laneBadges[3];
     const QFontMetricsF badgeMetrics(badge);
     for (std::size_t i = r.firstRequest; i < end;) {
@@ -466,7 +471,8 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         }
         for (int lane = 0; lane < 3; ++lane)
             if (laneCount[lane] > 0)
-                laneBadges[lane].push_back({laneRight[lane], x - 4 * markScale(), laneCount[lane]});
+                laneBadges[lane].push_back({laneRight[lane], x - 4 * markScale(), laneCount[lane], times[i], times[i],
+                                            laneCount[lane], 1});
         i = j;
     }
     p->setFont(badge);
@@ -481,6 +487,8 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
                    && list[k].markLeft < b.markRight + 3 + badgeMetrics.horizontalAdvance(badgeText(b.count)) + 2) {
                 b.count += list[k].count;
                 b.markRight = list[k].markRight;
+                b.to = list[k].to;
+                ++b.instants;
                 ++k;
             }
             if (b.count < 2)
@@ -492,6 +500,15 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
                                badgeMetrics.height()),
                         palette().color(QPalette::AlternateBase));
             p->drawText(QRectF(b.markRight + 3, y - laneHeight() / 2.0, 80, laneHeight()), Qt::AlignLeft | Qt::AlignVCenter, text);
+            // What the count groups, for its tooltip: one instant, or several the badge merged.
+            const QLocale locale;
+            const auto at = [](Nanos t) { return QString::fromStdString(formatSeconds(t)); };
+            m_badgeTips.push_back(
+                {QRectF(b.markRight + 2, y - laneHeight() / 2.0, badgeMetrics.horizontalAdvance(text) + 2, laneHeight()),
+                 b.instants == 1 ? tr("%1 at %2 s").arg(locale.toString(b.count), at(b.from))
+                                 : tr("%1 at %2 instants from %3 s to %4 s (%5 at %3 s)")
+                                       .arg(locale.toString(b.count), locale.toString(b.instants), at(b.from), at(b.to),
+                                            locale.toString(b.atFirst))});
         }
     }
 }
