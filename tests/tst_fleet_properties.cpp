@@ -4,6 +4,7 @@
 // an outage decides the outage's attempts as a local cluster of just those attempts does.
 #include "engine/engine.h"
 #include "property_seeds.h"
+#include "random_layer.h"
 
 #include <QTest>
 
@@ -15,21 +16,9 @@ namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
 
-const Algorithm kAlgorithms[] = {Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::SlidingWindowCounter,
-                                 Algorithm::TokenBucket, Algorithm::LeakyBucket,       Algorithm::LeakyBucketQueue,
-                                 Algorithm::Gcra,        Algorithm::NginxLimitReq};
+struct Random : ratelab::test::RandomLayer {
+    using RandomLayer::RandomLayer;
 
-struct Random {
-    std::mt19937_64 rng;
-    explicit Random(std::uint64_t seed) : rng(seed) {}
-    std::int64_t below(std::int64_t n) { return std::int64_t(rng() % std::uint64_t(n)); }
-
-    Layer layer()
-    {
-        const LimiterConfig c = LimiterConfig::make(1 + below(6), (1 + below(4)) * kSecond, 1 + below(6),
-                                                    Rate::reduced(1 + below(4), kSecond));
-        return {kAlgorithms[below(std::size(kAlgorithms))], c};
-    }
     std::vector<Nanos> arrivals(int most)
     {
         std::vector<Nanos> t;

@@ -6,11 +6,10 @@
 #include "engine/engine.h"
 #include "limiters/nginx_limit_req.h"
 #include "property_seeds.h"
+#include "random_layer.h"
 #include "replay/replay.h"
 
 #include <QTest>
-
-#include <random>
 
 using namespace ratelab;
 
@@ -18,24 +17,9 @@ namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
 
-const Algorithm kAlgorithms[] = {Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::SlidingWindowCounter,
-                                 Algorithm::TokenBucket, Algorithm::LeakyBucket,       Algorithm::LeakyBucketQueue,
-                                 Algorithm::Gcra,        Algorithm::NginxLimitReq};
+using Random = ratelab::test::RandomLayer;
 
-struct Random {
-    std::mt19937_64 rng;
-    explicit Random(std::uint64_t seed) : rng(seed) {}
-    std::int64_t below(std::int64_t n) { return std::int64_t(rng() % std::uint64_t(n)); }
-
-    Layer layer()
-    {
-        const LimiterConfig c = LimiterConfig::make(1 + below(6), (1 + below(4)) * kSecond, 1 + below(6),
-                                                    Rate::reduced(1 + below(4), kSecond));
-        return {kAlgorithms[below(std::size(kAlgorithms))], c};
-    }
-};
-
-// Scenario is a log's worth of requests: times, each one's key (a client) and cost.
+// Requests are a log's worth: times, each one's key (a client) and cost.
 struct Requests {
     std::vector<Nanos> times;
     std::vector<std::int64_t> clientOf;
