@@ -386,12 +386,8 @@ void ControlPanel::showDocument()
     // A product given options of its own reads those (Product options), not the Limits.
     QStringList own;
     for (Algorithm a : s.algorithms)
-        if (isProduct(a))
-            for (std::string_view name : productOptionNames(a))
-                if (productOptionText(a, s.config, name)) {
-                    own << QString::fromUtf8(algorithmTitle(a).data());
-                    break;
-                }
+        if (isProduct(a) && ProductParams(a, s.config).given())
+            own << QString::fromUtf8(algorithmTitle(a).data());
     m_limitsNote->setVisible(!own.isEmpty());
     if (!own.isEmpty())
         m_limitsNote->setText((own.size() == 1 ? tr("%1 decides with its own options (Product options, below), not these Limits.")

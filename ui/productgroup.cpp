@@ -72,8 +72,7 @@ void ProductGroup::showDocument()
         if (field->property(kProblem).isValid() && field->hasFocus())
             continue; // the person is still fixing what was refused
         const auto given = productOptionText(a, s.config, name);
-        const bool anyGiven = std::any_of(productOptionNames(a).begin(), productOptionNames(a).end(),
-                                          [&](std::string_view n) { return productOptionText(a, s.config, n).has_value(); });
+        const bool anyGiven = ProductParams(a, s.config).given();
         const QString text = given ? QString::fromStdString(*given) : QString();
         if (field->text() != text)
             field->setText(text);
