@@ -4,13 +4,13 @@
 
 #include "bench_replay.h"
 
-#include "dashboard.h"
+#include "chart/dashboard.h"
 #include "limiters/limiters.h"
-#include "mainwindow.h"
-#include "pipeline.h"
+#include "window/mainwindow.h"
+#include "model/pipeline.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
-#include "scenariodocument.h"
+#include "model/scenariodocument.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

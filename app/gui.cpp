@@ -1,7 +1,7 @@
 #include "gui.h"
 
-#include "documentactions.h"
-#include "mainwindow.h"
+#include "window/documentactions.h"
+#include "window/mainwindow.h"
 #include "presets.h"
 #include "scenariofile.h"
 

@@ -4,7 +4,7 @@
 #include "bench.h"
 #include "cluster_options.h"
 #include "command.h"
-#include "dashboard.h"
+#include "chart/dashboard.h"
 #include "arithmetic/decimal.h"
 #include "outputpath.h"
 #include "replay_command.h"

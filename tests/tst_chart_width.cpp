@@ -1,14 +1,14 @@
 // How wide the charts are, and that each frame is reduced once, to that width: at start-up, when
 // rows start or stop scrolling, when the first row appears after none; and the side panels and
 // the summary that share the window with them.
-#include "chartstack.h"
-#include "dashboard.h"
-#include "documentactions.h"
-#include "mainwindow.h"
-#include "pipeline.h"
+#include "chart/chartstack.h"
+#include "chart/dashboard.h"
+#include "window/documentactions.h"
+#include "window/mainwindow.h"
+#include "model/pipeline.h"
 #include "scenario/scenario.h"
-#include "scenariodocument.h"
-#include "summarytable.h"
+#include "model/scenariodocument.h"
+#include "chart/summarytable.h"
 #include "window_test.h"
 
 #include <QDockWidget>

@@ -3,12 +3,12 @@
 // rate, a 0 seed and 2,000,000 requests survive opening, showing, editing another value, undo,
 // revert, saving and the next start.
 #include "cli_run.h"
-#include "controlpanel.h"
-#include "documentactions.h"
-#include "scenariodocument.h"
+#include "panels/controlpanel.h"
+#include "window/documentactions.h"
+#include "model/scenariodocument.h"
 #include "scenariofile.h"
-#include "slidervalue.h"
-#include "summarytable.h"
+#include "panels/slidervalue.h"
+#include "chart/summarytable.h"
 #include "window_test.h"
 
 #include <QFile>

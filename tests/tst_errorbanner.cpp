@@ -1,13 +1,13 @@
 // What the window refuses or cannot draw is seen, and what the document holds is what Undo
 // brings back: the error banner and the greyed charts, the follow flag in the undo history,
 // explicit arrival times against the pattern's controls, and a pin that never resizes the window.
-#include "controlpanel.h"
-#include "documentactions.h"
-#include "errorbanner.h"
-#include "explainpanel.h"
+#include "panels/controlpanel.h"
+#include "window/documentactions.h"
+#include "panels/errorbanner.h"
+#include "panels/explainpanel.h"
 #include "presets.h"
-#include "scenariodocument.h"
-#include "slidervalue.h"
+#include "model/scenariodocument.h"
+#include "panels/slidervalue.h"
 #include "window_test.h"
 
 #include <QCheckBox>

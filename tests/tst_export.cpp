@@ -1,8 +1,8 @@
 // PNG export: the headless command and the pixels it draws.
-#include "chartstack.h"
-#include "dashboard.h"
+#include "chart/chartstack.h"
+#include "chart/dashboard.h"
 #include "presets.h"
-#include "rowchart.h"
+#include "chart/rowchart.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,17 +1,17 @@
 // File > Import configuration in the app (issue 23): a product's configuration becomes the
 // document's scenario as one undoable step, with the explanation `ratelab import` prints as its
 // lesson; a file that is not one leaves the document as it was and says why.
-#include "controlpanel.h"
-#include "documentactions.h"
-#include "lessonpanel.h"
-#include "mainwindow.h"
-#include "productgroup.h"
+#include "panels/controlpanel.h"
+#include "window/documentactions.h"
+#include "panels/lessonpanel.h"
+#include "window/mainwindow.h"
+#include "panels/productgroup.h"
 #include "limiters/products/product.h"
 
 #include <QLabel>
 #include <QLineEdit>
-#include "scenariodocument.h"
-#include "slidervalue.h"
+#include "model/scenariodocument.h"
+#include "panels/slidervalue.h"
 #include "window_test.h"
 
 #include <QTemporaryDir>

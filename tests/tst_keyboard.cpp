@@ -2,10 +2,10 @@
 // presentation mode is driven from the keyboard (the menu bar it hides held the keys), typing in
 // a number box edits only the box, the wheel scrolls the settings instead of changing a value on
 // the way, and a window saved on a large screen opens fitting a small one.
-#include "controlpanel.h"
-#include "playbackbar.h"
-#include "scenariodocument.h"
-#include "slidervalue.h"
+#include "panels/controlpanel.h"
+#include "panels/playbackbar.h"
+#include "model/scenariodocument.h"
+#include "panels/slidervalue.h"
 #include "window_test.h"
 
 #include <QAbstractButton>

@@ -1,7 +1,7 @@
 // tst_presets_worst: the lesson of the preset n-per-t ("N per T is not at most N in any T"),
 // each number derived by hand from semantics.md (core/limiters/worst_case.cpp has the derivations).
 #include "preset_rows.h"
-#include "frame.h"
+#include "model/frame.h"
 #include "presets.h"
 #include "scenario/rows.h"
 #include "limiters/worst_case.h"

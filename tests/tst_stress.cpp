@@ -9,17 +9,17 @@
 //
 // RATELAB_STRESS_CHANGES sets the number of changes (default 1000; CI runs 5000) and
 // RATELAB_STRESS_SEED the random seed (default 1; a failure prints it for replay).
-#include "chartstack.h"
-#include "controlpanel.h"
-#include "dashboard.h"
-#include "errorbanner.h"
+#include "chart/chartstack.h"
+#include "panels/controlpanel.h"
+#include "chart/dashboard.h"
+#include "panels/errorbanner.h"
 #include "arithmetic/decimal.h"
-#include "frame.h"
-#include "mainwindow.h"
-#include "scenariodocument.h"
-#include "pipeline.h"
-#include "rowchart.h"
-#include "slidervalue.h"
+#include "model/frame.h"
+#include "window/mainwindow.h"
+#include "model/scenariodocument.h"
+#include "model/pipeline.h"
+#include "chart/rowchart.h"
+#include "panels/slidervalue.h"
 
 #include <QCheckBox>
 #include <QComboBox>

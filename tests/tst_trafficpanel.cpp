@@ -1,8 +1,8 @@
 // The app's Traffic panel (issue 22): a log opened in the background, its busiest keys with their
 // denials, a key's traffic shown in the rows, and a sweep whose point sets the limit, each one
 // undo step. Headless (offscreen).
-#include "scenariodocument.h"
-#include "trafficpanel.h"
+#include "model/scenariodocument.h"
+#include "panels/trafficpanel.h"
 
 #include <QApplication>
 #include <QFile>

@@ -2,11 +2,11 @@
 // platform, settings in a scratch directory, and a wait for the pipeline's latest frame.
 #pragma once
 
-#include "chartstack.h"
-#include "dashboard.h"
-#include "mainwindow.h"
-#include "pipeline.h"
-#include "rowchart.h"
+#include "chart/chartstack.h"
+#include "chart/dashboard.h"
+#include "window/mainwindow.h"
+#include "model/pipeline.h"
+#include "chart/rowchart.h"
 
 #include <QApplication>
 #include <QMessageBox>

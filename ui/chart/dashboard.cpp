@@ -1,0 +1,390 @@
+#include "chart/dashboard.h"
+
+#include <algorithm>
+
+#include "outputpath.h"
+
+#include "chart/chartstack.h"
+#include "chart/rowchart.h"
+#include "limiters/algorithm_facts.h"
+#include "arithmetic/decimal.h"
+#include "scenario/rows.h"
+#include "chart/summarytable.h"
+
+#include <QHeaderView>
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QLabel>
+#include <QLocale>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace ratelab::ui {
+
+namespace {
+
+QString secs(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; }
+
+// perSecond writes a rate as "5/6/s" that a wrapped title never splits at a slash (a word joiner
+// follows each one).
+QString perSecond(const std::string& rate)
+{
+    QString text = QString::fromStdString(rate) + "/s";
+    return text.replace('/', QString("/\u2060"));
+}
+
+// Legend explains the strip's marks once for every row: shape and lane, not only colour.
+class Legend : public QWidget {
+public:
+    using QWidget::QWidget;
+    QSize sizeHint() const override { return {entriesWidth() + 8, fontMetrics().height() + 8}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        double x = width() - entriesWidth() - 4;
+        const double y = height() / 2.0;
+        for (const auto& [lane, text] : entries()) {
+            RowChart::paintMark(&p, QPointF(x + 5, y), lane);
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(QPointF(x + 14, y + fontMetrics().ascent() / 2.0 - 1), text);
+            x += 14 + fontMetrics().horizontalAdvance(text) + 16;
+        }
+    }
+
+private:
+    static std::vector<std::pair<RowChart::Lane, QString>> entries()
+    {
+        return {{RowChart::Lane::Admitted, "admitted"},
+                {RowChart::Lane::Delayed, "admitted after a delay"},
+                {RowChart::Lane::Denied, "denied"}};
+    }
+    int entriesWidth() const
+    {
+        int w = 0;
+        for (const auto& e : entries())
+            w += 14 + fontMetrics().horizontalAdvance(e.second) + 16;
+        return w;
+    }
+};
+
+// StaleCover lies over the charts and the table of a frame that is no longer current: a
+// translucent wash of the background with the reason in the middle.
+class StaleCover : public QWidget {
+public:
+    explicit StaleCover(QWidget* parent)
+        : QWidget(parent)
+    {
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+    }
+    void setReason(const QString& why)
+    {
+        m_reason = why;
+        update();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        QColor wash = palette().color(QPalette::Base);
+        wash.setAlpha(200);
+        p.fillRect(rect(), wash);
+        QFont f = font();
+        f.setBold(true);
+        p.setFont(f);
+        p.setPen(palette().color(QPalette::WindowText));
+        const QRect box = rect().adjusted(24, 24, -24, -24);
+        p.drawText(box, Qt::AlignCenter | Qt::TextWordWrap,
+                   QObject::tr("Not current: these settings cannot be simulated (%1).\nThe greyed charts show the last "
+                               "settings that could be.")
+                       .arg(m_reason));
+    }
+
+private:
+    QString m_reason;
+};
+
+} // namespace
+
+Dashboard::Dashboard(QWidget* parent)
+    : Dashboard(nullptr, parent)
+{
+}
+
+Dashboard::Dashboard(Stage* stage, QWidget* parent)
+    : QWidget(parent)
+    , m_stage(stage ? stage : new Stage(this))
+    , m_title(new QLabel(this))
+    , m_splitter(new QSplitter(Qt::Vertical, this))
+    , m_charts(new ChartStack(m_splitter))
+    , m_summary(new SummaryTable(m_splitter))
+{
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Base);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    m_title->setWordWrap(true);
+    m_title->setContentsMargins(8, 6, 8, 2);
+    m_splitter->addWidget(m_charts);
+    m_splitter->addWidget(m_summary);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 0);
+    m_splitter->setChildrenCollapsible(false);
+    m_summary->setMinimumHeight(m_summary->horizontalHeader()->height() + 3 * 22);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
+    top->addWidget(new Legend(this));
+    layout->addLayout(top);
+    layout->addWidget(m_splitter, 1);
+    connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_fitSummary = false; });
+    connect(m_stage, &Stage::frameChanged, this, &Dashboard::showFrame);
+    connect(m_stage, &Stage::playheadChanged, this, &Dashboard::showPlayhead);
+    if (m_stage->frame().trace) // a window's stage may have a frame already
+        showFrame();
+}
+
+void Dashboard::showFrame()
+{
+    const Frame& frame = m_stage->frame();
+    m_title->setText(describe(*frame.scenario));
+    m_charts->setFrame(m_stage->sharedFrame());
+    m_summary->setFrame(frame);
+    showCounts();
+    fitSummary();
+}
+
+void Dashboard::setStale(const QString& why)
+{
+    if (why == m_staleReason)
+        return;
+    m_staleReason = why;
+    if (!m_staleCover)
+        m_staleCover = new StaleCover(this);
+    static_cast<StaleCover*>(m_staleCover)->setReason(why);
+    m_staleCover->setGeometry(m_splitter->geometry());
+    m_staleCover->setVisible(!why.isEmpty());
+    m_staleCover->raise();
+    m_title->setEnabled(why.isEmpty());
+}
+
+void Dashboard::showPlayhead()
+{
+    m_charts->setPlayhead(m_stage->playhead());
+    showCounts();
+}
+
+void Dashboard::showCounts()
+{
+    const Frame& frame = m_stage->frame();
+    if (!frame.trace)
+        return;
+    const std::optional<Playhead>& playhead = m_stage->playhead();
+    // Rows laid out for a frame still being built have no counts yet.
+    const int rows = std::min(m_charts->rowCount(), int(frame.rows.size()));
+    for (int r = 0; r < rows; ++r)
+        m_charts->row(r)->setCounts(m_stage->counts().row(std::size_t(r)), playhead.has_value());
+    m_summary->setCounts(m_stage->counts(), playhead ? std::optional<Nanos>(playhead->t) : std::nullopt);
+}
+
+void Dashboard::fitSummary()
+{
+    if (!m_fitSummary)
+        return;
+    const int total = m_splitter->height();
+    const int summary = std::min(m_summary->sizeHint().height(), total / 3);
+    m_splitter->setSizes({total - summary, summary});
+}
+
+void Dashboard::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitSummary();
+    if (m_staleCover)
+        m_staleCover->setGeometry(m_splitter->geometry());
+}
+
+void Dashboard::restoreSplitter(const QByteArray& state)
+{
+    m_fitSummary = !m_splitter->restoreState(state);
+}
+
+QString Dashboard::describe(const Scenario& s)
+{
+    const LimiterConfig& c = s.config;
+    const QLocale locale; // counts with the reader's thousands separators: "1,000,000 requests"
+    const auto n = [&locale](auto v) { return locale.toString(qlonglong(v)); };
+    QString text = s.title.empty() ? QString("RateLab") : QString::fromStdString(s.title);
+    // Product models take their own options (`average 6, period 1m`): a scenario of products
+    // alone is described by those, not by a limit and window they do not read.
+    QStringList options;
+    for (const ProductOption& o : c.productOptions())
+        options << QString::fromStdString(o.name + " " + o.value);
+    const bool productsAlone = !options.isEmpty() && !s.algorithms.empty()
+                               && std::all_of(s.algorithms.begin(), s.algorithms.end(), isProduct);
+    if (productsAlone) {
+        text += " — " + options.join(", ");
+    } else {
+        text += QString(" — limit %1 per %2, capacity %3, rate %4")
+                    .arg(n(c.limit()))
+                    .arg(secs(c.windowNanos()))
+                    .arg(n(c.capacity()))
+                    .arg(perSecond(c.rate().exactText()));
+        if (!options.isEmpty())
+            text += "; " + options.join(", ");
+    }
+    const Pattern& p = s.pattern;
+    if (s.explicitArrivals) {
+        text += QString(" — %1 arrivals from a file").arg(n(s.explicitArrivals->size()));
+    } else {
+        switch (p.kind) {
+        case PatternKind::Uniform:
+            text += p.count == 1 ? QString(" — 1 request") : QString(" — %1 requests %2 apart").arg(n(p.count)).arg(secs(p.delayNanos));
+            break;
+        case PatternKind::Burst:
+            text += QString(" — %1 requests in bursts of %2 every %3").arg(n(p.count), n(p.burstSize)).arg(secs(p.periodNanos));
+            break;
+        case PatternKind::Poisson:
+            text += QString(" — %1 Poisson requests at %2 (seed %3)")
+                        .arg(n(p.count))
+                        .arg(perSecond(p.lambda.exactText()))
+                        .arg(p.seed);
+            break;
+        case PatternKind::Edge:
+            text += QString(" — %1 requests %2 before a window boundary, %1 at it").arg(n(c.limit())).arg(secs(p.gapNanos));
+            break;
+        case PatternKind::Worst:
+            text += QString(" — the worst case of %1 in any %2")
+                        .arg(QString::fromUtf8(facts(p.worstOf).phrase))
+                        .arg(secs(boundWindowNanos(p, c)));
+            break;
+        }
+        if (p.startNanos != 0)
+            text += QString(", from %1").arg(secs(p.startNanos));
+    }
+    if (!s.addedArrivals.empty())
+        text += s.addedArrivals.size() == 1 ? QString(", 1 sent by hand") : QString(", %1 sent by hand").arg(n(s.addedArrivals.size()));
+    return text;
+}
+
+QImage Dashboard::render(qreal scale)
+{
+    QImage image(size() * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(scale);
+    image.fill(palette().color(QPalette::Base));
+    QPainter painter(&image);
+    QWidget::render(&painter);
+    // The splitter's grip is for the mouse, not for a slide.
+    for (int i = 1; i < m_splitter->count(); ++i) {
+        const QSplitterHandle* grip = m_splitter->handle(i);
+        painter.fillRect(QRect(grip->mapTo(this, QPoint(0, 0)), grip->size()), palette().color(QPalette::Base));
+    }
+    painter.end();
+    return image;
+}
+
+void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range)
+{
+    dashboard.setAttribute(Qt::WA_DontShowOnScreen);
+    dashboard.layout()->setContentsMargins(16, 10, 16, 10); // an image for a slide gets margins
+    // A dashboard already laid out at this size knows its rows' pixel width: one pass suffices.
+    const bool laidOut = dashboard.isVisible() && dashboard.size() == size && dashboard.charts()->rowCount() > 0;
+    dashboard.resize(size);
+    if (!laidOut) { // empty rows first, so the frame is reduced once, to their width
+        dashboard.charts()->prepareRows(rowCount(scenario));
+        dashboard.show();
+        QApplication::processEvents();
+    }
+    auto shared = std::make_shared<const Scenario>(scenario);
+    Frame frame = buildFrame(shared, nullptr, range, dashboard.charts()->laidOutColumns());
+    if (!frame.error.isEmpty())
+        throw InputError(frame.error.toStdString());
+    dashboard.setFrame(frame);
+    dashboard.show();
+    QApplication::processEvents();
+    // The title or the summary could have changed the rows' width: reduce to it if so.
+    const int columns = dashboard.charts()->columns();
+    if (!frame.rows.empty() && columns != int(frame.rows.front().columns.size())) {
+        frame = buildFrame(shared, frame.trace, frame.range, columns);
+        dashboard.setFrame(frame);
+        QApplication::processEvents();
+    }
+}
+
+void layoutForExport(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range)
+{
+    // A level plot keeps a readable height (its line, ceiling and labels apart).
+    dashboard.charts()->setMinimumPlotHeight(28);
+    layoutOffscreen(dashboard, scenario, size, range);
+    // Every row is drawn, none scrolled away, and the title and the legend are never clipped:
+    // a size too small for them is laid out larger, in the same proportions, and the image
+    // fitted into the size asked (below).
+    const int minimumWidth = dashboard.minimumSizeHint().width() + 160;
+    const int overflow = dashboard.charts()->rowsOverflow();
+    if (overflow > 0 || size.width() < minimumWidth) {
+        const double grow = std::max({1.0, double(minimumWidth) / size.width(),
+                                      double(dashboard.height() + overflow + 4) / std::max(1, dashboard.height())});
+        layoutOffscreen(dashboard, scenario, (QSizeF(size) * grow).toSize(), range);
+        for (int i = 0; i < 3 && dashboard.charts()->rowsOverflow() > 0; ++i) { // the table may have grown too
+            const QSize now = dashboard.size();
+            const double more = double(now.height() + dashboard.charts()->rowsOverflow() + 4) / now.height();
+            layoutOffscreen(dashboard, scenario, (QSizeF(now) * more).toSize(), range);
+        }
+    }
+}
+
+QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range)
+{
+    Dashboard dashboard;
+    layoutForExport(dashboard, scenario, size, range);
+    const QSize target = (QSizeF(size) * scale).toSize();
+    if (dashboard.size() == size)
+        return dashboard.render(scale);
+    // The rows have a minimum height: a dashboard asked smaller than it can lay out is drawn at
+    // its own size, at a scale that keeps what is rendered within the pixel cap, and fitted into
+    // an image of exactly the size asked, centred on the background.
+    const QSize laid = dashboard.size();
+    const qreal fit = std::min(qreal(target.width()) / laid.width(), qreal(target.height()) / laid.height());
+    const qreal renderScale = std::min(scale, std::max(fit, qreal(1)));
+    const QImage drawn = dashboard.render(renderScale);
+    const QImage fitted = drawn.scaled(target, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    QImage image(target, QImage::Format_ARGB32_Premultiplied);
+    image.fill(dashboard.palette().color(QPalette::Base));
+    QPainter painter(&image);
+    painter.drawImage((target.width() - fitted.width()) / 2, (target.height() - fitted.height()) / 2, fitted);
+    painter.end();
+    image.setDevicePixelRatio(scale);
+    return image;
+}
+
+QString writeImage(const QImage& image, const QString& path)
+{
+    if (const QString problem = io::outputPathProblem(path); !problem.isEmpty())
+        return problem;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    QImageWriter writer(&file, QFileInfo(path).suffix().toLower().toLatin1());
+    if (writer.format().isEmpty() || !QImageWriter::supportedImageFormats().contains(writer.format()))
+        writer.setFormat("png");
+    if (!writer.write(image)) {
+        file.cancelWriting();
+        return QString("cannot write %1: %2").arg(path, writer.errorString());
+    }
+    if (!file.commit())
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,87 @@
+// Dashboard is what RateLab shows and exports: a title with the settings, one chart row per
+// algorithm on a shared time axis, and the summary table.
+#pragma once
+
+#include "model/frame.h"
+#include "model/stage.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QSplitter;
+
+namespace ratelab::ui {
+
+class ChartStack;
+class SummaryTable;
+
+class Dashboard : public QWidget {
+    Q_OBJECT
+public:
+    // Dashboard draws `stage` (a window's), or a stage of its own (an export, a test).
+    explicit Dashboard(QWidget* parent = nullptr);
+    Dashboard(Stage* stage, QWidget* parent);
+
+    Stage* stage() const { return m_stage; }
+    // setFrame sets the stage's frame; the charts and the table read that one shared, immutable frame.
+    void setFrame(std::shared_ptr<const Frame> frame) { m_stage->setFrame(std::move(frame)); }
+    void setFrame(const Frame& frame) { setFrame(std::make_shared<const Frame>(frame)); }
+    // setStale greys the charts and the table and says why they are not current (the settings
+    // could not be simulated); an empty reason shows them as current again.
+    void setStale(const QString& why);
+    bool isStale() const { return !m_staleReason.isEmpty(); }
+    // setPlayhead sets the stage's playhead: marks, and counts in the rows and the table, up to
+    // it; nullopt shows everything and the totals.
+    void setPlayhead(std::optional<Playhead> playhead) { m_stage->setPlayhead(playhead); }
+    const Frame& frame() const { return m_stage->frame(); }
+    ChartStack* charts() const { return m_charts; }
+    SummaryTable* summary() const { return m_summary; }
+    QSplitter* splitter() const { return m_splitter; }
+    // restoreSplitter restores a saved split; without one the summary gets the room it needs.
+    void restoreSplitter(const QByteArray& state);
+
+    // render draws the dashboard as it is now into an image of size * scale pixels.
+    QImage render(qreal scale = 1.0);
+
+    // describe sums up a scenario's settings in one line, for the title.
+    static QString describe(const Scenario& s);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void fitSummary();
+    void showFrame();    // the stage's frame changed
+    void showPlayhead(); // the stage's playhead moved
+    void showCounts();
+
+    Stage* m_stage;
+    QLabel* m_title;
+    QSplitter* m_splitter;
+    ChartStack* m_charts;
+    SummaryTable* m_summary;
+    bool m_fitSummary = true;
+    QString m_staleReason;
+    QWidget* m_staleCover = nullptr;
+};
+
+// layoutOffscreen lays out `dashboard` (not shown on any screen) at `size` with a frame of the
+// scenario over `range` (empty: the full range), reduced to the rows' exact pixel width.
+void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range = {});
+
+// layoutForExport is layoutOffscreen at `size`, or, when its rows would not all fit without
+// scrolling or its title and legend would be clipped, at a larger size of the same proportions:
+// the dashboard's size is then what renderOffscreen scales down to `size`.
+void layoutForExport(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range = {});
+
+// renderOffscreen lays out a fresh dashboard of `size` for the scenario over `range` (empty: the
+// full range), draws it at `scale` and returns the image; InputError from the scenario propagates.
+QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range = {});
+
+// writeImage saves an image atomically (QSaveFile) in the format the path's suffix names. It
+// returns an empty string on success and the reason otherwise; the old file is kept on failure.
+QString writeImage(const QImage& image, const QString& path);
+
+} // namespace ratelab::ui

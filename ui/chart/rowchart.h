@@ -1,0 +1,234 @@
+// RowChart draws one algorithm of a frame: its allow/deny strip above, its level below.
+//
+// The level is a line in the chart's plot area built from the row's pixel-column reduction (a
+// few points per column, never one per request), with the limit or capacity as a dashed Qt
+// Charts line. The strip and
+// the window boundaries are painted over the chart: when the visible requests fit, one mark per
+// request at its exact time (admitted: green circle, top lane; delayed: amber triangle, middle
+// lane; denied: red cross, bottom lane), otherwise one bar per pixel column and lane.
+#pragma once
+
+#include "view/key_levels.h"
+
+#include "model/frame.h"
+
+#include <QChartView>
+
+#include <optional>
+#include <utility>
+
+class QLineSeries;
+class QPainter;
+class QValueAxis;
+
+namespace ratelab::ui {
+
+class RowChart : public QChartView {
+    Q_OBJECT
+public:
+    explicit RowChart(QWidget* parent = nullptr);
+
+    // setFrame shows result `row` of the frame, shared with every other view of it (no copy).
+    void setFrame(std::shared_ptr<const Frame> frame, std::size_t row);
+    // previewRange moves the time axis at once, before the re-reduced frame arrives.
+    void previewRange(TimeRange range);
+
+    // setMinimumPlotHeight keeps the level plot at least this tall (the row grows to fit).
+    void setMinimumPlotHeight(int pixels);
+    // setCounts sets the counts in the header: so far (partial) or in all.
+    void setCounts(const Counts& counts, bool partial);
+    const Counts& counts() const { return m_counts; }
+    // badgeTip says what the "×N" badge at `pos` counts ("19 at 10 instants from 0 s to 9 s (10
+    // at 0 s)"), or nothing when there is none there.
+    QString badgeTip(QPointF pos) const;
+    // countsText is the header's right side: the counts up to the playhead, and the bound.
+    QString countsText() const;
+    // headerTexts are the title and the counts as the header draws them, elided to share it.
+    std::pair<QString, QString> headerTexts() const;
+    QRectF headerRect() const;
+    // setPlayhead shows only the requests the playhead has reached, with a line at its time;
+    // nullopt shows everything.
+    void setPlayhead(std::optional<Playhead> playhead);
+
+    Algorithm algorithm() const;
+    // plotRect is the plot area in widget coordinates.
+    QRectF plotRect() const;
+    // plotColumns is the width of the plot area in pixels: the reduction's column count.
+    int plotColumns() const;
+    // markPosition is the centre of the row's decision i's mark in widget coordinates (for a row
+    // over the arrivals, decision i is request i).
+    QPointF markPosition(std::size_t i) const;
+    // requestAt is the request whose mark is nearest to pos (within a few pixels), if any.
+    std::optional<std::size_t> requestAt(QPointF pos) const;
+    // decisionAt is the row's decision whose mark is nearest to pos (within a few pixels), if any.
+    std::optional<std::size_t> decisionAt(QPointF pos) const;
+    // hoverText describes the row's decision i: time, verdict, remaining, retry-after, levels, and
+    // the response headers a server would send.
+    QString hoverText(std::size_t i) const;
+    // boundLabel names the closest window on the level plot ("10 in this 10 s: the bound"), and
+    // boundLabelBox is where it is drawn: where the level line leaves room (empty: not drawn).
+    QString boundLabel() const;
+    QRectF boundLabelBox() const;
+    // crossesLevel is true when the level line, or a node's or client's line, passes through
+    // box (in widget pixels).
+    bool crossesLevel(const QRectF& box) const;
+    // crossesCeiling is true when the dashed ceiling line passes through box.
+    bool crossesCeiling(const QRectF& box) const;
+    // keyBox is where the key of the node or client lines is drawn: the first corner of the plot
+    // no line passes through (top left, bottom left, bottom right), else (and above attempt
+    // bars) the top left.
+    QRectF keyBox() const;
+    // title is the row's name: the algorithm's, or the row's own ("Layered policy: ...").
+    QString title() const;
+    static QString titleOf(const AlgorithmTrace& result);
+    // shownEnd is one past the last visible request drawn: those after the playhead are not.
+    std::size_t shownEnd() const;
+    // exactMarks reports whether every visible request has its own mark.
+    bool exactMarks() const;
+    // levelPoints is the level polyline drawn, as (seconds, level) vertices.
+    const QList<QPointF>& levelPoints() const { return m_levelPoints; }
+    // KeyLine is one node's, the store's or one client's level (key_levels.h), in seconds.
+    struct KeyLine {
+        QString name;
+        int index = 0;
+        QList<QPointF> points;
+    };
+    // keyLines are the level lines of a row whose state is not one limiter's; keyLinesOmitted
+    // counts the quieter states not drawn.
+    const std::vector<KeyLine>& keyLines() const { return m_keyLines; }
+    std::int64_t keyLinesOmitted() const { return m_keyLinesOmitted; }
+    // nginxLeftovers is, for an nginx row whose requests all have marks, each rejected visible
+    // request's time and what nginx still held then, in its own unit (thousandths of a
+    // request): the "1/1000 left" that rejects it. Empty for the other rows.
+    const std::vector<std::pair<Nanos, std::int64_t>>& nginxLeftovers() const { return m_nginxLeft; }
+    // thousandthsLabels is the right-hand axis of an nginx row: the level axis's ticks and the
+    // ceiling (burst) in nginx's own unit, whole thousandths of a request, as (level, text).
+    // Empty for the other rows, which keep the same room on the right when any row is nginx's.
+    std::vector<std::pair<double, QString>> thousandthsLabels() const;
+    // ceilingSteps is the dashed ceiling from each time on, as (seconds, level): one step, or one
+    // more at each limit change in view.
+    const std::vector<std::pair<double, double>>& ceilingSteps() const { return m_ceilingSteps; }
+
+    enum class Lane { Admitted, Delayed, Denied };
+    // laneCentre is the y of a lane's centre in widget coordinates.
+    double laneCentre(Lane lane) const { return mapFromScene(QPointF(0, laneY(lane))).y(); }
+
+    // paintMark draws the mark of a lane centred on c: circle, triangle or cross, in the lane's
+    // colour or `color` (a cluster's node), filled or hollow (a retry).
+    static void paintMark(QPainter* p, QPointF c, Lane lane, double scale = 1.0, QColor color = {}, bool hollow = false);
+    // nodeColor is the colour of a cluster's node n (or of client n of a few) on the marks.
+    static QColor nodeColor(int node);
+    QColor levelColor() const;
+    static QColor admittedColor();
+    static QColor delayedColor();
+    static QColor deniedColor();
+
+    // setPinned highlights request i (clicked in any row), or nothing.
+    void setPinned(std::optional<std::size_t> i);
+
+signals:
+    void zoomRequested(double anchorSeconds, double factor);
+    void panRequested(double deltaSeconds);
+    // spanSelected asks to zoom to [from, to] seconds (Shift+drag).
+    void spanSelected(double fromSeconds, double toSeconds);
+    // requestClicked reports a click on request i's mark, or on no mark (nullopt).
+    void requestClicked(std::optional<std::size_t> i);
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    // The strip and labels grow with the font, so presentation mode's larger type never
+    // overlaps the marks or clips a label.
+    int headerHeight() const;
+    int laneHeight() const;
+    int stripHeight() const { return 3 * laneHeight() + 4; }
+    // A mark is at most 0.85 of its lane tall, so marks of two lanes never touch.
+    double markScale() const { return laneHeight() / 9.5; }
+    void updateMargins();
+
+    void applyPalette();
+    double xOf(double seconds) const;
+    double laneY(Lane lane) const;
+    QRectF plot() const;
+    Lane laneOf(Verdict v) const;
+    void drawStrip(QPainter* p) const;
+    void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
+    // m_badgeTips: each "×N" badge drawn last and what it counts, for its tooltip.
+    mutable std::vector<std::pair<QRectF, QString>> m_badgeTips;
+    // drawDepartures marks when each delayed request leaves a queue (t + delay), along the
+    // bottom of the level plot, where the line steps down.
+    void drawDepartures(QPainter* p) const;
+    QString legendText() const;
+    // clientCount is the scenario's number of clients (0 without clients).
+    int clientCount() const;
+    void drawBoundaries(QPainter* p) const;
+    void drawHeader(QPainter* p) const;
+    void drawLevelLabels(QPainter* p) const;
+    // levelTicks are the values labelled on the level axis (the ceiling is labelled apart).
+    std::vector<double> levelTicks() const;
+    void drawLevel(QPainter* p) const;
+    void drawPlayhead(QPainter* p) const;
+    // levelCeiling is the ceiling in force at the view's right edge, where its name is written.
+    double levelCeiling() const;
+    std::vector<std::pair<double, double>> m_ceilingSteps; // ceilingSteps()
+    void buildCeilingSteps(const Frame& frame);
+    // visibleRight is the right edge of what is drawn: the plot's, or the playhead's.
+    double visibleRight() const;
+    QString ceilingName() const;
+
+    std::shared_ptr<const Frame> m_frame; // never null: an empty frame until the first
+    std::size_t m_row = 0;
+    TimeRange m_range;
+    QList<QPointF> m_levelPoints;
+    QLineSeries* m_ceiling;
+    QValueAxis* m_timeAxis;
+    QValueAxis* m_levelAxis;
+    std::optional<QPointF> m_dragFrom;
+    std::optional<QPointF> m_pressAt;
+    std::optional<QPointF> m_boxFrom, m_boxTo;
+    std::optional<std::size_t> m_pinned;
+    double secondsAt(double sceneX) const;
+    void drawPinned(QPainter* p) const;
+    void drawBox(QPainter* p) const;
+    std::optional<Playhead> m_playhead;
+    int m_minimumPlotHeight = 8;
+    Counts m_counts;
+    bool m_partialCounts = false;
+    // A queue's visible delayed requests: (request, departure time), read once a frame.
+    std::vector<std::pair<std::size_t, Nanos>> m_departures;
+    // nginx: what it holds, in thousandths of a request, as (seconds, thousandths) vertices from
+    // the first visible admission on, and the rejected requests' leftovers.
+    QList<QPointF> m_nginxWater;
+    std::vector<KeyLine> m_keyLines;
+    std::int64_t m_keyLinesOmitted = 0;
+    std::optional<AttemptBuckets> m_attemptRates; // client rows with retries
+    void buildKeyLines();
+    void drawKeyLines(QPainter* p) const;
+    void drawAttemptRates(QPainter* p) const;
+    std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
+    void buildNginxWater();
+    // nginx's own axis (rowchart_nginx.cpp): room kept on the right of every row when any row is
+    // nginx's, so the rows' plots keep one left and right edge.
+    bool m_thousandthsRoom = false;
+    int rightMargin() const;
+    void drawThousandths(QPainter* p) const;
+    // The worst case (rowchart_bound.cpp): the row's bound in any T, what it reached, where.
+    std::optional<BoundReach> m_bound;
+    void computeBound();
+    QString boundText() const;
+    void drawBound(QPainter* p) const;      // the closest window's band, under the level line
+    void drawBoundLabel(QPainter* p) const; // its count, over the level line
+    std::optional<std::pair<double, double>> boundBand() const;
+    QColor boundColor() const;
+    bool crosses(const QList<QPointF>& points, double unit, const QRectF& box) const; // a polyline of (s, level / unit)
+    QStringList keyNames() const;
+};
+
+} // namespace ratelab::ui

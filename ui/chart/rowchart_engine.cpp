@@ -1,0 +1,190 @@
+// RowChart's views of an engine row (rowchart.h): each node's, the store's or each client's
+// level line (key_levels.h), and a retry storm's attempts a second.
+#include "chart/rowchart.h"
+
+#include "view/key_levels.h"
+#include "report/report_run.h"
+#include "engine/simulator.h"
+#include "chart/timeaxis.h"
+
+#include <QLocale>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace ratelab::ui {
+
+void RowChart::buildKeyLines()
+{
+    m_keyLines.clear();
+    m_keyLinesOmitted = 0;
+    m_attemptRates.reset();
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    if (result.engine && result.clients && result.clients->attempts > result.clients->requests) {
+        // Retries happened: the attempts a second, first attempts and retries stacked.
+        AttemptBuckets b = attemptBuckets(result.engine->run, m_frame->range.from, m_frame->range.to, 60);
+        if (std::any_of(b.retries.begin(), b.retries.end(), [](std::int64_t n) { return n > 0; }))
+            m_attemptRates = std::move(b);
+    }
+    // Replayed with the frame, off the GUI thread (rowLines); here only what the frame shows.
+    if (m_row >= m_frame->extras.size() || !m_frame->extras[m_row].keys)
+        return;
+    const KeyLevels& levels = *m_frame->extras[m_row].keys;
+    const Nanos from = m_frame->range.from, to = m_frame->range.to;
+    for (const KeyLevel& level : levels.lines) {
+        KeyLine line{QString::fromStdString(level.name), level.index, {}};
+        // Only what the frame shows, and one point either side so the line reaches its edges.
+        const auto& pts = level.points;
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+            const bool near = (pts[i].t >= from && pts[i].t <= to) || (i + 1 < pts.size() && pts[i + 1].t >= from && pts[i].t < from)
+                              || (i > 0 && pts[i - 1].t <= to && pts[i].t > to);
+            if (near)
+                line.points.append(QPointF(secondsAsDouble(pts[i].t), pts[i].level));
+        }
+        m_keyLines.push_back(std::move(line));
+    }
+    m_keyLinesOmitted = levels.others;
+}
+
+QStringList RowChart::keyNames() const
+{
+    QStringList names;
+    for (const KeyLine& line : m_keyLines)
+        names << line.name;
+    if (m_keyLinesOmitted > 0)
+        names << tr("%n others not drawn", "", int(std::min<std::int64_t>(m_keyLinesOmitted, 1'000'000)));
+    return names;
+}
+
+QRectF RowChart::keyBox() const
+{
+    if (m_keyLines.empty())
+        return {};
+    const QRectF p0 = plot();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFontMetricsF fm(small);
+    // As many entries as fit in the plot's width.
+    double w = 8;
+    const QStringList names = keyNames();
+    for (qsizetype k = 0; k < names.size(); ++k) {
+        const double entry = fm.horizontalAdvance(names[k]) + (k < qsizetype(m_keyLines.size()) ? 14 : 0) + 12;
+        if (w + entry > p0.width() - 8)
+            break;
+        w += entry;
+    }
+    const double h = fm.height() + 2;
+    const QRectF candidates[] = {QRectF(p0.left() + 2, p0.top() + 1, w, h), QRectF(p0.left() + 2, p0.bottom() - h - 1, w, h),
+                                 QRectF(p0.right() - w - 2, p0.bottom() - h - 1, w, h)};
+    if (m_attemptRates) // the bottom third holds the attempt bars
+        return candidates[0];
+    for (const QRectF& c : candidates)
+        if (!crossesLevel(c))
+            return c;
+    return candidates[0];
+}
+
+void RowChart::drawKeyLines(QPainter* p) const
+{
+    // One line per node, store or client, in its strip colour, and a key at the top left.
+    const QRectF p0 = plot();
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
+    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
+    p->save();
+    p->setClipRect(QRectF(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, visibleRight()), p0.bottom() + 2)));
+    for (const KeyLine& line : m_keyLines) {
+        QPolygonF poly;
+        for (const QPointF& q : line.points) {
+            if (q.x() > limit)
+                break;
+            poly << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
+        }
+        QPen pen(nodeColor(line.index), 1.6);
+        pen.setCosmetic(true);
+        p->setPen(pen);
+        p->drawPolyline(poly);
+    }
+    p->setClipping(false);
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p->setFont(small);
+    const QFontMetricsF fm(small);
+    const QRectF box = keyBox();
+    p->fillRect(box, palette().color(QPalette::Base)); // a line under the key never strikes it
+    double x = box.left() + 4;
+    const double y = box.top() + fm.ascent() + 1;
+    const QStringList names = keyNames();
+    for (qsizetype k = 0; k < names.size(); ++k) {
+        const bool swatch = k < qsizetype(m_keyLines.size());
+        const double w = fm.horizontalAdvance(names[k]) + (swatch ? 14 : 0);
+        if (x + w > box.right())
+            break;
+        if (swatch) {
+            p->fillRect(QRectF(x, y - fm.ascent() / 2 - 1, 10, 3), nodeColor(m_keyLines[std::size_t(k)].index));
+            x += 14;
+        }
+        p->setPen(palette().color(swatch ? QPalette::WindowText : QPalette::PlaceholderText));
+        p->drawText(QPointF(x, y), names[k]);
+        x += fm.horizontalAdvance(names[k]) + 12;
+    }
+    p->restore();
+}
+
+void RowChart::drawAttemptRates(QPainter* p) const
+{
+    if (!m_attemptRates)
+        return;
+    // Bars along the bottom of the plot, up to a third of its height: first attempts, with the
+    // retries stacked on them in the denials' colour. The peak rate labels the scale.
+    const AttemptBuckets& b = *m_attemptRates;
+    const QRectF p0 = plot();
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double sx = p0.width() / (to - from);
+    const double width = double(b.widthNanos) / 1e9;
+    std::int64_t peak = 1;
+    for (std::size_t k = 0; k < b.first.size(); ++k)
+        peak = std::max(peak, b.first[k] + b.retries[k]);
+    const double sy = p0.height() / 3 / double(peak);
+    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
+    QColor firstColor = palette().color(QPalette::WindowText), retryColor = deniedColor();
+    firstColor.setAlphaF(0.18);
+    retryColor.setAlphaF(0.35);
+    p->save();
+    p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
+    for (std::size_t k = 0; k < b.first.size(); ++k) {
+        const double t0 = double(b.from) / 1e9 + double(k) * width;
+        if (t0 > limit)
+            break;
+        const double x0 = p0.left() + (t0 - from) * sx, x1 = x0 + width * sx - 1;
+        const double h1 = double(b.first[k]) * sy, h2 = double(b.retries[k]) * sy;
+        p->fillRect(QRectF(QPointF(x0, p0.bottom() - h1), QPointF(x1, p0.bottom())), firstColor);
+        p->fillRect(QRectF(QPointF(x0, p0.bottom() - h1 - h2), QPointF(x1, p0.bottom() - h1)), retryColor);
+    }
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p->setFont(small);
+    const QFontMetricsF fm(small);
+    p->setPen(palette().color(QPalette::PlaceholderText));
+    p->drawText(QRectF(p0.left(), p0.bottom() - p0.height() / 3 - fm.height() - 2, p0.width() - 6, fm.height()),
+                Qt::AlignRight | Qt::AlignVCenter, tr("bars: attempts a second (retries on top)"));
+    // The bars have their own scale, not the level axis's: the tallest one says its rate.
+    std::size_t tallest = 0;
+    for (std::size_t k = 1; k < b.first.size(); ++k)
+        if (b.first[k] + b.retries[k] > b.first[tallest] + b.retries[tallest])
+            tallest = k;
+    const double t0 = double(b.from) / 1e9 + double(tallest) * width;
+    if (!b.first.empty() && t0 <= limit) {
+        const QString rate = tr("%1/s").arg(QLocale().toString(double(peak) / width, 'g', 4));
+        const double w = fm.horizontalAdvance(rate) + 4;
+        const double centre = p0.left() + (t0 + width / 2 - from) * sx;
+        const QRectF box(std::clamp(centre - w / 2, p0.left(), std::max(p0.left(), p0.right() - w)),
+                         p0.bottom() - double(peak) * sy - fm.height() - 1, w, fm.height());
+        p->fillRect(box, palette().color(QPalette::Base));
+        p->drawText(box, Qt::AlignCenter, rate);
+    }
+    p->restore();
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,87 @@
+// RowChart's nginx parts: the water nginx holds, replayed in its own unit, and the right-hand
+// axis that reads it in that unit (whole thousandths of a request).
+#include "chart/rowchart.h"
+
+#include "limiters/nginx_limit_req.h"
+#include "scenario/rows.h"
+
+#include "limiters/algorithm_facts.h"
+
+#include <QFontMetricsF>
+#include <QLocale>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ratelab::ui {
+
+namespace {
+
+// thousandthsText writes a level in nginx's unit: 1.2 requests is "1,200".
+QString thousandthsText(double level) { return QLocale().toString(qint64(std::llround(level * 1000))); }
+
+} // namespace
+
+int RowChart::rightMargin() const
+{
+    // Room for "120,000" (a burst of 120), when any row is nginx's; 14 px otherwise.
+    return m_thousandthsRoom ? QFontMetrics(font()).horizontalAdvance("000,000") + 10 : 14;
+}
+
+std::vector<std::pair<double, QString>> RowChart::thousandthsLabels() const
+{
+    std::vector<std::pair<double, QString>> labels;
+    if (!m_frame->trace || algorithm() != Algorithm::NginxLimitReq)
+        return labels;
+    for (const double v : levelTicks())
+        labels.emplace_back(v, thousandthsText(v));
+    labels.emplace_back(levelCeiling(), thousandthsText(levelCeiling()));
+    return labels;
+}
+
+void RowChart::drawThousandths(QPainter* p) const
+{
+    const auto labels = thousandthsLabels();
+    if (labels.empty())
+        return;
+    const QRectF p0 = plot();
+    const QFontMetricsF fm(font());
+    const double top = m_levelAxis->max();
+    p->save();
+    for (std::size_t k = 0; k < labels.size(); ++k) {
+        const auto& [v, text] = labels[k];
+        const bool ceiling = k + 1 == labels.size(); // the burst nginx compares with, in bold
+        QFont f = font();
+        f.setBold(ceiling);
+        p->setFont(f);
+        p->setPen(ceiling ? palette().color(QPalette::WindowText) : palette().color(QPalette::PlaceholderText));
+        const double y = p0.bottom() - v / top * p0.height();
+        p->drawText(QRectF(p0.right() + 5, y - 8, rightMargin() - 5, 16), Qt::AlignLeft | Qt::AlignVCenter, text);
+    }
+    // The axis's unit, beside the strip, above its top label.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p->setFont(small);
+    p->setPen(palette().color(QPalette::PlaceholderText));
+    p->drawText(QRectF(p0.right() + 5, p0.top() - fm.height() - 10, rightMargin() - 5, fm.height()),
+                Qt::AlignLeft | Qt::AlignBottom, tr("/1000"));
+    p->restore();
+}
+
+void RowChart::buildNginxWater()
+{
+    // Computed with the frame (core's nginxWater), off the GUI thread: the widget only converts.
+    m_nginxWater.clear();
+    m_nginxLeft.clear();
+    const Frame& frame = *m_frame;
+    if (m_row >= frame.extras.size() || !frame.extras[m_row].water)
+        return;
+    const NginxWater& water = *frame.extras[m_row].water;
+    for (const KeyLevelPoint& p : water.points)
+        m_nginxWater.append(QPointF(secondsAsDouble(p.t), p.level));
+    m_nginxLeft = water.leftovers;
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,227 @@
+#include "chart/summarytable.h"
+#include "limiters/algorithm_facts.h"
+#include "scenario/rows.h"
+
+#include <climits>
+#include <cstdint>
+
+#include "engine/clients.h"
+#include "report/explain.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QLocale>
+
+namespace ratelab::ui {
+
+namespace {
+enum Column { kAttempts = 7, kAmplification, kP99, kPerNode, kColumns };
+
+// MeasureOnce holds the columns' widths while a table's cells are set and fits them to their
+// contents once at the end: a header that resizes to contents measures every cell again for
+// each cell set (7 rows x 7 columns: 14 ms of text shaping a frame).
+class MeasureOnce {
+public:
+    explicit MeasureOnce(QHeaderView* header) : m_header(header) { m_header->setSectionResizeMode(QHeaderView::Fixed); }
+    ~MeasureOnce() { m_header->setSectionResizeMode(QHeaderView::ResizeToContents); }
+    MeasureOnce(const MeasureOnce&) = delete;
+    MeasureOnce& operator=(const MeasureOnce&) = delete;
+
+private:
+    QHeaderView* m_header;
+};
+} // namespace
+
+SummaryTable::SummaryTable(QWidget* parent)
+    : QTableWidget(parent)
+{
+    setColumnCount(kColumns);
+    setHorizontalHeaderLabels({tr("Algorithm"), tr("Allowed"), tr("Denied"), tr("Delayed"), tr("Max in a window"),
+                               tr("Overshoot"), tr("Memory/key"), tr("Attempts"), tr("Amplification"),
+                               tr("p99 to success"), tr("Per node")});
+    horizontalHeaderItem(kAttempts)->setToolTip(tr("Attempts decided: first attempts and retries"));
+    horizontalHeaderItem(kAmplification)->setToolTip(tr("Attempts per request: what retries add to the load"));
+    horizontalHeaderItem(kP99)->setToolTip(tr("99th percentile of the time from a request's first attempt to its "
+                                              "admitted one, over the requests that succeeded"));
+    horizontalHeaderItem(kPerNode)->setToolTip(tr("Requests each node admitted"));
+    horizontalHeaderItem(4)->setToolTip(tr("The most requests admitted within any window of length W, (t - W, t], over "
+                                           "the whole scenario: where a limiter lets through more than its limit"));
+    horizontalHeaderItem(5)->setToolTip(tr("Max in a window divided by the limit L: 1.00x keeps the limit exactly, 2.00x "
+                                           "admits twice it (the fixed window at a boundary)"));
+    horizontalHeaderItem(6)->setToolTip(tr("State the limiter holds for one client key at the end, 8 bytes a stored "
+                                           "field: the log grows with the limit, the others stay constant"));
+    verticalHeader()->hide();
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 3);
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    // Numbers take what they need; the names column gets the rest.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
+    setEditTriggers(NoEditTriggers);
+    setSelectionMode(NoSelection);
+    setFocusPolicy(Qt::NoFocus);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded); // with clients' columns it may not fit
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+}
+
+std::vector<std::uint32_t> maxUnitsInWindow(const Trace& trace, std::size_t row)
+{
+    const AlgorithmTrace& result = trace.results.at(row);
+    const auto& times = timesOf(trace, row);
+    const Nanos w = trace.config.windowNanos();
+    const bool costs = !trace.costs.empty() && !result.kind.attempts;
+    std::vector<std::uint32_t> prefix(times.size() + 1, 0);
+    // Two pointers over the admitted decisions: units inside (t_i - W, t_i].
+    std::vector<std::pair<Nanos, std::int64_t>> admitted; // (time, units), a sliding queue
+    std::size_t head = 0;
+    std::int64_t inside = 0, best = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        if (verdictAt(result, i) != Verdict::Denied) {
+            const std::int64_t units = costs ? trace.costs[i] : 1;
+            admitted.emplace_back(times[i], units);
+            inside += units;
+            while (admitted[head].first <= times[i] - w)
+                inside -= admitted[head++].second;
+            best = std::max(best, inside);
+        }
+        prefix[i + 1] = std::uint32_t(std::min<std::int64_t>(best, UINT32_MAX));
+    }
+    return prefix;
+}
+
+void SummaryTable::buildMaxSoFar()
+{
+    m_maxSoFar.clear();
+    if (!m_trace)
+        return;
+    for (std::size_t r = 0; r < m_trace->results.size(); ++r)
+        m_maxSoFar.push_back(maxUnitsInWindow(*m_trace, r));
+}
+
+void SummaryTable::setFrame(const Frame& frame)
+{
+    if (!frame.trace)
+        return;
+    const auto& results = frame.trace->results;
+    m_trace = frame.trace;
+    m_maxSoFar.clear();
+    fill(results);
+    fitLastColumn();
+    updateGeometry();
+}
+
+void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
+{
+    const MeasureOnce measure(horizontalHeader());
+    setRowCount(int(results.size()));
+    const auto cell = [this](int r, int c, const QString& text) {
+        auto* item = new QTableWidgetItem(text);
+        item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+        setItem(r, c, item);
+    };
+    bool clients = false, nodes = false;
+    for (int r = 0; r < int(results.size()); ++r) {
+        const AlgorithmTrace& result = results[r];
+        const Metrics& m = result.metrics;
+        cell(r, 0, QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title));
+        const QLocale locale;
+        if (result.clients) {
+            const ClientStats& k = *result.clients;
+            clients = true;
+            cell(r, kAttempts, locale.toString(k.attempts));
+            cell(r, kAmplification, QString::number(k.amplification, 'f', 2) + "x");
+            cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
+        }
+        if (!result.perNodeAllowed.empty()) {
+            nodes = true;
+            QStringList perNode;
+            for (std::int64_t n : result.perNodeAllowed)
+                perNode << locale.toString(n);
+            cell(r, kPerNode, perNode.join(" / "));
+        }
+        cell(r, 1, locale.toString(m.allowed));
+        cell(r, 2, locale.toString(m.denied));
+        cell(r, 3, locale.toString(m.delayed));
+        cell(r, 4, locale.toString(m.maxInWindow));
+        cell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
+        // With costs the limit counts units: the overshoot is the units in a window over L.
+        if (!m_trace->costs.empty() && !result.kind.attempts && !result.kind.layered) {
+            const std::uint32_t units = maxUnitsInWindow(*m_trace, std::size_t(r)).back();
+            const double quota = double(facts(result.algorithm).reads == ConfigUse::LimitWindow ? m_trace->config.limit()
+                                                                                               : m_trace->config.capacity());
+            cell(r, 5, QString::number(units / quota, 'f', 2) + "x");
+            item(r, 5)->setToolTip(tr("%1 units admitted in one window (requests weighted by their cost) of a quota of %2")
+                                       .arg(units).arg(qint64(quota)));
+        }
+        if (result.kind.layered) // each layer holds its own
+            cell(r, 6, tr("per layer"));
+        else
+            cell(r, 6, QString("%1 B (%2 %3)").arg(m.memory.bytes).arg(m.memory.entries).arg(m.memory.entries == 1 ? "entry" : "entries"));
+    }
+    for (int c : {kAttempts, kAmplification, kP99})
+        setColumnHidden(c, !clients);
+    setColumnHidden(kPerNode, !nodes);
+}
+
+void SummaryTable::fitLastColumn()
+{
+    // Measured here, once: the header sizes its sections to their text only later.
+    QHeaderView* header = horizontalHeader();
+    int need = 0;
+    for (int c = 0; c < columnCount(); ++c)
+        if (!isColumnHidden(c))
+            need += std::max(sizeHintForColumn(c), header->sectionSizeHint(c));
+    header->setStretchLastSection(need <= viewport()->width());
+}
+
+void SummaryTable::resizeEvent(QResizeEvent* event)
+{
+    QTableWidget::resizeEvent(event);
+    fitLastColumn();
+}
+
+void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> upTo)
+{
+    const MeasureOnce measure(horizontalHeader());
+    const QLocale locale;
+    for (int r = 0; r < rowCount(); ++r) {
+        const Counts& c = counts.row(std::size_t(r));
+        item(r, 1)->setText(locale.toString(c.admitted));
+        item(r, 2)->setText(locale.toString(c.denied));
+        item(r, 3)->setText(locale.toString(c.delayed));
+    }
+    const QString soFar = upTo ? tr(" so far") : QString();
+    horizontalHeaderItem(1)->setText(tr("Allowed") + soFar);
+    horizontalHeaderItem(2)->setText(tr("Denied") + soFar);
+    horizontalHeaderItem(3)->setText(tr("Delayed") + soFar);
+    horizontalHeaderItem(4)->setText(tr("Max in a window") + soFar);
+    // Max in a window follows the playhead too: the most admitted in a window among the
+    // decisions shown (replaced by the totals again at the end).
+    if (upTo && m_trace && m_maxSoFar.empty())
+        buildMaxSoFar();
+    for (int r = 0; r < rowCount() && m_trace && r < int(m_trace->results.size()); ++r) {
+        const AlgorithmTrace& result = m_trace->results[std::size_t(r)];
+        const Counts& c = counts.row(std::size_t(r));
+        const std::size_t shown = std::size_t(c.admitted + c.denied);
+        if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.kind.layered)
+            item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
+        else if (m_trace->costs.empty() || result.kind.attempts)
+            item(r, 4)->setText(locale.toString(qint64(m_maxSoFar[std::size_t(r)].at(std::min(shown, m_maxSoFar[std::size_t(r)].size() - 1)))));
+    }
+    const QString when = upTo ? tr("up to the playhead at %1 s").arg(QString::fromStdString(explainSeconds(*upTo)))
+                              : tr("over the whole scenario");
+    for (int c = 1; c <= 3; ++c)
+        horizontalHeaderItem(c)->setToolTip(tr("Requests %1").arg(when));
+}
+
+QSize SummaryTable::sizeHint() const
+{
+    int h = horizontalHeader()->height() + 2 * frameWidth();
+    for (int r = 0; r < rowCount(); ++r)
+        h += rowHeight(r);
+    if (horizontalScrollBar()->isVisible())
+        h += horizontalScrollBar()->sizeHint().height();
+    return {QTableWidget::sizeHint().width(), h};
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,389 @@
+#include "model/frame.h"
+
+#include "report/report_run.h"
+
+#include "limiters/algorithm_facts.h"
+#include "arithmetic/decimal.h"
+#include "report/explain.h"
+#include "scenario/rows.h"
+
+#include <QThread>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentMap>
+
+#include <algorithm>
+#include <mutex>
+#include <numeric>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
+namespace ratelab::ui {
+
+Nanos recoveryNanos(const Trace& trace)
+{
+    // How long each limiter takes to forget a request: a window limiter its window, a bucket
+    // capacity / rate to refill or drain from empty or full.
+    const LimiterConfig& c = trace.config;
+    Int128 longest = 0;
+    for (const AlgorithmTrace& r : trace.results) {
+        const Int128 d = facts(r.algorithm).reads == ConfigUse::LimitWindow
+                             ? Int128(c.windowNanos())
+                             : ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens);
+        longest = std::max(longest, d);
+    }
+    if (trace.results.empty())
+        longest = c.windowNanos();
+    return clampToNanos(longest);
+}
+
+std::optional<std::pair<Nanos, Nanos>> activity(const Trace& trace)
+{
+    std::optional<std::pair<Nanos, Nanos>> span;
+    if (!trace.arrivals.empty())
+        span = {trace.arrivals.front(), trace.arrivals.back()};
+    for (const AlgorithmTrace& r : trace.results) // attempts reach past the arrivals
+        if (r.kind.attempts && !r.times.empty())
+            span = span ? std::pair{std::min(span->first, r.times.front()), std::max(span->second, r.times.back())}
+                        : std::pair{r.times.front(), r.times.back()};
+    return span;
+}
+
+namespace {
+
+// refillNanos is how long the slowest bucket of the trace takes to refill from empty (or a queue
+// to drain from full): capacity / rate, rounded up; 0 when no row draws a bucket's level (rows
+// of many keys or nodes draw none yet: their refill would only widen an empty plot).
+Nanos refillNanos(const Trace& trace)
+{
+    const LimiterConfig& c = trace.config;
+    for (const AlgorithmTrace& r : trace.results)
+        if (facts(r.algorithm).reads == ConfigUse::CapacityRate && r.levelReplayable)
+            return clampToNanos(ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens));
+    return 0;
+}
+
+} // namespace
+
+TimeRange fullRange(const Trace& trace)
+{
+    const Nanos recovery = std::max<Nanos>(recoveryNanos(trace), 1);
+    const auto active = activity(trace);
+    if (!active)
+        return {0, recovery + std::max<Nanos>(recovery / 10, 1)};
+    // The requests, then as much of a window's recovery as keeps them on at least half of the
+    // width (a burst at one instant gets the whole recovery); a bucket's or a queue's refill or
+    // drain, so the view opens on the state the scenario leaves behind settling.
+    const auto [first, last] = *active;
+    const Nanos span = last - first;
+    // The refill is cut at 7 times the requests' span, so a short burst stays readable (edge-burst's
+    // 0.2 s across a window boundary would otherwise be 2% of the width).
+    const Nanos refill = span > 0 ? Nanos(std::min<Int128>(refillNanos(trace), Int128(span) * 7)) : refillNanos(trace);
+    const Nanos after = std::max(span > 0 ? std::min(recovery, span / 5 * 4) : recovery, refill);
+    const Nanos margin = std::max<Nanos>(span / 20 + after / 20, 1);
+    const Nanos from = first > margin ? first - margin : 0;
+    const Nanos to = Nanos(std::min<Int128>(Int128(last) + after + margin, kMaxNanos));
+    return {from, std::max(to, from + 1)};
+}
+
+namespace {
+
+QString ordinal(std::size_t n)
+{
+    const std::size_t tens = n % 100, units = n % 10;
+    const char* suffix = (tens >= 11 && tens <= 13) ? "th" : units == 1 ? "st" : units == 2 ? "nd" : units == 3 ? "rd" : "th";
+    return QString::number(n) + suffix;
+}
+
+} // namespace
+
+QString requestName(const Trace& trace, std::size_t i)
+{
+    const auto& a = trace.arrivals;
+    QString name = QString("request %1 of %2").arg(i + 1).arg(a.size());
+    const auto same = std::equal_range(a.begin(), a.end(), a.at(i));
+    const auto size = std::size_t(same.second - same.first);
+    if (size > 1)
+        name += QString(", the %1 of %2 at %3 s")
+                    .arg(ordinal(i - std::size_t(same.first - a.begin()) + 1))
+                    .arg(size)
+                    .arg(QString::fromStdString(explainSeconds(a[i])));
+    return name;
+}
+
+std::size_t rowShown(const Trace& trace, std::size_t row, std::size_t shown)
+{
+    const AlgorithmTrace& result = trace.results.at(row);
+    if (!result.kind.attempts)
+        return std::min(shown, decisionCount(result));
+    const auto& t = result.times;
+    if (shown == 0)
+        return 0;
+    if (shown >= trace.arrivals.size())
+        return t.size();
+    return std::size_t(std::upper_bound(t.begin(), t.end(), trace.arrivals[shown - 1]) - t.begin());
+}
+
+void RunningCounts::reset(std::shared_ptr<const Trace> trace)
+{
+    m_trace = std::move(trace);
+    m_counts.assign(m_trace ? m_trace->results.size() : 0, Counts{});
+    m_rowShown.assign(m_counts.size(), 0);
+    if (m_trace) // at the end: the totals, which the metrics already hold
+        for (std::size_t r = 0; r < m_counts.size(); ++r) {
+            const AlgorithmTrace& result = m_trace->results[r];
+            m_counts[r] = {result.metrics.allowed, result.metrics.delayed, result.metrics.denied};
+            m_rowShown[r] = decisionCount(result);
+        }
+    m_shown = m_trace ? m_trace->arrivals.size() : 0;
+}
+
+void RunningCounts::moveTo(std::size_t shown)
+{
+    if (!m_trace)
+        return;
+    shown = std::min(shown, m_trace->arrivals.size());
+    for (std::size_t r = 0; r < m_counts.size(); ++r) {
+        const std::size_t target = rowShown(*m_trace, r, shown);
+        // Walk the shorter way: from here, or from the start.
+        std::size_t& at = m_rowShown[r];
+        if (target >= at)
+            add(r, at, target, +1);
+        else if (at - target <= target)
+            add(r, target, at, -1);
+        else {
+            m_counts[r] = Counts{};
+            add(r, 0, target, +1);
+        }
+        at = target;
+    }
+    m_shown = shown;
+}
+
+void RunningCounts::add(std::size_t r, std::size_t from, std::size_t to, int sign)
+{
+    const AlgorithmTrace& result = m_trace->results[r];
+    Counts& c = m_counts[r];
+    for (std::size_t i = from; i < to; ++i) {
+        const Verdict v = verdictAt(result, i);
+        c.admitted += sign * (v != Verdict::Denied);
+        c.delayed += sign * (v == Verdict::Delayed);
+        c.denied += sign * (v == Verdict::Denied);
+    }
+}
+
+namespace {
+
+// yieldToTheGui lowers the calling pool thread's scheduling weight once (Linux: nice 10, about a
+// tenth of a normal thread's share), so the GUI thread competing for a core paints first while a
+// simulation runs; an idle machine still gives the simulation every core.
+void yieldToTheGui()
+{
+#ifdef __linux__
+    static thread_local const bool once = [] {
+        return setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10) == 0;
+    }();
+    (void)once;
+#endif
+}
+
+} // namespace
+
+QThreadPool* simulationPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool; // lives as long as the process: jobs may still run at exit
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        p->setObjectName("simulation");
+        return p;
+    }();
+    return pool;
+}
+
+namespace {
+
+// Generated is a scenario with its generated arrivals written out as explicit ones, and those
+// arrivals (nullptr when it had explicit ones, or an edge pattern).
+struct Generated {
+    Scenario scenario;
+    std::shared_ptr<const std::vector<Nanos>> arrivals;
+};
+
+// withArrivals returns the scenario with its generated arrivals written out as explicit ones,
+// reusing the cache's last generation when its pattern is the same: a slider that changes only
+// the limiter's settings generates nothing again. The edge pattern is placed by the limit and
+// window, so it is generated each time; a scenario with explicit arrivals is returned as it is.
+Generated withArrivals(const Scenario& s, FrameCache* cache)
+{
+    checkScenario(s); // its errors first, as resolveRowInputs gives them
+    if (s.explicitArrivals || s.pattern.kind == PatternKind::Edge || s.pattern.kind == PatternKind::Worst)
+        return {s, nullptr}; // edge and worst are placed by the config: generated each time
+    std::shared_ptr<const std::vector<Nanos>> arrivals = cache ? cache->arrivals(s.pattern) : nullptr;
+    if (!arrivals) {
+        arrivals = std::make_shared<const std::vector<Nanos>>(generateArrivals(s.pattern, s.config));
+        if (cache)
+            cache->keepArrivals(s.pattern, arrivals);
+    }
+    Generated out{s, arrivals};
+    out.scenario.explicitArrivals = *arrivals;
+    return out;
+}
+
+// lookbackFor returns the lookback of a frame's arrivals over windows of windowNanos, reusing the
+// cache's last one when the arrivals are the same generation (no requests added) and the window
+// the same: dragging the limit makes it once.
+std::shared_ptr<const WindowLookback> lookbackFor(const Generated& g, std::span<const Nanos> arrivals, Nanos windowNanos,
+                                                  FrameCache* cache)
+{
+    if (!cache || !g.arrivals || !g.scenario.addedArrivals.empty())
+        return makeWindowLookback(arrivals, windowNanos);
+    if (auto kept = cache->lookback(g.arrivals, windowNanos))
+        return kept;
+    auto made = makeWindowLookback(arrivals, windowNanos);
+    cache->keepLookback(g.arrivals, windowNanos, made);
+    return made;
+}
+
+} // namespace
+
+std::shared_ptr<const std::vector<Nanos>> FrameCache::arrivals(const Pattern& pattern) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_pattern == pattern ? m_arrivals : nullptr;
+}
+
+void FrameCache::keepArrivals(const Pattern& pattern, std::shared_ptr<const std::vector<Nanos>> arrivals)
+{
+    const std::lock_guard lock(m_mutex);
+    m_pattern = pattern;
+    m_arrivals = std::move(arrivals);
+}
+
+std::shared_ptr<const WindowLookback> FrameCache::lookback(const std::shared_ptr<const std::vector<Nanos>>& arrivals,
+                                                           Nanos windowNanos) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_lookbackArrivals == arrivals && m_lookbackWindowNanos == windowNanos ? m_lookback : nullptr;
+}
+
+void FrameCache::keepLookback(std::shared_ptr<const std::vector<Nanos>> arrivals, Nanos windowNanos,
+                              std::shared_ptr<const WindowLookback> lookback)
+{
+    const std::lock_guard lock(m_mutex);
+    m_lookbackArrivals = std::move(arrivals);
+    m_lookbackWindowNanos = windowNanos;
+    m_lookback = std::move(lookback);
+}
+
+RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, int columns)
+{
+    RowLines lines;
+    const AlgorithmTrace& result = trace.results.at(r);
+    if (result.algorithm == Algorithm::NginxLimitReq && !result.kind.attempts
+        && reduced.endRequest - reduced.firstRequest <= std::size_t(std::max(columns, 1) / 3))
+        lines.water = nginxWater(trace, r, reduced.firstRequest, reduced.endRequest);
+    if (result.levelReplayable || !result.engine || result.engine->run.log.size() > kMostKeyLinesAttempts)
+        return lines;
+    const std::size_t attempts = result.engine->run.log.size();
+    const int samples = int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(attempts, 1), 1, 24));
+    lines.keys = keyLevels(result.engine->setup, result.engine->run, trace.costs, 8, samples);
+    return lines;
+}
+
+Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
+                 int columns, const std::atomic<bool>* cancel, FrameCache* cache)
+{
+    Frame f;
+    f.scenario = scenario;
+    columns = std::max(columns, 1);
+    // Rows are independent: each is simulated and reduced on its own pool thread. An InputError
+    // inside a pool task would reach here as QUnhandledException: each task keeps its own
+    // message, and the first row's is the frame's.
+    std::vector<std::string> errors;
+    std::atomic<bool> cancelled = false;
+    const auto onEachRow = [&](const std::vector<std::size_t>& rows, const auto& task) {
+        errors.assign(errors.size(), {});
+        QtConcurrent::blockingMap(simulationPool(), rows, [&](std::size_t r) {
+            yieldToTheGui();
+            try {
+                task(r);
+            } catch (const InputError& e) {
+                errors[r] = e.what();
+            } catch (const Cancelled&) {
+                cancelled = true;
+            }
+        });
+        if (cancelled)
+            throw Cancelled{};
+        for (const std::string& e : errors)
+            if (!e.empty())
+                throw InputError(e);
+    };
+    try {
+        if (trace) { // the same scenario: only the reduction changes (zoom, pan, resize)
+            f.trace = trace;
+            f.range = range.isValid() ? range : fullRange(*trace);
+            std::vector<std::size_t> rows(trace->results.size());
+            std::iota(rows.begin(), rows.end(), std::size_t(0));
+            f.rows.resize(rows.size());
+            errors.resize(rows.size());
+            f.extras.resize(rows.size());
+            onEachRow(rows, [&](std::size_t r) {
+                f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns, cancel);
+                f.extras[r] = rowLines(*trace, r, f.rows[r], columns);
+            });
+            return f;
+        }
+        // A plain row (one limiter over the arrivals) is simulated and reduced in one pass that
+        // keeps no decision. The others (cluster, clients, layers) are simulated whole first:
+        // their attempts may reach past the arrivals, and the default range frames them too.
+        const Generated generated = withArrivals(*scenario, cache);
+        RowInputs inputs = resolveRowInputs(generated.scenario);
+        const std::size_t n = rowCount(*scenario);
+        std::vector<AlgorithmTrace> results(n);
+        std::vector<std::size_t> plain, whole;
+        for (std::size_t r = 0; r < n; ++r) {
+            const bool isPlain = !needsEngine(*scenario, r);
+            (isPlain ? plain : whole).push_back(r);
+            if (isPlain)
+                results[r].algorithm = scenario->algorithms[r];
+        }
+        errors.resize(n);
+        onEachRow(whole, [&](std::size_t r) { results[r] = simulateRow(*scenario, inputs, r); });
+        auto t = std::make_shared<Trace>(
+            Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs), {}});
+        f.range = range.isValid() ? range : fullRange(*t);
+        f.rows.resize(n);
+        // What max_in_window looks back on, the same for every plain row: made once, shared.
+        const auto lookback = plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos(), cache);
+        std::vector<std::size_t> all(n);
+        std::iota(all.begin(), all.end(), std::size_t(0));
+        f.extras.resize(n);
+        onEachRow(all, [&](std::size_t r) {
+            if (std::find(plain.begin(), plain.end(), r) == plain.end()) {
+                f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns, cancel);
+                f.extras[r] = rowLines(*t, r, f.rows[r], columns);
+                return;
+            }
+            ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs, f.range.from,
+                                                f.range.to, columns, cancel, lookback.get());
+            t->results[r] = std::move(one.trace);
+            t->results[r].bound = boundReach(*scenario, t->arrivals, t->results[r], r);
+            f.rows[r] = std::move(one.row);
+            f.extras[r] = rowLines(*t, r, f.rows[r], columns);
+        });
+        f.trace = std::move(t);
+    } catch (const InputError& e) {
+        f.error = QString::fromStdString(e.what());
+        f.rows.clear();
+        f.trace.reset();
+    } catch (const Cancelled&) {
+        f = Frame{};
+        f.cancelled = true;
+    }
+    return f;
+}
+
+} // namespace ratelab::ui

@@ -1,0 +1,51 @@
+// ExplainPanel says in plain words, per algorithm, what happened to the request at the
+// playhead: what the limiter found, what it decided and why. The words come from the core.
+#pragma once
+
+#include "model/frame.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QTextBrowser;
+
+namespace ratelab::ui {
+
+class ExplainPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExplainPanel(QWidget* parent = nullptr);
+
+    // show explains the last request shown (of the first `shown`), or says none is yet.
+    void show(std::shared_ptr<const Trace> trace, std::size_t shown);
+    // pin explains request i whatever the playhead does, until unpinned (nullopt).
+    void pin(std::optional<std::size_t> i);
+    std::optional<std::size_t> pinned() const { return m_pinned; }
+    // currentRequest is the index explained, if any.
+    std::optional<std::size_t> currentRequest() const { return m_index; }
+    // text is what the panel shows; it is brought up to date when the panel is visible.
+    QString text() const;
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void refresh();
+
+    QLabel* m_heading;
+    QTextBrowser* m_body;
+    std::shared_ptr<const Trace> m_trace;
+    std::optional<std::size_t> m_index;
+    std::optional<std::size_t> m_pinned;
+    std::size_t m_shown = 0;
+    bool m_stale = false;
+};
+
+// readableDurations rounds each waiting time in a line of What happened ("retry in
+// 8.600000001 s") up to the next millisecond ("retry in 8.601 s": waiting that long is always
+// enough) and appends the exact texts it replaced to `exact` (when given).
+QString readableDurations(const QString& line, QStringList* exact = nullptr);
+
+} // namespace ratelab::ui

@@ -1,0 +1,81 @@
+#include "panels/lessonpanel.h"
+
+#include <QLabel>
+#include <QApplication>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace ratelab::ui {
+
+LessonPanel::LessonPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_title(new QLabel)
+    , m_note(new QLabel)
+    , m_lesson(new QLabel)
+{
+    for (QLabel* l : {m_title, m_note, m_lesson}) {
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_note->setText(tr("Written for the preset as it was: the settings have changed since."));
+    m_note->setStyleSheet("QLabel { color: #b45309; font-style: italic; }");
+    m_note->hide();
+    auto* edit = new QPushButton(tr("&Edit title and lesson\u2026"));
+    m_edit = edit;
+    edit->setToolTip(tr("Write your own title and lesson: they are saved with the scenario"));
+    connect(edit, &QPushButton::clicked, this, &LessonPanel::editRequested);
+    // The text scrolls when it is longer than the panel (a long lesson in presentation type on a
+    // 1280x720 projector): never cut off at the bottom. The button stays in view.
+    auto* body = new QWidget;
+    auto* text = new QVBoxLayout(body);
+    text->setContentsMargins(0, 0, 0, 0);
+    text->addWidget(m_title);
+    text->addWidget(m_note);
+    text->addWidget(m_lesson);
+    text->addStretch();
+    m_scroll = new QScrollArea;
+    m_scroll->setWidget(body);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_scroll->viewport()->setAutoFillBackground(false);
+    body->setAutoFillBackground(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 6);
+    layout->addWidget(m_scroll, 1);
+    layout->addWidget(edit, 0, Qt::AlignLeft);
+    setLarge(false);
+}
+
+QString LessonPanel::title() const { return m_title->text(); }
+bool LessonPanel::showsOriginalNote() const { return !m_note->isHidden(); }
+
+void LessonPanel::setLesson(const QString& title, const QString& lesson, bool forOriginal)
+{
+    m_note->setVisible(forOriginal && !lesson.isEmpty());
+    m_title->setText(title.isEmpty() ? "Your own scenario" : title);
+    m_lesson->setText(lesson.isEmpty() ? "Move the sliders and watch where the limiters agree and where they "
+                                         "differ. Presets (File > Presets) each tell one story."
+                                       : lesson);
+}
+
+void LessonPanel::setLarge(bool large)
+{
+    // Only what differs from the inherited font is set, so the normal size follows the
+    // application's font again after presentation mode.
+    QFont lesson, title;
+    title.setBold(true);
+    if (large) {
+        const double size = QApplication::font().pointSizeF();
+        lesson.setPointSizeF(size * 1.3);
+        title.setPointSizeF(size * 1.5);
+    }
+    m_lesson->setFont(lesson);
+    m_title->setFont(title);
+    m_edit->setVisible(!large); // on the projector, only the words
+}
+
+QString LessonPanel::lesson() const { return m_lesson->text(); }
+
+} // namespace ratelab::ui

@@ -1,0 +1,104 @@
+// MainWindow wires the widgets and actions together; it draws and decides nothing itself.
+#pragma once
+
+#include "model/frame.h"
+#include "scenario/scenario.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QDockWidget;
+class QAbstractButton;
+class QScrollArea;
+class QSplitter;
+
+namespace ratelab::ui {
+
+class ControlPanel;
+class Dashboard;
+class Stage;
+class DocumentActions;
+class ErrorBanner;
+class ExplainPanel;
+class LessonPanel;
+class Pipeline;
+class PlaybackBar;
+class ScenarioDocument;
+class Settings;
+class TrafficPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // openScenario makes scenario the document (untitled, unmodified) and simulates it.
+    void openScenario(const Scenario& scenario);
+
+    ScenarioDocument* document() const { return m_document; }
+    ControlPanel* controls() const { return m_controls; }
+    Dashboard* dashboard() const { return m_dashboard; }
+    // stage holds what the window shows: the frame and the playhead.
+    Stage* stage() const { return m_stage; }
+    Pipeline* pipeline() const { return m_pipeline; }
+    PlaybackBar* playback() const { return m_playback; }
+    ExplainPanel* explanation() const { return m_explain; }
+    LessonPanel* lesson() const { return m_lesson; }
+    DocumentActions* documents() const { return m_documents; }
+    ErrorBanner* banner() const { return m_banner; }
+    bool isPresenting() const { return m_presenting; }
+
+public slots:
+    void setPresenting(bool on);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void createMenus();
+    // fitToScreen keeps the window, its frame included, inside the screen it opens on: a
+    // geometry saved on a larger screen comes back fitting this one.
+    void fitToScreen();
+    void requestFrame();
+    void showFrame(std::shared_ptr<const Frame> frame);
+    void showFrameError(const QString& why);
+    void showPlayhead(Nanos t);
+    void documentChanged();
+    void showShortcuts();
+    void editTitleAndLesson();
+    void showAlgorithms();
+    void updateTitle();
+    QDockWidget* addDock(const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area);
+
+    std::unique_ptr<Settings> m_settings;
+    ScenarioDocument* m_document;
+    ControlPanel* m_controls;
+    QScrollArea* m_controlScroll;
+    Stage* m_stage;
+    Dashboard* m_dashboard;
+    Pipeline* m_pipeline;
+    PlaybackBar* m_playback;
+    ExplainPanel* m_explain;
+    LessonPanel* m_lesson;
+    QDockWidget* m_lessonDock = nullptr;
+    TrafficPanel* m_traffic = nullptr;
+    DocumentActions* m_documents;
+    ErrorBanner* m_banner;
+    quint64 m_refusedAt = 0; // the document's revision when an edit was last refused
+    QSplitter* m_splitter;
+    TimeRange m_requestedRange;
+    bool m_presenting = false;
+    QList<QPair<QAbstractButton*, Qt::FocusPolicy>> m_buttonFocus; // the playback buttons' own, while presenting
+    bool m_shown = false; // frames wait for the first show: the charts' width is known only then
+    QAction* m_presentAction = nullptr;
+    struct Shown {
+        QByteArray state;
+        bool maximized = false, fullScreen = false, menuBar = true, statusBar = true, controls = true, summary = true,
+             lesson = false;
+    } m_beforePresenting;
+    QFont m_normalFont;
+};
+
+} // namespace ratelab::ui
