@@ -2,6 +2,7 @@
 
 #include "arithmetic/decimal.h"
 #include "engine/admitted_window.h"
+#include "engine/layer_loop.h"
 #include "engine/store.h"
 
 #include <algorithm>
@@ -88,199 +89,221 @@ std::int64_t quotaOfLayer(const EngineSetup& setup, std::size_t l)
     return quotaAny(makeAnyLimiter(setup.layers.at(l).algorithm, layerConfig(setup, l)));
 }
 
-RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
+namespace {
+
+// RowRunner is one row's run in progress: what runRow's loop carries from attempt to attempt,
+// each step of an attempt's path a member (semantics.md, "Everything together").
+class RowRunner {
+public:
+    RowRunner(const EngineSetup& setup, const EngineRequests& in);
+    RowRun run();
+
+private:
+    void check() const;
+    bool nextAttempt(Retry& p);     // the next attempt in decision order, if any
+    void followChanges(Nanos t);    // the policy's quota as of t: a limit change may move it
+    void autoscale(Nanos t);        // the nodes up at t, from the last second's attempts
+    StoreCell& cell(std::size_t key, std::size_t l);
+    // decide runs the policy on key's cells: each layer in order until one denies.
+    Decision decide(std::size_t key, int node, Nanos t, Nanos clock, std::int64_t cost, std::uint8_t& headerLayer);
+    void askExternal(std::size_t key, std::size_t l, int node, Nanos t, Nanos clock, std::int64_t cost,
+                     const Decision& model) const;
+    void record(const Retry& p, std::int64_t client, int node, std::size_t key, std::int64_t cost, const Decision& d,
+                std::uint8_t headerLayer);
+    void retryOrGiveUp(const Retry& p, std::int64_t client, const Decision& d);
+    void finish();                  // memory per key and latency
+
+    const EngineSetup& m_setup;
+    const EngineRequests& m_in;
+    const ClusterConfig m_cluster;
+    const ClientConfig m_clients;
+    const std::size_t m_n;
+    const std::size_t m_layers;
+    std::vector<AnyLimiter> m_fresh;   // per layer: a new limiter (split: per node)
+    std::vector<StoreChange> m_changes; // the first layer's limit changes, as each cell takes them
+    std::vector<Nanos> m_offsets;       // per node: its clock's offset
+    std::vector<std::optional<StoreCell>> m_cells; // [key * layers + layer], made when first asked
+    std::int64_t m_policyQuota = std::numeric_limits<std::int64_t>::max();
+    std::size_t m_nextChange = 0;
+    RowRun m_r;
+    std::int64_t m_attempts = 0;
+    NodeBalancer m_picker;
+    std::vector<std::uint32_t> m_draws; // per client: backoff draws made
+    std::priority_queue<Retry, std::vector<Retry>, Later> m_retries;
+    std::int64_t m_retrySeq = 0;
+    std::size_t m_next = 0;             // the next first attempt
+    AdmittedWindow m_inside;            // admitted attempts inside (t - W, t]
+    const bool m_figures;
+    const bool m_storeModes;
+    const bool m_perClientKeys;
+    Nanos m_scaleTick = kNanosPerSecond; // the autoscaler counts attempts per whole second
+    std::int64_t m_attemptsThisSecond = 0;
+};
+
+RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
+    : m_setup(setup)
+    , m_in(in)
+    , m_cluster(setup.cluster.value_or(ClusterConfig{}))
+    , m_clients(setup.clients.value_or(ClientConfig{}))
+    , m_n(in.arrivals.size())
+    , m_layers(setup.layers.size())
+    , m_picker(m_cluster, setup.seed)
+    , m_draws(setup.clients ? std::size_t(m_clients.clients()) : 0)
+    , m_inside(setup.layers.empty() ? 1 : setup.layers.front().config.windowNanos())
+    , m_figures(setup.headers && setup.layers.size() > 1)
+    , m_storeModes(m_cluster.coordination() != Coordination::Local && m_cluster.coordination() != Coordination::Split)
+    , m_perClientKeys(m_clients.key() == KeyMode::Client && setup.clients)
 {
-    if (setup.layers.empty())
+    check();
+    for (std::size_t l = 0; l < m_layers; ++l)
+        m_fresh.push_back(makeAnyLimiter(setup.layers[l].algorithm, layerConfig(setup, l)));
+    for (const AnyLimiter& f : m_fresh)
+        m_policyQuota = std::min(m_policyQuota, quotaAny(f));
+    for (int x = 0; x < m_cluster.nodes(); ++x)
+        m_offsets.push_back(m_cluster.nodeOffset(x));
+    for (const auto& [at, config] : setup.changes) {
+        const LimiterConfig c = m_cluster.coordination() == Coordination::Split
+                                    ? splitConfig(config, m_cluster.nodes()).withNginx(config.nginx())
+                                    : config;
+        m_changes.push_back({at, c, makeAnyLimiter(setup.layers[0].algorithm, c)});
+    }
+    m_cells.resize(std::size_t(m_clients.keys()) * m_layers);
+    m_r.layers.assign(m_layers, LayerMetrics{});
+    m_r.perNodeAllowed.assign(std::size_t(m_cluster.nodes()), 0);
+    m_r.clients.requests = static_cast<std::int64_t>(m_n);
+    if (m_cluster.hasAutoscale())
+        m_r.scaling.push_back({0, m_cluster.options().autoscaleMin});
+}
+
+void RowRunner::check() const
+{
+    if (m_setup.layers.empty())
         throw InputError("a policy needs at least one layer");
-    const ClusterConfig cluster = setup.cluster.value_or(ClusterConfig{});
-    const ClientConfig clients = setup.clients.value_or(ClientConfig{});
-    const std::int64_t k = clients.clients();
-    const std::size_t n = in.arrivals.size();
-    if (static_cast<std::int64_t>(n) > kMaxAttempts)
+    if (static_cast<std::int64_t>(m_n) > kMaxAttempts)
         tooManyAttempts();
-    if (!in.clientOf.empty()) {
-        if (in.clientOf.size() != n)
-            throw InputError("a client is needed for every request (" + std::to_string(in.clientOf.size()) + " for "
-                             + std::to_string(n) + ")");
-        for (std::size_t i = 0; i < n; ++i)
-            if (in.clientOf[i] < 0 || in.clientOf[i] >= k)
-                throw InputError("request " + std::to_string(i) + " names client " + std::to_string(in.clientOf[i])
+    const std::int64_t k = m_clients.clients();
+    if (!m_in.clientOf.empty()) {
+        if (m_in.clientOf.size() != m_n)
+            throw InputError("a client is needed for every request (" + std::to_string(m_in.clientOf.size()) + " for "
+                             + std::to_string(m_n) + ")");
+        for (std::size_t i = 0; i < m_n; ++i)
+            if (m_in.clientOf[i] < 0 || m_in.clientOf[i] >= k)
+                throw InputError("request " + std::to_string(i) + " names client " + std::to_string(m_in.clientOf[i])
                                  + ", but clients are numbered 0 to " + std::to_string(k - 1));
     }
-    if (n > 0 && in.arrivals.back() > kMaxNanos - cluster.skewNanos())
+    if (m_n > 0 && m_in.arrivals.back() > kMaxNanos - m_cluster.skewNanos())
         throw InputError("skew: a node clock would pass the largest time (" + formatSeconds(kMaxNanos) + " s)");
+}
 
-    const std::size_t layers = setup.layers.size();
-    std::vector<AnyLimiter> fresh;
-    for (std::size_t l = 0; l < layers; ++l)
-        fresh.push_back(makeAnyLimiter(setup.layers[l].algorithm, layerConfig(setup, l)));
-    std::int64_t policyQuota = std::numeric_limits<std::int64_t>::max();
-    for (const AnyLimiter& f : fresh)
-        policyQuota = std::min(policyQuota, quotaAny(f));
-    std::vector<Nanos> offsets(static_cast<std::size_t>(cluster.nodes()));
-    for (int x = 0; x < cluster.nodes(); ++x)
-        offsets[std::size_t(x)] = cluster.nodeOffset(x);
+StoreCell& RowRunner::cell(std::size_t key, std::size_t l)
+{
+    auto& c = m_cells[key * m_layers + l];
+    if (!c)
+        c.emplace(m_fresh[l], m_cluster, m_setup.startEmpty,
+                  l == 0 ? std::span<const StoreChange>(m_changes) : std::span<const StoreChange>());
+    return *c;
+}
 
-    // Limit changes of the first layer (split: per node), as each cell takes them.
-    std::vector<StoreChange> changes;
-    for (const auto& [at, config] : setup.changes) {
-        const LimiterConfig c = cluster.coordination() == Coordination::Split
-                                    ? splitConfig(config, cluster.nodes()).withNginx(config.nginx())
-                                    : config;
-        changes.push_back({at, c, makeAnyLimiter(setup.layers[0].algorithm, c)});
+bool RowRunner::nextAttempt(Retry& p)
+{
+    if (m_next < m_n && (m_retries.empty() || m_in.arrivals[m_next] <= m_retries.top().t)) {
+        p = Retry{m_in.arrivals[m_next], -1, static_cast<std::int32_t>(m_next), 0};
+        ++m_next;
+    } else if (!m_retries.empty()) {
+        p = m_retries.top();
+        m_retries.pop();
+    } else {
+        return false;
     }
-    const auto keyCount = static_cast<std::size_t>(clients.keys());
-    std::vector<std::optional<StoreCell>> cells(keyCount * layers);
-    const auto cellOf = [&](std::size_t key, std::size_t l) -> StoreCell& {
-        auto& c = cells[key * layers + l];
-        if (!c)
-            c.emplace(fresh[l], cluster, setup.startEmpty, l == 0 ? std::span<const StoreChange>(changes) : std::span<const StoreChange>());
-        return *c;
+    if (m_attempts++ >= kMaxAttempts)
+        tooManyAttempts();
+    return true;
+}
+
+void RowRunner::followChanges(Nanos t)
+{
+    for (; m_nextChange < m_changes.size() && m_changes[m_nextChange].at <= t; ++m_nextChange) {
+        m_policyQuota = quotaAny(m_changes[m_nextChange].fresh);
+        for (std::size_t l = 1; l < m_layers; ++l)
+            m_policyQuota = std::min(m_policyQuota, quotaAny(m_fresh[l]));
+    }
+}
+
+void RowRunner::autoscale(Nanos t)
+{
+    if (!m_cluster.hasAutoscale())
+        return;
+    const auto scaleTo = [&](int now, Nanos at) {
+        const int before = m_picker.upCount();
+        m_picker.setUp(now);
+        for (int x = before; x < now; ++x) // up again: new, at this second
+            for (auto& c : m_cells)
+                if (c)
+                    c->renew(x, at);
+        if (now != before)
+            m_r.scaling.push_back({at, now});
     };
+    if (t >= m_scaleTick) {
+        scaleTo(m_cluster.nodesFor(m_attemptsThisSecond), m_scaleTick); // the last second's load
+        m_attemptsThisSecond = 0;
+        m_scaleTick += kNanosPerSecond;
+        if (t >= m_scaleTick) { // quiet seconds since: no load, the fewest nodes
+            scaleTo(m_cluster.nodesFor(0), m_scaleTick);
+            const Nanos second = t / kNanosPerSecond;
+            m_scaleTick = second >= kMaxNanos / kNanosPerSecond ? kMaxNanos : (second + 1) * kNanosPerSecond;
+        }
+    }
+    ++m_attemptsThisSecond;
+}
 
-    RowRun r;
-    r.layers.assign(layers, LayerMetrics{});
-    r.perNodeAllowed.assign(std::size_t(cluster.nodes()), 0);
-    std::int64_t attempts = 0;
-    Metrics& m = r.metrics;
-    ClientStats& s = r.clients;
-    s.requests = static_cast<std::int64_t>(n);
-    NodeBalancer picker(cluster, setup.seed);
-    std::vector<std::uint32_t> draws(setup.clients ? std::size_t(k) : 0); // per client: draws made
-    std::priority_queue<Retry, std::vector<Retry>, Later> retries;
-    std::int64_t retrySeq = 0;
-    const Nanos windowNanos = setup.layers.front().config.windowNanos();
-    AdmittedWindow inside(windowNanos); // admitted attempts inside (t - W, t]
-    const bool figures = setup.headers && layers > 1;
-    const bool storeModes = cluster.coordination() != Coordination::Local && cluster.coordination() != Coordination::Split;
-    const bool perClientKeys = clients.key() == KeyMode::Client && setup.clients;
-    std::size_t next = 0;
-    std::size_t nextChange = 0;
-    // The autoscaler: attempts counted per whole second; at each second's end the nodes up for the
-    // next are set from that count, and a node that comes up is new.
-    Nanos scaleTick = kNanosPerSecond;
-    std::int64_t attemptsThisSecond = 0;
-    if (cluster.hasAutoscale())
-        r.scaling.push_back({0, cluster.options().autoscaleMin});
+void RowRunner::askExternal(std::size_t key, std::size_t l, int node, Nanos t, Nanos clock, std::int64_t cost,
+                            const Decision& x) const
+{
+    const LimiterConfig config = layerConfig(m_setup, l);
+    const StoreAsk ask{std::size_t(m_attempts - 1), m_perClientKeys ? std::int64_t(key) : -1, l,
+                       m_setup.layers[l].algorithm, &config, node, clock, cost};
+    const Decision y = m_setup.external(ask);
+    if (y.allowed != x.allowed || y.delay != x.delay || y.remaining != x.remaining || y.retryAfter != x.retryAfter)
+        throw StoreDisagrees(ask, t, y, x);
+}
 
-    while (next < n || !retries.empty()) {
-        Retry p;
-        if (next < n && (retries.empty() || in.arrivals[next] <= retries.top().t)) {
-            p = Retry{in.arrivals[next], -1, static_cast<std::int32_t>(next), 0};
-            ++next;
-        } else {
-            p = retries.top();
-            retries.pop();
-        }
-        if (attempts++ >= kMaxAttempts)
-            tooManyAttempts();
-        // The policy's quota as of this attempt: a limit change may have moved it.
-        for (; nextChange < changes.size() && changes[nextChange].at <= p.t; ++nextChange) {
-            policyQuota = quotaAny(changes[nextChange].fresh);
-            for (std::size_t l = 1; l < layers; ++l)
-                policyQuota = std::min(policyQuota, quotaAny(fresh[l]));
-        }
-        if (cluster.hasAutoscale()) {
-            const auto scaleTo = [&](int now, Nanos at) {
-                const int before = picker.upCount();
-                picker.setUp(now);
-                for (int x = before; x < now; ++x) // up again: new, at this second
-                    for (auto& cell : cells)
-                        if (cell)
-                            cell->renew(x, at);
-                if (now != before)
-                    r.scaling.push_back({at, now});
-            };
-            if (p.t >= scaleTick) {
-                scaleTo(cluster.nodesFor(attemptsThisSecond), scaleTick); // the last second's load
-                attemptsThisSecond = 0;
-                scaleTick += kNanosPerSecond;
-                if (p.t >= scaleTick) { // quiet seconds since: no load, the fewest nodes
-                    scaleTo(cluster.nodesFor(0), scaleTick);
-                    const Nanos second = p.t / kNanosPerSecond;
-                    scaleTick = second >= kMaxNanos / kNanosPerSecond ? kMaxNanos : (second + 1) * kNanosPerSecond;
-                }
-            }
-            ++attemptsThisSecond;
-        }
-        const auto req = std::size_t(p.request);
-        const std::int64_t client = in.clientOf.empty() ? (setup.clients ? p.request % k : p.request) : in.clientOf[req];
-        const std::int64_t cost = in.costs.empty() ? 1 : in.costs[req];
-        const int node = picker.pick(std::uint64_t(client), p.t);
-        const Nanos clock = p.t + offsets[std::size_t(node)];
-        const std::size_t key = perClientKeys ? std::size_t(client) : 0;
+Decision RowRunner::decide(std::size_t key, int node, Nanos t, Nanos clock, std::int64_t cost, std::uint8_t& headerLayer)
+{
+    const LayersAsked asked = askLayers(m_layers, cost, m_r.layers, [&](std::size_t l) {
+        const Decision x = cell(key, l).decide(node, t, clock, cost);
+        if (m_setup.external)
+            askExternal(key, l, node, t, clock, cost, x);
+        if (l == 0 && m_setup.handedTimes)
+            m_r.handed.push_back(cell(key, 0).seenAt());
+        return x;
+    });
+    headerLayer = 0;
+    if (m_layers == 1)
+        return asked.first;
+    for (std::size_t l = asked.asked; l < m_layers; ++l)
+        cell(key, l).look(node, t, clock); // a layer not asked shows in the response as it is now
+    const auto seen = [&](std::size_t l) -> const StoreCell& { return *m_cells[key * m_layers + l]; };
+    const bool closed = m_storeModes && m_cluster.storeDown(t) && m_cluster.options().fallback == Fallback::Closed;
+    const LayeredAnswer a = layeredAnswer(
+        asked, m_layers, cost, m_policyQuota,
+        [&](std::size_t l) { return waitForAny(seen(l).seen(), seen(l).seenAt(), cost); },
+        [&](std::size_t l) { return remainingAny(seen(l).seen(), seen(l).seenAt()); },
+        closed ? m_cluster.options().outageToNanos - t : 0); // closed: denied until the store is back
+    if (m_figures && m_setup.keepLog)
+        for (std::size_t l = 0; l < m_layers; ++l)
+            m_r.figures.push_back({remainingAny(seen(l).seen(), seen(l).seenAt()),
+                                   waitForAny(seen(l).seen(), seen(l).seenAt(), seen(l).quota())});
+    headerLayer = std::uint8_t(a.leastLayer);
+    return a.decision;
+}
 
-        // The policy: each layer in order until one denies.
-        Decision d;
-        std::size_t asked = 0;
-        bool allowed = true;
-        Nanos delay = 0;
-        for (; asked < layers; ++asked) {
-            const Decision x = cellOf(key, asked).decide(node, p.t, clock, cost);
-            if (setup.external) {
-                const LimiterConfig config = layerConfig(setup, asked);
-                const StoreAsk ask{std::size_t(attempts - 1), perClientKeys ? std::int64_t(key) : -1, asked,
-                                   setup.layers[asked].algorithm, &config, node, clock, cost};
-                const Decision y = setup.external(ask);
-                if (y.allowed != x.allowed || y.delay != x.delay || y.remaining != x.remaining || y.retryAfter != x.retryAfter)
-                    throw StoreDisagrees(ask, p.t, y, x);
-            }
-            if (asked == 0) {
-                d = x;
-                if (setup.handedTimes)
-                    r.handed.push_back(cellOf(key, 0).seenAt());
-            }
-            if (!x.allowed) {
-                ++r.layers[asked].deniedHere;
-                for (std::size_t j = 0; j < asked; ++j)
-                    r.layers[j].wasted += cost;
-                allowed = false;
-                ++asked;
-                break;
-            }
-            ++r.layers[asked].allowed;
-            delay = std::max(delay, x.delay);
-        }
-        std::uint8_t headerLayer = 0;
-        if (layers > 1) {
-            for (std::size_t l = asked; l < layers; ++l)
-                cellOf(key, l).look(node, p.t, clock);
-            const double level = d.level;
-            d = Decision{};
-            d.allowed = allowed;
-            d.level = level;
-            d.delay = allowed ? delay : 0;
-            if (!allowed) {
-                Nanos wait = 0;
-                for (std::size_t l = 0; l < layers; ++l) {
-                    const StoreCell& c = *cells[key * layers + l];
-                    wait = std::max(wait, waitForAny(c.seen(), c.seenAt(), std::min(cost, c.quota())));
-                }
-                if (storeModes && cluster.storeDown(p.t) && cluster.options().fallback == Fallback::Closed)
-                    wait = std::max(wait, cluster.options().outageToNanos - p.t); // denied until the store is back
-                d.retryAfter = cost > policyQuota ? kRetryNever : wait;
-            }
-            std::int32_t least = std::numeric_limits<std::int32_t>::max();
-            for (std::size_t l = 0; l < layers; ++l) {
-                const StoreCell& c = *cells[key * layers + l];
-                const std::int32_t left = remainingAny(c.seen(), c.seenAt());
-                if (left < least) {
-                    least = left;
-                    headerLayer = std::uint8_t(l);
-                }
-                if (figures && setup.keepLog)
-                    r.figures.push_back({left, waitForAny(c.seen(), c.seenAt(), c.quota())});
-            }
-            d.remaining = least;
-        }
-
+void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_t key, std::int64_t cost,
+                       const Decision& d, std::uint8_t headerLayer)
+{
+    if (m_setup.keepLog) {
         LoggedAttempt a;
         a.t = p.t;
         a.wait = d.allowed ? d.delay : d.retryAfter;
-        if (setup.headers && setup.keepLog) {
-            const StoreCell& c = *cells[key * layers + headerLayer];
-            r.resets.push_back(waitForAny(c.seen(), c.seenAt(), c.quota()));
-        }
         a.level = d.level;
         a.request = p.request;
         a.client = static_cast<std::int32_t>(client);
@@ -289,53 +312,88 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
         a.node = static_cast<std::uint8_t>(node);
         a.allowed = d.allowed;
         a.headerLayer = headerLayer;
-        if (setup.keepLog)
-            r.log.push_back(a);
-
-        m.allowed += d.allowed;
-        m.delayed += d.delay > 0;
-        m.never += d.retryNever();
-        if (d.allowed) {
-            m.allowedCost += cost;
-            ++r.perNodeAllowed[std::size_t(node)];
-            ++s.succeeded;
-            m.maxInWindow = std::max(m.maxInWindow, inside.add(p.t, true));
-            continue;
+        m_r.log.push_back(a);
+        if (m_setup.headers) {
+            const StoreCell& c = *m_cells[key * m_layers + headerLayer];
+            m_r.resets.push_back(waitForAny(c.seen(), c.seenAt(), c.quota()));
         }
-        const Cohort& policy = clients.policyOf(client);
-        if (policy.retry == RetryPolicy::None || p.attempt >= policy.maxRetries || !retryable(d)) {
-            ++s.gaveUp;
-            continue;
-        }
-        Nanos wait = 0;
-        if (policy.retry == RetryPolicy::Backoff) {
-            const std::uint64_t u = jitterDraw(setup.seed, client, draws[std::size_t(client)]++);
-            wait = jitteredDelay(policy.jitter, policy.backoffBaseNanos, policy.backoffCapNanos, p.attempt,
-                                 p.attempt == 0 ? policy.backoffBaseNanos : p.prev, u);
-        } else {
-            wait = *retryDelay(policy, d);
-        }
-        const Int128 at = Int128(p.t) + wait;
-        if (at > kMaxNanos)
-            throw InputError("a retry would come at " + formatSeconds(p.t) + " s + " + formatSeconds(wait)
-                             + " s, past the largest time RateLab can represent");
-        retries.push(Retry{static_cast<Nanos>(at), retrySeq++, p.request, p.attempt + 1, wait});
     }
+    Metrics& m = m_r.metrics;
+    m.allowed += d.allowed;
+    m.delayed += d.delay > 0;
+    m.never += d.retryNever();
+    if (d.allowed) {
+        m.allowedCost += cost;
+        ++m_r.perNodeAllowed[std::size_t(node)];
+        ++m_r.clients.succeeded;
+        m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true));
+    }
+}
 
+void RowRunner::retryOrGiveUp(const Retry& p, std::int64_t client, const Decision& d)
+{
+    const Cohort& policy = m_clients.policyOf(client);
+    if (policy.retry == RetryPolicy::None || p.attempt >= policy.maxRetries || !retryable(d)) {
+        ++m_r.clients.gaveUp;
+        return;
+    }
+    Nanos wait = 0;
+    if (policy.retry == RetryPolicy::Backoff) {
+        const std::uint64_t u = jitterDraw(m_setup.seed, client, m_draws[std::size_t(client)]++);
+        wait = jitteredDelay(policy.jitter, policy.backoffBaseNanos, policy.backoffCapNanos, p.attempt,
+                             p.attempt == 0 ? policy.backoffBaseNanos : p.prev, u);
+    } else {
+        wait = *retryDelay(policy, d);
+    }
+    const Int128 at = Int128(p.t) + wait;
+    if (at > kMaxNanos)
+        throw InputError("a retry would come at " + formatSeconds(p.t) + " s + " + formatSeconds(wait)
+                         + " s, past the largest time RateLab can represent");
+    m_retries.push(Retry{static_cast<Nanos>(at), m_retrySeq++, p.request, p.attempt + 1, wait});
+}
+
+RowRun RowRunner::run()
+{
+    const std::int64_t k = m_clients.clients();
+    Retry p;
+    while (nextAttempt(p)) {
+        followChanges(p.t);
+        autoscale(p.t);
+        const auto req = std::size_t(p.request);
+        const std::int64_t client =
+            m_in.clientOf.empty() ? (m_setup.clients ? p.request % k : p.request) : m_in.clientOf[req];
+        const std::int64_t cost = m_in.costs.empty() ? 1 : m_in.costs[req];
+        const int node = m_picker.pick(std::uint64_t(client), p.t);
+        const Nanos clock = p.t + m_offsets[std::size_t(node)];
+        const std::size_t key = m_perClientKeys ? std::size_t(client) : 0;
+        std::uint8_t headerLayer = 0;
+        const Decision d = decide(key, node, p.t, clock, cost, headerLayer);
+        record(p, client, node, key, cost, d, headerLayer);
+        if (!d.allowed)
+            retryOrGiveUp(p, client, d);
+    }
+    finish();
+    return std::move(m_r);
+}
+
+void RowRunner::finish()
+{
     // Memory: per key, every layer where it lives; the largest key's is the row's.
+    Metrics& m = m_r.metrics;
+    ClientStats& s = m_r.clients;
     Memory freshMemory;
-    for (std::size_t l = 0; l < layers; ++l) {
-        StoreCell unused(fresh[l], cluster);
+    for (std::size_t l = 0; l < m_layers; ++l) {
+        StoreCell unused(m_fresh[l], m_cluster);
         addMemory(freshMemory, unused.memory());
     }
     m.memory = freshMemory; // nothing arrived: a fresh key's state
     bool any = false;
-    for (std::size_t key = 0; key < keyCount; ++key) {
-        if (!cells[key * layers])
+    for (std::size_t key = 0; key * m_layers < m_cells.size(); ++key) {
+        if (!m_cells[key * m_layers])
             continue;
         Memory mem;
-        for (std::size_t l = 0; l < layers; ++l)
-            addMemory(mem, cells[key * layers + l] ? cells[key * layers + l]->memory() : memoryAny(fresh[l]));
+        for (std::size_t l = 0; l < m_layers; ++l)
+            addMemory(mem, m_cells[key * m_layers + l] ? m_cells[key * m_layers + l]->memory() : memoryAny(m_fresh[l]));
         ++s.keysUsed;
         addMemory(s.total, mem);
         s.perKeyMax.bytes = any ? std::max(s.perKeyMax.bytes, mem.bytes) : mem.bytes;
@@ -344,19 +402,27 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
     }
     if (any)
         m.memory = s.perKeyMax;
-    s.attempts = attempts;
+    s.attempts = m_attempts;
     m.denied = s.attempts - m.allowed;
-    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(setup.layers.front().config.limit());
+    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(m_setup.layers.front().config.limit());
     s.amplification = s.requests > 0 ? static_cast<double>(s.attempts) / static_cast<double>(s.requests) : 0.0;
-    if (setup.keepLog) { // from the log, into a vector of just the right size
+    if (m_setup.keepLog) { // from the log, into a vector of just the right size
         std::vector<Nanos> latencies;
         latencies.reserve(std::size_t(s.succeeded));
-        for (const LoggedAttempt& a : r.log)
+        for (const LoggedAttempt& a : m_r.log)
             if (a.allowed)
-                latencies.push_back(a.t - in.arrivals[std::size_t(a.request)] + a.wait);
+                latencies.push_back(a.t - m_in.arrivals[std::size_t(a.request)] + a.wait);
         s.latency = latencyOf(std::move(latencies));
     }
-    return r;
+}
+
+} // namespace
+
+RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
+{
+    if (setup.layers.empty())
+        throw InputError("a policy needs at least one layer");
+    return RowRunner(setup, in).run();
 }
 
 } // namespace ratelab
