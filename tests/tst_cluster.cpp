@@ -1,22 +1,19 @@
-// The cluster simulation: hand-derived tables for each coordination, and property tests over
-// seeded random streams (RATELAB_PROPERTY_SEEDS, default 200), including a brute-force replay of
-// the visibility rule exactly as semantics.md states it.
-#include "property_seeds.h"
+// The cluster against hand-derived tables: ids, validated configs, node offsets, the split
+// quota, the balancers, and each coordination's decisions over streams worked out by hand
+// (semantics.md, "Cluster: N nodes and a store"), each row run through runRow. The seeded
+// properties are in tst_cluster_properties.cpp.
+#include "engine_helpers.h"
 #include "engine/cluster.h"
 #include "arithmetic/decimal.h"
-#include "limiters/limiters.h"
 
 #include <QTest>
 
-#include <cmath>
-#include <random>
-
 using namespace ratelab;
+using namespace ratelab::test;
 
 namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
-constexpr Nanos kMilli = 1'000'000;
 constexpr Nanos kTenth = kSecond / 10;
 
 using Counts = std::vector<std::int64_t>;
@@ -34,12 +31,11 @@ ClusterConfig cluster(int nodes, Coordination c, Nanos latency = 0, Nanos sync =
 {
     return ClusterConfig::make({nodes, b, c, latency, sync, skew, seed});
 }
-
-Counts allowedIndices(const ClusterTrace& r)
+Counts allowedIndices(const RowRun& r)
 {
     Counts out;
-    for (std::size_t i = 0; i < r.trace.decisions.size(); ++i)
-        if (r.trace.decisions[i].allowed)
+    for (std::size_t i = 0; i < r.log.size(); ++i)
+        if (r.log[i].allowed)
             out.push_back(std::int64_t(i));
     return out;
 }
@@ -56,171 +52,6 @@ Counts join(Counts a, const Counts& b)
 {
     a.insert(a.end(), b.begin(), b.end());
     return a;
-}
-
-// ---- property-test streams (the generator of tst_properties, trimmed) ----
-
-struct Rng {
-    std::mt19937_64 g;
-    explicit Rng(std::uint64_t seed) : g(seed) {}
-    std::int64_t in(std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); }
-    bool chance(int percent) { return in(0, 99) < percent; }
-    double unit() { return double(g() >> 11) * 0x1.0p-53; }
-};
-
-struct Case {
-    std::uint64_t seed = 0;
-    LimiterConfig config;
-    std::vector<Nanos> arrivals;
-    ClusterConfig::Options cluster; // nodes, balancer, skew, seed, latency, sync drawn; coordination set by the test
-};
-
-Case makeCase(std::uint64_t seed, std::size_t maxRequests = 200)
-{
-    Rng r(seed * 0x9E3779B97F4A7C15ull + 7);
-    Case c;
-    c.seed = seed;
-    const std::int64_t limit = r.in(1, 12);
-    const Nanos window = r.chance(50) ? r.in(1, 20) * kSecond : r.in(kMilli, 5 * kSecond);
-    std::optional<std::int64_t> capacity;
-    if (r.chance(50))
-        capacity = r.in(1, 12);
-    std::optional<Rate> rate;
-    if (r.chance(50))
-        rate = Rate{r.in(1, 20), r.chance(50) ? r.in(1, 20) * kSecond : r.in(kMilli, 5 * kSecond)};
-    c.config = LimiterConfig::make(limit, window, capacity, rate);
-    const Nanos w = c.config.windowNanos();
-    const auto n = std::size_t(r.in(20, std::int64_t(maxRequests)));
-    Nanos t = 0;
-    while (c.arrivals.size() < n) {
-        switch (r.in(0, 6)) {
-        case 0: case 1: case 2: t += std::llround(-std::log1p(-r.unit()) * double(w / limit)); break;
-        case 3:
-            for (std::int64_t k = r.in(1, 12); k > 0 && c.arrivals.size() + 1 < n; --k)
-                c.arrivals.push_back(t);
-            break;
-        case 4: t += r.chance(50) ? 1 : w; break;
-        case 5: t = (t / w + 1) * w - (r.chance(50) ? 1 : 0); break;
-        default: break;
-        }
-        c.arrivals.push_back(t);
-    }
-    ClusterConfig::Options& o = c.cluster;
-    o.nodes = int(r.in(1, 6));
-    o.balancer = kAllBalancers[std::size_t(r.in(0, 2))];
-    o.seed = std::uint64_t(r.in(0, 1000));
-    o.skewNanos = r.chance(40) ? 0 : r.chance(50) ? r.in(1, 1000) : r.in(0, 2 * w);
-    o.latencyNanos = r.chance(20) ? 0 : r.in(0, w);
-    o.syncNanos = r.chance(30) ? r.in(1, w) : r.in(w / 10 + 1, 3 * w);
-    return c;
-}
-
-ClusterConfig withMode(ClusterConfig::Options o, Coordination mode)
-{
-    o.coordination = mode;
-    if (mode != Coordination::Racy)
-        o.latencyNanos = 0;
-    if (mode != Coordination::Hybrid)
-        o.syncNanos = 0;
-    return ClusterConfig::make(o);
-}
-
-QByteArray describe(const Case& c)
-{
-    return QStringLiteral("seed %1: L=%2 W=%3ns C=%4 r=%5/%6ns, %7 requests, %8 nodes, balancer %9, skew %10ns, "
-                          "latency %11ns, sync %12ns")
-        .arg(c.seed).arg(c.config.limit()).arg(c.config.windowNanos()).arg(c.config.capacity())
-        .arg(c.config.rate().tokens).arg(c.config.rate().perNanos).arg(c.arrivals.size()).arg(c.cluster.nodes)
-        .arg(QString::fromUtf8(balancerId(c.cluster.balancer).data())).arg(c.cluster.skewNanos)
-        .arg(c.cluster.latencyNanos).arg(c.cluster.syncNanos).toUtf8();
-}
-
-// forEachCase checks RATELAB_PROPERTY_SEEDS cases, at most maxSeeds (3,000 unless told: each
-// case runs every algorithm in every mode of 200 requests, and CI's 20,000 seeds under the
-// sanitizers would take a quarter of an hour; tst_engine's oracle covers every mode at every seed).
-template <typename F>
-void forEachCase(F check, std::size_t maxRequests = 200, std::uint64_t maxSeeds = 3000)
-{
-    const std::uint64_t seeds = std::min(propertySeeds(), maxSeeds);
-    for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-        const Case c = makeCase(seed, maxRequests);
-        check(c);
-        if (QTest::currentTestFailed()) {
-            qWarning("failing case: %s", describe(c).constData());
-            return;
-        }
-    }
-}
-
-bool same(const Decision& a, const Decision& b)
-{
-    return a.allowed == b.allowed && a.delay == b.delay && a.remaining == b.remaining
-        && a.retryAfter == b.retryAfter && a.level == b.level;
-}
-
-#define SAME_DECISIONS(got, want, what)                                                                        \
-    do {                                                                                                       \
-        QCOMPARE((got).size(), (want).size());                                                                 \
-        for (std::size_t i_ = 0; i_ < (got).size(); ++i_)                                                      \
-            if (!same((got)[i_], (want)[i_]))                                                                  \
-                QFAIL(qPrintable(QStringLiteral("%1: %2, request %3 differs (allowed %4 vs %5)")                \
-                                     .arg(what, QString::fromUtf8(algorithmId(a).data())).arg(i_)               \
-                                     .arg((got)[i_].allowed).arg((want)[i_].allowed)));                         \
-    } while (false)
-
-// oracle decides every request by the visibility rule literally: replay the visible admissions,
-// in arrival order, on a fresh limiter, then ask about one more. It is O(n^2) and shares no code
-// with simulateCluster beyond the limiters and assignNodes. Handed times, from semantics.md:
-// local/split the node clock; shared/racy the store clock, max of every node clock so far;
-// hybrid max(node clock, the handed times of the visible admissions). A replay never goes back:
-// it is handed max(its own handed time, the replay's last time).
-std::vector<Decision> oracle(Algorithm a, const LimiterConfig& config, const ClusterConfig& cc,
-                             const std::vector<Nanos>& t)
-{
-    const auto node = assignNodes(cc, t.size());
-    const LimiterConfig per = cc.coordination() == Coordination::Split ? splitConfig(config, cc.nodes()) : config;
-    std::vector<Decision> out(t.size());
-    std::vector<Nanos> handed(t.size());
-    Nanos storeClock = std::numeric_limits<Nanos>::min();
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        const Nanos clock = t[i] + cc.nodeOffset(node[i]);
-        std::vector<std::size_t> visible;
-        for (std::size_t j = 0; j < i; ++j) {
-            if (!out[j].allowed)
-                continue;
-            bool v = false;
-            switch (cc.coordination()) {
-            case Coordination::Local:
-            case Coordination::Split: v = node[j] == node[i]; break;
-            case Coordination::Shared: v = true; break;
-            case Coordination::Racy: v = t[j] + cc.latencyNanos() <= t[i]; break;
-            case Coordination::Hybrid: {
-                const Nanos lastTick = t[i] / cc.syncNanos() * cc.syncNanos();
-                v = node[j] == node[i] || (lastTick >= cc.syncNanos() && t[j] < lastTick);
-                break;
-            }
-            }
-            if (v)
-                visible.push_back(j);
-        }
-        storeClock = std::max(storeClock, clock);
-        Nanos h = clock;
-        if (cc.coordination() == Coordination::Shared || cc.coordination() == Coordination::Racy)
-            h = storeClock;
-        if (cc.coordination() == Coordination::Hybrid)
-            for (std::size_t j : visible)
-                h = std::max(h, handed[j]);
-        handed[i] = h;
-        out[i] = visitLimiter(a, per, [&](auto& l) {
-            Nanos last = std::numeric_limits<Nanos>::min();
-            for (std::size_t j : visible) {
-                last = std::max(last, handed[j]);
-                (void)l.decide(last);
-            }
-            return l.decide(std::max(h, last));
-        });
-    }
-    return out;
 }
 
 } // namespace
@@ -422,15 +253,15 @@ private slots:
         QFETCH(Algorithm, algorithm);
         QFETCH(Counts, admitted);
         QFETCH(Counts, perNode);
-        const ClusterTrace r = simulateCluster(LimiterConfig{}, cc, algorithm, uniform(30, kTenth));
+        const RowRun r = runCluster(LimiterConfig{}, cc, algorithm, uniform(30, kTenth));
         QCOMPARE(allowedIndices(r), admitted);
         QCOMPARE(r.perNodeAllowed, perNode);
-        QCOMPARE(r.trace.metrics.allowed, std::int64_t(admitted.size()));
-        QCOMPARE(r.trace.metrics.denied, std::int64_t(30 - admitted.size()));
-        QCOMPARE(r.trace.metrics.maxInWindow, std::int64_t(admitted.size()));
-        QCOMPARE(r.trace.metrics.overshoot, double(admitted.size()) / 10.0);
-        for (std::size_t i = 0; i < r.nodes.size(); ++i)
-            QCOMPARE(int(r.nodes[i]), int(i % 2));
+        QCOMPARE(r.metrics.allowed, std::int64_t(admitted.size()));
+        QCOMPARE(r.metrics.denied, std::int64_t(30 - admitted.size()));
+        QCOMPARE(r.metrics.maxInWindow, std::int64_t(admitted.size()));
+        QCOMPARE(r.metrics.overshoot, double(admitted.size()) / 10.0);
+        for (std::size_t i = 0; i < r.log.size(); ++i)
+            QCOMPARE(int(r.log[i].node), int(i % 2));
     }
 
     void skewMovesANodeIntoTheNextWindow()
@@ -439,8 +270,8 @@ private slots:
         // clock reads 10.0 s, the next fixed window.
         const std::vector<Nanos> burst(20, 95 * kTenth);
         // local: node 0 admits 10 in window 0, node 1 10 in window 1: 20.
-        const ClusterTrace local = simulateCluster(LimiterConfig{}, cluster(2, Coordination::Local, 0, 0, kSecond / 2),
-                                                   Algorithm::FixedWindow, burst);
+        const RowRun local = runCluster(LimiterConfig{}, cluster(2, Coordination::Local, 0, 0, kSecond / 2),
+                                        Algorithm::FixedWindow, burst);
         QCOMPARE(local.perNodeAllowed, (Counts{10, 10}));
         QCOMPARE(local.handed[0], 95 * kTenth);
         QCOMPARE(local.handed[1], 10 * kSecond);
@@ -448,16 +279,16 @@ private slots:
         // the store never goes back: node 0's 9.5 s is handed as 10 s. So one admission in window
         // 0 and ten in window 1 (requests 1..10); 11..19 are denied until the window after,
         // retry_after = W - 0 = 10 s on the store clock.
-        const ClusterTrace shared = simulateCluster(LimiterConfig{}, cluster(2, Coordination::Shared, 0, 0, kSecond / 2),
-                                                    Algorithm::FixedWindow, burst);
+        const RowRun shared = runCluster(LimiterConfig{}, cluster(2, Coordination::Shared, 0, 0, kSecond / 2),
+                                         Algorithm::FixedWindow, burst);
         QCOMPARE(allowedIndices(shared), range(0, 10));
         QCOMPARE(shared.perNodeAllowed, (Counts{6, 5}));
         QCOMPARE(shared.handed[0], 95 * kTenth);
         for (std::size_t i = 1; i < burst.size(); ++i)
             QCOMPARE(shared.handed[i], 10 * kSecond);
-        QCOMPARE(shared.trace.decisions[11].retryAfter, 10 * kSecond);
+        QCOMPARE(shared.log[11].decision().retryAfter, 10 * kSecond);
         // Measured on true time all 11 lie at 9.5 s.
-        QCOMPARE(shared.trace.metrics.maxInWindow, std::int64_t(11));
+        QCOMPARE(shared.metrics.maxInWindow, std::int64_t(11));
     }
 
     void storeClockNeverGoesBack()
@@ -468,14 +299,14 @@ private slots:
         // last, at 3 s on the store, finds 0 and must wait 1 s.
         const LimiterConfig one = LimiterConfig::make(1, kSecond);
         const std::vector<Nanos> t{0, 5 * kTenth, kSecond, 15 * kTenth};
-        const ClusterTrace r = simulateCluster(one, cluster(3, Coordination::Shared, 0, 0, 2 * kSecond),
-                                               Algorithm::TokenBucket, t);
+        const RowRun r = runCluster(one, cluster(3, Coordination::Shared, 0, 0, 2 * kSecond),
+                                    Algorithm::TokenBucket, t);
         QCOMPARE(r.handed, (std::vector<Nanos>{0, 15 * kTenth, 3 * kSecond, 3 * kSecond}));
         QCOMPARE(allowedIndices(r), (Counts{0, 1, 2}));
-        QCOMPARE(r.trace.decisions[3].retryAfter, kSecond);
+        QCOMPARE(r.log[3].decision().retryAfter, kSecond);
         // local hands each node its own clock: node 0's 1.5 s finds its token (taken at 0) back.
-        const ClusterTrace local = simulateCluster(one, cluster(3, Coordination::Local, 0, 0, 2 * kSecond),
-                                                   Algorithm::TokenBucket, t);
+        const RowRun local = runCluster(one, cluster(3, Coordination::Local, 0, 0, 2 * kSecond),
+                                        Algorithm::TokenBucket, t);
         QCOMPARE(local.handed, (std::vector<Nanos>{0, 15 * kTenth, 3 * kSecond, 15 * kTenth}));
         QCOMPARE(allowedIndices(local), (Counts{0, 1, 2, 3}));
     }
@@ -483,130 +314,21 @@ private slots:
     void racyLatencyOfTheWholeStreamAdmitsEverything()
     {
         // Nothing ever reaches the store in time: every request sees an empty one.
-        const ClusterTrace r = simulateCluster(LimiterConfig{}, cluster(3, Coordination::Racy, 100 * kSecond),
-                                               Algorithm::SlidingWindowLog, uniform(50, kTenth));
-        QCOMPARE(r.trace.metrics.allowed, std::int64_t(50));
-        QCOMPARE(r.trace.metrics.maxInWindow, std::int64_t(50));
-        QCOMPARE(r.trace.decisions[49].remaining, std::int32_t(9));
+        const RowRun r = runCluster(LimiterConfig{}, cluster(3, Coordination::Racy, 100 * kSecond),
+                                    Algorithm::SlidingWindowLog, uniform(50, kTenth));
+        QCOMPARE(r.metrics.allowed, std::int64_t(50));
+        QCOMPARE(r.metrics.maxInWindow, std::int64_t(50));
+        QCOMPARE(r.log[49].remaining, std::int32_t(9));
     }
 
     void clockPastTheEndOfTimeIsRefused()
     {
         const std::vector<Nanos> t{kMaxNanos - 5};
-        QVERIFY_THROWS_EXCEPTION(InputError, simulateCluster(LimiterConfig{}, cluster(2, Coordination::Local, 0, 0, 10),
-                                                             Algorithm::Gcra, t));
-        QCOMPARE(simulateCluster(LimiterConfig{}, cluster(2, Coordination::Local, 0, 0, 5), Algorithm::Gcra, t)
-                     .trace.metrics.allowed,
+        QVERIFY_THROWS_EXCEPTION(InputError, runCluster(LimiterConfig{}, cluster(2, Coordination::Local, 0, 0, 10),
+                                                        Algorithm::Gcra, t));
+        QCOMPARE(runCluster(LimiterConfig{}, cluster(2, Coordination::Local, 0, 0, 5), Algorithm::Gcra, t)
+                     .metrics.allowed,
                  std::int64_t(1));
-    }
-
-    // ---- properties over seeded random streams ----
-
-    // Racy is left at latency 0 here: its visibility rule (t_j + latency <= t_i) does not ask
-    // which node, so one node that reads, checks and writes with a round trip races with itself
-    // (see racyLatencyOfTheWholeStreamAdmitsEverything); semantics.md's "with one node every mode
-    // equals the single limiter" holds for racy only without latency.
-    void oneNodeIsTheSingleLimiterInEveryMode()
-    {
-        forEachCase([](const Case& c) {
-            ClusterConfig::Options o = c.cluster;
-            o.nodes = 1;
-            o.latencyNanos = 0;
-            for (Algorithm a : kAllAlgorithms) {
-                const AlgorithmTrace single = simulateOne(c.config, a, c.arrivals);
-                for (Coordination mode : kAllCoordinations) {
-                    const ClusterTrace r = simulateCluster(c.config, withMode(o, mode), a, c.arrivals);
-                    SAME_DECISIONS(r.trace.decisions, single.decisions, QString::fromUtf8(coordinationId(mode).data()));
-                    QCOMPARE(r.trace.metrics.maxInWindow, single.metrics.maxInWindow);
-                    QCOMPARE(r.perNodeAllowed, Counts{single.metrics.allowed});
-                }
-            }
-        });
-    }
-
-    void racyWithoutLatencyIsShared()
-    {
-        forEachCase([](const Case& c) {
-            ClusterConfig::Options o = c.cluster;
-            o.latencyNanos = 0;
-            for (Algorithm a : kAllAlgorithms) {
-                const ClusterTrace racy = simulateCluster(c.config, withMode(o, Coordination::Racy), a, c.arrivals);
-                const ClusterTrace shared = simulateCluster(c.config, withMode(o, Coordination::Shared), a, c.arrivals);
-                SAME_DECISIONS(racy.trace.decisions, shared.trace.decisions, "racy");
-                QCOMPARE(racy.handed, shared.handed);
-                QCOMPARE(racy.trace.metrics.memory.bytes, shared.trace.metrics.memory.bytes);
-            }
-        });
-    }
-
-    void localRoundRobinIsIndependentLimiters()
-    {
-        forEachCase([](const Case& c) {
-            ClusterConfig::Options o = c.cluster;
-            o.balancer = Balancer::RoundRobin;
-            const ClusterConfig cc = withMode(o, Coordination::Local);
-            const auto n = std::size_t(cc.nodes());
-            for (Algorithm a : kAllAlgorithms) {
-                const ClusterTrace r = simulateCluster(c.config, cc, a, c.arrivals);
-                for (std::size_t node = 0; node < n; ++node) {
-                    std::vector<Nanos> sub;
-                    std::vector<Decision> got;
-                    for (std::size_t i = node; i < c.arrivals.size(); i += n) {
-                        sub.push_back(c.arrivals[i] + cc.nodeOffset(int(node)));
-                        got.push_back(r.trace.decisions[i]);
-                    }
-                    const AlgorithmTrace alone = simulateOne(c.config, a, sub);
-                    SAME_DECISIONS(got, alone.decisions, QStringLiteral("node %1").arg(node));
-                    QCOMPARE(r.perNodeAllowed[node], alone.metrics.allowed);
-                }
-            }
-        });
-    }
-
-    void everyModeIsTheVisibilityRule()
-    {
-        forEachCase(
-            [](const Case& c) {
-                for (Algorithm a : kAllAlgorithms)
-                    for (Coordination mode : kAllCoordinations) {
-                        const ClusterConfig cc = withMode(c.cluster, mode);
-                        const ClusterTrace r = simulateCluster(c.config, cc, a, c.arrivals);
-                        SAME_DECISIONS(r.trace.decisions, oracle(a, c.config, cc, c.arrivals),
-                                       QString::fromUtf8(coordinationId(mode).data()));
-                    }
-            },
-            60, 300);
-    }
-
-    void storeTimesNeverGoBackAndNeverLag()
-    {
-        forEachCase([](const Case& c) {
-            for (Coordination mode : kAllCoordinations) {
-                const ClusterConfig cc = withMode(c.cluster, mode);
-                const ClusterTrace r = simulateCluster(c.config, cc, Algorithm::TokenBucket, c.arrivals);
-                for (std::size_t i = 0; i < c.arrivals.size(); ++i) {
-                    const Nanos clock = c.arrivals[i] + cc.nodeOffset(r.nodes[i]);
-                    QVERIFY(r.handed[i] >= clock);
-                    if (mode == Coordination::Local || mode == Coordination::Split)
-                        QCOMPARE(r.handed[i], clock);
-                    if ((mode == Coordination::Shared || mode == Coordination::Racy) && i > 0)
-                        QVERIFY(r.handed[i] >= r.handed[i - 1]);
-                }
-            }
-        });
-    }
-
-    void hybridWithoutATickIsLocal()
-    {
-        forEachCase([](const Case& c) {
-            ClusterConfig::Options o = c.cluster;
-            o.syncNanos = c.arrivals.back() + 1; // the first tick comes after the last request
-            for (Algorithm a : kAllAlgorithms) {
-                const ClusterTrace hybrid = simulateCluster(c.config, withMode(o, Coordination::Hybrid), a, c.arrivals);
-                const ClusterTrace local = simulateCluster(c.config, withMode(o, Coordination::Local), a, c.arrivals);
-                SAME_DECISIONS(hybrid.trace.decisions, local.trace.decisions, "hybrid");
-            }
-        });
     }
 };
 

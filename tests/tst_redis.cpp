@@ -3,6 +3,7 @@
 // scenarios inside the exact domain, and a scenario outside it is refused naming 2^53.
 //
 // redis-server missing is a failure, not a skip: CI installs it (apt-get install redis-server).
+#include "engine_helpers.h"
 #include "property_seeds.h"
 #include "presets.h"
 #include "redis_check.h"
@@ -108,7 +109,7 @@ QString firstDifference(const std::vector<Decision>& redis, const std::vector<De
 std::vector<Decision> simulatedShared(Algorithm a, const LimiterConfig& config, const ClusterConfig& cluster,
                                       const std::vector<Nanos>& arrivals)
 {
-    return simulateCluster(config, cluster, a, arrivals).trace.decisions;
+    return test::decisionsOf(test::runCluster(config, cluster, a, arrivals));
 }
 
 } // namespace

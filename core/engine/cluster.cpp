@@ -1,11 +1,9 @@
 #include "engine/cluster.h"
 
 #include "arithmetic/decimal.h"
-#include "engine/engine.h"
 #include "limiters/limiters.h"
 
 #include <algorithm>
-#include <deque>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -234,40 +232,6 @@ std::vector<std::uint8_t> assignNodes(const ClusterConfig& cluster, std::size_t 
     for (std::size_t i = 0; i < n; ++i)
         out[i] = static_cast<std::uint8_t>(balancer.pick(i < clients.size() ? clients[i] : i, 0));
     return out;
-}
-
-ClusterTrace simulateCluster(const LimiterConfig& config, const ClusterConfig& cluster, Algorithm algorithm,
-                             std::span<const Nanos> arrivals, std::span<const std::uint64_t> clients)
-{
-    EngineSetup setup;
-    setup.layers = {Layer{algorithm, config}};
-    setup.cluster = cluster;
-    setup.seed = cluster.seed();
-    setup.handedTimes = true;
-    std::vector<std::int64_t> clientOf; // the hash balancer's clients; none: request i is its own
-    if (!clients.empty() && cluster.balancer() == Balancer::Hash) {
-        ClientOptions o;
-        std::uint64_t most = 0;
-        for (std::uint64_t c : clients)
-            most = std::max(most, c);
-        o.clients = static_cast<std::int64_t>(most) + 1;
-        o.key = KeyMode::Global;
-        setup.clients = ClientConfig::make(o);
-        clientOf.assign(clients.begin(), clients.end());
-    }
-    const RowRun run = runRow(setup, {arrivals, {}, clientOf});
-    ClusterTrace r;
-    r.trace.algorithm = algorithm;
-    r.trace.metrics = run.metrics;
-    r.trace.decisions.reserve(run.log.size());
-    r.nodes.reserve(run.log.size());
-    for (const LoggedAttempt& a : run.log) {
-        r.trace.decisions.push_back(a.decision());
-        r.nodes.push_back(a.node);
-    }
-    r.perNodeAllowed = run.perNodeAllowed;
-    r.handed = run.handed;
-    return r;
 }
 
 } // namespace ratelab

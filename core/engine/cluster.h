@@ -53,7 +53,6 @@
 #include "limiters/config.h"
 #include "limiters/limiter.h"
 #include "arithmetic/nanos.h"
-#include "engine/simulator.h"
 
 #include <array>
 #include <cstdint>
@@ -206,22 +205,6 @@ private:
 // balancer); when clients is empty, request i is its own client.
 std::vector<std::uint8_t> assignNodes(const ClusterConfig& cluster, std::size_t n,
                                       std::span<const std::uint64_t> clients = {});
-
-struct ClusterTrace {
-    // trace holds one decision per arrival and the metrics over all nodes, measured on true
-    // time: max_in_window over (s - W, s] of arrival times, overshoot = max_in_window / L with the
-    // cluster-wide L. memory sums every limiter that holds the key (nodes, store).
-    AlgorithmTrace trace;
-    std::vector<std::uint8_t> nodes;        // the node of each request
-    std::vector<std::int64_t> perNodeAllowed; // admitted per node, nodes() entries
-    std::vector<Nanos> handed;              // the time each decision's limiter was handed
-};
-
-// simulateCluster runs one algorithm over the arrivals (non-decreasing, non-negative, true time)
-// on the cluster. clients: see assignNodes. It throws InputError when a node clock would pass the
-// largest Nanos.
-ClusterTrace simulateCluster(const LimiterConfig& config, const ClusterConfig& cluster, Algorithm algorithm,
-                             std::span<const Nanos> arrivals, std::span<const std::uint64_t> clients = {});
 
 } // namespace ratelab
 
