@@ -1,6 +1,7 @@
 #include "engine/layered.h"
 
 #include "engine/engine.h"
+#include "engine/layer_loop.h"
 
 #include "arithmetic/decimal.h"
 #include "limiters/nginx_limit_req.h"
@@ -38,29 +39,12 @@ LayeredPolicy& LayeredPolicy::operator=(const LayeredPolicy& other)
 
 Decision LayeredPolicy::decide(Nanos t, std::int64_t cost)
 {
-    Decision out;
-    out.allowed = true;
-    std::size_t asked = 0;
-    for (; asked < m_layers.size(); ++asked) {
-        const Decision d = m_layers[asked]->decide(t, cost);
-        if (asked == 0)
-            out.level = d.level;
-        if (!d.allowed) {
-            ++m_metrics[asked].deniedHere;
-            for (std::size_t j = 0; j < asked; ++j)
-                m_metrics[j].wasted += cost;
-            out.allowed = false;
-            break;
-        }
-        ++m_metrics[asked].allowed;
-        out.delay = std::max(out.delay, d.delay);
-    }
-    if (!out.allowed) {
-        out.delay = 0;
-        out.retryAfter = cost > quota() ? kRetryNever : waitFor(t, cost);
-    }
-    out.remaining = remainingAt(t);
-    return out;
+    const LayersAsked asked = askLayers(m_layers.size(), cost, m_metrics,
+                                        [&](std::size_t l) { return m_layers[l]->decide(t, cost); });
+    return layeredAnswer(
+               asked, m_layers.size(), cost, quota(), [&](std::size_t l) { return m_layers[l]->waitFor(t, cost); },
+               [&](std::size_t l) { return m_layers[l]->remainingAt(t); })
+        .decision;
 }
 
 Nanos LayeredPolicy::waitFor(Nanos t, std::int64_t cost) const
