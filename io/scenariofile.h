@@ -18,16 +18,20 @@
 //     "nginx": {"burst": 20, "nodelay": true, "delay": 0},
 //     "layers": ["token_bucket:limit=10,window=10,capacity=100,rate=10", ...],
 //     "cluster": {"nodes": 2, "balancer": "round_robin", "coordination": "racy", "latency": "0.05",
-//                 "sync": "0.1", "skew": "0"},
+//                 "sync": "0.1", "skew": "0", "outage": {"from": "1", "to": "2", "fallback": "open"},
+//                 "autoscale": {"min": 1, "max": 4, "scale_at": "5"}, "joins": ["1@0.5"], "leaves": [...]},
 //     "clients": {"clients": 20, "key": "client", "retry": "backoff", "retry_delay": "0",
-//                 "max_retries": 3, "backoff_base": "0.1", "backoff_cap": "10"},
+//                 "max_retries": 3, "backoff_base": "0.1", "backoff_cap": "10", "jitter": "equal",
+//                 "cohorts": ["19:backoff", "1:immediate"]},
 //     "client_of": [0, 3, ...]         (each explicit arrival's client)
 //     "traffic_log": ":/traffic/api-day.log.gz"  (the log `replay` and `sweep` read by default)
 //   }
 //
 // The production fields (cost to client_of) are written only when they are not the default, so
-// a scenario without them reads as before. The cluster's and clients' random draws use the
-// pattern's seed, the scenario's one seed.
+// a scenario without them reads as before. Each key of "cluster" and "clients" is read and
+// written through the settings codec (core/scenario/settings_codec.h), as the command line's
+// options are: the same names, texts, checks and reasons. The cluster's and clients' random
+// draws use the pattern's seed, the scenario's one seed.
 //
 // A file is refused, with a one-line message that names what is wrong, when it is not JSON, is of
 // another format or a newer version, has a field of the wrong type, or a value out of range (each

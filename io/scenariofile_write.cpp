@@ -4,6 +4,7 @@
 
 #include "arithmetic/decimal.h"
 #include "outputpath.h"
+#include "scenario/settings_codec.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -77,49 +78,13 @@ void writeProduction(QByteArray& out, const Scenario& s)
             out += QByteArray(i ? ",\n    " : "\n    ") + jsonString(layerText(s.layers[i]));
         out += "\n  ]";
     }
-    if (s.cluster) {
-        const ClusterConfig& c = *s.cluster;
-        out += ",\n  \"cluster\": {\"nodes\": " + QByteArray::number(c.nodes()) + ", \"balancer\": "
-               + jsonString(std::string(balancerId(c.balancer()))) + ", \"coordination\": "
-               + jsonString(std::string(coordinationId(c.coordination())));
-        if (c.coordination() == Coordination::Racy)
-            out += ", \"latency\": " + seconds(c.latencyNanos());
-        if (c.coordination() == Coordination::Hybrid)
-            out += ", \"sync\": " + seconds(c.syncNanos());
-        out += ", \"skew\": " + seconds(c.skewNanos());
-        const ClusterConfig::Options& o = c.options();
-        if (c.hasOutage())
-            out += ", \"outage\": {\"from\": " + seconds(o.outageFromNanos) + ", \"to\": " + seconds(o.outageToNanos)
-                   + ", \"fallback\": " + jsonString(std::string(fallbackId(o.fallback))) + "}";
-        if (c.hasAutoscale())
-            out += ", \"autoscale\": {\"min\": " + QByteArray::number(o.autoscaleMin) + ", \"max\": "
-                   + QByteArray::number(o.autoscaleMax) + ", \"scale_at\": " + jsonString(o.scaleAt.exactText()) + "}";
-        for (const auto& [name, events] : {std::pair{"joins", &o.joins}, std::pair{"leaves", &o.leaves}}) {
-            if (events->empty())
-                continue;
-            out += QByteArray(", \"") + name + "\": [";
-            for (std::size_t k = 0; k < events->size(); ++k)
-                out += (k ? ", " : "") + jsonString(std::to_string((*events)[k].node) + "@" + formatSeconds((*events)[k].at));
-            out += "]";
-        }
-        out += "}";
-    }
-    if (s.clients) {
-        const ClientOptions& c = s.clients->options();
-        out += ",\n  \"clients\": {\"clients\": " + QByteArray::number(qint64(c.clients)) + ", \"key\": "
-               + jsonString(std::string(keyModeId(c.key))) + ", \"retry\": "
-               + jsonString(std::string(retryPolicyId(c.retry))) + ", \"retry_delay\": " + seconds(c.retryDelayNanos)
-               + ", \"max_retries\": " + QByteArray::number(qint64(c.maxRetries)) + ", \"backoff_base\": "
-               + seconds(c.backoffBaseNanos) + ", \"backoff_cap\": " + seconds(c.backoffCapNanos)
-               + (c.jitter == Jitter::Full ? QByteArray() : ", \"jitter\": \"" + QByteArray(jitterId(c.jitter).data()) + "\"");
-        if (!c.cohorts.empty()) { // issue 25: only when there are some
-            out += ", \"cohorts\": [";
-            for (std::size_t i = 0; i < c.cohorts.size(); ++i)
-                out += (i ? ", " : "") + jsonString(cohortText(c.cohorts[i]));
-            out += "]";
-        }
-        out += "}";
-    }
+    // The settings codec writes both, key by key, as the reader reads them.
+    if (s.cluster)
+        out += ",\n  \"cluster\": {" + QByteArray::fromStdString(clusterJson(s.cluster->options(), SecondsAs::String))
+               + "}";
+    if (s.clients)
+        out += ",\n  \"clients\": {" + QByteArray::fromStdString(clientsJson(s.clients->options(), SecondsAs::String))
+               + "}";
     if (s.explicitArrivals && !s.explicitClients.empty())
         writeIntegers(out, "client_of", s.explicitClients);
 }
