@@ -12,26 +12,14 @@
 
 namespace ratelab::app {
 
-namespace {
-
-std::string ids(auto all, auto id)
-{
-    std::string out;
-    for (auto v : all)
-        out += (out.empty() ? "" : ", ") + std::string(id(v));
-    return out;
-}
-
-} // namespace
-
 void addClusterOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
         {"nodes", "Cluster: number of nodes, 1 to 64 (default 1).", "N"},
-        {"balancer", "Cluster: " + QString::fromStdString(ids(kAllBalancers, balancerId)) + " (default round_robin).",
+        {"balancer", "Cluster: " + QString::fromStdString(idList(kAllBalancers, balancerId)) + " (default round_robin).",
          "name"},
         {"coordination",
-         "Cluster: how nodes share state: " + QString::fromStdString(ids(kAllCoordinations, coordinationId))
+         "Cluster: how nodes share state: " + QString::fromStdString(idList(kAllCoordinations, coordinationId))
              + " (default shared).",
          "name"},
         {"latency", "Cluster: store round trip in seconds (racy only; default 0).", "seconds"},
@@ -83,70 +71,43 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
             throw InputError(std::string("--change: ") + e.what());
         }
     }
-    bool given = false;
-    for (const char* name : {"nodes", "balancer", "coordination", "latency", "sync", "skew", "outage", "fallback", "join",
-                             "leave", "autoscale", "scale-at"})
-        given = given || p.isSet(name);
-    if (!given)
+    const auto pairs = clusterPairOptions();
+    const auto flag = [](std::string_view f) { return QString::fromUtf8(f.data(), qsizetype(f.size())); };
+    if (!anySettingFlag(p, clusterSettings())
+        && std::none_of(pairs.begin(), pairs.end(), [&](const PairOption& pair) { return p.isSet(flag(pair.flag)); }))
         return;
+    // Each value through the settings codec, as a scenario file's; then what the options given
+    // mean together, named by option.
     const ClusterConfig base = s.cluster.value_or(ClusterConfig{});
     ClusterConfig::Options o = base.options();
     o.seed = s.pattern.seed;
-    o.nodes = int(integerOption(p, "nodes", 1, ClusterConfig::kMaxNodes).value_or(o.nodes));
-    if (p.isSet("balancer")) {
-        const auto b = balancerFromId(p.value("balancer").toStdString());
-        if (!b)
-            throw InputError("--balancer: unknown balancer " + quoted(p.value("balancer").toStdString()) + " (known: "
-                             + ids(kAllBalancers, balancerId) + ")");
-        o.balancer = *b;
-    }
-    if (p.isSet("coordination")) {
-        const auto c = coordinationFromId(p.value("coordination").toStdString());
-        if (!c)
-            throw InputError("--coordination: unknown coordination " + quoted(p.value("coordination").toStdString())
-                             + " (known: " + ids(kAllCoordinations, coordinationId) + ")");
-        if (*c != o.coordination) { // the old mode's own values go with it
-            o.latencyNanos = 0;
-            o.syncNanos = 0;
+    readSettingFlags(p, clusterSettings(), o);
+    for (const PairOption& pair : pairs) {
+        if (!p.isSet(flag(pair.flag)))
+            continue;
+        try {
+            readPair(pair, o, p.value(flag(pair.flag)).toStdString());
+        } catch (const InputError& e) {
+            throw InputError("--" + std::string(pair.flag) + ": " + e.what());
         }
-        o.coordination = *c;
+    }
+    if (o.coordination != base.coordination()) { // the old mode's own values go with it
+        if (!p.isSet("latency"))
+            o.latencyNanos = 0;
+        if (!p.isSet("sync"))
+            o.syncNanos = 0;
     }
     const std::string mode(coordinationId(o.coordination));
-    if (p.isSet("latency")) {
-        o.latencyNanos = *secondsOption(p, "latency");
-        if (o.coordination != Coordination::Racy)
-            throw InputError("--latency: applies only to --coordination racy (got " + mode + ")");
-    }
-    if (p.isSet("sync")) {
-        o.syncNanos = *secondsOption(p, "sync", Sign::Positive);
-        if (o.coordination != Coordination::Hybrid)
-            throw InputError("--sync: applies only to --coordination hybrid (got " + mode + ")");
-    } else if (o.coordination == Coordination::Hybrid && o.syncNanos == 0) {
-        throw InputError("--coordination hybrid needs --sync SECONDS");
-    }
-    if (p.isSet("skew"))
-        o.skewNanos = *secondsOption(p, "skew");
-    if (p.isSet("outage")) {
-        const QString v = p.value("outage");
-        const auto colon = v.indexOf(':');
-        if (colon < 0)
-            throw InputError("--outage: expected T1:T2 in seconds (got " + ratelab::quoted(v.toStdString()) + ")");
-        try {
-            o.outageFromNanos = parseSeconds(v.left(colon).toStdString());
-            o.outageToNanos = parseSeconds(v.mid(colon + 1).toStdString());
-        } catch (const InputError& e) {
-            throw InputError(std::string("--outage: ") + e.what());
-        }
-        if (o.outageFromNanos < 0 || o.outageToNanos <= o.outageFromNanos)
-            throw InputError("--outage: T2 must be later than T1, both 0 s or more (got " + v.toStdString() + ")");
-    }
-    if (p.isSet("fallback")) {
-        const auto f = fallbackFromId(p.value("fallback").toStdString());
-        if (!f)
-            throw InputError("--fallback: unknown fallback " + ratelab::quoted(p.value("fallback").toStdString())
-                             + " (known: open, closed, local)");
-        o.fallback = *f;
-    }
+    if (p.isSet("latency") && o.coordination != Coordination::Racy)
+        throw InputError("--latency: applies only to --coordination racy (got " + mode + ")");
+    if (p.isSet("sync") && o.coordination != Coordination::Hybrid)
+        throw InputError("--sync: applies only to --coordination hybrid (got " + mode + ")");
+    if (o.coordination == Coordination::Hybrid && o.syncNanos == 0)
+        throw InputError(p.isSet("sync") ? "--sync: must be greater than 0 s for --coordination hybrid (got 0)"
+                                         : "--coordination hybrid needs --sync SECONDS");
+    if (p.isSet("outage") && o.outageToNanos <= o.outageFromNanos)
+        throw InputError("--outage: T2 must be later than T1, both 0 s or more (got " + p.value("outage").toStdString()
+                         + ")");
     // An outage is the store's: local and split keep none, so it would change nothing (the app
     // keeps it hidden there; a command line that asks for both is refused, like --latency).
     const bool storeless = o.coordination == Coordination::Local || o.coordination == Coordination::Split;
@@ -155,46 +116,14 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
                          + " keeps no store to go down");
     if (p.isSet("fallback") && o.outageToNanos <= o.outageFromNanos)
         throw InputError("--fallback: applies only with a store outage (--outage T1:T2)");
-    const auto events = [&](const char* name, std::vector<NodeEvent>& out) {
-        if (!p.isSet(name))
-            return;
-        out.clear();
-        for (const QString& v : p.values(name)) {
-            const auto at = v.indexOf('@');
-            if (at < 0)
-                throw InputError(std::string("--") + name + ": expected N@T, a node and a time in seconds (got "
-                                 + ratelab::quoted(v.toStdString()) + ")");
-            try {
-                out.push_back({int(parseIntegerIn(v.left(at).toStdString(), 0, ClusterConfig::kMaxNodes - 1)),
-                               parseSeconds(v.mid(at + 1).toStdString())});
-            } catch (const InputError& e) {
-                throw InputError(std::string("--") + name + ": " + ratelab::quoted(v.toStdString()) + ": " + e.what());
-            }
-        }
-    };
-    events("join", o.joins);
-    events("leave", o.leaves);
     if (p.isSet("autoscale")) {
-        const QString v = p.value("autoscale");
-        const auto colon = v.indexOf(':');
-        if (colon < 0)
-            throw InputError("--autoscale: expected MIN:MAX nodes (got " + ratelab::quoted(v.toStdString()) + ")");
-        try {
-            o.autoscaleMin = int(parseIntegerIn(v.left(colon).toStdString(), 1, ClusterConfig::kMaxNodes));
-            o.autoscaleMax = int(parseIntegerIn(v.mid(colon + 1).toStdString(), 1, ClusterConfig::kMaxNodes));
-        } catch (const InputError& e) {
-            throw InputError(std::string("--autoscale: ") + e.what());
-        }
         if (p.isSet("nodes") && o.nodes != o.autoscaleMax)
-            throw InputError("--nodes " + std::to_string(o.nodes) + ": --autoscale " + v.toStdString() + " runs up to "
-                             + std::to_string(o.autoscaleMax) + " nodes");
+            throw InputError("--nodes " + std::to_string(o.nodes) + ": --autoscale " + p.value("autoscale").toStdString()
+                             + " runs up to " + std::to_string(o.autoscaleMax) + " nodes");
         o.nodes = o.autoscaleMax;
     }
-    if (p.isSet("scale-at")) {
-        if (o.autoscaleMax == 0)
-            throw InputError("--scale-at: applies only with --autoscale");
-        o.scaleAt = *rateOption(p, "scale-at");
-    }
+    if (p.isSet("scale-at") && o.autoscaleMax == 0)
+        throw InputError("--scale-at: applies only with --autoscale");
     s.cluster = ClusterConfig::make(o);
 }
 

@@ -198,6 +198,52 @@ std::optional<double> scaleOption(const QCommandLineParser& parser, const QStrin
     return read(parser, name, scale);
 }
 
+namespace {
+
+QString flagOf(std::string_view flag) { return QString::fromUtf8(flag.data(), qsizetype(flag.size())); }
+
+} // namespace
+
+template <typename Options>
+void readSettingFlags(const QCommandLineParser& p, std::span<const Setting<Options>> table, Options& o)
+{
+    for (const Setting<Options>& s : table) {
+        if (s.flag.empty() || !p.isSet(flagOf(s.flag)))
+            continue;
+        const std::string flag = "--" + std::string(s.flag);
+        if (s.form != SettingForm::List) {
+            const std::string text = p.value(flagOf(s.flag)).toStdString();
+            try {
+                s.read(o, text);
+            } catch (const InputError& e) {
+                throw InputError(flag + ": " + e.what());
+            }
+            continue;
+        }
+        s.clear(o);
+        for (const QString& value : p.values(flagOf(s.flag))) {
+            const std::string text = value.toStdString();
+            try {
+                s.read(o, text);
+            } catch (const InputError& e) {
+                throw InputError(flag + " " + ratelab::quoted(text) + ": " + e.what());
+            }
+        }
+    }
+}
+
+template <typename Options>
+bool anySettingFlag(const QCommandLineParser& p, std::span<const Setting<Options>> table)
+{
+    return std::any_of(table.begin(), table.end(),
+                       [&](const Setting<Options>& s) { return !s.flag.empty() && p.isSet(flagOf(s.flag)); });
+}
+
+template void readSettingFlags(const QCommandLineParser&, std::span<const ClusterSetting>, ClusterConfig::Options&);
+template void readSettingFlags(const QCommandLineParser&, std::span<const ClientSetting>, ClientOptions&);
+template bool anySettingFlag(const QCommandLineParser&, std::span<const ClusterSetting>);
+template bool anySettingFlag(const QCommandLineParser&, std::span<const ClientSetting>);
+
 void addScenarioOptions(QCommandLineParser& parser)
 {
     parser.addOptions({

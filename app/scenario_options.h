@@ -2,6 +2,7 @@
 #pragma once
 
 #include "scenario/scenario.h"
+#include "scenario/settings_codec.h"
 
 #include <QCommandLineParser>
 
@@ -43,6 +44,16 @@ std::optional<Nanos> secondsOption(const QCommandLineParser& parser, const QStri
 
 // rateOption parses option `name`, when given, as an exact positive rate per second.
 std::optional<Rate> rateOption(const QCommandLineParser& parser, const QString& name);
+
+// readSettingFlags reads each setting of a settings-codec table whose option is given into o, a
+// list's values replacing its items. A refusal names the option ("--latency: must not be
+// negative (got -1)"; a list's, the value too: "--join '9': expected N@T, ...").
+template <typename Options>
+void readSettingFlags(const QCommandLineParser& parser, std::span<const Setting<Options>> table, Options& o);
+
+// anySettingFlag is true when the option of some setting of the table is given.
+template <typename Options>
+bool anySettingFlag(const QCommandLineParser& parser, std::span<const Setting<Options>> table);
 
 // scaleOption parses option `name`, when given, as an image scale: an exact decimal or fraction
 // from 1/4 to 8.
