@@ -1,6 +1,7 @@
 #include "report/report_run.h"
 
 #include "scenario/scenario_parts.h"
+#include "scenario/settings_codec.h"
 
 #include "report/headers.h"
 #include "report/report.h"
@@ -22,44 +23,17 @@ std::string memoryJson(const Memory& m)
     return "{\"bytes\": " + std::to_string(m.bytes) + ", \"entries\": " + std::to_string(m.entries) + "}";
 }
 
+// writeClientSettings and writeClusterSettings write the settings as a scenario file does, through
+// the settings codec, with times as numbers like every time of the report (and the clients' seed,
+// the scenario's).
 void writeClientSettings(std::ostream& out, const ClientConfig& c, std::uint64_t seed)
 {
-    const ClientOptions& o = c.options();
-    out << "{\"clients\": " << o.clients << ", \"key\": " << jsonString(keyModeId(o.key))
-        << ", \"retry\": " << jsonString(retryPolicyId(o.retry)) << ", \"retry_delay\": " << formatSeconds(o.retryDelayNanos)
-        << ", \"max_retries\": " << o.maxRetries << ", \"backoff_base\": " << formatSeconds(o.backoffBaseNanos)
-        << ", \"backoff_cap\": " << formatSeconds(o.backoffCapNanos) << ", \"jitter\": " << jsonString(jitterId(o.jitter));
-    if (!o.cohorts.empty()) {
-        out << ", \"cohorts\": [";
-        for (std::size_t i = 0; i < o.cohorts.size(); ++i)
-            out << (i ? ", " : "") << jsonString(cohortText(o.cohorts[i]));
-        out << "]";
-    }
-    out << ", \"seed\": " << seed << "}";
+    out << "{" << clientsJson(c.options(), SecondsAs::Number) << ", \"seed\": " << seed << "}";
 }
 
 void writeClusterSettings(std::ostream& out, const ClusterConfig& c)
 {
-    out << "{\"nodes\": " << c.nodes() << ", \"balancer\": " << jsonString(balancerId(c.balancer()))
-        << ", \"coordination\": " << jsonString(coordinationId(c.coordination()))
-        << ", \"latency\": " << formatSeconds(c.latencyNanos()) << ", \"sync\": " << formatSeconds(c.syncNanos())
-        << ", \"skew\": " << formatSeconds(c.skewNanos());
-    if (c.hasOutage())
-        out << ", \"outage\": {\"from\": " << formatSeconds(c.options().outageFromNanos) << ", \"to\": "
-            << formatSeconds(c.options().outageToNanos) << ", \"fallback\": " << jsonString(fallbackId(c.options().fallback))
-            << "}";
-    if (c.hasAutoscale())
-        out << ", \"autoscale\": {\"min\": " << c.options().autoscaleMin << ", \"max\": " << c.options().autoscaleMax
-            << ", \"scale_at\": " << jsonString(c.options().scaleAt.exactText()) << "}";
-    for (const auto& [name, events] : {std::pair{"joins", &c.options().joins}, std::pair{"leaves", &c.options().leaves}})
-        if (!events->empty()) {
-            out << ", \"" << name << "\": [";
-            for (std::size_t k = 0; k < events->size(); ++k)
-                out << (k ? ", " : "") << "{\"node\": " << (*events)[k].node << ", \"at\": " << formatSeconds((*events)[k].at)
-                    << "}";
-            out << "]";
-        }
-    out << "}";
+    out << "{" << clusterJson(c.options(), SecondsAs::Number) << "}";
 }
 
 std::string clientStatsJson(const ClientStats& s)
