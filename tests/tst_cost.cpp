@@ -4,10 +4,10 @@
 // least wait for a request of the same cost, checked on copies (cost_steps.h). Defaults:
 // L = 10, W = 10 s, C = 10, r = 1/s.
 #include "cost_steps.h"
+#include "engine_helpers.h"
 
 #include "traffic/arrivals.h"
 #include "arithmetic/decimal.h"
-#include "scenario/scenario.h"
 
 #include <QTest>
 
@@ -15,6 +15,7 @@
 #include <random>
 
 using namespace ratelab;
+using namespace ratelab::test;
 
 Q_DECLARE_METATYPE(ratelab::Algorithm)
 
@@ -219,8 +220,8 @@ private slots:
         }
     }
 
-    // checks that simulate threads per-request costs: explicit costs, the scenario's cost where a
-    // line has none, and for requests added by hand (merged after equal explicit times).
+    // checks that a scenario's rows thread per-request costs: explicit costs, the scenario's cost
+    // where a line has none, and for requests added by hand (merged after equal explicit times).
     void simulateWithCosts()
     {
         Scenario s;
@@ -231,7 +232,7 @@ private slots:
         s.addedArrivals = {0};
         // Costs 4, 5 (the scenario's), 7, then the added request: 5.
         QCOMPARE(resolveCosts(s), (std::vector<std::int64_t>{4, 5, 7, 5}));
-        const Trace trace = simulate(s);
+        const Trace trace = traceOf(s);
         QCOMPARE(trace.costs, (std::vector<std::int64_t>{4, 5, 7, 5}));
         // Token bucket, C = 10 at 1/s, all at 0: 10 - 4 = 6, 6 - 5 = 1, 7 > 1 denied (wait 6 s),
         // 5 > 1 denied (wait 4 s). Fixed window, L = 10: 4, 9, 9 + 7 > 10 denied, 9 + 5 denied;
@@ -253,7 +254,7 @@ private slots:
         s.explicitCosts.clear();
         s.addedArrivals.clear();
         s.cost = 11;
-        const Trace never = simulate(s);
+        const Trace never = traceOf(s);
         for (const AlgorithmTrace& a : never.results) {
             QCOMPARE(a.metrics.never, 3);
             for (const Decision& d : a.decisions)
@@ -261,7 +262,7 @@ private slots:
         }
         // Cost 1 leaves the trace without costs: every output stays as it was.
         s.cost = 1;
-        QVERIFY(simulate(s).costs.empty());
+        QVERIFY(traceOf(s).costs.empty());
     }
 
     // Property, 200 seeded random streams with random costs on every limiter: each decision
@@ -296,9 +297,9 @@ private slots:
                 QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("seed %1, %2: ").arg(seed).arg(
                                                 QString::fromUtf8(algorithmId(a).data())) + problem));
             }
-            const Trace trace = simulate(c, std::vector<Algorithm>{Algorithm::TokenBucket, Algorithm::LeakyBucket,
-                                                                    Algorithm::LeakyBucketQueue, Algorithm::Gcra},
-                                         times, costs);
+            const Trace trace = traceOf(c, std::vector<Algorithm>{Algorithm::TokenBucket, Algorithm::LeakyBucket,
+                                                                   Algorithm::LeakyBucketQueue, Algorithm::Gcra},
+                                        times, costs);
             for (std::size_t i = 0; i < times.size(); ++i)
                 for (const AlgorithmTrace& r : trace.results)
                     QVERIFY2(r.decisions[i].allowed == trace.results[0].decisions[i].allowed

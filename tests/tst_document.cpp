@@ -3,6 +3,7 @@
 // rate, a 0 seed and 2,000,000 requests survive opening, showing, editing another value, undo,
 // revert, saving and the next start.
 #include "cli_run.h"
+#include "engine_helpers.h"
 #include "panels/controlpanel.h"
 #include "window/documentactions.h"
 #include "model/scenariodocument.h"
@@ -124,7 +125,7 @@ private slots:
     void bigSummaryIsTheSimulationOfTheExactScenario()
     {
         // The core's simulation of the scenario built by hand, cell by cell.
-        const Trace trace = simulate(expected(2'000'000));
+        const Trace trace = test::traceOf(expected(2'000'000));
         const SummaryTable* table = m_window->dashboard()->summary();
         QCOMPARE(table->rowCount(), 7);
         for (int r = 0; r < 7; ++r) {

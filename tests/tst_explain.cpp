@@ -1,8 +1,8 @@
 // explain: one line of plain words per request, checked word for word against sentences derived
 // by hand from semantics.md, and by property over random traces.
+#include "engine_helpers.h"
 #include "report/explain.h"
 #include "limiter_steps.h"
-#include "engine/simulator.h"
 
 #include <QTest>
 
@@ -11,6 +11,7 @@
 #include <string>
 
 using namespace ratelab;
+using namespace ratelab::test;
 
 Q_DECLARE_METATYPE(ratelab::Algorithm)
 
@@ -33,7 +34,7 @@ const Arrivals kEdges = {0, sec(5), ms(9500), sec(10), ms(10500), sec(15)};
 std::string explainOne(const LimiterConfig& c, Algorithm a, const Arrivals& arrivals, std::size_t index)
 {
     const Algorithm one[] = {a};
-    return explain(simulate(c, one, arrivals), 0, index);
+    return explain(traceOf(c, one, arrivals), 0, index);
 }
 
 // Property cases: random configs and arrivals mixing bursts, 1 ns steps, gaps of W and of the
@@ -310,7 +311,7 @@ private slots:
         for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
             Rng rng(seed * 0x9E3779B97F4A7C15ull);
             const LimiterConfig c = randomConfig(rng);
-            const Trace trace = simulate(c, kAllAlgorithms, randomArrivals(rng, c));
+            const Trace trace = traceOf(c, kAllAlgorithms, randomArrivals(rng, c));
             for (std::size_t row = 0; row < trace.results.size(); ++row) {
                 const Algorithm a = trace.results[row].algorithm;
                 for (std::size_t i = 0; i < trace.arrivals.size(); ++i) {
@@ -354,7 +355,7 @@ private slots:
     void outOfRange()
     {
         const Algorithm one[] = {Algorithm::TokenBucket};
-        const Trace trace = simulate(LimiterConfig{}, one, reference());
+        const Trace trace = traceOf(LimiterConfig{}, one, reference());
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, explain(trace, 1, 0));
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, explain(trace, 0, 15));
     }
@@ -365,7 +366,7 @@ private slots:
     {
         for (Algorithm a : kAllAlgorithms) {
             const Algorithm one[] = {a};
-            Trace trace = simulate(LimiterConfig{}, one, reference());
+            Trace trace = traceOf(LimiterConfig{}, one, reference());
             Decision& d = trace.results[0].decisions[11];
             d.allowed = !d.allowed;
             QVERIFY_THROWS_EXCEPTION(std::logic_error, explain(trace, 0, 11));

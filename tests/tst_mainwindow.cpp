@@ -1,6 +1,7 @@
 // The desktop explorer, driven as a user would: sliders, checkboxes, hovering a mark.
 #include "limiters/algorithm_facts.h"
 #include "chart/chartstack.h"
+#include "engine_helpers.h"
 #include "scenario/rows.h"
 #include "panels/controlpanel.h"
 #include "chart/dashboard.h"
@@ -88,13 +89,14 @@ private slots:
         QCOMPARE(pipeline.jobsStarted(), std::size_t(3));
     }
 
-    // A frame's metrics equal the simulator's after each kind of change: the limit (which reuses
-    // the arrivals and their window lookback), the window (a new lookback) and the requests.
+    // A frame's metrics equal those of the scenario's rows run whole after each kind of change: the
+    // limit (which reuses the arrivals and their window lookback), the window (a new lookback) and
+    // the requests.
     void metricsFollowLimitWindowAndRequestChanges()
     {
         const auto check = [this] {
             settle();
-            const Trace want = simulate(m_window->document()->scenario());
+            const Trace want = test::traceOf(m_window->document()->scenario());
             const auto& got = frame().trace->results;
             QCOMPARE(got.size(), want.results.size());
             for (std::size_t r = 0; r < got.size(); ++r) {

@@ -5,15 +5,16 @@
 // waits (excess - D*1000)*1000/rate ms when excess > D*1000 (nodelay: never).
 // remaining = how many more at the same ms pass: each adds 1000. level = excess / 1000.
 #include "cost_steps.h"
+#include "engine_helpers.h"
 
 #include "arithmetic/decimal.h"
-#include "engine/simulator.h"
 
 #include <QTest>
 
 #include <random>
 
 using namespace ratelab;
+using namespace ratelab::test;
 
 namespace {
 
@@ -158,7 +159,7 @@ private slots:
                 t += in(0, 2) == 0 ? 0 : ms(in(0, 400));
                 times.push_back(t);
             }
-            const Trace trace = simulate(c, std::vector<Algorithm>{Algorithm::NginxLimitReq, Algorithm::LeakyBucket}, times);
+            const Trace trace = traceOf(c, std::vector<Algorithm>{Algorithm::NginxLimitReq, Algorithm::LeakyBucket}, times);
             for (std::size_t i = 0; i < times.size(); ++i)
                 QVERIFY2(trace.results[0].decisions[i].allowed == trace.results[1].decisions[i].allowed,
                          qPrintable(QStringLiteral("seed %1, request %2").arg(seed).arg(i)));

@@ -1,5 +1,6 @@
 // reduceRow against brute force: per-column counts and level extremes, the request range, and
 // the exact steps it draws when zoomed in far enough that every request has its own column.
+#include "engine_helpers.h"
 #include "view/reduce.h"
 
 #include <QTest>
@@ -8,6 +9,7 @@
 #include <random>
 
 using namespace ratelab;
+using namespace ratelab::test;
 
 namespace {
 
@@ -31,7 +33,7 @@ Trace randomTrace(std::uint64_t seed, const LimiterConfig& config, std::size_t n
         }
         t.push_back(now);
     }
-    return simulate(config, kAllAlgorithms, std::move(t));
+    return traceOf(config, kAllAlgorithms, std::move(t));
 }
 
 struct Replay {
@@ -199,7 +201,7 @@ private slots:
         for (Nanos at : {5 * kSecond, 5 * kSecond + kMilli, 5'300 * kMilli + 7, 5'301 * kMilli + 7, 5'999 * kMilli})
             t.push_back(at);
         t.insert(t.end(), {6 * kSecond, 6 * kSecond, 9 * kSecond});
-        const Trace trace = simulate(config, kAllAlgorithms, t);
+        const Trace trace = traceOf(config, kAllAlgorithms, t);
         const Nanos from = 5 * kSecond, to = 6 * kSecond;
         const int columns = 4000;
         for (std::size_t row = 0; row < trace.results.size(); ++row) {
@@ -237,7 +239,7 @@ private slots:
         std::vector<Nanos> t(10, W - 1);
         t.insert(t.end(), 10, W);
         const std::vector<Algorithm> windows = {Algorithm::FixedWindow, Algorithm::SlidingWindowLog};
-        const Trace trace = simulate(LimiterConfig::make(10, W), windows, t);
+        const Trace trace = traceOf(LimiterConfig::make(10, W), windows, t);
         for (std::size_t row = 0; row < trace.results.size(); ++row) {
             const QByteArray id(algorithmId(trace.results[row].algorithm).data());
             const auto& p = reduceRow(trace, row, W - 2, W + 2, 1000).levelPoints;
@@ -296,7 +298,7 @@ private slots:
         }
         std::vector<Algorithm> algorithms(kAllAlgorithms.begin(), kAllAlgorithms.end());
         algorithms.push_back(Algorithm::NginxLimitReq);
-        const Trace whole = simulate(config, algorithms, generated.arrivals, cost);
+        const Trace whole = traceOf(config, algorithms, generated.arrivals, cost);
         const Nanos from = 0, to = whole.arrivals.back() + 1;
         const auto [compact, rows] = compactCopy(whole, from, to, 700);
         for (std::size_t r = 0; r < whole.results.size(); ++r) {
@@ -329,7 +331,7 @@ private slots:
     {
         // Three requests at t = 0 with L = C = 3, W = 3 s: before the third, two are counted
         // (window and log: 2 entries; token bucket: 3 - 2 = 1 token; leaky water: 2).
-        const Trace trace = simulate(LimiterConfig::make(3, 3 * kSecond), kAllAlgorithms, {0, 0, 0});
+        const Trace trace = traceOf(LimiterConfig::make(3, 3 * kSecond), kAllAlgorithms, {0, 0, 0});
         QCOMPARE(levelBefore(trace, 0, 2), 2.0); // fixed_window
         QCOMPARE(levelBefore(trace, 1, 2), 2.0); // sliding_window_log
         QCOMPARE(levelBefore(trace, 2, 2), 2.0); // sliding_window_counter: 0 * 1 + 2

@@ -1,6 +1,7 @@
 // Scenario files: a saved scenario reopens equal to itself and makes the same decisions, times
 // and rates exactly; every kind of broken file is refused with a message naming the problem, and
 // leaves the current scenario (and the file on disk) as it was; missing fields are reported.
+#include "engine_helpers.h"
 #include "scenariofile.h"
 #include "engine/layered.h"
 
@@ -18,6 +19,7 @@
 
 using namespace ratelab;
 using namespace ratelab::io;
+using namespace ratelab::test;
 
 Q_DECLARE_METATYPE(ratelab::Scenario)
 
@@ -25,19 +27,20 @@ namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
 
-// sameDecisions compares two traces field by field (Decision has no operator==).
+// sameDecisions compares two traces field by field (Decision has no operator==): every row's
+// decisions, whether kept or logged by the engine, and their times.
 bool sameDecisions(const Trace& a, const Trace& b)
 {
     if (a.arrivals != b.arrivals || a.results.size() != b.results.size())
         return false;
-    for (std::size_t i = 0; i < a.results.size(); ++i) {
-        const auto& x = a.results[i];
-        const auto& y = b.results[i];
-        if (x.algorithm != y.algorithm || x.decisions.size() != y.decisions.size())
+    for (std::size_t r = 0; r < a.results.size(); ++r) {
+        const auto& x = a.results[r];
+        const auto& y = b.results[r];
+        if (x.algorithm != y.algorithm || decisionCount(x) != decisionCount(y) || timesOf(a, r) != timesOf(b, r))
             return false;
-        for (std::size_t k = 0; k < x.decisions.size(); ++k) {
-            const Decision& d = x.decisions[k];
-            const Decision& e = y.decisions[k];
+        for (std::size_t k = 0; k < decisionCount(x); ++k) {
+            const Decision d = decisionAt(a, r, k);
+            const Decision e = decisionAt(b, r, k);
             if (d.allowed != e.allowed || d.delay != e.delay || d.retryAfter != e.retryAfter
                 || d.remaining != e.remaining || d.level != e.level)
                 return false;
@@ -197,7 +200,7 @@ private slots:
         const LoadResult f = loadScenarioFile(path);
         QVERIFY2(f.scenario, qPrintable(f.error));
         QVERIFY(*f.scenario == scenario);
-        QVERIFY(sameDecisions(simulate(*f.scenario), simulate(scenario)));
+        QVERIFY(sameDecisions(traceOf(*f.scenario), traceOf(scenario)));
     }
 
     void timesAndRatesAreWrittenExactly()
@@ -228,7 +231,7 @@ private slots:
         const LoadResult r = loadScenarioFile(path);
         QVERIFY2(r.scenario, qPrintable(r.error));
         QCOMPARE(r.scenario->config.rate(), (Rate{3, 7 * kSecond}));
-        const Trace t = simulate(*r.scenario);
+        const Trace t = traceOf(*r.scenario);
         for (const AlgorithmTrace& a : t.results)
             QCOMPARE(allowed(a), (std::vector<bool>{true, true, true, false, true}));
     }

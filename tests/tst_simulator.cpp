@@ -1,10 +1,11 @@
-// The simulator and its metrics, checked against the semantics page's reference cases.
-#include "scenario/scenario.h"
-#include "engine/simulator.h"
+// The simulator and its metrics, checked against the semantics page's reference cases: each
+// scenario's rows run as the app runs them (engine_helpers.h).
+#include "engine_helpers.h"
 
 #include <QTest>
 
 using namespace ratelab;
+using namespace ratelab::test;
 
 namespace {
 
@@ -63,7 +64,7 @@ private slots:
         QFETCH(Nanos, delay);
         QFETCH(Nanos, start);
         QFETCH(std::vector<std::int64_t>, allowed);
-        QCOMPARE(allowedCounts(simulate(uniform(n, delay, start))), allowed);
+        QCOMPARE(allowedCounts(traceOf(uniform(n, delay, start))), allowed);
     }
 
     void boundaryBurstDoublesFixedWindow()
@@ -71,7 +72,7 @@ private slots:
         Scenario s;
         s.pattern.kind = PatternKind::Edge;
         s.pattern.gapNanos = kSecond / 1000;
-        const Trace t = simulate(s);
+        const Trace t = traceOf(s);
         QCOMPARE(t.arrivals.size(), std::size_t(20));
         QCOMPARE(t.arrivals.front(), 10 * kSecond - kSecond / 1000);
         QCOMPARE(t.arrivals.back(), 10 * kSecond);
@@ -94,7 +95,7 @@ private slots:
         Scenario s = uniform(3, 0);
         s.config = LimiterConfig::make(3, 7 * kSecond);
         s.algorithms = {Algorithm::LeakyBucketQueue};
-        const Trace t = simulate(s);
+        const Trace t = traceOf(s);
         const auto& d = t.results[0].decisions;
         QCOMPARE(d[0].delay, Nanos(0));
         QCOMPARE(d[1].delay, Nanos(2'333'333'334));
@@ -164,14 +165,14 @@ private slots:
         QVERIFY(fits);
         QCOMPARE(fits->ring, std::size_t(65536));
         QVERIFY(!makeWindowLookback(over, kSecond));
-        const Trace tr = simulate(LimiterConfig::make(100'000, kSecond), kAllAlgorithms, over);
+        const Trace tr = traceOf(LimiterConfig::make(100'000, kSecond), kAllAlgorithms, over);
         for (const AlgorithmTrace& r : tr.results)
             QCOMPARE(r.metrics.maxInWindow, r.metrics.allowed); // all at one instant: all in one window
     }
 
     void memoryPerKey()
     {
-        const Trace t = simulate(uniform(15, kSecond / 10));
+        const Trace t = traceOf(uniform(15, kSecond / 10));
         QCOMPARE(t.results[0].metrics.memory.bytes, std::int64_t(16)); // fixed: window, count
         QCOMPARE(t.results[1].metrics.memory.entries, std::int64_t(10)); // log: one per admission
         QCOMPARE(t.results[1].metrics.memory.bytes, std::int64_t(80));
@@ -184,7 +185,7 @@ private slots:
         Scenario s;
         s.pattern.kind = PatternKind::Poisson;
         s.pattern.count = 2000;
-        const Trace a = simulate(s), b = simulate(s);
+        const Trace a = traceOf(s), b = traceOf(s);
         QCOMPARE(a.arrivals, b.arrivals);
         for (std::size_t r = 0; r < a.results.size(); ++r)
             for (std::size_t i = 0; i < a.arrivals.size(); ++i) {

@@ -8,18 +8,6 @@
 namespace ratelab {
 
 using detail::decideAll;
-using detail::WindowCounter;
-
-std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos)
-{
-    // The count at a denied request never exceeds the count at the admission before it, so the
-    // maximum over every request is the maximum over admissions.
-    WindowCounter window(arrivals, [&](std::size_t i) { return decisions[i].allowed; }, windowNanos, nullptr);
-    std::int64_t best = 0;
-    for (std::size_t i = 0; i < arrivals.size(); ++i)
-        best = std::max(best, window.add(i, decisions[i].allowed));
-    return best;
-}
 
 std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> arrivals, Nanos windowNanos)
 {
@@ -78,27 +66,6 @@ Metrics decideStream(const LimiterConfig& config, Algorithm algorithm, std::span
     if (!chunk.empty())
         sink(first, chunk);
     return m;
-}
-
-Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals)
-{
-    Trace trace{config, std::move(arrivals), {}, {}, {}};
-    trace.results.reserve(algorithms.size());
-    const auto lookback = makeWindowLookback(trace.arrivals, config.windowNanos());
-    for (Algorithm a : algorithms)
-        trace.results.push_back(simulateOne(config, a, trace.arrivals, {}, lookback.get()));
-    return trace;
-}
-
-Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals,
-               std::vector<std::int64_t> costs)
-{
-    Trace trace{config, std::move(arrivals), {}, std::move(costs), {}};
-    trace.results.reserve(algorithms.size());
-    const auto lookback = makeWindowLookback(trace.arrivals, config.windowNanos());
-    for (Algorithm a : algorithms)
-        trace.results.push_back(simulateOne(config, a, trace.arrivals, trace.costs, lookback.get()));
-    return trace;
 }
 
 } // namespace ratelab

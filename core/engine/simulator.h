@@ -1,6 +1,9 @@
-// The simulator: a pure function from a scenario to a trace.
+// The simulator's results and its one-pass fast path: what a row reports (AlgorithmTrace, its
+// Metrics), a scenario's rows together (Trace), and one limiter deciding the arrivals
+// (simulateOne, decideStream). A scenario's rows are run by simulateRow (rows.h): a plain row
+// here, every other row through the engine (runRow, engine.h).
 //
-// Same scenario, same trace, always: nothing here reads a clock or keeps state between calls.
+// Same inputs, same decisions, always: nothing here reads a clock or keeps state between calls.
 // Widgets and the CLI observe the trace; they never decide anything themselves.
 #pragma once
 
@@ -95,7 +98,8 @@ struct AlgorithmTrace {
     std::optional<BoundReach> bound;             // a row one limiter decides: its worst case (rows.cpp)
 };
 
-// LayeredTrace is the result `layered`: the decisions of a LayeredPolicy over the arrivals.
+// LayeredTrace holds a LayeredPolicy's decisions over the arrivals. Nothing fills one: a layered
+// policy is the last row of a Trace's results (rows.h).
 struct LayeredTrace {
     std::vector<Algorithm> algorithms;     // the layers' algorithms, in order
     std::vector<Decision> decisions;       // one per arrival
@@ -105,12 +109,13 @@ struct LayeredTrace {
     std::vector<std::int64_t> wasted;      // per layer: units consumed for requests a later layer denied
 };
 
+// Trace is a scenario's rows over its requests (rows.h): what the app reduces and draws.
 struct Trace {
     LimiterConfig config;
     std::vector<Nanos> arrivals;
-    std::vector<AlgorithmTrace> results; // in the order the algorithms were asked for
+    std::vector<AlgorithmTrace> results; // one per row: the algorithms in order, then `layered`
     std::vector<std::int64_t> costs;     // one per arrival; empty when every request costs 1
-    std::optional<LayeredTrace> layered; // when the scenario has layers
+    std::optional<LayeredTrace> layered; // never set (see LayeredTrace)
 };
 
 // WindowLookback holds, for each arrival, how many earlier arrivals lie inside its window
@@ -130,17 +135,10 @@ inline constexpr std::size_t kMaxLookback = 65534;
 // some window holds more than kMaxLookback earlier arrivals (each algorithm then walks its own).
 std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> arrivals, Nanos windowNanos);
 
-// simulate runs every algorithm over the arrivals (non-decreasing, non-negative) from a fresh
-// state and measures the result.
-Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals);
-
-// simulate with costs: costs[i] (1..kMaxCost) is request i's cost; empty means every cost is 1.
-Trace simulate(const LimiterConfig& config, std::span<const Algorithm> algorithms, std::vector<Nanos> arrivals,
-               std::vector<std::int64_t> costs);
-
-// simulateOne runs one algorithm over the arrivals from a fresh state. Algorithms are
-// independent, so callers may run several at once on different threads. costs, when not empty,
-// holds one cost per arrival.
+// simulateOne runs one algorithm over the arrivals (non-decreasing, non-negative) from a fresh
+// state and measures the result: a plain row. Algorithms are independent, so callers may run
+// several at once on different threads. costs, when not empty, holds one cost per arrival
+// (1..kMaxCost).
 // lookback, when given, is makeWindowLookback(arrivals, config.windowNanos()).
 AlgorithmTrace simulateOne(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
                            std::span<const std::int64_t> costs = {}, const WindowLookback* lookback = nullptr);
@@ -181,8 +179,5 @@ Decision decisionAt(const Trace& trace, std::size_t row, std::size_t i);
 
 // costOf returns request i's cost in a trace (1 when the trace has no costs).
 inline std::int64_t costOf(const Trace& trace, std::size_t i) { return trace.costs.empty() ? 1 : trace.costs[i]; }
-
-// maxInWindow returns the largest number of admitted requests inside any interval (s - W, s].
-std::int64_t maxInWindow(std::span<const Nanos> arrivals, std::span<const Decision> decisions, Nanos windowNanos);
 
 } // namespace ratelab

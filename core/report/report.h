@@ -26,14 +26,15 @@ void writeCsv(std::ostream& out, const Trace& trace);
 // layers, cluster, clients, empty-starting buckets or headers.
 bool streamable(const Scenario& scenario, bool headers);
 
-// streamJson writes exactly what writeJson(out, scenario, simulate(scenario)) writes, for a
-// streamable scenario, as each algorithm decides: no trace is kept, so it holds the arrivals,
-// one byte a request and a 64 kB buffer. Each algorithm runs twice (its metrics come first).
-// It throws InputError, before writing anything, for a scenario simulate would refuse.
+// streamJson writes exactly what writeJson writes for a streamable scenario and the trace of its
+// rows (rows.h), as each algorithm decides: no trace is kept, so it holds the arrivals, one byte
+// a request and a 64 kB buffer. Each algorithm runs twice (its metrics come first). It throws
+// InputError, before writing anything, for requests that cannot be resolved (resolveCosts, then
+// resolveArrivals).
 void streamJson(std::ostream& out, const Scenario& scenario);
 
-// streamCsv writes exactly what writeCsv(out, simulate(scenario)) writes, for a streamable
-// scenario, in the memory streamJson takes; each algorithm runs once.
+// streamCsv writes exactly what writeCsv writes for a streamable scenario's rows, in the memory
+// streamJson takes; each algorithm runs once.
 void streamCsv(std::ostream& out, const Scenario& scenario);
 
 // streamCsv writes the same from a scenario's parts, resolved: its config, algorithms, arrivals

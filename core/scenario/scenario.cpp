@@ -151,13 +151,4 @@ Scenario withEventRemoved(const Scenario& s, const FleetEvent& e)
     return out;
 }
 
-Trace simulate(const Scenario& s)
-{
-    std::vector<std::int64_t> costs = resolveCosts(s);
-    Trace trace = simulate(s.config, s.algorithms, resolveArrivals(s), std::move(costs));
-    if (!s.layers.empty())
-        trace.layered = simulateLayered(s.layers, trace.arrivals, trace.costs);
-    return trace;
-}
-
 } // namespace ratelab

@@ -30,7 +30,7 @@ struct Scenario {
     // when not empty, gives explicit arrival i its own (0: `cost` applies). Added arrivals cost `cost`.
     std::int64_t cost = 1;
     std::vector<std::int64_t> explicitCosts;
-    // Layers of a layered policy (issue 14): when not empty, simulate adds the result `layered`.
+    // Layers of a layered policy (issue 14): when not empty, the rows end with `layered` (rows.h).
     std::vector<Layer> layers;
     // A cluster (issue 12): when set, every algorithm decides on these nodes. Its random
     // balancer draws from pattern.seed, the scenario's one seed.
@@ -81,8 +81,5 @@ std::vector<Nanos> resolveArrivals(const Scenario& s);
 // resolveCosts returns one cost per resolveArrivals(s) time, in the same order, or an empty
 // vector when every request costs 1.
 std::vector<std::int64_t> resolveCosts(const Scenario& s);
-
-// simulate runs the scenario: simulate(config, algorithms, resolveArrivals(s), resolveCosts(s)).
-Trace simulate(const Scenario& s);
 
 } // namespace ratelab

@@ -1,11 +1,12 @@
-// Fuzz target: the scenario-file loader (ui/scenariofile.cpp, parseScenario).
+// Fuzz target: the scenario-file loader (io/scenariofile.cpp, parseScenario).
 //
 // parseScenario never throws. What it refuses gets a one-line message. What it accepts can be
-// simulated as written (it is simulated here when it holds at most 20000 requests) and survives a
-// round trip: serializeScenario, then parseScenario again, gives the very same scenario.
+// simulated as written (every row is run here, as the app runs them, when it holds at most 20000
+// requests) and survives a round trip: serializeScenario, then parseScenario again, gives the
+// very same scenario.
 #include "arithmetic/decimal.h"
+#include "../engine_helpers.h"
 #include "fuzz_check.h"
-#include "scenario/scenario.h"
 #include "scenariofile.h"
 
 #include <cstdint>
@@ -47,8 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Scenario& s = *result.scenario;
     if (requestCount(s) <= 20'000) {
         try {
-            const Trace trace = simulate(s);
-            FUZZ_CHECK(trace.results.size() == s.algorithms.size(), "results");
+            const Trace trace = test::traceOf(s);
+            FUZZ_CHECK(trace.results.size() == rowCount(s), "results");
         } catch (const InputError& e) {
             // Accepted means it can be simulated; only a random Poisson stream may still run past
             // the end of time, and its message says so.
