@@ -1,11 +1,9 @@
 #include "engine/layered.h"
 
-#include "engine/engine.h"
 #include "engine/layer_loop.h"
 
 #include "arithmetic/decimal.h"
 #include "limiters/nginx_limit_req.h"
-#include "engine/simulator.h"
 
 #include <algorithm>
 
@@ -72,27 +70,6 @@ std::int64_t LayeredPolicy::quota() const
 }
 
 Nanos LayeredPolicy::reset(Nanos t) const { return waitFor(t, quota()); }
-
-LayeredTrace simulateLayered(const std::vector<Layer>& layers, std::span<const Nanos> arrivals,
-                             std::span<const std::int64_t> costs)
-{
-    EngineSetup setup;
-    setup.layers = layers;
-    const RowRun run = runRow(setup, {arrivals, costs, {}});
-    LayeredTrace r;
-    for (const Layer& l : layers)
-        r.algorithms.push_back(l.algorithm);
-    r.decisions.reserve(run.log.size());
-    for (const LoggedAttempt& a : run.log)
-        r.decisions.push_back(a.decision());
-    r.metrics = run.metrics;
-    for (const LayerMetrics& m : run.layers) {
-        r.allowed.push_back(m.allowed);
-        r.deniedHere.push_back(m.deniedHere);
-        r.wasted.push_back(m.wasted);
-    }
-    return r;
-}
 
 namespace {
 

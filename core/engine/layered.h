@@ -15,7 +15,6 @@
 #include "limiters/limiter.h"
 
 #include <memory>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,12 +73,5 @@ private:
     std::vector<std::unique_ptr<Limiter>> m_layers;
     std::vector<LayerMetrics> m_metrics;
 };
-
-struct LayeredTrace;
-
-// simulateLayered runs a fresh policy of the layers over the arrivals (costs: empty, or one per
-// arrival). maxInWindow and overshoot are left 0: a policy has no single window.
-LayeredTrace simulateLayered(const std::vector<Layer>& layers, std::span<const Nanos> arrivals,
-                             std::span<const std::int64_t> costs);
 
 } // namespace ratelab
