@@ -83,7 +83,7 @@ public:
     // run decides every arrival through the algorithm's script, one EVALSHA per decision in
     // arrival order, on one connection per node (each handing its node clock), with each
     // request's cost (costs empty: all 1), through one RedisRun (keys under a prefix unique to the
-    // run, deleted when it ends, however it ends). The decisions equal simulateCluster with
+    // run, deleted when it ends, however it ends). The decisions equal the engine's (runRow) with
     // coordination shared on the same cluster. Throws InputError (domain, checked first),
     // RedisError or Interrupted. `decided`, when given, is called after each decision with how
     // many are done; returning false stops the run (RedisError "cancelled").
