@@ -5,6 +5,7 @@
 #include "outputpath.h"
 #include "replay/replay.h"
 #include "report/report.h"
+#include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
@@ -111,6 +112,7 @@ ReplayPolicy policyFromOptions(const QCommandLineParser& parser, QString& log)
 {
     const Scenario s = scenarioFromOptions(parser, RunOptions::Absent);
     takeScenario(s, ScenarioCommand::Replay);
+    checkScenario(s); // a split that cannot be held exactly, a change a product cannot take
     if (log.isEmpty())
         log = QString::fromStdString(s.trafficLog);
     ReplayPolicy policy;
@@ -118,6 +120,7 @@ ReplayPolicy policyFromOptions(const QCommandLineParser& parser, QString& log)
     policy.algorithms = s.algorithms;
     policy.layers = s.layers;
     policy.cost = s.cost;
+    policy.place = replayPlace(s);
     checkDurations(policy.config, policy.algorithms);
     return policy;
 }

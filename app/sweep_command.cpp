@@ -6,6 +6,7 @@
 #include "outputpath.h"
 #include "replay_command.h"
 #include "report/report.h"
+#include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
@@ -187,6 +188,7 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
 
     const Scenario s = scenarioFromOptions(rest, RunOptions::Absent);
     takeScenario(s, ScenarioCommand::Sweep);
+    checkScenario(s); // a split that cannot be held exactly
     if (log.isEmpty())
         log = QString::fromStdString(s.trafficLog);
     const bool fromFile = rest.isSet("preset") || rest.isSet("scenario");
@@ -201,6 +203,7 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
     base.productOptions = s.config.productOptions();
     base.algorithms = s.algorithms;
     base.cost = s.cost;
+    base.place = replayPlace(s);
     for (std::size_t i = 0; i < grid.axes[0].size(); ++i) // every point is a config replay would accept
         for (std::size_t j = 0; j < (grid.axes.size() > 1 ? grid.axes[1].size() : 1); ++j) {
             try {

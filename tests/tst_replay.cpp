@@ -15,6 +15,8 @@
 
 using namespace ratelab;
 
+Q_DECLARE_METATYPE(ratelab::ReplayPlace)
+
 namespace {
 
 // The textbook seven and nginx: the products (issue 23) take their own options, tested apart.
@@ -136,6 +138,72 @@ private slots:
         const ReplayRow heavy = replayOne(t, Algorithm::FixedWindow, config, 3);
         QCOMPARE(heavy.denied, std::int64_t(6));
         QCOMPARE(heavy.never, std::int64_t(6));
+    }
+
+    // A replay placed as a scenario places it (issue 30: the engine's keyed store), by hand on
+    // handTraffic: requests 0:A@0, 1:B@0.5, 2:A@1, 3:B@1.5, 4:A@2, 5:A@11 (s).
+    void placedReplayByHand_data()
+    {
+        QTest::addColumn<int>("algorithm");
+        QTest::addColumn<std::int64_t>("limit");
+        QTest::addColumn<ReplayPlace>("place");
+        QTest::addColumn<std::vector<std::uint8_t>>("admitted");
+        QTest::addColumn<std::int64_t>("maxInWindow");
+
+        // Three local nodes, round robin (request i to node i mod 3), fixed window 1 per 10 s: A's
+        // requests land on nodes 0, 2, 1 and 2, each node's own limiter, so every one passes (one
+        // server admits A@0, B@0.5 and A@11 only). Admitted 0..2 s: five inside (-8, 2].
+        ClusterConfig::Options local;
+        local.nodes = 3;
+        local.coordination = Coordination::Local;
+        QTest::addRow("local, 3 nodes") << int(Algorithm::FixedWindow) << std::int64_t(1)
+                                        << ReplayPlace{ClusterConfig::make(local)}
+                                        << std::vector<std::uint8_t>{1, 1, 1, 1, 1, 1} << std::int64_t(5);
+        // Token bucket C = 2, r = 0.2/s, every key's bucket empty at 0: A finds 0, 0.2, 0.4 tokens
+        // and B 0.1, 0.3 before 11 s; A@11 finds 2.2, capped at 2.
+        QTest::addRow("empty start") << int(Algorithm::TokenBucket) << std::int64_t(2) << ReplayPlace{{}, true}
+                                     << std::vector<std::uint8_t>{0, 0, 0, 0, 0, 1} << std::int64_t(1);
+        // Fixed window 2 per 10 s, 1 from 1.5 s on (the count kept): B@1.5 finds 1 of 1, A@2 2 of
+        // 1; A@11 is a new window.
+        QTest::addRow("limit change") << int(Algorithm::FixedWindow) << std::int64_t(2)
+                                      << ReplayPlace{{}, false, {LimitChange{3 * kS / 2, 1, {}, {}}}}
+                                      << std::vector<std::uint8_t>{1, 1, 1, 0, 0, 1} << std::int64_t(3);
+    }
+
+    void placedReplayByHand()
+    {
+        QFETCH(int, algorithm);
+        QFETCH(std::int64_t, limit);
+        QFETCH(ReplayPlace, place);
+        QFETCH(std::vector<std::uint8_t>, admitted);
+        QFETCH(std::int64_t, maxInWindow);
+        const Traffic t = handTraffic();
+        std::vector<std::uint8_t> got;
+        const ReplayRow row = replayOne(t, Algorithm(algorithm), LimiterConfig::make(limit, 10 * kS), 1, &got, nullptr, place);
+        QCOMPARE(got, admitted);
+        QCOMPARE(row.allowed, std::int64_t(std::count(admitted.begin(), admitted.end(), 1)));
+        QCOMPARE(row.maxInWindow, maxInWindow);
+        std::int64_t deniedA = 0;
+        for (std::size_t i = 0; i < admitted.size(); ++i)
+            deniedA += t.keys[i] == 0 && !admitted[i];
+        QCOMPARE(row.deniedPerKey.at(0), deniedA);
+    }
+
+    // The layers replay on the engine too when placed: two local nodes, each key's layers on
+    // each node, admit what one server's layers would admit twice over.
+    void placedLayersRunOnTheEngine()
+    {
+        const Traffic t = handTraffic();
+        const std::vector<Layer> layers = {parseLayer("fixed_window:limit=1,window=10"),
+                                           parseLayer("token_bucket:capacity=5,rate=1")};
+        ClusterConfig::Options local;
+        local.nodes = 3;
+        local.coordination = Coordination::Local;
+        std::vector<std::uint8_t> one, three;
+        (void)replayLayered(t, layers, 10 * kS, 1, &one);
+        (void)replayLayered(t, layers, 10 * kS, 1, &three, nullptr, ReplayPlace{ClusterConfig::make(local)});
+        QCOMPARE(one, (std::vector<std::uint8_t>{1, 1, 0, 0, 0, 1})); // the fixed window's 1 per key
+        QCOMPARE(three, (std::vector<std::uint8_t>{1, 1, 1, 1, 1, 1})); // as placedReplayByHand's nodes
     }
 
     void layeredPerKey()

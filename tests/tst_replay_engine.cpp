@@ -55,10 +55,35 @@ Traffic logOf(const Requests& q)
     return t;
 }
 
-RowRun engineRun(const std::vector<Layer>& layers, const Requests& q)
+// place draws where the keys' state lives: one server, or a cluster of 1 to 4 nodes in any
+// coordination, the buckets full or empty at the start.
+ReplayPlace place(Random& r)
+{
+    ReplayPlace p;
+    p.startEmpty = r.below(3) == 0;
+    p.seed = 1 + r.below(1000);
+    if (r.below(2)) {
+        ClusterConfig::Options o;
+        o.nodes = 1 + int(r.below(4));
+        o.balancer = kAllBalancers[r.below(kAllBalancers.size())];
+        o.coordination = kAllCoordinations[r.below(kAllCoordinations.size())];
+        if (o.coordination == Coordination::Racy)
+            o.latencyNanos = r.below(5) * kSecond / 4;
+        if (o.coordination == Coordination::Hybrid)
+            o.syncNanos = (1 + r.below(4)) * kSecond / 2;
+        o.seed = p.seed;
+        p.cluster = ClusterConfig::make(o);
+    }
+    return p;
+}
+
+RowRun engineRun(const std::vector<Layer>& layers, const Requests& q, const ReplayPlace& at = {})
 {
     EngineSetup setup;
     setup.layers = layers;
+    setup.cluster = at.cluster;
+    setup.startEmpty = at.startEmpty;
+    setup.seed = at.seed;
     ClientOptions o;
     o.clients = q.keys;
     o.key = KeyMode::Client;
@@ -111,6 +136,33 @@ private slots:
             const ReplayRow row = replayOne(logOf(q), layer.algorithm, layer.config, 1, &admitted);
             sameDecisions(engine, admitted, where);
             QCOMPARE(row.allowed, engine.metrics.allowed);
+            QVERIFY2(row.maxInWindow == engine.metrics.maxInWindow, where);
+        }
+    }
+
+    // Placed on a cluster or started empty, replay runs on the engine's keyed store: each key's
+    // decisions are compare's with a client per key.
+    void placedKeyByKey()
+    {
+        for (std::uint64_t seed = 1; seed <= propertySeeds(); ++seed) {
+            Random r(seed);
+            const Layer layer = r.layer();
+            if (!nginxCanRun(layer))
+                continue;
+            const ReplayPlace at = place(r);
+            if (at.cluster && at.cluster->coordination() == Coordination::Split) // r / N must be exact
+                try {
+                    (void)splitConfig(layer.config, at.cluster->nodes());
+                } catch (const InputError&) {
+                    continue;
+                }
+            const Requests q = requests(r);
+            const QByteArray where = "seed " + QByteArray::number(qulonglong(seed)) + " "
+                                     + QByteArray(algorithmId(layer.algorithm).data());
+            const RowRun engine = engineRun({layer}, q, at);
+            std::vector<std::uint8_t> admitted;
+            const ReplayRow row = replayOne(logOf(q), layer.algorithm, layer.config, 1, &admitted, nullptr, at);
+            sameDecisions(engine, admitted, where);
             QVERIFY2(row.maxInWindow == engine.metrics.maxInWindow, where);
         }
     }

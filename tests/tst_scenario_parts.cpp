@@ -51,16 +51,16 @@ QJsonObject withPart(ScenarioPart p)
         s["algorithms"] = QJsonArray{"traefik"};
         s["product_options"] = QJsonObject{{"average", "6"}, {"burst", "1"}, {"period", "1m"}};
         break;
-    case ScenarioPart::Cluster: s["cluster"] = QJsonObject{{"nodes", 2}, {"coordination", "local"}}; break;
+    case ScenarioPart::Cluster: s["cluster"] = QJsonObject{{"nodes", 2}, {"coordination", "split"}}; break;
     case ScenarioPart::StoreOutage:
         s["cluster"] = QJsonObject{{"nodes", 2}, {"coordination", "shared"},
-                                   {"outage", QJsonObject{{"from", "0.5"}, {"to", "1"}, {"fallback", "closed"}}}};
+                                   {"outage", QJsonObject{{"from", "0.5"}, {"to", "1.5"}, {"fallback", "closed"}}}};
         break;
     case ScenarioPart::Clients:
         s["clients"] = QJsonObject{{"clients", 1}, {"retry", "immediate"}, {"max_retries", 2}};
         break;
     case ScenarioPart::BucketsStartEmpty: s["buckets_start"] = "empty"; break;
-    case ScenarioPart::LimitChanges: s["changes"] = QJsonArray{"0.5:limit=6"}; break;
+    case ScenarioPart::LimitChanges: s["changes"] = QJsonArray{"0.5:limit=1"}; break;
     }
     return s;
 }
@@ -83,8 +83,8 @@ QJsonObject withoutPart(ScenarioPart p)
 const char* const kExpected[] = {
     "RRRRRRRR", // compare: the engine combines everything
     "RRRR-R--", // Redis: one store that stays up, keys that start full, one config a run
-    "XRR-----", // replay: one limiter per key, no retries (the log has them), one config
-    "X-R-----", // sweep: replay at each point of one algorithm's grid
+    "XRRRR-RR", // replay: the engine per key, no retries (the log has them)
+    "X-RRR-R-", // sweep: replay at each point of one algorithm's grid, which a change would replace
     "X----R--", // nginx: one zone's lines; clients are traffic the lines answer
 };
 

@@ -117,6 +117,18 @@ ClientConfig ClientConfig::make(const ClientOptions& o)
     return c;
 }
 
+ClientConfig ClientConfig::keyed(std::int64_t keys)
+{
+    if (keys > kMaxKeys)
+        throw InputError("the log has " + std::to_string(keys) + " keys; the engine holds at most "
+                         + std::to_string(kMaxKeys) + " (a cluster, buckets that start empty or limit changes)");
+    ClientConfig c;
+    c.m_o.clients = std::max<std::int64_t>(1, keys);
+    c.m_policies = {Cohort{c.m_o.clients}};
+    c.m_ends = {c.m_o.clients};
+    return c;
+}
+
 Cohort parseCohort(std::string_view text)
 {
     const auto colon = text.find(':');

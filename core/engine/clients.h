@@ -87,6 +87,11 @@ public:
     // make throws InputError naming the first value out of range: clients 1..kMaxClients, retry
     // delay >= 0, max retries 0..kMaxRetries, backoff base and cap > 0.
     static ClientConfig make(const ClientOptions& o);
+    // kMaxKeys bounds keyed: every key of a log its own state (replay on the engine).
+    static constexpr std::int64_t kMaxKeys = 1'000'000;
+    // keyed returns `keys` clients with a key each and no retries: the keys of a log, each request
+    // already its key's (the log holds its retries). It throws InputError past kMaxKeys.
+    static ClientConfig keyed(std::int64_t keys);
 
     const ClientOptions& options() const { return m_o; }
     std::int64_t clients() const { return m_o.clients; }

@@ -2,7 +2,9 @@
 
 #include "engine/admitted_window.h"
 #include "engine/clients.h"
+#include "engine/engine.h"
 #include "limiters/limiters.h"
+#include "report/report_run.h"
 
 #include <algorithm>
 #include <type_traits>
@@ -56,7 +58,51 @@ void run(const Traffic& traffic, std::vector<P>& policies, std::int64_t cost, Na
     row.keysDenied = std::count_if(row.deniedPerKey.begin(), row.deniedPerKey.end(), [](std::int64_t d) { return d > 0; });
 }
 
+// onEngine replays through the engine's keyed store: the layers (one algorithm, or the policy's
+// layers) placed as `place` says, each log key a client of its own. The setup is engineSetup's,
+// so the rule of which row takes the limit changes is compare's.
+void onEngine(const Traffic& traffic, const Scenario& s, std::size_t r, std::int64_t cost, Nanos windowNanos,
+              ReplayRow& row, std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel)
+{
+    checkCancel(cancel);
+    EngineSetup setup = engineSetup(s, r);
+    setup.clients = ClientConfig::keyed(std::int64_t(traffic.keyNames.size()));
+    const std::size_t n = traffic.times.size();
+    std::vector<std::int64_t> costs(traffic.costs.begin(), traffic.costs.end());
+    if (costs.empty() && cost != 1)
+        costs.assign(n, cost);
+    const std::vector<std::int64_t> keys(traffic.keys.begin(), traffic.keys.end());
+    const RowRun engine = runRow(setup, {traffic.times, costs, keys});
+    checkCancel(cancel);
+    // No retries: the engine decided request i as attempt i, so the log reads like the fast path's.
+    std::size_t i = 0;
+    std::vector<Decision> decisions;
+    decisions.reserve(n);
+    for (const LoggedAttempt& a : engine.log)
+        decisions.push_back(a.decision());
+    const auto decide = [&](std::size_t&, Nanos, std::int64_t) { return decisions[i++]; };
+    std::vector<std::size_t> one(traffic.keyNames.size());
+    run(traffic, one, cost, windowNanos, row, admitted, nullptr, decide);
+    row.held = engine.clients.total;
+}
+
+Scenario placedScenario(const ReplayPlace& place, const LimiterConfig& config)
+{
+    Scenario s;
+    s.config = config;
+    s.cluster = place.cluster;
+    s.bucketsStartEmpty = place.startEmpty;
+    s.changes = place.changes;
+    s.pattern.seed = place.seed;
+    return s;
+}
+
 } // namespace
+
+ReplayPlace replayPlace(const Scenario& s)
+{
+    return {s.cluster, s.bucketsStartEmpty, s.changes, s.pattern.seed};
+}
 
 std::vector<std::int64_t> attemptsPerKey(const Traffic& traffic)
 {
@@ -67,11 +113,18 @@ std::vector<std::int64_t> attemptsPerKey(const Traffic& traffic)
 }
 
 ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterConfig& config, std::int64_t cost,
-                    std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel)
+                    std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel, const ReplayPlace& place)
 {
     ReplayRow row;
     row.id = std::string(algorithmId(algorithm));
     row.algorithm = algorithm;
+    row.predicted = memoryAtScale(algorithm, config, std::int64_t(traffic.keyNames.size()));
+    if (place.onEngine()) {
+        Scenario s = placedScenario(place, config);
+        s.algorithms = {algorithm};
+        onEngine(traffic, s, 0, cost, config.windowNanos(), row, admitted, cancel);
+        return row;
+    }
     const bool costs = !traffic.costs.empty() || cost != 1;
     visitLimiter(algorithm, config, [&](auto& fresh) {
         using L = std::decay_t<decltype(fresh)>;
@@ -88,18 +141,24 @@ ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterCo
             row.held.entries += m.entries;
         }
     });
-    row.predicted = memoryAtScale(algorithm, config, std::int64_t(traffic.keyNames.size()));
     return row;
 }
 
 ReplayRow replayLayered(const Traffic& traffic, const std::vector<Layer>& layers, Nanos windowNanos, std::int64_t cost,
-                        std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel)
+                        std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel, const ReplayPlace& place)
 {
     ReplayRow row;
     row.id = "layered";
-    std::vector<LayeredPolicy> policies(traffic.keyNames.size(), LayeredPolicy(layers));
-    run(traffic, policies, cost, windowNanos, row, admitted, cancel,
-        [](LayeredPolicy& p, Nanos t, std::int64_t k) { return p.decide(t, k); });
+    if (place.onEngine()) {
+        Scenario s = placedScenario(place, layers.front().config);
+        s.algorithms.clear();
+        s.layers = layers;
+        onEngine(traffic, s, 0, cost, windowNanos, row, admitted, cancel);
+    } else {
+        std::vector<LayeredPolicy> policies(traffic.keyNames.size(), LayeredPolicy(layers));
+        run(traffic, policies, cost, windowNanos, row, admitted, cancel,
+            [](LayeredPolicy& p, Nanos t, std::int64_t k) { return p.decide(t, k); });
+    }
     const auto keys = std::int64_t(traffic.keyNames.size());
     for (const Layer& l : layers) {
         const Memory m = memoryAtScale(l.algorithm, l.config, keys);
@@ -113,9 +172,10 @@ std::vector<ReplayRow> replay(const Traffic& traffic, const ReplayPolicy& policy
 {
     std::vector<ReplayRow> rows;
     for (Algorithm a : policy.algorithms)
-        rows.push_back(replayOne(traffic, a, policy.config, policy.cost, nullptr, cancel));
+        rows.push_back(replayOne(traffic, a, policy.config, policy.cost, nullptr, cancel, policy.place));
     if (!policy.layers.empty())
-        rows.push_back(replayLayered(traffic, policy.layers, policy.config.windowNanos(), policy.cost, nullptr, cancel));
+        rows.push_back(replayLayered(traffic, policy.layers, policy.config.windowNanos(), policy.cost, nullptr, cancel,
+                                     policy.place));
     return rows;
 }
 

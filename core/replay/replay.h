@@ -1,14 +1,21 @@
 // Replaying real traffic per key (semantics.md, "Replaying real traffic"): every key its own
 // limiter of the policy, no retries (the log already holds the retries that happened).
 //
-// The traffic's keys are dense ids, so each algorithm keeps one concrete limiter per key in a
-// vector (no virtual call, no hash lookup per request). max_in_window is measured over every
-// admitted request of the row, all keys together, as semantics.md measures a row.
+// A replay runs on the engine's keyed store: the log's keys are the engine's clients, one key
+// each (ClientConfig::keyed), so a cluster, buckets that start empty and limit changes replay as
+// `compare` runs them. On one server, full, with one config, each algorithm takes a fast path:
+// one concrete limiter per key in a vector (no virtual call, no hash lookup per request), and
+// the layers a LayeredPolicy per key; tst_replay_engine proves both equal to the engine, seeded.
+// max_in_window is measured over every admitted request of the row, all keys together, as
+// semantics.md measures a row.
 #pragma once
 
 #include "limiters/config.h"
+#include "engine/cluster.h"
 #include "engine/layered.h"
+#include "engine/limit_change.h"
 #include "limiters/limiter.h"
+#include "scenario/scenario.h"
 #include "traffic/traffic_log.h"
 
 #include <atomic>
@@ -19,12 +26,28 @@
 
 namespace ratelab {
 
+// ReplayPlace is where each key's state lives and how it starts: none of it set is one server,
+// full, one config (the fast path); else the engine runs it as the scenario says.
+struct ReplayPlace {
+    std::optional<ClusterConfig> cluster;
+    bool startEmpty = false;
+    std::vector<LimitChange> changes; // the algorithms' (not the layers'), as in compare
+    std::uint64_t seed = 1;           // the random balancer's draws
+
+    bool onEngine() const { return cluster || startEmpty || !changes.empty(); }
+};
+
+// replayPlace returns where the scenario places each key's state: its cluster, its empty start,
+// its limit changes and the seed of its draws.
+ReplayPlace replayPlace(const Scenario& s);
+
 // ReplayPolicy is what each key's limiter is: one algorithm at a time at `config`, or the layers.
 struct ReplayPolicy {
     LimiterConfig config;
     std::vector<Algorithm> algorithms{kDefaultAlgorithms.begin(), kDefaultAlgorithms.end()};
     std::vector<Layer> layers; // not empty: a row "layered" is added
     std::int64_t cost = 1;     // every request's cost when the traffic has none of its own
+    ReplayPlace place;
 };
 
 // ReplayRow is one algorithm's (or the layered policy's) replay.
@@ -53,13 +76,14 @@ std::vector<std::int64_t> attemptsPerKey(const Traffic& traffic);
 // replayOne replays the traffic through one limiter of `algorithm` per key. When `admitted` is
 // given it receives one byte per request (1 admitted). costs: the traffic's own, else `cost`.
 ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterConfig& config, std::int64_t cost = 1,
-                    std::vector<std::uint8_t>* admitted = nullptr, const std::atomic<bool>* cancel = nullptr);
+                    std::vector<std::uint8_t>* admitted = nullptr, const std::atomic<bool>* cancel = nullptr,
+                    const ReplayPlace& place = {});
 
 // replayLayered replays through one LayeredPolicy of the layers per key; maxInWindow uses
 // windowNanos (the policy's --window).
 ReplayRow replayLayered(const Traffic& traffic, const std::vector<Layer>& layers, Nanos windowNanos,
                         std::int64_t cost = 1, std::vector<std::uint8_t>* admitted = nullptr,
-                        const std::atomic<bool>* cancel = nullptr);
+                        const std::atomic<bool>* cancel = nullptr, const ReplayPlace& place = {});
 
 // replay runs every algorithm of the policy, then the layered policy when it has layers.
 std::vector<ReplayRow> replay(const Traffic& traffic, const ReplayPolicy& policy,

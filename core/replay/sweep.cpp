@@ -191,7 +191,7 @@ SweepResult runSweep(const Traffic& traffic, const SweepBase& base, const std::v
                 return;
             try {
                 const ReplayRow row = replayOne(traffic, base.algorithms[c % algorithms], configs[c / algorithms],
-                                                base.cost, nullptr, cancel);
+                                                base.cost, nullptr, cancel, base.place);
                 result.cells[c] = cellOf(row, attempts, result.heaviestKey);
             } catch (...) {
                 std::lock_guard lock(mutex);

@@ -51,6 +51,7 @@ struct SweepBase {
     std::vector<ProductOption> productOptions; // the product models' own, at every point (replay's)
     std::vector<Algorithm> algorithms{kDefaultAlgorithms.begin(), kDefaultAlgorithms.end()};
     std::int64_t cost = 1;
+    ReplayPlace place; // where every point's keys live (replay's; no limit changes: the grid varies the limit)
 };
 
 // pointConfig returns the config at point (i, j) of the axes (j ignored with one axis). It throws

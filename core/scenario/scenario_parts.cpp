@@ -8,13 +8,10 @@ namespace {
 
 constexpr PartTaking kRuns{};
 
-// What replay and sweep (a log per key) cannot take, in the same words for both.
+// What replay and sweep (a log per key, on the engine's keyed store) cannot take, in the same
+// words for both.
 constexpr PartTaking kLogIsTheTraffic{Taking::Replaced, "the log is the traffic"};
-constexpr PartTaking kOneServer{Taking::Refuses, "a log is replayed on one limiter per key, as one server keeps it"};
-constexpr PartTaking kNoStore{Taking::Refuses, "a log is replayed on one limiter per key, with no store to go down"};
 constexpr PartTaking kLogHasRetries{Taking::Refuses, "a log already holds its retries"};
-constexpr PartTaking kKeysStartFull{Taking::Refuses, "each key's limiter starts as a new key does, full"};
-constexpr PartTaking kOneConfig{Taking::Refuses, "each key's limiter keeps one config for the whole log"};
 
 // kTable is the table: kTable[command][part], in the enums' order. docs/commands.md shows it and
 // tst_scenario_parts checks every cell against what the command does.
@@ -27,13 +24,14 @@ constexpr PartTaking kTable[kAllScenarioCommands.size()][kAllScenarioParts.size(
      kRuns,
      {Taking::Refuses, "a new Redis key starts full; buckets that start empty are not run through Redis"},
      {Taking::Refuses, "the scripts take one config a run; limit changes are not run through Redis"}},
-    // Replay: the log is the traffic, every key its own limiter of the policy.
-    {kLogIsTheTraffic, kRuns, kRuns, kOneServer, kNoStore, kLogHasRetries, kKeysStartFull, kOneConfig},
+    // Replay: the log is the traffic, every key its own state of the policy, placed as compare's.
+    {kLogIsTheTraffic, kRuns, kRuns, kRuns, kRuns, kLogHasRetries, kRuns, kRuns},
     // Sweep: replay at every point; the grid varies one policy of one layer.
     {kLogIsTheTraffic,
      {Taking::Refuses, "the grid varies one algorithm's limit, window, capacity or rate; replay the layers with "
                        "'ratelab replay'"},
-     kRuns, kOneServer, kNoStore, kLogHasRetries, kKeysStartFull, kOneConfig},
+     kRuns, kRuns, kRuns, kLogHasRetries, kRuns,
+     {Taking::Refuses, "a change would replace the limit the grid varies; replay the changes with 'ratelab replay'"}},
     // Nginx: the lines of one limit_req zone; traffic is not configuration.
     {{Taking::Replaced, "the lines are configuration: nginx meets the traffic"},
      {Taking::Refuses, "the lines are one limit_req zone, not several layers"},
