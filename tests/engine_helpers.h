@@ -70,14 +70,4 @@ inline std::vector<Decision> decisionsOf(const RowRun& run)
     return out;
 }
 
-// nodesOf returns the node that decided each attempt of a run.
-inline std::vector<std::uint8_t> nodesOf(const RowRun& run)
-{
-    std::vector<std::uint8_t> out;
-    out.reserve(run.log.size());
-    for (const LoggedAttempt& a : run.log)
-        out.push_back(a.node);
-    return out;
-}
-
 } // namespace ratelab::test
