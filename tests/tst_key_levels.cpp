@@ -1,7 +1,8 @@
-// keyLevels: the level of each node, the store or each client, replayed from the engine's log.
+// Level lines: the level of each node, the store or each client, as the engine's store records
+// them (RowRun::levels, level_lines.h).
 // Tables by hand: token bucket C = 2, r = 1/s (LimiterConfig 2 per 2 s); requests at 0, 0, 1 s,
 // 1 s, round robin over two nodes (or clients); two samples per gap (one between decisions).
-#include "view/key_levels.h"
+#include "view/row_extras.h"
 #include "property_seeds.h"
 
 #include <random>
@@ -21,13 +22,13 @@ EngineSetup setupOf(std::optional<ClusterConfig> cluster, std::optional<ClientCo
     s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(2, 2 * kSec)}};
     s.cluster = std::move(cluster);
     s.clients = std::move(clients);
+    s.levelLines = LevelLineSetup{8, 2};
     return s;
 }
 
 KeyLevels levelsOf(const EngineSetup& s)
 {
-    const RowRun run = runRow(s, {kArrivals, {}, {}});
-    return keyLevels(s, run, {}, 8, 2);
+    return runRow(s, {kArrivals, {}, {}}).levels;
 }
 
 using Points = std::vector<std::pair<double, double>>; // seconds, level
@@ -103,7 +104,7 @@ private slots:
             s.cluster = ClusterConfig::make(o);
             s.startEmpty = empty;
             const RowRun run = runRow(s, {t, {}, {}});
-            const KeyLevels k = keyLevels(s, run, {}, 8, 2);
+            const KeyLevels& k = run.levels;
             QCOMPARE(k.lines.size(), std::size_t(2));
             const Points node2 = pointsOf(k.lines[1]);
             QCOMPARE(node2.front(), (std::pair<double, double>{1, empty ? 0.0 : 2.0}));
@@ -124,7 +125,7 @@ private slots:
         const RowRun run = runRow(s, {again, {}, {}});
         QCOMPARE(run.scaling, (std::vector<std::pair<Nanos, int>>{{0, 1}, {kSec, 2}, {2 * kSec, 1}, {4 * kSec, 2}}));
         QCOMPARE(run.log[11].node, std::uint8_t(1));
-        const KeyLevels k = keyLevels(s, run, {}, 8, 2);
+        const KeyLevels& k = run.levels;
         QCOMPARE(k.lines.size(), std::size_t(2));
         const Points node2 = pointsOf(k.lines[1]);
         QVERIFY(std::find(node2.begin(), node2.end(), std::pair<double, double>{4, 2}) != node2.end());
@@ -175,7 +176,7 @@ private slots:
         const EngineSetup s = setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Racy, kSec / 4}));
         const RowRun run = runRow(s, {kArrivals, {}, {}});
         QCOMPARE(run.metrics.allowed, std::int64_t(4));
-        const KeyLevels k = keyLevels(s, run, {}, 8, 2);
+        const KeyLevels& k = run.levels;
         QCOMPARE(k.lines.size(), std::size_t(1));
         QCOMPARE(k.lines[0].name, std::string("store"));
         QCOMPARE(pointsOf(k.lines[0]), (Points{{0, 2}, {0.125, 2}, {0.25, 2}, {0.25, 1}, {0.25, 1}, {0.25, 0}, {0.75, 0.5},
@@ -191,7 +192,7 @@ private slots:
         const EngineSetup s = setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Hybrid, 0, kSec / 2}));
         const RowRun run = runRow(s, {kArrivals, {}, {}});
         QCOMPARE(run.metrics.allowed, std::int64_t(4));
-        const KeyLevels k = keyLevels(s, run, {}, 8, 2);
+        const KeyLevels& k = run.levels;
         QCOMPARE(k.lines.size(), std::size_t(2));
         QCOMPARE(k.lines[0].name, std::string("node 1"));
         const Points want{{0, 2}, {0, 1}, {0.5, 1.5}, {1, 2}, {1, 1}, {1, 1}, {1, 0}};
@@ -199,10 +200,8 @@ private slots:
         QCOMPARE(pointsOf(k.lines[1]), want);
     }
 
-    // The replays of hybrid nodes and a racy store follow the engine exactly: over seeded
-    // clusters (2-4 nodes, skew, any balancer) and every algorithm, hybrid always yields its node
-    // lines (a replay that parted from a logged decision would yield none), and a racy store's
-    // line lands every admitted attempt's write.
+    // Over seeded clusters (2-4 nodes, skew, any balancer) and every algorithm, hybrid always
+    // draws its node lines, and a racy store's line lands every admitted attempt's write.
     void replaysFollowTheEngine()
     {
         for (std::uint64_t seed = 1; seed <= propertySeeds() / 10 + 1; ++seed) {
@@ -219,13 +218,14 @@ private slots:
                 EngineSetup s;
                 s.layers = {{a, LimiterConfig::make(1 + std::int64_t(pick(5)), kSec * Nanos(1 + pick(3)))}};
                 s.seed = seed;
+                s.levelLines = LevelLineSetup{8, 2};
                 s.cluster = ClusterConfig::make({nodes, balancer, Coordination::Hybrid, 0, kSec / 4 * Nanos(1 + pick(4)), skew, seed});
                 const RowRun run = runRow(s, {t, {}, {}});
-                QVERIFY2(!keyLevels(s, run, {}, 8, 2).lines.empty(),
+                QVERIFY2(!run.levels.lines.empty(),
                          qPrintable(QString("seed %1, %2").arg(seed).arg(QString::fromUtf8(algorithmId(a).data()))));
                 s.cluster = ClusterConfig::make({nodes, balancer, Coordination::Racy, kSec / 10 * Nanos(pick(5)), 0, skew, seed});
                 const RowRun racy = runRow(s, {t, {}, {}});
-                const KeyLevels store = keyLevels(s, racy, {}, 8, 2);
+                const KeyLevels& store = racy.levels;
                 QCOMPARE(store.lines.size(), std::size_t(1));
                 QCOMPARE(store.lines[0].attempts, racy.metrics.allowed); // every write lands
             }
@@ -234,9 +234,10 @@ private slots:
 
     void busiestAndNone()
     {
-        const EngineSetup three = setupOf(ClusterConfig::make({3, Balancer::RoundRobin, Coordination::Local}));
+        EngineSetup three = setupOf(ClusterConfig::make({3, Balancer::RoundRobin, Coordination::Local}));
+        three.levelLines->most = 1;
         const RowRun run = runRow(three, {kArrivals, {}, {}}); // nodes 1, 2, 3, 1
-        const KeyLevels k = keyLevels(three, run, {}, 1, 2);
+        const KeyLevels& k = run.levels;
         QCOMPARE(k.lines.size(), std::size_t(1));
         QCOMPARE(k.lines[0].name, std::string("node 1"));
         QCOMPARE(k.others, std::int64_t(2));

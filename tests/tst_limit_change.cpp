@@ -3,7 +3,7 @@
 // per algorithm, the grammar, the level line drawn through a change, and the seeded property
 // that a change to the same config changes nothing, on one limiter and on clusters.
 #include "engine/engine.h"
-#include "view/key_levels.h"
+#include "view/row_extras.h"
 #include "engine/limit_change.h"
 #include "property_seeds.h"
 #include "arithmetic/decimal.h"
@@ -141,9 +141,10 @@ private slots:
         const LimiterConfig config = LimiterConfig::make(4, 4 * kSecond);
         setup.layers = {{Algorithm::TokenBucket, config}};
         setup.changes = changedConfigs(config, std::vector<LimitChange>{{3 * kSecond, 8, std::nullopt, std::nullopt}});
+        setup.levelLines = LevelLineSetup{8, 1};
         const std::vector<Nanos> t = every(kHalf, 8);
         const RowRun r = runRow(setup, {t, {}, {}});
-        const KeyLevels k = keyLevels(setup, r, {}, 8, 1);
+        const KeyLevels& k = r.levels;
         QCOMPARE(k.lines.size(), std::size_t(1));
         QCOMPARE(k.lines[0].name, std::string("level"));
         std::vector<double> at3;

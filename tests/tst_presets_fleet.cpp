@@ -1,7 +1,7 @@
 // tst_presets_fleet: the lessons of the fleet presets (issue 25), "Scaling out", "Redis goes
 // down: fail open or closed" and "Everyone comes back at the reset", each number derived by hand
 // from semantics.md ("Fleets and storms", "Clients that react") in the comment above its check.
-#include "view/key_levels.h"
+#include "view/row_extras.h"
 #include "engine/layered.h"
 #include "preset_rows.h"
 #include "presets.h"
@@ -114,10 +114,11 @@ private slots:
 
         // The token bucket's store line: C = 10 at 1/s; 4 a second drain it before 10 s, the
         // outage leaves it alone, and 10 s of refill fill it: 10 tokens at 20 s (capped).
-        const EngineSetup setup = engineSetup(s, 1);
+        EngineSetup setup = engineSetup(s, 1);
+        setup.levelLines = LevelLineSetup{8, 4};
         const RowInputs in = resolveRowInputs(s);
         const RowRun run = runRow(setup, {in.arrivals, in.costs, in.clientOf});
-        const KeyLevels levels = keyLevels(setup, run, {}, 8, 4);
+        const KeyLevels& levels = run.levels;
         QCOMPARE(levels.lines.size(), std::size_t(1));
         double at20 = -1, at10 = -1;
         for (const KeyLevelPoint& p : levels.lines.front().points) {

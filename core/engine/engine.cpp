@@ -112,6 +112,8 @@ private:
                 std::uint8_t headerLayer);
     void retryOrGiveUp(const Retry& p, std::int64_t client, const Decision& d);
     void finish();                  // memory per key and latency
+    void watchLevels();             // with levelLines: the recorder the drawn states tell
+    void stopLevels();              // too many attempts to draw: no lines
 
     const EngineSetup& m_setup;
     const EngineRequests& m_in;
@@ -138,7 +140,50 @@ private:
     const bool m_perClientKeys;
     Nanos m_scaleTick = kNanosPerSecond; // the autoscaler counts attempts per whole second
     std::int64_t m_attemptsThisSecond = 0;
+    std::optional<LevelRecorder> m_levels;
+    bool m_levelNodes = false; // the lines are nodes' (else each key's store)
 };
+
+// LinesOf is how a row's level lines are kept: by node or by the store of each key, and named.
+struct LinesOf {
+    bool nodes = false;
+    std::string prefix;
+    int firstNumber = 0;
+    bool numbered = true;
+};
+
+std::optional<LinesOf> linesOf(const EngineSetup& setup)
+{
+    const ClusterConfig* cluster = setup.cluster ? &*setup.cluster : nullptr;
+    const bool perClient = setup.clients && setup.clients->key() == KeyMode::Client && setup.clients->clients() > 1;
+    // One limiter's row draws its level from its replay, unless it starts empty or changes its
+    // limit: then its one state has a line.
+    const bool single = !cluster && !perClient && (setup.startEmpty || !setup.changes.empty());
+    if (setup.layers.size() != 1 || (cluster && perClient) || (!cluster && !perClient && !single))
+        return std::nullopt;
+    if (!cluster)
+        return single ? LinesOf{false, "level", 0, false} : LinesOf{false, "client ", 0, true};
+    const Coordination mode = cluster->coordination();
+    const bool plainFleet = !cluster->hasOutage() && !setup.startEmpty && setup.changes.empty();
+    switch (mode) {
+    case Coordination::Local:
+    case Coordination::Split: return LinesOf{true, "node ", 1, true};
+    case Coordination::Hybrid:
+        if (plainFleet && !cluster->hasAutoscale() && !cluster->hasMembership())
+            return LinesOf{true, "node ", 1, true};
+        return std::nullopt;
+    case Coordination::Racy:
+        if (plainFleet)
+            return LinesOf{false, "store", 0, false};
+        return std::nullopt;
+    case Coordination::Shared:
+        // Through an outage a local fallback holds levels of its own on each node: none drawn.
+        if (cluster->hasOutage() && cluster->options().fallback == Fallback::Local)
+            return std::nullopt;
+        return LinesOf{false, "store", 0, false};
+    }
+    return std::nullopt;
+}
 
 RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     : m_setup(setup)
@@ -173,6 +218,25 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     m_r.clients.requests = static_cast<std::int64_t>(m_n);
     if (m_cluster.hasAutoscale())
         m_r.scaling.push_back({0, m_cluster.options().autoscaleMin});
+    watchLevels();
+}
+
+void RowRunner::watchLevels()
+{
+    if (!m_setup.levelLines || std::int64_t(m_n) > m_setup.levelLines->mostAttempts)
+        return;
+    if (const auto lines = linesOf(m_setup)) {
+        m_levels.emplace(m_setup.levelLines->samples, lines->prefix, lines->firstNumber, lines->numbered);
+        m_levelNodes = lines->nodes;
+    }
+}
+
+void RowRunner::stopLevels()
+{
+    for (std::size_t key = 0; key * m_layers < m_cells.size(); ++key)
+        if (auto& c = m_cells[key * m_layers])
+            c->watch(nullptr, false, 0);
+    m_levels.reset();
 }
 
 void RowRunner::check() const
@@ -198,9 +262,12 @@ void RowRunner::check() const
 StoreCell& RowRunner::cell(std::size_t key, std::size_t l)
 {
     auto& c = m_cells[key * m_layers + l];
-    if (!c)
+    if (!c) {
         c.emplace(m_fresh[l], m_cluster, m_setup.startEmpty,
                   l == 0 ? std::span<const StoreChange>(m_changes) : std::span<const StoreChange>());
+        if (l == 0 && m_levels)
+            c->watch(&*m_levels, m_levelNodes, int(key));
+    }
     return *c;
 }
 
@@ -357,6 +424,12 @@ RowRun RowRunner::run()
     const std::int64_t k = m_clients.clients();
     Retry p;
     while (nextAttempt(p)) {
+        if (m_levels) {
+            if (m_attempts > m_setup.levelLines->mostAttempts)
+                stopLevels();
+            else
+                m_levels->reach(p.t);
+        }
         followChanges(p.t);
         autoscale(p.t);
         const auto req = std::size_t(p.request);
@@ -402,6 +475,12 @@ void RowRunner::finish()
     }
     if (any)
         m.memory = s.perKeyMax;
+    if (m_levels) { // after memory: the writes in flight have landed
+        for (std::size_t key = 0; key * m_layers < m_cells.size(); ++key)
+            if (auto& c = m_cells[key * m_layers])
+                c->settle(m_levels->end());
+        m_r.levels = m_levels->finish(m_setup.levelLines->most);
+    }
     s.attempts = m_attempts;
     m.denied = s.attempts - m.allowed;
     m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(m_setup.layers.front().config.limit());
@@ -417,6 +496,8 @@ void RowRunner::finish()
 }
 
 } // namespace
+
+bool hasLevelLines(const EngineSetup& setup) { return linesOf(setup).has_value(); }
 
 RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
 {

@@ -16,6 +16,7 @@
 #include "engine/cluster.h"
 #include "engine/layered.h"
 #include "engine/attempt_log.h"
+#include "engine/level_lines.h"
 #include "engine/simulator.h"
 
 #include <cstdint>
@@ -63,6 +64,8 @@ struct EngineSetup {
     bool headers = false;                 // keep what the response headers need (reset, per layer)
     bool handedTimes = false;             // keep the time the first layer's limiter was handed
     bool keepLog = true;                  // false: only the figures (a first pass that checks a row runs)
+    // levelLines, when set, asks for the level lines of the states the row keeps (RowRun::levels).
+    std::optional<LevelLineSetup> levelLines;
     // external, when set, is a real store (the Redis backend) asked every layer's decision beside
     // the model's store; they must agree (else StoreDisagrees). It models `shared`: the caller
     // refuses what it cannot run (refusedThroughRedis).
@@ -99,7 +102,18 @@ struct RowRun {
     std::vector<LayerFigure> figures;         // with headers and layers: log.size() * layers
     std::vector<Nanos> handed;                // with handedTimes: one per attempt
     std::vector<std::pair<Nanos, int>> scaling; // autoscaling: from each time on, how many nodes are up
+    // levels: with EngineSetup::levelLines, the lines of the states the row keeps, as the store
+    // changed them; none where they do not apply (hasLevelLines) or past mostAttempts attempts.
+    KeyLevels levels;
 };
+
+// hasLevelLines is true for a row whose states have lines of their own: the nodes of a local or
+// split cluster (hybrid without an outage, an empty start, limit changes, joins, leaves or
+// autoscaling), the store of a shared one (not through an outage with local fallbacks) or of a
+// racy one (without an outage, an empty start or limit changes), each client key of one server,
+// or the one state of a row that starts empty or changes its limit. A policy of more than one
+// layer, and client keys on a cluster, have none.
+bool hasLevelLines(const EngineSetup& setup);
 
 // runRow runs one row. It throws InputError for more than kMaxAttempts attempts, a client out of
 // range, a retry or a node clock past the largest time.

@@ -48,12 +48,40 @@ std::uint32_t StoreCell::versionAt(Nanos clock, Nanos offset) const
     return v;
 }
 
-void StoreCell::follow(Held& h, Nanos clock, Nanos offset) const
+void StoreCell::follow(Held& h, Nanos clock, Nanos offset, int line) const
 {
     // Each change is taken at its own time, in order, before the state is handed `clock`: the
     // times a state is handed never go back, so it is taken exactly once, at the change.
-    for (; h.version < m_changes.size() && m_changes[h.version].at <= clock - offset; ++h.version)
-        retargetAny(h.l, m_changes[h.version].config, m_changes[h.version].at + offset);
+    for (; h.version < m_changes.size() && m_changes[h.version].at <= clock - offset; ++h.version) {
+        const Nanos at = m_changes[h.version].at;
+        if (line >= 0)
+            m_watch->stepBefore(line, at, at + offset, h.l, true);
+        retargetAny(h.l, m_changes[h.version].config, at + offset);
+        if (line >= 0)
+            m_watch->after(line, at, at + offset, h.l, false);
+    }
+}
+
+void StoreCell::watch(LevelRecorder* r, bool nodes, int storeLine)
+{
+    m_watch = r;
+    m_watchNodes = nodes;
+    m_storeLine = storeLine;
+}
+
+void StoreCell::settle(Nanos end)
+{
+    if (!m_watch || m_changes.empty())
+        return;
+    if (!m_watchNodes) {
+        follow(m_store, end, 0, storeLine());
+        return;
+    }
+    for (std::size_t n = 0; n < m_nodes.size(); ++n)
+        if (m_nodes[n].limiter && m_watch->started(int(n))) {
+            const Nanos offset = m_cluster->nodeOffset(int(n));
+            follow(*m_nodes[n].limiter, end + offset, offset, int(n));
+        }
 }
 
 StoreCell::Held StoreCell::newAt(Nanos clock, Nanos offset) const
@@ -71,9 +99,18 @@ void StoreCell::renew(int n, Nanos t)
         return; // shared, racy: the nodes hold no state
     Node& x = m_nodes[std::size_t(n)];
     const Nanos offset = m_cluster->nodeOffset(n);
+    const int line = nodeLine(n);
+    if (line >= 0 && x.limiter)
+        m_watch->sampleBefore(line, t, t + offset, x.limiter->l);
     x.limiter = newAt(t + offset, offset);
     x.last = kNotYet;
     x.tick = -1; // hybrid: not synced yet
+    if (line >= 0) {
+        if (m_watch->started(line))
+            m_watch->after(line, t, t + offset, x.limiter->l, false);
+        else
+            m_watch->madeNew(line, t, t + offset, x.limiter->l);
+    }
 }
 
 StoreCell::Node& StoreCell::node(int n)
@@ -84,32 +121,43 @@ StoreCell::Node& StoreCell::node(int n)
     return x;
 }
 
-void StoreCell::handToStore(Nanos handed, std::int64_t cost)
+void StoreCell::handToStore(Nanos handed, std::int64_t cost, Nanos lands)
 {
     m_storeLast = std::max(m_storeLast, handed);
     follow(m_store, m_storeLast, 0);
+    const int line = m_mode == Coordination::Racy ? storeLine() : -1; // a hybrid store is not drawn
+    if (line >= 0)
+        m_watch->stepBefore(line, lands, m_storeLast, m_store.l);
     (void)decideAny(m_store.l, m_storeLast, cost);
+    if (line >= 0)
+        m_watch->after(line, lands, m_storeLast, m_store.l, true);
 }
 
 void StoreCell::applyPending(Nanos t)
 {
     const Nanos latency = m_cluster->latencyNanos();
     for (; !m_pending.empty() && t - m_pending.front().t >= latency; m_pending.pop_front())
-        handToStore(m_pending.front().handed, m_pending.front().cost);
+        handToStore(m_pending.front().handed, m_pending.front().cost, m_pending.front().t + latency);
 }
 
-void StoreCell::syncNode(Node& n, Nanos t)
+void StoreCell::syncNode(Node& x, int n, Nanos t)
 {
     const Nanos sync = m_cluster->syncNanos();
     const std::int64_t tick = t / sync;
-    if (tick == n.tick)
+    if (tick == x.tick)
         return;
     const Nanos boundary = tick * sync; // <= t: no overflow
     for (; !m_pending.empty() && m_pending.front().t < boundary; m_pending.pop_front())
-        handToStore(m_pending.front().handed, m_pending.front().cost);
-    n.limiter = m_store;
-    n.last = m_storeLast;
-    n.tick = tick;
+        handToStore(m_pending.front().handed, m_pending.front().cost, boundary);
+    const int line = nodeLine(n);
+    const Nanos offset = m_cluster->nodeOffset(n);
+    if (line >= 0) // the node's own level up to the tick, then the store's
+        m_watch->stepBefore(line, boundary, boundary + offset, x.limiter->l);
+    x.limiter = m_store;
+    x.last = m_storeLast;
+    x.tick = tick;
+    if (line >= 0)
+        m_watch->after(line, boundary, std::max(m_storeLast, boundary + offset), x.limiter->l, false);
 }
 
 void StoreCell::look(int n, Nanos t, Nanos clock)
@@ -154,7 +202,7 @@ void StoreCell::look(int n, Nanos t, Nanos clock)
         return;
     case Coordination::Hybrid: {
         Node& x = node(n);
-        syncNode(x, t);
+        syncNode(x, n, t);
         m_seenAt = std::max(x.last, clock);
         follow(*x.limiter, m_seenAt, m_cluster->nodeOffset(n));
         m_seen = &x.limiter->l;
@@ -193,6 +241,16 @@ Decision StoreCell::fallback(int n, Nanos t, Nanos clock, std::int64_t cost)
     return decideAny(local->l, clock, cost);
 }
 
+Decision StoreCell::watched(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost)
+{
+    if (line < 0)
+        return decideAny(state, handed, cost);
+    m_watch->decisionBefore(line, t, handed, state);
+    const Decision d = decideAny(state, handed, cost);
+    m_watch->after(line, t, handed, state, true);
+    return d;
+}
+
 Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
 {
     m_used = true;
@@ -203,18 +261,20 @@ Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
     case Coordination::Split: {
         Node& x = node(n);
         x.last = clock; // a node's own clock never goes back: arrivals are in time order
-        follow(*x.limiter, clock, m_cluster->nodeOffset(n));
+        follow(*x.limiter, clock, m_cluster->nodeOffset(n), nodeLine(n));
         m_seen = &x.limiter->l;
         m_seenAt = clock;
-        return decideAny(x.limiter->l, clock, cost);
+        return watched(nodeLine(n), t, clock, x.limiter->l, cost);
     }
     case Coordination::Shared:
         m_storeLast = std::max(m_storeLast, clock);
-        follow(m_store, m_storeLast, 0);
+        follow(m_store, m_storeLast, 0, storeLine());
         m_seen = &m_store.l;
         m_seenAt = m_storeLast;
-        return decideAny(m_store.l, m_storeLast, cost);
+        return watched(storeLine(), t, m_storeLast, m_store.l, cost);
     case Coordination::Racy: {
+        if (storeLine() >= 0) // the store's line starts at the first read
+            m_watch->begin(storeLine(), t, clock, m_store.l);
         applyPending(t);
         m_readLast = std::max(m_readLast, clock);
         m_peek = m_store; // the read: the store as it stands, decided on a copy
@@ -228,12 +288,12 @@ Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
     }
     case Coordination::Hybrid: {
         Node& x = node(n);
-        syncNode(x, t);
+        syncNode(x, n, t);
         x.last = std::max(x.last, clock);
-        follow(*x.limiter, x.last, m_cluster->nodeOffset(n));
+        follow(*x.limiter, x.last, m_cluster->nodeOffset(n), nodeLine(n));
         m_seen = &x.limiter->l;
         m_seenAt = x.last;
-        const Decision d = decideAny(x.limiter->l, x.last, cost);
+        const Decision d = watched(nodeLine(n), t, x.last, x.limiter->l, cost);
         if (d.allowed)
             m_pending.push_back({t, x.last, cost});
         return d;
@@ -246,8 +306,11 @@ Memory StoreCell::memory()
 {
     Memory m;
     if (m_mode == Coordination::Racy || m_mode == Coordination::Hybrid)
-        for (; !m_pending.empty(); m_pending.pop_front())
-            handToStore(m_pending.front().handed, m_pending.front().cost);
+        for (; !m_pending.empty(); m_pending.pop_front()) // in flight at the end: they land
+            handToStore(m_pending.front().handed, m_pending.front().cost,
+                        m_pending.front().t > kMaxNanos - m_cluster->latencyNanos()
+                            ? kMaxNanos
+                            : m_pending.front().t + m_cluster->latencyNanos());
     if (m_mode != Coordination::Local && m_mode != Coordination::Split)
         addMemory(m, memoryAny(m_store.l));
     for (const Node& x : m_nodes)

@@ -31,6 +31,7 @@
 
 #include "limiters/any_limiter.h"
 #include "engine/cluster.h"
+#include "engine/level_lines.h"
 
 #include <deque>
 #include <span>
@@ -67,6 +68,13 @@ public:
     // layer that was not asked shows in the response.
     void look(int node, Nanos t, Nanos clock);
 
+    // watch makes the cell tell `r` every step of the states a row draws (level_lines.h): its
+    // nodes' as lines 0..N-1 (nodes), or its store's as line `storeLine`.
+    void watch(LevelRecorder* r, bool nodes, int storeLine);
+    // settle draws, on the states watched, the limit changes due by true time `end` that nothing
+    // decided after (the state itself takes a change when it is next handed a time).
+    void settle(Nanos end);
+
     // seen is the state the last decide or look left, as its node sees it (after the decision);
     // seenAt is the time it was handed.
     const AnyLimiter& seen() const { return *m_seen; }
@@ -98,12 +106,17 @@ private:
     Held newAt(Nanos clock, Nanos offset) const; // a new state at `clock`: full, or empty with startEmpty
     AnyLimiter storedForm(const AnyLimiter& fresh) const; // a log shared by copies where nodes copy
     // follow gives h the changes due by `clock` (a state whose clock runs `offset` ahead).
-    void follow(Held& h, Nanos clock, Nanos offset) const;
+    // line: the watched line it is, or -1.
+    void follow(Held& h, Nanos clock, Nanos offset, int line = -1) const;
     std::uint32_t versionAt(Nanos clock, Nanos offset) const; // the changes due by then
     void applyPending(Nanos t);         // racy: admissions with t_j + latency <= t reach the store
-    void syncNode(Node& node, Nanos t); // hybrid: a node past a tick becomes the store
-    void handToStore(Nanos handed, std::int64_t cost);
+    void syncNode(Node& node, int n, Nanos t); // hybrid: a node past a tick becomes the store
+    void handToStore(Nanos handed, std::int64_t cost, Nanos lands); // lands: the write's true time
+    int nodeLine(int n) const { return m_watch && m_watchNodes ? n : -1; }
+    int storeLine() const { return m_watch && !m_watchNodes ? m_storeLine : -1; }
     Decision fallback(int node, Nanos t, Nanos clock, std::int64_t cost); // the store is down
+    // watched decides on a state, telling the watch (line >= 0) the level before and after.
+    Decision watched(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost);
 
     const ClusterConfig* m_cluster;
     Coordination m_mode;
@@ -122,6 +135,9 @@ private:
     std::int64_t m_quota;
     bool m_used = false;
     bool m_startEmpty = false;
+    LevelRecorder* m_watch = nullptr;
+    bool m_watchNodes = false;
+    int m_storeLine = 0;
 };
 
 } // namespace ratelab

@@ -96,6 +96,22 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
 {
     auto engine = std::make_shared<EngineRow>();
     engine->setup = engineSetup(s, r, true);
+    // A level replayed from the decisions (one state, at true time, full, one config) is drawn
+    // from the row; the others' states draw their own lines, recorded by the engine's store.
+    bool replayable = true;
+    if (s.cluster) {
+        const ClusterConfig& c = *s.cluster;
+        // One node sharing the store at true time is the single limiter; otherwise the state lives
+        // on several nodes, or the store saw the requests at other times.
+        replayable = c.nodes() == 1 && c.skewNanos() == 0
+                     && (c.coordination() != Coordination::Racy || c.latencyNanos() == 0);
+    }
+    if (s.clients)
+        replayable = replayable && s.clients->keys() == 1;
+    replayable = replayable && !s.bucketsStartEmpty && s.changes.empty();
+    if (!replayable) // samples between two steps of a line: fewer as requests grow
+        engine->setup.levelLines = LevelLineSetup{
+            8, int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(in.arrivals.size(), 1), 1, 24))};
     engine->run = runRow(engine->setup, {in.arrivals, in.costs, in.clientOf});
     const EngineSetup& setup = engine->setup;
     const RowRun& run = engine->run;
@@ -112,17 +128,11 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
         // The first layer is asked about every attempt, so replaying it alone gives its level.
         row.levelConfig = s.layers.front().config;
     }
-    bool replayable = true;
     if (s.cluster) {
-        const ClusterConfig& c = *s.cluster;
         row.nodes.reserve(run.log.size());
         for (const LoggedAttempt& a : run.log)
             row.nodes.push_back(a.node);
         row.perNodeAllowed = run.perNodeAllowed;
-        // One node sharing the store at true time is the single limiter; otherwise the state lives
-        // on several nodes, or the store saw the requests at other times.
-        replayable = c.nodes() == 1 && c.skewNanos() == 0
-                     && (c.coordination() != Coordination::Racy || c.latencyNanos() == 0);
     }
     if (s.clients) {
         row.times.reserve(run.log.size());
@@ -133,11 +143,9 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
             last[std::size_t(a.request)] = std::int64_t(row.times.size());
             row.times.push_back(a.t);
         }
-        replayable = replayable && s.clients->keys() == 1;
         row.clients = std::make_shared<const ClientStats>(run.clients);
     }
-    // A replay starts full: an empty start is drawn only where keyLevels replays it.
-    row.levelReplayable = replayable && !s.bucketsStartEmpty && s.changes.empty();
+    row.levelReplayable = replayable;
     row.engine = std::move(engine);
     return row;
 }

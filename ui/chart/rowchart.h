@@ -8,7 +8,7 @@
 // lane; denied: red cross, bottom lane), otherwise one bar per pixel column and lane.
 #pragma once
 
-#include "view/key_levels.h"
+#include "view/row_extras.h"
 
 #include "model/frame.h"
 

@@ -2,7 +2,7 @@
 // level line (key_levels.h), and a retry storm's attempts a second.
 #include "chart/rowchart.h"
 
-#include "view/key_levels.h"
+#include "view/row_extras.h"
 #include "report/report_run.h"
 #include "engine/simulator.h"
 #include "chart/timeaxis.h"

@@ -284,11 +284,8 @@ RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, 
     if (result.algorithm == Algorithm::NginxLimitReq && !result.kind.attempts
         && reduced.endRequest - reduced.firstRequest <= std::size_t(std::max(columns, 1) / 3))
         lines.water = nginxWater(trace, r, reduced.firstRequest, reduced.endRequest);
-    if (result.levelReplayable || !result.engine || result.engine->run.log.size() > kMostKeyLinesAttempts)
-        return lines;
-    const std::size_t attempts = result.engine->run.log.size();
-    const int samples = int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(attempts, 1), 1, 24));
-    lines.keys = keyLevels(result.engine->setup, result.engine->run, trace.costs, 8, samples);
+    if (!result.levelReplayable && result.engine) // recorded by the engine as it ran the row
+        lines.keys = &result.engine->run.levels;
     return lines;
 }
 

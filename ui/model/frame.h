@@ -2,7 +2,7 @@
 // row reduced to the pixel columns of the visible time range. Widgets only ever draw frames.
 #pragma once
 
-#include "view/key_levels.h"
+#include "view/row_extras.h"
 #include "view/reduce.h"
 #include "scenario/scenario.h"
 
@@ -52,16 +52,14 @@ struct Playhead {
     friend bool operator==(const Playhead&, const Playhead&) = default;
 };
 
-// RowLines are the lines a row draws besides its level, made with the frame on the simulation's
-// threads so a widget only converts them: each node's, the store's or each client's level
-// (keyLevels), and nginx's water in thousandths over the visible requests (nginxWater).
+// RowLines are the lines a row draws besides its level, so a widget only converts them: each
+// node's, the store's or each client's level, as the engine recorded them (RowRun::levels; the
+// trace keeps them alive), and nginx's water in thousandths over the visible requests, made with
+// the frame on the simulation's threads (nginxWater).
 struct RowLines {
-    std::optional<KeyLevels> keys;
+    const KeyLevels* keys = nullptr;
     std::optional<NginxWater> water;
 };
-
-// kMostKeyLinesAttempts: past this many attempts a row's strip alone says what happened.
-inline constexpr std::size_t kMostKeyLinesAttempts = 200'000;
 
 // rowLines makes row r's lines of a frame over `reduced` drawn in `columns` columns: the key
 // lines where the row's state is not one limiter's, the water of an nginx row whose marks are
