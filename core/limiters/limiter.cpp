@@ -12,6 +12,19 @@ namespace {
 double limitOf(const LimiterConfig& c) { return double(c.limit()); }
 double capacityOf(const LimiterConfig& c) { return double(c.capacity()); }
 
+// ownLimitOf is the dashed line of a product that counts requests in a window: its own limit
+// (ownLimit), 0 when config does not build it. (Kong's is its shortest period's, the one its level counts.)
+template <Algorithm A>
+double ownLimitOf(const LimiterConfig& c)
+{
+    try {
+        (void)makeLimiter(A, c); // refuses what the product refuses, options or not
+        return double(ownLimit(A, c).limit);
+    } catch (const InputError&) {
+        return 0.0;
+    }
+}
+
 // kFacts is in the order of the Algorithm enum.
 const AlgorithmFacts kFacts[] = {
     {Algorithm::FixedWindow, "fixed_window", "Fixed window", "fixed window", "requests in window", "limit",
@@ -57,18 +70,18 @@ const AlgorithmFacts kFacts[] = {
      "per second; elsewhere the truncations show."},
     // Product models (core/products/): each Help paragraph names the source and version it follows.
     {Algorithm::ExpressRateLimit, "express_rate_limit", "express-rate-limit", "express-rate-limit", "hits in window",
-     "limit", ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::ExpressRateLimit, c); },
+     "limit", ConfigUse::LimitWindow, ownLimitOf<Algorithm::ExpressRateLimit>,
      "express-rate-limit's MemoryStore as version 8.7.5 computes it (npm; source/memory-store.ts): a window of "
      "windowMs that starts at the client's first request, Date.now() milliseconds, and a 429 once the hits pass "
      "limit. Rejected requests are hits too, so a client that keeps retrying stays limited until the window ends."},
     {Algorithm::RateLimiterFlexible, "rate_limiter_flexible", "rate-limiter-flexible", "rate-limiter-flexible",
      "points consumed", "points", ConfigUse::LimitWindow,
-     [](const LimiterConfig& c) { return productQuota(Algorithm::RateLimiterFlexible, c); },
+     ownLimitOf<Algorithm::RateLimiterFlexible>,
      "rate-limiter-flexible's RateLimiterMemory as version 11.4.0 computes it (npm; lib/RateLimiterMemory.js, "
      "MemoryStorage.js): points per duration seconds from the key's first request, rejected requests counted too, "
      "and with blockDuration the first rejection blocks the key for that long."},
     {Algorithm::PythonLimits, "python_limits", "Python limits", "Python limits", "hits in window", "amount",
-     ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::PythonLimits, c); },
+     ConfigUse::LimitWindow, ownLimitOf<Algorithm::PythonLimits>,
      "The Python limits library (Flask-Limiter, slowapi) with MemoryStorage as version 2.8.0 computes it (Debian's "
      "python3-limits; strategies.py, storage/memory.py), in time.time() floats: fixed-window (from the first hit, "
      "rejected hits counted), fixed-window-elastic-expiry (every hit moves the end), moving-window (an entry exactly "
@@ -103,7 +116,7 @@ const AlgorithmFacts kFacts[] = {
      "tokens each whole second up to burstCapacity. burstCapacity 0 refuses everything, and a burstCapacity below "
      "half the replenishRate makes the script's ttl 0: nothing is stored and every request passes."},
     {Algorithm::Kong, "kong", "Kong rate-limiting", "Kong rate-limiting", "requests in window", "limit",
-     ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::Kong, c); },
+     ConfigUse::LimitWindow, ownLimitOf<Algorithm::Kong>,
      "Kong's rate-limiting plugin, policy local, as Kong 3.10.0 computes it (handler.lua, policies/init.lua): fixed "
      "windows per second, minute, hour, day, month and year on the UTC calendar, whole seconds of ngx.time(); a "
      "request passes while every configured window has room."},
@@ -113,7 +126,7 @@ const AlgorithmFacts kFacts[] = {
      "97d409c (redis-cell-impl/src/lib.rs): the tolerance is max_burst + 1 emission intervals, so max_burst 15 "
      "admits 16 at once."},
     {Algorithm::NodeLimiter, "node_limiter", "npm limiter", "npm limiter", "tokens", "tokensPerInterval",
-     ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::NodeLimiter, c); },
+     ConfigUse::LimitWindow, ownLimitOf<Algorithm::NodeLimiter>,
      "The npm package limiter's RateLimiter (tryRemoveTokens, fireImmediately) as version 4.1.0 computes it "
      "(RateLimiter.js, TokenBucket.js): a full bucket of tokensPerInterval dripping in performance.now() "
      "milliseconds, and a fixed window of interval from the first request that also caps each window at "

@@ -11,6 +11,7 @@
 #include "limiters/products/guava.h"
 #include "limiters/products/kong.h"
 #include "limiters/products/node_limiter.h"
+#include "limiters/products/own_limit.h"
 #include "limiters/products/python_limits.h"
 #include "limiters/products/rate_limiter_flexible.h"
 #include "limiters/products/redis_cell.h"

@@ -29,6 +29,7 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<ExpressRateLimit>(*this); }
 
     std::int64_t windowMs() const { return m_windowMs; }
+    std::int64_t limit() const { return m_limit; }
 
 protected:
     Decision step(Nanos t, std::int64_t cost) override

@@ -39,6 +39,8 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<NodeLimiter>(*this); }
 
     static double ms(Nanos t) { return double(t) / 1e6; }
+    std::int64_t tokensPerInterval() const { return m_perInterval; }
+    double intervalMs() const { return m_intervalMs; } // whole milliseconds
 
 protected:
     Decision step(Nanos t, std::int64_t cost) override

@@ -130,6 +130,8 @@ RedisCell::RedisCell(const LimiterConfig& config)
         periodSeconds = whole(p, config.windowNanos(), kNanosPerSecond, "period", "seconds");
         m_quantity = 1;
     }
+    m_count = count;
+    m_periodSeconds = periodSeconds;
     // Rate::per_period: ((ns as f64) / (n as f64)) as i64, truncating.
     m_interval = saturatingCast(double(periodSeconds * kNanosPerSecond) / double(count));
     if (m_interval == 0)

@@ -29,6 +29,7 @@ public:
     Memory memory() const override { return {16, 1}; } // value, expiresAt
     Algorithm algorithm() const override { return Algorithm::RateLimiterFlexible; }
     std::int64_t durationMs() const { return m_durationMs; }
+    std::int64_t points() const { return m_points; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<RateLimiterFlexible>(*this); }
 
 protected:

@@ -35,6 +35,9 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<RedisCell>(*this); }
 
     Nanos emissionInterval() const { return m_interval; }
+    std::int64_t countPerPeriod() const { return m_count; }
+    std::int64_t periodSeconds() const { return m_periodSeconds; }
+    std::int64_t quantity() const { return m_quantity; }
 
 protected:
     Decision step(Nanos t, std::int64_t cost) override
@@ -59,6 +62,8 @@ private:
 
     std::int64_t m_maxBurst;
     std::int64_t m_quantity;
+    std::int64_t m_count; // count_per_period, as configured
+    std::int64_t m_periodSeconds;
     Nanos m_interval;
     Nanos m_tolerance;
     Nanos m_tat = 0;

@@ -39,6 +39,8 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<SpringGateway>(*this); }
 
     std::int64_t ttlSeconds() const { return m_ttl; }
+    std::int64_t replenishRate() const { return m_rate; }
+    std::int64_t requestedTokens() const { return m_requested; }
 
 protected:
     Decision step(Nanos t, std::int64_t cost) override

@@ -18,6 +18,8 @@ Traefik::Traefik(const LimiterConfig& config)
         period = config.windowNanos();
         m_burst = config.capacity();
     }
+    m_average = average;
+    m_period = period;
     if (m_burst < 1)
         m_burst = 1;
     m_burstLeft = m_burst;

@@ -32,6 +32,8 @@ public:
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<Traefik>(*this); }
 
     double limitPerSecond() const { return m_limit; }
+    std::int64_t average() const { return m_average; }
+    Nanos period() const { return m_period; }
     Nanos maxDelay() const { return m_maxDelay; }
     std::int64_t burst() const { return m_burst; }
 
@@ -62,6 +64,8 @@ private:
         return {tokens, tokens < 0 ? durationFromTokens(-tokens) : 0};
     }
 
+    std::int64_t m_average; // as configured: average per period
+    Nanos m_period;
     double m_limit;       // rate.Limit, events per second
     std::int64_t m_burst; // lim.burst
     Nanos m_maxDelay;
