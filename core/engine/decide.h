@@ -6,6 +6,7 @@
 #include "engine/simulator.h"
 
 #include <algorithm>
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -17,17 +18,21 @@ namespace ratelab::detail {
 // lookback, a step is branch-free: a ring holds the running count of admissions before each of
 // the last `ring` requests, and the window's count is today's running count less the one before
 // its first request. Without one, it walks two indices into the arrivals: each admitted request
-// enters once and leaves once, admitted(j) reporting the verdict of an earlier request j.
+// enters once and leaves once, admitted(j) reporting the verdict of an earlier request j, or, when
+// it keeps the verdicts itself (keepVerdicts: a byte a request), its own record of them.
 template <typename Admitted>
 class WindowCounter {
 public:
-    WindowCounter(std::span<const Nanos> arrivals, Admitted admitted, Nanos windowNanos, const WindowLookback* lookback)
+    WindowCounter(std::span<const Nanos> arrivals, Admitted admitted, Nanos windowNanos, const WindowLookback* lookback,
+                  bool keepVerdicts = false)
         : m_arrivals(arrivals), m_admitted(admitted), m_windowNanos(windowNanos)
     {
         if (lookback) {
             m_back = lookback->back.data();
             m_ring.resize(lookback->ring);
             m_mask = lookback->ring - 1;
+        } else if (keepVerdicts) {
+            m_verdicts.resize(arrivals.size());
         }
     }
 
@@ -41,18 +46,22 @@ public:
             return std::uint32_t(m_before - m_ring[(i - m_back[i]) & m_mask]);
         }
         m_inside += allowed;
+        if (!m_verdicts.empty())
+            m_verdicts[i] = allowed;
         const Nanos oldest = m_arrivals[i] - m_windowNanos;
         // One request enters per step, so about one leaves: that one without a branch (the
         // first is never past i, whose time is inside its own window), then any more.
         const bool left = m_arrivals[m_first] <= oldest;
-        m_inside -= m_admitted(m_first) & left;
+        m_inside -= admittedAt(m_first) & left;
         m_first += left;
         for (; m_arrivals[m_first] <= oldest; ++m_first)
-            m_inside -= m_admitted(m_first);
+            m_inside -= admittedAt(m_first);
         return m_inside;
     }
 
 private:
+    bool admittedAt(std::size_t j) const { return m_verdicts.empty() ? bool(m_admitted(j)) : bool(m_verdicts[j]); }
+
     std::span<const Nanos> m_arrivals;
     Admitted m_admitted;
     Nanos m_windowNanos;
@@ -62,6 +71,7 @@ private:
     std::vector<std::uint32_t> m_ring;
     std::size_t m_mask = 0;
     std::uint32_t m_before = 0;
+    std::vector<std::uint8_t> m_verdicts; // with keepVerdicts and no lookback
 };
 
 // NoHook is a hook of decideAll that does nothing.
@@ -81,6 +91,9 @@ inline constexpr std::size_t kDecideBlock = 4096;
 // before(limiter, i) just before each request i is decided, and done(limiter) after the last,
 // each with the limiter itself (levels between requests).
 // simulateOne, decideStream and the one-pass reduction share it, so their metrics agree.
+// max_in_window's window and overshoot's limit are ownLimit(algorithm, config): a product given
+// its own options is measured over its own period, where the arrivals' lookback (over the
+// config's W) does not apply: it gets one of its own, or the counter keeps the verdicts.
 //
 // Each block decides on a local limiter the state is moved into and back out of: its address
 // never escapes (the checkpoints copy the one outside), so the compiler keeps its state in
@@ -93,7 +106,12 @@ Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<co
                   Block&& block = {}, Before&& before = {}, Done&& done = {})
 {
     Metrics m;
-    WindowCounter window(arrivals, admitted, config.windowNanos(), lookback);
+    const LimitWindow own = ownLimit(algorithm, config);
+    std::shared_ptr<const WindowLookback> ownLookback;
+    const bool ownWindow = own.windowNanos != config.windowNanos();
+    if (ownWindow)
+        ownLookback = makeWindowLookback(arrivals, own.windowNanos);
+    WindowCounter window(arrivals, admitted, own.windowNanos, ownWindow ? ownLookback.get() : lookback, ownWindow);
     const std::size_t n = arrivals.size();
     visitLimiter(algorithm, config, [&](auto& outside) {
         using L = std::decay_t<decltype(outside)>;
@@ -130,7 +148,7 @@ Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<co
         done(std::as_const(outside));
     });
     m.denied = static_cast<std::int64_t>(n) - m.allowed;
-    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(config.limit());
+    m.overshoot = own.overshoot(m.maxInWindow);
     return m;
 }
 
