@@ -223,6 +223,9 @@ private:
     std::optional<BoundReach> m_bound;
     void computeBound();
     QString boundText() const;
+    // measuredWindow is the window this row's max_in_window and its window bands are counted in
+    // (ownLimit: a product given its own options, its own period).
+    Nanos measuredWindow() const;
     void drawBound(QPainter* p) const;      // the closest window's band, under the level line
     void drawBoundLabel(QPainter* p) const; // its count, over the level line
     std::optional<std::pair<double, double>> boundBand() const;

@@ -4,6 +4,7 @@
 #include "chart/rowchart.h"
 
 #include "arithmetic/decimal.h"
+#include "limiters/products/own_limit.h"
 
 #include <algorithm>
 
@@ -19,6 +20,16 @@ void RowChart::computeBound()
     const Frame& frame = *m_frame;
     if (frame.trace)
         m_bound = frame.trace->results.at(m_row).bound; // found with the simulation (rows.cpp)
+}
+
+Nanos RowChart::measuredWindow() const
+{
+    const LimiterConfig& c = m_frame->trace->config;
+    try {
+        return ownLimit(m_frame->trace->results.at(m_row).algorithm, c).windowNanos;
+    } catch (const InputError&) { // a config the product refuses has no rows to draw
+        return c.windowNanos();
+    }
 }
 
 QString RowChart::boundText() const

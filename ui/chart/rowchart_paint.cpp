@@ -107,11 +107,10 @@ QString RowChart::legendText() const
     if (!m_frame->trace)
         return "line: " + unit + ", dashed: " + ceilingName();
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
-    const LimiterConfig& c = m_frame->trace->config;
     if (result.kind.cluster) // what the cluster admits, against the one limit it was meant to keep
         return tr("admitted up to %1 in %2 s: %3x the limit · colour: node")
             .arg(result.metrics.maxInWindow)
-            .arg(QString::fromStdString(formatSeconds(c.windowNanos())))
+            .arg(QString::fromStdString(formatSeconds(measuredWindow())))
             .arg(result.metrics.overshoot, 0, 'f', 1);
     if (result.clients) {
         const ClientStats& k = *result.clients;
@@ -320,7 +319,7 @@ void RowChart::drawBoundaries(QPainter* p) const
 {
     if (facts(algorithm()).reads != ConfigUse::LimitWindow)
         return; // the buckets have no windows
-    const Nanos w = m_frame->trace->config.windowNanos();
+    const Nanos w = measuredWindow(); // a product given its own options: its own period
     const QRectF p0 = plot();
     const Nanos first = m_range.from / w;
     const Nanos last = (m_range.to - 1) / w;

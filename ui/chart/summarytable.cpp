@@ -1,5 +1,7 @@
 #include "chart/summarytable.h"
 #include "limiters/algorithm_facts.h"
+#include "limiters/products/own_limit.h"
+#include "limiters/products/product.h"
 #include "scenario/rows.h"
 
 #include <climits>
@@ -30,6 +32,20 @@ public:
 private:
     QHeaderView* m_header;
 };
+
+// ownOf is the limit and window a row is measured against (ownLimit: a product given its own
+// options, its own), RateLab's L and W where the product refuses them.
+LimitWindow ownOf(Algorithm a, const LimiterConfig& c)
+{
+    try {
+        return ownLimit(a, c);
+    } catch (const InputError&) {
+        return {c.limit(), c.windowNanos()};
+    }
+}
+
+// ownGiven is true for a product row given its own options: measured against its own limit.
+bool ownGiven(Algorithm a, const LimiterConfig& c) { return isProduct(a) && ProductParams(a, c).given(); }
 } // namespace
 
 SummaryTable::SummaryTable(QWidget* parent)
@@ -45,9 +61,11 @@ SummaryTable::SummaryTable(QWidget* parent)
                                               "admitted one, over the requests that succeeded"));
     horizontalHeaderItem(kPerNode)->setToolTip(tr("Requests each node admitted"));
     horizontalHeaderItem(4)->setToolTip(tr("The most requests admitted within any window of length W, (t - W, t], over "
-                                           "the whole scenario: where a limiter lets through more than its limit"));
+                                           "the whole scenario: where a limiter lets through more than its limit (a "
+                                           "product given its own options: within its own window)"));
     horizontalHeaderItem(5)->setToolTip(tr("Max in a window divided by the limit L: 1.00x keeps the limit exactly, 2.00x "
-                                           "admits twice it (the fixed window at a boundary)"));
+                                           "admits twice it (the fixed window at a boundary); a product given its own "
+                                           "options is measured against its own limit"));
     horizontalHeaderItem(6)->setToolTip(tr("State the limiter holds for one client key at the end, 8 bytes a stored "
                                            "field: the log grows with the limit, the others stay constant"));
     verticalHeader()->hide();
@@ -68,7 +86,7 @@ std::vector<std::uint32_t> maxUnitsInWindow(const Trace& trace, std::size_t row)
 {
     const AlgorithmTrace& result = trace.results.at(row);
     const auto& times = timesOf(trace, row);
-    const Nanos w = trace.config.windowNanos();
+    const Nanos w = ownOf(result.algorithm, trace.config).windowNanos;
     const bool costs = !trace.costs.empty() && !result.kind.attempts;
     std::vector<std::uint32_t> prefix(times.size() + 1, 0);
     // Two pointers over the admitted decisions: units inside (t_i - W, t_i].
@@ -144,12 +162,28 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         cell(r, 3, locale.toString(m.delayed));
         cell(r, 4, locale.toString(m.maxInWindow));
         cell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
-        // With costs the limit counts units: the overshoot is the units in a window over L.
+        const bool own = ownGiven(result.algorithm, m_trace->config) && !result.kind.layered;
+        const LimitWindow limit = ownOf(result.algorithm, m_trace->config);
+        if (own) { // what its row is measured against: the product's own limit, not the Limits'
+            const std::string_view title = algorithmTitle(result.algorithm);
+            const QString name = QString::fromUtf8(title.data(), qsizetype(title.size()));
+            const QString tip = limit.windowNanos == kMaxNanos // no window: that many in all
+                                    ? tr("Against %1's own limit: %2 in all").arg(name).arg(limit.limit)
+                                    : tr("Against %1's own limit: %2 per %3 s")
+                                          .arg(name)
+                                          .arg(limit.limit)
+                                          .arg(QString::fromStdString(formatSeconds(limit.windowNanos)));
+            for (int c : {4, 5})
+                item(r, c)->setToolTip(tip);
+        }
+        // With costs the limit counts units: the overshoot is the units in a window over L (a
+        // product given its own options: over its own limit).
         if (!m_trace->costs.empty() && !result.kind.attempts && !result.kind.layered) {
             const std::uint32_t units = maxUnitsInWindow(*m_trace, std::size_t(r)).back();
-            const double quota = double(facts(result.algorithm).reads == ConfigUse::LimitWindow ? m_trace->config.limit()
-                                                                                               : m_trace->config.capacity());
-            cell(r, 5, QString::number(units / quota, 'f', 2) + "x");
+            const std::int64_t quota = own ? limit.limit
+                                           : facts(result.algorithm).reads == ConfigUse::LimitWindow ? m_trace->config.limit()
+                                                                                                    : m_trace->config.capacity();
+            cell(r, 5, QString::number(LimitWindow{quota, limit.windowNanos}.overshoot(units), 'f', 2) + "x");
             item(r, 5)->setToolTip(tr("%1 units admitted in one window (requests weighted by their cost) of a quota of %2")
                                        .arg(units).arg(qint64(quota)));
         }
