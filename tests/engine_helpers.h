@@ -70,4 +70,45 @@ inline std::vector<Decision> decisionsOf(const RowRun& run)
     return out;
 }
 
+// Attempt is one decided attempt: of request `request` (index in arrival order, from 0), by
+// `client`, attempt number `attempt` (0 for the first), at time t.
+struct Attempt {
+    std::int64_t request = 0;
+    std::int64_t client = 0;
+    std::int32_t attempt = 0;
+    Nanos t = 0;
+    Decision decision;
+};
+
+// ClientTrace is one algorithm's run with clients, attempt by attempt.
+struct ClientTrace {
+    Algorithm algorithm = Algorithm::FixedWindow;
+    std::vector<Attempt> attempts; // in decision order
+    // metrics counts attempts: allowed + denied = attempts; max_in_window and overshoot over the
+    // admitted attempts; memory is the largest key's (a fresh limiter's when nothing arrived),
+    // which with one key is simulateOne's.
+    Metrics metrics;
+    ClientStats clients;
+};
+
+// simulateClients runs one algorithm with clients through runRow (the backoff draws seeded by
+// the clients' seed) and reads its log as Attempts.
+inline ClientTrace simulateClients(const LimiterConfig& config, const ClientConfig& clients, Algorithm algorithm,
+                                   std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf = {})
+{
+    EngineSetup setup;
+    setup.layers = {Layer{algorithm, config}};
+    setup.clients = clients;
+    setup.seed = clients.options().seed;
+    const RowRun run = runRow(setup, {arrivals, {}, clientOf});
+    ClientTrace r;
+    r.algorithm = algorithm;
+    r.metrics = run.metrics;
+    r.clients = run.clients;
+    r.attempts.reserve(run.log.size());
+    for (const LoggedAttempt& a : run.log)
+        r.attempts.push_back(Attempt{a.request, a.client, a.attempt, a.t, a.decision()});
+    return r;
+}
+
 } // namespace ratelab::test

@@ -10,7 +10,7 @@
 inline ratelab::Trace simulateRows(const ratelab::Scenario& s)
 {
     ratelab::RowInputs in = ratelab::resolveRowInputs(s);
-    ratelab::Trace t{s.config, in.arrivals, {}, in.costs, {}};
+    ratelab::Trace t{s.config, in.arrivals, {}, in.costs};
     for (std::size_t r = 0; r < ratelab::rowCount(s); ++r)
         t.results.push_back(ratelab::simulateRow(s, in, r));
     return t;

@@ -4,6 +4,7 @@
 // Each property is checked for RATELAB_PROPERTY_SEEDS seeds (default 200); a failure prints the
 // seed. Streams come from std::mt19937_64 and integer transforms, the same on every platform.
 #include "engine/clients.h"
+#include "engine_helpers.h"
 #include "arithmetic/decimal.h"
 
 #include <QTest>
@@ -11,6 +12,9 @@
 #include <random>
 
 using namespace ratelab;
+using ratelab::test::Attempt;
+using ratelab::test::ClientTrace;
+using ratelab::test::simulateClients;
 
 namespace {
 

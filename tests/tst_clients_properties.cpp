@@ -7,6 +7,7 @@
 // seed. Streams come from std::mt19937_64 and integer transforms, the same on every platform.
 #include "property_seeds.h"
 #include "engine/clients.h"
+#include "engine_helpers.h"
 #include "arithmetic/decimal.h"
 #include "limiters/limiters.h"
 #include "engine/simulator.h"
@@ -16,6 +17,9 @@
 #include <random>
 
 using namespace ratelab;
+using ratelab::test::Attempt;
+using ratelab::test::ClientTrace;
+using ratelab::test::simulateClients;
 
 namespace {
 

@@ -121,7 +121,7 @@ void checkRow(const Trace& trace, std::size_t row, Nanos from, Nanos to, int col
 // over [from, to), keeping verdicts and checkpoints instead of decisions.
 std::pair<Trace, std::vector<ReducedRow>> compactCopy(const Trace& whole, Nanos from, Nanos to, int columns)
 {
-    Trace compact{whole.config, whole.arrivals, {}, whole.costs, {}};
+    Trace compact{whole.config, whole.arrivals, {}, whole.costs};
     std::vector<ReducedRow> rows;
     for (const AlgorithmTrace& r : whole.results) {
         ReducedResult one = simulateReduced(whole.config, r.algorithm, whole.arrivals, whole.costs, from, to, columns);

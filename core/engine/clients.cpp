@@ -267,24 +267,6 @@ std::uint64_t jitterDraw(std::uint64_t seed, std::int64_t client, std::uint32_t 
     return hashClient(hashClient(seed ^ hashClient(std::uint64_t(client))) + k) >> 11;
 }
 
-ClientTrace simulateClients(const LimiterConfig& config, const ClientConfig& clients, Algorithm algorithm,
-                            std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf)
-{
-    EngineSetup setup;
-    setup.layers = {Layer{algorithm, config}};
-    setup.clients = clients;
-    setup.seed = clients.options().seed;
-    const RowRun run = runRow(setup, {arrivals, {}, clientOf});
-    ClientTrace r;
-    r.algorithm = algorithm;
-    r.metrics = run.metrics;
-    r.clients = run.clients;
-    r.attempts.reserve(run.log.size());
-    for (const LoggedAttempt& a : run.log)
-        r.attempts.push_back(Attempt{a.request, a.client, a.attempt, a.t, a.decision()});
-    return r;
-}
-
 Memory worstCaseMemory(Algorithm a, const LimiterConfig& config)
 {
     if (a == Algorithm::SlidingWindowLog) // one 8-byte timestamp per admission still inside, up to L

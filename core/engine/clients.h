@@ -8,7 +8,8 @@
 // same instant, in the order they were created (first attempts in arrival order, then retries in
 // the order of the denials that made them). See semantics.md, "Clients that react".
 //
-// With RetryPolicy::None and one client every result equals simulateOne.
+// The engine (engine.h, runRow) runs them. With RetryPolicy::None and one client every result
+// equals simulateOne.
 #pragma once
 
 #include "limiters/config.h"
@@ -119,16 +120,6 @@ private:
     std::vector<std::int64_t> m_ends{1};     // the first client id past each
 };
 
-// Attempt is one decided attempt: of request `request` (index in arrival order, from 0), by
-// `client`, attempt number `attempt` (0 for the first), at time t.
-struct Attempt {
-    std::int64_t request = 0;
-    std::int64_t client = 0;
-    std::int32_t attempt = 0;
-    Nanos t = 0;
-    Decision decision;
-};
-
 // Latency is from a request's first attempt to its admitted one, over the requests that
 // succeeded (all zero when none did). Every figure is an exact duration in ns; the mean is
 // rounded up to the next ns, as semantics.md rounds every duration it reports.
@@ -151,26 +142,9 @@ struct ClientStats {
     Memory total;                // summed over the keys used
 };
 
-struct ClientTrace {
-    Algorithm algorithm = Algorithm::FixedWindow;
-    std::vector<Attempt> attempts; // in decision order
-    // metrics counts attempts: allowed + denied = attempts; max_in_window and overshoot over the
-    // admitted attempts; memory is the largest key's (a fresh limiter's when nothing arrived),
-    // which with one key is simulateOne's.
-    Metrics metrics;
-    ClientStats clients;
-};
-
 // kMaxAttempts bounds the queue: an endless retry storm is refused with this cap in the message.
 // It is kMaxArrivals, the same cap as requests.
 inline constexpr std::int64_t kMaxAttempts = kMaxArrivals;
-
-// simulateClients runs one algorithm. arrivals must be non-decreasing and non-negative; clientOf
-// is empty (round robin: request i is client i mod K) or names each request's client, each in
-// [0, K). Throws InputError for more than kMaxAttempts attempts, for a client out of range, or
-// for a retry past the largest time.
-ClientTrace simulateClients(const LimiterConfig& config, const ClientConfig& clients, Algorithm algorithm,
-                            std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf = {});
 
 // retryDelay returns how long after a denied attempt (decision d) the policy retries, for the
 // deterministic policies: immediate retry_delay, retry_after, retry_after_header

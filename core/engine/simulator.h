@@ -98,24 +98,12 @@ struct AlgorithmTrace {
     std::optional<BoundReach> bound;             // a row one limiter decides: its worst case (rows.cpp)
 };
 
-// LayeredTrace holds a LayeredPolicy's decisions over the arrivals. Nothing fills one: a layered
-// policy is the last row of a Trace's results (rows.h).
-struct LayeredTrace {
-    std::vector<Algorithm> algorithms;     // the layers' algorithms, in order
-    std::vector<Decision> decisions;       // one per arrival
-    Metrics metrics;                       // allowed, denied, delayed, never, allowedCost (no memory)
-    std::vector<std::int64_t> allowed;     // per layer: requests it admitted
-    std::vector<std::int64_t> deniedHere;  // per layer: requests it denied
-    std::vector<std::int64_t> wasted;      // per layer: units consumed for requests a later layer denied
-};
-
 // Trace is a scenario's rows over its requests (rows.h): what the app reduces and draws.
 struct Trace {
     LimiterConfig config;
     std::vector<Nanos> arrivals;
     std::vector<AlgorithmTrace> results; // one per row: the algorithms in order, then `layered`
     std::vector<std::int64_t> costs;     // one per arrival; empty when every request costs 1
-    std::optional<LayeredTrace> layered; // never set (see LayeredTrace)
 };
 
 // WindowLookback holds, for each arrival, how many earlier arrivals lie inside its window

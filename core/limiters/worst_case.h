@@ -34,25 +34,6 @@ bool worstCaseTight(Algorithm a, const LimiterConfig& config, Nanos windowNanos)
 // the range of Nanos.
 std::vector<Nanos> worstArrivals(Algorithm a, const LimiterConfig& config, Nanos windowNanos);
 
-// AdmittedInWindow counts, fed admissions in time order, the most inside any (s - T, s].
-class AdmittedInWindow {
-public:
-    explicit AdmittedInWindow(Nanos windowNanos) : m_windowNanos(windowNanos) {}
-    void add(Nanos t)
-    {
-        m_inside.push_back(t);
-        while (m_inside.front() <= t - m_windowNanos)
-            m_inside.pop_front();
-        m_most = std::max(m_most, std::int64_t(m_inside.size()));
-    }
-    std::int64_t most() const { return m_most; }
-
-private:
-    Nanos m_windowNanos;
-    std::deque<Nanos> m_inside;
-    std::int64_t m_most = 0;
-};
-
 // maxAdmittedIn returns the most admitted requests inside any (s - T, s], over non-decreasing
 // times and their verdicts (a two-pointer scan).
 std::int64_t maxAdmittedIn(const std::vector<Nanos>& times, const std::vector<bool>& admitted, Nanos windowNanos);

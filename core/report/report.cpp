@@ -1,4 +1,6 @@
 #include "report/report.h"
+
+#include "engine/admitted_window.h"
 #include "report/report_parts.h"
 
 #include "report/headers.h"
@@ -201,11 +203,12 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
         const AlgorithmTrace& a = trace.results[r];
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts);
-        AdmittedInWindow reached(boundWindowNanos(scenario.pattern, scenario.config));
+        AdmittedWindow window(boundWindowNanos(scenario.pattern, scenario.config));
+        std::int64_t reached = 0;
         for (std::size_t i = 0; i < decisionCount(a); ++i)
             if (decisionAt(trace, r, i).allowed)
-                reached.add(trace.arrivals[i]);
-        writeBound(text, a.algorithm, scenario, reached.most());
+                reached = std::max(reached, window.add(trace.arrivals[i], true));
+        writeBound(text, a.algorithm, scenario, reached);
         text << ",\n   \"sequence\": [";
         for (std::size_t i = 0; i < decisionCount(a); ++i) {
             text << (i ? ",\n    " : "\n    ");
@@ -240,7 +243,7 @@ bool streamable(const Scenario& scenario, bool headers)
 
 void streamJson(std::ostream& out, const Scenario& scenario)
 {
-    const std::vector<std::int64_t> costs = resolveCosts(scenario); // in simulate's order, so the same error comes first
+    const std::vector<std::int64_t> costs = resolveCosts(scenario); // resolved as the rows resolve them, so the same error comes first
     const std::vector<Nanos> arrivals = resolveArrivals(scenario);
     const bool hasCosts = !costs.empty();
     Text text(out);
@@ -250,15 +253,16 @@ void streamJson(std::ostream& out, const Scenario& scenario)
     for (std::size_t r = 0; r < scenario.algorithms.size(); ++r) {
         const Algorithm a = scenario.algorithms[r];
         // The metrics come before the sequence: one pass to measure, a second to write.
-        AdmittedInWindow reached(boundWindow);
+        AdmittedWindow window(boundWindow);
+        std::int64_t reached = 0;
         const Metrics m = decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> d) {
             for (std::size_t k = 0; k < d.size(); ++k)
                 if (d[k].allowed)
-                    reached.add(arrivals[first + k]);
+                    reached = std::max(reached, window.add(arrivals[first + k], true));
         }, lookback.get());
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a), m, hasCosts);
-        writeBound(text, a, scenario, reached.most());
+        writeBound(text, a, scenario, reached);
         text << ",\n   \"sequence\": [";
         decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
             for (std::size_t k = 0; k < decisions.size(); ++k) {
@@ -276,7 +280,7 @@ void streamJson(std::ostream& out, const Scenario& scenario)
 
 void streamCsv(std::ostream& out, const Scenario& scenario)
 {
-    const std::vector<std::int64_t> costs = resolveCosts(scenario); // in simulate's order, so the same error comes first
+    const std::vector<std::int64_t> costs = resolveCosts(scenario); // resolved as the rows resolve them, so the same error comes first
     const std::vector<Nanos> arrivals = resolveArrivals(scenario);
     streamCsv(out, scenario.config, scenario.algorithms, arrivals, costs);
 }

@@ -1,5 +1,7 @@
 #include "report/report_run.h"
 
+#include "engine/admitted_window.h"
+
 #include "scenario/scenario_parts.h"
 #include "scenario/settings_codec.h"
 
@@ -80,12 +82,13 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
                   const RowInputs& in, const Columns& c)
 {
     writeResultHead(text, rowId(s, r), run.metrics, c.cost);
-    AdmittedInWindow reached(boundWindowNanos(s.pattern, s.config));
+    AdmittedWindow window(boundWindowNanos(s.pattern, s.config));
+    std::int64_t reached = 0;
     for (std::size_t i = 0; i < run.log.size(); ++i)
         if (run.log[i].allowed)
-            reached.add(run.log[i].t);
+            reached = std::max(reached, window.add(run.log[i].t, true));
     writeBound(text, r < s.algorithms.size() && oneState(setup) ? std::optional(s.algorithms[r]) : std::nullopt, s,
-               reached.most());
+               reached);
     if (setup.layers.size() > 1 || r == s.algorithms.size()) {
         text << ",\n   \"layers\": [";
         for (std::size_t k = 0; k < setup.layers.size(); ++k)

@@ -350,7 +350,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         errors.resize(n);
         onEachRow(whole, [&](std::size_t r) { results[r] = simulateRow(*scenario, inputs, r); });
         auto t = std::make_shared<Trace>(
-            Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs), {}});
+            Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs)});
         f.range = range.isValid() ? range : fullRange(*t);
         f.rows.resize(n);
         // What max_in_window looks back on, the same for every plain row: made once, shared.
