@@ -1,19 +1,19 @@
 #include "config_import.h"
 
+#include "config_import_nginx.h"
+
 #include "arithmetic/decimal.h"
 #include "limiters/nginx_limit_req.h"
 #include "limiters/products/product.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 namespace ratelab::io {
 
@@ -28,127 +28,19 @@ std::string lower(std::string s)
     return s;
 }
 
-QString unquote(QString v)
+bool endsWithPath(const std::string& path, const std::string& suffix)
 {
-    v = v.trimmed();
-    if (v.size() >= 2 && ((v.front() == '"' && v.back() == '"') || (v.front() == '\'' && v.back() == '\'')))
-        return v.mid(1, v.size() - 2);
-    return v;
-}
-
-// stripComment drops a YAML/TOML comment: '#' at the start or after a space, outside quotes.
-QString stripComment(const QString& line)
-{
-    QChar quote;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '#' && (i == 0 || line[i - 1].isSpace())) {
-            return line.left(i);
-        }
-    }
-    return line;
-}
-
-void flattenJson(const QJsonValue& v, const std::string& path, Flat& out)
-{
-    if (v.isObject()) {
-        const QJsonObject o = v.toObject();
-        for (auto it = o.begin(); it != o.end(); ++it)
-            flattenJson(it.value(), path.empty() ? it.key().toStdString() : path + "." + it.key().toStdString(), out);
-    } else if (v.isArray()) {
-        for (const QJsonValue& item : v.toArray())
-            flattenJson(item, path, out);
-    } else if (v.isString()) {
-        out.emplace_back(path, v.toString().toStdString());
-    } else if (v.isDouble()) {
-        const double d = v.toDouble();
-        out.emplace_back(path, v.toVariant().typeId() == QMetaType::LongLong ? std::to_string(v.toInteger())
-                                                                               : QString::number(d, 'g', 17).toStdString());
-    } else if (v.isBool()) {
-        out.emplace_back(path, v.toBool() ? "true" : "false");
-    }
-}
-
-Flat flattenToml(const QStringList& lines)
-{
-    Flat out;
-    std::string prefix;
-    static const QRegularExpression table(R"(^\s*\[+\s*([^\]]+?)\s*\]+\s*$)");
-    for (const QString& raw : lines) {
-        const QString line = stripComment(raw).trimmed();
-        if (line.isEmpty())
-            continue;
-        if (const auto m = table.match(line); m.hasMatch()) {
-            prefix = unquote(m.captured(1)).toStdString();
-            continue;
-        }
-        const qsizetype eq = line.indexOf('=');
-        if (eq <= 0)
-            continue;
-        const std::string key = unquote(line.left(eq)).toStdString();
-        out.emplace_back(prefix.empty() ? key : prefix + "." + key, unquote(line.mid(eq + 1)).toStdString());
-    }
-    return out;
-}
-
-Flat flattenYaml(const QStringList& lines)
-{
-    Flat out;
-    std::vector<std::pair<qsizetype, std::string>> stack; // (indent of the key, key) of open maps
-    const auto path = [&](const std::string& key) {
-        std::string p;
-        for (const auto& [indent, k] : stack)
-            p += (p.empty() ? "" : ".") + k;
-        return key.empty() ? p : p.empty() ? key : p + "." + key;
-    };
-    for (const QString& raw : lines) {
-        QString line = stripComment(raw);
-        if (line.trimmed().isEmpty() || line.trimmed() == "---")
-            continue;
-        qsizetype indent = 0;
-        while (indent < line.size() && line[indent] == ' ')
-            ++indent;
-        QString content = line.mid(indent).trimmed();
-        while (content.startsWith("- ") || content == "-") { // a list item: its keys sit after "- "
-            indent += 2;
-            content = content.mid(2).trimmed();
-        }
-        while (!stack.empty() && stack.back().first >= indent)
-            stack.pop_back();
-        if (content.isEmpty())
-            continue;
-        qsizetype colon = content.indexOf(": ");
-        if (colon < 0 && content.endsWith(':'))
-            colon = content.size() - 1;
-        if (colon <= 0) {
-            out.emplace_back(path(""), unquote(content).toStdString()); // a scalar list item
-            continue;
-        }
-        const std::string key = unquote(content.left(colon)).toStdString();
-        const QString value = content.mid(colon + 1).trimmed();
-        if (value.isEmpty())
-            stack.emplace_back(indent, key);
-        else
-            out.emplace_back(path(key), unquote(value).toStdString());
-    }
-    return out;
+    const std::string p = lower(path), want = lower(suffix);
+    return p == want || (p.size() > want.size() && p.ends_with(want) && p[p.size() - want.size() - 1] == '.');
 }
 
 // find returns the first value whose dotted path ends with `suffix` (whole components,
 // case-insensitive).
 std::optional<std::string> find(const Flat& flat, const std::string& suffix)
 {
-    const std::string want = lower(suffix);
-    for (const auto& [path, value] : flat) {
-        const std::string p = lower(path);
-        if (p == want || (p.size() > want.size() && p.ends_with(want) && p[p.size() - want.size() - 1] == '.'))
+    for (const auto& [path, value] : flat)
+        if (endsWithPath(path, suffix))
             return value;
-    }
     return std::nullopt;
 }
 
@@ -184,75 +76,157 @@ ImportedConfig productScenario(Algorithm a, std::string productName, const Flat&
     return out;
 }
 
+// limitsText words a place's limits: "zone=api 50r/s burst=8 nodelay; zone=login 1r/m".
+std::string limitsText(const NginxConfig& nginx, const std::vector<NginxLimit>& limits)
+{
+    std::string out;
+    for (const NginxLimit& l : limits) {
+        const auto z = std::find_if(nginx.zones.begin(), nginx.zones.end(), [&](const NginxZone& x) { return x.name == l.zone; });
+        out += (out.empty() ? "" : "; ") + std::string("zone=") + l.zone + " " + nginxRateText(*z) + " per " + z->key
+             + (l.burst ? " burst=" + std::to_string(l.burst) : std::string()) + (l.nodelay ? " nodelay" : "")
+             + (l.delay ? " delay=" + std::to_string(l.delay) : std::string());
+    }
+    return out;
+}
+
+bool sameLimits(const std::vector<NginxLimit>& a, const std::vector<NginxLimit>& b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const NginxLimit& x, const NginxLimit& y) {
+        return x.zone == y.zone && x.burst == y.burst && x.delay == y.delay && x.nodelay == y.nodelay;
+    });
+}
+
+// nginxScenario models the first place (in file order) that has limits: one limit_req is the
+// nginx_limit_req algorithm, several are that algorithm for the first and all of them as layers.
+// Every other place, zone and include is named in notModelled.
 ImportedConfig nginxScenario(const QString& text)
 {
-    static const QRegularExpression zone(R"(limit_req_zone\s+[^;]*?zone=([\w-]+):\S+\s+[^;]*?rate=(\d+)r/([sm]))");
-    static const QRegularExpression req(R"(limit_req\s+zone=([\w-]+)([^;]*);)");
-    const auto z = zone.match(text);
-    if (!z.hasMatch())
-        throw InputError("nginx: no limit_req_zone ... rate=Nr/s (or r/m) line found");
-    const std::int64_t n = parseIntegerIn(z.captured(2).toStdString(), 1, LimiterConfig::kMaxLimit);
-    const Nanos per = z.captured(3) == "s" ? kNanosPerSecond : 60 * kNanosPerSecond;
+    const NginxConfig nginx = readNginxConfig(text);
+    if (nginx.zones.empty())
+        throw InputError("nginx: no limit_req_zone directive found (a commented-out one is not configuration)");
     ImportedConfig out;
     out.product = "nginx limit_req";
-    out.wrote.emplace_back("rate", z.captured(2).toStdString() + "r/" + z.captured(3).toStdString());
-    NginxOptions options;
-    options.burst = 0; // nginx's own default: no burst
-    auto it = req.globalMatch(text);
-    while (it.hasNext()) {
-        const auto m = it.next();
-        if (m.captured(1) != z.captured(1))
-            continue;
-        const QString args = m.captured(2);
-        static const QRegularExpression burst(R"(burst=(\d+))");
-        static const QRegularExpression delay(R"(delay=(\d+))");
-        if (const auto b = burst.match(args); b.hasMatch()) {
-            options.burst = parseIntegerIn(b.captured(1).toStdString(), 0, LimiterConfig::kMaxLimit);
-            out.wrote.emplace_back("burst", b.captured(1).toStdString());
-        }
-        if (args.contains(QRegularExpression(R"(\bnodelay\b)"))) {
-            options.nodelay = true;
+    const auto modelled = std::find_if(nginx.places.begin(), nginx.places.end(), [](const NginxPlace& p) { return !p.limits.empty(); });
+    std::vector<NginxLimit> limits;
+    if (modelled != nginx.places.end()) {
+        limits = modelled->limits;
+        out.modelledPlace = modelled->where;
+        if (modelled->dryRun)
+            out.assumed.push_back("limit_req_dry_run is on there: nginx denies nothing, it only logs; the model shows what it "
+                                  "would deny");
+    } else {
+        limits.push_back({nginx.zones.front().name, 0, 0, false, nginx.zones.front().line});
+        out.assumed.push_back("no limit_req applies zone " + limits.front().zone + ": modelled as \"limit_req zone="
+                              + limits.front().zone + ";\" would apply it (no burst)");
+    }
+    std::vector<Layer> layers;
+    for (const NginxLimit& l : limits) {
+        const NginxZone& z = *std::find_if(nginx.zones.begin(), nginx.zones.end(), [&](const NginxZone& x) { return x.name == l.zone; });
+        const Nanos per = z.perMinute ? 60 * kNanosPerSecond : kNanosPerSecond;
+        NginxOptions options; // the burst is the capacity less one, so each layer keeps its own
+        options.nodelay = l.nodelay;
+        options.delay = l.delay;
+        layers.push_back({Algorithm::NginxLimitReq,
+                          LimiterConfig::make(z.rate, per, l.burst + 1, Rate::reduced(z.rate, per)).withNginx(options)});
+        (void)nginxRateThousandths(layers.back().config.rate());
+        out.wrote.emplace_back("zone", z.name);
+        out.wrote.emplace_back("key", z.key);
+        out.wrote.emplace_back("rate", nginxRateText(z));
+        if (l.burst)
+            out.wrote.emplace_back("burst", std::to_string(l.burst));
+        if (l.nodelay)
             out.wrote.emplace_back("nodelay", "");
-        } else if (const auto d = delay.match(args); d.hasMatch()) {
-            options.delay = parseIntegerIn(d.captured(1).toStdString(), 0, LimiterConfig::kMaxLimit);
-            out.wrote.emplace_back("delay", d.captured(1).toStdString());
-        }
-        break;
+        if (l.delay)
+            out.wrote.emplace_back("delay", std::to_string(l.delay));
     }
     out.scenario.algorithms = {Algorithm::NginxLimitReq};
-    out.scenario.config = LimiterConfig::make(n, per, *options.burst + 1, Rate::reduced(n, per)).withNginx(options);
+    out.scenario.config = layers.front().config;
+    if (layers.size() > 1) {
+        out.scenario.layers = layers;
+        out.assumed.push_back("the " + std::to_string(layers.size()) + " limit_req lines are layers, asked in order: a request "
+                              "passes only if every zone admits it. nginx counts it in a zone only when all of them admit "
+                              "it, the layers in every zone that admitted it, so after a later zone denies, an earlier "
+                              "zone holds one request more than nginx's");
+        for (std::size_t i = 1; i < layers.size(); ++i)
+            if (layers[i].config.nginx() != layers.front().config.nginx())
+                out.notModelled.push_back("limit_req zone=" + limits[i].zone + "'s nodelay/delay (line "
+                                          + std::to_string(limits[i].line) + ") in a saved scenario: its layers take the "
+                                          "first limit's; admissions do not depend on it, the delays do");
+    }
+    std::set<std::string> used;
+    for (const NginxPlace& p : nginx.places) {
+        for (const NginxLimit& l : p.limits)
+            used.insert(l.zone);
+        if (modelled == nginx.places.end() || &p == &*modelled || p.limits.empty())
+            continue;
+        if (sameLimits(p.limits, modelled->limits))
+            out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + ") applies the same limits, and the same "
+                                  "zones count its requests: modelled too");
+        else
+            out.notModelled.push_back(p.where + " (line " + std::to_string(p.line) + "): " + limitsText(nginx, p.limits)
+                                      + " (a scenario models one location's limits)");
+    }
+    for (const NginxZone& z : nginx.zones)
+        if (!used.count(z.name) && !(modelled == nginx.places.end() && z.name == limits.front().zone))
+            out.notModelled.push_back("limit_req_zone " + z.name + " (line " + std::to_string(z.line) + ", " + nginxRateText(z)
+                                      + " per " + z.key + "): no limit_req applies it, so nginx limits nothing with it");
+    for (const std::string& n : nginx.notFollowed)
+        out.notModelled.push_back(n);
     return out;
+}
+
+// kFlexibleOptions are the option names rate-limiter-flexible's limiters take (11.4.0:
+// RateLimiterAbstract, RateLimiterStoreAbstract and the store limiters' own).
+const std::set<std::string> kFlexibleOptions = {
+    "points", "duration", "blockduration", "keyprefix", "execevenly", "execevenlymindelayms", "inmemoryblockonconsumed",
+    "inmemoryblockduration", "insurancelimiter", "storeclient", "storetype", "dbname", "tablename", "tablecreated",
+    "clearexpiredbytimeout", "useredispackage", "useredis3andlowerpackage", "rejectifredisnotready", "customincrttlluascript"};
+
+// flexibleOptionsAt returns the path of the object holding rate-limiter-flexible's options ("" for
+// the top level). It throws InputError saying why the points and duration found are not plainly
+// its options.
+std::string flexibleOptionsAt(const Flat& flat)
+{
+    std::string parent;
+    for (const auto& [path, value] : flat)
+        if (endsWithPath(path, "points")) {
+            parent = path.size() > 6 ? path.substr(0, path.size() - 7) : "";
+            break;
+        }
+    const std::string where = parent.empty() ? "the top level" : ratelab::quoted(parent);
+    const std::string last = lower(parent.substr(parent.rfind('.') == std::string::npos ? 0 : parent.rfind('.') + 1));
+    static const QRegularExpression limiterName(R"(rate[-_ ]?limit)");
+    if (!parent.empty() && !QString::fromStdString(last).contains(limiterName))
+        throw InputError("points and duration at " + where + " are not plainly rate-limiter-flexible's options: its options "
+                         "sit at the top of the file or under a key naming a rate limiter (rateLimiter, rate_limit, ...); "
+                         "no product's configuration recognised");
+    std::set<std::string> seen;
+    for (const auto& [path, value] : flat) {
+        if (!parent.empty() && !(path.size() > parent.size() && path.starts_with(parent) && path[parent.size()] == '.'))
+            continue;
+        const std::string rest = parent.empty() ? path : path.substr(parent.size() + 1);
+        const std::string name = lower(rest.substr(0, rest.find('.')));
+        seen.insert(name);
+        if (!kFlexibleOptions.count(name))
+            throw InputError("points and duration at " + where + " sit beside " + ratelab::quoted(rest.substr(0, rest.find('.')))
+                             + ", which is not a rate-limiter-flexible option: not plainly its options; no product's "
+                               "configuration recognised");
+    }
+    if (!seen.count("duration"))
+        throw InputError("points at " + where + " without duration beside them: not rate-limiter-flexible's options");
+    return parent;
 }
 
 } // namespace
 
-std::vector<std::pair<std::string, std::string>> flattenConfig(const QByteArray& text)
+ImportedConfig importConfiguration(const QByteArray& input)
 {
-    const QByteArray trimmed = text.trimmed();
-    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(trimmed, &error);
-        if (error.error == QJsonParseError::NoError) {
-            Flat out;
-            flattenJson(doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array()), "", out);
-            return out;
-        }
-    }
-    const QStringList lines = QString::fromUtf8(text).split('\n');
-    static const QRegularExpression tomlKey(R"(^\s*[\w."-]+\s*=)");
-    static const QRegularExpression yamlKey(R"(^\s*(- )?[\w."-]+:(\s|$))");
-    qsizetype toml = 0, yaml = 0;
-    for (const QString& l : lines) {
-        toml += tomlKey.match(l).hasMatch() ? 1 : 0;
-        yaml += yamlKey.match(l).hasMatch() ? 1 : 0;
-    }
-    return toml > yaml ? flattenToml(lines) : flattenYaml(lines);
-}
-
-ImportedConfig importConfiguration(const QByteArray& text)
-{
+    QByteArray text = input;
+    if (text.startsWith("\xEF\xBB\xBF"))
+        text.remove(0, 3);
     const QString s = QString::fromUtf8(text);
-    if (s.contains(QRegularExpression(R"(\blimit_req_zone\b)")))
+    static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
+    if (s.contains(nginxWord) && !text.trimmed().startsWith('{'))
         return nginxScenario(s);
     const Flat flat = flattenConfig(text);
     if (find(flat, "token_bucket.max_tokens") || find(flat, "max_tokens"))
@@ -279,11 +253,19 @@ ImportedConfig importConfiguration(const QByteArray& text)
     if (find(flat, "windowMs"))
         return productScenario(Algorithm::ExpressRateLimit, "express-rate-limit", flat,
                                {{"windowMs", "windowMs"}, {"max", "max"}, {"limit", "limit"}});
-    if (find(flat, "points") && find(flat, "duration"))
-        return productScenario(Algorithm::RateLimiterFlexible, "rate-limiter-flexible", flat,
+    if (find(flat, "points") && find(flat, "duration")) {
+        const std::string at = flexibleOptionsAt(flat);
+        const std::string prefix = at.empty() ? "" : at + ".";
+        Flat options;
+        for (const auto& [path, value] : flat)
+            if (path.starts_with(prefix))
+                options.emplace_back(path, value);
+        return productScenario(Algorithm::RateLimiterFlexible, "rate-limiter-flexible", options,
                                {{"points", "points"}, {"duration", "duration"}, {"blockDuration", "blockDuration"}});
-    throw InputError("no rate limit found: expected an nginx limit_req_zone, an Envoy token_bucket, a Traefik "
-                     "rateLimit, a Spring redis-rate-limiter, a Kong rate-limiting plugin or express-rate-limit options");
+    }
+    throw InputError("no rate limit found: expected an nginx limit_req_zone, an Envoy token_bucket, a Traefik rateLimit, a "
+                     "Spring redis-rate-limiter, a Kong rate-limiting plugin, express-rate-limit or rate-limiter-flexible "
+                     "options");
 }
 
 ImportedConfig importConfigurationFile(const QString& path)

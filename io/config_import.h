@@ -1,13 +1,15 @@
 // Reading a product's rate-limit configuration as people write it, into a scenario of the
 // product's model: `ratelab import FILE`.
 //
-// Recognised: an nginx limit_req_zone / limit_req block; Envoy YAML (a token_bucket with
-// max_tokens, tokens_per_fill, fill_interval); Traefik YAML or TOML (rateLimit average, period,
-// burst); a Spring application.yml (RequestRateLimiter redis-rate-limiter.replenishRate,
-// burstCapacity, requestedTokens); a Kong plugin in YAML or JSON (name: rate-limiting, config
-// second..year); express-rate-limit options in JSON (windowMs, limit or max). YAML is read by a
-// small reader of the block subset these files use (nested maps, "- " lists, scalars, comments):
-// Debian ships no YAML module for Qt, and the subset keeps the dependency list as it is.
+// Recognised: an nginx limit_req_zone / limit_req configuration (read as nginx parses it,
+// config_import_nginx.h); Envoy YAML (a token_bucket with max_tokens, tokens_per_fill,
+// fill_interval); Traefik YAML or TOML (rateLimit average, period, burst); a Spring
+// application.yml (RequestRateLimiter redis-rate-limiter.replenishRate, burstCapacity,
+// requestedTokens); a Kong plugin in YAML or JSON (name: rate-limiting, config second..year);
+// express-rate-limit options in JSON (windowMs, limit or max); rate-limiter-flexible options
+// (points, duration, blockDuration) where they are plainly its options (see importConfiguration).
+// YAML is read by libyaml (Debian's libyaml-dev), so flow maps, anchors, aliases and merge keys
+// read as YAML says; TOML by a small reader of the tables-and-keys subset these files use.
 #pragma once
 
 #include "scenario/scenario.h"
@@ -25,20 +27,32 @@ namespace ratelab::io {
 struct ImportedConfig {
     std::string product;                                    // "Traefik rateLimit", "nginx limit_req"
     std::vector<std::pair<std::string, std::string>> wrote; // the values as the file wrote them
-    Scenario scenario;                                      // one algorithm: the product's model
+    // The product's model: one algorithm, or, where several limits apply to the same requests
+    // (two limit_req in one nginx location), that algorithm for the first and all of them as
+    // the scenario's layers.
+    Scenario scenario;
+    std::string modelledPlace;            // where the modelled limits apply ("location /api/"), or empty
+    std::vector<std::string> assumed;     // how the model reads what was written, one sentence each
+    std::vector<std::string> notModelled; // what the file holds that the scenario does not model
 };
 
-// flattenConfig reads YAML (the block subset), TOML or JSON into dotted paths and scalar values
-// ("http.middlewares.test.rateLimit.average" -> "100"), list items without an index.
+// flattenConfig reads YAML, TOML or JSON into dotted paths and scalar values
+// ("http.middlewares.test.rateLimit.average" -> "100"), list items without an index, a UTF-8 byte
+// order mark skipped. It throws InputError for YAML (or JSON) that does not parse, naming the line.
 std::vector<std::pair<std::string, std::string>> flattenConfig(const QByteArray& text);
 
 // importConfiguration recognises the product and builds its scenario. It throws InputError when
-// no product's rate-limit settings are found or a value is refused by the product's model.
+// no product's rate-limit settings are found, a value is refused by the product's model, or the
+// file is not plainly a product's configuration. rate-limiter-flexible's points and duration are
+// names any application may use, so they are taken only from an object that holds nothing but
+// rate-limiter-flexible's option names and sits at the top of the file or under a key naming a
+// rate limiter ("rateLimiter", "rate_limit"); anything else is refused, not guessed.
 ImportedConfig importConfiguration(const QByteArray& text);
 
-// whatYouGet explains the imported configuration: what was written, the effective rate, burst
-// and window, and the decisions on three traffic shapes (a page load of 27 requests, a steady
-// stream at the written rate, a burst around a window boundary), naming the first surprise.
+// whatYouGet explains the imported configuration: what was written, the burst, the long-run
+// rate (measured once the burst is spent) and window, and the decisions on three traffic shapes
+// (a page load of 27 requests, a steady stream at the written rate, a burst around a window
+// boundary), naming the first surprise, then what the model assumed and what it leaves out.
 std::string whatYouGet(const ImportedConfig& imported);
 
 // importConfigurationFile reads the file at path (at most 4 MiB) and imports it as `ratelab

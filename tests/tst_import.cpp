@@ -114,6 +114,92 @@ private slots:
         QCOMPARE(nginx.scenario.config.rate(), Rate::reduced(50, kNanosPerSecond)); // 50r/s
     }
 
+    // YAML as YAML (libyaml): flow maps, anchors, aliases, a merge key whose keys yield to those
+    // written beside it, a byte order mark; a file that is not YAML is refused naming its line.
+    void yamlAsYaml()
+    {
+        const auto flow = io::flattenConfig("http:\n  middlewares:\n    a:\n      rateLimit: {average: 100, period: 1s}\n");
+        const std::vector<std::pair<std::string, std::string>> flowWant{{"http.middlewares.a.rateLimit.average", "100"},
+                                                                          {"http.middlewares.a.rateLimit.period", "1s"}};
+        QCOMPARE(flow, flowWant);
+        const auto merged = io::flattenConfig("\xEF\xBB\xBF" "base: &b {average: 50, burst: 5}\n"
+                                              "rateLimit:\n  <<: *b\n  average: 7\nlist: [*b]\n");
+        const std::vector<std::pair<std::string, std::string>> mergedWant{
+            {"base.average", "50"}, {"base.burst", "5"}, {"rateLimit.average", "7"}, {"rateLimit.burst", "5"},
+            {"list.average", "50"}, {"list.burst", "5"}};
+        QCOMPARE(merged, mergedWant);
+        const io::ImportedConfig traefik = io::importConfiguration("http:\n  middlewares:\n    a:\n      rateLimit: {average: 100}\n");
+        QCOMPARE(option(traefik, "average"), std::string("100"));
+        QVERIFY_THROWS_EXCEPTION(InputError, io::flattenConfig("x:\n\ty: 1\n"));
+        try {
+            io::flattenConfig("a: 1\nb:\n\tc: 2\n");
+        } catch (const InputError& e) {
+            QCOMPARE(std::string(e.what()).substr(0, 13), std::string("YAML line 3: "));
+        }
+    }
+
+    // The rate line is the long-run rate, measured once the burst is spent by a client that
+    // sends the moment it may, over whole cycles.
+    void rateLineIsTheLongRun_data()
+    {
+        QTest::addColumn<QByteArray>("config");
+        QTest::addColumn<QString>("rate");
+        // 100r/s: after the 201 at once, each request waits for 1000 thousandths to drain at
+        // 100 a millisecond: one every 10 ms.
+        QTest::newRow("nginx 100r/s burst=200 nodelay")
+            << QByteArray("limit_req_zone $binary_remote_addr zone=one:10m rate=100r/s;\nlimit_req zone=one burst=200 nodelay;\n")
+            << "rate       100 per second once the burst is spent (you wrote 100 per second)";
+        // 1000r/s: one a millisecond after the 1001 at once.
+        QTest::newRow("nginx 1000r/s burst=1000")
+            << QByteArray("limit_req_zone $binary_remote_addr zone=one:10m rate=1000r/s;\nlimit_req zone=one burst=1000;\n")
+            << "rate       1000 per second once the burst is spent (you wrote 1000 per second)";
+        // Kong minute 5, hour 100: 5 a minute for 20 minutes, then nothing until the next hour:
+        // 100 per 3600 s, one every 36 s (the hour binds; 5 a minute would be one every 12 s).
+        QTest::newRow("kong minute 5 hour 100")
+            << QByteArray("plugins:\n- name: rate-limiting\n  config: {minute: 5, hour: 100}\n")
+            << "rate       0.0277778 per second (one every 36 s) once the burst is spent (you wrote 0.0277778 per second "
+               "(one every 36 s))";
+        // Traefik average 6 per minute, burst 1: one every 10 s.
+        QTest::newRow("traefik") << fileText(data("import/traefik.yaml"))
+                                 << "rate       0.1 per second (one every 10 s) once the burst is spent";
+        // Envoy: 3000 at each 1 s fill (15000 cut to max_tokens 3000).
+        QTest::newRow("envoy") << fileText(data("import/envoy.yaml"))
+                               << "rate       3000 per second once the burst is spent (you wrote 15000 per second)";
+    }
+
+    void rateLineIsTheLongRun()
+    {
+        QFETCH(QByteArray, config);
+        QFETCH(QString, rate);
+        const std::string report = io::whatYouGet(io::importConfiguration(config));
+        QVERIFY2(report.find(rate.toStdString()) != std::string::npos, report.c_str());
+    }
+
+    // points and duration are rate-limiter-flexible's only where they are plainly its options:
+    // at the top of the file or under a key naming a rate limiter, beside nothing but its
+    // option names. Any other file with those words is refused, not guessed.
+    void flexibleOnlyWherePlain()
+    {
+        const io::ImportedConfig top = io::importConfiguration(R"({"points": 10, "duration": 60, "blockDuration": 5})");
+        QCOMPARE(top.scenario.algorithms.front(), Algorithm::RateLimiterFlexible);
+        QCOMPARE(option(top, "blockDuration"), std::string("5"));
+        const io::ImportedConfig nested = io::importConfiguration(R"({"app": {"rateLimiter": {"points": 3, "duration": 1}}})");
+        QCOMPARE(option(nested, "points"), std::string("3"));
+        QVERIFY_THROWS_EXCEPTION(InputError, io::importConfiguration(R"({"game": {"points": 10, "duration": 60}})"));
+        QVERIFY_THROWS_EXCEPTION(InputError, io::importConfiguration(R"({"points": 10, "duration": 60, "title": "quiz"})"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("game.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"level": {"points": 10, "duration": 60}})");
+        f.close();
+        const auto r = runRatelab({"import", path});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains("points and duration at 'level' are not plainly rate-limiter-flexible's options"), r.err.constData());
+    }
+
     void refusals()
     {
         QVERIFY_THROWS_EXCEPTION(InputError, io::importConfiguration("just: text\n"));

@@ -1,0 +1,348 @@
+// readNginxConfig: nginx's configuration grammar and the limit_req module's directives, as nginx
+// 1.22 reads them (ngx_conf_read_token, ngx_http_limit_req_zone, ngx_http_limit_req,
+// ngx_http_limit_req_merge_conf).
+#include "config_import_nginx.h"
+
+#include "arithmetic/decimal.h"
+#include "limiters/config.h"
+
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <algorithm>
+#include <optional>
+
+namespace ratelab::io {
+
+namespace {
+
+[[noreturn]] void refuse(int line, const std::string& why)
+{
+    throw InputError("nginx: line " + std::to_string(line) + ": " + why);
+}
+
+// Directive is one directive: its words (the name first), its line, and its block when it has one.
+struct Directive {
+    QStringList words;
+    int line = 0;
+    bool block = false;
+    std::vector<Directive> children;
+};
+
+// Tokens cuts the text into words, ';', '{' and '}' as ngx_conf_read_token does: a '#' where a
+// word would start comments out the rest of the line ('#' inside a word is part of it), quotes
+// group a word and take \" \' \\ \t \r \n escapes, "${" opens a variable whose '}' is the word's.
+class Tokens {
+public:
+    enum Kind { Word, Semicolon, Open, Close, End };
+    struct Token {
+        Kind kind = End;
+        QString text;
+        int line = 0;
+    };
+
+    explicit Tokens(const QString& text) : m_s(text) {}
+
+    Token next()
+    {
+        const qsizetype n = m_s.size();
+        while (m_i < n) {
+            const QChar c = m_s[m_i];
+            if (c == '\n')
+                ++m_line;
+            if (c == '#') {
+                while (m_i < n && m_s[m_i] != '\n')
+                    ++m_i;
+                continue;
+            }
+            if (!c.isSpace())
+                break;
+            ++m_i;
+        }
+        if (m_i >= n)
+            return {End, {}, m_line};
+        const QChar c = m_s[m_i];
+        if (c == ';' || c == '{' || c == '}') {
+            ++m_i;
+            return {c == ';' ? Semicolon : c == '{' ? Open : Close, QString(c), m_line};
+        }
+        if (c == '"' || c == '\'')
+            return quoted(c);
+        Token t{Word, {}, m_line};
+        bool variable = false;
+        while (m_i < n) {
+            const QChar w = m_s[m_i];
+            if (w.isSpace() || w == ';' || (w == '{' && !(t.text.endsWith('$'))) || (w == '}' && !variable))
+                break;
+            if (w == '{')
+                variable = true;
+            else if (w == '}')
+                variable = false;
+            t.text += w;
+            ++m_i;
+        }
+        return t;
+    }
+
+private:
+    Token quoted(QChar quote)
+    {
+        Token t{Word, {}, m_line};
+        const qsizetype n = m_s.size();
+        for (++m_i; m_i < n && m_s[m_i] != quote; ++m_i) {
+            QChar c = m_s[m_i];
+            if (c == '\\' && m_i + 1 < n) {
+                const QChar e = m_s[++m_i];
+                c = e == 't' ? QChar('\t') : e == 'r' ? QChar('\r') : e == 'n' ? QChar('\n') : e;
+                if (e != '"' && e != '\'' && e != '\\' && e != 't' && e != 'r' && e != 'n')
+                    t.text += '\\';
+            } else if (c == '\n') {
+                ++m_line;
+            }
+            t.text += c;
+        }
+        if (m_i >= n)
+            refuse(t.line, "a quote that never closes");
+        ++m_i;
+        if (m_i < n && !m_s[m_i].isSpace() && m_s[m_i] != ';' && m_s[m_i] != '{' && m_s[m_i] != '}')
+            refuse(m_line, std::string("unexpected \"") + QString(m_s[m_i]).toStdString() + "\" after a quoted word");
+        return t;
+    }
+
+    const QString& m_s;
+    qsizetype m_i = 0;
+    int m_line = 1;
+};
+
+std::vector<Directive> parseBlock(Tokens& tokens, int depth, int openedAt)
+{
+    if (depth > 64)
+        refuse(openedAt, "blocks nested more than 64 deep");
+    std::vector<Directive> out;
+    Directive current;
+    for (;;) {
+        const Tokens::Token t = tokens.next();
+        switch (t.kind) {
+        case Tokens::Word:
+            if (current.words.empty())
+                current.line = t.line;
+            current.words.push_back(t.text);
+            break;
+        case Tokens::Semicolon:
+            if (current.words.empty())
+                refuse(t.line, "unexpected \";\"");
+            out.push_back(std::move(current));
+            current = {};
+            break;
+        case Tokens::Open:
+            if (current.words.empty())
+                refuse(t.line, "unexpected \"{\"");
+            current.block = true;
+            current.children = parseBlock(tokens, depth + 1, t.line);
+            out.push_back(std::move(current));
+            current = {};
+            break;
+        case Tokens::Close:
+            if (!current.words.empty() || depth == 0)
+                refuse(t.line, "unexpected \"}\"");
+            return out;
+        case Tokens::End:
+            if (!current.words.empty())
+                refuse(t.line, "unexpected end of file, expecting \";\" or \"}\"");
+            if (depth > 0)
+                refuse(openedAt, "the block opened here never closes (unexpected end of file, expecting \"}\")");
+            return out;
+        }
+    }
+}
+
+std::string text(const QString& s) { return s.toStdString(); }
+
+std::int64_t positive(const QString& digits, int line, const std::string& what)
+{
+    static const QRegularExpression number(R"(^\d+$)");
+    if (!number.match(digits).hasMatch())
+        refuse(line, "invalid " + what);
+    std::int64_t v = 0;
+    try {
+        v = parseIntegerIn(text(digits), 0, LimiterConfig::kMaxLimit);
+    } catch (const InputError& e) {
+        refuse(line, "invalid " + what + ": " + e.what());
+    }
+    if (v <= 0)
+        refuse(line, "invalid " + what);
+    return v;
+}
+
+NginxZone readZone(const Directive& d)
+{
+    const std::string shown = "\"" + text(d.words.join(' ')) + "\"";
+    if (d.words.size() != 4) // NGX_CONF_TAKE3
+        refuse(d.line, "invalid number of arguments in " + shown + " (limit_req_zone KEY zone=NAME:SIZE rate=R)");
+    NginxZone z;
+    z.line = d.line;
+    z.key = text(d.words[1]); // the key is always the first argument
+    if (d.words[1].startsWith("zone=") || d.words[1].startsWith("rate="))
+        refuse(d.line, "invalid parameter \"" + text(d.words[2]) + "\" in " + shown + ": nginx takes the first argument, \""
+                           + z.key + "\", as the key");
+    for (int i = 2; i < 4; ++i) {
+        const QString& w = d.words[i];
+        if (w.startsWith("zone=")) {
+            const qsizetype colon = w.indexOf(':');
+            static const QRegularExpression size(R"(^(\d+)([kKmMgG]?)$)");
+            const auto m = size.match(colon < 0 ? QString() : w.mid(colon + 1));
+            if (colon < 0 || !m.hasMatch())
+                refuse(d.line, "invalid zone size \"" + text(w) + "\"");
+            z.name = text(w.mid(5, colon - 5));
+            const QString unit = m.captured(2).toLower();
+            const double bytes = m.captured(1).toDouble() * (unit == "k" ? 1024.0 : unit == "m" ? 1048576.0 : unit == "g" ? 1073741824.0 : 1.0);
+            if (bytes < 8 * 4096.0)
+                refuse(d.line, "zone \"" + text(w) + "\" is too small");
+        } else if (w.startsWith("rate=")) {
+            QString r = w.mid(5);
+            if (r.endsWith("r/s")) {
+                r.chop(3);
+            } else if (r.endsWith("r/m")) {
+                r.chop(3);
+                z.perMinute = true;
+            }
+            z.rate = positive(r, d.line, "rate \"" + text(w) + "\"");
+        } else {
+            refuse(d.line, "invalid parameter \"" + text(w) + "\" in " + shown);
+        }
+    }
+    if (z.name.empty())
+        refuse(d.line, shown + " must have \"zone\" parameter");
+    return z;
+}
+
+NginxLimit readLimit(const Directive& d)
+{
+    const std::string shown = "\"" + text(d.words.join(' ')) + "\"";
+    if (d.words.size() < 2 || d.words.size() > 4) // NGX_CONF_TAKE123
+        refuse(d.line, "invalid number of arguments in " + shown);
+    NginxLimit l;
+    l.line = d.line;
+    for (qsizetype i = 1; i < d.words.size(); ++i) {
+        const QString& w = d.words[i];
+        if (w.startsWith("zone=")) {
+            l.zone = text(w.mid(5));
+        } else if (w.startsWith("burst=")) {
+            l.burst = positive(w.mid(6), d.line, "burst value \"" + text(w) + "\" (nginx takes a burst of 1 or more; leave it out for none)");
+        } else if (w.startsWith("delay=")) {
+            l.delay = positive(w.mid(6), d.line, "delay value \"" + text(w) + "\"");
+            l.nodelay = false; // the last of delay= and nodelay wins, as in nginx
+        } else if (w == "nodelay") {
+            l.nodelay = true;
+            l.delay = 0;
+        } else {
+            refuse(d.line, "invalid parameter \"" + text(w) + "\" in " + shown);
+        }
+    }
+    if (l.zone.empty())
+        refuse(d.line, shown + " must have \"zone\" parameter");
+    return l;
+}
+
+// Walker visits the blocks, keeping what a block inherits: the limit_req list and the dry run.
+class Walker {
+public:
+    NginxConfig config;
+
+    enum class Level { Http, Server, Location, Other };
+
+    void walk(const std::vector<Directive>& ds, Level level, const std::vector<NginxLimit>& inherited, bool dryRun,
+              NginxPlace* place)
+    {
+        std::vector<NginxLimit> own;
+        for (const Directive& d : ds) {
+            const QString& name = d.words.front();
+            if (name == "limit_req_zone") {
+                if (level != Level::Http || d.block)
+                    refuse(d.line, "\"limit_req_zone\" directive is not allowed here (only at the http level)");
+                NginxZone z = readZone(d);
+                for (const NginxZone& other : config.zones)
+                    if (other.name == z.name)
+                        refuse(d.line, "limit_req_zone \"" + z.name + "\" is already bound to key \"" + other.key + "\" (line "
+                                           + std::to_string(other.line) + ")");
+                config.zones.push_back(std::move(z));
+            } else if (name == "limit_req") {
+                if (level == Level::Other)
+                    refuse(d.line, "\"limit_req\" directive is not allowed here");
+                NginxLimit l = readLimit(d);
+                for (const NginxLimit& other : own)
+                    if (other.zone == l.zone)
+                        refuse(d.line, "limit_req zone=" + l.zone + " is duplicate (line " + std::to_string(other.line) + ")");
+                own.push_back(std::move(l));
+            } else if (name == "limit_req_dry_run") {
+                if (d.words.size() != 2 || (d.words[1] != "on" && d.words[1] != "off"))
+                    refuse(d.line, "limit_req_dry_run takes on or off");
+                dryRun = d.words[1] == "on";
+            } else if (name == "include") {
+                config.notFollowed.push_back("include " + text(d.words.mid(1).join(' ')) + " (line " + std::to_string(d.line)
+                                             + "): not followed, its limits are not read");
+            }
+        }
+        const std::vector<NginxLimit>& effective = own.empty() ? inherited : own;
+        if (place) {
+            place->limits = effective;
+            place->dryRun = dryRun;
+        }
+        bool holdsPlaces = false;
+        for (const Directive& d : ds) {
+            if (!d.block)
+                continue;
+            const QString& name = d.words.front();
+            if (name == "http" && level == Level::Http) {
+                walk(d.children, Level::Http, effective, dryRun, nullptr);
+                holdsPlaces = true;
+            } else if (name == "server" && level == Level::Http) {
+                const std::size_t at = config.places.size();
+                config.places.push_back({"server", "", "", {}, false, d.line});
+                walk(d.children, Level::Server, effective, dryRun, &config.places[at]);
+                holdsPlaces = true;
+                if (config.places.size() > at + 1) // a server with locations: its requests meet those
+                    config.places.erase(config.places.begin() + std::ptrdiff_t(at));
+            } else if (name == "location" && (level == Level::Server || level == Level::Location)) {
+                NginxPlace p;
+                p.line = d.line;
+                if (d.words.size() == 3) {
+                    p.modifier = text(d.words[1]);
+                    p.match = text(d.words[2]);
+                } else if (d.words.size() == 2) {
+                    p.match = text(d.words[1]);
+                } else {
+                    refuse(d.line, "invalid number of arguments in \"location\" directive");
+                }
+                p.where = "location " + (p.modifier.empty() ? "" : p.modifier + " ") + p.match;
+                const std::size_t at = config.places.size();
+                config.places.push_back(std::move(p));
+                walk(d.children, Level::Location, effective, dryRun, &config.places[at]);
+                holdsPlaces = true;
+            } else {
+                walk(d.children, Level::Other, {}, dryRun, nullptr);
+            }
+        }
+        if (level == Level::Http && !holdsPlaces && !effective.empty() && place == nullptr)
+            config.places.push_back({"http", "", "", effective, dryRun, effective.front().line});
+    }
+};
+
+} // namespace
+
+NginxConfig readNginxConfig(const QString& text)
+{
+    Tokens tokens(text);
+    const std::vector<Directive> top = parseBlock(tokens, 0, 1);
+    Walker w;
+    w.walk(top, Walker::Level::Http, {}, false, nullptr);
+    for (const NginxPlace& p : w.config.places)
+        for (const NginxLimit& l : p.limits)
+            if (std::none_of(w.config.zones.begin(), w.config.zones.end(), [&](const NginxZone& z) { return z.name == l.zone; }))
+                refuse(l.line, "limit_req zone=" + l.zone + ": no limit_req_zone defines zone \"" + l.zone + "\"");
+    return w.config;
+}
+
+std::string nginxRateText(const NginxZone& zone) { return std::to_string(zone.rate) + (zone.perMinute ? "r/m" : "r/s"); }
+
+} // namespace ratelab::io

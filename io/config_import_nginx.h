@@ -1,0 +1,66 @@
+// Reading an nginx configuration's request limits as nginx's own parser reads them
+// (ngx_conf_file.c, ngx_http_limit_req_module.c): `#` starts a comment where a word would start,
+// words are split on spaces and `;`, `{`, `}`, quotes group; limit_req_zone takes its key first
+// and zone= / rate= in any order; limit_req takes zone=, burst=, delay= and nodelay in any
+// order; a block with no limit_req of its own inherits its parent's list, one with its own does
+// not (ngx_http_limit_req_merge_conf).
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ratelab::io {
+
+// NginxZone is one limit_req_zone: its name, key ("$binary_remote_addr") and rate (`rate` per
+// second, or per minute when perMinute), and the line it is on.
+struct NginxZone {
+    std::string name;
+    std::string key;
+    std::int64_t rate = 1; // nginx's default when rate= is absent: 1r/s
+    bool perMinute = false;
+    int line = 0;
+};
+
+// NginxLimit is one limit_req: its zone, burst (0 when absent), delay (0) or nodelay.
+struct NginxLimit {
+    std::string zone;
+    std::int64_t burst = 0;
+    std::int64_t delay = 0;
+    bool nodelay = false;
+    int line = 0;
+};
+
+// NginxPlace is where requests meet a list of limits: a location ("location /api/"), or a server
+// or the http level when they hold no location. limits is the effective list (inherited when the
+// block has none of its own); dryRun is limit_req_dry_run as it applies there.
+struct NginxPlace {
+    std::string where;  // "location /api/", "location = /login", "server", "http"
+    std::string match;  // the location's path ("" for a server or http: every request)
+    std::string modifier; // "", "=", "^~", "~", "~*"
+    std::vector<NginxLimit> limits;
+    bool dryRun = false;
+    int line = 0;
+};
+
+// NginxConfig is what readNginxConfig found: the zones in file order, every place in file order
+// (places without limits included), and what it read but does not follow (an include).
+struct NginxConfig {
+    std::vector<NginxZone> zones;
+    std::vector<NginxPlace> places;
+    std::vector<std::string> notFollowed;
+};
+
+// readNginxConfig reads the limit_req directives of an nginx configuration (a whole nginx.conf,
+// or the http-level fragment people paste). It throws InputError, "nginx: line N: ...", for what
+// nginx itself refuses: an unterminated block or quote, a limit_req_zone without a zone or with a
+// bad rate, a key not first, an unknown parameter, burst=0, a zone bound twice, a limit_req whose
+// zone no limit_req_zone defines, the same zone twice in one block.
+NginxConfig readNginxConfig(const QString& text);
+
+// nginxRateText writes a zone's rate as nginx does: "10r/s", "1r/m".
+std::string nginxRateText(const NginxZone& zone);
+
+} // namespace ratelab::io

@@ -1,0 +1,212 @@
+// `ratelab import` reads an nginx configuration as nginx does (issue 32): comments are not
+// configuration, arguments come in any order, every zone and limit_req is modelled or named, a
+// block inherits its parent's limit_req list only when it has none, and what nginx refuses is
+// refused with its line. Every expectation is read off the configuration by hand.
+#include "cli_run.h"
+
+#include "config_import.h"
+#include "config_import_nginx.h"
+#include "arithmetic/decimal.h"
+#include "scenariofile.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ratelab;
+using clitest::runRatelab;
+
+namespace {
+
+io::ImportedConfig import(const char* text) { return io::importConfiguration(QByteArray(text)); }
+
+std::string refusal(const char* text)
+{
+    try {
+        (void)io::importConfiguration(QByteArray(text));
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& part)
+{
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(part) != std::string::npos; });
+}
+
+} // namespace
+
+class TestImportNginx : public QObject {
+    Q_OBJECT
+private slots:
+    // A commented-out limit_req_zone above the live one is not read: 1r/s, not 1000r/s. A '#'
+    // after a directive on its line comments out the rest too.
+    void commentsAreNotConfiguration()
+    {
+        const auto c = import("# limit_req_zone $binary_remote_addr zone=one:10m rate=1000r/s;\n"
+                              "limit_req_zone $binary_remote_addr zone=one:10m rate=1r/s; # was 1000r/s\n"
+                              "server { location / { limit_req zone=one; # burst=50\n } }\n");
+        QCOMPARE(c.scenario.config.rate(), Rate::reduced(1, kNanosPerSecond));
+        QCOMPARE(c.scenario.config.nginxBurst(), 0);
+        QVERIFY(!c.scenario.config.nginx().nodelay);
+        QCOMPARE(refusal("# limit_req_zone $binary_remote_addr zone=one:10m rate=1r/s;\n"),
+                 std::string("nginx: no limit_req_zone directive found (a commented-out one is not configuration)"));
+    }
+
+    // nginx takes limit_req's parameters in any order, and limit_req_zone's zone= and rate=
+    // in any order after the key.
+    void argumentsInAnyOrder()
+    {
+        const auto a = import("limit_req_zone $binary_remote_addr zone=one:10m rate=50r/s;\n"
+                              "server { location / { limit_req burst=5 zone=one nodelay; } }\n");
+        QCOMPARE(a.scenario.config.nginxBurst(), 5);
+        QVERIFY(a.scenario.config.nginx().nodelay);
+        const auto b = import("limit_req_zone $binary_remote_addr rate=10r/s zone=one:10m;\n"
+                              "server { location / { limit_req nodelay burst=3 zone=one; } }\n");
+        QCOMPARE(b.scenario.config.rate(), Rate::reduced(10, kNanosPerSecond));
+        QCOMPARE(b.scenario.config.nginxBurst(), 3);
+        // delay= after nodelay wins, as the later word does in nginx.
+        const auto d = import("limit_req_zone $k zone=one:10m rate=10r/s;\nlimit_req nodelay zone=one delay=2;\n");
+        QVERIFY(!d.scenario.config.nginx().nodelay);
+        QCOMPARE(d.scenario.config.nginx().delay, 2);
+        QCOMPARE(d.modelledPlace, std::string("http"));
+        // rate= absent is nginx's 1r/s; a per-minute rate is per 60 s.
+        const auto m = import("limit_req_zone $k zone=one:32k rate=6r/m;\nlimit_req zone=one;\n");
+        QCOMPARE(m.scenario.config.rate(), Rate::reduced(6, 60 * kNanosPerSecond));
+    }
+
+    // An api zone and a login zone at 1r/m: the first location with limits is modelled, the
+    // other is named with its limits. A zone no limit_req applies is named too.
+    void everyZoneIsModelledOrNamed()
+    {
+        const auto c = import("limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\n"
+                              "limit_req_zone $binary_remote_addr zone=login:10m rate=1r/m;\n"
+                              "limit_req_zone $http_x_api_key zone=spare:10m rate=5r/s;\n"
+                              "server {\n"
+                              "  location /api/ { limit_req zone=api burst=20; }\n"
+                              "  location = /login { limit_req zone=login; }\n"
+                              "}\n");
+        QCOMPARE(c.modelledPlace, std::string("location /api/"));
+        QCOMPARE(c.scenario.config.rate(), Rate::reduced(10, kNanosPerSecond));
+        QVERIFY(c.scenario.layers.empty());
+        QCOMPARE(c.notModelled.size(), std::size_t(2));
+        QCOMPARE(c.notModelled[0], std::string("location = /login (line 6): zone=login 1r/m per $binary_remote_addr (a "
+                                               "scenario models one location's limits)"));
+        QVERIFY(c.notModelled[1].starts_with("limit_req_zone spare (line 3, 5r/s per $http_x_api_key): no limit_req"));
+        const std::string report = io::whatYouGet(c);
+        QVERIFY(report.find("Not modelled in this scenario:\n  - location = /login") != std::string::npos);
+    }
+
+    // Two limit_req in one location are layers in the scenario import writes, each with its
+    // own rate and burst, and the saved scenario reads back the same layers.
+    void twoLimitsInOneLocationAreLayers()
+    {
+        const auto c = import("limit_req_zone $binary_remote_addr zone=ip:10m rate=10r/s;\n"
+                              "limit_req_zone $http_x_api_key zone=key:10m rate=2r/m;\n"
+                              "server { location /api/ { limit_req zone=ip burst=20 nodelay; limit_req zone=key burst=1 nodelay; } }\n");
+        QCOMPARE(c.scenario.layers.size(), std::size_t(2));
+        QCOMPARE(c.scenario.layers[0].config.rate(), Rate::reduced(10, kNanosPerSecond));
+        QCOMPARE(c.scenario.layers[0].config.nginxBurst(), 20);
+        QCOMPARE(c.scenario.layers[1].config.rate(), Rate::reduced(2, 60 * kNanosPerSecond));
+        QCOMPARE(c.scenario.layers[1].config.nginxBurst(), 1);
+        QVERIFY(c.notModelled.empty()); // both nodelay: the saved layers keep it
+        QVERIFY(mentions(c.assumed, "nginx counts it in a zone only when all of them admit it"));
+        // At once from idle: ip admits 21, key 2 (burst 1 + 1): 2 pass. In the long run key's
+        // 2 per minute binds, as nginx holds it: 2 * 1000 / 60 = 33 thousandths a second, so one
+        // request's 1000 drain in 1000 * 1000 / 33 = 30303.03 ms, whole ms: one every 30.304 s
+        // (1 / 30.304 = 0.0329989 per second), short of the 30 s written: the first surprise.
+        const std::string report = io::whatYouGet(c);
+        QVERIFY2(report.find("burst      2 at once from idle") != std::string::npos, report.c_str());
+        QVERIFY2(report.find("rate       0.0329989 per second (one every 30.304 s) once the burst is spent") != std::string::npos,
+                 report.c_str());
+        QVERIFY2(report.find("First surprise: you wrote 0.0333333 per second (one every 30 s), but at most 0.0329989") != std::string::npos,
+                 report.c_str());
+        const io::LoadResult back = io::parseScenario(io::serializeScenario(c.scenario));
+        QVERIFY2(back.scenario, qPrintable(back.error));
+        QCOMPARE(back.scenario->layers, c.scenario.layers);
+    }
+
+    // A block with no limit_req of its own inherits its parent's; one with its own does not.
+    void inheritanceAsNginxMerges()
+    {
+        const io::NginxConfig n = io::readNginxConfig("limit_req_zone $k zone=a:10m rate=1r/s;\n"
+                                                      "limit_req_zone $k zone=b:10m rate=2r/s;\n"
+                                                      "http {\n"
+                                                      "  limit_req zone=a;\n"
+                                                      "  server {\n"
+                                                      "    location /x { }\n"
+                                                      "    location /y { limit_req zone=b burst=3; location /y/z { } }\n"
+                                                      "  }\n"
+                                                      "  server { limit_req_dry_run on; }\n"
+                                                      "}\n");
+        QCOMPARE(n.places.size(), std::size_t(4));
+        QCOMPARE(n.places[0].where, std::string("location /x"));
+        QCOMPARE(n.places[0].limits.size(), std::size_t(1));
+        QCOMPARE(n.places[0].limits[0].zone, std::string("a"));
+        QCOMPARE(n.places[1].limits.size(), std::size_t(1));
+        QCOMPARE(n.places[1].limits[0].zone, std::string("b"));
+        QCOMPARE(n.places[2].where, std::string("location /y/z"));
+        QCOMPARE(n.places[2].limits[0].burst, std::int64_t(3));
+        QCOMPARE(n.places[3].where, std::string("server"));
+        QCOMPARE(n.places[3].limits[0].zone, std::string("a"));
+        QVERIFY(n.places[3].dryRun);
+    }
+
+    // What nginx refuses to start with is refused, naming the line.
+    void refusals_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("message");
+        const char* zone = "limit_req_zone $k zone=one:10m rate=1r/s;\n";
+        QTest::newRow("burst=0") << QString(zone) + "limit_req zone=one burst=0;\n"
+                                 << "nginx: line 2: invalid burst value \"burst=0\" (nginx takes a burst of 1 or more; leave it out for none)";
+        QTest::newRow("unknown zone") << QString(zone) + "server { location / { limit_req zone=two; } }\n"
+                                      << "nginx: line 2: limit_req zone=two: no limit_req_zone defines zone \"two\"";
+        QTest::newRow("key not first") << "limit_req_zone zone=one:10m $k rate=1r/s;\n"
+                                       << "nginx: line 1: invalid parameter \"$k\" in \"limit_req_zone zone=one:10m $k rate=1r/s\": "
+                                          "nginx takes the first argument, \"zone=one:10m\", as the key";
+        QTest::newRow("bad rate") << "limit_req_zone $k zone=one:10m rate=5r/h;\n"
+                                  << "nginx: line 1: invalid rate \"rate=5r/h\"";
+        QTest::newRow("no size") << "limit_req_zone $k zone=one rate=5r/s;\n" << "nginx: line 1: invalid zone size \"zone=one\"";
+        QTest::newRow("unclosed") << QString(zone) + "server {\n  location / { limit_req zone=one; }\n"
+                                  << "nginx: line 2: the block opened here never closes (unexpected end of file, expecting \"}\")";
+        QTest::newRow("stray brace") << QString(zone) + "}\n" << "nginx: line 2: unexpected \"}\"";
+        QTest::newRow("duplicate") << QString(zone) + "limit_req zone=one;\nlimit_req zone=one burst=2;\n"
+                                   << "nginx: line 3: limit_req zone=one is duplicate (line 2)";
+        QTest::newRow("zone in location") << "server { location / { limit_req_zone $k zone=one:10m rate=1r/s; } }\n"
+                                          << "nginx: line 1: \"limit_req_zone\" directive is not allowed here (only at the "
+                                             "http level)";
+        QTest::newRow("unknown parameter") << QString(zone) + "limit_req zone=one burst=2 fast;\n"
+                                           << "nginx: line 2: invalid parameter \"fast\" in \"limit_req zone=one burst=2 fast\"";
+        QTest::newRow("bound twice") << QString(zone) + "limit_req_zone $j zone=one:10m rate=2r/s;\n"
+                                     << "nginx: line 2: limit_req_zone \"one\" is already bound to key \"$k\" (line 1)";
+        QTest::newRow("open quote") << QString(zone) + "limit_req \"zone=one;\n" << "nginx: line 2: a quote that never closes";
+    }
+
+    void refusals()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, message);
+        QCOMPARE(QString::fromStdString(refusal(text.toUtf8().constData())), message);
+    }
+
+    // The command: a refused configuration is one line on stderr, exit 2, nothing on stdout.
+    void commandRefusesInOneLine()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("nginx.conf");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("limit_req_zone $k zone=one:10m rate=1r/s;\nlimit_req zone=one burst=0;\n");
+        f.close();
+        const auto r = runRatelab({"import", path});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.contains("import: nginx: line 2: invalid burst value"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImportNginx)
+#include "tst_import_nginx.moc"
