@@ -3,6 +3,8 @@
 #include "report/report_run.h"
 
 #include "limiters/algorithm_facts.h"
+#include "limiters/products/own_limit.h"
+#include "limiters/products/product.h"
 #include "arithmetic/decimal.h"
 #include "report/explain.h"
 #include "scenario/rows.h"
@@ -12,6 +14,7 @@
 #include <QtConcurrent/QtConcurrentMap>
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <numeric>
 
@@ -22,18 +25,38 @@
 
 namespace ratelab::ui {
 
+namespace {
+
+// forgetNanos is how long algorithm a takes to forget a request: a window limiter its window, a
+// bucket capacity / rate to refill or drain from empty or full. A product given its own options
+// by its own limit (ownLimit): its own window, or its ceiling at its own rate; one that never
+// forgets (flexible's duration 0) or refuses everything, by the Limits.
+Int128 forgetNanos(Algorithm a, const LimiterConfig& c)
+{
+    const bool window = facts(a).reads == ConfigUse::LimitWindow;
+    if (isProduct(a) && ProductParams(a, c).given()) {
+        try {
+            const LimitWindow own = ownLimit(a, c);
+            if (own.limit > 0 && own.windowNanos < kMaxNanos) {
+                const double refill = std::ceil(facts(a).ceiling(c) * double(own.windowNanos) / double(own.limit));
+                if (window || refill < 1e18) // only drawn: a double will do
+                    return window ? Int128(own.windowNanos) : Int128(std::max(refill, 1.0));
+            }
+        } catch (const InputError&) {
+        }
+    }
+    return window ? Int128(c.windowNanos()) : ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens);
+}
+
+} // namespace
+
 Nanos recoveryNanos(const Trace& trace)
 {
-    // How long each limiter takes to forget a request: a window limiter its window, a bucket
-    // capacity / rate to refill or drain from empty or full.
+    // How long each limiter takes to forget a request (forgetNanos): the longest.
     const LimiterConfig& c = trace.config;
     Int128 longest = 0;
-    for (const AlgorithmTrace& r : trace.results) {
-        const Int128 d = facts(r.algorithm).reads == ConfigUse::LimitWindow
-                             ? Int128(c.windowNanos())
-                             : ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens);
-        longest = std::max(longest, d);
-    }
+    for (const AlgorithmTrace& r : trace.results)
+        longest = std::max(longest, forgetNanos(r.algorithm, c));
     if (trace.results.empty())
         longest = c.windowNanos();
     return clampToNanos(longest);
@@ -58,11 +81,11 @@ namespace {
 // of many keys or nodes draw none yet: their refill would only widen an empty plot).
 Nanos refillNanos(const Trace& trace)
 {
-    const LimiterConfig& c = trace.config;
+    Int128 slowest = 0;
     for (const AlgorithmTrace& r : trace.results)
         if (facts(r.algorithm).reads == ConfigUse::CapacityRate && r.levelReplayable)
-            return clampToNanos(ceilDiv(Int128(c.capacity()) * c.rate().perNanos, c.rate().tokens));
-    return 0;
+            slowest = std::max(slowest, forgetNanos(r.algorithm, trace.config));
+    return clampToNanos(slowest);
 }
 
 } // namespace
