@@ -8,6 +8,8 @@
 #include "limiters/products/own_limit.h"
 #include "limiters/products/product.h"
 #include "view/reduce.h"
+#include "engine/engine.h"
+#include "replay/replay.h"
 
 #include "chart/summarytable.h"
 #include "model/frame.h"
@@ -248,6 +250,31 @@ private slots:
         QCOMPARE(ui::maxUnitsInWindow(trace, 1).back(), 10u);
         const Trace alone = traceOf(config, {Algorithm::Traefik}, arrivals);
         QCOMPARE(ui::recoveryNanos(alone), 30 * kSecond);
+    }
+
+    // The same table through the engine (one node sharing a store, the path of every cluster,
+    // client and layered row) and through replay (one key of a log, the fast path and the engine's
+    // keyed store): the same 133 in Traefik's own 60 s, the same 1.33.
+    void traefikRowOnTheEngineAndInReplay()
+    {
+        const LimiterConfig config = traefik100();
+        const std::vector<Nanos> arrivals = traefikArrivals();
+        EngineSetup setup;
+        setup.layers = {Layer{Algorithm::Traefik, config}};
+        setup.cluster = ClusterConfig::make({1, Balancer::RoundRobin, Coordination::Shared});
+        const RowRun run = runRow(setup, {arrivals, {}, {}});
+        QCOMPARE(run.metrics.allowed, std::int64_t(133));
+        QCOMPARE(run.metrics.maxInWindow, std::int64_t(133));
+        QCOMPARE(run.metrics.overshoot, 1.33);
+
+        Traffic log;
+        log.times = arrivals;
+        log.keys.assign(arrivals.size(), 0);
+        log.keyNames = {"one"};
+        QCOMPARE(replayOne(log, Algorithm::Traefik, config).maxInWindow, std::int64_t(133));
+        ReplayPlace onEngine;
+        onEngine.cluster = ClusterConfig::make({1, Balancer::RoundRobin, Coordination::Shared});
+        QCOMPARE(replayOne(log, Algorithm::Traefik, config, 1, nullptr, nullptr, onEngine).maxInWindow, std::int64_t(133));
     }
 
     // A window of the product's own 60 s holding more than a lookback keeps (65,534 earlier

@@ -4,6 +4,7 @@
 #include "engine/admitted_window.h"
 #include "engine/layer_loop.h"
 #include "engine/store.h"
+#include "limiters/products/own_limit.h"
 
 #include <algorithm>
 #include <limits>
@@ -194,7 +195,7 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     , m_layers(setup.layers.size())
     , m_picker(m_cluster, setup.seed)
     , m_draws(setup.clients ? std::size_t(m_clients.clients()) : 0)
-    , m_inside(setup.layers.empty() ? 1 : setup.layers.front().config.windowNanos())
+    , m_inside(setup.layers.empty() ? 1 : ownLimit(setup.layers.front().algorithm, setup.layers.front().config).windowNanos)
     , m_figures(setup.headers && setup.layers.size() > 1)
     , m_storeModes(m_cluster.coordination() != Coordination::Local && m_cluster.coordination() != Coordination::Split)
     , m_perClientKeys(m_clients.key() == KeyMode::Client && setup.clients)
@@ -483,7 +484,7 @@ void RowRunner::finish()
     }
     s.attempts = m_attempts;
     m.denied = s.attempts - m.allowed;
-    m.overshoot = static_cast<double>(m.maxInWindow) / static_cast<double>(m_setup.layers.front().config.limit());
+    m.overshoot = ownLimit(m_setup.layers.front().algorithm, m_setup.layers.front().config).overshoot(m.maxInWindow);
     s.amplification = s.requests > 0 ? static_cast<double>(s.attempts) / static_cast<double>(s.requests) : 0.0;
     if (m_setup.keepLog) { // from the log, into a vector of just the right size
         std::vector<Nanos> latencies;

@@ -4,6 +4,7 @@
 #include "engine/clients.h"
 #include "engine/engine.h"
 #include "limiters/limiters.h"
+#include "limiters/products/own_limit.h"
 #include "report/report_run.h"
 
 #include <algorithm>
@@ -122,18 +123,19 @@ ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterCo
     if (place.onEngine()) {
         Scenario s = placedScenario(place, config);
         s.algorithms = {algorithm};
-        onEngine(traffic, s, 0, cost, config.windowNanos(), row, admitted, cancel);
+        onEngine(traffic, s, 0, cost, ownLimit(algorithm, config).windowNanos, row, admitted, cancel);
         return row;
     }
     const bool costs = !traffic.costs.empty() || cost != 1;
+    const Nanos window = ownLimit(algorithm, config).windowNanos; // a product given its options: its own
     visitLimiter(algorithm, config, [&](auto& fresh) {
         using L = std::decay_t<decltype(fresh)>;
         std::vector<L> limiters(traffic.keyNames.size(), fresh);
         if (costs)
-            run(traffic, limiters, cost, config.windowNanos(), row, admitted, cancel,
+            run(traffic, limiters, cost, window, row, admitted, cancel,
                 [](L& l, Nanos t, std::int64_t k) { return l.decide(t, k); });
         else
-            run(traffic, limiters, cost, config.windowNanos(), row, admitted, cancel,
+            run(traffic, limiters, cost, window, row, admitted, cancel,
                 [](L& l, Nanos t, std::int64_t) { return l.decide(t); });
         for (const L& l : limiters) {
             const Memory m = l.memory();

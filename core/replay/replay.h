@@ -60,7 +60,7 @@ struct ReplayRow {
     std::int64_t delayed = 0;            // admitted after a wait (the queue, nginx)
     std::int64_t never = 0;              // denied with a cost above the quota
     std::int64_t keysDenied = 0;         // keys with at least one denial
-    std::int64_t maxInWindow = 0;        // over all admitted requests, in (s - W, s] of the policy's W
+    std::int64_t maxInWindow = 0;        // over all admitted requests, in (s - W, s] of the row's own W (ownLimit)
     std::vector<std::int64_t> deniedPerKey;   // per key id
     std::vector<Nanos> firstDenialPerKey;     // per key id: the first denial's time, -1 for none
     Memory predicted;                    // `ratelab memory`'s worst case for the keys seen

@@ -87,7 +87,7 @@ public:
     bool exactMarks() const;
     // levelPoints is the level polyline drawn, as (seconds, level) vertices.
     const QList<QPointF>& levelPoints() const { return m_levelPoints; }
-    // KeyLine is one node's, the store's or one client's level (key_levels.h), in seconds.
+    // KeyLine is one node's, the store's or one client's level (level_lines.h, recorded by the engine), in seconds.
     struct KeyLine {
         QString name;
         int index = 0;

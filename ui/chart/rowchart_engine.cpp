@@ -1,5 +1,5 @@
 // RowChart's views of an engine row (rowchart.h): each node's, the store's or each client's
-// level line (key_levels.h), and a retry storm's attempts a second.
+// level line (the engine's level_lines.h), and a retry storm's attempts a second.
 #include "chart/rowchart.h"
 
 #include "view/row_extras.h"
