@@ -248,15 +248,18 @@ struct DragFigures {
     double framesPerS = 0;    // frames delivered while the drag went on, per second of drag
 };
 
-// dragOnce opens a real MainWindow (offscreen, 1600x900) on `requests` Poisson requests, then
-// changes the limit `changes` times, one every 16 ms, through the document as the limit slider
-// does, and times the GUI thread's longest stall and the last change's frame reaching the screen.
-DragFigures dragOnce(std::int64_t requests, int changes)
+// dragOnce opens a real MainWindow (offscreen, 1600x900) on `requests` Poisson requests (on 8
+// local nodes, round robin, with `cluster`), then changes the limit `changes` times, one every
+// 16 ms, through the document as the limit slider does, and times the GUI thread's longest stall
+// and the last change's frame reaching the screen.
+DragFigures dragOnce(std::int64_t requests, int changes, bool cluster)
 {
     ui::MainWindow window;
     window.resize(1600, 900);
     window.show();
-    const Scenario start = benchScenario(requests);
+    Scenario start = benchScenario(requests);
+    if (cluster)
+        start.cluster = ClusterConfig::make({8, Balancer::RoundRobin, Coordination::Local});
     window.openScenario(start);
     const auto showsDocument = [&] {
         const ui::Frame& f = window.stage()->frame();
@@ -336,7 +339,7 @@ DragFigures dragOnce(std::int64_t requests, int changes)
 
 // dragFigures is the median of three drags, each on a fresh window, settings kept in a scratch
 // directory so the bench neither reads nor leaves a user's last document.
-DragFigures dragFigures(std::int64_t requests, int changes)
+DragFigures dragFigures(std::int64_t requests, int changes, bool cluster = false)
 {
     QTemporaryDir config;
     const QByteArray previous = qgetenv("XDG_CONFIG_HOME");
@@ -344,7 +347,7 @@ DragFigures dragFigures(std::int64_t requests, int changes)
     qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
     std::vector<double> stalls, settles, rates;
     for (int i = 0; i < 3; ++i) {
-        const DragFigures f = dragOnce(requests, changes);
+        const DragFigures f = dragOnce(requests, changes, cluster);
         stalls.push_back(f.maxGuiStallMs);
         settles.push_back(f.settleMs);
         rates.push_back(f.framesPerS);
@@ -417,6 +420,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     constexpr int kDragChanges = 60;
     const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
     const DragFigures drag100k = dragFigures(100'000, kDragChanges);
+    const DragFigures dragCluster = dragFigures(kDragRequests, kDragChanges, true); // every row on the engine
     const double bytes = bytesPerRequest(5'000'000);
     const EngineFigures engine = engineFigures();
     const RedisBench redis = benchRedis(); // absent, not a failure, without redis-server
@@ -444,6 +448,9 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "},\n \"drag_100000\": {\"requests\": 100000, \"changes\": " << kDragChanges
             << ", \"max_gui_stall_ms\": " << formatNumber(drag100k.maxGuiStallMs) << ", \"settle_ms\": "
             << formatNumber(drag100k.settleMs) << ", \"frames_per_s\": " << formatNumber(drag100k.framesPerS)
+            << "},\n \"drag_cluster8\": {\"requests\": " << kDragRequests << ", \"nodes\": 8, \"changes\": " << kDragChanges
+            << ", \"max_gui_stall_ms\": " << formatNumber(dragCluster.maxGuiStallMs) << ", \"settle_ms\": "
+            << formatNumber(dragCluster.settleMs) << ", \"frames_per_s\": " << formatNumber(dragCluster.framesPerS)
             << "},\n \"bytes_per_request\": " << formatNumber(bytes)
             << ",\n \"engine_ns\": " << formatNumber(engine.nsPerAttempt) << ",\n \"engine_bytes_per_attempt\": "
             << formatNumber(engine.bytesPerAttempt) << ",\n \"engine_log_ns\": {";
@@ -467,7 +474,9 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "Dragging the limit (" << kDragChanges << " changes, 16 ms apart, 1,000,000 requests): longest GUI stall "
             << number(drag.maxGuiStallMs) << " ms, last frame painted " << number(drag.settleMs) << " ms after the last change, "
             << number(drag.framesPerS) << " frames/s during the drag (100,000 requests: " << number(drag100k.framesPerS)
-            << " frames/s, stall " << number(drag100k.maxGuiStallMs) << " ms, settle " << number(drag100k.settleMs) << " ms)\n"
+            << " frames/s, stall " << number(drag100k.maxGuiStallMs) << " ms, settle " << number(drag100k.settleMs)
+            << " ms; 8 local nodes: stall " << number(dragCluster.maxGuiStallMs) << " ms, settle "
+            << number(dragCluster.settleMs) << " ms, " << number(dragCluster.framesPerS) << " frames/s)\n"
             << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n"
             << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(engine.attempts)
             << " attempts): " << number(engine.nsPerAttempt) << " ns and " << number(engine.bytesPerAttempt)
