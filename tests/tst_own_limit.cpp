@@ -8,6 +8,7 @@
 #include "limiters/products/own_limit.h"
 #include "limiters/products/product.h"
 #include "view/reduce.h"
+#include "view/row_extras.h"
 #include "engine/engine.h"
 #include "replay/replay.h"
 
@@ -246,8 +247,8 @@ private slots:
 
         // The summary table's running max and the view's recovery read the same window: by 59.5 s
         // all 133; Traefik's 50 at its rate of 5/3 a second refill in 30 s.
-        QCOMPARE(ui::maxUnitsInWindow(trace, 0).back(), 133u);
-        QCOMPARE(ui::maxUnitsInWindow(trace, 1).back(), 10u);
+        QCOMPARE(maxUnitsSoFar(trace, 0).back(), 133u);
+        QCOMPARE(maxUnitsSoFar(trace, 1).back(), 10u);
         const Trace alone = traceOf(config, {Algorithm::Traefik}, arrivals);
         QCOMPARE(ui::recoveryNanos(alone), 30 * kSecond);
     }

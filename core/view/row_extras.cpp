@@ -1,6 +1,8 @@
 #include "view/row_extras.h"
 
+#include "limiters/algorithm_facts.h"
 #include "limiters/any_limiter.h"
+#include "limiters/products/product.h"
 #include "limiters/nginx_limit_req.h"
 
 #include <algorithm>
@@ -71,6 +73,53 @@ NginxWater nginxWater(const Trace& trace, std::size_t row, std::size_t first, st
     if (held) // the drain after the last, to empty
         water.points.push_back({emptyAt() * kMs, 0});
     return water;
+}
+
+LimitWindow measuredAgainst(Algorithm a, const LimiterConfig& c)
+{
+    try {
+        return ownLimit(a, c);
+    } catch (const InputError&) {
+        return {c.limit(), c.windowNanos()};
+    }
+}
+
+std::vector<std::uint32_t> maxUnitsSoFar(const Trace& trace, std::size_t row)
+{
+    const AlgorithmTrace& result = trace.results.at(row);
+    const auto& times = timesOf(trace, row);
+    const Nanos w = measuredAgainst(result.algorithm, trace.config).windowNanos;
+    const bool costs = !trace.costs.empty() && !result.kind.attempts;
+    std::vector<std::uint32_t> prefix(times.size() + 1, 0);
+    // Two pointers over the admitted decisions: units inside (t_i - W, t_i].
+    std::vector<std::pair<Nanos, std::int64_t>> admitted; // (time, units), a sliding queue
+    std::size_t head = 0;
+    std::int64_t inside = 0, best = 0;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        if (verdictAt(result, i) != Verdict::Denied) {
+            const std::int64_t units = costs ? trace.costs[i] : 1;
+            admitted.emplace_back(times[i], units);
+            inside += units;
+            while (admitted[head].first <= times[i] - w)
+                inside -= admitted[head++].second;
+            best = std::max(best, inside);
+        }
+        prefix[i + 1] = std::uint32_t(std::min<std::int64_t>(best, std::numeric_limits<std::uint32_t>::max()));
+    }
+    return prefix;
+}
+
+UnitsOvershoot unitsOvershoot(const Trace& trace, std::size_t row)
+{
+    const AlgorithmTrace& result = trace.results.at(row);
+    const LimiterConfig& c = trace.config;
+    const bool own = isProduct(result.algorithm) && ProductParams(result.algorithm, c).given();
+    const LimitWindow limit = measuredAgainst(result.algorithm, c);
+    UnitsOvershoot out;
+    out.units = result.unitsSoFar ? result.unitsSoFar->back() : maxUnitsSoFar(trace, row).back();
+    out.quota = own ? limit.limit : facts(result.algorithm).reads == ConfigUse::LimitWindow ? c.limit() : c.capacity();
+    out.overshoot = LimitWindow{out.quota, limit.windowNanos}.overshoot(out.units);
+    return out;
 }
 
 } // namespace ratelab

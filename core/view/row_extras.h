@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "limiters/products/own_limit.h"
 
 #include <cstdint>
 #include <span>
@@ -36,5 +37,27 @@ struct AttemptBuckets {
 // attemptBuckets counts run's attempts in buckets of a round width (1, 2 or 5 times a power of
 // ten ns) of at least (to - from) / buckets, from `from` on, as many as reach `to` (at most `buckets`).
 AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int buckets);
+
+// measuredAgainst is the limit and window row `a` is measured against: ownLimit (a product given
+// its own options: its own), RateLab's L and W where the product refuses its options.
+LimitWindow measuredAgainst(Algorithm a, const LimiterConfig& c);
+
+// maxUnitsSoFar returns, for decisions 0..n of result `row`, prefix[i]: the most units admitted
+// inside any interval (s - W, s] of the row's own W among its first i decisions (prefix[0] = 0),
+// where a request's units are its cost. Saturates at 2^32 - 1.
+std::vector<std::uint32_t> maxUnitsSoFar(const Trace& trace, std::size_t row);
+
+// UnitsOvershoot is a row's overshoot counted in the units its limit counts (request costs): the
+// most units in a window over the quota they are measured against.
+struct UnitsOvershoot {
+    std::uint32_t units = 0;
+    std::int64_t quota = 0;
+    double overshoot = 0;
+};
+
+// unitsOvershoot measures row `row` of a trace with costs (not a clients or layered row): its
+// units in a window (unitsSoFar's last, else counted) over its own limit (a product given its
+// options), the Limits' L (a window limiter) or capacity (a bucket).
+UnitsOvershoot unitsOvershoot(const Trace& trace, std::size_t row);
 
 } // namespace ratelab

@@ -3,6 +3,7 @@
 #include "limiters/products/own_limit.h"
 #include "limiters/products/product.h"
 #include "scenario/rows.h"
+#include "view/row_extras.h"
 
 #include <climits>
 #include <cstdint>
@@ -32,17 +33,6 @@ public:
 private:
     QHeaderView* m_header;
 };
-
-// ownOf is the limit and window a row is measured against (ownLimit: a product given its own
-// options, its own), RateLab's L and W where the product refuses them.
-LimitWindow ownOf(Algorithm a, const LimiterConfig& c)
-{
-    try {
-        return ownLimit(a, c);
-    } catch (const InputError&) {
-        return {c.limit(), c.windowNanos()};
-    }
-}
 
 // ownGiven is true for a product row given its own options: measured against its own limit.
 bool ownGiven(Algorithm a, const LimiterConfig& c) { return isProduct(a) && ProductParams(a, c).given(); }
@@ -82,47 +72,12 @@ SummaryTable::SummaryTable(QWidget* parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
-std::vector<std::uint32_t> maxUnitsInWindow(const Trace& trace, std::size_t row)
-{
-    const AlgorithmTrace& result = trace.results.at(row);
-    const auto& times = timesOf(trace, row);
-    const Nanos w = ownOf(result.algorithm, trace.config).windowNanos;
-    const bool costs = !trace.costs.empty() && !result.kind.attempts;
-    std::vector<std::uint32_t> prefix(times.size() + 1, 0);
-    // Two pointers over the admitted decisions: units inside (t_i - W, t_i].
-    std::vector<std::pair<Nanos, std::int64_t>> admitted; // (time, units), a sliding queue
-    std::size_t head = 0;
-    std::int64_t inside = 0, best = 0;
-    for (std::size_t i = 0; i < times.size(); ++i) {
-        if (verdictAt(result, i) != Verdict::Denied) {
-            const std::int64_t units = costs ? trace.costs[i] : 1;
-            admitted.emplace_back(times[i], units);
-            inside += units;
-            while (admitted[head].first <= times[i] - w)
-                inside -= admitted[head++].second;
-            best = std::max(best, inside);
-        }
-        prefix[i + 1] = std::uint32_t(std::min<std::int64_t>(best, UINT32_MAX));
-    }
-    return prefix;
-}
-
-void SummaryTable::buildMaxSoFar()
-{
-    m_maxSoFar.clear();
-    if (!m_trace)
-        return;
-    for (std::size_t r = 0; r < m_trace->results.size(); ++r)
-        m_maxSoFar.push_back(maxUnitsInWindow(*m_trace, r));
-}
-
 void SummaryTable::setFrame(const Frame& frame)
 {
     if (!frame.trace)
         return;
     const auto& results = frame.trace->results;
     m_trace = frame.trace;
-    m_maxSoFar.clear();
     fill(results);
     fitLastColumn();
     updateGeometry();
@@ -163,7 +118,7 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         cell(r, 4, locale.toString(m.maxInWindow));
         cell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
         const bool own = ownGiven(result.algorithm, m_trace->config) && !result.kind.layered;
-        const LimitWindow limit = ownOf(result.algorithm, m_trace->config);
+        const LimitWindow limit = measuredAgainst(result.algorithm, m_trace->config);
         if (own) { // what its row is measured against: the product's own limit, not the Limits'
             const std::string_view title = algorithmTitle(result.algorithm);
             const QString name = QString::fromUtf8(title.data(), qsizetype(title.size()));
@@ -179,13 +134,10 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         // With costs the limit counts units: the overshoot is the units in a window over L (a
         // product given its own options: over its own limit).
         if (!m_trace->costs.empty() && !result.kind.attempts && !result.kind.layered) {
-            const std::uint32_t units = maxUnitsInWindow(*m_trace, std::size_t(r)).back();
-            const std::int64_t quota = own ? limit.limit
-                                           : facts(result.algorithm).reads == ConfigUse::LimitWindow ? m_trace->config.limit()
-                                                                                                    : m_trace->config.capacity();
-            cell(r, 5, QString::number(LimitWindow{quota, limit.windowNanos}.overshoot(units), 'f', 2) + "x");
+            const UnitsOvershoot o = unitsOvershoot(*m_trace, std::size_t(r));
+            cell(r, 5, QString::number(o.overshoot, 'f', 2) + "x");
             item(r, 5)->setToolTip(tr("%1 units admitted in one window (requests weighted by their cost) of a quota of %2")
-                                       .arg(units).arg(qint64(quota)));
+                                       .arg(o.units).arg(qint64(o.quota)));
         }
         if (result.kind.layered) // each layer holds its own
             cell(r, 6, tr("per layer"));
@@ -231,16 +183,15 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
     horizontalHeaderItem(4)->setText(tr("Max in a window") + soFar);
     // Max in a window follows the playhead too: the most admitted in a window among the
     // decisions shown (replaced by the totals again at the end).
-    if (upTo && m_trace && m_maxSoFar.empty())
-        buildMaxSoFar();
     for (int r = 0; r < rowCount() && m_trace && r < int(m_trace->results.size()); ++r) {
         const AlgorithmTrace& result = m_trace->results[std::size_t(r)];
         const Counts& c = counts.row(std::size_t(r));
         const std::size_t shown = std::size_t(c.admitted + c.denied);
-        if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.kind.layered)
+        const auto& soFar = result.unitsSoFar; // made with the frame (maxUnitsSoFar)
+        if (!upTo || !soFar || soFar->empty() || result.kind.layered)
             item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
         else if (m_trace->costs.empty() || result.kind.attempts)
-            item(r, 4)->setText(locale.toString(qint64(m_maxSoFar[std::size_t(r)].at(std::min(shown, m_maxSoFar[std::size_t(r)].size() - 1)))));
+            item(r, 4)->setText(locale.toString(qint64(soFar->at(std::min(shown, soFar->size() - 1)))));
     }
     const QString when = upTo ? tr("up to the playhead at %1 s").arg(QString::fromStdString(explainSeconds(*upTo)))
                               : tr("over the whole scenario");

@@ -384,15 +384,16 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         onEachRow(all, [&](std::size_t r) {
             if (std::find(plain.begin(), plain.end(), r) == plain.end()) {
                 f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns, cancel);
-                f.extras[r] = rowLines(*t, r, f.rows[r], columns);
-                return;
+            } else {
+                ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs,
+                                                    f.range.from, f.range.to, columns, cancel, lookback.get());
+                t->results[r] = std::move(one.trace);
+                t->results[r].bound = boundReach(*scenario, t->arrivals, t->results[r], r);
+                f.rows[r] = std::move(one.row);
             }
-            ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs, f.range.from,
-                                                f.range.to, columns, cancel, lookback.get());
-            t->results[r] = std::move(one.trace);
-            t->results[r].bound = boundReach(*scenario, t->arrivals, t->results[r], r);
-            f.rows[r] = std::move(one.row);
             f.extras[r] = rowLines(*t, r, f.rows[r], columns);
+            // Max in a window at every playhead, made here once a trace, so the table only reads it.
+            t->results[r].unitsSoFar = std::make_shared<const std::vector<std::uint32_t>>(maxUnitsSoFar(*t, r));
         });
         f.trace = std::move(t);
     } catch (const InputError& e) {
