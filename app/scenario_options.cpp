@@ -50,14 +50,7 @@ std::optional<T> read(const QCommandLineParser& p, const QString& name, const st
 // seconds parses a duration that must be >= 0, or > 0 when `positive`.
 std::function<Nanos(std::string_view)> seconds(bool positive)
 {
-    return [positive](std::string_view text) {
-        const Nanos t = parseSeconds(text);
-        if (positive && t <= 0)
-            throw InputError("must be greater than 0 s (got " + formatSeconds(t) + ")");
-        if (t < 0)
-            throw InputError("must not be negative (got " + formatSeconds(t) + ")");
-        return t;
-    };
+    return [positive](std::string_view text) { return parseDuration(text, positive); };
 }
 
 std::function<std::int64_t(std::string_view)> integerIn(std::int64_t min, std::int64_t max)

@@ -207,6 +207,16 @@ std::string quoted(std::string_view text)
     return "'" + s + "'";
 }
 
+Nanos parseDuration(std::string_view text, bool positive)
+{
+    const Nanos t = parseSeconds(text);
+    if (positive && t <= 0)
+        throw InputError("must be greater than 0 s (got " + formatSeconds(t) + ")");
+    if (t < 0)
+        throw InputError("must not be negative (got " + formatSeconds(t) + ")");
+    return t;
+}
+
 Nanos parseSeconds(std::string_view text)
 {
     const Decimal d = parseDecimal(text);

@@ -27,6 +27,10 @@ public:
 // are; callers that need a non-negative time check the sign themselves.
 Nanos parseSeconds(std::string_view text);
 
+// parseDuration reads a duration as parseSeconds does that must be 0 s or more, or more than
+// 0 s when `positive`; it throws InputError saying which ("must not be negative (got -1 s)").
+Nanos parseDuration(std::string_view text, bool positive = false);
+
 // parseRate parses a positive number of tokens per second into an exact Rate: a decimal ("2.5",
 // "1e-3") or a fraction of two whole numbers ("3/7", as Rate::exactText writes it). It throws
 // InputError for a value that is not a number, is 0 or negative, or cannot be held exactly.

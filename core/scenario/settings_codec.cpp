@@ -12,15 +12,7 @@ namespace {
 using ClusterOptions = ClusterConfig::Options;
 
 // seconds parses a time of 0 s or more, or of more than 0 s when `positive`.
-Nanos seconds(std::string_view text, bool positive = false)
-{
-    const Nanos t = parseSeconds(text);
-    if (positive && t <= 0)
-        throw InputError("must be greater than 0 s (got " + formatSeconds(t) + ")");
-    if (t < 0)
-        throw InputError("must not be negative (got " + formatSeconds(t) + ")");
-    return t;
-}
+Nanos seconds(std::string_view text, bool positive = false) { return parseDuration(text, positive); }
 
 // byId returns the value whose id is text, or refuses it naming what it is and the known ids.
 template <typename All, typename Id, typename FromId>
