@@ -12,7 +12,7 @@
 
 namespace ratelab::app {
 
-void addClusterOptions(QCommandLineParser& parser)
+void addClusterOptions(QCommandLineParser& parser, bool backend)
 {
     parser.addOptions({
         {"nodes", "Cluster: number of nodes, 1 to 64 (default 1).", "N"},
@@ -42,10 +42,13 @@ void addClusterOptions(QCommandLineParser& parser)
          "From T seconds on, a new limit, capacity or rate (repeatable), e.g. 10:limit=20; each limiter keeps its "
          "state (tokens capped at the new capacity). Capacity and rate not named follow the limit if they did.",
          "T:limit=L,capacity=C,rate=R"},
-        {"backend", "Cluster: simulated (default) or redis (coordination shared, through the Lua scripts).", "name"},
-        {"redis", "Cluster: Redis address host:port or unix:/path (default: start a private redis-server).",
-         "address"},
     });
+    if (backend)
+        parser.addOptions({
+            {"backend", "Cluster: simulated (default) or redis (coordination shared, through the Lua scripts).", "name"},
+            {"redis", "Cluster: Redis address host:port or unix:/path (default: start a private redis-server).",
+             "address"},
+        });
 }
 
 void applyClusterOptions(const QCommandLineParser& p, Scenario& s)

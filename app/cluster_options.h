@@ -18,8 +18,9 @@ struct BackendOptions {
     std::string redisAddress; // --redis; empty: start a private redis-server
 };
 
-// addClusterOptions declares the cluster and backend options on a parser.
-void addClusterOptions(QCommandLineParser& parser);
+// addClusterOptions declares the cluster options on a parser, and the backend options with
+// `backend` (compare decides through Redis; replay and sweep do not).
+void addClusterOptions(QCommandLineParser& parser, bool backend = true);
 
 // applyClusterOptions overrides the cluster of s with the cluster options given (a scenario
 // without one gains it). Changing the coordination drops the old mode's latency or sync. It

@@ -7,6 +7,7 @@
 #include "report/report.h"
 #include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
+#include "cluster_options.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
 
@@ -110,7 +111,7 @@ QByteArray perKeyCsv(const Traffic& traffic, const std::vector<ReplayRow>& rows)
 
 ReplayPolicy policyFromOptions(const QCommandLineParser& parser, QString& log)
 {
-    const Scenario s = scenarioFromOptions(parser, RunOptions::Absent);
+    const Scenario s = scenarioFromOptions(parser, RunOptions::Cluster);
     takeScenario(s, ScenarioCommand::Replay);
     checkScenario(s); // a split that cannot be held exactly, a change a product cannot take
     if (log.isEmpty())
@@ -128,6 +129,7 @@ ReplayPolicy policyFromOptions(const QCommandLineParser& parser, QString& log)
 int replayCommand(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
+    addClusterOptions(parser, false); // where each key's state lives: the engine's keyed store
     addTrafficOptions(parser);
     parser.addOptions({
         {"format", "Output format: json (default) or csv.", "json|csv"},

@@ -365,10 +365,10 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
     }
 
     applyCostLayerNginxOptions(p, s);
-    if (run == RunOptions::Declared) {
+    if (run == RunOptions::Declared)
         applyClientOptions(p, s);
+    if (run != RunOptions::Absent)
         applyClusterOptions(p, s);
-    }
     if (p.isSet("save-scenario")) { // checked before the run, written after it
         const QString path = p.value("save-scenario");
         QString problem = io::outputPathProblem(path);

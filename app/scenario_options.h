@@ -18,9 +18,10 @@ void addScenarioOptions(QCommandLineParser& parser);
 // scenarioFromOptions builds the scenario the options describe: a preset or scenario file when
 // one is named, else the documented defaults, with each option given overriding one value (its
 // clients and cluster too). It throws InputError naming the option and what is wrong with it.
-// RunOptions says whether the parser declares the client and cluster options (addRunOptions):
-// replay and sweep do not (their --key names a log field).
-enum class RunOptions { Declared, Absent };
+// RunOptions says which of the client and cluster options the parser declares: both
+// (addRunOptions), the cluster's alone (replay and sweep: their clients are the log's keys, and
+// their --key names a log field), or neither.
+enum class RunOptions { Declared, Cluster, Absent };
 Scenario scenarioFromOptions(const QCommandLineParser& parser, RunOptions run = RunOptions::Declared);
 
 // addRunOptions declares the options of where and for whom a scenario runs: the client options

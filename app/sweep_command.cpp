@@ -8,6 +8,7 @@
 #include "report/report.h"
 #include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
+#include "cluster_options.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
 
@@ -25,6 +26,7 @@ constexpr const char* kGridOptions[] = {"limit", "window", "capacity", "rate"};
 void addSweepOptions(QCommandLineParser& parser)
 {
     addScenarioOptions(parser);
+    addClusterOptions(parser, false); // where each key's state lives: the engine's keyed store
     addTrafficOptions(parser);
     parser.addOptions({
         {"format", "Output format: json (default) or csv.", "json|csv"},
@@ -186,7 +188,7 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
     const unsigned threads = unsigned(
         integerOption(rest, "threads", 1, 256).value_or(std::max(1u, std::thread::hardware_concurrency())));
 
-    const Scenario s = scenarioFromOptions(rest, RunOptions::Absent);
+    const Scenario s = scenarioFromOptions(rest, RunOptions::Cluster);
     takeScenario(s, ScenarioCommand::Sweep);
     checkScenario(s); // a split that cannot be held exactly
     if (log.isEmpty())

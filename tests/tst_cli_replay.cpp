@@ -142,6 +142,33 @@ private slots:
         QCOMPARE(csv.out.split('\n').at(1), QByteArray("gcra,5,4,1,0,2,1,3,16,16,192.0.2.1,4,1,2"));
     }
 
+    // The cluster options replay as compare runs them (issue 30: replay on the engine's keyed
+    // store). kLog's requests: 0 A@0, 1 B@0, 2 A@1, 3 A@2, 4 A@11 (s); round robin over 2 nodes
+    // sends 0, 2, 4 to node 1 and 1, 3 to node 2. Fixed window 1 per 10 s: local nodes each keep
+    // A's count, so A@2 on node 2 passes (4 admitted); one shared store admits as one server (3).
+    void replayOnACluster()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, kLog);
+        const QStringList base{"replay", log, "--limit", "1", "--window", "10", "--algorithms", "fixed_window"};
+        const auto allowed = [&](const QStringList& more) {
+            const Run r = runRatelab(base + more);
+            return r.code == 0 ? row(parseJson(r.out), "fixed_window")["allowed"].toInt() : -r.code;
+        };
+        QCOMPARE(allowed({}), 3);
+        QCOMPARE(allowed({"--nodes", "2", "--coordination", "local"}), 4);
+        QCOMPARE(allowed({"--nodes", "2", "--coordination", "shared"}), 3);
+        // From 1 s on, 2 per 10 s (the count kept): A@2 finds 1 of 2 and passes.
+        QCOMPARE(allowed({"--change", "1:limit=2"}), 4);
+        const Run sweep = runRatelab({"sweep", log, "--limit", "1:2:1", "--algorithms", "fixed_window", "--nodes", "2",
+                                      "--coordination", "local", "--format", "csv"});
+        QVERIFY2(sweep.code == 0, sweep.err.constData());
+        const Run redis = runRatelab(base + QStringList{"--backend", "redis"}); // replay decides on the model only
+        QCOMPARE(redis.code, 2);
+        QVERIFY(redis.out.isEmpty());
+        QCOMPARE(redis.err, QByteArray("ratelab: Unknown option 'backend'.\n"));
+    }
+
     void badInputIsOneLine()
     {
         QTemporaryDir dir;
