@@ -16,6 +16,7 @@
 #include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
 #include "scenario_options.h"
+#include "version.h"
 
 #include <QCoreApplication>
 
@@ -136,7 +137,7 @@ int runCli(int argc, char** argv)
         return 0;
     }
     if (argc == 2 && (std::strcmp(first, "--version") == 0 || std::strcmp(first, "-v") == 0)) {
-        std::cout << "ratelab " << PROJECT_VERSION << "\n";
+        std::cout << versionText() << "\n";
         return 0;
     }
     if (argc == 1 || first[0] == '-' || find(kGuiCommands, first)

@@ -1,5 +1,6 @@
 #include "gui.h"
 
+#include "version.h"
 #include "window/documentactions.h"
 #include "window/mainwindow.h"
 #include "presets.h"
@@ -75,7 +76,7 @@ int runGui(int argc, char** argv)
         return 0;
     }
     if (parser.isSet("version")) {
-        std::cout << "ratelab " << PROJECT_VERSION << "\n";
+        std::cout << versionText() << "\n";
         return 0;
     }
     if (!parser.positionalArguments().isEmpty())
