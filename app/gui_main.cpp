@@ -3,9 +3,13 @@
 #include "gui.h"
 #include "guicommands.h"
 
+#include <QGuiApplication>
+
 int main(int argc, char** argv)
 {
     if (const auto status = ratelab::app::runGuiCommand(argc, argv))
         return *status;
+    // The window belongs to the installed desktop entry (packaging/): its name and icon in docks.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ratelab"));
     return ratelab::app::runGui(argc, argv);
 }
