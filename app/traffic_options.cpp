@@ -16,15 +16,22 @@ void addTrafficOptions(QCommandLineParser& parser)
     parser.addPositionalArgument("LOG", "The access log (plain or .gz): nginx/Apache combined or common, an nginx "
                                         "log_format with $msec, JSON lines, or CSV with a header.");
     parser.addOptions({
-        {"log-format", "The log's format: auto (default), combined, common, msec, json, csv.", "name"},
+        {"log-format", "The log's format: auto (default: what most of the first 100 lines look like), combined, common, "
+                       "msec, json, csv, or 'nginx:FORMAT' with the nginx log_format string (or the whole log_format "
+                       "directive), read by its named variables ($msec, $time_local, $remote_addr, $request...).",
+         "name"},
         {"key", "Whose limiter a request counts against: ip (default, the client address), user ($remote_user), or a "
-                "JSON/CSV field.",
+                "JSON/CSV field or log_format variable (http_x_api_key).",
          "ip|user|FIELD"},
-        {"time-field", "JSON/CSV: the field holding the time (epoch seconds, ISO 8601; default time).", "FIELD"},
-        {"cost-field", "JSON/CSV: the field holding each request's cost (default: every request costs --cost).",
+        {"time-field", "JSON/CSV: the field holding the time (epoch seconds, ISO 8601; default time); log_format: the "
+                       "variable (default $msec, else $time_iso8601, else $time_local).",
+         "FIELD"},
+        {"cost-field", "JSON/CSV/log_format: the field or variable holding each request's cost (default: every "
+                       "request costs --cost).",
          "FIELD"},
         {"path", "Replay only requests whose path starts with this (e.g. /api/login).", "PREFIX"},
-        {"path-field", "JSON/CSV: the field holding the path (default path, else the request line in 'request').",
+        {"path-field", "JSON/CSV/log_format: the field or variable holding the path (default path, else the request "
+                       "line in 'request').",
          "FIELD"},
         {"strict", "Refuse the log at its first unreadable line instead of counting and skipping it."},
     });
@@ -63,11 +70,17 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log)
 {
     TrafficOptions o;
     if (p.isSet("log-format")) {
-        const auto f = logFormatFromId(p.value("log-format").toStdString());
-        if (!f)
-            throw InputError("--log-format: unknown format " + ratelab::quoted(p.value("log-format").toStdString())
-                             + " (known: auto, combined, common, msec, json, csv)");
-        o.format = *f;
+        const QString value = p.value("log-format");
+        const auto f = logFormatFromId(value.toStdString());
+        if (value.startsWith("nginx:")) {
+            o.format = LogFormat::Nginx;
+            o.nginxLogFormat = value.mid(6).toStdString();
+        } else if (!f || *f == LogFormat::Nginx) {
+            throw InputError("--log-format: unknown format " + ratelab::quoted(value.toStdString())
+                             + " (known: auto, combined, common, msec, json, csv, 'nginx:LOG_FORMAT')");
+        } else {
+            o.format = *f;
+        }
     }
     const auto field = [&](const char* name, std::string& out) {
         if (!p.isSet(name))
@@ -99,6 +112,11 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log)
 QStringList trafficWarnings(const Traffic& t)
 {
     QStringList w;
+    if (!t.firstLineCut.empty())
+        w << QString("line 1 skipped: it does not read as %1 (%2); a line cut short, as tail -c leaves it?")
+                 .arg(QString::fromStdString(std::string(logFormatId(t.format))), QString::fromStdString(t.firstLineCut));
+    if (t.comments > 0)
+        w << QString("%1 comment line%2 (#...) skipped").arg(t.comments).arg(t.comments > 1 ? "s" : "");
     if (t.wholeSeconds)
         w << "the log's times are whole seconds: every second is one instant (all its requests arrive together)";
     if (t.unreadable > 0) {

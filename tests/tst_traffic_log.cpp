@@ -216,7 +216,7 @@ private slots:
         QCOMPARE(t.firstErrors.size(), std::size_t(5));
         QCOMPARE(t.firstErrors.front().line, std::int64_t(2));
         QCOMPARE(t.firstErrors.back().line, std::int64_t(6));
-        QVERIFY(errorOf([&] { parse("junk\njunk\n"); }).find("no request to replay (2 unreadable lines, line 1:")
+        QVERIFY(errorOf([&] { parse("junk\njunk\n"); }).find("test.log: no line of the first 2 looks like a log line (line 1: 'junk')")
                 != std::string::npos);
         QVERIFY(errorOf([&] { parse(""); }).find("it is empty") != std::string::npos);
         // A line longer than 64 KiB is one unreadable line, and the next line is read.

@@ -24,34 +24,6 @@ struct StringHash {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-// detectFormat names the format of a log from its first non-blank line.
-LogFormat detectFormat(std::string_view line)
-{
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
-        line.remove_prefix(1);
-    if (!line.empty() && line.front() == '{')
-        return LogFormat::Json;
-    const std::size_t open = line.find('[');
-    if (open != std::string_view::npos && line.find(']', open) != std::string_view::npos
-        && line.find('"') != std::string_view::npos) {
-        // combined ends with two more quoted fields (referer, user agent) after status and bytes
-        std::size_t quotes = std::count(line.begin(), line.end(), '"');
-        return quotes >= 6 ? LogFormat::Combined : LogFormat::Common;
-    }
-    // A custom log_format with $msec has a word of seconds with decimals between spaces; a CSV
-    // header has none (its names are not numbers).
-    for (std::size_t at = 0; at < line.size();) {
-        const std::size_t end = std::min(line.find_first_of(" \t", at), line.size());
-        Nanos t = 0;
-        bool fraction = false;
-        if (detail::parseDecimalSeconds(line.substr(at, end - at), t, fraction) && fraction)
-            return LogFormat::Msec;
-        at = end + 1;
-    }
-    return line.find(',') != std::string_view::npos || line.find('\t') != std::string_view::npos ? LogFormat::Csv
-                                                                                              : LogFormat::Msec;
-}
-
 // Reader turns lines into Traffic: it interns keys, keeps absolute times, and counts what it
 // could not read.
 class Reader {
@@ -63,23 +35,86 @@ public:
         ++m_t.lines;
         if (!text.empty() && text.back() == '\r')
             text.remove_suffix(1);
-        if (text.find_first_not_of(" \t") == std::string_view::npos)
+        if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte order mark: at the file's start, or where files were joined
+            text.remove_prefix(3);
+        const std::size_t first = text.find_first_not_of(" \t");
+        if (first == std::string_view::npos)
             return;
+        if (text[first] == '#') {
+            ++m_t.comments;
+            return;
+        }
         if (!m_parser) {
-            m_t.format = m_options.format == LogFormat::Auto ? detectFormat(text) : m_options.format;
-            m_parser = std::make_unique<detail::LineParser>(m_t.format, m_options);
-            if (m_t.format == LogFormat::Csv) {
-                try {
-                    m_parser->header(text);
-                } catch (const InputError& e) {
-                    throw InputError(m_name + ":" + std::to_string(m_t.lines) + ": " + e.what());
-                }
-                return;
+            m_sample.push_back({m_t.lines, std::string(text)});
+            if (m_options.format != LogFormat::Auto || m_sample.size() >= kSampleLines)
+                start();
+            return;
+        }
+        handle(text, m_t.lines);
+    }
+
+    // tooLong reports a line longer than kMaxLineBytes (its text is not kept).
+    void tooLong()
+    {
+        ++m_t.lines;
+        bad("longer than " + std::to_string(kMaxLineBytes) + " bytes", m_t.lines);
+    }
+
+    Traffic finish()
+    {
+        if (!m_parser && !m_sample.empty())
+            start();
+        if (m_t.times.empty()) {
+            std::string why = m_t.filtered > 0 ? std::to_string(m_t.filtered) + " requests, none under --path "
+                                                     + ratelab::quoted(m_options.pathPrefix)
+                              : m_t.unreadable > 0 ? std::to_string(m_t.unreadable) + " unreadable lines, line "
+                                                         + std::to_string(m_t.firstErrors.front().line) + ": "
+                                                         + m_t.firstErrors.front().reason
+                              : !m_t.firstLineCut.empty() ? "line 1: " + m_t.firstLineCut
+                              : m_t.comments > 0          ? "it holds only comment lines"
+                                                          : "it is empty";
+            throw InputError(m_name + ": no request to replay (" + why + ")");
+        }
+        m_t.wholeSeconds = !m_fraction;
+        sortByTime();
+        m_t.startEpochNanos = m_t.times.front();
+        for (Nanos& t : m_t.times)
+            t -= m_t.startEpochNanos;
+        m_t.times.shrink_to_fit();
+        m_t.keys.shrink_to_fit();
+        return std::move(m_t);
+    }
+
+private:
+    // start decides the format (given, or from the sample) and reads the sample's lines.
+    void start()
+    {
+        m_t.format = m_options.format == LogFormat::Auto ? detail::decideFormat(m_sample, m_name) : m_options.format;
+        m_parser = std::make_unique<detail::LineParser>(m_t.format, m_options);
+        const std::vector<detail::SampleLine> sample = std::move(m_sample);
+        m_sample.clear();
+        for (const detail::SampleLine& l : sample)
+            handle(l.text, l.number);
+    }
+
+    // handle reads one line that is not blank or a comment: a CSV header first, then requests.
+    void handle(std::string_view text, std::int64_t number)
+    {
+        if (m_t.format == LogFormat::Csv && !m_headerRead) {
+            m_headerRead = true;
+            try {
+                m_parser->header(text);
+            } catch (const InputError& e) {
+                throw InputError(m_name + ":" + std::to_string(number) + ": " + e.what());
             }
+            return;
         }
         const std::string reason = m_parser->parse(text, m_parsed);
         if (!reason.empty()) {
-            bad(reason);
+            if (number == 1) // the file's first line: `tail -c` cuts it; set aside, not unreadable
+                m_t.firstLineCut = reason;
+            else
+                bad(reason, number);
             return;
         }
         if (!m_options.pathPrefix.empty() && !m_parsed.path.starts_with(m_options.pathPrefix)) {
@@ -104,42 +139,13 @@ public:
             m_t.costs.push_back(m_parsed.cost);
     }
 
-    // tooLong reports a line longer than kMaxLineBytes (its text is not kept).
-    void tooLong()
-    {
-        ++m_t.lines;
-        bad("longer than " + std::to_string(kMaxLineBytes) + " bytes");
-    }
-
-    Traffic finish()
-    {
-        if (m_t.times.empty()) {
-            std::string why = m_t.filtered > 0 ? std::to_string(m_t.filtered) + " requests, none under --path "
-                                                     + ratelab::quoted(m_options.pathPrefix)
-                              : m_t.unreadable > 0 ? std::to_string(m_t.unreadable) + " unreadable lines, line "
-                                                         + std::to_string(m_t.firstErrors.front().line) + ": "
-                                                         + m_t.firstErrors.front().reason
-                                                   : "it is empty";
-            throw InputError(m_name + ": no request to replay (" + why + ")");
-        }
-        m_t.wholeSeconds = !m_fraction;
-        sortByTime();
-        m_t.startEpochNanos = m_t.times.front();
-        for (Nanos& t : m_t.times)
-            t -= m_t.startEpochNanos;
-        m_t.times.shrink_to_fit();
-        m_t.keys.shrink_to_fit();
-        return std::move(m_t);
-    }
-
-private:
-    void bad(const std::string& reason)
+    void bad(const std::string& reason, std::int64_t number)
     {
         if (m_options.strict)
-            throw InputError(m_name + ":" + std::to_string(m_t.lines) + ": " + reason + " (--strict)");
+            throw InputError(m_name + ":" + std::to_string(number) + ": " + reason + " (--strict)");
         ++m_t.unreadable;
         if (m_t.firstErrors.size() < m_options.errorsKept)
-            m_t.firstErrors.push_back({m_t.lines, reason});
+            m_t.firstErrors.push_back({number, reason});
     }
 
     std::uint32_t intern(std::string_view key)
@@ -178,6 +184,8 @@ private:
     std::string m_name;
     Traffic m_t;
     std::unique_ptr<detail::LineParser> m_parser;
+    std::vector<detail::SampleLine> m_sample; // the lines read before the format is decided
+    bool m_headerRead = false;
     detail::ParsedLine m_parsed;
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_ids;
     Nanos m_latest = 0;
@@ -247,6 +255,7 @@ std::string_view logFormatId(LogFormat f)
     case LogFormat::Common: return "common";
     case LogFormat::Msec: return "msec";
     case LogFormat::Json: return "json";
+    case LogFormat::Nginx: return "nginx";
     case LogFormat::Csv: break;
     }
     return "csv";
@@ -255,7 +264,7 @@ std::string_view logFormatId(LogFormat f)
 std::optional<LogFormat> logFormatFromId(std::string_view id)
 {
     for (LogFormat f : {LogFormat::Auto, LogFormat::Combined, LogFormat::Common, LogFormat::Msec, LogFormat::Json,
-                        LogFormat::Csv})
+                        LogFormat::Csv, LogFormat::Nginx})
         if (logFormatId(f) == id)
             return f;
     return std::nullopt;

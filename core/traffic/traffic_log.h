@@ -1,6 +1,13 @@
 // Reading real traffic: access logs (nginx/Apache `combined` and `common`, an nginx log_format
-// with `$msec`), JSON lines and CSV with a header, plain or gzip-compressed, into compact arrays
-// of times, key ids and costs (semantics.md, "Replaying real traffic").
+// with `$msec`, or any nginx log_format string given, read by its named variables), JSON lines
+// and CSV with a header, plain or gzip-compressed, into compact arrays of times, key ids and
+// costs (semantics.md, "Replaying real traffic").
+//
+// The format, when not given, is the one most of a sample of lines (the first kSampleLines that
+// are not blank or comments) look like; the file's first line does not vote, since `tail -c`
+// leaves it cut. Lines starting with '#' are comments, counted and skipped; a UTF-8 byte order
+// mark at the start of a line is skipped; a first line that does not read is set aside with a
+// warning (a line cut short), not counted as unreadable.
 //
 // Times are exact: a log's decimal seconds are read digit by digit into integer nanoseconds,
 // never through a double, and made relative to the earliest request (its absolute time is kept).
@@ -22,16 +29,23 @@
 
 namespace ratelab {
 
-enum class LogFormat : std::uint8_t { Auto, Combined, Common, Msec, Json, Csv };
+enum class LogFormat : std::uint8_t { Auto, Combined, Common, Msec, Json, Csv, Nginx };
 
-// logFormatId names a format as the CLI does: "auto", "combined", "common", "msec", "json", "csv".
+// logFormatId names a format as the CLI does: "auto", "combined", "common", "msec", "json", "csv",
+// "nginx" (a log_format string, TrafficOptions::nginxLogFormat).
 std::string_view logFormatId(LogFormat f);
 std::optional<LogFormat> logFormatFromId(std::string_view id);
 
-// TrafficOptions say how to read a log. Field names are used by JSON lines and CSV only; the
-// access-log formats know their fields by position.
+// TrafficOptions say how to read a log. Field names are used by JSON lines, CSV and an nginx
+// log_format (its variables, "$" optional); combined, common and msec know their fields by place.
 struct TrafficOptions {
     LogFormat format = LogFormat::Auto;
+    // LogFormat::Nginx: the log_format string ("$remote_addr - [$time_local] \"$request\" $msec"),
+    // or the whole directive (log_format main '...' '...';). Its time is $msec, $time_iso8601 or
+    // $time_local (the first present in that order) unless timeField names a variable; its key
+    // is $remote_addr for "ip", $remote_user for "user", else the variable key names; its path
+    // is $request's (or $request_uri, $uri) unless pathField names a variable.
+    std::string nginxLogFormat;
     // key: "ip" (the client address: `$remote_addr`, or the JSON/CSV field named "ip"), "user"
     // (`$remote_user` in an access log) or a field name (JSON, CSV).
     std::string key = "ip";
@@ -59,7 +73,9 @@ struct Traffic {
     std::vector<std::string> keyNames; // key id -> the key as written (IPv6 addresses in their canonical form)
     Nanos startEpochNanos = 0;         // the earliest request's time in ns since 1970-01-01T00:00:00Z
     LogFormat format = LogFormat::Auto;
-    std::int64_t lines = 0;      // lines read, blank ones and a CSV header included
+    std::int64_t lines = 0;      // lines read, blank ones, comments and a CSV header included
+    std::int64_t comments = 0;   // lines starting with '#', skipped
+    std::string firstLineCut;    // why the file's first line did not read (set aside as cut short), or empty
     std::int64_t filtered = 0;   // readable requests left out by the path filter
     std::int64_t unreadable = 0; // lines that could not be read
     std::vector<LineError> firstErrors; // the first few of them
@@ -85,6 +101,9 @@ std::string formatEpoch(Nanos epochNanos);
 
 // epochFromCivil returns the seconds since 1970 of a UTC date and time (proleptic Gregorian).
 std::int64_t epochFromCivil(std::int64_t year, int month, int day, int hour, int minute, int second);
+
+// kSampleLines is how many lines (not blank, not comments) decide a log's format.
+inline constexpr std::size_t kSampleLines = 100;
 
 // kMaxTrafficLines caps the requests one log may hold (key ids and indices fit 32 bits).
 inline constexpr std::int64_t kMaxTrafficLines = 2'000'000'000;

@@ -276,7 +276,10 @@ LineParser::LineParser(LogFormat format, const TrafficOptions& options)
     m_keyIsUser = options.key == "user";
     if (accessLog && !options.costField.empty())
         throw InputError("--cost-field " + ratelab::quoted(options.costField)
-                         + ": an access log has no named fields (every request costs --cost)");
+                         + ": an access log has no named fields (every request costs --cost; or give its log_format: "
+                           "--log-format 'nginx:...')");
+    if (format == LogFormat::Nginx)
+        setUpNginx();
 }
 
 std::string LineParser::parse(std::string_view line, ParsedLine& out)
@@ -287,6 +290,7 @@ std::string LineParser::parse(std::string_view line, ParsedLine& out)
     case LogFormat::Msec: return parseMsec(line, out);
     case LogFormat::Json: return parseJson(line, out);
     case LogFormat::Csv: return parseCsv(line, out);
+    case LogFormat::Nginx: return parseNginx(line, out);
     case LogFormat::Auto: break;
     }
     return "no format";
@@ -344,12 +348,15 @@ std::string LineParser::parseMsec(std::string_view line, ParsedLine& out)
     std::vector<Field>& f = t_fields;
     if (!tokenize(line, f))
         return "an unterminated quote or bracket";
+    // The time is the first bare word of seconds since 1970 with decimals and at least nine whole
+    // digits (1973 on): $request_time, $upstream_response_time (0.004, 12.5) are durations, and
+    // may come before it.
     bool haveTime = false, haveKey = false, haveRequest = false;
     out.path = {};
     for (const Field& x : f) {
         if (x.kind == Field::Bare && !haveTime && x.text.find('.') != std::string_view::npos
             && x.text.find(':') == std::string_view::npos && !looksLikeAddress(x.text)) {
-            haveTime = parseDecimalSeconds(x.text, out.epochNanos, out.fraction);
+            haveTime = x.text.find('.') >= 9 && parseDecimalSeconds(x.text, out.epochNanos, out.fraction);
         } else if (x.kind == Field::Bare && !haveKey && looksLikeAddress(x.text)) {
             out.key = canonicalAddress(x.text, m_keyStorage);
             haveKey = true;
@@ -359,7 +366,8 @@ std::string LineParser::parseMsec(std::string_view line, ParsedLine& out)
         }
     }
     if (!haveTime)
-        return "no $msec time (seconds with decimals, 1763900000.123)";
+        return "no $msec time (seconds since 1970 with decimals, 1763900000.123; or give the log_format: --log-format "
+               "'nginx:...')";
     if (!haveKey)
         return "no client address";
     out.cost = 1;

@@ -1,9 +1,11 @@
 // LineParser, the part of the traffic reader that turns one line into a time, a key, a path and
-// a cost. Internal to core (traffic_log.cpp uses it; tests reach it through parseTraffic).
+// a cost, and the format detection that picks it. Internal to core (traffic_log.cpp uses it;
+// tests reach it through parseTraffic).
 #pragma once
 
 #include "traffic/traffic_log.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,45 @@ std::string_view requestPath(std::string_view request);
 // the text as it is for anything else.
 std::string_view canonicalAddress(std::string_view text, std::string& storage);
 
+// classifyLine names the format one line looks like (Combined, Common, Msec, Json, Csv), or Auto
+// when it looks like none.
+LogFormat classifyLine(std::string_view line);
+
+// SampleLine is one line of the sample a format is decided from: its number (from 1) and text.
+struct SampleLine {
+    std::int64_t number = 0;
+    std::string text;
+};
+
+// decideFormat returns the format that more than half of the sample's lines that look like a
+// format look like, counting combined and common as one family. The file's first line (`tail -c`
+// cuts it) decides only when no other line looks like any format. It throws InputError, naming
+// the log, the counts and the first lines that disagree, when no format holds a majority or no
+// line looks like a log line.
+LogFormat decideFormat(const std::vector<SampleLine>& sample, const std::string& name);
+
+// NginxLogFormat is an nginx log_format string: literal text and $variables. A line is split by
+// finding, after each variable, the first occurrence of the text that follows it in the format
+// (nginx escapes '"' in values as \x22, so a quote in the format is never inside a value);
+// $time_local spans its own space.
+class NginxLogFormat {
+public:
+    // The constructor reads the string ("$remote_addr - [$time_local] ...") or a whole log_format
+    // directive (log_format NAME [escape=...] '...' '...';). It throws InputError for no variable,
+    // or two variables with no text between them (nothing tells where one ends).
+    explicit NginxLogFormat(std::string_view text);
+    // index returns a variable's place among variables(), or -1.
+    int index(std::string_view name) const;
+    const std::vector<std::string>& variables() const { return m_names; }
+    // split fills values (one per variable, views into line); it returns "" or why the line does
+    // not match.
+    std::string split(std::string_view line, std::vector<std::string_view>& values) const;
+
+private:
+    std::vector<std::string> m_names;
+    std::vector<std::string> m_literals; // m_literals[i] comes before variable i; the last one after the last
+};
+
 class LineParser {
 public:
     LineParser(LogFormat format, const TrafficOptions& options);
@@ -50,6 +91,8 @@ private:
     std::string parseMsec(std::string_view line, ParsedLine& out);
     std::string parseJson(std::string_view line, ParsedLine& out);
     std::string parseCsv(std::string_view line, ParsedLine& out);
+    std::string parseNginx(std::string_view line, ParsedLine& out);
+    void setUpNginx();
     std::string finish(std::string_view keyText, std::string_view timeText, std::string_view costText,
                        bool hasCost, std::string_view pathText, ParsedLine& out);
 
@@ -64,6 +107,11 @@ private:
     std::string m_keyStorage;
     std::string m_lastClf; // the last access-log time read, and its value: a log repeats each second
     Nanos m_lastClfNanos = 0;
+    // An nginx log_format: the format, and the variable of each field (-1: absent).
+    std::unique_ptr<NginxLogFormat> m_nginx;
+    int m_nginxTime = -1, m_nginxKey = -1, m_nginxPath = -1, m_nginxCost = -1;
+    bool m_nginxRequestLine = false; // the path comes from $request ("GET /a HTTP/1.1")
+    std::vector<std::string_view> m_values;
 };
 
 } // namespace ratelab::detail
