@@ -7,8 +7,9 @@
 
 namespace ratelab::app {
 
-// importCommand reads FILE (nginx, Envoy, Traefik, Spring, Kong or express-rate-limit), prints
-// the explanation, and with --save-scenario OUT writes the scenario (written atomically).
+// importCommand reads FILE (nginx, Envoy, Traefik, Spring, Kong, express-rate-limit or
+// rate-limiter-flexible), prints the explanation, and with --save-scenario OUT writes the
+// scenario (written atomically).
 int importCommand(QCommandLineParser& parser, const QStringList& args);
 
 } // namespace ratelab::app
