@@ -126,9 +126,14 @@ ImportedConfig nginxScenario(const QString& text)
         NginxOptions options; // the burst is the capacity less one, so each layer keeps its own
         options.nodelay = l.nodelay;
         options.delay = l.delay;
-        layers.push_back({Algorithm::NginxLimitReq,
-                          LimiterConfig::make(z.rate, per, l.burst + 1, Rate::reduced(z.rate, per)).withNginx(options)});
-        (void)nginxRateThousandths(layers.back().config.rate());
+        try {
+            layers.push_back({Algorithm::NginxLimitReq,
+                              LimiterConfig::make(z.rate, per, l.burst + 1, Rate::reduced(z.rate, per)).withNginx(options)});
+            (void)nginxRateThousandths(layers.back().config.rate());
+        } catch (const InputError& e) {
+            throw InputError("nginx: line " + std::to_string(l.line) + ": limit_req zone=" + l.zone + " (" + nginxRateText(z)
+                             + ", burst " + std::to_string(l.burst) + ") is past what the model holds: " + e.what());
+        }
         out.wrote.emplace_back("zone", z.name);
         out.wrote.emplace_back("key", z.key);
         out.wrote.emplace_back("rate", nginxRateText(z));

@@ -155,19 +155,30 @@ std::int64_t admitted(const ImportedConfig& c, const std::vector<Nanos>& times)
     return n;
 }
 
+// Measured is a long-run rate: none when nothing passes once the burst is spent; whole when the
+// whole span was measured, else the `over` ns the decision budget reached.
+struct Measured {
+    bool any = false;
+    double rate = 0;
+    bool whole = true;
+    Nanos over = 0;
+};
+
 // longRunRate measures the rate the policy admits once its burst is spent: from a fresh start a
 // client sends the moment it may (again at once after an admission, at retry_after after a
 // denial), so no stream could get more. After `warm` (the longest period: the burst is long
 // spent) it counts the admissions from the first one to the first one a span later, over the
 // time between those two: a whole number of the policy's cycles, so a bucket draining one every
 // 10 ms reads exactly 100 per second and Kong's hour of 100 exactly one every 36 s. A decision
-// budget bounds the work; what it reached is measured. nullopt: nothing is admitted after warm.
-std::optional<double> longRunRate(const ImportedConfig& c, Nanos warm, Nanos span)
+// budget bounds the work: when it runs out before warm, the count starts after the first
+// instant instead, and a measure short of its span says so (whole is false).
+Measured longRunRate(const ImportedConfig& c, Nanos warm, Nanos span)
 {
     constexpr std::int64_t kBudget = 4'000'000;
     Policy p(c);
     Nanos t = 0, first = -1, last = -1;
     std::int64_t counted = 0;
+    bool reached = false, exhausted = true;
     for (std::int64_t calls = 0; calls < kBudget; ++calls) {
         const Decision d = p.decide(t);
         if (d.allowed) {
@@ -175,6 +186,7 @@ std::optional<double> longRunRate(const ImportedConfig& c, Nanos warm, Nanos spa
                 first = t;
             if (first >= 0 && t >= first + span) {
                 last = t;
+                reached = true;
                 break;
             }
             if (first >= 0) {
@@ -183,16 +195,19 @@ std::optional<double> longRunRate(const ImportedConfig& c, Nanos warm, Nanos spa
             }
             continue;
         }
-        if (d.retryAfter <= 0 || t > kMaxNanos - d.retryAfter) // kRetryNever is -1: no time helps
+        if (d.retryAfter <= 0 || t > kMaxNanos - d.retryAfter) { // kRetryNever is -1: no time helps
+            exhausted = false;
             break;
+        }
         t += d.retryAfter;
     }
-    if (first < 0 || last <= first)
-        return std::nullopt;
-    // The last admission counted closes the measured time only when the span was not reached.
-    const bool reached = last >= first + span;
+    if (first < 0 && exhausted && warm > 1)
+        return longRunRate(c, 1, span); // the budget ends before warm: measure what it reaches
+    // Without the span reached, the last admission counted closes the measured time.
     const std::int64_t n = reached ? counted : counted - 1;
-    return n <= 0 ? std::optional<double>() : std::optional<double>(double(n) / (double(last - first) / 1e9));
+    if (first < 0 || last <= first || n <= 0)
+        return {};
+    return {true, double(n) / (double(last - first) / 1e9), reached && warm > 1, last - first};
 }
 
 std::string perSecond(double r)
@@ -238,10 +253,15 @@ std::string whatYouGet(const ImportedConfig& c)
     const double writtenPerSecond = b.count > 0 ? double(b.count) * 1e9 / double(b.per) : 0;
     const Nanos written = b.count > 0 ? std::max<Nanos>(1, b.per / b.count) : kNanosPerSecond;
     const Nanos cycle = std::max(b.longest, written);
-    const std::optional<double> measured = unlimited ? std::nullopt : longRunRate(c, cycle, std::max(4 * cycle, kNanosPerSecond));
-    const double rate = measured.value_or(0);
-    out << "  rate       " << (unlimited ? std::string("no limit") : perSecond(rate))
-        << " once the burst is spent (you wrote " << (b.count > 0 ? perSecond(writtenPerSecond) : std::string("no rate")) << ")\n";
+    const Measured measured = unlimited ? Measured{} : longRunRate(c, cycle, std::max(4 * cycle, kNanosPerSecond));
+    const double rate = measured.rate;
+    out << "  rate       "
+        << (unlimited        ? std::string("no limit")
+            : !measured.any  ? std::string("nothing once the burst is spent")
+            : measured.whole ? perSecond(rate) + " once the burst is spent"
+                             : perSecond(rate) + " over the " + seconds(measured.over)
+                                   + " measured (4,000,000 requests; a longer period may bind later)")
+        << " (you wrote " << (b.count > 0 ? perSecond(writtenPerSecond) : std::string("no rate")) << ")\n";
     out << "  window     " << (b.window > 0 ? seconds(b.window) : std::string("none: a bucket")) << "\n\nTraffic:\n";
 
     std::string surprise;
@@ -251,7 +271,7 @@ std::string whatYouGet(const ImportedConfig& c)
         surprise = "limiting is off: every request passes, however many arrive at once";
     else if (b.burst > 0 && burst != b.burst)
         surprise = "you wrote a burst of " + std::to_string(b.burst) + ", but " + std::to_string(burst) + " pass at once";
-    else if (b.count > 0 && rate < 0.99 * writtenPerSecond)
+    else if (b.count > 0 && rate < 0.99 * writtenPerSecond && measured.whole)
         surprise = "you wrote " + perSecond(writtenPerSecond) + ", but at most " + perSecond(rate) + " pass";
 
     // A page load: 27 requests 2 ms apart.

@@ -159,6 +159,12 @@ private slots:
             << QByteArray("plugins:\n- name: rate-limiting\n  config: {minute: 5, hour: 100}\n")
             << "rate       0.0277778 per second (one every 36 s) once the burst is spent (you wrote 0.0277778 per second "
                "(one every 36 s))";
+        // Kong second 1000, year 10^8: the year binds only after 10^5 s, past the 4,000,000
+        // decisions: 1001 a second (1000 admitted, one denied), so the budget ends 4 decisions
+        // into second 3996; counted from second 1, the line says how far it got.
+        QTest::newRow("kong year past the budget")
+            << QByteArray("plugins:\n- name: rate-limiting\n  config: {second: 1000, year: 100000000}\n")
+            << "rate       1000 per second over the 3995 s measured (4,000,000 requests; a longer period may bind later)";
         // Traefik average 6 per minute, burst 1: one every 10 s.
         QTest::newRow("traefik") << fileText(data("import/traefik.yaml"))
                                  << "rate       0.1 per second (one every 10 s) once the burst is spent";
