@@ -96,8 +96,6 @@ struct AlgorithmTrace {
     std::shared_ptr<const EngineRow> engine;     // a row the engine ran: its setup and log (headers)
     const ChunkedLog<LoggedAttempt>* log = nullptr; // a row the engine ran: engine's log, read in place
     std::optional<BoundReach> bound;             // a row one limiter decides: its worst case (rows.cpp)
-    // unitsSoFar, made with the frame (maxUnitsSoFar), is Max in a window at each playhead.
-    std::shared_ptr<const std::vector<std::uint32_t>> unitsSoFar;
 };
 
 // Trace is a scenario's rows over its requests (rows.h): what the app reduces and draws.

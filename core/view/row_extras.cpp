@@ -90,18 +90,20 @@ std::vector<std::uint32_t> maxUnitsSoFar(const Trace& trace, std::size_t row)
     const auto& times = timesOf(trace, row);
     const Nanos w = measuredAgainst(result.algorithm, trace.config).windowNanos;
     const bool costs = !trace.costs.empty() && !result.kind.attempts;
-    std::vector<std::uint32_t> prefix(times.size() + 1, 0);
-    // Two pointers over the admitted decisions: units inside (t_i - W, t_i].
-    std::vector<std::pair<Nanos, std::int64_t>> admitted; // (time, units), a sliding queue
+    const std::size_t n = times.size();
+    // One byte a decision, admitted or not, read once: the compact verdicts where the row keeps them.
+    std::vector<std::uint8_t> in(n);
+    for (std::size_t i = 0; i < n; ++i)
+        in[i] = verdictAt(result, i) != Verdict::Denied;
+    std::vector<std::uint32_t> prefix(n + 1, 0);
+    // Two pointers over the decisions: the units admitted inside (t_i - W, t_i].
     std::size_t head = 0;
     std::int64_t inside = 0, best = 0;
-    for (std::size_t i = 0; i < times.size(); ++i) {
-        if (verdictAt(result, i) != Verdict::Denied) {
-            const std::int64_t units = costs ? trace.costs[i] : 1;
-            admitted.emplace_back(times[i], units);
-            inside += units;
-            while (admitted[head].first <= times[i] - w)
-                inside -= admitted[head++].second;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (in[i]) {
+            inside += costs ? trace.costs[i] : 1;
+            for (; times[head] <= times[i] - w; ++head)
+                inside -= in[head] ? (costs ? trace.costs[head] : 1) : 0;
             best = std::max(best, inside);
         }
         prefix[i + 1] = std::uint32_t(std::min<std::int64_t>(best, std::numeric_limits<std::uint32_t>::max()));
@@ -116,7 +118,7 @@ UnitsOvershoot unitsOvershoot(const Trace& trace, std::size_t row)
     const bool own = isProduct(result.algorithm) && ProductParams(result.algorithm, c).given();
     const LimitWindow limit = measuredAgainst(result.algorithm, c);
     UnitsOvershoot out;
-    out.units = result.unitsSoFar ? result.unitsSoFar->back() : maxUnitsSoFar(trace, row).back();
+    out.units = maxUnitsSoFar(trace, row).back();
     out.quota = own ? limit.limit : facts(result.algorithm).reads == ConfigUse::LimitWindow ? c.limit() : c.capacity();
     out.overshoot = LimitWindow{out.quota, limit.windowNanos}.overshoot(out.units);
     return out;

@@ -56,7 +56,7 @@ struct UnitsOvershoot {
 };
 
 // unitsOvershoot measures row `row` of a trace with costs (not a clients or layered row): its
-// units in a window (unitsSoFar's last, else counted) over its own limit (a product given its
+// most units in a window (maxUnitsSoFar's last) over its own limit (a product given its
 // options), the Limits' L (a window limiter) or capacity (a bucket).
 UnitsOvershoot unitsOvershoot(const Trace& trace, std::size_t row);
 

@@ -78,6 +78,7 @@ void SummaryTable::setFrame(const Frame& frame)
         return;
     const auto& results = frame.trace->results;
     m_trace = frame.trace;
+    m_maxSoFar.clear();
     fill(results);
     fitLastColumn();
     updateGeometry();
@@ -183,15 +184,19 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
     horizontalHeaderItem(4)->setText(tr("Max in a window") + soFar);
     // Max in a window follows the playhead too: the most admitted in a window among the
     // decisions shown (replaced by the totals again at the end).
+    // Max in a window so far: core's maxUnitsSoFar, made once a trace when the playhead first
+    // leaves the end (a drag, which always shows the end, never pays for it).
+    if (upTo && m_trace && m_maxSoFar.empty())
+        for (std::size_t r = 0; r < m_trace->results.size(); ++r)
+            m_maxSoFar.push_back(maxUnitsSoFar(*m_trace, r));
     for (int r = 0; r < rowCount() && m_trace && r < int(m_trace->results.size()); ++r) {
         const AlgorithmTrace& result = m_trace->results[std::size_t(r)];
         const Counts& c = counts.row(std::size_t(r));
         const std::size_t shown = std::size_t(c.admitted + c.denied);
-        const auto& soFar = result.unitsSoFar; // made with the frame (maxUnitsSoFar)
-        if (!upTo || !soFar || soFar->empty() || result.kind.layered)
+        if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.kind.layered)
             item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
         else if (m_trace->costs.empty() || result.kind.attempts)
-            item(r, 4)->setText(locale.toString(qint64(soFar->at(std::min(shown, soFar->size() - 1)))));
+            item(r, 4)->setText(locale.toString(qint64(m_maxSoFar[std::size_t(r)].at(std::min(shown, m_maxSoFar[std::size_t(r)].size() - 1)))));
     }
     const QString when = upTo ? tr("up to the playhead at %1 s").arg(QString::fromStdString(explainSeconds(*upTo)))
                               : tr("over the whole scenario");

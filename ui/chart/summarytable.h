@@ -29,6 +29,7 @@ private:
     // otherwise every column keeps its text's width and the table scrolls sideways.
     void fitLastColumn();
     std::shared_ptr<const Trace> m_trace;
+    std::vector<std::vector<std::uint32_t>> m_maxSoFar; // per row: maxUnitsSoFar, once a trace
 };
 
 } // namespace ratelab::ui

@@ -392,8 +392,6 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
                 f.rows[r] = std::move(one.row);
             }
             f.extras[r] = rowLines(*t, r, f.rows[r], columns);
-            // Max in a window at every playhead, made here once a trace, so the table only reads it.
-            t->results[r].unitsSoFar = std::make_shared<const std::vector<std::uint32_t>>(maxUnitsSoFar(*t, r));
         });
         f.trace = std::move(t);
     } catch (const InputError& e) {
