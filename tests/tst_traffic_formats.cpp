@@ -3,6 +3,7 @@
 // wherever a line starts with one, `$request_time` before `$msec` not taken for the time, and an
 // nginx log_format string read by its named variables. Times are worked out by hand from
 // 2000-01-01T00:00:00Z = 946684800 s since 1970.
+#include "error_of.h"
 #include "cli_run.h"
 
 #include "arithmetic/decimal.h"
@@ -21,16 +22,6 @@ constexpr Nanos kS = kNanosPerSecond;
 constexpr Nanos kY2k = 946684800 * kS;
 
 Traffic parse(const std::string& text, TrafficOptions o = {}) { return parseTraffic(text, o, "test.log"); }
-
-std::string errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 std::string combined(int second, const char* ip = "192.0.2.1")
 {

@@ -1,6 +1,7 @@
 // Reading real traffic (issue 22): every format with broken lines, odd spacing, IPv6, quoted
 // fields, time zones and gzip. Each expectation is worked out by hand from the lines (the times
 // from 2000-01-01T00:00:00Z = 946684800 s since 1970, a date every epoch table lists).
+#include "error_of.h"
 #include "arithmetic/decimal.h"
 #include "traffic/traffic_log.h"
 
@@ -26,16 +27,6 @@ std::vector<std::string> keysOf(const Traffic& t)
     for (std::uint32_t k : t.keys)
         out.push_back(t.keyNames.at(k));
     return out;
-}
-
-std::string errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 void writeGzip(const std::string& path, const std::string& text, const char* mode = "wb")

@@ -24,6 +24,7 @@
 #include <optional>
 #include <stdexcept>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace ratelab {
@@ -114,6 +115,18 @@ struct RowRun {
 // or the one state of a row that starts empty or changes its limit. A policy of more than one
 // layer, and client keys on a cluster, have none.
 bool hasLevelLines(const EngineSetup& setup);
+
+// LinesOf is how a row's level lines are kept: by node or by the store of each key, and named.
+struct LinesOf {
+    bool nodes = false;
+    std::string prefix;
+    int firstNumber = 0;
+    bool numbered = true;
+};
+
+// linesOf returns how row `setup`'s level lines are kept, or none (hasLevelLines' rule,
+// level_rule.cpp).
+std::optional<LinesOf> linesOf(const EngineSetup& setup);
 
 // runRow runs one row. It throws InputError for more than kMaxAttempts attempts, a client out of
 // range, a retry or a node clock past the largest time.
