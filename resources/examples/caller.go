@@ -54,15 +54,16 @@ func main() {
 		panic(err)
 	}
 
-	// check decides one request of id: the HTTP status and the headers to send.
-	check := func(id string, cost int) (int, [][2]string) {
+	// check decides one request of id: the HTTP status and the headers to send, or Redis's
+	// error (WRONGTYPE, OOM, no connection), which is never a 429.
+	check := func(id string, cost int) (int, [][2]string, error) {
 		keys := keysFor(id)
 		v, err := rdb.EvalSha(ctx, sha, keys, cost).Int64Slice()
 		if err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") { // restarted or failed over
 			v, err = rdb.Eval(ctx, script, keys, cost).Int64Slice()
 		}
 		if err != nil {
-			panic(err)
+			return 0, nil, err
 		}
 		headers := [][2]string{
 			{"X-RateLimit-Limit", strconv.FormatInt(v[4], 10)},
@@ -74,9 +75,9 @@ func main() {
 			headers = append(headers, [2]string{"Retry-After", strconv.FormatInt(v[3], 10)})
 		}
 		if v[0] == 1 {
-			return 200, headers
+			return 200, headers, nil
 		}
-		return 429, headers
+		return 429, headers, nil
 	}
 
 	id, n := "user:42", 1
@@ -87,7 +88,11 @@ func main() {
 		n, _ = strconv.Atoi(os.Args[2])
 	}
 	for i := 0; i < n; i++ {
-		status, headers := check(id, 1)
+		status, headers, err := check(id, 1)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "caller.go: Redis answered an error, not a decision:", err)
+			os.Exit(1)
+		}
 		text := "OK"
 		if status == 429 {
 			text = "Too Many Requests"

@@ -48,4 +48,8 @@ async function check(id, cost = 1) {
     console.log();
   }
   redis.disconnect();
-})().catch((e) => { console.error(e.message); process.exit(1); });
+})().catch((e) => {
+  // WRONGTYPE, OOM, no connection: an error, never a 429.
+  console.error(`caller.js: Redis answered an error, not a decision: ${e.message}`);
+  process.exit(1);
+});

@@ -43,7 +43,10 @@ def check(ident, cost=1):
 if __name__ == "__main__":
     ident = sys.argv[1] if len(sys.argv) > 1 else "user:42"
     for _ in range(int(sys.argv[2]) if len(sys.argv) > 2 else 1):
-        status, headers = check(ident)
+        try:
+            status, headers = check(ident)
+        except redis.exceptions.RedisError as e:  # WRONGTYPE, OOM, no connection: not a denial
+            sys.exit("caller.py: Redis answered an error, not a decision: %s" % e)
         print("HTTP/1.1 %d %s" % (status, "OK" if status == 200 else "Too Many Requests"))
         for name, value in headers.items():
             print("%s: %s" % (name, value))

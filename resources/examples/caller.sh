@@ -16,9 +16,10 @@ cli() {
   esac
 }
 
-# One key per layer, all with the same {hash tag}: one slot in Redis Cluster.
-if [ "$LAYERS" -eq 1 ]; then KEYS="rl:{$ID}"; else
-  KEYS=""; i=1; while [ "$i" -le "$LAYERS" ]; do KEYS="$KEYS rl:{$ID}:$i"; i=$((i + 1)); done
+# One key per layer, all with the same {hash tag}: one slot in Redis Cluster. The keys are the
+# positional parameters, so an ID with spaces stays one key.
+if [ "$LAYERS" -eq 1 ]; then set -- "rl:{$ID}"; else
+  set --; i=1; while [ "$i" -le "$LAYERS" ]; do set -- "$@" "rl:{$ID}:$i"; i=$((i + 1)); done
 fi
 
 SHA=$(cli SCRIPT LOAD "$(cat "$SCRIPT")") # once; EVALSHA then sends 40 bytes
@@ -34,13 +35,22 @@ respond() {
   echo
 }
 
+# decision succeeds iff the reply is the script's 13 numbers, one a line. redis-cli exits 0 on an
+# error reply (WRONGTYPE, OOM, a script error), whose words must not become a 429 and its headers.
+decision() {
+  [ "$(printf '%s\n' "$1" | wc -l)" -eq 13 ] && ! printf '%s\n' "$1" | grep -qvx -- '-\{0,1\}[0-9]\{1,\}'
+}
+
 n=0
 while [ "$n" -lt "$N" ]; do
-  # shellcheck disable=SC2086 # KEYS is a list of words
-  OUT=$(cli EVALSHA "$SHA" "$LAYERS" $KEYS 1)
+  OUT=$(cli EVALSHA "$SHA" "$LAYERS" "$@" 1)
   case "$OUT" in
-    NOSCRIPT*) OUT=$(cli EVAL "$(cat "$SCRIPT")" "$LAYERS" $KEYS 1) ;; # restarted or failed over
+    NOSCRIPT*) OUT=$(cli EVAL "$(cat "$SCRIPT")" "$LAYERS" "$@" 1) ;; # restarted or failed over
   esac
+  if ! decision "$OUT"; then
+    echo "caller.sh: Redis answered an error, not a decision: $OUT" >&2
+    exit 1
+  fi
   # shellcheck disable=SC2086 # the 13 numbers, one a line
   respond $OUT
   n=$((n + 1))
