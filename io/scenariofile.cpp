@@ -183,7 +183,7 @@ Scenario Reader::read(const QJsonObject& root)
 using reading::q;
 using reading::refuse;
 
-namespace {
+namespace reading {
 
 // checkNumbersExact refuses a number literal that a double cannot hold exactly (Qt's JSON keeps
 // no number's text, only its double): 9000000000.123456789 would silently run at ...123457.
@@ -217,7 +217,7 @@ void checkNumbersExact(const QByteArray& json)
     }
 }
 
-} // namespace
+} // namespace reading
 
 LoadResult parseScenario(const QByteArray& json)
 {
@@ -234,7 +234,7 @@ LoadResult parseScenario(const QByteArray& json)
                        .arg(error.offset >= json.size() - 1 ? " (the file looks cut short)" : ""));
         if (!doc.isObject())
             refuse("not a RateLab scenario: the top level must be a JSON object");
-        checkNumbersExact(json);
+        reading::checkNumbersExact(json);
         reading::Reader reader;
         result.scenario = reader.read(doc.object());
         result.notes = reader.notes;

@@ -33,6 +33,10 @@ inline QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizet
 // typeName says what a JSON value is, for a refusal: "a number", "an object".
 QString typeName(const QJsonValue& v);
 
+// checkNumbersExact refuses a number literal of the JSON text that a double cannot hold exactly
+// (write it as a string, which is read exactly).
+void checkNumbersExact(const QByteArray& json);
+
 // knownAlgorithms lists every algorithm id, comma-separated.
 QString knownAlgorithms();
 

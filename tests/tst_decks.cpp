@@ -1,0 +1,188 @@
+// Deck files (io/deckfile.h): reading, writing and refusing them, and the shipped decks' numbers,
+// each derived by hand below and checked against the rows the app draws.
+#include "deckfile.h"
+#include "preset_rows.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ratelab;
+using namespace ratelab::io;
+
+namespace {
+
+struct Expected {
+    Algorithm algorithm;
+    std::size_t admitted;
+};
+
+std::size_t admittedOf(const AlgorithmTrace& r)
+{
+    std::size_t n = 0;
+    for (const Decision& d : decisionsOf(r))
+        n += d.allowed ? 1 : 0;
+    return n;
+}
+
+Deck shipped(const QString& id)
+{
+    const DeckLoad load = loadDeckFile(id);
+    if (!load.deck)
+        qFatal("%s", qPrintable(load.error));
+    return *load.deck;
+}
+
+// checkStep runs a step's rows and compares each with its hand-derived count; the counts of the
+// last `told` rows (those the step is about) also appear in its answer (or narrative), so the
+// text says what is drawn.
+void checkStep(const DeckStep& step, std::size_t requests, const std::vector<Expected>& rows, std::size_t told = 1)
+{
+    const Trace t = simulateRows(step.scenario);
+    QCOMPARE(t.arrivals.size(), requests);
+    QCOMPARE(t.results.size(), rows.size());
+    const QString text = QString::fromStdString(step.answer.empty() ? step.scenario.lesson : step.answer);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Expected& e = rows[i];
+        QCOMPARE(admittedOf(rowResult(t, e.algorithm)), e.admitted);
+        if (i + told >= rows.size())
+            QVERIFY2(text.contains(QString::number(e.admitted)), qPrintable(text));
+    }
+}
+
+} // namespace
+
+class TestDecks : public QObject {
+    Q_OBJECT
+private slots:
+    void fixedWindow2x()
+    {
+        const Deck d = shipped("fixed-window-2x");
+        QCOMPARE(d.steps.size(), std::size_t(4));
+        // Bursts of 10 requests 1 ms apart from 9.9 s (edge-burst), limit 10 per 10 s.
+        // Step 1, the first burst alone: all 10 in the window [0, 10) s, which allows 10.
+        checkStep(d.steps[0], 10, {{Algorithm::FixedWindow, 10}});
+        QVERIFY(d.steps[0].question.empty());
+        QCOMPARE(*d.steps[0].from, Nanos(9'800'000'000));
+        // Step 2, the second burst at 10.1 s counts in [10, 20) s: 10 + 10 = 20.
+        checkStep(d.steps[1], 20, {{Algorithm::FixedWindow, 20}});
+        QVERIFY(!d.steps[1].question.empty());
+        // Step 3, the log: at 10.1 s the ten entries of 9.9..9.909 s are all > 10.1 - 10, so the
+        // log holds 10 and denies until 19.9 s: 10.
+        checkStep(d.steps[2], 20, {{Algorithm::FixedWindow, 20}, {Algorithm::SlidingWindowLog, 10}});
+        // Step 4, the counter at 10.1 s: prev 10, e = 0.1, E = 10 * 9.9 / 10 + 0 = 9.9 < 10, admit;
+        // at 10.101 s E = 10 * 9.899 / 10 + 1 = 10.899: denied, and later ones more so: 11.
+        checkStep(d.steps[3], 20,
+                  {{Algorithm::FixedWindow, 20}, {Algorithm::SlidingWindowLog, 10}, {Algorithm::SlidingWindowCounter, 11}});
+    }
+
+    void bucketsBurstNow()
+    {
+        const Deck d = shipped("buckets-burst-now");
+        QCOMPARE(d.steps.size(), std::size_t(4));
+        // Bursts of 4, 1 ms apart, every 2 s, 32 requests; C = 5, r = 1/s, full at the start.
+        // Burst 1 at 0..0.003 s: 5 -> 1.003 tokens, 4 pass. Burst 2: 1.003 + 1.997 = 3.000,
+        // takes 3 (2.002 s leaves 0.002, 2.003 s finds 0.003). Each later burst: 0.003 + 1.997 =
+        // 2.000, 2 pass. 4 + 3 + 6 * 2 = 19.
+        checkStep(d.steps[0], 32, {{Algorithm::TokenBucket, 19}});
+        // The meter's water is C - tokens: the same 19.
+        checkStep(d.steps[1], 32, {{Algorithm::TokenBucket, 19}, {Algorithm::LeakyBucket, 19}}, 2);
+        const Trace queue = simulateRows(d.steps[2].scenario);
+        QCOMPARE(admittedOf(rowResult(queue, Algorithm::LeakyBucketQueue)), std::size_t(19));
+        // C = 10: before bursts 1-4 the bucket holds 10, 8.0, 6.0, 4.0 (each burst takes 4 and
+        // 2 s bring 2): 4 x 4 pass; then 0.003 + 1.997 = 2.0 a burst: 4 x 2. 16 + 8 = 24.
+        checkStep(d.steps[3], 32, {{Algorithm::TokenBucket, 24}});
+        QCOMPARE(d.steps[3].scenario.config.capacity(), 10);
+    }
+
+    void manyServersOneLimit()
+    {
+        const Deck d = shipped("many-servers-one-limit");
+        QCOMPARE(d.steps.size(), std::size_t(3));
+        // A request every 0.25 s from 0 to 9.75 s, 40 in all; L = 10 per 10 s, C = 10, r = 1/s.
+        // One server: the windows count all 40 in one 10 s: 10. The bucket admits request k
+        // (at k/4 s) while 10 + k/4 - k >= 1, k <= 12: 13; then when a whole token is back,
+        // k = 16, 20, ..., 36: 6 more. 19.
+        checkStep(d.steps[0], 40,
+                  {{Algorithm::FixedWindow, 10}, {Algorithm::SlidingWindowLog, 10}, {Algorithm::TokenBucket, 19}}, 3);
+        // Two servers, round robin, local: each sees 20 requests 0.5 s apart and admits its own
+        // 10 (the bucket: k/2 + 10 - k >= 1 for k <= 18, 19 of its 20): 20, 20, 38.
+        checkStep(d.steps[1], 40,
+                  {{Algorithm::FixedWindow, 20}, {Algorithm::SlidingWindowLog, 20}, {Algorithm::TokenBucket, 38}}, 3);
+        // One shared store: as one server, 10, 10, 19.
+        checkStep(d.steps[2], 40,
+                  {{Algorithm::FixedWindow, 10}, {Algorithm::SlidingWindowLog, 10}, {Algorithm::TokenBucket, 19}}, 3);
+    }
+
+    void changeLaysKeysOverThePreviousStep()
+    {
+        const DeckLoad load = parseDeck(R"({"format": "ratelab-deck", "version": 1, "title": "T", "steps": [
+            {"title": "a", "narrative": "first", "preset": "edge-burst", "focus": {"rows": ["gcra"], "pin": 3}},
+            {"title": "b", "change": {"pattern": {"n": 12}, "limit": 4}, "question": "Q?", "answer": "A."}]})");
+        QVERIFY2(load.deck, qPrintable(load.error));
+        const DeckStep& a = load.deck->steps[0];
+        const DeckStep& b = load.deck->steps[1];
+        QCOMPARE(a.scenario.title, std::string("a"));
+        QCOMPARE(a.scenario.lesson, std::string("first"));
+        QCOMPARE(a.scenario.algorithms, std::vector<Algorithm>{Algorithm::Gcra});
+        QCOMPARE(*a.pin, std::size_t(3));
+        QVERIFY(!a.hasFocus());
+        // b: the preset with n = 12 (its other pattern fields kept: a burst from 9.9 s), the
+        // limit 4, the rows of a, and no narrative of a's.
+        QCOMPARE(resolveArrivals(b.scenario).size(), std::size_t(12));
+        QCOMPARE(resolveArrivals(b.scenario).front(), Nanos(9'900'000'000));
+        QCOMPARE(b.scenario.config.limit(), 4);
+        QCOMPARE(b.scenario.algorithms, std::vector<Algorithm>{Algorithm::Gcra});
+        QCOMPARE(b.scenario.lesson, std::string());
+        QCOMPARE(b.question, std::string("Q?"));
+        QCOMPARE(b.answer, std::string("A."));
+    }
+
+    void roundTripsThroughAFile()
+    {
+        for (const QString& id : shippedDecks()) {
+            const Deck d = shipped(id);
+            QTemporaryDir dir;
+            const QString path = dir.filePath("d.ratelab-deck.json");
+            QCOMPARE(saveDeck(d, path), QString());
+            const DeckLoad again = loadDeckFile(path);
+            QVERIFY2(again.deck, qPrintable(again.error));
+            QVERIFY(*again.deck == d);
+        }
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("error");
+        const QByteArray head = R"({"format": "ratelab-deck", "version": 1, "steps": )";
+        QTest::newRow("not json") << QByteArray("{") << "not valid JSON";
+        QTest::newRow("a scenario") << QByteArray(R"({"format": "ratelab-scenario"})") << "not a RateLab deck";
+        QTest::newRow("newer") << QByteArray(R"({"format": "ratelab-deck", "version": 2, "steps": []})") << "newer than";
+        QTest::newRow("no steps") << head + "[]}" << "at least one step";
+        QTest::newRow("first is a change") << head + R"([{"title": "a", "change": {"limit": 3}}]})" << "step 1: the first step needs";
+        QTest::newRow("both sources") << head + R"([{"title": "a", "preset": "edge-burst", "scenario": {}}]})" << "not both";
+        QTest::newRow("unknown preset") << head + R"([{"title": "a", "preset": "nope"}]})" << "step 1: unknown preset 'nope'";
+        QTest::newRow("typo") << head + R"([{"title": "a", "preset": "edge-burst", "questoin": "?"}]})" << "step 1: unknown key \"questoin\"";
+        QTest::newRow("no title") << head + R"([{"preset": "edge-burst"}]})" << "step 1: a step needs a \"title\"";
+        QTest::newRow("half a span") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"from": "1"}}]})" << "both \"from\" and \"to\"";
+        QTest::newRow("span backwards") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"from": "2", "to": "1"}}]})" << "later than";
+        QTest::newRow("pin past the end") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"pin": 20}}]})" << "step 1: \"focus\".pin is request 20, but the step has 20 requests";
+        QTest::newRow("bad value in step 2") << head + R"([{"title": "a", "preset": "edge-burst"}, {"title": "b", "change": {"limit": -1}}]})" << "step 2: limit must be at least 1";
+        QTest::newRow("bad row") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"rows": ["fixed"]}}]})" << "step 1: ";
+        QTest::newRow("answer alone") << head + R"([{"title": "a", "preset": "edge-burst", "answer": "x"}]})" << "needs the \"question\"";
+        QTest::newRow("inexact number") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"from": 0.1000000000000000055511, "to": 1}}]})" << "cannot be read exactly";
+    }
+
+    void refusals()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, error);
+        const DeckLoad load = parseDeck(json);
+        QVERIFY(!load.deck);
+        QVERIFY2(load.error.contains(error), qPrintable(load.error));
+        QVERIFY(!load.error.contains('\n'));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDecks)
+#include "tst_decks.moc"
