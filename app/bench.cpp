@@ -460,7 +460,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << redisBenchJson(redis)
             << ",\n \"replay_lines_per_s\": " << formatNumber(replayFigures.linesPerSecond)
             << ", \"sweep_ms\": " << formatNumber(replayFigures.sweepMs) << ", \"sweep_point_ms\": "
-            << formatNumber(replayFigures.pointMs) << ", \"sweep_threads\": " << replayFigures.threads << "}\n";
+            << formatNumber(replayFigures.pointMs) << ", \"sweep_threads\": " << replayFigures.threads
+            << ", \"replay_bytes_per_key\": " << formatNumber(replayFigures.bytesPerKey) << "}\n";
     } else {
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
@@ -487,7 +488,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << redisBenchText(redis)
             << "Replay of a 1,000,000-line log, 10,000 keys, 7 algorithms, parsing included: "
             << number(replayFigures.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(replayFigures.sweepMs)
-            << " ms on " << replayFigures.threads << " threads (one point: " << number(replayFigures.pointMs) << " ms)\n";
+            << " ms on " << replayFigures.threads << " threads (one point: " << number(replayFigures.pointMs) << " ms)\n"
+            << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(replayFigures.bytesPerKey) << " B a key\n";
     }
     std::cout << out.str();
     return 0;

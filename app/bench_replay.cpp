@@ -3,6 +3,10 @@
 #include "replay/replay.h"
 #include "replay/sweep.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -56,6 +60,43 @@ double medianMs(F&& fn)
 
 volatile std::int64_t g_replaySink;
 
+// keyLog is kLines combined-format lines over an hour, line i from address i % keys.
+std::string keyLog(int keys)
+{
+    std::string text;
+    text.reserve(std::size_t(kLines) * 100);
+    char line[256];
+    for (int i = 0; i < kLines; ++i) {
+        const int s = int(std::int64_t(i) * 3600 / kLines), k = i % keys;
+        const int n = std::snprintf(line, sizeof line,
+                                    "10.%d.%d.%d - - [23/Nov/2026:%02d:%02d:%02d +0000] \"GET /api/x HTTP/1.1\" 200 5 "
+                                    "\"-\" \"curl\"\n",
+                                    k / 65536, k / 256 % 256, k % 256, s / 3600, s / 60 % 60, s % 60);
+        text.append(line, std::size_t(n));
+    }
+    return text;
+}
+
+// replayPeakKb replays keyLog(keys) through the seven algorithms in a child process and returns
+// the child's peak resident size in kB (-1 when it could not run). Both children start as copies
+// of this process, so the difference of two is the replay's own.
+long replayPeakKb(int keys)
+{
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const Traffic t = parseTraffic(keyLog(keys), {}, "bench");
+        ReplayPolicy policy;
+        policy.config = LimiterConfig::make(10, 60 * kNanosPerSecond);
+        g_replaySink = replay(t, policy).back().denied;
+        _exit(0);
+    }
+    int status = 0;
+    rusage usage{};
+    if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    return usage.ru_maxrss;
+}
+
 } // namespace
 
 ReplayBenchFigures benchReplay()
@@ -76,6 +117,8 @@ ReplayBenchFigures benchReplay()
     base.windowNanos = 60 * kNanosPerSecond;
     const std::vector<SweepAxis> axes = {parseSweepAxis(SweepParameter::Limit, "5:100:5")}; // 20 points
     f.sweepMs = medianMs([&] { g_replaySink = runSweep(traffic, base, axes, f.threads).cells.back().denied; });
+    const long many = replayPeakKb(kLines), few = replayPeakKb(100);
+    f.bytesPerKey = many < 0 || few < 0 ? -1 : double(many - few) * 1024 / (kLines - 100);
     return f;
 }
 

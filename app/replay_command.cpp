@@ -4,6 +4,7 @@
 #include "arithmetic/decimal.h"
 #include "outputpath.h"
 #include "replay/replay.h"
+#include "replay/replay_memory.h"
 #include "report/report.h"
 #include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
@@ -154,7 +155,7 @@ int replayCommand(QCommandLineParser& parser, const QStringList& args)
             return fail("--per-key: " + problem.toStdString());
     }
     const ReplayPolicy policy = policyFromOptions(parser, log);
-    const Traffic traffic = readTrafficFromOptions(parser, log);
+    const Traffic traffic = readTrafficFromOptions(parser, log, replayBytesPerKey(policy));
     const std::vector<ReplayRow> rows = replay(traffic, policy);
     const QStringList warnings = trafficWarnings(traffic);
     if (!perKey.isEmpty())

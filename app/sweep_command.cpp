@@ -5,6 +5,7 @@
 #include "limiters/nginx_limit_req.h"
 #include "outputpath.h"
 #include "replay_command.h"
+#include "replay/replay_memory.h"
 #include "report/report.h"
 #include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
@@ -222,7 +223,9 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
             }
         }
 
-    const Traffic traffic = readTrafficFromOptions(rest, log);
+    ReplayPolicy held; // what each thread's point holds per key
+    held.algorithms = base.algorithms;
+    const Traffic traffic = readTrafficFromOptions(rest, log, replayBytesPerKey(held, threads));
     const SweepResult result = runSweep(traffic, base, grid.axes, threads);
     const QStringList warnings = trafficWarnings(traffic);
     for (const char* chart : {"png", "svg"})

@@ -5,7 +5,12 @@
 #include "command.h"
 #include "arithmetic/decimal.h"
 
+#include "replay/replay_memory.h"
+#include "scenario_options.h"
+
 #include <QFile>
+
+#include <unistd.h>
 
 #include <iostream>
 
@@ -34,7 +39,25 @@ void addTrafficOptions(QCommandLineParser& parser)
                        "line in 'request').",
          "FIELD"},
         {"strict", "Refuse the log at its first unreadable line instead of counting and skipping it."},
+        {"max-keys", "Refuse a log with more distinct keys than this, before replaying it (default: as many as half "
+                     "of the memory available now holds, at the replay's bytes per key; see docs/logs.md).",
+         "N"},
     });
+}
+
+std::int64_t availableMemoryBytes()
+{
+    QFile meminfo("/proc/meminfo");
+    if (meminfo.open(QIODevice::ReadOnly))
+        for (const QByteArray& line : meminfo.readAll().split('\n'))
+            if (line.startsWith("MemAvailable:")) {
+                bool ok = false;
+                const std::int64_t kb = line.mid(13).trimmed().split(' ').value(0).toLongLong(&ok);
+                if (ok && kb > 0)
+                    return kb * 1024;
+            }
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? std::int64_t(pages) * size : std::int64_t(1) << 30;
 }
 
 bool parseWithLog(QCommandLineParser& parser, const QStringList& args, QString& log, int& status)
@@ -66,9 +89,13 @@ void refusePatternOptions(const QCommandLineParser& parser, const char* command)
             throw InputError(std::string(command) + ": --" + name + " does not apply: the log is the traffic");
 }
 
-Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log)
+Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, std::int64_t bytesPerKey)
 {
     TrafficOptions o;
+    o.bytesPerKey = bytesPerKey;
+    o.maxKeys = integerOption(p, "max-keys", 1, std::int64_t(1) << 32).value_or(0);
+    if (!p.isSet("max-keys"))
+        o.maxKeys = defaultMaxKeys(availableMemoryBytes(), bytesPerKey);
     if (p.isSet("log-format")) {
         const QString value = p.value("log-format");
         const auto f = logFormatFromId(value.toStdString());

@@ -15,7 +15,7 @@
 namespace ratelab::app {
 
 // addTrafficOptions declares --log-format, --key, --time-field, --cost-field, --path,
-// --path-field and --strict, and the LOG argument.
+// --path-field, --strict and --max-keys, and the LOG argument.
 void addTrafficOptions(QCommandLineParser& parser);
 
 // parseWithLog parses args allowing one positional LOG (or none when a preset or scenario names
@@ -26,9 +26,13 @@ bool parseWithLog(QCommandLineParser& parser, const QStringList& args, QString& 
 // --arrivals, ...) was given: the log is the traffic.
 void refusePatternOptions(const QCommandLineParser& parser, const char* command);
 
+// availableMemoryBytes returns the memory available now (MemAvailable), else the free pages.
+std::int64_t availableMemoryBytes();
+
 // readTrafficFromOptions reads the log (a file, or a compiled-in ":/..." resource) as the options
-// say. It throws InputError naming the problem.
-Traffic readTrafficFromOptions(const QCommandLineParser& parser, const QString& log);
+// say, refusing more distinct keys than --max-keys (default: what half of availableMemoryBytes
+// holds at bytesPerKey). It throws InputError naming the problem.
+Traffic readTrafficFromOptions(const QCommandLineParser& parser, const QString& log, std::int64_t bytesPerKey);
 
 // trafficWarnings lists what a reader of the results must know: whole seconds, unreadable lines,
 // lines out of order. Each is one sentence.

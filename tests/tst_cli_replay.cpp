@@ -192,6 +192,35 @@ private slots:
         oneLine(runRatelab({"replay", log, "--per-key", dir.path()}), "--per-key: ");
     }
 
+    // --max-keys (issue 32): kLog has 2 keys, so a bound of 1 refuses it at its second key, before
+    // any limiter is made: exit 2, one line naming the bound and the estimate, nothing on stdout.
+    // The estimate is replayBytesPerKey's: 160 + 7 rows * 40 + (40 + 120 for the log) = 600 B a
+    // key for the seven algorithms, so 2 keys are "about 1 MB" (1,200 B rounded up to whole MB).
+    void tooManyKeysAreRefusedUpFront()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, kLog);
+        const Run r = runRatelab({"replay", log, "--max-keys", "1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.count('\n'), 1);
+        QCOMPARE(QString::fromUtf8(r.err), "ratelab: " + log + ": more than 1 distinct keys (--max-keys): 2 keys take about 1 MB"
+                                           " at 600 B a key; raise --max-keys if the machine has the memory\n");
+        const Run s = runRatelab({"sweep", log, "--limit", "1:2:1", "--max-keys", "1", "--threads", "1"});
+        QCOMPARE(s.code, 2);
+        QVERIFY(s.out.isEmpty());
+        QVERIFY2(s.err.contains("more than 1 distinct keys (--max-keys)"), s.err.constData());
+        QCOMPARE(runRatelab({"replay", log, "--max-keys", "2"}).code, 0);
+        QCOMPARE(runRatelab({"sweep", log, "--limit", "1:2:1", "--max-keys", "2"}).code, 0);
+        for (const char* bad : {"0", "-3", "many"}) {
+            const Run b = runRatelab({"replay", log, "--max-keys", bad});
+            QCOMPARE(b.code, 2);
+            QVERIFY(b.out.isEmpty());
+            QCOMPARE(b.err.count('\n'), 1);
+            QVERIFY2(b.err.startsWith("ratelab: --max-keys: "), b.err.constData());
+        }
+    }
+
     void sweepPointEqualsReplay()
     {
         QTemporaryDir dir;

@@ -154,6 +154,14 @@ private:
         if (it != m_ids.end())
             return it->second;
         const auto id = std::uint32_t(m_t.keyNames.size());
+        if (m_options.maxKeys > 0 && std::int64_t(id) >= m_options.maxKeys) {
+            const std::int64_t over = m_options.maxKeys + 1;
+            const std::int64_t mb = (over * m_options.bytesPerKey + 999'999) / 1'000'000;
+            throw InputError(m_name + ": more than " + std::to_string(m_options.maxKeys)
+                             + " distinct keys (--max-keys): " + std::to_string(over) + " keys take about "
+                             + std::to_string(mb) + " MB at " + std::to_string(m_options.bytesPerKey)
+                             + " B a key; raise --max-keys if the machine has the memory");
+        }
         m_t.keyNames.emplace_back(key);
         m_ids.emplace(std::string(key), id);
         return id;

@@ -54,6 +54,10 @@ struct TrafficOptions {
     std::string pathField = "path"; // JSON/CSV: the request path --path filters on (or a "request" field)
     std::string pathPrefix;         // keep only requests whose path starts with this; empty: all
     bool strict = false;            // refuse the file at its first unreadable line
+    // maxKeys: refuse the file as soon as a key beyond this many distinct ones appears (0: no
+    // bound), naming the estimate of maxKeys + 1 keys at bytesPerKey (replayBytesPerKey).
+    std::int64_t maxKeys = 0;
+    std::int64_t bytesPerKey = 0;
     std::size_t errorsKept = 5;     // how many unreadable lines are kept with their numbers
     const std::atomic<bool>* cancel = nullptr; // when set and true, reading stops (TrafficCancelled)
     std::function<void(std::int64_t bytesRead)> progress; // called now and then with the bytes read so far
