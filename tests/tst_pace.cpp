@@ -1,4 +1,4 @@
-// Pace::follow against hand-derived tables: each gap between instants with a request plays in
+// Pace::follow against hand-derived tables: each gap between requests (0 at one instant) plays in
 // real time clamped to [0.3 s, 1 s], the whole scaled to a length asked for or down to 30 s.
 #include "view/pace.h"
 
@@ -51,6 +51,7 @@ private slots:
         const Pace pace = Pace::follow(edgeBurst(), 9800 * kMilli, 11600 * kMilli);
         QCOMPARE(pace.realLength(), 7 * kSecond);
         QCOMPARE(pace.segmentCount(), std::size_t(21));
+        QCOMPARE(pace.instantCount(), std::size_t(20));
         QCOMPARE(pace.simAt(real), sim);
         if (real >= 0 && real <= pace.realLength())
             QCOMPARE(pace.realAt(sim), real); // every row above is exact both ways
@@ -82,15 +83,51 @@ private slots:
             QCOMPARE(pace.simAt(t), t);
     }
 
-    // Repeats are one instant; an instant at the view's start or past its end adds no knot:
-    // {0, 1, 1, 1, 2, 12} in [0, 10] s has knots 0, 1, 2, 10: gaps 1, 1, 8 -> 1, 1, 1 s.
-    void repeatsAndInstantsOutsideAddNoKnot()
+    // Requests at one instant are reached one by one, min apart; an instant past the end adds
+    // nothing. {12, 1, 1, 0, 1, 2} in [0, 10] s: knots 0 (from), 0, 1, 1, 1, 2, 10; gaps 0, 1, 0,
+    // 0, 1, 8 s play in 0.3, 1, 0.3, 0.3, 1, 1 s: the knots are reached at 0, 0.3, 1.3, 1.6, 1.9,
+    // 2.9 and 3.9 s.
+    void requestsAtOneInstantAreReachedOneByOne_data()
     {
+        QTest::addColumn<Nanos>("real");
+        QTest::addColumn<Nanos>("sim");
+        QTest::addColumn<int>("reached");
+        QTest::newRow("start: none yet") << Nanos(0) << Nanos(0) << 0;
+        QTest::newRow("the request at 0 s") << 300 * kMilli << Nanos(0) << 1;
+        QTest::newRow("the first at 1 s") << 1300 * kMilli << kSecond << 2;
+        QTest::newRow("waiting for the second") << 1450 * kMilli << kSecond << 2;
+        QTest::newRow("the second at 1 s") << 1600 * kMilli << kSecond << 3;
+        QTest::newRow("the third at 1 s") << 1900 * kMilli << kSecond << 4;
+        QTest::newRow("towards 2 s") << 2400 * kMilli << 1500 * kMilli << 4;
+        QTest::newRow("the idle tail, 8 s in 1 s") << 3400 * kMilli << 6 * kSecond << 5; // 2 + 0.5 * 8
+        QTest::newRow("the end") << 3900 * kMilli << 10 * kSecond << 5;
+    }
+
+    void requestsAtOneInstantAreReachedOneByOne()
+    {
+        QFETCH(Nanos, real);
+        QFETCH(Nanos, sim);
+        QFETCH(int, reached);
         const Pace pace = Pace::follow({12 * kSecond, kSecond, kSecond, 0, kSecond, 2 * kSecond}, 0, 10 * kSecond);
-        QCOMPARE(pace.segmentCount(), std::size_t(3));
-        QCOMPARE(pace.realLength(), 3 * kSecond);
-        QCOMPARE(pace.simAt(kSecond), kSecond);
-        QCOMPARE(pace.simAt(2500 * kMilli), 6 * kSecond); // 2 + 0.5 * 8
+        QCOMPARE(pace.instantCount(), std::size_t(5));
+        QCOMPARE(pace.segmentCount(), std::size_t(6));
+        QCOMPARE(pace.realLength(), 3900 * kMilli);
+        QCOMPARE(pace.at(real), (PacePosition{sim, std::size_t(reached)}));
+        if (real != 1450 * kMilli) // waiting: the same position is reached at 1.3 s
+            QCOMPARE(pace.realAt(PacePosition{sim, std::size_t(reached)}), real);
+    }
+
+    // A position asked for with more or fewer reached than its instant holds is taken to the
+    // nearest: at 1 s, one instant (the one at 0 s) is before it, four at or before it.
+    void positionsAreTakenToTheirInstant()
+    {
+        const Pace pace = Pace::follow({kSecond, kSecond, 0, kSecond, 2 * kSecond}, 0, 10 * kSecond);
+        QCOMPARE(pace.instantsBefore(kSecond), std::size_t(1));
+        QCOMPARE(pace.realAt(kSecond), 1300 * kMilli);                   // the first at 1 s
+        QCOMPARE(pace.realAt(PacePosition{kSecond, 0}), 1300 * kMilli);  // none there yet: as the first
+        QCOMPARE(pace.realAt(PacePosition{kSecond, 9}), 1900 * kMilli);  // all three
+        QCOMPARE(pace.realAt(PacePosition{0, 0}), Nanos(0));              // before the one at 0 s
+        QCOMPARE(pace.realAt(PacePosition{1500 * kMilli, 0}), 2400 * kMilli);
     }
 
     // A scenario's own length scales the whole: {10} in [0, 20] s is 1 s + 1 s naturally;
@@ -107,12 +144,12 @@ private slots:
         QCOMPARE(fast.simAt(250 * kMilli), 5 * kSecond);
     }
 
-    // 201 instants 1 ms apart over [0, 0.2] s: 200 gaps of 0.3 s, 60 s naturally, over the 30 s
-    // cap: each gap takes 0.15 s. A length asked for wins over the cap.
+    // 199 requests 1 ms apart from 1 ms in [0, 0.2] s: knots 0, 1, ..., 199, 200 ms, 200 gaps of
+    // 0.3 s, 60 s naturally, over the 30 s cap: each gap takes 0.15 s. A length asked for wins.
     void aLongActivityIsCappedAtThirtySeconds()
     {
         std::vector<Nanos> instants;
-        for (int i = 0; i <= 200; ++i)
+        for (int i = 1; i < 200; ++i)
             instants.push_back(i * kMilli);
         const Pace pace = Pace::follow(instants, 0, 200 * kMilli);
         QCOMPARE(pace.segmentCount(), std::size_t(200));
