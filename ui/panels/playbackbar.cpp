@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QLabel>
+#include <QLocale>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace ratelab::ui {
 
@@ -78,17 +80,23 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     m_back->setToolTip("Step back to the previous request (Left)");
     m_play->setToolTip("Play or pause simulated time (Space)");
     m_forward->setToolTip("Step to the next request (Right)");
-    // The first choice is a classroom pace: the view plays in about kClassroomSeconds, whatever
-    // its span (edge-burst's 0.4 s as slowly as a minute of traffic goes fast).
-    m_speed->addItem(tr("%1 s").arg(kClassroomSeconds), 0.0);
-    m_speed->setItemData(0, tr("Play the whole view in about %1 seconds").arg(kClassroomSeconds), Qt::ToolTipRole);
-    for (double s : kSpeeds)
-        m_speed->addItem(QString("%1x").arg(s), s);
+    // Each choice names what it is relative to (issue 31): the requests (the default), the view,
+    // or real time.
+    m_speed->addItem(tr("Follow the requests"), kFollowRequests);
+    m_speed->addItem(QString(), kWholeView);
+    for (double s : kSpeeds) {
+        m_speed->addItem(tr("%1x real time").arg(s), s);
+        m_speed->setItemData(m_speed->count() - 1,
+                             tr("%1 simulated seconds per real second, whatever the view holds").arg(s), Qt::ToolTipRole);
+    }
     m_speed->setCurrentIndex(0);
-    m_speed->setToolTip(tr("Playback speed: the whole view in about %1 s, or simulated seconds per real second")
-                            .arg(kClassroomSeconds));
+    m_speed->setToolTip(tr("Playback speed: follow the requests one by one, the whole view at one speed, "
+                           "or a multiple of real time"));
+    connect(m_speed, &QComboBox::currentIndexChanged, this, [this] { m_paceSynced = false; });
+    setClassroomSeconds(0);
     m_scrub->setRange(0, kScrubSteps);
     m_scrub->setToolTip("Drag to scrub through simulated time");
+    m_time->setObjectName("time");
     m_time->setMinimumWidth(QFontMetrics(font()).horizontalAdvance("t = 00000.000 s") + 8);
     m_send->setText("Send request");
     m_send->setToolTip("Send one request at the playhead (R)");
@@ -133,6 +141,8 @@ void PlaybackBar::setTrace(std::shared_ptr<const Trace> trace, TimeRange range)
     const bool wasAtEnd = atEnd() || !m_range.isValid();
     m_trace = std::move(trace);
     m_range = range;
+    m_paceStale = true;
+    m_paceSynced = false;
     // A new scenario keeps the playhead where the teacher left it, unless it showed everything.
     m_playheadNanos = wasAtEnd ? range.to : std::clamp(m_playheadNanos, range.from, range.to);
     m_shown = std::min(m_shown, requestsUpTo(m_playheadNanos));
@@ -151,10 +161,48 @@ std::size_t PlaybackBar::requestsUpTo(Nanos t) const
 
 void PlaybackBar::setClassroomSeconds(double seconds)
 {
+    m_scenarioSeconds = seconds > 0 ? seconds : 0;
     m_classroomSeconds = seconds > 0 ? seconds : kClassroomSeconds;
+    m_paceStale = true;
+    m_paceSynced = false;
     const QString text = QLocale().toString(m_classroomSeconds, 'g', 4);
-    m_speed->setItemText(0, tr("%1 s").arg(text));
-    m_speed->setItemData(0, tr("Play the whole view in about %1 seconds").arg(text), Qt::ToolTipRole);
+    const PaceRule rule;
+    const auto s = [](Nanos n) { return QLocale().toString(secondsAsDouble(n), 'g', 3); };
+    QString follow = tr("Each request in turn: the gaps between requests play as they happened, but a burst is "
+                        "slowed to one request every %1 s and no idle stretch lasts more than %2 s (marked » idle)")
+                         .arg(s(rule.minStepNanos), s(rule.maxStepNanos));
+    follow += m_scenarioSeconds > 0 ? tr("; this scenario plays it all in %1 s").arg(text)
+                                    : tr("; at most %1 s in all").arg(s(rule.maxTotalNanos));
+    m_speed->setItemData(0, follow, Qt::ToolTipRole);
+    m_speed->setItemText(1, tr("Whole view in %1 s").arg(text));
+    m_speed->setItemData(1, tr("The whole view at one steady speed in %1 seconds: a short burst passes quickly").arg(text),
+                         Qt::ToolTipRole);
+}
+
+const Pace& PlaybackBar::pace() const
+{
+    if (!m_paceStale)
+        return m_pace;
+    // Each request in the view, and once each instant with only retries (attempts reach past the
+    // arrivals): at an instant with requests the knots are those requests, one by one.
+    std::vector<Nanos> instants;
+    if (m_trace) {
+        const auto& a = m_trace->arrivals;
+        instants.assign(std::lower_bound(a.begin(), a.end(), m_range.from), std::lower_bound(a.begin(), a.end(), m_range.to));
+        std::vector<Nanos> retries;
+        for (const AlgorithmTrace& r : m_trace->results)
+            if (r.kind.attempts)
+                std::copy_if(r.times.begin(), r.times.end(), std::back_inserter(retries), [&](Nanos t) {
+                    return t >= m_range.from && t < m_range.to && !std::binary_search(a.begin(), a.end(), t);
+                });
+        std::sort(retries.begin(), retries.end());
+        retries.erase(std::unique(retries.begin(), retries.end()), retries.end());
+        instants.insert(instants.end(), retries.begin(), retries.end());
+    }
+    const Nanos length = m_scenarioSeconds > 0 ? Nanos(std::llround(m_scenarioSeconds * 1e9)) : 0;
+    m_pace = Pace::follow(std::move(instants), m_range.from, std::max(m_range.from, m_range.to), length);
+    m_paceStale = false;
+    return m_pace;
 }
 
 double PlaybackBar::speed() const
@@ -162,7 +210,20 @@ double PlaybackBar::speed() const
     const double chosen = m_speed->currentData().toDouble();
     if (chosen > 0 || !m_range.isValid())
         return chosen > 0 ? chosen : 1.0;
-    return secondsAsDouble(m_range.to - m_range.from) / m_classroomSeconds;
+    if (chosen == kWholeView)
+        return secondsAsDouble(m_range.to - m_range.from) / m_classroomSeconds;
+    const PaceSegment gap = pace().segmentAt(m_playheadNanos);
+    return gap.realTo > gap.realFrom ? double(gap.simTo - gap.simFrom) / double(gap.realTo - gap.realFrom) : 1.0;
+}
+
+Nanos PlaybackBar::playLength() const
+{
+    if (!m_range.isValid())
+        return 0;
+    const double chosen = m_speed->currentData().toDouble();
+    if (chosen == kFollowRequests)
+        return pace().realLength();
+    return Nanos(std::llround(double(m_range.to - m_range.from) / speed()));
 }
 
 void PlaybackBar::resizeEvent(QResizeEvent* event)
@@ -201,15 +262,64 @@ void PlaybackBar::togglePlay()
 
 void PlaybackBar::tick()
 {
-    // Simulated time advances by real elapsed time times the speed; the clock is the GUI's,
-    // never the limiters'.
-    const double elapsedNs = double(m_clock.restart()) * 1e6 * speed();
-    Nanos next = m_playheadNanos + Nanos(std::llround(elapsedNs));
+    // The clock is the GUI's, never the limiters': a frame's real time, handed on.
+    const Nanos elapsed = m_clock.nsecsElapsed();
+    m_clock.restart();
+    advance(elapsed);
+}
+
+void PlaybackBar::advance(Nanos realNanos)
+{
+    if (!m_range.isValid())
+        return;
+    realNanos = std::max<Nanos>(realNanos, 0);
+    Nanos next = m_range.to;
+    if (m_speed->currentData().toDouble() == kFollowRequests && m_trace) {
+        // The pace's own real clock, taken up again from the playhead when it was moved: a
+        // position rounded both ways never moves the playhead back (Pace::realAt).
+        const Pace& p = pace();
+        if (!m_paceSynced || m_paceSim != m_playheadNanos || m_paceShown != m_shown)
+            m_paceReal = p.realAt(inPace(m_playheadNanos, m_shown));
+        m_paceReal = realNanos >= p.realLength() - m_paceReal ? p.realLength() : m_paceReal + realNanos;
+        if (m_paceReal < p.realLength()) {
+            const PacePosition at = p.at(m_paceReal);
+            const std::size_t shown = shownAt(at);
+            if (at.sim > m_playheadNanos || (at.sim == m_playheadNanos && shown > m_shown))
+                moveTo(at.sim, shown);
+            m_paceSim = m_playheadNanos;
+            m_paceShown = m_shown;
+            m_paceSynced = true;
+            return;
+        }
+    } else {
+        const double step = double(realNanos) * speed();
+        if (step < double(m_range.to - m_playheadNanos))
+            next = m_playheadNanos + Nanos(std::llround(step));
+    }
     if (next >= m_range.to) {
         next = m_range.to;
         m_timer.stop();
     }
     setPlayhead(next);
+    m_paceSynced = false;
+}
+
+PacePosition PlaybackBar::inPace(Nanos t, std::size_t shown) const
+{
+    // At an instant with requests the pace's knots are those requests: as many reached as shown.
+    const auto& a = m_trace->arrivals;
+    const std::size_t before = std::size_t(std::lower_bound(a.begin(), a.end(), t) - a.begin());
+    const std::size_t here = pace().instantsBefore(t);
+    return {t, shown >= before ? here + (shown - before) : here};
+}
+
+std::size_t PlaybackBar::shownAt(PacePosition at) const
+{
+    const auto& a = m_trace->arrivals;
+    const auto first = std::lower_bound(a.begin(), a.end(), at.sim);
+    const auto last = std::upper_bound(first, a.end(), at.sim);
+    const std::size_t here = at.reached - std::min(at.reached, pace().instantsBefore(at.sim));
+    return std::size_t(first - a.begin()) + std::min(here, std::size_t(last - first));
 }
 
 void PlaybackBar::stepForward()
@@ -274,7 +384,23 @@ void PlaybackBar::syncWidgets()
     const QSignalBlocker block(m_scrub);
     if (m_range.isValid())
         m_scrub->setValue(int(std::llround(double(m_playheadNanos - m_range.from) / double(m_range.to - m_range.from) * kScrubSteps)));
-    m_time->setText(atEnd() ? tr("end") : QString("t = %1 s").arg(QString::fromStdString(explainSeconds(m_playheadNanos))));
+    const QString idle = idleNote();
+    const QString t = atEnd() ? tr("end") : QString("t = %1 s").arg(QString::fromStdString(explainSeconds(m_playheadNanos)));
+    m_time->setText(idle.isEmpty() ? t : t + QString::fromUtf8("  \u00bb ") + tr("idle %1 s").arg(idle));
+    m_time->setToolTip(idle.isEmpty() ? tr("Simulated time at the playhead")
+                                      : tr("No request for %1 s: played faster so the next request comes sooner").arg(idle));
+}
+
+QString PlaybackBar::idleNote() const
+{
+    // Only while following the requests and playing: a drag or a zoom never builds a pace.
+    if (!m_timer.isActive() || m_speed->currentData().toDouble() != kFollowRequests || atEnd())
+        return {};
+    const PaceSegment gap = pace().segmentAt(m_playheadNanos);
+    if (!gap.compressed() || m_playheadNanos <= gap.simFrom)
+        return {};
+    const double idle = secondsAsDouble(gap.simTo - gap.simFrom);
+    return QLocale().toString(idle, 'f', idle < 10 ? 2 : idle < 100 ? 1 : 0);
 }
 
 } // namespace ratelab::ui

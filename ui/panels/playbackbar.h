@@ -1,9 +1,13 @@
 // PlaybackBar moves a playhead through simulated time: play and pause, step to the next or the
-// previous request, speed (the whole view in about 10 s by default, or 0.25x to 16x of simulated time), and a scrubber to drag. It also
-// sends requests by hand at the playhead. It owns no simulation: it reports a time.
+// previous request, speed, and a scrubber to drag. By default playback follows the requests (a
+// Pace: a burst slowed so each request can be followed, idle stretches crossed quickly and marked
+// in the time label); the speed box also offers the whole view in 10 s (or a scenario's own
+// "playback") and 0.25x to 16x real time. It also sends requests by hand at the playhead. It owns
+// no simulation and reads no clock but its frame timer's: it reports a time.
 #pragma once
 
 #include "model/frame.h"
+#include "view/pace.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -22,8 +26,13 @@ class PlaybackBar : public QWidget {
 public:
     explicit PlaybackBar(QWidget* parent = nullptr);
 
-    // setClassroomSeconds sets how long the first speed, the classroom pace, plays the whole
-    // view: a scenario's own "playback", or 10 s.
+    // The speeds that are not a multiple of real time, as setSpeed takes them.
+    static constexpr double kFollowRequests = 0; // the default: the Pace of the view's requests
+    static constexpr double kWholeView = -1;     // the whole view at one speed in classroomSeconds()
+
+    // setClassroomSeconds sets a scenario's own "playback" seconds (0: none): the whole view
+    // plays in it, and following the requests is scaled to it. With none, the whole view plays
+    // in 10 s and following the requests takes what its Pace takes.
     void setClassroomSeconds(double seconds);
     double classroomSeconds() const { return m_classroomSeconds; }
     // setTrace gives the arrivals to step through and the time range to play over.
@@ -35,10 +44,17 @@ public:
     // atEnd reports whether the playhead is past everything, so the charts show all of it.
     bool atEnd() const { return m_playheadNanos >= m_range.to; }
     bool isPlaying() const { return m_timer.isActive(); }
-    // speed is simulated seconds per real second: the one chosen, or by default the view's
-    // span over 10 s (the whole view plays in about 10 seconds).
+    // speed is simulated seconds per real second: the multiple chosen, the view's span over the
+    // classroom seconds, or, following the requests, the pace of the gap the playhead is in.
     double speed() const;
+    // playLength is the real time the whole view takes to play at the chosen speed.
+    Nanos playLength() const;
+    // pace is the view's Pace when following the requests (made when first needed).
+    const Pace& pace() const;
     int burstSize() const;
+    // advance moves the playhead on by realNanos of real time at the chosen speed, as a frame of
+    // playing does (tests call it with a time of their own); at the end playing stops.
+    void advance(Nanos realNanos);
 
 public slots:
     void togglePlay();
@@ -61,7 +77,15 @@ protected:
 
 private:
     double m_classroomSeconds = 10;
+    double m_scenarioSeconds = 0;
     void tick();
+    // idleNote returns the length of the idle stretch being crossed faster than real time, in
+    // seconds as shown, while playing follows the requests; empty elsewhere.
+    QString idleNote() const;
+    // inPace and shownAt convert the playhead (a time, requests shown) to the pace's position
+    // and back.
+    PacePosition inPace(Nanos t, std::size_t shown) const;
+    std::size_t shownAt(PacePosition at) const;
     void syncWidgets();
     void moveTo(Nanos t, std::size_t shown);
     std::size_t requestsUpTo(Nanos t) const;
@@ -72,6 +96,12 @@ private:
     std::size_t m_shown = 0;
     QTimer m_timer;
     QElapsedTimer m_clock;
+    mutable Pace m_pace;
+    mutable bool m_paceStale = true;
+    bool m_paceSynced = false; // m_paceReal is where m_paceSim (the playhead) is reached
+    Nanos m_paceReal = 0;
+    Nanos m_paceSim = 0;
+    std::size_t m_paceShown = 0;
     QToolButton* m_back;
     QToolButton* m_play;
     QToolButton* m_forward;
