@@ -385,7 +385,10 @@ void PlaybackBar::syncWidgets()
     if (m_range.isValid())
         m_scrub->setValue(int(std::llround(double(m_playheadNanos - m_range.from) / double(m_range.to - m_range.from) * kScrubSteps)));
     const QString idle = idleNote();
-    const QString t = atEnd() ? tr("end") : QString("t = %1 s").arg(QString::fromStdString(explainSeconds(m_playheadNanos)));
+    // Playing, to the millisecond (the digits of every nanosecond would flicker); paused, exact.
+    const QString at = m_timer.isActive() ? QLocale::c().toString(secondsAsDouble(m_playheadNanos), 'f', 3)
+                                          : QString::fromStdString(explainSeconds(m_playheadNanos));
+    const QString t = atEnd() ? tr("end") : QString("t = %1 s").arg(at);
     m_time->setText(idle.isEmpty() ? t : t + QString::fromUtf8("  \u00bb ") + tr("idle %1 s").arg(idle));
     m_time->setToolTip(idle.isEmpty() ? tr("Simulated time at the playhead")
                                       : tr("No request for %1 s: played faster so the next request comes sooner").arg(idle));
