@@ -139,10 +139,13 @@ PlaybackBar::PlaybackBar(QWidget* parent)
 void PlaybackBar::setTrace(std::shared_ptr<const Trace> trace, TimeRange range)
 {
     const bool wasAtEnd = atEnd() || !m_range.isValid();
+    // The same trace over the same view (a frame made again) keeps its pace and where playing is.
+    if (trace != m_trace || range != m_range) {
+        m_paceStale = true;
+        m_paceSynced = false;
+    }
     m_trace = std::move(trace);
     m_range = range;
-    m_paceStale = true;
-    m_paceSynced = false;
     // A new scenario keeps the playhead where the teacher left it, unless it showed everything.
     m_playheadNanos = wasAtEnd ? range.to : std::clamp(m_playheadNanos, range.from, range.to);
     m_shown = std::min(m_shown, requestsUpTo(m_playheadNanos));
