@@ -461,7 +461,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << ",\n \"replay_lines_per_s\": " << formatNumber(replayFigures.linesPerSecond)
             << ", \"sweep_ms\": " << formatNumber(replayFigures.sweepMs) << ", \"sweep_point_ms\": "
             << formatNumber(replayFigures.pointMs) << ", \"sweep_threads\": " << replayFigures.threads
-            << ", \"replay_bytes_per_key\": " << formatNumber(replayFigures.bytesPerKey) << "}\n";
+            << ", \"replay_bytes_per_key\": " << formatNumber(replayFigures.bytesPerKey)
+            << ", \"replay_config_lines_per_s\": " << formatNumber(replayFigures.configLinesPerSecond) << "}\n";
     } else {
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
@@ -489,7 +490,9 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "Replay of a 1,000,000-line log, 10,000 keys, 7 algorithms, parsing included: "
             << number(replayFigures.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(replayFigures.sweepMs)
             << " ms on " << replayFigures.threads << " threads (one point: " << number(replayFigures.pointMs) << " ms)\n"
-            << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(replayFigures.bytesPerKey) << " B a key\n";
+            << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(replayFigures.bytesPerKey) << " B a key\n"
+            << "Replay through a 3-zone nginx config (--config): " << number(replayFigures.configLinesPerSecond)
+            << " lines/s\n";
     }
     std::cout << out.str();
     return 0;

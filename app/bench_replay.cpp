@@ -1,5 +1,7 @@
 #include "bench_replay.h"
 
+#include "config_dry_run.h"
+#include "replay/dry_run.h"
 #include "replay/replay.h"
 #include "replay/sweep.h"
 
@@ -110,6 +112,22 @@ ReplayBenchFigures benchReplay()
         g_replaySink = replay(t, policy).back().denied;
     });
     f.linesPerSecond = kLines / (replayMs / 1000);
+    // The same log through a 3-zone nginx config (replay --config), parsing with paths included.
+    const DryRunConfig nginx = io::dryRunConfig("limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\n"
+                                                "limit_req_zone $binary_remote_addr zone=items:10m rate=100r/m;\n"
+                                                "limit_req_zone $binary_remote_addr zone=all:10m rate=50r/s;\n"
+                                                "server {\n  limit_req zone=all burst=100;\n"
+                                                "  location /api/ { limit_req zone=api burst=20 nodelay; limit_req zone=all burst=100; }\n"
+                                                "  location /api/items/1 { limit_req zone=items burst=5; }\n"
+                                                "  location = /login { limit_req zone=api; }\n}\n",
+                                                "ip");
+    TrafficOptions withPaths;
+    withPaths.keepPaths = true;
+    const double configMs = medianMs([&] {
+        const Traffic t = parseTraffic(log, withPaths, "bench");
+        g_replaySink = dryRun(t, nginx).denied;
+    });
+    f.configLinesPerSecond = kLines / (configMs / 1000);
     const Traffic traffic = parseTraffic(log, {}, "bench");
     f.pointMs = medianMs([&] { g_replaySink = replay(traffic, policy).back().denied; });
     f.threads = std::max(1u, std::thread::hardware_concurrency());

@@ -6,6 +6,7 @@ namespace ratelab::app {
 
 struct ReplayBenchFigures {
     double linesPerSecond = 0; // parsing the log and deciding every line with seven algorithms, one thread
+    double configLinesPerSecond = 0; // the same log through a 3-zone nginx config (replay --config), parsing included
     double pointMs = 0;        // deciding one point (seven algorithms) on the parsed log, one thread
     double sweepMs = 0;        // 20 points on the parsed log, on `threads` threads
     unsigned threads = 1;

@@ -1,6 +1,7 @@
 #include "replay_command.h"
 
 #include "command.h"
+#include "dry_run_command.h"
 #include "arithmetic/decimal.h"
 #include "outputpath.h"
 #include "replay/replay.h"
@@ -138,10 +139,13 @@ int replayCommand(QCommandLineParser& parser, const QStringList& args)
         {"per-key", "Also write every key's requests, denials and first denial per algorithm to this CSV file.",
          "file"},
     });
+    addDryRunOptions(parser);
     QString log;
     int status = 0;
     if (!parseWithLog(parser, args, log, status))
         return status;
+    if (parser.isSet("config") || parser.isSet("against"))
+        return dryRunCommand(parser, log);
     const QString format = parser.isSet("format") ? parser.value("format") : "json";
     if (format != "json" && format != "csv")
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");

@@ -89,9 +89,10 @@ void refusePatternOptions(const QCommandLineParser& parser, const char* command)
             throw InputError(std::string(command) + ": --" + name + " does not apply: the log is the traffic");
 }
 
-Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, std::int64_t bytesPerKey)
+Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, std::int64_t bytesPerKey, bool keepPaths)
 {
     TrafficOptions o;
+    o.keepPaths = keepPaths;
     o.bytesPerKey = bytesPerKey;
     o.maxKeys = integerOption(p, "max-keys", 1, std::int64_t(1) << 32).value_or(0);
     if (!p.isSet("max-keys"))

@@ -299,13 +299,21 @@ public:
             } else if (name == "server" && level == Level::Http) {
                 const std::size_t at = config.places.size();
                 config.places.push_back({"server", "", "", {}, false, d.line});
+                m_server = int(config.servers.size());
+                config.places.back().server = m_server;
+                config.servers.push_back(config.places.back());
                 walk(d.children, Level::Server, effective, dryRun, &config.places[at]);
+                config.servers[std::size_t(m_server)].limits = config.places[at].limits;
+                config.servers[std::size_t(m_server)].dryRun = config.places[at].dryRun;
+                m_server = -1;
                 holdsPlaces = true;
                 if (config.places.size() > at + 1) // a server with locations: its requests meet those
                     config.places.erase(config.places.begin() + std::ptrdiff_t(at));
             } else if (name == "location" && (level == Level::Server || level == Level::Location)) {
                 NginxPlace p;
                 p.line = d.line;
+                p.nested = level == Level::Location;
+                p.server = m_server;
                 if (d.words.size() == 3) {
                     p.modifier = text(d.words[1]);
                     p.match = text(d.words[2]);
@@ -326,6 +334,9 @@ public:
         if (level == Level::Http && !holdsPlaces && !effective.empty() && place == nullptr)
             config.places.push_back({"http", "", "", effective, dryRun, effective.front().line});
     }
+
+private:
+    int m_server = -1; // the server block being walked
 };
 
 } // namespace

@@ -43,6 +43,8 @@ struct NginxPlace {
     std::vector<NginxLimit> limits;
     bool dryRun = false;
     int line = 0;
+    bool nested = false; // a location inside a location
+    int server = -1;     // the index of its server block in NginxConfig::servers (-1: http level)
 };
 
 // NginxConfig is what readNginxConfig found: the zones in file order, every place in file order
@@ -50,6 +52,7 @@ struct NginxPlace {
 struct NginxConfig {
     std::vector<NginxZone> zones;
     std::vector<NginxPlace> places;
+    std::vector<NginxPlace> servers; // every server block, its own limits: what a request matching no location meets
     std::vector<std::string> notFollowed;
 };
 

@@ -221,6 +221,45 @@ private slots:
         }
     }
 
+    // replay --config (issue 32), as a user runs it: kLog's 192.0.2.1 at 0, 1, 2 and 11 s on /a,
+    // 2001:db8::7 at 0 s on /b. "location /a" applies zone=a, 1r/s with no burst: 0 s admitted,
+    // 1 s (excess 0 - 1000 + 1000 = 0) admitted, 2 s admitted, 11 s admitted: all pass. With
+    // 1r/m: 0 s admitted, 1 s 0 - 16 + 1000 = 984 > 0 denied, 2 s 0 - 33 + 1000 > 0 denied, 11 s
+    // 0 - 183 + 1000 > 0 denied: 3 more denials of one key. /b meets no limit.
+    void dryRunAndDiffFromTheCommandLine()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, kLog);
+        const QString current = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/s;\n"
+                                              "server { location /a { limit_req zone=a; } }\n", "current.conf");
+        const QString proposed = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/m;\n"
+                                               "server { location /a { limit_req zone=a; } }\n", "proposed.conf");
+        const Run r = runRatelab({"replay", log, "--config", current, "--against", proposed});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["current"].toObject()["denied"].toInt(), 0);
+        QCOMPARE(out["proposed"].toObject()["denied"].toInt(), 3);
+        const QJsonObject rule = out["proposed"].toObject()["rules"].toArray()[0].toObject();
+        QCOMPARE(rule["rule"].toString(), "limit_req zone=a (line 2)");
+        QCOMPARE(rule["requests"].toInt(), 4);
+        QCOMPARE(rule["keys_denied"].toInt(), 1);
+        QCOMPARE(rule["top_keys"].toArray()[0].toObject()["first_denial"].toString(), "1");
+        QCOMPARE(out["diff"].toObject()["summary"].toString(),
+                 "your change denies 3 more requests of 1 keys and admits 0 it denied, of 0 keys; the 1 most affected: "
+                 "192.0.2.1 (+3)");
+        const auto oneLine = [](const Run& b, const QString& start) {
+            QCOMPARE(b.code, 2);
+            QVERIFY(b.out.isEmpty());
+            QCOMPARE(b.err.count('\n'), 1);
+            QVERIFY2(b.err.startsWith(("ratelab: " + start).toUtf8()), b.err.constData());
+        };
+        oneLine(runRatelab({"replay", log, "--config", current, "--limit", "5"}), "--config: --limit does not apply");
+        oneLine(runRatelab({"replay", log, "--against", proposed}), "--against: give the current config with --config");
+        oneLine(runRatelab({"replay", log, "--config", dir.filePath("none.conf")}), "cannot read");
+        oneLine(runRatelab({"replay", log, "--config", current, "--format", "xml"}), "--format: unknown format 'xml'");
+        oneLine(runRatelab({"replay", log, "--config", log}), log + ": nginx: line 7: unexpected end of file");
+    }
+
     void sweepPointEqualsReplay()
     {
         QTemporaryDir dir;

@@ -82,6 +82,7 @@ public:
             t -= m_t.startEpochNanos;
         m_t.times.shrink_to_fit();
         m_t.keys.shrink_to_fit();
+        m_t.paths.shrink_to_fit();
         return std::move(m_t);
     }
 
@@ -131,6 +132,8 @@ private:
         m_latest = std::max(m_latest, m_parsed.epochNanos);
         m_t.times.push_back(m_parsed.epochNanos);
         m_t.keys.push_back(intern(m_parsed.key));
+        if (m_options.keepPaths)
+            m_t.paths.push_back(internPath(m_parsed.path));
         if (m_parsed.cost != 1 && !m_costs) { // the first cost other than 1: the earlier ones were 1
             m_t.costs.assign(m_t.times.size() - 1, 1);
             m_costs = true;
@@ -167,6 +170,17 @@ private:
         return id;
     }
 
+    std::uint32_t internPath(std::string_view path)
+    {
+        const auto it = m_pathIds.find(path);
+        if (it != m_pathIds.end())
+            return it->second;
+        const auto id = std::uint32_t(m_t.pathNames.size());
+        m_t.pathNames.emplace_back(path);
+        m_pathIds.emplace(std::string(path), id);
+        return id;
+    }
+
     // sortByTime puts requests in time order, keeping the file's order at equal times.
     void sortByTime()
     {
@@ -186,6 +200,8 @@ private:
         permute(m_t.keys);
         if (!m_t.costs.empty())
             permute(m_t.costs);
+        if (!m_t.paths.empty())
+            permute(m_t.paths);
     }
 
     const TrafficOptions& m_options;
@@ -196,6 +212,7 @@ private:
     bool m_headerRead = false;
     detail::ParsedLine m_parsed;
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_ids;
+    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_pathIds;
     Nanos m_latest = 0;
     bool m_fraction = false;
     bool m_costs = false;

@@ -57,6 +57,7 @@ struct TrafficOptions {
     // maxKeys: refuse the file as soon as a key beyond this many distinct ones appears (0: no
     // bound), naming the estimate of maxKeys + 1 keys at bytesPerKey (replayBytesPerKey).
     std::int64_t maxKeys = 0;
+    bool keepPaths = false;         // keep each request's path (Traffic::paths): a dry run selects by it
     std::int64_t bytesPerKey = 0;
     std::size_t errorsKept = 5;     // how many unreadable lines are kept with their numbers
     const std::atomic<bool>* cancel = nullptr; // when set and true, reading stops (TrafficCancelled)
@@ -75,6 +76,8 @@ struct Traffic {
     std::vector<std::uint32_t> keys;   // dense key ids, 0..keyNames.size()-1, in order of first appearance
     std::vector<std::int64_t> costs;   // one per request, or empty when every request costs 1
     std::vector<std::string> keyNames; // key id -> the key as written (IPv6 addresses in their canonical form)
+    std::vector<std::uint32_t> paths;   // with TrafficOptions::keepPaths: path ids, one per request, else empty
+    std::vector<std::string> pathNames; // path id -> the path as logged (its query string included; "" for none)
     Nanos startEpochNanos = 0;         // the earliest request's time in ns since 1970-01-01T00:00:00Z
     LogFormat format = LogFormat::Auto;
     std::int64_t lines = 0;      // lines read, blank ones, comments and a CSV header included

@@ -267,7 +267,7 @@ std::string_view canonicalAddress(std::string_view text, std::string& storage)
 }
 
 LineParser::LineParser(LogFormat format, const TrafficOptions& options)
-    : m_format(format), m_options(options), m_wantPath(!options.pathPrefix.empty())
+    : m_format(format), m_options(options), m_wantPath(!options.pathPrefix.empty() || options.keepPaths)
 {
     const bool accessLog = format == LogFormat::Combined || format == LogFormat::Common || format == LogFormat::Msec;
     if (accessLog && options.key != "ip" && !(options.key == "user" && format != LogFormat::Msec))

@@ -1,0 +1,164 @@
+#include "replay/dry_run.h"
+
+#include "arithmetic/nanos.h"
+#include "arithmetic/decimal.h"
+
+#include <algorithm>
+#include <regex>
+
+namespace ratelab {
+
+namespace {
+
+constexpr Nanos kHour = 3600 * kNanosPerSecond;
+constexpr Nanos kMillis = 1'000'000; // nginx's clock: whole milliseconds
+
+// Selector holds the locations' regexes compiled once.
+class Selector {
+public:
+    explicit Selector(const DryRunConfig& config) : m_config(config)
+    {
+        for (const DryRunPlace& p : config.places) {
+            if (p.match != DryRunMatch::Regex && p.match != DryRunMatch::RegexCaseless) {
+                m_regex.emplace_back();
+                continue;
+            }
+            try {
+                auto flags = std::regex::ECMAScript | std::regex::optimize;
+                if (p.match == DryRunMatch::RegexCaseless)
+                    flags |= std::regex::icase;
+                m_regex.emplace_back(p.pattern, flags);
+            } catch (const std::regex_error&) {
+                throw InputError(p.where + ": the regex " + quoted(p.pattern) + " is past what RateLab reads of PCRE "
+                                 "(ECMAScript syntax): not modelled");
+            }
+        }
+    }
+
+    // select follows ngx_http_core_find_location: "=" wins at once, then the longest prefix (a
+    // "^~" one stops there), then the regexes in file order, then that longest prefix.
+    int select(std::string_view path) const
+    {
+        path = path.substr(0, path.find('?')); // nginx matches $uri, without the query string
+        int longest = -1;
+        std::size_t longestSize = 0;
+        for (std::size_t i = 0; i < m_config.places.size(); ++i) {
+            const DryRunPlace& p = m_config.places[i];
+            if (p.match == DryRunMatch::Exact && path == p.pattern)
+                return int(i);
+            if ((p.match == DryRunMatch::Prefix || p.match == DryRunMatch::PrefixStop) && path.starts_with(p.pattern)
+                && (longest < 0 || p.pattern.size() > longestSize)) {
+                longest = int(i);
+                longestSize = p.pattern.size();
+            }
+        }
+        if (longest >= 0 && m_config.places[std::size_t(longest)].match == DryRunMatch::PrefixStop)
+            return longest;
+        for (std::size_t i = 0; i < m_config.places.size(); ++i)
+            if (m_config.places[i].match == DryRunMatch::Regex || m_config.places[i].match == DryRunMatch::RegexCaseless)
+                if (std::regex_search(path.begin(), path.end(), m_regex[i]))
+                    return int(i);
+        return longest;
+    }
+
+private:
+    const DryRunConfig& m_config;
+    std::vector<std::regex> m_regex;
+};
+
+// ZoneState is one zone's bucket per key, as nginx's node keeps it: excess (thousandths) and last (ms).
+struct ZoneState {
+    std::vector<std::int64_t> excess, last;
+    std::vector<std::uint8_t> exists;
+};
+
+} // namespace
+
+int selectPlace(const DryRunConfig& config, const std::string& path) { return Selector(config).select(path); }
+
+DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
+{
+    if (traffic.paths.size() != traffic.times.size())
+        throw InputError("a dry run needs each request's path");
+    const Selector selector(config);
+    DryRunResult out;
+    out.place.resize(traffic.pathNames.size());
+    for (std::size_t p = 0; p < traffic.pathNames.size(); ++p)
+        out.place[p] = selector.select(traffic.pathNames[p]);
+    const std::size_t keys = traffic.keyNames.size(), n = traffic.times.size();
+    std::vector<ZoneState> zones(config.zones.size());
+    for (ZoneState& z : zones) {
+        z.excess.assign(keys, 0);
+        z.last.assign(keys, 0);
+        z.exists.assign(keys, 0);
+    }
+    out.rules.resize(config.rules.size());
+    std::vector<std::vector<std::int64_t>> hours(config.rules.size()); // denials per hour since the log's first
+    for (DryRunRuleReport& r : out.rules) {
+        r.deniedPerKey.assign(keys, 0);
+        r.firstDenialPerKey.assign(keys, -1);
+    }
+    out.deniedBy.assign(n, -1);
+    std::vector<std::int64_t> candidate(config.rules.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const int place = out.place[traffic.paths[i]];
+        const std::vector<std::size_t>& rules = place < 0 ? config.fallback : config.places[std::size_t(place)].rules;
+        const std::uint32_t key = traffic.keys[i];
+        const Nanos t = traffic.times[i];
+        const std::int64_t now = t / kMillis;
+        const std::int64_t cost = traffic.costs.empty() ? 1 : traffic.costs[i];
+        int denier = -1;
+        for (std::size_t r : rules) { // nginx's lookups, in order, up to the first that rejects
+            if (!config.mapped[r])
+                continue;
+            const DryRunRule& rule = config.rules[r];
+            const ZoneState& z = zones[rule.zone];
+            ++out.rules[r].requests;
+            Int128 e = 0;
+            if (z.exists[key]) {
+                e = Int128(z.excess[key]) - Int128(config.zones[rule.zone].rate) * (now - z.last[key]) / 1000 + 1000;
+                e = std::max<Int128>(e, 0);
+            }
+            e += Int128(cost - 1) * 1000;
+            if (e > Int128(rule.burst) * 1000) {
+                denier = int(r);
+                break;
+            }
+            candidate[r] = std::int64_t(e);
+        }
+        if (denier >= 0) {
+            out.deniedBy[i] = denier;
+            ++out.denied;
+            DryRunRuleReport& rep = out.rules[std::size_t(denier)];
+            ++rep.denied;
+            if (rep.deniedPerKey[key]++ == 0) {
+                rep.firstDenialPerKey[key] = t;
+                ++rep.keysDenied;
+            }
+            std::vector<std::int64_t>& h = hours[std::size_t(denier)];
+            const auto hour = std::size_t((traffic.startEpochNanos % kHour + t) / kHour);
+            if (h.size() <= hour)
+                h.resize(hour + 1, 0);
+            ++h[hour];
+            continue;
+        }
+        for (std::size_t r : rules) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
+            if (!config.mapped[r])
+                continue;
+            ZoneState& z = zones[config.rules[r].zone];
+            z.excess[key] = candidate[r];
+            z.last[key] = now;
+            z.exists[key] = 1;
+        }
+    }
+    for (std::size_t r = 0; r < hours.size(); ++r) {
+        const auto worst = std::max_element(hours[r].begin(), hours[r].end()); // the earliest of equals
+        if (worst != hours[r].end() && *worst > 0) {
+            out.rules[r].worstHour = traffic.startEpochNanos / kHour + std::int64_t(worst - hours[r].begin());
+            out.rules[r].worstHourDenied = *worst;
+        }
+    }
+    return out;
+}
+
+} // namespace ratelab

@@ -1,0 +1,90 @@
+// A gateway's config on a log (semantics.md, "A gateway's config on a log: dry runs"; issue 32):
+// every rule of the config with its own key and limiter, each logged request meeting the rules
+// its path selects, as the product selects them.
+//
+// The product modelled is nginx: a rule is one limit_req line, its limiter the zone's leaky
+// bucket as ngx_http_limit_req_module.c computes it (nginx_limit_req.h), its state the zone's, per
+// key (two locations applying one zone count in one bucket per key). A request meets the limits
+// of the one location nginx selects for its path (exact "=", else the longest prefix, which
+// stops there when it is "^~", else the first regex in file order, else that longest prefix),
+// or, matching none, the server's own. Within a location nginx asks the limits in order and
+// stops at the first that rejects; a request counts in the zones only when every limit admits
+// it (ngx_http_limit_req_handler: the limits before the last are only looked up, then accounted
+// once all pass; a rejection unlocks them unchanged). That is nginx's rule, and it differs from
+// the layers' ("a layer that admits has consumed"): an earlier zone of a denied request keeps
+// nothing, as in nginx.
+#pragma once
+
+#include "arithmetic/nanos.h"
+#include "traffic/traffic_log.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ratelab {
+
+// DryRunZone is one limit_req_zone: its name and its rate in thousandths of a request a second.
+struct DryRunZone {
+    std::string name;
+    std::int64_t rate = 1000;
+};
+
+// DryRunRule is one limit_req line: its zone, burst and delay, and how it is shown.
+struct DryRunRule {
+    std::string name;       // "limit_req zone=api burst=5 nodelay (line 12)"
+    std::size_t zone = 0;   // index in DryRunConfig::zones
+    std::int64_t burst = 0; // requests
+    std::int64_t delay = 0; // requests passed without waiting; -1: nodelay
+};
+
+// DryRunMatch is how a location matches a path, nginx's modifiers.
+enum class DryRunMatch { Exact, Prefix, PrefixStop, Regex, RegexCaseless };
+
+// DryRunPlace is a location: its matcher and the rules (indexes) its requests meet, in order.
+struct DryRunPlace {
+    std::string where; // "location /api/ (line 9)"
+    DryRunMatch match = DryRunMatch::Prefix;
+    std::string pattern;
+    std::vector<std::size_t> rules;
+};
+
+// DryRunConfig is a config made ready for a log: zones, rules, locations and the rules a request
+// matching no location meets, with the rules that could not be mapped onto the log named.
+struct DryRunConfig {
+    std::string product = "nginx";
+    std::vector<DryRunZone> zones;
+    std::vector<DryRunRule> rules;
+    std::vector<DryRunPlace> places;
+    std::vector<std::size_t> fallback;    // the rules of a request matching no location
+    std::vector<bool> mapped;             // per rule: its zone's key is the log's key
+    std::vector<std::string> notReplayed; // each rule or part not replayed, and why (one sentence each)
+};
+
+// DryRunRuleReport is what one rule did on the log.
+struct DryRunRuleReport {
+    std::int64_t requests = 0;   // requests that met it (asked it)
+    std::int64_t denied = 0;     // requests it rejected (the first rule that rejected)
+    std::int64_t keysDenied = 0; // keys it rejected at least once
+    std::int64_t worstHour = -1; // the hour (since 1970, UTC) with most of its denials, -1 for none
+    std::int64_t worstHourDenied = 0;
+    std::vector<std::int64_t> deniedPerKey; // per key id
+    std::vector<Nanos> firstDenialPerKey;   // per key id, -1 for none
+};
+
+// DryRunResult is every request's fate and every rule's report.
+struct DryRunResult {
+    std::vector<std::int32_t> deniedBy; // per request: the rule that rejected it, -1 admitted
+    std::vector<std::int32_t> place;    // per path id: the location it selects, -1 none
+    std::vector<DryRunRuleReport> rules;
+    std::int64_t denied = 0;
+};
+
+// selectPlace returns the location nginx selects for `path` (its query string ignored), -1
+// when none matches. It throws InputError for a regex std::regex cannot compile.
+int selectPlace(const DryRunConfig& config, const std::string& path);
+
+// dryRun decides every request of the traffic (which must hold paths) as the config would.
+DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config);
+
+} // namespace ratelab

@@ -1,0 +1,302 @@
+// Dry runs (issue 32): an nginx config on a log (replay --config) and two configs compared
+// (--against), on hand-derived tables, and a seeded property: for random configs of several
+// zones and locations, the dry run equals plain replay (nginx_limit_req with the zone's rate and
+// the limit's burst) on the requests of each location, decision for decision.
+#include "arithmetic/decimal.h"
+#include "config_dry_run.h"
+#include "limiters/nginx_limit_req.h"
+#include "property_seeds.h"
+#include "replay/dry_run_diff.h"
+#include "replay/replay.h"
+
+#include <QTest>
+
+#include <map>
+#include <random>
+
+using namespace ratelab;
+
+namespace {
+
+// Two zones, three locations; the login location applies both zones, login first.
+const char* kCurrent = "http {\n"                                                        // 1
+                       "    limit_req_zone $binary_remote_addr zone=api:10m rate=1r/s;\n"  // 2
+                       "    limit_req_zone $binary_remote_addr zone=login:10m rate=1r/m;\n" // 3
+                       "    server {\n"                                                      // 4
+                       "        location /api/ { limit_req zone=api burst=1 nodelay; }\n"   // 5
+                       "        location = /login {\n"                                       // 6
+                       "            limit_req zone=login;\n"                                 // 7
+                       "            limit_req zone=api burst=1;\n"                           // 8
+                       "        }\n"                                                         // 9
+                       "        location / { }\n"                                            // 10
+                       "    }\n"
+                       "}\n";
+
+// The proposal: api at 2r/s, login with burst=2, and the api zone on every other path.
+const char* kProposed = "http {\n"
+                        "    limit_req_zone $binary_remote_addr zone=api:10m rate=2r/s;\n"
+                        "    limit_req_zone $binary_remote_addr zone=login:10m rate=1r/m;\n"
+                        "    server {\n"
+                        "        location /api/ { limit_req zone=api burst=1 nodelay; }\n"
+                        "        location = /login {\n"
+                        "            limit_req zone=login burst=2;\n"
+                        "            limit_req zone=api burst=1;\n"
+                        "        }\n"
+                        "        location / { limit_req zone=api; }\n" // line 10
+                        "    }\n"
+                        "}\n";
+
+// A = 1.1.1.1, B = 2.2.2.2; times in ms from 2026-11-23T00:00:00Z.
+const char* kLog = "time,ip,path\n"
+                   "1795392000.000,1.1.1.1,/api/x\n"        // 1
+                   "1795392000.100,1.1.1.1,/api/y\n"        // 2
+                   "1795392000.200,1.1.1.1,/api/z\n"        // 3
+                   "1795392000.300,1.1.1.1,/login\n"        // 4
+                   "1795392001.300,1.1.1.1,/login\n"        // 5
+                   "1795392002.300,1.1.1.1,/login\n"        // 6
+                   "1795392002.300,2.2.2.2,/login\n"        // 7
+                   "1795392002.400,2.2.2.2,/static/a.css\n" // 8
+                   "1795392002.500,1.1.1.1,/api/q?x=1\n"    // 9
+                   "1795392002.600,1.1.1.1,/loginx\n";      // 10
+
+Traffic logTraffic()
+{
+    TrafficOptions o;
+    o.keepPaths = true;
+    return parseTraffic(kLog, o, "log.csv");
+}
+
+std::vector<int> deniedBy(const DryRunResult& r) { return {r.deniedBy.begin(), r.deniedBy.end()}; }
+
+} // namespace
+
+class TestDryRun : public QObject {
+    Q_OBJECT
+private slots:
+    // nginx's excess in thousandths: e = max(0, e - rate*ms/1000 + 1000), rejected iff e > burst*1000,
+    // and a request counts in its zones only when every limit of its location admits it.
+    // Rules: 0 = api burst=1 nodelay (line 5), 1 = login (line 7), 2 = api burst=1 (line 8).
+    //  1 A /api/x   0 ms: /api/, api new -> 0: admitted; api[A] = 0 @0
+    //  2 A /api/y 100 ms: api 0 - 100 + 1000 = 900 <= 1000: admitted; api[A] = 900 @100
+    //  3 A /api/z 200 ms: api 900 - 100 + 1000 = 1800 > 1000: denied by rule 0
+    //  4 A /login 300 ms: "= /login": login new -> 0 <= 0; api 900 - 200 + 1000 = 1700: denied by
+    //    rule 2, and login keeps nothing (the layers' rule would have consumed it)
+    //  5 A /login 1300 ms: login new -> 0; api 900 - 1200 + 1000 = 700: admitted; login[A] = 0 @1300
+    //  6 A /login 2300 ms: login 0 - 1000*16/1000 + 1000 = 984 > 0 (1r/m is 16 thousandths): denied by rule 1
+    //  7 B /login 2300 ms: both new: admitted
+    //  8 B /static/a.css: "location /", no limits: admitted
+    //  9 A /api/q?x=1 2500 ms: the query string is not the path: /api/, api 700 - 1200 + 1000 = 500: admitted
+    // 10 A /loginx: not "= /login", "/" is its longest prefix: admitted
+    void currentByHand()
+    {
+        const Traffic t = logTraffic();
+        const DryRunConfig c = io::dryRunConfig(kCurrent, "ip");
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        QCOMPARE(c.rules[0].name, std::string("limit_req zone=api burst=1 nodelay (line 5)"));
+        QCOMPARE(c.rules[1].name, std::string("limit_req zone=login (line 7)"));
+        QCOMPARE(c.rules[2].name, std::string("limit_req zone=api burst=1 (line 8)"));
+        QVERIFY(c.notReplayed.empty());
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, 0, 2, -1, 1, -1, -1, -1, -1}));
+        QCOMPARE(r.denied, 3);
+        const std::int64_t requests[] = {4, 4, 3}; // 1,2,3,9 / 4,5,6,7 / 4,5,7 (6 stopped at login)
+        const Nanos first[] = {200'000'000, 2'300'000'000, 300'000'000};
+        for (std::size_t i = 0; i < 3; ++i) {
+            QCOMPARE(r.rules[i].requests, requests[i]);
+            QCOMPARE(r.rules[i].denied, 1);
+            QCOMPARE(r.rules[i].keysDenied, 1);
+            QCOMPARE(r.rules[i].firstDenialPerKey[0], first[i]); // key 0 is 1.1.1.1
+            QCOMPARE(r.rules[i].worstHour, 1795392000 / 3600);
+        }
+    }
+
+    // Under the proposal (api 2r/s = 2000 a second drained, login burst=2, api on "/"):
+    //  1 admitted (api[A] 0 @0); 2 0 - 200 + 1000 = 800: admitted; 3 800 - 200 + 1000 = 1600: denied (rule 0)
+    //  4 login 0; api 800 - 400 + 1000 = 1400: denied (rule 2); 5 login 0, api max(0, 800 - 2400 + 1000) = 0: admitted
+    //  6 login 0 - 16 + 1000 = 984 <= 2000, api 0 - 2000 + 1000 -> 0: admitted (the current denied it: rule 1)
+    //  7 admitted, api[B] 0 @2300; 8 "/": api[B] 0 - 200 + 1000 = 800 > 0: denied (rule 3, line 10)
+    //  9 api[A] 0 - 400 + 1000 = 600 @2500: admitted; 10 "/": api[A] 600 - 200 + 1000 = 1400 > 0: denied (rule 3)
+    // Both deny 3 and 4 (A); only the current 6 (A, its rule 1); only the proposal 8 (B) and 10 (A).
+    void diffByHand()
+    {
+        const Traffic t = logTraffic();
+        const DryRunConfig c = io::dryRunConfig(kCurrent, "ip"), p = io::dryRunConfig(kProposed, "ip");
+        const DryRunResult a = dryRun(t, c), b = dryRun(t, p);
+        QCOMPARE(deniedBy(b), (std::vector<int>{-1, -1, 0, 2, -1, -1, -1, 3, -1, 3}));
+        const DryRunDiff d = diffDryRuns(t, c, a, p, b);
+        QCOMPARE(d.admittedByBoth.requests, 5); // 1, 2, 5, 7, 9
+        QCOMPARE(d.admittedByBoth.keys, 2);
+        QCOMPARE(d.deniedByBoth.requests, 2);
+        QCOMPARE(d.deniedByBoth.keys, 1);
+        QCOMPARE(d.onlyCurrent.requests, 1);
+        QCOMPARE(d.onlyCurrent.keys, 1);
+        QCOMPARE(d.onlyProposed.requests, 2);
+        QCOMPARE(d.onlyProposed.keys, 2);
+        QCOMPARE(d.byCurrentRule.size(), std::size_t(1));
+        QCOMPARE(d.byCurrentRule[0].what, std::string("limit_req zone=login (line 7)"));
+        QCOMPARE(d.byCurrentRule[0].onlyCurrent, 1);
+        QCOMPARE(d.byProposedRule.size(), std::size_t(1));
+        QCOMPARE(d.byProposedRule[0].what, std::string("limit_req zone=api (line 10)"));
+        QCOMPARE(d.byProposedRule[0].onlyProposed, 2);
+        QCOMPARE(d.byHour.size(), std::size_t(1));
+        QCOMPARE(d.byHour[0].what, std::string("2026-11-23T00:00:00Z"));
+        QCOMPARE(d.byHour[0].onlyCurrent + 10 * d.byHour[0].onlyProposed, 21);
+        QCOMPARE(diffSummary(t, d), std::string("your change denies 2 more requests of 2 keys and admits 1 it denied, of 1 keys; "
+                                                "the 2 most affected: 1.1.1.1 (+1 -1), 2.2.2.2 (+1)"));
+    }
+
+    // nginx's selection order: "=" at once, the longest prefix ("^~" stops there), the regexes in
+    // file order, then the longest prefix; none: the server's own limits.
+    void locationsAsNginxSelects()
+    {
+        const char* conf = "limit_req_zone $binary_remote_addr zone=z:10m rate=1r/s;\n"
+                           "server {\n"
+                           "  limit_req zone=z;\n"                       // the server's own: line 3
+                           "  location /a/ { }\n"                        // 0
+                           "  location /a/b/ { }\n"                      // 1
+                           "  location ^~ /img/ { }\n"                   // 2
+                           "  location ~ \\.php$ { }\n"                  // 3
+                           "  location ~* \\.(PNG|gif)$ { }\n"           // 4
+                           "  location = /a/ { }\n"                      // 5
+                           "}\n";
+        const DryRunConfig c = io::dryRunConfig(conf, "ip");
+        QCOMPARE(c.places.size(), std::size_t(6));
+        const std::pair<const char*, int> cases[] = {
+            {"/a/", 5},        {"/a/x", 0},       {"/a/b/c", 1},  {"/a/b/c.php", 3}, {"/img/x.php", 2},
+            {"/img/x.png", 2}, {"/other.png", 4}, {"/x.PHP", -1}, {"/b", -1},        {"/a/x.php?y=1", 3},
+        };
+        for (const auto& [path, place] : cases)
+            QVERIFY2(selectPlace(c, path) == place, path);
+        QCOMPARE(c.fallback.size(), std::size_t(1)); // a path no location matches meets the server's limit
+        QCOMPARE(c.places[0].rules, c.fallback); // a location with no limit_req of its own inherits the server's
+    }
+
+    // A zone whose key is not the log's key is named, not dropped; what is not modelled is refused by name.
+    void unmappedNamedAndUnmodelledRefused()
+    {
+        const char* conf = "limit_req_zone $http_x_api_key zone=key:10m rate=5r/s;\n"
+                           "limit_req_zone $binary_remote_addr zone=ip:10m rate=5r/s;\n"
+                           "limit_req_zone $binary_remote_addr$uri zone=both:10m rate=5r/s;\n"
+                           "server { location / { limit_req zone=key; limit_req zone=ip; limit_req zone=both; } }\n";
+        const DryRunConfig c = io::dryRunConfig(conf, "ip");
+        QCOMPARE(c.mapped, (std::vector<bool>{false, true, false}));
+        QCOMPARE(c.notReplayed.size(), std::size_t(2));
+        QCOMPARE(c.notReplayed[0], std::string("limit_req zone=key (line 4): its zone's key $http_x_api_key is not the "
+                                               "log's key (ip): not replayed (--key http_x_api_key replays it)"));
+        QVERIFY(c.notReplayed[1].find("nor a log field") != std::string::npos);
+        const DryRunConfig byKey = io::dryRunConfig(conf, "http_x_api_key");
+        QCOMPARE(byKey.mapped, (std::vector<bool>{true, false, false}));
+        const auto refused = [](const char* text, const char* start) {
+            try {
+                io::dryRunConfig(text, "ip");
+            } catch (const InputError& e) {
+                return std::string(e.what()).starts_with(start);
+            }
+            return false;
+        };
+        QVERIFY(refused("limit_req_zone $binary_remote_addr zone=z:10m rate=1r/s;\nserver { }\nserver { }\n",
+                        "nginx: 2 server blocks (lines 2, 3)"));
+        QVERIFY(refused("limit_req_zone $binary_remote_addr zone=z:10m rate=1r/s;\nserver { location /a/ { location /a/b/ "
+                        "{ limit_req zone=z; } } }\n",
+                        "nginx: line 2: location /a/b/ is inside another location"));
+        QVERIFY(refused("server { location / { } }\n", "nginx: no limit_req_zone"));
+    }
+
+    // Random configs: 2-4 zones, each applied by one location (prefix or "="), some locations
+    // without limits; a request's location is found here by nginx's rule for these (exact, else
+    // the longest prefix), and its decisions are plain replay's of nginx_limit_req at the zone's
+    // rate and the limit's burst (C = burst + 1) on that location's requests alone.
+    void equalsPlainReplayPerLocation()
+    {
+        const std::vector<std::string> prefixes = {"/", "/a", "/a/b", "/c", "/c/d/e", "/login", "/api/", "/api/v2/"};
+        const std::vector<std::string> paths = {"/", "/a", "/a/b/c", "/ab", "/c/d", "/c/d/e/f", "/login", "/login/x",
+                                                "/api/", "/api/v2/items", "/api/v1", "/zzz", "/a/b"};
+        std::int64_t compared = 0, denied = 0;
+        for (std::uint64_t seed = 1; seed <= propertySeeds(); ++seed) {
+            std::mt19937_64 rng(seed);
+            const int zones = 2 + int(rng() % 3);
+            std::string conf;
+            std::vector<std::pair<std::int64_t, bool>> rates; // per zone: rate, per minute
+            for (int z = 0; z < zones; ++z) {
+                rates.push_back({1 + std::int64_t(rng() % 20), rng() % 4 == 0});
+                conf += "limit_req_zone $binary_remote_addr zone=z" + std::to_string(z) + ":10m rate="
+                        + std::to_string(rates.back().first) + (rates.back().second ? "r/m;\n" : "r/s;\n");
+            }
+            conf += "server {\n";
+            struct Place { std::string prefix; bool exact; int zone; std::int64_t burst; };
+            std::vector<Place> places;
+            std::vector<std::string> pool = prefixes;
+            std::shuffle(pool.begin(), pool.end(), rng);
+            const int count = zones + int(rng() % 3);
+            for (int i = 0; i < count; ++i) {
+                const int zone = i < zones ? i : -1;
+                places.push_back({pool[std::size_t(i)], rng() % 4 == 0, zone, std::int64_t(rng() % 4)});
+                conf += "  location " + std::string(places.back().exact ? "= " : "") + places.back().prefix + " {";
+                if (zone >= 0)
+                    conf += " limit_req zone=z" + std::to_string(zone)
+                            + (places.back().burst ? " burst=" + std::to_string(places.back().burst) : "")
+                            + (rng() % 2 ? " nodelay" : "") + ";";
+                conf += " }\n";
+            }
+            conf += "}\n";
+            Traffic t;
+            t.keyNames = {"k0", "k1", "k2"};
+            t.pathNames = paths;
+            Nanos now = 0;
+            for (int i = 0; i < 300; ++i) {
+                now += Nanos(rng() % 400) * 1'000'000 + (rng() % 3 == 0 ? Nanos(rng() % 1'000'000) : 0);
+                t.times.push_back(now);
+                t.keys.push_back(std::uint32_t(rng() % 3));
+                t.paths.push_back(std::uint32_t(rng() % paths.size()));
+            }
+            const DryRunConfig c = io::dryRunConfig(QString::fromStdString(conf), "ip");
+            const DryRunResult r = dryRun(t, c);
+            const auto placeOf = [&](const std::string& path) {
+                int best = -1;
+                for (std::size_t i = 0; i < places.size(); ++i)
+                    if (places[i].exact && path == places[i].prefix)
+                        return int(i);
+                for (std::size_t i = 0; i < places.size(); ++i)
+                    if (!places[i].exact && path.starts_with(places[i].prefix)
+                        && (best < 0 || places[i].prefix.size() > places[std::size_t(best)].prefix.size()))
+                        best = int(i);
+                return best;
+            };
+            for (std::size_t i = 0; i < t.times.size(); ++i)
+                if (placeOf(paths[t.paths[i]]) < 0) { // no location and no server limit: nothing limits it
+                    ++compared;
+                    QCOMPARE(r.deniedBy[i], -1);
+                }
+            for (std::size_t pl = 0; pl < places.size(); ++pl) {
+                Traffic sub;
+                sub.keyNames = t.keyNames;
+                std::vector<std::size_t> at;
+                for (std::size_t i = 0; i < t.times.size(); ++i)
+                    if (placeOf(paths[t.paths[i]]) == int(pl)) {
+                        sub.times.push_back(t.times[i]);
+                        sub.keys.push_back(t.keys[i]);
+                        at.push_back(i);
+                    }
+                std::vector<std::uint8_t> admitted(at.size(), 1);
+                if (places[pl].zone >= 0 && !at.empty()) {
+                    const auto [rate, perMinute] = rates[std::size_t(places[pl].zone)];
+                    const Nanos per = perMinute ? 60 * kNanosPerSecond : kNanosPerSecond;
+                    const LimiterConfig lc = LimiterConfig::make(rate, per, places[pl].burst + 1, Rate::reduced(rate, per));
+                    replayOne(sub, Algorithm::NginxLimitReq, lc, 1, &admitted);
+                }
+                compared += std::int64_t(at.size());
+                denied += std::count(admitted.begin(), admitted.end(), 0);
+                for (std::size_t j = 0; j < at.size(); ++j)
+                    if ((r.deniedBy[at[j]] < 0) != bool(admitted[j]))
+                        QFAIL(qPrintable(QString("seed %1, request %2 (%3): dry run %4, replay %5\n%6")
+                                             .arg(seed).arg(at[j]).arg(QString::fromStdString(paths[t.paths[at[j]]]))
+                                             .arg(r.deniedBy[at[j]]).arg(admitted[j]).arg(QString::fromStdString(conf))));
+            }
+        }
+        QVERIFY(compared == std::int64_t(propertySeeds()) * 300); // every request, in one location or in none
+        QVERIFY2(denied * 20 > compared, qPrintable(QString::number(denied))); // and not vacuous: over 5% denied
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDryRun)
+#include "tst_dry_run.moc"
