@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QSet>
 #include <QTest>
 
@@ -141,6 +142,29 @@ private slots:
         for (const QString& o : optionsOf(helpOf({"--help"})))
             QVERIFY2(top.contains(roffOption(o)), qPrintable(o));
         QVERIFY(QFileInfo::exists(generated("man/ratelab-gui.1")));
+    }
+
+    // checks that every man page is installed compressed (Debian policy): man-gz/PAGE.gz is
+    // PAGE, gzip'd with no file name and no time inside (gzip -n), so a build is reproducible.
+    void everyManPageIsCompressed()
+    {
+        const QStringList pages = QDir(generated("man")).entryList({"*.1"}, QDir::Files);
+        QVERIFY(pages.contains("ratelab.1") && pages.contains("ratelab-compare.1"));
+        QCOMPARE(QDir(generated("man-gz")).entryList({"*.gz"}, QDir::Files).size(), pages.size());
+        for (const QString& page : pages) {
+            QFile gz(generated("man-gz/" + page + ".gz"));
+            QVERIFY2(gz.open(QIODevice::ReadOnly), qPrintable(page));
+            const QByteArray head = gz.read(10);
+            QVERIFY2(head.startsWith("\x1f\x8b"), qPrintable(page));
+            QCOMPARE(int(head[3]) & 0x08, 0);   // FLG.FNAME: no file name
+            QCOMPARE(head.mid(4, 4), QByteArray(4, '\0')); // MTIME 0
+            QProcess gunzip;
+            gunzip.start("gzip", {"-dc", gz.fileName()});
+            QVERIFY(gunzip.waitForFinished(30'000));
+            QFile plain(generated("man/" + page));
+            QVERIFY(plain.open(QIODevice::ReadOnly));
+            QVERIFY2(gunzip.readAllStandardOutput() == plain.readAll(), qPrintable(page));
+        }
     }
 
     void everyOptionIsDocumentedAndCompleted_data()
