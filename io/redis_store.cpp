@@ -145,6 +145,7 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
     case Algorithm::Kong:
     case Algorithm::RedisCell:
     case Algorithm::NodeLimiter:
+    case Algorithm::UpstashRatelimit:
         throw InputError("redis backend: " + id + " has no RateLab Lua script (it is a product model)");
     case Algorithm::FixedWindow:
     case Algorithm::SlidingWindowLog:

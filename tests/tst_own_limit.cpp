@@ -190,6 +190,12 @@ private slots:
         row("limiter per hour", A::NodeLimiter, {{"tokensPerInterval", "150"}, {"interval", "hour"}}, 150, 3600 * kSecond);
         row("limiter per 250 ms", A::NodeLimiter, {{"tokensPerInterval", "5"}, {"interval", "250"}}, 5, kSecond / 4);
         row("limiter per minute", A::NodeLimiter, {{"tokensPerInterval", "2"}, {"interval", "min"}}, 2, 60 * kSecond);
+        // @upstash/ratelimit: tokens per window; tokenBucket: refillRate per interval.
+        row("upstash sliding 10 per 10 s", A::UpstashRatelimit, {{"tokens", "10"}, {"window", "10 s"}}, 10, 10 * kSecond);
+        row("upstash fixed 100 per 1 m", A::UpstashRatelimit,
+            {{"limiter", "fixedWindow"}, {"tokens", "100"}, {"window", "1m"}}, 100, 60 * kSecond);
+        row("upstash bucket 5 per 2 s", A::UpstashRatelimit,
+            {{"limiter", "tokenBucket"}, {"refillRate", "5"}, {"interval", "2 s"}, {"maxTokens", "20"}}, 5, 2 * kSecond);
     }
     // Each product given options, under RateLab's default 10 per 10 s: its own limit and window.
     void productsGivenOptions()

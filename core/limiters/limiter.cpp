@@ -131,6 +131,13 @@ const AlgorithmFacts kFacts[] = {
      "(RateLimiter.js, TokenBucket.js): a full bucket of tokensPerInterval dripping in performance.now() "
      "milliseconds, and a fixed window of interval from the first request that also caps each window at "
      "tokensPerInterval."},
+    {Algorithm::UpstashRatelimit, "upstash_ratelimit", "Upstash Ratelimit", "@upstash/ratelimit", "tokens used", "limit",
+     ConfigUse::LimitWindow, [](const LimiterConfig& c) { return productQuota(Algorithm::UpstashRatelimit, c); },
+     "@upstash/ratelimit 2.2.0 (npm) as its Lua scripts and TypeScript compute it, in Date.now() milliseconds: limiter "
+     "fixedWindow or slidingWindow (tokens per window such as \"10 s\") or tokenBucket (refillRate per interval, "
+     "maxTokens). Its slidingWindow is the two-bucket estimate with the previous window's weighted count rounded "
+     "down, its tokenBucket refills in whole intervals, and its ephemeralCache (on by default) keeps a denied "
+     "identifier blocked until the reset it was told, that millisecond included."},
 };
 
 static_assert(std::size(kFacts) == kEveryAlgorithm.size(), "one row of facts per algorithm");

@@ -17,6 +17,7 @@
 #include "limiters/products/redis_cell.h"
 #include "limiters/products/spring_gateway.h"
 #include "limiters/products/traefik.h"
+#include "limiters/products/upstash.h"
 #include "limiters/sliding_window_counter.h"
 #include "limiters/sliding_window_log.h"
 #include "limiters/token_bucket.h"
@@ -45,6 +46,7 @@ decltype(auto) visitLimiter(Algorithm a, const LimiterConfig& config, F&& f)
     case Algorithm::Kong: { Kong l(config); return f(l); }
     case Algorithm::RedisCell: { RedisCell l(config); return f(l); }
     case Algorithm::NodeLimiter: { NodeLimiter l(config); return f(l); }
+    case Algorithm::UpstashRatelimit: { UpstashRatelimit l(config); return f(l); }
     case Algorithm::Gcra: break;
     }
     Gcra l(config);

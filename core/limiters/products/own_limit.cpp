@@ -73,6 +73,8 @@ LimitWindow guavaLimit(const LimiterConfig& config, const GuavaRateLimiter& guav
 // - redis_cell: GCRA's sustained rate, count_per_period / quantity requests per period seconds
 //   (max_burst + 1 at once is the burst it allows above that rate).
 // - node_limiter: tokensPerInterval per interval: its bucket's refill, and its window's cap.
+// - upstash_ratelimit: tokens per window (fixedWindow, slidingWindow); refillRate per interval
+//   (tokenBucket: its whole-interval refill, the rate once maxTokens is spent).
 LimitWindow ownLimit(Algorithm a, const LimiterConfig& config)
 {
     const LimitWindow textbook{config.limit(), config.windowNanos()};
@@ -104,6 +106,10 @@ LimitWindow ownLimit(Algorithm a, const LimiterConfig& config)
             return wholeOver(l.countPerPeriod(), l.quantity(), l.periodSeconds() * kNanosPerSecond);
         else if constexpr (std::is_same_v<L, NodeLimiter>)
             return {l.tokensPerInterval(), static_cast<Nanos>(l.intervalMs()) * kMillis};
+        else if constexpr (std::is_same_v<L, UpstashRatelimit>)
+            return l.kind() == UpstashRatelimit::Kind::TokenBucket
+                       ? LimitWindow{l.refillRate(), l.intervalMs() * kMillis}
+                       : LimitWindow{l.tokens(), l.windowMs() * kMillis};
         else
             return textbook;
     });

@@ -24,6 +24,7 @@ constexpr std::string_view kSpring[] = {"replenishRate", "burstCapacity", "reque
 constexpr std::string_view kKong[] = {"second", "minute", "hour", "day", "month", "year"};
 constexpr std::string_view kCell[] = {"max_burst", "count_per_period", "period", "quantity"};
 constexpr std::string_view kNodeLimiter[] = {"tokensPerInterval", "interval"};
+constexpr std::string_view kUpstash[] = {"limiter", "tokens", "window", "refillRate", "interval", "maxTokens", "ephemeralCache"};
 
 // Units a duration may name, in nanoseconds (Go's time.ParseDuration spellings, and "d").
 struct DurationUnit {
@@ -116,6 +117,7 @@ std::span<const std::string_view> productOptionNames(Algorithm a)
     case Algorithm::Kong: return kKong;
     case Algorithm::RedisCell: return kCell;
     case Algorithm::NodeLimiter: return kNodeLimiter;
+    case Algorithm::UpstashRatelimit: return kUpstash;
     default: return {};
     }
 }
