@@ -146,6 +146,9 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
     case Algorithm::RedisCell:
     case Algorithm::NodeLimiter:
     case Algorithm::UpstashRatelimit:
+    case Algorithm::CloudflareRate:
+    case Algorithm::AwsWafRate:
+    case Algorithm::AwsApiGateway:
         throw InputError("redis backend: " + id + " has no RateLab Lua script (it is a product model)");
     case Algorithm::FixedWindow:
     case Algorithm::SlidingWindowLog:

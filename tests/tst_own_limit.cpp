@@ -196,6 +196,11 @@ private slots:
             {{"limiter", "fixedWindow"}, {"tokens", "100"}, {"window", "1m"}}, 100, 60 * kSecond);
         row("upstash bucket 5 per 2 s", A::UpstashRatelimit,
             {{"limiter", "tokenBucket"}, {"refillRate", "5"}, {"interval", "2 s"}, {"maxTokens", "20"}}, 5, 2 * kSecond);
+        // Cloudflare: requests_per_period per period; AWS WAF: Limit per EvaluationWindowSec; API
+        // Gateway: the slowest level's rate (a plan's 2.5/s under the account's 10,000/s: 5 per 2 s).
+        row("cloudflare 10 per minute", A::CloudflareRate, {{"period", "60"}, {"requests_per_period", "10"}}, 10, 60 * kSecond);
+        row("waf 100 per 5 min", A::AwsWafRate, {{"Limit", "100"}}, 100, 300 * kSecond);
+        row("api gateway plan 2.5/s", A::AwsApiGateway, {{"plan_rate", "2.5"}, {"plan_burst", "5"}}, 5, 2 * kSecond);
     }
     // Each product given options, under RateLab's default 10 per 10 s: its own limit and window.
     void productsGivenOptions()

@@ -15,7 +15,8 @@ namespace ratelab {
 using AnyLimiter = std::variant<FixedWindow, SlidingWindowLog, SlidingWindowCounter, TokenBucket, LeakyBucket,
                                 LeakyBucketQueue, Gcra, NginxLimitReq, ExpressRateLimit, RateLimiterFlexible,
                                 PythonLimits, GuavaRateLimiter, EnvoyLocal, Traefik, SpringGateway, Kong, RedisCell,
-                                NodeLimiter, UpstashRatelimit, SyncedLog>;
+                                NodeLimiter, UpstashRatelimit, CloudflareRate, AwsWafRate,
+                                AwsApiGateway, SyncedLog>;
 
 // SyncedLog is never built from an algorithm: a store cell whose nodes copy it (hybrid, racy)
 // turns a SlidingWindowLog into one (store.cpp).

@@ -38,6 +38,9 @@ enum class Algorithm : std::uint8_t {
     RedisCell,
     NodeLimiter,
     UpstashRatelimit,
+    CloudflareRate,
+    AwsWafRate,
+    AwsApiGateway,
 };
 
 // kAllAlgorithms is the seven textbook algorithms of semantics.md, the set every comparison runs
@@ -52,12 +55,13 @@ inline constexpr std::array<Algorithm, 7> kAllAlgorithms = {
 inline constexpr const std::array<Algorithm, 7>& kDefaultAlgorithms = kAllAlgorithms;
 
 // kEveryAlgorithm is every algorithm RateLab knows, the opt-in ones included: what an id may name.
-inline constexpr std::array<Algorithm, 19> kEveryAlgorithm = {
+inline constexpr std::array<Algorithm, 22> kEveryAlgorithm = {
     Algorithm::FixedWindow,      Algorithm::SlidingWindowLog,    Algorithm::SlidingWindowCounter, Algorithm::TokenBucket,
     Algorithm::LeakyBucket,      Algorithm::LeakyBucketQueue,    Algorithm::Gcra,                 Algorithm::NginxLimitReq,
     Algorithm::ExpressRateLimit, Algorithm::RateLimiterFlexible, Algorithm::PythonLimits,         Algorithm::Guava,
     Algorithm::EnvoyLocal,       Algorithm::Traefik,             Algorithm::SpringGateway,        Algorithm::Kong,
     Algorithm::RedisCell,        Algorithm::NodeLimiter,         Algorithm::UpstashRatelimit,
+    Algorithm::CloudflareRate,   Algorithm::AwsWafRate,          Algorithm::AwsApiGateway,
 };
 
 // isProduct is true for the product models (express_rate_limit ... redis_cell): they read their

@@ -6,6 +6,9 @@
 #include "limiters/gcra.h"
 #include "limiters/leaky_bucket.h"
 #include "limiters/nginx_limit_req.h"
+#include "limiters/products/aws_api_gateway.h"
+#include "limiters/products/aws_waf.h"
+#include "limiters/products/cloudflare.h"
 #include "limiters/products/envoy_local.h"
 #include "limiters/products/express_rate_limit.h"
 #include "limiters/products/guava.h"
@@ -47,6 +50,9 @@ decltype(auto) visitLimiter(Algorithm a, const LimiterConfig& config, F&& f)
     case Algorithm::RedisCell: { RedisCell l(config); return f(l); }
     case Algorithm::NodeLimiter: { NodeLimiter l(config); return f(l); }
     case Algorithm::UpstashRatelimit: { UpstashRatelimit l(config); return f(l); }
+    case Algorithm::CloudflareRate: { CloudflareRate l(config); return f(l); }
+    case Algorithm::AwsWafRate: { AwsWafRate l(config); return f(l); }
+    case Algorithm::AwsApiGateway: { AwsApiGateway l(config); return f(l); }
     case Algorithm::Gcra: break;
     }
     Gcra l(config);

@@ -73,6 +73,8 @@ LimitWindow guavaLimit(const LimiterConfig& config, const GuavaRateLimiter& guav
 // - redis_cell: GCRA's sustained rate, count_per_period / quantity requests per period seconds
 //   (max_burst + 1 at once is the burst it allows above that rate).
 // - node_limiter: tokensPerInterval per interval: its bucket's refill, and its window's cap.
+// - cloudflare_rate: requests_per_period per period. aws_waf_rate: Limit per EvaluationWindowSec.
+// - aws_api_gateway: its slowest level's rate per second (over the least whole seconds, as guava).
 // - upstash_ratelimit: tokens per window (fixedWindow, slidingWindow); refillRate per interval
 //   (tokenBucket: its whole-interval refill, the rate once maxTokens is spent).
 LimitWindow ownLimit(Algorithm a, const LimiterConfig& config)
@@ -106,6 +108,12 @@ LimitWindow ownLimit(Algorithm a, const LimiterConfig& config)
             return wholeOver(l.countPerPeriod(), l.quantity(), l.periodSeconds() * kNanosPerSecond);
         else if constexpr (std::is_same_v<L, NodeLimiter>)
             return {l.tokensPerInterval(), static_cast<Nanos>(l.intervalMs()) * kMillis};
+        else if constexpr (std::is_same_v<L, CloudflareRate>)
+            return {l.requestsPerPeriod(), l.period()};
+        else if constexpr (std::is_same_v<L, AwsWafRate>)
+            return {l.limit(), l.window()};
+        else if constexpr (std::is_same_v<L, AwsApiGateway>)
+            return wholeOver(Int128(l.slowest().tokens) * kNanosPerSecond, l.slowest().perNanos, kNanosPerSecond);
         else if constexpr (std::is_same_v<L, UpstashRatelimit>)
             return l.kind() == UpstashRatelimit::Kind::TokenBucket
                        ? LimitWindow{l.refillRate(), l.intervalMs() * kMillis}

@@ -24,6 +24,11 @@ constexpr std::string_view kSpring[] = {"replenishRate", "burstCapacity", "reque
 constexpr std::string_view kKong[] = {"second", "minute", "hour", "day", "month", "year"};
 constexpr std::string_view kCell[] = {"max_burst", "count_per_period", "period", "quantity"};
 constexpr std::string_view kNodeLimiter[] = {"tokensPerInterval", "interval"};
+constexpr std::string_view kCloudflare[] = {"period", "requests_per_period", "mitigation_timeout", "counting"};
+constexpr std::string_view kWaf[] = {"Limit", "EvaluationWindowSec", "rate_check_interval", "detection_delay"};
+constexpr std::string_view kApiGateway[] = {"account_rate", "account_burst", "stage_rate",  "stage_burst",
+                                            "method_rate",  "method_burst",  "plan_rate",   "plan_burst",
+                                            "quota_limit",  "quota_period",  "quota_offset"};
 constexpr std::string_view kUpstash[] = {"limiter", "tokens", "window", "refillRate", "interval", "maxTokens", "ephemeralCache"};
 
 // Units a duration may name, in nanoseconds (Go's time.ParseDuration spellings, and "d").
@@ -118,6 +123,9 @@ std::span<const std::string_view> productOptionNames(Algorithm a)
     case Algorithm::RedisCell: return kCell;
     case Algorithm::NodeLimiter: return kNodeLimiter;
     case Algorithm::UpstashRatelimit: return kUpstash;
+    case Algorithm::CloudflareRate: return kCloudflare;
+    case Algorithm::AwsWafRate: return kWaf;
+    case Algorithm::AwsApiGateway: return kApiGateway;
     default: return {};
     }
 }
