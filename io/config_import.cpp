@@ -1,5 +1,6 @@
 #include "config_import.h"
 
+#include "config_import_managed.h"
 #include "config_import_nginx.h"
 
 #include "arithmetic/decimal.h"
@@ -233,6 +234,8 @@ ImportedConfig importConfiguration(const QByteArray& input)
     static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
     if (s.contains(nginxWord) && !text.trimmed().startsWith('{'))
         return nginxScenario(s);
+    if (auto managed = importManaged(text)) // API Gateway, WAF, Cloudflare, Upstash (issue 36)
+        return std::move(*managed);
     const Flat flat = flattenConfig(text);
     if (find(flat, "token_bucket.max_tokens") || find(flat, "max_tokens"))
         return productScenario(Algorithm::EnvoyLocal, "Envoy local_ratelimit", flat,

@@ -1,0 +1,20 @@
+// Reading the configuration of the managed services people buy instead of a limiter (issue 36):
+// an Amazon API Gateway usage plan (`aws apigateway get-usage-plan` JSON, or CloudFormation's
+// AWS::ApiGateway::UsagePlan Throttle / Quota and a stage's MethodSettings throttling), an AWS WAF
+// rate-based statement (JSON), a Cloudflare rate limiting rule (the rulesets API's JSON) and an
+// Upstash `new Ratelimit({ ... limiter: Ratelimit.slidingWindow(10, "10 s") })` snippet, each into
+// a scenario of its model (aws_api_gateway, aws_waf_rate, cloudflare_rate, upstash_ratelimit).
+#pragma once
+
+#include "config_import.h"
+
+#include <optional>
+
+namespace ratelab::io {
+
+// importManaged recognises one of those configurations in text and builds its scenario, or
+// returns nullopt when text is none of them. It throws InputError for one it recognises whose
+// values the model refuses (a WAF Limit below 10, a Cloudflare period it does not offer).
+std::optional<ImportedConfig> importManaged(const QByteArray& text);
+
+} // namespace ratelab::io
