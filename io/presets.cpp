@@ -16,6 +16,8 @@ const char* const kPresetIds[] = {
     "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen", "nginx-page-load",
     // Fleets and storms (issue 25)
     "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
+    // Managed services (issue 36)
+    "upstash-sliding-vs-log", "api-gateway-page-load", "waf-scraper-first-minute", "cloudflare-long-block",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

@@ -28,7 +28,10 @@ const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burs
                           "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen",
                           "nginx-page-load",
                           // issue 25
-                          "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset"};
+                          "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
+                          // issue 36 (lessons checked in tst_presets_managed)
+                          "upstash-sliding-vs-log", "api-gateway-page-load", "waf-scraper-first-minute",
+                          "cloudflare-long-block"};
 
 struct Loaded {
     Scenario scenario;
