@@ -3,9 +3,13 @@
 
 #include "arithmetic/decimal.h"
 #include "engine/layered.h"
+#include "limiters/products/aws_api_gateway.h"
+#include "limiters/products/aws_waf.h"
+#include "limiters/products/cloudflare.h"
 #include "limiters/products/envoy_local.h"
 #include "limiters/products/express_rate_limit.h"
 #include "limiters/products/rate_limiter_flexible.h"
+#include "limiters/products/upstash.h"
 #include "limiters/products/product.h"
 
 #include <cstdio>
@@ -120,6 +124,38 @@ Belief believe(const ImportedConfig& c, const Limiter& fresh)
         b.count = b.burst = b.windowLimit = fresh.quota();
         b.per = b.window = std::max<std::int64_t>(1, dynamic_cast<const RateLimiterFlexible&>(fresh).durationMs()) * 1'000'000;
         break;
+    case Algorithm::UpstashRatelimit: { // issue 36: the package's own numbers
+        const auto& u = dynamic_cast<const UpstashRatelimit&>(fresh);
+        const bool bucket = u.kind() == UpstashRatelimit::Kind::TokenBucket;
+        b.count = bucket ? u.refillRate() : u.tokens();
+        b.per = (bucket ? u.intervalMs() : u.windowMs()) * 1'000'000;
+        b.burst = fresh.quota();
+        if (!bucket) {
+            b.window = b.per;
+            b.windowLimit = u.tokens();
+        }
+        break;
+    }
+    case Algorithm::CloudflareRate: {
+        const auto& r = dynamic_cast<const CloudflareRate&>(fresh);
+        b.count = b.burst = b.windowLimit = r.requestsPerPeriod();
+        b.per = b.window = r.period();
+        break;
+    }
+    case Algorithm::AwsWafRate: {
+        const auto& w = dynamic_cast<const AwsWafRate&>(fresh);
+        b.count = b.windowLimit = w.limit();
+        b.per = b.window = w.window();
+        b.longest = w.window() + w.checkInterval() + w.detectionDelay();
+        break;
+    }
+    case Algorithm::AwsApiGateway: {
+        const Rate r = dynamic_cast<const AwsApiGateway&>(fresh).slowest();
+        b.count = r.tokens;
+        b.per = r.perNanos;
+        b.burst = fresh.quota();
+        break;
+    }
     default:
         b.count = fresh.quota();
         break;
@@ -267,6 +303,9 @@ std::string whatYouGet(const ImportedConfig& c)
     std::string surprise;
     if (b.burst == 0 && burst == 0)
         surprise = "a burst of 0 does not switch limiting off: every request is refused";
+    else if (unlimited && a == Algorithm::AwsWafRate)
+        surprise = "nothing is refused at once: WAF counts, and blocks only once a check over the limit takes effect "
+                   "(rate_check_interval + detection_delay, 40 s at the earliest by default)";
     else if (unlimited && b.count > 0)
         surprise = "limiting is off: every request passes, however many arrive at once";
     else if (b.burst > 0 && burst != b.burst)
