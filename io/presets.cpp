@@ -17,7 +17,8 @@ const char* const kPresetIds[] = {
     // Fleets and storms (issue 25)
     "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
     // Managed services (issue 36)
-    "upstash-sliding-vs-log", "api-gateway-page-load", "waf-scraper-first-minute", "cloudflare-long-block",
+    "upstash-sliding-vs-log", "api-gateway-page-load", "api-gateway-monthly-quota", "waf-scraper-first-minute",
+    "cloudflare-long-block",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

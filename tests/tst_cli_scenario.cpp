@@ -33,7 +33,7 @@ private slots:
                                    "two-servers-local", "racing-read-write", "tight-retry-loop", "honour-retry-after",
                                    "http-rounding", "noisy-client", "pick-a-limit", "traefik-six-a-minute",
                                    "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen", "nginx-page-load", "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
-                                   "upstash-sliding-vs-log", "api-gateway-page-load", "waf-scraper-first-minute",
+                                   "upstash-sliding-vs-log", "api-gateway-page-load", "api-gateway-monthly-quota", "waf-scraper-first-minute",
                                    "cloudflare-long-block"}));
     }
 

@@ -30,7 +30,7 @@ const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burs
                           // issue 25
                           "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
                           // issue 36 (lessons checked in tst_presets_managed)
-                          "upstash-sliding-vs-log", "api-gateway-page-load", "waf-scraper-first-minute",
+                          "upstash-sliding-vs-log", "api-gateway-page-load", "api-gateway-monthly-quota", "waf-scraper-first-minute",
                           "cloudflare-long-block"};
 
 struct Loaded {

@@ -73,6 +73,19 @@ private slots:
         QCOMPARE(admitted(rowResult(t, Algorithm::SlidingWindowLog)), range(0, 10));
     }
 
+    void apiGatewayMonthlyQuota()
+    {
+        // Request i at 1728 i s (50 a day, day floor(i / 50)); quota 1000 a MONTH on the UTC
+        // calendar, January being days 0 ... 30. The plan's bucket (20 at 10/s) is full at each
+        // request. i = 0 ... 999 (up to day 19, January 20th) fill the quota; i = 1000 is at day 20
+        // exactly and the last, i = 1549, at 2,676,672 s < 31 days: all in January, all refused.
+        // The token bucket of 20 at 10 a second alone refuses none.
+        const Trace t = run("api-gateway-monthly-quota");
+        QCOMPARE(admitted(rowResult(t, Algorithm::AwsApiGateway)), range(0, 1000));
+        QCOMPARE(t.arrivals[1000], Nanos(20) * 86400 * kNanosPerSecond);
+        QCOMPARE(rowResult(t, Algorithm::TokenBucket).metrics.allowed, 1550);
+    }
+
     void wafScraperFirstMinute()
     {
         // One request a second, 0 ... 119 s; Limit 10 over 60 s, checks every 10 s, verdicts 30 s
