@@ -98,6 +98,7 @@ const Command kCommands[] = {
 const Command kGuiCommands[] = {
     {"export", "Render the dashboard of one scenario to a PNG image, without a display.", nullptr},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", nullptr},
+    {"deck", "Outline a lesson deck, or write its handout with --pdf (a page per step), without a display.", nullptr},
 };
 
 template <std::size_t N>
@@ -111,7 +112,7 @@ const Command* find(const Command (&commands)[N], const char* name)
 
 void printHelp()
 {
-    std::cout << "Usage: ratelab [--preset ID | --scenario FILE]    open the RateLab window\n"
+    std::cout << "Usage: ratelab [--preset ID | --scenario FILE | --deck FILE|ID]  open the RateLab window\n"
                  "       ratelab COMMAND [OPTIONS]                    run a command (COMMAND --help for its options)\n\n"
                  "Commands:\n";
     const auto row = [](const Command& c) { std::cout << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n"; };
@@ -122,6 +123,7 @@ void printHelp()
     std::cout << "\nOptions:\n"
                  "  --preset ID       open a built-in scenario in the window (see 'ratelab presets')\n"
                  "  --scenario FILE   open a scenario file (.ratelab.json) in the window\n"
+                 "  --deck FILE|ID    open a lesson deck in the window (PageDown: next step or reveal)\n"
                  "  --present         start in presentation mode (Esc leaves)\n"
                  "  -h, --help        show this help\n"
                  "  -v, --version     show the version\n";

@@ -1,6 +1,8 @@
 #include "gui.h"
 
 #include "version.h"
+#include "deckfile.h"
+#include "window/deckactions.h"
 #include "window/documentactions.h"
 #include "window/mainwindow.h"
 #include "presets.h"
@@ -26,6 +28,8 @@ void addOptions(QCommandLineParser& parser)
     parser.addOptions({
         {"preset", "Open a built-in scenario (see 'ratelab presets').", "id"},
         {"scenario", "Open a scenario file (.ratelab.json).", "file"},
+        {"deck", "Open a lesson deck: a .ratelab-deck.json file or a shipped deck's id (fixed-window-2x, "
+                 "buckets-burst-now, many-servers-one-limit).", "file|id"},
         {"present", "Start in presentation mode (full screen, the charts and the lesson; Esc leaves)."},
     });
     // QApplication's own options: accepted and left to it, hidden from the help.
@@ -81,8 +85,11 @@ int runGui(int argc, char** argv)
     }
     if (!parser.positionalArguments().isEmpty())
         return fail("unknown command '" + parser.positionalArguments().first() + "' (see ratelab --help)");
-    if (parser.isSet("preset") && parser.isSet("scenario"))
-        return fail("--preset and --scenario cannot be combined: choose one");
+    if (int(parser.isSet("preset")) + int(parser.isSet("scenario")) + int(parser.isSet("deck")) > 1)
+        return fail("--preset, --scenario and --deck cannot be combined: choose one");
+    if (parser.isSet("deck"))
+        if (const io::DeckLoad deck = io::loadDeckFile(parser.value("deck")); !deck.deck)
+            return fail("--deck: " + deck.error);
     std::optional<io::LoadResult> named;
     if (parser.isSet("preset")) {
         named = io::loadPreset(parser.value("preset"));
@@ -105,6 +112,8 @@ int runGui(int argc, char** argv)
         window.documents()->openFile(parser.value("scenario")); // so Ctrl+S saves back to it
     else if (parser.isSet("preset"))
         window.documents()->openPreset(parser.value("preset"));
+    else if (parser.isSet("deck"))
+        window.decks()->openDeck(parser.value("deck"));
     window.show();
     if (parser.isSet("present"))
         window.setPresenting(true);

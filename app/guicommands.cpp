@@ -6,7 +6,9 @@
 #include "command.h"
 #include "chart/dashboard.h"
 #include "arithmetic/decimal.h"
+#include "deckfile.h"
 #include "outputpath.h"
+#include "window/handout.h"
 #include "replay_command.h"
 #include "sweep_chart.h"
 #include "scenario_options.h"
@@ -14,6 +16,7 @@
 #include <QApplication>
 
 #include <cstring>
+#include <iostream>
 
 namespace ratelab::app {
 
@@ -64,9 +67,53 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
     return 0;
 }
 
+int deckCommand(QCommandLineParser& parser, const QStringList& args)
+{
+    parser.addPositionalArgument("deck", "A lesson deck: a .ratelab-deck.json file or a shipped deck's id ("
+                                             + io::shippedDecks().join(", ") + ").");
+    parser.addOption({"pdf", "Write the deck's handout to this file: a page per step, its words and its chart.", "file"});
+    parser.addHelpOption();
+    if (!parser.parse(args))
+        return fail("deck: " + parser.errorText().toStdString());
+    if (parser.isSet("help")) {
+        std::cout << parser.helpText().toStdString();
+        return 0;
+    }
+    if (parser.positionalArguments().size() != 1)
+        return fail("deck: name one deck, a file or a shipped deck's id (" + io::shippedDecks().join(", ").toStdString() + ")");
+    const QString pdf = parser.value("pdf");
+    if (parser.isSet("pdf") && pdf.isEmpty())
+        return fail("deck: --pdf needs a file name");
+    if (!pdf.isEmpty())
+        if (const QString problem = io::outputPathProblem(pdf); !problem.isEmpty())
+            return fail("deck: " + problem.toStdString()); // before any work, and nothing is touched
+    const io::DeckLoad load = io::loadDeckFile(parser.positionalArguments().first());
+    if (!load.deck)
+        return fail("deck: " + load.error.toStdString());
+    const io::Deck& deck = *load.deck;
+    if (!pdf.isEmpty()) {
+        if (const QString error = ui::writeHandout(deck, pdf); !error.isEmpty())
+            return fail("deck: " + error.toStdString());
+        return 0;
+    }
+    // Without --pdf: the deck's outline, a line a step (and its question), to check a deck.
+    std::cout << deck.title << "\n";
+    for (std::size_t i = 0; i < deck.steps.size(); ++i) {
+        const io::DeckStep& s = deck.steps[i];
+        std::cout << "  " << i + 1 << ". " << s.scenario.title;
+        if (s.hasFocus())
+            std::cout << " [" << formatSeconds(*s.from) << " s to " << formatSeconds(*s.to) << " s]";
+        std::cout << "\n";
+        if (!s.question.empty())
+            std::cout << "     asks: " << s.question << "\n";
+    }
+    return 0;
+}
+
 const Command kCommands[] = {
     {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench},
+    {"deck", "Outline a lesson deck, or write its handout with --pdf (a page per step), without a display.", deckCommand},
     {"sweep", "Replay a log over a grid of limits, with --png/--svg charts.",
      [](QCommandLineParser& p, const QStringList& a) { return sweepCommand(p, a, writeSweepChart); }},
 };

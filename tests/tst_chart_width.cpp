@@ -94,7 +94,7 @@ private slots:
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         const auto docks = m_window->findChildren<QDockWidget*>();
-        QCOMPARE(docks.size(), 4); // Lesson, What happened, At scale, Traffic
+        QCOMPARE(docks.size(), 5); // Lesson, What happened, At scale, Traffic, Deck
         for (const QDockWidget* dock : docks)
             QVERIFY2(dock->isVisible() == (dock->objectName() == "lessonDock" || dock->objectName() == "explainDock"),
                      qPrintable(dock->windowTitle()));

@@ -58,7 +58,7 @@ private slots:
     {
         const Deck d = shipped("fixed-window-2x");
         QCOMPARE(d.steps.size(), std::size_t(4));
-        // Bursts of 10 requests 1 ms apart from 9.9 s (edge-burst), limit 10 per 10 s.
+        // Bursts of 10 requests at one instant, at 9.9 s and 10.1 s (edge-burst), limit 10 per 10 s.
         // Step 1, the first burst alone: all 10 in the window [0, 10) s, which allows 10.
         checkStep(d.steps[0], 10, {{Algorithm::FixedWindow, 10}});
         QVERIFY(d.steps[0].question.empty());
@@ -66,11 +66,11 @@ private slots:
         // Step 2, the second burst at 10.1 s counts in [10, 20) s: 10 + 10 = 20.
         checkStep(d.steps[1], 20, {{Algorithm::FixedWindow, 20}});
         QVERIFY(!d.steps[1].question.empty());
-        // Step 3, the log: at 10.1 s the ten entries of 9.9..9.909 s are all > 10.1 - 10, so the
+        // Step 3, the log: at 10.1 s the ten entries of 9.9 s are all > 10.1 - 10, so the
         // log holds 10 and denies until 19.9 s: 10.
         checkStep(d.steps[2], 20, {{Algorithm::FixedWindow, 20}, {Algorithm::SlidingWindowLog, 10}});
         // Step 4, the counter at 10.1 s: prev 10, e = 0.1, E = 10 * 9.9 / 10 + 0 = 9.9 < 10, admit;
-        // at 10.101 s E = 10 * 9.899 / 10 + 1 = 10.899: denied, and later ones more so: 11.
+        // the next nine at the same instant find E = 9.9 + 1 = 10.9: denied. 10 + 1 = 11.
         checkStep(d.steps[3], 20,
                   {{Algorithm::FixedWindow, 20}, {Algorithm::SlidingWindowLog, 10}, {Algorithm::SlidingWindowCounter, 11}});
     }
@@ -79,17 +79,16 @@ private slots:
     {
         const Deck d = shipped("buckets-burst-now");
         QCOMPARE(d.steps.size(), std::size_t(4));
-        // Bursts of 4, 1 ms apart, every 2 s, 32 requests; C = 5, r = 1/s, full at the start.
-        // Burst 1 at 0..0.003 s: 5 -> 1.003 tokens, 4 pass. Burst 2: 1.003 + 1.997 = 3.000,
-        // takes 3 (2.002 s leaves 0.002, 2.003 s finds 0.003). Each later burst: 0.003 + 1.997 =
-        // 2.000, 2 pass. 4 + 3 + 6 * 2 = 19.
+        // Bursts of 4 at one instant every 2 s, 32 requests; C = 5, r = 1/s, full at the start.
+        // Burst 1 at 0 s: 5 -> 1 token, 4 pass. Burst 2: 1 + 2 = 3 tokens, 3 pass. Each later
+        // burst finds the 2 tokens of 2 s: 2 pass. 4 + 3 + 6 * 2 = 19.
         checkStep(d.steps[0], 32, {{Algorithm::TokenBucket, 19}});
         // The meter's water is C - tokens: the same 19.
         checkStep(d.steps[1], 32, {{Algorithm::TokenBucket, 19}, {Algorithm::LeakyBucket, 19}}, 2);
         const Trace queue = simulateRows(d.steps[2].scenario);
         QCOMPARE(admittedOf(rowResult(queue, Algorithm::LeakyBucketQueue)), std::size_t(19));
-        // C = 10: before bursts 1-4 the bucket holds 10, 8.0, 6.0, 4.0 (each burst takes 4 and
-        // 2 s bring 2): 4 x 4 pass; then 0.003 + 1.997 = 2.0 a burst: 4 x 2. 16 + 8 = 24.
+        // C = 10: before bursts 1-4 the bucket holds 10, 8, 6, 4 (each burst takes 4 and 2 s
+        // bring 2): 4 x 4 pass; then 2 a burst: 4 x 2. 16 + 8 = 24.
         checkStep(d.steps[3], 32, {{Algorithm::TokenBucket, 24}});
         QCOMPARE(d.steps[3].scenario.config.capacity(), 10);
     }

@@ -88,6 +88,7 @@ void ChartStack::prepareRows(std::size_t n)
     while (m_rows.size() < n) {
         auto* row = new RowChart(m_scroll->widget());
         row->setMinimumPlotHeight(m_minimumPlotHeight);
+        row->setVeiled(m_veiled);
         connect(row, &RowChart::zoomRequested, this, &ChartStack::zoom);
         connect(row, &RowChart::panRequested, this, &ChartStack::pan);
         connect(row, &RowChart::spanSelected, this, &ChartStack::zoomToSpan);
@@ -273,6 +274,13 @@ void ChartStack::resetZoom()
 {
     m_zoomed = false;
     emit rangeRequested(TimeRange{});
+}
+
+void ChartStack::setVeiled(bool veiled)
+{
+    m_veiled = veiled;
+    for (RowChart* row : m_rows)
+        row->setVeiled(veiled);
 }
 
 } // namespace ratelab::ui

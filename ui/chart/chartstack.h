@@ -61,6 +61,8 @@ public slots:
     // zoomToSpan shows [from, to] seconds.
     void zoomToSpan(double fromSeconds, double toSeconds);
     void setPinned(std::optional<std::size_t> request);
+    // setVeiled hides every row's decisions (rows made later too) or reveals them.
+    void setVeiled(bool veiled);
 
 signals:
     // rangeRequested asks for a frame over range (empty: the full range).
@@ -102,6 +104,7 @@ private:
     int m_frameColumns = 0;
     std::optional<Playhead> m_playhead;
     std::optional<std::size_t> m_pinned;
+    bool m_veiled = false;
 };
 
 } // namespace ratelab::ui

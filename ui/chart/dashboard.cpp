@@ -151,6 +151,12 @@ Dashboard::Dashboard(Stage* stage, QWidget* parent)
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_fitSummary = false; });
     connect(m_stage, &Stage::frameChanged, this, &Dashboard::showFrame);
     connect(m_stage, &Stage::playheadChanged, this, &Dashboard::showPlayhead);
+    connect(m_stage, &Stage::veilChanged, this, [this] {
+        m_charts->setVeiled(m_stage->veiled());
+        m_summary->setVeiled(m_stage->veiled());
+        if (!m_stage->veiled() && m_stage->frame().trace) // the figures again
+            showFrame();
+    });
     if (m_stage->frame().trace) // a window's stage may have a frame already
         showFrame();
 }

@@ -270,6 +270,8 @@ double RowChart::laneY(Lane lane) const
 
 RowChart::Lane RowChart::laneOf(Verdict v) const
 {
+    if (m_veiled) // one lane for all: where a mark is would tell its verdict
+        return Lane::Delayed;
     return v == Verdict::Denied ? Lane::Denied : v == Verdict::Delayed ? Lane::Delayed : Lane::Admitted;
 }
 
@@ -425,7 +427,7 @@ void RowChart::mouseMoveEvent(QMouseEvent* event)
         m_dragFrom = event->position();
         const double span = secondsAsDouble(m_range.to - m_range.from);
         emit panRequested(-dx / plot().width() * span);
-    } else if (const auto i = decisionAt(event->position())) {
+    } else if (const auto i = decisionAt(event->position()); i && !m_veiled) {
         QToolTip::showText(event->globalPosition().toPoint(), hoverText(*i), this);
     } else if (const QString tip = badgeTip(event->position()); !tip.isEmpty()) {
         QToolTip::showText(event->globalPosition().toPoint(), tip, this);
@@ -461,5 +463,15 @@ void RowChart::resizeEvent(QResizeEvent* event)
     QChartView::resizeEvent(event);
     viewport()->update();
 }
+
+void RowChart::setVeiled(bool veiled)
+{
+    if (veiled == m_veiled)
+        return;
+    m_veiled = veiled;
+    viewport()->update();
+}
+
+QColor RowChart::veiledColor() { return QColor(0x8a, 0x8f, 0x98); }
 
 } // namespace ratelab::ui

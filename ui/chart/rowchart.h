@@ -125,6 +125,11 @@ public:
 
     // setPinned highlights request i (clicked in any row), or nothing.
     void setPinned(std::optional<std::size_t> i);
+    // setVeiled hides the decisions while a question is asked: every mark grey in the middle
+    // lane, no level line, no counts, no decision on hover.
+    void setVeiled(bool veiled);
+    bool veiled() const { return m_veiled; }
+    static QColor veiledColor();
 
 signals:
     void zoomRequested(double anchorSeconds, double factor);
@@ -201,6 +206,7 @@ private:
     int m_minimumPlotHeight = 8;
     Counts m_counts;
     bool m_partialCounts = false;
+    bool m_veiled = false;
     // A queue's visible delayed requests: (request, departure time), read once a frame.
     std::vector<std::pair<std::size_t, Nanos>> m_departures;
     // nginx: what it holds, in thousandths of a request, as (seconds, thousandths) vertices from

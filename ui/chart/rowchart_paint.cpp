@@ -34,13 +34,21 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
     p->setRenderHint(QPainter::Antialiasing);
     drawBoundaries(p);
     drawHeader(p);
-    drawBound(p);
-    drawLevel(p);
+    if (m_veiled) { // a question is asked: nothing drawn may answer it
+        p->save();
+        p->setPen(palette().color(QPalette::PlaceholderText));
+        p->drawText(plot(), Qt::AlignCenter, tr("Decisions hidden: what will happen?"));
+        p->restore();
+    } else {
+        drawBound(p);
+        drawLevel(p);
+    }
     drawLevelLabels(p); // over the line: a label's box interrupts the line, never the other way
-    drawBoundLabel(p);
+    if (!m_veiled)
+        drawBoundLabel(p);
     drawStrip(p);
     p->setClipping(false);
-    if (exactMarks())
+    if (exactMarks() && !m_veiled)
         drawDepartures(p);
     drawPinned(p);
     drawPlayhead(p);
@@ -94,6 +102,8 @@ std::pair<QString, QString> RowChart::headerTexts() const
 
 QString RowChart::countsText() const
 {
+    if (m_veiled)
+        return tr("decisions hidden");
     const QLocale locale;
     QString counts = (m_partialCounts ? tr("so far: %1 admitted") : tr("%1 admitted")).arg(locale.toString(m_counts.admitted));
     if (m_counts.delayed > 0)
@@ -104,6 +114,8 @@ QString RowChart::countsText() const
 QString RowChart::legendText() const
 {
     const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
+    if (m_veiled)
+        return tr("every request grey until revealed");
     if (!m_frame->trace)
         return "line: " + unit + ", dashed: " + ceilingName();
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
@@ -372,14 +384,16 @@ void RowChart::drawStrip(QPainter* p) const
     // row has a bar per column and lane): the bar's bottom, its full height and its brush.
     const double fullHeight = laneHeight() + 1;
     const double bottom[] = {laneY(Lane::Admitted) + 4, laneY(Lane::Delayed) + 4, laneY(Lane::Denied) + 4};
-    const QBrush brush[] = {admittedColor(), delayedColor(), deniedColor()};
+    const QBrush brush[] = {admittedColor(), m_veiled ? veiledColor() : delayedColor(), deniedColor()};
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
         const double total = double(c.admitted) + c.delayed + c.denied;
         if (total == 0)
             continue;
         const double x = p0.left() + k * colWidth;
-        const std::int32_t counts[] = {c.admitted, c.delayed, c.denied};
+        // Veiled: every request in the middle lane, grey, a full bar where there are any.
+        const std::int32_t counts[] = {m_veiled ? 0 : c.admitted, m_veiled ? std::int32_t(total) : c.delayed,
+                                       m_veiled ? 0 : c.denied};
         for (int lane = 0; lane < 3; ++lane) {
             if (counts[lane] == 0)
                 continue;
@@ -464,7 +478,9 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped so
             // a mark stays inside its lane.
             const double grow = g.maxCost > 1 ? std::min(1.15, 1 + 0.05 * std::log2(double(g.maxCost))) : 1.0;
-            paintMark(p, at, lane, markScale() * grow, node >= 0 ? nodeColor(node) : QColor(), g.retry);
+            // Veiled: one shape, grey (a node's colour tells no verdict, so it stays).
+            paintMark(p, at, m_veiled ? Lane::Admitted : lane, markScale() * grow,
+                      node >= 0 ? nodeColor(node) : m_veiled ? veiledColor() : QColor(), g.retry);
             laneCount[laneIndex] += g.count;
             laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
         }

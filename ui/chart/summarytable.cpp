@@ -80,6 +80,7 @@ void SummaryTable::setFrame(const Frame& frame)
     m_trace = frame.trace;
     m_maxSoFar.clear();
     fill(results);
+    blankFigures();
     fitLastColumn();
     updateGeometry();
 }
@@ -202,6 +203,25 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
                               : tr("over the whole scenario");
     for (int c = 1; c <= 3; ++c)
         horizontalHeaderItem(c)->setToolTip(tr("Requests %1").arg(when));
+    blankFigures();
+}
+
+void SummaryTable::setVeiled(bool veiled)
+{
+    m_veiled = veiled;
+    blankFigures();
+}
+
+void SummaryTable::blankFigures()
+{
+    if (!m_veiled)
+        return;
+    for (int r = 0; r < rowCount(); ++r)
+        for (int c = 1; c < columnCount(); ++c)
+            if (QTableWidgetItem* cell = item(r, c)) {
+                cell->setText(QStringLiteral("?"));
+                cell->setToolTip(tr("Hidden until the decisions are revealed"));
+            }
 }
 
 QSize SummaryTable::sizeHint() const

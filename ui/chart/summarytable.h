@@ -18,6 +18,9 @@ public:
     // setCounts shows the admitted, denied and delayed counts up to the playhead at `upTo`, or
     // the totals (nullopt).
     void setCounts(const RunningCounts& counts, std::optional<Nanos> upTo);
+    // setVeiled blanks every figure (the names stay) while a question is asked; setFrame and
+    // setCounts fill them again once revealed.
+    void setVeiled(bool veiled);
     QSize sizeHint() const override;
 
 protected:
@@ -25,6 +28,8 @@ protected:
 
 private:
     void fill(const std::vector<AlgorithmTrace>& results);
+    void blankFigures();
+    bool m_veiled = false;
     // fitLastColumn lets the last column take the width left over only when its text fits there;
     // otherwise every column keeps its text's width and the table scrolls sideways.
     void fitLastColumn();

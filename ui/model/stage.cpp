@@ -25,4 +25,12 @@ void Stage::moveCounts()
         m_counts.moveTo(m_playhead ? m_playhead->shown : m_frame->trace->arrivals.size());
 }
 
+void Stage::setVeiled(bool veiled)
+{
+    if (veiled == m_veiled)
+        return;
+    m_veiled = veiled;
+    emit veilChanged();
+}
+
 } // namespace ratelab::ui

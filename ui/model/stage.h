@@ -32,9 +32,15 @@ public:
     // counts are every row's verdicts up to the playhead (all of them without one).
     const RunningCounts& counts() const { return m_counts; }
 
+    // setVeiled hides the decisions (a question is asked: marks grey, counts blank, no level)
+    // or reveals them. It emits veilChanged when that changes.
+    void setVeiled(bool veiled);
+    bool veiled() const { return m_veiled; }
+
 signals:
     void frameChanged();
     void playheadChanged();
+    void veilChanged();
 
 private:
     void moveCounts();
@@ -42,6 +48,7 @@ private:
     std::shared_ptr<const Frame> m_frame = std::make_shared<const Frame>(); // never null
     std::optional<Playhead> m_playhead;
     RunningCounts m_counts;
+    bool m_veiled = false;
 };
 
 } // namespace ratelab::ui

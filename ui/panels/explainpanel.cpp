@@ -149,6 +149,11 @@ void ExplainPanel::refresh()
     if (m_pinned)
         heading = tr("Pinned: %1 (click an empty spot to unpin)").arg(heading);
     m_heading->setText(heading);
+    if (m_veiled) {
+        m_body->setPlainText(tr("What each limiter decided is hidden until the question is answered "
+                                "(PageDown reveals it)."));
+        return;
+    }
     QString html;
     QStringList exact;
     for (std::size_t row = 0; row < m_trace->results.size(); ++row) {
@@ -168,6 +173,16 @@ void ExplainPanel::refresh()
         html += tr("<p style='margin:6px 0 0 0; color:gray'>Durations rounded up to the millisecond; exactly: %1.</p>")
                     .arg(exact.join("; ").toHtmlEscaped());
     m_body->setHtml(html);
+}
+
+void ExplainPanel::setVeiled(bool veiled)
+{
+    if (veiled == m_veiled)
+        return;
+    m_veiled = veiled;
+    m_stale = true;
+    if (isVisible())
+        refresh();
 }
 
 QString ExplainPanel::text() const { return m_heading->text() + "\n" + m_body->toPlainText(); }

@@ -25,6 +25,9 @@ public:
     std::optional<std::size_t> pinned() const { return m_pinned; }
     // currentRequest is the index explained, if any.
     std::optional<std::size_t> currentRequest() const { return m_index; }
+    // setVeiled hides what each limiter decided while a question is asked (the request is still
+    // named), and shows it again once revealed.
+    void setVeiled(bool veiled);
     // text is what the panel shows; it is brought up to date when the panel is visible.
     QString text() const;
 
@@ -41,6 +44,7 @@ private:
     std::optional<std::size_t> m_pinned;
     std::size_t m_shown = 0;
     bool m_stale = false;
+    bool m_veiled = false;
 };
 
 // readableDurations rounds each waiting time in a line of What happened ("retry in

@@ -13,8 +13,11 @@ LessonPanel::LessonPanel(QWidget* parent)
     , m_title(new QLabel)
     , m_note(new QLabel)
     , m_lesson(new QLabel)
+    , m_position(new QLabel)
+    , m_question(new QLabel)
+    , m_answer(new QLabel)
 {
-    for (QLabel* l : {m_title, m_note, m_lesson}) {
+    for (QLabel* l : {m_title, m_note, m_lesson, m_position, m_question, m_answer}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
@@ -30,9 +33,17 @@ LessonPanel::LessonPanel(QWidget* parent)
     auto* body = new QWidget;
     auto* text = new QVBoxLayout(body);
     text->setContentsMargins(0, 0, 0, 0);
+    m_position->setStyleSheet("QLabel { color: palette(placeholder-text); }");
+    m_question->setTextFormat(Qt::RichText);
+    m_answer->setTextFormat(Qt::RichText);
+    text->addWidget(m_position);
     text->addWidget(m_title);
     text->addWidget(m_note);
     text->addWidget(m_lesson);
+    text->addSpacing(6);
+    text->addWidget(m_question);
+    text->addWidget(m_answer);
+    setStep({}, {}, {}, true);
     text->addStretch();
     m_scroll = new QScrollArea;
     m_scroll->setWidget(body);
@@ -60,6 +71,24 @@ void LessonPanel::setLesson(const QString& title, const QString& lesson, bool fo
                                        : lesson);
 }
 
+void LessonPanel::setStep(const QString& position, const QString& question, const QString& answer, bool revealed)
+{
+    m_position->setText(position);
+    m_position->setVisible(!position.isEmpty());
+    m_question->setVisible(!question.isEmpty());
+    m_question->setText(question.isEmpty() ? QString()
+                        : revealed         ? tr("<b>Question:</b> %1").arg(question.toHtmlEscaped())
+                                           : tr("<b>Question:</b> %1<br><i>The decisions are hidden: PageDown (or Right) "
+                                                "reveals them.</i>")
+                                         .arg(question.toHtmlEscaped()));
+    const bool answered = revealed && !answer.isEmpty() && !question.isEmpty();
+    m_answer->setVisible(answered);
+    m_answer->setText(answered ? tr("<b>Answer:</b> %1").arg(answer.toHtmlEscaped()) : QString());
+}
+
+QString LessonPanel::question() const { return m_question->isHidden() ? QString() : m_question->text(); }
+QString LessonPanel::answer() const { return m_answer->isHidden() ? QString() : m_answer->text(); }
+
 void LessonPanel::setLarge(bool large)
 {
     // Only what differs from the inherited font is set, so the normal size follows the
@@ -72,6 +101,8 @@ void LessonPanel::setLarge(bool large)
         title.setPointSizeF(size * 1.5);
     }
     m_lesson->setFont(lesson);
+    m_question->setFont(lesson);
+    m_answer->setFont(lesson);
     m_title->setFont(title);
     m_edit->setVisible(!large); // on the projector, only the words
 }

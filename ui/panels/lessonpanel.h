@@ -15,6 +15,12 @@ public:
     // setLesson shows a title and lesson; `forOriginal` notes that the lesson was written for the
     // preset before its settings were changed.
     void setLesson(const QString& title, const QString& lesson, bool forOriginal = false);
+    // setStep shows where a deck is ("Deck · step 2 of 4") and the step's question: with a hint
+    // to reveal while the decisions are hidden, with its answer once revealed. An empty position
+    // shows no deck.
+    void setStep(const QString& position, const QString& question, const QString& answer, bool revealed);
+    QString question() const;
+    QString answer() const; // empty while hidden
     // setLarge switches to presentation-size text.
     void setLarge(bool large);
     QString lesson() const;
@@ -31,6 +37,9 @@ private:
     QLabel* m_title;
     QLabel* m_note;
     QLabel* m_lesson;
+    QLabel* m_position;
+    QLabel* m_question;
+    QLabel* m_answer;
     QWidget* m_edit;
     QScrollArea* m_scroll;
 };

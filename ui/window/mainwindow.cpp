@@ -7,6 +7,9 @@
 #include "chart/chartstack.h"
 #include "panels/controlpanel.h"
 #include "chart/dashboard.h"
+#include "model/deckplayer.h"
+#include "panels/deckpanel.h"
+#include "window/deckactions.h"
 #include "window/documentactions.h"
 #include "panels/errorbanner.h"
 #include "panels/explainpanel.h"
@@ -70,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_playback(new PlaybackBar)
     , m_explain(new ExplainPanel)
     , m_lesson(new LessonPanel)
+    , m_deck(new DeckPlayer(this))
     , m_banner(new ErrorBanner)
     , m_splitter(new QSplitter(Qt::Horizontal))
     , m_normalFont(QApplication::font())
@@ -103,11 +107,14 @@ MainWindow::MainWindow(QWidget* parent)
     m_traffic = new TrafficPanel(m_document); // issue 22: a real access log, its keys and a sweep
     QDockWidget* trafficDock = addDock(tr("Traffic"), "trafficDock", m_traffic, Qt::RightDockWidgetArea);
     tabifyDockWidget(atScaleDock, trafficDock);
+    QDockWidget* deckDock = addDock(tr("Deck"), "deckDock", new DeckPanel(m_deck, m_document), Qt::RightDockWidgetArea);
+    tabifyDockWidget(trafficDock, deckDock);
     lessonDock->raise();
     explainDock->raise();
     resizeDocks({lessonDock}, {kDockWidth}, Qt::Horizontal);
     m_lessonDock = lessonDock;
     m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
+    m_decks = new DeckActions(this, m_deck, m_document, m_stage, m_lesson);
     createMenus();
     // The status bar exists from the start, shown with the window: made later (by the first
     // message), it would still be hidden when --present notes what to restore on Esc.
@@ -160,6 +167,28 @@ MainWindow::MainWindow(QWidget* parent)
         });
     });
     connect(m_pipeline, &Pipeline::frameReady, this, &MainWindow::showFrame);
+    // A deck's step: its span framed, its request pinned, its decisions hidden until revealed.
+    connect(m_decks, &DeckActions::rangeRequested, this, [this](TimeRange range) {
+        m_requestedRange = range;
+        requestFrame();
+    });
+    connect(m_decks, &DeckActions::pinRequested, this, [this, explainDock](std::optional<std::size_t> i) {
+        m_dashboard->charts()->setPinned(i);
+        m_explain->pin(i);
+        if (i && !m_presenting) {
+            explainDock->show();
+            explainDock->raise();
+        }
+    });
+    connect(m_decks, &DeckActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_stage, &Stage::veilChanged, this, [this] { m_explain->setVeiled(m_stage->veiled()); });
+    connect(m_deck, &DeckPlayer::deckChanged, this, [this, deckDock] {
+        if (m_deck->isOpen() && !m_presenting && deckDock->isHidden()) {
+            deckDock->show();
+            deckDock->raise();
+            m_lessonDock->raise();
+        }
+    });
     connect(m_lesson, &LessonPanel::editRequested, this, &MainWindow::editTitleAndLesson);
     connect(m_dashboard->charts(), &ChartStack::pinned, this, [this, explainDock](std::optional<std::size_t> i) {
         m_explain->pin(i);
@@ -202,7 +231,7 @@ MainWindow::MainWindow(QWidget* parent)
     if (!docksRestored && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
         // start closed (View > Panels) but the lesson and What happened, one above the other.
-        for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock, trafficDock})
+        for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock, trafficDock, deckDock})
             dock->hide();
         if (!m_document->scenario().lesson.empty()) { // the lesson is what a first start is for
             lessonDock->show();
@@ -281,6 +310,8 @@ void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu("&File");
     m_documents->fillMenu(file);
+    file->addSeparator();
+    m_decks->fillMenu(file);
     file->addAction(tr("Open &Traffic Log…"), this, [this] {
         QDockWidget* dock = findChild<QDockWidget*>("trafficDock");
         dock->show();
@@ -349,8 +380,24 @@ void MainWindow::createMenus()
     };
     QMenu* play = menuBar()->addMenu("&Playback");
     windowKeys(play->addAction("&Play / pause", m_playback, &PlaybackBar::togglePlay), {Qt::Key_Space});
-    windowKeys(play->addAction("Step &forward", m_playback, &PlaybackBar::stepForward), {Qt::Key_Right, Qt::Key_PageDown});
-    windowKeys(play->addAction("Step &back", m_playback, &PlaybackBar::stepBack), {Qt::Key_Left, Qt::Key_PageUp});
+    // Right and Left step the playback; with a deck open, Right at the end of a step's playback
+    // reveals or goes on to the next step, and Left at its start goes back a step.
+    windowKeys(play->addAction("Step &forward", this, [this] {
+                   if (m_deck->isOpen() && m_playback->atEnd())
+                       nextStep();
+                   else
+                       m_playback->stepForward();
+               }),
+               {Qt::Key_Right});
+    windowKeys(play->addAction("Step &back", this, [this] {
+                   if (m_deck->isOpen() && m_playback->shownRequests() == 0)
+                       previousStep();
+                   else
+                       m_playback->stepBack();
+               }),
+               {Qt::Key_Left});
+    windowKeys(play->addAction(tr("&Next deck step (or reveal)"), this, &MainWindow::nextStep), {Qt::Key_PageDown});
+    windowKeys(play->addAction(tr("P&revious deck step"), this, &MainWindow::previousStep), {Qt::Key_PageUp});
     windowKeys(play->addAction(tr("Go to the &start"), m_playback, &PlaybackBar::goToStart), {Qt::Key_Home});
     windowKeys(play->addAction("Show &everything", this, [this] { m_playback->setPlayhead(kMaxNanos); }), {Qt::Key_End});
     play->addSeparator();
@@ -382,6 +429,22 @@ void MainWindow::createMenus()
     bar->addSeparator();
     bar->addAction(reset);
     bar->addAction(present);
+}
+
+void MainWindow::nextStep()
+{
+    if (!m_deck->isOpen())
+        m_playback->stepForward();
+    else if (!m_deck->next())
+        statusBar()->showMessage(tr("The last step of the deck"), 4000);
+}
+
+void MainWindow::previousStep()
+{
+    if (!m_deck->isOpen())
+        m_playback->stepBack();
+    else if (!m_deck->previous())
+        statusBar()->showMessage(tr("The first step of the deck"), 4000);
 }
 
 void MainWindow::editTitleAndLesson()
@@ -576,6 +639,10 @@ void MainWindow::setPresenting(bool on)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!m_decks->maybeKeep()) { // an edited deck is never lost without asking
+        event->ignore();
+        return;
+    }
     if (m_presenting)
         setPresenting(false);
     m_settings->setGeometry(saveGeometry());

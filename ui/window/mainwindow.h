@@ -16,6 +16,8 @@ namespace ratelab::ui {
 
 class ControlPanel;
 class Dashboard;
+class DeckActions;
+class DeckPlayer;
 class Stage;
 class DocumentActions;
 class ErrorBanner;
@@ -48,9 +50,17 @@ public:
     DocumentActions* documents() const { return m_documents; }
     ErrorBanner* banner() const { return m_banner; }
     bool isPresenting() const { return m_presenting; }
+    // deck is the open lesson deck and the step shown; decks() its File menu actions.
+    DeckPlayer* deck() const { return m_deck; }
+    DeckActions* decks() const { return m_decks; }
 
 public slots:
     void setPresenting(bool on);
+    // nextStep reveals a deck step's hidden decisions or shows the next step; without a deck
+    // it steps the playback forward (PageDown, a clicker's forward button).
+    void nextStep();
+    // previousStep shows the deck's previous step; without a deck it steps the playback back.
+    void previousStep();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -85,6 +95,8 @@ private:
     QDockWidget* m_lessonDock = nullptr;
     TrafficPanel* m_traffic = nullptr;
     DocumentActions* m_documents;
+    DeckPlayer* m_deck;
+    DeckActions* m_decks;
     ErrorBanner* m_banner;
     quint64 m_refusedAt = 0; // the document's revision when an edit was last refused
     QSplitter* m_splitter;

@@ -1,0 +1,215 @@
+// A class run from a deck on the real window (issue 31): PageDown (a clicker's forward button)
+// moves through the steps and reveals a question's hidden decisions, PageUp goes back, Right at
+// the end of a step's playback goes on; a step frames its span; the deck is edited and saved
+// from the app; the handout has a page per step, from the window and from `ratelab deck --pdf`.
+#include "cli_run.h"
+#include "deckfile.h"
+#include "model/deckplayer.h"
+#include "model/stage.h"
+#include "panels/deckpanel.h"
+#include "panels/lessonpanel.h"
+#include "panels/playbackbar.h"
+#include "chart/summarytable.h"
+#include "model/scenariodocument.h"
+#include "window/deckactions.h"
+#include "window/handout.h"
+#include "window_test.h"
+
+#include <QFile>
+#include <QListWidget>
+#include <QRegularExpression>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+namespace {
+
+void press(QWidget* window, Qt::Key key)
+{
+    QWidget* to = QApplication::focusWidget();
+    QTest::keyClick(to ? to : window, key);
+}
+
+// pdfPages counts a PDF's page objects ("/Type /Page", not the "/Type /Pages" tree).
+int pdfPages(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    return int(QString::fromLatin1(f.readAll()).count(QRegularExpression("/Type\\s*/Page(?!s)")));
+}
+
+} // namespace
+
+class TestDeckWindow : public WindowTest {
+    Q_OBJECT
+
+    DeckPlayer* deck() const { return m_window->deck(); }
+    SummaryTable* table() const { return m_window->dashboard()->summary(); }
+
+    void openDeck(const QString& id)
+    {
+        QVERIFY(m_window->decks()->openDeck(id));
+        settle();
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    }
+
+private slots:
+    void initTestCase() { useScratchSettings(); }
+    void init() { openWindow(Scenario{}); }
+    void cleanup() { m_window.reset(); }
+
+    // Opening a deck shows its first step: the scenario, its span framed, its words.
+    void aDeckOpensAtItsFirstStep()
+    {
+        openDeck("fixed-window-2x");
+        const io::Deck d = *io::loadDeckFile("fixed-window-2x").deck;
+        QCOMPARE(m_window->document()->scenario(), d.steps[0].scenario);
+        QCOMPARE(frame().range.from, Nanos(9'800'000'000));
+        QCOMPARE(frame().range.to, Nanos(10'300'000'000));
+        QCOMPARE(m_window->lesson()->title(), QString("A fixed window: 10 per 10 s"));
+        QVERIFY(!m_window->stage()->veiled());
+        QCOMPARE(table()->item(0, 1)->text(), QString("10"));
+    }
+
+    // In presentation mode: PageDown to step 2, whose question hides the decisions (marks grey
+    // in one lane, counts blank, the table's figures '?'); PageDown reveals them (20 admitted,
+    // the answer shown); PageDown again is step 3; PageUp goes back to step 2, hidden again.
+    void theClickerMovesThroughTheStepsAndReveals()
+    {
+        openDeck("fixed-window-2x");
+        press(m_window.get(), Qt::Key_F11);
+        QVERIFY(m_window->isPresenting());
+        press(m_window.get(), Qt::Key_PageDown);
+        settle();
+        QCOMPARE(deck()->index(), 1);
+        QVERIFY(m_window->stage()->veiled());
+        QVERIFY(charts()->row(0)->veiled());
+        QCOMPARE(charts()->row(0)->countsText(), QString("decisions hidden"));
+        QCOMPARE(table()->item(0, 1)->text(), QString("?"));
+        QVERIFY(m_window->lesson()->question().contains("How many of the 20"));
+        QVERIFY(m_window->lesson()->answer().isEmpty());
+
+        press(m_window.get(), Qt::Key_PageDown); // the reveal
+        settle();
+        QCOMPARE(deck()->index(), 1);
+        QVERIFY(!m_window->stage()->veiled());
+        QVERIFY(!charts()->row(0)->veiled());
+        QCOMPARE(table()->item(0, 1)->text(), QString("20"));
+        QCOMPARE(table()->item(0, 2)->text(), QString("0"));
+        QVERIFY(m_window->lesson()->answer().contains("All 20"));
+
+        press(m_window.get(), Qt::Key_PageDown);
+        settle();
+        QCOMPARE(deck()->index(), 2);
+        QCOMPARE(m_window->document()->scenario().algorithms.size(), std::size_t(2));
+        press(m_window.get(), Qt::Key_PageUp);
+        settle();
+        QCOMPARE(deck()->index(), 1);
+        QVERIFY(m_window->stage()->veiled()); // asked again
+        press(m_window.get(), Qt::Key_Escape);
+        QVERIFY(!m_window->isPresenting());
+    }
+
+    // Right steps the playback through the step's requests; at the end it reveals, then goes on
+    // to the next step; Left at the start of a step goes back one.
+    void rightAtTheEndOfAStepGoesOn()
+    {
+        openDeck("fixed-window-2x");
+        deck()->goTo(1);
+        settle();
+        PlaybackBar* play = m_window->playback();
+        press(m_window.get(), Qt::Key_Home);
+        QCOMPARE(play->shownRequests(), std::size_t(0));
+        press(m_window.get(), Qt::Key_Right);
+        QCOMPARE(play->shownRequests(), std::size_t(1));
+        QCOMPARE(deck()->index(), 1); // a step of the playback, not of the deck
+        press(m_window.get(), Qt::Key_End);
+        QVERIFY(play->atEnd());
+        press(m_window.get(), Qt::Key_Right); // the end: reveal
+        QVERIFY(!m_window->stage()->veiled());
+        QCOMPARE(deck()->index(), 1);
+        press(m_window.get(), Qt::Key_Right); // then the next step
+        settle();
+        QCOMPARE(deck()->index(), 2);
+        press(m_window.get(), Qt::Key_Home);
+        press(m_window.get(), Qt::Key_Left); // at the start: the step before
+        settle();
+        QCOMPARE(deck()->index(), 1);
+    }
+
+    // Without a deck PageDown and PageUp step the playback, as a clicker did before decks.
+    void withoutADeckTheClickerStepsThePlayback()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        PlaybackBar* play = m_window->playback();
+        press(m_window.get(), Qt::Key_Home);
+        press(m_window.get(), Qt::Key_PageDown);
+        QCOMPARE(play->shownRequests(), std::size_t(1));
+        press(m_window.get(), Qt::Key_PageDown);
+        QCOMPARE(play->shownRequests(), std::size_t(2));
+        press(m_window.get(), Qt::Key_PageUp);
+        QCOMPARE(play->shownRequests(), std::size_t(1));
+    }
+
+    // A deck edited in the app: the scenario on screen added as a step after the one shown, its
+    // words written, moved up, and saved; the file reads back as the deck the app holds.
+    void aDeckIsEditedAndSavedFromTheApp()
+    {
+        openDeck("buckets-burst-now");
+        auto* panel = m_window->findChild<DeckPanel*>();
+        QVERIFY(panel);
+        Scenario mine;
+        mine.config = LimiterConfig::make(3, kNanosPerSecond);
+        m_window->openScenario(mine);
+        panel->addCurrent(); // after step 1
+        QCOMPARE(deck()->count(), 5);
+        QCOMPARE(deck()->index(), 1);
+        QVERIFY(deck()->isModified());
+        deck()->setText(1, "Mine", "Three a second.", "How many?", "Three.");
+        deck()->moveStep(1, -1);
+        QCOMPARE(deck()->index(), 0);
+        QCOMPARE(deck()->deck().steps[0].scenario.config.limit(), 3);
+        QCOMPARE(panel->list()->count(), 5);
+        QVERIFY(panel->list()->item(0)->text().startsWith("1. Mine"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("mine.ratelab-deck.json");
+        QVERIFY(m_window->decks()->saveDeckTo(path));
+        QVERIFY(!deck()->isModified());
+        const io::DeckLoad again = io::loadDeckFile(path);
+        QVERIFY2(again.deck, qPrintable(again.error));
+        QVERIFY(*again.deck == deck()->deck());
+        QCOMPARE(again.deck->steps[0].question, std::string("How many?"));
+    }
+
+    // The handout: a page per step, from the app's writer and from the command line, which
+    // refuses what it cannot do with one line and nothing on stdout.
+    void theHandoutHasAPagePerStep()
+    {
+        QTemporaryDir dir;
+        const io::Deck d = *io::loadDeckFile("many-servers-one-limit").deck;
+        const QString path = dir.filePath("handout.pdf");
+        QCOMPARE(writeHandout(d, path), QString());
+        QCOMPARE(pdfPages(path), 3);
+        const QString cli = dir.filePath("cli.pdf");
+        const clitest::Run r = clitest::runRatelab({"deck", "fixed-window-2x", "--pdf", cli});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(pdfPages(cli), 4);
+        const clitest::Run outline = clitest::runRatelab({"deck", "buckets-burst-now"});
+        QCOMPARE(outline.code, 0);
+        QVERIFY(outline.out.startsWith("Buckets: burst now, pay later\n  1. A token bucket\n     asks: How many of the 32"));
+        for (const QStringList& bad : {QStringList{"deck"}, QStringList{"deck", "nope"}, QStringList{"deck", "fixed-window-2x", "--pdf", dir.path()}}) {
+            const clitest::Run refused = clitest::runRatelab(bad);
+            QCOMPARE(refused.code, 2);
+            QVERIFY(refused.out.isEmpty());
+            QCOMPARE(refused.err.count('\n'), 1);
+            QVERIFY(refused.err.startsWith("ratelab: deck: "));
+        }
+    }
+};
+
+QTEST_MAIN(TestDeckWindow)
+#include "tst_deck_window.moc"

@@ -1,0 +1,78 @@
+#include "window/handout.h"
+
+#include "chart/dashboard.h"
+#include "outputpath.h"
+
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+
+#include <algorithm>
+
+namespace ratelab::ui {
+
+namespace {
+
+// The chart is rendered 1600 pixels wide, as tall as the room left on the page, and scaled onto
+// it: its type stays readable and it fills the page.
+constexpr int kChartWidth = 1600;
+
+QString html(const io::Deck& deck, const io::DeckStep& step, int i)
+{
+    const auto text = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped().replace('\n', "<br>"); };
+    QString out = QString("<p style='color:#666'>%1 \u00b7 %2</p><h2>%3</h2><p>%4</p>")
+                      .arg(text(deck.title), QObject::tr("step %1 of %2").arg(i + 1).arg(deck.steps.size()),
+                           text(step.scenario.title), text(step.scenario.lesson));
+    if (!step.question.empty())
+        out += QObject::tr("<p><b>Question:</b> %1</p>").arg(text(step.question));
+    if (!step.answer.empty())
+        out += QObject::tr("<p><b>Answer:</b> %1</p>").arg(text(step.answer));
+    return out;
+}
+
+} // namespace
+
+QString writeHandout(const io::Deck& deck, const QString& path)
+{
+    if (const QString problem = io::outputPathProblem(path); !problem.isEmpty())
+        return problem;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    {
+        QPdfWriter pdf(&file);
+        pdf.setPageSize(QPageSize(QPageSize::A4));
+        pdf.setPageOrientation(QPageLayout::Landscape);
+        pdf.setPageMargins(QMarginsF(15, 12, 15, 12), QPageLayout::Millimeter);
+        pdf.setResolution(150);
+        pdf.setTitle(QString::fromStdString(deck.title));
+        pdf.setCreator("RateLab");
+        QPainter painter(&pdf);
+        for (std::size_t i = 0; i < deck.steps.size(); ++i) {
+            const io::DeckStep& step = deck.steps[i];
+            if (i > 0)
+                pdf.newPage();
+            const QRect page = painter.viewport();
+            QTextDocument words;
+            words.setDefaultFont(QFont(painter.font().family(), 11));
+            words.setTextWidth(page.width());
+            words.setHtml(html(deck, step, int(i)));
+            painter.save();
+            words.drawContents(&painter);
+            painter.restore();
+            const int top = int(words.size().height()) + 10;
+            const TimeRange range = step.hasFocus() ? TimeRange{*step.from, *step.to} : TimeRange{};
+            const QRect room(page.left(), page.top() + top, page.width(), page.height() - top);
+            const QSize size(kChartWidth, std::max(480, kChartWidth * room.height() / std::max(1, room.width())));
+            const QImage chart = renderOffscreen(step.scenario, size, 1.0, range);
+            const QSize fitted = chart.size().scaled(room.size(), Qt::KeepAspectRatio);
+            painter.drawImage(QRect(room.topLeft() + QPoint((room.width() - fitted.width()) / 2, 0), fitted), chart);
+        }
+    }
+    if (!file.commit())
+        return QString("cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+} // namespace ratelab::ui
