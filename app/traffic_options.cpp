@@ -93,6 +93,7 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, 
 {
     TrafficOptions o;
     o.keepPaths = keepPaths;
+    o.emptyKeys = keepPaths; // a dry run: a request without the key's header meets no limit keyed by it
     o.bytesPerKey = bytesPerKey;
     o.maxKeys = integerOption(p, "max-keys", 1, std::int64_t(1) << 32).value_or(0);
     if (!p.isSet("max-keys"))

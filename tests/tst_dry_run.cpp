@@ -202,6 +202,26 @@ private slots:
         QVERIFY(refused("server { location / { } }\n", "nginx: no limit_req_zone"));
     }
 
+    // nginx skips a limit whose key is empty (a header the request did not send); its log writes
+    // "" (escape=json) or "-". Zone k, 1r/m, no burst: key "a" at 0, 1, 2 ms is admitted, then
+    // denied twice (excess 1000 > 0); "" and "-" three times each meet no limit.
+    void anEmptyKeyMeetsNoLimit()
+    {
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.emptyKeys = true;
+        o.key = "k";
+        const Traffic t = parseTraffic("time,k,path\n1795392000.000,,/x\n1795392000.000,-,/x\n1795392000.000,a,/x\n"
+                                       "1795392000.001,,/x\n1795392000.001,-,/x\n1795392000.001,a,/x\n"
+                                       "1795392000.002,,/x\n1795392000.002,-,/x\n1795392000.002,a,/x\n",
+                                       o, "log.csv");
+        QCOMPARE(t.times.size(), std::size_t(9));
+        const DryRunConfig c = io::dryRunConfig("limit_req_zone $http_k zone=k:1m rate=1r/m;\nlimit_req zone=k;\n", "k");
+        QVERIFY(c.notReplayed.empty() == false); // $http_k is not the log's field "k": named
+        const DryRunConfig byField = io::dryRunConfig("limit_req_zone $k zone=k:1m rate=1r/m;\nlimit_req zone=k;\n", "k");
+        QCOMPARE(deniedBy(dryRun(t, byField)), (std::vector<int>{-1, -1, -1, -1, -1, 0, -1, -1, 0}));
+    }
+
     // Random configs: 2-4 zones, each applied by one location (prefix or "="), some locations
     // without limits; a request's location is found here by nginx's rule for these (exact, else
     // the longest prefix), and its decisions are plain replay's of nginx_limit_req at the zone's

@@ -80,7 +80,8 @@ bool get(quint16 port, const QString& path, const QString& client)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     bool ok = true;
     if (!path.isEmpty()) {
-        const QByteArray request = ("GET " + path + " HTTP/1.0\r\nX-Client: " + client + "\r\n\r\n").toUtf8();
+        const QString header = client.isEmpty() ? QString() : "X-Client: " + client + "\r\n";
+        const QByteArray request = ("GET " + path + " HTTP/1.0\r\n" + header + "\r\n").toUtf8();
         ok = write(fd, request.constData(), std::size_t(request.size())) == request.size();
         char buffer[4096];
         ssize_t n = 0;
@@ -144,9 +145,9 @@ private slots:
         QVERIFY(up);
         std::mt19937_64 rng(32);
         const QStringList paths = {"/api/a", "/api/b?x=1", "/login", "/login", "/index.php", "/other", "/login?next=/"};
-        const QStringList clients = {"alice", "bob", "carol"};
+        const QStringList clients = {"alice", "bob", "carol", ""}; // "": no header, so no limit keyed by it applies
         for (int i = 0; i < 90; ++i)
-            QVERIFY(get(port, paths[int(rng() % std::uint64_t(paths.size()))], clients[int(rng() % 3)]));
+            QVERIFY(get(port, paths[int(rng() % std::uint64_t(paths.size()))], clients[int(rng() % 4)]));
         server.terminate();
         QVERIFY(server.waitForFinished(5000));
 
@@ -156,6 +157,7 @@ private slots:
         TrafficOptions o;
         o.keepPaths = true;
         o.key = "http_x_client";
+        o.emptyKeys = true;
         o.format = LogFormat::Json;
         const Traffic traffic = parseTraffic(std::string_view(logText.constData(), std::size_t(logText.size())), o, "access.log");
         QCOMPARE(traffic.times.size(), std::size_t(90));
@@ -173,13 +175,14 @@ private slots:
             if (const auto m = rejection.match(QString::fromUtf8(line)); m.hasMatch())
                 rejectedZones << m.captured(1);
 
-        int i = 0, rejected = 0, viaApiAtLogin = 0;
+        int i = 0, rejected = 0, viaApiAtLogin = 0, keyless = 0;
         for (const QByteArray& line : logText.split('\n')) {
             if (line.isEmpty())
                 continue;
             const QJsonObject o = QJsonDocument::fromJson(line).object();
             const QString status = o["status"].toString();
             const bool nginxRejected = status == "REJECTED_DRY_RUN";
+            keyless += o["http_x_client"].toString().isEmpty();
             const std::int32_t rule = result.deniedBy[std::size_t(i)];
             QVERIFY2(nginxRejected == (rule >= 0), qPrintable(QString("request %1 (%2 %3): nginx %4, dry run %5")
                                                                    .arg(i).arg(o["http_x_client"].toString(), o["path"].toString(), status)
@@ -195,6 +198,7 @@ private slots:
         }
         QCOMPARE(rejected, rejectedZones.size());
         QVERIFY2(rejected >= 20, qPrintable(QString::number(rejected))); // the sequence is not vacuous
+        QVERIFY(keyless >= 10); // requests without the header, which nginx let through every limit
         QVERIFY2(viaApiAtLogin > 0, "no /login request was rejected by api after login admitted it");
     }
 };

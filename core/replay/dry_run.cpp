@@ -108,8 +108,12 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const std::int64_t now = t / kMillis;
         const std::int64_t cost = traffic.costs.empty() ? 1 : traffic.costs[i];
         int denier = -1;
+        // An empty key (logged "" or "-": a header the request did not send) is skipped by
+        // every limit keyed by it, as nginx skips a limit whose key is empty.
+        const std::string& name = traffic.keyNames[key];
+        const bool keyless = name.empty() || name == "-";
         for (std::size_t r : rules) { // nginx's lookups, in order, up to the first that rejects
-            if (!config.mapped[r])
+            if (!config.mapped[r] || keyless)
                 continue;
             const DryRunRule& rule = config.rules[r];
             const ZoneState& z = zones[rule.zone];
@@ -143,7 +147,7 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             continue;
         }
         for (std::size_t r : rules) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
-            if (!config.mapped[r])
+            if (!config.mapped[r] || keyless)
                 continue;
             ZoneState& z = zones[config.rules[r].zone];
             z.excess[key] = candidate[r];

@@ -58,6 +58,7 @@ struct TrafficOptions {
     // bound), naming the estimate of maxKeys + 1 keys at bytesPerKey (replayBytesPerKey).
     std::int64_t maxKeys = 0;
     bool keepPaths = false;         // keep each request's path (Traffic::paths): a dry run selects by it
+    bool emptyKeys = false;         // JSON/CSV/log_format: an empty key is a request of key "", not an unreadable line
     std::int64_t bytesPerKey = 0;
     std::size_t errorsKept = 5;     // how many unreadable lines are kept with their numbers
     const std::atomic<bool>* cancel = nullptr; // when set and true, reading stops (TrafficCancelled)

@@ -301,9 +301,9 @@ std::string LineParser::finish(std::string_view keyText, std::string_view timeTe
 {
     if (!parseAnyTime(timeText, out.epochNanos, out.fraction))
         return "time " + ratelab::quoted(timeText) + " is not epoch seconds, ISO 8601 or dd/Mon/yyyy:HH:MM:SS +zone";
-    if (keyText.empty())
+    if (keyText.empty() && !m_options.emptyKeys)
         return "empty key";
-    out.key = m_options.key == "ip" ? canonicalAddress(keyText, m_keyStorage) : keyText;
+    out.key = m_options.key == "ip" && !keyText.empty() ? canonicalAddress(keyText, m_keyStorage) : keyText;
     out.path = pathText;
     out.cost = 1;
     if (hasCost) {
