@@ -14,9 +14,11 @@ int importCommand(QCommandLineParser& parser, const QStringList& args)
 {
     parser.setApplicationDescription("Read a product's rate-limit configuration (nginx limit_req, Envoy local_ratelimit, "
                                      "Traefik rateLimit, Spring RedisRateLimiter, Kong rate-limiting, express-rate-limit or "
-                                     "rate-limiter-flexible options) and show what it does: what you wrote, the burst, the "
-                                     "long-run rate, three traffic shapes, and what the scenario does not model. "
-                                     "docs/import.md says how each file is read.");
+                                     "rate-limiter-flexible options; an API Gateway usage plan, an AWS WAF rate-based rule, a "
+                                     "Cloudflare rate limiting rule or an Upstash Ratelimit snippet) and show what it does: "
+                                     "what you wrote, the burst, the long-run rate, three traffic shapes, and what the "
+                                     "scenario does not model. docs/import.md and docs/managed-services.md say how each file "
+                                     "is read.");
     parser.addPositionalArgument("FILE", "The configuration file.");
     parser.addOption({"save-scenario", "Write the imported scenario to OUT (a .ratelab.json file).", "OUT"});
     parser.addHelpOption();

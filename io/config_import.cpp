@@ -272,8 +272,9 @@ ImportedConfig importConfiguration(const QByteArray& input)
                                {{"points", "points"}, {"duration", "duration"}, {"blockDuration", "blockDuration"}});
     }
     throw InputError("no rate limit found: expected an nginx limit_req_zone, an Envoy token_bucket, a Traefik rateLimit, a "
-                     "Spring redis-rate-limiter, a Kong rate-limiting plugin, express-rate-limit or rate-limiter-flexible "
-                     "options");
+                     "Spring redis-rate-limiter, a Kong rate-limiting plugin, express-rate-limit options, rate-limiter-flexible "
+                     "options, an API Gateway usage plan, a WAF RateBasedStatement, a Cloudflare ratelimit rule or an "
+                     "Upstash Ratelimit.slidingWindow(...) snippet");
 }
 
 ImportedConfig importConfigurationFile(const QString& path)

@@ -7,7 +7,9 @@
 // application.yml (RequestRateLimiter redis-rate-limiter.replenishRate, burstCapacity,
 // requestedTokens); a Kong plugin in YAML or JSON (name: rate-limiting, config second..year);
 // express-rate-limit options in JSON (windowMs, limit or max); rate-limiter-flexible options
-// (points, duration, blockDuration) where they are plainly its options (see importConfiguration).
+// (points, duration, blockDuration) where they are plainly its options (see importConfiguration);
+// and the managed services' configurations (config_import_managed.h: API Gateway, WAF, Cloudflare,
+// Upstash).
 // YAML is read by libyaml (Debian's libyaml-dev), so flow maps, anchors, aliases and merge keys
 // read as YAML says; TOML by a small reader of the tables-and-keys subset these files use.
 #pragma once
