@@ -115,7 +115,7 @@ QString RowChart::legendText() const
 {
     const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
     if (m_veiled)
-        return tr("every request grey until revealed");
+        return tr("every request in one lane until revealed");
     if (!m_frame->trace)
         return "line: " + unit + ", dashed: " + ceilingName();
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);

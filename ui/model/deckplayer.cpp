@@ -11,6 +11,7 @@ void DeckPlayer::open(io::Deck deck, const QString& path)
     m_path = path;
     m_modified = false;
     emit deckChanged();
+    emit opened();
     goTo(0);
 }
 

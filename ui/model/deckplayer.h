@@ -55,6 +55,7 @@ signals:
     void stepChanged();     // another step is shown (apply its scenario, span and pin)
     void revealedChanged(); // the decisions were revealed
     void deckChanged();     // opened, closed, edited or saved
+    void opened();          // a deck was opened (its first step follows)
 
 private:
     void edited();

@@ -182,13 +182,21 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_decks, &DeckActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_stage, &Stage::veilChanged, this, [this] { m_explain->setVeiled(m_stage->veiled()); });
-    connect(m_deck, &DeckPlayer::deckChanged, this, [this, deckDock] {
-        if (m_deck->isOpen() && !m_presenting && deckDock->isHidden()) {
-            deckDock->show();
-            deckDock->raise();
-            m_lessonDock->raise();
-        }
+    connect(m_deck, &DeckPlayer::opened, this, [this, deckDock] {
+        if (m_presenting)
+            return;
+        deckDock->show();
+        deckDock->raise();
+        m_lessonDock->show();
+        // The step's words and question are what the class reads: the lesson gets most of the
+        // column, once the window is laid out (a deck opened at start comes before the show).
+        QTimer::singleShot(0, this, [this] {
+            if (!m_presenting)
+                resizeDocks({m_lessonDock}, {height() * 3 / 5}, Qt::Vertical);
+        });
     });
+    connect(m_deck, &DeckPlayer::deckChanged, this, &MainWindow::updateTitle);
+    connect(m_deck, &DeckPlayer::stepChanged, this, &MainWindow::updateTitle);
     connect(m_lesson, &LessonPanel::editRequested, this, &MainWindow::editTitleAndLesson);
     connect(m_dashboard->charts(), &ChartStack::pinned, this, [this, explainDock](std::optional<std::size_t> i) {
         m_explain->pin(i);
@@ -302,6 +310,14 @@ void MainWindow::documentChanged()
 
 void MainWindow::updateTitle()
 {
+    if (m_deck->isOpen()) { // a class: the deck and where it is
+        setWindowTitle(tr("%1, step %2 of %3%4 — RateLab")
+                           .arg(QString::fromStdString(m_deck->deck().title))
+                           .arg(m_deck->index() + 1)
+                           .arg(m_deck->count())
+                           .arg(m_deck->isModified() ? "*" : ""));
+        return;
+    }
     setWindowTitle(m_document->displayName() + "[*] — RateLab");
     setWindowModified(m_document->isModified());
 }
