@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <iostream>
 
 namespace ratelab::app {
@@ -96,8 +98,11 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, 
     o.emptyKeys = keepPaths; // a dry run: a request without the key's header meets no limit keyed by it
     o.bytesPerKey = bytesPerKey;
     o.maxKeys = integerOption(p, "max-keys", 1, std::int64_t(1) << 32).value_or(0);
+    const std::int64_t available = availableMemoryBytes();
     if (!p.isSet("max-keys"))
-        o.maxKeys = defaultMaxKeys(availableMemoryBytes(), bytesPerKey);
+        o.maxKeys = defaultMaxKeys(available, bytesPerKey);
+    o.bytesPerRequest = kReplayRequestBytes;
+    o.maxRequests = std::max<std::int64_t>(1'000'000, available / 2 / kReplayRequestBytes);
     if (p.isSet("log-format")) {
         const QString value = p.value("log-format");
         const auto f = logFormatFromId(value.toStdString());

@@ -216,6 +216,26 @@ private slots:
         QCOMPARE(l.times.size(), std::size_t(1));
     }
 
+    // Issue 32: a log with more requests (or keys) than its bound is refused as soon as the one
+    // past it is read, with the estimate (3 requests at 48 B: 1 MB rounded up; 2 keys at 600 B).
+    void boundsRefuseTheOnePastThem()
+    {
+        const std::string log = "time,ip\n1,a\n2,b\n3,a\n4,b\n";
+        TrafficOptions o;
+        o.maxRequests = 3;
+        o.bytesPerRequest = 48;
+        QCOMPARE(errorOf([&] { parseTraffic(log, o, "big.csv"); }),
+                 std::string("big.csv: more than 3 requests, about 1 MB at 48 B a request, half of the memory available: "
+                             "replay a part of the log (--path, or fewer lines)"));
+        o.maxRequests = 4;
+        QCOMPARE(parseTraffic(log, o, "big.csv").times.size(), std::size_t(4));
+        o.maxKeys = 1;
+        o.bytesPerKey = 600;
+        QCOMPARE(errorOf([&] { parseTraffic(log, o, "big.csv"); }),
+                 std::string("big.csv: more than 1 distinct keys (--max-keys): 2 keys take about 1 MB at 600 B a key; "
+                             "raise --max-keys if the machine has the memory"));
+    }
+
     void gzipIsReadDirectlyAndAsBytes()
     {
         QTemporaryDir dir;

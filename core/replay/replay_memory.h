@@ -21,6 +21,11 @@ inline constexpr std::int64_t kReplayRowBytesPerKey = 40;
 // kReplayLogBytesPerKey is what a sliding_window_log's key adds: its log of (time, cost) entries.
 inline constexpr std::int64_t kReplayLogBytesPerKey = 120;
 
+// kReplayRequestBytes is what a replay holds per request at most: its time, key, cost and path
+// (24 B), the sort's order and copy of one array when the log is out of order (12 B), a run's
+// decisions (12 B).
+inline constexpr std::int64_t kReplayRequestBytes = 48;
+
 // replayBytesPerKey returns the bytes a replay of `policy` holds at most per distinct key,
 // `concurrent` rows' limiters at once (a sweep's threads).
 std::int64_t replayBytesPerKey(const ReplayPolicy& policy, unsigned concurrent = 1);

@@ -124,6 +124,11 @@ private:
         }
         if (std::int64_t(m_t.times.size()) >= kMaxTrafficLines)
             throw InputError(m_name + ": more than " + std::to_string(kMaxTrafficLines) + " requests");
+        if (m_options.maxRequests > 0 && std::int64_t(m_t.times.size()) >= m_options.maxRequests)
+            throw InputError(m_name + ": more than " + std::to_string(m_options.maxRequests) + " requests, about "
+                             + std::to_string((m_options.maxRequests * m_options.bytesPerRequest + 999'999) / 1'000'000)
+                             + " MB at " + std::to_string(m_options.bytesPerRequest)
+                             + " B a request, half of the memory available: replay a part of the log (--path, or fewer lines)");
         m_fraction |= m_parsed.fraction;
         if (!m_t.times.empty() && m_parsed.epochNanos < m_latest) {
             ++m_t.outOfOrder;

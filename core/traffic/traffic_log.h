@@ -57,9 +57,13 @@ struct TrafficOptions {
     // maxKeys: refuse the file as soon as a key beyond this many distinct ones appears (0: no
     // bound), naming the estimate of maxKeys + 1 keys at bytesPerKey (replayBytesPerKey).
     std::int64_t maxKeys = 0;
+    std::int64_t bytesPerKey = 0;
+    // maxRequests: refuse the file as soon as a request beyond this many is read (0: only
+    // kMaxTrafficLines), naming the estimate at bytesPerRequest.
+    std::int64_t maxRequests = 0;
+    std::int64_t bytesPerRequest = 0;
     bool keepPaths = false;         // keep each request's path (Traffic::paths): a dry run selects by it
     bool emptyKeys = false;         // JSON/CSV/log_format: an empty key is a request of key "", not an unreadable line
-    std::int64_t bytesPerKey = 0;
     std::size_t errorsKept = 5;     // how many unreadable lines are kept with their numbers
     const std::atomic<bool>* cancel = nullptr; // when set and true, reading stops (TrafficCancelled)
     std::function<void(std::int64_t bytesRead)> progress; // called now and then with the bytes read so far
