@@ -1,0 +1,239 @@
+// MainWindow's menus and the dialogs they open: File (the document's and the deck's actions),
+// Edit, View, Playback (the keys a presenter and a clicker use, on the window so that they work
+// with the menu bar hidden), Help. The window's wiring is in mainwindow.cpp.
+#include "window/mainwindow.h"
+
+#include "chart/chartstack.h"
+#include "chart/dashboard.h"
+#include "chart/theme.h"
+#include "limiters/algorithm_facts.h"
+#include "model/deckplayer.h"
+#include "model/scenariodocument.h"
+#include "model/settings.h"
+#include "panels/controlpanel.h"
+#include "panels/playbackbar.h"
+#include "panels/trafficpanel.h"
+#include "window/deckactions.h"
+#include "window/documentactions.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUndoStack>
+
+namespace ratelab::ui {
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu("&File");
+    m_documents->fillMenu(file);
+    file->addSeparator();
+    m_decks->fillMenu(file);
+    file->addAction(tr("Open &Traffic Log…"), this, [this] {
+        QDockWidget* dock = findChild<QDockWidget*>("trafficDock");
+        dock->show();
+        dock->raise();
+        m_traffic->chooseLog();
+    });
+    file->addSeparator();
+    file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(redo);
+
+    QMenu* view = menuBar()->addMenu("&View");
+    ChartStack* charts = m_dashboard->charts();
+    QAction* zoomIn = view->addAction("Zoom &in", this, [charts] {
+        const TimeRange r = charts->range();
+        charts->zoom(secondsAsDouble(r.from + (r.to - r.from) / 2), 0.5);
+    });
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoomOut = view->addAction("Zoom &out", this, [charts] {
+        const TimeRange r = charts->range();
+        charts->zoom(secondsAsDouble(r.from + (r.to - r.from) / 2), 2.0);
+    });
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction* reset = view->addAction(QIcon::fromTheme("zoom-fit-best"), tr("Zoom to &activity"), charts, &ChartStack::resetZoom);
+    reset->setShortcut(QKeySequence("Ctrl+0"));
+    reset->setToolTip(tr("Frame the requests and the recovery after them (Ctrl+0); zoom with the wheel or Shift+drag, pan by dragging"));
+    view->addSeparator();
+    QMenu* panels = view->addMenu("Pa&nels");
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        panels->addAction(dock->toggleViewAction());
+    QAction* present = view->addAction("&Presentation mode", this, &MainWindow::setPresenting);
+    present->setCheckable(true);
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    m_presentAction = present;
+    // Esc leaves presentation mode; the window has no menu bar to find the way out then.
+    auto* leave = new QAction(this);
+    leave->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(leave, &QAction::triggered, this, [this] { setPresenting(false); });
+    addAction(leave);
+    addAction(present); // F11 works with the menu bar hidden too
+    QMenu* themes = view->addMenu("&Theme");
+    auto* themeGroup = new QActionGroup(this);
+    for (Theme t : {Theme::Light, Theme::Dark}) {
+        QAction* a = themes->addAction(t == Theme::Light ? "&Light" : "&Dark", this, [this, t] {
+            applyTheme(t);
+            m_settings->setTheme(themeId(t));
+        });
+        a->setCheckable(true);
+        a->setChecked(themeId(t) == m_settings->theme());
+        themeGroup->addAction(a);
+    }
+
+    // The playback keys belong to the window, not only to the menu: presentation mode hides the
+    // menu bar, and a presenter's clicker sends PageDown and PageUp. A text box with the focus
+    // keeps the keys it edits with (Space, letters, arrows, Home, End): QLineEdit claims them
+    // before a shortcut sees them, so typing in a box never plays, steps or sends a request.
+    const auto windowKeys = [this](QAction* a, const QList<QKeySequence>& keys) {
+        a->setShortcuts(keys);
+        addAction(a);
+    };
+    QMenu* play = menuBar()->addMenu("&Playback");
+    windowKeys(play->addAction("&Play / pause", m_playback, &PlaybackBar::togglePlay), {Qt::Key_Space});
+    // Right and Left step the playback; with a deck open, Right at the end of a step's playback
+    // reveals or goes on to the next step, and Left at its start goes back a step.
+    windowKeys(play->addAction("Step &forward", this, [this] {
+                   if (m_deck->isOpen() && m_playback->atEnd())
+                       nextStep();
+                   else
+                       m_playback->stepForward();
+               }),
+               {Qt::Key_Right});
+    windowKeys(play->addAction("Step &back", this, [this] {
+                   if (m_deck->isOpen() && m_playback->shownRequests() == 0)
+                       previousStep();
+                   else
+                       m_playback->stepBack();
+               }),
+               {Qt::Key_Left});
+    windowKeys(play->addAction(tr("&Next deck step (or reveal)"), this, &MainWindow::nextStep), {Qt::Key_PageDown});
+    windowKeys(play->addAction(tr("P&revious deck step"), this, &MainWindow::previousStep), {Qt::Key_PageUp});
+    windowKeys(play->addAction(tr("Go to the &start"), m_playback, &PlaybackBar::goToStart), {Qt::Key_Home});
+    windowKeys(play->addAction("Show &everything", this, [this] { m_playback->setPlayhead(kMaxNanos); }), {Qt::Key_End});
+    play->addSeparator();
+    windowKeys(play->addAction("&Send a request at the playhead", this,
+                               [this] { m_controls->addRequests(m_playback->playhead(), 1); }),
+               {Qt::Key_R});
+    windowKeys(play->addAction("Send a b&urst at the playhead", this,
+                               [this] { m_controls->addRequests(m_playback->playhead(), m_playback->burstSize()); }),
+               {Qt::Key_B});
+    play->addAction("&Clear requests sent by hand", m_controls, &ControlPanel::clearAddedRequests);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard and mouse"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("The &algorithms"), this, &MainWindow::showAlgorithms);
+    help->addSeparator();
+    help->addAction(tr("&About RateLab"), this, [this] {
+        QMessageBox::about(this, tr("About RateLab"),
+                           tr("<b>RateLab %1</b><p>Rate limiters side by side over the same simulated traffic, with "
+                              "exact integer-nanosecond arithmetic.</p><p>The behaviour of every limiter follows "
+                              "semantics.md; the command line (<tt>ratelab --help</tt>) gives the same numbers.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+
+    QToolBar* bar = addToolBar("Main");
+    bar->setObjectName("mainToolBar");
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_documents->exportImageAction());
+    bar->addAction(m_documents->copyImageAction());
+    bar->addSeparator();
+    bar->addAction(reset);
+    bar->addAction(present);
+}
+
+void MainWindow::nextStep()
+{
+    if (!m_deck->isOpen())
+        m_playback->stepForward();
+    else if (!m_deck->next())
+        statusBar()->showMessage(tr("The last step of the deck"), 4000);
+}
+
+void MainWindow::previousStep()
+{
+    if (!m_deck->isOpen())
+        m_playback->stepBack();
+    else if (!m_deck->previous())
+        statusBar()->showMessage(tr("The first step of the deck"), 4000);
+}
+
+void MainWindow::editTitleAndLesson()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Title and lesson"));
+    auto* title = new QLineEdit(QString::fromStdString(m_document->scenario().title));
+    auto* lesson = new QPlainTextEdit(QString::fromStdString(m_document->scenario().lesson));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(tr("&Title"), title);
+    form->addRow(tr("&Lesson"), lesson);
+    form->addRow(buttons);
+    dialog.resize(520, 320);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_document->change(tr("Title and lesson"), [&](Scenario& s) {
+        s.title = title->text().toStdString();
+        s.lesson = lesson->toPlainText().toStdString();
+    });
+}
+
+void MainWindow::showShortcuts()
+{
+    // Read from the actions themselves, so the sheet is never out of date.
+    QString rows;
+    for (QMenu* menu : menuBar()->findChildren<QMenu*>()) {
+        for (QAction* a : menu->actions()) {
+            if (a->shortcut().isEmpty())
+                continue;
+            QStringList keys;
+            for (const QKeySequence& k : a->shortcuts())
+                keys << k.toString(QKeySequence::NativeText);
+            rows += QString("<tr><td style='padding-right:16px'><b>%1</b></td><td>%2</td></tr>")
+                        .arg(keys.join(tr(" or ")).toHtmlEscaped(),
+                             a->text().remove('&').remove(QChar(0x2026)).toHtmlEscaped());
+        }
+    }
+    rows += tr("<tr><td><b>Esc</b></td><td>Leave presentation mode</td></tr>"
+               "<tr><td><b>Wheel</b></td><td>Zoom the time axis around the pointer</td></tr>"
+               "<tr><td><b>Drag</b></td><td>Pan</td></tr>"
+               "<tr><td><b>Shift+drag</b></td><td>Zoom to the span dragged over</td></tr>"
+               "<tr><td><b>Click a mark</b></td><td>Pin that request: highlighted in every row, explained in What happened</td></tr>"
+               "<tr><td><b>Hover a mark</b></td><td>That request's decision</td></tr>");
+    QMessageBox box(QMessageBox::NoIcon, tr("Keyboard and mouse"), "<table>" + rows + "</table>", QMessageBox::Close, this);
+    box.exec();
+}
+
+void MainWindow::showAlgorithms()
+{
+    QString html;
+    for (const AlgorithmFacts& f : algorithmFacts())
+        html += QString("<h3>%1</h3><p>%2</p><p><i>%3</i></p>")
+                    .arg(QString::fromUtf8(f.title.data(), qsizetype(f.title.size())).toHtmlEscaped(),
+                         QString::fromUtf8(f.summary.data(), qsizetype(f.summary.size())).toHtmlEscaped(),
+                         tr("Reads %1; its chart shows %2, with the %3 dashed.")
+                             .arg(f.reads == ConfigUse::LimitWindow ? tr("the limit and the window") : tr("the capacity and the rate"),
+                                  QString::fromUtf8(f.levelUnit.data(), qsizetype(f.levelUnit.size())),
+                                  QString::fromUtf8(f.ceilingName.data(), qsizetype(f.ceilingName.size()))));
+    QMessageBox box(QMessageBox::NoIcon, tr("The algorithms"), html, QMessageBox::Close, this);
+    box.exec();
+}
+
+} // namespace ratelab::ui
