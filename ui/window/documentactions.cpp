@@ -69,8 +69,8 @@ void DocumentActions::fillMenu(QMenu* file)
             importConfiguration(p);
     });
     import->setShortcut(QKeySequence("Ctrl+I"));
-    import->setToolTip(tr("Read an nginx, Envoy, Traefik, Spring, Kong or express-rate-limit configuration "
-                          "and show what it does (Ctrl+I)"));
+    import->setToolTip(tr("Read an nginx, Envoy, Traefik, Spring, Kong, express-rate-limit, API Gateway, AWS WAF, "
+                          "Cloudflare or Upstash configuration and show what it does (Ctrl+I)"));
     QMenu* presetMenu = file->addMenu("&Presets");
     for (const io::PresetInfo& preset : io::presets())
         presetMenu->addAction(preset.title, this, [this, id = preset.id] { openPreset(id); });
