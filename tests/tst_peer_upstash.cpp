@@ -1,7 +1,8 @@
 // Peer test of upstash_ratelimit: @upstash/ratelimit 2.2.0 itself (peers/upstash_peer.js) on the
 // test's private redis-server, its clock faked to the arrival times, against the model on the
 // same seeded traffic: every decision, `remaining` and `reset` agrees, with and without the
-// ephemeral cache, for fixedWindow, slidingWindow and tokenBucket. Registered as peer_upstash
+// ephemeral cache, for fixedWindow, slidingWindow and tokenBucket, with costs (the package's
+// `rate`) on one seed. Registered as peer_upstash
 // (label "peer"): a missing node or package skips, unless RATELAB_PEERS=1 (.ci/run installs them).
 #include "redis_client.h"
 
@@ -91,16 +92,21 @@ private slots:
         };
         for (const Peer& peer : peers)
             for (const bool cache : {true, false})
-                for (const std::uint64_t seed : {1, 2}) {
+                for (const std::uint64_t seed : {1, 2, 3}) {
                     const std::vector<Nanos> times = traffic(seed, 600, peer.shortGapMs, peer.longGapMs);
+                    // Seed 3: costs 1 to 3 (a fixed draw per request), the package's limit(id, {rate}).
+                    std::vector<std::int64_t> costs(times.size(), 1);
+                    if (seed == 3)
+                        for (std::size_t i = 0; i < costs.size(); ++i)
+                            costs[i] = 1 + std::int64_t((i * 7 + i / 3) % 3);
                     std::vector<ProductOption> options;
                     for (const auto& [name, value] : peer.options)
                         options.push_back({name, value});
                     options.push_back({"ephemeralCache", cache ? "true" : "false"});
                     UpstashRatelimit model(LimiterConfig{}.withProductOptions(options));
                     QByteArray input;
-                    for (Nanos t : times)
-                        input += QByteArray::number(qint64(t / kMs)) + '\n';
+                    for (std::size_t i = 0; i < times.size(); ++i)
+                        input += QByteArray::number(qint64(times[i] / kMs)) + ' ' + QByteArray::number(qint64(costs[i])) + '\n';
                     QProcess p;
                     p.setProcessEnvironment(env);
                     p.start(node, QStringList{QStringLiteral(RATELAB_PEERS_SRC) + "/upstash_peer.js", socket,
@@ -113,8 +119,11 @@ private slots:
                     const QStringList theirs = QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
                     QCOMPARE(theirs.size(), qsizetype(times.size()));
                     for (std::size_t i = 0; i < times.size(); ++i) {
-                        const Decision d = model.decide(times[i]);
-                        const QString mine = QStringLiteral("%1 %2 %3").arg(d.allowed ? 1 : 0).arg(d.remaining).arg(model.lastResetMs());
+                        const Decision d = model.decide(times[i], costs[i]);
+                        // The package answers remaining 0 for every denial; RateLab's remaining counts
+                        // requests of cost 1, which a bucket may still hold when a costlier one is refused.
+                        const std::int32_t remaining = d.allowed || costs[i] == 1 ? d.remaining : 0;
+                        const QString mine = QStringLiteral("%1 %2 %3").arg(d.allowed ? 1 : 0).arg(remaining).arg(model.lastResetMs());
                         QVERIFY2(mine == theirs[qsizetype(i)],
                                  qPrintable(QStringLiteral("%1 cache %2 seed %3: request %4 at %5 ms: model '%6', package '%7'")
                                                 .arg(peer.args.mid(2).join(' ')).arg(cache).arg(seed).arg(i)

@@ -1,5 +1,5 @@
-// Runs @upstash/ratelimit's Ratelimit.limit() (2.2.0) on the arrival times read from stdin (whole
-// milliseconds), against a real redis-server: its Redis client is a small adapter forwarding
+// Runs @upstash/ratelimit's Ratelimit.limit() (2.2.0) on the arrivals read from stdin ("t cost": whole
+// milliseconds, and the request's `rate`, 1 when absent), against a real redis-server: its Redis client is a small adapter forwarding
 // evalsha/eval to ioredis, and Date is faked (@sinonjs/fake-timers) to each arrival time.
 // Prints "success remaining reset" per arrival.
 //
@@ -60,18 +60,19 @@ const ratelimit = new Ratelimit({
     ephemeralCache: cache === '1' ? new Map() : false,
 });
 
-const times = require('fs').readFileSync(0, 'utf8').split('\n').filter((l) => l.length > 0).map(Number);
+const arrivals = require('fs').readFileSync(0, 'utf8').split('\n').filter((l) => l.length > 0)
+    .map((l) => l.split(' ').map(Number));
 (async () => {
     await redis.flushdb();
     const out = [];
-    for (const t of times) {
+    for (const [t, cost] of arrivals) {
         clock.setSystemTime(t);
         for (const [key, expiry] of fakeExpiry)
             if (t > expiry) {
                 await redis.del(key);
                 fakeExpiry.delete(key);
             }
-        const r = await ratelimit.limit('client');
+        const r = await ratelimit.limit('client', cost > 1 ? { rate: cost } : undefined);
         await r.pending;
         out.push(`${r.success ? 1 : 0} ${r.remaining} ${r.reset}`);
     }
