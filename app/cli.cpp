@@ -5,6 +5,7 @@
 #include "cluster_options.h"
 #include "command.h"
 #include "guilauncher.h"
+#include "heap.h"
 #include "lua_command.h"
 #include "import_command.h"
 #include "memory_command.h"
@@ -162,4 +163,8 @@ int runCli(int argc, char** argv)
 
 } // namespace ratelab::app
 
-int main(int argc, char** argv) { return ratelab::app::runCli(argc, argv); }
+int main(int argc, char** argv)
+{
+    ratelab::app::keepFreedMemory(); // replay and sweep runs reuse the memory the last one freed
+    return ratelab::app::runCli(argc, argv);
+}

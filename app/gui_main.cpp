@@ -2,11 +2,13 @@
 // bench). `ratelab` starts it; it can be started by hand too.
 #include "gui.h"
 #include "guicommands.h"
+#include "heap.h"
 
 #include <QGuiApplication>
 
 int main(int argc, char** argv)
 {
+    ratelab::app::keepFreedMemory(); // a frame's runs reuse the last frame's memory
     if (const auto status = ratelab::app::runGuiCommand(argc, argv))
         return *status;
     // The window belongs to the installed desktop entry (packaging/): its name and icon in docks.
