@@ -143,14 +143,15 @@ const AlgorithmFacts kFacts[] = {
      "A Cloudflare rate limiting rule per IP or header value. Documented: period (10 s to 1 h), "
      "requests_per_period, and the mitigation_timeout for which the request that passes the limit blocks every "
      "later one, whatever the rate. Published (Cloudflare's 2017 blog): the rate is the previous period's count "
-     "weighted by its overlap plus this period's. Assumed: exact arithmetic, blocked requests not counted."},
+     "weighted by its overlap plus this period's. Assumed: exact arithmetic, blocked requests not counted. Without "
+     "its options: RateLab's L per W and no timeout."},
     {Algorithm::AwsWafRate, "aws_waf_rate", "AWS WAF rate-based rule", "AWS WAF rate-based rule", "requests in window",
      "Limit", ConfigUse::LimitWindow, ownLimitOf<Algorithm::AwsWafRate>,
      "An AWS WAF rate-based rule with a Block action per aggregation key. Documented: EvaluationWindowSec 60, 120, "
      "300 or 600, Limit at least 10, a check about every 10 s (rate_check_interval) and a delay usually below 30 s "
      "before blocking starts or stops (detection_delay, taken as 30 s). Assumed: checks on multiples of the "
      "interval, an exact count (AWS says its estimate favours recent requests and is not exact), and every request "
-     "counted, blocked or not."},
+     "counted, blocked or not. Without its options: RateLab's L per W, whatever AWS offers."},
     {Algorithm::AwsApiGateway, "aws_api_gateway", "Amazon API Gateway throttling", "API Gateway throttling", "tokens",
      "burst", ConfigUse::CapacityRate, [](const LimiterConfig& c) { return productQuota(Algorithm::AwsApiGateway, c); },
      "Amazon API Gateway's throttling as documented: a token bucket (rate per second, burst) at every level at once "
