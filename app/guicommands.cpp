@@ -72,6 +72,8 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addPositionalArgument("deck", "A lesson deck: a .ratelab-deck.json file or a shipped deck's id ("
                                              + io::shippedDecks().join(", ") + ").");
     parser.addOption({"pdf", "Write the deck's handout to this file: a page per step, its words and its chart.", "file"});
+    parser.addOption({"no-answers", "A handout for before the class: questions without their answers, their charts "
+                                    "with the decisions hidden."});
     parser.addHelpOption();
     if (!parser.parse(args))
         return fail("deck: " + parser.errorText().toStdString());
@@ -84,6 +86,8 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
     const QString pdf = parser.value("pdf");
     if (parser.isSet("pdf") && pdf.isEmpty())
         return fail("deck: --pdf needs a file name");
+    if (parser.isSet("no-answers") && pdf.isEmpty())
+        return fail("deck: --no-answers is for a handout: give --pdf FILE too");
     if (!pdf.isEmpty())
         if (const QString problem = io::outputPathProblem(pdf); !problem.isEmpty())
             return fail("deck: " + problem.toStdString()); // before any work, and nothing is touched
@@ -92,7 +96,7 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
         return fail("deck: " + load.error.toStdString());
     const io::Deck& deck = *load.deck;
     if (!pdf.isEmpty()) {
-        if (const QString error = ui::writeHandout(deck, pdf); !error.isEmpty())
+        if (const QString error = ui::writeHandout(deck, pdf, !parser.isSet("no-answers")); !error.isEmpty())
             return fail("deck: " + error.toStdString());
         return 0;
     }

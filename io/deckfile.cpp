@@ -122,18 +122,28 @@ DeckStep readStep(const QJsonObject& o, int i, QJsonObject& previous)
     if (title.trimmed().isEmpty())
         refuse(QString("%1: a step needs a \"title\"").arg(where));
     scenario.insert("title", title);
+    step.question = stringField(o, "question", where).toStdString();
     if (o.contains("narrative"))
         scenario.insert("lesson", stringField(o, "narrative", where));
-    step.question = stringField(o, "question", where).toStdString();
+    else if (!step.question.empty())
+        scenario.insert("lesson", QString()); // a preset's own lesson would answer the question
     step.answer = stringField(o, "answer", where).toStdString();
     if (!step.answer.empty() && step.question.empty())
         refuse(QString("%1: an \"answer\" needs the \"question\" it answers").arg(where));
     previous = scenario;
+    reading::Reader reader;
     try {
-        reading::Reader reader;
         step.scenario = reader.read(scenario);
     } catch (const InputError& e) {
         refuse(QString("%1: %2").arg(where, q(std::string(e.what()))));
+    }
+    {
+        // A scenario file ignores an unknown key with a note; in a class the typo would be found
+        // in front of the room ("nn": 40 leaves 20 requests), so a deck refuses it.
+        for (const QString& note : reader.notes)
+            if (note.startsWith("ignored unknown field"))
+                refuse(QString("%1: %2, a typo? (a deck refuses what a scenario file would ignore)")
+                           .arg(where, QString(note).replace("ignored unknown", "unknown")));
     }
     if (step.pin && *step.pin >= resolveArrivals(step.scenario).size())
         refuse(QString("%1: \"focus\".pin is request %2, but the step has %3 requests")

@@ -19,9 +19,11 @@
 // A step's scenario is its own ("scenario" or "preset") or the previous step's, with "change"
 // laid over it: each key of "change" replaces the previous scenario's, an object is laid over the
 // object it replaces key by key ("pattern": {"n": 30} keeps the pattern's other fields). The
-// step's title and narrative are its scenario's title and lesson, which the Lesson panel shows.
-// Every step is read through parseScenario, so a deck holds nothing a scenario file would refuse;
-// a refusal names the step ("step 3: ...").
+// step's title and narrative are its scenario's title and lesson, which the Lesson panel shows
+// (a step that asks and has no narrative shows none: a preset's own lesson would answer it).
+// Every step is read as a scenario file is, so a deck holds nothing a scenario file would refuse;
+// a refusal names the step ("step 3: ..."). Unlike a scenario file, a deck also refuses an
+// unknown key (a typo in "change" would otherwise show other traffic than the narrative tells).
 #pragma once
 
 #include "scenario/scenario.h"

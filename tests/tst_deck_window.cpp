@@ -193,6 +193,9 @@ private slots:
         const QString path = dir.filePath("handout.pdf");
         QCOMPARE(writeHandout(d, path), QString());
         QCOMPARE(pdfPages(path), 3);
+        const QString questions = dir.filePath("questions.pdf");
+        QCOMPARE(writeHandout(d, questions, false), QString());
+        QCOMPARE(pdfPages(questions), 3);
         const QString cli = dir.filePath("cli.pdf");
         const clitest::Run r = clitest::runRatelab({"deck", "fixed-window-2x", "--pdf", cli});
         QCOMPARE(r.code, 0);
@@ -201,7 +204,9 @@ private slots:
         const clitest::Run outline = clitest::runRatelab({"deck", "buckets-burst-now"});
         QCOMPARE(outline.code, 0);
         QVERIFY(outline.out.startsWith("Buckets: burst now, pay later\n  1. A token bucket\n     asks: How many of the 32"));
-        for (const QStringList& bad : {QStringList{"deck"}, QStringList{"deck", "nope"}, QStringList{"deck", "fixed-window-2x", "--pdf", dir.path()}}) {
+        for (const QStringList& bad : {QStringList{"deck"}, QStringList{"deck", "nope"},
+                                       QStringList{"deck", "fixed-window-2x", "--pdf", dir.path()},
+                                       QStringList{"deck", "fixed-window-2x", "--no-answers"}}) {
             const clitest::Run refused = clitest::runRatelab(bad);
             QCOMPARE(refused.code, 2);
             QVERIFY(refused.out.isEmpty());

@@ -136,6 +136,18 @@ private slots:
         QCOMPARE(b.answer, std::string("A."));
     }
 
+    // A step that asks and has no narrative shows none: edge-burst's own lesson says "admits all
+    // 20", the answer to the question asked. Without a question the preset's lesson stays.
+    void aQuestionIsNotAnsweredByAPresetsLesson()
+    {
+        const DeckLoad load = parseDeck(R"({"format": "ratelab-deck", "version": 1, "steps": [
+            {"title": "a", "preset": "edge-burst", "question": "How many does each admit?"},
+            {"title": "b", "preset": "edge-burst"}]})");
+        QVERIFY2(load.deck, qPrintable(load.error));
+        QCOMPARE(load.deck->steps[0].scenario.lesson, std::string());
+        QVERIFY(QString::fromStdString(load.deck->steps[1].scenario.lesson).contains("admits all 20"));
+    }
+
     void roundTripsThroughAFile()
     {
         for (const QString& id : shippedDecks()) {
@@ -168,6 +180,8 @@ private slots:
         QTest::newRow("pin past the end") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"pin": 20}}]})" << "step 1: \"focus\".pin is request 20, but the step has 20 requests";
         QTest::newRow("bad value in step 2") << head + R"([{"title": "a", "preset": "edge-burst"}, {"title": "b", "change": {"limit": -1}}]})" << "step 2: limit must be at least 1";
         QTest::newRow("bad row") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"rows": ["fixed"]}}]})" << "step 1: ";
+        QTest::newRow("typo in a change") << head + R"([{"title": "a", "preset": "edge-burst"}, {"title": "b", "change": {"pattern": {"nn": 40}}}]})" << "step 2: unknown field 'pattern.nn', a typo?";
+        QTest::newRow("typo at the top of a change") << head + R"([{"title": "a", "preset": "edge-burst", "change": {"limitt": 20}}]})" << "step 1: unknown field 'limitt'";
         QTest::newRow("answer alone") << head + R"([{"title": "a", "preset": "edge-burst", "answer": "x"}]})" << "needs the \"question\"";
         QTest::newRow("inexact number") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"from": 0.1000000000000000055511, "to": 1}}]})" << "cannot be read exactly";
     }

@@ -350,9 +350,10 @@ void layoutForExport(Dashboard& dashboard, const Scenario& scenario, QSize size,
     }
 }
 
-QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range)
+QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range, bool veiled)
 {
     Dashboard dashboard;
+    dashboard.stage()->setVeiled(veiled);
     layoutForExport(dashboard, scenario, size, range);
     const QSize target = (QSizeF(size) * scale).toSize();
     if (dashboard.size() == size)

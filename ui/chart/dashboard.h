@@ -78,7 +78,8 @@ void layoutForExport(Dashboard& dashboard, const Scenario& scenario, QSize size,
 
 // renderOffscreen lays out a fresh dashboard of `size` for the scenario over `range` (empty: the
 // full range), draws it at `scale` and returns the image; InputError from the scenario propagates.
-QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range = {});
+// veiled draws it with the decisions hidden (a deck's question, on a handout given before class).
+QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range = {}, bool veiled = false);
 
 // writeImage saves an image atomically (QSaveFile) in the format the path's suffix names. It
 // returns an empty string on success and the reason otherwise; the old file is kept on failure.

@@ -115,7 +115,7 @@ QString RowChart::legendText() const
 {
     const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
     if (m_veiled)
-        return tr("every request in one lane until revealed");
+        return tr("every request grey, in one lane, until revealed");
     if (!m_frame->trace)
         return "line: " + unit + ", dashed: " + ceilingName();
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
@@ -478,9 +478,9 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped so
             // a mark stays inside its lane.
             const double grow = g.maxCost > 1 ? std::min(1.15, 1 + 0.05 * std::log2(double(g.maxCost))) : 1.0;
-            // Veiled: one shape, grey (a node's colour tells no verdict, so it stays).
+            // Veiled: one shape, one grey, whatever the verdict or the node.
             paintMark(p, at, m_veiled ? Lane::Admitted : lane, markScale() * grow,
-                      node >= 0 ? nodeColor(node) : m_veiled ? veiledColor() : QColor(), g.retry);
+                      m_veiled ? veiledColor() : node >= 0 ? nodeColor(node) : QColor(), g.retry);
             laneCount[laneIndex] += g.count;
             laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
         }

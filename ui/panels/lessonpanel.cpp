@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace ratelab::ui {
@@ -33,7 +34,9 @@ LessonPanel::LessonPanel(QWidget* parent)
     auto* body = new QWidget;
     auto* text = new QVBoxLayout(body);
     text->setContentsMargins(0, 0, 0, 0);
-    m_position->setStyleSheet("QLabel { color: palette(placeholder-text); }");
+    QFont small = m_position->font();
+    small.setItalic(true);
+    m_position->setFont(small);
     m_question->setTextFormat(Qt::RichText);
     m_answer->setTextFormat(Qt::RichText);
     text->addWidget(m_position);
@@ -66,15 +69,26 @@ void LessonPanel::setLesson(const QString& title, const QString& lesson, bool fo
 {
     m_note->setVisible(forOriginal && !lesson.isEmpty());
     m_title->setText(title.isEmpty() ? "Your own scenario" : title);
-    m_lesson->setText(lesson.isEmpty() ? "Move the sliders and watch where the limiters agree and where they "
-                                         "differ. Presets (File > Presets) each tell one story."
-                                       : lesson);
+    m_lessonText = lesson;
+    showLesson();
+}
+
+void LessonPanel::showLesson()
+{
+    // A deck's step without a narrative shows none (the prompt to move the sliders is for a
+    // scenario explored alone).
+    m_lesson->setVisible(!m_lessonText.isEmpty() || m_position->isHidden());
+    m_lesson->setText(!m_lessonText.isEmpty() || !m_position->isHidden()
+                          ? m_lessonText
+                          : tr("Move the sliders and watch where the limiters agree and where they differ. Presets "
+                               "(File > Presets) each tell one story."));
 }
 
 void LessonPanel::setStep(const QString& position, const QString& question, const QString& answer, bool revealed)
 {
     m_position->setText(position);
     m_position->setVisible(!position.isEmpty());
+    showLesson();
     m_question->setVisible(!question.isEmpty());
     m_question->setText(question.isEmpty() ? QString()
                         : revealed         ? tr("<b>Question:</b> %1").arg(question.toHtmlEscaped())
@@ -84,6 +98,8 @@ void LessonPanel::setStep(const QString& position, const QString& question, cons
     const bool answered = revealed && !answer.isEmpty() && !question.isEmpty();
     m_answer->setVisible(answered);
     m_answer->setText(answered ? tr("<b>Answer:</b> %1").arg(answer.toHtmlEscaped()) : QString());
+    if (answered) // the answer in view, whatever the narrative above it took (a clicker cannot scroll)
+        QTimer::singleShot(0, this, [this] { m_scroll->ensureWidgetVisible(m_answer, 0, 0); });
 }
 
 QString LessonPanel::question() const { return m_question->isHidden() ? QString() : m_question->text(); }

@@ -36,7 +36,10 @@ signals:
 private:
     QLabel* m_title;
     QLabel* m_note;
+    void showLesson();
+
     QLabel* m_lesson;
+    QString m_lessonText;
     QLabel* m_position;
     QLabel* m_question;
     QLabel* m_answer;

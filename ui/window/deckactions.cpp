@@ -60,18 +60,22 @@ void DeckActions::fillMenu(QMenu* file)
             saveDeckTo(m_player->path());
     });
     QAction* saveAs = file->addAction(tr("Save deck as\u2026"), this, &DeckActions::saveAs);
-    QAction* handout = file->addAction(tr("Export deck &handout (PDF)\u2026"), this, [this] {
+    const auto askHandout = [this](bool answers) {
         const QString p = QFileDialog::getSaveFileName(m_window, tr("Export deck handout"),
-                                                       QDir(QDir::homePath()).filePath("handout.pdf"), tr("PDF (*.pdf)"));
+                                                       QDir(QDir::homePath()).filePath(answers ? "handout.pdf" : "questions.pdf"),
+                                                       tr("PDF (*.pdf)"));
         if (!p.isEmpty())
-            exportHandout(p);
-    });
+            exportHandout(p, answers);
+    };
+    QAction* handout = file->addAction(tr("Export deck &handout (PDF)\u2026"), this, [askHandout] { askHandout(true); });
+    QAction* questions = file->addAction(tr("Export deck &questions, without answers (PDF)\u2026"), this,
+                                         [askHandout] { askHandout(false); });
     QAction* close = file->addAction(tr("Close deck"), this, [this] {
         if (maybeKeep())
             m_player->close();
     });
-    const auto enable = [this, save, saveAs, handout, close] {
-        for (QAction* a : {save, saveAs, handout, close})
+    const auto enable = [this, save, saveAs, handout, questions, close] {
+        for (QAction* a : {save, saveAs, handout, questions, close})
             a->setEnabled(m_player->isOpen());
     };
     connect(m_player, &DeckPlayer::deckChanged, this, enable);
@@ -113,9 +117,9 @@ void DeckActions::saveAs()
         saveDeckTo(p);
 }
 
-bool DeckActions::exportHandout(const QString& path)
+bool DeckActions::exportHandout(const QString& path, bool answers)
 {
-    if (const QString error = writeHandout(m_player->deck(), path); !error.isEmpty()) {
+    if (const QString error = writeHandout(m_player->deck(), path, answers); !error.isEmpty()) {
         QMessageBox::warning(m_window, tr("Export deck handout"), error);
         return false;
     }

@@ -32,8 +32,9 @@ public:
     bool openDeck(const QString& pathOrId);
     // saveDeckTo writes the deck to path; false when it could not (a message was shown).
     bool saveDeckTo(const QString& path);
-    // exportHandout writes the deck's PDF handout to path; false when it could not.
-    bool exportHandout(const QString& path);
+    // exportHandout writes the deck's PDF handout to path (without answers: the questions, their
+    // charts veiled); false when it could not.
+    bool exportHandout(const QString& path, bool answers = true);
     // maybeKeep asks what to do with an edited deck before it is closed: true when it may go.
     bool maybeKeep();
 

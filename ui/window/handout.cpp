@@ -14,11 +14,11 @@ namespace ratelab::ui {
 
 namespace {
 
-// The chart is rendered 1600 pixels wide, as tall as the room left on the page, and scaled onto
-// it: its type stays readable and it fills the page.
-constexpr int kChartWidth = 1600;
+// The chart is rendered 1200 pixels wide, as tall as the room left on the page, and scaled onto
+// it: its type prints at about 9 pt on A4 and it fills the page.
+constexpr int kChartWidth = 1200;
 
-QString html(const io::Deck& deck, const io::DeckStep& step, int i)
+QString html(const io::Deck& deck, const io::DeckStep& step, int i, bool answers)
 {
     const auto text = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped().replace('\n', "<br>"); };
     QString out = QString("<p style='color:#666'>%1 \u00b7 %2</p><h2>%3</h2><p>%4</p>")
@@ -26,14 +26,14 @@ QString html(const io::Deck& deck, const io::DeckStep& step, int i)
                            text(step.scenario.title), text(step.scenario.lesson));
     if (!step.question.empty())
         out += QObject::tr("<p><b>Question:</b> %1</p>").arg(text(step.question));
-    if (!step.answer.empty())
+    if (answers && !step.answer.empty())
         out += QObject::tr("<p><b>Answer:</b> %1</p>").arg(text(step.answer));
     return out;
 }
 
 } // namespace
 
-QString writeHandout(const io::Deck& deck, const QString& path)
+QString writeHandout(const io::Deck& deck, const QString& path, bool answers)
 {
     if (const QString problem = io::outputPathProblem(path); !problem.isEmpty())
         return problem;
@@ -57,7 +57,7 @@ QString writeHandout(const io::Deck& deck, const QString& path)
             QTextDocument words;
             words.setDefaultFont(QFont(painter.font().family(), 11));
             words.setTextWidth(page.width());
-            words.setHtml(html(deck, step, int(i)));
+            words.setHtml(html(deck, step, int(i), answers));
             painter.save();
             words.drawContents(&painter);
             painter.restore();
@@ -65,7 +65,7 @@ QString writeHandout(const io::Deck& deck, const QString& path)
             const TimeRange range = step.hasFocus() ? TimeRange{*step.from, *step.to} : TimeRange{};
             const QRect room(page.left(), page.top() + top, page.width(), page.height() - top);
             const QSize size(kChartWidth, std::max(480, kChartWidth * room.height() / std::max(1, room.width())));
-            const QImage chart = renderOffscreen(step.scenario, size, 1.0, range);
+            const QImage chart = renderOffscreen(step.scenario, size, 1.0, range, !answers && !step.question.empty());
             const QSize fitted = chart.size().scaled(room.size(), Qt::KeepAspectRatio);
             painter.drawImage(QRect(room.topLeft() + QPoint((room.width() - fitted.width()) / 2, 0), fitted), chart);
         }

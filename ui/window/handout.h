@@ -9,7 +9,9 @@
 namespace ratelab::ui {
 
 // writeHandout writes the handout of deck to path atomically (QPdfWriter into a QSaveFile); it
-// returns an empty string or one line saying why nothing was written.
-QString writeHandout(const io::Deck& deck, const QString& path);
+// returns an empty string or one line saying why nothing was written. Without answers (a
+// handout given before the class) a step that asks shows its question, and its chart with the
+// decisions hidden, as the room sees it before the reveal.
+QString writeHandout(const io::Deck& deck, const QString& path, bool answers = true);
 
 } // namespace ratelab::ui
