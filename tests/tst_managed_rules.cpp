@@ -195,6 +195,20 @@ private slots:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
+    // A key's state at scale: WAF's ring of per-interval counts ((60 + 30) / 10 + 2 = 11 for a
+    // 60 s window checked every 10 s, verdicts 30 s late), however few it holds yet; Cloudflare's two
+    // counters, window and block; API Gateway's account and plan buckets and its quota.
+    void memory()
+    {
+        const auto waf = makeLimiter(Algorithm::AwsWafRate, with({{"Limit", "10"}, {"EvaluationWindowSec", "60"}}));
+        QCOMPARE(waf->memory().entries, 11);
+        QCOMPARE(waf->memory().bytes, 176);
+        QCOMPARE(makeLimiter(Algorithm::CloudflareRate, with({{"period", "10"}, {"requests_per_period", "1"}}))->memory().bytes, 32);
+        const auto gateway = makeLimiter(Algorithm::AwsApiGateway,
+                                         with({{"plan_rate", "1"}, {"plan_burst", "2"}, {"quota_limit", "5"}}));
+        QCOMPARE(gateway->memory().entries, 3);
+    }
+
     // The documented values are the only ones taken.
     void refusals()
     {

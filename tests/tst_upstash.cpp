@@ -191,6 +191,15 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, UpstashRatelimit(LimiterConfig::make(10, ns(1'500'000))));
     }
 
+    // A key's state: the window's counter (two for the sliding window, one hash of two fields for
+    // the bucket) and, with the cache, its slot for the identifier.
+    void memory()
+    {
+        QCOMPARE(UpstashRatelimit(with(kFixed)).memory().entries, 2);
+        QCOMPARE(UpstashRatelimit(with(plus(kSliding, kNoCache))).memory().bytes, 16);
+        QCOMPARE(UpstashRatelimit(with(kBucket)).memory().bytes, 24);
+    }
+
     // A cost is the package's `rate`: fixedWindow INCRBYs it whatever it finds; slidingWindow only
     // checks prevW + cur < tokens before adding it, so a request of cost 3 on 8 of 10 is counted
     // (11) and denied.

@@ -37,7 +37,13 @@ public:
     std::int64_t quota() const override { return kMaxCost; }
     // levelAt is the count of the check intervals overlapping the trailing window (t - window, t].
     double levelAt(Nanos t) const override;
-    Memory memory() const override { return {16 * std::int64_t(m_buckets.size()), std::int64_t(m_buckets.size())}; }
+    // memory is the most per-interval counts it keeps (a window and a delay of check intervals, and
+    // the two it straddles), whatever it holds now: a key's state at scale.
+    Memory memory() const override
+    {
+        const std::int64_t n = (m_window + m_delay) / m_check + 2;
+        return {16 * n, n};
+    }
     Algorithm algorithm() const override { return Algorithm::AwsWafRate; }
     std::unique_ptr<Limiter> clone() const override { return std::make_unique<AwsWafRate>(*this); }
 

@@ -213,7 +213,7 @@ double UpstashRatelimit::levelAt(Nanos t) const
 
 Memory UpstashRatelimit::memory() const
 {
-    const std::int64_t cacheEntry = m_cache && m_blockedUntil >= 0 ? 1 : 0;
+    const std::int64_t cacheEntry = m_cache ? 1 : 0; // the cache's slot for the identifier, taken or not
     switch (m_kind) {
     case Kind::FixedWindow: return {8 * (1 + cacheEntry), 1 + cacheEntry};
     case Kind::SlidingWindow: return {8 * (2 + cacheEntry), 2 + cacheEntry};
