@@ -440,6 +440,14 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
                 s += (s.empty() ? "" : ", ") + ("\"" + std::to_string(n) + "\": ") + formatNumber(ms);
             return "{" + s + "}";
         };
+        // Each decision against the floor measured in the same run: a ratio travels between
+        // machines where nanoseconds do not.
+        out << "},\n \"decide_floor_ratio\": {";
+        first = true;
+        for (const auto& [id, ns] : decide) {
+            out << (first ? "" : ", ") << "\"" << id << "\": " << formatNumber(floor > 0 ? ns / floor : 0);
+            first = false;
+        }
         out << "},\n \"floor_ns\": " << formatNumber(floor) << ",\n \"simulate_ms\": " << series(simulateMs) << ",\n \"update_ms\": " << series(update)
             << ",\n \"export_ms\": {\"100000\": " << formatNumber(exportMs) << "},\n \"peak_rss_mb\": "
             << formatNumber(rss) << ",\n \"drag\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
@@ -466,7 +474,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     } else {
         out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
         for (const auto& [id, ns] : decide)
-            out << "  " << id << std::string(30 - std::min<std::size_t>(29, id.size()), ' ') << number(ns) << " ns\n";
+            out << "  " << id << std::string(30 - std::min<std::size_t>(29, id.size()), ' ') << number(ns) << " ns ("
+                << number(floor > 0 ? ns / floor : 0) << "x the floor)\n";
         out << "  floor" << std::string(25, ' ') << number(floor) << " ns (a 64-bit token bucket, branch-free)\n";
         out << "Whole scenario, all 7 algorithms (median ms)\n  requests        simulate    update (1600x900)\n";
         for (std::int64_t n : sizes)
