@@ -3,9 +3,7 @@
 // above each table works out. Every field is checked, and on copies: a denied request's
 // retry_after admits at t + d and not at t + d - 1 ns; `remaining` more pass and one more does not
 // (where it is small enough to try).
-#include "limiter_steps.h"
-
-#include "limiters/products/product.h"
+#include "product_steps.h"
 
 #include <QTest>
 
@@ -13,48 +11,9 @@ using namespace ratelab;
 
 namespace {
 
-using Options = std::vector<std::pair<std::string, std::string>>;
-
-LimiterConfig with(const Options& options)
-{
-    std::vector<ProductOption> out;
-    for (const auto& [name, value] : options)
-        out.push_back({name, value});
-    return LimiterConfig{}.withProductOptions(std::move(out));
-}
-
-QString check(Algorithm a, const LimiterConfig& config, const Steps& steps)
-{
-    const std::unique_ptr<Limiter> limiter = makeLimiter(a, config);
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        const Step& want = steps[i];
-        const Decision got = limiter->decide(want.t);
-        const QString where = QStringLiteral("request %1 at %2 ns: ").arg(i).arg(want.t);
-        if (got.allowed != want.allowed)
-            return where + (got.allowed ? "admitted, expected denied" : "denied, expected admitted");
-        if (got.remaining != want.remaining)
-            return where + QStringLiteral("remaining %1, expected %2").arg(got.remaining).arg(want.remaining);
-        if (got.retryAfter != want.retryAfter)
-            return where + QStringLiteral("retry_after %1 ns, expected %2 ns").arg(got.retryAfter).arg(want.retryAfter);
-        if (got.level != want.level)
-            return where + QStringLiteral("level %1, expected %2").arg(got.level, 0, 'g', 17).arg(want.level, 0, 'g', 17);
-        if (got.remaining < 1000) {
-            const std::unique_ptr<Limiter> copy = limiter->clone();
-            for (std::int32_t k = 0; k < got.remaining; ++k)
-                if (!copy->decide(want.t).allowed)
-                    return where + QStringLiteral("remaining %1, but only %2 more passed").arg(got.remaining).arg(k);
-            if (copy->decide(want.t).allowed)
-                return where + QStringLiteral("remaining %1, but one more passed").arg(got.remaining);
-        }
-        if (!got.allowed) {
-            if (limiter->clone()->decide(want.t + got.retryAfter - 1).allowed)
-                return where + "1 ns before retry_after already passes";
-            if (!limiter->clone()->decide(want.t + got.retryAfter).allowed)
-                return where + "a request at retry_after is denied";
-        }
-    }
-    return {};
-}
+using productsteps::check;
+using productsteps::Options;
+using productsteps::with;
 
 constexpr std::int32_t kAll = 2'000'000'000; // WAF: every request passes until the next verdict
 

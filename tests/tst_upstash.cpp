@@ -3,9 +3,7 @@
 // the comment above each table works out. Every field of every decision is checked, and on
 // copies: `remaining` more requests at t pass and one more does not; a denied request's
 // retry_after admits at t + d and not at t + d - 1 ns. The package's own `reset` is checked too.
-#include "limiter_steps.h"
-
-#include "limiters/products/product.h"
+#include "product_steps.h"
 
 #include <QTest>
 
@@ -13,45 +11,13 @@ using namespace ratelab;
 
 namespace {
 
-using Options = std::vector<std::pair<std::string, std::string>>;
+using productsteps::Options;
+using productsteps::with;
 
-LimiterConfig with(const Options& options)
-{
-    std::vector<ProductOption> out;
-    for (const auto& [name, value] : options)
-        out.push_back({name, value});
-    return LimiterConfig{}.withProductOptions(std::move(out));
-}
-
+// check is the table check of the upstash_ratelimit product.
 QString check(const LimiterConfig& config, const Steps& steps)
 {
-    const std::unique_ptr<Limiter> limiter = makeLimiter(Algorithm::UpstashRatelimit, config);
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        const Step& want = steps[i];
-        const Decision got = limiter->decide(want.t);
-        const QString where = QStringLiteral("request %1 at %2 ns: ").arg(i).arg(want.t);
-        if (got.allowed != want.allowed)
-            return where + (got.allowed ? "admitted, expected denied" : "denied, expected admitted");
-        if (got.remaining != want.remaining)
-            return where + QStringLiteral("remaining %1, expected %2").arg(got.remaining).arg(want.remaining);
-        if (got.retryAfter != want.retryAfter)
-            return where + QStringLiteral("retry_after %1 ns, expected %2 ns").arg(got.retryAfter).arg(want.retryAfter);
-        if (got.level != want.level)
-            return where + QStringLiteral("level %1, expected %2").arg(got.level).arg(want.level);
-        const std::unique_ptr<Limiter> copy = limiter->clone();
-        for (std::int32_t k = 0; k < got.remaining; ++k)
-            if (!copy->decide(want.t).allowed)
-                return where + QStringLiteral("remaining %1, but only %2 more passed").arg(got.remaining).arg(k);
-        if (copy->decide(want.t).allowed)
-            return where + QStringLiteral("remaining %1, but one more passed").arg(got.remaining);
-        if (!got.allowed) {
-            if (limiter->clone()->decide(want.t + got.retryAfter - 1).allowed)
-                return where + "1 ns before retry_after already passes";
-            if (!limiter->clone()->decide(want.t + got.retryAfter).allowed)
-                return where + "a request at retry_after is denied";
-        }
-    }
-    return {};
+    return productsteps::check(Algorithm::UpstashRatelimit, config, steps);
 }
 
 std::int64_t packageReset(const LimiterConfig& config, const std::vector<Nanos>& times)
