@@ -68,6 +68,9 @@ void writeConfig(std::ostream& out, const QString& file, const DryRunConfig& con
         << ", \"requests\": " << traffic.times.size() << ", \"denied\": " << result.denied << ", \"not_replayed\": [";
     for (std::size_t i = 0; i < config.notReplayed.size(); ++i)
         out << (i ? ", " : "") << jsonString(config.notReplayed[i]);
+    out << "], \"assumed\": [";
+    for (std::size_t i = 0; i < config.assumed.size(); ++i)
+        out << (i ? ", " : "") << jsonString(config.assumed[i]);
     out << "],\n  \"rules\": ";
     writeRules(out, traffic, config, result, top);
     out << "}";
@@ -127,7 +130,8 @@ void addDryRunOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
         {"config", "Dry run: replay the log through this gateway config's rules (nginx limit_req: each zone with its "
-                   "own key, each request meeting the limits of the location its path selects); see docs/dry-run.md.",
+                   "own key, each request meeting the limits of the location its path selects), a RateLab scenario "
+                   "(.ratelab.json) or a product config `import` reads (one rule every request meets); see docs/dry-run.md.",
          "FILE"},
         {"against", "With --config: a second (proposed) config; report every request one denies and the other "
                     "admits, by rule, by hour and by key.",

@@ -1,11 +1,16 @@
 #include "config_dry_run.h"
 
+#include "config_import.h"
 #include "config_import_nginx.h"
+#include "scenariofile.h"
 
 #include "arithmetic/decimal.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <map>
@@ -56,6 +61,145 @@ DryRunMatch matchOf(const NginxPlace& p)
     return DryRunMatch::Prefix;
 }
 
+// ProductKey is what a product keys its counters by, read onto the log's keys.
+struct ProductKey {
+    std::string field;      // the log key it is ("ip", "user", a field), "" when none or not the log's
+    bool shared = false;    // one counter for every request
+    bool appChosen = false; // the application names the key: the log's --key is taken as it
+    std::string words;      // what the product keys by
+};
+
+std::string wroteValue(const ImportedConfig& c, const std::string& name)
+{
+    for (const auto& [k, v] : c.wrote)
+        if (k == name)
+            return v;
+    return "";
+}
+
+std::string flatValue(const QByteArray& text, const std::string& suffix)
+{
+    for (const auto& [path, value] : flattenConfig(text))
+        if (path == suffix || path.ends_with("." + suffix))
+            return value;
+    return "";
+}
+
+// productKey returns what each product's own source keys by (its default when the file names none).
+ProductKey productKey(const ImportedConfig& c, const QByteArray& text)
+{
+    const std::string& p = c.product;
+    if (p == "express-rate-limit")
+        return {"ip", false, false, "the request's IP (its default keyGenerator, req.ip)"};
+    if (p == "rate-limiter-flexible")
+        return {"", false, true, "the key the application passes to consume(key)"};
+    if (p == "@upstash/ratelimit")
+        return {"", false, true, "the identifier the application passes to limit(identifier)"};
+    if (p == "Amazon API Gateway usage plan")
+        return {"", false, true, "the API key each request carries"};
+    if (p == "Envoy local_ratelimit")
+        return {"", true, false, "one token bucket for every request the filter sees (no bucket per client)"};
+    if (p == "Spring Cloud Gateway RedisRateLimiter") {
+        const std::string resolver = flatValue(text, "key-resolver");
+        if (!resolver.empty())
+            return {"", false, true, "the key its KeyResolver " + resolver + " returns"};
+        return {"user", false, false, "the principal's name (the default PrincipalNameKeyResolver)"};
+    }
+    if (p == "Kong rate-limiting") {
+        std::string by = flatValue(text, "config.limit_by");
+        by = by.empty() ? "consumer" : by;
+        if (by == "ip")
+            return {"ip", false, false, "the client's IP (limit_by: ip)"};
+        if (by == "consumer" || by == "credential")
+            return {"user", false, false, "the authenticated " + by + " (limit_by: " + by + "), read as the log's user"};
+        if (by == "service")
+            return {"", true, false, "the service (limit_by: service): one counter for every request"};
+        if (by == "header") {
+            std::string field = "http_" + QString::fromStdString(flatValue(text, "config.header_name")).toLower().toStdString();
+            std::replace(field.begin(), field.end(), '-', '_');
+            return {field, false, false, "the header config.header_name (limit_by: header), nginx's $" + field};
+        }
+        return {"", false, false, "limit_by: " + by};
+    }
+    if (p == "AWS WAF rate-based rule") {
+        const std::string key = wroteValue(c, "RateBasedStatement.AggregateKeyType");
+        if (key == "IP")
+            return {"ip", false, false, "the client's IP (AggregateKeyType IP)"};
+        if (key == "CONSTANT")
+            return {"", true, false, "one counter for every request (AggregateKeyType CONSTANT)"};
+        return {"", false, false, "AggregateKeyType " + key};
+    }
+    if (p == "Cloudflare rate limiting rule") {
+        const std::string by = wroteValue(c, "ratelimit.characteristics");
+        if (by == "cf.colo.id")
+            return {"", true, false, "the data center only (cf.colo.id): one counter for every request"};
+        if (by == "ip.src")
+            return {"ip", false, false, "the client's IP (ip.src)"};
+        return {"", false, false, "the characteristics " + by};
+    }
+    return {"", false, true, "the key the application chooses"};
+}
+
+std::string policyText(const std::vector<Layer>& layers)
+{
+    std::string out;
+    for (const Layer& l : layers)
+        out += (out.empty() ? "" : " + ") + std::string(algorithmId(l.algorithm));
+    return out;
+}
+
+// policyConfig makes one rule of a policy that every request meets.
+DryRunConfig policyConfig(const std::string& product, std::vector<Layer> layers, const ProductKey& key,
+                          const std::string& logKey)
+{
+    DryRunConfig out;
+    out.product = product;
+    out.zones.push_back({policyText(layers), 0});
+    DryRunRule rule{product, 0, 0, 0, std::move(layers), key.shared};
+    out.rules.push_back(std::move(rule));
+    const bool mapped = key.shared || key.appChosen || key.field == logKey;
+    out.mapped.push_back(mapped);
+    out.fallback = {0};
+    if (key.shared)
+        out.assumed.push_back(product + " keys by " + key.words + ": every request of the log meets it");
+    else if (key.appChosen)
+        out.assumed.push_back(product + " keys by " + key.words + ": the log's key (" + logKey + ") is taken as that key");
+    else if (!mapped)
+        out.notReplayed.push_back(product + ": it keys by " + key.words + ", not the log's key (" + logKey + ")"
+                                  + (key.field.empty() ? ", nor a log field: not replayed"
+                                                       : ": not replayed (--key " + key.field + " replays it)"));
+    return out;
+}
+
+// scenarioConfig reads a RateLab scenario's policy: its layers, or its one algorithm.
+DryRunConfig scenarioConfig(const QByteArray& bytes, const std::string& logKey)
+{
+    const LoadResult loaded = parseScenario(bytes);
+    if (!loaded.scenario)
+        throw InputError(loaded.error.toStdString());
+    const Scenario& s = *loaded.scenario;
+    const std::string name = "RateLab scenario: ";
+    if (s.cluster || s.clients || !s.changes.empty() || s.bucketsStartEmpty)
+        throw InputError(name + "its " + std::string(s.cluster ? "cluster" : s.clients ? "clients" : !s.changes.empty() ? "limit changes" : "buckets that start empty")
+                         + " are not modelled by a dry run (one server, each key's policy full at its first request); "
+                           "replay the log with --scenario for them");
+    std::vector<Layer> layers = s.layers;
+    if (layers.empty()) {
+        if (s.algorithms.size() != 1) {
+            std::string ids;
+            for (Algorithm a : s.algorithms)
+                ids += (ids.empty() ? "" : ", ") + std::string(algorithmId(a));
+            throw InputError(name + "the scenario compares " + std::to_string(s.algorithms.size()) + " algorithms (" + ids
+                             + ") and has no layers: a dry run replays one policy; keep one algorithm, or give layers");
+        }
+        layers.push_back({s.algorithms.front(), s.config});
+    }
+    DryRunConfig out = policyConfig("RateLab scenario", std::move(layers), {"", false, true, "the key it is run with"}, logKey);
+    if (!s.layers.empty() && !s.algorithms.empty())
+        out.assumed.push_back("the scenario's layers are its policy; its algorithm rows (compared beside them) are not replayed");
+    return out;
+}
+
 } // namespace
 
 DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
@@ -81,7 +225,7 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
             if (fresh) {
                 const NginxZone& z = nginx.zones[zoneIndex.at(l.zone)];
                 const std::string field = logField(z.key);
-                out.rules.push_back({ruleName(l), zoneIndex.at(l.zone), l.burst, l.nodelay ? -1 : l.delay});
+                out.rules.push_back({ruleName(l), zoneIndex.at(l.zone), l.burst, l.nodelay ? -1 : l.delay, {}, false});
                 out.mapped.push_back(field == logKey);
                 if (field != logKey)
                     out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is not the log's key ("
@@ -128,8 +272,25 @@ DryRunConfig dryRunConfigFile(const QString& path, const std::string& logKey)
         throw InputError("cannot read " + ratelab::quoted(path.toStdString()));
     if (f.size() > 4 * 1024 * 1024)
         throw InputError(ratelab::quoted(path.toStdString()) + " is larger than 4 MiB");
+    const QByteArray bytes = f.readAll();
     try {
-        return dryRunConfig(QString::fromUtf8(f.readAll()), logKey);
+        const QJsonDocument json = QJsonDocument::fromJson(bytes);
+        if (json.isObject() && json.object().value("format").toString() == kScenarioFormat)
+            return scenarioConfig(bytes, logKey);
+        const QString text = QString::fromUtf8(bytes);
+        static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
+        if (text.contains(nginxWord) && !bytes.trimmed().startsWith('{'))
+            return dryRunConfig(text, logKey);
+        const ImportedConfig imported = importConfiguration(bytes);
+        if (imported.product == "Traefik rateLimit")
+            throw InputError("Traefik: its routers choose a middleware per request path; --config does not read them yet");
+        std::vector<Layer> layers = imported.scenario.layers;
+        if (layers.empty())
+            layers.push_back({imported.scenario.algorithms.front(), imported.scenario.config});
+        DryRunConfig out = policyConfig(imported.product, std::move(layers), productKey(imported, bytes), logKey);
+        out.assumed.insert(out.assumed.end(), imported.assumed.begin(), imported.assumed.end());
+        out.notReplayed.insert(out.notReplayed.end(), imported.notModelled.begin(), imported.notModelled.end());
+        return out;
     } catch (const InputError& e) {
         throw InputError(path.toStdString() + ": " + e.what());
     }

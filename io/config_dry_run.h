@@ -19,7 +19,16 @@ namespace ratelab::io {
 // reaches is not in the log), a location inside a location.
 DryRunConfig dryRunConfig(const QString& text, const std::string& logKey);
 
-// dryRunConfigFile reads the file at path (at most 4 MiB) as dryRunConfig does; errors name the file.
+// dryRunConfigFile reads the file at path (at most 4 MiB): nginx's as dryRunConfig does; a RateLab
+// scenario (.ratelab.json: its layers, or its one algorithm) or any product importConfiguration
+// reads but Traefik (whose routers select by path) as one rule every request meets, named after
+// the product, keyed by the log's key where the product's own key is it (express-rate-limit: the
+// IP; Spring: the principal; Kong, WAF, Cloudflare: what the file names), taken as it where the
+// application chooses the key (rate-limiter-flexible, Upstash, API Gateway's API key, a
+// scenario), one counter for all where the product keeps one (Envoy local_ratelimit, WAF
+// CONSTANT, Cloudflare cf.colo.id alone); any other key leaves the rule named in notReplayed.
+// The import's assumptions are the config's, what it does not model is named in notReplayed.
+// Errors name the file.
 DryRunConfig dryRunConfigFile(const QString& path, const std::string& logKey);
 
 } // namespace ratelab::io

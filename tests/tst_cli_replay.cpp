@@ -257,7 +257,20 @@ private slots:
         oneLine(runRatelab({"replay", log, "--against", proposed}), "--against: give the current config with --config");
         oneLine(runRatelab({"replay", log, "--config", dir.filePath("none.conf")}), "cannot read");
         oneLine(runRatelab({"replay", log, "--config", current, "--format", "xml"}), "--format: unknown format 'xml'");
-        oneLine(runRatelab({"replay", log, "--config", log}), log + ": nginx: line 7: unexpected end of file");
+        oneLine(runRatelab({"replay", log, "--config", log}), log + ": no rate limit found: expected an nginx");
+        // Another product's config (express-rate-limit, keyed by the IP): kLog's 192.0.2.1 at 0, 1,
+        // 2, 11 s with windowMs 60000, max 2: hits 1, 2 admitted, 3 and 4 denied (one window from
+        // 0 s); 2001:db8::7 once, admitted. A value the product refuses is one line.
+        const QString express = writeLog(dir, R"({"windowMs": 60000, "max": 2})", "express.json");
+        const Run e = runRatelab({"replay", log, "--config", express, "--against", current});
+        QCOMPARE(e.code, 0);
+        const QJsonObject eo = parseJson(e.out);
+        QCOMPARE(eo["current"].toObject()["product"].toString(), "express-rate-limit");
+        QCOMPARE(eo["current"].toObject()["rules"].toArray()[0].toObject()["rule"].toString(), "express-rate-limit");
+        QCOMPARE(eo["current"].toObject()["denied"].toInt(), 2);
+        QCOMPARE(eo["diff"].toObject()["denied_only_by_current"].toObject()["requests"].toInt(), 2);
+        const QString bad = writeLog(dir, R"({"windowMs": 60000, "max": -1})", "bad.json");
+        oneLine(runRatelab({"replay", log, "--config", express, "--against", bad}), bad + ": express_rate_limit: max must be");
     }
 
     void sweepPointEqualsReplay()

@@ -4,6 +4,7 @@
 #include "arithmetic/decimal.h"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 
 namespace ratelab {
@@ -100,6 +101,10 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
     }
     out.deniedBy.assign(n, -1);
     std::vector<std::int64_t> candidate(config.rules.size());
+    std::vector<std::vector<std::optional<LayeredPolicy>>> policies(config.rules.size()); // per policy rule, per key
+    for (std::size_t r = 0; r < config.rules.size(); ++r)
+        if (!config.rules[r].policy.empty())
+            policies[r].resize(config.rules[r].shared ? 1 : keys);
     for (std::size_t i = 0; i < n; ++i) {
         const int place = out.place[traffic.paths[i]];
         const std::vector<std::size_t>& rules = place < 0 ? config.fallback : config.places[std::size_t(place)].rules;
@@ -113,9 +118,20 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const std::string& name = traffic.keyNames[key];
         const bool keyless = name.empty() || name == "-";
         for (std::size_t r : rules) { // nginx's lookups, in order, up to the first that rejects
-            if (!config.mapped[r] || keyless)
-                continue;
             const DryRunRule& rule = config.rules[r];
+            if (!config.mapped[r] || (keyless && !rule.shared))
+                continue;
+            if (!rule.policy.empty()) { // a product's policy decides and counts at once
+                ++out.rules[r].requests;
+                std::optional<LayeredPolicy>& policy = policies[r][rule.shared ? 0 : key];
+                if (!policy)
+                    policy.emplace(rule.policy);
+                if (!policy->decide(t, cost).allowed) {
+                    denier = int(r);
+                    break;
+                }
+                continue;
+            }
             const ZoneState& z = zones[rule.zone];
             ++out.rules[r].requests;
             Int128 e = 0;
@@ -147,7 +163,7 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             continue;
         }
         for (std::size_t r : rules) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
-            if (!config.mapped[r] || keyless)
+            if (!config.mapped[r] || keyless || !config.rules[r].policy.empty())
                 continue;
             ZoneState& z = zones[config.rules[r].zone];
             z.excess[key] = candidate[r];

@@ -13,7 +13,14 @@
 // once all pass; a rejection unlocks them unchanged). That is nginx's rule, and it differs from
 // the layers' ("a layer that admits has consumed"): an earlier zone of a denied request keeps
 // nothing, as in nginx.
+//
+// Any other product (a RateLab scenario, express-rate-limit, Envoy, Kong...: config_dry_run.h)
+// is one rule that every request meets: its policy (the product's algorithm, or the scenario's
+// layers), one per key of the log (or one for every request, when the product keeps one), deciding
+// as `replay` does; a policy counts a request as it decides it.
 #pragma once
+
+#include "engine/layered.h"
 
 #include "arithmetic/nanos.h"
 #include "traffic/traffic_log.h"
@@ -36,6 +43,11 @@ struct DryRunRule {
     std::size_t zone = 0;   // index in DryRunConfig::zones
     std::int64_t burst = 0; // requests
     std::int64_t delay = 0; // requests passed without waiting; -1: nodelay
+    // policy, when not empty, decides instead of the zone (whose name then only names it): a
+    // LayeredPolicy of these layers per key, or one for every request when shared. A config with
+    // a policy rule has that one rule.
+    std::vector<Layer> policy;
+    bool shared = false;
 };
 
 // DryRunMatch is how a location matches a path, nginx's modifiers.
@@ -59,6 +71,7 @@ struct DryRunConfig {
     std::vector<std::size_t> fallback;    // the rules of a request matching no location
     std::vector<bool> mapped;             // per rule: its zone's key is the log's key
     std::vector<std::string> notReplayed; // each rule or part not replayed, and why (one sentence each)
+    std::vector<std::string> assumed;     // how a product's words were read onto the log (one sentence each)
 };
 
 // DryRunRuleReport is what one rule did on the log.

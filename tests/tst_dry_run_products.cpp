@@ -1,0 +1,166 @@
+// Dry runs of the other products (issue 32): a RateLab scenario or a config `import` reads is one
+// rule every request meets, keyed by the log's key where the product's key is it; the report and
+// the diff as for nginx, on hand-derived tables, even across kinds (nginx against a scenario).
+#include "arithmetic/decimal.h"
+#include "config_dry_run.h"
+#include "replay/dry_run_diff.h"
+#include "scenariofile.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ratelab;
+
+namespace {
+
+// A = 1.1.1.1, B = 2.2.2.2; seconds from 2026-11-23T00:00:00Z; every request has user "-".
+const char* kLog = "time,ip,user,path\n"
+                   "1795392000.000,1.1.1.1,-,/a\n"  // 1
+                   "1795392001.000,1.1.1.1,-,/a\n"  // 2
+                   "1795392002.000,2.2.2.2,-,/a\n"  // 3
+                   "1795392003.000,1.1.1.1,-,/a\n"  // 4
+                   "1795392059.999,1.1.1.1,-,/a\n"  // 5
+                   "1795392060.000,1.1.1.1,-,/a\n"; // 6
+
+Traffic logTraffic(const std::string& key = "ip")
+{
+    TrafficOptions o;
+    o.keepPaths = true;
+    o.key = key;
+    return parseTraffic(kLog, o, "log.csv");
+}
+
+std::vector<int> deniedBy(const DryRunResult& r) { return {r.deniedBy.begin(), r.deniedBy.end()}; }
+
+QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+std::string refusal(const QString& path, const std::string& key = "ip")
+{
+    try {
+        (void)io::dryRunConfigFile(path, key);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+} // namespace
+
+class TestDryRunProducts : public QObject {
+    Q_OBJECT
+private slots:
+    // express-rate-limit 8.7.5 (semantics.md's products table): per key a window of windowMs from
+    // the key's first request, totalHits++ on every request (denied ones too), 429 iff totalHits
+    // > limit; a new window once resetTime <= now. windowMs 60000, max 2, keyed by the IP:
+    //  1 A    0 ms: A's window [0, 60000), hits 1 <= 2: admitted
+    //  2 A 1000 ms: hits 2: admitted
+    //  3 B 2000 ms: B's window [2000, 62000), hits 1: admitted
+    //  4 A 3000 ms: hits 3 > 2: denied (the first denial of A)
+    //  5 A 59999 ms: resetTime 60000 > 59999: hits 4 > 2: denied
+    //  6 A 60000 ms: resetTime 60000 <= 60000: a new window, hits 1: admitted
+    // With max 3: 4 is hits 3 <= 3, admitted; 5 hits 4 > 3, denied; 6 admitted.
+    void expressOnALogByHand()
+    {
+        QTemporaryDir dir;
+        const QString two = write(dir, "two.json", R"({"windowMs": 60000, "max": 2})");
+        const QString three = write(dir, "three.json", R"({"windowMs": 60000, "max": 3})");
+        const Traffic t = logTraffic();
+        const DryRunConfig a = io::dryRunConfigFile(two, "ip");
+        QCOMPARE(a.product, std::string("express-rate-limit"));
+        QCOMPARE(a.rules.size(), std::size_t(1));
+        QCOMPARE(a.rules[0].name, std::string("express-rate-limit"));
+        QVERIFY(a.mapped[0]);
+        QVERIFY(a.notReplayed.empty());
+        const DryRunResult ra = dryRun(t, a);
+        QCOMPARE(deniedBy(ra), (std::vector<int>{-1, -1, -1, 0, 0, -1}));
+        QCOMPARE(ra.denied, std::int64_t(2));
+        QCOMPARE(ra.rules[0].requests, std::int64_t(6));
+        QCOMPARE(ra.rules[0].keysDenied, std::int64_t(1));
+        QCOMPARE(ra.rules[0].firstDenialPerKey[t.keys[3]], Nanos(3 * kNanosPerSecond));
+
+        // The diff of the two: only line 4 is denied by max 2 alone, line 5 by both.
+        const DryRunConfig b = io::dryRunConfigFile(three, "ip");
+        const DryRunResult rb = dryRun(t, b);
+        QCOMPARE(deniedBy(rb), (std::vector<int>{-1, -1, -1, -1, 0, -1}));
+        const DryRunDiff d = diffDryRuns(t, a, ra, b, rb);
+        QCOMPARE(d.onlyCurrent.requests, std::int64_t(1));
+        QCOMPARE(d.onlyCurrent.keys, std::int64_t(1));
+        QCOMPARE(d.onlyProposed.requests, std::int64_t(0));
+        QCOMPARE(d.deniedByBoth.requests, std::int64_t(1));
+        QCOMPARE(d.admittedByBoth.requests, std::int64_t(4));
+        QCOMPARE(d.byCurrentRule.size(), std::size_t(1));
+        QCOMPARE(d.byCurrentRule[0].what, std::string("express-rate-limit"));
+        QCOMPARE(d.byCurrentRule[0].onlyCurrent, std::int64_t(1));
+    }
+
+    // express-rate-limit keys by the IP: on a log read by user, it is named, not replayed, and
+    // denies nothing; Envoy's local_ratelimit keeps one bucket for every request, whatever the key.
+    void aKeyNotTheLogsIsNamed()
+    {
+        QTemporaryDir dir;
+        const QString two = write(dir, "two.json", R"({"windowMs": 60000, "max": 2})");
+        const DryRunConfig c = io::dryRunConfigFile(two, "user");
+        QVERIFY(!c.mapped[0]);
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QVERIFY2(c.notReplayed[0].find("not the log's key (user)") != std::string::npos
+                     && c.notReplayed[0].find("--key ip replays it") != std::string::npos,
+                 c.notReplayed[0].c_str());
+        const DryRunResult r = dryRun(logTraffic("user"), c);
+        QCOMPARE(r.denied, std::int64_t(0));
+        QCOMPARE(r.rules[0].requests, std::int64_t(0));
+    }
+
+    // nginx now against a RateLab scenario proposed (express_rate_limit, windowMs 60000, max 2):
+    // nginx's zone 1r/s burst=1 nodelay per IP admits all six (A's excess: 0 at 0 ms; at 1000,
+    // 0 - 1000 + 1000 = 0; at 3000, max(0, 0 - 2000 + 1000) = 0; at 59999, 0; at 60000,
+    // 0 - 1 + 1000 = 999 <= 1000), the scenario denies 4 and 5 as above: the proposal alone denies
+    // 2 requests of 1 key, by its rule "RateLab scenario".
+    void nginxAgainstAScenario()
+    {
+        QTemporaryDir dir;
+        const QString nginx = write(dir, "nginx.conf", "limit_req_zone $binary_remote_addr zone=one:10m rate=1r/s;\n"
+                                                       "server { location / { limit_req zone=one burst=1 nodelay; } }\n");
+        Scenario s;
+        s.algorithms = {Algorithm::ExpressRateLimit};
+        s.config = LimiterConfig{}.withProductOptions({{"windowMs", "60000"}, {"max", "2"}});
+        const QString proposed = write(dir, "p.ratelab.json", io::serializeScenario(s));
+        const Traffic t = logTraffic();
+        const DryRunConfig a = io::dryRunConfigFile(nginx, "ip"), b = io::dryRunConfigFile(proposed, "ip");
+        QCOMPARE(b.rules.size(), std::size_t(1));
+        QCOMPARE(b.rules[0].name, std::string("RateLab scenario"));
+        const DryRunResult ra = dryRun(t, a), rb = dryRun(t, b);
+        QCOMPARE(deniedBy(ra), (std::vector<int>(6, -1)));
+        QCOMPARE(deniedBy(rb), (std::vector<int>{-1, -1, -1, 0, 0, -1}));
+        const DryRunDiff d = diffDryRuns(t, a, ra, b, rb);
+        QCOMPARE(d.onlyProposed.requests, std::int64_t(2));
+        QCOMPARE(d.onlyProposed.keys, std::int64_t(1));
+        QCOMPARE(d.onlyCurrent.requests, std::int64_t(0));
+        QCOMPARE(d.byProposedRule.size(), std::size_t(1));
+        QCOMPARE(d.byProposedRule[0].what, std::string("RateLab scenario"));
+    }
+
+    // What a dry run cannot replay is refused by name: a scenario comparing algorithms (no one
+    // policy), Traefik (its routers select by path, not read yet).
+    void refusedByName()
+    {
+        QTemporaryDir dir;
+        Scenario s; // the default: several algorithms compared, no layers
+        const QString many = write(dir, "many.ratelab.json", io::serializeScenario(s));
+        const std::string e = refusal(many);
+        QVERIFY2(e.starts_with(many.toStdString() + ": RateLab scenario: the scenario compares") && e.find("keep one algorithm") != std::string::npos,
+                 e.c_str());
+        const QString traefik = write(dir, "traefik.yml", "http:\n  middlewares:\n    limit:\n      rateLimit:\n        average: 10\n");
+        QVERIFY2(refusal(traefik).find("Traefik: its routers") != std::string::npos, refusal(traefik).c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDryRunProducts)
+#include "tst_dry_run_products.moc"
