@@ -2,6 +2,7 @@
 #include "bench_engine.h"
 #include "bench_redis.h"
 
+#include "bench_frames.h"
 #include "bench_replay.h"
 
 #include "chart/dashboard.h"
@@ -49,29 +50,6 @@ std::int64_t procStatusKb(const char* name)
     return 0;
 }
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-constexpr int kRuns = 5;
-
-// median times fn over a warm-up run and kRuns measured runs, in milliseconds.
-template <typename F>
-double medianMs(F&& fn, int runs = kRuns)
-{
-    fn();
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = Clock::now();
-        fn();
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    }
-    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-    return ms[ms.size() / 2];
-}
-
-// benchScenario is a seeded Poisson stream at twice the limit's rate, so every algorithm both
-// admits and denies: limit 100 per second, 200 requests a second on average.
 Scenario benchScenario(std::int64_t n)
 {
     Scenario s;
@@ -83,7 +61,10 @@ Scenario benchScenario(std::int64_t n)
     return s;
 }
 
-volatile std::int64_t g_sink; // keeps the measured loops from being optimised away
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
 
 // countAllowed runs a limiter over the arrivals in a loop of its own, never inlined into the
 // timing code around it, so decide is inlined here and the compiler keeps only what the loop
@@ -176,21 +157,6 @@ std::map<std::string, double> decideNs(const std::vector<Nanos>& arrivals, const
     return out;
 }
 
-double updateMs(std::int64_t n)
-{
-    // A slider change: a new scenario is simulated, reduced to the rows' pixels, laid out and
-    // painted, on a 1600x900 dashboard. The limit alternates so every run is a real change.
-    ui::Dashboard dashboard;
-    int flip = 0;
-    return medianMs([&] {
-        Scenario s = benchScenario(n);
-        s.config = LimiterConfig::make(100 + (flip++ % 2), kNanosPerSecond);
-        ui::layoutOffscreen(dashboard, s, QSize(1600, 900));
-        g_sink = dashboard.render(1.0).pixel(800, 450);
-    });
-}
-
-
 // NullBuffer discards what is written to it, as `> /dev/null` does, without a system call.
 class NullBuffer : public std::streambuf {
 protected:
@@ -241,127 +207,6 @@ double bytesPerRequest(std::int64_t n)
     return result;
 }
 
-// DragFigures is what dragging the limit on a window reports.
-struct DragFigures {
-    double maxGuiStallMs = 0; // the longest the GUI event loop went without running a 1 ms timer
-    double settleMs = 0;      // from the last change to the first paint of its frame
-    double framesPerS = 0;    // frames delivered while the drag went on, per second of drag
-};
-
-// dragOnce opens a real MainWindow (offscreen, 1600x900) on `requests` Poisson requests (on 8
-// local nodes, round robin, with `cluster`), then changes the limit `changes` times, one every
-// 16 ms, through the document as the limit slider does, and times the GUI thread's longest stall
-// and the last change's frame reaching the screen.
-DragFigures dragOnce(std::int64_t requests, int changes, bool cluster)
-{
-    ui::MainWindow window;
-    window.resize(1600, 900);
-    window.show();
-    Scenario start = benchScenario(requests);
-    if (cluster)
-        start.cluster = ClusterConfig::make({8, Balancer::RoundRobin, Coordination::Local});
-    window.openScenario(start);
-    const auto showsDocument = [&] {
-        const ui::Frame& f = window.stage()->frame();
-        return f.scenario && *f.scenario == window.document()->scenario();
-    };
-    while (!window.pipeline()->isIdle() || !showsDocument())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QCoreApplication::processEvents();
-
-    QElapsedTimer clock;
-    clock.start();
-    DragFigures figures;
-    QEventLoop loop;
-    qint64 lastTickNs = clock.nsecsElapsed(), lastChangeNs = -1;
-    bool painted = false;
-    int made = 0;
-
-    // A paint of any dashboard widget once the last change's frame is shown is that frame painted.
-    struct PaintWatch : QObject {
-        std::function<void(QObject*)> onPaint;
-        bool eventFilter(QObject* o, QEvent* e) override
-        {
-            if (e->type() == QEvent::Paint)
-                onPaint(o);
-            return false;
-        }
-    } watch;
-    watch.onPaint = [&](QObject* o) {
-        auto* w = qobject_cast<QWidget*>(o);
-        if (lastChangeNs >= 0 && !painted && w && window.dashboard()->isAncestorOf(w) && showsDocument())
-            painted = true;
-    };
-    qApp->installEventFilter(&watch);
-
-    QTimer ticker; // runs whenever the event loop does: the gaps between its ticks are the stalls
-    ticker.setTimerType(Qt::PreciseTimer);
-    ticker.setInterval(1);
-    QObject::connect(&ticker, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        figures.maxGuiStallMs = std::max(figures.maxGuiStallMs, double(now - lastTickNs) / 1e6);
-        lastTickNs = now;
-        if (painted) { // the paint has finished by the tick after it
-            figures.settleMs = double(now - lastChangeNs) / 1e6;
-            loop.quit();
-        }
-    });
-    QTimer mover;
-    mover.setTimerType(Qt::PreciseTimer);
-    mover.setInterval(16);
-    qint64 firstChangeNs = -1;
-    std::size_t framesBefore = 0;
-    QObject::connect(&mover, &QTimer::timeout, [&] {
-        if (firstChangeNs < 0) {
-            firstChangeNs = clock.nsecsElapsed();
-            framesBefore = window.pipeline()->framesDelivered();
-        }
-        const std::int64_t limit = start.config.limit() + 1 + made;
-        window.document()->change("Limit", [&](Scenario& s) { s.config = LimiterConfig::make(limit, s.config.windowNanos()); });
-        if (++made == changes) {
-            mover.stop();
-            lastChangeNs = clock.nsecsElapsed();
-            const double seconds = double(lastChangeNs - firstChangeNs) / 1e9;
-            figures.framesPerS = double(window.pipeline()->framesDelivered() - framesBefore) / std::max(seconds, 1e-9);
-        }
-    });
-    QTimer::singleShot(120'000, &loop, &QEventLoop::quit); // a bound, never reached when it works
-    ticker.start();
-    mover.start();
-    loop.exec();
-    qApp->removeEventFilter(&watch);
-    if (!painted)
-        figures.settleMs = -1;
-    while (!window.pipeline()->isIdle()) // let the last jobs finish before the window goes
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    return figures;
-}
-
-// dragFigures is the median of three drags, each on a fresh window, settings kept in a scratch
-// directory so the bench neither reads nor leaves a user's last document.
-DragFigures dragFigures(std::int64_t requests, int changes, bool cluster = false)
-{
-    QTemporaryDir config;
-    const QByteArray previous = qgetenv("XDG_CONFIG_HOME");
-    const bool hadPrevious = qEnvironmentVariableIsSet("XDG_CONFIG_HOME");
-    qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
-    std::vector<double> stalls, settles, rates;
-    for (int i = 0; i < 3; ++i) {
-        const DragFigures f = dragOnce(requests, changes, cluster);
-        stalls.push_back(f.maxGuiStallMs);
-        settles.push_back(f.settleMs);
-        rates.push_back(f.framesPerS);
-    }
-    if (hadPrevious)
-        qputenv("XDG_CONFIG_HOME", previous);
-    else
-        qunsetenv("XDG_CONFIG_HOME");
-    std::sort(stalls.begin(), stalls.end());
-    std::sort(settles.begin(), settles.end());
-    std::sort(rates.begin(), rates.end());
-    return {stalls[1], settles[1], rates[1]};
-}
-
 double peakRssMb()
 {
     rusage usage{};
@@ -408,6 +253,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     }
     for (std::int64_t n : sizes)
         update[n] = updateMs(n);
+    const UpdateStages stages = updateStages(1'000'000); // where a frame's time goes
     QTemporaryDir dir;
     const Scenario exportScenario = benchScenario(100'000);
     const double exportMs = medianMs([&] {
@@ -453,6 +299,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << formatNumber(rss) << ",\n \"drag\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
             << ", \"max_gui_stall_ms\": " << formatNumber(drag.maxGuiStallMs) << ", \"settle_ms\": "
             << formatNumber(drag.settleMs) << ", \"frames_per_s\": " << formatNumber(drag.framesPerS)
+            << ", \"stage_ms\": {\"simulate_reduce\": " << formatNumber(stages.simulateReduceMs) << ", \"lay_out\": "
+            << formatNumber(stages.layOutMs) << ", \"paint\": " << formatNumber(stages.paintMs) << "}"
             << "},\n \"drag_100000\": {\"requests\": 100000, \"changes\": " << kDragChanges
             << ", \"max_gui_stall_ms\": " << formatNumber(drag100k.maxGuiStallMs) << ", \"settle_ms\": "
             << formatNumber(drag100k.settleMs) << ", \"frames_per_s\": " << formatNumber(drag100k.framesPerS)
@@ -488,6 +336,9 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << " frames/s, stall " << number(drag100k.maxGuiStallMs) << " ms, settle " << number(drag100k.settleMs)
             << " ms; 8 local nodes: stall " << number(dragCluster.maxGuiStallMs) << " ms, settle "
             << number(dragCluster.settleMs) << " ms, " << number(dragCluster.framesPerS) << " frames/s)\n"
+            << "A frame at 1,000,000 requests, stage by stage: simulated and reduced " << number(stages.simulateReduceMs)
+            << " ms (off the GUI thread), laid out " << number(stages.layOutMs) << " ms, painted " << number(stages.paintMs)
+            << " ms\n"
             << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n"
             << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(engine.attempts)
             << " attempts): " << number(engine.nsPerAttempt) << " ns and " << number(engine.bytesPerAttempt)

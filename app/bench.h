@@ -4,13 +4,44 @@
 #include <QCommandLineParser>
 #include <QStringList>
 
+#include "scenario/scenario.h"
+
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <vector>
 
 namespace ratelab::app {
 
 // runBench measures decisions, simulation, dashboard updates and export, and prints a table or
 // (with --json) one JSON object. Each figure is the median of several runs after a warm-up.
 int runBench(QCommandLineParser& parser, const QStringList& args);
+
+// kRuns is how many measured runs a figure is the median of.
+inline constexpr int kRuns = 5;
+
+// medianMs times fn over a warm-up run and `runs` measured runs, in milliseconds.
+template <typename F>
+double medianMs(F&& fn, int runs = kRuns)
+{
+    using Clock = std::chrono::steady_clock;
+    fn();
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = Clock::now();
+        fn();
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    }
+    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+    return ms[ms.size() / 2];
+}
+
+// benchScenario is a seeded Poisson stream at twice the limit's rate, so every algorithm both
+// admits and denies: limit 100 per second, 200 requests a second on average.
+Scenario benchScenario(std::int64_t n);
+
+// g_sink keeps the measured loops from being optimised away.
+inline volatile std::int64_t g_sink;
 
 // procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
 std::int64_t procStatusKb(const char* name);
