@@ -283,7 +283,7 @@ DryRunConfig dryRunConfigFile(const QString& path, const std::string& logKey)
             return dryRunConfig(text, logKey);
         const ImportedConfig imported = importConfiguration(bytes);
         if (imported.product == "Traefik rateLimit")
-            throw InputError("Traefik: its routers choose a middleware per request path; --config does not read them yet");
+            return traefikDryRunConfig(bytes, logKey);
         std::vector<Layer> layers = imported.scenario.layers;
         if (layers.empty())
             layers.push_back({imported.scenario.algorithms.front(), imported.scenario.config});

@@ -19,9 +19,19 @@ namespace ratelab::io {
 // reaches is not in the log), a location inside a location.
 DryRunConfig dryRunConfig(const QString& text, const std::string& logKey);
 
+// traefikDryRunConfig reads Traefik's dynamic configuration (YAML, TOML, JSON): each router,
+// tried by priority (its own, else its rule's length), is a place matching Path or PathPrefix
+// (a Host beside them by && is assumed); each rateLimit middleware it applies is a rule of its
+// own (Traefik builds a router's middlewares for it: its own buckets, in memory), keyed by its
+// sourceCriterion (the client's address by default, requestHeaderName a field http_NAME,
+// requestHost "host"). A request matching no router meets no limit. Without routers, one
+// rateLimit middleware applies to every request. It throws InputError for a rule it does not
+// read, routers of equal priority, and what Traefik refuses.
+DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logKey);
+
 // dryRunConfigFile reads the file at path (at most 4 MiB): nginx's as dryRunConfig does; a RateLab
 // scenario (.ratelab.json: its layers, or its one algorithm) or any product importConfiguration
-// reads but Traefik (whose routers select by path) as one rule every request meets, named after
+// reads but Traefik (traefikDryRunConfig) as one rule every request meets, named after
 // the product, keyed by the log's key where the product's own key is it (express-rate-limit: the
 // IP; Spring: the principal; Kong, WAF, Cloudflare: what the file names), taken as it where the
 // application chooses the key (rate-limiter-flexible, Upstash, API Gateway's API key, a

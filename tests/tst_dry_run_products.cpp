@@ -148,7 +148,7 @@ private slots:
     }
 
     // What a dry run cannot replay is refused by name: a scenario comparing algorithms (no one
-    // policy), Traefik (its routers select by path, not read yet).
+    // policy), Traefik routers it cannot order or read.
     void refusedByName()
     {
         QTemporaryDir dir;
@@ -157,8 +157,70 @@ private slots:
         const std::string e = refusal(many);
         QVERIFY2(e.starts_with(many.toStdString() + ": RateLab scenario: the scenario compares") && e.find("keep one algorithm") != std::string::npos,
                  e.c_str());
-        const QString traefik = write(dir, "traefik.yml", "http:\n  middlewares:\n    limit:\n      rateLimit:\n        average: 10\n");
-        QVERIFY2(refusal(traefik).find("Traefik: its routers") != std::string::npos, refusal(traefik).c_str());
+        // Traefik: two routers of the same priority (their rules' length, 18), a matcher not read.
+        const QString tie = write(dir, "tie.yml", "http:\n  routers:\n    a:\n      rule: \"PathPrefix(`/api`)\"\n"
+                                                  "      middlewares: [m]\n    b:\n      rule: \"PathPrefix(`/abc`)\"\n"
+                                                  "  middlewares:\n    m:\n      rateLimit: {average: 1}\n");
+        QVERIFY2(refusal(tie).find("Traefik: routers a and b have the same priority (18)") != std::string::npos, refusal(tie).c_str());
+        const QString method = write(dir, "method.yml", "http:\n  routers:\n    a:\n      rule: \"Method(`GET`)\"\n"
+                                                        "      middlewares: [m]\n  middlewares:\n    m:\n      rateLimit: {average: 1}\n");
+        QVERIFY2(refusal(method).find("Traefik: router a: the rule 'Method(`GET`)' is past what --config reads") != std::string::npos,
+                 refusal(method).c_str());
+    }
+
+    // Traefik's routers select per path which rateLimit middlewares apply; each router builds its
+    // own (in memory: its own buckets per source, traefik/traefik#13706). Routers are tried by
+    // priority: login 100 (given), api 18 and rest 15 (their rules' length). slow: average 1 per
+    // minute, burst 2 (x/time/rate: full at first, 1/60 token a second, a request that would wait
+    // past maxDelay 500 ms is refused and its token given back); byuser keys by the header X-User,
+    // not the log's key (ip): named, not replayed. Rules: 0 login's slow, 1 login's byuser, 2 api's slow.
+    //  1 A   0 s /api/x      api: A's api-slow 2 -> 1 admitted
+    //  2 A   1 s /api/y      api: 1 + 1/60 -> 0.017 admitted
+    //  3 A   2 s /api/z      api: 0.033 < 1, a wait of ~58 s > 500 ms: denied by 2
+    //  4 A   3 s /api/login  login (Path, priority 100): login's own slow, full: 2 -> 1 admitted
+    //  5 A   4 s /api/login  login: 1.017 -> 0.017 admitted
+    //  6 A   5 s /api/login  login: 0.033 < 1: denied by 0
+    //  7 B   6 s /api/x      api: B's bucket, full: admitted
+    //  8 A   7 s /static     rest: no middleware: admitted
+    //  9 A   8 s /api/login?x=1  the query is not the path: login, 0.083 < 1: denied by 0
+    // 10 A  70 s /api/x      api: 0.017 + 69/60 = 1.17 >= 1: admitted
+    void traefikRoutersByHand()
+    {
+        QTemporaryDir dir;
+        const QString conf = write(dir, "traefik.yml",
+                                   "http:\n"
+                                   "  routers:\n"
+                                   "    api:\n      rule: \"PathPrefix(`/api`)\"\n      middlewares: [slow@file]\n      service: s\n"
+                                   "    login:\n      rule: \"Host(`example.com`) && Path(`/api/login`)\"\n      priority: 100\n"
+                                   "      middlewares: [slow, byuser]\n      service: s\n"
+                                   "    rest:\n      rule: \"PathPrefix(`/`)\"\n      service: s\n"
+                                   "  middlewares:\n"
+                                   "    slow:\n      rateLimit: {average: 1, period: 1m, burst: 2}\n"
+                                   "    byuser:\n      rateLimit:\n        average: 1\n        period: 1m\n        burst: 1\n"
+                                   "        sourceCriterion: {requestHeaderName: X-User}\n");
+        const DryRunConfig c = io::dryRunConfigFile(conf, "ip");
+        QCOMPARE(c.product, std::string("Traefik"));
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        QCOMPARE(c.rules[0].name, std::string("router login: rateLimit slow"));
+        QCOMPARE(c.rules[2].name, std::string("router api: rateLimit slow"));
+        QCOMPARE(c.mapped, (std::vector<bool>{true, false, true}));
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QVERIFY2(c.notReplayed[0].find("--key http_x_user replays it") != std::string::npos, c.notReplayed[0].c_str());
+        QVERIFY(!c.assumed.empty() && c.assumed[0].find("Host example.com") != std::string::npos);
+        TrafficOptions o;
+        o.keepPaths = true;
+        const Traffic t = parseTraffic("time,ip,path\n"
+                                       "1795392000,1.1.1.1,/api/x\n1795392001,1.1.1.1,/api/y\n1795392002,1.1.1.1,/api/z\n"
+                                       "1795392003,1.1.1.1,/api/login\n1795392004,1.1.1.1,/api/login\n"
+                                       "1795392005,1.1.1.1,/api/login\n1795392006,2.2.2.2,/api/x\n"
+                                       "1795392007,1.1.1.1,/static\n1795392008,1.1.1.1,/api/login?x=1\n"
+                                       "1795392070,1.1.1.1,/api/x\n",
+                                       o, "log.csv");
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, 2, -1, -1, 0, -1, -1, 0, -1}));
+        QCOMPARE(r.rules[0].requests, std::int64_t(4));
+        QCOMPARE(r.rules[1].requests, std::int64_t(0));
+        QCOMPARE(r.rules[2].requests, std::int64_t(5));
     }
 };
 

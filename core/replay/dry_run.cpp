@@ -41,6 +41,14 @@ public:
     int select(std::string_view path) const
     {
         path = path.substr(0, path.find('?')); // nginx matches $uri, without the query string
+        if (m_config.firstMatch) {
+            for (std::size_t i = 0; i < m_config.places.size(); ++i) {
+                const DryRunPlace& p = m_config.places[i];
+                if (p.match == DryRunMatch::Exact ? path == p.pattern : path.starts_with(p.pattern))
+                    return int(i);
+            }
+            return -1;
+        }
         int longest = -1;
         std::size_t longestSize = 0;
         for (std::size_t i = 0; i < m_config.places.size(); ++i) {

@@ -72,6 +72,9 @@ struct DryRunConfig {
     std::vector<bool> mapped;             // per rule: its zone's key is the log's key
     std::vector<std::string> notReplayed; // each rule or part not replayed, and why (one sentence each)
     std::vector<std::string> assumed;     // how a product's words were read onto the log (one sentence each)
+    // firstMatch: a request meets the first place (in order) that matches it, exact or prefix,
+    // as Traefik tries its routers by priority; else nginx's selection.
+    bool firstMatch = false;
 };
 
 // DryRunRuleReport is what one rule did on the log.
