@@ -161,7 +161,7 @@ int dryRunCommand(const QCommandLineParser& p, const QString& log)
     std::int64_t bytesPerKey = kReplayKeyBytes;
     for (const DryRunConfig* c : {&current, proposed ? &*proposed : nullptr})
         if (c)
-            bytesPerKey += std::int64_t(c->rules.size()) * 16 + std::int64_t(c->zones.size()) * 17;
+            bytesPerKey += dryRunBytesPerKey(*c);
     const Traffic traffic = readTrafficFromOptions(p, log, bytesPerKey, true);
     const DryRunResult a = dryRun(traffic, current);
     const std::optional<DryRunResult> b = proposed ? std::optional(dryRun(traffic, *proposed)) : std::nullopt;

@@ -67,6 +67,7 @@ struct ProductKey {
     bool shared = false;    // one counter for every request
     bool appChosen = false; // the application names the key: the log's --key is taken as it
     std::string words;      // what the product keys by
+    bool denyEmptyKey = false; // a request whose key is empty is denied
 };
 
 std::string wroteValue(const ImportedConfig& c, const std::string& name)
@@ -100,10 +101,12 @@ ProductKey productKey(const ImportedConfig& c, const QByteArray& text)
     if (p == "Envoy local_ratelimit")
         return {"", true, false, "one token bucket for every request the filter sees (no bucket per client)"};
     if (p == "Spring Cloud Gateway RedisRateLimiter") {
+        // RequestRateLimiterGatewayFilterFactory answers 403 to an empty key unless deny-empty-key is false.
+        const bool deny = flatValue(text, "deny-empty-key") != "false";
         const std::string resolver = flatValue(text, "key-resolver");
         if (!resolver.empty())
-            return {"", false, true, "the key its KeyResolver " + resolver + " returns"};
-        return {"user", false, false, "the principal's name (the default PrincipalNameKeyResolver)"};
+            return {"", false, true, "the key its KeyResolver " + resolver + " returns", deny};
+        return {"user", false, false, "the principal's name (the default PrincipalNameKeyResolver)", deny};
     }
     if (p == "Kong rate-limiting") {
         std::string by = flatValue(text, "config.limit_by");
@@ -155,7 +158,7 @@ DryRunConfig policyConfig(const std::string& product, std::vector<Layer> layers,
     DryRunConfig out;
     out.product = product;
     out.zones.push_back({policyText(layers), 0});
-    DryRunRule rule{product, 0, 0, 0, std::move(layers), key.shared};
+    DryRunRule rule{product, 0, 0, 0, std::move(layers), key.shared, key.denyEmptyKey};
     out.rules.push_back(std::move(rule));
     const bool mapped = key.shared || key.appChosen || key.field == logKey;
     out.mapped.push_back(mapped);
@@ -225,7 +228,7 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
             if (fresh) {
                 const NginxZone& z = nginx.zones[zoneIndex.at(l.zone)];
                 const std::string field = logField(z.key);
-                out.rules.push_back({ruleName(l), zoneIndex.at(l.zone), l.burst, l.nodelay ? -1 : l.delay, {}, false});
+                out.rules.push_back({ruleName(l), zoneIndex.at(l.zone), l.burst, l.nodelay ? -1 : l.delay, {}, false, false});
                 out.mapped.push_back(field == logKey);
                 if (field != logKey)
                     out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is not the log's key ("

@@ -120,7 +120,7 @@ DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logK
         const Algorithm a = Algorithm::Traefik;
         checkProductOptions(config, std::span(&a, 1));
         out.zones.push_back({name, 0});
-        out.rules.push_back({where + "rateLimit " + name, out.zones.size() - 1, 0, 0, {{a, config}}, false});
+        out.rules.push_back({where + "rateLimit " + name, out.zones.size() - 1, 0, 0, {{a, config}}, false, false});
         const auto [field, words] = sourceField(l);
         out.mapped.push_back(field == logKey);
         if (field != logKey)

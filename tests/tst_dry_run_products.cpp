@@ -118,6 +118,30 @@ private slots:
         QCOMPARE(r.rules[0].requests, std::int64_t(0));
     }
 
+    // Spring's RequestRateLimiter keys by the principal (the log's user) and answers 403 to a
+    // request whose key is empty (deny-empty-key, true unless set false): a logged user "-" is
+    // denied by the rule, not let through; with deny-empty-key false it passes unlimited.
+    // alice at 0 s and 10 s: a full bucket of burstCapacity 1, refilled at 1 a second: admitted.
+    void springDeniesAnEmptyKey()
+    {
+        QTemporaryDir dir;
+        const QByteArray spring = "spring:\n  cloud:\n    gateway:\n      routes:\n        - id: r\n          filters:\n"
+                                  "            - name: RequestRateLimiter\n              args:\n"
+                                  "                redis-rate-limiter.replenishRate: 1\n"
+                                  "                redis-rate-limiter.burstCapacity: 1\n";
+        const QString deny = write(dir, "deny.yml", spring);
+        const QString let = write(dir, "let.yml", spring + "                deny-empty-key: false\n");
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.key = "user";
+        const Traffic t = parseTraffic("time,user,path\n1795392000,alice,/a\n1795392001,-,/a\n1795392010,alice,/a\n", o, "log.csv");
+        const DryRunConfig c = io::dryRunConfigFile(deny, "user");
+        QCOMPARE(c.rules[0].name, std::string("Spring Cloud Gateway RedisRateLimiter"));
+        QVERIFY(c.mapped[0]);
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 0, -1}));
+        QCOMPARE(deniedBy(dryRun(t, io::dryRunConfigFile(let, "user"))), (std::vector<int>{-1, -1, -1}));
+    }
+
     // nginx now against a RateLab scenario proposed (express_rate_limit, windowMs 60000, max 2):
     // nginx's zone 1r/s burst=1 nodelay per IP admits all six (A's excess: 0 at 0 ms; at 1000,
     // 0 - 1000 + 1000 = 0; at 3000, max(0, 0 - 2000 + 1000) = 0; at 59999, 0; at 60000,

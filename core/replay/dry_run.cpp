@@ -2,6 +2,7 @@
 
 #include "arithmetic/nanos.h"
 #include "arithmetic/decimal.h"
+#include "replay/replay_memory.h"
 
 #include <algorithm>
 #include <optional>
@@ -83,6 +84,18 @@ struct ZoneState {
 
 } // namespace
 
+std::int64_t dryRunBytesPerKey(const DryRunConfig& config)
+{
+    std::int64_t bytes = std::int64_t(config.rules.size()) * 16 + std::int64_t(config.zones.size()) * 17;
+    for (const DryRunRule& r : config.rules)
+        if (!r.policy.empty() && !r.shared) {
+            bytes += std::int64_t(sizeof(std::optional<LayeredPolicy>)) + 64;
+            for (const Layer& l : r.policy)
+                bytes += 320 + (l.algorithm == Algorithm::SlidingWindowLog ? kReplayLogBytesPerKey : 0);
+        }
+    return bytes;
+}
+
 int selectPlace(const DryRunConfig& config, const std::string& path) { return Selector(config).select(path); }
 
 DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
@@ -127,8 +140,15 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const bool keyless = name.empty() || name == "-";
         for (std::size_t r : rules) { // nginx's lookups, in order, up to the first that rejects
             const DryRunRule& rule = config.rules[r];
-            if (!config.mapped[r] || (keyless && !rule.shared))
+            if (!config.mapped[r])
                 continue;
+            if (keyless && !rule.shared) {
+                if (!rule.denyEmptyKey)
+                    continue;
+                ++out.rules[r].requests;
+                denier = int(r);
+                break;
+            }
             if (!rule.policy.empty()) { // a product's policy decides and counts at once
                 ++out.rules[r].requests;
                 std::optional<LayeredPolicy>& policy = policies[r][rule.shared ? 0 : key];

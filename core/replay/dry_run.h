@@ -48,6 +48,8 @@ struct DryRunRule {
     // a policy rule has that one rule.
     std::vector<Layer> policy;
     bool shared = false;
+    // denyEmptyKey: a request with an empty key is denied (Spring's deny-empty-key), not let through.
+    bool denyEmptyKey = false;
 };
 
 // DryRunMatch is how a location matches a path, nginx's modifiers.
@@ -99,6 +101,12 @@ struct DryRunResult {
 // selectPlace returns the location nginx selects for `path` (its query string ignored), -1
 // when none matches. It throws InputError for a regex std::regex cannot compile.
 int selectPlace(const DryRunConfig& config, const std::string& path);
+
+// dryRunBytesPerKey returns what a dry run of `config` holds per distinct key beyond the key
+// itself: per rule its denials and first denial, per zone its bucket, per policy rule (not
+// shared) a LayeredPolicy on the heap, at most 320 B a layer (the limiter, its metrics and the
+// allocator's headers; sliding_window_log's entries beside).
+std::int64_t dryRunBytesPerKey(const DryRunConfig& config);
 
 // dryRun decides every request of the traffic (which must hold paths) as the config would.
 DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config);
