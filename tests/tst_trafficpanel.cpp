@@ -2,6 +2,7 @@
 // denials, a key's traffic shown in the rows, and a sweep whose point sets the limit, each one
 // undo step. Headless (offscreen).
 #include "model/scenariodocument.h"
+#include "panels/dryrunview.h"
 #include "panels/trafficpanel.h"
 
 #include <QApplication>
@@ -20,6 +21,56 @@ using namespace ratelab::ui;
 class TestTrafficPanel : public QObject {
     Q_OBJECT
 private slots:
+    // A gateway's config on the open log (issue 32): express-rate-limit, windowMs 60000, max 2,
+    // keyed by the IP, on 10.0.0.1's six requests at 0..5 s and 10.0.0.2's two at 0 and 3 s, all
+    // in one window: 10.0.0.1's third to sixth are denied, 4 of 8, one key. Against max 3:
+    // 10.0.0.1's fourth to sixth, 3; the proposed admits the third, which the current denies.
+    void aConfigRunsOnTheOpenLog()
+    {
+        QTemporaryDir dir;
+        QFile log(dir.filePath("a.log"));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        for (int s = 0; s < 6; ++s)
+            log.write(QString("10.0.0.1 - - [01/Jan/2000:00:00:0%1 +0000] \"GET /api HTTP/1.1\" 200 1 \"-\" \"-\"\n").arg(s).toUtf8());
+        for (int s : {0, 3})
+            log.write(QString("10.0.0.2 - - [01/Jan/2000:00:00:0%1 +0000] \"GET /api HTTP/1.1\" 200 1 \"-\" \"-\"\n").arg(s).toUtf8());
+        log.close();
+        const auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+                qFatal("cannot write %s", qPrintable(name));
+            return f.fileName();
+        };
+        const QString two = write("two.json", R"({"windowMs": 60000, "max": 2})");
+        const QString three = write("three.json", R"({"windowMs": 60000, "max": 3})");
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        DryRunView* view = panel.dryRun();
+        QVERIFY(!view->run(two)); // no log yet
+        QVERIFY(panel.openLog(log.fileName()));
+        QSignalSpy done(view, &DryRunView::finished);
+        QVERIFY(view->run(two));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QVERIFY2(view->summary().startsWith("two.json (express-rate-limit) denies 4 of 8 requests."), qPrintable(view->summary()));
+        QCOMPARE(view->rules()->rowCount(), 1);
+        QCOMPARE(view->rules()->item(0, 1)->text(), QString("8"));
+        QCOMPARE(view->rules()->item(0, 2)->text(), QString("4"));
+        QCOMPARE(view->rules()->item(0, 3)->text(), QString("1"));
+
+        done.clear();
+        QVERIFY(view->run(two, three));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QVERIFY2(view->summary().contains("Proposed: 3 denied."), qPrintable(view->summary()));
+        QCOMPARE(view->rules()->rowCount(), 2);
+        QCOMPARE(view->rules()->item(1, 0)->text(), QString("proposed: express-rate-limit"));
+        QCOMPARE(view->rules()->item(1, 2)->text(), QString("3"));
+
+        done.clear();
+        QVERIFY(!view->run(dir.filePath("none.conf"))); // refused, and said
+        QVERIFY(!view->summary().isEmpty());
+        QVERIFY(!view->summary().contains("denies 4"));
+    }
+
     void openShowAndPick()
     {
         // 10.0.0.1: 6 requests at 0..5 s; 10.0.0.2: 2 at 0 and 3 s; one broken line.

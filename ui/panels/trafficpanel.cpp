@@ -1,4 +1,5 @@
 #include "panels/trafficpanel.h"
+#include "panels/dryrunview.h"
 
 #include "arithmetic/decimal.h"
 #include "replay/replay.h"
@@ -45,6 +46,7 @@ TrafficPanel::TrafficPanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent)
     , m_document(document)
     , m_status(new QLabel(tr("No traffic log open: File > Open Traffic Log.")))
+    , m_dryRun(new DryRunView)
     , m_keys(new QTableWidget(0, 3))
     , m_chart(new QChartView)
     , m_progress(new QProgressBar)
@@ -68,6 +70,7 @@ TrafficPanel::TrafficPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_status);
     layout->addWidget(m_keys, 1);
     layout->addWidget(m_chart, 1);
+    layout->addWidget(m_dryRun, 1);
     auto* row = new QHBoxLayout;
     row->addWidget(m_progress, 1);
     row->addWidget(m_cancel);
@@ -121,6 +124,7 @@ bool TrafficPanel::openLog(const QString& path)
     const std::string file = path.toStdString();
     watcher.setFuture(QtConcurrent::run([file, cancel, bytes, &error]() -> std::shared_ptr<const Traffic> {
         TrafficOptions o;
+        o.keepPaths = true; // a dry run of a gateway's config selects its rules by the path
         o.cancel = cancel.get();
         o.progress = [bytes](std::int64_t n) { *bytes = n; };
         try {
@@ -166,6 +170,7 @@ void TrafficPanel::setTraffic(std::shared_ptr<const Traffic> traffic, const QStr
                     .arg(m_traffic->unreadable)
                     .arg(m_traffic->firstErrors.front().line);
     m_status->setText(text);
+    m_dryRun->setTraffic(m_traffic);
     refreshKeys();
     startSweep();
 }

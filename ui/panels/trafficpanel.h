@@ -22,6 +22,7 @@ class QTableWidget;
 
 namespace ratelab::ui {
 
+class DryRunView;
 class ScenarioDocument;
 
 class TrafficPanel : public QWidget {
@@ -48,6 +49,9 @@ public:
     bool pickLimit(double limit);
 
     QTableWidget* keysTable() const { return m_keys; }
+    // dryRun is a gateway's config on the open log: rules, denials, and a proposed config's diff.
+    DryRunView* dryRun() const { return m_dryRun; }
+    bool hasTraffic() const { return m_traffic != nullptr; }
     QString status() const;
     const SweepResult* sweep() const { return m_sweep.get(); }
 
@@ -63,6 +67,7 @@ private:
 
     ScenarioDocument* m_document;
     QLabel* m_status;
+    DryRunView* m_dryRun;
     QTableWidget* m_keys;
     QChartView* m_chart;
     QProgressBar* m_progress;

@@ -211,7 +211,7 @@ bool DocumentActions::importConfiguration(const QString& path)
         failed(tr("Cannot import the configuration"), QString::fromStdString(e.what()));
         return false;
     }
-    emit imported(); // first: the window frames the new traffic when the document changes
+    emit imported(path); // first: the window frames the new traffic when the document changes
     m_document->replace(tr("Import %1").arg(QFileInfo(path).fileName()), config.scenario);
     emit status(tr("Imported %1 from %2").arg(QString::fromStdString(config.product), path));
     return true;

@@ -55,8 +55,9 @@ public:
 signals:
     void status(const QString& message);
     void redisChecked(bool agreed, const QString& summary);
-    // imported is emitted when a configuration was read, just before the document takes it.
-    void imported();
+    // imported is emitted when the configuration at path was read, just before the document
+    // takes it.
+    void imported(const QString& path);
 
 private:
     void save();

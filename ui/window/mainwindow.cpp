@@ -1,5 +1,6 @@
 #include "window/mainwindow.h"
 #include "panels/trafficpanel.h"
+#include "panels/dryrunview.h"
 
 #include "panels/atscalepanel.h"
 
@@ -208,10 +209,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_playback, &PlaybackBar::playheadChanged, this, &MainWindow::showPlayhead);
     connect(m_playback, &PlaybackBar::sendRequested, m_controls, &ControlPanel::addRequests);
     connect(m_documents, &DocumentActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
-    connect(m_documents, &DocumentActions::imported, this, [this] {
+    connect(m_documents, &DocumentActions::imported, this, [this, trafficDock](const QString& path) {
         m_lessonDock->show(); // the explanation is the imported scenario's lesson
         m_lessonDock->raise();
         m_requestedRange = {};
+        if (m_traffic->hasTraffic()) { // a config over an open log: its dry run on that log too
+            trafficDock->show();
+            m_traffic->dryRun()->run(path);
+        }
     });
 
     applyTheme(themeFromId(m_settings->theme()));

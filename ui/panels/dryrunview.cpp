@@ -1,0 +1,177 @@
+#include "panels/dryrunview.h"
+
+#include "config_dry_run.h"
+#include "arithmetic/decimal.h"
+#include "arithmetic/nanos.h"
+#include "replay/dry_run_diff.h"
+
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ratelab::ui {
+
+
+namespace {
+
+const char* const kConfigFilter = "Configurations (*.conf *.yaml *.yml *.toml *.json);;All files (*)";
+
+} // namespace
+
+DryRunView::DryRunView(QWidget* parent)
+    : QWidget(parent)
+    , m_summary(new QLabel)
+    , m_rules(new QTableWidget(0, 5))
+    , m_config(new QPushButton(tr("&Dry run a config\u2026")))
+    , m_against(new QPushButton(tr("A&gainst a proposed one\u2026")))
+{
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_config->setToolTip(tr("What a gateway's configuration (nginx, Traefik, Envoy, Kong, Spring, express-rate-limit, "
+                            "a managed service or a RateLab scenario) would deny on this log, rule by rule"));
+    m_against->setToolTip(tr("Compare a proposed configuration with the one run: the requests and keys only one denies"));
+    m_rules->setHorizontalHeaderLabels({tr("Rule"), tr("Requests"), tr("Denied"), tr("Keys denied"), tr("Worst hour")});
+    m_rules->verticalHeader()->hide();
+    m_rules->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_rules->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_rules->horizontalHeader()->setStretchLastSection(true);
+    m_rules->hide();
+    connect(m_config, &QPushButton::clicked, this, [this] { chooseAndRun(false); });
+    connect(m_against, &QPushButton::clicked, this, [this] { chooseAndRun(true); });
+    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] { show(m_watcher.result()); });
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_config);
+    buttons->addWidget(m_against);
+    buttons->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(buttons);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_rules, 1);
+    setTraffic(nullptr);
+}
+
+DryRunView::~DryRunView() { m_watcher.waitForFinished(); }
+
+void DryRunView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key)
+{
+    m_watcher.waitForFinished();
+    m_traffic = std::move(traffic);
+    m_key = key;
+    m_current.clear();
+    m_rules->hide();
+    m_config->setEnabled(m_traffic != nullptr);
+    m_against->setEnabled(false);
+    m_summary->setText(m_traffic ? tr("Dry run a gateway's configuration on this log: who it would deny, rule by rule.")
+                                 : QString());
+}
+
+void DryRunView::chooseAndRun(bool against)
+{
+    const QString path = QFileDialog::getOpenFileName(this, against ? tr("The proposed configuration") : tr("Dry run a configuration"),
+                                                      m_current.isEmpty() ? QString() : QFileInfo(m_current).absolutePath(),
+                                                      tr(kConfigFilter));
+    if (!path.isEmpty())
+        against ? run(m_current, path) : run(path);
+}
+
+bool DryRunView::run(const QString& config, const QString& against)
+{
+    if (!m_traffic || m_watcher.isRunning())
+        return false;
+    const std::string& key = m_key;
+    Result read;
+    try {
+        read.current = std::make_shared<const DryRunConfig>(io::dryRunConfigFile(config, key));
+        if (!against.isEmpty())
+            read.proposed = std::make_shared<const DryRunConfig>(io::dryRunConfigFile(against, key));
+    } catch (const InputError& e) {
+        read.error = QString::fromStdString(e.what());
+        show(read);
+        return false;
+    }
+    m_current = config;
+    m_config->setEnabled(false);
+    m_against->setEnabled(false);
+    m_summary->setText(tr("Running %1 on the log\u2026").arg(QFileInfo(config).fileName()));
+    m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, read]() mutable {
+        try {
+            read.a = dryRun(*traffic, *read.current);
+            if (read.proposed) {
+                read.b = dryRun(*traffic, *read.proposed);
+                read.summary = QString::fromStdString(
+                    diffSummary(*traffic, diffDryRuns(*traffic, *read.current, read.a, *read.proposed, read.b)));
+            }
+        } catch (const InputError& e) {
+            read.error = QString::fromStdString(e.what());
+        }
+        return read;
+    }));
+    return true;
+}
+
+void DryRunView::waitForResult()
+{
+    if (m_watcher.isRunning() || !m_watcher.isFinished()) {
+        m_watcher.waitForFinished();
+        QCoreApplication::processEvents();
+    }
+}
+
+QString DryRunView::summary() const { return m_summary->text(); }
+
+void DryRunView::show(const Result& r)
+{
+    m_config->setEnabled(m_traffic != nullptr);
+    m_against->setEnabled(m_traffic != nullptr && !m_current.isEmpty());
+    if (!r.error.isEmpty()) {
+        m_summary->setText(r.error);
+        emit finished();
+        return;
+    }
+    const QLocale locale;
+    const std::int64_t requests = std::int64_t(m_traffic->times.size());
+    QString text = tr("%1 (%2) denies %3 of %4 requests.")
+                       .arg(QFileInfo(m_current).fileName(), QString::fromStdString(r.current->product))
+                       .arg(locale.toString(qlonglong(r.a.denied)), locale.toString(qlonglong(requests)));
+    if (r.proposed)
+        text += " " + tr("Proposed: %1 denied. %2").arg(locale.toString(qlonglong(r.b.denied)), r.summary);
+    for (const std::string& why : r.current->notReplayed)
+        text += "\n" + tr("Not replayed: %1").arg(QString::fromStdString(why));
+    for (const std::string& why : r.current->assumed)
+        text += "\n" + tr("Assumed: %1").arg(QString::fromStdString(why));
+    m_summary->setText(text);
+    m_rules->setRowCount(0);
+    const auto addRules = [&](const DryRunConfig& config, const DryRunResult& result, const QString& side) {
+        for (std::size_t i = 0; i < config.rules.size(); ++i) {
+            const DryRunRuleReport& rep = result.rules[i];
+            const int row = m_rules->rowCount();
+            m_rules->insertRow(row);
+            const QString hour = rep.worstHour < 0 ? QString("-")
+                                                   : QString::fromStdString(formatEpoch(rep.worstHour * 3600 * kNanosPerSecond));
+            const QStringList cells{side + QString::fromStdString(config.rules[i].name),
+                                    config.mapped[i] ? locale.toString(qlonglong(rep.requests)) : tr("not replayed"),
+                                    locale.toString(qlonglong(rep.denied)), locale.toString(qlonglong(rep.keysDenied)), hour};
+            for (int c = 0; c < cells.size(); ++c) {
+                auto* item = new QTableWidgetItem(cells[c]);
+                item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+                m_rules->setItem(row, c, item);
+            }
+        }
+    };
+    addRules(*r.current, r.a, r.proposed ? tr("current: ") : QString());
+    if (r.proposed)
+        addRules(*r.proposed, r.b, tr("proposed: "));
+    m_rules->show();
+    emit finished();
+}
+
+} // namespace ratelab::ui
