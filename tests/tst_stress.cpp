@@ -7,7 +7,7 @@
 // log a warning, and when it settles the drawing must equal a fresh simulation of the final
 // settings: the same trace, the same reduced rows, the same level polylines.
 //
-// RATELAB_STRESS_CHANGES sets the number of changes (default 1000; CI runs 5000) and
+// RATELAB_STRESS_CHANGES sets the number of changes (default 1000, as CI runs it) and
 // RATELAB_STRESS_SEED the random seed (default 1; a failure prints it for replay).
 #include "chart/chartstack.h"
 #include "panels/controlpanel.h"
