@@ -18,32 +18,23 @@
 
 namespace ratelab::io {
 
-namespace {
-
-using Flat = std::vector<std::pair<std::string, std::string>>;
-
-std::string lower(std::string s)
+std::string lowerAscii(std::string s)
 {
     for (char& c : s)
         c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
+namespace {
+
+using Flat = FlatConfig;
+
 bool endsWithPath(const std::string& path, const std::string& suffix)
 {
-    const std::string p = lower(path), want = lower(suffix);
+    const std::string p = lowerAscii(path), want = lowerAscii(suffix);
     return p == want || (p.size() > want.size() && p.ends_with(want) && p[p.size() - want.size() - 1] == '.');
 }
 
-// find returns the first value whose dotted path ends with `suffix` (whole components,
-// case-insensitive).
-std::optional<std::string> find(const Flat& flat, const std::string& suffix)
-{
-    for (const auto& [path, value] : flat)
-        if (endsWithPath(path, suffix))
-            return value;
-    return std::nullopt;
-}
 
 // product evaluates "15 * 60 * 1000" as express-rate-limit options are often written.
 std::string product(const std::string& text)
@@ -66,7 +57,7 @@ ImportedConfig productScenario(Algorithm a, std::string productName, const Flat&
     out.product = std::move(productName);
     std::vector<ProductOption> options;
     for (const auto& [fileName, optionName] : names)
-        if (const auto v = find(flat, fileName)) {
+        if (const auto v = findConfigValue(flat, fileName)) {
             const std::string value = a == Algorithm::ExpressRateLimit ? product(*v) : *v;
             out.wrote.emplace_back(fileName, *v);
             options.push_back({optionName, value});
@@ -200,7 +191,7 @@ std::string flexibleOptionsAt(const Flat& flat)
             break;
         }
     const std::string where = parent.empty() ? "the top level" : ratelab::quoted(parent);
-    const std::string last = lower(parent.substr(parent.rfind('.') == std::string::npos ? 0 : parent.rfind('.') + 1));
+    const std::string last = lowerAscii(parent.substr(parent.rfind('.') == std::string::npos ? 0 : parent.rfind('.') + 1));
     static const QRegularExpression limiterName(R"(rate[-_ ]?limit)");
     if (!parent.empty() && !QString::fromStdString(last).contains(limiterName))
         throw InputError("points and duration at " + where + " are not plainly rate-limiter-flexible's options: its options "
@@ -211,7 +202,7 @@ std::string flexibleOptionsAt(const Flat& flat)
         if (!parent.empty() && !(path.size() > parent.size() && path.starts_with(parent) && path[parent.size()] == '.'))
             continue;
         const std::string rest = parent.empty() ? path : path.substr(parent.size() + 1);
-        const std::string name = lower(rest.substr(0, rest.find('.')));
+        const std::string name = lowerAscii(rest.substr(0, rest.find('.')));
         seen.insert(name);
         if (!kFlexibleOptions.count(name))
             throw InputError("points and duration at " + where + " sit beside " + ratelab::quoted(rest.substr(0, rest.find('.')))
@@ -237,14 +228,14 @@ ImportedConfig importConfiguration(const QByteArray& input)
     if (auto managed = importManaged(text)) // API Gateway, WAF, Cloudflare, Upstash (issue 36)
         return std::move(*managed);
     const Flat flat = flattenConfig(text);
-    if (find(flat, "token_bucket.max_tokens") || find(flat, "max_tokens"))
+    if (findConfigValue(flat, "token_bucket.max_tokens") || findConfigValue(flat, "max_tokens"))
         return productScenario(Algorithm::EnvoyLocal, "Envoy local_ratelimit", flat,
                                {{"max_tokens", "max_tokens"}, {"tokens_per_fill", "tokens_per_fill"},
                                 {"fill_interval", "fill_interval"}});
-    if (find(flat, "rateLimit.average") || find(flat, "rateLimit.burst"))
+    if (findConfigValue(flat, "rateLimit.average") || findConfigValue(flat, "rateLimit.burst"))
         return productScenario(Algorithm::Traefik, "Traefik rateLimit", flat,
                                {{"rateLimit.average", "average"}, {"rateLimit.period", "period"}, {"rateLimit.burst", "burst"}});
-    if (find(flat, "replenishRate") || find(flat, "redis-rate-limiter.replenishRate"))
+    if (findConfigValue(flat, "replenishRate") || findConfigValue(flat, "redis-rate-limiter.replenishRate"))
         return productScenario(Algorithm::SpringGateway, "Spring Cloud Gateway RedisRateLimiter", flat,
                                {{"replenishRate", "replenishRate"}, {"burstCapacity", "burstCapacity"},
                                 {"requestedTokens", "requestedTokens"}});
@@ -254,14 +245,14 @@ ImportedConfig importConfiguration(const QByteArray& input)
                                              {{"config.second", "second"}, {"config.minute", "minute"},
                                               {"config.hour", "hour"}, {"config.day", "day"},
                                               {"config.month", "month"}, {"config.year", "year"}});
-        if (const auto policy = find(flat, "config.policy"); policy && *policy != "local")
+        if (const auto policy = findConfigValue(flat, "config.policy"); policy && *policy != "local")
             out.wrote.emplace_back("policy", *policy + " (modelled as local: one node's counters)");
         return out;
     }
-    if (find(flat, "windowMs"))
+    if (findConfigValue(flat, "windowMs"))
         return productScenario(Algorithm::ExpressRateLimit, "express-rate-limit", flat,
                                {{"windowMs", "windowMs"}, {"max", "max"}, {"limit", "limit"}});
-    if (find(flat, "points") && find(flat, "duration")) {
+    if (findConfigValue(flat, "points") && findConfigValue(flat, "duration")) {
         const std::string at = flexibleOptionsAt(flat);
         const std::string prefix = at.empty() ? "" : at + ".";
         Flat options;
@@ -295,6 +286,14 @@ ImportedConfig importConfigurationFile(const QString& path)
     imported.scenario.explicitArrivals = page; // the page load the explanation starts with
     imported.scenario.lesson = "Read from " + QFileInfo(path).fileName().toStdString() + ".\n\n" + whatYouGet(imported);
     return imported;
+}
+
+std::optional<std::string> findConfigValue(const FlatConfig& flat, const std::string& suffix)
+{
+    for (const auto& [path, value] : flat)
+        if (endsWithPath(path, suffix))
+            return value;
+    return std::nullopt;
 }
 
 } // namespace ratelab::io

@@ -19,6 +19,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,10 +39,20 @@ struct ImportedConfig {
     std::vector<std::string> notModelled; // what the file holds that the scenario does not model
 };
 
+// FlatConfig is a configuration as dotted paths and scalar values, in the file's order.
+using FlatConfig = std::vector<std::pair<std::string, std::string>>;
+
 // flattenConfig reads YAML, TOML or JSON into dotted paths and scalar values
 // ("http.middlewares.test.rateLimit.average" -> "100"), list items without an index, a UTF-8 byte
 // order mark skipped. It throws InputError for YAML (or JSON) that does not parse, naming the line.
-std::vector<std::pair<std::string, std::string>> flattenConfig(const QByteArray& text);
+FlatConfig flattenConfig(const QByteArray& text);
+
+// findConfigValue returns the first value whose dotted path ends with `suffix` (whole
+// components, case-insensitive), or nullopt.
+std::optional<std::string> findConfigValue(const FlatConfig& flat, const std::string& suffix);
+
+// lowerAscii returns s with its ASCII letters in lower case (the importers' keys and values).
+std::string lowerAscii(std::string s);
 
 // importConfiguration recognises the product and builds its scenario. It throws InputError when
 // no product's rate-limit settings are found, a value is refused by the product's model, or the

@@ -195,7 +195,7 @@ Flat flattenYaml(const QByteArray& text)
 
 } // namespace
 
-std::vector<std::pair<std::string, std::string>> flattenConfig(const QByteArray& input)
+FlatConfig flattenConfig(const QByteArray& input)
 {
     QByteArray text = input;
     if (text.startsWith("\xEF\xBB\xBF"))

@@ -13,33 +13,14 @@ namespace ratelab::io {
 
 namespace {
 
-using Flat = std::vector<std::pair<std::string, std::string>>;
-
-std::string lower(std::string s)
-{
-    for (char& c : s)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-// at returns the first value whose dotted path ends with `suffix` (whole components, any case).
-std::optional<std::string> at(const Flat& flat, const std::string& suffix)
-{
-    const std::string want = lower(suffix);
-    for (const auto& [path, value] : flat) {
-        const std::string p = lower(path);
-        if (p == want || (p.size() > want.size() && p.ends_with(want) && p[p.size() - want.size() - 1] == '.'))
-            return value;
-    }
-    return std::nullopt;
-}
+using Flat = FlatConfig;
 
 // all returns every value whose path ends with suffix (a list's items).
 std::vector<std::string> all(const Flat& flat, const std::string& suffix)
 {
     std::vector<std::string> out;
     for (const auto& kv : flat)
-        if (at(Flat{kv}, suffix))
+        if (findConfigValue(Flat{kv}, suffix))
             out.push_back(kv.second);
     return out;
 }
@@ -51,7 +32,7 @@ struct Builder {
 
     void take(const Flat& flat, const std::string& path, const std::string& option)
     {
-        if (const auto v = at(flat, path)) {
+        if (const auto v = findConfigValue(flat, path)) {
             out.wrote.emplace_back(path, *v);
             options.push_back({option, *v});
         }
@@ -79,11 +60,11 @@ ImportedConfig apiGateway(const Flat& flat)
     Builder b;
     b.out.product = "Amazon API Gateway usage plan";
     const auto level = [&](const std::string& rate, const std::string& burst, const std::string& name) {
-        if (const auto r = at(flat, rate)) {
+        if (const auto r = findConfigValue(flat, rate)) {
             b.out.wrote.emplace_back(rate, *r);
             b.options.push_back({name + "_rate", *r});
         }
-        if (const auto v = at(flat, burst)) {
+        if (const auto v = findConfigValue(flat, burst)) {
             b.out.wrote.emplace_back(burst, *v);
             b.options.push_back({name + "_burst", wholeNumber(*v)});
         }
@@ -91,13 +72,13 @@ ImportedConfig apiGateway(const Flat& flat)
     level("throttle.rateLimit", "throttle.burstLimit", "plan");
     level("MethodSettings.ThrottlingRateLimit", "MethodSettings.ThrottlingBurstLimit", "stage");
     level("defaultRouteSettings.throttlingRateLimit", "defaultRouteSettings.throttlingBurstLimit", "stage");
-    if (const auto limit = at(flat, "quota.limit")) {
+    if (const auto limit = findConfigValue(flat, "quota.limit")) {
         b.out.wrote.emplace_back("quota.limit", *limit);
         b.options.push_back({"quota_limit", wholeNumber(*limit)});
-        const std::string period = at(flat, "quota.period").value_or("DAY");
+        const std::string period = findConfigValue(flat, "quota.period").value_or("DAY");
         b.out.wrote.emplace_back("quota.period", period);
         b.options.push_back({"quota_period", period});
-        if (const auto offset = at(flat, "quota.offset")) {
+        if (const auto offset = findConfigValue(flat, "quota.offset")) {
             b.out.wrote.emplace_back("quota.offset", *offset);
             b.options.push_back({"quota_offset", wholeNumber(*offset)});
         }
@@ -106,7 +87,7 @@ ImportedConfig apiGateway(const Flat& flat)
                             "too, as AWS documents");
     b.out.assumed.push_back("quota periods start on the UTC calendar (a day at midnight, a week on Sunday, a month on the "
                             "1st) and a throttled request counts against no quota");
-    if (!all(flat, "apiStages.throttle").empty() || at(flat, "apiStages.apiId"))
+    if (!all(flat, "apiStages.throttle").empty() || findConfigValue(flat, "apiStages.apiId"))
         b.out.notModelled.push_back("the usage plan's API stages and per-method throttles (apiStages): the plan's own "
                                     "throttle is modelled for every method");
     b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
@@ -119,17 +100,17 @@ ImportedConfig waf(const Flat& flat)
     b.out.product = "AWS WAF rate-based rule";
     b.take(flat, "RateBasedStatement.Limit", "Limit");
     b.take(flat, "RateBasedStatement.EvaluationWindowSec", "EvaluationWindowSec");
-    if (!at(flat, "RateBasedStatement.EvaluationWindowSec"))
+    if (!findConfigValue(flat, "RateBasedStatement.EvaluationWindowSec"))
         b.out.assumed.push_back("no EvaluationWindowSec: AWS's default, 300 seconds");
-    const std::string key = at(flat, "RateBasedStatement.AggregateKeyType").value_or("IP");
+    const std::string key = findConfigValue(flat, "RateBasedStatement.AggregateKeyType").value_or("IP");
     b.out.wrote.emplace_back("RateBasedStatement.AggregateKeyType", key);
     b.out.assumed.push_back("the rate is checked every 10 seconds and a verdict takes effect 30 seconds later (AWS: checks "
                             "\"about every 10 seconds\", a delay \"usually below 30 seconds\"); product options "
                             "rate_check_interval and detection_delay change them");
     b.out.assumed.push_back("AggregateKeyType " + key + " is the scenario's key: one counter per client (CONSTANT: run "
                             "with key=global)");
-    if (at(flat, "RateBasedStatement.ScopeDownStatement") || std::any_of(flat.begin(), flat.end(), [](const auto& kv) {
-            return lower(kv.first).find("scopedownstatement") != std::string::npos;
+    if (findConfigValue(flat, "RateBasedStatement.ScopeDownStatement") || std::any_of(flat.begin(), flat.end(), [](const auto& kv) {
+            return lowerAscii(kv.first).find("scopedownstatement") != std::string::npos;
         }))
         b.out.notModelled.push_back("the ScopeDownStatement: every request of the scenario is taken to match it");
     return b.done(Algorithm::AwsWafRate);
@@ -151,9 +132,9 @@ ImportedConfig cloudflare(const Flat& flat)
                             "one; product option counting=fixed counts this period only");
     b.out.assumed.push_back("one data center (cf.colo.id), and " + (by.empty() ? std::string("no other characteristic: run "
                             "with key=global") : by + " as the scenario's key: one counter per client"));
-    if (const auto e = at(flat, "expression"); e && *e != "true")
+    if (const auto e = findConfigValue(flat, "expression"); e && *e != "true")
         b.out.notModelled.push_back("the expression " + ratelab::quoted(*e) + ": every request is taken to match it");
-    if (at(flat, "ratelimit.counting_expression"))
+    if (findConfigValue(flat, "ratelimit.counting_expression"))
         b.out.notModelled.push_back("the counting_expression: every request that matches is counted");
     return b.done(Algorithm::CloudflareRate);
 }
@@ -220,12 +201,12 @@ std::optional<ImportedConfig> importManaged(const QByteArray& text)
     } catch (const InputError&) {
         return std::nullopt; // not JSON or YAML: importConfiguration says what it expected
     }
-    if (at(flat, "RateBasedStatement.Limit"))
+    if (findConfigValue(flat, "RateBasedStatement.Limit"))
         return waf(flat);
-    if (at(flat, "ratelimit.requests_per_period") || at(flat, "ratelimit.period"))
+    if (findConfigValue(flat, "ratelimit.requests_per_period") || findConfigValue(flat, "ratelimit.period"))
         return cloudflare(flat);
-    if (at(flat, "throttle.rateLimit") || at(flat, "throttle.burstLimit") || at(flat, "quota.limit")
-        || at(flat, "MethodSettings.ThrottlingRateLimit"))
+    if (findConfigValue(flat, "throttle.rateLimit") || findConfigValue(flat, "throttle.burstLimit") || findConfigValue(flat, "quota.limit")
+        || findConfigValue(flat, "MethodSettings.ThrottlingRateLimit"))
         return apiGateway(flat);
     return std::nullopt;
 }
