@@ -1,0 +1,107 @@
+// Where a row's labels go (the bound, a node's key, the title's rates), on the real window at
+// the sizes a teacher uses: never across the level line or each other.
+#include "chart/chartstack.h"
+#include "chart/rowchart.h"
+#include "presets.h"
+#include "window_test.h"
+
+#include <QTest>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+class TestChartLabels : public WindowTest {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { useScratchSettings(); }
+    void init() { openWindow(Scenario{}); } // 15 requests 0.1 s apart, limit 10 per 10 s
+    void cleanup() { m_window.reset(); }
+
+    // The closest window's label ("10 in this 10 s: the bound") sits where the level line leaves
+    // room, at a projector's size and a laptop's: it never hides the line the row teaches (here
+    // the staircase to the limit, all inside the band).
+    void boundLabelsNeverCrossTheLevelLine()
+    {
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            for (int r = 0; r < 4; ++r) {
+                const RowChart* row = charts()->row(r);
+                const QRectF box = row->boundLabelBox();
+                QVERIFY2(!box.isEmpty(), qPrintable(row->boundLabel()));
+                QVERIFY2(!row->crossesLevel(box), qPrintable(QString("row %1 at %2x%3").arg(r).arg(size.width()).arg(size.height())));
+                QVERIFY(row->crossesLevel(QRectF(row->rect()))); // the test can see a crossing
+            }
+        }
+    }
+
+    // In pick-a-limit the token bucket's closest window ends where its line starts to climb,
+    // under the capacity line; in nginx-page-load nginx's is at the plot's left edge, where its
+    // line slopes down through every height: at a projector's size and up, each label finds a
+    // place clear of the lines.
+    void boundLabelsKeepOffTheLines_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("pick-a-limit") << "pick-a-limit";
+        QTest::newRow("nginx-page-load") << "nginx-page-load";
+    }
+
+    void boundLabelsKeepOffTheLines()
+    {
+        QFETCH(QString, preset);
+        const io::LoadResult p = io::loadPreset(preset);
+        QVERIFY(p.scenario);
+        openWindow(*p.scenario);
+        std::vector<QSize> sizes;
+        for (int w = 1280; w <= 1600; w += 160)
+            for (int h = 720; h <= 1000; h += 40)
+                sizes.emplace_back(w, h);
+        for (const QSize size : sizes) {
+            m_window->resize(size);
+            settle();
+            for (std::size_t r = 0; r < frame().rows.size(); ++r) {
+                const RowChart* row = charts()->row(r);
+                const QRectF box = row->boundLabelBox();
+                QVERIFY(!box.isEmpty());
+                const QString where = QString("row %1 at %2x%3").arg(r).arg(size.width()).arg(size.height());
+                QVERIFY2(!row->crossesLevel(box), qPrintable(where));
+                QVERIFY2(!row->crossesCeiling(box), qPrintable(where));
+            }
+        }
+        const RowChart* first = charts()->row(0);
+        QVERIFY(first->crossesCeiling(first->plotRect())); // the test can see a crossing
+    }
+
+    // The key of the node lines goes to a corner no line passes through: in two-servers-local
+    // the token bucket's lines start at the top left, so its key moves; the windows' keep it.
+    void nodeKeysStayOffTheLines()
+    {
+        const io::LoadResult p = io::loadPreset("two-servers-local");
+        QVERIFY(p.scenario);
+        openWindow(*p.scenario);
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            for (int r = 0; r < 3; ++r) {
+                const RowChart* row = charts()->row(r);
+                const QRectF box = row->keyBox();
+                QVERIFY(!box.isEmpty());
+                QVERIFY2(!row->crossesLevel(box), qPrintable(QString("row %1 at %2x%3").arg(r).arg(size.width()).arg(size.height())));
+            }
+        }
+    }
+
+    // A wrapped title never splits a rate at its slashes ("0.5/" then "s" on the next line on a
+    // projector): a word joiner follows each slash.
+    void titlesKeepRatesWhole()
+    {
+        Scenario s;
+        s.config = LimiterConfig::make(5, 6 * kNanosPerSecond);
+        const QString title = Dashboard::describe(s);
+        QVERIFY2(title.contains(QString::fromUtf8("rate 5/\u20606/\u2060s")), qPrintable(title));
+    }
+};
+
+QTEST_MAIN(TestChartLabels)
+#include "tst_chart_labels.moc"
