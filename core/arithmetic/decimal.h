@@ -31,6 +31,11 @@ Nanos parseSeconds(std::string_view text);
 // 0 s when `positive`; it throws InputError saying which ("must not be negative (got -1 s)").
 Nanos parseDuration(std::string_view text, bool positive = false);
 
+// parseDurationText reads a duration with units, as Go's time.ParseDuration spells them and
+// exactly: "250ms", "1.5s", "1h30m", "2d"; a plain number ("90") is in plainUnit. It throws
+// InputError for an empty text, an unknown unit, a value finer than 1 ns or past the largest Nanos.
+Nanos parseDurationText(std::string_view text, Nanos plainUnit);
+
 // parseRate parses a positive number of tokens per second into an exact Rate: a decimal ("2.5",
 // "1e-3") or a fraction of two whole numbers ("3/7", as Rate::exactText writes it). It throws
 // InputError for a value that is not a number, is 0 or negative, or cannot be held exactly.

@@ -1,0 +1,89 @@
+// Gate: a limit on the attempts in flight at the server (semantics.md, "The server behind the
+// limiter"), a row of its own or the last layer of a policy. An attempt the rate layers admit is
+// offered to the gate at its admission time: admitted (it goes on to the server), queued (held
+// in the gate's own queues until a release lets it through) or rejected (a 503 without
+// Retry-After). When an admitted attempt leaves the server (served, or dropped by a full queue or
+// a queue timeout) the gate is told, and may let queued attempts through. A gate never reads a
+// clock: every call is handed the time, and times do not decrease from one call to the next.
+//
+// Kinds (gates.cpp's table): fixed, aimd, vegas, gradient2 (Netflix concurrency-limits),
+// envoy (adaptive_concurrency's gradient controller), bulkhead (cockatiel), apf (Kubernetes API
+// Priority and Fairness, one priority level), stripe (Stripe's fleet-usage load shedder), none
+// (no limit: the server alone).
+#pragma once
+
+#include "arithmetic/nanos.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ratelab {
+
+class Gate {
+public:
+    enum class Verdict : std::uint8_t { Admit, Queue, Reject };
+
+    virtual ~Gate() = default;
+
+    // advance runs what is due at or before t: an adaptive limit's own timers (Envoy's update
+    // interval and minRTT windows). The engine calls it before offer and release at t.
+    virtual void advance(Nanos t) { (void)t; }
+    // offer decides attempt `id` (the engine's decision index, increasing) of client `client`,
+    // reaching the gate at t.
+    virtual Verdict offer(Nanos t, std::int64_t id, std::int64_t client) = 0;
+    // release tells the gate that attempt `id`, which it admitted, left the server at t: served
+    // (dropped false: its RTT sample is t minus its admission) or dropped (refused by a full
+    // queue, timed out in the queue). The queued attempts this lets through are appended to
+    // `dispatched`, in the order they go.
+    virtual void release(Nanos t, std::int64_t id, bool dropped, std::vector<std::int64_t>& dispatched) = 0;
+    // limit returns the most attempts in flight it admits now (seats for APF); kUnlimited for none.
+    virtual std::int64_t limit() const = 0;
+    // inflight returns the attempts it admitted that have not left the server.
+    virtual std::int64_t inflight() const = 0;
+    // queued returns the attempts held in its own queues.
+    virtual std::int64_t queued() const { return 0; }
+
+    static constexpr std::int64_t kUnlimited = INT64_MAX;
+};
+
+// GateOptions are a gate spec's "key=value" options, read by the kind's factory: each accessor
+// takes one key (with its default when absent), and done() refuses the keys nobody took.
+// Durations take units ("50ms", "1s"; a plain number is seconds); every refusal is an InputError
+// naming the key.
+class GateOptions {
+public:
+    explicit GateOptions(std::string kind, std::string_view list); // "a=1,b=2s"
+    const std::string& kind() const { return m_kind; }
+    Nanos duration(std::string_view key, Nanos fallback, bool positive = false);
+    std::int64_t integer(std::string_view key, std::int64_t fallback, std::int64_t min, std::int64_t max);
+    double real(std::string_view key, double fallback, double min, double max); // a decimal, exact to a double
+    bool flag(std::string_view key, bool fallback);                              // true/false
+    std::string word(std::string_view key, std::string_view fallback, std::initializer_list<std::string_view> known);
+    // done throws InputError for a key no accessor took, naming the ones that were: "unknown key
+    // 'backof' for aimd (known: initial_limit, backoff_ratio, ...)".
+    void done() const;
+
+private:
+    const std::string* take(std::string_view key);
+    std::string m_kind;
+    std::map<std::string, std::string, std::less<>> m_values;
+    std::vector<std::string> m_known;
+};
+
+// GateFactory makes a gate of one kind from its options (call o.done() after the last key) and
+// the scenario's seed (the draws of a gate that has any, e.g. Envoy's jitter, Vegas' probe).
+using GateFactory = std::unique_ptr<Gate> (*)(GateOptions& o, std::uint64_t seed);
+
+// makeGate reads a spec "KIND[:key=value,...]" ("aimd", "gradient2:initial_limit=20",
+// "envoy:interval=100ms") and makes the gate. It throws InputError for an unknown kind (naming
+// the known ones) or option.
+std::unique_ptr<Gate> makeGate(std::string_view spec, std::uint64_t seed);
+
+// gateKinds lists the kinds makeGate knows, in the order Help lists them.
+std::vector<std::string_view> gateKinds();
+
+} // namespace ratelab
