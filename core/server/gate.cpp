@@ -1,6 +1,8 @@
 #include "server/gate.h"
 
 #include "arithmetic/decimal.h"
+#include "server/bulkhead.h"
+#include "server/stripe_shedder.h"
 
 #include <algorithm>
 #include <charconv>
@@ -40,6 +42,8 @@ struct Kind {
 // kKinds is every gate kind, in the order Help lists them. A kind's factory lives in its own
 // file, beside the source it is transcribed from.
 const Kind kKinds[] = {
+    {"bulkhead", makeBulkhead},
+    {"stripe", makeStripeShedder},
     {"none", makeNoGate},
 };
 

@@ -1,0 +1,43 @@
+// Bulkhead: npm cockatiel's BulkheadPolicy as a Gate (kind "bulkhead", options max_parallel and
+// max_queue). Transcribed from cockatiel 4.0.0 (npm), dist/BulkheadPolicy.js:
+//   - execute (lines 54-70): a call runs while active < capacity (maxParallel), else it waits in
+//     a FIFO queue while queue.length < queueCapacity (maxQueue), else it is rejected
+//     (BulkheadRejectedError, a 503 here);
+//   - the finally of execute and dequeue (lines 59-62, 72-85): when a running call settles,
+//     succeeded or failed alike, active drops by one and the head of the queue runs.
+// cockatiel's queued calls leave only by their AbortSignal, which RateLab's clients never use:
+// nothing times a call out of the bulkhead's own queue. dist/Policy.js line 145, bulkhead(limit,
+// queue = 0): the queue is 0 unless given, as max_queue's default here.
+#pragma once
+
+#include "server/gate.h"
+
+#include <deque>
+
+namespace ratelab {
+
+// Bulkhead admits while fewer than maxParallel attempts are in flight, queues while its queue
+// has room, and rejects the rest; release runs the head of its queue.
+class Bulkhead final : public Gate {
+public:
+    // Bulkhead takes maxParallel >= 1 and maxQueue >= 0 (makeBulkhead checks them).
+    Bulkhead(std::int64_t maxParallel, std::int64_t maxQueue) : m_maxParallel(maxParallel), m_maxQueue(maxQueue) {}
+
+    Verdict offer(Nanos t, std::int64_t id, std::int64_t client) override;
+    void release(Nanos t, std::int64_t id, bool dropped, std::vector<std::int64_t>& dispatched) override;
+    std::int64_t limit() const override { return m_maxParallel; }
+    std::int64_t inflight() const override { return m_active; }
+    std::int64_t queued() const override { return std::int64_t(m_queue.size()); }
+
+private:
+    std::int64_t m_maxParallel;
+    std::int64_t m_maxQueue;
+    std::int64_t m_active = 0;
+    std::deque<std::int64_t> m_queue; // ids, oldest first
+};
+
+// makeBulkhead reads "max_parallel=N[,max_queue=M]" (max_parallel required, 1 to 1,000,000;
+// max_queue 0 to 10,000,000, default 0 as cockatiel's) and makes the gate.
+std::unique_ptr<Gate> makeBulkhead(GateOptions& o, std::uint64_t seed);
+
+} // namespace ratelab
