@@ -1,6 +1,7 @@
 #include "server/gate.h"
 
 #include "arithmetic/decimal.h"
+#include "server/apf.h"
 #include "server/bulkhead.h"
 #include "server/stripe_shedder.h"
 
@@ -43,6 +44,7 @@ struct Kind {
 // file, beside the source it is transcribed from.
 const Kind kKinds[] = {
     {"bulkhead", makeBulkhead},
+    {"apf", makeApfGate},
     {"stripe", makeStripeShedder},
     {"none", makeNoGate},
 };
