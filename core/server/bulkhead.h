@@ -1,13 +1,19 @@
 // Bulkhead: npm cockatiel's BulkheadPolicy as a Gate (kind "bulkhead", options max_parallel and
-// max_queue). Transcribed from cockatiel 4.0.0 (npm), dist/BulkheadPolicy.js:
-//   - execute (lines 54-70): a call runs while active < capacity (maxParallel), else it waits in
-//     a FIFO queue while queue.length < queueCapacity (maxQueue), else it is rejected
-//     (BulkheadRejectedError, a 503 here);
-//   - the finally of execute and dequeue (lines 59-62, 72-85): when a running call settles,
-//     succeeded or failed alike, active drops by one and the head of the queue runs.
-// cockatiel's queued calls leave only by their AbortSignal, which RateLab's clients never use:
-// nothing times a call out of the bulkhead's own queue. dist/Policy.js line 145, bulkhead(limit,
-// queue = 0): the queue is 0 unless given, as max_queue's default here.
+// max_queue). Transcribed from cockatiel 4.0.0: the npm package's dist/BulkheadPolicy.js, and its
+// source, src/BulkheadPolicy.ts of github.com/connor4312/cockatiel at commit
+// f475a690eedbb9dc7e495b6e4b0f42105c195ec3 ("docs: for 4.0.0"), the same code:
+//   - execute (.js lines 54-70, .ts 74-91): a call runs while active < capacity (maxParallel),
+//     else it waits in a FIFO queue while queue.length < queueCapacity (maxQueue), else it is
+//     rejected (BulkheadRejectedError, a 503 here);
+//   - the finally of execute and dequeue (.js 59-62 and 72-85, .ts 78-81 and 94-109): when a
+//     running call settles, succeeded or failed alike, active drops by one and the head of the
+//     queue is shifted out and executed on the next microtask. execute checks the slot again
+//     there; no arrival comes between (the server's order: completions, then arrivals), so the
+//     head always takes the slot just freed.
+// cockatiel's queued calls leave only by their AbortSignal, which RateLab's clients never pass:
+// nothing times a call out of the bulkhead's own queue. bulkhead(limit, queue = 0) (.js
+// dist/Policy.js line 145, .ts src/Policy.ts 263): the queue is 0 unless given, as max_queue's
+// default here.
 #pragma once
 
 #include "server/gate.h"
