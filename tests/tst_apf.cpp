@@ -17,6 +17,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <map>
+
 using namespace ratelab;
 using V = Gate::Verdict;
 
@@ -164,6 +167,29 @@ private slots:
         QCOMPARE(g.queued(), 0);
     }
 
+    // Ties go round robin (qs.go:785-803, 837): 2 seats, 2 queues, hand 1; client 7 -> q1,
+    // client 1 -> q0. The visit starts after the queue last dispatched from; a later queue with
+    // the same virtual finish does not win.
+    void tieGoesRoundRobin()
+    {
+        ApfGate g(ApfConfig{2, 2, 1, 50});
+        // t 0, id 1 (q1): visit q1 (robin 0 + 1): dispatched, robin 1, q1 = 0 + 300000.
+        QCOMPARE(g.offer(0, 1, 7), V::Admit);
+        // id 2 (q0): q0 idle -> start 0; visit q0 (robin 1 + 1 mod 2), then q1 (empty): robin 0,
+        // q0 = 300000.
+        QCOMPARE(g.offer(0, 2, 1), V::Admit);
+        // ids 3 (q1) and 4 (q0): both seats taken, queued at R 0.
+        QCOMPARE(g.offer(0, 3, 7), V::Queue);
+        QCOMPARE(g.offer(0, 4, 1), V::Queue);
+        // t 3 ms, id 1 done in exactly its estimate: ratio min(2 + 2, 2) / 2 = 1, R = 300000;
+        // q1 = 300000 - 0. Visit from robin 0 + 1: q1 finishes at 600000, then q0 at 600000,
+        // not less: q1's head, id 3.
+        QCOMPARE(release(g, ms(3), 1), (std::vector<std::int64_t>{3}));
+        QCOMPARE(g.currentR(), 300000u);
+        QCOMPARE(g.nextDispatchR(0), 300000u);
+        QCOMPARE(g.nextDispatchR(1), 600000u);
+    }
+
     // Rejection at queue_length_limit: 1 seat, 1 queue, hand 1, limit 2. A request is refused
     // only while every seat is taken and its queue already holds 2.
     void rejectsAtQueueLengthLimit()
@@ -196,6 +222,63 @@ private slots:
         QCOMPARE(release(*g, ms(1), 1), (std::vector<std::int64_t>{}));
         QCOMPARE(g->offer(ms(1), 4, 1), V::Admit);
         QCOMPARE(g->inflight(), 2);
+    }
+
+    // Invariants on a seeded random run (LCG): 3 seats, 8 queues, hand 2, limit 3, 12 clients.
+    // A request waits only while every seat is taken; no queue passes its limit; every id is
+    // admitted, dispatched or rejected exactly once; after the last completion nothing is left.
+    void invariantsOnRandomRun()
+    {
+        ApfGate g(ApfConfig{3, 8, 2, 3});
+        std::uint64_t x = 12345;
+        auto next = [&x](std::uint64_t n) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            return (x >> 33) % n;
+        };
+        std::vector<std::int64_t> running;
+        std::map<std::int64_t, int> outcome; // id -> times admitted, dispatched or rejected
+        Nanos t = 0;
+        std::int64_t id = 0, rejected = 0, maxQueued = 0;
+        for (int step = 0; step < 20000; ++step) {
+            t += static_cast<Nanos>(next(2'000'000));
+            if (running.empty() || next(3) != 0) {
+                ++id;
+                const V v = g.offer(t, id, static_cast<std::int64_t>(next(12)));
+                if (v != V::Queue)
+                    ++outcome[id];
+                rejected += v == V::Reject;
+                if (v == V::Admit)
+                    running.push_back(id);
+            } else {
+                const std::size_t k = next(running.size());
+                const std::int64_t done = running[k];
+                running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+                for (std::int64_t d : release(g, t, done)) {
+                    ++outcome[d];
+                    running.push_back(d);
+                }
+            }
+            QVERIFY(g.inflight() <= g.limit());
+            QCOMPARE(g.inflight(), static_cast<std::int64_t>(running.size()));
+            QVERIFY(g.queued() == 0 || g.inflight() == g.limit());
+            QVERIFY(g.queued() <= 8 * 3);
+            maxQueued = std::max(maxQueued, g.queued());
+        }
+        QVERIFY(rejected > 0 && maxQueued > 3); // the run reaches the queues and their limits
+        while (!running.empty()) {
+            t += 1'000'000;
+            const std::int64_t done = running.front();
+            running.erase(running.begin());
+            for (std::int64_t d : release(g, t, done)) {
+                ++outcome[d];
+                running.push_back(d);
+            }
+        }
+        QCOMPARE(g.queued(), 0);
+        QCOMPARE(g.inflight(), 0);
+        QCOMPARE(static_cast<std::int64_t>(outcome.size()), id);
+        for (const auto& [i, n] : outcome)
+            QCOMPARE(n, 1);
     }
 
     void options()
