@@ -1,6 +1,8 @@
 #include "server/gate.h"
 
 #include "arithmetic/decimal.h"
+#include "server/envoy_gradient.h"
+#include "server/netflix_limits.h"
 #include "server/apf.h"
 #include "server/bulkhead.h"
 #include "server/stripe_shedder.h"
@@ -43,6 +45,11 @@ struct Kind {
 // kKinds is every gate kind, in the order Help lists them. A kind's factory lives in its own
 // file, beside the source it is transcribed from.
 const Kind kKinds[] = {
+    {"fixed", makeFixedGate},
+    {"aimd", makeAimdGate},
+    {"vegas", makeVegasGate},
+    {"gradient2", makeGradient2Gate},
+    {"envoy", makeEnvoyGate},
     {"bulkhead", makeBulkhead},
     {"apf", makeApfGate},
     {"stripe", makeStripeShedder},

@@ -1,0 +1,78 @@
+// Bottleneck: npm's `bottleneck` 2.19.5 (SGrondin/bottleneck, commit b83528333ba4, the same
+// src/*.coffee the npm package ships), its local datastore, as a ClientThrottle. Every rule is
+// transcribed from src/LocalDatastore.coffee (LD), src/Bottleneck.coffee (B) and
+// src/Queues.coffee (Q); bottleneck.cpp cites the line of each.
+//
+// What it leaves out, named: weights (every call weighs 1), expiration, retries, Groups, Redis
+// clustering, updateSettings and incrementReservoir at run time. The package's hops through
+// setTimeout(…, 0) (LD:50 yieldLoop), which Node runs at least 1 ms later, take no time here: the
+// model is the package's decisions, not its event loop's latency.
+#pragma once
+
+#include "server/client_throttle.h"
+
+#include <array>
+#include <deque>
+#include <memory>
+
+namespace ratelab {
+
+class GateOptions;
+
+struct BottleneckOptions {
+    enum class Strategy : std::uint8_t { Leak, Overflow, OverflowPriority, Block };
+    static constexpr std::int64_t kNone = -1; // an option the package leaves null
+
+    std::int64_t maxConcurrent = kNone;
+    Nanos minTime = 0;
+    std::int64_t highWater = kNone;
+    Strategy strategy = Strategy::Leak;
+    Nanos penalty = kNone; // null: 15 * minTime, or 5000 ms when that is 0 (LD:52)
+    std::int64_t reservoir = kNone;
+    Nanos reservoirRefreshInterval = kNone;
+    std::int64_t reservoirRefreshAmount = kNone;
+    Nanos reservoirIncreaseInterval = kNone;
+    std::int64_t reservoirIncreaseAmount = kNone;
+    std::int64_t reservoirIncreaseMaximum = kNone;
+    Nanos heartbeatInterval = 250'000'000; // B:43 localStoreDefaults
+};
+
+// readBottleneckOptions reads max_concurrent, min_time, high_water, strategy (leak, overflow,
+// overflow_priority, block), penalty, reservoir, reservoir_refresh_interval/_amount,
+// reservoir_increase_interval/_amount/_maximum and heartbeat_interval, and refuses an interval
+// without its amount (and the reverse), which the package would read as a null reservoir.
+BottleneckOptions readBottleneckOptions(GateOptions& o);
+
+class Bottleneck final : public ClientThrottle {
+public:
+    explicit Bottleneck(const BottleneckOptions& options);
+
+    void submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped) override;
+    void done(Nanos t, std::int64_t id) override;
+    Nanos nextWake() const override;
+    void wake(Nanos t, std::vector<std::int64_t>& started) override;
+    int defaultPriority() const override { return 5; }
+
+private:
+    static constexpr int kPriorities = 10;
+    std::int64_t capacity() const; // kNone for null (LD:77)
+    bool conditionsCheck() const;  // LD:84
+    void drainAll(Nanos now);      // B:158-186 with LD:107
+    void heartbeatsUntil(Nanos t, bool inclusive);
+    void beat(Nanos now); // LD:22-36
+    bool dropLastFrom(int priority, std::vector<std::int64_t>& dropped); // Q:26
+
+    BottleneckOptions m_o;
+    std::array<std::deque<std::int64_t>, kPriorities> m_queues;
+    std::int64_t m_queued = 0;
+    std::int64_t m_running = 0;
+    std::int64_t m_reservoir;
+    Nanos m_nextRequest = 0;                                   // LD:8, made at t = 0
+    Nanos m_unblockTime = std::numeric_limits<Nanos>::min();   // LD:11: 0 of the epoch, long past
+    Nanos m_lastRefresh = 0;
+    Nanos m_lastIncrease = 0;
+    Nanos m_nextBeat = kNever;
+    std::deque<std::pair<Nanos, std::int64_t>> m_scheduled; // registered calls: start, id (starts never decrease)
+};
+
+} // namespace ratelab
