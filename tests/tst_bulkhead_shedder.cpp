@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <random>
+
 using namespace ratelab;
 
 namespace {
@@ -156,6 +158,67 @@ private slots:
             QVERIFY(shedder);
             for (std::int64_t c = 0; c < 12; ++c)
                 QVERIFY2(shedder->critical(c) == (c < s.critical), s.spec);
+        }
+    }
+
+    void invariants()
+    {
+        // Random offers and releases (served or dropped): the bulkhead never runs more than
+        // max_parallel nor holds more than max_queue, never leaves a slot idle while a call waits,
+        // and lets calls through in the order they queued; the shedder never lets non-critical
+        // usage past A and never rejects a critical attempt.
+        std::mt19937_64 random(7);
+        for (int round = 0; round < 200; ++round) {
+            const std::int64_t parallel = 1 + std::int64_t(random() % 5), queue = std::int64_t(random() % 4);
+            Bulkhead b(parallel, queue);
+            const std::int64_t capacity = 1 + std::int64_t(random() % 12);
+            const bool fleet = random() % 2;
+            auto shed = makeGate("stripe:capacity=" + std::to_string(capacity) + ",critical=2" + (fleet ? ",usage=fleet" : ""), 1);
+            auto* s = dynamic_cast<StripeShedder*>(shed.get());
+            std::vector<std::int64_t> running, waiting, admitted;
+            for (std::int64_t id = 0, t = 0; id < 300; ++t) {
+                if (random() % 2 && !running.empty()) {
+                    const std::size_t k = random() % running.size();
+                    std::vector<std::int64_t> out;
+                    b.release(t, running[k], random() % 2, out);
+                    running.erase(running.begin() + std::ptrdiff_t(k));
+                    QVERIFY(out.size() <= 1);
+                    if (!waiting.empty()) {
+                        QCOMPARE(out.size(), std::size_t(1));
+                        QCOMPARE(out[0], waiting.front());
+                        waiting.erase(waiting.begin());
+                        running.push_back(out[0]);
+                    }
+                } else {
+                    const V v = b.offer(t, id, 0);
+                    if (v == V::Admit)
+                        running.push_back(id);
+                    else if (v == V::Queue)
+                        waiting.push_back(id);
+                    QCOMPARE(v == V::Admit, std::int64_t(running.size()) <= parallel && (running.empty() || running.back() == id));
+                    ++id;
+                }
+                QVERIFY(b.inflight() == std::int64_t(running.size()) && b.inflight() <= parallel);
+                QVERIFY(b.queued() == std::int64_t(waiting.size()) && b.queued() <= queue);
+                QVERIFY(waiting.empty() || b.inflight() == parallel);
+
+                if (random() % 2 && !admitted.empty()) {
+                    const std::size_t k = random() % admitted.size();
+                    std::vector<std::int64_t> out;
+                    s->release(t, admitted[k], random() % 2, out);
+                    QVERIFY(out.empty());
+                    admitted.erase(admitted.begin() + std::ptrdiff_t(k));
+                } else {
+                    const std::int64_t client = std::int64_t(random() % 5); // 0 and 1 critical
+                    const std::int64_t usage = fleet ? s->inflight() : s->nonCritical();
+                    const V v = s->offer(t, 1000 + id, client);
+                    QCOMPARE(v == V::Reject, client >= 2 && usage >= s->limit());
+                    if (v == V::Admit)
+                        admitted.push_back(1000 + id);
+                }
+                QCOMPARE(s->inflight(), std::int64_t(admitted.size()));
+                QVERIFY(s->nonCritical() <= s->limit());
+            }
         }
     }
 
