@@ -55,18 +55,16 @@ void ApfGate::syncTime(Nanos t)
 }
 
 // virtualTimeRatio is getVirtualTimeRatioLocked (qs.go:526-541): min(seats requested, limit) /
-// active queues, 0 when none is active.
+// active queues, 0 when none is active. The source sums both over the queues at every call;
+// here they are kept as the queues change (the seats requested are the seats in use plus the
+// waiting requests' seats, every request in a queue when there are queues).
 double ApfGate::virtualTimeRatio() const
 {
-    std::int64_t active = 0, seatsRequested = 0;
-    for (const Queue& q : m_queues) {
-        seatsRequested += q.seatsInUse + static_cast<std::int64_t>(q.waiting.size()) * kSeats;
-        if (!q.waiting.empty() || q.executing > 0)
-            ++active;
-    }
-    if (active == 0)
+    if (m_activeQueues == 0)
         return 0;
-    return std::min(static_cast<double>(seatsRequested), static_cast<double>(m_cfg.seats)) / static_cast<double>(active);
+    const std::int64_t seatsRequested = m_totSeatsInUse + m_totRequestsWaiting * kSeats;
+    return std::min(static_cast<double>(seatsRequested), static_cast<double>(m_cfg.seats))
+           / static_cast<double>(m_activeQueues);
 }
 
 // advanceEpoch is qs.go:492-522: R and every reading taken from it go back by rDecrement; an
@@ -147,8 +145,10 @@ Gate::Verdict ApfGate::offer(Nanos t, std::int64_t id, std::int64_t client)
         return Verdict::Reject;
     }
     // enqueueToBoundLocked (qs.go:632-651): an idle queue starts at the current R.
-    if (q.waiting.empty() && q.executing == 0)
+    if (q.waiting.empty() && q.executing == 0) {
         q.nextDispatchR = m_currentR;
+        ++m_activeQueues;
+    }
     q.waiting.push_back(Waiting{id, m_currentR});
     ++m_totRequestsWaiting;
     boundNextDispatch(q);
@@ -213,6 +213,8 @@ void ApfGate::finishRequest(Nanos t, const Executing& r)
     if (r.queue >= 0) {
         Queue& q = m_queues[static_cast<std::size_t>(r.queue)];
         --q.executing;
+        if (q.waiting.empty() && q.executing == 0)
+            --m_activeQueues;
         q.nextDispatchR -= seatsTimesDuration(kSeats, kEstimatedServiceDuration - actualServiceDuration);
         boundNextDispatch(q);
         q.seatsInUse -= kSeats;

@@ -109,6 +109,7 @@ private:
     std::int64_t m_totRequestsWaiting = 0;
     std::int64_t m_totRequestsExecuting = 0;
     std::int64_t m_totSeatsInUse = 0;
+    std::int64_t m_activeQueues = 0; // queues with requests waiting or executing
     int m_lastQueue = -1;
 };
 
