@@ -16,7 +16,7 @@ namespace {
 
 constexpr Nanos kNanosPerMs = 1'000'000;
 
-// powerOfTen is circllhist.c's power_of_ten table (ch:143) for the exponents latencies reach.
+// powerOfTen is circllhist.c's power_of_ten table (ch:70) for the exponents latencies reach.
 double powerOfTen(std::int32_t e)
 {
     return std::pow(10.0, e); // exact for 0 <= e <= 22, as the table's literals are
@@ -34,7 +34,7 @@ std::uint64_t splitmix64(std::uint64_t& state)
 
 void CircllHist::insert(double d)
 {
-    // double_to_hist_bucket (ch:797-843) for a finite d >= 0, then hist_insert_raw's count (ch:918).
+    // double_to_hist_bucket (ch:797-842) for a finite d >= 0, then hist_insert_raw's count (ch:918).
     std::pair<std::int32_t, std::int32_t> key{std::numeric_limits<std::int32_t>::min(), 0};
     if (d != 0) {
         std::int32_t exp = static_cast<std::int32_t>(std::floor(std::log10(d)));
@@ -53,9 +53,9 @@ void CircllHist::insert(double d)
 
 double CircllHist::quantile(double q) const
 {
-    // hist_approx_quantile (ch:664-790) for one quantile, type 1. A bin's left edge is
-    // val / 10 * 10^exp (hist_bucket_to_double, ch:446), its width 10^exp / 10
-    // (hist_bucket_to_double_bin_width); the zero bin's are 0 and 0.
+    // hist_approx_quantile (ch:664-767) for one quantile, type 1. A bin's left edge is
+    // val / 10 * 10^exp (hist_bucket_to_double, ch:447), its width 10^exp / 10
+    // (hist_bucket_to_double_bin_width, ch:457); the zero bin's are 0 and 0.
     const double totalCnt = static_cast<double>(m_count);
     const double qn = totalCnt * q;
     auto it = m_bins.begin();

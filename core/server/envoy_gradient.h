@@ -50,13 +50,13 @@ class EnvoyGradientGate final : public Gate {
 public:
     struct Options {
         Nanos concurrencyUpdateInterval = 100'000'000; // concurrency_limit_params (required in the proto)
-        std::uint32_t maxConcurrencyLimit = 1000;      // gradient_controller.cc:35-36
-        double sampleAggregatePercentile = 50;         // :39-40, percent
+        std::uint32_t maxConcurrencyLimit = 1000;      // gradient_controller.cc:36-37
+        double sampleAggregatePercentile = 50;         // :40-41, percent
         Nanos interval = 60 * kNanosPerSecond;         // min_rtt_calc_params.interval (no default in Envoy)
-        std::uint32_t requestCount = 50;               // :37-38
-        double jitter = 15;                            // :33-34, percent
-        std::uint32_t minConcurrency = 3;              // :41-42
-        double buffer = 25;                            // :43-44, percent
+        std::uint32_t requestCount = 50;               // :38-39
+        double jitter = 15;                            // :34-35, percent
+        std::uint32_t minConcurrency = 3;              // :42-43
+        double buffer = 25;                            // :44-45, percent
     };
     // The gate draws its minRTT jitter from `seed` (splitmix64; Envoy draws random_.random()).
     EnvoyGradientGate(const Options& o, std::uint64_t seed);
