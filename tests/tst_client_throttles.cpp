@@ -140,6 +140,12 @@ private slots:
         // the next resume at 2000, opening [2000, 3000); 3 for the recurring timer at 3000.
         QTest::newRow("p-queue resume timer") << "p-queue:interval=1s,interval_cap=1" << Ms{0, 500, 1200, 1300}
                                               << Ms{10, 10, 10, 10} << none << Ms{0, 1000, 2000, 3000};
+        // An arrival that starts at once is tried alone (I:566-572), so the queue is not found
+        // empty and the recurring timer runs on: 0 (running till 5000) opens [0, 1000); the
+        // timer at 1000 opens [1000, 2000), where 1 at 1500 takes the cap; 2 at 1600 starts at
+        // the timer's 2000. Had the timer stopped, 1 would open [1500, 2500) and 2 wait for 2500.
+        QTest::newRow("p-queue recurring timer kept") << "p-queue:interval=1s,interval_cap=1" << Ms{0, 1500, 1600}
+                                                      << Ms{5000, 10, 10} << none << Ms{0, 1500, 2000};
         // Carryover: at 1000 the new window counts the 2 still running (done at 1500), so 2 and 3
         // wait for the window at 2000 (count 0 then); without it they start at 1000.
         QTest::newRow("p-queue carryover") << "p-queue:interval=1s,interval_cap=2,carryover_interval_count=true"
