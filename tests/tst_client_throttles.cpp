@@ -199,6 +199,15 @@ private slots:
         QCOMPARE(started, std::vector<std::int64_t>{1});
     }
 
+    // A day between two calls: only the beats that refresh are run (here every 1 ms for a day
+    // would be 86.4 million); the second call finds the reservoir refreshed to 1.
+    void idleHeartbeat()
+    {
+        const Ms got = starts("bottleneck:reservoir=1,reservoir_refresh_interval=1h,reservoir_refresh_amount=1,heartbeat_interval=1ms",
+                              {0, 0, 86'400'000}, {10, 10, 10});
+        QCOMPARE(got, (Ms{0, 3'600'000, 86'400'000}));
+    }
+
     void refusals()
     {
         QCOMPARE(errorOf([] { makeClientThrottle("bottle"); }), std::string("unknown client throttle 'bottle' (known: bottleneck, p-queue)"));
@@ -214,6 +223,10 @@ private slots:
                  std::string("p-queue: strict needs an interval of more than 0 s"));
         QCOMPARE(errorOf([] { makeClientThrottle("p-queue:strict=true,interval=1s"); }), std::string("p-queue: strict needs an interval_cap"));
         QVERIFY(errorOf([] { makeClientThrottle("p-queue:carryoverConcurrencyCount=true"); }).find("unknown key") == 0);
+        QCOMPARE(errorOf([] { makeClientThrottle("p-queue:interval=500us,interval_cap=1"); }),
+                 std::string("p-queue: interval: must be 0 or at least 1ms (got 0.0005 s)"));
+        QCOMPARE(errorOf([] { makeClientThrottle("bottleneck:heartbeat_interval=1ns,reservoir=1,reservoir_increase_interval=1s,reservoir_increase_amount=1"); }),
+                 std::string("bottleneck: heartbeat_interval: must be at least 1ms (got 0.000000001 s)"));
         QCOMPARE(errorOf([] { simulateThrottle("p-queue", {5, 4}, {1, 1}); }),
                  std::string("simulateThrottle: arrival 1 is before the one before it, or before 0"));
     }

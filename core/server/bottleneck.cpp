@@ -12,6 +12,7 @@ namespace ratelab {
 
 namespace {
 constexpr std::int64_t kCount = std::int64_t(1) << 40;
+constexpr Nanos kMillisecond = 1'000'000;
 constexpr std::int64_t kNone = BottleneckOptions::kNone;
 } // namespace
 
@@ -35,6 +36,13 @@ BottleneckOptions readBottleneckOptions(GateOptions& o)
     b.reservoirIncreaseMaximum = o.integer("reservoir_increase_maximum", kNone, 0, kCount);
     b.heartbeatInterval = o.duration("heartbeat_interval", b.heartbeatInterval, true);
     o.done();
+    // The heartbeat is a Node timer, whose resolution is 1 ms: a finer one would only make the
+    // model beat a billion times a second.
+    for (const auto& [key, value] : {std::pair{"heartbeat_interval", b.heartbeatInterval},
+                                     std::pair{"reservoir_refresh_interval", b.reservoirRefreshInterval},
+                                     std::pair{"reservoir_increase_interval", b.reservoirIncreaseInterval}})
+        if (value != kNone && value < kMillisecond)
+            throw InputError(std::string("bottleneck: ") + key + ": must be at least 1ms (got " + formatSeconds(value) + " s)");
     const auto pair = [](bool a, bool b2, const char* first, const char* second) {
         if (a != b2)
             throw InputError(std::string("bottleneck: ") + (a ? first : second) + " needs " + (a ? second : first));
@@ -54,8 +62,21 @@ Bottleneck::Bottleneck(const BottleneckOptions& options) : m_o(options), m_reser
 {
     // LD:16-22: the heartbeat runs, every heartbeatInterval from the limiter's creation, when a
     // refresh or an increase is set.
-    if (m_o.reservoirRefreshInterval != kNone || m_o.reservoirIncreaseInterval != kNone)
-        m_nextBeat = m_o.heartbeatInterval;
+    scheduleBeat();
+}
+
+void Bottleneck::scheduleBeat()
+{
+    // The beats are at whole multiples of heartbeatInterval from creation; only one at or past
+    // the last refresh plus its interval, or the last increase plus its, changes anything
+    // (LD:25, 30), so the next beat kept is the first of those.
+    const Int128 h = m_o.heartbeatInterval;
+    Int128 due = kNever;
+    if (m_o.reservoirRefreshInterval != kNone)
+        due = std::min(due, ceilDiv(Int128(m_lastRefresh) + m_o.reservoirRefreshInterval, h) * h);
+    if (m_o.reservoirIncreaseInterval != kNone)
+        due = std::min(due, ceilDiv(Int128(m_lastIncrease) + m_o.reservoirIncreaseInterval, h) * h);
+    m_nextBeat = Nanos(std::min(due, Int128(kNever)));
 }
 
 std::int64_t Bottleneck::capacity() const
@@ -123,7 +144,7 @@ void Bottleneck::heartbeatsUntil(Nanos t, bool inclusive)
 {
     while (m_nextBeat != kNever && (inclusive ? m_nextBeat <= t : m_nextBeat < t)) {
         beat(m_nextBeat);
-        m_nextBeat += m_o.heartbeatInterval;
+        scheduleBeat();
     }
 }
 

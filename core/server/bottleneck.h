@@ -40,7 +40,8 @@ struct BottleneckOptions {
 // readBottleneckOptions reads max_concurrent, min_time, high_water, strategy (leak, overflow,
 // overflow_priority, block), penalty, reservoir, reservoir_refresh_interval/_amount,
 // reservoir_increase_interval/_amount/_maximum and heartbeat_interval, and refuses an interval
-// without its amount (and the reverse), which the package would read as a null reservoir.
+// without its amount (and the reverse), which the package would read as a null reservoir, and
+// timers finer than 1 ms.
 BottleneckOptions readBottleneckOptions(GateOptions& o);
 
 class Bottleneck final : public ClientThrottle {
@@ -59,6 +60,7 @@ private:
     bool conditionsCheck() const;  // LD:84
     void drainAll(Nanos now);      // B:158-186 with LD:107
     void heartbeatsUntil(Nanos t, bool inclusive);
+    void scheduleBeat();
     void beat(Nanos now); // LD:22-36
     bool dropLastFrom(int priority, std::vector<std::int64_t>& dropped); // Q:26
 

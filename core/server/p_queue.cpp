@@ -19,6 +19,10 @@ PQueueOptions readPQueueOptions(GateOptions& o)
     p.carryoverIntervalCount = o.flag("carryover_interval_count", false);
     p.strict = o.flag("strict", false);
     o.done();
+    // The interval is a Node timer, whose resolution is 1 ms: a finer one would only make the
+    // model tick a billion times a second.
+    if (p.interval != 0 && p.interval < 1'000'000)
+        throw InputError("p-queue: interval: must be 0 or at least 1ms (got " + formatSeconds(p.interval) + " s)");
     if (p.strict && p.interval == 0)
         throw InputError("p-queue: strict needs an interval of more than 0 s"); // I:35-37
     if (p.strict && p.intervalCap == PQueueOptions::kInfinity)
