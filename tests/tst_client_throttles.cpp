@@ -17,6 +17,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <random>
+
 using namespace ratelab;
 
 namespace {
@@ -206,6 +209,76 @@ private slots:
         const Ms got = starts("bottleneck:reservoir=1,reservoir_refresh_interval=1h,reservoir_refresh_amount=1,heartbeat_interval=1ms",
                               {0, 0, 86'400'000}, {10, 10, 10});
         QCOMPARE(got, (Ms{0, 3'600'000, 86'400'000}));
+    }
+
+    // Seeded random runs keep what each option promises, whatever the traffic: a start never
+    // before its arrival; never more running than max_concurrent / concurrency (a call runs on
+    // [start, start + service)); Bottleneck's starts min_time apart and no more than a reservoir
+    // nobody refills; p-queue's strict windows at most interval_cap starts in any interval, its
+    // fixed ones at most twice that (two windows can meet inside one); calls of one priority
+    // start in arrival order; p-queue drops nothing.
+    void invariants()
+    {
+        std::mt19937_64 random(33);
+        const auto draw = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(random() % std::uint64_t(hi - lo + 1)); };
+        for (int run = 0; run < 400; ++run) {
+            const bool bottleneck = run % 2 == 0;
+            const std::int64_t concurrency = draw(0, 4), minTime = bottleneck ? draw(0, 1) * draw(1, 100) : 0;
+            const std::int64_t reservoir = bottleneck && draw(0, 2) == 0 ? draw(0, 30) : -1;
+            const std::int64_t interval = bottleneck ? 0 : draw(0, 1) * draw(1, 500), cap = draw(1, 4);
+            const bool strict = interval > 0 && draw(0, 1) == 1;
+            std::string spec = bottleneck ? "bottleneck:high_water=" + std::to_string(draw(0, 6)) : "p-queue:strict=" + std::string(strict ? "true" : "false");
+            if (concurrency > 0)
+                spec += (bottleneck ? ",max_concurrent=" : ",concurrency=") + std::to_string(concurrency);
+            if (minTime > 0)
+                spec += ",min_time=" + std::to_string(minTime) + "ms";
+            if (reservoir >= 0)
+                spec += ",reservoir=" + std::to_string(reservoir);
+            if (interval > 0)
+                spec += ",interval=" + std::to_string(interval) + "ms,interval_cap=" + std::to_string(cap);
+            if (bottleneck)
+                spec += std::string(",strategy=") + (const char*[]){"leak", "overflow", "overflow_priority", "block"}[draw(0, 3)];
+            Ms arrivals, service;
+            std::vector<int> priorities;
+            std::int64_t t = 0;
+            for (int i = 0; i < 120; ++i) {
+                t += draw(0, 2) == 0 ? 0 : draw(0, 80);
+                arrivals.push_back(t);
+                service.push_back(draw(0, 150));
+                priorities.push_back(int(draw(0, 3)));
+            }
+            const Ms start = starts(spec.c_str(), arrivals, service, priorities);
+            const auto where = [&](std::size_t i) { return spec + ", call " + std::to_string(i); };
+            std::int64_t count = 0;
+            Ms sorted;
+            for (std::size_t i = 0; i < start.size(); ++i) {
+                if (start[i] < 0) {
+                    QVERIFY2(bottleneck, where(i).c_str());
+                    continue;
+                }
+                ++count;
+                sorted.push_back(start[i]);
+                QVERIFY2(start[i] >= arrivals[i], where(i).c_str());
+                std::int64_t running = 0, inWindow = 0;
+                for (std::size_t j = 0; j < start.size(); ++j) {
+                    if (start[j] < 0)
+                        continue;
+                    running += start[j] <= start[i] && start[i] < start[j] + service[j] ? 1 : 0;
+                    inWindow += start[j] >= start[i] && start[j] < start[i] + interval ? 1 : 0;
+                    if (j > i && priorities[j] == priorities[i])
+                        QVERIFY2(start[j] >= start[i], where(i).c_str());
+                }
+                if (concurrency > 0)
+                    QVERIFY2(running <= concurrency, where(i).c_str());
+                if (interval > 0)
+                    QVERIFY2(inWindow <= (strict ? cap : 2 * cap), where(i).c_str());
+            }
+            std::sort(sorted.begin(), sorted.end());
+            for (std::size_t k = 1; k < sorted.size(); ++k)
+                QVERIFY2(sorted[k] - sorted[k - 1] >= minTime, spec.c_str());
+            if (reservoir >= 0)
+                QVERIFY2(count <= reservoir, spec.c_str());
+        }
     }
 
     void refusals()

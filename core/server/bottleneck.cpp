@@ -110,7 +110,7 @@ void Bottleneck::drainAll(Nanos now)
         if (m_reservoir != kNone)
             --m_reservoir;
         const Nanos start = std::max(m_nextRequest, now);
-        m_nextRequest = start + m_o.minTime;
+        m_nextRequest = later(start, m_o.minTime);
         m_scheduled.emplace_back(start, queue.front());
         queue.pop_front();
         --m_queued;
@@ -120,14 +120,14 @@ void Bottleneck::drainAll(Nanos now)
 void Bottleneck::beat(Nanos now)
 {
     // LD:25-28: a refresh due sets the reservoir to the amount (not adds) and drains.
-    if (m_o.reservoirRefreshInterval != kNone && now >= m_lastRefresh + m_o.reservoirRefreshInterval) {
+    if (m_o.reservoirRefreshInterval != kNone && now >= later(m_lastRefresh, m_o.reservoirRefreshInterval)) {
         m_lastRefresh = now;
         m_reservoir = m_o.reservoirRefreshAmount;
         drainAll(now);
     }
     // LD:30-36: an increase due adds the amount, up to the maximum (a null reservoir reads as 0
     // in JavaScript's arithmetic), and drains when it added anything.
-    if (m_o.reservoirIncreaseInterval != kNone && now >= m_lastIncrease + m_o.reservoirIncreaseInterval) {
+    if (m_o.reservoirIncreaseInterval != kNone && now >= later(m_lastIncrease, m_o.reservoirIncreaseInterval)) {
         const std::int64_t reservoir = m_reservoir == kNone ? 0 : m_reservoir;
         m_lastIncrease = now;
         const std::int64_t incr = m_o.reservoirIncreaseMaximum != kNone
@@ -175,10 +175,10 @@ void Bottleneck::submit(Nanos t, std::int64_t id, int priority, std::vector<std:
     // start past it and drops every queued call (B:188, in priority order), and this one (B:229).
     if (m_o.strategy == S::Block && (reachedHWM || m_unblockTime >= t)) {
         const Nanos penalty = m_o.penalty != kNone ? m_o.penalty
-            : m_o.minTime != 0                    ? 15 * m_o.minTime
+            : m_o.minTime != 0                    ? clampToNanos(Int128(15) * m_o.minTime)
                                                   : Nanos(5'000'000'000); // LD:52
-        m_unblockTime = t + penalty;
-        m_nextRequest = m_unblockTime + m_o.minTime;
+        m_unblockTime = later(t, penalty);
+        m_nextRequest = later(m_unblockTime, m_o.minTime);
         for (auto& queue : m_queues) {
             dropped.insert(dropped.end(), queue.begin(), queue.end());
             queue.clear();

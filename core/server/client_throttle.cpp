@@ -84,7 +84,7 @@ std::vector<Nanos> simulateThrottle(std::string_view spec, const std::vector<Nan
             throttle->wake(t, started);
             for (const std::int64_t id : started) {
                 starts[std::size_t(id)] = t;
-                completions.emplace(t + serviceTimes[std::size_t(id)], sequence++, id);
+                completions.emplace(later(t, serviceTimes[std::size_t(id)]), sequence++, id);
             }
         } else {
             throttle->submit(t, std::int64_t(next), priorities.empty() ? throttle->defaultPriority() : priorities[next], dropped);

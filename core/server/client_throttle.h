@@ -43,6 +43,9 @@ public:
     static constexpr Nanos kNever = kMaxNanos;
 };
 
+// later returns t + d, saturated at kNever: a throttle's times past the largest Nanos are never.
+constexpr Nanos later(Nanos t, Nanos d) { return clampToNanos(Int128(t) + d); }
+
 // makeClientThrottle reads a spec "KIND[:key=value,...]" ("bottleneck:max_concurrent=2,min_time=100ms",
 // "p-queue:concurrency=2,interval=1s,interval_cap=5") through GateOptions (durations with units, a
 // plain number is seconds). It throws InputError for an unknown kind (naming the known ones), an

@@ -45,7 +45,7 @@ void PQueue::cleanupStrictTicks(Nanos now)
 void PQueue::createIntervalTimeout(Nanos now, Nanos delay)
 {
     if (m_timeoutAt == kNever) // I:312-319: one resume timer at a time
-        m_timeoutAt = now + delay;
+        m_timeoutAt = later(now, delay);
 }
 
 bool PQueue::isIntervalPausedAt(Nanos now)
@@ -80,8 +80,8 @@ void PQueue::initializeIntervalIfNeeded(Nanos now)
     if (m_intervalIgnored || m_intervalNext != kNever || m_o.strict)
         return;
     m_timeoutAt = kNever;
-    m_intervalNext = now + m_o.interval;
-    m_intervalEnd = now + m_o.interval;
+    m_intervalNext = later(now, m_o.interval);
+    m_intervalEnd = later(now, m_o.interval);
 }
 
 void PQueue::onInterval(Nanos now)
@@ -93,7 +93,7 @@ void PQueue::onInterval(Nanos now)
             if (m_intervalCount == 0 && m_pending == 0)
                 m_intervalNext = kNever;
             else
-                m_intervalEnd = now + m_o.interval;
+                m_intervalEnd = later(now, m_o.interval);
         }
         m_intervalCount = countAtWindowStart();
     }
@@ -145,7 +145,7 @@ void PQueue::timersUntil(Nanos t, bool inclusive)
             return;
         if (m_intervalNext == next) {
             // The recurring timer (I:404-406) fires and is due again one interval later.
-            m_intervalNext = next + m_o.interval;
+            m_intervalNext = later(next, m_o.interval);
             onInterval(next);
         } else {
             // I:273-281 (#onResumeInterval): the resume timer fires once, runs the window's
