@@ -219,6 +219,7 @@ private slots:
     // start in arrival order; p-queue drops nothing.
     void invariants()
     {
+        static const char* const kStrategies[] = {"leak", "overflow", "overflow_priority", "block"};
         std::mt19937_64 random(33);
         const auto draw = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(random() % std::uint64_t(hi - lo + 1)); };
         for (int run = 0; run < 400; ++run) {
@@ -237,7 +238,7 @@ private slots:
             if (interval > 0)
                 spec += ",interval=" + std::to_string(interval) + "ms,interval_cap=" + std::to_string(cap);
             if (bottleneck)
-                spec += std::string(",strategy=") + (const char*[]){"leak", "overflow", "overflow_priority", "block"}[draw(0, 3)];
+                spec += std::string(",strategy=") + kStrategies[draw(0, 3)];
             Ms arrivals, service;
             std::vector<int> priorities;
             std::int64_t t = 0;
