@@ -20,6 +20,13 @@
 const { pathToFileURL } = require('url');
 const FakeTimers = require('@sinonjs/fake-timers');
 
+// p-queue 10 declares Node 22; it runs on 20, and on Debian 12's Node 18 once CustomEvent, which
+// it only dispatches as events (nothing it decides reads them), is global as it is from Node 19.
+if (typeof globalThis.CustomEvent === 'undefined')
+    globalThis.CustomEvent = class CustomEvent extends Event {
+        constructor(type, options) { super(type, options); this.detail = options?.detail ?? null; }
+    };
+
 const realSetImmediate = setImmediate;
 const origin = 1e9;
 const clock = FakeTimers.install({ now: origin, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
