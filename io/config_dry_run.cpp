@@ -215,6 +215,7 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
                          + std::to_string(nginx.servers[0].line) + ", " + std::to_string(nginx.servers[1].line)
                          + "): which one a request reaches (listen, server_name) is not in the log; give one server's config");
     DryRunConfig out;
+    out.paths = DryRunPaths::Nginx; // $uri: decoded, slashes merged, dots resolved before locations
     std::map<std::string, std::size_t> zoneIndex;
     for (const NginxZone& z : nginx.zones) {
         zoneIndex[z.name] = out.zones.size();

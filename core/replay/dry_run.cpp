@@ -21,7 +21,11 @@ public:
     explicit Selector(const DryRunConfig& config) : m_config(config)
     {
         for (const DryRunPlace& p : config.places) {
-            if (p.match != DryRunMatch::Regex && p.match != DryRunMatch::RegexCaseless) {
+            const bool regex = p.match == DryRunMatch::Regex || p.match == DryRunMatch::RegexCaseless
+                               || p.match == DryRunMatch::RegexStart || p.match == DryRunMatch::RegexFull;
+            if (p.match == DryRunMatch::Pattern)
+                checkSpringPattern(p.pattern);
+            if (!regex) {
                 m_regex.emplace_back();
                 continue;
             }
@@ -31,23 +35,25 @@ public:
                     flags |= std::regex::icase;
                 m_regex.emplace_back(p.pattern, flags);
             } catch (const std::regex_error&) {
-                throw InputError(p.where + ": the regex " + quoted(p.pattern) + " is past what RateLab reads of PCRE "
-                                 "(ECMAScript syntax): not modelled");
+                throw InputError(p.where + ": the regex " + quoted(p.pattern) + " is past what RateLab reads of "
+                                 + (config.product == "nginx" ? "PCRE" : "the product's regex syntax") + " (ECMAScript syntax): not modelled");
             }
         }
     }
 
-    // select follows ngx_http_core_find_location: "=" wins at once, then the longest prefix (a
-    // "^~" one stops there), then the regexes in file order, then that longest prefix.
-    int select(std::string_view path) const
+    // select returns the place for a logged path: with firstMatch the first that matches, else as
+    // ngx_http_core_find_location: "=" wins at once, then the longest prefix (a "^~" one stops
+    // there), then the regexes in file order, then that longest prefix.
+    int select(std::string_view logged) const
     {
-        path = path.substr(0, path.find('?')); // nginx matches $uri, without the query string
+        const std::optional<std::string> normal = normalizedPath(logged, m_config.paths);
+        if (!normal)
+            return -2;
+        const std::string_view path = *normal;
         if (m_config.firstMatch) {
-            for (std::size_t i = 0; i < m_config.places.size(); ++i) {
-                const DryRunPlace& p = m_config.places[i];
-                if (p.match == DryRunMatch::Exact ? path == p.pattern : path.starts_with(p.pattern))
+            for (std::size_t i = 0; i < m_config.places.size(); ++i)
+                if (matches(i, path, logged))
                     return int(i);
-            }
             return -1;
         }
         int longest = -1;
@@ -72,6 +78,26 @@ public:
     }
 
 private:
+    bool matches(std::size_t i, std::string_view path, std::string_view logged) const
+    {
+        const DryRunPlace& p = m_config.places[i];
+        switch (p.match) {
+        case DryRunMatch::Exact: return path == p.pattern;
+        case DryRunMatch::Prefix:
+        case DryRunMatch::PrefixStop: return path.starts_with(p.pattern);
+        case DryRunMatch::PrefixRaw: return logged.starts_with(p.pattern);
+        case DryRunMatch::SegmentPrefix:
+            return path.starts_with(p.pattern) && (path.size() == p.pattern.size() || path[p.pattern.size()] == '/');
+        case DryRunMatch::Regex:
+        case DryRunMatch::RegexCaseless: return std::regex_search(path.begin(), path.end(), m_regex[i]);
+        case DryRunMatch::RegexStart:
+            return std::regex_search(path.begin(), path.end(), m_regex[i], std::regex_constants::match_continuous);
+        case DryRunMatch::RegexFull: return std::regex_match(path.begin(), path.end(), m_regex[i]);
+        case DryRunMatch::Pattern: return springPathMatches(p.pattern, logged, p.trailingSlash);
+        }
+        return false;
+    }
+
     const DryRunConfig& m_config;
     std::vector<std::regex> m_regex;
 };
@@ -127,8 +153,11 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         if (!config.rules[r].policy.empty())
             policies[r].resize(config.rules[r].shared ? 1 : keys);
     for (std::size_t i = 0; i < n; ++i) {
+        static const std::vector<std::size_t> kNone;
         const int place = out.place[traffic.paths[i]];
-        const std::vector<std::size_t>& rules = place < 0 ? config.fallback : config.places[std::size_t(place)].rules;
+        const std::vector<std::size_t>& rules = place == -2 ? kNone
+                                                : place < 0 ? config.fallback
+                                                            : config.places[std::size_t(place)].rules;
         const std::uint32_t key = traffic.keys[i];
         const Nanos t = traffic.times[i];
         const std::int64_t now = t / kMillis;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "engine/layered.h"
+#include "replay/dry_run_path.h"
 
 #include "arithmetic/nanos.h"
 #include "traffic/traffic_log.h"
@@ -52,8 +53,17 @@ struct DryRunRule {
     bool denyEmptyKey = false;
 };
 
-// DryRunMatch is how a location matches a path, nginx's modifiers.
-enum class DryRunMatch { Exact, Prefix, PrefixStop, Regex, RegexCaseless };
+// DryRunMatch is how a location matches a path: nginx's modifiers, then the other products'.
+// Each matches the path as DryRunConfig::paths makes it, but PrefixRaw, which matches the path
+// as logged, its query string included (Envoy's prefix is matched on the whole :path header).
+enum class DryRunMatch {
+    Exact, Prefix, PrefixStop, Regex, RegexCaseless,
+    RegexStart,    // Kong's "~" paths: the regex anchored at the path's start ("^" prefixed)
+    RegexFull,     // Envoy's safe_regex: the whole path (its query string left out)
+    SegmentPrefix, // Envoy's path_separated_prefix: the prefix, then the path's end or '/'
+    PrefixRaw,     // Envoy's prefix
+    Pattern,       // Spring's PathPattern (dry_run_path.h), with DryRunPlace::trailingSlash
+};
 
 // DryRunPlace is a location: its matcher and the rules (indexes) its requests meet, in order.
 struct DryRunPlace {
@@ -61,6 +71,7 @@ struct DryRunPlace {
     DryRunMatch match = DryRunMatch::Prefix;
     std::string pattern;
     std::vector<std::size_t> rules;
+    bool trailingSlash = false; // Pattern: a path with one more '/' at its end matches too
 };
 
 // DryRunConfig is a config made ready for a log: zones, rules, locations and the rules a request
@@ -74,9 +85,11 @@ struct DryRunConfig {
     std::vector<bool> mapped;             // per rule: its zone's key is the log's key
     std::vector<std::string> notReplayed; // each rule or part not replayed, and why (one sentence each)
     std::vector<std::string> assumed;     // how a product's words were read onto the log (one sentence each)
-    // firstMatch: a request meets the first place (in order) that matches it, exact or prefix,
-    // as Traefik tries its routers by priority; else nginx's selection.
+    // firstMatch: a request meets the first place (in order) that matches it, as Traefik tries
+    // its routers by priority, Kong its routes, Envoy and Spring theirs; else nginx's selection.
     bool firstMatch = false;
+    // paths: how the product makes a logged path ready before it selects (dry_run_path.h).
+    DryRunPaths paths = DryRunPaths::AsLogged;
 };
 
 // DryRunRuleReport is what one rule did on the log.
@@ -93,13 +106,15 @@ struct DryRunRuleReport {
 // DryRunResult is every request's fate and every rule's report.
 struct DryRunResult {
     std::vector<std::int32_t> deniedBy; // per request: the rule that rejected it, -1 admitted
-    std::vector<std::int32_t> place;    // per path id: the location it selects, -1 none
+    std::vector<std::int32_t> place;    // per path id: the location it selects, -1 none, -2 refused by the product (a 400)
     std::vector<DryRunRuleReport> rules;
     std::int64_t denied = 0;
 };
 
-// selectPlace returns the location nginx selects for `path` (its query string ignored), -1
-// when none matches. It throws InputError for a regex std::regex cannot compile.
+// selectPlace returns the location the product selects for `path` (as logged: its query string
+// is left out and the path normalized as config.paths says), -1 when none matches, -2 when the
+// product refuses the path before selecting (nginx's 400 for a bad %XX). It throws InputError for
+// a regex std::regex cannot compile.
 int selectPlace(const DryRunConfig& config, const std::string& path);
 
 // dryRunBytesPerKey returns what a dry run of `config` holds per distinct key beyond the key
