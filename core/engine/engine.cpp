@@ -112,6 +112,11 @@ private:
     void record(const Retry& p, std::int64_t client, int node, std::size_t key, std::int64_t cost, const Decision& d,
                 std::uint8_t headerLayer);
     void retryOrGiveUp(const Retry& p, std::int64_t client, const Decision& d);
+    // retryAfterWait schedules the request's next attempt `wait` after t.
+    void retryAfterWait(const Retry& p, Nanos t, Nanos wait);
+    // serve runs the server's events due at or before t and answers their clients.
+    void serve(Nanos t);
+    Nanos nextAttemptTime() const;
     void finish();                  // memory per key and latency
     void watchLevels();             // with levelLines: the recorder the drawn states tell
     void stopLevels();              // too many attempts to draw: no lines
@@ -143,6 +148,9 @@ private:
     std::int64_t m_attemptsThisSecond = 0;
     std::optional<LevelRecorder> m_levels;
     bool m_levelNodes = false; // the lines are nodes' (else each key's store)
+    std::optional<ServerStage> m_server;
+    std::vector<ClientResponse> m_responses;
+    std::vector<Nanos> m_served; // with a server: each succeeded request's latency
 };
 
 RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
@@ -178,12 +186,15 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     m_r.clients.requests = static_cast<std::int64_t>(m_n);
     if (m_cluster.hasAutoscale())
         m_r.scaling.push_back({0, m_cluster.options().autoscaleMin});
+    if (setup.server)
+        m_server.emplace(*setup.server, setup.gate.empty() ? nullptr : makeGate(setup.gate, setup.seed), setup.seed,
+                         setup.keepLog);
     watchLevels();
 }
 
 void RowRunner::watchLevels()
 {
-    if (!m_setup.levelLines || std::int64_t(m_n) > m_setup.levelLines->mostAttempts)
+    if (!m_setup.levelLines || std::int64_t(m_n) > m_setup.levelLines->mostAttempts || m_layers == 0)
         return;
     if (const auto lines = linesOf(m_setup)) {
         m_levels.emplace(m_setup.levelLines->samples, lines->prefix, lines->firstNumber, lines->numbered);
@@ -201,8 +212,10 @@ void RowRunner::stopLevels()
 
 void RowRunner::check() const
 {
-    if (m_setup.layers.empty())
+    if (m_setup.layers.empty() && !m_setup.server)
         throw InputError("a policy needs at least one layer");
+    if (!m_setup.gate.empty() && !m_setup.server)
+        throw InputError("a concurrency limiter needs a server behind it (--server)");
     if (static_cast<std::int64_t>(m_n) > kMaxAttempts)
         tooManyAttempts();
     const std::int64_t k = m_clients.clients();
@@ -296,6 +309,12 @@ void RowRunner::askExternal(std::size_t key, std::size_t l, int node, Nanos t, N
 
 Decision RowRunner::decide(std::size_t key, int node, Nanos t, Nanos clock, std::int64_t cost, std::uint8_t& headerLayer)
 {
+    headerLayer = 0;
+    if (m_layers == 0) { // the server alone, or its gate: every attempt goes on
+        Decision d;
+        d.allowed = true;
+        return d;
+    }
     const LayersAsked asked = askLayers(m_layers, cost, m_r.layers, [&](std::size_t l) {
         const Decision x = cell(key, l).decide(node, t, clock, cost);
         if (m_setup.external)
@@ -340,7 +359,7 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
         a.allowed = d.allowed;
         a.headerLayer = headerLayer;
         m_r.log.push_back(a);
-        if (m_setup.headers) {
+        if (m_setup.headers && m_layers > 0) {
             const StoreCell& c = *m_cells[key * m_layers + headerLayer];
             m_r.resets.push_back(waitForAny(c.seen(), c.seenAt(), c.quota()));
         }
@@ -352,7 +371,8 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
     if (d.allowed) {
         m.allowedCost += cost;
         ++m_r.perNodeAllowed[std::size_t(node)];
-        ++m_r.clients.succeeded;
+        if (!m_server) // with a server a request succeeds when it is served in time
+            ++m_r.clients.succeeded;
         m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true));
     }
 }
@@ -372,18 +392,67 @@ void RowRunner::retryOrGiveUp(const Retry& p, std::int64_t client, const Decisio
     } else {
         wait = *retryDelay(policy, d);
     }
-    const Int128 at = Int128(p.t) + wait;
+    retryAfterWait(p, p.t, wait);
+}
+
+void RowRunner::retryAfterWait(const Retry& p, Nanos t, Nanos wait)
+{
+    const Int128 at = Int128(t) + wait;
     if (at > kMaxNanos)
-        throw InputError("a retry would come at " + formatSeconds(p.t) + " s + " + formatSeconds(wait)
+        throw InputError("a retry would come at " + formatSeconds(t) + " s + " + formatSeconds(wait)
                          + " s, past the largest time RateLab can represent");
     m_retries.push(Retry{static_cast<Nanos>(at), m_retrySeq++, p.request, p.attempt + 1, wait});
+}
+
+Nanos RowRunner::nextAttemptTime() const
+{
+    Nanos t = m_next < m_n ? m_in.arrivals[m_next] : kMaxNanos;
+    if (!m_retries.empty())
+        t = std::min(t, m_retries.top().t);
+    return t;
+}
+
+// serve: a failure (a 503 or the client's own timeout) is a denial without Retry-After: the
+// client retries after its retry_delay, or its backoff's draw (semantics.md, "The server behind
+// the limiter").
+void RowRunner::serve(Nanos t)
+{
+    while (m_server->due(t)) {
+        m_responses.clear();
+        m_server->step(m_responses);
+        for (const ClientResponse& r : m_responses) {
+            if (r.success) {
+                ++m_r.clients.succeeded;
+                m_served.push_back(r.t - m_in.arrivals[std::size_t(r.request)]);
+                continue;
+            }
+            const Retry p{r.t, 0, std::int32_t(r.request), r.attempt, r.prev};
+            const Cohort& policy = m_clients.policyOf(r.client);
+            if (policy.retry == RetryPolicy::None || r.attempt >= policy.maxRetries) {
+                ++m_r.clients.gaveUp;
+                continue;
+            }
+            Nanos wait = policy.retryDelayNanos;
+            if (policy.retry == RetryPolicy::Backoff) {
+                const std::uint64_t u = jitterDraw(m_setup.seed, r.client, m_draws[std::size_t(r.client)]++);
+                wait = jitteredDelay(policy.jitter, policy.backoffBaseNanos, policy.backoffCapNanos, r.attempt,
+                                     r.attempt == 0 ? policy.backoffBaseNanos : r.prev, u);
+            }
+            retryAfterWait(p, r.t, wait);
+        }
+        t = std::min(t, nextAttemptTime()); // a retry at this instant comes before later events
+    }
 }
 
 RowRun RowRunner::run()
 {
     const std::int64_t k = m_clients.clients();
     Retry p;
-    while (nextAttempt(p)) {
+    for (;;) {
+        if (m_server)
+            serve(nextAttemptTime());
+        if (!nextAttempt(p))
+            break;
         if (m_levels) {
             if (m_attempts > m_setup.levelLines->mostAttempts)
                 stopLevels();
@@ -404,6 +473,12 @@ RowRun RowRunner::run()
         record(p, client, node, key, cost, d, headerLayer);
         if (!d.allowed)
             retryOrGiveUp(p, client, d);
+        if (m_server) {
+            if (d.allowed)
+                m_server->enter(p.t, d.delay, ClientResponse{p.t, p.request, p.attempt, client, p.prev, false});
+            else
+                m_server->skip();
+        }
     }
     finish();
     return std::move(m_r);
@@ -443,9 +518,14 @@ void RowRunner::finish()
     }
     s.attempts = m_attempts;
     m.denied = s.attempts - m.allowed;
-    m.overshoot = ownLimit(m_setup.layers.front().algorithm, m_setup.layers.front().config).overshoot(m.maxInWindow);
+    if (m_layers > 0)
+        m.overshoot = ownLimit(m_setup.layers.front().algorithm, m_setup.layers.front().config).overshoot(m.maxInWindow);
     s.amplification = s.requests > 0 ? static_cast<double>(s.attempts) / static_cast<double>(s.requests) : 0.0;
-    if (m_setup.keepLog) { // from the log, into a vector of just the right size
+    if (m_server) { // from the first attempt to the completion of the one served in time
+        s.latency = latencyOf(std::move(m_served));
+        m_r.served = m_server->attempts();
+        m_r.server = m_server->figures();
+    } else if (m_setup.keepLog) { // from the log, into a vector of just the right size
         std::vector<Nanos> latencies;
         latencies.reserve(std::size_t(s.succeeded));
         for (const LoggedAttempt& a : m_r.log)
@@ -459,7 +539,7 @@ void RowRunner::finish()
 
 RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
 {
-    if (setup.layers.empty())
+    if (setup.layers.empty() && !setup.server)
         throw InputError("a policy needs at least one layer");
     return RowRunner(setup, in).run();
 }

@@ -18,6 +18,8 @@
 #include "engine/attempt_log.h"
 #include "engine/level_lines.h"
 #include "engine/simulator.h"
+#include "server/server.h"
+#include "server/server_stage.h"
 
 #include <cstdint>
 #include <functional>
@@ -54,7 +56,7 @@ public:
 
 // EngineSetup is what a row runs: the policy and where and for whom it decides.
 struct EngineSetup {
-    std::vector<Layer> layers;            // the policy, asked in order (at least one layer)
+    std::vector<Layer> layers;            // the policy, asked in order (none: a row of the server alone)
     std::optional<ClusterConfig> cluster; // none: one node, one store
     std::optional<ClientConfig> clients;  // none: one client, one key, no retries
     std::uint64_t seed = 1;               // the random balancer's draws and the backoff jitter
@@ -71,6 +73,11 @@ struct EngineSetup {
     // the model's store; they must agree (else StoreDisagrees). It models `shared`: the caller
     // refuses what it cannot run (refusedThroughRedis).
     std::function<Decision(const StoreAsk&)> external;
+    // server, when set, serves every attempt the layers admit (server_stage.h); gate, when not
+    // empty, is the concurrency limiter in front of it (makeGate's spec). Without layers a row
+    // is the gate, or the server alone.
+    std::optional<ServerConfig> server;
+    std::string gate;
 };
 
 // EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each
@@ -106,6 +113,10 @@ struct RowRun {
     // levels: with EngineSetup::levelLines, the lines of the states the row keeps, as the store
     // changed them; none where they do not apply (hasLevelLines) or past mostAttempts attempts.
     KeyLevels levels;
+    // With a server: what each attempt became there (with the log: one per attempt, in decision
+    // order) and the server's figures.
+    std::vector<ServedAttempt> served;
+    std::optional<ServerFigures> server;
 };
 
 // hasLevelLines is true for a row whose states have lines of their own: the nodes of a local or

@@ -1,0 +1,160 @@
+#include "server/server.h"
+
+#include "arithmetic/decimal.h"
+#include "engine/cluster.h"
+
+#include <charconv>
+#include <cmath>
+#include <numbers>
+
+namespace ratelab {
+
+namespace {
+
+// uniform returns a double in [0, 1) from the top 53 bits of a hash of (seed, request, attempt,
+// which draw): splitmix64's finaliser, as the balancer and the jitter hash.
+double uniform(std::uint64_t seed, std::int64_t request, std::int32_t attempt, std::uint64_t which)
+{
+    const std::uint64_t h = hashClient(hashClient(hashClient(seed ^ 0x5e7e7ULL) + std::uint64_t(request))
+                                       + (std::uint64_t(std::uint32_t(attempt)) << 8 | which));
+    return double(h >> 11) * 0x1p-53;
+}
+
+Nanos roundUp(double nanos)
+{
+    return static_cast<Nanos>(std::ceil(nanos)); // bounded by ServerConfig::make: never past kMaxNanos
+}
+
+std::string durationText(Nanos d) { return d == kNoTimeout ? "none" : formatSeconds(d) + "s"; }
+
+Nanos timeoutValue(std::string_view key, std::string_view v)
+{
+    if (v == "none" || v == "inf")
+        return kNoTimeout;
+    const Nanos d = parseDurationText(v, kNanosPerSecond);
+    if (d <= 0)
+        throw InputError(std::string(key) + ": must be more than 0 s, or none (got " + quoted(v) + ")");
+    return d;
+}
+
+ServiceTime parseService(std::string_view v)
+{
+    const auto colon = v.find(':');
+    if (colon == std::string_view::npos)
+        throw InputError("service: expected const:D, exp:MEAN or lognormal:MEDIAN:SIGMA (got " + quoted(v) + ")");
+    const std::string_view kind = v.substr(0, colon);
+    std::string_view rest = v.substr(colon + 1);
+    ServiceTime s;
+    if (kind == "const" || kind == "constant")
+        s.kind = ServiceKind::Constant;
+    else if (kind == "exp" || kind == "exponential")
+        s.kind = ServiceKind::Exponential;
+    else if (kind == "lognormal") {
+        s.kind = ServiceKind::Lognormal;
+        const auto second = rest.find(':');
+        if (second == std::string_view::npos)
+            throw InputError("service: lognormal takes MEDIAN:SIGMA (got " + quoted(v) + ")");
+        const std::string_view sigma = rest.substr(second + 1);
+        const auto [end, ec] = std::from_chars(sigma.data(), sigma.data() + sigma.size(), s.sigma);
+        if (ec != std::errc() || end != sigma.data() + sigma.size() || !std::isfinite(s.sigma))
+            throw InputError("service: lognormal's sigma is not a number (got " + quoted(sigma) + ")");
+        rest = rest.substr(0, second);
+    } else
+        throw InputError("service: unknown distribution " + quoted(kind) + " (known: const, exp, lognormal)");
+    s.nanos = parseDurationText(rest, kNanosPerSecond);
+    return s;
+}
+
+} // namespace
+
+ServerConfig ServerConfig::make(const ServerOptions& o)
+{
+    const auto outside = [](std::string_view what, std::int64_t v, std::int64_t max) {
+        if (v < 0 || v > max)
+            throw InputError(std::string(what) + ": must be from 0 to " + std::to_string(max) + " (got "
+                             + std::to_string(v) + ")");
+    };
+    outside("workers", o.workers, kMaxWorkers);
+    outside("queue", o.queue, kMaxQueue);
+    const ServiceTime& s = o.service;
+    if (s.nanos < 0)
+        throw InputError("service: must not be negative (got " + formatSeconds(s.nanos) + " s)");
+    if (s.kind == ServiceKind::Lognormal) {
+        if (s.nanos == 0 || s.nanos > kMaxMedianService)
+            throw InputError("service: lognormal's median must be more than 0 s and at most "
+                             + formatSeconds(kMaxMedianService) + " s (got " + formatSeconds(s.nanos) + " s)");
+        if (!(s.sigma > 0) || s.sigma > kMaxSigma)
+            throw InputError("service: lognormal's sigma must be more than 0 and at most 2");
+    } else if (s.nanos > kMaxMeanService)
+        throw InputError("service: must be at most " + formatSeconds(kMaxMeanService) + " s (got "
+                         + formatSeconds(s.nanos) + " s)");
+    if (o.queueTimeout <= 0)
+        throw InputError("queue_timeout: must be more than 0 s, or none");
+    if (o.clientTimeout <= 0)
+        throw InputError("timeout: must be more than 0 s, or none");
+    ServerConfig c;
+    c.m_o = o;
+    return c;
+}
+
+ServerConfig ServerConfig::parse(std::string_view text)
+{
+    ServerOptions o;
+    forEachKeyValue(text, [&](std::string_view key, std::string_view v) {
+        if (key == "workers")
+            o.workers = v == "inf" ? 0 : parseIntegerIn(v, 1, kMaxWorkers);
+        else if (key == "service")
+            o.service = parseService(v);
+        else if (key == "queue")
+            o.queue = parseIntegerIn(v, 0, kMaxQueue);
+        else if (key == "queue_timeout")
+            o.queueTimeout = timeoutValue(key, v);
+        else if (key == "timeout")
+            o.clientTimeout = timeoutValue(key, v);
+        else
+            throw InputError("unknown key " + quoted(key) + " (known: workers, service, queue, queue_timeout, timeout)");
+    });
+    return make(o);
+}
+
+std::string ServerConfig::text() const
+{
+    return "workers=" + (m_o.workers == 0 ? std::string("inf") : std::to_string(m_o.workers))
+           + ",service=" + serviceText(m_o.service) + ",queue=" + std::to_string(m_o.queue)
+           + ",queue_timeout=" + durationText(m_o.queueTimeout) + ",timeout=" + durationText(m_o.clientTimeout);
+}
+
+std::string serviceText(const ServiceTime& s)
+{
+    switch (s.kind) {
+    case ServiceKind::Constant:
+        return "const:" + durationText(s.nanos);
+    case ServiceKind::Exponential:
+        return "exp:" + durationText(s.nanos);
+    case ServiceKind::Lognormal: {
+        char sigma[32];
+        *std::to_chars(sigma, sigma + 31, s.sigma).ptr = 0;
+        return "lognormal:" + durationText(s.nanos) + ":" + sigma;
+    }
+    }
+    return {};
+}
+
+Nanos serviceNanos(const ServiceTime& s, std::uint64_t seed, std::int64_t request, std::int32_t attempt)
+{
+    const double m = double(s.nanos);
+    switch (s.kind) {
+    case ServiceKind::Constant:
+        return s.nanos;
+    case ServiceKind::Exponential: // inverse transform: -mean * ln(1 - u), u in [0, 1)
+        return roundUp(-m * std::log1p(-uniform(seed, request, attempt, 0)));
+    case ServiceKind::Lognormal: { // Box-Muller: z = sqrt(-2 ln(1 - u1)) cos(2 pi u2)
+        const double u1 = uniform(seed, request, attempt, 0), u2 = uniform(seed, request, attempt, 1);
+        const double z = std::sqrt(-2.0 * std::log1p(-u1)) * std::cos(2.0 * std::numbers::pi * u2);
+        return roundUp(m * std::exp(s.sigma * z));
+    }
+    }
+    return s.nanos;
+}
+
+} // namespace ratelab

@@ -1,0 +1,206 @@
+#include "server/server_stage.h"
+
+#include <algorithm>
+
+namespace ratelab {
+
+std::string_view outcomeId(Outcome o)
+{
+    switch (o) {
+    case Outcome::NotAdmitted: return "not_admitted";
+    case Outcome::InTime: return "in_time";
+    case Outcome::Late: return "late";
+    case Outcome::QueueTimeout: return "queue_timeout";
+    case Outcome::Refused: return "refused";
+    case Outcome::Rejected: return "rejected";
+    }
+    return "?";
+}
+
+ServerStage::ServerStage(const ServerConfig& config, std::unique_ptr<Gate> gate, std::uint64_t seed, bool keep)
+    : m_config(config), m_gate(std::move(gate)), m_seed(seed), m_keep(keep)
+{
+    noteLimit(0);
+}
+
+void ServerStage::schedule(Nanos t, Rank rank, std::size_t job) { m_events.push(Event{t, rank, m_seq++, job}); }
+
+void ServerStage::advanceArea(Nanos t)
+{
+    m_f.areaInSystem += Int128(m_inSystem) * (t - m_areaAt);
+    m_areaAt = t;
+}
+
+void ServerStage::noteLimit(Nanos t)
+{
+    if (!m_gate)
+        return;
+    const std::int64_t l = m_gate->limit();
+    if (l == Gate::kUnlimited)
+        return;
+    if (!m_f.limits.empty() && m_f.limits.back().second == l)
+        return;
+    if (!m_f.limits.empty() && m_f.limits.back().first == t)
+        m_f.limits.back().second = l;
+    else
+        m_f.limits.emplace_back(t, l);
+}
+
+void ServerStage::skip()
+{
+    if (m_keep)
+        m_kept.push_back(ServedAttempt{});
+}
+
+void ServerStage::enter(Nanos t, Nanos delay, const ClientResponse& who)
+{
+    const std::size_t job = m_jobs.size();
+    const Nanos at = t + delay; // the engine checked it is a representable time
+    m_jobs.push_back(Job{who, at, 0, State::Travelling, false, false});
+    m_keptOf.push_back(m_kept.size());
+    if (m_keep)
+        m_kept.push_back(ServedAttempt{at, 0, 0, Outcome::NotAdmitted});
+    const Nanos timeout = m_config.options().clientTimeout;
+    if (timeout != kNoTimeout && at <= kMaxNanos - timeout)
+        schedule(at + timeout, ClientTimeout, job);
+    schedule(at, Arrival, job);
+}
+
+void ServerStage::step(std::vector<ClientResponse>& out)
+{
+    const Event e = m_events.top();
+    m_events.pop();
+    advanceArea(e.t);
+    if (m_gate)
+        m_gate->advance(e.t);
+    Job& j = m_jobs[e.job];
+    switch (e.rank) {
+    case Arrival:
+        arrive(e.job, e.t, out);
+        break;
+    case Completion: {
+        --m_busy;
+        const Nanos service = e.t - j.start;
+        m_f.busyNanos += service;
+        if (j.answered)
+            m_f.wastedNanos += service;
+        // the freed worker takes the head of the queue at this instant, before the gate lets
+        // anything new through
+        while (!m_queue.empty() && (m_config.unboundedWorkers() || m_busy < m_config.options().workers)) {
+            const std::size_t next = m_queue.front();
+            m_queue.pop_front();
+            if (m_jobs[next].state != State::Queued)
+                continue; // timed out while waiting
+            --m_queued;
+            startService(next, e.t);
+        }
+        leave(e.job, e.t, j.answered ? Outcome::Late : Outcome::InTime, out);
+        break;
+    }
+    case QueueTimeout:
+        if (j.state == State::Queued) {
+            --m_queued;
+            leave(e.job, e.t, Outcome::QueueTimeout, out);
+        }
+        break;
+    case ClientTimeout:
+        if (!j.answered && j.state != State::Done)
+            answer(e.job, e.t, false, out);
+        break;
+    }
+    noteLimit(e.t);
+}
+
+void ServerStage::arrive(std::size_t job, Nanos t, std::vector<ClientResponse>& out)
+{
+    ++m_inSystem;
+    m_f.maxInSystem = std::max(m_f.maxInSystem, m_inSystem);
+    if (!m_gate) {
+        toServer(job, t, out);
+        return;
+    }
+    switch (m_gate->offer(t, std::int64_t(job), m_jobs[job].who.client)) {
+    case Gate::Verdict::Reject:
+        leave(job, t, Outcome::Rejected, out);
+        break;
+    case Gate::Verdict::Queue:
+        m_jobs[job].gated = true;
+        m_jobs[job].state = State::GateQueued;
+        break;
+    case Gate::Verdict::Admit:
+        m_jobs[job].gated = true;
+        toServer(job, t, out);
+        break;
+    }
+}
+
+void ServerStage::toServer(std::size_t job, Nanos t, std::vector<ClientResponse>& out)
+{
+    Job& j = m_jobs[job];
+    j.state = State::Travelling;
+    const ServerOptions& o = m_config.options();
+    if (m_config.unboundedWorkers() || m_busy < o.workers) {
+        startService(job, t);
+    } else if (m_queued < o.queue) {
+        j.state = State::Queued;
+        m_queue.push_back(job);
+        ++m_queued;
+        m_f.maxQueue = std::max(m_f.maxQueue, m_queued);
+        if (o.queueTimeout != kNoTimeout && t <= kMaxNanos - o.queueTimeout)
+            schedule(t + o.queueTimeout, QueueTimeout, job);
+    } else {
+        leave(job, t, Outcome::Refused, out);
+    }
+}
+
+void ServerStage::startService(std::size_t job, Nanos t)
+{
+    Job& j = m_jobs[job];
+    j.state = State::Serving;
+    j.start = t;
+    ++m_busy;
+    const Nanos s = serviceNanos(m_config.options().service, m_seed, j.who.request, j.who.attempt);
+    schedule(t > kMaxNanos - s ? kMaxNanos : t + s, Completion, job);
+}
+
+void ServerStage::leave(std::size_t job, Nanos t, Outcome o, std::vector<ClientResponse>& out)
+{
+    Job& j = m_jobs[job];
+    j.state = State::Done;
+    --m_inSystem;
+    m_f.end = std::max(m_f.end, t);
+    switch (o) {
+    case Outcome::InTime: ++m_f.inTime; break;
+    case Outcome::Late: ++m_f.late; break;
+    case Outcome::QueueTimeout: ++m_f.queueTimeouts; break;
+    case Outcome::Refused: ++m_f.refused; break;
+    case Outcome::Rejected: ++m_f.rejected; break;
+    default: break;
+    }
+    if (m_keep) {
+        ServedAttempt& a = m_kept[m_keptOf[job]];
+        a.start = o == Outcome::InTime || o == Outcome::Late ? j.start : t; // never served: start == end
+        a.end = t;
+        a.outcome = o;
+    }
+    if (!j.answered)
+        answer(job, t, o == Outcome::InTime, out);
+    if (m_gate && j.gated) {
+        m_dispatched.clear();
+        m_gate->release(t, std::int64_t(job), o == Outcome::QueueTimeout || o == Outcome::Refused, m_dispatched);
+        for (const std::int64_t d : m_dispatched)
+            toServer(std::size_t(d), t, out);
+    }
+}
+
+void ServerStage::answer(std::size_t job, Nanos t, bool success, std::vector<ClientResponse>& out)
+{
+    Job& j = m_jobs[job];
+    j.answered = true;
+    ClientResponse r = j.who;
+    r.t = t;
+    r.success = success;
+    out.push_back(r);
+}
+
+} // namespace ratelab

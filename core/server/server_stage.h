@@ -1,0 +1,135 @@
+// ServerStage is the server behind a row's policy, on the engine's event queue (semantics.md,
+// "The server behind the limiter"): an attempt the rate layers admit at t with a delay reaches
+// it at a = t + delay, where the row's concurrency limiter (the gate) admits, queues or rejects
+// it; admitted, it is served by a free worker, waits in the FIFO queue or is refused; its client
+// gives up on it at a + T. At one instant: completions, then queue timeouts, then client timeouts, then arrivals
+// in the order they were made. The engine drains the events due before each attempt it decides,
+// and turns each ClientResponse into a success or a retry.
+#pragma once
+
+#include "server/gate.h"
+#include "server/server.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <vector>
+
+namespace ratelab {
+
+// Outcome is what became of a decided attempt at the server.
+enum class Outcome : std::uint8_t {
+    NotAdmitted,  // denied by the rate layers: it never reached the server
+    InTime,       // served, its client still waiting
+    Late,         // served after its client gave up (wasted work)
+    QueueTimeout, // left the queue unserved
+    Refused,      // the queue was full (a 503)
+    Rejected,     // the concurrency limiter said no (a 503)
+};
+// outcomeId names an outcome in the CLI's output: "not_admitted", "in_time", "late",
+// "queue_timeout", "refused", "rejected".
+std::string_view outcomeId(Outcome o);
+
+// ServedAttempt is one decided attempt at the server: when it reached it (after the policy's
+// delay), when a worker took it, and when it left (completed, or: timed out in the queue,
+// refused, rejected, with start == end). Every time is 0 for NotAdmitted.
+struct ServedAttempt {
+    Nanos arrived = 0;
+    Nanos start = 0;
+    Nanos end = 0;
+    Outcome outcome = Outcome::NotAdmitted;
+};
+
+// ClientResponse is what an attempt's client learns at t: served in time, or a failure (a 503,
+// a queue timeout's 503, or its own timeout) it retries by its policy.
+struct ClientResponse {
+    Nanos t = 0;
+    std::int64_t request = 0;
+    std::int32_t attempt = 0;
+    std::int64_t client = 0;
+    Nanos prev = 0; // the delay before this attempt (decorrelated jitter)
+    bool success = false;
+};
+
+// ServerFigures are a row's server figures over its run.
+struct ServerFigures {
+    std::int64_t inTime = 0, late = 0, queueTimeouts = 0, refused = 0, rejected = 0;
+    std::int64_t maxInSystem = 0;   // reached the server and not yet left
+    std::int64_t maxQueue = 0;      // waiting in the server's queue
+    Nanos wastedNanos = 0;          // service given to attempts whose client had given up
+    Nanos busyNanos = 0;            // service given to every served attempt
+    Nanos end = 0;                  // the last departure
+    Int128 areaInSystem = 0;        // the time integral of the number in the system (Little's L * span)
+    std::vector<std::pair<Nanos, std::int64_t>> limits; // the gate's limit from each time on (adaptive rows)
+};
+
+class ServerStage {
+public:
+    // gate may be null (no concurrency limiter). keep: one ServedAttempt per decided attempt.
+    ServerStage(const ServerConfig& config, std::unique_ptr<Gate> gate, std::uint64_t seed, bool keep);
+
+    // nextEvent returns the time of the earliest pending event, kMaxNanos when none.
+    Nanos nextEvent() const { return m_events.empty() ? kMaxNanos : m_events.top().t; }
+    // due is true when an event is pending at or before t.
+    bool due(Nanos t) const { return !m_events.empty() && m_events.top().t <= t; }
+    // step processes the earliest event, appending what clients learn.
+    void step(std::vector<ClientResponse>& out);
+    // enter takes an attempt the rate layers admitted at t with `delay`: it reaches the server
+    // stage (the gate, then the workers) at t + delay. Attempts are entered in decision order.
+    void enter(Nanos t, Nanos delay, const ClientResponse& who);
+    // skip records a decided attempt that never reached the server (denied by the rate layers).
+    void skip();
+
+    const std::vector<ServedAttempt>& attempts() const { return m_kept; }
+    const ServerFigures& figures() const { return m_f; }
+    const ServerConfig& config() const { return m_config; }
+
+private:
+    enum Rank : std::uint8_t { Completion, QueueTimeout, ClientTimeout, Arrival };
+    struct Event {
+        Nanos t;
+        Rank rank;
+        std::uint64_t seq;
+        std::size_t job;
+        bool operator>(const Event& o) const
+        {
+            return t != o.t ? t > o.t : rank != o.rank ? rank > o.rank : seq > o.seq;
+        }
+    };
+    enum class State : std::uint8_t { GateQueued, Travelling, Queued, Serving, Done };
+    struct Job {
+        ClientResponse who;
+        Nanos arrived = 0, start = 0;
+        State state = State::Travelling;
+        bool answered = false; // the client learnt its fate (or gave up)
+        bool gated = false;    // the gate admitted or queued it: it is told when it leaves
+    };
+
+    void schedule(Nanos t, Rank rank, std::size_t job);
+    void arrive(std::size_t job, Nanos t, std::vector<ClientResponse>& out);
+    void toServer(std::size_t job, Nanos t, std::vector<ClientResponse>& out);
+    void startService(std::size_t job, Nanos t);
+    void leave(std::size_t job, Nanos t, Outcome o, std::vector<ClientResponse>& out);
+    void answer(std::size_t job, Nanos t, bool success, std::vector<ClientResponse>& out);
+    void advanceArea(Nanos t);
+    void noteLimit(Nanos t);
+
+    const ServerConfig m_config;
+    std::unique_ptr<Gate> m_gate;
+    const std::uint64_t m_seed;
+    const bool m_keep;
+    std::vector<Job> m_jobs;                  // per entered attempt
+    std::vector<std::size_t> m_keptOf;        // per entered attempt: its index in m_kept
+    std::vector<ServedAttempt> m_kept;        // per decided attempt, with keep
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
+    std::uint64_t m_seq = 0;
+    std::deque<std::size_t> m_queue;          // FIFO of jobs; a timed-out one is skipped
+    std::int64_t m_queued = 0, m_busy = 0, m_inSystem = 0;
+    Nanos m_areaAt = 0;
+    std::vector<std::int64_t> m_dispatched;
+    ServerFigures m_f;
+};
+
+} // namespace ratelab
