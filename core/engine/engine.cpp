@@ -4,6 +4,7 @@
 #include "engine/admitted_window.h"
 #include "engine/layer_loop.h"
 #include "engine/store.h"
+#include "engine/throttled_arrivals.h"
 #include "limiters/products/own_limit.h"
 
 #include <algorithm>
@@ -102,6 +103,7 @@ public:
 private:
     void check() const;
     bool nextAttempt(Retry& p);     // the next attempt in decision order, if any
+    bool nextThrottled(Retry& p);   // nextAttempt with throttles: their starts, or a retry
     void followChanges(Nanos t);    // the policy's quota as of t: a limit change may move it
     void autoscale(Nanos t);        // the nodes up at t, from the last second's attempts
     StoreCell& cell(std::size_t key, std::size_t l);
@@ -151,6 +153,7 @@ private:
     std::optional<ServerStage> m_server;
     std::vector<ClientResponse> m_responses;
     std::vector<Nanos> m_served; // with a server: each succeeded request's latency
+    std::optional<ThrottledArrivals> m_throttle;
 };
 
 RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
@@ -189,6 +192,8 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     if (setup.server)
         m_server.emplace(*setup.server, setup.gate.empty() ? nullptr : makeGate(setup.gate, setup.seed), setup.seed,
                          setup.keepLog);
+    if (!setup.throttle.empty())
+        m_throttle.emplace(setup.throttle, in.arrivals, in.clientOf, m_clients.clients());
     watchLevels();
 }
 
@@ -246,7 +251,10 @@ StoreCell& RowRunner::cell(std::size_t key, std::size_t l)
 
 bool RowRunner::nextAttempt(Retry& p)
 {
-    if (m_next < m_n && (m_retries.empty() || m_in.arrivals[m_next] <= m_retries.top().t)) {
+    if (m_throttle) {
+        if (!nextThrottled(p))
+            return false;
+    } else if (m_next < m_n && (m_retries.empty() || m_in.arrivals[m_next] <= m_retries.top().t)) {
         p = Retry{m_in.arrivals[m_next], -1, static_cast<std::int32_t>(m_next), 0};
         ++m_next;
     } else if (!m_retries.empty()) {
@@ -404,9 +412,33 @@ void RowRunner::retryAfterWait(const Retry& p, Nanos t, Nanos wait)
     m_retries.push(Retry{static_cast<Nanos>(at), m_retrySeq++, p.request, p.attempt + 1, wait});
 }
 
+// nextThrottled: the server's events first, then the throttles' at that instant, then their
+// starts before the retries of the same instant.
+bool RowRunner::nextThrottled(Retry& p)
+{
+    for (;;) {
+        if (m_server)
+            serve(nextAttemptTime());
+        const Nanos retryAt = m_retries.empty() ? kMaxNanos : m_retries.top().t;
+        if (const auto s = m_throttle->take(retryAt)) {
+            p = Retry{s->t, -1, s->request, 0};
+            return true;
+        }
+        if (const Nanos t = m_throttle->next(); t != ClientThrottle::kNever && t <= retryAt) {
+            m_throttle->advance(t);
+        } else if (m_retries.empty()) {
+            return false;
+        } else {
+            p = m_retries.top();
+            m_retries.pop();
+            return true;
+        }
+    }
+}
+
 Nanos RowRunner::nextAttemptTime() const
 {
-    Nanos t = m_next < m_n ? m_in.arrivals[m_next] : kMaxNanos;
+    Nanos t = m_throttle ? m_throttle->next() : m_next < m_n ? m_in.arrivals[m_next] : kMaxNanos;
     if (!m_retries.empty())
         t = std::min(t, m_retries.top().t);
     return t;
@@ -421,6 +453,8 @@ void RowRunner::serve(Nanos t)
         m_responses.clear();
         m_server->step(m_responses);
         for (const ClientResponse& r : m_responses) {
+            if (m_throttle && r.attempt == 0)
+                m_throttle->done(r.t, std::int32_t(r.request)); // the throttled call is done
             if (r.success) {
                 ++m_r.clients.succeeded;
                 m_served.push_back(r.t - m_in.arrivals[std::size_t(r.request)]);
@@ -471,6 +505,8 @@ RowRun RowRunner::run()
         std::uint8_t headerLayer = 0;
         const Decision d = decide(key, node, p.t, clock, cost, headerLayer);
         record(p, client, node, key, cost, d, headerLayer);
+        if (m_throttle && p.attempt == 0 && (!d.allowed || !m_server)) // done when the client knows
+            m_throttle->done(d.allowed ? later(p.t, d.delay) : p.t, p.request);
         if (!d.allowed)
             retryOrGiveUp(p, client, d);
         if (m_server) {
@@ -517,6 +553,8 @@ void RowRunner::finish()
         m_r.levels = m_levels->finish(m_setup.levelLines->most);
     }
     s.attempts = m_attempts;
+    if (m_throttle) // dropped by a throttle, or held by one that never starts them
+        s.gaveUp += m_throttle->gaveUp();
     m.denied = s.attempts - m.allowed;
     if (m_layers > 0)
         m.overshoot = ownLimit(m_setup.layers.front().algorithm, m_setup.layers.front().config).overshoot(m.maxInWindow);

@@ -78,6 +78,10 @@ struct EngineSetup {
     // is the gate, or the server alone.
     std::optional<ServerConfig> server;
     std::string gate;
+    // throttle, when not empty, is each client's own throttle (makeClientThrottle's spec: one
+    // Bottleneck or p-queue per client, as every client process holds its own): it holds a
+    // request's first attempt back until it starts it; retries bypass it (throttled_arrivals.h).
+    std::string throttle;
 };
 
 // EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each

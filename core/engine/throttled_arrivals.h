@@ -1,0 +1,90 @@
+// ThrottledArrivals: a row's first attempts as the clients' throttles let them go (issue 33,
+// EngineSetup::throttle). Each client runs its own throttle (client_throttle.h: one Bottleneck
+// or one p-queue per client process, as each client of a real API holds its own; they share
+// nothing). Request i is submitted to its client's throttle at its arrival time; its first
+// attempt is decided by the policy when the throttle starts it, at the start time (its latency
+// still counts from the arrival). The engine reports when the client learns that attempt's
+// fate (done): the throttle counts it running until then.
+//
+// Retries bypass the throttle: it wraps the call, the client's retry policy re-sends outside it
+// (the retry is the engine's, after the throttle let the request go once), so a retry storm is
+// the retry policy's, not held back a second time. A call the throttle drops (Bottleneck's
+// high_water strategies) is never decided: the request gave up.
+//
+// At one instant: the server's events (the engine's), then the throttles: dones, timers (wake),
+// submissions in arrival order (each followed by its throttle's starts), then the attempts the
+// starts make, in the order they started. Time is handed in and never decreases.
+#pragma once
+
+#include "server/client_throttle.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ratelab {
+
+class ThrottledArrivals {
+public:
+    // Start is a first attempt the throttle let go at t.
+    struct Start {
+        Nanos t = 0;
+        std::int32_t request = 0;
+    };
+
+    // ThrottledArrivals makes one throttle by `spec` (makeClientThrottle, which throws InputError
+    // for a bad one) per client of `clients`, the first when it is first used. Request i belongs
+    // to clientOf[i], or to i mod clients when clientOf is empty.
+    ThrottledArrivals(const std::string& spec, std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf,
+                      std::int64_t clients);
+
+    // next returns the earliest instant the throttles have work at (a start not yet taken, a
+    // done, a timer, a submission), ClientThrottle::kNever when none.
+    Nanos next() const;
+    // advance runs the throttles' work at or before t (t is next()): dones, timers, submissions.
+    void advance(Nanos t);
+    // take returns the earliest start not yet taken if it is at or before `upTo`.
+    std::optional<Start> take(Nanos upTo);
+    // done tells request's throttle, at t (never before the last advance), that its client
+    // learnt the fate of the first attempt.
+    void done(Nanos t, std::int32_t request);
+    // gaveUp returns how many requests never reached the policy: dropped by their throttle, or
+    // (once nothing is left to run) still held, which no timer would ever start.
+    std::int64_t gaveUp() const;
+    // dropped returns how many calls the throttles dropped.
+    std::int64_t dropped() const { return m_dropped; }
+
+private:
+    std::int64_t clientOf(std::size_t request) const;
+    ClientThrottle& throttle(std::int64_t client);
+    void noteWake(std::int64_t client); // the client's place among the timers
+
+    struct Done {
+        Nanos t;
+        std::int64_t seq;
+        std::int32_t request;
+        bool operator>(const Done& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+    };
+
+    const std::string m_spec;
+    const std::span<const Nanos> m_arrivals;
+    const std::span<const std::int64_t> m_clientOf;
+    const std::int64_t m_clients;
+    std::vector<std::unique_ptr<ClientThrottle>> m_throttles; // per client, made when first used
+    std::vector<Nanos> m_wakeOf;                              // per client: its key in m_wakes
+    std::set<std::pair<Nanos, std::int64_t>> m_wakes;        // (next wake, client), kNever left out
+    std::priority_queue<Done, std::vector<Done>, std::greater<>> m_dones;
+    std::int64_t m_doneSeq = 0;
+    std::deque<Start> m_ready;
+    std::size_t m_next = 0; // the next request to submit
+    std::int64_t m_started = 0, m_dropped = 0;
+    std::vector<std::int64_t> m_scratch;
+};
+
+} // namespace ratelab
