@@ -123,6 +123,8 @@ class TestEngineThrottle : public QObject {
 private slots:
     void oneAtATimeBeforeOneWorker();
     void aDenialIsDoneAtOnce();
+    void doneWhenTheClientGivesUp();
+    void eachClientHasItsOwn();
     void minTimeSpacing();
     void aClientThatNeverSeesA429();
     void retriesBypassTheThrottle();
@@ -177,6 +179,53 @@ void TestEngineThrottle::aDenialIsDoneAtOnce()
     compareLog(r, {{0, 0, 0, true}, {1, 0, S, false}, {2, 0, S, false}});
     QCOMPARE(r.clients.succeeded, 1);
     QCOMPARE(r.clients.gaveUp, 2);
+}
+
+// max_concurrent=1 before one worker of 1 s whose client waits 600 ms, no retries; two
+// requests at 0. 0 starts at 0 (served 0..1, late); its client gives up at 0.6, the response
+// that frees the throttle: 1 starts at 0.6, queues behind 0, is served 1..2, its client gave up
+// at 1.2 (late too). Nothing succeeds, both gave up.
+void TestEngineThrottle::doneWhenTheClientGivesUp()
+{
+    const std::vector<Nanos> arrivals{0, 0};
+    EngineSetup s;
+    ServerOptions o;
+    o.workers = 1;
+    o.service = ServiceTime{ServiceKind::Constant, S, 0};
+    o.queue = 10;
+    o.clientTimeout = 600 * ms;
+    s.server = ServerConfig::make(o);
+    s.throttle = "bottleneck:max_concurrent=1";
+    const RowRun r = runRow(s, {arrivals, {}, {}});
+    compareLog(r, {{0, 0, 0, true}, {1, 0, 600 * ms, true}});
+    QCOMPARE(r.served[0].outcome, Outcome::Late);
+    QCOMPARE(r.served[1].outcome, Outcome::Late);
+    QCOMPARE(r.served[1].arrived, 600 * ms);
+    QCOMPARE(r.served[1].start, S);
+    QCOMPARE(r.served[1].end, 2 * S);
+    QCOMPARE(r.clients.succeeded, 0);
+    QCOMPARE(r.clients.gaveUp, 2);
+}
+
+// Each client runs its own throttle: two clients (requests 0, 2 of client 0; 1, 3 of client 1),
+// max_concurrent=1 each, a server of two workers, 1 s each; four requests at 0. 0 and 1 start at
+// 0 (one per client), both served 0..1; their responses at 1 start 2 and 3 at 1. One throttle
+// shared by both would have started them at 0, 1, 2, 3.
+void TestEngineThrottle::eachClientHasItsOwn()
+{
+    const std::vector<Nanos> arrivals(4, 0);
+    EngineSetup s;
+    ServerOptions o;
+    o.workers = 2;
+    o.service = ServiceTime{ServiceKind::Constant, S, 0};
+    s.server = ServerConfig::make(o);
+    ClientOptions co;
+    co.clients = 2;
+    s.clients = ClientConfig::make(co);
+    s.throttle = "bottleneck:max_concurrent=1";
+    const RowRun r = runRow(s, {arrivals, {}, {}});
+    compareLog(r, {{0, 0, 0, true}, {1, 0, 0, true}, {2, 0, S, true}, {3, 0, S, true}});
+    QCOMPARE(r.clients.latency.max, 2 * S);
 }
 
 // min_time=400ms before a fixed window of 3 a second; five requests at 0, no server. Bottleneck
