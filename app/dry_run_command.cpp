@@ -131,8 +131,8 @@ void addDryRunOptions(QCommandLineParser& parser)
     parser.addOptions({
         {"config", "Dry run: replay the log through this gateway config's rules (nginx limit_req: each zone with its "
                    "own key, each request meeting the limits of the location its path selects), a RateLab scenario "
-                   "(.ratelab.json) or a product config `import` reads (Traefik by its routers; the others one rule every "
-                   "request meets); see docs/dry-run.md.",
+                   "(.ratelab.json) or a product config `import` reads (Traefik, Kong, Spring Cloud Gateway and Envoy "
+                   "by their routes; the others one rule every request meets); see docs/dry-run.md.",
          "FILE"},
         {"against", "With --config: a second (proposed) config; report every request one denies and the other "
                     "admits, by rule, by hour and by key.",

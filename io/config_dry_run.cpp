@@ -1,5 +1,6 @@
 #include "config_dry_run.h"
 
+#include "config_dry_run_routes.h"
 #include "config_import.h"
 #include "config_import_nginx.h"
 #include "scenariofile.h"
@@ -285,6 +286,19 @@ DryRunConfig dryRunConfigFile(const QString& path, const std::string& logKey)
         static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
         if (text.contains(nginxWord) && !bytes.trimmed().startsWith('{'))
             return dryRunConfig(text, logKey);
+        std::optional<QJsonValue> tree; // Kong's, Spring's and Envoy's routes
+        try {
+            tree = configTree(bytes);
+        } catch (const InputError&) {
+        }
+        if (tree) {
+            if (std::optional<DryRunConfig> c = kongDryRunConfig(*tree, logKey))
+                return std::move(*c);
+            if (std::optional<DryRunConfig> c = springDryRunConfig(*tree, logKey))
+                return std::move(*c);
+            if (std::optional<DryRunConfig> c = envoyDryRunConfig(*tree, logKey))
+                return std::move(*c);
+        }
         const ImportedConfig imported = importConfiguration(bytes);
         if (imported.product == "Traefik rateLimit")
             return traefikDryRunConfig(bytes, logKey);

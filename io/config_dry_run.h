@@ -29,9 +29,12 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey);
 // read, routers of equal priority, and what Traefik refuses.
 DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logKey);
 
-// dryRunConfigFile reads the file at path (at most 4 MiB): nginx's as dryRunConfig does; a RateLab
-// scenario (.ratelab.json: its layers, or its one algorithm) or any product importConfiguration
-// reads but Traefik (traefikDryRunConfig) as one rule every request meets, named after
+// dryRunConfigFile reads the file at path (at most 4 MiB): nginx's as dryRunConfig does; Traefik's
+// routers (traefikDryRunConfig); Kong's, Spring Cloud Gateway's and Envoy's routes
+// (config_dry_run_kong.cpp, _spring.cpp, _envoy.cpp: each route a place tried as the product
+// tries it, on the path as it normalizes it, each limit a rule with its own state); a RateLab
+// scenario (.ratelab.json: its layers, or its one algorithm) or any other product config
+// importConfiguration reads (or one of those without routes) as one rule every request meets, named after
 // the product, keyed by the log's key where the product's own key is it (express-rate-limit: the
 // IP; Spring: the principal; Kong, WAF, Cloudflare: what the file names), taken as it where the
 // application chooses the key (rate-limiter-flexible, Upstash, API Gateway's API key, a

@@ -151,6 +151,188 @@ private slots:
         QCOMPARE(c.fallback.size(), std::size_t(1));
         QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, int(c.fallback[0])}));
     }
+    // Kong 3.x: v1's regex path outranks every prefix (transform.lua's REGEX_URL_BIT), the prefixes
+    // by length: v1 (~/api/v\d+/), login (/api/login, 10), static (/static, 7), all (/api, 4).
+    // Plugins, the most specific: v1 and all the service's (rule 0: minute 2), login its own (rule
+    // 1: minute 1), static (service web, no plugin) the global one (rule 2: second 1). Kong denies
+    // when the window's count has reached the limit and does not count a denied request.
+    //  1 A 0 s /api/v1/x      v1 -> 0: A 1 admitted
+    //  2 A 1 s /api/v2/y      v1 -> 0: A 2 admitted
+    //  3 A 2 s /api/other     all -> 0: 2 reached: denied by 0
+    //  4 A 3 s /api/login     login -> 1: 1 admitted
+    //  5 A 4 s /api//login    slashes merged: login -> 1: denied by 1
+    //  6 A 5 s /static/a.css  static -> 2: second 5: 1 admitted
+    //  7 A 5 s /static/b.css  static -> 2: denied by 2
+    //  8 B 6 s /api/%6Cogin   decoded "l": login -> 1, B's count: admitted
+    //  9 B 7 s /nothing       no route (Kong's 404): no limit
+    // 10 A 8 s /api/V1/x      the regex is case-sensitive: all -> 0: denied by 0
+    void kongRoutesByHand()
+    {
+        QTemporaryDir dir;
+        const QString conf = write(dir, "kong.yml",
+                                   "_format_version: \"3.0\"\n"
+                                   "services:\n"
+                                   "  - name: api\n    url: http://up\n"
+                                   "    plugins:\n      - name: rate-limiting\n        config: {minute: 2, limit_by: ip, policy: local}\n"
+                                   "    routes:\n"
+                                   "      - name: v1\n        paths: [\"~/api/v\\\\d+/\"]\n        regex_priority: 5\n"
+                                   "      - name: login\n        paths: [/api/login]\n"
+                                   "        plugins:\n          - name: rate-limiting\n            config: {minute: 1, limit_by: ip}\n"
+                                   "      - name: all\n        paths: [/api]\n"
+                                   "  - name: web\n    url: http://web\n"
+                                   "routes:\n  - name: static\n    service: web\n    paths: [/static]\n"
+                                   "plugins:\n  - name: rate-limiting\n    config: {second: 1, limit_by: ip}\n");
+        const DryRunConfig c = io::dryRunConfigFile(conf, "ip");
+        QCOMPARE(c.product, std::string("Kong"));
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        QCOMPARE(c.rules[0].name, std::string("rate-limiting on service api"));
+        QCOMPARE(c.rules[1].name, std::string("rate-limiting on route login"));
+        QCOMPARE(c.rules[2].name, std::string("rate-limiting on global"));
+        QCOMPARE(c.places.size(), std::size_t(4));
+        QCOMPARE(c.places[0].where, std::string("route v1 (~/api/v\\d+/)"));
+        QCOMPARE(c.places[3].where, std::string("route all (/api)"));
+        const Traffic t = traffic("time,ip,path\n"
+                                  "1795392000,1.1.1.1,/api/v1/x\n1795392001,1.1.1.1,/api/v2/y\n1795392002,1.1.1.1,/api/other\n"
+                                  "1795392003,1.1.1.1,/api/login\n1795392004,1.1.1.1,/api//login\n"
+                                  "1795392005,1.1.1.1,/static/a.css\n1795392005,1.1.1.1,/static/b.css\n"
+                                  "1795392006,2.2.2.2,/api/%6Cogin\n1795392007,2.2.2.2,/nothing\n1795392008,1.1.1.1,/api/V1/x\n");
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, 0, -1, 1, -1, 2, -1, -1, 0}));
+        QCOMPARE(r.rules[0].requests, std::int64_t(4));
+        QCOMPARE(r.rules[1].requests, std::int64_t(3));
+        QCOMPARE(r.rules[2].requests, std::int64_t(2));
+    }
+
+    // Kong's limit_by onto the log, and what is refused by name.
+    void kongKeysAndRefusals()
+    {
+        QTemporaryDir dir;
+        const QString header = write(dir, "header.yml",
+                                     "_format_version: \"3.0\"\nroutes:\n  - name: r\n    paths: [/]\n"
+                                     "    plugins:\n      - name: rate-limiting\n"
+                                     "        config: {minute: 5, limit_by: header, header_name: X-Api-Key}\n");
+        const DryRunConfig c = io::dryRunConfigFile(header, "ip");
+        QCOMPARE(c.mapped, std::vector<bool>{false});
+        QVERIFY2(c.notReplayed.at(0).find("--key http_x_api_key replays it") != std::string::npos, c.notReplayed[0].c_str());
+        QCOMPARE(io::dryRunConfigFile(header, "http_x_api_key").mapped, std::vector<bool>{true});
+        const QString tie = write(dir, "tie.yml",
+                                  "_format_version: \"3.0\"\nroutes:\n  - name: a\n    paths: [\"~/a\"]\n"
+                                  "  - name: b\n    paths: [\"~/b\"]\n"
+                                  "plugins:\n  - name: rate-limiting\n    config: {minute: 5, limit_by: ip}\n");
+        QVERIFY2(refusal(tie).find("the same priority") != std::string::npos, refusal(tie).c_str());
+        const QString methods = write(dir, "methods.yml",
+                                      "_format_version: \"3.0\"\nroutes:\n  - name: a\n    paths: [/a]\n    methods: [GET]\n"
+                                      "plugins:\n  - name: rate-limiting\n    config: {minute: 5, limit_by: ip}\n");
+        QVERIFY2(refusal(methods).find("matches on methods") != std::string::npos, refusal(methods).c_str());
+    }
+
+    // Spring Cloud Gateway: routes sorted by order (users -1 first), the first whose Path matches.
+    // RedisRateLimiter per route and key (the ip, the KeyResolver's, taken as the log's key): a
+    // bucket of burstCapacity refilled replenishRate a second in whole seconds, a request taking one
+    // token, a denied one none. Rules: 0 users (1/s, 1), 1 api (1/s, 2); rest has none.
+    //  1 A 0 /api/users/42    users -> 0: 1 -> 0 admitted
+    //  2 A 0 /api/users/42/   matchTrailingSlash: users -> 0: 0 tokens: denied by 0
+    //  3 A 0 /api/orders      api -> 1: 2 -> 1 admitted
+    //  4 A 0 /api             "/api/**" takes "/api": 1 -> 0 admitted
+    //  5 A 0 /api/x/y         api: 0: denied by 1
+    //  6 A 1 /api/x           api: refilled 1: admitted
+    //  7 A 1 /static          rest: no limiter
+    //  8 B 1 /api/users/%34%32  the segment decoded, "42": users, B's bucket: admitted
+    //  9 A 1 /api/users/      {id} takes no empty segment: api -> 1: 0 tokens: denied by 1
+    void springRoutesByHand()
+    {
+        QTemporaryDir dir;
+        const QString conf = write(dir, "application.yml",
+                                   "spring:\n  cloud:\n    gateway:\n      routes:\n"
+                                   "        - id: api\n          uri: http://a\n          predicates:\n            - Path=/api/**\n"
+                                   "          filters:\n            - name: RequestRateLimiter\n              args:\n"
+                                   "                redis-rate-limiter:\n                  replenishRate: 1\n"
+                                   "                  burstCapacity: 2\n                key-resolver: \"#{@ipKeyResolver}\"\n"
+                                   "        - id: rest\n          uri: http://r\n          predicates:\n            - Path=/**\n"
+                                   "        - id: users\n          uri: http://u\n          order: -1\n"
+                                   "          predicates:\n            - Path=/api/users/{id}\n"
+                                   "          filters:\n            - name: RequestRateLimiter\n              args:\n"
+                                   "                redis-rate-limiter.replenishRate: 1\n"
+                                   "                redis-rate-limiter.burstCapacity: 1\n"
+                                   "                key-resolver: \"#{@ipKeyResolver}\"\n");
+        const DryRunConfig c = io::dryRunConfigFile(conf, "ip");
+        QCOMPARE(c.product, std::string("Spring Cloud Gateway"));
+        QCOMPARE(c.rules.size(), std::size_t(2));
+        QCOMPARE(c.rules[0].name, std::string("route users: RequestRateLimiter"));
+        QCOMPARE(c.places.size(), std::size_t(3));
+        QCOMPARE(c.places[0].where, std::string("route users (Path=/api/users/{id})"));
+        QCOMPARE(c.places[2].where, std::string("route rest (Path=/**)"));
+        const Traffic t = traffic("time,ip,path\n"
+                                  "1795392000,1.1.1.1,/api/users/42\n1795392000,1.1.1.1,/api/users/42/\n"
+                                  "1795392000,1.1.1.1,/api/orders\n1795392000,1.1.1.1,/api\n1795392000,1.1.1.1,/api/x/y\n"
+                                  "1795392001,1.1.1.1,/api/x\n1795392001,1.1.1.1,/static\n"
+                                  "1795392001,2.2.2.2,/api/users/%34%32\n1795392001,1.1.1.1,/api/users/\n");
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, 0, -1, -1, 1, -1, -1, -1, 1}));
+        QCOMPARE(r.rules[0].requests, std::int64_t(3));
+        QCOMPARE(r.rules[1].requests, std::int64_t(5));
+        const QString method = write(dir, "method.yml",
+                                     "spring:\n  cloud:\n    gateway:\n      routes:\n        - id: a\n          uri: http://a\n"
+                                     "          predicates: [Path=/a, Method=GET]\n");
+        QVERIFY2(refusal(method).find("the predicate Method") != std::string::npos, refusal(method).c_str());
+    }
+
+    // Envoy: routes in order, merge_slashes on. Rules: 0 the filter's own bucket (2 tokens a
+    // minute, for every request without a route config, and those matching no route), 1 login's
+    // (1 a minute); each one bucket for all clients; no refill within the first 60 s.
+    //  1 A 0 /login        path /login -> 1: 1 -> 0 admitted
+    //  2 B 1 //login       merged: /login -> 1: 0: denied by 1
+    //  3 A 2 /login?x=1    path matches without the query: denied by 1
+    //  4 A 3 /api/v1/x     safe_regex /api/v[0-9]+/.* -> 0: 2 -> 1 admitted
+    //  5 B 4 /api/v1       the regex needs the whole path: prefix /api -> 0: 1 -> 0 admitted
+    //  6 A 5 /other        no route: the filter's -> 0: denied by 0
+    //  7 A 6 /apix         prefix "/api" is a string prefix: -> 0: denied by 0
+    void envoyRoutesByHand()
+    {
+        QTemporaryDir dir;
+        const QByteArray bucket = "filter_enabled: {default_value: {numerator: 100, denominator: HUNDRED}}\n"
+                                  "                    filter_enforced: {default_value: {numerator: 100}}\n";
+        const QString conf = write(dir, "envoy.yaml",
+                                   "static_resources:\n  listeners:\n  - name: l\n    filter_chains:\n    - filters:\n"
+                                   "      - name: envoy.filters.network.http_connection_manager\n        typed_config:\n"
+                                   "          stat_prefix: http\n          merge_slashes: true\n          route_config:\n"
+                                   "            virtual_hosts:\n            - name: api\n              domains: [\"*\"]\n"
+                                   "              routes:\n"
+                                   "              - name: login\n                match: {path: /login}\n                route: {cluster: c}\n"
+                                   "                typed_per_filter_config:\n                  envoy.filters.http.local_ratelimit:\n"
+                                   "                    stat_prefix: login\n"
+                                   "                    token_bucket: {max_tokens: 1, tokens_per_fill: 1, fill_interval: 60s}\n"
+                                   "                    " + bucket +
+                                   "              - name: versioned\n                match: {safe_regex: {regex: \"/api/v[0-9]+/.*\"}}\n"
+                                   "                route: {cluster: c}\n"
+                                   "              - name: api\n                match: {prefix: /api}\n                route: {cluster: c}\n"
+                                   "          http_filters:\n          - name: envoy.filters.http.local_ratelimit\n"
+                                   "            typed_config:\n                    stat_prefix: all\n"
+                                   "                    token_bucket: {max_tokens: 2, tokens_per_fill: 2, fill_interval: 60s}\n"
+                                   "                    " + bucket +
+                                   "          - name: envoy.filters.http.router\n");
+        const DryRunConfig c = io::dryRunConfigFile(conf, "ip");
+        QCOMPARE(c.product, std::string("Envoy"));
+        QCOMPARE(c.rules.size(), std::size_t(2));
+        QCOMPARE(c.rules[0].name, std::string("local_ratelimit of the filter (http_filters)"));
+        QCOMPARE(c.rules[1].name, std::string("local_ratelimit of route login"));
+        QCOMPARE(c.paths, DryRunPaths::EnvoyMerge);
+        const Traffic t = traffic("time,ip,path\n"
+                                  "1795392000,1.1.1.1,/login\n1795392001,2.2.2.2,//login\n1795392002,1.1.1.1,/login?x=1\n"
+                                  "1795392003,1.1.1.1,/api/v1/x\n1795392004,2.2.2.2,/api/v1\n1795392005,1.1.1.1,/other\n"
+                                  "1795392006,1.1.1.1,/apix\n");
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, 1, 1, -1, -1, 0, 0}));
+        QCOMPARE(r.rules[0].requests, std::int64_t(4));
+        QCOMPARE(r.rules[1].requests, std::int64_t(3));
+        // Without filter_enabled, Envoy's default is 0%: the bucket limits nothing, and says so.
+        QFile f(conf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray off = f.readAll().replace("                    " + bucket, "");
+        const DryRunConfig d = io::dryRunConfigFile(write(dir, "off.yaml", off), "ip");
+        QCOMPARE(d.mapped, (std::vector<bool>{false, false}));
+        QVERIFY2(d.notReplayed.at(0).find("filter_enabled is 0%") != std::string::npos, d.notReplayed[0].c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDryRunRoutes)

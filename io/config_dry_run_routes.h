@@ -1,0 +1,46 @@
+// The parts the route readers of a dry run share (config_dry_run.h): a YAML or JSON file as a
+// tree, and a product policy made a rule with its key. Internal to io.
+#pragma once
+
+#include "replay/dry_run.h"
+
+#include <QByteArray>
+#include <QJsonValue>
+
+#include <optional>
+#include <string>
+
+namespace ratelab::io {
+
+// configTree reads YAML (libyaml: anchors, aliases and merge keys resolved; the first document)
+// or JSON into a tree whose scalars are strings. It throws InputError for a file that parses as
+// neither.
+QJsonValue configTree(const QByteArray& text);
+
+// treeText returns a scalar as text (a JSON number or boolean too), "" for anything else.
+std::string treeText(const QJsonValue& v);
+
+// RuleKey is what a product's rule keys its counters by, read onto the log.
+struct RuleKey {
+    std::string field;   // the log key it is ("ip", "user", a field such as http_x_api_key), "" for none
+    bool shared = false; // one counter for every request that meets the rule
+    std::string words;   // how the product says it
+};
+
+// addPolicyRule adds a rule (a zone named `zone`, the product's `layer` as its policy) keyed by
+// `key`, replayed when the key is the log's (or shared), else named in notReplayed; it returns
+// the rule's index.
+std::size_t addPolicyRule(DryRunConfig& out, const std::string& name, const std::string& zone, const Layer& layer,
+                          const RuleKey& key, const std::string& logKey);
+
+// kongDryRunConfig reads a Kong declarative config with routes (config_dry_run.h), nullopt when
+// the tree holds no route with paths.
+std::optional<DryRunConfig> kongDryRunConfig(const QJsonValue& tree, const std::string& logKey);
+
+// springDryRunConfig reads spring.cloud.gateway routes, nullopt when the tree holds none.
+std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std::string& logKey);
+
+// envoyDryRunConfig reads an Envoy route_config's virtual hosts, nullopt when the tree holds none.
+std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std::string& logKey);
+
+} // namespace ratelab::io

@@ -1,0 +1,156 @@
+// Spring Cloud Gateway's routes on a log (config_dry_run.h): spring.cloud.gateway.routes (or
+// .server.webflux.routes), sorted by their order as RouteDefinitionRouteLocator sorts them, the
+// first whose Path predicate matches (PathRoutePredicateFactory: PathPattern, matchTrailingSlash
+// true by default) taking the request; each RequestRateLimiter among the default filters and the
+// route's own is a rule of that route: RedisRateLimiter keys Redis by the resolved key and the
+// route's id (getKeys(id, routeId), spring-cloud-gateway 0434c61), so each route counts apart.
+#include "config_dry_run_routes.h"
+#include "config_import.h"
+
+#include "arithmetic/decimal.h"
+#include "limiters/products/product.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace ratelab::io {
+
+namespace {
+
+// flatArgs writes a filter's args as dotted names ("redis-rate-limiter.replenishRate" -> "10").
+void flatArgs(const QJsonValue& v, const std::string& path, std::vector<std::pair<std::string, std::string>>& out)
+{
+    if (v.isObject()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            flatArgs(it.value(), path.empty() ? it.key().toStdString() : path + "." + it.key().toStdString(), out);
+    } else {
+        out.emplace_back(path, treeText(v));
+    }
+}
+
+std::string arg(const std::vector<std::pair<std::string, std::string>>& args, const std::string& name)
+{
+    for (const auto& [k, v] : args)
+        if (lowerAscii(k) == lowerAscii(name))
+            return v;
+    return "";
+}
+
+// Shortcut is a predicate or filter as written: its name and its arguments ("Path=/a/**,/b/**").
+struct Shortcut {
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> args;
+    QStringList list; // the shortcut's comma-separated values
+};
+
+Shortcut shortcutOf(const QJsonValue& v)
+{
+    Shortcut s;
+    if (v.isObject()) {
+        s.name = treeText(v.toObject().value("name"));
+        flatArgs(v.toObject().value("args"), "", s.args);
+        for (const auto& [k, value] : s.args)
+            if (k.starts_with("_genkey_") || k.starts_with("patterns") || k == "pattern")
+                s.list.append(QString::fromStdString(value));
+        return s;
+    }
+    const QString text = QString::fromStdString(treeText(v));
+    const qsizetype eq = text.indexOf('=');
+    s.name = text.left(eq < 0 ? text.size() : eq).trimmed().toStdString();
+    if (eq >= 0)
+        for (const QString& part : text.mid(eq + 1).split(','))
+            s.list.append(part.trimmed());
+    return s;
+}
+
+} // namespace
+
+std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std::string& logKey)
+{
+    const QJsonObject gateway = tree.toObject().value("spring").toObject().value("cloud").toObject().value("gateway").toObject();
+    const QJsonObject at = gateway.contains("routes") ? gateway
+                                                      : gateway.value("server").toObject().value("webflux").toObject();
+    const QJsonArray routes = at.value("routes").toArray();
+    if (routes.isEmpty())
+        return std::nullopt;
+    const std::string globalDeny = treeText(gateway.value("filter").toObject().value("request-rate-limiter").toObject().value("deny-empty-key"));
+    DryRunConfig out;
+    out.product = "Spring Cloud Gateway";
+    out.firstMatch = true;
+    out.paths = DryRunPaths::Spring;
+    std::vector<std::pair<std::int64_t, std::size_t>> order; // (order, file index)
+    for (qsizetype i = 0; i < routes.size(); ++i) {
+        const std::string o = treeText(routes[i].toObject().value("order"));
+        order.emplace_back(o.empty() ? 0 : parseIntegerIn(o, -(std::int64_t(1) << 31), (std::int64_t(1) << 31) - 1), std::size_t(i));
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [unused, index] : order) {
+        const QJsonObject r = routes[qsizetype(index)].toObject();
+        const std::string id = treeText(r.value("id")).empty() ? "#" + std::to_string(index + 1) : treeText(r.value("id"));
+        std::vector<std::size_t> rules;
+        QJsonArray filters = at.value("default-filters").toArray();
+        for (const QJsonValue& f : r.value("filters").toArray())
+            filters.append(f);
+        for (const QJsonValue& fv : filters) {
+            const Shortcut f = shortcutOf(fv);
+            if (f.name != "RequestRateLimiter")
+                continue;
+            if (!fv.isObject())
+                throw InputError("Spring: route " + id + ": RequestRateLimiter without args: its rates are not in the filter");
+            std::vector<ProductOption> options;
+            for (const char* name : {"replenishRate", "burstCapacity", "requestedTokens"})
+                if (const std::string v = arg(f.args, std::string("redis-rate-limiter.") + name); !v.empty())
+                    options.push_back({name, v});
+            const LimiterConfig config = LimiterConfig{}.withProductOptions(std::move(options));
+            const Algorithm a = Algorithm::SpringGateway;
+            checkProductOptions(config, std::span(&a, 1));
+            const std::string resolver = arg(f.args, "key-resolver");
+            RuleKey key{"user", false, "the principal's name (the default PrincipalNameKeyResolver), read as the log's user"};
+            if (!resolver.empty()) {
+                key = {logKey, false, "the key its KeyResolver " + resolver + " returns"};
+                out.assumed.push_back("route " + id + ": its KeyResolver " + resolver + " is the application's: the log's key ("
+                                      + logKey + ") is taken as its key");
+            }
+            const std::string name = "route " + id + ": RequestRateLimiter";
+            rules.push_back(addPolicyRule(out, name + (rules.empty() ? "" : " #" + std::to_string(rules.size() + 1)), name,
+                                          {a, config}, key, logKey));
+            const std::string deny = arg(f.args, "deny-empty-key").empty() ? globalDeny : arg(f.args, "deny-empty-key");
+            out.rules.back().denyEmptyKey = deny != "false";
+        }
+        std::vector<std::pair<std::string, bool>> patterns; // (pattern, matchTrailingSlash)
+        bool path = false;
+        for (const QJsonValue& pv : r.value("predicates").toArray()) {
+            const Shortcut p = shortcutOf(pv);
+            if (p.name == "Host") {
+                out.assumed.push_back("route " + id + ": every logged request is taken to be for Host " + p.list.join(',').toStdString()
+                                      + " (a log holds no host)");
+                continue;
+            }
+            if (p.name != "Path" || path)
+                throw InputError("Spring: route " + id + ": the predicate " + p.name + (path ? " (a second Path)" : "")
+                                 + " is past what --config reads (Path, with Host beside it)");
+            path = true;
+            QStringList list = p.list;
+            bool trailing = arg(p.args, "matchTrailingSlash") != "false";
+            if (!list.isEmpty() && (list.back() == "true" || list.back() == "false")) // the shortcut's flag
+                trailing = list.takeLast() == "true";
+            for (const QString& pattern : list) {
+                checkSpringPattern(pattern.toStdString());
+                patterns.emplace_back(pattern.toStdString(), trailing);
+            }
+        }
+        if (!path)
+            patterns.emplace_back("/**", true); // no Path predicate: every path
+        for (const auto& [pattern, trailing] : patterns)
+            out.places.push_back({"route " + id + " (Path=" + pattern + ")", DryRunMatch::Pattern, pattern, rules, trailing});
+    }
+    if (out.rules.empty())
+        throw InputError("Spring: no route applies RequestRateLimiter: the config limits nothing");
+    return out;
+}
+
+} // namespace ratelab::io
