@@ -155,15 +155,24 @@ int dryRunCommand(const QCommandLineParser& p, const QString& log)
     const QString currentFile = p.value("config"), proposedFile = p.value("against");
     if (currentFile.isEmpty() || (p.isSet("against") && proposedFile.isEmpty()))
         return fail(currentFile.isEmpty() ? "--config: no file given" : "--against: no file given");
-    const DryRunConfig current = io::dryRunConfigFile(currentFile, key);
-    const std::optional<DryRunConfig> proposed =
+    DryRunConfig current = io::dryRunConfigFile(currentFile, key);
+    std::optional<DryRunConfig> proposed =
         p.isSet("against") ? std::optional(io::dryRunConfigFile(proposedFile, key)) : std::nullopt;
+    // One log field per zone: each rule keyed by a field besides --key reads that field.
+    std::vector<std::string> fields = keyFieldsOf(current);
+    if (proposed)
+        for (const std::string& f : keyFieldsOf(*proposed))
+            if (std::find(fields.begin(), fields.end(), f) == fields.end())
+                fields.push_back(f);
     // Per key: the key itself, and per rule its denials and first denial, per zone its bucket.
     std::int64_t bytesPerKey = kReplayKeyBytes;
     for (const DryRunConfig* c : {&current, proposed ? &*proposed : nullptr})
         if (c)
             bytesPerKey += dryRunBytesPerKey(*c);
-    const Traffic traffic = readTrafficFromOptions(p, log, bytesPerKey, true);
+    const Traffic traffic = readTrafficFromOptions(p, log, bytesPerKey, true, fields);
+    bindKeyFields(current, traffic);
+    if (proposed)
+        bindKeyFields(*proposed, traffic);
     const DryRunResult a = dryRun(traffic, current);
     const std::optional<DryRunResult> b = proposed ? std::optional(dryRun(traffic, *proposed)) : std::nullopt;
     const QStringList warnings = trafficWarnings(traffic);

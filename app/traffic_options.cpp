@@ -91,10 +91,12 @@ void refusePatternOptions(const QCommandLineParser& parser, const char* command)
             throw InputError(std::string(command) + ": --" + name + " does not apply: the log is the traffic");
 }
 
-Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, std::int64_t bytesPerKey, bool keepPaths)
+Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, std::int64_t bytesPerKey, bool keepPaths,
+                               const std::vector<std::string>& keyFields)
 {
     TrafficOptions o;
     o.keepPaths = keepPaths;
+    o.keyFields = keyFields;
     o.emptyKeys = keepPaths; // a dry run: a request without the key's header meets no limit keyed by it
     o.bytesPerKey = bytesPerKey;
     o.maxKeys = integerOption(p, "max-keys", 1, std::int64_t(1) << 32).value_or(0);

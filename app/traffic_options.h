@@ -31,10 +31,10 @@ std::int64_t availableMemoryBytes();
 
 // readTrafficFromOptions reads the log (a file, or a compiled-in ":/..." resource) as the options
 // say, refusing more distinct keys than --max-keys (default: what half of availableMemoryBytes
-// holds at bytesPerKey), keeping each request's path when keepPaths. It throws InputError naming
-// the problem.
+// holds at bytesPerKey), keeping each request's path when keepPaths and reading keyFields besides
+// the key (TrafficOptions::keyFields). It throws InputError naming the problem.
 Traffic readTrafficFromOptions(const QCommandLineParser& parser, const QString& log, std::int64_t bytesPerKey,
-                               bool keepPaths = false);
+                               bool keepPaths = false, const std::vector<std::string>& keyFields = {});
 
 // trafficWarnings lists what a reader of the results must know: whole seconds, unreadable lines,
 // lines out of order. Each is one sentence.

@@ -168,10 +168,13 @@ DryRunConfig policyConfig(const std::string& product, std::vector<Layer> layers,
         out.assumed.push_back(product + " keys by " + key.words + ": every request of the log meets it");
     else if (key.appChosen)
         out.assumed.push_back(product + " keys by " + key.words + ": the log's key (" + logKey + ") is taken as that key");
-    else if (!mapped)
+    else if (!mapped) {
         out.notReplayed.push_back(product + ": it keys by " + key.words + ", not the log's key (" + logKey + ")"
                                   + (key.field.empty() ? ", nor a log field: not replayed"
                                                        : ": not replayed (--key " + key.field + " replays it)"));
+        out.rules.back().keyField = key.field;
+        out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+    }
     return out;
 }
 
@@ -232,10 +235,13 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
                 const std::string field = logField(z.key);
                 out.rules.push_back({ruleName(l), zoneIndex.at(l.zone), l.burst, l.nodelay ? -1 : l.delay, {}, false, false});
                 out.mapped.push_back(field == logKey);
-                if (field != logKey)
+                if (field != logKey) {
                     out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is not the log's key ("
                                               + logKey + ")" + (field.empty() ? ", nor a log field: not replayed"
                                                                               : ": not replayed (--key " + field + " replays it)"));
+                    out.rules.back().keyField = field;
+                    out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+                }
             }
             rules.push_back(it->second);
         }

@@ -123,10 +123,13 @@ DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logK
         out.rules.push_back({where + "rateLimit " + name, out.zones.size() - 1, 0, 0, {{a, config}}, false, false});
         const auto [field, words] = sourceField(l);
         out.mapped.push_back(field == logKey);
-        if (field != logKey)
+        if (field != logKey) {
             out.notReplayed.push_back(out.rules.back().name + ": it keys by " + words + ", not the log's key (" + logKey + ")"
                                       + (field.empty() ? ", nor a log field: not replayed"
                                                        : ": not replayed (--key " + field + " replays it)"));
+            out.rules.back().keyField = field;
+            out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+        }
         return out.rules.size() - 1;
     };
     if (routers.empty()) { // the middlewares alone: the routers that apply them are elsewhere

@@ -141,10 +141,13 @@ std::size_t addPolicyRule(DryRunConfig& out, const std::string& name, const std:
     out.rules.push_back({name, out.zones.size() - 1, 0, 0, {layer}, key.shared, false});
     const bool mapped = key.shared || key.field == logKey;
     out.mapped.push_back(mapped);
-    if (!mapped)
+    if (!mapped) {
         out.notReplayed.push_back(name + ": it keys by " + key.words + ", not the log's key (" + logKey + ")"
                                   + (key.field.empty() ? ", nor a log field: not replayed"
                                                        : ": not replayed (--key " + key.field + " replays it)"));
+        out.rules.back().keyField = key.field;
+        out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+    }
     return out.rules.size() - 1;
 }
 

@@ -129,6 +129,55 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, checkSpringPattern("/**/x"));
     }
 
+    // One log field per zone: a config mixing an IP zone (perip, 1r/s burst=5) and a header zone
+    // (perkey, $http_x_api_key at 1r/m = 16 thousandths a second, burst=1) replays each by its own
+    // field of the log. Rules: 0 perip, 1 perkey; both in /api/, asked in that order.
+    //  1 A K1   0 ms  perip[A] new: 0; perkey[K1] new: 0: admitted, both accounted
+    //  2 B K1 100 ms  perip[B] new; perkey[K1] 0 - 16*100/1000 (1) + 1000 = 999 <= 1000: admitted
+    //  3 A K1 200 ms  perip[A] 0 - 200 + 1000 = 800 <= 5000; perkey[K1] 999 - 1 + 1000 = 1998 > 1000:
+    //                 denied by 1 (key K1); nothing accounted
+    //  4 A -  300 ms  perip[A] 0 - 300 + 1000 = 700: admitted; no key header: perkey skipped
+    //  5 C K2 400 ms  both new: admitted
+    void oneLogFieldPerZone()
+    {
+        DryRunConfig c = io::dryRunConfig("limit_req_zone $binary_remote_addr zone=perip:1m rate=1r/s;\n"
+                                          "limit_req_zone $http_x_api_key zone=perkey:1m rate=1r/m;\n"
+                                          "server {\n location /api/ {\n  limit_req zone=perip burst=5;\n"
+                                          "  limit_req zone=perkey burst=1;\n }\n}\n",
+                                          "ip");
+        QCOMPARE(c.mapped, (std::vector<bool>{true, false}));
+        QCOMPARE(keyFieldsOf(c), std::vector<std::string>{"http_x_api_key"});
+        DryRunConfig lacking = c;
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.emptyKeys = true;
+        o.keyFields = keyFieldsOf(c);
+        const Traffic t = parseTraffic(
+            "{\"time\": \"1795392000.000\", \"ip\": \"1.1.1.1\", \"http_x_api_key\": \"K1\", \"path\": \"/api/a\"}\n"
+            "{\"time\": \"1795392000.100\", \"ip\": \"2.2.2.2\", \"http_x_api_key\": \"K1\", \"path\": \"/api/b\"}\n"
+            "{\"time\": \"1795392000.200\", \"ip\": \"1.1.1.1\", \"http_x_api_key\": \"K1\", \"path\": \"/api/c\"}\n"
+            "{\"time\": \"1795392000.300\", \"ip\": \"1.1.1.1\", \"http_x_api_key\": \"-\", \"path\": \"/api/d\"}\n"
+            "{\"time\": \"1795392000.400\", \"ip\": \"3.3.3.3\", \"http_x_api_key\": \"K2\", \"path\": \"/api/e\"}\n",
+            o, "log.json");
+        QCOMPARE(t.fieldSeen, std::vector<std::int64_t>{4});
+        bindKeyFields(c, t);
+        QCOMPARE(c.mapped, (std::vector<bool>{true, true}));
+        QVERIFY(c.notReplayed.empty());
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, 1, -1, -1}));
+        QCOMPARE(r.rules[1].requests, std::int64_t(4));
+        QCOMPARE(r.rules[1].keysDenied, std::int64_t(1));
+        const auto k1 = std::find(t.keyNames.begin(), t.keyNames.end(), "K1") - t.keyNames.begin();
+        QCOMPARE(r.rules[1].deniedPerKey[std::size_t(k1)], std::int64_t(1));
+        // A log without that field: the rule stays not replayed, and says the log lacks it.
+        const Traffic csv = parseTraffic("time,ip,path\n1795392000,1.1.1.1,/api/a\n", o, "log.csv");
+        bindKeyFields(lacking, csv);
+        QCOMPARE(lacking.mapped, (std::vector<bool>{true, false}));
+        QCOMPARE(lacking.notReplayed.size(), std::size_t(1));
+        QVERIFY2(lacking.notReplayed[0].find("which no request of the log has") != std::string::npos,
+                 lacking.notReplayed[0].c_str());
+    }
+
     // An nginx config selects on the normalized path: "/%61pi/x" is /api/; "//login" and
     // "/x/../login" are "= /login"; "/%zz" is a 400 that meets no limit (-2), not the server's.
     void nginxSelectsTheNormalizedPath()

@@ -124,6 +124,47 @@ std::int64_t dryRunBytesPerKey(const DryRunConfig& config)
 
 int selectPlace(const DryRunConfig& config, const std::string& path) { return Selector(config).select(path); }
 
+std::vector<std::string> keyFieldsOf(const DryRunConfig& config)
+{
+    std::vector<std::string> out;
+    for (const DryRunRule& r : config.rules)
+        if (!r.keyField.empty() && std::find(out.begin(), out.end(), r.keyField) == out.end())
+            out.push_back(r.keyField);
+    return out;
+}
+
+void bindKeyFields(DryRunConfig& config, const Traffic& traffic)
+{
+    std::vector<int> dropped;
+    for (std::size_t r = 0; r < config.rules.size(); ++r) {
+        DryRunRule& rule = config.rules[r];
+        const auto it = std::find(traffic.keyFields.begin(), traffic.keyFields.end(), rule.keyField);
+        if (rule.keyField.empty() || it == traffic.keyFields.end() || config.mapped[r])
+            continue;
+        const auto field = std::size_t(it - traffic.keyFields.begin());
+        if (traffic.fieldSeen[field] == 0) {
+            if (rule.keyNote >= 0)
+                config.notReplayed[std::size_t(rule.keyNote)] = rule.name + ": it keys by the log field " + rule.keyField
+                                                                 + ", which no request of the log has: not replayed";
+            continue;
+        }
+        rule.keySource = int(field);
+        config.mapped[r] = true;
+        if (rule.keyNote >= 0)
+            dropped.push_back(rule.keyNote);
+    }
+    std::sort(dropped.begin(), dropped.end());
+    dropped.erase(std::unique(dropped.begin(), dropped.end()), dropped.end());
+    for (auto d = dropped.rbegin(); d != dropped.rend(); ++d)
+        config.notReplayed.erase(config.notReplayed.begin() + *d);
+    for (DryRunRule& rule : config.rules) { // the entries after a dropped one moved up
+        if (rule.keyNote < 0)
+            continue;
+        const bool gone = std::binary_search(dropped.begin(), dropped.end(), rule.keyNote);
+        rule.keyNote = gone ? -1 : rule.keyNote - int(std::lower_bound(dropped.begin(), dropped.end(), rule.keyNote) - dropped.begin());
+    }
+}
+
 DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
 {
     if (traffic.paths.size() != traffic.times.size())
@@ -158,19 +199,29 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const std::vector<std::size_t>& rules = place == -2 ? kNone
                                                 : place < 0 ? config.fallback
                                                             : config.places[std::size_t(place)].rules;
-        const std::uint32_t key = traffic.keys[i];
+        const std::uint32_t logKey = traffic.keys[i];
         const Nanos t = traffic.times[i];
         const std::int64_t now = t / kMillis;
         const std::int64_t cost = traffic.costs.empty() ? 1 : traffic.costs[i];
         int denier = -1;
+        // keyOf is a rule's key for this request: the log's, or the field it keys by.
+        const auto keyOf = [&](const DryRunRule& rule) {
+            return rule.keySource < 0 ? logKey : traffic.fieldKeys[std::size_t(rule.keySource)][i];
+        };
         // An empty key (logged "" or "-": a header the request did not send) is skipped by
         // every limit keyed by it, as nginx skips a limit whose key is empty.
-        const std::string& name = traffic.keyNames[key];
-        const bool keyless = name.empty() || name == "-";
+        const auto keylessFor = [&](std::uint32_t k) {
+            const std::string& name = traffic.keyNames[k];
+            return name.empty() || name == "-";
+        };
+        std::uint32_t deniedKey = logKey;
         for (std::size_t r : rules) { // nginx's lookups, in order, up to the first that rejects
             const DryRunRule& rule = config.rules[r];
             if (!config.mapped[r])
                 continue;
+            const std::uint32_t key = keyOf(rule);
+            const bool keyless = keylessFor(key);
+            deniedKey = key;
             if (keyless && !rule.shared) {
                 if (!rule.denyEmptyKey)
                     continue;
@@ -208,8 +259,8 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             ++out.denied;
             DryRunRuleReport& rep = out.rules[std::size_t(denier)];
             ++rep.denied;
-            if (rep.deniedPerKey[key]++ == 0) {
-                rep.firstDenialPerKey[key] = t;
+            if (rep.deniedPerKey[deniedKey]++ == 0) {
+                rep.firstDenialPerKey[deniedKey] = t;
                 ++rep.keysDenied;
             }
             std::vector<std::int64_t>& h = hours[std::size_t(denier)];
@@ -220,7 +271,8 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             continue;
         }
         for (std::size_t r : rules) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
-            if (!config.mapped[r] || keyless || !config.rules[r].policy.empty())
+            const std::uint32_t key = keyOf(config.rules[r]);
+            if (!config.mapped[r] || keylessFor(key) || !config.rules[r].policy.empty())
                 continue;
             ZoneState& z = zones[config.rules[r].zone];
             z.excess[key] = candidate[r];

@@ -51,6 +51,11 @@ struct DryRunRule {
     bool shared = false;
     // denyEmptyKey: a request with an empty key is denied (Spring's deny-empty-key), not let through.
     bool denyEmptyKey = false;
+    // keyField: the log field the rule keys by when it is not the log's key ("" otherwise), and
+    // keyNote the notReplayed entry that says so (-1 none); bindKeyFields replays it by that field.
+    std::string keyField;
+    int keyNote = -1;
+    int keySource = -1; // the key: -1 the log's (Traffic::keys), else Traffic::fieldKeys[keySource]
 };
 
 // DryRunMatch is how a location matches a path: nginx's modifiers, then the other products'.
@@ -122,6 +127,14 @@ int selectPlace(const DryRunConfig& config, const std::string& path);
 // shared) a LayeredPolicy on the heap, at most 320 B a layer (the limiter, its metrics and the
 // allocator's headers; sliding_window_log's entries beside).
 std::int64_t dryRunBytesPerKey(const DryRunConfig& config);
+
+// keyFieldsOf returns the log fields the config's rules key by besides the log's key, once each.
+std::vector<std::string> keyFieldsOf(const DryRunConfig& config);
+
+// bindKeyFields replays each rule keyed by a field the traffic read (TrafficOptions::keyFields)
+// by that field, its notReplayed entry dropped; one whose field no request had stays not
+// replayed, its entry saying the log lacks it.
+void bindKeyFields(DryRunConfig& config, const Traffic& traffic);
 
 // dryRun decides every request of the traffic (which must hold paths) as the config would.
 DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config);

@@ -28,7 +28,12 @@ struct StringHash {
 // could not read.
 class Reader {
 public:
-    Reader(const TrafficOptions& options, std::string name) : m_options(options), m_name(std::move(name)) {}
+    Reader(const TrafficOptions& options, std::string name) : m_options(options), m_name(std::move(name))
+    {
+        m_t.keyFields = options.keyFields;
+        m_t.fieldKeys.resize(options.keyFields.size());
+        m_t.fieldSeen.assign(options.keyFields.size(), 0);
+    }
 
     void line(std::string_view text)
     {
@@ -137,6 +142,10 @@ private:
         m_latest = std::max(m_latest, m_parsed.epochNanos);
         m_t.times.push_back(m_parsed.epochNanos);
         m_t.keys.push_back(intern(m_parsed.key));
+        for (std::size_t j = 0; j < m_parsed.fields.size(); ++j) { // a key field absent is the key ""
+            m_t.fieldKeys[j].push_back(intern(m_parsed.fields[j]));
+            m_t.fieldSeen[j] += m_parsed.fields[j].empty() ? 0 : 1;
+        }
         if (m_options.keepPaths)
             m_t.paths.push_back(internPath(m_parsed.path));
         if (m_parsed.cost != 1 && !m_costs) { // the first cost other than 1: the earlier ones were 1
@@ -207,6 +216,8 @@ private:
             permute(m_t.costs);
         if (!m_t.paths.empty())
             permute(m_t.paths);
+        for (std::vector<std::uint32_t>& f : m_t.fieldKeys)
+            permute(f);
     }
 
     const TrafficOptions& m_options;

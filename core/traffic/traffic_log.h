@@ -64,6 +64,9 @@ struct TrafficOptions {
     std::int64_t bytesPerRequest = 0;
     bool keepPaths = false;         // keep each request's path (Traffic::paths): a dry run selects by it
     bool emptyKeys = false;         // JSON/CSV/log_format: an empty key is a request of key "", not an unreadable line
+    // keyFields: keys read besides `key`, each per request (Traffic::fieldKeys), as `key` names
+    // them ("ip", "user" or a field); a line without one has "" there (absent, or "-"), never unreadable.
+    std::vector<std::string> keyFields;
     std::size_t errorsKept = 5;     // how many unreadable lines are kept with their numbers
     const std::atomic<bool>* cancel = nullptr; // when set and true, reading stops (TrafficCancelled)
     std::function<void(std::int64_t bytesRead)> progress; // called now and then with the bytes read so far
@@ -83,6 +86,9 @@ struct Traffic {
     std::vector<std::string> keyNames; // key id -> the key as written (IPv6 addresses in their canonical form)
     std::vector<std::uint32_t> paths;   // with TrafficOptions::keepPaths: path ids, one per request, else empty
     std::vector<std::string> pathNames; // path id -> the path as logged (its query string included; "" for none)
+    std::vector<std::string> keyFields;              // TrafficOptions::keyFields
+    std::vector<std::vector<std::uint32_t>> fieldKeys; // per key field, per request: its key id in keyNames ("" when absent)
+    std::vector<std::int64_t> fieldSeen;             // per key field: the requests that had it
     Nanos startEpochNanos = 0;         // the earliest request's time in ns since 1970-01-01T00:00:00Z
     LogFormat format = LogFormat::Auto;
     std::int64_t lines = 0;      // lines read, blank ones, comments and a CSV header included

@@ -274,6 +274,8 @@ LineParser::LineParser(LogFormat format, const TrafficOptions& options)
         throw InputError("--key " + ratelab::quoted(options.key) + ": an access log's key is ip"
                          + (format == LogFormat::Msec ? "" : " or user") + " (fields are named in JSON and CSV logs)");
     m_keyIsUser = options.key == "user";
+    m_fieldColumn.assign(options.keyFields.size(), -1);
+    m_fieldStorage.resize(options.keyFields.size());
     if (accessLog && !options.costField.empty())
         throw InputError("--cost-field " + ratelab::quoted(options.costField)
                          + ": an access log has no named fields (every request costs --cost; or give its log_format: "
@@ -282,8 +284,16 @@ LineParser::LineParser(LogFormat format, const TrafficOptions& options)
         setUpNginx();
 }
 
+void LineParser::field(std::size_t i, std::string_view raw, ParsedLine& out)
+{
+    if (raw == "-")
+        raw = {};
+    out.fields[i] = m_options.keyFields[i] == "ip" && !raw.empty() ? canonicalAddress(raw, m_fieldStorage[i]) : raw;
+}
+
 std::string LineParser::parse(std::string_view line, ParsedLine& out)
 {
+    out.fields.assign(m_options.keyFields.size(), std::string_view());
     switch (m_format) {
     case LogFormat::Combined:
     case LogFormat::Common: return parseAccessLog(line, out);
@@ -340,6 +350,9 @@ std::string LineParser::parseAccessLog(std::string_view line, ParsedLine& out)
     out.key = m_keyIsUser ? key : canonicalAddress(key, m_keyStorage);
     out.path = requestPath(f[4].text);
     out.cost = 1;
+    for (std::size_t i = 0; i < out.fields.size(); ++i) // an access log holds the address and the user
+        if (m_options.keyFields[i] == "ip" || m_options.keyFields[i] == "user")
+            field(i, m_options.keyFields[i] == "ip" ? f[0].text : f[2].text, out);
     return {};
 }
 
@@ -370,6 +383,9 @@ std::string LineParser::parseMsec(std::string_view line, ParsedLine& out)
                "'nginx:...')";
     if (!haveKey)
         return "no client address";
+    for (std::size_t i = 0; i < out.fields.size(); ++i)
+        if (m_options.keyFields[i] == "ip")
+            out.fields[i] = out.key;
     out.cost = 1;
     return {};
 }

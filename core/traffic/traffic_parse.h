@@ -20,6 +20,7 @@ struct ParsedLine {
     std::string_view key;
     std::string_view path; // empty when the line has none (a request of "-")
     std::int64_t cost = 1;
+    std::vector<std::string_view> fields; // per TrafficOptions::keyFields: its value, "" when absent
 };
 
 // parseDecimalSeconds reads "1763900000.123" (digits, optionally a point and at most nine more)
@@ -112,6 +113,12 @@ private:
     int m_nginxTime = -1, m_nginxKey = -1, m_nginxPath = -1, m_nginxCost = -1;
     bool m_nginxRequestLine = false; // the path comes from $request ("GET /a HTTP/1.1")
     std::vector<std::string_view> m_values;
+    // The key fields besides the key: their CSV column or log_format variable (-1: absent), and
+    // their values when decoded or made canonical.
+    std::vector<int> m_fieldColumn;
+    std::vector<std::string> m_fieldStorage;
+    // field sets out.fields[i] from a raw value: "-" is none, an address canonical.
+    void field(std::size_t i, std::string_view raw, ParsedLine& out);
 };
 
 } // namespace ratelab::detail

@@ -128,6 +128,11 @@ std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
                     m_cells[std::size_t(k)] = value;
                     have[k] = true;
                 }
+            for (std::size_t k = 0; k < m_options.keyFields.size(); ++k)
+                if (m_options.keyFields[k] == name && out.fields[k].empty()) {
+                    m_fieldStorage[k] = value == "-" ? std::string() : value;
+                    field(k, m_fieldStorage[k], out);
+                }
             ws();
             if (i < n && line[i] == ',') {
                 ++i;
@@ -219,6 +224,8 @@ void LineParser::header(std::string_view line)
     m_costColumn = column(m_options.costField);
     m_pathColumn = column(m_options.pathField);
     m_requestColumn = column("request");
+    for (std::size_t i = 0; i < m_fieldColumn.size(); ++i)
+        m_fieldColumn[i] = column(m_options.keyFields[i]);
     std::string known;
     for (std::size_t i = 0; i < names.size() && i < 10; ++i) // a message stays one short line
         known += (i ? ", " : "") + ratelab::quoted(names[i]);
@@ -245,6 +252,9 @@ std::string LineParser::parseCsv(std::string_view line, ParsedLine& out)
     if (int(m_cells.size()) <= needed)
         return std::to_string(m_cells.size()) + " fields where the header names " + std::to_string(needed + 1)
                + " or more";
+    for (std::size_t i = 0; i < m_fieldColumn.size(); ++i)
+        if (m_fieldColumn[i] >= 0 && m_fieldColumn[i] < int(m_cells.size()))
+            field(i, m_cells[std::size_t(m_fieldColumn[i])], out);
     std::string_view path;
     if (m_pathColumn >= 0 && m_pathColumn < int(m_cells.size()))
         path = m_cells[std::size_t(m_pathColumn)];

@@ -142,6 +142,10 @@ void LineParser::setUpNginx()
                              + "; or name one with --time-field)");
     }
     m_nginxKey = need("--key", m_options.key == "ip" ? "remote_addr" : m_options.key == "user" ? "remote_user" : m_options.key);
+    for (std::size_t i = 0; i < m_fieldColumn.size(); ++i) {
+        const std::string& f = m_options.keyFields[i];
+        m_fieldColumn[i] = m_nginx->index(f == "ip" ? "remote_addr" : f == "user" ? "remote_user" : f);
+    }
     if (!m_options.costField.empty())
         m_nginxCost = need("--cost-field", m_options.costField);
     if (m_options.pathField != "path") {
@@ -164,6 +168,9 @@ std::string LineParser::parseNginx(std::string_view line, ParsedLine& out)
     std::string_view key = m_values[std::size_t(m_nginxKey)];
     if (key.empty() || key == "-")
         return "no $" + m_nginx->variables()[std::size_t(m_nginxKey)] + " ('-'): nginx limits no request without its key";
+    for (std::size_t i = 0; i < m_fieldColumn.size(); ++i)
+        if (m_fieldColumn[i] >= 0)
+            field(i, m_values[std::size_t(m_fieldColumn[i])], out);
     std::string_view path;
     if (m_nginxPath >= 0)
         path = m_nginxRequestLine ? requestPath(m_values[std::size_t(m_nginxPath)]) : m_values[std::size_t(m_nginxPath)];
