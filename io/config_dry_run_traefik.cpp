@@ -114,6 +114,7 @@ DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logK
     DryRunConfig out;
     out.product = "Traefik";
     out.firstMatch = true;
+    out.paths = DryRunPaths::Traefik;
     const auto ruleOf = [&](const std::string& where, const std::string& name) {
         const Limit& l = limits.at(name);
         const LimiterConfig config = LimiterConfig{}.withProductOptions(l.options);

@@ -99,6 +99,22 @@ private slots:
         QCOMPARE(norm("/a//b/./c", DryRunPaths::EnvoyMerge), std::string("/a/b/./c"));
     }
 
+    // Traefik v3: sanitizePath's URL.JoinPath cleans the escaped path as Go's path.Clean (slashes
+    // merged, dot segments removed, ".." at the root staying there, a '/' kept only where the
+    // path ended in one), then withRoutingPath decodes every %XX but a reserved one written in
+    // upper case ("%2F" stays, "%2f" is decoded); a bad %XX is Go's 400.
+    void traefikPaths()
+    {
+        QCOMPARE(norm("//api/./x?q", DryRunPaths::Traefik), std::string("/api/x"));
+        QCOMPARE(norm("/a/b/..", DryRunPaths::Traefik), std::string("/a"));
+        QCOMPARE(norm("/a/", DryRunPaths::Traefik), std::string("/a/"));
+        QCOMPARE(norm("/../x", DryRunPaths::Traefik), std::string("/x"));
+        QCOMPARE(norm("/%61pi%2Fx", DryRunPaths::Traefik), std::string("/api%2Fx"));
+        QCOMPARE(norm("/a%2fb", DryRunPaths::Traefik), std::string("/a/b"));
+        QCOMPARE(norm("/a/%2e%2e/b", DryRunPaths::Traefik), std::string("/a/../b"));
+        QCOMPARE(norm("/a%zz", DryRunPaths::Traefik), std::string("(refused)"));
+    }
+
     // Spring's PathPattern on PathContainer segments (decoded, ";params" removed): "**" is zero
     // or more segments at the end, '*' one segment (an empty one only at the end), {var} one
     // non-empty segment, a %2F stays inside its segment; matchTrailingSlash lets "/x/" match "/x".

@@ -23,7 +23,7 @@ bool unreserved(unsigned char c)
            || c == '~';
 }
 
-enum class Decode { All, AllButReserved, Unreserved };
+enum class Decode { All, AllButReserved, Unreserved, Traefik };
 
 // decode percent-decodes `in`: All as nginx (a bad %XX or a NUL: nullopt), AllButReserved as
 // Kong's normalize_decode (a reserved character stays encoded, in upper case; a bad %XX stays),
@@ -40,12 +40,20 @@ std::optional<std::string> decode(std::string_view in, Decode how)
         }
         const int hi = i + 2 < in.size() ? hexValue(in[i + 1]) : -1, lo = i + 2 < in.size() ? hexValue(in[i + 2]) : -1;
         if (hi < 0 || lo < 0) {
-            if (how == Decode::All)
+            if (how == Decode::All || how == Decode::Traefik) // Go's url parser refuses it too (400)
                 return std::nullopt; // ngx_http_parse_complex_uri: NGX_HTTP_PARSE_INVALID_REQUEST
             out += in[i];
             continue;
         }
         const auto c = static_cast<unsigned char>(hi * 16 + lo);
+        // Traefik's withRoutingPath keeps a reserved character's encoding as written in upper case
+        // ("%2F"); "%2f" is not in its table, so it is decoded.
+        const bool upper = !(in[i + 1] >= 'a' && in[i + 1] <= 'f') && !(in[i + 2] >= 'a' && in[i + 2] <= 'f');
+        if (how == Decode::Traefik && upper && kReserved.find(char(c)) != std::string_view::npos) {
+            out.append(in.substr(i, 3));
+            i += 2;
+            continue;
+        }
         const bool keep = (how == Decode::AllButReserved && kReserved.find(char(c)) != std::string_view::npos)
                           || (how == Decode::Unreserved && !unreserved(c));
         if (how == Decode::All && c == 0)
@@ -73,8 +81,9 @@ std::string mergeSlashes(std::string_view in)
 }
 
 // removeDots resolves "." and ".." segments (RFC 3986 5.2.4, nginx's sw_dot states); a ".."
-// above the root is nullopt when refused (nginx), else stays at the root (Kong, Envoy).
-std::optional<std::string> removeDots(const std::string& in, bool refuseAboveRoot)
+// above the root is nullopt when refused (nginx), else stays at the root (Kong, Envoy). A last
+// "." or ".." leaves a '/' at the end, but for Go's path.Clean (goClean), which leaves none.
+std::optional<std::string> removeDots(const std::string& in, bool refuseAboveRoot, bool goClean = false)
 {
     if (in.empty() || in[0] != '/')
         return in;
@@ -90,10 +99,10 @@ std::optional<std::string> removeDots(const std::string& in, bool refuseAboveRoo
                 return std::nullopt;
             if (!out.empty())
                 out.pop_back();
-            if (last)
+            if (last && !goClean)
                 out.emplace_back();
         } else if (seg == ".") {
-            if (last)
+            if (last && !goClean)
                 out.emplace_back();
         } else {
             out.push_back(seg);
@@ -204,6 +213,10 @@ std::optional<std::string> normalizedPath(std::string_view path, DryRunPaths rul
         return rule == DryRunPaths::EnvoyBoth ? mergeSlashes(normal) : normal;
     }
     case DryRunPaths::EnvoyMerge: return mergeSlashes(noQuery);
+    case DryRunPaths::Traefik: { // pkg/server/server_entrypoint_tcp.go sanitizePath, pkg/muxer/http/mux.go withRoutingPath
+        const std::string clean = *removeDots(mergeSlashes(noQuery), false, true);
+        return decode(clean, Decode::Traefik);
+    }
     }
     return std::string(noQuery);
 }

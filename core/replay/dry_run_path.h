@@ -10,7 +10,8 @@ namespace ratelab {
 
 // DryRunPaths is how a product makes a request's path ready before it matches its routes.
 enum class DryRunPaths {
-    AsLogged,     // the path as logged, its query string left out (Traefik: not yet read from its source)
+    AsLogged,     // the path as logged, its query string left out
+    Traefik,      // v3: sanitizePath's URL.JoinPath (dots, slashes), then the routing path: %XX decoded but reserved ones
     Nginx,        // ngx_http_parse_complex_uri: every %XX decoded, slashes merged, "." and ".." resolved
     Kong,         // kong/tools/uri.lua normalize(uri, true): %XX decoded but reserved ones, dots, slashes merged
     Envoy,        // Envoy without normalize_path or merge_slashes (its defaults): the path as sent
