@@ -193,6 +193,11 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
     for (std::size_t r = 0; r < config.rules.size(); ++r)
         if (!config.rules[r].policy.empty())
             policies[r].resize(config.rules[r].shared ? 1 : keys);
+    // An empty key (logged "" or "-": a header the request did not send) is skipped by every
+    // limit keyed by it, as nginx skips a limit whose key is empty.
+    std::vector<std::uint8_t> keylessKey(keys);
+    for (std::size_t k = 0; k < keys; ++k)
+        keylessKey[k] = traffic.keyNames[k].empty() || traffic.keyNames[k] == "-";
     for (std::size_t i = 0; i < n; ++i) {
         static const std::vector<std::size_t> kNone;
         const int place = out.place[traffic.paths[i]];
@@ -208,12 +213,7 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const auto keyOf = [&](const DryRunRule& rule) {
             return rule.keySource < 0 ? logKey : traffic.fieldKeys[std::size_t(rule.keySource)][i];
         };
-        // An empty key (logged "" or "-": a header the request did not send) is skipped by
-        // every limit keyed by it, as nginx skips a limit whose key is empty.
-        const auto keylessFor = [&](std::uint32_t k) {
-            const std::string& name = traffic.keyNames[k];
-            return name.empty() || name == "-";
-        };
+        const auto keylessFor = [&](std::uint32_t k) { return keylessKey[k] != 0; };
         std::uint32_t deniedKey = logKey;
         for (std::size_t r : rules) { // nginx's lookups, in order, up to the first that rejects
             const DryRunRule& rule = config.rules[r];
