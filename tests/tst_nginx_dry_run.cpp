@@ -144,7 +144,10 @@ private slots:
         }
         QVERIFY(up);
         std::mt19937_64 rng(32);
-        const QStringList paths = {"/api/a", "/api/b?x=1", "/login", "/login", "/index.php", "/other", "/login?next=/"};
+        // Paths nginx makes $uri of before it selects (merged slashes, %XX, dot segments), and a bad
+        // %XX it answers 400 before any limit: the dry run reads them as nginx does.
+        const QStringList paths = {"/api/a", "/api/b?x=1", "/login", "/login", "/index.php", "/other", "/login?next=/",
+                                   "//login", "/%6Cogin", "/api/../login", "/%zz"};
         const QStringList clients = {"alice", "bob", "carol", ""}; // "": no header, so no limit keyed by it applies
         for (int i = 0; i < 90; ++i)
             QVERIFY(get(port, paths[int(rng() % std::uint64_t(paths.size()))], clients[int(rng() % 4)]));
