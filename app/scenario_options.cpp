@@ -1,6 +1,7 @@
 #include "scenario_options.h"
 
 #include "client_options.h"
+#include "server_options.h"
 #include "outputpath.h"
 
 #include <QDir>
@@ -270,6 +271,7 @@ void addRunOptions(QCommandLineParser& parser)
 {
     addClientOptions(parser);
     addClusterOptions(parser);
+    addServerOptions(parser);
 }
 
 namespace {
@@ -365,8 +367,10 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
     }
 
     applyCostLayerNginxOptions(p, s);
-    if (run == RunOptions::Declared)
+    if (run == RunOptions::Declared) {
         applyClientOptions(p, s);
+        applyServerOptions(p, s);
+    }
     if (run != RunOptions::Absent)
         applyClusterOptions(p, s);
     if (p.isSet("save-scenario")) { // checked before the run, written after it

@@ -57,7 +57,7 @@ Scenario Reader::read(const QJsonObject& root)
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
                  "pattern", "arrivals", "added", "cost", "costs", "nginx", "product_options", "layers", "cluster", "clients",
-                 "client_of", "traffic_log", "playback", "buckets_start", "changes"},
+                 "client_of", "traffic_log", "playback", "buckets_start", "changes", "server", "concurrency", "layered_gate", "throttle"},
                 "");
 
     Scenario s;
@@ -122,6 +122,19 @@ Scenario Reader::read(const QJsonObject& root)
             s.changes.push_back(parsed<LimitChange>(v, "changes", [](std::string_view x) { return parseLimitChange(x); }));
         }
     }
+    if (const auto t = text(root, "server", "server", "\"workers=8,service=exp:50ms,...\""))
+        s.server = parsed<ServerConfig>(*t, "server", [](std::string_view x) { return ServerConfig::parse(x); });
+    if (root.contains("concurrency")) { // ["aimd", "gradient2:initial_limit=20", ...]: a row each
+        if (!root.value("concurrency").isArray())
+            refuse(QString("\"concurrency\" must be an array of \"KIND[:key=value,...]\" (got %1)")
+                       .arg(typeName(root.value("concurrency"))));
+        for (const QJsonValue& item : root.value("concurrency").toArray())
+            s.concurrency.push_back(scalar(item, "concurrency", "\"KIND[:key=value,...]\""));
+    }
+    if (const auto t = text(root, "layered_gate", "layered_gate", "\"KIND[:key=value,...]\""))
+        s.layeredGate = *t;
+    if (const auto t = text(root, "throttle", "throttle", "\"KIND[:key=value,...]\""))
+        s.throttle = *t;
     if (const auto t = text(root, "buckets_start", "buckets_start", "full or empty")) {
         if (*t != "full" && *t != "empty")
             refuse(QString("\"buckets_start\" must be \"full\" or \"empty\" (got %1)").arg(q(ratelab::quoted(*t))));

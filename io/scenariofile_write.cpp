@@ -152,6 +152,19 @@ QByteArray serializeScenario(const Scenario& s)
             out += (i ? ", " : "") + jsonString(limitChangeText(s.changes[i]));
         out += "]";
     }
+    if (s.server) { // issue 33: the server and its concurrency limiters, only when there is one
+        out += ",\n  \"server\": " + jsonString(s.server->text());
+        if (!s.concurrency.empty()) {
+            out += ",\n  \"concurrency\": [";
+            for (std::size_t i = 0; i < s.concurrency.size(); ++i)
+                out += (i ? ", " : "") + jsonString(s.concurrency[i]);
+            out += "]";
+        }
+        if (!s.layeredGate.empty())
+            out += ",\n  \"layered_gate\": " + jsonString(s.layeredGate);
+    }
+    if (!s.throttle.empty())
+        out += ",\n  \"throttle\": " + jsonString(s.throttle);
     if (s.bucketsStartEmpty) // issue 25: only when not the default, full
         out += ",\n  \"buckets_start\": \"empty\"";
     if (s.playbackNanos > 0) // issue 21: the app's playback length, only when set

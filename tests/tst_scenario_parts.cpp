@@ -61,6 +61,10 @@ QJsonObject withPart(ScenarioPart p)
         break;
     case ScenarioPart::BucketsStartEmpty: s["buckets_start"] = "empty"; break;
     case ScenarioPart::LimitChanges: s["changes"] = QJsonArray{"0.5:limit=1"}; break;
+    case ScenarioPart::Server:
+        s["server"] = "workers=1,service=const:0.5s,queue=0";
+        s["concurrency"] = QJsonArray{"fixed:limit=1"};
+        break;
     }
     return s;
 }
@@ -79,13 +83,13 @@ QJsonObject withoutPart(ScenarioPart p)
 // kExpected is the table, by hand: R runs, X the log (or nginx's lines) stands in, - refused.
 // Rows are the commands (compare, compare --backend redis, replay, sweep, nginx), columns the
 // parts (traffic, layers, product options, cluster, store outage, clients, buckets start empty,
-// limit changes).
+// limit changes, server).
 const char* const kExpected[] = {
-    "RRRRRRRR", // compare: the engine combines everything
-    "RRRR-R--", // Redis: one store that stays up, keys that start full, one config a run
-    "XRRRR-RR", // replay: the engine per key, no retries (the log has them)
-    "X-RRR-R-", // sweep: replay at each point of one algorithm's grid, which a change would replace
-    "X----R--", // nginx: one zone's lines; clients are traffic the lines answer
+    "RRRRRRRRR", // compare: the engine combines everything
+    "RRRR-R---", // Redis: one store that stays up, keys that start full, one config a run, no server
+    "XRRRR-RR-", // replay: the engine per key, no retries (the log has them), served already
+    "X-RRR-R--", // sweep: replay at each point of one algorithm's grid, which a change would replace
+    "X----R---", // nginx: one zone's lines; clients are traffic the lines answer
 };
 
 Taking expected(ScenarioCommand c, ScenarioPart p)

@@ -238,7 +238,8 @@ void writeCsv(std::ostream& out, const Trace& trace)
 bool streamable(const Scenario& scenario, bool headers)
 {
     return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !scenario.bucketsStartEmpty
-        && scenario.changes.empty() && !headers;
+        && scenario.changes.empty() && !scenario.server && scenario.throttle.empty()
+        && !headers;
 }
 
 void streamJson(std::ostream& out, const Scenario& scenario)

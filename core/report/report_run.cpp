@@ -9,6 +9,7 @@
 #include "report/report.h"
 #include "report/report_parts.h"
 #include "scenario/rows.h"
+#include "server/server_stage.h"
 #include "limiters/worst_case.h"
 
 #include <algorithm>
@@ -58,8 +59,53 @@ std::string headerValue(const std::vector<Header>& headers, std::string_view nam
 
 // Columns is which optional columns a scenario's output carries.
 struct Columns {
-    bool clients = false, cost = false, node = false, headers = false;
+    bool clients = false, cost = false, node = false, headers = false, server = false;
 };
+
+// serverJson writes a row's server figures: each outcome's count, goodput (served in time per
+// second, over [0, the last departure]), the latency of the requests served in time, the most
+// in the system and in the queue, the work wasted on attempts whose client had given up, the
+// gate's limit over time, and Little's L (the time-average number in the system).
+std::string serverJson(const ServerFigures& f, const ClientStats& clients)
+{
+    std::ostringstream out;
+    const double span = double(f.end) / 1e9;
+    out << "{\"in_time\": " << f.inTime << ", \"late\": " << f.late << ", \"queue_timeout\": " << f.queueTimeouts
+        << ", \"refused\": " << f.refused << ", \"rejected\": " << f.rejected
+        << ", \"goodput_per_s\": " << formatNumber(span > 0 ? double(f.inTime) / span : 0.0)
+        << ", \"latency\": {\"p50\": " << formatSeconds(clients.latency.p50) << ", \"p99\": "
+        << formatSeconds(clients.latency.p99) << ", \"max\": " << formatSeconds(clients.latency.max) << "}"
+        << ", \"max_in_system\": " << f.maxInSystem << ", \"max_queue\": " << f.maxQueue
+        << ", \"busy\": " << formatSeconds(f.busyNanos) << ", \"wasted\": " << formatSeconds(f.wastedNanos)
+        << ", \"mean_in_system\": " << formatNumber(f.end > 0 ? toDouble(f.areaInSystem) / double(f.end) : 0.0);
+    if (!f.limits.empty()) {
+        out << ", \"limit\": [";
+        for (std::size_t k = 0; k < f.limits.size(); ++k)
+            out << (k ? ", " : "") << "{\"at\": " << formatSeconds(f.limits[k].first) << ", \"limit\": "
+                << f.limits[k].second << "}";
+        out << "]";
+    }
+    out << "}";
+    return out.str();
+}
+
+// writeServedJson and writeServedCsv write what became of an attempt at the server: its
+// outcome, and for one that reached it its wait (queue and gate) and its time in the server.
+void writeServedJson(Text& text, const ServedAttempt& a)
+{
+    text << ", \"outcome\": " << jsonString(outcomeId(a.outcome));
+    if (a.outcome != Outcome::NotAdmitted)
+        text << ", \"wait\": " << formatSeconds(a.start - a.arrived) << ", \"in_server\": " << formatSeconds(a.end - a.arrived);
+}
+
+void writeServedCsv(Text& text, const ServedAttempt& a)
+{
+    text << ',' << outcomeId(a.outcome);
+    if (a.outcome != Outcome::NotAdmitted)
+        text << ',' << formatSeconds(a.start - a.arrived) << ',' << formatSeconds(a.end - a.arrived);
+    else
+        text << ",,";
+}
 
 // oneState is true when one limiter's state under one config decides every attempt of the row,
 // so its algorithm's worst case bounds the row: one node (or a shared store, no skew), no store
@@ -89,7 +135,7 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
             reached = std::max(reached, window.add(run.log[i].t, true));
     writeBound(text, r < s.algorithms.size() && oneState(setup) ? std::optional(s.algorithms[r]) : std::nullopt, s,
                reached);
-    if (setup.layers.size() > 1 || r == s.algorithms.size()) {
+    if (setup.layers.size() > 1 || isLayeredRow(s, r)) {
         text << ",\n   \"layers\": [";
         for (std::size_t k = 0; k < setup.layers.size(); ++k)
             text << (k ? ", " : "") << "{\"algorithm\": " << jsonString(algorithmId(setup.layers[k].algorithm))
@@ -114,6 +160,8 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
     }
     if (c.clients)
         text << ",\n   \"clients\": " << clientStatsJson(run.clients);
+    if (run.server)
+        text << ",\n   \"server\": " << serverJson(*run.server, run.clients);
     text << ",\n   \"sequence\": [";
     for (std::size_t i = 0; i < run.log.size(); ++i) {
         const LoggedAttempt& a = run.log[i];
@@ -126,6 +174,8 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
             text << ", \"node\": " << std::int64_t(a.node);
         if (c.headers)
             writeHeadersJson(text, engineHeaders(setup, run, i));
+        if (run.server)
+            writeServedJson(text, run.served[i]);
         text << "}";
         text.flushSome();
     }
@@ -149,6 +199,8 @@ void writeCsvRows(Text& text, const Scenario& s, std::size_t r, const EngineSetu
             for (std::string_view name : kHeaderNames)
                 text << ',' << csvField(headerValue(h, name));
         }
+        if (c.server)
+            writeServedCsv(text, run.served[i]);
         text << '\n';
         text.flushSome();
     }
@@ -158,6 +210,8 @@ void writeCsvRows(Text& text, const Scenario& s, std::size_t r, const EngineSetu
 
 std::string_view rowId(const Scenario& s, std::size_t r)
 {
+    if (const std::string* gate = gateRow(s, r))
+        return *gate;
     return r < s.algorithms.size() ? algorithmId(s.algorithms[r]) : std::string_view("layered");
 }
 
@@ -171,8 +225,14 @@ EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
     EngineSetup setup;
     if (r < s.algorithms.size())
         setup.layers = {Layer{s.algorithms[r], s.config}};
-    else
+    else if (isLayeredRow(s, r))
         setup.layers = s.layers;
+    setup.server = s.server;
+    setup.throttle = s.throttle;
+    if (const std::string* gate = gateRow(s, r))
+        setup.gate = *gate;
+    else if (isLayeredRow(s, r))
+        setup.gate = s.layeredGate;
     setup.cluster = s.cluster;
     setup.clients = s.clients;
     setup.seed = s.pattern.seed;
@@ -187,6 +247,8 @@ std::vector<Header> engineHeaders(const EngineSetup& setup, const RowRun& run, s
 {
     const LoggedAttempt& a = run.log[i];
     const std::size_t layers = setup.layers.size();
+    if (layers == 0) // a concurrency limiter's row: no rate limit answers, so no RateLimit headers
+        return {};
     std::vector<LayerResponse> figures;
     figures.reserve(layers);
     for (std::size_t l = 0; l < layers; ++l) {
@@ -220,6 +282,7 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
     c.cost = !in.costs.empty();
     c.node = s.cluster.has_value();
     c.headers = headers;
+    c.server = s.server.has_value();
     const std::size_t rows = rowCount(s);
     const EngineRequests requests{in.arrivals, in.costs, in.clientOf};
     // A refusal (too many attempts) must come before anything is written: the first row runs
@@ -238,7 +301,7 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
         if (headers)
             for (std::string_view name : kHeaderNames)
                 text << ',' << name;
-        text << '\n';
+        text << (c.server ? ",outcome,wait,in_server" : "") << '\n';
         for (std::size_t r = 0; r < rows; ++r)
             writeCsvRows(text, s, r, engineSetup(s, r, headers), runOf(r), in, c);
         return;
@@ -246,7 +309,7 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
     std::ostringstream input;
     writeInput(input, s, c.cost, in.arrivals.size());
     std::string inputJson = input.str();
-    if (s.clients || s.cluster) { // their settings go inside the input object
+    if (s.clients || s.cluster || s.server) { // their settings go inside the input object
         inputJson.pop_back();
         std::ostringstream more;
         if (s.clients) {
@@ -256,6 +319,11 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
         if (s.cluster) {
             more << ", \"cluster\": ";
             writeClusterSettings(more, *s.cluster);
+        }
+        if (s.server) {
+            more << ", \"server\": " << jsonString(s.server->text());
+            if (!s.layeredGate.empty())
+                more << ", \"layered_gate\": " << jsonString(s.layeredGate);
         }
         inputJson += more.str() + "}";
     }

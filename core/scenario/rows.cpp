@@ -7,6 +7,8 @@
 #include "report/report_run.h"
 #include "limiters/worst_case.h"
 #include "limiters/products/product.h"
+#include "server/client_throttle.h"
+#include "server/gate.h"
 
 #include <algorithm>
 #include <optional>
@@ -14,7 +16,18 @@
 
 namespace ratelab {
 
-std::size_t rowCount(const Scenario& s) { return s.algorithms.size() + (s.layers.empty() ? 0 : 1); }
+std::size_t rowCount(const Scenario& s)
+{
+    return s.algorithms.size() + (s.layers.empty() ? 0 : 1) + s.concurrency.size();
+}
+
+bool isLayeredRow(const Scenario& s, std::size_t r) { return !s.layers.empty() && r == s.algorithms.size(); }
+
+const std::string* gateRow(const Scenario& s, std::size_t r)
+{
+    const std::size_t first = s.algorithms.size() + (s.layers.empty() ? 0 : 1);
+    return r >= first && r - first < s.concurrency.size() ? &s.concurrency[r - first] : nullptr;
+}
 
 std::vector<std::int64_t> resolveClients(const Scenario& s)
 {
@@ -67,6 +80,16 @@ void checkScenario(const Scenario& s)
         checkDurations(l.config, std::span<const Algorithm>(&l.algorithm, 1));
     if (s.cluster && s.cluster->coordination() == Coordination::Split) // r / N must be exact
         (void)splitConfig(s.config, s.cluster->nodes());
+    if ((!s.concurrency.empty() || !s.layeredGate.empty()) && !s.server)
+        throw InputError("a concurrency limiter needs a server behind it: give the server (--server)");
+    if (!s.layeredGate.empty() && s.layers.empty())
+        throw InputError("a concurrency limiter after the layers needs layers (--layer)");
+    for (const std::string& g : s.concurrency) // each spec made once: its refusal comes before a run
+        (void)makeGate(g, s.pattern.seed);
+    if (!s.layeredGate.empty())
+        (void)makeGate(s.layeredGate, s.pattern.seed);
+    if (!s.throttle.empty())
+        (void)makeClientThrottle(s.throttle);
     if (!s.changes.empty()) { // each change's config, as the first one's
         for (Algorithm a : s.algorithms)
             if (a > Algorithm::NginxLimitReq)
@@ -108,7 +131,7 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
     }
     if (s.clients)
         replayable = replayable && s.clients->keys() == 1;
-    replayable = replayable && !s.bucketsStartEmpty && s.changes.empty();
+    replayable = replayable && !s.bucketsStartEmpty && s.changes.empty() && !engine->setup.layers.empty();
     if (!replayable) // samples between two steps of a line: fewer as requests grow
         engine->setup.levelLines = LevelLineSetup{
             8, int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(in.arrivals.size(), 1), 1, 24))};
@@ -116,10 +139,13 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
     const EngineSetup& setup = engine->setup;
     const RowRun& run = engine->run;
     AlgorithmTrace row;
-    row.algorithm = setup.layers.front().algorithm;
+    if (!setup.layers.empty()) // a concurrency limiter's row has no rate layer
+        row.algorithm = setup.layers.front().algorithm;
     row.metrics = run.metrics;
     row.log = &run.log; // read in place: the row keeps `engine` alive
-    row.kind = {.attempts = bool(s.clients), .cluster = bool(s.cluster), .layered = r == s.algorithms.size()};
+    row.kind = {.attempts = bool(s.clients), .cluster = bool(s.cluster), .layered = isLayeredRow(s, r)};
+    if (const std::string* gate = gateRow(s, r))
+        row.title = "Concurrency limit: " + *gate;
     if (row.kind.layered) {
         std::string names;
         for (const Layer& layer : s.layers)
@@ -192,7 +218,8 @@ std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t
 
 bool needsEngine(const Scenario& s, std::size_t r)
 {
-    return r == s.algorithms.size() || s.cluster || s.clients || s.bucketsStartEmpty || !s.changes.empty();
+    return r >= s.algorithms.size() || s.cluster || s.clients || s.bucketsStartEmpty || !s.changes.empty() || s.server
+           || !s.throttle.empty();
 }
 
 AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r)

@@ -10,6 +10,7 @@
 #include "limiters/limiter.h"
 #include "traffic/pattern.h"
 #include "engine/simulator.h"
+#include "server/server.h"
 
 #include <optional>
 #include <span>
@@ -51,6 +52,16 @@ struct Scenario {
     std::vector<LimitChange> changes;
     // The app's classroom pace (issue 21): the framed span plays in this long; 0: the default 10 s.
     Nanos playbackNanos = 0;
+    // The server behind the limiter (issue 33): when set, every row's admitted attempts are served
+    // by it (server.h), and each concurrency limiter (a gate spec, gate.h) is a row of its own in
+    // front of it, after the algorithms and `layered`. layeredGate, when not empty, is the
+    // concurrency limiter after the layered policy's layers.
+    std::optional<ServerConfig> server;
+    std::vector<std::string> concurrency;
+    std::string layeredGate;
+    // A client throttle every client runs (client_throttle.h's spec: Bottleneck, p-queue), when
+    // not empty: it holds each request's first attempt back until it starts it.
+    std::string throttle;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };

@@ -17,21 +17,24 @@ constexpr PartTaking kLogHasRetries{Taking::Refuses, "a log already holds its re
 // tst_scenario_parts checks every cell against what the command does.
 constexpr PartTaking kTable[kAllScenarioCommands.size()][kAllScenarioParts.size()] = {
     // Compare (the engine): everything combines.
-    {kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns},
+    {kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns},
     // CompareRedis: one atomic script a decision, one config a run.
     {kRuns, kRuns, kRuns, kRuns,
      {Taking::Refuses, "a store outage is modelled, not run: the Redis backend's store stays up"},
      kRuns,
      {Taking::Refuses, "a new Redis key starts full; buckets that start empty are not run through Redis"},
-     {Taking::Refuses, "the scripts take one config a run; limit changes are not run through Redis"}},
+     {Taking::Refuses, "the scripts take one config a run; limit changes are not run through Redis"},
+     {Taking::Refuses, "Redis decides the limits; the server behind them is modelled in compare without --backend redis"}},
     // Replay: the log is the traffic, every key its own state of the policy, placed as compare's.
-    {kLogIsTheTraffic, kRuns, kRuns, kRuns, kRuns, kLogHasRetries, kRuns, kRuns},
+    {kLogIsTheTraffic, kRuns, kRuns, kRuns, kRuns, kLogHasRetries, kRuns, kRuns,
+     {Taking::Refuses, "a log's requests were served already; run the server on its arrivals with 'ratelab compare'"}},
     // Sweep: replay at every point; the grid varies one policy of one layer.
     {kLogIsTheTraffic,
      {Taking::Refuses, "the grid varies one algorithm's limit, window, capacity or rate; replay the layers with "
                        "'ratelab replay'"},
      kRuns, kRuns, kRuns, kLogHasRetries, kRuns,
-     {Taking::Refuses, "a change would replace the limit the grid varies; replay the changes with 'ratelab replay'"}},
+     {Taking::Refuses, "a change would replace the limit the grid varies; replay the changes with 'ratelab replay'"},
+     {Taking::Refuses, "a log's requests were served already; run the server on its arrivals with 'ratelab compare'"}},
     // Nginx: the lines of one limit_req zone; traffic is not configuration.
     {{Taking::Replaced, "the lines are configuration: nginx meets the traffic"},
      {Taking::Refuses, "the lines are one limit_req zone, not several layers"},
@@ -40,7 +43,8 @@ constexpr PartTaking kTable[kAllScenarioCommands.size()][kAllScenarioParts.size(
      {Taking::Refuses, "each nginx keeps its own zone: there is no store to go down"},
      kRuns, // clients are traffic: nginx answers them as the lines say
      {Taking::Refuses, "nginx's zone starts every key full"},
-     {Taking::Refuses, "the lines hold one rate and burst; a change is a reload with other lines"}},
+     {Taking::Refuses, "the lines hold one rate and burst; a change is a reload with other lines"},
+     {Taking::Refuses, "nginx's limit_req is no concurrency limit; the server behind it is not configuration"}},
 };
 
 std::string_view verb(ScenarioCommand c)
@@ -68,6 +72,7 @@ std::string_view scenarioPartName(ScenarioPart p)
     case ScenarioPart::Clients: return "clients";
     case ScenarioPart::BucketsStartEmpty: return "buckets that start empty";
     case ScenarioPart::LimitChanges: return "limit changes";
+    case ScenarioPart::Server: return "server";
     }
     return "?";
 }
@@ -99,12 +104,14 @@ std::vector<ScenarioPart> scenarioParts(const Scenario& s)
     if (s.cluster && s.cluster->hasOutage() && s.cluster->coordination() != Coordination::Local
         && s.cluster->coordination() != Coordination::Split)
         parts.push_back(ScenarioPart::StoreOutage);
-    if (s.clients)
+    if (s.clients || !s.throttle.empty()) // a throttle is the clients' own
         parts.push_back(ScenarioPart::Clients);
     if (s.bucketsStartEmpty)
         parts.push_back(ScenarioPart::BucketsStartEmpty);
     if (!s.changes.empty())
         parts.push_back(ScenarioPart::LimitChanges);
+    if (s.server)
+        parts.push_back(ScenarioPart::Server);
     return parts;
 }
 

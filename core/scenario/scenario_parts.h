@@ -25,10 +25,12 @@ enum class ScenarioPart : std::uint8_t {
     Clients,        // clients that retry
     BucketsStartEmpty,
     LimitChanges,
+    Server,         // the server behind the limiter and its concurrency limiters
 };
-inline constexpr std::array<ScenarioPart, 8> kAllScenarioParts = {
-    ScenarioPart::Traffic,  ScenarioPart::Layers,      ScenarioPart::ProductOptions,    ScenarioPart::Cluster,
-    ScenarioPart::StoreOutage, ScenarioPart::Clients, ScenarioPart::BucketsStartEmpty, ScenarioPart::LimitChanges};
+inline constexpr std::array<ScenarioPart, 9> kAllScenarioParts = {
+    ScenarioPart::Traffic,     ScenarioPart::Layers,  ScenarioPart::ProductOptions,
+    ScenarioPart::Cluster,     ScenarioPart::StoreOutage, ScenarioPart::Clients,
+    ScenarioPart::BucketsStartEmpty, ScenarioPart::LimitChanges, ScenarioPart::Server};
 
 // ScenarioCommand is a command (or app action) that runs a Scenario.
 enum class ScenarioCommand : std::uint8_t {
