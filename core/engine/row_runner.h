@@ -1,0 +1,96 @@
+// RowRunner: one row's run in progress (engine.cpp's runRow), split over two files: engine.cpp
+// has an attempt's path through the policy, row_runner_clients.cpp what its client does with the
+// answer (retries, the server's responses, the throttles) and the figures of the run.
+#pragma once
+
+#include "engine/admitted_window.h"
+#include "engine/engine.h"
+#include "engine/store.h"
+#include "engine/throttled_arrivals.h"
+
+#include <limits>
+#include <optional>
+#include <queue>
+#include <vector>
+
+namespace ratelab::detail {
+
+// Retry is a scheduled attempt; seq is its creation order among retries.
+struct Retry {
+    Nanos t = 0;
+    std::int64_t seq = 0;
+    std::int32_t request = 0;
+    std::int32_t attempt = 0;
+    Nanos prev = 0; // the delay before this attempt (decorrelated jitter)
+};
+
+struct Later {
+    bool operator()(const Retry& a, const Retry& b) const { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+};
+
+// RowRunner is one row's run in progress: what runRow's loop carries from attempt to attempt,
+// each step of an attempt's path a member (semantics.md, "Everything together").
+class RowRunner {
+public:
+    RowRunner(const EngineSetup& setup, const EngineRequests& in);
+    RowRun run();
+
+private:
+    void check() const;
+    bool nextAttempt(Retry& p);     // the next attempt in decision order, if any
+    bool nextThrottled(Retry& p);   // nextAttempt with throttles: their starts, or a retry
+    void followChanges(Nanos t);    // the policy's quota as of t: a limit change may move it
+    void autoscale(Nanos t);        // the nodes up at t, from the last second's attempts
+    StoreCell& cell(std::size_t key, std::size_t l);
+    // decide runs the policy on key's cells: each layer in order until one denies.
+    Decision decide(std::size_t key, int node, Nanos t, Nanos clock, std::int64_t cost, std::uint8_t& headerLayer);
+    void askExternal(std::size_t key, std::size_t l, int node, Nanos t, Nanos clock, std::int64_t cost,
+                     const Decision& model) const;
+    void record(const Retry& p, std::int64_t client, int node, std::size_t key, std::int64_t cost, const Decision& d,
+                std::uint8_t headerLayer);
+    void retryOrGiveUp(const Retry& p, std::int64_t client, const Decision& d);
+    // backoffWait draws client's backoff before attempt + 1 (prev: the delay before attempt).
+    Nanos backoffWait(const Cohort& policy, std::int64_t client, std::int32_t attempt, Nanos prev);
+    // retryAfterWait schedules the request's next attempt `wait` after t.
+    void retryAfterWait(const Retry& p, Nanos t, Nanos wait);
+    // serve runs the server's events due at or before t and answers their clients.
+    void serve(Nanos t);
+    Nanos nextAttemptTime() const;
+    void finish();                  // memory per key and latency
+    void watchLevels();             // with levelLines: the recorder the drawn states tell
+    void stopLevels();              // too many attempts to draw: no lines
+
+    const EngineSetup& m_setup;
+    const EngineRequests& m_in;
+    const ClusterConfig m_cluster;
+    const ClientConfig m_clients;
+    const std::size_t m_n;
+    const std::size_t m_layers;
+    std::vector<AnyLimiter> m_fresh;   // per layer: a new limiter (split: per node)
+    std::vector<StoreChange> m_changes; // the first layer's limit changes, as each cell takes them
+    std::vector<Nanos> m_offsets;       // per node: its clock's offset
+    std::vector<std::optional<StoreCell>> m_cells; // [key * layers + layer], made when first asked
+    std::int64_t m_policyQuota = std::numeric_limits<std::int64_t>::max();
+    std::size_t m_nextChange = 0;
+    RowRun m_r;
+    std::int64_t m_attempts = 0;
+    NodeBalancer m_picker;
+    std::vector<std::uint32_t> m_draws; // per client: backoff draws made
+    std::priority_queue<Retry, std::vector<Retry>, Later> m_retries;
+    std::int64_t m_retrySeq = 0;
+    std::size_t m_next = 0;             // the next first attempt
+    AdmittedWindow m_inside;            // admitted attempts inside (t - W, t]
+    const bool m_figures;
+    const bool m_storeModes;
+    const bool m_perClientKeys;
+    Nanos m_scaleTick = kNanosPerSecond; // the autoscaler counts attempts per whole second
+    std::int64_t m_attemptsThisSecond = 0;
+    std::optional<LevelRecorder> m_levels;
+    bool m_levelNodes = false; // the lines are nodes' (else each key's store)
+    std::optional<ServerStage> m_server;
+    std::vector<ClientResponse> m_responses;
+    std::vector<Nanos> m_served; // with a server: each succeeded request's latency
+    std::optional<ThrottledArrivals> m_throttle;
+};
+
+} // namespace ratelab::detail
