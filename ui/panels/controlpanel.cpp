@@ -6,6 +6,7 @@
 #include "arithmetic/decimal.h"
 #include "panels/documentfields.h"
 #include "panels/productiongroups.h"
+#include "panels/servergroup.h"
 #include "model/scenariodocument.h"
 #include "panels/slidervalue.h"
 
@@ -127,6 +128,7 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_layers = new LayersGroup(document));
     layout->addWidget(m_cluster = new ClusterGroup(document));
     layout->addWidget(m_clients = new ClientsGroup(document));
+    layout->addWidget(m_server = new ServerGroup(document));
     layout->addStretch();
 
     bindFields();

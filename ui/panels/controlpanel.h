@@ -23,6 +23,7 @@ namespace ratelab::ui {
 class ClientsGroup;
 class ClusterGroup;
 class ProductGroup;
+class ServerGroup;
 class DocumentFields;
 class LayersGroup;
 class ScenarioDocument;
@@ -54,6 +55,7 @@ public:
     ProductGroup* products() const { return m_products; }
     ClusterGroup* cluster() const { return m_cluster; }
     ClientsGroup* clients() const { return m_clients; }
+    ServerGroup* server() const { return m_server; }
     QComboBox* pattern() const { return m_pattern; }
     QCheckBox* linkBox() const { return m_link; }
     QCheckBox* startEmptyBox() const { return m_startEmpty; }
@@ -98,6 +100,7 @@ private:
     ProductGroup* m_products = nullptr;
     ClusterGroup* m_cluster = nullptr;
     ClientsGroup* m_clients = nullptr;
+    ServerGroup* m_server = nullptr;
     std::map<Algorithm, QCheckBox*> m_algorithms;
 };
 

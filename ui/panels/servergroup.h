@@ -1,0 +1,59 @@
+// ServerGroup is the settings group for the server behind the limiter (issue 33): ticked, every
+// row's admitted attempts are served by W workers with a queue and timeouts (server.h), and each
+// concurrency limiter in its list is a row of its own (gate.h); unticked, the scenario has none.
+// Every touch is one undoable edit of the document, as the other settings groups make.
+#pragma once
+
+#include "scenario/scenario.h"
+
+#include <QGroupBox>
+
+class QComboBox;
+class QListWidget;
+class QListWidgetItem;
+class QPushButton;
+class QSpinBox;
+
+namespace ratelab::ui {
+
+class DocumentFields;
+class ScenarioDocument;
+class SliderValue;
+
+class ServerGroup : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit ServerGroup(ScenarioDocument* document, QWidget* parent = nullptr);
+    QSpinBox* workers() const { return m_workers; }
+    QComboBox* service() const { return m_service; }
+    SliderValue* serviceTime() const { return m_serviceTime; }
+    SliderValue* sigma() const { return m_sigma; }
+    SliderValue* queue() const { return m_queue; }
+    SliderValue* queueTimeout() const { return m_queueTimeout; }
+    SliderValue* clientTimeout() const { return m_clientTimeout; }
+    QListWidget* gates() const { return m_gates; }
+    QComboBox* gateKind() const { return m_gateKind; }
+    QPushButton* addGate() const { return m_add; }
+    QPushButton* removeGate() const { return m_remove; }
+
+private:
+    void showDocument();
+    void gateEdited(QListWidgetItem* item);
+    ScenarioDocument* m_document;
+    DocumentFields* m_fields;
+    QWidget* m_body;
+    QSpinBox* m_workers;
+    QComboBox* m_service;
+    SliderValue* m_serviceTime;
+    SliderValue* m_sigma;
+    SliderValue* m_queue;
+    SliderValue* m_queueTimeout;
+    SliderValue* m_clientTimeout;
+    QListWidget* m_gates;
+    QComboBox* m_gateKind;
+    QPushButton* m_add;
+    QPushButton* m_remove;
+    bool m_showing = false;
+};
+
+} // namespace ratelab::ui
