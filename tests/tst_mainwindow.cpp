@@ -32,6 +32,7 @@
 #include <QMessageBox>
 #include <QTest>
 #include <QTimer>
+#include <QValueAxis>
 
 using namespace ratelab;
 using namespace ratelab::ui;
@@ -308,6 +309,55 @@ private slots:
         settle();
         QCOMPARE(frame().range.from, Nanos(0));
         QVERIFY(frame().range.to - frame().range.from > full.to - full.from);
+    }
+
+    // Issue 35: a bucket that takes 6e9 s to refill (capacity 6, rate 1e-9/s) after one request
+    // at 1 s frames 0 .. 1 s + 6e18 ns + a margin of 6e18 / 20 = 6.3e18 ns + 1 s (fullRange).
+    // Zoomed out three times about its middle, the view would span 1.89e19 ns (under the 4 times
+    // the full view that zooming allows) and start before 0, so it starts at 0 and would end past
+    // the end of time (2^63 - 1 ns): longer than all of time, it becomes all of it. Rounded as
+    // it was, its end overflowed to the most negative time, and each row's axis, refusing the
+    // reversed range, took a 1 s step over the 6.3e9 s it kept: 6.3e9 grid lines at the next
+    // layout, tens of gigabytes. Then, panned to the end of time and zoomed out twice about the
+    // view's start, the view keeps twice its span and ends there.
+    void zoomingOutPastTheEndOfTimeStopsThere()
+    {
+        Scenario s;
+        s.config = LimiterConfig::make(1, 60 * kNanosPerSecond, 6, Rate{1, 1'000'000'000 * kNanosPerSecond});
+        s.algorithms = {Algorithm::TokenBucket, Algorithm::SlidingWindowLog};
+        s.pattern.count = 1;
+        s.pattern.startNanos = kNanosPerSecond;
+        m_window->openScenario(s);
+        settle();
+        const TimeRange full{0, 6'300'000'001'000'000'000};
+        QCOMPARE(frame().range, full);
+        // Grid lines each row's time axis would build for its range at the next layout.
+        const auto gridLines = [&] {
+            double most = 0;
+            for (int i = 0; i < charts()->rowCount(); ++i) {
+                const auto* axis = qobject_cast<const QValueAxis*>(charts()->row(i)->chart()->axes(Qt::Horizontal).value(0));
+                most = std::max(most, (axis->max() - axis->min()) / axis->tickInterval());
+            }
+            return most;
+        };
+        QVERIFY(gridLines() < 100);
+        charts()->zoom(secondsAsDouble(full.from + (full.to - full.from) / 2), 3.0);
+        QCOMPARE(charts()->range(), (TimeRange{0, kMaxNanos}));
+        QVERIFY2(gridLines() < 100, qPrintable(QString::number(gridLines())));
+        settle();
+        QCOMPARE(frame().range, (TimeRange{0, kMaxNanos}));
+
+        charts()->zoom(secondsAsDouble(full.to / 2), 0.01); // 9.2e16 ns about 3.15e18
+        charts()->pan(1e10);                                 // to the end of time
+        const Nanos span = charts()->range().to - charts()->range().from;
+        QCOMPARE(charts()->range().to, kMaxNanos);
+        charts()->zoom(secondsAsDouble(charts()->range().from), 2.0);
+        QCOMPARE(charts()->range().to, kMaxNanos);
+        // Twice the span, to the doubles' precision there (a few ulps of 2048 ns).
+        QVERIFY(std::abs(double(charts()->range().to - charts()->range().from) - 2.0 * double(span)) <= 16384);
+        QVERIFY(gridLines() < 100);
+        settle();
+        QCOMPARE(frame().range, charts()->range());
     }
 
     void manyRequestsAreReducedPerPixel()

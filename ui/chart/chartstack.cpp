@@ -226,7 +226,16 @@ void ChartStack::zoom(double anchorSeconds, double factor)
         to -= from;
         from = 0;
     }
-    setRange({Nanos(std::llround(from)), Nanos(std::llround(to))});
+    if (to < 0x1p63) { // every double below 2^63 is a whole number of nanoseconds a Nanos holds
+        setRange({Nanos(std::llround(from)), Nanos(std::llround(to))});
+        return;
+    }
+    // Zooming out past the end of time: the view keeps its span and ends there, as a pan stops
+    // there; a span longer than all of time becomes all of it. (Rounded as it was, `to` overflowed
+    // to the most negative time: a reversed range, which the rows' axes refused while taking a
+    // tick step made for it over the span they kept: billions of grid lines, issue 35.)
+    const Nanos span = to - from < 0x1p63 ? Nanos(std::llround(to - from)) : kMaxNanos;
+    setRange({kMaxNanos - span, kMaxNanos});
 }
 
 void ChartStack::pan(double deltaSeconds)

@@ -207,13 +207,16 @@ void RowChart::previewRange(TimeRange range)
 {
     m_range = range;
     const double from = secondsAsDouble(range.from), to = secondsAsDouble(range.to);
-    const double step = niceStep(to - from, std::max(2, plotColumns() / 110));
+    const int ticks = std::max(2, plotColumns() / 110);
+    const double step = niceStep(to - from, ticks);
     if (m_timeAxis->min() != from || m_timeAxis->max() != to || m_timeAxis->tickInterval() != step) {
         // Widen the tick interval before moving the range: the axis builds a grid line per tick
         // at once, and the old interval over a much longer new range would be millions of them.
         m_timeAxis->setTickInterval(1e300);
         m_timeAxis->setRange(from, to);
-        m_timeAxis->setTickInterval(step);
+        // The step of the range the axis holds: one it refuses (reversed) leaves the old span,
+        // where a step made for another would be as many grid lines (issue 35).
+        m_timeAxis->setTickInterval(niceStep(m_timeAxis->max() - m_timeAxis->min(), ticks));
     }
     viewport()->update();
 }
