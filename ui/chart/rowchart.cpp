@@ -188,6 +188,7 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
     }
     buildNginxWater();
     buildKeyLines();
+    buildServer();
     for (const KeyLine& line : m_keyLines)
         for (const QPointF& q : line.points)
             top = std::max(top, q.y());

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "view/row_extras.h"
+#include "view/served.h"
 
 #include "model/frame.h"
 
@@ -131,6 +132,18 @@ public:
     bool veiled() const { return m_veiled; }
     static QColor veiledColor();
 
+    // The server behind the limiter (rowchart_server.cpp), for a row whose run has one:
+    // outcomeOf is what became of decision i at the server (nullopt: no server); outcomeColor
+    // the colour its mark is drawn in; served the latency band's and goodput bars' buckets;
+    // limitLine the concurrency limiter's limit over time (seconds, limit) as a step line, and
+    // inSystemLine the attempts in the server under it.
+    std::optional<Outcome> outcomeOf(std::size_t i) const;
+    static QColor outcomeColor(Outcome o);
+    static QString outcomeName(Outcome o);
+    const std::optional<ServedBuckets>& served() const { return m_served; }
+    const QList<QPointF>& limitLine() const { return m_limitLine; }
+    const QList<QPointF>& inSystemLine() const { return m_inSystemLine; }
+
 signals:
     void zoomRequested(double anchorSeconds, double factor);
     void panRequested(double deltaSeconds);
@@ -215,6 +228,13 @@ private:
     std::vector<KeyLine> m_keyLines;
     std::int64_t m_keyLinesOmitted = 0;
     std::optional<AttemptBuckets> m_attemptRates; // client rows with retries
+    std::optional<ServedBuckets> m_served;          // rows with a server
+    QList<QPointF> m_limitLine, m_inSystemLine;      // rows with a server: steps in (seconds, count)
+    std::vector<OutcomeCounts> m_outcomeColumns;     // rows with a server: the strip's columns by outcome
+    void drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const;
+    void buildServer();
+    void drawServer(QPainter* p) const;
+    void drawOutcomeKey(QPainter* p) const;
     void buildKeyLines();
     void drawKeyLines(QPainter* p) const;
     void drawAttemptRates(QPainter* p) const;

@@ -21,6 +21,10 @@
 
 namespace ratelab::ui {
 
+// kOutcomeColour + an Outcome is a mark's colour key for an attempt coloured by its outcome
+// (past any node or client number).
+constexpr int kOutcomeColour = 1000;
+
 QColor RowChart::admittedColor() { return QColor(0x1a, 0x98, 0x50); }
 QColor RowChart::delayedColor() { return QColor(0xf5, 0x9e, 0x0b); }
 QColor RowChart::deniedColor() { return QColor(0xd7, 0x30, 0x27); }
@@ -44,8 +48,10 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
         drawLevel(p);
     }
     drawLevelLabels(p); // over the line: a label's box interrupts the line, never the other way
-    if (!m_veiled)
+    if (!m_veiled) {
         drawBoundLabel(p);
+        drawServer(p);
+    }
     drawStrip(p);
     p->setClipping(false);
     if (exactMarks() && !m_veiled)
@@ -398,7 +404,10 @@ void RowChart::drawStrip(QPainter* p) const
             if (counts[lane] == 0)
                 continue;
             const double h = std::max(1.0, fullHeight * counts[lane] / total);
-            p->fillRect(QRectF(x, bottom[lane] - h, w, h), brush[lane]);
+            if (lane == 0 && !m_veiled && k < m_outcomeColumns.size()) // with a server: by outcome
+                drawOutcomeBar(p, k, QRectF(x, bottom[lane] - h, w, h));
+            else
+                p->fillRect(QRectF(x, bottom[lane] - h, w, h), brush[lane]);
         }
     }
 }
@@ -454,9 +463,12 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         std::map<std::tuple<int, int, bool>, Group> groups;
         for (; j < end && times[j] == times[i]; ++j) {
             const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
-            const int colour = nodes           ? int(result.nodes[j])
-                               : clientColours ? int((*result.log)[j].client)
-                                               : -1;
+            // With a server, an admitted attempt is coloured by what became of it there.
+            const std::optional<Outcome> served = outcomeOf(j);
+            const int colour = served && *served != Outcome::NotAdmitted ? kOutcomeColour + int(*served)
+                               : nodes                                  ? int(result.nodes[j])
+                               : clientColours                          ? int((*result.log)[j].client)
+                                                                        : -1;
             Group& g = groups[{int(laneOf(verdictAt(result, j))), colour, retry}];
             ++g.count;
             g.retry = retry;
@@ -480,7 +492,11 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             const double grow = g.maxCost > 1 ? std::min(1.15, 1 + 0.05 * std::log2(double(g.maxCost))) : 1.0;
             // Veiled: one shape, one grey, whatever the verdict or the node.
             paintMark(p, at, m_veiled ? Lane::Admitted : lane, markScale() * grow,
-                      m_veiled ? veiledColor() : node >= 0 ? nodeColor(node) : QColor(), g.retry);
+                      m_veiled                   ? veiledColor()
+                      : node >= kOutcomeColour ? outcomeColor(Outcome(node - kOutcomeColour))
+                      : node >= 0              ? nodeColor(node)
+                                               : QColor(),
+                      g.retry);
             laneCount[laneIndex] += g.count;
             laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
         }

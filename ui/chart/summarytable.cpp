@@ -10,6 +10,7 @@
 
 #include "engine/clients.h"
 #include "report/explain.h"
+#include "report/report_run.h"
 
 #include <QHeaderView>
 #include <QScrollBar>
@@ -18,7 +19,7 @@
 namespace ratelab::ui {
 
 namespace {
-enum Column { kAttempts = 7, kAmplification, kP99, kPerNode, kColumns };
+enum Column { kAttempts = 7, kAmplification, kP99, kPerNode, kGoodput, kWasted, kColumns };
 
 // MeasureOnce holds the columns' widths while a table's cells are set and fits them to their
 // contents once at the end: a header that resizes to contents measures every cell again for
@@ -44,7 +45,10 @@ SummaryTable::SummaryTable(QWidget* parent)
     setColumnCount(kColumns);
     setHorizontalHeaderLabels({tr("Algorithm"), tr("Allowed"), tr("Denied"), tr("Delayed"), tr("Max in a window"),
                                tr("Overshoot"), tr("Memory/key"), tr("Attempts"), tr("Amplification"),
-                               tr("p99 to success"), tr("Per node")});
+                               tr("p99 to success"), tr("Per node"), tr("Goodput"), tr("Wasted work")});
+    horizontalHeaderItem(kGoodput)->setToolTip(tr("Requests the server served while their client still waited, a second "
+                                                  "(from 0 s to the last departure)"));
+    horizontalHeaderItem(kWasted)->setToolTip(tr("Service the server gave to requests whose client had already given up"));
     horizontalHeaderItem(kAttempts)->setToolTip(tr("Attempts decided: first attempts and retries"));
     horizontalHeaderItem(kAmplification)->setToolTip(tr("Attempts per request: what retries add to the load"));
     horizontalHeaderItem(kP99)->setToolTip(tr("99th percentile of the time from a request's first attempt to its "
@@ -94,7 +98,7 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
         setItem(r, c, item);
     };
-    bool clients = false, nodes = false;
+    bool clients = false, nodes = false, server = false;
     for (int r = 0; r < int(results.size()); ++r) {
         const AlgorithmTrace& result = results[r];
         const Metrics& m = result.metrics;
@@ -105,6 +109,15 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
             clients = true;
             cell(r, kAttempts, locale.toString(k.attempts));
             cell(r, kAmplification, QString::number(k.amplification, 'f', 2) + "x");
+            cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
+        }
+        if (result.engine && result.engine->run.server) { // the server behind the limiter (issue 33)
+            const ServerFigures& f = *result.engine->run.server;
+            const ClientStats& k = result.engine->run.clients;
+            server = true;
+            const double span = double(f.end) / 1e9; // as compare's goodput_per_s
+            cell(r, kGoodput, tr("%1/s").arg(locale.toString(span > 0 ? double(f.inTime) / span : 0.0, 'g', 4)));
+            cell(r, kWasted, QString::fromStdString(explainSeconds(f.wastedNanos)) + " s");
             cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
         }
         if (!result.perNodeAllowed.empty()) {
@@ -146,8 +159,11 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
         else
             cell(r, 6, QString("%1 B (%2 %3)").arg(m.memory.bytes).arg(m.memory.entries).arg(m.memory.entries == 1 ? "entry" : "entries"));
     }
-    for (int c : {kAttempts, kAmplification, kP99})
+    for (int c : {kAttempts, kAmplification})
         setColumnHidden(c, !clients);
+    setColumnHidden(kP99, !clients && !server);
+    setColumnHidden(kGoodput, !server);
+    setColumnHidden(kWasted, !server);
     setColumnHidden(kPerNode, !nodes);
 }
 

@@ -1,0 +1,189 @@
+// The app's server behind the limiter (issue 33, "In the app"): the Server group turns the
+// server on and edits it through the document (undoably), the concurrency limiter rows come and
+// go with it, and the charts colour each attempt by its outcome and draw a gate row's limit.
+// Every expected figure is derived by hand from semantics.md ("The server behind the limiter")
+// in the comment above it.
+#include "chart/chartstack.h"
+#include "chart/rowchart.h"
+#include "chart/summarytable.h"
+#include "model/scenariodocument.h"
+#include "panels/controlpanel.h"
+#include "panels/servergroup.h"
+#include "panels/slidervalue.h"
+#include "scenario/rows.h"
+#include "window_test.h"
+
+#include <QComboBox>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QUndoStack>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+class TestServerUi : public WindowTest {
+    Q_OBJECT
+
+    ServerGroup* group() const { return m_window->controls()->server(); }
+    const Scenario& scenario() const { return m_window->document()->scenario(); }
+
+    // serveFromThePanel turns the server on and sets, as a person would: 1 worker, a constant
+    // 0.3 s service, a queue of 2 and a client timeout of 0.8 s.
+    void serveFromThePanel()
+    {
+        group()->setChecked(true);
+        settle();
+        QVERIFY(scenario().server.has_value());
+        group()->service()->setCurrentIndex(0); // constant
+        group()->serviceTime()->type("0.3");
+        group()->workers()->setValue(1);
+        group()->queue()->type("2");
+        group()->clientTimeout()->type("0.8");
+        settle();
+    }
+
+private slots:
+    void initTestCase() { useScratchSettings(); }
+    void init()
+    {
+        // Fixed window, 10 per 10 s; 15 requests 0.1 s apart from 0 s: requests 0 to 9 (0.0 s to
+        // 0.9 s) admitted, 10 to 14 denied.
+        Scenario s;
+        s.algorithms = {Algorithm::FixedWindow};
+        openWindow(s);
+    }
+    void cleanup() { m_window.reset(); }
+
+    void thePanelSetsTheServerAndTheStripShowsEachOutcome()
+    {
+        serveFromThePanel();
+        ServerOptions want;
+        want.workers = 1;
+        want.service = {ServiceKind::Constant, 300'000'000, 0};
+        want.queue = 2;
+        want.queueTimeout = kNoTimeout;
+        want.clientTimeout = 800'000'000;
+        QCOMPARE(scenario().server->options(), want);
+        // One worker, 0.3 s each, a queue of 2, at one instant completions before arrivals:
+        //   r0 0.0 served 0.0-0.3 (in time, 0.3 s); r1 0.1 and r2 0.2 queue; at 0.3 r0 leaves, r1
+        //   starts (0.3-0.6), r3 queues; r4 0.4 and r5 0.5 find the queue full: refused; 0.6 r1
+        //   leaves (0.5 s, in time), r2 starts (0.6-0.9, 0.7 s: in time), r6 queues; r7, r8
+        //   refused; 0.9 r3 starts (0.9-1.2), r9 queues; 1.2 r6 (1.2-1.5); 1.5 r9 (1.5-1.8).
+        //   r3, r6, r9 each end 0.9 s after they arrived, past the client's 0.8 s: late.
+        //   r10 to r14 never reach the server.
+        using O = Outcome;
+        const O want15[] = {O::InTime, O::InTime, O::InTime, O::Late, O::Refused, O::Refused, O::Late, O::Refused,
+                            O::Refused, O::Late, O::NotAdmitted, O::NotAdmitted, O::NotAdmitted, O::NotAdmitted,
+                            O::NotAdmitted};
+        RowChart* row = charts()->row(0);
+        QVERIFY(row->exactMarks());
+        for (std::size_t i = 0; i < 15; ++i) {
+            QCOMPARE(row->outcomeOf(i), std::optional<Outcome>(want15[i]));
+        }
+        // Each outcome has a colour of its own in the strip (the key names them).
+        QSet<QRgb> colours;
+        for (O o : {O::InTime, O::Late, O::QueueTimeout, O::Refused, O::Rejected})
+            colours.insert(RowChart::outcomeColor(o).rgb());
+        QCOMPARE(colours.size(), 5);
+        QCOMPARE(RowChart::outcomeColor(O::InTime), RowChart::admittedColor());
+        // The band and the bars: 6 served (3 in time), latencies 0.3, 0.5, 0.7, 0.9, 0.9, 0.9 s.
+        QVERIFY(row->served().has_value());
+        std::int64_t served = 0, inTime = 0;
+        Nanos worst = 0;
+        for (std::size_t k = 0; k < row->served()->served.size(); ++k) {
+            served += row->served()->served[k];
+            inTime += row->served()->inTime[k];
+            worst = std::max(worst, row->served()->p99[k]);
+        }
+        QCOMPARE(served, 6);
+        QCOMPARE(inTime, 3);
+        QCOMPARE(worst, Nanos(900'000'000));
+        // A row without a gate draws no limit line.
+        QVERIFY(row->limitLine().isEmpty());
+        // The summary: wasted work 3 late x 0.3 s = 0.900 s; goodput 3 in time over 1.8 s = 1.667/s.
+        SummaryTable* table = m_window->dashboard()->summary();
+        int goodput = -1, wasted = -1;
+        for (int c = 0; c < table->columnCount(); ++c) {
+            if (table->horizontalHeaderItem(c)->text() == "Goodput")
+                goodput = c;
+            if (table->horizontalHeaderItem(c)->text() == "Wasted work")
+                wasted = c;
+        }
+        QVERIFY(goodput > 0 && wasted > 0);
+        QVERIFY(!table->isColumnHidden(goodput));
+        QCOMPARE(table->item(0, wasted)->text(), QString("0.900 s")); // as the p99 column writes seconds
+        QCOMPARE(table->item(0, goodput)->text(), QString("1.667/s"));
+    }
+
+    void aGateRowDrawsItsLimitAndUndoRemovesIt()
+    {
+        serveFromThePanel();
+        const int undos = m_window->document()->undoStack()->count();
+        group()->gateKind()->setCurrentText("fixed");
+        group()->addGate()->click();
+        settle();
+        QCOMPARE(scenario().concurrency, std::vector<std::string>{"fixed"});
+        // The spec is edited in its list item: limit=2.
+        group()->gates()->item(0)->setText("fixed:limit=2");
+        settle();
+        QCOMPARE(scenario().concurrency, std::vector<std::string>{"fixed:limit=2"});
+        QCOMPARE(charts()->rowCount(), 2);
+        QVERIFY(gateRow(scenario(), 1));
+        RowChart* gate = charts()->row(1);
+        // Two in flight at most, no rate layer in front: r0 (0.0) and r1 (0.1) admitted, r2 0.2
+        // rejected; at 0.3 r0 leaves and r3 takes its place; r4, r5 rejected; 0.6 r1 leaves, r6
+        // in; r7, r8 out; 0.9 r3 leaves, r9 in; r10, r11 out; 1.2 r6 leaves, r12 in; r13, r14
+        // out. Each admitted one waits for the one before it: 0.3, 0.5, 0.6, 0.6, 0.6, 0.6 s,
+        // all under 0.8 s: in time.
+        using O = Outcome;
+        const O want15[] = {O::InTime, O::InTime, O::Rejected, O::InTime, O::Rejected, O::Rejected, O::InTime,
+                            O::Rejected, O::Rejected, O::InTime, O::Rejected, O::Rejected, O::InTime, O::Rejected,
+                            O::Rejected};
+        for (std::size_t i = 0; i < 15; ++i)
+            QCOMPARE(gate->outcomeOf(i), std::optional<Outcome>(want15[i]));
+        // The limit is 2 all along; in the server never more than 2, and 2 at 0.15 s.
+        QVERIFY(!gate->limitLine().isEmpty());
+        for (const QPointF& q : gate->limitLine())
+            QCOMPARE(q.y(), 2.0);
+        double most = 0, at015 = -1;
+        for (qsizetype k = 0; k < gate->inSystemLine().size(); ++k) {
+            const QPointF q = gate->inSystemLine()[k];
+            most = std::max(most, q.y());
+            if (q.x() <= 0.15)
+                at015 = q.y();
+        }
+        QCOMPARE(most, 2.0);
+        QCOMPARE(at015, 2.0);
+        // A spec the gate refuses changes nothing, marks the item and says why in the banner.
+        QSignalSpy refused(m_window->document(), &ScenarioDocument::refused);
+        group()->gates()->item(0)->setText("fixed:limt=2");
+        QVERIFY(!refused.isEmpty());
+        QVERIFY(refused.last().at(0).toString().contains("limt"));
+        QCOMPARE(scenario().concurrency, std::vector<std::string>{"fixed:limit=2"});
+        QCOMPARE(group()->gates()->item(0)->foreground().color(), QColor(Qt::red));
+        // Undo: the spec, then the row, then every server edit, back to no server.
+        m_window->document()->undoStack()->undo();
+        m_window->document()->undoStack()->undo();
+        settle();
+        QVERIFY(scenario().concurrency.empty());
+        QCOMPARE(charts()->rowCount(), 1);
+        QCOMPARE(m_window->document()->undoStack()->count() - m_window->document()->undoStack()->index(), 2);
+        QUndoStack* stack = m_window->document()->undoStack();
+        int on = -1;
+        for (int k = 0; k < stack->count(); ++k)
+            if (stack->text(k) == "Server on")
+                on = k;
+        QVERIFY(on >= 0 && on < undos);
+        stack->setIndex(on); // before "Server on"
+        settle();
+        QVERIFY(!scenario().server);
+        QVERIFY(!group()->isChecked());
+        QCOMPARE(charts()->row(0)->outcomeOf(0), std::nullopt);
+        QVERIFY(!charts()->row(0)->served());
+    }
+};
+
+QTEST_MAIN(TestServerUi)
+#include "tst_server_ui.moc"

@@ -1,0 +1,256 @@
+// RowChart's view of the server behind the limiter (rowchart.h, issue 33): each admitted
+// attempt's mark in its outcome's colour with a key, a latency band (p50 to p99 of the attempts
+// served in each bucket) and goodput bars (served in time), and on a concurrency limiter's row
+// its limit over time as a step line with the attempts in the server under it. The buckets are
+// core's (view/served.h); this file only draws them.
+#include "chart/rowchart.h"
+
+#include "chart/ticks.h"
+
+#include "report/report_run.h"
+#include "scenario/rows.h"
+
+#include <QLocale>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace ratelab::ui {
+
+namespace {
+
+constexpr Outcome kShownOutcomes[] = {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused,
+                                      Outcome::Rejected};
+
+// stepLine turns (time, value) changes into a step polyline over [from, to] in seconds: the
+// value in force at `from`, each change inside, held to `to`.
+QList<QPointF> stepLine(const std::vector<std::pair<Nanos, std::int64_t>>& steps, Nanos from, Nanos to)
+{
+    QList<QPointF> line;
+    const auto first = std::upper_bound(steps.begin(), steps.end(), from,
+                                        [](Nanos t, const std::pair<Nanos, std::int64_t>& s) { return t < s.first; });
+    std::int64_t value = first == steps.begin() ? 0 : std::prev(first)->second;
+    line << QPointF(secondsAsDouble(from), double(value));
+    for (auto it = first; it != steps.end() && it->first <= to; ++it) {
+        line << QPointF(secondsAsDouble(it->first), double(value));
+        value = it->second;
+        line << QPointF(secondsAsDouble(it->first), double(value));
+    }
+    line << QPointF(secondsAsDouble(to), double(value));
+    return line;
+}
+
+// secondsText writes a latency to 3 significant digits: a scale's top, not an exact figure.
+QString secondsText(Nanos t) { return QLocale().toString(double(t) / 1e9, 'g', 3) + QStringLiteral(" s"); }
+
+} // namespace
+
+QColor RowChart::outcomeColor(Outcome o)
+{
+    switch (o) {
+    case Outcome::InTime: return admittedColor();
+    case Outcome::Late: return QColor(0x92, 0x40, 0x0e);         // brown: served, nobody waiting
+    case Outcome::QueueTimeout: return QColor(0x7c, 0x3a, 0xed); // violet
+    case Outcome::Refused: return QColor(0xea, 0x58, 0x0c);      // orange: a full queue's 503
+    case Outcome::Rejected: return QColor(0xdb, 0x27, 0x77);     // pink: the concurrency limiter's 503
+    case Outcome::NotAdmitted: break;
+    }
+    return deniedColor();
+}
+
+QString RowChart::outcomeName(Outcome o)
+{
+    switch (o) {
+    case Outcome::InTime: return tr("in time");
+    case Outcome::Late: return tr("late");
+    case Outcome::QueueTimeout: return tr("timed out");
+    case Outcome::Refused: return tr("refused");
+    case Outcome::Rejected: return tr("rejected");
+    case Outcome::NotAdmitted: break;
+    }
+    return tr("not admitted");
+}
+
+std::optional<Outcome> RowChart::outcomeOf(std::size_t i) const
+{
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    if (!result.engine || !result.engine->run.server || i >= result.engine->run.served.size())
+        return std::nullopt;
+    return result.engine->run.served[i].outcome;
+}
+
+void RowChart::buildServer()
+{
+    m_served.reset();
+    m_limitLine.clear();
+    m_inSystemLine.clear();
+    m_outcomeColumns.clear();
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    if (!result.engine || !result.engine->run.server || !m_frame->range.isValid())
+        return;
+    const RowRun& run = result.engine->run;
+    const Nanos from = m_frame->range.from, to = m_frame->range.to;
+    m_served = servedBuckets(run.served, from, to, 60);
+    const ReducedRow& r = m_frame->rows.at(m_row);
+    m_outcomeColumns = outcomeColumns(run.served, timesOf(*m_frame->trace, m_row), r.firstRequest, r.endRequest, r.fromNanos,
+                                      r.toNanos, int(r.columns.size()));
+    if (!m_frame->scenario || !gateRow(*m_frame->scenario, m_row))
+        return;
+    // A concurrency limiter's row: its limit (an unlimited one draws none) and the in-flight.
+    std::vector<std::pair<Nanos, std::int64_t>> limits;
+    for (const auto& [t, v] : run.server->limits)
+        if (v != Gate::kUnlimited)
+            limits.emplace_back(t, v);
+    if (!limits.empty())
+        m_limitLine = stepLine(limits, std::max(from, limits.front().first), to);
+    m_inSystemLine = stepLine(inSystemSteps(run.served), from, to);
+    // On the level axis, which grows to hold them: the limit reads against its numbers.
+    double top = 0;
+    for (const QList<QPointF>* line : {&m_limitLine, &m_inSystemLine})
+        for (const QPointF& q : *line)
+            top = std::max(top, q.y());
+    if (m_levelAxis->max() < niceCeiling(top * 1.05))
+        m_levelAxis->setRange(0, niceCeiling(top * 1.05));
+}
+
+void RowChart::drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const
+{
+    // The admitted lane's bar split by what became of its attempts at the server, in the
+    // outcomes' order from the bottom up: in time, late, timed out, refused, rejected.
+    const OutcomeCounts& c = m_outcomeColumns[column];
+    std::int64_t total = 0;
+    for (Outcome o : kShownOutcomes)
+        total += c[std::size_t(o)];
+    if (total == 0) {
+        p->fillRect(bar, admittedColor());
+        return;
+    }
+    double y = bar.bottom();
+    for (Outcome o : kShownOutcomes) {
+        const double h = bar.height() * double(c[std::size_t(o)]) / double(total);
+        if (h <= 0)
+            continue;
+        p->fillRect(QRectF(bar.left(), y - h, bar.width(), h), outcomeColor(o));
+        y -= h;
+    }
+}
+
+void RowChart::drawServer(QPainter* p) const
+{
+    if (!m_served)
+        return;
+    const QRectF p0 = plot();
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double sx = p0.width() / (to - from);
+    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFontMetricsF fm(small);
+    p->save();
+    p->setFont(small);
+    p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
+    // The limit and the attempts in the server, on the level axis.
+    if (!m_inSystemLine.isEmpty()) {
+        const double top = std::max(1.0, m_levelAxis->max());
+        const auto at = [&](QPointF q) { return QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() / top * p0.height()); };
+        QPolygonF area;
+        area << QPointF(p0.left(), p0.bottom());
+        for (const QPointF& q : m_inSystemLine)
+            if (q.x() <= limit)
+                area << at(q);
+        area << QPointF(area.back().x(), p0.bottom());
+        QColor fill = levelColor();
+        fill.setAlphaF(0.22);
+        p->setPen(Qt::NoPen);
+        p->setBrush(fill);
+        p->drawPolygon(area);
+        QPolygonF line;
+        for (const QPointF& q : m_limitLine)
+            if (q.x() <= limit)
+                line << at(q);
+        QPen pen(palette().color(QPalette::WindowText), 1.8);
+        pen.setCosmetic(true);
+        p->setPen(pen);
+        p->setBrush(Qt::NoBrush);
+        p->drawPolyline(line);
+        if (!m_limitLine.isEmpty()) {
+            const QString text = tr("limit %1").arg(QLocale().toString(m_limitLine.back().y(), 'g', 6));
+            // Over the last step, left of the plot's right edge (where the ceiling is named).
+            const QPointF last = at(m_limitLine.size() >= 2 ? m_limitLine[m_limitLine.size() - 2] : m_limitLine.back());
+            const double x = std::clamp(last.x() + 4, p0.left() + 2, p0.right() - fm.horizontalAdvance(text) * 2 - 60);
+            p->drawText(QPointF(x, std::max(last.y() - 3, p0.top() + 2 * fm.height() + 4)), text);
+        }
+    }
+    // Goodput: the attempts served in time per bucket, up to a third of the plot.
+    const ServedBuckets& b = *m_served;
+    const double width = double(b.widthNanos) / 1e9;
+    const std::int64_t peak = std::max<std::int64_t>(1, *std::max_element(b.inTime.begin(), b.inTime.end()));
+    Nanos slowest = 0;
+    for (Nanos v : b.p99)
+        slowest = std::max(slowest, v);
+    QColor good = outcomeColor(Outcome::InTime), band = QColor(0x25, 0x63, 0xeb);
+    good.setAlphaF(0.28);
+    band.setAlphaF(0.22);
+    const double latencyHeight = p0.height() * 0.85;
+    QPolygonF median;
+    for (std::size_t k = 0; k < b.inTime.size(); ++k) {
+        const double t0 = double(b.from) / 1e9 + double(k) * width;
+        if (t0 > limit)
+            break;
+        const double x0 = p0.left() + (t0 - from) * sx, x1 = x0 + width * sx - 1;
+        const double h = double(b.inTime[k]) / double(peak) * p0.height() / 3;
+        p->fillRect(QRectF(QPointF(x0, p0.bottom() - h), QPointF(x1, p0.bottom())), good);
+        if (b.served[k] == 0 || slowest == 0)
+            continue;
+        const double y50 = p0.bottom() - double(b.p50[k]) / double(slowest) * latencyHeight;
+        const double y99 = p0.bottom() - double(b.p99[k]) / double(slowest) * latencyHeight;
+        p->fillRect(QRectF(QPointF(x0, y99), QPointF(x1 + 1, std::max(y50, y99 + 1))), band);
+        median << QPointF(x0, y50) << QPointF(x1 + 1, y50);
+    }
+    QPen medianPen(QColor(0x25, 0x63, 0xeb), 1.4);
+    medianPen.setCosmetic(true);
+    p->setPen(medianPen);
+    p->drawPolyline(median);
+    p->setClipping(false);
+    // What the band and the bars measure, each with its own scale's peak.
+    p->setPen(palette().color(QPalette::PlaceholderText));
+    const QString what = tr("band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
+                             .arg(secondsText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
+    p->drawText(QRectF(p0.left() + 4, p0.top() + fm.height() + 2, p0.width() - 8, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(what, Qt::ElideRight, p0.width() - 8));
+    p->restore();
+    drawOutcomeKey(p);
+}
+
+void RowChart::drawOutcomeKey(QPainter* p) const
+{
+    // The strip's outcome colours, at the top right of the plot.
+    const QRectF p0 = plot();
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFontMetricsF fm(small);
+    double w = 4;
+    for (Outcome o : kShownOutcomes)
+        w += 12 + fm.horizontalAdvance(outcomeName(o)) + 8;
+    const QRectF box(std::max(p0.left(), p0.right() - w - 2), p0.top() + 1, std::min(w, p0.width()), fm.height() + 2);
+    p->save();
+    p->setFont(small);
+    p->fillRect(box, palette().color(QPalette::Base));
+    double x = box.left() + 4;
+    const double y = box.top() + fm.ascent() + 1;
+    for (Outcome o : kShownOutcomes) {
+        const double entry = 12 + fm.horizontalAdvance(outcomeName(o));
+        if (x + entry > box.right())
+            break;
+        p->setPen(Qt::NoPen);
+        p->setBrush(outcomeColor(o));
+        p->drawEllipse(QPointF(x + 4, y - fm.ascent() / 2 + 1), 3.5, 3.5);
+        p->setPen(palette().color(QPalette::WindowText));
+        p->drawText(QPointF(x + 12, y), outcomeName(o));
+        x += entry + 8;
+    }
+    p->restore();
+}
+
+} // namespace ratelab::ui
