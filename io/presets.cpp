@@ -19,6 +19,8 @@ const char* const kPresetIds[] = {
     // Managed services (issue 36)
     "upstash-sliding-vs-log", "api-gateway-page-load", "api-gateway-monthly-quota", "waf-scraper-first-minute",
     "cloudflare-long-block",
+    // The server behind the limiter (issue 33)
+    "retry-storm-metastable", "aimd-sawtooth", "gradient2-knee", "noisy-tenant-apf", "client-throttle-under-limit",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

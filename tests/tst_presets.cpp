@@ -31,7 +31,10 @@ const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burs
                           "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
                           // issue 36 (lessons checked in tst_presets_managed)
                           "upstash-sliding-vs-log", "api-gateway-page-load", "api-gateway-monthly-quota", "waf-scraper-first-minute",
-                          "cloudflare-long-block"};
+                          "cloudflare-long-block",
+                          // issue 33 (lessons checked in tst_presets_server)
+                          "retry-storm-metastable", "aimd-sawtooth", "gradient2-knee", "noisy-tenant-apf",
+                          "client-throttle-under-limit"};
 
 struct Loaded {
     Scenario scenario;
@@ -147,7 +150,7 @@ private slots:
         QVERIFY2(sentences >= 2 && sentences <= 3, qPrintable(lesson));
         const Trace t = simulateRows(s);
         QVERIFY(!t.arrivals.empty());
-        QCOMPARE(t.results.size(), s.algorithms.size());
+        QCOMPARE(t.results.size(), rowCount(s)); // the algorithms, then any concurrency limiter's row
         for (const AlgorithmTrace& a : t.results) // one decision a request; with clients, one an attempt
             QCOMPARE(decisionCount(a), a.clients ? std::size_t(a.clients->attempts) : t.arrivals.size());
         // The file is exactly what RateLab saves for that scenario.
