@@ -54,7 +54,15 @@ private slots:
         // request finds a free worker (5 in flight) and is served in time 100 ms later: the ones
         // of [0, 0.9) complete in [0.1, 1), 45, then 50 a second.
         const Scenario s = preset("retry-storm-metastable");
+        const ServerOptions& server = s.server->options();
+        QCOMPARE(server.workers, 10);
+        QCOMPARE(server.service.nanos, kSecond / 10);
+        QCOMPARE(server.clientTimeout, kSecond);
+        QCOMPARE(s.clients->options().retryDelayNanos, kSecond / 10);
+        QCOMPARE(s.clients->options().maxRetries, 3);
+        QCOMPARE(s.addedArrivals, std::vector<Nanos>(150, 10 * kSecond));
         const Trace t = simulateRows(s);
+        QCOMPARE(t.arrivals.size(), std::size_t(1500 + 150));
         QCOMPARE(t.results.size(), std::size_t(2));
         const std::vector<std::int64_t> alone = goodput(t.results[0], 31);
         const std::vector<std::int64_t> limited = goodput(t.results[1], 31);
@@ -90,7 +98,9 @@ private slots:
         // AIMDLimit.java:102-112: a response within the timeout with inflight * 2 >= limit adds 1;
         // one slower than 150 ms (or dropped) makes the limit (int) (limit * 0.5), at least
         // min_limit 1. Every change of the limit over time is one of the two.
-        const Trace t = simulateRows(preset("aimd-sawtooth"));
+        const Scenario s = preset("aimd-sawtooth");
+        QCOMPARE(s.concurrency, std::vector<std::string>{"aimd:initial_limit=10,min_limit=1,backoff_ratio=0.5,timeout=150ms"});
+        const Trace t = simulateRows(s);
         const ServerFigures& f = *runOf(t.results[1]).server;
         QVERIFY(f.limits.size() > 100);
         QCOMPARE(f.limits.front().second, 10);
@@ -147,7 +157,13 @@ private slots:
     void noisyTenantApf()
     {
         // Client 0: 100 a second; clients 1 ... 4: 10 a second each, 5 s; 100 a second of room.
-        const Trace t = simulateRows(preset("noisy-tenant-apf"));
+        const Scenario s = preset("noisy-tenant-apf");
+        QCOMPARE(s.server->options().clientTimeout, kSecond / 2);
+        const Trace t = simulateRows(s);
+        std::map<std::int64_t, std::int64_t> sent;
+        for (const std::int64_t c : resolveRowInputs(s).clientOf)
+            ++sent[c];
+        QCOMPARE(sent, (std::map<std::int64_t, std::int64_t>{{0, 500}, {1, 50}, {2, 50}, {3, 50}, {4, 50}}));
         const auto inTimeOf = [](const AlgorithmTrace& row) {
             std::map<std::int64_t, std::int64_t> out;
             const RowRun& run = runOf(row);
