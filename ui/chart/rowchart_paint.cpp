@@ -141,6 +141,8 @@ QString RowChart::legendText() const
     }
     if (result.kind.layered)
         return "line: the first layer's " + unit;
+    if (m_gateRow)
+        return tr("line: the concurrency limit · shaded: requests in the server");
     if (!m_nginxWater.empty())
         return tr("line: what nginx holds (right: in thousandths of a request) · n/1000: what a rejected one found");
     if (!m_departures.empty())
@@ -171,6 +173,8 @@ void RowChart::drawLevel(QPainter* p) const
     // frame together. Two offset copies give the line a weight of about two device pixels.
     const QRectF p0 = plot();
     drawAttemptRates(p);
+    if (m_gateRow) // a concurrency limiter keeps no rate level: drawServer draws its limit
+        return;
     if (!m_keyLines.empty()) {
         drawKeyLines(p);
         return;
@@ -295,6 +299,8 @@ void RowChart::drawLevelLabels(QPainter* p) const
     p->setPen(muted);
     for (const double v : levelTicks())
         label(v);
+    if (m_gateRow) // no rate ceiling: the row's own limit is labelled on its line
+        return;
     // The ceiling: its value on the axis, and its name on the dashed line.
     QFont bold = small;
     bold.setBold(true);

@@ -11,6 +11,7 @@
 #include "scenario/rows.h"
 
 #include <QLocale>
+#include <QLineSeries>
 #include <QPainter>
 #include <QValueAxis>
 
@@ -86,6 +87,8 @@ void RowChart::buildServer()
     m_limitLine.clear();
     m_inSystemLine.clear();
     m_outcomeColumns.clear();
+    m_gateRow = false;
+    m_ceiling->setVisible(true);
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
     if (!result.engine || !result.engine->run.server || !m_frame->range.isValid())
         return;
@@ -97,6 +100,8 @@ void RowChart::buildServer()
                                       r.toNanos, int(r.columns.size()));
     if (!m_frame->scenario || !gateRow(*m_frame->scenario, m_row))
         return;
+    m_gateRow = true;
+    m_ceiling->setVisible(false); // the Limits' L is not this row's: its own limit is drawn
     // A concurrency limiter's row: its limit (an unlimited one draws none) and the in-flight.
     std::vector<std::pair<Nanos, std::int64_t>> limits;
     for (const auto& [t, v] : run.server->limits)
@@ -193,7 +198,7 @@ void RowChart::drawServer(QPainter* p) const
     good.setAlphaF(0.28);
     band.setAlphaF(0.22);
     const double latencyHeight = p0.height() * 0.85;
-    QPolygonF median;
+    QVector<QLineF> median; // a tick per bucket, never joined: the band is not a level line
     for (std::size_t k = 0; k < b.inTime.size(); ++k) {
         const double t0 = double(b.from) / 1e9 + double(k) * width;
         if (t0 > limit)
@@ -206,19 +211,21 @@ void RowChart::drawServer(QPainter* p) const
         const double y50 = p0.bottom() - double(b.p50[k]) / double(slowest) * latencyHeight;
         const double y99 = p0.bottom() - double(b.p99[k]) / double(slowest) * latencyHeight;
         p->fillRect(QRectF(QPointF(x0, y99), QPointF(x1 + 1, std::max(y50, y99 + 1))), band);
-        median << QPointF(x0, y50) << QPointF(x1 + 1, y50);
+        median << QLineF(QPointF(x0, y50), QPointF(x1 + 1, y50));
     }
     QPen medianPen(QColor(0x25, 0x63, 0xeb), 1.4);
     medianPen.setCosmetic(true);
     p->setPen(medianPen);
-    p->drawPolyline(median);
+    p->drawLines(median);
     p->setClipping(false);
-    // What the band and the bars measure, each with its own scale's peak.
+    // What the band and the bars measure, each with its own scale's peak: where the plot has
+    // room for it under the key (a short plot keeps its lines clear).
     p->setPen(palette().color(QPalette::PlaceholderText));
     const QString what = tr("band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
                              .arg(secondsText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
-    p->drawText(QRectF(p0.left() + 4, p0.top() + fm.height() + 2, p0.width() - 8, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                fm.elidedText(what, Qt::ElideRight, p0.width() - 8));
+    if (p0.height() >= 7 * fm.height())
+        p->drawText(QRectF(p0.left() + 4, p0.top() + fm.height() + 2, p0.width() - 8, fm.height()),
+                    Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(what, Qt::ElideRight, p0.width() - 8));
     p->restore();
     drawOutcomeKey(p);
 }
