@@ -14,6 +14,7 @@
 #include "window_test.h"
 
 #include <QComboBox>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -182,6 +183,30 @@ private slots:
         QVERIFY(!group()->isChecked());
         QCOMPARE(charts()->row(0)->outcomeOf(0), std::nullopt);
         QVERIFY(!charts()->row(0)->served());
+    }
+
+    void theThrottleIsTypedAndARefusalSaysWhy()
+    {
+        serveFromThePanel();
+        QLineEdit* field = group()->throttle();
+        field->setText("bottleneck:max_concurrent=1");
+        emit field->editingFinished();
+        settle();
+        QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=1"));
+        // A key Bottleneck does not have: the document keeps the throttle, the banner says why.
+        QSignalSpy refused(m_window->document(), &ScenarioDocument::refused);
+        field->setText("bottleneck:max_concurent=1");
+        emit field->editingFinished();
+        QVERIFY(!refused.isEmpty());
+        QVERIFY2(refused.last().at(0).toString().contains("max_concurent"), qPrintable(refused.last().at(0).toString()));
+        QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=1"));
+        // Emptied: no throttle, one undoable step.
+        field->setText("");
+        emit field->editingFinished();
+        settle();
+        QVERIFY(scenario().throttle.empty());
+        m_window->document()->undoStack()->undo();
+        QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=1"));
     }
 };
 

@@ -5,11 +5,13 @@
 #include "panels/documentfields.h"
 #include "panels/groupparts.h"
 #include "panels/slidervalue.h"
+#include "server/client_throttle.h"
 #include "server/gate.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -54,7 +56,7 @@ const ServiceKind kKinds[] = {ServiceKind::Constant, ServiceKind::Exponential, S
 } // namespace
 
 ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
-    : QGroupBox(tr("Ser&ver behind the limiter"), parent)
+    : QGroupBox(tr("Server behind the limiter"), parent)
     , m_document(document)
     , m_fields(new DocumentFields(document, this))
     , m_body(groupBody(this))
@@ -69,6 +71,7 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     , m_gateKind(new QComboBox)
     , m_add(new QPushButton(tr("Add")))
     , m_remove(new QPushButton(tr("Remove")))
+    , m_throttle(new QLineEdit)
 {
     setCheckable(true);
     setToolTip(tr("Serve every admitted request on a server with workers, a queue and timeouts: shows what "
@@ -98,7 +101,7 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     auto* layout = new QVBoxLayout(m_body);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* workersRow = new QHBoxLayout;
-    auto* workersLabel = new QLabel(tr("&Workers"));
+    auto* workersLabel = new QLabel(tr("Workers"));
     workersLabel->setMinimumWidth(70);
     workersLabel->setBuddy(m_workers);
     workersRow->addWidget(workersLabel);
@@ -117,6 +120,19 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     buttons->addWidget(m_add);
     buttons->addWidget(m_remove);
     layout->addLayout(buttons);
+    QStringList kinds;
+    for (std::string_view kind : clientThrottleKinds())
+        kinds << qstr(kind);
+    m_throttle->setPlaceholderText(tr("none (%1)").arg(kinds.join(", ")));
+    m_throttle->setToolTip(tr("A client throttle every client runs, holding calls back before they reach the limiter: "
+                              "KIND:key=value,... (bottleneck:max_concurrent=2,min_time=100ms). Enter applies; empty: none"));
+    auto* throttleRow = new QHBoxLayout;
+    auto* throttleLabel = new QLabel(tr("Throttle"));
+    throttleLabel->setMinimumWidth(70);
+    throttleLabel->setBuddy(m_throttle);
+    throttleRow->addWidget(throttleLabel);
+    throttleRow->addWidget(m_throttle, 1);
+    layout->addLayout(throttleRow);
 
     m_fields->bind(m_serviceTime, tr("Service time"), [](Scenario& s, const std::string& t) {
         editServer(s, [&](ServerOptions& o) { o.service.nanos = positiveSeconds(t); });
@@ -184,6 +200,7 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
         });
     });
     connect(m_gates, &QListWidget::itemChanged, this, &ServerGroup::gateEdited);
+    connect(m_throttle, &QLineEdit::editingFinished, this, &ServerGroup::throttleEdited);
     connect(m_document, &ScenarioDocument::changed, this, &ServerGroup::showDocument);
     showDocument();
 }
@@ -208,6 +225,27 @@ void ServerGroup::gateEdited(QListWidgetItem* item)
         item->setForeground(Qt::red);
         item->setToolTip(why);
         m_document->refuse(tr("Concurrency limiter %1: %2").arg(row + 1).arg(why));
+    }
+}
+
+void ServerGroup::throttleEdited()
+{
+    const std::string spec = m_throttle->text().trimmed().toStdString();
+    if (spec == m_document->scenario().throttle)
+        return;
+    try {
+        if (!spec.empty())
+            (void)makeClientThrottle(spec); // the refusal names the key
+        m_document->refuse({});
+        m_throttle->setStyleSheet({});
+        m_throttle->setToolTip({});
+        m_document->change(spec.empty() ? tr("Throttle off") : tr("Throttle"), [&](Scenario& s) { s.throttle = spec; });
+    } catch (const InputError& e) {
+        // The field keeps what was typed, red, until it is fixed; the document is unchanged.
+        const QString why = QString::fromUtf8(e.what());
+        m_throttle->setStyleSheet(QStringLiteral("color: red"));
+        m_throttle->setToolTip(why);
+        m_document->refuse(tr("Throttle: %1").arg(why));
     }
 }
 
@@ -239,6 +277,10 @@ void ServerGroup::showDocument()
         m_gates->setCurrentRow(std::min(current, m_gates->count() - 1));
     }
     m_remove->setEnabled(!s.concurrency.empty());
+    if (!m_throttle->hasFocus() || m_throttle->text().trimmed().toStdString() == s.throttle) {
+        m_throttle->setText(QString::fromStdString(s.throttle));
+        m_throttle->setStyleSheet({});
+    }
     m_showing = false;
 }
 

@@ -9,6 +9,7 @@
 #include <QGroupBox>
 
 class QComboBox;
+class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
 class QPushButton;
@@ -35,6 +36,7 @@ public:
     QComboBox* gateKind() const { return m_gateKind; }
     QPushButton* addGate() const { return m_add; }
     QPushButton* removeGate() const { return m_remove; }
+    QLineEdit* throttle() const { return m_throttle; }
 
 private:
     void showDocument();
@@ -53,6 +55,8 @@ private:
     QComboBox* m_gateKind;
     QPushButton* m_add;
     QPushButton* m_remove;
+    QLineEdit* m_throttle;
+    void throttleEdited();
     bool m_showing = false;
 };
 
