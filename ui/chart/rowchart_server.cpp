@@ -110,12 +110,13 @@ void RowChart::buildServer()
     if (!limits.empty())
         m_limitLine = stepLine(limits, std::max(from, limits.front().first), to);
     m_inSystemLine = stepLine(inSystemSteps(run.served), from, to);
-    // On the level axis, which grows to hold them: the limit reads against its numbers.
-    double top = 0;
+    // On the level axis, fitted to them (the row has no rate level): the limit reads against
+    // its numbers, not against the Limits' L it does not keep.
+    double top = 1;
     for (const QList<QPointF>* line : {&m_limitLine, &m_inSystemLine})
         for (const QPointF& q : *line)
             top = std::max(top, q.y());
-    if (m_levelAxis->max() < niceCeiling(top * 1.05))
+    if (m_levelAxis->max() != niceCeiling(top * 1.05))
         m_levelAxis->setRange(0, niceCeiling(top * 1.05));
 }
 
