@@ -4,6 +4,7 @@
 // trace) and Erlang C's mean wait for M/M/c.
 #include "engine/engine.h"
 #include "arithmetic/decimal.h"
+#include "arithmetic/det_math.h"
 
 #include <QtTest>
 
@@ -64,6 +65,7 @@ private slots:
     void queueTimeout();
     void specsAndRefusals();
     void serviceDrawsAreTheAttemptsOwn();
+    void deterministicLogAndExp();
     void noServerIsTheEngine();
     void littlesLawOnEveryTrace();
     void erlangCMeanWait();
@@ -190,6 +192,22 @@ void TestServer::serviceDrawsAreTheAttemptsOwn()
         v.push_back(serviceNanos(l, 1, i, 0));
     std::nth_element(v.begin(), v.begin() + 10'000, v.end());
     QVERIFY(std::abs(double(v[10'000]) - 20e6) < 0.03 * 20e6); // its median is the median
+}
+
+// The draws' log and exp are RateLab's own (the same bits on every machine): within a few ulp of
+// libm's over their ranges.
+void TestServer::deterministicLogAndExp()
+{
+    std::mt19937_64 rng(9);
+    for (int i = 0; i < 100'000; ++i) {
+        const double x = 1.0 - double(rng() >> 11) * 0x1p-53; // (0, 1], as 1 - u
+        const double want = std::log(x);
+        QVERIFY(std::abs(detmath::log(x) - want) <= 1e-15 * std::max(std::abs(want), 1e-300));
+        const double y = (double(rng() >> 11) * 0x1p-53 - 0.5) * 40; // sigma * z within 2 * 9 and more
+        QVERIFY(std::abs(detmath::exp(y) - std::exp(y)) <= 1e-15 * std::exp(y));
+    }
+    QCOMPARE(detmath::log(1.0), 0.0);
+    QCOMPARE(detmath::exp(0.0), 1.0);
 }
 
 // With unbounded workers, service 0 and no gate, every row decides as without a server

@@ -310,10 +310,14 @@ RowRun RowRunner::run()
         if (!d.allowed)
             retryOrGiveUp(p, client, d);
         if (m_server) {
-            if (d.allowed)
-                m_server->enter(p.t, d.delay, ClientResponse{p.t, p.request, p.attempt, client, p.prev, false});
-            else
+            if (d.allowed) {
+                m_responses.clear();
+                m_server->enter(p.t, d.delay, ClientResponse{p.t, p.request, p.attempt, client, p.prev, false},
+                                m_responses);
+                learn(); // refused or rejected at once
+            } else {
                 m_server->skip();
+            }
         }
     }
     finish();

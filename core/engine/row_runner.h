@@ -55,6 +55,8 @@ private:
     void retryAfterWait(const Retry& p, Nanos t, Nanos wait);
     // serve runs the server's events due at or before t and answers their clients.
     void serve(Nanos t);
+    // learn answers the clients of m_responses: a success, or a retry by the client's policy.
+    void learn();
     Nanos nextAttemptTime() const;
     void finish();                  // memory per key and latency
     void watchLevels();             // with levelLines: the recorder the drawn states tell

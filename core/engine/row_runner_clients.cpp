@@ -112,25 +112,30 @@ void RowRunner::serve(Nanos t)
     while (m_server->due(t)) {
         m_responses.clear();
         m_server->step(m_responses);
-        for (const ClientResponse& r : m_responses) {
-            if (m_throttle && r.attempt == 0)
-                m_throttle->done(r.t, std::int32_t(r.request)); // the throttled call is done
-            if (r.success) {
-                ++m_r.clients.succeeded;
-                m_served.push_back(r.t - m_in.arrivals[std::size_t(r.request)]);
-                continue;
-            }
-            const Retry p{r.t, 0, std::int32_t(r.request), r.attempt, r.prev};
-            const Cohort& policy = m_clients.policyOf(r.client);
-            if (policy.retry == RetryPolicy::None || r.attempt >= policy.maxRetries) {
-                ++m_r.clients.gaveUp;
-                continue;
-            }
-            retryAfterWait(p, r.t,
-                           policy.retry == RetryPolicy::Backoff ? backoffWait(policy, r.client, r.attempt, r.prev)
-                                                                : policy.retryDelayNanos);
-        }
+        learn();
         t = std::min(t, nextAttemptTime()); // a retry at this instant comes before later events
+    }
+}
+
+void RowRunner::learn()
+{
+    for (const ClientResponse& r : m_responses) {
+        if (m_throttle && r.attempt == 0)
+            m_throttle->done(r.t, std::int32_t(r.request)); // the throttled call is done
+        if (r.success) {
+            ++m_r.clients.succeeded;
+            m_served.push_back(r.t - m_in.arrivals[std::size_t(r.request)]);
+            continue;
+        }
+        const Retry p{r.t, 0, std::int32_t(r.request), r.attempt, r.prev};
+        const Cohort& policy = m_clients.policyOf(r.client);
+        if (policy.retry == RetryPolicy::None || r.attempt >= policy.maxRetries) {
+            ++m_r.clients.gaveUp;
+            continue;
+        }
+        retryAfterWait(p, r.t,
+                       policy.retry == RetryPolicy::Backoff ? backoffWait(policy, r.client, r.attempt, r.prev)
+                                                            : policy.retryDelayNanos);
     }
 }
 

@@ -1,11 +1,11 @@
 #include "server/server.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/det_math.h"
 #include "engine/cluster.h"
 
 #include <charconv>
 #include <cmath>
-#include <numbers>
 
 namespace ratelab {
 
@@ -16,7 +16,7 @@ namespace {
 double uniform(std::uint64_t seed, std::int64_t request, std::int32_t attempt, std::uint64_t which)
 {
     const std::uint64_t h = hashClient(hashClient(hashClient(seed ^ 0x5e7e7ULL) + std::uint64_t(request))
-                                       + (std::uint64_t(std::uint32_t(attempt)) << 8 | which));
+                                       + (std::uint64_t(std::uint32_t(attempt)) << 24 ^ which));
     return double(h >> 11) * 0x1p-53;
 }
 
@@ -146,12 +146,20 @@ Nanos serviceNanos(const ServiceTime& s, std::uint64_t seed, std::int64_t reques
     switch (s.kind) {
     case ServiceKind::Constant:
         return s.nanos;
-    case ServiceKind::Exponential: // inverse transform: -mean * ln(1 - u), u in [0, 1)
-        return roundUp(-m * std::log1p(-uniform(seed, request, attempt, 0)));
-    case ServiceKind::Lognormal: { // Box-Muller: z = sqrt(-2 ln(1 - u1)) cos(2 pi u2)
-        const double u1 = uniform(seed, request, attempt, 0), u2 = uniform(seed, request, attempt, 1);
-        const double z = std::sqrt(-2.0 * std::log1p(-u1)) * std::cos(2.0 * std::numbers::pi * u2);
-        return roundUp(m * std::exp(s.sigma * z));
+    case ServiceKind::Exponential: // inverse transform: -mean * ln(1 - u), u in [0, 1); 1 - u is exact
+        return roundUp(-m * detmath::log(1.0 - uniform(seed, request, attempt, 0)));
+    case ServiceKind::Lognormal: { // Marsaglia's polar method: z = v1 sqrt(-2 ln s / s), s in (0, 1)
+        for (std::uint64_t draw = 0;; draw += 2) {
+            const double v1 = 2 * uniform(seed, request, attempt, draw) - 1;
+            const double v2 = 2 * uniform(seed, request, attempt, draw + 1) - 1;
+            const double w = v1 * v1 + v2 * v2;
+            if (w >= 1 || w == 0)
+                continue; // outside the unit disc: the next pair (a quarter of pairs, on average)
+            const double z = v1 * std::sqrt(-2.0 * detmath::log(w) / w);
+            if (std::abs(z) > 9)
+                continue; // past 9 sigma (p < 1e-18): drawn again, so sigma <= 2 keeps every time in Nanos
+            return roundUp(m * detmath::exp(s.sigma * z));
+        }
     }
     }
     return s.nanos;

@@ -52,18 +52,33 @@ void ServerStage::skip()
         m_kept.push_back(ServedAttempt{});
 }
 
-void ServerStage::enter(Nanos t, Nanos delay, const ClientResponse& who)
+void ServerStage::enter(Nanos t, Nanos delay, const ClientResponse& who, std::vector<ClientResponse>& out)
 {
     const std::size_t job = m_jobs.size();
     const Nanos at = t + delay; // the engine checked it is a representable time
-    m_jobs.push_back(Job{who, at, 0, State::Travelling, false, false});
+    m_jobs.push_back(Job{who, at, 0, State::Travelling, false, false, false});
     m_keptOf.push_back(m_kept.size());
     if (m_keep)
         m_kept.push_back(ServedAttempt{at, 0, 0, Outcome::NotAdmitted});
+    if (delay == 0) { // no event between: it is at the server now
+        advanceArea(t);
+        if (m_gate)
+            m_gate->advance(t);
+        arrive(job, t, out);
+        noteLimit(t);
+    } else {
+        schedule(at, Arrival, job);
+    }
+}
+
+void ServerStage::watchTimeout(std::size_t job)
+{
+    Job& j = m_jobs[job];
     const Nanos timeout = m_config.options().clientTimeout;
-    if (timeout != kNoTimeout && at <= kMaxNanos - timeout)
-        schedule(at + timeout, ClientTimeout, job);
-    schedule(at, Arrival, job);
+    if (j.timer || timeout == kNoTimeout || j.arrived > kMaxNanos - timeout)
+        return;
+    j.timer = true;
+    schedule(j.arrived + timeout, ClientTimeout, job);
 }
 
 void ServerStage::step(std::vector<ClientResponse>& out)
@@ -126,6 +141,7 @@ void ServerStage::arrive(std::size_t job, Nanos t, std::vector<ClientResponse>& 
     case Gate::Verdict::Queue:
         m_jobs[job].gated = true;
         m_jobs[job].state = State::GateQueued;
+        watchTimeout(job);
         break;
     case Gate::Verdict::Admit:
         m_jobs[job].gated = true;
@@ -148,6 +164,7 @@ void ServerStage::toServer(std::size_t job, Nanos t, std::vector<ClientResponse>
         m_f.maxQueue = std::max(m_f.maxQueue, m_queued);
         if (o.queueTimeout != kNoTimeout && t <= kMaxNanos - o.queueTimeout)
             schedule(t + o.queueTimeout, QueueTimeout, job);
+        watchTimeout(job);
     } else {
         leave(job, t, Outcome::Refused, out);
     }
@@ -160,7 +177,11 @@ void ServerStage::startService(std::size_t job, Nanos t)
     j.start = t;
     ++m_busy;
     const Nanos s = serviceNanos(m_config.options().service, m_seed, j.who.request, j.who.attempt);
-    schedule(t > kMaxNanos - s ? kMaxNanos : t + s, Completion, job);
+    const Nanos end = t > kMaxNanos - s ? kMaxNanos : t + s;
+    schedule(end, Completion, job);
+    const Nanos timeout = m_config.options().clientTimeout;
+    if (timeout != kNoTimeout && (j.arrived > kMaxNanos - timeout || end > j.arrived + timeout))
+        watchTimeout(job); // served past its client's patience (a completion at a + T is in time)
 }
 
 void ServerStage::leave(std::size_t job, Nanos t, Outcome o, std::vector<ClientResponse>& out)

@@ -78,7 +78,9 @@ public:
     void step(std::vector<ClientResponse>& out);
     // enter takes an attempt the rate layers admitted at t with `delay`: it reaches the server
     // stage (the gate, then the workers) at t + delay. Attempts are entered in decision order.
-    void enter(Nanos t, Nanos delay, const ClientResponse& who);
+    // One with no delay is at the server at once (every event due at t has run: the engine
+    // drains them first), appending what its client learns at once (refused, rejected).
+    void enter(Nanos t, Nanos delay, const ClientResponse& who, std::vector<ClientResponse>& out);
     // skip records a decided attempt that never reached the server (denied by the rate layers).
     void skip();
 
@@ -105,6 +107,7 @@ private:
         State state = State::Travelling;
         bool answered = false; // the client learnt its fate (or gave up)
         bool gated = false;    // the gate admitted or queued it: it is told when it leaves
+        bool timer = false;    // its client's timeout is scheduled
     };
 
     void schedule(Nanos t, Rank rank, std::size_t job);
@@ -114,6 +117,8 @@ private:
     void leave(std::size_t job, Nanos t, Outcome o, std::vector<ClientResponse>& out);
     void answer(std::size_t job, Nanos t, bool success, std::vector<ClientResponse>& out);
     void advanceArea(Nanos t);
+    // watchTimeout schedules the client's timeout of a job that waits, or will be served past it.
+    void watchTimeout(std::size_t job);
     void noteLimit(Nanos t);
 
     const ServerConfig m_config;
