@@ -49,6 +49,21 @@ Setup benchSetup()
     return b;
 }
 
+// medianNsPerRequest runs the row `runs` times after a warm-up: the median ns a first attempt.
+double medianNsPerRequest(const EngineSetup& setup, std::span<const Nanos> arrivals, int runs)
+{
+    std::vector<double> ns;
+    for (int run = 0; run <= runs; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        (void)runRow(setup, {arrivals, {}, {}});
+        const double elapsed = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+        if (run > 0)
+            ns.push_back(elapsed / double(arrivals.size()));
+    }
+    std::nth_element(ns.begin(), ns.begin() + ns.size() / 2, ns.end());
+    return ns[ns.size() / 2];
+}
+
 // medianNsPerAttempt runs the row `runs` times after a warm-up: the median ns an attempt.
 double medianNsPerAttempt(const EngineSetup& setup, std::span<const Nanos> arrivals, int runs)
 {
@@ -92,6 +107,10 @@ EngineFigures engineFigures()
     const Setup b = benchSetup();
     f.attempts = double(runRow(b.setup, {b.arrivals, {}, {}}).log.size());
     f.nsPerAttempt = medianNsPerAttempt(b.setup, b.arrivals, 5);
+    EngineSetup served = b.setup;
+    served.server = ServerConfig::parse("workers=64,service=exp:200ms,queue=1000,timeout=1s");
+    served.gate = "gradient2";
+    f.serverNsPerRequest = medianNsPerRequest(served, b.arrivals, 3);
 
     // Memory in a forked child: the arrivals made first, the peak mark reset, then one run.
     int fds[2];

@@ -15,6 +15,9 @@ struct EngineFigures {
     // engine_log_ns: per coordination (shared, racy, hybrid), ns an attempt for a sliding window
     // log of L = 100,000 on 3 nodes: the modes whose nodes copy the store must stay linear.
     std::vector<std::pair<std::string, double>> logModesNs;
+    // server_ns: per request, the same stream through the 2 layers, a gradient2 concurrency limit
+    // and a 64-worker server (exponential service, 1 s client timeout), retries included.
+    double serverNsPerRequest = 0;
 };
 
 // engineFigures measures them on a seeded Poisson stream of 1,000,000 first attempts at twice

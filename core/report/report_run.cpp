@@ -309,7 +309,7 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
     std::ostringstream input;
     writeInput(input, s, c.cost, in.arrivals.size());
     std::string inputJson = input.str();
-    if (s.clients || s.cluster || s.server) { // their settings go inside the input object
+    if (s.clients || s.cluster || s.server || !s.throttle.empty()) { // their settings go inside the input object
         inputJson.pop_back();
         std::ostringstream more;
         if (s.clients) {
@@ -322,9 +322,17 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
         }
         if (s.server) {
             more << ", \"server\": " << jsonString(s.server->text());
+            if (!s.concurrency.empty()) {
+                more << ", \"concurrency\": [";
+                for (std::size_t i = 0; i < s.concurrency.size(); ++i)
+                    more << (i ? ", " : "") << jsonString(s.concurrency[i]);
+                more << "]";
+            }
             if (!s.layeredGate.empty())
                 more << ", \"layered_gate\": " << jsonString(s.layeredGate);
         }
+        if (!s.throttle.empty())
+            more << ", \"throttle\": " << jsonString(s.throttle);
         inputJson += more.str() + "}";
     }
     text << "{\"input\": " << inputJson << ",\n \"results\": {";
