@@ -107,12 +107,12 @@ private slots:
         ControlPanel* controls = window.controls();
         const QList<SliderValue*> sliders = controls->findChildren<SliderValue*>();
         const QList<QCheckBox*> boxes = controls->findChildren<QCheckBox*>(); // algorithms, the link, nodelay
-        QList<QGroupBox*> groups; // cluster, clients, layers: ticked, the scenario has them
+        QList<QGroupBox*> groups; // cluster, clients, layers, server: ticked, the scenario has them
         for (QGroupBox* g : controls->findChildren<QGroupBox*>())
             if (g->isCheckable())
                 groups << g;
         const QList<QComboBox*> combos = controls->findChildren<QComboBox*>();
-        QCOMPARE(groups.size(), 3);
+        QCOMPARE(groups.size(), 4);
         QVERIFY(sliders.size() >= 4 && sliders.contains(controls->limit()) && sliders.contains(controls->requests()));
         QVERIFY(boxes.size() >= 7);
         ChartStack* charts = window.dashboard()->charts();
