@@ -157,6 +157,11 @@ private slots:
         }
         QCOMPARE(most, 2.0);
         QCOMPARE(at015, 2.0);
+        // Its header counts attempts, not rate verdicts: 6 in time, 9 rejected (the table above).
+        QCOMPARE(gate->countsText(), QString("15 attempts · 6 served in time · 9 failed (9 rejected)"));
+        // The server-only row above: 15 admitted, 3 in time, 3 late + 4 refused failed.
+        QVERIFY2(charts()->row(0)->countsText().contains(QString("· 3 served in time · 7 failed")),
+                 qPrintable(charts()->row(0)->countsText()));
         // A spec the gate refuses changes nothing, marks the item and says why in the banner.
         QSignalSpy refused(m_window->document(), &ScenarioDocument::refused);
         group()->gates()->item(0)->setText("fixed:limt=2");

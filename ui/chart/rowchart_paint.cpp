@@ -3,6 +3,7 @@
 #include "chart/rowchart.h"
 
 #include "engine/clients.h"
+#include "report/report_run.h"
 #include "scenario/rows.h"
 
 #include "limiters/algorithm_facts.h"
@@ -111,10 +112,23 @@ QString RowChart::countsText() const
     if (m_veiled)
         return tr("decisions hidden");
     const QLocale locale;
+    // With a server, what it did with the row's attempts (whole run: the figures are the run's).
+    const AlgorithmTrace* row = m_frame && m_frame->trace ? &m_frame->trace->results.at(m_row) : nullptr;
+    const ServerFigures* server = row && row->engine && row->engine->run.server ? &*row->engine->run.server : nullptr;
+    QString served;
+    if (server && !m_partialCounts) {
+        const std::int64_t failed = server->late + server->queueTimeouts + server->refused + server->rejected;
+        served = tr(" · %1 served in time · %2 failed").arg(locale.toString(server->inTime), locale.toString(failed));
+        if (server->rejected > 0)
+            served += tr(" (%1 rejected)").arg(locale.toString(server->rejected));
+    }
+    if (server && row->engine->setup.layers.empty()) // a concurrency limiter's row: no rate verdicts
+        return (m_partialCounts ? tr("so far: %1 attempts") : tr("%1 attempts")).arg(locale.toString(m_counts.admitted))
+               + served;
     QString counts = (m_partialCounts ? tr("so far: %1 admitted") : tr("%1 admitted")).arg(locale.toString(m_counts.admitted));
     if (m_counts.delayed > 0)
         counts += tr(" (%1 delayed)").arg(locale.toString(m_counts.delayed));
-    return counts + tr(" · %1 denied").arg(locale.toString(m_counts.denied)) + boundText();
+    return counts + tr(" · %1 denied").arg(locale.toString(m_counts.denied)) + served + boundText();
 }
 
 QString RowChart::legendText() const
