@@ -27,17 +27,10 @@ const Kind kKinds[] = {
 
 std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec)
 {
-    const auto colon = spec.find(':');
-    const std::string_view id = spec.substr(0, colon);
-    const auto kind = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const Kind& k) { return k.id == id; });
-    if (kind == std::end(kKinds)) {
-        std::string list;
-        for (const Kind& k : kKinds)
-            list += (list.empty() ? "" : ", ") + std::string(k.id);
-        throw InputError("unknown client throttle " + quoted(id) + " (known: " + list + ")");
-    }
-    GateOptions o(std::string(id), colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1));
-    return kind->make(o);
+    std::string_view options;
+    const Kind& kind = findKind(kKinds, spec, "client throttle", options);
+    GateOptions o(std::string(kind.id), options);
+    return kind.make(o);
 }
 
 std::vector<std::string_view> clientThrottleKinds()

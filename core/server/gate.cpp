@@ -151,17 +151,10 @@ void GateOptions::done() const
 
 std::unique_ptr<Gate> makeGate(std::string_view spec, std::uint64_t seed)
 {
-    const auto colon = spec.find(':');
-    const std::string_view id = spec.substr(0, colon);
-    const auto kind = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const Kind& k) { return k.id == id; });
-    if (kind == std::end(kKinds)) {
-        std::string list;
-        for (const Kind& k : kKinds)
-            list += (list.empty() ? "" : ", ") + std::string(k.id);
-        throw InputError("unknown concurrency limiter " + quoted(id) + " (known: " + list + ")");
-    }
-    GateOptions o(std::string(id), colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1));
-    return kind->make(o, seed);
+    std::string_view options;
+    const Kind& kind = findKind(kKinds, spec, "concurrency limiter", options);
+    GateOptions o(std::string(kind.id), options);
+    return kind.make(o, seed);
 }
 
 std::vector<std::string_view> gateKinds()

@@ -12,6 +12,7 @@
 // (no limit: the server alone).
 #pragma once
 
+#include "arithmetic/decimal.h"
 #include "arithmetic/nanos.h"
 
 #include <cstdint>
@@ -77,6 +78,24 @@ private:
 // GateFactory makes a gate of one kind from its options (call o.done() after the last key) and
 // the scenario's seed (the draws of a gate that has any, e.g. Envoy's jitter, Vegas' probe).
 using GateFactory = std::unique_ptr<Gate> (*)(GateOptions& o, std::uint64_t seed);
+
+// findKind returns the entry of a kinds table (each with an `id`) named by spec "KIND[:options]"
+// and sets `options` to what follows the colon; it throws InputError "unknown WHAT 'x' (known:
+// ...)". makeGate and makeClientThrottle read their specs through it.
+template <typename K, std::size_t N>
+const K& findKind(const K (&kinds)[N], std::string_view spec, std::string_view what, std::string_view& options)
+{
+    const auto colon = spec.find(':');
+    const std::string_view id = spec.substr(0, colon);
+    options = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
+    for (const K& k : kinds)
+        if (k.id == id)
+            return k;
+    std::string list;
+    for (const K& k : kinds)
+        list += (list.empty() ? "" : ", ") + std::string(k.id);
+    throw InputError("unknown " + std::string(what) + " " + quoted(id) + " (known: " + list + ")");
+}
 
 // makeGate reads a spec "KIND[:key=value,...]" ("aimd", "gradient2:initial_limit=20",
 // "envoy:interval=100ms") and makes the gate. It throws InputError for an unknown kind (naming
