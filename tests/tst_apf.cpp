@@ -212,6 +212,70 @@ private slots:
         QCOMPARE(g.limit(), 1);
     }
 
+    // A waiting request whose client gives up leaves its queue (request.wait's cancel path,
+    // qs.go:404-440) and the next dispatch goes to what is left. 1 seat, 2 queues, hand 1:
+    // client 1 -> q0, client 7 -> q1.
+    void cancelledRequestLeavesItsQueue()
+    {
+        ApfGate g(ApfConfig{1, 2, 1, 50});
+        // t 0: id 1 (q0) takes the seat, q0 = 0 + 300000; id 2 waits in q1 (start R 0), ids 3, 4
+        // in q0 (arrival R 0).
+        QCOMPARE(g.offer(0, 1, 1), V::Admit);
+        QCOMPARE(g.offer(0, 2, 7), V::Queue);
+        QCOMPARE(g.offer(0, 3, 1), V::Queue);
+        QCOMPARE(g.offer(0, 4, 1), V::Queue);
+        QCOMPARE(g.nextDispatchR(0), 300000u);
+        QCOMPARE(g.nextDispatchR(1), 0u);
+        // t 2 ms, id 2's client gives up: R syncs first, both queues active, min(1 + 3, 1) / 2 =
+        // 0.5: R = round(0.5 * 2e6 / 10) = 100000. id 2 leaves; q1, empty and idle, is no longer
+        // active. Nothing is dispatched (no seat frees).
+        QVERIFY(g.cancel(ms(2), 2));
+        QCOMPARE(g.currentR(), 100000u);
+        QCOMPARE(g.queued(), 2);
+        QCOMPARE(g.inflight(), 1);
+        QCOMPARE(g.cancelled(), 1);
+        QVERIFY(!g.cancel(ms(2), 2)); // no longer waiting
+        QVERIFY(!g.cancel(ms(2), 1)); // executing, not waiting
+        // t 4 ms, id 1 done after 4 ms: q0 alone is active, min(1 + 2, 1) / 1 = 1: R += 200000 =
+        // 300000; q0 = 300000 - round((3 - 4 ms) / 10) = 400000. Visit from robin 0 + 1: q1 is
+        // empty, q0 finishes at 700000: id 3, q0 = 700000. (Had id 2 stayed, q1 would finish at
+        // 0 + 300000 and id 2 would go first.)
+        QCOMPARE(release(g, ms(4), 1), (std::vector<std::int64_t>{3}));
+        QCOMPARE(g.currentR(), 300000u);
+        QCOMPARE(g.nextDispatchR(0), 700000u);
+        // t 5 ms, id 4's client gives up too: min(1 + 1, 1) / 1: R += 100000 = 400000; q0 keeps
+        // its start (its request 3 executes), nothing waits.
+        QVERIFY(g.cancel(ms(5), 4));
+        QCOMPARE(g.currentR(), 400000u);
+        QCOMPARE(g.nextDispatchR(0), 700000u);
+        QCOMPARE(g.queued(), 0);
+        QCOMPARE(release(g, ms(6), 3), (std::vector<std::int64_t>{}));
+        QCOMPARE(g.cancelled(), 2);
+    }
+
+    // Cancelling the head of a queue lets the anti-windup bound the queue's next dispatch by the
+    // new head's arrival (qs.go:428, boundNextDispatchLocked). 1 seat, 1 queue, hand 1.
+    void cancelledHeadBoundsNextDispatch()
+    {
+        ApfGate g(ApfConfig{1, 1, 1, 50});
+        QCOMPARE(g.offer(0, 1, 1), V::Admit); // q0 = 0 + 300000
+        QCOMPARE(g.offer(0, 2, 1), V::Queue); // arrival R 0
+        // t 10 ms: min(1 + 1, 1) / 1 = 1: R = 1e7 / 10 = 1000000, id 3's arrival R.
+        QCOMPARE(g.offer(ms(10), 3, 1), V::Queue);
+        QCOMPARE(g.currentR(), 1000000u);
+        QCOMPARE(g.nextDispatchR(0), 300000u);
+        // t 11 ms, id 2 (the head) leaves: R = 1100000; the head is now id 3, arrived at R
+        // 1000000 > 300000: q0 = 1000000.
+        QVERIFY(g.cancel(ms(11), 2));
+        QCOMPARE(g.currentR(), 1100000u);
+        QCOMPARE(g.nextDispatchR(0), 1000000u);
+        // t 12 ms, id 1 done after 12 ms: R = 1200000; q0 = 1000000 + round((12 - 3 ms) / 10) =
+        // 1900000; id 3 dispatched: q0 = 2200000.
+        QCOMPARE(release(g, ms(12), 1), (std::vector<std::int64_t>{3}));
+        QCOMPARE(g.currentR(), 1200000u);
+        QCOMPARE(g.nextDispatchR(0), 2200000u);
+    }
+
     // queues=0: APF's Reject limit response, the concurrency limit alone (qs.go:316-326).
     void withoutQueues()
     {

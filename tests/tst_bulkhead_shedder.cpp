@@ -90,6 +90,43 @@ private slots:
                   {'o', 2, 0, V::Admit, {}, 1, 0}});
     }
 
+    // A queued call whose signal is aborted (its client gave up, Gate::cancel) keeps its place
+    // in the queue and is skipped when dequeue reaches it (BulkheadPolicy.js 64-67, 78-81).
+    // cockatiel 4.0.0 itself, on a faked clock, does the same: A (20 ms) at 0, B queued at 1 and
+    // aborted at 16, C at 17 is rejected (BulkheadRejectedError), A's end at 20 rejects B with
+    // TaskCancelledError and leaves the slot free, D at 20 starts at once.
+    void bulkheadAbortedCallKeepsItsPlace()
+    {
+        Bulkhead b(1, 1);
+        std::vector<std::int64_t> out;
+        QCOMPARE(b.offer(0, 0, 0), V::Admit);
+        QCOMPARE(b.offer(1'000'000, 1, 0), V::Queue);
+        QVERIFY(b.cancel(16'000'000, 1));
+        QVERIFY(!b.cancel(16'000'000, 1)); // aborted already
+        QVERIFY(!b.cancel(16'000'000, 0)); // running, not queued
+        QCOMPARE(b.queued(), 1);           // queue.length still counts it
+        QCOMPARE(b.offer(17'000'000, 2, 0), V::Reject);
+        b.release(20'000'000, 0, false, out);
+        QVERIFY(out.empty()); // B is shifted out unrun
+        QCOMPARE(b.inflight(), 0);
+        QCOMPARE(b.queued(), 0);
+        QCOMPARE(b.offer(20'000'000, 3, 0), V::Admit);
+
+        // Two aborted calls ahead of a live one: dequeue skips both, the live one runs.
+        Bulkhead c(1, 3);
+        QCOMPARE(c.offer(0, 10, 0), V::Admit);
+        for (const std::int64_t id : {11, 12, 13})
+            QCOMPARE(c.offer(0, id, 0), V::Queue);
+        QVERIFY(c.cancel(1, 12));
+        QVERIFY(c.cancel(1, 11));
+        QVERIFY(!c.cancel(1, 99)); // never offered
+        out.clear();
+        c.release(2, 10, false, out);
+        QCOMPARE(out, (std::vector<std::int64_t>{13}));
+        QCOMPARE(c.inflight(), 1);
+        QCOMPARE(c.queued(), 0);
+    }
+
     void stripeTable()
     {
         // capacity 10, reserved 0.2: A = floor(0.8 * 10) = 8 non-critical in flight. critical=1:

@@ -156,7 +156,10 @@ Gate::Verdict ApfGate::offer(Nanos t, std::int64_t id, std::int64_t client)
     // dispatches can only be the request just queued.
     std::vector<std::int64_t> dispatched;
     dispatchAsMuchAsPossible(t, dispatched);
-    return std::find(dispatched.begin(), dispatched.end(), id) != dispatched.end() ? Verdict::Admit : Verdict::Queue;
+    if (std::find(dispatched.begin(), dispatched.end(), id) != dispatched.end())
+        return Verdict::Admit;
+    m_waitingIn.emplace(id, qi);
+    return Verdict::Queue;
 }
 
 // dispatchAsMuchAsPossible is dispatchAsMuchAsPossibleLocked (qs.go:654-657).
@@ -199,6 +202,7 @@ bool ApfGate::dispatch(Nanos t, std::vector<std::int64_t>& dispatched)
     q.nextDispatchR += m_work; // "qs.virtualStart += G * width" (qs.go:735-741)
     boundNextDispatch(q);      // deferred in the source (qs.go:709)
     m_executing.emplace(id, Executing{minIndex, t});
+    m_waitingIn.erase(id);
     dispatched.push_back(id);
     return true;
 }
@@ -235,6 +239,30 @@ void ApfGate::release(Nanos t, std::int64_t id, bool dropped, std::vector<std::i
     syncTime(t);
     finishRequest(t, r);
     dispatchAsMuchAsPossible(t, dispatched);
+}
+
+// cancel follows request.wait (qs.go:397-441) when the decision it gets is decisionCancel: the
+// request's context ended (RateLab: its client's timeout) before a seat was its. It syncs R
+// (lockAndSyncTime, :405), takes the request out of its queue (removeFromQueueLocked, :427),
+// counts it (:429-432) and bounds the queue's next dispatch by its new head (:428, deferred). No
+// seat frees, so nothing is dispatched. A queue left with nothing waiting or executing stops
+// counting as active in the virtual time ratio (getVirtualTimeRatioLocked counts queues with
+// either, qs.go:526-541).
+bool ApfGate::cancel(Nanos t, std::int64_t id)
+{
+    const auto it = m_waitingIn.find(id);
+    if (it == m_waitingIn.end())
+        return false; // not waiting here: dispatched, or never queued
+    Queue& q = m_queues[static_cast<std::size_t>(it->second)];
+    m_waitingIn.erase(it);
+    syncTime(t);
+    q.waiting.erase(std::find_if(q.waiting.begin(), q.waiting.end(), [id](const Waiting& w) { return w.id == id; }));
+    --m_totRequestsWaiting;
+    ++m_totRequestsCancelled;
+    if (q.waiting.empty() && q.executing == 0)
+        --m_activeQueues;
+    boundNextDispatch(q);
+    return true;
 }
 
 std::unique_ptr<Gate> makeApfGate(GateOptions& o, std::uint64_t)

@@ -49,6 +49,9 @@ public:
 
     Verdict offer(Nanos t, std::int64_t id, std::int64_t client) override;
     void release(Nanos t, std::int64_t id, bool dropped, std::vector<std::int64_t>& dispatched) override;
+    // cancel is the cancel path of request.wait (qs.go:404-440): the waiting request's context
+    // ended (its client gave up), so it leaves its queue at t; true when it was waiting here.
+    bool cancel(Nanos t, std::int64_t id) override;
     std::int64_t limit() const override { return m_cfg.seats; }
     std::int64_t inflight() const override { return m_totRequestsExecuting; }
     std::int64_t queued() const override { return m_totRequestsWaiting; }
@@ -59,6 +62,8 @@ public:
     SeatSeconds nextDispatchR(int q) const { return m_queues.at(static_cast<std::size_t>(q)).nextDispatchR; }
     // lastQueue returns the queue the last offer chose (-1 before any, or without queues).
     int lastQueue() const { return m_lastQueue; }
+    // cancelled returns the waiting requests cancel removed (totRequestsCancelled, qs.go:432).
+    std::int64_t cancelled() const { return m_totRequestsCancelled; }
 
     // seatsTimesDuration is SeatsTimesDuration (ss.go:40-42): round(seats * ns / 10), in float64
     // as Go computes it, converted as Go on amd64 converts (an out-of-range value to INT64_MIN).
@@ -101,6 +106,7 @@ private:
     std::vector<Queue> m_queues;
     std::unordered_map<std::int64_t, std::vector<int>> m_hands; // a client's hand, dealt once
     std::unordered_map<std::int64_t, Executing> m_executing;
+    std::unordered_map<std::int64_t, int> m_waitingIn; // a waiting request's queue, for cancel
     SeatSeconds m_work;        // a request's totalWork: 1 seat for 3 ms (types.go:131-146)
     SeatSeconds m_currentR = 0;
     Nanos m_lastRealTime = 0;
@@ -108,6 +114,7 @@ private:
     std::int64_t m_enqueues = 0;
     std::int64_t m_totRequestsWaiting = 0;
     std::int64_t m_totRequestsExecuting = 0;
+    std::int64_t m_totRequestsCancelled = 0;
     std::int64_t m_totSeatsInUse = 0;
     std::int64_t m_activeQueues = 0; // queues with requests waiting or executing
     int m_lastQueue = -1;

@@ -2,6 +2,8 @@
 
 #include "arithmetic/decimal.h"
 
+#include <algorithm>
+
 namespace ratelab {
 
 Gate::Verdict Bulkhead::offer(Nanos, std::int64_t id, std::int64_t)
@@ -13,7 +15,7 @@ Gate::Verdict Bulkhead::offer(Nanos, std::int64_t id, std::int64_t)
     }
     // Lines 64-67: `if (this.queue.length < this.queueCapacity) { ... this.queue.push(...)`
     if (std::int64_t(m_queue.size()) < m_maxQueue) {
-        m_queue.push_back(id);
+        m_queue.push_back(Queued{id, false});
         return Verdict::Queue;
     }
     // Lines 69-70: `throw new BulkheadRejectedError(...)`
@@ -25,13 +27,31 @@ void Bulkhead::release(Nanos, std::int64_t, bool, std::vector<std::int64_t>& dis
     // Lines 59-62, the finally of a running call, whatever its outcome: `this.active--;
     // this.dequeue();`. dequeue (lines 72-83) shifts the head and runs execute for it on the next
     // microtask, before any other event of the instant: the slot just freed is the head's.
+    // An aborted head is shifted out and rejected (TaskCancelledError) without taking the slot,
+    // and dequeue runs again for the next (lines 78-81).
     if (m_active > 0)
         --m_active;
-    if (m_queue.empty() || m_active >= m_maxParallel)
-        return;
-    ++m_active;
-    dispatched.push_back(m_queue.front());
-    m_queue.pop_front();
+    while (!m_queue.empty() && m_active < m_maxParallel) {
+        const Queued head = m_queue.front();
+        m_queue.pop_front();
+        if (head.aborted)
+            continue;
+        ++m_active;
+        dispatched.push_back(head.id);
+    }
+}
+
+bool Bulkhead::cancel(Nanos, std::int64_t id)
+{
+    // cockatiel 4.0.0 adds no abort listener to a queued item (lines 64-67): the
+    // signal is read only when dequeue reaches it. Ids are offered increasing, so the queue is
+    // sorted by id.
+    const auto it = std::lower_bound(m_queue.begin(), m_queue.end(), id,
+                                     [](const Queued& q, std::int64_t v) { return q.id < v; });
+    if (it == m_queue.end() || it->id != id || it->aborted)
+        return false;
+    it->aborted = true;
+    return true;
 }
 
 std::unique_ptr<Gate> makeBulkhead(GateOptions& o, std::uint64_t)

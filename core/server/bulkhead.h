@@ -10,10 +10,14 @@
 //     queue is shifted out and executed on the next microtask. execute checks the slot again
 //     there; no arrival comes between (the server's order: completions, then arrivals), so the
 //     head always takes the slot just freed.
-// cockatiel's queued calls leave only by their AbortSignal, which RateLab's clients never pass:
-// nothing times a call out of the bulkhead's own queue. bulkhead(limit, queue = 0) (.js
-// dist/Policy.js line 145, .ts src/Policy.ts 263): the queue is 0 unless given, as max_queue's
-// default here.
+//   - a queued call's AbortSignal (.js 50-53 and 72-85, .ts 66-72 and 94-109): a RateLab client
+//     that gives up at a + T aborts it (Gate::cancel). cockatiel does not listen to the signal
+//     while the call waits: the call keeps its place in the queue (queue.length still counts it
+//     against queueCapacity) until dequeue shifts it out, sees signal.aborted, rejects it with
+//     TaskCancelledError and dequeues the next head in its place (.js 78-81, .ts 101-104): the
+//     aborted call never takes a slot.
+// bulkhead(limit, queue = 0) (.js dist/Policy.js line 145, .ts src/Policy.ts 263): the queue is 0
+// unless given, as max_queue's default here.
 #pragma once
 
 #include "server/gate.h"
@@ -31,6 +35,9 @@ public:
 
     Verdict offer(Nanos t, std::int64_t id, std::int64_t client) override;
     void release(Nanos t, std::int64_t id, bool dropped, std::vector<std::int64_t>& dispatched) override;
+    // cancel aborts queued call `id`: it keeps its queue place and is skipped when it reaches the
+    // head; true when it was queued (the bulkhead never runs it).
+    bool cancel(Nanos t, std::int64_t id) override;
     std::int64_t limit() const override { return m_maxParallel; }
     std::int64_t inflight() const override { return m_active; }
     std::int64_t queued() const override { return std::int64_t(m_queue.size()); }
@@ -39,7 +46,11 @@ private:
     std::int64_t m_maxParallel;
     std::int64_t m_maxQueue;
     std::int64_t m_active = 0;
-    std::deque<std::int64_t> m_queue; // ids, oldest first
+    struct Queued {
+        std::int64_t id;
+        bool aborted; // its signal is aborted: dequeue will skip it
+    };
+    std::deque<Queued> m_queue; // oldest first, aborted calls included (they hold their place)
 };
 
 // makeBulkhead reads "max_parallel=N[,max_queue=M]" (max_parallel required, 1 to 1,000,000;

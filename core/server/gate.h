@@ -41,6 +41,16 @@ public:
     // queue, timed out in the queue). The queued attempts this lets through are appended to
     // `dispatched`, in the order they go.
     virtual void release(Nanos t, std::int64_t id, bool dropped, std::vector<std::int64_t>& dispatched) = 0;
+    // cancel tells the gate that the client of attempt `id`, which it holds in its own queue, gave
+    // up on it at t (its timeout, a + T). It returns true when the gate will never let the attempt
+    // through: it leaves the server stage at t unserved, and is not released. False (the default)
+    // keeps it queued, to be let through and served late. A cancel frees no seat: it dispatches
+    // nothing.
+    virtual bool cancel(Nanos t, std::int64_t id)
+    {
+        (void)t, (void)id;
+        return false;
+    }
     // limit returns the most attempts in flight it admits now (seats for APF); kUnlimited for none.
     virtual std::int64_t limit() const = 0;
     // inflight returns the attempts it admitted that have not left the server.

@@ -119,8 +119,15 @@ void ServerStage::step(std::vector<ClientResponse>& out)
         }
         break;
     case ClientTimeout:
-        if (!j.answered && j.state != State::Done)
+        if (!j.answered && j.state != State::Done) {
             answer(e.job, e.t, false, out);
+            // still in the gate's own queue: the gate is told (APF drops it, a bulkhead marks it
+            // aborted); one it will never let through leaves unserved, with nothing to release
+            if (j.state == State::GateQueued && m_gate->cancel(e.t, std::int64_t(e.job))) {
+                j.gated = false;
+                leave(e.job, e.t, Outcome::QueueTimeout, out);
+            }
+        }
         break;
     }
     noteLimit(e.t);
