@@ -5,11 +5,9 @@
 // and completions at start + service, completions first at one instant (semantics.md, "The
 // server behind the limiter"). Registered as peer_bulkhead (label "peer"): a missing node or
 // package skips, unless RATELAB_PEERS=1 (.ci/run installs them).
+#include "peer_node.h"
 #include "server/bulkhead.h"
 
-#include <QFileInfo>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QTest>
 
 #include <queue>
@@ -77,37 +75,16 @@ QStringList modelStarts(Gate& gate, const std::vector<Call>& in)
     return out;
 }
 
-bool required() { return qEnvironmentVariable("RATELAB_PEERS") == QLatin1String("1"); }
-
-QString peersDir()
-{
-    const QString env = qEnvironmentVariable("RATELAB_PEERS_DIR");
-    return env.isEmpty() ? QStringLiteral(RATELAB_PEERS_DIR) : env;
-}
-
 } // namespace
-
-#define MISSING(what)                                                                                                  \
-    do {                                                                                                               \
-        const QString m = QString(what) + " (.ci/run installs it)";                                                    \
-        if (required())                                                                                                \
-            QFAIL(qPrintable("RATELAB_PEERS=1 but " + m));                                                             \
-        QSKIP(qPrintable(m));                                                                                          \
-    } while (false)
 
 class TestPeerBulkhead : public QObject {
     Q_OBJECT
 private slots:
     void bulkhead()
     {
-        const QString node = QStandardPaths::findExecutable("node");
-        if (node.isEmpty())
-            MISSING("node is not installed");
-        for (const char* package : {"cockatiel", "@sinonjs/fake-timers"})
-            if (!QFileInfo::exists(peersDir() + "/node_modules/" + package + "/package.json"))
-                MISSING(QString(package) + " is not in " + peersDir() + "/node_modules");
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("NODE_PATH", peersDir() + "/node_modules");
+        const test::NodePeers node = test::findNode({"cockatiel", "@sinonjs/fake-timers"});
+        if (!node.missing.isEmpty())
+            PEER_MISSING(node.missing);
 
         struct Config {
             std::int64_t maxParallel, maxQueue, maxServiceMs;
@@ -121,16 +98,10 @@ private slots:
                 QByteArray input;
                 for (const Call& call : in)
                     input += QByteArray::number(qint64(call.atMs)) + ' ' + QByteArray::number(qint64(call.serviceMs)) + '\n';
-                QProcess p;
-                p.setProcessEnvironment(env);
-                p.start(node, {QStringLiteral(RATELAB_PEERS_SRC) + "/bulkhead_peer.js", QString::number(c.maxParallel),
-                               QString::number(c.maxQueue)});
-                QVERIFY(p.waitForStarted(30000));
-                p.write(input);
-                p.closeWriteChannel();
-                QVERIFY(p.waitForFinished(120000));
-                QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-                const QStringList theirs = QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+                QString error;
+                const QStringList theirs =
+                    node.run("bulkhead_peer.js", {QString::number(c.maxParallel), QString::number(c.maxQueue)}, input, error);
+                QVERIFY2(error.isEmpty(), qPrintable(error));
                 QCOMPARE(theirs.size(), mine.size());
                 for (qsizetype i = 0; i < mine.size(); ++i) {
                     QVERIFY2(mine[i] == theirs[i],

@@ -4,13 +4,11 @@
 // times, priorities and options; every call's start (or its drop) agrees. Registered as
 // peer_throttles (label "peer"): a missing node or package skips, unless RATELAB_PEERS=1
 // (.ci/run installs them).
+#include "peer_node.h"
 #include "server/client_throttle.h"
 
-#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QTest>
 
 #include <random>
@@ -20,14 +18,6 @@ using namespace ratelab;
 namespace {
 
 constexpr Nanos kMs = 1'000'000;
-
-bool required() { return qEnvironmentVariable("RATELAB_PEERS") == QLatin1String("1"); }
-
-QString peersDir()
-{
-    const QString env = qEnvironmentVariable("RATELAB_PEERS_DIR");
-    return env.isEmpty() ? QStringLiteral(RATELAB_PEERS_DIR) : env;
-}
 
 // Scenario is one run: the model's spec, the package's options, and the calls in ms.
 struct Scenario {
@@ -117,14 +107,6 @@ Scenario scenario(const QString& kind, std::uint64_t seed, int n)
 
 } // namespace
 
-#define MISSING(what)                                                                                                  \
-    do {                                                                                                               \
-        const QString m = QString(what) + " (.ci/run installs it)";                                                    \
-        if (required())                                                                                                \
-            QFAIL(qPrintable("RATELAB_PEERS=1 but " + m));                                                             \
-        QSKIP(qPrintable(m));                                                                                          \
-    } while (false)
-
 class TestPeerThrottles : public QObject {
     Q_OBJECT
 private slots:
@@ -138,14 +120,9 @@ private slots:
     void throttles()
     {
         QFETCH(QString, kind);
-        const QString node = QStandardPaths::findExecutable("node");
-        if (node.isEmpty())
-            MISSING("node is not installed");
-        for (const char* package : {"bottleneck", "p-queue", "@sinonjs/fake-timers"})
-            if (!QFileInfo::exists(peersDir() + "/node_modules/" + package + "/package.json"))
-                MISSING(QString(package) + " is not in " + peersDir() + "/node_modules");
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("NODE_PATH", peersDir() + "/node_modules");
+        const test::NodePeers node = test::findNode({"bottleneck", "p-queue", "@sinonjs/fake-timers"});
+        if (!node.missing.isEmpty())
+            PEER_MISSING(node.missing);
         for (std::uint64_t seed = 1; seed <= 24; ++seed) {
             const Scenario s = scenario(kind, seed, 150);
             std::vector<Nanos> arrivals, service;
@@ -157,16 +134,11 @@ private slots:
                     + QByteArray::number(s.priorities[i]) + '\n';
             }
             const std::vector<Nanos> mine = simulateThrottle(s.spec.toStdString(), arrivals, service, s.priorities);
-            QProcess p;
-            p.setProcessEnvironment(env);
-            p.start(node, {QStringLiteral(RATELAB_PEERS_SRC) + "/throttle_peer.js", kind,
-                           QString::fromUtf8(QJsonDocument(s.options).toJson(QJsonDocument::Compact))});
-            QVERIFY(p.waitForStarted(30000));
-            p.write(input);
-            p.closeWriteChannel();
-            QVERIFY(p.waitForFinished(120000));
-            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-            const QStringList theirs = QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+            QString error;
+            const QStringList theirs =
+                node.run("throttle_peer.js", {kind, QString::fromUtf8(QJsonDocument(s.options).toJson(QJsonDocument::Compact))},
+                         input, error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
             QCOMPARE(theirs.size(), qsizetype(mine.size()));
             for (std::size_t i = 0; i < mine.size(); ++i) {
                 const QString m = mine[i] == kNotStarted ? "-1" : QString::number(mine[i] / kMs);

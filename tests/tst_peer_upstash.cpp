@@ -4,14 +4,12 @@
 // ephemeral cache, for fixedWindow, slidingWindow and tokenBucket, with costs (the package's
 // `rate`) on one seed. Registered as peer_upstash
 // (label "peer"): a missing node or package skips, unless RATELAB_PEERS=1 (.ci/run installs them).
+#include "peer_node.h"
 #include "redis_client.h"
 
 #include "limiters/limiters.h"
 #include "limiters/products/product.h"
 
-#include <QFileInfo>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QTest>
 
 #include <random>
@@ -44,42 +42,21 @@ struct Peer {
     std::int64_t longGapMs;
 };
 
-bool required() { return qEnvironmentVariable("RATELAB_PEERS") == QLatin1String("1"); }
-
-QString peersDir()
-{
-    const QString env = qEnvironmentVariable("RATELAB_PEERS_DIR");
-    return env.isEmpty() ? QStringLiteral(RATELAB_PEERS_DIR) : env;
-}
-
 } // namespace
-
-#define MISSING(what)                                                                                                  \
-    do {                                                                                                               \
-        const QString m = QString(what) + " (.ci/run installs it)";                                                    \
-        if (required())                                                                                                \
-            QFAIL(qPrintable("RATELAB_PEERS=1 but " + m));                                                             \
-        QSKIP(qPrintable(m));                                                                                          \
-    } while (false)
 
 class TestPeerUpstash : public QObject {
     Q_OBJECT
 private slots:
     void upstash()
     {
-        const QString node = QStandardPaths::findExecutable("node");
-        if (node.isEmpty())
-            MISSING("node is not installed");
-        for (const char* package : {"@upstash/ratelimit", "ioredis", "@sinonjs/fake-timers"})
-            if (!QFileInfo::exists(peersDir() + "/node_modules/" + package + "/package.json"))
-                MISSING(QString(package) + " is not in " + peersDir() + "/node_modules");
+        const test::NodePeers node = test::findNode({"@upstash/ratelimit", "ioredis", "@sinonjs/fake-timers"});
+        if (!node.missing.isEmpty())
+            PEER_MISSING(node.missing);
         std::string why;
         const auto redis = test::startPrivateRedis(&why);
         if (!redis)
-            MISSING(QString::fromStdString(why));
+            PEER_MISSING(QString::fromStdString(why));
         const QString socket = QString::fromStdString(redis->address()).mid(int(std::strlen("unix:")));
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("NODE_PATH", peersDir() + "/node_modules");
 
         // GRAIN and OFFSET: the grid of the TTLs each script sets (window; window * 2 + 1000; a
         // whole number of intervals), on which the adapter recovers them from PTTL.
@@ -107,16 +84,10 @@ private slots:
                     QByteArray input;
                     for (std::size_t i = 0; i < times.size(); ++i)
                         input += QByteArray::number(qint64(times[i] / kMs)) + ' ' + QByteArray::number(qint64(costs[i])) + '\n';
-                    QProcess p;
-                    p.setProcessEnvironment(env);
-                    p.start(node, QStringList{QStringLiteral(RATELAB_PEERS_SRC) + "/upstash_peer.js", socket,
-                                              cache ? "1" : "0"} + peer.args);
-                    QVERIFY(p.waitForStarted(30000));
-                    p.write(input);
-                    p.closeWriteChannel();
-                    QVERIFY(p.waitForFinished(120000));
-                    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-                    const QStringList theirs = QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+                    QString error;
+                    const QStringList theirs =
+                        node.run("upstash_peer.js", QStringList{socket, cache ? "1" : "0"} + peer.args, input, error);
+                    QVERIFY2(error.isEmpty(), qPrintable(error));
                     QCOMPARE(theirs.size(), qsizetype(times.size()));
                     for (std::size_t i = 0; i < times.size(); ++i) {
                         const Decision d = model.decide(times[i], costs[i]);

@@ -8,12 +8,12 @@
 // installs them): then it fails. The npm packages are looked for in RATELAB_PEERS_DIR/node_modules
 // (the build tree's peers/ by default).
 #include "limiters/limiters.h"
+#include "peer_node.h"
 #include "peers/transcribed.h"
 #include "limiters/products/product.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -69,37 +69,6 @@ std::vector<Verdict> model(Algorithm a, const LimiterConfig& config, const std::
     return out;
 }
 
-bool required() { return qEnvironmentVariable("RATELAB_PEERS") == QLatin1String("1"); }
-
-QString peersDir()
-{
-    const QString env = qEnvironmentVariable("RATELAB_PEERS_DIR");
-    return env.isEmpty() ? QStringLiteral(RATELAB_PEERS_DIR) : env;
-}
-
-QString source(const char* file) { return QStringLiteral(RATELAB_PEERS_SRC) + "/" + file; }
-
-// run starts program with args, writes input, and returns its stdout lines ("" and a message on
-// failure).
-QStringList run(const QString& program, const QStringList& args, const QByteArray& input, QString& error,
-                const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
-{
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    if (!p.waitForStarted(30000)) {
-        error = program + " did not start";
-        return {};
-    }
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        error = program + " " + args.join(' ') + " failed: " + QString::fromUtf8(p.readAllStandardError()).left(2000);
-        return {};
-    }
-    return QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
-}
-
 // compare returns the first decision where the peer's output line differs from the model's.
 QString compare(const std::vector<Nanos>& times, const std::vector<Verdict>& mine, const QStringList& theirs,
                 bool withDelay)
@@ -145,36 +114,22 @@ constexpr RunSpec kRuns[] = {{1, 1}, {2, 1}, {3, 50'000'000}, {4, 100'000'000}};
 
 } // namespace
 
-// MISSING skips (or, with RATELAB_PEERS=1, fails) when the product cannot run here.
-#define MISSING(what)                                                                                                  \
-    do {                                                                                                               \
-        const QString m = QString(what) + " (the README's peer test command installs it)";                             \
-        if (required())                                                                                                \
-            QFAIL(qPrintable("RATELAB_PEERS=1 but " + m));                                                             \
-        QSKIP(qPrintable(m));                                                                                          \
-    } while (false)
-
 class TestPeers : public QObject {
     Q_OBJECT
 private slots:
     void express()
     {
-        const QString node = QStandardPaths::findExecutable("node");
-        if (node.isEmpty())
-            MISSING("node is not installed");
-        if (!QFileInfo::exists(peersDir() + "/node_modules/express-rate-limit/package.json"))
-            MISSING("express-rate-limit is not in " + peersDir() + "/node_modules");
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("NODE_PATH", peersDir() + "/node_modules");
+        const test::NodePeers node = test::findNode({"express-rate-limit"});
+        if (!node.missing.isEmpty())
+            PEER_MISSING(node.missing);
         const std::pair<int, int> configs[] = {{1000, 5}, {250, 1}, {60000, 40}};
         for (const auto& [windowMs, limit] : configs)
             for (const auto& [seed, grain] : kRuns) {
                 const auto times = traffic(seed, kRequests, ms(300), sec(3), grain);
                 const LimiterConfig c = with({{"windowMs", std::to_string(windowMs)}, {"limit", std::to_string(limit)}});
                 QString error;
-                const QStringList theirs = run(node, {source("express_peer.js"), QString::number(windowMs),
-                                                      QString::number(limit)},
-                                               lines(times, ms(1)), error, env);
+                const QStringList theirs =
+                    node.run("express_peer.js", {QString::number(windowMs), QString::number(limit)}, lines(times, ms(1)), error);
                 QVERIFY2(error.isEmpty(), qPrintable(error));
                 const QString problem = compare(times, model(Algorithm::ExpressRateLimit, c, times), theirs, false);
                 QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("windowMs %1 limit %2 seed %3: ")
@@ -184,13 +139,9 @@ private slots:
 
     void flexible()
     {
-        const QString node = QStandardPaths::findExecutable("node");
-        if (node.isEmpty())
-            MISSING("node is not installed");
-        if (!QFileInfo::exists(peersDir() + "/node_modules/rate-limiter-flexible/package.json"))
-            MISSING("rate-limiter-flexible is not in " + peersDir() + "/node_modules");
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("NODE_PATH", peersDir() + "/node_modules");
+        const test::NodePeers node = test::findNode({"rate-limiter-flexible"});
+        if (!node.missing.isEmpty())
+            PEER_MISSING(node.missing);
         const std::array<int, 3> configs[] = {{5, 1, 0}, {3, 2, 5}, {10, 1, 1}, {2, 0, 0}};
         for (const auto& [points, duration, block] : configs)
             for (const auto& [seed, grain] : kRuns) {
@@ -198,9 +149,9 @@ private slots:
                 const LimiterConfig c = with({{"points", std::to_string(points)}, {"duration", std::to_string(duration)},
                                               {"blockDuration", std::to_string(block)}});
                 QString error;
-                const QStringList theirs =
-                    run(node, {source("flexible_peer.js"), QString::number(points), QString::number(duration), QString::number(block)},
-                        lines(times, ms(1)), error, env);
+                const QStringList theirs = node.run(
+                    "flexible_peer.js", {QString::number(points), QString::number(duration), QString::number(block)},
+                    lines(times, ms(1)), error);
                 QVERIFY2(error.isEmpty(), qPrintable(error));
                 const QString problem = compare(times, model(Algorithm::RateLimiterFlexible, c, times), theirs, false);
                 QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("points %1 duration %2 block %3 seed %4: ")
@@ -210,13 +161,9 @@ private slots:
 
     void limiter()
     {
-        const QString node = QStandardPaths::findExecutable("node");
-        if (node.isEmpty())
-            MISSING("node is not installed");
-        if (!QFileInfo::exists(peersDir() + "/node_modules/limiter/package.json"))
-            MISSING("limiter is not in " + peersDir() + "/node_modules");
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("NODE_PATH", peersDir() + "/node_modules");
+        const test::NodePeers node = test::findNode({"limiter"});
+        if (!node.missing.isEmpty())
+            PEER_MISSING(node.missing);
         const std::pair<int, int> configs[] = {{5, 1000}, {2, 300}, {30, 60000}, {3, 7}};
         for (const auto& [tokens, interval] : configs)
             for (const auto& [seed, grain] : kRuns) {
@@ -227,8 +174,8 @@ private slots:
                     input += QByteArray::number(qint64(t / 1'000'000)) + '.'
                            + QByteArray::number(qint64(t % 1'000'000)).rightJustified(6, '0') + '\n';
                 QString error;
-                const QStringList theirs = run(node, {source("limiter_peer.js"), QString::number(tokens), QString::number(interval)},
-                                               input, error, env);
+                const QStringList theirs =
+                    node.run("limiter_peer.js", {QString::number(tokens), QString::number(interval)}, input, error);
                 QVERIFY2(error.isEmpty(), qPrintable(error));
                 const QString problem = compare(times, model(Algorithm::NodeLimiter, c, times), theirs, false);
                 QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("tokensPerInterval %1 interval %2 seed %3: ")
@@ -240,8 +187,8 @@ private slots:
     {
         const QString python = QStringLiteral("/usr/bin/python3");
         QString error;
-        if (!QFileInfo::exists(python) || (run(python, {"-c", "import limits"}, {}, error), !error.isEmpty()))
-            MISSING("Debian's python3-limits is not installed");
+        if (!QFileInfo::exists(python) || (test::runPeer(python, {"-c", "import limits"}, {}, error), !error.isEmpty()))
+            PEER_MISSING("Debian's python3-limits is not installed");
         const char* strategies[] = {"fixed-window", "fixed-window-elastic-expiry", "moving-window"};
         const char* items[] = {"5/second", "3 per 2 seconds", "20 per minute"};
         for (const char* strategy : strategies)
@@ -249,7 +196,8 @@ private slots:
                 for (const auto& [seed, grain] : kRuns) {
                     const auto times = traffic(seed, kRequests, ms(300), sec(3), grain);
                     const LimiterConfig c = with({{"strategy", strategy}, {"limit", item}});
-                    const QStringList theirs = run(python, {source("limits_peer.py"), strategy, item}, secondsLines(times), error);
+                    const QStringList theirs =
+                        test::runPeer(python, {test::peerSource("limits_peer.py"), strategy, item}, secondsLines(times), error);
                     QVERIFY2(error.isEmpty(), qPrintable(error));
                     const QString problem = compare(times, model(Algorithm::PythonLimits, c, times), theirs, false);
                     QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("%1 %2 seed %3: ").arg(strategy, item).arg(seed) + problem));
@@ -262,20 +210,21 @@ private slots:
         const QString java = QStandardPaths::findExecutable("java");
         const QString jar = QStringLiteral("/usr/share/java/guava.jar");
         if (javac.isEmpty() || java.isEmpty())
-            MISSING("javac/java are not installed");
+            PEER_MISSING("javac/java are not installed");
         if (!QFileInfo::exists(jar))
-            MISSING("Debian's libguava-java is not installed (" + jar + ")");
+            PEER_MISSING("Debian's libguava-java is not installed (" + jar + ")");
         QTemporaryDir classes;
         QString error;
-        run(javac, {"-d", classes.path(), "-cp", jar, source("GuavaPeer.java")}, {}, error);
+        test::runPeer(javac, {"-d", classes.path(), "-cp", jar, test::peerSource("GuavaPeer.java")}, {}, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         const char* rates[] = {"2", "5.5", "0.7", "100", "3.3333"};
         for (const char* pps : rates)
             for (const auto& [seed, grain] : kRuns) {
                 const auto times = traffic(seed, kRequests, ms(400), sec(3), grain);
                 const LimiterConfig c = with({{"permitsPerSecond", pps}});
-                const QStringList theirs = run(java, {"-cp", jar + ":" + classes.path(), "com.google.common.util.concurrent.GuavaPeer", pps},
-                                               lines(times, 1000), error);
+                const QStringList theirs =
+                    test::runPeer(java, {"-cp", jar + ":" + classes.path(), "com.google.common.util.concurrent.GuavaPeer", pps},
+                                  lines(times, 1000), error);
                 QVERIFY2(error.isEmpty(), qPrintable(error));
                 const QString problem = compare(times, model(Algorithm::Guava, c, times), theirs, false);
                 QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("permitsPerSecond %1 seed %2: ").arg(pps).arg(seed) + problem));
@@ -286,9 +235,9 @@ private slots:
     {
         const QString go = QStandardPaths::findExecutable("go");
         if (go.isEmpty())
-            MISSING("go is not installed (Debian's golang-go)");
+            PEER_MISSING("go is not installed (Debian's golang-go)");
         if (!QFileInfo::exists("/usr/share/gocode/src/golang.org/x/time/rate/rate.go"))
-            MISSING("Debian's golang-golang-x-time-dev is not installed");
+            PEER_MISSING("Debian's golang-golang-x-time-dev is not installed");
         QTemporaryDir work;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("GOPATH", "/usr/share/gocode");
@@ -297,7 +246,7 @@ private slots:
         env.insert("HOME", work.path());
         const QString binary = work.path() + "/traefik_peer";
         QString error;
-        run(go, {"build", "-o", binary, source("traefik_peer.go")}, {}, error, env);
+        test::runPeer(go, {"build", "-o", binary, test::peerSource("traefik_peer.go")}, {}, error, env);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         struct Config {
             int average;
@@ -311,9 +260,8 @@ private slots:
                 const LimiterConfig c = with({{"average", std::to_string(k.average)},
                                               {"period", std::to_string(k.period) + "ns"},
                                               {"burst", std::to_string(k.burst)}});
-                const QStringList theirs = run(binary, {QString::number(k.average), QString::number(k.period),
-                                                        QString::number(k.burst)},
-                                               lines(times, 1), error);
+                const QStringList theirs = test::runPeer(
+                    binary, {QString::number(k.average), QString::number(k.period), QString::number(k.burst)}, lines(times, 1), error);
                 QVERIFY2(error.isEmpty(), qPrintable(error));
                 const QString problem = compare(times, model(Algorithm::Traefik, c, times), theirs, true);
                 QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("average %1 period %2 burst %3 seed %4: ")
