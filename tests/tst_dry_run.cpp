@@ -4,6 +4,7 @@
 // the limit's burst) on the requests of each location, decision for decision.
 #include "arithmetic/decimal.h"
 #include "config_dry_run.h"
+#include "dry_run_helpers.h"
 #include "limiters/nginx_limit_req.h"
 #include "property_seeds.h"
 #include "replay/dry_run_diff.h"
@@ -15,6 +16,7 @@
 #include <random>
 
 using namespace ratelab;
+using test::deniedBy;
 
 namespace {
 
@@ -65,8 +67,6 @@ Traffic logTraffic()
     o.keepPaths = true;
     return parseTraffic(kLog, o, "log.csv");
 }
-
-std::vector<int> deniedBy(const DryRunResult& r) { return {r.deniedBy.begin(), r.deniedBy.end()}; }
 
 } // namespace
 

@@ -1,16 +1,16 @@
 // Dry runs of the other products (issue 32): a RateLab scenario or a config `import` reads is one
 // rule every request meets, keyed by the log's key where the product's key is it; the report and
 // the diff as for nginx, on hand-derived tables, even across kinds (nginx against a scenario).
-#include "arithmetic/decimal.h"
-#include "config_dry_run.h"
+#include "dry_run_helpers.h"
 #include "replay/dry_run_diff.h"
 #include "scenariofile.h"
 
-#include <QFile>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ratelab;
+using test::deniedBy;
+using test::refusal;
+using test::write;
 
 namespace {
 
@@ -29,27 +29,6 @@ Traffic logTraffic(const std::string& key = "ip")
     o.keepPaths = true;
     o.key = key;
     return parseTraffic(kLog, o, "log.csv");
-}
-
-std::vector<int> deniedBy(const DryRunResult& r) { return {r.deniedBy.begin(), r.deniedBy.end()}; }
-
-QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
-
-std::string refusal(const QString& path, const std::string& key = "ip")
-{
-    try {
-        (void)io::dryRunConfigFile(path, key);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(accepted)";
 }
 
 } // namespace

@@ -1,16 +1,15 @@
 // Dry runs by route (issue 32): a logged path as each product reads it (percent-decoding, slashes,
 // dot segments), Spring's PathPattern, and Kong's, Spring Cloud Gateway's and Envoy's routes
 // selecting per request the limits that apply, on hand-derived tables.
-#include "arithmetic/decimal.h"
-#include "config_dry_run.h"
-#include "replay/dry_run.h"
+#include "dry_run_helpers.h"
 #include "replay/dry_run_path.h"
 
-#include <QFile>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ratelab;
+using test::deniedBy;
+using test::refusal;
+using test::write;
 
 namespace {
 
@@ -18,27 +17,6 @@ std::string norm(const char* path, DryRunPaths rule)
 {
     const std::optional<std::string> p = normalizedPath(path, rule);
     return p ? *p : std::string("(refused)");
-}
-
-std::vector<int> deniedBy(const DryRunResult& r) { return {r.deniedBy.begin(), r.deniedBy.end()}; }
-
-QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
-
-std::string refusal(const QString& path, const std::string& key = "ip")
-{
-    try {
-        (void)io::dryRunConfigFile(path, key);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(accepted)";
 }
 
 Traffic traffic(const char* csv)
