@@ -1,4 +1,5 @@
 #include "bench.h"
+#include "bench_compare.h"
 #include "bench_engine.h"
 #include "bench_redis.h"
 
@@ -16,6 +17,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QEventLoop>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -34,6 +36,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 namespace ratelab::app {
@@ -226,6 +229,8 @@ std::string number(double v)
 int runBench(QCommandLineParser& parser, const QStringList& args)
 {
     parser.addOption({"json", "Print one JSON object instead of a table."});
+    parser.addOption({"compare", "Print the ratios of this run (or of NEW.json) to the run saved in OLD.json.", "OLD.json"});
+    parser.addPositionalArgument("NEW.json", "With --compare: a saved run to compare instead of running the bench.", "[NEW.json]");
     parser.addHelpOption();
     if (!parser.parse(args)) {
         std::cerr << "ratelab: " << parser.errorText().toStdString() << std::endl;
@@ -234,6 +239,30 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     if (parser.isSet("help")) {
         std::cout << parser.helpText().toStdString();
         return 0;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > (parser.isSet("compare") ? 1 : 0)) {
+        std::cerr << "ratelab: bench takes no arguments"
+                  << (parser.isSet("compare") ? " but one saved run to compare" : " (a saved run needs --compare OLD.json)")
+                  << std::endl;
+        return 2;
+    }
+    std::optional<QJsonObject> old;
+    if (parser.isSet("compare")) { // read before the two-minute run, so a bad path fails at once
+        QString error;
+        old = readBenchJson(parser.value("compare"), error);
+        std::optional<QJsonObject> saved;
+        if (old && !positional.isEmpty())
+            saved = readBenchJson(positional.front(), error);
+        if (!old || (!positional.isEmpty() && !saved)) {
+            std::cerr << "ratelab: " << error.toStdString() << std::endl;
+            return 2;
+        }
+        if (saved) {
+            const BenchComparison c = compareBench(*old, *saved);
+            std::cout << (parser.isSet("json") ? comparisonJson(c) : comparisonText(c));
+            return 0;
+        }
     }
     const std::vector<std::int64_t> sizes = {10'000, 100'000, 1'000'000};
     const Scenario big = benchScenario(1'000'000);
@@ -273,7 +302,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     const ReplayBenchFigures replayFigures = benchReplay(); // issue 22; after peak_rss_mb, its log is 125 MB
 
     std::ostringstream out;
-    if (parser.isSet("json")) {
+    if (parser.isSet("json") || old) {
         out << "{\"decide_ns\": {";
         bool first = true;
         for (const auto& [id, ns] : decide) {
@@ -355,6 +384,11 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(replayFigures.bytesPerKey) << " B a key\n"
             << "Replay through a 3-zone nginx config (--config): " << number(replayFigures.configLinesPerSecond)
             << " lines/s\n";
+    }
+    if (old) {
+        const BenchComparison c = compareBench(*old, QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).object());
+        std::cout << (parser.isSet("json") ? comparisonJson(c) : comparisonText(c));
+        return 0;
     }
     std::cout << out.str();
     return 0;
