@@ -8,6 +8,7 @@
 #include "chart/summarytable.h"
 #include "model/scenariodocument.h"
 #include "panels/controlpanel.h"
+#include "panels/productiongroups.h"
 #include "panels/servergroup.h"
 #include "panels/slidervalue.h"
 #include "scenario/rows.h"
@@ -19,6 +20,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QUndoStack>
 
 using namespace ratelab;
@@ -28,6 +30,15 @@ class TestServerUi : public WindowTest {
     Q_OBJECT
 
     ServerGroup* group() const { return m_window->controls()->server(); }
+    ThrottleGroup* throttleGroup() const { return m_window->controls()->throttle(); }
+    QUndoStack* undo() const { return m_window->document()->undoStack(); }
+
+    // typeSpec types a spec in a field and presses Enter, as a person would.
+    static void typeSpec(QLineEdit* field, const QString& text)
+    {
+        field->setText(text);
+        emit field->editingFinished();
+    }
     const Scenario& scenario() const { return m_window->document()->scenario(); }
 
     // serveFromThePanel turns the server on and sets, as a person would: 1 worker, a constant
@@ -193,7 +204,7 @@ private slots:
     void theThrottleIsTypedAndARefusalSaysWhy()
     {
         serveFromThePanel();
-        QLineEdit* field = group()->throttle();
+        QLineEdit* field = throttleGroup()->throttle();
         field->setText("bottleneck:max_concurrent=1");
         emit field->editingFinished();
         settle();
@@ -212,6 +223,139 @@ private slots:
         QVERIFY(scenario().throttle.empty());
         m_window->document()->undoStack()->undo();
         QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=1"));
+    }
+
+    void theThrottleIsThereWithoutAServer()
+    {
+        // A throttle runs in the clients, before the limiter: its group is shown and usable with
+        // the server off (client-throttle-under-limit has no server) and with no Clients group.
+        QVERIFY(!scenario().server);
+        QVERIFY(!scenario().clients);
+        QVERIFY(throttleGroup()->isVisibleTo(m_window.get()));
+        QVERIFY(throttleGroup()->throttle()->isEnabled());
+        QVERIFY(!throttleGroup()->throttle()->toolTip().isEmpty());
+        QVERIFY(throttleGroup()->throttle()->toolTip().contains("Bottleneck"));
+        QVERIFY(throttleGroup()->throttle()->toolTip().contains("p-queue"));
+        typeSpec(throttleGroup()->throttle(), "p-queue:interval=1s,interval_cap=5");
+        settle();
+        QCOMPARE(scenario().throttle, std::string("p-queue:interval=1s,interval_cap=5"));
+        // The server on and off again keeps it (its concurrency rows go; the throttle is not one).
+        group()->setChecked(true);
+        settle();
+        group()->setChecked(false);
+        settle();
+        QVERIFY(!scenario().server);
+        QCOMPARE(scenario().throttle, std::string("p-queue:interval=1s,interval_cap=5"));
+        QVERIFY(throttleGroup()->isVisibleTo(m_window.get()));
+        QCOMPARE(throttleGroup()->throttle()->text(), QString("p-queue:interval=1s,interval_cap=5"));
+        // An unknown kind: refused, the field red, the banner names the known kinds.
+        QSignalSpy refused(m_window->document(), &ScenarioDocument::refused);
+        typeSpec(throttleGroup()->throttle(), "bottlenek");
+        QVERIFY(!refused.isEmpty());
+        const QString why = refused.last().at(0).toString();
+        QVERIFY2(why.startsWith("Throttle: ") && why.contains("bottlenek") && why.contains("p-queue"), qPrintable(why));
+        QVERIFY(throttleGroup()->throttle()->styleSheet().contains("red"));
+        QCOMPARE(scenario().throttle, std::string("p-queue:interval=1s,interval_cap=5"));
+        // none, as --throttle none, removes it.
+        typeSpec(throttleGroup()->throttle(), "none");
+        settle();
+        QVERIFY(scenario().throttle.empty());
+        QVERIFY(throttleGroup()->throttle()->styleSheet().isEmpty());
+        QCOMPARE(undo()->undoText(), QString("Throttle off"));
+    }
+
+    void theLayeredGateIsTypedUndoneAndSaved()
+    {
+        serveFromThePanel();
+        QLineEdit* field = group()->layeredGate();
+        // No layers: the gate after them has nothing to follow (rows.cpp refuses it), so it is off.
+        QVERIFY(!field->isEnabled());
+        m_window->controls()->layers()->setChecked(true);
+        settle();
+        QVERIFY(!scenario().layers.empty());
+        QVERIFY(field->isEnabled());
+        QVERIFY(field->toolTip().contains("Netflix concurrency-limits"));
+        QVERIFY(field->toolTip().contains("Kubernetes API Priority and Fairness"));
+        const int before = undo()->index();
+        typeSpec(field, "fixed:limit=1");
+        settle();
+        QCOMPARE(scenario().layeredGate, std::string("fixed:limit=1"));
+        QCOMPARE(undo()->index(), before + 1);
+        // The layered row (row 1, after fixed_window) admits one attempt in flight at a time. Its
+        // layers (a token bucket of 10 at 1/s, a sliding window counter of 30 per 60 s) admit
+        // r0 to r9 (0.0 to 0.9 s: 10 tokens, and 0.9 refilled); each is served 0.3 s by the one
+        // worker: r0 in flight 0.0-0.3; r1, r2 rejected; at 0.3 r0 leaves first, r3 in (0.3-0.6);
+        // r4, r5 out; r6 in (0.6-0.9); r7, r8 out; r9 in (0.9-1.2). Each in time (0.3 s < 0.8 s).
+        QVERIFY(isLayeredRow(scenario(), 1));
+        using O = Outcome;
+        const O want10[] = {O::InTime, O::Rejected, O::Rejected, O::InTime, O::Rejected,
+                            O::Rejected, O::InTime, O::Rejected, O::Rejected, O::InTime};
+        for (std::size_t i = 0; i < 10; ++i)
+            QCOMPARE(charts()->row(1)->outcomeOf(i), std::optional<Outcome>(want10[i]));
+        // A key the gate does not have: nothing changes, the field is red, the banner says why.
+        QSignalSpy refused(m_window->document(), &ScenarioDocument::refused);
+        typeSpec(field, "fixed:limt=1");
+        QVERIFY(!refused.isEmpty());
+        QString why = refused.last().at(0).toString();
+        QVERIFY2(why.startsWith("Concurrency limiter after the layers: ") && why.contains("limt"), qPrintable(why));
+        QVERIFY(field->styleSheet().contains("red"));
+        QCOMPARE(field->toolTip(), why.mid(why.indexOf(": ") + 2));
+        QCOMPARE(scenario().layeredGate, std::string("fixed:limit=1"));
+        QCOMPARE(undo()->index(), before + 1);
+        // An unknown kind names the known ones.
+        typeSpec(field, "gradient");
+        why = refused.last().at(0).toString();
+        QVERIFY2(why.contains("gradient2") && why.contains("envoy"), qPrintable(why));
+        // A good one replaces it in one step; undo and redo walk it back and forth.
+        typeSpec(field, "gradient2:initial_limit=5");
+        settle();
+        QCOMPARE(scenario().layeredGate, std::string("gradient2:initial_limit=5"));
+        QVERIFY(field->styleSheet().isEmpty());
+        // Each spec typed is an undo step of its own, named with it.
+        QCOMPARE(undo()->index(), before + 2);
+        QCOMPARE(undo()->undoText(), QString("Concurrency limiter after the layers gradient2:initial_limit=5"));
+        undo()->undo();
+        settle();
+        QCOMPARE(scenario().layeredGate, std::string("fixed:limit=1"));
+        QCOMPARE(field->text(), QString("fixed:limit=1"));
+        undo()->redo();
+        settle();
+        QCOMPARE(field->text(), QString("gradient2:initial_limit=5"));
+        // Saved and opened again: the same gate, server, throttle and layers.
+        typeSpec(throttleGroup()->throttle(), "bottleneck:max_concurrent=2");
+        settle();
+        const Scenario saved = scenario();
+        QTemporaryDir dir;
+        const QString path = dir.filePath("layered-gate.ratelab.json");
+        QCOMPARE(m_window->document()->saveAs(path), QString());
+        m_window->document()->reset(Scenario{});
+        settle();
+        QVERIFY(scenario().layeredGate.empty());
+        QCOMPARE(field->text(), QString());
+        const io::LoadResult opened = m_window->document()->open(path);
+        QVERIFY2(opened.scenario.has_value(), qPrintable(opened.error));
+        settle();
+        QCOMPARE(scenario().layeredGate, std::string("gradient2:initial_limit=5"));
+        QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=2"));
+        QCOMPARE(scenario().server->options(), saved.server->options());
+        QCOMPARE(scenario().layers.size(), saved.layers.size());
+        QCOMPARE(field->text(), QString("gradient2:initial_limit=5"));
+        QCOMPARE(throttleGroup()->throttle()->text(), QString("bottleneck:max_concurrent=2"));
+        // The Layered policy off takes its gate along in one step (not a refusal); undo brings both.
+        m_window->controls()->layers()->setChecked(false);
+        settle();
+        QVERIFY(scenario().layers.empty());
+        QVERIFY(scenario().layeredGate.empty());
+        QVERIFY(!field->isEnabled());
+        undo()->undo();
+        settle();
+        QVERIFY(!scenario().layers.empty());
+        QCOMPARE(scenario().layeredGate, std::string("gradient2:initial_limit=5"));
+        // Emptied: no gate after the layers, one undoable step.
+        typeSpec(field, "");
+        settle();
+        QVERIFY(scenario().layeredGate.empty());
+        QCOMPARE(undo()->undoText(), QString("Concurrency limiter after the layers off"));
     }
 };
 

@@ -128,6 +128,7 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_layers = new LayersGroup(document));
     layout->addWidget(m_cluster = new ClusterGroup(document));
     layout->addWidget(m_clients = new ClientsGroup(document));
+    layout->addWidget(m_throttle = new ThrottleGroup(document)); // the clients' own, before the limiter
     layout->addWidget(m_server = new ServerGroup(document));
     layout->addStretch();
 

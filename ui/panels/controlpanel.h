@@ -24,6 +24,7 @@ class ClientsGroup;
 class ClusterGroup;
 class ProductGroup;
 class ServerGroup;
+class ThrottleGroup;
 class DocumentFields;
 class LayersGroup;
 class ScenarioDocument;
@@ -56,6 +57,7 @@ public:
     ClusterGroup* cluster() const { return m_cluster; }
     ClientsGroup* clients() const { return m_clients; }
     ServerGroup* server() const { return m_server; }
+    ThrottleGroup* throttle() const { return m_throttle; }
     QComboBox* pattern() const { return m_pattern; }
     QCheckBox* linkBox() const { return m_link; }
     QCheckBox* startEmptyBox() const { return m_startEmpty; }
@@ -101,6 +103,7 @@ private:
     ClusterGroup* m_cluster = nullptr;
     ClientsGroup* m_clients = nullptr;
     ServerGroup* m_server = nullptr;
+    ThrottleGroup* m_throttle = nullptr;
     std::map<Algorithm, QCheckBox*> m_algorithms;
 };
 

@@ -9,6 +9,7 @@
 #include "server/gate.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <functional>
 
 namespace ratelab::ui {
 
@@ -53,6 +55,111 @@ Nanos parseTimeout(const std::string& text)
 
 const ServiceKind kKinds[] = {ServiceKind::Constant, ServiceKind::Exponential, ServiceKind::Lognormal};
 
+// gateProduct names the product a gate kind is transcribed from (docs/concurrency-limits.md,
+// fairness.md, load-shedding.md), for the kind's tooltip.
+QString gateProduct(std::string_view kind)
+{
+    static const std::pair<std::string_view, const char*> products[] = {
+        {"fixed", QT_TRANSLATE_NOOP("ServerGroup", "a fixed in-flight cap: Stripe's concurrent-requests limiter, "
+                                                   "Netflix concurrency-limits' FixedLimit (limit=N)")},
+        {"aimd", QT_TRANSLATE_NOOP("ServerGroup", "Netflix concurrency-limits' AIMDLimit: +1 per response in time, "
+                                                  "times backoff_ratio per slow or dropped one")},
+        {"vegas", QT_TRANSLATE_NOOP("ServerGroup", "Netflix concurrency-limits' VegasLimit: the queue estimated "
+                                                   "from RTT against the least RTT seen")},
+        {"gradient2", QT_TRANSLATE_NOOP("ServerGroup", "Netflix concurrency-limits' Gradient2Limit: short against "
+                                                       "long-term average RTT (grows under a standing queue, #134)")},
+        {"envoy", QT_TRANSLATE_NOOP("ServerGroup", "Envoy's adaptive_concurrency filter: the gradient controller, "
+                                                   "minRTT windows, sqrt headroom")},
+        {"bulkhead", QT_TRANSLATE_NOOP("ServerGroup", "cockatiel's Bulkhead: max_parallel in flight, a queue of max_queue")},
+        {"apf", QT_TRANSLATE_NOOP("ServerGroup", "Kubernetes API Priority and Fairness, one priority level: seats, "
+                                                 "shuffle-sharded fair queues per client")},
+        {"stripe", QT_TRANSLATE_NOOP("ServerGroup", "Stripe's fleet-usage load shedder: capacity kept for critical requests")},
+        {"none", QT_TRANSLATE_NOOP("ServerGroup", "no limit: the server alone")},
+    };
+    for (const auto& [id, text] : products)
+        if (id == kind)
+            return QCoreApplication::translate("ServerGroup", text);
+    return {};
+}
+
+// gateKindsTip lists every gate kind with its product, one a line.
+QString gateKindsTip()
+{
+    QStringList lines;
+    for (std::string_view kind : gateKinds())
+        lines << QStringLiteral("%1: %2").arg(qstr(kind), gateProduct(kind));
+    return lines.join('\n');
+}
+
+// markSpec shows a spec field as refused (red, the reason as its tooltip) or not (`tip`).
+void markSpec(QLineEdit* field, const QString& why, const QString& tip)
+{
+    field->setStyleSheet(why.isEmpty() ? QString() : QStringLiteral("color: red"));
+    field->setToolTip(why.isEmpty() ? tip : why);
+}
+
+// applySpec turns the spec typed in `field` (KIND:key=value,...; empty for none) into one
+// undoable change of `member`, "what" naming it for the banner and, with the spec, Edit > Undo. A spec `check`
+// refuses (an InputError naming the key) changes nothing: the field keeps it, red, and the
+// banner says why.
+void applySpec(ScenarioDocument* document, QLineEdit* field, const QString& what, const QString& tip,
+               std::string Scenario::*member, const std::function<void(const std::string&)>& check)
+{
+    const std::string spec = field->text().trimmed().toStdString();
+    if (spec == document->scenario().*member) {
+        markSpec(field, {}, tip);
+        return;
+    }
+    try {
+        if (!spec.empty())
+            check(spec);
+    } catch (const InputError& e) {
+        const QString why = QString::fromUtf8(e.what());
+        markSpec(field, why, tip);
+        document->refuse(QStringLiteral("%1: %2").arg(what, why));
+        return;
+    }
+    markSpec(field, {}, tip);
+    document->refuse({});
+    // Named with the spec, so each one typed is an undo step of its own (same names merge).
+    document->change(spec.empty() ? QCoreApplication::translate("ServerGroup", "%1 off").arg(what)
+                                  : QStringLiteral("%1 %2").arg(what, QString::fromStdString(spec)),
+                     [&](Scenario& s) { s.*member = spec; });
+}
+
+// layeredGateTip is the layered gate field's tooltip.
+QString layeredGateTip()
+{
+    return QCoreApplication::translate(
+               "ServerGroup",
+               "A concurrency limiter after the Layered policy's layers, in front of the server (--layered-gate, "
+               "\"layered_gate\"): the layered row then admits an attempt only when every layer and this limiter "
+               "do. KIND:key=value,..., Enter applies; empty: none.\n%1")
+        .arg(gateKindsTip());
+}
+
+// throttleTip is the client throttle's tooltip.
+QString throttleTip()
+{
+    return QCoreApplication::translate(
+        "ServerGroup",
+        "A client throttle every client runs, holding each call back before it reaches the limiter (--throttle): "
+        "with or without a server, with or without the Clients group (then one client).\n"
+        "bottleneck: npm Bottleneck 2.19.5 (max_concurrent, min_time, reservoir, reservoir_refresh_interval, "
+        "reservoir_refresh_amount, high_water, ...)\n"
+        "p-queue: npm p-queue 10.0.0 (concurrency, interval, interval_cap, ...)\n"
+        "KIND:key=value,... (p-queue:interval=1s,interval_cap=5), Enter applies; empty or none: no throttle");
+}
+
+// showSpec shows the document's spec in `field`, unless a person is typing another one there.
+void showSpec(QLineEdit* field, const std::string& spec, const QString& tip)
+{
+    if (field->hasFocus() && field->text().trimmed().toStdString() != spec)
+        return;
+    field->setText(QString::fromStdString(spec));
+    markSpec(field, {}, tip);
+}
+
 } // namespace
 
 ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
@@ -71,7 +178,7 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     , m_gateKind(new QComboBox)
     , m_add(new QPushButton(tr("Add")))
     , m_remove(new QPushButton(tr("Remove")))
-    , m_throttle(new QLineEdit)
+    , m_layeredGate(new QLineEdit)
 {
     setCheckable(true);
     setToolTip(tr("Serve every admitted request on a server with workers, a queue and timeouts: shows what "
@@ -92,10 +199,13 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     m_clientTimeout->setToolTip(tr("The client gives up this long after its request reached the server and, by "
                                    "its retry policy, retries; the server still serves the abandoned one "
                                    "(wasted work). Type none for never"));
-    for (std::string_view kind : gateKinds())
+    for (std::string_view kind : gateKinds()) {
         m_gateKind->addItem(qstr(kind));
+        m_gateKind->setItemData(m_gateKind->count() - 1, gateProduct(kind), Qt::ToolTipRole);
+    }
+    m_gateKind->setToolTip(tr("The kind of concurrency limiter Add puts in the list:\n%1").arg(gateKindsTip()));
     m_gates->setToolTip(tr("Concurrency limiters, each a row of its own in front of the server: "
-                           "double-click to edit the spec (kind:key=value,...), Enter to apply"));
+                           "double-click to edit the spec (kind:key=value,...), Enter to apply (docs/server.md)"));
     m_gates->setMaximumHeight(90);
 
     auto* layout = new QVBoxLayout(m_body);
@@ -120,19 +230,13 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     buttons->addWidget(m_add);
     buttons->addWidget(m_remove);
     layout->addLayout(buttons);
-    QStringList kinds;
-    for (std::string_view kind : clientThrottleKinds())
-        kinds << qstr(kind);
-    m_throttle->setPlaceholderText(tr("none (%1)").arg(kinds.join(", ")));
-    m_throttle->setToolTip(tr("A client throttle every client runs, holding calls back before they reach the limiter: "
-                              "KIND:key=value,... (bottleneck:max_concurrent=2,min_time=100ms). Enter applies; empty: none"));
-    auto* throttleRow = new QHBoxLayout;
-    auto* throttleLabel = new QLabel(tr("Throttle"));
-    throttleLabel->setMinimumWidth(70);
-    throttleLabel->setBuddy(m_throttle);
-    throttleRow->addWidget(throttleLabel);
-    throttleRow->addWidget(m_throttle, 1);
-    layout->addLayout(throttleRow);
+    auto* layeredRow = new QHBoxLayout;
+    auto* layeredLabel = new QLabel(tr("After layers"));
+    layeredLabel->setMinimumWidth(70);
+    layeredLabel->setBuddy(m_layeredGate);
+    layeredRow->addWidget(layeredLabel);
+    layeredRow->addWidget(m_layeredGate, 1);
+    layout->addLayout(layeredRow);
 
     m_fields->bind(m_serviceTime, tr("Service time"), [](Scenario& s, const std::string& t) {
         editServer(s, [&](ServerOptions& o) { o.service.nanos = positiveSeconds(t); });
@@ -200,7 +304,13 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
         });
     });
     connect(m_gates, &QListWidget::itemChanged, this, &ServerGroup::gateEdited);
-    connect(m_throttle, &QLineEdit::editingFinished, this, &ServerGroup::throttleEdited);
+    connect(m_layeredGate, &QLineEdit::editingFinished, this, [this] {
+        if (!m_layeredGate->isEnabled())
+            return;
+        applySpec(m_document, m_layeredGate, tr("Concurrency limiter after the layers"), layeredGateTip(),
+                  &Scenario::layeredGate,
+                  [this](const std::string& spec) { (void)makeGate(spec, m_document->scenario().pattern.seed); });
+    });
     connect(m_document, &ScenarioDocument::changed, this, &ServerGroup::showDocument);
     showDocument();
 }
@@ -225,27 +335,6 @@ void ServerGroup::gateEdited(QListWidgetItem* item)
         item->setForeground(Qt::red);
         item->setToolTip(why);
         m_document->refuse(tr("Concurrency limiter %1: %2").arg(row + 1).arg(why));
-    }
-}
-
-void ServerGroup::throttleEdited()
-{
-    const std::string spec = m_throttle->text().trimmed().toStdString();
-    if (spec == m_document->scenario().throttle)
-        return;
-    try {
-        if (!spec.empty())
-            (void)makeClientThrottle(spec); // the refusal names the key
-        m_document->refuse({});
-        m_throttle->setStyleSheet({});
-        m_throttle->setToolTip({});
-        m_document->change(spec.empty() ? tr("Throttle off") : tr("Throttle"), [&](Scenario& s) { s.throttle = spec; });
-    } catch (const InputError& e) {
-        // The field keeps what was typed, red, until it is fixed; the document is unchanged.
-        const QString why = QString::fromUtf8(e.what());
-        m_throttle->setStyleSheet(QStringLiteral("color: red"));
-        m_throttle->setToolTip(why);
-        m_document->refuse(tr("Throttle: %1").arg(why));
     }
 }
 
@@ -277,11 +366,37 @@ void ServerGroup::showDocument()
         m_gates->setCurrentRow(std::min(current, m_gates->count() - 1));
     }
     m_remove->setEnabled(!s.concurrency.empty());
-    if (!m_throttle->hasFocus() || m_throttle->text().trimmed().toStdString() == s.throttle) {
-        m_throttle->setText(QString::fromStdString(s.throttle));
-        m_throttle->setStyleSheet({});
-    }
+    // The gate after the layers needs layers (rows.cpp refuses it without): off until they exist.
+    m_layeredGate->setEnabled(!s.layers.empty());
+    m_layeredGate->setPlaceholderText(s.layers.empty() ? tr("needs the Layered policy's layers") : tr("none"));
+    showSpec(m_layeredGate, s.layeredGate, layeredGateTip());
     m_showing = false;
 }
+
+ThrottleGroup::ThrottleGroup(ScenarioDocument* document, QWidget* parent)
+    : QGroupBox(tr("Client throttle"), parent), m_document(document), m_throttle(new QLineEdit)
+{
+    setToolTip(throttleTip());
+    QStringList kinds;
+    for (std::string_view kind : clientThrottleKinds())
+        kinds << qstr(kind);
+    m_throttle->setPlaceholderText(tr("none (%1)").arg(kinds.join(", ")));
+    auto* row = new QHBoxLayout(this);
+    auto* label = new QLabel(tr("Throttle"));
+    label->setMinimumWidth(70);
+    label->setBuddy(m_throttle);
+    row->addWidget(label);
+    row->addWidget(m_throttle, 1);
+    connect(m_throttle, &QLineEdit::editingFinished, this, [this] {
+        if (m_throttle->text().trimmed() == QStringLiteral("none")) // as --throttle none: no throttle
+            m_throttle->clear();
+        applySpec(m_document, m_throttle, tr("Throttle"), throttleTip(), &Scenario::throttle,
+                  [](const std::string& spec) { (void)makeClientThrottle(spec); });
+    });
+    connect(m_document, &ScenarioDocument::changed, this, &ThrottleGroup::showDocument);
+    showDocument();
+}
+
+void ThrottleGroup::showDocument() { showSpec(m_throttle, m_document->scenario().throttle, throttleTip()); }
 
 } // namespace ratelab::ui

@@ -2,6 +2,8 @@
 // row's admitted attempts are served by W workers with a queue and timeouts (server.h), and each
 // concurrency limiter in its list is a row of its own (gate.h); unticked, the scenario has none.
 // Every touch is one undoable edit of the document, as the other settings groups make.
+// ThrottleGroup is the client throttle's own group: a throttle runs inside the clients, before
+// the limiter, and means something with or without a server (client-throttle-under-limit has none).
 #pragma once
 
 #include "scenario/scenario.h"
@@ -36,7 +38,9 @@ public:
     QComboBox* gateKind() const { return m_gateKind; }
     QPushButton* addGate() const { return m_add; }
     QPushButton* removeGate() const { return m_remove; }
-    QLineEdit* throttle() const { return m_throttle; }
+    // layeredGate is the concurrency limiter after the layered policy's layers (--layered-gate):
+    // its spec, typed; enabled while the scenario has layers.
+    QLineEdit* layeredGate() const { return m_layeredGate; }
 
 private:
     void showDocument();
@@ -55,9 +59,20 @@ private:
     QComboBox* m_gateKind;
     QPushButton* m_add;
     QPushButton* m_remove;
-    QLineEdit* m_throttle;
-    void throttleEdited();
+    QLineEdit* m_layeredGate;
     bool m_showing = false;
+};
+
+class ThrottleGroup : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit ThrottleGroup(ScenarioDocument* document, QWidget* parent = nullptr);
+    QLineEdit* throttle() const { return m_throttle; }
+
+private:
+    void showDocument();
+    ScenarioDocument* m_document;
+    QLineEdit* m_throttle;
 };
 
 } // namespace ratelab::ui
