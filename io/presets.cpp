@@ -21,6 +21,7 @@ const char* const kPresetIds[] = {
     "cloudflare-long-block",
     // The server behind the limiter (issue 33)
     "retry-storm-metastable", "aimd-sawtooth", "gradient2-knee", "noisy-tenant-apf", "client-throttle-under-limit",
+    "gradient2-standing-queue",
 };
 
 QString resourcePath(const QString& id) { return ":/presets/" + id + ".ratelab.json"; }

@@ -35,7 +35,7 @@ private slots:
                                    "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen", "nginx-page-load", "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
                                    "upstash-sliding-vs-log", "api-gateway-page-load", "api-gateway-monthly-quota", "waf-scraper-first-minute",
                                    "cloudflare-long-block", "retry-storm-metastable", "aimd-sawtooth", "gradient2-knee",
-                                   "noisy-tenant-apf", "client-throttle-under-limit"}));
+                                   "noisy-tenant-apf", "client-throttle-under-limit", "gradient2-standing-queue"}));
     }
 
     void presetOption()

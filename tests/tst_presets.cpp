@@ -34,7 +34,7 @@ const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burs
                           "cloudflare-long-block",
                           // issue 33 (lessons checked in tst_presets_server)
                           "retry-storm-metastable", "aimd-sawtooth", "gradient2-knee", "noisy-tenant-apf",
-                          "client-throttle-under-limit"};
+                          "client-throttle-under-limit", "gradient2-standing-queue"};
 
 struct Loaded {
     Scenario scenario;
