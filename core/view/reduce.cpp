@@ -259,10 +259,27 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
     OpenColumns opens(fromNanos);
     Verdict* const verdicts = r.verdicts.data();
     bool inRange = false;
+    // The reach over the lookback's W, as boundReach scans it from the verdicts: a ring of the
+    // running count of admissions before each of the last `ring` requests (WindowCounter's way).
+    const std::uint16_t* const back = lookback ? lookback->back.data() : nullptr;
+    std::vector<std::uint32_t> ring(lookback ? lookback->ring : 0);
+    const std::size_t mask = ring.empty() ? 0 : ring.size() - 1;
+    std::uint32_t admittedBefore = 0;
+    WindowReach reach;
     r.metrics = detail::decideAll(
         config, algorithm, arrivals, costs, lookback,
         [&](const auto& limiter, std::size_t i, const Decision& d) {
             verdicts[i] = verdictOf(d);
+            if (back) {
+                ring[i & mask] = admittedBefore;
+                admittedBefore += d.allowed;
+                // Modulo 2^32, as WindowCounter: a window's count (below 2^16) is the difference.
+                const std::int64_t inside = std::uint32_t(admittedBefore - ring[(i - back[i]) & mask]);
+                // Only at an admitted request, as boundReach: a denied one's window holds no more
+                // than the last admitted one's, so this only keeps the scan's definition plain.
+                if (d.allowed && inside > reach.most) [[unlikely]]
+                    reach = {inside, arrivals[i]};
+            }
             if (inRange) {
                 auto& open = opens.of<std::decay_t<decltype(limiter)>>();
                 open.add(arrivals[i], open.before, levelKeyAt(limiter, arrivals[i]), d);
@@ -284,6 +301,8 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
         },
         [&](const auto& limiter) { reducer.finish(limiter, opens.of<std::decay_t<decltype(limiter)>>()); });
     r.checkpoints = std::move(checkpoints);
+    if (back)
+        out.reach = reach;
     return out;
 }
 

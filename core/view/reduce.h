@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -54,9 +55,17 @@ inline constexpr std::size_t kCancelCheck = 65536;
 
 // ReducedResult is one plain row simulated and reduced in one pass: its compact trace (metrics,
 // verdicts and checkpoints, no decisions) and its columns.
+// WindowReach is the most admissions a row had in one window (t - W, t] ending at an admitted
+// request (0 when none was admitted), and the time of the first request where it reached them.
+struct WindowReach {
+    std::int64_t most = 0;
+    Nanos end = 0;
+};
+
 struct ReducedResult {
     AlgorithmTrace trace;
     ReducedRow row;
+    std::optional<WindowReach> reach; // with a lookback: over its W (what boundReach scans for)
 };
 
 // checkpointInterval returns how many requests apart a row's checkpoints are kept.
@@ -66,7 +75,9 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
 // and reduces it over [fromNanos, toNanos) to `columns` columns, as reduceRow does, in one pass
 // that keeps no decision: one verdict byte a request and a checkpoint every checkpointInterval
 // requests, from which decisionAt, levelBefore and reduceRow replay. It throws Cancelled once
-// *cancel (when given) is true. lookback, when given, is the arrivals' (makeWindowLookback).
+// *cancel (when given) is true. lookback, when given, is the arrivals' (makeWindowLookback);
+// then the pass also measures its reach over the lookback's W, branch-free, so a frame need not
+// scan the verdicts again for the row's bound (boundReach).
 ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
                               std::span<const std::int64_t> costs, Nanos fromNanos, Nanos toNanos, int columns,
                               const std::atomic<bool>* cancel = nullptr, const WindowLookback* lookback = nullptr);

@@ -1,0 +1,170 @@
+// A frame built as the app builds it (plain rows simulated and reduced in one pass, their bound's
+// reach measured in that pass, consecutive frames sharing a FrameCache) equals the reference
+// frame: every row simulated whole by simulateRow with all its decisions, its bound scanned by
+// boundReach, and reduced by reduceRow. Every row kind, zoom levels, 1 to 1,000,000 requests.
+#include "engine_helpers.h"
+
+#include "model/frame.h"
+
+#include <QtTest>
+
+using namespace ratelab;
+using namespace ratelab::ui;
+
+Q_DECLARE_METATYPE(ratelab::Scenario)
+
+namespace {
+
+constexpr Nanos kSecond = kNanosPerSecond;
+
+Scenario poisson(std::int64_t n, std::int64_t limit, std::uint64_t seed)
+{
+    Scenario s;
+    s.config = LimiterConfig::make(limit, kSecond);
+    s.pattern.kind = PatternKind::Poisson;
+    s.pattern.count = n;
+    s.pattern.lambda = Rate{200, kSecond};
+    s.pattern.seed = seed;
+    return s;
+}
+
+// referenceFrame is the frame of the scenario over `range` reduced by reduceRow from `trace`,
+// its rows run whole (test::traceOf).
+Frame referenceFrame(const Scenario& s, std::shared_ptr<const Trace> trace, TimeRange range, int columns)
+{
+    return buildFrame(std::make_shared<const Scenario>(s), std::move(trace), range, columns);
+}
+
+std::shared_ptr<const Trace> wholeTrace(const Scenario& s) { return std::make_shared<const Trace>(test::traceOf(s)); }
+
+// differenceOf names the first field where two reduced rows differ (the doubles compared
+// exactly), or is empty when they are equal.
+QByteArray differenceOf(const ReducedRow& a, const ReducedRow& b)
+{
+    if (a.fromNanos != b.fromNanos || a.toNanos != b.toNanos)
+        return "range";
+    if (a.firstRequest != b.firstRequest || a.endRequest != b.endRequest)
+        return "requests";
+    if (a.columns.size() != b.columns.size() || a.levelPoints.size() != b.levelPoints.size())
+        return "sizes";
+    for (std::size_t k = 0; k < a.columns.size(); ++k) {
+        const Column &x = a.columns[k], &y = b.columns[k];
+        if (x.admitted != y.admitted || x.delayed != y.delayed || x.denied != y.denied)
+            return "counts of column " + QByteArray::number(qulonglong(k));
+        if (x.levelFirst != y.levelFirst || x.levelMin != y.levelMin || x.levelMax != y.levelMax
+            || x.levelLast != y.levelLast)
+            return "levels of column " + QByteArray::number(qulonglong(k));
+    }
+    for (std::size_t j = 0; j < a.levelPoints.size(); ++j)
+        if (a.levelPoints[j].seconds != b.levelPoints[j].seconds || a.levelPoints[j].level != b.levelPoints[j].level)
+            return "level point " + QByteArray::number(qulonglong(j));
+    return {};
+}
+
+// compareFrames checks every row of `got` against `want`: pixels, counts, verdicts, metrics, bound.
+void compareFrames(const Frame& got, const Frame& want)
+{
+    QVERIFY2(got.error.isEmpty() && want.error.isEmpty(), qPrintable(got.error + want.error));
+    QVERIFY(got.trace && want.trace);
+    QCOMPARE(got.range, want.range);
+    QCOMPARE(got.rows.size(), want.rows.size());
+    QCOMPARE(got.trace->arrivals, want.trace->arrivals);
+    for (std::size_t r = 0; r < got.rows.size(); ++r) {
+        const AlgorithmTrace &g = got.trace->results[r], &w = want.trace->results[r];
+        const QByteArray id = QByteArray(algorithmId(w.algorithm).data()) + " row " + QByteArray::number(qulonglong(r));
+        const QByteArray difference = differenceOf(got.rows[r], want.rows[r]);
+        QVERIFY2(difference.isEmpty(), id + ": " + difference);
+        QCOMPARE(g.metrics.allowed, w.metrics.allowed);
+        QCOMPARE(g.metrics.delayed, w.metrics.delayed);
+        QCOMPARE(g.metrics.denied, w.metrics.denied);
+        QCOMPARE(g.metrics.maxInWindow, w.metrics.maxInWindow);
+        QCOMPARE(decisionCount(g), decisionCount(w));
+        for (std::size_t i = 0; i < decisionCount(w); ++i)
+            if (verdictAt(g, i) != verdictAt(w, i))
+                QFAIL(id + " verdict " + QByteArray::number(qulonglong(i)));
+        QCOMPARE(g.bound.has_value(), w.bound.has_value());
+        if (w.bound) {
+            QCOMPARE(g.bound->atMost, w.bound->atMost);
+            QCOMPARE(g.bound->reached, w.bound->reached);
+            QCOMPARE(g.bound->windowNanos, w.bound->windowNanos);
+            QCOMPARE(g.bound->closestEnd, w.bound->closestEnd);
+        }
+    }
+}
+
+} // namespace
+
+class TestFrameEquivalence : public QObject {
+    Q_OBJECT
+
+private slots:
+    void frameEqualsTheReference_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::newRow("1 request") << poisson(1, 100, 3);
+        QTest::newRow("2 requests, limit 1") << poisson(2, 1, 3);
+        QTest::newRow("5,000 poisson, limit 20") << poisson(5'000, 20, 5);
+        Scenario burst;
+        burst.pattern.kind = PatternKind::Burst;
+        burst.pattern.count = 20'000;
+        burst.pattern.burstSize = 40;
+        burst.config = LimiterConfig::make(30, 2 * kSecond);
+        QTest::newRow("20,000 in bursts of 40") << burst;
+        Scenario nginx = poisson(20'000, 50, 8);
+        nginx.algorithms = {Algorithm::NginxLimitReq, Algorithm::SlidingWindowLog, Algorithm::LeakyBucketQueue};
+        QTest::newRow("nginx, the log, the queue") << nginx;
+        Scenario costs = poisson(10'000, 60, 9);
+        costs.cost = 3;
+        QTest::newRow("every request costs 3") << costs;
+        Scenario bound = poisson(30'000, 100, 10);
+        bound.pattern.windowOfNanos = 3 * kSecond; // the bound's T is not the window: scanned
+        QTest::newRow("bound over 3 s, window 1 s") << bound;
+        Scenario layered = poisson(10'000, 40, 11);
+        layered.layers = {parseLayer("token_bucket:capacity=5,rate=1"), parseLayer("fixed_window:limit=100,window=60")};
+        QTest::newRow("layered") << layered;
+        Scenario cluster = poisson(10'000, 40, 12);
+        cluster.cluster = ClusterConfig::make({3, Balancer::RoundRobin, Coordination::Local});
+        QTest::newRow("3 local nodes") << cluster;
+        Scenario clients = poisson(10'000, 40, 13);
+        ClientOptions o;
+        o.clients = 4;
+        o.retry = RetryPolicy::RetryAfter;
+        o.maxRetries = 2;
+        clients.clients = ClientConfig::make(o);
+        QTest::newRow("4 clients retrying") << clients;
+        QTest::newRow("1,000,000 poisson, limit 100") << poisson(1'000'000, 100, 42);
+    }
+
+    // At the full range, zoomed in to a middle tenth, and to one request's neighbourhood.
+    void frameEqualsTheReference()
+    {
+        QFETCH(Scenario, scenario);
+        const int columns = 1400;
+        const auto whole = wholeTrace(scenario);
+        const Frame full = buildFrame(std::make_shared<const Scenario>(scenario), nullptr, {}, columns);
+        compareFrames(full, referenceFrame(scenario, whole, {}, columns));
+        const TimeRange r = full.range;
+        const Nanos span = r.to - r.from;
+        for (const TimeRange zoom : {TimeRange{r.from + span / 2, r.from + span / 2 + span / 10 + 1},
+                                     TimeRange{r.from + span / 3, r.from + span / 3 + std::max<Nanos>(span / 100'000, 1)}}) {
+            const Frame got = buildFrame(std::make_shared<const Scenario>(scenario), nullptr, zoom, 300);
+            compareFrames(got, referenceFrame(scenario, whole, zoom, 300));
+        }
+    }
+
+    // A drag: consecutive frames share one FrameCache (the arrivals and their window lookback made
+    // once), and each still equals its own reference.
+    void aDragsFramesEqualTheReference()
+    {
+        FrameCache cache;
+        Scenario s = poisson(50'000, 90, 21);
+        for (int k = 0; k < 4; ++k) {
+            s.config = LimiterConfig::make(90 + 7 * k, kSecond);
+            const Frame got = buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, 800, nullptr, &cache);
+            compareFrames(got, referenceFrame(s, wholeTrace(s), {}, 800));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFrameEquivalence)
+#include "tst_frame_equivalence.moc"
