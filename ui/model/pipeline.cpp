@@ -40,10 +40,12 @@ bool Pipeline::shouldCancelRunning() const
 {
     if (m_lastJobNs == 0)
         return true; // nothing known yet of how long a job takes: the newest wins
-    // Only a young job gives way (a quarter of the last job's time: little work lost), and only
-    // once between two frames shown: the job started in its place runs to the end, so a
-    // continuous drag shows a frame about every job's length and never starves.
-    return !m_cancelledSinceDelivery && m_jobClock.nsecsElapsed() * 4 < m_lastJobNs;
+    // Only a young job gives way (a quarter of the last job's time, and never one older than a
+    // screen's frame: little work lost), and only once between two frames shown: the job started
+    // in its place runs to the end. A job in flight longer than a frame is closer to the screen
+    // than any job started now, so a continuous drag shows frames at the rate they can be made.
+    const qint64 age = m_jobClock.nsecsElapsed();
+    return !m_cancelledSinceDelivery && age < kFrameNs && age * 4 < m_lastJobNs;
 }
 
 void Pipeline::start(Job job)

@@ -2,8 +2,8 @@
 //
 // At most one job runs at a time. A request made while one runs replaces any request still
 // waiting. It cancels the running job (which stops within tens of thousands of requests a row)
-// only while that job is young (under a quarter of the last finished job's time) and only once
-// between two frames delivered: the job started in its place runs to the end and is shown, then
+// only while that job is young (under a quarter of the last finished job's time and under a
+// screen's frame, kFrameNs) and only once between two frames delivered: the job started in its place runs to the end and is shown, then
 // the newest request runs. So a continuous drag keeps delivering frames (never starves), and the
 // last frame delivered is always the latest request's, at most two jobs after the drag stops.
 // A request with the same scenario as the last frame reuses its trace and only re-reduces
@@ -61,6 +61,8 @@ private:
     bool m_running = false;
     // shouldCancelRunning reports whether the running job is young enough to give way.
     bool shouldCancelRunning() const;
+    // kFrameNs is a screen's frame (60 Hz): a job running longer is let finish.
+    static constexpr qint64 kFrameNs = 1'000'000'000 / 60;
     std::size_t m_jobsStarted = 0;
     std::size_t m_framesDelivered = 0;
     QElapsedTimer m_jobClock;       // since the running job started
