@@ -258,7 +258,8 @@ void addScenarioOptions(QCommandLineParser& parser)
         {"window-of", "T of the bound 'at most X in any T' every row reports, and of the worst pattern: the traffic that "
                       "makes the first algorithm admit its bound in one T (default: the window).", "seconds"},
         {"arrivals", "Read arrivals from a file instead of a pattern: one per line, t[,cost[,client]], or a header line "
-                     "naming the columns (t, cost, client).", "file"},
+                     "naming the columns (t, cost, client, service, priority; service for --server service=file, "
+                     "priority critical|normal for a stripe row's priority=file).", "file"},
         {"preset", "Start from a built-in scenario (see 'ratelab presets'); the other options override its values.",
          "id"},
         {"scenario", "Start from a scenario file (.ratelab.json); the other options override its values.", "file"},
@@ -342,16 +343,21 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
     for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "gap"})
         if (p.isSet(name))
             s.explicitArrivals.reset();
-    if (!s.explicitArrivals)
+    if (!s.explicitArrivals) { // a pattern replaced the file's arrivals, and their columns
         s.explicitClients.clear();
+        s.explicitService.clear();
+        s.explicitCritical.clear();
+    }
     if (p.isSet("arrivals")) {
         const std::string path = p.value("arrivals").toStdString();
         if (path.empty())
             throw InputError("--arrivals: no file name given");
-        Arrivals read = readArrivalsFileWithCosts(path); // t[,cost[,client]] lines
+        Arrivals read = readArrivalsFileWithCosts(path); // t[,cost[,client]] lines, or named columns
         s.explicitArrivals = std::move(read.times);
         s.explicitCosts = std::move(read.costs);
         s.explicitClients = std::move(read.clients);
+        s.explicitService = std::move(read.services);
+        s.explicitCritical = std::move(read.critical);
     }
     if (!s.explicitArrivals) {
         // Values that are each fine can still overflow together (a huge --n with a huge --delay):

@@ -4,6 +4,7 @@
 #include "scenariofile_reader.h"
 
 #include "limiters/products/product.h"
+#include "traffic/arrivals.h"
 
 #include <QJsonArray>
 
@@ -175,6 +176,42 @@ void Reader::readProduction(const QJsonObject& root, Scenario& s)
     if (perArrival("client_of")) {
         const std::int64_t k = s.clients ? s.clients->clients() : 1;
         s.explicitClients = integers(root, "client_of", 0, k - 1, explicitCount);
+    }
+    readRequestColumns(root, s, perArrival("service_of"), perArrival("priority_of"));
+}
+
+// readRequestColumns reads the arrivals file's service and priority columns (issue 33):
+// "service_of", a time in seconds per arrival, and "priority_of", "critical" or "normal" each.
+void Reader::readRequestColumns(const QJsonObject& root, Scenario& s, bool service, bool priority)
+{
+    const std::size_t count = s.explicitArrivals ? s.explicitArrivals->size() : 0;
+    const auto oneEach = [&](const char* key, qsizetype size) {
+        if (std::size_t(size) != count)
+            refuse(QString("\"%1\" holds %2 values; \"arrivals\" holds %3 times: one each").arg(key).arg(size).arg(count));
+    };
+    if (service) {
+        s.explicitService = times(root, "service_of", false);
+        oneEach("service_of", qsizetype(s.explicitService.size()));
+        for (std::size_t i = 0; i < count; ++i)
+            if (s.explicitService[i] > kMaxServiceNanos)
+                refuse(QString("\"service_of[%1]\": %2 s is longer than %3 s").arg(i).arg(
+                    q(formatSeconds(s.explicitService[i])), q(formatSeconds(kMaxServiceNanos))));
+    }
+    if (priority) {
+        const QJsonValue v = root.value("priority_of");
+        if (!v.isArray())
+            refuse(QString("\"priority_of\" must be an array of \"critical\" or \"normal\", one per arrival (got %1)")
+                       .arg(typeName(v)));
+        const QJsonArray a = v.toArray();
+        oneEach("priority_of", a.size());
+        s.explicitCritical.reserve(count);
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString word = a.at(i).toString();
+            if (word != "critical" && word != "normal")
+                refuse(QString("\"priority_of[%1]\" must be \"critical\" or \"normal\" (got %2)")
+                           .arg(i).arg(a.at(i).isString() ? q(ratelab::quoted(word.toStdString())) : typeName(a.at(i))));
+            s.explicitCritical.push_back(word == "critical");
+        }
     }
 }
 void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)

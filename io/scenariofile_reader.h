@@ -91,6 +91,7 @@ private:
     std::vector<std::int64_t> integers(const QJsonObject& o, const QString& key, std::int64_t min, std::int64_t max,
                                        std::size_t count);
     void readProduction(const QJsonObject& root, Scenario& s);
+    void readRequestColumns(const QJsonObject& root, Scenario& s, bool service, bool priority);
     // readSettings reads the object `name` ("cluster") through a table of the settings codec.
     template <typename Options>
     void readSettings(const QJsonObject& o, const QString& name, std::span<const Setting<Options>> table,

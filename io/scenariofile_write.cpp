@@ -41,6 +41,8 @@ void writeIntegers(QByteArray& out, const char* key, const std::vector<std::int6
     out += values.empty() ? "]" : "\n  ]";
 }
 
+void writeTimes(QByteArray& out, const char* key, const std::vector<Nanos>& times);
+
 // writeProduction writes what production adds, each only when it is not the default, so a
 // scenario without them reads as it always did.
 void writeProduction(QByteArray& out, const Scenario& s)
@@ -87,6 +89,15 @@ void writeProduction(QByteArray& out, const Scenario& s)
                + "}";
     if (s.explicitArrivals && !s.explicitClients.empty())
         writeIntegers(out, "client_of", s.explicitClients);
+    if (s.explicitArrivals && !s.explicitService.empty()) // issue 33: the arrivals' service column
+        writeTimes(out, "service_of", s.explicitService);
+    if (s.explicitArrivals && !s.explicitCritical.empty()) { // and their priority column
+        out += ",\n  \"priority_of\": [";
+        for (std::size_t i = 0; i < s.explicitCritical.size(); ++i)
+            out += QByteArray(i == 0 ? "\n    " : i % 8 == 0 ? ",\n    " : ", ")
+                   + (s.explicitCritical[i] ? "\"critical\"" : "\"normal\"");
+        out += "\n  ]";
+    }
 }
 
 void writeTimes(QByteArray& out, const char* key, const std::vector<Nanos>& times)

@@ -161,7 +161,7 @@ void TestServer::specsAndRefusals()
     };
     QCOMPARE(refused("workers=0"), std::string("workers: must be at least 1 (got 0)"));
     QCOMPARE(refused("wokers=3"), std::string("unknown key 'wokers' (known: workers, service, queue, queue_timeout, timeout)"));
-    QCOMPARE(refused("service=gauss:1s"), std::string("service: unknown distribution 'gauss' (known: const, exp, lognormal)"));
+    QCOMPARE(refused("service=gauss:1s"), std::string("service: unknown distribution 'gauss' (known: const, exp, lognormal, file)"));
     QCOMPARE(refused("service=lognormal:20ms:3"), std::string("service: lognormal's sigma must be more than 0 and at most 2"));
     QCOMPARE(refused("timeout=0"), std::string("timeout: must be more than 0 s, or none (got '0')"));
     QVERIFY(refused("service=exp:2h").find("at most 3600 s") != std::string::npos);

@@ -82,9 +82,13 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     m_r.clients.requests = static_cast<std::int64_t>(m_n);
     if (m_cluster.hasAutoscale())
         m_r.scaling.push_back({0, m_cluster.options().autoscaleMin});
-    if (setup.server)
+    if (setup.server) {
         m_server.emplace(*setup.server, setup.gate.empty() ? nullptr : makeGate(setup.gate, setup.seed), setup.seed,
                          setup.keepLog);
+        if ((!in.service.empty() && in.service.size() != m_n) || (!in.critical.empty() && in.critical.size() != m_n))
+            throw InputError("one service time and one priority per request are needed");
+        m_server->useRequests(in.service, in.critical);
+    }
     if (!setup.throttle.empty())
         m_throttle.emplace(setup.throttle, in.arrivals, in.clientOf, m_clients.clients());
     watchLevels();

@@ -85,11 +85,14 @@ struct EngineSetup {
 };
 
 // EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each
-// request's client (empty: round robin, request i is client i mod K).
+// request's client (empty: round robin, request i is client i mod K). With a server, service
+// and critical are the arrivals file's columns (ServerStage::useRequests; empty: none).
 struct EngineRequests {
     std::span<const Nanos> arrivals;
     std::span<const std::int64_t> costs;
     std::span<const std::int64_t> clientOf;
+    std::span<const Nanos> service = {};
+    std::span<const std::uint8_t> critical = {};
 };
 
 

@@ -284,7 +284,7 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
     c.headers = headers;
     c.server = s.server.has_value();
     const std::size_t rows = rowCount(s);
-    const EngineRequests requests{in.arrivals, in.costs, in.clientOf};
+    const EngineRequests requests = in.requests();
     // A refusal (too many attempts) must come before anything is written: the first row runs
     // with its log, the others once without (48 bytes an attempt are kept for one row at a time).
     RowRun first = rows > 0 ? runner(0, engineSetup(s, 0, headers), requests) : RowRun{};

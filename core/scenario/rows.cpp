@@ -108,6 +108,8 @@ RowInputs resolveRowInputs(const Scenario& s)
     checkScenario(s);
     RowInputs in{resolveArrivals(s), resolveCosts(s), {}};
     in.clientOf = resolveClients(s);
+    in.services = resolveServices(s);
+    in.critical = resolveCritical(s);
     return in;
 }
 
@@ -135,7 +137,7 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
     if (!replayable) // samples between two steps of a line: fewer as requests grow
         engine->setup.levelLines = LevelLineSetup{
             8, int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(in.arrivals.size(), 1), 1, 24))};
-    engine->run = runRow(engine->setup, {in.arrivals, in.costs, in.clientOf});
+    engine->run = runRow(engine->setup, in.requests());
     const EngineSetup& setup = engine->setup;
     const RowRun& run = engine->run;
     AlgorithmTrace row;

@@ -2,6 +2,7 @@
 
 #include "limiters/algorithm_facts.h"
 #include "arithmetic/decimal.h"
+#include "server/stripe_shedder.h"
 
 #include <algorithm>
 #include <utility>
@@ -31,6 +32,7 @@ void checkDurations(const LimiterConfig& c, std::span<const Algorithm> algorithm
 std::vector<Nanos> resolveArrivals(const Scenario& s)
 {
     checkDurations(s.config, s.algorithms);
+    checkRequestColumns(s);
     std::vector<Nanos> arrivals = s.explicitArrivals ? *s.explicitArrivals : generateArrivals(s.pattern, s.config);
     if (!s.addedArrivals.empty()) {
         const auto middle = arrivals.insert(arrivals.end(), s.addedArrivals.begin(), s.addedArrivals.end());
@@ -75,6 +77,88 @@ std::vector<std::int64_t> resolveCosts(const Scenario& s)
     for (const auto& [t, c] : all)
         costs.push_back(c);
     return costs;
+}
+
+namespace {
+
+// mergedColumn returns one value per resolveArrivals(s) time: explicit arrival i's column[i],
+// `added` for a request added by hand, merged as resolveArrivals merges the times (explicit
+// first at equal times).
+template <typename T>
+std::vector<T> mergedColumn(const Scenario& s, const std::vector<T>& column, T added)
+{
+    std::vector<std::pair<Nanos, T>> all;
+    all.reserve(column.size() + s.addedArrivals.size());
+    for (std::size_t i = 0; i < column.size(); ++i)
+        all.emplace_back((*s.explicitArrivals)[i], column[i]);
+    const auto middle = std::ptrdiff_t(all.size());
+    for (Nanos t : s.addedArrivals)
+        all.emplace_back(t, added);
+    const auto earlier = [](const auto& a, const auto& b) { return a.first < b.first; };
+    std::stable_sort(all.begin() + middle, all.end(), earlier);
+    std::inplace_merge(all.begin(), all.begin() + middle, all.end(), earlier);
+    std::vector<T> out;
+    out.reserve(all.size());
+    for (const auto& [t, v] : all)
+        out.push_back(v);
+    return out;
+}
+
+// readsPriorities is true for a gate spec that sheds by the priority column (stripe, priority=file).
+bool readsPriorities(const std::string& spec, std::uint64_t seed)
+{
+    if (!spec.starts_with("stripe"))
+        return false;
+    const std::unique_ptr<Gate> gate = makeGate(spec, seed);
+    const auto* shedder = dynamic_cast<const StripeShedder*>(gate.get());
+    return shedder && shedder->byFile();
+}
+
+} // namespace
+
+void checkRequestColumns(const Scenario& s)
+{
+    const bool hasService = s.explicitArrivals && !s.explicitService.empty();
+    const bool hasPriority = s.explicitArrivals && !s.explicitCritical.empty();
+    if (hasService && s.explicitService.size() != s.explicitArrivals->size())
+        throw InputError("one service time per arrival is needed");
+    if (hasPriority && s.explicitCritical.size() != s.explicitArrivals->size())
+        throw InputError("one priority per arrival is needed");
+    const bool byFile = s.server && s.server->options().service.kind == ServiceKind::File;
+    if (hasService && !byFile)
+        throw InputError("the arrivals file has a service column; use --server service=file (or leave the column out)");
+    if (byFile && !hasService)
+        throw InputError("--server service=file: the arrivals have no service column (name it in a header line, "
+                         "such as t,service)");
+    if (byFile && !s.addedArrivals.empty())
+        throw InputError("--server service=file: " + std::to_string(s.addedArrivals.size())
+                         + " request(s) added by hand have no arrivals line, so no service time");
+    bool shedsByPriority = false;
+    for (const std::string& g : s.concurrency)
+        shedsByPriority = readsPriorities(g, s.pattern.seed) || shedsByPriority;
+    if (!s.layeredGate.empty())
+        shedsByPriority = readsPriorities(s.layeredGate, s.pattern.seed) || shedsByPriority;
+    if (hasPriority && !shedsByPriority)
+        throw InputError("the arrivals file has a priority column; shed by it with a stripe row of priority=file "
+                         "(--concurrency stripe:capacity=C,priority=file) or leave the column out");
+    if (shedsByPriority && !hasPriority)
+        throw InputError("stripe: priority=file: the arrivals have no priority column (name it in a header line, "
+                         "such as t,priority)");
+}
+
+std::vector<Nanos> resolveServices(const Scenario& s)
+{
+    if (!s.explicitArrivals || s.explicitService.empty() || !s.server
+        || s.server->options().service.kind != ServiceKind::File)
+        return {};
+    return mergedColumn<Nanos>(s, s.explicitService, 0);
+}
+
+std::vector<std::uint8_t> resolveCritical(const Scenario& s)
+{
+    if (!s.explicitArrivals || s.explicitCritical.empty())
+        return {};
+    return mergedColumn<std::uint8_t>(s, s.explicitCritical, 0);
 }
 
 std::vector<FleetEvent> fleetEvents(const Scenario& s)

@@ -62,6 +62,13 @@ struct Scenario {
     // A client throttle every client runs (client_throttle.h's spec: Bottleneck, p-queue), when
     // not empty: it holds each request's first attempt back until it starts it.
     std::string throttle;
+    // The arrivals file's service and priority columns (issue 33): when not empty, one per
+    // explicit arrival. explicitService[i] is request i's service time in ns, read with
+    // `service=file` (every attempt of the request takes it); explicitCritical[i] is 1 for a
+    // critical request, read by a stripe row with `priority=file`. A column nothing reads is
+    // refused (checkRequestColumns), never silently ignored.
+    std::vector<Nanos> explicitService;
+    std::vector<std::uint8_t> explicitCritical;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
@@ -92,5 +99,18 @@ std::vector<Nanos> resolveArrivals(const Scenario& s);
 // resolveCosts returns one cost per resolveArrivals(s) time, in the same order, or an empty
 // vector when every request costs 1.
 std::vector<std::int64_t> resolveCosts(const Scenario& s);
+
+// checkRequestColumns refuses a scenario whose service or priority column does not fit: a
+// column nothing reads (a service column without service=file, a priority column without a
+// stripe row of priority=file), service=file or priority=file without the column, service=file
+// with requests added by hand (they have no line), a column of the wrong length. It throws
+// InputError; resolveArrivals calls it, so every command and the app refuse alike.
+void checkRequestColumns(const Scenario& s);
+
+// resolveServices returns one service time per resolveArrivals(s) time with service=file, else
+// an empty vector. resolveCritical returns one class per time (1: critical; a request added by
+// hand is normal, 0) when the arrivals have a priority column, else an empty vector.
+std::vector<Nanos> resolveServices(const Scenario& s);
+std::vector<std::uint8_t> resolveCritical(const Scenario& s);
 
 } // namespace ratelab

@@ -36,6 +36,10 @@ public:
     // offer decides attempt `id` (the engine's decision index, increasing) of client `client`,
     // reaching the gate at t.
     virtual Verdict offer(Nanos t, std::int64_t id, std::int64_t client) = 0;
+    // classify tells the gate, just before offering attempt `id`, its request's priority class
+    // from the arrivals file's priority column (the engine calls it only when the file has one).
+    // Only a gate that reads the column keeps it (stripe with priority=file).
+    virtual void classify(std::int64_t id, bool critical) { (void)id, (void)critical; }
     // release tells the gate that attempt `id`, which it admitted, left the server at t: served
     // (dropped false: its RTT sample is t minus its admission) or dropped (refused by a full
     // queue, timed out in the queue). The queued attempts this lets through are appended to

@@ -39,9 +39,11 @@ Nanos timeoutValue(std::string_view key, std::string_view v)
 
 ServiceTime parseService(std::string_view v)
 {
+    if (v == "file") // each request's own time, from the arrivals' service column
+        return ServiceTime{ServiceKind::File, 0, 0};
     const auto colon = v.find(':');
     if (colon == std::string_view::npos)
-        throw InputError("service: expected const:D, exp:MEAN or lognormal:MEDIAN:SIGMA (got " + quoted(v) + ")");
+        throw InputError("service: expected const:D, exp:MEAN, lognormal:MEDIAN:SIGMA or file (got " + quoted(v) + ")");
     const std::string_view kind = v.substr(0, colon);
     std::string_view rest = v.substr(colon + 1);
     ServiceTime s;
@@ -49,6 +51,9 @@ ServiceTime parseService(std::string_view v)
         s.kind = ServiceKind::Constant;
     else if (kind == "exp" || kind == "exponential")
         s.kind = ServiceKind::Exponential;
+    else if (kind == "file")
+        throw InputError("service: file takes no time of its own (each request's is its arrivals line's; got "
+                         + quoted(v) + ")");
     else if (kind == "lognormal") {
         s.kind = ServiceKind::Lognormal;
         const auto second = rest.find(':');
@@ -60,7 +65,7 @@ ServiceTime parseService(std::string_view v)
             throw InputError("service: lognormal's sigma is not a number (got " + quoted(sigma) + ")");
         rest = rest.substr(0, second);
     } else
-        throw InputError("service: unknown distribution " + quoted(kind) + " (known: const, exp, lognormal)");
+        throw InputError("service: unknown distribution " + quoted(kind) + " (known: const, exp, lognormal, file)");
     s.nanos = parseDurationText(rest, kNanosPerSecond);
     return s;
 }
@@ -77,7 +82,10 @@ ServerConfig ServerConfig::make(const ServerOptions& o)
     outside("workers", o.workers, kMaxWorkers);
     outside("queue", o.queue, kMaxQueue);
     const ServiceTime& s = o.service;
-    if (s.nanos < 0)
+    if (s.kind == ServiceKind::File) {
+        if (s.nanos != 0 || s.sigma != 0)
+            throw InputError("service: file takes no time of its own (each request's is its arrivals line's)");
+    } else if (s.nanos < 0)
         throw InputError("service: must not be negative (got " + formatSeconds(s.nanos) + " s)");
     if (s.kind == ServiceKind::Lognormal) {
         if (s.nanos == 0 || s.nanos > kMaxMedianService)
@@ -85,7 +93,7 @@ ServerConfig ServerConfig::make(const ServerOptions& o)
                              + formatSeconds(kMaxMedianService) + " s (got " + formatSeconds(s.nanos) + " s)");
         if (!(s.sigma > 0) || s.sigma > kMaxSigma)
             throw InputError("service: lognormal's sigma must be more than 0 and at most 2");
-    } else if (s.nanos > kMaxMeanService)
+    } else if (s.kind != ServiceKind::File && s.nanos > kMaxMeanService)
         throw InputError("service: must be at most " + formatSeconds(kMaxMeanService) + " s (got "
                          + formatSeconds(s.nanos) + " s)");
     if (o.queueTimeout <= 0)
@@ -131,6 +139,8 @@ std::string serviceText(const ServiceTime& s)
         return "const:" + durationText(s.nanos);
     case ServiceKind::Exponential:
         return "exp:" + durationText(s.nanos);
+    case ServiceKind::File:
+        return "file";
     case ServiceKind::Lognormal: {
         char sigma[32];
         *std::to_chars(sigma, sigma + 31, s.sigma).ptr = 0;
@@ -144,6 +154,8 @@ Nanos serviceNanos(const ServiceTime& s, std::uint64_t seed, std::int64_t reques
 {
     const double m = double(s.nanos);
     switch (s.kind) {
+    case ServiceKind::File: // the request's own, read by the caller
+        return 0;
     case ServiceKind::Constant:
         return s.nanos;
     case ServiceKind::Exponential: // inverse transform: -mean * ln(1 - u), u in [0, 1); 1 - u is exact

@@ -12,10 +12,12 @@
 
 namespace ratelab {
 
-enum class ServiceKind : std::uint8_t { Constant, Exponential, Lognormal };
+enum class ServiceKind : std::uint8_t { Constant, Exponential, Lognormal, File };
 
-// ServiceTime is how long a worker takes: a constant, an exponential of mean `nanos`, or a
-// lognormal of median `nanos` and shape `sigma` (of the underlying normal).
+// ServiceTime is how long a worker takes: a constant, an exponential of mean `nanos`, a
+// lognormal of median `nanos` and shape `sigma` (of the underlying normal), or (File) each
+// request's own time from the arrivals file's `service` column, the same for every attempt of
+// it (a retry asks for the same work); File has no `nanos` of its own.
 struct ServiceTime {
     ServiceKind kind = ServiceKind::Exponential;
     Nanos nanos = 50'000'000;
@@ -51,7 +53,7 @@ public:
     // service time inside Nanos, so none is ever clamped.
     static ServerConfig make(const ServerOptions& o);
     // parse reads "workers=8,service=exp:50ms,queue=100,queue_timeout=1s,timeout=2s" (each key
-    // optional; service const:D, exp:MEAN, lognormal:MEDIAN:SIGMA; workers and timeouts take
+    // optional; service const:D, exp:MEAN, lognormal:MEDIAN:SIGMA or file; workers and timeouts take
     // "inf"/"none"). It throws InputError naming the key.
     static ServerConfig parse(std::string_view text);
     // text writes the config in parse's grammar, every key named.
@@ -69,7 +71,9 @@ private:
 
 // serviceNanos returns attempt `attempt` of request `request`'s service time: a draw from the
 // seed and that identity alone (never the order of events), so every row serves the same
-// attempt in the same time. Rounded up to the ns.
+// attempt in the same time. Rounded up to the ns. File has no draw: the caller reads the
+// request's time from the arrivals (ServerStage::useRequests); here it returns 0.
+
 Nanos serviceNanos(const ServiceTime& s, std::uint64_t seed, std::int64_t request, std::int32_t attempt);
 
 // serviceText writes a service time in parse's grammar ("exp:50ms").

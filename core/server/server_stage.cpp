@@ -23,6 +23,14 @@ ServerStage::ServerStage(const ServerConfig& config, std::unique_ptr<Gate> gate,
     noteLimit(0);
 }
 
+void ServerStage::useRequests(std::span<const Nanos> service, std::span<const std::uint8_t> critical)
+{
+    if (m_config.options().service.kind == ServiceKind::File && service.empty())
+        throw InputError("service=file: the arrivals have no service column (a header line naming t,service)");
+    m_service = service;
+    m_critical = critical;
+}
+
 void ServerStage::schedule(Nanos t, Rank rank, std::size_t job) { m_events.push(Event{t, rank, m_seq++, job}); }
 
 void ServerStage::advanceArea(Nanos t)
@@ -141,6 +149,8 @@ void ServerStage::arrive(std::size_t job, Nanos t, std::vector<ClientResponse>& 
         toServer(job, t, out);
         return;
     }
+    if (!m_critical.empty())
+        m_gate->classify(std::int64_t(job), m_critical[std::size_t(m_jobs[job].who.request)] != 0);
     switch (m_gate->offer(t, std::int64_t(job), m_jobs[job].who.client)) {
     case Gate::Verdict::Reject:
         leave(job, t, Outcome::Rejected, out);
@@ -183,7 +193,9 @@ void ServerStage::startService(std::size_t job, Nanos t)
     j.state = State::Serving;
     j.start = t;
     ++m_busy;
-    const Nanos s = serviceNanos(m_config.options().service, m_seed, j.who.request, j.who.attempt);
+    const Nanos s = m_config.options().service.kind == ServiceKind::File
+                        ? m_service[std::size_t(j.who.request)] // every attempt of a request: its line's
+                        : serviceNanos(m_config.options().service, m_seed, j.who.request, j.who.attempt);
     const Nanos end = t > kMaxNanos - s ? kMaxNanos : t + s;
     schedule(end, Completion, job);
     const Nanos timeout = m_config.options().clientTimeout;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <queue>
+#include <span>
 #include <vector>
 
 namespace ratelab {
@@ -69,6 +70,11 @@ class ServerStage {
 public:
     // gate may be null (no concurrency limiter). keep: one ServedAttempt per decided attempt.
     ServerStage(const ServerConfig& config, std::unique_ptr<Gate> gate, std::uint64_t seed, bool keep);
+    // useRequests hands the stage the arrivals file's per-request columns, indexed by request
+    // (each empty when the file has none; the spans outlive the stage): with service=file every
+    // attempt of request i is served in service[i]; critical[i] is classified to the gate. It
+    // throws InputError for service=file without a service column.
+    void useRequests(std::span<const Nanos> service, std::span<const std::uint8_t> critical);
 
     // nextEvent returns the time of the earliest pending event, kMaxNanos when none.
     Nanos nextEvent() const { return m_events.empty() ? kMaxNanos : m_events.top().t; }
@@ -135,6 +141,8 @@ private:
     Nanos m_areaAt = 0;
     std::vector<std::int64_t> m_dispatched;
     ServerFigures m_f;
+    std::span<const Nanos> m_service;         // useRequests: per request, with service=file
+    std::span<const std::uint8_t> m_critical; // useRequests: per request, or empty
 };
 
 } // namespace ratelab

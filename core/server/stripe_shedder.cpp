@@ -33,7 +33,8 @@ std::int64_t exactBillionths(double x, const std::string& what)
 
 Gate::Verdict StripeShedder::offer(Nanos, std::int64_t id, std::int64_t client)
 {
-    if (!critical(client)) {
+    const bool isCritical = m_byFile ? m_classified == id && m_classifiedCritical : critical(client);
+    if (!isCritical) {
         // The post: with a reservation of 20%, a non-critical request over the 80% allocation
         // is rejected (503). Over: it would make the usage counted more than A.
         const std::int64_t usage = m_fleet ? m_inflight : nonCritical();
@@ -61,15 +62,19 @@ std::unique_ptr<Gate> makeStripeShedder(GateOptions& o, std::uint64_t)
     const std::int64_t count = o.integer("critical", -1, 0, kMaxClients);
     const double shareValue = o.real("critical_share", -1, 0, 1);
     const std::int64_t clients = o.integer("clients", 0, 1, kMaxClients);
+    const bool byFile = o.word("priority", "clients", {"clients", "file"}) == "file";
     o.done();
     if (capacity == 0)
         throw InputError("stripe: capacity: required (the workers it protects, 1 or more)");
     const bool share = shareValue >= 0;
+    if (byFile && (count >= 0 || share || clients > 0))
+        throw InputError("stripe: priority: with priority=file the arrivals' priority column says which requests are "
+                         "critical; leave out critical, critical_share and clients");
     if (count >= 0 && (share || clients > 0))
         throw InputError("stripe: critical: give critical=N or critical_share=S with clients=K, not both");
-    if (count < 0 && !share)
+    if (count < 0 && !share && !byFile)
         throw InputError("stripe: critical: required (critical=N: clients 0 to N-1 are critical; "
-                         "or critical_share=S with clients=K)");
+                         "or critical_share=S with clients=K; or priority=file)");
     if (share && clients == 0)
         throw InputError("stripe: clients: required with critical_share (how many clients the share is of)");
     if (!share && clients > 0)
@@ -77,7 +82,7 @@ std::unique_ptr<Gate> makeStripeShedder(GateOptions& o, std::uint64_t)
     // A = floor((1 - R) * C) and N = ceil(S * K), both in billionths, exactly.
     const std::int64_t allocation = std::int64_t(floorDiv(Int128(kBillion - reserved) * capacity, kBillion));
     const std::int64_t critical = share ? std::int64_t(ceilDiv(Int128(exactBillionths(shareValue, "stripe: critical_share")) * clients, kBillion)) : count;
-    return std::make_unique<StripeShedder>(allocation, critical, fleet);
+    return std::make_unique<StripeShedder>(allocation, critical, fleet, byFile);
 }
 
 } // namespace ratelab

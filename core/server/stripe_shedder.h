@@ -18,6 +18,10 @@
 //     numbered cohort by cohort, so a first cohort of N clients is the critical one). N is
 //     critical=N, or ceil(S * K) from critical_share=S and clients=K (exactly, from the decimal);
 //     one of the two is required. (A list of ids would need a text accessor GateOptions lacks.)
+//     Or priority=file: "critical" is a property of the request, as at Stripe, read from the
+//     arrivals file's priority column (`critical` or `normal`), which the engine hands the gate
+//     through Gate::classify; a request added by hand is normal. Every attempt of a request
+//     (its retries) has its class.
 //   - nothing queues: an attempt is admitted or rejected, at once.
 #pragma once
 
@@ -32,13 +36,22 @@ namespace ratelab {
 class StripeShedder final : public Gate {
 public:
     // StripeShedder takes the allocation A >= 0, the count N of critical clients (ids 0 to N - 1)
-    // and whether critical attempts count against A (usage=fleet).
-    StripeShedder(std::int64_t allocation, std::int64_t criticalClients, bool fleet)
-        : m_allocation(allocation), m_criticalClients(criticalClients), m_fleet(fleet)
+    // and whether critical attempts count against A (usage=fleet). byFile: the class is the
+    // request's (classify), not the client's, and N is unused.
+    StripeShedder(std::int64_t allocation, std::int64_t criticalClients, bool fleet, bool byFile = false)
+        : m_allocation(allocation), m_criticalClients(criticalClients), m_fleet(fleet), m_byFile(byFile)
     {
     }
 
     Verdict offer(Nanos t, std::int64_t id, std::int64_t client) override;
+    // classify keeps attempt id's class for the offer that follows (priority=file).
+    void classify(std::int64_t id, bool critical) override
+    {
+        m_classified = id;
+        m_classifiedCritical = critical;
+    }
+    // byFile is true for priority=file: the arrivals' priority column decides.
+    bool byFile() const { return m_byFile; }
     void release(Nanos t, std::int64_t id, bool dropped, std::vector<std::int64_t>& dispatched) override;
     // limit returns the non-critical allocation A (a critical attempt has no limit here).
     std::int64_t limit() const override { return m_allocation; }
@@ -53,12 +66,15 @@ private:
     std::int64_t m_allocation;
     std::int64_t m_criticalClients;
     bool m_fleet;
+    bool m_byFile;
+    std::int64_t m_classified = -1; // the id classify last named (priority=file)
+    bool m_classifiedCritical = false;
     std::int64_t m_inflight = 0;
     std::unordered_set<std::int64_t> m_nonCritical; // ids of the non-critical attempts in flight
 };
 
-// makeStripeShedder reads "capacity=C,reserved=R,usage=noncritical|fleet" and either
-// "critical=N" or "critical_share=S,clients=K" (capacity 1 to 1,000,000, required; reserved 0 to
+// makeStripeShedder reads "capacity=C,reserved=R,usage=noncritical|fleet" and one of
+// "critical=N", "critical_share=S,clients=K" or "priority=file" (capacity 1 to 1,000,000, required; reserved 0 to
 // 1, default 0.2; N 0 to 10,000,000; S 0 to 1; K 1 to 10,000,000; at most 9 decimal places for R
 // and S). It throws InputError naming the key.
 std::unique_ptr<Gate> makeStripeShedder(GateOptions& o, std::uint64_t seed);

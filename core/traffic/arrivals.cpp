@@ -107,12 +107,13 @@ void ArrivalsParser::line(std::string_view text)
     text = trim(text.substr(0, text.find('#')));
     if (text.empty())
         return;
-    std::string_view fields[3];
+    std::string_view fields[kColumns];
     std::size_t count = 0;
     for (std::string_view rest = text;; ++count) {
         const auto comma = rest.find(',');
-        if (count == 3)
-            throw InputError(where(m_lineNo) + "more than three columns (expected t, t,cost or t,cost,client)");
+        if (count == (m_header ? m_columnCount : kColumns))
+            throw InputError(where(m_lineNo) + (m_header ? "more columns than the header names"
+                                                         : "more than three columns (expected t, t,cost or t,cost,client)"));
         fields[count] = trim(rest.substr(0, comma));
         if (comma == std::string_view::npos) {
             ++count;
@@ -123,8 +124,11 @@ void ArrivalsParser::line(std::string_view text)
     if (m_out.empty() && !m_header && header(fields, count))
         return;
     if (count > m_columnCount)
-        throw InputError(where(m_lineNo) + "more columns than the header names");
+        throw InputError(where(m_lineNo) + (m_header ? "more columns than the header names"
+                                                     : "more than three columns (expected t, t,cost or t,cost,client)"));
     std::int64_t cost = 0, client = -1; // none given
+    Nanos service = -1;
+    int critical = -1;
     Nanos t = 0;
     bool hasTime = false;
     for (std::size_t k = 0; k < count; ++k) {
@@ -159,10 +163,22 @@ void ArrivalsParser::line(std::string_view text)
                                  + std::to_string(kMaxClientId) + ")");
             }
             break;
+        case Column::Service:
+            service = serviceTime(f);
+            break;
+        case Column::Priority:
+            if (f != "critical" && f != "normal")
+                throw InputError(where(m_lineNo) + "priority " + quoted(f) + " is not critical or normal");
+            critical = f == "critical";
+            break;
         }
     }
     if (!hasTime)
         throw InputError(where(m_lineNo) + "no time (the header names the columns t, cost and client)");
+    if (m_hasService && service < 0)
+        throw InputError(where(m_lineNo) + "no service time (the header names a service column: every line gives one)");
+    if (m_hasPriority && critical < 0)
+        throw InputError(where(m_lineNo) + "no priority (the header names a priority column: every line gives one)");
     if (!m_out.empty() && t < m_out.back())
         throw InputError(where(m_lineNo) + "time " + quoted(fields[timeColumn()]) + " is earlier than the line before ("
                          + formatSeconds(m_out.back()) + " s); times must not go back");
@@ -178,20 +194,44 @@ void ArrivalsParser::line(std::string_view text)
         m_clients.assign(m_out.size() - 1, -1);
     if (client >= 0 || !m_clients.empty())
         m_clients.push_back(client);
+    if (m_hasService)
+        m_services.push_back(service);
+    if (m_hasPriority)
+        m_critical.push_back(std::uint8_t(critical));
+}
+
+Nanos ArrivalsParser::serviceTime(std::string_view f) const
+{
+    Nanos d = 0;
+    try {
+        d = parseDurationText(f, kNanosPerSecond);
+    } catch (const InputError& e) {
+        throw InputError(where(m_lineNo) + "service " + quoted(f) + ": " + e.what()
+                         + " (expected a duration such as 35ms, or seconds)");
+    }
+    if (d < 0 || d > kMaxServiceNanos)
+        throw InputError(where(m_lineNo) + "service " + quoted(f) + " must be from 0 s to "
+                         + formatSeconds(kMaxServiceNanos) + " s");
+    return d;
 }
 
 bool ArrivalsParser::header(const std::string_view* fields, std::size_t count)
 {
-    Column columns[3];
-    bool seen[3] = {false, false, false};
+    Column columns[kColumns];
+    bool seen[kColumns] = {};
     for (std::size_t k = 0; k < count; ++k) {
         const std::string_view f = fields[k];
-        const Column c = f == "t" || f == "time" ? Column::Time : f == "cost" ? Column::Cost : f == "client" ? Column::Client
-                                                                                                                : Column(3);
-        if (c == Column(3)) {
+        const Column c = f == "t" || f == "time" ? Column::Time
+                         : f == "cost"           ? Column::Cost
+                         : f == "client"         ? Column::Client
+                         : f == "service"        ? Column::Service
+                         : f == "priority"       ? Column::Priority
+                                                 : Column(kColumns);
+        if (c == Column(kColumns)) {
             if (k == 0)
                 return false; // not a header: a line of numbers, refused or read as one
-            throw InputError(where(m_lineNo) + "unknown column " + quoted(f) + " in the header (known: t, cost, client)");
+            throw InputError(where(m_lineNo) + "unknown column " + quoted(f)
+                             + " in the header (known: t, cost, client, service, priority)");
         }
         if (seen[int(c)])
             throw InputError(where(m_lineNo) + "column " + quoted(f) + " named twice in the header");
@@ -204,12 +244,14 @@ bool ArrivalsParser::header(const std::string_view* fields, std::size_t count)
         m_columns[k] = columns[k];
     m_columnCount = count;
     m_header = true;
+    m_hasService = seen[int(Column::Service)];
+    m_hasPriority = seen[int(Column::Priority)];
     return true;
 }
 
 std::size_t ArrivalsParser::timeColumn() const
 {
-    for (std::size_t k = 0; k < 3; ++k)
+    for (std::size_t k = 0; k < m_columnCount; ++k)
         if (m_columns[k] == Column::Time)
             return k;
     return 0;
@@ -221,6 +263,8 @@ Arrivals ArrivalsParser::finishWithCosts()
     out.times = finish();
     out.costs = std::move(m_costs);
     out.clients = std::move(m_clients);
+    out.services = std::move(m_services);
+    out.critical = std::move(m_critical);
     return out;
 }
 

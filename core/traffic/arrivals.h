@@ -1,5 +1,7 @@
 // Reading arrival times from text: one attempt per line, `t[,cost[,client]]` (semantics.md,
-// "Everything together"), or columns in another order named by a header line (`client,t`).
+// "Everything together"), or columns in another order named by a header line (`client,t`); a
+// header may also name a request's `service` time and `priority` class (the server behind the
+// limiter).
 #pragma once
 
 #include "arithmetic/nanos.h"
@@ -23,19 +25,29 @@ inline constexpr std::size_t kMaxArrivalsLineBytes = 64 * 1024;
 // InputError as "NAME:LINE: what is wrong".
 std::vector<Nanos> parseArrivals(std::string_view text, std::string_view name);
 
+// kMaxServiceNanos is the longest service time a line may give (an hour, as `service=const:D`).
+inline constexpr Nanos kMaxServiceNanos = 3600 * kNanosPerSecond;
+
 // Arrivals are times with their per-request costs and clients: costs[i] belongs to times[i], 0
 // where the line gave no cost (the scenario's cost applies); clients[i] is -1 where the line
-// named no client (round robin). Each is empty when no line gave one.
+// named no client (round robin). Each is empty when no line gave one. services and critical are
+// the `service` and `priority` columns, one per time, or empty when the header names no such
+// column (a header that names one needs it on every line): services[i] is request i's service
+// time in ns, critical[i] is 1 for `critical`, 0 for `normal`.
 struct Arrivals {
     std::vector<Nanos> times;
     std::vector<std::int64_t> costs;
     std::vector<std::int64_t> clients;
+    std::vector<Nanos> services;
+    std::vector<std::uint8_t> critical;
 };
 
 // parseArrivalsWithCosts is parseArrivals keeping the other columns: `t`, `t,cost` or
-// `t,cost,client` per line, or the columns a first line names (`t`, `cost`, `client` in any
-// order; `time` for t). A cost that is not an integer from 1 to kMaxCost, or a client not from 0 to
-// ClientConfig::kMaxClients - 1, throws InputError "NAME:LINE: ...".
+// `t,cost,client` per line, or the columns a first line names (`t`, `cost`, `client`, `service`,
+// `priority` in any order; `time` for t). A cost that is not an integer from 1 to kMaxCost, a
+// client not from 0 to ClientConfig::kMaxClients - 1, a service time that is not a duration
+// ("35ms", or plain seconds) from 0 to kMaxServiceNanos, or a priority other than `critical` or
+// `normal` throws InputError "NAME:LINE: ...".
 Arrivals parseArrivalsWithCosts(std::string_view text, std::string_view name);
 
 // ArrivalsParser is parseArrivals in pieces: feed it the text in chunks split anywhere (a file as
@@ -49,12 +61,14 @@ public:
     Arrivals finishWithCosts();
 
 private:
-    enum class Column : std::uint8_t { Time, Cost, Client };
+    enum class Column : std::uint8_t { Time, Cost, Client, Service, Priority };
+    static constexpr std::size_t kColumns = 5;
 
     std::string where(std::size_t lineNo) const;
     bool header(const std::string_view* fields, std::size_t count);
     std::size_t timeColumn() const;
     [[noreturn]] void tooLong(std::size_t lineNo) const;
+    Nanos serviceTime(std::string_view field) const;
     void line(std::string_view text);
 
     std::string m_name;
@@ -64,9 +78,12 @@ private:
     std::vector<Nanos> m_out;
     std::vector<std::int64_t> m_costs;   // empty until a line gives a cost; then one per arrival
     std::vector<std::int64_t> m_clients; // empty until a line names a client; then one per arrival
-    Column m_columns[3] = {Column::Time, Column::Cost, Column::Client};
+    std::vector<Nanos> m_services;       // with a service column: one per arrival
+    std::vector<std::uint8_t> m_critical; // with a priority column: one per arrival
+    Column m_columns[kColumns] = {Column::Time, Column::Cost, Column::Client, Column::Service, Column::Priority};
     std::size_t m_columnCount = 3;
     bool m_header = false;
+    bool m_hasService = false, m_hasPriority = false; // the header names the column
 };
 
 // readArrivalsFile reads and parses a file (or a pipe) as it streams in: a missing or unreadable
@@ -74,7 +91,7 @@ private:
 // the cap, so an endless or huge input never fills the memory.
 std::vector<Nanos> readArrivalsFile(const std::string& path);
 
-// readArrivalsFileWithCosts is readArrivalsFile keeping the cost column.
+// readArrivalsFileWithCosts is readArrivalsFile keeping the other columns (see Arrivals).
 Arrivals readArrivalsFileWithCosts(const std::string& path);
 
 } // namespace ratelab

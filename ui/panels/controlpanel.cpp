@@ -51,6 +51,8 @@ void usePattern(Scenario& s)
     s.explicitArrivals.reset();
     s.explicitClients.clear();
     s.explicitCosts.clear();
+    s.explicitService.clear(); // the file's service and priority columns go with its lines
+    s.explicitCritical.clear();
     if (s.pattern.kind == PatternKind::Worst && !s.algorithms.empty())
         s.pattern.worstOf = s.algorithms.front(); // the worst pattern is the first row's
 }

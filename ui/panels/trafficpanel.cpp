@@ -218,6 +218,8 @@ bool TrafficPanel::showKey(int row)
     return m_document->change(tr("Traffic of %1").arg(name), [&](Scenario& s) {
         s.explicitArrivals = times;
         s.explicitCosts = costs;
+        s.explicitService.clear(); // a log's traffic has no service or priority column
+        s.explicitCritical.clear();
         s.addedArrivals.clear();
         s.clients.reset();
         s.explicitClients.clear();
