@@ -202,17 +202,17 @@ Gate::Verdict SimpleLimiterGate::offer(Nanos t, std::int64_t id, std::int64_t)
     if (m_inflight >= m_limit->limit())
         return Verdict::Reject;
     ++m_inflight;
-    m_acquired[id] = Acquired{t, m_inflight};
+    m_acquired.push_back(id, Acquired{t, m_inflight, true});
     return Verdict::Admit;
 }
 
 void SimpleLimiterGate::release(Nanos t, std::int64_t id, bool dropped, std::vector<std::int64_t>&)
 {
-    const auto it = m_acquired.find(id);
-    if (it == m_acquired.end())
+    if (!m_acquired.holds(id) || !m_acquired[id].held)
         return;
-    const Acquired a = it->second;
-    m_acquired.erase(it);
+    const Acquired a = m_acquired[id];
+    m_acquired[id].held = false;
+    m_acquired.dropFront([](const Acquired& x) { return !x.held; });
     // onSuccess / onDropped (AbstractLimiter.java:164-183): inflight falls, then the sample.
     --m_inflight;
     m_limit->onSample(a.start, t - a.start, a.inflight, dropped);

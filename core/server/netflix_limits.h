@@ -10,10 +10,10 @@
 
 #include "arithmetic/nanos.h"
 #include "server/gate.h"
+#include "server/id_ring.h"
 
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 
 namespace ratelab {
 
@@ -137,11 +137,13 @@ public:
 
 private:
     struct Acquired {
-        Nanos start;
-        std::int32_t inflight;
+        Nanos start = 0;
+        std::int32_t inflight = 0;
+        bool held = false; // admitted and not yet released
     };
     std::unique_ptr<NetflixLimit> m_limit;
-    std::unordered_map<std::int64_t, Acquired> m_acquired;
+    // m_acquired: by id (offered in increasing order), from the oldest still held
+    IdRing<Acquired> m_acquired;
     std::int32_t m_inflight = 0;
 };
 
