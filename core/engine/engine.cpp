@@ -91,6 +91,8 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     }
     if (!setup.throttle.empty())
         m_throttle.emplace(setup.throttle, in.arrivals, in.clientOf, m_clients.clients());
+    if (m_server)
+        reserveServed();
     watchLevels();
 }
 

@@ -59,6 +59,7 @@ private:
     void learn();
     Nanos nextAttemptTime() const;
     void finish();                  // memory per key and latency
+    void reserveServed();           // room for the server's records: no copies as they grow
     void watchLevels();             // with levelLines: the recorder the drawn states tell
     void stopLevels();              // too many attempts to draw: no lines
 

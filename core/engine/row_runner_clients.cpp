@@ -139,6 +139,19 @@ void RowRunner::learn()
     }
 }
 
+void RowRunner::reserveServed()
+{
+    // Each request makes at most 1 + max_retries attempts (and a run at most kMaxAttempts): the
+    // room reserved beyond what the run uses is never touched, so it costs no memory.
+    const ClientOptions& o = m_clients.options();
+    std::int64_t retries = o.retry == RetryPolicy::None ? 0 : o.maxRetries;
+    for (const Cohort& c : o.cohorts)
+        retries = std::max(retries, c.retry == RetryPolicy::None ? 0 : c.maxRetries);
+    const Int128 attempts = Int128(m_n) * (1 + retries);
+    m_server->reserve(std::size_t(std::min<Int128>(attempts, kMaxAttempts)));
+    m_served.reserve(m_n); // one latency per request at most
+}
+
 void RowRunner::finish()
 {
     // Memory: per key, every layer where it lives; the largest key's is the row's.
@@ -180,7 +193,7 @@ void RowRunner::finish()
     s.amplification = s.requests > 0 ? static_cast<double>(s.attempts) / static_cast<double>(s.requests) : 0.0;
     if (m_server) { // from the first attempt to the completion of the one served in time
         s.latency = latencyOf(std::move(m_served));
-        m_r.served = m_server->attempts();
+        m_r.served = m_server->takeAttempts();
         m_r.server = m_server->figures();
     } else if (m_setup.keepLog) { // from the log, into a vector of just the right size
         std::vector<Nanos> latencies;

@@ -62,10 +62,11 @@ void ServerStage::skip()
 
 void ServerStage::enter(Nanos t, Nanos delay, const ClientResponse& who, std::vector<ClientResponse>& out)
 {
-    const std::size_t job = m_jobs.size();
+    // the jobs done before the oldest one still in the stage are no longer needed
+    m_jobs.dropFront([](const Job& j) { return j.state == State::Done; });
+    const auto job = std::size_t(m_entered++);
     const Nanos at = t + delay; // the engine checked it is a representable time
-    m_jobs.push_back(Job{who, at, 0, State::Travelling, false, false, false});
-    m_keptOf.push_back(m_kept.size());
+    m_jobs.push_back(std::int64_t(job), Job{who, at, 0, State::Travelling, false, false, false, m_kept.size()});
     if (m_keep)
         m_kept.push_back(ServedAttempt{at, 0, 0, Outcome::NotAdmitted});
     if (delay == 0) { // no event between: it is at the server now
@@ -96,7 +97,11 @@ void ServerStage::step(std::vector<ClientResponse>& out)
     advanceArea(e.t);
     if (m_gate)
         m_gate->advance(e.t);
-    Job& j = m_jobs[e.job];
+    if (!m_jobs.holds(std::int64_t(e.job))) { // done and dropped: its timeouts have nothing to do
+        noteLimit(e.t);
+        return;
+    }
+    Job& j = m_jobs[std::int64_t(e.job)];
     switch (e.rank) {
     case Arrival:
         arrive(e.job, e.t, out);
@@ -218,7 +223,7 @@ void ServerStage::leave(std::size_t job, Nanos t, Outcome o, std::vector<ClientR
     default: break;
     }
     if (m_keep) {
-        ServedAttempt& a = m_kept[m_keptOf[job]];
+        ServedAttempt& a = m_kept[j.kept];
         a.start = o == Outcome::InTime || o == Outcome::Late ? j.start : t; // never served: start == end
         a.end = t;
         a.outcome = o;

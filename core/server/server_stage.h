@@ -8,6 +8,7 @@
 #pragma once
 
 #include "server/gate.h"
+#include "server/id_ring.h"
 #include "server/server.h"
 
 #include <cstdint>
@@ -90,7 +91,16 @@ public:
     // skip records a decided attempt that never reached the server (denied by the rate layers).
     void skip();
 
+    // reserve makes room for `attempts` decided attempts with keep (a bound, not a count: what
+    // is never used stays untouched), so a long run does not copy them as they grow.
+    void reserve(std::size_t attempts)
+    {
+        if (m_keep)
+            m_kept.reserve(attempts);
+    }
     const std::vector<ServedAttempt>& attempts() const { return m_kept; }
+    // takeAttempts hands the kept attempts over at the end of the run (attempts() is empty after).
+    std::vector<ServedAttempt> takeAttempts() { return std::move(m_kept); }
     const ServerFigures& figures() const { return m_f; }
     const ServerConfig& config() const { return m_config; }
 
@@ -114,6 +124,7 @@ private:
         bool answered = false; // the client learnt its fate (or gave up)
         bool gated = false;    // the gate admitted or queued it: it is told when it leaves
         bool timer = false;    // its client's timeout is scheduled
+        std::size_t kept = 0;  // with keep: its index in m_kept
     };
 
     void schedule(Nanos t, Rank rank, std::size_t job);
@@ -131,8 +142,10 @@ private:
     std::unique_ptr<Gate> m_gate;
     const std::uint64_t m_seed;
     const bool m_keep;
-    std::vector<Job> m_jobs;                  // per entered attempt
-    std::vector<std::size_t> m_keptOf;        // per entered attempt: its index in m_kept
+    // m_jobs holds the entered attempts by id (their entry order) from the oldest not yet
+    // done: a job done has no event left that acts, so it is dropped (see enter).
+    IdRing<Job> m_jobs;
+    std::int64_t m_entered = 0;               // the next job's id
     std::vector<ServedAttempt> m_kept;        // per decided attempt, with keep
     std::priority_queue<Event, std::vector<Event>, std::greater<>> m_events;
     std::uint64_t m_seq = 0;
