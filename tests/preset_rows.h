@@ -36,3 +36,23 @@ inline const ratelab::AlgorithmTrace& rowResult(const ratelab::Trace& t, ratelab
             return r;
     qFatal("algorithm %d not in the trace", int(a));
 }
+
+// admitted returns the indices of the admitted requests of a row of simulateRows.
+inline std::vector<std::size_t> admitted(const ratelab::AlgorithmTrace& r)
+{
+    std::vector<std::size_t> out;
+    const std::vector<ratelab::Decision> d = decisionsOf(r);
+    for (std::size_t i = 0; i < d.size(); ++i)
+        if (d[i].allowed)
+            out.push_back(i);
+    return out;
+}
+
+// range returns the indices from, from + 1, ..., to - 1.
+inline std::vector<std::size_t> range(std::size_t from, std::size_t to)
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = from; i < to; ++i)
+        out.push_back(i);
+    return out;
+}

@@ -51,24 +51,7 @@ Loaded load(const QString& id)
     return {*r.scenario, simulateRows(*r.scenario)};
 }
 
-const AlgorithmTrace& result(const Trace& t, Algorithm a)
-{
-    for (const AlgorithmTrace& r : t.results)
-        if (r.algorithm == a)
-            return r;
-    qFatal("algorithm %d not in the trace", int(a));
-}
-
-// admitted returns the indices of the admitted requests.
-std::vector<std::size_t> admitted(const AlgorithmTrace& r)
-{
-    std::vector<std::size_t> out;
-    const std::vector<Decision> d = decisionsOf(r);
-    for (std::size_t i = 0; i < d.size(); ++i)
-        if (d[i].allowed)
-            out.push_back(i);
-    return out;
-}
+const AlgorithmTrace& result(const Trace& t, Algorithm a) { return rowResult(t, a); }
 
 // admittedAt counts the admitted requests that arrived at exactly t.
 int admittedAt(const Trace& t, Algorithm a, Nanos at)

@@ -19,24 +19,6 @@ Trace run(const QString& id)
     return simulateRows(*r.scenario);
 }
 
-std::vector<std::size_t> admitted(const AlgorithmTrace& r)
-{
-    std::vector<std::size_t> out;
-    const std::vector<Decision> d = decisionsOf(r);
-    for (std::size_t i = 0; i < d.size(); ++i)
-        if (d[i].allowed)
-            out.push_back(i);
-    return out;
-}
-
-std::vector<std::size_t> range(std::size_t from, std::size_t to)
-{
-    std::vector<std::size_t> out;
-    for (std::size_t i = from; i < to; ++i)
-        out.push_back(i);
-    return out;
-}
-
 std::vector<std::size_t> joined(std::vector<std::size_t> a, const std::vector<std::size_t>& b)
 {
     a.insert(a.end(), b.begin(), b.end());

@@ -20,31 +20,7 @@ Trace run(const QString& id)
     return simulateRows(*r.scenario);
 }
 
-const AlgorithmTrace& result(const Trace& t, Algorithm a)
-{
-    for (const AlgorithmTrace& r : t.results)
-        if (r.algorithm == a)
-            return r;
-    qFatal("algorithm %d not in the trace", int(a));
-}
-
-std::vector<std::size_t> admitted(const AlgorithmTrace& r)
-{
-    std::vector<std::size_t> out;
-    const std::vector<Decision> d = decisionsOf(r);
-    for (std::size_t i = 0; i < d.size(); ++i)
-        if (d[i].allowed)
-            out.push_back(i);
-    return out;
-}
-
-std::vector<std::size_t> range(std::size_t from, std::size_t to)
-{
-    std::vector<std::size_t> out;
-    for (std::size_t i = from; i < to; ++i)
-        out.push_back(i);
-    return out;
-}
+const AlgorithmTrace& result(const Trace& t, Algorithm a) { return rowResult(t, a); }
 
 } // namespace
 
