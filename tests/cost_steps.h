@@ -91,19 +91,9 @@ QString replayCosts(L& limiter, const CostSteps& steps)
         const CostStep& want = steps[i];
         const Decision got = limiter.decide(want.t, want.cost);
         const QString where = QStringLiteral("request %1 (cost %2) at %3: ").arg(i).arg(want.cost).arg(at(want.t));
-        if (got.allowed != want.allowed)
-            return where + (got.allowed ? "admitted, expected denied" : "denied, expected admitted");
-        if (got.remaining != want.remaining)
-            return where + QStringLiteral("remaining %1, expected %2").arg(got.remaining).arg(want.remaining);
-        if (got.retryAfter != want.retryAfter)
-            return where + QStringLiteral("retry_after %1 ns, expected %2 ns").arg(got.retryAfter).arg(want.retryAfter);
-        if (got.delay != want.delay)
-            return where + QStringLiteral("delay %1 ns, expected %2 ns").arg(got.delay).arg(want.delay);
-        if (!sameLevel(got.level, want.level))
-            return where + QStringLiteral("level %1, expected %2").arg(got.level, 0, 'g', 17).arg(want.level, 0, 'g', 17);
-        if (!sameLevel(limiter.levelAt(want.t), got.level))
-            return where + QStringLiteral("levelAt(t) %1 differs from the decision's level").arg(limiter.levelAt(want.t));
-        const QString problem = costProblem(limiter, want.t, want.cost, got);
+        QString problem = decisionProblem(limiter, want, got);
+        if (problem.isEmpty())
+            problem = costProblem(limiter, want.t, want.cost, got);
         if (!problem.isEmpty())
             return where + problem;
     }

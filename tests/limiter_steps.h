@@ -99,6 +99,27 @@ QString retryProblem(const L& limiter, Nanos t, Nanos d)
     return {};
 }
 
+// decisionProblem compares a decision with the step the table expects (a Step or a CostStep)
+// field by field, and levelAt(t) right after it with its level; it returns the first difference
+// (empty when there is none).
+template <typename L, typename W>
+QString decisionProblem(const L& limiter, const W& want, const Decision& got)
+{
+    if (got.allowed != want.allowed)
+        return got.allowed ? "admitted, expected denied" : "denied, expected admitted";
+    if (got.remaining != want.remaining)
+        return QStringLiteral("remaining %1, expected %2").arg(got.remaining).arg(want.remaining);
+    if (got.retryAfter != want.retryAfter)
+        return QStringLiteral("retry_after %1 ns, expected %2 ns").arg(got.retryAfter).arg(want.retryAfter);
+    if (got.delay != want.delay)
+        return QStringLiteral("delay %1 ns, expected %2 ns").arg(got.delay).arg(want.delay);
+    if (!sameLevel(got.level, want.level))
+        return QStringLiteral("level %1, expected %2").arg(got.level, 0, 'g', 17).arg(want.level, 0, 'g', 17);
+    if (!sameLevel(limiter.levelAt(want.t), got.level))
+        return QStringLiteral("levelAt(t) %1 differs from the decision's level").arg(limiter.levelAt(want.t));
+    return {};
+}
+
 // replay feeds the steps' times to the limiter and returns the first disagreement with the table
 // (empty when there is none). Besides the fields it checks that levelAt(t) right after a request
 // reports the decision's level, and the remaining / retry_after probes above.
@@ -109,20 +130,10 @@ QString replay(L& limiter, const Steps& steps)
         const Step& want = steps[i];
         const Decision got = limiter.decide(want.t);
         const QString where = QStringLiteral("request %1 at %2: ").arg(i).arg(at(want.t));
-        if (got.allowed != want.allowed)
-            return where + (got.allowed ? "admitted, expected denied" : "denied, expected admitted");
-        if (got.remaining != want.remaining)
-            return where + QStringLiteral("remaining %1, expected %2").arg(got.remaining).arg(want.remaining);
-        if (got.retryAfter != want.retryAfter)
-            return where + QStringLiteral("retry_after %1 ns, expected %2 ns").arg(got.retryAfter).arg(want.retryAfter);
-        if (got.delay != want.delay)
-            return where + QStringLiteral("delay %1 ns, expected %2 ns").arg(got.delay).arg(want.delay);
-        if (!sameLevel(got.level, want.level))
-            return where + QStringLiteral("level %1, expected %2").arg(got.level, 0, 'g', 17).arg(want.level, 0, 'g', 17);
-        if (!sameLevel(limiter.levelAt(want.t), got.level))
-            return where + QStringLiteral("levelAt(t) %1 differs from the decision's level").arg(limiter.levelAt(want.t));
-        const QString problem =
-            got.allowed ? remainingProblem(limiter, want.t, got.remaining) : retryProblem(limiter, want.t, got.retryAfter);
+        QString problem = decisionProblem(limiter, want, got);
+        if (problem.isEmpty())
+            problem = got.allowed ? remainingProblem(limiter, want.t, got.remaining)
+                                  : retryProblem(limiter, want.t, got.retryAfter);
         if (!problem.isEmpty())
             return where + problem;
     }
