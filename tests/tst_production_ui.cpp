@@ -48,13 +48,6 @@ class TestProductionUi : public WindowTest {
                 return r;
         qFatal("no row for algorithm %d", int(a));
     }
-    RowChart* rowOf(Algorithm a) const
-    {
-        for (int i = 0; i < charts()->rowCount(); ++i)
-            if (charts()->row(i)->algorithm() == a)
-                return charts()->row(i);
-        return nullptr;
-    }
     // openCluster opens `count` requests `delay` apart on a cluster made of o.
     void openCluster(const ClusterConfig::Options& o, std::int64_t count, Nanos delay)
     {

@@ -63,4 +63,24 @@ protected:
 
     const ratelab::ui::Frame& frame() const { return m_window->stage()->frame(); }
     ratelab::ui::ChartStack* charts() const { return m_window->dashboard()->charts(); }
+
+    // rowOf returns the chart row of algorithm a, or null when no row shows it.
+    ratelab::ui::RowChart* rowOf(ratelab::Algorithm a) const
+    {
+        for (int i = 0; i < charts()->rowCount(); ++i)
+            if (charts()->row(i)->algorithm() == a)
+                return charts()->row(i);
+        return nullptr;
+    }
+
+    // resultIndex returns the index of a's trace in the latest frame, or the number of traces
+    // when none is a's.
+    std::size_t resultIndex(ratelab::Algorithm a) const
+    {
+        const auto& results = frame().trace->results;
+        for (std::size_t i = 0; i < results.size(); ++i)
+            if (results[i].algorithm == a)
+                return i;
+        return results.size();
+    }
 };
