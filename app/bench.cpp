@@ -296,6 +296,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
     const DragFigures drag100k = dragFigures(100'000, kDragChanges);
     const DragFigures dragCluster = dragFigures(kDragRequests, kDragChanges, true); // every row on the engine
+    const DragFigures dragServer = dragServerFigures(kDragRequests, kDragChanges); // the server's workers (issue 33)
+    const UpdateStages serverStage = serverStages(kDragRequests);
     const double bytes = bytesPerRequest(5'000'000);
     const EngineFigures engine = engineFigures();
     const RedisBench redis = benchRedis(); // absent, not a failure, without redis-server
@@ -336,6 +338,11 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "},\n \"drag_cluster8\": {\"requests\": " << kDragRequests << ", \"nodes\": 8, \"changes\": " << kDragChanges
             << ", \"max_gui_stall_ms\": " << formatNumber(dragCluster.maxGuiStallMs) << ", \"settle_ms\": "
             << formatNumber(dragCluster.settleMs) << ", \"frames_per_s\": " << formatNumber(dragCluster.framesPerS)
+            << "},\n \"drag_server\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
+            << ", \"max_gui_stall_ms\": " << formatNumber(dragServer.maxGuiStallMs) << ", \"settle_ms\": "
+            << formatNumber(dragServer.settleMs) << ", \"frames_per_s\": " << formatNumber(dragServer.framesPerS)
+            << ", \"stage_ms\": {\"simulate_reduce\": " << formatNumber(serverStage.simulateReduceMs) << ", \"lay_out\": "
+            << formatNumber(serverStage.layOutMs) << ", \"paint\": " << formatNumber(serverStage.paintMs) << "}"
             << "},\n \"bytes_per_request\": " << formatNumber(bytes)
             << ",\n \"engine_ns\": " << formatNumber(engine.nsPerAttempt) << ",\n \"engine_bytes_per_attempt\": "
             << formatNumber(engine.bytesPerAttempt) << ",\n \"server_ns\": " << formatNumber(engine.serverNsPerRequest)
@@ -366,6 +373,11 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << " frames/s, stall " << number(drag100k.maxGuiStallMs) << " ms, settle " << number(drag100k.settleMs)
             << " ms; 8 local nodes: stall " << number(dragCluster.maxGuiStallMs) << " ms, settle "
             << number(dragCluster.settleMs) << " ms, " << number(dragCluster.framesPerS) << " frames/s)\n"
+            << "Dragging a server's workers (1,000,000 requests, a fixed window and a gradient2 row, 64 workers on): stall "
+            << number(dragServer.maxGuiStallMs) << " ms, settle " << number(dragServer.settleMs) << " ms, "
+            << number(dragServer.framesPerS) << " frames/s; a frame: simulated and reduced "
+            << number(serverStage.simulateReduceMs) << " ms, laid out " << number(serverStage.layOutMs) << " ms, painted "
+            << number(serverStage.paintMs) << " ms\n"
             << "A frame at 1,000,000 requests, stage by stage: simulated and reduced " << number(stages.simulateReduceMs)
             << " ms (off the GUI thread), laid out " << number(stages.layOutMs) << " ms, painted " << number(stages.paintMs)
             << " ms\n"

@@ -25,18 +25,21 @@ namespace ratelab::app {
 
 namespace {
 
-// dragOnce opens a real MainWindow (offscreen, 1600x900) on `requests` Poisson requests (on 8
-// local nodes, round robin, with `cluster`), then changes the limit `changes` times, one every
-// 16 ms, through the document as the limit slider does, and times the GUI thread's longest stall
-// and the last change's frame reaching the screen.
-DragFigures dragOnce(std::int64_t requests, int changes, bool cluster)
+// DragStep is the k-th change of a drag (k from 0), made to the document's scenario as a slider
+// makes it, and the name the document gives it ("Limit", "Workers").
+struct DragStep {
+    QString what;
+    std::function<void(Scenario&, int)> apply;
+};
+
+// dragOnce opens a real MainWindow (offscreen, 1600x900) on `start`, then makes `changes` changes
+// by `step`, one every 16 ms, through the document as the slider does, and times the GUI thread's
+// longest stall and the last change's frame reaching the screen.
+DragFigures dragOnce(const Scenario& start, int changes, const DragStep& step)
 {
     ui::MainWindow window;
     window.resize(1600, 900);
     window.show();
-    Scenario start = benchScenario(requests);
-    if (cluster)
-        start.cluster = ClusterConfig::make({8, Balancer::RoundRobin, Coordination::Local});
     window.openScenario(start);
     const auto showsDocument = [&] {
         const ui::Frame& f = window.stage()->frame();
@@ -93,8 +96,7 @@ DragFigures dragOnce(std::int64_t requests, int changes, bool cluster)
             firstChangeNs = clock.nsecsElapsed();
             framesBefore = window.pipeline()->framesDelivered();
         }
-        const std::int64_t limit = start.config.limit() + 1 + made;
-        window.document()->change("Limit", [&](Scenario& s) { s.config = LimiterConfig::make(limit, s.config.windowNanos()); });
+        window.document()->change(step.what, [&](Scenario& s) { step.apply(s, made); });
         if (++made == changes) {
             mover.stop();
             lastChangeNs = clock.nsecsElapsed();
@@ -114,11 +116,9 @@ DragFigures dragOnce(std::int64_t requests, int changes, bool cluster)
     return figures;
 }
 
-} // namespace
-
-// dragFigures is the median of three drags, each on a fresh window, settings kept in a scratch
+// medianDrag is the median of three drags, each on a fresh window, settings kept in a scratch
 // directory so the bench neither reads nor leaves a user's last document.
-DragFigures dragFigures(std::int64_t requests, int changes, bool cluster)
+DragFigures medianDrag(const Scenario& start, int changes, const DragStep& step)
 {
     QTemporaryDir config;
     const QByteArray previous = qgetenv("XDG_CONFIG_HOME");
@@ -126,7 +126,7 @@ DragFigures dragFigures(std::int64_t requests, int changes, bool cluster)
     qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
     std::vector<double> stalls, settles, rates;
     for (int i = 0; i < 3; ++i) {
-        const DragFigures f = dragOnce(requests, changes, cluster);
+        const DragFigures f = dragOnce(start, changes, step);
         stalls.push_back(f.maxGuiStallMs);
         settles.push_back(f.settleMs);
         rates.push_back(f.framesPerS);
@@ -140,6 +140,47 @@ DragFigures dragFigures(std::int64_t requests, int changes, bool cluster)
     std::sort(rates.begin(), rates.end());
     return {stalls[1], settles[1], rates[1]};
 }
+
+} // namespace
+
+DragFigures dragFigures(std::int64_t requests, int changes, bool cluster)
+{
+    Scenario start = benchScenario(requests);
+    if (cluster)
+        start.cluster = ClusterConfig::make({8, Balancer::RoundRobin, Coordination::Local});
+    const std::int64_t first = start.config.limit() + 1;
+    return medianDrag(start, changes, {QStringLiteral("Limit"), [first](Scenario& s, int k) {
+                                           s.config = LimiterConfig::make(first + k, s.config.windowNanos());
+                                       }});
+}
+
+Scenario dragServerScenario(std::int64_t requests)
+{
+    Scenario s = benchScenario(requests);
+    s.algorithms = {Algorithm::FixedWindow}; // the server's drag, not seven limiters'
+    s.server = ServerConfig::parse("workers=64,service=exp:50ms,queue=1000,timeout=1s");
+    s.concurrency = {"gradient2"};
+    return s;
+}
+
+namespace {
+
+// setWorkers is the k-th value of a workers drag: 65 on.
+void setWorkers(Scenario& s, int k)
+{
+    ServerOptions o = s.server->options();
+    o.workers = 65 + k;
+    s.server = ServerConfig::make(o);
+}
+
+} // namespace
+
+DragFigures dragServerFigures(std::int64_t requests, int changes)
+{
+    return medianDrag(dragServerScenario(requests), changes, {QStringLiteral("Workers"), setWorkers});
+}
+
+UpdateStages serverStages(std::int64_t requests) { return updateStages(dragServerScenario(requests), setWorkers); }
 
 double updateMs(std::int64_t n)
 {
@@ -157,15 +198,22 @@ double updateMs(std::int64_t n)
 
 UpdateStages updateStages(std::int64_t n)
 {
+    return updateStages(benchScenario(n), [](Scenario& s, int run) {
+        s.config = LimiterConfig::make(101 + run % 2, kNanosPerSecond);
+    });
+}
+
+UpdateStages updateStages(const Scenario& start, const std::function<void(Scenario&, int)>& change)
+{
     // The update of updateMs, stage by stage: the dashboard laid out once at 1600x900, then per
     // change the frame built (as the pipeline builds it, off the GUI thread), set on the rows,
     // and painted.
     ui::Dashboard dashboard;
-    ui::layoutOffscreen(dashboard, benchScenario(n), QSize(1600, 900));
+    ui::layoutOffscreen(dashboard, start, QSize(1600, 900));
     std::vector<double> build, layOut, paint;
     for (int run = 0; run <= kRuns; ++run) {
-        Scenario s = benchScenario(n);
-        s.config = LimiterConfig::make(101 + run % 2, kNanosPerSecond);
+        Scenario s = start;
+        change(s, run);
         QElapsedTimer clock;
         clock.start();
         const ui::Frame frame =

@@ -1,7 +1,10 @@
 // The bench's figures of the app's frames: a slider change's update, its stages, and a drag.
 #pragma once
 
+#include "scenario/scenario.h"
+
 #include <cstdint>
+#include <functional>
 
 namespace ratelab::app {
 
@@ -18,6 +21,9 @@ struct UpdateStages {
     double paintMs = 0;
 };
 UpdateStages updateStages(std::int64_t n);
+// updateStages times the stages of kRuns + 1 changes of `start` (the first a warm-up), change
+// making the run-th from it.
+UpdateStages updateStages(const Scenario& start, const std::function<void(Scenario&, int)>& change);
 
 // DragFigures is what dragging the limit on a window reports.
 struct DragFigures {
@@ -29,5 +35,15 @@ struct DragFigures {
 // dragFigures is the median of three drags of the limit through `changes` values, 16 ms apart,
 // at `requests` requests (every row on 8 local nodes with `cluster`), each on a fresh window.
 DragFigures dragFigures(std::int64_t requests, int changes, bool cluster = false);
+
+// dragServerScenario is `requests` Poisson requests (benchScenario) through a fixed window,
+// served by 64 workers of an exponential 50 ms with a queue of 1000 and a client timeout of 1 s,
+// with a Gradient2 row.
+Scenario dragServerScenario(std::int64_t requests);
+// dragServerFigures is the median of three drags of the server's workers through `changes`
+// values (65 on), 16 ms apart, on dragServerScenario(requests) (issue 33).
+DragFigures dragServerFigures(std::int64_t requests, int changes);
+// serverStages is updateStages of that drag's changes of workers.
+UpdateStages serverStages(std::int64_t requests);
 
 } // namespace ratelab::app

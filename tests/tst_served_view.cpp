@@ -3,7 +3,14 @@
 // is worked out by hand in the comment above it.
 #include "view/served.h"
 
+#include "report/report_run.h"
+#include "scenario/rows.h"
+#include "server/gate.h"
+#include "view/reduce.h"
+
 #include <QTest>
+
+#include <algorithm>
 
 using namespace ratelab;
 
@@ -23,6 +30,43 @@ const std::vector<ServedAttempt> kServed = {
     {50 * ms, 100 * ms, 250 * ms, Outcome::Late}, {100 * ms, 400 * ms, 400 * ms, Outcome::QueueTimeout},
     {200 * ms, 200 * ms, 200 * ms, Outcome::Refused}, {0, 0, 0, Outcome::NotAdmitted},
 };
+
+// cutAsBefore is how the chart cut a whole run's steps to its view before the frame made them
+// (rowchart_server.cpp's stepLine): the value in force at `start` (the last step at or before
+// it, 0 before the first), then every step after it up to `to`.
+Steps cutAsBefore(const Steps& steps, Nanos start, Nanos to)
+{
+    const auto first = std::upper_bound(steps.begin(), steps.end(), start,
+                                        [](Nanos t, const std::pair<Nanos, std::int64_t>& s) { return t < s.first; });
+    Steps out{{start, first == steps.begin() ? 0 : std::prev(first)->second}};
+    for (auto it = first; it != steps.end() && it->first <= to; ++it)
+        out.push_back(*it);
+    return out;
+}
+
+// servedScenario is `seed`'s Poisson stream of 3000 requests at 300 a second through a fixed
+// window of 200 a second, each client retrying twice 50 ms after a failure, on 4 workers of an
+// exponential 20 ms with a queue of 10 (100 ms at most) and a client timeout of 150 ms, with a
+// Gradient2 row and a fixed limit of 3: every outcome happens, and the gradient's limit moves.
+Scenario servedScenario(std::uint64_t seed)
+{
+    Scenario s;
+    s.algorithms = {Algorithm::FixedWindow};
+    s.config = LimiterConfig::make(200, kNanosPerSecond);
+    s.pattern.kind = PatternKind::Poisson;
+    s.pattern.count = 3000;
+    s.pattern.lambda = Rate{300, kNanosPerSecond};
+    s.pattern.seed = seed;
+    ClientOptions c;
+    c.clients = 20;
+    c.retry = RetryPolicy::Immediate;
+    c.retryDelayNanos = 50 * ms;
+    c.maxRetries = 2;
+    s.clients = ClientConfig::make(c);
+    s.server = ServerConfig::parse("workers=4,service=exp:20ms,queue=10,queue_timeout=100ms,timeout=150ms");
+    s.concurrency = {"gradient2", "fixed:limit=3"};
+    return s;
+}
 
 } // namespace
 
@@ -79,6 +123,110 @@ private slots:
         for (std::size_t k : {1, 2})
             for (std::int32_t n : columns[k])
                 QCOMPARE(n, 0);
+    }
+
+    void theFramesViewIsTheChartsOwn()
+    {
+        // serverView, made in one pass with the frame, equals what the chart made on the GUI
+        // thread from the whole run (servedBuckets in 60, outcomeColumns of the reduced row, and
+        // on a gate row its limit and inSystemSteps cut by cutAsBefore) on seeded runs, over the
+        // whole run, a middle part, and a range that starts before the first request. The strip
+        // is kWide columns: at most 3 attempts a request reach the server, 2 changes each, 18,000
+        // changes at most, under kThinAbove (4) a column: no line is thinned.
+        constexpr int kWide = 5000;
+        for (std::uint64_t seed : {1, 2, 3}) {
+            const Scenario s = servedScenario(seed);
+            const RowInputs inputs = resolveRowInputs(s);
+            Trace trace{s.config, inputs.arrivals, {}, inputs.costs};
+            for (std::size_t r = 0; r < rowCount(s); ++r)
+                trace.results.push_back(simulateRow(s, inputs, r));
+            QCOMPARE(trace.results.size(), std::size_t(3)); // fixed window, gradient2, fixed
+            Nanos last = 0;
+            for (const AlgorithmTrace& row : trace.results)
+                for (const ServedAttempt& a : row.engine->run.served)
+                    last = std::max(last, a.end);
+            QVERIFY(last > 9 * kNanosPerSecond); // 3000 requests at 300 a second: about 10 s
+            std::array<std::int64_t, 6> outcomes{};
+            for (const auto& [from, to] : {std::pair{Nanos(0), last + 1}, std::pair{last / 3, 2 * last / 3},
+                                           std::pair{-500 * ms, last / 2}}) {
+                for (std::size_t r = 0; r < trace.results.size(); ++r) {
+                    const RowRun& run = trace.results[r].engine->run;
+                    const std::vector<Nanos>& times = timesOf(trace, r);
+                    const ReducedRow reduced = reduceRow(trace, r, from, to, kWide);
+                    const bool gate = gateRow(s, r) != nullptr;
+                    QCOMPARE(gate, r > 0);
+                    const ServerView v = serverView(run.served, times, reduced, run.server->limits, gate, from, to);
+                    const ServedBuckets b = servedBuckets(run.served, from, to, 60);
+                    QCOMPARE(v.buckets.from, b.from);
+                    QCOMPARE(v.buckets.widthNanos, b.widthNanos);
+                    QCOMPARE(v.buckets.served, b.served);
+                    QCOMPARE(v.buckets.inTime, b.inTime);
+                    QCOMPARE(v.buckets.p50, b.p50);
+                    QCOMPARE(v.buckets.p99, b.p99);
+                    QVERIFY(v.columns == outcomeColumns(run.served, times, reduced.firstRequest, reduced.endRequest,
+                                                        reduced.fromNanos, reduced.toNanos, kWide));
+                    QCOMPARE(v.gate, gate);
+                    if (!gate) {
+                        QVERIFY(v.limits.empty() && v.inSystem.empty());
+                        continue;
+                    }
+                    Steps limits;
+                    for (const auto& [t, value] : run.server->limits)
+                        if (value != Gate::kUnlimited)
+                            limits.emplace_back(t, value);
+                    QVERIFY(!limits.empty());
+                    QCOMPARE(v.limits, cutAsBefore(limits, std::max(from, limits.front().first), to));
+                    QCOMPARE(v.inSystem, cutAsBefore(inSystemSteps(run.served), from, to));
+                    for (const ServedAttempt& a : run.served)
+                        ++outcomes[std::size_t(a.outcome)];
+                }
+            }
+            // The runs are not trivial: the gradient's limit moves, and every outcome happens.
+            QVERIFY(trace.results[1].engine->run.server->limits.size() > 10);
+            for (Outcome o : {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected})
+                QVERIFY2(outcomes[std::size_t(o)] > 0, outcomeId(o).data());
+        }
+    }
+
+    void thinsALineToThePixel()
+    {
+        // In 97 columns the attempts in the server change more than 4 times a column on average,
+        // so the line is thinned: a subsequence of the exact steps from the same start, at most
+        // 3 changes a column, and in every column the same highest and lowest value drawn (the
+        // value in force as it starts, and its changes) and the same value in force at its end.
+        const Scenario s = servedScenario(1);
+        const RowInputs inputs = resolveRowInputs(s);
+        Trace trace{s.config, inputs.arrivals, {}, inputs.costs};
+        for (std::size_t r = 0; r < rowCount(s); ++r)
+            trace.results.push_back(simulateRow(s, inputs, r));
+        const RowRun& run = trace.results[1].engine->run; // gradient2's row
+        const Nanos from = 0, to = 12 * kNanosPerSecond;
+        constexpr int kColumns = 97;
+        const ReducedRow reduced = reduceRow(trace, 1, from, to, kColumns);
+        const ServerView v = serverView(run.served, timesOf(trace, 1), reduced, run.server->limits, true, from, to);
+        const Steps exact = cutAsBefore(inSystemSteps(run.served), from, to);
+        QVERIFY(exact.size() > kThinAbove * kColumns);
+        QVERIFY(v.inSystem.size() <= 1 + 3 * std::size_t(kColumns + 1));
+        QCOMPARE(v.inSystem.front(), exact.front());
+        QVERIFY(std::includes(exact.begin(), exact.end(), v.inSystem.begin(), v.inSystem.end()));
+        const auto inForce = [](const Steps& steps, Nanos before) { // just before `before`: the start's at `from`
+            const auto it = std::lower_bound(steps.begin() + 1, steps.end(), before,
+                                             [](const std::pair<Nanos, std::int64_t>& s, Nanos t) { return s.first < t; });
+            return std::prev(it)->second;
+        };
+        const auto extremes = [&](const Steps& steps, Nanos lo, Nanos hi) { // drawn in [lo, hi)
+            const std::int64_t held = inForce(steps, lo);
+            std::pair<std::int64_t, std::int64_t> e{held, held};
+            for (std::size_t i = 1; i < steps.size(); ++i)
+                if (steps[i].first >= lo && steps[i].first < hi)
+                    e = {std::min(e.first, steps[i].second), std::max(e.second, steps[i].second)};
+            return e;
+        };
+        for (int k = 0; k < kColumns; ++k) {
+            const Nanos lo = columnStart(from, to, kColumns, k), hi = columnStart(from, to, kColumns, k + 1);
+            QCOMPARE(inForce(v.inSystem, hi), inForce(exact, hi));
+            QCOMPARE(extremes(v.inSystem, lo, hi), extremes(exact, lo, hi));
+        }
     }
 };
 

@@ -2,6 +2,8 @@
 
 #include "view/reduce.h"
 
+#include "server/gate.h"
+
 #include <algorithm>
 
 namespace ratelab {
@@ -20,18 +22,16 @@ Nanos roundWidth(Nanos least)
     }
 }
 
-// rankOf returns the nearest-rank q-quantile of sorted values: the ceil(q * n)-th, q in (0, 1]
-// given as a fraction num / den so the rank is exact.
-Nanos rankOf(const std::vector<Nanos>& sorted, std::int64_t num, std::int64_t den)
+// rankIndex returns the index in n sorted values of their nearest-rank q-quantile: the
+// ceil(q * n)-th, q in (0, 1] given as a fraction num / den so the rank is exact (n >= 1).
+std::size_t rankIndex(std::size_t n, std::int64_t num, std::int64_t den)
 {
-    const auto n = std::int64_t(sorted.size());
-    const std::int64_t rank = (num * n + den - 1) / den; // ceil, at least 1 for n >= 1
-    return sorted[std::size_t(std::max<std::int64_t>(rank, 1) - 1)];
+    const std::int64_t rank = (num * std::int64_t(n) + den - 1) / den; // ceil, at least 1 for n >= 1
+    return std::size_t(std::max<std::int64_t>(rank, 1) - 1);
 }
 
-} // namespace
-
-ServedBuckets servedBuckets(std::span<const ServedAttempt> served, Nanos from, Nanos to, int buckets)
+// emptyBuckets returns servedBuckets' buckets of [from, to) with nothing in them.
+ServedBuckets emptyBuckets(Nanos from, Nanos to, int buckets)
 {
     ServedBuckets b;
     b.from = from;
@@ -39,27 +39,62 @@ ServedBuckets servedBuckets(std::span<const ServedAttempt> served, Nanos from, N
     const auto count = std::size_t(std::min<Nanos>(buckets, (to - from + b.widthNanos - 1) / b.widthNanos));
     b.served.assign(count, 0);
     b.inTime.assign(count, 0);
-    std::vector<std::vector<Nanos>> latencies(count);
-    for (const ServedAttempt& a : served) {
-        if ((a.outcome != Outcome::InTime && a.outcome != Outcome::Late) || a.end < from || a.end >= to)
-            continue;
-        const auto k = std::size_t((a.end - from) / b.widthNanos);
-        if (k >= count)
-            continue;
-        ++b.served[k];
-        b.inTime[k] += a.outcome == Outcome::InTime ? 1 : 0;
-        latencies[k].push_back(a.end - a.arrived);
-    }
     b.p50.assign(count, 0);
     b.p99.assign(count, 0);
-    for (std::size_t k = 0; k < count; ++k) {
-        std::vector<Nanos>& l = latencies[k];
-        if (l.empty())
-            continue;
-        std::sort(l.begin(), l.end());
-        b.p50[k] = rankOf(l, 1, 2);
-        b.p99[k] = rankOf(l, 99, 100);
+    return b;
+}
+
+// ServedTally adds served attempts to buckets and keeps each bucket's latencies for its
+// percentiles, which finish() picks with nth_element: no bucket is ever sorted.
+class ServedTally {
+public:
+    ServedTally(ServedBuckets& b, Nanos to)
+        : m_b(b)
+        , m_to(to)
+        , m_latencies(b.served.size())
+    {
     }
+    void add(const ServedAttempt& a)
+    {
+        if ((a.outcome != Outcome::InTime && a.outcome != Outcome::Late) || a.end < m_b.from || a.end >= m_to)
+            return;
+        const auto k = std::size_t((a.end - m_b.from) / m_b.widthNanos);
+        if (k >= m_latencies.size())
+            return;
+        ++m_b.served[k];
+        m_b.inTime[k] += a.outcome == Outcome::InTime ? 1 : 0;
+        m_latencies[k].push_back(a.end - a.arrived);
+    }
+    void finish()
+    {
+        for (std::size_t k = 0; k < m_latencies.size(); ++k) {
+            std::vector<Nanos>& l = m_latencies[k];
+            if (l.empty())
+                continue;
+            const auto p50 = l.begin() + std::ptrdiff_t(rankIndex(l.size(), 1, 2));
+            const auto p99 = l.begin() + std::ptrdiff_t(rankIndex(l.size(), 99, 100));
+            std::nth_element(l.begin(), p50, l.end());
+            std::nth_element(p50, p99, l.end()); // p99 >= p50: the rest holds it
+            m_b.p50[k] = *p50;
+            m_b.p99[k] = *p99;
+        }
+    }
+
+private:
+    ServedBuckets& m_b;
+    Nanos m_to; // the range's end
+    std::vector<std::vector<Nanos>> m_latencies;
+};
+
+} // namespace
+
+ServedBuckets servedBuckets(std::span<const ServedAttempt> served, Nanos from, Nanos to, int buckets)
+{
+    ServedBuckets b = emptyBuckets(from, to, buckets);
+    ServedTally tally(b, to);
+    for (const ServedAttempt& a : served)
+        tally.add(a);
+    tally.finish();
     return b;
 }
 
@@ -100,6 +135,132 @@ std::vector<OutcomeCounts> outcomeColumns(std::span<const ServedAttempt> served,
             ++out[k][std::size_t(served[i].outcome)];
     }
     return out;
+}
+
+namespace {
+
+// clippedLimits returns the gate's limit steps (the unlimited ones dropped) from where its line
+// starts, the later of `from` and its first change, with the limit in force there, to `to`.
+Steps clippedLimits(std::span<const std::pair<Nanos, std::int64_t>> limits, Nanos from, Nanos to)
+{
+    Steps out;
+    Nanos start = 0;
+    for (const auto& [t, v] : limits) {
+        if (v == Gate::kUnlimited)
+            continue;
+        if (out.empty())
+            start = std::max(t, from);
+        if (t <= start) // the limit in force where the line starts
+            out.assign(1, {start, v});
+        else if (t <= to)
+            out.emplace_back(t, v);
+    }
+    return out;
+}
+
+// inSystemFrom returns the number in the server at `from` and its steps after it up to `to`,
+// from the arrivals and departures in (from, to] (each in any order; sorted here).
+Steps inSystemFrom(std::int64_t atFrom, Nanos from, std::vector<Nanos>& arrivals, std::vector<Nanos>& departures)
+{
+    if (!std::is_sorted(arrivals.begin(), arrivals.end())) // in decision order they mostly are
+        std::sort(arrivals.begin(), arrivals.end());
+    std::sort(departures.begin(), departures.end());
+    Steps steps{{from, atFrom}};
+    std::int64_t n = atFrom;
+    auto in = arrivals.begin();
+    auto out = departures.begin();
+    while (in != arrivals.end() || out != departures.end()) {
+        const Nanos t = out == departures.end() || (in != arrivals.end() && *in < *out) ? *in : *out;
+        for (; in != arrivals.end() && *in == t; ++in)
+            ++n;
+        for (; out != departures.end() && *out == t; ++out)
+            --n;
+        if (steps.back().second != n)
+            steps.emplace_back(t, n);
+    }
+    return steps;
+}
+
+// thin keeps, of steps cut to a range (the first the value where the line starts), in each of
+// `columns` equal columns of [from, to) only the first change to the column's highest value, the
+// first to its lowest and the last change: a subsequence of the steps whose line reaches the
+// same extremes in every column and ends each column at the same value, in at most three
+// changes a column. A change to the value already in force is dropped.
+void thin(Steps& steps, Nanos from, Nanos to, int columns)
+{
+    Steps out{steps.front()};
+    std::size_t i = 1;
+    for (int k = 0; i < steps.size(); ++k) {
+        const Nanos end = k >= columns ? kMaxNanos : columnStart(from, to, columns, k + 1);
+        const std::size_t first = i;
+        std::size_t high = i, low = i;
+        for (; i < steps.size() && (steps[i].first < end || k >= columns); ++i) {
+            high = steps[i].second > steps[high].second ? i : high;
+            low = steps[i].second < steps[low].second ? i : low;
+        }
+        if (i == first)
+            continue;
+        const std::size_t last = i - 1;
+        for (std::size_t kept : {std::min(high, low), std::max(high, low), last})
+            if (steps[kept].second != out.back().second)
+                out.push_back(steps[kept]);
+    }
+    steps = std::move(out);
+}
+
+} // namespace
+
+ServerView serverView(std::span<const ServedAttempt> served, std::span<const Nanos> times, const ReducedRow& row,
+                      std::span<const std::pair<Nanos, std::int64_t>> limits, bool gate, Nanos from, Nanos to,
+                      const std::atomic<bool>* cancel)
+{
+    ServerView v;
+    v.gate = gate;
+    v.buckets = emptyBuckets(from, to, kServedBuckets);
+    ServedTally tally(v.buckets, to);
+    // The strip's columns: a decision's column found by a cursor, as decisions come in time order.
+    const int columns = int(row.columns.size());
+    v.columns.assign(std::size_t(columns), OutcomeCounts{});
+    std::vector<Nanos> starts(std::size_t(columns) + 1);
+    for (int k = 0; k <= columns; ++k)
+        starts[std::size_t(k)] = k == columns ? row.toNanos : columnStart(row.fromNanos, row.toNanos, columns, k);
+    const std::size_t first = row.firstRequest, end = std::min({row.endRequest, served.size(), times.size()});
+    std::size_t column = 0;
+    // The attempts in the server: those in it at `from`, and the arrivals and departures after.
+    std::int64_t atFrom = 0;
+    std::vector<Nanos> arrivals, departures;
+    for (std::size_t i = 0; i < served.size(); ++i) {
+        if (cancel && i % kCancelCheck == 0 && cancel->load(std::memory_order_relaxed))
+            throw Cancelled{};
+        const ServedAttempt& a = served[i];
+        tally.add(a);
+        if (i >= first && i < end && columns > 0 && times[i] >= row.fromNanos && times[i] < row.toNanos) {
+            if (times[i] < starts[column]) // out of order: look it up
+                column = 0;
+            while (starts[column + 1] <= times[i])
+                ++column;
+            ++v.columns[column][std::size_t(a.outcome)];
+        }
+        if (gate && reachedServer(a.outcome) && a.end > a.arrived) { // in it over [arrived, end)
+            if (a.arrived <= from)
+                atFrom += a.end > from ? 1 : 0;
+            else if (a.arrived <= to)
+                arrivals.push_back(a.arrived);
+            if (a.end > from && a.end <= to)
+                departures.push_back(a.end);
+        }
+    }
+    tally.finish();
+    if (gate) {
+        v.limits = clippedLimits(limits, from, to);
+        v.inSystem = inSystemFrom(atFrom, from, arrivals, departures);
+        // Lines of more changes than the chart has pixels are thinned to the pixel (a line of
+        // millions of vertices stalls the GUI thread that fills it); lighter ones stay exact.
+        for (Steps* steps : {&v.limits, &v.inSystem})
+            if (columns > 0 && steps->size() > kThinAbove * std::size_t(columns))
+                thin(*steps, from, to, columns);
+    }
+    return v;
 }
 
 } // namespace ratelab

@@ -1,14 +1,14 @@
 // RowChart's view of the server behind the limiter (rowchart.h, issue 33): each admitted
 // attempt's mark in its outcome's colour with a key, a latency band (p50 to p99 of the attempts
 // served in each bucket) and goodput bars (served in time), and on a concurrency limiter's row
-// its limit over time as a step line with the attempts in the server under it. The buckets are
-// core's (view/served.h); this file only draws them.
+// its limit over time as a step line with the attempts in the server under it. The buckets,
+// columns and lines are core's (view/served.h), made with the frame off the GUI thread
+// (rowServer); this file only draws them.
 #include "chart/rowchart.h"
 
 #include "chart/ticks.h"
 
 #include "report/report_run.h"
-#include "scenario/rows.h"
 
 #include <QLocale>
 #include <QLineSeries>
@@ -24,19 +24,19 @@ namespace {
 constexpr Outcome kShownOutcomes[] = {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused,
                                       Outcome::Rejected};
 
-// stepLine turns (time, value) changes into a step polyline over [from, to] in seconds: the
-// value in force at `from`, each change inside, held to `to`.
-QList<QPointF> stepLine(const std::vector<std::pair<Nanos, std::int64_t>>& steps, Nanos from, Nanos to)
+// stepLine turns steps cut to a range (ServerView's: the value in force where the line starts,
+// then each change) into a step polyline in seconds, the last value held to `to`.
+QList<QPointF> stepLine(const Steps& steps, Nanos to)
 {
     QList<QPointF> line;
-    const auto first = std::upper_bound(steps.begin(), steps.end(), from,
-                                        [](Nanos t, const std::pair<Nanos, std::int64_t>& s) { return t < s.first; });
-    std::int64_t value = first == steps.begin() ? 0 : std::prev(first)->second;
-    line << QPointF(secondsAsDouble(from), double(value));
-    for (auto it = first; it != steps.end() && it->first <= to; ++it) {
-        line << QPointF(secondsAsDouble(it->first), double(value));
-        value = it->second;
-        line << QPointF(secondsAsDouble(it->first), double(value));
+    line.reserve(qsizetype(2 * steps.size() + 1));
+    std::int64_t value = steps.front().second;
+    line << QPointF(secondsAsDouble(steps.front().first), double(value));
+    for (std::size_t k = 1; k < steps.size(); ++k) {
+        const double t = secondsAsDouble(steps[k].first);
+        line << QPointF(t, double(value));
+        value = steps[k].second;
+        line << QPointF(t, double(value));
     }
     line << QPointF(secondsAsDouble(to), double(value));
     return line;
@@ -89,35 +89,28 @@ void RowChart::buildServer()
     m_outcomeColumns.clear();
     m_gateRow = false;
     m_ceiling->setVisible(true);
-    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
-    if (!result.engine || !result.engine->run.server || !m_frame->range.isValid())
+    // Made with the frame (rowServer): here only turned into lines.
+    if (m_row >= m_frame->extras.size() || !m_frame->extras[m_row].server)
         return;
-    const RowRun& run = result.engine->run;
-    const Nanos from = m_frame->range.from, to = m_frame->range.to;
-    m_served = servedBuckets(run.served, from, to, 60);
-    const ReducedRow& r = m_frame->rows.at(m_row);
-    m_outcomeColumns = outcomeColumns(run.served, timesOf(*m_frame->trace, m_row), r.firstRequest, r.endRequest, r.fromNanos,
-                                      r.toNanos, int(r.columns.size()));
-    if (!m_frame->scenario || !gateRow(*m_frame->scenario, m_row))
+    const ServerView& view = *m_frame->extras[m_row].server;
+    m_served = view.buckets;
+    m_outcomeColumns = view.columns;
+    if (!view.gate)
         return;
     m_gateRow = true;
     m_ceiling->setVisible(false); // the Limits' L is not this row's: its own limit is drawn
     // A concurrency limiter's row: its limit (an unlimited one draws none) and the in-flight.
-    std::vector<std::pair<Nanos, std::int64_t>> limits;
-    for (const auto& [t, v] : run.server->limits)
-        if (v != Gate::kUnlimited)
-            limits.emplace_back(t, v);
-    if (!limits.empty())
-        m_limitLine = stepLine(limits, std::max(from, limits.front().first), to);
-    m_inSystemLine = stepLine(inSystemSteps(run.served), from, to);
+    if (!view.limits.empty())
+        m_limitLine = stepLine(view.limits, m_frame->range.to);
+    m_inSystemLine = stepLine(view.inSystem, m_frame->range.to);
     // On the level axis, fitted to them (the row has no rate level): the limit reads against
     // its numbers, not against the Limits' L it does not keep.
-    double top = 1;
-    for (const QList<QPointF>* line : {&m_limitLine, &m_inSystemLine})
-        for (const QPointF& q : *line)
-            top = std::max(top, q.y());
-    if (m_levelAxis->max() != niceCeiling(top * 1.05))
-        m_levelAxis->setRange(0, niceCeiling(top * 1.05));
+    std::int64_t top = 1;
+    for (const Steps* steps : {&view.limits, &view.inSystem})
+        for (const auto& [t, v] : *steps)
+            top = std::max(top, v);
+    if (m_levelAxis->max() != niceCeiling(double(top) * 1.05))
+        m_levelAxis->setRange(0, niceCeiling(double(top) * 1.05));
 }
 
 void RowChart::drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const

@@ -328,6 +328,17 @@ RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, 
     return lines;
 }
 
+std::optional<ServerView> rowServer(const Scenario* scenario, const Trace& trace, std::size_t r, const ReducedRow& reduced,
+                                    TimeRange range, const std::atomic<bool>* cancel)
+{
+    const AlgorithmTrace& result = trace.results.at(r);
+    if (!result.engine || !result.engine->run.server || !range.isValid())
+        return std::nullopt;
+    const RowRun& run = result.engine->run;
+    return serverView(run.served, timesOf(trace, r), reduced, run.server->limits, scenario && gateRow(*scenario, r),
+                      range.from, range.to, cancel);
+}
+
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
                  int columns, const std::atomic<bool>* cancel, FrameCache* cache)
 {
@@ -369,6 +380,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
             onEachRow(rows, [&](std::size_t r) {
                 f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns, cancel);
                 f.extras[r] = rowLines(*trace, r, f.rows[r], columns);
+                f.extras[r].server = rowServer(scenario.get(), *trace, r, f.rows[r], f.range, cancel);
             });
             return f;
         }
@@ -408,6 +420,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
                 f.rows[r] = std::move(one.row);
             }
             f.extras[r] = rowLines(*t, r, f.rows[r], columns);
+            f.extras[r].server = rowServer(scenario.get(), *t, r, f.rows[r], f.range, cancel);
         });
         f.trace = std::move(t);
     } catch (const InputError& e) {

@@ -4,6 +4,7 @@
 
 #include "view/row_extras.h"
 #include "view/reduce.h"
+#include "view/served.h"
 #include "scenario/scenario.h"
 
 #include <QMetaType>
@@ -59,7 +60,13 @@ struct Playhead {
 struct RowLines {
     const KeyLevels* keys = nullptr;
     std::optional<NginxWater> water;
+    std::optional<ServerView> server; // a row with a server: its view over the frame's range (rowServer)
 };
+
+// rowServer makes the server view of row r of a frame over `range` (serverView), on the
+// simulation's threads so the chart only draws it: nullopt for a row without a server.
+std::optional<ServerView> rowServer(const Scenario* scenario, const Trace& trace, std::size_t r, const ReducedRow& reduced,
+                                    TimeRange range, const std::atomic<bool>* cancel);
 
 // rowLines makes row r's lines of a frame over `reduced` drawn in `columns` columns: the key
 // lines where the row's state is not one limiter's, the water of an nginx row whose marks are
