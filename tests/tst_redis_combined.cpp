@@ -6,6 +6,7 @@
 #include "engine/engine.h"
 #include "redis_check.h"
 #include "redis_client.h"
+#include "redis_test.h"
 #include "redis_run.h"
 #include "report/report_run.h"
 #include "scenario/rows.h"
@@ -37,28 +38,14 @@ Output runRatelab(const QStringList& args)
 
 } // namespace
 
-class TestRedisCombined : public QObject {
+class TestRedisCombined : public RedisTest {
     Q_OBJECT
-    std::unique_ptr<PrivateRedis> m_redis;
-    std::unique_ptr<RedisClient> m_c;
 
     long long keys() { return (*m_c)({"DBSIZE"}).integer; }
 
 private slots:
-    void initTestCase()
-    {
-        std::string why;
-        m_redis = ratelab::test::startPrivateRedis(&why);
-        QVERIFY2(m_redis, why.c_str());
-        m_c = std::make_unique<RedisClient>(m_redis->address());
-        QVERIFY(m_c->ok());
-    }
-
-    void cleanupTestCase()
-    {
-        m_c.reset();
-        m_redis.reset();
-    }
+    void initTestCase() { startRedis(); }
+    void cleanupTestCase() { stopRedis(); }
 
     // `compare --backend redis` writes the simulation's bytes for each combination: the engine
     // asks Redis every layer it asks and stops at the first answer that differs, so equal bytes

@@ -4,6 +4,7 @@
 // decide as the simulation does; two runs sharing one server both get the right answer; a
 // SIGTERM'd `ratelab compare --backend redis` leaves no redis-server and no temporary directory.
 #include "redis_client.h"
+#include "redis_test.h"
 #include "redis_store.h"
 
 #include <QDeadlineTimer>
@@ -80,26 +81,12 @@ std::vector<qint64> childrenOf(qint64 parent)
 
 } // namespace
 
-class TestRedisRuns : public QObject {
+class TestRedisRuns : public RedisTest {
     Q_OBJECT
-    std::unique_ptr<PrivateRedis> m_redis;
-    std::unique_ptr<RedisClient> m_c;
 
 private slots:
-    void initTestCase()
-    {
-        std::string why;
-        m_redis = ratelab::test::startPrivateRedis(&why);
-        QVERIFY2(m_redis, why.c_str());
-        m_c = std::make_unique<RedisClient>(m_redis->address());
-        QVERIFY(m_c->ok());
-    }
-
-    void cleanupTestCase()
-    {
-        m_c.reset();
-        m_redis.reset();
-    }
+    void initTestCase() { startRedis(); }
+    void cleanupTestCase() { stopRedis(); }
 
     // Each bad argument (argument index, value) is an error reply naming it, and no key is
     // written: the defects issue 24 found (a TTL of 0, window 0, tokens 0, a missing TTL, epoch

@@ -8,6 +8,7 @@
 // redis-server missing is a failure, not a skip: CI installs it (apt-get install redis-server).
 #include "engine/layered.h"
 #include "redis_client.h"
+#include "redis_test.h"
 #include "redis_store.h"
 #include "server_script.h"
 
@@ -126,26 +127,12 @@ Layer randomLayer(Rng& r, Algorithm a)
 
 } // namespace
 
-class TestRedisServerClock : public QObject {
+class TestRedisServerClock : public RedisTest {
     Q_OBJECT
-    std::unique_ptr<PrivateRedis> m_redis;
-    std::unique_ptr<RedisClient> m_c;
 
 private slots:
-    void initTestCase()
-    {
-        std::string why;
-        m_redis = ratelab::test::startPrivateRedis(&why);
-        QVERIFY2(m_redis, why.c_str());
-        m_c = std::make_unique<RedisClient>(m_redis->address());
-        QVERIFY(m_c->ok());
-    }
-
-    void cleanupTestCase()
-    {
-        m_c.reset();
-        m_redis.reset();
-    }
+    void initTestCase() { startRedis(); }
+    void cleanupTestCase() { stopRedis(); }
 
     // Each algorithm alone, and layered policies of two or three, over calls with random costs
     // (some above the quota): every field equals the simulation at the time the script reports.
