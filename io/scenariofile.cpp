@@ -57,7 +57,7 @@ Scenario Reader::read(const QJsonObject& root)
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
                  "pattern", "arrivals", "added", "cost", "costs", "nginx", "product_options", "layers", "cluster", "clients",
-                 "client_of", "traffic_log", "playback", "buckets_start", "changes", "server", "concurrency", "layered_gate", "throttle", "service_of", "priority_of"},
+                 "client_of", "traffic_log", "playback", "buckets_start", "changes", "server", "concurrency", "layered_gate", "throttle"},
                 "");
 
     Scenario s;
@@ -90,8 +90,6 @@ Scenario Reader::read(const QJsonObject& root)
             if (std::find(s.algorithms.begin(), s.algorithms.end(), *a) == s.algorithms.end())
                 s.algorithms.push_back(*a);
         }
-        if (s.algorithms.empty())
-            refuse("\"algorithms\" is empty: name at least one of " + knownAlgorithms());
     }
 
     // The config: each value through core's parsers, then LimiterConfig::make's range checks.
@@ -158,7 +156,7 @@ Scenario Reader::read(const QJsonObject& root)
         if (!pattern.isObject())
             refuse(QString("\"pattern\" must be an object (got %1)").arg(typeName(pattern)));
         readPattern(pattern.toObject(), s.pattern, !hasArrivals);
-        if (s.pattern.kind == PatternKind::Worst && !pattern.toObject().contains("worst_of"))
+        if (s.pattern.kind == PatternKind::Worst && !pattern.toObject().contains("worst_of") && !s.algorithms.empty())
             s.pattern.worstOf = s.algorithms.front(); // the first row's worst case
     }
     if (hasArrivals)
@@ -166,6 +164,11 @@ Scenario Reader::read(const QJsonObject& root)
     if (root.contains("added"))
         s.addedArrivals = times(root, "added", false);
     readProduction(root, s);
+    // No algorithm row is a scenario of other rows: the layered policy, or concurrency limiters
+    // ("concurrency": ["none"] is the server alone); with none of those it would show nothing.
+    if (s.algorithms.empty() && s.layers.empty() && s.concurrency.empty())
+        refuse("\"algorithms\" is empty: name at least one of " + knownAlgorithms()
+               + ", or give \"layers\" or \"concurrency\"");
 
     // What will be simulated must be simulable: the pattern's own range checks (times beyond
     // about 292 years, an edge pattern of more than kMaxArrivals) and the total count.

@@ -42,6 +42,16 @@ std::vector<std::int64_t> goodput(const AlgorithmTrace& row, int seconds)
     return out;
 }
 
+// serverAloneFirst checks that a preset's first row is the server alone: no algorithm row, and
+// the concurrency row `none` (no limit) before the limiter the lesson is about.
+void serverAloneFirst(const Scenario& s)
+{
+    QVERIFY(s.algorithms.empty());
+    QVERIFY(s.layers.empty());
+    QVERIFY(s.concurrency.size() >= 2);
+    QCOMPARE(s.concurrency.front(), std::string("none"));
+}
+
 } // namespace
 
 class TestPresetsServer : public QObject {
@@ -54,6 +64,7 @@ private slots:
         // request finds a free worker (5 in flight) and is served in time 100 ms later: the ones
         // of [0, 0.9) complete in [0.1, 1), 45, then 50 a second.
         const Scenario s = preset("retry-storm-metastable");
+        serverAloneFirst(s);
         const ServerOptions& server = s.server->options();
         QCOMPARE(server.workers, 10);
         QCOMPARE(server.service.nanos, kSecond / 10);
@@ -99,7 +110,8 @@ private slots:
         // one slower than 150 ms (or dropped) makes the limit (int) (limit * 0.5), at least
         // min_limit 1. Every change of the limit over time is one of the two.
         const Scenario s = preset("aimd-sawtooth");
-        QCOMPARE(s.concurrency, std::vector<std::string>{"aimd:initial_limit=10,min_limit=1,backoff_ratio=0.5,timeout=150ms"});
+        serverAloneFirst(s);
+        QCOMPARE(s.concurrency, (std::vector<std::string>{"none", "aimd:initial_limit=10,min_limit=1,backoff_ratio=0.5,timeout=150ms"}));
         const Trace t = simulateRows(s);
         const ServerFigures& f = *runOf(t.results[1]).server;
         QVERIFY(f.limits.size() > 100);
@@ -136,6 +148,7 @@ private slots:
         // Gradient2Limit.java:278-323: with rtt equal to the long average the gradient is 1 and
         // the limit becomes 0.8 L + 0.2 (L + 4) = L + 0.8 a response: from 5 it reaches 6 and 7
         // with the first responses, past the knee of 10. The peaks of its teeth are the engine's.
+        serverAloneFirst(preset("gradient2-knee"));
         const Trace t = simulateRows(preset("gradient2-knee"));
         const ServerFigures& g = *runOf(t.results[1]).server;
         QCOMPARE(g.limits[0].second, 5);
@@ -158,6 +171,7 @@ private slots:
     {
         // Client 0: 100 a second; clients 1 ... 4: 10 a second each, 5 s; 100 a second of room.
         const Scenario s = preset("noisy-tenant-apf");
+        serverAloneFirst(s);
         QCOMPARE(s.server->options().clientTimeout, kSecond / 2);
         const Trace t = simulateRows(s);
         std::map<std::int64_t, std::int64_t> sent;
