@@ -123,6 +123,35 @@ private slots:
         document.undoStack()->undo();
         QCOMPARE(document.scenario().config.limit(), std::int64_t(4));
     }
+
+    // A scenario of concurrency rows alone (the server presets open with a `none` row and no
+    // rate limiter): the keys show their requests, the denied column says there is no row to
+    // replay, and no sweep starts (there is no limit to sweep).
+    void keysWithoutARateLimitRow()
+    {
+        QTemporaryDir dir;
+        QFile log(dir.filePath("a.log"));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        for (int s = 0; s < 3; ++s)
+            log.write(QString("10.0.0.1 - - [01/Jan/2000:00:00:0%1 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"-\"\n").arg(s).toUtf8());
+        log.close();
+        ScenarioDocument document;
+        Scenario s;
+        s.algorithms.clear();
+        s.concurrency = {"none"};
+        document.reset(s);
+        TrafficPanel panel(&document);
+        QSignalSpy swept(&panel, &TrafficPanel::sweepFinished);
+        QVERIFY(panel.openLog(log.fileName()));
+        QTableWidget* keys = panel.keysTable();
+        QCOMPARE(keys->rowCount(), 1);
+        QCOMPARE(keys->item(0, 1)->text(), QString("3"));
+        QCOMPARE(keys->item(0, 2)->text(), QString("—"));
+        QCOMPARE(keys->horizontalHeaderItem(2)->text(), QString("Denied (no rate-limit row)"));
+        QCoreApplication::processEvents();
+        QCOMPARE(swept.count(), 0);
+        QVERIFY(!panel.sweep());
+    }
 };
 
 QTEST_MAIN(TestTrafficPanel)

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace ratelab::ui {
 
@@ -189,15 +190,19 @@ void TrafficPanel::refreshKeys()
     std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(shown), order.end(),
                       [&](std::uint32_t a, std::uint32_t b) { return requests[a] != requests[b] ? requests[a] > requests[b] : a < b; });
     order.resize(shown);
-    const ReplayRow row = replayOne(*m_traffic, s.algorithms.front(), s.config, s.cost);
+    // The denied column is the first rate-limit row's; a scenario of concurrency rows alone (the
+    // server presets) has none, and its keys show their requests only.
+    const std::optional<ReplayRow> row =
+        s.algorithms.empty() ? std::nullopt : std::optional(replayOne(*m_traffic, s.algorithms.front(), s.config, s.cost));
     m_keys->setRowCount(int(shown));
     for (std::size_t i = 0; i < shown; ++i) {
         const std::uint32_t k = order[i];
         m_keys->setItem(int(i), 0, new QTableWidgetItem(QString::fromStdString(m_traffic->keyNames[k])));
         m_keys->setItem(int(i), 1, new QTableWidgetItem(QString::number(requests[k])));
-        m_keys->setItem(int(i), 2, new QTableWidgetItem(QString::number(row.deniedPerKey[k])));
+        m_keys->setItem(int(i), 2, new QTableWidgetItem(row ? QString::number(row->deniedPerKey[k]) : QStringLiteral("—")));
     }
-    m_keys->horizontalHeaderItem(2)->setText(tr("Denied (%1)").arg(QString::fromUtf8(algorithmId(s.algorithms.front()).data())));
+    m_keys->horizontalHeaderItem(2)->setText(row ? tr("Denied (%1)").arg(QString::fromUtf8(algorithmId(s.algorithms.front()).data()))
+                                                 : tr("Denied (no rate-limit row)"));
     m_shownKeys = std::move(order);
 }
 
@@ -254,6 +259,8 @@ void TrafficPanel::startSweep()
     if (!m_traffic)
         return;
     const Scenario& s = m_document->scenario();
+    if (s.algorithms.empty()) // nothing to sweep: the scenario has concurrency rows alone
+        return;
     // Limits move with a click on the chart: the sweep stays until the window or algorithms change.
     QString key = QString::fromStdString(formatSeconds(s.config.windowNanos()));
     for (Algorithm a : s.algorithms)
