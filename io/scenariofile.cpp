@@ -57,7 +57,7 @@ Scenario Reader::read(const QJsonObject& root)
     unknownKeys(root,
                 {"format", "version", "title", "lesson", "algorithms", "limit", "window", "capacity", "rate",
                  "pattern", "arrivals", "added", "cost", "costs", "nginx", "product_options", "layers", "cluster", "clients",
-                 "client_of", "traffic_log", "playback", "buckets_start", "changes", "server", "concurrency", "layered_gate", "throttle"},
+                 "client_of", "traffic_log", "playback", "buckets_start", "changes", "server", "concurrency", "layered_gate", "throttle", "service_of", "priority_of"},
                 "");
 
     Scenario s;
