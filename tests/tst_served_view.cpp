@@ -95,6 +95,23 @@ private slots:
         QCOMPARE(late.p99, (std::vector<Nanos>{200 * ms, 300 * ms}));
     }
 
+    void percentilesOfManyInAnyOrder()
+    {
+        // 100 attempts served in one bucket, latencies 1..100 ms in a scrambled order (37 is
+        // prime to 100, so k * 37 mod 100 visits every residue): nearest rank, p50 is the 50th,
+        // 50 ms, and p99 the 99th, 99 ms. Three latencies and the sorted order of the table above
+        // never showed a p50 read after the p99's partial sort had moved it.
+        std::vector<ServedAttempt> served;
+        for (int k = 0; k < 100; ++k) {
+            const Nanos latency = (k * 37 % 100 + 1) * ms;
+            served.push_back({0, 0, latency, Outcome::InTime});
+        }
+        const ServedBuckets b = servedBuckets(served, 0, 1000 * ms, 1);
+        QCOMPARE(b.served, (std::vector<std::int64_t>{100}));
+        QCOMPARE(b.p50, (std::vector<Nanos>{50 * ms}));
+        QCOMPARE(b.p99, (std::vector<Nanos>{99 * ms}));
+    }
+
     void countsTheAttemptsInTheServer()
     {
         // a [0, 100), c [0, 300), b [50, 250), d [100, 400) ms; e and f never count.

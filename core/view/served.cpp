@@ -74,8 +74,8 @@ public:
             const auto p50 = l.begin() + std::ptrdiff_t(rankIndex(l.size(), 1, 2));
             const auto p99 = l.begin() + std::ptrdiff_t(rankIndex(l.size(), 99, 100));
             std::nth_element(l.begin(), p50, l.end());
+            m_b.p50[k] = *p50; // read now: the next nth_element reorders [p50, end), p50's place too
             std::nth_element(p50, p99, l.end()); // p99 >= p50: the rest holds it
-            m_b.p50[k] = *p50;
             m_b.p99[k] = *p99;
         }
     }
