@@ -346,6 +346,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "},\n \"bytes_per_request\": " << formatNumber(bytes)
             << ",\n \"engine_ns\": " << formatNumber(engine.nsPerAttempt) << ",\n \"engine_bytes_per_attempt\": "
             << formatNumber(engine.bytesPerAttempt) << ",\n \"server_ns\": " << formatNumber(engine.serverNsPerRequest)
+            << ",\n \"server_ns_per_attempt\": " << formatNumber(engine.serverNsPerAttempt)
             << ",\n \"engine_log_ns\": {";
         for (std::size_t i = 0; i < engine.logModesNs.size(); ++i)
             out << (i ? ", " : "") << "\"" << engine.logModesNs[i].first << "\": " << formatNumber(engine.logModesNs[i].second);
@@ -385,7 +386,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
             << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(engine.attempts)
             << " attempts): " << number(engine.nsPerAttempt) << " ns and " << number(engine.bytesPerAttempt)
             << " bytes an attempt\nThe same behind a gradient2 limit and a 64-worker server: "
-            << number(engine.serverNsPerRequest) << " ns a request\nSliding window log of 100,000 on 3 nodes, ns an attempt:";
+            << number(engine.serverNsPerRequest) << " ns a request (" << number(engine.serverNsPerAttempt) << " ns an attempt)\nSliding window log of 100,000 on 3 nodes, ns an attempt:";
         for (const auto& [mode, ns] : engine.logModesNs)
             out << " " << mode << " " << number(ns);
         out << "\n"

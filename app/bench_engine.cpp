@@ -111,6 +111,8 @@ EngineFigures engineFigures()
     served.server = ServerConfig::parse("workers=64,service=exp:200ms,queue=1000,timeout=1s");
     served.gate = "gradient2";
     f.serverNsPerRequest = medianNsPerRequest(served, b.arrivals, 3);
+    const double servedAttempts = double(runRow(served, {b.arrivals, {}, {}}).log.size());
+    f.serverNsPerAttempt = servedAttempts > 0 ? f.serverNsPerRequest * double(b.arrivals.size()) / servedAttempts : 0;
 
     // Memory in a forked child: the arrivals made first, the peak mark reset, then one run.
     int fds[2];
