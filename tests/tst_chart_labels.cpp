@@ -101,6 +101,19 @@ private slots:
         const QString title = Dashboard::describe(s);
         QVERIFY2(title.contains(QString::fromUtf8("rate 5/\u20606/\u2060s")), qPrintable(title));
     }
+
+    // A scenario of concurrency rows alone (the server presets) names no limit, capacity or rate:
+    // no row reads them.
+    void titleOfServerRowsAloneNamesNoLimit()
+    {
+        Scenario s;
+        s.algorithms.clear();
+        s.concurrency = {"none", "fixed:limit=10"};
+        s.pattern.count = 3;
+        const QString title = Dashboard::describe(s);
+        QVERIFY2(!title.contains("limit") && !title.contains("capacity") && !title.contains("rate"), qPrintable(title));
+        QVERIFY2(title.startsWith(QString::fromUtf8("RateLab — 3 requests")), qPrintable(title));
+    }
 };
 
 QTEST_MAIN(TestChartLabels)

@@ -15,6 +15,7 @@
 #include "window_test.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
@@ -223,6 +224,29 @@ private slots:
         QVERIFY(scenario().throttle.empty());
         m_window->document()->undoStack()->undo();
         QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=1"));
+    }
+
+    // With no algorithm ticked (the server presets open so), the Limits say they apply to no row,
+    // and tick one and the note goes.
+    void theLimitsSayWhenNoRowReadsThem()
+    {
+        const auto noted = [this] {
+            for (const QLabel* l : m_window->controls()->findChildren<QLabel*>())
+                if (l->isVisible() && l->text().startsWith("No algorithm is ticked"))
+                    return true;
+            return false;
+        };
+        QVERIFY(!noted());
+        QVERIFY(m_window->document()->change("Server rows alone", [](Scenario& s) {
+            s.algorithms.clear();
+            s.server = ServerConfig::parse("workers=1,service=const:100ms");
+            s.concurrency = {"none"};
+        }));
+        settle();
+        QVERIFY(noted());
+        undo()->undo();
+        settle();
+        QVERIFY(!noted());
     }
 
     void theThrottleIsThereWithoutAServer()

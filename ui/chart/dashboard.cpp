@@ -241,7 +241,7 @@ QString Dashboard::describe(const Scenario& s)
                                && std::all_of(s.algorithms.begin(), s.algorithms.end(), isProduct);
     if (productsAlone) {
         text += " — " + options.join(", ");
-    } else {
+    } else if (!s.algorithms.empty()) { // concurrency rows and layers alone read no limit of these
         text += QString(" — limit %1 per %2, capacity %3, rate %4")
                     .arg(n(c.limit()))
                     .arg(secs(c.windowNanos()))

@@ -393,8 +393,11 @@ void ControlPanel::showDocument()
     for (Algorithm a : s.algorithms)
         if (isProduct(a) && ProductParams(a, s.config).given())
             own << QString::fromUtf8(algorithmTitle(a).data());
-    m_limitsNote->setVisible(!own.isEmpty());
-    if (!own.isEmpty())
+    m_limitsNote->setVisible(!own.isEmpty() || s.algorithms.empty());
+    if (s.algorithms.empty()) // the server presets: concurrency rows (and layers) keep their own limits
+        m_limitsNote->setText(tr("No algorithm is ticked: these Limits apply to none of the rows. Tick one under "
+                                 "Algorithms to compare it."));
+    else if (!own.isEmpty())
         m_limitsNote->setText((own.size() == 1 ? tr("%1 decides with its own options (Product options, below), not these Limits.")
                                            : tr("%1 decide with their own options (Product options, below), not these Limits."))
                               .arg(QLocale().createSeparatedList(own)));
