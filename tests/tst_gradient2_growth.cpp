@@ -140,6 +140,8 @@ private slots:
     void standingQueuePreset()
     {
         const Scenario s = preset("gradient2-standing-queue");
+        QVERIFY(s.algorithms.empty()); // the server alone first, as the other server presets
+        QCOMPARE(s.concurrency.front(), std::string("none"));
         const ServerOptions& server = s.server->options();
         QCOMPARE(server.workers, 10);
         QCOMPARE(server.service.nanos, kSecond / 10);
