@@ -10,7 +10,7 @@
 // within 1.5 times the long average. Nothing in the rule ties that to the limit itself.
 #include "server/netflix_limits.h"
 #include "preset_rows.h"
-#include "presets.h"
+#include "preset_load.h"
 #include "report/report_run.h"
 
 #include <QTest>
@@ -24,14 +24,6 @@ namespace {
 
 constexpr Nanos kMs = 1'000'000;
 constexpr Nanos kSecond = kNanosPerSecond;
-
-Scenario preset(const QString& id)
-{
-    const LoadResult r = loadPreset(id);
-    if (!r.scenario)
-        qFatal("preset %s: %s", qPrintable(id), qPrintable(r.error));
-    return *r.scenario;
-}
 
 const ServerFigures& figuresOf(const AlgorithmTrace& row)
 {

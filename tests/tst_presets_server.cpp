@@ -3,7 +3,7 @@
 // server behind the limiter") and the gates' sources (docs/concurrency-limits.md,
 // docs/fairness.md, docs/client-throttles.md) where a hand can follow it.
 #include "preset_rows.h"
-#include "presets.h"
+#include "preset_load.h"
 #include "report/report_run.h"
 
 #include <QTest>
@@ -16,14 +16,6 @@ using namespace ratelab::io;
 namespace {
 
 constexpr Nanos kSecond = kNanosPerSecond;
-
-Scenario preset(const QString& id)
-{
-    const LoadResult r = loadPreset(id);
-    if (!r.scenario)
-        qFatal("preset %s: %s", qPrintable(id), qPrintable(r.error));
-    return *r.scenario;
-}
 
 const RowRun& runOf(const AlgorithmTrace& row)
 {
