@@ -1,5 +1,7 @@
 #include "view/reduce.h"
 
+#include "view/column_reducer.h"
+
 #include "engine/clients.h"
 
 #include "engine/decide.h"
@@ -17,192 +19,92 @@ Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k)
     return static_cast<Nanos>(fromNanos + Int128(toNanos - fromNanos) * k / columns);
 }
 
+// Flattened: decide, the window counter and the hooks inline into one loop per limiter, so the
+// fields of a Decision a pass never reads (remaining, retry_after) are never computed.
+#ifdef RATELAB_NO_FLATTEN // sanitizer builds (core/CMakeLists.txt)
+#define RATELAB_FLATTEN
+#else
+#define RATELAB_FLATTEN [[gnu::flatten]]
+#endif
+
 namespace {
 
-// A limiter that reports its level as the integer it is computed from (levelUnitsAt) is reduced
-// in those units: a column's extremes are the extremes of its units, converted once when it
-// closes, which gives the same doubles (the conversion never lowers a level as units grow).
-// Any other limiter is reduced in its levels.
-template <typename L>
-concept HasLevelUnits = requires(const L& l, Nanos t) { l.levelFromUnits(l.levelUnitsAt(t)); };
+using detail::ColumnReducer;
+using detail::OpenColumn;
+using detail::OpenColumns;
+using detail::levelKeyAt;
 
-template <typename L>
-auto levelKeyAt(const L& limiter, Nanos t)
-{
-    if constexpr (HasLevelUnits<L>)
-        return limiter.levelUnitsAt(t);
-    else
-        return limiter.levelAt(t);
-}
-
+// reachColumn is ColumnReducer::reach for the fused pass, out of line: it runs about once a
+// column, and a limiter and an open column passed by reference to it would live in memory for
+// the whole loop. The pass hands it copies.
 template <typename L, typename K>
-double levelOfKey(const L& limiter, K key)
+[[gnu::noinline]] bool reachColumn(ColumnReducer& reducer, const L& limiter, OpenColumn<K>& open, Nanos t)
 {
-    if constexpr (HasLevelUnits<L>)
-        return limiter.levelFromUnits(key);
-    else
-        return key;
+    return reducer.reach(limiter, open, t);
 }
 
-// OpenColumn is what the reduction touches for each request: the open column's bounds, counts
-// and extreme levels (as keys: units or levels). The caller keeps it as a local, so the compiler
-// holds it in registers; as the reducer's members (which the columns' doubles may alias) it went
-// through memory.
-template <typename K>
-struct OpenColumn {
-    Nanos lo = 0, hi = 0; // a request at lo <= t < hi falls in it; none before the first and after the last
-    std::int32_t count = 0, delayed = 0, denied = 0;
-    K levelMin{}, levelMax{};
-    Nanos firstT = 0, lastT = 0;
-    K firstBefore{}, firstAfter{}, lastAfter{};
-    K before{}; // the level key just before the request being decided
-
-    // add counts a request of this column: its time, its level keys just before and just after
-    // its decision, and the decision.
-    void add(Nanos t, K before, K after, const Decision& d)
-    {
-        if (count++ == 0) {
-            firstT = t;
-            firstBefore = before;
-            firstAfter = after;
+// reducePlain is simulateReduced's pass for the common row: cost 1, its window counted on the
+// arrivals' lookback. It decides, keeps the verdict, counts the window and adds to the open
+// column in one loop whose state is all locals.
+template <typename L>
+[[gnu::noinline]] RATELAB_FLATTEN Metrics reducePlain(L& outside, std::span<const Nanos> arrivals,
+                                                   const WindowLookback& lookback, ColumnReducer& reducer,
+                                                   OpenColumns& opens, Verdict* verdicts, Checkpoints& checkpoints,
+                                                   const std::atomic<bool>* cancel, WindowReach& reach)
+{
+    using K = decltype(levelKeyAt(outside, 0));
+    OpenColumn<K> open = opens.of<L>();
+    detail::WindowCounter window(arrivals, [](std::size_t) { return false; }, 0, &lookback);
+    std::int64_t allowed = 0, delayed = 0, most = 0;
+    std::size_t mostAt = 0;
+    const Nanos from = reducer.from();
+    bool closed = reducer.closed();
+    const std::size_t n = arrivals.size();
+    for (std::size_t block = 0; block < n; block += detail::kDecideBlock) {
+        if (block % checkpoints.interval == 0)
+            checkpoints.states.push_back(std::make_shared<const L>(outside));
+        if (block % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed))
+            throw Cancelled{};
+        L limiter = std::move(outside);
+        const std::size_t end = std::min(n, block + detail::kDecideBlock);
+        for (std::size_t i = block; i < end; ++i) {
+            const Nanos t = arrivals[i];
+            bool inRange = t >= open.lo && t < open.hi;
+            if (!inRange && t >= from && !closed) [[unlikely]] {
+                const L at = limiter;
+                OpenColumn<K> moved = open;
+                inRange = reachColumn(reducer, at, moved, t);
+                open = moved;
+                closed = reducer.closed();
+            }
+            const K before = inRange ? levelKeyAt(limiter, t) : K{};
+            const Decision d = limiter.decide(t);
+            const Verdict v = verdictOf(d);
+            verdicts[i] = v;
+            const std::int64_t inside = window.add(i, d.allowed);
+            if (inside > most) [[unlikely]] { // first reached at an admitted request
+                most = inside;
+                mostAt = i;
+            }
+            allowed += d.allowed;
+            delayed += std::uint8_t(v) & 1; // Delayed, without a branch
+            if (inRange)
+                open.add(t, before, levelKeyAt(limiter, t), v);
         }
-        lastT = t;
-        lastAfter = after;
-        levelMin = std::min(levelMin, std::min(before, after));
-        levelMax = std::max(levelMax, std::max(before, after));
-        denied += !d.allowed;
-        delayed += d.allowed & (d.delay > 0);
+        outside = std::move(limiter);
     }
-};
-
-// ColumnReducer reduces a row to columns as its requests go by in time order, with the limiter
-// that decides them at hand: a column's levels are asked at its edges, when every request before
-// the edge is decided and none after it. Requests before `from` pass through untouched.
-// OpenColumns holds an open column for each kind of level key; a row's limiter uses one.
-struct OpenColumns {
-    explicit OpenColumns(Nanos fromNanos)
-        : units{fromNanos, fromNanos}, counts{fromNanos, fromNanos}, levels{fromNanos, fromNanos}
-    {
-    }
-    OpenColumn<Int128> units;
-    OpenColumn<std::int64_t> counts;
-    OpenColumn<double> levels;
-
-    template <typename L>
-    auto& of()
-    {
-        using K = decltype(levelKeyAt(std::declval<const L&>(), 0));
-        if constexpr (std::is_same_v<K, Int128>)
-            return units;
-        else if constexpr (std::is_same_v<K, std::int64_t>)
-            return counts;
-        else
-            return levels;
-    }
-};
-
-class ColumnReducer {
-public:
-    ColumnReducer(ReducedRow& out, Nanos fromNanos, Nanos toNanos, int columns)
-        : m_out(out), m_from(fromNanos), m_to(toNanos), m_columns(columns)
-    {
-        out.fromNanos = fromNanos;
-        out.toNanos = toNanos;
-        out.columns.resize(std::size_t(columns));
-        out.levelPoints.reserve(4 * std::size_t(columns) + 8);
-    }
-
-    // reach closes every column that ends at or before t, the time of the next request, and
-    // reports whether that request falls in a column (then `open` is that column).
-    template <typename L, typename K>
-    bool reach(const L& limiter, OpenColumn<K>& open, Nanos t)
-    {
-        if (t >= open.lo && t < open.hi) [[likely]]
-            return true;
-        if (t < m_from)
-            return false;
-        if (m_k < 0)
-            start(limiter, open, 0);
-        while (m_k < m_columns && t >= open.hi)
-            next(limiter, open);
-        return m_k < m_columns;
-    }
-
-    // finish closes the columns left once every request is decided.
-    template <typename L, typename K>
-    void finish(const L& limiter, OpenColumn<K>& open)
-    {
-        if (m_k < 0)
-            start(limiter, open, 0);
-        while (m_k < m_columns)
-            next(limiter, open);
-    }
-
-private:
-    template <typename L, typename K>
-    void start(const L& limiter, OpenColumn<K>& open, int k)
-    {
-        m_k = k;
-        open = OpenColumn<K>{};
-        open.lo = columnStart(m_from, m_to, m_columns, k);
-        open.hi = columnStart(m_from, m_to, m_columns, k + 1);
-        open.levelMin = open.levelMax = levelKeyAt(limiter, open.lo);
-        m_levelFirst = levelOfKey(limiter, open.levelMin);
-    }
-
-    template <typename L, typename K>
-    void next(const L& limiter, OpenColumn<K>& open)
-    {
-        Column& c = m_out.columns[std::size_t(m_k)];
-        c.admitted = open.count - open.delayed - open.denied;
-        c.delayed = open.delayed;
-        c.denied = open.denied;
-        c.levelFirst = m_levelFirst;
-        const K last = levelKeyAt(limiter, open.hi);
-        c.levelLast = levelOfKey(limiter, last);
-        c.levelMin = levelOfKey(limiter, std::min(open.levelMin, last));
-        c.levelMax = levelOfKey(limiter, std::max(open.levelMax, last));
-        const auto emit = [&](Nanos at, double level) { m_out.levelPoints.push_back({secondsAsDouble(at), level}); };
-        // A column starts where the last ended, at the same level: one vertex serves both.
-        const auto& points = m_out.levelPoints;
-        if (points.empty() || points.back().seconds != secondsAsDouble(open.lo) || points.back().level != c.levelFirst)
-            emit(open.lo, c.levelFirst);
-        if (open.count == 1) { // one request: its own step, exactly where it is
-            emit(open.firstT, levelOfKey(limiter, open.firstBefore));
-            emit(open.firstT, levelOfKey(limiter, open.firstAfter));
-        } else if (open.count > 1 && open.firstT == open.lastT) { // many at one instant: their steps there
-            emit(open.firstT, levelOfKey(limiter, open.firstBefore));
-            emit(open.firstT, levelOfKey(limiter, open.levelMax));
-            emit(open.firstT, levelOfKey(limiter, open.levelMin));
-            emit(open.firstT, levelOfKey(limiter, open.lastAfter));
-        } else if (open.count > 1) { // many: the column's extremes, drawn as one vertical stroke
-            const Nanos mid = open.lo + (open.hi - open.lo) / 2;
-            emit(mid, c.levelMax);
-            emit(mid, c.levelMin);
-        }
-        // A level that holds and then steps at the column's end (a window rolls, an entry
-        // expires) steps there, not over the column: zoomed to nanoseconds a column is many
-        // pixels wide. A level that moves on its own (a bucket refilling) keeps its slope.
-        if (open.hi - 1 >= open.lo && open.hi - 1 >= (open.count ? open.lastT : open.lo)) {
-            const K justBefore = levelKeyAt(limiter, open.hi - 1);
-            if (justBefore != last && justBefore == (open.count ? open.lastAfter : open.levelMin))
-                emit(open.hi, levelOfKey(limiter, justBefore));
-        }
-        emit(open.hi, c.levelLast);
-        if (m_k + 1 < m_columns) {
-            start(limiter, open, m_k + 1);
-        } else {
-            m_k = m_columns;
-            open.lo = open.hi = m_to; // no request falls in a column any more
-        }
-    }
-
-    ReducedRow& m_out;
-    Nanos m_from, m_to;
-    int m_columns;
-    int m_k = -1; // the open column; -1 before the first, m_columns after the last
-    double m_levelFirst = 0;
-};
+    opens.of<L>() = open;
+    reducer.finish(outside, opens.of<L>());
+    if (most > 0)
+        reach = {most, arrivals[mostAt]};
+    Metrics m;
+    m.allowed = allowed;
+    m.allowedCost = allowed;
+    m.delayed = delayed;
+    m.maxInWindow = most;
+    m.memory = outside.memory();
+    return m;
+}
 
 // decisionCost is the cost of decision i of row `row`: its request's (a retry costs what its
 // request costs; with clients, decisions are attempts, not arrivals).
@@ -235,13 +137,6 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
     return l >= (std::uint64_t(1) << 40) ? std::size_t(1) << 42 : std::bit_ceil(std::max<std::size_t>(kInterval, std::size_t(4 * l)));
 }
 
-// Flattened: decide, the window counter and the hooks inline into one loop per limiter, so the
-// fields of a Decision this pass never reads (remaining, retry_after) are never computed.
-#ifdef RATELAB_NO_FLATTEN // sanitizer builds (core/CMakeLists.txt)
-#define RATELAB_FLATTEN
-#else
-#define RATELAB_FLATTEN [[gnu::flatten]]
-#endif
 RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm,
                                                std::span<const Nanos> arrivals, std::span<const std::int64_t> costs,
                                                Nanos fromNanos, Nanos toNanos, int columns,
@@ -266,6 +161,17 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
     const std::size_t mask = ring.empty() ? 0 : ring.size() - 1;
     std::uint32_t admittedBefore = 0;
     WindowReach reach;
+    const LimitWindow own = ownLimit(algorithm, config);
+    if (costs.empty() && lookback && own.windowNanos == config.windowNanos()) {
+        visitLimiter(algorithm, config, [&](auto& limiter) {
+            r.metrics = reducePlain(limiter, arrivals, *lookback, reducer, opens, verdicts, *checkpoints, cancel, reach);
+        });
+        r.metrics.denied = static_cast<std::int64_t>(arrivals.size()) - r.metrics.allowed;
+        r.metrics.overshoot = own.overshoot(r.metrics.maxInWindow);
+        r.checkpoints = std::move(checkpoints);
+        out.reach = reach;
+        return out;
+    }
     r.metrics = detail::decideAll(
         config, algorithm, arrivals, costs, lookback,
         [&](const auto& limiter, std::size_t i, const Decision& d) {
@@ -282,7 +188,7 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
             }
             if (inRange) {
                 auto& open = opens.of<std::decay_t<decltype(limiter)>>();
-                open.add(arrivals[i], open.before, levelKeyAt(limiter, arrivals[i]), d);
+                open.add(arrivals[i], open.before, levelKeyAt(limiter, arrivals[i]), verdicts[i]);
             }
         },
         [verdicts](std::size_t i) { return verdicts[i] != Verdict::Denied; },
@@ -338,7 +244,7 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
                 open.before = levelKeyAt(limiter, t[i]);
             const Decision d = limiter.decide(t[i], decisionCost(trace, row, i));
             if (inRange)
-                open.add(t[i], open.before, levelKeyAt(limiter, t[i]), d);
+                open.add(t[i], open.before, levelKeyAt(limiter, t[i]), verdictOf(d));
         }
         reducer.finish(limiter, open);
     });
