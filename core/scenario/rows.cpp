@@ -103,13 +103,34 @@ void checkScenario(const Scenario& s)
     }
 }
 
-RowInputs resolveRowInputs(const Scenario& s)
+namespace {
+
+// columnInputs checks the scenario and resolves every request column but the arrivals.
+RowInputs columnInputs(const Scenario& s)
 {
     checkScenario(s);
-    RowInputs in{resolveArrivals(s), resolveCosts(s), {}};
+    checkRequestColumns(s);
+    RowInputs in;
+    in.costs = resolveCosts(s);
     in.clientOf = resolveClients(s);
     in.services = resolveServices(s);
     in.critical = resolveCritical(s);
+    return in;
+}
+
+} // namespace
+
+RowInputs resolveRowInputs(const Scenario& s)
+{
+    RowInputs in = columnInputs(s);
+    in.arrivals = resolveArrivals(s);
+    return in;
+}
+
+RowInputs resolveRowInputs(Scenario&& s)
+{
+    RowInputs in = columnInputs(s);
+    in.arrivals = resolveArrivals(std::move(s)); // last: the columns above read the arrivals
     return in;
 }
 

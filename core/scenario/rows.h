@@ -47,6 +47,9 @@ void checkScenario(const Scenario& s);
 
 // resolveRowInputs checks the scenario (checkScenario) and resolves its requests.
 RowInputs resolveRowInputs(const Scenario& s);
+// resolveRowInputs of a scenario about to go takes its explicit arrivals rather than copying
+// them (a frame's million requests).
+RowInputs resolveRowInputs(Scenario&& s);
 
 // resolveClients returns each request's client, in resolveArrivals' order: the named client of
 // an explicit arrival, else request i's round-robin client i mod K. Empty without clients.

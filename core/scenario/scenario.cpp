@@ -29,11 +29,11 @@ void checkDurations(const LimiterConfig& c, std::span<const Algorithm> algorithm
                          + "): a queue delay or retry_after could not be written; raise the rate or lower the capacity");
 }
 
-std::vector<Nanos> resolveArrivals(const Scenario& s)
+namespace {
+
+// withAdded returns the arrivals with the scenario's added ones merged in, refusing too many.
+std::vector<Nanos> withAdded(const Scenario& s, std::vector<Nanos> arrivals)
 {
-    checkDurations(s.config, s.algorithms);
-    checkRequestColumns(s);
-    std::vector<Nanos> arrivals = s.explicitArrivals ? *s.explicitArrivals : generateArrivals(s.pattern, s.config);
     if (!s.addedArrivals.empty()) {
         const auto middle = arrivals.insert(arrivals.end(), s.addedArrivals.begin(), s.addedArrivals.end());
         std::sort(middle, arrivals.end());
@@ -42,6 +42,22 @@ std::vector<Nanos> resolveArrivals(const Scenario& s)
     if (static_cast<std::int64_t>(arrivals.size()) > kMaxArrivals)
         throw InputError("at most " + std::to_string(kMaxArrivals) + " requests per scenario");
     return arrivals;
+}
+
+} // namespace
+
+std::vector<Nanos> resolveArrivals(const Scenario& s)
+{
+    checkDurations(s.config, s.algorithms);
+    checkRequestColumns(s);
+    return withAdded(s, s.explicitArrivals ? *s.explicitArrivals : generateArrivals(s.pattern, s.config));
+}
+
+std::vector<Nanos> resolveArrivals(Scenario&& s)
+{
+    checkDurations(s.config, s.algorithms);
+    checkRequestColumns(s);
+    return withAdded(s, s.explicitArrivals ? std::move(*s.explicitArrivals) : generateArrivals(s.pattern, s.config));
 }
 
 std::vector<std::int64_t> resolveCosts(const Scenario& s)

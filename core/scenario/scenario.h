@@ -95,6 +95,8 @@ void checkDurations(const LimiterConfig& c, std::span<const Algorithm> algorithm
 // resolveArrivals checks the durations, then returns the scenario's sorted arrival times. It throws InputError when the
 // pattern's parameters are out of range or there are more than kMaxArrivals requests.
 std::vector<Nanos> resolveArrivals(const Scenario& s);
+// resolveArrivals of a scenario about to go takes its explicit arrivals rather than copying them.
+std::vector<Nanos> resolveArrivals(Scenario&& s);
 
 // resolveCosts returns one cost per resolveArrivals(s) time, in the same order, or an empty
 // vector when every request costs 1.

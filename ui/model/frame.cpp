@@ -387,8 +387,8 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         // A plain row (one limiter over the arrivals) is simulated and reduced in one pass that
         // keeps no decision. The others (cluster, clients, layers) are simulated whole first:
         // their attempts may reach past the arrivals, and the default range frames them too.
-        const Generated generated = withArrivals(*scenario, cache);
-        RowInputs inputs = resolveRowInputs(generated.scenario);
+        Generated generated = withArrivals(*scenario, cache);
+        RowInputs inputs = resolveRowInputs(std::move(generated.scenario)); // its arrivals move on
         const std::size_t n = rowCount(*scenario);
         std::vector<AlgorithmTrace> results(n);
         std::vector<std::size_t> plain, whole;
