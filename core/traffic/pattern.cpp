@@ -1,5 +1,7 @@
 #include "traffic/pattern.h"
 
+#include "arithmetic/vector_state.h"
+
 #include "limiters/worst_case.h"
 
 #include "arithmetic/decimal.h"
@@ -123,6 +125,7 @@ void checkPattern(const Pattern& p, const LimiterConfig& config)
 std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config)
 {
     checkPattern(p, config);
+    clearVectorUpperState(); // the Poisson gaps are double arithmetic
     std::vector<Nanos> out;
     switch (p.kind) {
     case PatternKind::Uniform:

@@ -6,6 +6,7 @@
 #include "limiters/products/own_limit.h"
 #include "limiters/products/product.h"
 #include "arithmetic/decimal.h"
+#include "arithmetic/vector_state.h"
 #include "report/explain.h"
 #include "scenario/rows.h"
 
@@ -354,6 +355,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
         errors.assign(errors.size(), {});
         QtConcurrent::blockingMap(simulationPool(), rows, [&](std::size_t r) {
             yieldToTheGui();
+            clearVectorUpperState();
             try {
                 task(r);
             } catch (const InputError& e) {
