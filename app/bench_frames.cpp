@@ -205,11 +205,12 @@ UpdateStages updateStages(std::int64_t n)
 
 UpdateStages updateStages(const Scenario& start, const std::function<void(Scenario&, int)>& change)
 {
-    // The update of updateMs, stage by stage: the dashboard laid out once at 1600x900, then per
-    // change the frame built (as the pipeline builds it, off the GUI thread), set on the rows,
-    // and painted.
+    // A drag's frame, stage by stage: the dashboard laid out once at 1600x900, then per change
+    // the frame built as the pipeline builds it (off the GUI thread, reusing the arrivals and
+    // the lookback its cache keeps between a drag's frames), set on the rows, and painted.
     ui::Dashboard dashboard;
     ui::layoutOffscreen(dashboard, start, QSize(1600, 900));
+    ui::FrameCache cache;
     std::vector<double> build, layOut, paint;
     for (int run = 0; run <= kRuns; ++run) {
         Scenario s = start;
@@ -217,7 +218,7 @@ UpdateStages updateStages(const Scenario& start, const std::function<void(Scenar
         QElapsedTimer clock;
         clock.start();
         const ui::Frame frame =
-            ui::buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, dashboard.charts()->columns());
+            ui::buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, dashboard.charts()->columns(), nullptr, &cache);
         const double built = double(clock.nsecsElapsed()) / 1e6;
         dashboard.setFrame(frame);
         QApplication::processEvents();

@@ -12,9 +12,10 @@ namespace ratelab::app {
 // reduced to the rows' pixels, laid out and painted on a 1600x900 dashboard.
 double updateMs(std::int64_t n);
 
-// UpdateStages is one update split into its stages (medians, ms): the frame built off the GUI
-// thread (every row simulated and reduced to its pixels), the rows laid out with it, and the
-// dashboard painted.
+// UpdateStages is one drag frame split into its stages (medians, ms): the frame built off the
+// GUI thread as the pipeline builds it (every row simulated and reduced to its pixels, the
+// arrivals and lookback reused from the drag's earlier frames), the rows laid out with it, and
+// the dashboard painted.
 struct UpdateStages {
     double simulateReduceMs = 0;
     double layOutMs = 0;
