@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QStringList>
 
+#include "arithmetic/vector_state.h"
 #include "scenario/scenario.h"
 
 #include <algorithm>
@@ -20,7 +21,9 @@ int runBench(QCommandLineParser& parser, const QStringList& args);
 // kRuns is how many measured runs a figure is the median of.
 inline constexpr int kRuns = 5;
 
-// medianMs times fn over a warm-up run and `runs` measured runs, in milliseconds.
+// medianMs times fn over a warm-up run and `runs` measured runs, in milliseconds. Each run
+// starts with the vector registers' upper halves clean, as in a command of its own: the bench's
+// earlier painting on this thread can leave them dirty (clearVectorUpperState).
 template <typename F>
 double medianMs(F&& fn, int runs = kRuns)
 {
@@ -28,6 +31,7 @@ double medianMs(F&& fn, int runs = kRuns)
     fn();
     std::vector<double> ms;
     for (int i = 0; i < runs; ++i) {
+        clearVectorUpperState();
         const auto start = Clock::now();
         fn();
         ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());

@@ -1,5 +1,7 @@
 #include "bench_replay.h"
 
+#include "bench.h"
+
 #include "config_dry_run.h"
 #include "replay/dry_run.h"
 #include "replay/replay.h"
@@ -23,7 +25,7 @@ namespace {
 
 constexpr int kLines = 1'000'000;
 constexpr int kKeys = 10'000;
-constexpr int kRuns = 3;
+constexpr int kReplayRuns = 3; // a run parses a million lines: fewer runs than bench's
 
 // benchLog is an hour of combined-format lines (278 a second): half from 100 heavy addresses
 // (about 83 a minute each, so a limit of 10 a minute denies them), half spread over all 10,000.
@@ -44,20 +46,6 @@ std::string benchLog()
         text.append(line, std::size_t(n));
     }
     return text;
-}
-
-template <typename F>
-double medianMs(F&& fn)
-{
-    fn();
-    std::vector<double> ms;
-    for (int i = 0; i < kRuns; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        fn();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
 }
 
 volatile std::int64_t g_replaySink;
@@ -110,7 +98,7 @@ ReplayBenchFigures benchReplay()
     const double replayMs = medianMs([&] {
         const Traffic t = parseTraffic(log, {}, "bench");
         g_replaySink = replay(t, policy).back().denied;
-    });
+    }, kReplayRuns);
     f.linesPerSecond = kLines / (replayMs / 1000);
     // The same log through a 3-zone nginx config (replay --config), parsing with paths included.
     const DryRunConfig nginx = io::dryRunConfig("limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\n"
@@ -126,15 +114,15 @@ ReplayBenchFigures benchReplay()
     const double configMs = medianMs([&] {
         const Traffic t = parseTraffic(log, withPaths, "bench");
         g_replaySink = dryRun(t, nginx).denied;
-    });
+    }, kReplayRuns);
     f.configLinesPerSecond = kLines / (configMs / 1000);
     const Traffic traffic = parseTraffic(log, {}, "bench");
-    f.pointMs = medianMs([&] { g_replaySink = replay(traffic, policy).back().denied; });
+    f.pointMs = medianMs([&] { g_replaySink = replay(traffic, policy).back().denied; }, kReplayRuns);
     f.threads = std::max(1u, std::thread::hardware_concurrency());
     SweepBase base;
     base.windowNanos = 60 * kNanosPerSecond;
     const std::vector<SweepAxis> axes = {parseSweepAxis(SweepParameter::Limit, "5:100:5")}; // 20 points
-    f.sweepMs = medianMs([&] { g_replaySink = runSweep(traffic, base, axes, f.threads).cells.back().denied; });
+    f.sweepMs = medianMs([&] { g_replaySink = runSweep(traffic, base, axes, f.threads).cells.back().denied; }, kReplayRuns);
     const long many = replayPeakKb(kLines), few = replayPeakKb(100);
     f.bytesPerKey = many < 0 || few < 0 ? -1 : double(many - few) * 1024 / (kLines - 100);
     return f;
