@@ -35,8 +35,9 @@ using detail::OpenColumns;
 using detail::levelKeyAt;
 
 // reachColumn is ColumnReducer::reach for the fused pass, out of line: it runs about once a
-// column, and a limiter and an open column passed by reference to it would live in memory for
-// the whole loop. The pass hands it copies.
+// column, and an open column passed by reference to it would live in memory for the whole loop,
+// so the pass hands it a copy. The limiter goes by reference: a copy would cost a log its entries
+// at every column, and the reference costs the others 0 to 5%.
 template <typename L, typename K>
 [[gnu::noinline]] bool reachColumn(ColumnReducer& reducer, const L& limiter, OpenColumn<K>& open, Nanos t)
 {
@@ -71,9 +72,8 @@ template <typename L>
             const Nanos t = arrivals[i];
             bool inRange = t >= open.lo && t < open.hi;
             if (!inRange && t >= from && !closed) [[unlikely]] {
-                const L at = limiter;
                 OpenColumn<K> moved = open;
-                inRange = reachColumn(reducer, at, moved, t);
+                inRange = reachColumn(reducer, limiter, moved, t);
                 open = moved;
                 closed = reducer.closed();
             }
