@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 
 using namespace ratelab;
@@ -117,18 +118,46 @@ void checkRow(const Trace& trace, std::size_t row, Nanos from, Nanos to, int col
     QCOMPARE(seen, reduced.endRequest - reduced.firstRequest); // the columns tile [from, to)
 }
 
-// compactCopy is the trace as a frame holds it: every plain row simulated and reduced in one pass
-// over [from, to), keeping verdicts and checkpoints instead of decisions.
-std::pair<Trace, std::vector<ReducedRow>> compactCopy(const Trace& whole, Nanos from, Nanos to, int columns)
-{
-    Trace compact{whole.config, whole.arrivals, {}, whole.costs};
+// Compact is the trace as a frame holds it, its rows' columns, and each row's reach over the
+// lookback's window (when the pass was given one).
+struct Compact {
+    Trace trace;
     std::vector<ReducedRow> rows;
+    std::vector<std::optional<WindowReach>> reaches;
+};
+
+// compactCopy makes the Compact of a whole trace: every plain row simulated and reduced in one
+// pass over [from, to), keeping verdicts and checkpoints instead of decisions. With the arrivals'
+// lookback a row without costs takes the frame's own loop (reducePlain), as buildFrame gives it.
+Compact compactCopy(const Trace& whole, Nanos from, Nanos to, int columns, const WindowLookback* lookback = nullptr)
+{
+    Compact c{Trace{whole.config, whole.arrivals, {}, whole.costs}, {}, {}};
     for (const AlgorithmTrace& r : whole.results) {
-        ReducedResult one = simulateReduced(whole.config, r.algorithm, whole.arrivals, whole.costs, from, to, columns);
-        compact.results.push_back(std::move(one.trace));
-        rows.push_back(std::move(one.row));
+        ReducedResult one =
+            simulateReduced(whole.config, r.algorithm, whole.arrivals, whole.costs, from, to, columns, nullptr, lookback);
+        c.trace.results.push_back(std::move(one.trace));
+        c.rows.push_back(std::move(one.row));
+        c.reaches.push_back(one.reach);
     }
-    return {std::move(compact), std::move(rows)};
+    return c;
+}
+
+// firstMostInWindow scans a whole row's decisions with two indices, apart from the pass's ring:
+// the most admissions in any (t - W, t] ending at an admitted request, and the first such t.
+WindowReach firstMostInWindow(const std::vector<Nanos>& t, const AlgorithmTrace& row, Nanos windowNanos)
+{
+    WindowReach best;
+    std::int64_t inside = 0;
+    std::size_t first = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        for (; t[first] <= t[i] - windowNanos; ++first)
+            inside -= row.decisions[first].allowed;
+        if (!row.decisions[i].allowed)
+            continue;
+        if (++inside > best.most)
+            best = {inside, t[i]};
+    }
+    return best;
 }
 
 bool sameColumns(const ReducedRow& a, const ReducedRow& b)
@@ -279,15 +308,21 @@ private slots:
     {
         QTest::addColumn<int>("limit");
         QTest::addColumn<bool>("costs");
-        QTest::newRow("limit 5") << 5 << false;
-        QTest::newRow("limit 5, costs") << 5 << true;
-        QTest::newRow("limit 6000 (the log checkpoints once)") << 6000 << false;
+        QTest::addColumn<bool>("lookback");
+        QTest::newRow("limit 5") << 5 << false << false;
+        QTest::newRow("limit 5, costs") << 5 << true << false;
+        QTest::newRow("limit 6000 (the log checkpoints once)") << 6000 << false << false;
+        // With the arrivals' lookback, as a frame runs them: each limiter's own loop.
+        QTest::newRow("limit 5, the frame's loop") << 5 << false << true;
+        QTest::newRow("limit 6000, the frame's loop") << 6000 << false << true;
+        QTest::newRow("limit 5, costs, lookback (the generic pass)") << 5 << true << true;
     }
 
     void onePassRowsEqualTheWholeTrace()
     {
         QFETCH(int, limit);
         QFETCH(bool, costs);
+        QFETCH(bool, lookback);
         const LimiterConfig config = LimiterConfig::make(limit, 3 * kSecond, limit + 2, Rate{7, 60 * kSecond}); // nginx: 7r/m
         Trace generated = randomTrace(7, config, 20'000);
         std::vector<std::int64_t> cost;
@@ -300,11 +335,22 @@ private slots:
         algorithms.push_back(Algorithm::NginxLimitReq);
         const Trace whole = traceOf(config, algorithms, generated.arrivals, cost);
         const Nanos from = 0, to = whole.arrivals.back() + 1;
-        const auto [compact, rows] = compactCopy(whole, from, to, 700);
+        const auto windows = lookback ? makeWindowLookback(whole.arrivals, config.windowNanos()) : nullptr;
+        QCOMPARE(bool(windows), lookback);
+        const auto [compact, rows, reaches] = compactCopy(whole, from, to, 700, windows.get());
         for (std::size_t r = 0; r < whole.results.size(); ++r) {
             const AlgorithmTrace &w = whole.results[r], &c = compact.results[r];
             const QByteArray id(algorithmId(w.algorithm).data());
             QVERIFY2(c.decisions.empty() && c.checkpoints, id);
+            QCOMPARE(reaches[r].has_value(), lookback);
+            if (reaches[r]) {
+                const WindowReach want = firstMostInWindow(whole.arrivals, w, config.windowNanos());
+                QVERIFY2(reaches[r]->most == want.most && reaches[r]->end == want.end, id);
+            }
+            QCOMPARE(c.metrics.denied, w.metrics.denied);
+            QCOMPARE(c.metrics.overshoot, w.metrics.overshoot);
+            QCOMPARE(c.metrics.memory.bytes, w.metrics.memory.bytes);
+            QCOMPARE(c.metrics.memory.entries, w.metrics.memory.entries);
             QCOMPARE(decisionCount(c), decisionCount(w));
             QVERIFY2(c.checkpoints->states.size() == (whole.arrivals.size() + c.checkpoints->interval - 1) / c.checkpoints->interval, id);
             QCOMPARE(c.metrics.allowed, w.metrics.allowed);
