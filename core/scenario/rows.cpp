@@ -11,6 +11,7 @@
 #include "server/gate.h"
 
 #include <algorithm>
+#include <utility>
 #include <optional>
 #include <string>
 
@@ -129,6 +130,10 @@ RowInputs resolveRowInputs(const Scenario& s)
 
 RowInputs resolveRowInputs(Scenario&& s)
 {
+    // Generated arrivals have nothing to move, and too many are refused by resolveArrivals before
+    // any column's error: both go the usual way, so every error comes in the same order.
+    if (!s.explicitArrivals || s.explicitArrivals->size() + s.addedArrivals.size() > std::size_t(kMaxArrivals))
+        return resolveRowInputs(std::as_const(s));
     RowInputs in = columnInputs(s);
     in.arrivals = resolveArrivals(std::move(s)); // last: the columns above read the arrivals
     return in;
