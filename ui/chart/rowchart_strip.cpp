@@ -1,0 +1,263 @@
+// RowChart's strip of marks above the level plot: one mark per decision where they fit, else a
+// column of counts per pixel, and the queue's departures.
+#include "chart/rowchart.h"
+
+#include "engine/clients.h"
+#include "report/report_run.h"
+#include "scenario/rows.h"
+
+#include <QFontMetricsF>
+#include <QLocale>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace ratelab::ui {
+
+// kOutcomeColour + an Outcome is a mark's colour key for an attempt coloured by its outcome
+// (past any node or client number).
+constexpr int kOutcomeColour = 1000;
+
+void RowChart::drawStrip(QPainter* p) const
+{
+    const QRectF p0 = plot();
+    const QRectF band(p0.left(), p0.top() - stripHeight(), p0.width(), stripHeight() - 2);
+    p->fillRect(band, palette().color(QPalette::AlternateBase));
+    p->setClipRect(QRectF(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom())));
+    const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
+    const ReducedRow& r = m_frame->rows.at(m_row);
+    m_badgeTips.clear(); // only the badges drawn now have a tooltip
+    if (exactMarks()) {
+        drawExactMarks(p, result, r);
+        return;
+    }
+    // One bar per column and lane, as tall as the lane's share of the column's requests: a
+    // column where 0.4% were admitted shows a hairline, not a solid bar like one at 99.6%.
+    const double colWidth = p0.width() / double(r.columns.size());
+    const double w = std::max(colWidth, 1.0);
+    p->setRenderHint(QPainter::Antialiasing, false);
+    // Per lane, looked up once a paint (a font's metrics and the plot area are not free, and a
+    // row has a bar per column and lane): the bar's bottom, its full height and its brush.
+    const double fullHeight = laneHeight() + 1;
+    const double bottom[] = {laneY(Lane::Admitted) + 4, laneY(Lane::Delayed) + 4, laneY(Lane::Denied) + 4};
+    const QBrush brush[] = {admittedColor(), m_veiled ? veiledColor() : delayedColor(), deniedColor()};
+    for (std::size_t k = 0; k < r.columns.size(); ++k) {
+        const Column& c = r.columns[k];
+        const double total = double(c.admitted) + c.delayed + c.denied;
+        if (total == 0)
+            continue;
+        const double x = p0.left() + k * colWidth;
+        // Veiled: every request in the middle lane, grey, a full bar where there are any.
+        const std::int32_t counts[] = {m_veiled ? 0 : c.admitted, m_veiled ? std::int32_t(total) : c.delayed,
+                                       m_veiled ? 0 : c.denied};
+        for (int lane = 0; lane < 3; ++lane) {
+            if (counts[lane] == 0)
+                continue;
+            const double h = std::max(1.0, fullHeight * counts[lane] / total);
+            if (lane == 0 && !m_veiled && k < m_outcomeColumns.size()) // with a server: by outcome
+                drawOutcomeBar(p, k, QRectF(x, bottom[lane] - h, w, h));
+            else
+                p->fillRect(QRectF(x, bottom[lane] - h, w, h), brush[lane]);
+        }
+    }
+}
+
+void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const
+{
+    // Decisions at one instant share a mark per lane (per node on a cluster), with a badge
+    // counting them ("x10"). A retry is hollow, linked to the attempt whose denial caused it; a
+    // request that costs more than 1 has a larger mark.
+    const Trace& trace = *m_frame->trace;
+    const auto& times = timesOf(trace, m_row);
+    const std::size_t end = shownEnd();
+    const bool nodes = result.kind.cluster;
+    // A few clients (2 to 8) get a colour each, as a cluster's nodes do: who was held back shows.
+    const bool clientColours = result.clients && result.clients->requests > 0 && clientCount() >= 2
+                               && clientCount() <= 8;
+    const bool costs = !trace.costs.empty() && !result.kind.attempts;
+    QFont badge = font();
+    badge.setBold(true);
+    badge.setPixelSize(std::max(8, laneHeight() - 1)); // fits its lane
+    if (!result.previousAttempt.empty()) { // the links first, under the marks
+        QColor link = palette().color(QPalette::PlaceholderText);
+        p->setPen(QPen(link, 1));
+        for (std::size_t i = r.firstRequest; i < end; ++i)
+            if (const std::int64_t from = result.previousAttempt[i]; from >= 0) {
+                const auto j = std::size_t(from);
+                p->drawLine(QPointF(xOf(secondsAsDouble(times[j])), laneY(laneOf(verdictAt(result, j)))),
+                            QPointF(xOf(secondsAsDouble(times[i])), laneY(laneOf(verdictAt(result, i)))));
+            }
+    }
+    struct Group {
+        std::int64_t count = 0;
+        std::int64_t maxCost = 1;
+        bool retry = false;
+    };
+    // Badges are laid out per lane after the marks: a badge that would run into the next
+    // instant's marks merges with them (it moves right of them and counts them too), so badges
+    // never stack or cover a mark, and each fits its own lane.
+    struct Badge {
+        double markRight = 0; // right edge of the marks it counts
+        double markLeft = 0;
+        std::int64_t count = 0;
+        Nanos from = 0, to = 0;     // the instants it counts
+        std::int64_t atFirst = 0;   // of them at `from`
+        std::int64_t instants = 1;
+    };
+    m_badgeTips.clear();
+    std::vector<Badge> laneBadges[3];
+    const QFontMetricsF badgeMetrics(badge);
+    for (std::size_t i = r.firstRequest; i < end;) {
+        std::size_t j = i;
+        // Per lane, and per node on a cluster (at most 64), first attempts and retries apart.
+        std::map<std::tuple<int, int, bool>, Group> groups;
+        for (; j < end && times[j] == times[i]; ++j) {
+            const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
+            // With a server, an admitted attempt is coloured by what became of it there.
+            const std::optional<Outcome> served = outcomeOf(j);
+            const int colour = served && *served != Outcome::NotAdmitted ? kOutcomeColour + int(*served)
+                               : nodes                                  ? int(result.nodes[j])
+                               : clientColours                          ? int((*result.log)[j].client)
+                                                                        : -1;
+            Group& g = groups[{int(laneOf(verdictAt(result, j))), colour, retry}];
+            ++g.count;
+            g.retry = retry;
+            if (costs)
+                g.maxCost = std::max(g.maxCost, trace.costs[j]);
+        }
+        const double x = xOf(secondsAsDouble(times[i]));
+        // Each lane's marks side by side (one per node, retries apart).
+        std::int64_t laneCount[3] = {0, 0, 0};
+        double laneRight[3] = {x, x, x};
+        int lastLane = -1;
+        double offset = 0;
+        for (const auto& [key, g] : groups) {
+            const auto [laneIndex, node, retry] = key;
+            offset = laneIndex == lastLane ? offset + 9 * markScale() : 0;
+            lastLane = laneIndex;
+            const Lane lane = Lane(laneIndex);
+            const QPointF at(x + offset, laneY(lane));
+            // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped so
+            // a mark stays inside its lane.
+            const double grow = g.maxCost > 1 ? std::min(1.15, 1 + 0.05 * std::log2(double(g.maxCost))) : 1.0;
+            // Veiled: one shape, one grey, whatever the verdict or the node.
+            paintMark(p, at, m_veiled ? Lane::Admitted : lane, markScale() * grow,
+                      m_veiled                   ? veiledColor()
+                      : node >= kOutcomeColour ? outcomeColor(Outcome(node - kOutcomeColour))
+                      : node >= 0              ? nodeColor(node)
+                                               : QColor(),
+                      g.retry);
+            laneCount[laneIndex] += g.count;
+            laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
+        }
+        for (int lane = 0; lane < 3; ++lane)
+            if (laneCount[lane] > 0)
+                laneBadges[lane].push_back({laneRight[lane], x - 4 * markScale(), laneCount[lane], times[i], times[i],
+                                            laneCount[lane], 1});
+        i = j;
+    }
+    p->setFont(badge);
+    p->setPen(palette().color(QPalette::WindowText));
+    const auto badgeText = [](std::int64_t n) { return QString::fromUtf8("\u00d7") + QLocale().toString(n); };
+    for (int lane = 0; lane < 3; ++lane) {
+        const auto& list = laneBadges[lane];
+        for (std::size_t k = 0; k < list.size();) {
+            Badge b = list[k++];
+            // Merge the instants whose marks the badge would cover.
+            while (k < list.size() && b.count >= 2
+                   && list[k].markLeft < b.markRight + 3 + badgeMetrics.horizontalAdvance(badgeText(b.count)) + 2) {
+                b.count += list[k].count;
+                b.markRight = list[k].markRight;
+                b.to = list[k].to;
+                ++b.instants;
+                ++k;
+            }
+            if (b.count < 2)
+                continue;
+            const double y = laneY(Lane(lane));
+            const QString text = badgeText(b.count);
+            // On the strip's own colour: a retry's link under the badge never runs through it.
+            p->fillRect(QRectF(b.markRight + 2, y - badgeMetrics.height() / 2.0, badgeMetrics.horizontalAdvance(text) + 2,
+                               badgeMetrics.height()),
+                        palette().color(QPalette::AlternateBase));
+            p->drawText(QRectF(b.markRight + 3, y - laneHeight() / 2.0, 80, laneHeight()), Qt::AlignLeft | Qt::AlignVCenter, text);
+            // What the count groups, for its tooltip: one instant, or several the badge merged.
+            const QLocale locale;
+            const auto at = [](Nanos t) { return QString::fromStdString(formatSeconds(t)); };
+            m_badgeTips.push_back(
+                {QRectF(b.markRight + 2, y - laneHeight() / 2.0, badgeMetrics.horizontalAdvance(text) + 2, laneHeight()),
+                 b.instants == 1 ? tr("%1 at %2 s").arg(locale.toString(b.count), at(b.from))
+                                 : tr("%1 at %2 instants from %3 s to %4 s (%5 at %3 s)")
+                                       .arg(locale.toString(b.count), locale.toString(b.instants), at(b.from), at(b.to),
+                                            locale.toString(b.atFirst))});
+        }
+    }
+}
+
+void RowChart::drawDepartures(QPainter* p) const
+{
+    if (m_departures.empty())
+        return;
+    // Along the bottom of the level plot, where the line steps down as each one leaves: never
+    // on top of the arrivals' marks in the strip.
+    const std::size_t end = shownEnd();
+    const double h = 3.2 * markScale();
+    const double y = plot().bottom() - h - 1;
+    p->save();
+    p->setClipping(false);
+    p->setPen(QPen(delayedColor(), 1.4));
+    p->setBrush(Qt::NoBrush);
+    for (const auto& [request, leaves] : m_departures) {
+        if (request >= end || (m_playhead && leaves > m_playhead->t))
+            continue;
+        if (leaves < m_range.from || leaves >= m_range.to)
+            continue;
+        const double x = xOf(secondsAsDouble(leaves));
+        QPolygonF diamond{{x, y - h}, {x + h, y}, {x, y + h}, {x - h, y}};
+        p->drawPolygon(diamond);
+    }
+    p->restore();
+}
+
+void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale, QColor color, bool hollow)
+{
+    p->save();
+    p->translate(c);
+    p->scale(scale, scale);
+    c = QPointF(0, 0);
+    switch (lane) {
+    case Lane::Admitted: {
+        const QColor fill = color.isValid() ? color : admittedColor();
+        p->setPen(hollow ? QPen(fill, 1.6) : QPen(Qt::NoPen));
+        p->setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(fill));
+        p->drawEllipse(c, 3.6, 3.6);
+        break;
+    }
+    case Lane::Delayed: {
+        const QColor fill = color.isValid() ? color : delayedColor();
+        p->setPen(hollow ? QPen(fill, 1.6) : QPen(Qt::NoPen));
+        p->setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(fill));
+        QPainterPath tri;
+        tri.moveTo(c + QPointF(0, -4.5));
+        tri.lineTo(c + QPointF(4.5, 3.5));
+        tri.lineTo(c + QPointF(-4.5, 3.5));
+        tri.closeSubpath();
+        p->drawPath(tri);
+        break;
+    }
+    case Lane::Denied:
+        // A cross has no inside: a denied retry is drawn thinner.
+        p->setPen(QPen(color.isValid() ? color : deniedColor(), hollow ? 1.2 : 2.2, Qt::SolidLine, Qt::RoundCap));
+        p->setBrush(Qt::NoBrush);
+        p->drawLine(c + QPointF(-3, -3), c + QPointF(3, 3));
+        p->drawLine(c + QPointF(-3, 3), c + QPointF(3, -3));
+        break;
+    }
+    p->restore();
+}
+
+} // namespace ratelab::ui
