@@ -229,7 +229,8 @@ QThreadPool* simulationPool()
 namespace {
 
 // Generated is a scenario with its generated arrivals written out as explicit ones, and those
-// arrivals (nullptr when it had explicit ones, or an edge pattern).
+// arrivals as the cache keeps them (nullptr without a cache, when it had explicit ones, or an
+// edge pattern).
 struct Generated {
     Scenario scenario;
     std::shared_ptr<const std::vector<Nanos>> arrivals;
@@ -244,11 +245,15 @@ Generated withArrivals(const Scenario& s, FrameCache* cache)
     checkScenario(s); // its errors first, as resolveRowInputs gives them
     if (s.explicitArrivals || s.pattern.kind == PatternKind::Edge || s.pattern.kind == PatternKind::Worst)
         return {s, nullptr}; // edge and worst are placed by the config: generated each time
-    std::shared_ptr<const std::vector<Nanos>> arrivals = cache ? cache->arrivals(s.pattern) : nullptr;
+    if (!cache) { // nothing keeps them: generated straight into the scenario, not copied there
+        Generated out{s, nullptr};
+        out.scenario.explicitArrivals = generateArrivals(s.pattern, s.config);
+        return out;
+    }
+    std::shared_ptr<const std::vector<Nanos>> arrivals = cache->arrivals(s.pattern);
     if (!arrivals) {
         arrivals = std::make_shared<const std::vector<Nanos>>(generateArrivals(s.pattern, s.config));
-        if (cache)
-            cache->keepArrivals(s.pattern, arrivals);
+        cache->keepArrivals(s.pattern, arrivals);
     }
     Generated out{s, arrivals};
     out.scenario.explicitArrivals = *arrivals;
