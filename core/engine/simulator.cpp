@@ -16,6 +16,9 @@ std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> 
     std::size_t first = 0, most = 0;
     for (std::size_t i = 0; i < arrivals.size(); ++i) {
         const Nanos oldest = arrivals[i] - windowNanos;
+        // One arrival enters per step, so about one leaves: that one without a branch (the first
+        // is never past i, whose time is inside its own window), then any more.
+        first += arrivals[first] <= oldest;
         while (arrivals[first] <= oldest)
             ++first;
         const std::size_t back = i - first;
