@@ -8,11 +8,30 @@
 
 #include <cmath>
 #include <random>
+#include <span>
 #include <string>
+#include <system_error>
+#include <thread>
 
 namespace ratelab {
 
 namespace {
+
+// kParallelGaps is the stream from which a Poisson pattern's gaps are made on two threads: a
+// thread's start (tens of microseconds) is then a small part of the work.
+constexpr std::size_t kParallelGaps = 65536;
+
+// poissonGaps turns each draw (a 64-bit word of the stream) into its gap: the exponential of
+// mean meanGapNanos, rounded to whole nanoseconds, or -1 when it is 2^63 ns or more.
+void poissonGaps(std::span<Nanos> draws, double meanGapNanos)
+{
+    clearVectorUpperState(); // double arithmetic, on either thread
+    for (Nanos& d : draws) {
+        const double u = static_cast<double>(static_cast<std::uint64_t>(d) >> 11) * 0x1.0p-53; // [0, 1)
+        const double gap = std::round(-std::log1p(-u) * meanGapNanos);
+        d = gap < 0x1p63 ? static_cast<Nanos>(gap) : -1;
+    }
+}
 
 void checkCount(std::int64_t n)
 {
@@ -125,7 +144,6 @@ void checkPattern(const Pattern& p, const LimiterConfig& config)
 std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config)
 {
     checkPattern(p, config);
-    clearVectorUpperState(); // the Poisson gaps are double arithmetic
     std::vector<Nanos> out;
     switch (p.kind) {
     case PatternKind::Uniform:
@@ -140,21 +158,37 @@ std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& confi
         break;
     case PatternKind::Poisson: {
         // Exponential gaps drawn as doubles and rounded to whole nanoseconds, summed exactly: the
-        // start is kept to the nanosecond and gaps keep their size at any start.
+        // start is kept to the nanosecond and gaps keep their size at any start. The draws come
+        // in order; each gap depends on its draw alone, so a long stream has its halves' gaps
+        // made on two threads (log1p is most of the time); the sum is in order again.
         const double meanGapNanos = static_cast<double>(p.lambda.perNanos) / static_cast<double>(p.lambda.tokens);
         std::mt19937_64 rng(p.seed);
-        out.reserve(std::size_t(p.count));
+        out.resize(std::size_t(p.count));
+        for (std::size_t i = 1; i < out.size(); ++i)
+            out[i] = static_cast<Nanos>(rng()); // the draw's bits, until poissonGaps reads them
+        const std::span<Nanos> gaps = out.empty() ? std::span<Nanos>() : std::span<Nanos>(out).subspan(1);
+        std::size_t mine = gaps.size();
+        std::thread upper;
+        if (gaps.size() >= kParallelGaps) {
+            try {
+                upper = std::thread([&, half = gaps.size() / 2] { poissonGaps(gaps.subspan(half), meanGapNanos); });
+                mine = gaps.size() / 2;
+            } catch (const std::system_error&) { // no thread to be had: all of them here
+            }
+        }
+        poissonGaps(gaps.first(mine), meanGapNanos);
+        if (upper.joinable())
+            upper.join();
         Nanos t = p.startNanos;
-        for (std::int64_t i = 0; i < p.count; ++i) {
+        for (std::size_t i = 0; i < out.size(); ++i) {
             if (i > 0) {
-                const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53; // [0, 1)
-                const double gap = std::round(-std::log1p(-u) * meanGapNanos);
-                if (!(gap < 0x1p63) || static_cast<Nanos>(gap) > kMaxNanos - t)
+                const Nanos gap = out[i];
+                if (gap < 0 || gap > kMaxNanos - t)
                     throw InputError("the Poisson arrivals would run " + largestTime() + " after " + std::to_string(i)
                                      + " of " + std::to_string(p.count) + " requests; raise lambda or lower n or start");
-                t += static_cast<Nanos>(gap);
+                t += gap;
             }
-            out.push_back(t);
+            out[i] = t;
         }
         break;
     }
