@@ -129,17 +129,19 @@ private slots:
     void poissonIsOneStreamAtAnyLength()
     {
         // A stream is a prefix of every longer one with the same seed: request i's gap comes from
-        // draw i alone. A long stream makes its gaps on two threads, halves split at its middle;
-        // a short one on one: the first 65,535 of 80,000 (split at 40,000) are those of a stream
-        // of 65,535, and the first 1,000 of 1,000,000 those of a stream of 1,000.
+        // draw i alone. With Threads::Two a long stream makes its gaps on two threads, halves split
+        // at its middle, and a short one on one: the first 65,535 of 80,000 (split at 40,000) are
+        // those of a stream of 65,535, the first 1,000 of 1,000,000 those of a stream of 1,000,
+        // and the 80,000 made on one thread are those made on two.
         const LimiterConfig c;
         const auto prefixOf = [](const std::vector<Nanos>& longer, const std::vector<Nanos>& shorter) {
             return longer.size() > shorter.size() && std::equal(shorter.begin(), shorter.end(), longer.begin());
         };
-        const auto longStream = generateArrivals(poisson(80'000, Rate{200, kSecond}, 42, 3), c);
-        QVERIFY(prefixOf(longStream, generateArrivals(poisson(65'535, Rate{200, kSecond}, 42, 3), c)));
+        const auto longStream = generateArrivals(poisson(80'000, Rate{200, kSecond}, 42, 3), c, Threads::Two);
+        QVERIFY(prefixOf(longStream, generateArrivals(poisson(65'535, Rate{200, kSecond}, 42, 3), c, Threads::Two)));
         QVERIFY(std::is_sorted(longStream.begin(), longStream.end()));
-        QVERIFY(prefixOf(generateArrivals(poisson(1'000'000, Rate{7, kSecond}, 5), c),
+        QCOMPARE(generateArrivals(poisson(80'000, Rate{200, kSecond}, 42, 3), c), longStream); // on one thread
+        QVERIFY(prefixOf(generateArrivals(poisson(1'000'000, Rate{7, kSecond}, 5), c, Threads::Two),
                          generateArrivals(poisson(1'000, Rate{7, kSecond}, 5), c)));
     }
 

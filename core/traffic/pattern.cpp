@@ -141,7 +141,7 @@ void checkPattern(const Pattern& p, const LimiterConfig& config)
     }
 }
 
-std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config)
+std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config, Threads threads)
 {
     checkPattern(p, config);
     std::vector<Nanos> out;
@@ -159,8 +159,8 @@ std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& confi
     case PatternKind::Poisson: {
         // Exponential gaps drawn as doubles and rounded to whole nanoseconds, summed exactly: the
         // start is kept to the nanosecond and gaps keep their size at any start. The draws come
-        // in order; each gap depends on its draw alone, so a long stream has its halves' gaps
-        // made on two threads (log1p is most of the time); the sum is in order again.
+        // in order; each gap depends on its draw alone, so a long stream may have its halves'
+        // gaps made on two threads (log1p is most of the time); the sum is in order again.
         const double meanGapNanos = static_cast<double>(p.lambda.perNanos) / static_cast<double>(p.lambda.tokens);
         std::mt19937_64 rng(p.seed);
         out.resize(std::size_t(p.count));
@@ -169,7 +169,7 @@ std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& confi
         const std::span<Nanos> gaps = out.empty() ? std::span<Nanos>() : std::span<Nanos>(out).subspan(1);
         std::size_t mine = gaps.size();
         std::thread upper;
-        if (gaps.size() >= kParallelGaps) {
+        if (threads == Threads::Two && gaps.size() >= kParallelGaps) {
             try {
                 upper = std::thread([&, half = gaps.size() / 2] { poissonGaps(gaps.subspan(half), meanGapNanos); });
                 mine = gaps.size() / 2;

@@ -57,7 +57,11 @@ void checkPattern(const Pattern& p, const LimiterConfig& config);
 // start + gap (and after 0). The worst pattern is worstArrivals(worstOf, config, T) (core/limiters/worst_case.h):
 // the traffic that makes worstOf admit its bound in one window of length T; start is not read. It throws InputError for parameters out of range, for more than
 // kMaxArrivals requests and for times beyond the range of Nanos.
-std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config);
+// With Threads::Two a long Poisson stream makes its gaps on a second thread too (the same
+// arrivals): for a caller whose process already runs threads, as the app's frames do. A process
+// that never started one keeps it so (the C library's locks and allocator are cheaper then).
+enum class Threads { One, Two };
+std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config, Threads threads = Threads::One);
 
 // boundWindowNanos returns the T of "at most X in any T": the pattern's window_of, else the config's window.
 inline Nanos boundWindowNanos(const Pattern& p, const LimiterConfig& config)

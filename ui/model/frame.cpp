@@ -247,12 +247,12 @@ Generated withArrivals(const Scenario& s, FrameCache* cache)
         return {s, nullptr}; // edge and worst are placed by the config: generated each time
     if (!cache) { // nothing keeps them: generated straight into the scenario, not copied there
         Generated out{s, nullptr};
-        out.scenario.explicitArrivals = generateArrivals(s.pattern, s.config);
+        out.scenario.explicitArrivals = generateArrivals(s.pattern, s.config, Threads::Two);
         return out;
     }
     std::shared_ptr<const std::vector<Nanos>> arrivals = cache->arrivals(s.pattern);
     if (!arrivals) {
-        arrivals = std::make_shared<const std::vector<Nanos>>(generateArrivals(s.pattern, s.config));
+        arrivals = std::make_shared<const std::vector<Nanos>>(generateArrivals(s.pattern, s.config, Threads::Two));
         cache->keepArrivals(s.pattern, arrivals);
     }
     Generated out{s, arrivals};
