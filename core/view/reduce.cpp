@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <bit>
 #include <memory>
+#include <optional>
 #include <type_traits>
 
 namespace ratelab {
@@ -34,6 +35,12 @@ using detail::OpenColumn;
 using detail::OpenColumns;
 using detail::levelKeyAt;
 
+// NoVerdicts is a WindowCounter's verdict reader where the arrivals' lookback counts the window,
+// which never asks it.
+struct NoVerdicts {
+    bool operator()(std::size_t) const { return false; }
+};
+
 // reachColumn is ColumnReducer::reach for the fused pass, out of line: it runs about once a
 // column, and an open column passed by reference to it would live in memory for the whole loop,
 // so the pass hands it a copy. The limiter goes by reference: a copy would cost a log its entries
@@ -55,7 +62,7 @@ template <typename L>
 {
     using K = decltype(levelKeyAt(outside, 0));
     OpenColumn<K> open = opens.of<L>();
-    detail::WindowCounter window(arrivals, [](std::size_t) { return false; }, 0, &lookback);
+    detail::WindowCounter window(arrivals, NoVerdicts{}, 0, &lookback);
     std::int64_t allowed = 0, delayed = 0, most = 0;
     std::size_t mostAt = 0;
     const Nanos from = reducer.from();
@@ -153,13 +160,6 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
     ColumnReducer reducer(out.row, fromNanos, toNanos, columns);
     OpenColumns opens(fromNanos);
     Verdict* const verdicts = r.verdicts.data();
-    bool inRange = false;
-    // The reach over the lookback's W, as boundReach scans it from the verdicts: a ring of the
-    // running count of admissions before each of the last `ring` requests (WindowCounter's way).
-    const std::uint16_t* const back = lookback ? lookback->back.data() : nullptr;
-    std::vector<std::uint32_t> ring(lookback ? lookback->ring : 0);
-    const std::size_t mask = ring.empty() ? 0 : ring.size() - 1;
-    std::uint32_t admittedBefore = 0;
     WindowReach reach;
     const LimitWindow own = ownLimit(algorithm, config);
     if (costs.empty() && lookback && own.windowNanos == config.windowNanos()) {
@@ -172,15 +172,18 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
         out.reach = reach;
         return out;
     }
+    // The generic pass: costs, a product's own window, or no lookback. With the lookback, the
+    // reach over its W is counted beside the metrics' own window (which may be the product's).
+    bool inRange = false;
+    std::optional<detail::WindowCounter<NoVerdicts>> reachWindow;
+    if (lookback)
+        reachWindow.emplace(arrivals, NoVerdicts{}, 0, lookback);
     r.metrics = detail::decideAll(
         config, algorithm, arrivals, costs, lookback,
         [&](const auto& limiter, std::size_t i, const Decision& d) {
             verdicts[i] = verdictOf(d);
-            if (back) {
-                ring[i & mask] = admittedBefore;
-                admittedBefore += d.allowed;
-                // Modulo 2^32, as WindowCounter: a window's count (below 2^16) is the difference.
-                const std::int64_t inside = std::uint32_t(admittedBefore - ring[(i - back[i]) & mask]);
+            if (reachWindow) {
+                const std::int64_t inside = reachWindow->add(i, d.allowed);
                 // Only at an admitted request, as boundReach: a denied one's window holds no more
                 // than the last admitted one's, so this only keeps the scan's definition plain.
                 if (d.allowed && inside > reach.most) [[unlikely]]
@@ -207,7 +210,7 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
         },
         [&](const auto& limiter) { reducer.finish(limiter, opens.of<std::decay_t<decltype(limiter)>>()); });
     r.checkpoints = std::move(checkpoints);
-    if (back)
+    if (lookback)
         out.reach = reach;
     return out;
 }
