@@ -21,6 +21,17 @@ namespace {
 // thread's start (tens of microseconds) is then a small part of the work.
 constexpr std::size_t kParallelGaps = 65536;
 
+// roundedNanos is std::round(x) for x >= 0 (NaN never comes), or -1 when that is 2^63 or more;
+// written out because libm's round is a call on every gap (half of log1p's time, profiled).
+// x - trunc(x) is exact below 2^52, and every double from 2^52 on is a whole number.
+inline Nanos roundedNanos(double x)
+{
+    if (x >= 0x1p52)
+        return x < 0x1p63 ? static_cast<Nanos>(x) : -1;
+    const auto whole = static_cast<Nanos>(x);
+    return whole + (x - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+}
+
 // poissonGaps turns each draw (a 64-bit word of the stream) into its gap: the exponential of
 // mean meanGapNanos, rounded to whole nanoseconds, or -1 when it is 2^63 ns or more.
 void poissonGaps(std::span<Nanos> draws, double meanGapNanos)
@@ -28,8 +39,7 @@ void poissonGaps(std::span<Nanos> draws, double meanGapNanos)
     clearVectorUpperState(); // double arithmetic, on either thread
     for (Nanos& d : draws) {
         const double u = static_cast<double>(static_cast<std::uint64_t>(d) >> 11) * 0x1.0p-53; // [0, 1)
-        const double gap = std::round(-std::log1p(-u) * meanGapNanos);
-        d = gap < 0x1p63 ? static_cast<Nanos>(gap) : -1;
+        d = roundedNanos(-std::log1p(-u) * meanGapNanos);
     }
 }
 
