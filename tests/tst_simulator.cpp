@@ -156,6 +156,28 @@ private slots:
         QVERIFY(makeWindowLookback({}, kSecond));
     }
 
+    // Made in halves on two threads, the lookback is the one made in one pass: groups of 7 at
+    // once every 0.25 s with W = 1 s, the split inside a group. By hand: the j-th of group k has
+    // j of its own group before it and 7 from each of the up to 3 groups in (t - 1 s, t).
+    void windowLookbackInHalvesIsTheSame()
+    {
+        std::vector<Nanos> t;
+        for (int k = 0; k < 10'001; ++k)
+            t.insert(t.end(), 7, Nanos(k) * 250'000'000);
+        QVERIFY(t.size() >= kParallelLookback && t.size() / 2 % 7 != 0);
+        for (const Threads threads : {Threads::One, Threads::Two}) {
+            const auto lookback = makeWindowLookback(t, kSecond, threads);
+            QVERIFY(lookback);
+            for (std::size_t i = 0; i < t.size(); ++i)
+                QCOMPARE(lookback->back[i], std::uint16_t(i % 7 + 7 * std::min<std::size_t>(i / 7, 3)));
+            QCOMPARE(lookback->ring, std::size_t(32)); // above 6 + 21
+        }
+        // A window too full in the upper half alone: no lookback either way.
+        t.insert(t.end(), kMaxLookback + 2, t.back() + kSecond);
+        QVERIFY(!makeWindowLookback(t, kSecond, Threads::One));
+        QVERIFY(!makeWindowLookback(t, kSecond, Threads::Two));
+    }
+
     // A window holding more earlier arrivals than a lookback counts has none: each algorithm
     // walks its window instead, and counts the same.
     void aWindowTooFullForALookbackIsWalked()

@@ -3,31 +3,46 @@
 #include "engine/decide.h"
 #include "limiters/limiters.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace ratelab {
 
 using detail::decideAll;
 
-std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> arrivals, Nanos windowNanos)
+std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> arrivals, Nanos windowNanos, Threads threads)
 {
     auto out = std::make_shared<WindowLookback>();
     out->back.resize(arrivals.size());
-    std::size_t first = 0, most = 0;
-    for (std::size_t i = 0; i < arrivals.size(); ++i) {
-        const Nanos oldest = arrivals[i] - windowNanos;
-        // One arrival enters per step, so about one leaves: that one without a branch (the first
-        // is never past i, whose time is inside its own window), then any more.
-        first += arrivals[first] <= oldest;
-        while (arrivals[first] <= oldest)
-            ++first;
-        const std::size_t back = i - first;
-        if (back > kMaxLookback)
-            return nullptr;
-        out->back[i] = static_cast<std::uint16_t>(back);
-        most = std::max(most, back);
-    }
-    out->ring = std::bit_ceil(most + 1);
+    // Each arrival's count depends on the times alone: a half starts at its own window's first
+    // arrival (found by bisection) and the halves' results are the same as one pass's.
+    std::size_t most[2] = {0, 0};
+    bool tooMany[2] = {false, false};
+    forHalves(arrivals.size(), threads, kParallelLookback, [&](std::size_t begin, std::size_t end) {
+        const int half = begin == 0 ? 0 : 1;
+        std::size_t first = begin == 0 ? 0
+                                       : std::size_t(std::upper_bound(arrivals.begin(), arrivals.begin() + std::ptrdiff_t(begin),
+                                                                      arrivals[begin] - windowNanos)
+                                                     - arrivals.begin());
+        for (std::size_t i = begin; i < end; ++i) {
+            const Nanos oldest = arrivals[i] - windowNanos;
+            // One arrival enters per step, so about one leaves: that one without a branch (the
+            // first is never past i, whose time is inside its own window), then any more.
+            first += arrivals[first] <= oldest;
+            while (arrivals[first] <= oldest)
+                ++first;
+            const std::size_t back = i - first;
+            if (back > kMaxLookback) {
+                tooMany[half] = true;
+                return;
+            }
+            out->back[i] = static_cast<std::uint16_t>(back);
+            most[half] = std::max(most[half], back);
+        }
+    });
+    if (tooMany[0] || tooMany[1])
+        return nullptr;
+    out->ring = std::bit_ceil(std::max(most[0], most[1]) + 1);
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include "limiters/config.h"
 #include "limiters/limiter.h"
 #include "arithmetic/nanos.h"
+#include "arithmetic/threads.h"
 
 #include <cstdint>
 #include <functional>
@@ -119,9 +120,14 @@ struct WindowLookback {
 // kMaxLookback is the most earlier arrivals a window may hold for a WindowLookback to be made.
 inline constexpr std::size_t kMaxLookback = 65534;
 
+// kParallelLookback is the arrivals from which a lookback with Threads::Two is made on two threads.
+inline constexpr std::size_t kParallelLookback = 65536;
+
 // makeWindowLookback returns the arrivals' lookback over windows of windowNanos, or nullptr when
 // some window holds more than kMaxLookback earlier arrivals (each algorithm then walks its own).
-std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> arrivals, Nanos windowNanos);
+// With Threads::Two a long one is made in halves on two threads (the same lookback).
+std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> arrivals, Nanos windowNanos,
+                                                         Threads threads = Threads::One);
 
 // simulateOne runs one algorithm over the arrivals (non-decreasing, non-negative) from a fresh
 // state and measures the result: a plain row. Algorithms are independent, so callers may run

@@ -1,5 +1,6 @@
 #include "traffic/pattern.h"
 
+#include "arithmetic/threads.h"
 #include "arithmetic/vector_state.h"
 
 #include "limiters/worst_case.h"
@@ -10,8 +11,6 @@
 #include <random>
 #include <span>
 #include <string>
-#include <system_error>
-#include <thread>
 
 namespace ratelab {
 
@@ -177,18 +176,8 @@ std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& confi
         for (std::size_t i = 1; i < out.size(); ++i)
             out[i] = static_cast<Nanos>(rng()); // the draw's bits, until poissonGaps reads them
         const std::span<Nanos> gaps = out.empty() ? std::span<Nanos>() : std::span<Nanos>(out).subspan(1);
-        std::size_t mine = gaps.size();
-        std::thread upper;
-        if (threads == Threads::Two && gaps.size() >= kParallelGaps) {
-            try {
-                upper = std::thread([&, half = gaps.size() / 2] { poissonGaps(gaps.subspan(half), meanGapNanos); });
-                mine = gaps.size() / 2;
-            } catch (const std::system_error&) { // no thread to be had: all of them here
-            }
-        }
-        poissonGaps(gaps.first(mine), meanGapNanos);
-        if (upper.joinable())
-            upper.join();
+        forHalves(gaps.size(), threads, kParallelGaps,
+                  [&](std::size_t begin, std::size_t end) { poissonGaps(gaps.subspan(begin, end - begin), meanGapNanos); });
         Nanos t = p.startNanos;
         for (std::size_t i = 0; i < out.size(); ++i) {
             if (i > 0) {

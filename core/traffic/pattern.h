@@ -9,6 +9,7 @@
 #include "limiters/limiter.h"
 #include "arithmetic/rate.h"
 #include "arithmetic/nanos.h"
+#include "arithmetic/threads.h"
 
 #include <cstdint>
 #include <optional>
@@ -58,9 +59,7 @@ void checkPattern(const Pattern& p, const LimiterConfig& config);
 // the traffic that makes worstOf admit its bound in one window of length T; start is not read. It throws InputError for parameters out of range, for more than
 // kMaxArrivals requests and for times beyond the range of Nanos.
 // With Threads::Two a long Poisson stream makes its gaps on a second thread too (the same
-// arrivals): for a caller whose process already runs threads, as the app's frames do. A process
-// that never started one keeps it so (the C library's locks and allocator are cheaper then).
-enum class Threads { One, Two };
+// arrivals).
 std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& config, Threads threads = Threads::One);
 
 // boundWindowNanos returns the T of "at most X in any T": the pattern's window_of, else the config's window.

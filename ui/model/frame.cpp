@@ -267,10 +267,10 @@ std::shared_ptr<const WindowLookback> lookbackFor(const Generated& g, std::span<
                                                   FrameCache* cache)
 {
     if (!cache || !g.arrivals || !g.scenario.addedArrivals.empty())
-        return makeWindowLookback(arrivals, windowNanos);
+        return makeWindowLookback(arrivals, windowNanos, Threads::Two);
     if (auto kept = cache->lookback(g.arrivals, windowNanos))
         return kept;
-    auto made = makeWindowLookback(arrivals, windowNanos);
+    auto made = makeWindowLookback(arrivals, windowNanos, Threads::Two);
     cache->keepLookback(g.arrivals, windowNanos, made);
     return made;
 }
