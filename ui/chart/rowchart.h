@@ -11,6 +11,7 @@
 #include "view/row_extras.h"
 #include "view/served.h"
 
+#include "chart/bar_canvas.h"
 #include "model/frame.h"
 
 #include <QChartView>
@@ -180,6 +181,7 @@ private:
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
     // m_badgeTips: each "×N" badge drawn last and what it counts, for its tooltip.
     mutable std::vector<std::pair<QRectF, QString>> m_badgeTips;
+    mutable BarCanvas m_barCanvas; // the strip's bars, kept between paints
     // drawDepartures marks when each delayed request leaves a queue (t + delay), along the
     // bottom of the level plot, where the line steps down.
     void drawDepartures(QPainter* p) const;

@@ -27,7 +27,8 @@ void RowChart::drawStrip(QPainter* p) const
     const QRectF p0 = plot();
     const QRectF band(p0.left(), p0.top() - stripHeight(), p0.width(), stripHeight() - 2);
     p->fillRect(band, palette().color(QPalette::AlternateBase));
-    p->setClipRect(QRectF(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom())));
+    const QRectF clip(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom()));
+    p->setClipRect(clip);
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
     const ReducedRow& r = m_frame->rows.at(m_row);
     m_badgeTips.clear(); // only the badges drawn now have a tooltip
@@ -44,7 +45,12 @@ void RowChart::drawStrip(QPainter* p) const
     // row has a bar per column and lane): the bar's bottom, its full height and its brush.
     const double fullHeight = laneHeight() + 1;
     const double bottom[] = {laneY(Lane::Admitted) + 4, laneY(Lane::Delayed) + 4, laneY(Lane::Denied) + 4};
-    const QBrush brush[] = {admittedColor(), m_veiled ? veiledColor() : delayedColor(), deniedColor()};
+    const QColor colour[] = {admittedColor(), m_veiled ? veiledColor() : delayedColor(), deniedColor()};
+    const QBrush brush[] = {colour[0], colour[1], colour[2]};
+    // Opaque bars without a server's outcomes go through one image (BarCanvas): the same pixels.
+    const bool canvas = m_outcomeColumns.empty()
+                        && std::all_of(std::begin(colour), std::end(colour), [](const QColor& c) { return c.alpha() == 255; })
+                        && m_barCanvas.begin(p, clip);
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
         const double total = double(c.admitted) + c.delayed + c.denied;
@@ -58,12 +64,16 @@ void RowChart::drawStrip(QPainter* p) const
             if (counts[lane] == 0)
                 continue;
             const double h = std::max(1.0, fullHeight * counts[lane] / total);
-            if (lane == 0 && !m_veiled && k < m_outcomeColumns.size()) // with a server: by outcome
+            if (canvas)
+                m_barCanvas.fill(QRectF(x, bottom[lane] - h, w, h), colour[lane].rgba());
+            else if (lane == 0 && !m_veiled && k < m_outcomeColumns.size()) // with a server: by outcome
                 drawOutcomeBar(p, k, QRectF(x, bottom[lane] - h, w, h));
             else
                 p->fillRect(QRectF(x, bottom[lane] - h, w, h), brush[lane]);
         }
     }
+    if (canvas)
+        m_barCanvas.end(p);
 }
 
 void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const
