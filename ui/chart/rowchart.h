@@ -12,6 +12,7 @@
 #include "view/served.h"
 
 #include "chart/bar_canvas.h"
+#include "chart/offset_line.h"
 #include "model/frame.h"
 
 #include <QChartView>
@@ -181,7 +182,8 @@ private:
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
     // m_badgeTips: each "×N" badge drawn last and what it counts, for its tooltip.
     mutable std::vector<std::pair<QRectF, QString>> m_badgeTips;
-    mutable BarCanvas m_barCanvas; // the strip's bars, kept between paints
+    mutable BarCanvas m_barCanvas;  // the strip's bars, kept between paints
+    mutable OffsetLine m_levelLine; // the level line's three copies, kept between paints
     // drawDepartures marks when each delayed request leaves a queue (t + delay), along the
     // bottom of the level plot, where the line steps down.
     void drawDepartures(QPainter* p) const;

@@ -212,14 +212,12 @@ void RowChart::drawLevel(QPainter* p) const
     QPen pen(levelColor(), 1);
     pen.setCosmetic(true);
     p->save();
-    p->setClipRect(QRectF(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, visibleRight()), p0.bottom() + 2)));
-    p->setPen(pen);
+    const QRectF clip(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, visibleRight()), p0.bottom() + 2));
+    p->setClipRect(clip);
     const double devicePixel = 1.0 / std::max(1.0, p->device()->devicePixelRatioF());
-    for (const QPointF offset : {QPointF(0, 0), QPointF(devicePixel, 0), QPointF(0, devicePixel)}) {
-        p->translate(offset);
-        p->drawPolyline(line);
-        p->translate(-offset);
-    }
+    const QPointF offsets[] = {QPointF(0, 0), QPointF(devicePixel, 0), QPointF(0, devicePixel)};
+    m_levelLine.draw(p, line, pen, offsets, clip);
+    p->setPen(pen);
     // Each rejection's leftover, in nginx's own unit, where the line looks empty.
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
