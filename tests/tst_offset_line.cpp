@@ -24,9 +24,11 @@ private slots:
         QTest::addColumn<qreal>("ratio");
         QTest::addColumn<QPointF>("translation");
         QTest::addColumn<int>("tolerance");
-        QTest::newRow("screen") << qreal(1) << QPointF(0, 0) << 4;
-        QTest::newRow("screen, a widget's offset") << qreal(1) << QPointF(16.5, 9) << 4;
-        QTest::newRow("export at scale 2: stroked, exact") << qreal(2) << QPointF(3, 5) << 0;
+        QTest::addColumn<qreal>("playhead"); // the clip's right, in the area's (a playing row)
+        QTest::newRow("screen") << qreal(1) << QPointF(0, 0) << 4 << qreal(278.75);
+        QTest::newRow("screen, a widget's offset") << qreal(1) << QPointF(16.5, 9) << 4 << qreal(278.75);
+        QTest::newRow("screen, playing") << qreal(1) << QPointF(16.5, 9) << 4 << qreal(140.3);
+        QTest::newRow("export at scale 2: stroked, exact") << qreal(2) << QPointF(3, 5) << 0 << qreal(278.75);
     }
 
     void sameAsThreeStrokes()
@@ -34,6 +36,7 @@ private slots:
         QFETCH(qreal, ratio);
         QFETCH(QPointF, translation);
         QFETCH(int, tolerance);
+        QFETCH(qreal, playhead);
         // A level line as a row draws it: a vertical stroke per column, then on to the next.
         std::mt19937 rng(7);
         QPolygonF line;
@@ -43,7 +46,7 @@ private slots:
         }
         QPen pen(QColor(0x25, 0x63, 0xeb), 1);
         pen.setCosmetic(true);
-        const QRectF clip(18.5, 10, 260.25, 70);
+        const QRectF area(18.5, 10, 260.25, 70), clip(QPointF(18.5, 10), QPointF(playhead, 80));
         const QPointF offsets[] = {QPointF(0, 0), QPointF(1 / ratio, 0), QPointF(0, 1 / ratio)};
         const auto paint = [&](bool once) {
             QImage image(QSize(340, 100) * ratio, QImage::Format_ARGB32_Premultiplied);
@@ -55,7 +58,7 @@ private slots:
             p.setClipRect(clip);
             if (once) {
                 OffsetLine l;
-                l.draw(&p, line, pen, offsets, clip);
+                l.draw(&p, line, pen, offsets, area);
             } else {
                 p.setPen(pen);
                 for (const QPointF o : offsets) {

@@ -43,7 +43,8 @@ void OffsetLine::draw(QPainter* p, const QPolygonF& line, const QPen& pen, std::
         return;
     }
     // The image holds the area and as many pixels around it as an offset moves, so each copy
-    // brings into the area what its stroke would.
+    // brings into the area what its stroke would. A caller gives the same area paint after paint
+    // (the clip may change: a playhead moves), so the image is made once.
     int margin = 0;
     for (const QPointF offset : offsets)
         margin = std::max({margin, int(std::abs(offset.x())), int(std::abs(offset.y()))});
@@ -57,6 +58,8 @@ void OffsetLine::draw(QPainter* p, const QPolygonF& line, const QPen& pen, std::
         // The painter's own mapping less the image's origin, a whole number of pixels: the
         // stroke's coverage is the same, pixel for pixel.
         image.setTransform(toDevice * QTransform::fromTranslate(-device.x(), -device.y()));
+        if (p->hasClipping()) // what no copy shows is not stroked: the line past a playhead
+            image.setClipRect(p->clipBoundingRect().adjusted(-margin, -margin, margin, margin));
         image.setPen(pen);
         image.drawPolyline(line);
         image.end();

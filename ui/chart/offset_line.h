@@ -24,7 +24,7 @@ namespace ratelab::ui {
 class OffsetLine {
 public:
     // draw strokes `line` with `pen` at each of `offsets`, under the painter's clip (logical
-    // coordinates); `area` holds every pixel that may be shown.
+    // coordinates); `area` holds every pixel that may be shown, the clip's at any time.
     void draw(QPainter* p, const QPolygonF& line, const QPen& pen, std::span<const QPointF> offsets, const QRectF& area);
 
 private:

@@ -216,7 +216,7 @@ void RowChart::drawLevel(QPainter* p) const
     p->setClipRect(clip);
     const double devicePixel = 1.0 / std::max(1.0, p->device()->devicePixelRatioF());
     const QPointF offsets[] = {QPointF(0, 0), QPointF(devicePixel, 0), QPointF(0, devicePixel)};
-    m_levelLine.draw(p, line, pen, offsets, clip);
+    m_levelLine.draw(p, line, pen, offsets, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 1, clip.bottom()))));
     p->setPen(pen);
     // Each rejection's leftover, in nginx's own unit, where the line looks empty.
     QFont small = font();

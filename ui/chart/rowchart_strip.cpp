@@ -50,7 +50,7 @@ void RowChart::drawStrip(QPainter* p) const
     // Opaque bars without a server's outcomes go through one image (BarCanvas): the same pixels.
     const bool canvas = m_outcomeColumns.empty()
                         && std::all_of(std::begin(colour), std::end(colour), [](const QColor& c) { return c.alpha() == 255; })
-                        && m_barCanvas.begin(p, clip);
+                        && m_barCanvas.begin(p, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 11, clip.bottom()))));
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
         const double total = double(c.admitted) + c.delayed + c.denied;
