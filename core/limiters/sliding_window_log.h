@@ -94,6 +94,9 @@ public:
     }
     double levelFromUnits(std::int64_t used) const { return static_cast<double>(used); }
 
+    // decidedLevelUnits is levelUnitsAt(t) right after decide(t): every entry expired at t is gone.
+    std::int64_t decidedLevelUnits() const { return m_costs.empty() ? m_size : m_used; }
+
     // oldestAt returns the oldest entry still inside the window at t (not earlier than the last
     // request), or nullopt when the log is empty then. It expires, and makes room, at
     // oldest + W.

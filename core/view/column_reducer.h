@@ -17,6 +17,11 @@ namespace ratelab::detail {
 template <typename L>
 concept HasLevelUnits = requires(const L& l, Nanos t) { l.levelFromUnits(l.levelUnitsAt(t)); };
 
+// A limiter that reports in units the level right after its last decision (decidedLevelUnits,
+// the same as levelUnitsAt at that decision's time) lets a pass of cost-1 requests skip asking.
+template <typename L>
+concept HasDecidedLevel = HasLevelUnits<L> && requires(const L& l) { l.decidedLevelUnits(); };
+
 template <typename L>
 auto levelKeyAt(const L& limiter, Nanos t)
 {

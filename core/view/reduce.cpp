@@ -33,6 +33,7 @@ namespace {
 using detail::ColumnReducer;
 using detail::OpenColumn;
 using detail::OpenColumns;
+using detail::HasDecidedLevel;
 using detail::levelKeyAt;
 
 // NoVerdicts is a WindowCounter's verdict reader where the arrivals' lookback counts the window,
@@ -84,7 +85,9 @@ template <typename L>
                 open = moved;
                 closed = reducer.closed();
             }
-            const K before = inRange ? levelKeyAt(limiter, t) : K{};
+            // A limiter that knows its level after a decision (the log: its size) gives the level
+            // before from it, where asking the time twice costs the log a third of its pass.
+            const K before = !HasDecidedLevel<L> && inRange ? levelKeyAt(limiter, t) : K{};
             const Decision d = limiter.decide(t);
             const Verdict v = verdictOf(d);
             verdicts[i] = v;
@@ -95,8 +98,13 @@ template <typename L>
             }
             allowed += d.allowed;
             delayed += std::uint8_t(v) & 1; // Delayed, without a branch
-            if (inRange)
+            if constexpr (HasDecidedLevel<L>) {
+                const K after = limiter.decidedLevelUnits();
+                if (inRange)
+                    open.add(t, after - K(d.allowed), after, v); // cost 1: an admission adds 1
+            } else if (inRange) {
                 open.add(t, before, levelKeyAt(limiter, t), v);
+            }
         }
         outside = std::move(limiter);
     }
