@@ -3,8 +3,10 @@
 // The reference is Qt's own fillRect on a second image, not anything of ours.
 #include "chart/bar_canvas.h"
 
+#include <QBuffer>
 #include <QImage>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <QTest>
 
 #include <random>
@@ -73,13 +75,43 @@ private slots:
         QCOMPARE(differ, 0);
     }
 
-    void refusesARotation()
+    // Where the canvas's pixels would not be fillRect's (or where shapes, not pixels, are
+    // wanted), it declines and the caller fills one by one.
+    void declinesWhereItWouldDiffer()
     {
-        QImage image(50, 50, QImage::Format_ARGB32_Premultiplied);
-        QPainter p(&image);
-        p.rotate(10);
+        const QRectF area(0, 0, 20, 20);
         BarCanvas c;
-        QVERIFY(!c.begin(&p, QRectF(0, 0, 20, 20))); // the caller fills one by one then
+        QImage image(50, 50, QImage::Format_ARGB32_Premultiplied);
+        {
+            QPainter p(&image);
+            QVERIFY(c.begin(&p, area)); // the plain case, for contrast
+            c.end(&p);
+            p.rotate(10);
+            QVERIFY(!c.begin(&p, area));
+        }
+        {
+            QPainter p(&image);
+            p.setRenderHint(QPainter::Antialiasing);
+            QVERIFY(!c.begin(&p, area));
+            p.setRenderHint(QPainter::Antialiasing, false);
+            p.setCompositionMode(QPainter::CompositionMode_Source);
+            QVERIFY(!c.begin(&p, area));
+        }
+        QImage dense(100, 100, QImage::Format_ARGB32_Premultiplied);
+        dense.setDevicePixelRatio(2); // a high-density screen, or an export at scale 2
+        {
+            QPainter p(&dense);
+            QVERIFY(!c.begin(&p, area));
+        }
+        QBuffer svgFile;
+        svgFile.open(QIODevice::WriteOnly);
+        QSvgGenerator svg;
+        svg.setOutputDevice(&svgFile);
+        svg.setSize(QSize(50, 50));
+        {
+            QPainter p(&svg); // an SVG keeps its bars as shapes
+            QVERIFY(!c.begin(&p, area));
+        }
     }
 };
 

@@ -4,8 +4,10 @@
 // The reference is Qt's own drawPolyline at each offset, on a second image.
 #include "chart/offset_line.h"
 
+#include <QBuffer>
 #include <QImage>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <QPen>
 #include <QPolygonF>
 #include <QTest>
@@ -83,6 +85,27 @@ private slots:
             }
         QVERIFY(touched > 2000); // the line was drawn, three copies wide
         QVERIFY2(worst <= tolerance, qPrintable(QString("a channel differs by %1").arg(worst)));
+    }
+
+    // An SVG export keeps the line as a vector: strokes, not a picture of them.
+    void anSvgKeepsItsStrokes()
+    {
+        QBuffer file;
+        file.open(QIODevice::WriteOnly);
+        QSvgGenerator svg;
+        svg.setOutputDevice(&file);
+        svg.setSize(QSize(100, 100));
+        {
+            QPainter p(&svg);
+            QPen pen(Qt::blue, 1);
+            pen.setCosmetic(true);
+            const QPointF offsets[] = {QPointF(0, 0), QPointF(1, 0), QPointF(0, 1)};
+            OffsetLine().draw(&p, QPolygonF({QPointF(10, 10), QPointF(50, 80), QPointF(90, 20)}), pen, offsets,
+                              QRectF(0, 0, 100, 100));
+        }
+        const QByteArray text = file.data();
+        QVERIFY(!text.contains("<image"));
+        QCOMPARE(text.count("<polyline"), 3);
     }
 };
 

@@ -8,17 +8,15 @@ namespace ratelab {
 void forHalves(std::size_t n, Threads threads, std::size_t minimum, const std::function<void(std::size_t, std::size_t)>& work)
 {
     std::size_t mine = n;
-    std::thread upper;
+    std::jthread upper; // joined however this returns
     if (threads == Threads::Two && n >= minimum && n >= 2) {
         try {
-            upper = std::thread([&work, half = n / 2, n] { work(half, n); });
+            upper = std::jthread([&work, half = n / 2, n] { work(half, n); });
             mine = n / 2;
         } catch (const std::system_error&) { // no thread to be had: all of it here
         }
     }
     work(0, mine);
-    if (upper.joinable())
-        upper.join();
 }
 
 } // namespace ratelab

@@ -1,5 +1,7 @@
 #include "chart/bar_canvas.h"
 
+#include "chart/device_pixels.h"
+
 #include <QPainter>
 #include <QRectF>
 
@@ -27,28 +29,27 @@ QRect deviceFillRect(const QRectF& r)
 
 bool BarCanvas::begin(QPainter* p, const QRectF& area)
 {
+    // fillRect's pixels are these only without antialiasing and drawn over what is there.
+    const std::optional<QPointF> origin = rasterOrigin(p);
     m_toDevice = p->deviceTransform();
-    if (m_toDevice.type() > QTransform::TxScale)
+    if (!origin || m_toDevice.type() > QTransform::TxScale || p->testRenderHint(QPainter::Antialiasing)
+        || p->compositionMode() != QPainter::CompositionMode_SourceOver)
         return false;
-    // What the painter adds below its world transform (a widget's offset in the window) must be
-    // a translation too: end() draws the image in device pixels through it.
-    p->save();
-    p->resetTransform();
-    const bool plain = p->deviceTransform().type() <= QTransform::TxTranslate;
-    p->restore();
-    if (!plain)
-        return false;
+    m_origin = *origin;
     m_device = m_toDevice.mapRect(area).toAlignedRect();
     if (m_device.isEmpty())
         return false;
     if (m_image.size() != m_device.size())
         m_image = QImage(m_device.size(), QImage::Format_ARGB32_Premultiplied);
+    if (m_image.isNull()) // too large to allocate: one by one
+        return false;
     m_image.fill(Qt::transparent);
     return true;
 }
 
 void BarCanvas::fill(const QRectF& r, QRgb opaque)
 {
+    Q_ASSERT(qAlpha(opaque) == 255); // a translucent colour would blend where fillRect replaces
     // As fillRect maps a rectangle before rounding it: translated, or mapped when scaled.
     const QRectF mapped = m_toDevice.type() == QTransform::TxNone        ? r
                           : m_toDevice.type() == QTransform::TxTranslate ? r.translated(m_toDevice.dx(), m_toDevice.dy())
@@ -66,9 +67,7 @@ void BarCanvas::end(QPainter* p)
 {
     p->save();
     p->resetTransform();
-    const QTransform rest = p->deviceTransform();
-    p->setCompositionMode(QPainter::CompositionMode_SourceOver);
-    p->drawImage(QPointF(m_device.x() - rest.dx(), m_device.y() - rest.dy()), m_image);
+    p->drawImage(QPointF(m_device.topLeft()) - m_origin, m_image);
     p->restore();
 }
 

@@ -1,5 +1,7 @@
 #include "chart/offset_line.h"
 
+#include "chart/device_pixels.h"
+
 #include <QPainter>
 #include <QPen>
 #include <QPolygonF>
@@ -25,23 +27,8 @@ bool wholePixels(std::span<const QPointF> offsets)
 void OffsetLine::draw(QPainter* p, const QPolygonF& line, const QPen& pen, std::span<const QPointF> offsets, const QRectF& area)
 {
     const QTransform toDevice = p->deviceTransform();
-    p->save();
-    p->resetTransform();
-    const QTransform below = p->deviceTransform(); // what lies under the world transform
-    p->restore();
-    const bool oneToOne = toDevice.type() <= QTransform::TxTranslate && below.type() <= QTransform::TxTranslate
-                          && p->device()->devicePixelRatioF() == 1 && wholePixels(offsets);
-    p->save();
-    p->setPen(pen);
-    if (!oneToOne) {
-        for (const QPointF offset : offsets) {
-            p->translate(offset);
-            p->drawPolyline(line);
-            p->translate(-offset);
-        }
-        p->restore();
-        return;
-    }
+    const std::optional<QPointF> origin = rasterOrigin(p);
+    const bool oneToOne = origin && toDevice.type() <= QTransform::TxTranslate && wholePixels(offsets);
     // The image holds the area and as many pixels around it as an offset moves, so each copy
     // brings into the area what its stroke would. A caller gives the same area paint after paint
     // (the clip may change: a playhead moves), so the image is made once.
@@ -49,9 +36,17 @@ void OffsetLine::draw(QPainter* p, const QPolygonF& line, const QPen& pen, std::
     for (const QPointF offset : offsets)
         margin = std::max({margin, int(std::abs(offset.x())), int(std::abs(offset.y()))});
     const QRect device = toDevice.mapRect(area).toAlignedRect().adjusted(-margin, -margin, margin, margin);
-    if (!device.isEmpty()) {
-        if (m_image.size() != device.size())
-            m_image = QImage(device.size(), QImage::Format_ARGB32_Premultiplied);
+    if (oneToOne && m_image.size() != device.size())
+        m_image = QImage(device.size(), QImage::Format_ARGB32_Premultiplied);
+    p->save();
+    p->setPen(pen);
+    if (!oneToOne || m_image.isNull()) { // or an empty area, or one too large to allocate
+        for (const QPointF offset : offsets) {
+            p->translate(offset);
+            p->drawPolyline(line);
+            p->translate(-offset);
+        }
+    } else {
         m_image.fill(Qt::transparent);
         QPainter image(&m_image);
         image.setRenderHints(p->renderHints());
@@ -65,7 +60,7 @@ void OffsetLine::draw(QPainter* p, const QPolygonF& line, const QPen& pen, std::
         image.end();
         p->resetTransform(); // device pixels, less what lies below
         for (const QPointF offset : offsets)
-            p->drawImage(QPointF(device.topLeft()) + offset - QPointF(below.dx(), below.dy()), m_image);
+            p->drawImage(QPointF(device.topLeft()) + offset - *origin, m_image);
     }
     p->restore();
 }
