@@ -316,6 +316,8 @@ private slots:
         QTest::newRow("limit 5, the frame's loop") << 5 << false << true;
         QTest::newRow("limit 6000, the frame's loop") << 6000 << false << true;
         QTest::newRow("limit 5, costs, lookback (the generic pass)") << 5 << true << true;
+        // Capacity 40,000,002 at 7r/m is 2.4e18 units, past 2^61: the buckets decide in 128 bits.
+        QTest::newRow("limit 40M, the frame's loop, 128-bit buckets") << 40'000'000 << false << true;
     }
 
     void onePassRowsEqualTheWholeTrace()

@@ -57,10 +57,18 @@ public:
 
     std::int64_t quota() const override { return m_limit; }
 
-    double levelAt(Nanos t) const override
+    double levelAt(Nanos t) const override { return levelFromUnits(levelUnitsAt(t)); }
+    // levelUnitsAt is the count at t: the current window's, or 0 in any other (for t >= 0, the
+    // old t / W == window without the division). levelFromUnits is the level of a count.
+    std::int64_t levelUnitsAt(Nanos t) const
     {
-        return t / m_windowNanos == m_window ? static_cast<double>(m_count) : 0.0;
+        return t < m_windowEndNanos && t >= m_windowEndNanos - m_windowNanos ? m_count : 0;
     }
+    double levelFromUnits(std::int64_t count) const { return static_cast<double>(count); }
+    // decidedLevelUnits is levelUnitsAt(t) right after decide(t), whose window is the current one;
+    // admissionUnits is what an admission of cost 1 adds to the count.
+    std::int64_t decidedLevelUnits() const { return m_count; }
+    static std::int64_t admissionUnits() { return 1; }
 
     Memory memory() const override { return {16, 1}; } // window index, count
     // retarget applies config c from t on (a limit change; the window stays): the counts kept

@@ -94,8 +94,10 @@ public:
     }
     double levelFromUnits(std::int64_t used) const { return static_cast<double>(used); }
 
-    // decidedLevelUnits is levelUnitsAt(t) right after decide(t): every entry expired at t is gone.
+    // decidedLevelUnits is levelUnitsAt(t) right after decide(t): every entry expired at t is
+    // gone. admissionUnits is what an admission of cost 1 adds: one entry.
     std::int64_t decidedLevelUnits() const { return m_costs.empty() ? m_size : m_used; }
+    static std::int64_t admissionUnits() { return 1; }
 
     // oldestAt returns the oldest entry still inside the window at t (not earlier than the last
     // request), or nullopt when the log is empty then. It expires, and makes room, at

@@ -18,9 +18,15 @@ template <typename L>
 concept HasLevelUnits = requires(const L& l, Nanos t) { l.levelFromUnits(l.levelUnitsAt(t)); };
 
 // A limiter that reports in units the level right after its last decision (decidedLevelUnits,
-// the same as levelUnitsAt at that decision's time) lets a pass of cost-1 requests skip asking.
+// the same as levelUnitsAt at that decision's time) and what one admission of cost 1 adds to it
+// (admissionUnits; a token bucket's is negative) lets a pass of cost-1 requests skip asking the
+// level at each request's time, before and after: the level before is the one after, less the
+// admission if there was one.
 template <typename L>
-concept HasDecidedLevel = HasLevelUnits<L> && requires(const L& l) { l.decidedLevelUnits(); };
+concept HasDecidedLevel = HasLevelUnits<L> && requires(const L& l) {
+    l.decidedLevelUnits();
+    l.admissionUnits();
+};
 
 template <typename L>
 auto levelKeyAt(const L& limiter, Nanos t)

@@ -85,8 +85,9 @@ template <typename L>
                 open = moved;
                 closed = reducer.closed();
             }
-            // A limiter that knows its level after a decision (the log: its size) gives the level
-            // before from it, where asking the time twice costs the log a third of its pass.
+            // A limiter that knows its level after a decision gives the level before from it:
+            // asking at the time, twice, was a third of the log's pass and two divisions of the
+            // fixed window's.
             const K before = !HasDecidedLevel<L> && inRange ? levelKeyAt(limiter, t) : K{};
             const Decision d = limiter.decide(t);
             const Verdict v = verdictOf(d);
@@ -101,7 +102,7 @@ template <typename L>
             if constexpr (HasDecidedLevel<L>) {
                 const K after = limiter.decidedLevelUnits();
                 if (inRange)
-                    open.add(t, after - K(d.allowed), after, v); // cost 1: an admission adds 1
+                    open.add(t, d.allowed ? K(after - limiter.admissionUnits()) : after, after, v);
             } else if (inRange) {
                 open.add(t, before, levelKeyAt(limiter, t), v);
             }
