@@ -217,8 +217,8 @@ void RowRunner::askExternal(std::size_t key, std::size_t l, int node, Nanos t, N
 Decision RowRunner::decide(std::size_t key, int node, Nanos t, Nanos clock, std::int64_t cost, std::uint8_t& headerLayer)
 {
     headerLayer = 0;
+    Decision d; // every path returns d: built in the caller's slot, never copied into it
     if (m_layers == 0) { // the server alone, or its gate: every attempt goes on
-        Decision d;
         d.allowed = true;
         return d;
     }
@@ -228,26 +228,28 @@ Decision RowRunner::decide(std::size_t key, int node, Nanos t, Nanos clock, std:
             askExternal(key, l, node, t, clock, cost, x);
         if (l == 0 && m_setup.handedTimes)
             m_r.handed.push_back(cell(key, 0).seenAt());
+        if (m_layers == 1)
+            d = x;
         return x;
     });
     headerLayer = 0;
     if (m_layers == 1)
-        return asked.first;
+        return d;
     for (std::size_t l = asked.asked; l < m_layers; ++l)
         cell(key, l).look(node, t, clock); // a layer not asked shows in the response as it is now
     const auto seen = [&](std::size_t l) -> const StoreCell& { return *m_cells[key * m_layers + l]; };
     const bool closed = m_storeModes && m_cluster.storeDown(t) && m_cluster.options().fallback == Fallback::Closed;
-    const LayeredAnswer a = layeredAnswer(
+    const std::size_t least = layeredAnswer(
         asked, m_layers, cost, m_policyQuota,
         [&](std::size_t l) { return waitForAny(seen(l).seen(), seen(l).seenAt(), cost); },
-        [&](std::size_t l) { return remainingAny(seen(l).seen(), seen(l).seenAt()); },
+        [&](std::size_t l) { return remainingAny(seen(l).seen(), seen(l).seenAt()); }, d,
         closed ? m_cluster.options().outageToNanos - t : 0); // closed: denied until the store is back
     if (m_figures && m_setup.keepLog)
         for (std::size_t l = 0; l < m_layers; ++l)
             m_r.figures.push_back({remainingAny(seen(l).seen(), seen(l).seenAt()),
                                    waitForAny(seen(l).seen(), seen(l).seenAt(), seen(l).quota())});
-    headerLayer = std::uint8_t(a.leastLayer);
-    return a.decision;
+    headerLayer = std::uint8_t(least);
+    return d;
 }
 
 void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_t key, std::int64_t cost,

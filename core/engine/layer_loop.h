@@ -20,8 +20,10 @@
 namespace ratelab {
 
 // LayersAsked is what asking a policy's layers found.
+// It keeps the first layer's level, not its whole Decision: that copy, read back in wide loads
+// from the narrower stores that made it, stalled the engine's every attempt.
 struct LayersAsked {
-    Decision first;          // the first layer's own decision (its level is the policy's)
+    double level = 0;        // the first layer's own level: the policy's
     bool allowed = true;
     Nanos delay = 0;         // the largest delay of the layers that admitted
     std::size_t asked = 0;   // every layer when admitted; else up to and with the one that denied
@@ -38,7 +40,7 @@ LayersAsked askLayers(std::size_t layers, std::int64_t cost, std::span<LayerMetr
         const std::size_t l = out.asked++;
         const Decision d = decide(l);
         if (l == 0)
-            out.first = d;
+            out.level = d.level;
         if (!d.allowed) {
             ++metrics[l].deniedHere;
             for (std::size_t j = 0; j < l; ++j)
@@ -52,25 +54,19 @@ LayersAsked askLayers(std::size_t layers, std::int64_t cost, std::span<LayerMetr
     return out;
 }
 
-// LayeredAnswer is the policy's decision and the layer whose remaining is the fewest (the one a
-// response's headers describe; the first of equals).
-struct LayeredAnswer {
-    Decision decision;
-    std::size_t leastLayer = 0;
-};
-
-// layeredAnswer makes the policy's decision from what askLayers found: admitted with the largest
-// delay, or denied with retry_after the largest wait(l) over every layer (at least `atLeast`),
-// never when cost is above the policy's quota; remaining is the fewest remaining(l), level the
-// first layer's. wait(l) and remaining(l) read layer l's state after this request.
+// layeredAnswer makes the policy's decision d from what askLayers found: admitted with the
+// largest delay, or denied with retry_after the largest wait(l) over every layer (at least
+// `atLeast`), never when cost is above the policy's quota; remaining is the fewest remaining(l),
+// level the first layer's. wait(l) and remaining(l) read layer l's state after this request. It
+// returns the layer whose remaining is the fewest (the one a response's headers describe; the
+// first of equals). d is the caller's, written in place: no copy of it is read back.
 template <typename Wait, typename Remaining>
-LayeredAnswer layeredAnswer(const LayersAsked& asked, std::size_t layers, std::int64_t cost, std::int64_t quota,
-                            Wait&& wait, Remaining&& remaining, Nanos atLeast = 0)
+std::size_t layeredAnswer(const LayersAsked& asked, std::size_t layers, std::int64_t cost, std::int64_t quota,
+                          Wait&& wait, Remaining&& remaining, Decision& d, Nanos atLeast = 0)
 {
-    LayeredAnswer out;
-    Decision& d = out.decision;
+    std::size_t leastLayer = 0;
     d.allowed = asked.allowed;
-    d.level = asked.first.level;
+    d.level = asked.level;
     d.delay = asked.allowed ? asked.delay : 0;
     if (!asked.allowed) {
         Nanos w = atLeast;
@@ -84,11 +80,11 @@ LayeredAnswer layeredAnswer(const LayersAsked& asked, std::size_t layers, std::i
         const std::int32_t left = remaining(l);
         if (left < least) {
             least = left;
-            out.leastLayer = l;
+            leastLayer = l;
         }
     }
     d.remaining = least;
-    return out;
+    return leastLayer;
 }
 
 } // namespace ratelab

@@ -39,10 +39,11 @@ Decision LayeredPolicy::decide(Nanos t, std::int64_t cost)
 {
     const LayersAsked asked = askLayers(m_layers.size(), cost, m_metrics,
                                         [&](std::size_t l) { return m_layers[l]->decide(t, cost); });
-    return layeredAnswer(
-               asked, m_layers.size(), cost, quota(), [&](std::size_t l) { return m_layers[l]->waitFor(t, cost); },
-               [&](std::size_t l) { return m_layers[l]->remainingAt(t); })
-        .decision;
+    Decision d;
+    layeredAnswer(
+        asked, m_layers.size(), cost, quota(), [&](std::size_t l) { return m_layers[l]->waitFor(t, cost); },
+        [&](std::size_t l) { return m_layers[l]->remainingAt(t); }, d);
+    return d;
 }
 
 Nanos LayeredPolicy::waitFor(Nanos t, std::int64_t cost) const
