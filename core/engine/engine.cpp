@@ -93,6 +93,8 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
         m_throttle.emplace(setup.throttle, in.arrivals, in.clientOf, m_clients.clients());
     if (m_server)
         reserveServed();
+    else if (setup.keepLog)
+        m_served.reserve(m_n); // one latency per request at most: room never used costs no memory
     watchLevels();
 }
 
@@ -283,6 +285,8 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
         if (!m_server) // with a server a request succeeds when it is served in time
             ++m_r.clients.succeeded;
         m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true));
+        if (!m_server && m_setup.keepLog) // its latency now, not from a second pass over the log
+            m_served.push_back(p.t - m_in.arrivals[std::size_t(p.request)] + d.delay);
     }
 }
 

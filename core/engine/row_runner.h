@@ -92,7 +92,7 @@ private:
     bool m_levelNodes = false; // the lines are nodes' (else each key's store)
     std::optional<ServerStage> m_server;
     std::vector<ClientResponse> m_responses;
-    std::vector<Nanos> m_served; // with a server: each succeeded request's latency
+    std::vector<Nanos> m_served; // each succeeded request's latency (with a server, or a log)
     std::optional<ThrottledArrivals> m_throttle;
 };
 

@@ -195,13 +195,8 @@ void RowRunner::finish()
         s.latency = latencyOf(std::move(m_served));
         m_r.served = m_server->takeAttempts();
         m_r.server = m_server->figures();
-    } else if (m_setup.keepLog) { // from the log, into a vector of just the right size
-        std::vector<Nanos> latencies;
-        latencies.reserve(std::size_t(s.succeeded));
-        for (const LoggedAttempt& a : m_r.log)
-            if (a.allowed)
-                latencies.push_back(a.t - m_in.arrivals[std::size_t(a.request)] + a.wait);
-        s.latency = latencyOf(std::move(latencies));
+    } else if (m_setup.keepLog) { // record's, one per admitted attempt
+        s.latency = latencyOf(std::move(m_served));
     }
 }
 
