@@ -206,7 +206,16 @@ int NodeBalancer::pick(std::uint64_t client, Nanos t)
     }
     const auto nodes = std::uint64_t(m_up.size());
     switch (m_cluster.balancer()) {
-    case Balancer::RoundRobin: return m_up[std::size_t(m_count++ % nodes)];
+    case Balancer::RoundRobin: {
+        if (nodes != m_turnOf) { // the nodes up changed (or the first pick): the turn again
+            m_turnOf = nodes;
+            m_turn = m_count % nodes;
+        }
+        const std::uint64_t turn = m_turn; // m_count % nodes
+        ++m_count;
+        m_turn = turn + 1 == nodes ? 0 : turn + 1;
+        return m_up[std::size_t(turn)];
+    }
     case Balancer::Random: {
         const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
         const std::uint64_t usable = top - (top % nodes + 1) % nodes; // a multiple of nodes, minus 1

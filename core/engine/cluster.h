@@ -198,6 +198,9 @@ private:
     std::mt19937_64 m_rng;
     std::vector<int> m_up;
     std::uint64_t m_count = 0;
+    // m_count % m_turnOf, kept as m_count grows: round robin's turn without a division a pick.
+    std::uint64_t m_turn = 0;
+    std::uint64_t m_turnOf = 0;
 };
 
 // assignNodes returns the node of each of n requests, every node up (NodeBalancer from the

@@ -138,16 +138,13 @@ void RowRunner::check() const
         throw InputError("skew: a node clock would pass the largest time (" + formatSeconds(kMaxNanos) + " s)");
 }
 
-StoreCell& RowRunner::cell(std::size_t key, std::size_t l)
+void RowRunner::makeCell(std::size_t key, std::size_t l)
 {
     auto& c = m_cells[key * m_layers + l];
-    if (!c) {
-        c.emplace(m_fresh[l], m_cluster, m_setup.startEmpty,
-                  l == 0 ? std::span<const StoreChange>(m_changes) : std::span<const StoreChange>());
-        if (l == 0 && m_levels)
-            c->watch(&*m_levels, m_levelNodes, int(key));
-    }
-    return *c;
+    c.emplace(m_fresh[l], m_cluster, m_setup.startEmpty,
+              l == 0 ? std::span<const StoreChange>(m_changes) : std::span<const StoreChange>());
+    if (l == 0 && m_levels)
+        c->watch(&*m_levels, m_levelNodes, int(key));
 }
 
 bool RowRunner::nextAttempt(Retry& p)
@@ -305,8 +302,10 @@ RowRun RowRunner::run()
             else
                 m_levels->reach(p.t);
         }
-        followChanges(p.t);
-        autoscale(p.t);
+        if (m_nextChange < m_changes.size()) // the calls only when there is something to follow
+            followChanges(p.t);
+        if (m_cluster.hasAutoscale())
+            autoscale(p.t);
         const auto req = std::size_t(p.request);
         const std::int64_t client =
             m_in.clientOf.empty() ? (m_setup.clients ? p.request % k : p.request) : m_in.clientOf[req];

@@ -41,7 +41,14 @@ private:
     bool nextThrottled(Retry& p);   // nextAttempt with throttles: their starts, or a retry
     void followChanges(Nanos t);    // the policy's quota as of t: a limit change may move it
     void autoscale(Nanos t);        // the nodes up at t, from the last second's attempts
-    StoreCell& cell(std::size_t key, std::size_t l);
+    StoreCell& cell(std::size_t key, std::size_t l)
+    {
+        auto& c = m_cells[key * m_layers + l];
+        if (!c) // inline: a cell is made once, then asked every attempt
+            makeCell(key, l);
+        return *c;
+    }
+    void makeCell(std::size_t key, std::size_t l);
     // decide runs the policy on key's cells: each layer in order until one denies.
     Decision decide(std::size_t key, int node, Nanos t, Nanos clock, std::int64_t cost, std::uint8_t& headerLayer);
     void askExternal(std::size_t key, std::size_t l, int node, Nanos t, Nanos clock, std::int64_t cost,

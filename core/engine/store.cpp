@@ -48,7 +48,7 @@ std::uint32_t StoreCell::versionAt(Nanos clock, Nanos offset) const
     return v;
 }
 
-void StoreCell::follow(Held& h, Nanos clock, Nanos offset, int line) const
+void StoreCell::followDue(Held& h, Nanos clock, Nanos offset, int line) const
 {
     // Each change is taken at its own time, in order, before the state is handed `clock`: the
     // times a state is handed never go back, so it is taken exactly once, at the change.
@@ -241,10 +241,8 @@ Decision StoreCell::fallback(int n, Nanos t, Nanos clock, std::int64_t cost)
     return decideAny(local->l, clock, cost);
 }
 
-Decision StoreCell::watched(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost)
+Decision StoreCell::watchedDecide(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost)
 {
-    if (line < 0)
-        return decideAny(state, handed, cost);
     m_watch->decisionBefore(line, t, handed, state);
     const Decision d = decideAny(state, handed, cost);
     m_watch->after(line, t, handed, state, true);

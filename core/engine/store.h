@@ -107,7 +107,12 @@ private:
     AnyLimiter storedForm(const AnyLimiter& fresh) const; // a log shared by copies where nodes copy
     // follow gives h the changes due by `clock` (a state whose clock runs `offset` ahead).
     // line: the watched line it is, or -1.
-    void follow(Held& h, Nanos clock, Nanos offset, int line = -1) const;
+    void follow(Held& h, Nanos clock, Nanos offset, int line = -1) const
+    {
+        if (h.version < m_changes.size()) // inline: most states never see a change
+            followDue(h, clock, offset, line);
+    }
+    void followDue(Held& h, Nanos clock, Nanos offset, int line) const;
     std::uint32_t versionAt(Nanos clock, Nanos offset) const; // the changes due by then
     void applyPending(Nanos t);         // racy: admissions with t_j + latency <= t reach the store
     void syncNode(Node& node, int n, Nanos t); // hybrid: a node past a tick becomes the store
@@ -116,7 +121,13 @@ private:
     int storeLine() const { return m_watch && !m_watchNodes ? m_storeLine : -1; }
     Decision fallback(int node, Nanos t, Nanos clock, std::int64_t cost); // the store is down
     // watched decides on a state, telling the watch (line >= 0) the level before and after.
-    Decision watched(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost);
+    Decision watched(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost)
+    {
+        if (line < 0) // inline: a row without level lines decides on the state straight away
+            return decideAny(state, handed, cost);
+        return watchedDecide(line, t, handed, state, cost);
+    }
+    Decision watchedDecide(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost);
 
     const ClusterConfig* m_cluster;
     Coordination m_mode;

@@ -63,7 +63,12 @@ public:
         return missing > 0 ? clampToNanos(m_rate.nanosCeilFromUnits(missing)) : 0;
     }
 
-    std::int32_t remainingAt(Nanos t) const override { return clampRemaining(quotient(unitsAt(t), m_unitsPerToken)); }
+    std::int32_t remainingAt(Nanos t) const override
+    {
+        // Less than one token is 0 whichever the sign: no division (a denial's every layer asks).
+        const Int128 units = unitsAt(t);
+        return units < m_unitsPerToken ? 0 : clampRemaining(quotient(units, m_unitsPerToken));
+    }
     std::int64_t quota() const override { return m_capacity; }
 
     // levelUnitsAt returns the level at t as the exact integer it is computed from, and
