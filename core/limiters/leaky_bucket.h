@@ -161,10 +161,6 @@ public:
     // the extremes (one division a column, not two a request).
     Int128 levelUnitsAt(Nanos t) const { return m_bucket.waterAt(t); }
     double levelFromUnits(Int128 water) const { return requests(water); }
-    // decidedLevelUnits is levelUnitsAt(t) right after decide(t) (nothing drains in no time);
-    // admissionUnits is what an admission of cost 1 pours.
-    Int128 decidedLevelUnits() const { return m_bucket.water(); }
-    Int128 admissionUnits() const { return m_bucket.unitsPerRequest(); }
     double levelAt(Nanos t) const override { return requests(m_bucket.waterAt(t)); }
     Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
     std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
@@ -219,9 +215,6 @@ public:
     // the extremes (one division a column, not two a request).
     Int128 levelUnitsAt(Nanos t) const { return m_bucket.waterAt(t); }
     double levelFromUnits(Int128 water) const { return waiting(water); }
-    // decidedLevelUnits and admissionUnits: as LeakyBucket's.
-    Int128 decidedLevelUnits() const { return m_bucket.water(); }
-    Int128 admissionUnits() const { return m_bucket.unitsPerRequest(); }
     Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
     std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
     std::int64_t quota() const override { return m_bucket.capacity(); }

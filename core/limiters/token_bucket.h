@@ -84,10 +84,6 @@ public:
         return unitsAt(t);
     }
     double levelFromUnits(Int128 units) const { return toDouble(units) / toDouble(m_unitsPerToken); }
-    // decidedLevelUnits is levelUnitsAt(t) right after decide(t) (nothing refills in no time);
-    // admissionUnits is what an admission of cost 1 adds: a token taken, so negative.
-    Int128 decidedLevelUnits() const { return m_units; }
-    Int128 admissionUnits() const { return -m_unitsPerToken; }
     double levelAt(Nanos t) const override { return levelFromUnits(levelUnitsAt(t)); }
 
     // retarget applies config c from t on and keeps the tokens, capped at c's capacity (a limit

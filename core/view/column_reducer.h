@@ -19,9 +19,11 @@ concept HasLevelUnits = requires(const L& l, Nanos t) { l.levelFromUnits(l.level
 
 // A limiter that reports in units the level right after its last decision (decidedLevelUnits,
 // the same as levelUnitsAt at that decision's time) and what one admission of cost 1 adds to it
-// (admissionUnits; a token bucket's is negative) lets a pass of cost-1 requests skip asking the
-// level at each request's time, before and after: the level before is the one after, less the
-// admission if there was one.
+// (admissionUnits) lets a pass of cost-1 requests skip asking the level at each request's time,
+// before and after: the level before is the one after, less the admission if there was one. The
+// log and the fixed window do (their count is at hand; asking costs them a search or divisions);
+// the buckets, whose level the 64-bit decision leaves in registers, measured slower with it
+// (a token bucket 5.9 to 8.6 ns a request) and ask.
 template <typename L>
 concept HasDecidedLevel = HasLevelUnits<L> && requires(const L& l) {
     l.decidedLevelUnits();
