@@ -164,7 +164,7 @@ private slots:
         std::vector<Nanos> t;
         for (int k = 0; k < 10'001; ++k)
             t.insert(t.end(), 7, Nanos(k) * 250'000'000);
-        QVERIFY(t.size() >= kParallelLookback && t.size() / 2 % 7 != 0);
+        QVERIFY(t.size() >= kHalvesFrom && t.size() / 2 % 7 != 0);
         for (const Threads threads : {Threads::One, Threads::Two}) {
             const auto lookback = makeWindowLookback(t, kSecond, threads);
             QVERIFY(lookback);

@@ -5,11 +5,11 @@
 
 namespace ratelab {
 
-void forHalves(std::size_t n, Threads threads, std::size_t minimum, const std::function<void(std::size_t, std::size_t)>& work)
+void forHalves(std::size_t n, Threads threads, const std::function<void(std::size_t, std::size_t)>& work)
 {
     std::size_t mine = n;
     std::jthread upper; // joined however this returns
-    if (threads == Threads::Two && n >= minimum && n >= 2) {
+    if (threads == Threads::Two && n >= kHalvesFrom) {
         try {
             upper = std::jthread([&work, half = n / 2, n] { work(half, n); });
             mine = n / 2;

@@ -12,9 +12,13 @@ namespace ratelab {
 // library's locks and allocator are cheaper then): the commands use Threads::One.
 enum class Threads { One, Two };
 
+// kHalvesFrom is the length from which a pass with Threads::Two splits: a thread's start (tens of
+// microseconds) is then a small part of the work.
+inline constexpr std::size_t kHalvesFrom = 65536;
+
 // forHalves calls work(begin, end) over [0, n): on two threads, a half each, when threads is
-// Threads::Two, n is at least `minimum` and a thread can be had; else once over the whole range.
-// It returns when every call has. work must not throw.
-void forHalves(std::size_t n, Threads threads, std::size_t minimum, const std::function<void(std::size_t, std::size_t)>& work);
+// Threads::Two, n is at least kHalvesFrom and a thread can be had; else once over the whole
+// range. It returns when every call has. work must not throw.
+void forHalves(std::size_t n, Threads threads, const std::function<void(std::size_t, std::size_t)>& work);
 
 } // namespace ratelab

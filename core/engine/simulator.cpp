@@ -18,7 +18,7 @@ std::shared_ptr<const WindowLookback> makeWindowLookback(std::span<const Nanos> 
     // arrival (found by bisection) and the halves' results are the same as one pass's.
     std::size_t most[2] = {0, 0};
     bool tooMany[2] = {false, false};
-    forHalves(arrivals.size(), threads, kParallelLookback, [&](std::size_t begin, std::size_t end) {
+    forHalves(arrivals.size(), threads, [&](std::size_t begin, std::size_t end) {
         const int half = begin == 0 ? 0 : 1;
         std::size_t first = begin == 0 ? 0
                                        : std::size_t(std::upper_bound(arrivals.begin(), arrivals.begin() + std::ptrdiff_t(begin),

@@ -120,9 +120,6 @@ struct WindowLookback {
 // kMaxLookback is the most earlier arrivals a window may hold for a WindowLookback to be made.
 inline constexpr std::size_t kMaxLookback = 65534;
 
-// kParallelLookback is the arrivals from which a lookback with Threads::Two is made on two threads.
-inline constexpr std::size_t kParallelLookback = 65536;
-
 // makeWindowLookback returns the arrivals' lookback over windows of windowNanos, or nullptr when
 // some window holds more than kMaxLookback earlier arrivals (each algorithm then walks its own).
 // With Threads::Two a long one is made in halves on two threads (the same lookback).

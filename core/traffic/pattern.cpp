@@ -16,10 +16,6 @@ namespace ratelab {
 
 namespace {
 
-// kParallelGaps is the stream from which a Poisson pattern's gaps are made on two threads: a
-// thread's start (tens of microseconds) is then a small part of the work.
-constexpr std::size_t kParallelGaps = 65536;
-
 // roundedNanos is std::round(x) for x >= 0 (NaN never comes), or -1 when that is 2^63 or more;
 // written out because libm's round is a call on every gap (half of log1p's time, profiled).
 // x - trunc(x) is exact below 2^52, and every double from 2^52 on is a whole number.
@@ -176,7 +172,7 @@ std::vector<Nanos> generateArrivals(const Pattern& p, const LimiterConfig& confi
         for (std::size_t i = 1; i < out.size(); ++i)
             out[i] = static_cast<Nanos>(rng()); // the draw's bits, until poissonGaps reads them
         const std::span<Nanos> gaps = out.empty() ? std::span<Nanos>() : std::span<Nanos>(out).subspan(1);
-        forHalves(gaps.size(), threads, kParallelGaps,
+        forHalves(gaps.size(), threads,
                   [&](std::size_t begin, std::size_t end) { poissonGaps(gaps.subspan(begin, end - begin), meanGapNanos); });
         Nanos t = p.startNanos;
         for (std::size_t i = 0; i < out.size(); ++i) {
