@@ -21,7 +21,7 @@
 #include <QLocale>
 #include <QPainter>
 #include <QScopeGuard>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -384,19 +384,15 @@ QString writeImage(const QImage& image, const QString& path)
 {
     if (const QString problem = io::outputPathProblem(path); !problem.isEmpty())
         return problem;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QString("cannot write %1: %2").arg(path, file.errorString());
-    QImageWriter writer(&file, QFileInfo(path).suffix().toLower().toLatin1());
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, QFileInfo(path).suffix().toLower().toLatin1());
     if (writer.format().isEmpty() || !QImageWriter::supportedImageFormats().contains(writer.format()))
         writer.setFormat("png");
-    if (!writer.write(image)) {
-        file.cancelWriting();
-        return QString("cannot write %1: %2").arg(path, writer.errorString());
-    }
-    if (!file.commit())
-        return QString("cannot write %1: %2").arg(path, file.errorString());
-    return {};
+    if (!writer.write(image))
+        return io::cannotWrite(path, writer.errorString());
+    return io::writeFileAtomically(path, bytes);
 }
 
 } // namespace ratelab::ui

@@ -81,8 +81,9 @@ void layoutForExport(Dashboard& dashboard, const Scenario& scenario, QSize size,
 // veiled draws it with the decisions hidden (a deck's question, on a handout given before class).
 QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRange range = {}, bool veiled = false);
 
-// writeImage saves an image atomically (QSaveFile) in the format the path's suffix names. It
-// returns an empty string on success and the reason otherwise; the old file is kept on failure.
+// writeImage saves an image in the format the path's suffix names, encoded in memory and then
+// written by io::writeFileAtomically. It returns an empty string on success and one line saying
+// why otherwise; the old file is kept on failure.
 QString writeImage(const QImage& image, const QString& path);
 
 } // namespace ratelab::ui

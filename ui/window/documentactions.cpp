@@ -29,7 +29,7 @@
 #include <QPainter>
 #include <QProgressDialog>
 #include <QTimer>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QSvgGenerator>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -303,19 +303,19 @@ void DocumentActions::exportSvg()
         return;
     if (const QString problem = io::outputPathProblem(p); !problem.isEmpty())
         return failed("Export failed", problem);
-    QSaveFile file(p);
-    if (!file.open(QIODevice::WriteOnly))
-        return failed("Export failed", QString("cannot write %1: %2").arg(p, file.errorString()));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
-    svg.setOutputDevice(&file);
+    svg.setOutputDevice(&buffer);
     svg.setSize(m_dashboard->size());
     svg.setViewBox(m_dashboard->rect());
     svg.setTitle(Dashboard::describe(m_document->scenario()));
     QPainter painter(&svg);
     m_dashboard->QWidget::render(&painter);
     painter.end();
-    if (!file.commit())
-        return failed("Export failed", QString("cannot write %1: %2").arg(p, file.errorString()));
+    if (const QString error = io::writeFileAtomically(p, bytes); !error.isEmpty())
+        return failed("Export failed", error);
     emit status("Saved " + p);
 }
 

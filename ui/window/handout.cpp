@@ -5,7 +5,7 @@
 
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
+#include <QBuffer>
 #include <QTextDocument>
 
 #include <algorithm>
@@ -37,11 +37,11 @@ QString writeHandout(const io::Deck& deck, const QString& path, bool answers)
 {
     if (const QString problem = io::outputPathProblem(path); !problem.isEmpty())
         return problem;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QString("cannot write %1: %2").arg(path, file.errorString());
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     {
-        QPdfWriter pdf(&file);
+        QPdfWriter pdf(&buffer);
         pdf.setPageSize(QPageSize(QPageSize::A4));
         pdf.setPageOrientation(QPageLayout::Landscape);
         pdf.setPageMargins(QMarginsF(15, 12, 15, 12), QPageLayout::Millimeter);
@@ -70,9 +70,7 @@ QString writeHandout(const io::Deck& deck, const QString& path, bool answers)
             painter.drawImage(QRect(room.topLeft() + QPoint((room.width() - fitted.width()) / 2, 0), fitted), chart);
         }
     }
-    if (!file.commit())
-        return QString("cannot write %1: %2").arg(path, file.errorString());
-    return {};
+    return io::writeFileAtomically(path, bytes);
 }
 
 } // namespace ratelab::ui
