@@ -5,6 +5,7 @@
 
 #include "bench_frames.h"
 #include "bench_replay.h"
+#include "command.h"
 
 #include "chart/dashboard.h"
 #include "limiters/limiters.h"
@@ -232,10 +233,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     parser.addOption({"compare", "Print the ratios of this run (or of NEW.json) to the run saved in OLD.json.", "OLD.json"});
     parser.addPositionalArgument("NEW.json", "With --compare: a saved run to compare instead of running the bench.", "[NEW.json]");
     parser.addHelpOption();
-    if (!parser.parse(args)) {
-        std::cerr << "ratelab: " << parser.errorText().toStdString() << std::endl;
-        return 2;
-    }
+    if (QString error; !parseOptions(parser, args, error))
+        return fail(error.toStdString());
     if (parser.isSet("help")) {
         std::cout << parser.helpText().toStdString();
         return 0;

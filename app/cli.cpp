@@ -17,6 +17,7 @@
 #include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
 #include "scenario_options.h"
+#include "standard_output.h"
 #include "version.h"
 
 #include <QCoreApplication>
@@ -46,14 +47,12 @@ int compare(QCommandLineParser& parser, const QStringList& args)
     // One scenario, whatever it combines; one writer; the scenario saved once it ran.
     const Scenario scenario = scenarioFromOptions(parser);
     const BackendOptions backend = backendFromOptions(parser);
-    std::ios::sync_with_stdio(false);
     if (backend.redis)
         writeThroughRedis(std::cout, scenario, backend, f, headers);
     else
         writeReport(std::cout, scenario, f, headers);
-    std::cout.flush();
-    if (!std::cout)
-        return fail("cannot write the output");
+    if (standardOutputFailed()) // the scenario is saved only beside output that was written whole
+        return kBadInput;
     saveScenarioIfAsked(parser, scenario);
     return 0;
 }
@@ -65,8 +64,7 @@ int listPresets(QCommandLineParser& parser, const QStringList& args)
         return status;
     for (const io::PresetInfo& p : io::presets())
         std::cout << p.id.toStdString() << "  " << p.title.toStdString() << "\n";
-    std::cout.flush();
-    return std::cout ? 0 : fail("cannot write the output");
+    return 0;
 }
 
 // nginxLines prints the nginx limit_req_zone / limit_req lines for the scenario's config.
@@ -78,9 +76,14 @@ int nginxLines(QCommandLineParser& parser, const QStringList& args)
         return status;
     const Scenario scenario = scenarioFromOptions(parser, RunOptions::Absent);
     takeScenario(scenario, ScenarioCommand::Nginx);
+    if (scenario.cost != 1) // not a part of the table: every other command weighs requests by it
+        return fail("nginx: the scenario's cost (" + std::to_string(scenario.cost)
+                    + " a request) cannot be written as nginx lines: limit_req counts every request once");
     std::cout << nginxDirectives(scenario.config);
-    std::cout.flush();
-    return std::cout ? 0 : fail("cannot write the output");
+    if (standardOutputFailed())
+        return kBadInput;
+    saveScenarioIfAsked(parser, scenario);
+    return 0;
 }
 
 const Command kCommands[] = {
@@ -165,6 +168,7 @@ int runCli(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    ratelab::app::checkStandardOutput();
     ratelab::app::keepFreedMemory(); // replay and sweep runs reuse the memory the last one freed
-    return ratelab::app::runCli(argc, argv);
+    return ratelab::app::finishOutput(ratelab::app::runCli(argc, argv));
 }

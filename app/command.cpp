@@ -15,11 +15,32 @@ int fail(const std::string& message)
     return kBadInput;
 }
 
+bool parseOptions(QCommandLineParser& parser, const QStringList& args, QString& error)
+{
+    if (!parser.parse(args)) {
+        error = parser.errorText();
+        return false;
+    }
+    static const QStringList kAddUp = {"layer", "product-option", "concurrency", "change"};
+    QStringList seen;
+    for (const QString& name : parser.optionNames()) {
+        if (kAddUp.contains(name) || seen.contains(name))
+            continue;
+        seen << name;
+        const QStringList values = parser.values(name);
+        if (values.size() > 1) {
+            error = QString("--%1 is given %2 times ('%3'): give it once").arg(name).arg(values.size()).arg(values.join("', '"));
+            return false;
+        }
+    }
+    return true;
+}
+
 bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& status)
 {
     parser.addHelpOption();
-    if (!parser.parse(args)) {
-        status = fail(parser.errorText().toStdString());
+    if (QString error; !parseOptions(parser, args, error)) {
+        status = fail(error.toStdString());
         return false;
     }
     if (parser.isSet("help")) {

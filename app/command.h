@@ -18,6 +18,11 @@ struct Command {
     int (*run)(QCommandLineParser&, const QStringList&);
 };
 
+// parseOptions parses args as QCommandLineParser::parse does, and also refuses an option given
+// twice that takes one value (`--limit 2:4:2 --limit 7`: which one was meant?). Only --layer,
+// --product-option, --concurrency and --change add up. error is the one line to print.
+bool parseOptions(QCommandLineParser& parser, const QStringList& args, QString& error);
+
 // fail prints "ratelab: MESSAGE" on stderr and returns kBadInput.
 int fail(const std::string& message);
 

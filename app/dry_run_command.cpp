@@ -117,7 +117,7 @@ void writeCsv(std::ostream& out, const char* which, const DryRunConfig& config, 
 {
     for (std::size_t r = 0; r < config.rules.size(); ++r) {
         const DryRunRuleReport& rep = result.rules[r];
-        out << which << ',' << csvCell(config.rules[r].name) << ',' << (config.mapped[r] ? "yes" : "no") << ','
+        out << which << ',' << csvField(config.rules[r].name) << ',' << (config.mapped[r] ? "yes" : "no") << ','
             << rep.requests << ',' << rep.denied << ',' << rep.keysDenied << ','
             << (rep.worstHour < 0 ? "" : formatEpoch(rep.worstHour * 3600 * kNanosPerSecond)) << ','
             << rep.worstHourDenied << '\n';
@@ -177,7 +177,6 @@ int dryRunCommand(const QCommandLineParser& p, const QString& log)
     const std::optional<DryRunResult> b = proposed ? std::optional(dryRun(traffic, *proposed)) : std::nullopt;
     const QStringList warnings = trafficWarnings(traffic);
     printWarnings(warnings);
-    std::ios::sync_with_stdio(false);
     if (format == "csv") {
         std::cout << "config,rule,replayed,requests,denied,keys_denied,worst_hour,worst_hour_denied\n";
         writeCsv(std::cout, "current", current, a);
@@ -199,8 +198,7 @@ int dryRunCommand(const QCommandLineParser& p, const QString& log)
         }
         std::cout << "}\n";
     }
-    std::cout.flush();
-    return std::cout ? 0 : fail("cannot write the output");
+    return 0;
 }
 
 } // namespace ratelab::app

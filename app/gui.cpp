@@ -1,5 +1,6 @@
 #include "gui.h"
 
+#include "command.h"
 #include "version.h"
 #include "deckfile.h"
 #include "window/deckactions.h"
@@ -46,7 +47,7 @@ void addOptions(QCommandLineParser& parser)
     }
 }
 
-int fail(const QString& message)
+int refuse(const QString& message)
 {
     std::cerr << "ratelab: " << message.toStdString() << std::endl;
     return 2;
@@ -73,8 +74,8 @@ int runGui(int argc, char** argv)
         args << QString::fromLocal8Bit(argv[i]);
     QCommandLineParser parser;
     addOptions(parser);
-    if (!parser.parse(args))
-        return fail(parser.errorText() + " (see ratelab --help)");
+    if (QString error; !app::parseOptions(parser, args, error))
+        return refuse(error + " (see ratelab --help)");
     if (parser.isSet("help")) {
         std::cout << parser.helpText().toStdString();
         return 0;
@@ -84,24 +85,24 @@ int runGui(int argc, char** argv)
         return 0;
     }
     if (!parser.positionalArguments().isEmpty())
-        return fail("unknown command '" + parser.positionalArguments().first() + "' (see ratelab --help)");
+        return refuse("unknown command '" + parser.positionalArguments().first() + "' (see ratelab --help)");
     if (int(parser.isSet("preset")) + int(parser.isSet("scenario")) + int(parser.isSet("deck")) > 1)
-        return fail("--preset, --scenario and --deck cannot be combined: choose one");
+        return refuse("--preset, --scenario and --deck cannot be combined: choose one");
     if (parser.isSet("deck"))
         if (const io::DeckLoad deck = io::loadDeckFile(parser.value("deck")); !deck.deck)
-            return fail("--deck: " + deck.error);
+            return refuse("--deck: " + deck.error);
     std::optional<io::LoadResult> named;
     if (parser.isSet("preset")) {
         named = io::loadPreset(parser.value("preset"));
         if (!named->scenario)
-            return fail("--preset: " + named->error);
+            return refuse("--preset: " + named->error);
     } else if (parser.isSet("scenario")) {
         named = io::loadScenarioFile(parser.value("scenario"));
         if (!named->scenario)
-            return fail("--scenario: " + named->error);
+            return refuse("--scenario: " + named->error);
     }
     if (!hasDisplay(parser))
-        return fail("no display to open the window on (DISPLAY is not set); the commands need none: ratelab --help");
+        return refuse("no display to open the window on (DISPLAY is not set); the commands need none: ratelab --help");
 
     QApplication app(argc, argv);
     QApplication::setApplicationName("RateLab");

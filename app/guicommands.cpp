@@ -75,8 +75,8 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addOption({"no-answers", "A handout for before the class: questions without their answers, their charts "
                                     "with the decisions hidden."});
     parser.addHelpOption();
-    if (!parser.parse(args))
-        return fail("deck: " + parser.errorText().toStdString());
+    if (QString error; !parseOptions(parser, args, error))
+        return fail("deck: " + error.toStdString());
     if (parser.isSet("help")) {
         std::cout << parser.helpText().toStdString();
         return 0;

@@ -22,8 +22,8 @@ int importCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addPositionalArgument("FILE", "The configuration file.");
     parser.addOption({"save-scenario", "Write the imported scenario to OUT (a .ratelab.json file).", "OUT"});
     parser.addHelpOption();
-    if (!parser.parse(args))
-        return fail(parser.errorText().toStdString());
+    if (QString error; !parseOptions(parser, args, error))
+        return fail(error.toStdString());
     if (parser.isSet("help")) {
         std::cout << parser.helpText().toStdString();
         return 0;
@@ -44,8 +44,7 @@ int importCommand(QCommandLineParser& parser, const QStringList& args)
             return fail("import: --save-scenario: " + error.toStdString());
     }
     std::cout << report;
-    std::cout.flush();
-    return std::cout ? 0 : fail("cannot write the output");
+    return 0;
 }
 
 } // namespace ratelab::app

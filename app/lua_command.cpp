@@ -59,8 +59,8 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
     parser.addOption({"rate", "--server-clock: tokens per second, e.g. 2.5 or 3/7 (default: limit / window).", "r"});
     parser.addOption({"example", "Print a caller of the server-clock script: python, node, go or shell.", "language"});
     parser.addHelpOption();
-    if (!parser.parse(args))
-        return fail(parser.errorText().toStdString());
+    if (QString error; !parseOptions(parser, args, error))
+        return fail(error.toStdString());
     if (parser.isSet("help")) {
         std::cout << parser.helpText().toStdString();
         return 0;
@@ -86,8 +86,7 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
         if (!a)
             return fail("lua: name one algorithm (" + knownIds() + ")");
         std::cout << io::luaScript(*a);
-        std::cout.flush();
-        return std::cout ? 0 : fail("cannot write the output");
+        return 0;
     }
 
     // The policy: one algorithm with the config options, or the --layer list.
@@ -143,8 +142,7 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
     } else {
         std::cout << script;
     }
-    std::cout.flush();
-    return std::cout ? 0 : fail("cannot write the output");
+    return 0;
 }
 
 } // namespace ratelab::app

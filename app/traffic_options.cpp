@@ -65,8 +65,8 @@ std::int64_t availableMemoryBytes()
 bool parseWithLog(QCommandLineParser& parser, const QStringList& args, QString& log, int& status)
 {
     parser.addHelpOption();
-    if (!parser.parse(args)) {
-        status = fail(parser.errorText().toStdString());
+    if (QString error; !parseOptions(parser, args, error)) {
+        status = fail(error.toStdString());
         return false;
     }
     if (parser.isSet("help")) {
@@ -181,16 +181,6 @@ void printWarnings(const QStringList& warnings)
 }
 
 std::string jsonString(std::string_view text) { return detail::jsonString(text); } // the writers' one escaper
-
-std::string csvCell(std::string_view text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos)
-        return std::string(text);
-    std::string out = "\"";
-    for (const char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
 
 void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& t, const QCommandLineParser& p)
 {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "scenario/scenario.h"
+#include "report/csv.h"
 #include "traffic/traffic_log.h"
 
 #include <QCommandLineParser>
@@ -50,7 +51,5 @@ std::string jsonString(std::string_view text);
 // the first unreadable lines.
 void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser);
 
-// csvCell writes a CSV cell, quoted when it holds a comma, quote or line break.
-std::string csvCell(std::string_view text);
 
 } // namespace ratelab::app

@@ -61,8 +61,11 @@ std::string nginxRateText(const Rate& rate)
 
 std::string nginxDirectives(const LimiterConfig& config)
 {
+    // nginx refuses burst=0 ("invalid burst value"): no burst is written as none.
     std::string out = "limit_req_zone $binary_remote_addr zone=ratelab:10m rate=" + nginxRateText(config.rate())
-                    + ";\nlimit_req zone=ratelab burst=" + std::to_string(config.nginxBurst());
+                    + ";\nlimit_req zone=ratelab";
+    if (config.nginxBurst() > 0)
+        out += " burst=" + std::to_string(config.nginxBurst());
     if (config.nginx().nodelay)
         out += " nodelay";
     else if (config.nginx().delay > 0)

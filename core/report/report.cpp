@@ -167,17 +167,6 @@ void writeHeadersJson(Text& out, const std::vector<Header>& headers)
     out << "}";
 }
 
-// csvField quotes a CSV field that holds a quote, comma or line break (RFC 4180).
-std::string csvField(std::string_view v)
-{
-    if (v.find_first_of("\",\n") == std::string_view::npos)
-        return std::string(v);
-    std::string out = "\"";
-    for (char c : v)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 } // namespace detail
 
 using namespace detail;
@@ -226,7 +215,7 @@ void writeCsv(std::ostream& out, const Trace& trace)
     Text text(out);
     text << "algorithm,t,allowed,delay,remaining,retry_after,level" << (trace.costs.empty() ? "" : ",cost") << '\n';
     for (std::size_t r = 0; r < trace.results.size(); ++r) {
-        const std::string_view id = algorithmId(trace.results[r].algorithm);
+        const std::string id = csvField(algorithmId(trace.results[r].algorithm));
         for (std::size_t i = 0; i < decisionCount(trace.results[r]); ++i) {
             writeCsvRow(text, id, trace.arrivals[i], decisionAt(trace, r, i), costAt(trace.costs, i));
             text << '\n';
@@ -293,7 +282,7 @@ void streamCsv(std::ostream& out, const LimiterConfig& config, std::span<const A
     text << "algorithm,t,allowed,delay,remaining,retry_after,level" << (costs.empty() ? "" : ",cost") << '\n';
     const auto lookback = makeWindowLookback(arrivals, config.windowNanos());
     for (const Algorithm a : algorithms) {
-        const std::string_view id = algorithmId(a);
+        const std::string id = csvField(algorithmId(a));
         decideStream(config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> decisions) {
             for (std::size_t k = 0; k < decisions.size(); ++k) {
                 const std::size_t i = first + k;

@@ -2,6 +2,7 @@
 // row is written with the same bytes whichever writer writes it. Internal to core.
 #pragma once
 
+#include "report/csv.h"
 #include "report/headers.h"
 #include "scenario/scenario.h"
 #include "report/text_buffer.h"
@@ -30,13 +31,11 @@ void writeBound(Text& out, std::optional<Algorithm> a, const Scenario& s, std::i
 // request costs 1.
 // open false leaves out the brace, for an entry whose first fields are written already.
 void writeEntry(Text& out, Nanos t, const Decision& d, const std::int64_t* cost, bool open = true);
-// writeCsvRow writes one CSV row without its line end.
+// writeCsvRow writes one CSV row without its line end; id is a CSV field already (csvField).
 void writeCsvRow(Text& out, std::string_view id, Nanos t, const Decision& d, const std::int64_t* cost);
 // writeCsvTail writes a row from its t on.
 void writeCsvTail(Text& out, Nanos t, const Decision& d, const std::int64_t* cost);
 const std::int64_t* costAt(const std::vector<std::int64_t>& costs, std::size_t i);
 void writeHeadersJson(Text& out, const std::vector<Header>& headers);
-// csvField quotes a CSV field that holds a quote, comma or line break (RFC 4180).
-std::string csvField(std::string_view v);
 
 } // namespace ratelab::detail

@@ -185,7 +185,7 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
 void writeCsvRows(Text& text, const Scenario& s, std::size_t r, const EngineSetup& setup, const RowRun& run,
                   const RowInputs& in, const Columns& c)
 {
-    const std::string_view id = rowId(s, r);
+    const std::string id = csvField(rowId(s, r)); // a gate's row is named by its spec: "aimd:initial_limit=3,..."
     for (std::size_t i = 0; i < run.log.size(); ++i) {
         const LoggedAttempt& a = run.log[i];
         text << id << ',';
