@@ -1,4 +1,5 @@
 #include "config_dry_run.h"
+#include "scenario/scenario_parts.h"
 
 #include "config_dry_run_routes.h"
 #include "config_import.h"
@@ -186,10 +187,12 @@ DryRunConfig scenarioConfig(const QByteArray& bytes, const std::string& logKey)
         throw InputError(loaded.error.toStdString());
     const Scenario& s = *loaded.scenario;
     const std::string name = "RateLab scenario: ";
-    if (s.cluster || s.clients || !s.changes.empty() || s.bucketsStartEmpty)
-        throw InputError(name + "its " + std::string(s.cluster ? "cluster" : s.clients ? "clients" : !s.changes.empty() ? "limit changes" : "buckets that start empty")
-                         + " are not modelled by a dry run (one server, each key's policy full at its first request); "
-                           "replay the log with --scenario for them");
+    takeScenario(s, ScenarioCommand::DryRun);
+    // The scenario's cost is no part of the table (explicit arrivals' costs are traffic, which the
+    // log replaces): replay weighs each request by it, a dry run counts requests as configs do.
+    if (s.cost != 1)
+        throw InputError("replay --config: the scenario's cost cannot be dry-run: a dry run counts each request once, "
+                         "as the products' configs do; replay the log with --scenario for it");
     std::vector<Layer> layers = s.layers;
     if (layers.empty()) {
         if (s.algorithms.size() != 1) {

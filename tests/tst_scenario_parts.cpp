@@ -59,6 +59,7 @@ QJsonObject withPart(ScenarioPart p)
     case ScenarioPart::Clients:
         s["clients"] = QJsonObject{{"clients", 1}, {"retry", "immediate"}, {"max_retries", 2}};
         break;
+    case ScenarioPart::Throttle: s["throttle"] = "p-queue:interval=1s,interval_cap=1"; break; // one a second
     case ScenarioPart::BucketsStartEmpty: s["buckets_start"] = "empty"; break;
     case ScenarioPart::LimitChanges: s["changes"] = QJsonArray{"0.5:limit=1"}; break;
     case ScenarioPart::Server:
@@ -81,15 +82,16 @@ QJsonObject withoutPart(ScenarioPart p)
 }
 
 // kExpected is the table, by hand: R runs, X the log (or nginx's lines) stands in, - refused.
-// Rows are the commands (compare, compare --backend redis, replay, sweep, nginx), columns the
-// parts (traffic, layers, product options, cluster, store outage, clients, buckets start empty,
-// limit changes, server).
+// Rows are the commands (compare, compare --backend redis, replay, sweep, nginx, replay
+// --config), columns the parts (traffic, layers, product options, cluster, store outage,
+// clients, client throttle, buckets start empty, limit changes, server).
 const char* const kExpected[] = {
-    "RRRRRRRRR", // compare: the engine combines everything
-    "RRRR-R---", // Redis: one store that stays up, keys that start full, one config a run, no server
-    "XRRRR-RR-", // replay: the engine per key, no retries (the log has them), served already
-    "X-RRR-R--", // sweep: replay at each point of one algorithm's grid, which a change would replace
-    "X----R---", // nginx: one zone's lines; clients are traffic the lines answer
+    "RRRRRRRRRR", // compare: the engine combines everything
+    "RRRR-RR---", // Redis: one store that stays up, keys that start full, one config a run, no server
+    "XRRRR--RR-", // replay: the engine per key, no retries nor throttle (the log was sent), served already
+    "X-RRR--R--", // sweep: replay at each point of one algorithm's grid, which a change would replace
+    "X----RR---", // nginx: one zone's lines; clients and their throttle are traffic the lines answer
+    "XRR-------", // replay --config: one policy kept as the products keep it, each key full, in one place
 };
 
 Taking expected(ScenarioCommand c, ScenarioPart p)
@@ -107,6 +109,7 @@ const char* commandWord(ScenarioCommand c)
     case ScenarioCommand::Replay: return "replay";
     case ScenarioCommand::Sweep: return "sweep";
     case ScenarioCommand::Nginx: return "nginx";
+    case ScenarioCommand::DryRun: return "replay --config";
     default: return "compare";
     }
 }
@@ -121,12 +124,16 @@ class TestScenarioParts : public QObject {
     // run runs command c on scenario s the way a user would.
     Run run(ScenarioCommand c, const QJsonObject& s, const QString& name)
     {
-        const QString file = write(m_dir, name + ".ratelab.json", QJsonDocument(s).toJson());
+        QJsonObject one = s;
+        if (c == ScenarioCommand::DryRun && one["algorithms"].toArray().size() > 1) // a dry run replays one policy
+            one["algorithms"] = QJsonArray{one["algorithms"].toArray().first()};
+        const QString file = write(m_dir, name + ".ratelab.json", QJsonDocument(one).toJson());
         switch (c) {
         case ScenarioCommand::Replay: return runRatelab({"replay", m_log, "--scenario", file, "--format", "csv"});
         case ScenarioCommand::Sweep:
             return runRatelab({"sweep", m_log, "--scenario", file, "--limit", "1:3:1", "--format", "csv"});
         case ScenarioCommand::Nginx: return runRatelab({"nginx", "--scenario", file});
+        case ScenarioCommand::DryRun: return runRatelab({"replay", m_log, "--config", file, "--format", "csv"});
         default: return runRatelab({"compare", "--scenario", file, "--format", "csv"});
         }
     }
@@ -205,8 +212,10 @@ private slots:
         if (expected(c, p) == Taking::Refuses) {
             QCOMPARE(with.code, 2);
             QVERIFY2(with.out.isEmpty(), with.out.constData());
-            const QString line = QString("ratelab: %1: the scenario's %2 cannot be ")
-                                     .arg(commandWord(c), ratelab::scenarioPartName(named).data());
+            // A dry run's refusal comes through the config file's reader, which names the file first.
+            const QString line = QString("%1%2: the scenario's %3 cannot be ")
+                                     .arg(c == ScenarioCommand::DryRun ? ".ratelab.json: " : "ratelab: ", commandWord(c),
+                                          ratelab::scenarioPartName(named).data());
             QVERIFY2(QString::fromUtf8(with.err).contains(line), with.err.constData());
             QCOMPARE(with.err.count('\n'), qsizetype(1));
             return;
@@ -217,6 +226,67 @@ private slots:
         const Run without = run(c, withoutPart(p), name + "-without");
         QVERIFY2(without.code == 0, without.err.constData());
         QVERIFY2(with.out != without.out, "the part changed nothing: it was dropped");
+    }
+
+    // A scenario's cost is no part of the table, and not dropped either: replay weighs requests by
+    // it, a dry run and nginx's lines cannot, and say so. Before, `replay --config` with a cost of
+    // 5 replayed as if each request cost 1, and `nginx --cost 5` printed the lines without a word.
+    void costIsTakenOrRefusedByName()
+    {
+        QJsonObject s = base();
+        s["algorithms"] = QJsonArray{"fixed_window"};
+        s["cost"] = 5;
+        const QString file = write(m_dir, "cost.ratelab.json", QJsonDocument(s).toJson());
+        const Run dry = runRatelab({"replay", m_log, "--config", file});
+        QCOMPARE(dry.code, 2);
+        QVERIFY(dry.out.isEmpty());
+        QVERIFY2(dry.err.contains("replay --config: the scenario's cost cannot be dry-run") && dry.err.count('\n') == 1,
+                 dry.err.constData());
+        const Run nginx = runRatelab({"nginx", "--cost", "5"});
+        QCOMPARE(nginx.code, 2);
+        QVERIFY(nginx.out.isEmpty());
+        QCOMPARE(nginx.err, QByteArray("ratelab: nginx: the scenario's cost (5 a request) cannot be written as nginx "
+                                       "lines: limit_req counts every request once\n"));
+        // replay takes it. By hand: 192.0.2.1 sends at 0, 1, 2 and 11 s, 2001:db8::7 at 0 s, each
+        // key its own fixed window of 3 per 10 s. At cost 1 all five are admitted (3 in [0, 10),
+        // one in [10, 20), one for the other key); at cost 5 none fits in a limit of 3.
+        const Run replay = runRatelab({"replay", m_log, "--scenario", file, "--format", "csv"});
+        QVERIFY2(replay.code == 0, replay.err.constData());
+        QVERIFY2(replay.out.contains("\nfixed_window,5,0,5,"), replay.out.constData());
+    }
+
+    // `ratelab nginx` writes lines nginx takes: no `burst=0` (nginx: "invalid burst value"), and
+    // its --save-scenario is taken, as every command takes it.
+    void nginxLinesAreWhatNginxTakesAndTheScenarioIsSaved()
+    {
+        const QString saved = m_dir.filePath("nginx-saved.ratelab.json");
+        const Run r = runRatelab({"nginx", "--limit", "1", "--window", "1", "--save-scenario", saved});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(r.out, QByteArray("limit_req_zone $binary_remote_addr zone=ratelab:10m rate=1r/s;\n"
+                                   "limit_req zone=ratelab;\n"));
+        QFile f(saved);
+        QVERIFY2(f.open(QIODevice::ReadOnly), "--save-scenario was dropped");
+        const QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(json["limit"].toInt(), 1);
+        // RateLab's own import, which refuses burst=0 as nginx does, reads the lines back.
+        QByteArray lines = r.out;
+        lines.replace("limit_req zone", "server { location / { limit_req zone");
+        const Run imported = runRatelab({"import", write(m_dir, "nginx.conf", lines + "} }\n")});
+        QVERIFY2(imported.code == 0, imported.err.constData());
+    }
+
+    // An option that takes one value, given twice, is refused: which was meant? Before, `sweep
+    // --limit 2:4:2 --limit 7` swept 2..4 and dropped the 7.
+    void aRepeatedOptionIsRefused()
+    {
+        const Run r = runRatelab({"sweep", m_log, "--limit", "2:4:2", "--limit", "7"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err, QByteArray("ratelab: --limit is given 2 times ('2:4:2', '7'): give it once\n"));
+        // The options that add up still do.
+        const Run layers = runRatelab({"compare", "--layer", "fixed_window:limit=2,window=10", "--layer",
+                                       "token_bucket:limit=5,window=10", "--format", "csv"});
+        QVERIFY2(layers.code == 0, layers.err.constData());
     }
 
     // export draws the simulation: asked for Redis, it says so instead of drawing the simulation

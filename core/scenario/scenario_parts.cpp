@@ -12,27 +12,32 @@ constexpr PartTaking kRuns{};
 // words for both.
 constexpr PartTaking kLogIsTheTraffic{Taking::Replaced, "the log is the traffic"};
 constexpr PartTaking kLogHasRetries{Taking::Refuses, "a log already holds its retries"};
+constexpr PartTaking kLogWasSent{Taking::Refuses, "a log's requests were sent already, as the clients' throttle let them"};
+// What a dry run (the log through the policy as the products keep it: one place, each key full at
+// its first request, one config) cannot take; replay runs them all on the engine.
+constexpr PartTaking kDryRunReplayIt{Taking::Refuses, "a dry run keeps each key's policy in one place, as the product "
+                                                      "does; replay the log with --scenario for it"};
 
 // kTable is the table: kTable[command][part], in the enums' order. docs/commands.md shows it and
 // tst_scenario_parts checks every cell against what the command does.
 constexpr PartTaking kTable[kAllScenarioCommands.size()][kAllScenarioParts.size()] = {
     // Compare (the engine): everything combines.
-    {kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns},
+    {kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns, kRuns},
     // CompareRedis: one atomic script a decision, one config a run.
     {kRuns, kRuns, kRuns, kRuns,
      {Taking::Refuses, "a store outage is modelled, not run: the Redis backend's store stays up"},
-     kRuns,
+     kRuns, kRuns,
      {Taking::Refuses, "a new Redis key starts full; buckets that start empty are not run through Redis"},
      {Taking::Refuses, "the scripts take one config a run; limit changes are not run through Redis"},
      {Taking::Refuses, "Redis decides the limits; the server behind them is modelled in compare without --backend redis"}},
     // Replay: the log is the traffic, every key its own state of the policy, placed as compare's.
-    {kLogIsTheTraffic, kRuns, kRuns, kRuns, kRuns, kLogHasRetries, kRuns, kRuns,
+    {kLogIsTheTraffic, kRuns, kRuns, kRuns, kRuns, kLogHasRetries, kLogWasSent, kRuns, kRuns,
      {Taking::Refuses, "a log's requests were served already; run the server on its arrivals with 'ratelab compare'"}},
     // Sweep: replay at every point; the grid varies one policy of one layer.
     {kLogIsTheTraffic,
      {Taking::Refuses, "the grid varies one algorithm's limit, window, capacity or rate; replay the layers with "
                        "'ratelab replay'"},
-     kRuns, kRuns, kRuns, kLogHasRetries, kRuns,
+     kRuns, kRuns, kRuns, kLogHasRetries, kLogWasSent, kRuns,
      {Taking::Refuses, "a change would replace the limit the grid varies; replay the changes with 'ratelab replay'"},
      {Taking::Refuses, "a log's requests were served already; run the server on its arrivals with 'ratelab compare'"}},
     // Nginx: the lines of one limit_req zone; traffic is not configuration.
@@ -42,9 +47,16 @@ constexpr PartTaking kTable[kAllScenarioCommands.size()][kAllScenarioParts.size(
      {Taking::Refuses, "each nginx keeps its own zone: the lines cannot say how nodes share one"},
      {Taking::Refuses, "each nginx keeps its own zone: there is no store to go down"},
      kRuns, // clients are traffic: nginx answers them as the lines say
+     kRuns, // and so is what their throttle lets through
      {Taking::Refuses, "nginx's zone starts every key full"},
      {Taking::Refuses, "the lines hold one rate and burst; a change is a reload with other lines"},
      {Taking::Refuses, "nginx's limit_req is no concurrency limit; the server behind it is not configuration"}},
+    // DryRun: the log through the scenario's policy, as --config runs a product's.
+    {kLogIsTheTraffic, kRuns, kRuns, kDryRunReplayIt, kDryRunReplayIt, kLogHasRetries, kLogWasSent,
+     {Taking::Refuses, "a dry run starts each key full at its first request, as the products do; replay the log "
+                       "with --scenario for it"},
+     {Taking::Refuses, "a dry run replays one config; replay the log with --scenario for the changes"},
+     {Taking::Refuses, "a log's requests were served already; run the server on its arrivals with 'ratelab compare'"}},
 };
 
 std::string_view verb(ScenarioCommand c)
@@ -55,6 +67,7 @@ std::string_view verb(ScenarioCommand c)
     case ScenarioCommand::Replay: return "replayed";
     case ScenarioCommand::Sweep: return "swept";
     case ScenarioCommand::Nginx: return "written as nginx lines";
+    case ScenarioCommand::DryRun: return "dry-run";
     }
     return "run";
 }
@@ -70,6 +83,7 @@ std::string_view scenarioPartName(ScenarioPart p)
     case ScenarioPart::Cluster: return "cluster";
     case ScenarioPart::StoreOutage: return "store outage";
     case ScenarioPart::Clients: return "clients";
+    case ScenarioPart::Throttle: return "client throttle";
     case ScenarioPart::BucketsStartEmpty: return "buckets that start empty";
     case ScenarioPart::LimitChanges: return "limit changes";
     case ScenarioPart::Server: return "server";
@@ -85,6 +99,7 @@ std::string_view scenarioCommandName(ScenarioCommand c)
     case ScenarioCommand::Replay: return "replay";
     case ScenarioCommand::Sweep: return "sweep";
     case ScenarioCommand::Nginx: return "nginx";
+    case ScenarioCommand::DryRun: return "replay --config";
     }
     return "?";
 }
@@ -104,8 +119,10 @@ std::vector<ScenarioPart> scenarioParts(const Scenario& s)
     if (s.cluster && s.cluster->hasOutage() && s.cluster->coordination() != Coordination::Local
         && s.cluster->coordination() != Coordination::Split)
         parts.push_back(ScenarioPart::StoreOutage);
-    if (s.clients || !s.throttle.empty()) // a throttle is the clients' own
+    if (s.clients)
         parts.push_back(ScenarioPart::Clients);
+    if (!s.throttle.empty())
+        parts.push_back(ScenarioPart::Throttle);
     if (s.bucketsStartEmpty)
         parts.push_back(ScenarioPart::BucketsStartEmpty);
     if (!s.changes.empty())

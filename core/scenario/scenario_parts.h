@@ -23,13 +23,14 @@ enum class ScenarioPart : std::uint8_t {
     Cluster,        // nodes, a balancer, a coordination, membership, autoscaling
     StoreOutage,    // a cluster's store going down (a part of its own: only the store modes have it)
     Clients,        // clients that retry
+    Throttle,       // a client throttle (Bottleneck, p-queue) each client runs before it sends
     BucketsStartEmpty,
     LimitChanges,
     Server,         // the server behind the limiter and its concurrency limiters
 };
-inline constexpr std::array<ScenarioPart, 9> kAllScenarioParts = {
+inline constexpr std::array<ScenarioPart, 10> kAllScenarioParts = {
     ScenarioPart::Traffic,     ScenarioPart::Layers,  ScenarioPart::ProductOptions,
-    ScenarioPart::Cluster,     ScenarioPart::StoreOutage, ScenarioPart::Clients,
+    ScenarioPart::Cluster,     ScenarioPart::StoreOutage, ScenarioPart::Clients, ScenarioPart::Throttle,
     ScenarioPart::BucketsStartEmpty, ScenarioPart::LimitChanges, ScenarioPart::Server};
 
 // ScenarioCommand is a command (or app action) that runs a Scenario.
@@ -39,10 +40,11 @@ enum class ScenarioCommand : std::uint8_t {
     Replay,       // ratelab replay: an access log per key
     Sweep,        // ratelab sweep: replay at every point of a grid
     Nginx,        // ratelab nginx: the limit_req lines of the policy
+    DryRun,       // ratelab replay --config SCENARIO: the log through the scenario's one policy
 };
-inline constexpr std::array<ScenarioCommand, 5> kAllScenarioCommands = {
+inline constexpr std::array<ScenarioCommand, 6> kAllScenarioCommands = {
     ScenarioCommand::Compare, ScenarioCommand::CompareRedis, ScenarioCommand::Replay, ScenarioCommand::Sweep,
-    ScenarioCommand::Nginx};
+    ScenarioCommand::Nginx,   ScenarioCommand::DryRun};
 
 // Taking is how a command treats a part: it runs it, something else stands in its place (the log
 // is the traffic of replay and sweep; nginx's lines are configuration, not traffic), or it
