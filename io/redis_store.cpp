@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <map>
 #include <random>
 
@@ -81,9 +83,25 @@ Context connect(const std::string& address, const RedisTimeouts& t)
     return context;
 }
 
+// noReply says why a command had no reply. hiredis 0.14 reports its command timeout as an I/O
+// error whose text is EAGAIN's ("Resource temporarily unavailable"); say what happened.
+std::string noReply(const redisContext* c, const std::string& address, const std::string& what,
+                    std::chrono::milliseconds timeout)
+{
+    const bool timedOut =
+#ifdef REDIS_ERR_TIMEOUT
+        c->err == REDIS_ERR_TIMEOUT ||
+#endif
+        (c->err == REDIS_ERR_IO && (std::string(c->errstr) == std::strerror(EAGAIN) || std::string(c->errstr) == std::strerror(EWOULDBLOCK)));
+    if (timedOut)
+        return "redis at " + address + ": " + what + " timed out: no reply within " + std::to_string(timeout.count()) + " ms";
+    return "redis at " + address + ": " + what + " failed: " + (c->err ? std::string(c->errstr) : std::string("no reply"));
+}
+
 // command runs one command and returns its reply; an error reply or no reply (timeout, closed
 // connection) is a RedisError naming the address.
-Reply command(redisContext* c, const std::string& address, const std::vector<std::string>& args)
+Reply command(redisContext* c, const std::string& address, const std::vector<std::string>& args,
+              std::chrono::milliseconds timeout)
 {
     std::vector<const char*> argv;
     std::vector<std::size_t> lens;
@@ -93,8 +111,7 @@ Reply command(redisContext* c, const std::string& address, const std::vector<std
     }
     Reply r(static_cast<redisReply*>(redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lens.data())));
     if (!r)
-        throw RedisError("redis at " + address + ": " + args.front() + " failed: "
-                         + (c->err ? std::string(c->errstr) : std::string("no reply")));
+        throw RedisError(noReply(c, address, args.front(), timeout));
     if (r->type == REDIS_REPLY_ERROR) {
         std::string text(r->str, r->len);
         if (const auto nl = text.find('\n'); nl != std::string::npos)
@@ -225,7 +242,7 @@ PrivateRedis::PrivateRedis(std::chrono::milliseconds startTimeout, const std::ve
         }
         try {
             Context c = connect(where.toStdString(), {std::chrono::milliseconds(200), std::chrono::milliseconds(500)});
-            const Reply r = command(c.get(), where.toStdString(), {"PING"});
+            const Reply r = command(c.get(), where.toStdString(), {"PING"}, std::chrono::milliseconds(500));
             if (r->type == REDIS_REPLY_STATUS)
                 return;
         } catch (const RedisError& e) {
@@ -325,13 +342,13 @@ std::array<long long, 6> RedisStore::evalScript(std::size_t node, Algorithm algo
     Connection& c = connection(node);
     auto sha = c.sha.find(algorithm);
     if (sha == c.sha.end()) {
-        const Reply loaded = command(c.context.get(), m_address, {"SCRIPT", "LOAD", luaScript(algorithm)});
+        const Reply loaded = command(c.context.get(), m_address, {"SCRIPT", "LOAD", luaScript(algorithm)}, m_timeouts.command);
         sha = c.sha.emplace(algorithm, std::string(loaded->str, loaded->len)).first;
     }
     std::vector<std::string> argv{"EVALSHA", sha->second, std::to_string(keys.size())};
     argv.insert(argv.end(), keys.begin(), keys.end());
     argv.insert(argv.end(), args.begin(), args.end());
-    const Reply reply = command(c.context.get(), m_address, argv);
+    const Reply reply = command(c.context.get(), m_address, argv, m_timeouts.command);
     const std::string id(algorithmId(algorithm));
     if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 6)
         throw RedisError("redis at " + m_address + ": the " + id + " script answered something other than 6 numbers");
@@ -346,14 +363,40 @@ std::array<long long, 6> RedisStore::evalScript(std::size_t node, Algorithm algo
 
 void RedisStore::deleteKeys(const std::vector<std::string>& keys) noexcept
 {
+    if (keys.empty())
+        return;
     try {
-        for (std::size_t from = 0; from < keys.size(); from += 512) {
-            std::vector<std::string> del{"DEL"};
-            del.insert(del.end(), keys.begin() + std::ptrdiff_t(from),
-                       keys.begin() + std::ptrdiff_t(std::min(keys.size(), from + 512)));
-            (void)command(connection(0).context.get(), m_address, del);
+        // A connection that timed out or broke is of no more use (hiredis keeps its error, and a
+        // late reply would answer the wrong command): the keys go through a new one.
+        Context fresh;
+        redisContext* c = nullptr;
+        if (!m_connections.empty() && m_connections[0]->context && m_connections[0]->context->err == 0)
+            c = m_connections[0]->context.get();
+        else
+            c = (fresh = connect(m_address, m_timeouts)).get();
+        // Every DEL is sent before any reply is awaited: a stalled server that times out below
+        // still holds them, and deletes the keys when it goes on.
+        std::size_t sent = 0;
+        for (std::size_t from = 0; from < keys.size(); from += 512, ++sent) {
+            std::vector<const char*> argv{"DEL"};
+            std::vector<std::size_t> lens{3};
+            for (std::size_t k = from; k < std::min(keys.size(), from + 512); ++k) {
+                argv.push_back(keys[k].data());
+                lens.push_back(keys[k].size());
+            }
+            if (redisAppendCommandArgv(c, int(argv.size()), argv.data(), lens.data()) != REDIS_OK)
+                return;
         }
-    } catch (...) { // the server is gone: so are the keys, or they expire
+        for (int done = 0; done == 0;)
+            if (redisBufferWrite(c, &done) != REDIS_OK)
+                return;
+        for (std::size_t i = 0; i < sent; ++i) {
+            void* reply = nullptr;
+            if (redisGetReply(c, &reply) != REDIS_OK)
+                return; // timed out: the server has the DELs, and runs them when it goes on
+            freeReplyObject(reply);
+        }
+    } catch (...) { // no server to connect to: it is gone, and its keys with it
     }
 }
 

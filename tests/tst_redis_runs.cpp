@@ -224,6 +224,44 @@ private slots:
         QCOMPARE((*m_c)({"DBSIZE"}).integer, 0LL);
     }
 
+    // A Redis that stalls mid-run (SIGSTOP): the run ends saying it timed out and after how long
+    // (hiredis 0.14 calls its timeout "Resource temporarily unavailable"), and the run's keys are
+    // deleted however it ends: the DELs go out on a new connection before any reply is awaited,
+    // so the stalled server runs them when it goes on. Before, the DELs went through the broken
+    // connection and the keys were left behind.
+    void aStalledRedisTimesOutAndLeavesNoKeys()
+    {
+        QCOMPARE((*m_c)({"DBSIZE"}).integer, 0LL);
+        const std::string info = (*m_c)({"INFO", "server"}).text;
+        const auto at = info.find("process_id:");
+        QVERIFY(at != std::string::npos);
+        const pid_t server = pid_t(std::stoll(info.substr(at + 11)));
+        std::vector<Nanos> t;
+        for (int i = 0; i < 2'000'000; ++i)
+            t.push_back(Nanos(i) * kNanosPerSecond / 1000);
+        std::string error;
+        std::thread run([&] {
+            try {
+                RedisStore store(m_redis->address(), {std::chrono::milliseconds(2000), std::chrono::milliseconds(300)});
+                store.run(Algorithm::TokenBucket, LimiterConfig::make(5, kNanosPerSecond), ClusterConfig{}, t);
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+        });
+        // Once the run's key exists (its first decision is in), the server stops.
+        QDeadlineTimer deadline(30000);
+        while ((*m_c)({"DBSIZE"}).integer == 0 && !deadline.hasExpired())
+            QThread::yieldCurrentThread();
+        ::kill(server, SIGSTOP);
+        run.join();
+        ::kill(server, SIGCONT);
+        QVERIFY2(error.find(": EVALSHA timed out: no reply within 300 ms") != std::string::npos, error.c_str());
+        QDeadlineTimer cleaned(10000);
+        while ((*m_c)({"DBSIZE"}).integer != 0 && !cleaned.hasExpired())
+            QThread::yieldCurrentThread();
+        QCOMPARE((*m_c)({"DBSIZE"}).integer, 0LL);
+    }
+
     // SIGTERM to a long `compare --backend redis`: its private redis-server is stopped and the
     // server's temporary directory removed; the process ends by the signal.
     void sigtermStopsThePrivateServer()
