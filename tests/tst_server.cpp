@@ -178,8 +178,13 @@ void TestServer::specsAndRefusals()
 void TestServer::serviceDrawsAreTheAttemptsOwn()
 {
     const ServiceTime e{ServiceKind::Exponential, 50 * ms, 0};
-    QCOMPARE(serviceNanos(e, 7, 3, 1), serviceNanos(e, 7, 3, 1));
-    QVERIFY(serviceNanos(e, 7, 3, 1) != serviceNanos(e, 7, 3, 2));
+    // By hand (Python, from server.cpp's rule): h = mix(mix(mix(7 ^ 0x5e7e7) + 3) + (attempt << 24)),
+    // mix splitmix64's finaliser with its increment; u = (h >> 11) * 2^-53; ceil(-50 ms * ln(1 - u)).
+    // Attempt 1: u = 0.0146720450725..., 739,037.20 ns -> 739,038. Attempt 2: u = 0.2397758772...,
+    // 13,707,099.54 ns -> 13,707,100. Neither is near a whole nanosecond, so libm's last bit cannot
+    // move them.
+    QCOMPARE(serviceNanos(e, 7, 3, 1), Nanos(739'038));
+    QCOMPARE(serviceNanos(e, 7, 3, 2), Nanos(13'707'100));
     double sum = 0;
     const int n = 200'000;
     for (int i = 0; i < n; ++i)
