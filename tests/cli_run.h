@@ -17,10 +17,13 @@ struct Run {
 };
 
 // runRatelab runs the built executable with args and waits for it (code -1: it did not end).
-// unset names environment variables to remove (DISPLAY, QT_QPA_PLATFORM: no display at all).
-inline Run runRatelab(const QStringList& args, const QStringList& unset = {})
+// unset names environment variables to remove (DISPLAY, QT_QPA_PLATFORM: no display at all);
+// stdoutFile, when given, takes its standard output instead of the pipe (/dev/full: always full).
+inline Run runRatelab(const QStringList& args, const QStringList& unset = {}, const QString& stdoutFile = {})
 {
     QProcess p;
+    if (!stdoutFile.isEmpty())
+        p.setStandardOutputFile(stdoutFile);
     if (!unset.isEmpty()) {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const QString& name : unset)

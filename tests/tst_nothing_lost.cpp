@@ -47,20 +47,6 @@ QByteArray get(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(missing)");
 }
 
-// A command's run with its standard output going to path (/dev/full: a device always full).
-Run runTo(const QStringList& args, const QString& stdoutPath)
-{
-    QProcess p;
-    p.setStandardOutputFile(stdoutPath);
-    p.start(QStringLiteral(RATELAB_BIN), args);
-    Run r;
-    if (!p.waitForFinished(120'000) || p.exitStatus() != QProcess::NormalExit)
-        return r;
-    r.code = p.exitCode();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
 // The commands that write a file, each with the file's name last but one; small files and large.
 struct Writer {
     const char* name;
@@ -298,7 +284,7 @@ private slots:
     void aFullStandardOutputIsAnError()
     {
         QFETCH(QStringList, args);
-        const Run r = runTo(filled(args, {}, m_log, m_config), "/dev/full");
+        const Run r = runRatelab(filled(args, {}, m_log, m_config), {}, "/dev/full");
         QCOMPARE(r.code, 2);
         // The last line, and the only one but a replay's warning about the log's whole seconds.
         const QByteArray said = "ratelab: cannot write to standard output: No space left on device\n";
@@ -311,7 +297,7 @@ private slots:
     {
         const QString target = m_dir.filePath("kept.ratelab.json");
         put(target, "old\n");
-        const Run r = runTo({"compare", "--save-scenario", target}, "/dev/full");
+        const Run r = runRatelab({"compare", "--save-scenario", target}, {}, "/dev/full");
         QCOMPARE(r.code, 2);
         QCOMPARE(get(target), QByteArray("old\n"));
     }
