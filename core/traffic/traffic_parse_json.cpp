@@ -256,6 +256,7 @@ std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
     std::string& buffer = m_json->buffer;
     buffer.resize(line.size() + simdjson::SIMDJSON_PADDING);
     std::memcpy(buffer.data(), line.data(), line.size());
+    std::memset(buffer.data() + line.size(), 0, simdjson::SIMDJSON_PADDING); // as simdjson's own padded_string
     const std::string_view text(buffer.data(), line.size()); // what simdjson's locations point into
     od::document doc;
     if (const error_code e = m_json->parser.iterate(buffer.data(), line.size(), buffer.size()).get(doc))
