@@ -5,6 +5,7 @@
 #include "engine/layered.h"
 #include "redis_store.h"
 #include "server_script.h"
+#include "traffic_options.h"
 
 #include <QElapsedTimer>
 
@@ -155,10 +156,7 @@ std::string redisBenchJson(const RedisBench& bench)
     std::ostringstream out;
     out << "\"redis\": {";
     if (!bench.absent.empty()) {
-        std::string why;
-        for (char ch : bench.absent)
-            why += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
-        out << "\"absent\": \"" << why << "\"}";
+        out << "\"absent\": " << jsonString(bench.absent) << "}";
         return out.str();
     }
     out << "\"calls\": " << kCalls << ", \"scripts\": {";

@@ -1,6 +1,6 @@
 // flattenConfig: YAML (through libyaml, Debian's libyaml-dev: block and flow style, anchors,
-// aliases, merge keys, several documents), TOML (the tables-and-keys subset product configs use,
-// read by hand) and JSON (Qt) into dotted paths and scalar values.
+// aliases, merge keys, several documents), TOML (through toml++, Debian's libtomlplusplus-dev)
+// and JSON (Qt) into dotted paths and scalar values.
 #include "config_import.h"
 
 #include "arithmetic/decimal.h"
@@ -11,10 +11,14 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <toml++/toml.h>
 #include <yaml.h>
 
+#include <algorithm>
+#include <charconv>
 #include <memory>
 #include <set>
+#include <sstream>
 
 namespace ratelab::io {
 
@@ -24,32 +28,6 @@ using Flat = std::vector<std::pair<std::string, std::string>>;
 
 constexpr std::size_t kMaxValues = 100'000; // an alias bomb stops here, not in memory
 constexpr int kMaxDepth = 64;
-
-QString unquote(QString v)
-{
-    v = v.trimmed();
-    if (v.size() >= 2 && ((v.front() == '"' && v.back() == '"') || (v.front() == '\'' && v.back() == '\'')))
-        return v.mid(1, v.size() - 2);
-    return v;
-}
-
-// stripComment drops a TOML comment: '#' at the start or after a space, outside quotes.
-QString stripComment(const QString& line)
-{
-    QChar quote;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '#' && (i == 0 || line[i - 1].isSpace())) {
-            return line.left(i);
-        }
-    }
-    return line;
-}
 
 std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
 
@@ -73,25 +51,76 @@ void flattenJson(const QJsonValue& v, const std::string& path, Flat& out)
     }
 }
 
-Flat flattenToml(const QStringList& lines)
+// TomlLeaf is one scalar of a TOML file: its dotted path, its text and where the file wrote it.
+struct TomlLeaf {
+    std::string path, value;
+    toml::source_position at;
+};
+
+// tomlText is a TOML scalar as the other formats give theirs: a string as it is, a number in its
+// shortest decimal form, a boolean as true or false, a date or time as TOML writes it.
+std::string tomlText(const toml::node& n)
 {
-    Flat out;
-    std::string prefix;
-    static const QRegularExpression table(R"(^\s*\[+\s*([^\]]+?)\s*\]+\s*$)");
-    for (const QString& raw : lines) {
-        const QString line = stripComment(raw).trimmed();
-        if (line.isEmpty())
-            continue;
-        if (const auto m = table.match(line); m.hasMatch()) {
-            prefix = unquote(m.captured(1)).toStdString();
-            continue;
-        }
-        const qsizetype eq = line.indexOf('=');
-        if (eq <= 0)
-            continue;
-        const std::string key = unquote(line.left(eq)).toStdString();
-        out.emplace_back(join(prefix, key), unquote(line.mid(eq + 1)).toStdString());
+    if (const auto* s = n.as_string())
+        return s->get();
+    if (const auto* i = n.as_integer())
+        return std::to_string(i->get());
+    if (const auto* b = n.as_boolean())
+        return b->get() ? "true" : "false";
+    if (const auto* d = n.as_floating_point()) {
+        char buf[64];
+        const auto r = std::to_chars(buf, buf + sizeof buf, d->get());
+        return std::string(buf, r.ptr);
     }
+    std::ostringstream out;
+    if (const auto* d = n.as_date())
+        out << *d;
+    else if (const auto* t = n.as_time())
+        out << *t;
+    else if (const auto* dt = n.as_date_time())
+        out << *dt;
+    return out.str();
+}
+
+// tomlLeaves walks a TOML node as flattenJson walks JSON: a table's keys join the path, an
+// array's items (an array of tables' tables too) each take the path of the array.
+void tomlLeaves(const toml::node& n, const std::string& path, std::vector<TomlLeaf>& out, int depth)
+{
+    if (depth > kMaxDepth)
+        throw InputError("TOML: nested more than " + std::to_string(kMaxDepth) + " deep");
+    if (const toml::table* t = n.as_table()) {
+        for (const auto& [key, value] : *t)
+            tomlLeaves(value, join(path, std::string(key.str())), out, depth + 1);
+    } else if (const toml::array* a = n.as_array()) {
+        for (const toml::node& item : *a)
+            tomlLeaves(item, path, out, depth + 1);
+    } else {
+        if (out.size() >= kMaxValues)
+            throw InputError("TOML: more than " + std::to_string(kMaxValues) + " values");
+        out.push_back({path, tomlText(n), n.source().begin});
+    }
+}
+
+// flattenToml reads TOML with toml++ (Debian's libtomlplusplus-dev): tables, [[arrays of tables]],
+// inline tables and arrays, dotted and quoted keys, every string form. The values come in the
+// file's order, as YAML's and JSON's do (toml++ keeps a table's keys sorted).
+Flat flattenToml(const QByteArray& text)
+{
+    toml::table root;
+    try {
+        root = toml::parse(std::string_view(text.constData(), std::size_t(text.size())));
+    } catch (const toml::parse_error& e) {
+        throw InputError("TOML line " + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    }
+    std::vector<TomlLeaf> leaves;
+    tomlLeaves(root, "", leaves, 0);
+    std::stable_sort(leaves.begin(), leaves.end(), [](const TomlLeaf& a, const TomlLeaf& b) {
+        return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
+    });
+    Flat out;
+    out.reserve(leaves.size());
+    for (TomlLeaf& leaf : leaves)
+        out.emplace_back(std::move(leaf.path), std::move(leaf.value));
     return out;
 }
 
@@ -221,7 +250,7 @@ FlatConfig flattenConfig(const QByteArray& input)
         yaml += yamlKey.match(l).hasMatch() ? 1 : 0;
     }
     if (toml > yaml)
-        return flattenToml(lines);
+        return flattenToml(text);
     try {
         return flattenYaml(text); // a flow-style document that is not JSON is YAML
     } catch (const InputError&) {

@@ -221,6 +221,47 @@ private slots:
         }
     }
 
+    // A key of bytes that are not UTF-8 (k, C3 with no continuation byte, '(') reaches the JSON
+    // report as k U+FFFD (: the report stays JSON a reader accepts. The proposed 1r/m denies the
+    // request at 1 s that 1r/s admits (excess 0 - 16 + 1000 > 0): the key leads the diff.
+    void strayBytesInAKeyStayJson()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, "time,ip,path\n946684800,k\xC3(,/a\n946684801,k\xC3(,/a\n", "bytes.csv");
+        const QString current = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/s;\n"
+                                              "server { location /a { limit_req zone=a; } }\n", "current.conf");
+        const QString proposed = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/m;\n"
+                                               "server { location /a { limit_req zone=a; } }\n", "proposed.conf");
+        const Run r = runRatelab({"replay", log, "--config", current, "--against", proposed});
+        QCOMPARE(r.code, 0);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        const QJsonObject diff = doc.object()["diff"].toObject();
+        QCOMPARE(diff["keys"].toArray()[0].toObject()["key"].toString(), QString::fromUtf8("k\xEF\xBF\xBD("));
+        QCOMPARE(diff["keys"].toArray()[0].toObject()["only_proposed"].toInt(), 1);
+    }
+
+    // A JSON log whose second line holds half a surrogate pair: --strict refuses it as bad input
+    // (exit 2, one line naming the line and why, nothing on stdout); without --strict the line
+    // is counted unreadable and the first line replayed.
+    void strictRefusesALoneSurrogate()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, "{\"time\": 946684800, \"ip\": \"192.0.2.1\"}\n"
+                                          "{\"time\": 946684801, \"ip\": \"\\ud800\"}\n", "a.jsonl");
+        const Run r = runRatelab({"replay", log, "--strict"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(QString::fromUtf8(r.err), "ratelab: " + log + ":2: malformed JSON (a lone surrogate \\ud800: a high "
+                                           "surrogate with no low one after it) (--strict)\n");
+        const Run loose = runRatelab({"replay", log, "--format", "json"});
+        QCOMPARE(loose.code, 0);
+        const QJsonObject input = parseJson(loose.out)["input"].toObject();
+        QCOMPARE(input["requests"].toInt(), 1);
+        QCOMPARE(input["unreadable"].toInt(), 1);
+    }
+
     // replay --config (issue 32), as a user runs it: kLog's 192.0.2.1 at 0, 1, 2 and 11 s on /a,
     // 2001:db8::7 at 0 s on /b. "location /a" applies zone=a, 1r/s with no burst: 0 s admitted,
     // 1 s (excess 0 - 1000 + 1000 = 0) admitted, 2 s admitted, 11 s admitted: all pass. With

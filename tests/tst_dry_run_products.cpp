@@ -225,6 +225,53 @@ private slots:
         QCOMPARE(r.rules[1].requests, std::int64_t(0));
         QCOMPARE(r.rules[2].requests, std::int64_t(5));
     }
+
+    // The same routers and middlewares written as Traefik's TOML file provider writes them read
+    // as the YAML above: a middlewares list over several lines, an inline table, a sub-table, and
+    // the [[arrays of tables]] of the services' servers and of tls.certificates (TOML 1.0; each
+    // [[x]] a new element), which name no router or middleware.
+    void traefikTomlReadsAsTheYaml()
+    {
+        QTemporaryDir dir;
+        const QString conf = write(dir, "traefik.toml",
+                                   "[http.routers]\n"
+                                   "  [http.routers.api]\n"
+                                   "    rule = \"PathPrefix(`/api`)\"\n"
+                                   "    middlewares = [\n      \"slow@file\", # the provider is not the name\n    ]\n"
+                                   "    service = \"s\"\n"
+                                   "  [http.routers.login]\n"
+                                   "    rule = \"Host(`example.com`) && Path(`/api/login`)\"\n"
+                                   "    priority = 100\n"
+                                   "    middlewares = [\"slow\", \"byuser\"]\n"
+                                   "    service = \"s\"\n"
+                                   "  [http.routers.rest]\n"
+                                   "    rule = 'PathPrefix(`/`)'\n"
+                                   "    service = \"s\"\n"
+                                   "[http.middlewares]\n"
+                                   "  [http.middlewares.slow]\n"
+                                   "    rateLimit = { average = 1, period = \"1m\", burst = 2 }\n"
+                                   "  [http.middlewares.byuser.rateLimit]\n"
+                                   "    average = 1\n    period = \"1m\"\n    burst = 1\n"
+                                   "    [http.middlewares.byuser.rateLimit.sourceCriterion]\n"
+                                   "      requestHeaderName = \"X-User\"\n"
+                                   "[http.services]\n"
+                                   "  [http.services.s.loadBalancer]\n"
+                                   "    [[http.services.s.loadBalancer.servers]]\n      url = \"http://app-1:8080/\"\n"
+                                   "    [[http.services.s.loadBalancer.servers]]\n      url = \"http://app-2:8080/\"\n"
+                                   "[[tls.certificates]]\n"
+                                   "  certFile = \"/etc/traefik/a.crt\"\n  keyFile = \"/etc/traefik/a.key\"\n  stores = [\"default\"]\n"
+                                   "[[tls.certificates]]\n"
+                                   "  certFile = \"/etc/traefik/b.crt\"\n  keyFile = \"/etc/traefik/b.key\"\n");
+        const DryRunConfig c = io::dryRunConfigFile(conf, "ip");
+        QCOMPARE(c.product, std::string("Traefik"));
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        QCOMPARE(c.rules[0].name, std::string("router login: rateLimit slow"));
+        QCOMPARE(c.rules[1].name, std::string("router login: rateLimit byuser"));
+        QCOMPARE(c.rules[2].name, std::string("router api: rateLimit slow"));
+        QCOMPARE(c.mapped, (std::vector<bool>{true, false, true}));
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QVERIFY2(c.notReplayed[0].find("--key http_x_user replays it") != std::string::npos, c.notReplayed[0].c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDryRunProducts)

@@ -2,6 +2,7 @@
 // is read into its model with the values written, and the explanation names the surprise derived
 // by hand from the product's rules. The YAML/TOML/JSON reader is checked on its own too.
 #include "cli_run.h"
+#include "error_of.h"
 
 #include "config_import.h"
 #include "arithmetic/decimal.h"
@@ -47,6 +48,28 @@ private slots:
         const std::vector<std::pair<std::string, std::string>> tomlWant{{"http.m.x.rateLimit.average", "6"},
                                                                           {"http.m.x.rateLimit.period", "1m"}};
         QCOMPARE(toml, tomlWant);
+        // TOML as TOML 1.0 reads it: each [[x]] starts a new table of the array x, and its items
+        // flatten as a JSON array's do, each under x's path, in the file's order; so do an inline
+        // array of inline tables and a list written over several lines. Tables named in any
+        // order keep the file's order of values, and a quoted key is one key, dots and all.
+        const auto tables = io::flattenConfig("[[tls.certificates]]\n"
+                                              "  certFile = \"/a.crt\"\n"
+                                              "  stores = [\n    \"default\", # a comment\n    'other',\n  ]\n"
+                                              "[[tls.certificates]]\n"
+                                              "  certFile = \"/b.crt\"\n"
+                                              "[z]\n  \"x.y\" = 1.5\n"
+                                              "[a]\n  b = true\n");
+        const std::vector<std::pair<std::string, std::string>> tablesWant{
+            {"tls.certificates.certFile", "/a.crt"}, {"tls.certificates.stores", "default"},
+            {"tls.certificates.stores", "other"},     {"tls.certificates.certFile", "/b.crt"},
+            {"z.x.y", "1.5"},                         {"a.b", "true"}};
+        QCOMPARE(tables, tablesWant);
+        const auto inlineArray = io::flattenConfig("tls = { certificates = [ { certFile = \"/a.crt\" }, { certFile = \"/b.crt\" } ] }\n");
+        const std::vector<std::pair<std::string, std::string>> inlineWant{{"tls.certificates.certFile", "/a.crt"},
+                                                                           {"tls.certificates.certFile", "/b.crt"}};
+        QCOMPARE(inlineArray, inlineWant);
+        // [x] after [[x]] redefines an array as a table: TOML refuses it, naming the line.
+        QVERIFY(errorOf([] { io::flattenConfig("[[x]]\na = 1\n[x]\nb = 2\n"); }).starts_with("TOML line 3: "));
         const auto json = io::flattenConfig(R"({"a": {"b": [ {"c": 5} ], "d": "x"}})");
         const std::vector<std::pair<std::string, std::string>> jsonWant{{"a.b.c", "5"}, {"a.d", "x"}};
         QCOMPARE(json, jsonWant);

@@ -7,6 +7,7 @@
 #include "cli_run.h"
 
 #include "arithmetic/decimal.h"
+#include "report/report_parts.h"
 #include "traffic/traffic_log.h"
 
 #include <QFile>
@@ -192,6 +193,21 @@ private slots:
         const auto cut = runRatelab({"replay", path, "--log-format", "msec", "--format", "json"});
         QCOMPARE(cut.code, 0); // line 1's 1.500 is a duration; 946684800.250 is its time
         QVERIFY2(cut.out.contains("\"start\": \"2000-01-01T00:00:00.25Z\""), cut.out.constData());
+    }
+
+    // jsonString always writes JSON: well-formed UTF-8 kept, each byte that is not part of a
+    // well-formed sequence one U+FFFD (EF BF BD), control characters escaped.
+    void jsonStringWritesValidJsonOfAnyBytes()
+    {
+        using detail::jsonString;
+        const std::string fffd = "\xEF\xBF\xBD";
+        QCOMPARE(jsonString("\xF0\x9F\x98\x80 \xC3\xA9"), std::string("\"\xF0\x9F\x98\x80 \xC3\xA9\""));
+        QCOMPARE(jsonString("a\xFF" "b"), "\"a" + fffd + "b\"");
+        QCOMPARE(jsonString("\xC0\xAF"), "\"" + fffd + fffd + "\"");               // an overlong '/'
+        QCOMPARE(jsonString("\xED\xA0\xBD"), "\"" + fffd + fffd + fffd + "\"");    // half a surrogate pair, CESU-8
+        QCOMPARE(jsonString("\xF4\x90\x80\x80"), "\"" + fffd + fffd + fffd + fffd + "\""); // U+110000
+        QCOMPARE(jsonString("x\xE4\xB8"), "\"x" + fffd + fffd + "\"");             // cut short
+        QCOMPARE(jsonString(std::string("\x01\x1f\x7f\"\\\n", 6)), std::string("\"\\u0001\\u001f\x7f\\\"\\\\\\n\""));
     }
 };
 

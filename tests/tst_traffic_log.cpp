@@ -163,6 +163,46 @@ private slots:
         QVERIFY(!t.wholeSeconds);
     }
 
+    // A JSON line is read as RFC 8259 reads it: a surrogate pair is one code point (U+1F600 is
+    // F0 9F 98 80 in UTF-8, not the six bytes of each half encoded alone), and an escape JSON
+    // does not have, half of a pair alone or a malformed value anywhere in the line makes the
+    // line unreadable, with the reason.
+    void jsonLinesDecodeAsJsonSays()
+    {
+        TrafficOptions o;
+        o.timeField = "ts";
+        o.key = "user";
+        o.errorsKept = 10;
+        const Traffic t = parse("{\"ts\": 946684800, \"user\": \"\\ud83d\\ude00\"}\n"
+                                "{\"ts\": 946684801, \"user\": \"\\u00e9\\u4E2D\"}\n"
+                                "{\"ts\": 946684802, \"user\": \"a\\qb\"}\n"
+                                "{\"ts\": 946684803, \"user\": \"\\ud800\"}\n"
+                                "{\"ts\": 946684804, \"user\": \"\\ude00x\"}\n"
+                                "{\"ts\": 946684805, \"user\": \"b\", \"extra\": {\"x\": \"\\q\"}}\n"
+                                "{\"ts\": 946684806, \"user\": \"b\"} tail\n"
+                                "{\"ts\": 946684807, \"user\": \"c\", \"n\": [1, {\"k\": null}], \"big\": 123456789012345678901234567890}\n"
+                                "{\"ts\": 946684808 \"user\": \"d\"}\n"
+                                "{\"ts\" 946684809, \"user\": \"d\"}\n",
+                                o);
+        QCOMPARE(t.format, LogFormat::Json);
+        QCOMPARE(t.times, (std::vector<Nanos>{0, kS, 7 * kS}));
+        // U+00E9 is C3 A9; U+4E2D is E4 B8 AD.
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"\xF0\x9F\x98\x80", "\xC3\xA9\xE4\xB8\xAD", "c"}));
+        QCOMPARE(t.unreadable, std::int64_t(7));
+        std::vector<std::pair<std::int64_t, std::string>> errors;
+        for (const LineError& e : t.firstErrors)
+            errors.emplace_back(e.line, e.reason);
+        const std::vector<std::pair<std::int64_t, std::string>> want{
+            {3, "malformed JSON (an invalid escape \\q)"},
+            {4, "malformed JSON (a lone surrogate \\ud800: a high surrogate with no low one after it)"},
+            {5, "malformed JSON (a lone surrogate \\ude00: a low surrogate with no high one before it)"},
+            {6, "malformed JSON (an invalid escape \\q)"},
+            {7, "text after the JSON object"},
+            {9, "malformed JSON (',' or '}' was expected)"},
+            {10, "malformed JSON (':' was expected)"}};
+        QCOMPARE(errors, want);
+    }
+
     void csvWithHeaderQuotesAndShortRows()
     {
         TrafficOptions o;

@@ -1,6 +1,7 @@
 #include "scenario/settings_codec.h"
 
 #include "arithmetic/decimal.h"
+#include "report/report_parts.h"
 
 #include <array>
 #include <stdexcept>
@@ -150,18 +151,9 @@ const ClientSetting kClients[] = {
      [](ClientOptions& o) { o.cohorts.clear(); }},
 };
 
-// quotedJson writes text as a JSON string. The texts are ids, decimals and the options'
-// grammars, so only a quote or a backslash could need escaping.
-std::string quotedJson(std::string_view text)
-{
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\')
-            out += '\\';
-        out += c;
-    }
-    return out + '"';
-}
+// quotedJson writes text as a JSON string, by the writers' one escaper: the texts are ids,
+// decimals and the options' grammars, but a name given by hand may hold anything.
+std::string quotedJson(std::string_view text) { return detail::jsonString(text); }
 
 template <typename Options>
 std::string membersJson(std::span<const Setting<Options>> table, const Options& o, SecondsAs secondsAs)

@@ -77,6 +77,12 @@ private:
     std::vector<std::string> m_literals; // m_literals[i] comes before variable i; the last one after the last
 };
 
+// JsonLines is the JSON-lines reader's state (traffic_parse_json.cpp), kept out of this header.
+struct JsonLines;
+struct JsonLinesDeleter {
+    void operator()(JsonLines* p) const;
+};
+
 class LineParser {
 public:
     LineParser(LogFormat format, const TrafficOptions& options);
@@ -105,6 +111,7 @@ private:
     int m_keyColumn = -1, m_timeColumn = -1, m_costColumn = -1, m_pathColumn = -1, m_requestColumn = -1;
     char m_delimiter = ',';
     std::vector<std::string> m_cells; // CSV cells / JSON values, decoded
+    std::unique_ptr<JsonLines, JsonLinesDeleter> m_json; // simdjson's parser, made at the first JSON line
     std::string m_keyStorage;
     std::string m_lastClf; // the last access-log time read, and its value: a log repeats each second
     Nanos m_lastClfNanos = 0;

@@ -1,0 +1,326 @@
+// The JSON-lines format of the traffic reader, read by simdjson's On Demand parser (Debian's
+// libsimdjson-dev). Each line is one JSON object, read whole as RFC 8259 says: every string
+// decoded (a surrogate pair to its one code point), every escape, number and nested value
+// checked, and the line's bytes UTF-8. A field's value is its decoded string, or for any other
+// value its JSON text as written (a number as "946684800.5", a nested object as "{...}"); the
+// first field of a name counts. A line that is not such an object is unreadable, with the reason.
+#include "traffic/traffic_parse.h"
+
+#include "arithmetic/decimal.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+
+namespace ratelab::detail {
+
+// JsonLines is the parser's state, kept across lines: simdjson's parser and the line copied with
+// the SIMDJSON_PADDING bytes simdjson reads past the end.
+struct JsonLines {
+    simdjson::ondemand::parser parser;
+    std::string buffer;
+};
+
+void JsonLinesDeleter::operator()(JsonLines* p) const { delete p; }
+
+namespace {
+
+using simdjson::error_code;
+namespace od = simdjson::ondemand;
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view trimmed(std::string_view t)
+{
+    while (!t.empty() && isSpace(t.back()))
+        t.remove_suffix(1);
+    return t;
+}
+
+// isJsonNumber says whether t is a number as RFC 8259 writes one: -?(0|[1-9][0-9]*)(.[0-9]+)?
+// ([eE][+-]?[0-9]+)?, of any size (a value read as its text is never converted).
+bool isJsonNumber(std::string_view t)
+{
+    std::size_t i = 0;
+    const auto digits = [&] {
+        const std::size_t from = i;
+        while (i < t.size() && isDigit(t[i]))
+            ++i;
+        return i > from;
+    };
+    if (i < t.size() && t[i] == '-')
+        ++i;
+    if (i < t.size() && t[i] == '0')
+        ++i;
+    else if (!digits())
+        return false;
+    if (i < t.size() && t[i] == '.' && (++i, !digits()))
+        return false;
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-'))
+            ++i;
+        if (!digits())
+            return false;
+    }
+    return i == t.size();
+}
+
+int hexValue(char c)
+{
+    if (isDigit(c))
+        return c - '0';
+    c = char(c | 32);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+// hex4 reads the four hex digits of a \u escape at text[i], or -1.
+long hex4(std::string_view text, std::size_t i)
+{
+    if (i + 4 > text.size())
+        return -1;
+    long v = 0;
+    for (std::size_t k = i; k < i + 4; ++k) {
+        const int d = hexValue(text[k]);
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+// escapeProblem describes the first escape in line that JSON does not allow (simdjson said a
+// string did not decode, and the first such escape is where it stopped): an unknown letter, a \u
+// without four hex digits, or half of a surrogate pair alone.
+std::string escapeProblem(std::string_view line)
+{
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] != '\\')
+            continue;
+        if (i + 1 >= line.size())
+            break;
+        const char c = line[i + 1];
+        if (c != 'u') {
+            if (std::strchr("\"\\/bfnrt", c) == nullptr || c == '\0') {
+                const bool printable = static_cast<unsigned char>(c) > 0x20 && static_cast<unsigned char>(c) < 0x7f;
+                char byte[8];
+                std::snprintf(byte, sizeof byte, "0x%02X", unsigned(static_cast<unsigned char>(c)));
+                return "malformed JSON (an invalid escape " + (printable ? "\\" + std::string(1, c) : "\\ before byte " + std::string(byte))
+                       + ")";
+            }
+            ++i;
+            continue;
+        }
+        const long v = hex4(line, i + 2);
+        if (v < 0)
+            return "malformed JSON (a \\u escape without four hex digits)";
+        const std::string written(line.substr(i, 6));
+        if (v >= 0xDC00 && v <= 0xDFFF)
+            return "malformed JSON (a lone surrogate " + written + ": a low surrogate with no high one before it)";
+        if (v >= 0xD800 && v <= 0xDBFF) {
+            const long low = i + 7 < line.size() && line[i + 6] == '\\' && line[i + 7] == 'u' ? hex4(line, i + 8) : -1;
+            if (low < 0xDC00 || low > 0xDFFF)
+                return "malformed JSON (a lone surrogate " + written + ": a high surrogate with no low one after it)";
+            i += 6;
+        }
+        i += 5;
+    }
+    return "malformed JSON (a string that does not decode)";
+}
+
+// closingProblem tells, for a line simdjson found unbalanced, whether the object is never closed
+// or text follows it (strings skipped, so braces in them do not count).
+std::string closingProblem(std::string_view line)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth == 0) {
+            if (!trimmed(line.substr(i + 1)).empty())
+                return "text after the JSON object";
+            break;
+        }
+    }
+    return inString ? "malformed JSON (an unterminated string)" : "malformed JSON (an unclosed object or array)";
+}
+
+// fieldProblem words a structural error met where a field should start, at loc: after '{' or ','
+// a name was expected; after a name, ':'; after a value, ',' or '}'.
+std::string fieldProblem(std::string_view line, const char* loc)
+{
+    std::size_t i = loc ? std::size_t(loc - line.data()) : 0;
+    if (!loc || i > line.size())
+        return "malformed JSON";
+    while (i > 0 && isSpace(line[i - 1]))
+        --i;
+    if (i == 0 || line[i - 1] == '{' || line[i - 1] == ',')
+        return "malformed JSON (a field name was expected)";
+    if (line[i - 1] == '"') { // a name or a string value ends here: which, the text before its opening quote tells
+        std::size_t open = i - 1;
+        while (open > 0) {
+            --open;
+            std::size_t backslashes = 0;
+            while (open >= backslashes + 1 && line[open - backslashes - 1] == '\\')
+                ++backslashes;
+            if (line[open] == '"' && backslashes % 2 == 0)
+                break;
+        }
+        while (open > 0 && isSpace(line[open - 1]))
+            --open;
+        if (open > 0 && (line[open - 1] == '{' || line[open - 1] == ','))
+            return "malformed JSON (':' was expected)";
+    }
+    return "malformed JSON (',' or '}' was expected)";
+}
+
+// problem words an error simdjson reported; structural ones are worded by the caller.
+std::string problem(error_code e, std::string_view line)
+{
+    switch (e) {
+    case simdjson::UTF8_ERROR: return "malformed JSON (not UTF-8)";
+    case simdjson::UNCLOSED_STRING: return "malformed JSON (an unterminated string)";
+    case simdjson::UNESCAPED_CHARS: return "malformed JSON (a control character in a string, not escaped)";
+    case simdjson::STRING_ERROR: return escapeProblem(line);
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return closingProblem(line);
+    case simdjson::DEPTH_ERROR: return "malformed JSON (nested too deep)";
+    default: return "malformed JSON (a value was expected)";
+    }
+}
+
+// checkValue reads a nested value whole, so that a malformed one anywhere in the line refuses it.
+error_code checkValue(od::value v)
+{
+    od::json_type type;
+    if (const error_code e = v.type().get(type))
+        return e;
+    switch (type) {
+    case od::json_type::object: {
+        od::object o;
+        if (const error_code e = v.get_object().get(o))
+            return e;
+        for (auto f : o) {
+            std::string_view name;
+            od::value item;
+            if (error_code e = f.unescaped_key().get(name); e || (e = f.value().get(item)) || (e = checkValue(item)))
+                return e;
+        }
+        return simdjson::SUCCESS;
+    }
+    case od::json_type::array: {
+        od::array a;
+        if (const error_code e = v.get_array().get(a))
+            return e;
+        for (auto element : a) {
+            od::value item;
+            if (error_code e = element.get(item); e || (e = checkValue(item)))
+                return e;
+        }
+        return simdjson::SUCCESS;
+    }
+    case od::json_type::string: {
+        std::string_view s;
+        return v.get_string().get(s);
+    }
+    case od::json_type::number: return isJsonNumber(trimmed(v.raw_json_token())) ? simdjson::SUCCESS : simdjson::NUMBER_ERROR;
+    case od::json_type::boolean:
+    case od::json_type::null: {
+        const std::string_view t = trimmed(v.raw_json_token());
+        return t == "true" || t == "false" || t == "null" ? simdjson::SUCCESS : simdjson::T_ATOM_ERROR;
+    }
+    }
+    return simdjson::TAPE_ERROR;
+}
+
+} // namespace
+
+std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
+{
+    std::size_t start = 0;
+    while (start < line.size() && isSpace(line[start]))
+        ++start;
+    if (start >= line.size() || line[start] != '{')
+        return "not a JSON object";
+    if (!m_json)
+        m_json.reset(new JsonLines);
+    std::string& buffer = m_json->buffer;
+    buffer.resize(line.size() + simdjson::SIMDJSON_PADDING);
+    std::memcpy(buffer.data(), line.data(), line.size());
+    std::memset(buffer.data() + line.size(), 0, simdjson::SIMDJSON_PADDING); // as simdjson's own padded_string
+    const std::string_view text(buffer.data(), line.size()); // what simdjson's locations point into
+    od::document doc;
+    if (const error_code e = m_json->parser.iterate(buffer.data(), line.size(), buffer.size()).get(doc))
+        return problem(e, text);
+    od::object object;
+    if (const error_code e = doc.get_object().get(object))
+        return problem(e, text);
+    const auto location = [&]() -> const char* {
+        const char* at = nullptr;
+        return doc.current_location().get(at) ? nullptr : at;
+    };
+
+    m_cells.assign(5, std::string()); // key, time, cost, path, request
+    bool have[5] = {};
+    const std::string* names[5] = {&m_options.key, &m_options.timeField, &m_options.costField, &m_options.pathField,
+                                   nullptr};
+    static const std::string kRequest = "request";
+    names[4] = &kRequest;
+    std::string value;
+    for (auto f : object) {
+        std::string_view name;
+        if (const error_code e = f.unescaped_key().get(name))
+            return e == simdjson::TAPE_ERROR ? fieldProblem(text, location()) : problem(e, text);
+        od::value v;
+        od::json_type type;
+        if (error_code e = f.value().get(v); e || (e = v.type().get(type)))
+            return e == simdjson::TAPE_ERROR ? std::string("malformed JSON (a value was expected)") : problem(e, text);
+        if (type == od::json_type::string) {
+            std::string_view s;
+            if (const error_code e = v.get_string().get(s))
+                return problem(e, text);
+            value.assign(s);
+        } else {
+            const std::string_view token = trimmed(v.raw_json_token()); // a number, true, false, null; or '{' or '['
+            if (const error_code e = checkValue(v))
+                return e == simdjson::TAPE_ERROR ? std::string("malformed JSON (inside a nested object or array)") : problem(e, text);
+            if (type == od::json_type::object || type == od::json_type::array) {
+                const char* end = location(); // the ',' or '}' after the value, read whole
+                value.assign(trimmed(std::string_view(token.data(), std::size_t((end ? end : text.data() + text.size()) - token.data()))));
+            } else {
+                value.assign(token);
+            }
+        }
+        for (int k = 0; k < 5; ++k)
+            if (!have[k] && !names[k]->empty() && *names[k] == name) {
+                m_cells[std::size_t(k)] = value;
+                have[k] = true;
+            }
+        for (std::size_t k = 0; k < m_options.keyFields.size(); ++k)
+            if (m_options.keyFields[k] == name && out.fields[k].empty()) {
+                m_fieldStorage[k] = value == "-" ? std::string() : value;
+                field(k, m_fieldStorage[k], out);
+            }
+    }
+    if (location() != nullptr)
+        return "text after the JSON object";
+    if (!have[1])
+        return "no field " + ratelab::quoted(m_options.timeField);
+    if (!have[0])
+        return "no field " + ratelab::quoted(m_options.key);
+    if (!m_options.costField.empty() && !have[2])
+        return "no field " + ratelab::quoted(m_options.costField);
+    const std::string_view path = have[3] ? std::string_view(m_cells[3]) : have[4] ? requestPath(m_cells[4]) : std::string_view();
+    return finish(m_cells[0], m_cells[1], m_cells[2], !m_options.costField.empty(), path, out);
+}
+
+} // namespace ratelab::detail
