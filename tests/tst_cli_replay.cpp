@@ -169,6 +169,28 @@ private slots:
         QCOMPARE(redis.err, QByteArray("ratelab: Unknown option 'backend'.\n"));
     }
 
+    // A scanner's 40,000-character URL under a regex location: std::regex recursed once a
+    // character and replay died of a stack overflow (exit 139). By hand: `location ~
+    // ^/api/(a|b)+$` with one zone at 1r/s and no burst; the long URL at 0 s matches and is the
+    // key's first request, admitted; /api/b at 0 s from the same address comes 0 ms later:
+    // excess 1000 > burst 0, denied.
+    void aLongUrlUnderARegexLocation()
+    {
+        QTemporaryDir dir;
+        const QByteArray line = "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET /api/" + QByteArray(40'000, 'a')
+                                + " HTTP/1.1\" 200 1 \"-\" \"x\"\n";
+        const QString log = writeLog(dir, line + "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET /api/b HTTP/1.1\" 200 1 \"-\" \"x\"\n");
+        QFile conf(dir.filePath("nginx.conf"));
+        QVERIFY(conf.open(QIODevice::WriteOnly));
+        conf.write("limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                   "server {\n location ~ ^/api/(a|b)+$ {\n  limit_req zone=one;\n }\n}\n");
+        conf.close();
+        const Run r = runRatelab({"replay", log, "--config", conf.fileName(), "--format", "csv"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("config,rule,replayed,requests,denied,keys_denied,worst_hour,worst_hour_denied\n"
+                                   "current,limit_req zone=one (line 4),yes,2,1,1,2000-01-01T00:00:00Z,1\n"));
+    }
+
     void badInputIsOneLine()
     {
         QTemporaryDir dir;

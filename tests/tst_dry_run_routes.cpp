@@ -3,6 +3,7 @@
 // selecting per request the limits that apply, on hand-derived tables.
 #include "dry_run_helpers.h"
 #include "replay/dry_run_path.h"
+#include "replay/product_regex.h"
 
 #include <QTest>
 
@@ -121,6 +122,40 @@ private slots:
         QVERIFY(springPathMatches("/t?st", "/test", true));
         QVERIFY(!springPathMatches("/a/b", "/a//b", true));
         QVERIFY_THROWS_EXCEPTION(InputError, checkSpringPattern("/**/x"));
+    }
+
+    // A path of any length is matched by the product's own engine, never a crash: std::regex
+    // recursed once a character and overflowed the stack near 40,000 (replay exited 139 on a
+    // scanner's URL). PCRE2 keeps its backtracking on the heap and RE2 runs in linear time, so a
+    // path of 1 MB is matched as a short one is.
+    void longPathsMatchInTheProductsEngine()
+    {
+        const std::string mega = std::string(1'000'000, 'a');
+        // nginx: `location ~ ^/api/(a|b)+$`, PCRE2 found anywhere (the pattern anchors itself).
+        const DryRunConfig c = io::dryRunConfig("limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                                                "server {\n location ~ ^/api/(a|b)+$ {\n  limit_req zone=one;\n }\n}\n",
+                                                "ip");
+        QCOMPARE(selectPlace(c, "/api/" + mega), 0);
+        QCOMPARE(selectPlace(c, "/api/" + mega + "c"), -1);
+        QCOMPARE(selectPlace(c, "/x/api/ab"), -1);
+        // PCRE's own syntax, which ECMAScript refused: a possessive quantifier and a named group,
+        // under ~* (caseless).
+        const DryRunConfig p = io::dryRunConfig("limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                                                "server {\n location ~* ^/(?<v>v[0-9]++)/x {\n  limit_req zone=one;\n }\n}\n",
+                                                "ip");
+        QCOMPARE(selectPlace(p, "/V12/X"), 0);
+        QCOMPARE(selectPlace(p, "/v/x"), -1);
+        // Each span and engine on 1 MB: Kong's ~ (PCRE2 from the start), Envoy's safe_regex (RE2,
+        // the whole path), Spring's {id:[a]+} segment (PCRE2, the whole segment).
+        QVERIFY(ProductRegex("(a|b)+", RegexEngine::Pcre, RegexSpan::Start).matches(mega + "/x"));
+        QVERIFY(!ProductRegex("b", RegexEngine::Pcre, RegexSpan::Start).matches(mega + "b"));
+        QVERIFY(ProductRegex("b", RegexEngine::Pcre, RegexSpan::Anywhere).matches(mega + "b"));
+        QVERIFY(ProductRegex("(a|b)+", RegexEngine::Re2, RegexSpan::Whole).matches(mega));
+        QVERIFY(!ProductRegex("(a|b)+", RegexEngine::Re2, RegexSpan::Whole).matches(mega + "/"));
+        QVERIFY(springPathMatches("/items/{id:[a]+}", "/items/" + mega, true));
+        // What the engine refuses is named with its reason.
+        QVERIFY_THROWS_EXCEPTION(InputError, ProductRegex("(a", RegexEngine::Pcre, RegexSpan::Anywhere));
+        QVERIFY_THROWS_EXCEPTION(InputError, ProductRegex("(?<=a+)b", RegexEngine::Re2, RegexSpan::Whole));
     }
 
     // One log field per zone: a config mixing an IP zone (perip, 1r/s burst=5) and a header zone

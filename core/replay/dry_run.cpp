@@ -1,12 +1,13 @@
 #include "replay/dry_run.h"
 
+#include "replay/product_regex.h"
+
 #include "arithmetic/nanos.h"
 #include "arithmetic/decimal.h"
 #include "replay/replay_memory.h"
 
 #include <algorithm>
 #include <optional>
-#include <regex>
 
 namespace ratelab {
 
@@ -26,17 +27,18 @@ public:
             if (p.match == DryRunMatch::Pattern)
                 checkSpringPattern(p.pattern);
             if (!regex) {
-                m_regex.emplace_back();
+                m_regex.emplace_back(std::nullopt);
                 continue;
             }
+            // Envoy's safe_regex is RE2's; nginx's and Kong's are PCRE's.
+            const RegexEngine engine = p.match == DryRunMatch::RegexFull ? RegexEngine::Re2 : RegexEngine::Pcre;
+            const RegexSpan span = p.match == DryRunMatch::RegexFull    ? RegexSpan::Whole
+                                   : p.match == DryRunMatch::RegexStart ? RegexSpan::Start
+                                                                        : RegexSpan::Anywhere;
             try {
-                auto flags = std::regex::ECMAScript | std::regex::optimize;
-                if (p.match == DryRunMatch::RegexCaseless)
-                    flags |= std::regex::icase;
-                m_regex.emplace_back(p.pattern, flags);
-            } catch (const std::regex_error&) {
-                throw InputError(p.where + ": the regex " + quoted(p.pattern) + " is past what RateLab reads of "
-                                 + (config.product == "nginx" ? "PCRE" : "the product's regex syntax") + " (ECMAScript syntax): not modelled");
+                m_regex.emplace_back(ProductRegex(p.pattern, engine, span, p.match == DryRunMatch::RegexCaseless));
+            } catch (const InputError& e) {
+                throw InputError(p.where + ": " + e.what());
             }
         }
     }
@@ -72,7 +74,7 @@ public:
             return longest;
         for (std::size_t i = 0; i < m_config.places.size(); ++i)
             if (m_config.places[i].match == DryRunMatch::Regex || m_config.places[i].match == DryRunMatch::RegexCaseless)
-                if (std::regex_search(path.begin(), path.end(), m_regex[i]))
+                if (m_regex[i]->matches(path))
                     return int(i);
         return longest;
     }
@@ -89,17 +91,16 @@ private:
         case DryRunMatch::SegmentPrefix:
             return path.starts_with(p.pattern) && (path.size() == p.pattern.size() || path[p.pattern.size()] == '/');
         case DryRunMatch::Regex:
-        case DryRunMatch::RegexCaseless: return std::regex_search(path.begin(), path.end(), m_regex[i]);
+        case DryRunMatch::RegexCaseless:
         case DryRunMatch::RegexStart:
-            return std::regex_search(path.begin(), path.end(), m_regex[i], std::regex_constants::match_continuous);
-        case DryRunMatch::RegexFull: return std::regex_match(path.begin(), path.end(), m_regex[i]);
+        case DryRunMatch::RegexFull: return m_regex[i]->matches(path);
         case DryRunMatch::Pattern: return springPathMatches(p.pattern, logged, p.trailingSlash);
         }
         return false;
     }
 
     const DryRunConfig& m_config;
-    std::vector<std::regex> m_regex;
+    std::vector<std::optional<ProductRegex>> m_regex; // per place: its regex, compiled once
 };
 
 // ZoneState is one zone's bucket per key, as nginx's node keeps it: excess (thousandths) and last (ms).

@@ -119,7 +119,7 @@ struct DryRunResult {
 // selectPlace returns the location the product selects for `path` (as logged: its query string
 // is left out and the path normalized as config.paths says), -1 when none matches, -2 when the
 // product refuses the path before selecting (nginx's 400 for a bad %XX). It throws InputError for
-// a regex std::regex cannot compile.
+// a regex the product's engine (product_regex.h) refuses.
 int selectPlace(const DryRunConfig& config, const std::string& path);
 
 // dryRunBytesPerKey returns what a dry run of `config` holds per distinct key beyond the key

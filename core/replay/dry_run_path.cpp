@@ -1,8 +1,8 @@
 #include "replay/dry_run_path.h"
 
 #include "arithmetic/decimal.h"
+#include "replay/product_regex.h"
 
-#include <regex>
 #include <vector>
 
 namespace ratelab {
@@ -133,8 +133,8 @@ std::vector<std::string> split(std::string_view s)
 bool restWildcard(const std::string& seg) { return seg == "**" || (seg.starts_with("{*") && seg.ends_with("}")); }
 
 // segmentRegex turns a pattern segment holding '*', '?' or {var} into a regex (RegexPathElement:
-// '*' any run, '?' one character, {var} "(.*)" or its own regex).
-std::regex segmentRegex(const std::string& seg)
+// '*' any run, '?' one character, {var} "(.*)" or its own regex), matched on the whole segment.
+ProductRegex segmentRegex(const std::string& seg)
 {
     std::string re;
     for (std::size_t i = 0; i < seg.size(); ++i) {
@@ -158,8 +158,8 @@ std::regex segmentRegex(const std::string& seg)
         }
     }
     try {
-        return std::regex(re, std::regex::ECMAScript);
-    } catch (const std::regex_error&) {
+        return ProductRegex(re, RegexEngine::Pcre, RegexSpan::Whole);
+    } catch (const InputError&) {
         throw InputError("the pattern segment " + quoted(seg) + " is past what RateLab reads of Java's regex syntax");
     }
 }
@@ -188,7 +188,7 @@ struct SpringMatcher {
             return false;
         if (p.front() == '{' && p.back() == '}' && p.find('}') == p.size() - 1 && p.find(':') == std::string::npos)
             return at(pi + 1, si + 1); // CaptureVariablePathElement: any non-empty segment
-        return std::regex_match(s, segmentRegex(p)) && at(pi + 1, si + 1);
+        return segmentRegex(p).matches(s) && at(pi + 1, si + 1);
     }
 };
 
