@@ -13,7 +13,7 @@
 // when none is open and lasts `interval`; its recurring timer is stopped whenever the queue is
 // found empty, after which an arrival inside the old window waits for its end.
 #include "error_of.h"
-#include "server/client_throttle.h"
+#include "engine/throttled_arrivals.h"
 
 #include <QTest>
 

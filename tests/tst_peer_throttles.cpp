@@ -5,7 +5,7 @@
 // peer_throttles (label "peer"): a missing node or package skips, unless RATELAB_PEERS=1
 // (.ci/run installs them).
 #include "peer_node.h"
-#include "server/client_throttle.h"
+#include "engine/throttled_arrivals.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -111,7 +111,12 @@ void Bottleneck::drainAll(Nanos now)
             --m_reservoir;
         const Nanos start = std::max(m_nextRequest, now);
         m_nextRequest = later(start, m_o.minTime);
-        m_scheduled.emplace_back(start, queue.front());
+        if (start == now) { // no wait: it starts in this event, not at a timer of this instant
+            m_startedNow.push_back(queue.front());
+            m_startedAt = now;
+        } else {
+            m_scheduled.emplace_back(start, queue.front());
+        }
         queue.pop_front();
         --m_queued;
     }
@@ -213,6 +218,9 @@ void Bottleneck::done(Nanos t, std::int64_t)
 Nanos Bottleneck::nextWake() const
 {
     Nanos next = m_scheduled.empty() ? kNever : m_scheduled.front().first;
+    // takeStarted reports m_startedNow; left unreported, it is due now (its start).
+    if (!m_startedNow.empty())
+        next = std::min(next, m_startedAt);
     if (m_queued > 0)
         next = std::min(next, m_nextBeat);
     return next;
@@ -220,11 +228,19 @@ Nanos Bottleneck::nextWake() const
 
 void Bottleneck::wake(Nanos t, std::vector<std::int64_t>& started)
 {
+    takeStarted(started); // started by the last event, before these timers
     heartbeatsUntil(t, true);
     while (!m_scheduled.empty() && m_scheduled.front().first <= t) {
         started.push_back(m_scheduled.front().second);
         m_scheduled.pop_front();
     }
+    takeStarted(started);
+}
+
+void Bottleneck::takeStarted(std::vector<std::int64_t>& started)
+{
+    started.insert(started.end(), m_startedNow.begin(), m_startedNow.end());
+    m_startedNow.clear();
 }
 
 } // namespace ratelab

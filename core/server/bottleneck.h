@@ -52,6 +52,7 @@ public:
     void done(Nanos t, std::int64_t id) override;
     Nanos nextWake() const override;
     void wake(Nanos t, std::vector<std::int64_t>& started) override;
+    void takeStarted(std::vector<std::int64_t>& started) override;
     int defaultPriority() const override { return 5; }
 
 private:
@@ -74,7 +75,9 @@ private:
     Nanos m_lastRefresh = 0;
     Nanos m_lastIncrease = 0;
     Nanos m_nextBeat = kNever;
-    std::deque<std::pair<Nanos, std::int64_t>> m_scheduled; // registered calls: start, id (starts never decrease)
+    std::deque<std::pair<Nanos, std::int64_t>> m_scheduled; // registered to start later: start, id (starts never decrease)
+    std::vector<std::int64_t> m_startedNow;                 // registered to start at once (B:143-156, wait 0), not reported
+    Nanos m_startedAt = 0;                                  // their start
 };
 
 } // namespace ratelab

@@ -192,6 +192,11 @@ void PQueue::wake(Nanos t, std::vector<std::int64_t>& started)
 {
     m_now = t;
     timersUntil(t, true);
+    takeStarted(started);
+}
+
+void PQueue::takeStarted(std::vector<std::int64_t>& started)
+{
     started.insert(started.end(), m_ready.begin(), m_ready.end());
     m_ready.clear();
 }

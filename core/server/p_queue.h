@@ -42,6 +42,7 @@ public:
     void done(Nanos t, std::int64_t id) override;
     Nanos nextWake() const override;
     void wake(Nanos t, std::vector<std::int64_t>& started) override;
+    void takeStarted(std::vector<std::int64_t>& started) override;
     int defaultPriority() const override { return 0; }
 
 private:
