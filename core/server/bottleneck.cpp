@@ -7,6 +7,8 @@
 #include "server/gate.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace ratelab {
 
@@ -15,6 +17,15 @@ constexpr std::int64_t kCount = std::int64_t(1) << 40;
 constexpr Nanos kMillisecond = 1'000'000;
 constexpr std::int64_t kNone = BottleneckOptions::kNone;
 } // namespace
+
+int bottleneckPriority(double priority)
+{
+    // ~~x is ToInt32: it keeps an integer from -2^31 to 2^31 - 1 and changes every other number
+    // (a fraction is truncated, a larger one wraps), which then gets the default.
+    if (!(priority >= -2147483648.0 && priority <= 2147483647.0) || priority != std::trunc(priority))
+        return 5;
+    return std::clamp(int(priority), 0, 9);
+}
 
 BottleneckOptions readBottleneckOptions(GateOptions& o)
 {
@@ -35,6 +46,7 @@ BottleneckOptions readBottleneckOptions(GateOptions& o)
     b.reservoirIncreaseAmount = o.integer("reservoir_increase_amount", kNone, 0, kCount);
     b.reservoirIncreaseMaximum = o.integer("reservoir_increase_maximum", kNone, 0, kCount);
     b.heartbeatInterval = o.duration("heartbeat_interval", b.heartbeatInterval, true);
+    b.priority = bottleneckPriority(o.real("priority", 5, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max()));
     o.done();
     // The heartbeat is a Node timer, whose resolution is 1 ms: a finer one would only make the
     // model beat a billion times a second.
@@ -169,7 +181,7 @@ bool Bottleneck::dropLastFrom(int priority, std::vector<std::int64_t>& dropped)
 void Bottleneck::submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped)
 {
     heartbeatsUntil(t, true);
-    priority = std::clamp(priority, 0, kPriorities - 1); // J:15-17
+    priority = bottleneckPriority(priority); // J:21
     using S = BottleneckOptions::Strategy;
     // LD:125: the high water is reached when exactly highWater calls are queued and this one
     // could not start now (the capacity is full, or minTime has not passed since the last start).

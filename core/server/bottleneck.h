@@ -35,11 +35,18 @@ struct BottleneckOptions {
     std::int64_t reservoirIncreaseAmount = kNone;
     std::int64_t reservoirIncreaseMaximum = kNone;
     Nanos heartbeatInterval = 250'000'000; // B:43 localStoreDefaults
+    int priority = 5;                      // every call's, as bottleneckPriority makes it (J:9)
 };
+
+// bottleneckPriority returns the priority Bottleneck gives a call scheduled with `priority`
+// (J:34-45 _sanitizePriority): a number ~~ changes (a fraction, or one past 32 bits) is the
+// default 5, others are clamped into 0..9.
+int bottleneckPriority(double priority);
 
 // readBottleneckOptions reads max_concurrent, min_time, high_water, strategy (leak, overflow,
 // overflow_priority, block), penalty, reservoir, reservoir_refresh_interval/_amount,
-// reservoir_increase_interval/_amount/_maximum and heartbeat_interval, and refuses an interval
+// reservoir_increase_interval/_amount/_maximum, heartbeat_interval and priority (any number,
+// bottleneckPriority), and refuses an interval
 // without its amount (and the reverse), which the package would read as a null reservoir, and
 // timers finer than 1 ms.
 BottleneckOptions readBottleneckOptions(GateOptions& o);
@@ -53,7 +60,7 @@ public:
     Nanos nextWake() const override;
     void wake(Nanos t, std::vector<std::int64_t>& started) override;
     void takeStarted(std::vector<std::int64_t>& started) override;
-    int defaultPriority() const override { return 5; }
+    int defaultPriority() const override { return m_o.priority; }
 
 private:
     static constexpr int kPriorities = 10;

@@ -27,10 +27,11 @@ struct PQueueOptions {
     std::int64_t intervalCap = kInfinity;
     bool carryoverIntervalCount = false;
     bool strict = false;
+    int priority = 0; // every call's (PQ:43, default 0)
 };
 
-// readPQueueOptions reads concurrency, interval, interval_cap, carryover_interval_count and
-// strict, and refuses what the package's constructor throws for (I:26-41: strict without an
+// readPQueueOptions reads concurrency, interval, interval_cap, carryover_interval_count, strict
+// and priority (an integer, every call's), and refuses what the package's constructor throws for (I:26-41: strict without an
 // interval or a cap).
 PQueueOptions readPQueueOptions(GateOptions& o);
 
@@ -43,7 +44,7 @@ public:
     Nanos nextWake() const override;
     void wake(Nanos t, std::vector<std::int64_t>& started) override;
     void takeStarted(std::vector<std::int64_t>& started) override;
-    int defaultPriority() const override { return 0; }
+    int defaultPriority() const override { return m_o.priority; }
 
 private:
     void timersUntil(Nanos t, bool inclusive);
