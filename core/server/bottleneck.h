@@ -35,12 +35,12 @@ struct BottleneckOptions {
     std::int64_t reservoirIncreaseAmount = kNone;
     std::int64_t reservoirIncreaseMaximum = kNone;
     Nanos heartbeatInterval = 250'000'000; // B:43 localStoreDefaults
-    int priority = 5;                      // every call's, as bottleneckPriority makes it (J:9)
+    int priority = 5;                      // every call's, as bottleneckPriority makes it (lib/Job.js:9)
 };
 
 // bottleneckPriority returns the priority Bottleneck gives a call scheduled with `priority`
-// (J:34-45 _sanitizePriority): a number ~~ changes (a fraction, or one past 32 bits) is the
-// default 5, others are clamped into 0..9.
+// (npm's lib/Job.js:34-45, _sanitizePriority): a number ~~ changes (a fraction, or one past 32
+// bits) is the default 5, others are clamped into 0..9.
 int bottleneckPriority(double priority);
 
 // readBottleneckOptions reads max_concurrent, min_time, high_water, strategy (leak, overflow,
