@@ -38,7 +38,7 @@ Ms starts(const char* spec, const Ms& arrivals, const Ms& service, const std::ve
     for (const std::int64_t x : service)
         s.push_back(x * kMs);
     Ms out;
-    for (const Nanos x : simulateThrottle(spec, a, s, priorities))
+    for (const Nanos x : simulateThrottle(spec, a, s, std::vector<double>(priorities.begin(), priorities.end())))
         out.push_back(x == kNotStarted ? -1 : x / kMs);
     return out;
 }
@@ -299,12 +299,12 @@ private slots:
         QCOMPARE(bottleneckPriority(-2147483648.0), 0); // -2^31: an int32, clamped
         QCOMPARE(bottleneckPriority(-2147483649.0), 5);
         QCOMPARE(bottleneckPriority(1e10), 5);
-        QCOMPARE(makeClientThrottle("bottleneck")->defaultPriority(), 5);
-        QCOMPARE(makeClientThrottle("bottleneck:priority=2")->defaultPriority(), 2);
-        QCOMPARE(makeClientThrottle("bottleneck:priority=12")->defaultPriority(), 9);
-        QCOMPARE(makeClientThrottle("bottleneck:priority=2.5")->defaultPriority(), 5);
-        QCOMPARE(makeClientThrottle("p-queue")->defaultPriority(), 0);
-        QCOMPARE(makeClientThrottle("p-queue:priority=-4")->defaultPriority(), -4);
+        QCOMPARE(makeClientThrottle("bottleneck")->defaultPriority(), 5.0);
+        QCOMPARE(makeClientThrottle("bottleneck:priority=2")->defaultPriority(), 2.0);
+        QCOMPARE(makeClientThrottle("bottleneck:priority=12")->defaultPriority(), 9.0);
+        QCOMPARE(makeClientThrottle("bottleneck:priority=2.5")->defaultPriority(), 5.0);
+        QCOMPARE(makeClientThrottle("p-queue")->defaultPriority(), 0.0);
+        QCOMPARE(makeClientThrottle("p-queue:priority=-4")->defaultPriority(), -4.0);
         QCOMPARE(errorOf([] { makeClientThrottle("bottleneck:priority=high"); }),
                  std::string("bottleneck: priority: not a number (got 'high')"));
         QCOMPARE(errorOf([] { makeClientThrottle("p-queue:priority=1.5"); }).substr(0, 19), std::string("p-queue: priority: "));

@@ -283,7 +283,8 @@ private slots:
                 arrivals.push_back(s.arrivals[i] * kMs);
                 service.push_back(s.service[i] * kMs);
             }
-            const std::vector<Nanos> mine = simulateThrottle(s.spec.toStdString(), arrivals, service, s.priorities);
+            const std::vector<Nanos> mine = simulateThrottle(s.spec.toStdString(), arrivals, service,
+                                                             std::vector<double>(s.priorities.begin(), s.priorities.end()));
             QString error;
             const QStringList theirs = packageStarts(node, kind, s, error);
             QVERIFY2(error.isEmpty(), qPrintable(error));

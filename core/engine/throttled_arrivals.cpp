@@ -3,12 +3,13 @@
 #include "arithmetic/decimal.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ratelab {
 
 ThrottledArrivals::ThrottledArrivals(const std::string& spec, std::span<const Nanos> arrivals,
                                      std::span<const std::int64_t> clientOf, std::int64_t clients,
-                                     std::span<const int> priorities)
+                                     std::span<const double> priorities)
     : m_spec(spec)
     , m_arrivals(arrivals)
     , m_clientOf(clientOf)
@@ -91,8 +92,9 @@ void ThrottledArrivals::advance(Nanos t)
             const std::int64_t client = clientOf(m_next);
             ClientThrottle& c = throttle(client);
             m_scratch.clear();
-            c.submit(m_arrivals[m_next], std::int64_t(m_next),
-                     m_priorities.empty() ? c.defaultPriority() : m_priorities[m_next], m_scratch);
+            const bool given = !m_priorities.empty() && !std::isnan(m_priorities[m_next]);
+            c.submit(m_arrivals[m_next], std::int64_t(m_next), given ? m_priorities[m_next] : c.defaultPriority(),
+                     m_scratch);
             m_dropped += std::int64_t(m_scratch.size());
             m_scratch.clear();
             c.takeStarted(m_scratch);
@@ -122,7 +124,7 @@ std::int64_t ThrottledArrivals::gaveUp() const
 }
 
 std::vector<Nanos> simulateThrottle(std::string_view spec, const std::vector<Nanos>& arrivals,
-                                    const std::vector<Nanos>& serviceTimes, const std::vector<int>& priorities)
+                                    const std::vector<Nanos>& serviceTimes, const std::vector<double>& priorities)
 {
     const std::size_t n = arrivals.size();
     if (serviceTimes.size() != n || (!priorities.empty() && priorities.size() != n))

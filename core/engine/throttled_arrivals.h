@@ -46,9 +46,10 @@ public:
     // ThrottledArrivals makes one throttle by `spec` (makeClientThrottle, which throws InputError
     // for a bad one) per client of `clients`, the first when it is first used. Request i belongs
     // to clientOf[i], or to i mod clients when clientOf is empty; it is submitted with
-    // priorities[i], or the throttle's default when priorities is empty.
+    // priorities[i] (the arrivals file's priority column), or the throttle's default (its spec's
+    // priority=) when priorities is empty or priorities[i] is NaN (a request added by hand).
     ThrottledArrivals(const std::string& spec, std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf,
-                      std::int64_t clients, std::span<const int> priorities = {});
+                      std::int64_t clients, std::span<const double> priorities = {});
 
     // next returns the earliest instant the throttles have work at (a start not yet taken, a
     // done, a timer, a submission), ClientThrottle::kNever when none.
@@ -83,7 +84,7 @@ private:
     const std::string m_spec;
     const std::span<const Nanos> m_arrivals;
     const std::span<const std::int64_t> m_clientOf;
-    const std::span<const int> m_priorities;
+    const std::span<const double> m_priorities;
     const std::int64_t m_clients;
     std::vector<std::unique_ptr<ClientThrottle>> m_throttles; // per client, made when first used
     std::vector<Nanos> m_wakeOf;                              // per client: its key in m_wakes
@@ -105,6 +106,6 @@ inline constexpr Nanos kNotStarted = -1;
 // serviceTimes[i]. It returns each call's start, kNotStarted for a dropped one. It throws
 // InputError for a bad spec or arrivals out of order.
 std::vector<Nanos> simulateThrottle(std::string_view spec, const std::vector<Nanos>& arrivals,
-                                    const std::vector<Nanos>& serviceTimes, const std::vector<int>& priorities = {});
+                                    const std::vector<Nanos>& serviceTimes, const std::vector<double>& priorities = {});
 
 } // namespace ratelab

@@ -178,10 +178,10 @@ bool Bottleneck::dropLastFrom(int priority, std::vector<std::int64_t>& dropped)
     return false;
 }
 
-void Bottleneck::submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped)
+void Bottleneck::submit(Nanos t, std::int64_t id, double given, std::vector<std::int64_t>& dropped)
 {
     heartbeatsUntil(t, true);
-    priority = bottleneckPriority(priority); // lib/Job.js:21
+    const int priority = bottleneckPriority(given); // lib/Job.js:21
     using S = BottleneckOptions::Strategy;
     // LD:125: the high water is reached when exactly highWater calls are queued and this one
     // could not start now (the capacity is full, or minTime has not passed since the last start).

@@ -55,12 +55,12 @@ class Bottleneck final : public ClientThrottle {
 public:
     explicit Bottleneck(const BottleneckOptions& options);
 
-    void submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped) override;
+    void submit(Nanos t, std::int64_t id, double priority, std::vector<std::int64_t>& dropped) override;
     void done(Nanos t, std::int64_t id) override;
     Nanos nextWake() const override;
     void wake(Nanos t, std::vector<std::int64_t>& started) override;
     void takeStarted(std::vector<std::int64_t>& started) override;
-    int defaultPriority() const override { return m_o.priority; }
+    double defaultPriority() const override { return m_o.priority; }
 
 private:
     static constexpr int kPriorities = 10;

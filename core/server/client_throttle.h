@@ -27,10 +27,11 @@ public:
     virtual ~ClientThrottle() = default;
 
     // submit hands the throttle call `id` (increasing from one submit to the next) at t, with the
-    // package's own priority (Bottleneck: 0 first .. 9, default 5, others clamped as the package
-    // does; p-queue: larger first, default 0). The calls it drops, this one or held ones, are
-    // appended to `dropped`. A call it lets start at t is reported by takeStarted or wake(t).
-    virtual void submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped) = 0;
+    // priority a caller would hand the package, any finite number (Bottleneck: 0 first .. 9,
+    // default 5, a fraction or a number past 32 bits 5, others clamped, as the package does;
+    // p-queue: larger first, any number, default 0). The calls it drops, this one or held ones,
+    // are appended to `dropped`. A call it lets start at t is reported by takeStarted or wake(t).
+    virtual void submit(Nanos t, std::int64_t id, double priority, std::vector<std::int64_t>& dropped) = 0;
     // done tells the throttle that started call `id` finished at t.
     virtual void done(Nanos t, std::int64_t id) = 0;
     // nextWake returns the earliest time a held call may start or a timer that matters fires,
@@ -43,7 +44,7 @@ public:
     // runs no timer: the timers due at that instant come after every completion at it.
     virtual void takeStarted(std::vector<std::int64_t>& started) = 0;
     // defaultPriority returns the priority a call without one gets (Bottleneck 5, p-queue 0).
-    virtual int defaultPriority() const = 0;
+    virtual double defaultPriority() const = 0;
 
     static constexpr Nanos kNever = kMaxNanos;
 };

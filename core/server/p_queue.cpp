@@ -160,7 +160,7 @@ void PQueue::timersUntil(Nanos t, bool inclusive)
     }
 }
 
-void PQueue::submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>&)
+void PQueue::submit(Nanos t, std::int64_t id, double priority, std::vector<std::int64_t>&)
 {
     m_now = t;
     timersUntil(t, true);
