@@ -4,9 +4,11 @@
 // - throughCompare runs `ratelab compare --throttle`, the engine's own path (the throttle before
 //   a server of unbounded workers, each call served in its arrivals file's time, behind a limit
 //   nothing reaches): the three cases of issue 52 and seeded traffic with runs at one instant and
-//   calls that take no time, each scenario with a drawn `priority=` key.
+//   calls that take no time, each scenario with a drawn `priority=` key; and perCallPriorities
+//   the same seeds with a priority per call in the arrivals file's priority column (issue 52),
+//   past each package's range and fractions too, beside the key they override.
 // - throttles runs simulateThrottle (the engine's ThrottledArrivals, one client) with a priority
-//   per call, which compare cannot yet take from an arrivals file.
+//   per call.
 // Registered as peer_throttles (label "peer"): a missing node or package skips, unless
 // RATELAB_PEERS=1 (.ci/run installs them).
 #include "peer_node.h"
@@ -35,6 +37,7 @@ struct Scenario {
     std::vector<std::int64_t> arrivals, service;
     std::vector<int> priorities;
     QString packagePriority; // every call's, as typed, when the spec sets one
+    QStringList callPriorities; // each call's, as typed in the arrivals file, over the above
 };
 
 std::int64_t draw(std::mt19937_64& random, std::int64_t lo, std::int64_t hi)
@@ -120,7 +123,7 @@ Scenario scenario(const QString& kind, std::uint64_t seed, int n)
 // is done when it is served), a fixed window that admits them all. Empty, with `error` set, when
 // the command fails.
 QStringList compareStarts(const QString& spec, const std::vector<std::int64_t>& arrivals,
-                           const std::vector<std::int64_t>& service, QString& error)
+                           const std::vector<std::int64_t>& service, QString& error, const QStringList& priorities = {})
 {
     QTemporaryDir dir;
     QFile f(dir.filePath("calls.csv"));
@@ -128,10 +131,11 @@ QStringList compareStarts(const QString& spec, const std::vector<std::int64_t>& 
         error = "cannot write " + f.fileName();
         return {};
     }
-    f.write("t,service\n");
+    f.write(priorities.isEmpty() ? "t,service\n" : "t,service,priority\n");
     for (std::size_t i = 0; i < arrivals.size(); ++i)
         f.write(QByteArray::number(qint64(arrivals[i] / 1000)) + '.' + QByteArray::number(qint64(arrivals[i] % 1000)).rightJustified(3, '0')
-                + ',' + QByteArray::number(qint64(service[i])) + "ms\n"); // t in seconds, exact
+                + ',' + QByteArray::number(qint64(service[i])) + "ms"
+                + (priorities.isEmpty() ? QByteArray() : ',' + priorities[qsizetype(i)].toUtf8()) + '\n'); // t in seconds, exact
     f.close();
     const clitest::Run run = clitest::runRatelab(
         {"compare", "--arrivals", f.fileName(), "--clients", "1", "--throttle", spec, "--server",
@@ -185,7 +189,10 @@ QStringList packageStarts(const test::NodePeers& node, const QString& kind, cons
     QByteArray input;
     for (std::size_t i = 0; i < s.arrivals.size(); ++i)
         input += QByteArray::number(qint64(s.arrivals[i])) + ' ' + QByteArray::number(qint64(s.service[i])) + ' '
-            + (s.packagePriority.isEmpty() ? QByteArray::number(s.priorities[i]) : s.packagePriority.toUtf8()) + '\n';
+            + (!s.callPriorities.isEmpty() ? s.callPriorities[qsizetype(i)].toUtf8()
+               : s.packagePriority.isEmpty() ? QByteArray::number(s.priorities[i])
+                                             : s.packagePriority.toUtf8())
+            + '\n';
     return node.run("throttle_peer.js", {kind, QString::fromUtf8(QJsonDocument(s.options).toJson(QJsonDocument::Compact))},
                     input, error);
 }
@@ -261,6 +268,45 @@ private slots:
                                     .arg(spec).arg(i).arg(arrivals[i]).arg(service[i]).arg(mine[i], theirs[i])));
         if (!starts.isEmpty())
             QCOMPARE(mine, starts);
+    }
+
+    // The arrivals file's priority column reaches each call: compareScenario's seeds, each call
+    // with a priority drawn from the package's range and past it (Bottleneck makes a fraction or
+    // an integer past 32 bits 5 and clamps the rest; p-queue orders any number), over the key.
+    void perCallPriorities_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("bottleneck") << "bottleneck";
+        QTest::newRow("p-queue") << "p-queue";
+    }
+
+    void perCallPriorities()
+    {
+        QFETCH(QString, kind);
+        const test::NodePeers node = test::findNode({"bottleneck", "p-queue", "@sinonjs/fake-timers"});
+        if (!node.missing.isEmpty())
+            PEER_MISSING(node.missing);
+        static const QStringList bottleneckPriorities{"-1", "0", "3", "9", "12", "2.5", "1e10"};
+        static const QStringList pQueuePriorities{"-2", "-0.5", "0", "1.5", "4"};
+        const QStringList& drawn = kind == QLatin1String("bottleneck") ? bottleneckPriorities : pQueuePriorities;
+        for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+            Scenario s = compareScenario(kind, seed, 150);
+            std::mt19937_64 random(seed * 104729 + 3);
+            for (std::size_t i = 0; i < s.arrivals.size(); ++i)
+                s.callPriorities << drawn[qsizetype(draw(random, 0, drawn.size() - 1))];
+            QString error;
+            const QStringList mine = compareStarts(s.spec, s.arrivals, s.service, error, s.callPriorities);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const QStringList theirs = packageStarts(node, kind, s, error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QCOMPARE(theirs.size(), mine.size());
+            for (qsizetype i = 0; i < mine.size(); ++i)
+                QVERIFY2(mine[i] == theirs[i],
+                         qPrintable(QStringLiteral("%1 (seed %2): call %3 arriving at %4 ms with priority %5: compare "
+                                                   "starts it at %6, the package at %7")
+                                        .arg(s.spec).arg(seed).arg(i).arg(s.arrivals[std::size_t(i)])
+                                        .arg(s.callPriorities[i], mine[i], theirs[i])));
+        }
     }
 
     void throttles_data()
