@@ -259,7 +259,7 @@ void addScenarioOptions(QCommandLineParser& parser)
                       "makes the first algorithm admit its bound in one T (default: the window).", "seconds"},
         {"arrivals", "Read arrivals from a file instead of a pattern: one per line, t[,cost[,client]], or a header line "
                      "naming the columns (t, cost, client, service, priority; service for --server service=file, "
-                     "priority critical|normal for a stripe row's priority=file).", "file"},
+                     "priority critical|normal for a stripe row's priority=file, or a number per request for --throttle).", "file"},
         {"preset", "Start from a built-in scenario (see 'ratelab presets'); the other options override its values.",
          "id"},
         {"scenario", "Start from a scenario file (.ratelab.json); the other options override its values.", "file"},
@@ -347,6 +347,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
         s.explicitClients.clear();
         s.explicitService.clear();
         s.explicitCritical.clear();
+        s.explicitPriority.clear();
     }
     if (p.isSet("arrivals")) {
         const std::string path = p.value("arrivals").toStdString();
@@ -358,6 +359,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
         s.explicitClients = std::move(read.clients);
         s.explicitService = std::move(read.services);
         s.explicitCritical = std::move(read.critical);
+        s.explicitPriority = std::move(read.priorities);
     }
     if (!s.explicitArrivals) {
         // Values that are each fine can still overflow together (a huge --n with a huge --delay):

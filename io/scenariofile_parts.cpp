@@ -8,6 +8,8 @@
 
 #include <QJsonArray>
 
+#include <cmath>
+
 namespace ratelab::io::reading {
 
 QString typeName(const QJsonValue& v)
@@ -181,7 +183,9 @@ void Reader::readProduction(const QJsonObject& root, Scenario& s)
 }
 
 // readRequestColumns reads the arrivals file's service and priority columns (issue 33):
-// "service_of", a time in seconds per arrival, and "priority_of", "critical" or "normal" each.
+// "service_of", a time in seconds per arrival, and "priority_of", "critical" or "normal" each
+// (a stripe row's priority=file) or a number each (a client throttle's priorities, issue 52),
+// one kind in the array.
 void Reader::readRequestColumns(const QJsonObject& root, Scenario& s, bool service, bool priority)
 {
     const std::size_t count = s.explicitArrivals ? s.explicitArrivals->size() : 0;
@@ -200,16 +204,32 @@ void Reader::readRequestColumns(const QJsonObject& root, Scenario& s, bool servi
     if (priority) {
         const QJsonValue v = root.value("priority_of");
         if (!v.isArray())
-            refuse(QString("\"priority_of\" must be an array of \"critical\" or \"normal\", one per arrival (got %1)")
+            refuse(QString("\"priority_of\" must be an array of \"critical\" or \"normal\", or of numbers, one per "
+                           "arrival (got %1)")
                        .arg(typeName(v)));
         const QJsonArray a = v.toArray();
         oneEach("priority_of", a.size());
-        s.explicitCritical.reserve(count);
+        const bool numbers = !a.isEmpty() && a.at(0).isDouble();
+        if (numbers)
+            s.explicitPriority.reserve(count);
+        else
+            s.explicitCritical.reserve(count);
         for (qsizetype i = 0; i < a.size(); ++i) {
+            if (numbers) {
+                if (!a.at(i).isDouble() || !std::isfinite(a.at(i).toDouble()))
+                    refuse(QString("\"priority_of[%1]\" must be a number, as \"priority_of[0]\" is (got %2): "
+                                   "numbers for a client throttle or \"critical\" and \"normal\" for a stripe row's "
+                                   "priority=file, not both")
+                               .arg(i).arg(typeName(a.at(i))));
+                s.explicitPriority.push_back(a.at(i).toDouble());
+                continue;
+            }
             const QString word = a.at(i).toString();
             if (word != "critical" && word != "normal")
-                refuse(QString("\"priority_of[%1]\" must be \"critical\" or \"normal\" (got %2)")
-                           .arg(i).arg(a.at(i).isString() ? q(ratelab::quoted(word.toStdString())) : typeName(a.at(i))));
+                refuse(QString("\"priority_of[%1]\" must be \"critical\" or \"normal\"%3 (got %2)")
+                           .arg(i)
+                           .arg(a.at(i).isString() ? q(ratelab::quoted(word.toStdString())) : typeName(a.at(i)))
+                           .arg(i == 0 ? ", or a number" : ", as \"priority_of[0]\" is"));
             s.explicitCritical.push_back(word == "critical");
         }
     }

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <charconv>
 #include <limits>
 #include <string>
 
@@ -96,6 +97,15 @@ void writeProduction(QByteArray& out, const Scenario& s)
         for (std::size_t i = 0; i < s.explicitCritical.size(); ++i)
             out += QByteArray(i == 0 ? "\n    " : i % 8 == 0 ? ",\n    " : ", ")
                    + (s.explicitCritical[i] ? "\"critical\"" : "\"normal\"");
+        out += "\n  ]";
+    }
+    if (s.explicitArrivals && !s.explicitPriority.empty()) { // or numbers, a throttle's priorities
+        out += ",\n  \"priority_of\": [";
+        for (std::size_t i = 0; i < s.explicitPriority.size(); ++i) {
+            char number[32]; // the shortest text that reads back as the same double
+            const auto end = std::to_chars(number, number + sizeof number, s.explicitPriority[i]).ptr;
+            out += QByteArray(i == 0 ? "\n    " : i % 8 == 0 ? ",\n    " : ", ") + QByteArray(number, end - number);
+        }
         out += "\n  ]";
     }
 }

@@ -13,7 +13,8 @@
 // when none is open and lasts `interval`; its recurring timer is stopped whenever the queue is
 // found empty, after which an arrival inside the old window waits for its end.
 #include "error_of.h"
-#include "server/client_throttle.h"
+#include "engine/throttled_arrivals.h"
+#include "server/bottleneck.h"
 
 #include <QTest>
 
@@ -37,7 +38,7 @@ Ms starts(const char* spec, const Ms& arrivals, const Ms& service, const std::ve
     for (const std::int64_t x : service)
         s.push_back(x * kMs);
     Ms out;
-    for (const Nanos x : simulateThrottle(spec, a, s, priorities))
+    for (const Nanos x : simulateThrottle(spec, a, s, std::vector<double>(priorities.begin(), priorities.end())))
         out.push_back(x == kNotStarted ? -1 : x / kMs);
     return out;
 }
@@ -280,6 +281,33 @@ private slots:
             if (reservoir >= 0)
                 QVERIFY2(count <= reservoir, spec.c_str());
         }
+    }
+
+    // Bottleneck's Job (lib/Job.js:34-45, _sanitizePriority): ~~x !== x (a fraction, or an
+    // integer past 32 bits, which ~~ wraps) gives the default 5; the rest is clamped into 0..9.
+    // The spec key gives every call that priority; p-queue's takes an integer as it is.
+    void priorities()
+    {
+        QCOMPARE(bottleneckPriority(3), 3);
+        QCOMPARE(bottleneckPriority(0), 0);
+        QCOMPARE(bottleneckPriority(-1), 0);   // ~~-1 is -1: clamped
+        QCOMPARE(bottleneckPriority(12), 9);   // ~~12 is 12: clamped
+        QCOMPARE(bottleneckPriority(2.5), 5);  // ~~2.5 is 2: the default, not 2 or 3
+        QCOMPARE(bottleneckPriority(-0.5), 5); // ~~-0.5 is 0
+        QCOMPARE(bottleneckPriority(2147483647.0), 9);  // 2^31 - 1: an int32, clamped
+        QCOMPARE(bottleneckPriority(2147483648.0), 5);  // 2^31: ~~ makes it -2^31
+        QCOMPARE(bottleneckPriority(-2147483648.0), 0); // -2^31: an int32, clamped
+        QCOMPARE(bottleneckPriority(-2147483649.0), 5);
+        QCOMPARE(bottleneckPriority(1e10), 5);
+        QCOMPARE(makeClientThrottle("bottleneck")->defaultPriority(), 5.0);
+        QCOMPARE(makeClientThrottle("bottleneck:priority=2")->defaultPriority(), 2.0);
+        QCOMPARE(makeClientThrottle("bottleneck:priority=12")->defaultPriority(), 9.0);
+        QCOMPARE(makeClientThrottle("bottleneck:priority=2.5")->defaultPriority(), 5.0);
+        QCOMPARE(makeClientThrottle("p-queue")->defaultPriority(), 0.0);
+        QCOMPARE(makeClientThrottle("p-queue:priority=-4")->defaultPriority(), -4.0);
+        QCOMPARE(errorOf([] { makeClientThrottle("bottleneck:priority=high"); }),
+                 std::string("bottleneck: priority: not a number (got 'high')"));
+        QCOMPARE(errorOf([] { makeClientThrottle("p-queue:priority=1.5"); }).substr(0, 19), std::string("p-queue: priority: "));
     }
 
     void refusals()

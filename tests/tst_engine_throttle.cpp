@@ -130,6 +130,10 @@ private slots:
     void aClientThatNeverSeesA429();
     void retriesBypassTheThrottle();
     void droppedCallsGaveUp();
+    void aCallDoneAtItsStartFreesItsSlot_data();
+    void aCallDoneAtItsStartFreesItsSlot();
+    void anImmediateDenialFreesItsSlot();
+    void aZeroTimeCallFreesItsSlotBeforeTheTick();
     void refusedSpec();
     void noThrottleIsTheEngineAsItWas();
     void anOpenThrottleIsNoThrottle();
@@ -312,6 +316,85 @@ void TestEngineThrottle::droppedCallsGaveUp()
     QCOMPARE(r.clients.attempts, 3);
     QCOMPARE(r.clients.succeeded, 3);
     QCOMPARE(r.clients.gaveUp, 3);
+}
+
+// Issue 52. A call that starts and ends at one instant frees its slot at that instant, before
+// the timers and the arrivals after it, as Bottleneck does (its submissions are serialised and
+// each drains the queue before the next reads queued(); a finished job decrements running
+// before the next submission, LocalDatastore.coffee:133-137). max_concurrent=1, high_water=1,
+// no server, a fixed window of 10 a second (never denies here); three requests at 0, one
+// client. 0 is submitted with nothing running: it starts at 0, is admitted and, with no server,
+// done at 0 (no delay): running is 0 again when 1 is submitted, which starts at once too, and
+// so does 2. Nothing is queued, the high water (1 queued) is never reached: three starts at 0,
+// nothing dropped, whichever the strategy. Before issue 52 the done of 0 waited for 1 and 2:
+// 1 queued, 2 found one queued (overflow dropped 2; leak dropped 1 and started 2 at 0).
+void TestEngineThrottle::aCallDoneAtItsStartFreesItsSlot_data()
+{
+    QTest::addColumn<QString>("strategy");
+    QTest::newRow("overflow") << "overflow";
+    QTest::newRow("leak") << "leak";
+}
+
+void TestEngineThrottle::aCallDoneAtItsStartFreesItsSlot()
+{
+    QFETCH(QString, strategy);
+    const std::vector<Nanos> arrivals(3, 0);
+    EngineSetup s;
+    s.layers = {fixedWindow(10, S)};
+    s.clients = oneClient(RetryPolicy::None, 0);
+    s.throttle = "bottleneck:max_concurrent=1,high_water=1,strategy=" + strategy.toStdString();
+    const RowRun r = runRow(s, {arrivals, {}, {}});
+    compareLog(r, {{0, 0, 0, true}, {1, 0, 0, true}, {2, 0, 0, true}});
+    QCOMPARE(r.clients.succeeded, 3);
+    QCOMPARE(r.clients.gaveUp, 0);
+}
+
+// Issue 52, a denial: max_concurrent=1, high_water=1, strategy=leak before a fixed window of 1 a
+// second and a server of one worker taking 100 ms; request 0 at 0, then 1, 2, 3 at 0.5. 0 starts
+// at 0, admitted, served 0..0.1, done at 0.1. At 0.5 nothing runs: 1 starts, is denied (the
+// window [0, 1) is spent) and its client knows at once, so it is done at 0.5 before 2 is
+// submitted; 2 and 3 the same. All three start at 0.5, denied, and give up (no retries);
+// nothing is dropped. Before: 2 queued behind 1, 3 found one queued and leak dropped 2.
+void TestEngineThrottle::anImmediateDenialFreesItsSlot()
+{
+    const std::vector<Nanos> arrivals{0, 500 * ms, 500 * ms, 500 * ms};
+    EngineSetup s;
+    s.layers = {fixedWindow(1, S)};
+    s.server = oneWorker(100 * ms);
+    s.clients = oneClient(RetryPolicy::None, 0);
+    s.throttle = "bottleneck:max_concurrent=1,high_water=1,strategy=leak";
+    const RowRun r = runRow(s, {arrivals, {}, {}});
+    compareLog(r, {{0, 0, 0, true}, {1, 0, 500 * ms, false}, {2, 0, 500 * ms, false}, {3, 0, 500 * ms, false}});
+    QCOMPARE(r.clients.attempts, 4);
+    QCOMPARE(r.clients.succeeded, 1);
+    QCOMPARE(r.clients.gaveUp, 3);
+}
+
+// Issue 52, zero service times and p-queue's interval: concurrency=1, interval=100ms,
+// interval_cap=3, before a server alone (unbounded workers, each request its own service time):
+// request 0 at 0 taking 100 ms, then 1..5 at 0 taking none. At 0: 0 starts (the window [0, 0.1)
+// counts 1, the recurring timer is due at 0.1); 1..5 wait (one running). At 0.1, 0's response
+// comes first: 1 starts (count 2), served in no time, and its response, at 0.1 too, comes
+// before the timer: 2 starts (count 3), done at once; the cap holds 3. Then the timer at 0.1:
+// the count restarts at 0, 3 starts (1), done at once, 4 (2), 5 (3). p-queue does the same: a
+// settled task frees its slot at once (dist/index.js 521-541), before the interval's tick
+// (409-426). Before: the tick ran between 1's start and its response, the count restarted
+// under 1, 2..4 took the new window and 5 waited for the tick at 0.2.
+void TestEngineThrottle::aZeroTimeCallFreesItsSlotBeforeTheTick()
+{
+    const std::vector<Nanos> arrivals(6, 0);
+    const std::vector<Nanos> service{100 * ms, 0, 0, 0, 0, 0};
+    EngineSetup s;
+    ServerOptions o;
+    o.workers = 0;
+    o.service = ServiceTime{ServiceKind::File, 0, 0};
+    s.server = ServerConfig::make(o);
+    s.clients = oneClient(RetryPolicy::None, 0);
+    s.throttle = "p-queue:concurrency=1,interval=100ms,interval_cap=3";
+    const RowRun r = runRow(s, {arrivals, {}, {}, service});
+    compareLog(r, {{0, 0, 0, true}, {1, 0, 100 * ms, true}, {2, 0, 100 * ms, true}, {3, 0, 100 * ms, true},
+                   {4, 0, 100 * ms, true}, {5, 0, 100 * ms, true}});
+    QCOMPARE(r.clients.succeeded, 6);
 }
 
 void TestEngineThrottle::refusedSpec()

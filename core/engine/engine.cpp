@@ -89,8 +89,10 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
             throw InputError("one service time and one priority per request are needed");
         m_server->useRequests(in.service, in.critical);
     }
+    if (!in.priorities.empty() && in.priorities.size() != m_n)
+        throw InputError("one priority per request is needed");
     if (!setup.throttle.empty())
-        m_throttle.emplace(setup.throttle, in.arrivals, in.clientOf, m_clients.clients());
+        m_throttle.emplace(setup.throttle, in.arrivals, in.clientOf, m_clients.clients(), in.priorities);
     if (m_server)
         reserveServed();
     else if (setup.keepLog)

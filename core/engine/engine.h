@@ -86,13 +86,16 @@ struct EngineSetup {
 
 // EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each
 // request's client (empty: round robin, request i is client i mod K). With a server, service
-// and critical are the arrivals file's columns (ServerStage::useRequests; empty: none).
+// and critical are the arrivals file's columns (ServerStage::useRequests; empty: none). With a
+// throttle, priorities are each request's (the priority column's numbers; empty, or NaN for one
+// request: the throttle's own priority=).
 struct EngineRequests {
     std::span<const Nanos> arrivals;
     std::span<const std::int64_t> costs;
     std::span<const std::int64_t> clientOf;
     std::span<const Nanos> service = {};
     std::span<const std::uint8_t> critical = {};
+    std::span<const double> priorities = {};
 };
 
 

@@ -1,14 +1,19 @@
 #include "engine/throttled_arrivals.h"
 
+#include "arithmetic/decimal.h"
+
 #include <algorithm>
+#include <cmath>
 
 namespace ratelab {
 
 ThrottledArrivals::ThrottledArrivals(const std::string& spec, std::span<const Nanos> arrivals,
-                                     std::span<const std::int64_t> clientOf, std::int64_t clients)
+                                     std::span<const std::int64_t> clientOf, std::int64_t clients,
+                                     std::span<const double> priorities)
     : m_spec(spec)
     , m_arrivals(arrivals)
     , m_clientOf(clientOf)
+    , m_priorities(priorities)
     , m_clients(std::max<std::int64_t>(1, clients))
     , m_throttles(std::size_t(m_clients))
     , m_wakeOf(std::size_t(m_clients), ClientThrottle::kNever)
@@ -56,33 +61,45 @@ Nanos ThrottledArrivals::next() const
     return t;
 }
 
+void ThrottledArrivals::ready(Nanos t, std::int64_t client)
+{
+    for (const std::int64_t id : m_scratch)
+        m_ready.push_back(Start{t, std::int32_t(id)});
+    m_started += std::int64_t(m_scratch.size());
+    noteWake(client);
+}
+
 void ThrottledArrivals::advance(Nanos t)
 {
-    const auto startAll = [&](std::int64_t client) {
-        m_scratch.clear();
-        throttle(client).wake(t, m_scratch);
-        for (const std::int64_t id : m_scratch)
-            m_ready.push_back(Start{t, std::int32_t(id)});
-        m_started += std::int64_t(m_scratch.size());
-        noteWake(client);
-    };
-    for (;;) {
+    // One event at a time; the first that lets a call start hands it to the engine, which
+    // decides it (and, when it ends now, reports it done) before the next event here.
+    while (m_ready.empty()) {
         if (!m_dones.empty() && m_dones.top().t <= t) { // completions first
             const Done d = m_dones.top();
             m_dones.pop();
             const std::int64_t client = clientOf(std::size_t(d.request));
-            throttle(client).done(d.t, d.request);
-            noteWake(client);
+            ClientThrottle& c = throttle(client);
+            c.done(d.t, d.request);
+            m_scratch.clear();
+            c.takeStarted(m_scratch); // the freed slot's call starts now, no timer of t yet
+            ready(d.t, client);
         } else if (!m_wakes.empty() && m_wakes.begin()->first <= t) { // then the throttles' timers
-            startAll(m_wakes.begin()->second);
+            const std::int64_t client = m_wakes.begin()->second;
+            m_scratch.clear();
+            throttle(client).wake(t, m_scratch);
+            ready(t, client);
         } else if (m_next < m_arrivals.size() && m_arrivals[m_next] <= t) { // then arrivals, in order
             const std::int64_t client = clientOf(m_next);
             ClientThrottle& c = throttle(client);
             m_scratch.clear();
-            c.submit(m_arrivals[m_next], std::int64_t(m_next), c.defaultPriority(), m_scratch);
+            const bool given = !m_priorities.empty() && !std::isnan(m_priorities[m_next]);
+            c.submit(m_arrivals[m_next], std::int64_t(m_next), given ? m_priorities[m_next] : c.defaultPriority(),
+                     m_scratch);
             m_dropped += std::int64_t(m_scratch.size());
+            m_scratch.clear();
+            c.takeStarted(m_scratch);
+            ready(m_arrivals[m_next], client);
             ++m_next;
-            startAll(client); // what this submission lets start, before the next arrival
         } else {
             return;
         }
@@ -104,6 +121,31 @@ std::int64_t ThrottledArrivals::gaveUp() const
 {
     // every request submitted by the end: what did not start never will
     return std::int64_t(m_arrivals.size()) - m_started;
+}
+
+std::vector<Nanos> simulateThrottle(std::string_view spec, const std::vector<Nanos>& arrivals,
+                                    const std::vector<Nanos>& serviceTimes, const std::vector<double>& priorities)
+{
+    const std::size_t n = arrivals.size();
+    if (serviceTimes.size() != n || (!priorities.empty() && priorities.size() != n))
+        throw InputError("simulateThrottle: " + std::to_string(n) + " arrivals but " + std::to_string(serviceTimes.size())
+                         + " service times and " + std::to_string(priorities.size()) + " priorities");
+    for (std::size_t i = 0; i < n; ++i) {
+        if (arrivals[i] < 0 || (i > 0 && arrivals[i] < arrivals[i - 1]))
+            throw InputError("simulateThrottle: arrival " + std::to_string(i) + " is before the one before it, or before 0");
+        if (serviceTimes[i] < 0)
+            throw InputError("simulateThrottle: service time " + std::to_string(i) + " is negative");
+    }
+    ThrottledArrivals throttle(std::string(spec), arrivals, {}, 1, priorities);
+    std::vector<Nanos> starts(n, kNotStarted);
+    for (Nanos t = throttle.next(); t != ClientThrottle::kNever; t = throttle.next()) {
+        throttle.advance(t);
+        while (const auto s = throttle.take(t)) { // each call is done at its start plus its service
+            starts[std::size_t(s->request)] = s->t;
+            throttle.done(later(s->t, serviceTimes[std::size_t(s->request)]), s->request);
+        }
+    }
+    return starts;
 }
 
 } // namespace ratelab

@@ -11,9 +11,14 @@
 // the retry policy's, not held back a second time. A call the throttle drops (Bottleneck's
 // high_water strategies) is never decided: the request gave up.
 //
-// At one instant: the server's events (the engine's), then the throttles: dones, timers (wake),
-// submissions in arrival order (each followed by its throttle's starts), then the attempts the
-// starts make, in the order they started. Time is handed in and never decreases.
+// The order of one instant, kept here and nowhere else (simulateThrottle below runs the same
+// advance): the server's events (the engine's) first, then the throttles' events one at a time,
+// completions (done) first, then timers (wake), then submissions in arrival order; and what one
+// event lets start is handed to the engine (take) before the next event runs, so a call that
+// starts and ends at the same instant (no server, a zero service time, an immediate denial) is
+// done, and frees its slot, before the timers and arrivals after it. Bottleneck and p-queue do
+// the same: a call that settles frees its slot at once, before the timers of that instant and
+// the next submission. Time is handed in and never decreases.
 #pragma once
 
 #include "server/client_throttle.h"
@@ -40,14 +45,17 @@ public:
 
     // ThrottledArrivals makes one throttle by `spec` (makeClientThrottle, which throws InputError
     // for a bad one) per client of `clients`, the first when it is first used. Request i belongs
-    // to clientOf[i], or to i mod clients when clientOf is empty.
+    // to clientOf[i], or to i mod clients when clientOf is empty; it is submitted with
+    // priorities[i] (the arrivals file's priority column), or the throttle's default (its spec's
+    // priority=) when priorities is empty or priorities[i] is NaN (a request added by hand).
     ThrottledArrivals(const std::string& spec, std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf,
-                      std::int64_t clients);
+                      std::int64_t clients, std::span<const double> priorities = {});
 
     // next returns the earliest instant the throttles have work at (a start not yet taken, a
     // done, a timer, a submission), ClientThrottle::kNever when none.
     Nanos next() const;
-    // advance runs the throttles' work at or before t (t is next()): dones, timers, submissions.
+    // advance runs the throttles' events at or before t (t is next()) in the instant's order
+    // until one lets a call start, or none is left.
     void advance(Nanos t);
     // take returns the earliest start not yet taken if it is at or before `upTo`.
     std::optional<Start> take(Nanos upTo);
@@ -64,6 +72,7 @@ private:
     std::int64_t clientOf(std::size_t request) const;
     ClientThrottle& throttle(std::int64_t client);
     void noteWake(std::int64_t client); // the client's place among the timers
+    void ready(Nanos t, std::int64_t client); // its calls started by the last event: to take
 
     struct Done {
         Nanos t;
@@ -75,6 +84,7 @@ private:
     const std::string m_spec;
     const std::span<const Nanos> m_arrivals;
     const std::span<const std::int64_t> m_clientOf;
+    const std::span<const double> m_priorities;
     const std::int64_t m_clients;
     std::vector<std::unique_ptr<ClientThrottle>> m_throttles; // per client, made when first used
     std::vector<Nanos> m_wakeOf;                              // per client: its key in m_wakes
@@ -86,5 +96,16 @@ private:
     std::int64_t m_started = 0, m_dropped = 0;
     std::vector<std::int64_t> m_scratch;
 };
+
+// kNotStarted is simulateThrottle's start of a call the throttle dropped.
+inline constexpr Nanos kNotStarted = -1;
+
+// simulateThrottle runs calls through the throttle the spec names, by the engine's own rule of an
+// instant (ThrottledArrivals, one client): call i arrives at arrivals[i] (non-decreasing) with
+// priorities[i] (the kind's default when `priorities` is empty) and is done at its start plus
+// serviceTimes[i]. It returns each call's start, kNotStarted for a dropped one. It throws
+// InputError for a bad spec or arrivals out of order.
+std::vector<Nanos> simulateThrottle(std::string_view spec, const std::vector<Nanos>& arrivals,
+                                    const std::vector<Nanos>& serviceTimes, const std::vector<double>& priorities = {});
 
 } // namespace ratelab

@@ -116,6 +116,7 @@ RowInputs columnInputs(const Scenario& s)
     in.clientOf = resolveClients(s);
     in.services = resolveServices(s);
     in.critical = resolveCritical(s);
+    in.priorities = resolvePriorities(s);
     return in;
 }
 

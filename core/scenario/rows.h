@@ -19,15 +19,17 @@ namespace ratelab {
 
 // RowInputs are a scenario's resolved requests: times, costs (empty: all 1) and, with clients,
 // each request's client; with service=file each one's service time, with a priority column
-// each one's class (1: critical). requests() is them as the engine takes them.
+// of words each one's class (1: critical), with one of numbers each one's throttle priority
+// (NaN: the throttle's own). requests() is them as the engine takes them.
 struct RowInputs {
     std::vector<Nanos> arrivals;
     std::vector<std::int64_t> costs;
     std::vector<std::int64_t> clientOf;
     std::vector<Nanos> services = {};
     std::vector<std::uint8_t> critical = {};
+    std::vector<double> priorities = {};
 
-    EngineRequests requests() const { return {arrivals, costs, clientOf, services, critical}; }
+    EngineRequests requests() const { return {arrivals, costs, clientOf, services, critical, priorities}; }
 };
 
 // rowCount returns how many rows the scenario shows: its algorithms, `layered`, then its

@@ -5,6 +5,7 @@
 #include "server/stripe_shedder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <string>
 
@@ -136,10 +137,15 @@ void checkRequestColumns(const Scenario& s)
 {
     const bool hasService = s.explicitArrivals && !s.explicitService.empty();
     const bool hasPriority = s.explicitArrivals && !s.explicitCritical.empty();
+    const bool hasNumbers = s.explicitArrivals && !s.explicitPriority.empty();
     if (hasService && s.explicitService.size() != s.explicitArrivals->size())
         throw InputError("one service time per arrival is needed");
     if (hasPriority && s.explicitCritical.size() != s.explicitArrivals->size())
         throw InputError("one priority per arrival is needed");
+    if (hasNumbers && s.explicitPriority.size() != s.explicitArrivals->size())
+        throw InputError("one priority per arrival is needed");
+    if (hasPriority && hasNumbers)
+        throw InputError("the priority column holds words (critical, normal) or numbers, not both");
     const bool byFile = s.server && s.server->options().service.kind == ServiceKind::File;
     if (hasService && !byFile)
         throw InputError("the arrivals file has a service column; use --server service=file (or leave the column out)");
@@ -154,6 +160,18 @@ void checkRequestColumns(const Scenario& s)
         shedsByPriority = readsPriorities(g, s.pattern.seed) || shedsByPriority;
     if (!s.layeredGate.empty())
         shedsByPriority = readsPriorities(s.layeredGate, s.pattern.seed) || shedsByPriority;
+    const bool throttled = !s.throttle.empty();
+    if (hasNumbers && shedsByPriority)
+        throw InputError("stripe: priority=file reads critical or normal from the priority column, and it holds numbers "
+                         "(a client throttle's priorities)");
+    if (hasNumbers && !throttled)
+        throw InputError("the arrivals file's priority column holds numbers, which only a client throttle reads "
+                         "(--throttle bottleneck:... or p-queue:...); write critical or normal for a stripe row's "
+                         "priority=file, or leave the column out");
+    if (hasPriority && throttled)
+        throw InputError("--throttle: the arrivals file's priority column holds critical or normal, and a client throttle "
+                         "takes a number per request (such as 9 or -1); the words are for a stripe row's priority=file "
+                         "without a throttle");
     if (hasPriority && !shedsByPriority)
         throw InputError("the arrivals file has a priority column; shed by it with a stripe row of priority=file "
                          "(--concurrency stripe:capacity=C,priority=file) or leave the column out");
@@ -175,6 +193,13 @@ std::vector<std::uint8_t> resolveCritical(const Scenario& s)
     if (!s.explicitArrivals || s.explicitCritical.empty())
         return {};
     return mergedColumn<std::uint8_t>(s, s.explicitCritical, 0);
+}
+
+std::vector<double> resolvePriorities(const Scenario& s)
+{
+    if (!s.explicitArrivals || s.explicitPriority.empty())
+        return {};
+    return mergedColumn<double>(s, s.explicitPriority, std::nan(""));
 }
 
 std::vector<FleetEvent> fleetEvents(const Scenario& s)

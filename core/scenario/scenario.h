@@ -65,10 +65,13 @@ struct Scenario {
     // The arrivals file's service and priority columns (issue 33): when not empty, one per
     // explicit arrival. explicitService[i] is request i's service time in ns, read with
     // `service=file` (every attempt of the request takes it); explicitCritical[i] is 1 for a
-    // critical request, read by a stripe row with `priority=file`. A column nothing reads is
-    // refused (checkRequestColumns), never silently ignored.
+    // critical request, read by a stripe row with `priority=file`, when the priority column holds
+    // words; explicitPriority[i] is request i's priority, handed to its client's throttle, when
+    // it holds numbers (one of the two is empty). A column nothing reads is refused
+    // (checkRequestColumns), never silently ignored.
     std::vector<Nanos> explicitService;
     std::vector<std::uint8_t> explicitCritical;
+    std::vector<double> explicitPriority;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
@@ -103,10 +106,12 @@ std::vector<Nanos> resolveArrivals(Scenario&& s);
 std::vector<std::int64_t> resolveCosts(const Scenario& s);
 
 // checkRequestColumns refuses a scenario whose service or priority column does not fit: a
-// column nothing reads (a service column without service=file, a priority column without a
-// stripe row of priority=file), service=file or priority=file without the column, service=file
-// with requests added by hand (they have no line), a column of the wrong length. It throws
-// InputError; resolveArrivals calls it, so every command and the app refuse alike.
+// column nothing reads (a service column without service=file, a priority column of words
+// without a stripe row of priority=file, one of numbers without a throttle), a kind its reader
+// does not take (numbers for priority=file, words with a throttle, which reads the column too),
+// service=file or priority=file without the column, service=file with requests added by hand
+// (they have no line), a column of the wrong length. It throws InputError; resolveArrivals calls
+// it, so every command and the app refuse alike.
 void checkRequestColumns(const Scenario& s);
 
 // resolveServices returns one service time per resolveArrivals(s) time with service=file, else
@@ -114,5 +119,9 @@ void checkRequestColumns(const Scenario& s);
 // hand is normal, 0) when the arrivals have a priority column, else an empty vector.
 std::vector<Nanos> resolveServices(const Scenario& s);
 std::vector<std::uint8_t> resolveCritical(const Scenario& s);
+// resolvePriorities returns one throttle priority per time when the priority column holds
+// numbers (NaN for a request added by hand: the throttle's own priority= applies), else an empty
+// vector.
+std::vector<double> resolvePriorities(const Scenario& s);
 
 } // namespace ratelab

@@ -7,6 +7,8 @@
 #include "server/gate.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace ratelab {
 
@@ -15,6 +17,15 @@ constexpr std::int64_t kCount = std::int64_t(1) << 40;
 constexpr Nanos kMillisecond = 1'000'000;
 constexpr std::int64_t kNone = BottleneckOptions::kNone;
 } // namespace
+
+int bottleneckPriority(double priority)
+{
+    // ~~x is ToInt32: it keeps an integer from -2^31 to 2^31 - 1 and changes every other number
+    // (a fraction is truncated, a larger one wraps), which then gets the default.
+    if (!(priority >= -2147483648.0 && priority <= 2147483647.0) || priority != std::trunc(priority))
+        return 5;
+    return std::clamp(int(priority), 0, 9);
+}
 
 BottleneckOptions readBottleneckOptions(GateOptions& o)
 {
@@ -35,6 +46,7 @@ BottleneckOptions readBottleneckOptions(GateOptions& o)
     b.reservoirIncreaseAmount = o.integer("reservoir_increase_amount", kNone, 0, kCount);
     b.reservoirIncreaseMaximum = o.integer("reservoir_increase_maximum", kNone, 0, kCount);
     b.heartbeatInterval = o.duration("heartbeat_interval", b.heartbeatInterval, true);
+    b.priority = bottleneckPriority(o.real("priority", 5, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max()));
     o.done();
     // The heartbeat is a Node timer, whose resolution is 1 ms: a finer one would only make the
     // model beat a billion times a second.
@@ -111,7 +123,12 @@ void Bottleneck::drainAll(Nanos now)
             --m_reservoir;
         const Nanos start = std::max(m_nextRequest, now);
         m_nextRequest = later(start, m_o.minTime);
-        m_scheduled.emplace_back(start, queue.front());
+        if (start == now) { // no wait: it starts in this event, not at a timer of this instant
+            m_startedNow.push_back(queue.front());
+            m_startedAt = now;
+        } else {
+            m_scheduled.emplace_back(start, queue.front());
+        }
         queue.pop_front();
         --m_queued;
     }
@@ -161,10 +178,10 @@ bool Bottleneck::dropLastFrom(int priority, std::vector<std::int64_t>& dropped)
     return false;
 }
 
-void Bottleneck::submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped)
+void Bottleneck::submit(Nanos t, std::int64_t id, double given, std::vector<std::int64_t>& dropped)
 {
     heartbeatsUntil(t, true);
-    priority = std::clamp(priority, 0, kPriorities - 1); // J:15-17
+    const int priority = bottleneckPriority(given); // lib/Job.js:21
     using S = BottleneckOptions::Strategy;
     // LD:125: the high water is reached when exactly highWater calls are queued and this one
     // could not start now (the capacity is full, or minTime has not passed since the last start).
@@ -213,6 +230,9 @@ void Bottleneck::done(Nanos t, std::int64_t)
 Nanos Bottleneck::nextWake() const
 {
     Nanos next = m_scheduled.empty() ? kNever : m_scheduled.front().first;
+    // takeStarted reports m_startedNow; left unreported, it is due now (its start).
+    if (!m_startedNow.empty())
+        next = std::min(next, m_startedAt);
     if (m_queued > 0)
         next = std::min(next, m_nextBeat);
     return next;
@@ -220,11 +240,19 @@ Nanos Bottleneck::nextWake() const
 
 void Bottleneck::wake(Nanos t, std::vector<std::int64_t>& started)
 {
+    takeStarted(started); // started by the last event, before these timers
     heartbeatsUntil(t, true);
     while (!m_scheduled.empty() && m_scheduled.front().first <= t) {
         started.push_back(m_scheduled.front().second);
         m_scheduled.pop_front();
     }
+    takeStarted(started);
+}
+
+void Bottleneck::takeStarted(std::vector<std::int64_t>& started)
+{
+    started.insert(started.end(), m_startedNow.begin(), m_startedNow.end());
+    m_startedNow.clear();
 }
 
 } // namespace ratelab

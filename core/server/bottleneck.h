@@ -35,11 +35,18 @@ struct BottleneckOptions {
     std::int64_t reservoirIncreaseAmount = kNone;
     std::int64_t reservoirIncreaseMaximum = kNone;
     Nanos heartbeatInterval = 250'000'000; // B:43 localStoreDefaults
+    int priority = 5;                      // every call's, as bottleneckPriority makes it (lib/Job.js:9)
 };
+
+// bottleneckPriority returns the priority Bottleneck gives a call scheduled with `priority`
+// (npm's lib/Job.js:34-45, _sanitizePriority): a number ~~ changes (a fraction, or one past 32
+// bits) is the default 5, others are clamped into 0..9.
+int bottleneckPriority(double priority);
 
 // readBottleneckOptions reads max_concurrent, min_time, high_water, strategy (leak, overflow,
 // overflow_priority, block), penalty, reservoir, reservoir_refresh_interval/_amount,
-// reservoir_increase_interval/_amount/_maximum and heartbeat_interval, and refuses an interval
+// reservoir_increase_interval/_amount/_maximum, heartbeat_interval and priority (any number,
+// bottleneckPriority), and refuses an interval
 // without its amount (and the reverse), which the package would read as a null reservoir, and
 // timers finer than 1 ms.
 BottleneckOptions readBottleneckOptions(GateOptions& o);
@@ -48,11 +55,12 @@ class Bottleneck final : public ClientThrottle {
 public:
     explicit Bottleneck(const BottleneckOptions& options);
 
-    void submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped) override;
+    void submit(Nanos t, std::int64_t id, double priority, std::vector<std::int64_t>& dropped) override;
     void done(Nanos t, std::int64_t id) override;
     Nanos nextWake() const override;
     void wake(Nanos t, std::vector<std::int64_t>& started) override;
-    int defaultPriority() const override { return 5; }
+    void takeStarted(std::vector<std::int64_t>& started) override;
+    double defaultPriority() const override { return m_o.priority; }
 
 private:
     static constexpr int kPriorities = 10;
@@ -74,7 +82,9 @@ private:
     Nanos m_lastRefresh = 0;
     Nanos m_lastIncrease = 0;
     Nanos m_nextBeat = kNever;
-    std::deque<std::pair<Nanos, std::int64_t>> m_scheduled; // registered calls: start, id (starts never decrease)
+    std::deque<std::pair<Nanos, std::int64_t>> m_scheduled; // registered to start later: start, id (starts never decrease)
+    std::vector<std::int64_t> m_startedNow;                 // registered to start at once (B:143-156, wait 0), not reported
+    Nanos m_startedAt = 0;                                  // their start
 };
 
 } // namespace ratelab

@@ -5,10 +5,12 @@
 // bottleneck (bottleneck.h, Bottleneck 2.19.5) and p-queue (p_queue.h, p-queue 10.0.0), each
 // transcribed from the package's own source, cited by file and line there.
 //
-// Time is handed in, never read, and never decreases from one call to the next. At one instant
-// the order is that of semantics.md's server: completions (done) first, then the throttle's own
-// timers (wake), then arrivals (submit) in arrival order. submit and done run the timers due
-// before them themselves, so a caller that skips a wake still gets that order.
+// Time is handed in, never read, and never decreases from one call to the next. The order of one
+// instant is ThrottledArrivals::advance's (engine/throttled_arrivals.h), the one place it is
+// kept: completions (done) first, then the throttle's own timers (wake), then arrivals (submit)
+// in arrival order, and what each of these lets start is started, and done if it ends at that
+// instant, before the next. submit and done run the timers due before them themselves, so a
+// caller that skips a wake still gets that order.
 #pragma once
 
 #include "arithmetic/nanos.h"
@@ -25,10 +27,11 @@ public:
     virtual ~ClientThrottle() = default;
 
     // submit hands the throttle call `id` (increasing from one submit to the next) at t, with the
-    // package's own priority (Bottleneck: 0 first .. 9, default 5, others clamped as the package
-    // does; p-queue: larger first, default 0). The calls it drops, this one or held ones, are
-    // appended to `dropped`. A call it lets start at t is reported by wake(t).
-    virtual void submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped) = 0;
+    // priority a caller would hand the package, any finite number (Bottleneck: 0 first .. 9,
+    // default 5, a fraction or a number past 32 bits 5, others clamped, as the package does;
+    // p-queue: larger first, any number, default 0). The calls it drops, this one or held ones,
+    // are appended to `dropped`. A call it lets start at t is reported by takeStarted or wake(t).
+    virtual void submit(Nanos t, std::int64_t id, double priority, std::vector<std::int64_t>& dropped) = 0;
     // done tells the throttle that started call `id` finished at t.
     virtual void done(Nanos t, std::int64_t id) = 0;
     // nextWake returns the earliest time a held call may start or a timer that matters fires,
@@ -37,8 +40,11 @@ public:
     // wake runs the timers due at or before t and appends the calls that start at or before t to
     // `started`, in the order they start.
     virtual void wake(Nanos t, std::vector<std::int64_t>& started) = 0;
+    // takeStarted appends the calls the last submit or done let start at its own instant, and
+    // runs no timer: the timers due at that instant come after every completion at it.
+    virtual void takeStarted(std::vector<std::int64_t>& started) = 0;
     // defaultPriority returns the priority a call without one gets (Bottleneck 5, p-queue 0).
-    virtual int defaultPriority() const = 0;
+    virtual double defaultPriority() const = 0;
 
     static constexpr Nanos kNever = kMaxNanos;
 };
@@ -54,17 +60,5 @@ std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec);
 
 // clientThrottleKinds lists the kinds makeClientThrottle knows.
 std::vector<std::string_view> clientThrottleKinds();
-
-// kNotStarted is simulateThrottle's start of a call the throttle dropped.
-inline constexpr Nanos kNotStarted = -1;
-
-// simulateThrottle runs calls through the throttle the spec names: call i arrives at arrivals[i]
-// (non-decreasing) with priorities[i] (the kind's default when `priorities` is empty) and is done
-// at its start plus serviceTimes[i]. It returns each call's start, kNotStarted for a dropped one.
-// At one instant: completions in the order their calls started, then the throttle's timers, then
-// arrivals in order; a call done at the instant it starts (service 0) is done before the next
-// arrival. It throws InputError for a bad spec or arrivals out of order.
-std::vector<Nanos> simulateThrottle(std::string_view spec, const std::vector<Nanos>& arrivals,
-                                    const std::vector<Nanos>& serviceTimes, const std::vector<int>& priorities = {});
 
 } // namespace ratelab

@@ -6,6 +6,8 @@
 #include "arithmetic/decimal.h"
 #include "server/gate.h"
 
+#include <limits>
+
 namespace ratelab {
 
 PQueueOptions readPQueueOptions(GateOptions& o)
@@ -18,6 +20,7 @@ PQueueOptions readPQueueOptions(GateOptions& o)
     p.intervalCap = o.integer("interval_cap", PQueueOptions::kInfinity, 1, kCount);
     p.carryoverIntervalCount = o.flag("carryover_interval_count", false);
     p.strict = o.flag("strict", false);
+    p.priority = int(o.integer("priority", 0, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
     o.done();
     // The interval is a Node timer, whose resolution is 1 ms: a finer one would only make the
     // model tick a billion times a second.
@@ -157,7 +160,7 @@ void PQueue::timersUntil(Nanos t, bool inclusive)
     }
 }
 
-void PQueue::submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>&)
+void PQueue::submit(Nanos t, std::int64_t id, double priority, std::vector<std::int64_t>&)
 {
     m_now = t;
     timersUntil(t, true);
@@ -192,6 +195,11 @@ void PQueue::wake(Nanos t, std::vector<std::int64_t>& started)
 {
     m_now = t;
     timersUntil(t, true);
+    takeStarted(started);
+}
+
+void PQueue::takeStarted(std::vector<std::int64_t>& started)
+{
     started.insert(started.end(), m_ready.begin(), m_ready.end());
     m_ready.clear();
 }

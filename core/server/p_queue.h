@@ -27,10 +27,11 @@ struct PQueueOptions {
     std::int64_t intervalCap = kInfinity;
     bool carryoverIntervalCount = false;
     bool strict = false;
+    int priority = 0; // every call's (PQ:43, default 0)
 };
 
-// readPQueueOptions reads concurrency, interval, interval_cap, carryover_interval_count and
-// strict, and refuses what the package's constructor throws for (I:26-41: strict without an
+// readPQueueOptions reads concurrency, interval, interval_cap, carryover_interval_count, strict
+// and priority (an integer, every call's), and refuses what the package's constructor throws for (I:26-41: strict without an
 // interval or a cap).
 PQueueOptions readPQueueOptions(GateOptions& o);
 
@@ -38,11 +39,12 @@ class PQueue final : public ClientThrottle {
 public:
     explicit PQueue(const PQueueOptions& options);
 
-    void submit(Nanos t, std::int64_t id, int priority, std::vector<std::int64_t>& dropped) override;
+    void submit(Nanos t, std::int64_t id, double priority, std::vector<std::int64_t>& dropped) override;
     void done(Nanos t, std::int64_t id) override;
     Nanos nextWake() const override;
     void wake(Nanos t, std::vector<std::int64_t>& started) override;
-    int defaultPriority() const override { return 0; }
+    void takeStarted(std::vector<std::int64_t>& started) override;
+    double defaultPriority() const override { return m_o.priority; }
 
 private:
     void timersUntil(Nanos t, bool inclusive);
@@ -63,7 +65,7 @@ private:
     Nanos m_intervalNext = kNever;                           // the recurring timer's next firing; kNever: none
     Nanos m_timeoutAt = kNever;                              // the one-shot resume timer; kNever: none
     std::deque<Nanos> m_strictTicks;
-    std::multimap<int, std::int64_t, std::greater<>> m_queue; // priority (larger first), then FIFO
+    std::multimap<double, std::int64_t, std::greater<>> m_queue; // priority (larger first), then FIFO
     std::vector<std::int64_t> m_ready;                         // started, not yet reported
     Nanos m_now = 0;                                           // the last event's time
 };

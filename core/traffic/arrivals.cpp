@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -129,6 +131,7 @@ void ArrivalsParser::line(std::string_view text)
     std::int64_t cost = 0, client = -1; // none given
     Nanos service = -1;
     int critical = -1;
+    double priority = std::nan("");
     Nanos t = 0;
     bool hasTime = false;
     for (std::size_t k = 0; k < count; ++k) {
@@ -167,9 +170,14 @@ void ArrivalsParser::line(std::string_view text)
             service = serviceTime(f);
             break;
         case Column::Priority:
-            if (f != "critical" && f != "normal")
-                throw InputError(where(m_lineNo) + "priority " + quoted(f) + " is not critical or normal");
-            critical = f == "critical";
+            if (f == "critical" || f == "normal") {
+                critical = f == "critical";
+            } else {
+                const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), priority);
+                if (f.empty() || ec != std::errc() || end != f.data() + f.size() || !std::isfinite(priority))
+                    throw InputError(where(m_lineNo) + "priority " + quoted(f)
+                                     + " is not critical, normal or a number (such as 9, -1 or 2.5)");
+            }
             break;
         }
     }
@@ -177,8 +185,14 @@ void ArrivalsParser::line(std::string_view text)
         throw InputError(where(m_lineNo) + "no time (the header names the columns t, cost and client)");
     if (m_hasService && service < 0)
         throw InputError(where(m_lineNo) + "no service time (the header names a service column: every line gives one)");
-    if (m_hasPriority && critical < 0)
+    const bool number = !std::isnan(priority);
+    if (m_hasPriority && critical < 0 && !number)
         throw InputError(where(m_lineNo) + "no priority (the header names a priority column: every line gives one)");
+    if (m_hasPriority && m_priorityKindLine != 0 && number == m_priorities.empty())
+        throw InputError(where(m_lineNo) + "priority " + quoted(fields[priorityColumn()]) + " is a "
+                         + (number ? "number" : "word") + " but line " + std::to_string(m_priorityKindLine) + " gave a "
+                         + (number ? "word" : "number") + ": the column holds words (critical, normal) for a stripe "
+                         "row's priority=file or numbers for a client throttle, not both");
     if (!m_out.empty() && t < m_out.back())
         throw InputError(where(m_lineNo) + "time " + quoted(fields[timeColumn()]) + " is earlier than the line before ("
                          + formatSeconds(m_out.back()) + " s); times must not go back");
@@ -196,8 +210,12 @@ void ArrivalsParser::line(std::string_view text)
         m_clients.push_back(client);
     if (m_hasService)
         m_services.push_back(service);
-    if (m_hasPriority)
+    if (m_hasPriority && number)
+        m_priorities.push_back(priority);
+    else if (m_hasPriority)
         m_critical.push_back(std::uint8_t(critical));
+    if (m_hasPriority && m_priorityKindLine == 0)
+        m_priorityKindLine = m_lineNo;
 }
 
 Nanos ArrivalsParser::serviceTime(std::string_view f) const
@@ -257,6 +275,14 @@ std::size_t ArrivalsParser::timeColumn() const
     return 0;
 }
 
+std::size_t ArrivalsParser::priorityColumn() const
+{
+    for (std::size_t k = 0; k < m_columnCount; ++k)
+        if (m_columns[k] == Column::Priority)
+            return k;
+    return 0;
+}
+
 Arrivals ArrivalsParser::finishWithCosts()
 {
     Arrivals out;
@@ -265,6 +291,7 @@ Arrivals ArrivalsParser::finishWithCosts()
     out.clients = std::move(m_clients);
     out.services = std::move(m_services);
     out.critical = std::move(m_critical);
+    out.priorities = std::move(m_priorities);
     return out;
 }
 

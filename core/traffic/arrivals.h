@@ -30,24 +30,29 @@ inline constexpr Nanos kMaxServiceNanos = 3600 * kNanosPerSecond;
 
 // Arrivals are times with their per-request costs and clients: costs[i] belongs to times[i], 0
 // where the line gave no cost (the scenario's cost applies); clients[i] is -1 where the line
-// named no client (round robin). Each is empty when no line gave one. services and critical are
-// the `service` and `priority` columns, one per time, or empty when the header names no such
-// column (a header that names one needs it on every line): services[i] is request i's service
-// time in ns, critical[i] is 1 for `critical`, 0 for `normal`.
+// named no client (round robin). Each is empty when no line gave one. services is the `service`
+// column, one per time, or empty when the header names no such column (a header that names one
+// needs it on every line): services[i] is request i's service time in ns. The `priority` column
+// holds words or numbers, one kind in a file: words (`critical`, `normal`) are Stripe's classes
+// for a stripe row's priority=file, critical[i] 1 for `critical` and 0 for `normal`; numbers
+// (any finite number, such as 9, -1 or 2.5) are the priorities a client throttle is handed,
+// priorities[i]. The kind the file does not hold is empty.
 struct Arrivals {
     std::vector<Nanos> times;
     std::vector<std::int64_t> costs;
     std::vector<std::int64_t> clients;
     std::vector<Nanos> services;
     std::vector<std::uint8_t> critical;
+    std::vector<double> priorities;
 };
 
 // parseArrivalsWithCosts is parseArrivals keeping the other columns: `t`, `t,cost` or
 // `t,cost,client` per line, or the columns a first line names (`t`, `cost`, `client`, `service`,
 // `priority` in any order; `time` for t). A cost that is not an integer from 1 to kMaxCost, a
 // client not from 0 to ClientConfig::kMaxClients - 1, a service time that is not a duration
-// ("35ms", or plain seconds) from 0 to kMaxServiceNanos, or a priority other than `critical` or
-// `normal` throws InputError "NAME:LINE: ...".
+// ("35ms", or plain seconds) from 0 to kMaxServiceNanos, a priority other than `critical`,
+// `normal` or a finite number, or a priority column that mixes words and numbers throws
+// InputError "NAME:LINE: ...".
 Arrivals parseArrivalsWithCosts(std::string_view text, std::string_view name);
 
 // ArrivalsParser is parseArrivals in pieces: feed it the text in chunks split anywhere (a file as
@@ -67,6 +72,7 @@ private:
     std::string where(std::size_t lineNo) const;
     bool header(const std::string_view* fields, std::size_t count);
     std::size_t timeColumn() const;
+    std::size_t priorityColumn() const;
     [[noreturn]] void tooLong(std::size_t lineNo) const;
     Nanos serviceTime(std::string_view field) const;
     void line(std::string_view text);
@@ -79,7 +85,9 @@ private:
     std::vector<std::int64_t> m_costs;   // empty until a line gives a cost; then one per arrival
     std::vector<std::int64_t> m_clients; // empty until a line names a client; then one per arrival
     std::vector<Nanos> m_services;       // with a service column: one per arrival
-    std::vector<std::uint8_t> m_critical; // with a priority column: one per arrival
+    std::vector<std::uint8_t> m_critical; // with a priority column of words: one per arrival
+    std::vector<double> m_priorities;     // with a priority column of numbers: one per arrival
+    std::size_t m_priorityKindLine = 0;   // the first line that gave a priority (its kind is the column's)
     Column m_columns[kColumns] = {Column::Time, Column::Cost, Column::Client, Column::Service, Column::Priority};
     std::size_t m_columnCount = 3;
     bool m_header = false;

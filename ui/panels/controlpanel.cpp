@@ -53,6 +53,7 @@ void usePattern(Scenario& s)
     s.explicitCosts.clear();
     s.explicitService.clear(); // the file's service and priority columns go with its lines
     s.explicitCritical.clear();
+    s.explicitPriority.clear();
     if (s.pattern.kind == PatternKind::Worst && !s.algorithms.empty())
         s.pattern.worstOf = s.algorithms.front(); // the worst pattern is the first row's
 }

@@ -225,6 +225,7 @@ bool TrafficPanel::showKey(int row)
         s.explicitCosts = costs;
         s.explicitService.clear(); // a log's traffic has no service or priority column
         s.explicitCritical.clear();
+        s.explicitPriority.clear();
         s.addedArrivals.clear();
         s.clients.reset();
         s.explicitClients.clear();
