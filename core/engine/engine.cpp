@@ -281,7 +281,7 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
         ++m_r.perNodeAllowed[std::size_t(node)];
         if (!m_server) // with a server a request succeeds when it is served in time
             ++m_r.clients.succeeded;
-        m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true));
+        m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true, cost));
         if (!m_server && m_setup.keepLog) // its latency now, not from a second pass over the log
             m_served.push_back(p.t - m_in.arrivals[std::size_t(p.request)] + d.delay);
     }
