@@ -47,7 +47,8 @@ private slots:
     }
 
     // Every decision identical to the frozen output: verdict, delay, remaining, retry_after,
-    // level, and where present node, request, client, attempt, cost.
+    // level, and where present node, request, client, attempt, cost; and max_in_window and
+    // overshoot where the file has them (cost4's re-derived by hand in units, issue 45).
     void goldenDecisions()
     {
         QFETCH(QString, name);
@@ -63,6 +64,8 @@ private slots:
             QVERIFY2(!g.isEmpty(), qPrintable(id));
             for (const char* k : {"allowed", "denied", "delayed"})
                 QVERIFY2(w.value(k) == g.value(k), qPrintable(id + " " + k));
+            for (const char* k : {"max_in_window", "overshoot"})
+                QVERIFY2(!w.contains(k) || w.value(k) == g.value(k), qPrintable(name + " " + id + " " + k));
             const QJsonArray ws = w.value("sequence").toArray(), gs = g.value("sequence").toArray();
             QCOMPARE(gs.size(), ws.size());
             for (qsizetype i = 0; i < ws.size(); ++i) {
