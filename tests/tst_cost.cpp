@@ -9,6 +9,7 @@
 #include "traffic/arrivals.h"
 #include "arithmetic/decimal.h"
 #include "view/reduce.h"
+#include "view/row_extras.h"
 
 #include <QTest>
 
@@ -319,6 +320,38 @@ private slots:
             QVERIFY2(engine.results[r].metrics.maxInWindow == most[r], id);
             QVERIFY2(engine.results[r].metrics.overshoot == overshoot[r], id);
         }
+    }
+
+    // The app's "max in a window so far" (maxUnitsSoFar) and its overshoot count a client's
+    // attempts in units too, each its request's cost, as the engine does. One client retrying
+    // by retry_after once; three requests at 0 of cost 4 on a fixed window of 10 per 10 s: 4 and
+    // 4 pass (8), the third finds 8 + 4 > 10, waits for the window at 10 s and passes there
+    // alone. (-10 s, 0] holds 8 units, (0, 10 s] 4: max_in_window 8, overshoot 0.8 (attempts
+    // counted one each: 2).
+    void attemptsWeighTheirRequestsCost()
+    {
+        Scenario s;
+        s.config = config(10, sec(10));
+        s.algorithms = {Algorithm::FixedWindow};
+        s.explicitArrivals = std::vector<Nanos>{0, 0, 0};
+        s.explicitCosts = {4, 4, 4};
+        ClientOptions o;
+        o.clients = 1;
+        o.retry = RetryPolicy::RetryAfter;
+        o.maxRetries = 1;
+        s.clients = ClientConfig::make(o);
+        const Trace trace = traceOf(s);
+        const AlgorithmTrace& row = trace.results[0];
+        QVERIFY(row.kind.attempts);
+        QCOMPARE(decisionCount(row), std::size_t(4));
+        QCOMPARE(row.metrics.allowed, 3);
+        QCOMPARE(row.metrics.maxInWindow, 8);
+        QCOMPARE(row.metrics.overshoot, 0.8);
+        const std::vector<std::uint32_t> soFar = maxUnitsSoFar(trace, 0);
+        QCOMPARE(soFar, (std::vector<std::uint32_t>{0, 4, 8, 8, 8}));
+        const UnitsOvershoot units = unitsOvershoot(trace, 0);
+        QCOMPARE(units.quota, 10);
+        QCOMPARE(units.overshoot, 0.8);
     }
 
     // Property, 200 seeded random streams with random costs on every limiter: each decision
