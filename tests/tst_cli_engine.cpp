@@ -47,7 +47,8 @@ private slots:
     }
 
     // Every decision identical to the frozen output: verdict, delay, remaining, retry_after,
-    // level, and where present node, request, client, attempt, cost.
+    // level, and where present node, request, client, attempt, cost; and max_in_window and
+    // overshoot where the file has them (cost4's re-derived by hand in units, issue 45).
     void goldenDecisions()
     {
         QFETCH(QString, name);
@@ -63,6 +64,8 @@ private slots:
             QVERIFY2(!g.isEmpty(), qPrintable(id));
             for (const char* k : {"allowed", "denied", "delayed"})
                 QVERIFY2(w.value(k) == g.value(k), qPrintable(id + " " + k));
+            for (const char* k : {"max_in_window", "overshoot"})
+                QVERIFY2(!w.contains(k) || w.value(k) == g.value(k), qPrintable(name + " " + id + " " + k));
             const QJsonArray ws = w.value("sequence").toArray(), gs = g.value("sequence").toArray();
             QCOMPARE(gs.size(), ws.size());
             for (qsizetype i = 0; i < ws.size(); ++i) {
@@ -185,6 +188,37 @@ private slots:
         QCOMPARE(layered.value("allowed").toInt(), 11);
         QCOMPARE(layered.value("max_in_window").toInt(), 11);
         QCOMPARE(layered.value("overshoot").toDouble(), 1.1);
+    }
+
+    // max_in_window, overshoot and the bound count units (semantics.md; issue 45). The edge with
+    // cost 5 and the defaults (L = 10 per 10 s, C = 10 at 1/s): 10 requests at 9.9 s, 10 at 10 s.
+    // fixed_window admits two of cost 5 in [0, 10 s) and two in [10 s, 20 s): (0, 10 s] holds 20
+    // units: max_in_window 20, overshoot 2.0, its bound L (ceil((10 s - 1 ns) / 10 s) + 1) = 20
+    // reached. token_bucket: the two at 9.9 s take its 10 tokens, 10 s holds 0.1: 10 units,
+    // overshoot 1.0, bound C + floor(r (10 s - 1 ns)) = 19. In requests these were 4 (0.4) and 2.
+    // The same through the streamed report, the one with headers and the engine's (buckets that
+    // start empty: the token bucket then holds 9.9 at 9.9 s, takes 5, holds exactly 5 at 10 s,
+    // takes 5: 10 units again).
+    void costWeighsTheWindow()
+    {
+        for (const char* more : {"", " --headers", " --buckets-start empty"}) {
+            const Run r = runRatelab(argsOf(QStringLiteral("compare --pattern edge --cost 5 --algorithms "
+                                                           "fixed_window,token_bucket") + more));
+            QVERIFY2(r.code == 0, r.err.constData());
+            const QJsonObject results = parseJson(r.out).value("results").toObject();
+            const struct { const char* id; int most; double overshoot; int atMost; } want[] = {
+                {"fixed_window", 20, 2.0, 20}, {"token_bucket", 10, 1.0, 19}};
+            for (const auto& w : want) {
+                const QJsonObject row = results.value(w.id).toObject();
+                const QByteArray where = QByteArray(w.id) + more;
+                QVERIFY2(row.value("max_in_window").toInt() == w.most, where);
+                QVERIFY2(row.value("overshoot").toDouble() == w.overshoot, where);
+                QVERIFY2(row.value("allowed_cost").toInt() == w.most, where);
+                const QJsonObject bound = row.value("bound").toObject();
+                QVERIFY2(bound.value("reached").toInt() == w.most, where);
+                QVERIFY2(bound.value("at_most").toInt() == w.atMost, where);
+            }
+        }
     }
 
     // Fleets and storms on the command line and in scenario files (issue 25): a store down from 1

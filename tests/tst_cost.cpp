@@ -8,6 +8,8 @@
 
 #include "traffic/arrivals.h"
 #include "arithmetic/decimal.h"
+#include "view/reduce.h"
+#include "view/row_extras.h"
 
 #include <QTest>
 
@@ -263,6 +265,93 @@ private slots:
         // Cost 1 leaves the trace without costs: every output stays as it was.
         s.cost = 1;
         QVERIFY(traceOf(s).costs.empty());
+    }
+
+    // max_in_window, overshoot and the bound's reached are in units, weighted by cost
+    // (semantics.md). The edge at 10 s with cost 5: two requests at 9.9 s and two at 10 s, L = 10,
+    // W = 10 s, C = 10 at 1/s.
+    //   fixed_window: window [0, 10 s) admits 5 + 5 = 10, window [10 s, 20 s) 5 + 5 = 10; all four
+    //     lie in (0, 10 s]: 20 units, overshoot 20 / 10 = 2.0. Its bound over T = W is
+    //     L (ceil((T - 1 ns) / W) + 1) = 20: reached.
+    //   sliding_window_log: 9.9 s admits 5 and 5; at 10 s the kept 10 + 5 > 10: denied. 10 units,
+    //     overshoot 1.0; bound L ceil(T / W) = 10, reached.
+    //   token_bucket (full): 9.9 s takes 10 tokens; 10 s holds 0.1 < 5: denied. 10 units, 1.0;
+    //     bound C + floor(r (T - 1 ns)) = 10 + 9 = 19, reached 10.
+    // Counted in requests instead, these are 4, 2 and 2 (overshoot 0.4, 0.2, 0.2). Every path
+    // that measures them says the same: the simulator, the one-pass reduction with and without the
+    // arrivals' lookback, and the engine (buckets starting empty: the windows decide as above; the
+    // token bucket holds 9.9 at 9.9 s, takes 5 and refuses the second (4.9 < 5), holds exactly 5.0
+    // at 10 s, takes 5 and refuses the last: 5 + 5 = 10 units in (0, 10 s]).
+    void maxInWindowWeighsCost()
+    {
+        const LimiterConfig c = config(10, sec(10));
+        const std::vector<Algorithm> algorithms{Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::TokenBucket};
+        const std::vector<Nanos> arrivals{ms(9'900), ms(9'900), sec(10), sec(10)};
+        const std::vector<std::int64_t> costs{5, 5, 5, 5};
+        const std::int64_t most[] = {20, 10, 10}, atMost[] = {20, 10, 19};
+        const double overshoot[] = {2.0, 1.0, 1.0};
+        const Nanos reachedAt[] = {sec(10), ms(9'900), ms(9'900)}; // the fixed window's fourth request, the others' second
+        const Trace trace = traceOf(c, algorithms, arrivals, costs);
+        const auto lookback = makeWindowLookback(arrivals, c.windowNanos());
+        Scenario empty;
+        empty.config = c;
+        empty.algorithms = algorithms;
+        empty.explicitArrivals = arrivals;
+        empty.explicitCosts = costs;
+        empty.bucketsStartEmpty = true;
+        const Trace engine = traceOf(empty);
+        for (std::size_t r = 0; r < algorithms.size(); ++r) {
+            const QByteArray id(algorithmId(algorithms[r]).data());
+            const Metrics& m = trace.results[r].metrics;
+            QVERIFY2(m.maxInWindow == most[r], id);
+            QVERIFY2(m.overshoot == overshoot[r], id);
+            QVERIFY2(m.allowedCost == most[r], id);
+            QVERIFY2(trace.results[r].bound && trace.results[r].bound->reached == most[r], id);
+            QVERIFY2(trace.results[r].bound->atMost == atMost[r], id);
+            QVERIFY2(trace.results[r].bound->closestEnd == reachedAt[r], id);
+            for (const WindowLookback* back : {lookback.get(), static_cast<const WindowLookback*>(nullptr)}) {
+                const ReducedResult one = simulateReduced(c, algorithms[r], arrivals, costs, 0, sec(20), 8, nullptr, back);
+                QVERIFY2(one.trace.metrics.maxInWindow == most[r], id);
+                QVERIFY2(one.trace.metrics.overshoot == overshoot[r], id);
+                if (back)
+                    QVERIFY2(one.reach && one.reach->most == most[r] && one.reach->end == reachedAt[r], id);
+            }
+            QVERIFY2(engine.results[r].engine, id); // run by the engine
+            QVERIFY2(engine.results[r].metrics.maxInWindow == most[r], id);
+            QVERIFY2(engine.results[r].metrics.overshoot == overshoot[r], id);
+        }
+    }
+
+    // The app's "max in a window so far" (maxUnitsSoFar) and its overshoot count a client's
+    // attempts in units too, each its request's cost, as the engine does. One client retrying
+    // by retry_after once; three requests at 0 of cost 4 on a fixed window of 10 per 10 s: 4 and
+    // 4 pass (8), the third finds 8 + 4 > 10, waits for the window at 10 s and passes there
+    // alone. (-10 s, 0] holds 8 units, (0, 10 s] 4: max_in_window 8, overshoot 0.8 (attempts
+    // counted one each: 2).
+    void attemptsWeighTheirRequestsCost()
+    {
+        Scenario s;
+        s.config = config(10, sec(10));
+        s.algorithms = {Algorithm::FixedWindow};
+        s.explicitArrivals = std::vector<Nanos>{0, 0, 0};
+        s.explicitCosts = {4, 4, 4};
+        ClientOptions o;
+        o.clients = 1;
+        o.retry = RetryPolicy::RetryAfter;
+        o.maxRetries = 1;
+        s.clients = ClientConfig::make(o);
+        const Trace trace = traceOf(s);
+        const AlgorithmTrace& row = trace.results[0];
+        QVERIFY(row.kind.attempts);
+        QCOMPARE(decisionCount(row), std::size_t(4));
+        QCOMPARE(row.metrics.allowed, 3);
+        QCOMPARE(row.metrics.maxInWindow, 8);
+        QCOMPARE(row.metrics.overshoot, 0.8);
+        const std::vector<std::uint32_t> soFar = maxUnitsSoFar(trace, 0);
+        QCOMPARE(soFar, (std::vector<std::uint32_t>{0, 4, 8, 8, 8}));
+        const UnitsOvershoot units = unitsOvershoot(trace, 0);
+        QCOMPARE(units.quota, 10);
+        QCOMPARE(units.overshoot, 0.8);
     }
 
     // Property, 200 seeded random streams with random costs on every limiter: each decision

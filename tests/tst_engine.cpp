@@ -126,7 +126,8 @@ private slots:
 
     // Cluster (local, 2 nodes) + cost: a fixed window of 3 per 10 s, four requests of cost 2 at
     // 0, 1, 2, 3 s, round robin. Each node admits its first (2 of 3) and denies its second (4 > 3)
-    // until its window ends: 10 - 2 = 8 s and 10 - 3 = 7 s.
+    // until its window ends: 10 - 2 = 8 s and 10 - 3 = 7 s. max_in_window counts units over both
+    // nodes on true time: the admissions at 0 and 1 s, 2 + 2 = 4 in (-9 s, 1 s].
     void clusterWithCost()
     {
         EngineSetup s;
@@ -140,7 +141,7 @@ private slots:
                        {2, 0, 2 * kSecond, false, 8 * kSecond, 0},
                        {3, 0, 3 * kSecond, false, 7 * kSecond, 1}});
         QCOMPARE(r.perNodeAllowed, (std::vector<std::int64_t>{1, 1}));
-        QCOMPARE(r.metrics.maxInWindow, 2);
+        QCOMPARE(r.metrics.maxInWindow, 4);
     }
 
     // Cluster (shared, 2 nodes) + layers: a token bucket of 2 at 1/s over a fixed window of 3 per

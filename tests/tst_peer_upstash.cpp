@@ -91,10 +91,9 @@ private slots:
                     QCOMPARE(theirs.size(), qsizetype(times.size()));
                     for (std::size_t i = 0; i < times.size(); ++i) {
                         const Decision d = model.decide(times[i], costs[i]);
-                        // The package answers remaining 0 for every denial; RateLab's remaining counts
-                        // requests of cost 1, which a bucket may still hold when a costlier one is refused.
-                        const std::int32_t remaining = d.allowed || costs[i] == 1 ? d.remaining : 0;
-                        const QString mine = QStringLiteral("%1 %2 %3").arg(d.allowed ? 1 : 0).arg(remaining).arg(model.lastResetMs());
+                        // The decision's own remaining and reset (from t, in whole ms: t is whole ms).
+                        const Nanos reset = times[i] + model.reset(times[i]);
+                        const QString mine = QStringLiteral("%1 %2 %3").arg(d.allowed ? 1 : 0).arg(d.remaining).arg(reset / kMs);
                         QVERIFY2(mine == theirs[qsizetype(i)],
                                  qPrintable(QStringLiteral("%1 cache %2 seed %3: request %4 at %5 ms: model '%6', package '%7'")
                                                 .arg(peer.args.mid(2).join(' ')).arg(cache).arg(seed).arg(i)

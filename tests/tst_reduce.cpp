@@ -143,18 +143,21 @@ Compact compactCopy(const Trace& whole, Nanos from, Nanos to, int columns, const
 }
 
 // firstMostInWindow scans a whole row's decisions with two indices, apart from the pass's ring:
-// the most admissions in any (t - W, t] ending at an admitted request, and the first such t.
-WindowReach firstMostInWindow(const std::vector<Nanos>& t, const AlgorithmTrace& row, Nanos windowNanos)
+// the most admitted units (costs, empty: 1 each) in any (t - W, t] ending at an admitted
+// request, and the first such t.
+WindowReach firstMostInWindow(const std::vector<Nanos>& t, const std::vector<std::int64_t>& costs,
+                              const AlgorithmTrace& row, Nanos windowNanos)
 {
+    const auto cost = [&](std::size_t i) { return costs.empty() ? std::int64_t(1) : costs[i]; };
     WindowReach best;
     std::int64_t inside = 0;
     std::size_t first = 0;
     for (std::size_t i = 0; i < t.size(); ++i) {
         for (; t[first] <= t[i] - windowNanos; ++first)
-            inside -= row.decisions[first].allowed;
+            inside -= row.decisions[first].allowed ? cost(first) : 0;
         if (!row.decisions[i].allowed)
             continue;
-        if (++inside > best.most)
+        if ((inside += cost(i)) > best.most)
             best = {inside, t[i]};
     }
     return best;
@@ -346,7 +349,7 @@ private slots:
             QVERIFY2(c.decisions.empty() && c.checkpoints, id);
             QCOMPARE(reaches[r].has_value(), lookback);
             if (reaches[r]) {
-                const WindowReach want = firstMostInWindow(whole.arrivals, w, config.windowNanos());
+                const WindowReach want = firstMostInWindow(whole.arrivals, whole.costs, w, config.windowNanos());
                 QVERIFY2(reaches[r]->most == want.most && reaches[r]->end == want.end, id);
             }
             QCOMPARE(c.metrics.denied, w.metrics.denied);

@@ -140,6 +140,25 @@ private slots:
         QCOMPARE(heavy.never, std::int64_t(6));
     }
 
+    // max_in_window counts admitted units (semantics.md). handTraffic with costs 2, 2, 1, 1, 1, 2
+    // (A@0 2, B@0.5 2, A@1 1, B@1.5 1, A@2 1, A@11 2), a fixed window of 2 per 10 s per key: A@0
+    // and B@0.5 fill their keys' windows (2 + 2), A@1, B@1.5 and A@2 find 2 + 1 > 2, A@11 opens
+    // [10 s, 20 s). (-9.5, 0.5] holds 2 + 2 = 4 units, (1, 11] only A@11's 2: max_in_window 4
+    // (2 requests). On the fast path and on the engine (an empty start leaves windows as they are).
+    void maxInWindowWeighsCost()
+    {
+        Traffic t = handTraffic();
+        t.costs = {2, 2, 1, 1, 1, 2};
+        const LimiterConfig config = LimiterConfig::make(2, 10 * kS);
+        ReplayPlace engine;
+        engine.startEmpty = true;
+        for (const ReplayPlace& place : {ReplayPlace{}, engine}) {
+            const ReplayRow row = replayOne(t, Algorithm::FixedWindow, config, 1, nullptr, nullptr, place);
+            QCOMPARE(row.allowed, std::int64_t(3));
+            QCOMPARE(row.maxInWindow, std::int64_t(4));
+        }
+    }
+
     // A replay placed as a scenario places it (issue 30: the engine's keyed store), by hand on
     // handTraffic: requests 0:A@0, 1:B@0.5, 2:A@1, 3:B@1.5, 4:A@2, 5:A@11 (s).
     void placedReplayByHand_data()

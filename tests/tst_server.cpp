@@ -61,6 +61,7 @@ class TestServer : public QObject {
     Q_OBJECT
 private slots:
     void oneWorkerAndItsQueue();
+    void refusedOnArrivalNeverInTheSystem();
     void clientTimeoutRetriesWhileTheServerWorks();
     void queueTimeout();
     void specsAndRefusals();
@@ -94,6 +95,26 @@ void TestServer::oneWorkerAndItsQueue()
     QCOMPARE(r.clients.latency.max, 1500 * ms);
     QCOMPARE(r.clients.latency.p50, S); // nearest rank: the 1st of 2
     QCOMPARE(r.metrics.allowed, 4);     // no rate layer: every attempt goes on to the server
+}
+
+// max_in_system counts attempts that entered: in service or queued. One worker, 1 s each, no
+// queue; two requests at 0: the first is served 0..1, the second is refused at 0 and never
+// enters, so at most 1 is in the system (M/M/1/1: K = 1). A queue of one with three at 0: one
+// served, one queued, the third refused: at most 2 (K = 2). The refused ones stay in the
+// integral for no time: mean_in_system's area is 1 s (one served for 1 s) and 3 s (one for
+// 1 s, one for 2 s, waiting and served).
+void TestServer::refusedOnArrivalNeverInTheSystem()
+{
+    const RowRun none = serverRow(server(1, S, 0), {0, 0});
+    QCOMPARE(none.served[1].outcome, Outcome::Refused);
+    QCOMPARE(none.server->refused, 1);
+    QCOMPARE(none.server->maxInSystem, 1);
+    QCOMPARE(none.server->areaInSystem, Int128(S));
+    const RowRun one = serverRow(server(1, S, 1), {0, 0, 0});
+    QCOMPARE(one.served[2].outcome, Outcome::Refused);
+    QCOMPARE(one.server->maxQueue, 1);
+    QCOMPARE(one.server->maxInSystem, 2);
+    QCOMPARE(one.server->areaInSystem, Int128(3 * S));
 }
 
 // One worker, 1 s each, a queue of 10, the client waits 1.2 s and retries at once, once.

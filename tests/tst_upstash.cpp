@@ -3,7 +3,10 @@
 // the comment above each table works out. Every field of every decision is checked, and on
 // copies: `remaining` more requests at t pass and one more does not; a denied request's
 // retry_after admits at t + d and not at t + d - 1 ns. The package's own `reset` is checked too.
+#include "engine_helpers.h"
 #include "product_steps.h"
+
+#include "report/headers.h"
 
 #include <QTest>
 
@@ -138,6 +141,54 @@ private slots:
         QCOMPARE(::packageReset(with(plus(kBucket, kNoCache)), {0, ms(1500)}), 2'500);
         QCOMPARE(::packageReset(with(plus(kBucket, kNoCache)), {0, 0, 0, 0, ms(1500)}), 2'000);
         QCOMPARE(::packageReset(with(plus(kBucket, kNoCache)), {0, ms(999)}), 1'000);
+    }
+
+    // remaining and reset are what the package answers for each call (index.js, tokenBucket's
+    // limit(): `remaining: Math.max(0, remaining)`, `reset` the script's refilledAt + interval).
+    // tokenBucket(2, "1 s", 4), no cache. 0, cost 3: 4 - 3 = 1 left, reset 0 + 1000 ms: 1 s from
+    // 0 (the bucket is full again only at 2 s: 1 + 2 + 2 capped at 4). 0, cost 2: 1 < 2, the
+    // script returns -1: remaining 0 (a request of cost 1 would still pass), reset 1000 ms. 1.5 s:
+    // the key lives (it expires ceil((4 - 1) / 2) * 1000 = 2000 ms after 0), one refill: 3
+    // tokens, refilledAt 1000; cost 1 passes, 2 left, reset 2000 ms: 0.5 s from 1.5 s.
+    // With the cache, the denial blocks until 1000 inclusive: 0.5 s is refused from memory with
+    // remaining 0 and the blocked reset 1000 ms, 0.5 s away.
+    void packageAnswersEachDecision()
+    {
+        UpstashRatelimit l(with(plus(kBucket, kNoCache)));
+        Decision d = l.decide(0, 3);
+        QVERIFY(d.allowed);
+        QCOMPARE(d.remaining, 1);
+        QCOMPARE(l.reset(0), sec(1));
+        d = l.decide(0, 2);
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.remaining, 0);
+        QCOMPARE(l.remainingAt(0), 0);
+        QCOMPARE(l.reset(0), sec(1));
+        d = l.decide(ms(1500), 1);
+        QVERIFY(d.allowed);
+        QCOMPARE(d.remaining, 2);
+        QCOMPARE(l.reset(ms(1500)), ms(500));
+
+        UpstashRatelimit cached(with(kBucket));
+        QVERIFY(cached.decide(0, 3).allowed);
+        QVERIFY(!cached.decide(0, 2).allowed);
+        d = cached.decide(ms(500), 1);
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.remaining, 0);
+        QCOMPARE(cached.reset(ms(500)), ms(500));
+
+        // The headers of a row carry both: compare's response at the denial at 0 says
+        // X-RateLimit-Remaining 0 and X-RateLimit-Reset ceil(0 + 1 s) = 1.
+        Scenario s;
+        s.config = with(plus(kBucket, kNoCache));
+        s.algorithms = {Algorithm::UpstashRatelimit};
+        s.explicitArrivals = std::vector<Nanos>{0, 0};
+        s.explicitCosts = {3, 2};
+        const std::vector<Header> h = headersAt(test::traceOf(s), 0, 1);
+        QCOMPARE(h[1].name, std::string("X-RateLimit-Remaining"));
+        QCOMPARE(h[1].value, std::string("0"));
+        QCOMPARE(h[2].name, std::string("X-RateLimit-Reset"));
+        QCOMPARE(h[2].value, std::string("1"));
     }
 
     // Durations are read as ms() reads them: a number, at most one space, a unit; Math.round.

@@ -14,7 +14,8 @@
 
 namespace ratelab::detail {
 
-// WindowCounter tracks the admissions inside (t - W, t] as requests go by. With the arrivals'
+// WindowCounter tracks the admissions inside (t - W, t] as requests go by (addCost: their costs,
+// as max_in_window weighs them). With the arrivals'
 // lookback, a step is branch-free: a ring holds the running count of admissions before each of
 // the last `ring` requests, and the window's count is today's running count less the one before
 // its first request. Without one, it walks two indices into the arrivals: each admitted request
@@ -23,13 +24,17 @@ namespace ratelab::detail {
 template <typename Admitted>
 class WindowCounter {
 public:
+    // costs, when not empty, holds one cost per arrival: then only addCost is called.
     WindowCounter(std::span<const Nanos> arrivals, Admitted admitted, Nanos windowNanos, const WindowLookback* lookback,
-                  bool keepVerdicts = false)
-        : m_arrivals(arrivals), m_admitted(admitted), m_windowNanos(windowNanos)
+                  bool keepVerdicts = false, std::span<const std::int64_t> costs = {})
+        : m_arrivals(arrivals), m_admitted(admitted), m_windowNanos(windowNanos), m_costs(costs)
     {
         if (lookback) {
             m_back = lookback->back.data();
-            m_ring.resize(lookback->ring);
+            if (costs.empty())
+                m_ring.resize(lookback->ring);
+            else
+                m_costRing.resize(lookback->ring);
             m_mask = lookback->ring - 1;
         } else if (keepVerdicts) {
             m_verdicts.resize(arrivals.size());
@@ -59,6 +64,25 @@ public:
         return m_inside;
     }
 
+    // addCost is add weighted by the requests' costs: it returns the admitted units now inside
+    // request i's window. The sums stay below 2^63: a window holds at most kMaxLookback + 1
+    // requests with a lookback, 5,000,000 without, each of at most kMaxCost (10^9).
+    std::int64_t addCost(std::size_t i, bool allowed)
+    {
+        if (m_back) {
+            // Sums modulo 2^64: a window's sum (below 2^63) is their exact difference.
+            m_costRing[i & m_mask] = m_costBefore;
+            m_costBefore += allowed ? std::uint64_t(m_costs[i]) : 0;
+            return std::int64_t(m_costBefore - m_costRing[(i - m_back[i]) & m_mask]);
+        }
+        m_inside += allowed ? m_costs[i] : 0;
+        if (!m_verdicts.empty())
+            m_verdicts[i] = allowed;
+        for (const Nanos oldest = m_arrivals[i] - m_windowNanos; m_arrivals[m_first] <= oldest; ++m_first)
+            m_inside -= admittedAt(m_first) ? m_costs[m_first] : 0;
+        return m_inside;
+    }
+
 private:
     bool admittedAt(std::size_t j) const { return m_verdicts.empty() ? bool(m_admitted(j)) : bool(m_verdicts[j]); }
 
@@ -72,6 +96,9 @@ private:
     std::size_t m_mask = 0;
     std::uint32_t m_before = 0;
     std::vector<std::uint8_t> m_verdicts; // with keepVerdicts and no lookback
+    std::span<const std::int64_t> m_costs;
+    std::vector<std::uint64_t> m_costRing; // addCost's m_ring
+    std::uint64_t m_costBefore = 0;
 };
 
 // NoHook is a hook of decideAll that does nothing.
@@ -111,7 +138,7 @@ Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<co
     const bool ownWindow = own.windowNanos != config.windowNanos();
     if (ownWindow)
         ownLookback = makeWindowLookback(arrivals, own.windowNanos);
-    WindowCounter window(arrivals, admitted, own.windowNanos, ownWindow ? ownLookback.get() : lookback, ownWindow);
+    WindowCounter window(arrivals, admitted, own.windowNanos, ownWindow ? ownLookback.get() : lookback, ownWindow, costs);
     const std::size_t n = arrivals.size();
     visitLimiter(algorithm, config, [&](auto& outside) {
         using L = std::decay_t<decltype(outside)>;
@@ -128,7 +155,7 @@ Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<co
                     m.allowedCost += d.allowed ? costs[i] : 0;
                     m.never += d.retryNever();
                     m.delayed += d.delay > 0;
-                    m.maxInWindow = std::max(m.maxInWindow, window.add(i, d.allowed));
+                    m.maxInWindow = std::max(m.maxInWindow, window.addCost(i, d.allowed));
                 }
             } else {
                 for (std::size_t i = from; i < to; ++i) {

@@ -248,7 +248,7 @@ Decision RowRunner::decide(std::size_t key, int node, Nanos t, Nanos clock, std:
     if (m_figures && m_setup.keepLog)
         for (std::size_t l = 0; l < m_layers; ++l)
             m_r.figures.push_back({remainingAny(seen(l).seen(), seen(l).seenAt()),
-                                   waitForAny(seen(l).seen(), seen(l).seenAt(), seen(l).quota())});
+                                   resetAny(seen(l).seen(), seen(l).seenAt(), seen(l).quota())});
     headerLayer = std::uint8_t(least);
     return d;
 }
@@ -271,7 +271,7 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
         m_r.log.push_back(a);
         if (m_setup.headers && m_layers > 0) {
             const StoreCell& c = *m_cells[key * m_layers + headerLayer];
-            m_r.resets.push_back(waitForAny(c.seen(), c.seenAt(), c.quota()));
+            m_r.resets.push_back(resetAny(c.seen(), c.seenAt(), c.quota()));
         }
     }
     Metrics& m = m_r.metrics;
@@ -283,7 +283,7 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
         ++m_r.perNodeAllowed[std::size_t(node)];
         if (!m_server) // with a server a request succeeds when it is served in time
             ++m_r.clients.succeeded;
-        m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true));
+        m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true, cost));
         if (!m_server && m_setup.keepLog) // its latency now, not from a second pass over the log
             m_served.push_back(p.t - m_in.arrivals[std::size_t(p.request)] + d.delay);
     }

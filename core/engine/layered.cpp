@@ -70,7 +70,12 @@ std::int64_t LayeredPolicy::quota() const
     return q;
 }
 
-Nanos LayeredPolicy::reset(Nanos t) const { return waitFor(t, quota()); }
+Nanos LayeredPolicy::reset(Nanos t) const
+{
+    // One layer is its limiter, whose reset may be its product's own (semantics.md: a policy of
+    // one layer reduces to the limiter).
+    return m_layers.size() == 1 ? m_layers.front()->reset(t) : waitFor(t, quota());
+}
 
 namespace {
 

@@ -89,7 +89,7 @@ private:
     std::priority_queue<Retry, std::vector<Retry>, Later> m_retries;
     std::int64_t m_retrySeq = 0;
     std::size_t m_next = 0;             // the next first attempt
-    AdmittedWindow m_inside;            // admitted attempts inside (t - W, t]
+    AdmittedWindow m_inside;            // admitted attempts' costs inside (t - W, t]
     const bool m_figures;
     const bool m_storeModes;
     const bool m_perClientKeys;

@@ -36,6 +36,17 @@ inline Nanos waitForAny(const AnyLimiter& l, Nanos t, std::int64_t cost)
 {
     return std::visit([&](const auto& x) { return x.waitFor(t, cost); }, l);
 }
+// resetAny is the wait until a request of `quota` passes, or the reset a product that answers
+// its own (kOwnReset: upstash_ratelimit) answered for its last decision.
+inline Nanos resetAny(const AnyLimiter& l, Nanos t, std::int64_t quota)
+{
+    return std::visit([&](const auto& x) {
+        if constexpr (requires { std::decay_t<decltype(x)>::kOwnReset; })
+            return x.reset(t);
+        else
+            return x.waitFor(t, quota);
+    }, l);
+}
 inline std::int32_t remainingAny(const AnyLimiter& l, Nanos t)
 {
     return std::visit([&](const auto& x) { return x.remainingAt(t); }, l);

@@ -141,8 +141,10 @@ public:
     // A request costing more is never admitted.
     virtual std::int64_t quota() const = 0;
     // reset returns the least d such that, with nothing else arriving, the limiter is back to its
-    // full quota at t + d: a request of cost quota() would be admitted then. It is waitFor(t, quota()).
-    Nanos reset(Nanos t) const { return waitFor(t, quota()); }
+    // full quota at t + d: a request of cost quota() would be admitted then. It is waitFor(t, quota()),
+    // except for a product that answers a reset of its own with each decision (upstash_ratelimit):
+    // then the one it answered for its last decision, from t.
+    virtual Nanos reset(Nanos t) const { return waitFor(t, quota()); }
     // levelAt reports the level at t (not earlier than the last request) without changing state.
     virtual double levelAt(Nanos t) const = 0;
     // memory reports the state held now.

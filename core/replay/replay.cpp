@@ -52,7 +52,7 @@ void run(const Traffic& traffic, std::vector<P>& policies, std::int64_t cost, Na
         }
         if (admitted)
             (*admitted)[i] = d.allowed;
-        row.maxInWindow = std::max(row.maxInWindow, window.add(t, d.allowed));
+        row.maxInWindow = std::max(row.maxInWindow, window.add(t, d.allowed, k));
     }
     row.attempts = std::int64_t(n);
     row.denied = row.attempts - row.allowed;

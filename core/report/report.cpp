@@ -234,7 +234,7 @@ void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
         std::int64_t reached = 0;
         for (std::size_t i = 0; i < decisionCount(a); ++i)
             if (decisionAt(trace, r, i).allowed)
-                reached = std::max(reached, window.add(trace.arrivals[i], true));
+                reached = std::max(reached, window.add(trace.arrivals[i], true, costOf(trace, i)));
         writeBound(text, a.algorithm, scenario, reached);
         text << ",\n   \"sequence\": [";
         for (std::size_t i = 0; i < decisionCount(a); ++i) {
@@ -286,7 +286,7 @@ void streamJson(std::ostream& out, const Scenario& scenario)
         const Metrics m = decideStream(scenario.config, a, arrivals, costs, [&](std::size_t first, std::span<const Decision> d) {
             for (std::size_t k = 0; k < d.size(); ++k)
                 if (d[k].allowed)
-                    reached = std::max(reached, window.add(arrivals[first + k], true));
+                    reached = std::max(reached, window.add(arrivals[first + k], true, costs.empty() ? 1 : costs[first + k]));
         }, lookback.get());
         text << (r ? ",\n  " : "\n  ");
         writeResultHead(text, algorithmId(a), m, hasCosts);

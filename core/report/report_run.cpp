@@ -132,7 +132,8 @@ void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetu
     std::int64_t reached = 0;
     for (std::size_t i = 0; i < run.log.size(); ++i)
         if (run.log[i].allowed)
-            reached = std::max(reached, window.add(run.log[i].t, true));
+            reached = std::max(reached, window.add(run.log[i].t, true,
+                                                   in.costs.empty() ? 1 : in.costs[std::size_t(run.log[i].request)]));
     writeBound(text, r < s.algorithms.size() && oneState(setup) ? std::optional(s.algorithms[r]) : std::nullopt, s,
                reached);
     if (setup.layers.size() > 1 || isLayeredRow(s, r)) {

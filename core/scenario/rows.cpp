@@ -207,7 +207,8 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
 
 } // namespace
 
-std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t, const AlgorithmTrace& row, std::size_t r)
+std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t, std::span<const std::int64_t> costs,
+                                     const AlgorithmTrace& row, std::size_t r)
 {
     if (!row.kind.oneLimiter() || !boundHolds(s, r))
         return std::nullopt;
@@ -220,6 +221,8 @@ std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t
     }
     if (!bound)
         return std::nullopt;
+    // The units admitted: below 2^63, 5,000,000 requests of at most kMaxCost (10^9).
+    const auto cost = [&](std::size_t i) { return costs.empty() ? std::int64_t(1) : costs[i]; };
     const auto scan = [&](auto admitted) {
         std::int64_t inside = 0, most = 0;
         Nanos end = 0;
@@ -228,9 +231,9 @@ std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t
         for (std::size_t i = 0; i < n; ++i) {
             if (!admitted(i))
                 continue;
-            ++inside;
+            inside += cost(i);
             for (; t[from] <= t[i] - T; ++from)
-                inside -= admitted(from);
+                inside -= admitted(from) ? cost(from) : 0;
             if (inside > most) {
                 most = inside;
                 end = t[i];
@@ -254,7 +257,7 @@ bool needsEngine(const Scenario& s, std::size_t r)
 AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r)
 {
     AlgorithmTrace row = needsEngine(s, r) ? engineRow(s, in, r) : simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
-    row.bound = boundReach(s, in.arrivals, row, r);
+    row.bound = boundReach(s, in.arrivals, in.costs, row, r);
     return row;
 }
 

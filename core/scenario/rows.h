@@ -71,9 +71,11 @@ bool isPlainRow(const AlgorithmTrace& row);
 bool needsEngine(const Scenario& s, std::size_t r);
 
 // boundReach returns row r's bound "at most X in any T" and the window where its traffic (times
-// t) came closest, for a row one limiter decides (else none): a two-pointer scan, made with the
+// t, costs one per request or empty for cost 1) came closest, in admitted units as the bound
+// counts them, for a row one limiter decides (else none): a two-pointer scan, made with the
 // simulation so a view only reads it. simulateRow sets AlgorithmTrace::bound with it.
-std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t, const AlgorithmTrace& row, std::size_t r);
+std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t, std::span<const std::int64_t> costs,
+                                     const AlgorithmTrace& row, std::size_t r);
 
 // requestOf returns the request (arrival index) decision i of result `row` belongs to.
 std::size_t requestOf(const Trace& trace, std::size_t row, std::size_t i);

@@ -149,7 +149,6 @@ void ServerStage::step(std::vector<ClientResponse>& out)
 void ServerStage::arrive(std::size_t job, Nanos t, std::vector<ClientResponse>& out)
 {
     ++m_inSystem;
-    m_f.maxInSystem = std::max(m_f.maxInSystem, m_inSystem);
     if (!m_gate) {
         toServer(job, t, out);
         return;
@@ -163,6 +162,7 @@ void ServerStage::arrive(std::size_t job, Nanos t, std::vector<ClientResponse>& 
     case Gate::Verdict::Queue:
         m_jobs[job].gated = true;
         m_jobs[job].state = State::GateQueued;
+        entered();
         watchTimeout(job);
         break;
     case Gate::Verdict::Admit:
@@ -184,6 +184,7 @@ void ServerStage::toServer(std::size_t job, Nanos t, std::vector<ClientResponse>
         m_queue.push_back(job);
         ++m_queued;
         m_f.maxQueue = std::max(m_f.maxQueue, m_queued);
+        entered();
         if (o.queueTimeout != kNoTimeout && t <= kMaxNanos - o.queueTimeout)
             schedule(t + o.queueTimeout, QueueTimeout, job);
         watchTimeout(job);
@@ -198,6 +199,7 @@ void ServerStage::startService(std::size_t job, Nanos t)
     j.state = State::Serving;
     j.start = t;
     ++m_busy;
+    entered();
     const Nanos s = m_config.options().service.kind == ServiceKind::File
                         ? m_service[std::size_t(j.who.request)] // every attempt of a request: its line's
                         : serviceNanos(m_config.options().service, m_seed, j.who.request, j.who.attempt);

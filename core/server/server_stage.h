@@ -11,6 +11,7 @@
 #include "server/id_ring.h"
 #include "server/server.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -58,7 +59,7 @@ struct ClientResponse {
 // ServerFigures are a row's server figures over its run.
 struct ServerFigures {
     std::int64_t inTime = 0, late = 0, queueTimeouts = 0, refused = 0, rejected = 0;
-    std::int64_t maxInSystem = 0;   // reached the server and not yet left
+    std::int64_t maxInSystem = 0;   // entered (in service or queued, at the server or its gate) and not yet left
     std::int64_t maxQueue = 0;      // waiting in the server's queue
     Nanos wastedNanos = 0;          // service given to attempts whose client had given up
     Nanos busyNanos = 0;            // service given to every served attempt
@@ -131,6 +132,11 @@ private:
     void arrive(std::size_t job, Nanos t, std::vector<ClientResponse>& out);
     void toServer(std::size_t job, Nanos t, std::vector<ClientResponse>& out);
     void startService(std::size_t job, Nanos t);
+    // entered notes the most in the system when an attempt starts service or waits in a queue
+    // (the server's or the gate's): one refused or rejected on arrival leaves at that instant
+    // without having entered, so it never counts, while m_inSystem (whose time integral is
+    // Little's L) holds it for no time.
+    void entered() { m_f.maxInSystem = std::max(m_f.maxInSystem, m_inSystem); }
     void leave(std::size_t job, Nanos t, Outcome o, std::vector<ClientResponse>& out);
     void answer(std::size_t job, Nanos t, bool success, std::vector<ClientResponse>& out);
     void advanceArea(Nanos t);

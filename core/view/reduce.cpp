@@ -186,13 +186,13 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
     bool inRange = false;
     std::optional<detail::WindowCounter<NoVerdicts>> reachWindow;
     if (lookback)
-        reachWindow.emplace(arrivals, NoVerdicts{}, 0, lookback);
+        reachWindow.emplace(arrivals, NoVerdicts{}, 0, lookback, false, costs);
     r.metrics = detail::decideAll(
         config, algorithm, arrivals, costs, lookback,
         [&](const auto& limiter, std::size_t i, const Decision& d) {
             verdicts[i] = verdictOf(d);
             if (reachWindow) {
-                const std::int64_t inside = reachWindow->add(i, d.allowed);
+                const std::int64_t inside = costs.empty() ? reachWindow->add(i, d.allowed) : reachWindow->addCost(i, d.allowed);
                 // Only at an admitted request, as boundReach: a denied one's window holds no more
                 // than the last admitted one's, so this only keeps the scan's definition plain.
                 if (d.allowed && inside > reach.most) [[unlikely]]

@@ -89,21 +89,29 @@ std::vector<std::uint32_t> maxUnitsSoFar(const Trace& trace, std::size_t row)
     const AlgorithmTrace& result = trace.results.at(row);
     const auto& times = timesOf(trace, row);
     const Nanos w = measuredAgainst(result.algorithm, trace.config).windowNanos;
-    const bool costs = !trace.costs.empty() && !result.kind.attempts;
+    const bool costs = !trace.costs.empty();
     const std::size_t n = times.size();
     // One byte a decision, admitted or not, read once: the compact verdicts where the row keeps them.
     std::vector<std::uint8_t> in(n);
     for (std::size_t i = 0; i < n; ++i)
         in[i] = verdictAt(result, i) != Verdict::Denied;
+    // Each decision's units: its request's cost (a retry costs what its request costs), as the
+    // engine's max_in_window counts them.
+    std::vector<std::int64_t> cost;
+    if (costs) {
+        cost.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            cost[i] = trace.costs[result.kind.attempts ? std::size_t((*result.log)[i].request) : i];
+    }
     std::vector<std::uint32_t> prefix(n + 1, 0);
     // Two pointers over the decisions: the units admitted inside (t_i - W, t_i].
     std::size_t head = 0;
     std::int64_t inside = 0, best = 0;
     for (std::size_t i = 0; i < n; ++i) {
         if (in[i]) {
-            inside += costs ? trace.costs[i] : 1;
+            inside += costs ? cost[i] : 1;
             for (; times[head] <= times[i] - w; ++head)
-                inside -= in[head] ? (costs ? trace.costs[head] : 1) : 0;
+                inside -= in[head] ? (costs ? cost[head] : 1) : 0;
             best = std::max(best, inside);
         }
         prefix[i + 1] = std::uint32_t(std::min<std::int64_t>(best, std::numeric_limits<std::uint32_t>::max()));
@@ -114,12 +122,10 @@ std::vector<std::uint32_t> maxUnitsSoFar(const Trace& trace, std::size_t row)
 UnitsOvershoot unitsOvershoot(const Trace& trace, std::size_t row)
 {
     const AlgorithmTrace& result = trace.results.at(row);
-    const LimiterConfig& c = trace.config;
-    const bool own = isProduct(result.algorithm) && ProductParams(result.algorithm, c).given();
-    const LimitWindow limit = measuredAgainst(result.algorithm, c);
+    const LimitWindow limit = measuredAgainst(result.algorithm, trace.config);
     UnitsOvershoot out;
     out.units = maxUnitsSoFar(trace, row).back();
-    out.quota = own ? limit.limit : facts(result.algorithm).reads == ConfigUse::LimitWindow ? c.limit() : c.capacity();
+    out.quota = limit.limit; // what overshoot divides by (semantics.md): the row's own limit
     out.overshoot = LimitWindow{out.quota, limit.windowNanos}.overshoot(out.units);
     return out;
 }

@@ -55,9 +55,9 @@ struct UnitsOvershoot {
     double overshoot = 0;
 };
 
-// unitsOvershoot measures row `row` of a trace with costs (not a clients or layered row): its
-// most units in a window (maxUnitsSoFar's last) over its own limit (a product given its
-// options), the Limits' L (a window limiter) or capacity (a bucket).
+// unitsOvershoot measures row `row` of a trace with costs (not a layered row): its most units in
+// a window (maxUnitsSoFar's last) over the limit it is measured against (measuredAgainst: L, or
+// a product's own), as Metrics::overshoot.
 UnitsOvershoot unitsOvershoot(const Trace& trace, std::size_t row);
 
 } // namespace ratelab

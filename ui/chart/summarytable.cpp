@@ -146,9 +146,9 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
             for (int c : {4, 5})
                 item(r, c)->setToolTip(tip);
         }
-        // With costs the limit counts units: the overshoot is the units in a window over L (a
-        // product given its own options: over its own limit).
-        if (!m_trace->costs.empty() && !result.kind.attempts && !result.kind.layered) {
+        // With costs the limit counts units: the overshoot (core's, m.overshoot) is the units in a
+        // window over L (a product given its own options: over its own limit), said in the tip.
+        if (!m_trace->costs.empty() && !result.kind.layered) {
             const UnitsOvershoot o = unitsOvershoot(*m_trace, std::size_t(r));
             cell(r, 5, QString::number(o.overshoot, 'f', 2) + "x");
             item(r, 5)->setToolTip(tr("%1 units admitted in one window (requests weighted by their cost) of a quota of %2")
@@ -212,7 +212,7 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
         const std::size_t shown = std::size_t(c.admitted + c.denied);
         if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.kind.layered)
             item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
-        else if (m_trace->costs.empty() || result.kind.attempts)
+        else // units, as max_in_window counts them
             item(r, 4)->setText(locale.toString(qint64(m_maxSoFar[std::size_t(r)].at(std::min(shown, m_maxSoFar[std::size_t(r)].size() - 1)))));
     }
     const QString when = upTo ? tr("up to the playhead at %1 s").arg(QString::fromStdString(explainSeconds(*upTo)))

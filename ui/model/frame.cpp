@@ -278,12 +278,13 @@ std::shared_ptr<const WindowLookback> lookbackFor(const Generated& g, std::span<
 // plainBound is boundReach of a plain row simulated in one pass: the pass's reach when it
 // measured it over the bound's window (the bound itself from boundReach over no requests), else
 // boundReach's scan of the verdicts.
-std::optional<BoundReach> plainBound(const Scenario& s, std::span<const Nanos> arrivals, const AlgorithmTrace& row,
-                                     std::size_t r, const std::optional<WindowReach>& reach)
+std::optional<BoundReach> plainBound(const Scenario& s, std::span<const Nanos> arrivals,
+                                     std::span<const std::int64_t> costs, const AlgorithmTrace& row, std::size_t r,
+                                     const std::optional<WindowReach>& reach)
 {
     if (!reach || boundWindowNanos(s.pattern, s.config) != s.config.windowNanos())
-        return boundReach(s, arrivals, row, r);
-    std::optional<BoundReach> bound = boundReach(s, {}, row, r);
+        return boundReach(s, arrivals, costs, row, r);
+    std::optional<BoundReach> bound = boundReach(s, {}, {}, row, r);
     if (bound) {
         bound->reached = reach->most;
         bound->closestEnd = reach->end;
@@ -423,7 +424,7 @@ Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const
                 ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs,
                                                     f.range.from, f.range.to, columns, cancel, lookback.get());
                 t->results[r] = std::move(one.trace);
-                t->results[r].bound = plainBound(*scenario, t->arrivals, t->results[r], r, one.reach);
+                t->results[r].bound = plainBound(*scenario, t->arrivals, t->costs, t->results[r], r, one.reach);
                 f.rows[r] = std::move(one.row);
             }
             f.extras[r] = rowLines(*t, r, f.rows[r], columns);

@@ -145,10 +145,12 @@ Decision UpstashRatelimit::step(Nanos t, std::int64_t cost)
         const Bucket b = bucketAt(now);
         m_lastResetMs = b.refilledAt + m_intervalMs;
         if (b.tokens < cost) {
+            m_refusedAt = now;
             if (m_cache)
                 m_blockedUntil = m_lastResetMs;
             return d;
         }
+        m_refusedAt = -1;
         const std::int64_t remaining = b.tokens - cost;
         m_hasKey = true;
         m_refilledAt = b.refilledAt;
@@ -197,10 +199,17 @@ std::int32_t UpstashRatelimit::remainingAt(Nanos t) const
     const std::int64_t now = t / kMillis;
     if (blocked(now))
         return 0;
-    if (m_kind == Kind::TokenBucket)
-        return clampRemaining(bucketAt(now).tokens);
+    if (m_kind == Kind::TokenBucket) // the script's -1 while nothing since has changed the bucket
+        return now == m_refusedAt ? 0 : clampRemaining(bucketAt(now).tokens);
     const std::int64_t used = currentCount(now) + (m_kind == Kind::SlidingWindow ? previousWeighted(now) : 0);
     return clampRemaining(Int128(m_tokens) - used);
+}
+
+Nanos UpstashRatelimit::reset(Nanos t) const
+{
+    // In Int128: m_lastResetMs in ns and less t, clamped to 0..kMaxNanos.
+    const Int128 d = Int128(m_lastResetMs) * kMillis - t;
+    return d <= 0 ? 0 : d >= kMaxNanos ? kMaxNanos : Nanos(d);
 }
 
 double UpstashRatelimit::levelAt(Nanos t) const

@@ -14,13 +14,18 @@
 //   refillRate), refilledAt += n * interval; denied (nothing written) iff tokens < rate; an
 //   admitted request PEXPIREs the key ceil((maxTokens - remaining) / refillRate) * interval ms
 //   on, and Redis drops it once now > that: the next request starts a full bucket whose intervals
-//   count from its own time. reset = refilledAt + interval.
+//   count from its own time. reset = refilledAt + interval. A denial returns -1 (index.js:
+//   `remaining: Math.max(0, remaining)`): remaining 0, though tokens may be left for a cheaper
+//   request.
 // - ephemeralCache (the package's default: on): a denial blocks the identifier in process
 //   memory until its reset, INCLUSIVE (cache.ts: unblocked only once reset < Date.now()); a
 //   blocked request is denied with remaining 0 and reaches no script (fixedWindow stops counting).
 //   The sliding window then denies up to the end of its current bucket, whatever its estimate.
 // cachedFixedWindow is not a choice: on one process it decides as fixedWindow without the cache.
 // Cost k (RateLab's extension) is the package's `rate` option of limit().
+// remaining and reset are the package's answers to each limit() call: remainingAt(t) at the
+// millisecond of a denial the token bucket script answered is 0 (what it returned), and reset(t)
+// is the `reset` of the last call, from t.
 #pragma once
 
 #include "limiters/products/product.h"
@@ -33,7 +38,11 @@ public:
 
     explicit UpstashRatelimit(const LimiterConfig& config);
 
+    static constexpr bool kOwnReset = true; // reset is the package's answer (resetAny)
+
     std::int32_t remainingAt(Nanos t) const override;
+    // reset is the package's `reset` for the last request, less t (0 once t has passed it).
+    Nanos reset(Nanos t) const override;
     std::int64_t quota() const override { return m_kind == Kind::TokenBucket ? m_maxTokens : m_tokens; }
     // levelAt is the tokens used: the window's count, the sliding estimate, or maxTokens - tokens.
     double levelAt(Nanos t) const override;
@@ -89,6 +98,7 @@ private:
     std::int64_t m_bucketTokens = 0;
     std::int64_t m_expiresAt = 0;
     std::int64_t m_blockedUntil = -1; // the ephemeral cache's reset for the identifier
+    std::int64_t m_refusedAt = -1;    // the token bucket script's last denial, in ms: it answered -1
     std::int64_t m_lastResetMs = 0;
 };
 
