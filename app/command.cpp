@@ -1,6 +1,7 @@
 #include "command.h"
 
 #include "arithmetic/decimal.h"
+#include "scenario/settings_codec.h"
 #include "redis_store.h"
 
 #include <QCoreApplication>
@@ -21,7 +22,17 @@ bool parseOptions(QCommandLineParser& parser, const QStringList& args, QString& 
         error = parser.errorText();
         return false;
     }
-    static const QStringList kAddUp = {"layer", "product-option", "concurrency", "change"};
+    static const QStringList kAddUp = [] {
+        QStringList names = {"layer", "product-option", "concurrency", "change"};
+        const auto addLists = [&](const auto& table) { // --cohort, --join, --leave: the tables' lists
+            for (const auto& s : table)
+                if (s.form == SettingForm::List && !s.flag.empty())
+                    names << QString::fromUtf8(s.flag.data(), qsizetype(s.flag.size()));
+        };
+        addLists(clusterSettings());
+        addLists(clientSettings());
+        return names;
+    }();
     QStringList seen;
     for (const QString& name : parser.optionNames()) {
         if (kAddUp.contains(name) || seen.contains(name))

@@ -20,7 +20,8 @@ struct Command {
 
 // parseOptions parses args as QCommandLineParser::parse does, and also refuses an option given
 // twice that takes one value (`--limit 2:4:2 --limit 7`: which one was meant?). Only --layer,
-// --product-option, --concurrency and --change add up. error is the one line to print.
+// --product-option, --concurrency, --change and the settings tables' lists (--cohort, --join,
+// --leave) add up. error is the one line to print.
 bool parseOptions(QCommandLineParser& parser, const QStringList& args, QString& error);
 
 // fail prints "ratelab: MESSAGE" on stderr and returns kBadInput.

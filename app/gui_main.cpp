@@ -15,5 +15,5 @@ int main(int argc, char** argv)
         return ratelab::app::finishOutput(*status);
     // The window belongs to the installed desktop entry (packaging/): its name and icon in docks.
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ratelab"));
-    return ratelab::app::runGui(argc, argv);
+    return ratelab::app::finishOutput(ratelab::app::runGui(argc, argv)); // --help, --version
 }

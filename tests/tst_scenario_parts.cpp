@@ -283,10 +283,16 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY(r.out.isEmpty());
         QCOMPARE(r.err, QByteArray("ratelab: --limit is given 2 times ('2:4:2', '7'): give it once\n"));
-        // The options that add up still do.
+        // The options that add up still do: layers, and the settings tables' lists.
         const Run layers = runRatelab({"compare", "--layer", "fixed_window:limit=2,window=10", "--layer",
                                        "token_bucket:limit=5,window=10", "--format", "csv"});
         QVERIFY2(layers.code == 0, layers.err.constData());
+        const Run cohorts = runRatelab({"compare", "--clients", "10", "--cohort", "9:retry_after", "--cohort",
+                                        "1:immediate", "--format", "csv"});
+        QVERIFY2(cohorts.code == 0, cohorts.err.constData());
+        const Run fleet = runRatelab({"compare", "--nodes", "3", "--coordination", "local", "--join", "1@5", "--join",
+                                      "2@6", "--leave", "1@7", "--leave", "2@8", "--format", "csv"});
+        QVERIFY2(!fleet.err.contains("is given"), fleet.err.constData());
     }
 
     // export draws the simulation: asked for Redis, it says so instead of drawing the simulation

@@ -3,6 +3,7 @@
 #include "arithmetic/decimal.h"
 #include "replay/product_regex.h"
 
+#include <map>
 #include <vector>
 
 namespace ratelab {
@@ -134,8 +135,12 @@ bool restWildcard(const std::string& seg) { return seg == "**" || (seg.starts_wi
 
 // segmentRegex turns a pattern segment holding '*', '?' or {var} into a regex (RegexPathElement:
 // '*' any run, '?' one character, {var} "(.*)" or its own regex), matched on the whole segment.
-ProductRegex segmentRegex(const std::string& seg)
+// Compiled once a thread: a dry run asks it of every request that reaches the route.
+const ProductRegex& segmentRegex(const std::string& seg)
 {
+    thread_local std::map<std::string, ProductRegex, std::less<>> compiled;
+    if (const auto it = compiled.find(seg); it != compiled.end())
+        return it->second;
     std::string re;
     for (std::size_t i = 0; i < seg.size(); ++i) {
         const char c = seg[i];
@@ -158,7 +163,7 @@ ProductRegex segmentRegex(const std::string& seg)
         }
     }
     try {
-        return ProductRegex(re, RegexEngine::Pcre, RegexSpan::Whole);
+        return compiled.emplace(seg, ProductRegex(re, RegexEngine::Pcre, RegexSpan::Whole)).first->second;
     } catch (const InputError&) {
         throw InputError("the pattern segment " + quoted(seg) + " is past what RateLab reads of Java's regex syntax");
     }
