@@ -7,9 +7,7 @@
 // the two halves); strict reading refuses exactly the inputs with an unreadable line. A log of
 // one line that reads is one JSON document by simdjson's DOM parser too, which checks the whole
 // text its own way.
-#include "arithmetic/decimal.h"
-#include "fuzz_check.h"
-#include "traffic/traffic_log.h"
+#include "traffic_checks.h"
 
 #include <simdjson.h>
 
@@ -19,26 +17,6 @@
 #include <string_view>
 
 using namespace ratelab;
-
-namespace {
-
-struct Outcome {
-    Traffic traffic;
-    std::string error;
-};
-
-Outcome run(std::string_view text, const TrafficOptions& o)
-{
-    Outcome out;
-    try {
-        out.traffic = parseTraffic(text, o, "f");
-    } catch (const InputError& e) {
-        out.error = e.what();
-    }
-    return out;
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -57,30 +35,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (pick & 0x10)
         o.keyFields = {"ip"};
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-    const Outcome loose = run(text, o);
+    const fuzz::Outcome loose = fuzz::readTraffic(text, o);
     if (!loose.error.empty()) {
         fuzz::checkMessage(loose.error);
         return 0;
     }
     const Traffic& t = loose.traffic;
-    const std::size_t n = t.times.size();
-    FUZZ_CHECK(n > 0 && t.times.front() == 0, text);
-    FUZZ_CHECK(std::is_sorted(t.times.begin(), t.times.end()), text);
-    FUZZ_CHECK(t.keys.size() == n && (t.costs.empty() || t.costs.size() == n), text);
-    FUZZ_CHECK(std::all_of(t.keys.begin(), t.keys.end(), [&](std::uint32_t k) { return k < t.keyNames.size(); }), text);
-    FUZZ_CHECK(std::int64_t(n) + t.filtered + t.unreadable <= t.lines, text);
     for (const std::string& key : t.keyNames)
         FUZZ_CHECK(simdjson::validate_utf8(key.data(), key.size()), key);
-    for (const LineError& e : t.firstErrors) {
-        FUZZ_CHECK(e.line >= 1 && e.line <= t.lines, text);
-        fuzz::checkMessage(e.reason);
-    }
-    o.strict = true;
-    const Outcome strict = run(text, o);
-    FUZZ_CHECK(strict.error.empty() == (t.unreadable == 0), text);
-    if (!strict.error.empty())
-        fuzz::checkMessage(strict.error);
-    if (t.lines == 1 && n == 1) { // the one line read: it is JSON
+    (void)fuzz::checkTraffic(text, o, t);
+    if (t.lines == 1 && t.times.size() == 1) { // the one line read: it is JSON
         std::string_view line = text;
         if (line.starts_with("\xEF\xBB\xBF"))
             line.remove_prefix(3); // the byte order mark the reader skips
