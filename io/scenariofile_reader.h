@@ -27,8 +27,15 @@ namespace ratelab::io::reading {
 inline QString q(const std::string& s) { return QString::fromStdString(s); }
 inline QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-// refuse throws the InputError that refuses the file.
-[[noreturn]] inline void refuse(const QString& message) { throw InputError(message.toStdString()); }
+// refuse throws the InputError that refuses the file: one printable line whatever the file held,
+// each control character of a key or value it names shown as '?'.
+[[noreturn]] inline void refuse(QString message)
+{
+    for (QChar& c : message)
+        if (c.category() == QChar::Other_Control)
+            c = u'?';
+    throw InputError(message.toStdString());
+}
 
 // typeName says what a JSON value is, for a refusal: "a number", "an object".
 QString typeName(const QJsonValue& v);
