@@ -21,6 +21,11 @@ const QByteArray kLog = "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET /a HTT
                         "192.0.2.1 - - [01/Jan/2000:00:00:01 +0000] \"GET /a HTTP/1.1\" 200 1 \"-\" \"x\"\n"
                         "192.0.2.1 - - [01/Jan/2000:00:00:02 +0000] \"GET /a HTTP/1.1\" 200 1 \"-\" \"x\"\n"
                         "192.0.2.1 - - [01/Jan/2000:00:00:11 +0000] \"GET /a HTTP/1.1\" 200 1 \"-\" \"x\"\n";
+// The two nginx configs the diffs compare: location /a at 1r/s (current) and at 1r/m (proposed).
+const QByteArray kCurrentConf = "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/s;\n"
+                                "server { location /a { limit_req zone=a; } }\n";
+const QByteArray kProposedConf = "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/m;\n"
+                                 "server { location /a { limit_req zone=a; } }\n";
 
 QString writeLog(const QTemporaryDir& dir, const QByteArray& text, const QString& name = "a.log")
 {
@@ -250,10 +255,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString log = writeLog(dir, "time,ip,path\n946684800,k\xC3(,/a\n946684801,k\xC3(,/a\n", "bytes.csv");
-        const QString current = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/s;\n"
-                                              "server { location /a { limit_req zone=a; } }\n", "current.conf");
-        const QString proposed = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/m;\n"
-                                               "server { location /a { limit_req zone=a; } }\n", "proposed.conf");
+        const QString current = writeLog(dir, kCurrentConf, "current.conf");
+        const QString proposed = writeLog(dir, kProposedConf, "proposed.conf");
         const Run r = runRatelab({"replay", log, "--config", current, "--against", proposed});
         QCOMPARE(r.code, 0);
         QJsonParseError error;
@@ -293,10 +296,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString log = writeLog(dir, kLog);
-        const QString current = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/s;\n"
-                                              "server { location /a { limit_req zone=a; } }\n", "current.conf");
-        const QString proposed = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/m;\n"
-                                               "server { location /a { limit_req zone=a; } }\n", "proposed.conf");
+        const QString current = writeLog(dir, kCurrentConf, "current.conf");
+        const QString proposed = writeLog(dir, kProposedConf, "proposed.conf");
         const Run r = runRatelab({"replay", log, "--config", current, "--against", proposed});
         QCOMPARE(r.code, 0);
         const QJsonObject out = parseJson(r.out);
