@@ -17,6 +17,9 @@
 
 #include <QFile>
 #include <QListWidget>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QToolButton>
 #include <QRegularExpression>
 
 using namespace ratelab;
@@ -24,10 +27,33 @@ using namespace ratelab::ui;
 
 namespace {
 
-void press(QWidget* window, Qt::Key key)
+void press(QWidget* window, Qt::Key key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
 {
     QWidget* to = QApplication::focusWidget();
-    QTest::keyClick(to ? to : window, key);
+    QTest::keyClick(to ? to : window, key, modifiers);
+}
+
+// clickerKeys are the keys a presenter's clicker and a slide program's user send, then every
+// letter and digit (a key typed by mistake, or text meant for a dialog that did not open).
+QList<QPair<Qt::Key, Qt::KeyboardModifiers>> clickerKeys()
+{
+    QList<QPair<Qt::Key, Qt::KeyboardModifiers>> keys;
+    for (Qt::Key k : {Qt::Key_PageDown, Qt::Key_PageUp, Qt::Key_B, Qt::Key_Period, Qt::Key_W, Qt::Key_Comma, Qt::Key_F5,
+                      Qt::Key_Escape, Qt::Key_Space, Qt::Key_Space, Qt::Key_Return, Qt::Key_Enter, Qt::Key_Left,
+                      Qt::Key_Right, Qt::Key_Up, Qt::Key_Down, Qt::Key_Home, Qt::Key_End})
+        keys.append({k, Qt::NoModifier});
+    keys.append({Qt::Key_F5, Qt::ShiftModifier});
+    for (int k = Qt::Key_A; k <= Qt::Key_Z; ++k)
+        keys.append({Qt::Key(k), Qt::NoModifier});
+    for (int k = Qt::Key_0; k <= Qt::Key_9; ++k)
+        keys.append({Qt::Key(k), Qt::NoModifier});
+    keys.append({Qt::Key_Escape, Qt::NoModifier});
+    return keys;
+}
+
+QString keyName(Qt::Key key, Qt::KeyboardModifiers modifiers)
+{
+    return QKeySequence(int(modifiers) | int(key)).toString();
 }
 
 // pdfPages counts a PDF's page objects ("/Type /Page", not the "/Type /Pages" tree).
@@ -137,6 +163,140 @@ private slots:
         press(m_window.get(), Qt::Key_Left); // at the start: the step before
         settle();
         QCOMPARE(deck()->index(), 1);
+    }
+
+    // A clicker's keys and every letter and digit, with a deck open and then presenting: the
+    // scenario on screen stays the step's own after each key, whatever step that key showed.
+    // Before, b sent a burst of 5 into the step ("20 admitted · 5 denied" under a question about
+    // 20) and r a request.
+    void noKeyChangesADecksScenario()
+    {
+        openDeck("fixed-window-2x");
+        for (bool presenting : {false, true}) {
+            if (presenting)
+                press(m_window.get(), Qt::Key_F11);
+            QCOMPARE(m_window->isPresenting(), presenting);
+            for (const auto& [key, modifiers] : clickerKeys()) {
+                const QString name = keyName(key, modifiers) + (presenting ? " presenting" : "");
+                press(m_window.get(), key, modifiers);
+                if (m_window->blankColour().isValid())
+                    press(m_window.get(), key, modifiers); // the same key again uncovers
+                QVERIFY2(!m_window->blankColour().isValid(), qPrintable(name));
+                settle();
+                QVERIFY2(m_window->document()->scenario() == deck()->step().scenario, qPrintable(name));
+                QVERIFY2(m_window->document()->scenario().addedArrivals.empty(), qPrintable(name));
+            }
+        }
+        QVERIFY(deck()->isOpen());
+    }
+
+    // b and . blank the screen to black, w and , to white, while a class runs; any key or the
+    // same key uncovers it, and the key that uncovers does nothing else (PageDown shows no next
+    // step). Without a class, b is a letter like the others: it neither blanks nor sends.
+    void bAndWBlankTheScreenLikeSlidePrograms()
+    {
+        const Scenario before = m_window->document()->scenario();
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        m_window->dashboard()->setFocus();
+        press(m_window.get(), Qt::Key_B);
+        press(m_window.get(), Qt::Key_R);
+        settle();
+        QVERIFY(!m_window->blankColour().isValid());
+        QVERIFY(m_window->document()->scenario() == before); // before: 6 sent by hand
+        // Sending by hand takes Ctrl: Ctrl+B sends a burst of 5 (the burst box's default) at the
+        // playhead, Ctrl+R one.
+        press(m_window.get(), Qt::Key_B, Qt::ControlModifier);
+        press(m_window.get(), Qt::Key_R, Qt::ControlModifier);
+        settle();
+        QCOMPARE(m_window->document()->scenario().addedArrivals.size(), std::size_t(6));
+
+        openDeck("fixed-window-2x");
+        press(m_window.get(), Qt::Key_B);
+        QCOMPARE(m_window->blankColour(), QColor(Qt::black));
+        auto* cover = m_window->findChild<QWidget*>("blankScreen");
+        QVERIFY(cover && cover->isVisible());
+        QCOMPARE(cover->geometry(), m_window->rect());
+        press(m_window.get(), Qt::Key_B);
+        QVERIFY(!m_window->blankColour().isValid());
+        press(m_window.get(), Qt::Key_Period);
+        QCOMPARE(m_window->blankColour(), QColor(Qt::black));
+        press(m_window.get(), Qt::Key_PageDown); // uncovers only
+        QVERIFY(!m_window->blankColour().isValid());
+        QCOMPARE(deck()->index(), 0);
+        press(m_window.get(), Qt::Key_W);
+        QCOMPARE(m_window->blankColour(), QColor(Qt::white));
+        press(m_window.get(), Qt::Key_Escape);
+        QVERIFY(!m_window->blankColour().isValid());
+        press(m_window.get(), Qt::Key_Comma);
+        QCOMPARE(m_window->blankColour(), QColor(Qt::white));
+        QTest::mouseClick(cover, Qt::LeftButton);
+        QVERIFY(!m_window->blankColour().isValid());
+        press(m_window.get(), Qt::Key_Return); // Enter goes on, as PageDown: step 2
+        settle();
+        QCOMPARE(deck()->index(), 1);
+    }
+
+    // F5 presents from the deck's first step, Shift+F5 from the step shown; presenting hides
+    // Send request and Burst.
+    void f5PresentsAndHidesSending()
+    {
+        openDeck("fixed-window-2x");
+        deck()->goTo(2);
+        settle();
+        press(m_window.get(), Qt::Key_F5, Qt::ShiftModifier);
+        QVERIFY(m_window->isPresenting());
+        QCOMPARE(deck()->index(), 2);
+        for (QToolButton* b : m_window->playback()->findChildren<QToolButton*>())
+            QVERIFY2(!b->isVisible() || (b->text() != "Burst" && b->text() != "Send request"), qPrintable(b->text()));
+        press(m_window.get(), Qt::Key_Escape);
+        QVERIFY(!m_window->isPresenting());
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        settle();
+        QCOMPARE(deck()->index(), 0);
+    }
+
+    // A lesson longer than its panel in presentation type: PageDown pages it to its end before
+    // it goes on, PageUp back to its start (before, the rest was cut off with no key to reach it).
+    void aLongLessonPagesWithTheClicker()
+    {
+        io::Deck d = *io::loadDeckFile("fixed-window-2x").deck;
+        QStringList lines;
+        for (int i = 1; i <= 80; ++i)
+            lines << QString("Line %1 of a lesson longer than the projector.").arg(i);
+        d.steps[0].scenario.lesson = lines.join('\n').toStdString();
+        deck()->open(d, {});
+        settle();
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        press(m_window.get(), Qt::Key_F11);
+        settle();
+        QScrollBar* bar = m_window->lesson()->scrollArea()->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0); // 80 lines do not fit 720 px
+        QCOMPARE(bar->value(), 0);
+        int pages = 0;
+        while (deck()->index() == 0 && pages < 100) {
+            const int at = bar->value();
+            press(m_window.get(), Qt::Key_PageDown);
+            if (deck()->index() == 0)
+                QVERIFY2(bar->value() > at, qPrintable(QString::number(pages)));
+            else
+                QCOMPARE(at, bar->maximum()); // on only from the end of the text
+            ++pages;
+        }
+        QVERIFY2(pages >= 3, qPrintable(QString::number(pages))); // at least two pages, then on
+        settle();
+        QCOMPARE(deck()->index(), 1);
+        press(m_window.get(), Qt::Key_PageUp);
+        settle();
+        QCOMPARE(deck()->index(), 0);
+        QCOMPARE(bar->value(), 0); // another step's text is read from its start
+        press(m_window.get(), Qt::Key_Down);
+        QVERIFY(bar->value() > 0);
+        press(m_window.get(), Qt::Key_PageUp); // back to the start of the text, not a step back
+        QCOMPARE(bar->value(), 0);
+        QCOMPARE(deck()->index(), 0);
     }
 
     // Without a deck PageDown and PageUp step the playback, as a clicker did before decks.

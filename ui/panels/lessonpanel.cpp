@@ -2,8 +2,11 @@
 
 #include <QLabel>
 #include <QApplication>
+
+#include <algorithm>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -69,6 +72,8 @@ void LessonPanel::setLesson(const QString& title, const QString& lesson, bool fo
 {
     m_note->setVisible(forOriginal && !lesson.isEmpty());
     m_title->setText(title.isEmpty() ? "Your own scenario" : title);
+    if (lesson != m_lessonText) // another text is read from its start
+        m_scroll->verticalScrollBar()->setValue(0);
     m_lessonText = lesson;
     showLesson();
 }
@@ -121,6 +126,18 @@ void LessonPanel::setLarge(bool large)
     m_answer->setFont(lesson);
     m_title->setFont(title);
     m_edit->setVisible(!large); // on the projector, only the words
+}
+
+bool LessonPanel::scrollBy(int direction, bool page)
+{
+    QScrollBar* bar = m_scroll->verticalScrollBar();
+    if (direction > 0 ? bar->value() >= bar->maximum() : bar->value() <= bar->minimum())
+        return false;
+    // A page keeps its last line in view, so the reader finds the place again.
+    const int line = m_lesson->fontMetrics().lineSpacing();
+    const int by = page ? std::max(line, bar->pageStep() - line) : std::max(bar->singleStep(), line);
+    bar->setValue(bar->value() + (direction > 0 ? by : -by));
+    return true;
 }
 
 QString LessonPanel::lesson() const { return m_lesson->text(); }

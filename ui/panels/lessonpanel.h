@@ -26,6 +26,9 @@ public:
     QString lesson() const;
     QString title() const;
     bool showsOriginalNote() const;
+    // scrollBy scrolls the text down (direction 1) or up (-1) by a step, or by a page less a
+    // line when `page`; it returns false when the text is already at that end (nothing moved).
+    bool scrollBy(int direction, bool page = false);
     // scrollArea holds the title, note and lesson: it scrolls when they are longer than the panel.
     QScrollArea* scrollArea() const { return m_scroll; }
 

@@ -99,9 +99,9 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     m_time->setObjectName("time");
     m_time->setMinimumWidth(QFontMetrics(font()).horizontalAdvance("t = 00000.000 s") + 8);
     m_send->setText("Send request");
-    m_send->setToolTip("Send one request at the playhead (R)");
+    m_send->setToolTip("Send one request at the playhead (Ctrl+R)");
     m_burst->setText("Burst");
-    m_burst->setToolTip("Send a burst of requests at once at the playhead (B)");
+    m_burst->setToolTip("Send a burst of requests at once at the playhead (Ctrl+B)");
     m_burstSize->setRange(2, 1000);
     m_burstSize->setValue(5);
     m_burstSize->setToolTip("Requests in a burst");
@@ -232,11 +232,24 @@ Nanos PlaybackBar::playLength() const
 void PlaybackBar::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    placeSending();
+}
+
+void PlaybackBar::setSendingShown(bool shown)
+{
+    if (shown == m_sendingShown)
+        return; // placed at the next resize, once the bar has its width
+    m_sendingShown = shown;
+    placeSending();
+}
+
+void PlaybackBar::placeSending()
+{
     // Narrow (a projector, presentation type): the scrubber keeps its room and the sending
-    // buttons give way (R and B, and the Playback menu, still send).
+    // buttons give way (Ctrl+R and Ctrl+B, and the Playback menu, still send).
     const int sending = m_send->sizeHint().width() + m_burst->sizeHint().width() + m_burstSize->sizeHint().width() + 24;
     const int others = m_back->sizeHint().width() * 3 + m_speed->sizeHint().width() + m_time->minimumWidth() + 40;
-    const bool room = width() - others - sending >= 220;
+    const bool room = m_sendingShown && width() - others - sending >= 220;
     for (QWidget* w : std::initializer_list<QWidget*>{m_send, m_burst, m_burstSize})
         w->setVisible(room);
 }

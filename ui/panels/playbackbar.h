@@ -52,6 +52,9 @@ public:
     // pace is the view's Pace when following the requests (made when first needed).
     const Pace& pace() const;
     int burstSize() const;
+    // setSendingShown hides Send request and Burst (presentation mode: a class is shown a step's
+    // traffic, not traffic added by a stray click); shown, they still give way when narrow.
+    void setSendingShown(bool shown);
     // advance moves the playhead on by realNanos of real time at the chosen speed, as a frame of
     // playing does (tests call it with a time of their own); at the end playing stops.
     void advance(Nanos realNanos);
@@ -111,6 +114,8 @@ private:
     QToolButton* m_send;
     QToolButton* m_burst;
     QSpinBox* m_burstSize;
+    bool m_sendingShown = true;
+    void placeSending();
 };
 
 } // namespace ratelab::ui

@@ -36,6 +36,10 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QKeyEvent>
+#include <QTextEdit>
 #include <QSignalBlocker>
 #include <QDockWidget>
 #include <QFormLayout>
@@ -117,6 +121,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
     m_decks = new DeckActions(this, m_deck, m_document, m_stage, m_lesson);
     createMenus();
+    updateClassKeys();
     // The status bar exists from the start, shown with the window: made later (by the first
     // message), it would still be hidden when --present notes what to restore on Esc.
     statusBar();
@@ -197,6 +202,10 @@ MainWindow::MainWindow(QWidget* parent)
         });
     });
     connect(m_deck, &DeckPlayer::deckChanged, this, &MainWindow::updateTitle);
+    connect(m_deck, &DeckPlayer::deckChanged, this, &MainWindow::updateClassKeys);
+    // A class starts: the keys are the class's, not a settings box's that had the focus (an
+    // arrow or a letter there would change the step's scenario under its question).
+    connect(m_deck, &DeckPlayer::opened, this, [this] { m_dashboard->setFocus(); });
     connect(m_deck, &DeckPlayer::stepChanged, this, &MainWindow::updateTitle);
     connect(m_lesson, &LessonPanel::editRequested, this, &MainWindow::editTitleAndLesson);
     connect(m_dashboard->charts(), &ChartStack::pinned, this, [this, explainDock](std::optional<std::size_t> i) {
@@ -396,12 +405,123 @@ void MainWindow::showPlayhead(Nanos t)
     m_explain->show(frame.trace, at.shown);
 }
 
+bool MainWindow::inClass() const { return m_presenting || m_deck->isOpen(); }
+
+QColor MainWindow::blankColour() const
+{
+    return m_blank && m_blank->isVisible() ? m_blank->palette().color(QPalette::Window) : QColor();
+}
+
+void MainWindow::updateClassKeys()
+{
+    const bool inClass = this->inClass();
+    m_sendAction->setShortcut(inClass ? QKeySequence() : QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_burstAction->setShortcut(inClass ? QKeySequence() : QKeySequence(Qt::CTRL | Qt::Key_B));
+    for (QAction* a : std::as_const(m_classActions))
+        a->setEnabled(inClass);
+    m_playback->setSendingShown(!m_presenting);
+    if (!inClass)
+        unblank();
+}
+
+bool MainWindow::typingHasTheKeys() const
+{
+    if (QApplication::activeModalWidget() || QApplication::activePopupWidget())
+        return true;
+    QWidget* focus = QApplication::focusWidget();
+    if (!focus)
+        return false;
+    if (qobject_cast<QDialog*>(focus->window()))
+        return true;
+    if (auto* combo = qobject_cast<QComboBox*>(focus))
+        return combo->isEditable();
+    return qobject_cast<QLineEdit*>(focus) || qobject_cast<QAbstractSpinBox*>(focus)
+           || qobject_cast<QTextEdit*>(focus) || qobject_cast<QPlainTextEdit*>(focus);
+}
+
+void MainWindow::blank(const QColor& colour)
+{
+    if (!m_blank) {
+        m_blank = new QWidget(this);
+        m_blank->setObjectName("blankScreen");
+        m_blank->setAutoFillBackground(true);
+    }
+    QPalette p = m_blank->palette();
+    p.setColor(QPalette::Window, colour);
+    m_blank->setPalette(p);
+    m_blank->setGeometry(rect());
+    m_blank->raise();
+    m_blank->show();
+    // Until uncovered, every key and click is the uncovering one: none reaches a shortcut.
+    qApp->installEventFilter(this);
+}
+
+void MainWindow::unblank()
+{
+    if (!m_blank || m_blank->isHidden())
+        return;
+    m_blank->hide();
+    qApp->removeEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (m_blank && m_blank->isVisible()) {
+        switch (event->type()) {
+        case QEvent::ShortcutOverride: // the key goes on as a key press, to uncover
+            event->accept();
+            return true;
+        case QEvent::KeyPress:
+            unblank();
+            return true;
+        case QEvent::MouseButtonPress:
+            if (watched == m_blank) {
+                unblank();
+                return true;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (m_blank)
+        m_blank->setGeometry(rect());
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* event)
+{
+    // Enter is a clicker's and a slide program's "next"; it reaches the window only when the
+    // widget with the focus did not use it, and a number box that did keeps it.
+    if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) && inClass()
+        && !(event->modifiers() & ~Qt::KeypadModifier)) {
+        if (!typingHasTheKeys())
+            nextStep();
+        event->accept();
+        return;
+    }
+    QMainWindow::keyPressEvent(event);
+}
+
+void MainWindow::presentFrom(bool firstStep)
+{
+    if (firstStep && m_deck->isOpen())
+        m_deck->goTo(0);
+    setPresenting(true);
+}
+
 void MainWindow::setPresenting(bool on)
 {
     if (on == m_presenting)
         return;
     m_presenting = on;
     m_presentAction->setChecked(on);
+    updateClassKeys();
     // Presentation: full screen with only the charts and the lesson, type and marks scaled up.
     // Everything it hides or changes is noted first and put back exactly on leaving.
     if (on) {

@@ -4,6 +4,7 @@
 #include "model/frame.h"
 #include "scenario/scenario.h"
 
+#include <QColor>
 #include <QMainWindow>
 
 class QAction;
@@ -50,6 +51,12 @@ public:
     DocumentActions* documents() const { return m_documents; }
     ErrorBanner* banner() const { return m_banner; }
     bool isPresenting() const { return m_presenting; }
+    // inClass says whether the keys drive a class (presenting, or a deck open): then only the
+    // keys that move through it act, and none changes the scenario.
+    bool inClass() const;
+    // blankColour is the colour the screen is blanked to (b or . black, w or , white), invalid
+    // when the charts show.
+    QColor blankColour() const;
     // deck is the open lesson deck and the step shown; decks() its File menu actions.
     DeckPlayer* deck() const { return m_deck; }
     DeckActions* decks() const { return m_decks; }
@@ -61,13 +68,28 @@ public slots:
     void nextStep();
     // previousStep shows the deck's previous step; without a deck it steps the playback back.
     void previousStep();
+    // blank covers the window with colour (b, . black; w, , white), as slide programs do; the
+    // next key or click uncovers it, the same key included.
+    void blank(const QColor& colour);
+    void unblank();
+    // presentFrom starts presenting (F5 from the deck's first step, Shift+F5 from the step shown).
+    void presentFrom(bool firstStep);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void createMenus();
+    // updateClassKeys gives the keys to the class or back to editing when presenting or a deck
+    // starts or ends.
+    void updateClassKeys();
+    // typingHasTheKeys says whether a text field, a dialog or a menu has the keys, so no
+    // single-letter key of the window acts.
+    bool typingHasTheKeys() const;
     // fitToScreen keeps the window, its frame included, inside the screen it opens on: a
     // geometry saved on a larger screen comes back fitting this one.
     void fitToScreen();
@@ -105,6 +127,10 @@ private:
     QList<QPair<QAbstractButton*, Qt::FocusPolicy>> m_buttonFocus; // the playback buttons' own, while presenting
     bool m_shown = false; // frames wait for the first show: the charts' width is known only then
     QAction* m_presentAction = nullptr;
+    QAction* m_sendAction = nullptr;
+    QAction* m_burstAction = nullptr;
+    QList<QAction*> m_classActions; // the keys that act only while a class runs (Up, Down, blanking)
+    QWidget* m_blank = nullptr; // the cover while the screen is blanked
     struct Shown {
         QByteArray state;
         bool maximized = false, fullScreen = false, menuBar = true, statusBar = true, controls = true, summary = true,

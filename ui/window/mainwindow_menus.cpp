@@ -11,6 +11,7 @@
 #include "model/scenariodocument.h"
 #include "model/settings.h"
 #include "panels/controlpanel.h"
+#include "panels/lessonpanel.h"
 #include "panels/playbackbar.h"
 #include "panels/trafficpanel.h"
 #include "window/deckactions.h"
@@ -84,6 +85,14 @@ void MainWindow::createMenus()
     connect(leave, &QAction::triggered, this, [this] { setPresenting(false); });
     addAction(leave);
     addAction(present); // F11 works with the menu bar hidden too
+    // F5 and Shift+F5 start a slide show in slide programs, and clickers send them: presenting
+    // from the deck's first step, or from the step shown.
+    QAction* fromStart = view->addAction(tr("Present from the &first step"), this, [this] { presentFrom(true); });
+    fromStart->setShortcut(QKeySequence(Qt::Key_F5));
+    QAction* fromHere = view->addAction(tr("Present from this step"), this, [this] { presentFrom(false); });
+    fromHere->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    addAction(fromStart);
+    addAction(fromHere);
     QMenu* themes = view->addMenu("&Theme");
     auto* themeGroup = new QActionGroup(this);
     for (Theme t : {Theme::Light, Theme::Dark}) {
@@ -123,16 +132,43 @@ void MainWindow::createMenus()
                }),
                {Qt::Key_Left});
     windowKeys(play->addAction(tr("&Next deck step (or reveal)"), this, &MainWindow::nextStep), {Qt::Key_PageDown});
+    // Enter goes on as PageDown does (keyPressEvent: a number box keeps its Enter).
     windowKeys(play->addAction(tr("P&revious deck step"), this, &MainWindow::previousStep), {Qt::Key_PageUp});
     windowKeys(play->addAction(tr("Go to the &start"), m_playback, &PlaybackBar::goToStart), {Qt::Key_Home});
     windowKeys(play->addAction("Show &everything", this, [this] { m_playback->setPlayhead(kMaxNanos); }), {Qt::Key_End});
+    // Up and Down scroll the lesson while a class runs (a slider or list with the focus would
+    // otherwise take them and change the scenario); PageDown and PageUp page it first when it is
+    // longer than its panel, so a clicker reads a long lesson to its end.
+    m_classActions << play->addAction(tr("Scroll the lesson down"), this, [this] { m_lesson->scrollBy(1); });
+    m_classActions.last()->setShortcut(Qt::Key_Down);
+    m_classActions << play->addAction(tr("Scroll the lesson up"), this, [this] { m_lesson->scrollBy(-1); });
+    m_classActions.last()->setShortcut(Qt::Key_Up);
+    // The keys of slide programs and of the clickers made for them: b or . blank the screen to
+    // black, w or , to white; any key then uncovers it. They act only while a class runs, and never
+    // while a text field has the keys (a typed "b" is a letter there).
+    m_classActions << play->addAction(tr("Blank the screen to black"), this, [this] {
+        if (!typingHasTheKeys())
+            blank(Qt::black);
+    });
+    m_classActions.last()->setShortcuts({Qt::Key_B, Qt::Key_Period});
+    m_classActions << play->addAction(tr("Blank the screen to white"), this, [this] {
+        if (!typingHasTheKeys())
+            blank(Qt::white);
+    });
+    m_classActions.last()->setShortcuts({Qt::Key_W, Qt::Key_Comma});
+    for (QAction* a : std::as_const(m_classActions))
+        addAction(a);
     play->addSeparator();
-    windowKeys(play->addAction("&Send a request at the playhead", this,
-                               [this] { m_controls->addRequests(m_playback->playhead(), 1); }),
-               {Qt::Key_R});
-    windowKeys(play->addAction("Send a b&urst at the playhead", this,
-                               [this] { m_controls->addRequests(m_playback->playhead(), m_playback->burstSize()); }),
-               {Qt::Key_B});
+    // Sending requests changes the scenario: its keys take Ctrl, so text typed into the window
+    // (a path meant for a dialog that did not open) never sends any; while a class runs they
+    // send nothing from the keyboard at all (updateClassKeys), the step's question is about the
+    // traffic it shows.
+    m_sendAction = play->addAction(tr("&Send a request at the playhead"), this,
+                                   [this] { m_controls->addRequests(m_playback->playhead(), 1); });
+    m_burstAction = play->addAction(tr("Send a b&urst at the playhead"), this,
+                                    [this] { m_controls->addRequests(m_playback->playhead(), m_playback->burstSize()); });
+    addAction(m_sendAction);
+    addAction(m_burstAction);
     play->addAction("&Clear requests sent by hand", m_controls, &ControlPanel::clearAddedRequests);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -159,6 +195,8 @@ void MainWindow::createMenus()
 
 void MainWindow::nextStep()
 {
+    if (inClass() && m_lesson->isVisible() && m_lesson->scrollBy(1, true))
+        return; // the rest of a long lesson first
     if (!m_deck->isOpen())
         m_playback->stepForward();
     else if (!m_deck->next())
@@ -167,6 +205,8 @@ void MainWindow::nextStep()
 
 void MainWindow::previousStep()
 {
+    if (inClass() && m_lesson->isVisible() && m_lesson->scrollBy(-1, true))
+        return;
     if (!m_deck->isOpen())
         m_playback->stepBack();
     else if (!m_deck->previous())
@@ -212,6 +252,7 @@ void MainWindow::showShortcuts()
         }
     }
     rows += tr("<tr><td><b>Esc</b></td><td>Leave presentation mode</td></tr>"
+               "<tr><td><b>Enter</b></td><td>As PageDown, while presenting or with a deck open</td></tr>"
                "<tr><td><b>Wheel</b></td><td>Zoom the time axis around the pointer</td></tr>"
                "<tr><td><b>Drag</b></td><td>Pan</td></tr>"
                "<tr><td><b>Shift+drag</b></td><td>Zoom to the span dragged over</td></tr>"
