@@ -72,8 +72,8 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addPositionalArgument("deck", "A lesson deck: a .ratelab-deck.json file or a shipped deck's id ("
                                              + io::shippedDecks().join(", ") + ").");
     parser.addOption({"pdf", "Write the deck's handout to this file: a page per step, its words and its chart.", "file"});
-    parser.addOption({"no-answers", "A handout for before the class: questions without their answers, their charts "
-                                    "with the decisions hidden."});
+    parser.addOption({"no-answers", "A handout for before the class: questions without their answers, every chart from "
+                                    "the first question on with the decisions hidden."});
     parser.addHelpOption();
     if (QString error; !parseOptions(parser, args, error))
         return fail("deck: " + error.toStdString());

@@ -10,6 +10,7 @@
 #include "panels/lessonpanel.h"
 #include "panels/playbackbar.h"
 #include "chart/summarytable.h"
+#include "chart/dashboard.h"
 #include "model/scenariodocument.h"
 #include "window/deckactions.h"
 #include "window/handout.h"
@@ -163,6 +164,33 @@ private slots:
         press(m_window.get(), Qt::Key_Left); // at the start: the step before
         settle();
         QCOMPARE(deck()->index(), 1);
+    }
+
+    // The handout for before the class gives no answer away. In buckets-burst-now step 1 asks how
+    // many of the 32 requests the token bucket passes (19) and step 2 which the leaky bucket
+    // admits (the same 19); step 3 asks nothing but draws those rows decided, "19 admitted · 13
+    // denied": the answers to both. Without answers every chart from the first question on is
+    // the one drawn with the decisions hidden, and the veil shows (it differs from the chart as
+    // decided); with answers every chart is drawn as decided, and the answers are printed.
+    void theQuestionsHandoutGivesNoAnswerAway()
+    {
+        const io::Deck d = *io::loadDeckFile("buckets-burst-now").deck;
+        QVERIFY(!d.steps[0].question.empty() && d.steps[2].question.empty());
+        const QSize size(600, 400);
+        for (std::size_t i = 0; i < d.steps.size(); ++i) {
+            const io::DeckStep& s = d.steps[i];
+            const TimeRange range = s.hasFocus() ? TimeRange{*s.from, *s.to} : TimeRange{};
+            const QImage hidden = renderOffscreen(s.scenario, size, 1.0, range, true);
+            const QImage decided = renderOffscreen(s.scenario, size, 1.0, range, false);
+            const QString step = QString("step %1").arg(i + 1);
+            QVERIFY2(hidden != decided, qPrintable(step));
+            const HandoutPage before = handoutPage(d, i, false, size);
+            QVERIFY2(before.chart == hidden, qPrintable(step));
+            QVERIFY2(!before.html.contains("Answer:"), qPrintable(step));
+            const HandoutPage after = handoutPage(d, i, true, size);
+            QVERIFY2(after.chart == decided, qPrintable(step));
+            QCOMPARE(after.html.contains("Answer:"), !s.answer.empty());
+        }
     }
 
     // A clicker's keys and every letter and digit, with a deck open and then presenting: the

@@ -33,6 +33,18 @@ QString html(const io::Deck& deck, const io::DeckStep& step, int i, bool answers
 
 } // namespace
 
+HandoutPage handoutPage(const io::Deck& deck, std::size_t i, bool answers, QSize chartSize)
+{
+    const io::DeckStep& step = deck.steps.at(i);
+    // Without answers, a step's chart is hidden from the first question of the deck on, not only
+    // on the steps that ask: a step after a question draws the same traffic decided, its counts
+    // the earlier answer ("19 admitted · 13 denied" under "How many of the 32 pass?").
+    const bool asked = std::any_of(deck.steps.begin(), deck.steps.begin() + std::ptrdiff_t(i) + 1,
+                                   [](const io::DeckStep& s) { return !s.question.empty(); });
+    const TimeRange range = step.hasFocus() ? TimeRange{*step.from, *step.to} : TimeRange{};
+    return {html(deck, step, int(i), answers), renderOffscreen(step.scenario, chartSize, 1.0, range, !answers && asked)};
+}
+
 QString writeHandout(const io::Deck& deck, const QString& path, bool answers)
 {
     if (const QString problem = io::outputPathProblem(path); !problem.isEmpty())
@@ -58,14 +70,14 @@ QString writeHandout(const io::Deck& deck, const QString& path, bool answers)
             words.setDefaultFont(QFont(painter.font().family(), 11));
             words.setTextWidth(page.width());
             words.setHtml(html(deck, step, int(i), answers));
+            const int top = int(words.size().height()) + 10;
+            const QRect room(page.left(), page.top() + top, page.width(), page.height() - top);
+            const QSize size(kChartWidth, std::max(480, kChartWidth * room.height() / std::max(1, room.width())));
+            const HandoutPage shown = handoutPage(deck, i, answers, size);
             painter.save();
             words.drawContents(&painter);
             painter.restore();
-            const int top = int(words.size().height()) + 10;
-            const TimeRange range = step.hasFocus() ? TimeRange{*step.from, *step.to} : TimeRange{};
-            const QRect room(page.left(), page.top() + top, page.width(), page.height() - top);
-            const QSize size(kChartWidth, std::max(480, kChartWidth * room.height() / std::max(1, room.width())));
-            const QImage chart = renderOffscreen(step.scenario, size, 1.0, range, !answers && !step.question.empty());
+            const QImage& chart = shown.chart;
             const QSize fitted = chart.size().scaled(room.size(), Qt::KeepAspectRatio);
             painter.drawImage(QRect(room.topLeft() + QPoint((room.width() - fitted.width()) / 2, 0), fitted), chart);
         }

@@ -4,6 +4,7 @@
 
 #include "deckfile.h"
 
+#include <QImage>
 #include <QString>
 
 namespace ratelab::ui {
@@ -11,7 +12,18 @@ namespace ratelab::ui {
 // writeHandout writes the handout of deck to path atomically (a PDF made in memory, then
 // io::writeFileAtomically); it returns an empty string or one line saying why nothing was
 // written. Without answers (a handout given before the class) a step that asks shows its
-// question, and its chart with the decisions hidden, as the room sees it before the reveal.
+// question, and from the first question on every chart has its decisions hidden: a later step's
+// chart shows the earlier questions' traffic decided (the answer to them).
 QString writeHandout(const io::Deck& deck, const QString& path, bool answers = true);
+
+// HandoutPage is what a page of the handout shows: its words as HTML and its chart.
+struct HandoutPage {
+    QString html;
+    QImage chart;
+};
+
+// handoutPage makes page i of the handout (the step i) with its chart drawn at chartSize, as
+// writeHandout puts it on the PDF.
+HandoutPage handoutPage(const io::Deck& deck, std::size_t i, bool answers, QSize chartSize);
 
 } // namespace ratelab::ui
