@@ -22,7 +22,12 @@
 #include "chart/timeaxis.h"
 #include "window_test.h"
 
+#include <QAbstractButton>
 #include <QCheckBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineSeries>
@@ -38,6 +43,39 @@
 using namespace ratelab;
 using namespace ratelab::ui;
 
+namespace {
+
+// mnemonicOf returns the letter a single & marks in text, upper case ("&&" is a literal &), or
+// a null QChar when none is marked.
+QChar mnemonicOf(const QString& text)
+{
+    for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+        if (text[i] != '&')
+            continue;
+        if (text[i + 1] == '&') {
+            ++i;
+            continue;
+        }
+        return text[i + 1].toUpper();
+    }
+    return {};
+}
+
+// mnemonicText is the text whose marked letter w answers to with Alt, or empty: a button's, a
+// group box's, and a label's that has a buddy (without one, Alt and its letter do nothing).
+QString mnemonicText(const QWidget* w)
+{
+    if (auto* b = qobject_cast<const QAbstractButton*>(w))
+        return b->text();
+    if (auto* g = qobject_cast<const QGroupBox*>(w))
+        return g->title();
+    if (auto* l = qobject_cast<const QLabel*>(w); l && l->buddy())
+        return l->text();
+    return {};
+}
+
+} // namespace
+
 class TestMainWindow : public WindowTest {
     Q_OBJECT
 
@@ -46,6 +84,47 @@ private slots:
     void init() { openWindow(Scenario{}); } // 15 requests 0.1 s apart, limit 10 per 10 s
 
     void cleanup() { m_window.reset(); }
+
+    // Alt and a menu's letter open that menu: no widget of the window takes the same letter (Alt+F
+    // gave the focus to "Capacity and rate &follow limit, window", Alt+E to "&Edit title and
+    // lesson", instead of the File and Edit menus). Every widget counts, shown or not: a group
+    // ticked on or a panel raised shows its own. Within a menu, no two items share a letter (the
+    // letter would only move between them). The collisions are listed, all at once.
+    void noMnemonicTakesAMenusLetter()
+    {
+        QMap<QChar, QString> menus;
+        QStringList collisions;
+        for (QAction* a : m_window->menuBar()->actions()) {
+            const QChar c = mnemonicOf(a->text());
+            QVERIFY2(!c.isNull(), qPrintable(a->text()));
+            if (menus.contains(c))
+                collisions << a->text() + " and the menu " + menus[c];
+            menus[c] = a->text();
+            QMap<QChar, QString> items;
+            for (QAction* item : a->menu()->actions()) {
+                const QChar i = mnemonicOf(item->text());
+                if (i.isNull())
+                    continue;
+                if (items.contains(i))
+                    collisions << item->text() + " and " + items[i] + " in " + a->text();
+                items[i] = item->text();
+            }
+        }
+        QCOMPARE(menus.size(), 5); // File, Edit, View, Playback, Help
+        int widgets = 0;
+        for (QWidget* w : m_window->findChildren<QWidget*>()) {
+            if (m_window->menuBar()->isAncestorOf(w) || qobject_cast<QMenu*>(w->window()))
+                continue;
+            const QChar c = mnemonicOf(mnemonicText(w));
+            if (c.isNull())
+                continue;
+            ++widgets;
+            if (menus.contains(c))
+                collisions << mnemonicText(w) + " and the menu " + menus[c];
+        }
+        QVERIFY2(widgets >= 20, qPrintable(QString::number(widgets))); // the settings' boxes and groups
+        QVERIFY2(collisions.isEmpty(), qPrintable(collisions.join("; ")));
+    }
 
     void opensWithTheDefaultComparison()
     {

@@ -35,7 +35,7 @@ DeckPanel::DeckPanel(DeckPlayer* player, ScenarioDocument* document, QWidget* pa
     };
     auto* grid = new QGridLayout;
     grid->addWidget(button(tr("&Add"), tr("Add the scenario on screen as a step after this one"), &DeckPanel::addCurrent, false), 0, 0);
-    grid->addWidget(button(tr("Re&place"), tr("Make the scenario on screen this step's"), &DeckPanel::replaceCurrent), 0, 1);
+    grid->addWidget(button(tr("Repla&ce"), tr("Make the scenario on screen this step's"), &DeckPanel::replaceCurrent), 0, 1);
     grid->addWidget(button(tr("&Text\u2026"), tr("This step's title, narrative, question and answer"), &DeckPanel::editText), 0, 2);
     grid->addWidget(button(tr("&Up"), tr("Move this step earlier"), [this] { m_player->moveStep(m_player->index(), -1); }), 1, 0);
     grid->addWidget(button(tr("Do&wn"), tr("Move this step later"), [this] { m_player->moveStep(m_player->index(), +1); }), 1, 1);

@@ -28,7 +28,7 @@ LessonPanel::LessonPanel(QWidget* parent)
     m_note->setText(tr("Written for the preset as it was: the settings have changed since."));
     m_note->setStyleSheet("QLabel { color: #b45309; font-style: italic; }");
     m_note->hide();
-    auto* edit = new QPushButton(tr("&Edit title and lesson\u2026"));
+    auto* edit = new QPushButton(tr("Edit title and le&sson\u2026"));
     m_edit = edit;
     edit->setToolTip(tr("Write your own title and lesson: they are saved with the scenario"));
     connect(edit, &QPushButton::clicked, this, &LessonPanel::editRequested);

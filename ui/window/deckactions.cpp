@@ -45,7 +45,7 @@ void DeckActions::fillMenu(QMenu* file)
     });
     open->setShortcut(QKeySequence("Ctrl+Shift+O"));
     open->setToolTip(tr("A class in one file: steps of scenarios with their narrative and questions"));
-    QMenu* decks = file->addMenu(tr("D&ecks"));
+    QMenu* decks = file->addMenu(tr("Dec&ks"));
     for (const QString& id : io::shippedDecks()) {
         const io::DeckLoad load = io::loadDeckFile(id);
         decks->addAction(load.deck ? QString::fromStdString(load.deck->title) : id, this, [this, id] {
@@ -68,7 +68,7 @@ void DeckActions::fillMenu(QMenu* file)
             exportHandout(p, answers);
     };
     QAction* handout = file->addAction(tr("Export deck &handout (PDF)\u2026"), this, [askHandout] { askHandout(true); });
-    QAction* questions = file->addAction(tr("Export deck &questions, without answers (PDF)\u2026"), this,
+    QAction* questions = file->addAction(tr("Export deck q&uestions, without answers (PDF)\u2026"), this,
                                          [askHandout] { askHandout(false); });
     QAction* close = file->addAction(tr("Close deck"), this, [this] {
         if (maybeKeep())

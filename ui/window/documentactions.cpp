@@ -92,17 +92,17 @@ void DocumentActions::fillMenu(QMenu* file)
                                     &DocumentActions::exportImage);
     m_exportImage->setShortcut(QKeySequence("Ctrl+E"));
     m_exportImage->setToolTip("Export the charts and summary as a PNG image (Ctrl+E)");
-    file->addAction("Export &SVG…", this, &DocumentActions::exportSvg);
-    file->addAction("Export trace as &CSV…", this, [this] { exportTrace("csv"); });
+    file->addAction("Export SV&G…", this, &DocumentActions::exportSvg);
+    file->addAction("E&xport trace as CSV…", this, [this] { exportTrace("csv"); });
     file->addAction("Export trace as &JSON…", this, [this] { exportTrace("json"); });
     m_copyImage = file->addAction(QIcon::fromTheme("edit-copy"), "&Copy image", this, &DocumentActions::copyImage);
     m_copyImage->setShortcut(QKeySequence("Ctrl+Shift+C"));
     m_copyImage->setToolTip("Copy the charts and summary to the clipboard (Ctrl+Shift+C)");
     file->addSeparator();
-    m_checkRedis = file->addAction(tr("Check against &Redis"), this, &DocumentActions::checkAgainstRedis);
+    m_checkRedis = file->addAction(tr("Check agai&nst Redis"), this, &DocumentActions::checkAgainstRedis);
     m_checkRedis->setToolTip(tr("Run this scenario through the real Lua scripts on a private redis-server and "
                                 "compare every decision with the simulation"));
-    m_copyRedisScript = file->addAction(tr("Copy Redis &script"), this, &DocumentActions::copyRedisScript);
+    m_copyRedisScript = file->addAction(tr("Cop&y Redis script"), this, &DocumentActions::copyRedisScript);
     m_copyRedisScript->setToolTip(tr("Copy the Lua script a service deploys (Redis TIME, this config inside) for "
                                      "the layers, or the first algorithm, of this scenario"));
 }

@@ -163,7 +163,7 @@ void MainWindow::createMenus()
     // (a path meant for a dialog that did not open) never sends any; while a class runs they
     // send nothing from the keyboard at all (updateClassKeys), the step's question is about the
     // traffic it shows.
-    m_sendAction = play->addAction(tr("&Send a request at the playhead"), this,
+    m_sendAction = play->addAction(tr("Send a re&quest at the playhead"), this,
                                    [this] { m_controls->addRequests(m_playback->playhead(), 1); });
     m_burstAction = play->addAction(tr("Send a b&urst at the playhead"), this,
                                     [this] { m_controls->addRequests(m_playback->playhead(), m_playback->burstSize()); });
@@ -173,7 +173,7 @@ void MainWindow::createMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard and mouse"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
-    help->addAction(tr("The &algorithms"), this, &MainWindow::showAlgorithms);
+    help->addAction(tr("The a&lgorithms"), this, &MainWindow::showAlgorithms);
     help->addSeparator();
     help->addAction(tr("&About RateLab"), this, [this] {
         QMessageBox::about(this, tr("About RateLab"),
