@@ -236,7 +236,7 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     if (QString error; !parseOptions(parser, args, error))
         return fail(error.toStdString());
     if (parser.isSet("help")) {
-        std::cout << parser.helpText().toStdString();
+        std::cout << helpText(parser);
         return 0;
     }
     const QStringList positional = parser.positionalArguments();

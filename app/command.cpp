@@ -47,6 +47,20 @@ bool parseOptions(QCommandLineParser& parser, const QStringList& args, QString& 
     return true;
 }
 
+namespace {
+QString g_commandName = "ratelab"; // "ratelab NAME" once runNamedCommand runs NAME
+} // namespace
+
+std::string helpText(const QCommandLineParser& parser)
+{
+    QString text = parser.helpText();
+    const QString usage = "Usage: ";
+    const QString program = QCoreApplication::arguments().value(0);
+    if (!program.isEmpty() && text.startsWith(usage + program))
+        text.replace(usage.size(), program.size(), g_commandName);
+    return text.toStdString();
+}
+
 bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& status)
 {
     parser.addHelpOption();
@@ -55,7 +69,7 @@ bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& statu
         return false;
     }
     if (parser.isSet("help")) {
-        std::cout << parser.helpText().toStdString();
+        std::cout << helpText(parser);
         status = 0;
         return false;
     }
@@ -70,6 +84,7 @@ int runNamedCommand(const Command& command, const QStringList& arguments)
 {
     QStringList args = arguments;
     args.removeAt(1);
+    g_commandName = QString("ratelab %1").arg(command.name);
     QCommandLineParser parser;
     parser.setApplicationDescription(QString("ratelab %1: %2").arg(command.name, command.summary));
     try {

@@ -31,6 +31,11 @@ int fail(const std::string& message);
 // true when the caller may go on; otherwise status holds the exit status (0 after --help).
 bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& status);
 
+// helpText is the parser's --help text with the usage line as the user types the command
+// ("Usage: ratelab deck [options] deck"), not the path of the executable that runs it (the
+// commands that draw run in ratelab-gui).
+std::string helpText(const QCommandLineParser& parser);
+
 // runNamedCommand runs argv[1] from `commands` on a `ratelab NAME` parser, turning InputError
 // into one line and exit status 2. A QCoreApplication (or QApplication) must exist.
 int runNamedCommand(const Command& command, const QStringList& arguments);

@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTimer>
 
 #include <cstdlib>
 #include <iostream>
@@ -88,9 +89,16 @@ int runGui(int argc, char** argv)
         return refuse("unknown command '" + parser.positionalArguments().first() + "' (see ratelab --help)");
     if (int(parser.isSet("preset")) + int(parser.isSet("scenario")) + int(parser.isSet("deck")) > 1)
         return refuse("--preset, --scenario and --deck cannot be combined: choose one");
+    // A deck that cannot be read: with a display, the window opens and a dialog says why (a class
+    // is started from a launcher, with no terminal to read stderr); the line goes to stderr too.
+    bool deckRefused = false;
     if (parser.isSet("deck"))
-        if (const io::DeckLoad deck = io::loadDeckFile(parser.value("deck")); !deck.deck)
-            return refuse("--deck: " + deck.error);
+        if (const io::DeckLoad deck = io::loadDeckFile(parser.value("deck")); !deck.deck) {
+            if (!hasDisplay(parser))
+                return refuse("--deck: " + deck.error);
+            std::cerr << "ratelab: --deck: " << deck.error.toStdString() << std::endl;
+            deckRefused = true;
+        }
     std::optional<io::LoadResult> named;
     if (parser.isSet("preset")) {
         named = io::loadPreset(parser.value("preset"));
@@ -113,9 +121,11 @@ int runGui(int argc, char** argv)
         window.documents()->openFile(parser.value("scenario")); // so Ctrl+S saves back to it
     else if (parser.isSet("preset"))
         window.documents()->openPreset(parser.value("preset"));
-    else if (parser.isSet("deck"))
+    else if (parser.isSet("deck") && !deckRefused)
         window.decks()->openDeck(parser.value("deck"));
     window.show();
+    if (deckRefused) // its dialog over the window, once shown
+        QTimer::singleShot(0, &window, [&window, &parser] { window.decks()->openDeck(parser.value("deck")); });
     if (parser.isSet("present"))
         window.setPresenting(true);
     return app.exec();

@@ -78,7 +78,7 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
     if (QString error; !parseOptions(parser, args, error))
         return fail("deck: " + error.toStdString());
     if (parser.isSet("help")) {
-        std::cout << parser.helpText().toStdString();
+        std::cout << helpText(parser);
         return 0;
     }
     if (parser.positionalArguments().size() != 1)

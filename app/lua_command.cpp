@@ -62,7 +62,7 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
     if (QString error; !parseOptions(parser, args, error))
         return fail(error.toStdString());
     if (parser.isSet("help")) {
-        std::cout << parser.helpText().toStdString();
+        std::cout << helpText(parser);
         return 0;
     }
     const QStringList names = parser.positionalArguments();

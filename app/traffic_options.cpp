@@ -70,7 +70,7 @@ bool parseWithLog(QCommandLineParser& parser, const QStringList& args, QString& 
         return false;
     }
     if (parser.isSet("help")) {
-        std::cout << parser.helpText().toStdString();
+        std::cout << helpText(parser);
         status = 0;
         return false;
     }

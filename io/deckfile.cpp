@@ -1,5 +1,6 @@
 #include "deckfile.h"
 
+#include "limiters/follows.h"
 #include "outputpath.h"
 #include "presets.h"
 #include "scenariofile_reader.h"
@@ -54,6 +55,31 @@ Nanos seconds(const QJsonObject& o, const QString& key, const QString& where)
                                           [](const std::string& s) { return parseSeconds(s); });
 }
 
+// followingLimits returns the scenario a change is laid over. A change of the limit or the window
+// moves capacity and rate along when they follow them (C = L, r = L / W) and the change names
+// neither, as the app's ticked "follow" box does: {"limit": 20} over capacity 10 of limit 10
+// gives capacity 20. Otherwise they stay what they were, written out, as the app's unticked box
+// keeps them (naming one of them in the change unticks it, as typing one does in the app).
+QJsonObject followingLimits(QJsonObject scenario, const QJsonObject& change)
+{
+    if (!change.contains("limit") && !change.contains("window"))
+        return scenario;
+    try {
+        reading::Reader reader;
+        const LimiterConfig base = reader.read(scenario).config;
+        if (followsLimits(base) && !change.contains("capacity") && !change.contains("rate")) {
+            scenario.remove("capacity");
+            scenario.remove("rate");
+        } else {
+            scenario.insert("capacity", qint64(base.capacity()));
+            scenario.insert("rate", q(base.rate().exactText()));
+        }
+    } catch (const InputError&) {
+        // A scenario that reads only with the change laid over it: refused, if at all, then.
+    }
+    return scenario;
+}
+
 // readFocus applies a step's "focus": its span and pin to the step, its rows to the scenario.
 void readFocus(const QJsonObject& focus, DeckStep& step, QJsonObject& scenario, const QString& where)
 {
@@ -68,8 +94,21 @@ void readFocus(const QJsonObject& focus, DeckStep& step, QJsonObject& scenario, 
         if (*step.to <= *step.from)
             refuse(QString("%1: \"focus\".to must be later than \"focus\".from").arg(where));
     }
-    if (focus.contains("rows"))
-        scenario.insert("algorithms", focus.value("rows")); // read, and checked, as the scenario's rows
+    if (focus.contains("rows")) {
+        // A row is named by its algorithm's id; a wrong one is a wrong row id to the author, who
+        // wrote rows, not algorithms.
+        const QJsonValue rows = focus.value("rows");
+        if (!rows.isArray())
+            refuse(QString("%1: \"focus\".rows must be a list of row ids (got %2)").arg(where, reading::typeName(rows)));
+        for (const QJsonValue& row : rows.toArray())
+            if (!row.isString() || !algorithmFromId(row.toString().toStdString()))
+                refuse(QString("%1: \"focus\".rows: unknown row id %2 (the row ids: %3)")
+                           .arg(where,
+                                row.isString() ? q(ratelab::quoted(row.toString().toStdString()))
+                                               : reading::typeName(row),
+                                reading::knownAlgorithms()));
+        scenario.insert("algorithms", rows); // then read as the scenario's rows
+    }
     if (focus.contains("pin")) {
         const QJsonValue pin = focus.value("pin");
         if (!pin.isDouble() || pin.toDouble() < 0 || pin.toDouble() != double(pin.toInteger()))
@@ -110,7 +149,8 @@ DeckStep readStep(const QJsonObject& o, int i, QJsonObject& previous)
     if (o.contains("change")) {
         if (!o.value("change").isObject())
             refuse(QString("%1: \"change\" must be an object of scenario keys").arg(where));
-        scenario = layOver(scenario, o.value("change").toObject());
+        const QJsonObject change = o.value("change").toObject();
+        scenario = layOver(followingLimits(scenario, change), change);
     }
     DeckStep step;
     if (o.contains("focus")) {
@@ -191,7 +231,7 @@ DeckLoad parseDeck(const QByteArray& json)
         if (json.trimmed().isEmpty())
             refuse("not a RateLab deck: the input is empty");
         if (error.error != QJsonParseError::NoError)
-            refuse(QString("not valid JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
+            refuse(reading::jsonSyntaxError(json, error));
         if (!doc.isObject())
             refuse("not a RateLab deck: the top level must be a JSON object");
         reading::checkNumbersExact(json);

@@ -201,6 +201,25 @@ using reading::refuse;
 
 namespace reading {
 
+QString placeInJson(const QByteArray& json, qsizetype offset)
+{
+    offset = std::clamp<qsizetype>(offset, 0, json.size());
+    const QByteArrayView before(json.constData(), offset);
+    const qsizetype lineStart = before.lastIndexOf('\n') + 1;
+    const qsizetype line = before.count('\n') + 1;
+    const qsizetype column = QString::fromUtf8(before.sliced(lineStart)).size() + 1;
+    return QString("line %1, column %2").arg(line).arg(column);
+}
+
+QString jsonSyntaxError(const QByteArray& json, const QJsonParseError& error)
+{
+    // Qt's offset is where its parser stopped: just past the first character of the token it
+    // could not take ("[1 2]": 4, past the 2). The place named is that character's.
+    return QString("not valid JSON: %1 at %2%3")
+        .arg(error.errorString(), placeInJson(json, std::max<qsizetype>(0, error.offset - 1)),
+             error.offset >= json.size() - 1 ? " (the file looks cut short)" : "");
+}
+
 // checkNumbersExact refuses a number literal that a double cannot hold exactly (Qt's JSON keeps
 // no number's text, only its double): 9000000000.123456789 would silently run at ...123457.
 // Such a value must be written as a string, which the reader parses exactly.
@@ -225,10 +244,9 @@ void checkNumbersExact(const QByteArray& json)
                 continue; // a whole number Qt keeps as a 64-bit integer
             const QString shortest = QString::number(token.toDouble(), 'g', QLocale::FloatingPointShortest);
             if (!sameDecimal(token.toStdString(), shortest.toStdString()))
-                refuse(QString("the number %1 at offset %2 cannot be read exactly as a JSON number: write it as a "
+                refuse(QString("the number %1 at %2 cannot be read exactly as a JSON number: write it as a "
                                "string (\"%1\"), which is read exactly")
-                           .arg(QString::fromLatin1(token))
-                           .arg(start));
+                           .arg(QString::fromLatin1(token), placeInJson(json, start)));
         }
     }
 }
@@ -244,10 +262,7 @@ LoadResult parseScenario(const QByteArray& json)
         QJsonParseError error{};
         const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
         if (error.error != QJsonParseError::NoError)
-            refuse(QString("not valid JSON: %1 at offset %2%3")
-                       .arg(error.errorString())
-                       .arg(error.offset)
-                       .arg(error.offset >= json.size() - 1 ? " (the file looks cut short)" : ""));
+            refuse(reading::jsonSyntaxError(json, error));
         if (!doc.isObject())
             refuse("not a RateLab scenario: the top level must be a JSON object");
         reading::checkNumbersExact(json);

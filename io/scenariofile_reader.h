@@ -10,6 +10,7 @@
 #include "scenario/settings_codec.h"
 
 #include <QJsonObject>
+#include <QJsonParseError>
 #include <QJsonValue>
 #include <QLocale>
 #include <QString>
@@ -43,6 +44,15 @@ QString typeName(const QJsonValue& v);
 // checkNumbersExact refuses a number literal of the JSON text that a double cannot hold exactly
 // (write it as a string, which is read exactly).
 void checkNumbersExact(const QByteArray& json);
+
+// placeInJson names where a byte offset of JSON text is, as an editor shows it: "line 3, column
+// 14" (both from 1, the column counted in characters, so a multi-byte character is one).
+QString placeInJson(const QByteArray& json, qsizetype offset);
+
+// jsonSyntaxError is the refusal of text Qt could not parse as JSON: what is wrong and where (the
+// first character of the token Qt stopped at), and whether the text looks cut short (the error
+// at its very end).
+QString jsonSyntaxError(const QByteArray& json, const QJsonParseError& error);
 
 // knownAlgorithms lists every algorithm id, comma-separated.
 QString knownAlgorithms();

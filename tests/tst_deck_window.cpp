@@ -166,6 +166,32 @@ private slots:
         QCOMPARE(deck()->index(), 1);
     }
 
+    // A deck that cannot be read says why in a dialog, and where: line and column as an editor
+    // shows them (before, a byte offset). The deck breaks on line 4, where "steps" follows
+    // "version": 1 without a comma: Qt stops at its opening quote, column 3. `ratelab deck
+    // --help` names the command as typed (before, "ratelab-gui [options] deck", the path of the
+    // executable that draws).
+    void aBadDeckSaysWhereInADialog()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.ratelab-deck.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\n  \"format\": \"ratelab-deck\",\n  \"version\": 1\n  \"steps\": []\n}\n");
+        f.close();
+        bool opened = true;
+        const QString shown = messageShownBy([&] { opened = m_window->decks()->openDeck(path); });
+        QVERIFY(!opened);
+        QVERIFY(!deck()->isOpen());
+        QVERIFY2(shown.contains("bad.ratelab-deck.json: not valid JSON") && shown.contains("at line 4, column 3"),
+                 qPrintable(shown));
+        const clitest::Run help = clitest::runRatelab({"deck", "--help"});
+        QCOMPARE(help.code, 0);
+        QVERIFY2(help.out.startsWith("Usage: ratelab deck [options] deck\n"), qPrintable(help.out.left(80)));
+        const clitest::Run compare = clitest::runRatelab({"compare", "--help"});
+        QVERIFY2(compare.out.startsWith("Usage: ratelab compare [options]\n"), qPrintable(compare.out.left(80)));
+    }
+
     // The handout for before the class gives no answer away. In buckets-burst-now step 1 asks how
     // many of the 32 requests the token bucket passes (19) and step 2 which the leaky bucket
     // admits (the same 19); step 3 asks nothing but draws those rows decided, "19 admitted · 13

@@ -2,6 +2,7 @@
 // each derived by hand below and checked against the rows the app draws.
 #include "deckfile.h"
 #include "preset_rows.h"
+#include "scenariofile_reader.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -148,6 +149,50 @@ private slots:
         QVERIFY(QString::fromStdString(load.deck->steps[1].scenario.lesson).contains("admits all 20"));
     }
 
+    // A change of the limit or the window moves capacity and rate along when they followed them,
+    // as the app's ticked "follow" box does (before, {"limit": 20} over edge-burst left capacity
+    // 10 and rate 1/s, unannounced). edge-burst: limit 10 per 10 s, capacity 10, rate 1/s, so it
+    // follows; limit 20 gives capacity 20 and 20 / 10 s = 2/s; window 5 s then gives 20 / 5 s =
+    // 4/s. A capacity or rate named in the change, or a scenario with its own (capacity 7 of
+    // limit 10), keeps them, as typing one unticks the box.
+    void aChangeOfLimitMovesFollowingCapacityAndRate()
+    {
+        const DeckLoad load = parseDeck(R"({"format": "ratelab-deck", "version": 1, "steps": [
+            {"title": "a", "preset": "edge-burst"},
+            {"title": "b", "change": {"limit": 20}},
+            {"title": "c", "change": {"window": "5"}},
+            {"title": "d", "change": {"limit": 30, "capacity": 7}},
+            {"title": "e", "change": {"limit": 40}}]})");
+        QVERIFY2(load.deck, qPrintable(load.error));
+        const auto& steps = load.deck->steps;
+        QCOMPARE(steps[1].scenario.config.limit(), 20);
+        QCOMPARE(steps[1].scenario.config.capacity(), 20);
+        QCOMPARE(steps[1].scenario.config.rate(), Rate::reduced(2, kNanosPerSecond));
+        QCOMPARE(steps[2].scenario.config.capacity(), 20);
+        QCOMPARE(steps[2].scenario.config.rate(), Rate::reduced(4, kNanosPerSecond));
+        // d names capacity 7: the rate stays c's 4/s, not 30 / 5 s = 6/s.
+        QCOMPARE(steps[3].scenario.config.capacity(), 7);
+        QCOMPARE(steps[3].scenario.config.rate(), Rate::reduced(4, kNanosPerSecond));
+        // e over d, whose capacity is its own: limit 40, capacity 7 and rate 4/s stay.
+        QCOMPARE(steps[4].scenario.config.limit(), 40);
+        QCOMPARE(steps[4].scenario.config.capacity(), 7);
+        QCOMPARE(steps[4].scenario.config.rate(), Rate::reduced(4, kNanosPerSecond));
+    }
+
+    // Where a JSON error is, as an editor shows it: line and column (before, a byte offset). The
+    // deck below breaks on line 4: after "version": 1 on line 3 comes "steps" without a comma, and
+    // Qt stops at that key's opening quote, column 3 of "  \"steps\"".
+    void aJsonErrorSaysItsLineAndColumn()
+    {
+        const DeckLoad load = parseDeck("{\n  \"format\": \"ratelab-deck\",\n  \"version\": 1\n  \"steps\": []\n}\n");
+        QVERIFY(!load.deck);
+        QVERIFY2(load.error.startsWith("not valid JSON: "), qPrintable(load.error));
+        QVERIFY2(load.error.contains("at line 4, column 3"), qPrintable(load.error));
+        // Columns count characters: in {"é": x} the x is byte 7 but character 6, column 7.
+        QCOMPARE(reading::placeInJson(QByteArray("{\"\xc3\xa9\": x}"), 7), QString("line 1, column 7"));
+        QCOMPARE(reading::placeInJson(QByteArray("ab\ncd\nef"), 7), QString("line 3, column 2"));
+    }
+
     void roundTripsThroughAFile()
     {
         for (const QString& id : shippedDecks()) {
@@ -179,7 +224,7 @@ private slots:
         QTest::newRow("span backwards") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"from": "2", "to": "1"}}]})" << "later than";
         QTest::newRow("pin past the end") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"pin": 20}}]})" << "step 1: \"focus\".pin is request 20, but the step has 20 requests";
         QTest::newRow("bad value in step 2") << head + R"([{"title": "a", "preset": "edge-burst"}, {"title": "b", "change": {"limit": -1}}]})" << "step 2: limit must be at least 1";
-        QTest::newRow("bad row") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"rows": ["fixed"]}}]})" << "step 1: ";
+        QTest::newRow("bad row") << head + R"([{"title": "a", "preset": "edge-burst", "focus": {"rows": ["fixed"]}}]})" << "step 1: \"focus\".rows: unknown row id 'fixed' (the row ids: fixed_window, ";
         QTest::newRow("typo in a change") << head + R"([{"title": "a", "preset": "edge-burst"}, {"title": "b", "change": {"pattern": {"nn": 40}}}]})" << "step 2: unknown field 'pattern.nn', a typo?";
         QTest::newRow("typo at the top of a change") << head + R"([{"title": "a", "preset": "edge-burst", "change": {"limitt": 20}}]})" << "step 1: unknown field 'limitt'";
         QTest::newRow("answer alone") << head + R"([{"title": "a", "preset": "edge-burst", "answer": "x"}]})" << "needs the \"question\"";

@@ -300,8 +300,8 @@ private slots:
         };
         row("empty", "", {"empty"});
         row("blank", "  \n ", {"empty"});
-        row("not JSON", "hello", {"not valid JSON", "offset"});
-        row("truncated", valid().left(valid().size() / 2), {"not valid JSON", "offset", "cut short"});
+        row("not JSON", "hello", {"not valid JSON", "at line 1, column "}); // where, as an editor shows it
+        row("truncated", valid().left(valid().size() / 2), {"not valid JSON", "at line ", ", column ", "cut short"});
         row("top-level array", "[1, 2]", {"object"});
         row("no format", R"({"version": 1})", {"not a RateLab scenario", "\"format\""});
         row("another format", R"({"format": "excel", "version": 1})", {"'excel'", "ratelab-scenario"});

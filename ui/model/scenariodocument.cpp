@@ -1,5 +1,7 @@
 #include "model/scenariodocument.h"
 
+#include "limiters/follows.h"
+
 #include "scenario/rows.h"
 
 #include "arithmetic/decimal.h"
@@ -43,17 +45,6 @@ private:
     bool m_followsBefore;
     bool m_followsAfter;
 };
-
-namespace {
-
-// followsLimits reports whether capacity and rate are the defaults: limit and limit / window.
-bool followsLimits(const Scenario& s)
-{
-    const LimiterConfig& c = s.config;
-    return c.capacity() == c.limit() && c.rate() == Rate::reduced(c.limit(), c.windowNanos());
-}
-
-} // namespace
 
 ScenarioDocument::ScenarioDocument(QObject* parent)
     : QObject(parent)
@@ -109,7 +100,7 @@ void ScenarioDocument::reset(const Scenario& s, const QString& filePath, const Q
     m_presetTitle = presetId.isEmpty() ? QString() : QString::fromStdString(s.title);
     m_preset = presetId.isEmpty() ? Scenario{} : s;
     m_scenario = s;
-    m_follows = followsLimits(s);
+    m_follows = followsLimits(s.config);
     ++m_revision;
     emit identityChanged();
     emit changed();
@@ -119,7 +110,7 @@ void ScenarioDocument::reset(const Scenario& s, const QString& filePath, const Q
 
 void ScenarioDocument::edit(const QString& what, const Scenario& nextScenario) { push(what, nextScenario, m_follows); }
 
-void ScenarioDocument::replace(const QString& what, const Scenario& next) { push(what, next, followsLimits(next)); }
+void ScenarioDocument::replace(const QString& what, const Scenario& next) { push(what, next, followsLimits(next.config)); }
 
 void ScenarioDocument::setFollows(bool on, const QString& what)
 {
@@ -133,7 +124,7 @@ void ScenarioDocument::push(const QString& what, const Scenario& nextScenario, b
 {
     // An edit that sets capacity or rate by hand (the Rate box, "try rate 1") stops them
     // following, in the same undo step.
-    follows = follows && followsLimits(nextScenario);
+    follows = follows && followsLimits(nextScenario.config);
     if (nextScenario == m_scenario && follows == m_follows)
         return;
     Scenario next = nextScenario;

@@ -86,7 +86,7 @@ bool DeckActions::openDeck(const QString& pathOrId)
 {
     const io::DeckLoad load = io::loadDeckFile(pathOrId);
     if (!load.deck) {
-        QMessageBox::warning(m_window, tr("Open deck"), load.error);
+        QMessageBox::warning(m_window, tr("Open deck"), tr("The deck could not be opened.\n\n%1").arg(load.error));
         return false;
     }
     m_player->open(*load.deck, pathOrId);
