@@ -291,6 +291,33 @@ private slots:
         QCOMPARE(deck()->index(), 1);
     }
 
+    // PageDown on the last step, revealed, shows the end of the deck, as a slide show ends
+    // (before, only a status bar message, hidden while presenting); any key goes back to the
+    // last step, and only that: PageUp then goes to the step before. fixed-window-2x has 4 steps.
+    void theDeckHasAVisibleEnd()
+    {
+        openDeck("fixed-window-2x");
+        press(m_window.get(), Qt::Key_F11);
+        deck()->goTo(3);
+        settle();
+        int presses = 0;
+        while (!m_window->blankColour().isValid() && presses < 3) { // a question's reveal first
+            press(m_window.get(), Qt::Key_PageDown);
+            ++presses;
+        }
+        QCOMPARE(m_window->blankColour(), QColor(Qt::black));
+        QVERIFY2(m_window->coverText().startsWith("End of the deck \u201cWhy the fixed window lets 2x through\u201d"),
+                 qPrintable(m_window->coverText()));
+        QCOMPARE(deck()->index(), 3);
+        press(m_window.get(), Qt::Key_PageUp); // back to the last step, not past it
+        QVERIFY(!m_window->blankColour().isValid());
+        QCOMPARE(deck()->index(), 3);
+        QVERIFY(m_window->isPresenting());
+        press(m_window.get(), Qt::Key_PageUp);
+        settle();
+        QCOMPARE(deck()->index(), 2);
+    }
+
     // F5 presents from the deck's first step, Shift+F5 from the step shown; presenting hides
     // Send request and Burst.
     void f5PresentsAndHidesSending()

@@ -39,6 +39,7 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QTextEdit>
 #include <QSignalBlocker>
 #include <QDockWidget>
@@ -439,16 +440,29 @@ bool MainWindow::typingHasTheKeys() const
            || qobject_cast<QTextEdit*>(focus) || qobject_cast<QPlainTextEdit*>(focus);
 }
 
-void MainWindow::blank(const QColor& colour)
+QString MainWindow::coverText() const { return blankColour().isValid() ? m_coverText->text() : QString(); }
+
+void MainWindow::blank(const QColor& colour, const QString& text)
 {
     if (!m_blank) {
         m_blank = new QWidget(this);
         m_blank->setObjectName("blankScreen");
         m_blank->setAutoFillBackground(true);
+        m_coverText = new QLabel;
+        m_coverText->setAlignment(Qt::AlignCenter);
+        m_coverText->setWordWrap(true);
+        QFont large = m_coverText->font();
+        large.setPointSizeF(large.pointSizeF() * 1.6);
+        m_coverText->setFont(large);
+        auto* layout = new QVBoxLayout(m_blank);
+        layout->addWidget(m_coverText);
     }
     QPalette p = m_blank->palette();
     p.setColor(QPalette::Window, colour);
+    p.setColor(QPalette::WindowText, colour.lightness() < 128 ? Qt::white : Qt::black);
     m_blank->setPalette(p);
+    m_coverText->setPalette(p);
+    m_coverText->setText(text);
     m_blank->setGeometry(rect());
     m_blank->raise();
     m_blank->show();
@@ -475,7 +489,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
             unblank();
             return true;
         case QEvent::MouseButtonPress:
-            if (watched == m_blank) {
+            if (watched == m_blank || watched == m_coverText) {
                 unblank();
                 return true;
             }

@@ -8,6 +8,7 @@
 #include <QMainWindow>
 
 class QAction;
+class QLabel;
 class QDockWidget;
 class QAbstractButton;
 class QScrollArea;
@@ -57,6 +58,8 @@ public:
     // blankColour is the colour the screen is blanked to (b or . black, w or , white), invalid
     // when the charts show.
     QColor blankColour() const;
+    // coverText is what the cover says: the end of the deck, or nothing on a blanked screen.
+    QString coverText() const;
     // deck is the open lesson deck and the step shown; decks() its File menu actions.
     DeckPlayer* deck() const { return m_deck; }
     DeckActions* decks() const { return m_decks; }
@@ -70,7 +73,9 @@ public slots:
     void previousStep();
     // blank covers the window with colour (b, . black; w, , white), as slide programs do; the
     // next key or click uncovers it, the same key included.
-    void blank(const QColor& colour);
+    // showEnd covers the window with the end of the deck, as slide programs end a show
+    // (PageDown on the last step, revealed); any key goes back to the last step.
+    void blank(const QColor& colour, const QString& text = {});
     void unblank();
     // presentFrom starts presenting (F5 from the deck's first step, Shift+F5 from the step shown).
     void presentFrom(bool firstStep);
@@ -130,7 +135,8 @@ private:
     QAction* m_sendAction = nullptr;
     QAction* m_burstAction = nullptr;
     QList<QAction*> m_classActions; // the keys that act only while a class runs (Up, Down, blanking)
-    QWidget* m_blank = nullptr; // the cover while the screen is blanked
+    QWidget* m_blank = nullptr; // the cover while the screen is blanked or the deck has ended
+    QLabel* m_coverText = nullptr;
     struct Shown {
         QByteArray state;
         bool maximized = false, fullScreen = false, menuBar = true, statusBar = true, controls = true, summary = true,

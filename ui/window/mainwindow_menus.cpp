@@ -199,8 +199,11 @@ void MainWindow::nextStep()
         return; // the rest of a long lesson first
     if (!m_deck->isOpen())
         m_playback->stepForward();
-    else if (!m_deck->next())
-        statusBar()->showMessage(tr("The last step of the deck"), 4000);
+    else if (!m_deck->next()) // past the last step: a visible end, as a slide show ends
+        blank(Qt::black, (m_presenting ? tr("End of the deck \u201c%1\u201d\n\nAny key goes back to its last step; "
+                                            "Esc then leaves presentation mode")
+                                       : tr("End of the deck \u201c%1\u201d\n\nAny key goes back to its last step"))
+                             .arg(QString::fromStdString(m_deck->deck().title)));
 }
 
 void MainWindow::previousStep()
