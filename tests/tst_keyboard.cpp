@@ -9,7 +9,9 @@
 #include "window_test.h"
 
 #include <QAbstractButton>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -159,6 +161,29 @@ private slots:
         wheel(slider, 1); // up: Cost 1 is the slider's least
         QVERIFY(slider->value() != value);
         QCOMPARE(bar->value(), scrolled);
+    }
+
+    // A window closed 1620x1008 on a 1800x1120 screen by the app itself (its settings file, as
+    // it wrote them) opens inside the 1280x720 projector, frame included. Before, it came back
+    // 1290 px wide: it was fitted before its first show, when its minimum width still counted
+    // the playback bar's sending buttons, which give way only once it has its width.
+    void aWindowSavedByTheAppOnALargeScreenFitsASmallOne()
+    {
+        m_window.reset();
+        const QString file = m_config.filePath("RateLab/ratelab.conf");
+        QDir().mkpath(m_config.filePath("RateLab"));
+        QFile::remove(file);
+        QVERIFY(QFile::copy(RATELAB_TESTDATA "/settings-saved-on-1800x1120.conf", file));
+        QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner);
+        m_window = std::make_unique<MainWindow>();
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        settle();
+        const QRect screenArea = m_window->screen()->availableGeometry();
+        QCOMPARE(screenArea, QRect(0, 0, 1280, 720));
+        const QRect frame = m_window->frameGeometry();
+        QVERIFY2(screenArea.contains(frame),
+                 qPrintable(QString("%1,%2 %3x%4").arg(frame.x()).arg(frame.y()).arg(frame.width()).arg(frame.height())));
     }
 
     // A window closed at 1600x1000 with a wide lesson opens again inside a smaller screen,

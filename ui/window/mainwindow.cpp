@@ -343,6 +343,10 @@ void MainWindow::showEvent(QShowEvent* event)
     if (m_shown)
         return;
     m_shown = true;
+    // Laid out and framed, the window fits the screen again: before the first show its minimum
+    // width counted parts that give way once it has its width (the playback bar's sending
+    // buttons), so a window saved on a larger screen could come back wider than this one.
+    QTimer::singleShot(0, this, &MainWindow::fitToScreen);
     // The first frame is built once, at the width of rows laid out for it while the window
     // settles (laid out later, inside requestFrame, they would not be at their final width yet).
     m_dashboard->charts()->prepareRows(rowCount(m_document->scenario()));
