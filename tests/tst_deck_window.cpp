@@ -7,7 +7,9 @@
 #include "model/deckplayer.h"
 #include "model/stage.h"
 #include "panels/deckpanel.h"
+#include "panels/controlpanel.h"
 #include "panels/lessonpanel.h"
+#include "panels/slidervalue.h"
 #include "panels/playbackbar.h"
 #include "chart/summarytable.h"
 #include "chart/dashboard.h"
@@ -17,6 +19,7 @@
 #include "window_test.h"
 
 #include <QFile>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -266,6 +269,16 @@ private slots:
         QCOMPARE(m_window->document()->scenario().addedArrivals.size(), std::size_t(6));
 
         openDeck("fixed-window-2x");
+        // A text field keeps its letters while a class runs: "b" typed into the Limit box is a
+        // letter there, and blanks nothing.
+        QLineEdit* limit = m_window->controls()->limit()->field();
+        limit->setFocus();
+        QTRY_VERIFY(limit->hasFocus());
+        QTest::keyClick(limit, Qt::Key_B);
+        QVERIFY(!m_window->blankColour().isValid());
+        QVERIFY2(limit->text().endsWith('b'), qPrintable(limit->text()));
+        limit->setText("10");
+        m_window->dashboard()->setFocus();
         press(m_window.get(), Qt::Key_B);
         QCOMPARE(m_window->blankColour(), QColor(Qt::black));
         auto* cover = m_window->findChild<QWidget*>("blankScreen");

@@ -251,6 +251,7 @@ MainWindow::MainWindow(QWidget* parent)
         resizeDocks(docks, QList<int>(docks.size(), kDockWidth), Qt::Horizontal);
     }
     fitToScreen();
+    m_restoredSize = size();
     if (!docksRestored && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
         // start closed (View > Panels) but the lesson and What happened, one above the other.
@@ -345,8 +346,10 @@ void MainWindow::showEvent(QShowEvent* event)
     m_shown = true;
     // Laid out and framed, the window fits the screen again: before the first show its minimum
     // width counted parts that give way once it has its width (the playback bar's sending
-    // buttons), so a window saved on a larger screen could come back wider than this one.
-    QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+    // buttons), so a window saved on a larger screen could come back wider than this one. A size
+    // set since it was made is the caller's, and stays.
+    if (size() == m_restoredSize)
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);
     // The first frame is built once, at the width of rows laid out for it while the window
     // settles (laid out later, inside requestFrame, they would not be at their final width yet).
     m_dashboard->charts()->prepareRows(rowCount(m_document->scenario()));

@@ -131,6 +131,7 @@ private:
     bool m_presenting = false;
     QList<QPair<QAbstractButton*, Qt::FocusPolicy>> m_buttonFocus; // the playback buttons' own, while presenting
     bool m_shown = false; // frames wait for the first show: the charts' width is known only then
+    QSize m_restoredSize;  // the size the window was given when made (restored, fitted)
     QAction* m_presentAction = nullptr;
     QAction* m_sendAction = nullptr;
     QAction* m_burstAction = nullptr;
