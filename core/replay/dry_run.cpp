@@ -166,6 +166,48 @@ void bindKeyFields(DryRunConfig& config, const Traffic& traffic)
     }
 }
 
+std::size_t replayedRules(const DryRunConfig& config)
+{
+    return std::size_t(std::count(config.mapped.begin(), config.mapped.end(), true));
+}
+
+namespace {
+
+// counted writes a count and its noun, "1 rule", "3 rules".
+std::string counted(std::size_t n, const std::string& noun)
+{
+    return grouping(std::int64_t(n)) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// notReplayedText says how many rules and parts were not replayed, and the first reason.
+std::string notReplayedText(const DryRunConfig& config)
+{
+    const std::size_t rules = config.rules.size(), missing = rules - replayedRules(config);
+    std::string out = grouping(std::int64_t(missing)) + " of " + counted(rules, "rule") + " not replayed";
+    if (!config.notReplayed.empty())
+        out += ", " + counted(config.notReplayed.size(), "part") + " named in not_replayed (the first: "
+               + config.notReplayed.front() + ")";
+    return out;
+}
+
+} // namespace
+
+std::string dryRunHeadline(const DryRunConfig& config, const DryRunResult& result, std::int64_t requests)
+{
+    const std::string counts = "denied " + grouping(result.denied) + " of " + grouping(requests) + " requests";
+    const std::size_t replayed = replayedRules(config);
+    if (config.notReplayed.empty() && replayed == config.rules.size())
+        return counts + "; every rule replayed";
+    return "NOT COMPLETE: " + notReplayedText(config) + "; the " + counted(replayed, "replayed rule") + " " + counts;
+}
+
+std::string dryRunRefusal(const DryRunConfig& config)
+{
+    if (replayedRules(config) > 0)
+        return {};
+    return "no rule of the config can be replayed on this log: " + notReplayedText(config);
+}
+
 DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
 {
     if (traffic.paths.size() != traffic.times.size())

@@ -136,6 +136,19 @@ std::vector<std::string> keyFieldsOf(const DryRunConfig& config);
 // replayed, its entry saying the log lacks it.
 void bindKeyFields(DryRunConfig& config, const Traffic& traffic);
 
+// replayedRules counts the config's rules that are replayed (DryRunConfig::mapped).
+std::size_t replayedRules(const DryRunConfig& config);
+
+// dryRunHeadline is the line a report says before any count, so that a partial result never
+// reads as a complete one: "denied 3 of 1,000 requests; every rule replayed", or, when a rule
+// or part is named in notReplayed, "NOT COMPLETE: 2 of 3 rules not replayed, 3 parts named in
+// not_replayed (the first: ...); the 1 replayed rule denied 3 of 1,000 requests".
+std::string dryRunHeadline(const DryRunConfig& config, const DryRunResult& result, std::int64_t requests);
+
+// dryRunRefusal is why a dry run in which no rule was replayed is refused (its counts would
+// all read 0 denied): the number of rules and the first reason; "" when a rule is replayed.
+std::string dryRunRefusal(const DryRunConfig& config);
+
 // dryRun decides every request of the traffic (which must hold paths) as the config would.
 DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config);
 
