@@ -177,8 +177,10 @@ RuleKey kongKey(const std::string& by, const std::string& headerName, KongAuth a
             return {"ip", false, "the client's IP (limit_by: " + by + " with no authentication plugin: get_identifier's fall-back)"};
         RuleKey key{"user", false, "the authenticated " + by + " (limit_by: " + by + "), read as the log's user"};
         // The anonymous consumer has no credential, so limit_by: credential keys it by its IP.
-        if (auth == KongAuth::Unknown || (auth == KongAuth::Anonymous && by == "credential"))
-            key.fallback = "ip", key.fallbackWords = ip;
+        if (auth == KongAuth::Unknown || (auth == KongAuth::Anonymous && by == "credential")) {
+            key.fallback = "ip";
+            key.fallbackWords = ip;
+        }
         return key;
     }
     if (by == "service")
