@@ -24,6 +24,11 @@ constexpr std::int64_t kMaxTop = 1000;
 const QStringList kDryRunOptions = {"config", "against", "format", "top", "log-format", "key", "time-field",
                                     "cost-field", "path", "path-field", "strict", "max-keys"};
 
+bool isComplete(const DryRunConfig& config)
+{
+    return config.notReplayed.empty() && replayedRules(config) == config.rules.size();
+}
+
 std::string hourText(std::int64_t hour) { return hour < 0 ? "null" : jsonString(formatEpoch(hour * 3600 * kNanosPerSecond)); }
 
 std::string secondsJson(Nanos t) { return t < 0 ? "null" : jsonString(formatSeconds(t)); }
@@ -64,14 +69,18 @@ void writeRules(std::ostream& out, const Traffic& traffic, const DryRunConfig& c
 void writeConfig(std::ostream& out, const QString& file, const DryRunConfig& config, const Traffic& traffic,
                  const DryRunResult& result, std::size_t top)
 {
+    // What was not replayed comes before any count, so that no reader takes a partial result for
+    // a complete one.
     out << "{\"file\": " << jsonString(file.toStdString()) << ", \"product\": " << jsonString(config.product)
-        << ", \"requests\": " << traffic.times.size() << ", \"denied\": " << result.denied << ", \"not_replayed\": [";
+        << ", \"headline\": " << jsonString(dryRunHeadline(config, result, std::int64_t(traffic.times.size())))
+        << ", \"complete\": " << (isComplete(config) ? "true" : "false")
+        << ", \"rules_not_replayed\": " << config.rules.size() - replayedRules(config) << ", \"not_replayed\": [";
     for (std::size_t i = 0; i < config.notReplayed.size(); ++i)
         out << (i ? ", " : "") << jsonString(config.notReplayed[i]);
     out << "], \"assumed\": [";
     for (std::size_t i = 0; i < config.assumed.size(); ++i)
         out << (i ? ", " : "") << jsonString(config.assumed[i]);
-    out << "],\n  \"rules\": ";
+    out << "],\n  \"requests\": " << traffic.times.size() << ", \"denied\": " << result.denied << ", \"rules\": ";
     writeRules(out, traffic, config, result, top);
     out << "}";
 }
@@ -113,8 +122,12 @@ void writeDiff(std::ostream& out, const Traffic& traffic, const DryRunDiff& d, s
     out << "]}";
 }
 
+// writeCsv writes a config's rows: first each part not replayed (its reason in the rule column,
+// no counts), then each rule.
 void writeCsv(std::ostream& out, const char* which, const DryRunConfig& config, const DryRunResult& result)
 {
+    for (const std::string& why : config.notReplayed)
+        out << which << ',' << csvField(why) << ",no,,,,,\n";
     for (std::size_t r = 0; r < config.rules.size(); ++r) {
         const DryRunRuleReport& rep = result.rules[r];
         out << which << ',' << csvField(config.rules[r].name) << ',' << (config.mapped[r] ? "yes" : "no") << ','
@@ -122,6 +135,31 @@ void writeCsv(std::ostream& out, const char* which, const DryRunConfig& config, 
             << (rep.worstHour < 0 ? "" : formatEpoch(rep.worstHour * 3600 * kNanosPerSecond)) << ','
             << rep.worstHourDenied << '\n';
     }
+}
+
+// writeDiffCsv writes the diff as a second table, after an empty line: the four counts, the
+// requests only one config denies by its rule, by hour and by key (the top), and the summary.
+void writeDiffCsv(std::ostream& out, const Traffic& traffic, const DryRunDiff& d, std::size_t top)
+{
+    out << "\ndiff,what,requests,keys,only_current,only_proposed\n";
+    const auto count = [&](const char* name, const DryRunCount& c) {
+        out << "count," << name << ',' << c.requests << ',' << c.keys << ",,\n";
+    };
+    count("admitted_by_both", d.admittedByBoth);
+    count("denied_by_both", d.deniedByBoth);
+    count("denied_only_by_current", d.onlyCurrent);
+    count("denied_only_by_proposed", d.onlyProposed);
+    const auto rows = [&](const char* kind, const std::vector<DryRunDiffRow>& list) {
+        for (const DryRunDiffRow& r : list)
+            out << kind << ',' << csvField(r.what) << ",,," << r.onlyCurrent << ',' << r.onlyProposed << '\n';
+    };
+    rows("current_rule", d.byCurrentRule);
+    rows("proposed_rule", d.byProposedRule);
+    rows("hour", d.byHour);
+    for (std::size_t i = 0; i < std::min(top, d.keys.size()); ++i)
+        out << "key," << csvField(traffic.keyNames[d.keys[i].key]) << ",,," << d.keys[i].onlyCurrent << ','
+            << d.keys[i].onlyProposed << '\n';
+    out << "summary," << csvField(diffSummary(traffic, d)) << ",,,,\n";
 }
 
 } // namespace
@@ -173,17 +211,29 @@ int dryRunCommand(const QCommandLineParser& p, const QString& log)
     bindKeyFields(current, traffic);
     if (proposed)
         bindKeyFields(*proposed, traffic);
+    // A dry run in which no rule was replayed has only zeros to show: it is refused, naming why.
+    if (const std::string why = dryRunRefusal(current); !why.empty())
+        return fail(currentFile.toStdString() + ": " + why);
+    if (const std::string why = proposed ? dryRunRefusal(*proposed) : std::string(); !why.empty())
+        return fail(proposedFile.toStdString() + ": " + why);
     const DryRunResult a = dryRun(traffic, current);
     const std::optional<DryRunResult> b = proposed ? std::optional(dryRun(traffic, *proposed)) : std::nullopt;
     const QStringList warnings = trafficWarnings(traffic);
     printWarnings(warnings);
+    const auto requests = std::int64_t(traffic.times.size());
     if (format == "csv") {
         std::cout << "config,rule,replayed,requests,denied,keys_denied,worst_hour,worst_hour_denied\n";
         writeCsv(std::cout, "current", current, a);
         if (proposed)
             writeCsv(std::cout, "proposed", *proposed, *b);
+        if (proposed)
+            writeDiffCsv(std::cout, traffic, diffDryRuns(traffic, current, a, *proposed, *b), top);
     } else {
-        std::cout << "{\"input\": ";
+        std::string headline = (proposed ? "current: " : "") + dryRunHeadline(current, a, requests);
+        if (proposed)
+            headline += "; proposed: " + dryRunHeadline(*proposed, *b, requests);
+        std::cout << "{\"headline\": " << jsonString(headline) << ", \"complete\": "
+                  << (isComplete(current) && (!proposed || isComplete(*proposed)) ? "true" : "false") << ",\n \"input\": ";
         writeTrafficJson(std::cout, log, traffic, p);
         std::cout << ",\n \"warnings\": [";
         for (qsizetype i = 0; i < warnings.size(); ++i)

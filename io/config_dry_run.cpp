@@ -70,6 +70,7 @@ struct ProductKey {
     bool appChosen = false; // the application names the key: the log's --key is taken as it
     std::string words;      // what the product keys by
     bool denyEmptyKey = false; // a request whose key is empty is denied
+    std::string fallback, fallbackWords; // the key of a request whose own is empty (RuleKey's)
 };
 
 std::string wroteValue(const ImportedConfig& c, const std::string& name)
@@ -110,21 +111,13 @@ ProductKey productKey(const ImportedConfig& c, const QByteArray& text)
             return {"", false, true, "the key its KeyResolver " + resolver + " returns", deny};
         return {"user", false, false, "the principal's name (the default PrincipalNameKeyResolver)", deny};
     }
-    if (p == "Kong rate-limiting") {
-        std::string by = flatValue(text, "config.limit_by");
-        by = by.empty() ? "consumer" : by;
-        if (by == "ip")
-            return {"ip", false, false, "the client's IP (limit_by: ip)"};
-        if (by == "consumer" || by == "credential")
-            return {"user", false, false, "the authenticated " + by + " (limit_by: " + by + "), read as the log's user"};
-        if (by == "service")
-            return {"", true, false, "the service (limit_by: service): one counter for every request"};
-        if (by == "header") {
-            std::string field = "http_" + QString::fromStdString(flatValue(text, "config.header_name")).toLower().toStdString();
-            std::replace(field.begin(), field.end(), '-', '_');
-            return {field, false, false, "the header config.header_name (limit_by: header), nginx's $" + field};
-        }
-        return {"", false, false, "limit_by: " + by};
+    if (p == "Kong rate-limiting") { // which authentication runs is not in a file of one plugin
+        const RuleKey k = kongKey(flatValue(text, "config.limit_by").empty() ? "consumer" : flatValue(text, "config.limit_by"),
+                                  flatValue(text, "config.header_name"), KongAuth::Unknown);
+        ProductKey key{k.field, k.shared, false, k.words};
+        key.fallback = k.fallback;
+        key.fallbackWords = k.fallbackWords;
+        return key;
     }
     if (p == "AWS WAF rate-based rule") {
         const std::string key = wroteValue(c, "RateBasedStatement.AggregateKeyType");
@@ -176,6 +169,9 @@ DryRunConfig policyConfig(const std::string& product, std::vector<Layer> layers,
         out.rules.back().keyField = key.field;
         out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
     }
+    bindFallback(out, key.fallback, key.fallbackWords, logKey);
+    if (!key.fallback.empty())
+        out.assumed.push_back(product + ": a request whose key is empty in the log is keyed by " + key.fallbackWords);
     return out;
 }
 

@@ -25,13 +25,30 @@ struct RuleKey {
     std::string field;   // the log key it is ("ip", "user", a field such as http_x_api_key), "" for none
     bool shared = false; // one counter for every request that meets the rule
     std::string words;   // how the product says it
+    // fallback: the log key a request whose own key is empty is keyed by ("" none), and how the
+    // product says it (Kong's get_identifier: the client's IP).
+    std::string fallback, fallbackWords;
 };
 
+// KongAuth is what Kong's authentication plugins make of a request without credentials on a
+// route: nothing runs (no consumer is ever identified), one answers it 401 before any limit, or
+// every one that runs takes it as its `anonymous` consumer.
+enum class KongAuth { Unknown, None, Required, Anonymous };
+
+// kongKey is what a rate-limiting plugin's limit_by keys by (kong/plugins/rate-limiting/handler.lua
+// get_identifier), with `auth` on its routes.
+RuleKey kongKey(const std::string& limitBy, const std::string& headerName, KongAuth auth);
+
 // addPolicyRule adds a rule (a zone named `zone`, the product's `layer` as its policy) keyed by
-// `key`, replayed when the key is the log's (or shared), else named in notReplayed; it returns
-// the rule's index.
+// `key`, replayed when the key is the log's (or shared), else named in notReplayed; a fall-back
+// key that is not the log's is named too, until bindKeyFields binds it. It returns the rule's
+// index.
 std::size_t addPolicyRule(DryRunConfig& out, const std::string& name, const std::string& zone, const Layer& layer,
                           const RuleKey& key, const std::string& logKey);
+
+// bindFallback gives the config's last rule its fall-back key `field` (words: how the product
+// says it): the log's key at once, else named in notReplayed until bindKeyFields binds it.
+void bindFallback(DryRunConfig& out, const std::string& field, const std::string& words, const std::string& logKey);
 
 // kongDryRunConfig reads a Kong declarative config with routes (config_dry_run.h), nullopt when
 // the tree holds no route with paths.

@@ -54,7 +54,7 @@ Shortcut shortcutOf(const QJsonValue& v)
         s.name = treeText(v.toObject().value("name"));
         flatArgs(v.toObject().value("args"), "", s.args);
         for (const auto& [k, value] : s.args)
-            if (k.starts_with("_genkey_") || k.starts_with("patterns") || k == "pattern")
+            if (k.starts_with("_genkey_") || k.starts_with("patterns") || k == "pattern" || k.starts_with("methods"))
                 s.list.append(QString::fromStdString(value));
         return s;
     }
@@ -122,9 +122,23 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
             out.rules.back().denyEmptyKey = deny != "false";
         }
         std::vector<std::pair<std::string, bool>> patterns; // (pattern, matchTrailingSlash)
+        std::vector<DryRunCondition> conditions;
         bool path = false;
         for (const QJsonValue& pv : r.value("predicates").toArray()) {
             const Shortcut p = shortcutOf(pv);
+            // Method: the request's method is one of those written, exactly (MethodRoutePredicateFactory
+            // compares HttpMethod constants, spring-cloud-gateway 31050f6b3c2e); a log's request line holds it.
+            if (p.name == "Method") {
+                DryRunCondition c{"request_method"};
+                for (const QString& m : p.list)
+                    c.values.push_back(m.toStdString());
+                out.notReplayed.push_back("route " + id + ": its Method predicate (" + p.list.join(',').toStdString()
+                                          + ") reads the request's method, which the log does not hold: every method "
+                                            "taken to match");
+                c.note = int(out.notReplayed.size()) - 1;
+                conditions.push_back(std::move(c));
+                continue;
+            }
             if (p.name == "Host") {
                 out.assumed.push_back("route " + id + ": every logged request is taken to be for Host " + p.list.join(',').toStdString()
                                       + " (a log holds no host)");
@@ -132,7 +146,7 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
             }
             if (p.name != "Path" || path)
                 throw InputError("Spring: route " + id + ": the predicate " + p.name + (path ? " (a second Path)" : "")
-                                 + " is past what --config reads (Path, with Host beside it)");
+                                 + " is past what --config reads (Path, with Method and Host beside it)");
             path = true;
             QStringList list = p.list;
             bool trailing = arg(p.args, "matchTrailingSlash") != "false";
@@ -146,7 +160,7 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
         if (!path)
             patterns.emplace_back("/**", true); // no Path predicate: every path
         for (const auto& [pattern, trailing] : patterns)
-            out.places.push_back({"route " + id + " (Path=" + pattern + ")", DryRunMatch::Pattern, pattern, rules, trailing});
+            out.places.push_back({"route " + id + " (Path=" + pattern + ")", DryRunMatch::Pattern, pattern, rules, trailing, conditions});
     }
     if (out.rules.empty())
         throw InputError("Spring: no route applies RequestRateLimiter: the config limits nothing");

@@ -134,6 +134,21 @@ std::string treeText(const QJsonValue& v)
     return "";
 }
 
+void bindFallback(DryRunConfig& out, const std::string& field, const std::string& words, const std::string& logKey)
+{
+    DryRunRule& rule = out.rules.back();
+    rule.fallbackField = field;
+    if (field.empty())
+        return;
+    if (field == logKey) {
+        rule.fallbackSource = -1;
+        return;
+    }
+    out.notReplayed.push_back(rule.name + ": a request without its key is keyed by " + words + ", which is not the log's key ("
+                              + logKey + "): such requests are let through (a log with " + field + " replays them)");
+    rule.fallbackNote = int(out.notReplayed.size()) - 1;
+}
+
 std::size_t addPolicyRule(DryRunConfig& out, const std::string& name, const std::string& zone, const Layer& layer,
                           const RuleKey& key, const std::string& logKey)
 {
@@ -148,6 +163,7 @@ std::size_t addPolicyRule(DryRunConfig& out, const std::string& name, const std:
         out.rules.back().keyField = key.field;
         out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
     }
+    bindFallback(out, key.fallback, key.fallbackWords, logKey);
     return out.rules.size() - 1;
 }
 

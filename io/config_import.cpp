@@ -214,6 +214,82 @@ std::string flexibleOptionsAt(const Flat& flat)
     return parent;
 }
 
+// kongDropped names what a Kong file holds beside the one rate-limiting plugin the scenario models:
+// every other plugin, the rate-limiting plugins after the first, and the routes and services (a
+// scenario is one limit on every request; `replay --config` selects by route).
+std::vector<std::string> kongDropped(const Flat& flat)
+{
+    std::vector<std::string> out;
+    int limits = 0, routes = 0, services = 0;
+    for (const auto& [path, value] : flat) {
+        if (endsWithPath(path, "plugins.name") || path == "name" || endsWithPath(path, "plugin.name")) {
+            if (value == "rate-limiting" && ++limits == 1)
+                continue;
+            out.push_back(value == "rate-limiting" ? "the rate-limiting plugin at " + path + " (#" + std::to_string(limits)
+                                                         + "): the scenario models the first one"
+                                                   : "the plugin " + value + " (" + path + "): not modelled");
+        } else if (endsWithPath(path, "routes.name") || endsWithPath(path, "routes.paths")) {
+            routes += endsWithPath(path, "routes.name");
+        } else if (path == "services.name") {
+            ++services;
+        }
+    }
+    if (routes || services)
+        out.push_back(std::to_string(services) + " services and " + std::to_string(routes) + " named routes: which "
+                      "requests the plugin meets is not modelled (replay --config selects by route)");
+    return out;
+}
+
+// traefikDropped names the routers and the middlewares other than the rateLimit the scenario models.
+std::vector<std::string> traefikDropped(const Flat& flat)
+{
+    std::vector<std::string> out, routers, middlewares;
+    std::string modelled;
+    for (const auto& [path, value] : flat) {
+        const QStringList parts = QString::fromStdString(path).split('.');
+        if (parts.size() >= 4 && parts[0] == "http" && parts[1] == "routers") {
+            const std::string name = parts[2].toStdString();
+            if (std::find(routers.begin(), routers.end(), name) == routers.end()) {
+                routers.push_back(name);
+                out.push_back("router " + name + ": which requests it takes is not modelled (replay --config selects by router)");
+            }
+        } else if (parts.size() >= 4 && parts[0] == "http" && parts[1] == "middlewares") {
+            const std::string name = parts[2].toStdString(), type = parts[3].toStdString();
+            if (type == "rateLimit" && (modelled.empty() || modelled == name)) {
+                modelled = name;
+                continue;
+            }
+            if (std::find(middlewares.begin(), middlewares.end(), name) == middlewares.end()) {
+                middlewares.push_back(name);
+                out.push_back("middleware " + name + " (" + type + ")"
+                              + (type == "rateLimit" ? ": the scenario models the first rateLimit, " + modelled : ": not modelled"));
+            }
+        }
+    }
+    return out;
+}
+
+// envoyDropped names the descriptors, the routes' rate_limits and the HTTP filters beside the
+// local_ratelimit the scenario models (its one token bucket).
+std::vector<std::string> envoyDropped(const Flat& flat)
+{
+    std::vector<std::string> out;
+    const std::string rateLimits = "the routes' rate_limits (the descriptor entries their actions make): not modelled";
+    int descriptors = 0;
+    for (const auto& [path, value] : flat) {
+        descriptors += endsWithPath(path, "descriptors.token_bucket.max_tokens");
+        if (path.find("rate_limits.actions.") != std::string::npos && std::find(out.begin(), out.end(), rateLimits) == out.end())
+            out.push_back(rateLimits);
+        if (endsWithPath(path, "http_filters.name") && value.find("local_ratelimit") == std::string::npos
+            && value != "envoy.filters.http.router")
+            out.push_back("the HTTP filter " + value + ": not modelled");
+    }
+    if (descriptors)
+        out.push_back(std::to_string(descriptors) + " descriptors, each a token bucket of its own for the requests whose "
+                      "descriptor entries match: not modelled (the scenario is the default bucket)");
+    return out;
+}
+
 } // namespace
 
 ImportedConfig importConfiguration(const QByteArray& input)
@@ -228,13 +304,20 @@ ImportedConfig importConfiguration(const QByteArray& input)
     if (auto managed = importManaged(text)) // API Gateway, WAF, Cloudflare, Upstash (issue 36)
         return std::move(*managed);
     const Flat flat = flattenConfig(text);
-    if (findConfigValue(flat, "token_bucket.max_tokens") || findConfigValue(flat, "max_tokens"))
-        return productScenario(Algorithm::EnvoyLocal, "Envoy local_ratelimit", flat,
-                               {{"max_tokens", "max_tokens"}, {"tokens_per_fill", "tokens_per_fill"},
-                                {"fill_interval", "fill_interval"}});
-    if (findConfigValue(flat, "rateLimit.average") || findConfigValue(flat, "rateLimit.burst"))
-        return productScenario(Algorithm::Traefik, "Traefik rateLimit", flat,
-                               {{"rateLimit.average", "average"}, {"rateLimit.period", "period"}, {"rateLimit.burst", "burst"}});
+    if (findConfigValue(flat, "token_bucket.max_tokens") || findConfigValue(flat, "max_tokens")) {
+        ImportedConfig out = productScenario(Algorithm::EnvoyLocal, "Envoy local_ratelimit", flat,
+                                             {{"max_tokens", "max_tokens"}, {"tokens_per_fill", "tokens_per_fill"},
+                                              {"fill_interval", "fill_interval"}});
+        out.notModelled = envoyDropped(flat);
+        return out;
+    }
+    if (findConfigValue(flat, "rateLimit.average") || findConfigValue(flat, "rateLimit.burst")) {
+        ImportedConfig out = productScenario(Algorithm::Traefik, "Traefik rateLimit", flat,
+                                             {{"rateLimit.average", "average"}, {"rateLimit.period", "period"},
+                                              {"rateLimit.burst", "burst"}});
+        out.notModelled = traefikDropped(flat);
+        return out;
+    }
     if (findConfigValue(flat, "replenishRate") || findConfigValue(flat, "redis-rate-limiter.replenishRate"))
         return productScenario(Algorithm::SpringGateway, "Spring Cloud Gateway RedisRateLimiter", flat,
                                {{"replenishRate", "replenishRate"}, {"burstCapacity", "burstCapacity"},
@@ -247,6 +330,7 @@ ImportedConfig importConfiguration(const QByteArray& input)
                                               {"config.month", "month"}, {"config.year", "year"}});
         if (const auto policy = findConfigValue(flat, "config.policy"); policy && *policy != "local")
             out.wrote.emplace_back("policy", *policy + " (modelled as local: one node's counters)");
+        out.notModelled = kongDropped(flat);
         return out;
     }
     if (findConfigValue(flat, "windowMs"))

@@ -337,6 +337,104 @@ private slots:
         oneLine(runRatelab({"replay", log, "--config", express, "--against", bad}), bad + ": express_rate_limit: max must be");
     }
 
+    // A config one of whose rules cannot be replayed says so before any count (issue 46). kLog is
+    // a combined log: it holds the address and the user, no X-Api-Key. Zone a (1r/m by address,
+    // location /a) denies 192.0.2.1's requests at 1, 2 and 11 s (as dryRunAndDiffFromTheCommandLine
+    // derives); zone k keys by $http_x_api_key, which no request has: its rule on /b is not
+    // replayed. The headline is the report's first key and the config's "headline" comes before
+    // its "requests" and "denied"; "complete" is false.
+    void aPartialDryRunSaysSoFirst()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, kLog);
+        const QString conf = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/m;\n"
+                                           "limit_req_zone $http_x_api_key zone=k:10m rate=1r/m;\n"
+                                           "server { location /a { limit_req zone=a; } location /b { limit_req zone=k; } }\n",
+                                      "two.conf");
+        const Run r = runRatelab({"replay", log, "--config", conf});
+        QCOMPARE(r.code, 0);
+        const QString headline = "NOT COMPLETE: 1 of 2 rules not replayed, 1 part named in not_replayed (the first: "
+                                 "limit_req zone=k (line 3): it keys by the log field http_x_api_key, which no request of "
+                                 "the log has: not replayed); the 1 replayed rule denied 3 of 5 requests";
+        QVERIFY2(r.out.startsWith("{\"headline\": \"" + headline.toUtf8() + "\", \"complete\": false,"), r.out.constData());
+        const QJsonObject out = parseJson(r.out);
+        const QJsonObject current = out["current"].toObject();
+        QCOMPARE(current["headline"].toString(), headline);
+        QCOMPARE(current["complete"].toBool(true), false);
+        QCOMPARE(current["rules_not_replayed"].toInt(), 1);
+        QCOMPARE(current["denied"].toInt(), 3);
+        const qsizetype at = r.out.indexOf("\"current\": ");
+        QVERIFY(r.out.indexOf("\"not_replayed\"", at) < r.out.indexOf("\"requests\"", at));
+        // The same in CSV: the part not replayed is a row before the rules' counts (quoted: it
+        // holds a comma).
+        const Run csv = runRatelab({"replay", log, "--config", conf, "--format", "csv"});
+        QCOMPARE(csv.code, 0);
+        QCOMPARE(csv.out, QByteArray("config,rule,replayed,requests,denied,keys_denied,worst_hour,worst_hour_denied\n"
+                                     "current,\"limit_req zone=k (line 3): it keys by the log field http_x_api_key, which "
+                                     "no request of the log has: not replayed\",no,,,,,\n"
+                                     "current,limit_req zone=a (line 3),yes,4,3,1,2000-01-01T00:00:00Z,3\n"
+                                     "current,limit_req zone=k (line 3),no,0,0,0,,0\n"));
+        // Every rule replayed: the headline says that too.
+        const QString whole = writeLog(dir, kProposedConf, "whole.conf");
+        const QJsonObject w = parseJson(runRatelab({"replay", log, "--config", whole}).out);
+        QCOMPARE(w["headline"].toString(), "denied 3 of 5 requests; every rule replayed");
+        QCOMPARE(w["complete"].toBool(false), true);
+    }
+
+    // A dry run in which no rule is replayed is refused (exit 2, one line naming the file, the count
+    // and the first reason, nothing on stdout), the proposed config's as the current's: its report
+    // would read "denied 0" for every request.
+    void aDryRunReplayingNoRuleIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, kLog);
+        const QString none = writeLog(dir, "limit_req_zone $http_x_api_key zone=k:10m rate=1r/m;\n"
+                                           "server { location /b { limit_req zone=k; } }\n",
+                                      "none.conf");
+        const QString reason = "no rule of the config can be replayed on this log: 1 of 1 rule not replayed, 1 part named "
+                               "in not_replayed (the first: limit_req zone=k (line 2): it keys by the log field "
+                               "http_x_api_key, which no request of the log has: not replayed)\n";
+        for (const char* format : {"json", "csv"}) {
+            const Run r = runRatelab({"replay", log, "--config", none, "--format", format});
+            QCOMPARE(r.code, 2);
+            QVERIFY(r.out.isEmpty());
+            QCOMPARE(QString::fromUtf8(r.err), "ratelab: " + none + ": " + reason);
+        }
+        const QString current = writeLog(dir, kCurrentConf, "current.conf");
+        const Run against = runRatelab({"replay", log, "--config", current, "--against", none});
+        QCOMPARE(against.code, 2);
+        QVERIFY(against.out.isEmpty());
+        QCOMPARE(QString::fromUtf8(against.err), "ratelab: " + none + ": " + reason);
+    }
+
+    // --against in CSV writes the diff too, as a second table after an empty line. kLog under 1r/s
+    // (current) and 1r/m (proposed), derived in dryRunAndDiffFromTheCommandLine: the proposed
+    // denies 192.0.2.1 at 1, 2 and 11 s, the current nothing; 192.0.2.1 at 0 s and 2001:db8::7
+    // are admitted by both (2 requests, 2 keys). All three denials fall in the hour 2000-01-01T00.
+    void theDiffInCsv()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, kLog);
+        const QString current = writeLog(dir, kCurrentConf, "current.conf");
+        const QString proposed = writeLog(dir, kProposedConf, "proposed.conf");
+        const Run r = runRatelab({"replay", log, "--config", current, "--against", proposed, "--format", "csv"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out, QByteArray("config,rule,replayed,requests,denied,keys_denied,worst_hour,worst_hour_denied\n"
+                                   "current,limit_req zone=a (line 2),yes,4,0,0,,0\n"
+                                   "proposed,limit_req zone=a (line 2),yes,4,3,1,2000-01-01T00:00:00Z,3\n"
+                                   "\n"
+                                   "diff,what,requests,keys,only_current,only_proposed\n"
+                                   "count,admitted_by_both,2,2,,\n"
+                                   "count,denied_by_both,0,0,,\n"
+                                   "count,denied_only_by_current,0,0,,\n"
+                                   "count,denied_only_by_proposed,3,1,,\n"
+                                   "proposed_rule,limit_req zone=a (line 2),,,0,3\n"
+                                   "hour,2000-01-01T00:00:00Z,,,0,3\n"
+                                   "key,192.0.2.1,,,0,3\n"
+                                   "summary,\"your change denies 3 more requests of 1 keys and admits 0 it denied, of 0 "
+                                   "keys; the 1 most affected: 192.0.2.1 (+3)\",,,,\n"));
+    }
+
     void sweepPointEqualsReplay()
     {
         QTemporaryDir dir;

@@ -298,10 +298,209 @@ private slots:
                                   "  - name: b\n    paths: [\"~/b\"]\n"
                                   "plugins:\n  - name: rate-limiting\n    config: {minute: 5, limit_by: ip}\n");
         QVERIFY2(refusal(tie).find("the same priority") != std::string::npos, refusal(tie).c_str());
-        const QString methods = write(dir, "methods.yml",
-                                      "_format_version: \"3.0\"\nroutes:\n  - name: a\n    paths: [/a]\n    methods: [GET]\n"
-                                      "plugins:\n  - name: rate-limiting\n    config: {minute: 5, limit_by: ip}\n");
-        QVERIFY2(refusal(methods).find("matches on methods") != std::string::npos, refusal(methods).c_str());
+        const QString snis = write(dir, "snis.yml",
+                                   "_format_version: \"3.0\"\nroutes:\n  - name: a\n    paths: [/a]\n    snis: [a.example]\n"
+                                   "plugins:\n  - name: rate-limiting\n    config: {minute: 5, limit_by: ip}\n");
+        QVERIFY2(refusal(snis).find("matches on snis") != std::string::npos, refusal(snis).c_str());
+        const QString regexHeader = write(dir, "regex.yml",
+                                          "_format_version: \"3.0\"\nroutes:\n  - name: a\n    paths: [/a]\n"
+                                          "    headers: {x-version: [\"~*v[0-9]\"]}\n"
+                                          "plugins:\n  - name: rate-limiting\n    config: {minute: 5, limit_by: ip}\n");
+        QVERIFY2(refusal(regexHeader).find("is matched by the regex") != std::string::npos, refusal(regexHeader).c_str());
+    }
+
+    // Kong's limit_by: consumer (its default) as get_identifier reads it (handler.lua: the consumer,
+    // else the credential, else the forwarded IP), with what the routes' authentication makes of a
+    // request without credentials. minute: 2, Kong's window of one minute from 0 s, a denied request
+    // not counted. The log: A = 1.1.1.1, B = 2.2.2.2, user "-" none.
+    //  no authentication plugin: Kong never identifies a consumer, every request is keyed by its IP
+    //   1 A alice 0 s  A: 1 admitted        2 A bob 1 s  A: 2 admitted
+    //   3 A -     2 s  A: 2 reached: denied 4 B alice 3 s  B: 1 admitted
+    //  key-auth on the service (no anonymous): by the consumer, the log's user; a request without one
+    //  was Kong's 401, before any limit. The same log: A alice 0 s: alice 1; A bob 1 s: bob 1;
+    //  A - 2 s: no limit; B alice 3 s: alice 2, admitted. 3 requests met the rule, none denied.
+    //  a file of the plugin alone (its authentication unknown): the user, else the IP
+    //   1 A alice 0 s: alice 1; 2 A bob 1 s: bob 1; 3 A - 2 s: A 1; 4 B alice 3 s: alice 2: all
+    //   admitted; a fifth, A - at 4 s: A 2; a sixth, A - at 5 s: A reached 2: denied
+    void kongConsumerFallsBackAsKongDoes()
+    {
+        QTemporaryDir dir;
+        const QByteArray routes = "_format_version: \"3.0\"\n"
+                                  "services:\n  - name: api\n    url: http://up\n"
+                                  "    routes:\n      - name: all\n        paths: [/]\n";
+        const QByteArray limit = "plugins:\n  - name: rate-limiting\n    config: {minute: 2, policy: local}\n";
+        const QString open = write(dir, "open.yml", routes + limit);
+        const QString keyed = write(dir, "keyed.yml", routes + "    plugins:\n      - name: key-auth\n" + limit);
+        const QString alone = write(dir, "alone.yml", limit);
+        const char* log = "time,ip,user,path\n1795392000,1.1.1.1,alice,/a\n1795392001,1.1.1.1,bob,/a\n"
+                          "1795392002,1.1.1.1,-,/a\n1795392003,2.2.2.2,alice,/a\n";
+        const auto run = [](const QString& path, const char* csv) {
+            DryRunConfig c = io::dryRunConfigFile(path, "ip");
+            TrafficOptions o;
+            o.keepPaths = true;
+            o.emptyKeys = true;
+            o.keyFields = keyFieldsOf(c);
+            const Traffic t = parseTraffic(csv, o, "log.csv");
+            bindKeyFields(c, t);
+            return std::pair(c, dryRun(t, c));
+        };
+        const auto [openConfig, openRun] = run(open, log);
+        QCOMPARE(openConfig.mapped, std::vector<bool>{true});
+        QCOMPARE(deniedBy(openRun), (std::vector<int>{-1, -1, 0, -1}));
+        QVERIFY(openConfig.notReplayed.empty());
+        QVERIFY2(openConfig.assumed.at(0).find("no authentication plugin runs on route all") != std::string::npos,
+                 openConfig.assumed.at(0).c_str());
+        const auto [keyedConfig, keyedRun] = run(keyed, log);
+        QCOMPARE(keyedConfig.mapped, std::vector<bool>{true});
+        QCOMPARE(deniedBy(keyedRun), (std::vector<int>{-1, -1, -1, -1}));
+        QCOMPARE(keyedRun.rules[0].requests, std::int64_t(3));
+        const auto [aloneConfig, aloneRun] = run(alone, "time,ip,user,path\n1795392000,1.1.1.1,alice,/a\n"
+                                                        "1795392001,1.1.1.1,bob,/a\n1795392002,1.1.1.1,-,/a\n"
+                                                        "1795392003,2.2.2.2,alice,/a\n1795392004,1.1.1.1,-,/a\n"
+                                                        "1795392005,1.1.1.1,-,/a\n");
+        QCOMPARE(aloneConfig.mapped, std::vector<bool>{true});
+        QCOMPARE(deniedBy(aloneRun), (std::vector<int>{-1, -1, -1, -1, -1, 0}));
+        QCOMPARE(aloneRun.rules[0].requests, std::int64_t(6));
+    }
+
+    // limit_by: header falls back to the IP too: X-Api-Key K at 0 and 1 s, then two requests of
+    // 1.1.1.1 without it at 2 and 3 s and a third at 4 s: minute 2 per key, so K's are admitted,
+    // the IP's first two admitted and its third denied. With an anonymous key-auth, limit_by:
+    // credential keys the anonymous consumer (no credential) by its IP as well; limit_by: consumer
+    // keys it by the anonymous consumer, one counter the dry run does not keep: named.
+    void kongHeaderAndAnonymousFallBack()
+    {
+        QTemporaryDir dir;
+        const QString header = write(dir, "header.yml",
+                                     "_format_version: \"3.0\"\nroutes:\n  - name: r\n    paths: [/]\n"
+                                     "    plugins:\n      - name: rate-limiting\n"
+                                     "        config: {minute: 2, limit_by: header, header_name: X-Api-Key}\n");
+        DryRunConfig c = io::dryRunConfigFile(header, "http_x_api_key");
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.emptyKeys = true;
+        o.key = "http_x_api_key";
+        o.keyFields = keyFieldsOf(c);
+        QCOMPARE(o.keyFields, std::vector<std::string>{"ip"});
+        QCOMPARE(c.notReplayed.size(), std::size_t(1)); // the fall-back, until the log's ip is bound
+        const Traffic t = parseTraffic("time,ip,http_x_api_key,path\n1795392000,1.1.1.1,K,/a\n1795392001,1.1.1.1,K,/a\n"
+                                       "1795392002,1.1.1.1,,/a\n1795392003,1.1.1.1,,/a\n1795392004,1.1.1.1,,/a\n",
+                                       o, "log.csv");
+        bindKeyFields(c, t);
+        QVERIFY(c.notReplayed.empty());
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, -1, -1, 0}));
+        const QByteArray anonymous = "_format_version: \"3.0\"\nroutes:\n  - name: r\n    paths: [/]\n"
+                                     "plugins:\n  - name: key-auth\n    config: {anonymous: guest}\n"
+                                     "  - name: rate-limiting\n    config: {minute: 2, limit_by: ";
+        const DryRunConfig credential = io::dryRunConfigFile(write(dir, "credential.yml", anonymous + "credential}\n"), "user");
+        QCOMPARE(credential.rules[0].fallbackSource, -2); // the IP, bound from the log
+        QCOMPARE(credential.rules[0].fallbackField, std::string("ip"));
+        const DryRunConfig consumer = io::dryRunConfigFile(write(dir, "consumer.yml", anonymous + "consumer}\n"), "user");
+        QCOMPARE(consumer.mapped, std::vector<bool>{true});
+        QVERIFY2(consumer.notReplayed.at(0).find("the anonymous consumer's, one counter") != std::string::npos,
+                 consumer.notReplayed.at(0).c_str());
+    }
+
+    // Kong routes by method and host (a route shape of public gateway configs: methods, hosts and
+    // paths beside each other, one rate-limiting each). public (GET, minute 2) and write (POST,
+    // minute 1) have the same priority (transform.lua get_priority: weight 3, a plain host, the
+    // same path) and no method in common, so their order changes nothing. A combined log holds the
+    // method in its request line, not the host (assumed). A = 1.1.1.1, each minute from 0 s:
+    //  1 GET    0 s  public -> 0: A 1 admitted
+    //  2 POST   1 s  write  -> 1: A 1 admitted
+    //  3 GET    2 s  public -> 0: A 2 admitted
+    //  4 POST   3 s  write  -> 1: 1 reached: denied by 1
+    //  5 GET    4 s  public -> 0: 2 reached: denied by 0
+    //  6 DELETE 5 s  no route (Kong's 404): no limit
+    void kongRoutesByMethodAndHost()
+    {
+        QTemporaryDir dir;
+        const QString conf = write(dir, "kong.yml",
+                                   "_format_version: \"3.0\"\nservices:\n  - name: gateway\n    url: http://up\n    routes:\n"
+                                   "      - name: public\n        methods: [GET]\n        hosts: [api.example.gov]\n"
+                                   "        paths: [/api/service/Communication]\n        strip_path: false\n"
+                                   "        plugins:\n          - name: rate-limiting\n"
+                                   "            config: {fault_tolerant: true, limit_by: ip, minute: 2}\n"
+                                   "      - name: write\n        methods: [POST]\n        hosts: [api.example.gov]\n"
+                                   "        paths: [/api/service/Communication]\n"
+                                   "        plugins:\n          - name: rate-limiting\n            config: {limit_by: ip, minute: 1}\n");
+        DryRunConfig c = io::dryRunConfigFile(conf, "ip");
+        QCOMPARE(c.notReplayed.size(), std::size_t(2)); // each route's methods, until the log gives them
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        QCOMPARE(o.keyFields, (std::vector<std::string>{"request_method", "host"}));
+        QByteArray log;
+        int second = 0;
+        for (const char* method : {"GET", "POST", "GET", "POST", "GET", "DELETE"})
+            log += QString("1.1.1.1 - - [01/Jan/2000:00:00:0%1 +0000] \"%2 /api/service/Communication HTTP/1.1\" 200 1 \"-\" \"-\"\n")
+                       .arg(second++)
+                       .arg(method)
+                       .toUtf8();
+        const Traffic t = parseTraffic(log.toStdString(), o, "access.log");
+        bindKeyFields(c, t);
+        QVERIFY2(c.notReplayed.empty(), c.notReplayed.empty() ? "" : c.notReplayed[0].c_str());
+        QVERIFY(std::find(c.assumed.begin(), c.assumed.end(),
+                          "route public: every logged request is taken to be for host api.example.gov (the log holds no host)")
+                != c.assumed.end());
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, -1, 1, 0, -1}));
+        QCOMPARE(r.rules[0].requests, std::int64_t(3));
+        QCOMPARE(r.rules[1].requests, std::int64_t(2));
+        // A log with the host: "*.example.com" takes any name ending ".example.com", in any case,
+        // not example.com itself. minute 2 by IP: a (0 s) 1, example.com (1 s) no route, B.Example.COM
+        // (2 s) 2, b (3 s) reached: denied by 0.
+        const QString wild = write(dir, "wild.yml",
+                                   "_format_version: \"3.0\"\nroutes:\n  - name: w\n    hosts: [\"*.example.com\"]\n"
+                                   "    paths: [/]\nplugins:\n  - name: rate-limiting\n    config: {limit_by: ip, minute: 2}\n");
+        DryRunConfig w = io::dryRunConfigFile(wild, "ip");
+        o.keyFields = keyFieldsOf(w);
+        const Traffic h = parseTraffic("{\"time\": 946684800, \"ip\": \"1.1.1.1\", \"host\": \"a.example.com\", \"path\": \"/x\"}\n"
+                                       "{\"time\": 946684801, \"ip\": \"1.1.1.1\", \"host\": \"example.com\", \"path\": \"/x\"}\n"
+                                       "{\"time\": 946684802, \"ip\": \"1.1.1.1\", \"host\": \"B.Example.COM\", \"path\": \"/x\"}\n"
+                                       "{\"time\": 946684803, \"ip\": \"1.1.1.1\", \"host\": \"b.example.com\", \"path\": \"/x\"}\n",
+                                       o, "log.json");
+        bindKeyFields(w, h);
+        QVERIFY(w.assumed.empty());
+        QCOMPARE(deniedBy(dryRun(h, w)), (std::vector<int>{-1, -1, -1, 0}));
+    }
+
+    // Spring Cloud Gateway's Method predicate beside Path (a route for reads, one for the rest of
+    // /api/**): reads (GET, 1/s, burst 1) and writes (every method, 1/s, burst 2), both order 0,
+    // so in file order; keyed by the named KeyResolver, taken as the log's key (ip). A combined
+    // log's request line gives each method; all of A's requests in one second, no refill:
+    //  1 GET    /api/a  reads  -> 0: 1 -> 0 admitted
+    //  2 POST   /api/a  writes -> 1: 2 -> 1 admitted (reads takes GET only)
+    //  3 GET    /api/b  reads  -> 0: 0 tokens: denied by 0
+    //  4 POST   /api/b  writes -> 1: 1 -> 0 admitted
+    //  5 DELETE /api/c  writes -> 1: 0 tokens: denied by 1
+    void springMethodPredicate()
+    {
+        QTemporaryDir dir;
+        const QByteArray limiter = "          filters:\n            - name: RequestRateLimiter\n              args:\n"
+                                   "                redis-rate-limiter.replenishRate: 1\n"
+                                   "                redis-rate-limiter.burstCapacity: ";
+        const QString conf = write(dir, "application.yml",
+                                   "spring:\n  cloud:\n    gateway:\n      routes:\n"
+                                   "        - id: reads\n          uri: http://up\n"
+                                   "          predicates:\n            - Path=/api/**\n            - Method=GET\n"
+                                   + limiter + "1\n                key-resolver: \"#{@ipKeyResolver}\"\n"
+                                   "        - id: writes\n          uri: http://up\n"
+                                   "          predicates:\n            - Path=/api/**\n"
+                                   + limiter + "2\n                key-resolver: \"#{@ipKeyResolver}\"\n");
+        DryRunConfig c = io::dryRunConfigFile(conf, "ip");
+        QCOMPARE(c.notReplayed.size(), std::size_t(1)); // the method, until the log gives it
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        QCOMPARE(o.keyFields, std::vector<std::string>{"request_method"});
+        QByteArray log;
+        for (const char* request : {"GET /api/a", "POST /api/a", "GET /api/b", "POST /api/b", "DELETE /api/c"})
+            log += QString("1.1.1.1 - - [01/Jan/2000:00:00:00 +0000] \"%1 HTTP/1.1\" 200 1 \"-\" \"-\"\n").arg(request).toUtf8();
+        const Traffic t = parseTraffic(log.toStdString(), o, "access.log");
+        bindKeyFields(c, t);
+        QVERIFY(c.notReplayed.empty());
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, 0, -1, 1}));
     }
 
     // Spring Cloud Gateway: routes sorted by order (users -1 first), the first whose Path matches.
@@ -349,10 +548,10 @@ private slots:
         QCOMPARE(deniedBy(r), (std::vector<int>{-1, 0, -1, -1, 1, -1, -1, -1, 1}));
         QCOMPARE(r.rules[0].requests, std::int64_t(3));
         QCOMPARE(r.rules[1].requests, std::int64_t(5));
-        const QString method = write(dir, "method.yml",
+        const QString header = write(dir, "header.yml",
                                      "spring:\n  cloud:\n    gateway:\n      routes:\n        - id: a\n          uri: http://a\n"
-                                     "          predicates: [Path=/a, Method=GET]\n");
-        QVERIFY2(refusal(method).find("the predicate Method") != std::string::npos, refusal(method).c_str());
+                                     "          predicates: [Path=/a, \"Header=X-Request-Id, \\\\d+\"]\n");
+        QVERIFY2(refusal(header).find("the predicate Header") != std::string::npos, refusal(header).c_str());
     }
 
     // Envoy: routes in order, merge_slashes on. Rules: 0 the filter's own bucket (2 tokens a

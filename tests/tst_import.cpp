@@ -123,6 +123,50 @@ private slots:
         QVERIFY(compare.out.contains(algorithm.toUtf8() + ","));
     }
 
+    // What import does not model is listed, part by part (issue 46): a Kong file's other plugins,
+    // its rate-limiting plugins after the first and its routes; a Traefik file's routers and other
+    // middlewares; an Envoy filter's descriptors and the other HTTP filters (the router, which
+    // every listener ends with, aside). Each file is a shape public configs take: an
+    // authentication plugin or middleware beside the limit, a descriptor beside the default bucket.
+    void eachDroppedPartIsListed()
+    {
+        const io::ImportedConfig kong = io::importConfiguration("_format_version: \"3.0\"\n"
+                                                                "services:\n- name: api\n  url: http://up\n"
+                                                                "  routes:\n  - name: login\n    paths: [/login]\n"
+                                                                "  plugins:\n  - name: key-auth\n"
+                                                                "  - name: rate-limiting\n    config: {minute: 5}\n"
+                                                                "plugins:\n- name: rate-limiting\n  config: {minute: 50}\n"
+                                                                "- name: cors\n");
+        QCOMPARE(option(kong, "minute"), std::string("5"));
+        QCOMPARE(kong.notModelled,
+                 (std::vector<std::string>{"the plugin key-auth (services.plugins.name): not modelled",
+                                           "the rate-limiting plugin at plugins.name (#2): the scenario models the first one",
+                                           "the plugin cors (plugins.name): not modelled",
+                                           "1 services and 1 named routes: which requests the plugin meets is not modelled "
+                                           "(replay --config selects by route)"}));
+        const io::ImportedConfig traefik = io::importConfiguration("http:\n  routers:\n    api:\n      rule: PathPrefix(`/api`)\n"
+                                                                   "      middlewares: [limit, auth]\n"
+                                                                   "  middlewares:\n    limit:\n"
+                                                                   "      rateLimit: {average: 6, period: 1m, burst: 1}\n"
+                                                                   "    auth:\n      basicAuth:\n        users: [\"u:p\"]\n"
+                                                                   "    strict:\n      rateLimit: {average: 1}\n");
+        QCOMPARE(traefik.notModelled,
+                 (std::vector<std::string>{"router api: which requests it takes is not modelled (replay --config selects by router)",
+                                           "middleware auth (basicAuth): not modelled",
+                                           "middleware strict (rateLimit): the scenario models the first rateLimit, limit"}));
+        const io::ImportedConfig envoy = io::importConfiguration(
+            "http_filters:\n- name: envoy.filters.http.local_ratelimit\n  typed_config:\n    stat_prefix: rl\n"
+            "    token_bucket: {max_tokens: 10, tokens_per_fill: 10, fill_interval: 1s}\n"
+            "    descriptors:\n    - entries:\n      - key: client_cluster\n        value: foo\n"
+            "      token_bucket: {max_tokens: 1, tokens_per_fill: 1, fill_interval: 60s}\n"
+            "- name: envoy.filters.http.jwt_authn\n- name: envoy.filters.http.router\n");
+        QCOMPARE(option(envoy, "max_tokens"), std::string("10"));
+        QCOMPARE(envoy.notModelled,
+                 (std::vector<std::string>{"the HTTP filter envoy.filters.http.jwt_authn: not modelled",
+                                           "1 descriptors, each a token bucket of its own for the requests whose descriptor "
+                                           "entries match: not modelled (the scenario is the default bucket)"}));
+    }
+
     // The values reach the model as the file wrote them, by the product's own names.
     void values()
     {

@@ -65,6 +65,34 @@ private slots:
         QCOMPARE(view->rules()->item(1, 0)->text(), QString("proposed: express-rate-limit"));
         QCOMPARE(view->rules()->item(1, 2)->text(), QString("3"));
 
+        // A rule not replayed is said above the counts (issue 46). The view keys by the log's one
+        // key (ip), so zone k, keyed by $http_x_api_key, is not replayed; zone a, 1r/m by address
+        // on /api (every request here): nginx admits each address's first request and denies the
+        // rest (10.0.0.1 at 1 s: excess 0 - 16 + 1000 > 0; 10.0.0.2 at 3 s: 0 - 48 + 1000 > 0),
+        // 5 + 1 = 6 of 8.
+        const QString partial = write("partial.conf", "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/m;\n"
+                                                      "limit_req_zone $http_x_api_key zone=k:10m rate=1r/m;\n"
+                                                      "server { location /api { limit_req zone=a; } location /b { limit_req zone=k; } }\n");
+        done.clear();
+        QVERIFY(view->run(partial));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QVERIFY2(view->summary().startsWith(
+                     "NOT COMPLETE: 1 of 2 rules not replayed, 1 part named in not_replayed (the first: limit_req zone=k "
+                     "(line 3): its zone's key $http_x_api_key is not the log's key (ip): not replayed (--key "
+                     "http_x_api_key replays it)); the 1 replayed rule denied 6 of 8 requests\n"
+                     "partial.conf (nginx) denies 6 of 8 requests."),
+                 qPrintable(view->summary()));
+        // No rule replayed: the reason only, no count and no table.
+        const QString keyed = write("keyed.conf", "limit_req_zone $http_x_api_key zone=k:10m rate=1r/m;\n"
+                                                  "server { location /api { limit_req zone=k; } }\n");
+        done.clear();
+        QVERIFY(view->run(keyed));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QVERIFY2(view->summary().startsWith("keyed.conf: no rule of the config can be replayed on this log: 1 of 1 rule"),
+                 qPrintable(view->summary()));
+        QVERIFY(!view->summary().contains("denies"));
+        QVERIFY(view->rules()->isHidden());
+
         done.clear();
         QVERIFY(!view->run(dir.filePath("none.conf"))); // refused, and said
         QVERIFY(!view->summary().isEmpty());

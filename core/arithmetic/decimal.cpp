@@ -207,6 +207,20 @@ std::string quoted(std::string_view text)
     return "'" + s + "'";
 }
 
+std::string grouping(std::int64_t n)
+{
+    // The magnitude as unsigned: INT64_MIN has no positive int64.
+    const std::uint64_t magnitude = n < 0 ? std::uint64_t(-(n + 1)) + 1 : std::uint64_t(n);
+    const std::string digits = std::to_string(magnitude);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return (n < 0 ? "-" : "") + out;
+}
+
 Nanos parseSeconds(std::string_view text)
 {
     const Decimal d = parseDecimal(text);

@@ -58,6 +58,9 @@ std::int64_t parseIntegerIn(std::string_view text, std::int64_t min, std::int64_
 // quoted returns text in single quotes, shortened for an error message.
 std::string quoted(std::string_view text);
 
+// grouping writes a whole number with thousands separators, as reports count: 3,412.
+std::string grouping(std::int64_t n);
+
 // sameDecimal reports whether two numbers in the one grammar have exactly the same value
 // ("0.10" and "1e-1" do). It throws InputError when either is not a number.
 bool sameDecimal(std::string_view a, std::string_view b);

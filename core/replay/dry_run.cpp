@@ -79,6 +79,20 @@ public:
         return longest;
     }
 
+    // candidates returns, for a firstMatch config, every place whose path matches, in order (-2
+    // alone when the product refuses the path).
+    std::vector<int> candidates(std::string_view logged) const
+    {
+        const std::optional<std::string> normal = normalizedPath(logged, m_config.paths);
+        if (!normal)
+            return {-2};
+        std::vector<int> out;
+        for (std::size_t i = 0; i < m_config.places.size(); ++i)
+            if (matches(i, *normal, logged))
+                out.push_back(int(i));
+        return out;
+    }
+
 private:
     bool matches(std::size_t i, std::string_view path, std::string_view logged) const
     {
@@ -128,42 +142,128 @@ int selectPlace(const DryRunConfig& config, const std::string& path) { return Se
 std::vector<std::string> keyFieldsOf(const DryRunConfig& config)
 {
     std::vector<std::string> out;
-    for (const DryRunRule& r : config.rules)
-        if (!r.keyField.empty() && std::find(out.begin(), out.end(), r.keyField) == out.end())
-            out.push_back(r.keyField);
+    const auto add = [&](const std::string& f) {
+        if (!f.empty() && std::find(out.begin(), out.end(), f) == out.end())
+            out.push_back(f);
+    };
+    for (const DryRunRule& r : config.rules) {
+        add(r.keyField);
+        if (r.fallbackSource == -2)
+            add(r.fallbackField);
+    }
+    for (const DryRunPlace& p : config.places)
+        for (const DryRunCondition& c : p.conditions)
+            if (c.source < 0)
+                add(c.field);
     return out;
 }
 
 void bindKeyFields(DryRunConfig& config, const Traffic& traffic)
 {
+    const auto fieldOf = [&](const std::string& name) -> int {
+        const auto it = std::find(traffic.keyFields.begin(), traffic.keyFields.end(), name);
+        return name.empty() || it == traffic.keyFields.end() ? -1 : int(it - traffic.keyFields.begin());
+    };
     std::vector<int> dropped;
     for (std::size_t r = 0; r < config.rules.size(); ++r) {
         DryRunRule& rule = config.rules[r];
-        const auto it = std::find(traffic.keyFields.begin(), traffic.keyFields.end(), rule.keyField);
-        if (rule.keyField.empty() || it == traffic.keyFields.end() || config.mapped[r])
+        if (const int f = fieldOf(rule.fallbackField); rule.fallbackSource == -2 && f >= 0 && traffic.fieldSeen[std::size_t(f)] > 0) {
+            rule.fallbackSource = f;
+            if (rule.fallbackNote >= 0)
+                dropped.push_back(rule.fallbackNote);
+        }
+        const int field = fieldOf(rule.keyField);
+        if (field < 0 || config.mapped[r])
             continue;
-        const auto field = std::size_t(it - traffic.keyFields.begin());
-        if (traffic.fieldSeen[field] == 0) {
+        if (traffic.fieldSeen[std::size_t(field)] == 0 && rule.fallbackSource == -2) {
             if (rule.keyNote >= 0)
                 config.notReplayed[std::size_t(rule.keyNote)] = rule.name + ": it keys by the log field " + rule.keyField
                                                                  + ", which no request of the log has: not replayed";
             continue;
         }
-        rule.keySource = int(field);
+        if (traffic.fieldSeen[std::size_t(field)] == 0)
+            config.assumed.push_back(rule.name + ": no request of the log has " + rule.keyField + ": each is keyed by its "
+                                     + rule.fallbackField + ", as the product falls back");
+        rule.keySource = field;
         config.mapped[r] = true;
         if (rule.keyNote >= 0)
             dropped.push_back(rule.keyNote);
     }
-    std::sort(dropped.begin(), dropped.end());
-    dropped.erase(std::unique(dropped.begin(), dropped.end()), dropped.end());
-    for (auto d = dropped.rbegin(); d != dropped.rend(); ++d)
-        config.notReplayed.erase(config.notReplayed.begin() + *d);
-    for (DryRunRule& rule : config.rules) { // the entries after a dropped one moved up
-        if (rule.keyNote < 0)
-            continue;
-        const bool gone = std::binary_search(dropped.begin(), dropped.end(), rule.keyNote);
-        rule.keyNote = gone ? -1 : rule.keyNote - int(std::lower_bound(dropped.begin(), dropped.end(), rule.keyNote) - dropped.begin());
+    std::vector<int> droppedAssumed;
+    for (DryRunPlace& p : config.places)
+        for (DryRunCondition& c : p.conditions)
+            if (const int f = fieldOf(c.field); c.source < 0 && f >= 0 && traffic.fieldSeen[std::size_t(f)] > 0) {
+                c.source = f;
+                if (c.note >= 0)
+                    dropped.push_back(c.note);
+                if (c.assumedNote >= 0)
+                    droppedAssumed.push_back(c.assumedNote);
+            }
+    const auto drop = [](std::vector<std::string>& list, std::vector<int>& gone) {
+        std::sort(gone.begin(), gone.end());
+        gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
+        for (auto d = gone.rbegin(); d != gone.rend(); ++d)
+            list.erase(list.begin() + *d);
+    };
+    drop(config.notReplayed, dropped);
+    drop(config.assumed, droppedAssumed);
+    const auto renumber = [](int& note, const std::vector<int>& gone) { // the entries after a dropped one moved up
+        if (note < 0)
+            return;
+        const bool isGone = std::binary_search(gone.begin(), gone.end(), note);
+        note = isGone ? -1 : note - int(std::lower_bound(gone.begin(), gone.end(), note) - gone.begin());
+    };
+    for (DryRunRule& rule : config.rules) {
+        renumber(rule.keyNote, dropped);
+        renumber(rule.fallbackNote, dropped);
     }
+    for (DryRunPlace& p : config.places)
+        for (DryRunCondition& c : p.conditions) {
+            renumber(c.note, dropped);
+            renumber(c.assumedNote, droppedAssumed);
+        }
+}
+
+std::size_t replayedRules(const DryRunConfig& config)
+{
+    return std::size_t(std::count(config.mapped.begin(), config.mapped.end(), true));
+}
+
+namespace {
+
+// counted writes a count and its noun, "1 rule", "3 rules".
+std::string counted(std::size_t n, const std::string& noun)
+{
+    return grouping(std::int64_t(n)) + " " + noun + (n == 1 ? "" : "s");
+}
+
+// notReplayedText says how many rules and parts were not replayed, and the first reason.
+std::string notReplayedText(const DryRunConfig& config)
+{
+    const std::size_t rules = config.rules.size(), missing = rules - replayedRules(config);
+    std::string out = grouping(std::int64_t(missing)) + " of " + counted(rules, "rule") + " not replayed";
+    if (!config.notReplayed.empty())
+        out += ", " + counted(config.notReplayed.size(), "part") + " named in not_replayed (the first: "
+               + config.notReplayed.front() + ")";
+    return out;
+}
+
+} // namespace
+
+std::string dryRunHeadline(const DryRunConfig& config, const DryRunResult& result, std::int64_t requests)
+{
+    const std::string counts = "denied " + grouping(result.denied) + " of " + grouping(requests) + " requests";
+    const std::size_t replayed = replayedRules(config);
+    if (config.notReplayed.empty() && replayed == config.rules.size())
+        return counts + "; every rule replayed";
+    return "NOT COMPLETE: " + notReplayedText(config) + "; the " + counted(replayed, "replayed rule") + " " + counts;
+}
+
+std::string dryRunRefusal(const DryRunConfig& config)
+{
+    if (replayedRules(config) > 0)
+        return {};
+    return "no rule of the config can be replayed on this log: " + notReplayedText(config);
 }
 
 DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
@@ -175,6 +275,53 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
     out.place.resize(traffic.pathNames.size());
     for (std::size_t p = 0; p < traffic.pathNames.size(); ++p)
         out.place[p] = selector.select(traffic.pathNames[p]);
+    // With conditions (a route's methods, hosts, headers) the place is the request's: the first
+    // whose path matches (per path, once) and whose conditions hold (per condition and value,
+    // once: a key id's text is fixed).
+    const bool conditional = config.firstMatch && std::any_of(config.places.begin(), config.places.end(), [](const DryRunPlace& p) {
+                                 return !p.conditions.empty();
+                             });
+    std::vector<std::vector<int>> candidates;
+    std::vector<std::vector<std::vector<std::int8_t>>> holds(config.places.size()); // per place, condition, key id: -1 unknown
+    if (conditional) {
+        candidates.resize(traffic.pathNames.size());
+        for (std::size_t p = 0; p < traffic.pathNames.size(); ++p)
+            candidates[p] = selector.candidates(traffic.pathNames[p]);
+        for (std::size_t p = 0; p < config.places.size(); ++p)
+            holds[p].assign(config.places[p].conditions.size(), std::vector<std::int8_t>(traffic.keyNames.size(), -1));
+    }
+    const auto conditionHolds = [&](std::size_t p, std::size_t c, std::size_t request) {
+        const DryRunCondition& cond = config.places[p].conditions[c];
+        if (cond.source < 0)
+            return true;
+        const std::uint32_t k = traffic.fieldKeys[std::size_t(cond.source)][request];
+        std::int8_t& known = holds[p][c][k];
+        if (known < 0) {
+            std::string value = traffic.keyNames[k];
+            if (cond.caseless) // the reader lower-cased the condition's own texts
+                std::transform(value.begin(), value.end(), value.begin(), [](char ch) {
+                    return ch >= 'A' && ch <= 'Z' ? char(ch - 'A' + 'a') : ch;
+                });
+            known = std::find(cond.values.begin(), cond.values.end(), value) != cond.values.end()
+                    || std::any_of(cond.suffixes.begin(), cond.suffixes.end(), [&](const std::string& x) { return value.ends_with(x); })
+                    || std::any_of(cond.prefixes.begin(), cond.prefixes.end(), [&](const std::string& x) { return value.starts_with(x); });
+        }
+        return known == 1;
+    };
+    const auto placeOf = [&](std::size_t request) {
+        if (!conditional)
+            return out.place[traffic.paths[request]];
+        for (int p : candidates[traffic.paths[request]]) {
+            if (p < 0)
+                return p;
+            bool all = true;
+            for (std::size_t c = 0; all && c < config.places[std::size_t(p)].conditions.size(); ++c)
+                all = conditionHolds(std::size_t(p), c, request);
+            if (all)
+                return p;
+        }
+        return -1;
+    };
     const std::size_t keys = traffic.keyNames.size(), n = traffic.times.size();
     std::vector<ZoneState> zones(config.zones.size());
     for (ZoneState& z : zones) {
@@ -201,7 +348,7 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         keylessKey[k] = traffic.keyNames[k].empty() || traffic.keyNames[k] == "-";
     for (std::size_t i = 0; i < n; ++i) {
         static const std::vector<std::size_t> kNone;
-        const int place = out.place[traffic.paths[i]];
+        const int place = placeOf(i);
         const std::vector<std::size_t>& rules = place == -2 ? kNone
                                                 : place < 0 ? config.fallback
                                                             : config.places[std::size_t(place)].rules;
@@ -210,9 +357,12 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const std::int64_t now = t / kMillis;
         const std::int64_t cost = traffic.costs.empty() ? 1 : traffic.costs[i];
         int denier = -1;
-        // keyOf is a rule's key for this request: the log's, or the field it keys by.
+        // keyOf is a rule's key for this request: the log's, or the field it keys by; when that is
+        // empty, its fall-back's.
+        const auto sourceKey = [&](int source) { return source < 0 ? logKey : traffic.fieldKeys[std::size_t(source)][i]; };
         const auto keyOf = [&](const DryRunRule& rule) {
-            return rule.keySource < 0 ? logKey : traffic.fieldKeys[std::size_t(rule.keySource)][i];
+            const std::uint32_t k = sourceKey(rule.keySource);
+            return keylessKey[k] && rule.fallbackSource >= -1 ? sourceKey(rule.fallbackSource) : k;
         };
         const auto keylessFor = [&](std::uint32_t k) { return keylessKey[k] != 0; };
         std::uint32_t deniedKey = logKey;

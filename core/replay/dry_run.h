@@ -56,6 +56,13 @@ struct DryRunRule {
     std::string keyField;
     int keyNote = -1;
     int keySource = -1; // the key: -1 the log's (Traffic::keys), else Traffic::fieldKeys[keySource]
+    // fallbackField: the log field a request is keyed by when its own key is empty ("" none): Kong
+    // keys a request without a consumer, credential or header by its client IP. fallbackSource is
+    // it as keySource is (-1 the log's key), -2 while no log field is bound to it, and
+    // fallbackNote the notReplayed entry that says so (-1 none); bindKeyFields binds it.
+    std::string fallbackField;
+    int fallbackSource = -2;
+    int fallbackNote = -1;
 };
 
 // DryRunMatch is how a location matches a path: nginx's modifiers, then the other products'.
@@ -70,6 +77,21 @@ enum class DryRunMatch {
     Pattern,       // Spring's PathPattern (dry_run_path.h), with DryRunPlace::trailingSlash
 };
 
+// DryRunCondition is what a request must have besides its path to match a place (a route's
+// methods, hosts, a header): a log field whose value is one of `values`, or ends with one of
+// `suffixes`, or starts with one of `prefixes` (caseless: both lower-cased first).
+struct DryRunCondition {
+    std::string field; // the log field: "request_method", "host", "http_x_version"
+    std::vector<std::string> values, suffixes, prefixes;
+    bool caseless = false;
+    // source: Traffic::fieldKeys[source] once bindKeyFields binds the field (-1 until then: the
+    // condition is taken to hold); note, assumedNote: the notReplayed or assumed entry that says
+    // so (-1 none), dropped when it is bound.
+    int source = -1;
+    int note = -1;
+    int assumedNote = -1;
+};
+
 // DryRunPlace is a location: its matcher and the rules (indexes) its requests meet, in order.
 struct DryRunPlace {
     std::string where; // "location /api/ (line 9)"
@@ -77,6 +99,9 @@ struct DryRunPlace {
     std::string pattern;
     std::vector<std::size_t> rules;
     bool trailingSlash = false; // Pattern: a path with one more '/' at its end matches too
+    // conditions: each must hold besides the path (firstMatch configs: a request meets the first
+    // place whose path and conditions match).
+    std::vector<DryRunCondition> conditions;
 };
 
 // DryRunConfig is a config made ready for a log: zones, rules, locations and the rules a request
@@ -111,7 +136,8 @@ struct DryRunRuleReport {
 // DryRunResult is every request's fate and every rule's report.
 struct DryRunResult {
     std::vector<std::int32_t> deniedBy; // per request: the rule that rejected it, -1 admitted
-    std::vector<std::int32_t> place;    // per path id: the location it selects, -1 none, -2 refused by the product (a 400)
+    std::vector<std::int32_t> place;    // per path id: the location it selects, -1 none, -2 refused by the product (a 400);
+                                        // with conditions, the first whose path matches (the request's own may be later)
     std::vector<DryRunRuleReport> rules;
     std::int64_t denied = 0;
 };
@@ -128,13 +154,29 @@ int selectPlace(const DryRunConfig& config, const std::string& path);
 // allocator's headers; sliding_window_log's entries beside).
 std::int64_t dryRunBytesPerKey(const DryRunConfig& config);
 
-// keyFieldsOf returns the log fields the config's rules key by besides the log's key, once each.
+// keyFieldsOf returns the log fields the config's rules key by besides the log's key, and those
+// its places' conditions read, once each.
 std::vector<std::string> keyFieldsOf(const DryRunConfig& config);
 
 // bindKeyFields replays each rule keyed by a field the traffic read (TrafficOptions::keyFields)
 // by that field, its notReplayed entry dropped; one whose field no request had stays not
-// replayed, its entry saying the log lacks it.
+// replayed, its entry saying the log lacks it, unless its fall-back is bound: then every request
+// is keyed by the fall-back, as the product does (said in assumed). A fall-back field the traffic
+// read is bound the same way, and so is each condition's field that some request has.
 void bindKeyFields(DryRunConfig& config, const Traffic& traffic);
+
+// replayedRules counts the config's rules that are replayed (DryRunConfig::mapped).
+std::size_t replayedRules(const DryRunConfig& config);
+
+// dryRunHeadline is the line a report says before any count, so that a partial result never
+// reads as a complete one: "denied 3 of 1,000 requests; every rule replayed", or, when a rule
+// or part is named in notReplayed, "NOT COMPLETE: 2 of 3 rules not replayed, 3 parts named in
+// not_replayed (the first: ...); the 1 replayed rule denied 3 of 1,000 requests".
+std::string dryRunHeadline(const DryRunConfig& config, const DryRunResult& result, std::int64_t requests);
+
+// dryRunRefusal is why a dry run in which no rule was replayed is refused (its counts would
+// all read 0 denied): the number of rules and the first reason; "" when a rule is replayed.
+std::string dryRunRefusal(const DryRunConfig& config);
 
 // dryRun decides every request of the traffic (which must hold paths) as the config would.
 DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config);

@@ -1,5 +1,6 @@
 #include "replay/dry_run_diff.h"
 
+#include "arithmetic/decimal.h"
 #include "traffic/traffic_log.h"
 
 #include <algorithm>
@@ -21,18 +22,6 @@ std::vector<DryRunDiffRow> sorted(std::vector<DryRunDiffRow> rows)
         return x.onlyCurrent + x.onlyProposed > y.onlyCurrent + y.onlyProposed;
     });
     return rows;
-}
-
-// grouping writes a number with thousands separators: 3,412.
-std::string grouping(std::int64_t n)
-{
-    std::string digits = std::to_string(std::llabs(n)), out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i && (digits.size() - i) % 3 == 0)
-            out += ',';
-        out += digits[i];
-    }
-    return (n < 0 ? "-" : "") + out;
 }
 
 } // namespace

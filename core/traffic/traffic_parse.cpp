@@ -291,6 +291,13 @@ void LineParser::field(std::size_t i, std::string_view raw, ParsedLine& out)
     out.fields[i] = m_options.keyFields[i] == "ip" && !raw.empty() ? canonicalAddress(raw, m_fieldStorage[i]) : raw;
 }
 
+void LineParser::methodField(std::string_view request, ParsedLine& out)
+{
+    for (std::size_t i = 0; i < out.fields.size(); ++i)
+        if (m_options.keyFields[i] == "request_method" && out.fields[i].empty() && requestPath(request).size() > 0)
+            out.fields[i] = request.substr(0, request.find(' '));
+}
+
 std::string LineParser::parse(std::string_view line, ParsedLine& out)
 {
     out.fields.assign(m_options.keyFields.size(), std::string_view());
@@ -353,6 +360,7 @@ std::string LineParser::parseAccessLog(std::string_view line, ParsedLine& out)
     for (std::size_t i = 0; i < out.fields.size(); ++i) // an access log holds the address and the user
         if (m_options.keyFields[i] == "ip" || m_options.keyFields[i] == "user")
             field(i, m_options.keyFields[i] == "ip" ? f[0].text : f[2].text, out);
+    methodField(f[4].text, out);
     return {};
 }
 
@@ -375,6 +383,7 @@ std::string LineParser::parseMsec(std::string_view line, ParsedLine& out)
             haveKey = true;
         } else if (x.kind == Field::Quoted && !haveRequest && x.text.find(' ') != std::string_view::npos) {
             out.path = requestPath(x.text);
+            methodField(x.text, out);
             haveRequest = true;
         }
     }

@@ -126,6 +126,9 @@ private:
     std::vector<std::string> m_fieldStorage;
     // field sets out.fields[i] from a raw value: "-" is none, an address canonical.
     void field(std::size_t i, std::string_view raw, ParsedLine& out);
+    // methodField sets the field request_method, when read and not logged on its own, from the
+    // request line ("GET /a HTTP/1.1": GET), as nginx's $request_method is that line's first word.
+    void methodField(std::string_view request, ParsedLine& out);
 };
 
 } // namespace ratelab::detail

@@ -110,6 +110,8 @@ std::string LineParser::parseCsv(std::string_view line, ParsedLine& out)
         path = m_cells[std::size_t(m_pathColumn)];
     else if (m_requestColumn >= 0 && m_requestColumn < int(m_cells.size()))
         path = requestPath(m_cells[std::size_t(m_requestColumn)]);
+    if (m_requestColumn >= 0 && m_requestColumn < int(m_cells.size()))
+        methodField(m_cells[std::size_t(m_requestColumn)], out);
     return finish(m_cells[std::size_t(m_keyColumn)], m_cells[std::size_t(m_timeColumn)],
                   m_costColumn >= 0 ? std::string_view(m_cells[std::size_t(m_costColumn)]) : std::string_view(),
                   m_costColumn >= 0, path, out);

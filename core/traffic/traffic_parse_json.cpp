@@ -320,6 +320,8 @@ std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
     if (!m_options.costField.empty() && !have[2])
         return "no field " + ratelab::quoted(m_options.costField);
     const std::string_view path = have[3] ? std::string_view(m_cells[3]) : have[4] ? requestPath(m_cells[4]) : std::string_view();
+    if (have[4])
+        methodField(m_cells[4], out);
     return finish(m_cells[0], m_cells[1], m_cells[2], !m_options.costField.empty(), path, out);
 }
 

@@ -174,6 +174,8 @@ std::string LineParser::parseNginx(std::string_view line, ParsedLine& out)
     std::string_view path;
     if (m_nginxPath >= 0)
         path = m_nginxRequestLine ? requestPath(m_values[std::size_t(m_nginxPath)]) : m_values[std::size_t(m_nginxPath)];
+    if (m_nginxPath >= 0 && m_nginxRequestLine)
+        methodField(m_values[std::size_t(m_nginxPath)], out);
     const std::string_view cost = m_nginxCost >= 0 ? m_values[std::size_t(m_nginxCost)] : std::string_view();
     return finish(key, m_values[std::size_t(m_nginxTime)], cost, m_nginxCost >= 0, path, out);
 }

@@ -139,13 +139,37 @@ void DryRunView::show(const Result& r)
     }
     const QLocale locale;
     const std::int64_t requests = std::int64_t(m_traffic->times.size());
-    QString text = tr("%1 (%2) denies %3 of %4 requests.")
-                       .arg(QFileInfo(m_current).fileName(), QString::fromStdString(r.current->product))
-                       .arg(locale.toString(qlonglong(r.a.denied)), locale.toString(qlonglong(requests)));
+    // Nothing replayed: no count to show, only why (as the command line refuses it).
+    for (const auto& [config, file] : {std::pair(r.current, m_current), std::pair(r.proposed, QString())}) {
+        if (!config || replayedRules(*config) > 0)
+            continue;
+        const QString text = tr("%1: %2").arg(file.isEmpty() ? tr("The proposed configuration") : QFileInfo(file).fileName(),
+                                        QString::fromStdString(dryRunRefusal(*config)));
+        m_summary->setText(text);
+        m_rules->setRowCount(0);
+        m_rules->hide();
+        emit finished();
+        return;
+    }
+    // What was not replayed comes first, above the counts: a partial result never reads as whole.
+    QString text;
+    const auto partial = [&](const DryRunConfig& config, const DryRunResult& result, const QString& side) {
+        if (!config.notReplayed.empty() || replayedRules(config) < config.rules.size())
+            text += side + QString::fromStdString(dryRunHeadline(config, result, requests)) + "\n";
+    };
+    partial(*r.current, r.a, r.proposed ? tr("Current: ") : QString());
+    if (r.proposed)
+        partial(*r.proposed, r.b, tr("Proposed: "));
+    text += tr("%1 (%2) denies %3 of %4 requests.")
+                .arg(QFileInfo(m_current).fileName(), QString::fromStdString(r.current->product))
+                .arg(locale.toString(qlonglong(r.a.denied)), locale.toString(qlonglong(requests)));
     if (r.proposed)
         text += " " + tr("Proposed: %1 denied. %2").arg(locale.toString(qlonglong(r.b.denied)), r.summary);
     for (const std::string& why : r.current->notReplayed)
         text += "\n" + tr("Not replayed: %1").arg(QString::fromStdString(why));
+    if (r.proposed)
+        for (const std::string& why : r.proposed->notReplayed)
+            text += "\n" + tr("Proposed, not replayed: %1").arg(QString::fromStdString(why));
     for (const std::string& why : r.current->assumed)
         text += "\n" + tr("Assumed: %1").arg(QString::fromStdString(why));
     m_summary->setText(text);
