@@ -2,6 +2,7 @@
 
 #include "arithmetic/decimal.h"
 #include "redis_run.h"
+#include "scenario/scenario_parts.h"
 #include "scenario_options.h"
 
 #include <algorithm>

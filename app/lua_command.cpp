@@ -4,7 +4,7 @@
 #include "arithmetic/decimal.h"
 #include "engine/layered.h"
 #include "redis_store.h"
-#include "report/report_run.h"
+#include "scenario/scenario_parts.h"
 #include "server_script.h"
 
 #include <QFile>

@@ -1,7 +1,5 @@
 #include "traffic_options.h"
 
-#include "report/report_parts.h"
-
 #include "command.h"
 #include "arithmetic/decimal.h"
 
@@ -179,8 +177,6 @@ void printWarnings(const QStringList& warnings)
         std::cerr << "ratelab: warning: " << w.toStdString() << "\n";
     std::cerr.flush();
 }
-
-std::string jsonString(std::string_view text) { return detail::jsonString(text); } // the writers' one escaper
 
 void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& t, const QCommandLineParser& p)
 {

@@ -2,6 +2,7 @@
 // the JSON writing of what was read.
 #pragma once
 
+#include "arithmetic/decimal.h"
 #include "scenario/scenario.h"
 #include "report/csv.h"
 #include "traffic/traffic_log.h"
@@ -44,9 +45,6 @@ QStringList trafficWarnings(const Traffic& traffic);
 // printWarnings writes each warning as one "ratelab: warning: ..." line on stderr.
 void printWarnings(const QStringList& warnings);
 
-// jsonString writes text as a JSON string, quotes included: always valid JSON (control characters
-// escaped, each byte that is not UTF-8 written as U+FFFD; report/report_parts.h).
-std::string jsonString(std::string_view text);
 
 // writeTrafficJson writes the "input" object: the log, its format, start, duration, counts and
 // the first unreadable lines.

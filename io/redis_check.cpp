@@ -3,8 +3,8 @@
 #include "limiters/algorithm_facts.h"
 #include "arithmetic/decimal.h"
 #include "redis_run.h"
-#include "report/report_run.h"
 #include "scenario/rows.h"
+#include "scenario/scenario_parts.h"
 
 #include <functional>
 #include <memory>

@@ -2,7 +2,7 @@
 
 #include "arithmetic/decimal.h"
 #include "redis_store.h"
-#include "report/report_run.h"
+#include "scenario/scenario_parts.h"
 
 #include <QFile>
 

@@ -5,7 +5,7 @@
 #include "engine/layered.h"
 #include "preset_rows.h"
 #include "presets.h"
-#include "report/report_run.h"
+#include "scenario/rows.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 // A hand table first, then seeded streams decided side by side with SlidingWindowLog, copies
 // and all, long enough that the owner moves its entries to a new buffer many times.
 #include "property_seeds.h"
-#include "engine/synced_log.h"
+#include "limiters/synced_log.h"
 #include "limiters/sliding_window_log.h"
 
 #include <QtTest>

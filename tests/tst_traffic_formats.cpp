@@ -7,7 +7,6 @@
 #include "cli_run.h"
 
 #include "arithmetic/decimal.h"
-#include "report/report_parts.h"
 #include "traffic/traffic_log.h"
 
 #include <QFile>
@@ -199,7 +198,6 @@ private slots:
     // well-formed sequence one U+FFFD (EF BF BD), control characters escaped.
     void jsonStringWritesValidJsonOfAnyBytes()
     {
-        using detail::jsonString;
         const std::string fffd = "\xEF\xBF\xBD";
         QCOMPARE(jsonString("\xF0\x9F\x98\x80 \xC3\xA9"), std::string("\"\xF0\x9F\x98\x80 \xC3\xA9\""));
         QCOMPARE(jsonString("a\xFF" "b"), "\"a" + fffd + "b\"");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -205,6 +206,66 @@ std::string quoted(std::string_view text)
     if (text.size() > 40)
         s += "...";
     return "'" + s + "'";
+}
+
+namespace {
+
+// utf8Length returns the length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong
+// form, no surrogate, nothing past U+10FFFF), or 0 when the byte there starts none.
+std::size_t utf8Length(std::string_view s, std::size_t i)
+{
+    const auto at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+    const auto tail = [](unsigned b) { return b >= 0x80 && b <= 0xBF; };
+    const unsigned b0 = at(0);
+    if (b0 >= 0xC2 && b0 <= 0xDF)
+        return tail(at(1)) ? 2 : 0;
+    if (b0 >= 0xE0 && b0 <= 0xEF) {
+        const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80, hi = b0 == 0xED ? 0x9F : 0xBF; // overlong; surrogates
+        return at(1) >= lo && at(1) <= hi && tail(at(2)) ? 3 : 0;
+    }
+    if (b0 >= 0xF0 && b0 <= 0xF4) {
+        const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80, hi = b0 == 0xF4 ? 0x8F : 0xBF; // overlong; past U+10FFFF
+        return at(1) >= lo && at(1) <= hi && tail(at(2)) && tail(at(3)) ? 4 : 0;
+    }
+    return 0;
+}
+
+} // namespace
+
+std::string jsonString(std::string_view s)
+{
+    std::string out = "\"";
+    out.reserve(s.size() + 2);
+    for (std::size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x80) {
+            const std::size_t n = utf8Length(s, i);
+            if (n == 0) {
+                out += "\xEF\xBF\xBD"; // U+FFFD for this one byte; the next starts afresh
+                ++i;
+            } else {
+                out.append(s, i, n);
+                i += n;
+            }
+            continue;
+        }
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
+                out += buf;
+            } else {
+                out += char(c);
+            }
+        }
+        ++i;
+    }
+    return out + "\"";
 }
 
 Nanos parseSeconds(std::string_view text)

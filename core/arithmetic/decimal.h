@@ -58,6 +58,13 @@ std::int64_t parseIntegerIn(std::string_view text, std::int64_t min, std::int64_
 // quoted returns text in single quotes, shortened for an error message.
 std::string quoted(std::string_view text);
 
+// jsonString writes s as a JSON string literal, always valid JSON: '"', '\\' and every control
+// character escaped, well-formed UTF-8 kept as it is, and each byte that does not begin or
+// belong to a well-formed UTF-8 sequence (RFC 3629) replaced by U+FFFD, so a log's or a file's
+// stray bytes still give JSON a reader accepts. Every JSON writer of core and the commands
+// escapes with it.
+std::string jsonString(std::string_view s);
+
 // sameDecimal reports whether two numbers in the one grammar have exactly the same value
 // ("0.10" and "1e-1" do). It throws InputError when either is not a number.
 bool sameDecimal(std::string_view a, std::string_view b);

@@ -1,10 +1,12 @@
 // Deterministic logarithm and exponential: the same bits on every x86-64 and every libm, where
 // glibc picks a log1p/exp by the CPU (its FMA variants round differently), so a seeded service time
 // drawn through libm could differ between two machines. Plain IEEE double operations in a fixed
-// order (no FMA: baseline x86-64, no -ffast-math), accurate to a few ulp.
+// order (no FMA: baseline x86-64, no -ffast-math), accurate to a few ulp. And the one fixed hash
+// the balancer, the clients and the server draw with, the same on every platform.
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 namespace ratelab::detmath {
 
@@ -40,3 +42,18 @@ inline double exp(double x)
 }
 
 } // namespace ratelab::detmath
+
+namespace ratelab {
+
+// hashClient is the hash balancer's fixed, platform-independent hash of a client id (splitmix64's
+// finaliser): client c goes to node hashClient(c) mod N. The server's and the clients' seeded
+// draws hash with it too.
+constexpr std::uint64_t hashClient(std::uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+} // namespace ratelab

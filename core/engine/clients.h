@@ -82,7 +82,7 @@ struct ClientOptions {
 // ClientConfig is a validated ClientOptions: it can only be made through make.
 class ClientConfig {
 public:
-    static constexpr std::int64_t kMaxClients = 100'000;
+    static constexpr std::int64_t kMaxClients = kMaxScenarioClients;
     static constexpr std::int64_t kMaxRetries = 100;
 
     // make throws InputError naming the first value out of range: clients 1..kMaxClients, retry

@@ -167,21 +167,6 @@ LimiterConfig splitConfig(const LimiterConfig& config, int nodes)
                                Rate{r.tokens / g, static_cast<Nanos>(per)});
 }
 
-namespace {
-
-// mix is splitmix64's finaliser: a fixed, platform-independent hash of a client id.
-std::uint64_t mixBits(std::uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-} // namespace
-
-std::uint64_t hashClient(std::uint64_t client) { return mixBits(client); }
-
 NodeBalancer::NodeBalancer(const ClusterConfig& c, std::uint64_t seed) : m_cluster(c), m_rng(seed)
 {
     setUp(c.hasAutoscale() ? c.options().autoscaleMin : c.nodes());

@@ -52,6 +52,7 @@
 
 #include "limiters/config.h"
 #include "limiters/limiter.h"
+#include "arithmetic/det_math.h"
 #include "arithmetic/nanos.h"
 
 #include <array>
@@ -172,10 +173,6 @@ private:
 // splitConfig returns the per-node config of `split`: L/N and C/N floored (at least 1), r/N
 // exact, the same window. It throws InputError when r/N cannot be held in 64 bits.
 LimiterConfig splitConfig(const LimiterConfig& config, int nodes);
-
-// hashClient is the hash balancer's fixed, platform-independent hash of a client id (splitmix64's
-// finaliser): client c goes to node hashClient(c) mod N.
-std::uint64_t hashClient(std::uint64_t client);
 
 // NodeBalancer picks each attempt's node, the one balancer of the engine and of assignNodes:
 // round robin counts attempts in decision order, random draws per attempt from mt19937_64

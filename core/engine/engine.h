@@ -129,6 +129,13 @@ struct RowRun {
     std::optional<ServerFigures> server;
 };
 
+// EngineRow is what a row run by the engine keeps for the app: its setup and its run (with the
+// headers' figures), so a hover shows the response of the state that decided.
+struct EngineRow {
+    EngineSetup setup;
+    RowRun run;
+};
+
 // hasLevelLines is true for a row whose states have lines of their own: the nodes of a local or
 // split cluster (hybrid without an outage, an empty start, limit changes, joins, leaves or
 // autoscaling), the store of a shared one (not through an outage with local fallbacks) or of a

@@ -5,7 +5,7 @@
 
 #include "arithmetic/decimal.h"
 #include "limiters/limiters.h"
-#include "engine/synced_log.h"
+#include "limiters/synced_log.h"
 
 #include <type_traits>
 #include <variant>

@@ -83,6 +83,11 @@ enum class DecidePath : std::uint8_t { Fast, General };
 // kMaxCost is the largest cost one request may have.
 inline constexpr std::int64_t kMaxCost = 1'000'000'000;
 
+// kMaxArrivals caps how many requests one scenario may hold, so that a trace of every algorithm
+// stays within a few hundred megabytes. It lives with the limiters because the worst pattern
+// (worst_case.h) is generated here, below the traffic that also obeys it.
+inline constexpr std::int64_t kMaxArrivals = 5'000'000;
+
 // kRetryNever is Decision::retryAfter for a request that can never be admitted (its cost exceeds
 // the quota): JSON writes it as null, CSV as an empty field.
 inline constexpr Nanos kRetryNever = -1;

@@ -50,7 +50,6 @@
 
 #include "arithmetic/decimal.h"
 #include "limiters/nginx_limit_req.h"
-#include "traffic/pattern.h"
 
 #include <algorithm>
 #include <limits>

@@ -5,7 +5,7 @@
 #include "engine/engine.h"
 #include "limiters/limiters.h"
 #include "limiters/products/own_limit.h"
-#include "report/report_run.h"
+#include "scenario/rows.h"
 
 #include <algorithm>
 #include <type_traits>

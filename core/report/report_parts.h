@@ -2,6 +2,7 @@
 // row is written with the same bytes whichever writer writes it. Internal to core.
 #pragma once
 
+#include "arithmetic/decimal.h"
 #include "report/csv.h"
 #include "report/headers.h"
 #include "scenario/scenario.h"
@@ -15,11 +16,6 @@
 
 namespace ratelab::detail {
 
-// jsonString writes s as a JSON string literal, always valid JSON: '"', '\\' and every control
-// character escaped, well-formed UTF-8 kept as it is, and each byte that does not begin or
-// belong to a well-formed UTF-8 sequence (RFC 3629) replaced by U+FFFD, so a log's or a file's
-// stray bytes still give JSON a reader accepts.
-std::string jsonString(std::string_view s);
 // writeInput writes the "input" object of a scenario.
 void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t requests);
 std::string inputText(const Scenario& s, bool hasCosts, std::size_t requests);

@@ -107,23 +107,6 @@ void writeServedCsv(Text& text, const ServedAttempt& a)
         text << ",,";
 }
 
-// oneState is true when one limiter's state under one config decides every attempt of the row,
-// so its algorithm's worst case bounds the row: one node (or a shared store, no skew), no store
-// outage, one key, no limit change. Nodes or keys of their own multiply it, a fallback or a
-// skewed clock can pass it, and a change moves it: no bound then.
-bool oneState(const EngineSetup& setup)
-{
-    if (const auto& c = setup.cluster;
-        c && c->nodes() > 1 && (c->coordination() != Coordination::Shared || c->skewNanos() != 0))
-        return false;
-    if (const auto& c = setup.cluster; c && c->hasOutage() && c->coordination() != Coordination::Local
-                                          && c->coordination() != Coordination::Split)
-        return false;
-    if (!setup.changes.empty())
-        return false;
-    return !(setup.clients && setup.clients->key() == KeyMode::Client && setup.clients->clients() > 1);
-}
-
 void writeJsonRow(Text& text, const Scenario& s, std::size_t r, const EngineSetup& setup, const RowRun& run,
                   const RowInputs& in, const Columns& c)
 {
@@ -208,41 +191,6 @@ void writeCsvRows(Text& text, const Scenario& s, std::size_t r, const EngineSetu
 }
 
 } // namespace
-
-std::string_view rowId(const Scenario& s, std::size_t r)
-{
-    if (const std::string* gate = gateRow(s, r))
-        return *gate;
-    return r < s.algorithms.size() ? algorithmId(s.algorithms[r]) : std::string_view("layered");
-}
-
-bool boundHolds(const Scenario& s, std::size_t r)
-{
-    return r < s.algorithms.size() && oneState(engineSetup(s, r));
-}
-
-EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
-{
-    EngineSetup setup;
-    if (r < s.algorithms.size())
-        setup.layers = {Layer{s.algorithms[r], s.config}};
-    else if (isLayeredRow(s, r))
-        setup.layers = s.layers;
-    setup.server = s.server;
-    setup.throttle = s.throttle;
-    if (const std::string* gate = gateRow(s, r))
-        setup.gate = *gate;
-    else if (isLayeredRow(s, r))
-        setup.gate = s.layeredGate;
-    setup.cluster = s.cluster;
-    setup.clients = s.clients;
-    setup.seed = s.pattern.seed;
-    setup.startEmpty = s.bucketsStartEmpty;
-    if (r < s.algorithms.size())
-        setup.changes = changedConfigs(s.config, s.changes);
-    setup.headers = headers;
-    return setup;
-}
 
 std::vector<Header> engineHeaders(const EngineSetup& setup, const RowRun& run, std::size_t i)
 {
@@ -342,36 +290,6 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
         writeJsonRow(text, s, r, engineSetup(s, r, headers), runOf(r), in, c);
     }
     text << "}}\n";
-}
-
-} // namespace ratelab
-
-namespace ratelab {
-
-std::string noLuaScript(Algorithm a)
-{
-    if (a == Algorithm::NginxLimitReq)
-        return "nginx_limit_req has no Lua script: it is nginx's own module";
-    if (std::find(kAllAlgorithms.begin(), kAllAlgorithms.end(), a) == kAllAlgorithms.end())
-        return std::string(algorithmId(a)) + " has no Lua script: RateLab models the product's own code";
-    return {};
-}
-
-std::string refusedThroughRedis(const Scenario& s)
-{
-    if (s.cluster && s.cluster->coordination() != Coordination::Shared)
-        return "Redis runs coordination shared (one atomic script a decision); this scenario is "
-               + std::string(coordinationId(s.cluster->coordination()));
-    for (ScenarioPart p : scenarioParts(s)) // the parts the table refuses (scenario_parts.h)
-        if (const PartTaking t = partTaking(ScenarioCommand::CompareRedis, p); t.taking == Taking::Refuses)
-            return std::string(t.why);
-    for (Algorithm a : s.algorithms)
-        if (std::string why = noLuaScript(a); !why.empty())
-            return why;
-    for (const Layer& l : s.layers)
-        if (std::string why = noLuaScript(l.algorithm); !why.empty())
-            return "a layer: " + why;
-    return {};
 }
 
 } // namespace ratelab

@@ -27,32 +27,6 @@ using RowRunner = std::function<RowRun(std::size_t r, const EngineSetup& setup, 
 // writeReport with a runner writes every row through the engine (never streamed), each run by it.
 void writeReport(std::ostream& out, const Scenario& scenario, ReportFormat format, bool headers, const RowRunner& run);
 
-// noLuaScript returns why algorithm a has no Lua script (nginx's module, a product's own code), or
-// an empty string: the one rule `lua`, `--server-clock` and the Redis backend refuse by.
-std::string noLuaScript(Algorithm a);
-
-// refusedThroughRedis returns why the Redis backend cannot run the scenario, or an empty string:
-// the one list of what is still refused, worded the same on the command line and in the app.
-std::string refusedThroughRedis(const Scenario& s);
-
-// engineSetup returns what row r of the scenario runs: algorithm r as a policy of one layer, or
-// (r == algorithms.size()) the scenario's layers; its cluster and clients; the scenario's seed.
-EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers = false);
-
-// boundHolds is true when row r of s is bounded by its algorithm's worst case ("at most X in any
-// T"): an algorithm row whose attempts one limiter's state decides under one config.
-bool boundHolds(const Scenario& s, std::size_t r);
-
-// rowId names row r in the output: the algorithm's id, or "layered".
-std::string_view rowId(const Scenario& s, std::size_t r);
-
-// EngineRow is what a row run by the engine keeps for the app: its setup and its run (with the
-// headers' figures), so a hover shows the response of the state that decided.
-struct EngineRow {
-    EngineSetup setup;
-    RowRun run;
-};
-
 // engineHeaders returns the response headers of one logged attempt of a row run with headers:
 // X-RateLimit-* of the layer with the least remaining, Retry-After of the policy,
 // RateLimit-Policy and RateLimit listing every layer. figures is the run's (empty: one layer).

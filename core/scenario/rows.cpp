@@ -4,7 +4,6 @@
 #include "arithmetic/decimal.h"
 #include "limiters/nginx_limit_req.h"
 #include "traffic/pattern.h"
-#include "report/report_run.h"
 #include "limiters/worst_case.h"
 #include "limiters/products/product.h"
 #include "server/client_throttle.h"
@@ -259,6 +258,58 @@ AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r
     AlgorithmTrace row = needsEngine(s, r) ? engineRow(s, in, r) : simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
     row.bound = boundReach(s, in.arrivals, in.costs, row, r);
     return row;
+}
+
+// oneState is true when one limiter's state under one config decides every attempt of the row,
+// so its algorithm's worst case bounds the row: one node (or a shared store, no skew), no store
+// outage, one key, no limit change. Nodes or keys of their own multiply it, a fallback or a
+// skewed clock can pass it, and a change moves it: no bound then.
+bool oneState(const EngineSetup& setup)
+{
+    if (const auto& c = setup.cluster;
+        c && c->nodes() > 1 && (c->coordination() != Coordination::Shared || c->skewNanos() != 0))
+        return false;
+    if (const auto& c = setup.cluster; c && c->hasOutage() && c->coordination() != Coordination::Local
+                                          && c->coordination() != Coordination::Split)
+        return false;
+    if (!setup.changes.empty())
+        return false;
+    return !(setup.clients && setup.clients->key() == KeyMode::Client && setup.clients->clients() > 1);
+}
+
+std::string_view rowId(const Scenario& s, std::size_t r)
+{
+    if (const std::string* gate = gateRow(s, r))
+        return *gate;
+    return r < s.algorithms.size() ? algorithmId(s.algorithms[r]) : std::string_view("layered");
+}
+
+bool boundHolds(const Scenario& s, std::size_t r)
+{
+    return r < s.algorithms.size() && oneState(engineSetup(s, r));
+}
+
+EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
+{
+    EngineSetup setup;
+    if (r < s.algorithms.size())
+        setup.layers = {Layer{s.algorithms[r], s.config}};
+    else if (isLayeredRow(s, r))
+        setup.layers = s.layers;
+    setup.server = s.server;
+    setup.throttle = s.throttle;
+    if (const std::string* gate = gateRow(s, r))
+        setup.gate = *gate;
+    else if (isLayeredRow(s, r))
+        setup.gate = s.layeredGate;
+    setup.cluster = s.cluster;
+    setup.clients = s.clients;
+    setup.seed = s.pattern.seed;
+    setup.startEmpty = s.bucketsStartEmpty;
+    if (r < s.algorithms.size())
+        setup.changes = changedConfigs(s.config, s.changes);
+    setup.headers = headers;
+    return setup;
 }
 
 bool isPlainRow(const AlgorithmTrace& row)

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace ratelab {
@@ -60,6 +61,23 @@ std::vector<std::int64_t> resolveClients(const Scenario& s);
 // simulateRow simulates row r (0 <= r < rowCount(s)) over the inputs. Rows are independent:
 // callers may run several at once on different threads.
 AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& inputs, std::size_t r);
+
+// engineSetup returns what row r of the scenario runs: algorithm r as a policy of one layer, or
+// (r == algorithms.size()) the scenario's layers; its cluster and clients; the scenario's seed.
+// It is the one mapping of a scenario's row to the engine: the writers, the app, replay and the
+// Redis check all run a row through it.
+EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers = false);
+
+// oneState is true when one limiter's state under one config decides every attempt of a row run
+// with setup (boundHolds' rule for a setup already made).
+bool oneState(const EngineSetup& setup);
+
+// boundHolds is true when row r of s is bounded by its algorithm's worst case ("at most X in any
+// T"): an algorithm row whose attempts one limiter's state decides under one config.
+bool boundHolds(const Scenario& s, std::size_t r);
+
+// rowId names row r in the output: the algorithm's id, a concurrency limiter's spec, or "layered".
+std::string_view rowId(const Scenario& s, std::size_t r);
 
 // isPlainRow is true for a row that is one limiter, with the trace's config, deciding the
 // arrivals: what explain and headersAt replay.

@@ -2,6 +2,8 @@
 
 #include "arithmetic/decimal.h"
 
+#include <algorithm>
+
 namespace ratelab {
 
 namespace {
@@ -143,6 +145,32 @@ void takeScenario(const Scenario& s, ScenarioCommand c)
     for (ScenarioPart p : scenarioParts(s))
         if (partTaking(c, p).taking == Taking::Refuses)
             throw InputError(refusalText(c, p));
+}
+
+std::string noLuaScript(Algorithm a)
+{
+    if (a == Algorithm::NginxLimitReq)
+        return "nginx_limit_req has no Lua script: it is nginx's own module";
+    if (std::find(kAllAlgorithms.begin(), kAllAlgorithms.end(), a) == kAllAlgorithms.end())
+        return std::string(algorithmId(a)) + " has no Lua script: RateLab models the product's own code";
+    return {};
+}
+
+std::string refusedThroughRedis(const Scenario& s)
+{
+    if (s.cluster && s.cluster->coordination() != Coordination::Shared)
+        return "Redis runs coordination shared (one atomic script a decision); this scenario is "
+               + std::string(coordinationId(s.cluster->coordination()));
+    for (ScenarioPart p : scenarioParts(s)) // the parts the table refuses (scenario_parts.h)
+        if (const PartTaking t = partTaking(ScenarioCommand::CompareRedis, p); t.taking == Taking::Refuses)
+            return std::string(t.why);
+    for (Algorithm a : s.algorithms)
+        if (std::string why = noLuaScript(a); !why.empty())
+            return why;
+    for (const Layer& l : s.layers)
+        if (std::string why = noLuaScript(l.algorithm); !why.empty())
+            return "a layer: " + why;
+    return {};
 }
 
 } // namespace ratelab

@@ -77,4 +77,12 @@ void takeScenario(const Scenario& s, ScenarioCommand c);
 // refusalText is the message takeScenario throws for a refused cell.
 std::string refusalText(ScenarioCommand c, ScenarioPart p);
 
+// noLuaScript returns why algorithm a has no Lua script (nginx's module, a product's own code), or
+// an empty string: the one rule `lua`, `--server-clock` and the Redis backend refuse by.
+std::string noLuaScript(Algorithm a);
+
+// refusedThroughRedis returns why the Redis backend cannot run the scenario, or an empty string:
+// the one list of what is still refused, worded the same on the command line and in the app.
+std::string refusedThroughRedis(const Scenario& s);
+
 } // namespace ratelab

@@ -1,7 +1,6 @@
 #include "scenario/settings_codec.h"
 
 #include "arithmetic/decimal.h"
-#include "report/report_parts.h"
 
 #include <array>
 #include <stdexcept>
@@ -151,10 +150,6 @@ const ClientSetting kClients[] = {
      [](ClientOptions& o) { o.cohorts.clear(); }},
 };
 
-// quotedJson writes text as a JSON string, by the writers' one escaper: the texts are ids,
-// decimals and the options' grammars, but a name given by hand may hold anything.
-std::string quotedJson(std::string_view text) { return detail::jsonString(text); }
-
 template <typename Options>
 std::string membersJson(std::span<const Setting<Options>> table, const Options& o, SecondsAs secondsAs)
 {
@@ -173,23 +168,23 @@ std::string membersJson(std::span<const Setting<Options>> table, const Options& 
                 out += "}";
             first = group.empty() && out.empty();
             if (!g.empty()) {
-                out += std::string(first ? "" : ", ") + quotedJson(g) + ": {";
+                out += std::string(first ? "" : ", ") + jsonString(g) + ": {";
                 first = true;
             }
             group = g;
         }
-        out += std::string(first ? "" : ", ") + quotedJson(name) + ": ";
+        out += std::string(first ? "" : ", ") + jsonString(name) + ": ";
         first = false;
         switch (s.form) {
         case SettingForm::Number: out += texts.front(); break;
-        case SettingForm::Text: out += quotedJson(texts.front()); break;
+        case SettingForm::Text: out += jsonString(texts.front()); break;
         case SettingForm::Seconds:
-            out += secondsAs == SecondsAs::String ? quotedJson(texts.front()) : texts.front();
+            out += secondsAs == SecondsAs::String ? jsonString(texts.front()) : texts.front();
             break;
         case SettingForm::List:
             out += "[";
             for (std::size_t i = 0; i < texts.size(); ++i)
-                out += (i ? ", " : "") + quotedJson(texts[i]);
+                out += (i ? ", " : "") + jsonString(texts[i]);
             out += "]";
             break;
         }

@@ -2,7 +2,6 @@
 
 #include "arithmetic/decimal.h"
 #include "arithmetic/det_math.h"
-#include "engine/cluster.h"
 
 #include <charconv>
 #include <cmath>

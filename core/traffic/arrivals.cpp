@@ -3,7 +3,6 @@
 #include "arithmetic/decimal.h"
 #include "limiters/limiter.h"
 #include "traffic/pattern.h"
-#include "engine/clients.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -32,7 +31,7 @@ constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // isControl is true for a byte no text file of times holds: C0 controls but tab, CR, FF, VT.
 bool isControl(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f; }
 
-constexpr std::int64_t kMaxClientId = ClientConfig::kMaxClients - 1;
+constexpr std::int64_t kMaxClientId = kMaxScenarioClients - 1;
 
 bool isUtf16(std::string_view text) { return text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF"); }
 

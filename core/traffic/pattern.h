@@ -18,9 +18,9 @@
 
 namespace ratelab {
 
-// kMaxArrivals caps how many requests one scenario may hold, so that a trace of every algorithm
-// stays within a few hundred megabytes.
-inline constexpr std::int64_t kMaxArrivals = 5'000'000;
+// kMaxScenarioClients caps how many clients one scenario may have (ClientConfig's clients, an arrival's
+// named client): here, below the arrivals that name them and the engine that runs them.
+inline constexpr std::int64_t kMaxScenarioClients = 100'000;
 
 enum class PatternKind : std::uint8_t { Uniform, Burst, Poisson, Edge, Worst };
 

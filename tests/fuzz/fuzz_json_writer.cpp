@@ -1,10 +1,10 @@
-// Fuzz target: the JSON writer's strings (jsonString, core/report/report.cpp; issue 45).
+// Fuzz target: the JSON writer's strings (jsonString, core/arithmetic/decimal.cpp; issue 45).
 //
 // Any bytes written by jsonString must be one JSON string by simdjson's parser; read back, it
 // is the same bytes when they were UTF-8, and otherwise UTF-8 with a U+FFFD for each byte that
 // was not.
 #include "fuzz_check.h"
-#include "report/report_parts.h"
+#include "arithmetic/decimal.h"
 
 #include <simdjson.h>
 
@@ -15,7 +15,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view input(reinterpret_cast<const char*>(data), size);
-    const std::string written = ratelab::detail::jsonString(input);
+    const std::string written = ratelab::jsonString(input);
     simdjson::dom::parser parser;
     const simdjson::padded_string padded(written);
     std::string_view read;

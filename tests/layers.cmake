@@ -1,0 +1,136 @@
+# The layers check: every #include goes down the chains docs/architecture.md draws, and the page
+# names every folder there is. Run as a CTest test (label unit):
+#   cmake -DRATELAB_SOURCE=<repository root> -P tests/layers.cmake
+# It reads the chains from the page's lines
+#   - the programs: `core -> io -> ui -> app`
+#   - `core/`: `arithmetic -> limiters -> ...`
+# (lowest first: a folder includes only from itself and the folders before it), resolves each
+# `#include "..."` as the compiler does (the including file's folder, then the include
+# directories core/, io/, ui/, app/) and reports every include that goes up or sideways, every
+# folder the page does not name, every folder it names that is gone, and any Qt header in core/.
+# CMake rather than a script language: the build already needs it, so the check runs wherever
+# the tests build.
+cmake_minimum_required(VERSION 3.16)
+
+if(NOT RATELAB_SOURCE)
+  message(FATAL_ERROR "layers.cmake: pass -DRATELAB_SOURCE=<repository root>")
+endif()
+set(root "${RATELAB_SOURCE}")
+set(page "${root}/docs/architecture.md")
+set(problems "")
+
+# The chains, from the page.
+file(STRINGS "${page}" lines REGEX "^- (the programs|`[a-z]+/`): `[a-z >-]+`$")
+set(scopes "")
+foreach(line IN LISTS lines)
+  string(REGEX MATCH "^- (the programs|`([a-z]+)/`): `([a-z >-]+)`$" _ "${line}")
+  if(CMAKE_MATCH_1 STREQUAL "the programs")
+    set(scope "top")
+  else()
+    set(scope "${CMAKE_MATCH_2}")
+  endif()
+  string(REPLACE " -> " ";" chain "${CMAKE_MATCH_3}")
+  set(chain_${scope} "${chain}")
+  list(APPEND scopes "${scope}")
+endforeach()
+if(NOT DEFINED chain_top)
+  message(FATAL_ERROR "layers.cmake: ${page} has no line \"- the programs: `core -> ...`\"")
+endif()
+
+# rank_of(scope, folder): the folder's place in its chain, or -1 when the chain does not name it.
+function(rank_of out scope folder)
+  list(FIND chain_${scope} "${folder}" i)
+  set(${out} ${i} PARENT_SCOPE)
+endfunction()
+
+# Every folder there is, named; every folder named, there.
+foreach(scope IN LISTS scopes)
+  if(scope STREQUAL "top")
+    set(dir "${root}")
+  else()
+    set(dir "${root}/${scope}")
+    list(FIND chain_top "${scope}" named)
+    if(named EQUAL -1)
+      string(APPEND problems "docs/architecture.md draws a chain for ${scope}/, which the programs' chain does not name\n")
+    endif()
+  endif()
+  foreach(folder IN LISTS chain_${scope})
+    if(NOT IS_DIRECTORY "${dir}/${folder}")
+      string(APPEND problems "docs/architecture.md names ${scope}: ${folder}, which is not a folder\n")
+    endif()
+  endforeach()
+  if(NOT scope STREQUAL "top")
+    file(GLOB entries LIST_DIRECTORIES true RELATIVE "${dir}" "${dir}/*")
+    foreach(e IN LISTS entries)
+      if(IS_DIRECTORY "${dir}/${e}")
+        rank_of(r "${scope}" "${e}")
+        if(r EQUAL -1)
+          string(APPEND problems "${scope}/${e}/ is not in docs/architecture.md's chain of ${scope}/\n")
+        endif()
+      endif()
+    endforeach()
+  endif()
+endforeach()
+
+# place_of(file): "top;folder" for a file under a top-level folder of the chain, the folder within
+# it where that has a chain of its own, else nothing.
+function(place_of out_top out_sub file)
+  file(RELATIVE_PATH rel "${root}" "${file}")
+  string(REPLACE "/" ";" parts "${rel}")
+  list(GET parts 0 top)
+  set(sub "")
+  list(LENGTH parts n)
+  if(DEFINED chain_${top} AND n GREATER 2)
+    list(GET parts 1 sub)
+  endif()
+  set(${out_top} "${top}" PARENT_SCOPE)
+  set(${out_sub} "${sub}" PARENT_SCOPE)
+endfunction()
+
+foreach(top IN LISTS chain_top)
+  file(GLOB_RECURSE sources "${root}/${top}/*.h" "${root}/${top}/*.cpp")
+  foreach(src IN LISTS sources)
+    place_of(src_top src_sub "${src}")
+    get_filename_component(src_dir "${src}" DIRECTORY)
+    file(RELATIVE_PATH src_rel "${root}" "${src}")
+    file(STRINGS "${src}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[\"<]")
+    foreach(inc IN LISTS includes)
+      if(top STREQUAL "core" AND inc MATCHES "<Q[A-Za-z]*>|<Q[A-Za-z]*/")
+        string(APPEND problems "${src_rel}: ${inc}: core includes no Qt\n")
+      endif()
+      if(NOT inc MATCHES "\"([^\"]+)\"")
+        continue()
+      endif()
+      set(name "${CMAKE_MATCH_1}")
+      set(target "")
+      foreach(base IN ITEMS "${src_dir}" "${root}/core" "${root}/io" "${root}/ui" "${root}/app")
+        if(EXISTS "${base}/${name}" AND NOT IS_DIRECTORY "${base}/${name}")
+          get_filename_component(target "${base}/${name}" ABSOLUTE)
+          break()
+        endif()
+      endforeach()
+      if(target STREQUAL "")
+        continue() # generated (the version stamp, moc): nothing of the tree
+      endif()
+      place_of(dst_top dst_sub "${target}")
+      rank_of(a top "${src_top}")
+      rank_of(b top "${dst_top}")
+      if(b EQUAL -1 OR b GREATER a)
+        string(APPEND problems "${src_rel}: includes ${name}: ${src_top}/ is below ${dst_top}/\n")
+      elseif(a EQUAL b AND NOT src_sub STREQUAL "" AND NOT dst_sub STREQUAL "" AND NOT src_sub STREQUAL dst_sub)
+        rank_of(sa "${src_top}" "${src_sub}")
+        rank_of(sb "${src_top}" "${dst_sub}")
+        if(sb EQUAL -1 OR sa EQUAL -1 OR sb GREATER sa)
+          string(APPEND problems "${src_rel}: includes ${name}: ${src_top}/${src_sub}/ is below ${src_top}/${dst_sub}/\n")
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+if(NOT problems STREQUAL "")
+  message("${problems}") # unformatted: one problem a line
+  message(FATAL_ERROR "The folders do not look down the chains of docs/architecture.md (above).")
+endif()
+string(JOIN " -> " shown ${chain_core})
+message(STATUS "layers: every include looks down (core: ${shown})")
