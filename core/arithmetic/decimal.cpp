@@ -220,6 +220,7 @@ std::string grouping(std::int64_t n)
         out += digits[i];
     }
     return (n < 0 ? "-" : "") + out;
+}
 
 namespace {
 
