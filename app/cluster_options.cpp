@@ -137,7 +137,7 @@ BackendOptions backendFromOptions(const QCommandLineParser& p)
     if (p.isSet("backend")) {
         const QString b = p.value("backend");
         if (b != "simulated" && b != "redis")
-            throw InputError("--backend: unknown backend " + quoted(b.toStdString()) + " (known: simulated, redis)");
+            throw InputError("--backend: unknown backend " + ratelab::quoted(b.toStdString()) + " (known: simulated, redis)");
         out.redis = b == "redis";
     }
     if (p.isSet("redis")) {

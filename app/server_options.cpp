@@ -23,7 +23,7 @@ std::string checkedGate(const char* option, const QString& text, std::uint64_t s
     try {
         (void)makeGate(spec, seed);
     } catch (const InputError& e) {
-        throw InputError(std::string("--") + option + " " + quoted(spec) + ": " + e.what());
+        throw InputError(std::string("--") + option + " " + ratelab::quoted(spec) + ": " + e.what());
     }
     return spec;
 }
@@ -77,7 +77,7 @@ void applyServerOptions(const QCommandLineParser& p, Scenario& s)
             if (spec != "none")
                 (void)makeClientThrottle(spec);
         } catch (const InputError& e) {
-            throw InputError("--throttle " + quoted(spec) + ": " + e.what());
+            throw InputError("--throttle " + ratelab::quoted(spec) + ": " + e.what());
         }
         s.throttle = spec == "none" ? std::string() : spec;
     }
