@@ -210,6 +210,35 @@ DryRunConfig scenarioConfig(const QByteArray& bytes, const std::string& logKey)
     return out;
 }
 
+
+// chooseServer returns the server block the log's requests reach. nginx picks a server by the
+// connection's address (listen) and the Host header (server_name), and neither is in the log; but
+// a server that answers every request with `return` (the usual HTTP-to-HTTPS redirect) never
+// serves the application, so when all servers but one are such, the log is read as that one's.
+int chooseServer(const NginxConfig& nginx, const std::vector<bool>& answersAll, DryRunConfig& out)
+{
+    if (nginx.servers.size() <= 1)
+        return nginx.servers.empty() ? -1 : 0;
+    std::vector<int> serving;
+    for (std::size_t s = 0; s < nginx.servers.size(); ++s)
+        if (!answersAll[s])
+            serving.push_back(int(s));
+    if (serving.size() != 1)
+        throw InputError("nginx: " + std::to_string(nginx.servers.size()) + " server blocks (lines "
+                         + std::to_string(nginx.servers[0].line) + ", " + std::to_string(nginx.servers[1].line)
+                         + (serving.empty() ? "), every one answering each request with return: the config limits nothing"
+                                            : ") serve requests: which one a request reaches (listen, server_name) is not "
+                                              "in the log; give one server's config"));
+    const NginxPlace& chosen = nginx.servers[std::size_t(serving.front())];
+    for (std::size_t s = 0; s < nginx.servers.size(); ++s)
+        if (int(s) != serving.front())
+            out.assumed.push_back("the server at line " + std::to_string(nginx.servers[s].line)
+                                  + " answers every request with return (a redirect) before any limit: the log is read "
+                                    "as the requests of the server at line " + std::to_string(chosen.line)
+                                  + ", the one that serves them");
+    return serving.front();
+}
+
 } // namespace
 
 DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
@@ -217,11 +246,22 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
     const NginxConfig nginx = readNginxConfig(text);
     if (nginx.zones.empty())
         throw InputError("nginx: no limit_req_zone directive found (a commented-out one is not configuration)");
-    if (nginx.servers.size() > 1)
-        throw InputError("nginx: " + std::to_string(nginx.servers.size()) + " server blocks (lines "
-                         + std::to_string(nginx.servers[0].line) + ", " + std::to_string(nginx.servers[1].line)
-                         + "): which one a request reaches (listen, server_name) is not in the log; give one server's config");
+    // A server answers every request with return when it has one of its own (the server rewrite
+    // phase answers before any location is selected), or when its locations all do and one of
+    // them is "location /", so that no request reaches the server's own limits.
+    std::vector<bool> answersAll(nginx.servers.size());
+    for (std::size_t s = 0; s < nginx.servers.size(); ++s) {
+        bool any = false, all = true, root = false;
+        for (const NginxPlace& p : nginx.places)
+            if (p.server == int(s) && p.where != "server" && !p.nested && !p.match.starts_with("@")) {
+                any = true;
+                all = all && p.answers;
+                root = root || (p.modifier.empty() && p.match == "/");
+            }
+        answersAll[s] = nginx.servers[s].answers || (any && all && root);
+    }
     DryRunConfig out;
+    const int server = chooseServer(nginx, answersAll, out);
     out.paths = DryRunPaths::Nginx; // $uri: decoded, slashes merged, dots resolved before locations
     std::map<std::string, std::size_t> zoneIndex;
     for (const NginxZone& z : nginx.zones) {
@@ -235,39 +275,106 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
             auto [it, fresh] = ruleIndex.emplace(std::pair(l.line, l.zone), out.rules.size());
             if (fresh) {
                 const NginxZone& z = nginx.zones[zoneIndex.at(l.zone)];
-                const std::string field = logField(z.key);
                 out.rules.push_back({ruleName(l), zoneIndex.at(l.zone), l.burst, l.nodelay ? -1 : l.delay, {}, false, false});
-                out.mapped.push_back(field == logKey);
-                if (field != logKey) {
-                    out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is not the log's key ("
-                                              + logKey + ")" + (field.empty() ? ", nor a log field: not replayed"
-                                                                              : ": not replayed (--key " + field + " replays it)"));
-                    out.rules.back().keyField = field;
-                    out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+                // A key without a variable is the same text for every request: one bucket for all
+                // (ngx_http_complex_value of a constant). $request_uri is the target as the request
+                // line sent it, the log's path unchanged.
+                const std::string field = logField(z.key);
+                if (z.key.find('$') == std::string::npos) {
+                    out.rules.back().keyIs = DryRunRule::Key::Constant;
+                    out.mapped.push_back(!z.key.empty());
+                    if (z.key.empty())
+                        out.notReplayed.push_back(ruleName(l) + ": its zone's key is empty, so nginx skips the limit for "
+                                                                "every request");
+                } else if (z.key == "$request_uri") {
+                    out.rules.back().keyIs = DryRunRule::Key::Target;
+                    out.mapped.push_back(true);
+                } else {
+                    out.mapped.push_back(field == logKey);
+                    if (field != logKey) {
+                        out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is not the log's key ("
+                                                  + logKey + ")" + (field.empty() ? ", nor a log field: not replayed"
+                                                                                  : ": not replayed (--key " + field + " replays it)"));
+                        out.rules.back().keyField = field;
+                        out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+                    }
                 }
             }
             rules.push_back(it->second);
         }
         return rules;
     };
+    // answered: a place whose `return` answers before limit_req (the rewrite phase runs before
+    // preaccess, ngx_http_core_module.c's phase order): its limits apply to nothing.
+    const auto answered = [&](const NginxPlace& p) {
+        if (!p.limits.empty())
+            out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + ") answers with return, which nginx runs "
+                                  "before limit_req: its limit_req lines apply to none of its requests");
+    };
+    std::map<std::string, const NginxPlace*> named;
+    for (const NginxPlace& p : nginx.places)
+        if (p.server == server && p.match.starts_with("@") && !p.nested)
+            named[p.match] = &p;
+    std::vector<std::string> reachedNamed;
+    // ifReturned: an `if` holding a return answers the requests its condition selects before
+    // limit_req; the condition (ngx_http_rewrite_if_condition) is not evaluated on the log.
+    const auto ifReturned = [&](const NginxPlace& p) {
+        for (int line : p.ifReturns)
+            out.assumed.push_back("if (line " + std::to_string(line) + ") in " + p.where + " (line " + std::to_string(p.line)
+                                  + ") returns before limit_req for the requests its condition selects; the condition is "
+                                    "not evaluated on the log: every request there is read as not selected");
+    };
+    if (server >= 0)
+        ifReturned(nginx.servers[std::size_t(server)]);
     for (const NginxPlace& p : nginx.places) {
-        if (p.where == "server" || p.where == "http") {
-            out.fallback = rulesOf(p.limits);
+        if (p.server != server)
             continue;
-        }
+        if (p.where != "server" && p.where != "http" && !p.answers)
+            ifReturned(p);
+        if (p.where == "server" || p.where == "http")
+            continue;
         if (p.nested)
             throw InputError("nginx: line " + std::to_string(p.line) + ": " + p.where + " is inside another location: "
                              "nginx's selection among nested locations is not modelled");
-        if (p.match.starts_with("@")) { // a named location: reached by a redirect, never by a path
-            if (!p.limits.empty())
-                out.notReplayed.push_back(p.where + " (line " + std::to_string(p.line) + "): a named location, reached "
-                                          "by internal redirects, not by a logged path: its limits are not replayed");
+        if (p.match.starts_with("@"))
             continue;
+        DryRunPlace place{p.where + " (line " + std::to_string(p.line) + ")", matchOf(p), p.match, {}};
+        if (p.answers || (server >= 0 && nginx.servers[std::size_t(server)].answers)) {
+            answered(p);
+        } else {
+            place.rules = rulesOf(p.limits);
+            const auto n = named.find(p.tryNamed);
+            if (!p.tryNamed.empty() && n != named.end() && !n->second->answers && !n->second->limits.empty()) {
+                place.then = rulesOf(n->second->limits);
+                reachedNamed.push_back(p.tryNamed);
+                out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + "): try_files ends in "
+                                      + p.tryNamed + "; the dry run cannot see the files, so every request there is "
+                                      "read as finding none and going on to location " + p.tryNamed);
+            }
         }
-        out.places.push_back({p.where + " (line " + std::to_string(p.line) + ")", matchOf(p), p.match, rulesOf(p.limits)});
+        out.places.push_back(std::move(place));
     }
-    if (!nginx.servers.empty())
-        out.fallback = rulesOf(nginx.servers.front().limits);
+    for (const auto& [name, p] : named) {
+        if (p->limits.empty() || std::find(reachedNamed.begin(), reachedNamed.end(), name) != reachedNamed.end())
+            continue;
+        if (p->answers)
+            answered(*p);
+        else
+            out.notReplayed.push_back(p->where + " (line " + std::to_string(p->line) + "): a named location no "
+                                      "try_files of the server reaches (an error_page or another redirect may): its limits "
+                                      "are not replayed");
+    }
+    if (server >= 0) {
+        const NginxPlace& s = nginx.servers[std::size_t(server)];
+        if (s.answers)
+            answered(s);
+        else
+            out.fallback = rulesOf(s.limits);
+    } else {
+        for (const NginxPlace& p : nginx.places)
+            if (p.where == "http")
+                out.fallback = rulesOf(p.limits);
+    }
     for (const NginxZone& z : nginx.zones)
         if (std::none_of(out.rules.begin(), out.rules.end(), [&](const DryRunRule& r) { return out.zones[r.zone].name == z.name; }))
             out.notReplayed.push_back("limit_req_zone " + z.name + " (line " + std::to_string(z.line)
@@ -275,7 +382,8 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
     for (const std::string& n : nginx.notFollowed)
         out.notReplayed.push_back(n);
     if (out.rules.empty())
-        throw InputError("nginx: no limit_req applies a zone: the config limits nothing");
+        throw InputError("nginx: no limit_req applies a zone to a request: the config limits nothing"
+                         + std::string(out.assumed.empty() ? "" : " (" + out.assumed.front() + ")"));
     return out;
 }
 

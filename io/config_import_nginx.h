@@ -45,6 +45,15 @@ struct NginxPlace {
     int line = 0;
     bool nested = false; // a location inside a location
     int server = -1;     // the index of its server block in NginxConfig::servers (-1: http level)
+    // answers: a `return` directly in the block. nginx runs it in the (server) rewrite phase, before
+    // the preaccess phase where limit_req runs, so no limit_req ever sees its requests.
+    bool answers = false;
+    // tryNamed: try_files's last argument when it is a named location ("@app"), where a request
+    // no file or directory answers goes.
+    std::string tryNamed{};
+    std::vector<std::string> serverNames{}; // a server's server_name words
+    std::vector<std::string> listens{};   // a server's listen addresses (their first word)
+    std::vector<int> ifReturns{};          // the lines of its `if` blocks that hold a return: some requests answered first
 };
 
 // NginxConfig is what readNginxConfig found: the zones in file order, every place in file order

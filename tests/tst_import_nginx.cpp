@@ -153,6 +153,25 @@ private slots:
         QVERIFY(n.places[3].dryRun);
     }
 
+    // Words as ngx_conf_read_token cuts them (nginx commit 3f6f7824d4e2): after a closing quote a
+    // ")" starts the next word, so Nominatim's `if ($args ~* "q=1")` is read; an unquoted word does
+    // not end at "}" (`a}b` is one word: the block still closes at the lone "}"); "\;" is part of a
+    // word. Each config below is one nginx -t accepts; the limit of line 4 is still read after them.
+    void wordsAsNginxCutsThem()
+    {
+        const io::NginxConfig c = io::readNginxConfig("limit_req_zone $binary_remote_addr zone=one:10m rate=3r/s;\n"
+                                                      "server {\n"
+                                                      "    if ($args ~* \"q=1\") { return 418; }\n"
+                                                      "    location / { set $a a}b; set $b x\\;y; limit_req zone=one burst=2; }\n"
+                                                      "}\n");
+        QCOMPARE(c.places.size(), std::size_t(1));
+        QCOMPARE(c.places[0].where, std::string("location /"));
+        QCOMPARE(c.places[0].limits.size(), std::size_t(1));
+        QCOMPARE(c.places[0].limits[0].burst, 2);
+        QCOMPARE(c.places[0].limits[0].line, 4);
+        QCOMPARE(c.servers[0].ifReturns, std::vector<int>{3});
+    }
+
     // What nginx refuses to start with is refused, naming the line.
     void refusals_data()
     {
@@ -181,6 +200,9 @@ private slots:
                                            << "nginx: line 2: invalid parameter \"fast\" in \"limit_req zone=one burst=2 fast\"";
         QTest::newRow("bound twice") << QString(zone) + "limit_req_zone $j zone=one:10m rate=2r/s;\n"
                                      << "nginx: line 2: limit_req_zone \"one\" is already bound to key \"$k\" (line 1)";
+        // ngx_conf_read_token allows only a separator, ';', '{' or ')' after a closing quote.
+        QTest::newRow("brace after quote") << QString(zone) + "server { location / { limit_req \"zone=one\"} }\n"
+                                           << "nginx: line 2: unexpected \"}\" after a quoted word";
         QTest::newRow("open quote") << QString(zone) + "limit_req \"zone=one;\n" << "nginx: line 2: a quote that never closes";
     }
 

@@ -176,11 +176,13 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
     for (std::size_t p = 0; p < traffic.pathNames.size(); ++p)
         out.place[p] = selector.select(traffic.pathNames[p]);
     const std::size_t keys = traffic.keyNames.size(), n = traffic.times.size();
+    // A zone keyed by the request target counts per path id, so its buckets are as many as the paths.
+    const std::size_t zoneKeys = std::max<std::size_t>({keys, traffic.pathNames.size(), 1});
     std::vector<ZoneState> zones(config.zones.size());
     for (ZoneState& z : zones) {
-        z.excess.assign(keys, 0);
-        z.last.assign(keys, 0);
-        z.exists.assign(keys, 0);
+        z.excess.assign(zoneKeys, 0);
+        z.last.assign(zoneKeys, 0);
+        z.exists.assign(zoneKeys, 0);
     }
     out.rules.resize(config.rules.size());
     std::vector<std::vector<std::int64_t>> hours(config.rules.size()); // denials per hour since the log's first
@@ -209,52 +211,86 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const Nanos t = traffic.times[i];
         const std::int64_t now = t / kMillis;
         const std::int64_t cost = traffic.costs.empty() ? 1 : traffic.costs[i];
-        int denier = -1;
-        // keyOf is a rule's key for this request: the log's, or the field it keys by.
-        const auto keyOf = [&](const DryRunRule& rule) {
+        // keyOf is a rule's key for this request: the log's, the field it keys by, the one
+        // constant key (0), or the request target's path id; keyless when it is empty.
+        const auto keyOf = [&](const DryRunRule& rule) -> std::uint32_t {
+            switch (rule.keyIs) {
+            case DryRunRule::Key::Constant: return 0;
+            case DryRunRule::Key::Target: return traffic.paths[i];
+            case DryRunRule::Key::Logged: break;
+            }
             return rule.keySource < 0 ? logKey : traffic.fieldKeys[std::size_t(rule.keySource)][i];
         };
-        const auto keylessFor = [&](std::uint32_t k) { return keylessKey[k] != 0; };
+        const auto keylessFor = [&](const DryRunRule& rule, std::uint32_t k) {
+            return rule.keyIs == DryRunRule::Key::Logged && keylessKey[k] != 0;
+        };
+        // reportKey is the log key a denial is counted against: the rule's own key when it is one
+        // of the log's, else the request's log key.
+        const auto reportKey = [&](const DryRunRule& rule, std::uint32_t k) {
+            return rule.keyIs == DryRunRule::Key::Logged ? k : logKey;
+        };
+        // ask runs one location's limits as ngx_http_limit_req_handler does: the lookups in order
+        // up to the first that rejects, then, when all admitted, each zone accounts the request.
+        // It returns whether any limit looked the request up (nginx then sets limit_req_status and
+        // no later location's limits run), and the rule that rejected it (-1 none).
         std::uint32_t deniedKey = logKey;
-        for (std::size_t r : rules) { // nginx's lookups, in order, up to the first that rejects
-            const DryRunRule& rule = config.rules[r];
-            if (!config.mapped[r])
-                continue;
-            const std::uint32_t key = keyOf(rule);
-            const bool keyless = keylessFor(key);
-            deniedKey = key;
-            if (keyless && !rule.shared) {
-                if (!rule.denyEmptyKey)
+        const auto ask = [&](const std::vector<std::size_t>& asked, int& denier) {
+            bool looked = false;
+            for (std::size_t r : asked) {
+                const DryRunRule& rule = config.rules[r];
+                if (!config.mapped[r])
                     continue;
-                ++out.rules[r].requests;
-                denier = int(r);
-                break;
-            }
-            if (!rule.policy.empty()) { // a product's policy decides and counts at once
-                ++out.rules[r].requests;
-                std::optional<LayeredPolicy>& policy = policies[r][rule.shared ? 0 : key];
-                if (!policy)
-                    policy.emplace(rule.policy);
-                if (!policy->decide(t, cost).allowed) {
+                const std::uint32_t key = keyOf(rule);
+                const bool keyless = keylessFor(rule, key);
+                deniedKey = reportKey(rule, key);
+                if (keyless && !rule.shared) {
+                    if (!rule.denyEmptyKey)
+                        continue;
+                    ++out.rules[r].requests;
                     denier = int(r);
-                    break;
+                    return true;
                 }
-                continue;
+                looked = true;
+                if (!rule.policy.empty()) { // a product's policy decides and counts at once
+                    ++out.rules[r].requests;
+                    std::optional<LayeredPolicy>& policy = policies[r][rule.shared ? 0 : key];
+                    if (!policy)
+                        policy.emplace(rule.policy);
+                    if (!policy->decide(t, cost).allowed) {
+                        denier = int(r);
+                        return true;
+                    }
+                    continue;
+                }
+                const ZoneState& z = zones[rule.zone];
+                ++out.rules[r].requests;
+                Int128 e = 0;
+                if (z.exists[key]) {
+                    e = Int128(z.excess[key]) - Int128(config.zones[rule.zone].rate) * (now - z.last[key]) / 1000 + 1000;
+                    e = std::max<Int128>(e, 0);
+                }
+                e += Int128(cost - 1) * 1000;
+                if (e > Int128(rule.burst) * 1000) {
+                    denier = int(r);
+                    return true;
+                }
+                candidate[r] = std::int64_t(e);
             }
-            const ZoneState& z = zones[rule.zone];
-            ++out.rules[r].requests;
-            Int128 e = 0;
-            if (z.exists[key]) {
-                e = Int128(z.excess[key]) - Int128(config.zones[rule.zone].rate) * (now - z.last[key]) / 1000 + 1000;
-                e = std::max<Int128>(e, 0);
+            for (std::size_t r : asked) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
+                const DryRunRule& rule = config.rules[r];
+                const std::uint32_t key = keyOf(rule);
+                if (!config.mapped[r] || keylessFor(rule, key) || !rule.policy.empty())
+                    continue;
+                ZoneState& z = zones[rule.zone];
+                z.excess[key] = candidate[r];
+                z.last[key] = now;
+                z.exists[key] = 1;
             }
-            e += Int128(cost - 1) * 1000;
-            if (e > Int128(rule.burst) * 1000) {
-                denier = int(r);
-                break;
-            }
-            candidate[r] = std::int64_t(e);
-        }
+            return looked;
+        };
+        int denier = -1;
+        if (!ask(rules, denier) && place >= 0 && !config.places[std::size_t(place)].then.empty())
+            ask(config.places[std::size_t(place)].then, denier);
         if (denier >= 0) {
             out.deniedBy[i] = denier;
             ++out.denied;
@@ -269,16 +305,6 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             if (h.size() <= hour)
                 h.resize(hour + 1, 0);
             ++h[hour];
-            continue;
-        }
-        for (std::size_t r : rules) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
-            const std::uint32_t key = keyOf(config.rules[r]);
-            if (!config.mapped[r] || keylessFor(key) || !config.rules[r].policy.empty())
-                continue;
-            ZoneState& z = zones[config.rules[r].zone];
-            z.excess[key] = candidate[r];
-            z.last[key] = now;
-            z.exists[key] = 1;
         }
     }
     for (std::size_t r = 0; r < hours.size(); ++r) {

@@ -56,6 +56,10 @@ struct DryRunRule {
     std::string keyField;
     int keyNote = -1;
     int keySource = -1; // the key: -1 the log's (Traffic::keys), else Traffic::fieldKeys[keySource]
+    // keyIs: what the zone's key is, when it is not a key of the log: one value for every request
+    // (nginx's key without variables), or the request target as logged (nginx's $request_uri).
+    enum class Key { Logged, Constant, Target };
+    Key keyIs = Key::Logged;
 };
 
 // DryRunMatch is how a location matches a path: nginx's modifiers, then the other products'.
@@ -77,6 +81,10 @@ struct DryRunPlace {
     std::string pattern;
     std::vector<std::size_t> rules;
     bool trailingSlash = false; // Pattern: a path with one more '/' at its end matches too
+    // then: the rules of the named location a request goes on to (nginx's try_files ... @name),
+    // asked when none of `rules` looked the request up (none, or every key empty), as
+    // ngx_http_limit_req_handler runs only while no limit_req decided the request.
+    std::vector<std::size_t> then{};
 };
 
 // DryRunConfig is a config made ready for a log: zones, rules, locations and the rules a request
