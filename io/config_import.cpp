@@ -98,7 +98,13 @@ ImportedConfig nginxScenario(const QString& text)
         throw InputError("nginx: no limit_req_zone directive found (a commented-out one is not configuration)");
     ImportedConfig out;
     out.product = "nginx limit_req";
-    const auto modelled = std::find_if(nginx.places.begin(), nginx.places.end(), [](const NginxPlace& p) { return !p.limits.empty(); });
+    // A place whose `return` (or its server's) answers in the rewrite phase, before limit_req's
+    // preaccess phase, applies its limits to no request: it is not the one modelled.
+    const auto answers = [&](const NginxPlace& p) {
+        return p.answers || (p.server >= 0 && nginx.servers[std::size_t(p.server)].answers);
+    };
+    const auto modelled = std::find_if(nginx.places.begin(), nginx.places.end(),
+                                       [&](const NginxPlace& p) { return !p.limits.empty() && !answers(p); });
     std::vector<NginxLimit> limits;
     if (modelled != nginx.places.end()) {
         limits = modelled->limits;
@@ -154,6 +160,12 @@ ImportedConfig nginxScenario(const QString& text)
     for (const NginxPlace& p : nginx.places) {
         for (const NginxLimit& l : p.limits)
             used.insert(l.zone);
+        if (!p.limits.empty() && answers(p)) {
+            out.notModelled.push_back(p.where + " (line " + std::to_string(p.line) + "): " + limitsText(nginx, p.limits)
+                                      + " apply to none of its requests: its return answers first (nginx runs return "
+                                        "before limit_req)");
+            continue;
+        }
         if (modelled == nginx.places.end() || &p == &*modelled || p.limits.empty())
             continue;
         if (sameLimits(p.limits, modelled->limits))

@@ -172,6 +172,22 @@ private slots:
         QCOMPARE(c.servers[0].ifReturns, std::vector<int>{3});
     }
 
+    // nginx runs a location's return (rewrite phase) before limit_req (preaccess): the first
+    // location with limits, /health, answers with return, so the one modelled is /api/ (zone
+    // api, 5r/s, burst 10), and /health's limit is named as applying to nothing.
+    void aLocationThatReturnsLimitsNothing()
+    {
+        const io::ImportedConfig c = import("limit_req_zone $binary_remote_addr zone=api:10m rate=5r/s;\n"
+                                            "server {\n"
+                                            "    location /health { limit_req zone=api; return 200; }\n"
+                                            "    location /api/ { limit_req zone=api burst=10; }\n"
+                                            "}\n");
+        QCOMPARE(c.modelledPlace, std::string("location /api/"));
+        QVERIFY(std::any_of(c.wrote.begin(), c.wrote.end(), [](const auto& w) { return w.first == "burst" && w.second == "10"; }));
+        QVERIFY(mentions(c.notModelled, "location /health (line 3): zone=api 5r/s per $binary_remote_addr"));
+        QVERIFY(mentions(c.notModelled, "apply to none of its requests: its return answers first"));
+    }
+
     // What nginx refuses to start with is refused, naming the line.
     void refusals_data()
     {
