@@ -110,20 +110,27 @@ QString nginxPath()
 // Served is what a private nginx wrote for a sequence of requests: its JSON access log (time,
 // http_x_client, path as $request_uri, status as $limit_req_status) and the zones its error log
 // names, one per rejection, in order.
+// failure says what went wrong running nginx ("" when it served them all), for the test to fail with.
 struct Served {
     QByteArray accessLog;
     QStringList rejectedZones;
+    QString failure;
 };
 
 // serve runs nginx on `limits` (the http block's limit directives and its first server blocks,
-// which the served server closes) and sends it the requests (path, X-Client) in order.
+// which the served server closes) and sends it the requests (path, X-Client) in order. What
+// fails is returned in Served::failure, so that the test fails with it and the next one runs.
 Served serve(const QString& nginx, const QString& limits, const std::vector<std::pair<QString, QString>>& requests,
              quint16 port)
 {
     Served out;
+    const auto failed = [&](const QString& why) {
+        out.failure = "nginx: " + why;
+        return out;
+    };
     QTemporaryDir dir;
     if (!dir.isValid())
-        qFatal("no temporary folder");
+        return failed("no temporary folder");
     QDir(dir.path()).mkpath("www");
     QDir(dir.path()).mkpath("tmp");
     const QString conf = QString("daemon off;\nmaster_process off;\nworker_processes 1;\n"
@@ -141,36 +148,36 @@ Served serve(const QString& nginx, const QString& limits, const std::vector<std:
                                .arg(dir.path());
     QFile f(dir.filePath("nginx.conf"));
     if (!f.open(QIODevice::WriteOnly) || f.write(conf.toUtf8()) != conf.toUtf8().size())
-        qFatal("cannot write nginx.conf");
+        return failed("cannot write nginx.conf");
     f.close();
     QProcess server;
     server.setProcessChannelMode(QProcess::MergedChannels);
     server.start(nginx, {"-p", dir.path(), "-c", dir.filePath("nginx.conf")});
     if (!server.waitForStarted(5000))
-        qFatal("nginx does not start: %s", qPrintable(server.errorString()));
+        return failed("does not start: " + server.errorString());
     bool up = false;
     for (int i = 0; i < 100 && !up; ++i) { // until it listens: waits on nginx's exit, not a sleep
         up = get(port, {}, {});
         if (!up)
             server.waitForFinished(50);
         if (server.state() != QProcess::Running)
-            qFatal("nginx stopped: %s", server.readAll().constData());
+            return failed("stopped: " + QString::fromUtf8(server.readAll()));
     }
     if (!up)
-        qFatal("nginx does not listen");
+        return failed("does not listen");
     for (const auto& [path, client] : requests)
         if (!get(port, path, client))
-            qFatal("no answer to %s", qPrintable(path));
+            return failed("no answer to " + path);
     server.terminate();
     if (!server.waitForFinished(5000))
-        qFatal("nginx does not stop");
+        return failed("does not stop");
     QFile access(dir.filePath("access.log"));
     if (!access.open(QIODevice::ReadOnly))
-        qFatal("no access log");
+        return failed("no access log");
     out.accessLog = access.readAll();
     QFile errors(dir.filePath("error.log"));
     if (!errors.open(QIODevice::ReadOnly))
-        qFatal("no error log");
+        return failed("no error log");
     const QRegularExpression rejection("limiting requests, dry run, excess: [0-9.]+ by zone \"([a-z]+)\"");
     for (const QByteArray& line : errors.readAll().split('\n'))
         if (const auto m = rejection.match(QString::fromUtf8(line)); m.hasMatch())
@@ -179,8 +186,10 @@ Served serve(const QString& nginx, const QString& limits, const std::vector<std:
 }
 
 // agreeing counts the requests nginx rejected while checking, request for request, that the dry
-// run denies exactly those, by a rule of the zone nginx names; per zone, how many.
-std::map<std::string, int> agreeing(const Served& served, const DryRunConfig& config, const DryRunResult& result)
+// run denies exactly those, by a rule of the zone nginx names; per zone, how many. The first
+// disagreement is written to `failure` (left "" when they agree).
+std::map<std::string, int> agreeing(const Served& served, const DryRunConfig& config, const DryRunResult& result,
+                                    QString& failure)
 {
     std::map<std::string, int> perZone;
     int i = 0, rejected = 0;
@@ -190,21 +199,36 @@ std::map<std::string, int> agreeing(const Served& served, const DryRunConfig& co
         const QJsonObject o = QJsonDocument::fromJson(line).object();
         const QString status = o["status"].toString();
         const bool nginxRejected = status == "REJECTED_DRY_RUN";
+        if (std::size_t(i) >= result.deniedBy.size()) {
+            failure = QString("nginx logged request %1, the dry run read %2 requests").arg(i).arg(result.deniedBy.size());
+            return perZone;
+        }
         const std::int32_t rule = result.deniedBy[std::size_t(i)];
-        if (nginxRejected != (rule >= 0))
-            qFatal("request %d (%s %s): nginx %s, dry run %d", i, qPrintable(o["http_x_client"].toString()),
-                   qPrintable(o["path"].toString()), qPrintable(status), rule);
+        if (nginxRejected != (rule >= 0)) {
+            failure = QString("request %1 (X-Client \"%2\", %3): nginx's $limit_req_status is \"%4\", the dry run %5")
+                          .arg(i)
+                          .arg(o["http_x_client"].toString(), o["path"].toString(), status,
+                               rule >= 0 ? "denies it by " + QString::fromStdString(config.rules[std::size_t(rule)].name)
+                                         : QString("admits it"));
+            return perZone;
+        }
         if (nginxRejected) {
             const std::string zone = config.zones[config.rules[std::size_t(rule)].zone].name;
-            if (rejected >= served.rejectedZones.size() || QString::fromStdString(zone) != served.rejectedZones[rejected])
-                qFatal("request %d: the dry run names zone %s, nginx another", i, zone.c_str());
+            if (rejected >= served.rejectedZones.size() || QString::fromStdString(zone) != served.rejectedZones[rejected]) {
+                failure = QString("request %1: the dry run names zone %2, nginx's error log %3")
+                              .arg(i)
+                              .arg(QString::fromStdString(zone),
+                                   rejected < served.rejectedZones.size() ? "zone " + served.rejectedZones[rejected]
+                                                                          : QString("no more rejections"));
+                return perZone;
+            }
             ++perZone[zone];
             ++rejected;
         }
         ++i;
     }
     if (rejected != served.rejectedZones.size())
-        qFatal("nginx logged %d rejections, its access log %d", int(served.rejectedZones.size()), rejected);
+        failure = QString("nginx's error log names %1 rejections, its access log %2").arg(served.rejectedZones.size()).arg(rejected);
     return perZone;
 }
 
@@ -245,6 +269,7 @@ private slots:
             requests.emplace_back(path, clients[int(rng() % 4)]);
         }
         const Served served = serve(nginx, kLimits, requests, port);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
         const Traffic traffic = trafficOf(served);
         QCOMPARE(traffic.times.size(), std::size_t(90));
         QCOMPARE(traffic.outOfOrder, 0);
@@ -252,7 +277,9 @@ private slots:
         QCOMPARE(config.mapped, std::vector<bool>(4, true)); // every zone's key is the log's field
         QVERIFY(config.notReplayed.empty());
         const DryRunResult result = dryRun(traffic, config);
-        const std::map<std::string, int> perZone = agreeing(served, config, result);
+        QString disagreement;
+        const std::map<std::string, int> perZone = agreeing(served, config, result, disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
         int rejected = 0, viaApiAtLogin = 0, keyless = 0;
         for (const auto& [zone, n] : perZone)
             rejected += n;
@@ -308,12 +335,15 @@ private slots:
         for (int i = 0; i < 90; ++i)
             requests.emplace_back(paths[int(rng() % std::uint64_t(paths.size()))], clients[int(rng() % 4)]);
         const Served served = serve(nginx, limits, requests, port);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
         const Traffic traffic = trafficOf(served);
         QCOMPARE(traffic.times.size(), std::size_t(90));
         const DryRunConfig config = io::dryRunConfig("http {\n" + limits + "    }\n}\n", "http_x_client");
         QCOMPARE(config.mapped, std::vector<bool>(3, true));
         QVERIFY(config.notReplayed.empty());
-        const std::map<std::string, int> perZone = agreeing(served, config, dryRun(traffic, config));
+        QString disagreement;
+        const std::map<std::string, int> perZone = agreeing(served, config, dryRun(traffic, config), disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
         // Each zone rejected some: the sequence is not vacuous for any of the shapes.
         QVERIFY2(perZone.count("app") && perZone.count("all") && perZone.count("uri"), "a zone rejected nothing");
         int statusRequests = 0;
