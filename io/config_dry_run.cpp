@@ -7,6 +7,7 @@
 #include "scenariofile.h"
 
 #include "arithmetic/decimal.h"
+#include "replay/product_regex.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace ratelab::io {
 
@@ -268,6 +270,98 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
         zoneIndex[z.name] = out.zones.size();
         out.zones.push_back({z.name, z.perMinute ? z.rate * 1000 / 60 : z.rate * 1000});
     }
+    // keyText reads one word of a map (its source or a value) onto what a request has: a constant,
+    // the request target, or a log field; `why` says why not, when it is none of them.
+    const auto keyText = [&](const std::string& word, std::string& why) -> std::optional<DryRunKeyText> {
+        if (word.find('$') == std::string::npos)
+            return DryRunKeyText{DryRunKeyText::Kind::Constant, word};
+        if (word == "$request_uri")
+            return DryRunKeyText{DryRunKeyText::Kind::Target, word};
+        for (const auto& [geo, line] : nginx.geos)
+            if (geo == word) {
+                why = word + " is a geo variable (line " + std::to_string(line) + "), which is not evaluated";
+                return std::nullopt;
+            }
+        for (const NginxMap& m : nginx.maps)
+            if (m.name == word) {
+                why = word + " is another map's (line " + std::to_string(m.line) + "), which is not evaluated in turn";
+                return std::nullopt;
+            }
+        const std::string field = logField(word);
+        if (field.empty()) {
+            why = word + " is not one variable a log field holds";
+            return std::nullopt;
+        }
+        return DryRunKeyText{field == logKey ? DryRunKeyText::Kind::LogKey : DryRunKeyText::Kind::Field, field};
+    };
+    // keyMapOf reads a map as ngx_http_map_find looks it up (DryRunKeyMap), its regexes compiled
+    // by the engine nginx uses; -1 with `why` when a word of it is not on the log.
+    std::map<std::string, std::pair<int, std::string>> keyMapIndex; // a map's name -> its index, or -1 and why
+    const auto keyMapOf = [&](const NginxMap& m, std::string& why) -> int {
+        if (const auto it = keyMapIndex.find(m.name); it != keyMapIndex.end()) {
+            why = it->second.second;
+            return it->second.first;
+        }
+        DryRunKeyMap km;
+        km.name = "map " + m.source + " " + m.name + " (line " + std::to_string(m.line) + ")";
+        km.hostnames = m.hostnames;
+        const auto lower = [](std::string t) {
+            std::transform(t.begin(), t.end(), t.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; });
+            return t;
+        };
+        int result = -1;
+        const auto give = [&](const std::string& word, DryRunKeyText& into) {
+            std::string reason;
+            const auto t = keyText(word, reason);
+            if (!t && why.empty())
+                why = reason;
+            if (t)
+                into = *t;
+        };
+        if (m.includes)
+            why = "its include is not followed";
+        if (m.source == "$binary_remote_addr")
+            why = "its source $binary_remote_addr is the address's bytes, which no log writes";
+        give(m.source, km.from);
+        for (const auto& [key, value] : m.entries) {
+            if (key == "default") {
+                give(value, km.fallback);
+                continue;
+            }
+            DryRunKeyMap::Entry e;
+            using Kind = DryRunKeyMap::Entry::Kind;
+            if (key.starts_with("~")) {
+                const bool caseless = key.starts_with("~*");
+                e.kind = caseless ? Kind::RegexCaseless : Kind::Regex;
+                e.key = key.substr(caseless ? 2 : 1);
+                try {
+                    ProductRegex(e.key, RegexEngine::Pcre, RegexSpan::Anywhere, caseless);
+                } catch (const InputError& error) {
+                    throw InputError("nginx: line " + std::to_string(m.line) + ": map " + m.name + ": " + error.what());
+                }
+            } else if (m.hostnames && key.size() > 1 && key[0] == '.') { // ngx_hash_add_key's wildcards
+                e.kind = Kind::Head;
+                e.key = lower(key);
+                e.bare = true;
+            } else if (m.hostnames && key.size() > 2 && key.starts_with("*.")) {
+                e.kind = Kind::Head;
+                e.key = lower(key.substr(1));
+            } else if (m.hostnames && key.size() > 2 && key.ends_with(".*")) {
+                e.kind = Kind::Tail;
+                e.key = lower(key.substr(0, key.size() - 1));
+            } else {
+                e.key = lower(key.starts_with("\\") ? key.substr(1) : key);
+            }
+            give(value, e.value);
+            km.entries.push_back(std::move(e));
+        }
+        if (why.empty()) {
+            result = int(out.keyMaps.size());
+            out.keyMaps.push_back(std::move(km));
+        }
+        keyMapIndex[m.name] = {result, why};
+        return result;
+    };
     std::map<std::pair<int, std::string>, std::size_t> ruleIndex; // a limit_req (its line, its zone) -> its rule
     const auto rulesOf = [&](const std::vector<NginxLimit>& limits) {
         std::vector<std::size_t> rules;
@@ -280,7 +374,41 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
                 // (ngx_http_complex_value of a constant). $request_uri is the target as the request
                 // line sent it, the log's path unchanged.
                 const std::string field = logField(z.key);
-                if (z.key.find('$') == std::string::npos) {
+                const auto map = std::find_if(nginx.maps.begin(), nginx.maps.end(), [&](const NginxMap& m) { return m.name == z.key; });
+                const auto geo = std::find_if(nginx.geos.begin(), nginx.geos.end(), [&](const auto& g) { return g.first == z.key; });
+                if (map != nginx.maps.end()) {
+                    // A map is evaluated per request from the fields it reads; the rule is replayed
+                    // once they are read (bindKeyFields), and named until then.
+                    std::string why;
+                    DryRunRule& rule = out.rules.back();
+                    rule.keyIs = DryRunRule::Key::Mapped;
+                    rule.keyMap = keyMapOf(*map, why);
+                    if (rule.keyMap < 0) {
+                        out.mapped.push_back(false);
+                        out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is a map (line "
+                                                  + std::to_string(map->line) + ") not evaluated on the log: " + why
+                                                  + ": not replayed");
+                    } else {
+                        const DryRunKeyMap& km = out.keyMaps[std::size_t(rule.keyMap)];
+                        std::string reads;
+                        std::vector<const DryRunKeyText*> texts{&km.from, &km.fallback};
+                        for (const DryRunKeyMap::Entry& e : km.entries)
+                            texts.push_back(&e.value);
+                        for (const DryRunKeyText* t : texts)
+                            if (t->kind == DryRunKeyText::Kind::Field && (", " + reads + ",").find(", " + t->text + ",") == std::string::npos)
+                                reads += (reads.empty() ? "" : ", ") + t->text;
+                        out.mapped.push_back(reads.empty());
+                        if (!reads.empty()) {
+                            out.notReplayed.push_back(ruleName(l) + ": its key is " + km.name + ", which reads the log fields "
+                                                      + reads + ": not replayed without them");
+                            rule.keyNote = int(out.notReplayed.size()) - 1;
+                        }
+                    }
+                } else if (geo != nginx.geos.end()) {
+                    out.mapped.push_back(false);
+                    out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is a geo variable (line "
+                                              + std::to_string(geo->second) + "), which is not evaluated: not replayed");
+                } else if (z.key.find('$') == std::string::npos) {
                     out.rules.back().keyIs = DryRunRule::Key::Constant;
                     out.mapped.push_back(!z.key.empty());
                     if (z.key.empty())

@@ -281,6 +281,48 @@ NginxLimit readLimit(const Directive& d)
     return l;
 }
 
+// readMap reads a map block as ngx_http_map_block and ngx_http_map do (nginx commit
+// 3f6f7824d4e2, src/http/modules/ngx_http_map_module.c): two words, the second a variable; each
+// entry two words but `hostnames` and `volatile`; one `default`; an `include` is not followed.
+NginxMap readMap(const Directive& d, NginxConfig& config)
+{
+    if (d.words.size() != 3)
+        refuse(d.line, "invalid number of arguments in \"map\" directive");
+    if (!d.words[2].startsWith('$'))
+        refuse(d.line, "invalid variable name \"" + text(d.words[2]) + "\"");
+    NginxMap m{text(d.words[1]), text(d.words[2]), d.line};
+    bool haveDefault = false;
+    QStringList exact;
+    for (const Directive& e : d.children) {
+        if (e.block)
+            refuse(e.line, "unexpected \"{\" in map");
+        if (e.words.size() == 1 && (e.words[0] == "hostnames" || e.words[0] == "volatile")) {
+            m.hostnames = m.hostnames || e.words[0] == "hostnames";
+            continue;
+        }
+        if (e.words.size() != 2)
+            refuse(e.line, "invalid number of the map parameters");
+        if (e.words[0] == "include") {
+            m.includes = true;
+            config.notFollowed.push_back("include " + text(e.words[1]) + " (line " + std::to_string(e.line)
+                                         + ") in map " + m.name + ": not followed, its entries are not read");
+            continue;
+        }
+        if (e.words[0] == "default") {
+            if (haveDefault)
+                refuse(e.line, "duplicate default map parameter");
+            haveDefault = true;
+        } else if (!e.words[0].startsWith('~')) { // ngx_hash_add_key: an exact key, lowercased, once
+            const QString key = (e.words[0].startsWith('\\') ? e.words[0].mid(1) : e.words[0]).toLower();
+            if (exact.contains(key))
+                refuse(e.line, "conflicting parameter \"" + text(e.words[0]) + "\"");
+            exact << key;
+        }
+        m.entries.emplace_back(text(e.words[0]), text(e.words[1]));
+    }
+    return m;
+}
+
 // Walker visits the blocks, keeping what a block inherits: the limit_req list and the dry run.
 class Walker {
 public:
@@ -328,6 +370,10 @@ public:
             } else if (name == "if" && place && d.block
                        && std::any_of(d.children.begin(), d.children.end(), [](const Directive& c) { return c.words.front() == "return"; })) {
                 place->ifReturns.push_back(d.line);
+            } else if (name == "map" && level == Level::Http && d.block) {
+                config.maps.push_back(readMap(d, config));
+            } else if (name == "geo" && level == Level::Http && d.block && d.words.size() >= 2) {
+                config.geos.emplace_back(text(d.words.back()), d.line); // geo [$address] $variable
             } else if (name == "include") {
                 config.notFollowed.push_back("include " + text(d.words.mid(1).join(' ')) + " (line " + std::to_string(d.line)
                                              + "): not followed, its limits are not read");
@@ -363,6 +409,8 @@ public:
                 holdsPlaces = true;
                 if (config.places.size() > at + 1) // a server with locations: its requests meet those
                     config.places.erase(config.places.begin() + std::ptrdiff_t(at));
+            } else if ((name == "map" || name == "geo") && level == Level::Http) {
+                // Their entries are keys and values, not directives: read above.
             } else if (name == "location" && (level == Level::Server || level == Level::Location)) {
                 NginxPlace p;
                 p.line = d.line;

@@ -56,9 +56,22 @@ struct NginxPlace {
     std::vector<int> ifReturns{};          // the lines of its `if` blocks that hold a return: some requests answered first
 };
 
+// NginxMap is one `map SOURCE $NAME { ... }` block (ngx_http_map_module.c): its entries as
+// written, in file order ("default" and the `~`/`~*` regexes among them), and its flags.
+struct NginxMap {
+    std::string source; // the value mapped, as written ("$http_x_api_key")
+    std::string name;   // the variable it defines, "$" included ("$limit_key")
+    int line = 0;
+    bool hostnames = false; // `hostnames`: ".example.com", "*.example.com" and "www.example.*" keys are wildcards
+    std::vector<std::pair<std::string, std::string>> entries{}; // (key, value), "default" included
+    bool includes = false;  // an `include` in the block, not followed: its entries are unknown
+};
+
 // NginxConfig is what readNginxConfig found: the zones in file order, every place in file order
 // (places without limits included), and what it read but does not follow (an include).
 struct NginxConfig {
+    std::vector<NginxMap> maps;
+    std::vector<std::pair<std::string, int>> geos; // each geo block's variable ("$whitelist") and line
     std::vector<NginxZone> zones;
     std::vector<NginxPlace> places;
     std::vector<NginxPlace> servers; // every server block, its own limits: what a request matching no location meets

@@ -282,6 +282,130 @@ private slots:
     //  2 k=a: h[a] 1000 > 0: denied by rule 0
     //  3 k=-: h skipped (empty key): @app: g new: admitted
     //  4 k=-: @app: g 1000 > 0: denied by rule 1
+    // A zone keyed by a map variable counts per value the map gives each request
+    // (ngx_http_map_module.c): the exact keys case-insensitively, then the regexes in order, then
+    // the default; an empty value skips the limit. Zone k 1r/m burst=1 (nothing drains within
+    // these 15 ms): a bucket admits 2 requests, then denies. $binary_remote_addr is the log's key (ip).
+    //  1-3 ip 1, key "-" (none sent): the map's "" entry gives "": no limit (3 admitted)
+    //  4 ip 1 "Partner"  exact "partner" (lowercased both sides): bucket "partners" new: admitted
+    //  5 ip 2 "partner"  "partners" 1000 <= 1000: admitted
+    //  6 ip 3 "PARTNER"  "partners" 2000 > 1000: denied
+    //  7-9 "TEST-1", "test-2", "test-3": ~*^test- gives "": no limit
+    // 10 ip 1 "k-1"      ~^k- gives $http_x_api_key, "k-1": new: admitted
+    // 11 ip 2 "k-1"      1000: admitted
+    // 12 ip 3 "k-1"      2000: denied
+    // 13 ip 1 "K-1"      ~^k- is case-sensitive: no entry: default $binary_remote_addr, "1.1.1.1": admitted
+    // 14 ip 1 "other"    default "1.1.1.1": 1000: admitted
+    // 15 ip 1 "x"        default "1.1.1.1": 2000: denied
+    // 16 ip 4 "k-2"      bucket "k-2" new: admitted
+    // The rule met 10 requests (4-6, 10-16): a request whose key is empty does not meet it.
+    void aZoneKeyedByAMap()
+    {
+        DryRunConfig c = io::dryRunConfig("map $http_x_api_key $limit_key {\n"
+                                          "    default $binary_remote_addr;\n"
+                                          "    \"\" \"\";\n"
+                                          "    PARTNER partners;\n"
+                                          "    ~*^test- \"\";\n"
+                                          "    ~^k- $http_x_api_key;\n"
+                                          "}\n"
+                                          "limit_req_zone $limit_key zone=k:1m rate=1r/m;\n"
+                                          "server { location / { limit_req zone=k burst=1; } }\n",
+                                          "ip");
+        QCOMPARE(c.mapped, std::vector<bool>{false}); // until the log's field is read
+        QCOMPARE(keyFieldsOf(c), std::vector<std::string>{"http_x_api_key"});
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QVERIFY(c.notReplayed[0].find("reads the log fields http_x_api_key") != std::string::npos);
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        const Traffic t = parseTraffic("time,ip,http_x_api_key,path\n"
+                                       "1795392000.000,1.1.1.1,-,/x\n"
+                                       "1795392000.001,1.1.1.1,-,/x\n"
+                                       "1795392000.002,1.1.1.1,-,/x\n"
+                                       "1795392000.003,1.1.1.1,Partner,/x\n"
+                                       "1795392000.004,2.2.2.2,partner,/x\n"
+                                       "1795392000.005,3.3.3.3,PARTNER,/x\n"
+                                       "1795392000.006,1.1.1.1,TEST-1,/x\n"
+                                       "1795392000.007,1.1.1.1,test-2,/x\n"
+                                       "1795392000.008,1.1.1.1,test-3,/x\n"
+                                       "1795392000.009,1.1.1.1,k-1,/x\n"
+                                       "1795392000.010,2.2.2.2,k-1,/x\n"
+                                       "1795392000.011,3.3.3.3,k-1,/x\n"
+                                       "1795392000.012,1.1.1.1,K-1,/x\n"
+                                       "1795392000.013,1.1.1.1,other,/x\n"
+                                       "1795392000.014,1.1.1.1,x,/x\n"
+                                       "1795392000.015,4.4.4.4,k-2,/x\n",
+                                       o, "log.csv");
+        bindKeyFields(c, t);
+        QCOMPARE(c.mapped, std::vector<bool>{true});
+        QVERIFY(c.notReplayed.empty());
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, 0, -1, -1, 0, -1}));
+        QCOMPARE(r.rules[0].requests, 10);
+    }
+
+    // A map with `hostnames` (ngx_hash_find_combined): exact keys, then the longest head wildcard
+    // (".example.com" is also the exact key example.com; "*.shop.example.com" only subdomains),
+    // then the tail wildcard "www.example.*"; a trailing dot is dropped first. Zone t 1r/m, no
+    // burst: a bucket's first request is admitted, every later one denied. Keyed by $http_host.
+    //  1 example.com         ".example.com" as exact: example (new): admitted
+    //  2 a.example.com       head .example.com: example: denied
+    //  3 x.shop.example.com  the longer head, .shop.example.com: shop (new): admitted
+    //  4 shop.example.com    "*.shop..." needs a subdomain; .example.com: example: denied
+    //  5 www.example.org     tail www.example.: www (new): admitted
+    //  6 www.example.com     the head wildcard before the tail: example: denied
+    //  7-8 other.org         default "": no limit
+    //  9 EXAMPLE.COM.        dot dropped, lowercased: example: denied
+    // 10 y.shop.example.com  shop: denied
+    void aHostnamesMap()
+    {
+        DryRunConfig c = io::dryRunConfig("map $http_host $tenant {\n"
+                                          "    hostnames;\n"
+                                          "    default \"\";\n"
+                                          "    .example.com example;\n"
+                                          "    *.shop.example.com shop;\n"
+                                          "    www.example.* www;\n"
+                                          "}\n"
+                                          "limit_req_zone $tenant zone=t:1m rate=1r/m;\n"
+                                          "server { limit_req zone=t; }\n",
+                                          "ip");
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        const Traffic t = parseTraffic("time,ip,http_host,path\n"
+                                       "1795392000.000,1.1.1.1,example.com,/\n"
+                                       "1795392000.001,1.1.1.1,a.example.com,/\n"
+                                       "1795392000.002,1.1.1.1,x.shop.example.com,/\n"
+                                       "1795392000.003,1.1.1.1,shop.example.com,/\n"
+                                       "1795392000.004,1.1.1.1,www.example.org,/\n"
+                                       "1795392000.005,1.1.1.1,www.example.com,/\n"
+                                       "1795392000.006,1.1.1.1,other.org,/\n"
+                                       "1795392000.007,1.1.1.1,other.org,/\n"
+                                       "1795392000.008,1.1.1.1,EXAMPLE.COM.,/\n"
+                                       "1795392000.009,1.1.1.1,y.shop.example.com,/\n",
+                                       o, "log.csv");
+        bindKeyFields(c, t);
+        QCOMPARE(c.mapped, std::vector<bool>{true});
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 0, -1, 0, -1, 0, -1, -1, 0, 0}));
+    }
+
+    // The whitelist shape: a map of a geo variable. geo is not evaluated, so the zone keyed by the
+    // map is named, saying why, and the config still runs its other limits.
+    void aMapOfAGeoIsNamed()
+    {
+        const DryRunConfig c = io::dryRunConfig("geo $whitelist { default 0; 10.0.0.0/8 1; }\n"
+                                                "map $whitelist $limit_key { 0 $binary_remote_addr; 1 \"\"; }\n"
+                                                "limit_req_zone $limit_key zone=k:1m rate=1r/s;\n"
+                                                "limit_req_zone $binary_remote_addr zone=ip:1m rate=1r/s;\n"
+                                                "server { location / { limit_req zone=k; limit_req zone=ip; } }\n",
+                                                "ip");
+        QCOMPARE(c.mapped, (std::vector<bool>{false, true}));
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QCOMPARE(c.notReplayed[0], std::string("limit_req zone=k (line 5): its zone's key $limit_key is a map (line 2) not "
+                                               "evaluated on the log: $whitelist is a geo variable (line 1), which is not "
+                                               "evaluated: not replayed"));
+    }
+
     void aNamedLocationOnlyWhenNoLimitDecided()
     {
         const DryRunConfig c = io::dryRunConfig("limit_req_zone $k zone=h:1m rate=1r/m;\n"

@@ -188,6 +188,31 @@ private slots:
         QVERIFY(mentions(c.notModelled, "apply to none of its requests: its return answers first"));
     }
 
+    // A map block is read as its entries (not as directives: a key "include" or "limit_req" is a
+    // key), in file order; `hostnames` is a flag; an include inside it is named, not followed.
+    void mapsAreRead()
+    {
+        const io::NginxConfig c = io::readNginxConfig("map $http_x_api_key $limit_key {\n"
+                                                      "    hostnames;\n"
+                                                      "    default $binary_remote_addr;\n"
+                                                      "    \"\" \"\";\n"
+                                                      "    ~*^test- \"\";\n"
+                                                      "    limit_req x;\n"
+                                                      "    include keys.map;\n"
+                                                      "}\n"
+                                                      "limit_req_zone $limit_key zone=k:1m rate=1r/s;\n");
+        QCOMPARE(c.maps.size(), std::size_t(1));
+        QCOMPARE(c.maps[0].source, std::string("$http_x_api_key"));
+        QCOMPARE(c.maps[0].name, std::string("$limit_key"));
+        QVERIFY(c.maps[0].hostnames);
+        QVERIFY(c.maps[0].includes);
+        const std::vector<std::pair<std::string, std::string>> entries{
+            {"default", "$binary_remote_addr"}, {"", ""}, {"~*^test-", ""}, {"limit_req", "x"}};
+        QCOMPARE(c.maps[0].entries, entries);
+        QCOMPARE(c.notFollowed.size(), std::size_t(1));
+        QVERIFY(c.notFollowed[0].starts_with("include keys.map (line 7) in map $limit_key"));
+    }
+
     // What nginx refuses to start with is refused, naming the line.
     void refusals_data()
     {
@@ -219,6 +244,14 @@ private slots:
         // ngx_conf_read_token allows only a separator, ';', '{' or ')' after a closing quote.
         QTest::newRow("brace after quote") << QString(zone) + "server { location / { limit_req \"zone=one\"} }\n"
                                            << "nginx: line 2: unexpected \"}\" after a quoted word";
+        // ngx_http_map_block and ngx_http_map (ngx_http_map_module.c) refuse these at nginx -t.
+        QTest::newRow("map two defaults") << QString(zone) + "map $a $b {\n default 1;\n default 2;\n}\n"
+                                          << "nginx: line 4: duplicate default map parameter";
+        QTest::newRow("map key twice") << QString(zone) + "map $a $b {\n X 1;\n x 2;\n}\n"
+                                       << "nginx: line 4: conflicting parameter \"x\"";
+        QTest::newRow("map entry of three") << QString(zone) + "map $a $b { a 1 2; }\n"
+                                            << "nginx: line 2: invalid number of the map parameters";
+        QTest::newRow("map into a name") << QString(zone) + "map $a b { }\n" << "nginx: line 2: invalid variable name \"b\"";
         QTest::newRow("open quote") << QString(zone) + "limit_req \"zone=one;\n" << "nginx: line 2: a quote that never closes";
     }
 

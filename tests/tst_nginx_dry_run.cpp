@@ -108,7 +108,7 @@ QString nginxPath()
 }
 
 // Served is what a private nginx wrote for a sequence of requests: its JSON access log (time,
-// http_x_client, path as $request_uri, status as $limit_req_status) and the zones its error log
+// http_x_client, ip as $remote_addr, path as $request_uri, status as $limit_req_status) and the zones its error log
 // names, one per rejection, in order.
 // failure says what went wrong running nginx ("" when it served them all), for the test to fail with.
 struct Served {
@@ -139,7 +139,7 @@ Served serve(const QString& nginx, const QString& limits, const std::vector<std:
                                  "http {\n"
                                  "    client_body_temp_path %1/tmp;\n"
                                  "    log_format dry escape=json '{\"time\":\"$msec\",\"http_x_client\":\"$http_x_client\","
-                                 "\"path\":\"$request_uri\",\"status\":\"$limit_req_status\"}';\n")
+                                 "\"ip\":\"$remote_addr\",\"path\":\"$request_uri\",\"status\":\"$limit_req_status\"}';\n")
                              .arg(dir.path())
                          + limits
                          + QString("        listen 127.0.0.1:%1;\n        root %2/www;\n"
@@ -232,9 +232,11 @@ std::map<std::string, int> agreeing(const Served& served, const DryRunConfig& co
     return perZone;
 }
 
-Traffic trafficOf(const Served& served)
+// trafficOf reads nginx's access log keyed by X-Client, with the fields a config's maps read.
+Traffic trafficOf(const Served& served, const std::vector<std::string>& fields = {})
 {
     TrafficOptions o;
+    o.keyFields = fields;
     o.keepPaths = true;
     o.key = "http_x_client";
     o.emptyKeys = true;
@@ -350,6 +352,60 @@ private slots:
         for (const auto& [path, client] : requests)
             statusRequests += path == "/status";
         QVERIFY(statusRequests >= 2); // answered by return, never rejected although zone all has no burst
+    }
+
+    // A zone keyed by a map of X-Client, the shapes people write: no header ("") and the vip
+    // clients are not limited (an empty key), the key "carol" in any case keeps the header as
+    // sent (Carol and carol two buckets), dave and ERIN* (caseless regex) share one bucket, and
+    // everyone else is limited per $remote_addr: alice and bob, both from 127.0.0.1, share that
+    // one. The dry run evaluates the map on the logged fields as nginx did, request for request.
+    void realMapKeys()
+    {
+        const QString nginx = nginxPath();
+        if (nginx.isEmpty()) {
+            if (qEnvironmentVariable("RATELAB_PEERS") == "1")
+                QFAIL("nginx is not installed (apt-get install nginx-light)");
+            QSKIP("nginx is not installed (apt-get install nginx-light)");
+        }
+        const quint16 port = freePort();
+        QVERIFY(port != 0);
+        const QString limits = "    map $http_x_client $limit_key {\n"
+                               "        default $remote_addr;\n"
+                               "        \"\" \"\";\n"
+                               "        ~^vip \"\";\n"
+                               "        carol $http_x_client;\n"
+                               "        dave shared;\n"
+                               "        ~*^ERIN shared;\n"
+                               "    }\n"
+                               "    limit_req_zone $limit_key zone=mapped:1m rate=1r/m;\n"
+                               "    limit_req_dry_run on;\n"
+                               "    server {\n"
+                               "        location / { limit_req zone=mapped burst=2; }\n";
+        std::mt19937_64 rng(4646);
+        const QStringList clients = {"alice", "bob", "Carol", "carol", "dave", "erin", "vip1", ""};
+        std::vector<std::pair<QString, QString>> requests;
+        for (int i = 0; i < 90; ++i)
+            requests.emplace_back("/x", clients[int(rng() % std::uint64_t(clients.size()))]);
+        const Served served = serve(nginx, limits, requests, port);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
+        DryRunConfig config = io::dryRunConfig("http {\n" + limits + "    }\n}\n", "http_x_client");
+        QCOMPARE(keyFieldsOf(config), std::vector<std::string>{"ip"}); // $remote_addr; X-Client is the log's key
+        const Traffic traffic = trafficOf(served, keyFieldsOf(config));
+        QCOMPARE(traffic.times.size(), std::size_t(90));
+        bindKeyFields(config, traffic);
+        QCOMPARE(config.mapped, std::vector<bool>{true});
+        QVERIFY(config.notReplayed.empty());
+        const DryRunResult result = dryRun(traffic, config);
+        QString disagreement;
+        agreeing(served, config, result, disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
+        // Not vacuous: each bucket of three requests or more rejected, and the unlimited never.
+        std::map<QString, int> denied;
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            denied[requests[i].second] += result.deniedBy[i] >= 0;
+        QVERIFY2(denied["alice"] + denied["bob"] > 0 && denied["dave"] + denied["erin"] > 0 && denied["carol"] > 0,
+                 "a bucket rejected nothing");
+        QCOMPARE(denied["vip1"] + denied[""], 0);
     }
 };
 

@@ -7,11 +7,19 @@
 #include "replay/replay_memory.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
+#include <unordered_map>
 
 namespace ratelab {
 
 namespace {
+
+// TextHash lets a map of strings be searched with a string_view.
+struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
 
 constexpr Nanos kHour = 3600 * kNanosPerSecond;
 constexpr Nanos kMillis = 1'000'000; // nginx's clock: whole milliseconds
@@ -103,6 +111,97 @@ private:
     std::vector<std::optional<ProductRegex>> m_regex; // per place: its regex, compiled once
 };
 
+// KeyMapper evaluates one DryRunKeyMap per request, the entry found cached per distinct source
+// value (a log key id, or a path id for the request target), its regexes compiled once.
+class KeyMapper {
+public:
+    KeyMapper(const DryRunKeyMap& map, const Traffic& traffic) : m_map(map), m_traffic(traffic)
+    {
+        for (const DryRunKeyMap::Entry& e : map.entries)
+            if (e.kind == DryRunKeyMap::Entry::Kind::Regex || e.kind == DryRunKeyMap::Entry::Kind::RegexCaseless)
+                m_regex.emplace_back(std::in_place, e.key, RegexEngine::Pcre, RegexSpan::Anywhere,
+                                     e.kind == DryRunKeyMap::Entry::Kind::RegexCaseless);
+            else
+                m_regex.emplace_back(std::nullopt);
+        const bool target = map.from.kind == DryRunKeyText::Kind::Target;
+        m_found.assign(target ? traffic.pathNames.size() : traffic.keyNames.size(), kUnknown);
+    }
+
+    // value is the map's value for request i ("" when it maps to nothing).
+    std::string_view value(std::size_t i)
+    {
+        const std::uint32_t id = sourceId(m_map.from, i);
+        int& found = m_found[id];
+        if (found == kUnknown)
+            found = find(text(m_map.from, i));
+        return text(found < 0 ? m_map.fallback : m_map.entries[std::size_t(found)].value, i);
+    }
+
+private:
+    static constexpr int kUnknown = -2;
+
+    std::uint32_t sourceId(const DryRunKeyText& t, std::size_t i) const
+    {
+        switch (t.kind) {
+        case DryRunKeyText::Kind::Target: return m_traffic.paths[i];
+        case DryRunKeyText::Kind::LogKey: return m_traffic.keys[i];
+        case DryRunKeyText::Kind::Field: return m_traffic.fieldKeys[std::size_t(t.source)][i];
+        case DryRunKeyText::Kind::Constant: break;
+        }
+        return 0;
+    }
+
+    std::string_view text(const DryRunKeyText& t, std::size_t i) const
+    {
+        if (t.kind == DryRunKeyText::Kind::Constant)
+            return t.text;
+        if (t.kind == DryRunKeyText::Kind::Target)
+            return m_traffic.pathNames[m_traffic.paths[i]];
+        const std::string& s = m_traffic.keyNames[sourceId(t, i)];
+        return s == "-" ? std::string_view() : std::string_view(s); // nginx logs an empty value as "-"
+    }
+
+    // find returns the entry ngx_http_map_find finds for a source value, -1 for the default.
+    int find(std::string_view value) const
+    {
+        if (m_map.hostnames && !value.empty() && value.back() == '.') // ngx_http_map_variable
+            value.remove_suffix(1);
+        std::string low(value);
+        std::transform(low.begin(), low.end(), low.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; });
+        using Kind = DryRunKeyMap::Entry::Kind;
+        const auto& entries = m_map.entries;
+        int head = -1, tail = -1;
+        for (std::size_t e = 0; e < entries.size(); ++e) {
+            const DryRunKeyMap::Entry& x = entries[e];
+            if (x.kind == Kind::Exact && x.key == low)
+                return int(e);
+            if (x.kind == Kind::Head && x.bare && low == std::string_view(x.key).substr(1))
+                return int(e); // ".example.com" is also the exact key "example.com" (ngx_hash_add_key)
+            if (x.kind == Kind::Head && low.size() > x.key.size() && low.ends_with(x.key)
+                && (head < 0 || x.key.size() > entries[std::size_t(head)].key.size()))
+                head = int(e);
+            if (x.kind == Kind::Tail && low.size() > x.key.size() && low.starts_with(x.key)
+                && (tail < 0 || x.key.size() > entries[std::size_t(tail)].key.size()))
+                tail = int(e);
+        }
+        if (head >= 0) // ngx_hash_find_combined: the exact hash, then wc_head, then wc_tail
+            return head;
+        if (tail >= 0)
+            return tail;
+        if (value.empty()) // ngx_http_map_find tries the regexes on a non-empty value only
+            return -1;
+        for (std::size_t e = 0; e < entries.size(); ++e)
+            if (m_regex[e] && m_regex[e]->matches(value))
+                return int(e);
+        return -1;
+    }
+
+    const DryRunKeyMap& m_map;
+    const Traffic& m_traffic;
+    std::vector<std::optional<ProductRegex>> m_regex; // per entry
+    std::vector<int> m_found;                         // per source id: the entry found, -1 the default
+};
+
 // ZoneState is one zone's bucket per key, as nginx's node keeps it: excess (thousandths) and last (ms).
 struct ZoneState {
     std::vector<std::int64_t> excess, last;
@@ -125,12 +224,37 @@ std::int64_t dryRunBytesPerKey(const DryRunConfig& config)
 
 int selectPlace(const DryRunConfig& config, const std::string& path) { return Selector(config).select(path); }
 
+namespace {
+
+// mapTexts is every text a map reads: its source and each value, the default's among them.
+std::vector<DryRunKeyText*> mapTexts(DryRunKeyMap& m)
+{
+    std::vector<DryRunKeyText*> out{&m.from, &m.fallback};
+    for (DryRunKeyMap::Entry& e : m.entries)
+        out.push_back(&e.value);
+    return out;
+}
+
+std::vector<const DryRunKeyText*> mapTexts(const DryRunKeyMap& m)
+{
+    std::vector<const DryRunKeyText*> out;
+    for (DryRunKeyText* t : mapTexts(const_cast<DryRunKeyMap&>(m)))
+        out.push_back(t);
+    return out;
+}
+
+} // namespace
+
 std::vector<std::string> keyFieldsOf(const DryRunConfig& config)
 {
     std::vector<std::string> out;
     for (const DryRunRule& r : config.rules)
         if (!r.keyField.empty() && std::find(out.begin(), out.end(), r.keyField) == out.end())
             out.push_back(r.keyField);
+    for (const DryRunKeyMap& m : config.keyMaps)
+        for (const DryRunKeyText* t : mapTexts(m))
+            if (t->kind == DryRunKeyText::Kind::Field && std::find(out.begin(), out.end(), t->text) == out.end())
+                out.push_back(t->text);
     return out;
 }
 
@@ -150,6 +274,34 @@ void bindKeyFields(DryRunConfig& config, const Traffic& traffic)
             continue;
         }
         rule.keySource = int(field);
+        config.mapped[r] = true;
+        if (rule.keyNote >= 0)
+            dropped.push_back(rule.keyNote);
+    }
+    // A map-keyed rule is replayed once every log field its map reads is bound; a field no
+    // request of the log has leaves it named.
+    for (std::size_t r = 0; r < config.rules.size(); ++r) {
+        DryRunRule& rule = config.rules[r];
+        if (rule.keyIs != DryRunRule::Key::Mapped || config.mapped[r] || rule.keyMap < 0)
+            continue;
+        DryRunKeyMap& map = config.keyMaps[std::size_t(rule.keyMap)];
+        std::string missing;
+        for (DryRunKeyText* t : mapTexts(map)) {
+            if (t->kind != DryRunKeyText::Kind::Field)
+                continue;
+            const auto it = std::find(traffic.keyFields.begin(), traffic.keyFields.end(), t->text);
+            if (it == traffic.keyFields.end() || traffic.fieldSeen[std::size_t(it - traffic.keyFields.begin())] == 0) {
+                missing = t->text;
+                break;
+            }
+            t->source = int(it - traffic.keyFields.begin());
+        }
+        if (!missing.empty()) {
+            if (rule.keyNote >= 0)
+                config.notReplayed[std::size_t(rule.keyNote)] = rule.name + ": its key is " + map.name + ", which reads the log field "
+                                                                 + missing + ", which no request of the log has: not replayed";
+            continue;
+        }
         config.mapped[r] = true;
         if (rule.keyNote >= 0)
             dropped.push_back(rule.keyNote);
@@ -184,6 +336,29 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         z.last.assign(zoneKeys, 0);
         z.exists.assign(zoneKeys, 0);
     }
+    // A map-keyed zone counts per value the map gives: each value its bucket id, in its zone.
+    std::vector<KeyMapper> mappers;
+    for (const DryRunKeyMap& m : config.keyMaps)
+        mappers.emplace_back(m, traffic);
+    std::vector<std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>>> mappedIds(config.zones.size());
+    constexpr std::uint32_t kNoKey = std::numeric_limits<std::uint32_t>::max(); // an empty value: no limit
+    const auto mappedKey = [&](const DryRunRule& rule, std::size_t i) {
+        const std::string_view v = mappers[std::size_t(rule.keyMap)].value(i);
+        if (v.empty())
+            return kNoKey;
+        auto& ids = mappedIds[rule.zone];
+        auto it = ids.find(v);
+        if (it == ids.end()) {
+            it = ids.emplace(std::string(v), std::uint32_t(ids.size())).first;
+            ZoneState& z = zones[rule.zone];
+            if (z.excess.size() <= it->second) {
+                z.excess.resize(it->second + 1, 0);
+                z.last.resize(it->second + 1, 0);
+                z.exists.resize(it->second + 1, 0);
+            }
+        }
+        return it->second;
+    };
     out.rules.resize(config.rules.size());
     std::vector<std::vector<std::int64_t>> hours(config.rules.size()); // denials per hour since the log's first
     for (DryRunRuleReport& r : out.rules) {
@@ -217,12 +392,13 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             switch (rule.keyIs) {
             case DryRunRule::Key::Constant: return 0;
             case DryRunRule::Key::Target: return traffic.paths[i];
+            case DryRunRule::Key::Mapped: return mappedKey(rule, i);
             case DryRunRule::Key::Logged: break;
             }
             return rule.keySource < 0 ? logKey : traffic.fieldKeys[std::size_t(rule.keySource)][i];
         };
         const auto keylessFor = [&](const DryRunRule& rule, std::uint32_t k) {
-            return rule.keyIs == DryRunRule::Key::Logged && keylessKey[k] != 0;
+            return rule.keyIs == DryRunRule::Key::Mapped ? k == kNoKey : rule.keyIs == DryRunRule::Key::Logged && keylessKey[k] != 0;
         };
         // reportKey is the log key a denial is counted against: the rule's own key when it is one
         // of the log's, else the request's log key.
@@ -278,8 +454,10 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             }
             for (std::size_t r : asked) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
                 const DryRunRule& rule = config.rules[r];
+                if (!config.mapped[r] || !rule.policy.empty())
+                    continue;
                 const std::uint32_t key = keyOf(rule);
-                if (!config.mapped[r] || keylessFor(rule, key) || !rule.policy.empty())
+                if (keylessFor(rule, key))
                     continue;
                 ZoneState& z = zones[rule.zone];
                 z.excess[key] = candidate[r];

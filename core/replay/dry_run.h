@@ -58,8 +58,43 @@ struct DryRunRule {
     int keySource = -1; // the key: -1 the log's (Traffic::keys), else Traffic::fieldKeys[keySource]
     // keyIs: what the zone's key is, when it is not a key of the log: one value for every request
     // (nginx's key without variables), or the request target as logged (nginx's $request_uri).
-    enum class Key { Logged, Constant, Target };
+    // Mapped: the key is a map variable, evaluated per request (DryRunConfig::keyMaps[keyMap]).
+    enum class Key { Logged, Constant, Target, Mapped };
     Key keyIs = Key::Logged;
+    int keyMap = -1;
+};
+
+// DryRunKeyText is a text a request has: a constant, a log field's value (bound to
+// Traffic::fieldKeys[source] by bindKeyFields; "-" is read as empty, as nginx logs an empty
+// value), or the request target as logged (nginx's $request_uri).
+struct DryRunKeyText {
+    enum class Kind { Constant, LogKey, Field, Target }; // LogKey: the field is the log's key (Traffic::keys)
+    Kind kind = Kind::Constant;
+    std::string text; // the constant, or the field's name
+    int source = -1;
+};
+
+// DryRunKeyMap is nginx's map (ngx_http_map_module.c): the source's value is looked up among the
+// exact keys (case-insensitively), then, with `hostnames`, the wildcard keys (the longest
+// "*.x"/".x" match, then the longest "x.*" match), then the regexes in order (a non-empty value
+// only); the first found gives the value, else `fallback` (the default, "" when none). A zone
+// keyed by it counts per value; an empty value skips the limit (nginx: "if (key.len == 0) continue").
+struct DryRunKeyMap {
+    std::string name; // "map $http_x_api_key $limit_key (line 3)"
+    DryRunKeyText from;
+    bool hostnames = false;
+    struct Entry {
+        enum class Kind { Exact, Head, Tail, Regex, RegexCaseless };
+        Kind kind = Kind::Exact;
+        // Exact: the key lowercased; Head: the suffix after "*" (".example.com"), with bare set when
+        // the key was ".example.com" (it matches example.com too); Tail: the prefix before "*"; Regex:
+        // the pattern, matched anywhere in the value by PCRE2.
+        std::string key;
+        bool bare = false;
+        DryRunKeyText value;
+    };
+    std::vector<Entry> entries; // in file order
+    DryRunKeyText fallback;
 };
 
 // DryRunMatch is how a location matches a path: nginx's modifiers, then the other products'.
@@ -95,6 +130,7 @@ struct DryRunConfig {
     std::vector<DryRunRule> rules;
     std::vector<DryRunPlace> places;
     std::vector<std::size_t> fallback;    // the rules of a request matching no location
+    std::vector<DryRunKeyMap> keyMaps;    // the maps rules are keyed by (DryRunRule::keyMap)
     std::vector<bool> mapped;             // per rule: its zone's key is the log's key
     std::vector<std::string> notReplayed; // each rule or part not replayed, and why (one sentence each)
     std::vector<std::string> assumed;     // how a product's words were read onto the log (one sentence each)
