@@ -81,6 +81,42 @@ std::string limitsText(const NginxConfig& nginx, const std::vector<NginxLimit>& 
     return out;
 }
 
+// mapClasses words a zone keyed by a map variable per class of requests, in the order
+// ngx_http_map_find looks them up (the keys, then the regexes in file order, then the default):
+// which share one bucket, which are counted per a variable, which are not limited at all (an
+// empty value: ngx_http_limit_req_handler skips a limit whose key is empty). "" when the zone's
+// key is not a map.
+std::string mapClasses(const NginxConfig& nginx, const NginxZone& z)
+{
+    const auto m = std::find_if(nginx.maps.begin(), nginx.maps.end(), [&](const NginxMap& x) { return x.name == z.key; });
+    if (m == nginx.maps.end())
+        return "";
+    const auto counted = [](const std::string& value) {
+        if (value.empty())
+            return std::string("not limited (an empty key: nginx skips the limit)");
+        if (value.find('$') == std::string::npos)
+            return "one bucket \"" + value + "\" for all of them";
+        return "per " + value;
+    };
+    std::string out = "zone " + z.name + " counts per " + z.key + ", map " + m->source + " (line " + std::to_string(m->line)
+                    + ") of each request: ";
+    std::string classes, fallback = counted("");
+    for (int pass = 0; pass < 2; ++pass) // the keys, then the regexes
+        for (const auto& [key, value] : m->entries) {
+            if (key == "default") {
+                fallback = counted(value);
+                continue;
+            }
+            if (key.starts_with("~") != (pass == 1))
+                continue;
+            const std::string which = pass == 1 ? "matching " + key
+                                    : key.empty()  ? std::string("empty (no such value sent)")
+                                                   : "\"" + key + "\"";
+            classes += (classes.empty() ? "" : "; ") + which + ": " + counted(value);
+        }
+    return out + classes + (classes.empty() ? "" : "; ") + "any other: " + fallback;
+}
+
 bool sameLimits(const std::vector<NginxLimit>& a, const std::vector<NginxLimit>& b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const NginxLimit& x, const NginxLimit& y) {
@@ -134,6 +170,8 @@ ImportedConfig nginxScenario(const QString& text)
         }
         out.wrote.emplace_back("zone", z.name);
         out.wrote.emplace_back("key", z.key);
+        if (const std::string classes = mapClasses(nginx, z); !classes.empty())
+            out.assumed.push_back(classes + "; the scenario models one of these buckets");
         out.wrote.emplace_back("rate", nginxRateText(z));
         if (l.burst)
             out.wrote.emplace_back("burst", std::to_string(l.burst));

@@ -213,6 +213,27 @@ private slots:
         QVERIFY(c.notFollowed[0].starts_with("include keys.map (line 7) in map $limit_key"));
     }
 
+    // A zone keyed by a map is described per class of requests, in the order nginx's map looks
+    // them up: the keys in file order ("" at line 3, partner at line 5), then the regexes
+    // (~^test-), then the default; an empty value is a request the limit skips.
+    void aMapKeyedZoneIsShownPerClass()
+    {
+        const io::ImportedConfig c = import("map $http_x_api_key $limit_key {\n"      // 1
+                                            "    default $binary_remote_addr;\n"       // 2
+                                            "    \"\" \"\";\n"                       // 3
+                                            "    ~^test- \"\";\n"                      // 4
+                                            "    partner partners;\n"                  // 5
+                                            "}\n"
+                                            "limit_req_zone $limit_key zone=api:10m rate=5r/s;\n"
+                                            "server { location /api/ { limit_req zone=api; } }\n");
+        QCOMPARE(c.modelledPlace, std::string("location /api/"));
+        QVERIFY(mentions(c.assumed, "zone api counts per $limit_key, map $http_x_api_key (line 1) of each request: "
+                                    "empty (no such value sent): not limited (an empty key: nginx skips the limit); "
+                                    "\"partner\": one bucket \"partners\" for all of them; "
+                                    "matching ~^test-: not limited (an empty key: nginx skips the limit); "
+                                    "any other: per $binary_remote_addr; the scenario models one of these buckets"));
+    }
+
     // What nginx refuses to start with is refused, naming the line.
     void refusals_data()
     {
