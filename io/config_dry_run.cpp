@@ -7,6 +7,7 @@
 #include "scenariofile.h"
 
 #include "arithmetic/decimal.h"
+#include "replay/product_regex.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace ratelab::io {
 
@@ -206,6 +208,35 @@ DryRunConfig scenarioConfig(const QByteArray& bytes, const std::string& logKey)
     return out;
 }
 
+
+// chooseServer returns the server block the log's requests reach. nginx picks a server by the
+// connection's address (listen) and the Host header (server_name), and neither is in the log; but
+// a server that answers every request with `return` (the usual HTTP-to-HTTPS redirect) never
+// serves the application, so when all servers but one are such, the log is read as that one's.
+int chooseServer(const NginxConfig& nginx, const std::vector<bool>& answersAll, DryRunConfig& out)
+{
+    if (nginx.servers.size() <= 1)
+        return nginx.servers.empty() ? -1 : 0;
+    std::vector<int> serving;
+    for (std::size_t s = 0; s < nginx.servers.size(); ++s)
+        if (!answersAll[s])
+            serving.push_back(int(s));
+    if (serving.size() != 1)
+        throw InputError("nginx: " + std::to_string(nginx.servers.size()) + " server blocks (lines "
+                         + std::to_string(nginx.servers[0].line) + ", " + std::to_string(nginx.servers[1].line)
+                         + (serving.empty() ? "), every one answering each request with return: the config limits nothing"
+                                            : ") serve requests: which one a request reaches (listen, server_name) is not "
+                                              "in the log; give one server's config"));
+    const NginxPlace& chosen = nginx.servers[std::size_t(serving.front())];
+    for (std::size_t s = 0; s < nginx.servers.size(); ++s)
+        if (int(s) != serving.front())
+            out.assumed.push_back("the server at line " + std::to_string(nginx.servers[s].line)
+                                  + " answers every request with return (a redirect) before any limit: the log is read "
+                                    "as the requests of the server at line " + std::to_string(chosen.line)
+                                  + ", the one that serves them");
+    return serving.front();
+}
+
 } // namespace
 
 DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
@@ -213,17 +244,120 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
     const NginxConfig nginx = readNginxConfig(text);
     if (nginx.zones.empty())
         throw InputError("nginx: no limit_req_zone directive found (a commented-out one is not configuration)");
-    if (nginx.servers.size() > 1)
-        throw InputError("nginx: " + std::to_string(nginx.servers.size()) + " server blocks (lines "
-                         + std::to_string(nginx.servers[0].line) + ", " + std::to_string(nginx.servers[1].line)
-                         + "): which one a request reaches (listen, server_name) is not in the log; give one server's config");
+    // A server answers every request with return when it has one of its own (the server rewrite
+    // phase answers before any location is selected), or when its locations all do and one of
+    // them is "location /", so that no request reaches the server's own limits.
+    std::vector<bool> answersAll(nginx.servers.size());
+    for (std::size_t s = 0; s < nginx.servers.size(); ++s) {
+        bool any = false, all = true, root = false;
+        for (const NginxPlace& p : nginx.places)
+            if (p.server == int(s) && p.where != "server" && !p.nested && !p.match.starts_with("@")) {
+                any = true;
+                all = all && p.answers;
+                root = root || (p.modifier.empty() && p.match == "/");
+            }
+        answersAll[s] = nginx.servers[s].answers || (any && all && root);
+    }
     DryRunConfig out;
+    const int server = chooseServer(nginx, answersAll, out);
     out.paths = DryRunPaths::Nginx; // $uri: decoded, slashes merged, dots resolved before locations
     std::map<std::string, std::size_t> zoneIndex;
     for (const NginxZone& z : nginx.zones) {
         zoneIndex[z.name] = out.zones.size();
         out.zones.push_back({z.name, z.perMinute ? z.rate * 1000 / 60 : z.rate * 1000});
     }
+    // keyText reads one word of a map (its source or a value) onto what a request has: a constant,
+    // the request target, or a log field; `why` says why not, when it is none of them.
+    const auto keyText = [&](const std::string& word, std::string& why) -> std::optional<DryRunKeyText> {
+        if (word.find('$') == std::string::npos)
+            return DryRunKeyText{DryRunKeyText::Kind::Constant, word};
+        if (word == "$request_uri")
+            return DryRunKeyText{DryRunKeyText::Kind::Target, word};
+        for (const auto& [geo, line] : nginx.geos)
+            if (geo == word) {
+                why = word + " is a geo variable (line " + std::to_string(line) + "), which is not evaluated";
+                return std::nullopt;
+            }
+        for (const NginxMap& m : nginx.maps)
+            if (m.name == word) {
+                why = word + " is another map's (line " + std::to_string(m.line) + "), which is not evaluated in turn";
+                return std::nullopt;
+            }
+        const std::string field = logField(word);
+        if (field.empty()) {
+            why = word + " is not one variable a log field holds";
+            return std::nullopt;
+        }
+        return DryRunKeyText{field == logKey ? DryRunKeyText::Kind::LogKey : DryRunKeyText::Kind::Field, field};
+    };
+    // keyMapOf reads a map as ngx_http_map_find looks it up (DryRunKeyMap), its regexes compiled
+    // by the engine nginx uses; -1 with `why` when a word of it is not on the log.
+    std::map<std::string, std::pair<int, std::string>> keyMapIndex; // a map's name -> its index, or -1 and why
+    const auto keyMapOf = [&](const NginxMap& m, std::string& why) -> int {
+        if (const auto it = keyMapIndex.find(m.name); it != keyMapIndex.end()) {
+            why = it->second.second;
+            return it->second.first;
+        }
+        DryRunKeyMap km;
+        km.name = "map " + m.source + " " + m.name + " (line " + std::to_string(m.line) + ")";
+        km.hostnames = m.hostnames;
+        const auto lower = [](std::string t) {
+            std::transform(t.begin(), t.end(), t.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; });
+            return t;
+        };
+        int result = -1;
+        const auto give = [&](const std::string& word, DryRunKeyText& into) {
+            std::string reason;
+            const auto t = keyText(word, reason);
+            if (!t && why.empty())
+                why = reason;
+            if (t)
+                into = *t;
+        };
+        if (m.includes)
+            why = "its include is not followed";
+        if (m.source == "$binary_remote_addr")
+            why = "its source $binary_remote_addr is the address's bytes, which no log writes";
+        give(m.source, km.from);
+        for (const auto& [key, value] : m.entries) {
+            if (key == "default") {
+                give(value, km.fallback);
+                continue;
+            }
+            DryRunKeyMap::Entry e;
+            using Kind = DryRunKeyMap::Entry::Kind;
+            if (key.starts_with("~")) {
+                const bool caseless = key.starts_with("~*");
+                e.kind = caseless ? Kind::RegexCaseless : Kind::Regex;
+                e.key = key.substr(caseless ? 2 : 1);
+                try {
+                    ProductRegex(e.key, RegexEngine::Pcre, RegexSpan::Anywhere, caseless);
+                } catch (const InputError& error) {
+                    throw InputError("nginx: line " + std::to_string(m.line) + ": map " + m.name + ": " + error.what());
+                }
+            } else if (m.hostnames && key.size() > 1 && key[0] == '.') { // ngx_hash_add_key's wildcards
+                e.kind = Kind::Head;
+                e.key = lower(key);
+                e.bare = true;
+            } else if (m.hostnames && key.size() > 2 && key.starts_with("*.")) {
+                e.kind = Kind::Head;
+                e.key = lower(key.substr(1));
+            } else if (m.hostnames && key.size() > 2 && key.ends_with(".*")) {
+                e.kind = Kind::Tail;
+                e.key = lower(key.substr(0, key.size() - 1));
+            } else {
+                e.key = lower(key.starts_with("\\") ? key.substr(1) : key);
+            }
+            give(value, e.value);
+            km.entries.push_back(std::move(e));
+        }
+        if (why.empty()) {
+            result = int(out.keyMaps.size());
+            out.keyMaps.push_back(std::move(km));
+        }
+        keyMapIndex[m.name] = {result, why};
+        return result;
+    };
     std::map<std::pair<int, std::string>, std::size_t> ruleIndex; // a limit_req (its line, its zone) -> its rule
     const auto rulesOf = [&](const std::vector<NginxLimit>& limits) {
         std::vector<std::size_t> rules;
@@ -231,39 +365,140 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
             auto [it, fresh] = ruleIndex.emplace(std::pair(l.line, l.zone), out.rules.size());
             if (fresh) {
                 const NginxZone& z = nginx.zones[zoneIndex.at(l.zone)];
-                const std::string field = logField(z.key);
                 out.rules.push_back({ruleName(l), zoneIndex.at(l.zone), l.burst, l.nodelay ? -1 : l.delay, {}, false, false});
-                out.mapped.push_back(field == logKey);
-                if (field != logKey) {
-                    out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is not the log's key ("
-                                              + logKey + ")" + (field.empty() ? ", nor a log field: not replayed"
-                                                                              : ": not replayed (--key " + field + " replays it)"));
-                    out.rules.back().keyField = field;
-                    out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+                // A key without a variable is the same text for every request: one bucket for all
+                // (ngx_http_complex_value of a constant). $request_uri is the target as the request
+                // line sent it, the log's path unchanged.
+                const std::string field = logField(z.key);
+                const auto map = std::find_if(nginx.maps.begin(), nginx.maps.end(), [&](const NginxMap& m) { return m.name == z.key; });
+                const auto geo = std::find_if(nginx.geos.begin(), nginx.geos.end(), [&](const auto& g) { return g.first == z.key; });
+                if (map != nginx.maps.end()) {
+                    // A map is evaluated per request from the fields it reads; the rule is replayed
+                    // once they are read (bindKeyFields), and named until then.
+                    std::string why;
+                    DryRunRule& rule = out.rules.back();
+                    rule.keyIs = DryRunRule::Key::Mapped;
+                    rule.keyMap = keyMapOf(*map, why);
+                    if (rule.keyMap < 0) {
+                        out.mapped.push_back(false);
+                        out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is a map (line "
+                                                  + std::to_string(map->line) + ") not evaluated on the log: " + why
+                                                  + ": not replayed");
+                    } else {
+                        const DryRunKeyMap& km = out.keyMaps[std::size_t(rule.keyMap)];
+                        std::string reads;
+                        std::vector<const DryRunKeyText*> texts{&km.from, &km.fallback};
+                        for (const DryRunKeyMap::Entry& e : km.entries)
+                            texts.push_back(&e.value);
+                        for (const DryRunKeyText* t : texts)
+                            if (t->kind == DryRunKeyText::Kind::Field && (", " + reads + ",").find(", " + t->text + ",") == std::string::npos)
+                                reads += (reads.empty() ? "" : ", ") + t->text;
+                        out.mapped.push_back(reads.empty());
+                        if (!reads.empty()) {
+                            out.notReplayed.push_back(ruleName(l) + ": its key is " + km.name + ", which reads the log fields "
+                                                      + reads + ": not replayed without them");
+                            rule.keyNote = int(out.notReplayed.size()) - 1;
+                        }
+                    }
+                } else if (geo != nginx.geos.end()) {
+                    out.mapped.push_back(false);
+                    out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is a geo variable (line "
+                                              + std::to_string(geo->second) + "), which is not evaluated: not replayed");
+                } else if (z.key.find('$') == std::string::npos) {
+                    out.rules.back().keyIs = DryRunRule::Key::Constant;
+                    out.mapped.push_back(!z.key.empty());
+                    if (z.key.empty())
+                        out.notReplayed.push_back(ruleName(l) + ": its zone's key is empty, so nginx skips the limit for "
+                                                                "every request");
+                } else if (z.key == "$request_uri") {
+                    out.rules.back().keyIs = DryRunRule::Key::Target;
+                    out.mapped.push_back(true);
+                } else {
+                    out.mapped.push_back(field == logKey);
+                    if (field != logKey) {
+                        out.notReplayed.push_back(ruleName(l) + ": its zone's key " + z.key + " is not the log's key ("
+                                                  + logKey + ")" + (field.empty() ? ", nor a log field: not replayed"
+                                                                                  : ": not replayed (--key " + field + " replays it)"));
+                        out.rules.back().keyField = field;
+                        out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+                    }
                 }
             }
             rules.push_back(it->second);
         }
         return rules;
     };
+    // answered: a place whose `return` answers before limit_req (the rewrite phase runs before
+    // preaccess, ngx_http_core_module.c's phase order): its limits apply to nothing.
+    const auto answered = [&](const NginxPlace& p) {
+        if (!p.limits.empty())
+            out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + ") answers with return, which nginx runs "
+                                  "before limit_req: its limit_req lines apply to none of its requests");
+    };
+    std::map<std::string, const NginxPlace*> named;
+    for (const NginxPlace& p : nginx.places)
+        if (p.server == server && p.match.starts_with("@") && !p.nested)
+            named[p.match] = &p;
+    std::vector<std::string> reachedNamed;
+    // ifReturned: an `if` holding a return answers the requests its condition selects before
+    // limit_req; the condition (ngx_http_rewrite_if_condition) is not evaluated on the log.
+    const auto ifReturned = [&](const NginxPlace& p) {
+        for (int line : p.ifReturns)
+            out.assumed.push_back("if (line " + std::to_string(line) + ") in " + p.where + " (line " + std::to_string(p.line)
+                                  + ") returns before limit_req for the requests its condition selects; the condition is "
+                                    "not evaluated on the log: every request there is read as not selected");
+    };
+    if (server >= 0)
+        ifReturned(nginx.servers[std::size_t(server)]);
     for (const NginxPlace& p : nginx.places) {
-        if (p.where == "server" || p.where == "http") {
-            out.fallback = rulesOf(p.limits);
+        if (p.server != server)
             continue;
-        }
+        if (p.where != "server" && p.where != "http" && !p.answers)
+            ifReturned(p);
+        if (p.where == "server" || p.where == "http")
+            continue;
         if (p.nested)
             throw InputError("nginx: line " + std::to_string(p.line) + ": " + p.where + " is inside another location: "
                              "nginx's selection among nested locations is not modelled");
-        if (p.match.starts_with("@")) { // a named location: reached by a redirect, never by a path
-            if (!p.limits.empty())
-                out.notReplayed.push_back(p.where + " (line " + std::to_string(p.line) + "): a named location, reached "
-                                          "by internal redirects, not by a logged path: its limits are not replayed");
+        if (p.match.starts_with("@"))
             continue;
+        DryRunPlace place{p.where + " (line " + std::to_string(p.line) + ")", matchOf(p), p.match, {}};
+        if (p.answers || (server >= 0 && nginx.servers[std::size_t(server)].answers)) {
+            answered(p);
+        } else {
+            place.rules = rulesOf(p.limits);
+            const auto n = named.find(p.tryNamed);
+            if (!p.tryNamed.empty() && n != named.end() && !n->second->answers && !n->second->limits.empty()) {
+                place.then = rulesOf(n->second->limits);
+                reachedNamed.push_back(p.tryNamed);
+                out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + "): try_files ends in "
+                                      + p.tryNamed + "; the dry run cannot see the files, so every request there is "
+                                      "read as finding none and going on to location " + p.tryNamed);
+            }
         }
-        out.places.push_back({p.where + " (line " + std::to_string(p.line) + ")", matchOf(p), p.match, rulesOf(p.limits)});
+        out.places.push_back(std::move(place));
     }
-    if (!nginx.servers.empty())
-        out.fallback = rulesOf(nginx.servers.front().limits);
+    for (const auto& [name, p] : named) {
+        if (p->limits.empty() || std::find(reachedNamed.begin(), reachedNamed.end(), name) != reachedNamed.end())
+            continue;
+        if (p->answers)
+            answered(*p);
+        else
+            out.notReplayed.push_back(p->where + " (line " + std::to_string(p->line) + "): a named location no "
+                                      "try_files of the server reaches (an error_page or another redirect may): its limits "
+                                      "are not replayed");
+    }
+    if (server >= 0) {
+        const NginxPlace& s = nginx.servers[std::size_t(server)];
+        if (s.answers)
+            answered(s);
+        else
+            out.fallback = rulesOf(s.limits);
+    } else {
+        for (const NginxPlace& p : nginx.places)
+            if (p.where == "http")
+                out.fallback = rulesOf(p.limits);
+    }
     for (const NginxZone& z : nginx.zones)
         if (std::none_of(out.rules.begin(), out.rules.end(), [&](const DryRunRule& r) { return out.zones[r.zone].name == z.name; }))
             out.notReplayed.push_back("limit_req_zone " + z.name + " (line " + std::to_string(z.line)
@@ -271,7 +506,8 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
     for (const std::string& n : nginx.notFollowed)
         out.notReplayed.push_back(n);
     if (out.rules.empty())
-        throw InputError("nginx: no limit_req applies a zone: the config limits nothing");
+        throw InputError("nginx: no limit_req applies a zone to a request: the config limits nothing"
+                         + std::string(out.assumed.empty() ? "" : " (" + out.assumed.front() + ")"));
     return out;
 }
 

@@ -81,6 +81,42 @@ std::string limitsText(const NginxConfig& nginx, const std::vector<NginxLimit>& 
     return out;
 }
 
+// mapClasses words a zone keyed by a map variable per class of requests, in the order
+// ngx_http_map_find looks them up (the keys, then the regexes in file order, then the default):
+// which share one bucket, which are counted per a variable, which are not limited at all (an
+// empty value: ngx_http_limit_req_handler skips a limit whose key is empty). "" when the zone's
+// key is not a map.
+std::string mapClasses(const NginxConfig& nginx, const NginxZone& z)
+{
+    const auto m = std::find_if(nginx.maps.begin(), nginx.maps.end(), [&](const NginxMap& x) { return x.name == z.key; });
+    if (m == nginx.maps.end())
+        return "";
+    const auto counted = [](const std::string& value) {
+        if (value.empty())
+            return std::string("not limited (an empty key: nginx skips the limit)");
+        if (value.find('$') == std::string::npos)
+            return "one bucket \"" + value + "\" for all of them";
+        return "per " + value;
+    };
+    std::string out = "zone " + z.name + " counts per " + z.key + ", map " + m->source + " (line " + std::to_string(m->line)
+                    + ") of each request: ";
+    std::string classes, fallback = counted("");
+    for (int pass = 0; pass < 2; ++pass) // the keys, then the regexes
+        for (const auto& [key, value] : m->entries) {
+            if (key == "default") {
+                fallback = counted(value);
+                continue;
+            }
+            if (key.starts_with("~") != (pass == 1))
+                continue;
+            const std::string which = pass == 1 ? "matching " + key
+                                    : key.empty()  ? std::string("empty (no such value sent)")
+                                                   : "\"" + key + "\"";
+            classes += (classes.empty() ? "" : "; ") + which + ": " + counted(value);
+        }
+    return out + classes + (classes.empty() ? "" : "; ") + "any other: " + fallback;
+}
+
 bool sameLimits(const std::vector<NginxLimit>& a, const std::vector<NginxLimit>& b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const NginxLimit& x, const NginxLimit& y) {
@@ -98,7 +134,13 @@ ImportedConfig nginxScenario(const QString& text)
         throw InputError("nginx: no limit_req_zone directive found (a commented-out one is not configuration)");
     ImportedConfig out;
     out.product = "nginx limit_req";
-    const auto modelled = std::find_if(nginx.places.begin(), nginx.places.end(), [](const NginxPlace& p) { return !p.limits.empty(); });
+    // A place whose `return` (or its server's) answers in the rewrite phase, before limit_req's
+    // preaccess phase, applies its limits to no request: it is not the one modelled.
+    const auto answers = [&](const NginxPlace& p) {
+        return p.answers || (p.server >= 0 && nginx.servers[std::size_t(p.server)].answers);
+    };
+    const auto modelled = std::find_if(nginx.places.begin(), nginx.places.end(),
+                                       [&](const NginxPlace& p) { return !p.limits.empty() && !answers(p); });
     std::vector<NginxLimit> limits;
     if (modelled != nginx.places.end()) {
         limits = modelled->limits;
@@ -128,6 +170,8 @@ ImportedConfig nginxScenario(const QString& text)
         }
         out.wrote.emplace_back("zone", z.name);
         out.wrote.emplace_back("key", z.key);
+        if (const std::string classes = mapClasses(nginx, z); !classes.empty())
+            out.assumed.push_back(classes + "; the scenario models one of these buckets");
         out.wrote.emplace_back("rate", nginxRateText(z));
         if (l.burst)
             out.wrote.emplace_back("burst", std::to_string(l.burst));
@@ -154,6 +198,12 @@ ImportedConfig nginxScenario(const QString& text)
     for (const NginxPlace& p : nginx.places) {
         for (const NginxLimit& l : p.limits)
             used.insert(l.zone);
+        if (!p.limits.empty() && answers(p)) {
+            out.notModelled.push_back(p.where + " (line " + std::to_string(p.line) + "): " + limitsText(nginx, p.limits)
+                                      + " apply to none of its requests: its return answers first (nginx runs return "
+                                        "before limit_req)");
+            continue;
+        }
         if (modelled == nginx.places.end() || &p == &*modelled || p.limits.empty())
             continue;
         if (sameLimits(p.limits, modelled->limits))

@@ -29,9 +29,14 @@ struct Directive {
     std::vector<Directive> children;
 };
 
-// Tokens cuts the text into words, ';', '{' and '}' as ngx_conf_read_token does: a '#' where a
-// word would start comments out the rest of the line ('#' inside a word is part of it), quotes
-// group a word and take \" \' \\ \t \r \n escapes, "${" opens a variable whose '}' is the word's.
+// Tokens cuts the text into words, ';', '{' and '}' as ngx_conf_read_token does
+// (src/core/ngx_conf_file.c, nginx commit 3f6f7824d4e2eb1ac37dec76683d525ac0ff521c): only space,
+// tab, CR and LF separate; a '#' where a word would start comments out the rest of the line ('#'
+// inside a word is part of it); a quote where a word would start groups it, and after its closing
+// quote only a separator, ';', '{' or ')' may follow, ')' then starting the next word (so
+// `if ($args ~* "q=1")` is the words "($args", "~*", "q=1", ")"); an unquoted word ends at a
+// separator, ';' or '{' (but "${", a variable), never at '}' ("a}" is one word); '\' keeps the
+// next character in the word, and \" \' \\ \t \r \n are unescaped, any other pair kept as written.
 class Tokens {
 public:
     enum Kind { Word, Semicolon, Open, Close, End };
@@ -42,6 +47,8 @@ public:
     };
 
     explicit Tokens(const QString& text) : m_s(text) {}
+
+    static bool separator(QChar c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
     Token next()
     {
@@ -55,7 +62,7 @@ public:
                     ++m_i;
                 continue;
             }
-            if (!c.isSpace())
+            if (!separator(c))
                 break;
             ++m_i;
         }
@@ -69,42 +76,72 @@ public:
         if (c == '"' || c == '\'')
             return quoted(c);
         Token t{Word, {}, m_line};
-        bool variable = false;
+        QString raw;
         while (m_i < n) {
             const QChar w = m_s[m_i];
-            if (w.isSpace() || w == ';' || (w == '{' && !(t.text.endsWith('$'))) || (w == '}' && !variable))
+            if (w == '\\' && m_i + 1 < n) { // the next character is the word's, whatever it is
+                raw += w;
+                raw += m_s[m_i + 1];
+                if (m_s[m_i + 1] == '\n')
+                    ++m_line;
+                m_i += 2;
+                continue;
+            }
+            if (separator(w) || w == ';' || (w == '{' && !raw.endsWith('$')))
                 break;
-            if (w == '{')
-                variable = true;
-            else if (w == '}')
-                variable = false;
-            t.text += w;
+            raw += w;
             ++m_i;
         }
+        t.text = unescaped(raw);
         return t;
     }
 
 private:
+    // unescaped copies a word as ngx_conf_read_token does: \" \' \\ lose the backslash, \t \r \n
+    // are those characters, any other backslash stays.
+    static QString unescaped(const QString& raw)
+    {
+        QString out;
+        for (qsizetype i = 0; i < raw.size(); ++i) {
+            if (raw[i] == '\\' && i + 1 < raw.size()) {
+                const QChar e = raw[i + 1];
+                if (e == '"' || e == '\'' || e == '\\') {
+                    out += e;
+                    ++i;
+                    continue;
+                }
+                if (e == 't' || e == 'r' || e == 'n') {
+                    out += e == 't' ? QChar('\t') : e == 'r' ? QChar('\r') : QChar('\n');
+                    ++i;
+                    continue;
+                }
+            }
+            out += raw[i];
+        }
+        return out;
+    }
+
     Token quoted(QChar quote)
     {
         Token t{Word, {}, m_line};
         const qsizetype n = m_s.size();
+        QString raw;
         for (++m_i; m_i < n && m_s[m_i] != quote; ++m_i) {
-            QChar c = m_s[m_i];
-            if (c == '\\' && m_i + 1 < n) {
-                const QChar e = m_s[++m_i];
-                c = e == 't' ? QChar('\t') : e == 'r' ? QChar('\r') : e == 'n' ? QChar('\n') : e;
-                if (e != '"' && e != '\'' && e != '\\' && e != 't' && e != 'r' && e != 'n')
-                    t.text += '\\';
-            } else if (c == '\n') {
+            const QChar c = m_s[m_i];
+            if (c == '\n')
                 ++m_line;
+            raw += c;
+            if (c == '\\' && m_i + 1 < n) { // an escaped quote does not close
+                raw += m_s[++m_i];
+                if (m_s[m_i] == '\n')
+                    ++m_line;
             }
-            t.text += c;
         }
         if (m_i >= n)
             refuse(t.line, "a quote that never closes");
         ++m_i;
-        if (m_i < n && !m_s[m_i].isSpace() && m_s[m_i] != ';' && m_s[m_i] != '{' && m_s[m_i] != '}')
+        t.text = unescaped(raw);
+        if (m_i < n && !separator(m_s[m_i]) && m_s[m_i] != ';' && m_s[m_i] != '{' && m_s[m_i] != ')')
             refuse(m_line, std::string("unexpected \"") + QString(m_s[m_i]).toStdString() + "\" after a quoted word");
         return t;
     }
@@ -244,6 +281,48 @@ NginxLimit readLimit(const Directive& d)
     return l;
 }
 
+// readMap reads a map block as ngx_http_map_block and ngx_http_map do (nginx commit
+// 3f6f7824d4e2, src/http/modules/ngx_http_map_module.c): two words, the second a variable; each
+// entry two words but `hostnames` and `volatile`; one `default`; an `include` is not followed.
+NginxMap readMap(const Directive& d, NginxConfig& config)
+{
+    if (d.words.size() != 3)
+        refuse(d.line, "invalid number of arguments in \"map\" directive");
+    if (!d.words[2].startsWith('$'))
+        refuse(d.line, "invalid variable name \"" + text(d.words[2]) + "\"");
+    NginxMap m{text(d.words[1]), text(d.words[2]), d.line};
+    bool haveDefault = false;
+    QStringList exact;
+    for (const Directive& e : d.children) {
+        if (e.block)
+            refuse(e.line, "unexpected \"{\" in map");
+        if (e.words.size() == 1 && (e.words[0] == "hostnames" || e.words[0] == "volatile")) {
+            m.hostnames = m.hostnames || e.words[0] == "hostnames";
+            continue;
+        }
+        if (e.words.size() != 2)
+            refuse(e.line, "invalid number of the map parameters");
+        if (e.words[0] == "include") {
+            m.includes = true;
+            config.notFollowed.push_back("include " + text(e.words[1]) + " (line " + std::to_string(e.line)
+                                         + ") in map " + m.name + ": not followed, its entries are not read");
+            continue;
+        }
+        if (e.words[0] == "default") {
+            if (haveDefault)
+                refuse(e.line, "duplicate default map parameter");
+            haveDefault = true;
+        } else if (!e.words[0].startsWith('~')) { // ngx_hash_add_key: an exact key, lowercased, once
+            const QString key = (e.words[0].startsWith('\\') ? e.words[0].mid(1) : e.words[0]).toLower();
+            if (exact.contains(key))
+                refuse(e.line, "conflicting parameter \"" + text(e.words[0]) + "\"");
+            exact << key;
+        }
+        m.entries.emplace_back(text(e.words[0]), text(e.words[1]));
+    }
+    return m;
+}
+
 // Walker visits the blocks, keeping what a block inherits: the limit_req list and the dry run.
 class Walker {
 public:
@@ -278,6 +357,23 @@ public:
                 if (d.words.size() != 2 || (d.words[1] != "on" && d.words[1] != "off"))
                     refuse(d.line, "limit_req_dry_run takes on or off");
                 dryRun = d.words[1] == "on";
+            } else if (name == "return" && place && (level == Level::Server || level == Level::Location)) {
+                place->answers = true;
+            } else if (name == "try_files" && place && level == Level::Location && d.words.size() >= 3
+                       && d.words.back().startsWith('@')) {
+                place->tryNamed = text(d.words.back());
+            } else if (name == "server_name" && place && level == Level::Server) {
+                for (qsizetype i = 1; i < d.words.size(); ++i)
+                    place->serverNames.push_back(text(d.words[i]));
+            } else if (name == "listen" && place && level == Level::Server && d.words.size() >= 2) {
+                place->listens.push_back(text(d.words[1]));
+            } else if (name == "if" && place && d.block
+                       && std::any_of(d.children.begin(), d.children.end(), [](const Directive& c) { return c.words.front() == "return"; })) {
+                place->ifReturns.push_back(d.line);
+            } else if (name == "map" && level == Level::Http && d.block) {
+                config.maps.push_back(readMap(d, config));
+            } else if (name == "geo" && level == Level::Http && d.block && d.words.size() >= 2) {
+                config.geos.emplace_back(text(d.words.back()), d.line); // geo [$address] $variable
             } else if (name == "include") {
                 config.notFollowed.push_back("include " + text(d.words.mid(1).join(' ')) + " (line " + std::to_string(d.line)
                                              + "): not followed, its limits are not read");
@@ -305,10 +401,16 @@ public:
                 walk(d.children, Level::Server, effective, dryRun, &config.places[at]);
                 config.servers[std::size_t(m_server)].limits = config.places[at].limits;
                 config.servers[std::size_t(m_server)].dryRun = config.places[at].dryRun;
+                config.servers[std::size_t(m_server)].answers = config.places[at].answers;
+                config.servers[std::size_t(m_server)].serverNames = config.places[at].serverNames;
+                config.servers[std::size_t(m_server)].listens = config.places[at].listens;
+                config.servers[std::size_t(m_server)].ifReturns = config.places[at].ifReturns;
                 m_server = -1;
                 holdsPlaces = true;
                 if (config.places.size() > at + 1) // a server with locations: its requests meet those
                     config.places.erase(config.places.begin() + std::ptrdiff_t(at));
+            } else if ((name == "map" || name == "geo") && level == Level::Http) {
+                // Their entries are keys and values, not directives: read above.
             } else if (name == "location" && (level == Level::Server || level == Level::Location)) {
                 NginxPlace p;
                 p.line = d.line;

@@ -45,11 +45,33 @@ struct NginxPlace {
     int line = 0;
     bool nested = false; // a location inside a location
     int server = -1;     // the index of its server block in NginxConfig::servers (-1: http level)
+    // answers: a `return` directly in the block. nginx runs it in the (server) rewrite phase, before
+    // the preaccess phase where limit_req runs, so no limit_req ever sees its requests.
+    bool answers = false;
+    // tryNamed: try_files's last argument when it is a named location ("@app"), where a request
+    // no file or directory answers goes.
+    std::string tryNamed{};
+    std::vector<std::string> serverNames{}; // a server's server_name words
+    std::vector<std::string> listens{};   // a server's listen addresses (their first word)
+    std::vector<int> ifReturns{};          // the lines of its `if` blocks that hold a return: some requests answered first
+};
+
+// NginxMap is one `map SOURCE $NAME { ... }` block (ngx_http_map_module.c): its entries as
+// written, in file order ("default" and the `~`/`~*` regexes among them), and its flags.
+struct NginxMap {
+    std::string source; // the value mapped, as written ("$http_x_api_key")
+    std::string name;   // the variable it defines, "$" included ("$limit_key")
+    int line = 0;
+    bool hostnames = false; // `hostnames`: ".example.com", "*.example.com" and "www.example.*" keys are wildcards
+    std::vector<std::pair<std::string, std::string>> entries{}; // (key, value), "default" included
+    bool includes = false;  // an `include` in the block, not followed: its entries are unknown
 };
 
 // NginxConfig is what readNginxConfig found: the zones in file order, every place in file order
 // (places without limits included), and what it read but does not follow (an include).
 struct NginxConfig {
+    std::vector<NginxMap> maps;
+    std::vector<std::pair<std::string, int>> geos; // each geo block's variable ("$whitelist") and line
     std::vector<NginxZone> zones;
     std::vector<NginxPlace> places;
     std::vector<NginxPlace> servers; // every server block, its own limits: what a request matching no location meets

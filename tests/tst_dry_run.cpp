@@ -202,6 +202,229 @@ private slots:
         QVERIFY(refused("server { location / { } }\n", "nginx: no limit_req_zone"));
     }
 
+    // A config as people write it (the shapes of Nominatim's and discourse_docker's): a redirect
+    // server, a quoted word before ")" in an if, the app behind try_files in a named location, a
+    // $request_uri zone, a constant-key zone, and a location that answers with return. All zones
+    // 1r/m (16 thousandths drained a second: nothing within these 11 ms), so excess only grows by
+    // 1000 a request: a limit with burst b admits b+1 requests of a key, then denies.
+    //  1 A /index.html  "/" has no limit; try_files -> @app: ip[A] new, 0: admitted
+    //  2 A /x           @app: ip[A] 1000 <= 1000 (burst=1): admitted
+    //  3 A /y           @app: ip[A] 2000 > 1000: denied by rule 0 (line 13)
+    //  4 B /y           @app: ip[B] new: admitted
+    //  5 A /search?q=a  uri["/search?q=a"] new: admitted
+    //  6 B /search?q=a  the same target, whoever sends it: 1000 > 0: denied by rule 1 (line 14)
+    //  7 A /search?q=b  another target: new: admitted
+    //  8 A /status      return runs before limit_req: no limit: admitted
+    //  9 B /status      likewise admitted (counted, zone all's burst=0 would deny it)
+    // 10 A /api/a       all["global"] new: admitted
+    // 11 B /api/b       the one global key: 1000 <= 1000 (burst=1): admitted
+    // 12 A /api/c       2000 > 1000: denied by rule 2 (line 16)
+    void configsAsWritten()
+    {
+        const char* conf = "limit_req_zone $binary_remote_addr zone=ip:10m rate=1r/m;\n"   // 1
+                           "limit_req_zone \"global\" zone=all:10m rate=1r/m;\n"           // 2
+                           "limit_req_zone $request_uri zone=uri:10m rate=1r/m;\n"         // 3
+                           "server {\n"                                                    // 4
+                           "    listen 80;\n"                                              // 5
+                           "    server_name example.org;\n"                                // 6
+                           "    return 301 https://$host$request_uri;\n"                  // 7
+                           "}\n"                                                           // 8
+                           "server {\n"                                                    // 9
+                           "    listen 443 ssl;\n"                                         // 10
+                           "    if ($args ~* \"q=1\") { return 418; }\n"                   // 11
+                           "    location / { try_files $uri $uri/ @app; }\n"               // 12
+                           "    location @app { limit_req zone=ip burst=1; }\n"            // 13
+                           "    location /search { limit_req zone=uri; }\n"                // 14
+                           "    location /status { limit_req zone=all; return 200; }\n"    // 15
+                           "    location /api/ { limit_req zone=all burst=1; }\n"          // 16
+                           "}\n";
+        const DryRunConfig c = io::dryRunConfig(conf, "ip");
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        QCOMPARE(c.rules[0].name, std::string("limit_req zone=ip burst=1 (line 13)"));
+        QCOMPARE(c.rules[1].name, std::string("limit_req zone=uri (line 14)"));
+        QCOMPARE(c.rules[2].name, std::string("limit_req zone=all burst=1 (line 16)"));
+        QCOMPARE(c.mapped, (std::vector<bool>{true, true, true}));
+        QVERIFY(c.notReplayed.empty());
+        QCOMPARE(c.assumed.size(), std::size_t(4)); // the redirect server, the if, try_files, the return
+        QVERIFY(c.assumed[0].starts_with("the server at line 4 answers every request with return"));
+        QVERIFY(c.assumed[1].starts_with("if (line 11) in server (line 9) returns before limit_req"));
+        QVERIFY(c.assumed[2].starts_with("location / (line 12): try_files ends in @app"));
+        QVERIFY(c.assumed[3].starts_with("location /status (line 15) answers with return"));
+        TrafficOptions o;
+        o.keepPaths = true;
+        const Traffic t = parseTraffic("time,ip,path\n"
+                                       "1795392000.000,1.1.1.1,/index.html\n"
+                                       "1795392000.001,1.1.1.1,/x\n"
+                                       "1795392000.002,1.1.1.1,/y\n"
+                                       "1795392000.003,2.2.2.2,/y\n"
+                                       "1795392000.004,1.1.1.1,/search?q=a\n"
+                                       "1795392000.005,2.2.2.2,/search?q=a\n"
+                                       "1795392000.006,1.1.1.1,/search?q=b\n"
+                                       "1795392000.007,1.1.1.1,/status\n"
+                                       "1795392000.008,2.2.2.2,/status\n"
+                                       "1795392000.009,1.1.1.1,/api/a\n"
+                                       "1795392000.010,2.2.2.2,/api/b\n"
+                                       "1795392000.011,1.1.1.1,/api/c\n",
+                                       o, "log.csv");
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, 0, -1, -1, 1, -1, -1, -1, -1, -1, 2}));
+        QCOMPARE(r.rules[0].requests, 4); // 1-4
+        QCOMPARE(r.rules[1].requests, 3); // 5-7
+        QCOMPARE(r.rules[2].requests, 3); // 10-12
+        QCOMPARE(r.rules[1].deniedPerKey[1], 1); // request 6's sender, B (key 1), is the one denied
+    }
+
+    // ngx_http_limit_req_handler runs only while no limit has decided the request: a location
+    // with its own limit keeps a request from @app's when its key is set, and passes it on when
+    // every key of its limits is empty. "/" applies h (keyed by $k, the log's key, 1r/m), @app
+    // applies g (the constant key "all", 1r/m); both without burst.
+    //  1 k=a: "/" h[a] new: admitted; @app is not reached
+    //  2 k=a: h[a] 1000 > 0: denied by rule 0
+    //  3 k=-: h skipped (empty key): @app: g new: admitted
+    //  4 k=-: @app: g 1000 > 0: denied by rule 1
+    // A zone keyed by a map variable counts per value the map gives each request
+    // (ngx_http_map_module.c): the exact keys case-insensitively, then the regexes in order, then
+    // the default; an empty value skips the limit. Zone k 1r/m burst=1 (nothing drains within
+    // these 15 ms): a bucket admits 2 requests, then denies. $binary_remote_addr is the log's key (ip).
+    //  1-3 ip 1, key "-" (none sent): the map's "" entry gives "": no limit (3 admitted)
+    //  4 ip 1 "Partner"  exact "partner" (lowercased both sides): bucket "partners" new: admitted
+    //  5 ip 2 "partner"  "partners" 1000 <= 1000: admitted
+    //  6 ip 3 "PARTNER"  "partners" 2000 > 1000: denied
+    //  7-9 "TEST-1", "test-2", "test-3": ~*^test- gives "": no limit
+    // 10 ip 1 "k-1"      ~^k- gives $http_x_api_key, "k-1": new: admitted
+    // 11 ip 2 "k-1"      1000: admitted
+    // 12 ip 3 "k-1"      2000: denied
+    // 13 ip 1 "K-1"      ~^k- is case-sensitive: no entry: default $binary_remote_addr, "1.1.1.1": admitted
+    // 14 ip 1 "other"    default "1.1.1.1": 1000: admitted
+    // 15 ip 1 "x"        default "1.1.1.1": 2000: denied
+    // 16 ip 4 "k-2"      bucket "k-2" new: admitted
+    // The rule met 10 requests (4-6, 10-16): a request whose key is empty does not meet it.
+    void aZoneKeyedByAMap()
+    {
+        DryRunConfig c = io::dryRunConfig("map $http_x_api_key $limit_key {\n"
+                                          "    default $binary_remote_addr;\n"
+                                          "    \"\" \"\";\n"
+                                          "    PARTNER partners;\n"
+                                          "    ~*^test- \"\";\n"
+                                          "    ~^k- $http_x_api_key;\n"
+                                          "}\n"
+                                          "limit_req_zone $limit_key zone=k:1m rate=1r/m;\n"
+                                          "server { location / { limit_req zone=k burst=1; } }\n",
+                                          "ip");
+        QCOMPARE(c.mapped, std::vector<bool>{false}); // until the log's field is read
+        QCOMPARE(keyFieldsOf(c), std::vector<std::string>{"http_x_api_key"});
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QVERIFY(c.notReplayed[0].find("reads the log fields http_x_api_key") != std::string::npos);
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        const Traffic t = parseTraffic("time,ip,http_x_api_key,path\n"
+                                       "1795392000.000,1.1.1.1,-,/x\n"
+                                       "1795392000.001,1.1.1.1,-,/x\n"
+                                       "1795392000.002,1.1.1.1,-,/x\n"
+                                       "1795392000.003,1.1.1.1,Partner,/x\n"
+                                       "1795392000.004,2.2.2.2,partner,/x\n"
+                                       "1795392000.005,3.3.3.3,PARTNER,/x\n"
+                                       "1795392000.006,1.1.1.1,TEST-1,/x\n"
+                                       "1795392000.007,1.1.1.1,test-2,/x\n"
+                                       "1795392000.008,1.1.1.1,test-3,/x\n"
+                                       "1795392000.009,1.1.1.1,k-1,/x\n"
+                                       "1795392000.010,2.2.2.2,k-1,/x\n"
+                                       "1795392000.011,3.3.3.3,k-1,/x\n"
+                                       "1795392000.012,1.1.1.1,K-1,/x\n"
+                                       "1795392000.013,1.1.1.1,other,/x\n"
+                                       "1795392000.014,1.1.1.1,x,/x\n"
+                                       "1795392000.015,4.4.4.4,k-2,/x\n",
+                                       o, "log.csv");
+        bindKeyFields(c, t);
+        QCOMPARE(c.mapped, std::vector<bool>{true});
+        QVERIFY(c.notReplayed.empty());
+        const DryRunResult r = dryRun(t, c);
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, -1, -1, -1, 0, -1, -1, -1, -1, -1, 0, -1, -1, 0, -1}));
+        QCOMPARE(r.rules[0].requests, 10);
+    }
+
+    // A map with `hostnames` (ngx_hash_find_combined): exact keys, then the longest head wildcard
+    // (".example.com" is also the exact key example.com; "*.shop.example.com" only subdomains),
+    // then the tail wildcard "www.example.*"; a trailing dot is dropped first. Zone t 1r/m, no
+    // burst: a bucket's first request is admitted, every later one denied. Keyed by $http_host.
+    //  1 example.com         ".example.com" as exact: example (new): admitted
+    //  2 a.example.com       head .example.com: example: denied
+    //  3 x.shop.example.com  the longer head, .shop.example.com: shop (new): admitted
+    //  4 shop.example.com    "*.shop..." needs a subdomain; .example.com: example: denied
+    //  5 www.example.org     tail www.example.: www (new): admitted
+    //  6 www.example.com     the head wildcard before the tail: example: denied
+    //  7-8 other.org         default "": no limit
+    //  9 EXAMPLE.COM.        dot dropped, lowercased: example: denied
+    // 10 y.shop.example.com  shop: denied
+    void aHostnamesMap()
+    {
+        DryRunConfig c = io::dryRunConfig("map $http_host $tenant {\n"
+                                          "    hostnames;\n"
+                                          "    default \"\";\n"
+                                          "    .example.com example;\n"
+                                          "    *.shop.example.com shop;\n"
+                                          "    www.example.* www;\n"
+                                          "}\n"
+                                          "limit_req_zone $tenant zone=t:1m rate=1r/m;\n"
+                                          "server { limit_req zone=t; }\n",
+                                          "ip");
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        const Traffic t = parseTraffic("time,ip,http_host,path\n"
+                                       "1795392000.000,1.1.1.1,example.com,/\n"
+                                       "1795392000.001,1.1.1.1,a.example.com,/\n"
+                                       "1795392000.002,1.1.1.1,x.shop.example.com,/\n"
+                                       "1795392000.003,1.1.1.1,shop.example.com,/\n"
+                                       "1795392000.004,1.1.1.1,www.example.org,/\n"
+                                       "1795392000.005,1.1.1.1,www.example.com,/\n"
+                                       "1795392000.006,1.1.1.1,other.org,/\n"
+                                       "1795392000.007,1.1.1.1,other.org,/\n"
+                                       "1795392000.008,1.1.1.1,EXAMPLE.COM.,/\n"
+                                       "1795392000.009,1.1.1.1,y.shop.example.com,/\n",
+                                       o, "log.csv");
+        bindKeyFields(c, t);
+        QCOMPARE(c.mapped, std::vector<bool>{true});
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 0, -1, 0, -1, 0, -1, -1, 0, 0}));
+    }
+
+    // The whitelist shape: a map of a geo variable. geo is not evaluated, so the zone keyed by the
+    // map is named, saying why, and the config still runs its other limits.
+    void aMapOfAGeoIsNamed()
+    {
+        const DryRunConfig c = io::dryRunConfig("geo $whitelist { default 0; 10.0.0.0/8 1; }\n"
+                                                "map $whitelist $limit_key { 0 $binary_remote_addr; 1 \"\"; }\n"
+                                                "limit_req_zone $limit_key zone=k:1m rate=1r/s;\n"
+                                                "limit_req_zone $binary_remote_addr zone=ip:1m rate=1r/s;\n"
+                                                "server { location / { limit_req zone=k; limit_req zone=ip; } }\n",
+                                                "ip");
+        QCOMPARE(c.mapped, (std::vector<bool>{false, true}));
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QCOMPARE(c.notReplayed[0], std::string("limit_req zone=k (line 5): its zone's key $limit_key is a map (line 2) not "
+                                               "evaluated on the log: $whitelist is a geo variable (line 1), which is not "
+                                               "evaluated: not replayed"));
+    }
+
+    void aNamedLocationOnlyWhenNoLimitDecided()
+    {
+        const DryRunConfig c = io::dryRunConfig("limit_req_zone $k zone=h:1m rate=1r/m;\n"
+                                                "limit_req_zone all zone=g:1m rate=1r/m;\n"
+                                                "server {\n"
+                                                "    location / { limit_req zone=h; try_files $uri @app; }\n"
+                                                "    location @app { limit_req zone=g; }\n"
+                                                "}\n",
+                                                "k");
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.emptyKeys = true;
+        o.key = "k";
+        const Traffic t = parseTraffic("time,k,path\n1795392000.000,a,/x\n1795392000.001,a,/x\n"
+                                       "1795392000.002,-,/x\n1795392000.003,-,/x\n",
+                                       o, "log.csv");
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 0, -1, 1}));
+    }
+
     // nginx skips a limit whose key is empty (a header the request did not send); its log writes
     // "" (escape=json) or "-". Zone k, 1r/m, no burst: key "a" at 0, 1, 2 ms is admitted, then
     // denied twice (excess 1000 > 0); "" and "-" three times each meet no limit.

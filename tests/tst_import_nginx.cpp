@@ -153,6 +153,87 @@ private slots:
         QVERIFY(n.places[3].dryRun);
     }
 
+    // Words as ngx_conf_read_token cuts them (nginx commit 3f6f7824d4e2): after a closing quote a
+    // ")" starts the next word, so Nominatim's `if ($args ~* "q=1")` is read; an unquoted word does
+    // not end at "}" (`a}b` is one word: the block still closes at the lone "}"); "\;" is part of a
+    // word. Each config below is one nginx -t accepts; the limit of line 4 is still read after them.
+    void wordsAsNginxCutsThem()
+    {
+        const io::NginxConfig c = io::readNginxConfig("limit_req_zone $binary_remote_addr zone=one:10m rate=3r/s;\n"
+                                                      "server {\n"
+                                                      "    if ($args ~* \"q=1\") { return 418; }\n"
+                                                      "    location / { set $a a}b; set $b x\\;y; limit_req zone=one burst=2; }\n"
+                                                      "}\n");
+        QCOMPARE(c.places.size(), std::size_t(1));
+        QCOMPARE(c.places[0].where, std::string("location /"));
+        QCOMPARE(c.places[0].limits.size(), std::size_t(1));
+        QCOMPARE(c.places[0].limits[0].burst, 2);
+        QCOMPARE(c.places[0].limits[0].line, 4);
+        QCOMPARE(c.servers[0].ifReturns, std::vector<int>{3});
+    }
+
+    // nginx runs a location's return (rewrite phase) before limit_req (preaccess): the first
+    // location with limits, /health, answers with return, so the one modelled is /api/ (zone
+    // api, 5r/s, burst 10), and /health's limit is named as applying to nothing.
+    void aLocationThatReturnsLimitsNothing()
+    {
+        const io::ImportedConfig c = import("limit_req_zone $binary_remote_addr zone=api:10m rate=5r/s;\n"
+                                            "server {\n"
+                                            "    location /health { limit_req zone=api; return 200; }\n"
+                                            "    location /api/ { limit_req zone=api burst=10; }\n"
+                                            "}\n");
+        QCOMPARE(c.modelledPlace, std::string("location /api/"));
+        QVERIFY(std::any_of(c.wrote.begin(), c.wrote.end(), [](const auto& w) { return w.first == "burst" && w.second == "10"; }));
+        QVERIFY(mentions(c.notModelled, "location /health (line 3): zone=api 5r/s per $binary_remote_addr"));
+        QVERIFY(mentions(c.notModelled, "apply to none of its requests: its return answers first"));
+    }
+
+    // A map block is read as its entries (not as directives: a key "include" or "limit_req" is a
+    // key), in file order; `hostnames` is a flag; an include inside it is named, not followed.
+    void mapsAreRead()
+    {
+        const io::NginxConfig c = io::readNginxConfig("map $http_x_api_key $limit_key {\n"
+                                                      "    hostnames;\n"
+                                                      "    default $binary_remote_addr;\n"
+                                                      "    \"\" \"\";\n"
+                                                      "    ~*^test- \"\";\n"
+                                                      "    limit_req x;\n"
+                                                      "    include keys.map;\n"
+                                                      "}\n"
+                                                      "limit_req_zone $limit_key zone=k:1m rate=1r/s;\n");
+        QCOMPARE(c.maps.size(), std::size_t(1));
+        QCOMPARE(c.maps[0].source, std::string("$http_x_api_key"));
+        QCOMPARE(c.maps[0].name, std::string("$limit_key"));
+        QVERIFY(c.maps[0].hostnames);
+        QVERIFY(c.maps[0].includes);
+        const std::vector<std::pair<std::string, std::string>> entries{
+            {"default", "$binary_remote_addr"}, {"", ""}, {"~*^test-", ""}, {"limit_req", "x"}};
+        QCOMPARE(c.maps[0].entries, entries);
+        QCOMPARE(c.notFollowed.size(), std::size_t(1));
+        QVERIFY(c.notFollowed[0].starts_with("include keys.map (line 7) in map $limit_key"));
+    }
+
+    // A zone keyed by a map is described per class of requests, in the order nginx's map looks
+    // them up: the keys in file order ("" at line 3, partner at line 5), then the regexes
+    // (~^test-), then the default; an empty value is a request the limit skips.
+    void aMapKeyedZoneIsShownPerClass()
+    {
+        const io::ImportedConfig c = import("map $http_x_api_key $limit_key {\n"      // 1
+                                            "    default $binary_remote_addr;\n"       // 2
+                                            "    \"\" \"\";\n"                       // 3
+                                            "    ~^test- \"\";\n"                      // 4
+                                            "    partner partners;\n"                  // 5
+                                            "}\n"
+                                            "limit_req_zone $limit_key zone=api:10m rate=5r/s;\n"
+                                            "server { location /api/ { limit_req zone=api; } }\n");
+        QCOMPARE(c.modelledPlace, std::string("location /api/"));
+        QVERIFY(mentions(c.assumed, "zone api counts per $limit_key, map $http_x_api_key (line 1) of each request: "
+                                    "empty (no such value sent): not limited (an empty key: nginx skips the limit); "
+                                    "\"partner\": one bucket \"partners\" for all of them; "
+                                    "matching ~^test-: not limited (an empty key: nginx skips the limit); "
+                                    "any other: per $binary_remote_addr; the scenario models one of these buckets"));
+    }
+
     // What nginx refuses to start with is refused, naming the line.
     void refusals_data()
     {
@@ -181,6 +262,17 @@ private slots:
                                            << "nginx: line 2: invalid parameter \"fast\" in \"limit_req zone=one burst=2 fast\"";
         QTest::newRow("bound twice") << QString(zone) + "limit_req_zone $j zone=one:10m rate=2r/s;\n"
                                      << "nginx: line 2: limit_req_zone \"one\" is already bound to key \"$k\" (line 1)";
+        // ngx_conf_read_token allows only a separator, ';', '{' or ')' after a closing quote.
+        QTest::newRow("brace after quote") << QString(zone) + "server { location / { limit_req \"zone=one\"} }\n"
+                                           << "nginx: line 2: unexpected \"}\" after a quoted word";
+        // ngx_http_map_block and ngx_http_map (ngx_http_map_module.c) refuse these at nginx -t.
+        QTest::newRow("map two defaults") << QString(zone) + "map $a $b {\n default 1;\n default 2;\n}\n"
+                                          << "nginx: line 4: duplicate default map parameter";
+        QTest::newRow("map key twice") << QString(zone) + "map $a $b {\n X 1;\n x 2;\n}\n"
+                                       << "nginx: line 4: conflicting parameter \"x\"";
+        QTest::newRow("map entry of three") << QString(zone) + "map $a $b { a 1 2; }\n"
+                                            << "nginx: line 2: invalid number of the map parameters";
+        QTest::newRow("map into a name") << QString(zone) + "map $a b { }\n" << "nginx: line 2: invalid variable name \"b\"";
         QTest::newRow("open quote") << QString(zone) + "limit_req \"zone=one;\n" << "nginx: line 2: a quote that never closes";
     }
 

@@ -11,6 +11,10 @@
 // nginx accounts its zones only once every limit admits; the layers' rule (login consumed) would
 // have login reject some of them instead, which the zone names tell apart.
 //
+// A second config is written as people write theirs (a redirect server, a quoted word before ")",
+// try_files into a named location, $request_uri and constant keys, return before limit_req):
+// nginx and the dry run agree on it the same way.
+//
 // Without nginx installed this is a skip; with RATELAB_PEERS=1 (CI) a failure.
 #include "config_dry_run.h"
 #include "replay/dry_run.h"
@@ -30,6 +34,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <map>
 #include <random>
 
 using namespace ratelab;
@@ -93,6 +98,152 @@ bool get(quint16 port, const QString& path, const QString& client)
     return ok;
 }
 
+// nginxPath returns the nginx executable, or "" when it is not installed.
+QString nginxPath()
+{
+    QString nginx = QStandardPaths::findExecutable("nginx");
+    if (nginx.isEmpty())
+        nginx = QStandardPaths::findExecutable("nginx", {"/usr/sbin", "/sbin"});
+    return nginx;
+}
+
+// Served is what a private nginx wrote for a sequence of requests: its JSON access log (time,
+// http_x_client, ip as $remote_addr, path as $request_uri, status as $limit_req_status) and the zones its error log
+// names, one per rejection, in order.
+// failure says what went wrong running nginx ("" when it served them all), for the test to fail with.
+struct Served {
+    QByteArray accessLog;
+    QStringList rejectedZones;
+    QString failure;
+};
+
+// serve runs nginx on `limits` (the http block's limit directives and its first server blocks,
+// which the served server closes) and sends it the requests (path, X-Client) in order. What
+// fails is returned in Served::failure, so that the test fails with it and the next one runs.
+Served serve(const QString& nginx, const QString& limits, const std::vector<std::pair<QString, QString>>& requests,
+             quint16 port)
+{
+    Served out;
+    const auto failed = [&](const QString& why) {
+        out.failure = "nginx: " + why;
+        return out;
+    };
+    QTemporaryDir dir;
+    if (!dir.isValid())
+        return failed("no temporary folder");
+    QDir(dir.path()).mkpath("www");
+    QDir(dir.path()).mkpath("tmp");
+    const QString conf = QString("daemon off;\nmaster_process off;\nworker_processes 1;\n"
+                                 "error_log %1/error.log warn;\npid %1/nginx.pid;\n"
+                                 "events { worker_connections 64; }\n"
+                                 "http {\n"
+                                 "    client_body_temp_path %1/tmp;\n"
+                                 "    log_format dry escape=json '{\"time\":\"$msec\",\"http_x_client\":\"$http_x_client\","
+                                 "\"ip\":\"$remote_addr\",\"path\":\"$request_uri\",\"status\":\"$limit_req_status\"}';\n")
+                             .arg(dir.path())
+                         + limits
+                         + QString("        listen 127.0.0.1:%1;\n        root %2/www;\n"
+                                   "        access_log %2/access.log dry;\n    }\n}\n")
+                               .arg(port)
+                               .arg(dir.path());
+    QFile f(dir.filePath("nginx.conf"));
+    if (!f.open(QIODevice::WriteOnly) || f.write(conf.toUtf8()) != conf.toUtf8().size())
+        return failed("cannot write nginx.conf");
+    f.close();
+    QProcess server;
+    server.setProcessChannelMode(QProcess::MergedChannels);
+    server.start(nginx, {"-p", dir.path(), "-c", dir.filePath("nginx.conf")});
+    if (!server.waitForStarted(5000))
+        return failed("does not start: " + server.errorString());
+    bool up = false;
+    for (int i = 0; i < 100 && !up; ++i) { // until it listens: waits on nginx's exit, not a sleep
+        up = get(port, {}, {});
+        if (!up)
+            server.waitForFinished(50);
+        if (server.state() != QProcess::Running)
+            return failed("stopped: " + QString::fromUtf8(server.readAll()));
+    }
+    if (!up)
+        return failed("does not listen");
+    for (const auto& [path, client] : requests)
+        if (!get(port, path, client))
+            return failed("no answer to " + path);
+    server.terminate();
+    if (!server.waitForFinished(5000))
+        return failed("does not stop");
+    QFile access(dir.filePath("access.log"));
+    if (!access.open(QIODevice::ReadOnly))
+        return failed("no access log");
+    out.accessLog = access.readAll();
+    QFile errors(dir.filePath("error.log"));
+    if (!errors.open(QIODevice::ReadOnly))
+        return failed("no error log");
+    const QRegularExpression rejection("limiting requests, dry run, excess: [0-9.]+ by zone \"([a-z]+)\"");
+    for (const QByteArray& line : errors.readAll().split('\n'))
+        if (const auto m = rejection.match(QString::fromUtf8(line)); m.hasMatch())
+            out.rejectedZones << m.captured(1);
+    return out;
+}
+
+// agreeing counts the requests nginx rejected while checking, request for request, that the dry
+// run denies exactly those, by a rule of the zone nginx names; per zone, how many. The first
+// disagreement is written to `failure` (left "" when they agree).
+std::map<std::string, int> agreeing(const Served& served, const DryRunConfig& config, const DryRunResult& result,
+                                    QString& failure)
+{
+    std::map<std::string, int> perZone;
+    int i = 0, rejected = 0;
+    for (const QByteArray& line : served.accessLog.split('\n')) {
+        if (line.isEmpty())
+            continue;
+        const QJsonObject o = QJsonDocument::fromJson(line).object();
+        const QString status = o["status"].toString();
+        const bool nginxRejected = status == "REJECTED_DRY_RUN";
+        if (std::size_t(i) >= result.deniedBy.size()) {
+            failure = QString("nginx logged request %1, the dry run read %2 requests").arg(i).arg(result.deniedBy.size());
+            return perZone;
+        }
+        const std::int32_t rule = result.deniedBy[std::size_t(i)];
+        if (nginxRejected != (rule >= 0)) {
+            failure = QString("request %1 (X-Client \"%2\", %3): nginx's $limit_req_status is \"%4\", the dry run %5")
+                          .arg(i)
+                          .arg(o["http_x_client"].toString(), o["path"].toString(), status,
+                               rule >= 0 ? "denies it by " + QString::fromStdString(config.rules[std::size_t(rule)].name)
+                                         : QString("admits it"));
+            return perZone;
+        }
+        if (nginxRejected) {
+            const std::string zone = config.zones[config.rules[std::size_t(rule)].zone].name;
+            if (rejected >= served.rejectedZones.size() || QString::fromStdString(zone) != served.rejectedZones[rejected]) {
+                failure = QString("request %1: the dry run names zone %2, nginx's error log %3")
+                              .arg(i)
+                              .arg(QString::fromStdString(zone),
+                                   rejected < served.rejectedZones.size() ? "zone " + served.rejectedZones[rejected]
+                                                                          : QString("no more rejections"));
+                return perZone;
+            }
+            ++perZone[zone];
+            ++rejected;
+        }
+        ++i;
+    }
+    if (rejected != served.rejectedZones.size())
+        failure = QString("nginx's error log names %1 rejections, its access log %2").arg(served.rejectedZones.size()).arg(rejected);
+    return perZone;
+}
+
+// trafficOf reads nginx's access log keyed by X-Client, with the fields a config's maps read.
+Traffic trafficOf(const Served& served, const std::vector<std::string>& fields = {})
+{
+    TrafficOptions o;
+    o.keyFields = fields;
+    o.keepPaths = true;
+    o.key = "http_x_client";
+    o.emptyKeys = true;
+    o.format = LogFormat::Json;
+    return parseTraffic(std::string_view(served.accessLog.constData(), std::size_t(served.accessLog.size())), o, "access.log");
+}
+
 } // namespace
 
 class TestNginxDryRun : public QObject {
@@ -100,109 +251,161 @@ class TestNginxDryRun : public QObject {
 private slots:
     void realNginxAgreesRequestForRequest()
     {
-        QString nginx = QStandardPaths::findExecutable("nginx");
-        if (nginx.isEmpty())
-            nginx = QStandardPaths::findExecutable("nginx", {"/usr/sbin", "/sbin"});
+        const QString nginx = nginxPath();
         if (nginx.isEmpty()) {
             if (qEnvironmentVariable("RATELAB_PEERS") == "1")
                 QFAIL("nginx is not installed (apt-get install nginx-light)");
             QSKIP("nginx is not installed (apt-get install nginx-light)");
         }
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
         const quint16 port = freePort();
         QVERIFY(port != 0);
-        QDir(dir.path()).mkpath("www");
-        QDir(dir.path()).mkpath("tmp");
-        const QString conf = QString("daemon off;\nmaster_process off;\nworker_processes 1;\n"
-                                     "error_log %1/error.log warn;\npid %1/nginx.pid;\n"
-                                     "events { worker_connections 64; }\n"
-                                     "http {\n"
-                                     "    client_body_temp_path %1/tmp;\n"
-                                     "    log_format dry escape=json '{\"time\":\"$msec\",\"http_x_client\":\"$http_x_client\","
-                                     "\"path\":\"$request_uri\",\"status\":\"$limit_req_status\"}';\n")
-                                 .arg(dir.path())
-                             + kLimits
-                             + QString("        listen 127.0.0.1:%1;\n        root %2/www;\n"
-                                       "        access_log %2/access.log dry;\n    }\n}\n")
-                                   .arg(port)
-                                   .arg(dir.path());
-        QFile f(dir.filePath("nginx.conf"));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(conf.toUtf8());
-        f.close();
-        QProcess server;
-        server.setProcessChannelMode(QProcess::MergedChannels);
-        server.start(nginx, {"-p", dir.path(), "-c", dir.filePath("nginx.conf")});
-        QVERIFY2(server.waitForStarted(5000), qPrintable(server.errorString()));
-        bool up = false;
-        for (int i = 0; i < 100 && !up; ++i) { // until it listens: waits on nginx's exit, not a sleep
-            up = get(port, {}, {});
-            if (!up)
-                server.waitForFinished(50);
-            QVERIFY2(server.state() == QProcess::Running, server.readAll().constData());
-        }
-        QVERIFY(up);
         std::mt19937_64 rng(32);
         // Paths nginx makes $uri of before it selects (merged slashes, %XX, dot segments), and a bad
         // %XX it answers 400 before any limit: the dry run reads them as nginx does.
         const QStringList paths = {"/api/a", "/api/b?x=1", "/login", "/login", "/index.php", "/other", "/login?next=/",
                                    "//login", "/%6Cogin", "/api/../login", "/%zz"};
         const QStringList clients = {"alice", "bob", "carol", ""}; // "": no header, so no limit keyed by it applies
-        for (int i = 0; i < 90; ++i)
-            QVERIFY(get(port, paths[int(rng() % std::uint64_t(paths.size()))], clients[int(rng() % 4)]));
-        server.terminate();
-        QVERIFY(server.waitForFinished(5000));
-
-        QFile access(dir.filePath("access.log"));
-        QVERIFY(access.open(QIODevice::ReadOnly));
-        const QByteArray logText = access.readAll();
-        TrafficOptions o;
-        o.keepPaths = true;
-        o.key = "http_x_client";
-        o.emptyKeys = true;
-        o.format = LogFormat::Json;
-        const Traffic traffic = parseTraffic(std::string_view(logText.constData(), std::size_t(logText.size())), o, "access.log");
+        std::vector<std::pair<QString, QString>> requests;
+        for (int i = 0; i < 90; ++i) {
+            const QString path = paths[int(rng() % std::uint64_t(paths.size()))];
+            requests.emplace_back(path, clients[int(rng() % 4)]);
+        }
+        const Served served = serve(nginx, kLimits, requests, port);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
+        const Traffic traffic = trafficOf(served);
         QCOMPARE(traffic.times.size(), std::size_t(90));
         QCOMPARE(traffic.outOfOrder, 0);
         const DryRunConfig config = io::dryRunConfig(QString("http {\n") + kLimits + "    }\n}\n", "http_x_client");
         QCOMPARE(config.mapped, std::vector<bool>(4, true)); // every zone's key is the log's field
         QVERIFY(config.notReplayed.empty());
         const DryRunResult result = dryRun(traffic, config);
-
-        QFile errors(dir.filePath("error.log"));
-        QVERIFY(errors.open(QIODevice::ReadOnly));
-        QStringList rejectedZones; // in order, one per rejection
-        const QRegularExpression rejection("limiting requests, dry run, excess: [0-9.]+ by zone \"([a-z]+)\"");
-        for (const QByteArray& line : errors.readAll().split('\n'))
-            if (const auto m = rejection.match(QString::fromUtf8(line)); m.hasMatch())
-                rejectedZones << m.captured(1);
-
-        int i = 0, rejected = 0, viaApiAtLogin = 0, keyless = 0;
-        for (const QByteArray& line : logText.split('\n')) {
-            if (line.isEmpty())
-                continue;
-            const QJsonObject o = QJsonDocument::fromJson(line).object();
-            const QString status = o["status"].toString();
-            const bool nginxRejected = status == "REJECTED_DRY_RUN";
-            keyless += o["http_x_client"].toString().isEmpty();
-            const std::int32_t rule = result.deniedBy[std::size_t(i)];
-            QVERIFY2(nginxRejected == (rule >= 0), qPrintable(QString("request %1 (%2 %3): nginx %4, dry run %5")
-                                                                   .arg(i).arg(o["http_x_client"].toString(), o["path"].toString(), status)
-                                                                   .arg(rule)));
-            if (nginxRejected) {
-                QVERIFY(rejected < rejectedZones.size());
-                const std::string zone = config.zones[config.rules[std::size_t(rule)].zone].name;
-                QCOMPARE(QString::fromStdString(zone), rejectedZones[rejected]);
-                viaApiAtLogin += zone == "api" && o["path"].toString().startsWith("/login");
-                ++rejected;
-            }
-            ++i;
+        QString disagreement;
+        const std::map<std::string, int> perZone = agreeing(served, config, result, disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
+        int rejected = 0, viaApiAtLogin = 0, keyless = 0;
+        for (const auto& [zone, n] : perZone)
+            rejected += n;
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            keyless += requests[i].second.isEmpty();
+            const std::int32_t rule = result.deniedBy[i];
+            viaApiAtLogin += rule >= 0 && config.zones[config.rules[std::size_t(rule)].zone].name == "api"
+                             && requests[i].first.startsWith("/login");
         }
-        QCOMPARE(rejected, rejectedZones.size());
         QVERIFY2(rejected >= 20, qPrintable(QString::number(rejected))); // the sequence is not vacuous
         QVERIFY(keyless >= 10); // requests without the header, which nginx let through every limit
         QVERIFY2(viaApiAtLogin > 0, "no /login request was rejected by api after login admitted it");
+    }
+
+    // A config as people write it (Nominatim's quoted if, discourse_docker's try_files into
+    // @app), with a redirect server beside the one serving: the app zone per X-Client behind
+    // try_files, a $request_uri zone, one constant-key zone for every client, and a location
+    // whose return answers before its limit_req. www is empty, so try_files finds no file for
+    // these paths ("/" itself, a directory there, is not sent) and every request of "/" reaches
+    // @app, the dry run's assumption. No path has q=1, so the if never returns.
+    void realConfigsAsWritten()
+    {
+        const QString nginx = nginxPath();
+        if (nginx.isEmpty()) {
+            if (qEnvironmentVariable("RATELAB_PEERS") == "1")
+                QFAIL("nginx is not installed (apt-get install nginx-light)");
+            QSKIP("nginx is not installed (apt-get install nginx-light)");
+        }
+        const quint16 port = freePort(), redirect = freePort();
+        QVERIFY(port != 0 && redirect != 0);
+        const QString limits = QString("    limit_req_zone $http_x_client zone=app:1m rate=1r/m;\n"
+                                       "    limit_req_zone \"global\" zone=all:1m rate=1r/m;\n"
+                                       "    limit_req_zone $request_uri zone=uri:1m rate=1r/m;\n"
+                                       "    limit_req_dry_run on;\n"
+                                       "    server {\n"
+                                       "        listen 127.0.0.1:%1;\n"
+                                       "        access_log off;\n"
+                                       "        return 301 https://$host$request_uri;\n"
+                                       "    }\n"
+                                       "    server {\n"
+                                       "        if ($args ~* \"q=1\") { return 418; }\n"
+                                       "        location / { try_files $uri $uri/ @app; }\n"
+                                       "        location @app { limit_req zone=app burst=3; }\n"
+                                       "        location /search { limit_req zone=uri burst=1; }\n"
+                                       "        location /status { limit_req zone=all; return 200; }\n"
+                                       "        location /api/ { limit_req zone=all burst=10; }\n")
+                                   .arg(redirect);
+        std::mt19937_64 rng(46);
+        const QStringList paths = {"/a", "/b/c", "/index.html", "/search?q=a", "/search?q=b", "/status", "/api/x",
+                                   "/api/y?q=2"};
+        const QStringList clients = {"alice", "bob", "carol", ""};
+        std::vector<std::pair<QString, QString>> requests;
+        for (int i = 0; i < 90; ++i)
+            requests.emplace_back(paths[int(rng() % std::uint64_t(paths.size()))], clients[int(rng() % 4)]);
+        const Served served = serve(nginx, limits, requests, port);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
+        const Traffic traffic = trafficOf(served);
+        QCOMPARE(traffic.times.size(), std::size_t(90));
+        const DryRunConfig config = io::dryRunConfig("http {\n" + limits + "    }\n}\n", "http_x_client");
+        QCOMPARE(config.mapped, std::vector<bool>(3, true));
+        QVERIFY(config.notReplayed.empty());
+        QString disagreement;
+        const std::map<std::string, int> perZone = agreeing(served, config, dryRun(traffic, config), disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
+        // Each zone rejected some: the sequence is not vacuous for any of the shapes.
+        QVERIFY2(perZone.count("app") && perZone.count("all") && perZone.count("uri"), "a zone rejected nothing");
+        int statusRequests = 0;
+        for (const auto& [path, client] : requests)
+            statusRequests += path == "/status";
+        QVERIFY(statusRequests >= 2); // answered by return, never rejected although zone all has no burst
+    }
+
+    // A zone keyed by a map of X-Client, the shapes people write: no header ("") and the vip
+    // clients are not limited (an empty key), the key "carol" in any case keeps the header as
+    // sent (Carol and carol two buckets), dave and ERIN* (caseless regex) share one bucket, and
+    // everyone else is limited per $remote_addr: alice and bob, both from 127.0.0.1, share that
+    // one. The dry run evaluates the map on the logged fields as nginx did, request for request.
+    void realMapKeys()
+    {
+        const QString nginx = nginxPath();
+        if (nginx.isEmpty()) {
+            if (qEnvironmentVariable("RATELAB_PEERS") == "1")
+                QFAIL("nginx is not installed (apt-get install nginx-light)");
+            QSKIP("nginx is not installed (apt-get install nginx-light)");
+        }
+        const quint16 port = freePort();
+        QVERIFY(port != 0);
+        const QString limits = "    map $http_x_client $limit_key {\n"
+                               "        default $remote_addr;\n"
+                               "        \"\" \"\";\n"
+                               "        ~^vip \"\";\n"
+                               "        carol $http_x_client;\n"
+                               "        dave shared;\n"
+                               "        ~*^ERIN shared;\n"
+                               "    }\n"
+                               "    limit_req_zone $limit_key zone=mapped:1m rate=1r/m;\n"
+                               "    limit_req_dry_run on;\n"
+                               "    server {\n"
+                               "        location / { limit_req zone=mapped burst=2; }\n";
+        std::mt19937_64 rng(4646);
+        const QStringList clients = {"alice", "bob", "Carol", "carol", "dave", "erin", "vip1", ""};
+        std::vector<std::pair<QString, QString>> requests;
+        for (int i = 0; i < 90; ++i)
+            requests.emplace_back("/x", clients[int(rng() % std::uint64_t(clients.size()))]);
+        const Served served = serve(nginx, limits, requests, port);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
+        DryRunConfig config = io::dryRunConfig("http {\n" + limits + "    }\n}\n", "http_x_client");
+        QCOMPARE(keyFieldsOf(config), std::vector<std::string>{"ip"}); // $remote_addr; X-Client is the log's key
+        const Traffic traffic = trafficOf(served, keyFieldsOf(config));
+        QCOMPARE(traffic.times.size(), std::size_t(90));
+        bindKeyFields(config, traffic);
+        QCOMPARE(config.mapped, std::vector<bool>{true});
+        QVERIFY(config.notReplayed.empty());
+        const DryRunResult result = dryRun(traffic, config);
+        QString disagreement;
+        agreeing(served, config, result, disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
+        // Not vacuous: each bucket of three requests or more rejected, and the unlimited never.
+        std::map<QString, int> denied;
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            denied[requests[i].second] += result.deniedBy[i] >= 0;
+        QVERIFY2(denied["alice"] + denied["bob"] > 0 && denied["dave"] + denied["erin"] > 0 && denied["carol"] > 0,
+                 "a bucket rejected nothing");
+        QCOMPARE(denied["vip1"] + denied[""], 0);
     }
 };
 

@@ -7,11 +7,19 @@
 #include "replay/replay_memory.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
+#include <unordered_map>
 
 namespace ratelab {
 
 namespace {
+
+// TextHash lets a map of strings be searched with a string_view.
+struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
 
 constexpr Nanos kHour = 3600 * kNanosPerSecond;
 constexpr Nanos kMillis = 1'000'000; // nginx's clock: whole milliseconds
@@ -117,6 +125,97 @@ private:
     std::vector<std::optional<ProductRegex>> m_regex; // per place: its regex, compiled once
 };
 
+// KeyMapper evaluates one DryRunKeyMap per request, the entry found cached per distinct source
+// value (a log key id, or a path id for the request target), its regexes compiled once.
+class KeyMapper {
+public:
+    KeyMapper(const DryRunKeyMap& map, const Traffic& traffic) : m_map(map), m_traffic(traffic)
+    {
+        for (const DryRunKeyMap::Entry& e : map.entries)
+            if (e.kind == DryRunKeyMap::Entry::Kind::Regex || e.kind == DryRunKeyMap::Entry::Kind::RegexCaseless)
+                m_regex.emplace_back(std::in_place, e.key, RegexEngine::Pcre, RegexSpan::Anywhere,
+                                     e.kind == DryRunKeyMap::Entry::Kind::RegexCaseless);
+            else
+                m_regex.emplace_back(std::nullopt);
+        const bool target = map.from.kind == DryRunKeyText::Kind::Target;
+        m_found.assign(target ? traffic.pathNames.size() : traffic.keyNames.size(), kUnknown);
+    }
+
+    // value is the map's value for request i ("" when it maps to nothing).
+    std::string_view value(std::size_t i)
+    {
+        const std::uint32_t id = sourceId(m_map.from, i);
+        int& found = m_found[id];
+        if (found == kUnknown)
+            found = find(text(m_map.from, i));
+        return text(found < 0 ? m_map.fallback : m_map.entries[std::size_t(found)].value, i);
+    }
+
+private:
+    static constexpr int kUnknown = -2;
+
+    std::uint32_t sourceId(const DryRunKeyText& t, std::size_t i) const
+    {
+        switch (t.kind) {
+        case DryRunKeyText::Kind::Target: return m_traffic.paths[i];
+        case DryRunKeyText::Kind::LogKey: return m_traffic.keys[i];
+        case DryRunKeyText::Kind::Field: return m_traffic.fieldKeys[std::size_t(t.source)][i];
+        case DryRunKeyText::Kind::Constant: break;
+        }
+        return 0;
+    }
+
+    std::string_view text(const DryRunKeyText& t, std::size_t i) const
+    {
+        if (t.kind == DryRunKeyText::Kind::Constant)
+            return t.text;
+        if (t.kind == DryRunKeyText::Kind::Target)
+            return m_traffic.pathNames[m_traffic.paths[i]];
+        const std::string& s = m_traffic.keyNames[sourceId(t, i)];
+        return s == "-" ? std::string_view() : std::string_view(s); // nginx logs an empty value as "-"
+    }
+
+    // find returns the entry ngx_http_map_find finds for a source value, -1 for the default.
+    int find(std::string_view value) const
+    {
+        if (m_map.hostnames && !value.empty() && value.back() == '.') // ngx_http_map_variable
+            value.remove_suffix(1);
+        std::string low(value);
+        std::transform(low.begin(), low.end(), low.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; });
+        using Kind = DryRunKeyMap::Entry::Kind;
+        const auto& entries = m_map.entries;
+        int head = -1, tail = -1;
+        for (std::size_t e = 0; e < entries.size(); ++e) {
+            const DryRunKeyMap::Entry& x = entries[e];
+            if (x.kind == Kind::Exact && x.key == low)
+                return int(e);
+            if (x.kind == Kind::Head && x.bare && low == std::string_view(x.key).substr(1))
+                return int(e); // ".example.com" is also the exact key "example.com" (ngx_hash_add_key)
+            if (x.kind == Kind::Head && low.size() > x.key.size() && low.ends_with(x.key)
+                && (head < 0 || x.key.size() > entries[std::size_t(head)].key.size()))
+                head = int(e);
+            if (x.kind == Kind::Tail && low.size() > x.key.size() && low.starts_with(x.key)
+                && (tail < 0 || x.key.size() > entries[std::size_t(tail)].key.size()))
+                tail = int(e);
+        }
+        if (head >= 0) // ngx_hash_find_combined: the exact hash, then wc_head, then wc_tail
+            return head;
+        if (tail >= 0)
+            return tail;
+        if (value.empty()) // ngx_http_map_find tries the regexes on a non-empty value only
+            return -1;
+        for (std::size_t e = 0; e < entries.size(); ++e)
+            if (m_regex[e] && m_regex[e]->matches(value))
+                return int(e);
+        return -1;
+    }
+
+    const DryRunKeyMap& m_map;
+    const Traffic& m_traffic;
+    std::vector<std::optional<ProductRegex>> m_regex; // per entry
+    std::vector<int> m_found;                         // per source id: the entry found, -1 the default
+};
+
 // ZoneState is one zone's bucket per key, as nginx's node keeps it: excess (thousandths) and last (ms).
 struct ZoneState {
     std::vector<std::int64_t> excess, last;
@@ -139,6 +238,27 @@ std::int64_t dryRunBytesPerKey(const DryRunConfig& config)
 
 int selectPlace(const DryRunConfig& config, const std::string& path) { return Selector(config).select(path); }
 
+namespace {
+
+// mapTexts is every text a map reads: its source and each value, the default's among them.
+std::vector<DryRunKeyText*> mapTexts(DryRunKeyMap& m)
+{
+    std::vector<DryRunKeyText*> out{&m.from, &m.fallback};
+    for (DryRunKeyMap::Entry& e : m.entries)
+        out.push_back(&e.value);
+    return out;
+}
+
+std::vector<const DryRunKeyText*> mapTexts(const DryRunKeyMap& m)
+{
+    std::vector<const DryRunKeyText*> out;
+    for (DryRunKeyText* t : mapTexts(const_cast<DryRunKeyMap&>(m)))
+        out.push_back(t);
+    return out;
+}
+
+} // namespace
+
 std::vector<std::string> keyFieldsOf(const DryRunConfig& config)
 {
     std::vector<std::string> out;
@@ -155,6 +275,10 @@ std::vector<std::string> keyFieldsOf(const DryRunConfig& config)
         for (const DryRunCondition& c : p.conditions)
             if (c.source < 0)
                 add(c.field);
+    for (const DryRunKeyMap& m : config.keyMaps)
+        for (const DryRunKeyText* t : mapTexts(m))
+            if (t->kind == DryRunKeyText::Kind::Field)
+                add(t->text);
     return out;
 }
 
@@ -185,6 +309,34 @@ void bindKeyFields(DryRunConfig& config, const Traffic& traffic)
             config.assumed.push_back(rule.name + ": no request of the log has " + rule.keyField + ": each is keyed by its "
                                      + rule.fallbackField + ", as the product falls back");
         rule.keySource = field;
+        config.mapped[r] = true;
+        if (rule.keyNote >= 0)
+            dropped.push_back(rule.keyNote);
+    }
+    // A map-keyed rule is replayed once every log field its map reads is bound; a field no
+    // request of the log has leaves it named.
+    for (std::size_t r = 0; r < config.rules.size(); ++r) {
+        DryRunRule& rule = config.rules[r];
+        if (rule.keyIs != DryRunRule::Key::Mapped || config.mapped[r] || rule.keyMap < 0)
+            continue;
+        DryRunKeyMap& map = config.keyMaps[std::size_t(rule.keyMap)];
+        std::string missing;
+        for (DryRunKeyText* t : mapTexts(map)) {
+            if (t->kind != DryRunKeyText::Kind::Field)
+                continue;
+            const auto it = std::find(traffic.keyFields.begin(), traffic.keyFields.end(), t->text);
+            if (it == traffic.keyFields.end() || traffic.fieldSeen[std::size_t(it - traffic.keyFields.begin())] == 0) {
+                missing = t->text;
+                break;
+            }
+            t->source = int(it - traffic.keyFields.begin());
+        }
+        if (!missing.empty()) {
+            if (rule.keyNote >= 0)
+                config.notReplayed[std::size_t(rule.keyNote)] = rule.name + ": its key is " + map.name + ", which reads the log field "
+                                                                 + missing + ", which no request of the log has: not replayed";
+            continue;
+        }
         config.mapped[r] = true;
         if (rule.keyNote >= 0)
             dropped.push_back(rule.keyNote);
@@ -323,12 +475,37 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         return -1;
     };
     const std::size_t keys = traffic.keyNames.size(), n = traffic.times.size();
+    // A zone keyed by the request target counts per path id, so its buckets are as many as the paths.
+    const std::size_t zoneKeys = std::max<std::size_t>({keys, traffic.pathNames.size(), 1});
     std::vector<ZoneState> zones(config.zones.size());
     for (ZoneState& z : zones) {
-        z.excess.assign(keys, 0);
-        z.last.assign(keys, 0);
-        z.exists.assign(keys, 0);
+        z.excess.assign(zoneKeys, 0);
+        z.last.assign(zoneKeys, 0);
+        z.exists.assign(zoneKeys, 0);
     }
+    // A map-keyed zone counts per value the map gives: each value its bucket id, in its zone.
+    std::vector<KeyMapper> mappers;
+    for (const DryRunKeyMap& m : config.keyMaps)
+        mappers.emplace_back(m, traffic);
+    std::vector<std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>>> mappedIds(config.zones.size());
+    constexpr std::uint32_t kNoKey = std::numeric_limits<std::uint32_t>::max(); // an empty value: no limit
+    const auto mappedKey = [&](const DryRunRule& rule, std::size_t i) {
+        const std::string_view v = mappers[std::size_t(rule.keyMap)].value(i);
+        if (v.empty())
+            return kNoKey;
+        auto& ids = mappedIds[rule.zone];
+        auto it = ids.find(v);
+        if (it == ids.end()) {
+            it = ids.emplace(std::string(v), std::uint32_t(ids.size())).first;
+            ZoneState& z = zones[rule.zone];
+            if (z.excess.size() <= it->second) {
+                z.excess.resize(it->second + 1, 0);
+                z.last.resize(it->second + 1, 0);
+                z.exists.resize(it->second + 1, 0);
+            }
+        }
+        return it->second;
+    };
     out.rules.resize(config.rules.size());
     std::vector<std::vector<std::int64_t>> hours(config.rules.size()); // denials per hour since the log's first
     for (DryRunRuleReport& r : out.rules) {
@@ -356,55 +533,92 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const Nanos t = traffic.times[i];
         const std::int64_t now = t / kMillis;
         const std::int64_t cost = traffic.costs.empty() ? 1 : traffic.costs[i];
-        int denier = -1;
-        // keyOf is a rule's key for this request: the log's, or the field it keys by; when that is
-        // empty, its fall-back's.
+        // keyOf is a rule's key for this request: the log's, the field it keys by (when that is
+        // empty, its fall-back's), the one constant key (0), the request target's path id, or the
+        // map's value.
         const auto sourceKey = [&](int source) { return source < 0 ? logKey : traffic.fieldKeys[std::size_t(source)][i]; };
-        const auto keyOf = [&](const DryRunRule& rule) {
+        const auto keyOf = [&](const DryRunRule& rule) -> std::uint32_t {
+            switch (rule.keyIs) {
+            case DryRunRule::Key::Constant: return 0;
+            case DryRunRule::Key::Target: return traffic.paths[i];
+            case DryRunRule::Key::Mapped: return mappedKey(rule, i);
+            case DryRunRule::Key::Logged: break;
+            }
             const std::uint32_t k = sourceKey(rule.keySource);
             return keylessKey[k] && rule.fallbackSource >= -1 ? sourceKey(rule.fallbackSource) : k;
         };
-        const auto keylessFor = [&](std::uint32_t k) { return keylessKey[k] != 0; };
+        const auto keylessFor = [&](const DryRunRule& rule, std::uint32_t k) {
+            return rule.keyIs == DryRunRule::Key::Mapped ? k == kNoKey : rule.keyIs == DryRunRule::Key::Logged && keylessKey[k] != 0;
+        };
+        // reportKey is the log key a denial is counted against: the rule's own key when it is one
+        // of the log's, else the request's log key.
+        const auto reportKey = [&](const DryRunRule& rule, std::uint32_t k) {
+            return rule.keyIs == DryRunRule::Key::Logged ? k : logKey;
+        };
+        // ask runs one location's limits as ngx_http_limit_req_handler does: the lookups in order
+        // up to the first that rejects, then, when all admitted, each zone accounts the request.
+        // It returns whether any limit looked the request up (nginx then sets limit_req_status and
+        // no later location's limits run), and the rule that rejected it (-1 none).
         std::uint32_t deniedKey = logKey;
-        for (std::size_t r : rules) { // nginx's lookups, in order, up to the first that rejects
-            const DryRunRule& rule = config.rules[r];
-            if (!config.mapped[r])
-                continue;
-            const std::uint32_t key = keyOf(rule);
-            const bool keyless = keylessFor(key);
-            deniedKey = key;
-            if (keyless && !rule.shared) {
-                if (!rule.denyEmptyKey)
+        const auto ask = [&](const std::vector<std::size_t>& asked, int& denier) {
+            bool looked = false;
+            for (std::size_t r : asked) {
+                const DryRunRule& rule = config.rules[r];
+                if (!config.mapped[r])
                     continue;
-                ++out.rules[r].requests;
-                denier = int(r);
-                break;
-            }
-            if (!rule.policy.empty()) { // a product's policy decides and counts at once
-                ++out.rules[r].requests;
-                std::optional<LayeredPolicy>& policy = policies[r][rule.shared ? 0 : key];
-                if (!policy)
-                    policy.emplace(rule.policy);
-                if (!policy->decide(t, cost).allowed) {
+                const std::uint32_t key = keyOf(rule);
+                const bool keyless = keylessFor(rule, key);
+                deniedKey = reportKey(rule, key);
+                if (keyless && !rule.shared) {
+                    if (!rule.denyEmptyKey)
+                        continue;
+                    ++out.rules[r].requests;
                     denier = int(r);
-                    break;
+                    return true;
                 }
-                continue;
+                looked = true;
+                if (!rule.policy.empty()) { // a product's policy decides and counts at once
+                    ++out.rules[r].requests;
+                    std::optional<LayeredPolicy>& policy = policies[r][rule.shared ? 0 : key];
+                    if (!policy)
+                        policy.emplace(rule.policy);
+                    if (!policy->decide(t, cost).allowed) {
+                        denier = int(r);
+                        return true;
+                    }
+                    continue;
+                }
+                const ZoneState& z = zones[rule.zone];
+                ++out.rules[r].requests;
+                Int128 e = 0;
+                if (z.exists[key]) {
+                    e = Int128(z.excess[key]) - Int128(config.zones[rule.zone].rate) * (now - z.last[key]) / 1000 + 1000;
+                    e = std::max<Int128>(e, 0);
+                }
+                e += Int128(cost - 1) * 1000;
+                if (e > Int128(rule.burst) * 1000) {
+                    denier = int(r);
+                    return true;
+                }
+                candidate[r] = std::int64_t(e);
             }
-            const ZoneState& z = zones[rule.zone];
-            ++out.rules[r].requests;
-            Int128 e = 0;
-            if (z.exists[key]) {
-                e = Int128(z.excess[key]) - Int128(config.zones[rule.zone].rate) * (now - z.last[key]) / 1000 + 1000;
-                e = std::max<Int128>(e, 0);
+            for (std::size_t r : asked) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
+                const DryRunRule& rule = config.rules[r];
+                if (!config.mapped[r] || !rule.policy.empty())
+                    continue;
+                const std::uint32_t key = keyOf(rule);
+                if (keylessFor(rule, key))
+                    continue;
+                ZoneState& z = zones[rule.zone];
+                z.excess[key] = candidate[r];
+                z.last[key] = now;
+                z.exists[key] = 1;
             }
-            e += Int128(cost - 1) * 1000;
-            if (e > Int128(rule.burst) * 1000) {
-                denier = int(r);
-                break;
-            }
-            candidate[r] = std::int64_t(e);
-        }
+            return looked;
+        };
+        int denier = -1;
+        if (!ask(rules, denier) && place >= 0 && !config.places[std::size_t(place)].then.empty())
+            ask(config.places[std::size_t(place)].then, denier);
         if (denier >= 0) {
             out.deniedBy[i] = denier;
             ++out.denied;
@@ -419,16 +633,6 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             if (h.size() <= hour)
                 h.resize(hour + 1, 0);
             ++h[hour];
-            continue;
-        }
-        for (std::size_t r : rules) { // every limit admitted: each zone accounts it (ngx_http_limit_req_account)
-            const std::uint32_t key = keyOf(config.rules[r]);
-            if (!config.mapped[r] || keylessFor(key) || !config.rules[r].policy.empty())
-                continue;
-            ZoneState& z = zones[config.rules[r].zone];
-            z.excess[key] = candidate[r];
-            z.last[key] = now;
-            z.exists[key] = 1;
         }
     }
     for (std::size_t r = 0; r < hours.size(); ++r) {

@@ -63,6 +63,45 @@ struct DryRunRule {
     std::string fallbackField;
     int fallbackSource = -2;
     int fallbackNote = -1;
+    // keyIs: what the zone's key is, when it is not a key of the log: one value for every request
+    // (nginx's key without variables), or the request target as logged (nginx's $request_uri).
+    // Mapped: the key is a map variable, evaluated per request (DryRunConfig::keyMaps[keyMap]).
+    enum class Key { Logged, Constant, Target, Mapped };
+    Key keyIs = Key::Logged;
+    int keyMap = -1;
+};
+
+// DryRunKeyText is a text a request has: a constant, a log field's value (bound to
+// Traffic::fieldKeys[source] by bindKeyFields; "-" is read as empty, as nginx logs an empty
+// value), or the request target as logged (nginx's $request_uri).
+struct DryRunKeyText {
+    enum class Kind { Constant, LogKey, Field, Target }; // LogKey: the field is the log's key (Traffic::keys)
+    Kind kind = Kind::Constant;
+    std::string text; // the constant, or the field's name
+    int source = -1;
+};
+
+// DryRunKeyMap is nginx's map (ngx_http_map_module.c): the source's value is looked up among the
+// exact keys (case-insensitively), then, with `hostnames`, the wildcard keys (the longest
+// "*.x"/".x" match, then the longest "x.*" match), then the regexes in order (a non-empty value
+// only); the first found gives the value, else `fallback` (the default, "" when none). A zone
+// keyed by it counts per value; an empty value skips the limit (nginx: "if (key.len == 0) continue").
+struct DryRunKeyMap {
+    std::string name; // "map $http_x_api_key $limit_key (line 3)"
+    DryRunKeyText from;
+    bool hostnames = false;
+    struct Entry {
+        enum class Kind { Exact, Head, Tail, Regex, RegexCaseless };
+        Kind kind = Kind::Exact;
+        // Exact: the key lowercased; Head: the suffix after "*" (".example.com"), with bare set when
+        // the key was ".example.com" (it matches example.com too); Tail: the prefix before "*"; Regex:
+        // the pattern, matched anywhere in the value by PCRE2.
+        std::string key;
+        bool bare = false;
+        DryRunKeyText value;
+    };
+    std::vector<Entry> entries; // in file order
+    DryRunKeyText fallback;
 };
 
 // DryRunMatch is how a location matches a path: nginx's modifiers, then the other products'.
@@ -102,6 +141,10 @@ struct DryRunPlace {
     // conditions: each must hold besides the path (firstMatch configs: a request meets the first
     // place whose path and conditions match).
     std::vector<DryRunCondition> conditions;
+    // then: the rules of the named location a request goes on to (nginx's try_files ... @name),
+    // asked when none of `rules` looked the request up (none, or every key empty), as
+    // ngx_http_limit_req_handler runs only while no limit_req decided the request.
+    std::vector<std::size_t> then{};
 };
 
 // DryRunConfig is a config made ready for a log: zones, rules, locations and the rules a request
@@ -112,6 +155,7 @@ struct DryRunConfig {
     std::vector<DryRunRule> rules;
     std::vector<DryRunPlace> places;
     std::vector<std::size_t> fallback;    // the rules of a request matching no location
+    std::vector<DryRunKeyMap> keyMaps;    // the maps rules are keyed by (DryRunRule::keyMap)
     std::vector<bool> mapped;             // per rule: its zone's key is the log's key
     std::vector<std::string> notReplayed; // each rule or part not replayed, and why (one sentence each)
     std::vector<std::string> assumed;     // how a product's words were read onto the log (one sentence each)
