@@ -64,6 +64,15 @@ bool hasDisplay(const QCommandLineParser& parser)
     return parser.isSet("platform");
 }
 
+// someoneSees reports whether the window is on a screen a person looks at, not on Qt's offscreen
+// or minimal platform (tests, scripts, a CI job): only there can a dialog stand for a refusal.
+bool someoneSees(const QCommandLineParser& parser)
+{
+    const QString platform = parser.isSet("platform") ? parser.value("platform") : qEnvironmentVariable("QT_QPA_PLATFORM");
+    return hasDisplay(parser) && !platform.startsWith(QLatin1String("offscreen"))
+           && !platform.startsWith(QLatin1String("minimal"));
+}
+
 } // namespace
 
 int runGui(int argc, char** argv)
@@ -89,12 +98,13 @@ int runGui(int argc, char** argv)
         return refuse("unknown command '" + parser.positionalArguments().first() + "' (see ratelab --help)");
     if (int(parser.isSet("preset")) + int(parser.isSet("scenario")) + int(parser.isSet("deck")) > 1)
         return refuse("--preset, --scenario and --deck cannot be combined: choose one");
-    // A deck that cannot be read: with a display, the window opens and a dialog says why (a class
-    // is started from a launcher, with no terminal to read stderr); the line goes to stderr too.
+    // A deck that cannot be read: on a screen someone sees, the window opens and a dialog says why
+    // (a class is started from a launcher, with no terminal to read stderr), the line goes to
+    // stderr too and the exit status is still 2; anywhere else it is refused as any bad input.
     bool deckRefused = false;
     if (parser.isSet("deck"))
         if (const io::DeckLoad deck = io::loadDeckFile(parser.value("deck")); !deck.deck) {
-            if (!hasDisplay(parser))
+            if (!someoneSees(parser))
                 return refuse("--deck: " + deck.error);
             std::cerr << "ratelab: --deck: " << deck.error.toStdString() << std::endl;
             deckRefused = true;
@@ -128,7 +138,8 @@ int runGui(int argc, char** argv)
         QTimer::singleShot(0, &window, [&window, &parser] { window.decks()->openDeck(parser.value("deck")); });
     if (parser.isSet("present"))
         window.setPresenting(true);
-    return app.exec();
+    const int status = app.exec();
+    return deckRefused ? 2 : status;
 }
 
 } // namespace ratelab::app

@@ -147,6 +147,23 @@ private slots:
         QCOMPARE(QString::fromUtf8(r.err), "ratelab: " + message + "\n");
     }
 
+    // checks that a deck the window cannot read is refused where nobody sees a dialog: on Qt's
+    // offscreen platform (ctest's) it is one line and exit 2, not a modal dialog nobody can close.
+    void anUnreadableDeckOffscreenIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"title\": \"x\",\n \"steps\": [}\n");
+        f.close();
+        const Run r = runRatelab({"--deck", path});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.out, QByteArray());
+        QCOMPARE(QString::fromUtf8(r.err).count('\n'), 1);
+        QVERIFY2(r.err.startsWith("ratelab: --deck: ") && r.err.contains("line 2"), r.err.constData());
+    }
+
     // checks that a result too large for 64-bit nanoseconds is refused up front, never printed
     // clamped: a queue delay of (C - 1) / r = 99 * 10^8 s, a counter's retry_after of up to 2 W.
     void durationsPastTheEndOfTimeAreRefused()

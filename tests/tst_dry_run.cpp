@@ -425,6 +425,28 @@ private slots:
         QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 0, -1, 1}));
     }
 
+    // A limit that is not replayed (its key, a header, is not in the log) is one nginx still looks
+    // every request up in when the header is sent, so the named location's limit is not asked in
+    // its stead. Zone g (one counter for all, 1r/m, no burst) would deny the 2nd and 3rd request
+    // if it were asked; nothing is denied, and h is named as not replayed.
+    void aNamedLocationIsNotAskedInsteadOfAnUnreplayedLimit()
+    {
+        const DryRunConfig c = io::dryRunConfig("limit_req_zone $http_x_api_key zone=h:1m rate=1r/m;\n"
+                                                "limit_req_zone all zone=g:1m rate=1r/m;\n"
+                                                "server {\n"
+                                                "    location / { limit_req zone=h; try_files $uri @app; }\n"
+                                                "    location @app { limit_req zone=g; }\n"
+                                                "}\n",
+                                                "k");
+        QVERIFY(!c.notReplayed.empty());
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.key = "k";
+        const Traffic t = parseTraffic("time,k,path\n1795392000.000,a,/x\n1795392000.001,a,/x\n1795392000.002,b,/x\n",
+                                       o, "log.csv");
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, -1}));
+    }
+
     // nginx skips a limit whose key is empty (a header the request did not send); its log writes
     // "" (escape=json) or "-". Zone k, 1r/m, no burst: key "a" at 0, 1, 2 ms is admitted, then
     // denied twice (excess 1000 > 0); "" and "-" three times each meet no limit.

@@ -247,5 +247,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestServedView)
+QTEST_GUILESS_MAIN(TestServedView)
 #include "tst_served_view.moc"

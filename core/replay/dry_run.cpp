@@ -564,8 +564,10 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             bool looked = false;
             for (std::size_t r : asked) {
                 const DryRunRule& rule = config.rules[r];
-                if (!config.mapped[r])
+                if (!config.mapped[r]) { // not replayed (named): taken to look the request up, so
+                    looked = true;       // no later location's limits are asked in its stead
                     continue;
+                }
                 const std::uint32_t key = keyOf(rule);
                 const bool keyless = keylessFor(rule, key);
                 deniedKey = reportKey(rule, key);
