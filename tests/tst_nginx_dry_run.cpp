@@ -246,17 +246,25 @@ Traffic trafficOf(const Served& served, const std::vector<std::string>& fields =
 
 } // namespace
 
+// SKIP_WITHOUT_NGINX ends a test that needs the real nginx when it is not installed: a skip, or a
+// failure where the peers are required (RATELAB_PEERS=1, as CI runs them). A macro, since QSKIP
+// and QFAIL end the test function they are written in.
+#define SKIP_WITHOUT_NGINX(path)                                                                      \
+    do {                                                                                              \
+        if ((path).isEmpty()) {                                                                       \
+            if (qEnvironmentVariable("RATELAB_PEERS") == "1")                                         \
+                QFAIL("nginx is not installed (apt-get install nginx-light)");                        \
+            QSKIP("nginx is not installed (apt-get install nginx-light)");                            \
+        }                                                                                             \
+    } while (false)
+
 class TestNginxDryRun : public QObject {
     Q_OBJECT
 private slots:
     void realNginxAgreesRequestForRequest()
     {
         const QString nginx = nginxPath();
-        if (nginx.isEmpty()) {
-            if (qEnvironmentVariable("RATELAB_PEERS") == "1")
-                QFAIL("nginx is not installed (apt-get install nginx-light)");
-            QSKIP("nginx is not installed (apt-get install nginx-light)");
-        }
+        SKIP_WITHOUT_NGINX(nginx);
         const quint16 port = freePort();
         QVERIFY(port != 0);
         std::mt19937_64 rng(32);
@@ -305,11 +313,7 @@ private slots:
     void realConfigsAsWritten()
     {
         const QString nginx = nginxPath();
-        if (nginx.isEmpty()) {
-            if (qEnvironmentVariable("RATELAB_PEERS") == "1")
-                QFAIL("nginx is not installed (apt-get install nginx-light)");
-            QSKIP("nginx is not installed (apt-get install nginx-light)");
-        }
+        SKIP_WITHOUT_NGINX(nginx);
         const quint16 port = freePort(), redirect = freePort();
         QVERIFY(port != 0 && redirect != 0);
         const QString limits = QString("    limit_req_zone $http_x_client zone=app:1m rate=1r/m;\n"
@@ -362,11 +366,7 @@ private slots:
     void realMapKeys()
     {
         const QString nginx = nginxPath();
-        if (nginx.isEmpty()) {
-            if (qEnvironmentVariable("RATELAB_PEERS") == "1")
-                QFAIL("nginx is not installed (apt-get install nginx-light)");
-            QSKIP("nginx is not installed (apt-get install nginx-light)");
-        }
+        SKIP_WITHOUT_NGINX(nginx);
         const quint16 port = freePort();
         QVERIFY(port != 0);
         const QString limits = "    map $http_x_client $limit_key {\n"
