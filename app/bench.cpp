@@ -295,12 +295,12 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
     const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
     const DragFigures drag100k = dragFigures(100'000, kDragChanges);
     const DragFigures dragCluster = dragFigures(kDragRequests, kDragChanges, true); // every row on the engine
-    const DragFigures dragServer = dragServerFigures(kDragRequests, kDragChanges); // the server's workers (issue 33)
+    const DragFigures dragServer = dragServerFigures(kDragRequests, kDragChanges); // the server's workers
     const UpdateStages serverStage = serverStages(kDragRequests);
     const double bytes = bytesPerRequest(5'000'000);
     const EngineFigures engine = engineFigures();
     const RedisBench redis = benchRedis(); // absent, not a failure, without redis-server
-    const ReplayBenchFigures replayFigures = benchReplay(); // issue 22; after peak_rss_mb, its log is 125 MB
+    const ReplayBenchFigures replayFigures = benchReplay(); // after peak_rss_mb: its log is 125 MB
 
     std::ostringstream out;
     if (parser.isSet("json") || old) {

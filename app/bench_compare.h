@@ -1,5 +1,5 @@
 // `ratelab bench --compare OLD.json [NEW.json]`: the ratios of one bench run to another, so a
-// regression shows in one sitting (issue 35). Nanoseconds do not travel between machines; the
+// regression shows in one sitting. Nanoseconds do not travel between machines; the
 // ratio of two runs made back to back on one machine does.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The engine's figures for `ratelab bench` (issue 20): one attempt through clients that retry,
+// The engine's figures for `ratelab bench`: one attempt through clients that retry,
 // a three-node shared store and a policy of two layers.
 #pragma once
 

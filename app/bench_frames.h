@@ -42,7 +42,7 @@ DragFigures dragFigures(std::int64_t requests, int changes, bool cluster = false
 // with a Gradient2 row.
 Scenario dragServerScenario(std::int64_t requests);
 // dragServerFigures is the median of three drags of the server's workers through `changes`
-// values (65 on), 16 ms apart, on dragServerScenario(requests) (issue 33).
+// values (65 on), 16 ms apart, on dragServerScenario(requests).
 DragFigures dragServerFigures(std::int64_t requests, int changes);
 // serverStages is updateStages of that drag's changes of workers.
 UpdateStages serverStages(std::int64_t requests);

@@ -1,4 +1,4 @@
-// `ratelab bench`'s Redis figures (issue 24): each script's calls per second on one connection,
+// `ratelab bench`'s Redis figures: each script's calls per second on one connection,
 // without pipelining, and the server's CPU per call from INFO commandstats, beside a plain INCR.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The replay figures of `ratelab bench` (issue 22): a 1,000,000-line combined log with 10,000
+// The replay figures of `ratelab bench`: a 1,000,000-line combined log with 10,000
 // keys replayed through the seven algorithms, and a 20-point sweep of it.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The options of clients that react (issue 13): --clients, --key, --retry, --retry-delay,
+// The options of clients that react: --clients, --key, --retry, --retry-delay,
 // --max-retries, --backoff-base, --backoff-cap. They override the base scenario's clients (a
 // preset's or a file's) value by value, like every other option.
 #pragma once

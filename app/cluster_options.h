@@ -1,4 +1,4 @@
-// The cluster options (issue 12): --nodes, --balancer, --coordination, --latency, --sync,
+// The cluster options: --nodes, --balancer, --coordination, --latency, --sync,
 // --skew override the base scenario's cluster value by value; --backend and --redis say where
 // `compare` decides.
 #pragma once

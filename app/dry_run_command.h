@@ -1,4 +1,4 @@
-// `ratelab replay LOG --config FILE [--against FILE]` (issue 32): a gateway's config on a log, and
+// `ratelab replay LOG --config FILE [--against FILE]`: a gateway's config on a log, and
 // the difference two configs make on it (core/replay/dry_run.h, dry_run_diff.h).
 #pragma once
 

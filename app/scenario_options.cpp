@@ -90,7 +90,7 @@ std::vector<Algorithm> parseAlgorithms(const QString& list)
 }
 
 
-// --- Request cost, layered policies, nginx_limit_req (issue 14) ---------------------------------
+// --- Request cost, layered policies, nginx_limit_req ---------------------------------------------
 // Kept in one block, apart from the options above, so the scenario-options code can move freely.
 
 void addCostLayerNginxOptions(QCommandLineParser& parser)
@@ -158,7 +158,7 @@ void applyCostLayerNginxOptions(const QCommandLineParser& p, Scenario& s)
     }
 }
 
-// --- end of the issue 14 block ------------------------------------------------------------------
+// --- end of the request cost, layered policies and nginx_limit_req block ------------------------
 
 } // namespace
 

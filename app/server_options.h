@@ -1,4 +1,4 @@
-// The server behind the limiter on the command line (issue 33): --server, --concurrency and
+// The server behind the limiter on the command line: --server, --concurrency and
 // --layered-gate, declared beside the client options (addRunOptions) and read into the scenario.
 #pragma once
 

@@ -351,7 +351,7 @@ ImportedConfig importConfiguration(const QByteArray& input)
     static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
     if (s.contains(nginxWord) && !text.trimmed().startsWith('{'))
         return nginxScenario(s);
-    if (auto managed = importManaged(text)) // API Gateway, WAF, Cloudflare, Upstash (issue 36)
+    if (auto managed = importManaged(text)) // API Gateway, WAF, Cloudflare, Upstash
         return std::move(*managed);
     const Flat flat = flattenConfig(text);
     if (findConfigValue(flat, "token_bucket.max_tokens") || findConfigValue(flat, "max_tokens")) {

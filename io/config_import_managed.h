@@ -1,4 +1,4 @@
-// Reading the configuration of the managed services people buy instead of a limiter (issue 36):
+// Reading the configuration of the managed services people buy instead of a limiter:
 // an Amazon API Gateway usage plan (`aws apigateway get-usage-plan` JSON, or CloudFormation's
 // AWS::ApiGateway::UsagePlan Throttle / Quota and a stage's MethodSettings throttling), an AWS WAF
 // rate-based statement (JSON), a Cloudflare rate limiting rule (the rulesets API's JSON) and an

@@ -124,7 +124,7 @@ Belief believe(const ImportedConfig& c, const Limiter& fresh)
         b.count = b.burst = b.windowLimit = fresh.quota();
         b.per = b.window = std::max<std::int64_t>(1, dynamic_cast<const RateLimiterFlexible&>(fresh).durationMs()) * 1'000'000;
         break;
-    case Algorithm::UpstashRatelimit: { // issue 36: the package's own numbers
+    case Algorithm::UpstashRatelimit: { // the package's own numbers
         const auto& u = dynamic_cast<const UpstashRatelimit&>(fresh);
         const bool bucket = u.kind() == UpstashRatelimit::Kind::TokenBucket;
         b.count = bucket ? u.refillRate() : u.tokens();

@@ -1,4 +1,4 @@
-// Runs through Redis end cleanly however they end (issue 20): SIGINT or SIGTERM stops the private
+// Runs through Redis end cleanly however they end: SIGINT or SIGTERM stops the private
 // redis-server and removes its temporary directory, and a run in progress deletes its keys first.
 //
 // While a PrivateRedis or RedisStore lives, a handler is installed for SIGINT and SIGTERM. Inside

@@ -12,14 +12,14 @@ const char* const kPresetIds[] = {
     "seed-compare", "edge-burst", "idle-then-burst", "spa-page-load", "steady-over-limit", "token-vs-leaky",
     "counter-error", "nginx-vs-leaky", "two-servers-local", "racing-read-write", "tight-retry-loop",
     "honour-retry-after", "http-rounding", "noisy-client", "pick-a-limit",
-    // Products as they compute (issue 23)
+    // Products as they compute
     "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen", "nginx-page-load",
-    // Fleets and storms (issue 25)
+    // Fleets and storms
     "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
-    // Managed services (issue 36)
+    // Managed services
     "upstash-sliding-vs-log", "api-gateway-page-load", "api-gateway-monthly-quota", "waf-scraper-first-minute",
     "cloudflare-long-block",
-    // The server behind the limiter (issue 33)
+    // The server behind the limiter
     "retry-storm-metastable", "aimd-sawtooth", "gradient2-knee", "noisy-tenant-apf", "client-throttle-under-limit",
     "gradient2-standing-queue",
 };

@@ -182,9 +182,9 @@ void Reader::readProduction(const QJsonObject& root, Scenario& s)
     readRequestColumns(root, s, perArrival("service_of"), perArrival("priority_of"));
 }
 
-// readRequestColumns reads the arrivals file's service and priority columns (issue 33):
+// readRequestColumns reads the arrivals file's service and priority columns:
 // "service_of", a time in seconds per arrival, and "priority_of", "critical" or "normal" each
-// (a stripe row's priority=file) or a number each (a client throttle's priorities, issue 52),
+// (a stripe row's priority=file) or a number each (a client throttle's priorities),
 // one kind in the array.
 void Reader::readRequestColumns(const QJsonObject& root, Scenario& s, bool service, bool priority)
 {
@@ -296,7 +296,7 @@ void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
     else
         note("seed", k == PatternKind::Poisson, QString::number(p.seed));
     seconds("gap", p.gapNanos, k == PatternKind::Edge);
-    // The worst case (issue 25): T of every row's bound and of the worst pattern (0: the window),
+    // The worst case: T of every row's bound and of the worst pattern (0: the window),
     // and whose worst case the pattern is (default: the first algorithm, set by read()).
     if (o.contains("window_of"))
         seconds("window_of", p.windowOfNanos, false);

@@ -90,7 +90,7 @@ void writeProduction(QByteArray& out, const Scenario& s)
                + "}";
     if (s.explicitArrivals && !s.explicitClients.empty())
         writeIntegers(out, "client_of", s.explicitClients);
-    if (s.explicitArrivals && !s.explicitService.empty()) // issue 33: the arrivals' service column
+    if (s.explicitArrivals && !s.explicitService.empty()) // the arrivals' service column
         writeTimes(out, "service_of", s.explicitService);
     if (s.explicitArrivals && !s.explicitCritical.empty()) { // and their priority column
         out += ",\n  \"priority_of\": [";
@@ -165,15 +165,15 @@ QByteArray serializeScenario(const Scenario& s)
     if (!s.addedArrivals.empty())
         writeTimes(out, "added", s.addedArrivals);
     writeProduction(out, s);
-    if (!s.trafficLog.empty()) // issue 22: written only when set, so other files read as before
+    if (!s.trafficLog.empty()) // written only when set, so other files read as before
         out += ",\n  \"traffic_log\": " + jsonString(s.trafficLog);
-    if (!s.changes.empty()) { // issue 25: limit changes, only when there are some
+    if (!s.changes.empty()) { // limit changes, only when there are some
         out += ",\n  \"changes\": [";
         for (std::size_t i = 0; i < s.changes.size(); ++i)
             out += (i ? ", " : "") + jsonString(limitChangeText(s.changes[i]));
         out += "]";
     }
-    if (s.server) { // issue 33: the server and its concurrency limiters, only when there is one
+    if (s.server) { // the server and its concurrency limiters, only when there is one
         out += ",\n  \"server\": " + jsonString(s.server->text());
         if (!s.concurrency.empty()) {
             out += ",\n  \"concurrency\": [";
@@ -186,9 +186,9 @@ QByteArray serializeScenario(const Scenario& s)
     }
     if (!s.throttle.empty())
         out += ",\n  \"throttle\": " + jsonString(s.throttle);
-    if (s.bucketsStartEmpty) // issue 25: only when not the default, full
+    if (s.bucketsStartEmpty) // only when not the default, full
         out += ",\n  \"buckets_start\": \"empty\"";
-    if (s.playbackNanos > 0) // issue 21: the app's playback length, only when set
+    if (s.playbackNanos > 0) // the app's playback length, only when set
         out += ",\n  \"playback\": " + seconds(s.playbackNanos);
     out += "\n}\n";
     return out;

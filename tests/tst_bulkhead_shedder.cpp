@@ -1,4 +1,4 @@
-// Tests of two gates (issue 33): cockatiel's BulkheadPolicy ("bulkhead", server/bulkhead.h) and
+// Tests of two gates: cockatiel's BulkheadPolicy ("bulkhead", server/bulkhead.h) and
 // Stripe's fleet-usage load shedder ("stripe", server/stripe_shedder.h), each on a table derived
 // by hand from its rule, and their options' refusals. The bulkhead against cockatiel itself is
 // tst_peer_bulkhead (peer_bulkhead).

@@ -83,7 +83,7 @@ private slots:
     // width: a first start, with no saved layout, opens the classic preset with its lesson and
     // every other side panel closed.
     // On a small screen the charts keep the width: of the side panels only the Lesson and What
-    // happened open at a first start, one above the other (issue 31: What happened was a hidden
+    // happened open at a first start, one above the other (What happened was a hidden
     // tab behind the Lesson).
     void sidePanelsStartClosedOnASmallScreen()
     {
@@ -130,7 +130,7 @@ private slots:
 
     // A summary narrower than its text scrolls sideways and keeps its last column whole ("80 B
     // (10 entries)", not "80 B (10 ..."); a wide one lets that column fill the row.
-    // A row's title and counts never overprint each other (issue 31: "Leaky bucket (queue)19
+    // A row's title and counts never overprint each other ("Leaky bucket (queue)19
     // admitted"): on a narrow window both are elided into the header, each keeping its start;
     // on a wide one both are whole.
     void titlesAndCountsNeverOverlap()

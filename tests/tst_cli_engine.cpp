@@ -1,4 +1,4 @@
-// `compare` on the one engine (issue 20): the decisions of every preset and of each feature are
+// `compare` on the one engine: the decisions of every preset and of each feature are
 // those frozen before it (tests/golden, written by the build before the engine); every
 // combination runs; and each defect the issue names, checked through the real executable.
 #include "cli_run.h"
@@ -48,7 +48,7 @@ private slots:
 
     // Every decision identical to the frozen output: verdict, delay, remaining, retry_after,
     // level, and where present node, request, client, attempt, cost; and max_in_window and
-    // overshoot where the file has them (cost4's re-derived by hand in units, issue 45).
+    // overshoot where the file has them (cost4's re-derived by hand in units).
     void goldenDecisions()
     {
         QFETCH(QString, name);
@@ -190,7 +190,7 @@ private slots:
         QCOMPARE(layered.value("overshoot").toDouble(), 1.1);
     }
 
-    // max_in_window, overshoot and the bound count units (semantics.md; issue 45). The edge with
+    // max_in_window, overshoot and the bound count units (semantics.md). The edge with
     // cost 5 and the defaults (L = 10 per 10 s, C = 10 at 1/s): 10 requests at 9.9 s, 10 at 10 s.
     // fixed_window admits two of cost 5 in [0, 10 s) and two in [10 s, 20 s): (0, 10 s] holds 20
     // units: max_in_window 20, overshoot 2.0, its bound L (ceil((10 s - 1 ns) / 10 s) + 1) = 20
@@ -221,7 +221,7 @@ private slots:
         }
     }
 
-    // Fleets and storms on the command line and in scenario files (issue 25): a store down from 1
+    // Fleets and storms on the command line and in scenario files: a store down from 1
     // to 3 s with nodes failing closed denies until 3 s, then the store is as it was at 1 s (the
     // hand table of tst_engine::storeOutage, on two nodes); the file keeps the outage and a join.
     void outageAndMembership()
@@ -244,7 +244,7 @@ private slots:
         for (const QStringList& bad : {QStringList{"--outage", "3:1"}, QStringList{"--outage", "1"},
                                        QStringList{"--fallback", "maybe"}, QStringList{"--join", "9@1"},
                                        QStringList{"--join", "1"}, QStringList{"--join", "0@1", "--leave", "0@0.5"},
-                                       // no store to go down (issue 30: it ran as if there were no outage)
+                                       // no store to go down (it ran as if there were no outage)
                                        QStringList{"--coordination", "local", "--outage", "1:2", "--fallback", "closed"},
                                        QStringList{"--coordination", "split", "--outage", "1:2"},
                                        QStringList{"--fallback", "closed"}}) {

@@ -1,4 +1,4 @@
-// `ratelab lua` (issue 24): --server-clock for one algorithm or --layer policies, with the config
+// `ratelab lua`: --server-clock for one algorithm or --layer policies, with the config
 // options, and --example callers; bad input exits 2 with exactly one line on stderr.
 #include "cli_run.h"
 

@@ -1,4 +1,4 @@
-// `ratelab replay` and `ratelab sweep` (issue 22), run as a user runs them. The small log's
+// `ratelab replay` and `ratelab sweep`, run as a user runs them. The small log's
 // figures are worked out by hand; the shipped day's from how tools/gen_api_day.py builds it.
 #include "cli_run.h"
 
@@ -147,7 +147,7 @@ private slots:
         QCOMPARE(csv.out.split('\n').at(1), QByteArray("gcra,5,4,1,0,2,1,3,16,16,192.0.2.1,4,1,2"));
     }
 
-    // The cluster options replay as compare runs them (issue 30: replay on the engine's keyed
+    // The cluster options replay as compare runs them (replay on the engine's keyed
     // store). kLog's requests: 0 A@0, 1 B@0, 2 A@1, 3 A@2, 4 A@11 (s); round robin over 2 nodes
     // sends 0, 2, 4 to node 1 and 1, 3 to node 2. Fixed window 1 per 10 s: local nodes each keep
     // A's count, so A@2 on node 2 passes (4 admitted); one shared store admits as one server (3).
@@ -219,7 +219,7 @@ private slots:
         oneLine(runRatelab({"replay", log, "--per-key", dir.path()}), "--per-key: ");
     }
 
-    // --max-keys (issue 32): kLog has 2 keys, so a bound of 1 refuses it at its second key, before
+    // --max-keys: kLog has 2 keys, so a bound of 1 refuses it at its second key, before
     // any limiter is made: exit 2, one line naming the bound and the estimate, nothing on stdout.
     // The estimate is replayBytesPerKey's: 160 + 7 rows * 40 + (40 + 120 for the log) = 600 B a
     // key for the seven algorithms, so 2 keys are "about 1 MB" (1,200 B rounded up to whole MB).
@@ -287,7 +287,7 @@ private slots:
         QCOMPARE(input["unreadable"].toInt(), 1);
     }
 
-    // replay --config (issue 32), as a user runs it: kLog's 192.0.2.1 at 0, 1, 2 and 11 s on /a,
+    // replay --config, as a user runs it: kLog's 192.0.2.1 at 0, 1, 2 and 11 s on /a,
     // 2001:db8::7 at 0 s on /b. "location /a" applies zone=a, 1r/s with no burst: 0 s admitted,
     // 1 s (excess 0 - 1000 + 1000 = 0) admitted, 2 s admitted, 11 s admitted: all pass. With
     // 1r/m: 0 s admitted, 1 s 0 - 16 + 1000 = 984 > 0 denied, 2 s 0 - 33 + 1000 > 0 denied, 11 s
@@ -337,7 +337,7 @@ private slots:
         oneLine(runRatelab({"replay", log, "--config", express, "--against", bad}), bad + ": express_rate_limit: max must be");
     }
 
-    // A config one of whose rules cannot be replayed says so before any count (issue 46). kLog is
+    // A config one of whose rules cannot be replayed says so before any count. kLog is
     // a combined log: it holds the address and the user, no X-Api-Key. Zone a (1r/m by address,
     // location /a) denies 192.0.2.1's requests at 1, 2 and 11 s (as dryRunAndDiffFromTheCommandLine
     // derives); zone k keys by $http_x_api_key, which no request has: its rule on /b is not

@@ -1,4 +1,4 @@
-// Client throttles (issue 33): Bottleneck 2.19.5 and p-queue 10.0.0 against start times derived
+// Client throttles: Bottleneck 2.19.5 and p-queue 10.0.0 against start times derived
 // by hand from the packages' own source (core/server/bottleneck.h and p_queue.h cite the lines).
 // Times are in ms; a call's start is -1 when the throttle dropped it. Every call is done at its
 // start plus its service time; at one instant completions come first (in start order), then the

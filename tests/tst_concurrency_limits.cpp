@@ -1,5 +1,5 @@
 // Netflix concurrency-limits (fixed, aimd, vegas, gradient2) as gates, and every kind's option
-// refusals, Envoy's (envoy) included (semantics.md, "The server behind the limiter"; issue 33). Every expected
+// refusals, Envoy's (envoy) included (semantics.md, "The server behind the limiter"). Every expected
 // number is derived by hand from the source's formulas (cited in core/server/netflix_limits.h and
 // envoy_gradient.h), the derivation beside it; sequences from the product's own suite
 // (AIMDLimitTest, VegasLimitTest) are marked as such. Envoy's controller: tst_envoy_gradient.

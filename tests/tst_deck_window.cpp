@@ -1,4 +1,4 @@
-// A class run from a deck on the real window (issue 31): PageDown (a clicker's forward button)
+// A class run from a deck on the real window: PageDown (a clicker's forward button)
 // moves through the steps and reveals a question's hidden decisions, PageUp goes back, Right at
 // the end of a step's playback goes on; a step frames its span; the deck is edited and saved
 // from the app; the handout has a page per step, from the window and from `ratelab deck --pdf`.

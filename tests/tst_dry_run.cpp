@@ -1,4 +1,4 @@
-// Dry runs (issue 32): an nginx config on a log (replay --config) and two configs compared
+// Dry runs: an nginx config on a log (replay --config) and two configs compared
 // (--against), on hand-derived tables, and a seeded property: for random configs of several
 // zones and locations, the dry run equals plain replay (nginx_limit_req with the zone's rate and
 // the limit's burst) on the requests of each location, decision for decision.

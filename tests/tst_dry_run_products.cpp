@@ -1,4 +1,4 @@
-// Dry runs of the other products (issue 32): a RateLab scenario or a config `import` reads is one
+// Dry runs of the other products: a RateLab scenario or a config `import` reads is one
 // rule every request meets, keyed by the log's key where the product's key is it; the report and
 // the diff as for nginx, on hand-derived tables, even across kinds (nginx against a scenario).
 #include "dry_run_helpers.h"

@@ -1,4 +1,4 @@
-// Dry runs by route (issue 32): a logged path as each product reads it (percent-decoding, slashes,
+// Dry runs by route: a logged path as each product reads it (percent-decoding, slashes,
 // dot segments), Spring's PathPattern, and Kong's, Spring Cloud Gateway's and Envoy's routes
 // selecting per request the limits that apply, on hand-derived tables.
 #include "dry_run_helpers.h"

@@ -248,7 +248,7 @@ private slots:
             EngineSetup s;
             const int layers = int(in(1, 3));
             for (int l = 0; l < layers; ++l) {
-                // the textbook seven and nginx: products (issue 23) are checked against the products
+                // the textbook seven and nginx: products are checked against the products
                 // themselves, and some of them count denials, which the visibility rule does not
                 const Algorithm a = kEveryAlgorithm[std::size_t(in(0, 7))];
                 const std::int64_t limit = in(1, 4);

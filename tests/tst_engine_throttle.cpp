@@ -1,4 +1,4 @@
-// Client throttles in the engine (issue 33, EngineSetup::throttle, throttled_arrivals.h): a
+// Client throttles in the engine (EngineSetup::throttle, throttled_arrivals.h): a
 // request's first attempt is submitted to its client's throttle at its arrival, decided when the
 // throttle starts it, and done when the client learns its fate (a denial at once, a server's
 // response, or without a server the end of its delay). Hand tables, derived in the comments
@@ -326,8 +326,8 @@ void TestEngineThrottle::droppedCallsGaveUp()
 // client. 0 is submitted with nothing running: it starts at 0, is admitted and, with no server,
 // done at 0 (no delay): running is 0 again when 1 is submitted, which starts at once too, and
 // so does 2. Nothing is queued, the high water (1 queued) is never reached: three starts at 0,
-// nothing dropped, whichever the strategy. Before issue 52 the done of 0 waited for 1 and 2:
-// 1 queued, 2 found one queued (overflow dropped 2; leak dropped 1 and started 2 at 0).
+// nothing dropped, whichever the strategy. Had the done of 0 waited for 1 and 2, 1 would be
+// queued and 2 find one queued (overflow would drop 2; leak would drop 1 and start 2 at 0).
 void TestEngineThrottle::aCallDoneAtItsStartFreesItsSlot_data()
 {
     QTest::addColumn<QString>("strategy");

@@ -1,5 +1,5 @@
 // Envoy's adaptive concurrency filter as a gate (envoy; semantics.md, "The server behind the
-// limiter"; issue 33): libcircllhist's percentile and the GradientController's windows, timers and
+// limiter"): libcircllhist's percentile and the GradientController's windows, timers and
 // limit, every expected number derived by hand from the sources cited in
 // core/server/envoy_gradient.h, the derivation beside it; settings and checks taken from Envoy's
 // gradient_controller_test.cc are marked as such. Time is injected: every call is handed its t.

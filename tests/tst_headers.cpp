@@ -40,7 +40,7 @@ QString text(const Lines& lines)
 class TestHeaders : public QObject {
     Q_OBJECT
 private slots:
-    // A cluster row's hover shows the response of the node that decided (issue 20): a token
+    // A cluster row's hover shows the response of the node that decided: a token
     // bucket of 2 per 10 s on 2 local nodes, one request a second; node 1 at t = 1 is 1 token
     // short, full again at 6 s (one limiter replayed over all requests said 10).
     void clusterRowHeadersFromTheDecidingNode()

@@ -123,7 +123,7 @@ private slots:
         QVERIFY(compare.out.contains(algorithm.toUtf8() + ","));
     }
 
-    // What import does not model is listed, part by part (issue 46): a Kong file's other plugins,
+    // What import does not model is listed, part by part: a Kong file's other plugins,
     // its rate-limiting plugins after the first and its routes; a Traefik file's routers and other
     // middlewares; an Envoy filter's descriptors and the other HTTP filters (the router, which
     // every listener ends with, aside). Each file is a shape public configs take: an

@@ -1,4 +1,4 @@
-// File > Import configuration in the app (issue 23): a product's configuration becomes the
+// File > Import configuration in the app: a product's configuration becomes the
 // document's scenario as one undoable step, with the explanation `ratelab import` prints as its
 // lesson; a file that is not one leaves the document as it was and says why.
 #include "panels/controlpanel.h"
@@ -85,7 +85,7 @@ private slots:
         QCOMPARE(frame().trace->results.front().metrics.allowed, std::int64_t(1));
     }
 
-    // Typing in the textbook Limits never rewrites the imported configuration (issue 30: a Limit
+    // Typing in the textbook Limits never rewrites the imported configuration (a Limit
     // typed dropped Traefik's average, period and burst, and the row became "10 per 10 s"). The
     // Limits keep their own value for the rows that read them; Traefik's row still admits one.
     void typingALimitKeepsTheImportedConfiguration()
@@ -104,7 +104,7 @@ private slots:
         QCOMPARE(frame().trace->results.front().metrics.allowed, std::int64_t(1));
     }
 
-    // The product row's own options are shown and edited in the product's names (issue 30):
+    // The product row's own options are shown and edited in the product's names:
     // Traefik's average 6, period 1m, burst 1 as imported. A burst of 3 lets three of the page
     // load's 27 requests through (52 ms is far from the next token, 10 s away); a burst the
     // product refuses stays in its box, marked, and the document does not change; Undo brings

@@ -1,4 +1,4 @@
-// import of the managed services' configurations (io/config_import_managed.cpp, issue 36): an API
+// import of the managed services' configurations (io/config_import_managed.cpp): an API
 // Gateway usage plan (get-usage-plan JSON and CloudFormation), an AWS WAF rate-based statement,
 // a Cloudflare rate limiting rule and an Upstash Ratelimit snippet, each into its model with what
 // it wrote, what is assumed and what is not modelled; the decisions on a burst at t = 0 are worked

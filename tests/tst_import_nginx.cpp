@@ -1,4 +1,4 @@
-// `ratelab import` reads an nginx configuration as nginx does (issue 32): comments are not
+// `ratelab import` reads an nginx configuration as nginx does: comments are not
 // configuration, arguments come in any order, every zone and limit_req is modelled or named, a
 // block inherits its parent's limit_req list only when it has none, and what nginx refuses is
 // refused with its line. Every expectation is read off the configuration by hand.

@@ -1,4 +1,4 @@
-// The keyboard, the clicker and the wheel as a teacher uses them (issue 31), on the real window:
+// The keyboard, the clicker and the wheel as a teacher uses them, on the real window:
 // presentation mode is driven from the keyboard (the menu bar it hides held the keys), typing in
 // a number box edits only the box, the wheel scrolls the settings instead of changing a value on
 // the way, and a window saved on a large screen opens fitting a small one.

@@ -225,7 +225,7 @@ private slots:
         QCOMPARE(charts()->rowCount(), 7);
     }
 
-    // The worst pattern is the first row's, as its box says (issue 31: unticking the token bucket
+    // The worst pattern is the first row's, as its box says (unticking the token bucket
     // in n-per-t left its worst case as the traffic): it follows the new first row, and the box
     // names whose it is. The fixed window's worst in any 10 s at 10 per 10 s is 2L = 20, all
     // admitted; the token bucket's was C + r T - 1 = 19. Undo brings the bucket's back.
@@ -248,7 +248,7 @@ private slots:
         QCOMPARE(frame().trace->arrivals.size(), std::size_t(19));
     }
 
-    // A badge's count says what it groups (issue 31: "×19" at 9 ms stood for 10 requests at 0 s
+    // A badge's count says what it groups ("×19" at 9 ms stood for 10 requests at 0 s
     // and nine singles after them, with nothing to say so): its tooltip names the instants.
     void aBadgeSaysWhatItCounts()
     {

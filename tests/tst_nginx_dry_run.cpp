@@ -1,4 +1,4 @@
-// The real nginx agrees with replay --config (issue 32): a private nginx (Debian's nginx-light)
+// The real nginx agrees with replay --config: a private nginx (Debian's nginx-light)
 // with limit_req_dry_run on and $limit_req_status in a JSON access log is sent a seeded sequence
 // of requests over loopback; the log it writes is replayed through the same config (dryRun) and
 // every request's fate agrees: REJECTED_DRY_RUN iff the dry run denies it, and the zone nginx's

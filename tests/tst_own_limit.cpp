@@ -1,4 +1,4 @@
-// ownLimit (issue 30, "Products are first-class"): the limit and window a row's max_in_window and
+// ownLimit ("Products are first-class"): the limit and window a row's max_in_window and
 // overshoot are measured against. Every expected value below is worked out from the product's own
 // documented semantics (the header comment of its model), not read back from the code; and a
 // Traefik row under RateLab's L = 10, W = 10 s is measured against its own 100 per minute.

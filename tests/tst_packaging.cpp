@@ -1,5 +1,5 @@
-// What the package installs beside the executables, checked against the executables themselves
-// (issue 34): every option of every command, as its --help lists it now, is in the command's man
+// What the package installs beside the executables, checked against the executables themselves:
+// every option of every command, as its --help lists it now, is in the command's man
 // page and in the bash, zsh and fish completions (packaging/gendocs.sh writes them at build time);
 // the bash completion completes; `--version` names the version and the commit.
 #include "cli_run.h"

@@ -1,11 +1,11 @@
-// Peer test of the client throttles (issues 33 and 52): npm's bottleneck 2.19.5 and p-queue
+// Peer test of the client throttles: npm's bottleneck 2.19.5 and p-queue
 // 10.0.0 themselves (peers/throttle_peer.js, under @sinonjs/fake-timers) against RateLab on the
 // same calls; every call's start (or its drop) agrees.
 // - throughCompare runs `ratelab compare --throttle`, the engine's own path (the throttle before
 //   a server of unbounded workers, each call served in its arrivals file's time, behind a limit
-//   nothing reaches): the three cases of issue 52 and seeded traffic with runs at one instant and
-//   calls that take no time, each scenario with a drawn `priority=` key; and perCallPriorities
-//   the same seeds with a priority per call in the arrivals file's priority column (issue 52),
+//   nothing reaches): three cases of a call done at its start and seeded traffic with runs at
+//   one instant and calls that take no time, each scenario with a drawn `priority=` key; and perCallPriorities
+//   the same seeds with a priority per call in the arrivals file's priority column,
 //   past each package's range and fractions too, beside the key they override.
 // - throttles runs simulateThrottle (the engine's ThrottledArrivals, one client) with a priority
 //   per call.
@@ -202,8 +202,8 @@ QStringList packageStarts(const test::NodePeers& node, const QString& kind, cons
 class TestPeerThrottles : public QObject {
     Q_OBJECT
 private slots:
-    // The three cases of issue 52, where a call that starts and ends at one instant kept its
-    // slot in the engine until that instant's timers and later arrivals had run. The starts the
+    // Three cases of a call that starts and ends at one instant, which must free its slot at
+    // once, not keep it until that instant's timers and later arrivals had run. The starts the
     // packages give, derived in tst_engine_throttle (the denial of the second case is a call that
     // takes no time here): all three at 0; all three at 500; the last five at 100.
     void throughCompare_data()

@@ -139,7 +139,7 @@ private slots:
                  qPrintable(m_window->explanation()->text()));
     }
 
-    // A number box with the focus keeps the keys it edits with (issue 31): Space is typed, not
+    // A number box with the focus keeps the keys it edits with: Space is typed, not
     // played; Home moves the cursor. Out of the box they are the window's again.
     void aNumberBoxKeepsItsKeys()
     {
@@ -185,7 +185,7 @@ private slots:
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("Max in a window so far"));
         // The row's header follows too: what the traffic reached is the whole run's, so partway
         // it says only the token bucket's bound, C + r * T - 1 = 10 + 10 - 1 = 19 in any 10 s
-        // (issue 31: it said "most in 10 s: 11" while the table said 9).
+        // (it said "most in 10 s: 11" while the table said 9).
         QCOMPARE(token->countsText(), QString("so far: 9 admitted · 0 denied · at most 19 in any 10 s"));
         // At 1.3 s, 14 have come: 11 admitted (the 11th on the token refilled at 1.0 s), 3 denied.
         play->setPlayhead(1300 * kMs);

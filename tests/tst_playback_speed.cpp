@@ -28,7 +28,7 @@ private slots:
 
     void cleanup() { m_window.reset(); }
 
-    // The default follows the requests (issue 31): in edge-burst, ten requests at 9.9 s and ten
+    // The default follows the requests: in edge-burst, ten requests at 9.9 s and ten
     // at 10.1 s, each request is reached 0.3 s of real time after the one before (gaps under
     // 0.3 s are slowed to it: 0 s inside a burst, the 0.2 s between the bursts) and the idle tail
     // after 10.1 s takes at most 1 s, marked in the time label. Before, the whole view played in

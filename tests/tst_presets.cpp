@@ -24,15 +24,15 @@ const QStringList kIds = {"seed-compare",      "edge-burst",     "idle-then-burs
                           "steady-over-limit", "token-vs-leaky", "counter-error",     "nginx-vs-leaky",
                           "two-servers-local", "racing-read-write", "tight-retry-loop", "honour-retry-after",
                           "http-rounding",     "noisy-client",   "pick-a-limit",
-                          // issue 23 (lessons checked in tst_presets_products)
+                          // products (lessons checked in tst_presets_products)
                           "traefik-six-a-minute", "spring-burst-zero", "envoy-fill-cap", "redis-cell-sixteen",
                           "nginx-page-load",
-                          // issue 25
+                          // fleets and storms
                           "n-per-t", "scaling-out", "redis-goes-down", "comes-back-at-reset",
-                          // issue 36 (lessons checked in tst_presets_managed)
+                          // managed services (lessons checked in tst_presets_managed)
                           "upstash-sliding-vs-log", "api-gateway-page-load", "api-gateway-monthly-quota", "waf-scraper-first-minute",
                           "cloudflare-long-block",
-                          // issue 33 (lessons checked in tst_presets_server)
+                          // the server behind the limiter (lessons checked in tst_presets_server)
                           "retry-storm-metastable", "aimd-sawtooth", "gradient2-knee", "noisy-tenant-apf",
                           "client-throttle-under-limit", "gradient2-standing-queue"};
 

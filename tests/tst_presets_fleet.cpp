@@ -1,4 +1,4 @@
-// tst_presets_fleet: the lessons of the fleet presets (issue 25), "Scaling out", "Redis goes
+// tst_presets_fleet: the lessons of the fleet presets, "Scaling out", "Redis goes
 // down: fail open or closed" and "Everyone comes back at the reset", each number derived by hand
 // from semantics.md ("Fleets and storms", "Clients that react") in the comment above its check.
 #include "view/row_extras.h"

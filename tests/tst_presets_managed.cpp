@@ -1,4 +1,4 @@
-// The lessons of the managed-service presets (issue 36), each number derived by hand from the
+// The lessons of the managed-service presets, each number derived by hand from the
 // model's rules (core/limiters/products/upstash.h, aws_api_gateway.h, aws_waf.h, cloudflare.h
 // cite their sources): the preset's words must hold in its run.
 #include "preset_rows.h"

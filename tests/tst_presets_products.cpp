@@ -1,4 +1,4 @@
-// The lessons of the product presets (issue 23), each number derived by hand from the product's
+// The lessons of the product presets, each number derived by hand from the product's
 // rules (core/products/ headers cite the source): the preset's words must hold in its run.
 #include "preset_rows.h"
 #include "arithmetic/decimal.h"

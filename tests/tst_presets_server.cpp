@@ -1,4 +1,4 @@
-// The lessons of the presets of the server behind the limiter (issue 33): every number a lesson
+// The lessons of the presets of the server behind the limiter: every number a lesson
 // states is checked here against the engine's rows, derived by hand from semantics.md ("The
 // server behind the limiter") and the gates' sources (docs/concurrency-limits.md,
 // docs/fairness.md, docs/client-throttles.md) where a hand can follow it.

@@ -1,4 +1,4 @@
-// The app's parts of what production adds (issues 12 to 14): the Cluster, Clients and Layered
+// The app's parts of what production adds: the Cluster, Clients and Layered
 // policy groups, nginx's options, the headers in hover, and the At scale panel. Each expected
 // figure is derived by hand from semantics.md in the comment above it.
 #include "panels/atscalepanel.h"

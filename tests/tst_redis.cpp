@@ -314,7 +314,7 @@ private slots:
                                                           std::vector<Nanos>{0, kLuaExactBound - 1}));
     }
 
-    // A run's keys live under a prefix of its own and are gone when it ends (issue 20).
+    // A run's keys live under a prefix of its own and are gone when it ends.
     void runsLeaveNoKeys()
     {
         redisContext* c = redisConnectUnix(m_redis->address().substr(5).c_str());

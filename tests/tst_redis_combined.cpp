@@ -1,4 +1,4 @@
-// Every feature together through the real scripts (issue 20): clients that retry, a cluster's
+// Every feature together through the real scripts: clients that retry, a cluster's
 // nodes and clocks, cost, layers and headers, run through the Lua scripts on a private
 // redis-server the test starts itself, decide exactly as the simulation's shared store; one Redis
 // key per (limiter key, layer), all gone when the run ends; File > Check against Redis counts
@@ -185,7 +185,7 @@ private slots:
     }
 
     // A run whose store fails after the first row leaves stdout empty: the rows are printed only
-    // once every row has run (issue 30). The store here lets the scripts touch only the fixed
+    // once every row has run. The store here lets the scripts touch only the fixed
     // window's keys (a Redis ACL), so the first row runs and the token bucket's is refused.
     void aStoreThatFailsMidwayPrintsNothing()
     {

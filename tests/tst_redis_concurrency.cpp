@@ -1,4 +1,4 @@
-// 16 concurrent clients of the server-clock scripts (issue 24), each on its own connection and
+// 16 concurrent clients of the server-clock scripts, each on its own connection and
 // thread, on a real redis-server the test starts itself, on the wall clock: whatever the
 // interleaving, no algorithm ever admits more than its limit in any window. Bounded in time and
 // count (16 x 150 calls a policy); nothing sleeps.

@@ -1,7 +1,7 @@
-// `ratelab lua ALG --example LANG` (issue 24): each caller runs against a private redis-server
+// `ratelab lua ALG --example LANG`: each caller runs against a private redis-server
 // with its own client library, loads the server-clock script, and answers 200, 200, then 429 with
 // Retry-After for a bucket of 2 refilled once a minute; a layered policy too. An error reply
-// (WRONGTYPE) is an error, never a 429 (issue 32), and an ID with spaces is one key.
+// (WRONGTYPE) is an error, never a 429, and an ID with spaces is one key.
 //
 // The clients are peers installed by .ci/run (python3-redis from Debian, ioredis from npm into
 // build/npm). Without RATELAB_PEERS=1 a missing client is a skip; with it (CI), a failure. Go's

@@ -1,5 +1,5 @@
 // The injected-time scripts (the ones the simulation and `--backend redis` run) and the runs
-// through them, on a real redis-server the test starts itself (issues 20 and 24): every bad
+// through them, on a real redis-server the test starts itself: every bad
 // argument or out-of-domain time is an error reply that writes nothing; requests of any cost
 // decide as the simulation does; two runs sharing one server both get the right answer; a
 // SIGTERM'd `ratelab compare --backend redis` leaves no redis-server and no temporary directory.
@@ -89,7 +89,7 @@ private slots:
     void cleanupTestCase() { stopRedis(); }
 
     // Each bad argument (argument index, value) is an error reply naming it, and no key is
-    // written: the defects issue 24 found (a TTL of 0, window 0, tokens 0, a missing TTL, epoch
+    // written: the defects such checks catch (a TTL of 0, window 0, tokens 0, a missing TTL, epoch
     // times in ns) among them.
     void badArgumentsAreRefused_data()
     {

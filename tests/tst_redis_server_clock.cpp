@@ -1,4 +1,4 @@
-// The server-clock scripts (`ratelab lua ALG --server-clock`, issue 24) on a real redis-server the
+// The server-clock scripts (`ratelab lua ALG --server-clock`) on a real redis-server the
 // test starts itself: their decisions equal the simulation at the times they report (TIME in us,
 // times 1000 ns), every bad argument is an error reply that writes nothing, a denial that changes
 // nothing writes nothing, a key ahead of TIME keeps its clock, and a one-node Redis Cluster runs

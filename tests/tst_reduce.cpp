@@ -260,7 +260,7 @@ private slots:
         }
     }
 
-    // A window's level steps where it changes, at every zoom (issue 31: zoomed to nanoseconds the
+    // A window's level steps where it changes, at every zoom (zoomed to nanoseconds the
     // lines ramped over a nanosecond). The fixed window's worst case, 10 at W - 1 ns and 10 at W
     // (L = 10, W = 10 s), drawn over 4 ns in 1000 columns: the window's count and the log's
     // entries only step, so every segment of their lines is vertical or horizontal; the fixed

@@ -1,4 +1,4 @@
-// Replaying traffic per key and sweeping (issue 22). A key's decisions in a replay are those of
+// Replaying traffic per key and sweeping. A key's decisions in a replay are those of
 // one limiter over that key's requests alone (simulateOne), for every key of a seeded log and
 // every algorithm; a sweep point is the replay at that point's config; and a small log's figures
 // are worked out by hand from semantics.md.
@@ -19,7 +19,7 @@ Q_DECLARE_METATYPE(ratelab::ReplayPlace)
 
 namespace {
 
-// The textbook seven and nginx: the products (issue 23) take their own options, tested apart.
+// The textbook seven and nginx: the products take their own options, tested apart.
 const std::vector<ratelab::Algorithm> kTextbookAndNginx(ratelab::kEveryAlgorithm.begin(),
                                                         ratelab::kEveryAlgorithm.begin() + 8);
 
@@ -159,7 +159,7 @@ private slots:
         }
     }
 
-    // A replay placed as a scenario places it (issue 30: the engine's keyed store), by hand on
+    // A replay placed as a scenario places it (the engine's keyed store), by hand on
     // handTraffic: requests 0:A@0, 1:B@0.5, 2:A@1, 3:B@1.5, 4:A@2, 5:A@11 (s).
     void placedReplayByHand_data()
     {

@@ -1,4 +1,4 @@
-// Replay is the engine, key by key (issue 30): over random scenarios, replaying a log of the
+// Replay is the engine, key by key: over random scenarios, replaying a log of the
 // scenario's requests, each request's client its key, decides every request as the engine does
 // with a limiter per client and no retries (the log holds the retries): the same algorithm,
 // config, costs and layers, and the same max_in_window. RATELAB_PROPERTY_SEEDS sets the seeds.

@@ -1,4 +1,4 @@
-// The arrivals file's service and priority columns (issue 33; semantics.md, "The server behind
+// The arrivals file's service and priority columns (semantics.md, "The server behind
 // the limiter"): read exactly, served as each line says (every attempt of a request in its
 // line's time), shed by Stripe's shedder by the line's class, refused by name where nothing reads
 // them or where they are missing, and carried through scenario files and the CLI.
@@ -247,7 +247,7 @@ private slots:
                  QString("service=file: the arrivals have no service column (a header line naming t,service)"));
     }
 
-    // A priority column of numbers (issue 52): any finite number, one kind in a column.
+    // A priority column of numbers: any finite number, one kind in a column.
     void readsThrottlePriorities()
     {
         const Arrivals a = parseArrivalsWithCosts("t,priority\n0,9\n0.1,-1\n0.2,2.5\n0.3,1e3\n0.4,4294967296\n", "f");

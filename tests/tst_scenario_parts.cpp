@@ -1,4 +1,4 @@
-// Every command takes the whole scenario or refuses a part by name (issue 30): a table test of
+// Every command takes the whole scenario or refuses a part by name: a table test of
 // every command against every part, run as a user runs them, with the expected table written
 // here by hand from what each command is (the log is replay's traffic; nginx's lines are one
 // zone), and docs/commands.md checked against the code's table cell for cell.

@@ -138,7 +138,7 @@ private slots:
         s.explicitArrivals = std::vector<Nanos>{};
         QTest::newRow("no arrivals at all") << s;
 
-        // What production adds (issues 12 to 14), each exact.
+        // What production adds, each exact.
         s = Scenario{};
         s.cost = 3;
         s.config = s.config.withNginx({7, true, 0});
@@ -395,7 +395,7 @@ private slots:
         QCOMPARE(r.scenario->clients->clients(), 3);
     }
 
-    // "playback" (issue 21): the app's classroom pace, exact, written back only when set, and
+    // "playback": the app's classroom pace, exact, written back only when set, and
     // refused unless a positive time.
     void playbackRoundTrips()
     {
@@ -411,7 +411,7 @@ private slots:
         QVERIFY2(zero.error.contains("playback"), qPrintable(zero.error));
     }
 
-    // "buckets_start": "empty" (issue 25) reads and writes back; "full" is the default and is
+    // "buckets_start": "empty" reads and writes back; "full" is the default and is
     // not written; anything else is refused with the key and the value.
     void bucketsStartRoundTrips()
     {
@@ -429,7 +429,7 @@ private slots:
         QVERIFY2(bad.error.contains("buckets_start") && bad.error.contains("half"), qPrintable(bad.error));
     }
 
-    // "changes" (issue 25): each "T:limit=L,capacity=C,rate=R" reads and writes back as given;
+    // "changes": each "T:limit=L,capacity=C,rate=R" reads and writes back as given;
     // a bad one is refused with the key and the reason.
     void changesRoundTrip()
     {
@@ -449,7 +449,7 @@ private slots:
         QVERIFY2(bad.error.contains("changes") && bad.error.contains("window"), qPrintable(bad.error));
     }
 
-    // "clients.cohorts" (issue 25) read and write back as given, and hold every client.
+    // "clients.cohorts" read and write back as given, and hold every client.
     void cohortsRoundTrip()
     {
         const LoadResult r = parseScenario(valid(
@@ -470,7 +470,7 @@ private slots:
         QVERIFY2(short_.error.contains("the cohorts hold 9 clients, but there are 11"), qPrintable(short_.error));
     }
 
-    // "cluster.autoscale" (issue 25) reads and writes back; its max must be the nodes.
+    // "cluster.autoscale" reads and writes back; its max must be the nodes.
     void autoscaleRoundTrip()
     {
         const LoadResult r = parseScenario(valid(

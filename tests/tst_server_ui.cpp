@@ -1,4 +1,4 @@
-// The app's server behind the limiter (issue 33, "In the app"): the Server group turns the
+// The app's server behind the limiter ("In the app"): the Server group turns the
 // server on and edits it through the document (undoably), the concurrency limiter rows come and
 // go with it, and the charts colour each attempt by its outcome and draw a gate row's limit.
 // Every expected figure is derived by hand from semantics.md ("The server behind the limiter")

@@ -1,4 +1,4 @@
-// The one codec of cluster and client settings (issue 30): options on the command line make the
+// The one codec of cluster and client settings: options on the command line make the
 // same ClusterConfig and ClientConfig a scenario file makes, the file written from them reads
 // back equal, and a bad value is refused for the same reason whether a flag or a file gives it.
 // Every expected value and text below is written by hand from the options given.

@@ -1,4 +1,4 @@
-// Logs read as they are (issue 32): the format decided by most of a sample of lines, a first
+// Logs read as they are: the format decided by most of a sample of lines, a first
 // line cut short by `tail -c` and comment lines set aside with a count, byte order marks skipped
 // wherever a line starts with one, `$request_time` before `$msec` not taken for the time, and an
 // nginx log_format string read by its named variables. Times are worked out by hand from

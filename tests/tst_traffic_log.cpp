@@ -1,4 +1,4 @@
-// Reading real traffic (issue 22): every format with broken lines, odd spacing, IPv6, quoted
+// Reading real traffic: every format with broken lines, odd spacing, IPv6, quoted
 // fields, time zones and gzip. Each expectation is worked out by hand from the lines (the times
 // from 2000-01-01T00:00:00Z = 946684800 s since 1970, a date every epoch table lists).
 #include "error_of.h"

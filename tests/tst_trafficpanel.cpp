@@ -1,4 +1,4 @@
-// The app's Traffic panel (issue 22): a log opened in the background, its busiest keys with their
+// The app's Traffic panel: a log opened in the background, its busiest keys with their
 // denials, a key's traffic shown in the rows, and a sweep whose point sets the limit, each one
 // undo step. Headless (offscreen).
 #include "model/scenariodocument.h"
@@ -21,7 +21,7 @@ using namespace ratelab::ui;
 class TestTrafficPanel : public QObject {
     Q_OBJECT
 private slots:
-    // A gateway's config on the open log (issue 32): express-rate-limit, windowMs 60000, max 2,
+    // A gateway's config on the open log: express-rate-limit, windowMs 60000, max 2,
     // keyed by the IP, on 10.0.0.1's six requests at 0..5 s and 10.0.0.2's two at 0 and 3 s, all
     // in one window: 10.0.0.1's third to sixth are denied, 4 of 8, one key. Against max 3:
     // 10.0.0.1's fourth to sixth, 3; the proposed admits the third, which the current denies.
@@ -65,7 +65,7 @@ private slots:
         QCOMPARE(view->rules()->item(1, 0)->text(), QString("proposed: express-rate-limit"));
         QCOMPARE(view->rules()->item(1, 2)->text(), QString("3"));
 
-        // A rule not replayed is said above the counts (issue 46). The view keys by the log's one
+        // A rule not replayed is said above the counts. The view keys by the log's one
         // key (ip), so zone k, keyed by $http_x_api_key, is not replayed; zone a, 1r/m by address
         // on /api (every request here): nginx admits each address's first request and denies the
         // rest (10.0.0.1 at 1 s: excess 0 - 16 + 1000 > 0; 10.0.0.2 at 3 s: 0 - 48 + 1000 > 0),

@@ -46,7 +46,7 @@ std::optional<KeyMode> keyModeFromId(std::string_view id);
 std::string_view retryPolicyId(RetryPolicy p);
 std::optional<RetryPolicy> retryPolicyFromId(std::string_view id);
 
-// Cohort is a group of clients with a retry policy of their own (issue 25: a scenario mixes
+// Cohort is a group of clients with a retry policy of their own (a scenario mixes
 // well-behaved and tight-loop clients). Clients are numbered cohort by cohort: the first
 // `clients` ids belong to the first cohort, and so on.
 struct Cohort {

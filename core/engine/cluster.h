@@ -105,14 +105,14 @@ public:
         Nanos syncNanos = 0;    // hybrid only (required there): the sync period
         Nanos skewNanos = 0;    // the last node's clock runs this far ahead
         std::uint64_t seed = 1; // random balancer
-        // Fleets and storms (issue 25): a store outage [outageFrom, outageTo) and what nodes do
+        // Fleets and storms: a store outage [outageFrom, outageTo) and what nodes do
         // meanwhile; nodes that join (absent before) or leave (absent from then on).
         Nanos outageFromNanos = 0;
         Nanos outageToNanos = 0; // no outage when not after outageFrom
         Fallback fallback = Fallback::Open;
         std::vector<NodeEvent> joins = {};
         std::vector<NodeEvent> leaves = {};
-        // Autoscaling by load (issue 25): when autoscaleMax > 0, nodes 0 .. autoscaleMin - 1 are up
+        // Autoscaling by load: when autoscaleMax > 0, nodes 0 .. autoscaleMin - 1 are up
         // at first, and at each whole second k the nodes up until k + 1 are the first
         // clamp(ceil(attempts in [k - 1, k) / scaleAt), min, max); nodes = max.
         int autoscaleMin = 0;

@@ -125,8 +125,8 @@ inline constexpr std::size_t kDecideBlock = 4096;
 // Each block decides on a local limiter the state is moved into and back out of: its address
 // never escapes (the checkpoints copy the one outside), so the compiler keeps its state in
 // registers, where stores to the verdicts or the window's ring could otherwise alias it and
-// force a store and a reload into every decision's dependency chain (3.4 ns a token-bucket
-// decision against 10 in the reduction's loop).
+// force a store and a reload into every decision's dependency chain (which makes a token-bucket
+// decision in the reduction's loop about three times as slow).
 template <typename Emit, typename Admitted, typename Block = NoHook, typename Before = NoHook, typename Done = NoHook>
 Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
                   std::span<const std::int64_t> costs, const WindowLookback* lookback, Emit&& emit, Admitted admitted,

@@ -1,5 +1,5 @@
-// ThrottledArrivals: a row's first attempts as the clients' throttles let them go (issue 33,
-// EngineSetup::throttle). Each client runs its own throttle (client_throttle.h: one Bottleneck
+// ThrottledArrivals: a row's first attempts as the clients' throttles let them go
+// (EngineSetup::throttle). Each client runs its own throttle (client_throttle.h: one Bottleneck
 // or one p-queue per client process, as each client of a real API holds its own; they share
 // nothing). Request i is submitted to its client's throttle at its arrival time; its first
 // attempt is decided by the policy when the throttle starts it, at the start time (its latency

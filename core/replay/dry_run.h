@@ -1,4 +1,4 @@
-// A gateway's config on a log (semantics.md, "A gateway's config on a log: dry runs"; issue 32):
+// A gateway's config on a log (semantics.md, "A gateway's config on a log: dry runs"):
 // every rule of the config with its own key and limiter, each logged request meeting the rules
 // its path selects, as the product selects them.
 //

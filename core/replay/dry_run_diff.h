@@ -1,4 +1,4 @@
-// Two configs on one log (semantics.md, "A gateway's config on a log: dry runs"; issue 32):
+// Two configs on one log (semantics.md, "A gateway's config on a log: dry runs"):
 // every request admitted by both, denied by both, or denied by only one of them, and by which rule.
 #pragma once
 

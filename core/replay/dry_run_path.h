@@ -1,4 +1,4 @@
-// A logged path as each product reads it before it selects a route (issue 32), and Spring's
+// A logged path as each product reads it before it selects a route, and Spring's
 // PathPattern. Each rule below is the product's own source, cited where it is implemented.
 #pragma once
 

@@ -1,5 +1,5 @@
 // What a replay holds per distinct key, so a log with more keys than the machine can hold is
-// refused before the replay allocates them (issue 32), never a std::bad_alloc.
+// refused before the replay allocates them, never a std::bad_alloc.
 //
 // Measured (docs/logs.md; `ratelab bench --json`'s replay_bytes_per_key): a log of 1,000,000
 // keys, one request each, against a log of 1,000,000 requests of 100 keys, peak resident size

@@ -50,7 +50,7 @@ void writeInput(std::ostream& out, const Scenario& s, bool hasCosts, std::size_t
     }
     if (!s.title.empty())
         out << ", \"title\": " << jsonString(s.title);
-    if (hasCosts) // request cost (issue 14): only when some request costs more than 1
+    if (hasCosts) // request cost: only when some request costs more than 1
         out << ", \"cost\": " << s.cost << (s.explicitArrivals && !s.explicitCosts.empty() ? ", \"costs\": \"file\"" : "");
     if (s.bucketsStartEmpty) // only when not the default, full
         out << ", \"buckets_start\": \"empty\"";

@@ -27,32 +27,32 @@ struct Scenario {
     std::vector<Nanos> addedArrivals;                   // requests sent by hand, merged in
     std::string title;
     std::string lesson;
-    // Request cost (issue 14). Every request costs `cost` (1..kMaxCost) unless explicitCosts,
+    // Request cost. Every request costs `cost` (1..kMaxCost) unless explicitCosts,
     // when not empty, gives explicit arrival i its own (0: `cost` applies). Added arrivals cost `cost`.
     std::int64_t cost = 1;
     std::vector<std::int64_t> explicitCosts;
-    // Layers of a layered policy (issue 14): when not empty, the rows end with `layered` (rows.h).
+    // Layers of a layered policy: when not empty, the rows end with `layered` (rows.h).
     std::vector<Layer> layers;
-    // A cluster (issue 12): when set, every algorithm decides on these nodes. Its random
+    // A cluster: when set, every algorithm decides on these nodes. Its random
     // balancer draws from pattern.seed, the scenario's one seed.
     std::optional<ClusterConfig> cluster;
-    // Clients that react (issue 13): when set, requests belong to clients that retry. Its backoff
+    // Clients that react: when set, requests belong to clients that retry. Its backoff
     // jitter draws from pattern.seed. explicitClients, when not empty, names explicit arrival
     // i's client (the rest are assigned round robin).
     std::optional<ClientConfig> clients;
     std::vector<std::int64_t> explicitClients;
-    // Replaying real traffic (issue 22): the access log `ratelab replay` and `sweep` read when no
+    // Replaying real traffic: the access log `ratelab replay` and `sweep` read when no
     // LOG is named (a file, or a compiled-in ":/traffic/..." resource). The app does not read it.
     std::string trafficLog;
-    // Fleets and storms (issue 25): buckets start empty, not full: the store at 0, a node when it
+    // Fleets and storms: buckets start empty, not full: the store at 0, a node when it
     // joins, a node's local fallback when the store goes down (semantics.md, "Start").
     bool bucketsStartEmpty = false;
-    // Limit changes (issue 25): from each one's time on, the algorithm rows take its values and
+    // Limit changes: from each one's time on, the algorithm rows take its values and
     // keep their state (a layered policy keeps its layers).
     std::vector<LimitChange> changes;
-    // The app's classroom pace (issue 21): the framed span plays in this long; 0: the default 10 s.
+    // The app's classroom pace: the framed span plays in this long; 0: the default 10 s.
     Nanos playbackNanos = 0;
-    // The server behind the limiter (issue 33): when set, every row's admitted attempts are served
+    // The server behind the limiter: when set, every row's admitted attempts are served
     // by it (server.h), and each concurrency limiter (a gate spec, gate.h) is a row of its own in
     // front of it, after the algorithms and `layered`. layeredGate, when not empty, is the
     // concurrency limiter after the layered policy's layers.
@@ -62,7 +62,7 @@ struct Scenario {
     // A client throttle every client runs (client_throttle.h's spec: Bottleneck, p-queue), when
     // not empty: it holds each request's first attempt back until it starts it.
     std::string throttle;
-    // The arrivals file's service and priority columns (issue 33): when not empty, one per
+    // The arrivals file's service and priority columns: when not empty, one per
     // explicit arrival. explicitService[i] is request i's service time in ns, read with
     // `service=file` (every attempt of the request takes it); explicitCritical[i] is 1 for a
     // critical request, read by a stripe row with `priority=file`, when the priority column holds

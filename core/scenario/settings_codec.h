@@ -1,4 +1,4 @@
-// The one codec of a scenario's cluster and client settings (issue 30): each setting's names (its
+// The one codec of a scenario's cluster and client settings: each setting's names (its
 // key in a scenario file, its command-line option), its text form, its check and the reason it
 // gives live here once, in a table that the scenario file (io/scenariofile*), the command line
 // (app/cluster_options.cpp, app/client_options.cpp) and the JSON report (report_run.cpp) all go

@@ -1,4 +1,4 @@
-// ClientThrottle: a limiter inside the client (issue 33) that holds calls back before they reach
+// ClientThrottle: a limiter inside the client that holds calls back before they reach
 // the server's limiter, as npm's Bottleneck and p-queue do: a call is submitted, waits in the
 // throttle's own queue, and starts (leaves for the server) when the throttle lets it; the throttle
 // is told when a started call is done (its response came back). Kinds (client_throttle.cpp):

@@ -1,4 +1,4 @@
-// Envoy's adaptive concurrency filter as a gate (issue 33): its GradientController, transcribed
+// Envoy's adaptive concurrency filter as a gate: its GradientController, transcribed
 // from github.com/envoyproxy/envoy, source/extensions/filters/http/adaptive_concurrency/
 // controller/gradient_controller.cc at commit c35f67fb14e41582c2530dcdad417f2516113d0f (the
 // newest version of the file this project could read; its header gradient_controller.h read at

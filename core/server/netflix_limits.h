@@ -1,4 +1,4 @@
-// Netflix concurrency-limits as gates (issue 33): SimpleLimiter with FixedLimit, AIMDLimit,
+// Netflix concurrency-limits as gates: SimpleLimiter with FixedLimit, AIMDLimit,
 // VegasLimit or Gradient2Limit, transcribed from github.com/Netflix/concurrency-limits at commit
 // 78a74b9878d38c4c048b0304ce12a162ab7b7222 (2026-01-12), concurrency-limits-core/src/main/java/
 // com/netflix/concurrency/limits/ (below: limit/X.java, limiter/X.java).

@@ -22,8 +22,8 @@ concept HasLevelUnits = requires(const L& l, Nanos t) { l.levelFromUnits(l.level
 // (admissionUnits) lets a pass of cost-1 requests skip asking the level at each request's time,
 // before and after: the level before is the one after, less the admission if there was one. The
 // log and the fixed window do (their count is at hand; asking costs them a search or divisions);
-// the buckets, whose level the 64-bit decision leaves in registers, measured slower with it
-// (a token bucket 5.9 to 8.6 ns a request) and ask.
+// the buckets, whose level the 64-bit decision leaves in registers, are slower with it (a token
+// bucket's pass by about half) and ask.
 template <typename L>
 concept HasDecidedLevel = HasLevelUnits<L> && requires(const L& l) {
     l.decidedLevelUnits();

@@ -1,4 +1,4 @@
-// Pace maps real playback time to simulated time so that playback follows the requests (issue 31):
+// Pace maps real playback time to simulated time so that playback follows the requests:
 // each gap between consecutive requests is played in real time, but never faster than one request
 // per PaceRule::minStepNanos (a burst's requests, at one instant or 1 ms apart, can be followed one
 // by one) and never slower than PaceRule::maxStepNanos (an idle stretch is crossed quickly). The

@@ -1,4 +1,4 @@
-// What a row's server did over time, reduced for a chart (issue 33): the served attempts
+// What a row's server did over time, reduced for a chart: the served attempts
 // (RowRun::served, one per decision) bucketed into latency percentiles and goodput, and the
 // number in the system as a step line. The chart only draws these.
 #pragma once
@@ -49,7 +49,7 @@ std::vector<OutcomeCounts> outcomeColumns(std::span<const ServedAttempt> served,
 using Steps = std::vector<std::pair<Nanos, std::int64_t>>;
 
 // ServerView is a row's server as its chart draws it over a frame's range [from, to), made with
-// the frame on the simulation's threads so the chart only draws (issue 33): the served attempts'
+// the frame on the simulation's threads so the chart only draws: the served attempts'
 // buckets (servedBuckets), the strip's columns by outcome (outcomeColumns) and, on a concurrency
 // limiter's row (`gate`), its limit (the unlimited steps dropped) and the attempts in the server
 // (inSystemSteps), each cut to the range: the first step is the value in force where the line

@@ -1,5 +1,5 @@
 // Fuzz target: the JSON-lines log reader (core/traffic/traffic_parse_json.cpp, simdjson's On
-// Demand parser; issue 45).
+// Demand parser).
 //
 // Any bytes, read as JSON lines (the first byte picks the options), must give either traffic
 // whose arrays agree, or one printable InputError; every unreadable line's reason is one

@@ -1,4 +1,4 @@
-// Fuzz target: the JSON writer's strings (jsonString, core/arithmetic/decimal.cpp; issue 45).
+// Fuzz target: the JSON writer's strings (jsonString, core/arithmetic/decimal.cpp).
 //
 // Any bytes written by jsonString must be one JSON string by simdjson's parser; read back, it
 // is the same bytes when they were UTF-8, and otherwise UTF-8 with a U+FFFD for each byte that

@@ -1,4 +1,4 @@
-// Fuzz target: the traffic-log reader (core/traffic/traffic_log.cpp, issue 22).
+// Fuzz target: the traffic-log reader (core/traffic/traffic_log.cpp).
 //
 // Any bytes, read in any format (the first byte picks it and the options), must give either
 // traffic whose arrays agree (times sorted from 0, one key id and at most one cost per request,

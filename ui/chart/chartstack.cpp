@@ -233,7 +233,7 @@ void ChartStack::zoom(double anchorSeconds, double factor)
     // Zooming out past the end of time: the view keeps its span and ends there, as a pan stops
     // there; a span longer than all of time becomes all of it. (Rounded as it was, `to` overflowed
     // to the most negative time: a reversed range, which the rows' axes refused while taking a
-    // tick step made for it over the span they kept: billions of grid lines, issue 35.)
+    // tick step made for it over the span they kept: billions of grid lines.)
     const Nanos span = to - from < 0x1p63 ? Nanos(std::llround(to - from)) : kMaxNanos;
     setRange({kMaxNanos - span, kMaxNanos});
 }

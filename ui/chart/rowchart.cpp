@@ -207,7 +207,7 @@ void RowChart::previewRange(TimeRange range)
         m_timeAxis->setTickInterval(1e300);
         m_timeAxis->setRange(from, to);
         // The step of the range the axis holds: one it refuses (reversed) leaves the old span,
-        // where a step made for another would be as many grid lines (issue 35).
+        // where a step made for another would be as many grid lines.
         m_timeAxis->setTickInterval(niceStep(m_timeAxis->max() - m_timeAxis->min(), ticks));
     }
     viewport()->update();

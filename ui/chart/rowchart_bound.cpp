@@ -1,4 +1,4 @@
-// RowChart's worst case (issue 25): the bound "at most X in any T" of the row's algorithm, what the
+// RowChart's worst case: the bound "at most X in any T" of the row's algorithm, what the
 // row's traffic reached in any window of length T, and the window where it came closest, shaded
 // on the level plot with its count.
 #include "chart/rowchart.h"

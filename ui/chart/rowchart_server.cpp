@@ -1,4 +1,4 @@
-// RowChart's view of the server behind the limiter (rowchart.h, issue 33): each admitted
+// RowChart's view of the server behind the limiter (rowchart.h): each admitted
 // attempt's mark in its outcome's colour with a key, a latency band (p50 to p99 of the attempts
 // served in each bucket) and goodput bars (served in time), and on a concurrency limiter's row
 // its limit over time as a step line with the attempts in the server under it. The buckets,
@@ -156,8 +156,8 @@ void RowChart::drawServer(QPainter* p) const
         const auto at = [&](QPointF q) { return QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() / top * p0.height()); };
         // The area as one rectangle a pixel column, as tall as the column's mean, and the limit
         // as separate segments: QPainter fills a polygon and strokes a polyline of n vertices in
-        // time that grows faster than n (5,000 steps took 2.5 s each on the raster engine,
-        // 2026-11-26), and antialiased rectangles narrower than a pixel darken where they
+        // time that grows faster than n (thousands of steps take seconds on the raster engine,
+        // at every repaint), and antialiased rectangles narrower than a pixel darken where they
         // stack; a column's mean is what the antialiased polygon showed.
         const int left = int(std::floor(p0.left())), columns = int(std::ceil(p0.right())) - left + 1;
         std::vector<double> heights(std::size_t(std::max(columns, 0)), 0.0); // pixels x pixel-widths

@@ -111,7 +111,7 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
             cell(r, kAmplification, QString::number(k.amplification, 'f', 2) + "x");
             cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
         }
-        if (result.engine && result.engine->run.server) { // the server behind the limiter (issue 33)
+        if (result.engine && result.engine->run.server) { // the server behind the limiter
             const ServerFigures& f = *result.engine->run.server;
             const ClientStats& k = result.engine->run.clients;
             server = true;

@@ -1,4 +1,4 @@
-// DryRunView is a gateway's config on the open traffic log (issue 32), in the Traffic panel:
+// DryRunView is a gateway's config on the open traffic log, in the Traffic panel:
 // each rule of the config with the requests it met, denied and the keys it denied, and, with a
 // proposed config beside the current one, what changes between them. Core decides
 // (core/replay/dry_run.h, dry_run_diff.h) off the GUI thread; the view only shows.

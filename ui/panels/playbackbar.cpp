@@ -80,7 +80,7 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     m_back->setToolTip("Step back to the previous request (Left)");
     m_play->setToolTip("Play or pause simulated time (Space)");
     m_forward->setToolTip("Step to the next request (Right)");
-    // Each choice names what it is relative to (issue 31): the requests (the default), the view,
+    // Each choice names what it is relative to: the requests (the default), the view,
     // or real time.
     m_speed->addItem(tr("Follow the requests"), kFollowRequests);
     m_speed->addItem(QString(), kWholeView);

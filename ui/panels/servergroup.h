@@ -1,4 +1,4 @@
-// ServerGroup is the settings group for the server behind the limiter (issue 33): ticked, every
+// ServerGroup is the settings group for the server behind the limiter: ticked, every
 // row's admitted attempts are served by W workers with a queue and timeouts (server.h), and each
 // concurrency limiter in its list is a row of its own (gate.h); unticked, the scenario has none.
 // Every touch is one undoable edit of the document, as the other settings groups make.

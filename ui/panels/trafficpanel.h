@@ -1,4 +1,4 @@
-// TrafficPanel: a real access log in the app (issue 22). It reads a log (in the background, with
+// TrafficPanel: a real access log in the app. It reads a log (in the background, with
 // progress and cancel), lists its busiest keys with their denials under the document's policy
 // (every key its own limiter), shows one key's traffic in the rows as explicit arrivals when it
 // is clicked, and sweeps the limit over the log: clicking a point of the chart sets that limit in

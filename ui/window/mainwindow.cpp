@@ -110,7 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
     splitDockWidget(lessonDock, explainDock, Qt::Vertical);
     QDockWidget* atScaleDock = addDock("At scale", "atScaleDock", new AtScalePanel(m_document), Qt::RightDockWidgetArea);
     tabifyDockWidget(explainDock, atScaleDock);
-    m_traffic = new TrafficPanel(m_document); // issue 22: a real access log, its keys and a sweep
+    m_traffic = new TrafficPanel(m_document); // a real access log, its keys and a sweep
     QDockWidget* trafficDock = addDock(tr("Traffic"), "trafficDock", m_traffic, Qt::RightDockWidgetArea);
     tabifyDockWidget(atScaleDock, trafficDock);
     QDockWidget* deckDock = addDock(tr("Deck"), "deckDock", new DeckPanel(m_deck, m_document), Qt::RightDockWidgetArea);
