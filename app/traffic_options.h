@@ -4,7 +4,7 @@
 
 #include "arithmetic/decimal.h"
 #include "scenario/scenario.h"
-#include "report/csv.h"
+#include "arithmetic/text.h"
 #include "traffic/traffic_log.h"
 
 #include <QCommandLineParser>

@@ -2,6 +2,8 @@
 
 #include "redis_run.h"
 
+#include "arithmetic/text.h"
+
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
@@ -33,17 +35,6 @@ timeval toTimeval(std::chrono::milliseconds ms)
     return tv;
 }
 
-std::string n(Int128 v) // decimal text of an integer (a refused product may pass 64 bits)
-{
-    if (v < 0)
-        return "-" + n(-v);
-    std::string digits;
-    do {
-        digits.insert(digits.begin(), char('0' + int(v % 10)));
-        v /= 10;
-    } while (v > 0);
-    return digits;
-}
 
 struct ReplyDeleter {
     void operator()(redisReply* r) const { freeReplyObject(r); }
@@ -142,7 +133,7 @@ void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxC
     const Int128 bound = kLuaExactBound;
     const std::string id(algorithmId(algorithm));
     auto refuse = [&](const std::string& what, Int128 value) {
-        throw InputError("redis backend: " + id + " would form " + what + " = " + n(value)
+        throw InputError("redis backend: " + id + " would form " + what + " = " + integerText(value)
                          + ", at or above 2^53 = 9007199254740992, where its Lua script (doubles) is no longer exact");
     };
     if (maxClock >= bound)

@@ -1,6 +1,7 @@
 #include "server_script.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 #include "redis_store.h"
 #include "scenario/scenario_parts.h"
 
@@ -20,18 +21,6 @@ std::string resource(const char* name)
     return f.readAll().toStdString();
 }
 
-// n writes an integer in decimal (128 bits: a bound's products may pass 64).
-std::string n(Int128 v)
-{
-    if (v < 0)
-        return "-" + n(-v);
-    std::string digits;
-    do {
-        digits.insert(digits.begin(), char('0' + int(v % 10)));
-        v /= 10;
-    } while (v > 0);
-    return digits;
-}
 
 // moduleOf names the Lua piece that decides an algorithm.
 const char* moduleOf(Algorithm a)
@@ -50,18 +39,21 @@ std::string constructor(const Layer& l, std::size_t i)
     const LimiterConfig& c = l.config;
     const std::string key = "KEYS[" + std::to_string(i + 1) + "]";
     if (isWindowAlgorithm(l.algorithm))
-        return std::string(moduleOf(l.algorithm)) + "(" + key + ", " + n(c.limit()) + ", " + n(c.windowNanos() / 1000) + ")";
+        return std::string(moduleOf(l.algorithm)) + "(" + key + ", " + integerText(c.limit()) + ", "
+             + integerText(c.windowNanos() / 1000) + ")";
     const char* field = l.algorithm == Algorithm::TokenBucket ? "'u', true" : l.algorithm == Algorithm::Gcra ? "'t', false" : "'v', false";
-    return "bucket(" + key + ", " + n(c.capacity()) + ", " + n(c.rate().tokens) + ", " + n(c.rate().perNanos) + ", " + field
-        + (l.algorithm == Algorithm::LeakyBucketQueue ? ", true)" : ", false)");
+    return "bucket(" + key + ", " + integerText(c.capacity()) + ", " + integerText(c.rate().tokens) + ", "
+         + integerText(c.rate().perNanos) + ", " + field + (l.algorithm == Algorithm::LeakyBucketQueue ? ", true)" : ", false)");
 }
 
 std::string describe(const Layer& l)
 {
     const LimiterConfig& c = l.config;
     if (isWindowAlgorithm(l.algorithm))
-        return std::string(algorithmId(l.algorithm)) + ": limit " + n(c.limit()) + " per " + formatSeconds(c.windowNanos()) + " s";
-    return std::string(algorithmId(l.algorithm)) + ": capacity " + n(c.capacity()) + ", rate " + c.rate().exactText() + " per s";
+        return std::string(algorithmId(l.algorithm)) + ": limit " + integerText(c.limit()) + " per "
+             + formatSeconds(c.windowNanos()) + " s";
+    return std::string(algorithmId(l.algorithm)) + ": capacity " + integerText(c.capacity()) + ", rate "
+         + c.rate().exactText() + " per s";
 }
 
 } // namespace
@@ -74,7 +66,7 @@ void checkServerClockLayer(const Layer& l)
     const LimiterConfig& c = l.config;
     const Int128 bound = kLuaExactBound;
     auto refuse = [&](const std::string& what, Int128 value) {
-        throw InputError("--server-clock: " + id + " would form " + what + " = " + n(value)
+        throw InputError("--server-clock: " + id + " would form " + what + " = " + integerText(value)
                          + ", at or above 2^53 = 9007199254740992, where Lua (doubles) is no longer exact");
     };
     if (isWindowAlgorithm(l.algorithm)) {

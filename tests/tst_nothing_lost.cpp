@@ -6,7 +6,7 @@
 #include "chart/dashboard.h"
 #include "deckfile.h"
 #include "outputpath.h"
-#include "report/csv.h"
+#include "arithmetic/text.h"
 #include "window/handout.h"
 
 #include <QFile>

@@ -1,5 +1,7 @@
 #include "arithmetic/decimal.h"
 
+#include "arithmetic/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -384,19 +386,11 @@ std::string Rate::exactText() const
         rest /= 2;
     while (rest % 5 == 0)
         rest /= 5;
-    auto toString = [](Int128 v) {
-        std::string s;
-        do {
-            s.insert(s.begin(), char('0' + int(v % 10)));
-            v /= 10;
-        } while (v > 0);
-        return s;
-    };
     if (rest != 1)
-        return toString(p) + "/" + toString(q);
+        return integerText(p) + "/" + integerText(q);
     // q = 2^a 5^b, so the expansion ends after max(a, b) digits. Long division keeps every
     // intermediate below 10 q: p * 10^max(a, b) / q can exceed 128 bits (window 2^48 ns).
-    std::string digits = toString(p / q);
+    std::string digits = integerText(p / q);
     Int128 remainder = p % q;
     if (remainder != 0)
         digits += '.';

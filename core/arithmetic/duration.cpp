@@ -1,6 +1,6 @@
-// Durations as people type them and as RateLab writes them: seconds with a sign check
-// (parseDuration), numbers with Go's units ("1h30m", "250ms": parseDurationText), and exact
-// decimal seconds (formatSeconds). The numbers themselves are parsed in decimal.cpp.
+// Durations as people type them: seconds with a sign check (parseDuration) and numbers with Go's
+// units ("1h30m", "250ms": parseDurationText). The numbers themselves are parsed in decimal.cpp;
+// durations are written as text by text.cpp (formatSeconds, secondsText).
 #include "arithmetic/decimal.h"
 
 #include <algorithm>
@@ -17,29 +17,6 @@ Nanos parseDuration(std::string_view text, bool positive)
     if (t < 0)
         throw InputError("must not be negative (got " + formatSeconds(t) + ")");
     return t;
-}
-
-std::string formatSeconds(Nanos t)
-{
-    const bool negative = t < 0;
-    const Int128 v = negative ? -Int128(t) : Int128(t);
-    const auto whole = static_cast<std::uint64_t>(v / kNanosPerSecond);
-    auto frac = static_cast<std::uint64_t>(v % kNanosPerSecond);
-    std::string s;
-    if (negative)
-        s += '-';
-    s += std::to_string(whole);
-    if (frac != 0) {
-        char digits[10] = "000000000";
-        for (int i = 8; i >= 0; --i, frac /= 10)
-            digits[i] = char('0' + frac % 10);
-        int len = 9;
-        while (digits[len - 1] == '0')
-            --len;
-        s += '.';
-        s.append(digits, len);
-    }
-    return s;
 }
 
 namespace {

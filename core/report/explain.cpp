@@ -1,5 +1,7 @@
 #include "report/explain.h"
 
+#include "arithmetic/text.h"
+
 #include "limiters/algorithm_facts.h"
 #include "engine/decide.h"
 
@@ -12,54 +14,10 @@ namespace ratelab {
 
 namespace {
 
-std::string integerText(Int128 v)
-{
-    if (v < 0)
-        return "-" + integerText(-v);
-    std::string digits;
-    do {
-        digits.insert(digits.begin(), char('0' + int(v % 10)));
-        v /= 10;
-    } while (v != 0);
-    return digits;
-}
-
-// secondsText writes a nanosecond count as seconds with at least minDecimals decimals and as
-// many more as it takes to be exact.
-std::string secondsText(Int128 nanos, int minDecimals)
-{
-    const bool negative = nanos < 0;
-    const Int128 v = negative ? -nanos : nanos;
-    std::string s = (negative ? "-" : "") + integerText(v / kNanosPerSecond);
-    std::string frac = integerText(v % kNanosPerSecond);
-    frac.insert(0, 9 - frac.size(), '0');
-    std::size_t len = 9;
-    while (len > std::size_t(minDecimals) && frac[len - 1] == '0')
-        --len;
-    if (len > 0)
-        s += '.' + frac.substr(0, len);
-    return s;
-}
-
 // at is an instant or a duration of the simulation ("1.000 s"); exact is a configuration
 // quantity, a window bound or W ("10 s").
 std::string at(Int128 nanos) { return secondsText(nanos, 3) + " s"; }
 std::string exact(Int128 nanos) { return secondsText(nanos, 0) + " s"; }
-
-enum class Round { Down, Up };
-
-// amount writes num / den (den > 0) with two decimals, rounded down or up.
-std::string amount(Int128 num, Int128 den, Round round)
-{
-    // Split first so that num * 100 cannot overflow: num = q * den + r with 0 <= r < den.
-    const Int128 q = floorDiv(num, den);
-    const Int128 r = num - q * den;
-    const Int128 hundredths = q * 100 + (round == Round::Down ? floorDiv(r * 100, den) : ceilDiv(r * 100, den));
-    const bool negative = hundredths < 0;
-    const Int128 v = negative ? -hundredths : hundredths;
-    const Int128 cents = v % 100;
-    return (negative ? "-" : "") + integerText(v / 100) + (cents < 10 ? ".0" : ".") + integerText(cents);
-}
 
 // counted puts a noun after a number written as text: singular exactly when the text is 1.
 std::string counted(const std::string& number, std::string_view singular, std::string_view plural)
@@ -132,8 +90,8 @@ std::string describe(SlidingWindowCounter& l, const LimiterConfig& c, Nanos t, c
     d = l.decide(t);
     const bool below = estimateTimesW < Int128(c.limit()) * w;
     std::string s = at(e) + " into window [" + exact(from) + ", " + exact(from + w) + "): prev "
-                  + integerText(prev) + " x weight " + amount(w - e, w, Round::Down) + " + cur " + integerText(cur)
-                  + " = estimate " + amount(estimateTimesW, w, Round::Down) + (below ? " < " : " >= ") + "limit "
+                  + integerText(prev) + " x weight " + hundredthsText(w - e, w, Rounding::Down) + " + cur " + integerText(cur)
+                  + " = estimate " + hundredthsText(estimateTimesW, w, Rounding::Down) + (below ? " < " : " >= ") + "limit "
                   + integerText(c.limit());
     if (d.allowed)
         return s + " -> admitted, " + integerText(d.remaining) + " left";
@@ -144,16 +102,16 @@ std::string describe(TokenBucket& l, const LimiterConfig& c, Nanos t, const Nano
 {
     const Int128 unit = c.rate().perNanos; // units of one token
     const Int128 found = l.unitsAt(t);
-    std::string s = "had " + counted(amount(found, unit, Round::Down), "token", "tokens");
+    std::string s = "had " + counted(hundredthsText(found, unit, Rounding::Down), "token", "tokens");
     if (previous) {
-        s += " (refilled " + amount(found - l.unitsAt(*previous), unit, Round::Down) + " since the last request";
+        s += " (refilled " + hundredthsText(found - l.unitsAt(*previous), unit, Rounding::Down) + " since the last request";
         s += found == Int128(c.capacity()) * unit ? ", full)" : ")";
     } else {
         s += " (full at the start)";
     }
     d = l.decide(t);
     if (d.allowed)
-        return s + " -> admitted, " + amount(found - unit, unit, Round::Down) + " left";
+        return s + " -> admitted, " + hundredthsText(found - unit, unit, Rounding::Down) + " left";
     return s + " -> denied, 1 token needed, " + retry(d);
 }
 
@@ -162,11 +120,11 @@ std::string water(const detail::Bucket& b, const LimiterConfig& c, Nanos t, cons
 {
     const Int128 unit = c.rate().perNanos; // units of one request
     const Int128 found = b.waterAt(t);
-    std::string s = "water " + amount(found, unit, Round::Up) + " of " + integerText(c.capacity());
+    std::string s = "water " + hundredthsText(found, unit, Rounding::Up) + " of " + integerText(c.capacity());
     if (!drainNote)
         return s;
     if (previous) {
-        s += " (drained " + amount(b.waterAt(*previous) - found, unit, Round::Down) + " since the last request";
+        s += " (drained " + hundredthsText(b.waterAt(*previous) - found, unit, Rounding::Down) + " since the last request";
         s += found == 0 ? ", empty)" : ")";
     } else {
         s += " (empty at the start)";
@@ -180,7 +138,7 @@ std::string describe(LeakyBucket& l, const LimiterConfig& c, Nanos t, const Nano
     std::string s = water(l.bucket(), c, t, previous, true);
     d = l.decide(t);
     if (d.allowed)
-        return s + " -> admitted (1 more fits), water now " + amount(after, c.rate().perNanos, Round::Up);
+        return s + " -> admitted (1 more fits), water now " + hundredthsText(after, c.rate().perNanos, Rounding::Up);
     return s + " -> denied (1 more would overflow), " + retry(d);
 }
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "arithmetic/decimal.h"
-#include "report/csv.h"
+#include "arithmetic/text.h"
 #include "report/headers.h"
 #include "scenario/scenario.h"
 #include "report/text_buffer.h"

@@ -2,11 +2,11 @@
 #pragma once
 
 #include "arithmetic/nanos.h"
+#include "arithmetic/text.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -44,24 +44,8 @@ public:
     // seconds appends formatSeconds(t): exact, at most nine decimals, no trailing zeros.
     Text& seconds(Nanos t)
     {
-        char text[32];
-        char* p = text;
-        if (t < 0)
-            *p++ = '-';
-        const std::uint64_t v = t < 0 ? 0 - static_cast<std::uint64_t>(t) : static_cast<std::uint64_t>(t);
-        p = std::to_chars(p, text + sizeof text, v / kNanosPerSecond).ptr;
-        if (std::uint64_t frac = v % kNanosPerSecond; frac != 0) {
-            char digits[9];
-            for (int i = 8; i >= 0; --i, frac /= 10)
-                digits[i] = char('0' + frac % 10);
-            int len = 9;
-            while (digits[len - 1] == '0')
-                --len;
-            *p++ = '.';
-            std::memcpy(p, digits, std::size_t(len));
-            p += len;
-        }
-        m_buffer.append(text, p);
+        char text[kSecondsChars];
+        m_buffer.append(text, secondsChars(text, t));
         return *this;
     }
 

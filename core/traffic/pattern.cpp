@@ -6,6 +6,7 @@
 #include "limiters/worst_case.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 
 #include <cmath>
 #include <random>
@@ -51,18 +52,6 @@ void checkNotNegative(Nanos t, const char* what)
 {
     if (t < 0)
         throw InputError(std::string(what) + " must not be negative (got " + formatSeconds(t) + " s)");
-}
-
-// secondsText writes a non-negative 128-bit nanosecond count as exact decimal seconds.
-std::string secondsText(Int128 t)
-{
-    if (t <= kMaxNanos)
-        return formatSeconds(static_cast<Nanos>(t));
-    std::string whole;
-    for (Int128 w = t / kNanosPerSecond; w > 0; w /= 10)
-        whole.insert(whole.begin(), char('0' + int(w % 10)));
-    std::string frac = formatSeconds(static_cast<Nanos>(t % kNanosPerSecond));
-    return whole + frac.substr(1); // "0.5" -> ".5", "0" -> ""
 }
 
 const std::string& largestTime()

@@ -1,8 +1,8 @@
-// Fuzz target: the one CSV writer (core/report/csv.h). Any bytes, cut into fields at each 0x00
+// Fuzz target: the one CSV writer (core/arithmetic/text.h). Any bytes, cut into fields at each 0x00
 // and into rows at each 0x01, written with csvField, read back by RFC 4180's grammar (written
 // out below, apart from the writer): the same rows, field for field, and each row's field count.
 #include "fuzz_check.h"
-#include "report/csv.h"
+#include "arithmetic/text.h"
 
 #include <cstdint>
 #include <string>

@@ -43,8 +43,9 @@ QList<QPointF> stepLine(const Steps& steps, Nanos to)
     return line;
 }
 
-// secondsText writes a latency to 3 significant digits: a scale's top, not an exact figure.
-QString secondsText(Nanos t) { return QLocale().toString(double(t) / 1e9, 'g', 3) + QStringLiteral(" s"); }
+// scaleTopText writes a latency to 3 significant digits, in the reader's locale: the top of a
+// scale is read at a glance, so it is rounded, unlike the exact seconds of formatSeconds.
+QString scaleTopText(Nanos t) { return QLocale().toString(double(t) / 1e9, 'g', 3) + QStringLiteral(" s"); }
 
 } // namespace
 
@@ -233,7 +234,7 @@ void RowChart::drawServer(QPainter* p) const
     // room for it under the key (a short plot keeps its lines clear).
     p->setPen(palette().color(QPalette::PlaceholderText));
     const QString what = tr("band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
-                             .arg(secondsText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
+                             .arg(scaleTopText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
     if (p0.height() >= 7 * fm.height())
         p->drawText(QRectF(p0.left() + 4, p0.top() + fm.height() + 2, p0.width() - 8, fm.height()),
                     Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(what, Qt::ElideRight, p0.width() - 8));

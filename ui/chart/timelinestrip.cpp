@@ -16,7 +16,8 @@ namespace ratelab::ui {
 namespace {
 constexpr double kGrabPixels = 6;
 
-QString secondsText(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; }
+// exactSecondsLabel writes an event's time as every report writes times: exact (formatSeconds).
+QString exactSecondsLabel(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; }
 } // namespace
 
 TimelineStrip::TimelineStrip(QWidget* parent)
@@ -184,7 +185,7 @@ void TimelineStrip::paintEvent(QPaintEvent*)
         p.fillRect(QRectF(QPointF(x0, 1), QPointF(x1, h - 1)), band);
         QString label = describe(m_events[*down]);
         if (m_dragged == down || m_dragged == back)
-            label = secondsText(at(*down)) + " - " + secondsText(at(*back));
+            label = exactSecondsLabel(at(*down)) + " - " + exactSecondsLabel(at(*back));
         p.setPen(text);
         // Inside the band when it fits, else just after it.
         const double inside = std::min(x1, m_right) - std::max(x0, m_left) - 16;
@@ -218,7 +219,7 @@ void TimelineStrip::paintEvent(QPaintEvent*)
                                               .arg(same.join(", "))
                                         : describe(e);
         if (m_dragged == i)
-            label += "  " + secondsText(m_dragTo);
+            label += "  " + exactSecondsLabel(m_dragTo);
         const double lx = x + 7;
         if (lx < lastLabelEnd && m_dragged != i)
             continue; // a neighbour's label is there: the mark stays, its words are in the tooltip
@@ -249,7 +250,7 @@ void TimelineStrip::mouseMoveEvent(QMouseEvent* event)
     setCursor(near ? Qt::SizeHorCursor : Qt::ArrowCursor);
     if (near)
         QToolTip::showText(event->globalPosition().toPoint(),
-                           tr("%1 at %2: drag to move").arg(describe(m_events[*near]), secondsText(m_events[*near].at)),
+                           tr("%1 at %2: drag to move").arg(describe(m_events[*near]), exactSecondsLabel(m_events[*near].at)),
                            this);
 }
 
@@ -270,10 +271,10 @@ QMenu* TimelineStrip::menuAt(double x, QWidget* parent)
     auto* menu = new QMenu(parent);
     menu->setAttribute(Qt::WA_DeleteOnClose);
     const Nanos at = timeAt(x);
-    const QString when = secondsText(at);
+    const QString when = exactSecondsLabel(at);
     if (const auto near = eventNear(x)) {
         const FleetEvent e = m_events[*near];
-        menu->addAction(tr("Remove %1 (at %2)").arg(describe(e), secondsText(e.at)), this,
+        menu->addAction(tr("Remove %1 (at %2)").arg(describe(e), exactSecondsLabel(e.at)), this,
                         [this, e] { emit eventRemoveRequested(e); });
         menu->addSeparator();
     }
