@@ -1,12 +1,12 @@
 #include "replay/sweep.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/workers.h"
 
 #include <algorithm>
 #include <exception>
 #include <mutex>
 #include <numeric>
-#include <thread>
 
 namespace ratelab {
 
@@ -207,12 +207,7 @@ SweepResult runSweep(const Traffic& traffic, const SweepBase& base, const std::v
         }
     };
     const unsigned n = std::max(1u, std::min<unsigned>(threads, unsigned(std::min<std::size_t>(total, 256))));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < n; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool)
-        t.join();
+    runOnThreads(n, work); // each takes the next cell, however many threads start
     if (error) {
         try {
             std::rethrow_exception(error);
