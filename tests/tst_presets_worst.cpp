@@ -5,6 +5,7 @@
 #include "presets.h"
 #include "scenario/rows.h"
 #include "limiters/worst_case.h"
+#include "max_admitted.h"
 
 #include <QTest>
 

@@ -9,6 +9,7 @@
 #include "arithmetic/decimal.h"
 #include "engine/admitted_window.h"
 #include "report/report.h"
+#include "trace_writers.h"
 
 #include <QTest>
 

@@ -7,6 +7,7 @@
 #include "property_seeds.h"
 #include "limiters/limiter.h"
 #include "limiters/worst_case.h"
+#include "max_admitted.h"
 
 #include <QTest>
 

@@ -197,21 +197,4 @@ std::vector<Nanos> worstArrivals(Algorithm a, const LimiterConfig& c, Nanos T)
     return std::move(p.out);
 }
 
-std::int64_t maxAdmittedIn(const std::vector<Nanos>& times, const std::vector<bool>& admitted, Nanos windowNanos)
-{
-    std::int64_t best = 0, inside = 0;
-    std::size_t from = 0;
-    for (std::size_t i = 0; i < times.size(); ++i) {
-        if (!admitted[i])
-            continue;
-        ++inside;
-        while (times[from] <= times[i] - windowNanos) { // the window (times[i] - T, times[i]]
-            inside -= admitted[from];
-            ++from;
-        }
-        best = std::max(best, inside);
-    }
-    return best;
-}
-
 } // namespace ratelab

@@ -34,8 +34,4 @@ bool worstCaseTight(Algorithm a, const LimiterConfig& config, Nanos windowNanos)
 // the range of Nanos.
 std::vector<Nanos> worstArrivals(Algorithm a, const LimiterConfig& config, Nanos windowNanos);
 
-// maxAdmittedIn returns the most admitted requests inside any (s - T, s], over non-decreasing
-// times and their verdicts (a two-pointer scan).
-std::int64_t maxAdmittedIn(const std::vector<Nanos>& times, const std::vector<bool>& admitted, Nanos windowNanos);
-
 } // namespace ratelab

@@ -161,47 +161,6 @@ std::string formatNumber(double v)
     return s;
 }
 
-void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace)
-{
-    const bool hasCosts = !trace.costs.empty();
-    Text text(out);
-    text << "{\"input\": " << inputText(scenario, hasCosts, trace.arrivals.size()) << ",\n \"results\": {";
-    for (std::size_t r = 0; r < trace.results.size(); ++r) {
-        const AlgorithmTrace& a = trace.results[r];
-        text << (r ? ",\n  " : "\n  ");
-        writeResultHead(text, algorithmId(a.algorithm), a.metrics, hasCosts);
-        AdmittedWindow window(boundWindowNanos(scenario.pattern, scenario.config));
-        std::int64_t reached = 0;
-        for (std::size_t i = 0; i < decisionCount(a); ++i)
-            if (decisionAt(trace, r, i).allowed)
-                reached = std::max(reached, window.add(trace.arrivals[i], true, costOf(trace, i)));
-        writeBound(text, a.algorithm, scenario, reached);
-        text << ",\n   \"sequence\": [";
-        for (std::size_t i = 0; i < decisionCount(a); ++i) {
-            text << (i ? ",\n    " : "\n    ");
-            writeEntry(text, trace.arrivals[i], decisionAt(trace, r, i), costAt(trace.costs, i));
-            text << "}";
-            text.flushSome();
-        }
-        text << "]}";
-    }
-    text << "}}\n";
-}
-
-void writeCsv(std::ostream& out, const Trace& trace)
-{
-    Text text(out);
-    text << "algorithm,t,allowed,delay,remaining,retry_after,level" << (trace.costs.empty() ? "" : ",cost") << '\n';
-    for (std::size_t r = 0; r < trace.results.size(); ++r) {
-        const std::string id = csvField(algorithmId(trace.results[r].algorithm));
-        for (std::size_t i = 0; i < decisionCount(trace.results[r]); ++i) {
-            writeCsvRow(text, id, trace.arrivals[i], decisionAt(trace, r, i), costAt(trace.costs, i));
-            text << '\n';
-            text.flushSome();
-        }
-    }
-}
-
 bool streamable(const Scenario& scenario, bool headers)
 {
     return scenario.layers.empty() && !scenario.cluster && !scenario.clients && !scenario.bucketsStartEmpty

@@ -1,4 +1,4 @@
-// The `compare` formats: a trace written as JSON or CSV.
+// The `compare` formats: JSON or CSV, written as each algorithm decides.
 //
 // Times are written as exact decimal seconds (up to nine decimals), never through a double, so a
 // script reading the output sees the same nanoseconds the limiters saw.
@@ -12,29 +12,20 @@
 
 namespace ratelab {
 
-// writeJson writes {"input": {...}, "results": {...}} for a scenario and the trace of its plain
-// rows (one limiter each over the arrivals, compact or not). Any other run is written by
-// writeReport (report_run.h).
-void writeJson(std::ostream& out, const Scenario& scenario, const Trace& trace);
-
-// writeCsv writes one row per request and algorithm of a plain trace:
-// algorithm,t,allowed,delay,remaining,retry_after,level, then cost (when any request costs more
-// than 1).
-void writeCsv(std::ostream& out, const Trace& trace);
-
 // streamable reports whether a scenario's output can be streamed by the functions below: no
 // layers, cluster, clients, empty-starting buckets or headers.
 bool streamable(const Scenario& scenario, bool headers);
 
-// streamJson writes exactly what writeJson writes for a streamable scenario and the trace of its
-// rows (rows.h), as each algorithm decides: no trace is kept, so it holds the arrivals, one byte
+// streamJson writes {"input": {...}, "results": {...}} for a streamable scenario's rows
+// (rows.h), as each algorithm decides: no trace is kept, so it holds the arrivals, one byte
 // a request and a 64 kB buffer. Each algorithm runs twice (its metrics come first). It throws
 // InputError, before writing anything, for requests that cannot be resolved (resolveCosts, then
 // resolveArrivals).
 void streamJson(std::ostream& out, const Scenario& scenario);
 
-// streamCsv writes exactly what writeCsv writes for a streamable scenario's rows, in the memory
-// streamJson takes; each algorithm runs once.
+// streamCsv writes one row per request and algorithm of a streamable scenario's rows,
+// algorithm,t,allowed,delay,remaining,retry_after,level, then cost (when any request costs more
+// than 1), in the memory streamJson takes; each algorithm runs once.
 void streamCsv(std::ostream& out, const Scenario& scenario);
 
 // streamCsv writes the same from a scenario's parts, resolved: its config, algorithms, arrivals
