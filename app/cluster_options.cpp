@@ -153,6 +153,8 @@ BackendOptions backendFromOptions(const QCommandLineParser& p)
 void writeThroughRedis(std::ostream& out, const Scenario& scenario, const BackendOptions& backend, ReportFormat format,
                        bool headers)
 {
+    if (!io::redisBackendBuilt()) // before any check of the scenario: no scenario could run
+        throw InputError(std::string("--backend redis: ") + io::kNoRedisBackend);
     if (const std::string why = refusedThroughRedis(scenario); !why.empty())
         throw InputError("--backend redis: " + why);
     io::checkLuaDomain(scenario); // before starting anything; a retry past it is refused when asked

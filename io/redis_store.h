@@ -1,4 +1,5 @@
-// The real store: the limiters as Redis Lua scripts, run through hiredis.
+// The real store: the limiters as Redis Lua scripts, run through hiredis (redis_store.cpp; a
+// build without hiredis has redis_none.cpp in its place).
 //
 // Each algorithm has a script (resources/lua/ID.lua, compiled in as :/lua/ID.lua) that decides
 // one request atomically, handed the node clock in integer nanoseconds; the script keeps the store
@@ -31,6 +32,13 @@ class RedisError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+// redisBackendBuilt is false in a build without hiredis (no libhiredis-dev, or configured with
+// -DRATELAB_REDIS=OFF): there every PrivateRedis and RedisStore throws RedisError saying
+// kNoRedisBackend, and the commands refuse --backend redis by name before any work.
+bool redisBackendBuilt();
+inline constexpr const char* kNoRedisBackend =
+    "this ratelab was built without hiredis (libhiredis-dev), so it has no Redis backend";
 
 // kLuaExactBound is 2^53: the scripts are exact while every integer they form is below it.
 inline constexpr std::int64_t kLuaExactBound = std::int64_t(1) << 53;

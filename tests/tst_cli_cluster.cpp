@@ -176,6 +176,8 @@ private slots:
                                  "--nodes", "3", "--skew", "0.25", "--balancer", "random"};
         const Run sim = runRatelab(common);
         const Run redis = runRatelab(common + QStringList{"--backend", "redis"});
+        if (redis.code == 2 && redis.err.contains("built without hiredis"))
+            QSKIP("this ratelab was built without hiredis, so it has no Redis backend to compare");
         QCOMPARE(sim.code, 0);
         QVERIFY2(redis.code == 0, redis.err.constData());
         for (const char* a : {"fixed_window", "sliding_window_log", "sliding_window_counter", "token_bucket",
