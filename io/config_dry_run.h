@@ -19,14 +19,19 @@ namespace ratelab::io {
 // reaches is not in the log), a location inside a location.
 DryRunConfig dryRunConfig(const QString& text, const std::string& logKey);
 
-// traefikDryRunConfig reads Traefik's dynamic configuration (YAML, TOML, JSON): each router,
-// tried by priority (its own, else its rule's length), is a place matching Path or PathPrefix
-// (a Host beside them by && is assumed); each rateLimit middleware it applies is a rule of its
-// own (Traefik builds a router's middlewares for it: its own buckets, in memory), keyed by its
-// sourceCriterion (the client's address by default, requestHeaderName a field http_NAME,
-// requestHost "host"). A request matching no router meets no limit. Without routers, one
-// rateLimit middleware applies to every request. It throws InputError for a rule it does not
-// read, routers of equal priority, and what Traefik refuses.
+// traefikDryRunConfig reads Traefik's dynamic configuration (YAML, TOML, JSON) in Traefik v3's
+// rule syntax (its default): each router, tried by priority (its own, else its rule's length),
+// is a place per alternative of its rule (Host, HostRegexp, Path, PathPrefix, PathRegexp, Method,
+// Header, HeaderRegexp, Query, QueryRegexp, ClientIP joined by &&, ||, ! and parentheses),
+// the paths and queries matched on the logged target, the others on the log's fields (host,
+// request_method, http_NAME) once bound; a matcher the log cannot decide is named and taken to
+// hold (a Host that every router shares only assumed). Each rateLimit middleware a router applies
+// is a rule of its own (Traefik builds a router's middlewares for it: its own buckets, in
+// memory), keyed by its sourceCriterion (the client's address by default, requestHeaderName a
+// field http_NAME, requestHost "host"). A request matching no router meets no limit. Without
+// routers, one rateLimit middleware applies to every request. A rule Traefik refuses is named and
+// its router left out, as Traefik leaves it out; it throws InputError for routers of equal
+// priority, ruleSyntax v2, and a rule of more than 64 alternatives.
 DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logKey);
 
 // dryRunConfigFile reads the file at path (at most 4 MiB): nginx's as dryRunConfig does; Traefik's

@@ -4,8 +4,11 @@
 // manager's normalize_path and merge_slashes (both false by default). The local_ratelimit that
 // applies is the most specific config: the route's typed_per_filter_config, else its virtual
 // host's, else the filter's own in http_filters (a request matching no route meets that one); each
-// config keeps one token bucket for every request it sees (no descriptors: not per client).
+// config keeps its default token bucket for every request it sees, and one bucket per descriptor,
+// met by the requests whose descriptors (made by the rate_limits actions from the request's
+// headers, address and constants) equal its entries.
 #include "config_dry_run_routes.h"
+#include "config_import.h"
 
 #include "arithmetic/decimal.h"
 #include "limiters/products/product.h"
@@ -13,7 +16,12 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cctype>
 #include <map>
+#include <string_view>
 
 namespace ratelab::io {
 
@@ -45,6 +53,340 @@ double percent(const QJsonValue& fraction)
     const std::string n = treeText(d.value("numerator")), den = treeText(d.value("denominator"));
     const double denominator = den == "TEN_THOUSAND" ? 10'000 : den == "MILLION" ? 1'000'000 : 100;
     return (n.empty() ? 0 : std::stod(n)) * 100 / denominator;
+}
+
+// bucketLayer reads a TokenBucket as Envoy's local rate limit keeps it.
+Layer bucketLayer(const QJsonObject& bucket)
+{
+    std::vector<ProductOption> options;
+    for (const char* name : {"max_tokens", "tokens_per_fill", "fill_interval"})
+        if (const std::string v = treeText(bucket.value(name)); !v.empty())
+            options.push_back({name, v});
+    const LimiterConfig config = LimiterConfig{}.withProductOptions(std::move(options));
+    const Algorithm a = Algorithm::EnvoyLocal;
+    checkProductOptions(config, std::span(&a, 1));
+    return {a, config};
+}
+
+// seconds reads a Duration ("60s", "0.5s") as seconds, 0 when absent.
+double seconds(const QJsonValue& v)
+{
+    std::string text = treeText(v);
+    if (text.ends_with('s'))
+        text.pop_back();
+    return text.empty() ? 0 : std::stod(text);
+}
+
+// regexQuote escapes every ASCII character but letters, digits and '_' for RE2.
+std::string regexQuote(std::string_view s)
+{
+    std::string out;
+    for (char c : s) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && static_cast<unsigned char>(c) < 0x80)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// headerSubject makes a condition read a request header: :method the log's request_method,
+// :authority (or host) its host, :path the target as logged, any other its field http_NAME.
+DryRunCondition headerSubject(const std::string& header, const std::string& where)
+{
+    const std::string name = lowerAscii(header);
+    DryRunCondition c;
+    if (name == ":path") {
+        c.subject = DryRunCondition::Subject::Target;
+    } else if (name == ":method") {
+        c.field = "request_method";
+    } else if (name == ":authority" || name == "host") {
+        c.field = "host";
+    } else if (name.starts_with(':')) {
+        throw InputError("Envoy: " + where + ": the header " + header + " is not in a log");
+    } else {
+        c.field = "http_" + name;
+        std::replace(c.field.begin(), c.field.end(), '-', '_');
+    }
+    return c;
+}
+
+// headerCondition reads one HeaderMatcher of a header_value_match (Http::HeaderUtility's:
+// exact, prefix, suffix, contains, a safe_regex on the whole value, present), negated when the
+// action expects no match.
+DryRunCondition headerCondition(const QJsonObject& m, bool negate, const std::string& where)
+{
+    DryRunCondition c = headerSubject(treeText(m.value("name")), where);
+    QJsonObject match = m.value("string_match").toObject();
+    for (const char* old : {"exact_match", "prefix_match", "suffix_match", "contains_match"}) // the deprecated forms
+        if (m.contains(old))
+            match.insert(QString(old).chopped(6), m.value(old));
+    if (m.contains("safe_regex_match"))
+        match.insert("safe_regex", m.value("safe_regex_match"));
+    const bool caseless = treeText(match.value("ignore_case")) == "true";
+    const auto text = [&](const char* k) { return caseless ? lowerAscii(treeText(match.value(k))) : treeText(match.value(k)); };
+    c.caseless = caseless;
+    if (match.contains("exact"))
+        c.values = {text("exact")};
+    else if (match.contains("prefix"))
+        c.prefixes = {text("prefix")};
+    else if (match.contains("suffix"))
+        c.suffixes = {text("suffix")};
+    else if (match.contains("contains"))
+        c.regexes = {regexQuote(text("contains"))};
+    else if (match.contains("safe_regex"))
+        c.regexes = {"^(?:" + treeText(match.value("safe_regex").toObject().value("regex")) + ")$"};
+    else if (m.contains("present_match"))
+        c.prefixes = {""}; // any value: a header sent
+    else
+        throw InputError("Envoy: " + where + ": a header matcher of " + treeText(m.value("name")) + " that --config does not read");
+    const bool invert = treeText(m.value("invert_match")) == "true";
+    // An absent header fails every matcher, inverted or not, but an inverted present_match.
+    if ((invert && !m.contains("present_match")) || treeText(m.value("treat_missing_header_as_empty")) == "true")
+        throw InputError("Envoy: " + where + ": invert_match or treat_missing_header_as_empty on " + treeText(m.value("name"))
+                         + " is not modelled");
+    c.negate = negate != (invert || treeText(m.value("present_match")) == "false");
+    return c;
+}
+
+using Entries = std::vector<std::pair<std::string, std::string>>;
+
+// produces returns what a request needs for a rate_limits entry's actions to make the descriptor
+// `entries` (RateLimitPolicyEntryImpl::populateDescriptors at envoy 0229e39d7c3f,
+// source/common/router/router_ratelimit.cc: each action appends one entry, or the entry is
+// dropped when one cannot), nullopt when they never make it.
+std::optional<std::vector<DryRunCondition>> produces(const QJsonArray& actions, const Entries& entries, const std::string& where)
+{
+    if (actions.size() != qsizetype(entries.size()))
+        return std::nullopt;
+    std::vector<DryRunCondition> out;
+    for (qsizetype i = 0; i < actions.size(); ++i) {
+        const QJsonObject a = actions[i].toObject();
+        const auto& [key, value] = entries[std::size_t(i)];
+        if (a.contains("generic_key")) { // (descriptor_key or "generic_key", descriptor_value)
+            const QJsonObject g = a.value("generic_key").toObject();
+            const std::string k = treeText(g.value("descriptor_key")).empty() ? "generic_key" : treeText(g.value("descriptor_key"));
+            if (k != key || treeText(g.value("descriptor_value")) != value)
+                return std::nullopt;
+        } else if (a.contains("remote_address")) { // ("remote_address", the client's address)
+            if (key != "remote_address")
+                return std::nullopt;
+            out.push_back({"ip", {value}});
+        } else if (a.contains("request_headers")) { // (descriptor_key, the header's first value); none when absent
+            const QJsonObject h = a.value("request_headers").toObject();
+            if (treeText(h.value("skip_if_absent")) == "true")
+                throw InputError("Envoy: " + where + ": request_headers with skip_if_absent is not modelled");
+            if (treeText(h.value("descriptor_key")) != key)
+                return std::nullopt;
+            out.push_back(headerSubject(treeText(h.value("header_name")), where));
+            out.back().values = {value};
+        } else if (a.contains("header_value_match")) { // ("header_match", descriptor_value) when the headers match as expected
+            const QJsonObject h = a.value("header_value_match").toObject();
+            const std::string k = treeText(h.value("descriptor_key")).empty() ? "header_match" : treeText(h.value("descriptor_key"));
+            if (k != key || treeText(h.value("descriptor_value")) != value)
+                return std::nullopt;
+            const bool expect = treeText(h.value("expect_match")) != "false";
+            const QJsonArray headers = h.value("headers").toArray();
+            if (!expect && headers.size() != 1)
+                throw InputError("Envoy: " + where + ": header_value_match expecting no match of several headers is not modelled");
+            for (const QJsonValue& m : headers)
+                out.push_back(headerCondition(m.toObject(), !expect, where));
+        } else {
+            throw InputError("Envoy: " + where + ": the rate_limits action " + (a.isEmpty() ? std::string("(none)") : a.keys().front().toStdString())
+                             + " is not modelled (request_headers, remote_address, generic_key, header_value_match are)");
+        }
+    }
+    return out;
+}
+
+// LocalLimit is one LocalRateLimit config made rules: its default bucket and each descriptor's.
+struct LocalLimit {
+    QJsonObject config;
+    std::size_t rule = 0; // the default bucket
+    bool alwaysDefault = true;
+    struct Descriptor {
+        Entries entries;
+        std::string text; // "client_cluster=foo, path=/foo/bar"
+        std::size_t rule;
+        double fillRate; // tokens a second
+    };
+    std::vector<Descriptor> descriptors;
+};
+
+// routePlace reads a route's match: prefix on the whole :path, path and safe_regex on the path
+// without its query string, path_separated_prefix up to a '/'.
+DryRunPlace routePlace(const QJsonObject& route, const std::string& name)
+{
+    const QJsonObject match = route.value("match").toObject();
+    for (const char* field : {"headers", "query_parameters", "runtime_fraction", "grpc", "tls_context", "connect_matcher",
+                              "dynamic_metadata", "path_match_policy"})
+        if (match.contains(field))
+            throw InputError("Envoy: route " + name + " matches on " + field + ", which --config does not read");
+    if (treeText(match.value("case_sensitive")) == "false")
+        throw InputError("Envoy: route " + name + ": case_sensitive: false is not modelled");
+    DryRunPlace place{"route " + name, DryRunMatch::PrefixRaw, "", {}};
+    if (match.contains("prefix")) {
+        place.pattern = treeText(match.value("prefix"));
+    } else if (match.contains("path")) {
+        place.match = DryRunMatch::Exact;
+        place.pattern = treeText(match.value("path"));
+    } else if (match.contains("safe_regex")) {
+        place.match = DryRunMatch::RegexFull;
+        place.pattern = treeText(match.value("safe_regex").toObject().value("regex"));
+    } else if (match.contains("path_separated_prefix")) {
+        place.match = DryRunMatch::SegmentPrefix;
+        place.pattern = treeText(match.value("path_separated_prefix"));
+    } else {
+        throw InputError("Envoy: route " + name + " has no prefix, path, safe_regex or path_separated_prefix match");
+    }
+    place.where += " (" + std::string(match.contains("prefix") ? "prefix " : match.contains("path") ? "path " : "")
+                   + place.pattern + ")";
+    return place;
+}
+
+// readLimit makes a LocalRateLimit config (with a token bucket) rules: its default bucket, one
+// token bucket for every request it sees, then each descriptor's own bucket
+// (LocalRateLimiterImpl's constructor at envoy 5a6c7aa8adbf,
+// source/extensions/filters/common/local_ratelimit/local_ratelimit_impl.cc).
+LocalLimit readLimit(DryRunConfig& out, const QJsonObject& c, const std::string& where, const std::string& logKey)
+{
+    LocalLimit limit{c};
+    const std::string name = "local_ratelimit of " + where;
+    const RuleKey shared{"", true, "one token bucket for every request it sees"};
+    limit.rule = addPolicyRule(out, name, where, bucketLayer(c.value("token_bucket").toObject()), shared, logKey);
+    limit.alwaysDefault = treeText(c.value("always_consume_default_token_bucket")) != "false";
+    const double enabled = percent(c.value("filter_enabled")), enforced = percent(c.value("filter_enforced"));
+    if (enabled <= 0) {
+        out.mapped[limit.rule] = false;
+        out.notReplayed.push_back(name + ": filter_enabled is 0% (its default when not set): Envoy neither counts nor "
+                                         "limits a request with it");
+    } else if (enforced < 100 || enabled < 100) {
+        out.assumed.push_back(name + ": filter_enabled " + QString::number(enabled).toStdString() + "%, filter_enforced "
+                              + QString::number(enforced).toStdString() + "%: replayed as if both were 100% (what it "
+                              "would deny; Envoy enforces that share of it)");
+    }
+    if (treeText(c.value("local_rate_limit_per_downstream_connection")) == "true")
+        out.notReplayed.push_back(name + ": a bucket per downstream connection, which a log does not hold: replayed as one");
+    const double interval = seconds(c.value("token_bucket").toObject().value("fill_interval"));
+    for (const QJsonValue& dv : c.value("descriptors").toArray()) {
+        const QJsonObject d = dv.toObject();
+        Entries entries;
+        std::string text;
+        bool dynamic = false;
+        for (const QJsonValue& e : d.value("entries").toArray()) {
+            entries.emplace_back(treeText(e.toObject().value("key")), treeText(e.toObject().value("value")));
+            text += (text.empty() ? "" : ", ") + entries.back().first + "=" + entries.back().second;
+            dynamic = dynamic || entries.back().second.empty();
+        }
+        if (std::any_of(limit.descriptors.begin(), limit.descriptors.end(), [&](const auto& x) { return x.entries == entries; }))
+            throw InputError("Envoy: " + name + ": duplicate descriptor " + text + " (Envoy refuses it)");
+        const std::string dname = name + ": descriptor " + text;
+        if (dynamic) { // a bucket per value met (dynamic_descriptor.cc, at most max_dynamic_descriptors)
+            out.notReplayed.push_back(dname + ": an entry without a value (a bucket per value) is not replayed");
+            continue;
+        }
+        const QJsonObject bucket = d.value("token_bucket").toObject();
+        const double every = seconds(bucket.value("fill_interval"));
+        if (every <= 0)
+            throw InputError("Envoy: " + dname + ": a token_bucket without a fill_interval is not modelled");
+        if (interval > 0 && std::fmod(every * 1000, interval * 1000) != 0)
+            throw InputError("Envoy: " + dname + ": its fill_interval is not a multiple of the token bucket's (Envoy refuses it)");
+        const std::string perFill = treeText(bucket.value("tokens_per_fill"));
+        const std::size_t r = addPolicyRule(out, dname, dname, bucketLayer(bucket), {"", true, "one token bucket for the descriptor"},
+                                            logKey);
+        out.mapped[r] = out.mapped[limit.rule];
+        limit.descriptors.push_back({entries, text, r, (perFill.empty() ? 1.0 : std::stod(perFill)) / every});
+    }
+    return limit;
+}
+
+// requestDescriptors returns the rate_limits entries that make a request's descriptors for a
+// config with descriptors (local_ratelimit.cc at envoy 673860c53463, Filter::decodeHeaders and
+// populateDescriptors): the config's own rate_limits, else the route's of the config's stage
+// (those with a disable_key left out) and the virtual host's as vh_rate_limits says (OVERRIDE,
+// the default: only when the route has none; INCLUDE; IGNORE; include_vh_rate_limits: INCLUDE).
+QJsonArray requestDescriptors(const LocalLimit& limit, const QJsonObject& route, const QJsonObject& host)
+{
+    if (limit.descriptors.empty())
+        return {};
+    if (const QJsonArray own = limit.config.value("rate_limits").toArray(); !own.isEmpty())
+        return own;
+    const std::string stage = treeText(limit.config.value("stage")).empty() ? "0" : treeText(limit.config.value("stage"));
+    const auto applicable = [&](const QJsonArray& list) {
+        QJsonArray out;
+        for (const QJsonValue& r : list) {
+            const std::string s = treeText(r.toObject().value("stage")).empty() ? "0" : treeText(r.toObject().value("stage"));
+            if (s == stage && treeText(r.toObject().value("disable_key")).empty())
+                out.append(r);
+        }
+        return out;
+    };
+    const QJsonObject action = route.value("route").toObject();
+    const QJsonArray routeList = action.value("rate_limits").toArray();
+    QJsonArray out = applicable(routeList);
+    const std::string option = treeText(action.value("include_vh_rate_limits")) == "true"
+                                   ? "INCLUDE"
+                                   : treeText(limit.config.value("vh_rate_limits"));
+    if (option == "INCLUDE" || (option != "IGNORE" && routeList.isEmpty()))
+        for (const QJsonValue& r : applicable(host.value("rate_limits").toArray()))
+            out.append(r);
+    return out;
+}
+
+// descriptorPlaces makes a route's place one place per set of the config's descriptors a request
+// can match, the larger sets first, so that a request meets the set of every descriptor it
+// matches (requestAllowed in local_ratelimit_impl.cc at envoy 5a6c7aa8adbf: each matched
+// descriptor's bucket, the slowest-filling first, takes a token until one has none, which
+// denies; then the default bucket, when none matched or always_consume_default_token_bucket,
+// true by default). A config without descriptors is its default bucket alone.
+std::vector<DryRunPlace> descriptorPlaces(DryRunConfig& config, const DryRunPlace& place, const LocalLimit& limit,
+                                          const QJsonArray& rateLimits, const std::string& where)
+{
+    std::vector<std::size_t> always;                                       // descriptors every request makes
+    std::vector<std::pair<std::size_t, std::vector<DryRunCondition>>> some; // descriptors some requests make
+    for (std::size_t d = 0; d < limit.descriptors.size(); ++d) {
+        std::vector<std::vector<DryRunCondition>> ways;
+        for (const QJsonValue& r : rateLimits)
+            if (auto c = produces(r.toObject().value("actions").toArray(), limit.descriptors[d].entries, where))
+                ways.push_back(std::move(*c));
+        if (std::any_of(ways.begin(), ways.end(), [](const auto& w) { return w.empty(); }))
+            always.push_back(d);
+        else if (ways.size() > 1)
+            throw InputError("Envoy: " + where + ": two rate_limits entries can make one descriptor: not modelled");
+        else if (ways.size() == 1)
+            some.emplace_back(d, std::move(ways.front()));
+    }
+    for (auto& [d, conditions] : some) // a field the log lacks: taken to hold, named until it is bound
+        for (DryRunCondition& c : conditions)
+            if (c.subject == DryRunCondition::Subject::Field) {
+                config.notReplayed.push_back(where + ": the descriptor " + limit.descriptors[d].text + " reads " + c.field
+                                             + ", which the log does not hold: every request taken to make it");
+                c.note = int(config.notReplayed.size()) - 1;
+            }
+    if (some.size() > 6)
+        throw InputError("Envoy: " + where + ": more than 6 descriptors that depend on the request: not modelled");
+    std::vector<unsigned> masks(1u << some.size());
+    for (unsigned m = 0; m < masks.size(); ++m)
+        masks[m] = m;
+    std::stable_sort(masks.begin(), masks.end(), [](unsigned a, unsigned b) { return std::popcount(a) > std::popcount(b); });
+    std::vector<DryRunPlace> out;
+    for (unsigned m : masks) {
+        DryRunPlace p = place;
+        std::vector<std::size_t> matched = always;
+        for (std::size_t j = 0; j < some.size(); ++j)
+            if (m & (1u << j)) {
+                matched.push_back(some[j].first);
+                p.conditions.insert(p.conditions.end(), some[j].second.begin(), some[j].second.end());
+            }
+        std::stable_sort(matched.begin(), matched.end(), [&](std::size_t a, std::size_t b) {
+            return limit.descriptors[a].fillRate < limit.descriptors[b].fillRate;
+        });
+        for (std::size_t d : matched)
+            p.rules.push_back(limit.descriptors[d].rule);
+        if (matched.empty() || limit.alwaysDefault)
+            p.rules.push_back(limit.rule);
+        out.push_back(std::move(p));
+    }
+    return out;
 }
 
 } // namespace
@@ -88,90 +430,42 @@ std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std:
     if (globalService)
         out.notReplayed.push_back("envoy.filters.http.ratelimit: its limits are in the rate limit service's configuration, "
                                   "not in Envoy's: not replayed");
-    std::map<std::string, std::size_t> ruleOf;
-    // ruleFor makes a LocalRateLimit config a rule (once), or nothing when it has no token bucket.
-    const auto ruleFor = [&](const QJsonObject& c, const std::string& where) -> std::optional<std::size_t> {
-        const QJsonObject bucket = c.value("token_bucket").toObject();
-        if (bucket.isEmpty())
-            return std::nullopt;
-        if (const auto it = ruleOf.find(where); it != ruleOf.end())
-            return it->second;
-        std::vector<ProductOption> options;
-        for (const char* name : {"max_tokens", "tokens_per_fill", "fill_interval"})
-            if (const std::string v = treeText(bucket.value(name)); !v.empty())
-                options.push_back({name, v});
-        const LimiterConfig config = LimiterConfig{}.withProductOptions(std::move(options));
-        const Algorithm a = Algorithm::EnvoyLocal;
-        checkProductOptions(config, std::span(&a, 1));
-        const std::string name = "local_ratelimit of " + where;
-        const std::size_t r = ruleOf[where] = addPolicyRule(out, name, where, {a, config},
-                                                             {"", true, "one token bucket for every request it sees"}, logKey);
-        const double enabled = percent(c.value("filter_enabled")), enforced = percent(c.value("filter_enforced"));
-        if (enabled <= 0) {
-            out.mapped[r] = false;
-            out.notReplayed.push_back(name + ": filter_enabled is 0% (its default when not set): Envoy neither counts nor "
-                                             "limits a request with it");
-        } else if (enforced < 100 || enabled < 100) {
-            out.assumed.push_back(name + ": filter_enabled " + QString::number(enabled).toStdString() + "%, filter_enforced "
-                                  + QString::number(enforced).toStdString() + "%: replayed as if both were 100% (what it "
-                                  "would deny; Envoy enforces that share of it)");
-        }
-        if (c.contains("descriptors"))
-            out.notReplayed.push_back(name + ": its descriptors (buckets per descriptor of the route's rate_limits) are not "
-                                             "replayed; its token_bucket is");
-        if (treeText(c.value("local_rate_limit_per_downstream_connection")) == "true")
-            out.notReplayed.push_back(name + ": a bucket per downstream connection, which a log does not hold: replayed as one");
-        return r;
+    std::map<std::string, LocalLimit> limits;
+    // limitFor makes a LocalRateLimit config rules (once), or nothing when it has no token bucket.
+    const auto limitFor = [&](const QJsonObject& c, const std::string& where) -> const LocalLimit* {
+        if (c.value("token_bucket").toObject().isEmpty())
+            return nullptr;
+        if (const auto it = limits.find(where); it != limits.end())
+            return &it->second;
+        return &(limits[where] = readLimit(out, c, where, logKey));
     };
     const QJsonObject host = hosts[0].toObject();
-    const std::optional<std::size_t> filterRule = ruleFor(filterConfig, "the filter (http_filters)");
-    const std::optional<std::size_t> hostRule =
-        ruleFor(host.value("typed_per_filter_config").toObject().value(kFilter).toObject().value("value").toObject().isEmpty()
-                    ? host.value("typed_per_filter_config").toObject().value(kFilter).toObject()
-                    : host.value("typed_per_filter_config").toObject().value(kFilter).toObject().value("value").toObject(),
-                "virtual host " + treeText(host.value("name")));
-    if (filterRule)
-        out.fallback = {*filterRule};
+    QJsonObject hostConfig = host.value("typed_per_filter_config").toObject().value(kFilter).toObject();
+    if (hostConfig.contains("value")) // a TypedStruct or FilterConfig wrapper
+        hostConfig = hostConfig.value("value").toObject();
+    const LocalLimit* filterLimit = limitFor(filterConfig, "the filter (http_filters)");
+    const LocalLimit* hostLimit = limitFor(hostConfig, "virtual host " + treeText(host.value("name")));
+    if (filterLimit) {
+        out.fallback = {filterLimit->rule};
+        if (!filterLimit->descriptors.empty() && !filterConfig.value("rate_limits").toArray().isEmpty())
+            out.notReplayed.push_back("local_ratelimit of the filter (http_filters): its descriptors for a request that "
+                                      "matches no route are not replayed (its default bucket is)");
+    }
     for (qsizetype i = 0; i < host.value("routes").toArray().size(); ++i) {
         const QJsonObject route = host.value("routes").toArray()[i].toObject();
         const std::string name = treeText(route.value("name")).empty() ? "#" + std::to_string(i + 1) : treeText(route.value("name"));
-        const QJsonObject match = route.value("match").toObject();
-        for (const char* field : {"headers", "query_parameters", "runtime_fraction", "grpc", "tls_context", "connect_matcher",
-                                  "dynamic_metadata", "path_match_policy"})
-            if (match.contains(field))
-                throw InputError("Envoy: route " + name + " matches on " + field + ", which --config does not read");
-        if (treeText(match.value("case_sensitive")) == "false")
-            throw InputError("Envoy: route " + name + ": case_sensitive: false is not modelled");
-        DryRunPlace place{"route " + name, DryRunMatch::PrefixRaw, "", {}};
-        if (match.contains("prefix")) {
-            place.pattern = treeText(match.value("prefix"));
-        } else if (match.contains("path")) {
-            place.match = DryRunMatch::Exact;
-            place.pattern = treeText(match.value("path"));
-        } else if (match.contains("safe_regex")) {
-            place.match = DryRunMatch::RegexFull;
-            place.pattern = treeText(match.value("safe_regex").toObject().value("regex"));
-        } else if (match.contains("path_separated_prefix")) {
-            place.match = DryRunMatch::SegmentPrefix;
-            place.pattern = treeText(match.value("path_separated_prefix"));
-        } else {
-            throw InputError("Envoy: route " + name + " has no prefix, path, safe_regex or path_separated_prefix match");
-        }
-        place.where += " (" + std::string(match.contains("prefix") ? "prefix " : match.contains("path") ? "path " : "")
-                       + place.pattern + ")";
+        DryRunPlace place = routePlace(route, name);
         QJsonObject own = route.value("typed_per_filter_config").toObject().value(kFilter).toObject();
         if (own.contains("value")) // a TypedStruct or FilterConfig wrapper
             own = own.value("value").toObject();
-        if (const std::optional<std::size_t> r = ruleFor(own, "route " + name))
-            place.rules = {*r};
-        else if (hostRule)
-            place.rules = {*hostRule};
-        else if (filterRule)
-            place.rules = {*filterRule};
-        if (route.contains("rate_limits") || route.value("route").toObject().contains("rate_limits"))
-            out.notReplayed.push_back("route " + name + ": rate_limits (descriptors for a rate limit service or local "
-                                      "descriptors) are not replayed");
-        out.places.push_back(std::move(place));
+        const LocalLimit* limit = limitFor(own, "route " + name);
+        limit = limit ? limit : hostLimit ? hostLimit : filterLimit;
+        if (!limit) {
+            out.places.push_back(std::move(place));
+            continue;
+        }
+        for (DryRunPlace& p : descriptorPlaces(out, place, *limit, requestDescriptors(*limit, route, host), "route " + name))
+            out.places.push_back(std::move(p));
     }
     if (out.rules.empty())
         throw InputError("Envoy: no local_ratelimit with a token_bucket applies to a route: the config limits nothing");

@@ -4,17 +4,23 @@
 // true by default) taking the request; each RequestRateLimiter among the default filters and the
 // route's own is a rule of that route: RedisRateLimiter keys Redis by the resolved key and the
 // route's id (getKeys(id, routeId), spring-cloud-gateway 0434c61), so each route counts apart.
+// Beside Path, a route's Method, Host, Header and Query predicates are conditions on the log's
+// fields and target, as spring-cloud-gateway 5227205c743d's predicate factories test them; a
+// KeyResolver bean is the application's code, named, and replayed with the log's key.
 #include "config_dry_run_routes.h"
 #include "config_import.h"
 
 #include "arithmetic/decimal.h"
 #include "limiters/products/product.h"
+#include "replay/product_regex.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 
 #include <algorithm>
+#include <cctype>
+#include <set>
 
 namespace ratelab::io {
 
@@ -67,6 +73,117 @@ Shortcut shortcutOf(const QJsonValue& v)
     return s;
 }
 
+
+// antHost makes a Host predicate's pattern a regex over the whole host (HostRoutePredicateFactory
+// at spring-cloud-gateway 5227205c743d: AntPathMatcher with '.' as its separator, on the Host
+// header's name, its port left out): "**" any number of labels, "*" and "{name}" any text within
+// a label, "?" one character, "{name:regex}" the regex.
+std::string antHost(const std::string& pattern)
+{
+    const QStringList labels = QString::fromStdString(pattern).split('.', Qt::SkipEmptyParts);
+    std::string re = "^";
+    bool separator = false;
+    for (qsizetype i = 0; i < labels.size(); ++i) {
+        const std::string label = labels[i].toStdString();
+        if (label == "**") {
+            re += i + 1 < labels.size() ? std::string(separator ? "\\." : "") + "(?:[^.]*\\.)*"
+                                        : separator ? "(?:\\.[^.]*)*" : ".*";
+            separator = false;
+            continue;
+        }
+        re += separator ? "\\." : "";
+        separator = true;
+        for (std::size_t c = 0; c < label.size(); ++c) {
+            if (label[c] == '*') {
+                re += "[^.]*";
+            } else if (label[c] == '?') {
+                re += "[^.]";
+            } else if (label[c] == '{' && label.find('}', c) != std::string::npos) {
+                const std::size_t close = label.find('}', c), colon = label.find(':', c);
+                re += colon < close ? "(?:" + label.substr(colon + 1, close - colon - 1) + ")" : "[^.]*";
+                c = close;
+            } else {
+                if (!std::isalnum(static_cast<unsigned char>(label[c])))
+                    re += '\\';
+                re += label[c];
+            }
+        }
+    }
+    return re + "(?::[0-9]+)?$";
+}
+
+// headerFieldOf is the log field that holds a header: http_ and its name, lower-cased, '-' as '_'.
+std::string headerFieldOf(const std::string& header)
+{
+    std::string field = "http_" + lowerAscii(header);
+    std::replace(field.begin(), field.end(), '-', '_');
+    return field;
+}
+
+// javaRegex makes a condition test a Java regex over the whole text (Pattern.matches), with
+// PCRE2, the nearest engine; it throws InputError for one PCRE2 refuses.
+void javaRegex(DryRunCondition& c, const std::string& regex, const std::string& where)
+{
+    try {
+        (void)ProductRegex(regex, RegexEngine::Pcre, RegexSpan::Whole);
+    } catch (const InputError& e) {
+        throw InputError("Spring: " + where + ": " + e.what());
+    }
+    c.regexes = {regex};
+    c.regexEngine = RegexEngine::Pcre;
+    c.regexSpan = RegexSpan::Whole;
+}
+
+// requestCondition reads a Header, Query or Host predicate (HeaderRoutePredicateFactory: a
+// value of the header matching the regexp whole, or the header sent; QueryRoutePredicateFactory:
+// a value of the parameter matching it, or the parameter present; HostRoutePredicateFactory: the
+// host matching one of the patterns). A header or host the log lacks is named until it is bound;
+// `sharedHost`: every route's Host is this one, so it is only assumed.
+DryRunCondition requestCondition(const Shortcut& p, const std::string& route, bool sharedHost, DryRunConfig& out)
+{
+    const auto argOr = [&](const char* name, qsizetype i) {
+        const std::string a = arg(p.args, name);
+        return !a.empty() || p.list.size() <= i ? a : p.list[i].toStdString();
+    };
+    const std::string where = "route " + route + ": its " + p.name + " predicate";
+    DryRunCondition c;
+    if (p.name == "Query") {
+        c.subject = DryRunCondition::Subject::Query;
+        c.queryReader = DryRunCondition::QueryReader::Spring;
+        c.field = argOr("param", 0);
+        const std::string regexp = argOr("regexp", 1);
+        if (regexp.empty())
+            c.prefixes = {""};
+        else
+            javaRegex(c, regexp, where);
+        return c;
+    }
+    if (p.name == "Header") {
+        const std::string header = argOr("header", 0), regexp = argOr("regexp", 1);
+        c.field = headerFieldOf(header);
+        if (regexp.empty())
+            c.prefixes = {""};
+        else
+            javaRegex(c, regexp, where);
+        out.notReplayed.push_back(where + " (" + header + (regexp.empty() ? "" : ", " + regexp) + ") reads the header, which "
+                                  "the log does not hold (no field " + c.field + "): every request taken to match");
+        c.note = int(out.notReplayed.size()) - 1;
+        return c;
+    }
+    c.field = "host";
+    std::vector<std::string> patterns; // any of them
+    for (const QString& h : p.list) {
+        javaRegex(c, antHost(h.toStdString()), where);
+        patterns.push_back(c.regexes.front());
+    }
+    c.regexes = patterns;
+    const std::string text = "route " + route + ": every logged request is taken to match Host=" + p.list.join(',').toStdString()
+                             + " (the log holds no host)";
+    (sharedHost ? out.assumed : out.notReplayed).push_back(text);
+    (sharedHost ? c.assumedNote : c.note) = int((sharedHost ? out.assumed : out.notReplayed).size()) - 1;
+    return c;
+}
+
 } // namespace
 
 std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std::string& logKey)
@@ -88,6 +205,11 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
         order.emplace_back(o.empty() ? 0 : parseIntegerIn(o, -(std::int64_t(1) << 31), (std::int64_t(1) << 31) - 1), std::size_t(i));
     }
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::set<std::string> hosts; // every Host predicate's patterns: one alone decides nothing between routes
+    for (const QJsonValue& r : routes)
+        for (const QJsonValue& pv : r.toObject().value("predicates").toArray())
+            if (const Shortcut p = shortcutOf(pv); p.name == "Host")
+                hosts.insert(p.list.join(',').toStdString());
     for (const auto& [unused, index] : order) {
         const QJsonObject r = routes[qsizetype(index)].toObject();
         const std::string id = treeText(r.value("id")).empty() ? "#" + std::to_string(index + 1) : treeText(r.value("id"));
@@ -110,10 +232,10 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
             checkProductOptions(config, std::span(&a, 1));
             const std::string resolver = arg(f.args, "key-resolver");
             RuleKey key{"user", false, "the principal's name (the default PrincipalNameKeyResolver), read as the log's user"};
-            if (!resolver.empty()) {
+            if (!resolver.empty()) { // a bean of the application: its code is not in the file
                 key = {logKey, false, "the key its KeyResolver " + resolver + " returns"};
-                out.assumed.push_back("route " + id + ": its KeyResolver " + resolver + " is the application's: the log's key ("
-                                      + logKey + ") is taken as its key");
+                out.notReplayed.push_back("route " + id + ": its KeyResolver " + resolver + " is the application's code, which "
+                                          "--config cannot evaluate: replayed with the log's key (" + logKey + ") as its key");
             }
             const std::string name = "route " + id + ": RequestRateLimiter";
             rules.push_back(addPolicyRule(out, name + (rules.empty() ? "" : " #" + std::to_string(rules.size() + 1)), name,
@@ -139,14 +261,13 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
                 conditions.push_back(std::move(c));
                 continue;
             }
-            if (p.name == "Host") {
-                out.assumed.push_back("route " + id + ": every logged request is taken to be for Host " + p.list.join(',').toStdString()
-                                      + " (a log holds no host)");
+            if (p.name == "Host" || p.name == "Header" || p.name == "Query") {
+                conditions.push_back(requestCondition(p, id, hosts.size() == 1, out));
                 continue;
             }
             if (p.name != "Path" || path)
                 throw InputError("Spring: route " + id + ": the predicate " + p.name + (path ? " (a second Path)" : "")
-                                 + " is past what --config reads (Path, with Method and Host beside it)");
+                                 + " is past what --config reads (Path, with Method, Host, Header and Query beside it)");
             path = true;
             QStringList list = p.list;
             bool trailing = arg(p.args, "matchTrailingSlash") != "false";

@@ -489,7 +489,8 @@ private slots:
                                    "          predicates:\n            - Path=/api/**\n"
                                    + limiter + "2\n                key-resolver: \"#{@ipKeyResolver}\"\n");
         DryRunConfig c = io::dryRunConfigFile(conf, "ip");
-        QCOMPARE(c.notReplayed.size(), std::size_t(1)); // the method, until the log gives it
+        // The method, until the log gives it, and each route's KeyResolver, whose code is the application's.
+        QCOMPARE(c.notReplayed.size(), std::size_t(3));
         TrafficOptions o;
         o.keepPaths = true;
         o.keyFields = keyFieldsOf(c);
@@ -499,8 +500,66 @@ private slots:
             log += QString("1.1.1.1 - - [01/Jan/2000:00:00:00 +0000] \"%1 HTTP/1.1\" 200 1 \"-\" \"-\"\n").arg(request).toUtf8();
         const Traffic t = parseTraffic(log.toStdString(), o, "access.log");
         bindKeyFields(c, t);
-        QVERIFY(c.notReplayed.empty());
+        QCOMPARE(c.notReplayed.size(), std::size_t(2));
+        QCOMPARE(c.notReplayed[0], std::string("route reads: its KeyResolver #{@ipKeyResolver} is the application's code, "
+                                               "which --config cannot evaluate: replayed with the log's key (ip) as its key"));
         QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, 0, -1, 1}));
+    }
+
+    // Spring Cloud Gateway's Header, Query and Host predicates as its documentation writes them
+    // (Header=X-Request-Id, \d+; Query=green, gree.; Host=**.somehost.org,**.anotherhost.org),
+    // each route a RequestRateLimiter by the ip resolver: header (burst 1, rule 0), query (2,
+    // rule 1), host (1, rule 2), order 0 each, so in file order. Java regexes match the whole
+    // value; Host is AntPathMatcher's, '.' its separator, case-sensitive, the port left out. All in
+    // one second (no refill), A; host, X-Request-Id, target:
+    //  1 a.somehost.org       123  /red/x              header: 1 -> 0 admitted
+    //  2 a.somehost.org       12a  /red/x              \d+ not whole; no green; host: 1 -> 0 admitted
+    //  3 a.somehost.org       -    /red/x?green=greet  query (gree. takes greet): 2 -> 1 admitted
+    //  4 x.y.anotherhost.org  -    /red/x?green=gree   gree. needs 5 characters; host: denied by 2
+    //  5 somehost.org         -    /blue               ** takes no label too: host: denied by 2
+    //  6 other.org            456  /red/y              header: denied by 0
+    //  7 other.org            -    /red/y?green        green without a value: no regex matches; none
+    //  8 other.org            -    /red/y?green=green  query: 1 -> 0 admitted
+    //  9 SomeHost.ORG:8080    -    /a                  the case differs: none
+    void springRequestPredicates()
+    {
+        QTemporaryDir dir;
+        const QByteArray limiter = "          filters:\n            - name: RequestRateLimiter\n              args:\n"
+                                   "                key-resolver: \"#{@ipKeyResolver}\"\n"
+                                   "                redis-rate-limiter.replenishRate: 1\n"
+                                   "                redis-rate-limiter.burstCapacity: ";
+        DryRunConfig c = io::dryRunConfigFile(
+            write(dir, "application.yml",
+                  "spring:\n  cloud:\n    gateway:\n      routes:\n"
+                  "        - id: header_route\n          uri: https://example.org\n"
+                  "          predicates:\n            - Path=/red/{segment}\n            - Header=X-Request-Id, \\d+\n"
+                  + limiter + "1\n"
+                  "        - id: query_route\n          uri: https://example.org\n"
+                  "          predicates:\n            - Path=/red/**\n            - Query=green, gree.\n"
+                  + limiter + "2\n"
+                  "        - id: host_route\n          uri: https://example.org\n"
+                  "          predicates:\n            - Host=**.somehost.org,**.anotherhost.org\n"
+                  + limiter + "1\n"),
+            "ip");
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        QCOMPARE(o.keyFields, (std::vector<std::string>{"http_x_request_id", "host"}));
+        const Traffic t = parseTraffic("time,ip,host,http_x_request_id,path\n"
+                                       "1795392000,1.1.1.1,a.somehost.org,123,/red/x\n"
+                                       "1795392000,1.1.1.1,a.somehost.org,12a,/red/x\n"
+                                       "1795392000,1.1.1.1,a.somehost.org,-,/red/x?green=greet\n"
+                                       "1795392000,1.1.1.1,x.y.anotherhost.org,-,/red/x?green=gree\n"
+                                       "1795392000,1.1.1.1,somehost.org,-,/blue\n"
+                                       "1795392000,1.1.1.1,other.org,456,/red/y\n"
+                                       "1795392000,1.1.1.1,other.org,-,/red/y?green\n"
+                                       "1795392000,1.1.1.1,other.org,-,/red/y?green=green\n"
+                                       "1795392000,1.1.1.1,SomeHost.ORG:8080,-,/a\n",
+                                       o, "log.csv");
+        bindKeyFields(c, t);
+        QCOMPARE(c.notReplayed.size(), std::size_t(3)); // the three KeyResolvers; the header and the host are bound
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, -1, 2, 2, 0, -1, -1, -1}));
     }
 
     // Spring Cloud Gateway: routes sorted by order (users -1 first), the first whose Path matches.
@@ -550,8 +609,8 @@ private slots:
         QCOMPARE(r.rules[1].requests, std::int64_t(5));
         const QString header = write(dir, "header.yml",
                                      "spring:\n  cloud:\n    gateway:\n      routes:\n        - id: a\n          uri: http://a\n"
-                                     "          predicates: [Path=/a, \"Header=X-Request-Id, \\\\d+\"]\n");
-        QVERIFY2(refusal(header).find("the predicate Header") != std::string::npos, refusal(header).c_str());
+                                     "          predicates: [Path=/a, \"Cookie=chocolate, ch.p\"]\n");
+        QVERIFY2(refusal(header).find("the predicate Cookie") != std::string::npos, refusal(header).c_str());
     }
 
     // Envoy: routes in order, merge_slashes on. Rules: 0 the filter's own bucket (2 tokens a
@@ -609,6 +668,151 @@ private slots:
         const DryRunConfig d = io::dryRunConfigFile(write(dir, "off.yaml", off), "ip");
         QCOMPARE(d.mapped, (std::vector<bool>{false, false}));
         QVERIFY2(d.notReplayed.at(0).find("filter_enabled is 0%") != std::string::npos, d.notReplayed[0].c_str());
+    }
+
+
+    // Envoy's local_ratelimit descriptors, on the file of Envoy's own documentation
+    // (docs/root/configuration/http/http_filters/_include/local-rate-limit-with-descriptors.yaml)
+    // with its buckets made small: route /foo's rate_limits make a request's descriptor
+    // (client_cluster = the x-envoy-downstream-service-cluster header, path = :path, the target as
+    // sent, query included); the route's config keeps a default bucket (4 a minute, rule 0) and one
+    // per descriptor: foo,/foo/bar (2, rule 1), foo,/foo/bar2 (3, rule 2). A request consumes its
+    // matched descriptor's bucket, then the default (always_consume_default_token_bucket); a
+    // refusal stops there. No refill within the minute. Header, target:
+    //  1 foo /foo/bar        rule 1: 2 -> 1, default 4 -> 3: admitted
+    //  2 foo /foo/bar        rule 1: 1 -> 0, default 3 -> 2: admitted
+    //  3 foo /foo/bar        rule 1 empty: denied by 1 (the default keeps 2)
+    //  4 bar /foo/bar        no descriptor: default 2 -> 1
+    //  5 foo /foo/bar2       rule 2: 3 -> 2, default 1 -> 0: admitted
+    //  6 foo /foo/bar2       rule 2: 2 -> 1, default empty: denied by 0 (rule 2 keeps its token taken)
+    //  7 -   /foo/bar?x=1    no header, no descriptor: default empty: denied by 0
+    //  8 foo /foo/bar?x=1    :path is not /foo/bar: default: denied by 0
+    //  9 foo /other          route "/": no limit
+    // 10 foo /foo/bar2       rule 2: 1 -> 0, default empty: denied by 0
+    // With always_consume_default_token_bucket false a matched descriptor is the only bucket:
+    // 3 denied by 1; 4, 7, 8 take the default's 4 -> 1; 5, 6, 10 rule 2's 3 -> 0: only 3 denied.
+    void envoyDescriptorsByHand()
+    {
+        QTemporaryDir dir;
+        const QByteArray conf =
+            "static_resources:\n  listeners:\n  - address:\n      socket_address: {address: 0.0.0.0, port_value: 8000}\n"
+            "    filter_chains:\n    - filters:\n      - name: envoy.filters.network.http_connection_manager\n"
+            "        typed_config:\n          stat_prefix: ingress_http\n          http_filters:\n"
+            "          - name: envoy.filters.http.local_ratelimit\n            typed_config:\n"
+            "              stat_prefix: http_local_rate_limiter\n          - name: envoy.filters.http.router\n"
+            "          route_config:\n            name: local_route\n            virtual_hosts:\n"
+            "            - name: local_service\n              domains: [\"*\"]\n              routes:\n"
+            "              - match: {prefix: \"/foo\"}\n                route:\n"
+            "                  cluster: service_protected_by_rate_limit\n                  rate_limits:\n"
+            "                  - actions:  # any actions in here\n                    - request_headers:\n"
+            "                        header_name: x-envoy-downstream-service-cluster\n"
+            "                        descriptor_key: client_cluster\n                    - request_headers:\n"
+            "                        header_name: \":path\"\n                        descriptor_key: path\n"
+            "                typed_per_filter_config:\n                  envoy.filters.http.local_ratelimit:\n"
+            "                    stat_prefix: test\n"
+            "                    token_bucket: {max_tokens: 4, tokens_per_fill: 4, fill_interval: 60s}\n"
+            "                    filter_enabled: {runtime_key: test_enabled, default_value: {numerator: 100, denominator: HUNDRED}}\n"
+            "                    filter_enforced: {runtime_key: test_enforced, default_value: {numerator: 100, denominator: HUNDRED}}\n"
+            "CONSUME"
+            "                    descriptors:\n"
+            "                    - entries:\n                      - {key: client_cluster, value: foo}\n"
+            "                      - {key: path, value: /foo/bar}\n"
+            "                      token_bucket: {max_tokens: 2, tokens_per_fill: 2, fill_interval: 60s}\n"
+            "                    - entries:\n                      - {key: client_cluster, value: foo}\n"
+            "                      - {key: path, value: /foo/bar2}\n"
+            "                      token_bucket: {max_tokens: 3, tokens_per_fill: 3, fill_interval: 60s}\n"
+            "              - match: {prefix: \"/\"}\n                route: {cluster: default_service}\n";
+        const char* log = "time,ip,http_x_envoy_downstream_service_cluster,path\n"
+                          "1795392000,1.1.1.1,foo,/foo/bar\n1795392001,1.1.1.1,foo,/foo/bar\n1795392002,1.1.1.1,foo,/foo/bar\n"
+                          "1795392003,1.1.1.1,bar,/foo/bar\n1795392004,1.1.1.1,foo,/foo/bar2\n1795392005,1.1.1.1,foo,/foo/bar2\n"
+                          "1795392006,1.1.1.1,-,/foo/bar?x=1\n1795392007,1.1.1.1,foo,/foo/bar?x=1\n"
+                          "1795392008,1.1.1.1,foo,/other\n1795392009,1.1.1.1,foo,/foo/bar2\n";
+        const auto run = [&](const QByteArray& consume) {
+            DryRunConfig c = io::dryRunConfigFile(write(dir, "envoy.yaml", QByteArray(conf).replace("CONSUME", consume)), "ip");
+            TrafficOptions o;
+            o.keepPaths = true;
+            o.keyFields = keyFieldsOf(c);
+            const Traffic t = parseTraffic(log, o, "log.csv");
+            bindKeyFields(c, t);
+            return std::pair{c, dryRun(t, c)};
+        };
+        const auto [c, r] = run("");
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        QCOMPARE(c.rules[1].name, std::string("local_ratelimit of route #1: descriptor client_cluster=foo, path=/foo/bar"));
+        QVERIFY2(c.notReplayed.empty(), c.notReplayed.empty() ? "" : c.notReplayed[0].c_str());
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, -1, 1, -1, -1, 0, 0, 0, -1, 0}));
+        QCOMPARE(r.rules[0].requests, std::int64_t(8));
+        QCOMPARE(r.rules[1].requests, std::int64_t(3));
+        QCOMPARE(r.rules[2].requests, std::int64_t(3));
+        const DryRunResult alone = run("                    always_consume_default_token_bucket: false\n").second;
+        QCOMPARE(deniedBy(alone), (std::vector<int>{-1, -1, 1, -1, -1, -1, -1, -1, -1, -1}));
+        // A log without the header: its descriptors are taken to be made, and named.
+        DryRunConfig bare = io::dryRunConfigFile(write(dir, "bare.yaml", QByteArray(conf).replace("CONSUME", "")), "ip");
+        QCOMPARE(bare.notReplayed.size(), std::size_t(2));
+        QVERIFY2(bare.notReplayed[0].starts_with("route #1: the descriptor client_cluster=foo, path=/foo/bar reads "
+                                                 "http_x_envoy_downstream_service_cluster, which the log does not hold"),
+                 bare.notReplayed[0].c_str());
+    }
+
+    // The filter's own rate_limits (read instead of any route's) with remote_address, generic_key
+    // and header_value_match: descriptors remote_address=1.1.1.1 (1 a minute, rule 1) and
+    // generic_key=api, header_match=post (a POST; 2 a minute, rule 2), the default 3 (rule 0). A
+    // request matching both meets the slower-filling first (rule 1). Combined log, A = 1.1.1.1:
+    //  1 A GET  rule 1: 1 -> 0, default 3 -> 2
+    //  2 A GET  rule 1 empty: denied by 1
+    //  3 B POST rule 2: 2 -> 1, default 2 -> 1
+    //  4 B POST rule 2: 1 -> 0, default 1 -> 0
+    //  5 B POST rule 2 empty: denied by 2
+    //  6 B GET  default empty: denied by 0
+    //  7 A POST rule 1 first, empty: denied by 1
+    void envoyActionsByHand()
+    {
+        QTemporaryDir dir;
+        const QString conf = write(
+            dir, "envoy.yaml",
+            "static_resources:\n  listeners:\n  - name: l\n    filter_chains:\n    - filters:\n"
+            "      - name: envoy.filters.network.http_connection_manager\n        typed_config:\n"
+            "          stat_prefix: http\n          route_config:\n            virtual_hosts:\n"
+            "            - name: api\n              domains: [\"*\"]\n              routes:\n"
+            "              - match: {prefix: /api}\n                route: {cluster: c}\n"
+            "          http_filters:\n          - name: envoy.filters.http.local_ratelimit\n            typed_config:\n"
+            "              stat_prefix: all\n"
+            "              token_bucket: {max_tokens: 3, tokens_per_fill: 3, fill_interval: 60s}\n"
+            "              filter_enabled: {default_value: {numerator: 100}}\n"
+            "              filter_enforced: {default_value: {numerator: 100}}\n"
+            "              descriptors:\n"
+            "              - entries: [{key: remote_address, value: 1.1.1.1}]\n"
+            "                token_bucket: {max_tokens: 1, tokens_per_fill: 1, fill_interval: 60s}\n"
+            "              - entries: [{key: generic_key, value: api}, {key: header_match, value: post}]\n"
+            "                token_bucket: {max_tokens: 2, tokens_per_fill: 2, fill_interval: 60s}\n"
+            "              rate_limits:\n"
+            "              - actions: [{remote_address: {}}]\n"
+            "              - actions:\n                - generic_key: {descriptor_value: api}\n"
+            "                - header_value_match:\n                    descriptor_value: post\n"
+            "                    headers: [{name: \":method\", string_match: {exact: POST}}]\n"
+            "          - name: envoy.filters.http.router\n");
+        DryRunConfig c = io::dryRunConfigFile(conf, "ip");
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        QCOMPARE(o.keyFields, (std::vector<std::string>{"ip", "request_method"}));
+        QByteArray log;
+        int second = 0;
+        for (const char* request : {"1.1.1.1 GET", "1.1.1.1 GET", "2.2.2.2 POST", "2.2.2.2 POST", "2.2.2.2 POST", "2.2.2.2 GET",
+                                    "1.1.1.1 POST"}) {
+            const QStringList parts = QString(request).split(' ');
+            log += QString("%1 - - [01/Jan/2000:00:00:0%2 +0000] \"%3 /api/x HTTP/1.1\" 200 1 \"-\" \"-\"\n")
+                       .arg(parts[0])
+                       .arg(second++)
+                       .arg(parts[1])
+                       .toUtf8();
+        }
+        const Traffic t = parseTraffic(log.toStdString(), o, "access.log");
+        bindKeyFields(c, t);
+        // What stays named: a request matching no route meets the default bucket alone.
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QVERIFY2(c.notReplayed[0].find("matches no route") != std::string::npos, c.notReplayed[0].c_str());
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 1, -1, -1, 2, 0, 1}));
     }
 };
 

@@ -216,6 +216,150 @@ private:
     std::vector<int> m_found;                         // per source id: the entry found, -1 the default
 };
 
+// canonicalHost is a Host header as Traefik matches it (requestdecorator.go at traefik
+// fd5a576df2: parseHost cuts the port, or an IPv6 address's brackets; types.CanonicalDomain trims
+// the spaces and lower-cases it).
+std::string canonicalHost(std::string_view h)
+{
+    if (const std::size_t colon = h.find(':'); colon != std::string_view::npos) {
+        if (h.front() == '[') {
+            const std::size_t close = h.find(']');
+            if (close != std::string_view::npos && (close + 1 == h.size() || h[close + 1] == ':'))
+                h = h.substr(1, close - 1);
+        } else if (h.find(':', colon + 1) == std::string_view::npos) {
+            h = h.substr(0, colon); // host:port; an IPv6 address without brackets stays whole
+        }
+    }
+    while (!h.empty() && (h.front() == ' ' || h.front() == '\t'))
+        h.remove_prefix(1);
+    while (!h.empty() && (h.back() == ' ' || h.back() == '\t'))
+        h.remove_suffix(1);
+    std::string out(h);
+    std::transform(out.begin(), out.end(), out.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; });
+    return out;
+}
+
+// queryUnescape is Go's url.QueryUnescape: '+' a space, %XX its byte; nullopt for a bad escape.
+std::optional<std::string> queryUnescape(std::string_view s)
+{
+    const auto hex = [](char c) {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    };
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '+') {
+            out += ' ';
+        } else if (s[i] != '%') {
+            out += s[i];
+        } else {
+            if (i + 2 >= s.size())
+                return std::nullopt;
+            const int hi = hex(s[i + 1]), lo = hex(s[i + 2]);
+            if (hi < 0 || lo < 0)
+                return std::nullopt;
+            out += char(hi * 16 + lo);
+            i += 2;
+        }
+    }
+    return out;
+}
+
+// queryValues returns the values of the parameter `name` in a logged target's query string,
+// none when the parameter is absent. Go's url.ParseQuery (net/url): pairs split at '&', one
+// holding ';' or a bad escape dropped, each unescaped. Spring's initQueryParams
+// (AbstractServerHttpRequest, the pattern ([^&=]+)(=?)([^&]+)? found along the query): a pair's
+// leading '='s skipped, a name without '=' given no value (nullopt in the list), each URL-decoded.
+std::optional<std::vector<std::optional<std::string>>> queryValues(std::string_view target, const std::string& name,
+                                                                   DryRunCondition::QueryReader reader)
+{
+    const std::size_t q = target.find('?');
+    if (q == std::string_view::npos)
+        return std::nullopt;
+    const bool go = reader == DryRunCondition::QueryReader::Go;
+    std::string_view rest = target.substr(q + 1);
+    std::optional<std::vector<std::optional<std::string>>> out;
+    while (!rest.empty()) {
+        const std::size_t amp = rest.find('&');
+        std::string_view pair = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+        if (!go)
+            pair.remove_prefix(std::min(pair.size(), pair.find_first_not_of('=')));
+        if (pair.empty() || (go && pair.find(';') != std::string_view::npos))
+            continue;
+        const std::size_t eq = pair.find('=');
+        const std::optional<std::string> key = queryUnescape(pair.substr(0, eq));
+        std::optional<std::string> value = queryUnescape(eq == std::string_view::npos ? "" : pair.substr(eq + 1));
+        if (!key || !value || *key != name)
+            continue;
+        if (!out)
+            out.emplace();
+        out->push_back(!go && eq == std::string_view::npos ? std::nullopt : value);
+    }
+    return out;
+}
+
+// ConditionTester decides a place's condition on one text id (a key id for a log field, a path
+// id for the path and the query), its regexes compiled once.
+class ConditionTester {
+public:
+    ConditionTester(const DryRunConfig& config, const Traffic& traffic) : m_config(config), m_traffic(traffic)
+    {
+        m_regex.resize(config.places.size());
+        for (std::size_t p = 0; p < config.places.size(); ++p)
+            for (const DryRunCondition& c : config.places[p].conditions) {
+                m_regex[p].emplace_back();
+                for (const std::string& re : c.regexes)
+                    m_regex[p].back().emplace_back(re, c.regexEngine, c.regexSpan);
+            }
+    }
+
+    bool holds(std::size_t p, std::size_t c, std::uint32_t id) const
+    {
+        const DryRunCondition& cond = m_config.places[p].conditions[c];
+        bool pass = false;
+        switch (cond.subject) {
+        case DryRunCondition::Subject::Field: {
+            const std::string& text = m_traffic.keyNames[id];
+            pass = !text.empty() && text != "-" && test(p, c, text);
+            break;
+        }
+        case DryRunCondition::Subject::Path: {
+            const std::optional<std::string> path = normalizedPath(m_traffic.pathNames[id], m_config.paths);
+            pass = path && test(p, c, *path);
+            break;
+        }
+        case DryRunCondition::Subject::Target: pass = test(p, c, m_traffic.pathNames[id]); break;
+        case DryRunCondition::Subject::Query:
+            if (const auto values = queryValues(m_traffic.pathNames[id], cond.field, cond.queryReader))
+                pass = std::any_of(values->begin(), values->end(), [&](const std::optional<std::string>& v) {
+                    return v ? test(p, c, *v) : cond.values.empty() && cond.regexes.empty() && !cond.prefixes.empty();
+                });
+            break;
+        }
+        return pass != cond.negate;
+    }
+
+private:
+    bool test(std::size_t p, std::size_t c, std::string value) const
+    {
+        const DryRunCondition& cond = m_config.places[p].conditions[c];
+        if (cond.hostName)
+            value = canonicalHost(value);
+        else if (cond.caseless) // the reader lower-cased the condition's own texts
+            std::transform(value.begin(), value.end(), value.begin(), [](char ch) {
+                return ch >= 'A' && ch <= 'Z' ? char(ch - 'A' + 'a') : ch;
+            });
+        return std::find(cond.values.begin(), cond.values.end(), value) != cond.values.end()
+               || std::any_of(cond.suffixes.begin(), cond.suffixes.end(), [&](const std::string& x) { return value.ends_with(x); })
+               || std::any_of(cond.prefixes.begin(), cond.prefixes.end(), [&](const std::string& x) { return value.starts_with(x); })
+               || std::any_of(m_regex[p][c].begin(), m_regex[p][c].end(), [&](const ProductRegex& r) { return r.matches(value); });
+    }
+
+    const DryRunConfig& m_config;
+    const Traffic& m_traffic;
+    std::vector<std::vector<std::vector<ProductRegex>>> m_regex; // per place, condition
+};
+
 // ZoneState is one zone's bucket per key, as nginx's node keeps it: excess (thousandths) and last (ms).
 struct ZoneState {
     std::vector<std::int64_t> excess, last;
@@ -273,7 +417,7 @@ std::vector<std::string> keyFieldsOf(const DryRunConfig& config)
     }
     for (const DryRunPlace& p : config.places)
         for (const DryRunCondition& c : p.conditions)
-            if (c.source < 0)
+            if (c.source < 0 && c.subject == DryRunCondition::Subject::Field)
                 add(c.field);
     for (const DryRunKeyMap& m : config.keyMaps)
         for (const DryRunKeyText* t : mapTexts(m))
@@ -344,7 +488,8 @@ void bindKeyFields(DryRunConfig& config, const Traffic& traffic)
     std::vector<int> droppedAssumed;
     for (DryRunPlace& p : config.places)
         for (DryRunCondition& c : p.conditions)
-            if (const int f = fieldOf(c.field); c.source < 0 && f >= 0 && traffic.fieldSeen[std::size_t(f)] > 0) {
+            if (const int f = fieldOf(c.field); c.subject == DryRunCondition::Subject::Field && c.source < 0 && f >= 0
+                                                 && traffic.fieldSeen[std::size_t(f)] > 0) {
                 c.source = f;
                 if (c.note >= 0)
                     dropped.push_back(c.note);
@@ -440,24 +585,21 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         for (std::size_t p = 0; p < traffic.pathNames.size(); ++p)
             candidates[p] = selector.candidates(traffic.pathNames[p]);
         for (std::size_t p = 0; p < config.places.size(); ++p)
-            holds[p].assign(config.places[p].conditions.size(), std::vector<std::int8_t>(traffic.keyNames.size(), -1));
+            for (const DryRunCondition& c : config.places[p].conditions)
+                holds[p].emplace_back(c.subject == DryRunCondition::Subject::Field ? traffic.keyNames.size()
+                                                                                   : traffic.pathNames.size(),
+                                      std::int8_t(-1));
     }
+    const ConditionTester conditions(config, traffic);
     const auto conditionHolds = [&](std::size_t p, std::size_t c, std::size_t request) {
         const DryRunCondition& cond = config.places[p].conditions[c];
-        if (cond.source < 0)
+        const bool field = cond.subject == DryRunCondition::Subject::Field;
+        if (field && cond.source < 0)
             return true;
-        const std::uint32_t k = traffic.fieldKeys[std::size_t(cond.source)][request];
+        const std::uint32_t k = field ? traffic.fieldKeys[std::size_t(cond.source)][request] : traffic.paths[request];
         std::int8_t& known = holds[p][c][k];
-        if (known < 0) {
-            std::string value = traffic.keyNames[k];
-            if (cond.caseless) // the reader lower-cased the condition's own texts
-                std::transform(value.begin(), value.end(), value.begin(), [](char ch) {
-                    return ch >= 'A' && ch <= 'Z' ? char(ch - 'A' + 'a') : ch;
-                });
-            known = std::find(cond.values.begin(), cond.values.end(), value) != cond.values.end()
-                    || std::any_of(cond.suffixes.begin(), cond.suffixes.end(), [&](const std::string& x) { return value.ends_with(x); })
-                    || std::any_of(cond.prefixes.begin(), cond.prefixes.end(), [&](const std::string& x) { return value.starts_with(x); });
-        }
+        if (known < 0)
+            known = conditions.holds(p, c, k);
         return known == 1;
     };
     const auto placeOf = [&](std::size_t request) {

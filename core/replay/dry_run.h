@@ -22,6 +22,7 @@
 
 #include "engine/layered.h"
 #include "replay/dry_run_path.h"
+#include "replay/product_regex.h"
 
 #include "arithmetic/nanos.h"
 #include "traffic/traffic_log.h"
@@ -117,18 +118,40 @@ enum class DryRunMatch {
 };
 
 // DryRunCondition is what a request must have besides its path to match a place (a route's
-// methods, hosts, a header): a log field whose value is one of `values`, or ends with one of
-// `suffixes`, or starts with one of `prefixes` (caseless: both lower-cased first).
+// methods, hosts, a header): a text whose value is one of `values`, or ends with one of
+// `suffixes`, or starts with one of `prefixes`, or holds a match of one of `regexes` (caseless:
+// both lower-cased first). The text is a log field's value (a field logged "-" or empty, a header
+// not sent, holds none), the path as the product matches it, or a query parameter's values in
+// the logged target (the test holds when one of them passes; none when it is absent), or the
+// target as logged, its query string included (Envoy's :path header).
 struct DryRunCondition {
-    std::string field; // the log field: "request_method", "host", "http_x_version"
+    // the log field ("request_method", "host", "http_x_version"), or, for Subject::Query, the
+    // query parameter's name
+    std::string field;
     std::vector<std::string> values, suffixes, prefixes;
     bool caseless = false;
     // source: Traffic::fieldKeys[source] once bindKeyFields binds the field (-1 until then: the
     // condition is taken to hold); note, assumedNote: the notReplayed or assumed entry that says
-    // so (-1 none), dropped when it is bound.
+    // so (-1 none), dropped when it is bound. A Path or Query condition is always bound.
     int source = -1;
     int note = -1;
     int assumedNote = -1;
+    enum class Subject { Field, Path, Query, Target };
+    Subject subject = Subject::Field;
+    // regexes: by default RE2's, found anywhere in the text (Go's regexp.MatchString: Traefik's
+    // *Regexp matchers); Spring's Java regexes are PCRE2's over the whole text
+    std::vector<std::string> regexes{};
+    RegexEngine regexEngine = RegexEngine::Re2;
+    RegexSpan regexSpan = RegexSpan::Anywhere;
+    // queryReader: how the query string is split into parameters: Go's url.ParseQuery (a pair
+    // holding ';' dropped), or Spring's AbstractServerHttpRequest (a name without '=' has no
+    // value, which no regex matches)
+    enum class QueryReader { Go, Spring };
+    QueryReader queryReader = QueryReader::Go;
+    bool negate = false; // the condition holds when the test fails (Traefik's "!")
+    // hostName: the field is a Host header, read as Traefik's canonical host (requestdecorator:
+    // its port cut, spaces trimmed, lower-cased) before the test
+    bool hostName = false;
 };
 
 // DryRunPlace is a location: its matcher and the rules (indexes) its requests meet, in order.
