@@ -3,6 +3,7 @@
 #include "chart/dashboard.h"
 #include "presets.h"
 #include "chart/rowchart.h"
+#include "chart/theme.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,15 +21,23 @@ using clitest::runRatelab;
 
 namespace {
 
-bool isGreen(QColor c) { return c.green() > c.red() + 60 && c.green() > c.blue() + 30; }
-bool isRed(QColor c) { return c.red() > c.green() + 80 && c.red() > c.blue() + 60; }
-bool isAmber(QColor c) { return c.red() > 200 && c.green() > 120 && c.blue() < 80; }
+// A pixel is in a verdict's colour when it is within a few levels of it: a mark's centre pixel
+// is wholly inside its shape, and the three colours are over 100 levels apart.
+bool near(QColor c, QColor want)
+{
+    return std::abs(c.red() - want.red()) + std::abs(c.green() - want.green()) + std::abs(c.blue() - want.blue()) <= 40;
+}
+bool isGreen(QColor c) { return near(c, RowChart::admittedColor()); }
+bool isRed(QColor c) { return near(c, RowChart::deniedColor()); }
+bool isAmber(QColor c) { return near(c, RowChart::delayedColor()); }
 
 } // namespace
 
 class TestExport : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { applyTheme(Theme::Light); } // as the command draws, whose images these are compared with
+
     void stripPixelsFollowTheCoreDecisions_data()
     {
         QTest::addColumn<double>("scale");

@@ -53,7 +53,7 @@ protected:
         double x = width() - entriesWidth() - 4;
         const double y = height() / 2.0;
         for (const auto& [lane, text] : entries()) {
-            RowChart::paintMark(&p, QPointF(x + 5, y), lane);
+            RowChart::paintMark(&p, QPointF(x + 5, y), lane, 1.0, RowChart::laneColor(lane, palette()));
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(QPointF(x + 14, y + fontMetrics().ascent() / 2.0 - 1), text);
             x += 14 + fontMetrics().horizontalAdvance(text) + 16;
