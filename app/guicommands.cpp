@@ -5,6 +5,7 @@
 #include "cluster_options.h"
 #include "command.h"
 #include "chart/dashboard.h"
+#include "chart/theme.h"
 #include "arithmetic/decimal.h"
 #include "deckfile.h"
 #include "outputpath.h"
@@ -135,6 +136,9 @@ std::optional<int> runGuiCommand(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen"); // no window and no display, ever
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName("ratelab");
+        // The app's light theme, not the platform's palette: an image or a handout reads as the
+        // window does, with its contrast.
+        ui::applyTheme(ui::Theme::Light);
         return runNamedCommand(c, app.arguments());
     }
     return std::nullopt;

@@ -3,6 +3,7 @@
 #include "chart/dashboard.h"
 #include "presets.h"
 #include "chart/rowchart.h"
+#include "chart/theme.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,15 +21,23 @@ using clitest::runRatelab;
 
 namespace {
 
-bool isGreen(QColor c) { return c.green() > c.red() + 60 && c.green() > c.blue() + 30; }
-bool isRed(QColor c) { return c.red() > c.green() + 80 && c.red() > c.blue() + 60; }
-bool isAmber(QColor c) { return c.red() > 200 && c.green() > 120 && c.blue() < 80; }
+// A pixel is in a verdict's colour when it is within a few levels of it: a mark's centre pixel
+// is wholly inside its shape, and the three colours are over 100 levels apart.
+bool near(QColor c, QColor want)
+{
+    return std::abs(c.red() - want.red()) + std::abs(c.green() - want.green()) + std::abs(c.blue() - want.blue()) <= 40;
+}
+bool isGreen(QColor c) { return near(c, RowChart::admittedColor()); }
+bool isRed(QColor c) { return near(c, RowChart::deniedColor()); }
+bool isAmber(QColor c) { return near(c, RowChart::delayedColor()); }
 
 } // namespace
 
 class TestExport : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() { applyTheme(Theme::Light); } // as the command draws, whose images these are compared with
+
     void stripPixelsFollowTheCoreDecisions_data()
     {
         QTest::addColumn<double>("scale");
@@ -157,6 +166,71 @@ private slots:
         QVERIFY(std::abs(double(laid.width()) / laid.height() - double(size.width()) / size.height()) < 0.02);
         const QImage image = renderOffscreen(*preset.scenario, size, 1.0);
         QCOMPARE(image.size(), size);
+    }
+
+    void anExportFillsItsCanvas_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("scale");
+        // 1280x720 and 640x480 are laid out larger than asked (the rows would scroll) and fitted
+        // back; 1920x1080 is laid out at its own size.
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 900), QSize(640, 480), QSize(1920, 1080)})
+            for (const double scale : {1.0, 2.0})
+                QTest::addRow("%dx%d at %gx", size.width(), size.height(), scale) << size << scale;
+    }
+
+    // The dashboard covers the whole image at every size and scale: what is not background
+    // reaches each edge to within the layout's margin (16 px at the sides, 10 px above and
+    // below, less when the layout was grown and fitted back) and a few pixels of a glyph's or
+    // a frame's own inset, all times the scale. Before, a layout grown and then drawn at a
+    // scale above 1 kept that scale's pixel ratio when it was fitted: 1280x720 at 2x filled
+    // 1494x832 of its 2560x1440, in the top left corner.
+    void anExportFillsItsCanvas()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, scale);
+        const io::LoadResult preset = io::loadPreset("edge-burst");
+        QVERIFY(preset.scenario);
+        const QImage image = renderOffscreen(*preset.scenario, size, scale).convertToFormat(QImage::Format_ARGB32);
+        QCOMPARE(image.size(), (QSizeF(size) * scale).toSize());
+        const QRgb background = image.pixel(0, 0);
+        const auto differs = [&](QRgb c) {
+            return std::abs(qRed(c) - qRed(background)) + std::abs(qGreen(c) - qGreen(background))
+                       + std::abs(qBlue(c) - qBlue(background)) > 24;
+        };
+        int left = image.width(), right = -1, top = image.height(), bottom = -1;
+        for (int y = 0; y < image.height(); ++y) {
+            const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+            for (int x = 0; x < image.width(); ++x)
+                if (differs(line[x])) {
+                    left = std::min(left, x);
+                    right = std::max(right, x);
+                    top = std::min(top, y);
+                    bottom = std::max(bottom, y);
+                }
+        }
+        const QString extent = QString("drawn from %1,%2 to %3,%4 of %5x%6")
+                                   .arg(left).arg(top).arg(right).arg(bottom).arg(image.width()).arg(image.height());
+        const double side = (16 + 12) * scale, end = (10 + 12) * scale;
+        QVERIFY2(left <= side && right >= image.width() - 1 - side, qPrintable(extent));
+        QVERIFY2(top <= end && bottom >= image.height() - 1 - end, qPrintable(extent));
+    }
+
+    // The command writes what renderOffscreen draws: 1280x720 at 2x is a 2560x1440 file, filled.
+    void theCommandWritesASlideAtTwiceTheSize()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("slide.png");
+        const Run run = runRatelab({"export", "--preset", "edge-burst", "--png", file, "--width", "1280", "--height",
+                                    "720", "--scale", "2"});
+        QCOMPARE(run.code, 0);
+        const io::LoadResult preset = io::loadPreset("edge-burst");
+        QVERIFY(preset.scenario);
+        const QImage written(file);
+        QCOMPARE(written.size(), QSize(2560, 1440));
+        QImage drawn = renderOffscreen(*preset.scenario, QSize(1280, 720), 2.0).convertToFormat(QImage::Format_ARGB32);
+        drawn.setDevicePixelRatio(1); // a PNG keeps pixels, not the ratio they were drawn at
+        QCOMPARE(written.convertToFormat(QImage::Format_ARGB32), drawn);
     }
 
     void fromAndToFrameTheSlide()

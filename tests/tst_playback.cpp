@@ -79,7 +79,9 @@ private slots:
         const QImage image = token->grab().toImage();
         for (std::size_t i = 0; i < 15; ++i) {
             const QColor c = image.pixelColor(token->markPosition(i).toPoint());
-            const bool painted = c.saturation() > 120;
+            // A mark is saturated, the strip's background and bands grey; the playhead's line,
+            // over the mark of a request at its time, halves the saturation at most.
+            const bool painted = c.saturation() > 90;
             QVERIFY2(painted == (int(i) < shown), qPrintable(QString("request %1: %2").arg(i).arg(c.name())));
         }
     }

@@ -53,7 +53,7 @@ protected:
         double x = width() - entriesWidth() - 4;
         const double y = height() / 2.0;
         for (const auto& [lane, text] : entries()) {
-            RowChart::paintMark(&p, QPointF(x + 5, y), lane);
+            RowChart::paintMark(&p, QPointF(x + 5, y), lane, 1.0, RowChart::laneColor(lane, palette()));
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(QPointF(x + 14, y + fontMetrics().ascent() / 2.0 - 1), text);
             x += 14 + fontMetrics().horizontalAdvance(text) + 16;
@@ -370,7 +370,10 @@ QImage renderOffscreen(const Scenario& scenario, QSize size, qreal scale, TimeRa
     const qreal fit = std::min(qreal(target.width()) / laid.width(), qreal(target.height()) / laid.height());
     const qreal renderScale = std::min(scale, std::max(fit, qreal(1)));
     const QImage drawn = dashboard.render(renderScale);
-    const QImage fitted = drawn.scaled(target, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    QImage fitted = drawn.scaled(target, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    // The scaled copy keeps the drawing's pixel ratio, and a painter lays an image out in its
+    // logical size: at a render scale above 1 it would cover only target / renderScale.
+    fitted.setDevicePixelRatio(1.0);
     QImage image(target, QImage::Format_ARGB32_Premultiplied);
     image.fill(dashboard.palette().color(QPalette::Base));
     QPainter painter(&image);

@@ -16,6 +16,8 @@
 #include "model/frame.h"
 
 #include <QChartView>
+#include <QGuiApplication>
+#include <QPalette>
 
 #include <optional>
 #include <utility>
@@ -120,11 +122,13 @@ public:
     // colour or `color` (a cluster's node), filled or hollow (a retry).
     static void paintMark(QPainter* p, QPointF c, Lane lane, double scale = 1.0, QColor color = {}, bool hollow = false);
     // nodeColor is the colour of a cluster's node n (or of client n of a few) on the marks.
-    static QColor nodeColor(int node);
+    static QColor nodeColor(int node, const QPalette& palette = QGuiApplication::palette());
     QColor levelColor() const;
-    static QColor admittedColor();
-    static QColor delayedColor();
-    static QColor deniedColor();
+    // The verdicts' colours in the theme of `palette` (the application's: the theme's).
+    static QColor admittedColor(const QPalette& palette = QGuiApplication::palette());
+    static QColor delayedColor(const QPalette& palette = QGuiApplication::palette());
+    static QColor deniedColor(const QPalette& palette = QGuiApplication::palette());
+    static QColor laneColor(Lane lane, const QPalette& palette = QGuiApplication::palette());
 
     // setPinned highlights request i (clicked in any row), or nothing.
     void setPinned(std::optional<std::size_t> i);

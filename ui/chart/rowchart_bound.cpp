@@ -2,6 +2,7 @@
 // row's traffic reached in any window of length T, and the window where it came closest, shaded
 // on the level plot with its count.
 #include "chart/rowchart.h"
+#include "chart/theme.h"
 
 #include "arithmetic/decimal.h"
 #include "limiters/products/own_limit.h"
@@ -108,8 +109,9 @@ std::optional<std::pair<double, double>> RowChart::boundBand() const
 
 QColor RowChart::boundColor() const
 {
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    return QColor(0x7c, 0x3a, 0xed, dark ? 220 : 200);
+    // Opaque, a violet per theme: its label is text, at 4.5:1 or more on the plot (a translucent
+    // one fell below that on both themes).
+    return isDark(palette()) ? QColor(0xa7, 0x8b, 0xfa) : QColor(0x6d, 0x28, 0xd9);
 }
 
 void RowChart::drawBound(QPainter* p) const

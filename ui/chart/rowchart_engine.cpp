@@ -101,7 +101,7 @@ void RowChart::drawKeyLines(QPainter* p) const
                 break;
             poly << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
         }
-        QPen pen(nodeColor(line.index), 1.6);
+        QPen pen(nodeColor(line.index, palette()), 1.6);
         pen.setCosmetic(true);
         p->setPen(pen);
         p->drawPolyline(poly);
@@ -122,7 +122,7 @@ void RowChart::drawKeyLines(QPainter* p) const
         if (x + w > box.right())
             break;
         if (swatch) {
-            p->fillRect(QRectF(x, y - fm.ascent() / 2 - 1, 10, 3), nodeColor(m_keyLines[std::size_t(k)].index));
+            p->fillRect(QRectF(x, y - fm.ascent() / 2 - 1, 10, 3), nodeColor(m_keyLines[std::size_t(k)].index, palette()));
             x += 14;
         }
         p->setPen(palette().color(swatch ? QPalette::WindowText : QPalette::PlaceholderText));
@@ -148,7 +148,7 @@ void RowChart::drawAttemptRates(QPainter* p) const
         peak = std::max(peak, b.first[k] + b.retries[k]);
     const double sy = p0.height() / 3 / double(peak);
     const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    QColor firstColor = palette().color(QPalette::WindowText), retryColor = deniedColor();
+    QColor firstColor = palette().color(QPalette::WindowText), retryColor = deniedColor(palette());
     firstColor.setAlphaF(0.18);
     retryColor.setAlphaF(0.35);
     p->save();

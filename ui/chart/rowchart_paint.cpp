@@ -7,6 +7,7 @@
 #include "scenario/rows.h"
 
 #include "limiters/algorithm_facts.h"
+#include "chart/theme.h"
 #include "chart/ticks.h"
 
 #include <QFontMetricsF>
@@ -22,9 +23,34 @@
 
 namespace ratelab::ui {
 
-QColor RowChart::admittedColor() { return QColor(0x1a, 0x98, 0x50); }
-QColor RowChart::delayedColor() { return QColor(0xf5, 0x9e, 0x0b); }
-QColor RowChart::deniedColor() { return QColor(0xd7, 0x30, 0x27); }
+// The verdicts' colours, a set per theme: a green, an ochre and a red at lightnesses far apart,
+// so that each pair stays distinct (CIEDE2000 at least 10) for a reader with deuteranopia,
+// protanopia or tritanopia and in greyscale print, and each mark keeps a contrast of 3:1 with
+// the strip, the plot and the window behind it (tst_palette measures both). On the light theme
+// the lightnesses fall from admitted to denied (the darkest, a denial reads as text at 4.5:1);
+// on the dark theme denied is the darkest and delayed the lightest. The shapes (circle,
+// triangle, cross) and the lanes carry the verdict too.
+QColor RowChart::admittedColor(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0x22, 0xc5, 0x9a) : QColor(0x13, 0x9c, 0x6a);
+}
+QColor RowChart::delayedColor(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0xfd, 0xe6, 0x8a) : QColor(0xa8, 0x4a, 0x05);
+}
+QColor RowChart::deniedColor(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0xf4, 0x3f, 0x3f) : QColor(0x7a, 0x10, 0x10);
+}
+QColor RowChart::laneColor(Lane lane, const QPalette& palette)
+{
+    switch (lane) {
+    case Lane::Admitted: return admittedColor(palette);
+    case Lane::Delayed: return delayedColor(palette);
+    case Lane::Denied: break;
+    }
+    return deniedColor(palette);
+}
 
 void RowChart::drawForeground(QPainter* p, const QRectF& rect)
 {
@@ -166,13 +192,16 @@ int RowChart::clientCount() const
     return s && s->clients ? int(std::min<std::int64_t>(s->clients->clients(), 1'000'000)) : 0;
 }
 
-QColor RowChart::nodeColor(int node)
+QColor RowChart::nodeColor(int node, const QPalette& palette)
 {
-    // Eight hues that stay apart in both themes and from the verdicts' lanes.
-    static const QColor colors[] = {QColor(0x25, 0x63, 0xeb), QColor(0xd9, 0x46, 0xef), QColor(0x0d, 0x94, 0x88),
-                                    QColor(0xea, 0x58, 0x0c), QColor(0x65, 0xa3, 0x0d), QColor(0xdb, 0x27, 0x77),
-                                    QColor(0x7c, 0x3a, 0xed), QColor(0xca, 0x8a, 0x04)};
-    return colors[node % 8];
+    // Eight hues that stay apart and keep 3:1 against the strip: the dark theme's are lighter.
+    static const QColor light[] = {QColor(0x25, 0x63, 0xeb), QColor(0xd9, 0x46, 0xef), QColor(0x0d, 0x94, 0x88),
+                                   QColor(0xea, 0x58, 0x0c), QColor(0x4d, 0x7c, 0x0f), QColor(0xdb, 0x27, 0x77),
+                                   QColor(0x7c, 0x3a, 0xed), QColor(0xa1, 0x62, 0x07)};
+    static const QColor dark[] = {QColor(0x60, 0xa5, 0xfa), QColor(0xe8, 0x79, 0xf9), QColor(0x2d, 0xd4, 0xbf),
+                                  QColor(0xfb, 0x92, 0x3c), QColor(0xa3, 0xe6, 0x35), QColor(0xf4, 0x72, 0xb6),
+                                  QColor(0xa7, 0x8b, 0xfa), QColor(0xfa, 0xcc, 0x15)};
+    return (isDark(palette) ? dark : light)[node % 8];
 }
 
 void RowChart::drawLevel(QPainter* p) const
@@ -222,7 +251,7 @@ void RowChart::drawLevel(QPainter* p) const
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p->setFont(small);
-    p->setPen(deniedColor());
+    p->setPen(deniedColor(palette()));
     double lastRight = -1e9;
     for (const auto& [t, left] : m_nginxLeft) {
         if (t < m_range.from || t >= m_range.to || (m_playhead && t > m_playhead->t))

@@ -45,7 +45,7 @@ void RowChart::drawStrip(QPainter* p) const
     // row has a bar per column and lane): the bar's bottom, its full height and its brush.
     const double fullHeight = laneHeight() + 1;
     const double bottom[] = {laneY(Lane::Admitted) + 4, laneY(Lane::Delayed) + 4, laneY(Lane::Denied) + 4};
-    const QColor colour[] = {admittedColor(), m_veiled ? veiledColor() : delayedColor(), deniedColor()};
+    const QColor colour[] = {admittedColor(palette()), m_veiled ? veiledColor() : delayedColor(palette()), deniedColor(palette())};
     const QBrush brush[] = {colour[0], colour[1], colour[2]};
     // Opaque bars without a server's outcomes go through one image (BarCanvas): the same pixels.
     const bool canvas = m_outcomeColumns.empty()
@@ -158,8 +158,8 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             paintMark(p, at, m_veiled ? Lane::Admitted : lane, markScale() * grow,
                       m_veiled                   ? veiledColor()
                       : node >= kOutcomeColour ? outcomeColor(Outcome(node - kOutcomeColour))
-                      : node >= 0              ? nodeColor(node)
-                                               : QColor(),
+                      : node >= 0              ? nodeColor(node, palette())
+                                               : laneColor(lane, palette()),
                       g.retry);
             laneCount[laneIndex] += g.count;
             laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
@@ -219,7 +219,7 @@ void RowChart::drawDepartures(QPainter* p) const
     const double y = plot().bottom() - h - 1;
     p->save();
     p->setClipping(false);
-    p->setPen(QPen(delayedColor(), 1.4));
+    p->setPen(QPen(delayedColor(palette()), 1.4));
     p->setBrush(Qt::NoBrush);
     for (const auto& [request, leaves] : m_departures) {
         if (request >= end || (m_playhead && leaves > m_playhead->t))
@@ -241,14 +241,14 @@ void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale, QColor
     c = QPointF(0, 0);
     switch (lane) {
     case Lane::Admitted: {
-        const QColor fill = color.isValid() ? color : admittedColor();
+        const QColor fill = color.isValid() ? color : laneColor(lane);
         p->setPen(hollow ? QPen(fill, 1.6) : QPen(Qt::NoPen));
         p->setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(fill));
         p->drawEllipse(c, 3.6, 3.6);
         break;
     }
     case Lane::Delayed: {
-        const QColor fill = color.isValid() ? color : delayedColor();
+        const QColor fill = color.isValid() ? color : laneColor(lane);
         p->setPen(hollow ? QPen(fill, 1.6) : QPen(Qt::NoPen));
         p->setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(fill));
         QPainterPath tri;
@@ -261,7 +261,7 @@ void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale, QColor
     }
     case Lane::Denied:
         // A cross has no inside: a denied retry is drawn thinner.
-        p->setPen(QPen(color.isValid() ? color : deniedColor(), hollow ? 1.2 : 2.2, Qt::SolidLine, Qt::RoundCap));
+        p->setPen(QPen(color.isValid() ? color : laneColor(lane), hollow ? 1.2 : 2.2, Qt::SolidLine, Qt::RoundCap));
         p->setBrush(Qt::NoBrush);
         p->drawLine(c + QPointF(-3, -3), c + QPointF(3, 3));
         p->drawLine(c + QPointF(-3, 3), c + QPointF(3, -3));

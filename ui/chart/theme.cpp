@@ -72,11 +72,15 @@ void applyTheme(Theme theme)
         p = QApplication::style()->standardPalette();
         p.setColor(QPalette::AlternateBase, QColor(0xf8, 0xfa, 0xfc));
         p.setColor(QPalette::Mid, QColor(0xe5, 0xe7, 0xeb));
+        // The charts' labels, legends and captions: Fusion's half-transparent black has 4:1 on
+        // white, under the 4.5:1 text needs; this grey has 5.3:1 on the window's grey.
+        p.setColor(QPalette::PlaceholderText, QColor(0x5f, 0x63, 0x68));
     }
     QApplication::setPalette(p);
 }
 
 QString themeId(Theme theme) { return theme == Theme::Dark ? "dark" : "light"; }
 Theme themeFromId(const QString& id) { return id == "dark" ? Theme::Dark : Theme::Light; }
+bool isDark(const QPalette& palette) { return palette.color(QPalette::Base).lightness() < 128; }
 
 } // namespace ratelab::ui

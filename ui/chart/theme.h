@@ -2,6 +2,7 @@
 // from, so what is on screen and what is exported always match.
 #pragma once
 
+#include <QPalette>
 #include <QString>
 
 namespace ratelab::ui {
@@ -12,5 +13,7 @@ enum class Theme { Light, Dark };
 void applyTheme(Theme theme);
 QString themeId(Theme theme);
 Theme themeFromId(const QString& id);
+// isDark tells the dark theme's palette from the light one's: the charts pick their colours by it.
+bool isDark(const QPalette& palette);
 
 } // namespace ratelab::ui

@@ -45,6 +45,8 @@ AtScalePanel::AtScalePanel(ScenarioDocument* document, QWidget* parent)
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->setAccessibleName(tr("Memory per key and for all keys"));
+    m_table->setTabKeyNavigation(false); // Tab leaves the table (the arrows move in it)
     auto* note = new QLabel(tr("The worst case at these settings, 8 bytes a stored field: the log keeps up to one "
                                "timestamp per admitted request in its window, the others a fixed few fields."));
     note->setWordWrap(true);

@@ -25,6 +25,7 @@ DeckPanel::DeckPanel(DeckPlayer* player, ScenarioDocument* document, QWidget* pa
     , m_list(new QListWidget)
 {
     m_empty->setWordWrap(true);
+    m_list->setAccessibleName(tr("Steps of the deck"));
     const auto button = [this](const QString& text, const QString& tip, auto slot, bool needsDeck = true) {
         auto* b = new QPushButton(text);
         b->setToolTip(tip);

@@ -41,6 +41,8 @@ DryRunView::DryRunView(QWidget* parent)
     m_rules->setHorizontalHeaderLabels({tr("Rule"), tr("Requests"), tr("Denied"), tr("Keys denied"), tr("Worst hour")});
     m_rules->verticalHeader()->hide();
     m_rules->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_rules->setAccessibleName(tr("Requests and denials by rule"));
+    m_rules->setTabKeyNavigation(false); // Tab leaves the table (the arrows move in it)
     m_rules->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_rules->horizontalHeader()->setStretchLastSection(true);
     m_rules->hide();

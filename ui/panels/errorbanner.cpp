@@ -22,6 +22,7 @@ ErrorBanner::ErrorBanner(QWidget* parent)
     m_close->setAutoRaise(true);
     m_close->setText(QString::fromUtf8("\u00d7"));
     m_close->setToolTip(tr("Hide this message until the next one"));
+    m_close->setAccessibleName(tr("Hide this message")); // its text, a cross, names nothing
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
     auto* icon = new QLabel(this);

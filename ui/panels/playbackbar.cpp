@@ -107,6 +107,12 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     m_burstSize->setToolTip("Requests in a burst");
     for (QToolButton* b : {m_send, m_burst})
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    // What a screen reader says for the controls that show an icon or a value, not a name.
+    m_back->setAccessibleName(tr("Step back"));
+    m_forward->setAccessibleName(tr("Step forward"));
+    m_speed->setAccessibleName(tr("Playback speed"));
+    m_scrub->setAccessibleName(tr("Simulated time"));
+    m_burstSize->setAccessibleName(tr("Requests in a burst"));
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
@@ -397,6 +403,7 @@ void PlaybackBar::syncWidgets()
     m_back->setIcon(mediaIcon(Media::Back, ink));
     m_forward->setIcon(mediaIcon(Media::Forward, ink));
     m_play->setIcon(mediaIcon(m_timer.isActive() ? Media::Pause : Media::Play, ink));
+    m_play->setAccessibleName(m_timer.isActive() ? tr("Pause") : tr("Play"));
     const QSignalBlocker block(m_scrub);
     if (m_range.isValid())
         m_scrub->setValue(int(std::llround(double(m_playheadNanos - m_range.from) / double(m_range.to - m_range.from) * kScrubSteps)));

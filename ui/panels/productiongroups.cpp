@@ -222,6 +222,8 @@ LayersGroup::LayersGroup(ScenarioDocument* document, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setMinimumHeight(90);
+    m_table->setAccessibleName(tr("Layers"));
+    m_table->setTabKeyNavigation(false); // Tab leaves the table (the arrows move in it, Enter edits)
     m_table->setToolTip(tr("Type a value and press Enter: each layer has its own limit, window, capacity and rate"));
     auto* layout = new QVBoxLayout(m_body);
     layout->setContentsMargins(0, 0, 0, 0);

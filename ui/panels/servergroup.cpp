@@ -207,6 +207,7 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     m_gates->setToolTip(tr("Concurrency limiters, each a row of its own in front of the server: "
                            "double-click to edit the spec (kind:key=value,...), Enter to apply (docs/server.md)"));
     m_gates->setMaximumHeight(90);
+    m_gates->setAccessibleName(tr("Concurrency limiters"));
 
     auto* layout = new QVBoxLayout(m_body);
     layout->setContentsMargins(0, 0, 0, 0);

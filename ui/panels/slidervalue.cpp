@@ -32,6 +32,8 @@ SliderValue::SliderValue(const QString& label, double min, double max, int decim
 {
     m_slider->setRange(0, kSteps);
     m_label->setBuddy(m_field);
+    // The field is named by its label (its buddy); the slider, beside it, by the same words.
+    m_slider->setAccessibleName(QString(label).replace("&&", QString(QChar(0))).remove('&').replace(QChar(0), "&"));
     m_label->setMinimumWidth(64);
     m_slider->setMinimumWidth(60);
     m_field->setMinimumWidth(QFontMetrics(m_field->font()).horizontalAdvance("0.000000001") + 12);

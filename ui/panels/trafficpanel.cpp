@@ -58,6 +58,8 @@ TrafficPanel::TrafficPanel(ScenarioDocument* document, QWidget* parent)
     m_keys->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_keys->verticalHeader()->hide();
     m_keys->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_keys->setAccessibleName(tr("Busiest keys"));
+    m_keys->setTabKeyNavigation(false); // Tab leaves the table (the arrows move in it)
     m_keys->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_keys->setToolTip(tr("The busiest keys, each its own limiter of the first shown algorithm. Click one to show its "
                           "traffic in the rows."));

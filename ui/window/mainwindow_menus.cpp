@@ -30,6 +30,7 @@
 #include <QPlainTextEdit>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 
 namespace ratelab::ui {
@@ -186,6 +187,9 @@ void MainWindow::createMenus()
     QToolBar* bar = addToolBar("Main");
     bar->setObjectName("mainToolBar");
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // Qt's own button for the tools a narrow window has no room for has no name of its own.
+    if (auto* more = bar->findChild<QToolButton*>("qt_toolbar_ext_button"))
+        more->setAccessibleName(tr("More tools"));
     bar->addAction(m_documents->exportImageAction());
     bar->addAction(m_documents->copyImageAction());
     bar->addSeparator();
