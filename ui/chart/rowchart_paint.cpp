@@ -157,8 +157,8 @@ QString RowChart::legendText() const
         return tr("line: quota used %1, dashed: quota_limit").arg(m_quotaPeriod);
     if (!m_blockSpans.empty())
         return "line: " + unit + ", dashed: " + ceilingName() + tr(" · shaded red: blocked");
-    if (m_gateRow)
-        return tr("line: the concurrency limit · shaded: requests in the server");
+    if (m_gateRow) // its lanes name their own measures
+        return tr("one measure a lane, each on its own axis");
     if (!m_nginxWater.empty())
         return tr("line: what nginx holds (right: in thousandths of a request) · n/1000: what a rejected one found");
     if (!m_departures.empty())
