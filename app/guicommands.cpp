@@ -34,12 +34,16 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
         {"scale", "Pixel scale, 2 for slides and high-density screens (default 1).", "S"},
         {"from", "Start of the time shown, in seconds (default: framed on the requests and their recovery).", "seconds"},
         {"to", "End of the time shown, in seconds (default: framed on the requests and their recovery).", "seconds"},
+        {"theme", "Colours: light (default) or dark, as the app's View > Theme.", "name"},
     });
     int status = 0;
     if (!parseOrFail(parser, args, status))
         return status;
     if (parser.value("png").isEmpty())
         return fail("export: --png FILE is required");
+    const QString theme = parser.value("theme");
+    if (parser.isSet("theme") && theme != "light" && theme != "dark")
+        return fail("export: --theme must be light or dark (got '" + theme.toStdString() + "')");
     // The same number grammar as every other option: "1600.5" and " 800" are refused.
     const int width = int(integerOption(parser, "width", 320, 16000).value_or(1600));
     const int height = int(integerOption(parser, "height", 240, 16000).value_or(900));
@@ -60,6 +64,8 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
     if (backendFromOptions(parser).redis) // the image is the simulation's: it was dropped silently
         return fail("export: --backend redis: the image is drawn from the simulation; 'ratelab compare --backend "
                     "redis' checks the same scenario against Redis");
+    if (parser.isSet("theme")) // the app's palette, which the charts read their colours from
+        ui::applyTheme(ui::themeFromId(theme));
     const QImage image = ui::renderOffscreen(scenario, QSize(width, height), scale, range);
     const QString error = ui::writeImage(image, parser.value("png"));
     if (!error.isEmpty())

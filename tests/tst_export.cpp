@@ -133,6 +133,22 @@ private slots:
         QVERIFY(!QFile::exists(path + ".tmp"));
     }
 
+    // The dark theme is the app's palette: the image's background is its base, #15181d.
+    void commandExportsInTheDarkTheme()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("dark.png");
+        const Run run = runRatelab({"export", "--png", path, "--width", "800", "--height", "600", "--theme", "dark"});
+        QCOMPARE(run.code, 0);
+        QVERIFY(run.err.isEmpty());
+        QCOMPARE(QImage(path).pixelColor(1, 1), QColor(0x15, 0x18, 0x1d));
+        const Run bad = runRatelab({"export", "--png", dir.filePath("x.png"), "--theme", "blue"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.out.isEmpty());
+        QCOMPARE(bad.err, QByteArray("ratelab: export: --theme must be light or dark (got 'blue')\n"));
+        QVERIFY(!QFile::exists(dir.filePath("x.png")));
+    }
+
     void everyRowIsDrawnAtAnySize_data()
     {
         QTest::addColumn<QSize>("size");

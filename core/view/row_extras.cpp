@@ -42,6 +42,24 @@ AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int bucke
     return b;
 }
 
+std::vector<ClientServed> servedByClient(const RowRun& run)
+{
+    std::vector<ClientServed> by;
+    if (!run.server || run.served.size() != run.log.size())
+        return by;
+    for (std::size_t i = 0; i < run.log.size(); ++i) {
+        const LoggedAttempt& a = run.log[i];
+        if (a.client < 0)
+            continue;
+        if (std::size_t(a.client) >= by.size())
+            by.resize(std::size_t(a.client) + 1);
+        ClientServed& c = by[std::size_t(a.client)];
+        c.requests += a.attempt == 0;
+        c.inTime += run.served[i].outcome == Outcome::InTime;
+    }
+    return by;
+}
+
 NginxWater nginxWater(const Trace& trace, std::size_t row, std::size_t first, std::size_t end)
 {
     NginxWater water;

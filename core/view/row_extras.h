@@ -38,6 +38,16 @@ struct AttemptBuckets {
 // ten ns) of at least (to - from) / buckets, from `from` on, as many as reach `to` (at most `buckets`).
 AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int buckets);
 
+// ClientServed is one client's requests (first attempts) and those of its attempts the server
+// served in time: what a lesson about clients' shares (APF, cohorts) reads per client.
+struct ClientServed {
+    std::int64_t requests = 0, inTime = 0;
+};
+
+// servedByClient counts a row's run by client, indexed by client id (as many as the highest id
+// seen + 1); empty when the run has no server (no outcome to count) or no log.
+std::vector<ClientServed> servedByClient(const RowRun& run);
+
 // measuredAgainst is the limit and window row `a` is measured against: ownLimit (a product given
 // its own options: its own), RateLab's L and W where the product refuses its options.
 LimitWindow measuredAgainst(Algorithm a, const LimiterConfig& c);

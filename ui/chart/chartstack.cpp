@@ -141,6 +141,7 @@ void ChartStack::setFrame(std::shared_ptr<const Frame> shared)
     m_range = frame.range;
     m_zoomed = !(m_range == m_full);
     m_timeline->setScenario(n > 0 ? frame.scenario.get() : nullptr);
+    m_axis->setCalendar(frame.scenario && calendarTime(*frame.scenario));
     // The autoscaler's steps: the rows' load is the same unless clients retry differently, so
     // the strip shows the first row's, naming it when another row scaled otherwise.
     const AlgorithmTrace* first = nullptr;

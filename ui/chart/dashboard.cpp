@@ -1,6 +1,7 @@
 #include "chart/dashboard.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "outputpath.h"
 
@@ -39,11 +40,30 @@ QString perSecond(const std::string& rate)
     return text.replace('/', QString("/\u2060"));
 }
 
-// Legend explains the strip's marks once for every row: shape and lane, not only colour.
+// Legend explains the strip's marks once for every row: shape and lane, not only colour. With a
+// server behind the rows an admitted attempt's colour is its outcome there: the legend names the
+// outcomes, so green means served in time and nothing else.
 class Legend : public QWidget {
 public:
     using QWidget::QWidget;
     QSize sizeHint() const override { return {entriesWidth() + 8, fontMetrics().height() + 8}; }
+    // setServer shows the server's outcomes, with a rate limiter's verdicts when `rateRows`.
+    void setServer(bool server, bool rateRows)
+    {
+        if (server == m_server && rateRows == m_rateRows)
+            return;
+        m_server = server;
+        m_rateRows = rateRows;
+        updateGeometry();
+        update();
+    }
+    QStringList texts() const
+    {
+        QStringList all;
+        for (const Entry& e : entries())
+            all << e.text;
+        return all;
+    }
 
 protected:
     void paintEvent(QPaintEvent*) override
@@ -52,28 +72,45 @@ protected:
         p.setRenderHint(QPainter::Antialiasing);
         double x = width() - entriesWidth() - 4;
         const double y = height() / 2.0;
-        for (const auto& [lane, text] : entries()) {
-            RowChart::paintMark(&p, QPointF(x + 5, y), lane, 1.0, RowChart::laneColor(lane, palette()));
+        for (const Entry& e : entries()) {
+            RowChart::paintMark(&p, QPointF(x + 5, y), e.lane, 1.0,
+                                e.color.isValid() ? e.color : RowChart::laneColor(e.lane, palette()));
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(QPointF(x + 14, y + fontMetrics().ascent() / 2.0 - 1), text);
-            x += 14 + fontMetrics().horizontalAdvance(text) + 16;
+            p.drawText(QPointF(x + 14, y + fontMetrics().ascent() / 2.0 - 1), e.text);
+            x += 14 + fontMetrics().horizontalAdvance(e.text) + 16;
         }
     }
 
 private:
-    static std::vector<std::pair<RowChart::Lane, QString>> entries()
+    struct Entry {
+        RowChart::Lane lane;
+        QColor color; // invalid: the lane's own
+        QString text;
+    };
+    std::vector<Entry> entries() const
     {
-        return {{RowChart::Lane::Admitted, "admitted"},
-                {RowChart::Lane::Delayed, "admitted after a delay"},
-                {RowChart::Lane::Denied, "denied"}};
+        using L = RowChart::Lane;
+        std::vector<Entry> all;
+        if (!m_server)
+            return {{L::Admitted, {}, Dashboard::tr("admitted")},
+                    {L::Delayed, {}, Dashboard::tr("admitted after a delay")},
+                    {L::Denied, {}, Dashboard::tr("denied")}};
+        for (Outcome o : {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected})
+            all.push_back({L::Admitted, RowChart::outcomeColor(o), RowChart::outcomeName(o)});
+        if (m_rateRows) {
+            all.push_back({L::Delayed, {}, Dashboard::tr("delayed")});
+            all.push_back({L::Denied, {}, Dashboard::tr("denied")});
+        }
+        return all;
     }
     int entriesWidth() const
     {
         int w = 0;
-        for (const auto& e : entries())
-            w += 14 + fontMetrics().horizontalAdvance(e.second) + 16;
+        for (const Entry& e : entries())
+            w += 14 + fontMetrics().horizontalAdvance(e.text) + 16;
         return w;
     }
+    bool m_server = false, m_rateRows = false;
 };
 
 // StaleCover lies over the charts and the table of a frame that is no longer current: a
@@ -146,7 +183,8 @@ Dashboard::Dashboard(Stage* stage, QWidget* parent)
     layout->setSpacing(0);
     auto* top = new QHBoxLayout;
     top->addWidget(m_title, 1);
-    top->addWidget(new Legend(this));
+    m_legend = new Legend(this);
+    top->addWidget(m_legend);
     layout->addLayout(top);
     layout->addWidget(m_splitter, 1);
     connect(m_splitter, &QSplitter::splitterMoved, this, [this] { m_fitSummary = false; });
@@ -165,7 +203,14 @@ Dashboard::Dashboard(Stage* stage, QWidget* parent)
 void Dashboard::showFrame()
 {
     const Frame& frame = m_stage->frame();
-    m_title->setText(describe(*frame.scenario));
+    m_title->setText(describe(*frame.scenario, m_openedArrivals));
+    if (frame.trace) {
+        const auto& rows = frame.trace->results;
+        const bool server = frame.scenario->server.has_value();
+        static_cast<Legend*>(m_legend)->setServer(server, std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
+            return !r.engine || !r.engine->run.server || !r.engine->setup.layers.empty();
+        }));
+    }
     m_charts->setFrame(m_stage->sharedFrame());
     m_summary->setFrame(frame);
     showCounts();
@@ -227,7 +272,46 @@ void Dashboard::restoreSplitter(const QByteArray& state)
     m_fitSummary = !m_splitter->restoreState(state);
 }
 
-QString Dashboard::describe(const Scenario& s)
+QString Dashboard::titleText() const { return m_title->text(); }
+
+QStringList Dashboard::legendTexts() const { return static_cast<const Legend*>(m_legend)->texts(); }
+
+void Dashboard::setOpenedArrivals(std::vector<Nanos> opened)
+{
+    std::sort(opened.begin(), opened.end());
+    m_openedArrivals = std::move(opened);
+    if (m_stage->frame().scenario)
+        m_title->setText(describe(*m_stage->frame().scenario, m_openedArrivals));
+}
+
+namespace {
+// addedText names the requests added to the pattern: the scenario's own by when they come (a
+// lesson's spike is traffic, not a click), then those sent by hand, counted.
+QString addedText(const std::vector<Nanos>& added, const std::optional<std::vector<Nanos>>& opened)
+{
+    std::vector<Nanos> all = added, own, byHand;
+    std::sort(all.begin(), all.end());
+    if (opened) {
+        std::set_intersection(all.begin(), all.end(), opened->begin(), opened->end(), std::back_inserter(own));
+        std::set_difference(all.begin(), all.end(), opened->begin(), opened->end(), std::back_inserter(byHand));
+    } else {
+        own = all;
+    }
+    const QLocale locale;
+    QString text;
+    if (!own.empty() && own.front() == own.back())
+        text += Dashboard::tr(", %1 more at %2").arg(locale.toString(qlonglong(own.size())), secs(own.front()));
+    else if (!own.empty())
+        text += Dashboard::tr(", %1 more from %2 to %3")
+                    .arg(locale.toString(qlonglong(own.size())), secs(own.front()), secs(own.back()));
+    if (!byHand.empty())
+        text += byHand.size() == 1 ? Dashboard::tr(", 1 sent by hand")
+                                   : Dashboard::tr(", %1 sent by hand").arg(locale.toString(qlonglong(byHand.size())));
+    return text;
+}
+} // namespace
+
+QString Dashboard::describe(const Scenario& s, const std::optional<std::vector<Nanos>>& opened)
 {
     const LimiterConfig& c = s.config;
     const QLocale locale; // counts with the reader's thousands separators: "1,000,000 requests"
@@ -280,9 +364,7 @@ QString Dashboard::describe(const Scenario& s)
         if (p.startNanos != 0)
             text += QString(", from %1").arg(secs(p.startNanos));
     }
-    if (!s.addedArrivals.empty())
-        text += s.addedArrivals.size() == 1 ? QString(", 1 sent by hand") : QString(", %1 sent by hand").arg(n(s.addedArrivals.size()));
-    return text;
+    return text + addedText(s.addedArrivals, opened);
 }
 
 QImage Dashboard::render(qreal scale)

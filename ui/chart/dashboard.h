@@ -5,9 +5,11 @@
 #include "model/frame.h"
 #include "model/stage.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 class QLabel;
 class QSplitter;
@@ -45,8 +47,18 @@ public:
     // render draws the dashboard as it is now into an image of size * scale pixels.
     QImage render(qreal scale = 1.0);
 
-    // describe sums up a scenario's settings in one line, for the title.
-    static QString describe(const Scenario& s);
+    // describe sums up a scenario's settings in one line, for the title. `opened` are the
+    // requests added to the pattern that the scenario came with (its file's or preset's own,
+    // a spike at 10 s): those are part of the traffic ("150 more at 10 s"), and only the others
+    // were sent by hand. Without it (an export of a file) every added request is the scenario's.
+    static QString describe(const Scenario& s, const std::optional<std::vector<Nanos>>& opened = std::nullopt);
+    // titleText is the title as shown: describe() of the frame's scenario.
+    QString titleText() const;
+    // legendTexts are the legend's entries, as it names them left to right.
+    QStringList legendTexts() const;
+    // setOpenedArrivals tells the title which added requests the open document came with
+    // (describe's `opened`, sorted).
+    void setOpenedArrivals(std::vector<Nanos> opened);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -65,6 +77,8 @@ private:
     bool m_fitSummary = true;
     QString m_staleReason;
     QWidget* m_staleCover = nullptr;
+    QWidget* m_legend = nullptr;
+    std::optional<std::vector<Nanos>> m_openedArrivals;
 };
 
 // layoutOffscreen lays out `dashboard` (not shown on any screen) at `size` with a frame of the

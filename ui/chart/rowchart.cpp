@@ -10,6 +10,7 @@
 
 #include "arithmetic/decimal.h"
 #include "chart/ticks.h"
+#include "chart/timeaxis.h"
 
 #include <QGraphicsLayout>
 #include <QLineSeries>
@@ -106,7 +107,10 @@ Algorithm RowChart::algorithm() const
     return m_frame->trace ? m_frame->trace->results.at(m_row).algorithm : Algorithm::FixedWindow;
 }
 
-QString RowChart::ceilingName() const { return QString::fromUtf8(facts(algorithm()).ceilingName.data()); }
+QString RowChart::ceilingName() const
+{
+    return m_quotaLimit ? QStringLiteral("quota_limit") : QString::fromUtf8(facts(algorithm()).ceilingName.data());
+}
 
 double RowChart::levelCeiling() const
 {
@@ -154,6 +158,12 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
         m_levelPoints.append(QPointF(p.seconds, p.level));
         top = std::max(top, p.level);
     }
+    if (buildQuota(frame)) { // the quota counter and its limit replace the tokens and the burst
+        top = m_ceilingSteps.front().second;
+        for (const QPointF& q : m_levelPoints)
+            top = std::max(top, q.y());
+    }
+    buildBlockSpans();
     const double to = secondsAsDouble(frame.range.to);
     // Qt Charts relays out a chart on every change, even to the same value: change only what
     // changed (a slider drag mostly keeps the axes where they were).
@@ -200,7 +210,8 @@ void RowChart::previewRange(TimeRange range)
     m_range = range;
     const double from = secondsAsDouble(range.from), to = secondsAsDouble(range.to);
     const int ticks = std::max(2, plotColumns() / 110);
-    const double step = niceStep(to - from, ticks);
+    const bool calendar = m_frame->scenario && calendarTime(*m_frame->scenario); // as the time axis
+    const double step = timeStep(to - from, ticks, calendar);
     if (m_timeAxis->min() != from || m_timeAxis->max() != to || m_timeAxis->tickInterval() != step) {
         // Widen the tick interval before moving the range: the axis builds a grid line per tick
         // at once, and the old interval over a much longer new range would be millions of them.
@@ -208,7 +219,7 @@ void RowChart::previewRange(TimeRange range)
         m_timeAxis->setRange(from, to);
         // The step of the range the axis holds: one it refuses (reversed) leaves the old span,
         // where a step made for another would be as many grid lines.
-        m_timeAxis->setTickInterval(niceStep(m_timeAxis->max() - m_timeAxis->min(), ticks));
+        m_timeAxis->setTickInterval(timeStep(m_timeAxis->max() - m_timeAxis->min(), ticks, calendar));
     }
     viewport()->update();
 }

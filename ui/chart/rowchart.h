@@ -149,6 +149,28 @@ public:
     const std::optional<ServedBuckets>& served() const { return m_served; }
     const QList<QPointF>& limitLine() const { return m_limitLine; }
     const QList<QPointF>& inSystemLine() const { return m_inSystemLine; }
+    // ServerLane is one measure of a concurrency limiter's row, drawn in a band of the plot of
+    // its own (`rect`, scene coordinates) against its own axis from 0 to `top` in `unit`, named
+    // by `name`: the requests in the server with the limit, the latency band, the goodput and,
+    // with retries, the attempts. serverLanes is empty for the other rows.
+    struct ServerLane {
+        QString name, unit;
+        double top = 1;
+        QRectF rect;
+        std::optional<double> marked; // labelled in bold on the axis: the limit in force at the end
+    };
+    std::vector<ServerLane> serverLanes() const;
+
+    // The managed services' mechanism (rowchart_mechanism.cpp): blockSpans are the periods a
+    // Cloudflare or AWS WAF rule blocks (each denial's [t, t + retry_after), merged), shaded on
+    // the plot; quotaLimit is an API Gateway usage plan's quota, whose counter (the units
+    // admitted in the period so far) is then the row's line, in place of the tokens.
+    const std::vector<std::pair<Nanos, Nanos>>& blockSpans() const { return m_blockSpans; }
+    std::optional<std::int64_t> quotaLimit() const { return m_quotaLimit; }
+    // blockCaption is what a block span says ("blocked 0.5 s to 600.5 s"); blockCaptionBox is
+    // where it is drawn (empty: none).
+    QString blockCaption() const;
+    QRectF blockCaptionBox() const;
 
 signals:
     void zoomRequested(double anchorSeconds, double factor);
@@ -243,7 +265,16 @@ private:
     void drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const;
     void buildServer();
     void drawServer(QPainter* p) const;
-    void drawOutcomeKey(QPainter* p) const;
+    std::vector<std::pair<Nanos, Nanos>> m_blockSpans;
+    std::optional<std::int64_t> m_quotaLimit;
+    QString m_quotaPeriod; // "this month (from the 1st)"
+    void buildBlockSpans();
+    bool buildQuota(const Frame& frame);
+    void drawBlockSpans(QPainter* p) const;
+    void drawServerLanes(QPainter* p) const; // rowchart_lanes.cpp
+    void drawInSystem(QPainter* p, const QRectF& lane, double top) const;
+    void drawAttemptBars(QPainter* p, const QRectF& lane, double top) const;
+    void drawLaneAxis(QPainter* p, const ServerLane& lane) const;
     void buildKeyLines();
     void drawKeyLines(QPainter* p) const;
     void drawAttemptRates(QPainter* p) const;

@@ -67,6 +67,7 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
         p->drawText(plot(), Qt::AlignCenter, tr("Decisions hidden: what will happen?"));
         p->restore();
     } else {
+        drawBlockSpans(p);
         drawBound(p);
         drawLevel(p);
     }
@@ -173,12 +174,17 @@ QString RowChart::legendText() const
             .arg(k.attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(k.attempts))
             .arg(k.requests == 1 ? tr("1 request") : tr("%1 requests").arg(k.requests))
             .arg(k.amplification, 0, 'f', 1)
-            .arg(clients >= 2 && clients <= 8 ? tr(" · colour: client") : QString());
+            // With a server a mark's colour is its outcome (the dashboard's legend), not its client.
+            .arg(clients >= 2 && clients <= 8 && !m_served ? tr(" · colour: client") : QString());
     }
     if (result.kind.layered)
         return "line: the first layer's " + unit;
-    if (m_gateRow)
-        return tr("line: the concurrency limit · shaded: requests in the server");
+    if (m_quotaLimit)
+        return tr("line: quota used %1, dashed: quota_limit").arg(m_quotaPeriod);
+    if (!m_blockSpans.empty())
+        return "line: " + unit + ", dashed: " + ceilingName() + tr(" · shaded red: blocked");
+    if (m_gateRow) // its lanes name their own measures
+        return tr("one measure a lane, each on its own axis");
     if (!m_nginxWater.empty())
         return tr("line: what nginx holds (right: in thousandths of a request) · n/1000: what a rejected one found");
     if (!m_departures.empty())
@@ -211,9 +217,9 @@ void RowChart::drawLevel(QPainter* p) const
     // own line item, or any wider pen, strokes every vertex and costs more than the rest of a
     // frame together. Two offset copies give the line a weight of about two device pixels.
     const QRectF p0 = plot();
-    drawAttemptRates(p);
-    if (m_gateRow) // a concurrency limiter keeps no rate level: drawServer draws its limit
+    if (m_gateRow) // a concurrency limiter keeps no rate level: drawServer draws its lanes
         return;
+    drawAttemptRates(p);
     if (!m_keyLines.empty()) {
         drawKeyLines(p);
         return;
@@ -333,18 +339,18 @@ void RowChart::drawLevelLabels(QPainter* p) const
         p->drawText(QRectF(0, yOf(v) - 8, p0.left() - 5, 16), Qt::AlignRight | Qt::AlignVCenter, text(v));
     };
     const double ceiling = levelCeiling();
+    if (m_gateRow) // no rate level: each of the server's lanes labels its own axis
+        return;
     p->setPen(muted);
     for (const double v : levelTicks())
         label(v);
-    if (m_gateRow) // no rate ceiling: the row's own limit is labelled on its line
-        return;
     // The ceiling: its value on the axis, and its name on the dashed line.
     QFont bold = small;
     bold.setBold(true);
     p->setFont(bold);
     p->setPen(palette().color(QPalette::WindowText));
     label(ceiling);
-    const QString name = QString::fromUtf8(facts(algorithm()).ceilingName.data()) + " " + text(ceiling);
+    const QString name = ceilingName() + " " + text(ceiling);
     p->setFont(small);
     p->setPen(muted);
     const double y = yOf(ceiling);
@@ -378,8 +384,8 @@ std::vector<double> RowChart::levelTicks() const
 
 void RowChart::drawBoundaries(QPainter* p) const
 {
-    if (facts(algorithm()).reads != ConfigUse::LimitWindow)
-        return; // the buckets have no windows
+    if (facts(algorithm()).reads != ConfigUse::LimitWindow || m_gateRow)
+        return; // the buckets, and a concurrency limiter alone, have no windows
     const Nanos w = measuredWindow(); // a product given its own options: its own period
     const QRectF p0 = plot();
     const Nanos first = m_range.from / w;

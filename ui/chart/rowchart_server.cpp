@@ -1,7 +1,8 @@
-// RowChart's view of the server behind the limiter (rowchart.h): each admitted
-// attempt's mark in its outcome's colour with a key, a latency band (p50 to p99 of the attempts
-// served in each bucket) and goodput bars (served in time), and on a concurrency limiter's row
-// its limit over time as a step line with the attempts in the server under it. The buckets,
+// RowChart's view of the server behind the limiter (rowchart.h): each admitted attempt's mark in
+// its outcome's colour (the dashboard's legend names them), a latency band (p50 to p99 of the
+// attempts served in each bucket) and goodput bars (served in time), and on a concurrency
+// limiter's row its limit over time as a step line with the attempts in the server under it,
+// each in a lane of its own (rowchart_lanes.cpp). The buckets,
 // columns and lines are core's (view/served.h), made with the frame off the GUI thread
 // (rowServer); this file only draws them.
 #include "chart/rowchart.h"
@@ -91,6 +92,11 @@ void RowChart::buildServer()
     m_outcomeColumns.clear();
     m_gateRow = false;
     m_ceiling->setVisible(true);
+    // A concurrency limiter's row has lanes, each with its own axis (serverLanes): no grid of
+    // the level axis across them. Qt Charts relays out on every change: only a real one.
+    const bool lanes = m_row < m_frame->extras.size() && m_frame->extras[m_row].server && m_frame->extras[m_row].server->gate;
+    if (m_levelAxis->isGridLineVisible() == lanes)
+        m_levelAxis->setGridLineVisible(!lanes);
     // Made with the frame (rowServer): here only turned into lines.
     if (m_row >= m_frame->extras.size() || !m_frame->extras[m_row].server)
         return;
@@ -141,6 +147,12 @@ void RowChart::drawServer(QPainter* p) const
 {
     if (!m_served)
         return;
+    if (m_gateRow) { // a concurrency limiter alone: each measure in a lane of its own
+        drawServerLanes(p);
+        return;
+    }
+    // Behind a rate limiter, whose level has the plot: goodput bars along its bottom, up to a
+    // third of it, and the latency band, each on its own scale, named with its top.
     const QRectF p0 = plot();
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = p0.width() / (to - from);
@@ -151,62 +163,13 @@ void RowChart::drawServer(QPainter* p) const
     p->save();
     p->setFont(small);
     p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
-    // The limit and the attempts in the server, on the level axis.
-    if (!m_inSystemLine.isEmpty()) {
-        const double top = std::max(1.0, m_levelAxis->max());
-        const auto at = [&](QPointF q) { return QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() / top * p0.height()); };
-        // The area as one rectangle a pixel column, as tall as the column's mean, and the limit
-        // as separate segments: QPainter fills a polygon and strokes a polyline of n vertices in
-        // time that grows faster than n (thousands of steps take seconds on the raster engine,
-        // at every repaint), and antialiased rectangles narrower than a pixel darken where they
-        // stack; a column's mean is what the antialiased polygon showed.
-        const int left = int(std::floor(p0.left())), columns = int(std::ceil(p0.right())) - left + 1;
-        std::vector<double> heights(std::size_t(std::max(columns, 0)), 0.0); // pixels x pixel-widths
-        for (qsizetype k = 1; k < m_inSystemLine.size() && m_inSystemLine[k].x() <= limit; ++k) {
-            const QPointF a = at(m_inSystemLine[k - 1]), b = at(m_inSystemLine[k]);
-            if (a.y() != b.y() || b.x() <= a.x())
-                continue;
-            const double h = p0.bottom() - a.y();
-            for (int c = std::max(0, int(std::floor(a.x())) - left); c < columns && left + c < b.x(); ++c)
-                heights[std::size_t(c)] += h * (std::min(b.x(), double(left + c + 1)) - std::max(a.x(), double(left + c)));
-        }
-        QVector<QRectF> area;
-        for (int c = 0; c < columns; ++c)
-            if (heights[std::size_t(c)] > 0)
-                area << QRectF(left + c, p0.bottom() - heights[std::size_t(c)], 1, heights[std::size_t(c)]);
-        QColor fill = levelColor();
-        fill.setAlphaF(0.22);
-        p->setPen(Qt::NoPen);
-        p->setBrush(fill);
-        const bool smooth = p->testRenderHint(QPainter::Antialiasing);
-        p->setRenderHint(QPainter::Antialiasing, false); // whole pixel columns: nothing to smooth
-        p->drawRects(area);
-        p->setRenderHint(QPainter::Antialiasing, smooth);
-        QVector<QLineF> line;
-        for (qsizetype k = 1; k < m_limitLine.size() && m_limitLine[k].x() <= limit; ++k)
-            line << QLineF(at(m_limitLine[k - 1]), at(m_limitLine[k]));
-        QPen pen(palette().color(QPalette::WindowText), 1.8);
-        pen.setCosmetic(true);
-        pen.setCapStyle(Qt::SquareCap); // fills each corner a polyline's join would
-        p->setPen(pen);
-        p->setBrush(Qt::NoBrush);
-        p->drawLines(line);
-        if (!m_limitLine.isEmpty()) {
-            const QString text = tr("limit %1").arg(QLocale().toString(m_limitLine.back().y(), 'g', 6));
-            // Over the last step, left of the plot's right edge (where the ceiling is named).
-            const QPointF last = at(m_limitLine.size() >= 2 ? m_limitLine[m_limitLine.size() - 2] : m_limitLine.back());
-            const double x = std::clamp(last.x() + 4, p0.left() + 2, p0.right() - fm.horizontalAdvance(text) * 2 - 60);
-            p->drawText(QPointF(x, std::max(last.y() - 3, p0.top() + 2 * fm.height() + 4)), text);
-        }
-    }
-    // Goodput: the attempts served in time per bucket, up to a third of the plot.
     const ServedBuckets& b = *m_served;
     const double width = double(b.widthNanos) / 1e9;
     const std::int64_t peak = std::max<std::int64_t>(1, *std::max_element(b.inTime.begin(), b.inTime.end()));
     Nanos slowest = 0;
     for (Nanos v : b.p99)
         slowest = std::max(slowest, v);
-    QColor good = outcomeColor(Outcome::InTime), band = QColor(0x25, 0x63, 0xeb);
+    QColor good = outcomeColor(Outcome::InTime), band = palette().color(QPalette::WindowText);
     good.setAlphaF(0.28);
     band.setAlphaF(0.22);
     const double latencyHeight = p0.height() * 0.85;
@@ -225,50 +188,19 @@ void RowChart::drawServer(QPainter* p) const
         p->fillRect(QRectF(QPointF(x0, y99), QPointF(x1 + 1, std::max(y50, y99 + 1))), band);
         median << QLineF(QPointF(x0, y50), QPointF(x1 + 1, y50));
     }
-    QPen medianPen(QColor(0x25, 0x63, 0xeb), 1.4);
+    QPen medianPen(palette().color(QPalette::WindowText), 1.4);
     medianPen.setCosmetic(true);
     p->setPen(medianPen);
     p->drawLines(median);
     p->setClipping(false);
     // What the band and the bars measure, each with its own scale's peak: where the plot has
-    // room for it under the key (a short plot keeps its lines clear).
+    // room for it (a short plot keeps its lines clear).
     p->setPen(palette().color(QPalette::PlaceholderText));
-    const QString what = tr("band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
+    const QString what = tr("grey band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
                              .arg(scaleTopText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
     if (p0.height() >= 7 * fm.height())
         p->drawText(QRectF(p0.left() + 4, p0.top() + fm.height() + 2, p0.width() - 8, fm.height()),
                     Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(what, Qt::ElideRight, p0.width() - 8));
-    p->restore();
-    drawOutcomeKey(p);
-}
-
-void RowChart::drawOutcomeKey(QPainter* p) const
-{
-    // The strip's outcome colours, at the top right of the plot.
-    const QRectF p0 = plot();
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    const QFontMetricsF fm(small);
-    double w = 4;
-    for (Outcome o : kShownOutcomes)
-        w += 12 + fm.horizontalAdvance(outcomeName(o)) + 8;
-    const QRectF box(std::max(p0.left(), p0.right() - w - 2), p0.top() + 1, std::min(w, p0.width()), fm.height() + 2);
-    p->save();
-    p->setFont(small);
-    p->fillRect(box, palette().color(QPalette::Base));
-    double x = box.left() + 4;
-    const double y = box.top() + fm.ascent() + 1;
-    for (Outcome o : kShownOutcomes) {
-        const double entry = 12 + fm.horizontalAdvance(outcomeName(o));
-        if (x + entry > box.right())
-            break;
-        p->setPen(Qt::NoPen);
-        p->setBrush(outcomeColor(o));
-        p->drawEllipse(QPointF(x + 4, y - fm.ascent() / 2 + 1), 3.5, 3.5);
-        p->setPen(palette().color(QPalette::WindowText));
-        p->drawText(QPointF(x + 12, y), outcomeName(o));
-        x += entry + 8;
-    }
     p->restore();
 }
 

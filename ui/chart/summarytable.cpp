@@ -5,6 +5,7 @@
 #include "scenario/rows.h"
 #include "view/row_extras.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 
@@ -19,7 +20,21 @@
 namespace ratelab::ui {
 
 namespace {
-enum Column { kAttempts = 7, kAmplification, kP99, kPerNode, kGoodput, kWasted, kColumns };
+enum Column {
+    kAttempts = 7, kAmplification, kP99, kPerNode, kGoodput, kWasted,
+    // What the server made of a row's attempts, and of each client's requests: shown beside the
+    // attempts (moved there in the header's visual order, their indices kept).
+    kInTime, kLate, kTimedOut, kRefused, kRejected, kByClient, kColumns
+};
+// kRateColumns are what a rate limiter decides: denied, delayed, max in a window, overshoot and
+// its state's memory, which a row of a concurrency limiter alone does not have.
+constexpr int kRateColumns[] = {2, 3, 4, 5, 6};
+// kMostClients is the most clients whose shares the table lists one by one.
+constexpr std::size_t kMostClients = 8;
+
+// gateOnly is true for a row with a server and no rate limiter in front: a concurrency limiter
+// (or none) deciding alone, whose outcomes are the server's, not admissions and denials.
+bool gateOnly(const AlgorithmTrace& r) { return r.engine && r.engine->run.server && r.engine->setup.layers.empty(); }
 
 // MeasureOnce holds the columns' widths while a table's cells are set and fits them to their
 // contents once at the end: a header that resizes to contents measures every cell again for
@@ -45,7 +60,16 @@ SummaryTable::SummaryTable(QWidget* parent)
     setColumnCount(kColumns);
     setHorizontalHeaderLabels({tr("Algorithm"), tr("Allowed"), tr("Denied"), tr("Delayed"), tr("Max in a window"),
                                tr("Overshoot"), tr("Memory/key"), tr("Attempts"), tr("Amplification"),
-                               tr("p99 to success"), tr("Per node"), tr("Goodput"), tr("Wasted work")});
+                               tr("p99 to success"), tr("Per node"), tr("Goodput"), tr("Wasted work"), tr("In time"),
+                               tr("Late"), tr("Timed out"), tr("Refused"), tr("Rejected"), tr("In time by client")});
+    for (int k = 0; k < kByClient - kInTime; ++k) // after the attempts, before the p99
+        horizontalHeader()->moveSection(kInTime + k, kP99 + k);
+    horizontalHeaderItem(kInTime)->setToolTip(tr("Attempts the server served while their client still waited"));
+    horizontalHeaderItem(kLate)->setToolTip(tr("Attempts served after their client had given up: wasted work"));
+    horizontalHeaderItem(kTimedOut)->setToolTip(tr("Attempts that waited in the server's queue longer than its queue timeout"));
+    horizontalHeaderItem(kRefused)->setToolTip(tr("Attempts refused with a 503 because the server's queue was full"));
+    horizontalHeaderItem(kRejected)->setToolTip(tr("Attempts the concurrency limiter rejected with a 503"));
+    horizontalHeaderItem(kByClient)->setToolTip(tr("Each client's requests served in time, of its requests: client 0 first"));
     horizontalHeaderItem(kGoodput)->setToolTip(tr("Requests the server served while their client still waited, a second "
                                                   "(from 0 s to the last departure)"));
     horizontalHeaderItem(kWasted)->setToolTip(tr("Service the server gave to requests whose client had already given up"));
@@ -93,12 +117,14 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
 {
     const MeasureOnce measure(horizontalHeader());
     setRowCount(int(results.size()));
+    clearContents(); // a column this frame leaves empty keeps no figure of the last one
     const auto cell = [this](int r, int c, const QString& text) {
         auto* item = new QTableWidgetItem(text);
         item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
         setItem(r, c, item);
     };
     bool clients = false, nodes = false, server = false;
+    std::vector<bool> shown(kColumns, false); // the server's columns some row has a figure in
     for (int r = 0; r < int(results.size()); ++r) {
         const AlgorithmTrace& result = results[r];
         const Metrics& m = result.metrics;
@@ -112,13 +138,8 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
             cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
         }
         if (result.engine && result.engine->run.server) { // the server behind the limiter
-            const ServerFigures& f = *result.engine->run.server;
-            const ClientStats& k = result.engine->run.clients;
             server = true;
-            const double span = double(f.end) / 1e9; // as compare's goodput_per_s
-            cell(r, kGoodput, tr("%1/s").arg(locale.toString(span > 0 ? double(f.inTime) / span : 0.0, 'g', 4)));
-            cell(r, kWasted, QString::fromStdString(explainSeconds(f.wastedNanos)) + " s");
-            cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
+            fillServer(r, result, shown);
         }
         if (!result.perNodeAllowed.empty()) {
             nodes = true;
@@ -158,13 +179,56 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
             cell(r, 6, tr("per layer"));
         else
             cell(r, 6, QString("%1 B (%2 %3)").arg(m.memory.bytes).arg(m.memory.entries).arg(m.memory.entries == 1 ? "entry" : "entries"));
+        if (gateOnly(result))
+            for (int c : kRateColumns) {
+                cell(r, c, QStringLiteral("—"));
+                item(r, c)->setToolTip(tr("No rate limiter on this row: what became of its attempts is in the server's columns"));
+            }
     }
+    // A table of concurrency limiters alone shows their outcomes, not a rate limiter's columns
+    // of zeros (their allowed count is the attempts, when that column is shown).
+    const bool gatesAlone = !results.empty() && std::all_of(results.begin(), results.end(), gateOnly);
+    for (int c : kRateColumns)
+        setColumnHidden(c, gatesAlone);
+    setColumnHidden(1, gatesAlone && clients);
+    for (int c = kInTime; c <= kByClient; ++c)
+        setColumnHidden(c, !shown[std::size_t(c)]);
     for (int c : {kAttempts, kAmplification})
         setColumnHidden(c, !clients);
     setColumnHidden(kP99, !clients && !server);
     setColumnHidden(kGoodput, !server);
     setColumnHidden(kWasted, !server);
     setColumnHidden(kPerNode, !nodes);
+}
+
+void SummaryTable::fillServer(int r, const AlgorithmTrace& result, std::vector<bool>& shown)
+{
+    const QLocale locale;
+    const auto cell = [this, &shown](int r, int c, const QString& text, bool show = true) {
+        auto* item = new QTableWidgetItem(text);
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        setItem(r, c, item);
+        shown[std::size_t(c)] = shown[std::size_t(c)] || show;
+    };
+    const ServerFigures& f = *result.engine->run.server;
+    const ClientStats& k = result.engine->run.clients;
+    const double span = double(f.end) / 1e9; // as compare's goodput_per_s
+    cell(r, kGoodput, tr("%1/s").arg(locale.toString(span > 0 ? double(f.inTime) / span : 0.0, 'g', 4)));
+    cell(r, kWasted, QString::fromStdString(explainSeconds(f.wastedNanos)) + " s");
+    cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
+    // Each outcome the server gave some attempt (a column of zeros in every row is left out).
+    const std::pair<int, std::int64_t> outcomes[] = {
+        {kInTime, f.inTime}, {kLate, f.late}, {kTimedOut, f.queueTimeouts}, {kRefused, f.refused}, {kRejected, f.rejected}};
+    for (const auto& [column, count] : outcomes)
+        cell(r, column, locale.toString(count), count > 0 || column == kInTime);
+    // A few clients' shares, "11/50" each: where a noisy one crowds the quiet ones out.
+    const std::vector<ClientServed> by = servedByClient(result.engine->run);
+    if (by.size() < 2 || by.size() > kMostClients)
+        return;
+    QStringList shares;
+    for (const ClientServed& c : by)
+        shares << QStringLiteral("%1/%2").arg(locale.toString(c.inTime), locale.toString(c.requests));
+    cell(r, kByClient, shares.join(QStringLiteral(" · ")));
 }
 
 void SummaryTable::fitLastColumn()
@@ -191,6 +255,8 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
     for (int r = 0; r < rowCount(); ++r) {
         const Counts& c = counts.row(std::size_t(r));
         item(r, 1)->setText(locale.toString(c.admitted));
+        if (m_trace && r < int(m_trace->results.size()) && gateOnly(m_trace->results[std::size_t(r)]))
+            continue; // no rate limiter: no denials, delays or window to count
         item(r, 2)->setText(locale.toString(c.denied));
         item(r, 3)->setText(locale.toString(c.delayed));
     }
@@ -210,6 +276,8 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
         const AlgorithmTrace& result = m_trace->results[std::size_t(r)];
         const Counts& c = counts.row(std::size_t(r));
         const std::size_t shown = std::size_t(c.admitted + c.denied);
+        if (gateOnly(result))
+            continue;
         if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.kind.layered)
             item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
         else // units, as max_in_window counts them

@@ -7,6 +7,7 @@
 #include <QTableWidget>
 
 #include <optional>
+#include <vector>
 
 namespace ratelab::ui {
 
@@ -28,6 +29,9 @@ protected:
 
 private:
     void fill(const std::vector<AlgorithmTrace>& results);
+    // fillServer writes row r's server figures (goodput, wasted work, each outcome, each
+    // client's share), marking in `shown` the columns it wrote.
+    void fillServer(int r, const AlgorithmTrace& result, std::vector<bool>& shown);
     void blankFigures();
     bool m_veiled = false;
     // fitLastColumn lets the last column take the width left over only when its text fits there;

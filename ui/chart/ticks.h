@@ -30,4 +30,21 @@ inline double niceCeiling(double v)
     return 10 * magnitude;
 }
 
+// kDaySeconds is a calendar day, in the time axis's unit.
+inline constexpr double kDaySeconds = 86400;
+
+// timeStep is the time axis's step in seconds: niceStep, or on a calendar axis spanning two days
+// or more, whole days (1, 2, 7 or 14, then multiples of 28), so that its ticks, anchored at 0
+// (1970-01-01T00:00Z, where the calendar products count from), fall on midnights and read as dates.
+inline double timeStep(double span, int ticks, bool calendar)
+{
+    if (!calendar || !(span >= 2 * kDaySeconds) || ticks < 1)
+        return niceStep(span, ticks);
+    const double raw = span / ticks / kDaySeconds;
+    for (double days : {1.0, 2.0, 7.0, 14.0})
+        if (days >= raw)
+            return days * kDaySeconds;
+    return std::ceil(raw / 28) * 28 * kDaySeconds;
+}
+
 } // namespace ratelab::ui

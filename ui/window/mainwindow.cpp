@@ -136,8 +136,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_document, &ScenarioDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ScenarioDocument::identityChanged, this, [this] {
-        // A newly opened scenario shows its own lesson and the whole of its traffic.
+        // A newly opened scenario shows its own lesson and the whole of its traffic; the requests
+        // it came with are its own, only those added later were sent by hand.
         const Scenario& s = m_document->scenario();
+        m_dashboard->setOpenedArrivals(s.addedArrivals);
         if (!s.lesson.empty()) {
             m_lessonDock->show();
             m_lessonDock->raise();

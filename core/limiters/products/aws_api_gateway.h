@@ -45,6 +45,10 @@ public:
     Rate slowest() const;
     // periodStart returns the start (ns) of the quota period holding t.
     static Nanos periodStart(QuotaPeriod p, Nanos t);
+    // The usage plan's quota as given: its period (None: no quota), limit and first-period offset.
+    QuotaPeriod quotaPeriod() const { return m_period; }
+    std::int64_t quotaLimit() const { return m_quotaLimit; }
+    std::int64_t quotaOffset() const { return m_quotaOffset; }
 
 protected:
     Decision step(Nanos t, std::int64_t cost) override;
