@@ -127,10 +127,15 @@ inline constexpr std::size_t kDecideBlock = 4096;
 // registers, where stores to the verdicts or the window's ring could otherwise alias it and
 // force a store and a reload into every decision's dependency chain (which makes a token-bucket
 // decision in the reduction's loop about three times as slow).
-template <typename Emit, typename Admitted, typename Block = NoHook, typename Before = NoHook, typename Done = NoHook>
-Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
-                  std::span<const std::int64_t> costs, const WindowLookback* lookback, Emit&& emit, Admitted admitted,
-                  Block&& block = {}, Before&& before = {}, Done&& done = {})
+//
+// decideAllOf is decideAll for a limiter whose type is known: `outside` holds the fresh state and
+// is left holding the last. Callers that want one function per limiter type (the reduction's
+// flattened passes) visit first and call it; decideAll visits for the others.
+template <typename L, typename Emit, typename Admitted, typename Block = NoHook, typename Before = NoHook,
+          typename Done = NoHook>
+Metrics decideAllOf(L& outside, const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                    std::span<const std::int64_t> costs, const WindowLookback* lookback, Emit&& emit,
+                    Admitted admitted, Block&& block = {}, Before&& before = {}, Done&& done = {})
 {
     Metrics m;
     const LimitWindow own = ownLimit(algorithm, config);
@@ -140,43 +145,50 @@ Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<co
         ownLookback = makeWindowLookback(arrivals, own.windowNanos);
     WindowCounter window(arrivals, admitted, own.windowNanos, ownWindow ? ownLookback.get() : lookback, ownWindow, costs);
     const std::size_t n = arrivals.size();
-    visitLimiter(algorithm, config, [&](auto& outside) {
-        using L = std::decay_t<decltype(outside)>;
-        for (std::size_t from = 0; from < n; from += kDecideBlock) {
-            block(std::as_const(outside), from);
-            L limiter = std::move(outside);
-            const std::size_t to = std::min(n, from + kDecideBlock);
-            if (!costs.empty()) { // the same loop with costs, kept apart so the cost-1 loop stays as fast
-                for (std::size_t i = from; i < to; ++i) {
-                    before(std::as_const(limiter), i);
-                    const Decision d = limiter.decide(arrivals[i], costs[i]);
-                    emit(std::as_const(limiter), i, d);
-                    m.allowed += d.allowed;
-                    m.allowedCost += d.allowed ? costs[i] : 0;
-                    m.never += d.retryNever();
-                    m.delayed += d.delay > 0;
-                    m.maxInWindow = std::max(m.maxInWindow, window.addCost(i, d.allowed));
-                }
-            } else {
-                for (std::size_t i = from; i < to; ++i) {
-                    before(std::as_const(limiter), i);
-                    const Decision d = limiter.decide(arrivals[i]);
-                    emit(std::as_const(limiter), i, d);
-                    m.allowed += d.allowed;
-                    m.delayed += d.delay > 0;
-                    m.maxInWindow = std::max(m.maxInWindow, window.add(i, d.allowed));
-                }
+    for (std::size_t from = 0; from < n; from += kDecideBlock) {
+        block(std::as_const(outside), from);
+        L limiter = std::move(outside);
+        const std::size_t to = std::min(n, from + kDecideBlock);
+        if (!costs.empty()) { // the same loop with costs, kept apart so the cost-1 loop stays as fast
+            for (std::size_t i = from; i < to; ++i) {
+                before(std::as_const(limiter), i);
+                const Decision d = limiter.decide(arrivals[i], costs[i]);
+                emit(std::as_const(limiter), i, d);
+                m.allowed += d.allowed;
+                m.allowedCost += d.allowed ? costs[i] : 0;
+                m.never += d.retryNever();
+                m.delayed += d.delay > 0;
+                m.maxInWindow = std::max(m.maxInWindow, window.addCost(i, d.allowed));
             }
-            outside = std::move(limiter);
+        } else {
+            for (std::size_t i = from; i < to; ++i) {
+                before(std::as_const(limiter), i);
+                const Decision d = limiter.decide(arrivals[i]);
+                emit(std::as_const(limiter), i, d);
+                m.allowed += d.allowed;
+                m.delayed += d.delay > 0;
+                m.maxInWindow = std::max(m.maxInWindow, window.add(i, d.allowed));
+            }
         }
-        if (costs.empty())
-            m.allowedCost = m.allowed;
-        m.memory = outside.memory();
-        done(std::as_const(outside));
-    });
+        outside = std::move(limiter);
+    }
+    if (costs.empty())
+        m.allowedCost = m.allowed;
+    m.memory = outside.memory();
+    done(std::as_const(outside));
     m.denied = static_cast<std::int64_t>(n) - m.allowed;
     m.overshoot = own.overshoot(m.maxInWindow);
     return m;
+}
+
+template <typename Emit, typename Admitted, typename Block = NoHook, typename Before = NoHook, typename Done = NoHook>
+Metrics decideAll(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                  std::span<const std::int64_t> costs, const WindowLookback* lookback, Emit&& emit, Admitted admitted,
+                  Block&& block = {}, Before&& before = {}, Done&& done = {})
+{
+    return visitLimiter(algorithm, config, [&](auto& outside) {
+        return decideAllOf(outside, config, algorithm, arrivals, costs, lookback, emit, admitted, block, before, done);
+    });
 }
 
 // restoreCheckpoint sets `limiter` to result r's state at its latest checkpoint at or before decision

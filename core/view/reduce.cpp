@@ -122,6 +122,65 @@ template <typename L>
     return m;
 }
 
+// GenericPass is what simulateReduced's generic pass shares with reduceGeneric.
+struct GenericPass {
+    std::span<const Nanos> arrivals;
+    std::span<const std::int64_t> costs;
+    const WindowLookback* lookback;
+    ColumnReducer& reducer;
+    OpenColumns& opens;
+    Verdict* verdicts;
+    Checkpoints& checkpoints;
+    const std::atomic<bool>* cancel;
+    WindowReach& reach;
+};
+
+// reduceGeneric is simulateReduced's pass for the other rows: costs, a product's own window, or no
+// lookback. With the lookback, the reach over its W is counted beside the metrics' own window
+// (which may be the product's). One function per limiter type, as reducePlain: flattening them all
+// into one function made this file take GCC minutes.
+template <typename L>
+[[gnu::noinline]] RATELAB_FLATTEN Metrics reduceGeneric(L& outside, const LimiterConfig& config, Algorithm algorithm,
+                                                     const GenericPass& p)
+{
+    const std::span<const Nanos> arrivals = p.arrivals;
+    const std::span<const std::int64_t> costs = p.costs;
+    Verdict* const verdicts = p.verdicts;
+    WindowReach& reach = p.reach;
+    OpenColumn<decltype(levelKeyAt(outside, 0))>& open = p.opens.of<L>();
+    bool inRange = false;
+    std::optional<detail::WindowCounter<NoVerdicts>> reachWindow;
+    if (p.lookback)
+        reachWindow.emplace(arrivals, NoVerdicts{}, 0, p.lookback, false, costs);
+    return detail::decideAllOf(
+        outside, config, algorithm, arrivals, costs, p.lookback,
+        [&](const L& limiter, std::size_t i, const Decision& d) {
+            verdicts[i] = verdictOf(d);
+            if (reachWindow) {
+                const std::int64_t inside = costs.empty() ? reachWindow->add(i, d.allowed) : reachWindow->addCost(i, d.allowed);
+                // Only at an admitted request, as boundReach: a denied one's window holds no more
+                // than the last admitted one's, so this only keeps the scan's definition plain.
+                if (d.allowed && inside > reach.most) [[unlikely]]
+                    reach = {inside, arrivals[i]};
+            }
+            if (inRange)
+                open.add(arrivals[i], open.before, levelKeyAt(limiter, arrivals[i]), verdicts[i]);
+        },
+        [verdicts](std::size_t i) { return verdicts[i] != Verdict::Denied; },
+        [&](const L& limiter, std::size_t i) { // every kDecideBlock requests; the interval is a multiple
+            if (i % p.checkpoints.interval == 0)
+                p.checkpoints.states.push_back(std::make_shared<const L>(limiter));
+            if (i % kCancelCheck == 0 && p.cancel && p.cancel->load(std::memory_order_relaxed))
+                throw Cancelled{};
+        },
+        [&](const L& limiter, std::size_t i) {
+            inRange = p.reducer.reach(limiter, open, arrivals[i]);
+            if (inRange)
+                open.before = levelKeyAt(limiter, arrivals[i]);
+        },
+        [&](const L& limiter) { p.reducer.finish(limiter, open); });
+}
+
 // decisionCost is the cost of decision i of row `row`: its request's (a retry costs what its
 // request costs; with clients, decisions are attempts, not arrivals).
 std::int64_t decisionCost(const Trace& trace, std::size_t row, std::size_t i)
@@ -153,10 +212,9 @@ std::size_t checkpointInterval(Algorithm algorithm, const LimiterConfig& config)
     return l >= (std::uint64_t(1) << 40) ? std::size_t(1) << 42 : std::bit_ceil(std::max<std::size_t>(kInterval, std::size_t(4 * l)));
 }
 
-RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm,
-                                               std::span<const Nanos> arrivals, std::span<const std::int64_t> costs,
-                                               Nanos fromNanos, Nanos toNanos, int columns,
-                                               const std::atomic<bool>* cancel, const WindowLookback* lookback)
+ReducedResult simulateReduced(const LimiterConfig& config, Algorithm algorithm, std::span<const Nanos> arrivals,
+                              std::span<const std::int64_t> costs, Nanos fromNanos, Nanos toNanos, int columns,
+                              const std::atomic<bool>* cancel, const WindowLookback* lookback)
 {
     ReducedResult out;
     AlgorithmTrace& r = out.trace;
@@ -181,43 +239,8 @@ RATELAB_FLATTEN ReducedResult simulateReduced(const LimiterConfig& config, Algor
         out.reach = reach;
         return out;
     }
-    // The generic pass: costs, a product's own window, or no lookback. With the lookback, the
-    // reach over its W is counted beside the metrics' own window (which may be the product's).
-    bool inRange = false;
-    std::optional<detail::WindowCounter<NoVerdicts>> reachWindow;
-    if (lookback)
-        reachWindow.emplace(arrivals, NoVerdicts{}, 0, lookback, false, costs);
-    r.metrics = detail::decideAll(
-        config, algorithm, arrivals, costs, lookback,
-        [&](const auto& limiter, std::size_t i, const Decision& d) {
-            verdicts[i] = verdictOf(d);
-            if (reachWindow) {
-                const std::int64_t inside = costs.empty() ? reachWindow->add(i, d.allowed) : reachWindow->addCost(i, d.allowed);
-                // Only at an admitted request, as boundReach: a denied one's window holds no more
-                // than the last admitted one's, so this only keeps the scan's definition plain.
-                if (d.allowed && inside > reach.most) [[unlikely]]
-                    reach = {inside, arrivals[i]};
-            }
-            if (inRange) {
-                auto& open = opens.of<std::decay_t<decltype(limiter)>>();
-                open.add(arrivals[i], open.before, levelKeyAt(limiter, arrivals[i]), verdicts[i]);
-            }
-        },
-        [verdicts](std::size_t i) { return verdicts[i] != Verdict::Denied; },
-        [&](const auto& limiter, std::size_t i) { // every kDecideBlock requests; the interval is a multiple
-            using L = std::decay_t<decltype(limiter)>;
-            if (i % checkpoints->interval == 0)
-                checkpoints->states.push_back(std::make_shared<const L>(limiter));
-            if (i % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed))
-                throw Cancelled{};
-        },
-        [&](const auto& limiter, std::size_t i) {
-            auto& open = opens.of<std::decay_t<decltype(limiter)>>();
-            inRange = reducer.reach(limiter, open, arrivals[i]);
-            if (inRange)
-                open.before = levelKeyAt(limiter, arrivals[i]);
-        },
-        [&](const auto& limiter) { reducer.finish(limiter, opens.of<std::decay_t<decltype(limiter)>>()); });
+    const GenericPass pass{arrivals, costs, lookback, reducer, opens, verdicts, *checkpoints, cancel, reach};
+    r.metrics = visitLimiter(algorithm, config, [&](auto& limiter) { return reduceGeneric(limiter, config, algorithm, pass); });
     r.checkpoints = std::move(checkpoints);
     if (lookback)
         out.reach = reach;
