@@ -72,7 +72,7 @@ struct ProductKey {
     bool appChosen = false; // the application names the key: the log's --key is taken as it
     std::string words;      // what the product keys by
     bool denyEmptyKey = false; // a request whose key is empty is denied
-    std::string fallback, fallbackWords; // the key of a request whose own is empty (RuleKey's)
+    std::string fallback = {}, fallbackWords = {}; // the key of a request whose own is empty (RuleKey's)
 };
 
 std::string wroteValue(const ImportedConfig& c, const std::string& name)

@@ -27,7 +27,7 @@ struct RuleKey {
     std::string words;   // how the product says it
     // fallback: the log key a request whose own key is empty is keyed by ("" none), and how the
     // product says it (Kong's get_identifier: the client's IP).
-    std::string fallback, fallbackWords;
+    std::string fallback = {}, fallbackWords = {};
 };
 
 // KongAuth is what Kong's authentication plugins make of a request without credentials on a

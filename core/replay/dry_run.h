@@ -128,7 +128,7 @@ struct DryRunCondition {
     // the log field ("request_method", "host", "http_x_version"), or, for Subject::Query, the
     // query parameter's name
     std::string field;
-    std::vector<std::string> values, suffixes, prefixes;
+    std::vector<std::string> values = {}, suffixes = {}, prefixes = {};
     bool caseless = false;
     // source: Traffic::fieldKeys[source] once bindKeyFields binds the field (-1 until then: the
     // condition is taken to hold); note, assumedNote: the notReplayed or assumed entry that says

@@ -31,7 +31,7 @@ namespace ratelab {
 struct ReplayPlace {
     std::optional<ClusterConfig> cluster;
     bool startEmpty = false;
-    std::vector<LimitChange> changes; // the algorithms' (not the layers'), as in compare
+    std::vector<LimitChange> changes = {}; // the algorithms' (not the layers'), as in compare
     std::uint64_t seed = 1;           // the random balancer's draws
 
     bool onEngine() const { return cluster || startEmpty || !changes.empty(); }
