@@ -1,4 +1,4 @@
-// Issue 14 in the CLI, run as a real process: --cost and t,cost arrivals, --layer, --headers,
+// Costs and layers in the CLI, run as a real process: --cost and t,cost arrivals, --layer, --headers,
 // nginx_limit_req with --burst / --nodelay / --nginx-delay, `ratelab nginx`, and the one-line
 // refusal of bad input. Expected values derived by hand from semantics.md.
 #include <QJsonArray>

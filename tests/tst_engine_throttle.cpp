@@ -318,7 +318,7 @@ void TestEngineThrottle::droppedCallsGaveUp()
     QCOMPARE(r.clients.gaveUp, 3);
 }
 
-// Issue 52. A call that starts and ends at one instant frees its slot at that instant, before
+// A call that starts and ends at one instant frees its slot at that instant, before
 // the timers and the arrivals after it, as Bottleneck does (its submissions are serialised and
 // each drains the queue before the next reads queued(); a finished job decrements running
 // before the next submission, LocalDatastore.coffee:133-137). max_concurrent=1, high_water=1,
@@ -349,7 +349,7 @@ void TestEngineThrottle::aCallDoneAtItsStartFreesItsSlot()
     QCOMPARE(r.clients.gaveUp, 0);
 }
 
-// Issue 52, a denial: max_concurrent=1, high_water=1, strategy=leak before a fixed window of 1 a
+// A denial: max_concurrent=1, high_water=1, strategy=leak before a fixed window of 1 a
 // second and a server of one worker taking 100 ms; request 0 at 0, then 1, 2, 3 at 0.5. 0 starts
 // at 0, admitted, served 0..0.1, done at 0.1. At 0.5 nothing runs: 1 starts, is denied (the
 // window [0, 1) is spent) and its client knows at once, so it is done at 0.5 before 2 is
@@ -370,7 +370,7 @@ void TestEngineThrottle::anImmediateDenialFreesItsSlot()
     QCOMPARE(r.clients.gaveUp, 3);
 }
 
-// Issue 52, zero service times and p-queue's interval: concurrency=1, interval=100ms,
+// Zero service times and p-queue's interval: concurrency=1, interval=100ms,
 // interval_cap=3, before a server alone (unbounded workers, each request its own service time):
 // request 0 at 0 taking 100 ms, then 1..5 at 0 taking none. At 0: 0 starts (the window [0, 0.1)
 // counts 1, the recurring timer is due at 0.1); 1..5 wait (one running). At 0.1, 0's response

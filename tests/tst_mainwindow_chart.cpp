@@ -104,7 +104,7 @@ private slots:
         QVERIFY(frame().range.to - frame().range.from > full.to - full.from);
     }
 
-    // Issue 35: a bucket that takes 6e9 s to refill (capacity 6, rate 1e-9/s) after one request
+    // A bucket that takes 6e9 s to refill (capacity 6, rate 1e-9/s) after one request
     // at 1 s frames 0 .. 1 s + 6e18 ns + a margin of 6e18 / 20 = 6.3e18 ns + 1 s (fullRange).
     // Zoomed out three times about its middle, the view would span 1.89e19 ns (under the 4 times
     // the full view that zooming allows) and start before 0, so it starts at 0 and would end past

@@ -1,4 +1,4 @@
-// Issue 45: nothing lost, nothing malformed. Every file the program writes is written whole or
+// Nothing lost, nothing malformed. Every file the program writes is written whole or
 // not at all, on a real full file system (a small tmpfs, mounted here where the test may mount:
 // as root, as CI runs) and under a kill at any point; standard output is checked; every CSV the
 // program writes parses with its header's field count (Python's csv module reads it).

@@ -54,6 +54,25 @@ const std::string kCombined =
 class TestTrafficLog : public QObject {
     Q_OBJECT
 private slots:
+    // A combined line whose URL is a mebibyte is read like any other, its path kept whole: two such
+    // requests from one address and a short one from another are 3 requests of 2 keys, 2 paths.
+    void megabyteUrlsAreRead()
+    {
+        const std::string url = "/search?q=" + std::string(std::size_t(1) << 20, 'a');
+        const std::string log = "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET " + url + " HTTP/1.1\" 414 5 \"-\" \"-\"\n"
+                                "192.0.2.1 - - [01/Jan/2000:00:00:01 +0000] \"GET " + url + " HTTP/1.1\" 414 5 \"-\" \"-\"\n"
+                                "192.0.2.2 - - [01/Jan/2000:00:00:02 +0000] \"GET /x HTTP/1.1\" 200 5 \"-\" \"-\"\n";
+        TrafficOptions o;
+        o.keepPaths = true;
+        const Traffic t = parse(log, o);
+        QCOMPARE(t.unreadable, std::int64_t(0));
+        QCOMPARE(t.times.size(), std::size_t(3));
+        QCOMPARE(t.keyNames.size(), std::size_t(2));
+        QCOMPARE(t.pathNames.size(), std::size_t(2));
+        QCOMPARE(t.pathNames.at(t.paths.at(0)), url);
+        QCOMPARE(t.paths.at(1), t.paths.at(0));
+    }
+
     void combinedWithOddSpacingZonesIpv6AndBrokenLines()
     {
         const Traffic t = parse(kCombined);
@@ -250,14 +269,15 @@ private slots:
         QVERIFY(errorOf([&] { parse("junk\njunk\n"); }).find("test.log: no line of the first 2 looks like a log line (line 1: 'junk')")
                 != std::string::npos);
         QVERIFY(errorOf([&] { parse(""); }).find("it is empty") != std::string::npos);
-        // A line longer than 64 KiB is one unreadable line, and the next line is read.
-        const Traffic l = parse(std::string(70'000, 'x') + "\n" + text.substr(0, text.find('\n') + 1));
+        // A line longer than 16 MiB is one unreadable line, and the next line is read.
+        const Traffic l = parse(std::string((std::size_t(16) << 20) + 1, 'x') + "\n" + text.substr(0, text.find('\n') + 1));
         QCOMPARE(l.unreadable, std::int64_t(1));
         QCOMPARE(l.times.size(), std::size_t(1));
+        QCOMPARE(l.firstErrors.front().reason, std::string("longer than 16777216 bytes"));
     }
 
-    // Issue 32: a log with more requests (or keys) than its bound is refused as soon as the one
-    // past it is read, with the estimate (3 requests at 48 B: 1 MB rounded up; 2 keys at 600 B).
+    // A log with more requests (or keys) than its bound is refused as soon as the one past it is
+    // read, with the estimate (3 requests at 48 B: 1 MB rounded up; 2 keys at 600 B).
     void boundsRefuseTheOnePastThem()
     {
         const std::string log = "time,ip\n1,a\n2,b\n3,a\n4,b\n";

@@ -17,7 +17,10 @@ namespace ratelab {
 namespace {
 
 constexpr std::size_t kChunkBytes = 1 << 20;
-constexpr std::size_t kMaxLineBytes = 64 * 1024;
+// A log line may carry a URL of a megabyte or more (nginx logs what a client sent, up to its own
+// buffers; other servers take longer ones): 16 MiB keeps any real line and still bounds the
+// memory one line can take.
+constexpr std::size_t kMaxLineBytes = std::size_t(16) << 20;
 
 struct StringHash {
     using is_transparent = void;
