@@ -100,6 +100,16 @@ private slots:
         QCOMPARE(m_window->dashboard()->legendTexts(), (QStringList{"admitted", "admitted after a delay", "denied"}));
     }
 
+    void markColouredByNodeAreNamedSo()
+    {
+        // two-servers-local (the cluster deck's preset) colours each mark by the node that decided
+        // it: the legend's shapes keep the verdict, and the colour is said to be the node's, so
+        // no green "admitted" or red "denied" stands beside marks in node colours.
+        openPreset("two-servers-local");
+        QCOMPARE(m_window->dashboard()->legendTexts(),
+                 (QStringList{"admitted", "admitted after a delay", "denied", "colour: the node (each row's key)"}));
+    }
+
     void eachClientsShareIsCounted()
     {
         // noisy-tenant-apf's lesson: client 0 sends 100 a second and clients 1 to 4 10 each for

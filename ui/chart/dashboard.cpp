@@ -48,12 +48,16 @@ public:
     using QWidget::QWidget;
     QSize sizeHint() const override { return {entriesWidth() + 8, fontMetrics().height() + 8}; }
     // setServer shows the server's outcomes, with a rate limiter's verdicts when `rateRows`.
-    void setServer(bool server, bool rateRows)
+    // `colourBy` names what a mark's colour tells when it is not the verdict (a cluster's node, one
+    // of a few clients): the shapes then carry the verdict in the text's colour, and the colour is
+    // named beside them, since green and red would say what the marks do not.
+    void setServer(bool server, bool rateRows, const QString& colourBy = {})
     {
-        if (server == m_server && rateRows == m_rateRows)
+        if (server == m_server && rateRows == m_rateRows && colourBy == m_colourBy)
             return;
         m_server = server;
         m_rateRows = rateRows;
+        m_colourBy = colourBy;
         updateGeometry();
         update();
     }
@@ -73,8 +77,14 @@ protected:
         double x = width() - entriesWidth() - 4;
         const double y = height() / 2.0;
         for (const Entry& e : entries()) {
-            RowChart::paintMark(&p, QPointF(x + 5, y), e.lane, 1.0,
-                                e.color.isValid() ? e.color : RowChart::laneColor(e.lane, palette()));
+            if (e.nodes) {
+                for (int n = 0; n < 3; ++n)
+                    RowChart::paintMark(&p, QPointF(x + 5 + 9 * n, y), e.lane, 1.0, RowChart::nodeColor(n, palette()));
+                x += 18;
+            } else {
+                RowChart::paintMark(&p, QPointF(x + 5, y), e.lane, 1.0,
+                                    e.color.isValid() ? e.color : RowChart::laneColor(e.lane, palette()));
+            }
             p.setPen(palette().color(QPalette::WindowText));
             p.drawText(QPointF(x + 14, y + fontMetrics().ascent() / 2.0 - 1), e.text);
             x += 14 + fontMetrics().horizontalAdvance(e.text) + 16;
@@ -86,11 +96,19 @@ private:
         RowChart::Lane lane;
         QColor color; // invalid: the lane's own
         QString text;
+        bool nodes = false; // the first three node colours as a swatch, not the lane's mark
     };
     std::vector<Entry> entries() const
     {
         using L = RowChart::Lane;
         std::vector<Entry> all;
+        if (!m_server && !m_colourBy.isEmpty()) {
+            const QColor ink = palette().color(QPalette::WindowText);
+            return {{L::Admitted, ink, Dashboard::tr("admitted")},
+                    {L::Delayed, ink, Dashboard::tr("admitted after a delay")},
+                    {L::Denied, ink, Dashboard::tr("denied")},
+                    {L::Admitted, {}, m_colourBy, true}};
+        }
         if (!m_server)
             return {{L::Admitted, {}, Dashboard::tr("admitted")},
                     {L::Delayed, {}, Dashboard::tr("admitted after a delay")},
@@ -107,10 +125,11 @@ private:
     {
         int w = 0;
         for (const Entry& e : entries())
-            w += 14 + fontMetrics().horizontalAdvance(e.text) + 16;
+            w += 14 + fontMetrics().horizontalAdvance(e.text) + 16 + (e.nodes ? 18 : 0);
         return w;
     }
     bool m_server = false, m_rateRows = false;
+    QString m_colourBy;
 };
 
 // StaleCover lies over the charts and the table of a frame that is no longer current: a
@@ -200,6 +219,23 @@ Dashboard::Dashboard(Stage* stage, QWidget* parent)
         showFrame();
 }
 
+namespace {
+
+// colourBy is what the strip's mark colours tell instead of the verdict, as RowChart::drawStrip
+// chooses them: a cluster's nodes, or each of 2 to 8 clients; empty when they tell the verdict.
+QString colourBy(const Scenario& scenario, const std::vector<AlgorithmTrace>& rows)
+{
+    if (std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) { return r.kind.cluster; }))
+        return Dashboard::tr("colour: the node (each row's key)");
+    const std::int64_t clients = scenario.clients ? scenario.clients->clients() : 0;
+    if (clients >= 2 && clients <= 8
+        && std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) { return r.clients && r.clients->requests > 0; }))
+        return Dashboard::tr("colour: the client (each row's key)");
+    return {};
+}
+
+} // namespace
+
 void Dashboard::showFrame()
 {
     const Frame& frame = m_stage->frame();
@@ -209,7 +245,7 @@ void Dashboard::showFrame()
         const bool server = frame.scenario->server.has_value();
         static_cast<Legend*>(m_legend)->setServer(server, std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
             return !r.engine || !r.engine->run.server || !r.engine->setup.layers.empty();
-        }));
+        }), colourBy(*frame.scenario, rows));
     }
     m_charts->setFrame(m_stage->sharedFrame());
     m_summary->setFrame(frame);
