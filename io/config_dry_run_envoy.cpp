@@ -12,6 +12,7 @@
 
 #include "arithmetic/decimal.h"
 #include "limiters/products/product.h"
+#include "replay/product_regex.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -77,18 +78,6 @@ double seconds(const QJsonValue& v)
     return text.empty() ? 0 : std::stod(text);
 }
 
-// regexQuote escapes every ASCII character but letters, digits and '_' for RE2.
-std::string regexQuote(std::string_view s)
-{
-    std::string out;
-    for (char c : s) {
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && static_cast<unsigned char>(c) < 0x80)
-            out += '\\';
-        out += c;
-    }
-    return out;
-}
-
 // headerSubject makes a condition read a request header: :method the log's request_method,
 // :authority (or host) its host, :path the target as logged, any other its field http_NAME.
 DryRunCondition headerSubject(const std::string& header, const std::string& where)
@@ -122,7 +111,8 @@ DryRunCondition headerCondition(const QJsonObject& m, bool negate, const std::st
             match.insert(QString(old).chopped(6), m.value(old));
     if (m.contains("safe_regex_match"))
         match.insert("safe_regex", m.value("safe_regex_match"));
-    const bool caseless = treeText(match.value("ignore_case")) == "true";
+    // StringMatcherImpl: ignore_case applies to exact, prefix, suffix and contains, never to a regex.
+    const bool caseless = treeText(match.value("ignore_case")) == "true" && !match.contains("safe_regex");
     const auto text = [&](const char* k) { return caseless ? lowerAscii(treeText(match.value(k))) : treeText(match.value(k)); };
     c.caseless = caseless;
     if (match.contains("exact"))
@@ -132,7 +122,7 @@ DryRunCondition headerCondition(const QJsonObject& m, bool negate, const std::st
     else if (match.contains("suffix"))
         c.suffixes = {text("suffix")};
     else if (match.contains("contains"))
-        c.regexes = {regexQuote(text("contains"))};
+        c.regexes = {re2Quote(text("contains"))};
     else if (match.contains("safe_regex"))
         c.regexes = {"^(?:" + treeText(match.value("safe_regex").toObject().value("regex")) + ")$"};
     else if (m.contains("present_match"))
@@ -209,7 +199,7 @@ struct LocalLimit {
         std::size_t rule;
         double fillRate; // tokens a second
     };
-    std::vector<Descriptor> descriptors;
+    std::vector<Descriptor> descriptors = {};
 };
 
 // routePlace reads a route's match: prefix on the whole :path, path and safe_regex on the path

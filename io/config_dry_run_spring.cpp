@@ -75,10 +75,12 @@ Shortcut shortcutOf(const QJsonValue& v)
 
 
 // antHost makes a Host predicate's pattern a regex over the whole host (HostRoutePredicateFactory
-// at spring-cloud-gateway 5227205c743d: AntPathMatcher with '.' as its separator, on the Host
-// header's name, its port left out): "**" any number of labels, "*" and "{name}" any text within
-// a label, "?" one character, "{name:regex}" the regex.
-std::string antHost(const std::string& pattern)
+// at spring-cloud-gateway 5227205c743d: AntPathMatcher with '.' as its separator): "**" any number
+// of labels, "*" and "{name}" any text within a label, "?" one character, "{name:regex}" the regex.
+// By default (includePort) it matches the Host header as sent, its port included, so
+// "**.example.org" does not take "a.example.org:8080"; with predicate.host.include-port false,
+// the host's name alone.
+std::string antHost(const std::string& pattern, bool includePort)
 {
     const QStringList labels = QString::fromStdString(pattern).split('.', Qt::SkipEmptyParts);
     std::string re = "^";
@@ -109,7 +111,7 @@ std::string antHost(const std::string& pattern)
             }
         }
     }
-    return re + "(?::[0-9]+)?$";
+    return re + (includePort ? "$" : "(?::[0-9]+)?$");
 }
 
 // headerFieldOf is the log field that holds a header: http_ and its name, lower-cased, '-' as '_'.
@@ -139,7 +141,8 @@ void javaRegex(DryRunCondition& c, const std::string& regex, const std::string& 
 // a value of the parameter matching it, or the parameter present; HostRoutePredicateFactory: the
 // host matching one of the patterns). A header or host the log lacks is named until it is bound;
 // `sharedHost`: every route's Host is this one, so it is only assumed.
-DryRunCondition requestCondition(const Shortcut& p, const std::string& route, bool sharedHost, DryRunConfig& out)
+DryRunCondition requestCondition(const Shortcut& p, const std::string& route, bool sharedHost, bool includePort,
+                                 DryRunConfig& out)
 {
     const auto argOr = [&](const char* name, qsizetype i) {
         const std::string a = arg(p.args, name);
@@ -173,7 +176,7 @@ DryRunCondition requestCondition(const Shortcut& p, const std::string& route, bo
     c.field = "host";
     std::vector<std::string> patterns; // any of them
     for (const QString& h : p.list) {
-        javaRegex(c, antHost(h.toStdString()), where);
+        javaRegex(c, antHost(h.toStdString(), includePort), where);
         patterns.push_back(c.regexes.front());
     }
     c.regexes = patterns;
@@ -194,6 +197,12 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
     const QJsonArray routes = at.value("routes").toArray();
     if (routes.isEmpty())
         return std::nullopt;
+    // GatewayAutoConfiguration's hostRoutePredicateFactory: the property, nested or dotted.
+    const QJsonObject webflux = gateway.value("server").toObject().value("webflux").toObject();
+    const QJsonValue portSetting = webflux.contains("predicate.host.include-port")
+                                       ? webflux.value("predicate.host.include-port")
+                                       : webflux.value("predicate").toObject().value("host").toObject().value("include-port");
+    const bool includePort = treeText(portSetting) != "false";
     const std::string globalDeny = treeText(gateway.value("filter").toObject().value("request-rate-limiter").toObject().value("deny-empty-key"));
     DryRunConfig out;
     out.product = "Spring Cloud Gateway";
@@ -205,11 +214,19 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
         order.emplace_back(o.empty() ? 0 : parseIntegerIn(o, -(std::int64_t(1) << 31), (std::int64_t(1) << 31) - 1), std::size_t(i));
     }
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::set<std::string> hosts; // every Host predicate's patterns: one alone decides nothing between routes
-    for (const QJsonValue& r : routes)
+    // Every Host predicate's patterns: one that every route has decides nothing between them.
+    std::set<std::string> hosts;
+    bool everyHasHost = true;
+    for (const QJsonValue& r : routes) {
+        bool host = false;
         for (const QJsonValue& pv : r.toObject().value("predicates").toArray())
-            if (const Shortcut p = shortcutOf(pv); p.name == "Host")
+            if (const Shortcut p = shortcutOf(pv); p.name == "Host") {
                 hosts.insert(p.list.join(',').toStdString());
+                host = true;
+            }
+        everyHasHost = everyHasHost && host;
+    }
+    const bool oneHost = everyHasHost && hosts.size() == 1;
     for (const auto& [unused, index] : order) {
         const QJsonObject r = routes[qsizetype(index)].toObject();
         const std::string id = treeText(r.value("id")).empty() ? "#" + std::to_string(index + 1) : treeText(r.value("id"));
@@ -262,7 +279,7 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
                 continue;
             }
             if (p.name == "Host" || p.name == "Header" || p.name == "Query") {
-                conditions.push_back(requestCondition(p, id, hosts.size() == 1, out));
+                conditions.push_back(requestCondition(p, id, oneHost, includePort, out));
                 continue;
             }
             if (p.name != "Path" || path)

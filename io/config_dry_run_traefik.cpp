@@ -11,6 +11,7 @@
 #include "limiters/products/product.h"
 #include "replay/product_regex.h"
 
+#include <QScopeGuard>
 #include <QString>
 
 #include <algorithm>
@@ -144,6 +145,11 @@ private:
 
     Node unary()
     {
+        // Go's parser takes nesting up to 100,000 deep; reading that far would overflow the stack
+        // here, and no real rule nests beyond a few levels.
+        if (++m_depth > 1000)
+            throw InputError("'(' and '!' nested more than 1,000 deep: not read");
+        const auto up = qScopeGuard([this] { --m_depth; });
         if (eat("!")) {
             Node n = unary();
             negate(n);
@@ -171,6 +177,7 @@ private:
 
     std::string_view m_s;
     std::size_t m_i = 0;
+    int m_depth = 0;
 };
 
 Node RuleReader::call()
@@ -199,12 +206,18 @@ Node RuleReader::call()
     n.leaf.name = name;
     if (!eat("("))
         fail("( expected after " + written);
-    if (!eat(")"))
-        do
+    if (!eat(")")) {
+        for (;;) { // Go's call syntax: a comma may follow the last argument
             n.leaf.args.push_back(literal());
-        while (eat(","));
-    if (!eat(")"))
-        fail(") expected");
+            if (!eat(","))
+                break;
+            skip();
+            if (m_i < m_s.size() && m_s[m_i] == ')')
+                break;
+        }
+        if (!eat(")"))
+            fail(") expected");
+    }
     const std::vector<std::size_t>& counts = matchers().at(name);
     if (std::find(counts.begin(), counts.end(), n.leaf.args.size()) == counts.end())
         fail(name + " takes " + std::to_string(counts.front()) + (counts.size() > 1 ? " or 2" : "") + " arguments, not "
@@ -231,8 +244,8 @@ std::string RuleReader::literal()
         }
         static const std::string_view from = "abfnrtv\\\"", to = "\a\b\f\n\r\t\v\\\"";
         const std::size_t e = ++m_i < m_s.size() ? from.find(m_s[m_i]) : std::string_view::npos;
-        if (e == std::string_view::npos)
-            fail("an escape --config does not read");
+        if (e == std::string_view::npos) // \x, \u, \U and octal are Go's too: not modelled, not refused
+            throw InputError("the escape \\" + std::string(1, m_i < m_s.size() ? m_s[m_i] : ' ') + " in a string is not read");
         out += to[e];
     }
     if (m_i >= m_s.size())
@@ -269,18 +282,6 @@ std::vector<Conjunct> disjuncts(const Node& n)
     return out;
 }
 
-// regexQuote escapes every ASCII character but letters, digits and '_' (RE2::QuoteMeta's way).
-std::string regexQuote(std::string_view s)
-{
-    std::string out;
-    for (char c : s) {
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && static_cast<unsigned char>(c) < 0x80)
-            out += '\\';
-        out += c;
-    }
-    return out;
-}
-
 // headerField is the log field that holds a header: http_ and its name, lower-cased, '-' as '_'.
 std::string headerField(const std::string& header)
 {
@@ -294,7 +295,7 @@ std::string headerField(const std::string& header)
 struct RouterNotes {
     DryRunConfig& out;
     bool oneHost = false; // every Host of the file is one and the same: taking it is assumed, not a gap
-    std::map<std::string, std::pair<int, int>> seen; // router and matcher -> (note, assumed note)
+    std::map<std::string, std::pair<int, int>> seen = {}; // router and matcher -> (note, assumed note)
 
     void note(const std::string& router, const Matcher& m, DryRunCondition& c, const std::string& lacks)
     {
@@ -334,9 +335,9 @@ DryRunCondition conditionOf(const std::string& router, const Matcher& m, RouterN
             if (h.ends_with('.'))
                 h.pop_back();
             if (!h.starts_with('*'))
-                c.regexes = {"^" + regexQuote(h) + "\\.?$"};
+                c.regexes = {"^" + re2Quote(h) + "\\.?$"};
             else if (h.size() == 1 || h[1] == '.')
-                c.regexes = {"^[^.]*" + regexQuote(h.substr(1)) + "\\.?$"};
+                c.regexes = {"^[^.]*" + re2Quote(h.substr(1)) + "\\.?$"};
             // else "*x.com": no host has a first label followed by "x.com": it matches nothing
         }
         notes.note(router, m, c, "the log does not hold (no host field)");
@@ -429,15 +430,21 @@ std::vector<std::pair<std::string, DryRunPlace>> routerPlaces(const std::map<std
     std::vector<const Router*> order;
     std::map<std::string, std::vector<Conjunct>> rules;
     std::set<std::string> hosts; // every Host and HostRegexp of the file, "!" included
+    bool everyHasHost = true;    // every alternative of every router tests the host
     for (const std::string& name : routerOrder) {
         const Router& r = routers.at(name);
         try {
             std::vector<Conjunct> alternatives = disjuncts(RuleReader(r.rule).read());
             checkRule(alternatives);
-            for (const Conjunct& c : alternatives)
+            for (const Conjunct& c : alternatives) {
+                bool host = false;
                 for (const Matcher& m : c)
-                    if (m.name == "Host" || m.name == "HostRegexp")
+                    if (m.name == "Host" || m.name == "HostRegexp") {
                         hosts.insert(m.text());
+                        host = true;
+                    }
+                everyHasHost = everyHasHost && host;
+            }
             rules[name] = std::move(alternatives);
             order.push_back(&r);
         } catch (const BadRule& e) {
@@ -455,7 +462,8 @@ std::vector<std::pair<std::string, DryRunPlace>> routerPlaces(const std::map<std
                              + std::to_string(priority(order[i])) + "): which one Traefik tries first is not modelled; "
                              "give one a priority");
     RouterNotes notes{out};
-    notes.oneHost = hosts.size() == 1 && !hosts.begin()->starts_with('!');
+    // One host that every router tests decides nothing between them: it is assumed, not named.
+    notes.oneHost = everyHasHost && hosts.size() == 1 && !hosts.begin()->starts_with('!');
     std::vector<std::pair<std::string, DryRunPlace>> places; // (router, place)
     for (const Router* r : order)
         for (DryRunPlace& p : placesOf(r->name, r->rule, rules.at(r->name), notes))

@@ -510,7 +510,8 @@ private slots:
     // (Header=X-Request-Id, \d+; Query=green, gree.; Host=**.somehost.org,**.anotherhost.org),
     // each route a RequestRateLimiter by the ip resolver: header (burst 1, rule 0), query (2,
     // rule 1), host (1, rule 2), order 0 each, so in file order. Java regexes match the whole
-    // value; Host is AntPathMatcher's, '.' its separator, case-sensitive, the port left out. All in
+    // value; Host is AntPathMatcher's, '.' its separator, case-sensitive, on the Host header as sent
+    // (include-port is true by default, so a port is part of the last label). All in
     // one second (no refill), A; host, X-Request-Id, target:
     //  1 a.somehost.org       123  /red/x              header: 1 -> 0 admitted
     //  2 a.somehost.org       12a  /red/x              \d+ not whole; no green; host: 1 -> 0 admitted
@@ -521,6 +522,7 @@ private slots:
     //  7 other.org            -    /red/y?green        green without a value: no regex matches; none
     //  8 other.org            -    /red/y?green=green  query: 1 -> 0 admitted
     //  9 SomeHost.ORG:8080    -    /a                  the case differs: none
+    // 10 a.somehost.org:8080  -    /z                  "org:8080" is not "org": none
     void springRequestPredicates()
     {
         QTemporaryDir dir;
@@ -555,11 +557,12 @@ private slots:
                                        "1795392000,1.1.1.1,other.org,456,/red/y\n"
                                        "1795392000,1.1.1.1,other.org,-,/red/y?green\n"
                                        "1795392000,1.1.1.1,other.org,-,/red/y?green=green\n"
-                                       "1795392000,1.1.1.1,SomeHost.ORG:8080,-,/a\n",
+                                       "1795392000,1.1.1.1,SomeHost.ORG:8080,-,/a\n"
+                                       "1795392000,1.1.1.1,a.somehost.org:8080,-,/z\n",
                                        o, "log.csv");
         bindKeyFields(c, t);
         QCOMPARE(c.notReplayed.size(), std::size_t(3)); // the three KeyResolvers; the header and the host are bound
-        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, -1, 2, 2, 0, -1, -1, -1}));
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, -1, 2, 2, 0, -1, -1, -1, -1}));
     }
 
     // Spring Cloud Gateway: routes sorted by order (users -1 first), the first whose Path matches.

@@ -164,6 +164,23 @@ private slots:
                                                      "Host(`traefik.example.com`) (the log holds no host)"});
     }
 
+    // The same host written once, but a router without it beside: the host decides which of the
+    // two takes /api (the longer rule, web's, for a.example.com; api's for any other), so it is
+    // a gap, named, and the run is not complete.
+    void aHostNotEveryRouterTestsIsNamed()
+    {
+        QTemporaryDir dir;
+        const DryRunConfig c = io::dryRunConfigFile(
+            write(dir, "two.yml",
+                  "http:\n  routers:\n    web:\n      rule: Host(`a.example.com`) && PathPrefix(`/api`)\n"
+                  "      middlewares: [one]\n    api:\n      rule: PathPrefix(`/api`)\n      middlewares: [one]\n"
+                  "  middlewares:\n    one:\n      rateLimit: {average: 1, period: 1m, burst: 1}\n"),
+            "ip");
+        QVERIFY(c.assumed.empty());
+        QCOMPARE(c.notReplayed.size(), std::size_t(1));
+        QVERIFY2(c.notReplayed[0].starts_with("router web matches on Host(`a.example.com`)"), c.notReplayed[0].c_str());
+    }
+
     // What Traefik v3 refuses leaves its router out, named; the next router takes its requests.
     // legacy is v2's Headers (v3's parser knows no such matcher), broken lacks its ')', mixed
     // writes a name in a case Traefik does not register; lower writes its matcher in lower case
@@ -200,6 +217,23 @@ private slots:
                                              "http:\n  routers:\n    a:\n      rule: PathPrefix(`/a`)\n      ruleSyntax: v2\n"
                                              "      middlewares: [one]\n  middlewares:\n    one:\n      rateLimit: {average: 1}\n"));
         QVERIFY2(v2.find("router a: ruleSyntax v2 is not read") != std::string::npos, v2.c_str());
+        // A rule nested 5,000 deep is refused with a reason, not read until the stack runs out.
+        const std::string deepRule = std::string(5000, '(') + "PathPrefix(`/a`)" + std::string(5000, ')');
+        const std::string deep = refusal(write(dir, "deep.yml",
+                                               QByteArray::fromStdString("http:\n  routers:\n    a:\n      rule: '" + deepRule
+                                                                         + "'\n      middlewares: [one]\n  middlewares:\n"
+                                                                           "    one:\n      rateLimit: {average: 1}\n")));
+        QVERIFY2(deep.find("nested more than 1,000 deep: not read") != std::string::npos, deep.c_str());
+        // Go's call syntax takes a comma after the last argument; an escape Go has and the reader
+        // does not (\x41) is said so, not blamed on Traefik.
+        const auto rule = [&](const char* name, const char* text) {
+            return refusal(write(dir, name, QByteArray("http:\n  routers:\n    a:\n      rule: '") + text
+                                                + "'\n      middlewares: [one]\n  middlewares:\n"
+                                                  "    one:\n      rateLimit: {average: 1}\n"));
+        };
+        QCOMPARE(rule("comma.yml", "PathPrefix(`/a`,)"), std::string("(accepted)"));
+        const std::string escape = rule("escape.yml", "PathPrefix(\"/\\x41\")");
+        QVERIFY2(escape.find("the escape \\x in a string is not read") != std::string::npos, escape.c_str());
     }
 
     // Host as DomainMatchHostExpression matches it: "*." takes one first label, any case, a

@@ -54,14 +54,14 @@ struct DryRunRule {
     bool denyEmptyKey = false;
     // keyField: the log field the rule keys by when it is not the log's key ("" otherwise), and
     // keyNote the notReplayed entry that says so (-1 none); bindKeyFields replays it by that field.
-    std::string keyField;
+    std::string keyField = {};
     int keyNote = -1;
     int keySource = -1; // the key: -1 the log's (Traffic::keys), else Traffic::fieldKeys[keySource]
     // fallbackField: the log field a request is keyed by when its own key is empty ("" none): Kong
     // keys a request without a consumer, credential or header by its client IP. fallbackSource is
     // it as keySource is (-1 the log's key), -2 while no log field is bound to it, and
     // fallbackNote the notReplayed entry that says so (-1 none); bindKeyFields binds it.
-    std::string fallbackField;
+    std::string fallbackField = {};
     int fallbackSource = -2;
     int fallbackNote = -1;
     // keyIs: what the zone's key is, when it is not a key of the log: one value for every request
@@ -163,7 +163,7 @@ struct DryRunPlace {
     bool trailingSlash = false; // Pattern: a path with one more '/' at its end matches too
     // conditions: each must hold besides the path (firstMatch configs: a request meets the first
     // place whose path and conditions match).
-    std::vector<DryRunCondition> conditions;
+    std::vector<DryRunCondition> conditions = {};
     // then: the rules of the named location a request goes on to (nginx's try_files ... @name),
     // asked when none of `rules` looked the request up (none, or every key empty), as
     // ngx_http_limit_req_handler runs only while no limit_req decided the request.

@@ -92,4 +92,9 @@ bool ProductRegex::matches(std::string_view subject) const
     return rc >= 0;
 }
 
+std::string re2Quote(std::string_view text)
+{
+    return RE2::QuoteMeta(re2::StringPiece(text.data(), text.size()));
+}
+
 } // namespace ratelab

@@ -43,4 +43,8 @@ private:
     std::unique_ptr<Compiled> m;
 };
 
+// re2Quote is text as an RE2 pattern that matches it literally (RE2::QuoteMeta): a product's plain
+// string (Envoy's `contains`, Traefik's Host) turned into the regex its condition holds.
+std::string re2Quote(std::string_view text);
+
 } // namespace ratelab
