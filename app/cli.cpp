@@ -20,6 +20,7 @@
 #include "standard_output.h"
 #include "version.h"
 
+#include <clocale>
 #include <QCoreApplication>
 
 #include <cstring>
@@ -151,6 +152,9 @@ int runCli(int argc, char** argv)
         return execGui(argc, argv); // the window, export, bench: it checks its own options
     quietQtMessages();
     QCoreApplication app(argc, argv);
+    // Qt sets the C library's locale from the environment; numbers in files (a config's "0.5s")
+    // are read with strtod and stod, which would stop at the '.' under a locale writing "0,5".
+    std::setlocale(LC_NUMERIC, "C");
     QCoreApplication::setApplicationName("ratelab");
     const Command* command = find(kCommands, first);
     if (!command) {

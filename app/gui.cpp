@@ -9,6 +9,7 @@
 #include "presets.h"
 #include "scenariofile.h"
 
+#include <clocale>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -123,6 +124,9 @@ int runGui(int argc, char** argv)
         return refuse("no display to open the window on (DISPLAY is not set); the commands need none: ratelab --help");
 
     QApplication app(argc, argv);
+    // Qt sets the C library's locale from the environment; numbers in files (a config's "0.5s")
+    // are read with strtod and stod, which would stop at the '.' under a locale writing "0,5".
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setApplicationName("RateLab");
     QApplication::setApplicationDisplayName("RateLab");
     QApplication::setApplicationVersion(PROJECT_VERSION);
