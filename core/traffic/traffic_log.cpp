@@ -21,6 +21,9 @@ constexpr std::size_t kChunkBytes = 1 << 20;
 // buffers; other servers take longer ones): 16 MiB keeps any real line and still bounds the
 // memory one line can take.
 constexpr std::size_t kMaxLineBytes = std::size_t(16) << 20;
+// kSampleBytes bounds the lines held to decide the format: the sample ends at kSampleLines lines
+// or at these many bytes, whichever comes first.
+constexpr std::size_t kSampleBytes = std::size_t(64) << 20;
 
 struct StringHash {
     using is_transparent = void;
@@ -54,7 +57,9 @@ public:
         }
         if (!m_parser) {
             m_sample.push_back({m_t.lines, std::string(text)});
-            if (m_options.format != LogFormat::Auto || m_sample.size() >= kSampleLines)
+            m_sampleBytes += text.size();
+            // The bytes bound too: a hundred lines of 16 MiB would hold 1.6 GB before one is read.
+            if (m_options.format != LogFormat::Auto || m_sample.size() >= kSampleLines || m_sampleBytes >= kSampleBytes)
                 start();
             return;
         }
@@ -228,6 +233,7 @@ private:
     Traffic m_t;
     std::unique_ptr<detail::LineParser> m_parser;
     std::vector<detail::SampleLine> m_sample; // the lines read before the format is decided
+    std::size_t m_sampleBytes = 0;
     bool m_headerRead = false;
     detail::ParsedLine m_parsed;
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_ids;
