@@ -2,6 +2,7 @@
 // own, stacked in the plot, with its own named axis from 0 to a round top (rowchart.h,
 // serverLanes). One scale shared by a latency, a rate and a count would read as one measure.
 #include "chart/rowchart.h"
+#include "chart/served_paint.h"
 
 #include "chart/ticks.h"
 
@@ -84,29 +85,14 @@ void RowChart::drawServerLanes(QPainter* p) const
     drawInSystem(p, lanes[0].rect, lanes[0].top);
     const ServedBuckets& b = *m_served;
     const double width = double(b.widthNanos) / 1e9;
-    QColor band = palette().color(QPalette::WindowText), good = outcomeColor(Outcome::InTime);
+    QColor band = palette().color(QPalette::WindowText);
     band.setAlphaF(0.3);
-    QVector<QLineF> median; // a tick per bucket, never joined: the band is no line
-    for (std::size_t k = 0; k < b.inTime.size(); ++k) {
-        const double t0 = double(b.from) / 1e9 + double(k) * width;
-        if (t0 > shownTo)
-            break;
-        const double x0 = p0.left() + (t0 - from) * sx, x1 = x0 + width * sx - 1;
-        const QRectF& g = lanes[2].rect;
-        const double rate = double(b.inTime[k]) / width;
-        p->fillRect(QRectF(QPointF(x0, g.bottom() - rate / lanes[2].top * g.height()), QPointF(x1, g.bottom())), good);
-        if (b.served[k] == 0)
-            continue;
-        const QRectF& l = lanes[1].rect;
-        const double y50 = l.bottom() - double(b.p50[k]) / 1e9 / lanes[1].top * l.height();
-        const double y99 = l.bottom() - double(b.p99[k]) / 1e9 / lanes[1].top * l.height();
-        p->fillRect(QRectF(QPointF(x0, y99), QPointF(x1 + 1, std::max(y50, y99 + 1))), band);
-        median << QLineF(QPointF(x0, y50), QPointF(x1 + 1, y50));
-    }
-    QPen medianPen(palette().color(QPalette::WindowText), 1.4);
-    medianPen.setCosmetic(true);
-    p->setPen(medianPen);
-    p->drawLines(median);
+    const QRectF& g = lanes[2].rect;
+    const QRectF& l = lanes[1].rect;
+    paintServedBuckets(
+        p, b, {p0.left(), from, sx, shownTo, g.bottom(), true, outcomeColor(Outcome::InTime), band, palette().color(QPalette::WindowText)},
+        [&](std::size_t k) { return g.bottom() - double(b.inTime[k]) / width / lanes[2].top * g.height(); },
+        [&](Nanos v) { return l.bottom() - double(v) / 1e9 / lanes[1].top * l.height(); });
     if (lanes.size() > 3)
         drawAttemptBars(p, lanes[3].rect, lanes[3].top);
     p->restore();

@@ -6,6 +6,7 @@
 // columns and lines are core's (view/served.h), made with the frame off the GUI thread
 // (rowServer); this file only draws them.
 #include "chart/rowchart.h"
+#include "chart/served_paint.h"
 
 #include "chart/ticks.h"
 
@@ -173,25 +174,10 @@ void RowChart::drawServer(QPainter* p) const
     good.setAlphaF(0.28);
     band.setAlphaF(0.22);
     const double latencyHeight = p0.height() * 0.85;
-    QVector<QLineF> median; // a tick per bucket, never joined: the band is not a level line
-    for (std::size_t k = 0; k < b.inTime.size(); ++k) {
-        const double t0 = double(b.from) / 1e9 + double(k) * width;
-        if (t0 > limit)
-            break;
-        const double x0 = p0.left() + (t0 - from) * sx, x1 = x0 + width * sx - 1;
-        const double h = double(b.inTime[k]) / double(peak) * p0.height() / 3;
-        p->fillRect(QRectF(QPointF(x0, p0.bottom() - h), QPointF(x1, p0.bottom())), good);
-        if (b.served[k] == 0 || slowest == 0)
-            continue;
-        const double y50 = p0.bottom() - double(b.p50[k]) / double(slowest) * latencyHeight;
-        const double y99 = p0.bottom() - double(b.p99[k]) / double(slowest) * latencyHeight;
-        p->fillRect(QRectF(QPointF(x0, y99), QPointF(x1 + 1, std::max(y50, y99 + 1))), band);
-        median << QLineF(QPointF(x0, y50), QPointF(x1 + 1, y50));
-    }
-    QPen medianPen(palette().color(QPalette::WindowText), 1.4);
-    medianPen.setCosmetic(true);
-    p->setPen(medianPen);
-    p->drawLines(median);
+    paintServedBuckets(
+        p, b, {p0.left(), from, sx, limit, p0.bottom(), slowest != 0, good, band, palette().color(QPalette::WindowText)},
+        [&](std::size_t k) { return p0.bottom() - double(b.inTime[k]) / double(peak) * p0.height() / 3; },
+        [&](Nanos v) { return p0.bottom() - double(v) / double(slowest) * latencyHeight; });
     p->setClipping(false);
     // What the band and the bars measure, each with its own scale's peak: where the plot has
     // room for it (a short plot keeps its lines clear).
