@@ -108,6 +108,11 @@ private slots:
         openPreset("two-servers-local");
         QCOMPARE(m_window->dashboard()->legendTexts(),
                  (QStringList{"admitted", "admitted after a delay", "denied", "colour: the node (each row's key)"}));
+        // A deck's question veils the marks, all grey: no colour to name until the reveal.
+        m_window->dashboard()->stage()->setVeiled(true);
+        QCOMPARE(m_window->dashboard()->legendTexts(), (QStringList{"admitted", "admitted after a delay", "denied"}));
+        m_window->dashboard()->stage()->setVeiled(false);
+        QCOMPARE(m_window->dashboard()->legendTexts().size(), 4);
     }
 
     void eachClientsShareIsCounted()

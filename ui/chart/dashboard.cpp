@@ -212,8 +212,12 @@ Dashboard::Dashboard(Stage* stage, QWidget* parent)
     connect(m_stage, &Stage::veilChanged, this, [this] {
         m_charts->setVeiled(m_stage->veiled());
         m_summary->setVeiled(m_stage->veiled());
-        if (!m_stage->veiled() && m_stage->frame().trace) // the figures again
+        if (!m_stage->frame().trace)
+            return;
+        if (!m_stage->veiled()) // the figures again
             showFrame();
+        else
+            showLegend();
     });
     if (m_stage->frame().trace) // a window's stage may have a frame already
         showFrame();
@@ -236,17 +240,22 @@ QString colourBy(const Scenario& scenario, const std::vector<AlgorithmTrace>& ro
 
 } // namespace
 
+void Dashboard::showLegend()
+{
+    const Frame& frame = m_stage->frame();
+    const auto& rows = frame.trace->results;
+    const bool server = frame.scenario->server.has_value();
+    static_cast<Legend*>(m_legend)->setServer(server, std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
+        return !r.engine || !r.engine->run.server || !r.engine->setup.layers.empty();
+    }), m_stage->veiled() ? QString() : colourBy(*frame.scenario, rows)); // veiled: every mark grey
+}
+
 void Dashboard::showFrame()
 {
     const Frame& frame = m_stage->frame();
     m_title->setText(describe(*frame.scenario, m_openedArrivals));
-    if (frame.trace) {
-        const auto& rows = frame.trace->results;
-        const bool server = frame.scenario->server.has_value();
-        static_cast<Legend*>(m_legend)->setServer(server, std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
-            return !r.engine || !r.engine->run.server || !r.engine->setup.layers.empty();
-        }), colourBy(*frame.scenario, rows));
-    }
+    if (frame.trace)
+        showLegend();
     m_charts->setFrame(m_stage->sharedFrame());
     m_summary->setFrame(frame);
     showCounts();

@@ -66,6 +66,7 @@ protected:
 private:
     void fitSummary();
     void showFrame();    // the stage's frame changed
+    void showLegend();   // what the marks mean as they are drawn now
     void showPlayhead(); // the stage's playhead moved
     void showCounts();
 
