@@ -13,6 +13,7 @@
 
 #include <QScopeGuard>
 #include <QString>
+#include <QStringList>
 
 #include <algorithm>
 #include <cctype>
