@@ -31,8 +31,8 @@ void addOptions(QCommandLineParser& parser)
     parser.addOptions({
         {"preset", "Open a built-in scenario (see 'ratelab presets').", "id"},
         {"scenario", "Open a scenario file (.ratelab.json).", "file"},
-        {"deck", "Open a lesson deck: a .ratelab-deck.json file or a shipped deck's id (fixed-window-2x, "
-                 "buckets-burst-now, many-servers-one-limit).", "file|id"},
+        {"deck", "Open a lesson deck: a .ratelab-deck.json file or a shipped deck's id (" + io::shippedDecks().join(", ") + ").",
+         "file|id"},
         {"present", "Start in presentation mode (full screen, the charts and the lesson; Esc leaves)."},
     });
     // QApplication's own options: accepted and left to it, hidden from the help.
