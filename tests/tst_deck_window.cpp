@@ -331,6 +331,81 @@ private slots:
         QCOMPARE(deck()->index(), 2);
     }
 
+    // Every shipped deck given as a class: F5, then only PageDown, at 1280x720. Each step shows
+    // its own scenario (no key changed it), framed on its span, with every row on the projector
+    // (none scrolled away); a question hides the decisions until a press reveals them and its
+    // answer; a long lesson pages first; after the last step the end of the deck.
+    void everyShippedDeckIsGivenFromTheClicker_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const QString& id : io::shippedDecks())
+            QTest::newRow(qPrintable(id)) << id;
+    }
+
+    void everyShippedDeckIsGivenFromTheClicker()
+    {
+        QFETCH(QString, id);
+        const io::Deck d = *io::loadDeckFile(id).deck;
+        openDeck(id);
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        settle();
+        for (std::size_t i = 0; i < d.steps.size(); ++i) {
+            const io::DeckStep& step = d.steps[i];
+            const QByteArray where = QString("%1, step %2").arg(id).arg(i + 1).toUtf8();
+            QCOMPARE(deck()->index(), int(i));
+            QVERIFY2(m_window->document()->scenario() == step.scenario, where.constData());
+            QCOMPARE(m_window->lesson()->title(), QString::fromStdString(step.scenario.title));
+            if (step.hasFocus()) {
+                QCOMPARE(frame().range.from, *step.from);
+                QCOMPARE(frame().range.to, *step.to);
+            }
+            QVERIFY2(charts()->rowsOverflow() == 0,
+                     qPrintable(QString("%1: the rows need %2 px more than the projector has")
+                                    .arg(where.constData())
+                                    .arg(charts()->rowsOverflow())));
+            int presses = 0;
+            if (!step.question.empty()) {
+                QVERIFY2(m_window->stage()->veiled(), where.constData());
+                QVERIFY2(m_window->lesson()->question().contains(QString::fromStdString(step.question)), where.constData());
+                QVERIFY2(m_window->lesson()->answer().isEmpty(), where.constData());
+                while (m_window->stage()->veiled() && presses < 20) { // a long lesson pages first
+                    press(m_window.get(), Qt::Key_PageDown);
+                    ++presses;
+                }
+                settle();
+                QVERIFY2(!m_window->stage()->veiled(), where.constData());
+                QCOMPARE(deck()->index(), int(i));
+                QVERIFY2(m_window->lesson()->answer().contains(QString::fromStdString(step.answer)), where.constData());
+                QVERIFY2(m_window->document()->scenario() == step.scenario, where.constData());
+            } else {
+                QVERIFY2(!m_window->stage()->veiled(), where.constData());
+            }
+            while (deck()->index() == int(i) && !m_window->blankColour().isValid() && presses < 40) {
+                press(m_window.get(), Qt::Key_PageDown);
+                ++presses;
+            }
+            QVERIFY2(presses < 40, where.constData());
+            settle();
+        }
+        QCOMPARE(m_window->blankColour(), QColor(Qt::black));
+        QVERIFY2(m_window->coverText().startsWith("End of the deck"), qPrintable(m_window->coverText()));
+        QCOMPARE(deck()->index(), int(d.steps.size()) - 1);
+    }
+
+    // A window closed while presenting gives back the application's font it scaled up: the next
+    // window presented at 1.35 x 1.35 (its header wrapped and pushed the rows off the projector).
+    void aWindowClosedWhilePresentingLeavesTheFontAsItWas()
+    {
+        const QFont before = QApplication::font();
+        openDeck("fixed-window-2x");
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        QCOMPARE(QApplication::font().pointSizeF(), before.pointSizeF() * 1.35);
+        m_window.reset();
+        QCOMPARE(QApplication::font(), before);
+    }
+
     // F5 presents from the deck's first step, Shift+F5 from the step shown; presenting hides
     // Send request and Burst.
     void f5PresentsAndHidesSending()

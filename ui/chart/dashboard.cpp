@@ -203,6 +203,9 @@ Dashboard::Dashboard(Stage* stage, QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(m_title, 1);
     m_legend = new Legend(this);
+    // Never wider than its entries: the room left is the title's, which wraps when it has less
+    // (a legend that grew took it, and a wrapped title pushed the rows off a projector).
+    m_legend->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Preferred);
     top->addWidget(m_legend);
     layout->addLayout(top);
     layout->addWidget(m_splitter, 1);

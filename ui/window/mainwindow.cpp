@@ -271,6 +271,10 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    // Presentation scales the application's font, which outlives this window: a window made
+    // next would take the scaled font as its normal one and scale it again when it presents.
+    if (m_presenting)
+        QApplication::setFont(m_normalFont);
     // A box being edited ends its editing when it loses the focus, and the window's parts go one
     // by one from here on: its refusal or edit must not reach a document or banner already gone
     // (UBSan caught a refusal reaching this window half destroyed). The focus leaves it now,
