@@ -4,6 +4,7 @@
 // from the app; the handout has a page per step, from the window and from `ratelab deck --pdf`.
 #include "cli_run.h"
 #include "deckfile.h"
+#include "presets.h"
 #include "model/deckplayer.h"
 #include "model/stage.h"
 #include "panels/deckpanel.h"
@@ -391,6 +392,53 @@ private slots:
         QCOMPARE(m_window->blankColour(), QColor(Qt::black));
         QVERIFY2(m_window->coverText().startsWith("End of the deck"), qPrintable(m_window->coverText()));
         QCOMPARE(deck()->index(), int(d.steps.size()) - 1);
+    }
+
+    // A question over clients that retry: each retry exists because an attempt was denied, so
+    // while the decisions are hidden no retry is drawn (no mark, link, badge or bar). tight-retry-
+    // loop: 20 requests at 0 s, the 10 denied retried every 0.5 s until 10 s; veiled, the strip
+    // is grey at 0 s alone, as a mark (a wide row) or as a bar (a narrow one).
+    void aHiddenQuestionDrawsNoRetries_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("marks") << 1280;
+        QTest::newRow("bars") << 700;
+    }
+
+    void aHiddenQuestionDrawsNoRetries()
+    {
+        QFETCH(int, width);
+        m_window->resize(width, 720);
+        io::Deck d;
+        d.title = "Retries";
+        io::DeckStep step;
+        step.scenario = *io::loadPreset("tight-retry-loop").scenario;
+        step.scenario.algorithms = {Algorithm::FixedWindow};
+        step.question = "How many attempts are denied?";
+        d.steps.push_back(step);
+        deck()->open(d, {});
+        settle();
+        m_window->playback()->setPlayhead(frame().range.to); // every attempt, retries too
+        settle();
+        QCOMPARE(m_window->playback()->shownRequests(), std::size_t(20)); // every request, with its retries
+        QVERIFY(m_window->stage()->veiled());
+        // Grey strip pixels before and after 0.25 s: the 20 at 0 s, and anything later.
+        const auto grey = [this] {
+            RowChart* row = charts()->row(0);
+            const QImage image = row->grab().toImage();
+            const QRectF plot = row->plotRect();
+            const double span = double(frame().range.to - frame().range.from);
+            const int x0 = int(plot.left() + plot.width() * (250'000'000.0 - double(frame().range.from)) / span);
+            std::pair<int, int> n{0, 0};
+            for (int y = 0; y < int(plot.top()); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    if (image.pixelColor(x, y) == RowChart::veiledColor())
+                        ++(x <= x0 ? n.first : n.second);
+            return n;
+        };
+        const auto [atStart, later] = grey();
+        QVERIFY(atStart > 0);
+        QCOMPARE(later, 0);
     }
 
     // A window closed while presenting gives back the application's font it scaled up: the next

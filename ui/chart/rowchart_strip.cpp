@@ -51,9 +51,24 @@ void RowChart::drawStrip(QPainter* p) const
     const bool canvas = m_outcomeColumns.empty()
                         && std::all_of(std::begin(colour), std::end(colour), [](const QColor& c) { return c.alpha() == 255; })
                         && m_barCanvas.begin(p, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 11, clip.bottom()))));
+    // Veiled, a column counts the requests the clients sent, not their retries: a retry exists
+    // only because an attempt was denied, and a bar where only retries fall would answer.
+    std::vector<std::int32_t> sent;
+    if (m_veiled && !result.previousAttempt.empty()) {
+        sent.assign(r.columns.size(), 0);
+        const auto& times = timesOf(*m_frame->trace, m_row);
+        const int n = int(r.columns.size());
+        int k = 0;
+        for (std::size_t i = r.firstRequest; i < std::min(r.endRequest, shownEnd()); ++i) {
+            while (k + 1 < n && times[i] >= columnStart(r.fromNanos, r.toNanos, n, k + 1))
+                ++k;
+            if (result.previousAttempt[i] < 0)
+                ++sent[std::size_t(k)];
+        }
+    }
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
-        const double total = double(c.admitted) + c.delayed + c.denied;
+        const double total = sent.empty() ? double(c.admitted) + c.delayed + c.denied : double(sent[k]);
         if (total == 0)
             continue;
         const double x = p0.left() + k * colWidth;
@@ -92,7 +107,11 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     QFont badge = font();
     badge.setBold(true);
     badge.setPixelSize(std::max(8, laneHeight() - 1)); // fits its lane
-    if (!result.previousAttempt.empty()) { // the links first, under the marks
+    // Veiled, a retry is not drawn: it exists only because an attempt was denied, so its mark
+    // (or its link, or a badge counting it) would answer the question. The room sees the
+    // requests the clients send, as they would without a limiter.
+    const bool retries = !result.previousAttempt.empty() && !m_veiled;
+    if (retries) { // the links first, under the marks
         QColor link = palette().color(QPalette::PlaceholderText);
         p->setPen(QPen(link, 1));
         for (std::size_t i = r.firstRequest; i < end; ++i)
@@ -127,6 +146,8 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         std::map<std::tuple<int, int, bool>, Group> groups;
         for (; j < end && times[j] == times[i]; ++j) {
             const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
+            if (retry && !retries)
+                continue;
             // With a server, an admitted attempt is coloured by what became of it there.
             const std::optional<Outcome> served = outcomeOf(j);
             const int colour = served && *served != Outcome::NotAdmitted ? kOutcomeColour + int(*served)
