@@ -1,6 +1,7 @@
 // Deck files (io/deckfile.h): reading, writing and refusing them, and the shipped decks' numbers,
 // each derived by hand below and checked against the rows the app draws.
 #include "deckfile.h"
+#include "limiters/nginx_limit_req.h"
 #include "preset_rows.h"
 #include "scenariofile_reader.h"
 
@@ -216,6 +217,84 @@ private slots:
             says(s, {"20 requests at once", "CL.THROTTLE key 15 1 1", "a burst of 15", "one a second",
                      "burstCapacity 0", "replenishRate 10", "redis-cell 16", "max_burst + 1", "Spring 0",
                      "at most 0 tokens"});
+        }
+    }
+
+    void nginxLimitReq()
+    {
+        const Deck d = shipped("nginx-limit-req");
+        QCOMPARE(d.steps.size(), std::size_t(4));
+
+        // Step 1 (nginx-page-load): 27 requests at 0 s; rate=50r/s is 50000 thousandths a
+        // second, burst=8 nodelay. All in ms 0, so nothing drains (ms = 0): the first creates
+        // the key with excess 0, each next one adds 1000: the k-th (from 0) finds k x 1000, and
+        // is rejected iff k x 1000 > 8 x 1000: requests 0..8 pass, 9 = 1 + the burst of 8; 18
+        // are refused. The token bucket (C = 50, r = 50/s, full) has 50 >= 27 tokens: 27.
+        {
+            const DeckStep& s = d.steps[0];
+            checkStep(s, 27, {{Algorithm::NginxLimitReq, 9}, {Algorithm::TokenBucket, 27}}, 2);
+            QCOMPARE(admitted(rowResult(simulateRows(s.scenario), Algorithm::NginxLimitReq)), range(0, 9));
+            QCOMPARE(s.scenario.config.nginxBurst(), 8);
+            QVERIFY(s.scenario.config.nginx().nodelay);
+            says(s, {"27 requests at once", "rate=50r/s burst=8 nodelay", "50 tokens, 50 more a second", "the other 18",
+                     "a burst of 8", "all 27"});
+        }
+
+        // Step 2: the page again at 100 ms, 54 requests. After the first page the excess is
+        // 8000 and last = 0 ms. At 100 ms: 50000 x 100 / 1000 = 5000 thousandths drain (one
+        // request every 1000 / 50 = 20 ms, 100 / 20 = 5); the first of the second page finds
+        // 8000 - 5000 + 1000 = 4000, the next 5000, 6000, 7000, 8000 (all <= 8000, pass), the
+        // sixth 9000 > 8000: 5 pass (requests 27..31). 9 + 5 = 14 of 54.
+        {
+            const DeckStep& s = d.steps[1];
+            checkStep(s, 54, {{Algorithm::NginxLimitReq, 14}});
+            std::vector<std::size_t> both = range(0, 9);
+            for (std::size_t i : range(27, 32))
+                both.push_back(i);
+            const Trace t = simulateRows(s.scenario);
+            QCOMPARE(admitted(rowResult(t, Algorithm::NginxLimitReq)), both);
+            QCOMPARE(t.arrivals.at(27), Nanos(100'000'000));
+            says(s, {"100 ms later", "27 more requests", "54 in all", "every 20 ms", "5 of the 8", "14 of 54"});
+        }
+
+        // Step 3, no nodelay (delay D = 0): rejections are as before (excess > 8000), so the same
+        // 14 pass. An admitted request with excess e > 0 waits (e - 0) x 1000 / 50000 = e / 50
+        // ms. First page: e = k x 1000 for k = 0..8: waits 0, 20, ..., 160 ms, leaving at
+        // 20k ms. Second page at 100 ms: e = 4000 .. 8000: waits 80 .. 160 ms, leaving at 180,
+        // 200, 220, 240, 260 ms. One leaves every 20 ms from 0 to 260 ms; 13 of them wait.
+        {
+            const DeckStep& s = d.steps[2];
+            QVERIFY(!s.scenario.config.nginx().nodelay);
+            checkStep(s, 54, {{Algorithm::NginxLimitReq, 14}});
+            const Trace t = simulateRows(s.scenario);
+            const std::vector<Decision> nginx = decisionsOf(rowResult(t, Algorithm::NginxLimitReq));
+            std::vector<Nanos> leaves;
+            for (std::size_t i = 0; i < nginx.size(); ++i)
+                if (nginx[i].allowed)
+                    leaves.push_back(t.arrivals[i] + nginx[i].delay);
+            std::vector<Nanos> every20ms;
+            for (Nanos ms = 0; ms <= 260; ms += 20)
+                every20ms.push_back(ms * 1'000'000);
+            QCOMPARE(leaves, every20ms);
+            says(s, {"rate=50r/s burst=8", "The same 14", "one every 20 ms", "9 at 0, 20, ..., 160 ms",
+                     "5 at 180 to 260 ms"});
+        }
+
+        // Step 4 (nginx-vs-leaky): rate 5/6 per s is nginx's 50r/m, 50 x 1000 / 60 = 833
+        // thousandths a second (833.33 truncated); no burst (B = C - 1 = 0); a request every
+        // 1.2 s, 10 of them. nginx: 1.2 s after an admission 833 x 1200 / 1000 = 999 (999.6
+        // truncated) drain, excess = 0 - 999 + 1000 = 1 > 0: rejected, and nothing changes; 2.4 s
+        // after it 1999 drain: max(0, 1000 - 1999) = 0: admitted. Requests 0, 2, 4, 6, 8: 5.
+        // The leaky bucket (C = 1, r = 5/6 per s) drains 5/6 x 1.2 = 1 between requests: each
+        // finds 0 water, 0 + 1 <= 1: all 10.
+        {
+            const DeckStep& s = d.steps[3];
+            checkStep(s, 10, {{Algorithm::NginxLimitReq, 5}, {Algorithm::LeakyBucket, 10}}, 2);
+            QCOMPARE(admitted(rowResult(simulateRows(s.scenario), Algorithm::NginxLimitReq)),
+                     (std::vector<std::size_t>{0, 2, 4, 6, 8}));
+            QCOMPARE(nginxRateThousandths(s.scenario.config.rate()), std::int64_t(833));
+            says(s, {"rate=50r/m", "every 1.2 s", "room for 1 request", "10 requests", "5, every other one",
+                     "all 10", "1/1000"});
         }
     }
 
