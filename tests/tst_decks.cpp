@@ -2,11 +2,14 @@
 // each derived by hand below and checked against the rows the app draws.
 #include "deckfile.h"
 #include "limiters/nginx_limit_req.h"
+#include "view/row_extras.h"
 #include "preset_rows.h"
 #include "scenariofile_reader.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace ratelab;
 using namespace ratelab::io;
@@ -237,14 +240,16 @@ private slots:
             QCOMPARE(s.scenario.config.nginxBurst(), 8);
             QVERIFY(s.scenario.config.nginx().nodelay);
             says(s, {"27 requests at once", "rate=50r/s burst=8 nodelay", "50 tokens, 50 more a second", "the other 18",
-                     "a burst of 8", "all 27"});
+                     "the burst of 8", "all 27"});
         }
 
         // Step 2: the page again at 100 ms, 54 requests. After the first page the excess is
         // 8000 and last = 0 ms. At 100 ms: 50000 x 100 / 1000 = 5000 thousandths drain (one
         // request every 1000 / 50 = 20 ms, 100 / 20 = 5); the first of the second page finds
         // 8000 - 5000 + 1000 = 4000, the next 5000, 6000, 7000, 8000 (all <= 8000, pass), the
-        // sixth 9000 > 8000: 5 pass (requests 27..31). 9 + 5 = 14 of 54.
+        // sixth 9000 > 8000: 5 pass (requests 27..31). 9 + 5 = 14 of 54. The line of what nginx
+        // holds (the excess plus the admitted request's 1000) is 8000 + 1000 = 9000 after the first
+        // page and 9000 - 5000 = 4000 when the second arrives: from 9 to 4.
         {
             const DeckStep& s = d.steps[1];
             checkStep(s, 54, {{Algorithm::NginxLimitReq, 14}});
@@ -254,7 +259,15 @@ private slots:
             const Trace t = simulateRows(s.scenario);
             QCOMPARE(admitted(rowResult(t, Algorithm::NginxLimitReq)), both);
             QCOMPARE(t.arrivals.at(27), Nanos(100'000'000));
-            says(s, {"100 ms later", "27 more requests", "54 in all", "every 20 ms", "5 of the 8", "14 of 54"});
+            const NginxWater water = nginxWater(t, 0, 0, t.arrivals.size());
+            const auto at = [&](Nanos when, std::int64_t level) {
+                return std::any_of(water.points.begin(), water.points.end(), [&](const KeyLevelPoint& p) {
+                    return p.t == when && p.level == double(level);
+                });
+            };
+            QVERIFY(at(0, 9000));
+            QVERIFY(at(100'000'000, 4000));
+            says(s, {"100 ms later", "27 more requests", "54 in all", "every 20 ms", "from 9 to 4", "room for 5 more", "14 of 54"});
         }
 
         // Step 3, no nodelay (delay D = 0): rejections are as before (excess > 8000), so the same
@@ -286,13 +299,19 @@ private slots:
         // truncated) drain, excess = 0 - 999 + 1000 = 1 > 0: rejected, and nothing changes; 2.4 s
         // after it 1999 drain: max(0, 1000 - 1999) = 0: admitted. Requests 0, 2, 4, 6, 8: 5.
         // The leaky bucket (C = 1, r = 5/6 per s) drains 5/6 x 1.2 = 1 between requests: each
-        // finds 0 water, 0 + 1 <= 1: all 10.
+        // finds 0 water, 0 + 1 <= 1: all 10. Each of nginx's 5 rejections found 1000 - 999 = 1
+        // thousandth, drawn as "1/1000".
         {
             const DeckStep& s = d.steps[3];
             checkStep(s, 10, {{Algorithm::NginxLimitReq, 5}, {Algorithm::LeakyBucket, 10}}, 2);
             QCOMPARE(admitted(rowResult(simulateRows(s.scenario), Algorithm::NginxLimitReq)),
                      (std::vector<std::size_t>{0, 2, 4, 6, 8}));
             QCOMPARE(nginxRateThousandths(s.scenario.config.rate()), std::int64_t(833));
+            const Trace t = simulateRows(s.scenario);
+            const NginxWater water = nginxWater(t, 0, 0, t.arrivals.size());
+            QCOMPARE(water.leftovers.size(), std::size_t(5));
+            for (const auto& [when, found] : water.leftovers)
+                QCOMPARE(found, std::int64_t(1));
             says(s, {"rate=50r/m", "every 1.2 s", "room for 1 request", "10 requests", "5, every other one",
                      "all 10", "1/1000"});
         }
