@@ -1,11 +1,15 @@
 // Deck files (io/deckfile.h): reading, writing and refusing them, and the shipped decks' numbers,
 // each derived by hand below and checked against the rows the app draws.
 #include "deckfile.h"
+#include "limiters/nginx_limit_req.h"
+#include "view/row_extras.h"
 #include "preset_rows.h"
 #include "scenariofile_reader.h"
 
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace ratelab;
 using namespace ratelab::io;
@@ -48,6 +52,15 @@ void checkStep(const DeckStep& step, std::size_t requests, const std::vector<Exp
         if (i + told >= rows.size())
             QVERIFY2(text.contains(QString::number(e.admitted)), qPrintable(text));
     }
+}
+
+// says checks that a step's words (narrative, question and answer) state each phrase: the
+// numbers a step tells beyond the admitted counts checkStep looks for.
+void says(const DeckStep& step, std::initializer_list<const char*> phrases)
+{
+    const QString text = QString::fromStdString(step.scenario.lesson + " " + step.question + " " + step.answer);
+    for (const char* said : phrases)
+        QVERIFY2(text.contains(QString::fromUtf8(said)), said);
 }
 
 } // namespace
@@ -111,6 +124,197 @@ private slots:
         // One shared store: as one server, 10, 10, 19.
         checkStep(d.steps[2], 40,
                   {{Algorithm::FixedWindow, 10}, {Algorithm::SlidingWindowLog, 10}, {Algorithm::TokenBucket, 19}}, 3);
+    }
+
+    void redisScriptsAndFailures()
+    {
+        const Deck d = shipped("redis-scripts-and-failures");
+        QCOMPARE(d.steps.size(), std::size_t(5));
+
+        // Step 1 (racing-read-write): bursts of 20 at 0 s and 1 s, two servers round robin on one
+        // store, racy with a latency of 0.05 s: attempt i sees admission j iff t_j + 0.05 <= t_i.
+        // L = 10 per 10 s. At 0 s no admission is visible (0 + 0.05 > 0): each of the 20 replays
+        // nothing, finds a count of 0 < 10 and passes: 20. At 1 s all 20 of 0 s are visible
+        // (0.05 <= 1); the store's replay of them on a fixed window counts 10 (it refuses the
+        // other 10: no longer fit) in the window [0, 10) s, and 10 < 10 fails: each of the 20 of
+        // 1 s is denied (those of 1 s do not see each other). 20 + 0 = 20 of 40.
+        {
+            const DeckStep& s = d.steps[0];
+            checkStep(s, 40, {{Algorithm::FixedWindow, 20}});
+            QCOMPARE(admitted(rowResult(simulateRows(s.scenario), Algorithm::FixedWindow)), range(0, 20));
+            QCOMPARE(s.scenario.cluster->options().latencyNanos, Nanos(50'000'000));
+            QCOMPARE(s.scenario.cluster->options().nodes, 2);
+            says(s, {"Two servers", "limit of 10 per 10 s", "50 ms later", "20 requests arrive at once at 0 s",
+                     "20 more at 1 s", "All 20 at 0 s", "twice the limit", "the 20 of 1 s are denied"});
+            QVERIFY(!s.question.empty());
+        }
+
+        // Step 2, shared (every admission visible): the fixed window admits requests 0..9 of 0 s,
+        // the 11th finds 10: 10. The token bucket (C = 10, r = 1/s, full) gives its 10 tokens to
+        // requests 0..9; at 1 s it holds 0 + 1 s x 1/s = 1 token: request 20 passes, 21..39 find
+        // 0 tokens. 10 + 1 = 11.
+        {
+            const DeckStep& s = d.steps[1];
+            QCOMPARE(s.scenario.cluster->options().coordination, Coordination::Shared);
+            checkStep(s, 40, {{Algorithm::FixedWindow, 10}, {Algorithm::TokenBucket, 11}}, 2);
+            std::vector<std::size_t> token = range(0, 10);
+            token.push_back(20);
+            QCOMPARE(admitted(rowResult(simulateRows(s.scenario), Algorithm::TokenBucket)), token);
+            says(s, {"10 tokens, one more a second", "The fixed window 10", "The token bucket 11", "11th request at 0 s",
+                     "by 1 s one token"});
+        }
+
+        // Step 3 (redis-goes-down): 120 requests 0.25 s apart (0 .. 29.75 s), three servers round
+        // robin on one shared Redis, fixed window 10 per 10 s, Redis down over [10 s, 20 s), fail
+        // open. Windows [0,10), [10,20), [20,30) hold 120 / 3 = 40 requests each. [0,10): the store
+        // admits the first 10. [10,20): the 40 pass, counted nowhere. [20,30): the store, as at
+        // 10 s, is in a new window (b = 2): 10 more. 10 + 40 + 10 = 60. The trailing 10 s ending
+        // at 19.75 s holds 40 admitted: 40 / 10 = 4 times the limit.
+        {
+            const DeckStep& s = d.steps[2];
+            checkStep(s, 120, {{Algorithm::FixedWindow, 60}});
+            const Trace t = simulateRows(s.scenario);
+            const AlgorithmTrace& fixed = rowResult(t, Algorithm::FixedWindow);
+            std::vector<std::size_t> open = range(0, 10);
+            for (std::size_t i : range(40, 90))
+                open.push_back(i);
+            QCOMPARE(admitted(fixed), open);
+            QCOMPARE(fixed.metrics.maxInWindow, 40);
+            QCOMPARE(s.scenario.cluster->options().nodes, 3);
+            says(s, {"Three servers", "limit of 10 per 10 s", "every 0.25 s", "120 in 30 s", "From 10 s to 20 s",
+                     "10 from 0 s to 10 s", "10 from 20 s to 30 s", "all 40 of the outage", "40 in 10 s",
+                     "4 times the limit"});
+        }
+
+        // Step 4, fail closed: [0,10) 10 as before, the 40 of the outage denied, [20,30) 10:
+        // 10 + 0 + 10 = 20. A denial at t in the outage is told to come back at 20 s: 20 s - t.
+        {
+            const DeckStep& s = d.steps[3];
+            QCOMPARE(s.scenario.cluster->options().fallback, Fallback::Closed);
+            checkStep(s, 120, {{Algorithm::FixedWindow, 20}});
+            const Trace t = simulateRows(s.scenario);
+            const AlgorithmTrace& fixed = rowResult(t, Algorithm::FixedWindow);
+            std::vector<std::size_t> closed = range(0, 10);
+            for (std::size_t i : range(80, 90))
+                closed.push_back(i);
+            QCOMPARE(admitted(fixed), closed);
+            const std::vector<Decision> shut = decisionsOf(fixed);
+            for (std::size_t i = 40; i < 80; ++i)
+                QCOMPARE(shut.at(i).retryAfter, 20 * kNanosPerSecond - t.arrivals[i]);
+            says(s, {"at 20 s", "10 from 0 s to 10 s", "10 from 20 s to 30 s", "The 40 requests of the outage"});
+        }
+
+        // Step 5: 20 requests at 0 s. redis-cell CL.THROTTLE key 15 1 1: emission interval
+        // T = 1 s / 1 = 1 s, tolerance T (15 + 1) = 16 s. The k-th request (k from 0) finds
+        // tat = k s, new_tat = (k + 1) s, allow_at = (k + 1 - 16) s, and is limited iff
+        // 0 - allow_at < 0, i.e. k + 1 > 16: requests 0..15 pass, 16. Spring Cloud Gateway,
+        // burstCapacity 0 and replenishRate 10: fill_time 0 / 10 = 0, ttl 0, nothing stored;
+        // each request finds filled = min(0, 0 + ...) = 0 < 1 token: 0 pass, and no wait helps.
+        {
+            const DeckStep& s = d.steps[4];
+            checkStep(s, 20, {{Algorithm::RedisCell, 16}, {Algorithm::SpringGateway, 0}}, 2);
+            const Trace t = simulateRows(s.scenario);
+            QCOMPARE(admitted(rowResult(t, Algorithm::RedisCell)), range(0, 16));
+            for (const Decision& refused : decisionsOf(rowResult(t, Algorithm::SpringGateway)))
+                QVERIFY(refused.retryNever());
+            says(s, {"20 requests at once", "CL.THROTTLE key 15 1 1", "a burst of 15", "one a second",
+                     "burstCapacity 0", "replenishRate 10", "redis-cell 16", "max_burst + 1", "Spring 0",
+                     "at most 0 tokens"});
+        }
+    }
+
+    void nginxLimitReq()
+    {
+        const Deck d = shipped("nginx-limit-req");
+        QCOMPARE(d.steps.size(), std::size_t(4));
+
+        // Step 1 (nginx-page-load): 27 requests at 0 s; rate=50r/s is 50000 thousandths a
+        // second, burst=8 nodelay. All in ms 0, so nothing drains (ms = 0): the first creates
+        // the key with excess 0, each next one adds 1000: the k-th (from 0) finds k x 1000, and
+        // is rejected iff k x 1000 > 8 x 1000: requests 0..8 pass, 9 = 1 + the burst of 8; 18
+        // are refused. The token bucket (C = 50, r = 50/s, full) has 50 >= 27 tokens: 27.
+        {
+            const DeckStep& s = d.steps[0];
+            checkStep(s, 27, {{Algorithm::NginxLimitReq, 9}, {Algorithm::TokenBucket, 27}}, 2);
+            QCOMPARE(admitted(rowResult(simulateRows(s.scenario), Algorithm::NginxLimitReq)), range(0, 9));
+            QCOMPARE(s.scenario.config.nginxBurst(), 8);
+            QVERIFY(s.scenario.config.nginx().nodelay);
+            says(s, {"27 requests at once", "rate=50r/s burst=8 nodelay", "50 tokens, 50 more a second", "the other 18",
+                     "the burst of 8", "all 27"});
+        }
+
+        // Step 2: the page again at 100 ms, 54 requests. After the first page the excess is
+        // 8000 and last = 0 ms. At 100 ms: 50000 x 100 / 1000 = 5000 thousandths drain (one
+        // request every 1000 / 50 = 20 ms, 100 / 20 = 5); the first of the second page finds
+        // 8000 - 5000 + 1000 = 4000, the next 5000, 6000, 7000, 8000 (all <= 8000, pass), the
+        // sixth 9000 > 8000: 5 pass (requests 27..31). 9 + 5 = 14 of 54. The line of what nginx
+        // holds (the excess plus the admitted request's 1000) is 8000 + 1000 = 9000 after the first
+        // page and 9000 - 5000 = 4000 when the second arrives: from 9 to 4.
+        {
+            const DeckStep& s = d.steps[1];
+            checkStep(s, 54, {{Algorithm::NginxLimitReq, 14}});
+            std::vector<std::size_t> both = range(0, 9);
+            for (std::size_t i : range(27, 32))
+                both.push_back(i);
+            const Trace t = simulateRows(s.scenario);
+            QCOMPARE(admitted(rowResult(t, Algorithm::NginxLimitReq)), both);
+            QCOMPARE(t.arrivals.at(27), Nanos(100'000'000));
+            const NginxWater water = nginxWater(t, 0, 0, t.arrivals.size());
+            const auto at = [&](Nanos when, std::int64_t level) {
+                return std::any_of(water.points.begin(), water.points.end(), [&](const KeyLevelPoint& p) {
+                    return p.t == when && p.level == double(level);
+                });
+            };
+            QVERIFY(at(0, 9000));
+            QVERIFY(at(100'000'000, 4000));
+            says(s, {"100 ms later", "27 more requests", "54 in all", "every 20 ms", "from 9 to 4", "room for 5 more", "14 of 54"});
+        }
+
+        // Step 3, no nodelay (delay D = 0): rejections are as before (excess > 8000), so the same
+        // 14 pass. An admitted request with excess e > 0 waits (e - 0) x 1000 / 50000 = e / 50
+        // ms. First page: e = k x 1000 for k = 0..8: waits 0, 20, ..., 160 ms, leaving at
+        // 20k ms. Second page at 100 ms: e = 4000 .. 8000: waits 80 .. 160 ms, leaving at 180,
+        // 200, 220, 240, 260 ms. One leaves every 20 ms from 0 to 260 ms; 13 of them wait.
+        {
+            const DeckStep& s = d.steps[2];
+            QVERIFY(!s.scenario.config.nginx().nodelay);
+            checkStep(s, 54, {{Algorithm::NginxLimitReq, 14}});
+            const Trace t = simulateRows(s.scenario);
+            const std::vector<Decision> nginx = decisionsOf(rowResult(t, Algorithm::NginxLimitReq));
+            std::vector<Nanos> leaves;
+            for (std::size_t i = 0; i < nginx.size(); ++i)
+                if (nginx[i].allowed)
+                    leaves.push_back(t.arrivals[i] + nginx[i].delay);
+            std::vector<Nanos> every20ms;
+            for (Nanos ms = 0; ms <= 260; ms += 20)
+                every20ms.push_back(ms * 1'000'000);
+            QCOMPARE(leaves, every20ms);
+            says(s, {"rate=50r/s burst=8", "The same 14", "one every 20 ms", "9 at 0, 20, ..., 160 ms",
+                     "5 at 180 to 260 ms"});
+        }
+
+        // Step 4 (nginx-vs-leaky): rate 5/6 per s is nginx's 50r/m, 50 x 1000 / 60 = 833
+        // thousandths a second (833.33 truncated); no burst (B = C - 1 = 0); a request every
+        // 1.2 s, 10 of them. nginx: 1.2 s after an admission 833 x 1200 / 1000 = 999 (999.6
+        // truncated) drain, excess = 0 - 999 + 1000 = 1 > 0: rejected, and nothing changes; 2.4 s
+        // after it 1999 drain: max(0, 1000 - 1999) = 0: admitted. Requests 0, 2, 4, 6, 8: 5.
+        // The leaky bucket (C = 1, r = 5/6 per s) drains 5/6 x 1.2 = 1 between requests: each
+        // finds 0 water, 0 + 1 <= 1: all 10. Each of nginx's 5 rejections found 1000 - 999 = 1
+        // thousandth, drawn as "1/1000".
+        {
+            const DeckStep& s = d.steps[3];
+            checkStep(s, 10, {{Algorithm::NginxLimitReq, 5}, {Algorithm::LeakyBucket, 10}}, 2);
+            QCOMPARE(admitted(rowResult(simulateRows(s.scenario), Algorithm::NginxLimitReq)),
+                     (std::vector<std::size_t>{0, 2, 4, 6, 8}));
+            QCOMPARE(nginxRateThousandths(s.scenario.config.rate()), std::int64_t(833));
+            const Trace t = simulateRows(s.scenario);
+            const NginxWater water = nginxWater(t, 0, 0, t.arrivals.size());
+            QCOMPARE(water.leftovers.size(), std::size_t(5));
+            for (const auto& [when, found] : water.leftovers)
+                QCOMPARE(found, std::int64_t(1));
+            says(s, {"rate=50r/m", "every 1.2 s", "room for 1 request", "10 requests", "5, every other one",
+                     "all 10", "1/1000"});
+        }
     }
 
     void changeLaysKeysOverThePreviousStep()
