@@ -231,10 +231,10 @@ private slots:
         // token bucket of 20 at 10/s, full at 0. Before request k: 20 + 10 x 0.002k - k =
         // 20 - 0.98k tokens, >= 1 iff k <= 19 (k = 19: 1.38; k = 20: 0.4). After k = 19 the bucket
         // holds 0.38 at 38 ms and gains 0.02 per 2 ms: 0.38 + 7 x 0.02 = 0.52 < 1 at 52 ms, so
-        // the last 7 are denied: 20. In 52 ms 10 x 0.052 = 0.52 of a token comes back. The log of
-        // 10 per 1 s: all 27 lie in one second, 10.
+        // the last 7 are denied: 20. A whole token takes 1 / (10/s) = 0.1 s to come back, more
+        // than the page's 0.052 s. The log of 10 per 1 s: all 27 lie in one second, 10.
         checkStep(d.steps[0], 27, {{Algorithm::AwsApiGateway, 20}, {Algorithm::SlidingWindowLog, 10}}, 2);
-        QVERIFY(says(d.steps[0], {"0.052 s", "0.52", "last 7"}));
+        QVERIFY(says(d.steps[0], {"0.1 s", "0.052 s", "last 7"}));
 
         // Step 2 (api-gateway-monthly-quota): request k at k x 1728 s (28.8 min; 86400 / 1728 = 50
         // a day), k = 0..1549, all in January 1970 (1550 / 50 = 31 days). The bucket (20 at 10/s)
@@ -248,10 +248,15 @@ private slots:
             const std::vector<Nanos> at = admittedTimes(t, rowResult(t, Algorithm::AwsApiGateway));
             QCOMPARE(at.back(), Nanos(1726272) * s);
             QCOMPARE(at.back() / (86400 * s), Nanos(19)); // day 20 of January
+            QCOMPARE(t.arrivals[1], Nanos(1728) * s);
             QCOMPARE(t.arrivals[1000], Nanos(20 * 86400) * s);
         }
-        QCOMPARE(*d.steps[1].to, Nanos(31 * 86400) * s); // the axis ends at February 1st
-        QVERIFY(says(d.steps[1], {"January 20th", "1000 / 50 = 20", "January 21st", "February 1st"}));
+        // The axis runs from January 17th (day 16) to February 2nd (day 32): its 2-day ticks fall
+        // on January 21st, where the refusals start, and either side of February 1st.
+        QCOMPARE(*d.steps[1].from, Nanos(16 * 86400) * s);
+        QCOMPARE(*d.steps[1].to, Nanos(32 * 86400) * s);
+        QVERIFY(says(d.steps[1], {"January 20th", "1000 / 50 = 20", "January 21st", "February 1st", "1000 of the 1550"}));
+        QVERIFY(d.steps[1].scenario.lesson.find("1728 s") != std::string::npos);
 
         // Step 3 (cloudflare-long-block): 6 at 0, 0.1, ..., 0.5 s, then one at 10, 20, ..., 600 s:
         // 6 + 60 = 66. Rule: 5 per 10 s, mitigation 600 s. The first 5 take the count to 5, not
