@@ -224,7 +224,7 @@ private slots:
     void managedServices()
     {
         const Deck d = shipped("managed-services");
-        QCOMPARE(d.steps.size(), std::size_t(4));
+        QCOMPARE(d.steps.size(), std::size_t(5));
         constexpr Nanos s = kNanosPerSecond;
 
         // Step 1 (api-gateway-page-load): 27 requests 2 ms apart, k = 0..26 at 2k ms; the plan a
@@ -278,6 +278,22 @@ private slots:
             QCOMPARE(admittedTimes(t, rowResult(t, Algorithm::AwsWafRate)).back(), 49 * s);
         }
         QVERIFY(says(d.steps[3], {"10 s counts 10", "20 s counts 20", "20 + 30 = 50 s", "120"}));
+
+        // Step 5 (envoy-fill-cap): a request every 0.01 s from 0 to 2.99 s, 300. Envoy starts with
+        // max_tokens 20 and its timer sets min(20, tokens + 100) = 20 at 1 s and 2 s (a fire due at
+        // t comes before a request at t). Each second's first 20 requests (k.00 to k.19 s) take the
+        // 20 tokens; the other 80 find none: 3 x 20 = 60. The token bucket C = 20 at 100/s gains
+        // exactly the 1 token a request takes every 0.01 s: it never falls below 19, 300 pass.
+        checkStep(d.steps[4], 300, {{Algorithm::EnvoyLocal, 60}, {Algorithm::TokenBucket, 300}}, 2);
+        {
+            const Trace t = simulateRows(d.steps[4].scenario);
+            std::vector<Nanos> expected;
+            for (Nanos second = 0; second < 3; ++second)
+                for (Nanos k = 0; k < 20; ++k)
+                    expected.push_back(second * s + k * (s / 100));
+            QCOMPARE(admittedTimes(t, rowResult(t, Algorithm::EnvoyLocal)), expected);
+        }
+        QVERIFY(says(d.steps[4], {"100", "20", "1 s and 2 s", "each second"}));
     }
 
     void changeLaysKeysOverThePreviousStep()
