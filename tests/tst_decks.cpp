@@ -169,7 +169,11 @@ private slots:
         // 15 x 4 = 60 refusals. At 1 s 5 of the 15 pass; 10 are refused at 1, 1.25, 1.5, 1.75 s:
         // 10 x 4 = 40. At 2 s 5 pass, 5 refused at 2, 2.25, 2.5, 2.75 s: 5 x 4 = 20. At 3 s the
         // last 5 pass. Refused 60 + 40 + 20 = 120; attempts 120 + 20 = 140; the last pass at 3 s.
+        // No question here: with retries, the hidden row would still draw every attempt (hollow
+        // marks at 0.25 s steps), so the refusals could be counted before the reveal; the step
+        // tells the numbers instead.
         QVERIFY(d.steps[1].scenario.throttle.empty());
+        QVERIFY(d.steps[1].question.empty());
         checkStep(d.steps[1], 20, {{Algorithm::FixedWindow, 20}});
         {
             const Trace t = simulateRows(d.steps[1].scenario);
