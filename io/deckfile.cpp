@@ -21,7 +21,8 @@ using reading::refuse;
 // The shipped decks in the order they are taught; each is resources/decks/ID.ratelab-deck.json,
 // compiled in as :/decks/ID.ratelab-deck.json.
 const char* const kDeckIds[] = {"fixed-window-2x", "buckets-burst-now", "many-servers-one-limit",
-                                "redis-scripts-and-failures", "nginx-limit-req"};
+                                "redis-scripts-and-failures", "nginx-limit-req", "layered-limits",
+                                "managed-services"};
 
 constexpr qint64 kMaxDeckBytes = 64LL * 1024 * 1024;
 

@@ -63,6 +63,35 @@ void says(const DeckStep& step, std::initializer_list<const char*> phrases)
         QVERIFY2(text.contains(QString::fromUtf8(said)), said);
 }
 
+// admittedTimes returns the times of a row's admitted attempts, in decision order: from the
+// engine's log (a row with clients, layers or a throttle) or from the arrivals (a plain row).
+std::vector<Nanos> admittedTimes(const Trace& t, const AlgorithmTrace& r)
+{
+    std::vector<Nanos> out;
+    if (r.log) {
+        for (const LoggedAttempt& a : *r.log)
+            if (a.allowed)
+                out.push_back(a.t);
+        return out;
+    }
+    for (std::size_t i = 0; i < r.decisions.size(); ++i)
+        if (r.decisions[i].allowed)
+            out.push_back(t.arrivals[i]);
+    return out;
+}
+
+// answerSays is true when the step's answer (or, without one, its narrative) contains every word.
+bool answerSays(const DeckStep& step, std::initializer_list<const char*> words)
+{
+    const QString text = QString::fromStdString(step.answer.empty() ? step.scenario.lesson : step.answer);
+    for (const char* w : words)
+        if (!text.contains(QLatin1String(w))) {
+            qWarning("missing \"%s\" in: %s", w, qPrintable(text));
+            return false;
+        }
+    return true;
+}
+
 } // namespace
 
 class TestDecks : public QObject {
@@ -315,6 +344,164 @@ private slots:
             says(s, {"rate=50r/m", "every 1.2 s", "room for 1 request", "10 requests", "5, every other one",
                      "all 10", "1/1000"});
         }
+    }
+
+    void layeredLimits()
+    {
+        const Deck d = shipped("layered-limits");
+        QCOMPARE(d.steps.size(), std::size_t(4));
+        constexpr Nanos s = kNanosPerSecond;
+
+        // Step 1 (client-throttle-under-limit): 20 calls at 0 s, one client; the provider a fixed
+        // window of 5 per 1 s; p-queue interval 1 s, interval_cap 5. The throttle's window opens
+        // at its first start, 0 s: 5 start at 0 s, the cap is spent, the next 5 at 1 s, 2 s, 3 s.
+        // Each group of 5 lands in its own window [k, k + 1) s, which allows 5: 20 pass, 0 refused.
+        checkStep(d.steps[0], 20, {{Algorithm::FixedWindow, 20}});
+        {
+            const Trace t = simulateRows(d.steps[0].scenario);
+            const AlgorithmTrace& r = t.results[0];
+            QCOMPARE(r.metrics.denied, 0);
+            QCOMPARE(r.log->size(), std::size_t(20));
+            const std::vector<Nanos> at = admittedTimes(t, r);
+            for (std::size_t i = 0; i < 20; ++i)
+                QCOMPARE(at[i], Nanos(i / 5) * s);
+            QVERIFY(answerSays(d.steps[0], {"None", "20", "5", "0, 1, 2 and 3 s", "429"}));
+        }
+
+        // Step 2, no throttle, retries 0.25 s after each refusal. At 0 s: 20 attempts, 5 pass,
+        // 15 refused; at 0.25, 0.5, 0.75 s the 15 are refused again (window [0, 1) s is spent):
+        // 15 x 4 = 60 refusals. At 1 s 5 of the 15 pass; 10 are refused at 1, 1.25, 1.5, 1.75 s:
+        // 10 x 4 = 40. At 2 s 5 pass, 5 refused at 2, 2.25, 2.5, 2.75 s: 5 x 4 = 20. At 3 s the
+        // last 5 pass. Refused 60 + 40 + 20 = 120; attempts 120 + 20 = 140; the last pass at 3 s.
+        // No question here: with retries, the hidden row would still draw every attempt (hollow
+        // marks at 0.25 s steps), so the refusals could be counted before the reveal; the step
+        // tells the numbers instead.
+        QVERIFY(d.steps[1].scenario.throttle.empty());
+        QVERIFY(d.steps[1].question.empty());
+        checkStep(d.steps[1], 20, {{Algorithm::FixedWindow, 20}});
+        {
+            const Trace t = simulateRows(d.steps[1].scenario);
+            const AlgorithmTrace& r = t.results[0];
+            QCOMPARE(r.metrics.denied, 120);
+            QCOMPARE(r.log->size(), std::size_t(140));
+            QCOMPARE(admittedTimes(t, r).back(), 3 * s);
+            QVERIFY(answerSays(d.steps[1], {"120", "140", "15 x 4 + 10 x 4 + 5 x 4 = 120", "3 s"}));
+        }
+
+        // Step 3: bursts of 10 at 0, 10, ..., 70 s (80 requests). Per-second alone, a token bucket
+        // C = 5, r = 5/s: it refills from 0 to 5 in 1 s, so it is full at each burst and passes 5:
+        // 8 x 5 = 40. Per-minute alone, a fixed window of 20 per 60 s: [0, 60) s passes the bursts
+        // at 0 and 10 s (20) and nothing at 20-50 s; [60, 120) s the bursts at 60 and 70 s: 40.
+        // Both (layers in order, the bucket first): each burst's 5 from the bucket reach the window,
+        // which counts 5, 10, 15, 20 after the bursts at 0, 10, 20, 30 s and denies those at 40
+        // and 50 s; from 60 s a new window: 5 + 5. 20 + 10 = 30.
+        {
+            const DeckStep& step = d.steps[2];
+            const Trace t = simulateRows(step.scenario);
+            QCOMPARE(t.arrivals.size(), std::size_t(80));
+            QCOMPARE(t.results.size(), std::size_t(3));
+            QVERIFY(isLayeredRow(step.scenario, 2));
+            QCOMPARE(admittedOf(rowResult(t, Algorithm::TokenBucket)), std::size_t(40));
+            QCOMPARE(admittedOf(rowResult(t, Algorithm::FixedWindow)), std::size_t(40));
+            QCOMPARE(admittedOf(t.results[2]), std::size_t(30));
+            // The layered row's passes: 5 in each burst at 0, 10, 20, 30, 60, 70 s.
+            std::vector<Nanos> bursts;
+            for (Nanos a : admittedTimes(t, t.results[2]))
+                if (bursts.empty() || bursts.back() != a)
+                    bursts.push_back(a);
+            QCOMPARE(bursts, (std::vector<Nanos>{0, 10 * s, 20 * s, 30 * s, 60 * s, 70 * s}));
+            QVERIFY(step.question.find("40") != std::string::npos);
+            QVERIFY(answerSays(step, {"30.", "0, 10, 20 and 30 s", "40 and 50 s", "60 s", "5 + 5", "20 + 10 = 30"}));
+        }
+
+        // Step 4: one request a second, 0 to 79 s. The bucket gains 5 tokens in each 1 s and
+        // spends 1: always full, it passes 80. The window passes 0-19 s (20) in [0, 60) s and
+        // 60-79 s (20) in [60, 120) s: 40. Both: the bucket denies none, so the window alone: 40.
+        {
+            const DeckStep& step = d.steps[3];
+            const Trace t = simulateRows(step.scenario);
+            QCOMPARE(t.arrivals.size(), std::size_t(80));
+            QCOMPARE(t.arrivals.back(), 79 * s);
+            QCOMPARE(admittedOf(rowResult(t, Algorithm::TokenBucket)), std::size_t(80));
+            QCOMPARE(admittedOf(rowResult(t, Algorithm::FixedWindow)), std::size_t(40));
+            QCOMPARE(admittedOf(t.results[2]), std::size_t(40));
+            QVERIFY(answerSays(step, {"40", "80", "20 from 0 s", "20 from 60 s"}));
+        }
+    }
+
+    void managedServices()
+    {
+        const Deck d = shipped("managed-services");
+        QCOMPARE(d.steps.size(), std::size_t(5));
+        constexpr Nanos s = kNanosPerSecond;
+
+        // Step 1 (api-gateway-page-load): 27 requests 2 ms apart, k = 0..26 at 2k ms; the plan a
+        // token bucket of 20 at 10/s, full at 0. Before request k: 20 + 10 x 0.002k - k =
+        // 20 - 0.98k tokens, >= 1 iff k <= 19 (k = 19: 1.38; k = 20: 0.4). After k = 19 the bucket
+        // holds 0.38 at 38 ms and gains 0.02 per 2 ms: 0.38 + 7 x 0.02 = 0.52 < 1 at 52 ms, so
+        // the last 7 are denied: 20. A whole token takes 1 / (10/s) = 0.1 s to come back, more
+        // than the page's 0.052 s. The log of 10 per 1 s: all 27 lie in one second, 10.
+        checkStep(d.steps[0], 27, {{Algorithm::AwsApiGateway, 20}, {Algorithm::SlidingWindowLog, 10}}, 2);
+        QVERIFY(answerSays(d.steps[0], {"0.1 s", "0.052 s", "last 7"}));
+
+        // Step 2 (api-gateway-monthly-quota): request k at k x 1728 s (28.8 min; 86400 / 1728 = 50
+        // a day), k = 0..1549, all in January 1970 (1550 / 50 = 31 days). The bucket (20 at 10/s)
+        // is full at every request: the throttle passes all 1550. The quota of 1000 passes
+        // k = 0..999; k = 999 is at 1726272 s, day 1726272 / 86400 = 19.98: January 20th. k = 1000
+        // is at 1728000 s = 20 days exactly, January 21st 00:00, and every request from there to
+        // the month's end is refused: 1000.
+        checkStep(d.steps[1], 1550, {{Algorithm::AwsApiGateway, 1000}, {Algorithm::TokenBucket, 1550}}, 2);
+        {
+            const Trace t = simulateRows(d.steps[1].scenario);
+            const std::vector<Nanos> at = admittedTimes(t, rowResult(t, Algorithm::AwsApiGateway));
+            QCOMPARE(at.back(), Nanos(1726272) * s);
+            QCOMPARE(at.back() / (86400 * s), Nanos(19)); // day 20 of January
+            QCOMPARE(t.arrivals[1], Nanos(1728) * s);
+            QCOMPARE(t.arrivals[1000], Nanos(20 * 86400) * s);
+        }
+        // The axis runs from January 17th (day 16) to February 2nd (day 32): its 2-day ticks fall
+        // on January 21st, where the refusals start, and either side of February 1st.
+        QCOMPARE(*d.steps[1].from, Nanos(16 * 86400) * s);
+        QCOMPARE(*d.steps[1].to, Nanos(32 * 86400) * s);
+        QVERIFY(answerSays(d.steps[1], {"January 20th", "1000 / 50 = 20", "January 21st", "February 1st", "1000 of the 1550"}));
+        QVERIFY(d.steps[1].scenario.lesson.find("1728 s") != std::string::npos);
+
+        // Step 3 (cloudflare-long-block): 6 at 0, 0.1, ..., 0.5 s, then one at 10, 20, ..., 600 s:
+        // 6 + 60 = 66. Rule: 5 per 10 s, mitigation 600 s. The first 5 take the count to 5, not
+        // above it; the 6th at 0.5 s makes 6 > 5: blocked until 0.5 + 600 = 600.5 s, and the
+        // last request, at 600 s, is still inside: 5 pass. The fixed window of 5 per 10 s: [0, 10)
+        // s holds the 6, 5 pass; each later request is alone in its window: 5 + 60 = 65.
+        checkStep(d.steps[2], 66, {{Algorithm::CloudflareRate, 5}, {Algorithm::FixedWindow, 65}}, 2);
+        QVERIFY(answerSays(d.steps[2], {"0.5 s", "600 s", "600.5 s", "6th"}));
+
+        // Step 4 (waf-scraper-first-minute): one request a second at 0..119 s; checks every 10 s,
+        // each counting the requests in [T - 60 s, T), a verdict in force 30 s after its check.
+        // The check at 10 s counts 0..9 s: 10, not over 10; at 20 s 0..19 s: 20 > 10, blocking
+        // from 20 + 30 = 50 s. Every later check counts min(T, 60) >= 30 > 10 (blocked requests
+        // count too), so the block holds: the requests at 0..49 s pass, 50. The log of 10 per 60
+        // s: 0..9 s, then at 60 s the entries of 0..9 s have expired: 60..69 s; 20.
+        checkStep(d.steps[3], 120, {{Algorithm::AwsWafRate, 50}, {Algorithm::SlidingWindowLog, 20}}, 2);
+        {
+            const Trace t = simulateRows(d.steps[3].scenario);
+            QCOMPARE(admittedTimes(t, rowResult(t, Algorithm::AwsWafRate)).back(), 49 * s);
+        }
+        QVERIFY(answerSays(d.steps[3], {"10 s counts 10", "20 s counts 20", "20 + 30 = 50 s", "120"}));
+
+        // Step 5 (envoy-fill-cap): a request every 0.01 s from 0 to 2.99 s, 300. Envoy starts with
+        // max_tokens 20 and its timer sets min(20, tokens + 100) = 20 at 1 s and 2 s (a fire due at
+        // t comes before a request at t). Each second's first 20 requests (k.00 to k.19 s) take the
+        // 20 tokens; the other 80 find none: 3 x 20 = 60. The token bucket C = 20 at 100/s gains
+        // exactly the 1 token a request takes every 0.01 s: it never falls below 19, 300 pass.
+        checkStep(d.steps[4], 300, {{Algorithm::EnvoyLocal, 60}, {Algorithm::TokenBucket, 300}}, 2);
+        {
+            const Trace t = simulateRows(d.steps[4].scenario);
+            std::vector<Nanos> expected;
+            for (Nanos second = 0; second < 3; ++second)
+                for (Nanos k = 0; k < 20; ++k)
+                    expected.push_back(second * s + k * (s / 100));
+            QCOMPARE(admittedTimes(t, rowResult(t, Algorithm::EnvoyLocal)), expected);
+        }
+        QVERIFY(answerSays(d.steps[4], {"100", "20", "1 s and 2 s", "each second"}));
     }
 
     void changeLaysKeysOverThePreviousStep()
