@@ -155,7 +155,7 @@ private slots:
     void theServerBehind()
     {
         const Deck d = shipped("the-server-behind");
-        QCOMPARE(d.steps.size(), std::size_t(3));
+        QCOMPARE(d.steps.size(), std::size_t(5));
         for (const DeckStep& step : d.steps)
             QVERIFY(!step.question.empty());
         // Step 1: one request every 0.01 s, k = 0 ... 999 at k / 100 s, to W = 10 workers of S =
@@ -235,6 +235,59 @@ private slots:
             for (int k = 11; k < 30; ++k)
                 QCOMPARE(g[std::size_t(k)], 50);
             tells(d.steps[2], {"550", "50", "145", "140", "135", "130", "5"});
+        }
+        // Steps 4 and 5: aimd-sawtooth, AIMD alone: a request every 5 ms (request k at 5k ms) to
+        // the 10 workers of 0.1 s (queue 100, no client timeout). AIMDLimit.java:102-112 per
+        // response: rtt > 150 ms halves the limit ((int) (L * 0.5), at least 1); else, if
+        // 2 x inflight (the count just after its own admission) >= L, L + 1. Admitted iff in
+        // flight < L. At one instant the response goes first, then the arrival.
+        //   0 ... 45 ms: k = 0 ... 9 admitted (inflight 1 ... 10), served at once; 50 ... 95 ms:
+        //     k = 10 ... 19 rejected (10 in flight, L = 10).
+        //   100 ... 145 ms: k = 0 ... 9 respond in 0.1 s, inflight 1 ... 10: 2, 4, 6, 8 < 10,
+        //     then 10 >= 10: 11 at 120 ms, 12 >= 11: 12, 13, 14, 15, 16 at 145 ms. Each frees a
+        //     worker for k = 20 ... 29 (inflight 10), served at once.
+        //   150 ... 195 ms: nothing responds; 10 in flight < 16: k = 30 ... 35 admitted
+        //     (inflight 11 ... 16) into the queue, k = 36 ... 39 rejected.
+        //   200 ... 245 ms: k = 20 ... 29 respond in 0.1 s, inflight 10: 20 >= 16 ... 20: 17, 18,
+        //     19, 20, 21 at 220 ms, then 20 < 21: no change. Each response lets one arrival in
+        //     (k = 40 ... 49, inflight 16) and a worker take the queue's head: k = 30 ... 35 at
+        //     200 ... 225 ms (they waited 50 ms: rtt 0.15 s, not > 150 ms), k = 40 ... 43 at
+        //     230 ... 245 ms (rtt 0.13 s); k = 44 ... 49 stay queued.
+        //   250 ... 295 ms: nothing responds; 16 < 21: k = 50 ... 54 queued, 55 ... 59 rejected.
+        //   300 ... 345 ms: k = 30 ... 35 (inflight 11 ... 16) and 40 ... 43 (16) respond within
+        //     0.15 s: 22 >= 21, 24 >= 22, ..., 32 >= 30: ten times + 1, 22 ... 31 at 345 ms.
+        //     Workers go to k = 44 ... 49 and 50 ... 53, which waited 80 ms.
+        //   400 ... 415 ms: k = 44 ... 47 respond in 0.08 + 0.1 = 0.18 s > 150 ms:
+        //     31 -> (int) 15.5 = 15 -> 7 -> 3 -> 1; k = 48 ... 53 (0.18 s too) leave it at 1,
+        //     (int) 0.5 = 0 clamped to 1. From 400 ms the 30 or so in flight are over the limit:
+        //     every arrival (k = 80 ... 89 by 445 ms) is rejected.
+        {
+            const Trace t = simulateRows(d.steps[3].scenario);
+            QCOMPARE(t.results.size(), std::size_t(1));
+            const ServerFigures& f = *runOf(t.results[0]).server;
+            const std::vector<std::pair<Nanos, std::int64_t>> first = {
+                {0, 10}, {120, 11}, {125, 12}, {130, 13}, {135, 14}, {140, 15}, {145, 16},
+                {200, 17}, {205, 18}, {210, 19}, {215, 20}, {220, 21},
+                {300, 22}, {305, 23}, {310, 24}, {315, 25}, {320, 26}, {325, 27}, {330, 28}, {335, 29}, {340, 30}, {345, 31},
+                {400, 15}, {405, 7}, {410, 3}, {415, 1}};
+            QVERIFY(f.limits.size() > first.size());
+            for (std::size_t i = 0; i < first.size(); ++i) {
+                QCOMPARE(f.limits[i].first, first[i].first * 1'000'000);
+                QCOMPARE(f.limits[i].second, first[i].second);
+            }
+            QVERIFY(f.limits[first.size()].first > 450'000'000); // still 1 at the end of step 5's span
+            const RowRun& run = runOf(t.results[0]);
+            for (std::size_t i = 0; i < run.log.size(); ++i) {
+                const std::int32_t k = run.log[i].request;
+                if (k >= 80 && k <= 89)
+                    QCOMPARE(run.served[i].outcome, Outcome::Rejected);
+            }
+            QCOMPARE(*d.steps[3].to, Nanos(350'000'000));
+            QCOMPARE(*d.steps[4].from, Nanos(300'000'000));
+            QCOMPARE(*d.steps[4].to, Nanos(450'000'000));
+            QVERIFY(d.steps[4].scenario.concurrency == d.steps[3].scenario.concurrency);
+            tells(d.steps[3], {"31", "0.345", "0.15", "10"});
+            tells(d.steps[4], {"1", "0.415", "31 / 2 = 15", "7, 3 and 1", "10"});
         }
     }
 
