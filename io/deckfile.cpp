@@ -22,7 +22,7 @@ using reading::refuse;
 // compiled in as :/decks/ID.ratelab-deck.json.
 const char* const kDeckIds[] = {"fixed-window-2x", "buckets-burst-now", "many-servers-one-limit",
                                 "redis-scripts-and-failures", "nginx-limit-req", "layered-limits",
-                                "managed-services"};
+                                "managed-services", "the-server-behind", "choosing-a-limit"};
 
 constexpr qint64 kMaxDeckBytes = 64LL * 1024 * 1024;
 

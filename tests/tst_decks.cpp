@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace ratelab;
 using namespace ratelab::io;
@@ -90,6 +91,43 @@ bool answerSays(const DeckStep& step, std::initializer_list<const char*> words)
             return false;
         }
     return true;
+}
+
+// runOf is a server row's run (a row with a server is always run by the engine).
+const RowRun& runOf(const AlgorithmTrace& row)
+{
+    if (!row.engine || !row.engine->run.server)
+        qFatal("a row of the server ran without the engine");
+    return row.engine->run;
+}
+
+// goodput counts, per whole second [k, k + 1), the attempts served in time that completed in it:
+// the bars of the row's goodput lane, added up a second at a time.
+std::vector<std::int64_t> goodput(const AlgorithmTrace& row, int seconds)
+{
+    std::vector<std::int64_t> out(std::size_t(seconds), 0);
+    for (const ServedAttempt& a : runOf(row).served)
+        if (a.outcome == Outcome::InTime && a.end / kNanosPerSecond < seconds)
+            ++out[std::size_t(a.end / kNanosPerSecond)];
+    return out;
+}
+
+// tells checks that a step's text (its answer, or its narrative when it asks nothing) states
+// each number.
+void tells(const DeckStep& step, const QStringList& numbers)
+{
+    const QString text = QString::fromStdString(step.answer.empty() ? step.scenario.lesson : step.answer);
+    for (const QString& n : numbers)
+        QVERIFY2(text.contains(n), qPrintable(n + " not in: " + text));
+}
+
+// admittedByClient counts a row's admitted attempts per client (ids 0 to 4 in noisy-client).
+std::vector<std::int64_t> admittedByClient(const AlgorithmTrace& row)
+{
+    std::vector<std::int64_t> out(5, 0);
+    for (const LoggedAttempt& a : *row.log)
+        out.at(std::size_t(a.client)) += a.allowed ? 1 : 0;
+    return out;
 }
 
 } // namespace
@@ -502,6 +540,202 @@ private slots:
             QCOMPARE(admittedTimes(t, rowResult(t, Algorithm::EnvoyLocal)), expected);
         }
         QVERIFY(answerSays(d.steps[4], {"100", "20", "1 s and 2 s", "each second"}));
+    }
+
+    void theServerBehind()
+    {
+        const Deck d = shipped("the-server-behind");
+        QCOMPARE(d.steps.size(), std::size_t(5));
+        for (const DeckStep& step : d.steps)
+            QVERIFY(!step.question.empty());
+        // Step 1: one request every 0.01 s, k = 0 ... 999 at k / 100 s, to W = 10 workers of S =
+        // 0.1 s (a queue behind them), the server alone. Room: W / S = 10 / 0.1 s = 100 a second.
+        // Request k ends at k / 100 + 0.1 s = the arrival of request k + 10, and at one instant
+        // completions go first, so it finds 9 in service and a free worker: 10 in the server at
+        // most (100 a second x 0.1 s), none queued, each served in 0.1 s < the client's 1 s:
+        // all 1000 in time, 100 a second from 0.1 s to 10 s.
+        {
+            const Trace t = simulateRows(d.steps[0].scenario);
+            QCOMPARE(t.arrivals.size(), std::size_t(1000));
+            QCOMPARE(t.results.size(), std::size_t(1));
+            const ServerFigures& f = *runOf(t.results[0]).server;
+            QCOMPARE(f.inTime, 1000);
+            QCOMPARE(f.late + f.queueTimeouts + f.refused + f.rejected, 0);
+            QCOMPARE(f.maxInSystem, 10);
+            QCOMPARE(f.maxQueue, 0);
+            const std::vector<std::int64_t> g = goodput(t.results[0], 10);
+            for (int k = 1; k < 10; ++k)
+                QCOMPARE(g[std::size_t(k)], 100);
+            tells(d.steps[0], {"10", "1000", "100", "0.1"});
+        }
+        // Step 2: retry-storm-metastable, the server alone: one request every 0.02 s from 0 to
+        // 29.98 s (1500, 50 a second: 5 in the server, 0.02 s apart, each served in 0.1 s) and
+        // 150 more at 10 s. The client waits 1 s, then retries 0.1 s later, 3 times at most.
+        // Before the spike: 50 in time a second (the requests of [0, 0.9) end in [0.1, 1): 45).
+        // After it, once every attempt fails (waits past 1 s in the full queue, or is refused by
+        // it), each request makes 1 + 3 = 4 attempts: 50 x 4 = 200 a second against the room
+        // of 100 a second, so the queue stays full and every attempt fails again: goodput 0.
+        // When the last in-time response comes (12 s) is the engine's count (tst_presets_server);
+        // the step states only the 0 that follows and the 4 attempts of every later request.
+        {
+            const Trace t = simulateRows(d.steps[1].scenario);
+            QCOMPARE(t.arrivals.size(), std::size_t(1500 + 150));
+            QCOMPARE(t.results.size(), std::size_t(1));
+            const std::vector<std::int64_t> g = goodput(t.results[0], 31);
+            for (int k = 1; k < 10; ++k)
+                QCOMPARE(g[std::size_t(k)], 50);
+            for (int k = 13; k < 31; ++k)
+                QCOMPARE(g[std::size_t(k)], 0);
+            // Every request arriving from 13 s on makes 4 attempts, none served in time.
+            const RowRun& run = runOf(t.results[0]);
+            std::map<std::int32_t, int> attempts;
+            for (std::size_t i = 0; i < run.log.size(); ++i) {
+                const LoggedAttempt& a = run.log[i];
+                if (t.arrivals[std::size_t(a.request)] >= 13 * kNanosPerSecond) {
+                    ++attempts[a.request];
+                    QVERIFY(run.served[i].outcome != Outcome::InTime);
+                }
+            }
+            QCOMPARE(attempts.size(), std::size_t(50 * 17)); // 13 s ... 29.98 s, 50 a second
+            for (const auto& [request, n] : attempts)
+                QCOMPARE(n, 4);
+            tells(d.steps[1], {"0", "4", "200", "100"});
+        }
+        // Step 3: the same, and fixed:limit=10 beside the server alone. At 10 s, the request of
+        // 9.90 s has just ended (completions first), those of 9.92, 9.94, 9.96, 9.98 s are in
+        // flight: 4. The normal request of 10 s makes 5; 5 of the spike make 10, 145 rejected
+        // (each retried 0.1 s later). At 10.1 s the 6 admitted at 10 s end, 4 remain (10.02 ...
+        // 10.08 s): the normal request and 5 retries are admitted, 140 rejected; at 10.2 s 135,
+        // at 10.3 s 130, whose fourth attempt it is: they give up. Rejected: 145 + 140 + 135 +
+        // 130 = 550. Nothing waits (10 in flight = 10 workers), so nothing is late: every normal
+        // request is served in time, 50 a second from 11 s, plus the 5 x 4 = 20 of the spike:
+        // 1500 + 20 = 1520 in time.
+        {
+            const Trace t = simulateRows(d.steps[2].scenario);
+            QCOMPARE(t.results.size(), std::size_t(2));
+            const ServerFigures& f = *runOf(t.results[1]).server;
+            QCOMPARE(f.rejected, 145 + 140 + 135 + 130);
+            QCOMPARE(f.rejected, 550);
+            QCOMPARE(f.late, 0);
+            QCOMPARE(f.queueTimeouts + f.refused, 0);
+            QCOMPARE(f.inTime, 1520);
+            QCOMPARE(f.maxQueue, 0);
+            const std::vector<std::int64_t> g = goodput(t.results[1], 30);
+            QCOMPARE(g[10], 50 + 20);
+            for (int k = 11; k < 30; ++k)
+                QCOMPARE(g[std::size_t(k)], 50);
+            tells(d.steps[2], {"550", "50", "145", "140", "135", "130", "5"});
+        }
+        // Steps 4 and 5: aimd-sawtooth, AIMD alone: a request every 5 ms (request k at 5k ms) to
+        // the 10 workers of 0.1 s (queue 100, no client timeout). AIMDLimit.java:102-112 per
+        // response: rtt > 150 ms halves the limit ((int) (L * 0.5), at least 1); else, if
+        // 2 x inflight (the count just after its own admission) >= L, L + 1. Admitted iff in
+        // flight < L. At one instant the response goes first, then the arrival.
+        //   0 ... 45 ms: k = 0 ... 9 admitted (inflight 1 ... 10), served at once; 50 ... 95 ms:
+        //     k = 10 ... 19 rejected (10 in flight, L = 10).
+        //   100 ... 145 ms: k = 0 ... 9 respond in 0.1 s, inflight 1 ... 10: 2, 4, 6, 8 < 10,
+        //     then 10 >= 10: 11 at 120 ms, 12 >= 11: 12, 13, 14, 15, 16 at 145 ms. Each frees a
+        //     worker for k = 20 ... 29 (inflight 10), served at once.
+        //   150 ... 195 ms: nothing responds; 10 in flight < 16: k = 30 ... 35 admitted
+        //     (inflight 11 ... 16) into the queue, k = 36 ... 39 rejected.
+        //   200 ... 245 ms: k = 20 ... 29 respond in 0.1 s, inflight 10: 20 >= 16 ... 20: 17, 18,
+        //     19, 20, 21 at 220 ms, then 20 < 21: no change. Each response lets one arrival in
+        //     (k = 40 ... 49, inflight 16) and a worker take the queue's head: k = 30 ... 35 at
+        //     200 ... 225 ms (they waited 50 ms: rtt 0.15 s, not > 150 ms), k = 40 ... 43 at
+        //     230 ... 245 ms (rtt 0.13 s); k = 44 ... 49 stay queued.
+        //   250 ... 295 ms: nothing responds; 16 < 21: k = 50 ... 54 queued, 55 ... 59 rejected.
+        //   300 ... 345 ms: k = 30 ... 35 (inflight 11 ... 16) and 40 ... 43 (16) respond within
+        //     0.15 s: 22 >= 21, 24 >= 22, ..., 32 >= 30: ten times + 1, 22 ... 31 at 345 ms.
+        //     Workers go to k = 44 ... 49 and 50 ... 53, which waited 80 ms.
+        //   400 ... 415 ms: k = 44 ... 47 respond in 0.08 + 0.1 = 0.18 s > 150 ms:
+        //     31 -> (int) 15.5 = 15 -> 7 -> 3 -> 1; k = 48 ... 53 (0.18 s too) leave it at 1,
+        //     (int) 0.5 = 0 clamped to 1. From 400 ms the 30 or so in flight are over the limit:
+        //     every arrival (k = 80 ... 89 by 445 ms) is rejected.
+        {
+            const Trace t = simulateRows(d.steps[3].scenario);
+            QCOMPARE(t.results.size(), std::size_t(1));
+            const ServerFigures& f = *runOf(t.results[0]).server;
+            const std::vector<std::pair<Nanos, std::int64_t>> first = {
+                {0, 10}, {120, 11}, {125, 12}, {130, 13}, {135, 14}, {140, 15}, {145, 16},
+                {200, 17}, {205, 18}, {210, 19}, {215, 20}, {220, 21},
+                {300, 22}, {305, 23}, {310, 24}, {315, 25}, {320, 26}, {325, 27}, {330, 28}, {335, 29}, {340, 30}, {345, 31},
+                {400, 15}, {405, 7}, {410, 3}, {415, 1}};
+            QVERIFY(f.limits.size() > first.size());
+            for (std::size_t i = 0; i < first.size(); ++i) {
+                QCOMPARE(f.limits[i].first, first[i].first * 1'000'000);
+                QCOMPARE(f.limits[i].second, first[i].second);
+            }
+            QVERIFY(f.limits[first.size()].first > 450'000'000); // still 1 at the end of step 5's span
+            const RowRun& run = runOf(t.results[0]);
+            for (std::size_t i = 0; i < run.log.size(); ++i) {
+                const std::int32_t k = run.log[i].request;
+                if (k >= 80 && k <= 89)
+                    QCOMPARE(run.served[i].outcome, Outcome::Rejected);
+            }
+            QCOMPARE(*d.steps[3].to, Nanos(350'000'000));
+            QCOMPARE(*d.steps[4].from, Nanos(300'000'000));
+            QCOMPARE(*d.steps[4].to, Nanos(450'000'000));
+            QVERIFY(d.steps[4].scenario.concurrency == d.steps[3].scenario.concurrency);
+            tells(d.steps[3], {"31", "0.345", "0.15", "10"});
+            tells(d.steps[4], {"1", "0.415", "31 / 2 = 15", "7, 3 and 1", "10"});
+        }
+    }
+
+    void choosingALimit()
+    {
+        const Deck d = shipped("choosing-a-limit");
+        QCOMPARE(d.steps.size(), std::size_t(5));
+        // Step 1: requests at 0, 1, ..., 119 s; L = 10 per W = 12 s, C = 10, r = 5/6 a second.
+        // Fixed window: the windows [12j, 12j + 12) s, j = 0 ... 9, hold 12 requests each and
+        // admit the first 10: 10 x 10 = 100. Token bucket: before request k (at k s), with all
+        // before it admitted, tokens = 10 - k + 5k/6 = 10 - k/6 >= 1 for k <= 54: 55 admitted,
+        // 0 tokens left at 54 s. Then 5/6 a second: at 55 s 5/6 (denied), 56 s 10/6 (admitted,
+        // 4/6), 57 s 9/6 (3/6), 58 s 8/6 (2/6), 59 s 7/6 (1/6), 60 s 6/6 (0): 5 of every 6 s.
+        // 55 ... 114 s: 10 such cycles, 50; 115 ... 119 s as 55 ... 59 s: 4. 55 + 50 + 4 = 109.
+        checkStep(d.steps[0], 120, {{Algorithm::FixedWindow, 100}, {Algorithm::TokenBucket, 109}}, 2);
+        tells(d.steps[0], {"10", "12", "55", "5 of every 6"});
+        // Step 2: bursts of 5 at one instant at 0, 6, ..., 42 s (40 requests); L = 10 per 10 s.
+        // Sliding log: any 10 s holds at most two bursts, 10, so each request finds at most 9 of
+        // the last 10 s: all 40. Sliding counter, admit iff prev (W - e) / W + cur < 10:
+        //   [0, 10):  bursts at 0 and 6: cur 0 ... 9 < 10: all 10.
+        //   [10, 20): prev 10. 12 s, e = 2: 10 x 0.8 = 8, then 9: 2 admitted, 10 denied (3);
+        //             18 s, e = 8: 2 + 2 = 4 ... 8: 5. cur = 7.
+        //   [20, 30): prev 7. 24 s, e = 4: 4.2 + 0 ... 4: up to 8.2: 5. cur = 5.
+        //   [30, 40): prev 5. 30 s, e = 0: 5 ... 9: 5; 36 s, e = 6: 2 + 5 = 7, 8, 9: 3. cur = 8.
+        //   [40, 50): prev 8. 42 s, e = 2: 6.4 ... 9.4: 4.
+        // 10 + 2 + 5 + 5 + 5 + 3 + 4 = 34.
+        checkStep(d.steps[1], 40, {{Algorithm::SlidingWindowLog, 40}, {Algorithm::SlidingWindowCounter, 34}}, 2);
+        tells(d.steps[1], {"0.8", "8", "5", "2"});
+        // Step 3: noisy-client, per client L = 5 per 10 s: client 0 sends 20 in [0, 0.95] s and
+        // gets the first 5 (the bucket: 5 tokens, 0.5 a second, 0.2 s x 0.5 = 0.1 back by its
+        // 6th, 0.475 by its 20th: none more); clients 1 to 4 send 2 each, both pass (2 < 5):
+        // 5 + 4 x 2 = 13 for each row.
+        checkStep(d.steps[2], 28, {{Algorithm::FixedWindow, 13}, {Algorithm::TokenBucket, 13}}, 2);
+        {
+            const Trace t = simulateRows(d.steps[2].scenario);
+            for (const Algorithm a : {Algorithm::FixedWindow, Algorithm::TokenBucket})
+                QCOMPARE(admittedByClient(rowResult(t, a)), (std::vector<std::int64_t>{5, 2, 2, 2, 2}));
+            tells(d.steps[2], {"13", "5", "20", "8"});
+        }
+        // Step 4: one key for all. The first 5 arrivals, 0, 0.05, 0.1, 0.12 (client 1), 0.15 s,
+        // take the window [0, 10) s: 5, of them client 1's one. The bucket: 5 tokens, each
+        // request at 0 ... 0.15 s takes one, 0.15 s x 0.5 = 0.075 back: 0.075 left; at 2.1 s it
+        // holds 0.075 + 1.95 x 0.5 = 1.05: client 1's second passes (0.05 left); 2.2, 2.3, 2.4 s
+        // find 0.1, 0.15, 0.2: denied. 6, the quiet clients 2 of their 8.
+        checkStep(d.steps[3], 28, {{Algorithm::FixedWindow, 5}, {Algorithm::TokenBucket, 6}}, 2);
+        {
+            const Trace t = simulateRows(d.steps[3].scenario);
+            QCOMPARE(admittedByClient(rowResult(t, Algorithm::FixedWindow)), (std::vector<std::int64_t>{4, 1, 0, 0, 0}));
+            QCOMPARE(admittedByClient(rowResult(t, Algorithm::TokenBucket)), (std::vector<std::int64_t>{4, 2, 0, 0, 0}));
+            tells(d.steps[3], {"5", "6", "1", "2", "2.1", "8"});
+        }
+        // Step 5: pick-a-limit's rows, the guesser: 4 at each whole second 0 ... 29 s (120);
+        // L = 60 per 60 s, C = 60, r = 1 a second. Fixed window: all 120 in [0, 60) s: 60. Token
+        // bucket: before the burst at t s, with all before admitted, 60 - 4t + t = 60 - 3t
+        // tokens, >= 4 for t <= 18: 19 x 4 = 76; at 19 s 3 tokens: 3; then 1 a second at 20 ...
+        // 29 s: 10. 76 + 3 + 10 = 89.
+        checkStep(d.steps[4], 120, {{Algorithm::FixedWindow, 60}, {Algorithm::TokenBucket, 89}}, 2);
+        tells(d.steps[4], {"60", "89", "1 a second"});
     }
 
     void changeLaysKeysOverThePreviousStep()
