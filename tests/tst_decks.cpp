@@ -81,18 +81,6 @@ std::vector<Nanos> admittedTimes(const Trace& t, const AlgorithmTrace& r)
     return out;
 }
 
-// answerSays is true when the step's answer (or, without one, its narrative) contains every word.
-bool answerSays(const DeckStep& step, std::initializer_list<const char*> words)
-{
-    const QString text = QString::fromStdString(step.answer.empty() ? step.scenario.lesson : step.answer);
-    for (const char* w : words)
-        if (!text.contains(QLatin1String(w))) {
-            qWarning("missing \"%s\" in: %s", w, qPrintable(text));
-            return false;
-        }
-    return true;
-}
-
 // runOf is a server row's run (a row with a server is always run by the engine).
 const RowRun& runOf(const AlgorithmTrace& row)
 {
@@ -403,7 +391,7 @@ private slots:
             const std::vector<Nanos> at = admittedTimes(t, r);
             for (std::size_t i = 0; i < 20; ++i)
                 QCOMPARE(at[i], Nanos(i / 5) * s);
-            QVERIFY(answerSays(d.steps[0], {"None", "20", "5", "0, 1, 2 and 3 s", "429"}));
+            tells(d.steps[0], {"None", "20", "5", "0, 1, 2 and 3 s", "429"});
         }
 
         // Step 2, no throttle, retries 0.25 s after each refusal. At 0 s: 20 attempts, 5 pass,
@@ -423,7 +411,7 @@ private slots:
             QCOMPARE(r.metrics.denied, 120);
             QCOMPARE(r.log->size(), std::size_t(140));
             QCOMPARE(admittedTimes(t, r).back(), 3 * s);
-            QVERIFY(answerSays(d.steps[1], {"120", "140", "15 x 4 + 10 x 4 + 5 x 4 = 120", "3 s"}));
+            tells(d.steps[1], {"120", "140", "15 x 4 + 10 x 4 + 5 x 4 = 120", "3 s"});
         }
 
         // Step 3: bursts of 10 at 0, 10, ..., 70 s (80 requests). Per-second alone, a token bucket
@@ -449,7 +437,7 @@ private slots:
                     bursts.push_back(a);
             QCOMPARE(bursts, (std::vector<Nanos>{0, 10 * s, 20 * s, 30 * s, 60 * s, 70 * s}));
             QVERIFY(step.question.find("40") != std::string::npos);
-            QVERIFY(answerSays(step, {"30.", "0, 10, 20 and 30 s", "40 and 50 s", "60 s", "5 + 5", "20 + 10 = 30"}));
+            tells(step, {"30.", "0, 10, 20 and 30 s", "40 and 50 s", "60 s", "5 + 5", "20 + 10 = 30"});
         }
 
         // Step 4: one request a second, 0 to 79 s. The bucket gains 5 tokens in each 1 s and
@@ -463,7 +451,7 @@ private slots:
             QCOMPARE(admittedOf(rowResult(t, Algorithm::TokenBucket)), std::size_t(80));
             QCOMPARE(admittedOf(rowResult(t, Algorithm::FixedWindow)), std::size_t(40));
             QCOMPARE(admittedOf(t.results[2]), std::size_t(40));
-            QVERIFY(answerSays(step, {"40", "80", "20 from 0 s", "20 from 60 s"}));
+            tells(step, {"40", "80", "20 from 0 s", "20 from 60 s"});
         }
     }
 
@@ -480,7 +468,7 @@ private slots:
         // the last 7 are denied: 20. A whole token takes 1 / (10/s) = 0.1 s to come back, more
         // than the page's 0.052 s. The log of 10 per 1 s: all 27 lie in one second, 10.
         checkStep(d.steps[0], 27, {{Algorithm::AwsApiGateway, 20}, {Algorithm::SlidingWindowLog, 10}}, 2);
-        QVERIFY(answerSays(d.steps[0], {"0.1 s", "0.052 s", "last 7"}));
+        tells(d.steps[0], {"0.1 s", "0.052 s", "last 7"});
 
         // Step 2 (api-gateway-monthly-quota): request k at k x 1728 s (28.8 min; 86400 / 1728 = 50
         // a day), k = 0..1549, all in January 1970 (1550 / 50 = 31 days). The bucket (20 at 10/s)
@@ -501,7 +489,7 @@ private slots:
         // on January 21st, where the refusals start, and either side of February 1st.
         QCOMPARE(*d.steps[1].from, Nanos(16 * 86400) * s);
         QCOMPARE(*d.steps[1].to, Nanos(32 * 86400) * s);
-        QVERIFY(answerSays(d.steps[1], {"January 20th", "1000 / 50 = 20", "January 21st", "February 1st", "1000 of the 1550"}));
+        tells(d.steps[1], {"January 20th", "1000 / 50 = 20", "January 21st", "February 1st", "1000 of the 1550"});
         QVERIFY(d.steps[1].scenario.lesson.find("1728 s") != std::string::npos);
 
         // Step 3 (cloudflare-long-block): 6 at 0, 0.1, ..., 0.5 s, then one at 10, 20, ..., 600 s:
@@ -510,7 +498,7 @@ private slots:
         // last request, at 600 s, is still inside: 5 pass. The fixed window of 5 per 10 s: [0, 10)
         // s holds the 6, 5 pass; each later request is alone in its window: 5 + 60 = 65.
         checkStep(d.steps[2], 66, {{Algorithm::CloudflareRate, 5}, {Algorithm::FixedWindow, 65}}, 2);
-        QVERIFY(answerSays(d.steps[2], {"0.5 s", "600 s", "600.5 s", "6th"}));
+        tells(d.steps[2], {"0.5 s", "600 s", "600.5 s", "6th"});
 
         // Step 4 (waf-scraper-first-minute): one request a second at 0..119 s; checks every 10 s,
         // each counting the requests in [T - 60 s, T), a verdict in force 30 s after its check.
@@ -523,7 +511,7 @@ private slots:
             const Trace t = simulateRows(d.steps[3].scenario);
             QCOMPARE(admittedTimes(t, rowResult(t, Algorithm::AwsWafRate)).back(), 49 * s);
         }
-        QVERIFY(answerSays(d.steps[3], {"10 s counts 10", "20 s counts 20", "20 + 30 = 50 s", "120"}));
+        tells(d.steps[3], {"10 s counts 10", "20 s counts 20", "20 + 30 = 50 s", "120"});
 
         // Step 5 (envoy-fill-cap): a request every 0.01 s from 0 to 2.99 s, 300. Envoy starts with
         // max_tokens 20 and its timer sets min(20, tokens + 100) = 20 at 1 s and 2 s (a fire due at
@@ -539,7 +527,7 @@ private slots:
                     expected.push_back(second * s + k * (s / 100));
             QCOMPARE(admittedTimes(t, rowResult(t, Algorithm::EnvoyLocal)), expected);
         }
-        QVERIFY(answerSays(d.steps[4], {"100", "20", "1 s and 2 s", "each second"}));
+        tells(d.steps[4], {"100", "20", "1 s and 2 s", "each second"});
     }
 
     void theServerBehind()
