@@ -149,8 +149,8 @@ private slots:
             QCOMPARE(rowResult(t, Algorithm::SlidingWindowLog).metrics.memory.entries, 10);
             QCOMPARE(rowResult(t, Algorithm::FixedWindow).metrics.memory.bytes, 16);
         }
-        says(d.steps[0], {"50 requests", "10 per 10 s", "8 bytes each", "9 s, 28 s and 47 s", "18.5 s and 37.5 s",
-                          "80 B", "16 B"});
+        says(d.steps[0], {"50 requests", "10 per 10 s", "8 bytes each", "9 s, 28 s and 47 s", "18.5 s and 37.5 s", "the 10 times before",
+                          "10 times at the end, 80 bytes", "2 numbers", "16 bytes"});
         // Step 2. The counter, E = prev (W - e) / W + cur, admits while E < 10:
         //   9 s: prev 0: cur 0 .. 9 pass, 10.
         //   18.5 s: prev 10, e = 8.5 s, (W - e) / W = 0.15: E = 1.5 + cur < 10 for cur <= 8: 9.
@@ -226,7 +226,7 @@ private slots:
         // (9 > 19 - 10 fails) at 19 s: 11.
         checkStep(d.steps[4], 21, {{Algorithm::UpstashRatelimit, 19}, {Algorithm::SlidingWindowLog, 11}}, 2);
         QCOMPARE(rowResult(simulateRows(d.steps[4].scenario), Algorithm::UpstashRatelimit).metrics.maxInWindow, 18);
-        says(d.steps[4], {"21 requests", "10 at once at 9 s", "one at 9.5 s", "from 10 s to 19 s", "18 of them within 10 s",
+        says(d.steps[4], {"21 requests", "10 at once at 9 s", "one at 9.5 s", "from 10 s to 19 s", "18 of them from 9 s to 18 s, within 10 s",
                           "the 11th at 19 s"});
     }
 
@@ -271,7 +271,7 @@ private slots:
         checkClients(d.steps[3], 30, {{Algorithm::FixedWindow, 60, 30}, {Algorithm::SlidingWindowLog, 240, 30}}, 2);
         QCOMPARE(rowResult(simulateRows(d.steps[3].scenario), Algorithm::FixedWindow).metrics.maxInWindow, 19);
         says(d.steps[3], {"30 clients", "10 requests per 10 s", "every 0.1 s from 0 s to 2.9 s", "other 20 to come back at 10 s",
-                          "10 pass and 10 are sent on to 20 s", "19 pass between 0.1 s and 10 s", "every 0.1 s"});
+                          "all 20 return at once", "10 pass and 10 are sent on to 20 s", "19 pass within 10 s (9 from 0.1 s to 0.9 s, 10 at 10 s)", "every 0.1 s"});
         // Step 5, http-rounding: 8 at 0 s, C = 4, r = 4/s. 4 pass; the 4 denied are told
         // (1 - 0) / 4 = 0.25 s, sent as Retry-After: ceil(0.25) = 1. At 1 s the bucket holds
         // min(4, 4 x 1) = 4 tokens: all 4 pass on their first retry. 8 + 4 = 12.
