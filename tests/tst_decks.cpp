@@ -234,6 +234,12 @@ private slots:
     {
         const Deck d = shipped("retries-and-retry-after");
         QCOMPARE(d.steps.size(), std::size_t(5));
+        // What each step's client does with a 429: steps 2 to 4 wait the exact retry_after, step 5
+        // the Retry-After header's whole seconds, step 1 its own 0.5 s.
+        const RetryPolicy policies[] = {RetryPolicy::Immediate, RetryPolicy::RetryAfter, RetryPolicy::RetryAfter,
+                                        RetryPolicy::RetryAfter, RetryPolicy::RetryAfterHeader};
+        for (std::size_t i = 0; i < 5; ++i)
+            QCOMPARE(d.steps[i].scenario.clients->options().retry, policies[i]);
         // Step 1, tight-retry-loop: 20 at 0 s, a fixed window of 10 per 10 s, each denial retried
         // 0.5 s later, up to 20 times. 10 pass at 0 s. Retries at 0.5, 1, ..., 9.5 s (19 of them)
         // fall in the full window [0, 10) s: denied; the 20th, at 10 s, opens the next window:
@@ -270,7 +276,7 @@ private slots:
         // the 10 - k left come: 30 + (20 + ... + 11) + (10 + ... + 1) = 30 + 155 + 55 = 240.
         checkClients(d.steps[3], 30, {{Algorithm::FixedWindow, 60, 30}, {Algorithm::SlidingWindowLog, 240, 30}}, 2);
         QCOMPARE(rowResult(simulateRows(d.steps[3].scenario), Algorithm::FixedWindow).metrics.maxInWindow, 19);
-        says(d.steps[3], {"30 clients", "10 requests per 10 s", "every 0.1 s from 0 s to 2.9 s", "other 20 to come back at 10 s",
+        says(d.steps[3], {"30 clients", "10 requests per 10 s", "every 0.1 s from 0 s to 2.9 s", "to the nanosecond", "other 20 to come back at 10 s",
                           "all 20 return at once", "10 pass and 10 are sent on to 20 s", "19 pass within 10 s (9 from 0.1 s to 0.9 s, 10 at 10 s)", "every 0.1 s"});
         // Step 5, http-rounding: 8 at 0 s, C = 4, r = 4/s. 4 pass; the 4 denied are told
         // (1 - 0) / 4 = 0.25 s, sent as Retry-After: ceil(0.25) = 1. At 1 s the bucket holds
