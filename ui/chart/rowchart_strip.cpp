@@ -51,28 +51,9 @@ void RowChart::drawStrip(QPainter* p) const
     const bool canvas = m_outcomeColumns.empty()
                         && std::all_of(std::begin(colour), std::end(colour), [](const QColor& c) { return c.alpha() == 255; })
                         && m_barCanvas.begin(p, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 11, clip.bottom()))));
-    // Veiled, a row of clients shows only their first attempts, as its exact marks do: the
-    // retries, where and how many, follow from the decisions hidden.
-    std::vector<std::int32_t> firstAttempts;
-    if (m_veiled && !result.previousAttempt.empty()) {
-        firstAttempts.assign(r.columns.size(), 0);
-        const auto& times = timesOf(*m_frame->trace, m_row);
-        const int n = int(r.columns.size());
-        for (std::size_t i = r.firstRequest; i < r.endRequest; ++i) {
-            if (result.previousAttempt[i] >= 0)
-                continue;
-            // The column whose [start, next start) holds the attempt's time.
-            int k = int(std::clamp<double>(double(times[i] - r.fromNanos) / double(r.toNanos - r.fromNanos) * n, 0, n - 1));
-            while (k + 1 < n && columnStart(r.fromNanos, r.toNanos, n, k + 1) <= times[i])
-                ++k;
-            while (k > 0 && columnStart(r.fromNanos, r.toNanos, n, k) > times[i])
-                --k;
-            ++firstAttempts[std::size_t(k)];
-        }
-    }
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
-        const double total = firstAttempts.empty() ? double(c.admitted) + c.delayed + c.denied : double(firstAttempts[k]);
+        const double total = double(c.admitted) + c.delayed + c.denied;
         if (total == 0)
             continue;
         const double x = p0.left() + k * colWidth;
@@ -99,9 +80,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
 {
     // Decisions at one instant share a mark per lane (per node on a cluster), with a badge
     // counting them ("x10"). A retry is hollow, linked to the attempt whose denial caused it; a
-    // request that costs more than 1 has a larger mark. Veiled, retries are not drawn: where and
-    // how many they are follows from the decisions hidden ("x220" would answer "how many
-    // attempts?"), so only the first attempts show, as the traffic sent.
+    // request that costs more than 1 has a larger mark.
     const Trace& trace = *m_frame->trace;
     const auto& times = timesOf(trace, m_row);
     const std::size_t end = shownEnd();
@@ -113,7 +92,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     QFont badge = font();
     badge.setBold(true);
     badge.setPixelSize(std::max(8, laneHeight() - 1)); // fits its lane
-    if (!result.previousAttempt.empty() && !m_veiled) { // the links first, under the marks
+    if (!result.previousAttempt.empty()) { // the links first, under the marks
         QColor link = palette().color(QPalette::PlaceholderText);
         p->setPen(QPen(link, 1));
         for (std::size_t i = r.firstRequest; i < end; ++i)
@@ -148,8 +127,6 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         std::map<std::tuple<int, int, bool>, Group> groups;
         for (; j < end && times[j] == times[i]; ++j) {
             const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
-            if (retry && m_veiled)
-                continue;
             // With a server, an admitted attempt is coloured by what became of it there.
             const std::optional<Outcome> served = outcomeOf(j);
             const int colour = served && *served != Outcome::NotAdmitted ? kOutcomeColour + int(*served)
