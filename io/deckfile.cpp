@@ -20,7 +20,8 @@ using reading::refuse;
 
 // The shipped decks in the order they are taught; each is resources/decks/ID.ratelab-deck.json,
 // compiled in as :/decks/ID.ratelab-deck.json.
-const char* const kDeckIds[] = {"fixed-window-2x", "buckets-burst-now", "many-servers-one-limit",
+const char* const kDeckIds[] = {"fixed-window-2x", "buckets-burst-now", "estimates-and-memory",
+                                "retries-and-retry-after", "many-servers-one-limit",
                                 "redis-scripts-and-failures", "nginx-limit-req", "layered-limits",
                                 "managed-services", "the-server-behind", "choosing-a-limit"};
 
