@@ -223,6 +223,30 @@ private slots:
         }
     }
 
+    // Clients' retries are drawn only once revealed: where and how many they are follows from the
+    // decisions. Before, retries-and-retry-after's step 1 asked "how many attempts?" over a strip
+    // showing the retries' ticks (and, drawn a mark each, "x220"). Its client retries every 0.5 s;
+    // the same scenario with a client that waits for Retry-After makes 30 attempts, not 220.
+    // Veiled, both draw the same 20 requests at 0 s; decided, they differ.
+    void aVeiledRowDrawsNoRetries()
+    {
+        const io::Deck d = *io::loadDeckFile("retries-and-retry-after").deck;
+        Scenario loop = d.steps[0].scenario;
+        Scenario honour = d.steps[1].scenario;
+        honour.title = loop.title; // the header's title is not what is compared
+        QVERIFY(loop.clients->options().retry != honour.clients->options().retry);
+        const QSize size(600, 400);
+        const TimeRange range{*d.steps[0].from, *d.steps[0].to};
+        QVERIFY(renderOffscreen(loop, size, 1.0, range, false) != renderOffscreen(honour, size, 1.0, range, false));
+        QVERIFY(renderOffscreen(loop, size, 1.0, range, true) == renderOffscreen(honour, size, 1.0, range, true));
+        // 200 at once, too many to draw a mark each: a bar per column of the first attempts,
+        // not of the 3,800 retries of the loop or the 190 at 10 s of the others.
+        for (Scenario* s : {&loop, &honour})
+            s->pattern.count = s->pattern.burstSize = 200;
+        QVERIFY(renderOffscreen(loop, size, 1.0, range, false) != renderOffscreen(honour, size, 1.0, range, false));
+        QVERIFY(renderOffscreen(loop, size, 1.0, range, true) == renderOffscreen(honour, size, 1.0, range, true));
+    }
+
     // A clicker's keys and every letter and digit, with a deck open and then presenting: the
     // scenario on screen stays the step's own after each key, whatever step that key showed.
     // Before, b sent a burst of 5 into the step ("20 admitted · 5 denied" under a question about

@@ -286,7 +286,16 @@ bool RowChart::exactMarks() const
     if (!m_frame->trace || m_frame->rows.empty())
         return true;
     const ReducedRow& r = m_frame->rows.at(m_row);
-    return r.endRequest - r.firstRequest <= std::size_t(plotColumns() / 3);
+    const auto most = std::size_t(plotColumns() / 3);
+    const std::vector<std::int64_t>& previous = m_frame->trace->results.at(m_row).previousAttempt;
+    if (!m_veiled || previous.empty())
+        return r.endRequest - r.firstRequest <= most;
+    // Veiled, a row of clients draws only its first attempts (drawStrip): how many retries there
+    // are must not decide how the strip looks either.
+    std::size_t firsts = 0;
+    for (std::size_t i = r.firstRequest; i < r.endRequest && firsts <= most; ++i)
+        firsts += previous[i] < 0 ? 1 : 0;
+    return firsts <= most;
 }
 
 
