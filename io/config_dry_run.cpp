@@ -511,6 +511,40 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
     return out;
 }
 
+DryRunConfig dryRunConfigText(const QByteArray& bytes, const std::string& logKey)
+{
+    const QJsonDocument json = QJsonDocument::fromJson(bytes);
+    if (json.isObject() && json.object().value("format").toString() == kScenarioFormat)
+        return scenarioConfig(bytes, logKey);
+    const QString text = QString::fromUtf8(bytes);
+    static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
+    if (text.contains(nginxWord) && !bytes.trimmed().startsWith('{'))
+        return dryRunConfig(text, logKey);
+    std::optional<QJsonValue> tree; // Kong's, Spring's and Envoy's routes
+    try {
+        tree = configTree(bytes);
+    } catch (const InputError&) {
+    }
+    if (tree) {
+        if (std::optional<DryRunConfig> c = kongDryRunConfig(*tree, logKey))
+            return std::move(*c);
+        if (std::optional<DryRunConfig> c = springDryRunConfig(*tree, logKey))
+            return std::move(*c);
+        if (std::optional<DryRunConfig> c = envoyDryRunConfig(*tree, logKey))
+            return std::move(*c);
+    }
+    const ImportedConfig imported = importConfiguration(bytes);
+    if (imported.product == "Traefik rateLimit")
+        return traefikDryRunConfig(bytes, logKey);
+    std::vector<Layer> layers = imported.scenario.layers;
+    if (layers.empty())
+        layers.push_back({imported.scenario.algorithms.front(), imported.scenario.config});
+    DryRunConfig out = policyConfig(imported.product, std::move(layers), productKey(imported, bytes), logKey);
+    out.assumed.insert(out.assumed.end(), imported.assumed.begin(), imported.assumed.end());
+    out.notReplayed.insert(out.notReplayed.end(), imported.notModelled.begin(), imported.notModelled.end());
+    return out;
+}
+
 DryRunConfig dryRunConfigFile(const QString& path, const std::string& logKey)
 {
     QFile f(path);
@@ -520,36 +554,7 @@ DryRunConfig dryRunConfigFile(const QString& path, const std::string& logKey)
         throw InputError(ratelab::quoted(path.toStdString()) + " is larger than 4 MiB");
     const QByteArray bytes = f.readAll();
     try {
-        const QJsonDocument json = QJsonDocument::fromJson(bytes);
-        if (json.isObject() && json.object().value("format").toString() == kScenarioFormat)
-            return scenarioConfig(bytes, logKey);
-        const QString text = QString::fromUtf8(bytes);
-        static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
-        if (text.contains(nginxWord) && !bytes.trimmed().startsWith('{'))
-            return dryRunConfig(text, logKey);
-        std::optional<QJsonValue> tree; // Kong's, Spring's and Envoy's routes
-        try {
-            tree = configTree(bytes);
-        } catch (const InputError&) {
-        }
-        if (tree) {
-            if (std::optional<DryRunConfig> c = kongDryRunConfig(*tree, logKey))
-                return std::move(*c);
-            if (std::optional<DryRunConfig> c = springDryRunConfig(*tree, logKey))
-                return std::move(*c);
-            if (std::optional<DryRunConfig> c = envoyDryRunConfig(*tree, logKey))
-                return std::move(*c);
-        }
-        const ImportedConfig imported = importConfiguration(bytes);
-        if (imported.product == "Traefik rateLimit")
-            return traefikDryRunConfig(bytes, logKey);
-        std::vector<Layer> layers = imported.scenario.layers;
-        if (layers.empty())
-            layers.push_back({imported.scenario.algorithms.front(), imported.scenario.config});
-        DryRunConfig out = policyConfig(imported.product, std::move(layers), productKey(imported, bytes), logKey);
-        out.assumed.insert(out.assumed.end(), imported.assumed.begin(), imported.assumed.end());
-        out.notReplayed.insert(out.notReplayed.end(), imported.notModelled.begin(), imported.notModelled.end());
-        return out;
+        return dryRunConfigText(bytes, logKey);
     } catch (const InputError& e) {
         throw InputError(path.toStdString() + ": " + e.what());
     }

@@ -5,6 +5,7 @@
 
 #include "replay/dry_run.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <string>
@@ -33,6 +34,9 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey);
 // its router left out, as Traefik leaves it out; it throws InputError for routers of equal
 // priority, ruleSyntax v2, and a rule of more than 64 alternatives.
 DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logKey);
+
+// dryRunConfigText is dryRunConfigFile on a file's bytes, its errors not yet naming the file.
+DryRunConfig dryRunConfigText(const QByteArray& bytes, const std::string& logKey);
 
 // dryRunConfigFile reads the file at path (at most 4 MiB): nginx's as dryRunConfig does; Traefik's
 // routers (traefikDryRunConfig); Kong's, Spring Cloud Gateway's and Envoy's routes
