@@ -5,6 +5,7 @@
 
 #include "engine/engine.h"
 #include "limiters/products/own_limit.h"
+#include "view/served.h"
 
 #include <cstdint>
 #include <span>
@@ -37,12 +38,6 @@ struct AttemptBuckets {
 // attemptBuckets counts run's attempts in buckets of a round width (1, 2 or 5 times a power of
 // ten ns) of at least (to - from) / buckets, from `from` on, as many as reach `to` (at most `buckets`).
 AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int buckets);
-
-// ClientServed is one client's requests (first attempts) and those of its attempts the server
-// served in time: what a lesson about clients' shares (APF, cohorts) reads per client.
-struct ClientServed {
-    std::int64_t requests = 0, inTime = 0;
-};
 
 // servedByClient counts a row's run by client, indexed by client id (as many as the highest id
 // seen + 1); empty when the run has no server (no outcome to count) or no log.

@@ -57,11 +57,18 @@ using Steps = std::vector<std::pair<Nanos, std::int64_t>>;
 // A line of more than kThinAbove changes a strip column on average is thinned: in each column
 // only the first change to its highest value, the first to its lowest and its last are kept (the
 // same extremes and the same value at each column's end, drawn in a few vertices a pixel).
+// ClientServed is one client's requests (first attempts) and those of its attempts the server
+// served in time: what a lesson about clients' shares (APF, cohorts) reads per client.
+struct ClientServed {
+    std::int64_t requests = 0, inTime = 0;
+};
+
 struct ServerView {
     ServedBuckets buckets;
     std::vector<OutcomeCounts> columns;
     bool gate = false;
     Steps limits, inSystem;
+    std::vector<ClientServed> byClient; // the whole run's, by client id (servedByClient)
 };
 
 // kServedBuckets is how many buckets of the range a chart's latency band and goodput bars have.

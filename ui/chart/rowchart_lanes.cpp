@@ -3,6 +3,7 @@
 // serverLanes). One scale shared by a latency, a rate and a count would read as one measure.
 #include "chart/rowchart.h"
 #include "chart/served_paint.h"
+#include "chart/summarytable.h"
 
 #include "chart/ticks.h"
 
@@ -56,6 +57,11 @@ std::vector<RowChart::ServerLane> RowChart::serverLanes() const
     }
     lanes.push_back({tr("latency p50 to p99 (s)"), tr(" s"), niceCeiling(double(slowest) / 1e9 * 1.05), {}, {}});
     lanes.push_back({tr("goodput: served in time (req/s)"), tr("/s"), niceCeiling(perSecondPeak(b.inTime, b.widthNanos) * 1.05), {}, {}});
+    // A lesson about clients' shares (APF, a noisy tenant) is read off the picture: each client's
+    // requests served in time, of its requests, beside the goodput they make up.
+    const ServerView& view = *m_frame->extras[m_row].server;
+    if (const QString shares = SummaryTable::inTimeByClient(view.byClient); !shares.isEmpty())
+        lanes.back().name += tr(" · in time by client: %1").arg(shares);
     if (m_attemptRates) {
         std::vector<std::int64_t> all(m_attemptRates->first.size());
         for (std::size_t k = 0; k < all.size(); ++k)

@@ -221,14 +221,20 @@ void SummaryTable::fillServer(int r, const AlgorithmTrace& result, std::vector<b
         {kInTime, f.inTime}, {kLate, f.late}, {kTimedOut, f.queueTimeouts}, {kRefused, f.refused}, {kRejected, f.rejected}};
     for (const auto& [column, count] : outcomes)
         cell(r, column, locale.toString(count), count > 0 || column == kInTime);
-    // A few clients' shares, "11/50" each: where a noisy one crowds the quiet ones out.
-    const std::vector<ClientServed> by = servedByClient(result.engine->run);
-    if (by.size() < 2 || by.size() > kMostClients)
-        return;
+    // A few clients' shares: where a noisy one crowds the quiet ones out.
+    if (const QString shares = inTimeByClient(servedByClient(result.engine->run)); !shares.isEmpty())
+        cell(r, kByClient, shares);
+}
+
+QString SummaryTable::inTimeByClient(const std::vector<ClientServed>& byClient)
+{
+    if (byClient.size() < 2 || byClient.size() > kMostClients)
+        return {};
+    const QLocale locale;
     QStringList shares;
-    for (const ClientServed& c : by)
+    for (const ClientServed& c : byClient)
         shares << QStringLiteral("%1/%2").arg(locale.toString(c.inTime), locale.toString(c.requests));
-    cell(r, kByClient, shares.join(QStringLiteral(" · ")));
+    return shares.join(QStringLiteral(" · "));
 }
 
 void SummaryTable::fitLastColumn()

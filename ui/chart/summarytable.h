@@ -23,6 +23,9 @@ public:
     // setCounts fill them again once revealed.
     void setVeiled(bool veiled);
     QSize sizeHint() const override;
+    // inTimeByClient writes a few clients' shares, "11/50" each (in time, of its requests), client
+    // 0 first; empty for fewer than 2 clients or more than the table lists one by one.
+    static QString inTimeByClient(const std::vector<ClientServed>& byClient);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

@@ -9,6 +9,7 @@
 #include "arithmetic/vector_state.h"
 #include "report/explain.h"
 #include "scenario/rows.h"
+#include "view/row_extras.h"
 
 #include <QThread>
 #include <QThreadPool>
@@ -342,8 +343,10 @@ std::optional<ServerView> rowServer(const Scenario* scenario, const Trace& trace
     if (!result.engine || !result.engine->run.server || !range.isValid())
         return std::nullopt;
     const RowRun& run = result.engine->run;
-    return serverView(run.served, timesOf(trace, r), reduced, run.server->limits, scenario && gateRow(*scenario, r),
-                      range.from, range.to, cancel);
+    ServerView view = serverView(run.served, timesOf(trace, r), reduced, run.server->limits,
+                                 scenario && gateRow(*scenario, r), range.from, range.to, cancel);
+    view.byClient = servedByClient(run);
+    return view;
 }
 
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
