@@ -161,8 +161,9 @@ ImportedConfig apiGateway(const Flat& flat)
                                               : "; the scenario models " + chosen->request() + "'s"));
     }
     level("defaultRouteSettings.throttlingRateLimit", "defaultRouteSettings.throttlingBurstLimit", "stage");
-    if (!findConfigValue(flat, "throttle.rateLimit") && !findConfigValue(flat, "throttle.burstLimit")
-        && !findConfigValue(flat, "quota.limit"))
+    const bool plan = findConfigValue(flat, "throttle.rateLimit") || findConfigValue(flat, "throttle.burstLimit")
+                   || findConfigValue(flat, "quota.limit");
+    if (!plan)
         b.out.product = "Amazon API Gateway stage"; // a stage's throttling, no usage plan
     if (const auto limit = findConfigValue(flat, "quota.limit")) {
         b.out.wrote.emplace_back("quota.limit", *limit);
@@ -177,12 +178,17 @@ ImportedConfig apiGateway(const Flat& flat)
     }
     b.out.assumed.push_back("the account's own throttle in the Region (10,000 requests per second, burst 5,000) applies "
                             "too, as AWS documents");
-    b.out.assumed.push_back("quota periods start on the UTC calendar (a day at midnight, a week on Sunday, a month on the "
-                            "1st) and a throttled request counts against no quota");
+    if (plan)
+        b.out.assumed.push_back("quota periods start on the UTC calendar (a day at midnight, a week on Sunday, a month on the "
+                                "1st) and a throttled request counts against no quota");
+    else
+        b.out.assumed.push_back("a stage's throttling counts every client's requests together: run the scenario with "
+                                "key=global");
     if (!all(flat, "apiStages.throttle").empty() || findConfigValue(flat, "apiStages.apiId"))
         b.out.notModelled.push_back("the usage plan's API stages and per-method throttles (apiStages): the plan's own "
                                     "throttle is modelled for every method");
-    b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
+    if (plan)
+        b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
     return b.done(Algorithm::AwsApiGateway);
 }
 
@@ -350,7 +356,7 @@ std::optional<ImportedConfig> upstash(const QString& text)
                 b.out.scenario.cost = parseIntegerIn(rate, 1, kMaxCost);
                 b.out.assumed.push_back("every request costs " + rate + " (limit()'s rate): it takes " + rate
                                         + (kind == "tokenBucket" ? " tokens" : " from the window's count")
-                                        + ", so the numbers below are requests of that cost");
+                                        + ", so the report's numbers are requests of that cost");
             } catch (const InputError&) {
                 b.out.notModelled.push_back("limit()'s rate " + ratelab::quoted(rate) + ", not a whole number in the file: "
                                             "every request costs 1 here (--cost sets another)");
