@@ -344,8 +344,9 @@ std::optional<ImportedConfig> upstash(const QString& text)
         b.out.assumed.push_back("the ephemeral cache is on (the package's default): a denied identifier stays denied until "
                                 "the reset it was told, that millisecond included, without asking Redis");
     b.out.assumed.push_back("one process and one Redis (a Ratelimit, not a MultiRegionRatelimit)");
-    // limit(identifier, { rate: k }) takes k tokens (or counts k) per request (src/single.ts passes
-    // `rate` to every script as the increment): the scenario's cost.
+    // limit(identifier, { rate: k }) takes k tokens (or counts k) per request: src/single.ts
+    // (upstash/ratelimit-js e00d2224) hands each script `incrementBy = rate ? Math.max(1, rate) : 1`.
+    // That is the scenario's cost; a rate of 0 is 1.
     static const QRegularExpression limitCall(R"(\.limit\s*\(\s*[^,()]+,\s*\{([^{}]*)\})");
     static const QRegularExpression rateOption(R"((?<![\w$])rate\s*:\s*([^,\s}]+))");
     if (const QRegularExpressionMatch call = limitCall.match(text); call.hasMatch()) {
@@ -353,9 +354,11 @@ std::optional<ImportedConfig> upstash(const QString& text)
             const std::string rate = r.captured(1).toStdString();
             b.out.wrote.emplace_back("limit() rate", rate);
             try {
-                b.out.scenario.cost = parseIntegerIn(rate, 1, kMaxCost);
-                b.out.assumed.push_back("every request costs " + rate + " (limit()'s rate): it takes " + rate
-                                        + (kind == "tokenBucket" ? " tokens" : " from the window's count")
+                b.out.scenario.cost = std::max<std::int64_t>(1, parseIntegerIn(rate, 0, kMaxCost));
+                const std::string k = std::to_string(b.out.scenario.cost);
+                b.out.assumed.push_back("every request costs " + k + " (limit()'s rate"
+                                        + (k == rate ? "" : " " + rate + ": the package takes at least 1") + "): it "
+                                        + (kind == "tokenBucket" ? "takes " + k + " tokens" : "adds " + k + " to the window's count")
                                         + ", so the report's numbers are requests of that cost");
             } catch (const InputError&) {
                 b.out.notModelled.push_back("limit()'s rate " + ratelab::quoted(rate) + ", not a whole number in the file: "

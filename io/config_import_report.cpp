@@ -412,7 +412,8 @@ std::string whatYouGet(const ImportedConfig& c)
                      + std::to_string(b.windowLimit);
     } else {
         // Envoy adds tokens_per_fill at each fill_interval, the Upstash script refillRate at each
-        // whole interval from refilledAt (upstash.h); the other buckets refill continuously.
+        // whole interval from refilledAt (upstash.h; the package's own doc comment says "refills
+        // constantly", its script does not); the other buckets refill continuously.
         out << "  boundary burst: no window (the bucket refills "
             << (a == Algorithm::EnvoyLocal ? std::string("at each fill")
                 : upstash && upstash->kind() == UpstashRatelimit::Kind::TokenBucket

@@ -345,6 +345,12 @@ private slots:
         QVERIFY(got.find("limit() rate 2;") != std::string::npos);
         QVERIFY(has(c.assumed, "every request costs 2 (limit()'s rate): it takes 2 tokens, so the report's numbers are "
                                "requests of that cost"));
+        // The package takes rate 0 as 1 (incrementBy = rate ? Math.max(1, rate) : 1).
+        const ImportedConfig zero = importConfiguration(
+            "const r = new Ratelimit({ redis, limiter: Ratelimit.fixedWindow(10, '10 s') });\nawait r.limit(id, { rate: 0 });");
+        QCOMPARE(zero.scenario.cost, std::int64_t(1));
+        QVERIFY(has(zero.assumed, "every request costs 1 (limit()'s rate 0: the package takes at least 1): it adds 1 to the "
+                                  "window's count, so the report's numbers are requests of that cost"));
         // A rate the file does not give as a number is named, and costs 1.
         const ImportedConfig named = importConfiguration(
             "const r = new Ratelimit({ redis, limiter: Ratelimit.fixedWindow(10, '10 s') });\nawait r.limit(id, { rate: weight });");
