@@ -63,7 +63,8 @@ std::string lowerAscii(std::string s);
 ImportedConfig importConfiguration(const QByteArray& text);
 
 // whatYouGet explains the imported configuration: what was written, the burst, the long-run
-// rate (measured once the burst is spent) and window, and the decisions on three traffic shapes
+// rate (measured once the burst is spent; a WAF rule's as its verdicts limit it), the window and
+// a usage plan's quota (and how soon the rate written spends it), the decisions on three traffic shapes
 // (a page load of 27 requests, a steady stream at the written rate, a burst around a window
 // boundary), naming the first surprise, then what the model assumed and what it leaves out.
 std::string whatYouGet(const ImportedConfig& imported);

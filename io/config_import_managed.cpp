@@ -1,5 +1,6 @@
 #include "config_import_managed.h"
 
+#include "arithmetic/decimal.h"
 #include "limiters/products/product.h"
 #include "limiters/products/upstash.h"
 
@@ -55,6 +56,66 @@ std::string wholeNumber(const std::string& v)
     return v;
 }
 
+// MethodSetting is one entry of a stage's MethodSettings (CloudFormation AWS::ApiGateway::Stage).
+struct MethodSetting {
+    std::string path, method;
+    std::optional<std::string> rate, burst;
+    bool stageDefault() const { return path == "/*" && method == "*"; }
+    // request names the method as a request meets it. CloudFormation's MethodSetting.ResourcePath
+    // writes a path's slashes as ~1 after an initial slash: /~1pets is /pets, / alone the root
+    // (and ~0 a tilde, as in the JSON Pointer of the stage's patch paths). "/*" is every path.
+    std::string request() const
+    {
+        if (path == "/*" || !path.starts_with('/'))
+            return method + " " + path;
+        std::string p;
+        for (std::size_t i = 1; i < path.size(); ++i) {
+            if (path[i] == '~' && i + 1 < path.size() && (path[i + 1] == '1' || path[i + 1] == '0')) {
+                p += path[++i] == '1' ? '/' : '~';
+                continue;
+            }
+            p += path[i];
+        }
+        return method + " " + (p.empty() ? "/" : p);
+    }
+    // where is request() with the path as written when it differs.
+    std::string where() const
+    {
+        const std::string r = request();
+        return r + (r == method + " " + path ? "" : " (ResourcePath " + path + ")");
+    }
+};
+
+// methodSettings reads the MethodSettings list's entries in file order. The flattened file holds
+// list items without an index, so an entry ends where a key it already has comes again.
+std::vector<MethodSetting> methodSettings(const Flat& flat)
+{
+    std::vector<MethodSetting> out;
+    std::vector<std::string> seen;
+    for (const auto& [path, value] : flat) {
+        const std::string p = lowerAscii(path);
+        const std::size_t at = p.rfind("methodsettings.");
+        if (at == std::string::npos || (at > 0 && p[at - 1] != '.'))
+            continue;
+        const std::string key = p.substr(at + 15);
+        if (out.empty() || std::find(seen.begin(), seen.end(), key) != seen.end()) {
+            out.emplace_back();
+            seen.clear();
+        }
+        seen.push_back(key);
+        MethodSetting& m = out.back();
+        if (key == "resourcepath")
+            m.path = value;
+        else if (key == "httpmethod")
+            m.method = value;
+        else if (key == "throttlingratelimit")
+            m.rate = value;
+        else if (key == "throttlingburstlimit")
+            m.burst = value;
+    }
+    return out;
+}
+
 ImportedConfig apiGateway(const Flat& flat)
 {
     Builder b;
@@ -70,8 +131,40 @@ ImportedConfig apiGateway(const Flat& flat)
         }
     };
     level("throttle.rateLimit", "throttle.burstLimit", "plan");
-    level("MethodSettings.ThrottlingRateLimit", "MethodSettings.ThrottlingBurstLimit", "stage");
+    // A stage's MethodSettings: the entry for every method (ResourcePath /*, HttpMethod *) is the
+    // stage's default, and a method's own entry overrides it for that method (the API Gateway
+    // Developer Guide, "How throttling limit settings are applied"). A scenario is one set of requests, so
+    // one entry is modelled: the default, else the first with a throttle; each other is named.
+    std::vector<MethodSetting> settings = methodSettings(flat);
+    std::erase_if(settings, [](const MethodSetting& m) { return !m.rate && !m.burst; });
+    const auto modelled = std::find_if(settings.begin(), settings.end(), [](const MethodSetting& m) { return m.stageDefault(); });
+    const MethodSetting* chosen = modelled != settings.end() ? &*modelled : settings.empty() ? nullptr : &settings.front();
+    const auto numbers = [](const MethodSetting& m) {
+        return (m.rate ? wholeNumber(*m.rate) + " per second" : std::string("no rate"))
+             + (m.burst ? ", burst " + wholeNumber(*m.burst) : std::string(", no burst"));
+    };
+    if (chosen) {
+        const std::string level = chosen->stageDefault() ? "stage" : "method";
+        b.out.wrote.emplace_back("MethodSettings " + chosen->where(), numbers(*chosen));
+        if (chosen->rate)
+            b.options.push_back({level + "_rate", *chosen->rate});
+        if (chosen->burst)
+            b.options.push_back({level + "_burst", wholeNumber(*chosen->burst)});
+        if (!chosen->stageDefault())
+            b.out.modelledPlace = chosen->where();
+        for (const MethodSetting& m : settings)
+            if (&m != chosen)
+                b.out.notModelled.push_back(
+                    "MethodSettings " + m.where() + ": " + numbers(m) + ", which AWS applies to " + m.request()
+                    + (chosen->stageDefault() ? " instead of the stage's default (" + numbers(*chosen)
+                                                    + "); the scenario models the default, every other method's"
+                                              : "; the scenario models " + chosen->request() + "'s"));
+    }
     level("defaultRouteSettings.throttlingRateLimit", "defaultRouteSettings.throttlingBurstLimit", "stage");
+    const bool plan = findConfigValue(flat, "throttle.rateLimit") || findConfigValue(flat, "throttle.burstLimit")
+                   || findConfigValue(flat, "quota.limit");
+    if (!plan)
+        b.out.product = "Amazon API Gateway stage"; // a stage's throttling, no usage plan
     if (const auto limit = findConfigValue(flat, "quota.limit")) {
         b.out.wrote.emplace_back("quota.limit", *limit);
         b.options.push_back({"quota_limit", wholeNumber(*limit)});
@@ -85,16 +178,31 @@ ImportedConfig apiGateway(const Flat& flat)
     }
     b.out.assumed.push_back("the account's own throttle in the Region (10,000 requests per second, burst 5,000) applies "
                             "too, as AWS documents");
-    b.out.assumed.push_back("quota periods start on the UTC calendar (a day at midnight, a week on Sunday, a month on the "
-                            "1st) and a throttled request counts against no quota");
+    if (plan)
+        b.out.assumed.push_back("quota periods start on the UTC calendar (a day at midnight, a week on Sunday, a month on the "
+                                "1st) and a throttled request counts against no quota");
+    else
+        b.out.assumed.push_back("a stage's throttling counts every client's requests together: run the scenario with "
+                                "key=global");
     if (!all(flat, "apiStages.throttle").empty() || findConfigValue(flat, "apiStages.apiId"))
         b.out.notModelled.push_back("the usage plan's API stages and per-method throttles (apiStages): the plan's own "
                                     "throttle is modelled for every method");
-    b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
+    if (plan)
+        b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
     return b.done(Algorithm::AwsApiGateway);
 }
 
-ImportedConfig waf(const Flat& flat)
+// wafAction reads the rule's Action ({"Block": {}}, {"Count": {}}, ...) from the text itself: its
+// value is an empty object, which the flattened file does not hold. OverrideAction (a rule
+// group's) is not the rule's action.
+std::string wafAction(const QString& text)
+{
+    static const QRegularExpression action(R"((?<![A-Za-z])Action"?\s*:\s*\{?\s*"?(Allow|Block|Count|Captcha|Challenge)\b)");
+    const QRegularExpressionMatch m = action.match(text);
+    return m.hasMatch() ? m.captured(1).toStdString() : "";
+}
+
+ImportedConfig waf(const Flat& flat, const QString& text)
 {
     Builder b;
     b.out.product = "AWS WAF rate-based rule";
@@ -102,13 +210,44 @@ ImportedConfig waf(const Flat& flat)
     b.take(flat, "RateBasedStatement.EvaluationWindowSec", "EvaluationWindowSec");
     if (!findConfigValue(flat, "RateBasedStatement.EvaluationWindowSec"))
         b.out.assumed.push_back("no EvaluationWindowSec: AWS's default, 300 seconds");
+    const std::string action = wafAction(text);
+    b.out.wrote.emplace_back("Action", action.empty() ? "(not found: Block assumed)" : action);
+    // AWS WAF Developer Guide, waf-rule-action: Count "counts the request but doesn't determine
+    // whether to allow it or block it"; CAPTCHA and Challenge answer a request without a valid
+    // token with a puzzle or a silent challenge instead of passing it on.
+    if (action == "Count") {
+        b.options.push_back({"action", "Count"});
+        b.out.assumed.push_back("the action is Count: WAF counts the requests and labels them, and blocks none; the model "
+                                "admits every request (product option action=Block shows what blocking would do)");
+    } else if (action == "Captcha" || action == "Challenge") {
+        b.out.assumed.push_back("the action is " + action + ": over the limit a request without a valid token gets "
+                                + (action == "Captcha" ? std::string("a CAPTCHA puzzle (HTTP 405)") : "a silent browser challenge (HTTP 202)")
+                                + " instead of reaching the origin; modelled as Block, so a client that solves it (a browser "
+                                  "does) is counted as refused");
+    } else if (action == "Allow") {
+        b.options.push_back({"action", "Count"});
+        b.out.assumed.push_back("the action is Allow: over the limit WAF allows the request and stops evaluating the web "
+                                "ACL's rules; the model admits every request, as for Count");
+    }
     const std::string key = findConfigValue(flat, "RateBasedStatement.AggregateKeyType").value_or("IP");
     b.out.wrote.emplace_back("RateBasedStatement.AggregateKeyType", key);
     b.out.assumed.push_back("the rate is checked every 10 seconds and a verdict takes effect 30 seconds later (AWS: checks "
                             "\"about every 10 seconds\", a delay \"usually below 30 seconds\"); product options "
                             "rate_check_interval and detection_delay change them");
-    b.out.assumed.push_back("AggregateKeyType " + key + " is the scenario's key: one counter per client (CONSTANT: run "
-                            "with key=global)");
+    // WAFV2 API reference, RateBasedStatement.AggregateKeyType: CONSTANT counts and limits "the
+    // requests that match the rate-based rule's scope-down statement" together, without keys.
+    if (key == "CONSTANT")
+        b.out.assumed.push_back("AggregateKeyType CONSTANT is one counter for all the requests the rule sees, whoever sends "
+                                "them: run the scenario with key=global (with key=client each client would get a counter of "
+                                "its own)");
+    else if (key == "IP")
+        b.out.assumed.push_back("AggregateKeyType IP is one counter per source IP address: the scenario's key=client, one "
+                                "client per address");
+    else
+        b.out.assumed.push_back("AggregateKeyType " + key + " is one counter per value of its key"
+                                + (key == "FORWARDED_IP" ? std::string(" (the IP in the forwarded-IP header)")
+                                                         : std::string(" (CUSTOM_KEYS: per combination of the keys)"))
+                                + ": the scenario's key=client, one client per value");
     if (findConfigValue(flat, "RateBasedStatement.ScopeDownStatement") || std::any_of(flat.begin(), flat.end(), [](const auto& kv) {
             return lowerAscii(kv.first).find("scopedownstatement") != std::string::npos;
         }))
@@ -132,6 +271,28 @@ ImportedConfig cloudflare(const Flat& flat)
                             "one; product option counting=fixed counts this period only");
     b.out.assumed.push_back("one data center (cf.colo.id), and " + (by.empty() ? std::string("no other characteristic: run "
                             "with key=global") : by + " as the scenario's key: one counter per client"));
+    // The rule's action (rulesets API: block, managed_challenge, js_challenge, challenge, log):
+    // the model refuses while over the limit, which is what block does and no other action.
+    const std::string action = findConfigValue(flat, "action").value_or("");
+    b.out.wrote.emplace_back("action", action.empty() ? "(not given: block assumed)" : action);
+    if (action == "managed_challenge" || action == "js_challenge" || action == "challenge")
+        b.out.assumed.push_back("the action is " + action + ", a challenge, not a block: over the limit a visitor is shown "
+                                "a challenge page, and one that passes it (a browser, usually) gets through; the model "
+                                "counts every challenged request as refused, as a client that cannot solve it sees it");
+    else if (action == "log")
+        b.out.assumed.push_back("the action is log: Cloudflare only logs the requests over the limit and refuses none; the "
+                                "model shows which it would refuse");
+    else if (!action.empty() && action != "block")
+        b.out.assumed.push_back("the action is " + action + ": modelled as block");
+    // requests_to_origin: "only requests that reach the origin" count (parameters/), so a cached
+    // response counts nothing.
+    if (const auto origin = findConfigValue(flat, "ratelimit.requests_to_origin")) {
+        b.out.wrote.emplace_back("ratelimit.requests_to_origin", *origin);
+        if (*origin == "true")
+            b.out.notModelled.push_back("requests_to_origin: Cloudflare counts only the requests that reach the origin, not "
+                                        "those its cache answers; the scenario counts every request, as if none were "
+                                        "cached");
+    }
     if (const auto e = findConfigValue(flat, "expression"); e && *e != "true")
         b.out.notModelled.push_back("the expression " + ratelab::quoted(*e) + ": every request is taken to match it");
     if (findConfigValue(flat, "ratelimit.counting_expression"))
@@ -182,8 +343,29 @@ std::optional<ImportedConfig> upstash(const QString& text)
     else if (cache)
         b.out.assumed.push_back("the ephemeral cache is on (the package's default): a denied identifier stays denied until "
                                 "the reset it was told, that millisecond included, without asking Redis");
-    b.out.assumed.push_back("one process and one Redis (a Ratelimit, not a MultiRegionRatelimit); a request's `rate` is its "
-                            "cost");
+    b.out.assumed.push_back("one process and one Redis (a Ratelimit, not a MultiRegionRatelimit)");
+    // limit(identifier, { rate: k }) takes k tokens (or counts k) per request: src/single.ts
+    // (upstash/ratelimit-js e00d2224) hands each script `incrementBy = rate ? Math.max(1, rate) : 1`.
+    // That is the scenario's cost; a rate of 0 is 1.
+    static const QRegularExpression limitCall(R"(\.limit\s*\(\s*[^,()]+,\s*\{([^{}]*)\})");
+    static const QRegularExpression rateOption(R"((?<![\w$])rate\s*:\s*([^,\s}]+))");
+    if (const QRegularExpressionMatch call = limitCall.match(text); call.hasMatch()) {
+        if (const QRegularExpressionMatch r = rateOption.match(call.captured(1)); r.hasMatch()) {
+            const std::string rate = r.captured(1).toStdString();
+            b.out.wrote.emplace_back("limit() rate", rate);
+            try {
+                b.out.scenario.cost = std::max<std::int64_t>(1, parseIntegerIn(rate, 0, kMaxCost));
+                const std::string k = std::to_string(b.out.scenario.cost);
+                b.out.assumed.push_back("every request costs " + k + " (limit()'s rate"
+                                        + (k == rate ? "" : " " + rate + ": the package takes at least 1") + "): it "
+                                        + (kind == "tokenBucket" ? "takes " + k + " tokens" : "adds " + k + " to the window's count")
+                                        + ", so the report's numbers are requests of that cost");
+            } catch (const InputError&) {
+                b.out.notModelled.push_back("limit()'s rate " + ratelab::quoted(rate) + ", not a whole number in the file: "
+                                            "every request costs 1 here (--cost sets another)");
+            }
+        }
+    }
     return b.done(Algorithm::UpstashRatelimit);
 }
 
@@ -202,11 +384,11 @@ std::optional<ImportedConfig> importManaged(const QByteArray& text)
         return std::nullopt; // not JSON or YAML: importConfiguration says what it expected
     }
     if (findConfigValue(flat, "RateBasedStatement.Limit"))
-        return waf(flat);
+        return waf(flat, QString::fromUtf8(text));
     if (findConfigValue(flat, "ratelimit.requests_per_period") || findConfigValue(flat, "ratelimit.period"))
         return cloudflare(flat);
     if (findConfigValue(flat, "throttle.rateLimit") || findConfigValue(flat, "throttle.burstLimit") || findConfigValue(flat, "quota.limit")
-        || findConfigValue(flat, "MethodSettings.ThrottlingRateLimit"))
+        || findConfigValue(flat, "MethodSettings.ThrottlingRateLimit") || findConfigValue(flat, "MethodSettings.ThrottlingBurstLimit"))
         return apiGateway(flat);
     return std::nullopt;
 }

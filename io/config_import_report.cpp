@@ -164,19 +164,22 @@ Belief believe(const ImportedConfig& c, const Limiter& fresh)
     return b;
 }
 
-// Policy decides as the imported scenario does: its layers when it has them, else its algorithm.
+// Policy decides as the imported scenario does: its layers when it has them, else its algorithm,
+// each request of the scenario's cost (an Upstash limit() call's rate).
 class Policy {
 public:
     explicit Policy(const ImportedConfig& c)
+        : m_cost(c.scenario.cost)
     {
         if (!c.scenario.layers.empty())
             m_layers.emplace(c.scenario.layers);
         else
             m_limiter = makeLimiter(c.scenario.algorithms.front(), c.scenario.config);
     }
-    Decision decide(Nanos t) { return m_layers ? m_layers->decide(t) : m_limiter->decide(t); }
+    Decision decide(Nanos t) { return m_layers ? m_layers->decide(t, m_cost) : m_limiter->decide(t, m_cost); }
 
 private:
+    std::int64_t m_cost = 1;
     std::unique_ptr<Limiter> m_limiter;
     std::optional<LayeredPolicy> m_layers;
 };
@@ -260,6 +263,44 @@ std::string perSecond(double r)
 
 std::string seconds(Nanos n) { return formatSeconds(n) + " s"; }
 
+// QuotaText is an API Gateway usage plan's quota as the model holds it, and when the rate written
+// spends it; empty without a quota.
+struct QuotaText {
+    std::string line;     // "5000 a month (...)"
+    std::string surprise; // "" when the rate written does not spend it within the shortest period
+};
+
+QuotaText apiGatewayQuota(const AwsApiGateway& g, std::int64_t count, Nanos per)
+{
+    using P = AwsApiGateway::QuotaPeriod;
+    if (g.quotaPeriod() == P::None)
+        return {};
+    // The periods as AwsApiGateway::periodStart has them, and the shortest each can be.
+    const char* unit = g.quotaPeriod() == P::Day ? "day" : g.quotaPeriod() == P::Week ? "week" : "month";
+    const char* next = g.quotaPeriod() == P::Day    ? "the next day starts (00:00 UTC)"
+                     : g.quotaPeriod() == P::Week ? "the next week starts (Sunday, 00:00 UTC)"
+                                                  : "the next month starts (the 1st, 00:00 UTC)";
+    const char* calendar = g.quotaPeriod() == P::Day    ? "days from 00:00 UTC"
+                         : g.quotaPeriod() == P::Week ? "weeks from Sunday 00:00 UTC"
+                                                      : "months from the 1st, 00:00 UTC";
+    const Nanos shortest = (g.quotaPeriod() == P::Day ? 1 : g.quotaPeriod() == P::Week ? 7 : 28) * 86400 * kNanosPerSecond;
+    const std::int64_t first = g.quotaLimit() - g.quotaOffset(); // the plan's first period
+    QuotaText q;
+    q.line = std::to_string(g.quotaLimit()) + " a " + unit + " (periods on the UTC calendar: " + calendar + ")"
+           + (g.quotaOffset() > 0 ? ", " + std::to_string(first) + " in the first (offset " + std::to_string(g.quotaOffset()) + ")"
+                                  : std::string());
+    // At count per `per`, `first` requests take first * per / count ns.
+    if (count <= 0 || first <= 0)
+        return q;
+    const Int128 spent = Int128(first) * per / count;
+    if (spent >= shortest)
+        return q;
+    q.surprise = "at the rate you wrote (" + perSecond(double(count) * 1e9 / double(per)) + ") the quota of "
+               + std::to_string(first) + (g.quotaOffset() > 0 ? " in the first " + std::string(unit) : " a " + std::string(unit))
+               + " is spent in " + seconds(Nanos(spent)) + "; after it every request is refused until " + next;
+    return q;
+}
+
 } // namespace
 
 std::string whatYouGet(const ImportedConfig& c)
@@ -291,27 +332,51 @@ std::string whatYouGet(const ImportedConfig& c)
     const Nanos cycle = std::max(b.longest, written);
     const Measured measured = unlimited ? Measured{} : longRunRate(c, cycle, std::max(4 * cycle, kNanosPerSecond));
     const double rate = measured.rate;
+    // A WAF rule passes any burst, yet limits: its rate is the verdicts' (Count's: none).
+    const auto* wafRule = dynamic_cast<const AwsWafRate*>(fresh.get());
+    const std::string wafRate =
+        !wafRule            ? std::string()
+        : wafRule->counts() ? std::string("no limit: the action is Count, which blocks nothing")
+                            : "at most " + std::to_string(wafRule->limit()) + " per " + seconds(wafRule->window())
+                                  + " in the long run: a check (every " + seconds(wafRule->checkInterval()) + ") that finds more than "
+                                  + std::to_string(wafRule->limit()) + " in the " + seconds(wafRule->window()) + " before it blocks "
+                                  + "every request from " + seconds(wafRule->detectionDelay()) + " later until a check finds "
+                                  + std::to_string(wafRule->limit()) + " or fewer; blocked requests count too, so a client that "
+                                  + "keeps sending over the limit stays blocked";
+    const auto* gateway = dynamic_cast<const AwsApiGateway*>(fresh.get());
+    const QuotaText quota = gateway ? apiGatewayQuota(*gateway, b.count, b.per) : QuotaText{};
     out << "  rate       "
-        << (unlimited        ? std::string("no limit")
+        << (!wafRate.empty() ? wafRate
+            : unlimited      ? std::string("no limit")
             : !measured.any  ? std::string("nothing once the burst is spent")
             : measured.whole ? perSecond(rate) + " once the burst is spent"
+                                   + (quota.line.empty() ? "" : ", until the quota is spent")
                              : perSecond(rate) + " over the " + seconds(measured.over)
                                    + " measured (4,000,000 requests; a longer period may bind later)")
         << " (you wrote " << (b.count > 0 ? perSecond(writtenPerSecond) : std::string("no rate")) << ")\n";
-    out << "  window     " << (b.window > 0 ? seconds(b.window) : std::string("none: a bucket")) << "\n\nTraffic:\n";
+    out << "  window     " << (b.window > 0 ? seconds(b.window) : std::string("none: a bucket")) << "\n";
+    if (!quota.line.empty())
+        out << "  quota      " << quota.line << "\n";
+    out << "\nTraffic:\n";
+    // A request of cost k takes k: what passes is fewer requests than the numbers written.
+    const std::string costNote = c.scenario.cost > 1 ? " (each request costs " + std::to_string(c.scenario.cost) + ")" : "";
 
     std::string surprise;
     if (b.burst == 0 && burst == 0)
         surprise = "a burst of 0 does not switch limiting off: every request is refused";
+    else if (!quota.surprise.empty())
+        surprise = quota.surprise;
+    else if (wafRule && wafRule->counts())
+        surprise = "the action is Count: WAF counts the requests over the limit and blocks none";
     else if (unlimited && a == Algorithm::AwsWafRate)
         surprise = "nothing is refused at once: WAF counts, and blocks only once a check over the limit takes effect "
                    "(rate_check_interval + detection_delay, 40 s at the earliest by default)";
     else if (unlimited && b.count > 0)
         surprise = "limiting is off: every request passes, however many arrive at once";
     else if (b.burst > 0 && burst != b.burst)
-        surprise = "you wrote a burst of " + std::to_string(b.burst) + ", but " + std::to_string(burst) + " pass at once";
+        surprise = "you wrote a burst of " + std::to_string(b.burst) + ", but " + std::to_string(burst) + " pass at once" + costNote;
     else if (b.count > 0 && rate < 0.99 * writtenPerSecond && measured.whole)
-        surprise = "you wrote " + perSecond(writtenPerSecond) + ", but at most " + perSecond(rate) + " pass";
+        surprise = "you wrote " + perSecond(writtenPerSecond) + ", but at most " + perSecond(rate) + " pass" + costNote;
 
     // A page load: 27 requests 2 ms apart.
     std::vector<Nanos> page;
@@ -332,6 +397,7 @@ std::string whatYouGet(const ImportedConfig& c)
     if (surprise.empty() && steadyIn < 20)
         surprise = "a steady stream at the rate you wrote gets " + std::to_string(20 - steadyIn) + " of 20 refused";
 
+    const auto* upstash = dynamic_cast<const UpstashRatelimit*>(fresh.get());
     // A boundary burst: one request opens the window, limit - 1 arrive 1 ms before its end, limit at it.
     if (b.window > 0 && b.windowLimit > 0 && b.windowLimit <= 10000) {
         std::vector<Nanos> edge{0};
@@ -345,12 +411,22 @@ std::string whatYouGet(const ImportedConfig& c)
             surprise = std::to_string(edgeIn) + " requests pass within 1 ms across a window boundary, with a limit of "
                      + std::to_string(b.windowLimit);
     } else {
-        out << "  boundary burst: no window (the bucket refills " << (a == Algorithm::EnvoyLocal ? "at each fill" : "continuously")
+        // Envoy adds tokens_per_fill at each fill_interval, the Upstash script refillRate at each
+        // whole interval from refilledAt (upstash.h; the package's own doc comment says "refills
+        // constantly", its script does not); the other buckets refill continuously.
+        out << "  boundary burst: no window (the bucket refills "
+            << (a == Algorithm::EnvoyLocal ? std::string("at each fill")
+                : upstash && upstash->kind() == UpstashRatelimit::Kind::TokenBucket
+                    ? std::to_string(upstash->refillRate()) + " at each whole interval of " + seconds(upstash->intervalMs() * 1'000'000)
+                          + ", none in between"
+                    : std::string("continuously"))
             << ")\n";
     }
     if (surprise.empty() && b.window == 0 && b.count > burst && b.count > 1)
-        surprise = std::to_string(b.count) + " per " + seconds(b.per) + " is one every " + seconds(written) + ": "
-                 + std::to_string(b.count) + " at once do not pass, only " + std::to_string(burst);
+        surprise = std::to_string(b.count) + " per " + seconds(b.per)
+                 + (upstash ? " come back together at each whole interval, but the bucket holds " + std::to_string(b.burst)
+                            : " is one every " + seconds(written))
+                 + ": " + std::to_string(b.count) + " at once do not pass, only " + std::to_string(burst) + costNote;
     out << "\nFirst surprise: " << (surprise.empty() ? std::string("none on these shapes") : surprise) << ".\n";
     if (!c.assumed.empty()) {
         out << "\nHow it is modelled:\n";

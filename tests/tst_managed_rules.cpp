@@ -75,6 +75,13 @@ private slots:
         waf.push_back(admitted(sec(140), kAll, 1)); // (80, 140] holds only 140 itself
         QTest::newRow("aws waf: the scraper's first 50 seconds")
             << Algorithm::AwsWafRate << with({{"Limit", "10"}, {"EvaluationWindowSec", "60"}}) << waf;
+        // The same scraper against action=Count (the Count action counts and blocks nothing): the
+        // counts, and so the levels, are the Block rule's, and 50 s passes as every one before it.
+        Steps counted(waf.begin(), waf.end() - 2);
+        counted.push_back(admitted(sec(50), kAll, 51));
+        counted.push_back(admitted(sec(140), kAll, 1));
+        QTest::newRow("aws waf: Count blocks nothing")
+            << Algorithm::AwsWafRate << with({{"Limit", "10"}, {"EvaluationWindowSec", "60"}, {"action", "Count"}}) << counted;
         // detection_delay 0, rate_check_interval 10 s: the same traffic is blocked from the check at
         // 20 s on: 0 ... 19 pass.
         Steps prompt;
@@ -179,6 +186,7 @@ private slots:
         for (const Options& o : bad)
             QVERIFY_THROWS_EXCEPTION(InputError, makeLimiter(Algorithm::CloudflareRate, with(o)));
         QVERIFY_THROWS_EXCEPTION(InputError, makeLimiter(Algorithm::AwsWafRate, with({{"Limit", "9"}})));
+        QVERIFY_THROWS_EXCEPTION(InputError, makeLimiter(Algorithm::AwsWafRate, with({{"Limit", "100"}, {"action", "Captcha"}})));
         QVERIFY_THROWS_EXCEPTION(InputError,
                                  makeLimiter(Algorithm::AwsWafRate, with({{"Limit", "100"}, {"EvaluationWindowSec", "90"}})));
         QVERIFY_THROWS_EXCEPTION(InputError,

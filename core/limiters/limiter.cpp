@@ -147,7 +147,8 @@ const AlgorithmFacts kFacts[] = {
      "its options: RateLab's L per W and no timeout."},
     {Algorithm::AwsWafRate, "aws_waf_rate", "AWS WAF rate-based rule", "AWS WAF rate-based rule", "requests in window",
      "Limit", ConfigUse::LimitWindow, ownLimitOf<Algorithm::AwsWafRate>,
-     "An AWS WAF rate-based rule with a Block action per aggregation key. Documented: EvaluationWindowSec 60, 120, "
+     "An AWS WAF rate-based rule with a Block action per aggregation key (action=Count counts and blocks nothing, as "
+     "WAF's Count action does). Documented: EvaluationWindowSec 60, 120, "
      "300 or 600, Limit at least 10, a check about every 10 s (rate_check_interval) and a delay usually below 30 s "
      "before blocking starts or stops (detection_delay, taken as 30 s). Assumed: checks on multiples of the "
      "interval, an exact count (AWS says its estimate favours recent requests and is not exact), and every request "

@@ -7,6 +7,7 @@ namespace ratelab {
 namespace {
 
 constexpr std::int64_t kWindows[] = {60, 120, 300, 600};
+constexpr std::string_view kActions[] = {"Block", "Count"};
 
 } // namespace
 
@@ -32,6 +33,7 @@ AwsWafRate::AwsWafRate(const LimiterConfig& config)
     m_delay = p.text("detection_delay") == std::optional<std::string>("0")
                   ? 0
                   : p.duration("detection_delay", 30 * kNanosPerSecond, kNanosPerSecond);
+    m_countOnly = p.choice("action", "Block", kActions) == "Count";
     if (m_window % m_check != 0)
         p.fail("rate_check_interval must divide the evaluation window in this model");
     if (m_delay > 86400 * kNanosPerSecond)
@@ -58,7 +60,7 @@ bool AwsWafRate::blockedAt(Nanos t) const
 Decision AwsWafRate::step(Nanos t, std::int64_t cost)
 {
     Decision d;
-    d.allowed = !blockedAt(t);
+    d.allowed = m_countOnly || !blockedAt(t);
     const std::int64_t index = t / m_check;
     if (m_buckets.empty() || m_buckets.back().first != index)
         m_buckets.emplace_back(index, 0);
@@ -73,7 +75,7 @@ Decision AwsWafRate::step(Nanos t, std::int64_t cost)
 std::int32_t AwsWafRate::remainingAt(Nanos t) const
 {
     // Until the next verdict takes effect, every request passes: no count at t refuses one.
-    return blockedAt(t) ? 0 : clampRemaining(Int128(2'000'000'000));
+    return !m_countOnly && blockedAt(t) ? 0 : clampRemaining(Int128(2'000'000'000));
 }
 
 double AwsWafRate::levelAt(Nanos t) const

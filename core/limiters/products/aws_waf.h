@@ -1,4 +1,4 @@
-// AwsWafRate is an AWS WAF rate-based rule (RateBasedStatement, WAFV2) with a Block action, for
+// AwsWafRate is an AWS WAF rate-based rule (RateBasedStatement, WAFV2) with a Block or Count action, for
 // one aggregation instance (an IP, or a header's value: RateLab's key). AWS runs no code here;
 // the model follows the AWS WAF Developer Guide and the WAFV2 API reference, and names what is
 // assumed.
@@ -12,7 +12,10 @@
 //   requests to be coming in at too high a rate for up to several minutes before AWS WAF detects
 //   and rate limits them ... Usually, this delay is below 30 seconds" (`detection_delay`), the
 //   same delay when the rate falls again;
-// - the estimate "gives more importance to more recent requests" and is not exact.
+// - the estimate "gives more importance to more recent requests" and is not exact;
+// - the rule's action: Block refuses; Count "counts the request but doesn't determine whether to
+//   allow it or block it" (waf-rule-action): option `action` (Block, the default, or Count),
+//   Count counting as Block does and refusing nothing.
 // Assumed: checks at whole multiples of rate_check_interval from t = 0; a check at T counts the
 // requests in [T - window, T) exactly (every matching request, blocked ones too) and its verdict
 // holds from T + detection_delay until the next verdict takes over. Without options: RateLab's L per
@@ -53,10 +56,12 @@ public:
     Nanos detectionDelay() const { return m_delay; }
     // blockedAt says whether the verdict in force at t blocks.
     bool blockedAt(Nanos t) const;
+    // counts is true for the Count action: every request passes, the verdicts only count.
+    bool counts() const { return m_countOnly; }
 
 protected:
     Decision step(Nanos t, std::int64_t cost) override;
-    bool admits(Nanos t, std::int64_t /*cost*/) const override { return !blockedAt(t); }
+    bool admits(Nanos t, std::int64_t /*cost*/) const override { return m_countOnly || !blockedAt(t); }
 
 private:
     // countBetween sums the requests of check intervals [from, to) (both multiples of m_check).
@@ -66,6 +71,7 @@ private:
     Nanos m_window = 0;
     Nanos m_check = 0;
     Nanos m_delay = 0;
+    bool m_countOnly = false;
     std::deque<std::pair<std::int64_t, std::int64_t>> m_buckets; // (check interval index, requests)
 };
 

@@ -25,7 +25,7 @@ constexpr std::string_view kKong[] = {"second", "minute", "hour", "day", "month"
 constexpr std::string_view kCell[] = {"max_burst", "count_per_period", "period", "quantity"};
 constexpr std::string_view kNodeLimiter[] = {"tokensPerInterval", "interval"};
 constexpr std::string_view kCloudflare[] = {"period", "requests_per_period", "mitigation_timeout", "counting"};
-constexpr std::string_view kWaf[] = {"Limit", "EvaluationWindowSec", "rate_check_interval", "detection_delay"};
+constexpr std::string_view kWaf[] = {"Limit", "EvaluationWindowSec", "rate_check_interval", "detection_delay", "action"};
 constexpr std::string_view kApiGateway[] = {"account_rate", "account_burst", "stage_rate",  "stage_burst",
                                             "method_rate",  "method_burst",  "plan_rate",   "plan_burst",
                                             "quota_limit",  "quota_period",  "quota_offset"};
