@@ -129,6 +129,16 @@ private slots:
         QCOMPARE(alone.mid(1), (QStringList{"11/50", "11/50", "11/50", "10/50"}));
         const QStringList apf = table()->item(1, by)->text().split(" · ");
         QCOMPARE(apf.mid(1), (QStringList{"50/50", "50/50", "50/50", "50/50"}));
+        // The same shares on the picture, where presentation mode (no table) shows them: beside
+        // the goodput they make up.
+        for (int r : {0, 1}) {
+            const QString goodput = charts()->row(r)->serverLanes().at(2).name;
+            QVERIFY2(goodput.startsWith("goodput"), qPrintable(goodput));
+            QVERIFY2(goodput.endsWith("in time by client: " + table()->item(r, by)->text()), qPrintable(goodput));
+        }
+        // One client: no shares to compare.
+        openPreset("retry-storm-metastable");
+        QVERIFY(!charts()->row(0)->serverLanes().at(2).name.contains("by client"));
     }
 
     void eachMeasureHasALaneAndOneLegend()
