@@ -114,7 +114,7 @@ private:
                     {L::Delayed, {}, Dashboard::tr("admitted after a delay")},
                     {L::Denied, {}, Dashboard::tr("denied")}};
         for (Outcome o : {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected})
-            all.push_back({L::Admitted, RowChart::outcomeColor(o), RowChart::outcomeName(o)});
+            all.push_back({L::Admitted, RowChart::outcomeColor(o, palette()), RowChart::outcomeName(o)});
         if (m_rateRows) {
             all.push_back({L::Delayed, {}, Dashboard::tr("delayed")});
             all.push_back({L::Denied, {}, Dashboard::tr("denied")});

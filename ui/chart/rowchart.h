@@ -144,7 +144,7 @@ public:
     // limitLine the concurrency limiter's limit over time (seconds, limit) as a step line, and
     // inSystemLine the attempts in the server under it.
     std::optional<Outcome> outcomeOf(std::size_t i) const;
-    static QColor outcomeColor(Outcome o);
+    static QColor outcomeColor(Outcome o, const QPalette& palette = QGuiApplication::palette());
     static QString outcomeName(Outcome o);
     const std::optional<ServedBuckets>& served() const { return m_served; }
     const QList<QPointF>& limitLine() const { return m_limitLine; }

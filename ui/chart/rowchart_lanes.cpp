@@ -90,7 +90,7 @@ void RowChart::drawServerLanes(QPainter* p) const
     const QRectF& g = lanes[2].rect;
     const QRectF& l = lanes[1].rect;
     paintServedBuckets(
-        p, b, {p0.left(), from, sx, shownTo, g.bottom(), true, outcomeColor(Outcome::InTime), band, palette().color(QPalette::WindowText)},
+        p, b, {p0.left(), from, sx, shownTo, g.bottom(), true, outcomeColor(Outcome::InTime, palette()), band, palette().color(QPalette::WindowText)},
         [&](std::size_t k) { return g.bottom() - double(b.inTime[k]) / width / lanes[2].top * g.height(); },
         [&](Nanos v) { return l.bottom() - double(v) / 1e9 / lanes[1].top * l.height(); });
     if (lanes.size() > 3)

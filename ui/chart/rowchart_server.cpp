@@ -6,6 +6,7 @@
 // columns and lines are core's (view/served.h), made with the frame off the GUI thread
 // (rowServer); this file only draws them.
 #include "chart/rowchart.h"
+#include "chart/theme.h"
 #include "chart/served_paint.h"
 
 #include "chart/ticks.h"
@@ -51,17 +52,27 @@ QString scaleTopText(Nanos t) { return QLocale().toString(double(t) / 1e9, 'g', 
 
 } // namespace
 
-QColor RowChart::outcomeColor(Outcome o)
+// The outcomes share the admitted lane's circles and its bars, so their colours alone tell
+// them apart: a set per theme, each pair at a CIEDE2000 of at least 10 for a reader with
+// deuteranopia, protanopia or tritanopia, in time apart from each failure in greyscale too, and
+// each at 3:1 on the strip, the plot and the window (tst_palette measures them). The dark
+// theme's are lighter, as its verdicts are.
+QColor RowChart::outcomeColor(Outcome o, const QPalette& palette)
 {
+    const bool dark = isDark(palette);
     switch (o) {
-    case Outcome::InTime: return admittedColor();
-    case Outcome::Late: return QColor(0x08, 0x91, 0xb2);         // cyan: served, nobody waiting (brown read as refused's orange)
-    case Outcome::QueueTimeout: return QColor(0x7c, 0x3a, 0xed); // violet
-    case Outcome::Refused: return QColor(0xea, 0x58, 0x0c);      // orange: a full queue's 503
-    case Outcome::Rejected: return QColor(0xdb, 0x27, 0x77);     // pink: the concurrency limiter's 503
+    case Outcome::InTime: return admittedColor(palette);
+    case Outcome::Late: // cyan: served, nobody waiting (brown read as refused's orange)
+        return dark ? QColor(0x5e, 0xed, 0xff) : QColor(0x34, 0x75, 0x88);
+    case Outcome::QueueTimeout: // violet
+        return dark ? QColor(0x93, 0x79, 0xeb) : QColor(0x7c, 0x3a, 0xed);
+    case Outcome::Refused: // orange: a full queue's 503
+        return dark ? QColor(0xd9, 0x6e, 0x0e) : QColor(0xd0, 0x2c, 0x00);
+    case Outcome::Rejected: // pink: the concurrency limiter's 503
+        return dark ? QColor(0xda, 0x14, 0x9e) : QColor(0xc5, 0x21, 0x77);
     case Outcome::NotAdmitted: break;
     }
-    return deniedColor();
+    return deniedColor(palette);
 }
 
 QString RowChart::outcomeName(Outcome o)
@@ -139,7 +150,7 @@ void RowChart::drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const
         const double h = bar.height() * double(c[std::size_t(o)]) / double(total);
         if (h <= 0)
             continue;
-        p->fillRect(QRectF(bar.left(), y - h, bar.width(), h), outcomeColor(o));
+        p->fillRect(QRectF(bar.left(), y - h, bar.width(), h), outcomeColor(o, palette()));
         y -= h;
     }
 }
@@ -170,7 +181,7 @@ void RowChart::drawServer(QPainter* p) const
     Nanos slowest = 0;
     for (Nanos v : b.p99)
         slowest = std::max(slowest, v);
-    QColor good = outcomeColor(Outcome::InTime), band = palette().color(QPalette::WindowText);
+    QColor good = outcomeColor(Outcome::InTime, palette()), band = palette().color(QPalette::WindowText);
     good.setAlphaF(0.28);
     band.setAlphaF(0.22);
     const double latencyHeight = p0.height() * 0.85;
