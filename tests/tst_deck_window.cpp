@@ -438,6 +438,23 @@ private slots:
         QCOMPARE(again.deck->steps[0].question, std::string("How many?"));
     }
 
+    // The legend of many-servers-one-limit step 2 (two servers): a mark's colour is its node's,
+    // and the swatch shows one colour per node, two here (before, always three); step 1, one
+    // server, one colour.
+    void theNodeSwatchHasAColourPerNode()
+    {
+        openDeck("many-servers-one-limit");
+        deck()->goTo(1);
+        deck()->next();
+        settle();
+        const QPalette palette = m_window->dashboard()->palette();
+        QCOMPARE(m_window->dashboard()->legendSwatch(), (QList<QColor>{RowChart::nodeColor(0, palette), RowChart::nodeColor(1, palette)}));
+        deck()->goTo(0);
+        deck()->next();
+        settle();
+        QCOMPARE(m_window->dashboard()->legendSwatch(), (QList<QColor>{RowChart::nodeColor(0, palette)}));
+    }
+
     // The handout: a page per step, from the app's writer and from the command line, which
     // refuses what it cannot do with one line and nothing on stdout.
     void theHandoutHasAPagePerStep()
