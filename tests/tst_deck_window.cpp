@@ -438,6 +438,40 @@ private slots:
         QCOMPARE(again.deck->steps[0].question, std::string("How many?"));
     }
 
+    // many-servers-one-limit step 2: two servers, each its own limit of 10 per 10 s, a request
+    // every 0.25 s from 0 to 9.75 s, node 1 taking those at 0, 0.5, ..., 9.5 s and node 2 those
+    // at 0.25, ..., 9.75 s. Each row draws a line per node, and each line goes on to the view's
+    // end E as a plain row's level does (before, they stopped at 9.75 s, the last request; the
+    // view runs on past 15 s). At E each node's fixed window has rolled over at 10 s to an empty
+    // one (0), each node's log has let its 10 entries expire 10 s after they were admitted (node
+    // 2's last at 4.75 s, by 14.75 s: 0), and each node's token bucket (10, one more a second),
+    // which its 19th request left at 0 and its 20th, half a second later, found at 0.5 (denied),
+    // has refilled from 0.5 at its last request: 0.5 + (E - 9.5) for node 1, 0.5 + (E - 9.75)
+    // for node 2, at most 10.
+    void clusterLevelsRunToTheEndOfTheView()
+    {
+        openDeck("many-servers-one-limit");
+        deck()->goTo(1);
+        deck()->next(); // the reveal
+        settle();
+        const double end = secondsAsDouble(frame().range.to);
+        QVERIFY2(end > 14.75, qPrintable(QString::number(end)));
+        for (const Algorithm algorithm : {Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::TokenBucket}) {
+            const RowChart* row = rowOf(algorithm);
+            QVERIFY(row);
+            QCOMPARE(row->keyLines().size(), std::size_t(2));
+            for (const RowChart::KeyLine& line : row->keyLines()) {
+                const QString where = row->title() + ", " + line.name;
+                const double last = line.index == 0 ? 9.5 : 9.75;
+                const double level = algorithm == Algorithm::TokenBucket ? std::min(10.0, 0.5 + (end - last)) : 0.0;
+                QVERIFY2(!line.points.isEmpty(), qPrintable(where));
+                QVERIFY2(line.points.last().x() == end, qPrintable(where + QString(": ends at %1 s").arg(line.points.last().x())));
+                QVERIFY2(std::abs(line.points.last().y() - level) < 1e-9,
+                         qPrintable(where + QString(": %1, not %2").arg(line.points.last().y()).arg(level)));
+            }
+        }
+    }
+
     // The legend of many-servers-one-limit step 2 (two servers): a mark's colour is its node's,
     // and the swatch shows one colour per node, two here (before, always three); step 1, one
     // server, one colour.

@@ -30,9 +30,11 @@ void RowChart::buildKeyLines()
     // Replayed with the frame, off the GUI thread (rowLines); here only what the frame shows.
     if (m_row >= m_frame->extras.size() || !m_frame->extras[m_row].keys)
         return;
-    const KeyLevels& levels = *m_frame->extras[m_row].keys;
+    const RowLines& extras = m_frame->extras[m_row];
+    const KeyLevels& levels = *extras.keys;
     const Nanos from = m_frame->range.from, to = m_frame->range.to;
-    for (const KeyLevel& level : levels.lines) {
+    for (std::size_t k = 0; k < levels.lines.size(); ++k) {
+        const KeyLevel& level = levels.lines[k];
         KeyLine line{QString::fromStdString(level.name), level.index, {}};
         // Only what the frame shows, and one point either side so the line reaches its edges.
         const auto& pts = level.points;
@@ -42,6 +44,10 @@ void RowChart::buildKeyLines()
             if (near)
                 line.points.append(QPointF(secondsAsDouble(pts[i].t), pts[i].level));
         }
+        // Then on to the frame's end, as a plain row's level goes on past its last request.
+        if (k < extras.keyTails.size())
+            for (const LevelPoint& q : extras.keyTails[k])
+                line.points.append(QPointF(q.seconds, q.level));
         m_keyLines.push_back(std::move(line));
     }
     m_keyLinesOmitted = levels.others;
