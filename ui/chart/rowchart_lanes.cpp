@@ -17,14 +17,6 @@ namespace ratelab::ui {
 
 namespace {
 
-// smallFont is the lanes' captions' and axes' type: a little smaller than the row's.
-QFont smallFont(const QFont& f)
-{
-    QFont small = f;
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    return small;
-}
-
 // perSecondPeak is the most a bucket holds, as a rate: its count over the bucket's width.
 double perSecondPeak(const std::vector<std::int64_t>& counts, Nanos width)
 {
@@ -66,7 +58,7 @@ std::vector<RowChart::ServerLane> RowChart::serverLanes() const
     // Equal bands with a caption's height between them: a lane's top label never meets the
     // baseline of the lane above.
     const QRectF p0 = plot();
-    const double gap = QFontMetricsF(smallFont(font())).height() * 0.5;
+    const double gap = QFontMetricsF(smallFont()).height() * 0.5;
     const double h = std::max(1.0, (p0.height() - gap * double(lanes.size() - 1)) / double(lanes.size()));
     for (std::size_t k = 0; k < lanes.size(); ++k)
         lanes[k].rect = QRectF(p0.left(), p0.top() + double(k) * (h + gap), p0.width(), h);
@@ -169,7 +161,7 @@ void RowChart::drawLaneAxis(QPainter* p, const ServerLane& lane) const
 {
     // The lane's baseline, its 0 and its top on the left axis, and its name inside it at the
     // top left on the background (what is drawn under it shows on both sides).
-    const QFont small = smallFont(font());
+    const QFont small = smallFont();
     const QFontMetricsF fm(small);
     const QRectF& r = lane.rect;
     p->save();

@@ -155,6 +155,37 @@ void RowChart::drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const
     }
 }
 
+QString RowChart::serverCaptionText() const
+{
+    if (!m_served)
+        return {};
+    const ServedBuckets& b = *m_served;
+    const double width = double(b.widthNanos) / 1e9;
+    const std::int64_t peak = std::max<std::int64_t>(1, *std::max_element(b.inTime.begin(), b.inTime.end()));
+    Nanos slowest = 0;
+    for (Nanos v : b.p99)
+        slowest = std::max(slowest, v);
+    return tr("grey band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
+        .arg(scaleTopText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
+}
+
+QRectF RowChart::serverCaptionBox(const std::vector<QRectF>& taken) const
+{
+    // What the band and the bars measure, where the plot has room for it (a short plot keeps its
+    // lines clear): near its top, as wide as its words, at the left or the right, a line lower
+    // when those are taken; where the lines leave room if any place does.
+    const QRectF p0 = plot();
+    const QFontMetricsF fm(smallFont());
+    if (!m_served || m_gateRow || p0.height() < 7 * fm.height())
+        return {};
+    const double w = std::min(fm.horizontalAdvance(serverCaptionText()) + 6, p0.width() - 8), h = fm.height();
+    std::vector<QRectF> candidates;
+    for (const double y : {p0.top() + h + 2, p0.top() + 2, p0.top() + 2 * h + 4, p0.top() + 3 * h + 6})
+        for (const double left : {p0.left() + 4, p0.right() - 4 - w})
+            candidates.emplace_back(left, y, w, h);
+    return firstClearOf(candidates, taken, [&](const QRectF& c) { return !crossesLevel(c) && !crossesCeiling(c); });
+}
+
 void RowChart::drawServer(QPainter* p) const
 {
     if (!m_served)
@@ -169,14 +200,12 @@ void RowChart::drawServer(QPainter* p) const
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = p0.width() / (to - from);
     const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFont small = smallFont();
     const QFontMetricsF fm(small);
     p->save();
     p->setFont(small);
     p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
     const ServedBuckets& b = *m_served;
-    const double width = double(b.widthNanos) / 1e9;
     const std::int64_t peak = std::max<std::int64_t>(1, *std::max_element(b.inTime.begin(), b.inTime.end()));
     Nanos slowest = 0;
     for (Nanos v : b.p99)
@@ -190,14 +219,15 @@ void RowChart::drawServer(QPainter* p) const
         [&](std::size_t k) { return p0.bottom() - double(b.inTime[k]) / double(peak) * p0.height() / 3; },
         [&](Nanos v) { return p0.bottom() - double(v) / double(slowest) * latencyHeight; });
     p->setClipping(false);
-    // What the band and the bars measure, each with its own scale's peak: where the plot has
-    // room for it (a short plot keeps its lines clear).
-    p->setPen(palette().color(QPalette::PlaceholderText));
-    const QString what = tr("grey band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
-                             .arg(scaleTopText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
-    if (p0.height() >= 7 * fm.height())
-        p->drawText(QRectF(p0.left() + 4, p0.top() + fm.height() + 2, p0.width() - 8, fm.height()),
-                    Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(what, Qt::ElideRight, p0.width() - 8));
+    // What the band and the bars measure, each with its own scale's peak, on the background (a
+    // line under it never strikes it), where serverCaptionBox found room.
+    if (const QRectF box = paintedLabel(LabelKind::ServerCaption); !box.isEmpty()) {
+        QColor under = palette().color(QPalette::Base);
+        under.setAlphaF(0.85);
+        p->fillRect(box, under);
+        p->setPen(palette().color(QPalette::PlaceholderText));
+        p->drawText(box, Qt::AlignCenter, fm.elidedText(serverCaptionText(), Qt::ElideRight, box.width() - 4));
+    }
     p->restore();
 }
 
