@@ -26,6 +26,8 @@
 #include <QToolButton>
 #include <QRegularExpression>
 
+#include <set>
+
 using namespace ratelab;
 using namespace ratelab::ui;
 
@@ -436,6 +438,66 @@ private slots:
         QVERIFY2(again.deck, qPrintable(again.error));
         QVERIFY(*again.deck == deck()->deck());
         QCOMPARE(again.deck->steps[0].question, std::string("How many?"));
+    }
+
+    // buckets-burst-now step 3, the leaky bucket as a queue (capacity 5, drains 1 a second) over
+    // bursts of 4 every 2 s: it admits the token bucket's 19 (4, 3, then 2 a burst) and holds
+    // each until the one ahead has left, one a second: the first leaves at 0 s, undelayed, the
+    // other 18 at 1, 2, ..., 18 s. Reached with the clicker (F5, then PageDown: reveal, step 2,
+    // reveal, step 3; a new row, the queue's, not laid out yet when its frame came) the queue's row shows those 18 departures, "19 admitted (18 delayed) ·
+    // 13 denied" and its level, exactly as when step 3 is chosen in the Deck panel's list.
+    // Before, the clicker's step 3 drew no departure.
+    void aStepReachedByTheClickerShowsWhatTheListShows()
+    {
+        openDeck("buckets-burst-now");
+        std::vector<Nanos> expected;
+        for (Nanos s = 1; s <= 18; ++s)
+            expected.push_back(s * kNanosPerSecond);
+        const auto departures = [this] {
+            std::vector<Nanos> times;
+            for (const auto& [request, leaves] : rowOf(Algorithm::LeakyBucketQueue)->departures())
+                times.push_back(leaves);
+            return times;
+        };
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        // Reveal, step 2, reveal, step 3: four presses, and more while a lesson longer than its
+        // panel is paged first.
+        for (int presses = 0; deck()->index() < 2 && presses < 20; ++presses) {
+            press(m_window.get(), Qt::Key_PageDown);
+            settle();
+        }
+        QCOMPARE(deck()->index(), 2);
+        QVERIFY(!m_window->stage()->veiled());
+        RowChart* queue = rowOf(Algorithm::LeakyBucketQueue);
+        QVERIFY(queue);
+        QCOMPARE(departures(), expected);
+        QVERIFY2(queue->countsText().startsWith("19 admitted (18 delayed) · 13 denied"), qPrintable(queue->countsText()));
+        // The level, whatever the plot's width (the window's differs from presentation mode's):
+        // the heights it takes and where it ends.
+        const auto levels = [](const RowChart* row) {
+            std::set<double> heights;
+            for (const QPointF& q : row->levelPoints())
+                heights.insert(q.y());
+            return std::pair{heights, row->levelPoints().isEmpty() ? QPointF() : row->levelPoints().last()};
+        };
+        const auto clickerLevel = levels(queue);
+        QVERIFY(clickerLevel.first.size() > 1);
+        press(m_window.get(), Qt::Key_Escape);
+        QVERIFY(!m_window->isPresenting());
+        settle();
+
+        auto* panel = m_window->findChild<DeckPanel*>();
+        QVERIFY(panel);
+        panel->list()->setCurrentRow(1);
+        settle();
+        panel->list()->setCurrentRow(2);
+        settle();
+        QCOMPARE(deck()->index(), 2);
+        queue = rowOf(Algorithm::LeakyBucketQueue);
+        QCOMPARE(departures(), expected);
+        QVERIFY2(queue->countsText().startsWith("19 admitted (18 delayed) · 13 denied"), qPrintable(queue->countsText()));
+        QVERIFY(levels(queue) == clickerLevel);
     }
 
     // many-servers-one-limit step 2: two servers, each its own limit of 10 per 10 s, a request

@@ -103,6 +103,9 @@ public:
     std::size_t shownEnd() const;
     // exactMarks reports whether every visible request has its own mark.
     bool exactMarks() const;
+    // departures are a queue's delayed requests in view and when each leaves (t + delay), the
+    // hollow diamonds drawn along the bottom of its plot (those the playhead has reached).
+    const std::vector<std::pair<std::size_t, Nanos>>& departures() const { return m_departures; }
     // levelPoints is the level polyline drawn, as (seconds, level) vertices.
     const QList<QPointF>& levelPoints() const { return m_levelPoints; }
     // KeyLine is one node's, the store's or one client's level (level_lines.h, recorded by the engine), in seconds.
