@@ -93,8 +93,9 @@ public:
     // crossesCeiling is true when the dashed ceiling line passes through box.
     bool crossesCeiling(const QRectF& box) const;
     // keyBox is where the key of the node or client lines is drawn: the first corner of the plot
-    // no line passes through (top left, bottom left, bottom right, top right) and no caption
-    // placed before it takes (plotLabels), else (and above attempt bars) the top left or right.
+    // (top left, bottom left, bottom right, top right), else place along its top or bottom edge,
+    // that no line passes through and no caption placed before it takes (plotLabels), else (and
+    // above attempt bars) the top left or right.
     QRectF keyBox() const;
     // title is the row's name: the algorithm's, or the row's own ("Layered policy: ...").
     QString title() const;

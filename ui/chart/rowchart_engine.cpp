@@ -84,8 +84,15 @@ QRectF RowChart::keyBoxClearOf(const std::vector<QRectF>& taken) const
     const QRectF topLeft(p0.left() + 2, p0.top() + 1, w, h), topRight(p0.right() - w - 2, p0.top() + 1, w, h);
     if (m_attemptRates) // the bottom third holds the attempt bars
         return firstClearOf({topLeft, topRight}, taken, [](const QRectF&) { return true; });
-    return firstClearOf({topLeft, QRectF(p0.left() + 2, p0.bottom() - h - 1, w, h), QRectF(p0.right() - w - 2, p0.bottom() - h - 1, w, h), topRight},
-                        taken, [&](const QRectF& c) { return !crossesLevel(c); });
+    std::vector<QRectF> candidates{topLeft, QRectF(p0.left() + 2, p0.bottom() - h - 1, w, h),
+                                   QRectF(p0.right() - w - 2, p0.bottom() - h - 1, w, h), topRight};
+    // Then along the top and the bottom edge: lines that run on to the view's end (a window
+    // emptied along the bottom) may pass through every corner, and the ceiling's name takes
+    // the top right.
+    for (const double f : {0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125})
+        for (const double y : {topLeft.top(), p0.bottom() - h - 1})
+            candidates.emplace_back(p0.left() + 2 + f * std::max(0.0, p0.width() - w - 4), y, w, h);
+    return firstClearOf(candidates, taken, [&](const QRectF& c) { return !crossesLevel(c); });
 }
 
 void RowChart::drawKeyLines(QPainter* p) const
