@@ -77,7 +77,7 @@ public:
     QString boundLabel() const;
     QRectF boundLabelBox() const;
     // PlotLabel is a caption drawn over the plot and its box (widget pixels): the ceiling's name
-    // ("limit 10"), the key of the node or client lines, the attempt bars' peak and caption, the
+    // ("limit 10"), the attempt bars' peak and caption, the key of the node or client lines, the
     // server's caption, the bound's label and a block's caption. plotLabels lists those drawn,
     // each placed clear of those before it in this order, so no two overprint.
     enum class LabelKind { Ceiling, Key, AttemptsPeak, AttemptsCaption, ServerCaption, Bound, Block };
@@ -237,8 +237,8 @@ private:
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;
     // The labels' places, each given the boxes of those placed before it (plotLabels' order) to
-    // keep clear of: the ceiling's name on its dashed line, the key, the attempt bars' peak rate
-    // over the tallest and what they are, the caption of a server behind a rate limiter (its
+    // keep clear of: the ceiling's name on its dashed line, the attempt bars' peak rate over the
+    // tallest and what they are, the key, the caption of a server behind a rate limiter (its
     // latency band and goodput bars), the bound's label and a block's caption. An empty box: not
     // drawn.
     QRectF ceilingTagBox() const;

@@ -1,5 +1,5 @@
 // RowChart's captions over the plot, placed in one pass so that none overprints another: the
-// ceiling's name, the key of the node or client lines, the attempt bars' peak and caption, the
+// ceiling's name, the attempt bars' peak and caption, the key of the node or client lines, the
 // caption of a server behind a rate limiter, the bound's label and a block's caption. Each goes
 // to the first of its candidate places that keeps clear of the captions placed before it (and,
 // where it can, of the lines); a caption placed alone would land on another's box whenever their
@@ -11,7 +11,6 @@
 #include <QValueAxis>
 
 #include <algorithm>
-
 
 namespace ratelab::ui {
 
