@@ -2,6 +2,7 @@
 // the sizes a teacher uses: never across the level line or each other.
 #include "chart/chartstack.h"
 #include "chart/rowchart.h"
+#include "chart/theme.h"
 #include "presets.h"
 #include "window_test.h"
 
@@ -90,6 +91,54 @@ private slots:
                 QVERIFY2(!row->crossesLevel(box), qPrintable(QString("row %1 at %2x%3").arg(r).arg(size.width()).arg(size.height())));
             }
         }
+    }
+
+    // A rate limiter in front of a server (the server presets with a fixed window or a token
+    // bucket of 10 a second, or 200, added) draws, over one plot, the ceiling's name, the key of
+    // the client lines, the attempt bars' peak and caption, the server's caption and the bound:
+    // at a projector's size and a laptop's, in both themes, no two of them overlap. Before, the
+    // server's caption ran across the top of the plot under the key and "limit 10".
+    void captionsNeverOverlap_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<int>("limit");
+        for (const char* preset : {"retry-storm-metastable", "noisy-tenant-apf"})
+            for (const char* theme : {"light", "dark"})
+                for (const int limit : {10, 200})
+                    QTest::addRow("%s, %s, %d", preset, theme, limit) << QString(preset) << QString(theme) << limit;
+    }
+
+    void captionsNeverOverlap()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, theme);
+        QFETCH(int, limit);
+        io::LoadResult p = io::loadPreset(preset);
+        QVERIFY(p.scenario);
+        Scenario s = *p.scenario;
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
+        s.config = LimiterConfig::make(limit, kNanosPerSecond);
+        openWindow(s);
+        applyTheme(themeFromId(theme)); // after the window's own, from its settings
+        int labelled = 0;
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            for (int r = 0; r < charts()->rowCount(); ++r) {
+                const std::vector<RowChart::PlotLabel> labels = charts()->row(r)->plotLabels();
+                labelled += int(labels.size());
+                for (std::size_t i = 0; i < labels.size(); ++i)
+                    for (std::size_t j = i + 1; j < labels.size(); ++j)
+                        QVERIFY2(!labels[i].box.intersects(labels[j].box),
+                                 qPrintable(QString("row %1 at %2x%3: \"%4\" and \"%5\"")
+                                                .arg(r)
+                                                .arg(size.width())
+                                                .arg(size.height())
+                                                .arg(labels[i].text, labels[j].text)));
+            }
+        }
+        QVERIFY(labelled >= 4); // the test sees the captions
     }
 
     // A wrapped title never splits a rate at its slashes ("0.5/" then "s" on the next line on a

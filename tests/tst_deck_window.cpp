@@ -27,6 +27,8 @@
 #include <QToolButton>
 #include <QRegularExpression>
 
+#include <set>
+
 using namespace ratelab;
 using namespace ratelab::ui;
 
@@ -583,6 +585,117 @@ private slots:
         QVERIFY2(again.deck, qPrintable(again.error));
         QVERIFY(*again.deck == deck()->deck());
         QCOMPARE(again.deck->steps[0].question, std::string("How many?"));
+    }
+
+    // buckets-burst-now step 3, the leaky bucket as a queue (capacity 5, drains 1 a second) over
+    // bursts of 4 every 2 s: it admits the token bucket's 19 (4, 3, then 2 a burst) and holds
+    // each until the one ahead has left, one a second: the first leaves at 0 s, undelayed, the
+    // other 18 at 1, 2, ..., 18 s. Reached with the clicker (F5, then PageDown: reveal, step 2,
+    // reveal, step 3; a new row, the queue's, not laid out yet when its frame came) the queue's row shows those 18 departures, "19 admitted (18 delayed) ·
+    // 13 denied" and its level, exactly as when step 3 is chosen in the Deck panel's list.
+    // Before, the clicker's step 3 drew no departure.
+    void aStepReachedByTheClickerShowsWhatTheListShows()
+    {
+        openDeck("buckets-burst-now");
+        std::vector<Nanos> expected;
+        for (Nanos s = 1; s <= 18; ++s)
+            expected.push_back(s * kNanosPerSecond);
+        const auto departures = [this] {
+            std::vector<Nanos> times;
+            for (const auto& [request, leaves] : rowOf(Algorithm::LeakyBucketQueue)->departures())
+                times.push_back(leaves);
+            return times;
+        };
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        // Reveal, step 2, reveal, step 3: four presses, and more while a lesson longer than its
+        // panel is paged first.
+        for (int presses = 0; deck()->index() < 2 && presses < 20; ++presses) {
+            press(m_window.get(), Qt::Key_PageDown);
+            settle();
+        }
+        QCOMPARE(deck()->index(), 2);
+        QVERIFY(!m_window->stage()->veiled());
+        RowChart* queue = rowOf(Algorithm::LeakyBucketQueue);
+        QVERIFY(queue);
+        QCOMPARE(departures(), expected);
+        QVERIFY2(queue->countsText().startsWith("19 admitted (18 delayed) · 13 denied"), qPrintable(queue->countsText()));
+        // The level, whatever the plot's width (the window's differs from presentation mode's):
+        // the heights it takes and where it ends.
+        const auto levels = [](const RowChart* row) {
+            std::set<double> heights;
+            for (const QPointF& q : row->levelPoints())
+                heights.insert(q.y());
+            return std::pair{heights, row->levelPoints().isEmpty() ? QPointF() : row->levelPoints().last()};
+        };
+        const auto clickerLevel = levels(queue);
+        QVERIFY(clickerLevel.first.size() > 1);
+        press(m_window.get(), Qt::Key_Escape);
+        QVERIFY(!m_window->isPresenting());
+        settle();
+
+        auto* panel = m_window->findChild<DeckPanel*>();
+        QVERIFY(panel);
+        panel->list()->setCurrentRow(1);
+        settle();
+        panel->list()->setCurrentRow(2);
+        settle();
+        QCOMPARE(deck()->index(), 2);
+        queue = rowOf(Algorithm::LeakyBucketQueue);
+        QCOMPARE(departures(), expected);
+        QVERIFY2(queue->countsText().startsWith("19 admitted (18 delayed) · 13 denied"), qPrintable(queue->countsText()));
+        QVERIFY(levels(queue) == clickerLevel);
+    }
+
+    // many-servers-one-limit step 2: two servers, each its own limit of 10 per 10 s, a request
+    // every 0.25 s from 0 to 9.75 s, node 1 taking those at 0, 0.5, ..., 9.5 s and node 2 those
+    // at 0.25, ..., 9.75 s. Each row draws a line per node, and each line goes on to the view's
+    // end E as a plain row's level does (before, they stopped at 9.75 s, the last request; the
+    // view runs on past 15 s). At E each node's fixed window has rolled over at 10 s to an empty
+    // one (0), each node's log has let its 10 entries expire 10 s after they were admitted (node
+    // 2's last at 4.75 s, by 14.75 s: 0), and each node's token bucket (10, one more a second),
+    // which its 19th request left at 0 and its 20th, half a second later, found at 0.5 (denied),
+    // has refilled from 0.5 at its last request: 0.5 + (E - 9.5) for node 1, 0.5 + (E - 9.75)
+    // for node 2, at most 10.
+    void clusterLevelsRunToTheEndOfTheView()
+    {
+        openDeck("many-servers-one-limit");
+        deck()->goTo(1);
+        deck()->next(); // the reveal
+        settle();
+        const double end = secondsAsDouble(frame().range.to);
+        QVERIFY2(end > 14.75, qPrintable(QString::number(end)));
+        for (const Algorithm algorithm : {Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::TokenBucket}) {
+            const RowChart* row = rowOf(algorithm);
+            QVERIFY(row);
+            QCOMPARE(row->keyLines().size(), std::size_t(2));
+            for (const RowChart::KeyLine& line : row->keyLines()) {
+                const QString where = row->title() + ", " + line.name;
+                const double last = line.index == 0 ? 9.5 : 9.75;
+                const double level = algorithm == Algorithm::TokenBucket ? std::min(10.0, 0.5 + (end - last)) : 0.0;
+                QVERIFY2(!line.points.isEmpty(), qPrintable(where));
+                QVERIFY2(line.points.last().x() == end, qPrintable(where + QString(": ends at %1 s").arg(line.points.last().x())));
+                QVERIFY2(std::abs(line.points.last().y() - level) < 1e-9,
+                         qPrintable(where + QString(": %1, not %2").arg(line.points.last().y()).arg(level)));
+            }
+        }
+    }
+
+    // The legend of many-servers-one-limit step 2 (two servers): a mark's colour is its node's,
+    // and the swatch shows one colour per node, two here (before, always three); step 1, one
+    // server, one colour.
+    void theNodeSwatchHasAColourPerNode()
+    {
+        openDeck("many-servers-one-limit");
+        deck()->goTo(1);
+        deck()->next();
+        settle();
+        const QPalette palette = m_window->dashboard()->palette();
+        QCOMPARE(m_window->dashboard()->legendSwatch(), (QList<QColor>{RowChart::nodeColor(0, palette), RowChart::nodeColor(1, palette)}));
+        deck()->goTo(0);
+        deck()->next();
+        settle();
+        QCOMPARE(m_window->dashboard()->legendSwatch(), (QList<QColor>{RowChart::nodeColor(0, palette)}));
     }
 
     // The handout: a page per step, from the app's writer and from the command line, which

@@ -200,6 +200,37 @@ private slots:
         QVERIFY2(close.isEmpty(), qPrintable(close.join("; ")));
     }
 
+    void serverOutcomesStayDistinctForEveryVision_data() { verdictsStayDistinctForEveryVision_data(); }
+
+    // A server's outcomes colour the admitted lane's circles and split its bars, side by side in
+    // one lane (in time, late, timed out, refused, rejected): only the colour tells them apart,
+    // so each pair differs by a CIEDE2000 of 10 or more as each reader sees them. A greyscale
+    // print keeps lightness alone, and five steps of 10 do not fit between 3:1 on the strip and
+    // white on the dark theme: there "in time" is apart from every failure, the lesson's split
+    // (the legend names each). Delayed and denied have lanes and shapes of their own. Before,
+    // one set for both themes: late and refused 0.9 apart in greyscale, refused and rejected
+    // 6.5 for a tritanope, in time and rejected 3.5 for a deuteranope on the light theme.
+    void serverOutcomesStayDistinctForEveryVision()
+    {
+        QFETCH(Theme, theme);
+        QFETCH(Vision, vision);
+        applyTheme(theme);
+        const QPalette palette = QApplication::palette();
+        const Outcome outcomes[] = {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected};
+        QStringList close;
+        for (std::size_t i = 0; i < std::size(outcomes); ++i)
+            for (std::size_t j = i + 1; j < std::size(outcomes); ++j) {
+                if (vision == Vision::Greyscale && outcomes[i] != Outcome::InTime)
+                    continue;
+                const QColor x = RowChart::outcomeColor(outcomes[i], palette), y = RowChart::outcomeColor(outcomes[j], palette);
+                if (const double d = difference(x, y, vision); d < 10)
+                    close << QString("%1 and %2: %3")
+                                 .arg(RowChart::outcomeName(outcomes[i]), RowChart::outcomeName(outcomes[j]))
+                                 .arg(d, 0, 'f', 1);
+            }
+        QVERIFY2(close.isEmpty(), qPrintable(close.join("; ")));
+    }
+
     void textAndMarksMeetWcag_data()
     {
         QTest::addColumn<Theme>("theme");
@@ -209,8 +240,9 @@ private slots:
 
     // What the charts draw, against each background it is drawn on: text at 4.5:1 (the headers
     // in WindowText, the axes' labels, legends and captions in PlaceholderText, nginx's
-    // leftovers in the denials' colour), marks and lines at 3:1 (the verdicts on the strip, on
-    // the plot (a queue's departures) and beside the title (the legend), a cluster's nodes and a
+    // leftovers in the denials' colour), marks and lines at 3:1 (the verdicts and a server's
+    // outcomes on the strip, on the plot (a queue's departures, the outcome bars) and beside the
+    // title (the legend), a cluster's nodes and a
     // few clients on the strip, the level line and the playhead on the plot, a veiled mark on
     // the strip).
     void textAndMarksMeetWcag()
@@ -235,6 +267,9 @@ private slots:
                                                 std::pair{"delayed", RowChart::Lane::Delayed},
                                                 std::pair{"denied", RowChart::Lane::Denied}})
                 checks.push_back({verdict + on, RowChart::laneColor(lane, pal), bg, 3});
+            // A server's outcomes: marks on the strip, bars on the plot, the legend on the window.
+            for (const Outcome o : {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected})
+                checks.push_back({RowChart::outcomeName(o) + on, RowChart::outcomeColor(o, pal), bg, 3});
         }
         checks.push_back({"nginx's leftovers on the plot", RowChart::deniedColor(pal), base, 4.5});
         for (int node = 0; node < 8; ++node)

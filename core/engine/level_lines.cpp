@@ -133,6 +133,9 @@ KeyLevels LevelRecorder::finish(std::size_t most)
         sampleUntil(l, m_end, endHanded, *l.state);
         if (m_end > l.lastT)
             l.line.points.push_back({m_end, levelAny(*l.state, endHanded)});
+        l.line.endState = std::make_shared<const AnyLimiter>(*l.state);
+        l.line.endT = std::max(m_end, l.lastT);
+        l.line.endHanded = m_end > l.lastT ? endHanded : l.lastHanded;
         out.lines.push_back(std::move(l.line));
     }
     std::sort(out.lines.begin(), out.lines.end(), [](const KeyLevel& x, const KeyLevel& y) { return x.index < y.index; });

@@ -14,6 +14,7 @@
 #include "limiters/any_limiter.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,11 @@ struct KeyLevel {
     int index = 0; // the node or client: a colour each
     std::int64_t attempts = 0;
     std::vector<KeyLevelPoint> points;
+    // The state as it stood at the line's last point (true time endT, its clock's endHanded):
+    // the level goes on from it after the last attempt (a bucket refills, a window rolls), so a
+    // view that runs past the attempts draws the line to its edge (view/reduce.h, levelAfter).
+    std::shared_ptr<const AnyLimiter> endState;
+    Nanos endT = 0, endHanded = 0;
 };
 
 // KeyLevels are the lines drawn: the busiest `most` states by attempts (in index order), and how

@@ -286,6 +286,23 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
     return out;
 }
 
+std::vector<LevelPoint> levelAfter(const AnyLimiter& state, Nanos fromNanos, Nanos toNanos, int columns, Nanos clockAhead)
+{
+    // The columns of a row with no request left in them, as reduceRow closes them after its last.
+    ReducedRow out;
+    std::visit(
+        [&](const auto& limiter) {
+            detail::ColumnReducer reducer(out, fromNanos + clockAhead, toNanos + clockAhead, std::max(columns, 1));
+            detail::OpenColumns opens(fromNanos + clockAhead);
+            reducer.finish(limiter, opens.of<std::decay_t<decltype(limiter)>>());
+        },
+        state);
+    if (clockAhead != 0)
+        for (LevelPoint& p : out.levelPoints)
+            p.seconds -= secondsAsDouble(clockAhead);
+    return std::move(out.levelPoints);
+}
+
 double levelBefore(const Trace& trace, std::size_t row, std::size_t index)
 {
     const AlgorithmTrace& result = trace.results.at(row);

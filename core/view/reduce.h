@@ -9,6 +9,7 @@
 #pragma once
 
 #include "engine/simulator.h"
+#include "limiters/any_limiter.h"
 
 #include <atomic>
 #include <cstdint>
@@ -46,6 +47,12 @@ Nanos columnStart(Nanos fromNanos, Nanos toNanos, int columns, int k);
 // points. firstRequest and endRequest index the row's own decisions (timesOf).
 ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos toNanos, int columns,
                      const std::atomic<bool>* cancel = nullptr);
+
+// levelAfter is the level of `state` left alone over [fromNanos, toNanos) in `columns` columns,
+// as reduceRow draws a row's level past its last request (a bucket refilling, a window rolling),
+// its points' times shifted by -clockAhead seconds: a node whose clock runs ahead of true time
+// reads its state at true time + clockAhead.
+std::vector<LevelPoint> levelAfter(const AnyLimiter& state, Nanos fromNanos, Nanos toNanos, int columns, Nanos clockAhead = 0);
 
 // Cancelled is thrown by a long pass whose cancel flag was set: a newer request made it moot.
 struct Cancelled {};

@@ -50,14 +50,16 @@ public:
     // setServer shows the server's outcomes, with a rate limiter's verdicts when `rateRows`.
     // `colourBy` names what a mark's colour tells when it is not the verdict (a cluster's node, one
     // of a few clients): the shapes then carry the verdict in the text's colour, and the colour is
-    // named beside them, since green and red would say what the marks do not.
-    void setServer(bool server, bool rateRows, const QString& colourBy = {})
+    // named beside them, since green and red would say what the marks do not. `colours` is how
+    // many such colours the marks take (the nodes or clients), one swatch mark each.
+    void setServer(bool server, bool rateRows, const QString& colourBy = {}, int colours = 0)
     {
-        if (server == m_server && rateRows == m_rateRows && colourBy == m_colourBy)
+        if (server == m_server && rateRows == m_rateRows && colourBy == m_colourBy && colours == m_colours)
             return;
         m_server = server;
         m_rateRows = rateRows;
         m_colourBy = colourBy;
+        m_colours = colours;
         updateGeometry();
         update();
     }
@@ -67,6 +69,16 @@ public:
         for (const Entry& e : entries())
             all << e.text;
         return all;
+    }
+    // swatch is the colours of the colour-by entry's marks, left to right (none without one).
+    QList<QColor> swatch() const
+    {
+        QList<QColor> colours;
+        const std::vector<Entry> all = entries();
+        if (std::any_of(all.begin(), all.end(), [](const Entry& e) { return e.nodes; }))
+            for (int n = 0; n < m_colours; ++n)
+                colours << RowChart::nodeColor(n, palette());
+        return colours;
     }
 
 protected:
@@ -78,9 +90,10 @@ protected:
         const double y = height() / 2.0;
         for (const Entry& e : entries()) {
             if (e.nodes) {
-                for (int n = 0; n < 3; ++n)
-                    RowChart::paintMark(&p, QPointF(x + 5 + 9 * n, y), e.lane, 1.0, RowChart::nodeColor(n, palette()));
-                x += 18;
+                const QList<QColor> colours = swatch();
+                for (qsizetype n = 0; n < colours.size(); ++n)
+                    RowChart::paintMark(&p, QPointF(x + 5 + 9 * n, y), e.lane, 1.0, colours[n]);
+                x += swatchWidth();
             } else {
                 RowChart::paintMark(&p, QPointF(x + 5, y), e.lane, 1.0,
                                     e.color.isValid() ? e.color : RowChart::laneColor(e.lane, palette()));
@@ -96,7 +109,7 @@ private:
         RowChart::Lane lane;
         QColor color; // invalid: the lane's own
         QString text;
-        bool nodes = false; // the first three node colours as a swatch, not the lane's mark
+        bool nodes = false; // a mark in each node's (or client's) colour as a swatch, not the lane's mark
     };
     std::vector<Entry> entries() const
     {
@@ -114,7 +127,7 @@ private:
                     {L::Delayed, {}, Dashboard::tr("admitted after a delay")},
                     {L::Denied, {}, Dashboard::tr("denied")}};
         for (Outcome o : {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected})
-            all.push_back({L::Admitted, RowChart::outcomeColor(o), RowChart::outcomeName(o)});
+            all.push_back({L::Admitted, RowChart::outcomeColor(o, palette()), RowChart::outcomeName(o)});
         if (m_rateRows) {
             all.push_back({L::Delayed, {}, Dashboard::tr("delayed")});
             all.push_back({L::Denied, {}, Dashboard::tr("denied")});
@@ -125,11 +138,14 @@ private:
     {
         int w = 0;
         for (const Entry& e : entries())
-            w += 14 + fontMetrics().horizontalAdvance(e.text) + 16 + (e.nodes ? 18 : 0);
+            w += 14 + fontMetrics().horizontalAdvance(e.text) + 16 + (e.nodes ? swatchWidth() : 0);
         return w;
     }
+    // swatchWidth is what the swatch's marks after its first take (9 px each).
+    int swatchWidth() const { return 9 * std::max(0, m_colours - 1); }
     bool m_server = false, m_rateRows = false;
     QString m_colourBy;
+    int m_colours = 0;
 };
 
 // StaleCover lies over the charts and the table of a frame that is no longer current: a
@@ -230,14 +246,16 @@ namespace {
 
 // colourBy is what the strip's mark colours tell instead of the verdict, as RowChart::drawStrip
 // chooses them: a cluster's nodes, or each of 2 to 8 clients; empty when they tell the verdict.
-QString colourBy(const Scenario& scenario, const std::vector<AlgorithmTrace>& rows)
+// With it, how many colours the marks take: one a node (RowChart::nodeColor repeats past 8), or
+// one a client.
+std::pair<QString, int> colourBy(const Scenario& scenario, const std::vector<AlgorithmTrace>& rows)
 {
-    if (std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) { return r.kind.cluster; }))
-        return Dashboard::tr("colour: the node (each row's key)");
+    if (scenario.cluster && std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) { return r.kind.cluster; }))
+        return {Dashboard::tr("colour: the node (each row's key)"), std::min(scenario.cluster->nodes(), 8)};
     const std::int64_t clients = scenario.clients ? scenario.clients->clients() : 0;
     if (clients >= 2 && clients <= 8
         && std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) { return r.clients && r.clients->requests > 0; }))
-        return Dashboard::tr("colour: the client (each row's key)");
+        return {Dashboard::tr("colour: the client (each row's key)"), int(clients)};
     return {};
 }
 
@@ -248,9 +266,10 @@ void Dashboard::showLegend()
     const Frame& frame = m_stage->frame();
     const auto& rows = frame.trace->results;
     const bool server = frame.scenario->server.has_value();
+    const auto [by, colours] = m_stage->veiled() ? std::pair<QString, int>() : colourBy(*frame.scenario, rows); // veiled: every mark grey
     static_cast<Legend*>(m_legend)->setServer(server, std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
         return !r.engine || !r.engine->run.server || !r.engine->setup.layers.empty();
-    }), m_stage->veiled() ? QString() : colourBy(*frame.scenario, rows)); // veiled: every mark grey
+    }), by, colours);
 }
 
 void Dashboard::showFrame()
@@ -323,6 +342,8 @@ void Dashboard::restoreSplitter(const QByteArray& state)
 QString Dashboard::titleText() const { return m_title->text(); }
 
 QStringList Dashboard::legendTexts() const { return static_cast<const Legend*>(m_legend)->texts(); }
+
+QList<QColor> Dashboard::legendSwatch() const { return static_cast<const Legend*>(m_legend)->swatch(); }
 
 void Dashboard::setOpenedArrivals(std::vector<Nanos> opened)
 {

@@ -5,6 +5,8 @@
 #include "model/frame.h"
 #include "model/stage.h"
 
+#include <QColor>
+#include <QList>
 #include <QStringList>
 #include <QWidget>
 
@@ -56,6 +58,9 @@ public:
     QString titleText() const;
     // legendTexts are the legend's entries, as it names them left to right.
     QStringList legendTexts() const;
+    // legendSwatch are the colours of the legend's swatch of node or client marks, left to right
+    // (none when the marks' colour is the verdict).
+    QList<QColor> legendSwatch() const;
     // setOpenedArrivals tells the title which added requests the open document came with
     // (describe's `opened`, sorted).
     void setOpenedArrivals(std::vector<Nanos> opened);

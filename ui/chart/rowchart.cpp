@@ -178,9 +178,13 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
     if (m_levelAxis->min() != 0 || m_levelAxis->max() != levelTop)
         m_levelAxis->setRange(0, levelTop);
     // A queue's departures, when every visible request has its own mark: each delayed
-    // request's decision is replayed once a frame (not once a paint).
+    // request's decision is replayed once a frame (not once a paint). Whether the marks are
+    // exact is asked of the columns the frame was reduced to, not of this widget's plot: a row
+    // made for this frame (the queue's, new with a deck's step) is not laid out yet, and its
+    // plot's few pixels would drop the departures until the next frame, which a step reached
+    // with the keys, its window unchanged, never gets.
     m_departures.clear();
-    if (facts(algorithm()).reads == ConfigUse::CapacityRate && r.endRequest - r.firstRequest <= std::size_t(plotColumns() / 3)
+    if (facts(algorithm()).reads == ConfigUse::CapacityRate && r.endRequest - r.firstRequest <= r.columns.size() / 3
         && !frame.trace->results.at(row).kind.attempts) {
         const AlgorithmTrace& result = frame.trace->results.at(row);
         for (std::size_t i = r.firstRequest; i < r.endRequest; ++i)

@@ -19,8 +19,10 @@
 #include <QGuiApplication>
 #include <QPalette>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
+#include <vector>
 
 class QLineSeries;
 class QPainter;
@@ -74,14 +76,26 @@ public:
     // boundLabelBox is where it is drawn: where the level line leaves room (empty: not drawn).
     QString boundLabel() const;
     QRectF boundLabelBox() const;
+    // PlotLabel is a caption drawn over the plot and its box (widget pixels): the ceiling's name
+    // ("limit 10"), the attempt bars' peak and caption, the key of the node or client lines, the
+    // server's caption, the bound's label and a block's caption. plotLabels lists those drawn,
+    // each placed clear of those before it in this order, so no two overprint.
+    enum class LabelKind { Ceiling, Key, AttemptsPeak, AttemptsCaption, ServerCaption, Bound, Block };
+    struct PlotLabel {
+        LabelKind kind;
+        QString text;
+        QRectF box;
+    };
+    std::vector<PlotLabel> plotLabels() const;
     // crossesLevel is true when the level line, or a node's or client's line, passes through
     // box (in widget pixels).
     bool crossesLevel(const QRectF& box) const;
     // crossesCeiling is true when the dashed ceiling line passes through box.
     bool crossesCeiling(const QRectF& box) const;
     // keyBox is where the key of the node or client lines is drawn: the first corner of the plot
-    // no line passes through (top left, bottom left, bottom right), else (and above attempt
-    // bars) the top left.
+    // (top left, bottom left, bottom right, top right), else place along its top or bottom edge,
+    // that no line passes through and no caption placed before it takes (plotLabels), else (and
+    // above attempt bars) the top left or right.
     QRectF keyBox() const;
     // title is the row's name: the algorithm's, or the row's own ("Layered policy: ...").
     QString title() const;
@@ -90,6 +104,9 @@ public:
     std::size_t shownEnd() const;
     // exactMarks reports whether every visible request has its own mark.
     bool exactMarks() const;
+    // departures are a queue's delayed requests in view and when each leaves (t + delay), the
+    // hollow diamonds drawn along the bottom of its plot (those the playhead has reached).
+    const std::vector<std::pair<std::size_t, Nanos>>& departures() const { return m_departures; }
     // levelPoints is the level polyline drawn, as (seconds, level) vertices.
     const QList<QPointF>& levelPoints() const { return m_levelPoints; }
     // KeyLine is one node's, the store's or one client's level (level_lines.h, recorded by the engine), in seconds.
@@ -144,7 +161,7 @@ public:
     // limitLine the concurrency limiter's limit over time (seconds, limit) as a step line, and
     // inSystemLine the attempts in the server under it.
     std::optional<Outcome> outcomeOf(std::size_t i) const;
-    static QColor outcomeColor(Outcome o);
+    static QColor outcomeColor(Outcome o, const QPalette& palette = QGuiApplication::palette());
     static QString outcomeName(Outcome o);
     const std::optional<ServedBuckets>& served() const { return m_served; }
     const QList<QPointF>& limitLine() const { return m_limitLine; }
@@ -219,6 +236,25 @@ private:
     void drawBoundaries(QPainter* p) const;
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;
+    // The labels' places, each given the boxes of those placed before it (plotLabels' order) to
+    // keep clear of: the ceiling's name on its dashed line, the attempt bars' peak rate over the
+    // tallest and what they are, the key, the caption of a server behind a rate limiter (its
+    // latency band and goodput bars), the bound's label and a block's caption. An empty box: not
+    // drawn.
+    QRectF ceilingTagBox() const;
+    QRectF keyBoxClearOf(const std::vector<QRectF>& taken) const;
+    QRectF attemptsPeakBox(const std::vector<QRectF>& taken) const;
+    QRectF attemptsCaptionBox(const std::vector<QRectF>& taken) const;
+    QRectF serverCaptionBox(const std::vector<QRectF>& taken) const;
+    QRectF boundLabelBoxClearOf(const std::vector<QRectF>& taken) const;
+    QRectF blockCaptionBoxClearOf(const std::vector<QRectF>& taken) const;
+    QString ceilingTagText() const;
+    QString attemptsPeakText() const;
+    QString serverCaptionText() const;
+    QFont smallFont() const; // the captions' type: a little smaller than the row's
+    // m_labels are plotLabels() as this paint places them (made once a paint, not once a label).
+    mutable std::vector<PlotLabel> m_labels;
+    QRectF paintedLabel(LabelKind kind) const;
     // levelTicks are the values labelled on the level axis (the ceiling is labelled apart).
     std::vector<double> levelTicks() const;
     void drawLevel(QPainter* p) const;
@@ -299,5 +335,23 @@ private:
     bool crosses(const QList<QPointF>& points, double unit, const QRectF& box) const; // a polyline of (s, level / unit)
     QStringList keyNames() const;
 };
+
+// firstClearOf is where a caption goes among its candidate places: the first that meets none of
+// the boxes `taken` and for which `good` holds (clear of the lines), else the first that meets
+// none, else the first.
+template <typename Good>
+QRectF firstClearOf(const std::vector<QRectF>& candidates, const std::vector<QRectF>& taken, Good good)
+{
+    const auto clear = [&](const QRectF& c) {
+        return std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(c); });
+    };
+    for (const QRectF& c : candidates)
+        if (clear(c) && good(c))
+            return c;
+    for (const QRectF& c : candidates)
+        if (clear(c))
+            return c;
+    return candidates.empty() ? QRectF() : candidates.front();
+}
 
 } // namespace ratelab::ui

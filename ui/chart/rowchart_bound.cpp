@@ -143,7 +143,7 @@ QString RowChart::boundLabel() const
                : tr("%1 in this %2 s (at most %3)").arg(m_bound->reached).arg(window).arg(m_bound->atMost);
 }
 
-QRectF RowChart::boundLabelBox() const
+QRectF RowChart::boundLabelBoxClearOf(const std::vector<QRectF>& taken) const
 {
     const auto band = boundBand();
     if (!band)
@@ -166,14 +166,12 @@ QRectF RowChart::boundLabelBox() const
     for (const double left : lefts)
         for (const double y : {0.3, 0.72, 0.5, 0.15, 0.88})
             candidates.emplace_back(left, area.top() + area.height() * y - h / 2, w, h);
-    const auto free = std::find_if(candidates.begin(), candidates.end(),
-                                   [&](const QRectF& r) { return !crossesLevel(r) && !crossesCeiling(r); });
-    return free == candidates.end() ? candidates.front() : *free;
+    return firstClearOf(candidates, taken, [&](const QRectF& r) { return !crossesLevel(r) && !crossesCeiling(r); });
 }
 
 void RowChart::drawBoundLabel(QPainter* p) const
 {
-    const QRectF box = boundLabelBox();
+    const QRectF box = paintedLabel(LabelKind::Bound);
     if (box.isEmpty())
         return;
     p->save();

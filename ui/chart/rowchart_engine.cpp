@@ -30,9 +30,11 @@ void RowChart::buildKeyLines()
     // Replayed with the frame, off the GUI thread (rowLines); here only what the frame shows.
     if (m_row >= m_frame->extras.size() || !m_frame->extras[m_row].keys)
         return;
-    const KeyLevels& levels = *m_frame->extras[m_row].keys;
+    const RowLines& extras = m_frame->extras[m_row];
+    const KeyLevels& levels = *extras.keys;
     const Nanos from = m_frame->range.from, to = m_frame->range.to;
-    for (const KeyLevel& level : levels.lines) {
+    for (std::size_t k = 0; k < levels.lines.size(); ++k) {
+        const KeyLevel& level = levels.lines[k];
         KeyLine line{QString::fromStdString(level.name), level.index, {}};
         // Only what the frame shows, and one point either side so the line reaches its edges.
         const auto& pts = level.points;
@@ -42,6 +44,10 @@ void RowChart::buildKeyLines()
             if (near)
                 line.points.append(QPointF(secondsAsDouble(pts[i].t), pts[i].level));
         }
+        // Then on to the frame's end, as a plain row's level goes on past its last request.
+        if (k < extras.keyTails.size())
+            for (const LevelPoint& q : extras.keyTails[k])
+                line.points.append(QPointF(q.seconds, q.level));
         m_keyLines.push_back(std::move(line));
     }
     m_keyLinesOmitted = levels.others;
@@ -57,7 +63,7 @@ QStringList RowChart::keyNames() const
     return names;
 }
 
-QRectF RowChart::keyBox() const
+QRectF RowChart::keyBoxClearOf(const std::vector<QRectF>& taken) const
 {
     if (m_keyLines.empty())
         return {};
@@ -75,14 +81,18 @@ QRectF RowChart::keyBox() const
         w += entry;
     }
     const double h = fm.height() + 2;
-    const QRectF candidates[] = {QRectF(p0.left() + 2, p0.top() + 1, w, h), QRectF(p0.left() + 2, p0.bottom() - h - 1, w, h),
-                                 QRectF(p0.right() - w - 2, p0.bottom() - h - 1, w, h)};
+    const QRectF topLeft(p0.left() + 2, p0.top() + 1, w, h), topRight(p0.right() - w - 2, p0.top() + 1, w, h);
     if (m_attemptRates) // the bottom third holds the attempt bars
-        return candidates[0];
-    for (const QRectF& c : candidates)
-        if (!crossesLevel(c))
-            return c;
-    return candidates[0];
+        return firstClearOf({topLeft, topRight}, taken, [](const QRectF&) { return true; });
+    std::vector<QRectF> candidates{topLeft, QRectF(p0.left() + 2, p0.bottom() - h - 1, w, h),
+                                   QRectF(p0.right() - w - 2, p0.bottom() - h - 1, w, h), topRight};
+    // Then along the top and the bottom edge: lines that run on to the view's end (a window
+    // emptied along the bottom) may pass through every corner, and the ceiling's name takes
+    // the top right.
+    for (const double f : {0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125})
+        for (const double y : {topLeft.top(), p0.bottom() - h - 1})
+            candidates.emplace_back(p0.left() + 2 + f * std::max(0.0, p0.width() - w - 4), y, w, h);
+    return firstClearOf(candidates, taken, [&](const QRectF& c) { return !crossesLevel(c); });
 }
 
 void RowChart::drawKeyLines(QPainter* p) const
@@ -111,7 +121,7 @@ void RowChart::drawKeyLines(QPainter* p) const
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p->setFont(small);
     const QFontMetricsF fm(small);
-    const QRectF box = keyBox();
+    const QRectF box = paintedLabel(LabelKind::Key);
     p->fillRect(box, palette().color(QPalette::Base)); // a line under the key never strikes it
     double x = box.left() + 4;
     const double y = box.top() + fm.ascent() + 1;
@@ -162,27 +172,15 @@ void RowChart::drawAttemptRates(QPainter* p) const
         p->fillRect(QRectF(QPointF(x0, p0.bottom() - h1), QPointF(x1, p0.bottom())), firstColor);
         p->fillRect(QRectF(QPointF(x0, p0.bottom() - h1 - h2), QPointF(x1, p0.bottom() - h1)), retryColor);
     }
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    p->setFont(small);
-    const QFontMetricsF fm(small);
+    p->setClipping(false);
+    p->setFont(smallFont());
     p->setPen(palette().color(QPalette::PlaceholderText));
-    p->drawText(QRectF(p0.left(), p0.bottom() - p0.height() / 3 - fm.height() - 2, p0.width() - 6, fm.height()),
-                Qt::AlignRight | Qt::AlignVCenter, tr("bars: attempts a second (retries on top)"));
+    if (const QRectF caption = paintedLabel(LabelKind::AttemptsCaption); !caption.isEmpty())
+        p->drawText(caption, Qt::AlignCenter, tr("bars: attempts a second (retries on top)"));
     // The bars have their own scale, not the level axis's: the tallest one says its rate.
-    std::size_t tallest = 0;
-    for (std::size_t k = 1; k < b.first.size(); ++k)
-        if (b.first[k] + b.retries[k] > b.first[tallest] + b.retries[tallest])
-            tallest = k;
-    const double t0 = double(b.from) / 1e9 + double(tallest) * width;
-    if (!b.first.empty() && t0 <= limit) {
-        const QString rate = tr("%1/s").arg(QLocale().toString(double(peak) / width, 'g', 4));
-        const double w = fm.horizontalAdvance(rate) + 4;
-        const double centre = p0.left() + (t0 + width / 2 - from) * sx;
-        const QRectF box(std::clamp(centre - w / 2, p0.left(), std::max(p0.left(), p0.right() - w)),
-                         p0.bottom() - double(peak) * sy - fm.height() - 1, w, fm.height());
+    if (const QRectF box = paintedLabel(LabelKind::AttemptsPeak); !box.isEmpty()) {
         p->fillRect(box, palette().color(QPalette::Base));
-        p->drawText(box, Qt::AlignCenter, rate);
+        p->drawText(box, Qt::AlignCenter, attemptsPeakText());
     }
     p->restore();
 }

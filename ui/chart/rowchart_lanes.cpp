@@ -18,14 +18,6 @@ namespace ratelab::ui {
 
 namespace {
 
-// smallFont is the lanes' captions' and axes' type: a little smaller than the row's.
-QFont smallFont(const QFont& f)
-{
-    QFont small = f;
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    return small;
-}
-
 // perSecondPeak is the most a bucket holds, as a rate: its count over the bucket's width.
 double perSecondPeak(const std::vector<std::int64_t>& counts, Nanos width)
 {
@@ -72,7 +64,7 @@ std::vector<RowChart::ServerLane> RowChart::serverLanes() const
     // Equal bands with a caption's height between them: a lane's top label never meets the
     // baseline of the lane above.
     const QRectF p0 = plot();
-    const double gap = QFontMetricsF(smallFont(font())).height() * 0.5;
+    const double gap = QFontMetricsF(smallFont()).height() * 0.5;
     const double h = std::max(1.0, (p0.height() - gap * double(lanes.size() - 1)) / double(lanes.size()));
     for (std::size_t k = 0; k < lanes.size(); ++k)
         lanes[k].rect = QRectF(p0.left(), p0.top() + double(k) * (h + gap), p0.width(), h);
@@ -96,7 +88,7 @@ void RowChart::drawServerLanes(QPainter* p) const
     const QRectF& g = lanes[2].rect;
     const QRectF& l = lanes[1].rect;
     paintServedBuckets(
-        p, b, {p0.left(), from, sx, shownTo, g.bottom(), true, outcomeColor(Outcome::InTime), band, palette().color(QPalette::WindowText)},
+        p, b, {p0.left(), from, sx, shownTo, g.bottom(), true, outcomeColor(Outcome::InTime, palette()), band, palette().color(QPalette::WindowText)},
         [&](std::size_t k) { return g.bottom() - double(b.inTime[k]) / width / lanes[2].top * g.height(); },
         [&](Nanos v) { return l.bottom() - double(v) / 1e9 / lanes[1].top * l.height(); });
     if (lanes.size() > 3)
@@ -175,7 +167,7 @@ void RowChart::drawLaneAxis(QPainter* p, const ServerLane& lane) const
 {
     // The lane's baseline, its 0 and its top on the left axis, and its name inside it at the
     // top left on the background (what is drawn under it shows on both sides).
-    const QFont small = smallFont(font());
+    const QFont small = smallFont();
     const QFontMetricsF fm(small);
     const QRectF& r = lane.rect;
     p->save();

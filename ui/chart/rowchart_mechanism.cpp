@@ -49,7 +49,7 @@ QString RowChart::blockCaption() const
     return m_blockSpans.size() == 1 ? first : tr("%1 (and %2 more blocks)").arg(first).arg(m_blockSpans.size() - 1);
 }
 
-QRectF RowChart::blockCaptionBox() const
+QRectF RowChart::blockCaptionBoxClearOf(const std::vector<QRectF>& taken) const
 {
     if (m_blockSpans.empty() || m_veiled)
         return {};
@@ -58,12 +58,11 @@ QRectF RowChart::blockCaptionBox() const
     const double w = fm.horizontalAdvance(blockCaption()) + 6, h = fm.height();
     const double left = std::clamp(xOf(secondsAsDouble(m_blockSpans.front().first)) + 4, p0.left() + 2, std::max(p0.left() + 2, p0.right() - w - 2));
     // Inside the first block, at a height the level line and the ceiling leave free.
-    for (const double y : {0.15, 0.35, 0.6, 0.8}) {
-        const QRectF box(left, p0.top() + p0.height() * y - h / 2, w, h);
-        if (!crossesLevel(box) && !crossesCeiling(box))
-            return box;
-    }
-    return QRectF(left, p0.top() + 2, w, h);
+    std::vector<QRectF> candidates;
+    for (const double y : {0.15, 0.35, 0.6, 0.8})
+        candidates.emplace_back(left, p0.top() + p0.height() * y - h / 2, w, h);
+    candidates.emplace_back(left, p0.top() + 2, w, h);
+    return firstClearOf(candidates, taken, [&](const QRectF& box) { return !crossesLevel(box) && !crossesCeiling(box); });
 }
 
 void RowChart::drawBlockSpans(QPainter* p) const
@@ -81,7 +80,7 @@ void RowChart::drawBlockSpans(QPainter* p) const
         p->fillRect(QRectF(QPointF(xOf(secondsAsDouble(from)), p0.top()), QPointF(xOf(secondsAsDouble(to)), p0.bottom())), shade);
     }
     p->setClipping(false);
-    const QRectF box = blockCaptionBox();
+    const QRectF box = paintedLabel(LabelKind::Block);
     p->fillRect(box, palette().color(QPalette::Base));
     p->setPen(palette().color(QPalette::WindowText));
     p->drawText(box, Qt::AlignCenter, blockCaption());

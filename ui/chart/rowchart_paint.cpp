@@ -59,6 +59,7 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
         return;
     p->save();
     p->setRenderHint(QPainter::Antialiasing);
+    m_labels = plotLabels();
     drawBoundaries(p);
     drawHeader(p);
     if (m_veiled) { // a question is asked: nothing drawn may answer it
@@ -350,16 +351,31 @@ void RowChart::drawLevelLabels(QPainter* p) const
     p->setFont(bold);
     p->setPen(palette().color(QPalette::WindowText));
     label(ceiling);
-    const QString name = ceilingName() + " " + text(ceiling);
     p->setFont(small);
     p->setPen(muted);
-    const double y = yOf(ceiling);
+    const QRectF tag = paintedLabel(LabelKind::Ceiling);
+    p->fillRect(tag, palette().color(QPalette::Base));
+    p->drawText(tag, Qt::AlignCenter, ceilingTagText());
+    drawThousandths(p);
+}
+
+QString RowChart::ceilingTagText() const
+{
+    const QString unitSuffix = facts(algorithm()).levelUnit.ends_with("(s)") ? " s" : "";
+    return ceilingName() + " " + QLocale().toString(levelCeiling(), 'g', 4) + unitSuffix;
+}
+
+QRectF RowChart::ceilingTagBox() const
+{
+    if (m_gateRow || !m_frame->trace)
+        return {};
+    const QRectF p0 = plot();
+    const QFontMetricsF fm(font());
+    const QString name = ceilingTagText();
+    const double y = p0.bottom() - levelCeiling() / m_levelAxis->max() * p0.height();
     // Under the line when it runs near the top of the plot, over it otherwise.
     const double tagTop = y - fm.height() - 1 < p0.top() ? y + 2 : y - fm.height() - 1;
-    const QRectF tag(p0.right() - fm.horizontalAdvance(name) - 6, tagTop, fm.horizontalAdvance(name) + 4, fm.height());
-    p->fillRect(tag, palette().color(QPalette::Base));
-    p->drawText(tag, Qt::AlignCenter, name);
-    drawThousandths(p);
+    return {p0.right() - fm.horizontalAdvance(name) - 6, tagTop, fm.horizontalAdvance(name) + 4, fm.height()};
 }
 
 std::vector<double> RowChart::levelTicks() const

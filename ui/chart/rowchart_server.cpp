@@ -6,6 +6,7 @@
 // columns and lines are core's (view/served.h), made with the frame off the GUI thread
 // (rowServer); this file only draws them.
 #include "chart/rowchart.h"
+#include "chart/theme.h"
 #include "chart/served_paint.h"
 
 #include "chart/ticks.h"
@@ -51,17 +52,27 @@ QString scaleTopText(Nanos t) { return QLocale().toString(double(t) / 1e9, 'g', 
 
 } // namespace
 
-QColor RowChart::outcomeColor(Outcome o)
+// The outcomes share the admitted lane's circles and its bars, so their colours alone tell
+// them apart: a set per theme, each pair at a CIEDE2000 of at least 10 for a reader with
+// deuteranopia, protanopia or tritanopia, in time apart from each failure in greyscale too, and
+// each at 3:1 on the strip, the plot and the window (tst_palette measures them). The dark
+// theme's are lighter, as its verdicts are.
+QColor RowChart::outcomeColor(Outcome o, const QPalette& palette)
 {
+    const bool dark = isDark(palette);
     switch (o) {
-    case Outcome::InTime: return admittedColor();
-    case Outcome::Late: return QColor(0x08, 0x91, 0xb2);         // cyan: served, nobody waiting (brown read as refused's orange)
-    case Outcome::QueueTimeout: return QColor(0x7c, 0x3a, 0xed); // violet
-    case Outcome::Refused: return QColor(0xea, 0x58, 0x0c);      // orange: a full queue's 503
-    case Outcome::Rejected: return QColor(0xdb, 0x27, 0x77);     // pink: the concurrency limiter's 503
+    case Outcome::InTime: return admittedColor(palette);
+    case Outcome::Late: // cyan: served, nobody waiting (brown read as refused's orange)
+        return dark ? QColor(0x5e, 0xed, 0xff) : QColor(0x34, 0x75, 0x88);
+    case Outcome::QueueTimeout: // violet
+        return dark ? QColor(0x93, 0x79, 0xeb) : QColor(0x7c, 0x3a, 0xed);
+    case Outcome::Refused: // orange: a full queue's 503
+        return dark ? QColor(0xd9, 0x6e, 0x0e) : QColor(0xd0, 0x2c, 0x00);
+    case Outcome::Rejected: // pink: the concurrency limiter's 503
+        return dark ? QColor(0xda, 0x14, 0x9e) : QColor(0xc5, 0x21, 0x77);
     case Outcome::NotAdmitted: break;
     }
-    return deniedColor();
+    return deniedColor(palette);
 }
 
 QString RowChart::outcomeName(Outcome o)
@@ -139,9 +150,40 @@ void RowChart::drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const
         const double h = bar.height() * double(c[std::size_t(o)]) / double(total);
         if (h <= 0)
             continue;
-        p->fillRect(QRectF(bar.left(), y - h, bar.width(), h), outcomeColor(o));
+        p->fillRect(QRectF(bar.left(), y - h, bar.width(), h), outcomeColor(o, palette()));
         y -= h;
     }
+}
+
+QString RowChart::serverCaptionText() const
+{
+    if (!m_served)
+        return {};
+    const ServedBuckets& b = *m_served;
+    const double width = double(b.widthNanos) / 1e9;
+    const std::int64_t peak = std::max<std::int64_t>(1, *std::max_element(b.inTime.begin(), b.inTime.end()));
+    Nanos slowest = 0;
+    for (Nanos v : b.p99)
+        slowest = std::max(slowest, v);
+    return tr("grey band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
+        .arg(scaleTopText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
+}
+
+QRectF RowChart::serverCaptionBox(const std::vector<QRectF>& taken) const
+{
+    // What the band and the bars measure, where the plot has room for it (a short plot keeps its
+    // lines clear): near its top, as wide as its words, at the left or the right, a line lower
+    // when those are taken; where the lines leave room if any place does.
+    const QRectF p0 = plot();
+    const QFontMetricsF fm(smallFont());
+    if (!m_served || m_gateRow || p0.height() < 7 * fm.height())
+        return {};
+    const double w = std::min(fm.horizontalAdvance(serverCaptionText()) + 6, p0.width() - 8), h = fm.height();
+    std::vector<QRectF> candidates;
+    for (const double y : {p0.top() + h + 2, p0.top() + 2, p0.top() + 2 * h + 4, p0.top() + 3 * h + 6})
+        for (const double left : {p0.left() + 4, p0.right() - 4 - w})
+            candidates.emplace_back(left, y, w, h);
+    return firstClearOf(candidates, taken, [&](const QRectF& c) { return !crossesLevel(c) && !crossesCeiling(c); });
 }
 
 void RowChart::drawServer(QPainter* p) const
@@ -158,19 +200,17 @@ void RowChart::drawServer(QPainter* p) const
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = p0.width() / (to - from);
     const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const QFont small = smallFont();
     const QFontMetricsF fm(small);
     p->save();
     p->setFont(small);
     p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
     const ServedBuckets& b = *m_served;
-    const double width = double(b.widthNanos) / 1e9;
     const std::int64_t peak = std::max<std::int64_t>(1, *std::max_element(b.inTime.begin(), b.inTime.end()));
     Nanos slowest = 0;
     for (Nanos v : b.p99)
         slowest = std::max(slowest, v);
-    QColor good = outcomeColor(Outcome::InTime), band = palette().color(QPalette::WindowText);
+    QColor good = outcomeColor(Outcome::InTime, palette()), band = palette().color(QPalette::WindowText);
     good.setAlphaF(0.28);
     band.setAlphaF(0.22);
     const double latencyHeight = p0.height() * 0.85;
@@ -179,14 +219,15 @@ void RowChart::drawServer(QPainter* p) const
         [&](std::size_t k) { return p0.bottom() - double(b.inTime[k]) / double(peak) * p0.height() / 3; },
         [&](Nanos v) { return p0.bottom() - double(v) / double(slowest) * latencyHeight; });
     p->setClipping(false);
-    // What the band and the bars measure, each with its own scale's peak: where the plot has
-    // room for it (a short plot keeps its lines clear).
-    p->setPen(palette().color(QPalette::PlaceholderText));
-    const QString what = tr("grey band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
-                             .arg(scaleTopText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
-    if (p0.height() >= 7 * fm.height())
-        p->drawText(QRectF(p0.left() + 4, p0.top() + fm.height() + 2, p0.width() - 8, fm.height()),
-                    Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(what, Qt::ElideRight, p0.width() - 8));
+    // What the band and the bars measure, each with its own scale's peak, on the background (a
+    // line under it never strikes it), where serverCaptionBox found room.
+    if (const QRectF box = paintedLabel(LabelKind::ServerCaption); !box.isEmpty()) {
+        QColor under = palette().color(QPalette::Base);
+        under.setAlphaF(0.85);
+        p->fillRect(box, under);
+        p->setPen(palette().color(QPalette::PlaceholderText));
+        p->drawText(box, Qt::AlignCenter, fm.elidedText(serverCaptionText(), Qt::ElideRight, box.width() - 4));
+    }
     p->restore();
 }
 

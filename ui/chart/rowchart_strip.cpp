@@ -178,7 +178,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
             // Veiled: one shape, one grey, whatever the verdict or the node.
             paintMark(p, at, m_veiled ? Lane::Admitted : lane, markScale() * grow,
                       m_veiled                   ? veiledColor()
-                      : node >= kOutcomeColour ? outcomeColor(Outcome(node - kOutcomeColour))
+                      : node >= kOutcomeColour ? outcomeColor(Outcome(node - kOutcomeColour), palette())
                       : node >= 0              ? nodeColor(node, palette())
                                                : laneColor(lane, palette()),
                       g.retry);

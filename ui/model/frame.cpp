@@ -331,8 +331,21 @@ RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, 
     if (result.algorithm == Algorithm::NginxLimitReq && !result.kind.attempts
         && reduced.endRequest - reduced.firstRequest <= std::size_t(std::max(columns, 1) / 3))
         lines.water = nginxWater(trace, r, reduced.firstRequest, reduced.endRequest);
-    if (!result.levelReplayable && result.engine) // recorded by the engine as it ran the row
+    if (!result.levelReplayable && result.engine) { // recorded by the engine as it ran the row
         lines.keys = &result.engine->run.levels;
+        // The engine records up to the last attempt; the view may run on, and each state's level
+        // with it, drawn over the frame's columns from there to its end.
+        const Nanos from = reduced.fromNanos, to = reduced.toNanos;
+        for (const KeyLevel& line : lines.keys->lines) {
+            std::vector<LevelPoint> tail;
+            const Nanos start = std::max(line.endT, from);
+            if (line.endState && start < to && to > from) {
+                const int span = int(std::max<Int128>(1, Int128(columns) * (to - start) / (to - from)));
+                tail = levelAfter(*line.endState, start, to, span, line.endHanded - line.endT);
+            }
+            lines.keyTails.push_back(std::move(tail));
+        }
+    }
     return lines;
 }
 
