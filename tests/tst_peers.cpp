@@ -272,8 +272,11 @@ private slots:
     // The products no registry holds, against their transcribed deciding code.
     void transcribed()
     {
-        for (const auto& [seed, grain] : kRuns) {
-            const auto times = traffic(seed, 20000, ms(120), sec(4), grain);
+        for (const RunSpec& run : kRuns) {
+            // A named copy, not a structured binding: clang before 16 does not let the lambda
+            // below capture a binding.
+            const auto seed = run.seed;
+            const auto times = traffic(seed, 20000, ms(120), sec(4), run.grain);
             const auto agree = [&](Algorithm a, const LimiterConfig& c, auto peer, const char* what) {
                 const std::vector<Verdict> mine = model(a, c, times);
                 for (std::size_t i = 0; i < times.size(); ++i)
