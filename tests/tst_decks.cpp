@@ -466,7 +466,7 @@ private slots:
             QCOMPARE(admitted(rowResult(t, Algorithm::RedisCell)), range(0, 16));
             for (const Decision& refused : decisionsOf(rowResult(t, Algorithm::SpringGateway)))
                 QVERIFY(refused.retryNever());
-            says(s, {"20 requests at once", "CL.THROTTLE key 15 1 1", "a burst of 15", "one a second",
+            says(s, {"20 requests at once", "CL.THROTTLE key 15 1 1", "max_burst 15", "1 request per 1 s",
                      "burstCapacity 0", "replenishRate 10", "redis-cell 16", "max_burst + 1", "Spring 0",
                      "at most 0 tokens"});
         }
