@@ -63,6 +63,16 @@ public:
         updateGeometry();
         update();
     }
+    // setDelays keeps "admitted after a delay" (and a server's "delayed") only where some row
+    // delayed a request: an entry for marks the picture does not have asks what they are.
+    void setDelays(bool delays)
+    {
+        if (delays == m_delays)
+            return;
+        m_delays = delays;
+        updateGeometry();
+        update();
+    }
     QStringList texts() const
     {
         QStringList all;
@@ -115,21 +125,22 @@ private:
     {
         using L = RowChart::Lane;
         std::vector<Entry> all;
-        if (!m_server && !m_colourBy.isEmpty()) {
-            const QColor ink = palette().color(QPalette::WindowText);
-            return {{L::Admitted, ink, Dashboard::tr("admitted")},
-                    {L::Delayed, ink, Dashboard::tr("admitted after a delay")},
-                    {L::Denied, ink, Dashboard::tr("denied")},
-                    {L::Admitted, {}, m_colourBy, true}};
+        if (!m_server) {
+            // With a colour by node or client the shapes carry the verdict, in the text's colour.
+            const QColor ink = m_colourBy.isEmpty() ? QColor() : palette().color(QPalette::WindowText);
+            all.push_back({L::Admitted, ink, Dashboard::tr("admitted")});
+            if (m_delays)
+                all.push_back({L::Delayed, ink, Dashboard::tr("admitted after a delay")});
+            all.push_back({L::Denied, ink, Dashboard::tr("denied")});
+            if (!m_colourBy.isEmpty())
+                all.push_back({L::Admitted, {}, m_colourBy, true});
+            return all;
         }
-        if (!m_server)
-            return {{L::Admitted, {}, Dashboard::tr("admitted")},
-                    {L::Delayed, {}, Dashboard::tr("admitted after a delay")},
-                    {L::Denied, {}, Dashboard::tr("denied")}};
         for (Outcome o : {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected})
             all.push_back({L::Admitted, RowChart::outcomeColor(o, palette()), RowChart::outcomeName(o)});
         if (m_rateRows) {
-            all.push_back({L::Delayed, {}, Dashboard::tr("delayed")});
+            if (m_delays)
+                all.push_back({L::Delayed, {}, Dashboard::tr("delayed")});
             all.push_back({L::Denied, {}, Dashboard::tr("denied")});
         }
         return all;
@@ -143,7 +154,7 @@ private:
     }
     // swatchWidth is what the swatch's marks after its first take (9 px each).
     int swatchWidth() const { return 9 * std::max(0, m_colours - 1); }
-    bool m_server = false, m_rateRows = false;
+    bool m_server = false, m_rateRows = false, m_delays = true;
     QString m_colourBy;
     int m_colours = 0;
 };
@@ -270,6 +281,10 @@ void Dashboard::showLegend()
     static_cast<Legend*>(m_legend)->setServer(server, std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
         return !r.engine || !r.engine->run.server || !r.engine->setup.layers.empty();
     }), by, colours);
+    // Veiled, whether any request waited is part of what is hidden: the entry stays.
+    static_cast<Legend*>(m_legend)->setDelays(m_stage->veiled() || std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
+        return r.metrics.delayed > 0;
+    }));
 }
 
 void Dashboard::showFrame()
