@@ -90,7 +90,7 @@ std::string referenceCsv(const Trace& trace)
             out += std::string(algorithmId(a.algorithm)) + "," + formatSeconds(trace.arrivals[i]) + "," +
                    (d.allowed ? "true" : "false") + "," + formatSeconds(d.delay) + "," + std::to_string(d.remaining) +
                    "," + (d.retryNever() ? std::string() : formatSeconds(d.retryAfter)) + "," + formatNumber(d.level) +
-                   (trace.costs.empty() ? "" : "," + std::to_string(trace.costs[i])) + "\n";
+                   (trace.costs.empty() ? std::string() : std::string(",") + std::to_string(trace.costs[i])) + "\n";
         }
     return out;
 }
