@@ -4,6 +4,7 @@
 #include "config_import_nginx.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 #include "limiters/config.h"
 
 #include <QRegularExpression>
@@ -16,9 +17,11 @@ namespace ratelab::io {
 
 namespace {
 
+// refuse says why nginx would refuse the config, as one printable line: the words it quotes are
+// the file's, whatever bytes those are.
 [[noreturn]] void refuse(int line, const std::string& why)
 {
-    throw InputError("nginx: line " + std::to_string(line) + ": " + why);
+    throw InputError("nginx: line " + std::to_string(line) + ": " + messageText(why, 4 * kMessageQuote));
 }
 
 // Directive is one directive: its words (the name first), its line, and its block when it has one.

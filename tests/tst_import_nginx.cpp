@@ -265,6 +265,10 @@ private slots:
         // ngx_conf_read_token allows only a separator, ';', '{' or ')' after a closing quote.
         QTest::newRow("brace after quote") << QString(zone) + "server { location / { limit_req \"zone=one\"} }\n"
                                            << "nginx: line 2: unexpected \"}\" after a quoted word";
+        // What a refusal quotes of the file is one printable line, whatever the bytes (a fuzzer's
+        // input put a control byte there): \x05 in place of the byte.
+        QTest::newRow("control byte after quote") << QString(zone) + "limit_req_zone \"global\"\x05 zone=all:1m rate=1r/s;\n"
+                                                  << "nginx: line 2: unexpected \"\\x05\" after a quoted word";
         // ngx_http_map_block and ngx_http_map (ngx_http_map_module.c) refuse these at nginx -t.
         QTest::newRow("map two defaults") << QString(zone) + "map $a $b {\n default 1;\n default 2;\n}\n"
                                           << "nginx: line 4: duplicate default map parameter";

@@ -176,6 +176,19 @@ private slots:
         QCOMPARE(q(ratelab::csvField(f)), text);
         QCOMPARE(csvNeedsQuotes(f), text != field);
     }
+
+    // What a message quotes of an input: control bytes written out, the rest as it is (UTF-8
+    // too), cut after `most` bytes.
+    void messageText()
+    {
+        using ratelab::messageText;
+        QCOMPARE(messageText("zone=one"), std::string("zone=one"));
+        QCOMPARE(messageText(std::string("a\nb\0c\x7f\x1f", 7)), std::string("a\\x0Ab\\x00c\\x7F\\x1F"));
+        QCOMPARE(messageText("d\xc3\xa9j\xc3\xa0"), std::string("d\xc3\xa9j\xc3\xa0")); // "déjà"
+        QCOMPARE(messageText("abcdef", 3), std::string("abc..."));
+        QCOMPARE(messageText("abc", 3), std::string("abc"));
+        QCOMPARE(messageText(std::string(500, 'x')).size(), ratelab::kMessageQuote + 3);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestText)

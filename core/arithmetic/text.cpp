@@ -106,4 +106,23 @@ std::string csvField(std::string_view v)
     return out + "\"";
 }
 
+std::string messageText(std::string_view text, std::size_t most)
+{
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    for (const char c : text.substr(0, most)) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b < 0x20 || b == 0x7f) {
+            out += "\\x";
+            out += kHex[b >> 4];
+            out += kHex[b & 15];
+        } else {
+            out += c;
+        }
+    }
+    if (text.size() > most)
+        out += "...";
+    return out;
+}
+
 } // namespace ratelab

@@ -46,4 +46,11 @@ bool csvNeedsQuotes(std::string_view v);
 // with it.
 std::string csvField(std::string_view v);
 
+// kMessageQuote is the most of an input's text a message quotes.
+inline constexpr std::size_t kMessageQuote = 200;
+
+// messageText is text as a message carries it, on one printable line: each control byte (a
+// newline, a NUL, DEL) as "\xNN", the rest as it is, at most `most` bytes of it then "...".
+std::string messageText(std::string_view text, std::size_t most = kMessageQuote);
+
 } // namespace ratelab
