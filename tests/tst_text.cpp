@@ -188,6 +188,7 @@ private slots:
         QCOMPARE(messageText("abcdef", 3), std::string("abc..."));
         QCOMPARE(messageText("abc", 3), std::string("abc"));
         QCOMPARE(messageText(std::string(500, 'x')).size(), ratelab::kMessageQuote + 3);
+        QCOMPARE(messageText(std::string(3, '\0'), 8), std::string("\\x00\\x00...")); // never half an escape
     }
 };
 

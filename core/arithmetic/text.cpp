@@ -110,18 +110,19 @@ std::string messageText(std::string_view text, std::size_t most)
 {
     static constexpr char kHex[] = "0123456789ABCDEF";
     std::string out;
-    for (const char c : text.substr(0, most)) {
-        const auto b = static_cast<unsigned char>(c);
-        if (b < 0x20 || b == 0x7f) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto b = static_cast<unsigned char>(text[i]);
+        const bool control = b < 0x20 || b == 0x7f;
+        if (out.size() + (control ? 4 : 1) > most)
+            return out + "...";
+        if (control) {
             out += "\\x";
             out += kHex[b >> 4];
             out += kHex[b & 15];
         } else {
-            out += c;
+            out += text[i];
         }
     }
-    if (text.size() > most)
-        out += "...";
     return out;
 }
 

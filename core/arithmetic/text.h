@@ -50,7 +50,7 @@ std::string csvField(std::string_view v);
 inline constexpr std::size_t kMessageQuote = 200;
 
 // messageText is text as a message carries it, on one printable line: each control byte (a
-// newline, a NUL, DEL) as "\xNN", the rest as it is, at most `most` bytes of it then "...".
+// newline, a NUL, DEL) as "\xNN", the rest as it is; past `most` bytes written, cut with "...".
 std::string messageText(std::string_view text, std::size_t most = kMessageQuote);
 
 } // namespace ratelab
