@@ -105,6 +105,17 @@ private slots:
         QCOMPARE(m_window->dashboard()->legendTexts(), (QStringList{"admitted", "admitted after a delay", "denied"}));
     }
 
+    // A row's caption names the hollow marks of retries only where there are some: a throttled
+    // client's 20 calls all pass at once (client-throttle-under-limit), tight-retry-loop's 20
+    // make 220 attempts.
+    void retriesAreNamedWhereTheyAre()
+    {
+        openPreset("client-throttle-under-limit");
+        QCOMPARE(charts()->row(0)->legendText(), QString("20 attempts for 20 requests (1.0x)"));
+        openPreset("tight-retry-loop");
+        QCOMPARE(charts()->row(0)->legendText(), QString("220 attempts for 20 requests (11.0x) · hollow: a retry"));
+    }
+
     void markColouredByNodeAreNamedSo()
     {
         // two-servers-local (the cluster deck's preset) colours each mark by the node that decided

@@ -177,6 +177,8 @@ public:
         std::optional<double> marked; // labelled in bold on the axis: the limit in force at the end
     };
     std::vector<ServerLane> serverLanes() const;
+    // legendText is the grey caption after the row's name: what its line, marks and colours are.
+    QString legendText() const;
 
     // The managed services' mechanism (rowchart_mechanism.cpp): blockSpans are the periods a
     // Cloudflare or AWS WAF rule blocks (each denial's [t, t + retry_after), merged), shaded on
@@ -230,7 +232,6 @@ private:
     // drawDepartures marks when each delayed request leaves a queue (t + delay), along the
     // bottom of the level plot, where the line steps down.
     void drawDepartures(QPainter* p) const;
-    QString legendText() const;
     // clientCount is the scenario's number of clients (0 without clients).
     int clientCount() const;
     void drawBoundaries(QPainter* p) const;

@@ -171,10 +171,12 @@ QString RowChart::legendText() const
     if (result.clients) {
         const ClientStats& k = *result.clients;
         const int clients = clientCount();
-        return tr("%1 for %2 (%3x) · hollow: a retry%4")
+        // "hollow: a retry" only where there is one to see: the marks the caption names are there.
+        return tr("%1 for %2 (%3x)%4%5")
             .arg(k.attempts == 1 ? tr("1 attempt") : tr("%1 attempts").arg(k.attempts))
             .arg(k.requests == 1 ? tr("1 request") : tr("%1 requests").arg(k.requests))
             .arg(k.amplification, 0, 'f', 1)
+            .arg(k.attempts > k.requests ? tr(" · hollow: a retry") : QString())
             // With a server a mark's colour is its outcome (the dashboard's legend), not its client.
             .arg(clients >= 2 && clients <= 8 && !m_served ? tr(" · colour: client") : QString());
     }
