@@ -192,7 +192,10 @@ void RowChart::drawLaneAxis(QPainter* p, const ServerLane& lane) const
         bold.setBold(true);
         p->setFont(bold);
         p->setPen(palette().color(QPalette::WindowText));
-        label(*lane.marked, std::clamp(markY, r.top() + fm.height() / 2, r.bottom() - fm.height() / 2));
+        // Inside the lane, or at its top when the lane is shorter than the label (a row of many lanes
+        // on a small screen): never a clamp whose bounds cross.
+        const double highest = r.top() + fm.height() / 2;
+        label(*lane.marked, std::clamp(markY, highest, std::max(highest, r.bottom() - fm.height() / 2)));
         p->setFont(small);
     }
     const QRectF caption(r.left() + 3, r.top(), fm.horizontalAdvance(lane.name) + 6, fm.height());
