@@ -27,7 +27,7 @@ constexpr qint64 kMaxFileBytes = 256LL * 1024 * 1024;
 
 namespace reading {
 
-Scenario Reader::read(const QJsonObject& root)
+void Reader::readIdentity(const QJsonObject& root)
 {
     // Identity first: a file of another kind or a newer version is refused before anything else.
     const QJsonValue format = root.value("format");
@@ -59,8 +59,10 @@ Scenario Reader::read(const QJsonObject& root)
                  "pattern", "arrivals", "added", "cost", "costs", "nginx", "product_options", "layers", "cluster", "clients",
                  "client_of", "traffic_log", "playback", "buckets_start", "changes", "server", "concurrency", "layered_gate", "throttle", "service_of", "priority_of"},
                 "");
+}
 
-    Scenario s;
+void Reader::readTexts(const QJsonObject& root, Scenario& s)
+{
     for (const char* key : {"title", "lesson", "traffic_log"}) {
         const QJsonValue v = root.value(key);
         if (v.isUndefined())
@@ -70,7 +72,10 @@ Scenario Reader::read(const QJsonObject& root)
         (std::string(key) == "title" ? s.title : std::string(key) == "lesson" ? s.lesson : s.trafficLog) =
             v.toString().toStdString();
     }
+}
 
+void Reader::readAlgorithms(const QJsonObject& root, Scenario& s)
+{
     const QJsonValue algorithms = root.value("algorithms");
     if (algorithms.isUndefined()) {
         missing("algorithms", "all seven");
@@ -91,7 +96,10 @@ Scenario Reader::read(const QJsonObject& root)
                 s.algorithms.push_back(*a);
         }
     }
+}
 
+void Reader::readConfig(const QJsonObject& root, Scenario& s)
+{
     // The config: each value through core's parsers, then LimiterConfig::make's range checks.
     const LimiterConfig defaults;
     std::int64_t limit = defaults.limit();
@@ -107,6 +115,20 @@ Scenario Reader::read(const QJsonObject& root)
     std::optional<std::int64_t> capacity;
     if (const auto t = text(root, "capacity", "capacity", "a whole number"))
         capacity = parsed<std::int64_t>(*t, "capacity", [](std::string_view x) { return parseInteger(x); });
+    std::optional<Rate> rate;
+    if (const auto t = text(root, "rate", "rate", "a rate per second"))
+        rate = parsed<Rate>(*t, "rate", [](std::string_view x) { return parseRate(x); });
+    s.config = LimiterConfig::make(limit, window, capacity, rate);
+    if (!capacity)
+        missing("capacity", QString("the limit, %1").arg(s.config.capacity()));
+    if (!rate)
+        missing("rate", QString("limit / window, %1 per s").arg(q(s.config.rate().exactText())));
+}
+
+// readServerParts reads the timeline (playback, limit changes), the server and its concurrency
+// limiters, the client throttle and how buckets start.
+void Reader::readServerParts(const QJsonObject& root, Scenario& s)
+{
     if (const auto t = text(root, "playback", "playback", "a time in seconds")) {
         s.playbackNanos = parsed<Nanos>(*t, "playback", [](std::string_view x) { return parseSeconds(x); });
         if (s.playbackNanos <= 0)
@@ -138,15 +160,10 @@ Scenario Reader::read(const QJsonObject& root)
             refuse(QString("\"buckets_start\" must be \"full\" or \"empty\" (got %1)").arg(q(ratelab::quoted(*t))));
         s.bucketsStartEmpty = *t == "empty";
     }
-    std::optional<Rate> rate;
-    if (const auto t = text(root, "rate", "rate", "a rate per second"))
-        rate = parsed<Rate>(*t, "rate", [](std::string_view x) { return parseRate(x); });
-    s.config = LimiterConfig::make(limit, window, capacity, rate);
-    if (!capacity)
-        missing("capacity", QString("the limit, %1").arg(s.config.capacity()));
-    if (!rate)
-        missing("rate", QString("limit / window, %1 per s").arg(q(s.config.rate().exactText())));
+}
 
+void Reader::readArrivals(const QJsonObject& root, Scenario& s)
+{
     const bool hasArrivals = root.contains("arrivals");
     const QJsonValue pattern = root.value("pattern");
     if (pattern.isUndefined()) {
@@ -163,7 +180,12 @@ Scenario Reader::read(const QJsonObject& root)
         s.explicitArrivals = times(root, "arrivals", true);
     if (root.contains("added"))
         s.addedArrivals = times(root, "added", false);
-    readProduction(root, s);
+}
+
+// checkSimulable refuses what could not be simulated: no row at all, a pattern beyond its own
+// range checks, too many requests, rows that cannot run together.
+void Reader::checkSimulable(const Scenario& s)
+{
     // No algorithm row is a scenario of other rows: the layered policy, or concurrency limiters
     // ("concurrency": ["none"] is the server alone); with none of those it would show nothing.
     if (s.algorithms.empty() && s.layers.empty() && s.concurrency.empty())
@@ -191,6 +213,19 @@ Scenario Reader::read(const QJsonObject& root)
     } catch (const InputError& e) {
         refuse(q(std::string(e.what())));
     }
+}
+
+Scenario Reader::read(const QJsonObject& root)
+{
+    readIdentity(root);
+    Scenario s;
+    readTexts(root, s);
+    readAlgorithms(root, s);
+    readConfig(root, s);
+    readServerParts(root, s);
+    readArrivals(root, s);
+    readProduction(root, s);
+    checkSimulable(s);
     return s;
 }
 

@@ -104,6 +104,14 @@ private:
         notes << QString("no \"%1\": using %2").arg(path, value);
     }
 
+    // read's parts, in the order read calls them (the order of its notes).
+    void readIdentity(const QJsonObject& root);
+    void readTexts(const QJsonObject& root, Scenario& s);
+    void readAlgorithms(const QJsonObject& root, Scenario& s);
+    void readConfig(const QJsonObject& root, Scenario& s);
+    void readServerParts(const QJsonObject& root, Scenario& s);
+    void readArrivals(const QJsonObject& root, Scenario& s);
+    void checkSimulable(const Scenario& s);
     std::vector<Nanos> times(const QJsonObject& o, const QString& key, bool sorted);
     std::vector<std::int64_t> integers(const QJsonObject& o, const QString& key, std::int64_t min, std::int64_t max,
                                        std::size_t count);
