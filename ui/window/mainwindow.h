@@ -9,6 +9,7 @@
 
 class QAction;
 class QLabel;
+class QMenu;
 class QDockWidget;
 class QAbstractButton;
 class QScrollArea;
@@ -89,6 +90,12 @@ protected:
 
 private:
     void createMenus();
+    void createFileMenu();
+    void createEditMenu();
+    QAction* createViewMenu();
+    void createPlaybackMenu();
+    void addClassKeys(QMenu* play);
+    void createHelpMenu();
     // updateClassKeys gives the keys to the class or back to editing when presenting or a deck
     // starts or ends.
     void updateClassKeys();

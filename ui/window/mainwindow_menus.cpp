@@ -36,7 +36,28 @@
 namespace ratelab::ui {
 void MainWindow::createMenus()
 {
-    QMenu* file = menuBar()->addMenu("&File");
+    createFileMenu();
+    createEditMenu();
+    QAction* reset = createViewMenu();
+    createPlaybackMenu();
+    createHelpMenu();
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName("mainToolBar");
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // Qt's own button for the tools a narrow window has no room for has no name of its own.
+    if (auto* more = bar->findChild<QToolButton*>("qt_toolbar_ext_button"))
+        more->setAccessibleName(tr("More tools"));
+    bar->addAction(m_documents->exportImageAction());
+    bar->addAction(m_documents->copyImageAction());
+    bar->addSeparator();
+    bar->addAction(reset);
+    bar->addAction(m_presentAction);
+}
+
+void MainWindow::createFileMenu()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
     m_documents->fillMenu(file);
     file->addSeparator();
     m_decks->fillMenu(file);
@@ -47,8 +68,12 @@ void MainWindow::createMenus()
         m_traffic->chooseLog();
     });
     file->addSeparator();
-    file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
+}
+
+void MainWindow::createEditMenu()
+{
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -57,14 +82,19 @@ void MainWindow::createMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(redo);
 
-    QMenu* view = menuBar()->addMenu("&View");
+}
+
+// createViewMenu returns its "Zoom to activity" action, which the tool bar shows too.
+QAction* MainWindow::createViewMenu()
+{
+    QMenu* view = menuBar()->addMenu(tr("&View"));
     ChartStack* charts = m_dashboard->charts();
-    QAction* zoomIn = view->addAction("Zoom &in", this, [charts] {
+    QAction* zoomIn = view->addAction(tr("Zoom &in"), this, [charts] {
         const TimeRange r = charts->range();
         charts->zoom(secondsAsDouble(r.from + (r.to - r.from) / 2), 0.5);
     });
     zoomIn->setShortcut(QKeySequence::ZoomIn);
-    QAction* zoomOut = view->addAction("Zoom &out", this, [charts] {
+    QAction* zoomOut = view->addAction(tr("Zoom &out"), this, [charts] {
         const TimeRange r = charts->range();
         charts->zoom(secondsAsDouble(r.from + (r.to - r.from) / 2), 2.0);
     });
@@ -73,10 +103,10 @@ void MainWindow::createMenus()
     reset->setShortcut(QKeySequence("Ctrl+0"));
     reset->setToolTip(tr("Frame the requests and the recovery after them (Ctrl+0); zoom with the wheel or Shift+drag, pan by dragging"));
     view->addSeparator();
-    QMenu* panels = view->addMenu("Pa&nels");
+    QMenu* panels = view->addMenu(tr("Pa&nels"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         panels->addAction(dock->toggleViewAction());
-    QAction* present = view->addAction("&Presentation mode", this, &MainWindow::setPresenting);
+    QAction* present = view->addAction(tr("&Presentation mode"), this, &MainWindow::setPresenting);
     present->setCheckable(true);
     present->setShortcut(QKeySequence(Qt::Key_F11));
     m_presentAction = present;
@@ -94,10 +124,10 @@ void MainWindow::createMenus()
     fromHere->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     addAction(fromStart);
     addAction(fromHere);
-    QMenu* themes = view->addMenu("&Theme");
+    QMenu* themes = view->addMenu(tr("&Theme"));
     auto* themeGroup = new QActionGroup(this);
     for (Theme t : {Theme::Light, Theme::Dark}) {
-        QAction* a = themes->addAction(t == Theme::Light ? "&Light" : "&Dark", this, [this, t] {
+        QAction* a = themes->addAction(t == Theme::Light ? tr("&Light") : tr("&Dark"), this, [this, t] {
             applyTheme(t);
             m_settings->setTheme(themeId(t));
         });
@@ -106,6 +136,11 @@ void MainWindow::createMenus()
         themeGroup->addAction(a);
     }
 
+    return reset;
+}
+
+void MainWindow::createPlaybackMenu()
+{
     // The playback keys belong to the window, not only to the menu: presentation mode hides the
     // menu bar, and a presenter's clicker sends PageDown and PageUp. A text box with the focus
     // keeps the keys it edits with (Space, letters, arrows, Home, End): QLineEdit claims them
@@ -114,18 +149,18 @@ void MainWindow::createMenus()
         a->setShortcuts(keys);
         addAction(a);
     };
-    QMenu* play = menuBar()->addMenu("&Playback");
-    windowKeys(play->addAction("&Play / pause", m_playback, &PlaybackBar::togglePlay), {Qt::Key_Space});
+    QMenu* play = menuBar()->addMenu(tr("&Playback"));
+    windowKeys(play->addAction(tr("&Play / pause"), m_playback, &PlaybackBar::togglePlay), {Qt::Key_Space});
     // Right and Left step the playback; with a deck open, Right at the end of a step's playback
     // reveals or goes on to the next step, and Left at its start goes back a step.
-    windowKeys(play->addAction("Step &forward", this, [this] {
+    windowKeys(play->addAction(tr("Step &forward"), this, [this] {
                    if (m_deck->isOpen() && m_playback->atEnd())
                        nextStep();
                    else
                        m_playback->stepForward();
                }),
                {Qt::Key_Right});
-    windowKeys(play->addAction("Step &back", this, [this] {
+    windowKeys(play->addAction(tr("Step &back"), this, [this] {
                    if (m_deck->isOpen() && m_playback->shownRequests() == 0)
                        previousStep();
                    else
@@ -136,7 +171,27 @@ void MainWindow::createMenus()
     // Enter goes on as PageDown does (keyPressEvent: a number box keeps its Enter).
     windowKeys(play->addAction(tr("P&revious deck step"), this, &MainWindow::previousStep), {Qt::Key_PageUp});
     windowKeys(play->addAction(tr("Go to the &start"), m_playback, &PlaybackBar::goToStart), {Qt::Key_Home});
-    windowKeys(play->addAction("Show &everything", this, [this] { m_playback->setPlayhead(kMaxNanos); }), {Qt::Key_End});
+    windowKeys(play->addAction(tr("Show &everything"), this, [this] { m_playback->setPlayhead(kMaxNanos); }), {Qt::Key_End});
+    addClassKeys(play);
+    play->addSeparator();
+    // Sending requests changes the scenario: its keys take Ctrl, so text typed into the window
+    // (a path meant for a dialog that did not open) never sends any; while a class runs they
+    // send nothing from the keyboard at all (updateClassKeys), the step's question is about the
+    // traffic it shows.
+    m_sendAction = play->addAction(tr("Send a re&quest at the playhead"), this,
+                                   [this] { m_controls->addRequests(m_playback->playhead(), 1); });
+    m_burstAction = play->addAction(tr("Send a b&urst at the playhead"), this,
+                                    [this] { m_controls->addRequests(m_playback->playhead(), m_playback->burstSize()); });
+    addAction(m_sendAction);
+    addAction(m_burstAction);
+    play->addAction(tr("&Clear requests sent by hand"), m_controls, &ControlPanel::clearAddedRequests);
+
+}
+
+// addClassKeys adds the keys that act only while a class runs: scrolling the lesson, blanking the
+// screen.
+void MainWindow::addClassKeys(QMenu* play)
+{
     // Up and Down scroll the lesson while a class runs (a slider or list with the focus would
     // otherwise take them and change the scenario); PageDown and PageUp page it first when it is
     // longer than its panel, so a clicker reads a long lesson to its end.
@@ -159,19 +214,10 @@ void MainWindow::createMenus()
     m_classActions.last()->setShortcuts({Qt::Key_W, Qt::Key_Comma});
     for (QAction* a : std::as_const(m_classActions))
         addAction(a);
-    play->addSeparator();
-    // Sending requests changes the scenario: its keys take Ctrl, so text typed into the window
-    // (a path meant for a dialog that did not open) never sends any; while a class runs they
-    // send nothing from the keyboard at all (updateClassKeys), the step's question is about the
-    // traffic it shows.
-    m_sendAction = play->addAction(tr("Send a re&quest at the playhead"), this,
-                                   [this] { m_controls->addRequests(m_playback->playhead(), 1); });
-    m_burstAction = play->addAction(tr("Send a b&urst at the playhead"), this,
-                                    [this] { m_controls->addRequests(m_playback->playhead(), m_playback->burstSize()); });
-    addAction(m_sendAction);
-    addAction(m_burstAction);
-    play->addAction("&Clear requests sent by hand", m_controls, &ControlPanel::clearAddedRequests);
+}
 
+void MainWindow::createHelpMenu()
+{
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard and mouse"), this, &MainWindow::showShortcuts)->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("The a&lgorithms"), this, &MainWindow::showAlgorithms);
@@ -184,17 +230,6 @@ void MainWindow::createMenus()
                                .arg(QApplication::applicationVersion()));
     });
 
-    QToolBar* bar = addToolBar("Main");
-    bar->setObjectName("mainToolBar");
-    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    // Qt's own button for the tools a narrow window has no room for has no name of its own.
-    if (auto* more = bar->findChild<QToolButton*>("qt_toolbar_ext_button"))
-        more->setAccessibleName(tr("More tools"));
-    bar->addAction(m_documents->exportImageAction());
-    bar->addAction(m_documents->copyImageAction());
-    bar->addSeparator();
-    bar->addAction(reset);
-    bar->addAction(present);
 }
 
 void MainWindow::nextStep()
