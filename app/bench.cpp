@@ -225,6 +225,188 @@ std::string number(double v)
     return buf;
 }
 
+// BenchRun is every figure of one run of the bench.
+struct BenchRun {
+    static constexpr std::int64_t kDragRequests = 1'000'000;
+    static constexpr int kDragChanges = 60;
+    std::vector<std::int64_t> sizes = {10'000, 100'000, 1'000'000};
+    std::map<std::string, double> decide;
+    double floor = 0;
+    std::map<std::int64_t, double> simulateMs, update;
+    UpdateStages stages;
+    double exportMs = 0;
+    double rss = 0;
+    DragFigures drag, drag100k, dragCluster, dragServer;
+    UpdateStages serverStage;
+    double bytes = 0;
+    EngineFigures engine;
+    RedisBench redis;
+    ReplayBenchFigures replay;
+};
+
+BenchRun measureBench()
+{
+    BenchRun b;
+    const Scenario big = benchScenario(1'000'000);
+    const std::vector<Nanos> arrivals = resolveArrivals(big);
+    b.decide = decideNs(arrivals, big.config);
+    b.floor = floorNs(arrivals, big.config);
+    for (std::int64_t n : b.sizes) {
+        const Scenario s = benchScenario(n);
+        b.simulateMs[n] = medianMs([&] { // every row with all its decisions, as simulateRow gives them
+            const RowInputs in = resolveRowInputs(s);
+            std::int64_t decided = 0;
+            for (std::size_t r = 0; r < rowCount(s); ++r)
+                decided += std::int64_t(decisionCount(simulateRow(s, in, r)));
+            g_sink = decided;
+        });
+    }
+    for (std::int64_t n : b.sizes)
+        b.update[n] = updateMs(n);
+    b.stages = updateStages(1'000'000); // where a frame's time goes
+    QTemporaryDir dir;
+    const Scenario exportScenario = benchScenario(100'000);
+    b.exportMs = medianMs([&] {
+        const QImage image = ui::renderOffscreen(exportScenario, QSize(1600, 900), 1.0);
+        if (!ui::writeImage(image, dir.filePath("bench.png")).isEmpty())
+            throw std::runtime_error("cannot write the export benchmark's image");
+    });
+    b.rss = peakRssMb(); // before the drag's windows and the forked child
+    b.drag = dragFigures(BenchRun::kDragRequests, BenchRun::kDragChanges);
+    b.drag100k = dragFigures(100'000, BenchRun::kDragChanges);
+    b.dragCluster = dragFigures(BenchRun::kDragRequests, BenchRun::kDragChanges, true); // every row on the engine
+    b.dragServer = dragServerFigures(BenchRun::kDragRequests, BenchRun::kDragChanges); // the server's workers
+    b.serverStage = serverStages(BenchRun::kDragRequests);
+    b.bytes = bytesPerRequest(5'000'000);
+    b.engine = engineFigures();
+    b.redis = benchRedis(); // absent, not a failure, without redis-server
+    b.replay = benchReplay(); // after peak_rss_mb: its log is 125 MB
+    return b;
+}
+
+// jsonMap writes {"key": value, ...} of a map's figures, each through `value`.
+template <typename Map, typename F>
+std::string jsonMap(const Map& m, F value)
+{
+    std::string s;
+    for (const auto& [key, v] : m) {
+        std::ostringstream k;
+        k << key;
+        s += (s.empty() ? "\"" : ", \"") + k.str() + "\": " + formatNumber(value(v));
+    }
+    return "{" + s + "}";
+}
+
+std::string stagesJson(const UpdateStages& s)
+{
+    return "\"stage_ms\": {\"simulate_reduce\": " + formatNumber(s.simulateReduceMs) + ", \"lay_out\": "
+           + formatNumber(s.layOutMs) + ", \"paint\": " + formatNumber(s.paintMs) + "}";
+}
+
+// dragJson writes a drag's figures after `head` ("\"requests\": 1000000, ..."), and its stages when given.
+std::string dragJson(const std::string& head, const DragFigures& d, const UpdateStages* stages = nullptr)
+{
+    return "{" + head + ", \"changes\": " + std::to_string(BenchRun::kDragChanges) + ", \"max_gui_stall_ms\": "
+           + formatNumber(d.maxGuiStallMs) + ", \"settle_ms\": " + formatNumber(d.settleMs) + ", \"frames_per_s\": "
+           + formatNumber(d.framesPerS) + (stages ? ", " + stagesJson(*stages) : std::string()) + "}";
+}
+
+std::string benchJson(const BenchRun& b)
+{
+    const std::string requests = "\"requests\": " + std::to_string(BenchRun::kDragRequests);
+    const auto same = [](double v) { return v; };
+    std::ostringstream out;
+    // Each decision against the floor measured in the same run: a ratio travels between
+    // machines where nanoseconds do not.
+    out << "{\"decide_ns\": " << jsonMap(b.decide, same)
+        << ",\n \"decide_floor_ratio\": " << jsonMap(b.decide, [&](double ns) { return b.floor > 0 ? ns / b.floor : 0; })
+        << ",\n \"floor_ns\": " << formatNumber(b.floor) << ",\n \"simulate_ms\": " << jsonMap(b.simulateMs, same)
+        << ",\n \"update_ms\": " << jsonMap(b.update, same) << ",\n \"export_ms\": {\"100000\": " << formatNumber(b.exportMs)
+        << "},\n \"peak_rss_mb\": " << formatNumber(b.rss) << ",\n \"drag\": " << dragJson(requests, b.drag, &b.stages)
+        << ",\n \"drag_100000\": " << dragJson("\"requests\": 100000", b.drag100k)
+        << ",\n \"drag_cluster8\": " << dragJson(requests + ", \"nodes\": 8", b.dragCluster)
+        << ",\n \"drag_server\": " << dragJson(requests, b.dragServer, &b.serverStage)
+        << ",\n \"bytes_per_request\": " << formatNumber(b.bytes) << ",\n \"engine_ns\": " << formatNumber(b.engine.nsPerAttempt)
+        << ",\n \"engine_bytes_per_attempt\": " << formatNumber(b.engine.bytesPerAttempt)
+        << ",\n \"server_ns\": " << formatNumber(b.engine.serverNsPerRequest)
+        << ",\n \"server_ns_per_attempt\": " << formatNumber(b.engine.serverNsPerAttempt) << ",\n \"engine_log_ns\": {";
+    for (std::size_t i = 0; i < b.engine.logModesNs.size(); ++i)
+        out << (i ? ", " : "") << "\"" << b.engine.logModesNs[i].first << "\": " << formatNumber(b.engine.logModesNs[i].second);
+    out << "},\n " << redisBenchJson(b.redis) << ",\n \"replay_lines_per_s\": " << formatNumber(b.replay.linesPerSecond)
+        << ", \"sweep_ms\": " << formatNumber(b.replay.sweepMs) << ", \"sweep_point_ms\": " << formatNumber(b.replay.pointMs)
+        << ", \"sweep_threads\": " << b.replay.threads << ", \"replay_bytes_per_key\": " << formatNumber(b.replay.bytesPerKey)
+        << ", \"replay_config_lines_per_s\": " << formatNumber(b.replay.configLinesPerSecond) << "}\n";
+    return out.str();
+}
+
+// dragText writes the drag paragraphs of the table.
+std::string dragText(const BenchRun& b)
+{
+    std::ostringstream out;
+    out << "Dragging the limit (" << BenchRun::kDragChanges << " changes, 16 ms apart, 1,000,000 requests): longest GUI stall "
+        << number(b.drag.maxGuiStallMs) << " ms, last frame painted " << number(b.drag.settleMs)
+        << " ms after the last change, " << number(b.drag.framesPerS) << " frames/s during the drag (100,000 requests: "
+        << number(b.drag100k.framesPerS) << " frames/s, stall " << number(b.drag100k.maxGuiStallMs) << " ms, settle "
+        << number(b.drag100k.settleMs) << " ms; 8 local nodes: stall " << number(b.dragCluster.maxGuiStallMs)
+        << " ms, settle " << number(b.dragCluster.settleMs) << " ms, " << number(b.dragCluster.framesPerS) << " frames/s)\n"
+        << "Dragging a server's workers (1,000,000 requests, a fixed window and a gradient2 row, 64 workers on): stall "
+        << number(b.dragServer.maxGuiStallMs) << " ms, settle " << number(b.dragServer.settleMs) << " ms, "
+        << number(b.dragServer.framesPerS) << " frames/s; a frame: simulated and reduced "
+        << number(b.serverStage.simulateReduceMs) << " ms, laid out " << number(b.serverStage.layOutMs) << " ms, painted "
+        << number(b.serverStage.paintMs) << " ms\n"
+        << "A frame at 1,000,000 requests, stage by stage: simulated and reduced " << number(b.stages.simulateReduceMs)
+        << " ms (off the GUI thread), laid out " << number(b.stages.layOutMs) << " ms, painted " << number(b.stages.paintMs)
+        << " ms\n";
+    return out.str();
+}
+
+std::string benchText(const BenchRun& b)
+{
+    std::ostringstream out;
+    out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
+    for (const auto& [id, ns] : b.decide)
+        out << "  " << id << std::string(30 - std::min<std::size_t>(29, id.size()), ' ') << number(ns) << " ns ("
+            << number(b.floor > 0 ? ns / b.floor : 0) << "x the floor)\n";
+    out << "  floor" << std::string(25, ' ') << number(b.floor) << " ns (a 64-bit token bucket, branch-free)\n";
+    out << "Whole scenario, all 7 algorithms (median ms)\n  requests        simulate    update (1600x900)\n";
+    for (std::int64_t n : b.sizes)
+        out << "  " << n << std::string(16 - std::to_string(n).size(), ' ') << number(b.simulateMs.at(n))
+            << std::string(12 - number(b.simulateMs.at(n)).size(), ' ') << number(b.update.at(n)) << "\n";
+    out << "PNG export of 100,000 requests: " << number(b.exportMs) << " ms\nPeak memory: " << number(b.rss) << " MB\n"
+        << dragText(b) << "Memory of compare --n 5000000 --format csv: " << number(b.bytes)
+        << " bytes a request (arrivals excluded)\n"
+        << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(b.engine.attempts)
+        << " attempts): " << number(b.engine.nsPerAttempt) << " ns and " << number(b.engine.bytesPerAttempt)
+        << " bytes an attempt\nThe same behind a gradient2 limit and a 64-worker server: "
+        << number(b.engine.serverNsPerRequest) << " ns a request (" << number(b.engine.serverNsPerAttempt)
+        << " ns an attempt)\nSliding window log of 100,000 on 3 nodes, ns an attempt:";
+    for (const auto& [mode, ns] : b.engine.logModesNs)
+        out << " " << mode << " " << number(ns);
+    out << "\n"
+        << redisBenchText(b.redis) << "Replay of a 1,000,000-line log, 10,000 keys, 7 algorithms, parsing included: "
+        << number(b.replay.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(b.replay.sweepMs) << " ms on "
+        << b.replay.threads << " threads (one point: " << number(b.replay.pointMs) << " ms)\n"
+        << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(b.replay.bytesPerKey) << " B a key\n"
+        << "Replay through a 3-zone nginx config (--config): " << number(b.replay.configLinesPerSecond) << " lines/s\n";
+    return out.str();
+}
+
+// readComparison reads --compare's OLD.json and, when named, NEW.json: before the two-minute
+// run, so a bad path fails at once. It returns false after saying why on stderr.
+bool readComparison(const QCommandLineParser& parser, std::optional<QJsonObject>& old, std::optional<QJsonObject>& saved)
+{
+    const QStringList positional = parser.positionalArguments();
+    QString error;
+    old = readBenchJson(parser.value("compare"), error);
+    if (old && !positional.isEmpty())
+        saved = readBenchJson(positional.front(), error);
+    if (!old || (!positional.isEmpty() && !saved)) {
+        std::cerr << "ratelab: " << error.toStdString() << std::endl;
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 int runBench(QCommandLineParser& parser, const QStringList& args)
@@ -239,170 +421,25 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
         std::cout << helpText(parser);
         return 0;
     }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() > (parser.isSet("compare") ? 1 : 0)) {
+    const bool comparing = parser.isSet("compare");
+    if (parser.positionalArguments().size() > (comparing ? 1 : 0)) {
         std::cerr << "ratelab: bench takes no arguments"
-                  << (parser.isSet("compare") ? " but one saved run to compare" : " (a saved run needs --compare OLD.json)")
-                  << std::endl;
+                  << (comparing ? " but one saved run to compare" : " (a saved run needs --compare OLD.json)") << std::endl;
         return 2;
     }
-    std::optional<QJsonObject> old;
-    if (parser.isSet("compare")) { // read before the two-minute run, so a bad path fails at once
-        QString error;
-        old = readBenchJson(parser.value("compare"), error);
-        std::optional<QJsonObject> saved;
-        if (old && !positional.isEmpty())
-            saved = readBenchJson(positional.front(), error);
-        if (!old || (!positional.isEmpty() && !saved)) {
-            std::cerr << "ratelab: " << error.toStdString() << std::endl;
-            return 2;
-        }
-        if (saved) {
-            const BenchComparison c = compareBench(*old, *saved);
-            std::cout << (parser.isSet("json") ? comparisonJson(c) : comparisonText(c));
+    std::optional<QJsonObject> old, saved;
+    if (comparing && !readComparison(parser, old, saved))
+        return 2;
+    if (!saved) {
+        const BenchRun run = measureBench();
+        if (!old) {
+            std::cout << (parser.isSet("json") ? benchJson(run) : benchText(run));
             return 0;
         }
+        saved = QJsonDocument::fromJson(QByteArray::fromStdString(benchJson(run))).object();
     }
-    const std::vector<std::int64_t> sizes = {10'000, 100'000, 1'000'000};
-    const Scenario big = benchScenario(1'000'000);
-    const std::vector<Nanos> arrivals = resolveArrivals(big);
-    const auto decide = decideNs(arrivals, big.config);
-    const double floor = floorNs(arrivals, big.config);
-    std::map<std::int64_t, double> simulateMs, update;
-    for (std::int64_t n : sizes) {
-        const Scenario s = benchScenario(n);
-        simulateMs[n] = medianMs([&] { // every row with all its decisions, as simulateRow gives them
-            const RowInputs in = resolveRowInputs(s);
-            std::int64_t decided = 0;
-            for (std::size_t r = 0; r < rowCount(s); ++r)
-                decided += std::int64_t(decisionCount(simulateRow(s, in, r)));
-            g_sink = decided;
-        });
-    }
-    for (std::int64_t n : sizes)
-        update[n] = updateMs(n);
-    const UpdateStages stages = updateStages(1'000'000); // where a frame's time goes
-    QTemporaryDir dir;
-    const Scenario exportScenario = benchScenario(100'000);
-    const double exportMs = medianMs([&] {
-        const QImage image = ui::renderOffscreen(exportScenario, QSize(1600, 900), 1.0);
-        if (!ui::writeImage(image, dir.filePath("bench.png")).isEmpty())
-            throw std::runtime_error("cannot write the export benchmark's image");
-    });
-    const double rss = peakRssMb(); // before the drag's windows and the forked child
-    constexpr std::int64_t kDragRequests = 1'000'000;
-    constexpr int kDragChanges = 60;
-    const DragFigures drag = dragFigures(kDragRequests, kDragChanges);
-    const DragFigures drag100k = dragFigures(100'000, kDragChanges);
-    const DragFigures dragCluster = dragFigures(kDragRequests, kDragChanges, true); // every row on the engine
-    const DragFigures dragServer = dragServerFigures(kDragRequests, kDragChanges); // the server's workers
-    const UpdateStages serverStage = serverStages(kDragRequests);
-    const double bytes = bytesPerRequest(5'000'000);
-    const EngineFigures engine = engineFigures();
-    const RedisBench redis = benchRedis(); // absent, not a failure, without redis-server
-    const ReplayBenchFigures replayFigures = benchReplay(); // after peak_rss_mb: its log is 125 MB
-
-    std::ostringstream out;
-    if (parser.isSet("json") || old) {
-        out << "{\"decide_ns\": {";
-        bool first = true;
-        for (const auto& [id, ns] : decide) {
-            out << (first ? "" : ", ") << "\"" << id << "\": " << formatNumber(ns);
-            first = false;
-        }
-        const auto series = [&](const std::map<std::int64_t, double>& m) {
-            std::string s;
-            for (const auto& [n, ms] : m)
-                s += (s.empty() ? "" : ", ") + ("\"" + std::to_string(n) + "\": ") + formatNumber(ms);
-            return "{" + s + "}";
-        };
-        // Each decision against the floor measured in the same run: a ratio travels between
-        // machines where nanoseconds do not.
-        out << "},\n \"decide_floor_ratio\": {";
-        first = true;
-        for (const auto& [id, ns] : decide) {
-            out << (first ? "" : ", ") << "\"" << id << "\": " << formatNumber(floor > 0 ? ns / floor : 0);
-            first = false;
-        }
-        out << "},\n \"floor_ns\": " << formatNumber(floor) << ",\n \"simulate_ms\": " << series(simulateMs) << ",\n \"update_ms\": " << series(update)
-            << ",\n \"export_ms\": {\"100000\": " << formatNumber(exportMs) << "},\n \"peak_rss_mb\": "
-            << formatNumber(rss) << ",\n \"drag\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
-            << ", \"max_gui_stall_ms\": " << formatNumber(drag.maxGuiStallMs) << ", \"settle_ms\": "
-            << formatNumber(drag.settleMs) << ", \"frames_per_s\": " << formatNumber(drag.framesPerS)
-            << ", \"stage_ms\": {\"simulate_reduce\": " << formatNumber(stages.simulateReduceMs) << ", \"lay_out\": "
-            << formatNumber(stages.layOutMs) << ", \"paint\": " << formatNumber(stages.paintMs) << "}"
-            << "},\n \"drag_100000\": {\"requests\": 100000, \"changes\": " << kDragChanges
-            << ", \"max_gui_stall_ms\": " << formatNumber(drag100k.maxGuiStallMs) << ", \"settle_ms\": "
-            << formatNumber(drag100k.settleMs) << ", \"frames_per_s\": " << formatNumber(drag100k.framesPerS)
-            << "},\n \"drag_cluster8\": {\"requests\": " << kDragRequests << ", \"nodes\": 8, \"changes\": " << kDragChanges
-            << ", \"max_gui_stall_ms\": " << formatNumber(dragCluster.maxGuiStallMs) << ", \"settle_ms\": "
-            << formatNumber(dragCluster.settleMs) << ", \"frames_per_s\": " << formatNumber(dragCluster.framesPerS)
-            << "},\n \"drag_server\": {\"requests\": " << kDragRequests << ", \"changes\": " << kDragChanges
-            << ", \"max_gui_stall_ms\": " << formatNumber(dragServer.maxGuiStallMs) << ", \"settle_ms\": "
-            << formatNumber(dragServer.settleMs) << ", \"frames_per_s\": " << formatNumber(dragServer.framesPerS)
-            << ", \"stage_ms\": {\"simulate_reduce\": " << formatNumber(serverStage.simulateReduceMs) << ", \"lay_out\": "
-            << formatNumber(serverStage.layOutMs) << ", \"paint\": " << formatNumber(serverStage.paintMs) << "}"
-            << "},\n \"bytes_per_request\": " << formatNumber(bytes)
-            << ",\n \"engine_ns\": " << formatNumber(engine.nsPerAttempt) << ",\n \"engine_bytes_per_attempt\": "
-            << formatNumber(engine.bytesPerAttempt) << ",\n \"server_ns\": " << formatNumber(engine.serverNsPerRequest)
-            << ",\n \"server_ns_per_attempt\": " << formatNumber(engine.serverNsPerAttempt)
-            << ",\n \"engine_log_ns\": {";
-        for (std::size_t i = 0; i < engine.logModesNs.size(); ++i)
-            out << (i ? ", " : "") << "\"" << engine.logModesNs[i].first << "\": " << formatNumber(engine.logModesNs[i].second);
-        out << "},\n "
-            << redisBenchJson(redis)
-            << ",\n \"replay_lines_per_s\": " << formatNumber(replayFigures.linesPerSecond)
-            << ", \"sweep_ms\": " << formatNumber(replayFigures.sweepMs) << ", \"sweep_point_ms\": "
-            << formatNumber(replayFigures.pointMs) << ", \"sweep_threads\": " << replayFigures.threads
-            << ", \"replay_bytes_per_key\": " << formatNumber(replayFigures.bytesPerKey)
-            << ", \"replay_config_lines_per_s\": " << formatNumber(replayFigures.configLinesPerSecond) << "}\n";
-    } else {
-        out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
-        for (const auto& [id, ns] : decide)
-            out << "  " << id << std::string(30 - std::min<std::size_t>(29, id.size()), ' ') << number(ns) << " ns ("
-                << number(floor > 0 ? ns / floor : 0) << "x the floor)\n";
-        out << "  floor" << std::string(25, ' ') << number(floor) << " ns (a 64-bit token bucket, branch-free)\n";
-        out << "Whole scenario, all 7 algorithms (median ms)\n  requests        simulate    update (1600x900)\n";
-        for (std::int64_t n : sizes)
-            out << "  " << n << std::string(16 - std::to_string(n).size(), ' ') << number(simulateMs[n])
-                << std::string(12 - number(simulateMs[n]).size(), ' ') << number(update[n]) << "\n";
-        out << "PNG export of 100,000 requests: " << number(exportMs) << " ms\nPeak memory: " << number(rss) << " MB\n"
-            << "Dragging the limit (" << kDragChanges << " changes, 16 ms apart, 1,000,000 requests): longest GUI stall "
-            << number(drag.maxGuiStallMs) << " ms, last frame painted " << number(drag.settleMs) << " ms after the last change, "
-            << number(drag.framesPerS) << " frames/s during the drag (100,000 requests: " << number(drag100k.framesPerS)
-            << " frames/s, stall " << number(drag100k.maxGuiStallMs) << " ms, settle " << number(drag100k.settleMs)
-            << " ms; 8 local nodes: stall " << number(dragCluster.maxGuiStallMs) << " ms, settle "
-            << number(dragCluster.settleMs) << " ms, " << number(dragCluster.framesPerS) << " frames/s)\n"
-            << "Dragging a server's workers (1,000,000 requests, a fixed window and a gradient2 row, 64 workers on): stall "
-            << number(dragServer.maxGuiStallMs) << " ms, settle " << number(dragServer.settleMs) << " ms, "
-            << number(dragServer.framesPerS) << " frames/s; a frame: simulated and reduced "
-            << number(serverStage.simulateReduceMs) << " ms, laid out " << number(serverStage.layOutMs) << " ms, painted "
-            << number(serverStage.paintMs) << " ms\n"
-            << "A frame at 1,000,000 requests, stage by stage: simulated and reduced " << number(stages.simulateReduceMs)
-            << " ms (off the GUI thread), laid out " << number(stages.layOutMs) << " ms, painted " << number(stages.paintMs)
-            << " ms\n"
-            << "Memory of compare --n 5000000 --format csv: " << number(bytes) << " bytes a request (arrivals excluded)\n"
-            << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(engine.attempts)
-            << " attempts): " << number(engine.nsPerAttempt) << " ns and " << number(engine.bytesPerAttempt)
-            << " bytes an attempt\nThe same behind a gradient2 limit and a 64-worker server: "
-            << number(engine.serverNsPerRequest) << " ns a request (" << number(engine.serverNsPerAttempt) << " ns an attempt)\nSliding window log of 100,000 on 3 nodes, ns an attempt:";
-        for (const auto& [mode, ns] : engine.logModesNs)
-            out << " " << mode << " " << number(ns);
-        out << "\n"
-            << redisBenchText(redis)
-            << "Replay of a 1,000,000-line log, 10,000 keys, 7 algorithms, parsing included: "
-            << number(replayFigures.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(replayFigures.sweepMs)
-            << " ms on " << replayFigures.threads << " threads (one point: " << number(replayFigures.pointMs) << " ms)\n"
-            << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(replayFigures.bytesPerKey) << " B a key\n"
-            << "Replay through a 3-zone nginx config (--config): " << number(replayFigures.configLinesPerSecond)
-            << " lines/s\n";
-    }
-    if (old) {
-        const BenchComparison c = compareBench(*old, QJsonDocument::fromJson(QByteArray::fromStdString(out.str())).object());
-        std::cout << (parser.isSet("json") ? comparisonJson(c) : comparisonText(c));
-        return 0;
-    }
-    std::cout << out.str();
+    const BenchComparison c = compareBench(*old, *saved);
+    std::cout << (parser.isSet("json") ? comparisonJson(c) : comparisonText(c));
     return 0;
 }
 
