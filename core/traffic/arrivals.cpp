@@ -91,9 +91,8 @@ void ArrivalsParser::tooLong(std::size_t lineNo) const
                      + " bytes; not a list of times in seconds");
 }
 
-void ArrivalsParser::line(std::string_view text)
+std::string_view ArrivalsParser::content(std::string_view text) const
 {
-    ++m_lineNo;
     if (text.size() > kMaxArrivalsLineBytes)
         tooLong(m_lineNo);
     if (m_lineNo == 1) {
@@ -105,10 +104,11 @@ void ArrivalsParser::line(std::string_view text)
     for (const char c : text)
         if (isControl(static_cast<unsigned char>(c)))
             throw InputError(where(m_lineNo) + "binary data, not a list of times in seconds");
-    text = trim(text.substr(0, text.find('#')));
-    if (text.empty())
-        return;
-    std::string_view fields[kColumns];
+    return trim(text.substr(0, text.find('#')));
+}
+
+std::size_t ArrivalsParser::split(std::string_view text, std::string_view* fields) const
+{
     std::size_t count = 0;
     for (std::string_view rest = text;; ++count) {
         const auto comma = rest.find(',');
@@ -116,105 +116,122 @@ void ArrivalsParser::line(std::string_view text)
             throw InputError(where(m_lineNo) + (m_header ? "more columns than the header names"
                                                          : "more than three columns (expected t, t,cost or t,cost,client)"));
         fields[count] = trim(rest.substr(0, comma));
-        if (comma == std::string_view::npos) {
-            ++count;
-            break;
-        }
+        if (comma == std::string_view::npos)
+            return count + 1;
         rest.remove_prefix(comma + 1);
     }
-    if (m_out.empty() && !m_header && header(fields, count))
-        return;
-    if (count > m_columnCount)
-        throw InputError(where(m_lineNo) + (m_header ? "more columns than the header names"
-                                                     : "more than three columns (expected t, t,cost or t,cost,client)"));
-    std::int64_t cost = 0, client = -1; // none given
-    Nanos service = -1;
-    int critical = -1;
-    double priority = std::nan("");
-    Nanos t = 0;
-    bool hasTime = false;
-    for (std::size_t k = 0; k < count; ++k) {
-        const std::string_view f = fields[k];
-        switch (m_columns[k]) {
-        case Column::Time:
-            hasTime = true;
-            try {
-                t = parseSeconds(f);
-            } catch (const InputError& e) {
-                std::string message = e.what();
-                if (message.ends_with(" is not a number"))
-                    message += " (expected a time in seconds, such as 0.25 or 1e-3)";
-                throw InputError(where(m_lineNo) + message);
-            }
-            if (t < 0)
-                throw InputError(where(m_lineNo) + "time " + quoted(f) + " is negative");
-            break;
-        case Column::Cost:
-            try {
-                cost = parseIntegerIn(f, 1, kMaxCost);
-            } catch (const InputError& e) {
-                throw InputError(where(m_lineNo) + "cost " + e.what() + " (expected a whole cost from 1 to "
-                                 + std::to_string(kMaxCost) + ")");
-            }
-            break;
-        case Column::Client:
-            try {
-                client = parseIntegerIn(f, 0, kMaxClientId);
-            } catch (const InputError& e) {
-                throw InputError(where(m_lineNo) + "client " + e.what() + " (expected a whole client number from 0 to "
-                                 + std::to_string(kMaxClientId) + ")");
-            }
-            break;
-        case Column::Service:
-            service = serviceTime(f);
-            break;
-        case Column::Priority:
-            if (f == "critical" || f == "normal") {
-                critical = f == "critical";
-            } else {
-                const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), priority);
-                if (f.empty() || ec != std::errc() || end != f.data() + f.size() || !std::isfinite(priority))
-                    throw InputError(where(m_lineNo) + "priority " + quoted(f)
-                                     + " is not critical, normal or a number (such as 9, -1 or 2.5)");
-            }
-            break;
-        }
+}
+
+std::int64_t ArrivalsParser::integer(std::string_view f, std::int64_t min, std::int64_t max, const char* name,
+                                     const char* expected) const
+{
+    try {
+        return parseIntegerIn(f, min, max);
+    } catch (const InputError& e) {
+        throw InputError(where(m_lineNo) + name + " " + e.what() + " (expected " + expected + " from "
+                         + std::to_string(min) + " to " + std::to_string(max) + ")");
     }
-    if (!hasTime)
+}
+
+void ArrivalsParser::field(Column column, std::string_view f, Line& l) const
+{
+    switch (column) {
+    case Column::Time:
+        l.hasTime = true;
+        try {
+            l.t = parseSeconds(f);
+        } catch (const InputError& e) {
+            std::string message = e.what();
+            if (message.ends_with(" is not a number"))
+                message += " (expected a time in seconds, such as 0.25 or 1e-3)";
+            throw InputError(where(m_lineNo) + message);
+        }
+        if (l.t < 0)
+            throw InputError(where(m_lineNo) + "time " + quoted(f) + " is negative");
+        break;
+    case Column::Cost:
+        l.cost = integer(f, 1, kMaxCost, "cost", "a whole cost");
+        break;
+    case Column::Client:
+        l.client = integer(f, 0, kMaxClientId, "client", "a whole client number");
+        break;
+    case Column::Service:
+        l.service = serviceTime(f);
+        break;
+    case Column::Priority:
+        if (f == "critical" || f == "normal") {
+            l.critical = f == "critical";
+        } else {
+            const auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), l.priority);
+            if (f.empty() || ec != std::errc() || end != f.data() + f.size() || !std::isfinite(l.priority))
+                throw InputError(where(m_lineNo) + "priority " + quoted(f)
+                                 + " is not critical, normal or a number (such as 9, -1 or 2.5)");
+        }
+        break;
+    }
+}
+
+void ArrivalsParser::check(const Line& l, const std::string_view* fields) const
+{
+    if (!l.hasTime)
         throw InputError(where(m_lineNo) + "no time (the header names the columns t, cost and client)");
-    if (m_hasService && service < 0)
+    if (m_hasService && l.service < 0)
         throw InputError(where(m_lineNo) + "no service time (the header names a service column: every line gives one)");
-    const bool number = !std::isnan(priority);
-    if (m_hasPriority && critical < 0 && !number)
+    const bool number = !std::isnan(l.priority);
+    if (m_hasPriority && l.critical < 0 && !number)
         throw InputError(where(m_lineNo) + "no priority (the header names a priority column: every line gives one)");
     if (m_hasPriority && m_priorityKindLine != 0 && number == m_priorities.empty())
         throw InputError(where(m_lineNo) + "priority " + quoted(fields[priorityColumn()]) + " is a "
                          + (number ? "number" : "word") + " but line " + std::to_string(m_priorityKindLine) + " gave a "
                          + (number ? "word" : "number") + ": the column holds words (critical, normal) for a stripe "
                          "row's priority=file or numbers for a client throttle, not both");
-    if (!m_out.empty() && t < m_out.back())
+    if (!m_out.empty() && l.t < m_out.back())
         throw InputError(where(m_lineNo) + "time " + quoted(fields[timeColumn()]) + " is earlier than the line before ("
                          + formatSeconds(m_out.back()) + " s); times must not go back");
     if (static_cast<std::int64_t>(m_out.size()) >= kMaxArrivals)
         throw InputError(where(m_lineNo) + "more than " + std::to_string(kMaxArrivals)
                          + " arrivals, the most one scenario may hold");
-    m_out.push_back(t);
-    if (cost != 0 && m_costs.empty())
+}
+
+void ArrivalsParser::store(const Line& l)
+{
+    m_out.push_back(l.t);
+    if (l.cost != 0 && m_costs.empty())
         m_costs.assign(m_out.size() - 1, 0);
-    if (cost != 0 || !m_costs.empty())
-        m_costs.push_back(cost);
-    if (client >= 0 && m_clients.empty())
+    if (l.cost != 0 || !m_costs.empty())
+        m_costs.push_back(l.cost);
+    if (l.client >= 0 && m_clients.empty())
         m_clients.assign(m_out.size() - 1, -1);
-    if (client >= 0 || !m_clients.empty())
-        m_clients.push_back(client);
+    if (l.client >= 0 || !m_clients.empty())
+        m_clients.push_back(l.client);
     if (m_hasService)
-        m_services.push_back(service);
-    if (m_hasPriority && number)
-        m_priorities.push_back(priority);
+        m_services.push_back(l.service);
+    if (m_hasPriority && !std::isnan(l.priority))
+        m_priorities.push_back(l.priority);
     else if (m_hasPriority)
-        m_critical.push_back(std::uint8_t(critical));
+        m_critical.push_back(std::uint8_t(l.critical));
     if (m_hasPriority && m_priorityKindLine == 0)
         m_priorityKindLine = m_lineNo;
+}
+
+void ArrivalsParser::line(std::string_view text)
+{
+    ++m_lineNo;
+    text = content(text);
+    if (text.empty())
+        return;
+    std::string_view fields[kColumns];
+    const std::size_t count = split(text, fields);
+    if (m_out.empty() && !m_header && header(fields, count))
+        return;
+    if (count > m_columnCount)
+        throw InputError(where(m_lineNo) + (m_header ? "more columns than the header names"
+                                                     : "more than three columns (expected t, t,cost or t,cost,client)"));
+    Line l;
+    for (std::size_t k = 0; k < count; ++k)
+        field(m_columns[k], fields[k], l);
+    check(l, fields);
+    store(l);
 }
 
 Nanos ArrivalsParser::serviceTime(std::string_view f) const

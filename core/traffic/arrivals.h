@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,7 +76,25 @@ private:
     std::size_t priorityColumn() const;
     [[noreturn]] void tooLong(std::size_t lineNo) const;
     Nanos serviceTime(std::string_view field) const;
+    // One line's values; -1 (NaN for a priority) where the line gives none.
+    struct Line {
+        Nanos t = 0;
+        bool hasTime = false;
+        std::int64_t cost = 0, client = -1;
+        Nanos service = -1;
+        int critical = -1;
+        double priority = std::numeric_limits<double>::quiet_NaN();
+    };
+    // line reads one line: content (the text without a BOM, comment and blanks, or a refusal of
+    // binary data), split into fields, each field's value, check against the lines before, store.
     void line(std::string_view text);
+    std::string_view content(std::string_view text) const;
+    std::size_t split(std::string_view text, std::string_view* fields) const;
+    void field(Column column, std::string_view f, Line& l) const;
+    std::int64_t integer(std::string_view f, std::int64_t min, std::int64_t max, const char* name,
+                         const char* expected) const;
+    void check(const Line& l, const std::string_view* fields) const;
+    void store(const Line& l);
 
     std::string m_name;
     std::string m_partial;
