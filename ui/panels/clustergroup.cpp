@@ -57,6 +57,17 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
     , m_minNodes(new SliderValue(tr("Fewest"), 1, ClusterConfig::kMaxNodes, 0, ""))
     , m_scaleAt(new SliderValue(tr("Scale at"), 0.1, 10000, 2, " /s", SliderValue::Scale::Log))
 {
+    setUpControls();
+    layOut();
+    bindFields();
+    connectEdits();
+    connect(m_document, &ScenarioDocument::changed, this, &ClusterGroup::showDocument);
+    showDocument();
+}
+
+// setUpControls gives each control its tip, step and items.
+void ClusterGroup::setUpControls()
+{
     setCheckable(true);
     setToolTip(tr("Run every limiter on several servers behind a load balancer, sharing (or not) a store"));
     m_latency->setToolTip(tr("racy: the store round trip; a decision sees only writes older than this"));
@@ -76,6 +87,10 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
         m_coordination->addItem(tr(name));
     for (const char* name : kFallbackNames)
         m_fallback->addItem(tr(name));
+}
+
+void ClusterGroup::layOut()
+{
     auto* layout = new QVBoxLayout(m_body);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_nodes);
@@ -91,6 +106,11 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_autoscale);
     layout->addWidget(m_minNodes);
     layout->addWidget(m_scaleAt);
+}
+
+// bindFields binds each slider's typed value to its field of the cluster's options.
+void ClusterGroup::bindFields()
+{
     m_fields->bind(m_minNodes, tr("Fewest nodes"), [](Scenario& s, const std::string& t) {
         editCluster(s, [&](ClusterConfig::Options& o) { o.autoscaleMin = int(parseIntegerIn(t, 1, ClusterConfig::kMaxNodes)); });
     }, [](const Scenario& s) { return countField(s.cluster ? std::max(1, s.cluster->options().autoscaleMin) : 1); });
@@ -100,17 +120,6 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
         const Rate r = s.cluster ? s.cluster->options().scaleAt : Rate{};
         return std::pair(QString::fromStdString(r.exactText()), r.perSecond());
     });
-    connect(m_autoscale, &QCheckBox::toggled, this, [this](bool on) {
-        m_document->change(on ? tr("Autoscale on") : tr("Autoscale off"), [on](Scenario& s) {
-            editCluster(s, [&](ClusterConfig::Options& o) {
-                o.autoscaleMin = on ? 1 : 0;
-                o.autoscaleMax = on ? o.nodes : 0;
-                o.joins.clear(); // the autoscaler decides who is up
-                o.leaves.clear();
-            });
-        });
-    });
-
     m_fields->bind(m_nodes, tr("Nodes"), [](Scenario& s, const std::string& t) {
         editCluster(s, [&](ClusterConfig::Options& o) {
             o.nodes = int(parseIntegerIn(t, 1, ClusterConfig::kMaxNodes));
@@ -142,7 +151,21 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
             throw InputError("the store must come back after it goes down: type a later time than "
                              + formatSeconds(s.cluster->options().outageFromNanos) + " s");
     }, [](const Scenario& s) { return secondsField(s.cluster ? s.cluster->options().outageToNanos : 0); });
+}
 
+// connectEdits makes each other control's edit one undoable change of the document.
+void ClusterGroup::connectEdits()
+{
+    connect(m_autoscale, &QCheckBox::toggled, this, [this](bool on) {
+        m_document->change(on ? tr("Autoscale on") : tr("Autoscale off"), [on](Scenario& s) {
+            editCluster(s, [&](ClusterConfig::Options& o) {
+                o.autoscaleMin = on ? 1 : 0;
+                o.autoscaleMax = on ? o.nodes : 0;
+                o.joins.clear(); // the autoscaler decides who is up
+                o.leaves.clear();
+            });
+        });
+    });
     connect(this, &QGroupBox::toggled, this, [this](bool on) {
         m_document->change(on ? tr("Cluster on") : tr("Cluster off"), [on](Scenario& s) {
             if (!on)
@@ -187,8 +210,6 @@ ClusterGroup::ClusterGroup(ScenarioDocument* document, QWidget* parent)
             editCluster(s, [i](ClusterConfig::Options& o) { o.fallback = kAllFallbacks.at(std::size_t(i)); });
         });
     });
-    connect(m_document, &ScenarioDocument::changed, this, &ClusterGroup::showDocument);
-    showDocument();
 }
 
 void ClusterGroup::showDocument()

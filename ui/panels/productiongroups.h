@@ -36,6 +36,10 @@ public:
     SliderValue* scaleAt() const { return m_scaleAt; }
 
 private:
+    void setUpControls();
+    void layOut();
+    void bindFields();
+    void connectEdits();
     void showDocument();
     ScenarioDocument* m_document;
     DocumentFields* m_fields;

@@ -180,6 +180,17 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     , m_remove(new QPushButton(tr("Remove")))
     , m_layeredGate(new QLineEdit)
 {
+    setUpControls();
+    layOut();
+    bindFields();
+    connectEdits();
+    connect(m_document, &ScenarioDocument::changed, this, &ServerGroup::showDocument);
+    showDocument();
+}
+
+// setUpControls gives each control its range, items and tip.
+void ServerGroup::setUpControls()
+{
     setCheckable(true);
     setToolTip(tr("Serve every admitted request on a server with workers, a queue and timeouts: shows what "
                   "the limit protects (goodput, latency, wasted work)"));
@@ -209,6 +220,10 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     m_gates->setMaximumHeight(90);
     m_gates->setAccessibleName(tr("Concurrency limiters"));
 
+}
+
+void ServerGroup::layOut()
+{
     auto* layout = new QVBoxLayout(m_body);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* workersRow = new QHBoxLayout;
@@ -239,6 +254,11 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
     layeredRow->addWidget(m_layeredGate, 1);
     layout->addLayout(layeredRow);
 
+}
+
+// bindFields binds each slider's typed value to its field of the server's options.
+void ServerGroup::bindFields()
+{
     m_fields->bind(m_serviceTime, tr("Service time"), [](Scenario& s, const std::string& t) {
         editServer(s, [&](ServerOptions& o) { o.service.nanos = positiveSeconds(t); });
     }, [](const Scenario& s) { return secondsField(optionsOf(s).service.nanos); });
@@ -263,6 +283,11 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
         editServer(s, [&](ServerOptions& o) { o.clientTimeout = parseTimeout(t); });
     }, [](const Scenario& s) { return timeoutField(optionsOf(s).clientTimeout); });
 
+}
+
+// connectEdits makes each other control's edit one undoable change of the document.
+void ServerGroup::connectEdits()
+{
     connect(this, &QGroupBox::toggled, this, [this](bool on) {
         m_document->change(on ? tr("Server on") : tr("Server off"), [on](Scenario& s) {
             if (on) { // two workers, 100 ms each, a small queue: a server a burst can overload
@@ -312,8 +337,6 @@ ServerGroup::ServerGroup(ScenarioDocument* document, QWidget* parent)
                   &Scenario::layeredGate,
                   [this](const std::string& spec) { (void)makeGate(spec, m_document->scenario().pattern.seed); });
     });
-    connect(m_document, &ScenarioDocument::changed, this, &ServerGroup::showDocument);
-    showDocument();
 }
 
 void ServerGroup::gateEdited(QListWidgetItem* item)

@@ -43,6 +43,10 @@ public:
     QLineEdit* layeredGate() const { return m_layeredGate; }
 
 private:
+    void setUpControls();
+    void layOut();
+    void bindFields();
+    void connectEdits();
     void showDocument();
     void gateEdited(QListWidgetItem* item);
     ScenarioDocument* m_document;
