@@ -132,8 +132,8 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
 {
     const AdvicePoint& r = a.recommended;
     out << "recommended: rate " << family.rateText(r.step) << ", burst " << grouping(r.burst) << " ("
-        << (a.drainMet ? "the front's lowest rate whose burst drains within " : "the highest rates' burst: none drains within ")
-        << formatSeconds(args.options.drain) << " s at that rate; this one drains in " << drainText(family, r) << " s)\n"
+        << (a.drainMet ? "the front's lowest rate whose burst drains within " : "the front's last point: none drains within ")
+        << formatSeconds(args.options.drain) << " s at its rate; this one drains in " << drainText(family, r) << " s)\n"
         << "  kept keys: " << grouping(r.keptDenied) << " of their " << grouping(a.keptRequests) << " requests denied\n"
         << "  the other keys: " << grouping(r.otherDenied) << " of their "
         << grouping(a.limitedRequests - a.keptRequests) << " requests denied, " << counted(r.keysDenied, "key")
@@ -153,7 +153,7 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
     out << "advise for " << family.product() << ": " << log.toStdString() << ", " << grouping(a.limitedRequests)
         << " requests of " << counted(a.limitedKeys, "key") << " by " << args.key << "\n";
     if (a.unlimitedRequests > 0)
-        out << "  and " << grouping(a.unlimitedRequests) << " requests with an empty key, which no limit counts\n";
+        out << "  and " << counted(a.unlimitedRequests, "request") << " with an empty key, which no limit counts\n";
     out << "kept: the " << counted(a.keptKeys, "key") << " with at most " << counted(a.keptMost, "request")
         << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together): all "
         << grouping(a.keptRequests) << " of their requests must pass\n\n";

@@ -61,7 +61,7 @@ private slots:
             "  1r/s               3            0              6            1  <- recommended\n"
             "  2r/s               2            0              7            1\n"
             "\n"
-            "recommended: rate 1r/s, burst 3 (the front's lowest rate whose burst drains within 10 s at that rate; "
+            "recommended: rate 1r/s, burst 3 (the front's lowest rate whose burst drains within 10 s at its rate; "
             "this one drains in 3.00 s)\n"
             "  kept keys: 0 of their 6 requests denied\n"
             "  the other keys: 6 of their 10 requests denied, 1 key capped; the most denied:\n"
@@ -108,6 +108,36 @@ private slots:
         const Run replay = runRatelab({"replay", log, "--config", conf});
         QCOMPARE(replay.code, 0);
         QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 7);
+    }
+
+    // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"
+    // meets no limit. k1 sends two at 1.000 s: 0 then 1000, burst 1 at every rate; k2 one at 1 s
+    // and one at 2 s: at 1r/m, max(0, 0 - 16) + 1000 = 1000, burst 1. So the front is one point,
+    // 1r/m burst 1, which drains in 60 s, not within 10 s: no point of the front does, and the
+    // front's last point is recommended, said so. No request is denied.
+    void keyedByAFieldWithAnEmptyKey()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "k.jsonl",
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"-\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k2\", \"path\": \"/\"}\n"
+                                      "{\"time\": 2.0, \"http_x_api_key\": \"k2\", \"path\": \"/\"}\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--key", "http_x_api_key", "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["keys"].toObject()["limited"].toInt(), 2);
+        QCOMPARE(out["keys"].toObject()["unlimited_requests"].toInt(), 1);
+        QCOMPARE(out["front"].toArray().size(), 1);
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("1r/m"));
+        QCOMPARE(rec["burst"].toInt(), 1);
+        QCOMPARE(rec["drain_met"].toBool(), false);
+        QCOMPARE(rec["drains_in"].toString(), QString("60.00"));
+        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_x_api_key zone=ratelab:10m rate=1r/m;\n"));
+        QCOMPARE(out["proof"].toObject()["denied"].toInt(), 0);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
     }
 
     // Bad input: exit 2, one line on stderr naming the problem, nothing on stdout.
