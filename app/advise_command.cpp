@@ -47,10 +47,6 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     a.product = p.value("for").toStdString();
     if (a.product != "nginx")
         throw InputError("--for: unknown gateway " + quoted(a.product) + " (known: nginx)");
-    for (const char* name : {"cost-field", "path"}) // nginx counts every request once; the config has no location
-        if (p.isSet(name))
-            throw InputError(std::string("advise: --") + name + " does not apply: the written limit_req counts every "
-                             "request of the log once");
     if (p.isSet("keep")) {
         const std::string text = p.value("keep").toStdString();
         Nanos keep = 0; // the percentage read as parseSeconds reads a decimal: exactly, to 9 decimals
@@ -214,7 +210,7 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
 
 int adviseCommand(QCommandLineParser& parser, const QStringList& args)
 {
-    addTrafficOptions(parser);
+    addTrafficOptions(parser, false); // nginx counts every request once, and the config has no location
     parser.addOptions({
         {"for", "The gateway to write the limit for: nginx (limit_req).", "gateway"},
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "

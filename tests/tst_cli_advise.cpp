@@ -162,8 +162,8 @@ private slots:
         oneLine(QStringList{"advise", log, "--drain", "0"} + nginx, "--drain: ");
         oneLine(QStringList{"advise", log, "--format", "csv"} + nginx, "--format: unknown format 'csv' (known: text, json)");
         oneLine(QStringList{"advise", log, "--key", "x-api-key"} + nginx, "--key: nginx has no variable named 'x-api-key'");
-        oneLine(QStringList{"advise", log, "--cost-field", "cost"} + nginx, "advise: --cost-field does not apply");
-        oneLine(QStringList{"advise", log, "--path", "/api/"} + nginx, "advise: --path does not apply");
+        oneLine(QStringList{"advise", log, "--cost-field", "cost"} + nginx, "Unknown option 'cost-field'");
+        oneLine(QStringList{"advise", log, "--path", "/api/"} + nginx, "Unknown option 'path'");
         oneLine(QStringList{"advise", log, "--limit", "5"} + nginx, "Unknown option 'limit'");
         oneLine(QStringList{"advise", log, "--write", dir.path()} + nginx, "--write: ");
         oneLine(QStringList{"advise", dir.filePath("none.log")} + nginx, dir.filePath("none.log") + ": ");
