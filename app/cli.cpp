@@ -2,6 +2,7 @@
 // (compare, presets, --version, --help) itself, and hands the window, `export` and `bench`, which
 // draw widgets, to `ratelab-gui` beside it, so a script's `ratelab compare` never loads Qt Widgets,
 // Qt Charts or a GUI platform.
+#include "advise_command.h"
 #include "cluster_options.h"
 #include "command.h"
 #include "guilauncher.h"
@@ -97,6 +98,8 @@ const Command kCommands[] = {
     {"sweep", "Replay a log over a grid of limits (--limit 10:200:10): denied shares per point.",
      [](QCommandLineParser& p, const QStringList& a) { return sweepCommand(p, a, nullptr); }},
     {"import", "Read a product's rate-limit configuration and show what you wrote beside what you get.", importCommand},
+    {"advise", "Choose a limit from a log's own traffic, write it for the gateway (--for nginx), prove it on the log.",
+     adviseCommand},
 };
 
 // kGuiCommands draw widgets: ratelab-gui runs them (offscreen, no display needed).

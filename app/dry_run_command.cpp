@@ -178,6 +178,15 @@ void addDryRunOptions(QCommandLineParser& parser)
     });
 }
 
+DryRunResult dryRunOnTraffic(DryRunConfig& config, const Traffic& traffic, const std::string& file)
+{
+    bindKeyFields(config, traffic);
+    // A dry run in which no rule was replayed has only zeros to show: it is refused, naming why.
+    if (const std::string why = dryRunRefusal(config); !why.empty())
+        throw InputError(file + ": " + why);
+    return dryRun(traffic, config);
+}
+
 int dryRunCommand(const QCommandLineParser& p, const QString& log)
 {
     if (!p.isSet("config"))
@@ -208,16 +217,9 @@ int dryRunCommand(const QCommandLineParser& p, const QString& log)
         if (c)
             bytesPerKey += dryRunBytesPerKey(*c);
     const Traffic traffic = readTrafficFromOptions(p, log, bytesPerKey, true, fields);
-    bindKeyFields(current, traffic);
-    if (proposed)
-        bindKeyFields(*proposed, traffic);
-    // A dry run in which no rule was replayed has only zeros to show: it is refused, naming why.
-    if (const std::string why = dryRunRefusal(current); !why.empty())
-        return fail(currentFile.toStdString() + ": " + why);
-    if (const std::string why = proposed ? dryRunRefusal(*proposed) : std::string(); !why.empty())
-        return fail(proposedFile.toStdString() + ": " + why);
-    const DryRunResult a = dryRun(traffic, current);
-    const std::optional<DryRunResult> b = proposed ? std::optional(dryRun(traffic, *proposed)) : std::nullopt;
+    const DryRunResult a = dryRunOnTraffic(current, traffic, currentFile.toStdString());
+    const std::optional<DryRunResult> b =
+        proposed ? std::optional(dryRunOnTraffic(*proposed, traffic, proposedFile.toStdString())) : std::nullopt;
     const QStringList warnings = trafficWarnings(traffic);
     printWarnings(warnings);
     const auto requests = std::int64_t(traffic.times.size());

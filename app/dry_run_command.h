@@ -2,8 +2,12 @@
 // the difference two configs make on it (core/replay/dry_run.h, dry_run_diff.h).
 #pragma once
 
+#include "replay/dry_run.h"
+
 #include <QCommandLineParser>
 #include <QString>
+
+#include <string>
 
 namespace ratelab::app {
 
@@ -14,5 +18,10 @@ void addDryRunOptions(QCommandLineParser& parser);
 // name, writing the report on stdout; it returns the exit status. It throws InputError for bad
 // input, a policy option among them (the config's rules are the policy).
 int dryRunCommand(const QCommandLineParser& parser, const QString& log);
+
+// dryRunOnTraffic is the dry run dryRunCommand runs, on traffic already read (with its paths and
+// the config's key fields): the config's fields bound to the log, then every request decided. It
+// throws InputError, naming `file`, when no rule of the config is replayed.
+DryRunResult dryRunOnTraffic(DryRunConfig& config, const Traffic& traffic, const std::string& file);
 
 } // namespace ratelab::app

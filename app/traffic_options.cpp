@@ -16,7 +16,14 @@
 
 namespace ratelab::app {
 
-void addTrafficOptions(QCommandLineParser& parser)
+namespace {
+
+// given: the option was given. Unlike isSet, it asks nothing of an option the command leaves out.
+bool given(const QCommandLineParser& p, const char* name) { return p.optionNames().contains(QLatin1String(name)); }
+
+} // namespace
+
+void addTrafficOptions(QCommandLineParser& parser, bool costAndPath)
 {
     parser.addPositionalArgument("LOG", "The access log (plain or .gz): nginx/Apache combined or common, an nginx "
                                         "log_format with $msec, JSON lines, or CSV with a header.");
@@ -31,10 +38,15 @@ void addTrafficOptions(QCommandLineParser& parser)
         {"time-field", "JSON/CSV: the field holding the time (epoch seconds, ISO 8601; default time); log_format: the "
                        "variable (default $msec, else $time_iso8601, else $time_local).",
          "FIELD"},
-        {"cost-field", "JSON/CSV/log_format: the field or variable holding each request's cost (default: every "
-                       "request costs --cost).",
-         "FIELD"},
-        {"path", "Replay only requests whose path starts with this (e.g. /api/login).", "PREFIX"},
+    });
+    if (costAndPath)
+        parser.addOptions({
+            {"cost-field", "JSON/CSV/log_format: the field or variable holding each request's cost (default: every "
+                           "request costs --cost).",
+             "FIELD"},
+            {"path", "Replay only requests whose path starts with this (e.g. /api/login).", "PREFIX"},
+        });
+    parser.addOptions({
         {"path-field", "JSON/CSV/log_format: the field or variable holding the path (default path, else the request "
                        "line in 'request').",
          "FIELD"},
@@ -117,7 +129,7 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, 
         }
     }
     const auto field = [&](const char* name, std::string& out) {
-        if (!p.isSet(name))
+        if (!given(p, name))
             return;
         out = p.value(name).toStdString();
         if (out.empty())
@@ -127,8 +139,8 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, 
     field("time-field", o.timeField);
     field("cost-field", o.costField);
     field("path-field", o.pathField);
-    o.pathPrefix = p.value("path").toStdString();
-    if (p.isSet("path") && o.pathPrefix.empty())
+    o.pathPrefix = given(p, "path") ? p.value("path").toStdString() : std::string();
+    if (given(p, "path") && o.pathPrefix.empty())
         throw InputError("--path: no prefix given");
     o.strict = p.isSet("strict");
     if (log.isEmpty())
@@ -182,7 +194,7 @@ void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& t, c
 {
     out << "{\"log\": " << jsonString(log.toStdString()) << ", \"format\": " << jsonString(logFormatId(t.format))
         << ", \"key\": " << jsonString(p.isSet("key") ? p.value("key").toStdString() : "ip")
-        << ", \"path\": " << (p.isSet("path") ? jsonString(p.value("path").toStdString()) : "null")
+        << ", \"path\": " << (given(p, "path") ? jsonString(p.value("path").toStdString()) : "null")
         << ", \"start\": " << jsonString(formatEpoch(t.startEpochNanos))
         << ", \"start_epoch\": " << jsonString(formatSeconds(t.startEpochNanos))
         << ", \"duration\": " << jsonString(formatSeconds(t.times.back())) << ", \"lines\": " << t.lines

@@ -17,8 +17,9 @@
 namespace ratelab::app {
 
 // addTrafficOptions declares --log-format, --key, --time-field, --cost-field, --path,
-// --path-field, --strict and --max-keys, and the LOG argument.
-void addTrafficOptions(QCommandLineParser& parser);
+// --path-field, --strict and --max-keys, and the LOG argument. Without costAndPath it leaves out
+// --cost-field and --path, for a command whose output counts every request of the log once.
+void addTrafficOptions(QCommandLineParser& parser, bool costAndPath = true);
 
 // parseWithLog parses args allowing one positional LOG (or none when a preset or scenario names
 // its own traffic_log): like parseOrFail otherwise. log receives the argument.

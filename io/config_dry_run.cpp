@@ -7,6 +7,7 @@
 #include "scenariofile.h"
 
 #include "arithmetic/decimal.h"
+#include "replay/log_keys.h"
 #include "replay/product_regex.h"
 
 #include <QFile>
@@ -33,20 +34,6 @@ std::string ruleName(const NginxLimit& l)
     else if (l.delay)
         out += " delay=" + std::to_string(l.delay);
     return out + " (line " + std::to_string(l.line) + ")";
-}
-
-// logField returns the log key a zone's key maps onto ("ip", "user", a field), or "" for none.
-std::string logField(const std::string& zoneKey)
-{
-    if (zoneKey == "$binary_remote_addr" || zoneKey == "$remote_addr")
-        return "ip";
-    if (zoneKey == "$remote_user")
-        return "user";
-    const bool plainVariable = zoneKey.size() > 1 && zoneKey[0] == '$'
-                               && std::all_of(zoneKey.begin() + 1, zoneKey.end(), [](char c) {
-                                      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-                                  });
-    return plainVariable ? zoneKey.substr(1) : "";
 }
 
 DryRunMatch matchOf(const NginxPlace& p)
@@ -283,7 +270,7 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
                 why = word + " is another map's (line " + std::to_string(m.line) + "), which is not evaluated in turn";
                 return std::nullopt;
             }
-        const std::string field = logField(word);
+        const std::string field = nginxKeyLogField(word);
         if (field.empty()) {
             why = word + " is not one variable a log field holds";
             return std::nullopt;
@@ -369,7 +356,7 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
                 // A key without a variable is the same text for every request: one bucket for all
                 // (ngx_http_complex_value of a constant). $request_uri is the target as the request
                 // line sent it, the log's path unchanged.
-                const std::string field = logField(z.key);
+                const std::string field = nginxKeyLogField(z.key);
                 const auto map = std::find_if(nginx.maps.begin(), nginx.maps.end(), [&](const NginxMap& m) { return m.name == z.key; });
                 const auto geo = std::find_if(nginx.geos.begin(), nginx.geos.end(), [&](const auto& g) { return g.first == z.key; });
                 if (map != nginx.maps.end()) {

@@ -70,7 +70,7 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("bogus option") << QStringList{"--bogus"} << "ratelab: Unknown option 'bogus'. (see ratelab --help)";
         QTest::newRow("bogus command") << QStringList{"frobnicate"}
-                                       << "ratelab: unknown command 'frobnicate' (commands: compare, presets, memory, lua, nginx, replay, sweep, import, export, bench, deck)";
+                                       << "ratelab: unknown command 'frobnicate' (commands: compare, presets, memory, lua, nginx, replay, sweep, import, advise, export, bench, deck)";
         QTest::newRow("the window, no display")
             << QStringList{} << "ratelab: no display to open the window on (DISPLAY is not set); the commands need none: ratelab --help";
         QTest::newRow("a bad preset before any display") << QStringList{"--preset", "nope"} << "ratelab: --preset: unknown preset 'nope'";

@@ -59,10 +59,10 @@ std::string nginxRateText(const Rate& rate)
     return count(perUnit(rate, 60 * kNanosPerSecond, whole)) + "r/m";
 }
 
-std::string nginxDirectives(const LimiterConfig& config)
+std::string nginxDirectives(const LimiterConfig& config, const std::string& key)
 {
     // nginx refuses burst=0 ("invalid burst value"): no burst is written as none.
-    std::string out = "limit_req_zone $binary_remote_addr zone=ratelab:10m rate=" + nginxRateText(config.rate())
+    std::string out = "limit_req_zone " + key + " zone=ratelab:10m rate=" + nginxRateText(config.rate())
                     + ";\nlimit_req zone=ratelab";
     if (config.nginxBurst() > 0)
         out += " burst=" + std::to_string(config.nginxBurst());

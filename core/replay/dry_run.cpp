@@ -1,5 +1,6 @@
 #include "replay/dry_run.h"
 
+#include "replay/log_keys.h"
 #include "replay/product_regex.h"
 
 #include "arithmetic/nanos.h"
@@ -664,7 +665,7 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
     // limit keyed by it, as nginx skips a limit whose key is empty.
     std::vector<std::uint8_t> keylessKey(keys);
     for (std::size_t k = 0; k < keys; ++k)
-        keylessKey[k] = traffic.keyNames[k].empty() || traffic.keyNames[k] == "-";
+        keylessKey[k] = keylessName(traffic.keyNames[k]);
     for (std::size_t i = 0; i < n; ++i) {
         static const std::vector<std::size_t> kNone;
         const int place = placeOf(i);

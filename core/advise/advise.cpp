@@ -1,0 +1,216 @@
+#include "advise/advise.h"
+
+#include "arithmetic/decimal.h"
+#include "replay/log_keys.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+namespace ratelab {
+
+KeyTrace KeyedTraces::trace(std::size_t key) const
+{
+    const std::size_t from = start[key], n = start[key + 1] - from;
+    return {std::span<const Nanos>(times).subspan(from, n),
+            costs.empty() ? std::span<const std::int64_t>() : std::span<const std::int64_t>(costs).subspan(from, n)};
+}
+
+KeyedTraces keyedTraces(const Traffic& traffic)
+{
+    KeyedTraces out;
+    const std::size_t keys = traffic.keyNames.size(), n = traffic.times.size();
+    out.start.assign(keys + 1, 0);
+    for (std::uint32_t k : traffic.keys)
+        ++out.start[k + 1];
+    for (std::size_t k = 0; k < keys; ++k)
+        out.start[k + 1] += out.start[k];
+    std::vector<std::size_t> next(out.start.begin(), out.start.end() - 1);
+    out.times.resize(n);
+    if (!traffic.costs.empty())
+        out.costs.resize(n);
+    for (std::size_t i = 0; i < n; ++i) { // in time order, so each key's requests stay in it
+        const std::size_t at = next[traffic.keys[i]]++;
+        out.times[at] = traffic.times[i];
+        if (!traffic.costs.empty())
+            out.costs[at] = traffic.costs[i];
+    }
+    out.limited.resize(keys);
+    for (std::size_t k = 0; k < keys; ++k)
+        out.limited[k] = !keylessName(traffic.keyNames[k]);
+    return out;
+}
+
+namespace {
+
+// keepKeys marks the kept keys: those with at most as many requests as the nearest-rank
+// percentile `keep` of the limited keys' counts (rank ceil(keep * n / 100 %), from the fewest).
+void keepKeys(const KeyedTraces& traces, std::int64_t keep, Advice& out)
+{
+    std::vector<std::int64_t> counts;
+    for (std::size_t k = 0; k < traces.keys(); ++k) {
+        if (traces.limited[k])
+            counts.push_back(traces.requests(k));
+        else
+            out.unlimitedRequests += traces.requests(k);
+    }
+    if (counts.empty())
+        throw InputError("advise: every request's key is empty, so no limit keyed by it counts any");
+    const auto n = std::int64_t(counts.size());
+    const auto rank = std::int64_t(ceilDiv(Int128(keep) * n, kPercentUnit)); // 1..n: keep is in (0, 100 %]
+    std::nth_element(counts.begin(), counts.begin() + (rank - 1), counts.end());
+    out.keptMost = counts[std::size_t(rank - 1)];
+    out.limitedKeys = n;
+    out.kept.assign(traces.keys(), 0);
+    for (std::size_t k = 0; k < traces.keys(); ++k) {
+        if (!traces.limited[k])
+            continue;
+        out.limitedRequests += traces.requests(k);
+        if (traces.requests(k) <= out.keptMost) {
+            out.kept[k] = 1;
+            ++out.keptKeys;
+            out.keptRequests += traces.requests(k);
+        }
+    }
+}
+
+// KeptBurst is the burst the kept keys need at a step (the most any of them needs), each step
+// computed once.
+class KeptBurst {
+public:
+    KeptBurst(const KeyedTraces& traces, const BurstFamily& family, const std::vector<std::uint8_t>& kept)
+        : m_traces(traces), m_family(family), m_kept(kept)
+    {
+    }
+
+    std::int64_t operator()(std::int64_t step)
+    {
+        const auto it = m_known.find(step);
+        if (it != m_known.end())
+            return it->second;
+        std::int64_t most = 0;
+        for (std::size_t k = 0; k < m_traces.keys(); ++k)
+            if (m_kept[k])
+                most = std::max(most, m_family.burstNeeded(m_traces.trace(k), step));
+        return m_known[step] = most;
+    }
+
+private:
+    const KeyedTraces& m_traces;
+    const BurstFamily& m_family;
+    const std::vector<std::uint8_t>& m_kept;
+    std::map<std::int64_t, std::int64_t> m_known;
+};
+
+using StepTest = std::function<bool(std::int64_t)>;
+
+// lowestStep returns the least step in [lo, hi] that passes `test`, which passes at hi and, once
+// it passes, at every higher step.
+std::int64_t lowestStep(std::int64_t lo, std::int64_t hi, const StepTest& test)
+{
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        if (test(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return hi;
+}
+
+// firstStep is lowestStep over [from, max] when the answer is likely low: it doubles until a
+// step passes, then bisects, so a low answer costs few tests. 0 when not even max passes.
+std::int64_t firstStep(std::int64_t from, std::int64_t max, const StepTest& test)
+{
+    std::int64_t lo = from, hi = from;
+    while (!test(hi)) {
+        if (hi == max)
+            return 0;
+        lo = hi + 1;
+        hi = hi > max / 2 ? max : std::max(hi * 2, from + 1);
+    }
+    return lowestStep(lo, hi, test);
+}
+
+// pointAt measures a (step, burst) on every limited key; perKey, when given, receives each
+// key's denials.
+AdvicePoint pointAt(const KeyedTraces& traces, const BurstFamily& family, const Advice& a, std::int64_t step,
+                    std::int64_t burst, std::vector<std::int64_t>* perKey = nullptr)
+{
+    AdvicePoint p{step, burst};
+    if (perKey)
+        perKey->assign(traces.keys(), 0);
+    for (std::size_t k = 0; k < traces.keys(); ++k) {
+        if (!traces.limited[k])
+            continue;
+        const std::int64_t denied = family.denied(traces.trace(k), step, burst);
+        (a.kept[k] ? p.keptDenied : p.otherDenied) += denied;
+        p.keysDenied += denied > 0;
+        if (perKey)
+            (*perKey)[k] = denied;
+    }
+    return p;
+}
+
+// recommend picks the front's point of lowest rate whose burst drains within the bound. The
+// lowest step passing `drains` may have a lower step with the same burst (a flat stretch of the
+// front), which then is the front's point; when that one drains too slowly, the next point of
+// the front (the first step needing less) is the answer.
+void recommend(const BurstFamily& family, KeptBurst& burst, const AdviceOptions& o, Advice& out)
+{
+    const StepTest drains = [&](std::int64_t s) {
+        const Rate r = family.rate(s);
+        return Int128(burst(s)) * r.perNanos <= Int128(r.tokens) * o.drain;
+    };
+    const StepTest atFloor = [&](std::int64_t s) { return burst(s) <= out.floorBurst; };
+    const std::int64_t max = family.maxStep();
+    std::int64_t step = firstStep(1, max, drains);
+    if (step == 0) { // not even the highest rate drains its burst in time: the floor's point
+        out.drainMet = false;
+        step = lowestStep(1, max, atFloor);
+    } else {
+        const std::int64_t b = burst(step);
+        step = lowestStep(1, step, [&](std::int64_t s) { return burst(s) <= b; });
+        if (!drains(step)) {
+            if (b > out.floorBurst)
+                step = lowestStep(step + 1, max, [&](std::int64_t s) { return burst(s) < b; });
+            else
+                out.drainMet = false;
+        }
+    }
+    out.recommended.step = step;
+    out.recommended.burst = burst(step);
+}
+
+} // namespace
+
+Advice advise(const KeyedTraces& traces, const BurstFamily& family, const AdviceOptions& options)
+{
+    if (options.keep <= 0 || options.keep > kPercentUnit || options.drain <= 0)
+        throw InputError("advise: keep must be in (0, 100] % and drain above 0 s");
+    Advice out;
+    keepKeys(traces, options.keep, out);
+    KeptBurst burst(traces, family, out.kept);
+    out.floorBurst = burst(family.maxStep());
+    recommend(family, burst, options, out);
+    // The front's rows: the round steps while the burst still falls, and the recommendation.
+    std::vector<std::int64_t> steps;
+    for (std::int64_t s : family.roundSteps()) {
+        steps.push_back(s);
+        if (burst(s) <= out.floorBurst)
+            break;
+    }
+    steps.push_back(out.recommended.step);
+    std::sort(steps.begin(), steps.end());
+    for (std::int64_t s : steps)
+        if (out.front.empty() || burst(s) < out.front.back().burst)
+            out.front.push_back(s == out.recommended.step ? AdvicePoint{s, burst(s)}
+                                                           : pointAt(traces, family, out, s, burst(s)));
+    out.recommended = pointAt(traces, family, out, out.recommended.step, out.recommended.burst, &out.deniedPerKey);
+    for (AdvicePoint& p : out.front)
+        if (p.step == out.recommended.step)
+            p = out.recommended;
+    return out;
+}
+
+} // namespace ratelab

@@ -1,0 +1,110 @@
+// A limit chosen from the traffic it will limit (docs/advise.md): which (rate, burst) lets every
+// request of the least active keys through, and what it then costs the others.
+//
+// For a limiter of rate r and burst B (a leaky bucket: nginx's limit_req, and the products built
+// like it), the least B that admits every request of one key is one pass over the key's requests:
+// with no burst limit every request is admitted, so the state after each is the same as under
+// any B that admits them all, and the least such B is the most that state ever reaches (the
+// key's arrival envelope against the rate). The burst for a set of keys is the most any of them
+// needs. The search below relies on one property of every BurstFamily, which the property test
+// checks against a brute-force search on the product's own model: the burst a trace needs never
+// grows as the rate grows (a faster drain leaves no more behind).
+#pragma once
+
+#include "arithmetic/nanos.h"
+#include "arithmetic/rate.h"
+#include "traffic/traffic_log.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ratelab {
+
+// KeyTrace is one key's requests in time order: their times and costs (empty: each costs 1).
+struct KeyTrace {
+    std::span<const Nanos> times;
+    std::span<const std::int64_t> costs;
+};
+
+// BurstFamily is one product's limits of a rate and a whole burst: its rates are an increasing
+// ladder of steps 1..maxStep() (the rates the product can write), each decided in the product's
+// own arithmetic. Another product plugs into `advise` by being one.
+class BurstFamily {
+public:
+    virtual ~BurstFamily() = default;
+    virtual std::string product() const = 0;
+    virtual std::int64_t maxStep() const = 0;
+    // roundSteps: the steps people write (1, 2, 5, 10...), increasing: the rows of the front's table.
+    virtual std::vector<std::int64_t> roundSteps() const = 0;
+    // rate: the step's rate as written (exact); rateText: as the product writes it ("30r/m").
+    virtual Rate rate(std::int64_t step) const = 0;
+    virtual std::string rateText(std::int64_t step) const = 0;
+    // burstNeeded: the least burst at which the step's rate admits every request of the trace;
+    // non-increasing in step. It throws InputError when the product cannot hold that burst.
+    virtual std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const = 0;
+    // denied: how many requests of the trace a limit of (step, burst) denies.
+    virtual std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const = 0;
+};
+
+// KeyedTraces is a log's requests grouped by key: key k's are [start[k], start[k + 1]), in time
+// order. A key logged empty is not limited (keylessName): no limit keyed by it counts its requests.
+struct KeyedTraces {
+    std::vector<std::size_t> start;
+    std::vector<Nanos> times;
+    std::vector<std::int64_t> costs; // empty when every request costs 1
+    std::vector<std::uint8_t> limited;
+
+    std::size_t keys() const { return start.empty() ? 0 : start.size() - 1; }
+    std::int64_t requests(std::size_t key) const { return std::int64_t(start[key + 1] - start[key]); }
+    KeyTrace trace(std::size_t key) const;
+};
+
+// keyedTraces groups the traffic's requests by key (a counting sort: each key's stay in order).
+KeyedTraces keyedTraces(const Traffic& traffic);
+
+// kPercentUnit is 100 % in the units AdviceOptions::keep is counted in: a percentage with nine
+// decimals, as exact as a decimal typed on the command line (parseSeconds reads it the same way).
+inline constexpr std::int64_t kPercentUnit = 100 * kNanosPerSecond;
+
+struct AdviceOptions {
+    // keep: every request of the least active keys must pass: the keys with at most as many
+    // requests as the keep-th percentile (nearest rank) of the limited keys' requests, so that
+    // keys with equal counts are kept or not together. In (0, kPercentUnit].
+    std::int64_t keep = kPercentUnit / 100 * 99;
+    // drain: the recommendation is the front's point of lowest rate whose burst drains within
+    // this time at its rate (burst <= rate * drain). More than 0.
+    Nanos drain = 10 * kNanosPerSecond;
+};
+
+// AdvicePoint is one (rate step, burst) and what it does on the log.
+struct AdvicePoint {
+    std::int64_t step = 0;
+    std::int64_t burst = 0;
+    std::int64_t keptDenied = 0;  // the kept keys' requests it denies: 0 by construction, counted
+    std::int64_t otherDenied = 0; // the other keys' requests it denies
+    std::int64_t keysDenied = 0;  // keys with at least one denial
+};
+
+struct Advice {
+    std::int64_t limitedKeys = 0, limitedRequests = 0;
+    std::int64_t unlimitedRequests = 0; // requests of keys logged empty: no limit counts them
+    std::int64_t keptKeys = 0, keptRequests = 0;
+    std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests
+    std::vector<std::uint8_t> kept;     // per key
+    // front: the lowest round step for each burst the kept keys need, from step 1 until the burst
+    // cannot fall further (the product's highest rate needs no less), with the recommendation in
+    // its place among them.
+    std::vector<AdvicePoint> front;
+    std::int64_t floorBurst = 0;        // the burst even the highest rate needs
+    AdvicePoint recommended;
+    bool drainMet = true;               // false: no point of the front drains within the bound (the floor's taken)
+    std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
+};
+
+// advise computes the front, the recommendation and its cost. It throws InputError when no key
+// is limited.
+Advice advise(const KeyedTraces& traces, const BurstFamily& family, const AdviceOptions& options);
+
+} // namespace ratelab

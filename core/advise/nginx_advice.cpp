@@ -1,0 +1,69 @@
+#include "advise/nginx_advice.h"
+
+#include "arithmetic/decimal.h"
+#include "limiters/nginx_limit_req.h"
+
+#include <algorithm>
+
+namespace ratelab {
+
+namespace {
+
+constexpr Nanos kMinute = 60 * kNanosPerSecond;
+
+} // namespace
+
+std::vector<std::int64_t> NginxBurstFamily::roundSteps() const
+{
+    std::vector<std::int64_t> out{1, 2, 5, 10, 20, 30}; // r/m
+    for (std::int64_t decade = 1; decade <= LimiterConfig::kMaxLimit; decade *= 10)
+        for (std::int64_t m : {1, 2, 5})
+            if (decade * m <= LimiterConfig::kMaxLimit)
+                out.push_back(kPerMinuteSteps + decade * m); // r/s
+    return out;
+}
+
+Rate NginxBurstFamily::rate(std::int64_t step) const
+{
+    return step <= kPerMinuteSteps ? Rate::reduced(step, kMinute) : Rate::reduced(step - kPerMinuteSteps, kNanosPerSecond);
+}
+
+std::string NginxBurstFamily::rateText(std::int64_t step) const { return nginxRateText(rate(step)); }
+
+LimiterConfig NginxBurstFamily::config(std::int64_t step, std::int64_t burst) const
+{
+    const LimiterConfig c = step <= kPerMinuteSteps ? LimiterConfig::make(step, kMinute)
+                                                    : LimiterConfig::make(step - kPerMinuteSteps, kNanosPerSecond);
+    return c.withNginx(NginxOptions{burst, true, 0});
+}
+
+std::int64_t NginxBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) const
+{
+    // The largest burst nginx_limit_req holds stands in for none: a key that needs more is refused.
+    NginxLimitReq nginx(config(step, LimiterConfig::kMaxLimit));
+    std::int64_t most = 0;
+    for (std::size_t i = 0; i < trace.times.size(); ++i) {
+        if (!nginx.decide(trace.times[i], trace.costs.empty() ? 1 : trace.costs[i]).allowed)
+            throw InputError("advise: a key needs a burst above " + grouping(LimiterConfig::kMaxLimit) + " at "
+                             + rateText(step) + ", more than nginx_limit_req models");
+        most = std::max(most, nginx.excessThousandths());
+    }
+    return (most + 999) / 1000; // rejected iff excess > burst*1000: the least whole burst at or above it
+}
+
+std::int64_t NginxBurstFamily::denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const
+{
+    NginxLimitReq nginx(config(step, burst));
+    std::int64_t out = 0;
+    for (std::size_t i = 0; i < trace.times.size(); ++i)
+        out += !nginx.decide(trace.times[i], trace.costs.empty() ? 1 : trace.costs[i]).allowed;
+    return out;
+}
+
+std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,
+                              const std::string& key)
+{
+    return nginxDirectives(family.config(step, burst), key) + "limit_req_dry_run on;\n";
+}
+
+} // namespace ratelab

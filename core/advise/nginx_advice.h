@@ -1,0 +1,41 @@
+// nginx's limit_req as a BurstFamily (advise.h): its rates are every whole number a minute below
+// 1r/s (1r/m .. 59r/m, steps 1..59), then every whole number a second (step 59 + N is N r/s), the
+// rates `rate=` writes; its decisions are NginxLimitReq's (nginx_limit_req.h), nodelay.
+//
+// The burst one key needs at rate r: nginx keeps `excess` in thousandths of a request,
+//     excess = max(0, excess - r*ms/1000 + 1000)   (r in thousandths a second, ms whole)
+// and rejects iff excess > burst*1000. With no burst limit every request is accepted, so the
+// least burst accepting them all is ceil(max excess / 1000) over the key's requests (its first
+// finds excess 0). A larger r drains at least as much each time (r*ms/1000 grows with r, and the
+// step's r grows with the step: N*1000/60 truncated, then N*1000), so the excess after every
+// request, and the burst, never grow with the step.
+#pragma once
+
+#include "advise/advise.h"
+#include "limiters/config.h"
+
+namespace ratelab {
+
+class NginxBurstFamily final : public BurstFamily {
+public:
+    std::string product() const override { return "nginx"; }
+    std::int64_t maxStep() const override { return kPerMinuteSteps + LimiterConfig::kMaxLimit; }
+    std::vector<std::int64_t> roundSteps() const override;
+    Rate rate(std::int64_t step) const override;
+    std::string rateText(std::int64_t step) const override;
+    std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
+    std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+
+    // config is the step's rate with this burst, nodelay: what the written config says.
+    LimiterConfig config(std::int64_t step, std::int64_t burst) const;
+
+    static constexpr std::int64_t kPerMinuteSteps = 59;
+};
+
+// nginxAdviceConfig is the config `advise` writes for (step, burst), the zone keyed by `key` (an
+// nginx variable), in shadow mode: limit_req_dry_run on, so nginx logs what it would reject and
+// rejects nothing until that line is deleted.
+std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,
+                              const std::string& key);
+
+} // namespace ratelab

@@ -1,0 +1,174 @@
+// `ratelab advise`, run as a user runs it: the report of a small log worked out by hand, the
+// config it writes read back by `replay --config`, and its refusals.
+#include "cli_run.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace clitest;
+
+namespace {
+
+// tst_advise's log: key 1.1.1.1 three requests at 0 ms, one at 500, one at 1000; 2.2.2.2 one at
+// 0; 3.3.3.3 ten at 0.
+const QByteArray kLog = "time,ip,path\n"
+                        "1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n"
+                        "1795392000.000,2.2.2.2,/\n"
+                        "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
+                        "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
+                        "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
+                        "1795392000.000,3.3.3.3,/\n"
+                        "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
+
+// The config for 1r/s burst 3 keyed by the address, in shadow mode.
+const QByteArray kConfig = "limit_req_zone $binary_remote_addr zone=ratelab:10m rate=1r/s;\n"
+                           "limit_req zone=ratelab burst=3 nodelay;\n"
+                           "limit_req_dry_run on;\n";
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+        qFatal("cannot write %s", qPrintable(name));
+    return f.fileName();
+}
+
+} // namespace
+
+class TestCliAdvise : public QObject {
+    Q_OBJECT
+private slots:
+    // --keep 60: the 2 keys with at most 5 requests (rank ceil(0.6 * 3) = 2 of 1, 5, 10) are
+    // kept; their burst is 1.1.1.1's (tst_advise derives it: 4 up to 30r/m, 3 at 1r/s, 2 at 2r/s
+    // and above); 3.3.3.3's ten at once lose 10 - (burst + 1). The recommendation at the default
+    // drain of 10 s: 1r/s, burst 3 (3 s to drain); it caps a key at 4 at once.
+    void theReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60"});
+        QCOMPARE(r.code, 0);
+        const QByteArray expected =
+            "advise for nginx: " + log.toUtf8() + ", 16 requests of 3 keys by ip\n"
+            "kept: the 2 keys with at most 5 requests each (the 60 % least active, ties kept together): all 6 of "
+            "their requests must pass\n"
+            "\n"
+            "the front: for each burst, the lowest round rate at which every request of the kept keys passes\n"
+            "  rate           burst  kept denied  others denied  keys denied\n"
+            "  1r/m               4            0              5            1\n"
+            "  1r/s               3            0              6            1  <- recommended\n"
+            "  2r/s               2            0              7            1\n"
+            "\n"
+            "recommended: rate 1r/s, burst 3 (the front's lowest rate whose burst drains within 10 s at its rate; "
+            "this one drains in 3.00 s)\n"
+            "  kept keys: 0 of their 6 requests denied\n"
+            "  the other keys: 6 of their 10 requests denied, 1 key capped; the most denied:\n"
+            "    3.3.3.3                                  6 of 10 denied, the first at 0 s\n"
+            "  it caps every key at 4 requests at once, then 1r/s\n"
+            "\n"
+            "nginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete "
+            "it to enforce\n"
+            + kConfig
+            + "\n"
+              "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 6 of 16 requests "
+              "denied, 1 key; every key's denials as advised\n";
+        QCOMPARE(r.out, expected);
+    }
+
+    // The same in JSON; --write saves the config, and `replay --config` on it denies the 6.
+    void jsonAndTheWrittenConfig()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog), conf = dir.filePath("limit.conf");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--drain", "1", "--format",
+                                  "json", "--write", conf});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        // drain 1 s: the lowest rate whose burst is at most the rate: 2r/s, burst 2 (1r/s needs 3).
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("2r/s"));
+        QCOMPARE(rec["burst"].toInt(), 2);
+        QCOMPARE(rec["others_denied"].toInt(), 7);
+        QCOMPARE(rec["kept_denied"].toInt(), 0);
+        QCOMPARE(rec["drains_in"].toString(), QString("1.00"));
+        QCOMPARE(rec["top_keys"].toArray().at(0).toObject()["key"].toString(), QString("3.3.3.3"));
+        QCOMPARE(out["keys"].toObject()["kept"].toInt(), 2);
+        QCOMPARE(out["front"].toArray().size(), 3);
+        QCOMPARE(out["proof"].toObject()["denied"].toInt(), 7);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        QFile f(conf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray written = f.readAll();
+        QCOMPARE(written, QByteArray("limit_req_zone $binary_remote_addr zone=ratelab:10m rate=2r/s;\n"
+                                     "limit_req zone=ratelab burst=2 nodelay;\n"
+                                     "limit_req_dry_run on;\n"));
+        QCOMPARE(out["config"].toString().toUtf8(), written);
+        const Run replay = runRatelab({"replay", log, "--config", conf});
+        QCOMPARE(replay.code, 0);
+        QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 7);
+    }
+
+    // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"
+    // meets no limit. k1 sends two at 1.000 s: 0 then 1000, burst 1 at every rate; k2 one at 1 s
+    // and one at 2 s: at 1r/m, max(0, 0 - 16) + 1000 = 1000, burst 1. So the front is one point,
+    // 1r/m burst 1, which drains in 60 s, not within 10 s: no point of the front does, and the
+    // front's last point is recommended, said so. No request is denied.
+    void keyedByAFieldWithAnEmptyKey()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "k.jsonl",
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"-\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k2\", \"path\": \"/\"}\n"
+                                      "{\"time\": 2.0, \"http_x_api_key\": \"k2\", \"path\": \"/\"}\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--key", "http_x_api_key", "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["keys"].toObject()["limited"].toInt(), 2);
+        QCOMPARE(out["keys"].toObject()["unlimited_requests"].toInt(), 1);
+        QCOMPARE(out["front"].toArray().size(), 1);
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("1r/m"));
+        QCOMPARE(rec["burst"].toInt(), 1);
+        QCOMPARE(rec["drain_met"].toBool(), false);
+        QCOMPARE(rec["drains_in"].toString(), QString("60.00"));
+        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_x_api_key zone=ratelab:10m rate=1r/m;\n"));
+        QCOMPARE(out["proof"].toObject()["denied"].toInt(), 0);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+    }
+
+    // Bad input: exit 2, one line on stderr naming the problem, nothing on stdout.
+    void badInputIsOneLine()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const auto oneLine = [](const QStringList& args, const QString& start) {
+            const Run r = runRatelab(args);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.out.isEmpty(), r.out.constData());
+            QCOMPARE(r.err.count('\n'), 1);
+            QVERIFY2(r.err.startsWith(("ratelab: " + start).toUtf8()), r.err.constData());
+        };
+        const QStringList nginx{"--for", "nginx"};
+        oneLine({"advise"}, "advise: name the LOG");
+        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx)");
+        oneLine({"advise", log, "--for", "kong"}, "--for: unknown gateway 'kong' (known: nginx)");
+        oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100 (got '0')");
+        oneLine(QStringList{"advise", log, "--keep", "100.5"} + nginx, "--keep: must be a percentage above 0 and at most 100");
+        oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
+        oneLine(QStringList{"advise", log, "--drain", "0"} + nginx, "--drain: ");
+        oneLine(QStringList{"advise", log, "--format", "csv"} + nginx, "--format: unknown format 'csv' (known: text, json)");
+        oneLine(QStringList{"advise", log, "--key", "x-api-key"} + nginx, "--key: nginx has no variable named 'x-api-key'");
+        oneLine(QStringList{"advise", log, "--cost-field", "cost"} + nginx, "Unknown option 'cost-field'");
+        oneLine(QStringList{"advise", log, "--path", "/api/"} + nginx, "Unknown option 'path'");
+        oneLine(QStringList{"advise", log, "--limit", "5"} + nginx, "Unknown option 'limit'");
+        oneLine(QStringList{"advise", log, "--write", dir.path()} + nginx, "--write: ");
+        oneLine(QStringList{"advise", dir.filePath("none.log")} + nginx, dir.filePath("none.log") + ": ");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliAdvise)
+#include "tst_cli_advise.moc"
