@@ -88,6 +88,20 @@ class TestDeckWindow : public WindowTest {
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
     }
 
+    // revealStep shows step `index` of a deck as the room sees it: presented, its question
+    // answered.
+    void revealStep(const QString& id, int index)
+    {
+        openDeck(id);
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        deck()->goTo(index);
+        deck()->next(); // the reveal
+        settle();
+        QCOMPARE(deck()->index(), index);
+        QVERIFY(!m_window->stage()->veiled());
+    }
+
 private slots:
     void initTestCase() { useScratchSettings(); }
     void init() { openWindow(Scenario{}); }
@@ -696,6 +710,26 @@ private slots:
         deck()->next();
         settle();
         QCOMPARE(m_window->dashboard()->legendSwatch(), (QList<QColor>{RowChart::nodeColor(0, palette)}));
+    }
+
+    // redis-scripts-and-failures step 1: 20 pass at 0 s (each reads a count of 0), but the racy
+    // store replays the admissions in turn and refuses what no longer fits its fixed window of 10
+    // per 10 s (semantics.md, "Cluster"): its line rises to 10 and stays there, while the row
+    // admits 20. The answer says that the line stops at 10, as drawn.
+    void theStoresLineIsWhatTheWordsSay()
+    {
+        revealStep("redis-scripts-and-failures", 0);
+        const RowChart* row = rowOf(Algorithm::FixedWindow);
+        QVERIFY(row);
+        QVERIFY2(row->countsText().startsWith("20 admitted"), qPrintable(row->countsText()));
+        QCOMPARE(row->keyLines().size(), std::size_t(1));
+        const RowChart::KeyLine& store = row->keyLines().front();
+        QCOMPARE(store.name, QString("store"));
+        double most = 0;
+        for (const QPointF& q : store.points)
+            most = std::max(most, q.y());
+        QCOMPARE(most, 10.0);
+        QVERIFY2(m_window->lesson()->answer().contains("its line stops at 10"), qPrintable(m_window->lesson()->answer()));
     }
 
     // The handout: a page per step, from the app's writer and from the command line, which
