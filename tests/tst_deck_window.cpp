@@ -102,6 +102,18 @@ class TestDeckWindow : public WindowTest {
         QVERIFY(!m_window->stage()->veiled());
     }
 
+    // badgeTips are the tooltips of a row's badges, one per badge, top lane first.
+    static QStringList badgeTips(RowChart* row)
+    {
+        (void)row->grab(); // paints the strip, and its badges
+        QStringList tips;
+        for (int y = 0; y < row->height(); y += 2)
+            for (int x = 0; x < row->width(); x += 2)
+                if (const QString tip = row->badgeTip(QPointF(x, y)); !tip.isEmpty() && !tips.contains(tip))
+                    tips << tip;
+        return tips;
+    }
+
 private slots:
     void initTestCase() { useScratchSettings(); }
     void init() { openWindow(Scenario{}); }
@@ -730,6 +742,22 @@ private slots:
             most = std::max(most, q.y());
         QCOMPARE(most, 10.0);
         QVERIFY2(m_window->lesson()->answer().contains("its line stops at 10"), qPrintable(m_window->lesson()->answer()));
+    }
+
+    // choosing-a-limit step 5, the token bucket (60 tokens, 1 a second) against 4 tries a
+    // second at 0, 1, ..., 29 s: at k s it holds 60 - 3k before the tries, so 4 pass while
+    // 60 - 3k >= 4 (k <= 18), 3 pass at 19 s (60 - 57 = 3) and 1 denied, then 1 a second passes
+    // and 3 are denied from 20 s to 29 s: 31 denied, drawn as one run of marks from 19 s to 29 s,
+    // 1 second apart as the admitted ones are. Its badge counts the whole run, 31 as the header
+    // says, not the 30 after the lone mark at 19 s; 76 + 3 + 10 = 89 admitted in one run too.
+    void aRunsBadgeCountsItsFirstLoneMark()
+    {
+        revealStep("choosing-a-limit", 4);
+        RowChart* bucket = rowOf(Algorithm::TokenBucket);
+        QVERIFY(bucket);
+        QVERIFY2(bucket->countsText().startsWith("89 admitted · 31 denied"), qPrintable(bucket->countsText()));
+        QCOMPARE(badgeTips(bucket), (QStringList{"89 at 30 instants from 0 s to 29 s (4 at 0 s)",
+                                                 "31 at 11 instants from 19 s to 29 s (1 at 19 s)"}));
     }
 
     // The handout: a page per step, from the app's writer and from the command line, which
