@@ -760,6 +760,24 @@ private slots:
                                                  "31 at 11 instants from 19 s to 29 s (1 at 19 s)"}));
     }
 
+    // managed-services step 4 shows -2 s to 122 s. The WAF rule (Limit 10 per 60 s, a check
+    // every 10 s, a verdict in force 30 s after its check) blocks from 20 + 30 = 50 s; the
+    // scraper's last request is at 119 s, so the check at 160 s still counts 19 or 20 (over 10)
+    // and the one at 170 s at most 10 (not over): the block lifts at 170 + 30 = 200 s, past the
+    // view, and the caption says so. Cloudflare's (step 3, shown to 620 s) ends at 600.5 s, inside.
+    void aBlockPastTheViewSaysSo()
+    {
+        revealStep("managed-services", 3);
+        const RowChart* waf = rowOf(Algorithm::AwsWafRate);
+        QVERIFY(waf);
+        QCOMPARE(frame().range.to, Nanos(122) * kNanosPerSecond);
+        QCOMPARE(waf->blockCaption(), QString("blocked 50 s to 200 s, past the end of this view"));
+        deck()->goTo(2);
+        deck()->next();
+        settle();
+        QCOMPARE(rowOf(Algorithm::CloudflareRate)->blockCaption(), QString("blocked 0.5 s to 600.5 s"));
+    }
+
     // The handout: a page per step, from the app's writer and from the command line, which
     // refuses what it cannot do with one line and nothing on stdout.
     void theHandoutHasAPagePerStep()
