@@ -778,6 +778,45 @@ private slots:
         QCOMPARE(rowOf(Algorithm::CloudflareRate)->blockCaption(), QString("blocked 0.5 s to 600.5 s"));
     }
 
+    // A step's title names the settings its rows read, no other: a fixed window reads L per W, a
+    // token bucket C and r, a product given its own options (the WAF's Limit and
+    // EvaluationWindowSec) those alone. The values are the decks' and presets' own.
+    void aTitleNamesOnlyTheSettingsItsRowsRead()
+    {
+        const QString rate = QString::fromUtf8("1/\u2060s"); // a word joiner keeps "1/s" whole
+        // redis-scripts-and-failures step 1 (racing-read-write): a fixed window of 10 per 10 s
+        // alone, 2 bursts of 20, 1 s apart.
+        const io::Deck redis = *io::loadDeckFile("redis-scripts-and-failures").deck;
+        QCOMPARE(Dashboard::describe(redis.steps[0].scenario),
+                 QString::fromUtf8("Read, then write: a race \u2014 limit 10 per 10 s \u2014 40 requests in bursts of 20 every 1 s"));
+        // buckets-burst-now step 1 (token-vs-leaky): a token bucket alone, 5 tokens, 1 a second;
+        // 8 bursts of 4, 2 s apart.
+        const io::Deck buckets = *io::loadDeckFile("buckets-burst-now").deck;
+        QCOMPARE(Dashboard::describe(buckets.steps[0].scenario),
+                 QString::fromUtf8("A token bucket \u2014 capacity 5, rate ") + rate
+                     + QString::fromUtf8(" \u2014 32 requests in bursts of 4 every 2 s"));
+        // managed-services step 4: the WAF reads its own Limit 10 per EvaluationWindowSec 60, the
+        // sliding log L = 10 per W = 60 s; no row reads a capacity or a rate.
+        const io::Deck managed = *io::loadDeckFile("managed-services").deck;
+        QCOMPARE(Dashboard::describe(managed.steps[3].scenario),
+                 QString::fromUtf8("AWS WAF: the verdict comes late \u2014 limit 10 per 60 s; EvaluationWindowSec 60, Limit 10 "
+                                   "\u2014 120 arrivals from a file"));
+        // redis-scripts-and-failures step 5: two products, each given its own options, read no L,
+        // W, C or r; their 20 requests are one burst, with no period to name.
+        QCOMPARE(Dashboard::describe(redis.steps[4].scenario),
+                 QString::fromUtf8("Two products, read literally \u2014 burstCapacity 0, count_per_period 1, max_burst 15, "
+                                   "period 1, replenishRate 10 \u2014 20 requests at once"));
+        // estimates-and-memory step 3 (n-per-t): a token bucket and two windows read all four,
+        // 10 per 10 s and 10 tokens at 1 a second; the pattern is the bucket's worst case.
+        const io::Deck estimates = *io::loadDeckFile("estimates-and-memory").deck;
+        QCOMPARE(Dashboard::describe(estimates.steps[2].scenario),
+                 QString::fromUtf8("N per T is not at most N in any T \u2014 limit 10 per 10 s, capacity 10, rate ") + rate
+                     + QString::fromUtf8(" \u2014 the worst case of the token bucket in any 10 s"));
+        // The window shows that title.
+        revealStep("buckets-burst-now", 0);
+        QCOMPARE(m_window->dashboard()->titleText(), Dashboard::describe(buckets.steps[0].scenario));
+    }
+
     // The handout: a page per step, from the app's writer and from the command line, which
     // refuses what it cannot do with one line and nothing on stdout.
     void theHandoutHasAPagePerStep()
