@@ -20,12 +20,15 @@
 #include "window_test.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QToolButton>
 #include <QRegularExpression>
+#include <QTextDocument>
+#include <QTextLayout>
 
 #include <set>
 
@@ -815,6 +818,36 @@ private slots:
         // The window shows that title.
         revealStep("buckets-burst-now", 0);
         QCOMPARE(m_window->dashboard()->titleText(), Dashboard::describe(buckets.steps[0].scenario));
+    }
+
+    // choosing-a-limit step 5 names "/api/login" in its narrative and its answer: laid out at any
+    // width, from a narrow panel to a wide one, no line of the lesson panel ends at a slash.
+    void aPathIsNeverBrokenAtItsSlash()
+    {
+        revealStep("choosing-a-limit", 4);
+        QStringList shown;
+        for (const QLabel* label : m_window->lesson()->findChildren<QLabel*>()) {
+            if (!label->isVisible() || !label->text().contains("login"))
+                continue;
+            QTextDocument words;
+            words.setDefaultFont(label->font());
+            words.setHtml(label->text()); // the answer is rich text; plain text reads the same
+            shown << words.toPlainText();
+            for (int width = 40; width <= 600; width += 3) {
+                QTextLayout layout(words.toPlainText(), label->font());
+                QTextOption wrap;
+                wrap.setWrapMode(QTextOption::WordWrap);
+                layout.setTextOption(wrap);
+                layout.beginLayout();
+                for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+                    line.setLineWidth(width);
+                    const QString text = layout.text().mid(line.textStart(), line.textLength()).trimmed();
+                    QVERIFY2(!text.endsWith('/'), qPrintable(QString("at %1 px a line ends at a slash: %2").arg(width).arg(text)));
+                }
+                layout.endLayout();
+            }
+        }
+        QCOMPARE(shown.size(), 2); // the narrative and the answer
     }
 
     // The handout: a page per step, from the app's writer and from the command line, which

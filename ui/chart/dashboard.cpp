@@ -12,6 +12,7 @@
 #include "arithmetic/decimal.h"
 #include "scenario/rows.h"
 #include "chart/summarytable.h"
+#include "chart/theme.h"
 
 #include <QHeaderView>
 
@@ -37,8 +38,7 @@ QString secs(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; 
 // follows each one).
 QString perSecond(const std::string& rate)
 {
-    QString text = QString::fromStdString(rate) + "/s";
-    return text.replace('/', QString("/\u2060"));
+    return keepSlashesJoined(QString::fromStdString(rate) + "/s");
 }
 
 // Legend explains the strip's marks once for every row: shape and lane, not only colour. With a
@@ -466,7 +466,8 @@ QString Dashboard::describe(const Scenario& s, const std::optional<std::vector<N
         if (p.startNanos != 0)
             text += QString(", from %1").arg(secs(p.startNanos));
     }
-    return text + addedText(s.addedArrivals, opened);
+    // A title that names a path ("/api/login") wraps as a rate does: never at a slash.
+    return keepSlashesJoined(text + addedText(s.addedArrivals, opened));
 }
 
 QImage Dashboard::render(qreal scale)
