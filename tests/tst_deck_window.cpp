@@ -782,8 +782,8 @@ private slots:
     }
 
     // A step's title names the settings its rows read, no other: a fixed window reads L per W, a
-    // token bucket C and r, a product given its own options (the WAF's Limit and
-    // EvaluationWindowSec) those alone. The values are the decks' and presets' own.
+    // token bucket C and r, nginx r and its burst, a product given its own options (the WAF's
+    // Limit and EvaluationWindowSec) those alone. The values are the decks' and presets' own.
     void aTitleNamesOnlyTheSettingsItsRowsRead()
     {
         const QString rate = QString::fromUtf8("1/\u2060s"); // a word joiner keeps "1/s" whole
@@ -815,6 +815,16 @@ private slots:
         QCOMPARE(Dashboard::describe(estimates.steps[2].scenario),
                  QString::fromUtf8("N per T is not at most N in any T \u2014 limit 10 per 10 s, capacity 10, rate ") + rate
                      + QString::fromUtf8(" \u2014 the worst case of the token bucket in any 10 s"));
+        // nginx-limit-req step 2 (nginx-page-load): nginx alone, limit_req rate=50r/s burst=8
+        // nodelay, reads r and its burst, not C = 50; two pages of 27, 0.1 s apart. Step 4
+        // (nginx-vs-leaky) gives no burst: nginx's is C - 1, so C = 1 is read, as the leaky
+        // bucket reads it, with r = 5/6 a second; 10 requests 1.2 s apart.
+        const io::Deck nginx = *io::loadDeckFile("nginx-limit-req").deck;
+        QCOMPARE(Dashboard::describe(nginx.steps[1].scenario),
+                 QString::fromUtf8("One request every 20 ms \u2014 rate 50/\u2060s, burst 8, nodelay \u2014 54 requests in bursts of "
+                                   "27 every 0.1 s"));
+        QCOMPARE(Dashboard::describe(nginx.steps[3].scenario),
+                 QString::fromUtf8("nginx counts in thousandths \u2014 capacity 1, rate 5/\u20606/\u2060s \u2014 10 requests 1.2 s apart"));
         // The window shows that title.
         revealStep("buckets-burst-now", 0);
         QCOMPARE(m_window->dashboard()->titleText(), Dashboard::describe(buckets.steps[0].scenario));

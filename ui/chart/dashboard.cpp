@@ -398,24 +398,40 @@ QString addedText(const std::vector<Nanos>& added, const std::optional<std::vect
 
 namespace {
 // settingsText lists the settings the rows read and no other: L per W when a row reads them, C
-// and r when one does, then the product options (a scenario is refused with an option no row
-// reads). A product given options of its own reads those, not L, W, C, r. Concurrency rows and
-// layers alone read none of these.
+// and r when one does, nginx's own burst, nodelay and delay, then the product options (a
+// scenario is refused with an option no row reads). A product given options of its own reads
+// those, not L, W, C, r; nginx given a burst reads it, not C. Concurrency rows and layers alone
+// read none of these.
 QString settingsText(const Scenario& s)
 {
     if (s.algorithms.empty())
         return {};
     const LimiterConfig& c = s.config;
+    const NginxOptions& nginx = c.nginx();
     const QLocale locale;
-    bool window = false, bucket = false;
-    for (Algorithm a : s.algorithms)
-        if (!readsOwnOptions(a, c))
-            (facts(a).reads == ConfigUse::LimitWindow ? window : bucket) = true;
+    bool window = false, capacity = false, rate = false, nginxRow = false;
+    for (Algorithm a : s.algorithms) {
+        if (readsOwnOptions(a, c))
+            continue;
+        nginxRow = nginxRow || a == Algorithm::NginxLimitReq;
+        const bool bucket = facts(a).reads == ConfigUse::CapacityRate;
+        window = window || !bucket;
+        rate = rate || bucket;
+        capacity = capacity || (bucket && (a != Algorithm::NginxLimitReq || !nginx.burst));
+    }
     QStringList read;
     if (window)
         read << QString("limit %1 per %2").arg(locale.toString(qlonglong(c.limit())), secs(c.windowNanos()));
-    if (bucket)
-        read << QString("capacity %1, rate %2").arg(locale.toString(qlonglong(c.capacity())), perSecond(c.rate().exactText()));
+    if (capacity)
+        read << QString("capacity %1").arg(locale.toString(qlonglong(c.capacity())));
+    if (rate)
+        read << QString("rate %1").arg(perSecond(c.rate().exactText()));
+    if (nginxRow && nginx.burst)
+        read << QString("burst %1").arg(locale.toString(qlonglong(*nginx.burst)));
+    if (nginxRow && nginx.nodelay)
+        read << QString("nodelay");
+    else if (nginxRow && nginx.delay > 0)
+        read << QString("delay %1").arg(locale.toString(qlonglong(nginx.delay)));
     QStringList options;
     for (const ProductOption& o : c.productOptions())
         options << QString::fromStdString(o.name + " " + o.value);
