@@ -20,12 +20,15 @@
 #include "window_test.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QToolButton>
 #include <QRegularExpression>
+#include <QTextDocument>
+#include <QTextLayout>
 
 #include <set>
 
@@ -86,6 +89,32 @@ class TestDeckWindow : public WindowTest {
         settle();
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    }
+
+    // revealStep shows step `index` of a deck as the room sees it: presented, its question
+    // answered.
+    void revealStep(const QString& id, int index)
+    {
+        openDeck(id);
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        deck()->goTo(index);
+        deck()->next(); // the reveal
+        settle();
+        QCOMPARE(deck()->index(), index);
+        QVERIFY(!m_window->stage()->veiled());
+    }
+
+    // badgeTips are the tooltips of a row's badges, one per badge, top lane first.
+    static QStringList badgeTips(RowChart* row)
+    {
+        (void)row->grab(); // paints the strip, and its badges
+        QStringList tips;
+        for (int y = 0; y < row->height(); y += 2)
+            for (int x = 0; x < row->width(); x += 2)
+                if (const QString tip = row->badgeTip(QPointF(x, y)); !tip.isEmpty() && !tips.contains(tip))
+                    tips << tip;
+        return tips;
     }
 
 private slots:
@@ -696,6 +725,139 @@ private slots:
         deck()->next();
         settle();
         QCOMPARE(m_window->dashboard()->legendSwatch(), (QList<QColor>{RowChart::nodeColor(0, palette)}));
+    }
+
+    // redis-scripts-and-failures step 1: 20 pass at 0 s (each reads a count of 0), but the racy
+    // store replays the admissions in turn and refuses what no longer fits its fixed window of 10
+    // per 10 s (semantics.md, "Cluster"): its line rises to 10 and stays there, while the row
+    // admits 20. The answer says that the line stops at 10, as drawn.
+    void theStoresLineIsWhatTheWordsSay()
+    {
+        revealStep("redis-scripts-and-failures", 0);
+        const RowChart* row = rowOf(Algorithm::FixedWindow);
+        QVERIFY(row);
+        QVERIFY2(row->countsText().startsWith("20 admitted"), qPrintable(row->countsText()));
+        QCOMPARE(row->keyLines().size(), std::size_t(1));
+        const RowChart::KeyLine& store = row->keyLines().front();
+        QCOMPARE(store.name, QString("store"));
+        double most = 0;
+        for (const QPointF& q : store.points)
+            most = std::max(most, q.y());
+        QCOMPARE(most, 10.0);
+        QVERIFY2(m_window->lesson()->answer().contains("its line stops at 10"), qPrintable(m_window->lesson()->answer()));
+    }
+
+    // choosing-a-limit step 5, the token bucket (60 tokens, 1 a second) against 4 tries a
+    // second at 0, 1, ..., 29 s: at k s it holds 60 - 3k before the tries, so 4 pass while
+    // 60 - 3k >= 4 (k <= 18), 3 pass at 19 s (60 - 57 = 3) and 1 denied, then 1 a second passes
+    // and 3 are denied from 20 s to 29 s: 31 denied, drawn as one run of marks from 19 s to 29 s,
+    // 1 second apart as the admitted ones are. Its badge counts the whole run, 31 as the header
+    // says, not the 30 after the lone mark at 19 s; 76 + 3 + 10 = 89 admitted in one run too.
+    void aRunsBadgeCountsItsFirstLoneMark()
+    {
+        revealStep("choosing-a-limit", 4);
+        RowChart* bucket = rowOf(Algorithm::TokenBucket);
+        QVERIFY(bucket);
+        QVERIFY2(bucket->countsText().startsWith("89 admitted · 31 denied"), qPrintable(bucket->countsText()));
+        QCOMPARE(badgeTips(bucket), (QStringList{"89 at 30 instants from 0 s to 29 s (4 at 0 s)",
+                                                 "31 at 11 instants from 19 s to 29 s (1 at 19 s)"}));
+    }
+
+    // managed-services step 4 shows -2 s to 122 s. The WAF rule (Limit 10 per 60 s, a check
+    // every 10 s, a verdict in force 30 s after its check) blocks from 20 + 30 = 50 s; the
+    // scraper's last request is at 119 s, so the check at 160 s still counts 19 or 20 (over 10)
+    // and the one at 170 s at most 10 (not over): the block lifts at 170 + 30 = 200 s, past the
+    // view, and the caption says so. Cloudflare's (step 3, shown to 620 s) ends at 600.5 s, inside.
+    void aBlockPastTheViewSaysSo()
+    {
+        revealStep("managed-services", 3);
+        const RowChart* waf = rowOf(Algorithm::AwsWafRate);
+        QVERIFY(waf);
+        QCOMPARE(frame().range.to, Nanos(122) * kNanosPerSecond);
+        QCOMPARE(waf->blockCaption(), QString("blocked 50 s to 200 s, past the end of this view"));
+        deck()->goTo(2);
+        deck()->next();
+        settle();
+        QCOMPARE(rowOf(Algorithm::CloudflareRate)->blockCaption(), QString("blocked 0.5 s to 600.5 s"));
+    }
+
+    // A step's title names the settings its rows read, no other: a fixed window reads L per W, a
+    // token bucket C and r, nginx r and its burst, a product given its own options (the WAF's
+    // Limit and EvaluationWindowSec) those alone. The values are the decks' and presets' own.
+    void aTitleNamesOnlyTheSettingsItsRowsRead()
+    {
+        const QString rate = QString::fromUtf8("1/\u2060s"); // a word joiner keeps "1/s" whole
+        // redis-scripts-and-failures step 1 (racing-read-write): a fixed window of 10 per 10 s
+        // alone, 2 bursts of 20, 1 s apart.
+        const io::Deck redis = *io::loadDeckFile("redis-scripts-and-failures").deck;
+        QCOMPARE(Dashboard::describe(redis.steps[0].scenario),
+                 QString::fromUtf8("Read, then write: a race \u2014 limit 10 per 10 s \u2014 40 requests in bursts of 20 every 1 s"));
+        // buckets-burst-now step 1 (token-vs-leaky): a token bucket alone, 5 tokens, 1 a second;
+        // 8 bursts of 4, 2 s apart.
+        const io::Deck buckets = *io::loadDeckFile("buckets-burst-now").deck;
+        QCOMPARE(Dashboard::describe(buckets.steps[0].scenario),
+                 QString::fromUtf8("A token bucket \u2014 capacity 5, rate ") + rate
+                     + QString::fromUtf8(" \u2014 32 requests in bursts of 4 every 2 s"));
+        // managed-services step 4: the WAF reads its own Limit 10 per EvaluationWindowSec 60, the
+        // sliding log L = 10 per W = 60 s; no row reads a capacity or a rate.
+        const io::Deck managed = *io::loadDeckFile("managed-services").deck;
+        QCOMPARE(Dashboard::describe(managed.steps[3].scenario),
+                 QString::fromUtf8("AWS WAF: the verdict comes late \u2014 limit 10 per 60 s; EvaluationWindowSec 60, Limit 10 "
+                                   "\u2014 120 arrivals from a file"));
+        // redis-scripts-and-failures step 5: two products, each given its own options, read no L,
+        // W, C or r; their 20 requests are one burst, with no period to name.
+        QCOMPARE(Dashboard::describe(redis.steps[4].scenario),
+                 QString::fromUtf8("Two products, read literally \u2014 burstCapacity 0, count_per_period 1, max_burst 15, "
+                                   "period 1, replenishRate 10 \u2014 20 requests at once"));
+        // estimates-and-memory step 3 (n-per-t): a token bucket and two windows read all four,
+        // 10 per 10 s and 10 tokens at 1 a second; the pattern is the bucket's worst case.
+        const io::Deck estimates = *io::loadDeckFile("estimates-and-memory").deck;
+        QCOMPARE(Dashboard::describe(estimates.steps[2].scenario),
+                 QString::fromUtf8("N per T is not at most N in any T \u2014 limit 10 per 10 s, capacity 10, rate ") + rate
+                     + QString::fromUtf8(" \u2014 the worst case of the token bucket in any 10 s"));
+        // nginx-limit-req step 2 (nginx-page-load): nginx alone, limit_req rate=50r/s burst=8
+        // nodelay, reads r and its burst, not C = 50; two pages of 27, 0.1 s apart. Step 4
+        // (nginx-vs-leaky) gives no burst: nginx's is C - 1, so C = 1 is read, as the leaky
+        // bucket reads it, with r = 5/6 a second; 10 requests 1.2 s apart.
+        const io::Deck nginx = *io::loadDeckFile("nginx-limit-req").deck;
+        QCOMPARE(Dashboard::describe(nginx.steps[1].scenario),
+                 QString::fromUtf8("One request every 20 ms \u2014 rate 50/\u2060s, burst 8, nodelay \u2014 54 requests in bursts of "
+                                   "27 every 0.1 s"));
+        QCOMPARE(Dashboard::describe(nginx.steps[3].scenario),
+                 QString::fromUtf8("nginx counts in thousandths \u2014 capacity 1, rate 5/\u20606/\u2060s \u2014 10 requests 1.2 s apart"));
+        // The window shows that title.
+        revealStep("buckets-burst-now", 0);
+        QCOMPARE(m_window->dashboard()->titleText(), Dashboard::describe(buckets.steps[0].scenario));
+    }
+
+    // choosing-a-limit step 5 names "/api/login" in its narrative and its answer: laid out at any
+    // width, from a narrow panel to a wide one, no line of the lesson panel ends at a slash.
+    void aPathIsNeverBrokenAtItsSlash()
+    {
+        revealStep("choosing-a-limit", 4);
+        QStringList shown;
+        for (const QLabel* label : m_window->lesson()->findChildren<QLabel*>()) {
+            if (!label->isVisible() || !label->text().contains("login"))
+                continue;
+            QTextDocument words;
+            words.setDefaultFont(label->font());
+            words.setHtml(label->text()); // the answer is rich text; plain text reads the same
+            shown << words.toPlainText();
+            for (int width = 40; width <= 600; width += 3) {
+                QTextLayout layout(words.toPlainText(), label->font());
+                QTextOption wrap;
+                wrap.setWrapMode(QTextOption::WordWrap);
+                layout.setTextOption(wrap);
+                layout.beginLayout();
+                for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+                    line.setLineWidth(width);
+                    const QString text = layout.text().mid(line.textStart(), line.textLength()).trimmed();
+                    QVERIFY2(!text.endsWith('/'), qPrintable(QString("at %1 px a line ends at a slash: %2").arg(width).arg(text)));
+                }
+                layout.endLayout();
+            }
+        }
+        QCOMPARE(shown.size(), 2); // the narrative and the answer
     }
 
     // The handout: a page per step, from the app's writer and from the command line, which

@@ -8,9 +8,11 @@
 #include "chart/chartstack.h"
 #include "chart/rowchart.h"
 #include "limiters/algorithm_facts.h"
+#include "limiters/products/product.h"
 #include "arithmetic/decimal.h"
 #include "scenario/rows.h"
 #include "chart/summarytable.h"
+#include "chart/theme.h"
 
 #include <QHeaderView>
 
@@ -36,8 +38,7 @@ QString secs(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; 
 // follows each one).
 QString perSecond(const std::string& rate)
 {
-    QString text = QString::fromStdString(rate) + "/s";
-    return text.replace('/', QString("/\u2060"));
+    return keepSlashesJoined(QString::fromStdString(rate) + "/s");
 }
 
 // Legend explains the strip's marks once for every row: shape and lane, not only colour. With a
@@ -395,30 +396,60 @@ QString addedText(const std::vector<Nanos>& added, const std::optional<std::vect
 }
 } // namespace
 
+namespace {
+// settingsText lists the settings the rows read and no other: L per W when a row reads them, C
+// and r when one does, nginx's own burst, nodelay and delay, then the product options (a
+// scenario is refused with an option no row reads). A product given options of its own reads
+// those, not L, W, C, r; nginx given a burst reads it, not C. Concurrency rows and layers alone
+// read none of these.
+QString settingsText(const Scenario& s)
+{
+    if (s.algorithms.empty())
+        return {};
+    const LimiterConfig& c = s.config;
+    const NginxOptions& nginx = c.nginx();
+    const QLocale locale;
+    bool window = false, capacity = false, rate = false, nginxRow = false;
+    for (Algorithm a : s.algorithms) {
+        if (readsOwnOptions(a, c))
+            continue;
+        nginxRow = nginxRow || a == Algorithm::NginxLimitReq;
+        const bool bucket = facts(a).reads == ConfigUse::CapacityRate;
+        window = window || !bucket;
+        rate = rate || bucket;
+        capacity = capacity || (bucket && (a != Algorithm::NginxLimitReq || !nginx.burst));
+    }
+    QStringList read;
+    if (window)
+        read << QString("limit %1 per %2").arg(locale.toString(qlonglong(c.limit())), secs(c.windowNanos()));
+    if (capacity)
+        read << QString("capacity %1").arg(locale.toString(qlonglong(c.capacity())));
+    if (rate)
+        read << QString("rate %1").arg(perSecond(c.rate().exactText()));
+    if (nginxRow && nginx.burst)
+        read << QString("burst %1").arg(locale.toString(qlonglong(*nginx.burst)));
+    if (nginxRow && nginx.nodelay)
+        read << QString("nodelay");
+    else if (nginxRow && nginx.delay > 0)
+        read << QString("delay %1").arg(locale.toString(qlonglong(nginx.delay)));
+    QStringList options;
+    for (const ProductOption& o : c.productOptions())
+        options << QString::fromStdString(o.name + " " + o.value);
+    if (options.isEmpty())
+        return read.join(", ");
+    return read.isEmpty() ? options.join(", ") : read.join(", ") + "; " + options.join(", ");
+}
+} // namespace
+
 QString Dashboard::describe(const Scenario& s, const std::optional<std::vector<Nanos>>& opened)
 {
     const LimiterConfig& c = s.config;
     const QLocale locale; // counts with the reader's thousands separators: "1,000,000 requests"
     const auto n = [&locale](auto v) { return locale.toString(qlonglong(v)); };
     QString text = s.title.empty() ? QString("RateLab") : QString::fromStdString(s.title);
-    // Product models take their own options (`average 6, period 1m`): a scenario of products
-    // alone is described by those, not by a limit and window they do not read.
-    QStringList options;
-    for (const ProductOption& o : c.productOptions())
-        options << QString::fromStdString(o.name + " " + o.value);
-    const bool productsAlone = !options.isEmpty() && !s.algorithms.empty()
-                               && std::all_of(s.algorithms.begin(), s.algorithms.end(), isProduct);
-    if (productsAlone) {
-        text += " — " + options.join(", ");
-    } else if (!s.algorithms.empty()) { // concurrency rows and layers alone read no limit of these
-        text += QString(" — limit %1 per %2, capacity %3, rate %4")
-                    .arg(n(c.limit()))
-                    .arg(secs(c.windowNanos()))
-                    .arg(n(c.capacity()))
-                    .arg(perSecond(c.rate().exactText()));
-        if (!options.isEmpty())
-            text += "; " + options.join(", ");
-    }
+    const QString settings = settingsText(s);
+    if (!settings.isEmpty())
+        text += " — " + settings;
     const Pattern& p = s.pattern;
     if (s.explicitArrivals) {
         text += QString(" — %1 arrivals from a file").arg(n(s.explicitArrivals->size()));
@@ -428,7 +459,10 @@ QString Dashboard::describe(const Scenario& s, const std::optional<std::vector<N
             text += p.count == 1 ? QString(" — 1 request") : QString(" — %1 requests %2 apart").arg(n(p.count)).arg(secs(p.delayNanos));
             break;
         case PatternKind::Burst:
-            text += QString(" — %1 requests in bursts of %2 every %3").arg(n(p.count), n(p.burstSize)).arg(secs(p.periodNanos));
+            // One burst has no period: "bursts of 20 every 60 s" would promise more than one.
+            text += p.count == 1           ? QString(" — 1 request")
+                    : p.count <= p.burstSize ? QString(" — %1 requests at once").arg(n(p.count))
+                                           : QString(" — %1 requests in bursts of %2 every %3").arg(n(p.count), n(p.burstSize)).arg(secs(p.periodNanos));
             break;
         case PatternKind::Poisson:
             text += QString(" — %1 Poisson requests at %2 (seed %3)")
@@ -440,7 +474,7 @@ QString Dashboard::describe(const Scenario& s, const std::optional<std::vector<N
             text += QString(" — %1 requests %2 before a window boundary, %1 at it").arg(n(c.limit())).arg(secs(p.gapNanos));
             break;
         case PatternKind::Worst:
-            text += QString(" — the worst case of %1 in any %2")
+            text += QString(" — the worst case of the %1 in any %2")
                         .arg(QString::fromUtf8(facts(p.worstOf).phrase))
                         .arg(secs(boundWindowNanos(p, c)));
             break;
@@ -448,7 +482,8 @@ QString Dashboard::describe(const Scenario& s, const std::optional<std::vector<N
         if (p.startNanos != 0)
             text += QString(", from %1").arg(secs(p.startNanos));
     }
-    return text + addedText(s.addedArrivals, opened);
+    // A title that names a path ("/api/login") wraps as a rate does: never at a slash.
+    return keepSlashesJoined(text + addedText(s.addedArrivals, opened));
 }
 
 QImage Dashboard::render(qreal scale)

@@ -45,7 +45,10 @@ QString RowChart::blockCaption() const
     if (m_blockSpans.empty())
         return {};
     const auto& [from, to] = m_blockSpans.front();
-    const QString first = tr("blocked %1 to %2").arg(secondsText(from), secondsText(to));
+    // A block that outlasts the span shown says so: its end is not drawn, and a caption naming a
+    // time the axis does not reach would read as a contradiction.
+    const QString first = to > m_range.to ? tr("blocked %1 to %2, past the end of this view").arg(secondsText(from), secondsText(to))
+                                          : tr("blocked %1 to %2").arg(secondsText(from), secondsText(to));
     return m_blockSpans.size() == 1 ? first : tr("%1 (and %2 more blocks)").arg(first).arg(m_blockSpans.size() - 1);
 }
 

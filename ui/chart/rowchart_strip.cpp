@@ -22,6 +22,55 @@ namespace ratelab::ui {
 // (past any node or client number).
 constexpr int kOutcomeColour = 1000;
 
+namespace {
+
+// Badge counts the marks of one instant in a lane, or of several merged.
+struct Badge {
+    double markRight = 0; // right edge of the marks it counts
+    double markLeft = 0;
+    std::int64_t count = 0;
+    Nanos from = 0, to = 0;   // the instants it counts
+    std::int64_t atFirst = 0; // of them at `from`
+    std::int64_t instants = 1;
+};
+
+QString badgeText(std::int64_t n) { return QString::fromUtf8("\u00d7") + QLocale().toString(n); }
+
+// mergedBadges lays out one lane's badges: a badge that would run into the next instant's marks
+// merges with them (it moves right of them and counts them too), so badges never stack or cover
+// a mark. A lone mark carries no badge; lone marks that lead, each within a badge's reach of the
+// next, into marks a badge counts are counted by it too: a run's badge says the run's whole
+// count (31 denied drawn as one run read "x30" when its first mark stood alone).
+std::vector<Badge> mergedBadges(const std::vector<Badge>& list, const QFontMetricsF& metrics)
+{
+    const auto reaches = [&](const Badge& b, const Badge& next) {
+        return next.markLeft < b.markRight + 3 + metrics.horizontalAdvance(badgeText(b.count)) + 2;
+    };
+    const auto absorb = [](Badge& b, const Badge& next) {
+        b.count += next.count;
+        b.markRight = next.markRight;
+        b.to = next.to;
+        ++b.instants;
+    };
+    std::vector<Badge> out;
+    for (std::size_t k = 0; k < list.size();) {
+        std::size_t lead = k; // the lone marks from k lead up to `lead`
+        while (lead + 1 < list.size() && list[lead].count == 1 && reaches(list[lead], list[lead + 1]))
+            ++lead;
+        const bool led = lead > k && list[lead].count >= 2;
+        Badge b = list[k++];
+        for (; led && k <= lead; ++k)
+            absorb(b, list[k]);
+        for (; k < list.size() && b.count >= 2 && reaches(b, list[k]); ++k)
+            absorb(b, list[k]);
+        if (b.count >= 2)
+            out.push_back(b);
+    }
+    return out;
+}
+
+} // namespace
+
 void RowChart::drawStrip(QPainter* p) const
 {
     const QRectF p0 = plot();
@@ -126,17 +175,7 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
         std::int64_t maxCost = 1;
         bool retry = false;
     };
-    // Badges are laid out per lane after the marks: a badge that would run into the next
-    // instant's marks merges with them (it moves right of them and counts them too), so badges
-    // never stack or cover a mark, and each fits its own lane.
-    struct Badge {
-        double markRight = 0; // right edge of the marks it counts
-        double markLeft = 0;
-        std::int64_t count = 0;
-        Nanos from = 0, to = 0;     // the instants it counts
-        std::int64_t atFirst = 0;   // of them at `from`
-        std::int64_t instants = 1;
-    };
+    // Badges are laid out per lane after the marks (mergedBadges).
     m_badgeTips.clear();
     std::vector<Badge> laneBadges[3];
     const QFontMetricsF badgeMetrics(badge);
@@ -193,22 +232,8 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
     }
     p->setFont(badge);
     p->setPen(palette().color(QPalette::WindowText));
-    const auto badgeText = [](std::int64_t n) { return QString::fromUtf8("\u00d7") + QLocale().toString(n); };
     for (int lane = 0; lane < 3; ++lane) {
-        const auto& list = laneBadges[lane];
-        for (std::size_t k = 0; k < list.size();) {
-            Badge b = list[k++];
-            // Merge the instants whose marks the badge would cover.
-            while (k < list.size() && b.count >= 2
-                   && list[k].markLeft < b.markRight + 3 + badgeMetrics.horizontalAdvance(badgeText(b.count)) + 2) {
-                b.count += list[k].count;
-                b.markRight = list[k].markRight;
-                b.to = list[k].to;
-                ++b.instants;
-                ++k;
-            }
-            if (b.count < 2)
-                continue;
+        for (const Badge& b : mergedBadges(laneBadges[lane], badgeMetrics)) {
             const double y = laneY(Lane(lane));
             const QString text = badgeText(b.count);
             // On the strip's own colour: a retry's link under the badge never runs through it.

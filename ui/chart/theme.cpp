@@ -83,4 +83,15 @@ QString themeId(Theme theme) { return theme == Theme::Dark ? "dark" : "light"; }
 Theme themeFromId(const QString& id) { return id == "dark" ? Theme::Dark : Theme::Light; }
 bool isDark(const QPalette& palette) { return palette.color(QPalette::Base).lightness() < 128; }
 
+QString keepSlashesJoined(QString text)
+{
+    constexpr QChar kJoiner(0x2060);
+    for (qsizetype i = text.size() - 2; i >= 0; --i)
+        if (text[i] == '/' && !text[i + 1].isSpace() && text[i + 1] != kJoiner)
+            text.insert(i + 1, kJoiner);
+    return text;
+}
+
+QString withoutJoiners(QString text) { return text.remove(QChar(0x2060)); }
+
 } // namespace ratelab::ui

@@ -16,4 +16,10 @@ Theme themeFromId(const QString& id);
 // isDark tells the dark theme's palette from the light one's: the charts pick their colours by it.
 bool isDark(const QPalette& palette);
 
+// keepSlashesJoined puts a word joiner (U+2060, invisible) after each slash that a word follows,
+// so that a wrapped text never breaks "/api/login" or "5/s" at a slash on a projector.
+QString keepSlashesJoined(QString text);
+// withoutJoiners is text as typed: the word joiners keepSlashesJoined put in, taken out.
+QString withoutJoiners(QString text);
+
 } // namespace ratelab::ui

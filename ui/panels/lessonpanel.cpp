@@ -1,5 +1,7 @@
 #include "panels/lessonpanel.h"
 
+#include "chart/theme.h"
+
 #include <QLabel>
 #include <QApplication>
 
@@ -83,8 +85,9 @@ void LessonPanel::showLesson()
     // A deck's step without a narrative shows none (the prompt to move the sliders is for a
     // scenario explored alone).
     m_lesson->setVisible(!m_lessonText.isEmpty() || m_position->isHidden());
+    // A path ("/api/login") or a rate ("10/s") is never broken across lines at its slash.
     m_lesson->setText(!m_lessonText.isEmpty() || !m_position->isHidden()
-                          ? m_lessonText
+                          ? keepSlashesJoined(m_lessonText)
                           : tr("Move the sliders and watch where the limiters agree and where they differ. Presets "
                                "(File > Presets) each tell one story."));
 }
@@ -96,19 +99,19 @@ void LessonPanel::setStep(const QString& position, const QString& question, cons
     showLesson();
     m_question->setVisible(!question.isEmpty());
     m_question->setText(question.isEmpty() ? QString()
-                        : revealed         ? tr("<b>Question:</b> %1").arg(question.toHtmlEscaped())
+                        : revealed         ? tr("<b>Question:</b> %1").arg(keepSlashesJoined(question.toHtmlEscaped()))
                                            : tr("<b>Question:</b> %1<br><i>The decisions are hidden: PageDown (or Right) "
                                                 "reveals them.</i>")
-                                         .arg(question.toHtmlEscaped()));
+                                         .arg(keepSlashesJoined(question.toHtmlEscaped())));
     const bool answered = revealed && !answer.isEmpty() && !question.isEmpty();
     m_answer->setVisible(answered);
-    m_answer->setText(answered ? tr("<b>Answer:</b> %1").arg(answer.toHtmlEscaped()) : QString());
+    m_answer->setText(answered ? tr("<b>Answer:</b> %1").arg(keepSlashesJoined(answer.toHtmlEscaped())) : QString());
     if (answered) // the answer in view, whatever the narrative above it took (a clicker cannot scroll)
         QTimer::singleShot(0, this, [this] { m_scroll->ensureWidgetVisible(m_answer, 0, 0); });
 }
 
-QString LessonPanel::question() const { return m_question->isHidden() ? QString() : m_question->text(); }
-QString LessonPanel::answer() const { return m_answer->isHidden() ? QString() : m_answer->text(); }
+QString LessonPanel::question() const { return m_question->isHidden() ? QString() : withoutJoiners(m_question->text()); }
+QString LessonPanel::answer() const { return m_answer->isHidden() ? QString() : withoutJoiners(m_answer->text()); }
 
 void LessonPanel::setLarge(bool large)
 {
@@ -140,6 +143,6 @@ bool LessonPanel::scrollBy(int direction, bool page)
     return true;
 }
 
-QString LessonPanel::lesson() const { return m_lesson->text(); }
+QString LessonPanel::lesson() const { return withoutJoiners(m_lesson->text()); }
 
 } // namespace ratelab::ui

@@ -1,6 +1,7 @@
 #include "window/handout.h"
 
 #include "chart/dashboard.h"
+#include "chart/theme.h"
 #include "outputpath.h"
 
 #include <QPainter>
@@ -20,7 +21,10 @@ constexpr int kChartWidth = 1200;
 
 QString html(const io::Deck& deck, const io::DeckStep& step, int i, bool answers)
 {
-    const auto text = [](const std::string& s) { return QString::fromStdString(s).toHtmlEscaped().replace('\n', "<br>"); };
+    // A path ("/api/login") never breaks at its slash on the page either.
+    const auto text = [](const std::string& s) {
+        return keepSlashesJoined(QString::fromStdString(s).toHtmlEscaped().replace('\n', "<br>"));
+    };
     QString out = QString("<p style='color:#666'>%1 \u00b7 %2</p><h2>%3</h2><p>%4</p>")
                       .arg(text(deck.title), QObject::tr("step %1 of %2").arg(i + 1).arg(deck.steps.size()),
                            text(step.scenario.title), text(step.scenario.lesson));

@@ -80,7 +80,7 @@ LimitWindow guavaLimit(const LimiterConfig& config, const GuavaRateLimiter& guav
 LimitWindow ownLimit(Algorithm a, const LimiterConfig& config)
 {
     const LimitWindow textbook{config.limit(), config.windowNanos()};
-    if (!isProduct(a) || !ProductParams(a, config).given())
+    if (!readsOwnOptions(a, config))
         return textbook;
     constexpr Nanos kMillis = 1'000'000;
     return visitLimiter(a, config, [&](const auto& l) -> LimitWindow {

@@ -63,6 +63,8 @@ ProductParams::ProductParams(Algorithm a, const LimiterConfig& config)
             m_given = true;
 }
 
+bool readsOwnOptions(Algorithm a, const LimiterConfig& config) { return isProduct(a) && ProductParams(a, config).given(); }
+
 std::optional<std::string> ProductParams::text(std::string_view name) const
 {
     const std::string qualified = std::string(algorithmId(m_algorithm)) + "." + std::string(name);

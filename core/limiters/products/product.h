@@ -58,6 +58,10 @@ private:
     bool m_given = false;
 };
 
+// readsOwnOptions is true for a product given any option of its own: it then reads those and its
+// product's defaults, none of RateLab's L, W, C, r. False for every other algorithm.
+bool readsOwnOptions(Algorithm a, const LimiterConfig& config);
+
 // productOptionNames lists the options a product reads, spelled as the product spells them.
 std::span<const std::string_view> productOptionNames(Algorithm a);
 
