@@ -175,8 +175,19 @@ public:
         double top = 1;
         QRectF rect;
         std::optional<double> marked; // labelled in bold on the axis: the limit in force at the end
+        bool whole = false;           // a count: its ticks are whole numbers
     };
     std::vector<ServerLane> serverLanes() const;
+    // LaneLabel is one text drawn for a lane (scene coordinates, as its rect): on its axis, the limit (bold), the
+    // top, 0 and round ticks between them (a faint grid line across the lane at each tick); in
+    // it, its name. laneLabels lists those drawn, each clear of those before it in this order.
+    struct LaneLabel {
+        enum Kind { Marked, Top, Zero, Tick, Caption } kind;
+        double value = 0;
+        QString text;
+        QRectF box;
+    };
+    std::vector<LaneLabel> laneLabels(const ServerLane& lane) const;
     // legendText is the grey caption after the row's name: what its line, marks and colours are.
     QString legendText() const;
 
@@ -312,6 +323,7 @@ private:
     void drawInSystem(QPainter* p, const QRectF& lane, double top) const;
     void drawAttemptBars(QPainter* p, const QRectF& lane, double top) const;
     void drawLaneAxis(QPainter* p, const ServerLane& lane) const;
+    void drawLaneGrid(QPainter* p, const ServerLane& lane) const;
     void buildKeyLines();
     void drawKeyLines(QPainter* p) const;
     void drawAttemptRates(QPainter* p) const;
