@@ -20,6 +20,7 @@
 #include "window_test.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QScrollArea>
@@ -540,6 +541,28 @@ private slots:
         press(m_window.get(), Qt::Key_PageUp); // back to the start of the text, not a step back
         QCOMPARE(bar->value(), 0);
         QCOMPARE(deck()->index(), 0);
+    }
+
+    // The-server-behind's AIMD step (its 4th) presented on the 1280x720 projector: its narrative,
+    // question and answer in presentation type are longer than the panel, and the revealed answer
+    // is scrolled into view. The step's title stays whole in view above them (before, the answer
+    // scrolled it off the top: "adapts: AIMD" cut in half, the rest gone).
+    void theTitleStaysInViewOverALongAnswer()
+    {
+        openDeck("the-server-behind");
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        deck()->goTo(3);
+        settle();
+        QVERIFY(deck()->next()); // reveals
+        settle();
+        const LessonPanel* lesson = m_window->lesson();
+        QVERIFY(!lesson->answer().isEmpty());
+        QTRY_VERIFY(lesson->scrollArea()->verticalScrollBar()->value() > 0); // the answer scrolled into view
+        const QLabel* title = lesson->titleLabel();
+        QCOMPARE(title->text(), QString("A limit that adapts: AIMD"));
+        QVERIFY(title->isVisible());
+        QCOMPARE(title->visibleRegion().boundingRect(), title->rect());
     }
 
     // Without a deck PageDown and PageUp step the playback, as a clicker did before decks.
