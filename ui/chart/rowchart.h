@@ -50,9 +50,24 @@ public:
     QString badgeTip(QPointF pos) const;
     // countsText is the header's right side: the counts up to the playhead, and the bound.
     QString countsText() const;
-    // headerTexts are the title and the counts as the header draws them, elided to share it.
+    // headerTexts are the title and the counts as the header draws them (header()).
     std::pair<QString, QString> headerTexts() const;
     QRectF headerRect() const;
+    // HeaderLayout is the row's header as drawn: its title, the legend of its line and its counts, each
+    // whole on a line unless wider than the header alone (then elided), and its `lines`.
+    struct HeaderPart {
+        QString text;
+        QRectF box;
+    };
+    struct HeaderLayout {
+        HeaderPart title, legend, counts;
+        int lines = 1;
+    };
+    HeaderLayout header() const;
+    // headerElided is true when a text of the header is cut ("…") to fit it; cutCaptions are the
+    // whole texts of the captions drawn cut: the header's, the server's, a lane's past the plot.
+    bool headerElided() const;
+    QStringList cutCaptions() const;
     // setPlayhead shows only the requests the playhead has reached, with a line at its time;
     // nullopt shows everything.
     void setPlayhead(std::optional<Playhead> playhead);
@@ -223,6 +238,13 @@ private:
     // The strip and labels grow with the font, so presentation mode's larger type never
     // overlaps the marks or clips a label.
     int headerHeight() const;
+    // m_headerLines are the header's lines: as many as its texts take now or revealed and whole
+    // (the plot keeps its place through a reveal and a playback).
+    int m_headerLines = 1;
+    double headerWidth() const;
+    HeaderLayout layOutHeader(const QString& title, const QString& legend, const QString& counts) const;
+    QString countsTextAs(bool partial, bool veiled) const;
+    QString legendTextAs(bool veiled) const;
     int laneHeight() const;
     int stripHeight() const { return 3 * laneHeight() + 4; }
     // A mark is at most 0.85 of its lane tall, so marks of two lanes never touch.
@@ -337,7 +359,7 @@ private:
     // The worst case (rowchart_bound.cpp): the row's bound in any T, what it reached, where.
     std::optional<BoundReach> m_bound;
     void computeBound();
-    QString boundText() const;
+    QString boundText(bool partial) const;
     // measuredWindow is the window this row's max_in_window and its window bands are counted in
     // (ownLimit: a product given its own options, its own period).
     Nanos measuredWindow() const;

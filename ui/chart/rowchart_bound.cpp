@@ -33,7 +33,7 @@ Nanos RowChart::measuredWindow() const
     }
 }
 
-QString RowChart::boundText() const
+QString RowChart::boundText(bool partial) const
 {
     if (!m_bound)
         return {};
@@ -41,7 +41,7 @@ QString RowChart::boundText() const
     const QString window = QString::fromStdString(formatSeconds(m_bound->windowNanos));
     // What the traffic reached is the whole run's: while the playhead is partway, only the bound
     // (the algorithm's, whatever the traffic) is said, so the header never runs ahead of the counts.
-    if (m_partialCounts)
+    if (partial)
         return tr(" · at most %1 in any %2 s").arg(locale.toString(m_bound->atMost), window);
     return tr(" · most in %1 s: %2 of at most %3").arg(window, locale.toString(m_bound->reached), locale.toString(m_bound->atMost));
 }
