@@ -142,6 +142,10 @@ public:
     // ceiling (burst) in nginx's own unit, whole thousandths of a request, as (level, text).
     // Empty for the other rows, which keep the same room on the right when any row is nginx's.
     std::vector<std::pair<double, QString>> thousandthsLabels() const;
+    // thousandthsUnitLines head that axis with what it reads and its unit ("excess", "(1/1000
+    // req)"), in thousandthsUnitBox (empty for the other rows).
+    static QStringList thousandthsUnitLines();
+    QRectF thousandthsUnitBox() const;
     // ceilingSteps is the dashed ceiling from each time on, as (seconds, level): one step, or one
     // more at each limit change in view.
     const std::vector<std::pair<double, double>>& ceilingSteps() const { return m_ceilingSteps; }

@@ -247,7 +247,7 @@ QString RowChart::legendTextAs(bool veiled) const
     if (m_gateRow) // its lanes name their own measures
         return tr("one measure a lane, each on its own axis");
     if (!m_nginxWater.empty())
-        return tr("line: what nginx holds (right: in thousandths of a request) · n/1000: what a rejected one found");
+        return tr("line: what nginx holds · n/1000: the excess a rejected one found");
     if (!m_departures.empty())
         return "line: " + unit + ", dashed: " + ceilingName() + QString::fromUtf8(" · \u25c7 leaves the queue");
     return "line: " + unit + ", dashed: " + ceilingName();
