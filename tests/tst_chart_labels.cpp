@@ -21,11 +21,16 @@ private slots:
     void init() { openWindow(Scenario{}); } // 15 requests 0.1 s apart, limit 10 per 10 s
     void cleanup() { m_window.reset(); }
 
-    // The closest window's label ("10 in this 10 s: the bound") sits where the level line leaves
+    // The closest window's label ("10 in this 10 s: the most it allows") sits where the level line leaves
     // room, at a projector's size and a laptop's: it never hides the line the row teaches (here
     // the staircase to the limit, all inside the band).
     void boundLabelsNeverCrossTheLevelLine()
     {
+        // The label says what its second number is: the fixed window (10 per 10 s) admits the
+        // first 10 of the 15, all in [0 s, 10 s), and allows up to 2 x 10 = 20 in any 10 s (10 at
+        // a window's end, 10 at the next one's start). Before, "(at most 20)" said nothing of whom.
+        QCOMPARE(charts()->row(0)->algorithm(), Algorithm::FixedWindow);
+        QCOMPARE(charts()->row(0)->boundLabel(), QString("10 in this 10 s (it allows up to 20)"));
         for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
             m_window->resize(size);
             settle();

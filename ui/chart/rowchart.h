@@ -87,7 +87,8 @@ public:
     // hoverText describes the row's decision i: time, verdict, remaining, retry-after, levels, and
     // the response headers a server would send.
     QString hoverText(std::size_t i) const;
-    // boundLabel names the closest window on the level plot ("10 in this 10 s: the bound"), and
+    // boundLabel names the closest window on the level plot ("10 in this 10 s: the most it
+    // allows", "9 in this 1 s (it allows up to 59)"), and
     // boundLabelBox is where it is drawn: where the level line leaves room (empty: not drawn).
     QString boundLabel() const;
     QRectF boundLabelBox() const;
