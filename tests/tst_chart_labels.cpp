@@ -3,7 +3,9 @@
 #include "chart/chartstack.h"
 #include "chart/rowchart.h"
 #include "chart/theme.h"
+#include "model/deckplayer.h"
 #include "presets.h"
+#include "window/deckactions.h"
 #include "window_test.h"
 
 #include <QTest>
@@ -19,11 +21,16 @@ private slots:
     void init() { openWindow(Scenario{}); } // 15 requests 0.1 s apart, limit 10 per 10 s
     void cleanup() { m_window.reset(); }
 
-    // The closest window's label ("10 in this 10 s: the bound") sits where the level line leaves
+    // The closest window's label ("10 in this 10 s: the most it allows") sits where the level line leaves
     // room, at a projector's size and a laptop's: it never hides the line the row teaches (here
     // the staircase to the limit, all inside the band).
     void boundLabelsNeverCrossTheLevelLine()
     {
+        // The label says what its second number is: the fixed window (10 per 10 s) admits the
+        // first 10 of the 15, all in [0 s, 10 s), and allows up to 2 x 10 = 20 in any 10 s (10 at
+        // a window's end, 10 at the next one's start). Before, "(at most 20)" said nothing of whom.
+        QCOMPARE(charts()->row(0)->algorithm(), Algorithm::FixedWindow);
+        QCOMPARE(charts()->row(0)->boundLabel(), QString("10 in this 10 s (it allows up to 20)"));
         for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
             m_window->resize(size);
             settle();
@@ -139,6 +146,71 @@ private slots:
             }
         }
         QVERIFY(labelled >= 4); // the test sees the captions
+    }
+
+    // A server's lanes read between 0 and their top. The-server-behind's AIMD step (its 5th):
+    // 2,000 requests 0.005 s apart (200 a second) through a limit that climbs to 31 and halves to
+    // 15, 7, 3, 1. The lane of the requests in the server then runs to niceCeiling(31 x 1.05 =
+    // 32.6) = 40, and the goodput's to niceCeiling(200 x 1.05 = 210) = 300 a second. In a lane
+    // six labels tall or more, a 1-2-5 step about a label and a half apart is 10 or 5 requests
+    // and 100 or 50 a second: 10, 20, 30 and 100/s, 200/s are on the axes (before, only 0 and the
+    // top were, and 31, 15, 7 could not be read), in ink, at both sizes and in both themes, and
+    // no label of a lane meets another or a lane's caption.
+    void laneAxesHaveRoundTicks_data()
+    {
+        QTest::addColumn<QString>("theme");
+        QTest::newRow("light") << "light";
+        QTest::newRow("dark") << "dark";
+    }
+
+    void laneAxesHaveRoundTicks()
+    {
+        QFETCH(QString, theme);
+        QVERIFY(m_window->decks()->openDeck("the-server-behind"));
+        m_window->deck()->goTo(4);
+        QVERIFY(m_window->deck()->next()); // reveals the question's decisions
+        QVERIFY(m_window->deck()->revealed());
+        applyTheme(themeFromId(theme));
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            const RowChart* row = charts()->row(0);
+            const std::vector<RowChart::ServerLane> lanes = row->serverLanes();
+            QCOMPARE(lanes.size(), std::size_t(3));
+            QCOMPARE(lanes[0].top, 40.0);
+            QCOMPARE(lanes[2].top, 300.0);
+            const QFontMetricsF fm(row->font());
+            const auto ticks = [&](const RowChart::ServerLane& lane) {
+                QStringList shown;
+                for (const RowChart::LaneLabel& l : row->laneLabels(lane))
+                    if (l.kind == RowChart::LaneLabel::Tick)
+                        shown << l.text;
+                return shown;
+            };
+            const QString where = QString("%1x%2: ").arg(size.width()).arg(size.height());
+            QVERIFY2(lanes[0].rect.height() >= 6 * fm.height(), qPrintable(where));
+            for (const char* v : {"10", "20", "30"})
+                QVERIFY2(ticks(lanes[0]).contains(v), qPrintable(where + ticks(lanes[0]).join(' ')));
+            for (const char* v : {"100/s", "200/s"})
+                QVERIFY2(ticks(lanes[2]).contains(v), qPrintable(where + ticks(lanes[2]).join(' ')));
+            std::vector<RowChart::LaneLabel> all;
+            for (const RowChart::ServerLane& lane : lanes)
+                for (const RowChart::LaneLabel& l : row->laneLabels(lane))
+                    all.push_back(l);
+            for (std::size_t i = 0; i < all.size(); ++i)
+                for (std::size_t j = i + 1; j < all.size(); ++j)
+                    QVERIFY2(!all[i].box.intersects(all[j].box), qPrintable(where + all[i].text + " and " + all[j].text));
+            // Ink on the goodput's axis between its top's label and its 0's: the ticks are drawn.
+            const QImage image = const_cast<RowChart*>(row)->grab().toImage();
+            const QRectF& g = lanes[2].rect;
+            QHash<QRgb, int> colours; // the commonest is the background; the rest is ink
+            int pixels = 0;
+            for (int y = int(g.top() + fm.height()) + 1; y < int(g.bottom() - fm.height()) - 1; ++y)
+                for (int x = 0; x < int(g.left()) - 5; ++x, ++pixels)
+                    ++colours[image.pixel(x, y)];
+            const int ink = pixels - *std::max_element(colours.begin(), colours.end());
+            QVERIFY2(ink > 20, qPrintable(where + QString::number(ink)));
+        }
     }
 
     // A wrapped title never splits a rate at its slashes ("0.5/" then "s" on the next line on a

@@ -449,6 +449,44 @@ private slots:
         QCOMPARE(deck()->index(), int(d.steps.size()) - 1);
     }
 
+    // Every step of every shipped deck presented on the 1280x720 projector, hidden and revealed:
+    // no caption of a row is cut with "…" (its title, the legend of its line, its counts, a
+    // lane's name, the server's caption). Before, the larger type cut "line: what nginx holds
+    // (right:…", "4809 attempts for 1650 req…" and "aimd:initial_limit=10,min_li…": a header
+    // too narrow for its three texts now puts the next on a line of its own.
+    void noCaptionIsCutOnTheProjector_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const QString& id : io::shippedDecks())
+            QTest::newRow(qPrintable(id)) << id;
+    }
+
+    void noCaptionIsCutOnTheProjector()
+    {
+        QFETCH(QString, id);
+        const io::Deck d = *io::loadDeckFile(id).deck;
+        openDeck(id);
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        QCOMPARE(m_window->size(), QSize(1280, 720));
+        const auto check = [&](int step, const char* state) {
+            settle();
+            for (int r = 0; r < charts()->rowCount(); ++r) {
+                const QStringList cut = charts()->row(r)->cutCaptions();
+                QVERIFY2(cut.isEmpty(), qPrintable(QString("%1, step %2 %3, row %4: %5").arg(id).arg(step + 1).arg(state).arg(r).arg(cut.join(" | "))));
+            }
+        };
+        for (int i = 0; i < int(d.steps.size()); ++i) {
+            deck()->goTo(i);
+            check(i, deck()->revealed() ? "" : "hidden");
+            if (!deck()->revealed()) {
+                QVERIFY(deck()->next());
+                QVERIFY(deck()->revealed());
+                check(i, "revealed");
+            }
+        }
+    }
+
     // A question over clients that retry: each retry exists because an attempt was denied, so
     // while the decisions are hidden no retry is drawn (no mark, link, badge or bar). tight-retry-
     // loop: 20 requests at 0 s, the 10 denied retried every 0.5 s until 10 s; veiled, the strip
@@ -569,6 +607,28 @@ private slots:
         press(m_window.get(), Qt::Key_PageUp); // back to the start of the text, not a step back
         QCOMPARE(bar->value(), 0);
         QCOMPARE(deck()->index(), 0);
+    }
+
+    // The-server-behind's AIMD step (its 4th) presented on the 1280x720 projector: its narrative,
+    // question and answer in presentation type are longer than the panel, and the revealed answer
+    // is scrolled into view. The step's title stays whole in view above them (before, the answer
+    // scrolled it off the top: "adapts: AIMD" cut in half, the rest gone).
+    void theTitleStaysInViewOverALongAnswer()
+    {
+        openDeck("the-server-behind");
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        deck()->goTo(3);
+        settle();
+        QVERIFY(deck()->next()); // reveals
+        settle();
+        const LessonPanel* lesson = m_window->lesson();
+        QVERIFY(!lesson->answer().isEmpty());
+        QTRY_VERIFY(lesson->scrollArea()->verticalScrollBar()->value() > 0); // the answer scrolled into view
+        const QLabel* title = lesson->titleLabel();
+        QCOMPARE(title->text(), QString("A limit that adapts: AIMD"));
+        QVERIFY(title->isVisible());
+        QCOMPARE(title->visibleRegion().boundingRect(), title->rect());
     }
 
     // Without a deck PageDown and PageUp step the playback, as a clicker did before decks.

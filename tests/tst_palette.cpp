@@ -285,7 +285,7 @@ private slots:
 
     void theBoundLabelIsReadable_data() { textAndMarksMeetWcag_data(); }
 
-    // The worst case's label ("20 in this 10 s: the bound"), as rendered at 2x (a glyph's stem is
+    // The worst case's label ("20 in this 10 s: the most it allows"), as rendered at 2x (a glyph's stem is
     // then whole pixels): its strongest pixel against the plot behind it is at 4.5:1 or more.
     // Before, it was a translucent violet: 2.6:1 on the dark theme, 3.9:1 on the light.
     void theBoundLabelIsReadable()

@@ -187,8 +187,8 @@ private slots:
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("Max in a window so far"));
         // The row's header follows too: what the traffic reached is the whole run's, so partway
         // it says only the token bucket's bound, C + r * T - 1 = 10 + 10 - 1 = 19 in any 10 s
-        // (it said "most in 10 s: 11" while the table said 9).
-        QCOMPARE(token->countsText(), QString("so far: 9 admitted · 0 denied · at most 19 in any 10 s"));
+        // (it said "most in 10 s: 11" while the table said 9), as what the bucket allows.
+        QCOMPARE(token->countsText(), QString("so far: 9 admitted · 0 denied · it allows up to 19 in any 10 s"));
         // At 1.3 s, 14 have come: 11 admitted (the 11th on the token refilled at 1.0 s), 3 denied.
         play->setPlayhead(1300 * kMs);
         QCOMPARE(token->counts().admitted, std::int64_t(11));
@@ -205,7 +205,9 @@ private slots:
         QCOMPARE(table->horizontalHeaderItem(1)->text(), QString("Allowed"));
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("Max in a window"));
         QCOMPARE(table->item(3, 4)->text(), QString("11"));
-        QCOMPARE(token->countsText(), QString("11 admitted · 4 denied · most in 10 s: 11 of at most 19"));
+        // The whole run: the 11 admitted by 1.3 s are the most in any 10 s, of the 19 the bucket
+        // allows, said as what it allows (before, "11 of at most 19" left 19 unexplained).
+        QCOMPARE(token->countsText(), QString("11 admitted · 4 denied · most in any 10 s: 11 (it allows up to 19)"));
     }
 
     // One stage holds what the window shows: the playback bar moves its playhead, the pipeline

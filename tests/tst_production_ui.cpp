@@ -531,6 +531,17 @@ private slots:
         QCOMPARE(labels.back(), std::make_pair(0.0, QString("0")));
         QVERIFY(std::find(labels.begin(), labels.end(), std::make_pair(1.0, QLocale().toString(1000))) != labels.end());
         QVERIFY(charts()->row(1)->thousandthsLabels().empty());
+        // The axis says what it reads, in nginx's word and unit (before, only "/1000"), whole on
+        // the row, above its top label.
+        QCOMPARE(RowChart::thousandthsUnitLines(), QStringList({"excess", "(1/1000 req)"}));
+        const QRectF unit = nginx->thousandthsUnitBox();
+        QVERIFY(!unit.isEmpty());
+        QVERIFY(QRectF(nginx->rect()).contains(unit));
+        QVERIFY(unit.bottom() < nginx->plotRect().top());
+        const QFontMetricsF small(nginx->font());
+        for (const QString& line : RowChart::thousandthsUnitLines())
+            QVERIFY2(small.horizontalAdvance(line) * 0.85 <= unit.width() + 1, qPrintable(line));
+        QVERIFY(charts()->row(1)->thousandthsUnitBox().isEmpty());
         // The room for it is kept on every row, so the plots keep one right edge; without nginx
         // the plots take it back.
         const double right = nginx->plotRect().right();

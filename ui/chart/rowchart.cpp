@@ -49,7 +49,7 @@ void RowChart::changeEvent(QEvent* event)
         updateMargins();
 }
 
-int RowChart::headerHeight() const { return QFontMetrics(font()).height() + 2; }
+int RowChart::headerHeight() const { return int(std::ceil(QFontMetricsF(font()).height() * m_headerLines)) + 2; }
 
 int RowChart::laneHeight() const { return std::max(10, int(std::lround(QFontMetrics(font()).height() * 0.72))); }
 
@@ -58,7 +58,15 @@ void RowChart::updateMargins()
     // Room on the left for the widest level label ("1,000 s"), above for the header and strip,
     // below for half a label's height (the 0 label is centred on the plot's bottom edge).
     const QFontMetrics fm(font());
-    chart()->setMargins(QMargins(fm.horizontalAdvance("00,000 s") + 8, headerHeight() + stripHeight(), rightMargin(), fm.height() / 2 + 2));
+    QMargins margins(fm.horizontalAdvance("00,000 s") + 8, 0, rightMargin(), fm.height() / 2 + 2);
+    if (chart()->margins().left() != margins.left() || chart()->margins().right() != margins.right())
+        chart()->setMargins(QMargins(margins.left(), chart()->margins().top(), margins.right(), margins.bottom())); // the header's width
+    m_headerLines = 1;
+    if (m_frame->trace && !m_frame->rows.empty())
+        m_headerLines = std::max(header().lines, layOutHeader(title(), legendTextAs(false), countsTextAs(false, false)).lines);
+    margins.setTop(headerHeight() + stripHeight());
+    if (chart()->margins() != margins)
+        chart()->setMargins(margins);
     setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4);
 }
 
@@ -206,6 +214,7 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
     const double nginxTop = niceCeiling(top * 1.05);
     if (!m_nginxWater.empty() && m_levelAxis->max() < nginxTop)
         m_levelAxis->setRange(0, nginxTop);
+    updateMargins(); // the header's texts are this frame's
     previewRange(frame.range);
 }
 
@@ -232,6 +241,7 @@ void RowChart::setCounts(const Counts& counts, bool partial)
 {
     m_counts = counts;
     m_partialCounts = partial;
+    updateMargins(); // the counts may take another line
     viewport()->update();
 }
 
@@ -306,6 +316,7 @@ bool RowChart::exactMarks() const
 void RowChart::resizeEvent(QResizeEvent* event)
 {
     QChartView::resizeEvent(event);
+    updateMargins(); // the header's texts may take more lines, or fewer
     viewport()->update();
 }
 
@@ -314,6 +325,7 @@ void RowChart::setVeiled(bool veiled)
     if (veiled == m_veiled)
         return;
     m_veiled = veiled;
+    updateMargins();
     viewport()->update();
 }
 

@@ -50,9 +50,24 @@ public:
     QString badgeTip(QPointF pos) const;
     // countsText is the header's right side: the counts up to the playhead, and the bound.
     QString countsText() const;
-    // headerTexts are the title and the counts as the header draws them, elided to share it.
+    // headerTexts are the title and the counts as the header draws them (header()).
     std::pair<QString, QString> headerTexts() const;
     QRectF headerRect() const;
+    // HeaderLayout is the row's header as drawn: its title, the legend of its line and its counts, each
+    // whole on a line unless wider than the header alone (then elided), and its `lines`.
+    struct HeaderPart {
+        QString text;
+        QRectF box;
+    };
+    struct HeaderLayout {
+        HeaderPart title, legend, counts;
+        int lines = 1;
+    };
+    HeaderLayout header() const;
+    // headerElided is true when a text of the header is cut ("…") to fit it; cutCaptions are the
+    // whole texts of the captions drawn cut: the header's, the server's, a lane's past the plot.
+    bool headerElided() const;
+    QStringList cutCaptions() const;
     // setPlayhead shows only the requests the playhead has reached, with a line at its time;
     // nullopt shows everything.
     void setPlayhead(std::optional<Playhead> playhead);
@@ -72,7 +87,8 @@ public:
     // hoverText describes the row's decision i: time, verdict, remaining, retry-after, levels, and
     // the response headers a server would send.
     QString hoverText(std::size_t i) const;
-    // boundLabel names the closest window on the level plot ("10 in this 10 s: the bound"), and
+    // boundLabel names the closest window on the level plot ("10 in this 10 s: the most it
+    // allows", "9 in this 1 s (it allows up to 59)"), and
     // boundLabelBox is where it is drawn: where the level line leaves room (empty: not drawn).
     QString boundLabel() const;
     QRectF boundLabelBox() const;
@@ -127,6 +143,10 @@ public:
     // ceiling (burst) in nginx's own unit, whole thousandths of a request, as (level, text).
     // Empty for the other rows, which keep the same room on the right when any row is nginx's.
     std::vector<std::pair<double, QString>> thousandthsLabels() const;
+    // thousandthsUnitLines head that axis with what it reads and its unit ("excess", "(1/1000
+    // req)"), in thousandthsUnitBox (empty for the other rows).
+    static QStringList thousandthsUnitLines();
+    QRectF thousandthsUnitBox() const;
     // ceilingSteps is the dashed ceiling from each time on, as (seconds, level): one step, or one
     // more at each limit change in view.
     const std::vector<std::pair<double, double>>& ceilingSteps() const { return m_ceilingSteps; }
@@ -175,8 +195,19 @@ public:
         double top = 1;
         QRectF rect;
         std::optional<double> marked; // labelled in bold on the axis: the limit in force at the end
+        bool whole = false;           // a count: its ticks are whole numbers
     };
     std::vector<ServerLane> serverLanes() const;
+    // LaneLabel is one text drawn for a lane (scene coordinates, as its rect): on its axis, the limit (bold), the
+    // top, 0 and round ticks between them (a faint grid line across the lane at each tick); in
+    // it, its name. laneLabels lists those drawn, each clear of those before it in this order.
+    struct LaneLabel {
+        enum Kind { Marked, Top, Zero, Tick, Caption } kind;
+        double value = 0;
+        QString text;
+        QRectF box;
+    };
+    std::vector<LaneLabel> laneLabels(const ServerLane& lane) const;
     // legendText is the grey caption after the row's name: what its line, marks and colours are.
     QString legendText() const;
 
@@ -212,6 +243,13 @@ private:
     // The strip and labels grow with the font, so presentation mode's larger type never
     // overlaps the marks or clips a label.
     int headerHeight() const;
+    // m_headerLines are the header's lines: as many as its texts take now or revealed and whole
+    // (the plot keeps its place through a reveal and a playback).
+    int m_headerLines = 1;
+    double headerWidth() const;
+    HeaderLayout layOutHeader(const QString& title, const QString& legend, const QString& counts) const;
+    QString countsTextAs(bool partial, bool veiled) const;
+    QString legendTextAs(bool veiled) const;
     int laneHeight() const;
     int stripHeight() const { return 3 * laneHeight() + 4; }
     // A mark is at most 0.85 of its lane tall, so marks of two lanes never touch.
@@ -312,6 +350,7 @@ private:
     void drawInSystem(QPainter* p, const QRectF& lane, double top) const;
     void drawAttemptBars(QPainter* p, const QRectF& lane, double top) const;
     void drawLaneAxis(QPainter* p, const ServerLane& lane) const;
+    void drawLaneGrid(QPainter* p, const ServerLane& lane) const;
     void buildKeyLines();
     void drawKeyLines(QPainter* p) const;
     void drawAttemptRates(QPainter* p) const;
@@ -325,7 +364,7 @@ private:
     // The worst case (rowchart_bound.cpp): the row's bound in any T, what it reached, where.
     std::optional<BoundReach> m_bound;
     void computeBound();
-    QString boundText() const;
+    QString boundText(bool partial) const;
     // measuredWindow is the window this row's max_in_window and its window bands are counted in
     // (ownLimit: a product given its own options, its own period).
     Nanos measuredWindow() const;

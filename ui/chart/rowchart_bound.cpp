@@ -33,7 +33,7 @@ Nanos RowChart::measuredWindow() const
     }
 }
 
-QString RowChart::boundText() const
+QString RowChart::boundText(bool partial) const
 {
     if (!m_bound)
         return {};
@@ -41,9 +41,12 @@ QString RowChart::boundText() const
     const QString window = QString::fromStdString(formatSeconds(m_bound->windowNanos));
     // What the traffic reached is the whole run's: while the playhead is partway, only the bound
     // (the algorithm's, whatever the traffic) is said, so the header never runs ahead of the counts.
-    if (m_partialCounts)
-        return tr(" · at most %1 in any %2 s").arg(locale.toString(m_bound->atMost), window);
-    return tr(" · most in %1 s: %2 of at most %3").arg(window, locale.toString(m_bound->reached), locale.toString(m_bound->atMost));
+    // "It" is the row's algorithm, named at the header's start: the bound is the most it lets
+    // through in any window of that length, whatever the traffic (a bare "(at most N)" read as
+    // another count of the traffic's).
+    if (partial)
+        return tr(" · it allows up to %1 in any %2 s").arg(locale.toString(m_bound->atMost), window);
+    return tr(" · most in any %1 s: %2 (it allows up to %3)").arg(window, locale.toString(m_bound->reached), locale.toString(m_bound->atMost));
 }
 
 bool RowChart::crosses(const QList<QPointF>& points, double unit, const QRectF& box) const
@@ -139,8 +142,8 @@ QString RowChart::boundLabel() const
         return {};
     const QString window = QString::fromStdString(formatSeconds(m_bound->windowNanos));
     return m_bound->reached >= m_bound->atMost
-               ? tr("%1 in this %2 s: the bound").arg(m_bound->reached).arg(window)
-               : tr("%1 in this %2 s (at most %3)").arg(m_bound->reached).arg(window).arg(m_bound->atMost);
+               ? tr("%1 in this %2 s: the most it allows").arg(m_bound->reached).arg(window)
+               : tr("%1 in this %2 s (it allows up to %3)").arg(m_bound->reached).arg(window).arg(m_bound->atMost);
 }
 
 QRectF RowChart::boundLabelBoxClearOf(const std::vector<QRectF>& taken) const

@@ -42,7 +42,7 @@ std::vector<RowChart::ServerLane> RowChart::serverLanes() const
     Nanos slowest = 0;
     for (Nanos v : b.p99)
         slowest = std::max(slowest, v);
-    lanes.push_back({tr("in the server (requests)"), QString(), niceCeiling(double(inSystem) * 1.05), {}, {}});
+    lanes.push_back({tr("in the server (requests)"), QString(), niceCeiling(double(inSystem) * 1.05), {}, {}, true});
     if (!m_limitLine.isEmpty()) { // an unlimited row ("none") has no limit to draw
         lanes.back().name = tr("in the server (requests), line: the limit");
         lanes.back().marked = m_limitLine.back().y();
@@ -79,6 +79,8 @@ void RowChart::drawServerLanes(QPainter* p) const
     const double sx = p0.width() / (to - from);
     const double shownTo = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
     p->save();
+    for (const ServerLane& lane : lanes)
+        drawLaneGrid(p, lane);
     p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
     drawInSystem(p, lanes[0].rect, lanes[0].top);
     const ServedBuckets& b = *m_served;
@@ -163,47 +165,80 @@ void RowChart::drawAttemptBars(QPainter* p, const QRectF& lane, double top) cons
     }
 }
 
+std::vector<RowChart::LaneLabel> RowChart::laneLabels(const ServerLane& lane) const
+{
+    // Each label clear of those before it: the limit first (the lane is read against it), then
+    // the top inside the lane (never beside the lane above), 0, and round ticks between, about a
+    // label and a half apart, those that meet no other label ("10 in the server" and a limit
+    // falling 31, 15, 7, 3 are read off the axis, not only 0 and the top).
+    const QFontMetricsF fm(smallFont());
+    const double h = fm.height();
+    const QRectF& r = lane.rect;
+    const auto yOf = [&](double v) { return r.bottom() - v / lane.top * r.height(); };
+    const auto at = [&](double y) { return QRectF(0, y - h / 2, std::max(0.0, r.left() - 5), h); };
+    const auto text = [&](double v) { return QLocale().toString(v, 'g', 4) + lane.unit; };
+    std::vector<LaneLabel> labels;
+    const auto add = [&](LaneLabel::Kind kind, double v, double y) {
+        const QRectF box = at(y);
+        if (std::none_of(labels.begin(), labels.end(), [&](const LaneLabel& l) { return l.box.intersects(box); }))
+            labels.push_back({kind, v, text(v), box});
+    };
+    if (lane.marked) {
+        // Inside the lane, or at its top when the lane is shorter than the label (a row of many
+        // lanes on a small screen): never a clamp whose bounds cross.
+        const double highest = r.top() + h / 2;
+        add(LaneLabel::Marked, *lane.marked, std::clamp(yOf(*lane.marked), highest, std::max(highest, r.bottom() - h / 2)));
+    }
+    add(LaneLabel::Top, lane.top, r.top() + h / 2 - 1);
+    if (r.height() >= 2.2 * h)
+        add(LaneLabel::Zero, 0, r.bottom() - h / 2 + 1);
+    double step = niceStep(lane.top, std::max(2, int(r.height() / (h * 1.5))), false);
+    if (lane.whole)
+        step = std::max(step, 1.0);
+    for (int k = 1; k * step < lane.top * (1 - 1e-9); ++k)
+        add(LaneLabel::Tick, k * step, yOf(k * step));
+    labels.push_back({LaneLabel::Caption, 0, lane.name, QRectF(r.left() + 3, r.top(), fm.horizontalAdvance(lane.name) + 6, h)});
+    return labels;
+}
+
+void RowChart::drawLaneGrid(QPainter* p, const ServerLane& lane) const
+{
+    // A faint line across the lane at each labelled tick, under what the lane draws.
+    QColor grid = palette().color(QPalette::Mid);
+    grid.setAlphaF(0.5);
+    p->setPen(QPen(grid, 1));
+    const QRectF& r = lane.rect;
+    for (const LaneLabel& l : laneLabels(lane))
+        if (l.kind == LaneLabel::Tick) {
+            const double y = std::round(r.bottom() - l.value / lane.top * r.height()) + 0.5;
+            p->drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
+        }
+}
+
 void RowChart::drawLaneAxis(QPainter* p, const ServerLane& lane) const
 {
-    // The lane's baseline, its 0 and its top on the left axis, and its name inside it at the
-    // top left on the background (what is drawn under it shows on both sides).
+    // The lane's baseline, its axis's labels, and its name inside it at the top left on the
+    // background (what is drawn under it shows on both sides).
     const QFont small = smallFont();
-    const QFontMetricsF fm(small);
+    QFont bold = small;
+    bold.setBold(true);
     const QRectF& r = lane.rect;
     p->save();
-    p->setFont(small);
     p->setPen(QPen(palette().color(QPalette::Mid), 1));
     p->drawLine(QPointF(r.left(), r.bottom()), QPointF(r.right(), r.bottom()));
-    p->setPen(palette().color(QPalette::PlaceholderText));
-    const auto label = [&](double v, double y) {
-        p->drawText(QRectF(0, y - fm.height() / 2, r.left() - 5, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-                    QLocale().toString(v, 'g', 4) + lane.unit);
-    };
-    // The top inside the lane (never beside the one above), and 0, unless the limit's own label
-    // is as near: the limit is what the lane is read against.
-    const double markY = lane.marked ? r.bottom() - *lane.marked / lane.top * r.height() : -1e9;
-    const double topY = r.top() + fm.height() / 2 - 1, zeroY = r.bottom() - fm.height() / 2 + 1;
-    if (std::abs(markY - topY) >= fm.height())
-        label(lane.top, topY);
-    if (r.height() >= 2.2 * fm.height() && std::abs(markY - zeroY) >= fm.height())
-        label(0, zeroY);
-    if (lane.marked) {
-        QFont bold = small;
-        bold.setBold(true);
-        p->setFont(bold);
-        p->setPen(palette().color(QPalette::WindowText));
-        // Inside the lane, or at its top when the lane is shorter than the label (a row of many lanes
-        // on a small screen): never a clamp whose bounds cross.
-        const double highest = r.top() + fm.height() / 2;
-        label(*lane.marked, std::clamp(markY, highest, std::max(highest, r.bottom() - fm.height() / 2)));
-        p->setFont(small);
-    }
-    const QRectF caption(r.left() + 3, r.top(), fm.horizontalAdvance(lane.name) + 6, fm.height());
     QColor under = palette().color(QPalette::Base);
     under.setAlphaF(0.85);
-    p->fillRect(caption, under);
-    p->setPen(palette().color(QPalette::WindowText));
-    p->drawText(caption, Qt::AlignCenter, lane.name);
+    for (const LaneLabel& l : laneLabels(lane)) {
+        p->setFont(l.kind == LaneLabel::Marked ? bold : small);
+        if (l.kind == LaneLabel::Caption) {
+            p->fillRect(l.box, under);
+            p->setPen(palette().color(QPalette::WindowText));
+            p->drawText(l.box, Qt::AlignCenter, l.text);
+        } else {
+            p->setPen(palette().color(l.kind == LaneLabel::Marked ? QPalette::WindowText : QPalette::PlaceholderText));
+            p->drawText(l.box, Qt::AlignRight | Qt::AlignVCenter, l.text);
+        }
+    }
     p->restore();
 }
 

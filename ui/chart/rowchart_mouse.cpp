@@ -173,8 +173,8 @@ void RowChart::mouseMoveEvent(QMouseEvent* event)
         QToolTip::showText(event->globalPosition().toPoint(), hoverText(*i), this);
     } else if (const QString tip = badgeTip(event->position()); !tip.isEmpty()) {
         QToolTip::showText(event->globalPosition().toPoint(), tip, this);
-    } else if (headerRect().contains(event->position()) && headerTexts() != std::pair(title(), countsText())) {
-        QToolTip::showText(event->globalPosition().toPoint(), title() + "\n" + countsText(), this); // elided: the whole
+    } else if (headerRect().contains(event->position()) && headerElided()) {
+        QToolTip::showText(event->globalPosition().toPoint(), title() + "\n" + legendText() + "\n" + countsText(), this); // elided: the whole
     } else {
         QToolTip::hideText();
     }

@@ -1,5 +1,5 @@
 // RowChart's nginx parts: the water nginx holds, replayed in its own unit, and the right-hand
-// axis that reads it in that unit (whole thousandths of a request).
+// axis that reads it in that unit (whole thousandths of a request), headed with nginx's word.
 #include "chart/rowchart.h"
 
 #include "limiters/nginx_limit_req.h"
@@ -26,8 +26,33 @@ QString thousandthsText(double level) { return QLocale().toString(qint64(std::ll
 
 int RowChart::rightMargin() const
 {
-    // Room for "120,000" (a burst of 120), when any row is nginx's; 14 px otherwise.
-    return m_thousandthsRoom ? QFontMetrics(font()).horizontalAdvance("000,000") + 10 : 14;
+    // Room for "120,000" (a burst of 120) and for the axis's unit, when any row is nginx's; 14 px
+    // otherwise.
+    if (!m_thousandthsRoom)
+        return 14;
+    const QFontMetricsF fm(smallFont());
+    double unit = 0;
+    for (const QString& line : thousandthsUnitLines())
+        unit = std::max(unit, fm.horizontalAdvance(line));
+    return int(std::ceil(std::max(QFontMetricsF(font()).horizontalAdvance("000,000"), unit))) + 10;
+}
+
+QStringList RowChart::thousandthsUnitLines()
+{
+    // nginx's own word for what it holds, in its own unit: its error log says "limiting
+    // requests, excess: 9.000" where this axis says 9,000.
+    return {tr("excess"), tr("(1/1000 req)")};
+}
+
+QRectF RowChart::thousandthsUnitBox() const
+{
+    if (!m_frame->trace || algorithm() != Algorithm::NginxLimitReq)
+        return {};
+    // Beside the strip, above the axis's top label.
+    const QRectF p0 = plot();
+    const double h = QFontMetricsF(smallFont()).height() * double(thousandthsUnitLines().size());
+    const double labelHalf = QFontMetricsF(font()).height() / 2;
+    return {p0.right() + 5, p0.top() - labelHalf - 2 - h, double(rightMargin() - 5), h};
 }
 
 std::vector<std::pair<double, QString>> RowChart::thousandthsLabels() const
@@ -47,7 +72,6 @@ void RowChart::drawThousandths(QPainter* p) const
     if (labels.empty())
         return;
     const QRectF p0 = plot();
-    const QFontMetricsF fm(font());
     const double top = m_levelAxis->max();
     p->save();
     for (std::size_t k = 0; k < labels.size(); ++k) {
@@ -60,13 +84,9 @@ void RowChart::drawThousandths(QPainter* p) const
         const double y = p0.bottom() - v / top * p0.height();
         p->drawText(QRectF(p0.right() + 5, y - 8, rightMargin() - 5, 16), Qt::AlignLeft | Qt::AlignVCenter, text);
     }
-    // The axis's unit, beside the strip, above its top label.
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    p->setFont(small);
+    p->setFont(smallFont());
     p->setPen(palette().color(QPalette::PlaceholderText));
-    p->drawText(QRectF(p0.right() + 5, p0.top() - fm.height() - 10, rightMargin() - 5, fm.height()),
-                Qt::AlignLeft | Qt::AlignBottom, tr("/1000"));
+    p->drawText(thousandthsUnitBox(), Qt::AlignLeft | Qt::AlignBottom, thousandthsUnitLines().join('\n'));
     p->restore();
 }
 

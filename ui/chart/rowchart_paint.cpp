@@ -89,76 +89,134 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
 
 void RowChart::drawHeader(QPainter* p) const
 {
+    const HeaderLayout h = header();
     QFont bold = font();
     bold.setBold(true);
     p->setFont(bold);
     p->setPen(palette().color(QPalette::WindowText));
-    const QRectF header = headerRect();
-    const auto [title, counts] = headerTexts();
-    p->drawText(header, Qt::AlignLeft | Qt::AlignVCenter, title);
-    const double titleWidth = QFontMetricsF(bold).horizontalAdvance(title);
+    p->drawText(h.title.box, Qt::AlignLeft | Qt::AlignVCenter, h.title.text);
     p->setFont(font());
-    const QFontMetricsF fm(font());
-    const double countsWidth = fm.horizontalAdvance(counts);
-    p->drawText(header, Qt::AlignRight | Qt::AlignVCenter, counts);
-    // The legend of the line takes what room is left between the title and the counts.
-    const QString legend = fm.elidedText("   " + legendText(), Qt::ElideRight, header.width() - titleWidth - countsWidth - 12);
+    p->drawText(h.counts.box, Qt::AlignRight | Qt::AlignVCenter, h.counts.text);
     p->setPen(palette().color(QPalette::PlaceholderText));
-    p->drawText(header.adjusted(titleWidth, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, legend);
+    p->drawText(h.legend.box, Qt::AlignLeft | Qt::AlignVCenter, h.legend.text);
+}
+
+double RowChart::headerWidth() const
+{
+    // The chart's width less its margins, not the plot's, which the layout sets later: the
+    // header's lines, and so the top margin, are counted from this width.
+    const QMarginsF m = chart()->margins();
+    return std::max(0.0, chart()->size().width() - m.left() - m.right());
 }
 
 QRectF RowChart::headerRect() const
 {
+    // Over the plot, inset as it is from the margins (the axes' lines).
     const QRectF p0 = plot();
-    return {p0.left(), 1, p0.width(), double(headerHeight())};
+    const double inset = p0.width() > 0 ? std::max(0.0, p0.left() - chart()->margins().left()) : 0;
+    return {chart()->margins().left() + inset, 1, std::max(0.0, headerWidth() - 2 * inset), double(headerHeight())};
+}
+
+RowChart::HeaderLayout RowChart::layOutHeader(const QString& title, const QString& legend, const QString& counts) const
+{
+    // The title, the legend of the line, then the counts at the right: each after the one before
+    // on its line when it fits there, else at the start of the next (presentation mode's larger
+    // type on a projector), so none is cut; one wider than the whole header is elided (the whole
+    // of each is the header's tooltip).
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetricsF bfm(bold), fm(font());
+    const QRectF at = headerRect();
+    const double width = at.width(), line = fm.height(), gap = fm.horizontalAdvance(QStringLiteral("   "));
+    HeaderLayout h;
+    int row = 0;
+    double x = 0;
+    const auto place = [&](HeaderPart& part, const QString& text, const QFontMetricsF& m, bool right) {
+        if (text.isEmpty())
+            return;
+        const double w = m.horizontalAdvance(text);
+        if (x > 0 && x + gap + w > width) {
+            ++row;
+            x = 0;
+        }
+        const double left = right ? std::max(x > 0 ? x + gap : 0, width - w) : (x > 0 ? x + gap : 0);
+        const double room = std::max(0.0, width - left);
+        part.text = w <= room ? text : m.elidedText(text, Qt::ElideRight, room);
+        part.box = QRectF(at.left() + left, at.top() + row * line, std::min(w, room), line);
+        x = left + part.box.width();
+    };
+    place(h.title, title, bfm, false);
+    place(h.legend, legend, fm, false);
+    place(h.counts, counts, fm, true);
+    h.lines = row + 1;
+    return h;
+}
+
+RowChart::HeaderLayout RowChart::header() const { return layOutHeader(title(), legendText(), countsText()); }
+
+bool RowChart::headerElided() const
+{
+    const HeaderLayout h = header();
+    return h.title.text != title() || h.legend.text != legendText() || h.counts.text != countsText();
+}
+
+QStringList RowChart::cutCaptions() const
+{
+    QStringList cut;
+    const HeaderLayout h = header();
+    for (const auto& [drawn, whole] : {std::pair{h.title.text, title()}, {h.legend.text, legendText()}, {h.counts.text, countsText()}})
+        if (drawn != whole)
+            cut << whole;
+    const QFontMetricsF fm(smallFont());
+    for (const PlotLabel& label : plotLabels()) // the server's caption is elided to its box
+        if (label.kind == LabelKind::ServerCaption && fm.horizontalAdvance(label.text) > label.box.width() - 4)
+            cut << label.text;
+    if (!m_veiled) // a lane's name runs past the plot's right edge
+        for (const ServerLane& lane : serverLanes())
+            for (const LaneLabel& l : laneLabels(lane))
+                if (l.kind == LaneLabel::Caption && l.box.right() > plot().right())
+                    cut << l.text;
+    return cut;
 }
 
 std::pair<QString, QString> RowChart::headerTexts() const
 {
-    // The title and the counts share the header and never overprint each other: when both do not
-    // fit, the counts keep at least half of it and each is elided (the whole of both is the
-    // header's tooltip).
-    QFont bold = font();
-    bold.setBold(true);
-    const QFontMetricsF bfm(bold), fm(font());
-    const double width = headerRect().width(), gap = fm.horizontalAdvance(QStringLiteral("  "));
-    QString title = this->title(), counts = countsText();
-    if (bfm.horizontalAdvance(title) + gap + fm.horizontalAdvance(counts) > width) {
-        const double countsRoom = std::max(width / 2, width - bfm.horizontalAdvance(title) - gap);
-        counts = fm.elidedText(counts, Qt::ElideRight, countsRoom);
-        title = bfm.elidedText(title, Qt::ElideRight, std::max(0.0, width - fm.horizontalAdvance(counts) - gap));
-    }
-    return {title, counts};
+    const HeaderLayout h = header();
+    return {h.title.text, h.counts.text};
 }
 
-QString RowChart::countsText() const
+QString RowChart::countsText() const { return countsTextAs(m_partialCounts, m_veiled); }
+
+QString RowChart::countsTextAs(bool partial, bool veiled) const
 {
-    if (m_veiled)
+    if (veiled)
         return tr("decisions hidden");
     const QLocale locale;
     // With a server, what it did with the row's attempts (whole run: the figures are the run's).
     const AlgorithmTrace* row = m_frame && m_frame->trace ? &m_frame->trace->results.at(m_row) : nullptr;
     const ServerFigures* server = row && row->engine && row->engine->run.server ? &*row->engine->run.server : nullptr;
     QString served;
-    if (server && !m_partialCounts) {
+    if (server && !partial) {
         const std::int64_t failed = server->late + server->queueTimeouts + server->refused + server->rejected;
         served = tr(" · %1 served in time · %2 failed").arg(locale.toString(server->inTime), locale.toString(failed));
         if (server->rejected > 0)
             served += tr(" (%1 rejected)").arg(locale.toString(server->rejected));
     }
     if (server && row->engine->setup.layers.empty()) // a concurrency limiter's row: no rate verdicts
-        return (m_partialCounts ? tr("so far: %1 attempts") : tr("%1 attempts")).arg(locale.toString(m_counts.admitted))
+        return (partial ? tr("so far: %1 attempts") : tr("%1 attempts")).arg(locale.toString(m_counts.admitted))
                + served;
-    QString counts = (m_partialCounts ? tr("so far: %1 admitted") : tr("%1 admitted")).arg(locale.toString(m_counts.admitted));
+    QString counts = (partial ? tr("so far: %1 admitted") : tr("%1 admitted")).arg(locale.toString(m_counts.admitted));
     if (m_counts.delayed > 0)
         counts += tr(" (%1 delayed)").arg(locale.toString(m_counts.delayed));
-    return counts + tr(" · %1 denied").arg(locale.toString(m_counts.denied)) + served + boundText();
+    return counts + tr(" · %1 denied").arg(locale.toString(m_counts.denied)) + served + boundText(partial);
 }
 
-QString RowChart::legendText() const
+QString RowChart::legendText() const { return legendTextAs(m_veiled); }
+
+QString RowChart::legendTextAs(bool veiled) const
 {
     const QString unit = QString::fromUtf8(levelUnit(algorithm()).data());
-    if (m_veiled)
+    if (veiled)
         return tr("every request grey, in one lane, until revealed");
     if (!m_frame->trace)
         return "line: " + unit + ", dashed: " + ceilingName();
@@ -189,7 +247,7 @@ QString RowChart::legendText() const
     if (m_gateRow) // its lanes name their own measures
         return tr("one measure a lane, each on its own axis");
     if (!m_nginxWater.empty())
-        return tr("line: what nginx holds (right: in thousandths of a request) · n/1000: what a rejected one found");
+        return tr("line: what nginx holds · n/1000: the excess a rejected one found");
     if (!m_departures.empty())
         return "line: " + unit + ", dashed: " + ceilingName() + QString::fromUtf8(" · \u25c7 leaves the queue");
     return "line: " + unit + ", dashed: " + ceilingName();

@@ -5,15 +5,16 @@
 
 namespace ratelab::ui {
 
-// niceStep returns a 1-2-5 step that splits span into about `ticks` parts.
-inline double niceStep(double span, int ticks)
+// niceStep returns a 1-2-5 step that splits span into about `ticks` parts; with `quarters`, 2.5
+// too (a level of tokens may be fractional; a count of requests read off "2.5, 5, 7.5" is not).
+inline double niceStep(double span, int ticks, bool quarters = true)
 {
     if (!(span > 0) || ticks < 1)
         return 1;
     const double raw = span / ticks;
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
     for (double m : {1.0, 2.0, 2.5, 5.0})
-        if (m * magnitude >= raw)
+        if ((quarters || m != 2.5) && m * magnitude >= raw)
             return m * magnitude;
     return 10 * magnitude;
 }

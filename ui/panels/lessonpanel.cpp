@@ -35,7 +35,8 @@ LessonPanel::LessonPanel(QWidget* parent)
     edit->setToolTip(tr("Write your own title and lesson: they are saved with the scenario"));
     connect(edit, &QPushButton::clicked, this, &LessonPanel::editRequested);
     // The text scrolls when it is longer than the panel (a long lesson in presentation type on a
-    // 1280x720 projector): never cut off at the bottom. The button stays in view.
+    // 1280x720 projector): never cut off at the bottom. The step's place in the deck and its title
+    // stay above it, as the button below: an answer scrolled into view never takes the title away.
     auto* body = new QWidget;
     auto* text = new QVBoxLayout(body);
     text->setContentsMargins(0, 0, 0, 0);
@@ -44,8 +45,6 @@ LessonPanel::LessonPanel(QWidget* parent)
     m_position->setFont(small);
     m_question->setTextFormat(Qt::RichText);
     m_answer->setTextFormat(Qt::RichText);
-    text->addWidget(m_position);
-    text->addWidget(m_title);
     text->addWidget(m_note);
     text->addWidget(m_lesson);
     text->addSpacing(6);
@@ -62,6 +61,8 @@ LessonPanel::LessonPanel(QWidget* parent)
     body->setAutoFillBackground(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
+    layout->addWidget(m_position);
+    layout->addWidget(m_title);
     layout->addWidget(m_scroll, 1);
     layout->addWidget(edit, 0, Qt::AlignLeft);
     setLarge(false);

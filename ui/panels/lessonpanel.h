@@ -29,8 +29,11 @@ public:
     // scrollBy scrolls the text down (direction 1) or up (-1) by a step, or by a page less a
     // line when `page`; it returns false when the text is already at that end (nothing moved).
     bool scrollBy(int direction, bool page = false);
-    // scrollArea holds the title, note and lesson: it scrolls when they are longer than the panel.
+    // scrollArea holds the note, lesson, question and answer under the title: it scrolls when
+    // they are longer than the panel.
     QScrollArea* scrollArea() const { return m_scroll; }
+    // titleLabel is the title, above the scrolling text: always in view.
+    const QLabel* titleLabel() const { return m_title; }
 
 signals:
     // editRequested asks to edit the title and lesson (the Edit button).
