@@ -162,6 +162,21 @@ Belief believe(const ImportedConfig& c, const Limiter& fresh)
         const auto& r = dynamic_cast<const CloudflareRate&>(fresh);
         b.count = b.burst = b.windowLimit = r.requestsPerPeriod();
         b.per = b.window = r.period();
+        // A ruleset's later rules, layers: the slowest binds in the long run, the fewest at once
+        // and the shortest period is the window a burst meets.
+        for (const Layer& l : c.scenario.layers) {
+            const auto layer = makeLimiter(l.algorithm, l.config);
+            const auto& rule = dynamic_cast<const CloudflareRate&>(*layer);
+            if (slower(rule.requestsPerPeriod(), rule.period(), b.count, b.per)) {
+                b.count = rule.requestsPerPeriod();
+                b.per = rule.period();
+            }
+            b.burst = std::min(b.burst, rule.requestsPerPeriod());
+            if (rule.period() < b.window) {
+                b.window = rule.period();
+                b.windowLimit = rule.requestsPerPeriod();
+            }
+        }
         break;
     }
     case Algorithm::AwsWafRate: {
