@@ -120,7 +120,51 @@ std::vector<MethodSetting> methodSettings(const Flat& flat)
     return out;
 }
 
-ImportedConfig apiGateway(const Flat& flat)
+// stageThrottles words each per-method throttle of a usage plan's API stages: apiStages[].throttle
+// in get-usage-plan's JSON, ApiStages[].Throttle in CloudFormation, a map from "RESOURCE/METHOD"
+// ("/pets/GET", the path of update-usage-plan's /apiStages/API:STAGE/throttle/RESOURCE/METHOD
+// patches) to a ThrottleSettings (the API Gateway API reference, ApiStage): one line each.
+std::vector<std::string> stageThrottles(const QJsonValue& tree)
+{
+    std::vector<std::string> out;
+    const auto field = [](const QJsonObject& o, const char* name) -> QJsonValue {
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.key().compare(QLatin1String(name), Qt::CaseInsensitive) == 0)
+                return it.value();
+        return QJsonValue();
+    };
+    const auto visit = [&](const auto& self, const QJsonValue& v) -> void {
+        if (v.isArray())
+            for (const QJsonValue& x : v.toArray())
+                self(self, x);
+        if (!v.isObject())
+            return;
+        const QJsonObject o = v.toObject();
+        for (const QJsonValue& stage : field(o, "apiStages").toArray()) {
+            const QJsonObject st = stage.toObject();
+            const QJsonObject throttle = field(st, "throttle").toObject();
+            for (auto it = throttle.begin(); it != throttle.end(); ++it) {
+                const QString key = it.key();
+                const qsizetype slash = key.lastIndexOf('/');
+                const QString path = slash <= 0 ? QString("/") : key.left(slash), method = key.mid(slash + 1);
+                const QJsonObject t = it.value().toObject();
+                const std::string rate = treeText(field(t, "rateLimit")), burst = treeText(field(t, "burstLimit"));
+                out.push_back("apiStages: API " + treeText(field(st, "apiId")) + " stage " + treeText(field(st, "stage")) + ", "
+                              + method.toStdString() + " " + path.toStdString() + " (throttle key " + key.toStdString() + "): "
+                              + (rate.empty() ? std::string("no rate") : wholeNumber(rate) + " per second")
+                              + (burst.empty() ? std::string(", no burst") : ", burst " + wholeNumber(burst))
+                              + ", a throttle of each API key's requests to that method alone; the scenario models the "
+                                "plan's own throttle for every method");
+            }
+        }
+        for (const QJsonValue& x : o)
+            self(self, x);
+    };
+    visit(visit, tree);
+    return out;
+}
+
+ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
 {
     Builder b;
     b.out.product = "Amazon API Gateway usage plan";
@@ -189,8 +233,10 @@ ImportedConfig apiGateway(const Flat& flat)
         b.out.assumed.push_back("a stage's throttling counts every client's requests together: run the scenario with "
                                 "key=global");
     if (!all(flat, "apiStages.throttle").empty() || findConfigValue(flat, "apiStages.apiId"))
-        b.out.notModelled.push_back("the usage plan's API stages and per-method throttles (apiStages): the plan's own "
-                                    "throttle is modelled for every method");
+        b.out.notModelled.push_back("the usage plan's API stages (apiStages): which API and stage a request reaches is "
+                                    "not in the scenario, the plan's own throttle is modelled for every method");
+    for (std::string& t : stageThrottles(tree))
+        b.out.notModelled.push_back(std::move(t));
     if (plan)
         b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
     return b.done(Algorithm::AwsApiGateway);
@@ -497,7 +543,7 @@ std::optional<ImportedConfig> importManaged(const QByteArray& text)
         return cloudflareRuleset(text, flat);
     if (findConfigValue(flat, "throttle.rateLimit") || findConfigValue(flat, "throttle.burstLimit") || findConfigValue(flat, "quota.limit")
         || findConfigValue(flat, "MethodSettings.ThrottlingRateLimit") || findConfigValue(flat, "MethodSettings.ThrottlingBurstLimit"))
-        return apiGateway(flat);
+        return apiGateway(flat, configTree(text));
     return std::nullopt;
 }
 

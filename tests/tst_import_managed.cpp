@@ -87,6 +87,30 @@ private slots:
         QVERIFY(whatYouGet(c).find("throttle.burstLimit") != std::string::npos);
     }
 
+    // A usage plan's per-method throttles (apiStages[].throttle, keyed "RESOURCE/METHOD"): each
+    // named with its method and numbers, "/pets/GET" GET /pets 5 a second burst 10, "//POST" the
+    // root's POST 1 a second burst 2, the CloudFormation form's ApiStages/Throttle alike. The
+    // plan's own throttle (10 a second, burst 20) stays the model: 21 at once, 20 pass.
+    void usagePlanMethodThrottles()
+    {
+        const ImportedConfig c = importConfiguration("{\"id\": \"u1\", \"name\": \"Basic\",\n"
+                                                     " \"apiStages\": [{\"apiId\": \"a1\", \"stage\": \"prod\",\n"
+                                                     "  \"throttle\": {\"/pets/GET\": {\"burstLimit\": 10, \"rateLimit\": 5.0},\n"
+                                                     "   \"//POST\": {\"burstLimit\": 2, \"rateLimit\": 1.0}}}],\n"
+                                                     " \"throttle\": {\"burstLimit\": 20, \"rateLimit\": 10.0}}");
+        QCOMPARE(admittedAtOnce(c, 21), 20);
+        QVERIFY(has(c.notModelled, "apiStages: API a1 stage prod, GET /pets (throttle key /pets/GET): 5 per second, burst 10, "
+                                   "a throttle of each API key's requests to that method alone; the scenario models the plan's "
+                                   "own throttle for every method"));
+        QVERIFY(mentions(c.notModelled, "apiStages: API a1 stage prod, POST / (throttle key //POST): 1 per second, burst 2,"));
+        const ImportedConfig cf = importConfiguration("Resources:\n  Plan:\n    Type: AWS::ApiGateway::UsagePlan\n"
+                                                      "    Properties:\n      ApiStages:\n      - ApiId: a1\n        Stage: prod\n"
+                                                      "        Throttle:\n          /pets/GET:\n            RateLimit: 5\n"
+                                                      "            BurstLimit: 10\n      Throttle:\n        RateLimit: 10\n"
+                                                      "        BurstLimit: 20\n");
+        QVERIFY(mentions(cf.notModelled, "apiStages: API a1 stage prod, GET /pets (throttle key /pets/GET): 5 per second, burst 10,"));
+    }
+
     // CloudFormation's AWS::ApiGateway::UsagePlan in YAML: Throttle 5/s burst 10, Quota 100 a DAY:
     // 12 at once, 10.
     void cloudFormation()
