@@ -303,8 +303,15 @@ LocalLimit readLimit(DryRunConfig& out, const QJsonObject& c, const std::string&
         if (std::any_of(limit.descriptors.begin(), limit.descriptors.end(), [&](const auto& x) { return x.entries == entries; }))
             throw InputError("Envoy: " + name + ": duplicate descriptor " + text + " (Envoy refuses it)");
         const std::string dname = name + ": descriptor " + text;
-        if (dynamic) { // a bucket per value met (dynamic_descriptor.cc, at most max_dynamic_descriptors)
-            out.notReplayed.push_back(dname + ": an entry without a value (a bucket per value) is not replayed");
+        if (dynamic) {
+            // A token bucket per value met, in a least-recently-used list of max_dynamic_descriptors
+            // (20 unless set) whose dropped buckets lose their tokens (DynamicDescriptor,
+            // local_ratelimit_impl.h): no log key holds that.
+            const std::string kept = treeText(c.value("max_dynamic_descriptors"));
+            out.notReplayed.push_back(dname + ": an entry without a value is a bucket per value met, at most "
+                                      + (kept.empty() ? std::string("20") : kept) + " kept (max_dynamic_descriptors), the "
+                                      "least recently used dropped with its tokens: not replayed, its requests meet the "
+                                      "other buckets as if it matched none");
             continue;
         }
         const QJsonObject bucket = d.value("token_bucket").toObject();

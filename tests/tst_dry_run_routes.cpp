@@ -872,6 +872,26 @@ private slots:
         QCOMPARE(c.notReplayed.size(), std::size_t(1)); // a request matching no route: the default bucket alone
         QCOMPARE(deniedBy(r), (std::vector<int>{-1, 1, -1, -1, 0, 1}));
         QCOMPARE(deniedBy(run("").second), (std::vector<int>{-1, -1, -1, 0, 0, 0}));
+        // A descriptor entry without a value (user=) is a bucket per value met in an LRU list of
+        // max_dynamic_descriptors: named, not replayed, and the other buckets decide as above.
+        const QByteArray dynamic = QByteArray(conf).replace("SKIP", ", skip_if_absent: true")
+                                       .replace("              descriptors:\n",
+                                                "              max_dynamic_descriptors: 5\n              descriptors:\n"
+                                                "              - entries: [{key: user, value: \"\"}]\n"
+                                                "                token_bucket: {max_tokens: 1, tokens_per_fill: 1, fill_interval: 60s}\n");
+        DryRunConfig d = io::dryRunConfigFile(write(dir, "dynamic.yaml", dynamic), "ip");
+        QCOMPARE(d.rules.size(), std::size_t(3));
+        QCOMPARE(d.notReplayed[0], std::string("local_ratelimit of the filter (http_filters): descriptor user=: an entry without "
+                                               "a value is a bucket per value met, at most 5 kept (max_dynamic_descriptors), the "
+                                               "least recently used dropped with its tokens: not replayed, its requests meet the "
+                                               "other buckets as if it matched none"));
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(d);
+        const Traffic t = parseTraffic(log, o, "log.csv");
+        bindKeyFields(d, t);
+        QCOMPARE(d.notReplayed.size(), std::size_t(2)); // and a request matching no route, as above
+        QCOMPARE(deniedBy(dryRun(t, d)), (std::vector<int>{-1, 1, -1, -1, 0, 1}));
     }
 };
 
