@@ -208,12 +208,12 @@ int chooseServer(const NginxConfig& nginx, const std::vector<bool>& answersAll, 
     for (std::size_t s = 0; s < nginx.servers.size(); ++s)
         if (!answersAll[s])
             serving.push_back(int(s));
-    if (serving.size() != 1)
+    if (serving.empty())
         throw InputError("nginx: " + std::to_string(nginx.servers.size()) + " server blocks (lines "
                          + std::to_string(nginx.servers[0].line) + ", " + std::to_string(nginx.servers[1].line)
-                         + (serving.empty() ? "), every one answering each request with return: the config limits nothing"
-                                            : ") serve requests: which one a request reaches (listen, server_name) is not "
-                                              "in the log; give one server's config"));
+                         + "), every one answering each request with return: the config limits nothing");
+    if (serving.size() > 1)
+        return -2; // several serve: chosen per request by its Host (hostGroups)
     const NginxPlace& chosen = nginx.servers[std::size_t(serving.front())];
     for (std::size_t s = 0; s < nginx.servers.size(); ++s)
         if (int(s) != serving.front())
@@ -222,6 +222,85 @@ int chooseServer(const NginxConfig& nginx, const std::vector<bool>& answersAll, 
                                     "as the requests of the server at line " + std::to_string(chosen.line)
                                   + ", the one that serves them");
     return serving.front();
+}
+
+// hostCondition is the condition on the log's host that a request reaches server s by: its
+// server_name, exact names only (`names` holds those seen so far, each once).
+DryRunCondition hostCondition(const NginxConfig& nginx, int s, std::map<std::string, int>& names)
+{
+    const NginxPlace& server = nginx.servers[std::size_t(s)];
+    DryRunCondition c{"host", {}};
+    c.caseless = true;
+    for (const std::string& name : server.serverNames) {
+        if (name.find('*') != std::string::npos || name.starts_with('.') || name.starts_with('~'))
+            throw InputError("nginx: server_name " + name + " (the server at line " + std::to_string(server.line)
+                             + "): wildcard and regex names are not modelled, so which server a request reaches is "
+                               "not known; give one server's config");
+        const std::string lower = lowerAscii(name);
+        if (const auto [it, fresh] = names.emplace(lower, s); !fresh)
+            throw InputError("nginx: server_name " + name + " is in the servers at lines "
+                             + std::to_string(nginx.servers[std::size_t(it->second)].line) + " and "
+                             + std::to_string(server.line) + " (nginx ignores the second)");
+        if (!lower.empty())
+            c.values.push_back(lower);
+    }
+    return c;
+}
+
+// hostGroups orders the server blocks a request may reach when several serve, as
+// ngx_http_find_virtual_server picks one (src/http/ngx_http_core_module.c and
+// ngx_http_request.c, nginx commit 021a9df15b94): among the servers of the request's address and
+// port, the one whose server_name is the Host, else the default server of that port (the one
+// whose listen says default_server, else the first). The log holds no port, so the servers that
+// serve must share their listen addresses; and only exact names are read (a wildcard or regex
+// name is refused by name). The default server comes last. `host` gets, per server, the
+// condition its places meet (the default: none).
+std::vector<int> hostGroups(const NginxConfig& nginx, const std::vector<bool>& answersAll,
+                            std::vector<std::vector<DryRunCondition>>& host, DryRunConfig& out)
+{
+    const auto listensOf = [&](std::size_t s) {
+        std::vector<std::string> l = nginx.servers[s].listens;
+        std::sort(l.begin(), l.end());
+        return l;
+    };
+    // The servers on the serving ones' addresses, those that answer with return among them.
+    std::vector<int> serving, order;
+    std::size_t first = 0;
+    while (answersAll[first])
+        ++first;
+    for (std::size_t s = 0; s < nginx.servers.size(); ++s) {
+        if (listensOf(s) == listensOf(first))
+            serving.push_back(int(s));
+        else if (!answersAll[s])
+            throw InputError("nginx: the server blocks at lines " + std::to_string(nginx.servers[first].line) + " and "
+                             + std::to_string(nginx.servers[s].line) + " listen on different addresses: which one a "
+                             "request reaches (its port) is not in the log; give one server's config");
+        else
+            out.assumed.push_back("the server at line " + std::to_string(nginx.servers[s].line) + " listens on other "
+                                  "addresses and answers every request with return (a redirect) before any limit: the log "
+                                  "is read as the requests of the others");
+    }
+    const auto fallback = std::find_if(serving.begin(), serving.end(), [&](int s) { return nginx.servers[std::size_t(s)].defaultServer; });
+    const int chosen = fallback != serving.end() ? *fallback : serving.front();
+    std::map<std::string, int> names;
+    host.assign(nginx.servers.size(), {});
+    out.notReplayed.emplace_back(); // said below, once the order is known
+    const int note = int(out.notReplayed.size()) - 1;
+    for (int s : serving) {
+        DryRunCondition c = hostCondition(nginx, s, names);
+        c.note = note;
+        if (s != chosen) {
+            host[std::size_t(s)].push_back(std::move(c));
+            order.push_back(s);
+        }
+    }
+    order.push_back(chosen);
+    out.notReplayed[std::size_t(note)] = "which server block a request reaches is chosen by its Host, read from the log's host "
+                                         "field ($host); the log does not hold it: every request is taken to reach the server "
+                                         "at line " + std::to_string(nginx.servers[std::size_t(order.front())].line);
+    out.assumed.push_back("several server blocks serve: a request reaches the one whose server_name is its host (the log's "
+                          "$host), else the default server, the one at line " + std::to_string(nginx.servers[std::size_t(chosen)].line));
+    return order;
 }
 
 } // namespace
@@ -422,69 +501,89 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
             out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + ") answers with return, which nginx runs "
                                   "before limit_req: its limit_req lines apply to none of its requests");
     };
-    std::map<std::string, const NginxPlace*> named;
-    for (const NginxPlace& p : nginx.places)
-        if (p.server == server && p.match.starts_with("@") && !p.nested)
-            named[p.match] = &p;
-    std::vector<std::string> reachedNamed;
-    // ifReturned: an `if` holding a return answers the requests its condition selects before
-    // limit_req; the condition (ngx_http_rewrite_if_condition) is not evaluated on the log.
-    const auto ifReturned = [&](const NginxPlace& p) {
-        for (int line : p.ifReturns)
-            out.assumed.push_back("if (line " + std::to_string(line) + ") in " + p.where + " (line " + std::to_string(p.line)
-                                  + ") returns before limit_req for the requests its condition selects; the condition is "
-                                    "not evaluated on the log: every request there is read as not selected");
-    };
-    if (server >= 0)
-        ifReturned(nginx.servers[std::size_t(server)]);
-    for (const NginxPlace& p : nginx.places) {
-        if (p.server != server)
-            continue;
-        if (p.where != "server" && p.where != "http" && !p.answers)
-            ifReturned(p);
-        if (p.where == "server" || p.where == "http")
-            continue;
-        if (p.nested)
-            throw InputError("nginx: line " + std::to_string(p.line) + ": " + p.where + " is inside another location: "
-                             "nginx's selection among nested locations is not modelled");
-        if (p.match.starts_with("@"))
-            continue;
-        DryRunPlace place{p.where + " (line " + std::to_string(p.line) + ")", matchOf(p), p.match, {}};
-        if (p.answers || (server >= 0 && nginx.servers[std::size_t(server)].answers)) {
-            answered(p);
-        } else {
-            place.rules = rulesOf(p.limits);
-            const auto n = named.find(p.tryNamed);
-            if (!p.tryNamed.empty() && n != named.end() && !n->second->answers && !n->second->limits.empty()) {
-                place.then = rulesOf(n->second->limits);
-                reachedNamed.push_back(p.tryNamed);
-                out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + "): try_files ends in "
-                                      + p.tryNamed + "; the dry run cannot see the files, so every request there is "
-                                      "read as finding none and going on to location " + p.tryNamed);
-            }
-        }
-        out.places.push_back(std::move(place));
-    }
-    for (const auto& [name, p] : named) {
-        if (p->limits.empty() || std::find(reachedNamed.begin(), reachedNamed.end(), name) != reachedNamed.end())
-            continue;
-        if (p->answers)
-            answered(*p);
-        else
-            out.notReplayed.push_back(p->where + " (line " + std::to_string(p->line) + "): a named location no "
-                                      "try_files of the server reaches (an error_page or another redirect may): its limits "
-                                      "are not replayed");
-    }
-    if (server >= 0) {
-        const NginxPlace& s = nginx.servers[std::size_t(server)];
-        if (s.answers)
-            answered(s);
-        else
-            out.fallback = rulesOf(s.limits);
-    } else {
+    // addServer adds a server block's locations (group: its place among several, -1 alone; host:
+    // the conditions its places meet).
+    const auto addServer = [&](int server, int group, const std::vector<DryRunCondition>& host) {
+        std::map<std::string, const NginxPlace*> named;
         for (const NginxPlace& p : nginx.places)
-            if (p.where == "http")
-                out.fallback = rulesOf(p.limits);
+            if (p.server == server && p.match.starts_with("@") && !p.nested)
+                named[p.match] = &p;
+        std::vector<std::string> reachedNamed;
+        // ifReturned: an `if` holding a return answers the requests its condition selects before
+        // limit_req; the condition (ngx_http_rewrite_if_condition) is not evaluated on the log.
+        const auto ifReturned = [&](const NginxPlace& p) {
+            for (int line : p.ifReturns)
+                out.assumed.push_back("if (line " + std::to_string(line) + ") in " + p.where + " (line " + std::to_string(p.line)
+                                      + ") returns before limit_req for the requests its condition selects; the condition is "
+                                        "not evaluated on the log: every request there is read as not selected");
+        };
+        if (server >= 0)
+            ifReturned(nginx.servers[std::size_t(server)]);
+        for (const NginxPlace& p : nginx.places) {
+            if (p.server != server)
+                continue;
+            if (p.where != "server" && p.where != "http" && !p.answers)
+                ifReturned(p);
+            if (p.where == "server" || p.where == "http")
+                continue;
+            if (p.nested)
+                throw InputError("nginx: line " + std::to_string(p.line) + ": " + p.where + " is inside another location: "
+                                 "nginx's selection among nested locations is not modelled");
+            if (p.match.starts_with("@"))
+                continue;
+            DryRunPlace place{p.where + " (line " + std::to_string(p.line) + ")", matchOf(p), p.match, {}};
+            if (p.answers || (server >= 0 && nginx.servers[std::size_t(server)].answers)) {
+                answered(p);
+            } else {
+                place.rules = rulesOf(p.limits);
+                const auto n = named.find(p.tryNamed);
+                if (!p.tryNamed.empty() && n != named.end() && !n->second->answers && !n->second->limits.empty()) {
+                    place.then = rulesOf(n->second->limits);
+                    reachedNamed.push_back(p.tryNamed);
+                    out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + "): try_files ends in "
+                                          + p.tryNamed + "; the dry run cannot see the files, so every request there is "
+                                          "read as finding none and going on to location " + p.tryNamed);
+                }
+            }
+            place.group = group;
+            place.conditions = host;
+            out.places.push_back(std::move(place));
+        }
+        for (const auto& [name, p] : named) {
+            if (p->limits.empty() || std::find(reachedNamed.begin(), reachedNamed.end(), name) != reachedNamed.end())
+                continue;
+            if (p->answers)
+                answered(*p);
+            else
+                out.notReplayed.push_back(p->where + " (line " + std::to_string(p->line) + "): a named location no "
+                                          "try_files of the server reaches (an error_page or another redirect may): its limits "
+                                          "are not replayed");
+        }
+        if (server >= 0) {
+            const NginxPlace& s = nginx.servers[std::size_t(server)];
+            if (s.answers)
+                answered(s);
+            std::vector<std::size_t> own = s.answers ? std::vector<std::size_t>{} : rulesOf(s.limits);
+            if (group < 0) {
+                out.fallback = std::move(own);
+            } else { // a path no location of the server takes: the server's own limits
+                out.places.push_back({"server (line " + std::to_string(s.line) + ")", DryRunMatch::Prefix, "", std::move(own)});
+                out.places.back().group = group;
+                out.places.back().conditions = host;
+            }
+        } else {
+            for (const NginxPlace& p : nginx.places)
+                if (p.where == "http")
+                    out.fallback = rulesOf(p.limits);
+        }
+    };
+    if (server != -2) {
+        addServer(server, -1, {});
+    } else {
+        std::vector<std::vector<DryRunCondition>> host;
+        out.groups = hostGroups(nginx, answersAll, host, out);
+        for (int g : out.groups)
+            addServer(g, g, host[std::size_t(g)]);
     }
     for (const NginxZone& z : nginx.zones)
         if (std::none_of(out.rules.begin(), out.rules.end(), [&](const DryRunRule& r) { return out.zones[r.zone].name == z.name; }))

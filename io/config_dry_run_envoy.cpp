@@ -140,52 +140,85 @@ DryRunCondition headerCondition(const QJsonObject& m, bool negate, const std::st
 
 using Entries = std::vector<std::pair<std::string, std::string>>;
 
-// produces returns what a request needs for a rate_limits entry's actions to make the descriptor
-// `entries` (RateLimitPolicyEntryImpl::populateDescriptors at envoy 0229e39d7c3f,
-// source/common/router/router_ratelimit.cc: each action appends one entry, or the entry is
-// dropped when one cannot), nullopt when they never make it.
-std::optional<std::vector<DryRunCondition>> produces(const QJsonArray& actions, const Entries& entries, const std::string& where)
+using Ways = std::vector<std::vector<DryRunCondition>>;
+
+// extend follows a rate_limits entry's actions from action i, the descriptor's entries made up to
+// entry j, with the conditions `sofar` on the request, and adds to `ways` each way the actions
+// end having made exactly `entries`.
+void extend(const QJsonArray& actions, qsizetype i, const Entries& entries, std::size_t j, std::vector<DryRunCondition> sofar,
+            Ways& ways, const std::string& where)
 {
-    if (actions.size() != qsizetype(entries.size()))
-        return std::nullopt;
-    std::vector<DryRunCondition> out;
-    for (qsizetype i = 0; i < actions.size(); ++i) {
-        const QJsonObject a = actions[i].toObject();
-        const auto& [key, value] = entries[std::size_t(i)];
-        if (a.contains("generic_key")) { // (descriptor_key or "generic_key", descriptor_value)
-            const QJsonObject g = a.value("generic_key").toObject();
-            const std::string k = treeText(g.value("descriptor_key")).empty() ? "generic_key" : treeText(g.value("descriptor_key"));
-            if (k != key || treeText(g.value("descriptor_value")) != value)
-                return std::nullopt;
-        } else if (a.contains("remote_address")) { // ("remote_address", the client's address)
-            if (key != "remote_address")
-                return std::nullopt;
-            out.push_back({"ip", {value}});
-        } else if (a.contains("request_headers")) { // (descriptor_key, the header's first value); none when absent
-            const QJsonObject h = a.value("request_headers").toObject();
-            if (treeText(h.value("skip_if_absent")) == "true")
-                throw InputError("Envoy: " + where + ": request_headers with skip_if_absent is not modelled");
-            if (treeText(h.value("descriptor_key")) != key)
-                return std::nullopt;
-            out.push_back(headerSubject(treeText(h.value("header_name")), where));
-            out.back().values = {value};
-        } else if (a.contains("header_value_match")) { // ("header_match", descriptor_value) when the headers match as expected
-            const QJsonObject h = a.value("header_value_match").toObject();
-            const std::string k = treeText(h.value("descriptor_key")).empty() ? "header_match" : treeText(h.value("descriptor_key"));
-            if (k != key || treeText(h.value("descriptor_value")) != value)
-                return std::nullopt;
-            const bool expect = treeText(h.value("expect_match")) != "false";
-            const QJsonArray headers = h.value("headers").toArray();
-            if (!expect && headers.size() != 1)
-                throw InputError("Envoy: " + where + ": header_value_match expecting no match of several headers is not modelled");
-            for (const QJsonValue& m : headers)
-                out.push_back(headerCondition(m.toObject(), !expect, where));
-        } else {
-            throw InputError("Envoy: " + where + ": the rate_limits action " + (a.isEmpty() ? std::string("(none)") : a.keys().front().toStdString())
-                             + " is not modelled (request_headers, remote_address, generic_key, header_value_match are)");
-        }
+    if (i == actions.size()) {
+        if (j == entries.size())
+            ways.push_back(std::move(sofar));
+        return;
     }
-    return out;
+    const QJsonObject a = actions[i].toObject();
+    const auto next = [&](std::size_t entry, std::vector<DryRunCondition> more) {
+        sofar.insert(sofar.end(), more.begin(), more.end());
+        extend(actions, i + 1, entries, entry, std::move(sofar), ways, where);
+    };
+    if (a.contains("request_headers")) { // (descriptor_key, the header's first value)
+        const QJsonObject h = a.value("request_headers").toObject();
+        const DryRunCondition header = headerSubject(treeText(h.value("header_name")), where);
+        if (treeText(h.value("skip_if_absent")) == "true") { // absent: no entry, the others go on
+            std::vector<DryRunCondition> without = sofar;
+            without.push_back(header);
+            without.back().prefixes = {""}; // any value sent, negated
+            without.back().negate = true;
+            extend(actions, i + 1, entries, j, std::move(without), ways, where);
+        }
+        if (j == entries.size() || treeText(h.value("descriptor_key")) != entries[j].first)
+            return;
+        DryRunCondition present = header;
+        present.values = {entries[j].second};
+        return next(j + 1, {present});
+    }
+    if (j == entries.size())
+        return; // every other action makes an entry, or no descriptor
+    const auto& [key, value] = entries[j];
+    if (a.contains("generic_key")) { // (descriptor_key or "generic_key", descriptor_value)
+        const QJsonObject g = a.value("generic_key").toObject();
+        const std::string k = treeText(g.value("descriptor_key")).empty() ? "generic_key" : treeText(g.value("descriptor_key"));
+        if (k == key && treeText(g.value("descriptor_value")) == value)
+            next(j + 1, {});
+    } else if (a.contains("remote_address")) { // ("remote_address", the client's address)
+        if (key == "remote_address")
+            next(j + 1, {DryRunCondition{"ip", {value}}});
+    } else if (a.contains("header_value_match")) { // ("header_match", descriptor_value) when the headers match as expected
+        const QJsonObject h = a.value("header_value_match").toObject();
+        const std::string k = treeText(h.value("descriptor_key")).empty() ? "header_match" : treeText(h.value("descriptor_key"));
+        if (k != key || treeText(h.value("descriptor_value")) != value)
+            return;
+        const bool expect = treeText(h.value("expect_match")) != "false";
+        const QJsonArray headers = h.value("headers").toArray();
+        if (!expect && headers.size() != 1)
+            throw InputError("Envoy: " + where + ": header_value_match expecting no match of several headers is not modelled");
+        std::vector<DryRunCondition> conditions;
+        for (const QJsonValue& m : headers)
+            conditions.push_back(headerCondition(m.toObject(), !expect, where));
+        next(j + 1, std::move(conditions));
+    } else {
+        throw InputError("Envoy: " + where + ": the rate_limits action " + (a.isEmpty() ? std::string("(none)") : a.keys().front().toStdString())
+                         + " is not modelled (request_headers, remote_address, generic_key, header_value_match are)");
+    }
+}
+
+// produces returns every way a request makes the descriptor `entries` with a rate_limits entry's
+// actions, as the conditions on the request each way needs (populateDescriptor at envoy
+// 6e6a025465c4, source/common/router/router_ratelimit.cc: each action appends one entry, or the
+// descriptor is dropped when one cannot; but a request_headers action whose header is absent
+// appends none and lets the others go on when it has skip_if_absent); none when they never make it.
+Ways produces(const QJsonArray& actions, const Entries& entries, const std::string& where)
+{
+    qsizetype skippable = 0;
+    for (const QJsonValue& a : actions)
+        skippable += treeText(a.toObject().value("request_headers").toObject().value("skip_if_absent")) == "true" ? 1 : 0;
+    Ways ways;
+    if (qsizetype(entries.size()) > actions.size() || qsizetype(entries.size()) < actions.size() - skippable)
+        return ways; // too many or too few entries for these actions, whatever the request
+    extend(actions, 0, entries, 0, {}, ways, where);
+    return ways;
 }
 
 // LocalLimit is one LocalRateLimit config made rules: its default bucket and each descriptor's.
@@ -270,8 +303,15 @@ LocalLimit readLimit(DryRunConfig& out, const QJsonObject& c, const std::string&
         if (std::any_of(limit.descriptors.begin(), limit.descriptors.end(), [&](const auto& x) { return x.entries == entries; }))
             throw InputError("Envoy: " + name + ": duplicate descriptor " + text + " (Envoy refuses it)");
         const std::string dname = name + ": descriptor " + text;
-        if (dynamic) { // a bucket per value met (dynamic_descriptor.cc, at most max_dynamic_descriptors)
-            out.notReplayed.push_back(dname + ": an entry without a value (a bucket per value) is not replayed");
+        if (dynamic) {
+            // A token bucket per value met, in a least-recently-used list of max_dynamic_descriptors
+            // (20 unless set) whose dropped buckets lose their tokens (DynamicDescriptor,
+            // local_ratelimit_impl.h): no log key holds that.
+            const std::string kept = treeText(c.value("max_dynamic_descriptors"));
+            out.notReplayed.push_back(dname + ": an entry without a value is a bucket per value met, at most "
+                                      + (kept.empty() ? std::string("20") : kept) + " kept (max_dynamic_descriptors), the "
+                                      "least recently used dropped with its tokens: not replayed, its requests meet the "
+                                      "other buckets as if it matched none");
             continue;
         }
         const QJsonObject bucket = d.value("token_bucket").toObject();
@@ -334,14 +374,15 @@ std::vector<DryRunPlace> descriptorPlaces(DryRunConfig& config, const DryRunPlac
     std::vector<std::size_t> always;                                       // descriptors every request makes
     std::vector<std::pair<std::size_t, std::vector<DryRunCondition>>> some; // descriptors some requests make
     for (std::size_t d = 0; d < limit.descriptors.size(); ++d) {
-        std::vector<std::vector<DryRunCondition>> ways;
+        Ways ways;
         for (const QJsonValue& r : rateLimits)
-            if (auto c = produces(r.toObject().value("actions").toArray(), limit.descriptors[d].entries, where))
-                ways.push_back(std::move(*c));
+            for (auto& w : produces(r.toObject().value("actions").toArray(), limit.descriptors[d].entries, where))
+                ways.push_back(std::move(w));
         if (std::any_of(ways.begin(), ways.end(), [](const auto& w) { return w.empty(); }))
             always.push_back(d);
         else if (ways.size() > 1)
-            throw InputError("Envoy: " + where + ": two rate_limits entries can make one descriptor: not modelled");
+            throw InputError("Envoy: " + where + ": two ways make the descriptor " + limit.descriptors[d].text
+                             + " (two rate_limits entries, or headers with skip_if_absent sent or not): not modelled");
         else if (ways.size() == 1)
             some.emplace_back(d, std::move(ways.front()));
     }

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <set>
 
 namespace ratelab::io {
@@ -124,6 +125,125 @@ bool sameLimits(const std::vector<NginxLimit>& a, const std::vector<NginxLimit>&
     });
 }
 
+// ZoneLimit is one limit_req of a location as nginx holds it: the rate in thousandths of a request
+// a second (ngx_http_limit_req_zone: rate * 1000 / scale, truncated), the burst in requests.
+struct ZoneLimit {
+    std::string zone, key, written; // written: the rate as the file writes it ("200r/m")
+    std::int64_t rate = 0, burst = 0;
+};
+
+// thousandthsText writes thousandths as a decimal: 3333 is "3.333", 12000 "12".
+std::string thousandthsText(std::int64_t t)
+{
+    std::string s = std::to_string(t / 1000);
+    if (t % 1000 != 0) {
+        std::string f = std::to_string(1000 + t % 1000).substr(1); // three digits
+        while (f.back() == '0')
+            f.pop_back();
+        s += "." + f;
+    }
+    return s;
+}
+
+// firstToRefuse returns the index of the limit that refuses first a stream sent steadily at r
+// thousandths a second from idle, -1 when none ever does. In ngx_http_limit_req_lookup a key's
+// first request leaves excess 0 and each later one adds 1000 less rate * ms / 1000, refused once
+// excess > burst * 1000: a zone of rate R lets burst * r / (r - R) requests after the first
+// through (none refuses when r <= R). nginx asks the limits in order and stops at the first that
+// refuses, so a tie goes to the earlier.
+int firstToRefuse(const std::vector<ZoneLimit>& limits, double r)
+{
+    int first = -1;
+    double least = 0;
+    for (std::size_t i = 0; i < limits.size(); ++i) {
+        if (r <= double(limits[i].rate))
+            continue;
+        const double through = double(limits[i].burst) * r / (r - double(limits[i].rate));
+        if (first < 0 || through < least) {
+            first = int(i);
+            least = through;
+        }
+    }
+    return first;
+}
+
+// steadyText says which limit refuses a steady stream first, per range of its rate: the ranges
+// end where two limits let as many through (b_i * r / (r - R_i) = b_j * r / (r - R_j), so
+// r = (b_i * R_j - b_j * R_i) / (b_i - b_j)).
+std::string steadyText(const std::vector<ZoneLimit>& limits, std::int64_t slowest)
+{
+    std::vector<double> ends;
+    for (std::size_t i = 0; i < limits.size(); ++i)
+        for (std::size_t j = i + 1; j < limits.size(); ++j) {
+            const auto &a = limits[i], &b = limits[j];
+            if (a.burst == b.burst)
+                continue;
+            const double r = (double(a.burst) * double(b.rate) - double(b.burst) * double(a.rate)) / double(a.burst - b.burst);
+            if (r > double(std::max({a.rate, b.rate, slowest})))
+                ends.push_back(r);
+        }
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    const auto perSecond = [](double t) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.4g", t / 1000);
+        return std::string(buf);
+    };
+    // The limit that refuses first in each range between two ends (tried at its middle, the
+    // last range at twice its start), ranges of the same limit merged.
+    std::vector<std::pair<double, int>> ranges; // (start, limit)
+    for (std::size_t k = 0; k <= ends.size(); ++k) {
+        const double from = k == 0 ? double(slowest) : ends[k - 1], to = k < ends.size() ? ends[k] : 2 * from;
+        const int limit = firstToRefuse(limits, (from + to) / 2);
+        if (ranges.empty() || ranges.back().second != limit)
+            ranges.emplace_back(from, limit);
+    }
+    std::string out;
+    for (std::size_t k = 0; k < ranges.size(); ++k)
+        out += (k == 0 ? "" : ", ") + std::string("by zone ") + limits[std::size_t(ranges[k].second)].zone
+             + (k + 1 < ranges.size() ? " between " + perSecond(ranges[k].first) + " and " + perSecond(ranges[k + 1].first)
+                                      : " above " + perSecond(ranges[k].first))
+             + " a second";
+    return out;
+}
+
+// bindsText says which of a location's limits binds. ngx_http_limit_req_handler (nginx commit
+// 021a9df15b94, src/http/modules/ngx_http_limit_req_module.c) asks every limit in order and a
+// request one refuses is refused, so in the long run the slowest rate binds, at once from idle
+// the smallest burst (burst + 1 requests: the first leaves excess 0), and between the two, for a
+// steady stream, whichever lets fewer requests through (firstToRefuse). A limit whose rate and
+// burst are both the smallest refuses first on any traffic: its excess, charged with the same
+// admitted requests and drained no faster, is never below another's.
+std::vector<std::string> bindsText(const std::vector<ZoneLimit>& limits)
+{
+    std::size_t slow = 0, tight = 0;
+    for (std::size_t i = 1; i < limits.size(); ++i) {
+        slow = limits[i].rate < limits[slow].rate ? i : slow;
+        tight = limits[i].burst < limits[tight].burst ? i : tight;
+    }
+    const ZoneLimit &s = limits[slow], &t = limits[tight];
+    std::vector<std::string> out;
+    out.push_back("in the long run zone " + s.zone + " binds: its " + s.written + ", which nginx holds as "
+                  + thousandthsText(s.rate) + " a second, is the slowest");
+    out.push_back("at once zone " + t.zone + " binds: " + std::to_string(t.burst + 1) + " requests from idle (its burst="
+                  + std::to_string(t.burst) + " and the first, the fewest)");
+    const auto both = std::find_if(limits.begin(), limits.end(), [&](const ZoneLimit& l) { return l.rate == s.rate && l.burst == t.burst; });
+    if (both != limits.end())
+        out.push_back("zone " + both->zone + " has both the slowest rate and the smallest burst, so it refuses first on any "
+                      "traffic: no other zone refuses a request it admits");
+    else
+        out.push_back("which zone refuses first depends on the traffic: a client sending steadily from idle is refused first "
+                      + steadyText(limits, s.rate) + " (a zone of rate R and burst b lets about b * r / (r - R) requests after "
+                      "the first through a stream of r a second)");
+    std::string keys;
+    for (const ZoneLimit& l : limits)
+        keys += (keys.empty() ? "" : ", ") + l.zone + " per " + l.key;
+    if (std::any_of(limits.begin(), limits.end(), [&](const ZoneLimit& l) { return l.key != limits.front().key; }))
+        out.push_back("the zones count different keys (" + keys + "): all this holds for the requests of one value of every "
+                      "key (one client); a zone whose key several clients share counts all their requests and refuses sooner");
+    return out;
+}
+
 // nginxScenario models the first place (in file order) that has limits: one limit_req is the
 // nginx_limit_req algorithm, several are that algorithm for the first and all of them as layers.
 // Every other place, zone and include is named in notModelled.
@@ -184,6 +304,12 @@ ImportedConfig nginxScenario(const QString& text)
     out.scenario.config = layers.front().config;
     if (layers.size() > 1) {
         out.scenario.layers = layers;
+        std::vector<ZoneLimit> held;
+        for (std::size_t i = 0; i < limits.size(); ++i) {
+            const NginxZone& z = *std::find_if(nginx.zones.begin(), nginx.zones.end(), [&](const NginxZone& x) { return x.name == limits[i].zone; });
+            held.push_back({z.name, z.key, nginxRateText(z), nginxRateThousandths(layers[i].config.rate()), limits[i].burst});
+        }
+        out.binds = bindsText(held);
         out.assumed.push_back("the " + std::to_string(layers.size()) + " limit_req lines are layers, asked in order: a request "
                               "passes only if every zone admits it. nginx counts it in a zone only when all of them admit "
                               "it, the layers in every zone that admitted it, so after a later zone denies, an earlier "

@@ -36,6 +36,10 @@ struct ImportedConfig {
     Scenario scenario;
     std::string modelledPlace;            // where the modelled limits apply ("location /api/"), or empty
     std::vector<std::string> assumed;     // how the model reads what was written, one sentence each
+    // binds: where several limits apply to the same requests (two limit_req in one nginx
+    // location), which of them refuses, at once and in the long run, and when that depends on
+    // the traffic: one sentence each.
+    std::vector<std::string> binds;
     std::vector<std::string> notModelled; // what the file holds that the scenario does not model
 };
 

@@ -1,9 +1,13 @@
 #include "config_import_managed.h"
+#include "config_dry_run_routes.h"
 
 #include "arithmetic/decimal.h"
 #include "limiters/products/product.h"
 #include "limiters/products/upstash.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QString>
 
@@ -116,7 +120,51 @@ std::vector<MethodSetting> methodSettings(const Flat& flat)
     return out;
 }
 
-ImportedConfig apiGateway(const Flat& flat)
+// stageThrottles words each per-method throttle of a usage plan's API stages: apiStages[].throttle
+// in get-usage-plan's JSON, ApiStages[].Throttle in CloudFormation, a map from "RESOURCE/METHOD"
+// ("/pets/GET", the path of update-usage-plan's /apiStages/API:STAGE/throttle/RESOURCE/METHOD
+// patches) to a ThrottleSettings (the API Gateway API reference, ApiStage): one line each.
+std::vector<std::string> stageThrottles(const QJsonValue& tree)
+{
+    std::vector<std::string> out;
+    const auto field = [](const QJsonObject& o, const char* name) -> QJsonValue {
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.key().compare(QLatin1String(name), Qt::CaseInsensitive) == 0)
+                return it.value();
+        return QJsonValue();
+    };
+    const auto visit = [&](const auto& self, const QJsonValue& v) -> void {
+        if (v.isArray())
+            for (const QJsonValue& x : v.toArray())
+                self(self, x);
+        if (!v.isObject())
+            return;
+        const QJsonObject o = v.toObject();
+        for (const QJsonValue& stage : field(o, "apiStages").toArray()) {
+            const QJsonObject st = stage.toObject();
+            const QJsonObject throttle = field(st, "throttle").toObject();
+            for (auto it = throttle.begin(); it != throttle.end(); ++it) {
+                const QString key = it.key();
+                const qsizetype slash = key.lastIndexOf('/');
+                const QString path = slash <= 0 ? QString("/") : key.left(slash), method = key.mid(slash + 1);
+                const QJsonObject t = it.value().toObject();
+                const std::string rate = treeText(field(t, "rateLimit")), burst = treeText(field(t, "burstLimit"));
+                out.push_back("apiStages: API " + treeText(field(st, "apiId")) + " stage " + treeText(field(st, "stage")) + ", "
+                              + method.toStdString() + " " + path.toStdString() + " (throttle key " + key.toStdString() + "): "
+                              + (rate.empty() ? std::string("no rate") : wholeNumber(rate) + " per second")
+                              + (burst.empty() ? std::string(", no burst") : ", burst " + wholeNumber(burst))
+                              + ", a throttle of each API key's requests to that method alone; the scenario models the "
+                                "plan's own throttle for every method");
+            }
+        }
+        for (const QJsonValue& x : o)
+            self(self, x);
+    };
+    visit(visit, tree);
+    return out;
+}
+
+ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
 {
     Builder b;
     b.out.product = "Amazon API Gateway usage plan";
@@ -185,8 +233,10 @@ ImportedConfig apiGateway(const Flat& flat)
         b.out.assumed.push_back("a stage's throttling counts every client's requests together: run the scenario with "
                                 "key=global");
     if (!all(flat, "apiStages.throttle").empty() || findConfigValue(flat, "apiStages.apiId"))
-        b.out.notModelled.push_back("the usage plan's API stages and per-method throttles (apiStages): the plan's own "
-                                    "throttle is modelled for every method");
+        b.out.notModelled.push_back("the usage plan's API stages (apiStages): which API and stage a request reaches is "
+                                    "not in the scenario, the plan's own throttle is modelled for every method");
+    for (std::string& t : stageThrottles(tree))
+        b.out.notModelled.push_back(std::move(t));
     if (plan)
         b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
     return b.done(Algorithm::AwsApiGateway);
@@ -300,6 +350,110 @@ ImportedConfig cloudflare(const Flat& flat)
     return b.done(Algorithm::CloudflareRate);
 }
 
+// ratelimitRules returns the objects of a file that hold a `ratelimit` object: a rulesets API
+// answer's rate limiting rules, or the one rule, in file order.
+std::vector<QJsonObject> ratelimitRules(const QByteArray& text)
+{
+    std::vector<QJsonObject> out;
+    const auto visit = [&](const auto& self, const QJsonValue& v) -> void {
+        if (v.isArray()) {
+            for (const QJsonValue& x : v.toArray())
+                self(self, x);
+        } else if (v.isObject()) {
+            const QJsonObject o = v.toObject();
+            if (o.value("ratelimit").isObject()) {
+                out.push_back(o);
+                return;
+            }
+            for (const QJsonValue& x : o)
+                self(self, x);
+        }
+    };
+    visit(visit, configTree(text));
+    return out;
+}
+
+// ruleName names a rule by its place and description: "rule 2 (api)".
+std::string ruleName(const QJsonObject& rule, std::size_t index)
+{
+    const std::string description = treeText(rule.value("description"));
+    return "rule " + std::to_string(index + 1) + (description.empty() ? "" : " (" + description + ")");
+}
+
+// ruleText words a rule as written: "rule 2 (api): 10 requests per 10 s per ip.src, action block".
+std::string ruleText(const QJsonObject& rule, std::size_t index)
+{
+    const QJsonObject r = rule.value("ratelimit").toObject();
+    const auto text = [](const QJsonValue& v) { return treeText(v); };
+    std::string by;
+    for (const QJsonValue& c : r.value("characteristics").toArray())
+        if (c.toString() != "cf.colo.id")
+            by += (by.empty() ? "" : " and ") + c.toString().toStdString();
+    const std::string expression = text(rule.value("expression"));
+    return ruleName(rule, index) + ": " + text(r.value("requests_per_period")) + " requests per " + text(r.value("period")) + " s per "
+         + (by.empty() ? std::string("data center") : by) + ", action "
+         + (rule.contains("action") ? text(rule.value("action")) : std::string("block"))
+         + (expression.empty() || expression == "true" ? std::string() : ", expression " + ratelab::quoted(expression));
+}
+
+// laterRuleGap says why a later rule is not a layer after the first ("" when it is one): a layer
+// meets the same requests with the same counters, after a first rule whose refusal ends the
+// evaluation, and refuses in turn.
+std::string laterRuleGap(const QJsonObject& first, const std::string& firstName, const QJsonObject& rule)
+{
+    const auto action = [](const QJsonObject& r) { return r.value("action").toString("block"); };
+    const QJsonObject a = first.value("ratelimit").toObject(), b = rule.value("ratelimit").toObject();
+    if (action(first) == "log")
+        return firstName + "'s action is log, which ends no evaluation: this rule counts and refuses on its own, and the "
+               "scenario shows only what " + firstName + " would refuse";
+    if (action(rule) == "log")
+        return "its action is log: it refuses nothing";
+    if (rule.value("expression") != first.value("expression"))
+        return "its expression differs from " + firstName + "'s, so it counts other requests";
+    for (const char* k : {"characteristics", "counting_expression", "requests_to_origin"})
+        if (a.value(k) != b.value(k))
+            return std::string("its ") + k + " differs from " + firstName + "'s, so it keeps other counters";
+    return "";
+}
+
+// cloudflareRuleset models a ruleset's rate limiting rules. Cloudflare evaluates the rules in
+// order, and a rule with a terminating action (block, the challenges) that acts ends the
+// evaluation, while log does not (Cloudflare's WAF docs, "Rule execution order" in waf/concepts,
+// and ruleset-engine/rules-language/actions). So the first enabled rule is modelled, and a later
+// rule with the same expression and counters is a layer after it (asked only while the ones
+// before admit, as layers are); any other rule is named with what keeps it out.
+ImportedConfig cloudflareRuleset(const QByteArray& text, const Flat& flat)
+{
+    const std::vector<QJsonObject> rules = ratelimitRules(text);
+    if (rules.size() <= 1)
+        return cloudflare(flat);
+    const auto enabled = [](const QJsonObject& r) { return treeText(r.value("enabled")) != "false"; };
+    const auto first = std::find_if(rules.begin(), rules.end(), enabled);
+    if (first == rules.end())
+        throw InputError("Cloudflare: every rate limiting rule of the ruleset is disabled (enabled: false): it limits nothing");
+    const auto flatOf = [](const QJsonObject& r) { return flattenConfig(QJsonDocument(r).toJson(QJsonDocument::Compact)); };
+    ImportedConfig out = cloudflare(flatOf(*first));
+    std::vector<Layer> layers{{Algorithm::CloudflareRate, out.scenario.config}};
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const std::string rule = ruleText(rules[i], i);
+        if (&rules[i] == &*first)
+            out.modelledPlace = ruleName(rules[i], i);
+        else if (!enabled(rules[i]))
+            out.notModelled.push_back(rule + ": enabled is false, so Cloudflare does not evaluate it");
+        else if (const std::string gap = laterRuleGap(*first, out.modelledPlace, rules[i]); !gap.empty())
+            out.notModelled.push_back(rule + ": not modelled: " + gap);
+        else {
+            layers.push_back({Algorithm::CloudflareRate, cloudflare(flatOf(rules[i])).scenario.config});
+            out.wrote.emplace_back(ruleName(rules[i], i), rule.substr(ruleName(rules[i], i).size() + 2));
+            out.assumed.push_back(rule + ": the same requests and counters as " + out.modelledPlace + ", so a layer "
+                                  "after it: Cloudflare evaluates it for each request the rules before it do not refuse");
+        }
+    }
+    if (layers.size() > 1)
+        out.scenario.layers = std::move(layers);
+    return out;
+}
+
 // upstash reads `Ratelimit.slidingWindow(10, "10 s")` (or fixedWindow, tokenBucket,
 // cachedFixedWindow) and `ephemeralCache: false` from a TypeScript/JavaScript snippet.
 std::optional<ImportedConfig> upstash(const QString& text)
@@ -386,10 +540,10 @@ std::optional<ImportedConfig> importManaged(const QByteArray& text)
     if (findConfigValue(flat, "RateBasedStatement.Limit"))
         return waf(flat, QString::fromUtf8(text));
     if (findConfigValue(flat, "ratelimit.requests_per_period") || findConfigValue(flat, "ratelimit.period"))
-        return cloudflare(flat);
+        return cloudflareRuleset(text, flat);
     if (findConfigValue(flat, "throttle.rateLimit") || findConfigValue(flat, "throttle.burstLimit") || findConfigValue(flat, "quota.limit")
         || findConfigValue(flat, "MethodSettings.ThrottlingRateLimit") || findConfigValue(flat, "MethodSettings.ThrottlingBurstLimit"))
-        return apiGateway(flat);
+        return apiGateway(flat, configTree(text));
     return std::nullopt;
 }
 

@@ -370,6 +370,7 @@ public:
                     place->serverNames.push_back(text(d.words[i]));
             } else if (name == "listen" && place && level == Level::Server && d.words.size() >= 2) {
                 place->listens.push_back(text(d.words[1]));
+                place->defaultServer = place->defaultServer || d.words.contains("default_server") || d.words.contains("default");
             } else if (name == "if" && place && d.block
                        && std::any_of(d.children.begin(), d.children.end(), [](const Directive& c) { return c.words.front() == "return"; })) {
                 place->ifReturns.push_back(d.line);
@@ -407,6 +408,7 @@ public:
                 config.servers[std::size_t(m_server)].answers = config.places[at].answers;
                 config.servers[std::size_t(m_server)].serverNames = config.places[at].serverNames;
                 config.servers[std::size_t(m_server)].listens = config.places[at].listens;
+                config.servers[std::size_t(m_server)].defaultServer = config.places[at].defaultServer;
                 config.servers[std::size_t(m_server)].ifReturns = config.places[at].ifReturns;
                 m_server = -1;
                 holdsPlaces = true;

@@ -53,6 +53,7 @@ struct NginxPlace {
     std::string tryNamed{};
     std::vector<std::string> serverNames{}; // a server's server_name words
     std::vector<std::string> listens{};   // a server's listen addresses (their first word)
+    bool defaultServer = false;           // a listen of the server says default_server (or default)
     std::vector<int> ifReturns{};          // the lines of its `if` blocks that hold a return: some requests answered first
 };
 

@@ -53,6 +53,27 @@ std::int64_t number(const std::optional<std::string>& v, std::int64_t fallback)
 // slower is true when a per b is a slower rate than c per d (a*d < c*b), exactly.
 bool slower(std::int64_t a, Nanos b, std::int64_t c, Nanos d) { return Int128(a) * d < Int128(c) * b; }
 
+// spendingTime bounds how long a client sending as fast as every limit lets it takes to fill the
+// slowest limit's burst (count per `per` ns), when faster limits pace it: before that limit is
+// full at least the next slowest rate r2 passes, so its excess grows by r2 - r at least and it
+// is full within (burst + 1) / (r2 - r). Twice that, so the long-run rate is measured after it
+// (0 when no limit is faster).
+Nanos spendingTime(const std::vector<LimiterConfig>& limits, std::int64_t count, Nanos per)
+{
+    const double slowest = double(count) * 1e9 / double(per);
+    double next = 0, burst = 0;
+    for (const LimiterConfig& l : limits) {
+        const double r = double(l.rate().tokens) * 1e9 / double(l.rate().perNanos);
+        if (r > slowest && (next == 0 || r < next))
+            next = r;
+        if (!slower(count, per, l.rate().tokens, l.rate().perNanos)) // the slowest (or as slow)
+            burst = std::max(burst, double(l.nginxBurst() + 1));
+    }
+    if (next == 0)
+        return 0;
+    return Nanos(std::min(2 * burst / (next - slowest), 1e6) * 1e9);
+}
+
 Belief believe(const ImportedConfig& c, const Limiter& fresh)
 {
     const LimiterConfig& config = c.scenario.config;
@@ -74,6 +95,7 @@ Belief believe(const ImportedConfig& c, const Limiter& fresh)
             }
             b.burst = std::min(b.burst, l.nginxBurst() + 1);
         }
+        b.longest = spendingTime(limits, b.count, b.per);
         break;
     }
     case Algorithm::EnvoyLocal: {
@@ -140,6 +162,21 @@ Belief believe(const ImportedConfig& c, const Limiter& fresh)
         const auto& r = dynamic_cast<const CloudflareRate&>(fresh);
         b.count = b.burst = b.windowLimit = r.requestsPerPeriod();
         b.per = b.window = r.period();
+        // A ruleset's later rules, layers: the slowest binds in the long run, the fewest at once
+        // and the shortest period is the window a burst meets.
+        for (const Layer& l : c.scenario.layers) {
+            const auto layer = makeLimiter(l.algorithm, l.config);
+            const auto& rule = dynamic_cast<const CloudflareRate&>(*layer);
+            if (slower(rule.requestsPerPeriod(), rule.period(), b.count, b.per)) {
+                b.count = rule.requestsPerPeriod();
+                b.per = rule.period();
+            }
+            b.burst = std::min(b.burst, rule.requestsPerPeriod());
+            if (rule.period() < b.window) {
+                b.window = rule.period();
+                b.windowLimit = rule.requestsPerPeriod();
+            }
+        }
         break;
     }
     case Algorithm::AwsWafRate: {
@@ -355,6 +392,8 @@ std::string whatYouGet(const ImportedConfig& c)
                                    + " measured (4,000,000 requests; a longer period may bind later)")
         << " (you wrote " << (b.count > 0 ? perSecond(writtenPerSecond) : std::string("no rate")) << ")\n";
     out << "  window     " << (b.window > 0 ? seconds(b.window) : std::string("none: a bucket")) << "\n";
+    for (std::size_t i = 0; i < c.binds.size(); ++i)
+        out << (i == 0 ? "  binds      " : "             ") << c.binds[i] << ".\n";
     if (!quota.line.empty())
         out << "  quota      " << quota.line << "\n";
     out << "\nTraffic:\n";

@@ -194,8 +194,15 @@ private slots:
             }
             return false;
         };
-        QVERIFY(refused("limit_req_zone $binary_remote_addr zone=z:10m rate=1r/s;\nserver { }\nserver { }\n",
-                        "nginx: 2 server blocks (lines 2, 3)"));
+        QVERIFY(refused("limit_req_zone $binary_remote_addr zone=z:10m rate=1r/s;\nserver { listen 80; }\n"
+                        "server { listen 8080; }\n",
+                        "nginx: the server blocks at lines 2 and 3 listen on different addresses"));
+        QVERIFY(refused("limit_req_zone $binary_remote_addr zone=z:10m rate=1r/s;\nserver { server_name *.a.org; }\n"
+                        "server { }\n",
+                        "nginx: server_name *.a.org (the server at line 2): wildcard and regex names are not modelled"));
+        QVERIFY(refused("limit_req_zone $binary_remote_addr zone=z:10m rate=1r/s;\nserver { server_name a.org; }\n"
+                        "server { server_name A.org; }\n",
+                        "nginx: server_name A.org is in the servers at lines 2 and 3"));
         QVERIFY(refused("limit_req_zone $binary_remote_addr zone=z:10m rate=1r/s;\nserver { location /a/ { location /a/b/ "
                         "{ limit_req zone=z; } } }\n",
                         "nginx: line 2: location /a/b/ is inside another location"));
@@ -272,6 +279,68 @@ private slots:
         QCOMPARE(r.rules[1].requests, 3); // 5-7
         QCOMPARE(r.rules[2].requests, 3); // 10-12
         QCOMPARE(r.rules[1].deniedPerKey[1], 1); // request 6's sender, B (key 1), is the one denied
+    }
+
+    // Several servers on one address: nginx picks the one whose server_name is the request's Host,
+    // else the default server (ngx_http_find_virtual_server); the log's host ($host) says which.
+    // Zones a, b, c, all 1r/m (nothing drains within these ms): burst b admits b + 1 of a key.
+    // Server 1 (line 3, a.example): location / applies a (rule 0). Server 2 (line 8,
+    // default_server, b.example): location /api/ applies b (rule 1); a path no location takes
+    // meets the server's own limit_req, c burst=1 (rule 2).
+    //  1 A a.example /x       server 1, /: a[A] new: admitted
+    //  2 A a.example /y       a[A] 1000 > 0: denied by 0
+    //  3 A b.example /api/1   server 2, /api/: b[A] new: admitted
+    //  4 A other.org /api/2   no server's name: the default, server 2: b[A] 1000 > 0: denied by 1
+    //  5 A -         /z       no Host: server 2, no location: c[A] new: admitted
+    //  6 A b.example /z       c[A] 1000 <= 1000: admitted
+    //  7 A b.example /w       c[A] 2000 > 1000: denied by 2
+    //  8 B a.example /x       server 1: a[B] new: admitted
+    void serversChosenByHost()
+    {
+        const char* conf = "limit_req_zone $binary_remote_addr zone=a:10m rate=1r/m;\n" // 1
+                           "limit_req_zone $binary_remote_addr zone=b:10m rate=1r/m;\n" // 2
+                           "server {\n"                                                 // 3
+                           "    listen 80;\n"                                           // 4
+                           "    server_name a.example;\n"                               // 5
+                           "    location / { limit_req zone=a; }\n"                     // 6
+                           "}\n"                                                        // 7
+                           "server {\n"                                                 // 8
+                           "    listen 80 default_server;\n"                            // 9
+                           "    server_name b.example;\n"                               // 10
+                           "    limit_req zone=c burst=1;\n"                            // 11
+                           "    location /api/ { limit_req zone=b; }\n"                 // 12
+                           "}\n"                                                        // 13
+                           "limit_req_zone $binary_remote_addr zone=c:10m rate=1r/m;\n"; // 14
+        DryRunConfig c = io::dryRunConfig(conf, "ip");
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        QCOMPARE(c.rules[0].name, std::string("limit_req zone=a (line 6)"));
+        QCOMPARE(c.rules[1].name, std::string("limit_req zone=b (line 12)"));
+        QCOMPARE(c.rules[2].name, std::string("limit_req zone=c burst=1 (line 11)"));
+        QCOMPARE(c.groups, (std::vector<int>{0, 1}));
+        QVERIFY(c.assumed.back().ends_with("else the default server, the one at line 8"));
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        QCOMPARE(o.keyFields, (std::vector<std::string>{"host"}));
+        const char* log = "time,ip,host,path\n"
+                          "1795392000.000,1.1.1.1,a.example,/x\n1795392000.001,1.1.1.1,a.example,/y\n"
+                          "1795392000.002,1.1.1.1,b.example,/api/1\n1795392000.003,1.1.1.1,other.org,/api/2\n"
+                          "1795392000.004,1.1.1.1,-,/z\n1795392000.005,1.1.1.1,b.example,/z\n"
+                          "1795392000.006,1.1.1.1,b.example,/w\n1795392000.007,2.2.2.2,a.example,/x\n";
+        const Traffic t = parseTraffic(log, o, "log.csv");
+        bindKeyFields(c, t);
+        QVERIFY2(c.notReplayed.empty(), c.notReplayed.empty() ? "" : c.notReplayed[0].c_str());
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 0, -1, 1, -1, -1, 2, -1}));
+        // A log without the host: which server is not known, and said so.
+        DryRunConfig bare = io::dryRunConfig(conf, "ip");
+        TrafficOptions p;
+        p.keepPaths = true;
+        p.keyFields = keyFieldsOf(bare);
+        bindKeyFields(bare, parseTraffic("time,ip,path\n1795392000,1.1.1.1,/x\n", p, "log.csv"));
+        QCOMPARE(bare.notReplayed.size(), std::size_t(1));
+        QCOMPARE(bare.notReplayed[0], std::string("which server block a request reaches is chosen by its Host, read from the "
+                                                  "log's host field ($host); the log does not hold it: every request is "
+                                                  "taken to reach the server at line 3"));
     }
 
     // ngx_http_limit_req_handler runs only while no limit has decided the request: a location

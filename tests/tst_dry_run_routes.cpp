@@ -817,6 +817,82 @@ private slots:
         QVERIFY2(c.notReplayed[0].find("matches no route") != std::string::npos, c.notReplayed[0].c_str());
         QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 1, -1, -1, 2, 0, 1}));
     }
+
+    // request_headers with skip_if_absent (router_ratelimit.cc): an absent header adds no entry
+    // and the other actions go on, so the filter's rate_limits [generic_key api, request_headers
+    // x-user -> user] make (generic_key=api) without the header, (generic_key=api, user=NAME) with
+    // it. Descriptors: generic_key=api (1 a minute, rule 1), generic_key=api, user=alice (2, rule
+    // 2); the default 3 (rule 0). No refill within the minute. x-user:
+    //  1 -      rule 1: 1 -> 0, default 3 -> 2
+    //  2 -      rule 1 empty: denied by 1
+    //  3 alice  rule 2: 2 -> 1, default 2 -> 1
+    //  4 bob    (generic_key=api, user=bob) is no descriptor: default 1 -> 0
+    //  5 alice  rule 2: 1 -> 0, default empty: denied by 0
+    //  6 -      rule 1 empty: denied by 1
+    // Without skip_if_absent an absent header makes no descriptor at all: 1, 2 take the default
+    // (3 -> 1), 3 rule 2 (2 -> 1) and the default (1 -> 0), and 4, 5, 6 find it empty.
+    void envoySkipIfAbsentByHand()
+    {
+        QTemporaryDir dir;
+        const QByteArray conf =
+            "static_resources:\n  listeners:\n  - name: l\n    filter_chains:\n    - filters:\n"
+            "      - name: envoy.filters.network.http_connection_manager\n        typed_config:\n"
+            "          stat_prefix: http\n          route_config:\n            virtual_hosts:\n"
+            "            - name: api\n              domains: [\"*\"]\n              routes:\n"
+            "              - match: {prefix: /api}\n                route: {cluster: c}\n"
+            "          http_filters:\n          - name: envoy.filters.http.local_ratelimit\n            typed_config:\n"
+            "              stat_prefix: all\n"
+            "              token_bucket: {max_tokens: 3, tokens_per_fill: 3, fill_interval: 60s}\n"
+            "              filter_enabled: {default_value: {numerator: 100}}\n"
+            "              filter_enforced: {default_value: {numerator: 100}}\n"
+            "              descriptors:\n"
+            "              - entries: [{key: generic_key, value: api}]\n"
+            "                token_bucket: {max_tokens: 1, tokens_per_fill: 1, fill_interval: 60s}\n"
+            "              - entries: [{key: generic_key, value: api}, {key: user, value: alice}]\n"
+            "                token_bucket: {max_tokens: 2, tokens_per_fill: 2, fill_interval: 60s}\n"
+            "              rate_limits:\n"
+            "              - actions:\n                - generic_key: {descriptor_value: api}\n"
+            "                - request_headers: {header_name: x-user, descriptor_key: user SKIP}\n"
+            "          - name: envoy.filters.http.router\n";
+        const char* log = "time,ip,http_x_user,path\n"
+                          "1795392000,1.1.1.1,-,/api/x\n1795392001,1.1.1.1,-,/api/x\n1795392002,1.1.1.1,alice,/api/x\n"
+                          "1795392003,1.1.1.1,bob,/api/x\n1795392004,1.1.1.1,alice,/api/x\n1795392005,1.1.1.1,-,/api/x\n";
+        const auto run = [&](const char* skip) {
+            DryRunConfig c = io::dryRunConfigFile(write(dir, "envoy.yaml", QByteArray(conf).replace("SKIP", skip)), "ip");
+            TrafficOptions o;
+            o.keepPaths = true;
+            o.keyFields = keyFieldsOf(c);
+            const Traffic t = parseTraffic(log, o, "log.csv");
+            bindKeyFields(c, t);
+            return std::pair{c, dryRun(t, c)};
+        };
+        const auto [c, r] = run(", skip_if_absent: true");
+        QCOMPARE(c.rules.size(), std::size_t(3));
+        QCOMPARE(c.rules[1].name, std::string("local_ratelimit of the filter (http_filters): descriptor generic_key=api"));
+        QCOMPARE(c.notReplayed.size(), std::size_t(1)); // a request matching no route: the default bucket alone
+        QCOMPARE(deniedBy(r), (std::vector<int>{-1, 1, -1, -1, 0, 1}));
+        QCOMPARE(deniedBy(run("").second), (std::vector<int>{-1, -1, -1, 0, 0, 0}));
+        // A descriptor entry without a value (user=) is a bucket per value met in an LRU list of
+        // max_dynamic_descriptors: named, not replayed, and the other buckets decide as above.
+        const QByteArray dynamic = QByteArray(conf).replace("SKIP", ", skip_if_absent: true")
+                                       .replace("              descriptors:\n",
+                                                "              max_dynamic_descriptors: 5\n              descriptors:\n"
+                                                "              - entries: [{key: user, value: \"\"}]\n"
+                                                "                token_bucket: {max_tokens: 1, tokens_per_fill: 1, fill_interval: 60s}\n");
+        DryRunConfig d = io::dryRunConfigFile(write(dir, "dynamic.yaml", dynamic), "ip");
+        QCOMPARE(d.rules.size(), std::size_t(3));
+        QCOMPARE(d.notReplayed[0], std::string("local_ratelimit of the filter (http_filters): descriptor user=: an entry without "
+                                               "a value is a bucket per value met, at most 5 kept (max_dynamic_descriptors), the "
+                                               "least recently used dropped with its tokens: not replayed, its requests meet the "
+                                               "other buckets as if it matched none"));
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(d);
+        const Traffic t = parseTraffic(log, o, "log.csv");
+        bindKeyFields(d, t);
+        QCOMPARE(d.notReplayed.size(), std::size_t(2)); // and a request matching no route, as above
+        QCOMPARE(deniedBy(dryRun(t, d)), (std::vector<int>{-1, 1, -1, -1, 0, 1}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDryRunRoutes)

@@ -5,6 +5,7 @@
 // out by hand from each model's documented rule.
 #include "config_import.h"
 
+#include "engine/layered.h"
 #include "limiters/products/product.h"
 
 #include <QTest>
@@ -84,6 +85,30 @@ private slots:
         QCOMPARE(admittedAtOnce(c, 21), 20);
         QVERIFY(mentions(c.notModelled, "apiStages"));
         QVERIFY(whatYouGet(c).find("throttle.burstLimit") != std::string::npos);
+    }
+
+    // A usage plan's per-method throttles (apiStages[].throttle, keyed "RESOURCE/METHOD"): each
+    // named with its method and numbers, "/pets/GET" GET /pets 5 a second burst 10, "//POST" the
+    // root's POST 1 a second burst 2, the CloudFormation form's ApiStages/Throttle alike. The
+    // plan's own throttle (10 a second, burst 20) stays the model: 21 at once, 20 pass.
+    void usagePlanMethodThrottles()
+    {
+        const ImportedConfig c = importConfiguration("{\"id\": \"u1\", \"name\": \"Basic\",\n"
+                                                     " \"apiStages\": [{\"apiId\": \"a1\", \"stage\": \"prod\",\n"
+                                                     "  \"throttle\": {\"/pets/GET\": {\"burstLimit\": 10, \"rateLimit\": 5.0},\n"
+                                                     "   \"//POST\": {\"burstLimit\": 2, \"rateLimit\": 1.0}}}],\n"
+                                                     " \"throttle\": {\"burstLimit\": 20, \"rateLimit\": 10.0}}");
+        QCOMPARE(admittedAtOnce(c, 21), 20);
+        QVERIFY(has(c.notModelled, "apiStages: API a1 stage prod, GET /pets (throttle key /pets/GET): 5 per second, burst 10, "
+                                   "a throttle of each API key's requests to that method alone; the scenario models the plan's "
+                                   "own throttle for every method"));
+        QVERIFY(mentions(c.notModelled, "apiStages: API a1 stage prod, POST / (throttle key //POST): 1 per second, burst 2,"));
+        const ImportedConfig cf = importConfiguration("Resources:\n  Plan:\n    Type: AWS::ApiGateway::UsagePlan\n"
+                                                      "    Properties:\n      ApiStages:\n      - ApiId: a1\n        Stage: prod\n"
+                                                      "        Throttle:\n          /pets/GET:\n            RateLimit: 5\n"
+                                                      "            BurstLimit: 10\n      Throttle:\n        RateLimit: 10\n"
+                                                      "        BurstLimit: 20\n");
+        QVERIFY(mentions(cf.notModelled, "apiStages: API a1 stage prod, GET /pets (throttle key /pets/GET): 5 per second, burst 10,"));
     }
 
     // CloudFormation's AWS::ApiGateway::UsagePlan in YAML: Throttle 5/s burst 10, Quota 100 a DAY:
@@ -311,6 +336,56 @@ private slots:
         const std::string got = whatYouGet(c);
         QVERIFY2(got.find(" action managed_challenge;") != std::string::npos, got.c_str());
         QVERIFY2(got.find(" ratelimit.requests_to_origin true;") != std::string::npos, got.c_str());
+    }
+
+    // A ruleset of five rate limiting rules. Cloudflare evaluates them in order; a block or a
+    // challenge that acts ends the evaluation, log does not (waf/concepts, "Rule execution order"):
+    //  1 /api/* 10 per 60 s per ip.src, block: modelled
+    //  2 /api/* 3 per 10 s per ip.src, block: the same requests and counters, asked while 1
+    //    admits: a layer after it
+    //  3 /login 5 per 60 s per ip.src: another expression, other requests: named
+    //  4 enabled false: Cloudflare skips it: named
+    //  5 /api/* 100 per 60 s per ip.src, log: refuses nothing: named
+    // At once from idle: rule 1 would pass 10, rule 2 passes 3 (a 4th is over its 3): 3 of 4
+    // pass, where rule 1 alone passes all 4.
+    void cloudflareRulesetEveryRule()
+    {
+        const auto rule = [](const char* description, const char* path, int n, int period, const char* action,
+                             const char* extra) {
+            return QString("{\"description\": \"%1\", \"action\": \"%2\", \"expression\": \"(http.request.uri.path "
+                           "wildcard \\\"%3\\\")\", %4\"ratelimit\": {\"characteristics\": [\"cf.colo.id\", \"ip.src\"], "
+                           "\"period\": %5, \"requests_per_period\": %6, \"mitigation_timeout\": 60}}")
+                .arg(description, action, path, extra)
+                .arg(period)
+                .arg(n);
+        };
+        const QString rules = rule("api", "/api/*", 10, 60, "block", "") + ", " + rule("api burst", "/api/*", 3, 10, "block", "")
+                            + ", " + rule("login", "/login", 5, 60, "block", "") + ", "
+                            + rule("old", "/api/*", 1, 60, "block", "\"enabled\": false, ") + ", "
+                            + rule("watch", "/api/*", 100, 60, "log", "");
+        const ImportedConfig c = importConfiguration(
+            ("{\"result\": {\"kind\": \"zone\", \"phase\": \"http_ratelimit\", \"rules\": [" + rules + "]}}").toUtf8());
+        QCOMPARE(c.modelledPlace, std::string("rule 1 (api)"));
+        QCOMPARE(c.scenario.layers.size(), std::size_t(2));
+        LayeredPolicy policy(c.scenario.layers);
+        int passed = 0;
+        for (int i = 0; i < 4; ++i)
+            passed += policy.decide(0).allowed ? 1 : 0;
+        QCOMPARE(passed, 3);
+        QCOMPARE(admittedAtOnce(c, 4), 4); // rule 1 alone
+        QVERIFY(has(c.assumed, "rule 2 (api burst): 3 requests per 10 s per ip.src, action block, expression "
+                               "'(http.request.uri.path wildcard \"/api/*\"...': the same requests and counters as "
+                               "rule 1 (api), so a layer after it: Cloudflare evaluates it for each request the rules "
+                               "before it do not refuse"));
+        QVERIFY(mentions(c.notModelled, "rule 3 (login): 5 requests per 60 s per ip.src, action block, expression"));
+        QVERIFY(mentions(c.notModelled, "': not modelled: its expression differs from rule 1 (api)'s, so it counts other requests"));
+        QVERIFY(mentions(c.notModelled, "rule 4 (old): 1 requests per 60 s per ip.src, action block"));
+        QVERIFY(mentions(c.notModelled, "': enabled is false, so Cloudflare does not evaluate it"));
+        QVERIFY(mentions(c.notModelled, "': not modelled: its action is log: it refuses nothing"));
+        // The report believes the fewest and the slowest of the two: rule 2's 3 at once, no surprise there.
+        const std::string got = whatYouGet(c);
+        QVERIFY2(got.find("burst      3 at once from idle") != std::string::npos, got.c_str());
+        QVERIFY2(got.find("you wrote a burst of 10") == std::string::npos, got.c_str());
     }
 
     // tokenBucket(5, "1 m", 20) refills 5 at each whole minute from the bucket's first request

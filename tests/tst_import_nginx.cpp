@@ -7,6 +7,7 @@
 #include "config_import.h"
 #include "config_import_nginx.h"
 #include "arithmetic/decimal.h"
+#include "limiters/limiter.h"
 #include "scenariofile.h"
 
 #include <QFile>
@@ -125,6 +126,94 @@ private slots:
         const io::LoadResult back = io::parseScenario(io::serializeScenario(c.scenario));
         QVERIFY2(back.scenario, qPrintable(back.error));
         QCOMPARE(back.scenario->layers, c.scenario.layers);
+    }
+
+    // discourse_docker's web.ratelimited template: flood 12r/s burst=12 and bot 200r/m burst=100
+    // on one location, both per $binary_remote_addr. nginx holds 12r/s as 12000 thousandths a
+    // second and 200r/m as 200 * 1000 / 60 = 3333, so bot binds in the long run (3.333 a second,
+    // not the 12 written first); at once flood binds: burst 12 + the first = 13. Neither is both,
+    // so which refuses first depends on the traffic: a steady stream of r lets b * r / (r - R)
+    // through a zone after the first; they are equal where 12 (r - 3333) = 100 (r - 12000), r =
+    // (1200000 - 39996) / 88 = 13181.86 thousandths: 13.18 a second.
+    void theBindingZoneIsNamed()
+    {
+        const auto c = import("limit_req_zone $binary_remote_addr zone=flood:10m rate=12r/s;\n"
+                              "limit_req_zone $binary_remote_addr zone=bot:10m rate=200r/m;\n"
+                              "server {\n"
+                              "  location / { try_files $uri @discourse; }\n"
+                              "  location @discourse {\n"
+                              "    limit_req zone=flood burst=12 nodelay;\n"
+                              "    limit_req zone=bot burst=100 nodelay;\n"
+                              "  }\n"
+                              "}\n");
+        QCOMPARE(c.modelledPlace, std::string("location @discourse"));
+        QCOMPARE(c.binds.size(), std::size_t(3));
+        QCOMPARE(c.binds[0], std::string("in the long run zone bot binds: its 200r/m, which nginx holds as 3.333 a second, is the slowest"));
+        QCOMPARE(c.binds[1], std::string("at once zone flood binds: 13 requests from idle (its burst=12 and the first, the fewest)"));
+        QVERIFY2(c.binds[2].starts_with("which zone refuses first depends on the traffic: a client sending steadily from idle is "
+                                        "refused first by zone bot between 3.333 and 13.18 a second, by zone flood above 13.18 "
+                                        "a second ("),
+                 c.binds[2].c_str());
+        const std::string report = io::whatYouGet(c);
+        QVERIFY2(report.find("  binds      in the long run zone bot binds") != std::string::npos, report.c_str());
+        // The rate line is bot's, measured once bot's burst is spent (flood paces the client at
+        // 12 a second until bot is full, about 10 s in), not flood's 12. Full, bot admits when
+        // 1000 has drained: the excess e at 100000 needs ceil(1000 * 1000 / 3333) = 301 ms
+        // (drains 3333 * 301 / 1000 = 1003: e = 99997), then ceil(997000 / 3333) = 300 (999:
+        // 99998), 300 (99999), 300 (100000): 4 requests each 1201 ms. The measure spans a whole
+        // number of requests, 311 = 77 cycles and 3 gaps of 900 or 901 ms: 311 / 93.377 =
+        // 3.33059, 311 / 93.378 = 3.33055.
+        QVERIFY2(report.find("rate       3.3305") != std::string::npos
+                     && report.find(" per second once the burst is spent (you wrote 3.33333 per second)") != std::string::npos,
+                 report.c_str());
+        QVERIFY2(report.find("burst      13 at once from idle") != std::string::npos, report.c_str());
+        // The model agrees on either side of 13.18: at 13 a second (76.9 ms apart) flood gains
+        // 1000 - 12 * 76.9 = 77 a request and refuses after about 12000 / 77 = 156, bot gains
+        // 1000 - 3.333 * 76.9 = 744 and refuses after about 100000 / 744 = 134: bot first. At 14
+        // (71.4 ms) flood gains 143 (84 through), bot 762 (131): flood first.
+        const auto firstRefused = [&](std::size_t layer, Nanos every) {
+            const auto limiter = makeLimiter(Algorithm::NginxLimitReq, c.scenario.layers[layer].config);
+            for (int i = 0; i < 1000; ++i)
+                if (!limiter->decide(i * every).allowed)
+                    return i;
+            return -1;
+        };
+        QVERIFY(firstRefused(1, kNanosPerSecond / 13) < firstRefused(0, kNanosPerSecond / 13));
+        QVERIFY(firstRefused(0, kNanosPerSecond / 14) < firstRefused(1, kNanosPerSecond / 14));
+    }
+
+    // One zone with both the slowest rate and the smallest burst binds on any traffic; zones
+    // with different keys are said to hold for one client. a: 10r/s burst=5, b: 20r/s burst=10.
+    // Three zones, z1 1r/s burst=50, z2 5r/s burst=10, z3 20r/s burst=2 (thousandths 1000, 5000,
+    // 20000): the pairs let as many through at (b_i R_j - b_j R_i) / (b_i - b_j): z1,z2 (250000 -
+    // 10000) / 40 = 6000; z1,z3 (1000000 - 2000) / 48 = 20791.7; z2,z3 (200000 - 10000) / 8 =
+    // 23750. Between those, b r / (r - R) is least for: at 3500, z1 (70; z2, z3 never refuse);
+    // at 13396, z2 (16.0 against z1's 54.0); at 22271, z2 (12.9 against z3's 19.6); at 35625, z3
+    // (4.56 against z2's 11.6). So z1 to 6, z2 to 23.75 (20.79 changes nothing first), z3 above.
+    void theBindingZoneOnAnyTraffic()
+    {
+        const auto two = import("limit_req_zone $binary_remote_addr zone=a:10m rate=10r/s;\n"
+                                "limit_req_zone $server_name zone=b:10m rate=20r/s;\n"
+                                "server { location / { limit_req zone=a burst=5; limit_req zone=b burst=10; } }\n");
+        QCOMPARE(two.binds.size(), std::size_t(4));
+        QCOMPARE(two.binds[2], std::string("zone a has both the slowest rate and the smallest burst, so it refuses first on any "
+                                           "traffic: no other zone refuses a request it admits"));
+        QVERIFY2(two.binds[3].starts_with("the zones count different keys (a per $binary_remote_addr, b per $server_name)"),
+                 two.binds[3].c_str());
+        const auto three = import("limit_req_zone $binary_remote_addr zone=z1:10m rate=1r/s;\n"
+                                  "limit_req_zone $binary_remote_addr zone=z2:10m rate=5r/s;\n"
+                                  "limit_req_zone $binary_remote_addr zone=z3:10m rate=20r/s;\n"
+                                  "server { location / { limit_req zone=z1 burst=50; limit_req zone=z2 burst=10; "
+                                  "limit_req zone=z3 burst=2; } }\n");
+        QCOMPARE(three.binds.size(), std::size_t(3));
+        QCOMPARE(three.binds[0], std::string("in the long run zone z1 binds: its 1r/s, which nginx holds as 1 a second, is the slowest"));
+        QCOMPARE(three.binds[1], std::string("at once zone z3 binds: 3 requests from idle (its burst=2 and the first, the fewest)"));
+        QVERIFY2(three.binds[2].find("refused first by zone z1 between 1 and 6 a second, by zone z2 between 6 and 23.75 a "
+                                     "second, by zone z3 above 23.75 a second (")
+                     != std::string::npos,
+                 three.binds[2].c_str());
+        QVERIFY(import("limit_req_zone $binary_remote_addr zone=a:10m rate=1r/s;\n"
+                       "server { location / { limit_req zone=a burst=5; } }\n").binds.empty()); // one limit binds alone
     }
 
     // A block with no limit_req of its own inherits its parent's; one with its own does not.

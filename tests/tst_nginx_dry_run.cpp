@@ -72,7 +72,7 @@ quint16 freePort()
 }
 
 // get sends one request (an empty path: none, only a connection) and reads until nginx closes.
-bool get(quint16 port, const QString& path, const QString& client)
+bool get(quint16 port, const QString& path, const QString& client, const QString& host = {})
 {
     const int fd = socket(AF_INET, SOCK_STREAM, 0);
     const sockaddr_in a = loopback(port);
@@ -85,7 +85,8 @@ bool get(quint16 port, const QString& path, const QString& client)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     bool ok = true;
     if (!path.isEmpty()) {
-        const QString header = client.isEmpty() ? QString() : "X-Client: " + client + "\r\n";
+        const QString header = (client.isEmpty() ? QString() : "X-Client: " + client + "\r\n")
+                             + (host.isEmpty() ? QString() : "Host: " + host + "\r\n");
         const QByteArray request = ("GET " + path + " HTTP/1.0\r\n" + header + "\r\n").toUtf8();
         ok = write(fd, request.constData(), std::size_t(request.size())) == request.size();
         char buffer[4096];
@@ -121,7 +122,7 @@ struct Served {
 // which the served server closes) and sends it the requests (path, X-Client) in order. What
 // fails is returned in Served::failure, so that the test fails with it and the next one runs.
 Served serve(const QString& nginx, const QString& limits, const std::vector<std::pair<QString, QString>>& requests,
-             quint16 port)
+             quint16 port, const QStringList& hosts = {})
 {
     Served out;
     const auto failed = [&](const QString& why) {
@@ -139,7 +140,8 @@ Served serve(const QString& nginx, const QString& limits, const std::vector<std:
                                  "http {\n"
                                  "    client_body_temp_path %1/tmp;\n"
                                  "    log_format dry escape=json '{\"time\":\"$msec\",\"http_x_client\":\"$http_x_client\","
-                                 "\"ip\":\"$remote_addr\",\"path\":\"$request_uri\",\"status\":\"$limit_req_status\"}';\n")
+                                 "\"ip\":\"$remote_addr\",\"host\":\"$host\",\"path\":\"$request_uri\",\"status\":\"$limit_req_status\"}';\n"
+                                 "    access_log %1/access.log dry;\n")
                              .arg(dir.path())
                          + limits
                          + QString("        listen 127.0.0.1:%1;\n        root %2/www;\n"
@@ -165,9 +167,9 @@ Served serve(const QString& nginx, const QString& limits, const std::vector<std:
     }
     if (!up)
         return failed("does not listen");
-    for (const auto& [path, client] : requests)
-        if (!get(port, path, client))
-            return failed("no answer to " + path);
+    for (std::size_t i = 0; i < requests.size(); ++i)
+        if (!get(port, requests[i].first, requests[i].second, i < std::size_t(hosts.size()) ? hosts[qsizetype(i)] : QString()))
+            return failed("no answer to " + requests[i].first);
     server.terminate();
     if (!server.waitForFinished(5000))
         return failed("does not stop");
@@ -356,6 +358,55 @@ private slots:
         for (const auto& [path, client] : requests)
             statusRequests += path == "/status";
         QVERIFY(statusRequests >= 2); // answered by return, never rejected although zone all has no burst
+    }
+
+    // Two servers on one port, chosen by the Host: a.example's (the first, so the default server)
+    // limits / by zone a, b.example's /api/ by zone b and its other paths by its own limit_req,
+    // zone c. A request without a Host header, or with another name, reaches a.example's ($host
+    // is then the default server's name, or the name sent); the log's $host routes each request
+    // in the dry run as nginx did.
+    void realServersByHost()
+    {
+        const QString nginx = nginxPath();
+        SKIP_WITHOUT_NGINX(nginx);
+        const quint16 port = freePort();
+        QVERIFY(port != 0);
+        const QString limits = QString("    limit_req_zone $http_x_client zone=a:1m rate=1r/m;\n"
+                                       "    limit_req_zone $http_x_client zone=b:1m rate=1r/m;\n"
+                                       "    limit_req_zone $http_x_client zone=c:1m rate=1r/m;\n"
+                                       "    limit_req_dry_run on;\n"
+                                       "    server {\n"
+                                       "        listen 127.0.0.1:%1;\n"
+                                       "        server_name a.example;\n"
+                                       "        location / { limit_req zone=a burst=1; }\n"
+                                       "    }\n"
+                                       "    server {\n"
+                                       "        server_name b.example;\n"
+                                       "        limit_req zone=c burst=1;\n"
+                                       "        location /api/ { limit_req zone=b burst=1; }\n")
+                                   .arg(port);
+        std::mt19937_64 rng(4647);
+        const QStringList paths = {"/x", "/api/1", "/y"}, clients = {"alice", "bob"},
+                          names = {"a.example", "b.example", "other.org", ""};
+        std::vector<std::pair<QString, QString>> requests;
+        QStringList hosts;
+        for (int i = 0; i < 60; ++i) {
+            requests.emplace_back(paths[int(rng() % 3)], clients[int(rng() % 2)]);
+            hosts << names[int(rng() % 4)];
+        }
+        const Served served = serve(nginx, limits, requests, port, hosts);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
+        DryRunConfig config = io::dryRunConfig(
+            "http {\n" + limits + QString("        listen 127.0.0.1:%1;\n    }\n}\n").arg(port), "http_x_client");
+        QCOMPARE(keyFieldsOf(config), std::vector<std::string>{"host"});
+        const Traffic traffic = trafficOf(served, keyFieldsOf(config));
+        QCOMPARE(traffic.times.size(), std::size_t(60));
+        bindKeyFields(config, traffic);
+        QVERIFY2(config.notReplayed.empty(), config.notReplayed.empty() ? "" : config.notReplayed[0].c_str());
+        QString disagreement;
+        const std::map<std::string, int> perZone = agreeing(served, config, dryRun(traffic, config), disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
+        QVERIFY2(perZone.count("a") && perZone.count("b") && perZone.count("c"), "a zone rejected nothing");
     }
 
     // A zone keyed by a map of X-Client, the shapes people write: no header ("") and the vip

@@ -67,10 +67,18 @@ public:
                     return int(i);
             return -1;
         }
+        return nginxSelect(path, -1);
+    }
+
+    // nginxSelect is ngx_http_core_find_location among the places of `group` (-1: every place).
+    int nginxSelect(std::string_view path, int group) const
+    {
         int longest = -1;
         std::size_t longestSize = 0;
         for (std::size_t i = 0; i < m_config.places.size(); ++i) {
             const DryRunPlace& p = m_config.places[i];
+            if (group >= 0 && p.group != group)
+                continue;
             if (p.match == DryRunMatch::Exact && path == p.pattern)
                 return int(i);
             if ((p.match == DryRunMatch::Prefix || p.match == DryRunMatch::PrefixStop) && path.starts_with(p.pattern)
@@ -83,19 +91,23 @@ public:
             return longest;
         for (std::size_t i = 0; i < m_config.places.size(); ++i)
             if (m_config.places[i].match == DryRunMatch::Regex || m_config.places[i].match == DryRunMatch::RegexCaseless)
-                if (m_regex[i]->matches(path))
+                if ((group < 0 || m_config.places[i].group == group) && m_regex[i]->matches(path))
                     return int(i);
         return longest;
     }
 
-    // candidates returns, for a firstMatch config, every place whose path matches, in order (-2
-    // alone when the product refuses the path).
+    // candidates returns, for a firstMatch config, every place whose path matches, in order, for
+    // one with groups the place each group selects (-2 alone when the product refuses the path).
     std::vector<int> candidates(std::string_view logged) const
     {
         const std::optional<std::string> normal = normalizedPath(logged, m_config.paths);
         if (!normal)
             return {-2};
         std::vector<int> out;
+        for (int g : m_config.groups) // nginx's servers: the location each would select
+            out.push_back(nginxSelect(*normal, g));
+        if (!m_config.groups.empty())
+            return out;
         for (std::size_t i = 0; i < m_config.places.size(); ++i)
             if (matches(i, *normal, logged))
                 out.push_back(int(i));
@@ -576,9 +588,9 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
     // With conditions (a route's methods, hosts, headers) the place is the request's: the first
     // whose path matches (per path, once) and whose conditions hold (per condition and value,
     // once: a key id's text is fixed).
-    const bool conditional = config.firstMatch && std::any_of(config.places.begin(), config.places.end(), [](const DryRunPlace& p) {
-                                 return !p.conditions.empty();
-                             });
+    const bool conditional = !config.groups.empty()
+                             || (config.firstMatch && std::any_of(config.places.begin(), config.places.end(),
+                                                                  [](const DryRunPlace& p) { return !p.conditions.empty(); }));
     std::vector<std::vector<int>> candidates;
     std::vector<std::vector<std::vector<std::int8_t>>> holds(config.places.size()); // per place, condition, key id: -1 unknown
     if (conditional) {

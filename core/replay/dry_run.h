@@ -168,6 +168,8 @@ struct DryRunPlace {
     // asked when none of `rules` looked the request up (none, or every key empty), as
     // ngx_http_limit_req_handler runs only while no limit_req decided the request.
     std::vector<std::size_t> then{};
+    // group: the nginx server block the location is in when a config has several (-1: none).
+    int group = -1;
 };
 
 // DryRunConfig is a config made ready for a log: zones, rules, locations and the rules a request
@@ -185,6 +187,11 @@ struct DryRunConfig {
     // firstMatch: a request meets the first place (in order) that matches it, as Traefik tries
     // its routers by priority, Kong its routes, Envoy and Spring theirs; else nginx's selection.
     bool firstMatch = false;
+    // groups: nginx's server blocks when a request may reach several, in the order they are
+    // tried: in each, the location nginx selects among that group's places is a candidate, met
+    // when its conditions (the server's names, for the Host) hold; the last, the default server,
+    // has none. Each group holds a place for every path (a prefix ""), its server's own limits.
+    std::vector<int> groups = {};
     // paths: how the product makes a logged path ready before it selects (dry_run_path.h).
     DryRunPaths paths = DryRunPaths::AsLogged;
 };
