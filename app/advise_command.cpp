@@ -128,8 +128,10 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
 {
     const AdvicePoint& r = a.recommended;
     out << "recommended: rate " << family.rateText(r.step) << ", burst " << grouping(r.burst) << " ("
-        << (a.drainMet ? "the front's lowest rate whose burst drains within " : "the front's last point: none drains within ")
-        << formatSeconds(args.options.drain) << " s at its rate; this one drains in " << drainText(family, r) << " s)\n"
+        << (a.drainMet ? "the lowest rate whose burst drains within " + formatSeconds(args.options.drain) + " s at that rate"
+                       : "no rate up to " + family.rateText(family.maxStep()) + " drains its burst within "
+                             + formatSeconds(args.options.drain) + " s: the lowest rate needing the least burst any rate needs")
+        << "; this one drains in " << drainText(family, r) << " s)\n"
         << "  kept keys: " << grouping(r.keptDenied) << " of their " << grouping(a.keptRequests) << " requests denied\n"
         << "  the other keys: " << grouping(r.otherDenied) << " of their "
         << grouping(a.limitedRequests - a.keptRequests) << " requests denied, " << counted(r.keysDenied, "key")
@@ -216,8 +218,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
                  "percentile of the keys' requests (default 99).",
          "P"},
-        {"drain", "The recommendation is the front's lowest rate whose burst drains within this many seconds at "
-                  "that rate (default 10).",
+        {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
+                  "(default 10).",
          "SECONDS"},
         {"top", "How many of the keys the limit denies most to name (default 5).", "N"},
         {"format", "Output format: text (default) or json.", "text|json"},

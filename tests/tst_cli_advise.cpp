@@ -22,9 +22,9 @@ const QByteArray kLog = "time,ip,path\n"
                         "1795392000.000,3.3.3.3,/\n"
                         "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
 
-// The config for 1r/s burst 3 keyed by the address, in shadow mode.
-const QByteArray kConfig = "limit_req_zone $binary_remote_addr zone=ratelab:10m rate=1r/s;\n"
-                           "limit_req zone=ratelab burst=3 nodelay;\n"
+// The config for 24r/m burst 4 keyed by the address, in shadow mode.
+const QByteArray kConfig = "limit_req_zone $binary_remote_addr zone=ratelab:10m rate=24r/m;\n"
+                           "limit_req zone=ratelab burst=4 nodelay;\n"
                            "limit_req_dry_run on;\n";
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
@@ -41,9 +41,10 @@ class TestCliAdvise : public QObject {
     Q_OBJECT
 private slots:
     // --keep 60: the 2 keys with at most 5 requests (rank ceil(0.6 * 3) = 2 of 1, 5, 10) are
-    // kept; their burst is 1.1.1.1's (tst_advise derives it: 4 up to 30r/m, 3 at 1r/s, 2 at 2r/s
+    // kept; their burst is 1.1.1.1's (tst_advise derives it: 4 below 1r/s, 3 at 1r/s, 2 at 2r/s
     // and above); 3.3.3.3's ten at once lose 10 - (burst + 1). The recommendation at the default
-    // drain of 10 s: 1r/s, burst 3 (3 s to drain); it caps a key at 4 at once.
+    // drain of 10 s: the least rate draining 4 in 10 s, 0.4/s = 24r/m (10.00 s), beside the
+    // front's 1r/m of the same burst; it caps a key at 5 at once.
     void theReportByHand()
     {
         QTemporaryDir dir;
@@ -58,21 +59,22 @@ private slots:
             "the front: for each burst, the lowest round rate at which every request of the kept keys passes\n"
             "  rate           burst  kept denied  others denied  keys denied\n"
             "  1r/m               4            0              5            1\n"
-            "  1r/s               3            0              6            1  <- recommended\n"
+            "  24r/m              4            0              5            1  <- recommended\n"
+            "  1r/s               3            0              6            1\n"
             "  2r/s               2            0              7            1\n"
             "\n"
-            "recommended: rate 1r/s, burst 3 (the front's lowest rate whose burst drains within 10 s at its rate; "
-            "this one drains in 3.00 s)\n"
+            "recommended: rate 24r/m, burst 4 (the lowest rate whose burst drains within 10 s at that rate; "
+            "this one drains in 10.00 s)\n"
             "  kept keys: 0 of their 6 requests denied\n"
-            "  the other keys: 6 of their 10 requests denied, 1 key capped; the most denied:\n"
-            "    3.3.3.3                                  6 of 10 denied, the first at 0 s\n"
-            "  it caps every key at 4 requests at once, then 1r/s\n"
+            "  the other keys: 5 of their 10 requests denied, 1 key capped; the most denied:\n"
+            "    3.3.3.3                                  5 of 10 denied, the first at 0 s\n"
+            "  it caps every key at 5 requests at once, then 24r/m\n"
             "\n"
             "nginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete "
             "it to enforce\n"
             + kConfig
             + "\n"
-              "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 6 of 16 requests "
+              "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests "
               "denied, 1 key; every key's denials as advised\n";
         QCOMPARE(r.out, expected);
     }
@@ -112,9 +114,10 @@ private slots:
 
     // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"
     // meets no limit. k1 sends two at 1.000 s: 0 then 1000, burst 1 at every rate; k2 one at 1 s
-    // and one at 2 s: at 1r/m, max(0, 0 - 16) + 1000 = 1000, burst 1. So the front is one point,
-    // 1r/m burst 1, which drains in 60 s, not within 10 s: no point of the front does, and the
-    // front's last point is recommended, said so. No request is denied.
+    // and one at 2 s: its second finds max(0, 0 - drain) + 1000 = 1000 at every rate, burst 1.
+    // So the front is one point, 1r/m burst 1, which drains in 60 s, not within 10 s; the least
+    // rate draining 1 within 10 s is 0.1/s, 6r/m (10.00 s), recommended beside it. No request is
+    // denied.
     void keyedByAFieldWithAnEmptyKey()
     {
         QTemporaryDir dir;
@@ -129,13 +132,13 @@ private slots:
         const QJsonObject out = parseJson(r.out);
         QCOMPARE(out["keys"].toObject()["limited"].toInt(), 2);
         QCOMPARE(out["keys"].toObject()["unlimited_requests"].toInt(), 1);
-        QCOMPARE(out["front"].toArray().size(), 1);
+        QCOMPARE(out["front"].toArray().size(), 2);
         const QJsonObject rec = out["recommended"].toObject();
-        QCOMPARE(rec["rate"].toString(), QString("1r/m"));
+        QCOMPARE(rec["rate"].toString(), QString("6r/m"));
         QCOMPARE(rec["burst"].toInt(), 1);
-        QCOMPARE(rec["drain_met"].toBool(), false);
-        QCOMPARE(rec["drains_in"].toString(), QString("60.00"));
-        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_x_api_key zone=ratelab:10m rate=1r/m;\n"));
+        QCOMPARE(rec["drain_met"].toBool(), true);
+        QCOMPARE(rec["drains_in"].toString(), QString("10.00"));
+        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_x_api_key zone=ratelab:10m rate=6r/m;\n"));
         QCOMPARE(out["proof"].toObject()["denied"].toInt(), 0);
         QVERIFY(out["proof"].toObject()["as_advised"].toBool());
     }

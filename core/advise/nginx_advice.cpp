@@ -15,26 +15,28 @@ constexpr Nanos kMinute = 60 * kNanosPerSecond;
 
 std::vector<std::int64_t> NginxBurstFamily::roundSteps() const
 {
-    std::vector<std::int64_t> out{1, 2, 5, 10, 20, 30}; // r/m
-    for (std::int64_t decade = 1; decade <= LimiterConfig::kMaxLimit; decade *= 10)
+    std::vector<std::int64_t> out;
+    for (std::int64_t m : {1, 2, 5, 10, 20, 30}) // r/m
+        if (m <= m_top)
+            out.push_back(m);
+    for (std::int64_t decade = 60; decade <= m_top; decade *= 10) // r/s
         for (std::int64_t m : {1, 2, 5})
-            if (decade * m <= LimiterConfig::kMaxLimit)
-                out.push_back(kPerMinuteSteps + decade * m); // r/s
+            if (decade * m <= m_top)
+                out.push_back(decade * m);
     return out;
 }
 
 Rate NginxBurstFamily::rate(std::int64_t step) const
 {
-    return step <= kPerMinuteSteps ? Rate::reduced(step, kMinute) : Rate::reduced(step - kPerMinuteSteps, kNanosPerSecond);
+    return Rate::reduced(step, kMinute);
 }
 
 std::string NginxBurstFamily::rateText(std::int64_t step) const { return nginxRateText(rate(step)); }
 
 LimiterConfig NginxBurstFamily::config(std::int64_t step, std::int64_t burst) const
 {
-    const LimiterConfig c = step <= kPerMinuteSteps ? LimiterConfig::make(step, kMinute)
-                                                    : LimiterConfig::make(step - kPerMinuteSteps, kNanosPerSecond);
-    return c.withNginx(NginxOptions{burst, true, 0});
+    // nginx_limit_req reads the rate and the nginx options only; the limit of 1 is make's due.
+    return LimiterConfig::make(1, kMinute, std::nullopt, rate(step)).withNginx(NginxOptions{burst, true, 0});
 }
 
 std::int64_t NginxBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) const
