@@ -77,7 +77,8 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
     a.variable = nginxKeyVariable(a.key);
     if (a.variable.empty())
-        throw InputError("--key: nginx has no variable named " + quoted(a.key) + " to key a zone by");
+        throw InputError("--key: nginx has no variable named " + quoted(a.key) + " for every request to key a zone by ("
+                         + "it offers: " + nginxKeysOffered() + ")");
     return a;
 }
 

@@ -164,7 +164,13 @@ private slots:
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--drain", "0"} + nginx, "--drain: ");
         oneLine(QStringList{"advise", log, "--format", "csv"} + nginx, "--format: unknown format 'csv' (known: text, json)");
-        oneLine(QStringList{"advise", log, "--key", "x-api-key"} + nginx, "--key: nginx has no variable named 'x-api-key'");
+        // Only variables nginx has for every request: $user_id fails `nginx -t` (unknown
+        // variable), $1abc is capture $1 and the text "abc", $http_ names no header.
+        const QString offered = "--key: nginx has no variable named ";
+        const QString fields = writeFile(dir, "f.csv", "time,user_id,1abc,http_,path\n1.0,u,a,h,/\n");
+        oneLine(QStringList{"advise", log, "--key", "x-api-key"} + nginx, offered + "'x-api-key'");
+        for (const QString key : {"user_id", "1abc", "http_"})
+            oneLine(QStringList{"advise", fields, "--key", key} + nginx, offered + "'" + key + "'");
         oneLine(QStringList{"advise", log, "--cost-field", "cost"} + nginx, "Unknown option 'cost-field'");
         oneLine(QStringList{"advise", log, "--path", "/api/"} + nginx, "Unknown option 'path'");
         oneLine(QStringList{"advise", log, "--limit", "5"} + nginx, "Unknown option 'limit'");
