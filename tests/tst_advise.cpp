@@ -184,6 +184,22 @@ private slots:
         QVERIFY(!none.drainMet);
     }
 
+    // The ms nginx counts are the clock's: key a at 0.0004 s, key b at 0.0010 and 0.0014 s, one
+    // clock ms (1) for b's two. b needs burst 1 at every rate (excess 1000 at its second: no
+    // time passes in nginx's ms), so even 1000r/s, which a ms drains fully, needs burst 1. Counted
+    // from a's 0.0004 they would be ms 0 and 1, and 1000r/s would need no burst.
+    void theMillisecondsAreTheClocks()
+    {
+        TrafficOptions to;
+        to.format = LogFormat::Csv;
+        const Traffic t = parseTraffic("time,ip\n0.0004,1.1.1.1\n0.0010,2.2.2.2\n0.0014,2.2.2.2\n", to, "sub-ms.csv");
+        const KeyedTraces traces = keyedTraces(t);
+        const NginxBurstFamily nginx;
+        QCOMPARE(nginx.burstNeeded(traces.trace(1), perSecond(1000)), 1);
+        QCOMPARE(nginx.burstNeeded(traces.trace(1), nginx.maxStep()), 1);
+        QCOMPARE(advise(traces, nginx, AdviceOptions{}).floorBurst, 1);
+    }
+
     // The written config, read back by the dry run `replay --config` runs, denies c's 6 and no
     // other: what the advice promised, key by key.
     void theWrittenConfigDeniesWhatWasAdvised()
