@@ -82,6 +82,19 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     return a;
 }
 
+// zoneKeyBytes is the longest key the zone holds: $binary_remote_addr is an address's 4 or 16
+// bytes, any other variable its value, as the log has it.
+std::size_t zoneKeyBytes(const Traffic& traffic, const std::string& key)
+{
+    if (key == "ip")
+        return 16;
+    std::size_t most = 0;
+    for (const std::string& name : traffic.keyNames)
+        if (!keylessName(name))
+            most = std::max(most, name.size());
+    return most;
+}
+
 // Proof is the dry run of the written config on the log, and whether it denies what the advice says.
 struct Proof {
     DryRunResult result;
@@ -234,7 +247,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     const NginxBurstFamily family;
     const Traffic traffic = readTrafficFromOptions(parser, log, kReplayKeyBytes + kAdviseKeyBytes, true);
     const Advice advice = advise(keyedTraces(traffic), family, a.options);
-    const std::string config = nginxAdviceConfig(family, advice.recommended.step, advice.recommended.burst, a.variable);
+    const std::string config = nginxAdviceConfig(family, advice.recommended.step, advice.recommended.burst, a.variable,
+                                                 nginxZoneMegabytes(advice.limitedKeys, zoneKeyBytes(traffic, a.key)));
     const Proof proof = prove(config, a.key, traffic, advice);
     if (!proof.equal) { // the advice and the dry run disagree: a fault of the program, not of the input
         std::cerr << "ratelab: advise: the dry run of the written config does not deny what the advice says\n";

@@ -206,8 +206,8 @@ private slots:
     {
         const NginxBurstFamily nginx;
         const Traffic traffic = smallLog();
-        const std::string config = nginxAdviceConfig(nginx, perSecond(1), 3, "$binary_remote_addr");
-        QCOMPARE(config, std::string("limit_req_zone $binary_remote_addr zone=ratelab:10m rate=1r/s;\n"
+        const std::string config = nginxAdviceConfig(nginx, perSecond(1), 3, "$binary_remote_addr", 1);
+        QCOMPARE(config, std::string("limit_req_zone $binary_remote_addr zone=ratelab:1m rate=1r/s;\n"
                                      "limit_req zone=ratelab burst=3 nodelay;\n"
                                      "limit_req_dry_run on;\n"));
         DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(config), "ip");
@@ -218,9 +218,25 @@ private slots:
         QCOMPARE(r.rules.size(), std::size_t(1));
         QCOMPARE(r.rules[0].deniedPerKey, (std::vector<std::int64_t>{0, 0, 6}));
         // Burst 0 is written as no burst (nginx refuses burst=0), at a per-minute rate.
-        QCOMPARE(nginxAdviceConfig(nginx, perMinute(7), 0, "$remote_user"),
-                 std::string("limit_req_zone $remote_user zone=ratelab:10m rate=7r/m;\n"
+        QCOMPARE(nginxAdviceConfig(nginx, perMinute(7), 0, "$remote_user", 3),
+                 std::string("limit_req_zone $remote_user zone=ratelab:3m rate=7r/m;\n"
                              "limit_req zone=ratelab nodelay;\nlimit_req_dry_run on;\n"));
+    }
+
+    // A state is nginx's node, 32 + 48 + the key's bytes, in a power-of-two slab chunk: an
+    // address (16 bytes at most) 96 -> 128, a 48-byte key 128, a 49-byte one 129 -> 256. The zone
+    // holds twice the keys: 200,000 addresses 2 * 200,000 * 128 = 51,200,000 B = 48.8 MiB -> 49m;
+    // 4,096 exactly 1 MiB -> 1m, 4,097 -> 2m; one key 1m (the least written).
+    void theZoneHoldsTheKeys()
+    {
+        QCOMPARE(nginxStateBytes(16), 128);
+        QCOMPARE(nginxStateBytes(48), 128);
+        QCOMPARE(nginxStateBytes(49), 256);
+        QCOMPARE(nginxZoneMegabytes(200'000, 16), 49);
+        QCOMPARE(nginxZoneMegabytes(4'096, 16), 1);
+        QCOMPARE(nginxZoneMegabytes(4'097, 16), 2);
+        QCOMPARE(nginxZoneMegabytes(1, 16), 1);
+        QCOMPARE(nginxZoneMegabytes(200'000, 49), 98); // 2 * 200,000 * 256 = 97.7 MiB
     }
 
     // A key logged empty ("-") meets no limit: it is neither kept nor capped.

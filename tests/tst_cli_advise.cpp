@@ -23,7 +23,7 @@ const QByteArray kLog = "time,ip,path\n"
                         "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
 
 // The config for 24r/m burst 4 keyed by the address, in shadow mode.
-const QByteArray kConfig = "limit_req_zone $binary_remote_addr zone=ratelab:10m rate=24r/m;\n"
+const QByteArray kConfig = "limit_req_zone $binary_remote_addr zone=ratelab:1m rate=24r/m;\n"
                            "limit_req zone=ratelab burst=4 nodelay;\n"
                            "limit_req_dry_run on;\n";
 
@@ -103,7 +103,7 @@ private slots:
         QFile f(conf);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray written = f.readAll();
-        QCOMPARE(written, QByteArray("limit_req_zone $binary_remote_addr zone=ratelab:10m rate=2r/s;\n"
+        QCOMPARE(written, QByteArray("limit_req_zone $binary_remote_addr zone=ratelab:1m rate=2r/s;\n"
                                      "limit_req zone=ratelab burst=2 nodelay;\n"
                                      "limit_req_dry_run on;\n"));
         QCOMPARE(out["config"].toString().toUtf8(), written);
@@ -138,9 +138,26 @@ private slots:
         QCOMPARE(rec["burst"].toInt(), 1);
         QCOMPARE(rec["drain_met"].toBool(), true);
         QCOMPARE(rec["drains_in"].toString(), QString("10.00"));
-        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_x_api_key zone=ratelab:10m rate=6r/m;\n"));
+        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_x_api_key zone=ratelab:1m rate=6r/m;\n"));
         QCOMPARE(out["proof"].toObject()["denied"].toInt(), 0);
         QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+    }
+
+    // 200,000 addresses of one request each: the zone holds twice them at 128 bytes a state
+    // (tst_advise derives it: 2 * 200,000 * 128 B = 48.8 MiB), 49m, where 10m holds 81,920.
+    void theZoneHoldsManyKeys()
+    {
+        QTemporaryDir dir;
+        QByteArray text = "time,ip,path\n";
+        for (int i = 0; i < 200'000; ++i)
+            text += "1795392000.000,10." + QByteArray::number(i / 65536) + "." + QByteArray::number(i / 256 % 256) + "."
+                    + QByteArray::number(i % 256) + ",/\n";
+        const Run r = runRatelab({"advise", writeFile(dir, "many.csv", text), "--for", "nginx", "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["keys"].toObject()["limited"].toInt(), 200'000);
+        QVERIFY2(out["config"].toString().startsWith("limit_req_zone $binary_remote_addr zone=ratelab:49m rate="),
+                 qPrintable(out["config"].toString()));
     }
 
     // Bad input: exit 2, one line on stderr naming the problem, nothing on stdout.

@@ -4,6 +4,7 @@
 #include "limiters/nginx_limit_req.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace ratelab {
 
@@ -63,9 +64,17 @@ std::int64_t NginxBurstFamily::denied(KeyTrace trace, std::int64_t step, std::in
 }
 
 std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,
-                              const std::string& key)
+                              const std::string& key, std::int64_t megabytes)
 {
-    return nginxDirectives(family.config(step, burst), key) + "limit_req_dry_run on;\n";
+    return nginxDirectives(family.config(step, burst), key, megabytes) + "limit_req_dry_run on;\n";
+}
+
+std::int64_t nginxStateBytes(std::size_t keyBytes) { return std::int64_t(std::bit_ceil(80 + keyBytes)); }
+
+std::int64_t nginxZoneMegabytes(std::int64_t keys, std::size_t keyBytes)
+{
+    constexpr std::int64_t kMiB = 1024 * 1024;
+    return std::max<std::int64_t>(1, std::int64_t(ceilDiv(Int128(2) * keys * nginxStateBytes(keyBytes), kMiB)));
 }
 
 } // namespace ratelab

@@ -38,9 +38,19 @@ private:
 };
 
 // nginxAdviceConfig is the config `advise` writes for (step, burst), the zone keyed by `key` (an
-// nginx variable), in shadow mode: limit_req_dry_run on, so nginx logs what it would reject and
-// rejects nothing until that line is deleted.
+// nginx variable) and `megabytes` large, in shadow mode: limit_req_dry_run on, so nginx logs
+// what it would reject and rejects nothing until that line is deleted.
 std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,
-                              const std::string& key);
+                              const std::string& key, std::int64_t megabytes);
+
+// nginxStateBytes is what one key's state takes in a limit_req zone on a 64-bit nginx: its node,
+// offsetof(ngx_rbtree_node_t, color) + offsetof(ngx_http_limit_req_node_t, data) + the key's
+// bytes = 32 + 48 + keyBytes, in the slab allocator's chunk, the power of two at or above it
+// (128 bytes up to a 48-byte key, as nginx's documentation says of 64-bit platforms).
+std::int64_t nginxStateBytes(std::size_t keyBytes);
+
+// nginxZoneMegabytes is a zone that holds twice the keys (room for more than the log had):
+// ceil(2 * keys * nginxStateBytes(keyBytes) / 1 MiB), nginx's `m`, at least 1.
+std::int64_t nginxZoneMegabytes(std::int64_t keys, std::size_t keyBytes);
 
 } // namespace ratelab
