@@ -146,15 +146,16 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
                        : "no rate up to " + family.rateText(family.maxStep()) + " drains its burst within "
                              + formatSeconds(args.options.drain) + " s: the lowest rate needing the least burst any rate needs")
         << "; this one drains in " << drainText(family, r) << " s)\n"
-        << "  kept keys: " << grouping(r.keptDenied) << " of their " << grouping(a.keptRequests) << " requests denied\n"
+        << "  kept keys: " << grouping(r.keptDenied) << " of their " << counted(a.keptRequests, "request") << " denied\n"
         << "  the other keys: " << grouping(r.otherDenied) << " of their "
-        << grouping(a.limitedRequests - a.keptRequests) << " requests denied, " << counted(r.keysDenied, "key")
+        << counted(a.limitedRequests - a.keptRequests, "request") << " denied, " << counted(r.keysDenied, "key")
         << " capped" << (worst.empty() ? "" : "; the most denied:") << "\n";
     const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
     for (const KeyDenials& k : worst)
         out << "    " << padded(traffic.keyNames[k.key], 40, true) << " " << grouping(k.denied) << " of "
-            << grouping(requests[k.key]) << " denied, the first at " << formatSeconds(k.firstDenial) << " s\n";
-    out << "  it caps every key at " << grouping(r.burst + 1) << " requests at once, then " << family.rateText(r.step)
+            << grouping(requests[k.key]) << " denied, the first at "
+            << formatSeconds(k.firstDenial - traffic.times.front()) << " s after the log's first request\n";
+    out << "  it caps every key at " << counted(r.burst + 1, "request") << " at once, then " << family.rateText(r.step)
         << "\n";
 }
 
@@ -162,21 +163,26 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
                const Advice& a, const AdviseArgs& args, const std::string& config, const Proof& proof,
                const std::vector<KeyDenials>& worst)
 {
-    out << "advise for " << family.product() << ": " << log.toStdString() << ", " << grouping(a.limitedRequests)
-        << " requests of " << counted(a.limitedKeys, "key") << " by " << args.key << "\n";
+    out << "advise for " << family.product() << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
+        << " of " << counted(a.limitedKeys, "key") << " by " << args.key << "\n";
     if (a.unlimitedRequests > 0)
         out << "  and " << counted(a.unlimitedRequests, "request") << " with an empty key, which no limit counts\n";
     out << "kept: the " << counted(a.keptKeys, "key") << " with at most " << counted(a.keptMost, "request")
-        << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together): all "
-        << grouping(a.keptRequests) << " of their requests must pass\n\n";
+        << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together"
+        << (a.keptKeys == a.limitedKeys ? "; that is every key" : "") << "): "
+        << (a.keptRequests == 1 ? "its 1 request" : "all " + grouping(a.keptRequests) + " of their requests")
+        << " must pass\n\n";
     writeFront(out, family, a);
     out << "\n";
     writeRecommendation(out, family, a, args, worst, traffic);
     out << "\nnginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete it "
            "to enforce\n"
         << config << "\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "
-        << grouping(proof.result.denied) << " of " << grouping(std::int64_t(traffic.times.size()))
-        << " requests denied, " << counted(proof.result.rules[0].keysDenied, "key")
+        << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request") << " denied, "
+        << counted(proof.result.rules[0].keysDenied, "key")
+        << (a.unlimitedRequests > 0 ? ", besides " + counted(a.unlimitedRequests, "request")
+                                          + " with an empty key, which no limit counts"
+                                    : "")
         << "; every key's denials as advised\n";
 }
 
@@ -215,8 +221,8 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     for (std::size_t i = 0; i < worst.size(); ++i)
         out << (i ? ", " : "") << "{\"key\": " << jsonString(traffic.keyNames[worst[i].key])
             << ", \"requests\": " << requests[worst[i].key] << ", \"denied\": " << worst[i].denied
-            << ", \"first_denial\": " << jsonString(formatSeconds(worst[i].firstDenial)) << "}";
-    out << "]},\n \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << traffic.times.size()
+            << ", \"first_denial\": " << jsonString(formatSeconds(worst[i].firstDenial - traffic.times.front())) << "}";
+    out << "]},\n \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << proof.result.rules[0].requests
         << ", \"denied\": " << proof.result.denied << ", \"keys_denied\": "
         << proof.result.rules[0].keysDenied
         << ", \"as_advised\": " << (proof.equal ? "true" : "false") << "}}\n";

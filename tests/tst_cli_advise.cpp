@@ -67,7 +67,7 @@ private slots:
             "this one drains in 10.00 s)\n"
             "  kept keys: 0 of their 6 requests denied\n"
             "  the other keys: 5 of their 10 requests denied, 1 key capped; the most denied:\n"
-            "    3.3.3.3                                  5 of 10 denied, the first at 0 s\n"
+            "    3.3.3.3                                  5 of 10 denied, the first at 0 s after the log's first request\n"
             "  it caps every key at 5 requests at once, then 24r/m\n"
             "\n"
             "nginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete "
@@ -158,6 +158,32 @@ private slots:
         QCOMPARE(out["keys"].toObject()["limited"].toInt(), 200'000);
         QVERIFY2(out["config"].toString().startsWith("limit_req_zone $binary_remote_addr zone=ratelab:49m rate="),
                  qPrintable(out["config"].toString()));
+    }
+
+    // One key of one request and one request with an empty key: every count in the singular; the
+    // kept key is every key (99 % of 1: rank 1), said so; it needs no burst, so the least rate,
+    // 1r/m, drains it at once (0 <= 1/60 * 10), and caps a key at 1 request at once. The proof
+    // counts the 1 request the limit counts, as the header does, and names the other.
+    void oneOfEachInWords()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "one.jsonl",
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"-\", \"path\": \"/\"}\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--key", "http_x_api_key"});
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> lines = r.out.split('\n');
+        QCOMPARE(lines[0], "advise for nginx: " + log.toUtf8() + ", 1 request of 1 key by http_x_api_key");
+        QCOMPARE(lines[1], QByteArray("  and 1 request with an empty key, which no limit counts"));
+        QCOMPARE(lines[2], QByteArray("kept: the 1 key with at most 1 request each (the 99 % least active, ties kept "
+                                      "together; that is every key): its 1 request must pass"));
+        QVERIFY2(r.out.contains("\n  kept keys: 0 of their 1 request denied\n"
+                                "  the other keys: 0 of their 0 requests denied, 0 keys capped\n"
+                                "  it caps every key at 1 request at once, then 1r/m\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("on this config: 0 of 1 request denied, 0 keys, besides 1 request with an empty "
+                                "key, which no limit counts; every key's denials as advised\n"),
+                 r.out.constData());
     }
 
     // Bad input: exit 2, one line on stderr naming the problem, nothing on stdout.
