@@ -77,8 +77,22 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
     a.variable = nginxKeyVariable(a.key);
     if (a.variable.empty())
-        throw InputError("--key: nginx has no variable named " + quoted(a.key) + " to key a zone by");
+        throw InputError("--key: nginx has no variable named " + quoted(a.key) + " for every request to key a zone by ("
+                         + "it offers: " + nginxKeysOffered() + ")");
     return a;
+}
+
+// zoneKeyBytes is the longest key the zone holds: $binary_remote_addr is an address's 4 or 16
+// bytes, any other variable its value, as the log has it.
+std::size_t zoneKeyBytes(const Traffic& traffic, const std::string& key)
+{
+    if (key == "ip")
+        return 16;
+    std::size_t most = 0;
+    for (const std::string& name : traffic.keyNames)
+        if (!keylessName(name))
+            most = std::max(most, name.size());
+    return most;
 }
 
 // Proof is the dry run of the written config on the log, and whether it denies what the advice says.
@@ -128,17 +142,20 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
 {
     const AdvicePoint& r = a.recommended;
     out << "recommended: rate " << family.rateText(r.step) << ", burst " << grouping(r.burst) << " ("
-        << (a.drainMet ? "the front's lowest rate whose burst drains within " : "the front's last point: none drains within ")
-        << formatSeconds(args.options.drain) << " s at its rate; this one drains in " << drainText(family, r) << " s)\n"
-        << "  kept keys: " << grouping(r.keptDenied) << " of their " << grouping(a.keptRequests) << " requests denied\n"
+        << (a.drainMet ? "the lowest rate whose burst drains within " + formatSeconds(args.options.drain) + " s at that rate"
+                       : "no rate up to " + family.rateText(family.maxStep()) + " drains its burst within "
+                             + formatSeconds(args.options.drain) + " s: the lowest rate needing the least burst any rate needs")
+        << "; this one drains in " << drainText(family, r) << " s)\n"
+        << "  kept keys: " << grouping(r.keptDenied) << " of their " << counted(a.keptRequests, "request") << " denied\n"
         << "  the other keys: " << grouping(r.otherDenied) << " of their "
-        << grouping(a.limitedRequests - a.keptRequests) << " requests denied, " << counted(r.keysDenied, "key")
+        << counted(a.limitedRequests - a.keptRequests, "request") << " denied, " << counted(r.keysDenied, "key")
         << " capped" << (worst.empty() ? "" : "; the most denied:") << "\n";
     const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
     for (const KeyDenials& k : worst)
         out << "    " << padded(traffic.keyNames[k.key], 40, true) << " " << grouping(k.denied) << " of "
-            << grouping(requests[k.key]) << " denied, the first at " << formatSeconds(k.firstDenial) << " s\n";
-    out << "  it caps every key at " << grouping(r.burst + 1) << " requests at once, then " << family.rateText(r.step)
+            << grouping(requests[k.key]) << " denied, the first at "
+            << formatSeconds(k.firstDenial - traffic.times.front()) << " s after the log's first request\n";
+    out << "  it caps every key at " << counted(r.burst + 1, "request") << " at once, then " << family.rateText(r.step)
         << "\n";
 }
 
@@ -146,21 +163,26 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
                const Advice& a, const AdviseArgs& args, const std::string& config, const Proof& proof,
                const std::vector<KeyDenials>& worst)
 {
-    out << "advise for " << family.product() << ": " << log.toStdString() << ", " << grouping(a.limitedRequests)
-        << " requests of " << counted(a.limitedKeys, "key") << " by " << args.key << "\n";
+    out << "advise for " << family.product() << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
+        << " of " << counted(a.limitedKeys, "key") << " by " << args.key << "\n";
     if (a.unlimitedRequests > 0)
         out << "  and " << counted(a.unlimitedRequests, "request") << " with an empty key, which no limit counts\n";
     out << "kept: the " << counted(a.keptKeys, "key") << " with at most " << counted(a.keptMost, "request")
-        << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together): all "
-        << grouping(a.keptRequests) << " of their requests must pass\n\n";
+        << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together"
+        << (a.keptKeys == a.limitedKeys ? "; that is every key" : "") << "): "
+        << (a.keptRequests == 1 ? "its 1 request" : "all " + grouping(a.keptRequests) + " of their requests")
+        << " must pass\n\n";
     writeFront(out, family, a);
     out << "\n";
     writeRecommendation(out, family, a, args, worst, traffic);
     out << "\nnginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete it "
            "to enforce\n"
         << config << "\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "
-        << grouping(proof.result.denied) << " of " << grouping(std::int64_t(traffic.times.size()))
-        << " requests denied, " << counted(proof.result.rules[0].keysDenied, "key")
+        << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request") << " denied, "
+        << counted(proof.result.rules[0].keysDenied, "key")
+        << (a.unlimitedRequests > 0 ? ", besides " + counted(a.unlimitedRequests, "request")
+                                          + " with an empty key, which no limit counts"
+                                    : "")
         << "; every key's denials as advised\n";
 }
 
@@ -199,8 +221,8 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     for (std::size_t i = 0; i < worst.size(); ++i)
         out << (i ? ", " : "") << "{\"key\": " << jsonString(traffic.keyNames[worst[i].key])
             << ", \"requests\": " << requests[worst[i].key] << ", \"denied\": " << worst[i].denied
-            << ", \"first_denial\": " << jsonString(formatSeconds(worst[i].firstDenial)) << "}";
-    out << "]},\n \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << traffic.times.size()
+            << ", \"first_denial\": " << jsonString(formatSeconds(worst[i].firstDenial - traffic.times.front())) << "}";
+    out << "]},\n \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << proof.result.rules[0].requests
         << ", \"denied\": " << proof.result.denied << ", \"keys_denied\": "
         << proof.result.rules[0].keysDenied
         << ", \"as_advised\": " << (proof.equal ? "true" : "false") << "}}\n";
@@ -216,8 +238,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
                  "percentile of the keys' requests (default 99).",
          "P"},
-        {"drain", "The recommendation is the front's lowest rate whose burst drains within this many seconds at "
-                  "that rate (default 10).",
+        {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
+                  "(default 10).",
          "SECONDS"},
         {"top", "How many of the keys the limit denies most to name (default 5).", "N"},
         {"format", "Output format: text (default) or json.", "text|json"},
@@ -231,7 +253,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     const NginxBurstFamily family;
     const Traffic traffic = readTrafficFromOptions(parser, log, kReplayKeyBytes + kAdviseKeyBytes, true);
     const Advice advice = advise(keyedTraces(traffic), family, a.options);
-    const std::string config = nginxAdviceConfig(family, advice.recommended.step, advice.recommended.burst, a.variable);
+    const std::string config = nginxAdviceConfig(family, advice.recommended.step, advice.recommended.burst, a.variable,
+                                                 nginxZoneMegabytes(advice.limitedKeys, zoneKeyBytes(traffic, a.key)));
     const Proof proof = prove(config, a.key, traffic, advice);
     if (!proof.equal) { // the advice and the dry run disagree: a fault of the program, not of the input
         std::cerr << "ratelab: advise: the dry run of the written config does not deny what the advice says\n";

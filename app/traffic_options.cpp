@@ -195,9 +195,9 @@ void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& t, c
     out << "{\"log\": " << jsonString(log.toStdString()) << ", \"format\": " << jsonString(logFormatId(t.format))
         << ", \"key\": " << jsonString(p.isSet("key") ? p.value("key").toStdString() : "ip")
         << ", \"path\": " << (given(p, "path") ? jsonString(p.value("path").toStdString()) : "null")
-        << ", \"start\": " << jsonString(formatEpoch(t.startEpochNanos))
-        << ", \"start_epoch\": " << jsonString(formatSeconds(t.startEpochNanos))
-        << ", \"duration\": " << jsonString(formatSeconds(t.times.back())) << ", \"lines\": " << t.lines
+        << ", \"start\": " << jsonString(formatEpoch(t.startEpochNanos + t.times.front()))
+        << ", \"start_epoch\": " << jsonString(formatSeconds(t.startEpochNanos + t.times.front()))
+        << ", \"duration\": " << jsonString(formatSeconds(t.times.back() - t.times.front())) << ", \"lines\": " << t.lines
         << ", \"requests\": " << t.times.size() << ", \"keys\": " << t.keyNames.size()
         << ", \"filtered\": " << t.filtered << ", \"unreadable\": " << t.unreadable << ", \"unreadable_lines\": [";
     for (std::size_t i = 0; i < t.firstErrors.size(); ++i)

@@ -39,14 +39,14 @@ Traffic smallLog()
 }
 
 std::int64_t perMinute(std::int64_t n) { return n; }
-std::int64_t perSecond(std::int64_t n) { return NginxBurstFamily::kPerMinuteSteps + n; }
+std::int64_t perSecond(std::int64_t n) { return 60 * n; } // N r/s is 60N r/m: the same rate
 
 // bruteBurst is the least burst at which nginx_limit_req (built here from the rate, not by the
 // family) admits every request of the trace: tried from 0 upwards.
 std::int64_t bruteBurst(const std::vector<Nanos>& times, std::int64_t step)
 {
-    const LimiterConfig base = step <= 59 ? LimiterConfig::make(step, 60 * kNanosPerSecond)
-                                          : LimiterConfig::make(step - 59, kNanosPerSecond);
+    const LimiterConfig base = step % 60 == 0 ? LimiterConfig::make(step / 60, kNanosPerSecond)
+                                              : LimiterConfig::make(step, 60 * kNanosPerSecond);
     for (std::int64_t burst = 0;; ++burst) {
         NginxLimitReq nginx(base.withNginx(NginxOptions{burst, true, 0}));
         bool all = true;
@@ -114,10 +114,10 @@ private slots:
     // at most 5 requests: a and b (6 requests); c's 10 are the others'. The kept burst is a's.
     // The round rates: 1r/m .. 30r/m need 4 (only 1r/m is kept: no less), 1r/s 3, 2r/s 2, which is
     // the floor: the table stops. Key c at burst B is denied 10 - (B + 1): 5, 6, 7.
-    // The recommendation, drain 10 s: burst <= rate * 10 s first holds at 24r/m (rate 400, d =
-    // 200, 3600 -> 4 <= 0.4 * 10), but 1r/m needs the same 4 and does not drain in 10 s (4 > 1/6),
-    // so the front's next point: the first rate needing less than 4, 1r/s (d must reach 500), burst 3.
-    // With drain 1 s: 2r/s (2 <= 2), the lowest rate needing 2 (d must reach 1000).
+    // The recommendation, drain 10 s: the least rate r with burst(r) <= r * 10 s. Below 1r/s the
+    // burst is 4 (d < 500), so r must reach 0.4/s = 24r/m; 24r/m (rate 400, d = 200, 3600) needs
+    // 4 <= 0.4 * 10: 24r/m, burst 4, shown beside the front though 1r/m needs the same burst.
+    // With drain 1 s: 2r/s (2 <= 2); 1r/s needs 3 > 1, and below 1r/s 4 > r.
     void frontAndRecommendationByHand()
     {
         const NginxBurstFamily nginx;
@@ -131,7 +131,7 @@ private slots:
         QCOMPARE(a.keptRequests, 6);
         QCOMPARE(a.floorBurst, 2);
         const std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t>> front{
-            {perMinute(1), 4, 5}, {perSecond(1), 3, 6}, {perSecond(2), 2, 7}};
+            {perMinute(1), 4, 5}, {perMinute(24), 4, 5}, {perSecond(1), 3, 6}, {perSecond(2), 2, 7}};
         QCOMPARE(a.front.size(), front.size());
         for (std::size_t i = 0; i < front.size(); ++i) {
             QCOMPARE(a.front[i].step, std::get<0>(front[i]));
@@ -140,10 +140,10 @@ private slots:
             QCOMPARE(a.front[i].otherDenied, std::get<2>(front[i]));
             QCOMPARE(a.front[i].keysDenied, 1);
         }
-        QCOMPARE(a.recommended.step, perSecond(1));
-        QCOMPARE(a.recommended.burst, 3);
+        QCOMPARE(a.recommended.step, perMinute(24));
+        QCOMPARE(a.recommended.burst, 4);
         QVERIFY(a.drainMet);
-        QCOMPARE(a.deniedPerKey, (std::vector<std::int64_t>{0, 0, 6}));
+        QCOMPARE(a.deniedPerKey, (std::vector<std::int64_t>{0, 0, 5}));
         o.drain = kNanosPerSecond;
         const Advice quick = advise(traces, nginx, o);
         QCOMPARE(quick.recommended.step, perSecond(2));
@@ -157,14 +157,57 @@ private slots:
         QCOMPARE(all.recommended.keptDenied, 0);
     }
 
+    // Four keys of five requests in one ms: each needs 4 (excess 0, 1000 .. 4000) at every rate,
+    // so the least rate draining 4 within 10 s is 0.4/s, 24r/m (4 <= 0.4 * 10; 23r/m: 3.83 < 4).
+    // Within 1 ns no rate on the ladder drains 4 (it would take 4e9 r/s, the ladder stops at
+    // 1e9 r/s): the lowest rate needing the floor's 4, 1r/m, said so (drainMet false).
+    void theLeastRateThatDrainsIsNotOnlyTheFront()
+    {
+        std::string log = "time,ip\n";
+        for (const char* ip : {"1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"})
+            for (int i = 0; i < 5; ++i)
+                log += std::string("1795392000.000,") + ip + "\n";
+        TrafficOptions to;
+        to.format = LogFormat::Csv;
+        const KeyedTraces traces = keyedTraces(parseTraffic(log, to, "same-ms.csv"));
+        const NginxBurstFamily nginx;
+        AdviceOptions o;
+        const Advice a = advise(traces, nginx, o);
+        QCOMPARE(a.keptKeys, 4);
+        QCOMPARE(a.recommended.step, perMinute(24));
+        QCOMPARE(a.recommended.burst, 4);
+        QVERIFY(a.drainMet);
+        o.drain = 1;
+        const Advice none = advise(traces, nginx, o);
+        QCOMPARE(none.recommended.step, perMinute(1));
+        QCOMPARE(none.recommended.burst, 4);
+        QVERIFY(!none.drainMet);
+    }
+
+    // The ms nginx counts are the clock's: key a at 0.0004 s, key b at 0.0010 and 0.0014 s, one
+    // clock ms (1) for b's two. b needs burst 1 at every rate (excess 1000 at its second: no
+    // time passes in nginx's ms), so even 1000r/s, which a ms drains fully, needs burst 1. Counted
+    // from a's 0.0004 they would be ms 0 and 1, and 1000r/s would need no burst.
+    void theMillisecondsAreTheClocks()
+    {
+        TrafficOptions to;
+        to.format = LogFormat::Csv;
+        const Traffic t = parseTraffic("time,ip\n0.0004,1.1.1.1\n0.0010,2.2.2.2\n0.0014,2.2.2.2\n", to, "sub-ms.csv");
+        const KeyedTraces traces = keyedTraces(t);
+        const NginxBurstFamily nginx;
+        QCOMPARE(nginx.burstNeeded(traces.trace(1), perSecond(1000)), 1);
+        QCOMPARE(nginx.burstNeeded(traces.trace(1), nginx.maxStep()), 1);
+        QCOMPARE(advise(traces, nginx, AdviceOptions{}).floorBurst, 1);
+    }
+
     // The written config, read back by the dry run `replay --config` runs, denies c's 6 and no
     // other: what the advice promised, key by key.
     void theWrittenConfigDeniesWhatWasAdvised()
     {
         const NginxBurstFamily nginx;
         const Traffic traffic = smallLog();
-        const std::string config = nginxAdviceConfig(nginx, perSecond(1), 3, "$binary_remote_addr");
-        QCOMPARE(config, std::string("limit_req_zone $binary_remote_addr zone=ratelab:10m rate=1r/s;\n"
+        const std::string config = nginxAdviceConfig(nginx, perSecond(1), 3, "$binary_remote_addr", 1);
+        QCOMPARE(config, std::string("limit_req_zone $binary_remote_addr zone=ratelab:1m rate=1r/s;\n"
                                      "limit_req zone=ratelab burst=3 nodelay;\n"
                                      "limit_req_dry_run on;\n"));
         DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(config), "ip");
@@ -175,9 +218,25 @@ private slots:
         QCOMPARE(r.rules.size(), std::size_t(1));
         QCOMPARE(r.rules[0].deniedPerKey, (std::vector<std::int64_t>{0, 0, 6}));
         // Burst 0 is written as no burst (nginx refuses burst=0), at a per-minute rate.
-        QCOMPARE(nginxAdviceConfig(nginx, perMinute(7), 0, "$remote_user"),
-                 std::string("limit_req_zone $remote_user zone=ratelab:10m rate=7r/m;\n"
+        QCOMPARE(nginxAdviceConfig(nginx, perMinute(7), 0, "$remote_user", 3),
+                 std::string("limit_req_zone $remote_user zone=ratelab:3m rate=7r/m;\n"
                              "limit_req zone=ratelab nodelay;\nlimit_req_dry_run on;\n"));
+    }
+
+    // A state is nginx's node, 32 + 48 + the key's bytes, in a power-of-two slab chunk: an
+    // address (16 bytes at most) 96 -> 128, a 48-byte key 128, a 49-byte one 129 -> 256. The zone
+    // holds twice the keys: 200,000 addresses 2 * 200,000 * 128 = 51,200,000 B = 48.8 MiB -> 49m;
+    // 4,096 exactly 1 MiB -> 1m, 4,097 -> 2m; one key 1m (the least written).
+    void theZoneHoldsTheKeys()
+    {
+        QCOMPARE(nginxStateBytes(16), 128);
+        QCOMPARE(nginxStateBytes(48), 128);
+        QCOMPARE(nginxStateBytes(49), 256);
+        QCOMPARE(nginxZoneMegabytes(200'000, 16), 49);
+        QCOMPARE(nginxZoneMegabytes(4'096, 16), 1);
+        QCOMPARE(nginxZoneMegabytes(4'097, 16), 2);
+        QCOMPARE(nginxZoneMegabytes(1, 16), 1);
+        QCOMPARE(nginxZoneMegabytes(200'000, 49), 98); // 2 * 200,000 * 256 = 97.7 MiB
     }
 
     // A key logged empty ("-") meets no limit: it is neither kept nor capped.
@@ -201,7 +260,7 @@ private slots:
     void burstIsTheBruteForceLeastAndFallsWithTheRate()
     {
         const NginxBurstFamily nginx;
-        const std::int64_t steps[] = {1, 7, 30, 59, 60, 61, 62, 64, 69, 79, 109, 159, 1059};
+        const std::int64_t steps[] = {1, 7, 30, 59, 60, 61, 90, 120, 240, 540, 1140, 3000, 6000, 60000};
         for (std::uint64_t seed = 1; seed <= propertySeeds(); ++seed) {
             std::mt19937_64 rng(seed);
             const std::vector<Nanos> times = randomTrace(rng);
@@ -216,14 +275,16 @@ private slots:
         }
     }
 
-    // Property: on random logs of a few keys, the recommendation is the lowest step that is a
-    // point of the front (no lower step needs as little) and drains within the bound, found by
-    // trying every step up to 200r/s (each key's burst as the property above proves it); and its
-    // kept keys are denied nothing.
+    // Property: on random logs of a few keys, the recommendation is the least step of the ladder
+    // whose burst drains within the bound (burst <= rate * drain), found by trying every step of
+    // a ladder bounded at 20r/s (1,200 steps; each key's burst as the property above proves it);
+    // when none drains (drains of 1 to 20 ms are drawn too, and 20r/s * 20 ms < 1 <= the floor of
+    // a key with two requests in one ms), the lowest step needing the top's burst, drainMet
+    // false. Either way its kept keys are denied nothing.
     void theRecommendationIsTheBruteForceFirst()
     {
-        const NginxBurstFamily nginx;
-        std::uint64_t checked = 0;
+        const NginxBurstFamily nginx(20);
+        std::uint64_t drained = 0, none = 0;
         const std::uint64_t seeds = propertySeeds() / 4 + 1;
         for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
             std::mt19937_64 rng(seed);
@@ -241,28 +302,31 @@ private slots:
                 t.keys.push_back(key);
             }
             AdviceOptions o;
-            o.drain = std::uniform_int_distribution<Nanos>(1, 12)(rng) * kNanosPerSecond / 2;
+            const Nanos drains[] = {kMs, 5 * kMs, 20 * kMs};
+            const auto pick = std::uniform_int_distribution<int>(-2, 12)(rng);
+            o.drain = pick <= 0 ? drains[pick + 2] : pick * kNanosPerSecond / 2;
             const KeyedTraces traces = keyedTraces(t);
             const Advice a = advise(traces, nginx, o);
             QCOMPARE(a.recommended.keptDenied, 0);
-            std::int64_t before = std::numeric_limits<std::int64_t>::max(), expected = 0;
-            for (std::int64_t s = 1; s <= perSecond(200) && expected == 0; ++s) {
-                std::int64_t b = 0;
+            std::vector<std::int64_t> bursts(std::size_t(nginx.maxStep()) + 1, 0);
+            std::int64_t expected = 0;
+            for (std::int64_t s = 1; s <= nginx.maxStep(); ++s) {
                 for (std::size_t k = 0; k < traces.keys(); ++k)
                     if (a.kept[k])
-                        b = std::max(b, nginx.burstNeeded(traces.trace(k), s)); // the brute force's, above
+                        bursts[std::size_t(s)] = std::max(bursts[std::size_t(s)], nginx.burstNeeded(traces.trace(k), s));
                 const Rate r = nginx.rate(s);
-                if (b < before && Int128(b) * r.perNanos <= Int128(r.tokens) * o.drain)
+                if (expected == 0 && Int128(bursts[std::size_t(s)]) * r.perNanos <= Int128(r.tokens) * o.drain)
                     expected = s;
-                before = std::min(before, b);
             }
-            if (expected == 0)
-                continue; // above 200r/s: not tried
-            ++checked;
-            QVERIFY2(a.recommended.step == expected,
+            const bool met = expected != 0;
+            for (std::int64_t s = nginx.maxStep(); !met && s >= 1 && bursts[std::size_t(s)] == bursts.back(); --s)
+                expected = s;
+            ++(met ? drained : none);
+            QVERIFY2(a.recommended.step == expected && a.drainMet == met,
                      qPrintable(QString("seed %1: %2, expected %3").arg(seed).arg(a.recommended.step).arg(expected)));
+            QCOMPARE(a.recommended.burst, bursts[std::size_t(expected)]);
         }
-        QVERIFY2(checked * 2 > seeds, qPrintable(QString("only %1 of %2 seeds checked").arg(checked).arg(seeds)));
+        QVERIFY2(drained > 0 && none > 0, qPrintable(QString("%1 drained, %2 not").arg(drained).arg(none)));
     }
 };
 

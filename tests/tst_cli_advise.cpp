@@ -22,9 +22,9 @@ const QByteArray kLog = "time,ip,path\n"
                         "1795392000.000,3.3.3.3,/\n"
                         "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
 
-// The config for 1r/s burst 3 keyed by the address, in shadow mode.
-const QByteArray kConfig = "limit_req_zone $binary_remote_addr zone=ratelab:10m rate=1r/s;\n"
-                           "limit_req zone=ratelab burst=3 nodelay;\n"
+// The config for 24r/m burst 4 keyed by the address, in shadow mode.
+const QByteArray kConfig = "limit_req_zone $binary_remote_addr zone=ratelab:1m rate=24r/m;\n"
+                           "limit_req zone=ratelab burst=4 nodelay;\n"
                            "limit_req_dry_run on;\n";
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
@@ -41,9 +41,10 @@ class TestCliAdvise : public QObject {
     Q_OBJECT
 private slots:
     // --keep 60: the 2 keys with at most 5 requests (rank ceil(0.6 * 3) = 2 of 1, 5, 10) are
-    // kept; their burst is 1.1.1.1's (tst_advise derives it: 4 up to 30r/m, 3 at 1r/s, 2 at 2r/s
+    // kept; their burst is 1.1.1.1's (tst_advise derives it: 4 below 1r/s, 3 at 1r/s, 2 at 2r/s
     // and above); 3.3.3.3's ten at once lose 10 - (burst + 1). The recommendation at the default
-    // drain of 10 s: 1r/s, burst 3 (3 s to drain); it caps a key at 4 at once.
+    // drain of 10 s: the least rate draining 4 in 10 s, 0.4/s = 24r/m (10.00 s), beside the
+    // front's 1r/m of the same burst; it caps a key at 5 at once.
     void theReportByHand()
     {
         QTemporaryDir dir;
@@ -58,21 +59,22 @@ private slots:
             "the front: for each burst, the lowest round rate at which every request of the kept keys passes\n"
             "  rate           burst  kept denied  others denied  keys denied\n"
             "  1r/m               4            0              5            1\n"
-            "  1r/s               3            0              6            1  <- recommended\n"
+            "  24r/m              4            0              5            1  <- recommended\n"
+            "  1r/s               3            0              6            1\n"
             "  2r/s               2            0              7            1\n"
             "\n"
-            "recommended: rate 1r/s, burst 3 (the front's lowest rate whose burst drains within 10 s at its rate; "
-            "this one drains in 3.00 s)\n"
+            "recommended: rate 24r/m, burst 4 (the lowest rate whose burst drains within 10 s at that rate; "
+            "this one drains in 10.00 s)\n"
             "  kept keys: 0 of their 6 requests denied\n"
-            "  the other keys: 6 of their 10 requests denied, 1 key capped; the most denied:\n"
-            "    3.3.3.3                                  6 of 10 denied, the first at 0 s\n"
-            "  it caps every key at 4 requests at once, then 1r/s\n"
+            "  the other keys: 5 of their 10 requests denied, 1 key capped; the most denied:\n"
+            "    3.3.3.3                                  5 of 10 denied, the first at 0 s after the log's first request\n"
+            "  it caps every key at 5 requests at once, then 24r/m\n"
             "\n"
             "nginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete "
             "it to enforce\n"
             + kConfig
             + "\n"
-              "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 6 of 16 requests "
+              "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests "
               "denied, 1 key; every key's denials as advised\n";
         QCOMPARE(r.out, expected);
     }
@@ -101,7 +103,7 @@ private slots:
         QFile f(conf);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray written = f.readAll();
-        QCOMPARE(written, QByteArray("limit_req_zone $binary_remote_addr zone=ratelab:10m rate=2r/s;\n"
+        QCOMPARE(written, QByteArray("limit_req_zone $binary_remote_addr zone=ratelab:1m rate=2r/s;\n"
                                      "limit_req zone=ratelab burst=2 nodelay;\n"
                                      "limit_req_dry_run on;\n"));
         QCOMPARE(out["config"].toString().toUtf8(), written);
@@ -112,9 +114,10 @@ private slots:
 
     // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"
     // meets no limit. k1 sends two at 1.000 s: 0 then 1000, burst 1 at every rate; k2 one at 1 s
-    // and one at 2 s: at 1r/m, max(0, 0 - 16) + 1000 = 1000, burst 1. So the front is one point,
-    // 1r/m burst 1, which drains in 60 s, not within 10 s: no point of the front does, and the
-    // front's last point is recommended, said so. No request is denied.
+    // and one at 2 s: its second finds max(0, 0 - drain) + 1000 = 1000 at every rate, burst 1.
+    // So the front is one point, 1r/m burst 1, which drains in 60 s, not within 10 s; the least
+    // rate draining 1 within 10 s is 0.1/s, 6r/m (10.00 s), recommended beside it. No request is
+    // denied.
     void keyedByAFieldWithAnEmptyKey()
     {
         QTemporaryDir dir;
@@ -129,15 +132,58 @@ private slots:
         const QJsonObject out = parseJson(r.out);
         QCOMPARE(out["keys"].toObject()["limited"].toInt(), 2);
         QCOMPARE(out["keys"].toObject()["unlimited_requests"].toInt(), 1);
-        QCOMPARE(out["front"].toArray().size(), 1);
+        QCOMPARE(out["front"].toArray().size(), 2);
         const QJsonObject rec = out["recommended"].toObject();
-        QCOMPARE(rec["rate"].toString(), QString("1r/m"));
+        QCOMPARE(rec["rate"].toString(), QString("6r/m"));
         QCOMPARE(rec["burst"].toInt(), 1);
-        QCOMPARE(rec["drain_met"].toBool(), false);
-        QCOMPARE(rec["drains_in"].toString(), QString("60.00"));
-        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_x_api_key zone=ratelab:10m rate=1r/m;\n"));
+        QCOMPARE(rec["drain_met"].toBool(), true);
+        QCOMPARE(rec["drains_in"].toString(), QString("10.00"));
+        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_x_api_key zone=ratelab:1m rate=6r/m;\n"));
         QCOMPARE(out["proof"].toObject()["denied"].toInt(), 0);
         QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+    }
+
+    // 200,000 addresses of one request each: the zone holds twice them at 128 bytes a state
+    // (tst_advise derives it: 2 * 200,000 * 128 B = 48.8 MiB), 49m, where 10m holds 81,920.
+    void theZoneHoldsManyKeys()
+    {
+        QTemporaryDir dir;
+        QByteArray text = "time,ip,path\n";
+        for (int i = 0; i < 200'000; ++i)
+            text += "1795392000.000,10." + QByteArray::number(i / 65536) + "." + QByteArray::number(i / 256 % 256) + "."
+                    + QByteArray::number(i % 256) + ",/\n";
+        const Run r = runRatelab({"advise", writeFile(dir, "many.csv", text), "--for", "nginx", "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["keys"].toObject()["limited"].toInt(), 200'000);
+        QVERIFY2(out["config"].toString().startsWith("limit_req_zone $binary_remote_addr zone=ratelab:49m rate="),
+                 qPrintable(out["config"].toString()));
+    }
+
+    // One key of one request and one request with an empty key: every count in the singular; the
+    // kept key is every key (99 % of 1: rank 1), said so; it needs no burst, so the least rate,
+    // 1r/m, drains it at once (0 <= 1/60 * 10), and caps a key at 1 request at once. The proof
+    // counts the 1 request the limit counts, as the header does, and names the other.
+    void oneOfEachInWords()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "one.jsonl",
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"-\", \"path\": \"/\"}\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--key", "http_x_api_key"});
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> lines = r.out.split('\n');
+        QCOMPARE(lines[0], "advise for nginx: " + log.toUtf8() + ", 1 request of 1 key by http_x_api_key");
+        QCOMPARE(lines[1], QByteArray("  and 1 request with an empty key, which no limit counts"));
+        QCOMPARE(lines[2], QByteArray("kept: the 1 key with at most 1 request each (the 99 % least active, ties kept "
+                                      "together; that is every key): its 1 request must pass"));
+        QVERIFY2(r.out.contains("\n  kept keys: 0 of their 1 request denied\n"
+                                "  the other keys: 0 of their 0 requests denied, 0 keys capped\n"
+                                "  it caps every key at 1 request at once, then 1r/m\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("on this config: 0 of 1 request denied, 0 keys, besides 1 request with an empty "
+                                "key, which no limit counts; every key's denials as advised\n"),
+                 r.out.constData());
     }
 
     // Bad input: exit 2, one line on stderr naming the problem, nothing on stdout.
@@ -161,7 +207,13 @@ private slots:
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--drain", "0"} + nginx, "--drain: ");
         oneLine(QStringList{"advise", log, "--format", "csv"} + nginx, "--format: unknown format 'csv' (known: text, json)");
-        oneLine(QStringList{"advise", log, "--key", "x-api-key"} + nginx, "--key: nginx has no variable named 'x-api-key'");
+        // Only variables nginx has for every request: $user_id fails `nginx -t` (unknown
+        // variable), $1abc is capture $1 and the text "abc", $http_ names no header.
+        const QString offered = "--key: nginx has no variable named ";
+        const QString fields = writeFile(dir, "f.csv", "time,user_id,1abc,http_,path\n1.0,u,a,h,/\n");
+        oneLine(QStringList{"advise", log, "--key", "x-api-key"} + nginx, offered + "'x-api-key'");
+        for (const QString key : {"user_id", "1abc", "http_"})
+            oneLine(QStringList{"advise", fields, "--key", key} + nginx, offered + "'" + key + "'");
         oneLine(QStringList{"advise", log, "--cost-field", "cost"} + nginx, "Unknown option 'cost-field'");
         oneLine(QStringList{"advise", log, "--path", "/api/"} + nginx, "Unknown option 'path'");
         oneLine(QStringList{"advise", log, "--limit", "5"} + nginx, "Unknown option 'limit'");

@@ -536,6 +536,21 @@ private slots:
         QCOMPARE(deniedBy(dryRun(t, byField)), (std::vector<int>{-1, -1, -1, -1, -1, 0, -1, -1, 0}));
     }
 
+    // nginx's clock is whole ms of the clock (ngx_current_msec), not of the time since the log's
+    // first request. Key a at 0.0004 s, key b at 0.0010 and 0.0014 s: b's two share the clock's
+    // ms 1. At 1000r/s (rate 1,000,000 thousandths, one request a ms) and no burst, b's second
+    // finds ms = 1 - 1 = 0: excess 0 - 0 + 1000 = 1000 > 0, denied. Counted from a's 0.0004 they
+    // would be 0.0006 and 0.0010, ms 0 and 1, and both pass.
+    void wholeMillisecondsOfTheClock()
+    {
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.key = "k";
+        const Traffic t = parseTraffic("time,k,path\n0.0004,a,/x\n0.0010,b,/x\n0.0014,b,/x\n", o, "log.csv");
+        const DryRunConfig c = io::dryRunConfig("limit_req_zone $k zone=k:1m rate=1000r/s;\nlimit_req zone=k;\n", "k");
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, 0}));
+    }
+
     // Random configs: 2-4 zones, each applied by one location (prefix or "="), some locations
     // without limits; a request's location is found here by nginx's rule for these (exact, else
     // the longest prefix), and its decisions are plain replay's of nginx_limit_req at the zone's

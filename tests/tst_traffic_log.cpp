@@ -236,8 +236,9 @@ private slots:
                                 "946684804,\"say \"\"hi\"\"\",/d,5\n",
                                 o);
         QCOMPARE(t.format, LogFormat::Csv);
-        QCOMPARE(t.startEpochNanos, kY2k + 1);
-        QCOMPARE(t.times, (std::vector<Nanos>{0, kS - 1, 4 * kS - 1}));
+        // Times count from the clock's ms at or before the first (kY2k + 1 ns): kY2k.
+        QCOMPARE(t.startEpochNanos, kY2k);
+        QCOMPARE(t.times, (std::vector<Nanos>{1, kS, 4 * kS}));
         QCOMPARE(keysOf(t), (std::vector<std::string>{"k,1", "k2", "say \"hi\""}));
         QCOMPARE(t.costs, (std::vector<std::int64_t>{1, 2, 5}));
         QCOMPARE(t.unreadable, std::int64_t(2));
@@ -333,7 +334,8 @@ private slots:
                                 "{\"time\": \"2000-01-01 05:30:00.2+05:30\", \"ip\": \"a\"}\n"
                                 "{\"time\": \"[01/Jan/2000:00:00:01 +0000]\", \"ip\": \"a\"}\n"
                                 "{\"time\": 946684800.0000000001, \"ip\": \"a\"}\n");
-        QCOMPARE(t.times, (std::vector<Nanos>{0, 99'999'999, 199'999'999, 999'999'999}));
+        // From kY2k, the clock's ms at or before the first: 1 ns, 0.1 s, 0.2 s, 1 s.
+        QCOMPARE(t.times, (std::vector<Nanos>{1, 100'000'000, 200'000'000, 1'000'000'000}));
         QCOMPARE(t.unreadable, std::int64_t(1)); // finer than a nanosecond: not exact, so not read
         QCOMPARE(formatEpoch(kY2k + 123'000'000), std::string("2000-01-01T00:00:00.123Z"));
         QCOMPARE(formatEpoch(0), std::string("1970-01-01T00:00:00Z"));

@@ -152,31 +152,21 @@ AdvicePoint pointAt(const KeyedTraces& traces, const BurstFamily& family, const 
     return p;
 }
 
-// recommend picks the front's point of lowest rate whose burst drains within the bound. The
-// lowest step passing `drains` may have a lower step with the same burst (a flat stretch of the
-// front), which then is the front's point; when that one drains too slowly, the next point of
-// the front (the first step needing less) is the answer.
+// recommend picks the least step whose burst drains within the bound at its rate (burst <= rate *
+// drain). The burst never grows with the step and rate * drain grows, so once a step drains every
+// higher one does: a search over the whole ladder, not only the front's points. When not even the
+// top step drains, the lowest step needing the floor's burst, said so (drainMet false).
 void recommend(const BurstFamily& family, KeptBurst& burst, const AdviceOptions& o, Advice& out)
 {
     const StepTest drains = [&](std::int64_t s) {
         const Rate r = family.rate(s);
         return Int128(burst(s)) * r.perNanos <= Int128(r.tokens) * o.drain;
     };
-    const StepTest atFloor = [&](std::int64_t s) { return burst(s) <= out.floorBurst; };
     const std::int64_t max = family.maxStep();
     std::int64_t step = firstStep(1, max, drains);
-    if (step == 0) { // not even the highest rate drains its burst in time: the floor's point
+    if (step == 0) {
         out.drainMet = false;
-        step = lowestStep(1, max, atFloor);
-    } else {
-        const std::int64_t b = burst(step);
-        step = lowestStep(1, step, [&](std::int64_t s) { return burst(s) <= b; });
-        if (!drains(step)) {
-            if (b > out.floorBurst)
-                step = lowestStep(step + 1, max, [&](std::int64_t s) { return burst(s) < b; });
-            else
-                out.drainMet = false;
-        }
+        step = lowestStep(1, max, [&](std::int64_t s) { return burst(s) <= out.floorBurst; });
     }
     out.recommended.step = step;
     out.recommended.burst = burst(step);
@@ -193,7 +183,8 @@ Advice advise(const KeyedTraces& traces, const BurstFamily& family, const Advice
     KeptBurst burst(traces, family, out.kept);
     out.floorBurst = burst(family.maxStep());
     recommend(family, burst, options, out);
-    // The front's rows: the round steps while the burst still falls, and the recommendation.
+    // The front's rows: the round steps while the burst still falls, and the recommendation, which
+    // may need the burst of a lower row (a flat stretch: its rate is there to drain it in time).
     std::vector<std::int64_t> steps;
     for (std::int64_t s : family.roundSteps()) {
         steps.push_back(s);
@@ -202,8 +193,9 @@ Advice advise(const KeyedTraces& traces, const BurstFamily& family, const Advice
     }
     steps.push_back(out.recommended.step);
     std::sort(steps.begin(), steps.end());
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
     for (std::int64_t s : steps)
-        if (out.front.empty() || burst(s) < out.front.back().burst)
+        if (out.front.empty() || burst(s) < out.front.back().burst || s == out.recommended.step)
             out.front.push_back(s == out.recommended.step ? AdvicePoint{s, burst(s)}
                                                            : pointAt(traces, family, out, s, burst(s)));
     out.recommended = pointAt(traces, family, out, out.recommended.step, out.recommended.burst, &out.deniedPerKey);

@@ -73,8 +73,8 @@ struct AdviceOptions {
     // requests as the keep-th percentile (nearest rank) of the limited keys' requests, so that
     // keys with equal counts are kept or not together. In (0, kPercentUnit].
     std::int64_t keep = kPercentUnit / 100 * 99;
-    // drain: the recommendation is the front's point of lowest rate whose burst drains within
-    // this time at its rate (burst <= rate * drain). More than 0.
+    // drain: the recommendation is the least rate of the product's ladder whose burst drains
+    // within this time at that rate (burst <= rate * drain). More than 0.
     Nanos drain = 10 * kNanosPerSecond;
 };
 
@@ -95,11 +95,11 @@ struct Advice {
     std::vector<std::uint8_t> kept;     // per key
     // front: the lowest round step for each burst the kept keys need, from step 1 until the burst
     // cannot fall further (the product's highest rate needs no less), with the recommendation in
-    // its place among them.
+    // its place among them (it may share a lower row's burst).
     std::vector<AdvicePoint> front;
     std::int64_t floorBurst = 0;        // the burst even the highest rate needs
     AdvicePoint recommended;
-    bool drainMet = true;               // false: no point of the front drains within the bound (the floor's taken)
+    bool drainMet = true;               // false: not even the ladder's top drains its burst in time (the floor's taken)
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
 };
 

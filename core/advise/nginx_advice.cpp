@@ -4,6 +4,7 @@
 #include "limiters/nginx_limit_req.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace ratelab {
 
@@ -15,26 +16,28 @@ constexpr Nanos kMinute = 60 * kNanosPerSecond;
 
 std::vector<std::int64_t> NginxBurstFamily::roundSteps() const
 {
-    std::vector<std::int64_t> out{1, 2, 5, 10, 20, 30}; // r/m
-    for (std::int64_t decade = 1; decade <= LimiterConfig::kMaxLimit; decade *= 10)
+    std::vector<std::int64_t> out;
+    for (std::int64_t m : {1, 2, 5, 10, 20, 30}) // r/m
+        if (m <= m_top)
+            out.push_back(m);
+    for (std::int64_t decade = 60; decade <= m_top; decade *= 10) // r/s
         for (std::int64_t m : {1, 2, 5})
-            if (decade * m <= LimiterConfig::kMaxLimit)
-                out.push_back(kPerMinuteSteps + decade * m); // r/s
+            if (decade * m <= m_top)
+                out.push_back(decade * m);
     return out;
 }
 
 Rate NginxBurstFamily::rate(std::int64_t step) const
 {
-    return step <= kPerMinuteSteps ? Rate::reduced(step, kMinute) : Rate::reduced(step - kPerMinuteSteps, kNanosPerSecond);
+    return Rate::reduced(step, kMinute);
 }
 
 std::string NginxBurstFamily::rateText(std::int64_t step) const { return nginxRateText(rate(step)); }
 
 LimiterConfig NginxBurstFamily::config(std::int64_t step, std::int64_t burst) const
 {
-    const LimiterConfig c = step <= kPerMinuteSteps ? LimiterConfig::make(step, kMinute)
-                                                    : LimiterConfig::make(step - kPerMinuteSteps, kNanosPerSecond);
-    return c.withNginx(NginxOptions{burst, true, 0});
+    // nginx_limit_req reads the rate and the nginx options only; the limit of 1 is make's due.
+    return LimiterConfig::make(1, kMinute, std::nullopt, rate(step)).withNginx(NginxOptions{burst, true, 0});
 }
 
 std::int64_t NginxBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) const
@@ -61,9 +64,17 @@ std::int64_t NginxBurstFamily::denied(KeyTrace trace, std::int64_t step, std::in
 }
 
 std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,
-                              const std::string& key)
+                              const std::string& key, std::int64_t megabytes)
 {
-    return nginxDirectives(family.config(step, burst), key) + "limit_req_dry_run on;\n";
+    return nginxDirectives(family.config(step, burst), key, megabytes) + "limit_req_dry_run on;\n";
+}
+
+std::int64_t nginxStateBytes(std::size_t keyBytes) { return std::int64_t(std::bit_ceil(80 + keyBytes)); }
+
+std::int64_t nginxZoneMegabytes(std::int64_t keys, std::size_t keyBytes)
+{
+    constexpr std::int64_t kMiB = 1024 * 1024;
+    return std::max<std::int64_t>(1, std::int64_t(ceilDiv(Int128(2) * keys * nginxStateBytes(keyBytes), kMiB)));
 }
 
 } // namespace ratelab

@@ -1,6 +1,8 @@
-// nginx's limit_req as a BurstFamily (advise.h): its rates are every whole number a minute below
-// 1r/s (1r/m .. 59r/m, steps 1..59), then every whole number a second (step 59 + N is N r/s), the
-// rates `rate=` writes; its decisions are NginxLimitReq's (nginx_limit_req.h), nodelay.
+// nginx's limit_req as a BurstFamily (advise.h): its rates are every whole number a minute, step N
+// being N r/m, the rates `rate=` writes (N r/s is 60N r/m exactly: N*1000 thousandths either way,
+// so the per-second rates are on the ladder); its decisions are NginxLimitReq's
+// (nginx_limit_req.h), nodelay. The ladder stops at a top per second, LimiterConfig::kMaxLimit
+// unless told (a test bounds it to try every step).
 //
 // The burst one key needs at rate r: nginx keeps `excess` in thousandths of a request,
 //     excess = max(0, excess - r*ms/1000 + 1000)   (r in thousandths a second, ms whole)
@@ -18,8 +20,10 @@ namespace ratelab {
 
 class NginxBurstFamily final : public BurstFamily {
 public:
+    explicit NginxBurstFamily(std::int64_t topPerSecond = LimiterConfig::kMaxLimit) : m_top(60 * topPerSecond) {}
+
     std::string product() const override { return "nginx"; }
-    std::int64_t maxStep() const override { return kPerMinuteSteps + LimiterConfig::kMaxLimit; }
+    std::int64_t maxStep() const override { return m_top; }
     std::vector<std::int64_t> roundSteps() const override;
     Rate rate(std::int64_t step) const override;
     std::string rateText(std::int64_t step) const override;
@@ -29,13 +33,24 @@ public:
     // config is the step's rate with this burst, nodelay: what the written config says.
     LimiterConfig config(std::int64_t step, std::int64_t burst) const;
 
-    static constexpr std::int64_t kPerMinuteSteps = 59;
+private:
+    std::int64_t m_top;
 };
 
 // nginxAdviceConfig is the config `advise` writes for (step, burst), the zone keyed by `key` (an
-// nginx variable), in shadow mode: limit_req_dry_run on, so nginx logs what it would reject and
-// rejects nothing until that line is deleted.
+// nginx variable) and `megabytes` large, in shadow mode: limit_req_dry_run on, so nginx logs
+// what it would reject and rejects nothing until that line is deleted.
 std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,
-                              const std::string& key);
+                              const std::string& key, std::int64_t megabytes);
+
+// nginxStateBytes is what one key's state takes in a limit_req zone on a 64-bit nginx: its node,
+// offsetof(ngx_rbtree_node_t, color) + offsetof(ngx_http_limit_req_node_t, data) + the key's
+// bytes = 32 + 48 + keyBytes, in the slab allocator's chunk, the power of two at or above it
+// (128 bytes up to a 48-byte key, as nginx's documentation says of 64-bit platforms).
+std::int64_t nginxStateBytes(std::size_t keyBytes);
+
+// nginxZoneMegabytes is a zone that holds twice the keys (room for more than the log had):
+// ceil(2 * keys * nginxStateBytes(keyBytes) / 1 MiB), nginx's `m`, at least 1.
+std::int64_t nginxZoneMegabytes(std::int64_t keys, std::size_t keyBytes);
 
 } // namespace ratelab

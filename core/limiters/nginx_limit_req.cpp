@@ -59,10 +59,11 @@ std::string nginxRateText(const Rate& rate)
     return count(perUnit(rate, 60 * kNanosPerSecond, whole)) + "r/m";
 }
 
-std::string nginxDirectives(const LimiterConfig& config, const std::string& key)
+std::string nginxDirectives(const LimiterConfig& config, const std::string& key, std::int64_t megabytes)
 {
     // nginx refuses burst=0 ("invalid burst value"): no burst is written as none.
-    std::string out = "limit_req_zone " + key + " zone=ratelab:10m rate=" + nginxRateText(config.rate())
+    std::string out = "limit_req_zone " + key + " zone=ratelab:" + std::to_string(megabytes)
+                    + "m rate=" + nginxRateText(config.rate())
                     + ";\nlimit_req zone=ratelab";
     if (config.nginxBurst() > 0)
         out += " burst=" + std::to_string(config.nginxBurst());

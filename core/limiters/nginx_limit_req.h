@@ -33,10 +33,11 @@ std::int64_t nginxRateThousandths(const Rate& rate);
 std::string nginxRateText(const Rate& rate);
 
 // nginxDirectives returns the two nginx lines for the config, each ending in a newline, the zone
-// keyed by `key` (an nginx variable):
+// keyed by `key` (an nginx variable) and `megabytes` large:
 //   limit_req_zone $binary_remote_addr zone=ratelab:10m rate=10r/s;
 //   limit_req zone=ratelab burst=9 nodelay;
-std::string nginxDirectives(const LimiterConfig& config, const std::string& key = "$binary_remote_addr");
+std::string nginxDirectives(const LimiterConfig& config, const std::string& key = "$binary_remote_addr",
+                            std::int64_t megabytes = 10);
 
 class NginxLimitReq final : public Limiter {
 public:

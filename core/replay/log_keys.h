@@ -18,7 +18,12 @@ std::string nginxKeyLogField(std::string_view zoneKey);
 
 // nginxKeyVariable returns the variable an nginx zone keys by for a log key (--key): the inverse
 // of nginxKeyLogField ("ip": $binary_remote_addr, the address's 4 or 16 bytes, which a zone
-// holds most compactly), or "" when nginx has no plain variable of that name.
+// holds most compactly), or "" unless nginx has that variable for every request: "user", a
+// header's, cookie's or argument's (http_NAME, cookie_NAME, arg_NAME) or one of nginx's own
+// request variables (nginxKeysOffered lists them).
 std::string nginxKeyVariable(std::string_view logKey);
+
+// nginxKeysOffered is the log keys nginxKeyVariable accepts, for a message: "ip, user, http_NAME, ...".
+std::string nginxKeysOffered();
 
 } // namespace ratelab

@@ -90,7 +90,8 @@ public:
         }
         m_t.wholeSeconds = !m_fraction;
         sortByTime();
-        m_t.startEpochNanos = m_t.times.front();
+        const Nanos first = m_t.times.front(), ms = 1'000'000;
+        m_t.startEpochNanos = first - ((first % ms) + ms) % ms; // floored, before 1970 too
         for (Nanos& t : m_t.times)
             t -= m_t.startEpochNanos;
         m_t.times.shrink_to_fit();

@@ -80,7 +80,7 @@ struct LineError {
 
 // Traffic is a log read into arrays, one entry per request, in time order.
 struct Traffic {
-    std::vector<Nanos> times;          // relative to the earliest request, non-decreasing
+    std::vector<Nanos> times;          // since startEpochNanos, non-decreasing (the first under 1 ms)
     std::vector<std::uint32_t> keys;   // dense key ids, 0..keyNames.size()-1, in order of first appearance
     std::vector<std::int64_t> costs;   // one per request, or empty when every request costs 1
     std::vector<std::string> keyNames; // key id -> the key as written (IPv6 addresses in their canonical form)
@@ -89,7 +89,10 @@ struct Traffic {
     std::vector<std::string> keyFields;              // TrafficOptions::keyFields
     std::vector<std::vector<std::uint32_t>> fieldKeys; // per key field, per request: its key id in keyNames ("" when absent)
     std::vector<std::int64_t> fieldSeen;             // per key field: the requests that had it
-    Nanos startEpochNanos = 0;         // the earliest request's time in ns since 1970-01-01T00:00:00Z
+    // startEpochNanos: the clock's whole millisecond at or before the earliest request, in ns since
+    // 1970-01-01T00:00:00Z, so that whole ms of `times` are the clock's (nginx's ngx_current_msec
+    // and every limiter that truncates to the ms count those, not ms since the first request).
+    Nanos startEpochNanos = 0;
     LogFormat format = LogFormat::Auto;
     std::int64_t lines = 0;      // lines read, blank ones, comments and a CSV header included
     std::int64_t comments = 0;   // lines starting with '#', skipped
