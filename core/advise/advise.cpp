@@ -194,14 +194,13 @@ Advice advise(const KeyedTraces& traces, const BurstFamily& family, const Advice
     steps.push_back(out.recommended.step);
     std::sort(steps.begin(), steps.end());
     steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-    for (std::int64_t s : steps)
-        if (out.front.empty() || burst(s) < out.front.back().burst || s == out.recommended.step)
-            out.front.push_back(s == out.recommended.step ? AdvicePoint{s, burst(s)}
-                                                           : pointAt(traces, family, out, s, burst(s)));
     out.recommended = pointAt(traces, family, out, out.recommended.step, out.recommended.burst, &out.deniedPerKey);
-    for (AdvicePoint& p : out.front)
-        if (p.step == out.recommended.step)
-            p = out.recommended;
+    for (std::int64_t s : steps) {
+        if (s == out.recommended.step)
+            out.front.push_back(out.recommended);
+        else if (out.front.empty() || burst(s) < out.front.back().burst)
+            out.front.push_back(pointAt(traces, family, out, s, burst(s)));
+    }
     return out;
 }
 

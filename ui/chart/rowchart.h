@@ -240,6 +240,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // cutHeaderParts are the whole texts of the header's parts that are drawn cut.
+    QStringList cutHeaderParts() const;
     // The strip and labels grow with the font, so presentation mode's larger type never
     // overlaps the marks or clips a label.
     int headerHeight() const;

@@ -154,19 +154,21 @@ RowChart::HeaderLayout RowChart::layOutHeader(const QString& title, const QStrin
 
 RowChart::HeaderLayout RowChart::header() const { return layOutHeader(title(), legendText(), countsText()); }
 
-bool RowChart::headerElided() const
-{
-    const HeaderLayout h = header();
-    return h.title.text != title() || h.legend.text != legendText() || h.counts.text != countsText();
-}
-
-QStringList RowChart::cutCaptions() const
+QStringList RowChart::cutHeaderParts() const
 {
     QStringList cut;
     const HeaderLayout h = header();
     for (const auto& [drawn, whole] : {std::pair{h.title.text, title()}, {h.legend.text, legendText()}, {h.counts.text, countsText()}})
         if (drawn != whole)
             cut << whole;
+    return cut;
+}
+
+bool RowChart::headerElided() const { return !cutHeaderParts().isEmpty(); }
+
+QStringList RowChart::cutCaptions() const
+{
+    QStringList cut = cutHeaderParts();
     const QFontMetricsF fm(smallFont());
     for (const PlotLabel& label : plotLabels()) // the server's caption is elided to its box
         if (label.kind == LabelKind::ServerCaption && fm.horizontalAdvance(label.text) > label.box.width() - 4)
