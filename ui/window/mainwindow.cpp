@@ -84,6 +84,28 @@ MainWindow::MainWindow(QWidget* parent)
     , m_splitter(new QSplitter(Qt::Horizontal))
     , m_normalFont(QApplication::font())
 {
+    layOutCentre();
+    const Docks docks = createDocks();
+    m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
+    m_decks = new DeckActions(this, m_deck, m_document, m_stage, m_lesson);
+    createMenus();
+    updateClassKeys();
+    // The status bar exists from the start, shown with the window: made later (by the first
+    // message), it would still be hidden when --present notes what to restore on Esc.
+    statusBar();
+
+    connectDocument();
+    connectCharts(docks);
+    connectDecks(docks);
+    connectPanels(docks);
+    applyTheme(themeFromId(m_settings->theme()));
+    openFirstDocument();
+    restoreLayout(docks);
+    requestFrame();
+}
+
+void MainWindow::layOutCentre()
+{
     m_dashboard->charts()->setMinimumPlotHeight(60); // readable on a 1280x720 projector: rows scroll
     m_dashboard->charts()->setScrollBarSpaceKept(true);
     m_controlScroll->setWidget(m_controls);
@@ -103,6 +125,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setChildrenCollapsible(false);
     setCentralWidget(m_splitter);
+}
+
+MainWindow::Docks MainWindow::createDocks()
+{
     QDockWidget* lessonDock = addDock("Lesson", "lessonDock", m_lesson, Qt::RightDockWidgetArea);
     QDockWidget* explainDock = addDock("What happened", "explainDock", m_explain, Qt::RightDockWidgetArea);
     // One column of side panels: the lesson above, What happened below it (both seen at once, the
@@ -119,14 +145,11 @@ MainWindow::MainWindow(QWidget* parent)
     explainDock->raise();
     resizeDocks({lessonDock}, {kDockWidth}, Qt::Horizontal);
     m_lessonDock = lessonDock;
-    m_documents = new DocumentActions(this, *m_settings, m_dashboard, m_document);
-    m_decks = new DeckActions(this, m_deck, m_document, m_stage, m_lesson);
-    createMenus();
-    updateClassKeys();
-    // The status bar exists from the start, shown with the window: made later (by the first
-    // message), it would still be hidden when --present notes what to restore on Esc.
-    statusBar();
+    return {lessonDock, explainDock, atScaleDock, trafficDock, deckDock};
+}
 
+void MainWindow::connectDocument()
+{
     connect(m_document, &ScenarioDocument::changed, this, &MainWindow::documentChanged);
     connect(m_document, &ScenarioDocument::identityChanged, this, &MainWindow::updateTitle);
     // A refusal stays in the banner until the document changes again (the cause is then gone).
@@ -146,6 +169,10 @@ MainWindow::MainWindow(QWidget* parent)
         }
         m_requestedRange = {};
     });
+}
+
+void MainWindow::connectCharts(const Docks& docks)
+{
     connect(m_dashboard->charts(), &ChartStack::rangeRequested, this, [this](TimeRange range) {
         m_requestedRange = range;
         requestFrame();
@@ -176,26 +203,37 @@ MainWindow::MainWindow(QWidget* parent)
         });
     });
     connect(m_pipeline, &Pipeline::frameReady, this, &MainWindow::showFrame);
+    connect(m_dashboard->charts(), &ChartStack::pinned, this, [this, explain = docks.explain](std::optional<std::size_t> i) {
+        m_explain->pin(i);
+        if (i) {
+            explain->show();
+            explain->raise();
+        }
+    });
+}
+
+void MainWindow::connectDecks(const Docks& docks)
+{
     // A deck's step: its span framed, its request pinned, its decisions hidden until revealed.
     connect(m_decks, &DeckActions::rangeRequested, this, [this](TimeRange range) {
         m_requestedRange = range;
         requestFrame();
     });
-    connect(m_decks, &DeckActions::pinRequested, this, [this, explainDock](std::optional<std::size_t> i) {
+    connect(m_decks, &DeckActions::pinRequested, this, [this, explain = docks.explain](std::optional<std::size_t> i) {
         m_dashboard->charts()->setPinned(i);
         m_explain->pin(i);
         if (i && !m_presenting) {
-            explainDock->show();
-            explainDock->raise();
+            explain->show();
+            explain->raise();
         }
     });
     connect(m_decks, &DeckActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     connect(m_stage, &Stage::veilChanged, this, [this] { m_explain->setVeiled(m_stage->veiled()); });
-    connect(m_deck, &DeckPlayer::opened, this, [this, deckDock] {
+    connect(m_deck, &DeckPlayer::opened, this, [this, deck = docks.deck] {
         if (m_presenting)
             return;
-        deckDock->show();
-        deckDock->raise();
+        deck->show();
+        deck->raise();
         m_lessonDock->show();
         // The step's words and question are what the class reads: the lesson gets most of the
         // column, once the window is laid out (a deck opened at start comes before the show).
@@ -210,34 +248,38 @@ MainWindow::MainWindow(QWidget* parent)
     // arrow or a letter there would change the step's scenario under its question).
     connect(m_deck, &DeckPlayer::opened, this, [this] { m_dashboard->setFocus(); });
     connect(m_deck, &DeckPlayer::stepChanged, this, &MainWindow::updateTitle);
+}
+
+void MainWindow::connectPanels(const Docks& docks)
+{
     connect(m_lesson, &LessonPanel::editRequested, this, &MainWindow::editTitleAndLesson);
-    connect(m_dashboard->charts(), &ChartStack::pinned, this, [this, explainDock](std::optional<std::size_t> i) {
-        m_explain->pin(i);
-        if (i) {
-            explainDock->show();
-            explainDock->raise();
-        }
-    });
     connect(m_playback, &PlaybackBar::playheadChanged, this, &MainWindow::showPlayhead);
     connect(m_playback, &PlaybackBar::sendRequested, m_controls, &ControlPanel::addRequests);
     connect(m_documents, &DocumentActions::status, this, [this](const QString& m) { statusBar()->showMessage(m, 6000); });
-    connect(m_documents, &DocumentActions::imported, this, [this, trafficDock](const QString& path) {
+    connect(m_documents, &DocumentActions::imported, this, [this, traffic = docks.traffic](const QString& path) {
         m_lessonDock->show(); // the explanation is the imported scenario's lesson
         m_lessonDock->raise();
         m_requestedRange = {};
         if (m_traffic->hasTraffic()) { // a config over an open log: its dry run on that log too
-            trafficDock->show();
+            traffic->show();
             m_traffic->dryRun()->run(path);
         }
     });
 
-    applyTheme(themeFromId(m_settings->theme()));
+}
+
+void MainWindow::openFirstDocument()
+{
     if (const auto last = m_settings->lastDocument())
         m_document->reset(last->scenario, last->filePath, last->presetId, last->modified);
     else
         m_document->openPreset("seed-compare"); // a first start: the classic, with its lesson
     documentChanged();
     updateTitle();
+}
+
+void MainWindow::restoreLayout(const Docks& docks)
+{
     const QSize screenSize = screen()->availableGeometry().size();
     if (!restoreGeometry(m_settings->geometry())) // a projector: all of it (fitToScreen keeps the frame on it)
         resize(screenSize.width() < 1600 ? screenSize : screenSize * 0.9);
@@ -246,27 +288,26 @@ MainWindow::MainWindow(QWidget* parent)
     // the window fits this screen (a dock half of a large screen leaves no room for the charts).
     if (const QSize saved = m_settings->savedScreen(); docksRestored && !saved.isEmpty()
         && (saved.width() > screenSize.width() || saved.height() > screenSize.height())) {
-        QList<QDockWidget*> docks;
+        QList<QDockWidget*> docked;
         for (QDockWidget* dock : findChildren<QDockWidget*>())
             if (!dock->isFloating())
-                docks << dock;
-        resizeDocks(docks, QList<int>(docks.size(), kDockWidth), Qt::Horizontal);
+                docked << dock;
+        resizeDocks(docked, QList<int>(docked.size(), kDockWidth), Qt::Horizontal);
     }
     fitToScreen();
     m_restoredSize = size();
     if (!docksRestored && screenSize.width() < 1500) {
         // On a small screen (a 1280x720 projector) the charts need the width: the side panels
         // start closed (View > Panels) but the lesson and What happened, one above the other.
-        for (QDockWidget* dock : {lessonDock, explainDock, atScaleDock, trafficDock, deckDock})
+        for (QDockWidget* dock : {docks.lesson, docks.explain, docks.atScale, docks.traffic, docks.deck})
             dock->hide();
         if (!m_document->scenario().lesson.empty()) { // the lesson is what a first start is for
-            lessonDock->show();
-            explainDock->show();
+            docks.lesson->show();
+            docks.explain->show();
         }
     }
     m_splitter->restoreState(m_settings->splitterState("main"));
     m_dashboard->restoreSplitter(m_settings->splitterState("dashboard"));
-    requestFrame();
 }
 
 MainWindow::~MainWindow()

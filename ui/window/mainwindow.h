@@ -89,6 +89,24 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The side panels' docks, which the window's connections and first layout show and hide.
+    struct Docks {
+        QDockWidget* lesson;
+        QDockWidget* explain;
+        QDockWidget* atScale;
+        QDockWidget* traffic;
+        QDockWidget* deck;
+    };
+    void layOutCentre();
+    Docks createDocks();
+    void connectDocument();
+    void connectCharts(const Docks& docks);
+    void connectDecks(const Docks& docks);
+    void connectPanels(const Docks& docks);
+    // openFirstDocument opens what the last session left open, or on a first start the classic.
+    void openFirstDocument();
+    // restoreLayout restores the last session's geometry and panels, fitted to this screen.
+    void restoreLayout(const Docks& docks);
     void createMenus();
     void createFileMenu();
     void createEditMenu();
