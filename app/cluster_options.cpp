@@ -52,7 +52,11 @@ void addClusterOptions(QCommandLineParser& parser, bool backend)
         });
 }
 
-void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
+namespace {
+
+// applyStartAndChanges reads --buckets-start and the --change list (each checked, then all of
+// them against the config).
+void applyStartAndChanges(const QCommandLineParser& p, Scenario& s)
 {
     if (p.isSet("buckets-start")) {
         const QString v = p.value("buckets-start");
@@ -75,32 +79,11 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
             throw InputError(std::string("--change: ") + e.what());
         }
     }
-    const auto pairs = clusterPairOptions();
-    const auto flag = [](std::string_view f) { return QString::fromUtf8(f.data(), qsizetype(f.size())); };
-    if (!anySettingFlag(p, clusterSettings())
-        && std::none_of(pairs.begin(), pairs.end(), [&](const PairOption& pair) { return p.isSet(flag(pair.flag)); }))
-        return;
-    // Each value through the settings codec, as a scenario file's; then what the options given
-    // mean together, named by option.
-    const ClusterConfig base = s.cluster.value_or(ClusterConfig{});
-    ClusterConfig::Options o = base.options();
-    o.seed = s.pattern.seed;
-    readSettingFlags(p, clusterSettings(), o);
-    for (const PairOption& pair : pairs) {
-        if (!p.isSet(flag(pair.flag)))
-            continue;
-        try {
-            readPair(pair, o, p.value(flag(pair.flag)).toStdString());
-        } catch (const InputError& e) {
-            throw InputError("--" + std::string(pair.flag) + ": " + e.what());
-        }
-    }
-    if (o.coordination != base.coordination()) { // the old mode's own values go with it
-        if (!p.isSet("latency"))
-            o.latencyNanos = 0;
-        if (!p.isSet("sync"))
-            o.syncNanos = 0;
-    }
+}
+
+// checkClusterOptions says what the options given mean together, named by option.
+void checkClusterOptions(const QCommandLineParser& p, ClusterConfig::Options& o)
+{
     const std::string mode(coordinationId(o.coordination));
     if (p.isSet("latency") && o.coordination != Coordination::Racy)
         throw InputError("--latency: applies only to --coordination racy (got " + mode + ")");
@@ -128,6 +111,39 @@ void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
     }
     if (p.isSet("scale-at") && o.autoscaleMax == 0)
         throw InputError("--scale-at: applies only with --autoscale");
+}
+
+} // namespace
+
+void applyClusterOptions(const QCommandLineParser& p, Scenario& s)
+{
+    applyStartAndChanges(p, s);
+    const auto pairs = clusterPairOptions();
+    const auto flag = [](std::string_view f) { return QString::fromUtf8(f.data(), qsizetype(f.size())); };
+    if (!anySettingFlag(p, clusterSettings())
+        && std::none_of(pairs.begin(), pairs.end(), [&](const PairOption& pair) { return p.isSet(flag(pair.flag)); }))
+        return;
+    // Each value through the settings codec, as a scenario file's; then the options together.
+    const ClusterConfig base = s.cluster.value_or(ClusterConfig{});
+    ClusterConfig::Options o = base.options();
+    o.seed = s.pattern.seed;
+    readSettingFlags(p, clusterSettings(), o);
+    for (const PairOption& pair : pairs) {
+        if (!p.isSet(flag(pair.flag)))
+            continue;
+        try {
+            readPair(pair, o, p.value(flag(pair.flag)).toStdString());
+        } catch (const InputError& e) {
+            throw InputError("--" + std::string(pair.flag) + ": " + e.what());
+        }
+    }
+    if (o.coordination != base.coordination()) { // the old mode's own values go with it
+        if (!p.isSet("latency"))
+            o.latencyNanos = 0;
+        if (!p.isSet("sync"))
+            o.syncNanos = 0;
+    }
+    checkClusterOptions(p, o);
     s.cluster = ClusterConfig::make(o);
 }
 

@@ -45,9 +45,73 @@ std::string replaced(std::string text, const std::string& from, const std::strin
     return text;
 }
 
-} // namespace
+// Policy is the server-clock script's layers and the command that prints it again.
+struct Policy {
+    std::vector<Layer> layers;
+    std::string command = "ratelab lua";
+};
 
-int printLua(QCommandLineParser& parser, const QStringList& args)
+// algorithmPolicy makes the one layer of ALGORITHM with --limit, --window, --capacity and --rate;
+// it returns why not, or nothing.
+std::string algorithmPolicy(const QCommandLineParser& parser, Algorithm a, Policy& out)
+{
+    std::string spec = std::string(algorithmId(a)) + ":";
+    for (const char* option : {"limit", "window", "capacity", "rate"})
+        if (parser.isSet(option)) {
+            const std::string value = parser.value(option).toStdString();
+            if (value.find(',') != std::string::npos || value.find('=') != std::string::npos)
+                return std::string("--") + option + ": not a number: " + ratelab::quoted(value);
+            spec += std::string(spec.back() == ':' ? "" : ",") + option + "=" + value;
+        }
+    try {
+        out.layers.push_back(parseLayer(spec));
+    } catch (const InputError& e) {
+        throw InputError(std::string("lua: ") + e.what());
+    }
+    out.command.append(" ").append(algorithmId(a)).append(" --server-clock");
+    for (const char* option : {"limit", "window", "capacity", "rate"})
+        if (parser.isSet(option))
+            out.command += std::string(" --") + option + " " + parser.value(option).toStdString();
+    return {};
+}
+
+// layersPolicy makes the layers of --layer, each with its config inside; it returns why not, or
+// nothing.
+std::string layersPolicy(const QCommandLineParser& parser, const QStringList& specs, Policy& out)
+{
+    if (specs.isEmpty())
+        return "lua: name one algorithm (" + knownIds() + ") or give --layer";
+    for (const char* option : {"limit", "window", "capacity", "rate"})
+        if (parser.isSet(option))
+            return std::string("--") + option + ": with --layer, give the config inside each layer";
+    out.command += " --server-clock";
+    for (const QString& spec : specs) {
+        try {
+            out.layers.push_back(parseLayer(spec.toStdString()));
+        } catch (const InputError& e) {
+            throw InputError("--layer: " + std::string(e.what()));
+        }
+        out.command += " --layer " + spec.toStdString();
+    }
+    return {};
+}
+
+// printExample prints the caller in LANGUAGE of the policy's script.
+int printExample(const QString& language, const Policy& policy)
+{
+    const char* file = exampleFile(language);
+    if (!file)
+        return fail("--example: unknown language " + ratelab::quoted(language.toStdString())
+                    + " (known: python, node, go, shell)");
+    QFile f(QStringLiteral(":/examples/%1").arg(QLatin1String(file)));
+    if (!f.open(QIODevice::ReadOnly))
+        return fail(std::string("the example ") + file + " is missing from the build");
+    std::cout << replaced(replaced(f.readAll().toStdString(), "@COMMAND@", policy.command), "@LAYERS@",
+                          std::to_string(policy.layers.size()));
+    return 0;
+}
+
+void addLuaOptions(QCommandLineParser& parser)
 {
     parser.addPositionalArgument("algorithm", "The algorithm whose script to print: " + QString::fromStdString(knownIds()) + ".");
     parser.addOption({"server-clock", "Print the script for services: Redis TIME, the config inside, checked arguments."});
@@ -59,6 +123,13 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
     parser.addOption({"rate", "--server-clock: tokens per second, e.g. 2.5 or 3/7 (default: limit / window).", "r"});
     parser.addOption({"example", "Print a caller of the server-clock script: python, node, go or shell.", "language"});
     parser.addHelpOption();
+}
+
+} // namespace
+
+int printLua(QCommandLineParser& parser, const QStringList& args)
+{
+    addLuaOptions(parser);
     if (QString error; !parseOptions(parser, args, error))
         return fail(error.toStdString());
     if (parser.isSet("help")) {
@@ -88,60 +159,16 @@ int printLua(QCommandLineParser& parser, const QStringList& args)
         std::cout << io::luaScript(*a);
         return 0;
     }
-
-    // The policy: one algorithm with the config options, or the --layer list.
-    std::vector<Layer> layers;
-    std::string command = "ratelab lua";
     if (a && !layerSpecs.isEmpty())
         return fail("lua: name one algorithm or give --layer, not both");
-    if (a) {
-        std::string spec = std::string(algorithmId(*a)) + ":";
-        for (const char* option : {"limit", "window", "capacity", "rate"})
-            if (parser.isSet(option)) {
-                const std::string value = parser.value(option).toStdString();
-                if (value.find(',') != std::string::npos || value.find('=') != std::string::npos)
-                    return fail(std::string("--") + option + ": not a number: " + ratelab::quoted(value));
-                spec += std::string(spec.back() == ':' ? "" : ",") + option + "=" + value;
-            }
-        try {
-            layers.push_back(parseLayer(spec));
-        } catch (const InputError& e) {
-            throw InputError(std::string("lua: ") + e.what());
-        }
-        command += " " + std::string(algorithmId(*a)) + " --server-clock";
-        for (const char* option : {"limit", "window", "capacity", "rate"})
-            if (parser.isSet(option))
-                command += std::string(" --") + option + " " + parser.value(option).toStdString();
-    } else {
-        if (layerSpecs.isEmpty())
-            return fail("lua: name one algorithm (" + knownIds() + ") or give --layer");
-        for (const char* option : {"limit", "window", "capacity", "rate"})
-            if (parser.isSet(option))
-                return fail(std::string("--") + option + ": with --layer, give the config inside each layer");
-        command += " --server-clock";
-        for (const QString& spec : layerSpecs) {
-            try {
-                layers.push_back(parseLayer(spec.toStdString()));
-            } catch (const InputError& e) {
-                throw InputError("--layer: " + std::string(e.what()));
-            }
-            command += " --layer " + spec.toStdString();
-        }
-    }
-    const std::string script = io::serverClockScript(layers, command); // checks every layer
-    if (parser.isSet("example")) {
-        const char* file = exampleFile(parser.value("example"));
-        if (!file)
-            return fail("--example: unknown language " + ratelab::quoted(parser.value("example").toStdString())
-                        + " (known: python, node, go, shell)");
-        QFile f(QStringLiteral(":/examples/%1").arg(QLatin1String(file)));
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(std::string("the example ") + file + " is missing from the build");
-        std::cout << replaced(replaced(f.readAll().toStdString(), "@COMMAND@", command), "@LAYERS@",
-                              std::to_string(layers.size()));
-    } else {
-        std::cout << script;
-    }
+    Policy policy;
+    if (const std::string why = a ? algorithmPolicy(parser, *a, policy) : layersPolicy(parser, layerSpecs, policy);
+        !why.empty())
+        return fail(why);
+    const std::string script = io::serverClockScript(policy.layers, policy.command); // checks every layer
+    if (parser.isSet("example"))
+        return printExample(parser.value("example"), policy);
+    std::cout << script;
     return 0;
 }
 

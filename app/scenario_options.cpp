@@ -297,29 +297,31 @@ std::optional<Scenario> baseScenario(const QCommandLineParser& p)
     return r.scenario;
 }
 
-} // namespace
+// parseRateText reads a rate ("2.5", "3/7") for read(), which takes a std::function.
+const std::function<Rate(std::string_view)> parseRateText = [](std::string_view s) { return parseRate(s); };
 
-Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
+// applyLimitOptions sets --algorithms and the limits over the base. Each value is checked on its
+// own as it is read, so the message names its flag ("--limit: must be at least 1 (got 0)");
+// LimiterConfig::make then only sees values in range.
+void applyLimitOptions(const QCommandLineParser& p, Scenario& s, bool fromBase)
 {
-    // Each value is checked on its own as it is read, so the message names its flag
-    // ("--limit: must be at least 1 (got 0)"); LimiterConfig::make then only sees values in range.
-    const std::function<Rate(std::string_view)> rate = [](std::string_view s) { return parseRate(s); };
     const auto limits = integerIn(1, LimiterConfig::kMaxLimit);
-
-    // A preset or a scenario file is the base; each option given overrides one of its values.
-    const std::optional<Scenario> base = baseScenario(p);
-    Scenario s = base.value_or(Scenario{});
     if (p.isSet("algorithms"))
         s.algorithms = parseAlgorithms(p.value("algorithms"));
     std::optional<std::int64_t> capacity = read(p, "capacity", limits);
-    std::optional<Rate> r = read(p, "rate", rate);
-    if (base) {
+    std::optional<Rate> r = read(p, "rate", parseRateText);
+    if (fromBase) {
         capacity = capacity.value_or(s.config.capacity());
         r = r.value_or(s.config.rate());
     }
     s.config = s.config.withLimits(read(p, "limit", limits).value_or(s.config.limit()), // nginx's and products' stay
                                    read(p, "window", seconds(true)).value_or(s.config.windowNanos()), capacity, r);
+}
 
+// applyPatternOptions sets the pattern's values given; a pattern option asks for the pattern, so
+// it replaces the base's explicit arrival times and their columns.
+void applyPatternOptions(const QCommandLineParser& p, Scenario& s)
+{
     Pattern& pat = s.pattern;
     if (p.isSet("pattern")) {
         const auto kind = patternFromId(p.value("pattern").toStdString());
@@ -333,47 +335,80 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
     pat.startNanos = read(p, "start", seconds(false)).value_or(pat.startNanos);
     pat.burstSize = read(p, "size", integerIn(1, kMaxArrivals)).value_or(pat.burstSize);
     pat.periodNanos = read(p, "period", seconds(false)).value_or(pat.periodNanos);
-    pat.lambda = read(p, "lambda", rate).value_or(pat.lambda);
+    pat.lambda = read(p, "lambda", parseRateText).value_or(pat.lambda);
     pat.seed = read<std::uint64_t>(p, "seed", [](std::string_view t) { return parseSeed(t); }).value_or(pat.seed);
     pat.gapNanos = read(p, "gap", seconds(false)).value_or(pat.gapNanos);
     pat.windowOfNanos = read(p, "window-of", seconds(true)).value_or(pat.windowOfNanos);
     if (pat.kind == PatternKind::Worst && !s.algorithms.empty() && (p.isSet("algorithms") || p.isSet("pattern")))
         pat.worstOf = s.algorithms.front(); // the worst pattern is the first row's
-    // A pattern option asks for the pattern: it replaces the base's explicit arrival times.
     for (const char* name : {"pattern", "n", "delay", "start", "size", "period", "lambda", "gap"})
         if (p.isSet(name))
             s.explicitArrivals.reset();
-    if (!s.explicitArrivals) { // a pattern replaced the file's arrivals, and their columns
+    if (!s.explicitArrivals) {
         s.explicitClients.clear();
         s.explicitService.clear();
         s.explicitCritical.clear();
         s.explicitPriority.clear();
     }
-    if (p.isSet("arrivals")) {
-        const std::string path = p.value("arrivals").toStdString();
-        if (path.empty())
-            throw InputError("--arrivals: no file name given");
-        Arrivals read = readArrivalsFileWithCosts(path); // t[,cost[,client]] lines, or named columns
-        s.explicitArrivals = std::move(read.times);
-        s.explicitCosts = std::move(read.costs);
-        s.explicitClients = std::move(read.clients);
-        s.explicitService = std::move(read.services);
-        s.explicitCritical = std::move(read.critical);
-        s.explicitPriority = std::move(read.priorities);
-    }
-    if (!s.explicitArrivals) {
-        // Values that are each fine can still overflow together (a huge --n with a huge --delay):
-        // the message states the cap and names the options that meet in it.
-        try {
-            if (pat.kind == PatternKind::Poisson)
-                (void)generateArrivals(pat, s.config); // random: only generating finds the last time
-            else
-                checkPattern(pat, s.config);
-        } catch (const InputError& e) {
-            throw InputError(std::string(patternFlags(pat.kind)) + ": " + e.what());
-        }
-    }
+}
 
+// applyArrivalsFile reads --arrivals (t[,cost[,client]] lines, or named columns) over the pattern.
+void applyArrivalsFile(const QCommandLineParser& p, Scenario& s)
+{
+    if (!p.isSet("arrivals"))
+        return;
+    const std::string path = p.value("arrivals").toStdString();
+    if (path.empty())
+        throw InputError("--arrivals: no file name given");
+    Arrivals read = readArrivalsFileWithCosts(path);
+    s.explicitArrivals = std::move(read.times);
+    s.explicitCosts = std::move(read.costs);
+    s.explicitClients = std::move(read.clients);
+    s.explicitService = std::move(read.services);
+    s.explicitCritical = std::move(read.critical);
+    s.explicitPriority = std::move(read.priorities);
+}
+
+// checkPatternFits refuses a pattern whose values are each fine but overflow together (a huge
+// --n with a huge --delay): the message states the cap and names the options that meet in it.
+void checkPatternFits(const Scenario& s)
+{
+    if (s.explicitArrivals)
+        return;
+    try {
+        if (s.pattern.kind == PatternKind::Poisson)
+            (void)generateArrivals(s.pattern, s.config); // random: only generating finds the last time
+        else
+            checkPattern(s.pattern, s.config);
+    } catch (const InputError& e) {
+        throw InputError(std::string(patternFlags(s.pattern.kind)) + ": " + e.what());
+    }
+}
+
+// checkSavePath refuses --save-scenario's path before the run; the file is written after it.
+void checkSavePath(const QCommandLineParser& p)
+{
+    if (!p.isSet("save-scenario"))
+        return;
+    const QString path = p.value("save-scenario");
+    QString problem = io::outputPathProblem(path);
+    if (problem.isEmpty() && !QFileInfo(path).absoluteDir().exists())
+        problem = "cannot save " + path + ": no folder " + QFileInfo(path).absolutePath();
+    if (!problem.isEmpty())
+        throw InputError("--save-scenario: " + problem.toStdString());
+}
+
+} // namespace
+
+Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
+{
+    // A preset or a scenario file is the base; each option given overrides one of its values.
+    const std::optional<Scenario> base = baseScenario(p);
+    Scenario s = base.value_or(Scenario{});
+    applyLimitOptions(p, s, base.has_value());
+    applyPatternOptions(p, s);
+    applyArrivalsFile(p, s);
+    checkPatternFits(s);
     applyCostLayerNginxOptions(p, s);
     if (run == RunOptions::Declared) {
         applyClientOptions(p, s);
@@ -381,14 +416,7 @@ Scenario scenarioFromOptions(const QCommandLineParser& p, RunOptions run)
     }
     if (run != RunOptions::Absent)
         applyClusterOptions(p, s);
-    if (p.isSet("save-scenario")) { // checked before the run, written after it
-        const QString path = p.value("save-scenario");
-        QString problem = io::outputPathProblem(path);
-        if (problem.isEmpty() && !QFileInfo(path).absoluteDir().exists())
-            problem = "cannot save " + path + ": no folder " + QFileInfo(path).absolutePath();
-        if (!problem.isEmpty())
-            throw InputError("--save-scenario: " + problem.toStdString());
-    }
+    checkSavePath(p);
     return s;
 }
 
