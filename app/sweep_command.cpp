@@ -149,6 +149,61 @@ void writeSweepCsv(std::ostream& out, const SweepResult& r)
             }
 }
 
+// chartProblem says why --png or --svg cannot be written, before anything is read, or nothing.
+std::string chartProblem(const QCommandLineParser& rest, bool canDraw)
+{
+    for (const char* chart : {"png", "svg"})
+        if (rest.isSet(chart)) {
+            if (!canDraw)
+                return std::string("sweep: --") + chart + " needs ratelab-gui beside ratelab";
+            if (rest.value(chart).isEmpty())
+                return std::string("--") + chart + ": no file name given";
+            if (const QString problem = io::outputPathProblem(rest.value(chart)); !problem.isEmpty())
+                return std::string("--") + chart + ": " + problem.toStdString();
+        }
+    return {};
+}
+
+// sweepBase is what every point shares: the scenario's config, of which the file's (or the
+// options') capacity and rate are kept only where given.
+SweepBase sweepBase(const QCommandLineParser& rest, const Scenario& s)
+{
+    const bool fromFile = rest.isSet("preset") || rest.isSet("scenario");
+    SweepBase base;
+    base.limit = s.config.limit();
+    base.windowNanos = s.config.windowNanos();
+    if (fromFile || rest.isSet("capacity"))
+        base.capacity = s.config.capacity();
+    if (fromFile || rest.isSet("rate"))
+        base.rate = s.config.rate();
+    base.nginx = s.config.nginx();
+    base.productOptions = s.config.productOptions();
+    base.algorithms = s.algorithms;
+    base.cost = s.cost;
+    base.place = replayPlace(s);
+    return base;
+}
+
+// checkPoints refuses the grid at its first point that is not a config replay would accept,
+// naming the point.
+void checkPoints(const SweepBase& base, const std::vector<SweepAxis>& axes)
+{
+    for (std::size_t i = 0; i < axes[0].size(); ++i)
+        for (std::size_t j = 0; j < (axes.size() > 1 ? axes[1].size() : 1); ++j) {
+            try {
+                const LimiterConfig c = pointConfig(base, axes, i, j);
+                checkDurations(c, base.algorithms);
+                if (std::find(base.algorithms.begin(), base.algorithms.end(), Algorithm::NginxLimitReq) != base.algorithms.end())
+                    (void)nginxRateThousandths(c.rate());
+            } catch (const InputError& e) {
+                std::string at;
+                for (std::size_t a = 0; a < axes.size(); ++a)
+                    at += (a ? " " : "") + std::string(sweepParameterId(axes[a].parameter)) + "=" + axes[a].text(a == 0 ? i : j);
+                throw InputError("sweep: at " + at + ": " + e.what());
+            }
+        }
+}
+
 } // namespace
 
 bool sweepWantsChart(int argc, char** argv)
@@ -177,15 +232,8 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
     if (format != "json" && format != "csv")
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");
     refusePatternOptions(rest, "sweep");
-    for (const char* chart : {"png", "svg"})
-        if (rest.isSet(chart)) {
-            if (!charts)
-                return fail(std::string("sweep: --") + chart + " needs ratelab-gui beside ratelab");
-            if (rest.value(chart).isEmpty())
-                return fail(std::string("--") + chart + ": no file name given");
-            if (const QString problem = io::outputPathProblem(rest.value(chart)); !problem.isEmpty())
-                return fail(std::string("--") + chart + ": " + problem.toStdString());
-        }
+    if (const std::string problem = chartProblem(rest, bool(charts)); !problem.empty())
+        return fail(problem);
     const unsigned threads = unsigned(
         integerOption(rest, "threads", 1, 256).value_or(std::max(1u, std::thread::hardware_concurrency())));
 
@@ -194,34 +242,8 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
     checkScenario(s); // a split that cannot be held exactly
     if (log.isEmpty())
         log = QString::fromStdString(s.trafficLog);
-    const bool fromFile = rest.isSet("preset") || rest.isSet("scenario");
-    SweepBase base;
-    base.limit = s.config.limit();
-    base.windowNanos = s.config.windowNanos();
-    if (fromFile || rest.isSet("capacity"))
-        base.capacity = s.config.capacity();
-    if (fromFile || rest.isSet("rate"))
-        base.rate = s.config.rate();
-    base.nginx = s.config.nginx();
-    base.productOptions = s.config.productOptions();
-    base.algorithms = s.algorithms;
-    base.cost = s.cost;
-    base.place = replayPlace(s);
-    for (std::size_t i = 0; i < grid.axes[0].size(); ++i) // every point is a config replay would accept
-        for (std::size_t j = 0; j < (grid.axes.size() > 1 ? grid.axes[1].size() : 1); ++j) {
-            try {
-                const LimiterConfig c = pointConfig(base, grid.axes, i, j);
-                checkDurations(c, base.algorithms);
-                if (std::find(base.algorithms.begin(), base.algorithms.end(), Algorithm::NginxLimitReq) != base.algorithms.end())
-                    (void)nginxRateThousandths(c.rate());
-            } catch (const InputError& e) {
-                std::string at;
-                for (std::size_t a = 0; a < grid.axes.size(); ++a)
-                    at += (a ? " " : "") + std::string(sweepParameterId(grid.axes[a].parameter)) + "="
-                          + grid.axes[a].text(a == 0 ? i : j);
-                throw InputError("sweep: at " + at + ": " + e.what());
-            }
-        }
+    const SweepBase base = sweepBase(rest, s);
+    checkPoints(base, grid.axes);
 
     ReplayPolicy held; // what each thread's point holds per key
     held.algorithms = base.algorithms;
