@@ -164,6 +164,15 @@ void ControlPanel::bind(SliderValue* control, const QString& what, DocumentField
 
 void ControlPanel::bindFields()
 {
+    bindLimitFields();
+    bindTrafficFields();
+    bind(m_cost, tr("Cost"), [](Scenario& s, const std::string& t) { s.cost = parseIntegerIn(t, 1, kMaxCost); },
+         [](const Scenario& s) { return countField(s.cost); });
+    bindNginxFields();
+}
+
+void ControlPanel::bindLimitFields()
+{
     const auto limits = [](const std::string& t) { return parseIntegerIn(t, 1, LimiterConfig::kMaxLimit); };
     bind(m_limit, tr("Limit"), [this, limits](Scenario& s, const std::string& t) {
         const LimiterConfig& c = s.config;
@@ -187,7 +196,10 @@ void ControlPanel::bindFields()
         const LimiterConfig& c = s.config;
         s.config = c.withLimits(c.limit(), c.windowNanos(), c.capacity(), parseRate(t));
     }, [](const Scenario& s) { return rateField(s.config.rate()); });
+}
 
+void ControlPanel::bindTrafficFields()
+{
     // Traffic: each setting changes the pattern and asks for it (explicit times give way).
     const auto traffic = [this](SliderValue* control, const QString& what, auto set, auto get) {
         bind(control, what, [set](Scenario& s, const std::string& t) {
@@ -210,8 +222,12 @@ void ControlPanel::bindFields()
             [](const Pattern& p) { return rateField(p.lambda); });
     traffic(m_seed, tr("Seed"), [](Pattern& p, const std::string& t) { p.seed = parseSeed(t); },
             [](const Pattern& p) { return std::pair<QString, double>{QString::number(p.seed), double(p.seed)}; });
-    bind(m_cost, tr("Cost"), [](Scenario& s, const std::string& t) { s.cost = parseIntegerIn(t, 1, kMaxCost); },
-         [](const Scenario& s) { return countField(s.cost); });
+    traffic(m_gap, tr("Gap"), [](Pattern& p, const std::string& t) { p.gapNanos = nonNegativeSeconds(t); },
+            [](const Pattern& p) { return secondsField(p.gapNanos); });
+}
+
+void ControlPanel::bindNginxFields()
+{
     // nginx options reach layers too: a nginx_limit_req layer reads them.
     const auto setNginx = [](Scenario& s, const NginxOptions& n) {
         s.config = s.config.withNginx(n);
@@ -239,8 +255,6 @@ void ControlPanel::bindFields()
             setNginx(s, n);
         });
     });
-    traffic(m_gap, tr("Gap"), [](Pattern& p, const std::string& t) { p.gapNanos = nonNegativeSeconds(t); },
-            [](const Pattern& p) { return secondsField(p.gapNanos); });
 }
 
 QWidget* ControlPanel::limitsGroup()
@@ -341,13 +355,31 @@ void ControlPanel::showDocument()
 {
     const Scenario& s = m_document->scenario();
     m_fields->showAll();
+    // Capacity and rate stay editable while they follow: typing one unticks the box in the same
+    // undo step, so a lesson's "try rate 1" works as written.
     {
         const QSignalBlocker block(m_link), empty(m_startEmpty);
         m_link->setChecked(m_document->follows());
         m_startEmpty->setChecked(s.bucketsStartEmpty);
     }
-    // Capacity and rate stay editable while they follow: typing one unticks the box in the same
-    // undo step, so a lesson's "try rate 1" works as written.
+    showPatternChoice(s);
+    for (auto& [a, check] : m_algorithms) {
+        const QSignalBlocker block(check);
+        check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
+    }
+    m_nginxOptions->setVisible(m_algorithms.at(Algorithm::NginxLimitReq)->isChecked());
+    {
+        const QSignalBlocker block(m_nodelay);
+        m_nodelay->setChecked(s.config.nginx().nodelay);
+    }
+    m_nginxDelay->setEnabled(!s.config.nginx().nodelay);
+    m_cost->setEnabled(s.explicitCosts.empty() || !s.explicitArrivals);
+    showLimitsNote(s);
+}
+
+// showPatternChoice shows the pattern box, its page and the note of arrival times from a file.
+void ControlPanel::showPatternChoice(const Scenario& s)
+{
     // Arrival times from a file replace the pattern: the pattern's settings do not apply and are
     // not shown; choosing a pattern in the box replaces the times (one undo step).
     const bool fromFile = s.explicitArrivals.has_value();
@@ -372,24 +404,18 @@ void ControlPanel::showDocument()
     if (fromFile)
         m_arrivalsNote->setText(tr("%1 arrival times from the file. Choose a pattern above to replace them.")
                                     .arg(QLocale().toString(qulonglong(s.explicitArrivals->size()))));
-    for (auto& [a, check] : m_algorithms) {
-        const QSignalBlocker block(check);
-        check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
-    }
-    m_nginxOptions->setVisible(m_algorithms.at(Algorithm::NginxLimitReq)->isChecked());
     const QString worst = s.pattern.kind == PatternKind::Worst
                               ? tr("Worst case of the %1").arg(QString::fromUtf8(facts(s.pattern.worstOf).phrase.data(),
                                                                                  qsizetype(facts(s.pattern.worstOf).phrase.size())))
                               : tr("Worst case of the first row's algorithm");
     if (m_pattern->itemText(int(PatternKind::Worst)) != worst) // a new text lays the panel out again
         m_pattern->setItemText(int(PatternKind::Worst), worst);
-    {
-        const QSignalBlocker block(m_nodelay);
-        m_nodelay->setChecked(s.config.nginx().nodelay);
-    }
-    m_nginxDelay->setEnabled(!s.config.nginx().nodelay);
-    m_cost->setEnabled(s.explicitCosts.empty() || !s.explicitArrivals);
-    // A product given options of its own reads those (Product options), not the Limits.
+}
+
+// showLimitsNote says when the Limits apply to no row: no algorithm ticked, or products that read
+// options of their own.
+void ControlPanel::showLimitsNote(const Scenario& s)
+{
     QStringList own;
     for (Algorithm a : s.algorithms)
         if (isProduct(a) && ProductParams(a, s.config).given())

@@ -66,7 +66,12 @@ public:
 private:
     void bind(SliderValue* control, const QString& what, std::function<void(Scenario&, const std::string&)> apply,
               std::function<std::pair<QString, double>(const Scenario&)> show);
+    void showPatternChoice(const Scenario& s);
+    void showLimitsNote(const Scenario& s);
     void bindFields();
+    void bindLimitFields();
+    void bindTrafficFields();
+    void bindNginxFields();
     void showDocument();
     void showPatternPage(int index);
     QWidget* limitsGroup();

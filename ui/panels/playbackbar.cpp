@@ -77,9 +77,15 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     , m_burst(new QToolButton)
     , m_burstSize(new QSpinBox)
 {
-    m_back->setToolTip("Step back to the previous request (Left)");
-    m_play->setToolTip("Play or pause simulated time (Space)");
-    m_forward->setToolTip("Step to the next request (Right)");
+    setUpSpeed();
+    setUpControls();
+    layOut();
+    connectControls();
+    syncWidgets();
+}
+
+void PlaybackBar::setUpSpeed()
+{
     // Each choice names what it is relative to: the requests (the default), the view,
     // or real time.
     m_speed->addItem(tr("Follow the requests"), kFollowRequests);
@@ -93,18 +99,25 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     m_speed->setToolTip(tr("Playback speed: follow the requests one by one, the whole view at one speed, "
                            "or a multiple of real time"));
     connect(m_speed, &QComboBox::currentIndexChanged, this, [this] { m_paceSynced = false; });
+}
+
+void PlaybackBar::setUpControls()
+{
+    m_back->setToolTip(tr("Step back to the previous request (Left)"));
+    m_play->setToolTip(tr("Play or pause simulated time (Space)"));
+    m_forward->setToolTip(tr("Step to the next request (Right)"));
     setClassroomSeconds(0);
     m_scrub->setRange(0, kScrubSteps);
-    m_scrub->setToolTip("Drag to scrub through simulated time");
+    m_scrub->setToolTip(tr("Drag to scrub through simulated time"));
     m_time->setObjectName("time");
     m_time->setMinimumWidth(QFontMetrics(font()).horizontalAdvance("t = 00000.000 s") + 8);
-    m_send->setText("Send request");
-    m_send->setToolTip("Send one request at the playhead (Ctrl+R)");
-    m_burst->setText("Burst");
-    m_burst->setToolTip("Send a burst of requests at once at the playhead (Ctrl+B)");
+    m_send->setText(tr("Send request"));
+    m_send->setToolTip(tr("Send one request at the playhead (Ctrl+R)"));
+    m_burst->setText(tr("Burst"));
+    m_burst->setToolTip(tr("Send a burst of requests at once at the playhead (Ctrl+B)"));
     m_burstSize->setRange(2, 1000);
     m_burstSize->setValue(5);
-    m_burstSize->setToolTip("Requests in a burst");
+    m_burstSize->setToolTip(tr("Requests in a burst"));
     for (QToolButton* b : {m_send, m_burst})
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
     // What a screen reader says for the controls that show an icon or a value, not a name.
@@ -113,7 +126,10 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     m_speed->setAccessibleName(tr("Playback speed"));
     m_scrub->setAccessibleName(tr("Simulated time"));
     m_burstSize->setAccessibleName(tr("Requests in a burst"));
+}
 
+void PlaybackBar::layOut()
+{
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
     layout->addWidget(m_back);
@@ -126,7 +142,10 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     layout->addWidget(m_send);
     layout->addWidget(m_burst);
     layout->addWidget(m_burstSize);
+}
 
+void PlaybackBar::connectControls()
+{
     m_timer.setInterval(kFrameMs);
     connect(&m_timer, &QTimer::timeout, this, &PlaybackBar::tick);
     connect(m_play, &QToolButton::clicked, this, &PlaybackBar::togglePlay);
@@ -139,7 +158,6 @@ PlaybackBar::PlaybackBar(QWidget* parent)
     });
     connect(m_send, &QToolButton::clicked, this, [this] { emit sendRequested(m_playheadNanos, 1); });
     connect(m_burst, &QToolButton::clicked, this, [this] { emit sendRequested(m_playheadNanos, burstSize()); });
-    syncWidgets();
 }
 
 void PlaybackBar::setTrace(std::shared_ptr<const Trace> trace, TimeRange range)

@@ -79,6 +79,10 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void setUpSpeed();
+    void setUpControls();
+    void layOut();
+    void connectControls();
     double m_classroomSeconds = 10;
     double m_scenarioSeconds = 0;
     void tick();

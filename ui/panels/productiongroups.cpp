@@ -54,12 +54,33 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     , m_jitter(new QComboBox)
     , m_cohorts(new QLineEdit)
 {
+    setUpControls();
+    layOut();
+    bindFields();
+    connectEdits();
+    connect(m_document, &ScenarioDocument::changed, this, &ClientsGroup::showDocument);
+    showDocument();
+}
+
+void ClientsGroup::setUpControls()
+{
     setCheckable(true);
     setToolTip(tr("Requests belong to clients (request i to client i mod K) that retry a denied attempt"));
     m_retryDelay->setStep(0.01);
     m_key->addItems({tr("one limit per client"), tr("one limit for all (global)")});
     for (const char* name : kRetryNames)
         m_retry->addItem(tr(name));
+    for (const char* name : kJitterNames)
+        m_jitter->addItem(tr(name));
+    m_jitter->setToolTip(tr("How each client spreads its backoff delay (its own draws, from the seed)"));
+    m_cohorts->setPlaceholderText(tr("e.g. 9:retry_after; 1:immediate:retry_delay=0.1"));
+    m_cohorts->setToolTip(tr("Groups of clients, each with its own retry policy, separated by ';': K:POLICY[:key=value,...] "
+                             "with retry_delay, max_retries, backoff_base, backoff_cap, jitter. Clients are numbered "
+                             "cohort by cohort; empty: every client retries as set above. Enter applies."));
+}
+
+void ClientsGroup::layOut()
+{
     auto* layout = new QVBoxLayout(m_body);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_clients);
@@ -74,27 +95,10 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     cohortsLabel->setBuddy(m_cohorts);
     layout->addWidget(cohortsLabel);
     layout->addWidget(m_cohorts);
-    m_cohorts->setPlaceholderText(tr("e.g. 9:retry_after; 1:immediate:retry_delay=0.1"));
-    m_cohorts->setToolTip(tr("Groups of clients, each with its own retry policy, separated by ';': K:POLICY[:key=value,...] "
-                             "with retry_delay, max_retries, backoff_base, backoff_cap, jitter. Clients are numbered "
-                             "cohort by cohort; empty: every client retries as set above. Enter applies."));
-    connect(m_cohorts, &QLineEdit::editingFinished, this, [this] {
-        const QString text = m_cohorts->text().trimmed();
-        if (text == cohortsText())
-            return;
-        m_document->change(tr("Cohorts"), [text](Scenario& s) {
-            std::vector<Cohort> cohorts;
-            for (const QString& part : text.split(';', Qt::SkipEmptyParts))
-                if (!part.trimmed().isEmpty())
-                    cohorts.push_back(parseCohort(part.trimmed().toStdString()));
-            ClientOptions o = s.clients.value_or(ClientConfig{}).options();
-            s.clients = ClientConfig::make(withCohorts(o, std::move(cohorts)));
-        });
-    });
-    for (const char* name : kJitterNames)
-        m_jitter->addItem(tr(name));
-    m_jitter->setToolTip(tr("How each client spreads its backoff delay (its own draws, from the seed)"));
+}
 
+void ClientsGroup::bindFields()
+{
     m_fields->bind(m_clients, tr("Clients"), [](Scenario& s, const std::string& t) {
         editClients(s, [&](ClientOptions& o) { o.clients = parseIntegerIn(t, 1, ClientConfig::kMaxClients); });
         if (!s.explicitClients.empty())
@@ -115,7 +119,23 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
     m_fields->bind(m_backoffCap, tr("Backoff cap"), [](Scenario& s, const std::string& t) {
         editClients(s, [&](ClientOptions& o) { o.backoffCapNanos = positiveSeconds(t); });
     }, [](const Scenario& s) { return secondsField(s.clients.value_or(ClientConfig{}).options().backoffCapNanos); });
+}
 
+void ClientsGroup::connectEdits()
+{
+    connect(m_cohorts, &QLineEdit::editingFinished, this, [this] {
+        const QString text = m_cohorts->text().trimmed();
+        if (text == cohortsText())
+            return;
+        m_document->change(tr("Cohorts"), [text](Scenario& s) {
+            std::vector<Cohort> cohorts;
+            for (const QString& part : text.split(';', Qt::SkipEmptyParts))
+                if (!part.trimmed().isEmpty())
+                    cohorts.push_back(parseCohort(part.trimmed().toStdString()));
+            ClientOptions o = s.clients.value_or(ClientConfig{}).options();
+            s.clients = ClientConfig::make(withCohorts(o, std::move(cohorts)));
+        });
+    });
     connect(this, &QGroupBox::toggled, this, [this](bool on) {
         m_document->change(on ? tr("Clients on") : tr("Clients off"), [on](Scenario& s) {
             if (!on) {
@@ -143,8 +163,6 @@ ClientsGroup::ClientsGroup(ScenarioDocument* document, QWidget* parent)
             editClients(s, [i](ClientOptions& o) { o.jitter = kAllJitters[i]; });
         });
     });
-    connect(m_document, &ScenarioDocument::changed, this, &ClientsGroup::showDocument);
-    showDocument();
 }
 
 QString ClientsGroup::cohortsText() const

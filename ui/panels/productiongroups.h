@@ -70,6 +70,10 @@ public:
     QLineEdit* cohorts() const { return m_cohorts; }
 
 private:
+    void setUpControls();
+    void layOut();
+    void bindFields();
+    void connectEdits();
     void showDocument();
     ScenarioDocument* m_document;
     DocumentFields* m_fields;
