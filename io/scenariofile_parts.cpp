@@ -113,66 +113,9 @@ void Reader::readProduction(const QJsonObject& root, Scenario& s)
     };
     if (perArrival("costs"))
         s.explicitCosts = integers(root, "costs", 1, kMaxCost, explicitCount);
-
-    const QJsonValue nginx = root.value("nginx");
-    if (!nginx.isUndefined()) {
-        if (!nginx.isObject())
-            refuse(QString("\"nginx\" must be an object (got %1)").arg(typeName(nginx)));
-        const QJsonObject o = nginx.toObject();
-        unknownKeys(o, {"burst", "nodelay", "delay"}, "nginx.");
-        NginxOptions n;
-        const auto whole = [](std::string_view x) { return parseIntegerIn(x, 0, LimiterConfig::kMaxLimit); };
-        if (const auto t = text(o, "burst", "nginx.burst", "a whole number"))
-            n.burst = parsed<std::int64_t>(*t, "nginx.burst", whole);
-        if (o.contains("nodelay")) {
-            if (!o.value("nodelay").isBool())
-                refuse(QString("\"nginx.nodelay\" must be true or false (got %1)").arg(typeName(o.value("nodelay"))));
-            n.nodelay = o.value("nodelay").toBool();
-        }
-        if (const auto t = text(o, "delay", "nginx.delay", "a whole number"))
-            n.delay = parsed<std::int64_t>(*t, "nginx.delay", whole);
-        if (n.nodelay && n.delay != 0)
-            refuse("\"nginx\": nodelay and delay cannot be combined: choose one");
-        s.config = s.config.withNginx(n);
-    }
-
-    // "product_options": {"windowMs": 60000, "traefik.period": "1m"}: the product models' own
-    // options (--product-option); each product checks its values when the scenario is checked.
-    const QJsonValue products = root.value("product_options");
-    if (!products.isUndefined()) {
-        if (!products.isObject())
-            refuse(QString("\"product_options\" must be an object of name: value (got %1)").arg(typeName(products)));
-        const QJsonObject o = products.toObject();
-        std::vector<ProductOption> options;
-        for (auto it = o.begin(); it != o.end(); ++it) {
-            const QString path = "product_options." + it.key();
-            const std::string value = scalar(it.value(), path, "a number or a string");
-            try {
-                options.push_back(parseProductOption(it.key().toStdString() + "=" + value));
-            } catch (const InputError& e) {
-                refuse(QString("\"%1\": %2").arg(path, QString::fromStdString(e.what())));
-            }
-        }
-        s.config = s.config.withProductOptions(std::move(options));
-    }
-
-    const QJsonValue layers = root.value("layers");
-    if (!layers.isUndefined()) {
-        if (!layers.isArray())
-            refuse(QString("\"layers\" must be an array of layers like \"token_bucket:capacity=100,rate=10\" (got %1)")
-                       .arg(typeName(layers)));
-        const QJsonArray a = layers.toArray();
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            const QString path = QString("layers[%1]").arg(i);
-            if (!a.at(i).isString())
-                refuse(QString("\"%1\" must be a layer like \"token_bucket:capacity=100,rate=10\" (got %2)")
-                           .arg(path, typeName(a.at(i))));
-            const NginxOptions n = s.config.nginx();
-            s.layers.push_back(parsed<Layer>(a.at(i).toString().toStdString(), path,
-                                             [&](std::string_view x) { return parseLayer(x, n); }));
-        }
-    }
-
+    readNginx(root, s);
+    readProductOptions(root, s);
+    readLayers(root, s);
     s.cluster = readCluster(root.value("cluster"));
     s.clients = readClients(root.value("clients"));
     if (perArrival("client_of")) {
@@ -180,6 +123,77 @@ void Reader::readProduction(const QJsonObject& root, Scenario& s)
         s.explicitClients = integers(root, "client_of", 0, k - 1, explicitCount);
     }
     readRequestColumns(root, s, perArrival("service_of"), perArrival("priority_of"));
+}
+
+// readNginx reads "nginx": burst, nodelay and delay, as nginx's limit_req takes them.
+void Reader::readNginx(const QJsonObject& root, Scenario& s)
+{
+    const QJsonValue nginx = root.value("nginx");
+    if (nginx.isUndefined())
+        return;
+    if (!nginx.isObject())
+        refuse(QString("\"nginx\" must be an object (got %1)").arg(typeName(nginx)));
+    const QJsonObject o = nginx.toObject();
+    unknownKeys(o, {"burst", "nodelay", "delay"}, "nginx.");
+    NginxOptions n;
+    const auto whole = [](std::string_view x) { return parseIntegerIn(x, 0, LimiterConfig::kMaxLimit); };
+    if (const auto t = text(o, "burst", "nginx.burst", "a whole number"))
+        n.burst = parsed<std::int64_t>(*t, "nginx.burst", whole);
+    if (o.contains("nodelay")) {
+        if (!o.value("nodelay").isBool())
+            refuse(QString("\"nginx.nodelay\" must be true or false (got %1)").arg(typeName(o.value("nodelay"))));
+        n.nodelay = o.value("nodelay").toBool();
+    }
+    if (const auto t = text(o, "delay", "nginx.delay", "a whole number"))
+        n.delay = parsed<std::int64_t>(*t, "nginx.delay", whole);
+    if (n.nodelay && n.delay != 0)
+        refuse("\"nginx\": nodelay and delay cannot be combined: choose one");
+    s.config = s.config.withNginx(n);
+}
+
+// "product_options": {"windowMs": 60000, "traefik.period": "1m"}: the product models' own
+// options (--product-option); each product checks its values when the scenario is checked.
+void Reader::readProductOptions(const QJsonObject& root, Scenario& s)
+{
+    const QJsonValue products = root.value("product_options");
+    if (products.isUndefined())
+        return;
+    if (!products.isObject())
+        refuse(QString("\"product_options\" must be an object of name: value (got %1)").arg(typeName(products)));
+    const QJsonObject o = products.toObject();
+    std::vector<ProductOption> options;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString path = "product_options." + it.key();
+        const std::string value = scalar(it.value(), path, "a number or a string");
+        try {
+            options.push_back(parseProductOption(it.key().toStdString() + "=" + value));
+        } catch (const InputError& e) {
+            refuse(QString("\"%1\": %2").arg(path, QString::fromStdString(e.what())));
+        }
+    }
+    s.config = s.config.withProductOptions(std::move(options));
+}
+
+// readLayers reads "layers", each a layer like "token_bucket:capacity=100,rate=10" that takes the
+// scenario's nginx options.
+void Reader::readLayers(const QJsonObject& root, Scenario& s)
+{
+    const QJsonValue layers = root.value("layers");
+    if (layers.isUndefined())
+        return;
+    if (!layers.isArray())
+        refuse(QString("\"layers\" must be an array of layers like \"token_bucket:capacity=100,rate=10\" (got %1)")
+                   .arg(typeName(layers)));
+    const QJsonArray a = layers.toArray();
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        const QString path = QString("layers[%1]").arg(i);
+        if (!a.at(i).isString())
+            refuse(QString("\"%1\" must be a layer like \"token_bucket:capacity=100,rate=10\" (got %2)")
+                       .arg(path, typeName(a.at(i))));
+        const NginxOptions n = s.config.nginx();
+        s.layers.push_back(parsed<Layer>(a.at(i).toString().toStdString(), path,
+                                         [&](std::string_view x) { return parseLayer(x, n); }));
+    }
 }
 
 // readRequestColumns reads the arrivals file's service and priority columns:
@@ -234,11 +248,19 @@ void Reader::readRequestColumns(const QJsonObject& root, Scenario& s, bool servi
         }
     }
 }
-void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
+// inDefaultForm keeps the default's own representation of a lambda equal to it (2 per second is
+// written unreduced in Pattern), so that a saved scenario reopens equal to itself.
+namespace {
+Rate inDefaultForm(Rate lambda)
 {
-    unknownKeys(o, {"kind", "n", "delay", "start", "size", "period", "lambda", "seed", "gap", "window_of", "worst_of"},
-                "pattern.");
-    const Pattern defaults;
+    const Rate standard = Pattern{}.lambda;
+    return Int128(lambda.tokens) * standard.perNanos == Int128(standard.tokens) * lambda.perNanos ? standard : lambda;
+}
+} // namespace
+
+// readPatternKind reads "pattern.kind"; a pattern used without one is noted as uniform.
+void Reader::readPatternKind(const QJsonObject& o, Pattern& p, bool used)
+{
     if (const auto kind = text(o, "kind", "pattern.kind", "a pattern name")) {
         if (!o.value("kind").isString())
             refuse(QString("\"pattern.kind\" must be a pattern name (got %1)").arg(typeName(o.value("kind"))));
@@ -249,6 +271,13 @@ void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
     } else if (used) {
         missing("pattern.kind", "uniform");
     }
+}
+
+void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
+{
+    unknownKeys(o, {"kind", "n", "delay", "start", "size", "period", "lambda", "seed", "gap", "window_of", "worst_of"},
+                "pattern.");
+    readPatternKind(o, p, used);
     const PatternKind k = p.kind;
     // A field the kind reads that is missing is reported; the others quietly keep their default.
     const auto note = [&](const char* key, bool readBy, const QString& value) {
@@ -283,11 +312,7 @@ void Reader::readPattern(const QJsonObject& o, Pattern& p, bool used)
     }
     seconds("period", p.periodNanos, k == PatternKind::Burst);
     if (const auto s = text(o, "lambda", "pattern.lambda", "a rate per second")) {
-        p.lambda = parsed<Rate>(*s, "pattern.lambda", [](std::string_view x) { return parseRate(x); });
-        // Keep the default's own representation when the value is the default (2 per second is
-        // written unreduced in Pattern), so that a saved scenario reopens equal to itself.
-        if (Int128(p.lambda.tokens) * defaults.lambda.perNanos == Int128(defaults.lambda.tokens) * p.lambda.perNanos)
-            p.lambda = defaults.lambda;
+        p.lambda = inDefaultForm(parsed<Rate>(*s, "pattern.lambda", [](std::string_view x) { return parseRate(x); }));
     } else {
         note("lambda", k == PatternKind::Poisson, q(p.lambda.exactText()) + " per s");
     }

@@ -116,6 +116,9 @@ private:
     std::vector<std::int64_t> integers(const QJsonObject& o, const QString& key, std::int64_t min, std::int64_t max,
                                        std::size_t count);
     void readProduction(const QJsonObject& root, Scenario& s);
+    void readNginx(const QJsonObject& root, Scenario& s);
+    void readProductOptions(const QJsonObject& root, Scenario& s);
+    void readLayers(const QJsonObject& root, Scenario& s);
     void readRequestColumns(const QJsonObject& root, Scenario& s, bool service, bool priority);
     // readSettings reads the object `name` ("cluster") through a table of the settings codec.
     template <typename Options>
@@ -124,6 +127,7 @@ private:
     std::optional<ClusterConfig> readCluster(const QJsonValue& v);
     std::optional<ClientConfig> readClients(const QJsonValue& v);
     void readPattern(const QJsonObject& o, Pattern& p, bool used);
+    void readPatternKind(const QJsonObject& o, Pattern& p, bool used);
     void unknownKeys(const QJsonObject& o, const QStringList& known, const QString& prefix);
 };
 

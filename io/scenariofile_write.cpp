@@ -44,15 +44,10 @@ void writeIntegers(QByteArray& out, const char* key, const std::vector<std::int6
 
 void writeTimes(QByteArray& out, const char* key, const std::vector<Nanos>& times);
 
-// writeProduction writes what production adds, each only when it is not the default, so a
-// scenario without them reads as it always did.
-void writeProduction(QByteArray& out, const Scenario& s)
+// writeProductOptions writes the nginx options and the product models' own, when given.
+void writeProductOptions(QByteArray& out, const LimiterConfig& config)
 {
-    if (s.cost != 1)
-        out += ",\n  \"cost\": " + QByteArray::number(qint64(s.cost));
-    if (s.explicitArrivals && !s.explicitCosts.empty())
-        writeIntegers(out, "costs", s.explicitCosts);
-    const NginxOptions& n = s.config.nginx();
+    const NginxOptions& n = config.nginx();
     if (n != NginxOptions{}) {
         QByteArray fields;
         if (n.burst)
@@ -63,10 +58,10 @@ void writeProduction(QByteArray& out, const Scenario& s)
             fields += QByteArray(fields.isEmpty() ? "" : ", ") + "\"delay\": " + QByteArray::number(qint64(n.delay));
         out += ",\n  \"nginx\": {" + fields + "}";
     }
-    if (!s.config.productOptions().empty()) {
+    if (!config.productOptions().empty()) {
         // The effective value of each name: the last one given.
         std::vector<ProductOption> last;
-        for (const ProductOption& o : s.config.productOptions()) {
+        for (const ProductOption& o : config.productOptions()) {
             std::erase_if(last, [&](const ProductOption& l) { return l.name == o.name; });
             last.push_back(o);
         }
@@ -75,23 +70,12 @@ void writeProduction(QByteArray& out, const Scenario& s)
             out += QByteArray(i ? ", " : "") + jsonString(last[i].name) + ": " + jsonString(last[i].value);
         out += "}";
     }
-    if (!s.layers.empty()) {
-        out += ",\n  \"layers\": [";
-        for (std::size_t i = 0; i < s.layers.size(); ++i)
-            out += QByteArray(i ? ",\n    " : "\n    ") + jsonString(layerText(s.layers[i]));
-        out += "\n  ]";
-    }
-    // The settings codec writes both, key by key, as the reader reads them.
-    if (s.cluster)
-        out += ",\n  \"cluster\": {" + QByteArray::fromStdString(clusterJson(s.cluster->options(), SecondsAs::String))
-               + "}";
-    if (s.clients)
-        out += ",\n  \"clients\": {" + QByteArray::fromStdString(clientsJson(s.clients->options(), SecondsAs::String))
-               + "}";
-    if (s.explicitArrivals && !s.explicitClients.empty())
-        writeIntegers(out, "client_of", s.explicitClients);
-    if (s.explicitArrivals && !s.explicitService.empty()) // the arrivals' service column
-        writeTimes(out, "service_of", s.explicitService);
+}
+
+// writePriorities writes the arrivals' priority column: "critical" or "normal" each (a stripe
+// row's), or numbers (a throttle's).
+void writePriorities(QByteArray& out, const Scenario& s)
+{
     if (s.explicitArrivals && !s.explicitCritical.empty()) { // and their priority column
         out += ",\n  \"priority_of\": [";
         for (std::size_t i = 0; i < s.explicitCritical.size(); ++i)
@@ -110,6 +94,35 @@ void writeProduction(QByteArray& out, const Scenario& s)
     }
 }
 
+// writeProduction writes what production adds, each only when it is not the default, so a
+// scenario without them reads as it always did.
+void writeProduction(QByteArray& out, const Scenario& s)
+{
+    if (s.cost != 1)
+        out += ",\n  \"cost\": " + QByteArray::number(qint64(s.cost));
+    if (s.explicitArrivals && !s.explicitCosts.empty())
+        writeIntegers(out, "costs", s.explicitCosts);
+    writeProductOptions(out, s.config);
+    if (!s.layers.empty()) {
+        out += ",\n  \"layers\": [";
+        for (std::size_t i = 0; i < s.layers.size(); ++i)
+            out += QByteArray(i ? ",\n    " : "\n    ") + jsonString(layerText(s.layers[i]));
+        out += "\n  ]";
+    }
+    // The settings codec writes both, key by key, as the reader reads them.
+    if (s.cluster)
+        out += ",\n  \"cluster\": {" + QByteArray::fromStdString(clusterJson(s.cluster->options(), SecondsAs::String))
+               + "}";
+    if (s.clients)
+        out += ",\n  \"clients\": {" + QByteArray::fromStdString(clientsJson(s.clients->options(), SecondsAs::String))
+               + "}";
+    if (s.explicitArrivals && !s.explicitClients.empty())
+        writeIntegers(out, "client_of", s.explicitClients);
+    if (s.explicitArrivals && !s.explicitService.empty()) // the arrivals' service column
+        writeTimes(out, "service_of", s.explicitService);
+    writePriorities(out, s);
+}
+
 void writeTimes(QByteArray& out, const char* key, const std::vector<Nanos>& times)
 {
     out += QByteArray(",\n  \"") + key + "\": [";
@@ -120,25 +133,10 @@ void writeTimes(QByteArray& out, const char* key, const std::vector<Nanos>& time
     out += times.empty() ? "]" : "\n  ]";
 }
 
-} // namespace
-
-QByteArray serializeScenario(const Scenario& s)
+// writePattern writes "pattern": every field, and window_of and worst_of only when set, so older
+// files are written as they were.
+void writePattern(QByteArray& out, const Pattern& p)
 {
-    QByteArray out = "{\n";
-    out += QByteArray("  \"format\": ") + jsonString(QString(kScenarioFormat)) + ",\n";
-    out += "  \"version\": " + QByteArray::number(kScenarioFormatVersion) + ",\n";
-    out += "  \"title\": " + jsonString(s.title) + ",\n";
-    out += "  \"lesson\": " + jsonString(s.lesson) + ",\n";
-    out += "  \"algorithms\": [";
-    for (std::size_t i = 0; i < s.algorithms.size(); ++i)
-        out += (i ? ", " : "") + jsonString(std::string(algorithmId(s.algorithms[i])));
-    out += "],\n";
-    const LimiterConfig& c = s.config;
-    out += "  \"limit\": " + QByteArray::number(qint64(c.limit())) + ",\n";
-    out += "  \"window\": " + seconds(c.windowNanos()) + ",\n";
-    out += "  \"capacity\": " + QByteArray::number(qint64(c.capacity())) + ",\n";
-    out += "  \"rate\": " + jsonString(c.rate().exactText()) + ",\n";
-    const Pattern& p = s.pattern;
     // A JSON number past 2^53 is read back as a double by QJsonDocument (and by most readers), so
     // a seed past it is written as a string, which the reader takes exactly.
     const QByteArray seed = p.seed <= (std::uint64_t(1) << 53)
@@ -160,13 +158,12 @@ QByteArray serializeScenario(const Scenario& s)
         out += ",\n    \"worst_of\": " + jsonString(std::string(algorithmId(p.worstOf)));
     out += "\n";
     out += "  }";
-    if (s.explicitArrivals)
-        writeTimes(out, "arrivals", *s.explicitArrivals);
-    if (!s.addedArrivals.empty())
-        writeTimes(out, "added", s.addedArrivals);
-    writeProduction(out, s);
-    if (!s.trafficLog.empty()) // written only when set, so other files read as before
-        out += ",\n  \"traffic_log\": " + jsonString(s.trafficLog);
+}
+
+// writeChangesAndServer writes the limit changes, the server with its concurrency limiters and
+// the throttle, each only when there is one.
+void writeChangesAndServer(QByteArray& out, const Scenario& s)
+{
     if (!s.changes.empty()) { // limit changes, only when there are some
         out += ",\n  \"changes\": [";
         for (std::size_t i = 0; i < s.changes.size(); ++i)
@@ -186,6 +183,35 @@ QByteArray serializeScenario(const Scenario& s)
     }
     if (!s.throttle.empty())
         out += ",\n  \"throttle\": " + jsonString(s.throttle);
+}
+
+} // namespace
+
+QByteArray serializeScenario(const Scenario& s)
+{
+    QByteArray out = "{\n";
+    out += QByteArray("  \"format\": ") + jsonString(QString(kScenarioFormat)) + ",\n";
+    out += "  \"version\": " + QByteArray::number(kScenarioFormatVersion) + ",\n";
+    out += "  \"title\": " + jsonString(s.title) + ",\n";
+    out += "  \"lesson\": " + jsonString(s.lesson) + ",\n";
+    out += "  \"algorithms\": [";
+    for (std::size_t i = 0; i < s.algorithms.size(); ++i)
+        out += (i ? ", " : "") + jsonString(std::string(algorithmId(s.algorithms[i])));
+    out += "],\n";
+    const LimiterConfig& c = s.config;
+    out += "  \"limit\": " + QByteArray::number(qint64(c.limit())) + ",\n";
+    out += "  \"window\": " + seconds(c.windowNanos()) + ",\n";
+    out += "  \"capacity\": " + QByteArray::number(qint64(c.capacity())) + ",\n";
+    out += "  \"rate\": " + jsonString(c.rate().exactText()) + ",\n";
+    writePattern(out, s.pattern);
+    if (s.explicitArrivals)
+        writeTimes(out, "arrivals", *s.explicitArrivals);
+    if (!s.addedArrivals.empty())
+        writeTimes(out, "added", s.addedArrivals);
+    writeProduction(out, s);
+    if (!s.trafficLog.empty()) // written only when set, so other files read as before
+        out += ",\n  \"traffic_log\": " + jsonString(s.trafficLog);
+    writeChangesAndServer(out, s);
     if (s.bucketsStartEmpty) // only when not the default, full
         out += ",\n  \"buckets_start\": \"empty\"";
     if (s.playbackNanos > 0) // the app's playback length, only when set
