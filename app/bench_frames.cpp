@@ -32,22 +32,54 @@ struct DragStep {
     std::function<void(Scenario&, int)> apply;
 };
 
+// showsItsDocument says whether the window's frame is of its document's scenario as it is now.
+bool showsItsDocument(ui::MainWindow& window)
+{
+    const ui::Frame& f = window.stage()->frame();
+    return f.scenario && *f.scenario == window.document()->scenario();
+}
+
+void setPrecise(QTimer& timer, int ms)
+{
+    timer.setTimerType(Qt::PreciseTimer);
+    timer.setInterval(ms);
+}
+
+void waitUntilIdle(ui::MainWindow& window)
+{
+    while (!window.pipeline()->isIdle())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+// openSettled shows the window at 1600x900 on start and returns once its frame is on screen.
+void openSettled(ui::MainWindow& window, const Scenario& start)
+{
+    window.resize(1600, 900);
+    window.show();
+    window.openScenario(start);
+    while (!window.pipeline()->isIdle() || !showsItsDocument(window))
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QCoreApplication::processEvents();
+}
+
+// PaintWatch calls onPaint with each object about to paint.
+struct PaintWatch : QObject {
+    std::function<void(QObject*)> onPaint;
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (e->type() == QEvent::Paint)
+            onPaint(o);
+        return false;
+    }
+};
+
 // dragOnce opens a real MainWindow (offscreen, 1600x900) on `start`, then makes `changes` changes
 // by `step`, one every 16 ms, through the document as the slider does, and times the GUI thread's
 // longest stall and the last change's frame reaching the screen.
 DragFigures dragOnce(const Scenario& start, int changes, const DragStep& step)
 {
     ui::MainWindow window;
-    window.resize(1600, 900);
-    window.show();
-    window.openScenario(start);
-    const auto showsDocument = [&] {
-        const ui::Frame& f = window.stage()->frame();
-        return f.scenario && *f.scenario == window.document()->scenario();
-    };
-    while (!window.pipeline()->isIdle() || !showsDocument())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QCoreApplication::processEvents();
+    openSettled(window, start);
 
     QElapsedTimer clock;
     clock.start();
@@ -58,25 +90,16 @@ DragFigures dragOnce(const Scenario& start, int changes, const DragStep& step)
     int made = 0;
 
     // A paint of any dashboard widget once the last change's frame is shown is that frame painted.
-    struct PaintWatch : QObject {
-        std::function<void(QObject*)> onPaint;
-        bool eventFilter(QObject* o, QEvent* e) override
-        {
-            if (e->type() == QEvent::Paint)
-                onPaint(o);
-            return false;
-        }
-    } watch;
+    PaintWatch watch;
     watch.onPaint = [&](QObject* o) {
         auto* w = qobject_cast<QWidget*>(o);
-        if (lastChangeNs >= 0 && !painted && w && window.dashboard()->isAncestorOf(w) && showsDocument())
+        if (lastChangeNs >= 0 && !painted && w && window.dashboard()->isAncestorOf(w) && showsItsDocument(window))
             painted = true;
     };
     qApp->installEventFilter(&watch);
 
     QTimer ticker; // runs whenever the event loop does: the gaps between its ticks are the stalls
-    ticker.setTimerType(Qt::PreciseTimer);
-    ticker.setInterval(1);
+    setPrecise(ticker, 1);
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const qint64 now = clock.nsecsElapsed();
         figures.maxGuiStallMs = std::max(figures.maxGuiStallMs, double(now - lastTickNs) / 1e6);
@@ -87,8 +110,7 @@ DragFigures dragOnce(const Scenario& start, int changes, const DragStep& step)
         }
     });
     QTimer mover;
-    mover.setTimerType(Qt::PreciseTimer);
-    mover.setInterval(16);
+    setPrecise(mover, 16);
     qint64 firstChangeNs = -1;
     std::size_t framesBefore = 0;
     QObject::connect(&mover, &QTimer::timeout, [&] {
@@ -111,8 +133,7 @@ DragFigures dragOnce(const Scenario& start, int changes, const DragStep& step)
     qApp->removeEventFilter(&watch);
     if (!painted)
         figures.settleMs = -1;
-    while (!window.pipeline()->isIdle()) // let the last jobs finish before the window goes
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    waitUntilIdle(window); // the last jobs finish before the window goes
     return figures;
 }
 
