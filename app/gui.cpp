@@ -74,6 +74,36 @@ bool someoneSees(const QCommandLineParser& parser)
            && !platform.startsWith(QLatin1String("minimal"));
 }
 
+// refusedBeforeWindow checks what the command line names before QApplication exists; it returns
+// a refusal's exit status, or nothing. A deck that cannot be read: on a screen someone sees, the
+// window opens and a dialog says why (a class is started from a launcher, with no terminal to read
+// stderr): deckRefused is set, the line goes to stderr too and the exit status is still 2;
+// anywhere else it is refused as any bad input.
+std::optional<int> refusedBeforeWindow(const QCommandLineParser& parser, bool& deckRefused)
+{
+    if (!parser.positionalArguments().isEmpty())
+        return refuse("unknown command '" + parser.positionalArguments().first() + "' (see ratelab --help)");
+    if (int(parser.isSet("preset")) + int(parser.isSet("scenario")) + int(parser.isSet("deck")) > 1)
+        return refuse("--preset, --scenario and --deck cannot be combined: choose one");
+    if (parser.isSet("deck"))
+        if (const io::DeckLoad deck = io::loadDeckFile(parser.value("deck")); !deck.deck) {
+            if (!someoneSees(parser))
+                return refuse("--deck: " + deck.error);
+            std::cerr << "ratelab: --deck: " << deck.error.toStdString() << std::endl;
+            deckRefused = true;
+        }
+    if (parser.isSet("preset")) {
+        if (const io::LoadResult named = io::loadPreset(parser.value("preset")); !named.scenario)
+            return refuse("--preset: " + named.error);
+    } else if (parser.isSet("scenario")) {
+        if (const io::LoadResult named = io::loadScenarioFile(parser.value("scenario")); !named.scenario)
+            return refuse("--scenario: " + named.error);
+    }
+    if (!hasDisplay(parser))
+        return refuse("no display to open the window on (DISPLAY is not set); the commands need none: ratelab --help");
+    return std::nullopt;
+}
+
 } // namespace
 
 int runGui(int argc, char** argv)
@@ -95,33 +125,9 @@ int runGui(int argc, char** argv)
         std::cout << versionText() << "\n";
         return 0;
     }
-    if (!parser.positionalArguments().isEmpty())
-        return refuse("unknown command '" + parser.positionalArguments().first() + "' (see ratelab --help)");
-    if (int(parser.isSet("preset")) + int(parser.isSet("scenario")) + int(parser.isSet("deck")) > 1)
-        return refuse("--preset, --scenario and --deck cannot be combined: choose one");
-    // A deck that cannot be read: on a screen someone sees, the window opens and a dialog says why
-    // (a class is started from a launcher, with no terminal to read stderr), the line goes to
-    // stderr too and the exit status is still 2; anywhere else it is refused as any bad input.
     bool deckRefused = false;
-    if (parser.isSet("deck"))
-        if (const io::DeckLoad deck = io::loadDeckFile(parser.value("deck")); !deck.deck) {
-            if (!someoneSees(parser))
-                return refuse("--deck: " + deck.error);
-            std::cerr << "ratelab: --deck: " << deck.error.toStdString() << std::endl;
-            deckRefused = true;
-        }
-    std::optional<io::LoadResult> named;
-    if (parser.isSet("preset")) {
-        named = io::loadPreset(parser.value("preset"));
-        if (!named->scenario)
-            return refuse("--preset: " + named->error);
-    } else if (parser.isSet("scenario")) {
-        named = io::loadScenarioFile(parser.value("scenario"));
-        if (!named->scenario)
-            return refuse("--scenario: " + named->error);
-    }
-    if (!hasDisplay(parser))
-        return refuse("no display to open the window on (DISPLAY is not set); the commands need none: ratelab --help");
+    if (const std::optional<int> status = refusedBeforeWindow(parser, deckRefused))
+        return *status;
 
     QApplication app(argc, argv);
     // Qt sets the C library's locale from the environment; numbers in files (a config's "0.5s")
