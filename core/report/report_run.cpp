@@ -223,6 +223,57 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
     });
 }
 
+namespace {
+
+// reportInput is the JSON report's "input" object: the scenario's settings, and those of its
+// clients, cluster, server and throttle inside it.
+std::string reportInput(const Scenario& s, bool cost, std::size_t arrivals)
+{
+    std::ostringstream input;
+    writeInput(input, s, cost, arrivals);
+    std::string inputJson = input.str();
+    if (!s.clients && !s.cluster && !s.server && s.throttle.empty())
+        return inputJson;
+    inputJson.pop_back();
+    std::ostringstream more;
+    if (s.clients) {
+        more << ", \"clients\": ";
+        writeClientSettings(more, *s.clients, s.pattern.seed);
+    }
+    if (s.cluster) {
+        more << ", \"cluster\": ";
+        writeClusterSettings(more, *s.cluster);
+    }
+    if (s.server) {
+        more << ", \"server\": " << jsonString(s.server->text());
+        if (!s.concurrency.empty()) {
+            more << ", \"concurrency\": [";
+            for (std::size_t i = 0; i < s.concurrency.size(); ++i)
+                more << (i ? ", " : "") << jsonString(s.concurrency[i]);
+            more << "]";
+        }
+        if (!s.layeredGate.empty())
+            more << ", \"layered_gate\": " << jsonString(s.layeredGate);
+    }
+    if (!s.throttle.empty())
+        more << ", \"throttle\": " << jsonString(s.throttle);
+    inputJson += more.str() + "}";
+    return inputJson;
+}
+
+// writeCsvHeader writes the CSV report's header line: the columns the report holds.
+void writeCsvHeader(Text& text, const Columns& c)
+{
+    text << "algorithm" << (c.clients ? ",request,client,attempt" : "") << ",t,allowed,delay,remaining,retry_after,level"
+         << (c.cost ? ",cost" : "") << (c.node ? ",node" : "");
+    if (c.headers)
+        for (std::string_view name : kHeaderNames)
+            text << ',' << name;
+    text << (c.server ? ",outcome,wait,in_server" : "") << '\n';
+}
+
+} // namespace
+
 void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool headers, const RowRunner& runner)
 {
     const RowInputs in = resolveRowInputs(s);
@@ -245,45 +296,12 @@ void writeReport(std::ostream& out, const Scenario& s, ReportFormat format, bool
     const auto runOf = [&](std::size_t r) { return r == 0 ? std::move(first) : runner(r, engineSetup(s, r, headers), requests); };
     Text text(out);
     if (format == ReportFormat::Csv) {
-        text << "algorithm" << (c.clients ? ",request,client,attempt" : "") << ",t,allowed,delay,remaining,retry_after,level"
-             << (c.cost ? ",cost" : "") << (c.node ? ",node" : "");
-        if (headers)
-            for (std::string_view name : kHeaderNames)
-                text << ',' << name;
-        text << (c.server ? ",outcome,wait,in_server" : "") << '\n';
+        writeCsvHeader(text, c);
         for (std::size_t r = 0; r < rows; ++r)
             writeCsvRows(text, s, r, engineSetup(s, r, headers), runOf(r), in, c);
         return;
     }
-    std::ostringstream input;
-    writeInput(input, s, c.cost, in.arrivals.size());
-    std::string inputJson = input.str();
-    if (s.clients || s.cluster || s.server || !s.throttle.empty()) { // their settings go inside the input object
-        inputJson.pop_back();
-        std::ostringstream more;
-        if (s.clients) {
-            more << ", \"clients\": ";
-            writeClientSettings(more, *s.clients, s.pattern.seed);
-        }
-        if (s.cluster) {
-            more << ", \"cluster\": ";
-            writeClusterSettings(more, *s.cluster);
-        }
-        if (s.server) {
-            more << ", \"server\": " << jsonString(s.server->text());
-            if (!s.concurrency.empty()) {
-                more << ", \"concurrency\": [";
-                for (std::size_t i = 0; i < s.concurrency.size(); ++i)
-                    more << (i ? ", " : "") << jsonString(s.concurrency[i]);
-                more << "]";
-            }
-            if (!s.layeredGate.empty())
-                more << ", \"layered_gate\": " << jsonString(s.layeredGate);
-        }
-        if (!s.throttle.empty())
-            more << ", \"throttle\": " << jsonString(s.throttle);
-        inputJson += more.str() + "}";
-    }
+    const std::string inputJson = reportInput(s, c.cost, in.arrivals.size());
     text << "{\"input\": " << inputJson << ",\n \"results\": {";
     for (std::size_t r = 0; r < rows; ++r) {
         text << (r ? ",\n  " : "\n  ");
