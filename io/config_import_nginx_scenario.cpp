@@ -189,37 +189,88 @@ std::vector<std::string> bindsText(const std::vector<ZoneLimit>& limits)
     return out;
 }
 
-} // namespace
-
-// nginxScenario models the first place (in file order) that has limits: one limit_req is the
-// nginx_limit_req algorithm, several are that algorithm for the first and all of them as layers.
-// Every other place, zone and include is named in notModelled.
-ImportedConfig nginxScenario(const QString& text)
+// serverLabel names a server block as its configuration does: its server_name words and its
+// listen addresses, which nginx picks it by, and its line.
+std::string serverLabel(const NginxPlace& s)
 {
-    const NginxConfig nginx = readNginxConfig(text);
-    if (nginx.zones.empty())
-        throw InputError("nginx: no limit_req_zone directive found (a commented-out one is not configuration)");
-    ImportedConfig out;
-    out.product = "nginx limit_req";
-    // A place whose `return` (or its server's) answers in the rewrite phase, before limit_req's
-    // preaccess phase, applies its limits to no request: it is not the one modelled.
-    const auto answers = [&](const NginxPlace& p) {
-        return p.answers || (p.server >= 0 && nginx.servers[std::size_t(p.server)].answers);
-    };
-    const auto modelled = std::find_if(nginx.places.begin(), nginx.places.end(),
-                                       [&](const NginxPlace& p) { return !p.limits.empty() && !answers(p); });
-    std::vector<NginxLimit> limits;
-    if (modelled != nginx.places.end()) {
-        limits = modelled->limits;
-        out.modelledPlace = modelled->where;
-        if (modelled->dryRun)
-            out.assumed.push_back("limit_req_dry_run is on there: nginx denies nothing, it only logs; the model shows what it "
-                                  "would deny");
-    } else {
-        limits.push_back({nginx.zones.front().name, 0, 0, false, nginx.zones.front().line});
-        out.assumed.push_back("no limit_req applies zone " + limits.front().zone + ": modelled as \"limit_req zone="
-                              + limits.front().zone + ";\" would apply it (no burst)");
+    std::string names, listens;
+    for (const std::string& n : s.serverNames)
+        names += (names.empty() ? "" : " ") + n;
+    for (const std::string& l : s.listens)
+        listens += (listens.empty() ? "" : " ") + l;
+    return "server " + (names.empty() ? std::string("with no server_name") : names)
+         + (listens.empty() ? std::string() : ", listen " + listens) + " (line " + std::to_string(s.line) + ")";
+}
+
+// placesOf lists where requests meet limits, each under its server's name when the file has
+// several servers (nginx picks one per request by listen and server_name, so a location's limits
+// are that server's): the places readNginxConfig found, then each server's own limits where it
+// holds locations, which a request none of its locations takes meets.
+std::vector<NginxPlace> placesOf(const NginxConfig& nginx)
+{
+    std::vector<NginxPlace> out = nginx.places;
+    const bool several = nginx.servers.size() > 1;
+    for (NginxPlace& p : out)
+        if (several && p.server >= 0)
+            p.where = serverLabel(nginx.servers[std::size_t(p.server)]) + ": " + p.where;
+    for (std::size_t i = 0; i < nginx.servers.size(); ++i) {
+        const NginxPlace& s = nginx.servers[i];
+        const bool isPlace = std::any_of(nginx.places.begin(), nginx.places.end(),
+                                         [&](const NginxPlace& p) { return p.server == int(i) && p.match.empty(); });
+        if (isPlace || s.limits.empty())
+            continue;
+        NginxPlace rest = s;
+        rest.server = int(i);
+        rest.where = (several ? serverLabel(s) : "server (line " + std::to_string(s.line) + ")")
+                   + ": its limit_req, for a request none of its locations takes";
+        rest.line = s.limits.front().line;
+        out.push_back(std::move(rest));
     }
+    return out;
+}
+
+// answersFirst: a place whose `return` (or its server's) answers in the rewrite phase, before
+// limit_req's preaccess phase, applies its limits to no request.
+bool answersFirst(const NginxConfig& nginx, const NginxPlace& p)
+{
+    return p.answers || (p.server >= 0 && nginx.servers[std::size_t(p.server)].answers);
+}
+
+// nameTheRest names in `out` every place but the modelled one (nullptr: none has limits, and
+// zone `assumed` is modelled as applied), every zone no limit_req applies, and what the reader
+// did not follow.
+void nameTheRest(ImportedConfig& out, const NginxConfig& nginx, const std::vector<NginxPlace>& places, const NginxPlace* modelled,
+                 const std::string& assumed)
+{
+    std::set<std::string> used;
+    for (const NginxPlace& p : places) {
+        for (const NginxLimit& l : p.limits)
+            used.insert(l.zone);
+        const std::string at = p.where + " (line " + std::to_string(p.line) + ")";
+        if (!p.limits.empty() && answersFirst(nginx, p)) {
+            out.notModelled.push_back(at + ": " + limitsText(nginx, p.limits) + " apply to none of its requests: its return "
+                                      "answers first (nginx runs return before limit_req)");
+            continue;
+        }
+        if (!modelled || &p == modelled || p.limits.empty())
+            continue;
+        if (sameLimits(p.limits, modelled->limits))
+            out.assumed.push_back(at + " applies the same limits, and the same zones count its requests: modelled too");
+        else
+            out.notModelled.push_back(at + ": " + limitsText(nginx, p.limits) + " (a scenario models one location's limits)");
+    }
+    for (const NginxZone& z : nginx.zones)
+        if (!used.count(z.name) && !(!modelled && z.name == assumed))
+            out.notModelled.push_back("limit_req_zone " + z.name + " (line " + std::to_string(z.line) + ", " + nginxRateText(z)
+                                      + " per " + z.key + "): no limit_req applies it, so nginx limits nothing with it");
+    for (const std::string& n : nginx.notFollowed)
+        out.notModelled.push_back(n);
+}
+
+// layersOf makes each limit of the modelled place a layer of nginx's model, and writes what
+// the file wrote of it into out.
+std::vector<Layer> layersOf(ImportedConfig& out, const NginxConfig& nginx, const std::vector<NginxLimit>& limits)
+{
     std::vector<Layer> layers;
     for (const NginxLimit& l : limits) {
         const NginxZone& z = *std::find_if(nginx.zones.begin(), nginx.zones.end(), [&](const NginxZone& x) { return x.name == l.zone; });
@@ -247,6 +298,38 @@ ImportedConfig nginxScenario(const QString& text)
         if (l.delay)
             out.wrote.emplace_back("delay", std::to_string(l.delay));
     }
+    return layers;
+}
+
+} // namespace
+
+// nginxScenario models the first place (in file order) that has limits: one limit_req is the
+// nginx_limit_req algorithm, several are that algorithm for the first and all of them as layers.
+// Every other place, zone and include is named in notModelled.
+ImportedConfig nginxScenario(const QString& text)
+{
+    const NginxConfig nginx = readNginxConfig(text);
+    if (nginx.zones.empty())
+        throw InputError("nginx: no limit_req_zone directive found (a commented-out one is not configuration)");
+    ImportedConfig out;
+    out.product = "nginx limit_req";
+    const auto answers = [&](const NginxPlace& p) { return answersFirst(nginx, p); };
+    const std::vector<NginxPlace> places = placesOf(nginx);
+    const auto modelled = std::find_if(places.begin(), places.end(),
+                                       [&](const NginxPlace& p) { return !p.limits.empty() && !answers(p); });
+    std::vector<NginxLimit> limits;
+    if (modelled != places.end()) {
+        limits = modelled->limits;
+        out.modelledPlace = modelled->where;
+        if (modelled->dryRun)
+            out.assumed.push_back("limit_req_dry_run is on there: nginx denies nothing, it only logs; the model shows what it "
+                                  "would deny");
+    } else {
+        limits.push_back({nginx.zones.front().name, 0, 0, false, nginx.zones.front().line});
+        out.assumed.push_back("no limit_req applies zone " + limits.front().zone + ": modelled as \"limit_req zone="
+                              + limits.front().zone + ";\" would apply it (no burst)");
+    }
+    const std::vector<Layer> layers = layersOf(out, nginx, limits);
     out.scenario.algorithms = {Algorithm::NginxLimitReq};
     out.scenario.config = layers.front().config;
     if (layers.size() > 1) {
@@ -267,31 +350,7 @@ ImportedConfig nginxScenario(const QString& text)
                                           + std::to_string(limits[i].line) + ") in a saved scenario: its layers take the "
                                           "first limit's; admissions do not depend on it, the delays do");
     }
-    std::set<std::string> used;
-    for (const NginxPlace& p : nginx.places) {
-        for (const NginxLimit& l : p.limits)
-            used.insert(l.zone);
-        if (!p.limits.empty() && answers(p)) {
-            out.notModelled.push_back(p.where + " (line " + std::to_string(p.line) + "): " + limitsText(nginx, p.limits)
-                                      + " apply to none of its requests: its return answers first (nginx runs return "
-                                        "before limit_req)");
-            continue;
-        }
-        if (modelled == nginx.places.end() || &p == &*modelled || p.limits.empty())
-            continue;
-        if (sameLimits(p.limits, modelled->limits))
-            out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + ") applies the same limits, and the same "
-                                  "zones count its requests: modelled too");
-        else
-            out.notModelled.push_back(p.where + " (line " + std::to_string(p.line) + "): " + limitsText(nginx, p.limits)
-                                      + " (a scenario models one location's limits)");
-    }
-    for (const NginxZone& z : nginx.zones)
-        if (!used.count(z.name) && !(modelled == nginx.places.end() && z.name == limits.front().zone))
-            out.notModelled.push_back("limit_req_zone " + z.name + " (line " + std::to_string(z.line) + ", " + nginxRateText(z)
-                                      + " per " + z.key + "): no limit_req applies it, so nginx limits nothing with it");
-    for (const std::string& n : nginx.notFollowed)
-        out.notModelled.push_back(n);
+    nameTheRest(out, nginx, places, modelled == places.end() ? nullptr : &*modelled, limits.front().zone);
     return out;
 }
 
