@@ -7,7 +7,6 @@
 #include "limiters/nginx_limit_req.h"
 #include "limiters/products/product.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStringList>
