@@ -253,7 +253,11 @@ ImportedConfig treeScenario(const ConfigDocument& doc)
     throw InputError("no rate limit found: expected an nginx limit_req_zone, an Envoy token_bucket, a Traefik rateLimit, a "
                      "Spring redis-rate-limiter, a Kong rate-limiting plugin, express-rate-limit options, rate-limiter-flexible "
                      "options, an API Gateway usage plan, a WAF RateBasedStatement, a Cloudflare ratelimit rule or an "
-                     "Upstash Ratelimit.slidingWindow(...) snippet");
+                     "Upstash Ratelimit.slidingWindow(...) snippet"
+                     + (doc.tree.unreadDocuments.empty()
+                            ? std::string()
+                            : " in the file's first YAML document, the one read (the next starts at line "
+                                  + std::to_string(doc.tree.unreadDocuments.front()) + ")"));
 }
 
 } // namespace

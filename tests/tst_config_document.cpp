@@ -100,6 +100,14 @@ private slots:
         QCOMPARE(dry.product, std::string("Kong"));
         QCOMPARE(dry.rules.size(), std::size_t(1)); // the first document's one plugin
         QVERIFY(holds(dry.notReplayed, unread));
+
+        // An empty first document (a file that starts "---" twice) is the configuration Kong
+        // reads: no limit, and the refusal says which document was read and where the next starts.
+        const QByteArray emptyFirst = "---\n---\nplugins:\n- name: rate-limiting\n  config:\n    minute: 5\n";
+        const std::string none = errorOf([&] { (void)io::importConfiguration(emptyFirst); });
+        QVERIFY2(none.starts_with("no rate limit found: "), none.c_str());
+        QVERIFY2(none.ends_with(" in the file's first YAML document, the one read (the next starts at line 2)"), none.c_str());
+        QCOMPARE(errorOf([&] { (void)io::dryRunConfigText(emptyFirst, "ip"); }), none);
     }
 
     // Keys that differ in case from the product's own spelling, read as each product's loader
