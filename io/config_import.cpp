@@ -281,7 +281,13 @@ ImportedConfig importConfiguration(const QByteArray& text)
 
 ImportedConfig importConfigurationFile(const QString& path)
 {
-    ImportedConfig imported = importConfiguration(readConfigFile(path));
+    const ConfigDocument doc = readConfigFile(path);
+    ImportedConfig imported;
+    try {
+        imported = importConfiguration(doc);
+    } catch (const InputError& e) {
+        throw InputError(path.toStdString() + ": " + e.what()); // as replay --config names it
+    }
     imported.scenario.title = "Imported: " + imported.product;
     std::vector<Nanos> page;
     for (int i = 0; i < 27; ++i)

@@ -69,7 +69,8 @@ std::string whatYouGet(const ImportedConfig& imported);
 // read refused naming the file) and imports it as `ratelab
 // import` and the app's File > Import configuration do: the scenario titled "Imported: PRODUCT",
 // its arrivals the page load the explanation starts with, its lesson the explanation
-// (whatYouGet). It throws InputError (what readConfigFile or importConfiguration refuses).
+// (whatYouGet). It throws InputError: what readConfigFile refuses, or what importConfiguration
+// refuses after the file's path ("f.conf: nginx: line 2: ..."), as replay --config words it.
 ImportedConfig importConfigurationFile(const QString& path);
 
 } // namespace ratelab::io
