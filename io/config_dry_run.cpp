@@ -70,16 +70,13 @@ std::string wroteValue(const ImportedConfig& c, const std::string& name)
     return "";
 }
 
-std::string flatValue(const QByteArray& text, const std::string& suffix)
+std::string flatValue(const ConfigDocument& doc, const std::string& suffix)
 {
-    for (const auto& [path, value] : flattenConfig(text))
-        if (path == suffix || path.ends_with("." + suffix))
-            return value;
-    return "";
+    return findConfigValue(doc.flat, suffix, keyMatchOf(doc.product)).value_or("");
 }
 
 // productKey returns what each product's own source keys by (its default when the file names none).
-ProductKey productKey(const ImportedConfig& c, const QByteArray& text)
+ProductKey productKey(const ImportedConfig& c, const ConfigDocument& text)
 {
     const std::string& p = c.product;
     if (p == "express-rate-limit")
@@ -597,50 +594,63 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey)
     return out;
 }
 
-DryRunConfig dryRunConfigText(const QByteArray& bytes, const std::string& logKey)
+namespace {
+
+// routesConfig reads the routes of Kong, Spring Cloud Gateway and Envoy, nullopt for a file
+// without them (its one policy is then every request's).
+std::optional<DryRunConfig> routesConfig(const ConfigDocument& doc, const std::string& logKey)
 {
-    const QJsonDocument json = QJsonDocument::fromJson(bytes);
-    if (json.isObject() && json.object().value("format").toString() == kScenarioFormat)
-        return scenarioConfig(bytes, logKey);
-    const QString text = QString::fromUtf8(bytes);
-    static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
-    if (text.contains(nginxWord) && !bytes.trimmed().startsWith('{'))
-        return dryRunConfig(text, logKey);
-    std::optional<QJsonValue> tree; // Kong's, Spring's and Envoy's routes
-    try {
-        tree = configTree(bytes);
-    } catch (const InputError&) {
+    switch (doc.product) {
+    case ConfigProduct::Kong: return kongDryRunConfig(doc.json, logKey);
+    case ConfigProduct::Spring: return springDryRunConfig(doc.json, logKey);
+    case ConfigProduct::Envoy: return envoyDryRunConfig(doc.json, logKey);
+    default: return std::nullopt;
     }
-    if (tree) {
-        if (std::optional<DryRunConfig> c = kongDryRunConfig(*tree, logKey))
-            return std::move(*c);
-        if (std::optional<DryRunConfig> c = springDryRunConfig(*tree, logKey))
-            return std::move(*c);
-        if (std::optional<DryRunConfig> c = envoyDryRunConfig(*tree, logKey))
-            return std::move(*c);
+}
+
+// productConfig reads a product's routes where it has them, else its one policy as imported
+// (whose report names the YAML documents not read, as this does for routes).
+DryRunConfig productConfig(const ConfigDocument& doc, const std::string& logKey)
+{
+    std::optional<DryRunConfig> routes = routesConfig(doc, logKey);
+    if (!routes && doc.product == ConfigProduct::Traefik)
+        routes = traefikDryRunConfig(doc, logKey);
+    if (routes) {
+        for (std::string& unread : unreadDocumentsText(doc))
+            routes->notReplayed.push_back(std::move(unread));
+        return std::move(*routes);
     }
-    const ImportedConfig imported = importConfiguration(bytes);
-    if (imported.product == "Traefik rateLimit")
-        return traefikDryRunConfig(bytes, logKey);
+    const ImportedConfig imported = importConfiguration(doc);
     std::vector<Layer> layers = imported.scenario.layers;
     if (layers.empty())
         layers.push_back({imported.scenario.algorithms.front(), imported.scenario.config});
-    DryRunConfig out = policyConfig(imported.product, std::move(layers), productKey(imported, bytes), logKey);
+    DryRunConfig out = policyConfig(imported.product, std::move(layers), productKey(imported, doc), logKey);
     out.assumed.insert(out.assumed.end(), imported.assumed.begin(), imported.assumed.end());
     out.notReplayed.insert(out.notReplayed.end(), imported.notModelled.begin(), imported.notModelled.end());
     return out;
 }
 
+} // namespace
+
+DryRunConfig dryRunConfigDocument(const ConfigDocument& doc, const std::string& logKey)
+{
+    if (doc.product == ConfigProduct::Scenario)
+        return scenarioConfig(doc.text, logKey);
+    if (doc.product == ConfigProduct::Nginx)
+        return dryRunConfig(QString::fromUtf8(doc.text), logKey);
+    return productConfig(doc, logKey);
+}
+
+DryRunConfig dryRunConfigText(const QByteArray& bytes, const std::string& logKey)
+{
+    return dryRunConfigDocument(readConfigDocument(bytes), logKey);
+}
+
 DryRunConfig dryRunConfigFile(const QString& path, const std::string& logKey)
 {
-    QFile f(path);
-    if (!QFileInfo(path).isFile() || !f.open(QIODevice::ReadOnly))
-        throw InputError("cannot read " + ratelab::quoted(path.toStdString()));
-    if (f.size() > 4 * 1024 * 1024)
-        throw InputError(ratelab::quoted(path.toStdString()) + " is larger than 4 MiB");
-    const QByteArray bytes = f.readAll();
+    const ConfigDocument doc = readConfigFile(path);
     try {
-        return dryRunConfigText(bytes, logKey);
+        return dryRunConfigDocument(doc, logKey);
     } catch (const InputError& e) {
         throw InputError(path.toStdString() + ": " + e.what());
     }

@@ -3,6 +3,7 @@
 // the log's key.
 #pragma once
 
+#include "config_document.h"
 #include "replay/dry_run.h"
 
 #include <QByteArray>
@@ -33,12 +34,17 @@ DryRunConfig dryRunConfig(const QString& text, const std::string& logKey);
 // routers, one rateLimit middleware applies to every request. A rule Traefik refuses is named and
 // its router left out, as Traefik leaves it out; it throws InputError for routers of equal
 // priority, ruleSyntax v2, and a rule of more than 64 alternatives.
-DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logKey);
+DryRunConfig traefikDryRunConfig(const ConfigDocument& doc, const std::string& logKey);
 
-// dryRunConfigText is dryRunConfigFile on a file's bytes, its errors not yet naming the file.
+// dryRunConfigDocument is dryRunConfigFile on a document read (readConfigDocument), dispatched on
+// the product detectProduct recognised, its errors not yet naming the file.
+DryRunConfig dryRunConfigDocument(const ConfigDocument& doc, const std::string& logKey);
+
+// dryRunConfigText is dryRunConfigDocument on bytes.
 DryRunConfig dryRunConfigText(const QByteArray& bytes, const std::string& logKey);
 
-// dryRunConfigFile reads the file at path (at most 4 MiB): nginx's as dryRunConfig does; Traefik's
+// dryRunConfigFile reads the file at path once (readConfigFile: at most 4 MiB), the document
+// `ratelab import` reads too: nginx's as dryRunConfig does; Traefik's
 // routers (traefikDryRunConfig); Kong's, Spring Cloud Gateway's and Envoy's routes
 // (config_dry_run_kong.cpp, _spring.cpp, _envoy.cpp: each route a place tried as the product
 // tries it, on the path as it normalizes it, each limit a rule with its own state); a RateLab

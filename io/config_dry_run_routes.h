@@ -1,5 +1,6 @@
-// The parts the route readers of a dry run share (config_dry_run.h): a YAML or JSON file as a
-// tree, and a product policy made a rule with its key. Internal to io.
+// The parts the route readers of a dry run share (config_dry_run.h): a tree's scalars as text
+// (the tree is the document's, config_document.h), and a product policy made a rule with its key.
+// Internal to io.
 #pragma once
 
 #include "replay/dry_run.h"
@@ -11,11 +12,6 @@
 #include <string>
 
 namespace ratelab::io {
-
-// configTree reads YAML (libyaml: anchors, aliases and merge keys resolved; the first document)
-// or JSON into a tree whose scalars are strings. It throws InputError for a file that parses as
-// neither.
-QJsonValue configTree(const QByteArray& text);
 
 // treeText returns a scalar as text (a JSON number or boolean too), "" for anything else.
 std::string treeText(const QJsonValue& v);

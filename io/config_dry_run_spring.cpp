@@ -38,12 +38,24 @@ void flatArgs(const QJsonValue& v, const std::string& path, std::vector<std::pai
     }
 }
 
+// arg is a filter's argument as Spring Boot's binder finds it: by relaxed binding (keyMatchOf).
 std::string arg(const std::vector<std::pair<std::string, std::string>>& args, const std::string& name)
 {
     for (const auto& [k, v] : args)
-        if (lowerAscii(k) == lowerAscii(name))
+        if (keyMatches(k, name, KeyMatch::Relaxed))
             return v;
     return "";
+}
+
+// at is an object's value for name as Spring Boot's binder finds it, by relaxed binding
+// (replenishRate, replenish-rate and REPLENISH_RATE name one property; keyMatchOf).
+QJsonValue at(const QJsonValue& v, const char* name)
+{
+    const QJsonObject o = v.toObject();
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (keyMatches(it.key().toStdString(), name, KeyMatch::Relaxed))
+            return it.value();
+    return QJsonValue(QJsonValue::Undefined);
 }
 
 // Shortcut is a predicate or filter as written: its name and its arguments ("Path=/a/**,/b/**").
@@ -57,8 +69,8 @@ Shortcut shortcutOf(const QJsonValue& v)
 {
     Shortcut s;
     if (v.isObject()) {
-        s.name = treeText(v.toObject().value("name"));
-        flatArgs(v.toObject().value("args"), "", s.args);
+        s.name = treeText(at(v, "name"));
+        flatArgs(at(v, "args"), "", s.args);
         for (const auto& [k, value] : s.args)
             if (k.starts_with("_genkey_") || k.starts_with("patterns") || k == "pattern" || k.starts_with("methods"))
                 s.list.append(QString::fromStdString(value));
@@ -191,26 +203,25 @@ DryRunCondition requestCondition(const Shortcut& p, const std::string& route, bo
 
 std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std::string& logKey)
 {
-    const QJsonObject gateway = tree.toObject().value("spring").toObject().value("cloud").toObject().value("gateway").toObject();
-    const QJsonObject at = gateway.contains("routes") ? gateway
-                                                      : gateway.value("server").toObject().value("webflux").toObject();
-    const QJsonArray routes = at.value("routes").toArray();
+    const QJsonObject gateway = at(at(at(tree, "spring"), "cloud"), "gateway").toObject();
+    const QJsonObject base = !at(gateway, "routes").isUndefined() ? gateway : at(at(gateway, "server"), "webflux").toObject();
+    const QJsonArray routes = at(base, "routes").toArray();
     if (routes.isEmpty())
         return std::nullopt;
     // GatewayAutoConfiguration's hostRoutePredicateFactory: the property, nested or dotted.
-    const QJsonObject webflux = gateway.value("server").toObject().value("webflux").toObject();
-    const QJsonValue portSetting = webflux.contains("predicate.host.include-port")
-                                       ? webflux.value("predicate.host.include-port")
-                                       : webflux.value("predicate").toObject().value("host").toObject().value("include-port");
+    const QJsonObject webflux = at(at(gateway, "server"), "webflux").toObject();
+    const QJsonValue portSetting = !at(webflux, "predicate.host.include-port").isUndefined()
+                                       ? at(webflux, "predicate.host.include-port")
+                                       : at(at(at(webflux, "predicate"), "host"), "include-port");
     const bool includePort = treeText(portSetting) != "false";
-    const std::string globalDeny = treeText(gateway.value("filter").toObject().value("request-rate-limiter").toObject().value("deny-empty-key"));
+    const std::string globalDeny = treeText(at(at(at(gateway, "filter"), "request-rate-limiter"), "deny-empty-key"));
     DryRunConfig out;
     out.product = "Spring Cloud Gateway";
     out.firstMatch = true;
     out.paths = DryRunPaths::Spring;
     std::vector<std::pair<std::int64_t, std::size_t>> order; // (order, file index)
     for (qsizetype i = 0; i < routes.size(); ++i) {
-        const std::string o = treeText(routes[i].toObject().value("order"));
+        const std::string o = treeText(at(routes[i], "order"));
         order.emplace_back(o.empty() ? 0 : parseIntegerIn(o, -(std::int64_t(1) << 31), (std::int64_t(1) << 31) - 1), std::size_t(i));
     }
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -219,7 +230,7 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
     bool everyHasHost = true;
     for (const QJsonValue& r : routes) {
         bool host = false;
-        for (const QJsonValue& pv : r.toObject().value("predicates").toArray())
+        for (const QJsonValue& pv : at(r, "predicates").toArray())
             if (const Shortcut p = shortcutOf(pv); p.name == "Host") {
                 hosts.insert(p.list.join(',').toStdString());
                 host = true;
@@ -229,10 +240,10 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
     const bool oneHost = everyHasHost && hosts.size() == 1;
     for (const auto& [unused, index] : order) {
         const QJsonObject r = routes[qsizetype(index)].toObject();
-        const std::string id = treeText(r.value("id")).empty() ? "#" + std::to_string(index + 1) : treeText(r.value("id"));
+        const std::string id = treeText(at(r, "id")).empty() ? "#" + std::to_string(index + 1) : treeText(at(r, "id"));
         std::vector<std::size_t> rules;
-        QJsonArray filters = at.value("default-filters").toArray();
-        for (const QJsonValue& f : r.value("filters").toArray())
+        QJsonArray filters = at(base, "default-filters").toArray();
+        for (const QJsonValue& f : at(r, "filters").toArray())
             filters.append(f);
         for (const QJsonValue& fv : filters) {
             const Shortcut f = shortcutOf(fv);
@@ -263,7 +274,7 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
         std::vector<std::pair<std::string, bool>> patterns; // (pattern, matchTrailingSlash)
         std::vector<DryRunCondition> conditions;
         bool path = false;
-        for (const QJsonValue& pv : r.value("predicates").toArray()) {
+        for (const QJsonValue& pv : at(r, "predicates").toArray()) {
             const Shortcut p = shortcutOf(pv);
             // Method: the request's method is one of those written, exactly (MethodRoutePredicateFactory
             // compares HttpMethod constants, spring-cloud-gateway 31050f6b3c2e); a log's request line holds it.

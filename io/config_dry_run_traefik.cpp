@@ -472,32 +472,53 @@ std::vector<std::pair<std::string, DryRunPlace>> routerPlaces(const std::map<std
     return places;
 }
 
+// canonicalLimitField writes a rateLimit field as Traefik's documentation spells it: paerser
+// matches field names ignoring case, so "Average" and "sourcecriterion.requesthost" are these.
+std::string canonicalLimitField(const std::string& written)
+{
+    static const char* const kNames[] = {"average", "period", "burst", "sourceCriterion", "requestHeaderName",
+                                         "requestHost", "ipStrategy", "depth", "excludedIPs"};
+    std::string out;
+    for (const QString& part : QString::fromStdString(written).split('.')) {
+        std::string name = part.toStdString();
+        for (const char* known : kNames)
+            if (keyMatches(name, known, KeyMatch::IgnoreCase))
+                name = known;
+        out += (out.empty() ? "" : ".") + name;
+    }
+    return out;
+}
+
 } // namespace
 
-DryRunConfig traefikDryRunConfig(const QByteArray& text, const std::string& logKey)
+DryRunConfig traefikDryRunConfig(const ConfigDocument& doc, const std::string& logKey)
 {
     std::map<std::string, Router> routers;
     std::map<std::string, Limit> limits;
     std::vector<std::string> routerOrder, limitOrder;
-    for (const auto& [path, value] : flattenConfig(text)) {
+    // Traefik matches its field names ignoring case (keyMatchOf), the names of routers and
+    // middlewares as written.
+    const auto is = [](const QString& part, const char* name) { return keyMatches(part.toStdString(), name, KeyMatch::IgnoreCase); };
+    for (const auto& [path, value] : doc.flat) {
         const QStringList parts = QString::fromStdString(path).split('.');
-        if (parts.size() >= 4 && parts[0] == "http" && parts[1] == "routers") {
+        if (parts.size() >= 4 && is(parts[0], "http") && is(parts[1], "routers")) {
             const std::string name = parts[2].toStdString(), field = parts.mid(3).join('.').toStdString();
             if (!routers.count(name))
                 routerOrder.push_back(name);
             Router& r = routers[name];
             r.name = name;
-            if (field == "rule")
+            if (is(QString::fromStdString(field), "rule"))
                 r.rule = value;
-            else if (field == "middlewares")
+            else if (is(QString::fromStdString(field), "middlewares"))
                 r.middlewares.push_back(value.substr(0, value.find('@'))); // "limit@file": the provider is not the name
-            else if (field == "priority")
+            else if (is(QString::fromStdString(field), "priority"))
                 r.priority = parseIntegerIn(value, 1, std::int64_t(1) << 62);
             else if (lowerAscii(field) == "rulesyntax" && lowerAscii(value) == "v2")
                 throw InputError("Traefik: router " + name + ": ruleSyntax v2 is not read (--config reads Traefik v3's "
                                  "rule syntax, its default)");
-        } else if (parts.size() >= 5 && parts[0] == "http" && parts[1] == "middlewares" && parts[3] == "rateLimit") {
-            const std::string name = parts[2].toStdString(), field = parts.mid(4).join('.').toStdString();
+        } else if (parts.size() >= 5 && is(parts[0], "http") && is(parts[1], "middlewares") && is(parts[3], "rateLimit")) {
+            const std::string name = parts[2].toStdString(), written = parts.mid(4).join('.').toStdString();
+            const std::string field = canonicalLimitField(written);
             if (!limits.count(name))
                 limitOrder.push_back(name);
             Limit& l = limits[name];

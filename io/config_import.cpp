@@ -7,7 +7,6 @@
 #include "limiters/nginx_limit_req.h"
 #include "limiters/products/product.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStringList>
@@ -32,8 +31,7 @@ using Flat = FlatConfig;
 
 bool endsWithPath(const std::string& path, const std::string& suffix)
 {
-    const std::string p = lowerAscii(path), want = lowerAscii(suffix);
-    return p == want || (p.size() > want.size() && p.ends_with(want) && p[p.size() - want.size() - 1] == '.');
+    return pathEndsWith(path, suffix, KeyMatch::Exact); // Kong's, Envoy's and JavaScript's keys are exact
 }
 
 
@@ -51,14 +49,14 @@ std::string product(const std::string& text)
     return std::to_string(static_cast<long long>(total));
 }
 
-ImportedConfig productScenario(Algorithm a, std::string productName, const Flat& flat,
+ImportedConfig productScenario(Algorithm a, std::string productName, const Flat& flat, KeyMatch match,
                                std::initializer_list<std::pair<const char*, const char*>> names)
 {
     ImportedConfig out;
     out.product = std::move(productName);
     std::vector<ProductOption> options;
     for (const auto& [fileName, optionName] : names)
-        if (const auto v = findConfigValue(flat, fileName)) {
+        if (const auto v = findConfigValue(flat, fileName, match)) {
             const std::string value = a == Algorithm::ExpressRateLimit ? product(*v) : *v;
             out.wrote.emplace_back(fileName, *v);
             options.push_back({optionName, value});
@@ -66,285 +64,6 @@ ImportedConfig productScenario(Algorithm a, std::string productName, const Flat&
     out.scenario.algorithms = {a};
     out.scenario.config = LimiterConfig{}.withProductOptions(std::move(options));
     checkProductOptions(out.scenario.config, out.scenario.algorithms); // the product refuses bad values
-    return out;
-}
-
-// limitsText words a place's limits: "zone=api 50r/s burst=8 nodelay; zone=login 1r/m".
-std::string limitsText(const NginxConfig& nginx, const std::vector<NginxLimit>& limits)
-{
-    std::string out;
-    for (const NginxLimit& l : limits) {
-        const auto z = std::find_if(nginx.zones.begin(), nginx.zones.end(), [&](const NginxZone& x) { return x.name == l.zone; });
-        out += (out.empty() ? "" : "; ") + std::string("zone=") + l.zone + " " + nginxRateText(*z) + " per " + z->key
-             + (l.burst ? " burst=" + std::to_string(l.burst) : std::string()) + (l.nodelay ? " nodelay" : "")
-             + (l.delay ? " delay=" + std::to_string(l.delay) : std::string());
-    }
-    return out;
-}
-
-// mapClasses words a zone keyed by a map variable per class of requests, in the order
-// ngx_http_map_find looks them up (the keys, then the regexes in file order, then the default):
-// which share one bucket, which are counted per a variable, which are not limited at all (an
-// empty value: ngx_http_limit_req_handler skips a limit whose key is empty). "" when the zone's
-// key is not a map.
-std::string mapClasses(const NginxConfig& nginx, const NginxZone& z)
-{
-    const auto m = std::find_if(nginx.maps.begin(), nginx.maps.end(), [&](const NginxMap& x) { return x.name == z.key; });
-    if (m == nginx.maps.end())
-        return "";
-    const auto counted = [](const std::string& value) {
-        if (value.empty())
-            return std::string("not limited (an empty key: nginx skips the limit)");
-        if (value.find('$') == std::string::npos)
-            return "one bucket \"" + value + "\" for all of them";
-        return "per " + value;
-    };
-    std::string out = "zone " + z.name + " counts per " + z.key + ", map " + m->source + " (line " + std::to_string(m->line)
-                    + ") of each request: ";
-    std::string classes, fallback = counted("");
-    for (int pass = 0; pass < 2; ++pass) // the keys, then the regexes
-        for (const auto& [key, value] : m->entries) {
-            if (key == "default") {
-                fallback = counted(value);
-                continue;
-            }
-            if (key.starts_with("~") != (pass == 1))
-                continue;
-            const std::string which = pass == 1 ? "matching " + key
-                                    : key.empty()  ? std::string("empty (no such value sent)")
-                                                   : "\"" + key + "\"";
-            classes += (classes.empty() ? "" : "; ") + which + ": " + counted(value);
-        }
-    return out + classes + (classes.empty() ? "" : "; ") + "any other: " + fallback;
-}
-
-bool sameLimits(const std::vector<NginxLimit>& a, const std::vector<NginxLimit>& b)
-{
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const NginxLimit& x, const NginxLimit& y) {
-        return x.zone == y.zone && x.burst == y.burst && x.delay == y.delay && x.nodelay == y.nodelay;
-    });
-}
-
-// ZoneLimit is one limit_req of a location as nginx holds it: the rate in thousandths of a request
-// a second (ngx_http_limit_req_zone: rate * 1000 / scale, truncated), the burst in requests.
-struct ZoneLimit {
-    std::string zone, key, written; // written: the rate as the file writes it ("200r/m")
-    std::int64_t rate = 0, burst = 0;
-};
-
-// thousandthsText writes thousandths as a decimal: 3333 is "3.333", 12000 "12".
-std::string thousandthsText(std::int64_t t)
-{
-    std::string s = std::to_string(t / 1000);
-    if (t % 1000 != 0) {
-        std::string f = std::to_string(1000 + t % 1000).substr(1); // three digits
-        while (f.back() == '0')
-            f.pop_back();
-        s += "." + f;
-    }
-    return s;
-}
-
-// firstToRefuse returns the index of the limit that refuses first a stream sent steadily at r
-// thousandths a second from idle, -1 when none ever does. In ngx_http_limit_req_lookup a key's
-// first request leaves excess 0 and each later one adds 1000 less rate * ms / 1000, refused once
-// excess > burst * 1000: a zone of rate R lets burst * r / (r - R) requests after the first
-// through (none refuses when r <= R). nginx asks the limits in order and stops at the first that
-// refuses, so a tie goes to the earlier.
-int firstToRefuse(const std::vector<ZoneLimit>& limits, double r)
-{
-    int first = -1;
-    double least = 0;
-    for (std::size_t i = 0; i < limits.size(); ++i) {
-        if (r <= double(limits[i].rate))
-            continue;
-        const double through = double(limits[i].burst) * r / (r - double(limits[i].rate));
-        if (first < 0 || through < least) {
-            first = int(i);
-            least = through;
-        }
-    }
-    return first;
-}
-
-// steadyText says which limit refuses a steady stream first, per range of its rate: the ranges
-// end where two limits let as many through (b_i * r / (r - R_i) = b_j * r / (r - R_j), so
-// r = (b_i * R_j - b_j * R_i) / (b_i - b_j)).
-std::string steadyText(const std::vector<ZoneLimit>& limits, std::int64_t slowest)
-{
-    std::vector<double> ends;
-    for (std::size_t i = 0; i < limits.size(); ++i)
-        for (std::size_t j = i + 1; j < limits.size(); ++j) {
-            const auto &a = limits[i], &b = limits[j];
-            if (a.burst == b.burst)
-                continue;
-            const double r = (double(a.burst) * double(b.rate) - double(b.burst) * double(a.rate)) / double(a.burst - b.burst);
-            if (r > double(std::max({a.rate, b.rate, slowest})))
-                ends.push_back(r);
-        }
-    std::sort(ends.begin(), ends.end());
-    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
-    const auto perSecond = [](double t) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.4g", t / 1000);
-        return std::string(buf);
-    };
-    // The limit that refuses first in each range between two ends (tried at its middle, the
-    // last range at twice its start), ranges of the same limit merged.
-    std::vector<std::pair<double, int>> ranges; // (start, limit)
-    for (std::size_t k = 0; k <= ends.size(); ++k) {
-        const double from = k == 0 ? double(slowest) : ends[k - 1], to = k < ends.size() ? ends[k] : 2 * from;
-        const int limit = firstToRefuse(limits, (from + to) / 2);
-        if (ranges.empty() || ranges.back().second != limit)
-            ranges.emplace_back(from, limit);
-    }
-    std::string out;
-    for (std::size_t k = 0; k < ranges.size(); ++k)
-        out += (k == 0 ? "" : ", ") + std::string("by zone ") + limits[std::size_t(ranges[k].second)].zone
-             + (k + 1 < ranges.size() ? " between " + perSecond(ranges[k].first) + " and " + perSecond(ranges[k + 1].first)
-                                      : " above " + perSecond(ranges[k].first))
-             + " a second";
-    return out;
-}
-
-// bindsText says which of a location's limits binds. ngx_http_limit_req_handler (nginx commit
-// 021a9df15b94, src/http/modules/ngx_http_limit_req_module.c) asks every limit in order and a
-// request one refuses is refused, so in the long run the slowest rate binds, at once from idle
-// the smallest burst (burst + 1 requests: the first leaves excess 0), and between the two, for a
-// steady stream, whichever lets fewer requests through (firstToRefuse). A limit whose rate and
-// burst are both the smallest refuses first on any traffic: its excess, charged with the same
-// admitted requests and drained no faster, is never below another's.
-std::vector<std::string> bindsText(const std::vector<ZoneLimit>& limits)
-{
-    std::size_t slow = 0, tight = 0;
-    for (std::size_t i = 1; i < limits.size(); ++i) {
-        slow = limits[i].rate < limits[slow].rate ? i : slow;
-        tight = limits[i].burst < limits[tight].burst ? i : tight;
-    }
-    const ZoneLimit &s = limits[slow], &t = limits[tight];
-    std::vector<std::string> out;
-    out.push_back("in the long run zone " + s.zone + " binds: its " + s.written + ", which nginx holds as "
-                  + thousandthsText(s.rate) + " a second, is the slowest");
-    out.push_back("at once zone " + t.zone + " binds: " + std::to_string(t.burst + 1) + " requests from idle (its burst="
-                  + std::to_string(t.burst) + " and the first, the fewest)");
-    const auto both = std::find_if(limits.begin(), limits.end(), [&](const ZoneLimit& l) { return l.rate == s.rate && l.burst == t.burst; });
-    if (both != limits.end())
-        out.push_back("zone " + both->zone + " has both the slowest rate and the smallest burst, so it refuses first on any "
-                      "traffic: no other zone refuses a request it admits");
-    else
-        out.push_back("which zone refuses first depends on the traffic: a client sending steadily from idle is refused first "
-                      + steadyText(limits, s.rate) + " (a zone of rate R and burst b lets about b * r / (r - R) requests after "
-                      "the first through a stream of r a second)");
-    std::string keys;
-    for (const ZoneLimit& l : limits)
-        keys += (keys.empty() ? "" : ", ") + l.zone + " per " + l.key;
-    if (std::any_of(limits.begin(), limits.end(), [&](const ZoneLimit& l) { return l.key != limits.front().key; }))
-        out.push_back("the zones count different keys (" + keys + "): all this holds for the requests of one value of every "
-                      "key (one client); a zone whose key several clients share counts all their requests and refuses sooner");
-    return out;
-}
-
-// nginxScenario models the first place (in file order) that has limits: one limit_req is the
-// nginx_limit_req algorithm, several are that algorithm for the first and all of them as layers.
-// Every other place, zone and include is named in notModelled.
-ImportedConfig nginxScenario(const QString& text)
-{
-    const NginxConfig nginx = readNginxConfig(text);
-    if (nginx.zones.empty())
-        throw InputError("nginx: no limit_req_zone directive found (a commented-out one is not configuration)");
-    ImportedConfig out;
-    out.product = "nginx limit_req";
-    // A place whose `return` (or its server's) answers in the rewrite phase, before limit_req's
-    // preaccess phase, applies its limits to no request: it is not the one modelled.
-    const auto answers = [&](const NginxPlace& p) {
-        return p.answers || (p.server >= 0 && nginx.servers[std::size_t(p.server)].answers);
-    };
-    const auto modelled = std::find_if(nginx.places.begin(), nginx.places.end(),
-                                       [&](const NginxPlace& p) { return !p.limits.empty() && !answers(p); });
-    std::vector<NginxLimit> limits;
-    if (modelled != nginx.places.end()) {
-        limits = modelled->limits;
-        out.modelledPlace = modelled->where;
-        if (modelled->dryRun)
-            out.assumed.push_back("limit_req_dry_run is on there: nginx denies nothing, it only logs; the model shows what it "
-                                  "would deny");
-    } else {
-        limits.push_back({nginx.zones.front().name, 0, 0, false, nginx.zones.front().line});
-        out.assumed.push_back("no limit_req applies zone " + limits.front().zone + ": modelled as \"limit_req zone="
-                              + limits.front().zone + ";\" would apply it (no burst)");
-    }
-    std::vector<Layer> layers;
-    for (const NginxLimit& l : limits) {
-        const NginxZone& z = *std::find_if(nginx.zones.begin(), nginx.zones.end(), [&](const NginxZone& x) { return x.name == l.zone; });
-        const Nanos per = z.perMinute ? 60 * kNanosPerSecond : kNanosPerSecond;
-        NginxOptions options; // the burst is the capacity less one, so each layer keeps its own
-        options.nodelay = l.nodelay;
-        options.delay = l.delay;
-        try {
-            layers.push_back({Algorithm::NginxLimitReq,
-                              LimiterConfig::make(z.rate, per, l.burst + 1, Rate::reduced(z.rate, per)).withNginx(options)});
-            (void)nginxRateThousandths(layers.back().config.rate());
-        } catch (const InputError& e) {
-            throw InputError("nginx: line " + std::to_string(l.line) + ": limit_req zone=" + l.zone + " (" + nginxRateText(z)
-                             + ", burst " + std::to_string(l.burst) + ") is past what the model holds: " + e.what());
-        }
-        out.wrote.emplace_back("zone", z.name);
-        out.wrote.emplace_back("key", z.key);
-        if (const std::string classes = mapClasses(nginx, z); !classes.empty())
-            out.assumed.push_back(classes + "; the scenario models one of these buckets");
-        out.wrote.emplace_back("rate", nginxRateText(z));
-        if (l.burst)
-            out.wrote.emplace_back("burst", std::to_string(l.burst));
-        if (l.nodelay)
-            out.wrote.emplace_back("nodelay", "");
-        if (l.delay)
-            out.wrote.emplace_back("delay", std::to_string(l.delay));
-    }
-    out.scenario.algorithms = {Algorithm::NginxLimitReq};
-    out.scenario.config = layers.front().config;
-    if (layers.size() > 1) {
-        out.scenario.layers = layers;
-        std::vector<ZoneLimit> held;
-        for (std::size_t i = 0; i < limits.size(); ++i) {
-            const NginxZone& z = *std::find_if(nginx.zones.begin(), nginx.zones.end(), [&](const NginxZone& x) { return x.name == limits[i].zone; });
-            held.push_back({z.name, z.key, nginxRateText(z), nginxRateThousandths(layers[i].config.rate()), limits[i].burst});
-        }
-        out.binds = bindsText(held);
-        out.assumed.push_back("the " + std::to_string(layers.size()) + " limit_req lines are layers, asked in order: a request "
-                              "passes only if every zone admits it. nginx counts it in a zone only when all of them admit "
-                              "it, the layers in every zone that admitted it, so after a later zone denies, an earlier "
-                              "zone holds one request more than nginx's");
-        for (std::size_t i = 1; i < layers.size(); ++i)
-            if (layers[i].config.nginx() != layers.front().config.nginx())
-                out.notModelled.push_back("limit_req zone=" + limits[i].zone + "'s nodelay/delay (line "
-                                          + std::to_string(limits[i].line) + ") in a saved scenario: its layers take the "
-                                          "first limit's; admissions do not depend on it, the delays do");
-    }
-    std::set<std::string> used;
-    for (const NginxPlace& p : nginx.places) {
-        for (const NginxLimit& l : p.limits)
-            used.insert(l.zone);
-        if (!p.limits.empty() && answers(p)) {
-            out.notModelled.push_back(p.where + " (line " + std::to_string(p.line) + "): " + limitsText(nginx, p.limits)
-                                      + " apply to none of its requests: its return answers first (nginx runs return "
-                                        "before limit_req)");
-            continue;
-        }
-        if (modelled == nginx.places.end() || &p == &*modelled || p.limits.empty())
-            continue;
-        if (sameLimits(p.limits, modelled->limits))
-            out.assumed.push_back(p.where + " (line " + std::to_string(p.line) + ") applies the same limits, and the same "
-                                  "zones count its requests: modelled too");
-        else
-            out.notModelled.push_back(p.where + " (line " + std::to_string(p.line) + "): " + limitsText(nginx, p.limits)
-                                      + " (a scenario models one location's limits)");
-    }
-    for (const NginxZone& z : nginx.zones)
-        if (!used.count(z.name) && !(modelled == nginx.places.end() && z.name == limits.front().zone))
-            out.notModelled.push_back("limit_req_zone " + z.name + " (line " + std::to_string(z.line) + ", " + nginxRateText(z)
-                                      + " per " + z.key + "): no limit_req applies it, so nginx limits nothing with it");
-    for (const std::string& n : nginx.notFollowed)
-        out.notModelled.push_back(n);
     return out;
 }
 
@@ -423,22 +142,23 @@ std::vector<std::string> traefikDropped(const Flat& flat)
     std::string modelled;
     for (const auto& [path, value] : flat) {
         const QStringList parts = QString::fromStdString(path).split('.');
-        if (parts.size() >= 4 && parts[0] == "http" && parts[1] == "routers") {
+        const auto is = [&](qsizetype i, const char* name) { return keyMatches(parts[i].toStdString(), name, KeyMatch::IgnoreCase); };
+        if (parts.size() >= 4 && is(0, "http") && is(1, "routers")) {
             const std::string name = parts[2].toStdString();
             if (std::find(routers.begin(), routers.end(), name) == routers.end()) {
                 routers.push_back(name);
                 out.push_back("router " + name + ": which requests it takes is not modelled (replay --config selects by router)");
             }
-        } else if (parts.size() >= 4 && parts[0] == "http" && parts[1] == "middlewares") {
+        } else if (parts.size() >= 4 && is(0, "http") && is(1, "middlewares")) {
             const std::string name = parts[2].toStdString(), type = parts[3].toStdString();
-            if (type == "rateLimit" && (modelled.empty() || modelled == name)) {
+            if (is(3, "rateLimit") && (modelled.empty() || modelled == name)) {
                 modelled = name;
                 continue;
             }
             if (std::find(middlewares.begin(), middlewares.end(), name) == middlewares.end()) {
                 middlewares.push_back(name);
                 out.push_back("middleware " + name + " (" + type + ")"
-                              + (type == "rateLimit" ? ": the scenario models the first rateLimit, " + modelled : ": not modelled"));
+                              + (is(3, "rateLimit") ? ": the scenario models the first rateLimit, " + modelled : ": not modelled"));
             }
         }
     }
@@ -468,77 +188,106 @@ std::vector<std::string> envoyDropped(const Flat& flat)
 
 } // namespace
 
-ImportedConfig importConfiguration(const QByteArray& input)
+namespace {
+
+ImportedConfig envoyScenario(const Flat& flat)
 {
-    QByteArray text = input;
-    if (text.startsWith("\xEF\xBB\xBF"))
-        text.remove(0, 3);
-    const QString s = QString::fromUtf8(text);
-    static const QRegularExpression nginxWord(R"((^|[\s;{}])limit_req(_zone)?\s)");
-    if (s.contains(nginxWord) && !text.trimmed().startsWith('{'))
-        return nginxScenario(s);
-    if (auto managed = importManaged(text)) // API Gateway, WAF, Cloudflare, Upstash
-        return std::move(*managed);
-    const Flat flat = flattenConfig(text);
-    if (findConfigValue(flat, "token_bucket.max_tokens") || findConfigValue(flat, "max_tokens")) {
-        ImportedConfig out = productScenario(Algorithm::EnvoyLocal, "Envoy local_ratelimit", flat,
-                                             {{"max_tokens", "max_tokens"}, {"tokens_per_fill", "tokens_per_fill"},
-                                              {"fill_interval", "fill_interval"}});
-        out.notModelled = envoyDropped(flat);
-        return out;
-    }
-    if (findConfigValue(flat, "rateLimit.average") || findConfigValue(flat, "rateLimit.burst")) {
-        ImportedConfig out = productScenario(Algorithm::Traefik, "Traefik rateLimit", flat,
+    ImportedConfig out = productScenario(Algorithm::EnvoyLocal, "Envoy local_ratelimit", flat, KeyMatch::Exact,
+                                         {{"max_tokens", "max_tokens"}, {"tokens_per_fill", "tokens_per_fill"},
+                                          {"fill_interval", "fill_interval"}});
+    out.notModelled = envoyDropped(flat);
+    return out;
+}
+
+ImportedConfig kongScenario(const Flat& flat)
+{
+    const char* const windows[] = {"config.second", "config.minute", "config.hour", "config.day", "config.month", "config.year"};
+    if (std::none_of(std::begin(windows), std::end(windows), [&](const char* w) { return findConfigValue(flat, w).has_value(); }))
+        throw InputError("Kong: the rate-limiting plugin sets none of config.second, minute, hour, day, month or year (Kong's "
+                         "keys are exact: Config or Minute is not its schema's)");
+    ImportedConfig out = productScenario(Algorithm::Kong, "Kong rate-limiting", flat, KeyMatch::Exact,
+                                         {{"config.second", "second"}, {"config.minute", "minute"}, {"config.hour", "hour"},
+                                          {"config.day", "day"}, {"config.month", "month"}, {"config.year", "year"}});
+    if (const auto policy = findConfigValue(flat, "config.policy"); policy && *policy != "local")
+        out.wrote.emplace_back("policy", *policy + " (modelled as local: one node's counters)");
+    out.notModelled = kongDropped(flat);
+    return out;
+}
+
+ImportedConfig flexibleScenario(const Flat& flat)
+{
+    const std::string at = flexibleOptionsAt(flat);
+    const std::string prefix = at.empty() ? "" : at + ".";
+    Flat options;
+    for (const auto& [path, value] : flat)
+        if (path.starts_with(prefix))
+            options.emplace_back(path, value);
+    return productScenario(Algorithm::RateLimiterFlexible, "rate-limiter-flexible", options, KeyMatch::Exact,
+                           {{"points", "points"}, {"duration", "duration"}, {"blockDuration", "blockDuration"}});
+}
+
+// treeScenario imports the products read from a tree, as detectProduct recognised them.
+ImportedConfig treeScenario(const ConfigDocument& doc)
+{
+    const Flat& flat = doc.flat;
+    switch (doc.product) {
+    case ConfigProduct::Envoy: return envoyScenario(flat);
+    case ConfigProduct::Traefik: {
+        ImportedConfig out = productScenario(Algorithm::Traefik, "Traefik rateLimit", flat, KeyMatch::IgnoreCase,
                                              {{"rateLimit.average", "average"}, {"rateLimit.period", "period"},
                                               {"rateLimit.burst", "burst"}});
         out.notModelled = traefikDropped(flat);
         return out;
     }
-    if (findConfigValue(flat, "replenishRate") || findConfigValue(flat, "redis-rate-limiter.replenishRate"))
-        return productScenario(Algorithm::SpringGateway, "Spring Cloud Gateway RedisRateLimiter", flat,
+    case ConfigProduct::Spring:
+        return productScenario(Algorithm::SpringGateway, "Spring Cloud Gateway RedisRateLimiter", flat, KeyMatch::Relaxed,
                                {{"replenishRate", "replenishRate"}, {"burstCapacity", "burstCapacity"},
                                 {"requestedTokens", "requestedTokens"}});
-    const bool kong = std::any_of(flat.begin(), flat.end(), [](const auto& kv) { return kv.second == "rate-limiting"; });
-    if (kong) {
-        ImportedConfig out = productScenario(Algorithm::Kong, "Kong rate-limiting", flat,
-                                             {{"config.second", "second"}, {"config.minute", "minute"},
-                                              {"config.hour", "hour"}, {"config.day", "day"},
-                                              {"config.month", "month"}, {"config.year", "year"}});
-        if (const auto policy = findConfigValue(flat, "config.policy"); policy && *policy != "local")
-            out.wrote.emplace_back("policy", *policy + " (modelled as local: one node's counters)");
-        out.notModelled = kongDropped(flat);
-        return out;
-    }
-    if (findConfigValue(flat, "windowMs"))
-        return productScenario(Algorithm::ExpressRateLimit, "express-rate-limit", flat,
+    case ConfigProduct::Kong: return kongScenario(flat);
+    case ConfigProduct::Express:
+        return productScenario(Algorithm::ExpressRateLimit, "express-rate-limit", flat, KeyMatch::Exact,
                                {{"windowMs", "windowMs"}, {"max", "max"}, {"limit", "limit"}});
-    if (findConfigValue(flat, "points") && findConfigValue(flat, "duration")) {
-        const std::string at = flexibleOptionsAt(flat);
-        const std::string prefix = at.empty() ? "" : at + ".";
-        Flat options;
-        for (const auto& [path, value] : flat)
-            if (path.starts_with(prefix))
-                options.emplace_back(path, value);
-        return productScenario(Algorithm::RateLimiterFlexible, "rate-limiter-flexible", options,
-                               {{"points", "points"}, {"duration", "duration"}, {"blockDuration", "blockDuration"}});
+    case ConfigProduct::Flexible: return flexibleScenario(flat);
+    default: break;
     }
     throw InputError("no rate limit found: expected an nginx limit_req_zone, an Envoy token_bucket, a Traefik rateLimit, a "
                      "Spring redis-rate-limiter, a Kong rate-limiting plugin, express-rate-limit options, rate-limiter-flexible "
                      "options, an API Gateway usage plan, a WAF RateBasedStatement, a Cloudflare ratelimit rule or an "
-                     "Upstash Ratelimit.slidingWindow(...) snippet");
+                     "Upstash Ratelimit.slidingWindow(...) snippet"
+                     + (doc.tree.unreadDocuments.empty()
+                            ? std::string()
+                            : " in the file's first YAML document, the one read (the next starts at line "
+                                  + std::to_string(doc.tree.unreadDocuments.front()) + ")"));
+}
+
+} // namespace
+
+ImportedConfig importConfiguration(const ConfigDocument& doc)
+{
+    if (doc.product == ConfigProduct::Scenario)
+        throw InputError("a RateLab scenario (.ratelab.json), not a product's configuration: `ratelab compare` runs it");
+    ImportedConfig out = doc.product == ConfigProduct::Nginx ? nginxScenario(QString::fromUtf8(doc.text))
+                       : isManaged(doc.product)               ? importManaged(doc)
+                                                              : treeScenario(doc);
+    for (std::string& unread : unreadDocumentsText(doc))
+        out.notModelled.push_back(std::move(unread));
+    return out;
+}
+
+ImportedConfig importConfiguration(const QByteArray& text)
+{
+    return importConfiguration(readConfigDocument(text));
 }
 
 ImportedConfig importConfigurationFile(const QString& path)
 {
-    constexpr qint64 kMaxBytes = 4 * 1024 * 1024;
-    const std::string name = ratelab::quoted(path.toStdString());
-    QFile file(path);
-    if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly))
-        throw InputError("cannot read " + name);
-    const QByteArray text = file.read(kMaxBytes + 1);
-    if (text.size() > kMaxBytes)
-        throw InputError(name + " is larger than 4 MiB");
-    ImportedConfig imported = importConfiguration(text);
+    const ConfigDocument doc = readConfigFile(path);
+    ImportedConfig imported;
+    try {
+        imported = importConfiguration(doc);
+    } catch (const InputError& e) {
+        throw InputError(path.toStdString() + ": " + e.what()); // as replay --config names it
+    }
     imported.scenario.title = "Imported: " + imported.product;
     std::vector<Nanos> page;
     for (int i = 0; i < 27; ++i)
@@ -546,14 +295,6 @@ ImportedConfig importConfigurationFile(const QString& path)
     imported.scenario.explicitArrivals = page; // the page load the explanation starts with
     imported.scenario.lesson = "Read from " + QFileInfo(path).fileName().toStdString() + ".\n\n" + whatYouGet(imported);
     return imported;
-}
-
-std::optional<std::string> findConfigValue(const FlatConfig& flat, const std::string& suffix)
-{
-    for (const auto& [path, value] : flat)
-        if (endsWithPath(path, suffix))
-            return value;
-    return std::nullopt;
 }
 
 } // namespace ratelab::io

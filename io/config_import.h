@@ -10,10 +10,11 @@
 // (points, duration, blockDuration) where they are plainly its options (see importConfiguration);
 // and the managed services' configurations (config_import_managed.h: API Gateway, WAF, Cloudflare,
 // Upstash).
-// YAML is read by libyaml (Debian's libyaml-dev), so flow maps, anchors, aliases and merge keys
-// read as YAML says; TOML by a small reader of the tables-and-keys subset these files use.
+// The file is read once into a ConfigDocument (config_document.h: one tree for YAML, JSON and
+// TOML, one product detector), the same document `replay --config` starts from.
 #pragma once
 
+#include "config_document.h"
 #include "scenario/scenario.h"
 
 #include <QByteArray>
@@ -43,18 +44,6 @@ struct ImportedConfig {
     std::vector<std::string> notModelled; // what the file holds that the scenario does not model
 };
 
-// FlatConfig is a configuration as dotted paths and scalar values, in the file's order.
-using FlatConfig = std::vector<std::pair<std::string, std::string>>;
-
-// flattenConfig reads YAML, TOML or JSON into dotted paths and scalar values
-// ("http.middlewares.test.rateLimit.average" -> "100"), list items without an index, a UTF-8 byte
-// order mark skipped. It throws InputError for YAML (or JSON) that does not parse, naming the line.
-FlatConfig flattenConfig(const QByteArray& text);
-
-// findConfigValue returns the first value whose dotted path ends with `suffix` (whole
-// components, case-insensitive), or nullopt.
-std::optional<std::string> findConfigValue(const FlatConfig& flat, const std::string& suffix);
-
 // lowerAscii returns s with its ASCII letters in lower case (the importers' keys and values).
 std::string lowerAscii(std::string s);
 
@@ -64,6 +53,9 @@ std::string lowerAscii(std::string s);
 // names any application may use, so they are taken only from an object that holds nothing but
 // rate-limiter-flexible's option names and sits at the top of the file or under a key naming a
 // rate limiter ("rateLimiter", "rate_limit"); anything else is refused, not guessed.
+ImportedConfig importConfiguration(const ConfigDocument& doc);
+
+// importConfiguration reads text as a document (readConfigDocument) and imports it.
 ImportedConfig importConfiguration(const QByteArray& text);
 
 // whatYouGet explains the imported configuration: what was written, the burst, the long-run
@@ -73,11 +65,12 @@ ImportedConfig importConfiguration(const QByteArray& text);
 // boundary), naming the first surprise, then what the model assumed and what it leaves out.
 std::string whatYouGet(const ImportedConfig& imported);
 
-// importConfigurationFile reads the file at path (at most 4 MiB) and imports it as `ratelab
+// importConfigurationFile reads the file at path (readConfigFile: at most 4 MiB, what cannot be
+// read refused naming the file) and imports it as `ratelab
 // import` and the app's File > Import configuration do: the scenario titled "Imported: PRODUCT",
 // its arrivals the page load the explanation starts with, its lesson the explanation
-// (whatYouGet). It throws InputError ("cannot read 'f'", "'f' is larger than 4 MiB", or what
-// importConfiguration refuses).
+// (whatYouGet). It throws InputError: what readConfigFile refuses, or what importConfiguration
+// refuses after the file's path ("f.conf: nginx: line 2: ..."), as replay --config words it.
 ImportedConfig importConfigurationFile(const QString& path);
 
 } // namespace ratelab::io

@@ -20,12 +20,25 @@ namespace {
 
 using Flat = FlatConfig;
 
+// managedValue finds a setting as the managed services' files spell it (keyMatchOf).
+std::optional<std::string> managedValue(const Flat& flat, const std::string& suffix)
+{
+    return findConfigValue(flat, suffix, keyMatchOf(ConfigProduct::ApiGateway));
+}
+
+const QRegularExpression& upstashCall()
+{
+    static const QRegularExpression call(
+        R"(Ratelimit\s*\.\s*(fixedWindow|slidingWindow|tokenBucket|cachedFixedWindow)\s*\(([^()]*)\))");
+    return call;
+}
+
 // all returns every value whose path ends with suffix (a list's items).
 std::vector<std::string> all(const Flat& flat, const std::string& suffix)
 {
     std::vector<std::string> out;
     for (const auto& kv : flat)
-        if (findConfigValue(Flat{kv}, suffix))
+        if (managedValue(Flat{kv}, suffix))
             out.push_back(kv.second);
     return out;
 }
@@ -37,7 +50,7 @@ struct Builder {
 
     void take(const Flat& flat, const std::string& path, const std::string& option)
     {
-        if (const auto v = findConfigValue(flat, path)) {
+        if (const auto v = managedValue(flat, path)) {
             out.wrote.emplace_back(path, *v);
             options.push_back({option, *v});
         }
@@ -169,11 +182,11 @@ ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
     Builder b;
     b.out.product = "Amazon API Gateway usage plan";
     const auto level = [&](const std::string& rate, const std::string& burst, const std::string& name) {
-        if (const auto r = findConfigValue(flat, rate)) {
+        if (const auto r = managedValue(flat, rate)) {
             b.out.wrote.emplace_back(rate, *r);
             b.options.push_back({name + "_rate", *r});
         }
-        if (const auto v = findConfigValue(flat, burst)) {
+        if (const auto v = managedValue(flat, burst)) {
             b.out.wrote.emplace_back(burst, *v);
             b.options.push_back({name + "_burst", wholeNumber(*v)});
         }
@@ -209,17 +222,17 @@ ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
                                               : "; the scenario models " + chosen->request() + "'s"));
     }
     level("defaultRouteSettings.throttlingRateLimit", "defaultRouteSettings.throttlingBurstLimit", "stage");
-    const bool plan = findConfigValue(flat, "throttle.rateLimit") || findConfigValue(flat, "throttle.burstLimit")
-                   || findConfigValue(flat, "quota.limit");
+    const bool plan = managedValue(flat, "throttle.rateLimit") || managedValue(flat, "throttle.burstLimit")
+                   || managedValue(flat, "quota.limit");
     if (!plan)
         b.out.product = "Amazon API Gateway stage"; // a stage's throttling, no usage plan
-    if (const auto limit = findConfigValue(flat, "quota.limit")) {
+    if (const auto limit = managedValue(flat, "quota.limit")) {
         b.out.wrote.emplace_back("quota.limit", *limit);
         b.options.push_back({"quota_limit", wholeNumber(*limit)});
-        const std::string period = findConfigValue(flat, "quota.period").value_or("DAY");
+        const std::string period = managedValue(flat, "quota.period").value_or("DAY");
         b.out.wrote.emplace_back("quota.period", period);
         b.options.push_back({"quota_period", period});
-        if (const auto offset = findConfigValue(flat, "quota.offset")) {
+        if (const auto offset = managedValue(flat, "quota.offset")) {
             b.out.wrote.emplace_back("quota.offset", *offset);
             b.options.push_back({"quota_offset", wholeNumber(*offset)});
         }
@@ -232,7 +245,7 @@ ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
     else
         b.out.assumed.push_back("a stage's throttling counts every client's requests together: run the scenario with "
                                 "key=global");
-    if (!all(flat, "apiStages.throttle").empty() || findConfigValue(flat, "apiStages.apiId"))
+    if (!all(flat, "apiStages.throttle").empty() || managedValue(flat, "apiStages.apiId"))
         b.out.notModelled.push_back("the usage plan's API stages (apiStages): which API and stage a request reaches is "
                                     "not in the scenario, the plan's own throttle is modelled for every method");
     for (std::string& t : stageThrottles(tree))
@@ -258,7 +271,7 @@ ImportedConfig waf(const Flat& flat, const QString& text)
     b.out.product = "AWS WAF rate-based rule";
     b.take(flat, "RateBasedStatement.Limit", "Limit");
     b.take(flat, "RateBasedStatement.EvaluationWindowSec", "EvaluationWindowSec");
-    if (!findConfigValue(flat, "RateBasedStatement.EvaluationWindowSec"))
+    if (!managedValue(flat, "RateBasedStatement.EvaluationWindowSec"))
         b.out.assumed.push_back("no EvaluationWindowSec: AWS's default, 300 seconds");
     const std::string action = wafAction(text);
     b.out.wrote.emplace_back("Action", action.empty() ? "(not found: Block assumed)" : action);
@@ -279,7 +292,7 @@ ImportedConfig waf(const Flat& flat, const QString& text)
         b.out.assumed.push_back("the action is Allow: over the limit WAF allows the request and stops evaluating the web "
                                 "ACL's rules; the model admits every request, as for Count");
     }
-    const std::string key = findConfigValue(flat, "RateBasedStatement.AggregateKeyType").value_or("IP");
+    const std::string key = managedValue(flat, "RateBasedStatement.AggregateKeyType").value_or("IP");
     b.out.wrote.emplace_back("RateBasedStatement.AggregateKeyType", key);
     b.out.assumed.push_back("the rate is checked every 10 seconds and a verdict takes effect 30 seconds later (AWS: checks "
                             "\"about every 10 seconds\", a delay \"usually below 30 seconds\"); product options "
@@ -298,7 +311,7 @@ ImportedConfig waf(const Flat& flat, const QString& text)
                                 + (key == "FORWARDED_IP" ? std::string(" (the IP in the forwarded-IP header)")
                                                          : std::string(" (CUSTOM_KEYS: per combination of the keys)"))
                                 + ": the scenario's key=client, one client per value");
-    if (findConfigValue(flat, "RateBasedStatement.ScopeDownStatement") || std::any_of(flat.begin(), flat.end(), [](const auto& kv) {
+    if (managedValue(flat, "RateBasedStatement.ScopeDownStatement") || std::any_of(flat.begin(), flat.end(), [](const auto& kv) {
             return lowerAscii(kv.first).find("scopedownstatement") != std::string::npos;
         }))
         b.out.notModelled.push_back("the ScopeDownStatement: every request of the scenario is taken to match it");
@@ -323,7 +336,7 @@ ImportedConfig cloudflare(const Flat& flat)
                             "with key=global") : by + " as the scenario's key: one counter per client"));
     // The rule's action (rulesets API: block, managed_challenge, js_challenge, challenge, log):
     // the model refuses while over the limit, which is what block does and no other action.
-    const std::string action = findConfigValue(flat, "action").value_or("");
+    const std::string action = managedValue(flat, "action").value_or("");
     b.out.wrote.emplace_back("action", action.empty() ? "(not given: block assumed)" : action);
     if (action == "managed_challenge" || action == "js_challenge" || action == "challenge")
         b.out.assumed.push_back("the action is " + action + ", a challenge, not a block: over the limit a visitor is shown "
@@ -336,40 +349,34 @@ ImportedConfig cloudflare(const Flat& flat)
         b.out.assumed.push_back("the action is " + action + ": modelled as block");
     // requests_to_origin: "only requests that reach the origin" count (parameters/), so a cached
     // response counts nothing.
-    if (const auto origin = findConfigValue(flat, "ratelimit.requests_to_origin")) {
+    if (const auto origin = managedValue(flat, "ratelimit.requests_to_origin")) {
         b.out.wrote.emplace_back("ratelimit.requests_to_origin", *origin);
         if (*origin == "true")
             b.out.notModelled.push_back("requests_to_origin: Cloudflare counts only the requests that reach the origin, not "
                                         "those its cache answers; the scenario counts every request, as if none were "
                                         "cached");
     }
-    if (const auto e = findConfigValue(flat, "expression"); e && *e != "true")
+    if (const auto e = managedValue(flat, "expression"); e && *e != "true")
         b.out.notModelled.push_back("the expression " + ratelab::quoted(*e) + ": every request is taken to match it");
-    if (findConfigValue(flat, "ratelimit.counting_expression"))
+    if (managedValue(flat, "ratelimit.counting_expression"))
         b.out.notModelled.push_back("the counting_expression: every request that matches is counted");
     return b.done(Algorithm::CloudflareRate);
 }
 
 // ratelimitRules returns the objects of a file that hold a `ratelimit` object: a rulesets API
 // answer's rate limiting rules, or the one rule, in file order.
-std::vector<QJsonObject> ratelimitRules(const QByteArray& text)
+std::vector<const ConfigNode*> ratelimitRules(const ConfigNode& tree)
 {
-    std::vector<QJsonObject> out;
-    const auto visit = [&](const auto& self, const QJsonValue& v) -> void {
-        if (v.isArray()) {
-            for (const QJsonValue& x : v.toArray())
-                self(self, x);
-        } else if (v.isObject()) {
-            const QJsonObject o = v.toObject();
-            if (o.value("ratelimit").isObject()) {
-                out.push_back(o);
-                return;
-            }
-            for (const QJsonValue& x : o)
-                self(self, x);
+    std::vector<const ConfigNode*> out;
+    const auto visit = [&](const auto& self, const ConfigNode& n) -> void {
+        if (const ConfigNode* r = n.find("ratelimit"); r && r->kind == ConfigNode::Kind::Map) {
+            out.push_back(&n);
+            return;
         }
+        for (const auto& [k, v] : n.items)
+            self(self, v);
     };
-    visit(visit, configTree(text));
+    visit(visit, tree);
     return out;
 }
 
@@ -422,16 +429,20 @@ std::string laterRuleGap(const QJsonObject& first, const std::string& firstName,
 // and ruleset-engine/rules-language/actions). So the first enabled rule is modelled, and a later
 // rule with the same expression and counters is a layer after it (asked only while the ones
 // before admit, as layers are); any other rule is named with what keeps it out.
-ImportedConfig cloudflareRuleset(const QByteArray& text, const Flat& flat)
+ImportedConfig cloudflareRuleset(const ConfigNode& tree, const Flat& flat)
 {
-    const std::vector<QJsonObject> rules = ratelimitRules(text);
-    if (rules.size() <= 1)
+    const std::vector<const ConfigNode*> nodes = ratelimitRules(tree);
+    if (nodes.size() <= 1)
         return cloudflare(flat);
+    std::vector<QJsonObject> rules;
+    for (const ConfigNode* n : nodes)
+        rules.push_back(jsonOf(*n).toObject());
     const auto enabled = [](const QJsonObject& r) { return treeText(r.value("enabled")) != "false"; };
     const auto first = std::find_if(rules.begin(), rules.end(), enabled);
     if (first == rules.end())
         throw InputError("Cloudflare: every rate limiting rule of the ruleset is disabled (enabled: false): it limits nothing");
-    const auto flatOf = [](const QJsonObject& r) { return flattenConfig(QJsonDocument(r).toJson(QJsonDocument::Compact)); };
+    // A rule's own settings, as dotted paths under it: the tree's, not the file read again.
+    const auto flatOf = [&](const QJsonObject& r) { return flattenTree(*nodes[std::size_t(&r - rules.data())]); };
     ImportedConfig out = cloudflare(flatOf(*first));
     std::vector<Layer> layers{{Algorithm::CloudflareRate, out.scenario.config}};
     for (std::size_t i = 0; i < rules.size(); ++i) {
@@ -458,9 +469,7 @@ ImportedConfig cloudflareRuleset(const QByteArray& text, const Flat& flat)
 // cachedFixedWindow) and `ephemeralCache: false` from a TypeScript/JavaScript snippet.
 std::optional<ImportedConfig> upstash(const QString& text)
 {
-    static const QRegularExpression call(
-        R"(Ratelimit\s*\.\s*(fixedWindow|slidingWindow|tokenBucket|cachedFixedWindow)\s*\(([^()]*)\))");
-    const QRegularExpressionMatch m = call.match(text);
+    const QRegularExpressionMatch m = upstashCall().match(text);
     if (!m.hasMatch())
         return std::nullopt;
     Builder b;
@@ -525,26 +534,27 @@ std::optional<ImportedConfig> upstash(const QString& text)
 
 } // namespace
 
-std::optional<ImportedConfig> importManaged(const QByteArray& text)
+bool isManaged(ConfigProduct p)
 {
-    if (auto u = upstash(QString::fromUtf8(text)))
-        return u;
-    if (!text.trimmed().startsWith('{') && !text.contains("AWS::ApiGateway") && !text.contains("RateBasedStatement"))
-        return std::nullopt; // the managed services' configurations here are JSON or CloudFormation
-    Flat flat;
-    try {
-        flat = flattenConfig(text);
-    } catch (const InputError&) {
-        return std::nullopt; // not JSON or YAML: importConfiguration says what it expected
+    return p == ConfigProduct::Upstash || p == ConfigProduct::AwsWaf || p == ConfigProduct::Cloudflare
+        || p == ConfigProduct::ApiGateway;
+}
+
+bool isUpstashSnippet(const QByteArray& text)
+{
+    return upstashCall().match(QString::fromUtf8(text)).hasMatch();
+}
+
+ImportedConfig importManaged(const ConfigDocument& doc)
+{
+    switch (doc.product) {
+    case ConfigProduct::Upstash: return *upstash(QString::fromUtf8(doc.text));
+    case ConfigProduct::AwsWaf: return waf(doc.flat, QString::fromUtf8(doc.text));
+    case ConfigProduct::Cloudflare: return cloudflareRuleset(doc.tree.root, doc.flat);
+    case ConfigProduct::ApiGateway: return apiGateway(doc.flat, doc.json);
+    default: break;
     }
-    if (findConfigValue(flat, "RateBasedStatement.Limit"))
-        return waf(flat, QString::fromUtf8(text));
-    if (findConfigValue(flat, "ratelimit.requests_per_period") || findConfigValue(flat, "ratelimit.period"))
-        return cloudflareRuleset(text, flat);
-    if (findConfigValue(flat, "throttle.rateLimit") || findConfigValue(flat, "throttle.burstLimit") || findConfigValue(flat, "quota.limit")
-        || findConfigValue(flat, "MethodSettings.ThrottlingRateLimit") || findConfigValue(flat, "MethodSettings.ThrottlingBurstLimit"))
-        return apiGateway(flat, configTree(text));
-    return std::nullopt;
+    throw InputError("not a managed service's configuration");
 }
 
 } // namespace ratelab::io

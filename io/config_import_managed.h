@@ -12,9 +12,16 @@
 
 namespace ratelab::io {
 
-// importManaged recognises one of those configurations in text and builds its scenario, or
-// returns nullopt when text is none of them. It throws InputError for one it recognises whose
-// values the model refuses (a WAF Limit below 10, a Cloudflare period it does not offer).
-std::optional<ImportedConfig> importManaged(const QByteArray& text);
+// isManaged is whether the product is one of those services.
+bool isManaged(ConfigProduct p);
+
+// isUpstashSnippet is whether text calls one of @upstash/ratelimit's limiters
+// (Ratelimit.slidingWindow(...), fixedWindow, tokenBucket, cachedFixedWindow).
+bool isUpstashSnippet(const QByteArray& text);
+
+// importManaged builds the scenario of the service detectProduct recognised in doc. It throws
+// InputError for values the model refuses (a WAF Limit below 10, a Cloudflare period it does not
+// offer).
+ImportedConfig importManaged(const ConfigDocument& doc);
 
 } // namespace ratelab::io

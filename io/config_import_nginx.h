@@ -89,4 +89,10 @@ NginxConfig readNginxConfig(const QString& text);
 // nginxRateText writes a zone's rate as nginx does: "10r/s", "1r/m".
 std::string nginxRateText(const NginxZone& zone);
 
+struct ImportedConfig; // config_import.h
+
+// nginxScenario imports an nginx configuration (config_import_nginx_scenario.cpp): the first
+// place with limits modelled, which of its zones binds, every other place, zone and include named.
+ImportedConfig nginxScenario(const QString& text);
+
 } // namespace ratelab::io

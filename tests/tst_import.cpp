@@ -24,6 +24,12 @@ QByteArray fileText(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// flat reads text as the one loader does and writes its tree as dotted paths.
+io::FlatConfig flat(const QByteArray& text)
+{
+    return io::flattenTree(io::parseConfigTree(text).root);
+}
+
 std::string option(const io::ImportedConfig& c, const std::string& name)
 {
     for (const ProductOption& o : c.scenario.config.productOptions())
@@ -40,11 +46,11 @@ private slots:
     void flatten()
     {
         // YAML: nested maps, "- " list items (compact style), quotes, comments.
-        const auto yaml = io::flattenConfig("a:\n  b: 1 # one\n  c:\n  - name: x\n    args:\n      k.v: '2'\n  - name: y\n");
+        const auto yaml = flat("a:\n  b: 1 # one\n  c:\n  - name: x\n    args:\n      k.v: '2'\n  - name: y\n");
         const std::vector<std::pair<std::string, std::string>> want{
             {"a.b", "1"}, {"a.c.name", "x"}, {"a.c.args.k.v", "2"}, {"a.c.name", "y"}};
         QCOMPARE(yaml, want);
-        const auto toml = io::flattenConfig("[http.m]\n  [http.m.x.rateLimit]\n    average = 6 # six\n    period = \"1m\"\n");
+        const auto toml = flat("[http.m]\n  [http.m.x.rateLimit]\n    average = 6 # six\n    period = \"1m\"\n");
         const std::vector<std::pair<std::string, std::string>> tomlWant{{"http.m.x.rateLimit.average", "6"},
                                                                           {"http.m.x.rateLimit.period", "1m"}};
         QCOMPARE(toml, tomlWant);
@@ -52,7 +58,7 @@ private slots:
         // flatten as a JSON array's do, each under x's path, in the file's order; so do an inline
         // array of inline tables and a list written over several lines. Tables named in any
         // order keep the file's order of values, and a quoted key is one key, dots and all.
-        const auto tables = io::flattenConfig("[[tls.certificates]]\n"
+        const auto tables = flat("[[tls.certificates]]\n"
                                               "  certFile = \"/a.crt\"\n"
                                               "  stores = [\n    \"default\", # a comment\n    'other',\n  ]\n"
                                               "[[tls.certificates]]\n"
@@ -64,13 +70,13 @@ private slots:
             {"tls.certificates.stores", "other"},     {"tls.certificates.certFile", "/b.crt"},
             {"z.x.y", "1.5"},                         {"a.b", "true"}};
         QCOMPARE(tables, tablesWant);
-        const auto inlineArray = io::flattenConfig("tls = { certificates = [ { certFile = \"/a.crt\" }, { certFile = \"/b.crt\" } ] }\n");
+        const auto inlineArray = flat("tls = { certificates = [ { certFile = \"/a.crt\" }, { certFile = \"/b.crt\" } ] }\n");
         const std::vector<std::pair<std::string, std::string>> inlineWant{{"tls.certificates.certFile", "/a.crt"},
                                                                            {"tls.certificates.certFile", "/b.crt"}};
         QCOMPARE(inlineArray, inlineWant);
         // [x] after [[x]] redefines an array as a table: TOML refuses it, naming the line.
-        QVERIFY(errorOf([] { io::flattenConfig("[[x]]\na = 1\n[x]\nb = 2\n"); }).starts_with("TOML line 3: "));
-        const auto json = io::flattenConfig(R"({"a": {"b": [ {"c": 5} ], "d": "x"}})");
+        QVERIFY(errorOf([] { flat("[[x]]\na = 1\n[x]\nb = 2\n"); }).starts_with("TOML line 3: "));
+        const auto json = flat(R"({"a": {"b": [ {"c": 5} ], "d": "x"}})");
         const std::vector<std::pair<std::string, std::string>> jsonWant{{"a.b.c", "5"}, {"a.d", "x"}};
         QCOMPARE(json, jsonWant);
     }
@@ -185,11 +191,11 @@ private slots:
     // written beside it, a byte order mark; a file that is not YAML is refused naming its line.
     void yamlAsYaml()
     {
-        const auto flow = io::flattenConfig("http:\n  middlewares:\n    a:\n      rateLimit: {average: 100, period: 1s}\n");
+        const auto flow = flat("http:\n  middlewares:\n    a:\n      rateLimit: {average: 100, period: 1s}\n");
         const std::vector<std::pair<std::string, std::string>> flowWant{{"http.middlewares.a.rateLimit.average", "100"},
                                                                           {"http.middlewares.a.rateLimit.period", "1s"}};
         QCOMPARE(flow, flowWant);
-        const auto merged = io::flattenConfig("\xEF\xBB\xBF" "base: &b {average: 50, burst: 5}\n"
+        const auto merged = flat("\xEF\xBB\xBF" "base: &b {average: 50, burst: 5}\n"
                                               "rateLimit:\n  <<: *b\n  average: 7\nlist: [*b]\n");
         const std::vector<std::pair<std::string, std::string>> mergedWant{
             {"base.average", "50"}, {"base.burst", "5"}, {"rateLimit.average", "7"}, {"rateLimit.burst", "5"},
@@ -197,9 +203,9 @@ private slots:
         QCOMPARE(merged, mergedWant);
         const io::ImportedConfig traefik = io::importConfiguration("http:\n  middlewares:\n    a:\n      rateLimit: {average: 100}\n");
         QCOMPARE(option(traefik, "average"), std::string("100"));
-        QVERIFY_THROWS_EXCEPTION(InputError, io::flattenConfig("x:\n\ty: 1\n"));
+        QVERIFY_THROWS_EXCEPTION(InputError, flat("x:\n\ty: 1\n"));
         try {
-            io::flattenConfig("a: 1\nb:\n\tc: 2\n");
+            flat("a: 1\nb:\n\tc: 2\n");
         } catch (const InputError& e) {
             QCOMPARE(std::string(e.what()).substr(0, 13), std::string("YAML line 3: "));
         }

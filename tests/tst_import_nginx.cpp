@@ -277,6 +277,62 @@ private slots:
         QVERIFY(mentions(c.notModelled, "apply to none of its requests: its return answers first"));
     }
 
+    // Several server blocks: nginx picks one per request by listen and server_name, so each
+    // location's limits are named under its server.
+    // - Two virtual hosts: api.example.com (line 4) has /v1/ with zone api (10r/s burst 20
+    //   nodelay), modelled as the first place with limits; shop.example.com (line 9) has its own
+    //   /v1/ with zone shop (2r/s burst 4), named under its name, and its own limit_req zone=site
+    //   (1r/s burst 5, line 11) that a request none of its locations takes meets (nginx's
+    //   ngx_http_limit_req_merge_conf: /static/ has none of its own, so it inherits site too).
+    //   The old import named both as "location /v1/" and never named the server-level limit.
+    // - An HTTP-to-HTTPS redirect server (return 301) and the real one with the same name: the
+    //   modelled place is /login of the 443 server; its server-level zone=site (10r/s burst 20)
+    //   limits every other request of it. The old import said zone site was applied by no
+    //   limit_req, so that nginx limits nothing with it.
+    void severalServersEachNamed()
+    {
+        const io::ImportedConfig hosts = import("limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\n"   // 1
+                                                "limit_req_zone $binary_remote_addr zone=shop:10m rate=2r/s;\n"   // 2
+                                                "limit_req_zone $binary_remote_addr zone=site:10m rate=1r/s;\n"   // 3
+                                                "server {\n"                                                      // 4
+                                                "    listen 80;\n"                                                // 5
+                                                "    server_name api.example.com;\n"                              // 6
+                                                "    location /v1/ { limit_req zone=api burst=20 nodelay; }\n"     // 7
+                                                "}\n"                                                             // 8
+                                                "server {\n"                                                      // 9
+                                                "    listen 80; server_name shop.example.com;\n"                 // 10
+                                                "    limit_req zone=site burst=5;\n"                              // 11
+                                                "    location /v1/ { limit_req zone=shop burst=4; }\n"            // 12
+                                                "    location /static/ { }\n"                                     // 13
+                                                "}\n");
+        QCOMPARE(hosts.modelledPlace, std::string("server api.example.com, listen 80 (line 4): location /v1/"));
+        const std::vector<std::string> named{
+            "server shop.example.com, listen 80 (line 9): location /v1/ (line 12): zone=shop 2r/s per $binary_remote_addr "
+            "burst=4 (a scenario models one location's limits)",
+            "server shop.example.com, listen 80 (line 9): location /static/ (line 13): zone=site 1r/s per "
+            "$binary_remote_addr burst=5 (a scenario models one location's limits)",
+            "server shop.example.com, listen 80 (line 9): its limit_req, for a request none of its locations takes "
+            "(line 11): zone=site 1r/s per $binary_remote_addr burst=5 (a scenario models one location's limits)"};
+        QCOMPARE(hosts.notModelled, named);
+
+        const io::ImportedConfig redirect = import("limit_req_zone $binary_remote_addr zone=login:10m rate=1r/s;\n" // 1
+                                                   "limit_req_zone $binary_remote_addr zone=site:10m rate=10r/s;\n" // 2
+                                                   "server {\n"                                                     // 3
+                                                   "    listen 80; server_name example.com;\n"                     // 4
+                                                   "    return 301 https://$host$request_uri;\n"                    // 5
+                                                   "}\n"                                                            // 6
+                                                   "server {\n"                                                     // 7
+                                                   "    listen 443 ssl; server_name example.com;\n"                // 8
+                                                   "    limit_req zone=site burst=20;\n"                            // 9
+                                                   "    location /login { limit_req zone=login burst=2; }\n"        // 10
+                                                   "}\n");
+        QCOMPARE(redirect.modelledPlace, std::string("server example.com, listen 443 (line 7): location /login"));
+        const std::vector<std::string> rest{
+            "server example.com, listen 443 (line 7): its limit_req, for a request none of its locations takes (line 9): "
+            "zone=site 10r/s per $binary_remote_addr burst=20 (a scenario models one location's limits)"};
+        QCOMPARE(redirect.notModelled, rest);
+    }
+
     // A map block is read as its entries (not as directives: a key "include" or "limit_req" is a
     // key), in file order; `hostnames` is a flag; an include inside it is named, not followed.
     void mapsAreRead()
@@ -389,7 +445,8 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY(r.out.isEmpty());
         QCOMPARE(r.err.count('\n'), 1);
-        QVERIFY2(r.err.contains("import: nginx: line 2: invalid burst value"), r.err.constData());
+        // The file named first, as replay --config names it.
+        QVERIFY2(r.err.startsWith(("ratelab: import: " + path + ": nginx: line 2: invalid burst value").toUtf8()), r.err.constData());
     }
 };
 

@@ -1,6 +1,6 @@
 // Fuzz target: the config readers, what an engineer hands `ratelab import` and `replay --config`:
-// nginx's grammar, YAML (libyaml), TOML and JSON, each product's detector, its routes and rules,
-// and the regexes in them (PCRE2, RE2).
+// nginx's grammar, YAML (libyaml), TOML and JSON into the one config document, the one product
+// detector, each product's routes and rules, and the regexes in them (PCRE2, RE2).
 //
 // Neither reader throws anything but InputError, whose message is one printable line, and what
 // the importer accepts it can explain (whatYouGet).
