@@ -65,9 +65,18 @@ void RowChart::updateMargins()
     if (m_frame->trace && !m_frame->rows.empty())
         m_headerLines = std::max(header().lines, layOutHeader(title(), legendTextAs(false), countsTextAs(false, false)).lines);
     margins.setTop(headerHeight() + stripHeight());
+    // A row of clients that retry keeps a third of its plot's room for their attempts lane
+    // under it (attemptsLane), tall enough for its top, its 0 and its name.
+    const int leastLane = int(std::ceil(QFontMetricsF(smallFont()).height() * 2.6));
+    const bool lane = m_attemptRates && !m_gateRow;
+    const int room = int(chart()->size().height()) - margins.top() - margins.bottom() - attemptsLaneGap();
+    m_attemptsLaneHeight = lane ? std::max(leastLane, room / 3) : 0;
+    if (lane)
+        margins.setBottom(margins.bottom() + attemptsLaneGap() + m_attemptsLaneHeight);
     if (chart()->margins() != margins)
         chart()->setMargins(margins);
-    setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4);
+    setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4
+                     + (lane ? attemptsLaneGap() + leastLane : 0));
 }
 
 void RowChart::setMinimumPlotHeight(int pixels)
