@@ -198,6 +198,9 @@ public:
         bool whole = false;           // a count: its ticks are whole numbers
     };
     std::vector<ServerLane> serverLanes() const;
+    // attemptColor is the attempts lane's bars' colour: first attempts, or the retries stacked on
+    // them.
+    static QColor attemptColor(bool retry, const QPalette& palette = QGuiApplication::palette());
     // attemptsLane is, on a row of clients that retry (not a concurrency limiter's, whose lanes
     // hold it), the attempts a second in a lane of their own under the level plot, against their
     // own axis: on the level's, a rate would read as tokens or requests in a window. It is there

@@ -5,6 +5,7 @@
 #include "chart/rowchart.h"
 #include "chart/served_paint.h"
 #include "chart/summarytable.h"
+#include "chart/theme.h"
 
 #include "chart/ticks.h"
 
@@ -191,16 +192,13 @@ void RowChart::drawInSystem(QPainter* p, const QRectF& lane, double top) const
 
 void RowChart::drawAttemptBars(QPainter* p, const QRectF& lane, double top) const
 {
-    // First attempts faint, the retries stacked on them stronger (in either theme): both in the
-    // text colour, as no outcome is meant.
+    // First attempts faint, the retries stacked on them strong (attemptColor).
     const AttemptBuckets& b = *m_attemptRates;
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = lane.width() / (to - from), width = double(b.widthNanos) / 1e9;
     const double sy = lane.height() / top / width; // pixels per attempt in a bucket
     const double shownTo = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    QColor firstColor = palette().color(QPalette::WindowText), retryColor = firstColor;
-    firstColor.setAlphaF(0.2);
-    retryColor.setAlphaF(0.55);
+    const QColor firstColor = attemptColor(false, palette()), retryColor = attemptColor(true, palette());
     for (std::size_t k = 0; k < b.first.size(); ++k) {
         const double t0 = double(b.from) / 1e9 + double(k) * width;
         if (t0 > shownTo)
@@ -210,6 +208,16 @@ void RowChart::drawAttemptBars(QPainter* p, const QRectF& lane, double top) cons
         p->fillRect(QRectF(QPointF(x0, lane.bottom() - h1), QPointF(x1, lane.bottom())), firstColor);
         p->fillRect(QRectF(QPointF(x0, lane.bottom() - h1 - h2), QPointF(x1, lane.bottom() - h1)), retryColor);
     }
+}
+
+QColor RowChart::attemptColor(bool retry, const QPalette& palette)
+{
+    // Greys, as no outcome is meant, each at 3:1 on the plot and the retries at 3:1 on the first
+    // attempts they stand on (tst_palette): "faint" and "strong" read the same in both themes,
+    // the retries the further from the background.
+    if (isDark(palette))
+        return retry ? QColor(0xd1, 0xd5, 0xdb) : QColor(0x6b, 0x72, 0x80);
+    return retry ? QColor(0x33, 0x33, 0x33) : QColor(0x87, 0x87, 0x87);
 }
 
 std::vector<RowChart::LaneLabel> RowChart::laneLabels(const ServerLane& lane) const
