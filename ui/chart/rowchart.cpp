@@ -64,6 +64,8 @@ void RowChart::updateMargins()
     m_headerLines = 1;
     if (m_frame->trace && !m_frame->rows.empty())
         m_headerLines = std::max(header().lines, layOutHeader(title(), legendTextAs(false), countsTextAs(false, false)).lines);
+    if (m_frame->trace && !m_frame->rows.empty() && m_askedFrame.lock() == m_frame)
+        m_headerLines = std::max(m_headerLines, layOutHeader(title(), legendTextAs(true), countsTextAs(false, true)).lines);
     margins.setTop(headerHeight() + stripHeight());
     // A row of clients that retry keeps a third of its plot's room for their attempts lane
     // under it (attemptsLane), tall enough for its top, its 0 and its name.
@@ -156,6 +158,8 @@ void RowChart::buildCeilingSteps(const Frame& frame)
 void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
 {
     m_frame = std::move(shared);
+    if (m_veiled)
+        m_askedFrame = m_frame;
     const Frame& frame = *m_frame;
     m_row = row;
     const bool thousandths = std::any_of(frame.trace->results.begin(), frame.trace->results.end(),
@@ -334,6 +338,8 @@ void RowChart::setVeiled(bool veiled)
     if (veiled == m_veiled)
         return;
     m_veiled = veiled;
+    if (veiled)
+        m_askedFrame = m_frame;
     updateMargins();
     viewport()->update();
 }

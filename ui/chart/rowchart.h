@@ -257,6 +257,9 @@ private:
     // m_headerLines are the header's lines: as many as its texts take now or revealed and whole
     // (the plot keeps its place through a reveal and a playback).
     int m_headerLines = 1;
+    // m_askedFrame is the frame a question was last asked of (shown veiled): its header keeps
+    // the veiled texts' lines too after the reveal, so the rows below keep their place.
+    std::weak_ptr<const Frame> m_askedFrame;
     double headerWidth() const;
     HeaderLayout layOutHeader(const QString& title, const QString& legend, const QString& counts) const;
     QString countsTextAs(bool partial, bool veiled) const;
