@@ -8,7 +8,10 @@
 #include "window/deckactions.h"
 #include "window_test.h"
 
+#include <QLocale>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ratelab;
 using namespace ratelab::ui;
@@ -210,6 +213,75 @@ private slots:
                     ++colours[image.pixel(x, y)];
             const int ink = pixels - *std::max_element(colours.begin(), colours.end());
             QVERIFY2(ink > 20, qPrintable(where + QString::number(ink)));
+        }
+    }
+
+    // A row of clients that retry draws their attempts a second in a lane of its own, under the
+    // level plot, against its own axis in its own unit; the level plot keeps the level's axis
+    // alone. Before, the bars stood in the level plot's bottom third and only the tallest one's
+    // "100/s" said their scale, level with the level axis's 4. retries-and-retry-after's first
+    // step: one client sends 20 requests at 0 s to a fixed window of 10 per 10 s and retries each
+    // denial 0.5 s later, up to 20 times, in a view from -0.5 s to 10.5 s. The bars are 60 at
+    // most, of a round width of at least 11 s / 60 = 0.183 s: 0.2 s, from -0.5 s. The 20 first
+    // attempts fall in [-0.1 s, 0.1 s); each round of 10 retries (0.5 s, 1 s, ..., 10 s) in a
+    // bucket of its own, as they are 0.5 s apart. The tallest bar is 20 in 0.2 s, 100 a second,
+    // and the lane's top niceCeiling(100 x 1.05 = 105) = 120/s. Its ticks between are a 1-2-5
+    // step of 120 (20, 50 or 100 a second, or 10 in a tall lane): whole tens.
+    void attemptsHaveALaneOfTheirOwn_data()
+    {
+        QTest::addColumn<QString>("theme");
+        QTest::newRow("light") << "light";
+        QTest::newRow("dark") << "dark";
+    }
+
+    void attemptsHaveALaneOfTheirOwn()
+    {
+        QFETCH(QString, theme);
+        QVERIFY(m_window->decks()->openDeck("retries-and-retry-after"));
+        applyTheme(themeFromId(theme));
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->deck()->goTo(0);
+            QVERIFY(!m_window->deck()->revealed());
+            m_window->resize(size);
+            settle();
+            const RowChart* row = charts()->row(0);
+            QCOMPARE(row->algorithm(), Algorithm::FixedWindow);
+            const QString where = QString("%1x%2: ").arg(size.width()).arg(size.height());
+            // Veiled, the lane is there, with its name alone: its bars and scale would answer.
+            const std::optional<RowChart::ServerLane> veiled = row->attemptsLane();
+            QVERIFY2(veiled, qPrintable(where));
+            const std::vector<RowChart::LaneLabel> named = row->laneLabels(*veiled);
+            QCOMPARE(named.size(), std::size_t(1));
+            QCOMPARE(named[0].kind, RowChart::LaneLabel::Caption);
+            QVERIFY(m_window->deck()->next()); // reveals the question's decisions
+            settle();
+            const std::optional<RowChart::ServerLane> lane = row->attemptsLane();
+            QVERIFY2(lane, qPrintable(where));
+            QCOMPARE(lane->rect, veiled->rect); // the reveal does not move the plot
+            QCOMPARE(lane->top, 120.0);
+            QCOMPARE(lane->unit, QString("/s"));
+            const QRectF plot = row->plotRect();
+            QVERIFY2(lane->rect.top() > plot.bottom(), qPrintable(where));
+            for (const RowChart::PlotLabel& l : row->plotLabels()) // nothing on the level plot is a rate
+                QVERIFY2(!l.text.contains("/s"), qPrintable(where + l.text));
+            QStringList texts;
+            for (const RowChart::LaneLabel& l : row->laneLabels(*lane)) {
+                texts << l.text;
+                if (l.kind == RowChart::LaneLabel::Caption) {
+                    QVERIFY2(l.text.startsWith("attempts (req/s)"), qPrintable(l.text));
+                    continue;
+                }
+                // Beside the lane, never beside the level plot above it.
+                QVERIFY2(l.box.center().y() >= lane->rect.top() && l.box.center().y() <= lane->rect.bottom(), qPrintable(where + l.text));
+                QCOMPARE(l.text, QLocale().toString(l.value) + "/s");
+                QVERIFY2(l.kind != RowChart::LaneLabel::Tick || std::fmod(l.value, 10) == 0, qPrintable(where + l.text));
+            }
+            QVERIFY2(texts.contains("120/s") && texts.contains("0/s"), qPrintable(where + texts.join(' ')));
+            // No bar in the level plot: under the retries at 0.5 s its bottom is as empty as at
+            // the level 3, well above where the bars stood (the level runs at 10 there).
+            const QImage image = const_cast<RowChart*>(row)->grab().toImage();
+            const int x = int(plot.left() + (0.6 + 0.5) / 11.0 * plot.width());
+            QCOMPARE(image.pixel(x, int(plot.bottom()) - 3), image.pixel(x, int(plot.bottom() - plot.height() / 4)));
         }
     }
 

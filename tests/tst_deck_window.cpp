@@ -487,6 +487,46 @@ private slots:
         }
     }
 
+    // A reveal moves no plot: the students watch the same picture fill in, at 1280x720
+    // presenting, in every step of every deck. Before, the dashboard's legend lost "admitted
+    // after a delay" at the reveal where no row delayed a request, and the title beside it, which
+    // that entry had wrapped, took a line less: every row moved up (retries-and-retry-after's
+    // steps 1 and 3).
+    void aRevealMovesNoPlot_data() { noCaptionIsCutOnTheProjector_data(); }
+
+    void aRevealMovesNoPlot()
+    {
+        QFETCH(QString, id);
+        const io::Deck d = *io::loadDeckFile(id).deck;
+        openDeck(id);
+        press(m_window.get(), Qt::Key_F5);
+        QVERIFY(m_window->isPresenting());
+        const auto plots = [&] {
+            settle();
+            QList<QRect> all;
+            for (int r = 0; r < charts()->rowCount(); ++r) {
+                const RowChart* row = charts()->row(r);
+                all << QRect(row->mapTo(m_window.get(), row->plotRect().topLeft().toPoint()), row->plotRect().size().toSize());
+            }
+            return all;
+        };
+        for (int i = 0; i < int(d.steps.size()); ++i) {
+            deck()->goTo(i);
+            if (deck()->revealed())
+                continue;
+            const QList<QRect> veiled = plots();
+            QVERIFY(deck()->next());
+            QVERIFY(deck()->revealed());
+            const QList<QRect> revealed = plots();
+            for (qsizetype r = 0; r < veiled.size(); ++r)
+                QVERIFY2(revealed.value(r) == veiled[r], qPrintable(QString("%1, step %2, row %3: from %4,%5 %6x%7 to %8,%9 %10x%11")
+                                                                     .arg(id).arg(i + 1).arg(r)
+                                                                     .arg(veiled[r].x()).arg(veiled[r].y()).arg(veiled[r].width()).arg(veiled[r].height())
+                                                                     .arg(revealed.value(r).x()).arg(revealed.value(r).y())
+                                                                     .arg(revealed.value(r).width()).arg(revealed.value(r).height())));
+        }
+    }
+
     // A question over clients that retry: each retry exists because an attempt was denied, so
     // while the decisions are hidden no retry is drawn (no mark, link, badge or bar). tight-retry-
     // loop: 20 requests at 0 s, the 10 denied retried every 0.5 s until 10 s; veiled, the strip

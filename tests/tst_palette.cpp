@@ -244,7 +244,8 @@ private slots:
     // outcomes on the strip, on the plot (a queue's departures, the outcome bars) and beside the
     // title (the legend), a cluster's nodes and a
     // few clients on the strip, the level line and the playhead on the plot, a veiled mark on
-    // the strip).
+    // the strip, the attempts' bars). Before, the first attempts' bars were the text colour at
+    // a fifth: 1.6:1 on white.
     void textAndMarksMeetWcag()
     {
         QFETCH(Theme, theme);
@@ -275,6 +276,10 @@ private slots:
         for (int node = 0; node < 8; ++node)
             checks.push_back({QString("node %1 on the strip").arg(node), RowChart::nodeColor(node, pal), strip, 3});
         checks.push_back({"the level line", row.levelColor(), base, 3});
+        // The attempts lane's bars, and the retries against the first attempts they stand on.
+        checks.push_back({"first attempts' bars", RowChart::attemptColor(false, pal), base, 3});
+        checks.push_back({"retries' bars", RowChart::attemptColor(true, pal), base, 3});
+        checks.push_back({"retries on first attempts", RowChart::attemptColor(true, pal), over(RowChart::attemptColor(false, pal), base), 3});
         checks.push_back({"a veiled mark", RowChart::veiledColor(), strip, 3});
         QStringList failing;
         for (const Check& c : checks)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
+#include <tuple>
 
 #include "outputpath.h"
 
@@ -47,30 +49,38 @@ QString perSecond(const std::string& rate)
 class Legend : public QWidget {
 public:
     using QWidget::QWidget;
-    QSize sizeHint() const override { return {entriesWidth() + 8, fontMetrics().height() + 8}; }
-    // setServer shows the server's outcomes, with a rate limiter's verdicts when `rateRows`.
-    // `colourBy` names what a mark's colour tells when it is not the verdict (a cluster's node, one
-    // of a few clients): the shapes then carry the verdict in the text's colour, and the colour is
-    // named beside them, since green and red would say what the marks do not. `colours` is how
-    // many such colours the marks take (the nodes or clients), one swatch mark each.
-    void setServer(bool server, bool rateRows, const QString& colourBy = {}, int colours = 0)
+    QSize sizeHint() const override { return {std::max(entriesWidth(m_shown), m_room) + 8, fontMetrics().height() + 8}; }
+    // State is what the legend names. With `server`, the server's outcomes, with a rate
+    // limiter's verdicts when `rateRows`. `delays` keeps "admitted after a delay" (and a server's
+    // "delayed") only where some row delayed a request: an entry for marks the picture does not
+    // have asks what they are. `colourBy` names what a mark's colour tells when it is not the
+    // verdict (a cluster's node, one of a few clients): the shapes then carry the verdict in the
+    // text's colour, and the colour is named beside them, since green and red would say what the
+    // marks do not. `colours` is how many such colours the marks take, one swatch mark each.
+    struct State {
+        bool server = false, rateRows = false, delays = true;
+        QString colourBy;
+        int colours = 0;
+        friend bool operator==(const State&, const State&) = default;
+    };
+    // show names `revealed`, or while a question is asked (`veiled`) what the grey strip shows:
+    // no colour by node or client, and the delays' entry whether or not a request waited (that
+    // is part of what is hidden). For the frame a question was asked of, it is as wide as the
+    // wider of the two, so the title beside it wraps alike and no plot moves at the reveal.
+    void show(const State& revealed, bool veiled, const std::shared_ptr<const Frame>& frame)
     {
-        if (server == m_server && rateRows == m_rateRows && colourBy == m_colourBy && colours == m_colours)
+        State grey = revealed;
+        grey.colourBy.clear();
+        grey.colours = 0;
+        grey.delays = true;
+        if (veiled)
+            m_asked = frame;
+        const State shown = veiled ? grey : revealed;
+        const int room = m_asked.lock() == frame ? std::max(entriesWidth(grey), entriesWidth(revealed)) : 0;
+        if (shown == m_shown && room == m_room)
             return;
-        m_server = server;
-        m_rateRows = rateRows;
-        m_colourBy = colourBy;
-        m_colours = colours;
-        updateGeometry();
-        update();
-    }
-    // setDelays keeps "admitted after a delay" (and a server's "delayed") only where some row
-    // delayed a request: an entry for marks the picture does not have asks what they are.
-    void setDelays(bool delays)
-    {
-        if (delays == m_delays)
-            return;
-        m_delays = delays;
+        m_shown = shown;
+        m_room = room;
         updateGeometry();
         update();
     }
@@ -87,7 +97,7 @@ public:
         QList<QColor> colours;
         const std::vector<Entry> all = entries();
         if (std::any_of(all.begin(), all.end(), [](const Entry& e) { return e.nodes; }))
-            for (int n = 0; n < m_colours; ++n)
+            for (int n = 0; n < m_shown.colours; ++n)
                 colours << RowChart::nodeColor(n, palette());
         return colours;
     }
@@ -97,14 +107,14 @@ protected:
     {
         QPainter p(this);
         p.setRenderHint(QPainter::Antialiasing);
-        double x = width() - entriesWidth() - 4;
+        double x = width() - entriesWidth(m_shown) - 4;
         const double y = height() / 2.0;
         for (const Entry& e : entries()) {
             if (e.nodes) {
                 const QList<QColor> colours = swatch();
                 for (qsizetype n = 0; n < colours.size(); ++n)
                     RowChart::paintMark(&p, QPointF(x + 5 + 9 * n, y), e.lane, 1.0, colours[n]);
-                x += swatchWidth();
+                x += swatchWidth(m_shown);
             } else {
                 RowChart::paintMark(&p, QPointF(x + 5, y), e.lane, 1.0,
                                     e.color.isValid() ? e.color : RowChart::laneColor(e.lane, palette()));
@@ -122,42 +132,43 @@ private:
         QString text;
         bool nodes = false; // a mark in each node's (or client's) colour as a swatch, not the lane's mark
     };
-    std::vector<Entry> entries() const
+    std::vector<Entry> entries() const { return entries(m_shown); }
+    std::vector<Entry> entries(const State& s) const
     {
         using L = RowChart::Lane;
         std::vector<Entry> all;
-        if (!m_server) {
+        if (!s.server) {
             // With a colour by node or client the shapes carry the verdict, in the text's colour.
-            const QColor ink = m_colourBy.isEmpty() ? QColor() : palette().color(QPalette::WindowText);
+            const QColor ink = s.colourBy.isEmpty() ? QColor() : palette().color(QPalette::WindowText);
             all.push_back({L::Admitted, ink, Dashboard::tr("admitted")});
-            if (m_delays)
+            if (s.delays)
                 all.push_back({L::Delayed, ink, Dashboard::tr("admitted after a delay")});
             all.push_back({L::Denied, ink, Dashboard::tr("denied")});
-            if (!m_colourBy.isEmpty())
-                all.push_back({L::Admitted, {}, m_colourBy, true});
+            if (!s.colourBy.isEmpty())
+                all.push_back({L::Admitted, {}, s.colourBy, true});
             return all;
         }
         for (Outcome o : {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected})
             all.push_back({L::Admitted, RowChart::outcomeColor(o, palette()), RowChart::outcomeName(o)});
-        if (m_rateRows) {
-            if (m_delays)
+        if (s.rateRows) {
+            if (s.delays)
                 all.push_back({L::Delayed, {}, Dashboard::tr("delayed")});
             all.push_back({L::Denied, {}, Dashboard::tr("denied")});
         }
         return all;
     }
-    int entriesWidth() const
+    int entriesWidth(const State& s) const
     {
         int w = 0;
-        for (const Entry& e : entries())
-            w += 14 + fontMetrics().horizontalAdvance(e.text) + 16 + (e.nodes ? swatchWidth() : 0);
+        for (const Entry& e : entries(s))
+            w += 14 + fontMetrics().horizontalAdvance(e.text) + 16 + (e.nodes ? swatchWidth(s) : 0);
         return w;
     }
     // swatchWidth is what the swatch's marks after its first take (9 px each).
-    int swatchWidth() const { return 9 * std::max(0, m_colours - 1); }
-    bool m_server = false, m_rateRows = false, m_delays = true;
-    QString m_colourBy;
-    int m_colours = 0;
+    static int swatchWidth(const State& s) { return 9 * std::max(0, s.colours - 1); }
+    State m_shown;
+    int m_room = 0;                       // the width kept for the frame a question was asked of
+    std::weak_ptr<const Frame> m_asked;   // that frame
 };
 
 // StaleCover lies over the charts and the table of a frame that is no longer current: a
@@ -277,15 +288,14 @@ void Dashboard::showLegend()
 {
     const Frame& frame = m_stage->frame();
     const auto& rows = frame.trace->results;
-    const bool server = frame.scenario->server.has_value();
-    const auto [by, colours] = m_stage->veiled() ? std::pair<QString, int>() : colourBy(*frame.scenario, rows); // veiled: every mark grey
-    static_cast<Legend*>(m_legend)->setServer(server, std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
+    Legend::State state;
+    state.server = frame.scenario->server.has_value();
+    state.rateRows = std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
         return !r.engine || !r.engine->run.server || !r.engine->setup.layers.empty();
-    }), by, colours);
-    // Veiled, whether any request waited is part of what is hidden: the entry stays.
-    static_cast<Legend*>(m_legend)->setDelays(m_stage->veiled() || std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) {
-        return r.metrics.delayed > 0;
-    }));
+    });
+    state.delays = std::any_of(rows.begin(), rows.end(), [](const AlgorithmTrace& r) { return r.metrics.delayed > 0; });
+    std::tie(state.colourBy, state.colours) = colourBy(*frame.scenario, rows);
+    static_cast<Legend*>(m_legend)->show(state, m_stage->veiled(), m_stage->sharedFrame());
 }
 
 void Dashboard::showFrame()

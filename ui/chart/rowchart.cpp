@@ -64,10 +64,21 @@ void RowChart::updateMargins()
     m_headerLines = 1;
     if (m_frame->trace && !m_frame->rows.empty())
         m_headerLines = std::max(header().lines, layOutHeader(title(), legendTextAs(false), countsTextAs(false, false)).lines);
+    if (m_frame->trace && !m_frame->rows.empty() && m_askedFrame.lock() == m_frame)
+        m_headerLines = std::max(m_headerLines, layOutHeader(title(), legendTextAs(true), countsTextAs(false, true)).lines);
     margins.setTop(headerHeight() + stripHeight());
+    // A row of clients that retry keeps a third of its plot's room for their attempts lane
+    // under it (attemptsLane), tall enough for its top, its 0 and its name.
+    const int leastLane = int(std::ceil(QFontMetricsF(smallFont()).height() * 2.6));
+    const bool lane = m_attemptRates && !m_gateRow;
+    const int room = int(chart()->size().height()) - margins.top() - margins.bottom() - attemptsLaneGap();
+    m_attemptsLaneHeight = lane ? std::max(leastLane, room / 3) : 0;
+    if (lane)
+        margins.setBottom(margins.bottom() + attemptsLaneGap() + m_attemptsLaneHeight);
     if (chart()->margins() != margins)
         chart()->setMargins(margins);
-    setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4);
+    setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4
+                     + (lane ? attemptsLaneGap() + leastLane : 0));
 }
 
 void RowChart::setMinimumPlotHeight(int pixels)
@@ -147,6 +158,8 @@ void RowChart::buildCeilingSteps(const Frame& frame)
 void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
 {
     m_frame = std::move(shared);
+    if (m_veiled)
+        m_askedFrame = m_frame;
     const Frame& frame = *m_frame;
     m_row = row;
     const bool thousandths = std::any_of(frame.trace->results.begin(), frame.trace->results.end(),
@@ -325,6 +338,8 @@ void RowChart::setVeiled(bool veiled)
     if (veiled == m_veiled)
         return;
     m_veiled = veiled;
+    if (veiled)
+        m_askedFrame = m_frame;
     updateMargins();
     viewport()->update();
 }

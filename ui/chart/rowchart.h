@@ -93,10 +93,10 @@ public:
     QString boundLabel() const;
     QRectF boundLabelBox() const;
     // PlotLabel is a caption drawn over the plot and its box (widget pixels): the ceiling's name
-    // ("limit 10"), the attempt bars' peak and caption, the key of the node or client lines, the
-    // server's caption, the bound's label and a block's caption. plotLabels lists those drawn,
-    // each placed clear of those before it in this order, so no two overprint.
-    enum class LabelKind { Ceiling, Key, AttemptsPeak, AttemptsCaption, ServerCaption, Bound, Block };
+    // ("limit 10"), the key of the node or client lines, the server's caption, the bound's label
+    // and a block's caption. plotLabels lists those drawn, each placed clear of those before it
+    // in this order, so no two overprint.
+    enum class LabelKind { Ceiling, Key, ServerCaption, Bound, Block };
     struct PlotLabel {
         LabelKind kind;
         QString text;
@@ -110,8 +110,8 @@ public:
     bool crossesCeiling(const QRectF& box) const;
     // keyBox is where the key of the node or client lines is drawn: the first corner of the plot
     // (top left, bottom left, bottom right, top right), else place along its top or bottom edge,
-    // that no line passes through and no caption placed before it takes (plotLabels), else (and
-    // above attempt bars) the top left or right.
+    // that no line passes through and no caption placed before it takes (plotLabels), else the
+    // first corner no caption takes.
     QRectF keyBox() const;
     // title is the row's name: the algorithm's, or the row's own ("Layered policy: ...").
     QString title() const;
@@ -198,9 +198,18 @@ public:
         bool whole = false;           // a count: its ticks are whole numbers
     };
     std::vector<ServerLane> serverLanes() const;
+    // attemptColor is the attempts lane's bars' colour: first attempts, or the retries stacked on
+    // them.
+    static QColor attemptColor(bool retry, const QPalette& palette = QGuiApplication::palette());
+    // attemptsLane is, on a row of clients that retry (not a concurrency limiter's, whose lanes
+    // hold it), the attempts a second in a lane of their own under the level plot, against their
+    // own axis: on the level's, a rate would read as tokens or requests in a window. It is there
+    // whether or not a retry happened (a veiled row must not tell that some were denied).
+    std::optional<ServerLane> attemptsLane() const;
     // LaneLabel is one text drawn for a lane (scene coordinates, as its rect): on its axis, the limit (bold), the
     // top, 0 and round ticks between them (a faint grid line across the lane at each tick); in
-    // it, its name. laneLabels lists those drawn, each clear of those before it in this order.
+    // it, its name. laneLabels lists those drawn, each clear of those before it in this order;
+    // veiled, only the name (the scale would tell how many attempts were made).
     struct LaneLabel {
         enum Kind { Marked, Top, Zero, Tick, Caption } kind;
         double value = 0;
@@ -248,6 +257,9 @@ private:
     // m_headerLines are the header's lines: as many as its texts take now or revealed and whole
     // (the plot keeps its place through a reveal and a playback).
     int m_headerLines = 1;
+    // m_askedFrame is the frame a question was last asked of (shown veiled): its header keeps
+    // the veiled texts' lines too after the reveal, so the rows below keep their place.
+    std::weak_ptr<const Frame> m_askedFrame;
     double headerWidth() const;
     HeaderLayout layOutHeader(const QString& title, const QString& legend, const QString& counts) const;
     QString countsTextAs(bool partial, bool veiled) const;
@@ -278,19 +290,15 @@ private:
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;
     // The labels' places, each given the boxes of those placed before it (plotLabels' order) to
-    // keep clear of: the ceiling's name on its dashed line, the attempt bars' peak rate over the
-    // tallest and what they are, the key, the caption of a server behind a rate limiter (its
-    // latency band and goodput bars), the bound's label and a block's caption. An empty box: not
-    // drawn.
+    // keep clear of: the ceiling's name on its dashed line, the key, the caption of a server
+    // behind a rate limiter (its latency band and goodput bars), the bound's label and a block's
+    // caption. An empty box: not drawn.
     QRectF ceilingTagBox() const;
     QRectF keyBoxClearOf(const std::vector<QRectF>& taken) const;
-    QRectF attemptsPeakBox(const std::vector<QRectF>& taken) const;
-    QRectF attemptsCaptionBox(const std::vector<QRectF>& taken) const;
     QRectF serverCaptionBox(const std::vector<QRectF>& taken) const;
     QRectF boundLabelBoxClearOf(const std::vector<QRectF>& taken) const;
     QRectF blockCaptionBoxClearOf(const std::vector<QRectF>& taken) const;
     QString ceilingTagText() const;
-    QString attemptsPeakText() const;
     QString serverCaptionText() const;
     QFont smallFont() const; // the captions' type: a little smaller than the row's
     // m_labels are plotLabels() as this paint places them (made once a paint, not once a label).
@@ -334,7 +342,15 @@ private:
     QList<QPointF> m_nginxWater;
     std::vector<KeyLine> m_keyLines;
     std::int64_t m_keyLinesOmitted = 0;
-    std::optional<AttemptBuckets> m_attemptRates; // client rows with retries
+    std::optional<AttemptBuckets> m_attemptRates; // rows of clients that retry
+    int m_attemptsLaneHeight = 0;                 // attemptsLane's, set with the margins
+    // attemptsLaneGap is the room between the level plot and the attempts lane: half a level
+    // label (the 0 centred on the plot's bottom) and the lane's top label's overhang.
+    int attemptsLaneGap() const;
+    // attemptsLaneOf is the lane of m_attemptRates in `rect`: its name, unit and round top.
+    ServerLane attemptsLaneOf(const QRectF& rect) const;
+    // timeBottom is the bottom of what is drawn against time: the attempts lane's, or the plot's.
+    double timeBottom() const;
     std::optional<ServedBuckets> m_served;          // rows with a server
     QList<QPointF> m_limitLine, m_inSystemLine;      // rows with a server: steps in (seconds, count)
     std::vector<OutcomeCounts> m_outcomeColumns;     // rows with a server: the strip's columns by outcome
@@ -355,7 +371,7 @@ private:
     void drawLaneGrid(QPainter* p, const ServerLane& lane) const;
     void buildKeyLines();
     void drawKeyLines(QPainter* p) const;
-    void drawAttemptRates(QPainter* p) const;
+    void drawAttemptsLane(QPainter* p) const;
     std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
     void buildNginxWater();
     // nginx's own axis (rowchart_nginx.cpp): room kept on the right of every row when any row is

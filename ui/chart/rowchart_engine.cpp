@@ -1,5 +1,5 @@
 // RowChart's views of an engine row (rowchart.h): each node's, the store's or each client's
-// level line (the engine's level_lines.h), and a retry storm's attempts a second.
+// level line (the engine's level_lines.h), and the attempts a second of clients that retry.
 #include "chart/rowchart.h"
 
 #include "view/row_extras.h"
@@ -21,12 +21,12 @@ void RowChart::buildKeyLines()
     m_keyLinesOmitted = 0;
     m_attemptRates.reset();
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
-    if (result.engine && result.clients && result.clients->attempts > result.clients->requests) {
-        // Retries happened: the attempts a second, first attempts and retries stacked.
-        AttemptBuckets b = attemptBuckets(result.engine->run, m_frame->range.from, m_frame->range.to, 60);
-        if (std::any_of(b.retries.begin(), b.retries.end(), [](std::int64_t n) { return n > 0; }))
-            m_attemptRates = std::move(b);
-    }
+    // Clients that may retry: the attempts a second, first attempts and retries stacked. Whether
+    // the row has them is the scenario's, not the run's: a row that grew them only where a retry
+    // happened would tell a veiled question's answer, and move its plot at the reveal.
+    const auto& scenario = m_frame->scenario;
+    if (result.engine && result.clients && scenario && scenario->clients && scenario->clients->anyRetries())
+        m_attemptRates = attemptBuckets(result.engine->run, m_frame->range.from, m_frame->range.to, 60);
     // Replayed with the frame, off the GUI thread (rowLines); here only what the frame shows.
     if (m_row >= m_frame->extras.size() || !m_frame->extras[m_row].keys)
         return;
@@ -82,8 +82,6 @@ QRectF RowChart::keyBoxClearOf(const std::vector<QRectF>& taken) const
     }
     const double h = fm.height() + 2;
     const QRectF topLeft(p0.left() + 2, p0.top() + 1, w, h), topRight(p0.right() - w - 2, p0.top() + 1, w, h);
-    if (m_attemptRates) // the bottom third holds the attempt bars
-        return firstClearOf({topLeft, topRight}, taken, [](const QRectF&) { return true; });
     std::vector<QRectF> candidates{topLeft, QRectF(p0.left() + 2, p0.bottom() - h - 1, w, h),
                                    QRectF(p0.right() - w - 2, p0.bottom() - h - 1, w, h), topRight};
     // Then along the top and the bottom edge: lines that run on to the view's end (a window
@@ -138,49 +136,6 @@ void RowChart::drawKeyLines(QPainter* p) const
         p->setPen(palette().color(swatch ? QPalette::WindowText : QPalette::PlaceholderText));
         p->drawText(QPointF(x, y), names[k]);
         x += fm.horizontalAdvance(names[k]) + 12;
-    }
-    p->restore();
-}
-
-void RowChart::drawAttemptRates(QPainter* p) const
-{
-    if (!m_attemptRates)
-        return;
-    // Bars along the bottom of the plot, up to a third of its height: first attempts, with the
-    // retries stacked on them in the denials' colour. The peak rate labels the scale.
-    const AttemptBuckets& b = *m_attemptRates;
-    const QRectF p0 = plot();
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    const double sx = p0.width() / (to - from);
-    const double width = double(b.widthNanos) / 1e9;
-    std::int64_t peak = 1;
-    for (std::size_t k = 0; k < b.first.size(); ++k)
-        peak = std::max(peak, b.first[k] + b.retries[k]);
-    const double sy = p0.height() / 3 / double(peak);
-    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    QColor firstColor = palette().color(QPalette::WindowText), retryColor = deniedColor(palette());
-    firstColor.setAlphaF(0.18);
-    retryColor.setAlphaF(0.35);
-    p->save();
-    p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
-    for (std::size_t k = 0; k < b.first.size(); ++k) {
-        const double t0 = double(b.from) / 1e9 + double(k) * width;
-        if (t0 > limit)
-            break;
-        const double x0 = p0.left() + (t0 - from) * sx, x1 = x0 + width * sx - 1;
-        const double h1 = double(b.first[k]) * sy, h2 = double(b.retries[k]) * sy;
-        p->fillRect(QRectF(QPointF(x0, p0.bottom() - h1), QPointF(x1, p0.bottom())), firstColor);
-        p->fillRect(QRectF(QPointF(x0, p0.bottom() - h1 - h2), QPointF(x1, p0.bottom() - h1)), retryColor);
-    }
-    p->setClipping(false);
-    p->setFont(smallFont());
-    p->setPen(palette().color(QPalette::PlaceholderText));
-    if (const QRectF caption = paintedLabel(LabelKind::AttemptsCaption); !caption.isEmpty())
-        p->drawText(caption, Qt::AlignCenter, tr("bars: attempts a second (retries on top)"));
-    // The bars have their own scale, not the level axis's: the tallest one says its rate.
-    if (const QRectF box = paintedLabel(LabelKind::AttemptsPeak); !box.isEmpty()) {
-        p->fillRect(box, palette().color(QPalette::Base));
-        p->drawText(box, Qt::AlignCenter, attemptsPeakText());
     }
     p->restore();
 }

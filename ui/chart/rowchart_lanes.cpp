@@ -1,15 +1,18 @@
-// RowChart's row of a concurrency limiter in front of the server: each measure in a lane of its
-// own, stacked in the plot, with its own named axis from 0 to a round top (rowchart.h,
-// serverLanes). One scale shared by a latency, a rate and a count would read as one measure.
+// RowChart's lanes: each measure with its own named axis from 0 to a round top (rowchart.h,
+// ServerLane). A concurrency limiter's row stacks its measures in the plot (serverLanes); a row
+// of clients that retry has its attempts a second in a lane under the level plot
+// (attemptsLane). One scale shared by a latency, a rate and a count would read as one measure.
 #include "chart/rowchart.h"
 #include "chart/served_paint.h"
 #include "chart/summarytable.h"
+#include "chart/theme.h"
 
 #include "chart/ticks.h"
 
 #include <QFontMetricsF>
 #include <QLocale>
 #include <QPainter>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -54,13 +57,8 @@ std::vector<RowChart::ServerLane> RowChart::serverLanes() const
     const ServerView& view = *m_frame->extras[m_row].server;
     if (const QString shares = SummaryTable::inTimeByClient(view.byClient); !shares.isEmpty())
         lanes.back().name += tr(" · in time by client: %1").arg(shares);
-    if (m_attemptRates) {
-        std::vector<std::int64_t> all(m_attemptRates->first.size());
-        for (std::size_t k = 0; k < all.size(); ++k)
-            all[k] = m_attemptRates->first[k] + m_attemptRates->retries[k];
-        lanes.push_back({tr("attempts (req/s): first, retries darker on top"), tr("/s"),
-                         niceCeiling(perSecondPeak(all, m_attemptRates->widthNanos) * 1.05), {}, {}});
-    }
+    if (m_attemptRates)
+        lanes.push_back(attemptsLaneOf({}));
     // Equal bands with a caption's height between them: a lane's top label never meets the
     // baseline of the lane above.
     const QRectF p0 = plot();
@@ -69,6 +67,55 @@ std::vector<RowChart::ServerLane> RowChart::serverLanes() const
     for (std::size_t k = 0; k < lanes.size(); ++k)
         lanes[k].rect = QRectF(p0.left(), p0.top() + double(k) * (h + gap), p0.width(), h);
     return lanes;
+}
+
+RowChart::ServerLane RowChart::attemptsLaneOf(const QRectF& rect) const
+{
+    std::vector<std::int64_t> all(m_attemptRates->first.size());
+    for (std::size_t k = 0; k < all.size(); ++k)
+        all[k] = m_attemptRates->first[k] + m_attemptRates->retries[k];
+    return {tr("attempts (req/s): first faint, retries strong on top"), tr("/s"),
+            niceCeiling(perSecondPeak(all, m_attemptRates->widthNanos) * 1.05), rect, {}};
+}
+
+int RowChart::attemptsLaneGap() const { return QFontMetrics(font()).height() / 2 + 3; }
+
+std::optional<RowChart::ServerLane> RowChart::attemptsLane() const
+{
+    if (!m_attemptRates || m_gateRow || m_attemptsLaneHeight <= 0)
+        return std::nullopt;
+    const QRectF p0 = plot();
+    return attemptsLaneOf(QRectF(p0.left(), p0.bottom() + attemptsLaneGap(), p0.width(), m_attemptsLaneHeight));
+}
+
+double RowChart::timeBottom() const
+{
+    const std::optional<ServerLane> lane = attemptsLane();
+    return lane ? lane->rect.bottom() : plot().bottom();
+}
+
+void RowChart::drawAttemptsLane(QPainter* p) const
+{
+    // Under the level plot, the time axis's grid lines going on through it; veiled, its name
+    // and baseline only (laneLabels), as the bars would tell how many attempts were denied.
+    const std::optional<ServerLane> lane = attemptsLane();
+    if (!lane)
+        return;
+    const QRectF& r = lane->rect;
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing, false); // the chart's own grid lines are aliased
+    p->setPen(QPen(palette().color(QPalette::Mid), 1));
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to), step = m_timeAxis->tickInterval();
+    if (step > 0 && (to - from) / step < 1000)
+        for (double t = std::ceil(from / step) * step; t <= to; t += step)
+            p->drawLine(QPointF(std::round(xOf(t)), r.top()), QPointF(std::round(xOf(t)), r.bottom()));
+    drawLaneGrid(p, *lane);
+    if (!m_veiled) {
+        p->setClipRect(QRectF(r.topLeft(), QPointF(std::min(r.right(), visibleRight()), r.bottom())));
+        drawAttemptBars(p, r, lane->top);
+    }
+    p->restore();
+    drawLaneAxis(p, *lane);
 }
 
 void RowChart::drawServerLanes(QPainter* p) const
@@ -145,15 +192,13 @@ void RowChart::drawInSystem(QPainter* p, const QRectF& lane, double top) const
 
 void RowChart::drawAttemptBars(QPainter* p, const QRectF& lane, double top) const
 {
-    // First attempts, the retries stacked on them darker: both grey, as no outcome is meant.
+    // First attempts faint, the retries stacked on them strong (attemptColor).
     const AttemptBuckets& b = *m_attemptRates;
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double sx = lane.width() / (to - from), width = double(b.widthNanos) / 1e9;
     const double sy = lane.height() / top / width; // pixels per attempt in a bucket
     const double shownTo = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    QColor firstColor = palette().color(QPalette::WindowText), retryColor = firstColor;
-    firstColor.setAlphaF(0.2);
-    retryColor.setAlphaF(0.55);
+    const QColor firstColor = attemptColor(false, palette()), retryColor = attemptColor(true, palette());
     for (std::size_t k = 0; k < b.first.size(); ++k) {
         const double t0 = double(b.from) / 1e9 + double(k) * width;
         if (t0 > shownTo)
@@ -163,6 +208,16 @@ void RowChart::drawAttemptBars(QPainter* p, const QRectF& lane, double top) cons
         p->fillRect(QRectF(QPointF(x0, lane.bottom() - h1), QPointF(x1, lane.bottom())), firstColor);
         p->fillRect(QRectF(QPointF(x0, lane.bottom() - h1 - h2), QPointF(x1, lane.bottom() - h1)), retryColor);
     }
+}
+
+QColor RowChart::attemptColor(bool retry, const QPalette& palette)
+{
+    // Greys, as no outcome is meant, each at 3:1 on the plot and the retries at 3:1 on the first
+    // attempts they stand on (tst_palette): "faint" and "strong" read the same in both themes,
+    // the retries the further from the background.
+    if (isDark(palette))
+        return retry ? QColor(0xd1, 0xd5, 0xdb) : QColor(0x6b, 0x72, 0x80);
+    return retry ? QColor(0x33, 0x33, 0x33) : QColor(0x87, 0x87, 0x87);
 }
 
 std::vector<RowChart::LaneLabel> RowChart::laneLabels(const ServerLane& lane) const
@@ -178,6 +233,9 @@ std::vector<RowChart::LaneLabel> RowChart::laneLabels(const ServerLane& lane) co
     const auto at = [&](double y) { return QRectF(0, y - h / 2, std::max(0.0, r.left() - 5), h); };
     const auto text = [&](double v) { return QLocale().toString(v, 'g', 4) + lane.unit; };
     std::vector<LaneLabel> labels;
+    const LaneLabel caption{LaneLabel::Caption, 0, lane.name, QRectF(r.left() + 3, r.top(), fm.horizontalAdvance(lane.name) + 6, h)};
+    if (m_veiled)
+        return {caption};
     const auto add = [&](LaneLabel::Kind kind, double v, double y) {
         const QRectF box = at(y);
         if (std::none_of(labels.begin(), labels.end(), [&](const LaneLabel& l) { return l.box.intersects(box); }))
@@ -197,7 +255,7 @@ std::vector<RowChart::LaneLabel> RowChart::laneLabels(const ServerLane& lane) co
         step = std::max(step, 1.0);
     for (int k = 1; k * step < lane.top * (1 - 1e-9); ++k)
         add(LaneLabel::Tick, k * step, yOf(k * step));
-    labels.push_back({LaneLabel::Caption, 0, lane.name, QRectF(r.left() + 3, r.top(), fm.horizontalAdvance(lane.name) + 6, h)});
+    labels.push_back(caption);
     return labels;
 }
 

@@ -77,6 +77,7 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
         drawBoundLabel(p);
         drawServer(p);
     }
+    drawAttemptsLane(p);
     drawStrip(p);
     p->setClipping(false);
     if (exactMarks() && !m_veiled)
@@ -173,11 +174,13 @@ QStringList RowChart::cutCaptions() const
     for (const PlotLabel& label : plotLabels()) // the server's caption is elided to its box
         if (label.kind == LabelKind::ServerCaption && fm.horizontalAdvance(label.text) > label.box.width() - 4)
             cut << label.text;
-    if (!m_veiled) // a lane's name runs past the plot's right edge
-        for (const ServerLane& lane : serverLanes())
-            for (const LaneLabel& l : laneLabels(lane))
-                if (l.kind == LaneLabel::Caption && l.box.right() > plot().right())
-                    cut << l.text;
+    std::vector<ServerLane> lanes = m_veiled ? std::vector<ServerLane>{} : serverLanes(); // drawn revealed only
+    if (const std::optional<ServerLane> attempts = attemptsLane())
+        lanes.push_back(*attempts);
+    for (const ServerLane& lane : lanes) // a lane's name runs past the plot's right edge
+        for (const LaneLabel& l : laneLabels(lane))
+            if (l.kind == LaneLabel::Caption && l.box.right() > plot().right())
+                cut << l.text;
     return cut;
 }
 
@@ -282,7 +285,6 @@ void RowChart::drawLevel(QPainter* p) const
     const QRectF p0 = plot();
     if (m_gateRow) // a concurrency limiter keeps no rate level: drawServer draws its lanes
         return;
-    drawAttemptRates(p);
     if (!m_keyLines.empty()) {
         drawKeyLines(p);
         return;
@@ -357,7 +359,7 @@ void RowChart::drawPinned(QPainter* p) const
     p->save();
     p->setClipping(false);
     p->setPen(QPen(accent, 1, Qt::DashLine));
-    p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, p0.bottom()));
+    p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, timeBottom()));
     p->setPen(QPen(accent, 2));
     p->setBrush(Qt::NoBrush);
     const Verdict v = verdictAt(m_frame->trace->results.at(m_row), *pinned);
@@ -373,7 +375,7 @@ void RowChart::drawBox(QPainter* p) const
     const double a = mapToScene(m_boxFrom->toPoint()).x(), b = mapToScene(m_boxTo->toPoint()).x();
     QColor fill = palette().color(QPalette::Highlight);
     fill.setAlpha(50);
-    p->fillRect(QRectF(QPointF(std::min(a, b), p0.top() - stripHeight()), QPointF(std::max(a, b), p0.bottom())), fill);
+    p->fillRect(QRectF(QPointF(std::min(a, b), p0.top() - stripHeight()), QPointF(std::max(a, b), timeBottom())), fill);
 }
 
 void RowChart::drawPlayhead(QPainter* p) const
@@ -384,7 +386,7 @@ void RowChart::drawPlayhead(QPainter* p) const
     const double x = xOf(secondsAsDouble(m_playhead->t));
     p->setClipping(false);
     p->setPen(QPen(QColor(0xea, 0x58, 0x0c), 1.5));
-    p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, p0.bottom()));
+    p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, timeBottom()));
 }
 
 void RowChart::drawLevelLabels(QPainter* p) const
@@ -474,14 +476,15 @@ void RowChart::drawBoundaries(QPainter* p) const
     const QColor band = dark ? QColor(255, 255, 255, 14) : QColor(0x33, 0x55, 0x99, 16);
     const QColor line = dark ? QColor(0x94, 0xa3, 0xb8, 170) : QColor(0x64, 0x74, 0x8b, 150);
     p->save();
-    p->setClipRect(QRectF(p0.left(), p0.top() - stripHeight(), p0.width(), p0.height() + stripHeight()));
+    const double bottom = timeBottom(); // through the attempts lane: retries pile up at a window's start
+    p->setClipRect(QRectF(QPointF(p0.left(), p0.top() - stripHeight()), QPointF(p0.right(), bottom)));
     for (Nanos k = first; k <= last; ++k) {
         const double x0 = xOf(secondsAsDouble(k * w)), x1 = xOf(secondsAsDouble(Nanos(std::min<Int128>(Int128(k + 1) * w, kMaxNanos))));
         if (k % 2 == 1) // alternate windows shaded: where one ends and the next begins is plain
-            p->fillRect(QRectF(QPointF(x0, p0.top() - stripHeight()), QPointF(x1, p0.bottom())), band);
+            p->fillRect(QRectF(QPointF(x0, p0.top() - stripHeight()), QPointF(x1, bottom)), band);
         if (k * w >= m_range.from) {
             p->setPen(QPen(line, 1));
-            p->drawLine(QPointF(x0, p0.top() - stripHeight()), QPointF(x0, p0.bottom()));
+            p->drawLine(QPointF(x0, p0.top() - stripHeight()), QPointF(x0, bottom));
         }
     }
     // At the playhead, the sliding limiters count the trailing window (t - W, t]: shade it.
@@ -490,7 +493,7 @@ void RowChart::drawBoundaries(QPainter* p) const
         const double x1 = xOf(secondsAsDouble(m_playhead->t));
         const double x0 = xOf(secondsAsDouble(m_playhead->t) - secondsAsDouble(w));
         const QColor trailing = QColor(0xea, 0x58, 0x0c, dark ? 40 : 28);
-        p->fillRect(QRectF(QPointF(x0, p0.top() - stripHeight()), QPointF(x1, p0.bottom())), trailing);
+        p->fillRect(QRectF(QPointF(x0, p0.top() - stripHeight()), QPointF(x1, bottom)), trailing);
     }
     p->restore();
 }
