@@ -61,9 +61,8 @@ std::string helpText(const QCommandLineParser& parser)
     return text.toStdString();
 }
 
-bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& status)
+bool parseOrAnswer(QCommandLineParser& parser, const QStringList& args, int& status)
 {
-    parser.addHelpOption();
     if (QString error; !parseOptions(parser, args, error)) {
         status = fail(error.toStdString());
         return false;
@@ -73,6 +72,14 @@ bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& statu
         status = 0;
         return false;
     }
+    return true;
+}
+
+bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& status)
+{
+    parser.addHelpOption();
+    if (!parseOrAnswer(parser, args, status))
+        return false;
     if (!parser.positionalArguments().isEmpty()) {
         status = fail("unexpected argument '" + parser.positionalArguments().first().toStdString() + "'");
         return false;

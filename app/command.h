@@ -27,6 +27,10 @@ bool parseOptions(QCommandLineParser& parser, const QStringList& args, QString& 
 // fail prints "ratelab: MESSAGE" on stderr and returns kBadInput.
 int fail(const std::string& message);
 
+// parseOrAnswer parses args (the parser holds --help); on a bad option or --help it answers, with
+// the one-line refusal or the help text, sets status (2 or 0) and returns false.
+bool parseOrAnswer(QCommandLineParser& parser, const QStringList& args, int& status);
+
 // parseOrFail adds --help, parses args and reports unknown options or stray arguments. It returns
 // true when the caller may go on; otherwise status holds the exit status (0 after --help).
 bool parseOrFail(QCommandLineParser& parser, const QStringList& args, int& status);

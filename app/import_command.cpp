@@ -22,12 +22,8 @@ int importCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addPositionalArgument("FILE", "The configuration file.");
     parser.addOption({"save-scenario", "Write the imported scenario to OUT (a .ratelab.json file).", "OUT"});
     parser.addHelpOption();
-    if (QString error; !parseOptions(parser, args, error))
-        return fail(error.toStdString());
-    if (parser.isSet("help")) {
-        std::cout << helpText(parser);
-        return 0;
-    }
+    if (int status = 0; !parseOrAnswer(parser, args, status))
+        return status;
     const QStringList files = parser.positionalArguments();
     if (files.size() != 1)
         return fail("import: name one configuration file");

@@ -130,12 +130,8 @@ void addLuaOptions(QCommandLineParser& parser)
 int printLua(QCommandLineParser& parser, const QStringList& args)
 {
     addLuaOptions(parser);
-    if (QString error; !parseOptions(parser, args, error))
-        return fail(error.toStdString());
-    if (parser.isSet("help")) {
-        std::cout << helpText(parser);
-        return 0;
-    }
+    if (int status = 0; !parseOrAnswer(parser, args, status))
+        return status;
     const QStringList names = parser.positionalArguments();
     const bool serverClock = parser.isSet("server-clock") || parser.isSet("example");
     const QStringList layerSpecs = parser.values("layer");

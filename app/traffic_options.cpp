@@ -75,15 +75,8 @@ std::int64_t availableMemoryBytes()
 bool parseWithLog(QCommandLineParser& parser, const QStringList& args, QString& log, int& status)
 {
     parser.addHelpOption();
-    if (QString error; !parseOptions(parser, args, error)) {
-        status = fail(error.toStdString());
+    if (!parseOrAnswer(parser, args, status))
         return false;
-    }
-    if (parser.isSet("help")) {
-        std::cout << helpText(parser);
-        status = 0;
-        return false;
-    }
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
         status = fail("unexpected argument '" + positional.at(1).toStdString() + "' (one LOG at most)");
