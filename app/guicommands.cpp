@@ -33,8 +33,8 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
         {"html", "Write the dashboard as one web page to this file: the rows' pictures as SVG, and what happened to "
                  "each request under its mark (point at it, or Tab to a row and use the arrow keys). The page needs "
                  "no network and no other file.", "file"},
-        {"width", "Image width in pixels, before scaling (default 1600).", "W"},
-        {"height", "Image height in pixels, before scaling (default 900).", "H"},
+        {"width", "Image width in pixels, before scaling (default 1600; 1280 for a page alone).", "W"},
+        {"height", "Image height in pixels, before scaling (default 900; 720 for a page alone).", "H"},
         {"scale", "Pixel scale of the PNG, 2 for slides and high-density screens (default 1).", "S"},
         {"from", "Start of the time shown, in seconds (default: framed on the requests and their recovery).", "seconds"},
         {"to", "End of the time shown, in seconds (default: framed on the requests and their recovery).", "seconds"},
@@ -57,8 +57,10 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
     if (parser.isSet("theme") && theme != "light" && theme != "dark")
         return fail("export: --theme must be light or dark (got '" + theme.toStdString() + "')");
     // The same number grammar as every other option: "1600.5" and " 800" are refused.
-    const int width = int(integerOption(parser, "width", 320, 16000).value_or(1600));
-    const int height = int(integerOption(parser, "height", 240, 16000).value_or(900));
+    // A page alone is laid out for a laptop's or a projector's screen: its rows have fewer columns
+    // to explain than a 1600-pixel slide's.
+    const int width = int(integerOption(parser, "width", 320, 16000).value_or(png.isEmpty() ? 1280 : 1600));
+    const int height = int(integerOption(parser, "height", 240, 16000).value_or(png.isEmpty() ? 720 : 900));
     const double scale = scaleOption(parser, "scale").value_or(1.0);
     if (double(width) * height * scale * scale > 200e6)
         return fail("export: the image would have more than 200 million pixels; lower --width, --height or --scale");

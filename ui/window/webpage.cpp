@@ -34,6 +34,56 @@ namespace {
 
 QString esc(const QString& s) { return s.toHtmlEscaped(); }
 
+// replaced is text with each match of `re` replaced by what `with` makes of it.
+template <typename With>
+QString replaced(const QString& text, const QRegularExpression& re, With with)
+{
+    QString out;
+    out.reserve(text.size());
+    qsizetype from = 0;
+    for (auto it = re.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += text.mid(from, m.capturedStart() - from) + with(m);
+        from = m.capturedEnd();
+    }
+    return out + text.mid(from);
+}
+
+// compactSvg is QSvgGenerator's output made smaller without a visible change, for a page of a
+// thousand bars a row: it opens a group at every change of pen or brush (many left empty, one a
+// bar), each naming the font even with no text in it, and the defaults; its coordinates have four
+// decimals, where a tenth of a pixel is more than the eye sees. Groups without text lose the font, empty ones
+// go, and a group that opens as the one just closed goes on as it.
+QString compactSvg(const QString& svg)
+{
+    static const QRegularExpression inner(R"((<g [^>]*>)((?:(?!<g |</g>).)*)</g>)", QRegularExpression::DotMatchesEverythingOption);
+    static const QRegularExpression font(R"(\s*font-family="[^"]*" font-size="[^"]*" font-weight="[^"]*" font-style="[^"]*"\s*)");
+    // What the groups say that SVG's defaults say already (opaque), or that no stroke reads.
+    static const QRegularExpression opaque(R"re( (fill|stroke)-opacity="1")re");
+    static const QRegularExpression strokeStyle(R"re( stroke-(width|linecap|linejoin)="[^"]*")re");
+    static const QRegularExpression identity(R"re( transform="matrix\(1,0,0,1,0,0\)")re");
+    QString text = replaced(svg, inner, [](const QRegularExpressionMatch& m) {
+        if (m.captured(2).trimmed().isEmpty())
+            return QString();
+        QString open = m.captured(1).remove(identity).remove(opaque);
+        if (open.contains(R"(stroke="none")"))
+            open.remove(strokeStyle);
+        if (!m.captured(2).contains("<text"))
+            open.remove(font);
+        return open + m.captured(2) + "</g>";
+    });
+    static const QRegularExpression points(R"re(\b(points|d|x|y|width|height)="([^"]*)")re");
+    static const QRegularExpression digits(R"((\.\d)\d+)");
+    text = replaced(text, points, [](const QRegularExpressionMatch& m) {
+        return m.captured(1) + "=\"" + QString(m.captured(2)).replace(digits, "\\1") + "\"";
+    });
+    static const QRegularExpression group(R"(</g>\s*(<g [^>]*>))");
+    return replaced(text, group, [&text](const QRegularExpressionMatch& m) {
+        const qsizetype start = text.lastIndexOf("<g ", m.capturedStart()); // the group just closed
+        return text.mid(start, text.indexOf('>', start) - start + 1) == m.captured(1) ? QString() : m.captured(0);
+    });
+}
+
 // svgOf draws a widget as File > Export SVG draws the window, without the XML prolog (the SVG
 // goes inline in the page). Its ids (QSvgGenerator numbers its clip paths from 1 in each file)
 // get `prefix`, so two rows' clips never meet in one page.
@@ -55,9 +105,7 @@ QString svgOf(QWidget* widget, const QString& label, const QString& prefix)
     painter.end();
     QString text = QString::fromUtf8(bytes);
     text = text.mid(std::max<qsizetype>(0, text.indexOf("<svg")));
-    // QSvgGenerator opens a group at every change of pen or brush, many of them left empty.
-    static const QRegularExpression empty(R"(<g [^>]*>\s*</g>\s*)");
-    text.replace(empty, QString());
+    text = compactSvg(text);
     static const QRegularExpression id(R"((id="|url\(#))([A-Za-z_][\w-]*))");
     text.replace(id, "\\1" + prefix + "\\2");
     // The picture is named to a screen reader once, on the element that holds it.
@@ -65,8 +113,9 @@ QString svgOf(QWidget* widget, const QString& label, const QString& prefix)
 }
 
 // markText is what hovering or focusing a mark shows: the request, as What happened heads it,
-// and the row's line there, with the rounded durations' exact values and the HTTP response.
-QString markText(const Trace& trace, std::size_t row, std::size_t request)
+// and the row's line there, with the rounded durations' exact values and, with `response`, the
+// HTTP response.
+QString markText(const Trace& trace, std::size_t row, std::size_t request, bool response)
 {
     QString name = requestName(trace, request);
     name[0] = name[0].toUpper();
@@ -75,7 +124,7 @@ QString markText(const Trace& trace, std::size_t row, std::size_t request)
     QString text = name + "\n" + words.line;
     if (!exact.isEmpty())
         text += "\n" + roundedNote(exact);
-    if (!words.http.isEmpty())
+    if (response && !words.http.isEmpty())
         text += "\n\n" + words.http;
     return text;
 }
@@ -89,13 +138,14 @@ QJsonArray exactMarks(const RowChart& chart, const Frame& frame, std::size_t row
     const ReducedRow& r = frame.rows.at(row);
     for (std::size_t i = r.firstRequest; i < chart.shownEnd(); ++i) {
         const QPointF at = chart.markPosition(i);
-        marks.append(QJsonArray{tenth(at.x()), tenth(at.y()), markText(*frame.trace, row, requestOf(*frame.trace, row, i))});
+        marks.append(QJsonArray{tenth(at.x()), tenth(at.y()), markText(*frame.trace, row, requestOf(*frame.trace, row, i), true)});
     }
     return marks;
 }
 
 // columnMarks stand for a row drawn as bars, one per pixel column with requests: its counts and
-// the first decision's words, at the column's centre.
+// the first decision's words, at the column's centre. Without its HTTP response: a thousand
+// columns of seven rows would make the page twice as large with it.
 QJsonArray columnMarks(const RowChart& chart, const Frame& frame, std::size_t row)
 {
     QJsonArray marks;
@@ -118,7 +168,7 @@ QJsonArray columnMarks(const RowChart& chart, const Frame& frame, std::size_t ro
                                    .arg(c.delayed)
                                    .arg(c.denied);
         const double x = plot.left() + (k + 0.5) * plot.width() / n;
-        marks.append(QJsonArray{tenth(x), tenth(y), counts + "\n" + markText(*frame.trace, row, requestOf(*frame.trace, row, i))});
+        marks.append(QJsonArray{tenth(x), tenth(y), counts + "\n" + markText(*frame.trace, row, requestOf(*frame.trace, row, i), false)});
     }
     return marks;
 }
