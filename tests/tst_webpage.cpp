@@ -169,6 +169,8 @@ private slots:
             QVERIFY2(!bytes.contains(secret), secret);
         const QStringList sealed = between(page, "<script type=\"application/octet-stream\" class=\"sealed\">", "</script>");
         QCOMPARE(sealed.size(), 4); // every step from the first question on
+        for (const QString& block : sealed) // not plain base64 either: a decoder site would show it
+            QVERIFY(!QByteArray::fromBase64(block.toLatin1()).contains("19 admitted"));
         const QString first = unseal(page, sealed[0]);
         QVERIFY(first.contains("19 admitted · 13 denied"));
         QVERIFY(first.contains("4 + 3 + 6 x 2 = 19"));

@@ -34,9 +34,11 @@ button { font: inherit; padding: 4px 12px; color: @TEXT@; background: @BASE@; bo
 // one at a time, a step's sealed decisions decoded when it is revealed. It decides nothing.
 const char* const kPageScript = R"js(
 "use strict";
+// The marks: a row's words under the pointer (or a tap), or under the keyboard once Tab has
+// reached the row (Left, Right, Home, End), beside a ring around the mark.
 (function () {
   const tip = document.getElementById("tip"), ring = document.getElementById("ring"), live = document.getElementById("live");
-
+  const plotOf = (e) => (e.target.closest ? e.target.closest(".plot[data-reach]") : null);
   function marksOf(plot) {
     if (!plot.marks) {
       const data = plot.parentNode.querySelector("script.marks");
@@ -50,8 +52,9 @@ const char* const kPageScript = R"js(
     return { box: box, view: view, k: box.width / view.width };
   }
   function hide() { tip.hidden = true; ring.hidden = true; }
+  window.ratelabHide = hide;
   function show(plot, i) {
-    const marks = marksOf(plot), m = marks[i];
+    const m = marksOf(plot)[i];
     if (!m) { hide(); return; }
     plot.at = i;
     const f = frame(plot);
@@ -64,7 +67,7 @@ const char* const kPageScript = R"js(
     if (document.activeElement === plot) live.textContent = m[2];
   }
   function nearest(plot, clientX) {
-    const f = frame(plot), x = (clientX - f.box.left) / f.k + f.view.x, reach = Number(plot.dataset.reach || 6);
+    const f = frame(plot), x = (clientX - f.box.left) / f.k + f.view.x, reach = Number(plot.dataset.reach);
     let best = -1, distance = reach;
     marksOf(plot).forEach(function (m, i) {
       const d = Math.abs(m[0] - x);
@@ -73,46 +76,56 @@ const char* const kPageScript = R"js(
     return best;
   }
   function point(e) {
-    const plot = e.target.closest ? e.target.closest(".plot[data-reach]") : null;
+    const plot = plotOf(e);
     if (!plot) { if (!document.activeElement || !document.activeElement.matches(".plot")) hide(); return; }
     const i = nearest(plot, e.clientX);
     if (i < 0) hide(); else show(plot, i);
   }
   document.addEventListener("mousemove", point);
   document.addEventListener("click", point);
-  document.addEventListener("focusin", function (e) {
-    const plot = e.target.closest ? e.target.closest(".plot[data-reach]") : null;
-    if (plot) show(plot, plot.at || 0);
-  });
+  document.addEventListener("focusin", function (e) { const plot = plotOf(e); if (plot) show(plot, plot.at || 0); });
   document.addEventListener("focusout", hide);
   window.addEventListener("resize", hide);
+  document.addEventListener("keydown", function (e) {
+    const plot = plotOf(e), keys = ["ArrowLeft", "ArrowRight", "Home", "End"];
+    if (e.key === "Escape") hide();
+    if (!plot || e.altKey || e.ctrlKey || e.metaKey || keys.indexOf(e.key) < 0) return;
+    const n = marksOf(plot).length, i = plot.at || 0;
+    show(plot, e.key === "Home" ? 0 : e.key === "End" ? n - 1 : Math.max(0, Math.min(n - 1, i + (e.key === "ArrowRight" ? 1 : -1))));
+    e.preventDefault(); // the deck's keys leave it alone
+  });
+})();
 
+// A deck: one step at a time with presentation mode's keys; a step's sealed decisions (base64 of
+// its JSON XORed with the page's key) decoded into the page when it is shown or revealed, and
+// taken out again when it is left.
+(function () {
   const deck = document.getElementById("deck");
-  const steps = deck ? Array.prototype.slice.call(deck.querySelectorAll(".step")) : [];
-  const key = deck ? Uint8Array.from(atob(deck.dataset.key), function (c) { return c.charCodeAt(0); }) : null;
+  if (!deck) return;
+  const steps = Array.prototype.slice.call(deck.querySelectorAll(".step"));
+  const key = Uint8Array.from(atob(deck.dataset.key), (c) => c.charCodeAt(0));
   let at = 0, revealed = false;
   function unseal(step) {
     const sealed = step.querySelector("script.sealed");
     if (!sealed) return null;
-    const bytes = Uint8Array.from(atob(sealed.textContent.trim()), function (c, i) { return c.charCodeAt(0) ^ key[i % key.length]; });
+    const bytes = Uint8Array.from(atob(sealed.textContent.trim()), (c, i) => c.charCodeAt(0) ^ key[i % key.length]);
     return JSON.parse(new TextDecoder("utf-8").decode(bytes));
+  }
+  function veil(step, veiled) {
+    if (veiled) { step.querySelector(".revealed").innerHTML = ""; step.querySelector(".answer").innerHTML = ""; }
+    const cover = step.querySelector(".veiled");
+    if (cover) cover.hidden = !veiled;
   }
   function put(step, data) {
     step.querySelector(".revealed").innerHTML = data.chart;
     if (data.answer) step.querySelector(".answer").innerHTML = data.answer;
-    const veiled = step.querySelector(".veiled");
-    if (veiled) veiled.hidden = true;
+    veil(step, false);
   }
   function go(i) {
-    hide();
-    const old = steps[at];
-    if (old.querySelector("script.sealed")) { // hidden again, as presentation mode's step back
-      old.querySelector(".revealed").innerHTML = ""; old.querySelector(".answer").innerHTML = "";
-      const veiled = old.querySelector(".veiled");
-      if (veiled) veiled.hidden = false;
-    }
+    window.ratelabHide();
+    if (steps[at].querySelector("script.sealed")) veil(steps[at], true); // asked again, as presentation mode's step back
     at = i; revealed = false;
-    steps.forEach(function (s, k) { s.hidden = k !== i; });
+    steps.forEach((s, k) => { s.hidden = k !== i; });
     const step = steps[i];
     if (step.dataset.asks !== "yes") { const data = unseal(step); if (data) put(step, data); revealed = true; }
     document.getElementById("at").textContent = step.querySelector(".where").textContent;
@@ -124,22 +137,12 @@ const char* const kPageScript = R"js(
     if (at + 1 < steps.length) go(at + 1);
   }
   function previous() { if (at > 0) go(at - 1); }
-  if (deck) {
-    go(0);
-    document.getElementById("next").addEventListener("click", next);
-    document.getElementById("prev").addEventListener("click", previous);
-  }
+  go(0);
+  document.getElementById("next").addEventListener("click", next);
+  document.getElementById("prev").addEventListener("click", previous);
   document.addEventListener("keydown", function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const plot = e.target.closest ? e.target.closest(".plot[data-reach]") : null;
-    if (plot && ["ArrowLeft", "ArrowRight", "Home", "End"].indexOf(e.key) >= 0) {
-      const n = marksOf(plot).length, i = plot.at || 0;
-      show(plot, e.key === "Home" ? 0 : e.key === "End" ? n - 1 : Math.max(0, Math.min(n - 1, i + (e.key === "ArrowRight" ? 1 : -1))));
-      e.preventDefault();
-      return;
-    }
-    if (e.key === "Escape") { hide(); return; }
-    if (!deck || (e.target.matches && e.target.matches("button") && (e.key === " " || e.key === "Enter"))) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.matches && e.target.matches("button") && (e.key === " " || e.key === "Enter")) return; // the button's own
     if (["PageDown", " ", "ArrowRight", "ArrowDown", "Enter"].indexOf(e.key) >= 0) { next(); e.preventDefault(); }
     else if (["PageUp", "ArrowLeft", "ArrowUp", "Backspace"].indexOf(e.key) >= 0) { previous(); e.preventDefault(); }
   });
