@@ -59,15 +59,15 @@ void checkSelfContained(const QByteArray& page)
     QVERIFY(text.contains("<h1>"));
 }
 
-// unseal decodes a step's sealed decisions as the page's script does: base64, then XOR with
-// the page's key.
+// unseal decodes a step's sealed decisions as the page's script does: base64, XOR with the
+// page's key, then inflated.
 QString unseal(const QString& page, const QString& sealed)
 {
     const QByteArray key = QByteArray::fromBase64(between(page, "data-key=\"", "\"").value(0).toLatin1());
     QByteArray bytes = QByteArray::fromBase64(sealed.toLatin1());
     for (qsizetype i = 0; i < bytes.size() && !key.isEmpty(); ++i)
         bytes[i] = char(bytes[i] ^ key[i % key.size()]);
-    return QString::fromUtf8(bytes);
+    return QString::fromUtf8(qUncompress(bytes));
 }
 
 } // namespace

@@ -281,10 +281,11 @@ QByteArray scenarioPage(const Scenario& scenario, QSize size, TimeRange range)
 
 namespace {
 
-// seal keeps a step's decisions out of the page's text: XOR with the page's key, then base64.
+// seal keeps a step's decisions out of the page's text: compressed (a step's SVG and words shrink
+// to a fifth), XORed with the page's key, then base64.
 QString seal(const QJsonObject& data, const QByteArray& key)
 {
-    QByteArray bytes = QJsonDocument(data).toJson(QJsonDocument::Compact);
+    QByteArray bytes = qCompress(QJsonDocument(data).toJson(QJsonDocument::Compact), 9);
     for (qsizetype i = 0; i < bytes.size(); ++i)
         bytes[i] = char(bytes[i] ^ key[i % key.size()]);
     return QString::fromLatin1(bytes.toBase64());

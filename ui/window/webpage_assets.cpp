@@ -96,44 +96,56 @@ const char* const kPageScript = R"js(
   });
 })();
 
-// A deck: one step at a time with presentation mode's keys; a step's sealed decisions (base64 of
-// its JSON XORed with the page's key) decoded into the page when it is shown or revealed, and
-// taken out again when it is left.
+// A deck: one step at a time with presentation mode's keys; a step's sealed decisions (its JSON,
+// compressed, XORed with the page's key, in base64) decoded into the page when it is shown or
+// revealed, and taken out again when it is left. The deck is aria-busy while a step is decoded.
 (function () {
   const deck = document.getElementById("deck");
   if (!deck) return;
   const steps = Array.prototype.slice.call(deck.querySelectorAll(".step"));
   const key = Uint8Array.from(atob(deck.dataset.key), (c) => c.charCodeAt(0));
-  let at = 0, revealed = false;
-  function unseal(step) {
+  let at = 0, revealed = false, turn = 0;
+  async function unseal(step) {
     const sealed = step.querySelector("script.sealed");
     if (!sealed) return null;
     const bytes = Uint8Array.from(atob(sealed.textContent.trim()), (c, i) => c.charCodeAt(0) ^ key[i % key.length]);
-    return JSON.parse(new TextDecoder("utf-8").decode(bytes));
+    // Qt's qCompress: the length in 4 bytes, then a zlib stream.
+    const text = new Blob([bytes.subarray(4)]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return JSON.parse(await new Response(text).text());
   }
   function veil(step, veiled) {
     if (veiled) { step.querySelector(".revealed").innerHTML = ""; step.querySelector(".answer").innerHTML = ""; }
     const cover = step.querySelector(".veiled");
     if (cover) cover.hidden = !veiled;
   }
-  function put(step, data) {
-    step.querySelector(".revealed").innerHTML = data.chart;
-    if (data.answer) step.querySelector(".answer").innerHTML = data.answer;
-    veil(step, false);
+  // reveal puts the step's decisions in, unless another key came first.
+  async function reveal(step) {
+    const mine = ++turn;
+    deck.setAttribute("aria-busy", "true");
+    const data = await unseal(step);
+    if (mine !== turn) return;
+    if (data) {
+      step.querySelector(".revealed").innerHTML = data.chart;
+      if (data.answer) step.querySelector(".answer").innerHTML = data.answer;
+      veil(step, false);
+    }
+    deck.setAttribute("aria-busy", "false");
   }
   function go(i) {
     window.ratelabHide();
+    ++turn;
     if (steps[at].querySelector("script.sealed")) veil(steps[at], true); // asked again, as presentation mode's step back
     at = i; revealed = false;
     steps.forEach((s, k) => { s.hidden = k !== i; });
     const step = steps[i];
-    if (step.dataset.asks !== "yes") { const data = unseal(step); if (data) put(step, data); revealed = true; }
     document.getElementById("at").textContent = step.querySelector(".where").textContent;
     window.scrollTo(0, 0);
+    deck.setAttribute("aria-busy", "false");
+    if (step.dataset.asks !== "yes") { revealed = true; reveal(step); }
   }
   function next() {
     const step = steps[at];
-    if (!revealed && step.querySelector("script.sealed")) { put(step, unseal(step)); revealed = true; return; }
+    if (!revealed && step.querySelector("script.sealed")) { revealed = true; reveal(step); return; }
     if (at + 1 < steps.length) go(at + 1);
   }
   function previous() { if (at > 0) go(at - 1); }
