@@ -1,8 +1,8 @@
-// The pages of `ratelab export --html` and `ratelab deck --html` in a real browser: Debian's
-// Chromium, headless, driven by tests/browser/page.mjs through npm's puppeteer-core (installed
-// into the build tree, as .ci/run does). The page loads with no console error and no request
+// The pages of `ratelab export --html` and `ratelab deck --html` in real browsers: Debian's
+// Chromium and Firefox ESR, headless, driven by tests/browser/page.mjs through npm's
+// puppeteer-core (installed into the build tree, as .ci/run does). The page loads with no console error and no request
 // leaving the file; the keyboard and the pointer show a mark's words; PageDown reveals a deck's
-// step and goes on; axe-core finds no WCAG 2.1 AA violation. Without Chromium or the npm
+// step and goes on; axe-core finds no WCAG 2.1 AA violation. Without a browser or the npm
 // packages it skips, unless RATELAB_PEERS=1 (CI), where their absence fails.
 #include "cli_run.h"
 
@@ -24,10 +24,10 @@ namespace {
 const QString kModules = QStringLiteral(RATELAB_NODE_PATH);
 
 // missing names what the browser test needs and this machine lacks (empty: nothing).
-QString missing()
+QString missing(const QString& browser)
 {
-    if (QStandardPaths::findExecutable("chromium").isEmpty())
-        return "chromium (apt-get install chromium)";
+    if (QStandardPaths::findExecutable(browser).isEmpty())
+        return browser + " (apt-get install " + browser + ")";
     if (QStandardPaths::findExecutable("node").isEmpty())
         return "node";
     for (const char* module : {"puppeteer-core", "axe-core"})
@@ -37,14 +37,14 @@ QString missing()
 }
 
 // browse runs page.mjs over a page and returns what it found; a failure to run is a test failure.
-QJsonObject browse(const QString& kind, const QString& page)
+QJsonObject browse(const QString& browser, const QString& kind, const QString& page)
 {
     QProcess node;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("NODE_PATH", kModules);
     node.setProcessEnvironment(env);
     node.start(QStandardPaths::findExecutable("node"), {QStringLiteral(RATELAB_TESTDATA "/../browser/page.mjs"), kind, page,
-                                                        QStandardPaths::findExecutable("chromium")});
+                                                        QStandardPaths::findExecutable(browser)});
     if (!node.waitForFinished(50'000)) {
         node.kill();
         node.waitForFinished();
@@ -76,17 +76,26 @@ void checkClean(const QJsonObject& found)
 
 class TestBrowser : public QObject {
     Q_OBJECT
+    static void browsers()
+    {
+        QTest::addColumn<QString>("browser");
+        QTest::newRow("chromium") << "chromium";
+        QTest::newRow("firefox") << "firefox-esr";
+    }
 private slots:
+    void aScenarioPageShowsAMarksWords_data() { browsers(); }
+    void aDeckPageRevealsOnPageDown_data() { browsers(); }
     void init()
     {
-        if (const QString lack = missing(); !lack.isEmpty()) {
+        QFETCH(QString, browser);
+        if (const QString lack = missing(browser); !lack.isEmpty()) {
             if (qEnvironmentVariable("RATELAB_PEERS") == "1")
                 QFAIL(qPrintable("missing " + lack));
             QSKIP(qPrintable("missing " + lack));
         }
     }
 
-    // checks a scenario's page in Chromium. By hand (as tst_webpage): 5 requests 0.1 s apart
+    // checks a scenario's page in each browser. By hand (as tst_webpage): 5 requests 0.1 s apart
     // against a fixed window of 3 per 10 s; Tab reaches the row and shows request 1's words
     // (admitted, 0 of 3 used); three Rights reach request 4, denied with 3 of 3 used until the
     // window [10 s, 20 s) opens 9.7 s later; leaving the row hides the words, and the pointer on
@@ -99,7 +108,8 @@ private slots:
                              "0.1", "--html", path})
                      .code,
                  0);
-        const QJsonObject found = browse("scenario", path);
+        QFETCH(QString, browser);
+        const QJsonObject found = browse(browser, "scenario", path);
         checkClean(found);
         const QStringList shown = texts(found["shown"]);
         QCOMPARE(shown.size(), 4);
@@ -110,7 +120,7 @@ private slots:
         QCOMPARE(shown[3], shown[1]);
     }
 
-    // checks a deck's page in Chromium: its first step asks how many of 32 requests pass (19, as
+    // checks a deck's page in each browser: its first step asks how many of 32 requests pass (19, as
     // the deck works out: 4 + 3 + 6 x 2); the answer and the counts "19 admitted · 13 denied" are
     // in the page only from the reveal (PageDown) until the step is left (PageDown to step 2,
     // which asks again), and PageUp comes back to step 1 asking again.
@@ -119,7 +129,8 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath("deck.html");
         QCOMPARE(runRatelab({"deck", "buckets-burst-now", "--html", path}).code, 0);
-        const QJsonObject found = browse("deck", path);
+        QFETCH(QString, browser);
+        const QJsonObject found = browse(browser, "deck", path);
         checkClean(found);
         QCOMPARE(texts(found["steps"]), (QStringList{"s1", "s1", "s2", "s1"}));
         const QStringList pages = texts(found["pages"]);

@@ -4,20 +4,22 @@
 // axe-core's WCAG 2.1 AA violations. It asserts nothing itself: the expected values are the
 // test's, derived by hand there.
 //
-//   node page.mjs scenario|deck FILE.html CHROMIUM
+//   node page.mjs scenario|deck FILE.html BROWSER   (Chromium, or Firefox through WebDriver BiDi)
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
 const puppeteer = require("puppeteer-core");
 const axePath = require.resolve("axe-core/axe.min.js");
-const [kind, file, chromium] = process.argv.slice(2);
+const [kind, file, executable] = process.argv.slice(2);
+const firefox = executable.includes("firefox");
 
 const found = { errors: [], requests: [], shown: [], axe: [] };
 const browser = await puppeteer.launch({
-  executablePath: chromium,
+  executablePath: executable,
+  browser: firefox ? "firefox" : "chrome",
   headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"],
+  args: firefox ? [] : ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions"],
 });
 try {
   const page = await browser.newPage();
