@@ -24,6 +24,29 @@ namespace ratelab::app {
 
 namespace {
 
+// fileOptionsProblem refuses an output option given without a file name, and two naming one file
+// (one would be written over the other); empty when neither.
+std::string fileOptionsProblem(const QCommandLineParser& parser, const std::string& command, const char* a, const char* b)
+{
+    for (const char* file : {a, b})
+        if (parser.isSet(file) && parser.value(file).isEmpty())
+            return command + ": --" + file + " needs a file name";
+    if (!parser.value(a).isEmpty() && parser.value(a) == parser.value(b))
+        return command + ": --" + a + " and --" + b + " name the same file";
+    return {};
+}
+
+// writeExports writes the image and the page asked for (an empty path: not asked); it returns
+// why one could not be written, or an empty string.
+QString writeExports(const Scenario& scenario, QSize size, double scale, ui::TimeRange range, const QString& png,
+                     const QString& html)
+{
+    if (!png.isEmpty())
+        if (const QString error = ui::writeImage(ui::renderOffscreen(scenario, size, scale, range), png); !error.isEmpty())
+            return error;
+    return html.isEmpty() ? QString() : ui::writePage(ui::scenarioPage(scenario, size, range), html);
+}
+
 int exportImage(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
@@ -44,11 +67,8 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
     if (!parseOrFail(parser, args, status))
         return status;
     const QString png = parser.value("png"), html = parser.value("html");
-    for (const char* file : {"png", "html"})
-        if (parser.isSet(file) && parser.value(file).isEmpty())
-            return fail(std::string("export: --") + file + " needs a file name");
-    if (!png.isEmpty() && png == html)
-        return fail("export: --png and --html name the same file");
+    if (const std::string problem = fileOptionsProblem(parser, "export", "png", "html"); !problem.empty())
+        return fail(problem);
     if (png.isEmpty() && html.isEmpty())
         return fail("export: --png FILE or --html FILE is required");
     if (parser.isSet("scale") && png.isEmpty()) // a page's pictures are vectors: nothing to scale
@@ -81,12 +101,8 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
                     "redis' checks the same scenario against Redis");
     if (parser.isSet("theme")) // the app's palette, which the charts read their colours from
         ui::applyTheme(ui::themeFromId(theme));
-    if (!png.isEmpty())
-        if (const QString error = ui::writeImage(ui::renderOffscreen(scenario, QSize(width, height), scale, range), png); !error.isEmpty())
-            return fail(error.toStdString());
-    if (!html.isEmpty())
-        if (const QString error = ui::writePage(ui::scenarioPage(scenario, QSize(width, height), range), html); !error.isEmpty())
-            return fail(error.toStdString());
+    if (const QString error = writeExports(scenario, QSize(width, height), scale, range, png, html); !error.isEmpty())
+        return fail(error.toStdString());
     saveScenarioIfAsked(parser, scenario);
     return 0;
 }
@@ -112,11 +128,8 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
     if (parser.positionalArguments().size() != 1)
         return fail("deck: name one deck, a file or a shipped deck's id (" + io::shippedDecks().join(", ").toStdString() + ")");
     const QString pdf = parser.value("pdf"), html = parser.value("html");
-    for (const char* file : {"pdf", "html"})
-        if (parser.isSet(file) && parser.value(file).isEmpty())
-            return fail(std::string("deck: --") + file + " needs a file name");
-    if (!pdf.isEmpty() && pdf == html)
-        return fail("deck: --pdf and --html name the same file");
+    if (const std::string problem = fileOptionsProblem(parser, "deck", "pdf", "html"); !problem.empty())
+        return fail(problem);
     if (parser.isSet("no-answers") && pdf.isEmpty() && html.isEmpty())
         return fail("deck: --no-answers is for a handout or a page: give --pdf FILE or --html FILE too");
     for (const QString& path : {pdf, html})
