@@ -1,10 +1,11 @@
 // The pages of `ratelab export --html` and `ratelab deck --html` in real browsers: Debian's
 // Chromium and Firefox ESR, headless, driven by tests/browser/page.mjs through npm's
-// puppeteer-core (installed into the build tree, as .ci/run does). The page loads with no console error and no request
-// leaving the file; the keyboard and the pointer show a mark's words; PageDown reveals a deck's
-// step and goes on; a row drawn by the browser is the app's drawing of it, within a tolerance
-// stated below; axe-core finds no WCAG 2.1 AA violation. Without a browser or the npm
-// packages it skips, unless RATELAB_PEERS=1 (CI), where their absence fails.
+// puppeteer-core (installed into the build tree, as .ci/run does). The page loads with no
+// console error and no request leaving the file; the keyboard and the pointer show a mark's
+// words; PageDown reveals a deck's step and goes on; a row drawn by the browser is the app's
+// drawing of it, within a tolerance stated below; axe-core finds no WCAG 2.1 AA violation.
+// Without a browser or the npm packages it skips, unless RATELAB_PEERS=1 (CI), where their
+// absence fails.
 #include "cli_run.h"
 #include "preset_load.h"
 
