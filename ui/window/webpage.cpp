@@ -179,7 +179,8 @@ QString json(const QJsonArray& data)
     return QString::fromUtf8(QJsonDocument(data).toJson(QJsonDocument::Compact)).replace("</", "<\\/");
 }
 
-QString rowHtml(RowChart* chart, const Frame& frame, std::size_t row, const QString& id)
+// rowHtml is a row's section: its heading (at `level`, for a screen reader), its picture and its marks.
+QString rowHtml(RowChart* chart, const Frame& frame, std::size_t row, const QString& id, int level)
 {
     const auto [title, counts] = chart->headerTexts();
     const QString label = withoutJoiners(counts.isEmpty() ? title : title + ": " + counts);
@@ -188,7 +189,9 @@ QString rowHtml(RowChart* chart, const Frame& frame, std::size_t row, const QStr
         marks = chart->exactMarks() ? exactMarks(*chart, frame, row) : columnMarks(*chart, frame, row);
     const QString reach = chart->exactMarks() ? QString::number(RowChart::kHoverReach)
                                               : QString::number(std::max(RowChart::kHoverReach, chart->plotRect().width() / std::max(1, chart->plotColumns())));
-    QString out = QString("<section class=\"row\" aria-labelledby=\"%1\"><h3 class=\"sr\" id=\"%1\">%2</h3>").arg(id, esc(withoutJoiners(title)));
+    const QString h = "h" + QString::number(level);
+    QString out = "<section class=\"row\" aria-labelledby=\"" + id + "\"><" + h + " class=\"sr\" id=\"" + id + "\">"
+                + esc(withoutJoiners(title)) + "</" + h + ">";
     if (marks.isEmpty())
         return out + "<div class=\"plot\">" + svgOf(chart, label, id + "-") + "</div></section>\n";
     out += QString("<div class=\"plot\" tabindex=\"0\" role=\"group\" data-reach=\"%1\" aria-label=\"%2\">")
@@ -222,16 +225,16 @@ QString tableHtml(const SummaryTable& table)
     return out + "</tbody></table>\n";
 }
 
-// dashboardHtml is a laid-out dashboard: its legend, a section per row, the time axis and the
-// summary; `id` makes its element ids unique in the page.
-QString dashboardHtml(Dashboard& dashboard, const QString& id)
+// dashboardHtml is a laid-out dashboard: its legend, a section per row (headed at `level`), the
+// time axis and the summary; `id` makes its element ids unique in the page.
+QString dashboardHtml(Dashboard& dashboard, const QString& id, int level)
 {
     const Frame& frame = dashboard.frame();
     QString out = "<div class=\"dashboard\"><p class=\"title\">" + esc(withoutJoiners(dashboard.titleText())) + "</p>";
     out += "<div class=\"legend\">" + svgOf(dashboard.legend(), dashboard.legendTexts().join(", "), id + "-legend-") + "</div>\n";
     ChartStack* charts = dashboard.charts();
     for (int r = 0; r < charts->rowCount() && r < int(frame.rows.size()); ++r)
-        out += rowHtml(charts->row(r), frame, std::size_t(r), id + "-r" + QString::number(r));
+        out += rowHtml(charts->row(r), frame, std::size_t(r), id + "-r" + QString::number(r), level);
     out += "<div class=\"axis\">" + svgOf(charts->axis(), QObject::tr("time, seconds"), id + "-axis-") + "</div>\n";
     return out + tableHtml(*dashboard.summary()) + "</div>\n";
 }
@@ -275,7 +278,7 @@ QByteArray scenarioPage(const Scenario& scenario, QSize size, TimeRange range)
                  + esc(QObject::tr("Point at a mark, or Tab to a row and move with the arrow keys, to read what happened "
                                    "to that request."))
                  + "</p>\n";
-    body += dashboardHtml(dashboard, "d") + "</main>\n";
+    body += dashboardHtml(dashboard, "d", 2) + "</main>\n";
     return page(title, body);
 }
 
@@ -308,14 +311,14 @@ QString stepHtml(const io::Deck& deck, std::size_t i, QSize size, bool answers, 
     out += "<div class=\"answer\" aria-live=\"polite\"></div>";
     if (hidden && (asks || !answers)) { // the room sees the traffic, not what was decided
         Dashboard veiled;
-        out += "<div class=\"veiled\">" + dashboardHtml(*laidOut(veiled, step.scenario, size, range, true), id + "v") + "</div>";
+        out += "<div class=\"veiled\">" + dashboardHtml(*laidOut(veiled, step.scenario, size, range, true), id + "v", 3) + "</div>";
     }
     Dashboard shown;
     if (!hidden) // before any question: nothing to hide
-        return out + "<div class=\"revealed\">" + dashboardHtml(*laidOut(shown, step.scenario, size, range, false), id) + "</div></section>\n";
+        return out + "<div class=\"revealed\">" + dashboardHtml(*laidOut(shown, step.scenario, size, range, false), id, 3) + "</div></section>\n";
     out += "<div class=\"revealed\"></div>";
     if (answers) {
-        QJsonObject data{{"chart", dashboardHtml(*laidOut(shown, step.scenario, size, range, false), id)}};
+        QJsonObject data{{"chart", dashboardHtml(*laidOut(shown, step.scenario, size, range, false), id, 3)}};
         if (asks && !words.answer.isEmpty())
             data["answer"] = QObject::tr("<p><b>Answer:</b> %1</p>").arg(words.answer);
         out += "<script type=\"application/octet-stream\" class=\"sealed\">" + seal(data, key) + "</script>";
