@@ -4,6 +4,7 @@
 #include "cli_run.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -32,12 +33,13 @@ QStringList between(const QString& text, const QString& open, const QString& clo
     return out;
 }
 
-// marksOf are the marks stored beside each row's picture: [x, y, words] each.
+// marksOf are the marks stored beside each row's picture, unpacked as the page's script does
+// (base64, then inflated): [x, y, words] each.
 std::vector<QJsonArray> marksOf(const QString& page)
 {
     std::vector<QJsonArray> rows;
-    for (QString data : between(page, "<script type=\"application/json\" class=\"marks\">", "</script>"))
-        rows.push_back(QJsonDocument::fromJson(data.replace("<\\/", "</").toUtf8()).array());
+    for (const QString& data : between(page, "<script type=\"application/octet-stream\" class=\"marks\">", "</script>"))
+        rows.push_back(QJsonDocument::fromJson(qUncompress(QByteArray::fromBase64(data.toLatin1()))).array());
     return rows;
 }
 
@@ -146,8 +148,23 @@ private slots:
             all += c.captured(1).toLongLong() + c.captured(2).toLongLong() + c.captured(3).toLongLong();
         }
         QCOMPARE(all, 3000);
+        // The first column starts with request 1 at 0 s, admitted: its words end with the 200.
+        QVERIFY(rows[0][0].toArray()[2].toString().contains("Request 1 of 3000\nt = 0.000 s: fixed window: 0 of 100 used"));
+        QVERIFY(rows[0][0].toArray()[2].toString().contains("HTTP/1.1 200 OK"));
         // 100 per second over the 3 windows [0 s, 1 s), [1 s, 2 s), [2 s, 3 s): 300 admitted.
         QCOMPARE(admitted, 300);
+    }
+
+    // checks the size a page may have: 100,000 requests in the seven rows of seed-compare, at
+    // random (Poisson: its bars alternate the most), under 5 MB.
+    void aHundredThousandRequestsFitInFiveMegabytes()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("big.html");
+        QCOMPARE(runRatelab({"export", "--preset", "seed-compare", "--n", "100000", "--pattern", "poisson", "--html", path}).code, 0);
+        const qint64 size = QFileInfo(path).size();
+        qInfo("100,000 Poisson requests, seven rows: %lld bytes", size);
+        QVERIFY(size > 0 && size < 5'000'000);
     }
 
     // checks that a veiled step's decisions are nowhere in the page until revealed. The deck's

@@ -60,6 +60,8 @@ async function visit(browser, kind, file, out) {
   page.on("pageerror", (e) => found.errors.push(String(e)));
   page.on("request", (r) => { if (!r.url().startsWith("file:") && !r.url().startsWith("data:")) found.requests.push(r.url()); });
   await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+  // The marks are unpacked as the page loads: the body is busy until they are.
+  await page.waitForFunction(() => document.body.getAttribute("aria-busy") === "false");
   if (kind === "scenario") await scenario(page, found);
   else if (kind === "deck") await deck(page, found);
   else await shot(page, out);

@@ -113,9 +113,8 @@ QString svgOf(QWidget* widget, const QString& label, const QString& prefix)
 }
 
 // markText is what hovering or focusing a mark shows: the request, as What happened heads it,
-// and the row's line there, with the rounded durations' exact values and, with `response`, the
-// HTTP response.
-QString markText(const Trace& trace, std::size_t row, std::size_t request, bool response)
+// and the row's line there, with the rounded durations' exact values and the HTTP response.
+QString markText(const Trace& trace, std::size_t row, std::size_t request)
 {
     QString name = requestName(trace, request);
     name[0] = name[0].toUpper();
@@ -124,7 +123,7 @@ QString markText(const Trace& trace, std::size_t row, std::size_t request, bool 
     QString text = name + "\n" + words.line;
     if (!exact.isEmpty())
         text += "\n" + roundedNote(exact);
-    if (response && !words.http.isEmpty())
+    if (!words.http.isEmpty())
         text += "\n\n" + words.http;
     return text;
 }
@@ -138,14 +137,13 @@ QJsonArray exactMarks(const RowChart& chart, const Frame& frame, std::size_t row
     const ReducedRow& r = frame.rows.at(row);
     for (std::size_t i = r.firstRequest; i < chart.shownEnd(); ++i) {
         const QPointF at = chart.markPosition(i);
-        marks.append(QJsonArray{tenth(at.x()), tenth(at.y()), markText(*frame.trace, row, requestOf(*frame.trace, row, i), true)});
+        marks.append(QJsonArray{tenth(at.x()), tenth(at.y()), markText(*frame.trace, row, requestOf(*frame.trace, row, i))});
     }
     return marks;
 }
 
 // columnMarks stand for a row drawn as bars, one per pixel column with requests: its counts and
-// the first decision's words, at the column's centre. Without its HTTP response: a thousand
-// columns of seven rows would make the page twice as large with it.
+// the first decision's words, at the column's centre.
 QJsonArray columnMarks(const RowChart& chart, const Frame& frame, std::size_t row)
 {
     QJsonArray marks;
@@ -168,15 +166,17 @@ QJsonArray columnMarks(const RowChart& chart, const Frame& frame, std::size_t ro
                                    .arg(c.delayed)
                                    .arg(c.denied);
         const double x = plot.left() + (k + 0.5) * plot.width() / n;
-        marks.append(QJsonArray{tenth(x), tenth(y), counts + "\n" + markText(*frame.trace, row, requestOf(*frame.trace, row, i), false)});
+        marks.append(QJsonArray{tenth(x), tenth(y), counts + "\n" + markText(*frame.trace, row, requestOf(*frame.trace, row, i))});
     }
     return marks;
 }
 
-// json writes data for a <script> element: "</" never closes it early.
-QString json(const QJsonArray& data)
+// packed writes a row's marks for the page: compressed (a thousand columns' words shrink to a
+// sixth: a 100,000-request page of seven rows would be over 5 MB without), then base64, which
+// never closes its <script> early. The page inflates them as it loads.
+QString packed(const QJsonArray& data)
 {
-    return QString::fromUtf8(QJsonDocument(data).toJson(QJsonDocument::Compact)).replace("</", "<\\/");
+    return QString::fromLatin1(qCompress(QJsonDocument(data).toJson(QJsonDocument::Compact), 9).toBase64());
 }
 
 // rowHtml is a row's section: its heading (at `level`, for a screen reader), its picture and its marks.
@@ -197,7 +197,7 @@ QString rowHtml(RowChart* chart, const Frame& frame, std::size_t row, const QStr
     out += QString("<div class=\"plot\" tabindex=\"0\" role=\"group\" data-reach=\"%1\" aria-label=\"%2\">")
                .arg(reach, esc(QObject::tr("%1: %2 marks; the arrow keys move between them").arg(label).arg(marks.size())));
     out += svgOf(chart, label, id + "-") + "</div>";
-    return out + "<script type=\"application/json\" class=\"marks\">" + json(marks) + "</script></section>\n";
+    return out + "<script type=\"application/octet-stream\" class=\"marks\">" + packed(marks) + "</script></section>\n";
 }
 
 // tableHtml is the summary table as the dashboard shows it: its columns in their order, blank
@@ -252,7 +252,8 @@ QByteArray page(const QString& title, const QString& body)
                         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                         "<meta name=\"color-scheme\" content=\""
                         + QString(dark ? "dark" : "light") + "\"><meta name=\"generator\" content=\"RateLab\"><title>"
-                        + esc(withoutJoiners(title)) + "</title><style>" + style + "</style></head>\n<body>\n" + body
+                        + esc(withoutJoiners(title)) + "</title><style>" + style
+                        + "</style></head>\n<body aria-busy=\"true\">\n" + body
                         + "<div id=\"tip\" role=\"tooltip\" hidden></div><div id=\"ring\" hidden></div>"
                           "<div id=\"live\" class=\"sr\" aria-live=\"polite\"></div>\n<script>"
                         + QString::fromUtf8(kPageScript) + "</script>\n</body></html>\n";

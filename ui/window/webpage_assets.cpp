@@ -35,17 +35,26 @@ button { font: inherit; padding: 4px 12px; color: @TEXT@; background: @BASE@; bo
 const char* const kPageScript = R"js(
 "use strict";
 // The marks: a row's words under the pointer (or a tap), or under the keyboard once Tab has
-// reached the row (Left, Right, Home, End), beside a ring around the mark.
+// reached the row (Left, Right, Home, End), beside a ring around the mark. They are unpacked as
+// the page loads, the body aria-busy until then.
 (function () {
   const tip = document.getElementById("tip"), ring = document.getElementById("ring"), live = document.getElementById("live");
   const plotOf = (e) => (e.target.closest ? e.target.closest(".plot[data-reach]") : null);
-  function marksOf(plot) {
-    if (!plot.marks) {
-      const data = plot.parentNode.querySelector("script.marks");
-      plot.marks = data ? JSON.parse(data.textContent) : [];
-    }
-    return plot.marks;
-  }
+  // inflate reads what Qt's qCompress wrote (the length in 4 bytes, then a zlib stream).
+  window.ratelabInflate = function (bytes) {
+    const text = new Blob([bytes.subarray(4)]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(text).text();
+  };
+  // ratelabMarks unpacks the marks of every row under `root`, each kept beside its row.
+  window.ratelabMarks = function (root) {
+    return Promise.all(Array.prototype.map.call(root.querySelectorAll(".plot[data-reach]"), async function (plot) {
+      const packed = plot.parentNode.querySelector("script.marks");
+      const bytes = Uint8Array.from(atob(packed.textContent.trim()), (c) => c.charCodeAt(0));
+      plot.marks = JSON.parse(await window.ratelabInflate(bytes));
+    }));
+  };
+  const marksOf = (plot) => plot.marks || [];
+  window.ratelabMarks(document).then(() => document.body.setAttribute("aria-busy", "false"));
   // frame maps the SVG's own units (the row's pixels as the app drew them) to the page.
   function frame(plot) {
     const svg = plot.querySelector("svg"), box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
@@ -109,9 +118,7 @@ const char* const kPageScript = R"js(
     const sealed = step.querySelector("script.sealed");
     if (!sealed) return null;
     const bytes = Uint8Array.from(atob(sealed.textContent.trim()), (c, i) => c.charCodeAt(0) ^ key[i % key.length]);
-    // Qt's qCompress: the length in 4 bytes, then a zlib stream.
-    const text = new Blob([bytes.subarray(4)]).stream().pipeThrough(new DecompressionStream("deflate"));
-    return JSON.parse(await new Response(text).text());
+    return JSON.parse(await window.ratelabInflate(bytes));
   }
   function veil(step, veiled) {
     if (veiled) { step.querySelector(".revealed").innerHTML = ""; step.querySelector(".answer").innerHTML = ""; }
@@ -128,6 +135,8 @@ const char* const kPageScript = R"js(
       step.querySelector(".revealed").innerHTML = data.chart;
       if (data.answer) step.querySelector(".answer").innerHTML = data.answer;
       veil(step, false);
+      await window.ratelabMarks(step.querySelector(".revealed"));
+      if (mine !== turn) return;
     }
     deck.setAttribute("aria-busy", "false");
   }
