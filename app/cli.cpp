@@ -104,9 +104,9 @@ const Command kCommands[] = {
 
 // kGuiCommands draw widgets: ratelab-gui runs them (offscreen, no display needed).
 const Command kGuiCommands[] = {
-    {"export", "Render the dashboard of one scenario to a PNG image, without a display.", nullptr},
+    {"export", "Render the dashboard of one scenario to a PNG image or a web page, without a display.", nullptr},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", nullptr},
-    {"deck", "Outline a lesson deck, or write its handout with --pdf (a page per step), without a display.", nullptr},
+    {"deck", "Outline a lesson deck, or write its handout with --pdf (a page per step) or its web page with --html, without a display.", nullptr},
 };
 
 template <std::size_t N>

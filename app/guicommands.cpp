@@ -10,6 +10,7 @@
 #include "deckfile.h"
 #include "outputpath.h"
 #include "window/handout.h"
+#include "window/webpage.h"
 #include "replay_command.h"
 #include "sweep_chart.h"
 #include "scenario_options.h"
@@ -23,15 +24,41 @@ namespace ratelab::app {
 
 namespace {
 
+// fileOptionsProblem refuses an output option given without a file name, and two naming one file
+// (one would be written over the other); empty when neither.
+std::string fileOptionsProblem(const QCommandLineParser& parser, const std::string& command, const char* a, const char* b)
+{
+    for (const char* file : {a, b})
+        if (parser.isSet(file) && parser.value(file).isEmpty())
+            return command + ": --" + file + " needs a file name";
+    if (!parser.value(a).isEmpty() && parser.value(a) == parser.value(b))
+        return command + ": --" + a + " and --" + b + " name the same file";
+    return {};
+}
+
+// writeExports writes the image and the page asked for (an empty path: not asked); it returns
+// why one could not be written, or an empty string.
+QString writeExports(const Scenario& scenario, QSize size, double scale, ui::TimeRange range, const QString& png,
+                     const QString& html)
+{
+    if (!png.isEmpty())
+        if (const QString error = ui::writeImage(ui::renderOffscreen(scenario, size, scale, range), png); !error.isEmpty())
+            return error;
+    return html.isEmpty() ? QString() : ui::writePage(ui::scenarioPage(scenario, size, range), html);
+}
+
 int exportImage(QCommandLineParser& parser, const QStringList& args)
 {
     addScenarioOptions(parser);
     addRunOptions(parser);
     parser.addOptions({
-        {"png", "Write the dashboard as a PNG image to this file (required).", "file"},
-        {"width", "Image width in pixels, before scaling (default 1600).", "W"},
-        {"height", "Image height in pixels, before scaling (default 900).", "H"},
-        {"scale", "Pixel scale, 2 for slides and high-density screens (default 1).", "S"},
+        {"png", "Write the dashboard as a PNG image to this file (this, --html or both).", "file"},
+        {"html", "Write the dashboard as one web page to this file: the rows' pictures as SVG, and what happened to "
+                 "each request under its mark (point at it, or Tab to a row and use the arrow keys). The page needs "
+                 "no network and no other file.", "file"},
+        {"width", "Image width in pixels, before scaling (default 1600; 1280 for a page alone).", "W"},
+        {"height", "Image height in pixels, before scaling (default 900; 720 for a page alone).", "H"},
+        {"scale", "Pixel scale of the PNG, 2 for slides and high-density screens (default 1).", "S"},
         {"from", "Start of the time shown, in seconds (default: framed on the requests and their recovery).", "seconds"},
         {"to", "End of the time shown, in seconds (default: framed on the requests and their recovery).", "seconds"},
         {"theme", "Colours: light (default) or dark, as the app's View > Theme.", "name"},
@@ -39,20 +66,28 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
     int status = 0;
     if (!parseOrFail(parser, args, status))
         return status;
-    if (parser.value("png").isEmpty())
-        return fail("export: --png FILE is required");
+    const QString png = parser.value("png"), html = parser.value("html");
+    if (const std::string problem = fileOptionsProblem(parser, "export", "png", "html"); !problem.empty())
+        return fail(problem);
+    if (png.isEmpty() && html.isEmpty())
+        return fail("export: --png FILE or --html FILE is required");
+    if (parser.isSet("scale") && png.isEmpty()) // a page's pictures are vectors: nothing to scale
+        return fail("export: --scale is for --png; an --html page's charts are drawn as SVG");
     const QString theme = parser.value("theme");
     if (parser.isSet("theme") && theme != "light" && theme != "dark")
         return fail("export: --theme must be light or dark (got '" + theme.toStdString() + "')");
     // The same number grammar as every other option: "1600.5" and " 800" are refused.
-    const int width = int(integerOption(parser, "width", 320, 16000).value_or(1600));
-    const int height = int(integerOption(parser, "height", 240, 16000).value_or(900));
+    // A page alone is laid out for a laptop's or a projector's screen: its rows have fewer columns
+    // to explain than a 1600-pixel slide's.
+    const int width = int(integerOption(parser, "width", 320, 16000).value_or(png.isEmpty() ? 1280 : 1600));
+    const int height = int(integerOption(parser, "height", 240, 16000).value_or(png.isEmpty() ? 720 : 900));
     const double scale = scaleOption(parser, "scale").value_or(1.0);
     if (double(width) * height * scale * scale > 200e6)
         return fail("export: the image would have more than 200 million pixels; lower --width, --height or --scale");
 
-    if (const QString problem = io::outputPathProblem(parser.value("png")); !problem.isEmpty())
-        return fail(problem.toStdString()); // before any work, and nothing is touched
+    for (const QString& path : {png, html})
+        if (const QString problem = path.isEmpty() ? QString() : io::outputPathProblem(path); !problem.isEmpty())
+            return fail(problem.toStdString()); // before any work, and nothing is touched
     // A slide's frame: both ends, or neither (the activity).
     const std::optional<Nanos> from = secondsOption(parser, "from"), to = secondsOption(parser, "to");
     if (from.has_value() != to.has_value())
@@ -66,9 +101,7 @@ int exportImage(QCommandLineParser& parser, const QStringList& args)
                     "redis' checks the same scenario against Redis");
     if (parser.isSet("theme")) // the app's palette, which the charts read their colours from
         ui::applyTheme(ui::themeFromId(theme));
-    const QImage image = ui::renderOffscreen(scenario, QSize(width, height), scale, range);
-    const QString error = ui::writeImage(image, parser.value("png"));
-    if (!error.isEmpty())
+    if (const QString error = writeExports(scenario, QSize(width, height), scale, range, png, html); !error.isEmpty())
         return fail(error.toStdString());
     saveScenarioIfAsked(parser, scenario);
     return 0;
@@ -79,8 +112,12 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addPositionalArgument("deck", "A lesson deck: a .ratelab-deck.json file or a shipped deck's id ("
                                              + io::shippedDecks().join(", ") + ").");
     parser.addOption({"pdf", "Write the deck's handout to this file: a page per step, its words and its chart.", "file"});
-    parser.addOption({"no-answers", "A handout for before the class: questions without their answers, every chart from "
-                                    "the first question on with the decisions hidden."});
+    parser.addOption({"html", "Write the deck as one web page to this file: a step at a time with presentation mode's keys "
+                              "(PageDown or Space: reveal, then the next step; PageUp: back), each question's decisions "
+                              "and answer kept encoded in the page until revealed. It needs no network and no other file.",
+                      "file"});
+    parser.addOption({"no-answers", "A handout or page for before the class: questions without their answers, every chart "
+                                    "from the first question on with the decisions hidden (not in the file at all)."});
     parser.addHelpOption();
     if (QString error; !parseOptions(parser, args, error))
         return fail("deck: " + error.toStdString());
@@ -90,23 +127,28 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
     }
     if (parser.positionalArguments().size() != 1)
         return fail("deck: name one deck, a file or a shipped deck's id (" + io::shippedDecks().join(", ").toStdString() + ")");
-    const QString pdf = parser.value("pdf");
-    if (parser.isSet("pdf") && pdf.isEmpty())
-        return fail("deck: --pdf needs a file name");
-    if (parser.isSet("no-answers") && pdf.isEmpty())
-        return fail("deck: --no-answers is for a handout: give --pdf FILE too");
-    if (!pdf.isEmpty())
-        if (const QString problem = io::outputPathProblem(pdf); !problem.isEmpty())
+    const QString pdf = parser.value("pdf"), html = parser.value("html");
+    if (const std::string problem = fileOptionsProblem(parser, "deck", "pdf", "html"); !problem.empty())
+        return fail(problem);
+    if (parser.isSet("no-answers") && pdf.isEmpty() && html.isEmpty())
+        return fail("deck: --no-answers is for a handout or a page: give --pdf FILE or --html FILE too");
+    for (const QString& path : {pdf, html})
+        if (const QString problem = path.isEmpty() ? QString() : io::outputPathProblem(path); !problem.isEmpty())
             return fail("deck: " + problem.toStdString()); // before any work, and nothing is touched
     const io::DeckLoad load = io::loadDeckFile(parser.positionalArguments().first());
     if (!load.deck)
         return fail("deck: " + load.error.toStdString());
     const io::Deck& deck = *load.deck;
-    if (!pdf.isEmpty()) {
+    if (!pdf.isEmpty())
         if (const QString error = ui::writeHandout(deck, pdf, !parser.isSet("no-answers")); !error.isEmpty())
             return fail("deck: " + error.toStdString());
+    // A step's charts are laid out for a projector's 1280x720, as presentation mode shows them.
+    if (!html.isEmpty())
+        if (const QString error = ui::writePage(ui::deckPage(deck, QSize(1280, 720), !parser.isSet("no-answers")), html);
+            !error.isEmpty())
+            return fail("deck: " + error.toStdString());
+    if (!pdf.isEmpty() || !html.isEmpty())
         return 0;
-    }
     // Without --pdf: the deck's outline, a line a step (and its question), to check a deck.
     std::cout << deck.title << "\n";
     for (std::size_t i = 0; i < deck.steps.size(); ++i) {
@@ -122,9 +164,9 @@ int deckCommand(QCommandLineParser& parser, const QStringList& args)
 }
 
 const Command kCommands[] = {
-    {"export", "Render the dashboard of one scenario to a PNG image, without a display.", exportImage},
+    {"export", "Render the dashboard of one scenario to a PNG image or a web page, without a display.", exportImage},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench},
-    {"deck", "Outline a lesson deck, or write its handout with --pdf (a page per step), without a display.", deckCommand},
+    {"deck", "Outline a lesson deck, or write its handout with --pdf (a page per step) or its web page with --html, without a display.", deckCommand},
     {"sweep", "Replay a log over a grid of limits, with --png/--svg charts.",
      [](QCommandLineParser& p, const QStringList& a) { return sweepCommand(p, a, writeSweepChart); }},
 };

@@ -194,7 +194,7 @@ private slots:
                                      << "cannot write " + QDir::tempPath() + ": it is a directory, not a regular file";
         QTest::newRow("no such directory") << QStringList{"--png", "/nonexistent-dir/x.png"}
                                            << "cannot write /nonexistent-dir/x.png: No such file or directory";
-        QTest::newRow("no file") << QStringList{} << "export: --png FILE is required";
+        QTest::newRow("no file") << QStringList{} << "export: --png FILE or --html FILE is required";
         QTest::newRow("width 0") << QStringList{"--width", "0"} << "--width: must be at least 320 (got 0)";
         QTest::newRow("height -5") << QStringList{"--height", "-5"} << "--height: must be at least 240 (got -5)";
         QTest::newRow("width 1e9") << QStringList{"--width", "1e9"} << "--width: must be at most 16000 (got 1e9)";

@@ -4,8 +4,13 @@
 #include "presets.h"
 #include "chart/rowchart.h"
 #include "chart/theme.h"
+#include "deckfile.h"
 
+#include <QBuffer>
 #include <QDir>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QSvgRenderer>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -323,6 +328,42 @@ private slots:
         QCOMPARE(run.code, 2);
         QCOMPARE(run.err.count('\n'), 1);
         QVERIFY2(run.err.contains("cannot write /nonexistent-directory/dash.png"), run.err.constData());
+    }
+
+    // checks that a row drawn to SVG (File > Export SVG, a web page's rows) has nothing left of its
+    // axis where the raster row has nothing: QSvgGenerator (Qt before 6.7) writes no clip, so what
+    // the row leaves to its clip shows there. buckets-burst-now's first step frames 0 s to about
+    // 17 s, and the band of its closest 5 s, (-0.999999999 s, 4 s], begins before the plot.
+    void anSvgRowDrawsNothingLeftOfItsAxis()
+    {
+        Dashboard dashboard;
+        layoutForExport(dashboard, io::loadDeckFile("buckets-burst-now").deck->steps.at(0).scenario, QSize(1280, 720));
+        RowChart* row = dashboard.charts()->row(0);
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(row->size());
+        svg.setViewBox(row->rect());
+        svg.setResolution(row->logicalDpiY());
+        QPainter painter(&svg);
+        row->render(&painter);
+        painter.end();
+        QImage drawn(row->size(), QImage::Format_RGB32);
+        drawn.fill(Qt::white);
+        QPainter onto(&drawn);
+        QSvgRenderer(bytes).render(&onto);
+        onto.end();
+        const QImage raster = row->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        // Left of the axis's labels (a third of the way to the plot): the row's background only.
+        const int left = int(row->plotRect().left() / 3);
+        QVERIFY(left > 5);
+        for (const QImage* image : {&raster, static_cast<const QImage*>(&drawn)})
+            for (int y = int(row->plotRect().top()); y < int(row->plotRect().bottom()); ++y)
+                for (int x = 0; x < left; ++x)
+                    QVERIFY2(image->pixel(x, y) == image->pixel(left, y),
+                             qPrintable(QString("%1 at x %2, y %3").arg(image == &raster ? "raster" : "svg").arg(x).arg(y)));
     }
 };
 

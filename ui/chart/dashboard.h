@@ -43,6 +43,8 @@ public:
     ChartStack* charts() const { return m_charts; }
     SummaryTable* summary() const { return m_summary; }
     QSplitter* splitter() const { return m_splitter; }
+    // legend is the strip's key beside the title (drawn to a web page's SVG as it is).
+    QWidget* legend() const { return m_legend; }
     // restoreSplitter restores a saved split; without one the summary gets the room it needs.
     void restoreSplitter(const QByteArray& state);
 

@@ -84,6 +84,8 @@ public:
     std::optional<std::size_t> requestAt(QPointF pos) const;
     // decisionAt is the row's decision whose mark is nearest to pos (within a few pixels), if any.
     std::optional<std::size_t> decisionAt(QPointF pos) const;
+    // kHoverReach is how far from a mark (in pixels, along the time axis) the pointer still finds it.
+    static constexpr double kHoverReach = 6;
     // hoverText describes the row's decision i: time, verdict, remaining, retry-after, levels, and
     // the response headers a server would send.
     QString hoverText(std::size_t i) const;

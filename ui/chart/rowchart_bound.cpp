@@ -131,8 +131,11 @@ void RowChart::drawBound(QPainter* p) const
     fill.setAlpha(palette().color(QPalette::Base).lightness() < 128 ? 34 : 22);
     p->fillRect(QRectF(QPointF(std::max(x0, area.left() - 1), area.top()), QPointF(std::min(x1, area.right() + 1), area.bottom())), fill);
     p->setPen(QPen(edge, 1, Qt::DashLine));
-    p->drawLine(QPointF(x0, area.top()), QPointF(x0, area.bottom()));
-    p->drawLine(QPointF(x1, area.top()), QPointF(x1, area.bottom()));
+    // An edge outside the plot is not drawn rather than clipped: an SVG export (QSvgGenerator
+    // before Qt 6.7 writes no clip) would show it left of the axis.
+    for (const double x : {x0, x1})
+        if (x >= area.left() - 1 && x <= area.right() + 1)
+            p->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
     p->restore();
 }
 

@@ -19,8 +19,6 @@ namespace ratelab::ui {
 
 namespace {
 
-constexpr double kHoverPixels = 6;
-
 QString seconds(Nanos t) { return QString::fromStdString(formatSeconds(t)) + " s"; }
 
 } // namespace
@@ -43,14 +41,14 @@ std::optional<std::size_t> RowChart::decisionAt(QPointF pos) const
         return std::nullopt;
     const QPointF scenePos = mapToScene(pos.toPoint());
     const QRectF p = plot();
-    if (scenePos.x() < p.left() - kHoverPixels || scenePos.x() > p.right() + kHoverPixels)
+    if (scenePos.x() < p.left() - kHoverReach || scenePos.x() > p.right() + kHoverReach)
         return std::nullopt;
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
     const double t = from + (scenePos.x() - p.left()) / p.width() * (to - from);
     const auto& arrivals = timesOf(*m_frame->trace, m_row);
     const auto at = std::lower_bound(arrivals.begin(), arrivals.end(), Nanos(std::llround(t * 1e9)));
     std::optional<std::size_t> best;
-    double bestDistance = kHoverPixels;
+    double bestDistance = kHoverReach;
     for (auto it : {at, at == arrivals.begin() ? at : at - 1}) {
         if (it == arrivals.end())
             continue;

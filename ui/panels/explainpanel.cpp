@@ -68,17 +68,18 @@ QString readableDurations(const QString& line, QStringList* exact)
     return out + line.mid(from);
 }
 
-namespace {
-
-QString httpResponse(const Trace& trace, std::size_t row, std::size_t index)
+QString roundedNote(const QStringList& exact)
 {
-    const std::vector<Header> headers = headersAt(trace, row, index);
-    if (headers.empty())
-        return {};
-    return QString::fromStdString(ratelab::httpResponse(decisionAt(trace, row, index), headers));
+    return ExplainPanel::tr("Durations rounded up to the millisecond; exactly: %1.").arg(exact.join("; "));
 }
 
-} // namespace
+WhatHappened whatHappened(const Trace& trace, std::size_t row, std::size_t request, QStringList* exact)
+{
+    WhatHappened out{readableDurations(QString::fromStdString(lineFor(trace, row, request)), exact), {}};
+    if (const std::vector<Header> headers = headersAt(trace, row, request); !headers.empty())
+        out.http = QString::fromStdString(ratelab::httpResponse(decisionAt(trace, row, request), headers));
+    return out;
+}
 
 ExplainPanel::ExplainPanel(QWidget* parent)
     : QWidget(parent)
@@ -163,15 +164,14 @@ void ExplainPanel::refresh()
         const Decision d = decisionAt(*m_trace, row, *first);
         const QColor c = !d.allowed ? RowChart::deniedColor() : d.delay > 0 ? RowChart::delayedColor() : RowChart::admittedColor();
         const QString mark = !d.allowed ? "&#x2715;" : d.delay > 0 ? "&#x25B2;" : "&#x25CF;";
+        const WhatHappened words = whatHappened(*m_trace, row, *m_index, &exact);
         html += QString("<p style='margin:2px 0'><span style='color:%1'>%2</span> %3</p>")
-                    .arg(c.name(), mark,
-                          readableDurations(QString::fromStdString(lineFor(*m_trace, row, *m_index)), &exact).toHtmlEscaped());
-        if (const QString http = httpResponse(*m_trace, row, *m_index); !http.isEmpty())
-            html += QString("<pre style='margin:0 0 4px 18px'>%1</pre>").arg(http.toHtmlEscaped());
+                    .arg(c.name(), mark, words.line.toHtmlEscaped());
+        if (!words.http.isEmpty())
+            html += QString("<pre style='margin:0 0 4px 18px'>%1</pre>").arg(words.http.toHtmlEscaped());
     }
     if (!exact.isEmpty())
-        html += tr("<p style='margin:6px 0 0 0; color:gray'>Durations rounded up to the millisecond; exactly: %1.</p>")
-                    .arg(exact.join("; ").toHtmlEscaped());
+        html += "<p style='margin:6px 0 0 0; color:gray'>" + roundedNote(exact).toHtmlEscaped() + "</p>";
     m_body->setHtml(html);
 }
 

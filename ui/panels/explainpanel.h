@@ -52,4 +52,17 @@ private:
 // enough) and appends the exact texts it replaced to `exact` (when given).
 QString readableDurations(const QString& line, QStringList* exact = nullptr);
 
+// WhatHappened is one row's part of What happened for a request: its line of plain words
+// (durations made readable) and the HTTP response a server would send (empty without one). The
+// panel and a web page's marks both show it, so a mark says what the panel says.
+struct WhatHappened {
+    QString line;
+    QString http;
+};
+// whatHappened words request `request` in result `row` of the trace; it is O(request) for a
+// plain row (the limiter is replayed from its last checkpoint). The exact durations rounded go to `exact`.
+WhatHappened whatHappened(const Trace& trace, std::size_t row, std::size_t request, QStringList* exact = nullptr);
+// roundedNote says which exact durations the lines rounded (readableDurations' `exact`).
+QString roundedNote(const QStringList& exact);
+
 } // namespace ratelab::ui

@@ -19,23 +19,35 @@ namespace {
 // it: its type prints at about 9 pt on A4 and it fills the page.
 constexpr int kChartWidth = 1200;
 
-QString html(const io::Deck& deck, const io::DeckStep& step, int i, bool answers)
+QString html(const io::Deck& deck, std::size_t i, bool answers)
+{
+    const StepWords w = stepWords(deck, i);
+    QString out = QString("<p style='color:#666'>%1</p><h2>%2</h2><p>%3</p>").arg(w.where, w.title, w.lesson);
+    if (!w.question.isEmpty())
+        out += QObject::tr("<p><b>Question:</b> %1</p>").arg(w.question);
+    if (answers && !w.answer.isEmpty())
+        out += QObject::tr("<p><b>Answer:</b> %1</p>").arg(w.answer);
+    return out;
+}
+
+} // namespace
+
+StepWords stepWords(const io::Deck& deck, std::size_t i)
 {
     // A path ("/api/login") never breaks at its slash on the page either.
     const auto text = [](const std::string& s) {
         return keepSlashesJoined(QString::fromStdString(s).toHtmlEscaped().replace('\n', "<br>"));
     };
-    QString out = QString("<p style='color:#666'>%1 \u00b7 %2</p><h2>%3</h2><p>%4</p>")
-                      .arg(text(deck.title), QObject::tr("step %1 of %2").arg(i + 1).arg(deck.steps.size()),
-                           text(step.scenario.title), text(step.scenario.lesson));
-    if (!step.question.empty())
-        out += QObject::tr("<p><b>Question:</b> %1</p>").arg(text(step.question));
-    if (answers && !step.answer.empty())
-        out += QObject::tr("<p><b>Answer:</b> %1</p>").arg(text(step.answer));
-    return out;
+    const io::DeckStep& step = deck.steps.at(i);
+    return {text(deck.title) + " \u00b7 " + QObject::tr("step %1 of %2").arg(i + 1).arg(deck.steps.size()),
+            text(step.scenario.title), text(step.scenario.lesson), text(step.question), text(step.answer)};
 }
 
-} // namespace
+bool decisionsHidden(const io::Deck& deck, std::size_t i)
+{
+    return std::any_of(deck.steps.begin(), deck.steps.begin() + std::ptrdiff_t(i) + 1,
+                       [](const io::DeckStep& s) { return !s.question.empty(); });
+}
 
 HandoutPage handoutPage(const io::Deck& deck, std::size_t i, bool answers, QSize chartSize)
 {
@@ -43,10 +55,9 @@ HandoutPage handoutPage(const io::Deck& deck, std::size_t i, bool answers, QSize
     // Without answers, a step's chart is hidden from the first question of the deck on, not only
     // on the steps that ask: a step after a question draws the same traffic decided, its counts
     // the earlier answer ("19 admitted · 13 denied" under "How many of the 32 pass?").
-    const bool asked = std::any_of(deck.steps.begin(), deck.steps.begin() + std::ptrdiff_t(i) + 1,
-                                   [](const io::DeckStep& s) { return !s.question.empty(); });
+    const bool asked = decisionsHidden(deck, i);
     const TimeRange range = step.hasFocus() ? TimeRange{*step.from, *step.to} : TimeRange{};
-    return {html(deck, step, int(i), answers), renderOffscreen(step.scenario, chartSize, 1.0, range, !answers && asked)};
+    return {html(deck, i, answers), renderOffscreen(step.scenario, chartSize, 1.0, range, !answers && asked)};
 }
 
 QString writeHandout(const io::Deck& deck, const QString& path, bool answers)
@@ -66,14 +77,13 @@ QString writeHandout(const io::Deck& deck, const QString& path, bool answers)
         pdf.setCreator("RateLab");
         QPainter painter(&pdf);
         for (std::size_t i = 0; i < deck.steps.size(); ++i) {
-            const io::DeckStep& step = deck.steps[i];
             if (i > 0)
                 pdf.newPage();
             const QRect page = painter.viewport();
             QTextDocument words;
             words.setDefaultFont(QFont(painter.font().family(), 11));
             words.setTextWidth(page.width());
-            words.setHtml(html(deck, step, int(i), answers));
+            words.setHtml(html(deck, i, answers));
             const int top = int(words.size().height()) + 10;
             const QRect room(page.left(), page.top() + top, page.width(), page.height() - top);
             const QSize size(kChartWidth, std::max(480, kChartWidth * room.height() / std::max(1, room.width())));

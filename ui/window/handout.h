@@ -16,6 +16,18 @@ namespace ratelab::ui {
 // chart shows the earlier questions' traffic decided (the answer to them).
 QString writeHandout(const io::Deck& deck, const QString& path, bool answers = true);
 
+// StepWords are step i's words as HTML (escaped, paths never split at a slash): where it is in
+// the deck ("Deck · step 2 of 5"), its title, narrative, question and answer (empty: none).
+struct StepWords {
+    QString where, title, lesson, question, answer;
+};
+StepWords stepWords(const io::Deck& deck, std::size_t i);
+
+// decisionsHidden says whether step i's chart has its decisions hidden before the class (no
+// answers): from the deck's first question on, since a step after a question draws the same
+// traffic decided, its counts the earlier answer.
+bool decisionsHidden(const io::Deck& deck, std::size_t i);
+
 // HandoutPage is what a page of the handout shows: its words as HTML and its chart.
 struct HandoutPage {
     QString html;
