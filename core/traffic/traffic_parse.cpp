@@ -333,15 +333,20 @@ namespace {
 // fields or the wrong kinds, Unterminated for a quote or bracket that never closes among them.
 AccessLogSplit accessLogHead(std::string_view line, std::size_t& pos, AccessLogLine& out)
 {
-    std::array<Field, 5> first{};
-    for (Field& f : first) {
+    // Written field by field, not through an array of Fields set to zero first: the zeroing
+    // alone cost a tenth of the line's time.
+    std::string_view* const texts[5] = {&out.host, &out.ident, &out.user, &out.time, &out.request};
+    Field::Kind kinds[5];
+    Field f;
+    for (std::size_t i = 0; i < 5; ++i) {
         const Scan s = nextField(line, pos, f);
         if (s != Scan::Found)
             return s == Scan::End ? AccessLogSplit::NotAccessLog : AccessLogSplit::Unterminated;
+        *texts[i] = f.text;
+        kinds[i] = f.kind;
     }
-    if (first[0].kind != Field::Bare || first[3].kind != Field::Bracketed || first[4].kind != Field::Quoted)
+    if (kinds[0] != Field::Bare || kinds[3] != Field::Bracketed || kinds[4] != Field::Quoted)
         return AccessLogSplit::NotAccessLog;
-    out = {first[0].text, first[1].text, first[2].text, first[3].text, first[4].text};
     return AccessLogSplit::Ok;
 }
 

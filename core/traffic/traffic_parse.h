@@ -46,7 +46,7 @@ enum class AccessLogSplit : std::uint8_t { Ok, Unterminated, NotAccessLog };
 // character) and [bracketed] times, separated by runs of spaces or tabs. Every field is read to
 // the line's end, so an unterminated quote or bracket anywhere makes the line Unterminated; else
 // fewer than five fields, a quoted or bracketed host, a time not bracketed or a request not
-// quoted make it NotAccessLog.
+// quoted make it NotAccessLog. out is whole only when the line is Ok.
 AccessLogSplit splitAccessLog(std::string_view line, AccessLogLine& out);
 // canonicalAddress returns an IPv6 address in its canonical text form (RFC 5952) in storage, or
 // the text as it is for anything else.
