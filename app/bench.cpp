@@ -284,6 +284,14 @@ BenchRun measureBench()
     return b;
 }
 
+// combinedFloorRatio is a line of replay_combined_lines_per_s (read, parsed, decided) in floors
+// of the same run, as decide_floor_ratio weighs a decision: this machine's speed varies between
+// runs by more than a change would move it.
+double combinedFloorRatio(const BenchRun& b)
+{
+    return b.floor > 0 && b.replay.combinedLinesPerSecond > 0 ? 1e9 / b.replay.combinedLinesPerSecond / b.floor : 0;
+}
+
 // jsonMap writes {"key": value, ...} of a map's figures, each through `value`.
 template <typename Map, typename F>
 std::string jsonMap(const Map& m, F value)
@@ -335,7 +343,9 @@ std::string benchJson(const BenchRun& b)
     out << "},\n " << redisBenchJson(b.redis) << ",\n \"replay_lines_per_s\": " << formatNumber(b.replay.linesPerSecond)
         << ", \"sweep_ms\": " << formatNumber(b.replay.sweepMs) << ", \"sweep_point_ms\": " << formatNumber(b.replay.pointMs)
         << ", \"sweep_threads\": " << b.replay.threads << ", \"replay_bytes_per_key\": " << formatNumber(b.replay.bytesPerKey)
-        << ", \"replay_config_lines_per_s\": " << formatNumber(b.replay.configLinesPerSecond) << "}\n";
+        << ", \"replay_config_lines_per_s\": " << formatNumber(b.replay.configLinesPerSecond)
+        << ",\n \"replay_combined_lines_per_s\": " << formatNumber(b.replay.combinedLinesPerSecond)
+        << ", \"replay_combined_floor_ratio\": " << formatNumber(combinedFloorRatio(b)) << "}\n";
     return out.str();
 }
 
@@ -387,7 +397,9 @@ std::string benchText(const BenchRun& b)
         << number(b.replay.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(b.replay.sweepMs) << " ms on "
         << b.replay.threads << " threads (one point: " << number(b.replay.pointMs) << " ms)\n"
         << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(b.replay.bytesPerKey) << " B a key\n"
-        << "Replay through a 3-zone nginx config (--config): " << number(b.replay.configLinesPerSecond) << " lines/s\n";
+        << "Replay through a 3-zone nginx config (--config): " << number(b.replay.configLinesPerSecond) << " lines/s\n"
+        << "Replay of the log through nginx_limit_req, parsing included: " << number(b.replay.combinedLinesPerSecond)
+        << " lines/s (a line " << number(combinedFloorRatio(b)) << "x the floor)\n";
     return out.str();
 }
 

@@ -7,6 +7,10 @@ namespace ratelab::app {
 struct ReplayBenchFigures {
     double linesPerSecond = 0; // parsing the log and deciding every line with seven algorithms, one thread
     double configLinesPerSecond = 0; // the same log through a 3-zone nginx config (replay --config), parsing included
+    // combinedLinesPerSecond: the same log read from memory into requests (time and key, as plain
+    // replay reads it) and each decided by nginx_limit_req, one limiter per key, one thread: the
+    // plain replay a --config run is weighed against
+    double combinedLinesPerSecond = 0;
     double pointMs = 0;        // deciding one point (seven algorithms) on the parsed log, one thread
     double sweepMs = 0;        // 20 points on the parsed log, on `threads` threads
     unsigned threads = 1;

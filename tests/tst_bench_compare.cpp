@@ -22,9 +22,11 @@ QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& t
 }
 
 const QByteArray kOld = R"({"engine_ns": 100, "drag": {"frames_per_s": 10, "requests": 1000000, "settle_ms": 80},
-                            "gone": 3, "redis": {"scripts": {"incr": {"redis_calls_per_s": 20000}}}})";
+                            "gone": 3, "redis": {"scripts": {"incr": {"redis_calls_per_s": 20000}}},
+                            "replay_combined_lines_per_s": 1000000, "replay_combined_floor_ratio": 400})";
 const QByteArray kNew = R"({"engine_ns": 80, "drag": {"frames_per_s": 10.5, "requests": 1000000, "settle_ms": 100},
-                            "added": 2, "redis": {"scripts": {"incr": {"redis_calls_per_s": 15000}}}})";
+                            "added": 2, "redis": {"scripts": {"incr": {"redis_calls_per_s": 15000}}},
+                            "replay_combined_lines_per_s": 4000000, "replay_combined_floor_ratio": 100})";
 
 } // namespace
 
@@ -42,10 +44,13 @@ private slots:
         // By hand: a cost falling 100 -> 80 is 0.8, past the 10% noise: faster. Frames a second
         // 10 -> 10.5 is 1.05, within it. A settle 80 -> 100 ms is 1.25: slower. Redis calls a
         // second 20,000 -> 15,000 is 0.75 of a higher-is-better figure: slower. The request
-        // count is a parameter, equal in both: not a figure.
+        // count is a parameter, equal in both: not a figure. Combined-log replay 1M -> 4M lines a
+        // second is 4 of a higher-is-better figure, and its line 400 -> 100 floors 0.25 of a
+        // cost: both faster.
         struct Row { const char* path; double ratio; const char* verdict; };
         const Row rows[] = {{"engine_ns", 0.8, "faster"}, {"drag.frames_per_s", 1.05, ""}, {"drag.settle_ms", 1.25, "slower"},
-                            {"redis.scripts.incr.redis_calls_per_s", 0.75, "slower"}};
+                            {"redis.scripts.incr.redis_calls_per_s", 0.75, "slower"},
+                            {"replay_combined_lines_per_s", 4, "faster"}, {"replay_combined_floor_ratio", 0.25, "faster"}};
         for (const Row& row : rows) {
             const QJsonObject f = figures.value(row.path).toObject();
             QVERIFY2(!f.isEmpty(), row.path);
@@ -57,7 +62,7 @@ private slots:
         QVERIFY(figures.value("gone").toObject().value("after").isNull());
         QCOMPARE(figures.value("gone").toObject().value("before").toDouble(), 3.0);
         QVERIFY(figures.value("added").toObject().value("ratio").isNull());
-        QCOMPARE(figures.size(), 6);
+        QCOMPARE(figures.size(), 8);
         QCOMPARE(doc.value("differing_parameters").toArray().size(), 0);
     }
 

@@ -3,7 +3,9 @@
 // from 2000-01-01T00:00:00Z = 946684800 s since 1970, a date every epoch table lists).
 #include "error_of.h"
 #include "arithmetic/decimal.h"
+#include "traffic/text_ids.h"
 #include "traffic/traffic_log.h"
+#include "traffic/traffic_parse.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -13,6 +15,8 @@
 #include <fstream>
 
 using namespace ratelab;
+using detail::AccessLogLine;
+using detail::AccessLogSplit;
 
 namespace {
 
@@ -71,6 +75,119 @@ private slots:
         QCOMPARE(t.pathNames.size(), std::size_t(2));
         QCOMPARE(t.pathNames.at(t.paths.at(0)), url);
         QCOMPARE(t.paths.at(1), t.paths.at(0));
+    }
+
+    // Each line's fields worked out by hand: the brackets and outer quotes go, escapes inside a
+    // quoted field stay as written, runs of spaces and tabs separate.
+    void accessLogLinesSplitIntoTheirFields()
+    {
+        AccessLogLine f;
+        // Escaped quotes in the request and the user agent; the agent ends in an escaped
+        // backslash, so the quote after it closes the field.
+        const std::string quotes = "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET /a?q=\\\"x\\\" HTTP/1.1\" 200 5 \"-\" "
+                                   "\"UA \\\"q\\\" \\\\\"";
+        QCOMPARE(detail::splitAccessLog(quotes, f), AccessLogSplit::Ok);
+        QCOMPARE(f.host, std::string_view("192.0.2.1"));
+        QCOMPARE(f.ident, std::string_view("-"));
+        QCOMPARE(f.user, std::string_view("-"));
+        QCOMPARE(f.time, std::string_view("01/Jan/2000:00:00:00 +0000"));
+        QCOMPARE(f.request, std::string_view("GET /a?q=\\\"x\\\" HTTP/1.1"));
+        QCOMPARE(detail::requestPath(f.request), std::string_view("/a?q=\\\"x\\\""));
+        // An IPv6 address as the host, a user, tabs and double spaces, no protocol in the request.
+        QCOMPARE(detail::splitAccessLog("2001:db8::1\t-  bob [10/Oct/2026:13:55:36 +0530]\t\"GET /x\" 200 5", f),
+                 AccessLogSplit::Ok);
+        QCOMPARE(f.host, std::string_view("2001:db8::1"));
+        QCOMPARE(f.user, std::string_view("bob"));
+        QCOMPARE(f.request, std::string_view("GET /x"));
+        QCOMPARE(detail::requestPath(f.request), std::string_view("/x"));
+        // A request of "-" (nginx's for a connection closed before one): no path. A bare word may
+        // hold quotes and brackets without opening a field.
+        QCOMPARE(detail::splitAccessLog("h - - [t] \"-\" 400 0 x\"y[z \"-\" \"-\"", f), AccessLogSplit::Ok);
+        QCOMPARE(f.request, std::string_view("-"));
+        QCOMPARE(detail::requestPath(f.request), std::string_view());
+        // A carriage return left on the line (the reader strips it) is one more bare word.
+        QCOMPARE(detail::splitAccessLog("h - - [t] \"GET / HTTP/1.1\" 200 5 \"-\" \"ua\"\r", f), AccessLogSplit::Ok);
+        QCOMPARE(f.request, std::string_view("GET / HTTP/1.1"));
+    }
+
+    void brokenAccessLogLinesSayWhy()
+    {
+        AccessLogLine f;
+        // Cut inside the request, inside the time, after the third field.
+        QCOMPARE(detail::splitAccessLog("192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET /a HTT", f),
+                 AccessLogSplit::Unterminated);
+        QCOMPARE(detail::splitAccessLog("192.0.2.1 - - [01/Jan/2000:00:0", f), AccessLogSplit::Unterminated);
+        QCOMPARE(detail::splitAccessLog("192.0.2.1 - -", f), AccessLogSplit::NotAccessLog);
+        // The last quote escaped: the agent never closes. Two backslashes: it does.
+        QCOMPARE(detail::splitAccessLog("h - - [t] \"GET / HTTP/1.1\" 200 5 \"-\" \"ua\\\"", f),
+                 AccessLogSplit::Unterminated);
+        QCOMPARE(detail::splitAccessLog("h - - [t] \"GET / HTTP/1.1\" 200 5 \"-\" \"ua\\\\\"", f), AccessLogSplit::Ok);
+        // A backslash as the line's last character escapes nothing that closes.
+        QCOMPARE(detail::splitAccessLog("h - - [t] \"GET / HTTP/1.1\" \"\\", f), AccessLogSplit::Unterminated);
+        // Fields of the wrong kinds; an unterminated quote after them wins, as it makes the line unreadable
+        // whatever it holds.
+        QCOMPARE(detail::splitAccessLog("h - - t \"GET / HTTP/1.1\"", f), AccessLogSplit::NotAccessLog);
+        QCOMPARE(detail::splitAccessLog("\"h\" - - [t] \"GET / HTTP/1.1\"", f), AccessLogSplit::NotAccessLog);
+        QCOMPARE(detail::splitAccessLog("h - - [t] GET", f), AccessLogSplit::NotAccessLog);
+        QCOMPARE(detail::splitAccessLog("h - - t \"GET", f), AccessLogSplit::Unterminated);
+    }
+
+    // A mebibyte path: the request is "GET " + path + " HTTP/1.1", whole.
+    void aMebibytePathSplitsWhole()
+    {
+        const std::string path = "/" + std::string(std::size_t(1) << 20, 'a');
+        const std::string line = "h - - [t] \"GET " + path + " HTTP/1.1\" 414 0 \"-\" \"" + std::string(1000, '\\') + "\"";
+        AccessLogLine f;
+        // The agent is 1000 backslashes, an even run: the quote after them closes it.
+        QCOMPARE(detail::splitAccessLog(line, f), AccessLogSplit::Ok);
+        QCOMPARE(f.request.size(), path.size() + 4 + 9);
+        QCOMPARE(detail::requestPath(f.request), std::string_view(path));
+        QCOMPARE(detail::splitAccessLog(line.substr(0, line.size() - 1), f), AccessLogSplit::Unterminated);
+    }
+
+    // Zones east and west of UTC, by hand: 2026-10-10T00:00:00Z is 20,736 days after 1970-01-01
+    // (56 years of 365 days, 14 leap days 1972-2024, 282 days Jan-Sep of 2026), 1,791,590,400 s.
+    // 13:55:36 at +05:30 is 08:25:36 UTC: + 30,336 s. 16:25:36 the day before at -08:00 is 00:25:36
+    // UTC: + 1,536 s.
+    void zonesGiveEpochMilliseconds()
+    {
+        Nanos t = 0;
+        QVERIFY(detail::parseClfTime("10/Oct/2026:13:55:36 +0530", t));
+        QCOMPARE(t / 1'000'000, std::int64_t(1'791'620'736'000));
+        QVERIFY(detail::parseClfTime("09/Oct/2026:16:25:36 -0800", t));
+        QCOMPARE(t / 1'000'000, std::int64_t(1'791'591'936'000));
+        // The same two lines in a log with CRLF endings: the earlier (00:25:36 UTC) starts it and
+        // the other comes 8 hours later, 28,800 s.
+        const Traffic log = parse("192.0.2.1 - - [10/Oct/2026:13:55:36 +0530] \"GET / HTTP/1.1\" 200 5 \"-\" \"a\"\r\n"
+                                  "192.0.2.2 - - [09/Oct/2026:16:25:36 -0800] \"GET / HTTP/1.1\" 200 5 \"-\" \"a\"\r\n"
+                                  "192.0.2.3 - - [09/Oct/2026:16:25:36 -0800] \"GET / HTTP/1.1\" 200 5 \"-\" \"a\"\r\n");
+        QCOMPARE(log.unreadable, std::int64_t(0));
+        QCOMPARE(log.startEpochNanos, 1'791'591'936 * kS);
+        QCOMPARE(log.times, (std::vector<Nanos>{0, 0, 28'800 * kS}));
+        QCOMPARE(keysOf(log), (std::vector<std::string>{"192.0.2.2", "192.0.2.3", "192.0.2.1"}));
+    }
+
+    // Ids in order of first appearance, over texts of 0 to 40 bytes (the table keeps up to 16 in a
+    // slot and hashes longer ones), texts that differ only past byte 16 or only in length (a NUL
+    // byte included), and enough of them to grow the table many times.
+    void textIdsAreDenseInOrderOfFirstAppearance()
+    {
+        std::vector<std::string> texts = {"", std::string(1, '\0'), std::string(2, '\0'), "a", "abca", "abcaabca",
+                                          "0123456789abcdefX", "0123456789abcdefY"};
+        for (int i = 0; i < 100'000; ++i)
+            texts.push_back(std::to_string(i) + std::string(std::size_t(i % 41), char('a' + i % 26)));
+        detail::TextIds ids;
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            QCOMPARE(ids.find(texts[i], names), detail::TextIds::kAbsent);
+            QCOMPARE(ids.add(texts[i], names), std::uint32_t(i));
+        }
+        QCOMPARE(names, texts);
+        for (std::size_t i = 0; i < texts.size(); ++i)
+            if (ids.find(texts[i], names) != std::uint32_t(i))
+                QFAIL(("text " + std::to_string(i) + " lost its id").c_str());
+        QCOMPARE(ids.find("0123456789abcdefZ", names), detail::TextIds::kAbsent);
+        QCOMPARE(ids.find(std::string(3, '\0'), names), detail::TextIds::kAbsent);
     }
 
     void combinedWithOddSpacingZonesIpv6AndBrokenLines()

@@ -1,6 +1,7 @@
 #include "traffic/traffic_log.h"
 
 #include "arithmetic/decimal.h"
+#include "traffic/text_ids.h"
 #include "traffic/traffic_parse.h"
 
 #include <zlib.h>
@@ -10,7 +11,6 @@
 #include <filesystem>
 #include <memory>
 #include <numeric>
-#include <unordered_map>
 
 namespace ratelab {
 
@@ -24,11 +24,6 @@ constexpr std::size_t kMaxLineBytes = std::size_t(16) << 20;
 // kSampleBytes bounds the lines held to decide the format: the sample ends at kSampleLines lines
 // or at these many bytes, whichever comes first.
 constexpr std::size_t kSampleBytes = std::size_t(64) << 20;
-
-struct StringHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
 
 // Reader turns lines into Traffic: it interns keys, keeps absolute times, and counts what it
 // could not read.
@@ -106,6 +101,7 @@ private:
     {
         m_t.format = m_options.format == LogFormat::Auto ? detail::decideFormat(m_sample, m_name) : m_options.format;
         m_parser = std::make_unique<detail::LineParser>(m_t.format, m_options);
+        m_parser->hintKeys(&m_ids);
         const std::vector<detail::SampleLine> sample = std::move(m_sample);
         m_sample.clear();
         for (const detail::SampleLine& l : sample)
@@ -176,11 +172,9 @@ private:
 
     std::uint32_t intern(std::string_view key)
     {
-        const auto it = m_ids.find(key);
-        if (it != m_ids.end())
-            return it->second;
-        const auto id = std::uint32_t(m_t.keyNames.size());
-        if (m_options.maxKeys > 0 && std::int64_t(id) >= m_options.maxKeys) {
+        if (const std::uint32_t id = m_ids.find(key, m_t.keyNames); id != detail::TextIds::kAbsent)
+            return id;
+        if (m_options.maxKeys > 0 && std::int64_t(m_t.keyNames.size()) >= m_options.maxKeys) {
             const std::int64_t over = m_options.maxKeys + 1;
             const std::int64_t mb = (over * m_options.bytesPerKey + 999'999) / 1'000'000;
             throw InputError(m_name + ": more than " + std::to_string(m_options.maxKeys)
@@ -188,20 +182,13 @@ private:
                              + std::to_string(mb) + " MB at " + std::to_string(m_options.bytesPerKey)
                              + " B a key; raise --max-keys if the machine has the memory");
         }
-        m_t.keyNames.emplace_back(key);
-        m_ids.emplace(std::string(key), id);
-        return id;
+        return m_ids.add(key, m_t.keyNames);
     }
 
     std::uint32_t internPath(std::string_view path)
     {
-        const auto it = m_pathIds.find(path);
-        if (it != m_pathIds.end())
-            return it->second;
-        const auto id = std::uint32_t(m_t.pathNames.size());
-        m_t.pathNames.emplace_back(path);
-        m_pathIds.emplace(std::string(path), id);
-        return id;
+        const std::uint32_t id = m_pathIds.find(path, m_t.pathNames);
+        return id != detail::TextIds::kAbsent ? id : m_pathIds.add(path, m_t.pathNames);
     }
 
     // sortByTime puts requests in time order, keeping the file's order at equal times.
@@ -237,8 +224,7 @@ private:
     std::size_t m_sampleBytes = 0;
     bool m_headerRead = false;
     detail::ParsedLine m_parsed;
-    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_ids;
-    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_pathIds;
+    detail::TextIds m_ids, m_pathIds; // ids of m_t.keyNames and m_t.pathNames
     Nanos m_latest = 0;
     bool m_fraction = false;
     bool m_costs = false;

@@ -3,6 +3,7 @@
 // tests reach it through parseTraffic).
 #pragma once
 
+#include "traffic/text_ids.h"
 #include "traffic/traffic_log.h"
 
 #include <memory>
@@ -34,6 +35,19 @@ bool parseIsoTime(std::string_view text, Nanos& out, bool& fraction);
 bool parseAnyTime(std::string_view text, Nanos& out, bool& fraction);
 // requestPath returns the path of "GET /a/b?c HTTP/1.1" ("/a/b?c"), or an empty view.
 std::string_view requestPath(std::string_view request);
+// AccessLogLine is the fields of an access-log line (combined or common) a reader uses, views
+// into the line: host ident user [time] "request" ..., the brackets and quotes left out (a
+// quoted field's escapes kept as written).
+struct AccessLogLine {
+    std::string_view host, ident, user, time, request;
+};
+enum class AccessLogSplit : std::uint8_t { Ok, Unterminated, NotAccessLog };
+// splitAccessLog reads a line's fields: bare words, "quoted" strings (a backslash escapes the next
+// character) and [bracketed] times, separated by runs of spaces or tabs. Every field is read to
+// the line's end, so an unterminated quote or bracket anywhere makes the line Unterminated; else
+// fewer than five fields, a quoted or bracketed host, a time not bracketed or a request not
+// quoted make it NotAccessLog. out is whole only when the line is Ok.
+AccessLogSplit splitAccessLog(std::string_view line, AccessLogLine& out);
 // canonicalAddress returns an IPv6 address in its canonical text form (RFC 5952) in storage, or
 // the text as it is for anything else.
 std::string_view canonicalAddress(std::string_view text, std::string& storage);
@@ -92,6 +106,9 @@ public:
     void header(std::string_view line);
     // parse reads one line; it returns an empty string or the reason the line cannot be read.
     std::string parse(std::string_view line, ParsedLine& out);
+    // hintKeys names the table the caller will look each line's key up in (nullptr: none): an
+    // access log's reader asks it to fetch the key's place early.
+    void hintKeys(const TextIds* keys) { m_keyIds = keys; }
 
 private:
     std::string parseAccessLog(std::string_view line, ParsedLine& out);
@@ -106,6 +123,7 @@ private:
     LogFormat m_format;
     const TrafficOptions& m_options;
     bool m_keyIsUser = false;
+    const TextIds* m_keyIds = nullptr;
     bool m_wantPath = false;
     // CSV: the column of each field (-1: absent), and the delimiter.
     int m_keyColumn = -1, m_timeColumn = -1, m_costColumn = -1, m_pathColumn = -1, m_requestColumn = -1;
