@@ -215,7 +215,7 @@ void RowChart::drawServer(QPainter* p) const
     band.setAlphaF(0.22);
     const double latencyHeight = p0.height() * 0.85;
     paintServedBuckets(
-        p, b, {p0.left(), from, sx, limit, p0.bottom(), slowest != 0, good, band, palette().color(QPalette::WindowText)},
+        p, b, {p0.left(), from, sx, limit, p0.bottom(), true, slowest != 0, good, band, palette().color(QPalette::WindowText)},
         [&](std::size_t k) { return p0.bottom() - double(b.inTime[k]) / double(peak) * p0.height() / 3; },
         [&](Nanos v) { return p0.bottom() - double(v) / double(slowest) * latencyHeight; });
     p->setClipping(false);
