@@ -93,10 +93,10 @@ public:
     QString boundLabel() const;
     QRectF boundLabelBox() const;
     // PlotLabel is a caption drawn over the plot and its box (widget pixels): the ceiling's name
-    // ("limit 10"), the key of the node or client lines, the server's caption, the bound's label
-    // and a block's caption. plotLabels lists those drawn, each placed clear of those before it
+    // ("limit 10"), the key of the node or client lines, the bound's label and a block's
+    // caption (a server's measures are named in their lanes). plotLabels lists those drawn, each placed clear of those before it
     // in this order, so no two overprint.
-    enum class LabelKind { Ceiling, Key, ServerCaption, Bound, Block };
+    enum class LabelKind { Ceiling, Key, Bound, Block };
     struct PlotLabel {
         LabelKind kind;
         QString text;
@@ -186,10 +186,10 @@ public:
     const std::optional<ServedBuckets>& served() const { return m_served; }
     const QList<QPointF>& limitLine() const { return m_limitLine; }
     const QList<QPointF>& inSystemLine() const { return m_inSystemLine; }
-    // ServerLane is one measure of a concurrency limiter's row, drawn in a band of the plot of
-    // its own (`rect`, scene coordinates) against its own axis from 0 to `top` in `unit`, named
-    // by `name`: the requests in the server with the limit, the latency band, the goodput and,
-    // with retries, the attempts. serverLanes is empty for the other rows.
+    // ServerLane is one measure of a row, drawn in a band of its own (`rect`, scene coordinates)
+    // against its own axis from 0 to `top` in `unit`, named by `name`: the requests in the server
+    // with the limit, the latency band, the goodput and, with retries, the attempts.
+    // serverLanes are a concurrency limiter's, in its plot, and empty for the other rows.
     struct ServerLane {
         enum class Measure { InServer, Latency, Goodput, Attempts } measure = Measure::InServer;
         QString name, unit;
@@ -204,8 +204,9 @@ public:
     static QColor attemptColor(bool retry, const QPalette& palette = QGuiApplication::palette());
     // lanesBelow are, on a row with a level plot (not a concurrency limiter's, whose lanes hold
     // them), the measures in lanes of their own under the level plot, each against its own axis
-    // (on the level's, a rate would read as tokens or requests in a window): with clients that
-    // retry, the attempts a second. A lane is there whether or not its measure is (a veiled row
+    // (on the level's, a latency or a rate would read as tokens or requests in a window): with a
+    // server behind the limiter, its latency and goodput; with clients that retry, the attempts
+    // a second. A lane is there whether or not its measure is (a veiled row
     // must not tell that some were denied), and veiled it shows its name alone (laneLabels).
     // attemptsLane is the attempts' lane among them.
     std::vector<ServerLane> lanesBelow() const;
@@ -294,16 +295,13 @@ private:
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;
     // The labels' places, each given the boxes of those placed before it (plotLabels' order) to
-    // keep clear of: the ceiling's name on its dashed line, the key, the caption of a server
-    // behind a rate limiter (its latency band and goodput bars), the bound's label and a block's
-    // caption. An empty box: not drawn.
+    // keep clear of: the ceiling's name on its dashed line, the key, the bound's label and a
+    // block's caption. An empty box: not drawn.
     QRectF ceilingTagBox() const;
     QRectF keyBoxClearOf(const std::vector<QRectF>& taken) const;
-    QRectF serverCaptionBox(const std::vector<QRectF>& taken) const;
     QRectF boundLabelBoxClearOf(const std::vector<QRectF>& taken) const;
     QRectF blockCaptionBoxClearOf(const std::vector<QRectF>& taken) const;
     QString ceilingTagText() const;
-    QString serverCaptionText() const;
     QFont smallFont() const; // the captions' type: a little smaller than the row's
     // m_labels are plotLabels() as this paint places them (made once a paint, not once a label).
     mutable std::vector<PlotLabel> m_labels;

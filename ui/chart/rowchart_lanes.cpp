@@ -1,7 +1,8 @@
 // RowChart's lanes: each measure with its own named axis from 0 to a round top (rowchart.h,
 // ServerLane). A concurrency limiter's row stacks its measures in the plot (serverLanes); a row
-// of clients that retry has its attempts a second in a lane under the level plot
-// (attemptsLane). One scale shared by a latency, a rate and a count would read as one measure.
+// with a level plot has its server's latency and goodput and its clients' attempts a second in
+// lanes under it (lanesBelow). One scale shared by a latency, a rate and a count would read as
+// one measure.
 #include "chart/rowchart.h"
 #include "chart/served_paint.h"
 #include "chart/summarytable.h"
@@ -100,6 +101,10 @@ std::vector<RowChart::ServerLane::Measure> RowChart::measuresBelow() const
     std::vector<ServerLane::Measure> measures;
     if (m_gateRow) // its measures are lanes of its plot (serverLanes)
         return measures;
+    if (m_served) { // a server behind the rate limiter: in the order of a concurrency limiter's lanes
+        measures.push_back(ServerLane::Measure::Latency);
+        measures.push_back(ServerLane::Measure::Goodput);
+    }
     if (m_attemptRates)
         measures.push_back(ServerLane::Measure::Attempts);
     return measures;

@@ -170,10 +170,6 @@ bool RowChart::headerElided() const { return !cutHeaderParts().isEmpty(); }
 QStringList RowChart::cutCaptions() const
 {
     QStringList cut = cutHeaderParts();
-    const QFontMetricsF fm(smallFont());
-    for (const PlotLabel& label : plotLabels()) // the server's caption is elided to its box
-        if (label.kind == LabelKind::ServerCaption && fm.horizontalAdvance(label.text) > label.box.width() - 4)
-            cut << label.text;
     std::vector<ServerLane> lanes = m_veiled ? std::vector<ServerLane>{} : serverLanes(); // drawn revealed only
     for (const ServerLane& lane : lanesBelow())
         lanes.push_back(lane);
