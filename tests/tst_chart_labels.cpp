@@ -373,6 +373,40 @@ private slots:
         }
     }
 
+    // Every lane of every row reads from its 0 to its top, with its name, however many rows share
+    // the window: retry-storm-metastable with a fixed window and a token bucket in front is four
+    // rows of four measures each (the two rate limiters' level plots with three lanes under each,
+    // the concurrency limiters' four lanes in their plots) in a window of 1280x720 or 1600x1000.
+    // A lane labels its 0 only when it is 2.2 labels tall or more (laneLabels): the rows scroll
+    // rather than squeeze a lane under that. Before, the rate limiters' rows kept their lanes'
+    // room and the concurrency limiters' lanes were squeezed to a caption's height, their names
+    // over each other and no 0 on their axes.
+    void everyLaneReadsFromZero()
+    {
+        io::LoadResult p = io::loadPreset("retry-storm-metastable");
+        QVERIFY(p.scenario);
+        Scenario s = *p.scenario;
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
+        openWindow(s);
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            QCOMPARE(charts()->rowCount(), 4);
+            for (int r = 0; r < charts()->rowCount(); ++r) {
+                const RowChart* row = charts()->row(r);
+                std::vector<RowChart::ServerLane> lanes = row->serverLanes();
+                for (const RowChart::ServerLane& lane : row->lanesBelow())
+                    lanes.push_back(lane);
+                QCOMPARE(lanes.size(), r < 2 ? std::size_t(3) : std::size_t(4));
+                for (const RowChart::ServerLane& lane : lanes) {
+                    const std::vector<RowChart::LaneLabel> labels = row->laneLabels(lane);
+                    QVERIFY2(std::any_of(labels.begin(), labels.end(), [](const RowChart::LaneLabel& l) { return l.kind == RowChart::LaneLabel::Zero; }),
+                             qPrintable(QString("%1x%2, row %3: %4, %5 px").arg(size.width()).arg(size.height()).arg(r).arg(lane.name).arg(lane.rect.height())));
+                }
+            }
+        }
+    }
+
     // A wrapped title never splits a rate at its slashes ("0.5/" then "s" on the next line on a
     // projector): a word joiner follows each slash.
     void titlesKeepRatesWhole()

@@ -69,15 +69,18 @@ void RowChart::updateMargins()
     margins.setTop(headerHeight() + stripHeight());
     // The lanes under the level plot (lanesBelow) each take as much room as half the plot (a
     // third of the room for one lane, a quarter each for two, a fifth for three), and are tall
-    // enough for their top, their 0 and their name.
-    const int leastLane = int(std::ceil(QFontMetricsF(smallFont()).height() * 2.6));
+    // enough for their top, their 0 and their name; so are a concurrency limiter's lanes in its
+    // plot, or a row of them squeezed by the others would read as captions over each other.
+    const int leastLane = leastLaneHeight();
+    const auto inPlot = double(measuresInPlot().size());
+    const int leastPlot = std::max(m_minimumPlotHeight, int(std::ceil(inPlot * leastLane + std::max(0.0, inPlot - 1) * inPlotLaneGap())));
     const int lanes = int(measuresBelow().size());
     const int room = int(chart()->size().height()) - margins.top() - margins.bottom() - lanes * laneBelowGap();
     m_laneBelowHeight = lanes > 0 ? std::max(leastLane, room / (lanes + 2)) : 0;
     margins.setBottom(margins.bottom() + lanes * (laneBelowGap() + m_laneBelowHeight));
     if (chart()->margins() != margins)
         chart()->setMargins(margins);
-    setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4
+    setMinimumHeight(headerHeight() + stripHeight() + leastPlot + fm.height() / 2 + 4
                      + lanes * (laneBelowGap() + leastLane));
 }
 

@@ -349,10 +349,16 @@ private:
     // laneBelowGap is the room above each lane under the level plot: half a level label (the 0
     // centred on the plot's bottom) and the lane's top label's overhang.
     int laneBelowGap() const;
-    // measuresBelow are the measures lanesBelow draws, top down; laneOf is a measure's lane (its
-    // name, unit and round top) with no place yet: one rule for the lanes under a level plot and
-    // for a concurrency limiter's.
+    // measuresBelow are the measures lanesBelow draws, top down, and measuresInPlot those
+    // serverLanes draws; laneOf is a measure's lane (its name, unit and round top) with no place
+    // yet: one rule for the lanes under a level plot and for a concurrency limiter's.
     std::vector<ServerLane::Measure> measuresBelow() const;
+    std::vector<ServerLane::Measure> measuresInPlot() const;
+    // leastLaneHeight is the least height of a lane: its top, its 0 and its name.
+    int leastLaneHeight() const;
+    // inPlotLaneGap is the room between a concurrency limiter's lanes: a lane's top label never
+    // meets the baseline of the lane above.
+    double inPlotLaneGap() const;
     ServerLane laneOf(ServerLane::Measure measure) const;
     // timeBottom is the bottom of what is drawn against time: the last lane's below, or the plot's.
     double timeBottom() const;

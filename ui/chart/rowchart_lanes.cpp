@@ -78,23 +78,35 @@ RowChart::ServerLane RowChart::laneOf(ServerLane::Measure measure) const
 
 std::vector<RowChart::ServerLane> RowChart::serverLanes() const
 {
-    using Measure = ServerLane::Measure;
     std::vector<ServerLane> lanes;
-    if (!m_served || !m_gateRow)
-        return lanes;
-    for (Measure m : {Measure::InServer, Measure::Latency, Measure::Goodput})
+    for (ServerLane::Measure m : measuresInPlot())
         lanes.push_back(laneOf(m));
-    if (m_attemptRates)
-        lanes.push_back(laneOf(Measure::Attempts));
-    // Equal bands with a caption's height between them: a lane's top label never meets the
-    // baseline of the lane above.
+    if (lanes.empty())
+        return lanes;
+    // Equal bands with half a caption's height between them.
     const QRectF p0 = plot();
-    const double gap = QFontMetricsF(smallFont()).height() * 0.5;
+    const double gap = inPlotLaneGap();
     const double h = std::max(1.0, (p0.height() - gap * double(lanes.size() - 1)) / double(lanes.size()));
     for (std::size_t k = 0; k < lanes.size(); ++k)
         lanes[k].rect = QRectF(p0.left(), p0.top() + double(k) * (h + gap), p0.width(), h);
     return lanes;
 }
+
+std::vector<RowChart::ServerLane::Measure> RowChart::measuresInPlot() const
+{
+    using Measure = ServerLane::Measure;
+    std::vector<Measure> measures;
+    if (!m_served || !m_gateRow)
+        return measures;
+    measures = {Measure::InServer, Measure::Latency, Measure::Goodput};
+    if (m_attemptRates)
+        measures.push_back(Measure::Attempts);
+    return measures;
+}
+
+double RowChart::inPlotLaneGap() const { return QFontMetricsF(smallFont()).height() * 0.5; }
+
+int RowChart::leastLaneHeight() const { return int(std::ceil(QFontMetricsF(smallFont()).height() * 2.6)); }
 
 std::vector<RowChart::ServerLane::Measure> RowChart::measuresBelow() const
 {
