@@ -285,6 +285,128 @@ private slots:
         }
     }
 
+    // A rate limiter with a server behind it draws the server's latency and goodput each in a
+    // lane of its own under the level plot, named and scaled as a concurrency limiter's lanes
+    // are; the level plot keeps the level alone. Before, a grey band and green bars stood in the
+    // level plot, on scales named only by a caption over it ("grey band: latency p50 to p99 (top
+    // 2.1 s) · bars: served in time (top 95/s)"). A token bucket of capacity 3 (limit 3 per 10 s)
+    // takes 10 requests at 0 s: it admits 3 and denies 7. The server has 2 workers of 1 s each
+    // and the client waits 1.5 s: two are served from 0 s to 1 s (latency 1 s: in time), the
+    // third waits for a worker and is served from 1 s to 2 s (latency 2 s: late). Viewed from 0 s
+    // to 30 s, the buckets are the least round width of at least 30 s / 60 = 0.5 s: 0.5 s, so
+    // bucket 2, [1 s, 1.5 s), holds the two in time and bucket 4, [2 s, 2.5 s), the late one.
+    // Goodput peaks at 2 in 0.5 s, 4 a second: its lane's top is niceCeiling(4 x 1.05 = 4.2) =
+    // 5/s. The slowest p99 is 2 s: the latency lane's top is niceCeiling(2 x 1.05 = 2.1) = 3 s.
+    void aServerBehindARateLimiterHasLanesOfItsOwn_data()
+    {
+        QTest::addColumn<QString>("theme");
+        QTest::newRow("light") << "light";
+        QTest::newRow("dark") << "dark";
+    }
+
+    void aServerBehindARateLimiterHasLanesOfItsOwn()
+    {
+        QFETCH(QString, theme);
+        Scenario s;
+        s.algorithms = {Algorithm::TokenBucket};
+        s.config = LimiterConfig::make(3, 10 * kNanosPerSecond);
+        s.explicitArrivals = std::vector<Nanos>(10, 0);
+        s.server = ServerConfig::parse("workers=2,service=const:1s,timeout=1.5s");
+        openWindow(s);
+        applyTheme(themeFromId(theme));
+        charts()->zoomToSpan(0, 30);
+        settle();
+        const RowChart* row = charts()->row(0);
+        QCOMPARE(row->algorithm(), Algorithm::TokenBucket);
+        QVERIFY(row->served());
+        QCOMPARE(row->served()->widthNanos, kNanosPerSecond / 2);
+        QCOMPARE(row->served()->inTime[2], std::int64_t(2));
+        QCOMPARE(row->served()->served[4], std::int64_t(1));
+        QCOMPARE(row->served()->inTime[4], std::int64_t(0));
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            const QString where = QString("%1x%2: ").arg(size.width()).arg(size.height());
+            const std::vector<RowChart::ServerLane> lanes = row->lanesBelow();
+            QCOMPARE(lanes.size(), std::size_t(2));
+            QCOMPARE(lanes[0].name, QString("latency p50 to p99 (s)"));
+            QCOMPARE(lanes[0].top, 3.0);
+            QCOMPARE(lanes[1].name, QString("goodput: served in time (req/s)"));
+            QCOMPARE(lanes[1].top, 5.0);
+            const auto texts = [&](const RowChart::ServerLane& lane) {
+                QStringList shown;
+                for (const RowChart::LaneLabel& l : row->laneLabels(lane))
+                    shown << l.text;
+                return shown;
+            };
+            QVERIFY2(texts(lanes[0]).contains("3 s") && texts(lanes[0]).contains("0 s"), qPrintable(where + texts(lanes[0]).join('|')));
+            QVERIFY2(texts(lanes[1]).contains("5/s") && texts(lanes[1]).contains("0/s"), qPrintable(where + texts(lanes[1]).join('|')));
+            const QRectF plot = row->plotRect();
+            QVERIFY2(lanes[0].rect.top() > plot.bottom() && lanes[1].rect.top() > lanes[0].rect.bottom(), qPrintable(where));
+            for (const RowChart::PlotLabel& l : row->plotLabels()) // the level plot names no latency or rate
+                QVERIFY2(!l.text.contains("/s") && !l.text.contains("latency") && !l.text.contains("grey band"), qPrintable(where + l.text));
+            // The bars are drawn in their lane, none in the level plot: at 1.25 s, in the bucket
+            // of the two in time, the plot's bottom is as empty as at 20.25 s, where nothing was
+            // served (the level, 0.375 of 4 tokens at 1.25 s, runs well above it).
+            const QImage image = const_cast<RowChart*>(row)->grab().toImage();
+            const auto x = [&](double t) { return int(plot.left() + t / 30 * plot.width()); };
+            QCOMPARE(image.pixel(x(1.25), int(plot.bottom()) - 3), image.pixel(x(20.25), int(plot.bottom()) - 3));
+            const QRectF& g = lanes[1].rect; // 4/s of 5/s: the bar fills 0.8 of the lane
+            QCOMPARE(QColor(image.pixel(x(1.25), int(g.bottom()) - 3)), RowChart::outcomeColor(Outcome::InTime, row->palette()));
+            int inked = 0; // the latency band at 1 s: ink in its column where 20.25 s has none
+            const QRectF& l = lanes[0].rect;
+            for (int y = int(l.top() + QFontMetricsF(row->font()).height()) + 1; y < int(l.bottom()) - 1; ++y)
+                inked += image.pixel(x(1.25), y) != image.pixel(x(20.25), y) ? 1 : 0;
+            QVERIFY2(inked > 0, qPrintable(where));
+            // Veiled, the lanes stay where they are with their names alone (their scales would
+            // tell how many were served).
+            charts()->setVeiled(true);
+            settle();
+            const std::vector<RowChart::ServerLane> veiled = row->lanesBelow();
+            QCOMPARE(veiled.size(), std::size_t(2));
+            for (std::size_t k = 0; k < veiled.size(); ++k) {
+                QCOMPARE(veiled[k].rect, lanes[k].rect);
+                QCOMPARE(texts(veiled[k]), QStringList{lanes[k].name});
+            }
+            QCOMPARE(row->plotRect(), plot);
+            charts()->setVeiled(false);
+        }
+    }
+
+    // Every lane of every row reads from its 0 to its top, with its name, however many rows share
+    // the window: retry-storm-metastable with a fixed window and a token bucket in front is four
+    // rows of four measures each (the two rate limiters' level plots with three lanes under each,
+    // the concurrency limiters' four lanes in their plots) in a window of 1280x720 or 1600x1000.
+    // A lane labels its 0 only when it is 2.2 labels tall or more (laneLabels): the rows scroll
+    // rather than squeeze a lane under that. Before, the rate limiters' rows kept their lanes'
+    // room and the concurrency limiters' lanes were squeezed to a caption's height, their names
+    // over each other and no 0 on their axes.
+    void everyLaneReadsFromZero()
+    {
+        io::LoadResult p = io::loadPreset("retry-storm-metastable");
+        QVERIFY(p.scenario);
+        Scenario s = *p.scenario;
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
+        openWindow(s);
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            settle();
+            QCOMPARE(charts()->rowCount(), 4);
+            for (int r = 0; r < charts()->rowCount(); ++r) {
+                const RowChart* row = charts()->row(r);
+                std::vector<RowChart::ServerLane> lanes = row->serverLanes();
+                for (const RowChart::ServerLane& lane : row->lanesBelow())
+                    lanes.push_back(lane);
+                QCOMPARE(lanes.size(), r < 2 ? std::size_t(3) : std::size_t(4));
+                for (const RowChart::ServerLane& lane : lanes) {
+                    const std::vector<RowChart::LaneLabel> labels = row->laneLabels(lane);
+                    QVERIFY2(std::any_of(labels.begin(), labels.end(), [](const RowChart::LaneLabel& l) { return l.kind == RowChart::LaneLabel::Zero; }),
+                             qPrintable(QString("%1x%2, row %3: %4, %5 px").arg(size.width()).arg(size.height()).arg(r).arg(lane.name).arg(lane.rect.height())));
+                }
+            }
+        }
+    }
+
     // A wrapped title never splits a rate at its slashes ("0.5/" then "s" on the next line on a
     // projector): a word joiner follows each slash.
     void titlesKeepRatesWhole()

@@ -67,18 +67,21 @@ void RowChart::updateMargins()
     if (m_frame->trace && !m_frame->rows.empty() && m_askedFrame.lock() == m_frame)
         m_headerLines = std::max(m_headerLines, layOutHeader(title(), legendTextAs(true), countsTextAs(false, true)).lines);
     margins.setTop(headerHeight() + stripHeight());
-    // A row of clients that retry keeps a third of its plot's room for their attempts lane
-    // under it (attemptsLane), tall enough for its top, its 0 and its name.
-    const int leastLane = int(std::ceil(QFontMetricsF(smallFont()).height() * 2.6));
-    const bool lane = m_attemptRates && !m_gateRow;
-    const int room = int(chart()->size().height()) - margins.top() - margins.bottom() - attemptsLaneGap();
-    m_attemptsLaneHeight = lane ? std::max(leastLane, room / 3) : 0;
-    if (lane)
-        margins.setBottom(margins.bottom() + attemptsLaneGap() + m_attemptsLaneHeight);
+    // The lanes under the level plot (lanesBelow) each take as much room as half the plot (a
+    // third of the room for one lane, a quarter each for two, a fifth for three), and are tall
+    // enough for their top, their 0 and their name; so are a concurrency limiter's lanes in its
+    // plot, or a row of them squeezed by the others would read as captions over each other.
+    const int leastLane = leastLaneHeight();
+    const auto inPlot = double(measuresInPlot().size());
+    const int leastPlot = std::max(m_minimumPlotHeight, int(std::ceil(inPlot * leastLane + std::max(0.0, inPlot - 1) * inPlotLaneGap())));
+    const int lanes = int(measuresBelow().size());
+    const int room = int(chart()->size().height()) - margins.top() - margins.bottom() - lanes * laneBelowGap();
+    m_laneBelowHeight = lanes > 0 ? std::max(leastLane, room / (lanes + 2)) : 0;
+    margins.setBottom(margins.bottom() + lanes * (laneBelowGap() + m_laneBelowHeight));
     if (chart()->margins() != margins)
         chart()->setMargins(margins);
-    setMinimumHeight(headerHeight() + stripHeight() + m_minimumPlotHeight + fm.height() / 2 + 4
-                     + (lane ? attemptsLaneGap() + leastLane : 0));
+    setMinimumHeight(headerHeight() + stripHeight() + leastPlot + fm.height() / 2 + 4
+                     + lanes * (laneBelowGap() + leastLane));
 }
 
 void RowChart::setMinimumPlotHeight(int pixels)

@@ -95,10 +95,10 @@ public:
     QString boundLabel() const;
     QRectF boundLabelBox() const;
     // PlotLabel is a caption drawn over the plot and its box (widget pixels): the ceiling's name
-    // ("limit 10"), the key of the node or client lines, the server's caption, the bound's label
-    // and a block's caption. plotLabels lists those drawn, each placed clear of those before it
+    // ("limit 10"), the key of the node or client lines, the bound's label and a block's
+    // caption (a server's measures are named in their lanes). plotLabels lists those drawn, each placed clear of those before it
     // in this order, so no two overprint.
-    enum class LabelKind { Ceiling, Key, ServerCaption, Bound, Block };
+    enum class LabelKind { Ceiling, Key, Bound, Block };
     struct PlotLabel {
         LabelKind kind;
         QString text;
@@ -188,11 +188,12 @@ public:
     const std::optional<ServedBuckets>& served() const { return m_served; }
     const QList<QPointF>& limitLine() const { return m_limitLine; }
     const QList<QPointF>& inSystemLine() const { return m_inSystemLine; }
-    // ServerLane is one measure of a concurrency limiter's row, drawn in a band of the plot of
-    // its own (`rect`, scene coordinates) against its own axis from 0 to `top` in `unit`, named
-    // by `name`: the requests in the server with the limit, the latency band, the goodput and,
-    // with retries, the attempts. serverLanes is empty for the other rows.
+    // ServerLane is one measure of a row, drawn in a band of its own (`rect`, scene coordinates)
+    // against its own axis from 0 to `top` in `unit`, named by `name`: the requests in the server
+    // with the limit, the latency band, the goodput and, with retries, the attempts.
+    // serverLanes are a concurrency limiter's, in its plot, and empty for the other rows.
     struct ServerLane {
+        enum class Measure { InServer, Latency, Goodput, Attempts } measure = Measure::InServer;
         QString name, unit;
         double top = 1;
         QRectF rect;
@@ -203,10 +204,14 @@ public:
     // attemptColor is the attempts lane's bars' colour: first attempts, or the retries stacked on
     // them.
     static QColor attemptColor(bool retry, const QPalette& palette = QGuiApplication::palette());
-    // attemptsLane is, on a row of clients that retry (not a concurrency limiter's, whose lanes
-    // hold it), the attempts a second in a lane of their own under the level plot, against their
-    // own axis: on the level's, a rate would read as tokens or requests in a window. It is there
-    // whether or not a retry happened (a veiled row must not tell that some were denied).
+    // lanesBelow are, on a row with a level plot (not a concurrency limiter's, whose lanes hold
+    // them), the measures in lanes of their own under the level plot, each against its own axis
+    // (on the level's, a latency or a rate would read as tokens or requests in a window): with a
+    // server behind the limiter, its latency and goodput; with clients that retry, the attempts
+    // a second. A lane is there whether or not its measure is (a veiled row
+    // must not tell that some were denied), and veiled it shows its name alone (laneLabels).
+    // attemptsLane is the attempts' lane among them.
+    std::vector<ServerLane> lanesBelow() const;
     std::optional<ServerLane> attemptsLane() const;
     // LaneLabel is one text drawn for a lane (scene coordinates, as its rect): on its axis, the limit (bold), the
     // top, 0 and round ticks between them (a faint grid line across the lane at each tick); in
@@ -292,16 +297,13 @@ private:
     void drawHeader(QPainter* p) const;
     void drawLevelLabels(QPainter* p) const;
     // The labels' places, each given the boxes of those placed before it (plotLabels' order) to
-    // keep clear of: the ceiling's name on its dashed line, the key, the caption of a server
-    // behind a rate limiter (its latency band and goodput bars), the bound's label and a block's
-    // caption. An empty box: not drawn.
+    // keep clear of: the ceiling's name on its dashed line, the key, the bound's label and a
+    // block's caption. An empty box: not drawn.
     QRectF ceilingTagBox() const;
     QRectF keyBoxClearOf(const std::vector<QRectF>& taken) const;
-    QRectF serverCaptionBox(const std::vector<QRectF>& taken) const;
     QRectF boundLabelBoxClearOf(const std::vector<QRectF>& taken) const;
     QRectF blockCaptionBoxClearOf(const std::vector<QRectF>& taken) const;
     QString ceilingTagText() const;
-    QString serverCaptionText() const;
     QFont smallFont() const; // the captions' type: a little smaller than the row's
     // m_labels are plotLabels() as this paint places them (made once a paint, not once a label).
     mutable std::vector<PlotLabel> m_labels;
@@ -345,13 +347,22 @@ private:
     std::vector<KeyLine> m_keyLines;
     std::int64_t m_keyLinesOmitted = 0;
     std::optional<AttemptBuckets> m_attemptRates; // rows of clients that retry
-    int m_attemptsLaneHeight = 0;                 // attemptsLane's, set with the margins
-    // attemptsLaneGap is the room between the level plot and the attempts lane: half a level
-    // label (the 0 centred on the plot's bottom) and the lane's top label's overhang.
-    int attemptsLaneGap() const;
-    // attemptsLaneOf is the lane of m_attemptRates in `rect`: its name, unit and round top.
-    ServerLane attemptsLaneOf(const QRectF& rect) const;
-    // timeBottom is the bottom of what is drawn against time: the attempts lane's, or the plot's.
+    int m_laneBelowHeight = 0;                    // each of lanesBelow's, set with the margins
+    // laneBelowGap is the room above each lane under the level plot: half a level label (the 0
+    // centred on the plot's bottom) and the lane's top label's overhang.
+    int laneBelowGap() const;
+    // measuresBelow are the measures lanesBelow draws, top down, and measuresInPlot those
+    // serverLanes draws; laneOf is a measure's lane (its name, unit and round top) with no place
+    // yet: one rule for the lanes under a level plot and for a concurrency limiter's.
+    std::vector<ServerLane::Measure> measuresBelow() const;
+    std::vector<ServerLane::Measure> measuresInPlot() const;
+    // leastLaneHeight is the least height of a lane: its top, its 0 and its name.
+    int leastLaneHeight() const;
+    // inPlotLaneGap is the room between a concurrency limiter's lanes: a lane's top label never
+    // meets the baseline of the lane above.
+    double inPlotLaneGap() const;
+    ServerLane laneOf(ServerLane::Measure measure) const;
+    // timeBottom is the bottom of what is drawn against time: the last lane's below, or the plot's.
     double timeBottom() const;
     std::optional<ServedBuckets> m_served;          // rows with a server
     QList<QPointF> m_limitLine, m_inSystemLine;      // rows with a server: steps in (seconds, count)
@@ -373,7 +384,9 @@ private:
     void drawLaneGrid(QPainter* p, const ServerLane& lane) const;
     void buildKeyLines();
     void drawKeyLines(QPainter* p) const;
-    void drawAttemptsLane(QPainter* p) const;
+    void drawLanesBelow(QPainter* p) const;
+    // drawMeasure draws what a lane measures in it (its axis and grid: drawLaneAxis, drawLaneGrid).
+    void drawMeasure(QPainter* p, const ServerLane& lane) const;
     std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
     void buildNginxWater();
     // nginx's own axis (rowchart_nginx.cpp): room kept on the right of every row when any row is

@@ -1,9 +1,8 @@
 // RowChart's captions over the plot, placed in one pass so that none overprints another: the
-// ceiling's name, the key of the node or client lines, the caption of a server behind a rate
-// limiter, the bound's label and a block's caption. Each goes
-// to the first of its candidate places that keeps clear of the captions placed before it (and,
-// where it can, of the lines); a caption placed alone would land on another's box whenever their
-// places met (the server's caption across the top of the plot, under "limit 10").
+// ceiling's name, the key of the node or client lines, the bound's label and a block's caption.
+// Each goes to the first of its candidate places that keeps clear of the captions placed before
+// it (and, where it can, of the lines); a caption placed alone would land on another's box
+// whenever their places met.
 #include "chart/rowchart.h"
 
 #include <QFontMetricsF>
@@ -36,11 +35,8 @@ std::vector<RowChart::PlotLabel> RowChart::plotLabels() const
     add(LabelKind::Ceiling, ceilingTagText(), ceilingTagBox());
     if (m_veiled) // only the axis and the ceiling are drawn: nothing else may tell the decisions
         return labels;
-    if (!m_gateRow) { // a concurrency limiter's own lanes caption themselves
-        if (!m_keyLines.empty())
-            add(LabelKind::Key, keyNames().join(", "), keyBoxClearOf(taken));
-        add(LabelKind::ServerCaption, serverCaptionText(), serverCaptionBox(taken));
-    }
+    if (!m_gateRow && !m_keyLines.empty()) // a concurrency limiter's own lanes caption themselves
+        add(LabelKind::Key, keyNames().join(", "), keyBoxClearOf(taken));
     add(LabelKind::Bound, boundLabel(), boundLabelBoxClearOf(taken));
     add(LabelKind::Block, blockCaption(), blockCaptionBoxClearOf(taken));
     return labels;

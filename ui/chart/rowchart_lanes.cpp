@@ -1,7 +1,8 @@
 // RowChart's lanes: each measure with its own named axis from 0 to a round top (rowchart.h,
 // ServerLane). A concurrency limiter's row stacks its measures in the plot (serverLanes); a row
-// of clients that retry has its attempts a second in a lane under the level plot
-// (attemptsLane). One scale shared by a latency, a rate and a count would read as one measure.
+// with a level plot has its server's latency and goodput and its clients' attempts a second in
+// lanes under it (lanesBelow). One scale shared by a latency, a rate and a count would read as
+// one measure.
 #include "chart/rowchart.h"
 #include "chart/served_paint.h"
 #include "chart/summarytable.h"
@@ -32,119 +33,188 @@ double perSecondPeak(const std::vector<std::int64_t>& counts, Nanos width)
 
 } // namespace
 
+RowChart::ServerLane RowChart::laneOf(ServerLane::Measure measure) const
+{
+    using Measure = ServerLane::Measure;
+    switch (measure) {
+    case Measure::InServer: {
+        std::int64_t inSystem = 1;
+        for (const QList<QPointF>* line : {&m_inSystemLine, &m_limitLine})
+            for (const QPointF& q : *line)
+                inSystem = std::max(inSystem, std::int64_t(q.y()));
+        ServerLane lane{measure, tr("in the server (requests)"), QString(), niceCeiling(double(inSystem) * 1.05), {}, {}};
+        lane.whole = true;
+        if (!m_limitLine.isEmpty()) { // an unlimited row ("none") has no limit to draw
+            lane.name = tr("in the server (requests), line: the limit");
+            lane.marked = m_limitLine.back().y();
+        }
+        return lane;
+    }
+    case Measure::Latency: {
+        Nanos slowest = 0;
+        for (Nanos v : m_served->p99)
+            slowest = std::max(slowest, v);
+        return {measure, tr("latency p50 to p99 (s)"), tr(" s"), niceCeiling(double(slowest) / 1e9 * 1.05), {}, {}};
+    }
+    case Measure::Goodput: {
+        ServerLane lane{measure, tr("goodput: served in time (req/s)"), tr("/s"),
+                        niceCeiling(perSecondPeak(m_served->inTime, m_served->widthNanos) * 1.05), {}, {}};
+        // A lesson about clients' shares (APF, a noisy tenant) is read off the picture: each
+        // client's requests served in time, of its requests, beside the goodput they make up;
+        // not while veiled, as they are the answer.
+        const ServerView& view = *m_frame->extras[m_row].server;
+        if (const QString shares = SummaryTable::inTimeByClient(view.byClient); !shares.isEmpty() && !m_veiled)
+            lane.name += tr(" · in time by client: %1").arg(shares);
+        return lane;
+    }
+    case Measure::Attempts: break;
+    }
+    std::vector<std::int64_t> all(m_attemptRates->first.size());
+    for (std::size_t k = 0; k < all.size(); ++k)
+        all[k] = m_attemptRates->first[k] + m_attemptRates->retries[k];
+    return {measure, tr("attempts (req/s): first faint, retries strong on top"), tr("/s"),
+            niceCeiling(perSecondPeak(all, m_attemptRates->widthNanos) * 1.05), {}, {}};
+}
+
 std::vector<RowChart::ServerLane> RowChart::serverLanes() const
 {
     std::vector<ServerLane> lanes;
-    if (!m_served || !m_gateRow)
+    for (ServerLane::Measure m : measuresInPlot())
+        lanes.push_back(laneOf(m));
+    if (lanes.empty())
         return lanes;
-    const ServedBuckets& b = *m_served;
-    std::int64_t inSystem = 1;
-    for (const QList<QPointF>* line : {&m_inSystemLine, &m_limitLine})
-        for (const QPointF& q : *line)
-            inSystem = std::max(inSystem, std::int64_t(q.y()));
-    Nanos slowest = 0;
-    for (Nanos v : b.p99)
-        slowest = std::max(slowest, v);
-    lanes.push_back({tr("in the server (requests)"), QString(), niceCeiling(double(inSystem) * 1.05), {}, {}, true});
-    if (!m_limitLine.isEmpty()) { // an unlimited row ("none") has no limit to draw
-        lanes.back().name = tr("in the server (requests), line: the limit");
-        lanes.back().marked = m_limitLine.back().y();
-    }
-    lanes.push_back({tr("latency p50 to p99 (s)"), tr(" s"), niceCeiling(double(slowest) / 1e9 * 1.05), {}, {}});
-    lanes.push_back({tr("goodput: served in time (req/s)"), tr("/s"), niceCeiling(perSecondPeak(b.inTime, b.widthNanos) * 1.05), {}, {}});
-    // A lesson about clients' shares (APF, a noisy tenant) is read off the picture: each client's
-    // requests served in time, of its requests, beside the goodput they make up.
-    const ServerView& view = *m_frame->extras[m_row].server;
-    if (const QString shares = SummaryTable::inTimeByClient(view.byClient); !shares.isEmpty())
-        lanes.back().name += tr(" · in time by client: %1").arg(shares);
-    if (m_attemptRates)
-        lanes.push_back(attemptsLaneOf({}));
-    // Equal bands with a caption's height between them: a lane's top label never meets the
-    // baseline of the lane above.
+    // Equal bands with half a caption's height between them.
     const QRectF p0 = plot();
-    const double gap = QFontMetricsF(smallFont()).height() * 0.5;
+    const double gap = inPlotLaneGap();
     const double h = std::max(1.0, (p0.height() - gap * double(lanes.size() - 1)) / double(lanes.size()));
     for (std::size_t k = 0; k < lanes.size(); ++k)
         lanes[k].rect = QRectF(p0.left(), p0.top() + double(k) * (h + gap), p0.width(), h);
     return lanes;
 }
 
-RowChart::ServerLane RowChart::attemptsLaneOf(const QRectF& rect) const
+std::vector<RowChart::ServerLane::Measure> RowChart::measuresInPlot() const
 {
-    std::vector<std::int64_t> all(m_attemptRates->first.size());
-    for (std::size_t k = 0; k < all.size(); ++k)
-        all[k] = m_attemptRates->first[k] + m_attemptRates->retries[k];
-    return {tr("attempts (req/s): first faint, retries strong on top"), tr("/s"),
-            niceCeiling(perSecondPeak(all, m_attemptRates->widthNanos) * 1.05), rect, {}};
+    using Measure = ServerLane::Measure;
+    std::vector<Measure> measures;
+    if (!m_served || !m_gateRow)
+        return measures;
+    measures = {Measure::InServer, Measure::Latency, Measure::Goodput};
+    if (m_attemptRates)
+        measures.push_back(Measure::Attempts);
+    return measures;
 }
 
-int RowChart::attemptsLaneGap() const { return QFontMetrics(font()).height() / 2 + 3; }
+double RowChart::inPlotLaneGap() const { return QFontMetricsF(smallFont()).height() * 0.5; }
+
+int RowChart::leastLaneHeight() const { return int(std::ceil(QFontMetricsF(smallFont()).height() * 2.6)); }
+
+std::vector<RowChart::ServerLane::Measure> RowChart::measuresBelow() const
+{
+    std::vector<ServerLane::Measure> measures;
+    if (m_gateRow) // its measures are lanes of its plot (serverLanes)
+        return measures;
+    if (m_served) { // a server behind the rate limiter: in the order of a concurrency limiter's lanes
+        measures.push_back(ServerLane::Measure::Latency);
+        measures.push_back(ServerLane::Measure::Goodput);
+    }
+    if (m_attemptRates)
+        measures.push_back(ServerLane::Measure::Attempts);
+    return measures;
+}
+
+int RowChart::laneBelowGap() const { return QFontMetrics(font()).height() / 2 + 3; }
+
+std::vector<RowChart::ServerLane> RowChart::lanesBelow() const
+{
+    std::vector<ServerLane> lanes;
+    if (m_laneBelowHeight <= 0)
+        return lanes;
+    const QRectF p0 = plot();
+    double top = p0.bottom();
+    for (ServerLane::Measure m : measuresBelow()) {
+        lanes.push_back(laneOf(m));
+        lanes.back().rect = QRectF(p0.left(), top + laneBelowGap(), p0.width(), m_laneBelowHeight);
+        top = lanes.back().rect.bottom();
+    }
+    return lanes;
+}
 
 std::optional<RowChart::ServerLane> RowChart::attemptsLane() const
 {
-    if (!m_attemptRates || m_gateRow || m_attemptsLaneHeight <= 0)
-        return std::nullopt;
-    const QRectF p0 = plot();
-    return attemptsLaneOf(QRectF(p0.left(), p0.bottom() + attemptsLaneGap(), p0.width(), m_attemptsLaneHeight));
+    for (const ServerLane& lane : lanesBelow())
+        if (lane.measure == ServerLane::Measure::Attempts)
+            return lane;
+    return std::nullopt;
 }
 
 double RowChart::timeBottom() const
 {
-    const std::optional<ServerLane> lane = attemptsLane();
-    return lane ? lane->rect.bottom() : plot().bottom();
+    const double lanes = m_laneBelowHeight > 0 ? double(measuresBelow().size()) : 0.0;
+    return plot().bottom() + lanes * (laneBelowGap() + m_laneBelowHeight);
 }
 
-void RowChart::drawAttemptsLane(QPainter* p) const
+void RowChart::drawLanesBelow(QPainter* p) const
 {
-    // Under the level plot, the time axis's grid lines going on through it; veiled, its name
-    // and baseline only (laneLabels), as the bars would tell how many attempts were denied.
-    const std::optional<ServerLane> lane = attemptsLane();
-    if (!lane)
-        return;
-    const QRectF& r = lane->rect;
-    p->save();
-    p->setRenderHint(QPainter::Antialiasing, false); // the chart's own grid lines are aliased
-    p->setPen(QPen(palette().color(QPalette::Mid), 1));
+    // Under the level plot, the time axis's grid lines going on through each lane; veiled,
+    // their names and baselines only (laneLabels): what they measure would answer the question.
+    const std::vector<ServerLane> lanes = lanesBelow();
     const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to), step = m_timeAxis->tickInterval();
-    if (step > 0 && (to - from) / step < 1000)
-        for (double t = std::ceil(from / step) * step; t <= to; t += step)
-            p->drawLine(QPointF(std::round(xOf(t)), r.top()), QPointF(std::round(xOf(t)), r.bottom()));
-    drawLaneGrid(p, *lane);
-    if (!m_veiled) {
-        p->setClipRect(QRectF(r.topLeft(), QPointF(std::min(r.right(), visibleRight()), r.bottom())));
-        drawAttemptBars(p, r, lane->top);
+    for (const ServerLane& lane : lanes) {
+        const QRectF& r = lane.rect;
+        p->save();
+        p->setRenderHint(QPainter::Antialiasing, false); // the chart's own grid lines are aliased
+        p->setPen(QPen(palette().color(QPalette::Mid), 1));
+        if (step > 0 && (to - from) / step < 1000)
+            for (double t = std::ceil(from / step) * step; t <= to; t += step)
+                p->drawLine(QPointF(std::round(xOf(t)), r.top()), QPointF(std::round(xOf(t)), r.bottom()));
+        drawLaneGrid(p, lane);
+        if (!m_veiled) {
+            p->setClipRect(QRectF(r.topLeft(), QPointF(std::min(r.right(), visibleRight()), r.bottom())));
+            drawMeasure(p, lane);
+        }
+        p->restore();
+        drawLaneAxis(p, lane);
     }
-    p->restore();
-    drawLaneAxis(p, *lane);
 }
 
 void RowChart::drawServerLanes(QPainter* p) const
 {
     const std::vector<ServerLane> lanes = serverLanes();
     const QRectF p0 = plot();
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    const double sx = p0.width() / (to - from);
-    const double shownTo = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
     p->save();
     for (const ServerLane& lane : lanes)
         drawLaneGrid(p, lane);
     p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
-    drawInSystem(p, lanes[0].rect, lanes[0].top);
-    const ServedBuckets& b = *m_served;
-    const double width = double(b.widthNanos) / 1e9;
-    QColor band = palette().color(QPalette::WindowText);
-    band.setAlphaF(0.3);
-    const QRectF& g = lanes[2].rect;
-    const QRectF& l = lanes[1].rect;
-    paintServedBuckets(
-        p, b, {p0.left(), from, sx, shownTo, g.bottom(), true, outcomeColor(Outcome::InTime, palette()), band, palette().color(QPalette::WindowText)},
-        [&](std::size_t k) { return g.bottom() - double(b.inTime[k]) / width / lanes[2].top * g.height(); },
-        [&](Nanos v) { return l.bottom() - double(v) / 1e9 / lanes[1].top * l.height(); });
-    if (lanes.size() > 3)
-        drawAttemptBars(p, lanes[3].rect, lanes[3].top);
+    for (const ServerLane& lane : lanes)
+        drawMeasure(p, lane);
     p->restore();
     for (const ServerLane& lane : lanes)
         drawLaneAxis(p, lane);
+}
+
+void RowChart::drawMeasure(QPainter* p, const ServerLane& lane) const
+{
+    using Measure = ServerLane::Measure;
+    const QRectF& r = lane.rect;
+    switch (lane.measure) {
+    case Measure::InServer: drawInSystem(p, r, lane.top); return;
+    case Measure::Attempts: drawAttemptBars(p, r, lane.top); return;
+    case Measure::Latency:
+    case Measure::Goodput: break;
+    }
+    // The latency band (p50 to p99, a tick at p50) or the goodput bars, each bucket's.
+    const ServedBuckets& b = *m_served;
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    const double shownTo = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300, width = double(b.widthNanos) / 1e9;
+    const bool latency = lane.measure == Measure::Latency;
+    QColor band = palette().color(QPalette::WindowText);
+    band.setAlphaF(0.3);
+    paintServedBuckets(
+        p, b,
+        {r.left(), from, r.width() / (to - from), shownTo, r.bottom(), !latency, latency,
+         outcomeColor(Outcome::InTime, palette()), band, palette().color(QPalette::WindowText)},
+        [&](std::size_t k) { return r.bottom() - double(b.inTime[k]) / width / lane.top * r.height(); },
+        [&](Nanos v) { return r.bottom() - double(v) / 1e9 / lane.top * r.height(); });
 }
 
 void RowChart::drawInSystem(QPainter* p, const QRectF& lane, double top) const

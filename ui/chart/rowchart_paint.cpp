@@ -77,7 +77,7 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
         drawBoundLabel(p);
         drawServer(p);
     }
-    drawAttemptsLane(p);
+    drawLanesBelow(p);
     drawStrip(p);
     p->setClipping(false);
     if (exactMarks() && !m_veiled)
@@ -170,13 +170,9 @@ bool RowChart::headerElided() const { return !cutHeaderParts().isEmpty(); }
 QStringList RowChart::cutCaptions() const
 {
     QStringList cut = cutHeaderParts();
-    const QFontMetricsF fm(smallFont());
-    for (const PlotLabel& label : plotLabels()) // the server's caption is elided to its box
-        if (label.kind == LabelKind::ServerCaption && fm.horizontalAdvance(label.text) > label.box.width() - 4)
-            cut << label.text;
     std::vector<ServerLane> lanes = m_veiled ? std::vector<ServerLane>{} : serverLanes(); // drawn revealed only
-    if (const std::optional<ServerLane> attempts = attemptsLane())
-        lanes.push_back(*attempts);
+    for (const ServerLane& lane : lanesBelow())
+        lanes.push_back(lane);
     for (const ServerLane& lane : lanes) // a lane's name runs past the plot's right edge
         for (const LaneLabel& l : laneLabels(lane))
             if (l.kind == LaneLabel::Caption && l.box.right() > plot().right())

@@ -2,18 +2,17 @@
 // its outcome's colour (the dashboard's legend names them), a latency band (p50 to p99 of the
 // attempts served in each bucket) and goodput bars (served in time), and on a concurrency
 // limiter's row its limit over time as a step line with the attempts in the server under it,
-// each in a lane of its own (rowchart_lanes.cpp). The buckets,
+// each in a lane of its own (rowchart_lanes.cpp): in the plot of a concurrency limiter's row,
+// under the level plot of a rate limiter's. The buckets,
 // columns and lines are core's (view/served.h), made with the frame off the GUI thread
 // (rowServer); this file only draws them.
 #include "chart/rowchart.h"
 #include "chart/theme.h"
-#include "chart/served_paint.h"
 
 #include "chart/ticks.h"
 
 #include "report/report_run.h"
 
-#include <QLocale>
 #include <QLineSeries>
 #include <QPainter>
 #include <QValueAxis>
@@ -45,10 +44,6 @@ QList<QPointF> stepLine(const Steps& steps, Nanos to)
     line << QPointF(secondsAsDouble(to), double(value));
     return line;
 }
-
-// scaleTopText writes a latency to 3 significant digits, in the reader's locale: the top of a
-// scale is read at a glance, so it is rounded, unlike the exact seconds of formatSeconds.
-QString scaleTopText(Nanos t) { return QLocale().toString(double(t) / 1e9, 'g', 3) + QStringLiteral(" s"); }
 
 } // namespace
 
@@ -155,80 +150,12 @@ void RowChart::drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const
     }
 }
 
-QString RowChart::serverCaptionText() const
-{
-    if (!m_served)
-        return {};
-    const ServedBuckets& b = *m_served;
-    const double width = double(b.widthNanos) / 1e9;
-    const std::int64_t peak = std::max<std::int64_t>(1, *std::max_element(b.inTime.begin(), b.inTime.end()));
-    Nanos slowest = 0;
-    for (Nanos v : b.p99)
-        slowest = std::max(slowest, v);
-    return tr("grey band: latency p50 to p99 (top %1) · bars: served in time (top %2/s)")
-        .arg(scaleTopText(slowest), QLocale().toString(double(peak) / width, 'g', 4));
-}
-
-QRectF RowChart::serverCaptionBox(const std::vector<QRectF>& taken) const
-{
-    // What the band and the bars measure, where the plot has room for it (a short plot keeps its
-    // lines clear): near its top, as wide as its words, at the left or the right, a line lower
-    // when those are taken; where the lines leave room if any place does.
-    const QRectF p0 = plot();
-    const QFontMetricsF fm(smallFont());
-    if (!m_served || m_gateRow || p0.height() < 7 * fm.height())
-        return {};
-    const double w = std::min(fm.horizontalAdvance(serverCaptionText()) + 6, p0.width() - 8), h = fm.height();
-    std::vector<QRectF> candidates;
-    for (const double y : {p0.top() + h + 2, p0.top() + 2, p0.top() + 2 * h + 4, p0.top() + 3 * h + 6})
-        for (const double left : {p0.left() + 4, p0.right() - 4 - w})
-            candidates.emplace_back(left, y, w, h);
-    return firstClearOf(candidates, taken, [&](const QRectF& c) { return !crossesLevel(c) && !crossesCeiling(c); });
-}
-
 void RowChart::drawServer(QPainter* p) const
 {
-    if (!m_served)
-        return;
-    if (m_gateRow) { // a concurrency limiter alone: each measure in a lane of its own
+    // A concurrency limiter alone: each measure in a lane of its plot. Behind a rate limiter,
+    // whose level has the plot, the lanes are under it (drawLanesBelow).
+    if (m_served && m_gateRow)
         drawServerLanes(p);
-        return;
-    }
-    // Behind a rate limiter, whose level has the plot: goodput bars along its bottom, up to a
-    // third of it, and the latency band, each on its own scale, named with its top.
-    const QRectF p0 = plot();
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    const double sx = p0.width() / (to - from);
-    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    const QFont small = smallFont();
-    const QFontMetricsF fm(small);
-    p->save();
-    p->setFont(small);
-    p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
-    const ServedBuckets& b = *m_served;
-    const std::int64_t peak = std::max<std::int64_t>(1, *std::max_element(b.inTime.begin(), b.inTime.end()));
-    Nanos slowest = 0;
-    for (Nanos v : b.p99)
-        slowest = std::max(slowest, v);
-    QColor good = outcomeColor(Outcome::InTime, palette()), band = palette().color(QPalette::WindowText);
-    good.setAlphaF(0.28);
-    band.setAlphaF(0.22);
-    const double latencyHeight = p0.height() * 0.85;
-    paintServedBuckets(
-        p, b, {p0.left(), from, sx, limit, p0.bottom(), slowest != 0, good, band, palette().color(QPalette::WindowText)},
-        [&](std::size_t k) { return p0.bottom() - double(b.inTime[k]) / double(peak) * p0.height() / 3; },
-        [&](Nanos v) { return p0.bottom() - double(v) / double(slowest) * latencyHeight; });
-    p->setClipping(false);
-    // What the band and the bars measure, each with its own scale's peak, on the background (a
-    // line under it never strikes it), where serverCaptionBox found room.
-    if (const QRectF box = paintedLabel(LabelKind::ServerCaption); !box.isEmpty()) {
-        QColor under = palette().color(QPalette::Base);
-        under.setAlphaF(0.85);
-        p->fillRect(box, under);
-        p->setPen(palette().color(QPalette::PlaceholderText));
-        p->drawText(box, Qt::AlignCenter, fm.elidedText(serverCaptionText(), Qt::ElideRight, box.width() - 4));
-    }
-    p->restore();
 }
 
 } // namespace ratelab::ui

@@ -1,7 +1,6 @@
 // paintServedBuckets draws the server's buckets (core's view/served.h): each bucket's goodput as a
-// bar and its latency as a band from p50 to p99 with a tick at p50. RowChart draws them in lanes of
-// their own for a concurrency limiter alone, and over a rate limiter's plot otherwise; only the
-// scales and colours differ, so both call this with their own.
+// bar, or its latency as a band from p50 to p99 with a tick at p50. RowChart draws each in a lane
+// of its own (rowchart_lanes.cpp), with the lane's scale.
 #pragma once
 
 #include "view/served.h"
@@ -20,7 +19,8 @@ struct ServedPaint {
     double left = 0, from = 0, sx = 1; // x = left + (t - from) * sx, t in seconds
     double shownTo = 1e300;             // buckets starting after it are not drawn (the playhead)
     double barBottom = 0;               // the goodput bars' baseline
-    bool latency = true;                // false: bars alone (no latency to scale by)
+    bool bars = true;                   // the goodput bars
+    bool latency = true;                // the latency band
     QColor good, band, ink;             // the bars, the band and the p50 ticks
 };
 
@@ -35,7 +35,8 @@ void paintServedBuckets(QPainter* p, const ServedBuckets& b, const ServedPaint& 
         if (t0 > s.shownTo)
             break;
         const double x0 = s.left + (t0 - s.from) * s.sx, x1 = x0 + width * s.sx - 1;
-        p->fillRect(QRectF(QPointF(x0, barTop(k)), QPointF(x1, s.barBottom)), s.good);
+        if (s.bars)
+            p->fillRect(QRectF(QPointF(x0, barTop(k)), QPointF(x1, s.barBottom)), s.good);
         if (b.served[k] == 0 || !s.latency)
             continue;
         const double y50 = latencyY(b.p50[k]), y99 = latencyY(b.p99[k]);
