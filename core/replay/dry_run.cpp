@@ -342,6 +342,7 @@ public:
             break;
         }
         case DryRunCondition::Subject::Target: pass = test(p, c, m_traffic.pathNames[id]); break;
+        case DryRunCondition::Subject::Time: break; // per request: timeHolds
         case DryRunCondition::Subject::Query:
             if (const auto values = queryValues(m_traffic.pathNames[id], cond.field, cond.queryReader))
                 pass = std::any_of(values->begin(), values->end(), [&](const std::optional<std::string>& v) {
@@ -365,13 +366,32 @@ private:
         return std::find(cond.values.begin(), cond.values.end(), value) != cond.values.end()
                || std::any_of(cond.suffixes.begin(), cond.suffixes.end(), [&](const std::string& x) { return value.ends_with(x); })
                || std::any_of(cond.prefixes.begin(), cond.prefixes.end(), [&](const std::string& x) { return value.starts_with(x); })
-               || std::any_of(m_regex[p][c].begin(), m_regex[p][c].end(), [&](const ProductRegex& r) { return r.matches(value); });
+               || std::any_of(m_regex[p][c].begin(), m_regex[p][c].end(), [&](const ProductRegex& r) { return r.matches(value); })
+               || inAnyRange(cond.addresses, value);
+    }
+
+    static bool inAnyRange(const std::vector<DryRunAddressRange>& ranges, const std::string& text)
+    {
+        if (ranges.empty())
+            return false;
+        const std::optional<IpAddress> a = loggedAddress(text);
+        return a && std::any_of(ranges.begin(), ranges.end(), [&](const DryRunAddressRange& r) { return inRange(r, *a); });
     }
 
     const DryRunConfig& m_config;
     const Traffic& m_traffic;
     std::vector<std::vector<std::vector<ProductRegex>>> m_regex; // per place, condition
 };
+
+// timeHolds says whether a request logged at epochNanos is strictly after the condition's
+// `after` and strictly before its `before`.
+bool timeHolds(const DryRunCondition& c, Nanos epochNanos)
+{
+    const Nanos second = 1'000'000'000;
+    const std::int64_t s = epochNanos / second - (epochNanos % second < 0);
+    const DryRunInstant t{s, std::int32_t(epochNanos - s * second)};
+    return ((!c.after || t > *c.after) && (!c.before || t < *c.before)) != c.negate;
+}
 
 // ZoneState is one zone's bucket per key, as nginx's node keeps it: excess (thousandths) and last (ms).
 struct ZoneState {
@@ -599,8 +619,9 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             candidates[p] = selector.candidates(traffic.pathNames[p]);
         for (std::size_t p = 0; p < config.places.size(); ++p)
             for (const DryRunCondition& c : config.places[p].conditions)
-                holds[p].emplace_back(c.subject == DryRunCondition::Subject::Field ? traffic.keyNames.size()
-                                                                                   : traffic.pathNames.size(),
+                holds[p].emplace_back(c.subject == DryRunCondition::Subject::Field  ? traffic.keyNames.size()
+                                      : c.subject == DryRunCondition::Subject::Time ? 0
+                                                                                    : traffic.pathNames.size(),
                                       std::int8_t(-1));
     }
     const ConditionTester conditions(config, traffic);
@@ -609,6 +630,8 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const bool field = cond.subject == DryRunCondition::Subject::Field;
         if (field && cond.source < 0)
             return true;
+        if (cond.subject == DryRunCondition::Subject::Time)
+            return timeHolds(cond, traffic.startEpochNanos + traffic.times[request]);
         const std::uint32_t k = field ? traffic.fieldKeys[std::size_t(cond.source)][request] : traffic.paths[request];
         std::int8_t& known = holds[p][c][k];
         if (known < 0)
