@@ -311,6 +311,29 @@ std::optional<std::vector<std::optional<std::string>>> queryValues(std::string_v
     return out;
 }
 
+// forwardedEntry is the X-Forwarded-For entry `index` from the right (the first when there are
+// fewer), as XForwardedRemoteAddressResolver picks it (StringUtils.tokenizeToStringArray: split
+// at ',', each trimmed, empty ones dropped); nullopt when the header ("-": not sent) has none.
+std::optional<std::string> forwardedEntry(std::string_view header, int index)
+{
+    if (header == "-")
+        return std::nullopt;
+    std::vector<std::string_view> entries;
+    while (true) {
+        const std::size_t comma = header.find(',');
+        std::string_view e = header.substr(0, comma);
+        const std::size_t first = e.find_first_not_of(" \t\r\n\f\v"), last = e.find_last_not_of(" \t\r\n\f\v");
+        if (first != std::string_view::npos)
+            entries.push_back(e.substr(first, last - first + 1));
+        if (comma == std::string_view::npos)
+            break;
+        header.remove_prefix(comma + 1);
+    }
+    if (entries.empty())
+        return std::nullopt;
+    return std::string(entries[entries.size() > std::size_t(index) ? entries.size() - std::size_t(index) : 0]);
+}
+
 // ConditionTester decides a place's condition on one text id (a key id for a log field, a path
 // id for the path and the query), its regexes compiled once.
 class ConditionTester {
@@ -333,7 +356,12 @@ public:
         switch (cond.subject) {
         case DryRunCondition::Subject::Field: {
             const std::string& text = m_traffic.keyNames[id];
-            pass = !text.empty() && text != "-" && test(p, c, text);
+            if (cond.forwardedIndex > 0) {
+                const std::optional<std::string> entry = forwardedEntry(text, cond.forwardedIndex);
+                pass = entry && test(p, c, *entry);
+            } else {
+                pass = !text.empty() && text != "-" && test(p, c, text);
+            }
             break;
         }
         case DryRunCondition::Subject::Path: {
@@ -367,14 +395,14 @@ private:
                || std::any_of(cond.suffixes.begin(), cond.suffixes.end(), [&](const std::string& x) { return value.ends_with(x); })
                || std::any_of(cond.prefixes.begin(), cond.prefixes.end(), [&](const std::string& x) { return value.starts_with(x); })
                || std::any_of(m_regex[p][c].begin(), m_regex[p][c].end(), [&](const ProductRegex& r) { return r.matches(value); })
-               || inAnyRange(cond.addresses, value);
+               || inAnyRange(cond.addresses, value, cond.forwardedIndex > 0);
     }
 
-    static bool inAnyRange(const std::vector<DryRunAddressRange>& ranges, const std::string& text)
+    static bool inAnyRange(const std::vector<DryRunAddressRange>& ranges, const std::string& text, bool literal)
     {
         if (ranges.empty())
             return false;
-        const std::optional<IpAddress> a = loggedAddress(text);
+        const std::optional<IpAddress> a = literal ? parseIpLiteral(text) : loggedAddress(text);
         return a && std::any_of(ranges.begin(), ranges.end(), [&](const DryRunAddressRange& r) { return inRange(r, *a); });
     }
 

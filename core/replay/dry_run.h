@@ -168,6 +168,12 @@ struct DryRunCondition {
     // networks (Traefik's ClientIP, Spring's RemoteAddr); a text that is no address is in none.
     std::vector<DryRunAddressRange> addresses = {};
     std::optional<DryRunInstant> after = {}, before = {};
+    // forwardedIndex > 0: the field is X-Forwarded-For, and the text tested is its entry
+    // forwardedIndex from the right (the first when it has fewer), as Spring's
+    // XForwardedRemoteAddressResolver picks it: entries split at ',', trimmed, empty ones
+    // dropped, an entry read as an IP literal (Java resolves a name by DNS: no address here). A
+    // header without an entry fails every test.
+    int forwardedIndex = 0;
 };
 
 // DryRunPlace is a location: its matcher and the rules (indexes) its requests meet, in order.
