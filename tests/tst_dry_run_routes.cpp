@@ -595,6 +595,45 @@ private slots:
         QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, -1, 2, 2, 0, -1, -1, -1, -1}));
     }
 
+    // A predicate's list written as a YAML list in args (methods: [GET, HEAD], sources: [...]) is
+    // read element by element, as Spring's binder reads it. Rules: 0 reads (Method GET or HEAD,
+    // /api/**), 1 inside (RemoteAddr 10.0.0.0/8, /x); each key's bucket 1 token, one second:
+    //  1 1.1.1.1  GET  /api/a  reads: admitted
+    //  2 1.1.1.1  HEAD /api/a  reads: denied by 0
+    //  3 1.1.1.1  POST /api/a  neither method: none (reads would deny it)
+    //  4 10.1.1.1 GET  /x      inside: admitted
+    //  5 10.1.1.1 GET  /x      inside: denied by 1
+    //  6 1.1.1.1  GET  /x      outside 10.0.0.0/8: none
+    //  7 1.1.1.1  GET  /x      none (had 6 met inside, denied by 1)
+    void springListArguments()
+    {
+        QTemporaryDir dir;
+        const QByteArray limiter = "          filters:\n            - name: RequestRateLimiter\n              args:\n"
+                                   "                key-resolver: \"#{@ipKeyResolver}\"\n"
+                                   "                redis-rate-limiter.replenishRate: 1\n"
+                                   "                redis-rate-limiter.burstCapacity: 1\n";
+        DryRunConfig c = springConfig(dir, "        - id: reads\n          uri: http://up\n          predicates:\n"
+                                           "            - Path=/api/**\n            - name: Method\n              args:\n"
+                                           "                methods: [GET, HEAD]\n"
+                                           + limiter
+                                           + "        - id: inside\n          uri: http://up\n          predicates:\n"
+                                             "            - Path=/x\n            - name: RemoteAddr\n              args:\n"
+                                             "                sources: [10.0.0.0/8]\n"
+                                           + limiter);
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        QByteArray log;
+        for (const char* request : {"1.1.1.1 GET /api/a", "1.1.1.1 HEAD /api/a", "1.1.1.1 POST /api/a", "10.1.1.1 GET /x",
+                                    "10.1.1.1 GET /x", "1.1.1.1 GET /x", "1.1.1.1 GET /x"}) {
+            const QStringList w = QString(request).split(' ');
+            log += QString("%1 - - [01/Jan/2000:00:00:00 +0000] \"%2 %3 HTTP/1.1\" 200 1 \"-\" \"-\"\n").arg(w[0], w[1], w[2]).toUtf8();
+        }
+        const Traffic t = parseTraffic(log.toStdString(), o, "access.log");
+        bindKeyFields(c, t);
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, 0, -1, -1, 1, -1, -1}));
+    }
+
     // Spring's After, Before and Between on the request's logged time, each strict (isAfter,
     // isBefore). B = 1795392000 = 2026-11-23T00:00:00Z. Rules in file order: 0 early
     // (Before=B written 02:00 at +02:00 with its region), 1 window (Between=B+10 s as epoch
