@@ -406,12 +406,16 @@ void timePredicate(const Shortcut& p, const std::string& id, Alternatives& alter
     };
     DryRunCondition c;
     c.subject = DryRunCondition::Subject::Time;
-    if (p.name == "After")
+    if (p.name == "After") {
         c.after = value("datetime", 0);
-    else if (p.name == "Before")
+    } else if (p.name == "Before") {
         c.before = value("datetime", 0);
-    else if (c.after = value("datetime1", 0), c.before = value("datetime2", 1); !(*c.after < *c.before))
-        throw InputError("Spring: " + where + ": datetime1 must be before datetime2: Spring refuses it");
+    } else {
+        c.after = value("datetime1", 0);
+        c.before = value("datetime2", 1);
+        if (!(*c.after < *c.before))
+            throw InputError("Spring: " + where + ": datetime1 must be before datetime2: Spring refuses it");
+    }
     addCondition(alternatives, c);
     out.assumed.push_back(where + ": each request is taken to be served at its logged time");
 }

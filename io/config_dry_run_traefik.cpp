@@ -342,7 +342,7 @@ std::optional<DryRunAddressRange> goRange(const std::string& arg)
     IpAddress v6 = *ip;
     v6.v4 = false; // masked over its 16 bytes, then its family decided by what is left
     DryRunAddressRange r = maskedRange(v6, bits);
-    if (std::equal(r.net.begin(), r.net.begin() + 12, std::array<std::uint8_t, 12>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff}.begin()))
+    if (isIpv4Mapped(r.net))
         r = {r.net, std::max(0, bits - 96), true};
     return r;
 }

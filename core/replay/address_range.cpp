@@ -10,8 +10,6 @@ namespace {
 
 constexpr std::array<std::uint8_t, 12> kMappedPrefix{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 
-bool isMapped(const std::array<std::uint8_t, 16>& b) { return std::memcmp(b.data(), kMappedPrefix.data(), 12) == 0; }
-
 // keepBits clears every bit of b past the first `bits`.
 void keepBits(std::array<std::uint8_t, 16>& b, int bits)
 {
@@ -22,6 +20,8 @@ void keepBits(std::array<std::uint8_t, 16>& b, int bits)
 }
 
 } // namespace
+
+bool isIpv4Mapped(const std::array<std::uint8_t, 16>& bytes) { return std::memcmp(bytes.data(), kMappedPrefix.data(), 12) == 0; }
 
 std::optional<IpAddress> parseIpLiteral(std::string_view text)
 {
@@ -42,7 +42,7 @@ std::optional<IpAddress> parseIpLiteral(std::string_view text)
     }
     if (inet_pton(AF_INET6, in, out.bytes.data()) != 1)
         return std::nullopt;
-    out.v4 = isMapped(out.bytes);
+    out.v4 = isIpv4Mapped(out.bytes);
     return out;
 }
 

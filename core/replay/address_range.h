@@ -28,6 +28,9 @@ struct DryRunAddressRange {
     bool v4 = false;
 };
 
+// isIpv4Mapped says whether a 16-byte address is IPv4-mapped (::ffff:a.b.c.d).
+bool isIpv4Mapped(const std::array<std::uint8_t, 16>& bytes);
+
 // parseIpLiteral reads an address as written: a dotted quad (four decimal parts of 0-255, no
 // leading zero: what Go's netip.ParseAddr and inet_pton take) or an IPv6 text form (RFC 4291,
 // an IPv4 tail allowed), with no zone; nullopt for anything else.
