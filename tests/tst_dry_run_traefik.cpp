@@ -332,6 +332,20 @@ private slots:
                 != byUser.notReplayed.end());
         QCOMPARE(deniedBy(dryRun(noIp, byUser)).back(), 2);
 
+        // A log that holds the address, but not on every line: a line without one has an address
+        // in no range, as Traefik's ClientIP fails on an address ip.Checker cannot parse, so
+        // !ClientIP holds. Keyed by X-User u, path /b:
+        //  1 192.168.0.7  in 192.168.0.0/24: neg fails; either neither: none
+        //  2 (none)       !ClientIP holds: neg -> admitted
+        //  3 (none)       neg -> denied by 2 (so 1 met nothing: had it met neg, 2 would be denied)
+        DryRunConfig someIp = io::dryRunConfigFile(write(dir, "ip.yml", byHeader), "user");
+        o.keyFields = keyFieldsOf(someIp);
+        const Traffic partial = parseTraffic("time,user,ip,http_x_user,path\n1795392000,u,192.168.0.7,u,/b\n"
+                                             "1795392001,u,,u,/b\n1795392002,u,-,u,/b\n",
+                                             o, "log.csv");
+        bindKeyFields(someIp, partial);
+        QCOMPARE(deniedBy(dryRun(partial, someIp)), (std::vector<int>{-1, -1, 2}));
+
         // What ip.NewChecker refuses (net.ParseIP, then net.ParseCIDR) leaves the router out:
         // a prefix past 32, a leading zero (netip.ParseAddr), a zone, a host name.
         for (const char* bad : {"10.0.0.0/33", "010.0.0.1", "fe80::1%eth0", "localhost", "10.0.0.0/", "::1/129"}) {
