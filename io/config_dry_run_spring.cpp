@@ -4,9 +4,11 @@
 // true by default) taking the request; each RequestRateLimiter among the default filters and the
 // route's own is a rule of that route: RedisRateLimiter keys Redis by the resolved key and the
 // route's id (getKeys(id, routeId), spring-cloud-gateway 0434c61), so each route counts apart.
-// Beside Path, a route's Method, Host, Header and Query predicates are conditions on the log's
-// fields and target, as spring-cloud-gateway 5227205c743d's predicate factories test them; a
-// KeyResolver bean is the application's code, named, and replayed with the log's key.
+// Beside Path, a route's Method, Host, Header, Query, RemoteAddr, XForwardedRemoteAddr, Cookie,
+// After, Before and Between predicates are conditions on the log's fields, target and time, as
+// spring-cloud-gateway 5227205c743d's predicate factories test them; Weight and the predicates
+// reading what no log holds are named and taken to match; a KeyResolver bean is the
+// application's code, named, and replayed with the log's key.
 #include "config_dry_run_routes.h"
 #include "config_import.h"
 
