@@ -4,22 +4,27 @@
 // true by default) taking the request; each RequestRateLimiter among the default filters and the
 // route's own is a rule of that route: RedisRateLimiter keys Redis by the resolved key and the
 // route's id (getKeys(id, routeId), spring-cloud-gateway 0434c61), so each route counts apart.
-// Beside Path, a route's Method, Host, Header and Query predicates are conditions on the log's
-// fields and target, as spring-cloud-gateway 5227205c743d's predicate factories test them; a
-// KeyResolver bean is the application's code, named, and replayed with the log's key.
+// Beside Path, a route's Method, Host, Header, Query, RemoteAddr, XForwardedRemoteAddr, Cookie,
+// After, Before and Between predicates are conditions on the log's fields, target and time, as
+// spring-cloud-gateway 5227205c743d's predicate factories test them; Weight and the predicates
+// reading what no log holds are named and taken to match; a KeyResolver bean is the
+// application's code, named, and replayed with the log's key.
 #include "config_dry_run_routes.h"
 #include "config_import.h"
 
 #include "arithmetic/decimal.h"
 #include "limiters/products/product.h"
 #include "replay/product_regex.h"
+#include "traffic/traffic_log.h"
 
 #include <QJsonArray>
+#include <QTimeZone>
 #include <QJsonObject>
 #include <QStringList>
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 namespace ratelab::io {
@@ -33,6 +38,10 @@ void flatArgs(const QJsonValue& v, const std::string& path, std::vector<std::pai
         const QJsonObject o = v.toObject();
         for (auto it = o.begin(); it != o.end(); ++it)
             flatArgs(it.value(), path.empty() ? it.key().toStdString() : path + "." + it.key().toStdString(), out);
+    } else if (v.isArray()) { // a list argument (sources: [a, b]) as the binder's indexes
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i)
+            flatArgs(a[i], path + "." + std::to_string(i), out);
     } else {
         out.emplace_back(path, treeText(v));
     }
@@ -72,7 +81,8 @@ Shortcut shortcutOf(const QJsonValue& v)
         s.name = treeText(at(v, "name"));
         flatArgs(at(v, "args"), "", s.args);
         for (const auto& [k, value] : s.args)
-            if (k.starts_with("_genkey_") || k.starts_with("patterns") || k == "pattern" || k.starts_with("methods"))
+            if (k.starts_with("_genkey_") || k.starts_with("patterns") || k == "pattern" || k.starts_with("methods")
+                || k.starts_with("sources"))
                 s.list.append(QString::fromStdString(value));
         return s;
     }
@@ -199,6 +209,251 @@ DryRunCondition requestCondition(const Shortcut& p, const std::string& route, bo
     return c;
 }
 
+
+// nettyRange reads a RemoteAddr source as RemoteAddrRoutePredicateFactory.addSource does
+// (spring-cloud-gateway 5227205c743d): "/32" appended when it has no '/', to an IPv6 address
+// too (which then takes its whole /32); the prefix by Integer.parseInt (a sign, decimal
+// digits); the address by Netty's IpSubnetFilterRule: InetAddress.getByName (an IPv4-mapped
+// literal is an Inet4Address), 0-32 bits for IPv4, 0-128 for IPv6, else IllegalArgumentException
+// and the route is not built. A host name, which getByName resolves by DNS, is not read.
+DryRunAddressRange nettyRange(std::string source, const std::string& where)
+{
+    if (source.find('/') == std::string::npos)
+        source += "/32";
+    const std::size_t slash = source.find('/');
+    const std::string address = source.substr(0, slash), prefix = source.substr(slash + 1);
+    const std::optional<IpAddress> ip = parseIpLiteral(address);
+    if (!ip)
+        throw InputError("Spring: " + where + ": " + ratelab::quoted(address) + " is no IP address --config reads "
+                         "(a host name is resolved by DNS when the route is built)");
+    const std::size_t sign = prefix.starts_with('+') || prefix.starts_with('-') ? 1 : 0;
+    if (prefix.size() == sign || prefix.find_first_not_of("0123456789", sign) != std::string::npos)
+        throw InputError("Spring: " + where + ": the prefix " + ratelab::quoted(prefix) + " is no integer: Spring refuses it "
+                         "(NumberFormatException)");
+    int bits = 0;
+    for (std::size_t i = sign; i < prefix.size(); ++i)
+        bits = std::min(bits * 10 + (prefix[i] - '0'), 1000);
+    if (prefix[0] == '-')
+        bits = -bits;
+    if (bits < 0 || bits > (ip->v4 ? 32 : 128))
+        throw InputError("Spring: " + where + ": " + ratelab::quoted(source) + ": a prefix of " + std::to_string(bits)
+                         + " bits for an IPv" + (ip->v4 ? "4" : "6") + " address: Spring refuses it (IpSubnetFilterRule)");
+    return maskedRange(*ip, bits);
+}
+
+// epochMillis reads Long.parseLong's form (a sign, decimal digits, within a long): nullopt else.
+std::optional<std::int64_t> epochMillis(const std::string& text)
+{
+    const std::size_t sign = text.starts_with('+') || text.starts_with('-') ? 1 : 0;
+    if (text.size() == sign || text.size() > sign + 19 || text.find_first_not_of("0123456789", sign) != std::string::npos)
+        return std::nullopt;
+    __int128 v = 0;
+    for (std::size_t i = sign; i < text.size(); ++i)
+        v = v * 10 + (text[i] - '0');
+    v = text[0] == '-' ? -v : v;
+    if (v > std::numeric_limits<std::int64_t>::max() || v < std::numeric_limits<std::int64_t>::min())
+        return std::nullopt;
+    return std::int64_t(v);
+}
+
+// isoOffset reads ISO_ZONED_DATE_TIME's offset at i (appendOffsetId: 'Z' in any case, or
+// +HH:MM, +HH:MM:SS, at most 18 hours) into seconds east of UTC; nullopt when it is not one.
+std::optional<int> isoOffset(const std::string& t, std::size_t& i)
+{
+    if (i < t.size() && (t[i] == 'Z' || t[i] == 'z'))
+        return ++i, 0;
+    if (i >= t.size() || (t[i] != '+' && t[i] != '-'))
+        return std::nullopt;
+    const int sign = t[i++] == '-' ? -1 : 1;
+    int parts[3] = {0, 0, 0}, n = 0;
+    for (; n < 3; ++n) {
+        if (n > 0 && (i >= t.size() || t[i] != ':'))
+            break;
+        i += n > 0;
+        if (i + 2 > t.size() || !std::isdigit(static_cast<unsigned char>(t[i])) || !std::isdigit(static_cast<unsigned char>(t[i + 1])))
+            return std::nullopt;
+        parts[n] = (t[i] - '0') * 10 + (t[i + 1] - '0');
+        i += 2;
+    }
+    if (n < 2 || parts[1] > 59 || parts[2] > 59 || parts[0] * 3600 + parts[1] * 60 + parts[2] > 18 * 3600)
+        return std::nullopt;
+    return sign * (parts[0] * 3600 + parts[1] * 60 + parts[2]);
+}
+
+// javaInstant reads a date-time as StringToZonedDateTimeConverter does (spring-cloud-gateway
+// 5227205c743d, support/): a long is milliseconds since 1970 (Instant.ofEpochMilli), anything
+// else ZonedDateTime.parse's ISO_ZONED_DATE_TIME: yyyy-MM-dd, 'T' in any case, HH:mm, optional
+// :ss and a fraction of 1 to 9 digits, an offset, then optionally a region in brackets
+// ("2017-01-20T17:42:47.789-07:00[America/Denver]"). The instant is the local date-time at the
+// offset (Parsed.resolveInstant prefers the offset to the region); an unknown region fails.
+DryRunInstant javaInstant(const std::string& t, const std::string& where)
+{
+    if (const std::optional<std::int64_t> ms = epochMillis(t)) {
+        const std::int64_t seconds = *ms / 1000 - (*ms % 1000 < 0);
+        return {seconds, std::int32_t((*ms - seconds * 1000) * 1'000'000)};
+    }
+    const InputError bad("Spring: " + where + ": " + ratelab::quoted(t) + " is neither milliseconds since 1970 nor an "
+                         "ISO-8601 date-time with an offset as ZonedDateTime.parse reads it (2017-01-20T17:42:47.789-07:00)");
+    std::size_t i = 0;
+    const auto number = [&](std::size_t width, char before) {
+        if ((before && (i >= t.size() || std::tolower(static_cast<unsigned char>(t[i++])) != before)) || i + width > t.size())
+            throw bad;
+        int v = 0;
+        for (const std::size_t end = i + width; i < end; ++i)
+            v = std::isdigit(static_cast<unsigned char>(t[i])) ? v * 10 + (t[i] - '0') : throw bad;
+        return v;
+    };
+    const int year = number(4, 0), month = number(2, '-'), day = number(2, '-'), hour = number(2, 't'), minute = number(2, ':');
+    const bool seconds = i < t.size() && t[i] == ':';
+    const int second = seconds ? number(2, ':') : 0;
+    std::int32_t nanos = 0;
+    if (seconds && i < t.size() && t[i] == '.') { // ISO_LOCAL_TIME: a fraction only after the seconds
+        const std::size_t start = ++i;
+        for (; i < t.size() && i - start < 9 && std::isdigit(static_cast<unsigned char>(t[i])); ++i)
+            nanos = nanos * 10 + (t[i] - '0');
+        if (i == start)
+            throw bad;
+        for (std::size_t d = i - start; d < 9; ++d)
+            nanos *= 10;
+    }
+    static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    const std::optional<int> offset = isoOffset(t, i);
+    if (!offset || month < 1 || month > 12 || day < 1 || day > kDays[month - 1] || (month == 2 && day == 29 && !leap) || hour > 23
+        || minute > 59 || second > 59)
+        throw bad;
+    if (i < t.size()) {
+        if (t[i] != '[' || !t.ends_with(']') || !QTimeZone::isTimeZoneIdAvailable(QByteArray::fromStdString(t.substr(i + 1, t.size() - i - 2))))
+            throw InputError(std::string(bad.what()) + "; a region in brackets must be one this machine's time-zone database knows");
+    }
+    return {epochFromCivil(year, month, day, hour, minute, second) - *offset, nanos};
+}
+
+
+// Alternatives is what a route tests besides its paths: it matches when one list holds whole
+// (XForwardedRemoteAddr makes two: by the header, or by the connection without it).
+using Alternatives = std::vector<std::vector<DryRunCondition>>;
+
+void addCondition(Alternatives& alternatives, const DryRunCondition& c)
+{
+    for (std::vector<DryRunCondition>& a : alternatives)
+        a.push_back(c);
+}
+
+// noted names what a condition needs of the log until bindKeyFields binds its field.
+DryRunCondition noted(DryRunCondition c, const std::string& text, DryRunConfig& out)
+{
+    out.notReplayed.push_back(text);
+    c.note = int(out.notReplayed.size()) - 1;
+    return c;
+}
+
+// addressPredicate reads RemoteAddr (the connection's address, the log's ip, in one of the
+// sources: RemoteAddrRoutePredicateFactory) and XForwardedRemoteAddr (its entry maxTrustedIndex
+// from the right, 1 by default, when X-Forwarded-For has one, else the connection's address:
+// XForwardedRemoteAddrRoutePredicateFactory and XForwardedRemoteAddressResolver).
+void addressPredicate(const Shortcut& p, const std::string& id, Alternatives& alternatives, DryRunConfig& out)
+{
+    const std::string where = "route " + id + ": its " + p.name + " predicate", sources = p.list.join(',').toStdString();
+    DryRunCondition c{"ip"};
+    for (const QString& source : p.list)
+        c.addresses.push_back(nettyRange(source.toStdString(), where));
+    const std::string lacksIp = " the client's address, which the log does not hold (no field ip): every request taken to match";
+    if (p.name == "RemoteAddr") {
+        if (c.addresses.empty())
+            throw InputError("Spring: " + where + " has no sources: Spring refuses it (@NotEmpty sources)");
+        addCondition(alternatives, noted(c, where + " (" + sources + ") reads" + lacksIp, out));
+        return;
+    }
+    const std::string index = arg(p.args, "maxTrustedIndex");
+    try {
+        c.forwardedIndex = index.empty() ? 1 : int(parseIntegerIn(index, 1, std::numeric_limits<int>::max()));
+    } catch (const InputError& e) {
+        throw InputError("Spring: " + where + ": maxTrustedIndex: " + e.what() + " (Spring requires an index above 0)");
+    }
+    DryRunCondition header = noted(c, where + " (" + sources + ") reads X-Forwarded-For, which the log does not hold (no "
+                                                                "field http_x_forwarded_for): every request taken to match",
+                                   out);
+    header.field = "http_x_forwarded_for";
+    DryRunCondition noEntry = header; // the header has no entry: the connection's address decides
+    noEntry.addresses.clear();
+    noEntry.prefixes = {""};
+    noEntry.negate = true;
+    const DryRunCondition direct = noted(c, where + " (" + sources + ") reads, for a request without X-Forwarded-For," + lacksIp, out);
+    Alternatives both;
+    for (std::vector<DryRunCondition> a : alternatives) {
+        both.push_back(a);
+        both.back().push_back(header);
+        a.push_back(noEntry);
+        a.push_back(direct);
+        both.push_back(std::move(a));
+    }
+    alternatives = std::move(both);
+}
+
+// timePredicate reads After, Before and Between: the instant the request is served
+// (ZonedDateTime.now()), here its logged time, strictly after `datetime` (isAfter), strictly
+// before it (isBefore), or strictly between datetime1 and datetime2, which Spring requires in
+// that order (Assert.isTrue in BetweenRoutePredicateFactory.apply).
+void timePredicate(const Shortcut& p, const std::string& id, Alternatives& alternatives, DryRunConfig& out)
+{
+    const std::string where = "route " + id + ": its " + p.name + " predicate";
+    const auto value = [&](const char* name, qsizetype i) {
+        std::string v = arg(p.args, name);
+        if (v.empty() && p.list.size() > i)
+            v = p.list[i].toStdString();
+        if (v.empty())
+            throw InputError("Spring: " + where + " has no " + name + ": Spring refuses it (@NotNull " + name + ")");
+        return javaInstant(v, where);
+    };
+    DryRunCondition c;
+    c.subject = DryRunCondition::Subject::Time;
+    if (p.name == "After") {
+        c.after = value("datetime", 0);
+    } else if (p.name == "Before") {
+        c.before = value("datetime", 0);
+    } else {
+        c.after = value("datetime1", 0);
+        c.before = value("datetime2", 1);
+        if (!(*c.after < *c.before))
+            throw InputError("Spring: " + where + ": datetime1 must be before datetime2: Spring refuses it");
+    }
+    addCondition(alternatives, c);
+    out.assumed.push_back(where + ": each request is taken to be served at its logged time");
+}
+
+// namedPredicate reads the predicates a log cannot decide: Cookie (CookieRoutePredicateFactory:
+// a value of the cookie matching the Java regex whole; replayed on a log field cookie_NAME,
+// nginx's $cookie_NAME), Weight (WeightRoutePredicateFactory: a random share of the group's
+// requests), and those reading what no log holds. Each is taken to match, named.
+void namedPredicate(const Shortcut& p, const std::string& id, Alternatives& alternatives, DryRunConfig& out,
+                    std::map<std::string, std::string>& firstOfGroup)
+{
+    const std::string where = "route " + id + ": its " + p.name + " predicate";
+    const auto argOr = [&](const char* name, const char* prefixed, qsizetype i) {
+        const std::string a = !arg(p.args, name).empty() ? arg(p.args, name) : arg(p.args, prefixed);
+        return !a.empty() || p.list.size() <= i ? a : p.list[i].toStdString();
+    };
+    if (p.name == "Cookie") {
+        const std::string name = argOr("name", "name", 0), regexp = argOr("regexp", "regexp", 1);
+        if (name.empty() || regexp.empty())
+            throw InputError("Spring: " + where + " needs a name and a regexp: Spring refuses it (@NotEmpty)");
+        DryRunCondition c{"cookie_" + name};
+        javaRegex(c, regexp, where);
+        addCondition(alternatives, noted(c, where + " (" + name + ", " + regexp + ") reads the cookie, which the log does not "
+                                                 "hold (no field cookie_" + name + "): every request taken to match", out));
+    } else if (p.name == "Weight") {
+        const std::string group = argOr("group", "weight.group", 0), weight = argOr("weight", "weight.weight", 1);
+        const std::string first = firstOfGroup.try_emplace(group, id).first->second;
+        out.notReplayed.push_back(where + " (" + group + ", " + weight + ") sends it a random share of group " + group
+                                  + "'s requests, which --config does not replay: it is taken to match, so route " + first
+                                  + ", the group's first in order, takes every request of the group that its path takes");
+    } else { // CloudFoundryRouteService, ReadBody, Version
+        out.notReplayed.push_back(where + " reads what the log does not hold (Cloud Foundry's headers, the body, the API "
+                                          "version), which --config does not evaluate: every request taken to match");
+    }
+}
+
 } // namespace
 
 std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std::string& logKey)
@@ -238,6 +493,7 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
         everyHasHost = everyHasHost && host;
     }
     const bool oneHost = everyHasHost && hosts.size() == 1;
+    std::map<std::string, std::string> firstOfGroup; // a Weight group and its first route in order
     for (const auto& [unused, index] : order) {
         const QJsonObject r = routes[qsizetype(index)].toObject();
         const std::string id = treeText(at(r, "id")).empty() ? "#" + std::to_string(index + 1) : treeText(at(r, "id"));
@@ -272,7 +528,7 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
             out.rules.back().denyEmptyKey = deny != "false";
         }
         std::vector<std::pair<std::string, bool>> patterns; // (pattern, matchTrailingSlash)
-        std::vector<DryRunCondition> conditions;
+        Alternatives conditions{{}};
         bool path = false;
         for (const QJsonValue& pv : at(r, "predicates").toArray()) {
             const Shortcut p = shortcutOf(pv);
@@ -286,16 +542,31 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
                                           + ") reads the request's method, which the log does not hold: every method "
                                             "taken to match");
                 c.note = int(out.notReplayed.size()) - 1;
-                conditions.push_back(std::move(c));
+                addCondition(conditions, c);
                 continue;
             }
             if (p.name == "Host" || p.name == "Header" || p.name == "Query") {
-                conditions.push_back(requestCondition(p, id, oneHost, includePort, out));
+                addCondition(conditions, requestCondition(p, id, oneHost, includePort, out));
                 continue;
             }
-            if (p.name != "Path" || path)
-                throw InputError("Spring: route " + id + ": the predicate " + p.name + (path ? " (a second Path)" : "")
-                                 + " is past what --config reads (Path, with Method, Host, Header and Query beside it)");
+            if (p.name == "RemoteAddr" || p.name == "XForwardedRemoteAddr") {
+                addressPredicate(p, id, conditions, out);
+                continue;
+            }
+            if (p.name == "After" || p.name == "Before" || p.name == "Between") {
+                timePredicate(p, id, conditions, out);
+                continue;
+            }
+            if (p.name == "Cookie" || p.name == "Weight" || p.name == "CloudFoundryRouteService" || p.name == "ReadBody"
+                || p.name == "Version") {
+                namedPredicate(p, id, conditions, out, firstOfGroup);
+                continue;
+            }
+            if (p.name != "Path")
+                throw InputError("Spring: route " + id + ": " + p.name + " is no predicate of Spring Cloud Gateway (its "
+                                 "RoutePredicateFactory classes at 5227205c743d): Spring refuses the route");
+            if (path)
+                throw InputError("Spring: route " + id + ": a second Path predicate is past what --config reads");
             path = true;
             QStringList list = p.list;
             bool trailing = arg(p.args, "matchTrailingSlash") != "false";
@@ -309,7 +580,9 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
         if (!path)
             patterns.emplace_back("/**", true); // no Path predicate: every path
         for (const auto& [pattern, trailing] : patterns)
-            out.places.push_back({"route " + id + " (Path=" + pattern + ")", DryRunMatch::Pattern, pattern, rules, trailing, conditions});
+            for (const std::vector<DryRunCondition>& alternative : conditions)
+                out.places.push_back({"route " + id + " (Path=" + pattern + ")", DryRunMatch::Pattern, pattern, rules, trailing,
+                                      alternative});
     }
     if (out.rules.empty())
         throw InputError("Spring: no route applies RequestRateLimiter: the config limits nothing");

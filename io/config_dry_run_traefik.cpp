@@ -316,8 +316,40 @@ struct RouterNotes {
     }
 };
 
-// conditionOf makes a matcher a condition (matcher.go's semantics), but Host(`*`). ClientIP is
-// named and taken to hold.
+// goRange reads a ClientIP argument as ip.NewChecker does (pkg/ip/checker.go at fd5a576df2):
+// net.ParseIP, else net.ParseCIDR (Go 1.26: netip.ParseAddr without a zone, then "/" and decimal
+// digits up to the address's bit length, 32 for a dotted quad, 128 for any IPv6 text); nullopt
+// for what it refuses. IPNet.Contains then tests a network whose masked address is IPv4-mapped
+// as an IPv4 one (networkNumberAndMask: its mask's last 4 bytes), so "::ffff:10.0.0.0/104" is
+// 10.0.0.0/8; an IP's Equal compares 16-byte forms, so an address is its /32 or /128.
+std::optional<DryRunAddressRange> goRange(const std::string& arg)
+{
+    if (const std::optional<IpAddress> ip = parseIpLiteral(arg))
+        return maskedRange(*ip, ip->v4 ? 32 : 128);
+    const std::size_t slash = arg.find('/');
+    const std::string digits = slash == std::string::npos ? "" : arg.substr(slash + 1);
+    std::optional<IpAddress> ip = parseIpLiteral(std::string_view(arg).substr(0, slash));
+    if (!ip || digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    int bits = 0; // dtoi: leading zeros taken, any value past 128 refused below
+    for (const char d : digits)
+        bits = std::min(bits * 10 + (d - '0'), 1000);
+    const bool dotted = arg.find(':') > slash; // netip's BitLen: 32 for an IPv4 address, 128 for an IPv4-mapped one
+    if (bits > (dotted ? 32 : 128))
+        return std::nullopt;
+    if (dotted)
+        return maskedRange(*ip, bits);
+    IpAddress v6 = *ip;
+    v6.v4 = false; // masked over its 16 bytes, then its family decided by what is left
+    DryRunAddressRange r = maskedRange(v6, bits);
+    if (isIpv4Mapped(r.net))
+        r = {r.net, std::max(0, bits - 96), true};
+    return r;
+}
+
+// conditionOf makes a matcher a condition (matcher.go's semantics), but Host(`*`). ClientIP
+// tests the log's client address ("ip") as clientIP tests the connection's (RemoteAddrStrategy:
+// req.RemoteAddr, its port cut): an address ip.Checker cannot parse matches nothing.
 DryRunCondition conditionOf(const std::string& router, const Matcher& m, RouterNotes& notes)
 {
     using Subject = DryRunCondition::Subject;
@@ -359,8 +391,10 @@ DryRunCondition conditionOf(const std::string& router, const Matcher& m, RouterN
         c.subject = Subject::Query;
         c.field = a; // one argument: the parameter with an empty value
         (m.name == "QueryRegexp" && m.args.size() == 2 ? c.regexes : c.values).push_back(m.args.size() == 2 ? m.args[1] : "");
-    } else { // ClientIP: the connection's address (RemoteAddrStrategy), which a log's ip may not be
-        notes.note(router, m, c, "--config does not evaluate (the connection's address, against IPs and CIDR ranges)");
+    } else { // ClientIP, its argument checked by checkRule
+        c.field = "ip";
+        c.addresses = {*goRange(a)};
+        notes.note(router, m, c, "the log does not hold (no client address field ip)");
     }
     return c;
 }
@@ -385,9 +419,7 @@ std::vector<DryRunPlace> placesOf(const std::string& router, const std::string& 
                 never = never || m.negated;
                 continue;
             }
-            DryRunCondition c = conditionOf(router, m, notes);
-            if (m.name != "ClientIP") // named, and taken to hold: no condition
-                place.conditions.push_back(std::move(c));
+            place.conditions.push_back(conditionOf(router, m, notes));
         }
         if (!never)
             out.push_back(std::move(place));
@@ -396,7 +428,8 @@ std::vector<DryRunPlace> placesOf(const std::string& router, const std::string& 
 }
 
 // checkRule refuses what Traefik's matcher builders refuse (matcher.go): a path not starting with
-// '/', a non-ASCII host, a regex Go's regexp (RE2's syntax) refuses.
+// '/', a non-ASCII host, a regex Go's regexp (RE2's syntax) refuses, a ClientIP that is neither
+// an IP nor a CIDR range.
 void checkRule(const std::vector<Conjunct>& alternatives)
 {
     for (const Conjunct& c : alternatives)
@@ -404,6 +437,8 @@ void checkRule(const std::vector<Conjunct>& alternatives)
             const std::string& a = m.args[0];
             if ((m.name == "Path" || m.name == "PathPrefix") && !a.starts_with('/'))
                 throw BadRule("path " + ratelab::quoted(a) + " does not start with a '/'");
+            if (m.name == "ClientIP" && !goRange(a))
+                throw BadRule("initializing IP checker for ClientIP matcher: parsing CIDR trusted IPs: invalid CIDR address: " + a);
             if ((m.name == "Host" || m.name == "HostRegexp")
                 && std::any_of(a.begin(), a.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; }))
                 throw BadRule("non-ASCII characters in " + m.name);

@@ -184,8 +184,8 @@ private slots:
     // What Traefik v3 refuses leaves its router out, named; the next router takes its requests.
     // legacy is v2's Headers (v3's parser knows no such matcher), broken lacks its ')', mixed
     // writes a name in a case Traefik does not register; lower writes its matcher in lower case
-    // (registered) and its ClientIP, which the dry run does not evaluate, is named and taken to
-    // hold. /v1/a and /v1/b (A, 1 s apart) both meet lower's `one`: admitted, then denied by 0.
+    // (registered) and its ClientIP, never bound to the log's address here (no bindKeyFields), is
+    // named and taken to hold. /v1/a and /v1/b (A, 1 s apart) both meet lower's `one`: admitted, then denied by 0.
     void refusedRulesNamed()
     {
         QTemporaryDir dir;
@@ -206,7 +206,7 @@ private slots:
                                                "which --config does not read) at offset 7): it serves no request"));
         QVERIFY2(c.notReplayed[1].starts_with("router broken: Traefik refuses its rule"), c.notReplayed[1].c_str());
         QVERIFY2(c.notReplayed[2].starts_with("router mixed: Traefik refuses its rule"), c.notReplayed[2].c_str());
-        QVERIFY2(c.notReplayed[3].starts_with("router lower matches on !ClientIP(`10.0.0.0/8`), which --config does not evaluate"),
+        QVERIFY2(c.notReplayed[3].starts_with("router lower matches on !ClientIP(`10.0.0.0/8`), which the log does not hold (no client address field ip)"),
                  c.notReplayed[3].c_str());
         TrafficOptions o;
         o.keepPaths = true;
@@ -266,6 +266,98 @@ private slots:
         bindKeyFields(c, t);
         QVERIFY(c.notReplayed.empty() && c.assumed.empty());
         QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, 0, -1, -1, 1}));
+    }
+
+    // ClientIP tests the logged client address as ip.Checker tests the connection's. Routers by
+    // priority: v4 30, v6 20, neg 10, either 5; rules 0 v4, 1 v6, 2 neg, 3 either, each `one`
+    // (the first request of a key admitted, the next within the minute denied). Keyed by ip,
+    // one request a second; address, target:
+    //  1 10.1.2.3          /a    in 10.1.0.0/16: v4, first -> admitted
+    //  2 10.2.0.1          /a    not in it; not 2001:db8::1; not /b; neither 172.16.0.1 nor /c: none
+    //  3 10.1.2.3          /a/x  v4 -> denied by 0
+    //  4 2001:DB8:0:0::1   /a    an IPv6 address is in no IPv4 range; equal to 2001:db8::1: v6 -> admitted
+    //  5 2001:db8::1       /a    the same address (its canonical form): v6 -> denied by 1
+    //  6 2001:db8::2       /a    an IP is its /128: none
+    //  7 192.168.0.7       /b    in 192.168.0.0/24, so !ClientIP fails: none
+    //  8 192.168.1.7       /b    outside it: neg -> admitted
+    //  9 192.168.1.7       /b    neg -> denied by 2
+    // 10 172.16.0.1        /z    ClientIP holds, Path does not: either -> admitted
+    // 11 172.16.0.1        /c    either -> denied by 3
+    // 12 ::ffff:10.1.0.9   /a    IPv4-mapped: Go's To4 makes it 10.1.0.9, in 10.1.0.0/16: v4 -> admitted
+    // 13 10.9.9.9          /d    ::ffff:10.0.0.0/104 is IPv4-mapped once masked: 10.0.0.0/8 -> mapped, admitted
+    void clientAddresses()
+    {
+        QTemporaryDir dir;
+        const QByteArray config = "http:\n  routers:\n"
+                                  "    v4:\n      rule: PathPrefix(`/a`) && ClientIP(`10.1.0.0/16`)\n      priority: 30\n"
+                                  "      middlewares: [one]\n"
+                                  "    v6:\n      rule: PathPrefix(`/a`) && ClientIP(`2001:db8::1`)\n      priority: 20\n"
+                                  "      middlewares: [one]\n"
+                                  "    neg:\n      rule: PathPrefix(`/b`) && !ClientIP(`192.168.0.0/24`)\n      priority: 10\n"
+                                  "      middlewares: [one]\n"
+                                  "    either:\n      rule: ClientIP(`172.16.0.1`) || Path(`/c`)\n      priority: 5\n"
+                                  "      middlewares: [one]\n"
+                                  "    mapped:\n      rule: PathPrefix(`/d`) && ClientIP(`::ffff:10.0.0.0/104`)\n      priority: 1\n"
+                                  "      middlewares: [one]\n"
+                                  "  middlewares:\n    one:\n      rateLimit: {average: 1, period: 1m, burst: 1}\n";
+        DryRunConfig c = io::dryRunConfigFile(write(dir, "ip.yml", config), "ip");
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = keyFieldsOf(c);
+        QCOMPARE(o.keyFields, (std::vector<std::string>{"ip"}));
+        const Traffic t = parseTraffic("time,ip,path\n1795392000,10.1.2.3,/a\n1795392001,10.2.0.1,/a\n"
+                                       "1795392002,10.1.2.3,/a/x\n1795392003,2001:DB8:0:0::1,/a\n1795392004,2001:db8::1,/a\n"
+                                       "1795392005,2001:db8::2,/a\n1795392006,192.168.0.7,/b\n1795392007,192.168.1.7,/b\n"
+                                       "1795392008,192.168.1.7,/b\n1795392009,172.16.0.1,/z\n1795392010,172.16.0.1,/c\n"
+                                       "1795392011,::ffff:10.1.0.9,/a\n1795392012,10.9.9.9,/d\n",
+                                       o, "log.csv");
+        bindKeyFields(c, t);
+        QVERIFY2(c.notReplayed.empty(), c.notReplayed.empty() ? "" : c.notReplayed[0].c_str());
+        QCOMPARE(deniedBy(dryRun(t, c)), (std::vector<int>{-1, -1, 0, -1, 1, -1, -1, -1, 2, -1, 3, -1, -1}));
+        QCOMPARE(dryRun(t, c).rules[4].requests, std::int64_t(1)); // request 13 met `mapped`
+
+        // A log without the client's address, `one` keyed by the header X-User instead: each
+        // ClientIP is named, and taken to hold, negated or not, so /b from anyone meets neg:
+        // admitted, then denied by 2.
+        QByteArray byHeader = config;
+        byHeader.replace("burst: 1}", "burst: 1, sourceCriterion: {requestHeaderName: X-User}}");
+        DryRunConfig byUser = io::dryRunConfigFile(write(dir, "ip.yml", byHeader), "user");
+        o.key = "user";
+        o.keyFields = keyFieldsOf(byUser);
+        const Traffic noIp = parseTraffic("time,user,http_x_user,path\n1795392000,u,u,/b\n1795392001,u,u,/b\n", o, "log.csv");
+        bindKeyFields(byUser, noIp);
+        QVERIFY(std::find(byUser.notReplayed.begin(), byUser.notReplayed.end(),
+                          "router neg matches on !ClientIP(`192.168.0.0/24`), which the log does not hold (no client "
+                          "address field ip): every request taken to match it")
+                != byUser.notReplayed.end());
+        QCOMPARE(deniedBy(dryRun(noIp, byUser)).back(), 2);
+
+        // A log that holds the address, but not on every line: a line without one has an address
+        // in no range, as Traefik's ClientIP fails on an address ip.Checker cannot parse, so
+        // !ClientIP holds. Keyed by X-User u, path /b:
+        //  1 192.168.0.7  in 192.168.0.0/24: neg fails; either neither: none
+        //  2 (none)       !ClientIP holds: neg -> admitted
+        //  3 (none)       neg -> denied by 2 (so 1 met nothing: had it met neg, 2 would be denied)
+        DryRunConfig someIp = io::dryRunConfigFile(write(dir, "ip.yml", byHeader), "user");
+        o.keyFields = keyFieldsOf(someIp);
+        const Traffic partial = parseTraffic("time,user,ip,http_x_user,path\n1795392000,u,192.168.0.7,u,/b\n"
+                                             "1795392001,u,,u,/b\n1795392002,u,-,u,/b\n",
+                                             o, "log.csv");
+        bindKeyFields(someIp, partial);
+        QCOMPARE(deniedBy(dryRun(partial, someIp)), (std::vector<int>{-1, -1, 2}));
+
+        // What ip.NewChecker refuses (net.ParseIP, then net.ParseCIDR) leaves the router out:
+        // a prefix past 32, a leading zero (netip.ParseAddr), a zone, a host name.
+        for (const char* bad : {"10.0.0.0/33", "010.0.0.1", "fe80::1%eth0", "localhost", "10.0.0.0/", "::1/129"}) {
+            DryRunConfig r = io::dryRunConfigFile(
+                write(dir, "bad.yml", QByteArray("http:\n  routers:\n    a:\n      rule: ClientIP(`") + bad
+                                          + "`)\n      middlewares: [one]\n    b:\n      rule: PathPrefix(`/`)\n"
+                                            "      middlewares: [one]\n  middlewares:\n    one:\n      rateLimit: {average: 1}\n"),
+                "ip");
+            QVERIFY2(!r.notReplayed.empty() && r.notReplayed[0].starts_with("router a: Traefik refuses its rule")
+                         && r.notReplayed[0].find("parsing CIDR trusted IPs") != std::string::npos,
+                     bad);
+        }
     }
 };
 

@@ -311,6 +311,29 @@ std::optional<std::vector<std::optional<std::string>>> queryValues(std::string_v
     return out;
 }
 
+// forwardedEntry is the X-Forwarded-For entry `index` from the right (the first when there are
+// fewer), as XForwardedRemoteAddressResolver picks it (StringUtils.tokenizeToStringArray: split
+// at ',', each trimmed, empty ones dropped); nullopt when the header ("-": not sent) has none.
+std::optional<std::string> forwardedEntry(std::string_view header, int index)
+{
+    if (header == "-")
+        return std::nullopt;
+    std::vector<std::string_view> entries;
+    while (true) {
+        const std::size_t comma = header.find(',');
+        std::string_view e = header.substr(0, comma);
+        const std::size_t first = e.find_first_not_of(" \t\r\n\f\v"), last = e.find_last_not_of(" \t\r\n\f\v");
+        if (first != std::string_view::npos)
+            entries.push_back(e.substr(first, last - first + 1));
+        if (comma == std::string_view::npos)
+            break;
+        header.remove_prefix(comma + 1);
+    }
+    if (entries.empty())
+        return std::nullopt;
+    return std::string(entries[entries.size() > std::size_t(index) ? entries.size() - std::size_t(index) : 0]);
+}
+
 // ConditionTester decides a place's condition on one text id (a key id for a log field, a path
 // id for the path and the query), its regexes compiled once.
 class ConditionTester {
@@ -333,7 +356,12 @@ public:
         switch (cond.subject) {
         case DryRunCondition::Subject::Field: {
             const std::string& text = m_traffic.keyNames[id];
-            pass = !text.empty() && text != "-" && test(p, c, text);
+            if (cond.forwardedIndex > 0) {
+                const std::optional<std::string> entry = forwardedEntry(text, cond.forwardedIndex);
+                pass = entry && test(p, c, *entry);
+            } else {
+                pass = !text.empty() && text != "-" && test(p, c, text);
+            }
             break;
         }
         case DryRunCondition::Subject::Path: {
@@ -342,6 +370,7 @@ public:
             break;
         }
         case DryRunCondition::Subject::Target: pass = test(p, c, m_traffic.pathNames[id]); break;
+        case DryRunCondition::Subject::Time: break; // per request: timeHolds
         case DryRunCondition::Subject::Query:
             if (const auto values = queryValues(m_traffic.pathNames[id], cond.field, cond.queryReader))
                 pass = std::any_of(values->begin(), values->end(), [&](const std::optional<std::string>& v) {
@@ -365,13 +394,32 @@ private:
         return std::find(cond.values.begin(), cond.values.end(), value) != cond.values.end()
                || std::any_of(cond.suffixes.begin(), cond.suffixes.end(), [&](const std::string& x) { return value.ends_with(x); })
                || std::any_of(cond.prefixes.begin(), cond.prefixes.end(), [&](const std::string& x) { return value.starts_with(x); })
-               || std::any_of(m_regex[p][c].begin(), m_regex[p][c].end(), [&](const ProductRegex& r) { return r.matches(value); });
+               || std::any_of(m_regex[p][c].begin(), m_regex[p][c].end(), [&](const ProductRegex& r) { return r.matches(value); })
+               || inAnyRange(cond.addresses, value, cond.forwardedIndex > 0);
+    }
+
+    static bool inAnyRange(const std::vector<DryRunAddressRange>& ranges, const std::string& text, bool literal)
+    {
+        if (ranges.empty())
+            return false;
+        const std::optional<IpAddress> a = literal ? parseIpLiteral(text) : loggedAddress(text);
+        return a && std::any_of(ranges.begin(), ranges.end(), [&](const DryRunAddressRange& r) { return inRange(r, *a); });
     }
 
     const DryRunConfig& m_config;
     const Traffic& m_traffic;
     std::vector<std::vector<std::vector<ProductRegex>>> m_regex; // per place, condition
 };
+
+// timeHolds says whether a request logged at epochNanos is strictly after the condition's
+// `after` and strictly before its `before`.
+bool timeHolds(const DryRunCondition& c, Nanos epochNanos)
+{
+    const Nanos second = 1'000'000'000;
+    const std::int64_t s = epochNanos / second - (epochNanos % second < 0);
+    const DryRunInstant t{s, std::int32_t(epochNanos - s * second)};
+    return ((!c.after || t > *c.after) && (!c.before || t < *c.before)) != c.negate;
+}
 
 // ZoneState is one zone's bucket per key, as nginx's node keeps it: excess (thousandths) and last (ms).
 struct ZoneState {
@@ -599,8 +647,9 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             candidates[p] = selector.candidates(traffic.pathNames[p]);
         for (std::size_t p = 0; p < config.places.size(); ++p)
             for (const DryRunCondition& c : config.places[p].conditions)
-                holds[p].emplace_back(c.subject == DryRunCondition::Subject::Field ? traffic.keyNames.size()
-                                                                                   : traffic.pathNames.size(),
+                holds[p].emplace_back(c.subject == DryRunCondition::Subject::Field  ? traffic.keyNames.size()
+                                      : c.subject == DryRunCondition::Subject::Time ? 0
+                                                                                    : traffic.pathNames.size(),
                                       std::int8_t(-1));
     }
     const ConditionTester conditions(config, traffic);
@@ -609,6 +658,8 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
         const bool field = cond.subject == DryRunCondition::Subject::Field;
         if (field && cond.source < 0)
             return true;
+        if (cond.subject == DryRunCondition::Subject::Time)
+            return timeHolds(cond, traffic.startEpochNanos + traffic.times[request]);
         const std::uint32_t k = field ? traffic.fieldKeys[std::size_t(cond.source)][request] : traffic.paths[request];
         std::int8_t& known = holds[p][c][k];
         if (known < 0)

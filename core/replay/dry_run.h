@@ -21,6 +21,7 @@
 #pragma once
 
 #include "engine/layered.h"
+#include "replay/address_range.h"
 #include "replay/dry_run_path.h"
 #include "replay/product_regex.h"
 
@@ -28,6 +29,7 @@
 #include "traffic/traffic_log.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -117,10 +119,18 @@ enum class DryRunMatch {
     Pattern,       // Spring's PathPattern (dry_run_path.h), with DryRunPlace::trailingSlash
 };
 
+// DryRunInstant is an instant: seconds since 1970-01-01T00:00:00Z and nanoseconds within the
+// second, as Java's Instant holds one (a year past 2262 does not fit in Nanos).
+struct DryRunInstant {
+    std::int64_t seconds = 0;
+    std::int32_t nanos = 0;
+    auto operator<=>(const DryRunInstant&) const = default;
+};
+
 // DryRunCondition is what a request must have besides its path to match a place (a route's
 // methods, hosts, a header): a text whose value is one of `values`, or ends with one of
 // `suffixes`, or starts with one of `prefixes`, or holds a match of one of `regexes` (caseless:
-// both lower-cased first). The text is a log field's value (a field logged "-" or empty, a header
+// both lower-cased first), or is a client address in one of `addresses`. The text is a log field's value (a field logged "-" or empty, a header
 // not sent, holds none), the path as the product matches it, or a query parameter's values in
 // the logged target (the test holds when one of them passes; none when it is absent), or the
 // target as logged, its query string included (Envoy's :path header).
@@ -136,7 +146,9 @@ struct DryRunCondition {
     int source = -1;
     int note = -1;
     int assumedNote = -1;
-    enum class Subject { Field, Path, Query, Target };
+    // Subject::Time: the request's logged time, strictly after `after` and strictly before
+    // `before`, each when set (Spring's After, Before and Between: isAfter and isBefore).
+    enum class Subject { Field, Path, Query, Target, Time };
     Subject subject = Subject::Field;
     // regexes: by default RE2's, found anywhere in the text (Go's regexp.MatchString: Traefik's
     // *Regexp matchers); Spring's Java regexes are PCRE2's over the whole text
@@ -152,6 +164,16 @@ struct DryRunCondition {
     // hostName: the field is a Host header, read as Traefik's canonical host (requestdecorator:
     // its port cut, spaces trimmed, lower-cased) before the test
     bool hostName = false;
+    // addresses: the text read as a logged client address (loggedAddress), in one of these
+    // networks (Traefik's ClientIP, Spring's RemoteAddr); a text that is no address is in none.
+    std::vector<DryRunAddressRange> addresses = {};
+    std::optional<DryRunInstant> after = {}, before = {};
+    // forwardedIndex > 0: the field is X-Forwarded-For, and the text tested is its entry
+    // forwardedIndex from the right (the first when it has fewer), as Spring's
+    // XForwardedRemoteAddressResolver picks it: entries split at ',', trimmed, empty ones
+    // dropped, an entry read as an IP literal (Java resolves a name by DNS: no address here). A
+    // header without an entry fails every test.
+    int forwardedIndex = 0;
 };
 
 // DryRunPlace is a location: its matcher and the rules (indexes) its requests meet, in order.
