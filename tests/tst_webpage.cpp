@@ -331,6 +331,18 @@ private slots:
         QVERIFY(QFileInfo(page).size() < 2'000'000);
     }
 
+    // checks that a dry run that fails (its config missing) leaves an old page as it was.
+    void aFailedReportKeepsTheOldPage()
+    {
+        QTemporaryDir dir;
+        const QString page = writeFile(dir, "report.html", "the old page");
+        const Run r = runRatelab({"replay", writeFile(dir, "a.log", kSixRequests), "--config", dir.filePath("none.conf"), "--html", page});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.count('\n'), 1);
+        QCOMPARE(readAll(page), QByteArray("the old page"));
+    }
+
     // checks the refusals: exit 2, one line, nothing written.
     void refusals_data()
     {
@@ -348,6 +360,8 @@ private slots:
                                                 << "--format: the report goes to the --html page; give one of them";
         QTest::newRow("replay, empty html") << QStringList{"replay", "x.log", "--config", "x.conf", "--html", ""}
                                             << "--html: no file name given";
+        QTest::newRow("replay html a directory") << QStringList{"replay", "x.log", "--config", "x.conf", "--html", "/"}
+                                                 << "--html: cannot write /: it is a directory, not a regular file";
         QTest::newRow("deck, one file twice") << QStringList{"deck", "fixed-window-2x", "--html", "@", "--pdf", "@"}
                                               << "deck: --pdf and --html name the same file";
     }
