@@ -65,8 +65,10 @@ QString tableHtml(const Table& t)
 }
 
 // hourChart is a rule's denials over the log's hours (a day's bars past a month), one bar each,
-// named for a screen reader and, bar by bar, under the pointer.
-QString hourChart(const std::vector<std::int64_t>& perHour, std::int64_t firstHour, std::int64_t hours, const QString& label)
+// named for a screen reader by the caption `labelId` and, bar by bar, under the pointer. A short
+// log's bars are narrower than the whole chart's width, but the chart keeps room for its two
+// time labels.
+QString hourChart(const std::vector<std::int64_t>& perHour, std::int64_t firstHour, std::int64_t hours, const QString& labelId)
 {
     const std::int64_t step = hours > kMostHourBars ? 24 : 1;
     const std::int64_t bars = (hours + step - 1) / step;
@@ -74,9 +76,9 @@ QString hourChart(const std::vector<std::int64_t>& perHour, std::int64_t firstHo
     for (std::size_t h = 0; h < perHour.size(); ++h)
         sums[h / std::size_t(step)] += perHour[h];
     const std::int64_t most = std::max<std::int64_t>(1, *std::max_element(sums.begin(), sums.end()));
-    const double left = 56, top = 8, width = 664, height = 120, bar = width / double(bars);
-    QString out = QString("<svg role=\"img\" viewBox=\"0 0 728 156\" aria-label=\"%1\" fill=\"currentColor\" font-size=\"12\">")
-                      .arg(esc(label));
+    const double left = 56, top = 8, height = 120, bar = std::max(std::min(28.0, 664.0 / double(bars)), 340.0 / double(bars)), width = bar * double(bars);
+    QString out = QString("<svg role=\"img\" viewBox=\"0 0 728 156\" aria-labelledby=\"%1\" fill=\"currentColor\" font-size=\"12\">")
+                      .arg(labelId);
     out += QString("<text x=\"%1\" y=\"%2\" text-anchor=\"end\">%3</text>").arg(left - 6).arg(top + 10).arg(count(most));
     out += QString("<text x=\"%1\" y=\"%2\" text-anchor=\"end\">0</text>").arg(left - 6).arg(top + height);
     out += QString("<path d=\"M%1 %2H%3\" stroke=\"currentColor\"/>").arg(left).arg(top + height + 0.5).arg(left + width);
@@ -93,7 +95,8 @@ QString hourChart(const std::vector<std::int64_t>& perHour, std::int64_t firstHo
                    .arg(hourText(firstHour + b * step), QObject::tr("%1 denied").arg(count(n)));
     }
     out += QString("<text x=\"%1\" y=\"150\">%2</text>").arg(left).arg(hourText(firstHour));
-    out += QString("<text x=\"%1\" y=\"150\" text-anchor=\"end\">%2</text>").arg(left + width).arg(hourText(firstHour + hours - 1));
+    if (bars > 1) // one bar: its hour is named once
+        out += QString("<text x=\"%1\" y=\"150\" text-anchor=\"end\">%2</text>").arg(left + width).arg(hourText(firstHour + hours - 1));
     return out + "</svg>";
 }
 
@@ -125,7 +128,7 @@ Table rulesTable(const DryRunSide& side)
 }
 
 // ruleDetails are each denying rule's chart over the log's hours and its top keys.
-QString ruleDetails(const DryRunReport& report, const DryRunSide& side)
+QString ruleDetails(const DryRunReport& report, const DryRunSide& side, const QString& id)
 {
     const Traffic& traffic = *report.traffic;
     const std::int64_t firstHour = traffic.startEpochNanos / kHour;
@@ -141,8 +144,9 @@ QString ruleDetails(const DryRunReport& report, const DryRunSide& side)
         const QString what = hours > kMostHourBars ? QObject::tr("Denials per day") : QObject::tr("Denials per hour");
         const QString label = QObject::tr("%1 of %2: %3 denied, most in %4 (%5)")
                                   .arg(what, name, count(rep.denied), hourText(rep.worstHour), count(rep.worstHourDenied));
-        out += "<figure>" + hourChart(rep.deniedPerHour, firstHour, hours, label) + "<figcaption>" + esc(label)
-             + "</figcaption></figure>\n";
+        const QString labelId = id + "-" + QString::number(r);
+        out += "<figure>" + hourChart(rep.deniedPerHour, firstHour, hours, labelId) + "<figcaption id=\"" + labelId + "\">"
+             + esc(label) + "</figcaption></figure>\n";
         Table keys{QObject::tr("The keys %1 denied most").arg(name),
                    {QObject::tr("Key"), QObject::tr("Denied"), QObject::tr("First denial, seconds from the first request")},
                    {},
@@ -156,7 +160,7 @@ QString ruleDetails(const DryRunReport& report, const DryRunSide& side)
     return out;
 }
 
-QString sideHtml(const DryRunReport& report, const DryRunSide& side, const QString& which)
+QString sideHtml(const DryRunReport& report, const DryRunSide& side, const QString& which, const QString& id)
 {
     QString out = "<section><h2>" + esc(which) + ": " + esc(QFileInfo(QString::fromStdString(side.file)).fileName()) + " ("
                 + esc(side.config.product) + ")</h2>\n";
@@ -164,7 +168,7 @@ QString sideHtml(const DryRunReport& report, const DryRunSide& side, const QStri
         out += "<p>" + esc(QObject::tr("Read as:")) + "</p><ul>" + listHtml(side.config.assumed, {}) + "</ul>\n";
     out += "<h3>" + esc(QObject::tr("Rules")) + "</h3>" + tableHtml(rulesTable(side));
     out += "<h3>" + esc(QObject::tr("Each rule over the log, and its top keys")) + "</h3>\n";
-    const QString details = ruleDetails(report, side);
+    const QString details = ruleDetails(report, side, id);
     return out + (details.isEmpty() ? "<p>" + esc(QObject::tr("No rule denied a request.")) + "</p>" : details) + "</section>\n";
 }
 
@@ -243,9 +247,9 @@ QByteArray dryRunPage(const DryRunReport& report)
     if (!report.warnings.empty())
         body += "<p>" + esc(QObject::tr("Reading the log:")) + "</p><ul>" + listHtml(report.warnings, {}) + "</ul>\n";
     const bool two = report.proposed.has_value();
-    body += sideHtml(report, report.current, two ? QObject::tr("Current") : QObject::tr("The config"));
+    body += sideHtml(report, report.current, two ? QObject::tr("Current") : QObject::tr("The config"), "current");
     if (two)
-        body += sideHtml(report, *report.proposed, QObject::tr("Proposed")) + diffHtml(report);
+        body += sideHtml(report, *report.proposed, QObject::tr("Proposed"), "proposed") + diffHtml(report);
     return pageDocument(title, body + "</main>\n");
 }
 
