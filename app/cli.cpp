@@ -94,7 +94,8 @@ const Command kCommands[] = {
     {"memory", "Print each limiter's worst-case state for K active keys (memory at scale).", memoryCommand},
     {"lua", "Print a Redis Lua script (the simulation's, or --server-clock for services) or --example callers.", printLua},
     {"nginx", "Print the nginx limit_req_zone / limit_req lines for the scenario's rate, burst and delay.", nginxLines},
-    {"replay", "Replay a real access log, every key its own limiter: who would be denied.", replayCommand},
+    {"replay", "Replay a real access log, every key its own limiter: who would be denied.",
+     [](QCommandLineParser& p, const QStringList& a) { return replayCommand(p, a, nullptr); }},
     {"sweep", "Replay a log over a grid of limits (--limit 10:200:10): denied shares per point.",
      [](QCommandLineParser& p, const QStringList& a) { return sweepCommand(p, a, nullptr); }},
     {"import", "Read a product's rate-limit configuration and show what you wrote beside what you get.", importCommand},
@@ -151,7 +152,8 @@ int runCli(int argc, char** argv)
         return 0;
     }
     if (argc == 1 || first[0] == '-' || find(kGuiCommands, first)
-        || (std::strcmp(first, "sweep") == 0 && sweepWantsChart(argc, argv))) // a chart needs Qt Gui
+        || (std::strcmp(first, "sweep") == 0 && sweepWantsChart(argc, argv)) // a chart needs Qt Gui
+        || (std::strcmp(first, "replay") == 0 && replayWantsPage(argc, argv)))
         return execGui(argc, argv); // the window, export, bench: it checks its own options
     quietQtMessages();
     QCoreApplication app(argc, argv);

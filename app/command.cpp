@@ -6,9 +6,19 @@
 
 #include <QCoreApplication>
 
+#include <cstring>
 #include <iostream>
 
 namespace ratelab::app {
+
+bool argvHasOption(int argc, char** argv, const char* flag)
+{
+    const std::size_t n = std::strlen(flag);
+    for (int i = 2; i < argc; ++i)
+        if (std::strncmp(argv[i], flag, n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '='))
+            return true;
+    return false;
+}
 
 int fail(const std::string& message)
 {

@@ -24,6 +24,10 @@ struct Command {
 // --leave) add up. error is the one line to print.
 bool parseOptions(QCommandLineParser& parser, const QStringList& args, QString& error);
 
+// argvHasOption reports whether argv (from argv[2], after the command) holds `flag` ("--html"),
+// alone or as "--html=FILE": the front end decides from it which executable runs the command.
+bool argvHasOption(int argc, char** argv, const char* flag);
+
 // fail prints "ratelab: MESSAGE" on stderr and returns kBadInput.
 int fail(const std::string& message);
 

@@ -3,6 +3,8 @@
 #include "command.h"
 #include "config_dry_run.h"
 #include "replay/dry_run_diff.h"
+#include "replay/dry_run_report.h"
+#include "outputpath.h"
 #include "scenario_options.h"
 #include "traffic_options.h"
 
@@ -22,12 +24,7 @@ constexpr std::int64_t kMaxTop = 1000;
 // The options a dry run reads; any other (--limit, --algorithms, --layer, --preset...) would be
 // silently dropped, so it is refused.
 const QStringList kDryRunOptions = {"config", "against", "format", "top", "log-format", "key", "time-field",
-                                    "cost-field", "path", "path-field", "strict", "max-keys"};
-
-bool isComplete(const DryRunConfig& config)
-{
-    return config.notReplayed.empty() && replayedRules(config) == config.rules.size();
-}
+                                    "cost-field", "path", "path-field", "strict", "max-keys", "html"};
 
 std::string hourText(std::int64_t hour) { return hour < 0 ? "null" : jsonString(formatEpoch(hour * 3600 * kNanosPerSecond)); }
 
@@ -45,19 +42,8 @@ void writeRules(std::ostream& out, const Traffic& traffic, const DryRunConfig& c
             << ", \"denied\": " << rep.denied << ", \"keys_denied\": " << rep.keysDenied
             << ", \"worst_hour\": " << hourText(rep.worstHour) << ", \"worst_hour_denied\": " << rep.worstHourDenied
             << ", \"top_keys\": [";
-        std::vector<std::uint32_t> keys;
-        for (std::size_t k = 0; k < rep.deniedPerKey.size(); ++k)
-            if (rep.deniedPerKey[k] > 0)
-                keys.push_back(std::uint32_t(k));
-        const std::size_t m = std::min(top, keys.size());
-        std::partial_sort(keys.begin(), keys.begin() + std::ptrdiff_t(m), keys.end(), [&](std::uint32_t a, std::uint32_t b) {
-            if (rep.deniedPerKey[a] != rep.deniedPerKey[b])
-                return rep.deniedPerKey[a] > rep.deniedPerKey[b];
-            if (rep.firstDenialPerKey[a] != rep.firstDenialPerKey[b])
-                return rep.firstDenialPerKey[a] < rep.firstDenialPerKey[b];
-            return a < b;
-        });
-        for (std::size_t i = 0; i < m; ++i)
+        const std::vector<std::uint32_t> keys = topDeniedKeys(rep, top);
+        for (std::size_t i = 0; i < keys.size(); ++i)
             out << (i ? ", " : "") << "{\"key\": " << jsonString(traffic.keyNames[keys[i]])
                 << ", \"denied\": " << rep.deniedPerKey[keys[i]]
                 << ", \"first_denial\": " << secondsJson(rep.firstDenialPerKey[keys[i]]) << "}";
@@ -73,7 +59,7 @@ void writeConfig(std::ostream& out, const QString& file, const DryRunConfig& con
     // a complete one.
     out << "{\"file\": " << jsonString(file.toStdString()) << ", \"product\": " << jsonString(config.product)
         << ", \"headline\": " << jsonString(dryRunHeadline(config, result, std::int64_t(traffic.times.size())))
-        << ", \"complete\": " << (isComplete(config) ? "true" : "false")
+        << ", \"complete\": " << (dryRunComplete(config) ? "true" : "false")
         << ", \"rules_not_replayed\": " << config.rules.size() - replayedRules(config) << ", \"not_replayed\": [";
     for (std::size_t i = 0; i < config.notReplayed.size(); ++i)
         out << (i ? ", " : "") << jsonString(config.notReplayed[i]);
@@ -175,6 +161,11 @@ void addDryRunOptions(QCommandLineParser& parser)
         {"against", "With --config: a second (proposed) config; report every request one denies and the other "
                     "admits, by rule, by hour and by key.",
          "FILE"},
+        {"html", "With --config: write the report as one web page to this file instead of the JSON on stdout: "
+                 "what was not replayed first, the headline, the rules, each rule's denials per hour as a chart, the "
+                 "top keys and the diff with --against, in tables sorted by a click on a column. The page needs no "
+                 "network and no other file.",
+         "FILE"},
     });
 }
 
@@ -187,7 +178,67 @@ DryRunResult dryRunOnTraffic(DryRunConfig& config, const Traffic& traffic, const
     return dryRun(traffic, config);
 }
 
-int dryRunCommand(const QCommandLineParser& p, const QString& log)
+namespace {
+
+// runReport reads the configs and the log the options name and runs each config on it.
+DryRunReport runReport(const QCommandLineParser& p, const QString& log, QStringList& warnings)
+{
+    const std::string key = p.isSet("key") ? p.value("key").toStdString() : "ip";
+    DryRunReport report;
+    report.top = std::size_t(integerOption(p, "top", 0, kMaxTop).value_or(10));
+    report.log = log.toStdString();
+    report.current = {p.value("config").toStdString(), io::dryRunConfigFile(p.value("config"), key), {}};
+    if (p.isSet("against"))
+        report.proposed = DryRunSide{p.value("against").toStdString(), io::dryRunConfigFile(p.value("against"), key), {}};
+    // One log field per zone: each rule keyed by a field besides --key reads that field.
+    std::vector<std::string> fields = keyFieldsOf(report.current.config);
+    if (report.proposed)
+        for (const std::string& f : keyFieldsOf(report.proposed->config))
+            if (std::find(fields.begin(), fields.end(), f) == fields.end())
+                fields.push_back(f);
+    // Per key: the key itself, and per rule its denials and first denial, per zone its bucket.
+    std::int64_t bytesPerKey = kReplayKeyBytes + dryRunBytesPerKey(report.current.config);
+    if (report.proposed)
+        bytesPerKey += dryRunBytesPerKey(report.proposed->config);
+    report.traffic = std::make_shared<const Traffic>(readTrafficFromOptions(p, log, bytesPerKey, true, fields));
+    const Traffic& traffic = *report.traffic;
+    for (DryRunSide* side : {&report.current, report.proposed ? &*report.proposed : nullptr})
+        if (side)
+            side->result = dryRunOnTraffic(side->config, traffic, side->file);
+    if (report.proposed)
+        report.diff = diffDryRuns(traffic, report.current.config, report.current.result, report.proposed->config,
+                                  report.proposed->result);
+    warnings = trafficWarnings(traffic);
+    for (const QString& w : warnings)
+        report.warnings.push_back(w.toStdString());
+    return report;
+}
+
+void writeJsonReport(std::ostream& out, const QCommandLineParser& p, const QString& log, const DryRunReport& report)
+{
+    const Traffic& traffic = *report.traffic;
+    out << "{\"headline\": " << jsonString(reportHeadline(report)) << ", \"complete\": "
+        << (reportComplete(report) ? "true" : "false") << ",\n \"input\": ";
+    writeTrafficJson(out, log, traffic, p);
+    out << ",\n \"warnings\": [";
+    for (std::size_t i = 0; i < report.warnings.size(); ++i)
+        out << (i ? ", " : "") << jsonString(report.warnings[i]);
+    out << "],\n \"current\": ";
+    const DryRunSide& a = report.current;
+    writeConfig(out, QString::fromStdString(a.file), a.config, traffic, a.result, report.top);
+    if (report.proposed) {
+        out << ",\n \"proposed\": ";
+        const DryRunSide& b = *report.proposed;
+        writeConfig(out, QString::fromStdString(b.file), b.config, traffic, b.result, report.top);
+        out << ",\n \"diff\": ";
+        writeDiff(out, traffic, *report.diff, report.top);
+    }
+    out << "}\n";
+}
+
+} // namespace
+
+int dryRunCommand(const QCommandLineParser& p, const QString& log, DryRunPageWriter page)
 {
     if (!p.isSet("config"))
         return fail("--against: give the current config with --config");
@@ -197,58 +248,38 @@ int dryRunCommand(const QCommandLineParser& p, const QString& log)
     const QString format = p.isSet("format") ? p.value("format") : "json";
     if (format != "json" && format != "csv")
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");
-    const auto top = std::size_t(integerOption(p, "top", 0, kMaxTop).value_or(10));
-    const std::string key = p.isSet("key") ? p.value("key").toStdString() : "ip";
-    const QString currentFile = p.value("config"), proposedFile = p.value("against");
-    if (currentFile.isEmpty() || (p.isSet("against") && proposedFile.isEmpty()))
-        return fail(currentFile.isEmpty() ? "--config: no file given" : "--against: no file given");
-    DryRunConfig current = io::dryRunConfigFile(currentFile, key);
-    std::optional<DryRunConfig> proposed =
-        p.isSet("against") ? std::optional(io::dryRunConfigFile(proposedFile, key)) : std::nullopt;
-    // One log field per zone: each rule keyed by a field besides --key reads that field.
-    std::vector<std::string> fields = keyFieldsOf(current);
-    if (proposed)
-        for (const std::string& f : keyFieldsOf(*proposed))
-            if (std::find(fields.begin(), fields.end(), f) == fields.end())
-                fields.push_back(f);
-    // Per key: the key itself, and per rule its denials and first denial, per zone its bucket.
-    std::int64_t bytesPerKey = kReplayKeyBytes;
-    for (const DryRunConfig* c : {&current, proposed ? &*proposed : nullptr})
-        if (c)
-            bytesPerKey += dryRunBytesPerKey(*c);
-    const Traffic traffic = readTrafficFromOptions(p, log, bytesPerKey, true, fields);
-    const DryRunResult a = dryRunOnTraffic(current, traffic, currentFile.toStdString());
-    const std::optional<DryRunResult> b =
-        proposed ? std::optional(dryRunOnTraffic(*proposed, traffic, proposedFile.toStdString())) : std::nullopt;
-    const QStringList warnings = trafficWarnings(traffic);
+    if (p.isSet("config") && p.value("config").isEmpty())
+        return fail("--config: no file given");
+    if (p.isSet("against") && p.value("against").isEmpty())
+        return fail("--against: no file given");
+    const QString html = p.value("html");
+    if (p.isSet("html")) {
+        if (html.isEmpty())
+            return fail("--html: no file name given");
+        if (p.isSet("format"))
+            return fail("--format: the report goes to the --html page; give one of them");
+        if (const QString problem = io::outputPathProblem(html); !problem.isEmpty())
+            return fail("--html: " + problem.toStdString());
+        if (!page) // only ratelab-gui draws a page; ratelab hands it --html (replayWantsPage)
+            return fail("--html: the page is written by ratelab-gui, which was not found");
+    }
+    QStringList warnings;
+    const DryRunReport report = runReport(p, log, warnings);
     printWarnings(warnings);
-    const auto requests = std::int64_t(traffic.times.size());
+    if (page) {
+        if (const QString error = page(report, html); !error.isEmpty())
+            return fail("--html: " + error.toStdString());
+        return 0;
+    }
     if (format == "csv") {
         std::cout << "config,rule,replayed,requests,denied,keys_denied,worst_hour,worst_hour_denied\n";
-        writeCsv(std::cout, "current", current, a);
-        if (proposed)
-            writeCsv(std::cout, "proposed", *proposed, *b);
-        if (proposed)
-            writeDiffCsv(std::cout, traffic, diffDryRuns(traffic, current, a, *proposed, *b), top);
-    } else {
-        std::string headline = (proposed ? "current: " : "") + dryRunHeadline(current, a, requests);
-        if (proposed)
-            headline += "; proposed: " + dryRunHeadline(*proposed, *b, requests);
-        std::cout << "{\"headline\": " << jsonString(headline) << ", \"complete\": "
-                  << (isComplete(current) && (!proposed || isComplete(*proposed)) ? "true" : "false") << ",\n \"input\": ";
-        writeTrafficJson(std::cout, log, traffic, p);
-        std::cout << ",\n \"warnings\": [";
-        for (qsizetype i = 0; i < warnings.size(); ++i)
-            std::cout << (i ? ", " : "") << jsonString(warnings[i].toStdString());
-        std::cout << "],\n \"current\": ";
-        writeConfig(std::cout, currentFile, current, traffic, a, top);
-        if (proposed) {
-            std::cout << ",\n \"proposed\": ";
-            writeConfig(std::cout, proposedFile, *proposed, traffic, *b, top);
-            std::cout << ",\n \"diff\": ";
-            writeDiff(std::cout, traffic, diffDryRuns(traffic, current, a, *proposed, *b), top);
+        writeCsv(std::cout, "current", report.current.config, report.current.result);
+        if (report.proposed) {
+            writeCsv(std::cout, "proposed", report.proposed->config, report.proposed->result);
+            writeDiffCsv(std::cout, *report.traffic, *report.diff, report.top);
         }
-        std::cout << "}\n";
+    } else {
+        writeJsonReport(std::cout, p, log, report);
     }
     return 0;
 }

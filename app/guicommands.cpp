@@ -1,4 +1,5 @@
-// The commands that draw widgets, run by ratelab-gui offscreen: `export` and `bench`.
+// The commands that draw, run by ratelab-gui offscreen: `export`, `bench`, `deck`, and `sweep` and
+// `replay` when they write a chart or a page.
 #include "guicommands.h"
 
 #include "bench.h"
@@ -17,6 +18,7 @@
 
 #include <QApplication>
 
+#include <clocale>
 #include <cstring>
 #include <iostream>
 
@@ -167,6 +169,12 @@ const Command kCommands[] = {
     {"export", "Render the dashboard of one scenario to a PNG image or a web page, without a display.", exportImage},
     {"bench", "Measure decisions, simulation, dashboard updates and export on this machine.", runBench},
     {"deck", "Outline a lesson deck, or write its handout with --pdf (a page per step) or its web page with --html, without a display.", deckCommand},
+    {"replay", "Replay a log through a gateway's config, its report as a web page (--html).",
+     [](QCommandLineParser& p, const QStringList& a) {
+         return replayCommand(p, a, [](const DryRunReport& report, const QString& path) {
+             return ui::writePage(ui::dryRunPage(report), path);
+         });
+     }},
     {"sweep", "Replay a log over a grid of limits, with --png/--svg charts.",
      [](QCommandLineParser& p, const QStringList& a) { return sweepCommand(p, a, writeSweepChart); }},
 };
@@ -184,6 +192,7 @@ std::optional<int> runGuiCommand(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen"); // no window and no display, ever
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName("ratelab");
+        std::setlocale(LC_NUMERIC, "C"); // as ratelab's: a config's "0.5s" is read with strtod
         // The app's light theme, not the platform's palette: an image or a handout reads as the
         // window does, with its contrast.
         ui::applyTheme(ui::Theme::Light);

@@ -128,7 +128,9 @@ ReplayPolicy policyFromOptions(const QCommandLineParser& parser, QString& log)
     return policy;
 }
 
-int replayCommand(QCommandLineParser& parser, const QStringList& args)
+bool replayWantsPage(int argc, char** argv) { return argvHasOption(argc, argv, "--html"); }
+
+int replayCommand(QCommandLineParser& parser, const QStringList& args, DryRunPageWriter page)
 {
     addScenarioOptions(parser);
     addClusterOptions(parser, false); // where each key's state lives: the engine's keyed store
@@ -145,7 +147,9 @@ int replayCommand(QCommandLineParser& parser, const QStringList& args)
     if (!parseWithLog(parser, args, log, status))
         return status;
     if (parser.isSet("config") || parser.isSet("against"))
-        return dryRunCommand(parser, log);
+        return dryRunCommand(parser, log, page);
+    if (parser.isSet("html"))
+        return fail("--html: a page is of a dry run: give --config FILE");
     const QString format = parser.isSet("format") ? parser.value("format") : "json";
     if (format != "json" && format != "csv")
         return fail("--format: unknown format '" + format.toStdString() + "' (known: json, csv)");

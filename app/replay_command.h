@@ -5,6 +5,7 @@
 
 #include "replay/replay.h"
 #include "replay/sweep.h"
+#include "dry_run_command.h"
 
 #include <QCommandLineParser>
 #include <QString>
@@ -14,7 +15,12 @@ namespace ratelab::app {
 
 // replayCommand prints, per algorithm, attempts, denials, keys ever denied, the keys with most
 // denials and the memory the keys need, as JSON (default) or CSV; --per-key writes every key.
-int replayCommand(QCommandLineParser& parser, const QStringList& args);
+// With --config it is a dry run (dryRunCommand), its --html page written through `page`.
+int replayCommand(QCommandLineParser& parser, const QStringList& args, DryRunPageWriter page);
+
+// replayWantsPage reports whether argv asks replay for a page (--html): ratelab then hands the
+// command to ratelab-gui, which can draw.
+bool replayWantsPage(int argc, char** argv);
 
 // policyFromOptions builds the policy as `compare` builds its scenario (the same options and
 // grammar); log, when empty, becomes the preset's or scenario file's traffic_log.

@@ -208,12 +208,7 @@ void checkPoints(const SweepBase& base, const std::vector<SweepAxis>& axes)
 
 bool sweepWantsChart(int argc, char** argv)
 {
-    for (int i = 2; i < argc; ++i)
-        for (const char* flag : {"--png", "--svg"})
-            if (std::strcmp(argv[i], flag) == 0
-                || (std::strncmp(argv[i], flag, 5) == 0 && argv[i][5] == '='))
-                return true;
-    return false;
+    return argvHasOption(argc, argv, "--png") || argvHasOption(argc, argv, "--svg");
 }
 
 int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChartWriter charts)

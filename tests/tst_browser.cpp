@@ -50,9 +50,18 @@ QString missing(const QString& browser)
 // Visit is what a browser found on the three pages the tests look at, visited in one start of
 // it: the tiny scenario's page, the deck's, and edge-burst's first row drawn at its own size.
 struct Visit {
-    QJsonObject scenario, deck, shot;
+    QJsonObject scenario, deck, shot, report;
     QImage row;
 };
+
+// written writes text to path and returns path (a failure shows as the page's absence).
+QString written(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(text);
+    return path;
+}
 
 // visit makes the pages once (ratelab export, ratelab deck) and has page.mjs visit them in
 // `browser`, once a run; a failure to run leaves the results empty, and the tests fail on them.
@@ -62,13 +71,21 @@ const Visit& visit(const QString& browser)
     static std::map<QString, Visit> visits;
     if (const auto it = visits.find(browser); it != visits.end())
         return it->second;
-    const QString tiny = dir.filePath("tiny.html"), deck = dir.filePath("deck.html"), edge = dir.filePath("edge.html");
+    const QString tiny = dir.filePath("tiny.html"), deck = dir.filePath("deck.html"), edge = dir.filePath("edge.html"),
+                  report = dir.filePath("report.html");
     if (!QFile::exists(edge)) {
         // By hand (aScenarioPageShowsAMarksWords): 5 requests 0.1 s apart against 3 per 10 s.
         runRatelab({"export", "--algorithms", "fixed_window", "--limit", "3", "--window", "10", "--n", "5", "--delay", "0.1",
                     "--html", tiny});
         runRatelab({"deck", "buckets-burst-now", "--html", deck});
         runRatelab({"export", "--preset", "edge-burst", "--html", edge});
+        // By hand (aReportSortsByItsHeaders): one key at 0, 0.5, 1, 1.999, 3 and 3.4 s.
+        QByteArray log;
+        for (const char* at : {"0.000", "0.500", "1.000", "1.999", "3.000", "3.400"})
+            log += QByteArray("192.0.2.1 \"GET /a HTTP/1.1\" 200 0.004 94668480") + at + "\n";
+        const QString conf = "limit_req_zone $binary_remote_addr zone=z:1m rate=%1r/s;\nserver { location / { limit_req zone=z; } }\n";
+        runRatelab({"replay", written(dir.filePath("a.log"), log), "--config", written(dir.filePath("a.conf"), conf.arg(1).toUtf8()),
+                    "--against", written(dir.filePath("b.conf"), conf.arg(2).toUtf8()), "--html", report});
     }
     const QString shot = dir.filePath(browser + "-row.png");
     QProcess node;
@@ -77,7 +94,7 @@ const Visit& visit(const QString& browser)
     node.setProcessEnvironment(env);
     node.start(QStandardPaths::findExecutable("node"), {QStringLiteral(RATELAB_TESTDATA "/../browser/page.mjs"),
                                                         QStandardPaths::findExecutable(browser), "scenario", tiny, "-",
-                                                        "deck", deck, "-", "shot", edge, shot});
+                                                        "deck", deck, "-", "shot", edge, shot, "report", report, "-"});
     if (!node.waitForFinished(50'000)) {
         node.kill();
         node.waitForFinished();
@@ -86,7 +103,8 @@ const Visit& visit(const QString& browser)
         qWarning("page.mjs: %s", node.readAllStandardError().constData());
     }
     const QJsonArray found = QJsonDocument::fromJson(node.readAllStandardOutput()).array();
-    return visits[browser] = {found.at(0).toObject(), found.at(1).toObject(), found.at(2).toObject(), QImage(shot)};
+    return visits[browser] = {found.at(0).toObject(), found.at(1).toObject(), found.at(2).toObject(), found.at(3).toObject(),
+                              QImage(shot)};
 }
 
 QStringList texts(const QJsonValue& v)
@@ -154,6 +172,7 @@ class TestBrowser : public QObject {
 private slots:
     void aScenarioPageShowsAMarksWords_data() { browsers(); }
     void aDeckPageRevealsOnPageDown_data() { browsers(); }
+    void aReportSortsByItsHeaders_data() { browsers(); }
     void init()
     {
         QFETCH(QString, browser);
@@ -224,6 +243,26 @@ private slots:
             QCOMPARE(pages[i].contains("19 admitted · 13 denied"), revealed[i]);
             QCOMPARE(pages[i].contains("4 + 3 + 6 x 2 = 19"), revealed[i]);
         }
+    }
+
+    // checks a dry run's page in each browser: its counts table sorts by a click on a header and
+    // by Enter and Space on it, saying how in aria-sort. By hand (tst_webpage's diff): the log's
+    // six requests under 1r/s and 2r/s are admitted by both 3, denied by both 1, only by the
+    // current 2 and only by the proposed 0. A click on Count sorts the numbers most first (3, 2,
+    // 1, 0); Enter on it again least first; Space on Requests by name, A to Z.
+    void aReportSortsByItsHeaders()
+    {
+        QFETCH(QString, browser);
+        const QJsonObject& found = visit(browser).report;
+        checkClean(found);
+        const QString admitted = "Admitted by both", both = "Denied by both", current = "Denied only by the current",
+                      proposed = "Denied only by the proposed";
+        QCOMPARE(texts(found["sorts"]), (QStringList{
+                                            QStringList{admitted, both, current, proposed}.join("|") + ",none,none,none",
+                                            QStringList{admitted, current, both, proposed}.join("|") + ",none,descending,none",
+                                            QStringList{proposed, both, current, admitted}.join("|") + ",none,ascending,none",
+                                            QStringList{admitted, both, current, proposed}.join("|") + ",ascending,none,none",
+                                        }));
     }
 };
 

@@ -10,9 +10,12 @@
 #include "scenariofile.h"
 #include "panels/slidervalue.h"
 #include "chart/summarytable.h"
+#include "chart/theme.h"
 #include "window_test.h"
 
+#include <QAction>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QLocale>
@@ -157,6 +160,30 @@ private slots:
         }
         // A bucket of 1000 refilling 3/7 a second denies most of 3,000 requests in 1.5 s.
         QVERIFY(summaryRow(table, 3)[2] != "0");
+    }
+
+    // checks that File > Export as web page writes the bytes `ratelab export --html` writes for
+    // the same scenario file at the same size (the export size's default, 1600x900) in the same
+    // theme (the command's light one; the window exports in its own), and that the menu holds it.
+    void exportAsWebPageWritesWhatTheCommandWrites()
+    {
+        applyTheme(Theme::Light);
+        const QString fromWindow = m_config.filePath("window.html"), fromCommand = m_config.filePath("command.html");
+        QCOMPARE(m_window->documents()->exportPageTo(fromWindow), QString());
+        const Run r = runRatelab({"export", "--scenario", m_small, "--width", "1600", "--height", "900", "--html", fromCommand});
+        QCOMPARE(r.code, 0);
+        QFile a(fromWindow), b(fromCommand);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        const QByteArray page = a.readAll();
+        QVERIFY(page.startsWith("<!DOCTYPE html>"));
+        QVERIFY(page == b.readAll());
+        bool inMenu = false;
+        for (const QAction* action : m_window->findChildren<QAction*>())
+            inMenu = inMenu || action->text() == "Export as &web page…";
+        QVERIFY(inMenu);
+        // A directory where the page would go is refused with why, and left as it was.
+        QVERIFY(!m_window->documents()->exportPageTo(m_config.path()).isEmpty());
+        QVERIFY(QFileInfo(m_config.path()).isDir());
     }
 
     void bigSavingWritesTheSameScenario()

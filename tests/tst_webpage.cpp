@@ -72,6 +72,39 @@ QString unseal(const QString& page, const QString& sealed)
     return QString::fromUtf8(qUncompress(bytes));
 }
 
+// Six requests of 192.0.2.1 (an nginx log with $msec) at 0, 0.5, 1, 1.999, 3 and 3.4 s, all in
+// the hour 2000-01-01T00 (946684800 s since 1970 is hour 262968).
+const QByteArray kSixRequests = "192.0.2.1 \"GET /a HTTP/1.1\" 200 0.004 946684800.000\n"
+                                "192.0.2.1 \"GET /a HTTP/1.1\" 200 0.004 946684800.500\n"
+                                "192.0.2.1 \"GET /a HTTP/1.1\" 200 0.004 946684801.000\n"
+                                "192.0.2.1 \"GET /a HTTP/1.1\" 200 0.004 946684801.999\n"
+                                "192.0.2.1 \"GET /a HTTP/1.1\" 200 0.004 946684803.000\n"
+                                "192.0.2.1 \"GET /a HTTP/1.1\" 200 0.004 946684803.400\n";
+const QByteArray kOnePerSecond = "limit_req_zone $binary_remote_addr zone=z:1m rate=1r/s;\n"
+                                 "server { location / { limit_req zone=z; } }\n";
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+        qFatal("cannot write %s", qPrintable(name));
+    return f.fileName();
+}
+
+// reportPage runs `ratelab replay` with --html over the six requests and returns the page (empty
+// when the command failed).
+QString reportPage(const QTemporaryDir& dir, const QByteArray& conf, const QByteArray& against = {})
+{
+    const QString page = dir.filePath("report.html");
+    QStringList args{"replay", writeFile(dir, "a.log", kSixRequests), "--config", writeFile(dir, "a.conf", conf), "--html", page};
+    if (!against.isEmpty())
+        args << "--against" << writeFile(dir, "b.conf", against);
+    const Run r = runRatelab(args);
+    if (r.code != 0 || !r.out.isEmpty())
+        qWarning("replay --html: %d %s", r.code, r.err.constData());
+    return r.code == 0 ? QString::fromUtf8(readAll(page)) : QString();
+}
+
 } // namespace
 
 class TestWebPage : public QObject {
@@ -207,6 +240,109 @@ private slots:
             QVERIFY(row.contains("decisions hidden"));
     }
 
+    // checks a dry run's page against nginx's rule (semantics.md, nginx_limit_req): rate 1r/s is
+    // 1000 thousandths, burst 0, so a request is rejected iff excess = max(0, excess - 1000 * ms /
+    // 1000 + 1000) > 0, and a rejected one changes nothing. 0 s: the first, excess 0, admitted;
+    // 0.5 s: 500 ms after it, excess 500, denied; 1 s: 1000 ms, excess 0, admitted; 1.999 s: 999
+    // ms, excess 1, denied; 3 s: 2000 ms, excess 0, admitted; 3.4 s: 400 ms, excess 600, denied.
+    // So 3 of 6 denied, of the one key, first at 0.5 s, all in hour 262968: one bar.
+    void aDryRunPageStatesTheCountsByHand()
+    {
+        QTemporaryDir dir;
+        const QString page = reportPage(dir, kOnePerSecond);
+        checkSelfContained(page.toUtf8());
+        QVERIFY(page.contains("<p class=\"headline\"><strong>denied 3 of 6 requests; every rule replayed</strong></p>"));
+        QVERIFY(!page.contains("not-replayed"));
+        QVERIFY(page.contains("<tr><th scope=\"row\">limit_req zone=z (line 2)</th><td>yes</td><td data-v=\"6\">6</td>"
+                              "<td data-v=\"3\">3</td><td data-v=\"1\">1</td><td data-v=\"262968\">2000-01-01T00:00:00Z</td>"
+                              "<td data-v=\"3\">3</td></tr>"));
+        QVERIFY(page.contains("<tr><th scope=\"row\">192.0.2.1</th><td data-v=\"3\">3</td><td data-v=\"500000000\">0.5</td></tr>")); // sorted in ns
+        // One chart, one bar: the hour's 3 denials.
+        const QStringList charts = between(page, "<figure><svg", "</svg>");
+        QCOMPARE(charts.size(), 1);
+        QCOMPARE(charts[0].count("<rect"), 1);
+        QVERIFY(charts[0].contains("<title>2000-01-01T00:00:00Z: 3 denied</title>"));
+        // Every column header is a button, its sort said for a screen reader.
+        const QStringList heads = between(page, "<th scope=\"col\"", "</th>");
+        QVERIFY(heads.size() >= 10);
+        for (const QString& head : heads)
+            QVERIFY2(head.contains(QRegularExpression(R"re(^ aria-sort="(none|descending)"><button type="button">)re")), qPrintable(head));
+    }
+
+    // checks a partial run: a second zone keyed by $http_x_api_key, a field the $msec log does not
+    // have, is not replayed; the page says so before any count, and the zone z replayed alone
+    // denies the same 3 of 6 as above.
+    void aPartialDryRunSaysSoFirst()
+    {
+        QTemporaryDir dir;
+        const QString page = reportPage(dir, "limit_req_zone $binary_remote_addr zone=z:1m rate=1r/s;\n"
+                                             "limit_req_zone $http_x_api_key zone=k:1m rate=1r/m;\n"
+                                             "server { location / { limit_req zone=z; limit_req zone=k; } }\n");
+        const qsizetype notReplayed = page.indexOf("<section id=\"not-replayed\"");
+        QVERIFY(notReplayed > 0);
+        QVERIFY(between(page, "<section id=\"not-replayed\"", "</section>").value(0).contains("limit_req zone=k (line 3)"));
+        for (const char* count : {"<p class=\"headline\">", "<table", "<figure"})
+            QVERIFY2(page.indexOf(count) > notReplayed, count);
+        QVERIFY(page.contains("<p class=\"headline\"><strong>NOT COMPLETE: "));
+        QVERIFY(page.contains("the 1 replayed rule denied 3 of 6 requests</strong>"));
+    }
+
+    // checks the diff against 2r/s (2000 thousandths: excess = max(0, excess - 2 * ms + 1000)):
+    // 0 s admitted; 0.5 s, 500 ms: 0, admitted; 1 s, 500 ms: 0, admitted; 1.999 s: 0, admitted;
+    // 3 s: admitted; 3.4 s, 400 ms: 200, denied. The current (above) denies 0.5, 1.999 and 3.4
+    // s: denied by both 1 (3.4 s), only by the current 2, only by the proposed 0, admitted by
+    // both 3 (0, 1, 3 s); one key each where there are any.
+    void aDiffPageHasTheFourCounts()
+    {
+        QTemporaryDir dir;
+        const QString page = reportPage(dir, kOnePerSecond, "limit_req_zone $binary_remote_addr zone=z:1m rate=2r/s;\n"
+                                                            "server { location / { limit_req zone=z; } }\n");
+        QVERIFY(page.contains("current: denied 3 of 6 requests; every rule replayed; proposed: denied 1 of 6 requests; "
+                              "every rule replayed"));
+        QVERIFY(page.contains("<tr><th scope=\"row\">Admitted by both</th><td data-v=\"3\">3</td><td data-v=\"1\">1</td></tr>"
+                              "<tr><th scope=\"row\">Denied by both</th><td data-v=\"1\">1</td><td data-v=\"1\">1</td></tr>"
+                              "<tr><th scope=\"row\">Denied only by the current</th><td data-v=\"2\">2</td><td data-v=\"1\">1</td></tr>"
+                              "<tr><th scope=\"row\">Denied only by the proposed</th><td data-v=\"0\">0</td><td data-v=\"0\">0</td></tr>"));
+    }
+
+    // checks that a report holds aggregates only: a million requests over 30 days (one every 2.592
+    // s), every other one from 198.51.100.1 (every 5.184 s, against 1r/m: denied in every hour)
+    // and the others from 1,000 keys (every 2,592 s: none denied), make a page of 720 hourly bars
+    // and the top key, under 2 MB.
+    void aMillionLineLogMakesAPageUnderTwoMegabytes()
+    {
+        QTemporaryDir dir;
+        QByteArray log;
+        log.reserve(60'000'000);
+        for (int i = 0; i < 1'000'000; ++i) {
+            const qint64 ms = 946684800'000LL + qint64(i) * 2592;
+            const QByteArray ip = i % 2 == 0 ? QByteArray("198.51.100.1")
+                                             : "10.0." + QByteArray::number(i / 2 % 1000 / 250) + "." + QByteArray::number(i / 2 % 250);
+            log += ip + " \"GET /a HTTP/1.1\" 200 0.004 "
+                 + QByteArray::number(ms / 1000) + "." + QByteArray::number(ms % 1000).rightJustified(3, '0') + "\n";
+        }
+        const QString page = dir.filePath("big.html");
+        const QString conf = writeFile(dir, "big.conf", "limit_req_zone $binary_remote_addr zone=z:10m rate=1r/m;\n"
+                                                        "server { location / { limit_req zone=z; } }\n");
+        const Run r = runRatelab({"replay", writeFile(dir, "big.log", log), "--config", conf, "--html", page});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(between(QString::fromUtf8(readAll(page)), "<figure><svg", "</svg>").value(0).count("<rect"), 720);
+        qInfo("a million requests over 30 days: %lld bytes", QFileInfo(page).size());
+        QVERIFY(QFileInfo(page).size() < 2'000'000);
+    }
+
+    // checks that a dry run that fails (its config missing) leaves an old page as it was.
+    void aFailedReportKeepsTheOldPage()
+    {
+        QTemporaryDir dir;
+        const QString page = writeFile(dir, "report.html", "the old page");
+        const Run r = runRatelab({"replay", writeFile(dir, "a.log", kSixRequests), "--config", dir.filePath("none.conf"), "--html", page});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.count('\n'), 1);
+        QCOMPARE(readAll(page), QByteArray("the old page"));
+    }
+
     // checks the refusals: exit 2, one line, nothing written.
     void refusals_data()
     {
@@ -218,6 +354,14 @@ private slots:
         QTest::newRow("one file twice") << QStringList{"export", "--html", "@", "--png", "@"}
                                         << "export: --png and --html name the same file";
         QTest::newRow("deck, empty html") << QStringList{"deck", "fixed-window-2x", "--html", ""} << "deck: --html needs a file name";
+        QTest::newRow("replay html without config") << QStringList{"replay", "x.log", "--html", "@"}
+                                                    << "--html: a page is of a dry run: give --config FILE";
+        QTest::newRow("replay html and format") << QStringList{"replay", "x.log", "--config", "x.conf", "--html", "@", "--format", "csv"}
+                                                << "--format: the report goes to the --html page; give one of them";
+        QTest::newRow("replay, empty html") << QStringList{"replay", "x.log", "--config", "x.conf", "--html", ""}
+                                            << "--html: no file name given";
+        QTest::newRow("replay html a directory") << QStringList{"replay", "x.log", "--config", "x.conf", "--html", "/"}
+                                                 << "--html: cannot write /: it is a directory, not a regular file";
         QTest::newRow("deck, one file twice") << QStringList{"deck", "fixed-window-2x", "--html", "@", "--pdf", "@"}
                                               << "deck: --pdf and --html name the same file";
     }

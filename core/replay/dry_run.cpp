@@ -608,6 +608,29 @@ std::string notReplayedText(const DryRunConfig& config)
 
 } // namespace
 
+std::vector<std::uint32_t> topDeniedKeys(const DryRunRuleReport& rep, std::size_t top)
+{
+    std::vector<std::uint32_t> keys;
+    for (std::size_t k = 0; k < rep.deniedPerKey.size(); ++k)
+        if (rep.deniedPerKey[k] > 0)
+            keys.push_back(std::uint32_t(k));
+    const std::size_t m = std::min(top, keys.size());
+    std::partial_sort(keys.begin(), keys.begin() + std::ptrdiff_t(m), keys.end(), [&](std::uint32_t a, std::uint32_t b) {
+        if (rep.deniedPerKey[a] != rep.deniedPerKey[b])
+            return rep.deniedPerKey[a] > rep.deniedPerKey[b];
+        if (rep.firstDenialPerKey[a] != rep.firstDenialPerKey[b])
+            return rep.firstDenialPerKey[a] < rep.firstDenialPerKey[b];
+        return a < b;
+    });
+    keys.resize(m);
+    return keys;
+}
+
+bool dryRunComplete(const DryRunConfig& config)
+{
+    return config.notReplayed.empty() && replayedRules(config) == config.rules.size();
+}
+
 std::string dryRunHeadline(const DryRunConfig& config, const DryRunResult& result, std::int64_t requests)
 {
     const std::string counts = "denied " + grouping(result.denied) + " of " + grouping(requests) + " requests";
@@ -849,6 +872,7 @@ DryRunResult dryRun(const Traffic& traffic, const DryRunConfig& config)
             out.rules[r].worstHour = traffic.startEpochNanos / kHour + std::int64_t(worst - hours[r].begin());
             out.rules[r].worstHourDenied = *worst;
         }
+        out.rules[r].deniedPerHour = std::move(hours[r]);
     }
     return out;
 }

@@ -225,6 +225,9 @@ struct DryRunRuleReport {
     std::int64_t keysDenied = 0; // keys it rejected at least once
     std::int64_t worstHour = -1; // the hour (since 1970, UTC) with most of its denials, -1 for none
     std::int64_t worstHourDenied = 0;
+    // deniedPerHour: its denials per hour, from the log's first hour (Traffic::startEpochNanos's)
+    // to the last hour it denied in
+    std::vector<std::int64_t> deniedPerHour;
     std::vector<std::int64_t> deniedPerKey; // per key id
     std::vector<Nanos> firstDenialPerKey;   // per key id, -1 for none
 };
@@ -269,6 +272,13 @@ std::size_t replayedRules(const DryRunConfig& config);
 // or part is named in notReplayed, "NOT COMPLETE: 2 of 3 rules not replayed, 3 parts named in
 // not_replayed (the first: ...); the 1 replayed rule denied 3 of 1,000 requests".
 std::string dryRunHeadline(const DryRunConfig& config, const DryRunResult& result, std::int64_t requests);
+
+// topDeniedKeys returns the `top` keys the rule denied most (ties: the earlier first denial, then
+// the key's id), most first.
+std::vector<std::uint32_t> topDeniedKeys(const DryRunRuleReport& report, std::size_t top);
+
+// dryRunComplete: every rule of the config replayed and no part of it left out.
+bool dryRunComplete(const DryRunConfig& config);
 
 // dryRunRefusal is why a dry run in which no rule was replayed is refused (its counts would
 // all read 0 denied): the number of rules and the first reason; "" when a rule is replayed.

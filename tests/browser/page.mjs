@@ -6,7 +6,8 @@
 // started for all the pages (a start costs seconds).
 //
 //   node page.mjs BROWSER KIND FILE.html OUT [KIND FILE.html OUT]...
-//   KIND: scenario (the first row's marks by key and pointer), deck (PageDown, PageDown, PageUp)
+//   KIND: scenario (the first row's marks by key and pointer), deck (PageDown, PageDown, PageUp),
+//   report (a dry run's diff: its counts table sorted by a click, Enter and Space on its headers)
 //   or shot (the first row's picture at its own size, written to OUT; OUT is "-" otherwise)
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -45,6 +46,24 @@ async function deck(page, found) {
   }
 }
 
+async function report(page, found) {
+  // The table whose caption starts with "Every request": its first column, and each header's aria-sort.
+  const table = "Array.from(document.querySelectorAll('table.sortable')).find((t) => t.caption.textContent.startsWith('Every request'))";
+  const state = () => page.evaluate(`(() => { const t = ${table};
+    return [Array.from(t.tBodies[0].rows, (r) => r.cells[0].textContent).join("|"),
+            Array.from(t.tHead.rows[0].cells, (c) => c.getAttribute("aria-sort")).join(",")]; })()`);
+  const button = (i) => page.evaluateHandle(`(${table}).tHead.rows[0].cells[${i}].querySelector("button")`);
+  found.sorts = [await state()];
+  await (await button(1)).click();
+  found.sorts.push(await state());
+  await (await button(1)).focus();
+  await page.keyboard.press("Enter");
+  found.sorts.push(await state());
+  await (await button(0)).focus();
+  await page.keyboard.press(" "); // "Space" is CDP's name only; WebDriver BiDi knows the character
+  found.sorts.push(await state());
+}
+
 async function shot(page, out) {
   // One CSS pixel a unit of the SVG (the row's pixels as laid out), as the app draws it.
   const svg = await page.$(".plot svg");
@@ -64,6 +83,7 @@ async function visit(browser, kind, file, out) {
   await page.waitForFunction(() => document.body.getAttribute("aria-busy") === "false");
   if (kind === "scenario") await scenario(page, found);
   else if (kind === "deck") await deck(page, found);
+  else if (kind === "report") await report(page, found);
   else await shot(page, out);
   await page.addScriptTag({ path: axePath });
   const result = await page.evaluate(() => window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }));

@@ -156,7 +156,7 @@ void DryRunView::show(const Result& r)
     // What was not replayed comes first, above the counts: a partial result never reads as whole.
     QString text;
     const auto partial = [&](const DryRunConfig& config, const DryRunResult& result, const QString& side) {
-        if (!config.notReplayed.empty() || replayedRules(config) < config.rules.size())
+        if (!dryRunComplete(config))
             text += side + QString::fromStdString(dryRunHeadline(config, result, requests)) + "\n";
     };
     partial(*r.current, r.a, r.proposed ? tr("Current: ") : QString());

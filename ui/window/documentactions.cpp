@@ -1,4 +1,5 @@
 #include "window/documentactions.h"
+#include "window/webpage.h"
 
 #include "config_import.h"
 
@@ -93,6 +94,8 @@ void DocumentActions::fillMenu(QMenu* file)
     m_exportImage->setShortcut(QKeySequence("Ctrl+E"));
     m_exportImage->setToolTip("Export the charts and summary as a PNG image (Ctrl+E)");
     file->addAction("Export SV&G…", this, &DocumentActions::exportSvg);
+    QAction* page = file->addAction(tr("Export as &web page…"), this, &DocumentActions::exportPage);
+    page->setToolTip(tr("Write the charts as one web page that opens in any browser, without RateLab or a network"));
     file->addAction("E&xport trace as CSV…", this, [this] { exportTrace("csv"); });
     file->addAction("Export trace as &JSON…", this, [this] { exportTrace("json"); });
     m_copyImage = file->addAction(QIcon::fromTheme("edit-copy"), "&Copy image", this, &DocumentActions::copyImage);
@@ -317,6 +320,29 @@ void DocumentActions::exportSvg()
     if (const QString error = io::writeFileAtomically(p, bytes); !error.isEmpty())
         return failed("Export failed", error);
     emit status("Saved " + p);
+}
+
+QString DocumentActions::exportPageTo(const QString& path)
+{
+    // What `ratelab export --html` writes for this scenario at the export size, over the zoomed
+    // range when the charts are zoomed, in the window's theme.
+    const ChartStack* charts = m_dashboard->charts();
+    const TimeRange range = charts->isZoomed() ? charts->range() : TimeRange{};
+    try {
+        return writePage(scenarioPage(m_document->scenario(), m_settings.exportSize(), range), path);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
+
+void DocumentActions::exportPage()
+{
+    const QString p = askPath(tr("Export as web page"), tr("Web page (*.html)"), ".html");
+    if (p.isEmpty())
+        return;
+    if (const QString error = exportPageTo(p); !error.isEmpty())
+        return failed(tr("Export failed"), error);
+    emit status(tr("Saved %1").arg(p));
 }
 
 void DocumentActions::exportTrace(const QString& format)

@@ -51,6 +51,10 @@ public:
     // copyRedisScript copies the server-clock script (`ratelab lua ALG --server-clock`) of the
     // scenario's layers, or of its first algorithm with its config, to the clipboard.
     void copyRedisScript();
+    // exportPageTo writes File > Export as web page's page to path (what `ratelab export --html`
+    // writes for the scenario at the export size and the charts' zoom); it returns an empty
+    // string or why nothing was written (an old file is left as it was).
+    QString exportPageTo(const QString& path);
 
 signals:
     void status(const QString& message);
@@ -64,6 +68,7 @@ private:
     void saveAs();
     void exportImage();
     void exportSvg();
+    void exportPage();
     void exportTrace(const QString& format);
     void copyImage();
     void refreshRecent();

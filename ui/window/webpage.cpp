@@ -241,8 +241,9 @@ QString dashboardHtml(Dashboard& dashboard, const QString& id, int level)
 
 QString colour(QPalette::ColorRole role) { return QApplication::palette().color(role).name(); }
 
-// page wraps a body in the document: its language, title, the theme's colours, style and script.
-QByteArray page(const QString& title, const QString& body)
+} // namespace
+
+QByteArray pageDocument(const QString& title, const QString& body)
 {
     const bool dark = isDark(QApplication::palette());
     QString style = QString::fromUtf8(kPageStyle);
@@ -259,6 +260,8 @@ QByteArray page(const QString& title, const QString& body)
                         + QString::fromUtf8(kPageScript) + "</script>\n</body></html>\n";
     return out.toUtf8();
 }
+
+namespace {
 
 Dashboard* laidOut(Dashboard& dashboard, const Scenario& scenario, QSize size, TimeRange range, bool veiled)
 {
@@ -280,7 +283,7 @@ QByteArray scenarioPage(const Scenario& scenario, QSize size, TimeRange range)
                                    "to that request."))
                  + "</p>\n";
     body += dashboardHtml(dashboard, "d", 2) + "</main>\n";
-    return page(title, body);
+    return pageDocument(title, body);
 }
 
 namespace {
@@ -341,7 +344,7 @@ QByteArray deckPage(const io::Deck& deck, QSize size, bool answers)
           + esc(QObject::tr("Next or reveal (PageDown)")) + "</button> <span id=\"at\" aria-live=\"polite\"></span></nav>\n";
     for (std::size_t i = 0; i < deck.steps.size(); ++i)
         body += stepHtml(deck, i, size, answers, key);
-    return page(title, body + "</main>\n");
+    return pageDocument(title, body + "</main>\n");
 }
 
 QString writePage(const QByteArray& bytes, const QString& path)

@@ -7,6 +7,7 @@
 
 #include "chart/dashboard.h"
 #include "deckfile.h"
+#include "replay/dry_run_report.h"
 
 #include <QByteArray>
 #include <QSize>
@@ -24,6 +25,15 @@ QByteArray scenarioPage(const Scenario& scenario, QSize size, TimeRange range = 
 // does not give the answer away (a determined reader can decode it). Without answers the page
 // has the questions and the hidden charts only: the decisions are not in the file at all.
 QByteArray deckPage(const io::Deck& deck, QSize size, bool answers);
+
+// dryRunReportPage is a dry run's report (`ratelab replay LOG --config FILE --html`): what was not
+// replayed first, the headline, the rules, each rule's denials per hour as an SVG bar chart, the
+// top keys and the diff, in tables sorted by their column headers. Aggregates only: a report of
+// a million requests is as large as one of ten.
+QByteArray dryRunPage(const DryRunReport& report);
+
+// pageDocument wraps a body in the page: its language, title, the theme's colours, style and script.
+QByteArray pageDocument(const QString& title, const QString& body);
 
 // writePage writes bytes to path atomically; it returns an empty string or one line saying why
 // nothing was written.

@@ -28,6 +28,13 @@ nav { position: sticky; top: 0; z-index: 3; background: @BASE@; padding: 6px 0; 
 button { font: inherit; padding: 4px 12px; color: @TEXT@; background: @BASE@; border: 1px solid @TEXT@; border-radius: 4px; }
 .where { margin: 0.5em 0 0; }
 .step { border-top: 1px solid; margin-top: 12px; }
+caption { text-align: left; font-weight: bold; padding: 4px 0; }
+th button { font: inherit; font-weight: bold; padding: 0; border: 0; background: none; color: inherit; cursor: pointer; text-align: inherit; }
+th[aria-sort=ascending] button::after { content: " \25B2"; }
+th[aria-sort=descending] button::after { content: " \25BC"; }
+figure { margin: 8px 0; max-width: 728px; }
+figure svg { display: block; width: 100%; height: auto; }
+.notice { border: 2px solid; padding: 0 12px; margin: 12px 0; }
 )css";
 
 // The script only shows: the marks' words under the pointer or the keyboard, and a deck's steps
@@ -166,6 +173,32 @@ const char* const kPageScript = R"js(
     if (e.target.matches && e.target.matches("button") && (e.key === " " || e.key === "Enter")) return; // the button's own
     if (["PageDown", " ", "ArrowRight", "ArrowDown", "Enter"].indexOf(e.key) >= 0) { next(); e.preventDefault(); }
     else if (["PageUp", "ArrowLeft", "ArrowUp", "Backspace"].indexOf(e.key) >= 0) { previous(); e.preventDefault(); }
+  });
+})();
+
+// A report's tables: pressing a column's header button sorts the rows by that column, descending
+// first where the column is numbers (most denied on top), ascending else, then the other way;
+// the header's aria-sort says how. Equal rows keep their order (Array.prototype.sort is stable).
+(function () {
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    const heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
+    heads.forEach(function (th, col) {
+      th.querySelector("button").addEventListener("click", function () {
+        const body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+        const value = (row) => (row.cells[col].dataset.v !== undefined ? Number(row.cells[col].dataset.v) : row.cells[col].textContent);
+        const numbers = rows.length > 0 && typeof value(rows[0]) === "number";
+        const now = th.getAttribute("aria-sort");
+        const descending = now === "none" ? numbers : now === "ascending";
+        heads.forEach((h) => h.setAttribute("aria-sort", "none"));
+        th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+        rows.sort(function (a, b) {
+          const x = value(a), y = value(b);
+          const d = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y));
+          return descending ? -d : d;
+        });
+        rows.forEach((r) => body.appendChild(r));
+      });
+    });
   });
 })();
 )js";
