@@ -4,6 +4,7 @@
 #include "arithmetic/decimal.h"
 
 #include "replay/replay_memory.h"
+#include "traffic/traffic_warnings.h"
 #include "scenario_options.h"
 
 #include <QFile>
@@ -151,28 +152,8 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, 
 QStringList trafficWarnings(const Traffic& t)
 {
     QStringList w;
-    if (!t.firstLineCut.empty())
-        w << QString("line 1 skipped: it does not read as %1 (%2); a line cut short, as tail -c leaves it?")
-                 .arg(QString::fromStdString(std::string(logFormatId(t.format))), QString::fromStdString(t.firstLineCut));
-    if (t.comments > 0)
-        w << QString("%1 comment line%2 (#...) skipped").arg(t.comments).arg(t.comments > 1 ? "s" : "");
-    if (t.wholeSeconds)
-        w << "the log's times are whole seconds: every second is one instant (all its requests arrive together)";
-    if (t.unreadable > 0) {
-        QString lines;
-        for (const LineError& e : t.firstErrors)
-            lines += QString("%1line %2: %3").arg(lines.isEmpty() ? "" : "; ").arg(e.line).arg(QString::fromStdString(e.reason));
-        w << QString("%1 unreadable line%2 skipped (%3%4)")
-                 .arg(t.unreadable)
-                 .arg(t.unreadable > 1 ? "s" : "")
-                 .arg(lines)
-                 .arg(t.unreadable > std::int64_t(t.firstErrors.size()) ? "; ..." : "");
-    }
-    if (t.outOfOrder > 0)
-        w << QString("%1 request%2 logged after later ones (at most %3 s) were put in time order")
-                 .arg(t.outOfOrder)
-                 .arg(t.outOfOrder > 1 ? "s" : "")
-                 .arg(QString::fromStdString(formatSeconds(t.largestStepBack)));
+    for (const std::string& warning : ratelab::trafficWarnings(t))
+        w << QString::fromStdString(warning);
     return w;
 }
 

@@ -1,0 +1,36 @@
+#include "traffic/traffic_warnings.h"
+
+#include "arithmetic/decimal.h"
+
+namespace ratelab {
+
+namespace {
+
+std::string plural(std::int64_t n, const char* one, const char* many) { return std::to_string(n) + (n > 1 ? many : one); }
+
+} // namespace
+
+std::vector<std::string> trafficWarnings(const Traffic& t)
+{
+    std::vector<std::string> w;
+    if (!t.firstLineCut.empty())
+        w.push_back("line 1 skipped: it does not read as " + std::string(logFormatId(t.format)) + " (" + t.firstLineCut
+                    + "); a line cut short, as tail -c leaves it?");
+    if (t.comments > 0)
+        w.push_back(plural(t.comments, " comment line", " comment lines") + " (#...) skipped");
+    if (t.wholeSeconds)
+        w.push_back("the log's times are whole seconds: every second is one instant (all its requests arrive together)");
+    if (t.unreadable > 0) {
+        std::string lines;
+        for (const LineError& e : t.firstErrors)
+            lines += (lines.empty() ? "" : "; ") + std::string("line ") + std::to_string(e.line) + ": " + e.reason;
+        w.push_back(plural(t.unreadable, " unreadable line", " unreadable lines") + " skipped (" + lines
+                    + (t.unreadable > std::int64_t(t.firstErrors.size()) ? "; ..." : "") + ")");
+    }
+    if (t.outOfOrder > 0)
+        w.push_back(plural(t.outOfOrder, " request", " requests") + " logged after later ones (at most "
+                    + formatSeconds(t.largestStepBack) + " s) were put in time order");
+    return w;
+}
+
+} // namespace ratelab
