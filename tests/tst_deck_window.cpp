@@ -990,6 +990,32 @@ private slots:
             QVERIFY(refused.err.startsWith("ratelab: deck: "));
         }
     }
+    // The app's File > Export deck as web page writes what `ratelab deck --html` writes, the
+    // questions-only page what --no-answers writes: one writer, reached from both.
+    void theAppWritesTheDecksWebPage()
+    {
+        openDeck("buckets-burst-now");
+        QTemporaryDir dir;
+        const QString app = dir.filePath("app.html"), appQuestions = dir.filePath("app-questions.html");
+        QVERIFY(m_window->decks()->exportPage(app));
+        QVERIFY(m_window->decks()->exportPage(appQuestions, false));
+        const QString cli = dir.filePath("cli.html"), cliQuestions = dir.filePath("cli-questions.html");
+        QCOMPARE(clitest::runRatelab({"deck", "buckets-burst-now", "--html", cli}).code, 0);
+        QCOMPARE(clitest::runRatelab({"deck", "buckets-burst-now", "--html", cliQuestions, "--no-answers"}).code, 0);
+        // Each page seals its answers with a key of its own (data-key): the pages agree but for
+        // the key and what it seals.
+        const auto bytes = [](const QString& path) {
+            QFile f(path);
+            QString page = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+            page.replace(QRegularExpression("data-key=\"[^\"]*\""), "data-key=\"\"");
+            page.replace(QRegularExpression("(<script type=\"application/octet-stream\" class=\"sealed\">)[^<]*"), "\\1");
+            return page;
+        };
+        QVERIFY(!bytes(app).isEmpty());
+        QCOMPARE(bytes(app), bytes(cli));
+        QCOMPARE(bytes(appQuestions), bytes(cliQuestions));
+        QVERIFY(!bytes(appQuestions).contains("19 admitted")); // step 1's answer (tst_decks)
+    }
 };
 
 QTEST_MAIN(TestDeckWindow)

@@ -4,6 +4,8 @@
 #include "model/scenariodocument.h"
 #include "panels/dryrunview.h"
 #include "panels/trafficpanel.h"
+#include "window/documentactions.h"
+#include "cli_run.h"
 
 #include <QApplication>
 #include <QFile>
@@ -65,6 +67,22 @@ private slots:
         QCOMPARE(view->rules()->item(1, 0)->text(), QString("proposed: express-rate-limit"));
         QCOMPARE(view->rules()->item(1, 2)->text(), QString("3"));
 
+        // The run as a web page: the counts above, and what `ratelab replay --config --against
+        // --html` writes for the same files (which it names as given: here by their full path).
+        QVERIFY(view->report());
+        const QString page = dir.filePath("app.html");
+        QCOMPARE(DocumentActions::exportDryRunPageTo(*view->report(), page), QString());
+        QFile appPage(page);
+        QVERIFY(appPage.open(QIODevice::ReadOnly));
+        const QByteArray app = appPage.readAll();
+        QVERIFY(app.contains("denied 4 of 8 requests"));
+        QVERIFY(app.contains("denied 3 of 8 requests"));
+        const QString cli = dir.filePath("cli.html");
+        QCOMPARE(clitest::runRatelab({"replay", log.fileName(), "--config", two, "--against", three, "--html", cli}).code, 0);
+        QFile cliPage(cli);
+        QVERIFY(cliPage.open(QIODevice::ReadOnly));
+        QCOMPARE(app, cliPage.readAll().replace((dir.path() + "/").toUtf8(), ""));
+
         // A rule not replayed is said above the counts. The view keys by the log's one
         // key (ip), so zone k, keyed by $http_x_api_key, is not replayed; zone a, 1r/m by address
         // on /api (every request here): nginx admits each address's first request and denies the
@@ -94,6 +112,7 @@ private slots:
         QVERIFY(view->rules()->isHidden());
 
         done.clear();
+        QVERIFY(!view->report()); // no rule replayed: no report to export
         QVERIFY(!view->run(dir.filePath("none.conf"))); // refused, and said
         QVERIFY(!view->summary().isEmpty());
         QVERIFY(!view->summary().contains("denies 4"));

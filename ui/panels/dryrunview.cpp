@@ -4,6 +4,7 @@
 #include "arithmetic/decimal.h"
 #include "arithmetic/nanos.h"
 #include "replay/dry_run_diff.h"
+#include "traffic/traffic_warnings.h"
 
 #include <QCoreApplication>
 #include <QFileDialog>
@@ -63,12 +64,14 @@ DryRunView::DryRunView(QWidget* parent)
 
 DryRunView::~DryRunView() { m_watcher.waitForFinished(); }
 
-void DryRunView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key)
+void DryRunView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key, const QString& log)
 {
     m_watcher.waitForFinished();
     m_traffic = std::move(traffic);
     m_key = key;
+    m_log = log;
     m_current.clear();
+    m_report.reset();
     m_rules->hide();
     m_config->setEnabled(m_traffic != nullptr);
     m_against->setEnabled(false);
@@ -101,6 +104,7 @@ bool DryRunView::run(const QString& config, const QString& against)
         return false;
     }
     m_current = config;
+    m_proposed = against;
     m_config->setEnabled(false);
     m_against->setEnabled(false);
     m_summary->setText(tr("Running %1 on the log\u2026").arg(QFileInfo(config).fileName()));
@@ -109,8 +113,8 @@ bool DryRunView::run(const QString& config, const QString& against)
             read.a = dryRun(*traffic, *read.current);
             if (read.proposed) {
                 read.b = dryRun(*traffic, *read.proposed);
-                read.summary = QString::fromStdString(
-                    diffSummary(*traffic, diffDryRuns(*traffic, *read.current, read.a, *read.proposed, read.b)));
+                read.diff = diffDryRuns(*traffic, *read.current, read.a, *read.proposed, read.b);
+                read.summary = QString::fromStdString(diffSummary(*traffic, *read.diff));
             }
         } catch (const InputError& e) {
             read.error = QString::fromStdString(e.what());
@@ -130,8 +134,23 @@ void DryRunView::waitForResult()
 
 QString DryRunView::summary() const { return m_summary->text(); }
 
+void DryRunView::keepReport(const Result& r)
+{
+    DryRunReport report;
+    report.log = m_log.toStdString();
+    report.traffic = m_traffic;
+    report.warnings = trafficWarnings(*m_traffic);
+    report.current = {QFileInfo(m_current).fileName().toStdString(), *r.current, r.a};
+    if (r.proposed) {
+        report.proposed = DryRunSide{QFileInfo(m_proposed).fileName().toStdString(), *r.proposed, r.b};
+        report.diff = r.diff;
+    }
+    m_report = std::move(report);
+}
+
 void DryRunView::show(const Result& r)
 {
+    m_report.reset();
     m_config->setEnabled(m_traffic != nullptr);
     m_against->setEnabled(m_traffic != nullptr && !m_current.isEmpty());
     if (!r.error.isEmpty()) {
@@ -197,6 +216,7 @@ void DryRunView::show(const Result& r)
     if (r.proposed)
         addRules(*r.proposed, r.b, tr("proposed: "));
     m_rules->show();
+    keepReport(r);
     emit finished();
 }
 

@@ -5,12 +5,15 @@
 #pragma once
 
 #include "replay/dry_run.h"
+#include "replay/dry_run_diff.h"
+#include "replay/dry_run_report.h"
 #include "traffic/traffic_log.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QPushButton;
@@ -26,7 +29,7 @@ public:
 
     // setTraffic is the log the configs run on (it must hold paths), read by `key` (--key), or
     // none.
-    void setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key = "ip");
+    void setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key = "ip", const QString& log = {});
     // run reads `config` (and `against`, a proposed config, unless empty) and shows what each
     // would deny on the log; a refusal is shown in the view. It reports whether both were read.
     bool run(const QString& config, const QString& against = {});
@@ -35,6 +38,9 @@ public:
 
     QTableWidget* rules() const { return m_rules; }
     QString summary() const;
+    // report is the run shown, for File > Export dry run as web page; none before a run, after a
+    // refusal, or when no rule could be replayed (finished() says when it changes).
+    const DryRunReport* report() const { return m_report ? &*m_report : nullptr; }
 
 signals:
     void finished(); // a run's result (or refusal) is shown
@@ -44,8 +50,10 @@ private:
         QString error;
         std::shared_ptr<const DryRunConfig> current, proposed;
         DryRunResult a, b;
+        std::optional<DryRunDiff> diff; // with a proposed config
         QString summary;
     };
+    void keepReport(const Result& r);
     void chooseAndRun(bool against);
     void show(const Result& r);
 
@@ -56,6 +64,9 @@ private:
     std::shared_ptr<const Traffic> m_traffic;
     std::string m_key;
     QString m_current; // the config last run, which "Against" compares with
+    QString m_proposed; // the proposed config last run beside it, or none
+    QString m_log;     // the log's name, as the report names it
+    std::optional<DryRunReport> m_report;
     QFutureWatcher<Result> m_watcher;
 };
 

@@ -173,7 +173,7 @@ void TrafficPanel::setTraffic(std::shared_ptr<const Traffic> traffic, const QStr
                     .arg(m_traffic->unreadable)
                     .arg(m_traffic->firstErrors.front().line);
     m_status->setText(text);
-    m_dryRun->setTraffic(m_traffic);
+    m_dryRun->setTraffic(m_traffic, "ip", name);
     refreshKeys();
     startSweep();
 }

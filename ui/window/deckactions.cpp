@@ -5,6 +5,7 @@
 #include "model/stage.h"
 #include "panels/lessonpanel.h"
 #include "window/handout.h"
+#include "window/webpage.h"
 
 #include <QAction>
 #include <QDir>
@@ -60,26 +61,53 @@ void DeckActions::fillMenu(QMenu* file)
             saveDeckTo(m_player->path());
     });
     QAction* saveAs = file->addAction(tr("Save deck as\u2026"), this, &DeckActions::saveAs);
-    const auto askHandout = [this](bool answers) {
-        const QString p = QFileDialog::getSaveFileName(m_window, tr("Export deck handout"),
-                                                       QDir(QDir::homePath()).filePath(answers ? "handout.pdf" : "questions.pdf"),
-                                                       tr("PDF (*.pdf)"));
-        if (!p.isEmpty())
-            exportHandout(p, answers);
-    };
-    QAction* handout = file->addAction(tr("Export deck &handout (PDF)\u2026"), this, [askHandout] { askHandout(true); });
-    QAction* questions = file->addAction(tr("Export deck q&uestions, without answers (PDF)\u2026"), this,
-                                         [askHandout] { askHandout(false); });
+    const std::vector<QAction*> exports = addExportActions(file);
     QAction* close = file->addAction(tr("Close deck"), this, [this] {
         if (maybeKeep())
             m_player->close();
     });
-    const auto enable = [this, save, saveAs, handout, questions, close] {
-        for (QAction* a : {save, saveAs, handout, questions, close})
+    const auto enable = [this, save, saveAs, exports, close] {
+        for (QAction* a : {save, saveAs, close})
+            a->setEnabled(m_player->isOpen());
+        for (QAction* a : exports)
             a->setEnabled(m_player->isOpen());
     };
     connect(m_player, &DeckPlayer::deckChanged, this, enable);
     enable();
+}
+
+std::vector<QAction*> DeckActions::addExportActions(QMenu* file)
+{
+    // Each handout, a PDF to print or a web page to share, with its answers or for before the class.
+    const auto ask = [this](bool answers, bool page) {
+        const QString name = QString(answers ? "handout" : "questions") + (page ? ".html" : ".pdf");
+        const QString p = QFileDialog::getSaveFileName(m_window, page ? tr("Export deck as web page") : tr("Export deck handout"),
+                                                       QDir(QDir::homePath()).filePath(name),
+                                                       page ? tr("Web page (*.html)") : tr("PDF (*.pdf)"));
+        if (!p.isEmpty())
+            (void)(page ? exportPage(p, answers) : exportHandout(p, answers));
+    };
+    return {file->addAction(tr("Export deck &handout (PDF)\u2026"), this, [ask] { ask(true, false); }),
+            file->addAction(tr("Export deck q&uestions, without answers (PDF)\u2026"), this, [ask] { ask(false, false); }),
+            file->addAction(tr("Export deck as web page\u2026"), this, [ask] { ask(true, true); }),
+            file->addAction(tr("Export deck questions as web page, without answers\u2026"), this, [ask] { ask(false, true); })};
+}
+
+bool DeckActions::exportPage(const QString& path, bool answers)
+{
+    // What `ratelab deck DECK --html` writes (--no-answers without the answers).
+    QString error;
+    try {
+        error = writePage(deckPage(m_player->deck(), QSize(1280, 720), answers), path);
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    if (!error.isEmpty()) {
+        QMessageBox::warning(m_window, tr("Export deck as web page"), error);
+        return false;
+    }
+    emit status(tr("Wrote the deck's page, %1 steps, to %2").arg(m_player->count()).arg(path));
+    return true;
 }
 
 bool DeckActions::openDeck(const QString& pathOrId)

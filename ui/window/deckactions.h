@@ -9,7 +9,9 @@
 #include <QObject>
 
 #include <optional>
+#include <vector>
 
+class QAction;
 class QMenu;
 class QWidget;
 
@@ -35,6 +37,9 @@ public:
     // exportHandout writes the deck's PDF handout to path (without answers: the questions, their
     // charts veiled); false when it could not.
     bool exportHandout(const QString& path, bool answers = true);
+    // exportPage writes the deck's web page to path, as `ratelab deck --html` does (without
+    // answers: as with --no-answers); false when it could not (a message was shown).
+    bool exportPage(const QString& path, bool answers = true);
     // maybeKeep asks what to do with an edited deck before it is closed: true when it may go.
     bool maybeKeep();
 
@@ -46,6 +51,8 @@ signals:
     void status(const QString& message);
 
 private:
+    // addExportActions adds the handout and web-page exports, with and without answers.
+    std::vector<QAction*> addExportActions(QMenu* file);
     void showStep();
     void showReveal();
     void saveAs();

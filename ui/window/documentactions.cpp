@@ -345,6 +345,25 @@ void DocumentActions::exportPage()
     emit status(tr("Saved %1").arg(p));
 }
 
+QString DocumentActions::exportDryRunPageTo(const DryRunReport& report, const QString& path)
+{
+    try {
+        return writePage(dryRunPage(report), path);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+}
+
+void DocumentActions::exportDryRunPage(const DryRunReport& report)
+{
+    const QString p = askPath(tr("Export the dry run as web page"), tr("Web page (*.html)"), ".html");
+    if (p.isEmpty())
+        return;
+    if (const QString error = exportDryRunPageTo(report, p); !error.isEmpty())
+        return failed(tr("Export failed"), error);
+    emit status(tr("Saved %1").arg(p));
+}
+
 void DocumentActions::exportTrace(const QString& format)
 {
     const Frame& frame = m_dashboard->stage()->frame();

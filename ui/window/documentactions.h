@@ -5,6 +5,7 @@
 
 #include "redis_check.h"
 #include "scenario/scenario.h"
+#include "replay/dry_run_report.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -55,6 +56,10 @@ public:
     // writes for the scenario at the export size and the charts' zoom); it returns an empty
     // string or why nothing was written (an old file is left as it was).
     QString exportPageTo(const QString& path);
+    // exportDryRunPageTo writes a dry run's report page to path (what `ratelab replay --config
+    // --html` writes), exportDryRunPage asks where first; as exportPageTo.
+    static QString exportDryRunPageTo(const DryRunReport& report, const QString& path);
+    void exportDryRunPage(const DryRunReport& report);
 
 signals:
     void status(const QString& message);

@@ -13,6 +13,7 @@
 #include "panels/controlpanel.h"
 #include "panels/lessonpanel.h"
 #include "panels/playbackbar.h"
+#include "panels/dryrunview.h"
 #include "panels/trafficpanel.h"
 #include "window/deckactions.h"
 #include "window/documentactions.h"
@@ -67,6 +68,16 @@ void MainWindow::createFileMenu()
         dock->raise();
         m_traffic->chooseLog();
     });
+    // The Traffic panel's dry run, as `ratelab replay --config --html` writes it.
+    QAction* dryRunPage = file->addAction(tr("Export dry run as web page\u2026"), this, [this] {
+        if (const DryRunReport* report = m_traffic->dryRun()->report())
+            m_documents->exportDryRunPage(*report);
+    });
+    dryRunPage->setToolTip(tr("The Traffic panel's dry run as one web page: what was not replayed, the rules, their "
+                              "denials by hour, the top keys and the diff"));
+    const auto enable = [this, dryRunPage] { dryRunPage->setEnabled(m_traffic->dryRun()->report() != nullptr); };
+    connect(m_traffic->dryRun(), &DryRunView::finished, dryRunPage, enable);
+    enable();
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
