@@ -100,7 +100,7 @@ bool DryRunView::run(const QString& config, const QString& against)
             read.proposed = std::make_shared<const DryRunConfig>(io::dryRunConfigFile(against, key));
     } catch (const InputError& e) {
         read.error = QString::fromStdString(e.what());
-        show(read);
+        show(std::move(read));
         return false;
     }
     m_current = config;
@@ -134,21 +134,21 @@ void DryRunView::waitForResult()
 
 QString DryRunView::summary() const { return m_summary->text(); }
 
-void DryRunView::keepReport(const Result& r)
+void DryRunView::keepReport(Result r)
 {
     DryRunReport report;
     report.log = m_log.toStdString();
     report.traffic = m_traffic;
     report.warnings = trafficWarnings(*m_traffic);
-    report.current = {QFileInfo(m_current).fileName().toStdString(), *r.current, r.a};
+    report.current = {QFileInfo(m_current).fileName().toStdString(), *r.current, std::move(r.a)};
     if (r.proposed) {
-        report.proposed = DryRunSide{QFileInfo(m_proposed).fileName().toStdString(), *r.proposed, r.b};
-        report.diff = r.diff;
+        report.proposed = DryRunSide{QFileInfo(m_proposed).fileName().toStdString(), *r.proposed, std::move(r.b)};
+        report.diff = std::move(r.diff);
     }
     m_report = std::move(report);
 }
 
-void DryRunView::show(const Result& r)
+void DryRunView::show(Result r)
 {
     m_report.reset();
     m_config->setEnabled(m_traffic != nullptr);
@@ -216,7 +216,7 @@ void DryRunView::show(const Result& r)
     if (r.proposed)
         addRules(*r.proposed, r.b, tr("proposed: "));
     m_rules->show();
-    keepReport(r);
+    keepReport(std::move(r)); // its results move into the report: no copy of a large run on the GUI thread
     emit finished();
 }
 

@@ -53,9 +53,9 @@ private:
         std::optional<DryRunDiff> diff; // with a proposed config
         QString summary;
     };
-    void keepReport(const Result& r);
+    void keepReport(Result r);
     void chooseAndRun(bool against);
-    void show(const Result& r);
+    void show(Result r);
 
     QLabel* m_summary;
     QTableWidget* m_rules;
