@@ -2,14 +2,60 @@
 
 #include <QSaveFile>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <system_error>
 
 #include <unistd.h>
 
 namespace ratelab::io {
+
+namespace {
+
+// QSaveFile writes to an unnamed file (O_TMPFILE), but on commit over an existing target it links
+// that file to a named temporary and renames it: a signal between the two leaves "path.XXXXXX"
+// beside the target. SIGINT, SIGTERM and SIGHUP are therefore held while a file is written and
+// delivered, with whatever disposition was there before, once the file is whole or abandoned.
+// Dispositions are process-wide, so a signal sent to any thread waits too (blocking the writing
+// thread's mask would not hold a signal the kernel hands to another thread). SIGKILL cannot wait:
+// it can still leave that one temporary, holding the whole new file, beside the old target.
+constexpr int kHeld[] = {SIGINT, SIGTERM, SIGHUP};
+std::atomic<int> g_heldSignal{0};
+std::mutex g_holding; // one write holds the signals at a time
+
+void recordSignal(int sig) { g_heldSignal.store(sig); }
+
+class HeldSignals {
+public:
+    HeldSignals()
+        : m_lock(g_holding)
+    {
+        struct sigaction sa {};
+        sa.sa_handler = recordSignal;
+        sigemptyset(&sa.sa_mask);
+        for (std::size_t i = 0; i < std::size(kHeld); ++i)
+            sigaction(kHeld[i], &sa, &m_old[i]);
+    }
+    ~HeldSignals()
+    {
+        for (std::size_t i = 0; i < std::size(kHeld); ++i)
+            sigaction(kHeld[i], &m_old[i], nullptr);
+        if (const int sig = g_heldSignal.exchange(0); sig != 0)
+            ::raise(sig); // what it would have done, now that the file is whole or gone
+    }
+    HeldSignals(const HeldSignals&) = delete;
+    HeldSignals& operator=(const HeldSignals&) = delete;
+
+private:
+    std::lock_guard<std::mutex> m_lock;
+    struct sigaction m_old[std::size(kHeld)];
+};
+
+} // namespace
 
 QString outputPathProblem(const QString& path)
 {
@@ -37,6 +83,7 @@ QString writeFileAtomically(const QString& path, const QByteArray& data)
 {
     if (const QString problem = outputPathProblem(path); !problem.isEmpty())
         return problem;
+    const HeldSignals held;
     QSaveFile file(path);
     // Unbuffered: buffered, QFileDevice keeps up to 16 KB back for the flush in commit(), and Qt
     // 6.4's QSaveFile::commit does not see that flush fail. On a full disk it renamed an empty
