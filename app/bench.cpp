@@ -5,6 +5,7 @@
 
 #include "bench_frames.h"
 #include "bench_replay.h"
+#include "bench_targets.h"
 #include "command.h"
 
 #include "chart/dashboard.h"
@@ -311,30 +312,49 @@ std::string stagesJson(const UpdateStages& s)
            + formatNumber(s.layOutMs) + ", \"paint\": " + formatNumber(s.paintMs) + "}";
 }
 
-// dragJson writes a drag's figures after `head` ("\"requests\": 1000000, ..."), and its stages when given.
-std::string dragJson(const std::string& head, const DragFigures& d, const UpdateStages* stages = nullptr)
+// floorUnitMs is the work a frame of s stands for, in ms: its rows x its requests x floor_ns of the
+// same run. A frame's figures are also given in these units, which travel between machines.
+double floorUnitMs(const BenchRun& b, const Scenario& s)
 {
+    return double(rowCount(s)) * double(s.pattern.count) * b.floor / 1e6;
+}
+
+double inUnits(double ms, double unitMs) { return unitMs > 0 ? ms / unitMs : 0; }
+
+// dragJson writes a drag's figures after `head` ("\"requests\": 1000000, ..."), in ms and in the
+// floor units of its scenario (a frame's ms being 1000 / frames_per_s), and its stages when given.
+std::string dragJson(const std::string& head, const DragFigures& d, double unitMs, const UpdateStages* stages = nullptr)
+{
+    const double frameMs = d.framesPerS > 0 ? 1000 / d.framesPerS : 0;
     return "{" + head + ", \"changes\": " + std::to_string(BenchRun::kDragChanges) + ", \"max_gui_stall_ms\": "
            + formatNumber(d.maxGuiStallMs) + ", \"settle_ms\": " + formatNumber(d.settleMs) + ", \"frames_per_s\": "
-           + formatNumber(d.framesPerS) + (stages ? ", " + stagesJson(*stages) : std::string()) + "}";
+           + formatNumber(d.framesPerS) + ", \"frame_floor_ratio\": " + formatNumber(inUnits(frameMs, unitMs))
+           + ", \"settle_floor_ratio\": " + formatNumber(inUnits(d.settleMs, unitMs))
+           + (stages ? ", " + stagesJson(*stages) : std::string()) + "}";
 }
 
 std::string benchJson(const BenchRun& b)
 {
     const std::string requests = "\"requests\": " + std::to_string(BenchRun::kDragRequests);
     const auto same = [](double v) { return v; };
+    const double unit = floorUnitMs(b, benchScenario(BenchRun::kDragRequests));
+    const double serverUnit = floorUnitMs(b, dragServerScenario(BenchRun::kDragRequests));
+    std::map<std::int64_t, double> updateUnits;
+    for (const auto& [n, ms] : b.update)
+        updateUnits[n] = inUnits(ms, floorUnitMs(b, benchScenario(n)));
     std::ostringstream out;
     // Each decision against the floor measured in the same run: a ratio travels between
     // machines where nanoseconds do not.
     out << "{\"decide_ns\": " << jsonMap(b.decide, same)
         << ",\n \"decide_floor_ratio\": " << jsonMap(b.decide, [&](double ns) { return b.floor > 0 ? ns / b.floor : 0; })
         << ",\n \"floor_ns\": " << formatNumber(b.floor) << ",\n \"simulate_ms\": " << jsonMap(b.simulateMs, same)
-        << ",\n \"update_ms\": " << jsonMap(b.update, same) << ",\n \"export_ms\": {\"100000\": " << formatNumber(b.exportMs)
-        << "},\n \"peak_rss_mb\": " << formatNumber(b.rss) << ",\n \"drag\": " << dragJson(requests, b.drag, &b.stages)
-        << ",\n \"drag_100000\": " << dragJson("\"requests\": 100000", b.drag100k)
-        << ",\n \"drag_cluster8\": " << dragJson(requests + ", \"nodes\": 8", b.dragCluster)
-        << ",\n \"drag_server\": " << dragJson(requests, b.dragServer, &b.serverStage)
+        << ",\n \"update_ms\": " << jsonMap(b.update, same) << ",\n \"update_floor_ratio\": " << jsonMap(updateUnits, same) << ",\n \"export_ms\": {\"100000\": " << formatNumber(b.exportMs)
+        << "},\n \"peak_rss_mb\": " << formatNumber(b.rss) << ",\n \"drag\": " << dragJson(requests, b.drag, unit, &b.stages)
+        << ",\n \"drag_100000\": " << dragJson("\"requests\": 100000", b.drag100k, floorUnitMs(b, benchScenario(100'000)))
+        << ",\n \"drag_cluster8\": " << dragJson(requests + ", \"nodes\": 8", b.dragCluster, unit)
+        << ",\n \"drag_server\": " << dragJson(requests, b.dragServer, serverUnit, &b.serverStage)
         << ",\n \"bytes_per_request\": " << formatNumber(b.bytes) << ",\n \"engine_ns\": " << formatNumber(b.engine.nsPerAttempt)
+        << ", \"engine_floor_ratio\": " << formatNumber(b.floor > 0 ? b.engine.nsPerAttempt / b.floor : 0)
         << ",\n \"engine_bytes_per_attempt\": " << formatNumber(b.engine.bytesPerAttempt)
         << ",\n \"server_ns\": " << formatNumber(b.engine.serverNsPerRequest)
         << ",\n \"server_ns_per_attempt\": " << formatNumber(b.engine.serverNsPerAttempt) << ",\n \"engine_log_ns\": {";
@@ -399,7 +419,8 @@ std::string benchText(const BenchRun& b)
         << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(b.replay.bytesPerKey) << " B a key\n"
         << "Replay through a 3-zone nginx config (--config): " << number(b.replay.configLinesPerSecond) << " lines/s\n"
         << "Replay of the log through nginx_limit_req, parsing included: " << number(b.replay.combinedLinesPerSecond)
-        << " lines/s (a line " << number(combinedFloorRatio(b)) << "x the floor)\n";
+        << " lines/s (a line " << number(combinedFloorRatio(b)) << "x the floor)\n"
+        << targetsText(checkTargets(QJsonDocument::fromJson(QByteArray::fromStdString(benchJson(b))).object()));
     return out.str();
 }
 
@@ -451,7 +472,8 @@ int runBench(QCommandLineParser& parser, const QStringList& args)
         saved = QJsonDocument::fromJson(QByteArray::fromStdString(benchJson(run))).object();
     }
     const BenchComparison c = compareBench(*old, *saved);
-    std::cout << (parser.isSet("json") ? comparisonJson(c) : comparisonText(c));
+    std::cout << (parser.isSet("json") ? comparisonJson(c)
+                                       : comparisonText(c) + "In the new run: " + targetsText(checkTargets(*saved)));
     return 0;
 }
 
