@@ -219,12 +219,6 @@ double peakRssMb()
     return double(usage.ru_maxrss) / 1024.0;
 }
 
-std::string number(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
-}
 
 // BenchRun is every figure of one run of the bench.
 struct BenchRun {
@@ -325,10 +319,11 @@ double inUnits(double ms, double unitMs) { return unitMs > 0 ? ms / unitMs : 0; 
 // floor units of its scenario (a frame's ms being 1000 / frames_per_s), and its stages when given.
 std::string dragJson(const std::string& head, const DragFigures& d, double unitMs, const UpdateStages* stages = nullptr)
 {
-    const double frameMs = d.framesPerS > 0 ? 1000 / d.framesPerS : 0;
+    // No frame during the drag has no frame time: null, which a target counts as missed.
+    const std::string frameUnits = d.framesPerS > 0 ? formatNumber(inUnits(1000 / d.framesPerS, unitMs)) : "null";
     return "{" + head + ", \"changes\": " + std::to_string(BenchRun::kDragChanges) + ", \"max_gui_stall_ms\": "
            + formatNumber(d.maxGuiStallMs) + ", \"settle_ms\": " + formatNumber(d.settleMs) + ", \"frames_per_s\": "
-           + formatNumber(d.framesPerS) + ", \"frame_floor_ratio\": " + formatNumber(inUnits(frameMs, unitMs))
+           + formatNumber(d.framesPerS) + ", \"frame_floor_ratio\": " + frameUnits
            + ", \"settle_floor_ratio\": " + formatNumber(inUnits(d.settleMs, unitMs))
            + (stages ? ", " + stagesJson(*stages) : std::string()) + "}";
 }
@@ -374,18 +369,18 @@ std::string dragText(const BenchRun& b)
 {
     std::ostringstream out;
     out << "Dragging the limit (" << BenchRun::kDragChanges << " changes, 16 ms apart, 1,000,000 requests): longest GUI stall "
-        << number(b.drag.maxGuiStallMs) << " ms, last frame painted " << number(b.drag.settleMs)
-        << " ms after the last change, " << number(b.drag.framesPerS) << " frames/s during the drag (100,000 requests: "
-        << number(b.drag100k.framesPerS) << " frames/s, stall " << number(b.drag100k.maxGuiStallMs) << " ms, settle "
-        << number(b.drag100k.settleMs) << " ms; 8 local nodes: stall " << number(b.dragCluster.maxGuiStallMs)
-        << " ms, settle " << number(b.dragCluster.settleMs) << " ms, " << number(b.dragCluster.framesPerS) << " frames/s)\n"
+        << shortNumber(b.drag.maxGuiStallMs) << " ms, last frame painted " << shortNumber(b.drag.settleMs)
+        << " ms after the last change, " << shortNumber(b.drag.framesPerS) << " frames/s during the drag (100,000 requests: "
+        << shortNumber(b.drag100k.framesPerS) << " frames/s, stall " << shortNumber(b.drag100k.maxGuiStallMs) << " ms, settle "
+        << shortNumber(b.drag100k.settleMs) << " ms; 8 local nodes: stall " << shortNumber(b.dragCluster.maxGuiStallMs)
+        << " ms, settle " << shortNumber(b.dragCluster.settleMs) << " ms, " << shortNumber(b.dragCluster.framesPerS) << " frames/s)\n"
         << "Dragging a server's workers (1,000,000 requests, a fixed window and a gradient2 row, 64 workers on): stall "
-        << number(b.dragServer.maxGuiStallMs) << " ms, settle " << number(b.dragServer.settleMs) << " ms, "
-        << number(b.dragServer.framesPerS) << " frames/s; a frame: simulated and reduced "
-        << number(b.serverStage.simulateReduceMs) << " ms, laid out " << number(b.serverStage.layOutMs) << " ms, painted "
-        << number(b.serverStage.paintMs) << " ms\n"
-        << "A frame at 1,000,000 requests, stage by stage: simulated and reduced " << number(b.stages.simulateReduceMs)
-        << " ms (off the GUI thread), laid out " << number(b.stages.layOutMs) << " ms, painted " << number(b.stages.paintMs)
+        << shortNumber(b.dragServer.maxGuiStallMs) << " ms, settle " << shortNumber(b.dragServer.settleMs) << " ms, "
+        << shortNumber(b.dragServer.framesPerS) << " frames/s; a frame: simulated and reduced "
+        << shortNumber(b.serverStage.simulateReduceMs) << " ms, laid out " << shortNumber(b.serverStage.layOutMs) << " ms, painted "
+        << shortNumber(b.serverStage.paintMs) << " ms\n"
+        << "A frame at 1,000,000 requests, stage by stage: simulated and reduced " << shortNumber(b.stages.simulateReduceMs)
+        << " ms (off the GUI thread), laid out " << shortNumber(b.stages.layOutMs) << " ms, painted " << shortNumber(b.stages.paintMs)
         << " ms\n";
     return out.str();
 }
@@ -395,31 +390,31 @@ std::string benchText(const BenchRun& b)
     std::ostringstream out;
     out << "Decisions (median ns each, over 1,000,000 Poisson arrivals at 2x the limit)\n";
     for (const auto& [id, ns] : b.decide)
-        out << "  " << id << std::string(30 - std::min<std::size_t>(29, id.size()), ' ') << number(ns) << " ns ("
-            << number(b.floor > 0 ? ns / b.floor : 0) << "x the floor)\n";
-    out << "  floor" << std::string(25, ' ') << number(b.floor) << " ns (a 64-bit token bucket, branch-free)\n";
+        out << "  " << id << std::string(30 - std::min<std::size_t>(29, id.size()), ' ') << shortNumber(ns) << " ns ("
+            << shortNumber(b.floor > 0 ? ns / b.floor : 0) << "x the floor)\n";
+    out << "  floor" << std::string(25, ' ') << shortNumber(b.floor) << " ns (a 64-bit token bucket, branch-free)\n";
     out << "Whole scenario, all 7 algorithms (median ms)\n  requests        simulate    update (1600x900)\n";
     for (std::int64_t n : b.sizes)
-        out << "  " << n << std::string(16 - std::to_string(n).size(), ' ') << number(b.simulateMs.at(n))
-            << std::string(12 - number(b.simulateMs.at(n)).size(), ' ') << number(b.update.at(n)) << "\n";
-    out << "PNG export of 100,000 requests: " << number(b.exportMs) << " ms\nPeak memory: " << number(b.rss) << " MB\n"
-        << dragText(b) << "Memory of compare --n 5000000 --format csv: " << number(b.bytes)
+        out << "  " << n << std::string(16 - std::to_string(n).size(), ' ') << shortNumber(b.simulateMs.at(n))
+            << std::string(12 - shortNumber(b.simulateMs.at(n)).size(), ' ') << shortNumber(b.update.at(n)) << "\n";
+    out << "PNG export of 100,000 requests: " << shortNumber(b.exportMs) << " ms\nPeak memory: " << shortNumber(b.rss) << " MB\n"
+        << dragText(b) << "Memory of compare --n 5000000 --format csv: " << shortNumber(b.bytes)
         << " bytes a request (arrivals excluded)\n"
-        << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << number(b.engine.attempts)
-        << " attempts): " << number(b.engine.nsPerAttempt) << " ns and " << number(b.engine.bytesPerAttempt)
+        << "Engine (1000 clients retrying, 3 nodes on a shared store, 2 layers; " << shortNumber(b.engine.attempts)
+        << " attempts): " << shortNumber(b.engine.nsPerAttempt) << " ns and " << shortNumber(b.engine.bytesPerAttempt)
         << " bytes an attempt\nThe same behind a gradient2 limit and a 64-worker server: "
-        << number(b.engine.serverNsPerRequest) << " ns a request (" << number(b.engine.serverNsPerAttempt)
+        << shortNumber(b.engine.serverNsPerRequest) << " ns a request (" << shortNumber(b.engine.serverNsPerAttempt)
         << " ns an attempt)\nSliding window log of 100,000 on 3 nodes, ns an attempt:";
     for (const auto& [mode, ns] : b.engine.logModesNs)
-        out << " " << mode << " " << number(ns);
+        out << " " << mode << " " << shortNumber(ns);
     out << "\n"
         << redisBenchText(b.redis) << "Replay of a 1,000,000-line log, 10,000 keys, 7 algorithms, parsing included: "
-        << number(b.replay.linesPerSecond) << " lines/s\nSweep of 20 points: " << number(b.replay.sweepMs) << " ms on "
-        << b.replay.threads << " threads (one point: " << number(b.replay.pointMs) << " ms)\n"
-        << "Replay's memory at 1,000,000 keys, 7 algorithms: " << number(b.replay.bytesPerKey) << " B a key\n"
-        << "Replay through a 3-zone nginx config (--config): " << number(b.replay.configLinesPerSecond) << " lines/s\n"
-        << "Replay of the log through nginx_limit_req, parsing included: " << number(b.replay.combinedLinesPerSecond)
-        << " lines/s (a line " << number(combinedFloorRatio(b)) << "x the floor)\n"
+        << shortNumber(b.replay.linesPerSecond) << " lines/s\nSweep of 20 points: " << shortNumber(b.replay.sweepMs) << " ms on "
+        << b.replay.threads << " threads (one point: " << shortNumber(b.replay.pointMs) << " ms)\n"
+        << "Replay's memory at 1,000,000 keys, 7 algorithms: " << shortNumber(b.replay.bytesPerKey) << " B a key\n"
+        << "Replay through a 3-zone nginx config (--config): " << shortNumber(b.replay.configLinesPerSecond) << " lines/s\n"
+        << "Replay of the log through nginx_limit_req, parsing included: " << shortNumber(b.replay.combinedLinesPerSecond)
+        << " lines/s (a line " << shortNumber(combinedFloorRatio(b)) << "x the floor)\n"
         << targetsText(checkTargets(QJsonDocument::fromJson(QByteArray::fromStdString(benchJson(b))).object()));
     return out.str();
 }

@@ -41,13 +41,6 @@ void flatten(const QJsonObject& o, const std::string& prefix, std::map<std::stri
     }
 }
 
-std::string shortNumber(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
 std::string padded(std::string s, std::size_t width)
 {
     if (s.size() < width)
@@ -56,6 +49,13 @@ std::string padded(std::string s, std::size_t width)
 }
 
 } // namespace
+
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
 
 std::optional<double> BenchDelta::ratio() const
 {

@@ -43,6 +43,9 @@ BenchComparison compareBench(const QJsonObject& before, const QJsonObject& after
 // error message naming it, returned in `error`.
 std::optional<QJsonObject> readBenchJson(const QString& path, QString& error);
 
+// shortNumber is a figure as the bench's tables print it: four significant digits ("0.8", "2.76e+05").
+std::string shortNumber(double v);
+
 // comparisonText prints the comparison as a table; comparisonJson as one JSON object
 // {"figures": {path: {"before", "after", "ratio", "verdict"}}, "differing_parameters": [...]}.
 std::string comparisonText(const BenchComparison& c);

@@ -1,8 +1,8 @@
 // The speed targets (bench_targets.h).
 #include "bench_targets.h"
 
+#include "bench_compare.h"
 #include "limiters/limiter.h"
-#include "report/report.h"
 
 #include <QJsonValue>
 
@@ -35,7 +35,8 @@ std::vector<BenchTarget> makeTargets()
     return t;
 }
 
-std::optional<double> figureAt(const QJsonObject& run, const std::string& path)
+// figureAt finds a dotted path's leaf: absent, or present and a number or null.
+std::optional<QJsonValue> figureAt(const QJsonObject& run, const std::string& path)
 {
     QJsonValue v = run;
     std::size_t from = 0;
@@ -46,7 +47,9 @@ std::optional<double> figureAt(const QJsonObject& run, const std::string& path)
         v = v.toObject().value(QString::fromStdString(path.substr(from, dot - from)));
         from = dot + 1;
     }
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+    if (v.isUndefined())
+        return std::nullopt;
+    return v;
 }
 
 } // namespace
@@ -60,8 +63,16 @@ const std::vector<BenchTarget>& benchTargets()
 std::vector<TargetCheck> checkTargets(const QJsonObject& run)
 {
     std::vector<TargetCheck> out;
-    for (const BenchTarget& t : benchTargets())
-        out.push_back({t, figureAt(run, t.figure)});
+    for (const BenchTarget& t : benchTargets()) {
+        TargetCheck c;
+        c.target = t;
+        if (const auto v = figureAt(run, t.figure)) {
+            c.measured = true;
+            if (v->isDouble())
+                c.value = v->toDouble();
+        }
+        out.push_back(std::move(c));
+    }
     return out;
 }
 
@@ -70,13 +81,13 @@ std::string targetsText(const std::vector<TargetCheck>& checks)
     std::string out = "Targets (a ratio to this run's floor where it says floors)\n";
     int met = 0, judged = 0;
     for (const TargetCheck& c : checks) {
-        const std::string value = c.value ? formatNumber(*c.value) : std::string("-");
-        const std::string verdict = !c.value ? "not measured" : c.met() ? "met" : "MISSED";
-        std::string bound = value + (c.target.atMost ? " <= " : " >= ") + formatNumber(c.target.bound);
+        const std::string value = c.value ? shortNumber(*c.value) : c.measured ? "none" : "-";
+        const std::string verdict = !c.measured ? "not measured" : c.met() ? "met" : "MISSED";
+        std::string bound = value + (c.target.atMost ? " <= " : " >= ") + shortNumber(c.target.bound);
         bound.resize(std::max<std::size_t>(bound.size() + 2, 18), ' ');
         out += "  " + verdict + std::string(14 - verdict.size(), ' ') + bound + c.target.what + "  (" + c.target.figure + ")\n";
         met += c.met();
-        judged += c.value.has_value();
+        judged += c.measured;
     }
     out += "  " + std::to_string(met) + " of " + std::to_string(judged) + " met\n";
     return out;

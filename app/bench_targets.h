@@ -23,7 +23,8 @@ const std::vector<BenchTarget>& benchTargets();
 
 struct TargetCheck {
     BenchTarget target;
-    std::optional<double> value; // absent: the run has no such figure (Redis not there, an old run)
+    bool measured = false;       // false: the run has no such figure (an older run)
+    std::optional<double> value; // absent when measured: null in the run (a drag that showed no frame)
     bool met() const { return value && (target.atMost ? *value <= target.bound : *value >= target.bound); }
 };
 

@@ -83,31 +83,34 @@ private slots:
     // bounds: a frame of 2.0 floor units is at its bound of 2.0 (met: "within"); a settle of 2.6
     // units is past 2.5 (missed); the server's 8 frames a second is at its least of 8 (met); 8
     // nodes' 11.9 is under 12 (missed); the sliding log at 1.9 floors is within its 2 (met),
-    // GCRA at 1.6 past its 1.5 (missed). Six figures judged, three met; the rest not measured.
+    // GCRA at 1.6 past its 1.5 (missed); an update with no frame to time (null) is missed too.
+    // Seven figures judged, three met; the rest not measured.
     void targetsOfTheNewRun()
     {
         QTemporaryDir dir;
         const QByteArray run = R"({"drag": {"frame_floor_ratio": 2.0, "settle_floor_ratio": 2.6},
             "drag_server": {"frames_per_s": 8}, "drag_cluster8": {"frames_per_s": 11.9},
+            "update_floor_ratio": {"1000000": null},
             "decide_floor_ratio": {"sliding_window_log": 1.9, "gcra": 1.6}})";
         const Run r = runRatelab({"bench", "--compare", write(dir, "old.json", run), write(dir, "new.json", run)});
         QCOMPARE(r.code, 0);
         const QString text = QString::fromUtf8(r.out);
         struct Row { const char* verdict; const char* value; const char* figure; };
-        const Row rows[] = {{"met", "2.0 <= 2.0", "drag.frame_floor_ratio"},
+        const Row rows[] = {{"met", "2 <= 2", "drag.frame_floor_ratio"},
                             {"MISSED", "2.6 <= 2.5", "drag.settle_floor_ratio"},
-                            {"met", "8.0 >= 8.0", "drag_server.frames_per_s"},
-                            {"MISSED", "11.9 >= 12.0", "drag_cluster8.frames_per_s"},
-                            {"met", "1.9 <= 2.0", "decide_floor_ratio.sliding_window_log"},
+                            {"met", "8 >= 8", "drag_server.frames_per_s"},
+                            {"MISSED", "11.9 >= 12", "drag_cluster8.frames_per_s"},
+                            {"met", "1.9 <= 2", "decide_floor_ratio.sliding_window_log"},
                             {"MISSED", "1.6 <= 1.5", "decide_floor_ratio.gcra"},
-                            {"not measured", "- <= 25.0", "engine_floor_ratio"}};
+                            {"MISSED", "none <= 2", "update_floor_ratio.1000000"},
+                            {"not measured", "- <= 25", "engine_floor_ratio"}};
         for (const Row& row : rows) {
             const QRegularExpression line(QString("\\n  %1 +%2 +.*\\(%3\\)\\n")
                                               .arg(row.verdict, QRegularExpression::escape(row.value),
                                                    QRegularExpression::escape(row.figure)));
             QVERIFY2(text.contains(line), qPrintable(line.pattern() + "\n" + text));
         }
-        QVERIFY2(text.endsWith("\n  3 of 6 met\n"), r.out);
+        QVERIFY2(text.endsWith("\n  3 of 7 met\n"), r.out);
     }
 
     void badInputIsOneLine_data()
