@@ -234,7 +234,7 @@ private slots:
 
     // Envoy on the same log, as one trace (its bucket counts every request): 14 at 0 ms, one at
     // 500 ms, one at 1000 ms; fill_interval 1 s. The deficit reaches 15 at 500 ms, before the
-    // first fire, at every tokens_per_fill (tst_envoy_advice derives it), so the front is one
+    // first fire, at every tokens_per_fill (tst_advise_envoy derives it), so the front is one
     // row; the least rate draining 15 within 10 s is 1.5 a second: 2 per 1s, in 7.50 s. Every
     // request passes.
     void envoyReportByHand()
@@ -314,7 +314,7 @@ private slots:
     }
 
     // Traefik on the same log, --keep 60 (a and b kept): a's burst is 5 below one a second, 4 at
-    // 1 a second, 3 from 2 a second on; 3.3.3.3's ten at once lose 10 - burst (tst_traefik_advice
+    // 1 a second, 3 from 2 a second on; 3.3.3.3's ten at once lose 10 - burst (tst_advise_traefik
     // derives them). The least rate draining 5 within 10 s: 0.5 a second, 30 per 1m.
     void traefikReportByHand()
     {

@@ -196,4 +196,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestTraefikAdvice)
-#include "tst_traefik_advice.moc"
+#include "tst_advise_traefik.moc"

@@ -201,4 +201,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestEnvoyAdvice)
-#include "tst_envoy_advice.moc"
+#include "tst_advise_envoy.moc"
