@@ -225,9 +225,9 @@ private slots:
         oneLine(QStringList{"advise", log, "--keep", "90"} + envoy, "--keep: Envoy's local_ratelimit keeps one token bucket");
         oneLine(QStringList{"advise", log, "--key", "user"} + envoy, "--key: Envoy's local_ratelimit keeps one token bucket");
         oneLine(QStringList{"advise", log, "--fill-interval", "0.5"} + nginx, "--fill-interval: only Envoy's");
-        oneLine(QStringList{"advise", log, "--fill-interval", "0.0505"} + envoy,
-                "--fill-interval: Envoy reads fill_interval in whole milliseconds (got 0.0505 s)");
-        oneLine(QStringList{"advise", log, "--fill-interval", "0.049"} + envoy, "--fill-interval: Envoy refuses a fill_interval under 50 ms");
+        const QString refused = "--fill-interval: envoy_local: fill_interval must be whole milliseconds and at least 50 ms";
+        oneLine(QStringList{"advise", log, "--fill-interval", "0.0505"} + envoy, refused);
+        oneLine(QStringList{"advise", log, "--fill-interval", "0.049"} + envoy, refused);
         oneLine(QStringList{"advise", log, "--fill-interval", "0"} + envoy, "--fill-interval: ");
         oneLine({"advise", log, "--for", "traefik", "--key", "user"}, "--key: Traefik's rateLimit has no sourceCriterion for 'user'");
     }

@@ -9,8 +9,6 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kMillis = 1'000'000;
-
 std::int64_t costAt(KeyTrace trace, std::size_t i) { return trace.costs.empty() ? 1 : trace.costs[i]; }
 
 } // namespace
@@ -67,10 +65,11 @@ std::int64_t EnvoyBurstFamily::denied(KeyTrace trace, std::int64_t step, std::in
 
 std::string envoyFillProblem(Nanos fillInterval)
 {
-    if (fillInterval % kMillis != 0)
-        return "Envoy reads fill_interval in whole milliseconds (got " + formatSeconds(fillInterval) + " s)";
-    if (fillInterval < 50 * kMillis)
-        return "Envoy refuses a fill_interval under 50 ms (\"local rate limit token bucket fill timer must be >= 50ms\")";
+    try { // EnvoyLocal holds the rule: the interval Envoy's own check refuses, it refuses
+        [[maybe_unused]] const EnvoyLocal check(EnvoyBurstFamily(fillInterval, 1).config(1, 1));
+    } catch (const InputError& e) {
+        return e.what();
+    }
     return "";
 }
 

@@ -52,8 +52,9 @@ private:
     std::int64_t m_top;
 };
 
-// envoyFillProblem says why a fill_interval cannot be written ("" when it can): Envoy reads it
-// in whole milliseconds (PROTOBUF_GET_MS_REQUIRED) and refuses less than 50 ms.
+// envoyFillProblem says why a fill_interval cannot be written ("" when it can), as EnvoyLocal
+// refuses it: Envoy reads it in whole milliseconds (PROTOBUF_GET_MS_REQUIRED) and refuses less
+// than 50 ms.
 std::string envoyFillProblem(Nanos fillInterval);
 
 // sharedTraces is the log as one key holding every request (empty keys' too: the bucket counts
