@@ -9,6 +9,7 @@
 
 #include "advise/envoy_advice.h"
 #include "advise/nginx_advice.h"
+#include "advise/textbook_advice.h"
 #include "advise/traefik_advice.h"
 #include "arithmetic/decimal.h"
 #include "arithmetic/text.h"
@@ -40,6 +41,7 @@ struct AdviseArgs {
     std::string variable;        // nginx's variable for it ("$binary_remote_addr")
     std::string criterion;       // Traefik's sourceCriterion lines for it
     Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
+    bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
 };
 
 constexpr const char* kKnown = "(known: nginx, envoy, traefik)";
@@ -121,6 +123,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     if (const QString problem = a.write.isEmpty() ? QString() : io::outputPathProblem(a.write); !problem.isEmpty())
         throw InputError("--write: " + problem.toStdString());
     readProductArgs(p, a);
+    a.compare = p.isSet("compare");
     return a;
 }
 
@@ -147,6 +150,7 @@ struct Proof {
 // each log key's denials at the recommendation, which the dry run of that text must report.
 struct Written {
     std::unique_ptr<BurstFamily> family;
+    KeyedTraces traces; // the traces the advice was made on (Envoy's: the log as one)
     Advice advice;
     std::string config;
     std::vector<std::int64_t> deniedPerLogKey;
@@ -157,7 +161,8 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
     Written w;
     if (a.product == "envoy") { // one bucket for every request: the log as one trace
         auto envoy = std::make_unique<EnvoyBurstFamily>(a.fill);
-        w.advice = advise(sharedTraces(traffic), *envoy, a.options);
+        w.traces = sharedTraces(traffic);
+        w.advice = advise(w.traces, *envoy, a.options);
         const AdvicePoint& r = w.advice.recommended;
         w.config = envoyAdviceConfig(*envoy, r.step, r.burst);
         w.deniedPerLogKey = envoySharedDenials(traffic, *envoy, r.step, r.burst);
@@ -166,11 +171,13 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
     }
     if (a.product == "traefik") {
         w.family = std::make_unique<TraefikBurstFamily>();
-        w.advice = advise(keyedTraces(traffic), *w.family, a.options);
+        w.traces = keyedTraces(traffic);
+        w.advice = advise(w.traces, *w.family, a.options);
         w.config = traefikAdviceConfig(w.advice.recommended.step, w.advice.recommended.burst, a.criterion);
     } else {
         auto nginx = std::make_unique<NginxBurstFamily>();
-        w.advice = advise(keyedTraces(traffic), *nginx, a.options);
+        w.traces = keyedTraces(traffic);
+        w.advice = advise(w.traces, *nginx, a.options);
         w.config = nginxAdviceConfig(*nginx, w.advice.recommended.step, w.advice.recommended.burst, a.variable,
                                      nginxZoneMegabytes(w.advice.limitedKeys, zoneKeyBytes(traffic, a.key)));
         w.family = std::move(nginx);
@@ -270,6 +277,19 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
     out << "  " << capsText(args, family, r) << "\n";
 }
 
+// writeTextbook is --compare's rows: the textbook limiters at the recommended rate.
+void writeTextbook(std::ostream& out, const BurstFamily& family, const Advice& a, const std::vector<TextbookRow>& rows)
+{
+    out << "\ncompared at " << family.rateText(a.recommended.step) << ", the textbook limiters: the least capacity at "
+        << "which every request of the kept keys passes\n"
+        << "  " << padded("algorithm", 14, true) << padded("capacity", 10) << padded("kept denied", 13)
+        << padded("others denied", 15) << padded("keys denied", 13) << "\n";
+    for (const TextbookRow& r : rows)
+        out << "  " << padded(std::string(algorithmId(r.algorithm)), 14, true) << padded(grouping(r.capacity), 10)
+            << padded(grouping(r.keptDenied), 13) << padded(grouping(r.otherDenied), 15)
+            << padded(grouping(r.keysDenied), 13) << "\n";
+}
+
 // writeKept says whose requests must pass.
 void writeKept(std::ostream& out, const Advice& a, const AdviseArgs& args)
 {
@@ -288,7 +308,7 @@ void writeKept(std::ostream& out, const Advice& a, const AdviseArgs& args)
 
 void writeText(std::ostream& out, const QString& log, const Traffic& traffic, const BurstFamily& family,
                const Advice& a, const AdviseArgs& args, const std::string& config, const Proof& proof,
-               const std::vector<KeyDenials>& worst)
+               const std::vector<KeyDenials>& worst, const std::vector<TextbookRow>& textbook)
 {
     out << "advise for " << family.product() << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
         << (args.product == "envoy" ? ", one token bucket for all of them (local_ratelimit keeps none per client)"
@@ -300,6 +320,8 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
     writeFront(out, family, a, args.product == "envoy");
     out << "\n";
     writeRecommendation(out, family, a, args, worst, traffic);
+    if (!textbook.empty())
+        writeTextbook(out, family, a, textbook);
     out << "\n" << shadowText(args) << "\n"
         << config << "\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "
         << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request") << " denied, "
@@ -319,7 +341,7 @@ void writePoint(std::ostream& out, const BurstFamily& family, const AdvicePoint&
 
 void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
                const BurstFamily& family, const Advice& a, const AdviseArgs& args, const std::string& config,
-               const Proof& proof, const std::vector<KeyDenials>& worst)
+               const Proof& proof, const std::vector<KeyDenials>& worst, const std::vector<TextbookRow>& textbook)
 {
     out << "{\"product\": " << jsonString(family.product()) << ",\n \"input\": ";
     writeTrafficJson(out, log, traffic, parser);
@@ -346,7 +368,17 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
         out << (i ? ", " : "") << "{\"key\": " << jsonString(traffic.keyNames[worst[i].key])
             << ", \"requests\": " << requests[worst[i].key] << ", \"denied\": " << worst[i].denied
             << ", \"first_denial\": " << jsonString(formatSeconds(worst[i].firstDenial - traffic.times.front())) << "}";
-    out << "]},\n \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << proof.result.rules[0].requests
+    out << "]},\n";
+    if (!textbook.empty()) {
+        out << " \"textbook\": [";
+        for (std::size_t i = 0; i < textbook.size(); ++i)
+            out << (i ? ", " : "") << "{\"algorithm\": " << jsonString(std::string(algorithmId(textbook[i].algorithm)))
+                << ", \"capacity\": " << textbook[i].capacity << ", \"kept_denied\": " << textbook[i].keptDenied
+                << ", \"others_denied\": " << textbook[i].otherDenied << ", \"keys_denied\": " << textbook[i].keysDenied
+                << "}";
+        out << "],\n";
+    }
+    out << " \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << proof.result.rules[0].requests
         << ", \"denied\": " << proof.result.denied << ", \"keys_denied\": "
         << proof.result.rules[0].keysDenied
         << ", \"as_advised\": " << (proof.equal ? "true" : "false") << "}}\n";
@@ -370,6 +402,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         {"fill-interval", "Envoy's fill_interval, whole milliseconds, at least 0.05 (default 1): its rates are "
                           "tokens_per_fill at this interval.",
          "SECONDS"},
+        {"compare", "Also show the textbook token bucket and GCRA at the recommended rate: the least capacity at which "
+                    "every request of the kept keys passes, and what they then deny."},
         {"top", "How many of the keys the limit denies most to name (default 5).", "N"},
         {"format", "Output format: text (default) or json.", "text|json"},
         {"write", "Also save the config (in the gateway's shadow mode where it has one) to this file.", "FILE"},
@@ -393,11 +427,13 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     denials.deniedPerKey = proof.result.rules[0].deniedPerKey;
     denials.firstDenialPerKey = proof.result.rules[0].firstDenialPerKey;
     const std::vector<KeyDenials> worst = topKeys(denials, a.top);
+    const std::vector<TextbookRow> textbook =
+        a.compare ? textbookRows(w.traces, w.advice.kept, w.family->rate(w.advice.recommended.step)) : std::vector<TextbookRow>{};
     printWarnings(trafficWarnings(traffic));
     if (a.format == "json")
-        writeJson(std::cout, log, traffic, parser, *w.family, w.advice, a, w.config, proof, worst);
+        writeJson(std::cout, log, traffic, parser, *w.family, w.advice, a, w.config, proof, worst, textbook);
     else
-        writeText(std::cout, log, traffic, *w.family, w.advice, a, w.config, proof, worst);
+        writeText(std::cout, log, traffic, *w.family, w.advice, a, w.config, proof, worst, textbook);
     return 0;
 }
 

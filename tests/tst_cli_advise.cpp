@@ -358,6 +358,40 @@ private slots:
         QCOMPARE(r.out, expected);
     }
 
+    // --compare: the textbook limiters at the recommended rate. Envoy's log as one trace at 2 a
+    // second, refilled continuously: 14 at 0 s, then 14 - 1 + 1 at 0.5 s and again at 1 s: a
+    // capacity of 14 where Envoy's whole fills need 15, and nothing denied. Traefik's 30 per 1m
+    // (0.5/s) on a: 3, 3.75, 4.5: 5, and c's ten at once lose 5 (tst_advise_textbook derives it).
+    void compareWithTheTextbook()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run envoy = runRatelab({"advise", log, "--for", "envoy", "--compare"});
+        QCOMPARE(envoy.code, 0);
+        QVERIFY2(envoy.out.contains("  it caps what one Envoy lets through at 15 requests at once, then 2 per 1s, added "
+                                    "whole at each fill\n\n"
+                                    "compared at 2 per 1s, the textbook limiters: the least capacity at which every "
+                                    "request of the kept keys passes\n"
+                                    "  algorithm       capacity  kept denied  others denied  keys denied\n"
+                                    "  token_bucket          14            0              0            0\n"
+                                    "  gcra                  14            0              0            0\n\n"
+                                    "Envoy, in shadow mode first"),
+                 envoy.out.constData());
+        const Run traefik = runRatelab({"advise", log, "--for", "traefik", "--keep", "60", "--compare", "--format", "json"});
+        QCOMPARE(traefik.code, 0);
+        const QJsonArray rows = parseJson(traefik.out)["textbook"].toArray();
+        QCOMPARE(rows.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject row = rows[i].toObject();
+            QCOMPARE(row["algorithm"].toString(), QString(i == 0 ? "token_bucket" : "gcra"));
+            QCOMPARE(row["capacity"].toInt(), 5);
+            QCOMPARE(row["others_denied"].toInt(), 5);
+            QCOMPARE(row["keys_denied"].toInt(), 1);
+        }
+        // Without --compare the report has no such rows (theReportByHand reads nginx's whole).
+        QVERIFY(!parseJson(runRatelab({"advise", log, "--for", "traefik", "--format", "json"}).out).contains("textbook"));
+    }
+
     // Keyed by a header: k1 sends two at once (burst 2 at every rate: a debt under 1 token never
     // spares the second), k2 one at 1 s and one at 2 s (1, or 2 below one a second: 2 - 1/60
     // - 1/120 at 1 a minute); the request logged "-" meets no limit. The least rate draining 2
