@@ -53,11 +53,12 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
     if (p.isSet("fill-interval") && a.product != "envoy")
         throw InputError("--fill-interval: only Envoy's token bucket has a fill_interval (--for envoy)");
     if (a.product == "envoy") {
-        // The filter keeps one bucket for every request (envoy_advice.h): no key to choose or keep.
-        for (const char* option : {"key", "keep"})
-            if (p.isSet(option))
-                throw InputError(std::string("--") + option + ": Envoy's local_ratelimit keeps one token bucket for every "
-                                 "request, not one per key: its advice is for all the log's requests");
+        // The filter keeps one bucket for every request (envoy_advice.h): no key to keep; --key
+        // only reads the log and names its keys.
+        if (p.isSet("keep"))
+            throw InputError("--keep: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
+                             "its advice is for all the log's requests");
+        a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
         if (p.isSet("fill-interval")) {
             try {
                 a.fill = parseDuration(p.value("fill-interval").toStdString(), true);

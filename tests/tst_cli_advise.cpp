@@ -219,11 +219,10 @@ private slots:
         oneLine(QStringList{"advise", log, "--limit", "5"} + nginx, "Unknown option 'limit'");
         oneLine(QStringList{"advise", log, "--write", dir.path()} + nginx, "--write: ");
         oneLine(QStringList{"advise", dir.filePath("none.log")} + nginx, dir.filePath("none.log") + ": ");
-        // Envoy's one bucket has no key to choose or keep; only it has a fill_interval, in whole ms
+        // Envoy's one bucket has no key to keep; only it has a fill_interval, in whole ms
         // from 50 ms; Traefik keys by the address, the host or a header, never a user.
         const QStringList envoy{"--for", "envoy"};
         oneLine(QStringList{"advise", log, "--keep", "90"} + envoy, "--keep: Envoy's local_ratelimit keeps one token bucket");
-        oneLine(QStringList{"advise", log, "--key", "user"} + envoy, "--key: Envoy's local_ratelimit keeps one token bucket");
         oneLine(QStringList{"advise", log, "--fill-interval", "0.5"} + nginx, "--fill-interval: only Envoy's");
         const QString refused = "--fill-interval: envoy_local: fill_interval must be whole milliseconds and at least 50 ms";
         oneLine(QStringList{"advise", log, "--fill-interval", "0.0505"} + envoy, refused);
@@ -425,6 +424,16 @@ private slots:
         QVERIFY2(imported.out.startsWith("What you wrote (Traefik rateLimit): rateLimit.average 12; rateLimit.period 1m; "
                                          "rateLimit.burst 2;\n"),
                  imported.out.constData());
+        // Envoy reads the same log by the header (--key only reads it there): its one bucket counts
+        // all 5 requests, the empty key's too: 4 at 0 s, 1 at 1 s after the fire, so d = 4, then
+        // 4 - 1 + 1: max_tokens 4 at 1 per 1s, which drains 4 within 10 s.
+        const Run envoy = runRatelab({"advise", log, "--for", "envoy", "--key", "http_x_api_key", "--format", "json"});
+        QCOMPARE(envoy.code, 0);
+        const QJsonObject shared = parseJson(envoy.out);
+        QCOMPARE(shared["recommended"].toObject()["rate"].toString(), QString("1 per 1s"));
+        QCOMPARE(shared["recommended"].toObject()["burst"].toInt(), 4);
+        QCOMPARE(shared["proof"].toObject()["requests"].toInt(), 5);
+        QVERIFY(shared["proof"].toObject()["as_advised"].toBool());
     }
 };
 
