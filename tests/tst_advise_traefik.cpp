@@ -191,7 +191,20 @@ private slots:
         QCOMPARE(keyed, std::string("http:\n  middlewares:\n    ratelab-limit:\n      rateLimit:\n"
                                     "        average: 2\n        period: 1s\n        burst: 3\n"
                                     "        sourceCriterion:\n          requestHeaderName: x-api-key\n"));
-        QCOMPARE(io::dryRunConfigText(QByteArray::fromStdString(keyed), "http_x_api_key").notReplayed.size(), std::size_t(0));
+        // k1 sends 4 at once, k2 1: at burst 3 k1's fourth would wait 0.5 s, above 2 a second's
+        // 250 ms: k1 1 denied, k2 none, each key its own bucket as the header keys it.
+        TrafficOptions o;
+        o.format = LogFormat::Csv;
+        o.keepPaths = true;
+        o.key = "http_x_api_key";
+        const Traffic byHeader = parseTraffic("time,http_x_api_key,path\n1.0,k1,/\n1.0,k1,/\n1.0,k2,/\n1.0,k1,/\n"
+                                              "1.0,k1,/\n",
+                                              o, "k.csv");
+        DryRunConfig keyedParsed = io::dryRunConfigText(QByteArray::fromStdString(keyed), "http_x_api_key");
+        QCOMPARE(keyedParsed.notReplayed.size(), std::size_t(0));
+        bindKeyFields(keyedParsed, byHeader);
+        const DryRunResult k = dryRun(byHeader, keyedParsed);
+        QCOMPARE(k.rules[0].deniedPerKey, (std::vector<std::int64_t>{1, 0}));
     }
 };
 
