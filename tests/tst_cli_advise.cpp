@@ -200,8 +200,8 @@ private slots:
         };
         const QStringList nginx{"--for", "nginx"};
         oneLine({"advise"}, "advise: name the LOG");
-        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx)");
-        oneLine({"advise", log, "--for", "kong"}, "--for: unknown gateway 'kong' (known: nginx)");
+        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik)");
+        oneLine({"advise", log, "--for", "kong"}, "--for: unknown gateway 'kong' (known: nginx, envoy, traefik)");
         oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100 (got '0')");
         oneLine(QStringList{"advise", log, "--keep", "100.5"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
@@ -219,6 +219,221 @@ private slots:
         oneLine(QStringList{"advise", log, "--limit", "5"} + nginx, "Unknown option 'limit'");
         oneLine(QStringList{"advise", log, "--write", dir.path()} + nginx, "--write: ");
         oneLine(QStringList{"advise", dir.filePath("none.log")} + nginx, dir.filePath("none.log") + ": ");
+        // Envoy's one bucket has no key to keep; only it has a fill_interval, in whole ms
+        // from 50 ms; Traefik keys by the address, the host or a header, never a user.
+        const QStringList envoy{"--for", "envoy"};
+        oneLine(QStringList{"advise", log, "--keep", "90"} + envoy, "--keep: Envoy's local_ratelimit keeps one token bucket");
+        oneLine(QStringList{"advise", log, "--fill-interval", "0.5"} + nginx, "--fill-interval: only Envoy's");
+        const QString refused = "--fill-interval: envoy_local: fill_interval must be whole milliseconds and at least 50 ms";
+        oneLine(QStringList{"advise", log, "--fill-interval", "0.0505"} + envoy, refused);
+        oneLine(QStringList{"advise", log, "--fill-interval", "0.049"} + envoy, refused);
+        oneLine(QStringList{"advise", log, "--fill-interval", "0"} + envoy, "--fill-interval: ");
+        oneLine({"advise", log, "--for", "traefik", "--key", "user"}, "--key: Traefik's rateLimit has no sourceCriterion for 'user'");
+    }
+
+    // Envoy on the same log, as one trace (its bucket counts every request): 14 at 0 ms, one at
+    // 500 ms, one at 1000 ms; fill_interval 1 s. The deficit reaches 15 at 500 ms, before the
+    // first fire, at every tokens_per_fill (tst_advise_envoy derives it), so the front is one
+    // row; the least rate draining 15 within 10 s is 1.5 a second: 2 per 1s, in 7.50 s. Every
+    // request passes.
+    void envoyReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "envoy"});
+        QCOMPARE(r.code, 0);
+        const QByteArray expected =
+            "advise for Envoy: " + log.toUtf8() + ", 16 requests, one token bucket for all of them (local_ratelimit "
+            "keeps none per client)\n"
+            "kept: every request: local_ratelimit counts every request the filter sees in one token bucket, whatever its "
+            "client, so the limit is on what reaches the origin through one Envoy, and the least bucket the log's "
+            "busiest moments pass\n"
+            "\n"
+            "the front: for each burst, the lowest round rate at which every request of the log passes\n"
+            "  rate           burst  kept denied  others denied  keys denied\n"
+            "  1 per 1s          15            0              0            0\n"
+            "  2 per 1s          15            0              0            0  <- recommended\n"
+            "\n"
+            "recommended: rate 2 per 1s, burst 15 (the lowest rate whose burst drains within 10 s at that rate; this "
+            "one drains in 7.50 s)\n"
+            "  the log's requests: 0 of 16 requests denied\n"
+            "  it caps what one Envoy lets through at 15 requests at once, then 2 per 1s, added whole at each fill\n"
+            "\n"
+            "Envoy, in shadow mode first: filter_enforced 0% counts what it would deny "
+            "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to enforce. The "
+            "entry goes in the http_connection_manager's http_filters, before envoy.filters.http.router\n"
+            "- name: envoy.filters.http.local_ratelimit\n"
+            "  typed_config:\n"
+            "    \"@type\": type.googleapis.com/envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit\n"
+            "    stat_prefix: ratelab\n"
+            "    token_bucket:\n"
+            "      max_tokens: 15\n"
+            "      tokens_per_fill: 2\n"
+            "      fill_interval: 1s\n"
+            "    filter_enabled:\n"
+            "      runtime_key: local_rate_limit_enabled\n"
+            "      default_value:\n"
+            "        numerator: 100\n"
+            "        denominator: HUNDRED\n"
+            "    filter_enforced:\n"
+            "      runtime_key: local_rate_limit_enforced\n"
+            "      default_value:\n"
+            "        numerator: 0\n"
+            "        denominator: HUNDRED\n"
+            "\n"
+            "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 0 of 16 requests denied, 0 "
+            "keys; every key's denials as advised\n";
+        QCOMPARE(r.out, expected);
+    }
+
+    // --fill-interval 0.5: fires at 500 and 1000 ms. 1 a fill: 14 at 0, the fire takes 1 and the
+    // request at 500 ms adds it back (14), again at 1000 ms: max_tokens 14, which 2 a second
+    // drains in 7 s: 1 per 0.5s. The written file is what `import` and `replay --config` read.
+    void envoyFillIntervalAndTheWrittenFilter()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog), conf = dir.filePath("envoy.yaml");
+        const Run r = runRatelab({"advise", log, "--for", "envoy", "--fill-interval", "0.5", "--format", "json",
+                                  "--write", conf});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("1 per 0.5s"));
+        QCOMPARE(rec["burst"].toInt(), 14);
+        QCOMPARE(rec["drains_in"].toString(), QString("7.00"));
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        const Run imported = runRatelab({"import", conf});
+        QCOMPARE(imported.code, 0);
+        QVERIFY2(imported.out.startsWith("What you wrote (Envoy local_ratelimit): max_tokens 14; tokens_per_fill 1; "
+                                         "fill_interval 0.5s;\n"),
+                 imported.out.constData());
+        const Run replay = runRatelab({"replay", log, "--config", conf});
+        QCOMPARE(replay.code, 0);
+        QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 0);
+    }
+
+    // Traefik on the same log, --keep 60 (a and b kept): a's burst is 5 below one a second, 4 at
+    // 1 a second, 3 from 2 a second on; 3.3.3.3's ten at once lose 10 - burst (tst_advise_traefik
+    // derives them). The least rate draining 5 within 10 s: 0.5 a second, 30 per 1m.
+    void traefikReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "traefik", "--keep", "60"});
+        QCOMPARE(r.code, 0);
+        const QByteArray expected =
+            "advise for Traefik: " + log.toUtf8() + ", 16 requests of 3 keys by ip\n"
+            "kept: the 2 keys with at most 5 requests each (the 60 % least active, ties kept together): all 6 of "
+            "their requests must pass\n"
+            "\n"
+            "the front: for each burst, the lowest round rate at which every request of the kept keys passes\n"
+            "  rate           burst  kept denied  others denied  keys denied\n"
+            "  1 per 1m           5            0              5            1\n"
+            "  30 per 1m          5            0              5            1  <- recommended\n"
+            "  1 per 1s           4            0              6            1\n"
+            "  2 per 1s           3            0              7            1\n"
+            "\n"
+            "recommended: rate 30 per 1m, burst 5 (the lowest rate whose burst drains within 10 s at that rate; this "
+            "one drains in 10.00 s)\n"
+            "  kept keys: 0 of their 6 requests denied\n"
+            "  the other keys: 5 of their 10 requests denied, 1 key capped; the most denied:\n"
+            "    3.3.3.3                                  5 of 10 denied, the first at 0 s after the log's first request\n"
+            "  it caps every key at 5 requests at once, then 30 per 1m (Traefik holds a request up to its maxDelay "
+            "rather than deny it: 500 ms below one a second, 1 s / (2 * rate) from one on)\n"
+            "\n"
+            "Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The closest: load this "
+            "middleware with no router listing it (it limits nothing), run `ratelab replay LOG --config FILE` on each "
+            "new day's log, and add ratelab-limit to the router's middlewares when the denials are as expected\n"
+            "http:\n"
+            "  middlewares:\n"
+            "    ratelab-limit:\n"
+            "      rateLimit:\n"
+            "        average: 30\n"
+            "        period: 1m\n"
+            "        burst: 5\n"
+            "\n"
+            "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests denied, 1 "
+            "key; every key's denials as advised\n";
+        QCOMPARE(r.out, expected);
+    }
+
+    // --compare: the textbook limiters at the recommended rate. Envoy's log as one trace at 2 a
+    // second, refilled continuously: 14 at 0 s, then 14 - 1 + 1 at 0.5 s and again at 1 s: a
+    // capacity of 14 where Envoy's whole fills need 15, and nothing denied. Traefik's 30 per 1m
+    // (0.5/s) on a: 3, 3.75, 4.5: 5, and c's ten at once lose 5 (tst_advise_textbook derives it).
+    void compareWithTheTextbook()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run envoy = runRatelab({"advise", log, "--for", "envoy", "--compare"});
+        QCOMPARE(envoy.code, 0);
+        QVERIFY2(envoy.out.contains("  it caps what one Envoy lets through at 15 requests at once, then 2 per 1s, added "
+                                    "whole at each fill\n\n"
+                                    "compared at 2 per 1s, the textbook limiters: the least capacity at which every "
+                                    "request of the kept keys passes\n"
+                                    "  algorithm       capacity  kept denied  others denied  keys denied\n"
+                                    "  token_bucket          14            0              0            0\n"
+                                    "  gcra                  14            0              0            0\n\n"
+                                    "Envoy, in shadow mode first"),
+                 envoy.out.constData());
+        const Run traefik = runRatelab({"advise", log, "--for", "traefik", "--keep", "60", "--compare", "--format", "json"});
+        QCOMPARE(traefik.code, 0);
+        const QJsonArray rows = parseJson(traefik.out)["textbook"].toArray();
+        QCOMPARE(rows.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject row = rows[i].toObject();
+            QCOMPARE(row["algorithm"].toString(), QString(i == 0 ? "token_bucket" : "gcra"));
+            QCOMPARE(row["capacity"].toInt(), 5);
+            QCOMPARE(row["others_denied"].toInt(), 5);
+            QCOMPARE(row["keys_denied"].toInt(), 1);
+        }
+        // Without --compare the report has no such rows (theReportByHand reads nginx's whole).
+        QVERIFY(!parseJson(runRatelab({"advise", log, "--for", "traefik", "--format", "json"}).out).contains("textbook"));
+    }
+
+    // Keyed by a header: k1 sends two at once (burst 2 at every rate: a debt under 1 token never
+    // spares the second), k2 one at 1 s and one at 2 s (1, or 2 below one a second: 2 - 1/60
+    // - 1/120 at 1 a minute); the request logged "-" meets no limit. The least rate draining 2
+    // within 10 s is 0.2 a second, 12 per 1m. The written file keys the middleware by the header,
+    // and `import` reads back its average, period and burst.
+    void traefikKeyedByAHeader()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "k.jsonl",
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"-\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k2\", \"path\": \"/\"}\n"
+                                      "{\"time\": 2.0, \"http_x_api_key\": \"k2\", \"path\": \"/\"}\n");
+        const QString conf = dir.filePath("traefik.yaml");
+        const Run r = runRatelab({"advise", log, "--for", "traefik", "--key", "http_x_api_key", "--format", "json",
+                                  "--write", conf});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["keys"].toObject()["unlimited_requests"].toInt(), 1);
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("12 per 1m"));
+        QCOMPARE(rec["burst"].toInt(), 2);
+        QCOMPARE(out["config"].toString(), QString("http:\n  middlewares:\n    ratelab-limit:\n      rateLimit:\n"
+                                                   "        average: 12\n        period: 1m\n        burst: 2\n"
+                                                   "        sourceCriterion:\n          requestHeaderName: x-api-key\n"));
+        QCOMPARE(out["proof"].toObject()["requests"].toInt(), 4);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        const Run imported = runRatelab({"import", conf});
+        QCOMPARE(imported.code, 0);
+        QVERIFY2(imported.out.startsWith("What you wrote (Traefik rateLimit): rateLimit.average 12; rateLimit.period 1m; "
+                                         "rateLimit.burst 2;\n"),
+                 imported.out.constData());
+        // Envoy reads the same log by the header (--key only reads it there): its one bucket counts
+        // all 5 requests, the empty key's too: 4 at 0 s, 1 at 1 s after the fire, so d = 4, then
+        // 4 - 1 + 1: max_tokens 4 at 1 per 1s, which drains 4 within 10 s.
+        const Run envoy = runRatelab({"advise", log, "--for", "envoy", "--key", "http_x_api_key", "--format", "json"});
+        QCOMPARE(envoy.code, 0);
+        const QJsonObject shared = parseJson(envoy.out);
+        QCOMPARE(shared["recommended"].toObject()["rate"].toString(), QString("1 per 1s"));
+        QCOMPARE(shared["recommended"].toObject()["burst"].toInt(), 4);
+        QCOMPARE(shared["proof"].toObject()["requests"].toInt(), 5);
+        QVERIFY(shared["proof"].toObject()["as_advised"].toBool());
     }
 };
 

@@ -1,0 +1,115 @@
+#include "advise/envoy_advice.h"
+
+#include "arithmetic/decimal.h"
+#include "limiters/products/envoy_local.h"
+
+#include <algorithm>
+
+namespace ratelab {
+
+namespace {
+
+std::int64_t costAt(KeyTrace trace, std::size_t i) { return trace.costs.empty() ? 1 : trace.costs[i]; }
+
+} // namespace
+
+std::vector<std::int64_t> EnvoyBurstFamily::roundSteps() const
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t decade = 1; decade <= m_top; decade *= 10)
+        for (std::int64_t m : {1, 2, 5})
+            if (decade * m <= m_top)
+                out.push_back(decade * m);
+    return out;
+}
+
+std::string EnvoyBurstFamily::rateText(std::int64_t step) const
+{
+    return grouping(step) + " per " + formatSeconds(m_fill) + "s";
+}
+
+LimiterConfig EnvoyBurstFamily::config(std::int64_t step, std::int64_t burst) const
+{
+    return LimiterConfig{}.withProductOptions({{"max_tokens", std::to_string(burst)},
+                                               {"tokens_per_fill", std::to_string(step)},
+                                               {"fill_interval", formatSeconds(m_fill) + "s"}});
+}
+
+std::int64_t EnvoyBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) const
+{
+    // The deficit after each request (envoy_advice.h); fires are due at k * fill from t = 0, as
+    // EnvoyLocal has them, one due at t before a request at t.
+    std::int64_t deficit = 0, most = 0, fires = 0;
+    for (std::size_t i = 0; i < trace.times.size(); ++i) {
+        const std::int64_t due = trace.times[i] / m_fill - fires;
+        fires += due;
+        if (due > 0)
+            deficit = Int128(due) * step >= deficit ? 0 : deficit - due * step;
+        deficit += costAt(trace, i);
+        most = std::max(most, deficit);
+        if (most + step > kMaxTokens)
+            throw InputError("advise: the log needs more than " + grouping(kMaxTokens - step) + " max_tokens at "
+                             + rateText(step) + ", more than Envoy's uint32 holds");
+    }
+    return std::max<std::int64_t>(most, 1);
+}
+
+std::int64_t EnvoyBurstFamily::denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const
+{
+    EnvoyLocal envoy(config(step, burst));
+    std::int64_t out = 0;
+    for (std::size_t i = 0; i < trace.times.size(); ++i)
+        out += !envoy.decide(trace.times[i], costAt(trace, i)).allowed;
+    return out;
+}
+
+std::string envoyFillProblem(Nanos fillInterval)
+{
+    try { // EnvoyLocal holds the rule: the interval Envoy's own check refuses, it refuses
+        [[maybe_unused]] const EnvoyLocal check(EnvoyBurstFamily(fillInterval, 1).config(1, 1));
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+KeyedTraces sharedTraces(const Traffic& traffic)
+{
+    KeyedTraces out;
+    out.start = {0, traffic.times.size()};
+    out.times = traffic.times;
+    out.costs = traffic.costs;
+    out.limited = {1};
+    return out;
+}
+
+std::vector<std::int64_t> envoySharedDenials(const Traffic& traffic, const EnvoyBurstFamily& family, std::int64_t step,
+                                             std::int64_t burst)
+{
+    EnvoyLocal envoy(family.config(step, burst));
+    std::vector<std::int64_t> out(traffic.keyNames.size(), 0);
+    for (std::size_t i = 0; i < traffic.times.size(); ++i)
+        out[traffic.keys[i]] += !envoy.decide(traffic.times[i], traffic.costs.empty() ? 1 : traffic.costs[i]).allowed;
+    return out;
+}
+
+std::string envoyAdviceConfig(const EnvoyBurstFamily& family, std::int64_t step, std::int64_t burst)
+{
+    // A RuntimeFractionalPercent: its runtime key lets an operator turn enforcement on live.
+    const auto percent = [](const std::string& field, const std::string& runtimeKey, int n) {
+        return "    " + field + ":\n      runtime_key: " + runtimeKey + "\n      default_value:\n        numerator: "
+               + std::to_string(n) + "\n        denominator: HUNDRED\n";
+    };
+    return "- name: envoy.filters.http.local_ratelimit\n"
+           "  typed_config:\n"
+           "    \"@type\": type.googleapis.com/envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit\n"
+           "    stat_prefix: ratelab\n"
+           "    token_bucket:\n"
+           "      max_tokens: " + std::to_string(burst) + "\n"
+           "      tokens_per_fill: " + std::to_string(step) + "\n"
+           "      fill_interval: " + formatSeconds(family.fillInterval()) + "s\n"
+           + percent("filter_enabled", "local_rate_limit_enabled", 100)
+           + percent("filter_enforced", "local_rate_limit_enforced", 0);
+}
+
+} // namespace ratelab
