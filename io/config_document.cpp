@@ -128,7 +128,10 @@ ConfigProduct treeProduct(const ConfigDocument& doc)
                                      "MethodSettings.ThrottlingBurstLimit"}))
             return P::ApiGateway;
     }
-    if (has(doc, P::Envoy, {"token_bucket.max_tokens", "max_tokens", "virtual_hosts.name", "virtual_hosts.domains"}))
+    // A bare maxTokens is an LLM client's setting as often (Spring AI's options.maxTokens): only
+    // max_tokens as written, or tokenBucket.maxTokens, says Envoy.
+    if (has(doc, P::Envoy, {"token_bucket.max_tokens", "virtual_hosts.name", "virtual_hosts.domains"})
+        || findConfigValue(doc.flat, "max_tokens").has_value())
         return P::Envoy;
     if (has(doc, P::Traefik, {"rateLimit.average", "rateLimit.burst"}))
         return P::Traefik;

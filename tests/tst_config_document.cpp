@@ -269,6 +269,12 @@ private slots:
         QCOMPARE(importCamel.code, 0);
         QCOMPARE(QByteArray(importCamel.out).replace("camel.yaml", "snake.yaml"), importSnake.out);
 
+        // A bare maxTokens is no Envoy field here: Spring AI's is an LLM's, and the file Spring's.
+        const QByteArray springAi = "spring:\n  ai:\n    openai:\n      chat:\n        options:\n          maxTokens: 100\n"
+                                    "  cloud:\n    gateway:\n      routes:\n      - id: api\n        uri: http://b\n"
+                                    "        predicates:\n        - Path=/api/**\n";
+        QCOMPARE(int(io::readConfigDocument(springAi).product), int(io::ConfigProduct::Spring));
+
         const QString twice = write(dir, "twice.yaml", QByteArray(config(false)).replace("max_tokens: 2,", "max_tokens: 2, maxTokens: 3,"));
         for (const QStringList& args : {QStringList{"import", twice}, QStringList{"replay", logFile, "--config", twice}}) {
             const clitest::Run r = runRatelab(args);
