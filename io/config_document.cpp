@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace ratelab::io {
 
@@ -40,6 +41,26 @@ std::string relaxed(const std::string& name)
     return out;
 }
 
+// protoName is a field's proto name: a lowerCamelCase JSON name (a lower-case letter, then
+// letters and digits, an upper-case one among them) with each upper-case letter made '_' and its
+// lower case, as protoc derives the JSON name the other way (tokens_per_fill: tokensPerFill).
+// Any other name is returned as it is.
+std::string protoName(const std::string& name)
+{
+    const bool camel = !name.empty() && std::islower(static_cast<unsigned char>(name[0]))
+                       && std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); })
+                       && std::any_of(name.begin(), name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+    if (!camel)
+        return name;
+    std::string out;
+    for (const char c : name) {
+        if (std::isupper(static_cast<unsigned char>(c)))
+            out += '_';
+        out += char(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+}
+
 bool sameComponent(const std::string& a, const std::string& b, KeyMatch m)
 {
     switch (m) {
@@ -49,6 +70,7 @@ bool sameComponent(const std::string& a, const std::string& b, KeyMatch m)
                    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
                });
     case KeyMatch::Relaxed: return relaxed(a) == relaxed(b);
+    case KeyMatch::Proto: return protoName(a) == protoName(b);
     }
     return false;
 }
@@ -106,7 +128,10 @@ ConfigProduct treeProduct(const ConfigDocument& doc)
                                      "MethodSettings.ThrottlingBurstLimit"}))
             return P::ApiGateway;
     }
-    if (has(doc, P::Envoy, {"token_bucket.max_tokens", "max_tokens", "virtual_hosts.name", "virtual_hosts.domains"}))
+    // A bare maxTokens is an LLM client's setting as often (Spring AI's options.maxTokens): only
+    // max_tokens as written, or tokenBucket.maxTokens, says Envoy.
+    if (has(doc, P::Envoy, {"token_bucket.max_tokens", "virtual_hosts.name", "virtual_hosts.domains"})
+        || findConfigValue(doc.flat, "max_tokens").has_value())
         return P::Envoy;
     if (has(doc, P::Traefik, {"rateLimit.average", "rateLimit.burst"}))
         return P::Traefik;
@@ -135,6 +160,7 @@ KeyMatch keyMatchOf(ConfigProduct p)
     switch (p) {
     case ConfigProduct::Traefik: return KeyMatch::IgnoreCase;
     case ConfigProduct::Spring: return KeyMatch::Relaxed;
+    case ConfigProduct::Envoy: return KeyMatch::Proto;
     // The AWS CLI writes these names in camelCase (throttle.rateLimit) and CloudFormation in
     // PascalCase (Throttle.RateLimit): the managed importer reads both spellings of one name.
     case ConfigProduct::AwsWaf:
@@ -164,6 +190,35 @@ ConfigProduct detectProduct(const ConfigDocument& doc)
     return doc.hasTree ? treeProduct(doc) : ConfigProduct::None;
 }
 
+void protoFieldNames(ConfigNode& node)
+{
+    if (node.kind == ConfigNode::Kind::List) {
+        for (ConfigItem& item : node.items)
+            protoFieldNames(item.value);
+        return;
+    }
+    if (node.kind != ConfigNode::Kind::Map)
+        return;
+    std::map<std::string, std::string> written; // proto name -> the name as written
+    for (ConfigItem& item : node.items) {
+        const std::string name = protoName(item.key);
+        const auto [at, fresh] = written.emplace(name, item.key);
+        if (!fresh) // the loader refused a key written twice the same way
+            throw InputError("Envoy: " + ratelab::quoted(at->second) + " and " + ratelab::quoted(item.key)
+                             + " are one field written twice: Envoy refuses it (protobuf's JSON parser: "
+                             + ratelab::quoted(item.key) + " has already been set)");
+        item.key = name;
+        if (name == "json_format" || name == "static_layer" || name == "filter_metadata")
+            continue; // a google.protobuf.Struct: its keys are data
+        if (name == "typed_per_filter_config" || name == "typed_filter_metadata") {
+            for (ConfigItem& entry : item.value.items) // a map: its keys are filter names
+                protoFieldNames(entry.value);
+            continue;
+        }
+        protoFieldNames(item.value);
+    }
+}
+
 ConfigDocument readConfigDocument(const QByteArray& input)
 {
     ConfigDocument doc;
@@ -182,8 +237,12 @@ ConfigDocument readConfigDocument(const QByteArray& input)
     }
     doc.hasTree = true;
     doc.flat = flattenTree(doc.tree.root);
-    doc.json = jsonOf(doc.tree.root);
     doc.product = detectProduct(doc);
+    if (doc.product == ConfigProduct::Envoy) {
+        protoFieldNames(doc.tree.root);
+        doc.flat = flattenTree(doc.tree.root);
+    }
+    doc.json = jsonOf(doc.tree.root);
     return doc;
 }
 

@@ -76,8 +76,9 @@ enum class ConfigProduct {
 // Boot's relaxed binding (a name's letters and digits in lower case: replenishRate,
 // replenish-rate, replenish_rate and REPLENISHRATE are one property; Spring Boot's "Relaxed
 // Binding 2.0": "Simple YAML properties are bound by removing any special characters and
-// converting to lowercase").
-enum class KeyMatch { Exact, IgnoreCase, Relaxed };
+// converting to lowercase"), or as protobuf's JSON mapping reads a field (Envoy: its proto name
+// or its lowerCamelCase JSON name, max_tokens or maxTokens).
+enum class KeyMatch { Exact, IgnoreCase, Relaxed, Proto };
 
 // keyMatches is whether key `a`, as the file writes it, names `b` under the rule m; a dotted path
 // matches component by component.
@@ -104,10 +105,21 @@ struct ConfigDocument {
     QJsonValue json; // the tree as JSON (jsonOf), for the route readers
 };
 
+// protoFieldNames writes an Envoy tree's field names as their proto names: protobuf's JSON
+// parser, which Envoy's loader is, takes a field by its name or its lowerCamelCase JSON name
+// (statPrefix, tokenBucket, maxTokens), so a lowerCamel name is renamed once here and every
+// Envoy reader reads one spelling. Keys that are data stay as written: the immediate keys of
+// the maps typed_per_filter_config and typed_filter_metadata (filter names), and every key
+// under a google.protobuf.Struct (json_format, static_layer, filter_metadata). "@type" stays.
+// It throws InputError for one field written both ways in one message, which protobuf's parser
+// refuses ("'maxTokens' has already been set", json/internal/parser.cc ParseField).
+void protoFieldNames(ConfigNode& node);
+
 // readConfigDocument reads text once: nginx's grammar where it has a limit_req directive (and is
 // not a JSON object), an Upstash snippet where it calls Ratelimit.slidingWindow(...) or another
 // of its limiters, else the one tree (parseConfigTree); then recognises the product
-// (detectProduct). It throws InputError for a tree that cannot be read.
+// (detectProduct), an Envoy tree's names made its proto names (protoFieldNames). It throws
+// InputError for a tree that cannot be read.
 ConfigDocument readConfigDocument(const QByteArray& text);
 
 // readConfigFile reads the file at path (at most 4 MiB) as readConfigDocument does. It throws

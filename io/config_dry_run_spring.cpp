@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -256,8 +257,12 @@ std::optional<std::int64_t> epochMillis(const std::string& text)
     return std::int64_t(v);
 }
 
-// isoOffset reads ISO_ZONED_DATE_TIME's offset at i (appendOffsetId: 'Z' in any case, or
-// +HH:MM, +HH:MM:SS, at most 18 hours) into seconds east of UTC; nullopt when it is not one.
+// isoOffset reads ISO_ZONED_DATE_TIME's offset at i into seconds east of UTC; nullopt when it is
+// not one. ISO_OFFSET_DATE_TIME reads it with parseLenient().appendOffsetId() (OpenJDK
+// DateTimeFormatter.java; DateTimeFormatterBuilder.OffsetIdPrinterParser.parse, lenient
+// "+HH:MM:ss" is parse type 10, "+HH:mm:ss"): 'Z' in any case, or a sign and two digits of hours,
+// then optionally :MM and then :SS (+01, +01:30, +01:30:15; +0130 leaves "30" unread, refused),
+// the hours at most 23 and the whole at most 18 hours (ZoneOffset).
 std::optional<int> isoOffset(const std::string& t, std::size_t& i)
 {
     if (i < t.size() && (t[i] == 'Z' || t[i] == 'z'))
@@ -275,25 +280,46 @@ std::optional<int> isoOffset(const std::string& t, std::size_t& i)
         parts[n] = (t[i] - '0') * 10 + (t[i + 1] - '0');
         i += 2;
     }
-    if (n < 2 || parts[1] > 59 || parts[2] > 59 || parts[0] * 3600 + parts[1] * 60 + parts[2] > 18 * 3600)
+    if (n < 1 || parts[0] > 23 || parts[1] > 59 || parts[2] > 59 || parts[0] * 3600 + parts[1] * 60 + parts[2] > 18 * 3600)
         return std::nullopt;
     return sign * (parts[0] * 3600 + parts[1] * 60 + parts[2]);
+}
+
+// bracketZone says whether ISO_ZONED_DATE_TIME's optional [zone] reads `zone` whole
+// (appendZoneRegionId, ZoneIdPrinterParser.parse): an offset id (+01:00; UTC, GMT or UT with
+// one or none after it; Z), else a region of the time-zone database (case-sensitive). Java's
+// own tzdb decides in Spring; this machine's (Qt's QTimeZone, the system's tzdata) decides here.
+bool bracketZone(const std::string& zone)
+{
+    for (const char* prefix : {"UTC", "GMT", "UT", ""}) {
+        if (!zone.starts_with(prefix))
+            continue;
+        std::size_t i = std::strlen(prefix);
+        if (i == zone.size() && i > 0)
+            return true;
+        if (i < zone.size() && (zone[i] == '+' || zone[i] == '-') && isoOffset(zone, i) && i == zone.size())
+            return true;
+    }
+    return zone == "Z" || QTimeZone::isTimeZoneIdAvailable(QByteArray::fromStdString(zone));
 }
 
 // javaInstant reads a date-time as StringToZonedDateTimeConverter does (spring-cloud-gateway
 // 5227205c743d, support/): a long is milliseconds since 1970 (Instant.ofEpochMilli), anything
 // else ZonedDateTime.parse's ISO_ZONED_DATE_TIME: yyyy-MM-dd, 'T' in any case, HH:mm, optional
-// :ss and a fraction of 1 to 9 digits, an offset, then optionally a region in brackets
+// :ss and then an optional fraction of up to 9 digits after its '.' (appendFraction(NANO, 0, 9,
+// true): "47." is 47 s), the offset (isoOffset), then optionally a zone in brackets
 // ("2017-01-20T17:42:47.789-07:00[America/Denver]"). The instant is the local date-time at the
-// offset (Parsed.resolveInstant prefers the offset to the region); an unknown region fails.
+// offset (Parsed.resolveInstant prefers the offset to the zone). A zone without an offset
+// ("...47.789[America/Denver]") is refused, as ISO_OFFSET_DATE_TIME requires the offset.
 DryRunInstant javaInstant(const std::string& t, const std::string& where)
 {
     if (const std::optional<std::int64_t> ms = epochMillis(t)) {
         const std::int64_t seconds = *ms / 1000 - (*ms % 1000 < 0);
         return {seconds, std::int32_t((*ms - seconds * 1000) * 1'000'000)};
     }
-    const InputError bad("Spring: " + where + ": " + ratelab::quoted(t) + " is neither milliseconds since 1970 nor an "
-                         "ISO-8601 date-time with an offset as ZonedDateTime.parse reads it (2017-01-20T17:42:47.789-07:00)");
+    const std::string head = "Spring: " + where + ": " + ratelab::quoted(t);
+    const InputError bad(head + " is neither milliseconds since 1970 nor an ISO-8601 date-time with an offset as "
+                                "ZonedDateTime.parse reads it (2017-01-20T17:42:47.789-07:00)");
     std::size_t i = 0;
     const auto number = [&](std::size_t width, char before) {
         if ((before && (i >= t.size() || std::tolower(static_cast<unsigned char>(t[i++])) != before)) || i + width > t.size())
@@ -311,24 +337,25 @@ DryRunInstant javaInstant(const std::string& t, const std::string& where)
         const std::size_t start = ++i;
         for (; i < t.size() && i - start < 9 && std::isdigit(static_cast<unsigned char>(t[i])); ++i)
             nanos = nanos * 10 + (t[i] - '0');
-        if (i == start)
-            throw bad;
         for (std::size_t d = i - start; d < 9; ++d)
             nanos *= 10;
     }
     static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (i == t.size() || t[i] == '[')
+        throw InputError(head + " has no offset: Spring refuses it (ZonedDateTime.parse's ISO_ZONED_DATE_TIME needs the "
+                                "offset, as in 2017-01-20T17:42:47.789-07:00[America/Denver])");
     const std::optional<int> offset = isoOffset(t, i);
     if (!offset || month < 1 || month > 12 || day < 1 || day > kDays[month - 1] || (month == 2 && day == 29 && !leap) || hour > 23
         || minute > 59 || second > 59)
         throw bad;
-    if (i < t.size()) {
-        if (t[i] != '[' || !t.ends_with(']') || !QTimeZone::isTimeZoneIdAvailable(QByteArray::fromStdString(t.substr(i + 1, t.size() - i - 2))))
-            throw InputError(std::string(bad.what()) + "; a region in brackets must be one this machine's time-zone database knows");
-    }
+    if (i < t.size() && (t[i] != '[' || !t.ends_with(']')))
+        throw bad;
+    if (i < t.size() && !bracketZone(t.substr(i + 1, t.size() - i - 2)))
+        throw InputError(head + ": a zone in brackets must be an offset or a region of the time-zone database: Spring "
+                                "refuses an unknown region (ZoneRulesException)");
     return {epochFromCivil(year, month, day, hour, minute, second) - *offset, nanos};
 }
-
 
 // Alternatives is what a route tests besides its paths: it matches when one list holds whole
 // (XForwardedRemoteAddr makes two: by the header, or by the connection without it).

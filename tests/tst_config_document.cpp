@@ -212,6 +212,79 @@ private slots:
         QCOMPARE(errorOf([&] { (void)io::dryRunConfigText(twice, "ip"); }), repeated);
     }
 
+    // Envoy's loader is protobuf's JSON parser, which takes a field by its proto name or its
+    // lowerCamelCase JSON name: the same config written both ways imports and replays the same
+    // (the file's name aside). By hand: the route /api's own local_ratelimit (the most specific)
+    // holds 2 tokens and refills 1 a minute, so of 4 requests of one client within a second the
+    // first 2 are admitted and the last 2 denied: "denied 2 of 4". A field written both ways in
+    // one message is refused, as protobuf refuses it ("has already been set").
+    void envoyLowerCamelNamesReadAsProtoNames()
+    {
+        const auto config = [](bool camel) {
+            QByteArray t = "static_resources:\n  listeners:\n  - name: l\n    filter_chains:\n    - filters:\n"
+                           "      - name: envoy.filters.network.http_connection_manager\n        typed_config:\n"
+                           "          \"@type\": type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager\n"
+                           "          stat_prefix: http\n          route_config:\n            virtual_hosts:\n"
+                           "            - name: api\n              domains: [\"*\"]\n              routes:\n"
+                           "              - match: {prefix: /api}\n                route: {cluster: c}\n"
+                           "                typed_per_filter_config:\n                  envoy.filters.http.local_ratelimit:\n"
+                           "                    \"@type\": type.googleapis.com/envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit\n"
+                           "                    stat_prefix: api\n"
+                           "                    token_bucket: {max_tokens: 2, tokens_per_fill: 1, fill_interval: 60s}\n"
+                           "                    filter_enabled: {runtime_key: on, default_value: {numerator: 100, denominator: HUNDRED}}\n"
+                           "                    filter_enforced: {runtime_key: enforced, default_value: {numerator: 100}}\n"
+                           "          http_filters:\n          - name: envoy.filters.http.local_ratelimit\n            typed_config:\n"
+                           "              \"@type\": type.googleapis.com/envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit\n"
+                           "              stat_prefix: all\n"
+                           "              token_bucket: {max_tokens: 5, tokens_per_fill: 5, fill_interval: 60s}\n"
+                           "              filter_enabled: {default_value: {numerator: 100}}\n"
+                           "              filter_enforced: {default_value: {numerator: 100}}\n"
+                           "          - name: envoy.filters.http.router\n";
+            if (camel) // written by hand, each name as protoc's JSON name
+                for (const auto& [snake, json] : std::vector<std::pair<const char*, const char*>>{
+                         {"static_resources", "staticResources"}, {"filter_chains", "filterChains"}, {"typed_config", "typedConfig"},
+                         {"stat_prefix", "statPrefix"}, {"route_config", "routeConfig"}, {"virtual_hosts", "virtualHosts"},
+                         {"typed_per_filter_config", "typedPerFilterConfig"}, {"token_bucket", "tokenBucket"},
+                         {"max_tokens", "maxTokens"}, {"tokens_per_fill", "tokensPerFill"}, {"fill_interval", "fillInterval"},
+                         {"filter_enabled", "filterEnabled"}, {"filter_enforced", "filterEnforced"}, {"runtime_key", "runtimeKey"},
+                         {"default_value", "defaultValue"}, {"http_filters", "httpFilters"}})
+                    t.replace(QByteArray(snake) + ":", QByteArray(json) + ":");
+            return t;
+        };
+        QVERIFY(config(true).contains("maxTokens: 2") && !config(true).contains("max_tokens"));
+        QTemporaryDir dir;
+        const QString snake = write(dir, "snake.yaml", config(false)), camel = write(dir, "camel.yaml", config(true));
+        QByteArray log;
+        for (int i = 0; i < 4; ++i)
+            log += "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET /api/x HTTP/1.1\" 200 1 \"-\" \"x\"\n";
+        const QString logFile = write(dir, "access.log", log);
+        const clitest::Run replaySnake = runRatelab({"replay", logFile, "--config", snake});
+        const clitest::Run replayCamel = runRatelab({"replay", logFile, "--config", camel});
+        QCOMPARE(replaySnake.code, 0);
+        QVERIFY2(replaySnake.out.contains("denied 2 of 4"), replaySnake.out.constData());
+        QCOMPARE(replayCamel.code, 0);
+        QCOMPARE(QByteArray(replayCamel.out).replace("camel.yaml", "snake.yaml"), replaySnake.out);
+        const clitest::Run importSnake = runRatelab({"import", snake}), importCamel = runRatelab({"import", camel});
+        QCOMPARE(importSnake.code, 0);
+        QCOMPARE(importCamel.code, 0);
+        QCOMPARE(QByteArray(importCamel.out).replace("camel.yaml", "snake.yaml"), importSnake.out);
+
+        // A bare maxTokens is no Envoy field here: Spring AI's is an LLM's, and the file Spring's.
+        const QByteArray springAi = "spring:\n  ai:\n    openai:\n      chat:\n        options:\n          maxTokens: 100\n"
+                                    "  cloud:\n    gateway:\n      routes:\n      - id: api\n        uri: http://b\n"
+                                    "        predicates:\n        - Path=/api/**\n";
+        QCOMPARE(int(io::readConfigDocument(springAi).product), int(io::ConfigProduct::Spring));
+
+        const QString twice = write(dir, "twice.yaml", QByteArray(config(false)).replace("max_tokens: 2,", "max_tokens: 2, maxTokens: 3,"));
+        for (const QStringList& args : {QStringList{"import", twice}, QStringList{"replay", logFile, "--config", twice}}) {
+            const clitest::Run r = runRatelab(args);
+            QCOMPARE(r.code, 2);
+            QVERIFY(r.out.isEmpty());
+            QCOMPARE(r.err.count('\n'), 1);
+            QVERIFY2(r.err.contains("'max_tokens' and 'maxTokens' are one field written twice"), r.err.constData());
+        }
+    }
+
     // Every fixture of tests/data/import is recognised once, and `import` and `replay --config`
     // name the same product: the detector's, as each file plainly is (an Envoy token_bucket, an
     // express windowMs, a Kong rate-limiting plugin, an nginx limit_req_zone, a Spring

@@ -4,6 +4,7 @@
 #include "dry_run_helpers.h"
 #include "replay/dry_run_path.h"
 #include "replay/product_regex.h"
+#include "traffic/traffic_parse.h"
 
 #include <QTest>
 
@@ -663,6 +664,77 @@ private slots:
                                                                   + springRoute("r", {"Path=/t", bad})));
             QVERIFY2(why.find("route r: its ") != std::string::npos, (std::string(bad) + ": " + why).c_str());
         }
+    }
+
+    // The date-time forms Spring's StringToZonedDateTimeConverter accepts, each an After whose
+    // instant T is worked out by hand (B = 1795392000 = 2026-11-23T00:00:00Z): a request at T
+    // meets no route (isAfter is strict), one at T + 1 ns meets it.
+    void springDateForms_data()
+    {
+        QTest::addColumn<QString>("datetime");
+        QTest::addColumn<QString>("instant"); // T in seconds since 1970
+        // 01:00 at +01 (an offset of hours alone, lenient appendOffsetId) is 00:00Z: B.
+        QTest::newRow("+HH") << "2026-11-23T01:00+01" << "1795392000";
+        QTest::newRow("one digit") << "2026-11-23T00:00:00.5Z" << "1795392000.5";
+        QTest::newRow("nine digits") << "2026-11-23T00:00:00.123456789Z" << "1795392000.123456789";
+        // A '.' with no digit is a fraction of 0 (appendFraction's minimum width is 0); 17:00 at
+        // -07:00 is 24:00Z: B. Denver's own offset in November is -07:00 too.
+        QTest::newRow("bare point, Denver") << "2026-11-22T17:00:00.-07:00[America/Denver]" << "1795392000";
+        QTest::newRow("Kolkata") << "2026-11-23T05:30:00+05:30[Asia/Kolkata]" << "1795392000";
+        // The offset decides, whatever the region: 02:00 at +02:00 is B, though Denver is -07:00.
+        QTest::newRow("offset over region") << "2026-11-23T02:00:00+02:00[America/Denver]" << "1795392000";
+        QTest::newRow("[UTC]") << "2026-11-23T00:00:00+00:00[UTC]" << "1795392000";
+        QTest::newRow("[+02:00]") << "2026-11-23T02:00:00+02:00[+02:00]" << "1795392000";
+        QTest::newRow("[GMT+02:00]") << "2026-11-23T02:00:00+02:00[GMT+02:00]" << "1795392000";
+        // 00:00:30.000000001 at +00:00:30 (an offset with seconds) is B + 1 ns.
+        QTest::newRow("offset seconds") << "2026-11-23T00:00:30.000000001+00:00:30" << "1795392000.000000001";
+        QTest::newRow("z, t") << "2026-11-23t00:00:00z" << "1795392000";
+        QTest::newRow("epoch ms") << "1795392000250" << "1795392000.25";
+    }
+
+    void springDateForms()
+    {
+        QFETCH(QString, datetime);
+        QFETCH(QString, instant);
+        QTemporaryDir dir;
+        const std::string after = "After=" + datetime.toStdString();
+        const DryRunConfig c = springConfig(dir, springRoute("late", {"Path=/t", after.c_str()}));
+        Nanos t = 0;
+        bool fraction = false;
+        QVERIFY(detail::parseDecimalSeconds(instant.toStdString(), t, fraction));
+        const auto at = [](Nanos n) {
+            const std::string digits = std::to_string(n % kNanosPerSecond + kNanosPerSecond).substr(1);
+            return std::to_string(n / kNanosPerSecond) + "." + digits + ",1.1.1.1,/t";
+        };
+        QCOMPARE(ruleMet(c, at(t).c_str()), -1);
+        QCOMPARE(ruleMet(c, at(t + 1).c_str()), 0);
+    }
+
+    // What ZonedDateTime.parse refuses is refused, each by its reason.
+    void springDateRefusals_data()
+    {
+        QTest::addColumn<QString>("datetime");
+        QTest::addColumn<QString>("why");
+        const QString noOffset = "has no offset: Spring refuses it (ZonedDateTime.parse's ISO_ZONED_DATE_TIME needs the offset";
+        QTest::newRow("region alone") << "2017-01-20T17:42:47.789[America/Denver]" << noOffset;
+        QTest::newRow("nothing") << "2017-01-20T17:42:47" << noOffset;
+        QTest::newRow("+HHMM") << "2017-01-20T17:42:47+0100" << "is neither milliseconds";
+        QTest::newRow("ten digits") << "2017-01-20T17:42:47.1234567890Z" << "is neither milliseconds";
+        QTest::newRow("hour 24") << "2017-01-20T17:42:47+24" << "is neither milliseconds";
+        QTest::newRow("unknown region") << "2017-01-20T17:42:47Z[Nowhere/Atlantis]" << ": a zone in brackets must be";
+    }
+
+    void springDateRefusals()
+    {
+        QFETCH(QString, datetime);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        const std::string before = "Before=" + datetime.toStdString();
+        const std::string refusal = test::refusal(test::write(dir, "bad.yml", "spring:\n  cloud:\n    gateway:\n      routes:\n"
+                                                                                  + springRoute("r", {"Path=/t", before.c_str()})));
+        const std::string space = why.startsWith(':') ? "" : " ";
+        QVERIFY2(refusal.find("route r: its Before predicate: '" + datetime.toStdString() + "'" + space + why.toStdString()) != std::string::npos,
+                 refusal.c_str());
     }
 
     // RemoteAddr and XForwardedRemoteAddr. Rules: 0 office (RemoteAddr=192.168.1.0/24, and

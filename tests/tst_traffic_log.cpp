@@ -299,6 +299,58 @@ private slots:
         QVERIFY(!t.wholeSeconds);
     }
 
+    // Traefik's and Envoy Gateway's JSON access logs, read by their own names (traffic_parse_json.cpp
+    // fieldRank cites the sources). Line 1, Traefik's: the client is ClientAddr's host 192.0.2.10,
+    // not ClientHost (Traefik wrote the X-Forwarded-For 203.0.113.9 there); the time is StartUTC,
+    // 2000-01-01T00:00:01.000000250Z = Y2K + 1 s + 250 ns, not logrus's "time" (00:00:02, when the
+    // line was written); ClientUsername "-" is no user. Line 2, Envoy Gateway's: the client is
+    // downstream_remote_address's host 2001:db8::1, the time start_time = Y2K + 0.5 s, the header
+    // x-forwarded-for is http_x_forwarded_for, not the client. Line 3: Envoy's null is no value
+    // (its x-forwarded-for absent). In time order: line 2 (0.5 s), line 3 (0.75 s), line 1; the
+    // start is Y2K + 500 ms, so the times are 0, 250 ms and 500 ms + 250 ns.
+    void productJsonFieldNames()
+    {
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.keyFields = {"ip", "user", "host", "request_method", "http_user_agent", "http_x_forwarded_for"};
+        const Traffic t = parse(
+            "{\"ClientAddr\":\"192.0.2.10:51234\",\"ClientHost\":\"203.0.113.9\",\"ClientPort\":\"51234\","
+            "\"ClientUsername\":\"-\",\"DownstreamStatus\":200,\"RequestAddr\":\"api.example.com:8443\","
+            "\"RequestHost\":\"api.example.com\",\"RequestMethod\":\"POST\",\"RequestPath\":\"/api/v1?x=1\","
+            "\"StartUTC\":\"2000-01-01T00:00:01.000000250Z\",\"level\":\"info\",\"msg\":\"\","
+            "\"request_User-Agent\":\"curl/8.0\",\"request_X-Forwarded-For\":\"203.0.113.9\",\"time\":\"2000-01-01T00:00:02Z\"}\n"
+            "{\":authority\":\"shop.example.com\",\"downstream_remote_address\":\"[2001:db8::1]:40000\",\"method\":\"GET\","
+            "\"start_time\":\"2000-01-01T00:00:00.500Z\",\"user-agent\":\"Go-http-client/1.1\",\"x-envoy-origin-path\":\"/cart\","
+            "\"x-forwarded-for\":\"198.51.100.7\",\"response_code\":200}\n"
+            "{\":authority\":\"shop.example.com\",\"downstream_remote_address\":\"198.51.100.7:1\",\"method\":\"GET\","
+            "\"start_time\":\"2000-01-01T00:00:00.750Z\",\"user-agent\":null,\"x-envoy-origin-path\":\"/\",\"x-forwarded-for\":null}\n",
+            o);
+        QCOMPARE(t.format, LogFormat::Json);
+        QCOMPARE(t.unreadable, std::int64_t(0));
+        QCOMPARE(t.startEpochNanos, kY2k + 500'000'000);
+        QCOMPARE(t.times, (std::vector<Nanos>{0, 250'000'000, 500'000'250}));
+        QCOMPARE(keysOf(t), (std::vector<std::string>{"2001:db8::1", "198.51.100.7", "192.0.2.10"}));
+        std::vector<std::string> paths;
+        for (const std::uint32_t p : t.paths)
+            paths.push_back(t.pathNames.at(p));
+        QCOMPARE(paths, (std::vector<std::string>{"/cart", "/", "/api/v1?x=1"}));
+        const auto column = [&](std::size_t field) {
+            std::vector<std::string> out;
+            for (const std::uint32_t k : t.fieldKeys.at(field))
+                out.push_back(t.keyNames.at(k));
+            return out;
+        };
+        QCOMPARE(column(0), keysOf(t));
+        QCOMPARE(column(1), (std::vector<std::string>{"", "", ""}));
+        QCOMPARE(column(2), (std::vector<std::string>{"shop.example.com", "shop.example.com", "api.example.com"}));
+        QCOMPARE(column(3), (std::vector<std::string>{"GET", "GET", "POST"}));
+        QCOMPARE(column(4), (std::vector<std::string>{"Go-http-client/1.1", "", "curl/8.0"}));
+        QCOMPARE(column(5), (std::vector<std::string>{"198.51.100.7", "", "203.0.113.9"}));
+        // A field named as asked is read before a product's name for it (but StartUTC's time).
+        const Traffic both = parse("{\"ip\":\"10.0.0.1\",\"ClientAddr\":\"10.0.0.2:1\",\"time\":946684800}\n", o);
+        QCOMPARE(keysOf(both), (std::vector<std::string>{"10.0.0.1"}));
+    }
+
     // A JSON line is read as RFC 8259 reads it: a surrogate pair is one code point (U+1F600 is
     // F0 9F 98 80 in UTF-8, not the six bytes of each half encoded alone), and an escape JSON
     // does not have, half of a pair alone or a malformed value anywhere in the line makes the

@@ -1,5 +1,7 @@
 #include "replay/address_range.h"
 
+#include "traffic/traffic_log.h"
+
 #include <arpa/inet.h>
 
 #include <cstring>
@@ -48,14 +50,7 @@ std::optional<IpAddress> parseIpLiteral(std::string_view text)
 
 std::optional<IpAddress> loggedAddress(std::string_view text)
 {
-    // net.SplitHostPort: "[host]:port", or "host:port" with a single ':'; else the whole text.
-    if (text.starts_with('[')) {
-        const std::size_t close = text.find("]:");
-        if (close != std::string_view::npos && text.find(':', close + 2) == std::string_view::npos)
-            text = text.substr(1, close - 1);
-    } else if (const std::size_t colon = text.find(':'); colon != std::string_view::npos && text.find(':', colon + 1) == std::string_view::npos) {
-        text = text.substr(0, colon);
-    }
+    text = hostOfHostPort(text);
     // netip.ParseAddr takes a non-empty zone after an IPv6 address; the address compares without it.
     if (const std::size_t zone = text.find('%'); zone != std::string_view::npos) {
         if (zone + 1 == text.size() || text.substr(0, zone).find(':') == std::string_view::npos)

@@ -402,6 +402,16 @@ std::int64_t epochFromCivil(std::int64_t year, int month, int day, int hour, int
     return days * 86400 + hour * 3600 + minute * 60 + second;
 }
 
+std::string_view hostOfHostPort(std::string_view text)
+{
+    if (text.starts_with('[')) {
+        const std::size_t close = text.find("]:");
+        return close != std::string_view::npos && text.find(':', close + 2) == std::string_view::npos ? text.substr(1, close - 1) : text;
+    }
+    const std::size_t colon = text.find(':');
+    return colon != std::string_view::npos && text.find(':', colon + 1) == std::string_view::npos ? text.substr(0, colon) : text;
+}
+
 std::string formatEpoch(Nanos epochNanos)
 {
     const std::int64_t s = epochNanos / kNanosPerSecond;

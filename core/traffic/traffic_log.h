@@ -120,6 +120,10 @@ Traffic parseTraffic(std::string_view bytes, const TrafficOptions& options, cons
 // "2026-10-10T13:55:36.123Z".
 std::string formatEpoch(Nanos epochNanos);
 
+// hostOfHostPort is the host of "host:port" or "[host]:port" as Go's net.SplitHostPort splits
+// it (one ':' outside brackets; the port may be empty), else the whole text ("1.2.3.4", "::1").
+std::string_view hostOfHostPort(std::string_view text);
+
 // epochFromCivil returns the seconds since 1970 of a UTC date and time (proleptic Gregorian).
 std::int64_t epochFromCivil(std::int64_t year, int month, int day, int hour, int minute, int second);
 

@@ -142,6 +142,7 @@ private:
     // their values when decoded or made canonical.
     std::vector<int> m_fieldColumn;
     std::vector<std::string> m_fieldStorage;
+    std::vector<int> m_fieldRank; // JSON: the rank of the name each key field was read by (fieldRank)
     // field sets out.fields[i] from a raw value: "-" is none, an address canonical.
     void field(std::size_t i, std::string_view raw, ParsedLine& out);
     // methodField sets the field request_method, when read and not logged on its own, from the

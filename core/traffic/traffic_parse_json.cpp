@@ -242,6 +242,89 @@ error_code checkValue(od::value v)
     return simdjson::TAPE_ERROR;
 }
 
+// A product's JSON access log names the fields RateLab reads by its own names. For a field asked
+// by its RateLab name (the defaults: key and fields "ip", "user", "host", "request_method",
+// "http_NAME"; time "time", path "path"), fieldRank ranks a line's field `name`: 0 not that field,
+// else lower is better, the best one of a line counting (the first of equal rank). cutPort says the
+// value is "host:port", the host to be read.
+//  - Traefik (pkg/middlewares/accesslog, logdata.go and logger.go at fd5a576df2): ClientAddr is the
+//    connection's req.RemoteAddr, "ip:port", whose host is what its rateLimit (RemoteAddrStrategy,
+//    pkg/ip/strategy.go) and ClientIP see; ClientHost is not read, since logger.go overwrites it
+//    with the X-Forwarded-For header whenever the request sent one. StartUTC is the request's
+//    start to the nanosecond, and outranks "time": Traefik's JSON formatter (logrus's) adds a
+//    "time" of when the line was written, in whole seconds. ClientUsername, RequestHost (the port
+//    cut), RequestMethod, RequestPath; a kept request header is request_<Canonical-Name>
+//    ("request_User-Agent", "request_X-Api-Key": the first letter after request_ upper case).
+//  - Envoy has no JSON format of its own (json_format names its keys); Envoy Gateway's default
+//    (internal/xds/translator/accesslog.go at 00175ad954, EnvoyTextLogFormat) is read:
+//    downstream_remote_address (%DOWNSTREAM_REMOTE_ADDRESS%, "ip:port": the address its
+//    remote_address rate-limit action reads; x-forwarded-for is a header, not the client),
+//    start_time, method, x-envoy-origin-path (the path as received), :authority, and a header
+//    by its lower-case name ("user-agent", "x-forwarded-for": a name holding '-').
+int fieldRank(std::string_view asked, std::string_view name, bool& cutPort)
+{
+    cutPort = false;
+    if (name == asked)
+        return 2;
+    struct Alias {
+        std::string_view asked, name;
+        int rank;
+        bool cutPort;
+    };
+    static constexpr Alias kAliases[] = {
+        {"ip", "ClientAddr", 3, true},          {"ip", "downstream_remote_address", 3, true},
+        {"time", "StartUTC", 1, false},         {"time", "start_time", 1, false},
+        {"path", "RequestPath", 3, false},      {"path", "x-envoy-origin-path", 3, false},
+        {"user", "ClientUsername", 3, false},   {"host", "RequestHost", 3, false},
+        {"host", ":authority", 3, false},       {"request_method", "RequestMethod", 3, false},
+        {"request_method", "method", 3, false},
+    };
+    for (const Alias& a : kAliases)
+        if (a.asked == asked && a.name == name)
+            return cutPort = a.cutPort, a.rank;
+    if (!asked.starts_with("http_") || asked.size() == 5)
+        return 0;
+    // A header: Traefik's request_X-Name, or a lower-case name with '-' (Envoy Gateway's).
+    std::string_view header = name;
+    if (name.starts_with("request_") && name.size() > 8 && name[8] >= 'A' && name[8] <= 'Z')
+        header.remove_prefix(8);
+    else if (name.find('-') == std::string_view::npos)
+        return 0;
+    asked.remove_prefix(5);
+    if (header.size() != asked.size())
+        return 0;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        const char c = header[i] == '-' ? '_' : char(header[i] >= 'A' && header[i] <= 'Z' ? header[i] + 32 : header[i]);
+        if (c != asked[i])
+            return 0;
+    }
+    return 3;
+}
+
+// jsonValue reads a field's value as the reader keeps it: a string decoded, any other value its
+// JSON text as written (a nested one whole, up to the location after it); "" or the problem.
+template <typename Location>
+std::string jsonValue(od::value& v, od::json_type type, std::string_view text, const Location& location, std::string& value)
+{
+    if (type == od::json_type::string) {
+        std::string_view s;
+        if (const error_code e = v.get_string().get(s))
+            return problem(e, text);
+        value.assign(s);
+        return {};
+    }
+    const std::string_view token = trimmed(v.raw_json_token()); // a number, true, false, null; or '{' or '['
+    if (const error_code e = checkValue(v))
+        return e == simdjson::TAPE_ERROR ? std::string("malformed JSON (inside a nested object or array)") : problem(e, text);
+    if (type == od::json_type::object || type == od::json_type::array) {
+        const char* end = location(); // the ',' or '}' after the value, read whole
+        value.assign(trimmed(std::string_view(token.data(), std::size_t((end ? end : text.data() + text.size()) - token.data()))));
+    } else {
+        value.assign(token);
+    }
+    return {};
+}
+
 } // namespace
 
 std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
@@ -270,11 +353,12 @@ std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
     };
 
     m_cells.assign(5, std::string()); // key, time, cost, path, request
-    bool have[5] = {};
+    int rank[5] = {}; // of the field read into each cell (fieldRank), 0 for none yet
     const std::string* names[5] = {&m_options.key, &m_options.timeField, &m_options.costField, &m_options.pathField,
                                    nullptr};
     static const std::string kRequest = "request";
     names[4] = &kRequest;
+    m_fieldRank.assign(m_options.keyFields.size(), 0);
     std::string value;
     for (auto f : object) {
         std::string_view name;
@@ -284,43 +368,32 @@ std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
         od::json_type type;
         if (error_code e = f.value().get(v); e || (e = v.type().get(type)))
             return e == simdjson::TAPE_ERROR ? std::string("malformed JSON (a value was expected)") : problem(e, text);
-        if (type == od::json_type::string) {
-            std::string_view s;
-            if (const error_code e = v.get_string().get(s))
-                return problem(e, text);
-            value.assign(s);
-        } else {
-            const std::string_view token = trimmed(v.raw_json_token()); // a number, true, false, null; or '{' or '['
-            if (const error_code e = checkValue(v))
-                return e == simdjson::TAPE_ERROR ? std::string("malformed JSON (inside a nested object or array)") : problem(e, text);
-            if (type == od::json_type::object || type == od::json_type::array) {
-                const char* end = location(); // the ',' or '}' after the value, read whole
-                value.assign(trimmed(std::string_view(token.data(), std::size_t((end ? end : text.data() + text.size()) - token.data()))));
-            } else {
-                value.assign(token);
-            }
-        }
+        if (const std::string error = jsonValue(v, type, text, location, value); !error.empty())
+            return error;
+        bool cutPort = false;
         for (int k = 0; k < 5; ++k)
-            if (!have[k] && !names[k]->empty() && *names[k] == name) {
-                m_cells[std::size_t(k)] = value;
-                have[k] = true;
+            if (const int r = names[k]->empty() ? 0 : fieldRank(*names[k], name, cutPort); r > 0 && (rank[k] == 0 || r < rank[k])) {
+                m_cells[std::size_t(k)] = type == od::json_type::null ? std::string() : cutPort ? std::string(hostOfHostPort(value)) : value;
+                rank[k] = r;
             }
         for (std::size_t k = 0; k < m_options.keyFields.size(); ++k)
-            if (m_options.keyFields[k] == name && out.fields[k].empty()) {
-                m_fieldStorage[k] = value == "-" ? std::string() : value;
+            if (const int r = fieldRank(m_options.keyFields[k], name, cutPort); r > 0 && (m_fieldRank[k] == 0 || r < m_fieldRank[k])) {
+                // An absent value: nginx writes "-", Envoy null.
+                m_fieldStorage[k] = value == "-" || type == od::json_type::null ? std::string() : cutPort ? std::string(hostOfHostPort(value)) : value;
+                m_fieldRank[k] = r;
                 field(k, m_fieldStorage[k], out);
             }
     }
     if (location() != nullptr)
         return "text after the JSON object";
-    if (!have[1])
+    if (!rank[1])
         return "no field " + ratelab::quoted(m_options.timeField);
-    if (!have[0])
+    if (!rank[0])
         return "no field " + ratelab::quoted(m_options.key);
-    if (!m_options.costField.empty() && !have[2])
+    if (!m_options.costField.empty() && !rank[2])
         return "no field " + ratelab::quoted(m_options.costField);
-    const std::string_view path = have[3] ? std::string_view(m_cells[3]) : have[4] ? requestPath(m_cells[4]) : std::string_view();
-    if (have[4])
+    const std::string_view path = rank[3] ? std::string_view(m_cells[3]) : rank[4] ? requestPath(m_cells[4]) : std::string_view();
+    if (rank[4])
         methodField(m_cells[4], out);
     return finish(m_cells[0], m_cells[1], m_cells[2], !m_options.costField.empty(), path, out);
 }
