@@ -5,6 +5,7 @@
 
 #include "arithmetic/nanos.h"
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 #include "replay/replay_memory.h"
 
 #include <algorithm>
@@ -589,19 +590,13 @@ std::size_t replayedRules(const DryRunConfig& config)
 
 namespace {
 
-// counted writes a count and its noun, "1 rule", "3 rules".
-std::string counted(std::size_t n, const std::string& noun)
-{
-    return grouping(std::int64_t(n)) + " " + noun + (n == 1 ? "" : "s");
-}
-
 // notReplayedText says how many rules and parts were not replayed, and the first reason.
 std::string notReplayedText(const DryRunConfig& config)
 {
     const std::size_t rules = config.rules.size(), missing = rules - replayedRules(config);
-    std::string out = grouping(std::int64_t(missing)) + " of " + counted(rules, "rule") + " not replayed";
+    std::string out = grouping(std::int64_t(missing)) + " of " + counted(std::int64_t(rules), "rule") + " not replayed";
     if (!config.notReplayed.empty())
-        out += ", " + counted(config.notReplayed.size(), "part") + " named in not_replayed (the first: "
+        out += ", " + counted(std::int64_t(config.notReplayed.size()), "part") + " named in not_replayed (the first: "
                + config.notReplayed.front() + ")";
     return out;
 }
@@ -637,7 +632,7 @@ std::string dryRunHeadline(const DryRunConfig& config, const DryRunResult& resul
     const std::size_t replayed = replayedRules(config);
     if (config.notReplayed.empty() && replayed == config.rules.size())
         return counts + "; every rule replayed";
-    return "NOT COMPLETE: " + notReplayedText(config) + "; the " + counted(replayed, "replayed rule") + " " + counts;
+    return "NOT COMPLETE: " + notReplayedText(config) + "; the " + counted(std::int64_t(replayed), "replayed rule") + " " + counts;
 }
 
 std::string dryRunRefusal(const DryRunConfig& config)
