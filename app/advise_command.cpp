@@ -203,9 +203,6 @@ std::string drainText(const BurstFamily& family, const AdvicePoint& p)
     return hundredthsText(Int128(p.burst) * r.perNanos, Int128(r.tokens) * kNanosPerSecond, Rounding::Up);
 }
 
-// counted is "1 key", "2 keys".
-std::string counted(std::int64_t n, const std::string& word) { return grouping(n) + " " + word + (n == 1 ? "" : "s"); }
-
 std::string padded(const std::string& s, std::size_t width, bool left = false)
 {
     const std::string fill(s.size() < width ? width - s.size() : 0, ' ');

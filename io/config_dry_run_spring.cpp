@@ -481,6 +481,143 @@ void namedPredicate(const Shortcut& p, const std::string& id, Alternatives& alte
     }
 }
 
+// routeOrder is the routes' file indices in Spring's order: by `order` (0 when none), the file's
+// among equals.
+std::vector<std::size_t> routeOrder(const QJsonArray& routes)
+{
+    std::vector<std::pair<std::int64_t, std::size_t>> order; // (order, file index)
+    for (qsizetype i = 0; i < routes.size(); ++i) {
+        const std::string o = treeText(at(routes[i], "order"));
+        order.emplace_back(o.empty() ? 0 : parseIntegerIn(o, -(std::int64_t(1) << 31), (std::int64_t(1) << 31) - 1), std::size_t(i));
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::size_t> indices;
+    for (const auto& [unused, index] : order)
+        indices.push_back(index);
+    return indices;
+}
+
+// oneHost: every route has a Host predicate and all of them are the same patterns, which then
+// decide nothing between the routes.
+bool oneHost(const QJsonArray& routes)
+{
+    std::set<std::string> hosts;
+    bool everyHasHost = true;
+    for (const QJsonValue& r : routes) {
+        bool host = false;
+        for (const QJsonValue& pv : at(r, "predicates").toArray())
+            if (const Shortcut p = shortcutOf(pv); p.name == "Host") {
+                hosts.insert(p.list.join(',').toStdString());
+                host = true;
+            }
+        everyHasHost = everyHasHost && host;
+    }
+    return everyHasHost && hosts.size() == 1;
+}
+
+// rateLimiterRules adds a rule for each RequestRateLimiter of route `id` (the default filters,
+// then its own) and returns their indices.
+std::vector<std::size_t> rateLimiterRules(const QJsonArray& filters, const std::string& id, const std::string& globalDeny,
+                                          const std::string& logKey, DryRunConfig& out)
+{
+    std::vector<std::size_t> rules;
+    for (const QJsonValue& fv : filters) {
+        const Shortcut f = shortcutOf(fv);
+        if (f.name != "RequestRateLimiter")
+            continue;
+        if (!fv.isObject())
+            throw InputError("Spring: route " + id + ": RequestRateLimiter without args: its rates are not in the filter");
+        std::vector<ProductOption> options;
+        for (const char* name : {"replenishRate", "burstCapacity", "requestedTokens"})
+            if (const std::string v = arg(f.args, std::string("redis-rate-limiter.") + name); !v.empty())
+                options.push_back({name, v});
+        const LimiterConfig config = LimiterConfig{}.withProductOptions(std::move(options));
+        const Algorithm a = Algorithm::SpringGateway;
+        checkProductOptions(config, std::span(&a, 1));
+        const std::string resolver = arg(f.args, "key-resolver");
+        RuleKey key{"user", false, "the principal's name (the default PrincipalNameKeyResolver), read as the log's user"};
+        if (!resolver.empty()) { // a bean of the application: its code is not in the file
+            key = {logKey, false, "the key its KeyResolver " + resolver + " returns"};
+            out.notReplayed.push_back("route " + id + ": its KeyResolver " + resolver + " is the application's code, which "
+                                      "--config cannot evaluate: replayed with the log's key (" + logKey + ") as its key");
+        }
+        const std::string name = "route " + id + ": RequestRateLimiter";
+        rules.push_back(addPolicyRule(out, name + (rules.empty() ? "" : " #" + std::to_string(rules.size() + 1)), name,
+                                      {a, config}, key, logKey));
+        const std::string deny = arg(f.args, "deny-empty-key").empty() ? globalDeny : arg(f.args, "deny-empty-key");
+        out.rules.back().denyEmptyKey = deny != "false";
+    }
+    return rules;
+}
+
+// RouteMatch is what a route's predicates match: its Path patterns (each with its
+// matchTrailingSlash), and the alternatives of conditions the others make.
+struct RouteMatch {
+    std::vector<std::pair<std::string, bool>> patterns;
+    Alternatives conditions{{}};
+};
+
+// addPathPredicate adds a Path predicate's patterns, each checked as Spring parses it.
+void addPathPredicate(const Shortcut& p, RouteMatch& match)
+{
+    QStringList list = p.list;
+    bool trailing = arg(p.args, "matchTrailingSlash") != "false";
+    if (!list.isEmpty() && (list.back() == "true" || list.back() == "false")) // the shortcut's flag
+        trailing = list.takeLast() == "true";
+    for (const QString& pattern : list) {
+        checkSpringPattern(pattern.toStdString());
+        match.patterns.emplace_back(pattern.toStdString(), trailing);
+    }
+}
+
+// RouteSettings is what the gateway's settings make of every route's predicates.
+struct RouteSettings {
+    bool oneHost = false;     // oneHost(routes)
+    bool includePort = true;  // predicate.host.include-port
+    std::map<std::string, std::string> firstOfGroup; // a Weight group and its first route in order
+};
+
+RouteMatch routeMatch(const QJsonObject& r, const std::string& id, RouteSettings& settings, DryRunConfig& out)
+{
+    RouteMatch match;
+    bool path = false;
+    for (const QJsonValue& pv : at(r, "predicates").toArray()) {
+        const Shortcut p = shortcutOf(pv);
+        // Method: the request's method is one of those written, exactly (MethodRoutePredicateFactory
+        // compares HttpMethod constants, spring-cloud-gateway 31050f6b3c2e); a log's request line holds it.
+        if (p.name == "Method") {
+            DryRunCondition c{"request_method"};
+            for (const QString& m : p.list)
+                c.values.push_back(m.toStdString());
+            out.notReplayed.push_back("route " + id + ": its Method predicate (" + p.list.join(',').toStdString()
+                                      + ") reads the request's method, which the log does not hold: every method "
+                                        "taken to match");
+            c.note = int(out.notReplayed.size()) - 1;
+            addCondition(match.conditions, c);
+        } else if (p.name == "Host" || p.name == "Header" || p.name == "Query") {
+            addCondition(match.conditions, requestCondition(p, id, settings.oneHost, settings.includePort, out));
+        } else if (p.name == "RemoteAddr" || p.name == "XForwardedRemoteAddr") {
+            addressPredicate(p, id, match.conditions, out);
+        } else if (p.name == "After" || p.name == "Before" || p.name == "Between") {
+            timePredicate(p, id, match.conditions, out);
+        } else if (p.name == "Cookie" || p.name == "Weight" || p.name == "CloudFoundryRouteService" || p.name == "ReadBody"
+                   || p.name == "Version") {
+            namedPredicate(p, id, match.conditions, out, settings.firstOfGroup);
+        } else if (p.name != "Path") {
+            throw InputError("Spring: route " + id + ": " + p.name + " is no predicate of Spring Cloud Gateway (its "
+                             "RoutePredicateFactory classes at 5227205c743d): Spring refuses the route");
+        } else {
+            if (path)
+                throw InputError("Spring: route " + id + ": a second Path predicate is past what --config reads");
+            path = true;
+            addPathPredicate(p, match);
+        }
+    }
+    if (!path)
+        match.patterns.emplace_back("/**", true); // no Path predicate: every path
+    return match;
+}
+
 } // namespace
 
 std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std::string& logKey)
@@ -501,113 +638,18 @@ std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std
     out.product = "Spring Cloud Gateway";
     out.firstMatch = true;
     out.paths = DryRunPaths::Spring;
-    std::vector<std::pair<std::int64_t, std::size_t>> order; // (order, file index)
-    for (qsizetype i = 0; i < routes.size(); ++i) {
-        const std::string o = treeText(at(routes[i], "order"));
-        order.emplace_back(o.empty() ? 0 : parseIntegerIn(o, -(std::int64_t(1) << 31), (std::int64_t(1) << 31) - 1), std::size_t(i));
-    }
-    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    // Every Host predicate's patterns: one that every route has decides nothing between them.
-    std::set<std::string> hosts;
-    bool everyHasHost = true;
-    for (const QJsonValue& r : routes) {
-        bool host = false;
-        for (const QJsonValue& pv : at(r, "predicates").toArray())
-            if (const Shortcut p = shortcutOf(pv); p.name == "Host") {
-                hosts.insert(p.list.join(',').toStdString());
-                host = true;
-            }
-        everyHasHost = everyHasHost && host;
-    }
-    const bool oneHost = everyHasHost && hosts.size() == 1;
-    std::map<std::string, std::string> firstOfGroup; // a Weight group and its first route in order
-    for (const auto& [unused, index] : order) {
+    const std::vector<std::size_t> order = routeOrder(routes);
+    RouteSettings settings{oneHost(routes), includePort, {}};
+    for (const std::size_t index : order) {
         const QJsonObject r = routes[qsizetype(index)].toObject();
         const std::string id = treeText(at(r, "id")).empty() ? "#" + std::to_string(index + 1) : treeText(at(r, "id"));
-        std::vector<std::size_t> rules;
         QJsonArray filters = at(base, "default-filters").toArray();
         for (const QJsonValue& f : at(r, "filters").toArray())
             filters.append(f);
-        for (const QJsonValue& fv : filters) {
-            const Shortcut f = shortcutOf(fv);
-            if (f.name != "RequestRateLimiter")
-                continue;
-            if (!fv.isObject())
-                throw InputError("Spring: route " + id + ": RequestRateLimiter without args: its rates are not in the filter");
-            std::vector<ProductOption> options;
-            for (const char* name : {"replenishRate", "burstCapacity", "requestedTokens"})
-                if (const std::string v = arg(f.args, std::string("redis-rate-limiter.") + name); !v.empty())
-                    options.push_back({name, v});
-            const LimiterConfig config = LimiterConfig{}.withProductOptions(std::move(options));
-            const Algorithm a = Algorithm::SpringGateway;
-            checkProductOptions(config, std::span(&a, 1));
-            const std::string resolver = arg(f.args, "key-resolver");
-            RuleKey key{"user", false, "the principal's name (the default PrincipalNameKeyResolver), read as the log's user"};
-            if (!resolver.empty()) { // a bean of the application: its code is not in the file
-                key = {logKey, false, "the key its KeyResolver " + resolver + " returns"};
-                out.notReplayed.push_back("route " + id + ": its KeyResolver " + resolver + " is the application's code, which "
-                                          "--config cannot evaluate: replayed with the log's key (" + logKey + ") as its key");
-            }
-            const std::string name = "route " + id + ": RequestRateLimiter";
-            rules.push_back(addPolicyRule(out, name + (rules.empty() ? "" : " #" + std::to_string(rules.size() + 1)), name,
-                                          {a, config}, key, logKey));
-            const std::string deny = arg(f.args, "deny-empty-key").empty() ? globalDeny : arg(f.args, "deny-empty-key");
-            out.rules.back().denyEmptyKey = deny != "false";
-        }
-        std::vector<std::pair<std::string, bool>> patterns; // (pattern, matchTrailingSlash)
-        Alternatives conditions{{}};
-        bool path = false;
-        for (const QJsonValue& pv : at(r, "predicates").toArray()) {
-            const Shortcut p = shortcutOf(pv);
-            // Method: the request's method is one of those written, exactly (MethodRoutePredicateFactory
-            // compares HttpMethod constants, spring-cloud-gateway 31050f6b3c2e); a log's request line holds it.
-            if (p.name == "Method") {
-                DryRunCondition c{"request_method"};
-                for (const QString& m : p.list)
-                    c.values.push_back(m.toStdString());
-                out.notReplayed.push_back("route " + id + ": its Method predicate (" + p.list.join(',').toStdString()
-                                          + ") reads the request's method, which the log does not hold: every method "
-                                            "taken to match");
-                c.note = int(out.notReplayed.size()) - 1;
-                addCondition(conditions, c);
-                continue;
-            }
-            if (p.name == "Host" || p.name == "Header" || p.name == "Query") {
-                addCondition(conditions, requestCondition(p, id, oneHost, includePort, out));
-                continue;
-            }
-            if (p.name == "RemoteAddr" || p.name == "XForwardedRemoteAddr") {
-                addressPredicate(p, id, conditions, out);
-                continue;
-            }
-            if (p.name == "After" || p.name == "Before" || p.name == "Between") {
-                timePredicate(p, id, conditions, out);
-                continue;
-            }
-            if (p.name == "Cookie" || p.name == "Weight" || p.name == "CloudFoundryRouteService" || p.name == "ReadBody"
-                || p.name == "Version") {
-                namedPredicate(p, id, conditions, out, firstOfGroup);
-                continue;
-            }
-            if (p.name != "Path")
-                throw InputError("Spring: route " + id + ": " + p.name + " is no predicate of Spring Cloud Gateway (its "
-                                 "RoutePredicateFactory classes at 5227205c743d): Spring refuses the route");
-            if (path)
-                throw InputError("Spring: route " + id + ": a second Path predicate is past what --config reads");
-            path = true;
-            QStringList list = p.list;
-            bool trailing = arg(p.args, "matchTrailingSlash") != "false";
-            if (!list.isEmpty() && (list.back() == "true" || list.back() == "false")) // the shortcut's flag
-                trailing = list.takeLast() == "true";
-            for (const QString& pattern : list) {
-                checkSpringPattern(pattern.toStdString());
-                patterns.emplace_back(pattern.toStdString(), trailing);
-            }
-        }
-        if (!path)
-            patterns.emplace_back("/**", true); // no Path predicate: every path
-        for (const auto& [pattern, trailing] : patterns)
-            for (const std::vector<DryRunCondition>& alternative : conditions)
+        const std::vector<std::size_t> rules = rateLimiterRules(filters, id, globalDeny, logKey, out);
+        const RouteMatch match = routeMatch(r, id, settings, out);
+        for (const auto& [pattern, trailing] : match.patterns)
+            for (const std::vector<DryRunCondition>& alternative : match.conditions)
                 out.places.push_back({"route " + id + " (Path=" + pattern + ")", DryRunMatch::Pattern, pattern, rules, trailing,
                                       alternative});
     }

@@ -524,97 +524,124 @@ std::string canonicalLimitField(const std::string& written)
     return out;
 }
 
-} // namespace
-
-DryRunConfig traefikDryRunConfig(const ConfigDocument& doc, const std::string& logKey)
-{
+// TraefikFile is the routers and rateLimit middlewares of a file, each in the order written.
+struct TraefikFile {
     std::map<std::string, Router> routers;
     std::map<std::string, Limit> limits;
     std::vector<std::string> routerOrder, limitOrder;
+};
+
+// readRouterField reads a router's field (http.routers.NAME.FIELD).
+void readRouterField(TraefikFile& file, const std::string& name, const std::string& field, const std::string& value)
+{
+    if (!file.routers.count(name))
+        file.routerOrder.push_back(name);
+    Router& r = file.routers[name];
+    r.name = name;
+    const auto is = [&](const char* known) { return keyMatches(field, known, KeyMatch::IgnoreCase); };
+    if (is("rule"))
+        r.rule = value;
+    else if (is("middlewares"))
+        r.middlewares.push_back(value.substr(0, value.find('@'))); // "limit@file": the provider is not the name
+    else if (is("priority"))
+        r.priority = parseIntegerIn(value, 1, std::int64_t(1) << 62);
+    else if (lowerAscii(field) == "rulesyntax" && lowerAscii(value) == "v2")
+        throw InputError("Traefik: router " + name + ": ruleSyntax v2 is not read (--config reads Traefik v3's "
+                         "rule syntax, its default)");
+}
+
+// readLimitField reads a rateLimit middleware's field (http.middlewares.NAME.rateLimit.FIELD).
+void readLimitField(TraefikFile& file, const std::string& name, const std::string& written, const std::string& value)
+{
+    const std::string field = canonicalLimitField(written);
+    if (!file.limits.count(name))
+        file.limitOrder.push_back(name);
+    Limit& l = file.limits[name];
+    if (field == "average" || field == "period" || field == "burst")
+        l.options.push_back({field, value});
+    else if (field == "sourceCriterion.requestHeaderName")
+        l.header = value;
+    else if (field == "sourceCriterion.requestHost")
+        l.host = value;
+    else if (field == "sourceCriterion.ipStrategy.depth")
+        l.depth = value;
+    else if (field.starts_with("sourceCriterion.ipStrategy.excludedIPs"))
+        l.excluded = value;
+    else if (!field.starts_with("sourceCriterion"))
+        throw InputError("Traefik: middleware " + name + ": rateLimit." + field + " is not modelled");
+}
+
+TraefikFile readTraefik(const ConfigDocument& doc)
+{
+    TraefikFile file;
     // Traefik matches its field names ignoring case (keyMatchOf), the names of routers and
     // middlewares as written.
     const auto is = [](const QString& part, const char* name) { return keyMatches(part.toStdString(), name, KeyMatch::IgnoreCase); };
     for (const auto& [path, value] : doc.flat) {
         const QStringList parts = QString::fromStdString(path).split('.');
-        if (parts.size() >= 4 && is(parts[0], "http") && is(parts[1], "routers")) {
-            const std::string name = parts[2].toStdString(), field = parts.mid(3).join('.').toStdString();
-            if (!routers.count(name))
-                routerOrder.push_back(name);
-            Router& r = routers[name];
-            r.name = name;
-            if (is(QString::fromStdString(field), "rule"))
-                r.rule = value;
-            else if (is(QString::fromStdString(field), "middlewares"))
-                r.middlewares.push_back(value.substr(0, value.find('@'))); // "limit@file": the provider is not the name
-            else if (is(QString::fromStdString(field), "priority"))
-                r.priority = parseIntegerIn(value, 1, std::int64_t(1) << 62);
-            else if (lowerAscii(field) == "rulesyntax" && lowerAscii(value) == "v2")
-                throw InputError("Traefik: router " + name + ": ruleSyntax v2 is not read (--config reads Traefik v3's "
-                                 "rule syntax, its default)");
-        } else if (parts.size() >= 5 && is(parts[0], "http") && is(parts[1], "middlewares") && is(parts[3], "rateLimit")) {
-            const std::string name = parts[2].toStdString(), written = parts.mid(4).join('.').toStdString();
-            const std::string field = canonicalLimitField(written);
-            if (!limits.count(name))
-                limitOrder.push_back(name);
-            Limit& l = limits[name];
-            if (field == "average" || field == "period" || field == "burst")
-                l.options.push_back({field, value});
-            else if (field == "sourceCriterion.requestHeaderName")
-                l.header = value;
-            else if (field == "sourceCriterion.requestHost")
-                l.host = value;
-            else if (field == "sourceCriterion.ipStrategy.depth")
-                l.depth = value;
-            else if (field.starts_with("sourceCriterion.ipStrategy.excludedIPs"))
-                l.excluded = value;
-            else if (!field.starts_with("sourceCriterion"))
-                throw InputError("Traefik: middleware " + name + ": rateLimit." + field + " is not modelled");
-        }
+        if (parts.size() >= 4 && is(parts[0], "http") && is(parts[1], "routers"))
+            readRouterField(file, parts[2].toStdString(), parts.mid(3).join('.').toStdString(), value);
+        else if (parts.size() >= 5 && is(parts[0], "http") && is(parts[1], "middlewares") && is(parts[3], "rateLimit"))
+            readLimitField(file, parts[2].toStdString(), parts.mid(4).join('.').toStdString(), value);
     }
-    if (limits.empty())
+    if (file.limits.empty())
         throw InputError("Traefik: no http.middlewares.NAME.rateLimit found");
+    return file;
+}
+
+// addLimitRule adds middleware `name`'s limit as a rule of its own (its zone, its policy) and
+// returns its index; a limit keyed by other than the log's key is named, not replayed.
+std::size_t addLimitRule(DryRunConfig& out, const Limit& l, const std::string& where, const std::string& name,
+                         const std::string& logKey)
+{
+    const LimiterConfig config = LimiterConfig{}.withProductOptions(l.options);
+    const Algorithm a = Algorithm::Traefik;
+    checkProductOptions(config, std::span(&a, 1));
+    out.zones.push_back({name, 0});
+    out.rules.push_back({where + "rateLimit " + name, out.zones.size() - 1, 0, 0, {{a, config}}, false, false});
+    const auto [field, words] = sourceField(l);
+    out.mapped.push_back(field == logKey);
+    if (field != logKey) {
+        out.notReplayed.push_back(out.rules.back().name + ": it keys by " + words + ", not the log's key (" + logKey + ")"
+                                  + (field.empty() ? ", nor a log field: not replayed"
+                                                   : ": not replayed (--key " + field + " replays it)"));
+        out.rules.back().keyField = field;
+        out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
+    }
+    return out.rules.size() - 1;
+}
+
+} // namespace
+
+DryRunConfig traefikDryRunConfig(const ConfigDocument& doc, const std::string& logKey)
+{
+    TraefikFile file = readTraefik(doc);
     DryRunConfig out;
     out.product = "Traefik";
     out.firstMatch = true;
     out.paths = DryRunPaths::Traefik;
-    const auto ruleOf = [&](const std::string& where, const std::string& name) {
-        const Limit& l = limits.at(name);
-        const LimiterConfig config = LimiterConfig{}.withProductOptions(l.options);
-        const Algorithm a = Algorithm::Traefik;
-        checkProductOptions(config, std::span(&a, 1));
-        out.zones.push_back({name, 0});
-        out.rules.push_back({where + "rateLimit " + name, out.zones.size() - 1, 0, 0, {{a, config}}, false, false});
-        const auto [field, words] = sourceField(l);
-        out.mapped.push_back(field == logKey);
-        if (field != logKey) {
-            out.notReplayed.push_back(out.rules.back().name + ": it keys by " + words + ", not the log's key (" + logKey + ")"
-                                      + (field.empty() ? ", nor a log field: not replayed"
-                                                       : ": not replayed (--key " + field + " replays it)"));
-            out.rules.back().keyField = field;
-            out.rules.back().keyNote = int(out.notReplayed.size()) - 1;
-        }
-        return out.rules.size() - 1;
-    };
-    if (routers.empty()) { // the middlewares alone: the routers that apply them are elsewhere
-        if (limits.size() > 1)
-            throw InputError("Traefik: " + std::to_string(limits.size()) + " rateLimit middlewares and no http.routers: "
+    if (file.routers.empty()) { // the middlewares alone: the routers that apply them are elsewhere
+        if (file.limits.size() > 1)
+            throw InputError("Traefik: " + std::to_string(file.limits.size()) + " rateLimit middlewares and no http.routers: "
                              "which requests each limits is not in the file; give the routers");
-        out.fallback = {ruleOf("", limitOrder.front())};
-        out.assumed.push_back("no router in the file: every request is taken to pass middleware " + limitOrder.front());
+        const std::string& only = file.limitOrder.front();
+        out.fallback = {addLimitRule(out, file.limits.at(only), "", only, logKey)};
+        out.assumed.push_back("no router in the file: every request is taken to pass middleware " + only);
         return out;
     }
     std::map<std::string, bool> used;
-    for (auto& [router, place] : routerPlaces(routers, routerOrder, out)) {
-        for (const std::string& m : routers.at(router).middlewares)
-            if (limits.count(m)) { // each router builds its own middlewares: its own buckets (in memory)
+    for (auto& [router, place] : routerPlaces(file.routers, file.routerOrder, out)) {
+        for (const std::string& m : file.routers.at(router).middlewares)
+            if (file.limits.count(m)) { // each router builds its own middlewares: its own buckets (in memory)
                 const std::string rule = "router " + router + ": rateLimit " + m;
                 const auto it = std::find_if(out.rules.begin(), out.rules.end(), [&](const DryRunRule& r) { return r.name == rule; });
-                place.rules.push_back(it != out.rules.end() ? std::size_t(it - out.rules.begin()) : ruleOf("router " + router + ": ", m));
+                place.rules.push_back(it != out.rules.end() ? std::size_t(it - out.rules.begin())
+                                                            : addLimitRule(out, file.limits.at(m), "router " + router + ": ", m, logKey));
                 used[m] = true;
             }
         out.places.push_back(std::move(place));
     }
-    for (const std::string& name : limitOrder)
+    for (const std::string& name : file.limitOrder)
         if (!used[name])
             out.notReplayed.push_back("middleware " + name + ": no router of the file applies it, so it limits nothing here");
     if (out.rules.empty())

@@ -37,7 +37,7 @@ std::string mapClasses(const NginxConfig& nginx, const NginxZone& z)
     const auto m = std::find_if(nginx.maps.begin(), nginx.maps.end(), [&](const NginxMap& x) { return x.name == z.key; });
     if (m == nginx.maps.end())
         return "";
-    const auto counted = [](const std::string& value) {
+    const auto limitedAs = [](const std::string& value) {
         if (value.empty())
             return std::string("not limited (an empty key: nginx skips the limit)");
         if (value.find('$') == std::string::npos)
@@ -46,11 +46,11 @@ std::string mapClasses(const NginxConfig& nginx, const NginxZone& z)
     };
     std::string out = "zone " + z.name + " counts per " + z.key + ", map " + m->source + " (line " + std::to_string(m->line)
                     + ") of each request: ";
-    std::string classes, fallback = counted("");
+    std::string classes, fallback = limitedAs("");
     for (int pass = 0; pass < 2; ++pass) // the keys, then the regexes
         for (const auto& [key, value] : m->entries) {
             if (key == "default") {
-                fallback = counted(value);
+                fallback = limitedAs(value);
                 continue;
             }
             if (key.starts_with("~") != (pass == 1))
@@ -58,7 +58,7 @@ std::string mapClasses(const NginxConfig& nginx, const NginxZone& z)
             const std::string which = pass == 1 ? "matching " + key
                                     : key.empty()  ? std::string("empty (no such value sent)")
                                                    : "\"" + key + "\"";
-            classes += (classes.empty() ? "" : "; ") + which + ": " + counted(value);
+            classes += (classes.empty() ? "" : "; ") + which + ": " + limitedAs(value);
         }
     return out + classes + (classes.empty() ? "" : "; ") + "any other: " + fallback;
 }

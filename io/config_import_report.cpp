@@ -340,103 +340,140 @@ QuotaText apiGatewayQuota(const AwsApiGateway& g, std::int64_t count, Nanos per)
 
 } // namespace
 
-std::string whatYouGet(const ImportedConfig& c)
+namespace {
+
+// Got is what the model does, beside what the file seems to say (b): the burst it admits at one
+// instant from idle (unlimited: 100000 all pass), the rate written and its interval, the
+// long-run rate measured, and the products whose limits read differently.
+struct Got {
+    Algorithm a = Algorithm::FixedWindow;
+    Belief b;
+    std::int64_t burst = 0;
+    bool unlimited = false;
+    double writtenPerSecond = 0;
+    Nanos written = kNanosPerSecond;
+    Measured measured;
+    const AwsWafRate* waf = nullptr; // a WAF rule passes any burst, yet limits
+    QuotaText quota;                 // an API Gateway usage plan's
+    const UpstashRatelimit* upstash = nullptr;
+};
+
+Got measure(const ImportedConfig& c, const Limiter& fresh)
 {
-    const Algorithm a = c.scenario.algorithms.front();
-    const std::unique_ptr<Limiter> fresh = makeLimiter(a, c.scenario.config);
-    const Belief b = believe(c, *fresh);
-    std::ostringstream out;
+    Got g;
+    g.a = c.scenario.algorithms.front();
+    g.b = believe(c, fresh);
+    const Belief& b = g.b;
+    // Burst: requests at one instant from a fresh start.
+    Policy p(c);
+    while (g.burst < 100000 && p.decide(0).allowed)
+        ++g.burst;
+    g.unlimited = g.burst >= 100000;
+    // The long-run rate, once the burst is spent.
+    g.writtenPerSecond = b.count > 0 ? double(b.count) * 1e9 / double(b.per) : 0;
+    g.written = b.count > 0 ? std::max<Nanos>(1, b.per / b.count) : kNanosPerSecond;
+    const Nanos cycle = std::max(b.longest, g.written);
+    g.measured = g.unlimited ? Measured{} : longRunRate(c, cycle, std::max(4 * cycle, kNanosPerSecond));
+    g.waf = dynamic_cast<const AwsWafRate*>(&fresh);
+    if (const auto* gateway = dynamic_cast<const AwsApiGateway*>(&fresh))
+        g.quota = apiGatewayQuota(*gateway, b.count, b.per);
+    g.upstash = dynamic_cast<const UpstashRatelimit*>(&fresh);
+    return g;
+}
+
+// wafRateText is a WAF rule's rate: its verdicts' (Count's: none).
+std::string wafRateText(const AwsWafRate& r)
+{
+    if (r.counts())
+        return "no limit: the action is Count, which blocks nothing";
+    return "at most " + std::to_string(r.limit()) + " per " + seconds(r.window()) + " in the long run: a check (every "
+         + seconds(r.checkInterval()) + ") that finds more than " + std::to_string(r.limit()) + " in the " + seconds(r.window())
+         + " before it blocks " + "every request from " + seconds(r.detectionDelay()) + " later until a check finds "
+         + std::to_string(r.limit()) + " or fewer; blocked requests count too, so a client that "
+         + "keeps sending over the limit stays blocked";
+}
+
+std::string rateText(const Got& g)
+{
+    const double rate = g.measured.rate;
+    return g.waf              ? wafRateText(*g.waf)
+         : g.unlimited        ? std::string("no limit")
+         : !g.measured.any    ? std::string("nothing once the burst is spent")
+         : g.measured.whole   ? perSecond(rate) + " once the burst is spent" + (g.quota.line.empty() ? "" : ", until the quota is spent")
+                              : perSecond(rate) + " over the " + seconds(g.measured.over)
+                                    + " measured (4,000,000 requests; a longer period may bind later)";
+}
+
+// writeLimits writes what you wrote, how it is modelled, and the limits the model keeps.
+void writeLimits(std::ostream& out, const ImportedConfig& c, const Got& g)
+{
     out << "What you wrote (" << c.product << (c.modelledPlace.empty() ? "" : ", " + c.modelledPlace) << "):";
     for (const auto& [k, v] : c.wrote)
         out << " " << k << (v.empty() ? "" : " " + v) << ";";
-    out << "\nModelled as " << algorithmId(a) << "."
+    out << "\nModelled as " << algorithmId(g.a) << "."
         << (c.scenario.layers.empty() ? "" : " Its " + std::to_string(c.scenario.layers.size()) + " limits are layers.")
         << "\n\nWhat you get:\n";
-
-    // Burst: requests at one instant from a fresh start.
-    std::int64_t burst = 0;
-    {
-        Policy p(c);
-        while (burst < 100000 && p.decide(0).allowed)
-            ++burst;
-    }
-    const bool unlimited = burst >= 100000;
-    out << "  burst      " << (unlimited ? std::string("no limit (100000 at once all pass)") : std::to_string(burst) + " at once from idle") << "\n";
-
-    // The long-run rate, once the burst is spent.
-    const double writtenPerSecond = b.count > 0 ? double(b.count) * 1e9 / double(b.per) : 0;
-    const Nanos written = b.count > 0 ? std::max<Nanos>(1, b.per / b.count) : kNanosPerSecond;
-    const Nanos cycle = std::max(b.longest, written);
-    const Measured measured = unlimited ? Measured{} : longRunRate(c, cycle, std::max(4 * cycle, kNanosPerSecond));
-    const double rate = measured.rate;
-    // A WAF rule passes any burst, yet limits: its rate is the verdicts' (Count's: none).
-    const auto* wafRule = dynamic_cast<const AwsWafRate*>(fresh.get());
-    const std::string wafRate =
-        !wafRule            ? std::string()
-        : wafRule->counts() ? std::string("no limit: the action is Count, which blocks nothing")
-                            : "at most " + std::to_string(wafRule->limit()) + " per " + seconds(wafRule->window())
-                                  + " in the long run: a check (every " + seconds(wafRule->checkInterval()) + ") that finds more than "
-                                  + std::to_string(wafRule->limit()) + " in the " + seconds(wafRule->window()) + " before it blocks "
-                                  + "every request from " + seconds(wafRule->detectionDelay()) + " later until a check finds "
-                                  + std::to_string(wafRule->limit()) + " or fewer; blocked requests count too, so a client that "
-                                  + "keeps sending over the limit stays blocked";
-    const auto* gateway = dynamic_cast<const AwsApiGateway*>(fresh.get());
-    const QuotaText quota = gateway ? apiGatewayQuota(*gateway, b.count, b.per) : QuotaText{};
-    out << "  rate       "
-        << (!wafRate.empty() ? wafRate
-            : unlimited      ? std::string("no limit")
-            : !measured.any  ? std::string("nothing once the burst is spent")
-            : measured.whole ? perSecond(rate) + " once the burst is spent"
-                                   + (quota.line.empty() ? "" : ", until the quota is spent")
-                             : perSecond(rate) + " over the " + seconds(measured.over)
-                                   + " measured (4,000,000 requests; a longer period may bind later)")
-        << " (you wrote " << (b.count > 0 ? perSecond(writtenPerSecond) : std::string("no rate")) << ")\n";
-    out << "  window     " << (b.window > 0 ? seconds(b.window) : std::string("none: a bucket")) << "\n";
+    out << "  burst      " << (g.unlimited ? std::string("no limit (100000 at once all pass)") : std::to_string(g.burst) + " at once from idle") << "\n";
+    out << "  rate       " << rateText(g) << " (you wrote "
+        << (g.b.count > 0 ? perSecond(g.writtenPerSecond) : std::string("no rate")) << ")\n";
+    out << "  window     " << (g.b.window > 0 ? seconds(g.b.window) : std::string("none: a bucket")) << "\n";
     for (std::size_t i = 0; i < c.binds.size(); ++i)
         out << (i == 0 ? "  binds      " : "             ") << c.binds[i] << ".\n";
-    if (!quota.line.empty())
-        out << "  quota      " << quota.line << "\n";
-    out << "\nTraffic:\n";
-    // A request of cost k takes k: what passes is fewer requests than the numbers written.
-    const std::string costNote = c.scenario.cost > 1 ? " (each request costs " + std::to_string(c.scenario.cost) + ")" : "";
+    if (!g.quota.line.empty())
+        out << "  quota      " << g.quota.line << "\n";
+}
 
-    std::string surprise;
-    if (b.burst == 0 && burst == 0)
-        surprise = "a burst of 0 does not switch limiting off: every request is refused";
-    else if (!quota.surprise.empty())
-        surprise = quota.surprise;
-    else if (wafRule && wafRule->counts())
-        surprise = "the action is Count: WAF counts the requests over the limit and blocks none";
-    else if (unlimited && a == Algorithm::AwsWafRate)
-        surprise = "nothing is refused at once: WAF counts, and blocks only once a check over the limit takes effect "
-                   "(rate_check_interval + detection_delay, 40 s at the earliest by default)";
-    else if (unlimited && b.count > 0)
-        surprise = "limiting is off: every request passes, however many arrive at once";
-    else if (b.burst > 0 && burst != b.burst)
-        surprise = "you wrote a burst of " + std::to_string(b.burst) + ", but " + std::to_string(burst) + " pass at once" + costNote;
-    else if (b.count > 0 && rate < 0.99 * writtenPerSecond && measured.whole)
-        surprise = "you wrote " + perSecond(writtenPerSecond) + ", but at most " + perSecond(rate) + " pass" + costNote;
+// limitSurprise is the first surprise the limits themselves hold, before any traffic shape.
+std::string limitSurprise(const Got& g, const std::string& costNote)
+{
+    const Belief& b = g.b;
+    if (b.burst == 0 && g.burst == 0)
+        return "a burst of 0 does not switch limiting off: every request is refused";
+    if (!g.quota.surprise.empty())
+        return g.quota.surprise;
+    if (g.waf && g.waf->counts())
+        return "the action is Count: WAF counts the requests over the limit and blocks none";
+    if (g.unlimited && g.a == Algorithm::AwsWafRate)
+        return "nothing is refused at once: WAF counts, and blocks only once a check over the limit takes effect "
+               "(rate_check_interval + detection_delay, 40 s at the earliest by default)";
+    if (g.unlimited && b.count > 0)
+        return "limiting is off: every request passes, however many arrive at once";
+    if (b.burst > 0 && g.burst != b.burst)
+        return "you wrote a burst of " + std::to_string(b.burst) + ", but " + std::to_string(g.burst) + " pass at once" + costNote;
+    if (b.count > 0 && g.measured.rate < 0.99 * g.writtenPerSecond && g.measured.whole)
+        return "you wrote " + perSecond(g.writtenPerSecond) + ", but at most " + perSecond(g.measured.rate) + " pass" + costNote;
+    return {};
+}
 
+// writeSteadyShapes writes what a page load and a steady stream at the written rate get, and
+// keeps the first surprise either holds.
+void writeSteadyShapes(std::ostream& out, const ImportedConfig& c, const Got& g, std::string& surprise)
+{
     // A page load: 27 requests 2 ms apart.
     std::vector<Nanos> page;
     for (int i = 0; i < 27; ++i)
         page.push_back(i * 2'000'000);
     const std::int64_t pageIn = admitted(c, page);
     out << "  page load (27 requests in 52 ms):            " << pageIn << " pass, " << 27 - pageIn << " refused\n";
-    if (surprise.empty() && pageIn < 27 && (writtenPerSecond >= 27 || b.burst >= 27))
+    if (surprise.empty() && pageIn < 27 && (g.writtenPerSecond >= 27 || g.b.burst >= 27))
         surprise = "a page load of 27 requests gets " + std::to_string(27 - pageIn) + " refused although you wrote "
-                 + perSecond(writtenPerSecond) + ": the rate is spread evenly, one every " + seconds(written);
+                 + perSecond(g.writtenPerSecond) + ": the rate is spread evenly, one every " + seconds(g.written);
 
     // A steady stream at the written rate: 20 requests, one every written interval.
     std::vector<Nanos> steady;
     for (int i = 0; i < 20; ++i)
-        steady.push_back(i * written);
+        steady.push_back(i * g.written);
     const std::int64_t steadyIn = admitted(c, steady);
     out << "  steady stream (20 at the rate you wrote):    " << steadyIn << " pass, " << 20 - steadyIn << " refused\n";
     if (surprise.empty() && steadyIn < 20)
         surprise = "a steady stream at the rate you wrote gets " + std::to_string(20 - steadyIn) + " of 20 refused";
+}
 
-    const auto* upstash = dynamic_cast<const UpstashRatelimit*>(fresh.get());
+// writeBoundary writes what a burst across a window's end gets, or how a bucket refills, and
+// keeps the first surprise either holds.
+void writeBoundary(std::ostream& out, const ImportedConfig& c, const Got& g, std::string& surprise, const std::string& costNote)
+{
+    const Belief& b = g.b;
     // A boundary burst: one request opens the window, limit - 1 arrive 1 ms before its end, limit at it.
     if (b.window > 0 && b.windowLimit > 0 && b.windowLimit <= 10000) {
         std::vector<Nanos> edge{0};
@@ -453,20 +490,24 @@ std::string whatYouGet(const ImportedConfig& c)
         // Envoy adds tokens_per_fill at each fill_interval, the Upstash script refillRate at each
         // whole interval from refilledAt (upstash.h; the package's own doc comment says "refills
         // constantly", its script does not); the other buckets refill continuously.
+        const UpstashRatelimit* upstash = g.upstash;
         out << "  boundary burst: no window (the bucket refills "
-            << (a == Algorithm::EnvoyLocal ? std::string("at each fill")
+            << (g.a == Algorithm::EnvoyLocal ? std::string("at each fill")
                 : upstash && upstash->kind() == UpstashRatelimit::Kind::TokenBucket
                     ? std::to_string(upstash->refillRate()) + " at each whole interval of " + seconds(upstash->intervalMs() * 1'000'000)
                           + ", none in between"
                     : std::string("continuously"))
             << ")\n";
     }
-    if (surprise.empty() && b.window == 0 && b.count > burst && b.count > 1)
+    if (surprise.empty() && b.window == 0 && b.count > g.burst && b.count > 1)
         surprise = std::to_string(b.count) + " per " + seconds(b.per)
-                 + (upstash ? " come back together at each whole interval, but the bucket holds " + std::to_string(b.burst)
-                            : " is one every " + seconds(written))
-                 + ": " + std::to_string(b.count) + " at once do not pass, only " + std::to_string(burst) + costNote;
-    out << "\nFirst surprise: " << (surprise.empty() ? std::string("none on these shapes") : surprise) << ".\n";
+                 + (g.upstash ? " come back together at each whole interval, but the bucket holds " + std::to_string(b.burst)
+                              : " is one every " + seconds(g.written))
+                 + ": " + std::to_string(b.count) + " at once do not pass, only " + std::to_string(g.burst) + costNote;
+}
+
+void writeNotes(std::ostream& out, const ImportedConfig& c)
+{
     if (!c.assumed.empty()) {
         out << "\nHow it is modelled:\n";
         for (const std::string& s : c.assumed)
@@ -477,6 +518,24 @@ std::string whatYouGet(const ImportedConfig& c)
         for (const std::string& s : c.notModelled)
             out << "  - " << s << ".\n";
     }
+}
+
+} // namespace
+
+std::string whatYouGet(const ImportedConfig& c)
+{
+    const std::unique_ptr<Limiter> fresh = makeLimiter(c.scenario.algorithms.front(), c.scenario.config);
+    const Got g = measure(c, *fresh);
+    std::ostringstream out;
+    writeLimits(out, c, g);
+    out << "\nTraffic:\n";
+    // A request of cost k takes k: what passes is fewer requests than the numbers written.
+    const std::string costNote = c.scenario.cost > 1 ? " (each request costs " + std::to_string(c.scenario.cost) + ")" : "";
+    std::string surprise = limitSurprise(g, costNote);
+    writeSteadyShapes(out, c, g, surprise);
+    writeBoundary(out, c, g, surprise, costNote);
+    out << "\nFirst surprise: " << (surprise.empty() ? std::string("none on these shapes") : surprise) << ".\n";
+    writeNotes(out, c);
     return out.str();
 }
 

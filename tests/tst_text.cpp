@@ -154,6 +154,20 @@ private slots:
         QCOMPARE(q(ratelab::hundredthsText(num, den, rounding)), text);
     }
 
+    // A count and its noun: singular for exactly 1, the number grouped in threes, an irregular
+    // plural only when given.
+    void counted()
+    {
+        using ratelab::counted;
+        QCOMPARE(counted(1, "request"), std::string("1 request"));
+        QCOMPARE(counted(0, "request"), std::string("0 requests"));
+        QCOMPARE(counted(2, "replayed rule"), std::string("2 replayed rules"));
+        QCOMPARE(counted(1234, "request"), std::string("1,234 requests"));
+        QCOMPARE(counted(-1, "request"), std::string("-1 requests"));
+        QCOMPARE(counted(1, "entry", "entries"), std::string("1 entry"));
+        QCOMPARE(counted(1000000, "entry", "entries"), std::string("1,000,000 entries"));
+    }
+
     void csvField_data()
     {
         QTest::addColumn<QString>("field");

@@ -8,6 +8,7 @@
 
 #include "arithmetic/decimal.h"
 #include "traffic/traffic_log.h"
+#include "traffic/traffic_warnings.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -61,6 +62,11 @@ private slots:
         QCOMPARE(t.unreadable, std::int64_t(0));
         QCOMPARE(t.lines, std::int64_t(4));
         QCOMPARE(errorOf([] { parse("# nothing but this\n"); }), std::string("test.log: no request to replay (it holds only comment lines)"));
+        // The warning counts them as every report counts: in threes past a thousand.
+        std::string many;
+        for (int i = 0; i < 1234; ++i)
+            many += "# a note\n";
+        QCOMPARE(trafficWarnings(parse(combined(0) + many + combined(1))).front(), std::string("1,234 comment lines (#...) skipped"));
     }
 
     // The majority of the sample decides: three JSON lines and one combined line are JSON, and

@@ -1,5 +1,7 @@
 #include "arithmetic/text.h"
 
+#include "arithmetic/decimal.h"
+
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -89,6 +91,16 @@ std::string hundredthsText(Int128 num, Int128 den, Rounding rounding)
     const int cents = int(m % 100);
     return (hundredths < 0 ? "-" : "") + integerText(Int128(m / 100)) + (cents < 10 ? ".0" : ".")
          + std::to_string(cents);
+}
+
+std::string counted(std::int64_t n, std::string_view noun, std::string_view plural)
+{
+    std::string out = grouping(n) + " ";
+    if (n == 1)
+        return out.append(noun);
+    if (plural.empty())
+        return out.append(noun).append("s");
+    return out.append(plural);
 }
 
 bool csvNeedsQuotes(std::string_view v) { return v.find_first_of(",\"\r\n") != std::string_view::npos; }

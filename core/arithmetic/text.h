@@ -8,6 +8,7 @@
 #include "arithmetic/nanos.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,11 @@ enum class Rounding { Down, Up };
 // hundredthsText writes num / den (den > 0) with exactly two decimals, rounded as asked
 // (hundredthsText(1, 3, Rounding::Up) is "0.34"; hundredthsText(-1, 3, Rounding::Down) "-0.34").
 std::string hundredthsText(Int128 num, Int128 den, Rounding rounding);
+
+// counted writes a count and its noun as every report and message counts: the number as
+// grouping writes it, the noun singular for exactly 1 ("1 rule", "0 rules", "1,234 requests").
+// A noun whose plural is not the noun and an "s" passes its plural: counted(n, "entry", "entries").
+std::string counted(std::int64_t n, std::string_view noun, std::string_view plural = {});
 
 // csvNeedsQuotes: v holds a comma, a quote, a CR or an LF, which a reader would otherwise take
 // for the field's end, the row's end or a quoted field (RFC 4180).

@@ -19,16 +19,18 @@ namespace {
 std::string at(Int128 nanos) { return secondsText(nanos, 3) + " s"; }
 std::string exact(Int128 nanos) { return secondsText(nanos, 0) + " s"; }
 
-// counted puts a noun after a number written as text: singular exactly when the text is 1.
-std::string counted(const std::string& number, std::string_view singular, std::string_view plural)
+// withNoun puts a noun after a number written as text: singular exactly when the text is 1.
+// Not counted: an explanation writes every number exactly as the engine holds it, ungrouped
+// like the others of its sentence, and a fractional one too ("1.00 token").
+std::string withNoun(const std::string& number, std::string_view singular, std::string_view plural)
 {
     const bool one = number == "1" || number == "1.00";
     return number + " " + std::string(one ? singular : plural);
 }
 
-std::string counted(Int128 n, std::string_view singular, std::string_view plural)
+std::string withNoun(Int128 n, std::string_view singular, std::string_view plural)
 {
-    return counted(integerText(n), singular, plural);
+    return withNoun(integerText(n), singular, plural);
 }
 
 std::string retry(const Decision& d)
@@ -67,7 +69,7 @@ std::string describe(SlidingWindowLog& l, const LimiterConfig& c, Nanos t, const
     const auto expired = previous ? static_cast<std::int64_t>(l.levelAt(*previous)) - entries : 0;
     const std::optional<Nanos> oldest = l.oldestAt(t);
     d = l.decide(t);
-    std::string s = integerText(entries) + " of " + counted(c.limit(), "entry", "entries") + " in the last " + exact(w);
+    std::string s = integerText(entries) + " of " + withNoun(c.limit(), "entry", "entries") + " in the last " + exact(w);
     std::string notes;
     if (expired > 0)
         notes = integerText(expired) + " expired since the last request";
@@ -102,7 +104,7 @@ std::string describe(TokenBucket& l, const LimiterConfig& c, Nanos t, const Nano
 {
     const Int128 unit = c.rate().perNanos; // units of one token
     const Int128 found = l.unitsAt(t);
-    std::string s = "had " + counted(hundredthsText(found, unit, Rounding::Down), "token", "tokens");
+    std::string s = "had " + withNoun(hundredthsText(found, unit, Rounding::Down), "token", "tokens");
     if (previous) {
         s += " (refilled " + hundredthsText(found - l.unitsAt(*previous), unit, Rounding::Down) + " since the last request";
         s += found == Int128(c.capacity()) * unit ? ", full)" : ")";
@@ -145,7 +147,7 @@ std::string describe(LeakyBucket& l, const LimiterConfig& c, Nanos t, const Nano
 std::string describe(LeakyBucketQueue& l, const LimiterConfig& c, Nanos t, const Nanos* previous, Decision& d)
 {
     const auto waiting = static_cast<std::int64_t>(l.levelAt(t));
-    std::string s = water(l.bucket(), c, t, previous, false) + ", " + counted(waiting, "request", "requests") + " waiting";
+    std::string s = water(l.bucket(), c, t, previous, false) + ", " + withNoun(waiting, "request", "requests") + " waiting";
     d = l.decide(t);
     if (!d.allowed)
         return s + " -> dropped (1 more would overflow), " + retry(d);

@@ -1,14 +1,9 @@
 #include "traffic/traffic_warnings.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 
 namespace ratelab {
-
-namespace {
-
-std::string plural(std::int64_t n, const char* one, const char* many) { return std::to_string(n) + (n > 1 ? many : one); }
-
-} // namespace
 
 std::vector<std::string> trafficWarnings(const Traffic& t)
 {
@@ -17,18 +12,18 @@ std::vector<std::string> trafficWarnings(const Traffic& t)
         w.push_back("line 1 skipped: it does not read as " + std::string(logFormatId(t.format)) + " (" + t.firstLineCut
                     + "); a line cut short, as tail -c leaves it?");
     if (t.comments > 0)
-        w.push_back(plural(t.comments, " comment line", " comment lines") + " (#...) skipped");
+        w.push_back(counted(t.comments, "comment line") + " (#...) skipped");
     if (t.wholeSeconds)
         w.push_back("the log's times are whole seconds: every second is one instant (all its requests arrive together)");
     if (t.unreadable > 0) {
         std::string lines;
         for (const LineError& e : t.firstErrors)
             lines += (lines.empty() ? "" : "; ") + std::string("line ") + std::to_string(e.line) + ": " + e.reason;
-        w.push_back(plural(t.unreadable, " unreadable line", " unreadable lines") + " skipped (" + lines
+        w.push_back(counted(t.unreadable, "unreadable line") + " skipped (" + lines
                     + (t.unreadable > std::int64_t(t.firstErrors.size()) ? "; ..." : "") + ")");
     }
     if (t.outOfOrder > 0)
-        w.push_back(plural(t.outOfOrder, " request", " requests") + " logged after later ones (at most "
+        w.push_back(counted(t.outOfOrder, "request") + " logged after later ones (at most "
                     + formatSeconds(t.largestStepBack) + " s) were put in time order");
     return w;
 }

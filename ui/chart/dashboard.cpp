@@ -517,7 +517,7 @@ void layoutOffscreen(Dashboard& dashboard, const Scenario& scenario, QSize size,
     dashboard.setAttribute(Qt::WA_DontShowOnScreen);
     dashboard.layout()->setContentsMargins(16, 10, 16, 10); // an image for a slide gets margins
     // The events below lay the rows out; painting them too, into a backing store no one sees,
-    // would only double what render() paints (15 ms a frame at 1M requests).
+    // would only double what render() paints.
     dashboard.setUpdatesEnabled(false);
     const auto paintAgain = qScopeGuard([&] { dashboard.setUpdatesEnabled(true); });
     // A dashboard already laid out at this size knows its rows' pixel width: one pass suffices.

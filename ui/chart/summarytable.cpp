@@ -38,7 +38,7 @@ bool gateOnly(const AlgorithmTrace& r) { return r.engine && r.engine->run.server
 
 // MeasureOnce holds the columns' widths while a table's cells are set and fits them to their
 // contents once at the end: a header that resizes to contents measures every cell again for
-// each cell set (7 rows x 7 columns: 14 ms of text shaping a frame).
+// each cell set (7 rows x 7 columns: every cell measured 49 times a frame, where once will do).
 class MeasureOnce {
 public:
     explicit MeasureOnce(QHeaderView* header) : m_header(header) { m_header->setSectionResizeMode(QHeaderView::Fixed); }
