@@ -147,8 +147,16 @@ private slots:
         for (std::uint64_t seed = 1; seed <= 300; ++seed) {
             std::mt19937_64 g(seed);
             const auto in = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); };
-            const LimiterConfig c = LimiterConfig::make(in(1, 20), in(1, 20'000'000) * 1000 + in(0, 999), in(1, 20),
-                                                        Rate{in(1, 20), in(1'000'000, 20'000'000'000)});
+            // Each draw on a line of its own: the order of a call's arguments, and of an operator's
+            // operands, is the compiler's to choose, and the hash below must not depend on it.
+            // This is the order the hash was first taken in (GCC's: arguments right to left).
+            const std::int64_t rateTokens = in(1, 20);
+            const std::int64_t ratePer = in(1'000'000, 20'000'000'000);
+            const std::int64_t capacity = in(1, 20);
+            const std::int64_t windowMicros = in(1, 20'000'000);
+            const std::int64_t windowNanos = in(0, 999);
+            const std::int64_t limit = in(1, 20);
+            const LimiterConfig c = LimiterConfig::make(limit, windowMicros * 1000 + windowNanos, capacity, Rate{rateTokens, ratePer});
             std::vector<Nanos> times;
             Nanos t = 0;
             for (int i = 0; i < 300; ++i) {
