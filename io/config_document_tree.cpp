@@ -4,6 +4,7 @@
 #include "config_document.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -131,7 +132,8 @@ ConfigNode parseToml(const QByteArray& text)
     try {
         root = toml::parse(std::string_view(text.constData(), std::size_t(text.size())));
     } catch (const toml::parse_error& e) {
-        throw InputError("TOML line " + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+        // toml++ quotes the byte it stopped at, which may be a control byte: one printable line.
+        throw InputError("TOML line " + std::to_string(e.source().begin.line) + ": " + messageText(e.description()));
     }
     Budget budget("TOML");
     return fromToml(root, budget, 0);

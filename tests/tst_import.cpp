@@ -76,6 +76,10 @@ private slots:
         QCOMPARE(inlineArray, inlineWant);
         // [x] after [[x]] redefines an array as a table: TOML refuses it, naming the line.
         QVERIFY(errorOf([] { flat("[[x]]\na = 1\n[x]\nb = 2\n"); }).starts_with("TOML line 3: "));
+        // toml++ quotes the byte it stopped at: a control byte (here 0x01 after "t", a boolean
+        // begun) is written as \x01, so the message stays one printable line.
+        QCOMPARE(errorOf([] { flat("a = t\x01\n"); }),
+                 std::string("TOML line 1: Error while parsing boolean: expected 'true', saw 't\\x01'"));
         const auto json = flat(R"({"a": {"b": [ {"c": 5} ], "d": "x"}})");
         const std::vector<std::pair<std::string, std::string>> jsonWant{{"a.b.c", "5"}, {"a.d", "x"}};
         QCOMPARE(json, jsonWant);
