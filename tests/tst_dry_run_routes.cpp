@@ -176,6 +176,15 @@ private slots:
                                                 "ip");
         QCOMPARE(selectPlace(p, "/V12/X"), 0);
         QCOMPARE(selectPlace(p, "/v/x"), -1);
+        // RE2's reason quotes the pattern from where it failed, raw: "missing ): (a", then a
+        // control byte and a newline. The message carries them as \x01 and \x0A (messageText's
+        // upper-case hex), on one line.
+        try {
+            ProductRegex(std::string_view("(a\x01\n", 4), RegexEngine::Re2, RegexSpan::Whole);
+            QFAIL("RE2 took an unclosed group");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string_view(e.what()).ends_with(" is refused by RE2: missing ): (a\\x01\\x0A"), e.what());
+        }
         // Each span and engine on 1 MB: Kong's ~ (PCRE2 from the start), Envoy's safe_regex (RE2,
         // the whole path), Spring's {id:[a]+} segment (PCRE2, the whole segment).
         QVERIFY(ProductRegex("(a|b)+", RegexEngine::Pcre, RegexSpan::Start).matches(mega + "/x"));

@@ -1,6 +1,7 @@
 #include "replay/product_regex.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -45,7 +46,7 @@ ProductRegex::ProductRegex(std::string_view pattern, RegexEngine engine, RegexSp
         options.set_log_errors(false);
         m->re2 = std::make_unique<RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
         if (!m->re2->ok())
-            throw InputError("the regex " + quoted(std::string(pattern)) + " is refused by RE2: " + m->re2->error());
+            throw InputError("the regex " + quoted(std::string(pattern)) + " is refused by RE2: " + messageText(m->re2->error()));
         return;
     }
     const std::uint32_t anchors = span == RegexSpan::Whole   ? PCRE2_ANCHORED | PCRE2_ENDANCHORED
