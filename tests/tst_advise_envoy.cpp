@@ -2,6 +2,7 @@
 // trace worked out by hand in the timer refill's arithmetic, why the ladder keeps one
 // fill_interval, a seeded property against a brute-force search on EnvoyLocal itself, and the
 // written filter read back by `import` and by the dry run `replay --config` runs.
+#include "advise_log.h"
 #include "advise/envoy_advice.h"
 #include "arithmetic/decimal.h"
 #include "config_dry_run.h"
@@ -20,24 +21,7 @@ namespace {
 
 constexpr Nanos kMs = 1'000'000;
 
-// Key 1.1.1.1: three requests at 0 ms, one at 500 ms, one at 1000 ms; 2.2.2.2 one at 0;
-// 3.3.3.3 ten at 0. As one trace: 14 at 0, one at 500 ms, one at 1000 ms.
-const char* kLog = "time,ip,path\n"
-                   "1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n"
-                   "1795392000.000,2.2.2.2,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n"
-                   "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
-
-Traffic smallLog()
-{
-    TrafficOptions o;
-    o.format = LogFormat::Csv;
-    o.keepPaths = true;
-    return parseTraffic(kLog, o, "small.csv");
-}
+using advisetest::smallLog;
 
 LimiterConfig bucket(std::int64_t maxTokens, std::int64_t perFill, Nanos fill)
 {

@@ -2,6 +2,7 @@
 // worked out by hand in x/time/rate's terms (with maxDelay's debt), why 90 a minute is not on
 // the ladder, a seeded property against a brute-force search on the Traefik model itself, and
 // the written middleware read back by `import` and by the dry run `replay --config` runs.
+#include "advise_log.h"
 #include "advise/traefik_advice.h"
 #include "arithmetic/decimal.h"
 #include "config_dry_run.h"
@@ -20,24 +21,7 @@ namespace {
 
 constexpr Nanos kMs = 1'000'000;
 
-// Key a (1.1.1.1): three requests at 0 ms, one at 500 ms, one at 1000 ms. Key b (2.2.2.2): one
-// at 0. Key c (3.3.3.3): ten at 0.
-const char* kLog = "time,ip,path\n"
-                   "1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n"
-                   "1795392000.000,2.2.2.2,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n"
-                   "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
-
-Traffic smallLog()
-{
-    TrafficOptions o;
-    o.format = LogFormat::Csv;
-    o.keepPaths = true;
-    return parseTraffic(kLog, o, "small.csv");
-}
+using advisetest::smallLog;
 
 constexpr std::int64_t perMinute(std::int64_t n) { return n; }
 constexpr std::int64_t perSecond(std::int64_t n) { return TraefikBurstFamily::kPerMinuteSteps + n; }
@@ -82,8 +66,8 @@ std::vector<Nanos> randomTrace(std::mt19937_64& rng)
 class TestTraefikAdvice : public QObject {
     Q_OBJECT
 private slots:
-    // Key a's burst. With d = burst - tokens, each request makes d = max(0, d - r * elapsed) + 1
-    // and waits (d - burst) / r, served iff that is at most maxDelay, i.e. burst >= d - r * maxDelay:
+    // Key a's burst (1.1.1.1 in advise_log.h). With d = burst - tokens, each request makes
+    // d = max(0, d - r * elapsed) + 1 and waits (d - burst) / r, served iff that is at most maxDelay, i.e. burst >= d - r * maxDelay:
     //   1 a minute (r = 1/60, maxDelay 500 ms, debt 1/120): d = 3, 3 - 1/120 + 1, then
     //       3.99167 - 0.00833 + 1 = 4.98333: burst ceil(4.98333 - 0.00833) = 5.
     //   29 a minute (r = 0.48333, debt 0.24167): 3, 3.75833, 4.51667: ceil(4.275) = 5.
