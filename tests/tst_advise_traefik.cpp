@@ -67,7 +67,8 @@ class TestTraefikAdvice : public QObject {
     Q_OBJECT
 private slots:
     // Key a's burst (1.1.1.1 in advise_log.h). With d = burst - tokens, each request makes
-    // d = max(0, d - r * elapsed) + 1 and waits (d - burst) / r, served iff that is at most maxDelay, i.e. burst >= d - r * maxDelay:
+    // d = max(0, d - r * elapsed) + 1 and waits (d - burst) / r, served iff that is at most
+    // maxDelay, i.e. burst >= d - r * maxDelay:
     //   1 a minute (r = 1/60, maxDelay 500 ms, debt 1/120): d = 3, 3 - 1/120 + 1, then
     //       3.99167 - 0.00833 + 1 = 4.98333: burst ceil(4.98333 - 0.00833) = 5.
     //   29 a minute (r = 0.48333, debt 0.24167): 3, 3.75833, 4.51667: ceil(4.275) = 5.
