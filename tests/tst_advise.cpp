@@ -2,6 +2,7 @@
 // of a small log are derived by hand with nginx's arithmetic; the written config, read back by
 // the dry run, denies what the advice promised; and a seeded property checks the one-pass burst
 // and its monotonicity in the rate against a brute-force search on nginx_limit_req itself.
+#include "advise_log.h"
 #include "advise/nginx_advice.h"
 #include "arithmetic/decimal.h"
 #include "config_dry_run.h"
@@ -19,24 +20,9 @@ namespace {
 
 constexpr Nanos kMs = 1'000'000;
 
-// Key a (1.1.1.1): three requests at 0 ms, one at 500 ms, one at 1000 ms. Key b (2.2.2.2): one at
-// 0. Key c (3.3.3.3): ten at 0. Times are whole ms from a whole second, so nginx's ms are these.
-const char* kLog = "time,ip,path\n"
-                   "1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n"
-                   "1795392000.000,2.2.2.2,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                   "1795392000.000,3.3.3.3,/\n"
-                   "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
-
-Traffic smallLog()
-{
-    TrafficOptions o;
-    o.format = LogFormat::Csv;
-    o.keepPaths = true; // the dry run selects by path
-    return parseTraffic(kLog, o, "small.csv");
-}
+// advise_log.h's log: key a (1.1.1.1), b (2.2.2.2), c (3.3.3.3). Times are whole ms from a
+// whole second, so nginx's ms are these.
+using advisetest::smallLog;
 
 std::int64_t perMinute(std::int64_t n) { return n; }
 std::int64_t perSecond(std::int64_t n) { return 60 * n; } // N r/s is 60N r/m: the same rate

@@ -1,5 +1,6 @@
 // `ratelab advise`, run as a user runs it: the report of a small log worked out by hand, the
 // config it writes read back by `replay --config`, and its refusals.
+#include "advise_log.h"
 #include "cli_run.h"
 
 #include <QFile>
@@ -11,16 +12,9 @@ using namespace clitest;
 
 namespace {
 
-// tst_advise's log: key 1.1.1.1 three requests at 0 ms, one at 500, one at 1000; 2.2.2.2 one at
-// 0; 3.3.3.3 ten at 0.
-const QByteArray kLog = "time,ip,path\n"
-                        "1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n1795392000.000,1.1.1.1,/\n"
-                        "1795392000.000,2.2.2.2,/\n"
-                        "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                        "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                        "1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n1795392000.000,3.3.3.3,/\n"
-                        "1795392000.000,3.3.3.3,/\n"
-                        "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
+// advise_log.h's log: key 1.1.1.1 three requests at 0 ms, one at 500, one at 1000; 2.2.2.2 one
+// at 0; 3.3.3.3 ten at 0.
+const QByteArray kLog = advisetest::kLog;
 
 // The config for 24r/m burst 4 keyed by the address, in shadow mode.
 const QByteArray kConfig = "limit_req_zone $binary_remote_addr zone=ratelab:1m rate=24r/m;\n"

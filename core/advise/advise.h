@@ -26,7 +26,20 @@ namespace ratelab {
 struct KeyTrace {
     std::span<const Nanos> times;
     std::span<const std::int64_t> costs;
+
+    std::int64_t cost(std::size_t i) const { return costs.empty() ? 1 : costs[i]; }
 };
+
+// deniedOn is how many of the trace's requests a fresh limiter (any model with decide(t, cost))
+// denies: what every family's `denied` counts, on its own model.
+template <typename L>
+std::int64_t deniedOn(L& limiter, KeyTrace trace)
+{
+    std::int64_t out = 0;
+    for (std::size_t i = 0; i < trace.times.size(); ++i)
+        out += !limiter.decide(trace.times[i], trace.cost(i)).allowed;
+    return out;
+}
 
 // BurstFamily is one product's limits of a rate and a whole burst: its rates are an increasing
 // ladder of steps 1..maxStep() (the rates the product can write), each decided in the product's

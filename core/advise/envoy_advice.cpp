@@ -7,12 +7,6 @@
 
 namespace ratelab {
 
-namespace {
-
-std::int64_t costAt(KeyTrace trace, std::size_t i) { return trace.costs.empty() ? 1 : trace.costs[i]; }
-
-} // namespace
-
 std::vector<std::int64_t> EnvoyBurstFamily::roundSteps() const
 {
     std::vector<std::int64_t> out;
@@ -45,7 +39,7 @@ std::int64_t EnvoyBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) co
         fires += due;
         if (due > 0)
             deficit = Int128(due) * step >= deficit ? 0 : deficit - due * step;
-        deficit += costAt(trace, i);
+        deficit += trace.cost(i);
         most = std::max(most, deficit);
         if (most + step > kMaxTokens)
             throw InputError("advise: the log needs more than " + grouping(kMaxTokens - step) + " max_tokens at "
@@ -57,10 +51,7 @@ std::int64_t EnvoyBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) co
 std::int64_t EnvoyBurstFamily::denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const
 {
     EnvoyLocal envoy(config(step, burst));
-    std::int64_t out = 0;
-    for (std::size_t i = 0; i < trace.times.size(); ++i)
-        out += !envoy.decide(trace.times[i], costAt(trace, i)).allowed;
-    return out;
+    return deniedOn(envoy, trace);
 }
 
 std::string envoyFillProblem(Nanos fillInterval)

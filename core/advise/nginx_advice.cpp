@@ -46,7 +46,7 @@ std::int64_t NginxBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) co
     NginxLimitReq nginx(config(step, LimiterConfig::kMaxLimit));
     std::int64_t most = 0;
     for (std::size_t i = 0; i < trace.times.size(); ++i) {
-        if (!nginx.decide(trace.times[i], trace.costs.empty() ? 1 : trace.costs[i]).allowed)
+        if (!nginx.decide(trace.times[i], trace.cost(i)).allowed)
             throw InputError("advise: a key needs a burst above " + grouping(LimiterConfig::kMaxLimit) + " at "
                              + rateText(step) + ", more than nginx_limit_req models");
         most = std::max(most, nginx.excessThousandths());
@@ -57,10 +57,7 @@ std::int64_t NginxBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) co
 std::int64_t NginxBurstFamily::denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const
 {
     NginxLimitReq nginx(config(step, burst));
-    std::int64_t out = 0;
-    for (std::size_t i = 0; i < trace.times.size(); ++i)
-        out += !nginx.decide(trace.times[i], trace.costs.empty() ? 1 : trace.costs[i]).allowed;
-    return out;
+    return deniedOn(nginx, trace);
 }
 
 std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,

@@ -13,7 +13,7 @@ std::int64_t bucketCapacityNeeded(KeyTrace trace, Rate rate)
     for (std::size_t i = 0; i < trace.times.size(); ++i) {
         if (i > 0)
             deficit = std::max<Int128>(0, deficit - rate.unitsFromNanos(trace.times[i] - trace.times[i - 1]));
-        deficit += rate.unitsFromTokens(trace.costs.empty() ? 1 : trace.costs[i]);
+        deficit += rate.unitsFromTokens(trace.cost(i));
         most = std::max(most, deficit);
     }
     const Int128 capacity = std::max<Int128>(1, ceilDiv(most, rate.perNanos));
@@ -38,9 +38,7 @@ std::vector<TextbookRow> textbookRows(const KeyedTraces& traces, const std::vect
                 continue;
             const std::unique_ptr<Limiter> limiter = makeLimiter(a, config);
             const KeyTrace trace = traces.trace(k);
-            std::int64_t denied = 0;
-            for (std::size_t i = 0; i < trace.times.size(); ++i)
-                denied += !limiter->decide(trace.times[i], trace.costs.empty() ? 1 : trace.costs[i]).allowed;
+            const std::int64_t denied = deniedOn(*limiter, trace);
             (kept[k] ? row.keptDenied : row.otherDenied) += denied;
             row.keysDenied += denied > 0;
         }

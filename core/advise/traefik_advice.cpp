@@ -12,8 +12,6 @@ namespace {
 
 constexpr Nanos kMinute = 60 * kNanosPerSecond;
 
-std::int64_t costAt(KeyTrace trace, std::size_t i) { return trace.costs.empty() ? 1 : trace.costs[i]; }
-
 // envelopeBurst is the one-pass candidate (traefik_advice.h) in long double: the most deficit
 // less the debt maxDelay allows, rounded up, at least 1.
 std::int64_t envelopeBurst(KeyTrace trace, const Traefik& model)
@@ -23,7 +21,7 @@ std::int64_t envelopeBurst(KeyTrace trace, const Traefik& model)
     for (std::size_t i = 0; i < trace.times.size(); ++i) {
         if (i > 0)
             deficit = std::max<long double>(0, deficit - perNano * (long double)(trace.times[i] - trace.times[i - 1]));
-        deficit += (long double)costAt(trace, i);
+        deficit += (long double)trace.cost(i);
         most = std::max(most, deficit);
     }
     const long double debt = perNano * (long double)model.maxDelay();
@@ -81,10 +79,7 @@ std::int64_t TraefikBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) 
 std::int64_t TraefikBurstFamily::denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const
 {
     Traefik traefik(config(step, burst));
-    std::int64_t out = 0;
-    for (std::size_t i = 0; i < trace.times.size(); ++i)
-        out += !traefik.decide(trace.times[i], costAt(trace, i)).allowed;
-    return out;
+    return deniedOn(traefik, trace);
 }
 
 std::optional<std::string> traefikSourceCriterion(const std::string& logKey)
