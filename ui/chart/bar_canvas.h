@@ -13,9 +13,9 @@ namespace ratelab::ui {
 
 // BarCanvas fills rectangles into an image of device pixels and draws it with one drawImage: the
 // same pixels QPainter::fillRect gives an opaque colour without antialiasing (it rounds each
-// corner as the raster engine does), at a fraction of its cost. A strip of 1,500 columns, three
-// lanes and seven rows is 20,000 fillRect calls, 3.8 ms a paint; the canvas takes 1.3. It keeps
-// its image between paints (a row's strip: about 0.2 MB).
+// corner as the raster engine does), at about a third of its cost: a strip of 1,500 columns, three
+// lanes and seven rows is 20,000 fillRect calls, each with the painter's own per-call overhead.
+// It keeps its image between paints (a row's strip: about 0.2 MB).
 class BarCanvas {
 public:
     // begin prepares an empty canvas over `area` (logical coordinates; every rectangle filled

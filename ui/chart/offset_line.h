@@ -16,8 +16,7 @@ namespace ratelab::ui {
 // OffsetLine draws a polyline at a few small offsets (the level line's weight of two pixels is
 // three one-pixel copies). Where a raster painter maps logical pixels to device pixels one to
 // one (a screen or an export at scale 1), it strokes the line once into an image and composites
-// that at each offset: stroking thousands of vertices three times was 4.9 ms of a paint at a
-// million requests, 2.7 so. A copy blends as a stroke does (colour times coverage, over what is
+// that at each offset, which costs about half of stroking thousands of vertices three times. A copy blends as a stroke does (colour times coverage, over what is
 // there), so the pixels are the strokes' to within 4 of 255 where the line crosses itself. Other
 // painters (a scaled export, a high-density screen, an SVG file, which keeps its vectors) stroke
 // it at each offset. It keeps its image between paints (a row's plot: about 1 MB).
