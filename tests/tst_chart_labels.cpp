@@ -405,6 +405,12 @@ private slots:
                 }
             }
         }
+        // As the preset ships (its two concurrency rows alone), the lanes are about four labels
+        // tall: "300" stood on "200" with no space between, read as one number.
+        openWindow(*p.scenario);
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000)})
+            for (int r = 0; r < charts()->rowCount(); ++r)
+                lanesKeepLabelsApart(charts()->row(r), size);
     }
 
     // A wrapped title never splits a rate at its slashes ("0.5/" then "s" on the next line on a
@@ -428,6 +434,26 @@ private slots:
         const QString title = Dashboard::describe(s);
         QVERIFY2(!title.contains("limit") && !title.contains("capacity") && !title.contains("rate"), qPrintable(title));
         QVERIFY2(title.startsWith(QString::fromUtf8("RateLab — 3 requests")), qPrintable(title));
+    }
+
+private:
+    // lanesKeepLabelsApart checks that no two labels of a lane come within a quarter of a line of
+    // each other (laneLabels' rule), at `size`.
+    void lanesKeepLabelsApart(const RowChart* row, QSize size)
+    {
+        m_window->resize(size);
+        settle();
+        const double gap = QFontMetricsF(row->font()).height() / 4 - 0.01;
+        std::vector<RowChart::ServerLane> lanes = row->serverLanes();
+        for (const RowChart::ServerLane& lane : row->lanesBelow())
+            lanes.push_back(lane);
+        for (const RowChart::ServerLane& lane : lanes) {
+            const std::vector<RowChart::LaneLabel> labels = row->laneLabels(lane);
+            for (std::size_t i = 0; i < labels.size(); ++i)
+                for (std::size_t j = i + 1; j < labels.size(); ++j)
+                    QVERIFY2(!labels[i].box.adjusted(0, -gap, 0, gap).intersects(labels[j].box),
+                             qPrintable(QString("%1x%2, %3: %4 and %5").arg(size.width()).arg(size.height()).arg(lane.name, labels[i].text, labels[j].text)));
+        }
     }
 };
 

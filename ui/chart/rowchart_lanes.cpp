@@ -292,10 +292,11 @@ QColor RowChart::attemptColor(bool retry, const QPalette& palette)
 
 std::vector<RowChart::LaneLabel> RowChart::laneLabels(const ServerLane& lane) const
 {
-    // Each label clear of those before it: the limit first (the lane is read against it), then
-    // the top inside the lane (never beside the lane above), 0, and round ticks between, about a
-    // label and a half apart, those that meet no other label ("10 in the server" and a limit
-    // falling 31, 15, 7, 3 are read off the axis, not only 0 and the top).
+    // Each label clear of those before it by a quarter of a line: the limit first (the lane is
+    // read against it), then the top inside the lane (never beside the lane above), 0, and round
+    // ticks between, about a label and a half apart, those that keep clear of every other label
+    // ("10 in the server" and a limit falling 31, 15, 7, 3 are read off the axis, not only 0 and
+    // the top). Labels that only touch read as one number ("300" on "200").
     const QFontMetricsF fm(smallFont());
     const double h = fm.height();
     const QRectF& r = lane.rect;
@@ -308,7 +309,8 @@ std::vector<RowChart::LaneLabel> RowChart::laneLabels(const ServerLane& lane) co
         return {caption};
     const auto add = [&](LaneLabel::Kind kind, double v, double y) {
         const QRectF box = at(y);
-        if (std::none_of(labels.begin(), labels.end(), [&](const LaneLabel& l) { return l.box.intersects(box); }))
+        const QRectF clear = box.adjusted(0, -h / 4, 0, h / 4);
+        if (std::none_of(labels.begin(), labels.end(), [&](const LaneLabel& l) { return l.box.intersects(clear); }))
             labels.push_back({kind, v, text(v), box});
     };
     if (lane.marked) {
