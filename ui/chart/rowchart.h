@@ -284,6 +284,13 @@ private:
     Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
+    // The exact marks' parts (rowchart_strip.cpp): the retries' links under the marks, one
+    // instant's decisions grouped and drawn, and the badges counting them, laid out last.
+    struct ExactMarks;
+    void drawRetryLinks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r, std::size_t end) const;
+    std::size_t groupInstant(const AlgorithmTrace& result, ExactMarks& marks, std::size_t i) const;
+    void drawInstantMarks(QPainter* p, ExactMarks& marks, Nanos at) const;
+    void drawBadges(QPainter* p, const ExactMarks& marks) const;
     // m_badgeTips: each "×N" badge drawn last and what it counts, for its tooltip.
     mutable std::vector<std::pair<QRectF, QString>> m_badgeTips;
     mutable BarCanvas m_barCanvas;  // the strip's bars, kept between paints
