@@ -177,55 +177,58 @@ std::vector<std::string> stageThrottles(const QJsonValue& tree)
     return out;
 }
 
-ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
+// readThrottle reads one level's rate and burst (plan, stage) as its options.
+void readThrottle(Builder& b, const Flat& flat, const std::string& rate, const std::string& burst, const std::string& name)
 {
-    Builder b;
-    b.out.product = "Amazon API Gateway usage plan";
-    const auto level = [&](const std::string& rate, const std::string& burst, const std::string& name) {
-        if (const auto r = managedValue(flat, rate)) {
-            b.out.wrote.emplace_back(rate, *r);
-            b.options.push_back({name + "_rate", *r});
-        }
-        if (const auto v = managedValue(flat, burst)) {
-            b.out.wrote.emplace_back(burst, *v);
-            b.options.push_back({name + "_burst", wholeNumber(*v)});
-        }
-    };
-    level("throttle.rateLimit", "throttle.burstLimit", "plan");
-    // A stage's MethodSettings: the entry for every method (ResourcePath /*, HttpMethod *) is the
-    // stage's default, and a method's own entry overrides it for that method (the API Gateway
-    // Developer Guide, "How throttling limit settings are applied"). A scenario is one set of requests, so
-    // one entry is modelled: the default, else the first with a throttle; each other is named.
+    if (const auto r = managedValue(flat, rate)) {
+        b.out.wrote.emplace_back(rate, *r);
+        b.options.push_back({name + "_rate", *r});
+    }
+    if (const auto v = managedValue(flat, burst)) {
+        b.out.wrote.emplace_back(burst, *v);
+        b.options.push_back({name + "_burst", wholeNumber(*v)});
+    }
+}
+
+// throttleNumbers words a MethodSettings entry's rate and burst.
+std::string throttleNumbers(const MethodSetting& m)
+{
+    return (m.rate ? wholeNumber(*m.rate) + " per second" : std::string("no rate"))
+         + (m.burst ? ", burst " + wholeNumber(*m.burst) : std::string(", no burst"));
+}
+
+// readMethodSettings reads a stage's MethodSettings: the entry for every method (ResourcePath /*,
+// HttpMethod *) is the stage's default, and a method's own entry overrides it for that method
+// (the API Gateway Developer Guide, "How throttling limit settings are applied"). A scenario is
+// one set of requests, so one entry is modelled: the default, else the first with a throttle;
+// each other is named.
+void readMethodSettings(Builder& b, const Flat& flat)
+{
     std::vector<MethodSetting> settings = methodSettings(flat);
     std::erase_if(settings, [](const MethodSetting& m) { return !m.rate && !m.burst; });
     const auto modelled = std::find_if(settings.begin(), settings.end(), [](const MethodSetting& m) { return m.stageDefault(); });
     const MethodSetting* chosen = modelled != settings.end() ? &*modelled : settings.empty() ? nullptr : &settings.front();
-    const auto numbers = [](const MethodSetting& m) {
-        return (m.rate ? wholeNumber(*m.rate) + " per second" : std::string("no rate"))
-             + (m.burst ? ", burst " + wholeNumber(*m.burst) : std::string(", no burst"));
-    };
-    if (chosen) {
-        const std::string level = chosen->stageDefault() ? "stage" : "method";
-        b.out.wrote.emplace_back("MethodSettings " + chosen->where(), numbers(*chosen));
-        if (chosen->rate)
-            b.options.push_back({level + "_rate", *chosen->rate});
-        if (chosen->burst)
-            b.options.push_back({level + "_burst", wholeNumber(*chosen->burst)});
-        if (!chosen->stageDefault())
-            b.out.modelledPlace = chosen->where();
-        for (const MethodSetting& m : settings)
-            if (&m != chosen)
-                b.out.notModelled.push_back(
-                    "MethodSettings " + m.where() + ": " + numbers(m) + ", which AWS applies to " + m.request()
-                    + (chosen->stageDefault() ? " instead of the stage's default (" + numbers(*chosen)
-                                                    + "); the scenario models the default, every other method's"
-                                              : "; the scenario models " + chosen->request() + "'s"));
-    }
-    level("defaultRouteSettings.throttlingRateLimit", "defaultRouteSettings.throttlingBurstLimit", "stage");
-    const bool plan = managedValue(flat, "throttle.rateLimit") || managedValue(flat, "throttle.burstLimit")
-                   || managedValue(flat, "quota.limit");
-    if (!plan)
-        b.out.product = "Amazon API Gateway stage"; // a stage's throttling, no usage plan
+    if (!chosen)
+        return;
+    const std::string level = chosen->stageDefault() ? "stage" : "method";
+    b.out.wrote.emplace_back("MethodSettings " + chosen->where(), throttleNumbers(*chosen));
+    if (chosen->rate)
+        b.options.push_back({level + "_rate", *chosen->rate});
+    if (chosen->burst)
+        b.options.push_back({level + "_burst", wholeNumber(*chosen->burst)});
+    if (!chosen->stageDefault())
+        b.out.modelledPlace = chosen->where();
+    for (const MethodSetting& m : settings)
+        if (&m != chosen)
+            b.out.notModelled.push_back(
+                "MethodSettings " + m.where() + ": " + throttleNumbers(m) + ", which AWS applies to " + m.request()
+                + (chosen->stageDefault() ? " instead of the stage's default (" + throttleNumbers(*chosen)
+                                                + "); the scenario models the default, every other method's"
+                                          : "; the scenario models " + chosen->request() + "'s"));
+}
+
+void readQuota(Builder& b, const Flat& flat)
+{
     if (const auto limit = managedValue(flat, "quota.limit")) {
         b.out.wrote.emplace_back("quota.limit", *limit);
         b.options.push_back({"quota_limit", wholeNumber(*limit)});
@@ -237,6 +240,12 @@ ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
             b.options.push_back({"quota_offset", wholeNumber(*offset)});
         }
     }
+}
+
+// noteGatewayLimits says what else limits the requests (the account's throttle, the quota's
+// calendar) and what the scenario leaves out (the API stages, the API keys).
+void noteGatewayLimits(Builder& b, const Flat& flat, const QJsonValue& tree, bool plan)
+{
     b.out.assumed.push_back("the account's own throttle in the Region (10,000 requests per second, burst 5,000) applies "
                             "too, as AWS documents");
     if (plan)
@@ -252,6 +261,21 @@ ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
         b.out.notModelled.push_back(std::move(t));
     if (plan)
         b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
+}
+
+ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
+{
+    Builder b;
+    b.out.product = "Amazon API Gateway usage plan";
+    readThrottle(b, flat, "throttle.rateLimit", "throttle.burstLimit", "plan");
+    readMethodSettings(b, flat);
+    readThrottle(b, flat, "defaultRouteSettings.throttlingRateLimit", "defaultRouteSettings.throttlingBurstLimit", "stage");
+    const bool plan = managedValue(flat, "throttle.rateLimit") || managedValue(flat, "throttle.burstLimit")
+                   || managedValue(flat, "quota.limit");
+    if (!plan)
+        b.out.product = "Amazon API Gateway stage"; // a stage's throttling, no usage plan
+    readQuota(b, flat);
+    noteGatewayLimits(b, flat, tree, plan);
     return b.done(Algorithm::AwsApiGateway);
 }
 
