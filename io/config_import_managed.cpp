@@ -489,16 +489,9 @@ ImportedConfig cloudflareRuleset(const ConfigNode& tree, const Flat& flat)
     return out;
 }
 
-// upstash reads `Ratelimit.slidingWindow(10, "10 s")` (or fixedWindow, tokenBucket,
-// cachedFixedWindow) and `ephemeralCache: false` from a TypeScript/JavaScript snippet.
-std::optional<ImportedConfig> upstash(const QString& text)
+// upstashLimiter reads the Ratelimit.KIND(...) call's arguments as the limiter's options.
+void upstashLimiter(Builder& b, const QRegularExpressionMatch& m, const std::string& kind)
 {
-    const QRegularExpressionMatch m = upstashCall().match(text);
-    if (!m.hasMatch())
-        return std::nullopt;
-    Builder b;
-    b.out.product = "@upstash/ratelimit";
-    const std::string kind = m.captured(1).toStdString();
     QStringList args = m.captured(2).split(',');
     for (QString& a : args) {
         a = a.trimmed();
@@ -520,6 +513,47 @@ std::optional<ImportedConfig> upstash(const QString& text)
                      {"tokens", args[0].toStdString()},
                      {"window", args[1].toStdString()}};
     }
+}
+
+// upstashCost reads limit(identifier, { rate: k }), which takes k tokens (or counts k) per
+// request: src/single.ts (upstash/ratelimit-js e00d2224) hands each script
+// `incrementBy = rate ? Math.max(1, rate) : 1`. That is the scenario's cost; a rate of 0 is 1.
+void upstashCost(Builder& b, const QString& text, const std::string& kind)
+{
+    static const QRegularExpression limitCall(R"(\.limit\s*\(\s*[^,()]+,\s*\{([^{}]*)\})");
+    static const QRegularExpression rateOption(R"((?<![\w$])rate\s*:\s*([^,\s}]+))");
+    const QRegularExpressionMatch call = limitCall.match(text);
+    if (!call.hasMatch())
+        return;
+    const QRegularExpressionMatch r = rateOption.match(call.captured(1));
+    if (!r.hasMatch())
+        return;
+    const std::string rate = r.captured(1).toStdString();
+    b.out.wrote.emplace_back("limit() rate", rate);
+    try {
+        b.out.scenario.cost = std::max<std::int64_t>(1, parseIntegerIn(rate, 0, kMaxCost));
+        const std::string k = std::to_string(b.out.scenario.cost);
+        b.out.assumed.push_back("every request costs " + k + " (limit()'s rate"
+                                + (k == rate ? "" : " " + rate + ": the package takes at least 1") + "): it "
+                                + (kind == "tokenBucket" ? "takes " + k + " tokens" : "adds " + k + " to the window's count")
+                                + ", so the report's numbers are requests of that cost");
+    } catch (const InputError&) {
+        b.out.notModelled.push_back("limit()'s rate " + ratelab::quoted(rate) + ", not a whole number in the file: "
+                                    "every request costs 1 here (--cost sets another)");
+    }
+}
+
+// upstash reads `Ratelimit.slidingWindow(10, "10 s")` (or fixedWindow, tokenBucket,
+// cachedFixedWindow) and `ephemeralCache: false` from a TypeScript/JavaScript snippet.
+std::optional<ImportedConfig> upstash(const QString& text)
+{
+    const QRegularExpressionMatch m = upstashCall().match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    Builder b;
+    b.out.product = "@upstash/ratelimit";
+    const std::string kind = m.captured(1).toStdString();
+    upstashLimiter(b, m, kind);
     static const QRegularExpression noCache(R"(ephemeralCache\s*:\s*false)");
     const bool cache = kind != "cachedFixedWindow" && !text.contains(noCache);
     b.options.push_back({"ephemeralCache", cache ? "true" : "false"});
@@ -531,28 +565,7 @@ std::optional<ImportedConfig> upstash(const QString& text)
         b.out.assumed.push_back("the ephemeral cache is on (the package's default): a denied identifier stays denied until "
                                 "the reset it was told, that millisecond included, without asking Redis");
     b.out.assumed.push_back("one process and one Redis (a Ratelimit, not a MultiRegionRatelimit)");
-    // limit(identifier, { rate: k }) takes k tokens (or counts k) per request: src/single.ts
-    // (upstash/ratelimit-js e00d2224) hands each script `incrementBy = rate ? Math.max(1, rate) : 1`.
-    // That is the scenario's cost; a rate of 0 is 1.
-    static const QRegularExpression limitCall(R"(\.limit\s*\(\s*[^,()]+,\s*\{([^{}]*)\})");
-    static const QRegularExpression rateOption(R"((?<![\w$])rate\s*:\s*([^,\s}]+))");
-    if (const QRegularExpressionMatch call = limitCall.match(text); call.hasMatch()) {
-        if (const QRegularExpressionMatch r = rateOption.match(call.captured(1)); r.hasMatch()) {
-            const std::string rate = r.captured(1).toStdString();
-            b.out.wrote.emplace_back("limit() rate", rate);
-            try {
-                b.out.scenario.cost = std::max<std::int64_t>(1, parseIntegerIn(rate, 0, kMaxCost));
-                const std::string k = std::to_string(b.out.scenario.cost);
-                b.out.assumed.push_back("every request costs " + k + " (limit()'s rate"
-                                        + (k == rate ? "" : " " + rate + ": the package takes at least 1") + "): it "
-                                        + (kind == "tokenBucket" ? "takes " + k + " tokens" : "adds " + k + " to the window's count")
-                                        + ", so the report's numbers are requests of that cost");
-            } catch (const InputError&) {
-                b.out.notModelled.push_back("limit()'s rate " + ratelab::quoted(rate) + ", not a whole number in the file: "
-                                            "every request costs 1 here (--cost sets another)");
-            }
-        }
-    }
+    upstashCost(b, text, kind);
     return b.done(Algorithm::UpstashRatelimit);
 }
 
