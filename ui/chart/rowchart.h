@@ -323,6 +323,13 @@ private:
     double levelCeiling() const;
     std::vector<std::pair<double, double>> m_ceilingSteps; // ceilingSteps()
     void buildCeilingSteps(const Frame& frame);
+    // buildLevelPoints sets the ceiling's steps and the level line's points; it returns the
+    // highest of them.
+    double buildLevelPoints(const Frame& frame, const ReducedRow& r);
+    // showCeiling draws the ceiling's steps to the view's end (`to`, in seconds).
+    void showCeiling(double to);
+    // buildDepartures replays when each delayed request leaves the queue (m_departures).
+    void buildDepartures(const Frame& frame, const ReducedRow& r);
     // visibleRight is the right edge of what is drawn: the plot's, or the playhead's.
     double visibleRight() const;
     QString ceilingName() const;
