@@ -283,6 +283,9 @@ private:
     QRectF plot() const;
     Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
+    // sentPerColumn counts, per column of the row, the requests the clients sent (not their
+    // retries), up to the last shown.
+    std::vector<std::int32_t> sentPerColumn(const AlgorithmTrace& result, const ReducedRow& r) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
     // The exact marks' parts (rowchart_strip.cpp): the retries' links under the marks, one
     // instant's decisions grouped and drawn, and the badges counting them, laid out last.

@@ -71,6 +71,21 @@ std::vector<Badge> mergedBadges(const std::vector<Badge>& list, const QFontMetri
 
 } // namespace
 
+std::vector<std::int32_t> RowChart::sentPerColumn(const AlgorithmTrace& result, const ReducedRow& r) const
+{
+    std::vector<std::int32_t> sent(r.columns.size(), 0);
+    const auto& times = timesOf(*m_frame->trace, m_row);
+    const int n = int(r.columns.size());
+    int k = 0;
+    for (std::size_t i = r.firstRequest; i < std::min(r.endRequest, shownEnd()); ++i) {
+        while (k + 1 < n && times[i] >= columnStart(r.fromNanos, r.toNanos, n, k + 1))
+            ++k;
+        if (result.previousAttempt[i] < 0)
+            ++sent[std::size_t(k)];
+    }
+    return sent;
+}
+
 void RowChart::drawStrip(QPainter* p) const
 {
     const QRectF p0 = plot();
@@ -102,19 +117,8 @@ void RowChart::drawStrip(QPainter* p) const
                         && m_barCanvas.begin(p, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 11, clip.bottom()))));
     // Veiled, a column counts the requests the clients sent, not their retries: a retry exists
     // only because an attempt was denied, and a bar where only retries fall would answer.
-    std::vector<std::int32_t> sent;
-    if (m_veiled && !result.previousAttempt.empty()) {
-        sent.assign(r.columns.size(), 0);
-        const auto& times = timesOf(*m_frame->trace, m_row);
-        const int n = int(r.columns.size());
-        int k = 0;
-        for (std::size_t i = r.firstRequest; i < std::min(r.endRequest, shownEnd()); ++i) {
-            while (k + 1 < n && times[i] >= columnStart(r.fromNanos, r.toNanos, n, k + 1))
-                ++k;
-            if (result.previousAttempt[i] < 0)
-                ++sent[std::size_t(k)];
-        }
-    }
+    const std::vector<std::int32_t> sent = m_veiled && !result.previousAttempt.empty() ? sentPerColumn(result, r)
+                                                                                        : std::vector<std::int32_t>{};
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
         const double total = sent.empty() ? double(c.admitted) + c.delayed + c.denied : double(sent[k]);
