@@ -321,6 +321,9 @@ private:
     // levelTicks are the values labelled on the level axis (the ceiling is labelled apart).
     std::vector<double> levelTicks() const;
     void drawLevel(QPainter* p) const;
+    // drawNginxLeft writes each rejection's leftover, in nginx's own unit, where the line looks
+    // empty; the plot maps seconds from `from` by sx pixels a second, the level by sy a unit.
+    void drawNginxLeft(QPainter* p, double from, double sx, double sy) const;
     void drawPlayhead(QPainter* p) const;
     // levelCeiling is the ceiling in force at the view's right edge, where its name is written.
     double levelCeiling() const;
