@@ -420,9 +420,9 @@ std::vector<DryRunPlace> descriptorPlaces(DryRunConfig& config, const DryRunPlac
     return out;
 }
 
-} // namespace
-
-std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std::string& logKey)
+// soleVirtualHost is the file's one virtual host (nullopt: no route configuration); a file with
+// several, of which the log does not say which a request reached, is refused.
+std::optional<QJsonObject> soleVirtualHost(const QJsonValue& tree)
 {
     std::vector<QJsonObject> configs;
     collect(tree, "virtual_hosts", configs);
@@ -435,9 +435,13 @@ std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std:
     if (hosts.size() != 1)
         throw InputError("Envoy: " + std::to_string(hosts.size()) + " virtual hosts: which one a request reaches (its Host) "
                          "is not in the log; give one");
-    DryRunConfig out;
-    out.product = "Envoy";
-    out.firstMatch = true;
+    return hosts[0].toObject();
+}
+
+// readManager reads the http_connection_manager: how it normalizes paths, and its local_ratelimit
+// filter's config, which it returns (empty: none).
+QJsonObject readManager(const QJsonValue& tree, DryRunConfig& out)
+{
     std::vector<QJsonObject> managers;
     collect(tree, "http_filters", managers);
     QJsonObject filterConfig;
@@ -461,21 +465,50 @@ std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std:
     if (globalService)
         out.notReplayed.push_back("envoy.filters.http.ratelimit: its limits are in the rate limit service's configuration, "
                                   "not in Envoy's: not replayed");
-    std::map<std::string, LocalLimit> limits;
-    // limitFor makes a LocalRateLimit config rules (once), or nothing when it has no token bucket.
-    const auto limitFor = [&](const QJsonObject& c, const std::string& where) -> const LocalLimit* {
+    return filterConfig;
+}
+
+// perFilterConfig is a host's or route's local_ratelimit config in typed_per_filter_config.
+QJsonObject perFilterConfig(const QJsonObject& o)
+{
+    QJsonObject config = o.value("typed_per_filter_config").toObject().value(kFilter).toObject();
+    if (config.contains("value")) // a TypedStruct or FilterConfig wrapper
+        config = config.value("value").toObject();
+    return config;
+}
+
+// LocalLimits makes a LocalRateLimit config's rules once per place that sets it.
+struct LocalLimits {
+    DryRunConfig& out;
+    const std::string& logKey;
+    std::map<std::string, LocalLimit> limits{};
+
+    // limitFor is the config's rules, or nothing when it has no token bucket.
+    const LocalLimit* limitFor(const QJsonObject& c, const std::string& where)
+    {
         if (c.value("token_bucket").toObject().isEmpty())
             return nullptr;
         if (const auto it = limits.find(where); it != limits.end())
             return &it->second;
         return &(limits[where] = readLimit(out, c, where, logKey));
-    };
-    const QJsonObject host = hosts[0].toObject();
-    QJsonObject hostConfig = host.value("typed_per_filter_config").toObject().value(kFilter).toObject();
-    if (hostConfig.contains("value")) // a TypedStruct or FilterConfig wrapper
-        hostConfig = hostConfig.value("value").toObject();
-    const LocalLimit* filterLimit = limitFor(filterConfig, "the filter (http_filters)");
-    const LocalLimit* hostLimit = limitFor(hostConfig, "virtual host " + treeText(host.value("name")));
+    }
+};
+
+} // namespace
+
+std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std::string& logKey)
+{
+    const std::optional<QJsonObject> sole = soleVirtualHost(tree);
+    if (!sole)
+        return std::nullopt;
+    const QJsonObject& host = *sole;
+    DryRunConfig out;
+    out.product = "Envoy";
+    out.firstMatch = true;
+    const QJsonObject filterConfig = readManager(tree, out);
+    LocalLimits limits{out, logKey};
+    const LocalLimit* filterLimit = limits.limitFor(filterConfig, "the filter (http_filters)");
+    const LocalLimit* hostLimit = limits.limitFor(perFilterConfig(host), "virtual host " + treeText(host.value("name")));
     if (filterLimit) {
         out.fallback = {filterLimit->rule};
         if (!filterLimit->descriptors.empty() && !filterConfig.value("rate_limits").toArray().isEmpty())
@@ -486,10 +519,7 @@ std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std:
         const QJsonObject route = host.value("routes").toArray()[i].toObject();
         const std::string name = treeText(route.value("name")).empty() ? "#" + std::to_string(i + 1) : treeText(route.value("name"));
         DryRunPlace place = routePlace(route, name);
-        QJsonObject own = route.value("typed_per_filter_config").toObject().value(kFilter).toObject();
-        if (own.contains("value")) // a TypedStruct or FilterConfig wrapper
-            own = own.value("value").toObject();
-        const LocalLimit* limit = limitFor(own, "route " + name);
+        const LocalLimit* limit = limits.limitFor(perFilterConfig(route), "route " + name);
         limit = limit ? limit : hostLimit ? hostLimit : filterLimit;
         if (!limit) {
             out.places.push_back(std::move(place));

@@ -162,6 +162,206 @@ bool disjointMethods(const DryRunPlace& a, const DryRunPlace& b)
            });
 }
 
+// KongDeclared is what a declarative config declares: its routes (a service's, then the top
+// level's), its rate-limiting plugins and its authentication plugins, each with its scope.
+struct KongDeclared {
+    std::vector<Route> routes;
+    std::vector<Plugin> plugins;
+    std::vector<AuthPlugin> auths;
+
+    // addPlugins reads a plugins list; an empty scope (the top level's list) takes each plugin's
+    // own consumer, route or service reference, else global.
+    void addPlugins(const QJsonValue& list, const std::string& scope)
+    {
+        for (const QJsonValue& p : list.toArray()) {
+            const QJsonObject o = p.toObject();
+            const std::string name = treeText(o.value("name"));
+            std::string s = scope;
+            if (s.empty())
+                s = o.contains("consumer") ? "consumer " + nameOf(o.value("consumer"))
+                    : o.contains("route")  ? "route " + nameOf(o.value("route"))
+                    : o.contains("service") ? "service " + nameOf(o.value("service"))
+                                            : "global";
+            const bool enabled = treeText(o.value("enabled")) != "false";
+            if (std::find(std::begin(kAuthPlugins), std::end(kAuthPlugins), name) != std::end(kAuthPlugins) && enabled) {
+                const std::string anonymous = treeText(o.value("config").toObject().value("anonymous"));
+                auths.push_back({name, s, !anonymous.empty() && anonymous != "null"});
+            }
+            if (name == "rate-limiting")
+                plugins.push_back({o.value("config").toObject(), s, enabled});
+        }
+    }
+};
+
+KongDeclared readDeclared(const QJsonObject& root)
+{
+    KongDeclared d;
+    for (const QJsonValue& sv : root.value("services").toArray()) {
+        const QJsonObject s = sv.toObject();
+        const std::string service = nameOf(s);
+        d.addPlugins(s.value("plugins"), "service " + service);
+        for (const QJsonValue& rv : s.value("routes").toArray()) {
+            d.routes.push_back({nameOf(rv), service, rv.toObject()});
+            d.addPlugins(rv.toObject().value("plugins"), "route " + d.routes.back().name);
+        }
+    }
+    for (const QJsonValue& rv : root.value("routes").toArray()) {
+        d.routes.push_back({nameOf(rv), nameOf(rv.toObject().value("service")), rv.toObject()});
+        d.addPlugins(rv.toObject().value("plugins"), "route " + d.routes.back().name);
+    }
+    d.addPlugins(root.value("plugins"), "");
+    return d;
+}
+
+// authFor is what Kong's authentication makes of a route's requests: per plugin name the most
+// specific instance runs (the route's, its service's, the global one).
+KongAuth authFor(const Route& r, const std::vector<AuthPlugin>& auths)
+{
+    bool any = false, all = true;
+    for (const char* name : kAuthPlugins) {
+        const AuthPlugin* runs = nullptr;
+        for (const std::string& scope : {"route " + r.name, "service " + r.service, std::string("global")})
+            for (const AuthPlugin& a : auths)
+                if (!runs && a.name == name && a.scope == scope)
+                    runs = &a;
+        if (runs) {
+            any = true;
+            all = all && runs->anonymous;
+        }
+    }
+    return !any ? KongAuth::None : all ? KongAuth::Anonymous : KongAuth::Required;
+}
+
+// noteKeying says how a plugin's limit_by consumer or credential keys requests given the route's
+// authentication, and what a policy other than local becomes.
+void noteKeying(DryRunConfig& out, const std::string& id, const std::string& by, KongAuth auth, const Route& route,
+                const Plugin& p)
+{
+    const bool byConsumer = by == "consumer" || by == "credential";
+    if (byConsumer && auth == KongAuth::None)
+        out.assumed.push_back("rate-limiting on " + id + ": no authentication plugin runs on route " + route.name
+                              + ", so Kong identifies no consumer and keys each request by its client IP (limit_by: " + by
+                              + " falls back to it)");
+    else if (byConsumer && auth == KongAuth::Required)
+        out.assumed.push_back("rate-limiting on " + id + ": the consumer is the log's user; a request without one was "
+                              "answered 401 by the authentication plugin before any limit, so it meets none");
+    else if (by == "consumer" && auth == KongAuth::Anonymous)
+        out.notReplayed.push_back("rate-limiting on " + id + ": a request without credentials is the anonymous consumer's, "
+                                  "one counter in Kong: such requests (no user in the log) are let through");
+    std::string policy = treeText(p.config.value("policy"));
+    if (!policy.empty() && policy != "local")
+        out.assumed.push_back("rate-limiting on " + id + ": policy " + policy + " is replayed as local (one node's counters)");
+}
+
+// KongRules makes one rule per plugin instance (per service for a global limit_by service), the
+// first time a route meets it.
+struct KongRules {
+    DryRunConfig& out;
+    const std::vector<AuthPlugin>& auths;
+    const std::string& logKey;
+    std::map<std::string, std::size_t> ruleOf; // scope (and, for a global limit_by service, the service) -> rule
+    std::map<std::string, std::pair<KongAuth, std::string>> authOf; // rule id -> its routes' authentication, the first route
+
+    std::size_t ruleFor(const Plugin& p, const Route& route)
+    {
+        const std::string by = treeText(p.config.value("limit_by")).empty() ? "consumer" : treeText(p.config.value("limit_by"));
+        const KongAuth auth = authFor(route, auths);
+        const RuleKey key = kongKey(by, treeText(p.config.value("header_name")), auth);
+        const bool perService = key.shared && p.scope == "global";
+        const std::string id = p.scope + (perService ? " (service " + route.service + ")" : "");
+        const bool byConsumer = by == "consumer" || by == "credential";
+        if (const auto it = ruleOf.find(id); it != ruleOf.end()) {
+            // One plugin's counters hold consumers on an authenticated route and addresses on another:
+            // which requests share a counter then depends on ids the log does not hold.
+            if (byConsumer && authOf[id].first != auth)
+                throw InputError("Kong: rate-limiting on " + id + " (limit_by: " + by + ") applies to route " + authOf[id].second
+                                 + " and route " + route.name + ", which differ in authentication: not modelled");
+            return it->second;
+        }
+        authOf[id] = {auth, route.name};
+        noteKeying(out, id, by, auth, route, p);
+        return ruleOf[id] = addPolicyRule(out, "rate-limiting on " + id, id, kongLayer(p.config), key, logKey);
+    }
+};
+
+// refuseUnreadFields refuses a route that matches on what a log does not hold.
+void refuseUnreadFields(const Route& r)
+{
+    for (const char* field : {"snis", "sources", "destinations", "expression"})
+        if (r.object.contains(field) && !r.object.value(field).isNull()
+            && !(r.object.value(field).isArray() && r.object.value(field).toArray().isEmpty()))
+            throw InputError("Kong: route " + r.name + " matches on " + field + ", which a log does not hold: not modelled");
+}
+
+// mostSpecificPlugin is the enabled plugin that runs on a route: the route's, its service's, the
+// global one.
+const Plugin* mostSpecificPlugin(const Route& r, const std::vector<Plugin>& plugins)
+{
+    const Plugin* plugin = nullptr;
+    for (const std::string& scope : {"route " + r.name, "service " + r.service, std::string("global")})
+        for (const Plugin& p : plugins)
+            if (!plugin && p.enabled && p.scope == scope)
+                plugin = &p;
+    return plugin;
+}
+
+// addCandidates adds one candidate per path of a route (one for every path when it has none), with
+// get_priority's fields.
+void addCandidates(std::vector<Candidate>& candidates, const Route& r, const std::vector<DryRunCondition>& conditions,
+                   const std::vector<std::size_t>& rules)
+{
+    const QJsonArray hosts = r.object.value("hosts").toArray();
+    bool plainHost = !hosts.isEmpty();
+    for (const QJsonValue& h : hosts)
+        plainHost = plainHost && treeText(h).find('*') == std::string::npos;
+    const bool methods = !r.object.value("methods").toArray().isEmpty();
+    const auto headers = std::int64_t(r.object.value("headers").toObject().size());
+    QJsonArray paths = r.object.value("paths").toArray();
+    if (paths.isEmpty())
+        paths.append(QString()); // no paths: every path
+    const std::int64_t regexPriority = parseIntegerIn(treeText(r.object.value("regex_priority")).empty()
+                                                          ? "0" : treeText(r.object.value("regex_priority")),
+                                                      -(std::int64_t(1) << 40), std::int64_t(1) << 40);
+    for (const QJsonValue& pv : paths) {
+        const std::string path = treeText(pv);
+        const bool regex = path.starts_with('~');
+        const int weight = (hosts.isEmpty() ? 0 : 1) + (path.empty() ? 0 : 1) + (methods ? 1 : 0) + (headers ? 1 : 0);
+        DryRunPlace place{"route " + r.name + " (" + (path.empty() ? "every path" : path) + ")",
+                          regex ? DryRunMatch::RegexStart : DryRunMatch::Prefix, regex ? path.substr(1) : path, rules};
+        place.conditions = conditions;
+        candidates.push_back({{weight, plainHost, regex, std::min<std::int64_t>(headers, 255), regex ? regexPriority : 0,
+                               regex ? 0 : std::int64_t(path.size())},
+                              std::move(place), r.name});
+    }
+}
+
+// orderCandidates sorts the candidates as Kong tries them and refuses two of equal priority whose
+// order would matter.
+void orderCandidates(std::vector<Candidate>& candidates)
+{
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.priority > b.priority; });
+    for (std::size_t i = 0; i + 1 < candidates.size(); ++i) {
+        const Candidate &a = candidates[i], &b = candidates[i + 1];
+        if (a.priority == b.priority && (std::get<2>(a.priority) || a.place.pattern == b.place.pattern)
+            && !disjointMethods(a.place, b.place))
+            throw InputError("Kong: " + a.place.where + " and " + b.place.where + " have the same priority: which one "
+                             "Kong tries first is not modelled; give one a regex_priority");
+    }
+}
+
+// noteIdlePlugins names the plugins no replayed request meets, and why.
+void noteIdlePlugins(DryRunConfig& out, const std::vector<Plugin>& plugins, std::map<std::string, bool>& used)
+{
+    for (const Plugin& p : plugins)
+        if (!p.enabled)
+            out.notReplayed.push_back("rate-limiting on " + p.scope + ": enabled: false, so Kong runs it nowhere");
+        else if (p.scope.starts_with("consumer"))
+            out.notReplayed.push_back("rate-limiting on " + p.scope + ": which requests are that consumer's is not in the log: not replayed");
+        else if (!used[p.scope])
+            out.notReplayed.push_back("rate-limiting on " + p.scope + ": a more specific plugin, or no route, leaves it no request");
+}
+
 } // namespace
 
 RuleKey kongKey(const std::string& by, const std::string& headerName, KongAuth auth)
@@ -197,159 +397,30 @@ RuleKey kongKey(const std::string& by, const std::string& headerName, KongAuth a
 
 std::optional<DryRunConfig> kongDryRunConfig(const QJsonValue& tree, const std::string& logKey)
 {
-    const QJsonObject root = tree.toObject();
-    std::vector<Route> routes;
-    std::vector<Plugin> plugins;
-    std::vector<AuthPlugin> auths;
-    const auto addPlugins = [&](const QJsonValue& list, const std::string& scope) {
-        for (const QJsonValue& p : list.toArray()) {
-            const QJsonObject o = p.toObject();
-            const std::string name = treeText(o.value("name"));
-            std::string s = scope;
-            if (s.empty())
-                s = o.contains("consumer") ? "consumer " + nameOf(o.value("consumer"))
-                    : o.contains("route")  ? "route " + nameOf(o.value("route"))
-                    : o.contains("service") ? "service " + nameOf(o.value("service"))
-                                            : "global";
-            const bool enabled = treeText(o.value("enabled")) != "false";
-            if (std::find(std::begin(kAuthPlugins), std::end(kAuthPlugins), name) != std::end(kAuthPlugins) && enabled) {
-                const std::string anonymous = treeText(o.value("config").toObject().value("anonymous"));
-                auths.push_back({name, s, !anonymous.empty() && anonymous != "null"});
-            }
-            if (name == "rate-limiting")
-                plugins.push_back({o.value("config").toObject(), s, enabled});
-        }
-    };
-    for (const QJsonValue& sv : root.value("services").toArray()) {
-        const QJsonObject s = sv.toObject();
-        const std::string service = nameOf(s);
-        addPlugins(s.value("plugins"), "service " + service);
-        for (const QJsonValue& rv : s.value("routes").toArray()) {
-            routes.push_back({nameOf(rv), service, rv.toObject()});
-            addPlugins(rv.toObject().value("plugins"), "route " + routes.back().name);
-        }
-    }
-    for (const QJsonValue& rv : root.value("routes").toArray()) {
-        routes.push_back({nameOf(rv), nameOf(rv.toObject().value("service")), rv.toObject()});
-        addPlugins(rv.toObject().value("plugins"), "route " + routes.back().name);
-    }
-    addPlugins(root.value("plugins"), "");
-    if (routes.empty() || plugins.empty())
+    const KongDeclared declared = readDeclared(tree.toObject());
+    if (declared.routes.empty() || declared.plugins.empty())
         return std::nullopt;
     DryRunConfig out;
     out.product = "Kong";
     out.firstMatch = true;
     out.paths = DryRunPaths::Kong;
-    std::map<std::string, std::size_t> ruleOf; // scope (and, for a global limit_by service, the service) -> rule
-    std::map<std::string, std::pair<KongAuth, std::string>> authOf; // rule id -> its routes' authentication, the first route
-    // authFor is what Kong's authentication makes of a route's requests: per plugin name the most
-    // specific instance runs (the route's, its service's, the global one).
-    const auto authFor = [&](const Route& r) {
-        bool any = false, all = true;
-        for (const char* name : kAuthPlugins) {
-            const AuthPlugin* runs = nullptr;
-            for (const std::string& scope : {"route " + r.name, "service " + r.service, std::string("global")})
-                for (const AuthPlugin& a : auths)
-                    if (!runs && a.name == name && a.scope == scope)
-                        runs = &a;
-            if (runs) {
-                any = true;
-                all = all && runs->anonymous;
-            }
-        }
-        return !any ? KongAuth::None : all ? KongAuth::Anonymous : KongAuth::Required;
-    };
-    const auto ruleFor = [&](const Plugin& p, const Route& route) -> std::optional<std::size_t> {
-        const std::string by = treeText(p.config.value("limit_by")).empty() ? "consumer" : treeText(p.config.value("limit_by"));
-        const KongAuth auth = authFor(route);
-        const RuleKey key = kongKey(by, treeText(p.config.value("header_name")), auth);
-        const bool perService = key.shared && p.scope == "global";
-        const std::string id = p.scope + (perService ? " (service " + route.service + ")" : "");
-        const bool byConsumer = by == "consumer" || by == "credential";
-        if (const auto it = ruleOf.find(id); it != ruleOf.end()) {
-            // One plugin's counters hold consumers on an authenticated route and addresses on another:
-            // which requests share a counter then depends on ids the log does not hold.
-            if (byConsumer && authOf[id].first != auth)
-                throw InputError("Kong: rate-limiting on " + id + " (limit_by: " + by + ") applies to route " + authOf[id].second
-                                 + " and route " + route.name + ", which differ in authentication: not modelled");
-            return it->second;
-        }
-        authOf[id] = {auth, route.name};
-        if (byConsumer && auth == KongAuth::None)
-            out.assumed.push_back("rate-limiting on " + id + ": no authentication plugin runs on route " + route.name
-                                  + ", so Kong identifies no consumer and keys each request by its client IP (limit_by: " + by
-                                  + " falls back to it)");
-        else if (byConsumer && auth == KongAuth::Required)
-            out.assumed.push_back("rate-limiting on " + id + ": the consumer is the log's user; a request without one was "
-                                  "answered 401 by the authentication plugin before any limit, so it meets none");
-        else if (by == "consumer" && auth == KongAuth::Anonymous)
-            out.notReplayed.push_back("rate-limiting on " + id + ": a request without credentials is the anonymous consumer's, "
-                                      "one counter in Kong: such requests (no user in the log) are let through");
-        std::string policy = treeText(p.config.value("policy"));
-        if (!policy.empty() && policy != "local")
-            out.assumed.push_back("rate-limiting on " + id + ": policy " + policy + " is replayed as local (one node's counters)");
-        return ruleOf[id] = addPolicyRule(out, "rate-limiting on " + id, id, kongLayer(p.config), key, logKey);
-    };
+    KongRules rules{out, declared.auths, logKey, {}, {}};
     std::vector<Candidate> candidates;
     std::map<std::string, bool> used;
-    for (const Route& r : routes) {
-        for (const char* field : {"snis", "sources", "destinations", "expression"})
-            if (r.object.contains(field) && !r.object.value(field).isNull()
-                && !(r.object.value(field).isArray() && r.object.value(field).toArray().isEmpty()))
-                throw InputError("Kong: route " + r.name + " matches on " + field + ", which a log does not hold: not modelled");
-        std::vector<DryRunCondition> conditions = routeConditions(r, out);
-        const Plugin* plugin = nullptr; // the most specific: the route's, its service's, the global one
-        for (const std::string& scope : {"route " + r.name, "service " + r.service, std::string("global")})
-            for (const Plugin& p : plugins)
-                if (!plugin && p.enabled && p.scope == scope)
-                    plugin = &p;
-        std::vector<std::size_t> rules;
-        if (plugin) {
-            rules.push_back(*ruleFor(*plugin, r));
+    for (const Route& r : declared.routes) {
+        refuseUnreadFields(r);
+        const std::vector<DryRunCondition> conditions = routeConditions(r, out);
+        std::vector<std::size_t> routeRules;
+        if (const Plugin* plugin = mostSpecificPlugin(r, declared.plugins)) {
+            routeRules.push_back(rules.ruleFor(*plugin, r));
             used[plugin->scope] = true;
         }
-        const QJsonArray hosts = r.object.value("hosts").toArray();
-        bool plainHost = !hosts.isEmpty();
-        for (const QJsonValue& h : hosts)
-            plainHost = plainHost && treeText(h).find('*') == std::string::npos;
-        const bool methods = !r.object.value("methods").toArray().isEmpty();
-        const auto headers = std::int64_t(r.object.value("headers").toObject().size());
-        QJsonArray paths = r.object.value("paths").toArray();
-        if (paths.isEmpty())
-            paths.append(QString()); // no paths: every path
-        const std::int64_t regexPriority = parseIntegerIn(treeText(r.object.value("regex_priority")).empty()
-                                                              ? "0" : treeText(r.object.value("regex_priority")),
-                                                          -(std::int64_t(1) << 40), std::int64_t(1) << 40);
-        for (const QJsonValue& pv : paths) {
-            const std::string path = treeText(pv);
-            const bool regex = path.starts_with('~');
-            const int weight = (hosts.isEmpty() ? 0 : 1) + (path.empty() ? 0 : 1) + (methods ? 1 : 0) + (headers ? 1 : 0);
-            DryRunPlace place{"route " + r.name + " (" + (path.empty() ? "every path" : path) + ")",
-                              regex ? DryRunMatch::RegexStart : DryRunMatch::Prefix, regex ? path.substr(1) : path, rules};
-            place.conditions = conditions;
-            candidates.push_back({{weight, plainHost, regex, std::min<std::int64_t>(headers, 255), regex ? regexPriority : 0,
-                                   regex ? 0 : std::int64_t(path.size())},
-                                  std::move(place), r.name});
-        }
+        addCandidates(candidates, r, conditions, routeRules);
     }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate& a, const Candidate& b) { return a.priority > b.priority; });
-    for (std::size_t i = 0; i + 1 < candidates.size(); ++i) {
-        const Candidate &a = candidates[i], &b = candidates[i + 1];
-        if (a.priority == b.priority && (std::get<2>(a.priority) || a.place.pattern == b.place.pattern)
-            && !disjointMethods(a.place, b.place))
-            throw InputError("Kong: " + a.place.where + " and " + b.place.where + " have the same priority: which one "
-                             "Kong tries first is not modelled; give one a regex_priority");
-    }
+    orderCandidates(candidates);
     for (Candidate& c : candidates)
         out.places.push_back(std::move(c.place));
-    for (const Plugin& p : plugins)
-        if (!p.enabled)
-            out.notReplayed.push_back("rate-limiting on " + p.scope + ": enabled: false, so Kong runs it nowhere");
-        else if (p.scope.starts_with("consumer"))
-            out.notReplayed.push_back("rate-limiting on " + p.scope + ": which requests are that consumer's is not in the log: not replayed");
-        else if (!used[p.scope])
-            out.notReplayed.push_back("rate-limiting on " + p.scope + ": a more specific plugin, or no route, leaves it no request");
+    noteIdlePlugins(out, declared.plugins, used);
     if (out.rules.empty())
         throw InputError("Kong: no route meets a rate-limiting plugin: the config limits nothing");
     return out;

@@ -177,55 +177,58 @@ std::vector<std::string> stageThrottles(const QJsonValue& tree)
     return out;
 }
 
-ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
+// readThrottle reads one level's rate and burst (plan, stage) as its options.
+void readThrottle(Builder& b, const Flat& flat, const std::string& rate, const std::string& burst, const std::string& name)
 {
-    Builder b;
-    b.out.product = "Amazon API Gateway usage plan";
-    const auto level = [&](const std::string& rate, const std::string& burst, const std::string& name) {
-        if (const auto r = managedValue(flat, rate)) {
-            b.out.wrote.emplace_back(rate, *r);
-            b.options.push_back({name + "_rate", *r});
-        }
-        if (const auto v = managedValue(flat, burst)) {
-            b.out.wrote.emplace_back(burst, *v);
-            b.options.push_back({name + "_burst", wholeNumber(*v)});
-        }
-    };
-    level("throttle.rateLimit", "throttle.burstLimit", "plan");
-    // A stage's MethodSettings: the entry for every method (ResourcePath /*, HttpMethod *) is the
-    // stage's default, and a method's own entry overrides it for that method (the API Gateway
-    // Developer Guide, "How throttling limit settings are applied"). A scenario is one set of requests, so
-    // one entry is modelled: the default, else the first with a throttle; each other is named.
+    if (const auto r = managedValue(flat, rate)) {
+        b.out.wrote.emplace_back(rate, *r);
+        b.options.push_back({name + "_rate", *r});
+    }
+    if (const auto v = managedValue(flat, burst)) {
+        b.out.wrote.emplace_back(burst, *v);
+        b.options.push_back({name + "_burst", wholeNumber(*v)});
+    }
+}
+
+// throttleNumbers words a MethodSettings entry's rate and burst.
+std::string throttleNumbers(const MethodSetting& m)
+{
+    return (m.rate ? wholeNumber(*m.rate) + " per second" : std::string("no rate"))
+         + (m.burst ? ", burst " + wholeNumber(*m.burst) : std::string(", no burst"));
+}
+
+// readMethodSettings reads a stage's MethodSettings: the entry for every method (ResourcePath /*,
+// HttpMethod *) is the stage's default, and a method's own entry overrides it for that method
+// (the API Gateway Developer Guide, "How throttling limit settings are applied"). A scenario is
+// one set of requests, so one entry is modelled: the default, else the first with a throttle;
+// each other is named.
+void readMethodSettings(Builder& b, const Flat& flat)
+{
     std::vector<MethodSetting> settings = methodSettings(flat);
     std::erase_if(settings, [](const MethodSetting& m) { return !m.rate && !m.burst; });
     const auto modelled = std::find_if(settings.begin(), settings.end(), [](const MethodSetting& m) { return m.stageDefault(); });
     const MethodSetting* chosen = modelled != settings.end() ? &*modelled : settings.empty() ? nullptr : &settings.front();
-    const auto numbers = [](const MethodSetting& m) {
-        return (m.rate ? wholeNumber(*m.rate) + " per second" : std::string("no rate"))
-             + (m.burst ? ", burst " + wholeNumber(*m.burst) : std::string(", no burst"));
-    };
-    if (chosen) {
-        const std::string level = chosen->stageDefault() ? "stage" : "method";
-        b.out.wrote.emplace_back("MethodSettings " + chosen->where(), numbers(*chosen));
-        if (chosen->rate)
-            b.options.push_back({level + "_rate", *chosen->rate});
-        if (chosen->burst)
-            b.options.push_back({level + "_burst", wholeNumber(*chosen->burst)});
-        if (!chosen->stageDefault())
-            b.out.modelledPlace = chosen->where();
-        for (const MethodSetting& m : settings)
-            if (&m != chosen)
-                b.out.notModelled.push_back(
-                    "MethodSettings " + m.where() + ": " + numbers(m) + ", which AWS applies to " + m.request()
-                    + (chosen->stageDefault() ? " instead of the stage's default (" + numbers(*chosen)
-                                                    + "); the scenario models the default, every other method's"
-                                              : "; the scenario models " + chosen->request() + "'s"));
-    }
-    level("defaultRouteSettings.throttlingRateLimit", "defaultRouteSettings.throttlingBurstLimit", "stage");
-    const bool plan = managedValue(flat, "throttle.rateLimit") || managedValue(flat, "throttle.burstLimit")
-                   || managedValue(flat, "quota.limit");
-    if (!plan)
-        b.out.product = "Amazon API Gateway stage"; // a stage's throttling, no usage plan
+    if (!chosen)
+        return;
+    const std::string level = chosen->stageDefault() ? "stage" : "method";
+    b.out.wrote.emplace_back("MethodSettings " + chosen->where(), throttleNumbers(*chosen));
+    if (chosen->rate)
+        b.options.push_back({level + "_rate", *chosen->rate});
+    if (chosen->burst)
+        b.options.push_back({level + "_burst", wholeNumber(*chosen->burst)});
+    if (!chosen->stageDefault())
+        b.out.modelledPlace = chosen->where();
+    for (const MethodSetting& m : settings)
+        if (&m != chosen)
+            b.out.notModelled.push_back(
+                "MethodSettings " + m.where() + ": " + throttleNumbers(m) + ", which AWS applies to " + m.request()
+                + (chosen->stageDefault() ? " instead of the stage's default (" + throttleNumbers(*chosen)
+                                                + "); the scenario models the default, every other method's"
+                                          : "; the scenario models " + chosen->request() + "'s"));
+}
+
+void readQuota(Builder& b, const Flat& flat)
+{
     if (const auto limit = managedValue(flat, "quota.limit")) {
         b.out.wrote.emplace_back("quota.limit", *limit);
         b.options.push_back({"quota_limit", wholeNumber(*limit)});
@@ -237,6 +240,12 @@ ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
             b.options.push_back({"quota_offset", wholeNumber(*offset)});
         }
     }
+}
+
+// noteGatewayLimits says what else limits the requests (the account's throttle, the quota's
+// calendar) and what the scenario leaves out (the API stages, the API keys).
+void noteGatewayLimits(Builder& b, const Flat& flat, const QJsonValue& tree, bool plan)
+{
     b.out.assumed.push_back("the account's own throttle in the Region (10,000 requests per second, burst 5,000) applies "
                             "too, as AWS documents");
     if (plan)
@@ -252,6 +261,21 @@ ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
         b.out.notModelled.push_back(std::move(t));
     if (plan)
         b.out.notModelled.push_back("which API key a request carries: run the scenario with one client per key");
+}
+
+ImportedConfig apiGateway(const Flat& flat, const QJsonValue& tree)
+{
+    Builder b;
+    b.out.product = "Amazon API Gateway usage plan";
+    readThrottle(b, flat, "throttle.rateLimit", "throttle.burstLimit", "plan");
+    readMethodSettings(b, flat);
+    readThrottle(b, flat, "defaultRouteSettings.throttlingRateLimit", "defaultRouteSettings.throttlingBurstLimit", "stage");
+    const bool plan = managedValue(flat, "throttle.rateLimit") || managedValue(flat, "throttle.burstLimit")
+                   || managedValue(flat, "quota.limit");
+    if (!plan)
+        b.out.product = "Amazon API Gateway stage"; // a stage's throttling, no usage plan
+    readQuota(b, flat);
+    noteGatewayLimits(b, flat, tree, plan);
     return b.done(Algorithm::AwsApiGateway);
 }
 
@@ -465,16 +489,9 @@ ImportedConfig cloudflareRuleset(const ConfigNode& tree, const Flat& flat)
     return out;
 }
 
-// upstash reads `Ratelimit.slidingWindow(10, "10 s")` (or fixedWindow, tokenBucket,
-// cachedFixedWindow) and `ephemeralCache: false` from a TypeScript/JavaScript snippet.
-std::optional<ImportedConfig> upstash(const QString& text)
+// upstashLimiter reads the Ratelimit.KIND(...) call's arguments as the limiter's options.
+void upstashLimiter(Builder& b, const QRegularExpressionMatch& m, const std::string& kind)
 {
-    const QRegularExpressionMatch m = upstashCall().match(text);
-    if (!m.hasMatch())
-        return std::nullopt;
-    Builder b;
-    b.out.product = "@upstash/ratelimit";
-    const std::string kind = m.captured(1).toStdString();
     QStringList args = m.captured(2).split(',');
     for (QString& a : args) {
         a = a.trimmed();
@@ -496,6 +513,47 @@ std::optional<ImportedConfig> upstash(const QString& text)
                      {"tokens", args[0].toStdString()},
                      {"window", args[1].toStdString()}};
     }
+}
+
+// upstashCost reads limit(identifier, { rate: k }), which takes k tokens (or counts k) per
+// request: src/single.ts (upstash/ratelimit-js e00d2224) hands each script
+// `incrementBy = rate ? Math.max(1, rate) : 1`. That is the scenario's cost; a rate of 0 is 1.
+void upstashCost(Builder& b, const QString& text, const std::string& kind)
+{
+    static const QRegularExpression limitCall(R"(\.limit\s*\(\s*[^,()]+,\s*\{([^{}]*)\})");
+    static const QRegularExpression rateOption(R"((?<![\w$])rate\s*:\s*([^,\s}]+))");
+    const QRegularExpressionMatch call = limitCall.match(text);
+    if (!call.hasMatch())
+        return;
+    const QRegularExpressionMatch r = rateOption.match(call.captured(1));
+    if (!r.hasMatch())
+        return;
+    const std::string rate = r.captured(1).toStdString();
+    b.out.wrote.emplace_back("limit() rate", rate);
+    try {
+        b.out.scenario.cost = std::max<std::int64_t>(1, parseIntegerIn(rate, 0, kMaxCost));
+        const std::string k = std::to_string(b.out.scenario.cost);
+        b.out.assumed.push_back("every request costs " + k + " (limit()'s rate"
+                                + (k == rate ? "" : " " + rate + ": the package takes at least 1") + "): it "
+                                + (kind == "tokenBucket" ? "takes " + k + " tokens" : "adds " + k + " to the window's count")
+                                + ", so the report's numbers are requests of that cost");
+    } catch (const InputError&) {
+        b.out.notModelled.push_back("limit()'s rate " + ratelab::quoted(rate) + ", not a whole number in the file: "
+                                    "every request costs 1 here (--cost sets another)");
+    }
+}
+
+// upstash reads `Ratelimit.slidingWindow(10, "10 s")` (or fixedWindow, tokenBucket,
+// cachedFixedWindow) and `ephemeralCache: false` from a TypeScript/JavaScript snippet.
+std::optional<ImportedConfig> upstash(const QString& text)
+{
+    const QRegularExpressionMatch m = upstashCall().match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    Builder b;
+    b.out.product = "@upstash/ratelimit";
+    const std::string kind = m.captured(1).toStdString();
+    upstashLimiter(b, m, kind);
     static const QRegularExpression noCache(R"(ephemeralCache\s*:\s*false)");
     const bool cache = kind != "cachedFixedWindow" && !text.contains(noCache);
     b.options.push_back({"ephemeralCache", cache ? "true" : "false"});
@@ -507,28 +565,7 @@ std::optional<ImportedConfig> upstash(const QString& text)
         b.out.assumed.push_back("the ephemeral cache is on (the package's default): a denied identifier stays denied until "
                                 "the reset it was told, that millisecond included, without asking Redis");
     b.out.assumed.push_back("one process and one Redis (a Ratelimit, not a MultiRegionRatelimit)");
-    // limit(identifier, { rate: k }) takes k tokens (or counts k) per request: src/single.ts
-    // (upstash/ratelimit-js e00d2224) hands each script `incrementBy = rate ? Math.max(1, rate) : 1`.
-    // That is the scenario's cost; a rate of 0 is 1.
-    static const QRegularExpression limitCall(R"(\.limit\s*\(\s*[^,()]+,\s*\{([^{}]*)\})");
-    static const QRegularExpression rateOption(R"((?<![\w$])rate\s*:\s*([^,\s}]+))");
-    if (const QRegularExpressionMatch call = limitCall.match(text); call.hasMatch()) {
-        if (const QRegularExpressionMatch r = rateOption.match(call.captured(1)); r.hasMatch()) {
-            const std::string rate = r.captured(1).toStdString();
-            b.out.wrote.emplace_back("limit() rate", rate);
-            try {
-                b.out.scenario.cost = std::max<std::int64_t>(1, parseIntegerIn(rate, 0, kMaxCost));
-                const std::string k = std::to_string(b.out.scenario.cost);
-                b.out.assumed.push_back("every request costs " + k + " (limit()'s rate"
-                                        + (k == rate ? "" : " " + rate + ": the package takes at least 1") + "): it "
-                                        + (kind == "tokenBucket" ? "takes " + k + " tokens" : "adds " + k + " to the window's count")
-                                        + ", so the report's numbers are requests of that cost");
-            } catch (const InputError&) {
-                b.out.notModelled.push_back("limit()'s rate " + ratelab::quoted(rate) + ", not a whole number in the file: "
-                                            "every request costs 1 here (--cost sets another)");
-            }
-        }
-    }
+    upstashCost(b, text, kind);
     return b.done(Algorithm::UpstashRatelimit);
 }
 

@@ -337,52 +337,9 @@ public:
               NginxPlace* place)
     {
         std::vector<NginxLimit> own;
-        for (const Directive& d : ds) {
-            const QString& name = d.words.front();
-            if (name == "limit_req_zone") {
-                if (level != Level::Http || d.block)
-                    refuse(d.line, "\"limit_req_zone\" directive is not allowed here (only at the http level)");
-                NginxZone z = readZone(d);
-                for (const NginxZone& other : config.zones)
-                    if (other.name == z.name)
-                        refuse(d.line, "limit_req_zone \"" + z.name + "\" is already bound to key \"" + other.key + "\" (line "
-                                           + std::to_string(other.line) + ")");
-                config.zones.push_back(std::move(z));
-            } else if (name == "limit_req") {
-                if (level == Level::Other)
-                    refuse(d.line, "\"limit_req\" directive is not allowed here");
-                NginxLimit l = readLimit(d);
-                for (const NginxLimit& other : own)
-                    if (other.zone == l.zone)
-                        refuse(d.line, "limit_req zone=" + l.zone + " is duplicate (line " + std::to_string(other.line) + ")");
-                own.push_back(std::move(l));
-            } else if (name == "limit_req_dry_run") {
-                if (d.words.size() != 2 || (d.words[1] != "on" && d.words[1] != "off"))
-                    refuse(d.line, "limit_req_dry_run takes on or off");
-                dryRun = d.words[1] == "on";
-            } else if (name == "return" && place && (level == Level::Server || level == Level::Location)) {
-                place->answers = true;
-            } else if (name == "try_files" && place && level == Level::Location && d.words.size() >= 3
-                       && d.words.back().startsWith('@')) {
-                place->tryNamed = text(d.words.back());
-            } else if (name == "server_name" && place && level == Level::Server) {
-                for (qsizetype i = 1; i < d.words.size(); ++i)
-                    place->serverNames.push_back(text(d.words[i]));
-            } else if (name == "listen" && place && level == Level::Server && d.words.size() >= 2) {
-                place->listens.push_back(text(d.words[1]));
-                place->defaultServer = place->defaultServer || d.words.contains("default_server") || d.words.contains("default");
-            } else if (name == "if" && place && d.block
-                       && std::any_of(d.children.begin(), d.children.end(), [](const Directive& c) { return c.words.front() == "return"; })) {
-                place->ifReturns.push_back(d.line);
-            } else if (name == "map" && level == Level::Http && d.block) {
-                config.maps.push_back(readMap(d, config));
-            } else if (name == "geo" && level == Level::Http && d.block && d.words.size() >= 2) {
-                config.geos.emplace_back(text(d.words.back()), d.line); // geo [$address] $variable
-            } else if (name == "include") {
-                config.notFollowed.push_back("include " + text(d.words.mid(1).join(' ')) + " (line " + std::to_string(d.line)
-                                             + "): not followed, its limits are not read");
-            }
-        }
+        for (const Directive& d : ds)
+            if (!readLimitDirective(d, level, own, dryRun) && !readPlaceDirective(d, level, place))
+                readHttpDirective(d, level);
         const std::vector<NginxLimit>& effective = own.empty() ? inherited : own;
         if (place) {
             place->limits = effective;
@@ -397,42 +354,12 @@ public:
                 walk(d.children, Level::Http, effective, dryRun, nullptr);
                 holdsPlaces = true;
             } else if (name == "server" && level == Level::Http) {
-                const std::size_t at = config.places.size();
-                config.places.push_back({"server", "", "", {}, false, d.line});
-                m_server = int(config.servers.size());
-                config.places.back().server = m_server;
-                config.servers.push_back(config.places.back());
-                walk(d.children, Level::Server, effective, dryRun, &config.places[at]);
-                config.servers[std::size_t(m_server)].limits = config.places[at].limits;
-                config.servers[std::size_t(m_server)].dryRun = config.places[at].dryRun;
-                config.servers[std::size_t(m_server)].answers = config.places[at].answers;
-                config.servers[std::size_t(m_server)].serverNames = config.places[at].serverNames;
-                config.servers[std::size_t(m_server)].listens = config.places[at].listens;
-                config.servers[std::size_t(m_server)].defaultServer = config.places[at].defaultServer;
-                config.servers[std::size_t(m_server)].ifReturns = config.places[at].ifReturns;
-                m_server = -1;
+                walkServer(d, effective, dryRun);
                 holdsPlaces = true;
-                if (config.places.size() > at + 1) // a server with locations: its requests meet those
-                    config.places.erase(config.places.begin() + std::ptrdiff_t(at));
             } else if ((name == "map" || name == "geo") && level == Level::Http) {
                 // Their entries are keys and values, not directives: read above.
             } else if (name == "location" && (level == Level::Server || level == Level::Location)) {
-                NginxPlace p;
-                p.line = d.line;
-                p.nested = level == Level::Location;
-                p.server = m_server;
-                if (d.words.size() == 3) {
-                    p.modifier = text(d.words[1]);
-                    p.match = text(d.words[2]);
-                } else if (d.words.size() == 2) {
-                    p.match = text(d.words[1]);
-                } else {
-                    refuse(d.line, "invalid number of arguments in \"location\" directive");
-                }
-                p.where = "location " + (p.modifier.empty() ? "" : p.modifier + " ") + p.match;
-                const std::size_t at = config.places.size();
-                config.places.push_back(std::move(p));
-                walk(d.children, Level::Location, effective, dryRun, &config.places[at]);
+                walkLocation(d, level, effective, dryRun);
                 holdsPlaces = true;
             } else {
                 walk(d.children, Level::Other, {}, dryRun, nullptr);
@@ -443,6 +370,120 @@ public:
     }
 
 private:
+    // readLimitDirective reads limit_req_zone, limit_req and limit_req_dry_run; false for any other.
+    bool readLimitDirective(const Directive& d, Level level, std::vector<NginxLimit>& own, bool& dryRun)
+    {
+        const QString& name = d.words.front();
+        if (name == "limit_req_zone") {
+            if (level != Level::Http || d.block)
+                refuse(d.line, "\"limit_req_zone\" directive is not allowed here (only at the http level)");
+            NginxZone z = readZone(d);
+            for (const NginxZone& other : config.zones)
+                if (other.name == z.name)
+                    refuse(d.line, "limit_req_zone \"" + z.name + "\" is already bound to key \"" + other.key + "\" (line "
+                                       + std::to_string(other.line) + ")");
+            config.zones.push_back(std::move(z));
+        } else if (name == "limit_req") {
+            if (level == Level::Other)
+                refuse(d.line, "\"limit_req\" directive is not allowed here");
+            NginxLimit l = readLimit(d);
+            for (const NginxLimit& other : own)
+                if (other.zone == l.zone)
+                    refuse(d.line, "limit_req zone=" + l.zone + " is duplicate (line " + std::to_string(other.line) + ")");
+            own.push_back(std::move(l));
+        } else if (name == "limit_req_dry_run") {
+            if (d.words.size() != 2 || (d.words[1] != "on" && d.words[1] != "off"))
+                refuse(d.line, "limit_req_dry_run takes on or off");
+            dryRun = d.words[1] == "on";
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // readPlaceDirective reads what a server or location says of its own requests (return,
+    // try_files, server_name, listen, an if that returns); false for any other.
+    static bool readPlaceDirective(const Directive& d, Level level, NginxPlace* place)
+    {
+        const QString& name = d.words.front();
+        if (name == "return" && place && (level == Level::Server || level == Level::Location)) {
+            place->answers = true;
+        } else if (name == "try_files" && place && level == Level::Location && d.words.size() >= 3
+                   && d.words.back().startsWith('@')) {
+            place->tryNamed = text(d.words.back());
+        } else if (name == "server_name" && place && level == Level::Server) {
+            for (qsizetype i = 1; i < d.words.size(); ++i)
+                place->serverNames.push_back(text(d.words[i]));
+        } else if (name == "listen" && place && level == Level::Server && d.words.size() >= 2) {
+            place->listens.push_back(text(d.words[1]));
+            place->defaultServer = place->defaultServer || d.words.contains("default_server") || d.words.contains("default");
+        } else if (name == "if" && place && d.block
+                   && std::any_of(d.children.begin(), d.children.end(), [](const Directive& c) { return c.words.front() == "return"; })) {
+            place->ifReturns.push_back(d.line);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // readHttpDirective reads the http level's map and geo blocks and notes an include not followed.
+    void readHttpDirective(const Directive& d, Level level)
+    {
+        const QString& name = d.words.front();
+        if (name == "map" && level == Level::Http && d.block) {
+            config.maps.push_back(readMap(d, config));
+        } else if (name == "geo" && level == Level::Http && d.block && d.words.size() >= 2) {
+            config.geos.emplace_back(text(d.words.back()), d.line); // geo [$address] $variable
+        } else if (name == "include") {
+            config.notFollowed.push_back("include " + text(d.words.mid(1).join(' ')) + " (line " + std::to_string(d.line)
+                                         + "): not followed, its limits are not read");
+        }
+    }
+
+    // walkServer walks a server block as a place of its own and records it among the servers; a
+    // server with locations leaves the places to them.
+    void walkServer(const Directive& d, const std::vector<NginxLimit>& effective, bool dryRun)
+    {
+        const std::size_t at = config.places.size();
+        config.places.push_back({"server", "", "", {}, false, d.line});
+        m_server = int(config.servers.size());
+        config.places.back().server = m_server;
+        config.servers.push_back(config.places.back());
+        walk(d.children, Level::Server, effective, dryRun, &config.places[at]);
+        NginxPlace& server = config.servers[std::size_t(m_server)];
+        const NginxPlace& walked = config.places[at];
+        server.limits = walked.limits;
+        server.dryRun = walked.dryRun;
+        server.answers = walked.answers;
+        server.serverNames = walked.serverNames;
+        server.listens = walked.listens;
+        server.defaultServer = walked.defaultServer;
+        server.ifReturns = walked.ifReturns;
+        m_server = -1;
+        if (config.places.size() > at + 1) // a server with locations: its requests meet those
+            config.places.erase(config.places.begin() + std::ptrdiff_t(at));
+    }
+
+    void walkLocation(const Directive& d, Level level, const std::vector<NginxLimit>& effective, bool dryRun)
+    {
+        NginxPlace p;
+        p.line = d.line;
+        p.nested = level == Level::Location;
+        p.server = m_server;
+        if (d.words.size() == 3) {
+            p.modifier = text(d.words[1]);
+            p.match = text(d.words[2]);
+        } else if (d.words.size() == 2) {
+            p.match = text(d.words[1]);
+        } else {
+            refuse(d.line, "invalid number of arguments in \"location\" directive");
+        }
+        p.where = "location " + (p.modifier.empty() ? "" : p.modifier + " ") + p.match;
+        const std::size_t at = config.places.size();
+        config.places.push_back(std::move(p));
+        walk(d.children, Level::Location, effective, dryRun, &config.places[at]);
+    }
+
     int m_server = -1; // the server block being walked
 };
 

@@ -74,129 +74,163 @@ Nanos spendingTime(const std::vector<LimiterConfig>& limits, std::int64_t count,
     return Nanos(std::min(2 * burst / (next - slowest), 1e6) * 1e9);
 }
 
-Belief believe(const ImportedConfig& c, const Limiter& fresh)
+// nginxBelief: every layer (or the one limit): the slowest rate binds in the long run, the
+// smallest burst at once.
+Belief nginxBelief(const ImportedConfig& c)
 {
     const LimiterConfig& config = c.scenario.config;
     Belief b;
-    switch (c.scenario.algorithms.front()) {
-    case Algorithm::NginxLimitReq: {
-        // Every layer (or the one limit): the slowest rate binds in the long run, the smallest
-        // burst at once.
-        std::vector<LimiterConfig> limits{config};
-        for (const Layer& l : c.scenario.layers)
-            limits.push_back(l.config);
-        b.count = config.rate().tokens;
-        b.per = config.rate().perNanos;
-        b.burst = config.nginxBurst() + 1;
-        for (const LimiterConfig& l : limits) {
-            if (slower(l.rate().tokens, l.rate().perNanos, b.count, b.per)) {
-                b.count = l.rate().tokens;
-                b.per = l.rate().perNanos;
-            }
-            b.burst = std::min(b.burst, l.nginxBurst() + 1);
+    std::vector<LimiterConfig> limits{config};
+    for (const Layer& l : c.scenario.layers)
+        limits.push_back(l.config);
+    b.count = config.rate().tokens;
+    b.per = config.rate().perNanos;
+    b.burst = config.nginxBurst() + 1;
+    for (const LimiterConfig& l : limits) {
+        if (slower(l.rate().tokens, l.rate().perNanos, b.count, b.per)) {
+            b.count = l.rate().tokens;
+            b.per = l.rate().perNanos;
         }
-        b.longest = spendingTime(limits, b.count, b.per);
-        break;
+        b.burst = std::min(b.burst, l.nginxBurst() + 1);
     }
+    b.longest = spendingTime(limits, b.count, b.per);
+    return b;
+}
+
+Belief traefikBelief(const ImportedConfig& c)
+{
+    Belief b;
+    b.count = number(wrote(c, "average"), 0);
+    b.per = kNanosPerSecond;
+    if (const auto p = wrote(c, "period")) {
+        const LimiterConfig probe = LimiterConfig{}.withProductOptions({{"period", *p}});
+        b.per = ProductParams(Algorithm::Traefik, probe).duration("period", kNanosPerSecond, kNanosPerSecond);
+    }
+    b.burst = std::max<std::int64_t>(1, number(wrote(c, "burst"), 1));
+    return b;
+}
+
+// kongBelief: the shortest period is the window a burst meets; the slowest limit binds in the
+// long run.
+Belief kongBelief(const ImportedConfig& c)
+{
+    Belief b;
+    constexpr std::pair<const char*, std::int64_t> periods[] = {{"second", 1},   {"minute", 60},      {"hour", 3600},
+                                                                {"day", 86400}, {"month", 2592000}, {"year", 31536000}};
+    for (const auto& [name, seconds] : periods)
+        if (const auto v = wrote(c, std::string("config.") + name)) {
+            const std::int64_t n = number(v, 1);
+            const Nanos period = seconds * kNanosPerSecond;
+            if (b.window == 0) {
+                b.window = period;
+                b.windowLimit = b.burst = n;
+            }
+            if (b.count == 0 || slower(n, period, b.count, b.per)) {
+                b.count = n;
+                b.per = period;
+            }
+            b.longest = period;
+        }
+    return b;
+}
+
+Belief upstashBelief(const Limiter& fresh) // the package's own numbers
+{
+    Belief b;
+    const auto& u = dynamic_cast<const UpstashRatelimit&>(fresh);
+    const bool bucket = u.kind() == UpstashRatelimit::Kind::TokenBucket;
+    b.count = bucket ? u.refillRate() : u.tokens();
+    b.per = (bucket ? u.intervalMs() : u.windowMs()) * 1'000'000;
+    b.burst = fresh.quota();
+    if (!bucket) {
+        b.window = b.per;
+        b.windowLimit = u.tokens();
+    }
+    return b;
+}
+
+// cloudflareBelief: a ruleset's later rules, layers: the slowest binds in the long run, the fewest
+// at once and the shortest period is the window a burst meets.
+Belief cloudflareBelief(const ImportedConfig& c, const Limiter& fresh)
+{
+    Belief b;
+    const auto& r = dynamic_cast<const CloudflareRate&>(fresh);
+    b.count = b.burst = b.windowLimit = r.requestsPerPeriod();
+    b.per = b.window = r.period();
+    for (const Layer& l : c.scenario.layers) {
+        const auto layer = makeLimiter(l.algorithm, l.config);
+        const auto& rule = dynamic_cast<const CloudflareRate&>(*layer);
+        if (slower(rule.requestsPerPeriod(), rule.period(), b.count, b.per)) {
+            b.count = rule.requestsPerPeriod();
+            b.per = rule.period();
+        }
+        b.burst = std::min(b.burst, rule.requestsPerPeriod());
+        if (rule.period() < b.window) {
+            b.window = rule.period();
+            b.windowLimit = rule.requestsPerPeriod();
+        }
+    }
+    return b;
+}
+
+// productBelief reads each product's numbers: from what the file wrote where the model keeps no
+// single figure, else from the fresh limiter.
+Belief productBelief(const ImportedConfig& c, const Limiter& fresh)
+{
+    Belief b;
+    switch (c.scenario.algorithms.front()) {
+    case Algorithm::NginxLimitReq:
+        return nginxBelief(c);
     case Algorithm::EnvoyLocal: {
         const auto& e = dynamic_cast<const EnvoyLocal&>(fresh);
         b.count = e.tokensPerFill();
         b.per = e.fillInterval();
         b.burst = e.maxTokens();
-        break;
+        return b;
     }
     case Algorithm::Traefik:
-        b.count = number(wrote(c, "average"), 0);
-        b.per = kNanosPerSecond;
-        if (const auto p = wrote(c, "period")) {
-            const LimiterConfig probe = LimiterConfig{}.withProductOptions({{"period", *p}});
-            b.per = ProductParams(Algorithm::Traefik, probe).duration("period", kNanosPerSecond, kNanosPerSecond);
-        }
-        b.burst = std::max<std::int64_t>(1, number(wrote(c, "burst"), 1));
-        break;
+        return traefikBelief(c);
     case Algorithm::SpringGateway:
         b.count = number(wrote(c, "replenishRate"), 1);
         b.burst = number(wrote(c, "burstCapacity"), 1);
-        break;
-    case Algorithm::Kong: {
-        // The shortest period is the window a burst meets; the slowest limit binds in the long run.
-        constexpr std::pair<const char*, std::int64_t> periods[] = {{"second", 1},   {"minute", 60},      {"hour", 3600},
-                                                                    {"day", 86400}, {"month", 2592000}, {"year", 31536000}};
-        for (const auto& [name, seconds] : periods)
-            if (const auto v = wrote(c, std::string("config.") + name)) {
-                const std::int64_t n = number(v, 1);
-                const Nanos period = seconds * kNanosPerSecond;
-                if (b.window == 0) {
-                    b.window = period;
-                    b.windowLimit = b.burst = n;
-                }
-                if (b.count == 0 || slower(n, period, b.count, b.per)) {
-                    b.count = n;
-                    b.per = period;
-                }
-                b.longest = period;
-            }
-        break;
-    }
+        return b;
+    case Algorithm::Kong:
+        return kongBelief(c);
     case Algorithm::ExpressRateLimit:
         b.count = b.burst = b.windowLimit = fresh.quota();
         b.per = b.window = dynamic_cast<const ExpressRateLimit&>(fresh).windowMs() * 1'000'000;
-        break;
+        return b;
     case Algorithm::RateLimiterFlexible:
         b.count = b.burst = b.windowLimit = fresh.quota();
         b.per = b.window = std::max<std::int64_t>(1, dynamic_cast<const RateLimiterFlexible&>(fresh).durationMs()) * 1'000'000;
-        break;
-    case Algorithm::UpstashRatelimit: { // the package's own numbers
-        const auto& u = dynamic_cast<const UpstashRatelimit&>(fresh);
-        const bool bucket = u.kind() == UpstashRatelimit::Kind::TokenBucket;
-        b.count = bucket ? u.refillRate() : u.tokens();
-        b.per = (bucket ? u.intervalMs() : u.windowMs()) * 1'000'000;
-        b.burst = fresh.quota();
-        if (!bucket) {
-            b.window = b.per;
-            b.windowLimit = u.tokens();
-        }
-        break;
-    }
-    case Algorithm::CloudflareRate: {
-        const auto& r = dynamic_cast<const CloudflareRate&>(fresh);
-        b.count = b.burst = b.windowLimit = r.requestsPerPeriod();
-        b.per = b.window = r.period();
-        // A ruleset's later rules, layers: the slowest binds in the long run, the fewest at once
-        // and the shortest period is the window a burst meets.
-        for (const Layer& l : c.scenario.layers) {
-            const auto layer = makeLimiter(l.algorithm, l.config);
-            const auto& rule = dynamic_cast<const CloudflareRate&>(*layer);
-            if (slower(rule.requestsPerPeriod(), rule.period(), b.count, b.per)) {
-                b.count = rule.requestsPerPeriod();
-                b.per = rule.period();
-            }
-            b.burst = std::min(b.burst, rule.requestsPerPeriod());
-            if (rule.period() < b.window) {
-                b.window = rule.period();
-                b.windowLimit = rule.requestsPerPeriod();
-            }
-        }
-        break;
-    }
+        return b;
+    case Algorithm::UpstashRatelimit:
+        return upstashBelief(fresh);
+    case Algorithm::CloudflareRate:
+        return cloudflareBelief(c, fresh);
     case Algorithm::AwsWafRate: {
         const auto& w = dynamic_cast<const AwsWafRate&>(fresh);
         b.count = b.windowLimit = w.limit();
         b.per = b.window = w.window();
         b.longest = w.window() + w.checkInterval() + w.detectionDelay();
-        break;
+        return b;
     }
     case Algorithm::AwsApiGateway: {
         const Rate r = dynamic_cast<const AwsApiGateway&>(fresh).slowest();
         b.count = r.tokens;
         b.per = r.perNanos;
         b.burst = fresh.quota();
-        break;
+        return b;
     }
     default:
         b.count = fresh.quota();
-        break;
+        return b;
     }
+}
+
+Belief believe(const ImportedConfig& c, const Limiter& fresh)
+{
+    Belief b = productBelief(c, fresh);
     b.longest = std::max({b.longest, b.window, b.per});
     return b;
 }

@@ -120,14 +120,10 @@ void readFocus(const QJsonObject& focus, DeckStep& step, QJsonObject& scenario, 
     }
 }
 
-// readStep reads step i over the previous step's scenario object (empty for the first).
-DeckStep readStep(const QJsonObject& o, int i, QJsonObject& previous)
+// stepScenario is a step's scenario object: a preset's, its own, or the previous step's, with
+// the step's "change" laid over it.
+QJsonObject stepScenario(const QJsonObject& o, const QJsonObject& previous, const QString& where)
 {
-    const QString where = QString("step %1").arg(i + 1);
-    static const QStringList known{"title", "narrative", "preset", "scenario", "change", "focus", "question", "answer"};
-    for (auto it = o.begin(); it != o.end(); ++it)
-        if (!known.contains(it.key()))
-            refuse(QString("%1: unknown key \"%2\" (known: %3)").arg(where, it.key().left(40), known.join(", ")));
     if (o.contains("preset") && o.contains("scenario"))
         refuse(QString("%1: give \"preset\" or \"scenario\", not both").arg(where));
     QJsonObject scenario;
@@ -155,12 +151,12 @@ DeckStep readStep(const QJsonObject& o, int i, QJsonObject& previous)
         const QJsonObject change = o.value("change").toObject();
         scenario = layOver(followingLimits(scenario, change), change);
     }
-    DeckStep step;
-    if (o.contains("focus")) {
-        if (!o.value("focus").isObject())
-            refuse(QString("%1: \"focus\" must be an object").arg(where));
-        readFocus(o.value("focus").toObject(), step, scenario, where);
-    }
+    return scenario;
+}
+
+// readStepTexts reads a step's title, narrative, question and answer.
+void readStepTexts(const QJsonObject& o, DeckStep& step, QJsonObject& scenario, const QString& where)
+{
     const QString title = stringField(o, "title", where);
     if (title.trimmed().isEmpty())
         refuse(QString("%1: a step needs a \"title\"").arg(where));
@@ -173,26 +169,48 @@ DeckStep readStep(const QJsonObject& o, int i, QJsonObject& previous)
     step.answer = stringField(o, "answer", where).toStdString();
     if (!step.answer.empty() && step.question.empty())
         refuse(QString("%1: an \"answer\" needs the \"question\" it answers").arg(where));
-    previous = scenario;
+}
+
+// readStepScenario reads the step's scenario object as a scenario file, but stricter.
+void readStepScenario(DeckStep& step, const QJsonObject& scenario, const QString& where)
+{
     reading::Reader reader;
     try {
         step.scenario = reader.read(scenario);
     } catch (const InputError& e) {
         refuse(QString("%1: %2").arg(where, q(std::string(e.what()))));
     }
-    {
-        // A scenario file ignores an unknown key with a note; in a class the typo would be found
-        // in front of the room ("nn": 40 leaves 20 requests), so a deck refuses it.
-        for (const QString& note : reader.notes)
-            if (note.startsWith("ignored unknown field"))
-                refuse(QString("%1: %2, a typo? (a deck refuses what a scenario file would ignore)")
-                           .arg(where, QString(note).replace("ignored unknown", "unknown")));
-    }
+    // A scenario file ignores an unknown key with a note; in a class the typo would be found
+    // in front of the room ("nn": 40 leaves 20 requests), so a deck refuses it.
+    for (const QString& note : reader.notes)
+        if (note.startsWith("ignored unknown field"))
+            refuse(QString("%1: %2, a typo? (a deck refuses what a scenario file would ignore)")
+                       .arg(where, QString(note).replace("ignored unknown", "unknown")));
     if (step.pin && *step.pin >= resolveArrivals(step.scenario).size())
         refuse(QString("%1: \"focus\".pin is request %2, but the step has %3 requests")
                    .arg(where)
                    .arg(*step.pin)
                    .arg(resolveArrivals(step.scenario).size()));
+}
+
+// readStep reads step i over the previous step's scenario object (empty for the first).
+DeckStep readStep(const QJsonObject& o, int i, QJsonObject& previous)
+{
+    const QString where = QString("step %1").arg(i + 1);
+    static const QStringList known{"title", "narrative", "preset", "scenario", "change", "focus", "question", "answer"};
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!known.contains(it.key()))
+            refuse(QString("%1: unknown key \"%2\" (known: %3)").arg(where, it.key().left(40), known.join(", ")));
+    QJsonObject scenario = stepScenario(o, previous, where);
+    DeckStep step;
+    if (o.contains("focus")) {
+        if (!o.value("focus").isObject())
+            refuse(QString("%1: \"focus\" must be an object").arg(where));
+        readFocus(o.value("focus").toObject(), step, scenario, where);
+    }
+    readStepTexts(o, step, scenario, where);
+    previous = scenario;
+    readStepScenario(step, scenario, where);
     return step;
 }
 

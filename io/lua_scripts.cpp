@@ -22,15 +22,24 @@ std::string luaScript(Algorithm algorithm)
     return text;
 }
 
+namespace {
+
+// refuseInexact refuses a run whose script would form `what` (its value `value`) past the doubles'
+// exact integers.
+[[noreturn]] void refuseInexact(const std::string& id, const std::string& what, Int128 value)
+{
+    throw InputError("redis backend: " + id + " would form " + what + " = " + integerText(value)
+                     + ", at or above 2^53 = 9007199254740992, where its Lua script (doubles) is no longer exact");
+}
+
+} // namespace
+
 void checkLuaDomain(Algorithm algorithm, const LimiterConfig& config, Nanos maxClock, std::int64_t maxCost)
 {
     const bool costly = maxCost > 1;
     const Int128 bound = kLuaExactBound;
     const std::string id(algorithmId(algorithm));
-    auto refuse = [&](const std::string& what, Int128 value) {
-        throw InputError("redis backend: " + id + " would form " + what + " = " + integerText(value)
-                         + ", at or above 2^53 = 9007199254740992, where its Lua script (doubles) is no longer exact");
-    };
+    const auto refuse = [&id](const std::string& what, Int128 value) { refuseInexact(id, what, value); };
     if (maxClock >= bound)
         refuse("the time in ns", maxClock);
     const Int128 w = config.windowNanos(), limit = config.limit(), c = config.capacity();

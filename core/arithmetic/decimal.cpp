@@ -47,17 +47,11 @@ const std::string& largestSeconds()
     return s;
 }
 
-Decimal parseDecimal(std::string_view text)
+// readSignificand reads the digits and the point from text[i] into d, i left after them; false
+// when there is no digit.
+bool readSignificand(std::string_view text, std::size_t& i, Decimal& d)
 {
-    if (text.size() > kMaxText)
-        throw InputError(quoted(text) + " is too long to be a number");
-    Decimal d;
-    std::size_t i = 0;
     const std::size_t n = text.size();
-    if (i < n && (text[i] == '+' || text[i] == '-')) {
-        d.negative = text[i] == '-';
-        ++i;
-    }
     int significant = 0;
     bool sawDigit = false;
     bool sawPoint = false;
@@ -88,23 +82,44 @@ Decimal parseDecimal(std::string_view text)
         if (sawPoint)
             --d.exponent;
     }
-    if (!sawDigit)
-        throw InputError(describe(text));
-    if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    return sawDigit;
+}
+
+// readExponent reads an exponent ("e-3") at text[i], if there is one, i left after it: the power
+// of ten it adds (0 without one), its size capped.
+int readExponent(std::string_view text, std::size_t& i)
+{
+    const std::size_t n = text.size();
+    if (i >= n || (text[i] != 'e' && text[i] != 'E'))
+        return 0;
+    ++i;
+    bool expNegative = false;
+    if (i < n && (text[i] == '+' || text[i] == '-')) {
+        expNegative = text[i] == '-';
         ++i;
-        bool expNegative = false;
-        if (i < n && (text[i] == '+' || text[i] == '-')) {
-            expNegative = text[i] == '-';
-            ++i;
-        }
-        if (i == n || !std::isdigit(static_cast<unsigned char>(text[i])))
-            throw InputError(describe(text));
-        int e = 0;
-        for (; i < n && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
-            e = std::min(e * 10 + (text[i] - '0'), 100000);
-        d.exponent += expNegative ? -e : e;
     }
-    if (i != n)
+    if (i == n || !std::isdigit(static_cast<unsigned char>(text[i])))
+        throw InputError(describe(text));
+    int e = 0;
+    for (; i < n && std::isdigit(static_cast<unsigned char>(text[i])); ++i)
+        e = std::min(e * 10 + (text[i] - '0'), 100000);
+    return expNegative ? -e : e;
+}
+
+Decimal parseDecimal(std::string_view text)
+{
+    if (text.size() > kMaxText)
+        throw InputError(quoted(text) + " is too long to be a number");
+    Decimal d;
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+        d.negative = text[i] == '-';
+        ++i;
+    }
+    if (!readSignificand(text, i, d))
+        throw InputError(describe(text));
+    d.exponent += readExponent(text, i);
+    if (i != text.size())
         throw InputError(describe(text));
     if (d.mantissa == 0) {
         d.exponent = 0; // "0e999999" is 0: no exponent to overflow on

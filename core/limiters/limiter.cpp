@@ -25,7 +25,8 @@ double ownLimitOf(const LimiterConfig& c)
     }
 }
 
-// kFacts is in the order of the Algorithm enum.
+// kFacts is in the order of the Algorithm enum. A table, one row an algorithm: long because it lists
+// them all, each row read on its own.
 const AlgorithmFacts kFacts[] = {
     {Algorithm::FixedWindow, "fixed_window", "Fixed window", "fixed window", "requests in window", "limit",
      ConfigUse::LimitWindow, limitOf,

@@ -50,6 +50,8 @@ bool hasAutoscale(const ClusterOptions& o) { return o.autoscaleMax > 0; }
 
 constexpr std::array<KeyMode, 2> kAllKeyModes = {KeyMode::Client, KeyMode::Global};
 
+// kCluster and kClients are tables, one entry a setting with its reader and writer: long because
+// they list every setting, each entry read on its own.
 const ClusterSetting kCluster[] = {
     {"nodes", "nodes", SettingForm::Number, "a whole number", false,
      [](ClusterOptions& o, std::string_view t) { o.nodes = int(parseIntegerIn(t, 1, ClusterConfig::kMaxNodes)); },

@@ -325,8 +325,32 @@ std::string jsonValue(od::value& v, od::json_type type, std::string_view text, c
     return {};
 }
 
+// padded copies a line into the parser's buffer with simdjson's padding after it, zeroed as
+// simdjson's own padded_string; it returns the line's text there, where simdjson's locations point.
+std::string_view padded(std::string& buffer, std::string_view line)
+{
+    buffer.resize(line.size() + simdjson::SIMDJSON_PADDING);
+    std::memcpy(buffer.data(), line.data(), line.size());
+    std::memset(buffer.data() + line.size(), 0, simdjson::SIMDJSON_PADDING);
+    return std::string_view(buffer.data(), line.size());
+}
+
+// missingField is the problem of a line without a field the options ask for (rank[k]: the rank
+// of the field read into cell k, 0 for none), or "".
+std::string missingField(const int (&rank)[5], const TrafficOptions& options)
+{
+    if (!rank[1])
+        return "no field " + ratelab::quoted(options.timeField);
+    if (!rank[0])
+        return "no field " + ratelab::quoted(options.key);
+    if (!options.costField.empty() && !rank[2])
+        return "no field " + ratelab::quoted(options.costField);
+    return {};
+}
+
 } // namespace
 
+// parseJson keeps its loop over a line's fields whole: it runs for every field of every line.
 std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
 {
     std::size_t start = 0;
@@ -336,13 +360,9 @@ std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
         return "not a JSON object";
     if (!m_json)
         m_json.reset(new JsonLines);
-    std::string& buffer = m_json->buffer;
-    buffer.resize(line.size() + simdjson::SIMDJSON_PADDING);
-    std::memcpy(buffer.data(), line.data(), line.size());
-    std::memset(buffer.data() + line.size(), 0, simdjson::SIMDJSON_PADDING); // as simdjson's own padded_string
-    const std::string_view text(buffer.data(), line.size()); // what simdjson's locations point into
+    const std::string_view text = padded(m_json->buffer, line);
     od::document doc;
-    if (const error_code e = m_json->parser.iterate(buffer.data(), line.size(), buffer.size()).get(doc))
+    if (const error_code e = m_json->parser.iterate(m_json->buffer.data(), line.size(), m_json->buffer.size()).get(doc))
         return problem(e, text);
     od::object object;
     if (const error_code e = doc.get_object().get(object))
@@ -354,10 +374,8 @@ std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
 
     m_cells.assign(5, std::string()); // key, time, cost, path, request
     int rank[5] = {}; // of the field read into each cell (fieldRank), 0 for none yet
-    const std::string* names[5] = {&m_options.key, &m_options.timeField, &m_options.costField, &m_options.pathField,
-                                   nullptr};
     static const std::string kRequest = "request";
-    names[4] = &kRequest;
+    const std::string* names[5] = {&m_options.key, &m_options.timeField, &m_options.costField, &m_options.pathField, &kRequest};
     m_fieldRank.assign(m_options.keyFields.size(), 0);
     std::string value;
     for (auto f : object) {
@@ -386,12 +404,8 @@ std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
     }
     if (location() != nullptr)
         return "text after the JSON object";
-    if (!rank[1])
-        return "no field " + ratelab::quoted(m_options.timeField);
-    if (!rank[0])
-        return "no field " + ratelab::quoted(m_options.key);
-    if (!m_options.costField.empty() && !rank[2])
-        return "no field " + ratelab::quoted(m_options.costField);
+    if (std::string missing = missingField(rank, m_options); !missing.empty())
+        return missing;
     const std::string_view path = rank[3] ? std::string_view(m_cells[3]) : rank[4] ? requestPath(m_cells[4]) : std::string_view();
     if (rank[4])
         methodField(m_cells[4], out);

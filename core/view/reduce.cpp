@@ -54,7 +54,8 @@ template <typename L, typename K>
 
 // reducePlain is simulateReduced's pass for the common row: cost 1, its window counted on the
 // arrivals' lookback. It decides, keeps the verdict, counts the window and adds to the open
-// column in one loop whose state is all locals.
+// column in one loop whose state is all locals: long because splitting the loop would take its
+// state out of registers on the hottest path.
 template <typename L>
 [[gnu::noinline]] RATELAB_FLATTEN Metrics reducePlain(L& outside, std::span<const Nanos> arrivals,
                                                    const WindowLookback& lookback, ColumnReducer& reducer,

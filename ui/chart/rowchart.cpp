@@ -158,6 +158,50 @@ void RowChart::buildCeilingSteps(const Frame& frame)
     }
 }
 
+double RowChart::buildLevelPoints(const Frame& frame, const ReducedRow& r)
+{
+    m_levelPoints.clear();
+    m_levelPoints.reserve(qsizetype(r.levelPoints.size()));
+    buildCeilingSteps(frame);
+    double top = 0;
+    for (const auto& step : m_ceilingSteps)
+        top = std::max(top, step.second);
+    for (const LevelPoint& p : r.levelPoints) {
+        m_levelPoints.append(QPointF(p.seconds, p.level));
+        top = std::max(top, p.level);
+    }
+    return top;
+}
+
+void RowChart::showCeiling(double to)
+{
+    QList<QPointF> ceiling; // a step at each limit change
+    for (std::size_t k = 0; k < m_ceilingSteps.size(); ++k) {
+        const auto [t, v] = m_ceilingSteps[k];
+        ceiling << QPointF(t, v) << QPointF(k + 1 < m_ceilingSteps.size() ? m_ceilingSteps[k + 1].first : to, v);
+    }
+    if (m_ceiling->points() != ceiling)
+        m_ceiling->replace(ceiling);
+}
+
+void RowChart::buildDepartures(const Frame& frame, const ReducedRow& r)
+{
+    // A queue's departures, when every visible request has its own mark: each delayed
+    // request's decision is replayed once a frame (not once a paint). Whether the marks are
+    // exact is asked of the columns the frame was reduced to, not of this widget's plot: a row
+    // made for this frame (the queue's, new with a deck's step) is not laid out yet, and its
+    // plot's few pixels would drop the departures until the next frame, which a step reached
+    // with the keys, its window unchanged, never gets.
+    m_departures.clear();
+    if (facts(algorithm()).reads == ConfigUse::CapacityRate && r.endRequest - r.firstRequest <= r.columns.size() / 3
+        && !frame.trace->results.at(m_row).kind.attempts) {
+        const AlgorithmTrace& result = frame.trace->results.at(m_row);
+        for (std::size_t i = r.firstRequest; i < r.endRequest; ++i)
+            if (verdictAt(result, i) == Verdict::Delayed)
+                m_departures.emplace_back(i, frame.trace->arrivals[i] + ratelab::decisionAt(*frame.trace, m_row, i).delay);
+    }
+}
+
 void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
 {
     m_frame = std::move(shared);
@@ -172,49 +216,20 @@ void RowChart::setFrame(std::shared_ptr<const Frame> shared, std::size_t row)
         updateMargins();
     }
     const ReducedRow& r = frame.rows.at(row);
-    m_levelPoints.clear();
-    m_levelPoints.reserve(qsizetype(r.levelPoints.size()));
-    buildCeilingSteps(frame);
-    double top = 0;
-    for (const auto& step : m_ceilingSteps)
-        top = std::max(top, step.second);
-    for (const LevelPoint& p : r.levelPoints) {
-        m_levelPoints.append(QPointF(p.seconds, p.level));
-        top = std::max(top, p.level);
-    }
+    double top = buildLevelPoints(frame, r);
     if (buildQuota(frame)) { // the quota counter and its limit replace the tokens and the burst
         top = m_ceilingSteps.front().second;
         for (const QPointF& q : m_levelPoints)
             top = std::max(top, q.y());
     }
     buildBlockSpans();
-    const double to = secondsAsDouble(frame.range.to);
     // Qt Charts relays out a chart on every change, even to the same value: change only what
     // changed (a slider drag mostly keeps the axes where they were).
-    QList<QPointF> ceiling; // a step at each limit change
-    for (std::size_t k = 0; k < m_ceilingSteps.size(); ++k) {
-        const auto [t, v] = m_ceilingSteps[k];
-        ceiling << QPointF(t, v) << QPointF(k + 1 < m_ceilingSteps.size() ? m_ceilingSteps[k + 1].first : to, v);
-    }
-    if (m_ceiling->points() != ceiling)
-        m_ceiling->replace(ceiling);
+    showCeiling(secondsAsDouble(frame.range.to));
     const double levelTop = niceCeiling(top * 1.05);
     if (m_levelAxis->min() != 0 || m_levelAxis->max() != levelTop)
         m_levelAxis->setRange(0, levelTop);
-    // A queue's departures, when every visible request has its own mark: each delayed
-    // request's decision is replayed once a frame (not once a paint). Whether the marks are
-    // exact is asked of the columns the frame was reduced to, not of this widget's plot: a row
-    // made for this frame (the queue's, new with a deck's step) is not laid out yet, and its
-    // plot's few pixels would drop the departures until the next frame, which a step reached
-    // with the keys, its window unchanged, never gets.
-    m_departures.clear();
-    if (facts(algorithm()).reads == ConfigUse::CapacityRate && r.endRequest - r.firstRequest <= r.columns.size() / 3
-        && !frame.trace->results.at(row).kind.attempts) {
-        const AlgorithmTrace& result = frame.trace->results.at(row);
-        for (std::size_t i = r.firstRequest; i < r.endRequest; ++i)
-            if (verdictAt(result, i) == Verdict::Delayed)
-                m_departures.emplace_back(i, frame.trace->arrivals[i] + ratelab::decisionAt(*frame.trace, row, i).delay);
-    }
+    buildDepartures(frame, r);
     buildNginxWater();
     buildKeyLines();
     buildServer();

@@ -283,7 +283,17 @@ private:
     QRectF plot() const;
     Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
+    // sentPerColumn counts, per column of the row, the requests the clients sent (not their
+    // retries), up to the last shown.
+    std::vector<std::int32_t> sentPerColumn(const AlgorithmTrace& result, const ReducedRow& r) const;
     void drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const;
+    // The exact marks' parts (rowchart_strip.cpp): the retries' links under the marks, one
+    // instant's decisions grouped and drawn, and the badges counting them, laid out last.
+    struct ExactMarks;
+    void drawRetryLinks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r, std::size_t end) const;
+    std::size_t groupInstant(const AlgorithmTrace& result, ExactMarks& marks, std::size_t i) const;
+    void drawInstantMarks(QPainter* p, ExactMarks& marks, Nanos at) const;
+    void drawBadges(QPainter* p, const ExactMarks& marks) const;
     // m_badgeTips: each "×N" badge drawn last and what it counts, for its tooltip.
     mutable std::vector<std::pair<QRectF, QString>> m_badgeTips;
     mutable BarCanvas m_barCanvas;  // the strip's bars, kept between paints
@@ -311,11 +321,21 @@ private:
     // levelTicks are the values labelled on the level axis (the ceiling is labelled apart).
     std::vector<double> levelTicks() const;
     void drawLevel(QPainter* p) const;
+    // drawNginxLeft writes each rejection's leftover, in nginx's own unit, where the line looks
+    // empty; the plot maps seconds from `from` by sx pixels a second, the level by sy a unit.
+    void drawNginxLeft(QPainter* p, double from, double sx, double sy) const;
     void drawPlayhead(QPainter* p) const;
     // levelCeiling is the ceiling in force at the view's right edge, where its name is written.
     double levelCeiling() const;
     std::vector<std::pair<double, double>> m_ceilingSteps; // ceilingSteps()
     void buildCeilingSteps(const Frame& frame);
+    // buildLevelPoints sets the ceiling's steps and the level line's points; it returns the
+    // highest of them.
+    double buildLevelPoints(const Frame& frame, const ReducedRow& r);
+    // showCeiling draws the ceiling's steps to the view's end (`to`, in seconds).
+    void showCeiling(double to);
+    // buildDepartures replays when each delayed request leaves the queue (m_departures).
+    void buildDepartures(const Frame& frame, const ReducedRow& r);
     // visibleRight is the right edge of what is drawn: the plot's, or the playhead's.
     double visibleRight() const;
     QString ceilingName() const;

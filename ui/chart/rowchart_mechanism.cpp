@@ -14,6 +14,28 @@
 namespace ratelab::ui {
 
 namespace {
+
+// QuotaLine steps the quota counter's line: at each admission in view and back to 0 at each
+// period's start, one step a pixel column (`column` seconds) at most, the last value in it winning.
+struct QuotaLine {
+    QList<QPointF>& points;
+    double from = 0, to = 0, column = 0;
+    double atFrom = 0; // the count where the view begins
+
+    void step(double t, double before, double after)
+    {
+        if (t < from)
+            atFrom = after;
+        if (t < from || t > to)
+            return;
+        if (points.isEmpty())
+            points << QPointF(from, before);
+        if (points.size() >= 2 && t - points[points.size() - 2].x() < column)
+            points.back().setY(after);
+        else
+            points << QPointF(t, before) << QPointF(t, after);
+    }
+};
 QString secondsText(Nanos t) { return QString::fromStdString(formatSeconds(t)) + QStringLiteral(" s"); }
 } // namespace
 
@@ -113,29 +135,17 @@ bool RowChart::buildQuota(const Frame& frame)
     std::int64_t used = 0;
     Nanos start = AwsApiGateway::periodStart(period, times.empty() ? 0 : times.front());
     m_levelPoints.clear();
-    double atFrom = 0; // the count where the view begins
-    const auto step = [&](double t, double before, double after) {
-        if (t < from)
-            atFrom = after;
-        if (t < from || t > to)
-            return;
-        if (m_levelPoints.isEmpty())
-            m_levelPoints << QPointF(from, before);
-        if (m_levelPoints.size() >= 2 && t - m_levelPoints[m_levelPoints.size() - 2].x() < column)
-            m_levelPoints.back().setY(after);
-        else
-            m_levelPoints << QPointF(t, before) << QPointF(t, after);
-    };
+    QuotaLine line{m_levelPoints, from, to, column};
     for (std::size_t i = 0; i < times.size() && i < decisionCount(result); ++i) {
         if (const Nanos next = AwsApiGateway::periodStart(period, times[i]); next != start) { // a new period: 0 again
             start = next;
-            step(secondsAsDouble(start), double(used), 0);
+            line.step(secondsAsDouble(start), double(used), 0);
             used = 0;
         }
         if (verdictAt(result, i) == Verdict::Denied)
             continue;
         const std::int64_t cost = frame.trace->costs.empty() ? 1 : frame.trace->costs[i];
-        step(secondsAsDouble(times[i]), double(used), double(used + cost));
+        line.step(secondsAsDouble(times[i]), double(used), double(used + cost));
         used += cost;
     }
     // The periods that begin in view after the last request: each starts again from 0.
@@ -143,11 +153,11 @@ bool RowChart::buildQuota(const Frame& frame)
                                                                                            : 32 * 86'400 * kNanosPerSecond;
     for (Nanos next = AwsApiGateway::periodStart(period, start + longest); next <= frame.range.to;
          next = AwsApiGateway::periodStart(period, next + longest)) {
-        step(secondsAsDouble(next), double(used), 0);
+        line.step(secondsAsDouble(next), double(used), 0);
         used = 0;
     }
     if (m_levelPoints.isEmpty())
-        m_levelPoints << QPointF(from, atFrom);
+        m_levelPoints << QPointF(from, line.atFrom);
     m_levelPoints << QPointF(to, m_levelPoints.back().y());
     m_ceilingSteps = {{from, double(*m_quotaLimit)}};
     return true;

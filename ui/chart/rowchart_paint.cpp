@@ -314,7 +314,13 @@ void RowChart::drawLevel(QPainter* p) const
     const QPointF offsets[] = {QPointF(0, 0), QPointF(devicePixel, 0), QPointF(0, devicePixel)};
     m_levelLine.draw(p, line, pen, offsets, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 1, clip.bottom()))));
     p->setPen(pen);
-    // Each rejection's leftover, in nginx's own unit, where the line looks empty.
+    drawNginxLeft(p, from, sx, sy);
+    p->restore();
+}
+
+void RowChart::drawNginxLeft(QPainter* p, double from, double sx, double sy) const
+{
+    const QRectF p0 = plot();
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p->setFont(small);
@@ -336,7 +342,6 @@ void RowChart::drawLevel(QPainter* p) const
         p->drawText(QPointF(textLeft, std::max(y - 8, p0.top() + fm.ascent())), text);
         lastRight = textLeft + w;
     }
-    p->restore();
 }
 
 void RowChart::drawPinned(QPainter* p) const

@@ -71,6 +71,21 @@ std::vector<Badge> mergedBadges(const std::vector<Badge>& list, const QFontMetri
 
 } // namespace
 
+std::vector<std::int32_t> RowChart::sentPerColumn(const AlgorithmTrace& result, const ReducedRow& r) const
+{
+    std::vector<std::int32_t> sent(r.columns.size(), 0);
+    const auto& times = timesOf(*m_frame->trace, m_row);
+    const int n = int(r.columns.size());
+    int k = 0;
+    for (std::size_t i = r.firstRequest; i < std::min(r.endRequest, shownEnd()); ++i) {
+        while (k + 1 < n && times[i] >= columnStart(r.fromNanos, r.toNanos, n, k + 1))
+            ++k;
+        if (result.previousAttempt[i] < 0)
+            ++sent[std::size_t(k)];
+    }
+    return sent;
+}
+
 void RowChart::drawStrip(QPainter* p) const
 {
     const QRectF p0 = plot();
@@ -102,19 +117,8 @@ void RowChart::drawStrip(QPainter* p) const
                         && m_barCanvas.begin(p, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 11, clip.bottom()))));
     // Veiled, a column counts the requests the clients sent, not their retries: a retry exists
     // only because an attempt was denied, and a bar where only retries fall would answer.
-    std::vector<std::int32_t> sent;
-    if (m_veiled && !result.previousAttempt.empty()) {
-        sent.assign(r.columns.size(), 0);
-        const auto& times = timesOf(*m_frame->trace, m_row);
-        const int n = int(r.columns.size());
-        int k = 0;
-        for (std::size_t i = r.firstRequest; i < std::min(r.endRequest, shownEnd()); ++i) {
-            while (k + 1 < n && times[i] >= columnStart(r.fromNanos, r.toNanos, n, k + 1))
-                ++k;
-            if (result.previousAttempt[i] < 0)
-                ++sent[std::size_t(k)];
-        }
-    }
+    const std::vector<std::int32_t> sent = m_veiled && !result.previousAttempt.empty() ? sentPerColumn(result, r)
+                                                                                        : std::vector<std::int32_t>{};
     for (std::size_t k = 0; k < r.columns.size(); ++k) {
         const Column& c = r.columns[k];
         const double total = sent.empty() ? double(c.admitted) + c.delayed + c.denied : double(sent[k]);
@@ -140,100 +144,136 @@ void RowChart::drawStrip(QPainter* p) const
         m_barCanvas.end(p);
 }
 
+// ExactMarks is what drawing the exact marks keeps from one instant to the next: how marks are
+// coloured, the instant's groups, and each lane's badges.
+struct RowChart::ExactMarks {
+    // MarkGroup is the decisions of one instant drawn as one mark.
+    struct MarkGroup {
+        std::int64_t count = 0;
+        std::int64_t maxCost = 1;
+        bool retry = false;
+    };
+    const std::vector<Nanos>& times;
+    std::size_t end = 0;
+    bool nodes = false;
+    bool clientColours = false;
+    bool costs = false;
+    bool retries = false;
+    QFont badge{};
+    // Per lane, and per node on a cluster (at most 64), first attempts and retries apart.
+    std::map<std::tuple<int, int, bool>, MarkGroup> groups{};
+    std::vector<Badge> laneBadges[3]{};
+};
+
 void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r) const
 {
     // Decisions at one instant share a mark per lane (per node on a cluster), with a badge
     // counting them ("x10"). A retry is hollow, linked to the attempt whose denial caused it; a
     // request that costs more than 1 has a larger mark.
     const Trace& trace = *m_frame->trace;
-    const auto& times = timesOf(trace, m_row);
-    const std::size_t end = shownEnd();
-    const bool nodes = result.kind.cluster;
+    ExactMarks marks{timesOf(trace, m_row), shownEnd(), result.kind.cluster};
     // A few clients (2 to 8) get a colour each, as a cluster's nodes do: who was held back shows.
-    const bool clientColours = result.clients && result.clients->requests > 0 && clientCount() >= 2
-                               && clientCount() <= 8;
-    const bool costs = !trace.costs.empty() && !result.kind.attempts;
-    QFont badge = font();
-    badge.setBold(true);
-    badge.setPixelSize(std::max(8, laneHeight() - 1)); // fits its lane
+    marks.clientColours = result.clients && result.clients->requests > 0 && clientCount() >= 2 && clientCount() <= 8;
+    marks.costs = !trace.costs.empty() && !result.kind.attempts;
+    marks.badge = font();
+    marks.badge.setBold(true);
+    marks.badge.setPixelSize(std::max(8, laneHeight() - 1)); // fits its lane
     // Veiled, a retry is not drawn: it exists only because an attempt was denied, so its mark
     // (or its link, or a badge counting it) would answer the question. The room sees the
     // requests the clients send, as they would without a limiter.
-    const bool retries = !result.previousAttempt.empty() && !m_veiled;
-    if (retries) { // the links first, under the marks
-        QColor link = palette().color(QPalette::PlaceholderText);
-        p->setPen(QPen(link, 1));
-        for (std::size_t i = r.firstRequest; i < end; ++i)
-            if (const std::int64_t from = result.previousAttempt[i]; from >= 0) {
-                const auto j = std::size_t(from);
-                p->drawLine(QPointF(xOf(secondsAsDouble(times[j])), laneY(laneOf(verdictAt(result, j)))),
-                            QPointF(xOf(secondsAsDouble(times[i])), laneY(laneOf(verdictAt(result, i)))));
-            }
-    }
-    struct Group {
-        std::int64_t count = 0;
-        std::int64_t maxCost = 1;
-        bool retry = false;
-    };
+    marks.retries = !result.previousAttempt.empty() && !m_veiled;
+    if (marks.retries) // the links first, under the marks
+        drawRetryLinks(p, result, r, marks.end);
     // Badges are laid out per lane after the marks (mergedBadges).
     m_badgeTips.clear();
-    std::vector<Badge> laneBadges[3];
-    const QFontMetricsF badgeMetrics(badge);
-    for (std::size_t i = r.firstRequest; i < end;) {
-        std::size_t j = i;
-        // Per lane, and per node on a cluster (at most 64), first attempts and retries apart.
-        std::map<std::tuple<int, int, bool>, Group> groups;
-        for (; j < end && times[j] == times[i]; ++j) {
-            const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
-            if (retry && !retries)
-                continue;
-            // With a server, an admitted attempt is coloured by what became of it there.
-            const std::optional<Outcome> served = outcomeOf(j);
-            const int colour = served && *served != Outcome::NotAdmitted ? kOutcomeColour + int(*served)
-                               : nodes                                  ? int(result.nodes[j])
-                               : clientColours                          ? int((*result.log)[j].client)
-                                                                        : -1;
-            Group& g = groups[{int(laneOf(verdictAt(result, j))), colour, retry}];
-            ++g.count;
-            g.retry = retry;
-            if (costs)
-                g.maxCost = std::max(g.maxCost, trace.costs[j]);
-        }
-        const double x = xOf(secondsAsDouble(times[i]));
-        // Each lane's marks side by side (one per node, retries apart).
-        std::int64_t laneCount[3] = {0, 0, 0};
-        double laneRight[3] = {x, x, x};
-        int lastLane = -1;
-        double offset = 0;
-        for (const auto& [key, g] : groups) {
-            const auto [laneIndex, node, retry] = key;
-            offset = laneIndex == lastLane ? offset + 9 * markScale() : 0;
-            lastLane = laneIndex;
-            const Lane lane = Lane(laneIndex);
-            const QPointF at(x + offset, laneY(lane));
-            // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped so
-            // a mark stays inside its lane.
-            const double grow = g.maxCost > 1 ? std::min(1.15, 1 + 0.05 * std::log2(double(g.maxCost))) : 1.0;
-            // Veiled: one shape, one grey, whatever the verdict or the node.
-            paintMark(p, at, m_veiled ? Lane::Admitted : lane, markScale() * grow,
-                      m_veiled                   ? veiledColor()
-                      : node >= kOutcomeColour ? outcomeColor(Outcome(node - kOutcomeColour), palette())
-                      : node >= 0              ? nodeColor(node, palette())
-                                               : laneColor(lane, palette()),
-                      g.retry);
-            laneCount[laneIndex] += g.count;
-            laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
-        }
-        for (int lane = 0; lane < 3; ++lane)
-            if (laneCount[lane] > 0)
-                laneBadges[lane].push_back({laneRight[lane], x - 4 * markScale(), laneCount[lane], times[i], times[i],
-                                            laneCount[lane], 1});
+    for (std::size_t i = r.firstRequest; i < marks.end;) {
+        const std::size_t j = groupInstant(result, marks, i);
+        drawInstantMarks(p, marks, marks.times[i]);
         i = j;
     }
-    p->setFont(badge);
+    drawBadges(p, marks);
+}
+
+void RowChart::drawRetryLinks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r, std::size_t end) const
+{
+    const auto& times = timesOf(*m_frame->trace, m_row);
+    QColor link = palette().color(QPalette::PlaceholderText);
+    p->setPen(QPen(link, 1));
+    for (std::size_t i = r.firstRequest; i < end; ++i)
+        if (const std::int64_t from = result.previousAttempt[i]; from >= 0) {
+            const auto j = std::size_t(from);
+            p->drawLine(QPointF(xOf(secondsAsDouble(times[j])), laneY(laneOf(verdictAt(result, j)))),
+                        QPointF(xOf(secondsAsDouble(times[i])), laneY(laneOf(verdictAt(result, i)))));
+        }
+}
+
+// groupInstant groups the decisions at decision i's instant into marks.groups; it returns one past
+// the instant's last decision.
+std::size_t RowChart::groupInstant(const AlgorithmTrace& result, ExactMarks& marks, std::size_t i) const
+{
+    const Trace& trace = *m_frame->trace;
+    marks.groups.clear();
+    std::size_t j = i;
+    for (; j < marks.end && marks.times[j] == marks.times[i]; ++j) {
+        const bool retry = !result.previousAttempt.empty() && result.previousAttempt[j] >= 0;
+        if (retry && !marks.retries)
+            continue;
+        // With a server, an admitted attempt is coloured by what became of it there.
+        const std::optional<Outcome> served = outcomeOf(j);
+        const int colour = served && *served != Outcome::NotAdmitted ? kOutcomeColour + int(*served)
+                           : marks.nodes                            ? int(result.nodes[j])
+                           : marks.clientColours                    ? int((*result.log)[j].client)
+                                                                    : -1;
+        ExactMarks::MarkGroup& g = marks.groups[{int(laneOf(verdictAt(result, j))), colour, retry}];
+        ++g.count;
+        g.retry = retry;
+        if (marks.costs)
+            g.maxCost = std::max(g.maxCost, trace.costs[j]);
+    }
+    return j;
+}
+
+// drawInstantMarks draws one instant's groups, each lane's marks side by side (one per node,
+// retries apart), and adds each lane's badge.
+void RowChart::drawInstantMarks(QPainter* p, ExactMarks& marks, Nanos instant) const
+{
+    const double x = xOf(secondsAsDouble(instant));
+    std::int64_t laneCount[3] = {0, 0, 0};
+    double laneRight[3] = {x, x, x};
+    int lastLane = -1;
+    double offset = 0;
+    for (const auto& [key, g] : marks.groups) {
+        const auto [laneIndex, node, retry] = key;
+        offset = laneIndex == lastLane ? offset + 9 * markScale() : 0;
+        lastLane = laneIndex;
+        const Lane lane = Lane(laneIndex);
+        const QPointF at(x + offset, laneY(lane));
+        // Mark area grows with the cost's logarithm: 1, 2, 4, 8... read as steps, capped so
+        // a mark stays inside its lane.
+        const double grow = g.maxCost > 1 ? std::min(1.15, 1 + 0.05 * std::log2(double(g.maxCost))) : 1.0;
+        // Veiled: one shape, one grey, whatever the verdict or the node.
+        paintMark(p, at, m_veiled ? Lane::Admitted : lane, markScale() * grow,
+                  m_veiled                   ? veiledColor()
+                  : node >= kOutcomeColour ? outcomeColor(Outcome(node - kOutcomeColour), palette())
+                  : node >= 0              ? nodeColor(node, palette())
+                                           : laneColor(lane, palette()),
+                  g.retry);
+        laneCount[laneIndex] += g.count;
+        laneRight[laneIndex] = at.x() + 4 * markScale() * grow;
+    }
+    for (int lane = 0; lane < 3; ++lane)
+        if (laneCount[lane] > 0)
+            marks.laneBadges[lane].push_back({laneRight[lane], x - 4 * markScale(), laneCount[lane], instant, instant,
+                                              laneCount[lane], 1});
+}
+
+void RowChart::drawBadges(QPainter* p, const ExactMarks& marks) const
+{
+    const QFontMetricsF badgeMetrics(marks.badge);
+    p->setFont(marks.badge);
     p->setPen(palette().color(QPalette::WindowText));
     for (int lane = 0; lane < 3; ++lane) {
-        for (const Badge& b : mergedBadges(laneBadges[lane], badgeMetrics)) {
+        for (const Badge& b : mergedBadges(marks.laneBadges[lane], badgeMetrics)) {
             const double y = laneY(Lane(lane));
             const QString text = badgeText(b.count);
             // On the strip's own colour: a retry's link under the badge never runs through it.

@@ -113,29 +113,30 @@ void SummaryTable::setFrame(const Frame& frame)
     updateGeometry();
 }
 
+void SummaryTable::setCell(int r, int c, const QString& text)
+{
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+    setItem(r, c, item);
+}
+
 void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
 {
     const MeasureOnce measure(horizontalHeader());
     setRowCount(int(results.size()));
     clearContents(); // a column this frame leaves empty keeps no figure of the last one
-    const auto cell = [this](int r, int c, const QString& text) {
-        auto* item = new QTableWidgetItem(text);
-        item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
-        setItem(r, c, item);
-    };
     bool clients = false, nodes = false, server = false;
     std::vector<bool> shown(kColumns, false); // the server's columns some row has a figure in
     for (int r = 0; r < int(results.size()); ++r) {
         const AlgorithmTrace& result = results[r];
-        const Metrics& m = result.metrics;
-        cell(r, 0, QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title));
+        setCell(r, 0, QString::fromStdString(result.title.empty() ? std::string(algorithmTitle(result.algorithm)) : result.title));
         const QLocale locale;
         if (result.clients) {
             const ClientStats& k = *result.clients;
             clients = true;
-            cell(r, kAttempts, locale.toString(k.attempts));
-            cell(r, kAmplification, QString::number(k.amplification, 'f', 2) + "x");
-            cell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
+            setCell(r, kAttempts, locale.toString(k.attempts));
+            setCell(r, kAmplification, QString::number(k.amplification, 'f', 2) + "x");
+            setCell(r, kP99, k.succeeded ? QString::fromStdString(explainSeconds(k.latency.p99)) + " s" : tr("none succeeded"));
         }
         if (result.engine && result.engine->run.server) { // the server behind the limiter
             server = true;
@@ -146,45 +147,58 @@ void SummaryTable::fill(const std::vector<AlgorithmTrace>& results)
             QStringList perNode;
             for (std::int64_t n : result.perNodeAllowed)
                 perNode << locale.toString(n);
-            cell(r, kPerNode, perNode.join(" / "));
+            setCell(r, kPerNode, perNode.join(" / "));
         }
-        cell(r, 1, locale.toString(m.allowed));
-        cell(r, 2, locale.toString(m.denied));
-        cell(r, 3, locale.toString(m.delayed));
-        cell(r, 4, locale.toString(m.maxInWindow));
-        cell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
-        const bool own = ownGiven(result.algorithm, m_trace->config) && !result.kind.layered;
-        const LimitWindow limit = measuredAgainst(result.algorithm, m_trace->config);
-        if (own) { // what its row is measured against: the product's own limit, not the Limits'
-            const std::string_view title = algorithmTitle(result.algorithm);
-            const QString name = QString::fromUtf8(title.data(), qsizetype(title.size()));
-            const QString tip = limit.windowNanos == kMaxNanos // no window: that many in all
-                                    ? tr("Against %1's own limit: %2 in all").arg(name).arg(limit.limit)
-                                    : tr("Against %1's own limit: %2 per %3 s")
-                                          .arg(name)
-                                          .arg(limit.limit)
-                                          .arg(QString::fromStdString(formatSeconds(limit.windowNanos)));
-            for (int c : {4, 5})
-                item(r, c)->setToolTip(tip);
-        }
-        // With costs the limit counts units: the overshoot (core's, m.overshoot) is the units in a
-        // window over L (a product given its own options: over its own limit), said in the tip.
-        if (!m_trace->costs.empty() && !result.kind.layered) {
-            const UnitsOvershoot o = unitsOvershoot(*m_trace, std::size_t(r));
-            cell(r, 5, QString::number(o.overshoot, 'f', 2) + "x");
-            item(r, 5)->setToolTip(tr("%1 units admitted in one window (requests weighted by their cost) of a quota of %2")
-                                       .arg(o.units).arg(qint64(o.quota)));
-        }
-        if (result.kind.layered) // each layer holds its own
-            cell(r, 6, tr("per layer"));
-        else
-            cell(r, 6, QString("%1 B (%2 %3)").arg(m.memory.bytes).arg(m.memory.entries).arg(m.memory.entries == 1 ? "entry" : "entries"));
-        if (gateOnly(result))
-            for (int c : kRateColumns) {
-                cell(r, c, QStringLiteral("—"));
-                item(r, c)->setToolTip(tr("No rate limiter on this row: what became of its attempts is in the server's columns"));
-            }
+        fillLimitColumns(r, result);
     }
+    hideEmptyColumns(results, clients, nodes, server, shown);
+}
+
+void SummaryTable::fillLimitColumns(int r, const AlgorithmTrace& result)
+{
+    const Metrics& m = result.metrics;
+    const QLocale locale;
+    setCell(r, 1, locale.toString(m.allowed));
+    setCell(r, 2, locale.toString(m.denied));
+    setCell(r, 3, locale.toString(m.delayed));
+    setCell(r, 4, locale.toString(m.maxInWindow));
+    setCell(r, 5, QString::number(m.overshoot, 'f', 2) + "x");
+    const bool own = ownGiven(result.algorithm, m_trace->config) && !result.kind.layered;
+    const LimitWindow limit = measuredAgainst(result.algorithm, m_trace->config);
+    if (own) { // what its row is measured against: the product's own limit, not the Limits'
+        const std::string_view title = algorithmTitle(result.algorithm);
+        const QString name = QString::fromUtf8(title.data(), qsizetype(title.size()));
+        const QString tip = limit.windowNanos == kMaxNanos // no window: that many in all
+                                ? tr("Against %1's own limit: %2 in all").arg(name).arg(limit.limit)
+                                : tr("Against %1's own limit: %2 per %3 s")
+                                      .arg(name)
+                                      .arg(limit.limit)
+                                      .arg(QString::fromStdString(formatSeconds(limit.windowNanos)));
+        for (int c : {4, 5})
+            item(r, c)->setToolTip(tip);
+    }
+    // With costs the limit counts units: the overshoot (core's, m.overshoot) is the units in a
+    // window over L (a product given its own options: over its own limit), said in the tip.
+    if (!m_trace->costs.empty() && !result.kind.layered) {
+        const UnitsOvershoot o = unitsOvershoot(*m_trace, std::size_t(r));
+        setCell(r, 5, QString::number(o.overshoot, 'f', 2) + "x");
+        item(r, 5)->setToolTip(tr("%1 units admitted in one window (requests weighted by their cost) of a quota of %2")
+                                   .arg(o.units).arg(qint64(o.quota)));
+    }
+    if (result.kind.layered) // each layer holds its own
+        setCell(r, 6, tr("per layer"));
+    else
+        setCell(r, 6, QString("%1 B (%2 %3)").arg(m.memory.bytes).arg(m.memory.entries).arg(m.memory.entries == 1 ? "entry" : "entries"));
+    if (gateOnly(result))
+        for (int c : kRateColumns) {
+            setCell(r, c, QStringLiteral("—"));
+            item(r, c)->setToolTip(tr("No rate limiter on this row: what became of its attempts is in the server's columns"));
+        }
+}
+
+void SummaryTable::hideEmptyColumns(const std::vector<AlgorithmTrace>& results, bool clients, bool nodes, bool server,
+                                    const std::vector<bool>& shown)
+{
     // A table of concurrency limiters alone shows their outcomes, not a rate limiter's columns
     // of zeros (their allowed count is the attempts, when that column is shown).
     const bool gatesAlone = !results.empty() && std::all_of(results.begin(), results.end(), gateOnly);

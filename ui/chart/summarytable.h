@@ -32,6 +32,14 @@ protected:
 
 private:
     void fill(const std::vector<AlgorithmTrace>& results);
+    // setCell writes a cell's text: the name left-aligned, a figure right-aligned.
+    void setCell(int r, int c, const QString& text);
+    // fillLimitColumns writes row r's limiter figures: allowed, denied, delayed, max in a window,
+    // overshoot (with what it is measured against) and memory.
+    void fillLimitColumns(int r, const AlgorithmTrace& result);
+    // hideEmptyColumns hides the columns no row has a figure in.
+    void hideEmptyColumns(const std::vector<AlgorithmTrace>& results, bool clients, bool nodes, bool server,
+                          const std::vector<bool>& shown);
     // fillServer writes row r's server figures (goodput, wasted work, each outcome, each
     // client's share), marking in `shown` the columns it wrote.
     void fillServer(int r, const AlgorithmTrace& result, std::vector<bool>& shown);

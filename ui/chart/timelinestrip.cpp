@@ -156,21 +156,10 @@ QString TimelineStrip::describe(const FleetEvent& e) const
     return {};
 }
 
-void TimelineStrip::paintEvent(QPaintEvent*)
+Nanos TimelineStrip::shownAt(std::size_t i) const { return m_dragged == i ? m_dragTo : m_events[i].at; }
+
+double TimelineStrip::paintOutage(QPainter& p, double lastLabelEnd) const
 {
-    if (!m_range.isValid() || m_right <= m_left)
-        return;
-    QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
-    const QColor text = palette().color(QPalette::WindowText);
-    const QColor accent = palette().color(QPalette::Highlight);
-    const double h = height();
-    p.setClipRect(QRectF(m_left - kGrabPixels, 0, m_right - m_left + 2 * kGrabPixels, h));
-    const auto at = [&](std::size_t i) { return m_dragged == i ? m_dragTo : m_events[i].at; };
-    const auto fm = fontMetrics();
-    const double baseline = (h + fm.ascent() - fm.descent()) / 2;
-    // The outage first, as a band under the marks, its words inside it (elided to fit).
-    double lastLabelEnd = paintScaling(p, -1e9); // where the last label drawn ends: labels never overlap
     std::optional<std::size_t> down, back;
     for (std::size_t i = 0; i < m_events.size(); ++i) {
         if (m_events[i].kind == FleetEvent::Kind::StoreDown)
@@ -178,24 +167,52 @@ void TimelineStrip::paintEvent(QPaintEvent*)
         if (m_events[i].kind == FleetEvent::Kind::StoreBack)
             back = i;
     }
-    if (down && back) {
-        const double x0 = xOf(at(*down)), x1 = xOf(at(*back));
-        QColor band = accent;
-        band.setAlpha(60);
-        p.fillRect(QRectF(QPointF(x0, 1), QPointF(x1, h - 1)), band);
-        QString label = describe(m_events[*down]);
-        if (m_dragged == down || m_dragged == back)
-            label = exactSecondsLabel(at(*down)) + " - " + exactSecondsLabel(at(*back));
-        p.setPen(text);
-        // Inside the band when it fits, else just after it.
-        const double inside = std::min(x1, m_right) - std::max(x0, m_left) - 16;
-        const double lx = fm.horizontalAdvance(label) <= inside ? std::max(x0, m_left) + 8 : x1 + 8;
-        p.drawText(QPointF(lx, baseline), label);
-        lastLabelEnd = lx + fm.horizontalAdvance(label) + 6;
-    }
+    if (!down || !back)
+        return lastLabelEnd;
+    const double h = height();
+    const auto fm = fontMetrics();
+    const double x0 = xOf(shownAt(*down)), x1 = xOf(shownAt(*back));
+    QColor band = palette().color(QPalette::Highlight);
+    band.setAlpha(60);
+    p.fillRect(QRectF(QPointF(x0, 1), QPointF(x1, h - 1)), band);
+    QString label = describe(m_events[*down]);
+    if (m_dragged == down || m_dragged == back)
+        label = exactSecondsLabel(shownAt(*down)) + " - " + exactSecondsLabel(shownAt(*back));
+    p.setPen(palette().color(QPalette::WindowText));
+    // Inside the band when it fits, else just after it.
+    const double inside = std::min(x1, m_right) - std::max(x0, m_left) - 16;
+    const double lx = fm.horizontalAdvance(label) <= inside ? std::max(x0, m_left) + 8 : x1 + 8;
+    p.drawText(QPointF(lx, (h + fm.ascent() - fm.descent()) / 2), label);
+    return lx + fm.horizontalAdvance(label) + 6;
+}
+
+QString TimelineStrip::eventLabel(std::size_t i) const
+{
+    const FleetEvent& e = m_events[i];
+    // Nodes joining (or leaving) at one instant share one label: "nodes 3, 4 join".
+    QStringList same;
+    for (std::size_t j = i; j < m_events.size() && m_events[j].kind == e.kind && m_events[j].at == e.at
+                            && (j == i || (m_dragged != i && m_dragged != j));
+         ++j)
+        same << QString::number(m_events[j].node + 1);
+    QString label = same.size() > 1 ? (e.kind == FleetEvent::Kind::Join ? tr("nodes %1 join") : tr("nodes %1 leave"))
+                                          .arg(same.join(", "))
+                                    : describe(e);
+    if (m_dragged == i)
+        label += "  " + exactSecondsLabel(m_dragTo);
+    return label;
+}
+
+double TimelineStrip::paintEvents(QPainter& p, double lastLabelEnd) const
+{
+    const QColor text = palette().color(QPalette::WindowText);
+    const QColor accent = palette().color(QPalette::Highlight);
+    const double h = height();
+    const auto fm = fontMetrics();
+    const double baseline = (h + fm.ascent() - fm.descent()) / 2;
     for (std::size_t i = 0; i < m_events.size(); ++i) {
         const FleetEvent& e = m_events[i];
-        const double x = xOf(at(i));
+        const double x = xOf(shownAt(i));
         p.setPen(QPen(m_dragged == i ? accent : text, m_dragged == i ? 2.5 : 1.5));
         p.drawLine(QPointF(x, 1), QPointF(x, h - 1));
         // A handle: a small triangle pointing the way the event opens (a join, the store down
@@ -207,19 +224,10 @@ void TimelineStrip::paintEvent(QPaintEvent*)
         p.drawPolygon(handle);
         if (e.kind == FleetEvent::Kind::StoreDown || e.kind == FleetEvent::Kind::StoreBack)
             continue; // the band says it
-        // Nodes joining (or leaving) at one instant share one label: "nodes 3, 4 join".
+        // An event sharing the previous one's kind and instant is in its label.
         if (i > 0 && m_dragged != i && m_dragged != i - 1 && m_events[i - 1].kind == e.kind && m_events[i - 1].at == e.at)
             continue;
-        QStringList same;
-        for (std::size_t j = i; j < m_events.size() && m_events[j].kind == e.kind && m_events[j].at == e.at
-                                && (j == i || (m_dragged != i && m_dragged != j));
-             ++j)
-            same << QString::number(m_events[j].node + 1);
-        QString label = same.size() > 1 ? (e.kind == FleetEvent::Kind::Join ? tr("nodes %1 join") : tr("nodes %1 leave"))
-                                              .arg(same.join(", "))
-                                        : describe(e);
-        if (m_dragged == i)
-            label += "  " + exactSecondsLabel(m_dragTo);
+        const QString label = eventLabel(i);
         const double lx = x + 7;
         if (lx < lastLabelEnd && m_dragged != i)
             continue; // a neighbour's label is there: the mark stays, its words are in the tooltip
@@ -227,6 +235,21 @@ void TimelineStrip::paintEvent(QPaintEvent*)
         p.drawText(QPointF(lx, baseline), label);
         lastLabelEnd = lx + fm.horizontalAdvance(label) + 6;
     }
+    return lastLabelEnd;
+}
+
+void TimelineStrip::paintEvent(QPaintEvent*)
+{
+    if (!m_range.isValid() || m_right <= m_left)
+        return;
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setClipRect(QRectF(m_left - kGrabPixels, 0, m_right - m_left + 2 * kGrabPixels, double(height())));
+    // Labels never overlap: each is drawn after where the last one drawn ends. The outage first,
+    // as a band under the marks.
+    double lastLabelEnd = paintScaling(p, -1e9);
+    lastLabelEnd = paintOutage(p, lastLabelEnd);
+    paintEvents(p, lastLabelEnd);
 }
 
 void TimelineStrip::mousePressEvent(QMouseEvent* event)

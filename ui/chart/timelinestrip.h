@@ -68,6 +68,15 @@ private:
     // paintScaling draws the autoscaler's steps, their labels after lastLabelEnd; returns where
     // the last label ends.
     double paintScaling(QPainter& p, double lastLabelEnd) const;
+    // shownAt is when event i is drawn: where it is being dragged to, else its time.
+    Nanos shownAt(std::size_t i) const;
+    // paintOutage draws the store's outage as a band under the marks, its words inside it (or
+    // after it); paintEvents draws each event's mark and label. Each returns where its last
+    // label ends.
+    double paintOutage(QPainter& p, double lastLabelEnd) const;
+    double paintEvents(QPainter& p, double lastLabelEnd) const;
+    // eventLabel is event i's words, shared with the events of its kind at its instant.
+    QString eventLabel(std::size_t i) const;
     Fallback m_fallback = Fallback::Open;
     bool m_hasCluster = false;
     std::optional<std::size_t> m_dragged;

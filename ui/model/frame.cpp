@@ -362,91 +362,114 @@ std::optional<ServerView> rowServer(const Scenario* scenario, const Trace& trace
     return view;
 }
 
+namespace {
+
+// onEachRow runs a task per row, each on its own pool thread: rows are independent. An
+// InputError inside a pool task would reach here as QUnhandledException: each task keeps its own
+// message (of rowCount rows), and the first row's is thrown.
+template <class Task>
+void onEachRow(const std::vector<std::size_t>& rows, std::size_t rowCount, const Task& task)
+{
+    std::vector<std::string> errors(rowCount);
+    std::atomic<bool> cancelled = false;
+    QtConcurrent::blockingMap(simulationPool(), rows, [&](std::size_t r) {
+        yieldToTheGui();
+        clearVectorUpperState();
+        try {
+            task(r);
+        } catch (const InputError& e) {
+            errors[r] = e.what();
+        } catch (const Cancelled&) {
+            cancelled = true;
+        }
+    });
+    if (cancelled)
+        throw Cancelled{};
+    for (const std::string& e : errors)
+        if (!e.empty())
+            throw InputError(e);
+}
+
+void fillExtras(Frame& f, const Scenario* scenario, const Trace& trace, std::size_t r, int columns,
+                const std::atomic<bool>* cancel)
+{
+    f.extras[r] = rowLines(trace, r, f.rows[r], columns);
+    f.extras[r].server = rowServer(scenario, trace, r, f.rows[r], f.range, cancel);
+}
+
+// reframe reduces a trace already simulated: the same scenario, only the reduction changes
+// (zoom, pan, resize).
+void reframe(Frame& f, const std::shared_ptr<const Trace>& trace, TimeRange range, int columns,
+             const std::atomic<bool>* cancel)
+{
+    f.trace = trace;
+    f.range = range.isValid() ? range : fullRange(*trace);
+    std::vector<std::size_t> rows(trace->results.size());
+    std::iota(rows.begin(), rows.end(), std::size_t(0));
+    f.rows.resize(rows.size());
+    f.extras.resize(rows.size());
+    onEachRow(rows, rows.size(), [&](std::size_t r) {
+        f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns, cancel);
+        fillExtras(f, f.scenario.get(), *trace, r, columns, cancel);
+    });
+}
+
+// simulateFrame simulates and reduces every row. A plain row (one limiter over the arrivals) is
+// simulated and reduced in one pass that keeps no decision. The others (cluster, clients,
+// layers) are simulated whole first: their attempts may reach past the arrivals, and the default
+// range frames them too.
+void simulateFrame(Frame& f, TimeRange range, int columns, const std::atomic<bool>* cancel, FrameCache* cache)
+{
+    const Scenario& scenario = *f.scenario;
+    Generated generated = withArrivals(scenario, cache);
+    RowInputs inputs = resolveRowInputs(std::move(generated.scenario)); // its arrivals move on
+    const std::size_t n = rowCount(scenario);
+    std::vector<AlgorithmTrace> results(n);
+    std::vector<std::size_t> plain, whole;
+    for (std::size_t r = 0; r < n; ++r) {
+        const bool isPlain = !needsEngine(scenario, r);
+        (isPlain ? plain : whole).push_back(r);
+        if (isPlain)
+            results[r].algorithm = scenario.algorithms[r];
+    }
+    onEachRow(whole, n, [&](std::size_t r) { results[r] = simulateRow(scenario, inputs, r); });
+    auto t = std::make_shared<Trace>(
+        Trace{scenario.config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs)});
+    f.range = range.isValid() ? range : fullRange(*t);
+    f.rows.resize(n);
+    // What max_in_window looks back on, the same for every plain row: made once, shared.
+    const auto lookback = plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos(), cache);
+    std::vector<std::size_t> all(n);
+    std::iota(all.begin(), all.end(), std::size_t(0));
+    f.extras.resize(n);
+    onEachRow(all, n, [&](std::size_t r) {
+        if (std::find(plain.begin(), plain.end(), r) == plain.end()) {
+            f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns, cancel);
+        } else {
+            ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs,
+                                                f.range.from, f.range.to, columns, cancel, lookback.get());
+            t->results[r] = std::move(one.trace);
+            t->results[r].bound = plainBound(scenario, t->arrivals, t->costs, t->results[r], r, one.reach);
+            f.rows[r] = std::move(one.row);
+        }
+        fillExtras(f, &scenario, *t, r, columns, cancel);
+    });
+    f.trace = std::move(t);
+}
+
+} // namespace
+
 Frame buildFrame(std::shared_ptr<const Scenario> scenario, std::shared_ptr<const Trace> trace, TimeRange range,
                  int columns, const std::atomic<bool>* cancel, FrameCache* cache)
 {
     Frame f;
     f.scenario = scenario;
     columns = std::max(columns, 1);
-    // Rows are independent: each is simulated and reduced on its own pool thread. An InputError
-    // inside a pool task would reach here as QUnhandledException: each task keeps its own
-    // message, and the first row's is the frame's.
-    std::vector<std::string> errors;
-    std::atomic<bool> cancelled = false;
-    const auto onEachRow = [&](const std::vector<std::size_t>& rows, const auto& task) {
-        errors.assign(errors.size(), {});
-        QtConcurrent::blockingMap(simulationPool(), rows, [&](std::size_t r) {
-            yieldToTheGui();
-            clearVectorUpperState();
-            try {
-                task(r);
-            } catch (const InputError& e) {
-                errors[r] = e.what();
-            } catch (const Cancelled&) {
-                cancelled = true;
-            }
-        });
-        if (cancelled)
-            throw Cancelled{};
-        for (const std::string& e : errors)
-            if (!e.empty())
-                throw InputError(e);
-    };
     try {
-        if (trace) { // the same scenario: only the reduction changes (zoom, pan, resize)
-            f.trace = trace;
-            f.range = range.isValid() ? range : fullRange(*trace);
-            std::vector<std::size_t> rows(trace->results.size());
-            std::iota(rows.begin(), rows.end(), std::size_t(0));
-            f.rows.resize(rows.size());
-            errors.resize(rows.size());
-            f.extras.resize(rows.size());
-            onEachRow(rows, [&](std::size_t r) {
-                f.rows[r] = reduceRow(*trace, r, f.range.from, f.range.to, columns, cancel);
-                f.extras[r] = rowLines(*trace, r, f.rows[r], columns);
-                f.extras[r].server = rowServer(scenario.get(), *trace, r, f.rows[r], f.range, cancel);
-            });
-            return f;
-        }
-        // A plain row (one limiter over the arrivals) is simulated and reduced in one pass that
-        // keeps no decision. The others (cluster, clients, layers) are simulated whole first:
-        // their attempts may reach past the arrivals, and the default range frames them too.
-        Generated generated = withArrivals(*scenario, cache);
-        RowInputs inputs = resolveRowInputs(std::move(generated.scenario)); // its arrivals move on
-        const std::size_t n = rowCount(*scenario);
-        std::vector<AlgorithmTrace> results(n);
-        std::vector<std::size_t> plain, whole;
-        for (std::size_t r = 0; r < n; ++r) {
-            const bool isPlain = !needsEngine(*scenario, r);
-            (isPlain ? plain : whole).push_back(r);
-            if (isPlain)
-                results[r].algorithm = scenario->algorithms[r];
-        }
-        errors.resize(n);
-        onEachRow(whole, [&](std::size_t r) { results[r] = simulateRow(*scenario, inputs, r); });
-        auto t = std::make_shared<Trace>(
-            Trace{scenario->config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs)});
-        f.range = range.isValid() ? range : fullRange(*t);
-        f.rows.resize(n);
-        // What max_in_window looks back on, the same for every plain row: made once, shared.
-        const auto lookback = plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos(), cache);
-        std::vector<std::size_t> all(n);
-        std::iota(all.begin(), all.end(), std::size_t(0));
-        f.extras.resize(n);
-        onEachRow(all, [&](std::size_t r) {
-            if (std::find(plain.begin(), plain.end(), r) == plain.end()) {
-                f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns, cancel);
-            } else {
-                ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs,
-                                                    f.range.from, f.range.to, columns, cancel, lookback.get());
-                t->results[r] = std::move(one.trace);
-                t->results[r].bound = plainBound(*scenario, t->arrivals, t->costs, t->results[r], r, one.reach);
-                f.rows[r] = std::move(one.row);
-            }
-            f.extras[r] = rowLines(*t, r, f.rows[r], columns);
-            f.extras[r].server = rowServer(scenario.get(), *t, r, f.rows[r], f.range, cancel);
-        });
-        f.trace = std::move(t);
+        if (trace)
+            reframe(f, trace, range, columns, cancel);
+        else
+            simulateFrame(f, range, columns, cancel, cache);
     } catch (const InputError& e) {
         f.error = QString::fromStdString(e.what());
         f.rows.clear();

@@ -99,6 +99,31 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     , m_nodelay(new QCheckBox("&nodelay: admitted requests never wait"))
     , m_nginxDelay(new SliderValue("dela&y=", 0, 100, 0, ""))
 {
+    describeControls();
+    m_arrivalsNote->setWordWrap(true);
+    m_limitsNote->setWordWrap(true);
+    m_arrivalsNote->setToolTip(tr("Changing the traffic settings replaces these times with the pattern's (Edit > Undo brings them back)"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(limitsGroup());
+    layout->addWidget(trafficGroup());
+    layout->addWidget(algorithmsGroup());
+    layout->addWidget(m_products = new ProductGroup(document));
+    layout->addWidget(m_layers = new LayersGroup(document));
+    layout->addWidget(m_cluster = new ClusterGroup(document));
+    layout->addWidget(m_clients = new ClientsGroup(document));
+    layout->addWidget(m_throttle = new ThrottleGroup(document)); // the clients' own, before the limiter
+    layout->addWidget(m_server = new ServerGroup(document));
+    layout->addStretch();
+
+    bindFields();
+    connectChoices();
+    connect(m_document, &ScenarioDocument::changed, this, &ControlPanel::showDocument);
+    showDocument();
+}
+
+void ControlPanel::describeControls()
+{
     m_cost->setToolTip(tr("What every request costs in tokens or slots (1: one request, one unit)"));
     m_burst->setToolTip(tr("nginx limit_req burst=B: requests beyond the rate it queues (default capacity - 1)"));
     m_nginxDelay->setToolTip(tr("nginx limit_req delay=D: the first D excess requests pass at once, the rest wait"));
@@ -118,24 +143,10 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
     m_delay->setToolTip("Time between two requests");
     m_start->setToolTip("Time of the first request, against the window boundary at 0 s");
     m_gap->setToolTip("How long before the window boundary the first burst comes");
+}
 
-    m_arrivalsNote->setWordWrap(true);
-    m_limitsNote->setWordWrap(true);
-    m_arrivalsNote->setToolTip(tr("Changing the traffic settings replaces these times with the pattern's (Edit > Undo brings them back)"));
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(limitsGroup());
-    layout->addWidget(trafficGroup());
-    layout->addWidget(algorithmsGroup());
-    layout->addWidget(m_products = new ProductGroup(document));
-    layout->addWidget(m_layers = new LayersGroup(document));
-    layout->addWidget(m_cluster = new ClusterGroup(document));
-    layout->addWidget(m_clients = new ClientsGroup(document));
-    layout->addWidget(m_throttle = new ThrottleGroup(document)); // the clients' own, before the limiter
-    layout->addWidget(m_server = new ServerGroup(document));
-    layout->addStretch();
-
-    bindFields();
+void ControlPanel::connectChoices()
+{
     connect(m_startEmpty, &QCheckBox::toggled, this, [this](bool on) {
         m_document->change(on ? tr("Buckets start empty") : tr("Buckets start full"),
                            [on](Scenario& s) { s.bucketsStartEmpty = on; });
@@ -153,8 +164,6 @@ ControlPanel::ControlPanel(ScenarioDocument* document, QWidget* parent)
             usePattern(s);
         });
     });
-    connect(m_document, &ScenarioDocument::changed, this, &ControlPanel::showDocument);
-    showDocument();
 }
 
 void ControlPanel::bind(SliderValue* control, const QString& what, DocumentFields::Apply apply, DocumentFields::Show show)

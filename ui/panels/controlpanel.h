@@ -69,6 +69,10 @@ private:
     void showPatternChoice(const Scenario& s);
     void showLimitsNote(const Scenario& s);
     void bindFields();
+    // describeControls gives the limits' and traffic's controls their steps and tooltips;
+    // connectChoices connects the check boxes and the pattern, which bindFields does not bind.
+    void describeControls();
+    void connectChoices();
     void bindLimitFields();
     void bindTrafficFields();
     void bindNginxFields();

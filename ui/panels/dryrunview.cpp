@@ -148,30 +148,21 @@ void DryRunView::keepReport(Result r)
     m_report = std::move(report);
 }
 
-void DryRunView::show(Result r)
+QString DryRunView::refusedText(const Result& r) const
 {
-    m_report.reset();
-    m_config->setEnabled(m_traffic != nullptr);
-    m_against->setEnabled(m_traffic != nullptr && !m_current.isEmpty());
-    if (!r.error.isEmpty()) {
-        m_summary->setText(r.error);
-        emit finished();
-        return;
-    }
-    const QLocale locale;
-    const std::int64_t requests = std::int64_t(m_traffic->times.size());
-    // Nothing replayed: no count to show, only why (as the command line refuses it).
     for (const auto& [config, file] : {std::pair(r.current, m_current), std::pair(r.proposed, QString())}) {
         if (!config || replayedRules(*config) > 0)
             continue;
-        const QString text = tr("%1: %2").arg(file.isEmpty() ? tr("The proposed configuration") : QFileInfo(file).fileName(),
-                                        QString::fromStdString(dryRunRefusal(*config)));
-        m_summary->setText(text);
-        m_rules->setRowCount(0);
-        m_rules->hide();
-        emit finished();
-        return;
+        return tr("%1: %2").arg(file.isEmpty() ? tr("The proposed configuration") : QFileInfo(file).fileName(),
+                                QString::fromStdString(dryRunRefusal(*config)));
     }
+    return {};
+}
+
+QString DryRunView::summaryText(const Result& r) const
+{
+    const QLocale locale;
+    const std::int64_t requests = std::int64_t(m_traffic->times.size());
     // What was not replayed comes first, above the counts: a partial result never reads as whole.
     QString text;
     const auto partial = [&](const DryRunConfig& config, const DryRunResult& result, const QString& side) {
@@ -193,25 +184,49 @@ void DryRunView::show(Result r)
             text += "\n" + tr("Proposed, not replayed: %1").arg(QString::fromStdString(why));
     for (const std::string& why : r.current->assumed)
         text += "\n" + tr("Assumed: %1").arg(QString::fromStdString(why));
-    m_summary->setText(text);
-    m_rules->setRowCount(0);
-    const auto addRules = [&](const DryRunConfig& config, const DryRunResult& result, const QString& side) {
-        for (std::size_t i = 0; i < config.rules.size(); ++i) {
-            const DryRunRuleReport& rep = result.rules[i];
-            const int row = m_rules->rowCount();
-            m_rules->insertRow(row);
-            const QString hour = rep.worstHour < 0 ? QString("-")
-                                                   : QString::fromStdString(formatEpoch(rep.worstHour * 3600 * kNanosPerSecond));
-            const QStringList cells{side + QString::fromStdString(config.rules[i].name),
-                                    config.mapped[i] ? locale.toString(qlonglong(rep.requests)) : tr("not replayed"),
-                                    locale.toString(qlonglong(rep.denied)), locale.toString(qlonglong(rep.keysDenied)), hour};
-            for (int c = 0; c < cells.size(); ++c) {
-                auto* item = new QTableWidgetItem(cells[c]);
-                item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
-                m_rules->setItem(row, c, item);
-            }
+    return text;
+}
+
+void DryRunView::addRules(const DryRunConfig& config, const DryRunResult& result, const QString& side)
+{
+    const QLocale locale;
+    for (std::size_t i = 0; i < config.rules.size(); ++i) {
+        const DryRunRuleReport& rep = result.rules[i];
+        const int row = m_rules->rowCount();
+        m_rules->insertRow(row);
+        const QString hour = rep.worstHour < 0 ? QString("-")
+                                               : QString::fromStdString(formatEpoch(rep.worstHour * 3600 * kNanosPerSecond));
+        const QStringList cells{side + QString::fromStdString(config.rules[i].name),
+                                config.mapped[i] ? locale.toString(qlonglong(rep.requests)) : tr("not replayed"),
+                                locale.toString(qlonglong(rep.denied)), locale.toString(qlonglong(rep.keysDenied)), hour};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            m_rules->setItem(row, c, item);
         }
-    };
+    }
+}
+
+void DryRunView::show(Result r)
+{
+    m_report.reset();
+    m_config->setEnabled(m_traffic != nullptr);
+    m_against->setEnabled(m_traffic != nullptr && !m_current.isEmpty());
+    if (!r.error.isEmpty()) {
+        m_summary->setText(r.error);
+        emit finished();
+        return;
+    }
+    // Nothing replayed: no count to show, only why.
+    if (const QString refused = refusedText(r); !refused.isEmpty()) {
+        m_summary->setText(refused);
+        m_rules->setRowCount(0);
+        m_rules->hide();
+        emit finished();
+        return;
+    }
+    m_summary->setText(summaryText(r));
+    m_rules->setRowCount(0);
     addRules(*r.current, r.a, r.proposed ? tr("current: ") : QString());
     if (r.proposed)
         addRules(*r.proposed, r.b, tr("proposed: "));

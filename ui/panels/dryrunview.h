@@ -56,6 +56,13 @@ private:
     void keepReport(Result r);
     void chooseAndRun(bool against);
     void show(Result r);
+    // refusedText is why a side replayed no rule (empty: both replayed some), as the command
+    // line refuses it.
+    QString refusedText(const Result& r) const;
+    // summaryText is the run's summary: what was not replayed first, then the counts and notes.
+    QString summaryText(const Result& r) const;
+    // addRules adds a row per rule of one side, its name after `side`.
+    void addRules(const DryRunConfig& config, const DryRunResult& result, const QString& side);
 
     QLabel* m_summary;
     QTableWidget* m_rules;

@@ -49,6 +49,15 @@ DocumentActions::DocumentActions(QWidget* window, Settings& settings, Dashboard*
 
 void DocumentActions::fillMenu(QMenu* file)
 {
+    addOpenActions(file);
+    file->addSeparator();
+    addSaveActions(file);
+    file->addSeparator();
+    addExportActions(file);
+}
+
+void DocumentActions::addOpenActions(QMenu* file)
+{
     QAction* open = file->addAction(QIcon::fromTheme("document-open"), "&Open scenario…", this, [this] {
         const QString path = m_document->filePath();
         const QString dir = path.isEmpty() ? QDir::homePath() : QFileInfo(path).absolutePath();
@@ -75,7 +84,10 @@ void DocumentActions::fillMenu(QMenu* file)
     QMenu* presetMenu = file->addMenu("&Presets");
     for (const io::PresetInfo& preset : io::presets())
         presetMenu->addAction(preset.title, this, [this, id = preset.id] { openPreset(id); });
-    file->addSeparator();
+}
+
+void DocumentActions::addSaveActions(QMenu* file)
+{
     QAction* save = file->addAction(QIcon::fromTheme("document-save"), "&Save scenario", this, &DocumentActions::save);
     save->setShortcut(QKeySequence::Save);
     QAction* saveAs = file->addAction("Save scenario &as…", this, &DocumentActions::saveAs);
@@ -88,7 +100,10 @@ void DocumentActions::fillMenu(QMenu* file)
     connect(m_document, &ScenarioDocument::modifiedChanged, this, updateRevert);
     connect(m_document, &ScenarioDocument::identityChanged, this, updateRevert);
     updateRevert();
-    file->addSeparator();
+}
+
+void DocumentActions::addExportActions(QMenu* file)
+{
     m_exportImage = file->addAction(QIcon::fromTheme("document-save-as"), "&Export image (PNG)…", this,
                                     &DocumentActions::exportImage);
     m_exportImage->setShortcut(QKeySequence("Ctrl+E"));

@@ -69,6 +69,11 @@ signals:
     void imported(const QString& path);
 
 private:
+    // fillMenu's groups, in the menu's order: opening (a file, a recent one, an import, a
+    // preset), saving (save, save as, revert), exporting and checking against Redis.
+    void addOpenActions(QMenu* file);
+    void addSaveActions(QMenu* file);
+    void addExportActions(QMenu* file);
     void save();
     void saveAs();
     void exportImage();

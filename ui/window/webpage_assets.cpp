@@ -38,7 +38,8 @@ figure svg { display: block; width: 100%; height: auto; }
 )css";
 
 // The script only shows: the marks' words under the pointer or the keyboard, and a deck's steps
-// one at a time, a step's sealed decisions decoded when it is revealed. It decides nothing.
+// one at a time, a step's sealed decisions decoded when it is revealed. It decides nothing. Its
+// functions are JavaScript, shipped as written in one page: their length is the page's, not C++'s.
 const char* const kPageScript = R"js(
 "use strict";
 // The marks: a row's words under the pointer (or a tap), or under the keyboard once Tab has
