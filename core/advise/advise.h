@@ -16,6 +16,7 @@
 #include "traffic/traffic_log.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -115,6 +116,15 @@ struct Advice {
     bool drainMet = true;               // false: not even the ladder's top drains its burst in time (the floor's taken)
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
 };
+
+// keepKeys marks the kept keys in `out` (its key counts, keptMost and kept): those with at most as
+// many requests as the nearest-rank percentile `keep` of the limited keys' counts. It throws
+// InputError when no key is limited. Every product's advice keeps its keys by it.
+void keepKeys(const KeyedTraces& traces, std::int64_t keep, Advice& out);
+
+// headerOfField is the request header a log field http_NAME holds (NAME in lower-case letters,
+// digits and '_', each '_' a '-': http_x_api_key is x-api-key), or nullopt for any other field.
+std::optional<std::string> headerOfField(const std::string& logKey);
 
 // advise computes the front, the recommendation and its cost. It throws InputError when no key
 // is limited.
