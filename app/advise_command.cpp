@@ -553,7 +553,7 @@ std::vector<KeyDenials> worstKeys(const Proof& proof, std::size_t top)
 
 int runKong(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const KongAdvice k = adviseKong(keyedTraces(traffic), a.options.keep);
+    const KongAdvice k = adviseKong(keyedTraces(traffic), a.options.keep, traffic.startEpochNanos);
     if (!a.limitBy.consumer && a.key != "ip" && k.keys.unlimitedRequests > 0)
         throw InputError("--key: Kong counts a request without the header by its client IP, and "
                          + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "

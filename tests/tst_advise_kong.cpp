@@ -21,6 +21,8 @@ using advisetest::smallLog;
 
 constexpr Nanos kMs = 1'000'000;
 constexpr int kSecond = 0, kMinute = 1, kHour = 2, kDay = 3;
+// kMidnight: advise_log.h's first request, 2026-11-23T00:00:00Z: every window starts there.
+constexpr Nanos kMidnight = 1'795'392'000 * kNanosPerSecond;
 
 KongLimits only(int period, std::int64_t limit)
 {
@@ -29,9 +31,8 @@ KongLimits only(int period, std::int64_t limit)
     return out;
 }
 
-// randomTrace is 1 to 30 requests, in order, with gaps from none to over a minute (so that
-// windows of a second, a minute and an hour all split it somewhere), costs 1 to 3 for a third of
-// the traces.
+// randomTimes is 1 to 30 requests, in order, with gaps from none to over an hour (so that
+// windows of a second, a minute and an hour all split it somewhere).
 std::vector<Nanos> randomTimes(std::mt19937_64& rng)
 {
     std::vector<Nanos> out;
@@ -45,6 +46,7 @@ std::vector<Nanos> randomTimes(std::mt19937_64& rng)
     return out;
 }
 
+// randomCosts is costs 1 to 3 for a third of the traces, else none (each costs 1).
 std::vector<std::int64_t> randomCosts(std::mt19937_64& rng, std::size_t n)
 {
     std::vector<std::int64_t> out;
@@ -56,10 +58,10 @@ std::vector<std::int64_t> randomCosts(std::mt19937_64& rng, std::size_t n)
 
 // bruteLeast is the least limit of one period at which the Kong model denies none of the trace,
 // tried from 1 upwards.
-std::int64_t bruteLeast(KeyTrace trace, int period)
+std::int64_t bruteLeast(KeyTrace trace, int period, Nanos clock)
 {
     for (std::int64_t limit = 1;; ++limit)
-        if (kongDenied(trace, only(period, limit)) == 0)
+        if (kongDenied(trace, only(period, limit), clock) == 0)
             return limit;
 }
 
@@ -79,12 +81,12 @@ private slots:
         const KeyTrace keys[] = {a, b, c};
         for (int k = 0; k < 3; ++k)
             for (int p = kSecond; p <= kDay; ++p)
-                QCOMPARE(kongWindowMost(keys[k], p), expected[k][p]);
+                QCOMPARE(kongWindowMost(keys[k], p, kMidnight), expected[k][p]);
         // Costs count, not requests: 2 + 3 in the second [0, 1), 4 in [1, 2).
         const std::vector<Nanos> times{0, 900 * kMs, 1000 * kMs};
         const std::vector<std::int64_t> costs{2, 3, 4};
-        QCOMPARE(kongWindowMost(KeyTrace{times, costs}, kSecond), 5);
-        QCOMPARE(kongWindowMost(KeyTrace{times, costs}, kMinute), 9);
+        QCOMPARE(kongWindowMost(KeyTrace{times, costs}, kSecond, 0), 5);
+        QCOMPARE(kongWindowMost(KeyTrace{times, costs}, kMinute, 0), 9);
     }
 
     // A denied request is counted in no window (handler.lua returns the 429 before the increment),
@@ -98,7 +100,7 @@ private slots:
         KongLimits limits{};
         limits[kSecond] = 1;
         limits[kMinute] = 3;
-        QCOMPARE(kongDenied(KeyTrace{times, {}}, limits), 2);
+        QCOMPARE(kongDenied(KeyTrace{times, {}}, limits, 0), 2);
     }
 
     // --keep 50 of 1, 5, 10 requests: rank ceil(0.5 * 3) = 2, so 1.1.1.1 and 2.2.2.2 are kept (at
@@ -108,7 +110,7 @@ private slots:
     // minute 5 and, below it, second 4: 3.3.3.3 loses 6.
     void theAdviceByHand()
     {
-        const KongAdvice k = adviseKong(keyedTraces(smallLog()), kPercentUnit / 2);
+        const KongAdvice k = adviseKong(keyedTraces(smallLog()), kPercentUnit / 2, kMidnight);
         QCOMPARE(k.keys.keptKeys, 2);
         QCOMPARE(k.keys.keptMost, 5);
         const std::int64_t limits[] = {4, 5, 5, 5}, denied[] = {6, 5, 5, 5};
@@ -127,9 +129,31 @@ private slots:
         QCOMPARE(k.deniedPerKey, (std::vector<std::int64_t>{0, 0, 6}));
         // Every key kept: 3.3.3.3 needs 10 in a second and in a minute. A second's cap of 10 under
         // a minute of 10 never binds, so only the minute is written, and nothing is denied.
-        const KongAdvice all = adviseKong(keyedTraces(smallLog()), kPercentUnit);
+        const KongAdvice all = adviseKong(keyedTraces(smallLog()), kPercentUnit, kMidnight);
         QCOMPARE(all.recommended.limits, only(kMinute, 10));
         QCOMPARE(all.deniedPerKey, (std::vector<std::int64_t>{0, 0, 0}));
+    }
+
+    // Kong's windows are the clock's, not the log's: a log whose first request is at 12:00:59.500
+    // and second at 12:01:00.200 has them 0.7 s apart, in one second from the log's start, but in
+    // two seconds (and two minutes) of the clock. So one a second admits both, as the dry run
+    // replays the file: nothing denied.
+    void theWindowsAreTheClocks()
+    {
+        TrafficOptions o;
+        o.format = LogFormat::Csv;
+        o.keepPaths = true;
+        const Traffic traffic = parseTraffic("time,ip,path\n1795435259.500,1.1.1.1,/\n1795435260.200,1.1.1.1,/\n", o, "c.csv");
+        QCOMPARE(traffic.startEpochNanos, 1'795'435'259'500 * kMs);
+        const KeyedTraces traces = keyedTraces(traffic);
+        QCOMPARE(kongWindowMost(traces.trace(0), kSecond, traffic.startEpochNanos), 1);
+        QCOMPARE(kongWindowMost(traces.trace(0), kMinute, traffic.startEpochNanos), 1);
+        QCOMPARE(kongWindowMost(traces.trace(0), kHour, traffic.startEpochNanos), 2);
+        QCOMPARE(kongWindowMost(traces.trace(0), kSecond, 0), 2); // counted from the log's start
+        DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(kongAdviceConfig(only(kSecond, 1),
+                                                                                              *kongLimitBy("ip"))), "ip");
+        bindKeyFields(parsed, traffic);
+        QCOMPARE(dryRun(traffic, parsed).rules[0].deniedPerKey, (std::vector<std::int64_t>{0}));
     }
 
     // Property: on random traces each period's least limit is the brute-force least on the Kong
@@ -142,13 +166,14 @@ private slots:
             const std::vector<Nanos> times = randomTimes(rng);
             const std::vector<std::int64_t> costs = randomCosts(rng, times.size());
             const KeyTrace trace{times, costs};
+            const Nanos clock = kMidnight + std::uniform_int_distribution<Nanos>(0, 86'400'000)(rng) * kMs;
             const QString where = QString("seed %1").arg(seed);
             std::int64_t least[3] = {};
             for (int p : {kSecond, kMinute, kHour}) {
-                least[p] = kongWindowMost(trace, p);
-                QVERIFY2(least[p] == bruteLeast(trace, p), qPrintable(where));
+                least[p] = kongWindowMost(trace, p, clock);
+                QVERIFY2(least[p] == bruteLeast(trace, p, clock), qPrintable(where));
                 for (std::int64_t above = 1; above <= 3; ++above)
-                    QVERIFY2(kongDenied(trace, only(p, least[p] + above)) == 0, qPrintable(where));
+                    QVERIFY2(kongDenied(trace, only(p, least[p] + above), clock) == 0, qPrintable(where));
             }
             for (std::int64_t s = std::max<std::int64_t>(1, least[kSecond] - 1); s <= least[kSecond] + 1; ++s)
                 for (std::int64_t m = std::max<std::int64_t>(1, least[kMinute] - 1); m <= least[kMinute] + 1; ++m) {
@@ -156,7 +181,7 @@ private slots:
                     both[kSecond] = s;
                     both[kMinute] = m;
                     const bool admitsAll = s >= least[kSecond] && m >= least[kMinute];
-                    QVERIFY2((kongDenied(trace, both) == 0) == admitsAll, qPrintable(where));
+                    QVERIFY2((kongDenied(trace, both, clock) == 0) == admitsAll, qPrintable(where));
                 }
         }
     }

@@ -32,13 +32,14 @@ struct KeyTrace {
 };
 
 // deniedOn is how many of the trace's requests a fresh limiter (any model with decide(t, cost))
-// denies: what every family's `denied` counts, on its own model.
+// denies: what every family's `denied` counts, on its own model. clock is added to each time: the
+// log's start since 1970 for a model whose windows are the clock's (Kong's), else 0.
 template <typename L>
-std::int64_t deniedOn(L& limiter, KeyTrace trace)
+std::int64_t deniedOn(L& limiter, KeyTrace trace, Nanos clock = 0)
 {
     std::int64_t out = 0;
     for (std::size_t i = 0; i < trace.times.size(); ++i)
-        out += !limiter.decide(trace.times[i], trace.cost(i)).allowed;
+        out += !limiter.decide(clock + trace.times[i], trace.cost(i)).allowed;
     return out;
 }
 

@@ -4,12 +4,12 @@
 
 namespace ratelab {
 
-std::int64_t kongWindowMost(KeyTrace trace, int period)
+std::int64_t kongWindowMost(KeyTrace trace, int period, Nanos clock)
 {
     std::int64_t most = 0, count = 0, start = -1;
     for (std::size_t i = 0; i < trace.times.size(); ++i) {
         // Kong's clock is whole seconds (ngx.time()), as the model reads it.
-        const std::int64_t window = Kong::periodStart(period, trace.times[i] / kNanosPerSecond);
+        const std::int64_t window = Kong::periodStart(period, (clock + trace.times[i]) / kNanosPerSecond);
         if (window != start) {
             start = window;
             count = 0;
@@ -29,16 +29,16 @@ LimiterConfig kongConfig(const KongLimits& limits)
     return LimiterConfig{}.withProductOptions(std::move(options));
 }
 
-std::int64_t kongDenied(KeyTrace trace, const KongLimits& limits)
+std::int64_t kongDenied(KeyTrace trace, const KongLimits& limits, Nanos clock)
 {
     Kong kong(kongConfig(limits));
-    return deniedOn(kong, trace);
+    return deniedOn(kong, trace, clock);
 }
 
 namespace {
 
 // measure runs the limits on every limited key; perKey, when given, receives each key's denials.
-KongPoint measure(const KeyedTraces& traces, const Advice& keys, const KongLimits& limits,
+KongPoint measure(const KeyedTraces& traces, const Advice& keys, const KongLimits& limits, Nanos clock,
                   std::vector<std::int64_t>* perKey = nullptr)
 {
     KongPoint p{limits};
@@ -47,7 +47,7 @@ KongPoint measure(const KeyedTraces& traces, const Advice& keys, const KongLimit
     for (std::size_t k = 0; k < traces.keys(); ++k) {
         if (!traces.limited[k])
             continue;
-        const std::int64_t denied = kongDenied(traces.trace(k), limits);
+        const std::int64_t denied = kongDenied(traces.trace(k), limits, clock);
         (keys.kept[k] ? p.keptDenied : p.otherDenied) += denied;
         p.keysDenied += denied > 0;
         if (perKey)
@@ -58,7 +58,7 @@ KongPoint measure(const KeyedTraces& traces, const Advice& keys, const KongLimit
 
 } // namespace
 
-KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep)
+KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep, Nanos clock)
 {
     if (keep <= 0 || keep > kPercentUnit)
         throw InputError("advise: keep must be in (0, 100] %");
@@ -68,17 +68,17 @@ KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep)
     for (std::size_t k = 0; k < traces.keys(); ++k)
         if (out.keys.kept[k])
             for (int p = 0; p < kKongShownPeriods; ++p)
-                least[std::size_t(p)] = std::max(least[std::size_t(p)], kongWindowMost(traces.trace(k), p));
+                least[std::size_t(p)] = std::max(least[std::size_t(p)], kongWindowMost(traces.trace(k), p, clock));
     for (int p = 0; p < kKongShownPeriods; ++p) {
         KongLimits alone{};
         alone[std::size_t(p)] = least[std::size_t(p)];
-        out.windows.push_back(measure(traces, out.keys, alone));
+        out.windows.push_back(measure(traces, out.keys, alone, clock));
     }
     KongLimits recommended{};
     recommended[1] = least[1];
     if (least[0] < least[1])
         recommended[0] = least[0];
-    out.recommended = measure(traces, out.keys, recommended, &out.deniedPerKey);
+    out.recommended = measure(traces, out.keys, recommended, clock, &out.deniedPerKey);
     return out;
 }
 

@@ -53,18 +53,21 @@ struct KongAdvice {
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
 };
 
-// kongWindowMost is the most cost one window of `period` holds in the trace, on the model's clock.
-std::int64_t kongWindowMost(KeyTrace trace, int period);
+// Every function below takes `clock`, the log's start since 1970 (Traffic::startEpochNanos), which
+// it adds to the trace's times: Kong's windows are the clock's, as the dry run replays them.
+
+// kongWindowMost is the most cost one window of `period` holds in the trace.
+std::int64_t kongWindowMost(KeyTrace trace, int period, Nanos clock);
 
 // kongConfig is the limits as the plugin's config gives them to the model.
 LimiterConfig kongConfig(const KongLimits& limits);
 
 // kongDenied is how many of the trace's requests Kong with these limits denies.
-std::int64_t kongDenied(KeyTrace trace, const KongLimits& limits);
+std::int64_t kongDenied(KeyTrace trace, const KongLimits& limits, Nanos clock);
 
 // adviseKong keeps the keys, measures each shown period's least limit and recommends the minute's
 // with the second's cap below it. It throws InputError when no key is limited.
-KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep);
+KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep, Nanos clock);
 
 // KongLimitBy is how the plugin is keyed by the log's key: its config lines (indented for the
 // plugin's config), and whether it needs a plugin that identifies consumers (the log's user).
