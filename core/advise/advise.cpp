@@ -147,19 +147,9 @@ std::int64_t firstStep(std::int64_t from, std::int64_t max, const StepTest& test
 AdvicePoint pointAt(const KeyedTraces& traces, const BurstFamily& family, const Advice& a, std::int64_t step,
                     std::int64_t burst, std::vector<std::int64_t>* perKey = nullptr)
 {
-    AdvicePoint p{step, burst};
-    if (perKey)
-        perKey->assign(traces.keys(), 0);
-    for (std::size_t k = 0; k < traces.keys(); ++k) {
-        if (!traces.limited[k])
-            continue;
-        const std::int64_t denied = family.denied(traces.trace(k), step, burst);
-        (a.kept[k] ? p.keptDenied : p.otherDenied) += denied;
-        p.keysDenied += denied > 0;
-        if (perKey)
-            (*perKey)[k] = denied;
-    }
-    return p;
+    const DenialCount d =
+        countDenials(traces, a.kept, [&](KeyTrace trace) { return family.denied(trace, step, burst); }, perKey);
+    return {step, burst, d.kept, d.other, d.keys};
 }
 
 // recommend picks the least step whose burst drains within the bound at its rate (burst <= rate *

@@ -79,6 +79,33 @@ struct KeyedTraces {
 // keyedTraces groups the traffic's requests by key (a counting sort: each key's stay in order).
 KeyedTraces keyedTraces(const Traffic& traffic);
 
+// DenialCount is what a limit denies the limited keys: the kept keys' requests, the others', and
+// the keys it denies at least one.
+struct DenialCount {
+    std::int64_t kept = 0, other = 0, keys = 0;
+};
+
+// countDenials runs `denied` (a KeyTrace -> its denials) on every limited key; perKey, when
+// given, receives each key's denials.
+template <typename F>
+DenialCount countDenials(const KeyedTraces& traces, const std::vector<std::uint8_t>& kept, F denied,
+                         std::vector<std::int64_t>* perKey = nullptr)
+{
+    DenialCount out;
+    if (perKey)
+        perKey->assign(traces.keys(), 0);
+    for (std::size_t k = 0; k < traces.keys(); ++k) {
+        if (!traces.limited[k])
+            continue;
+        const std::int64_t n = denied(traces.trace(k));
+        (kept[k] ? out.kept : out.other) += n;
+        out.keys += n > 0;
+        if (perKey)
+            (*perKey)[k] = n;
+    }
+    return out;
+}
+
 // kPercentUnit is 100 % in the units AdviceOptions::keep is counted in: a percentage with nine
 // decimals, as exact as a decimal typed on the command line (parseSeconds reads it the same way).
 inline constexpr std::int64_t kPercentUnit = 100 * kNanosPerSecond;

@@ -41,19 +41,9 @@ namespace {
 KongPoint measure(const KeyedTraces& traces, const Advice& keys, const KongLimits& limits, Nanos clock,
                   std::vector<std::int64_t>* perKey = nullptr)
 {
-    KongPoint p{limits};
-    if (perKey)
-        perKey->assign(traces.keys(), 0);
-    for (std::size_t k = 0; k < traces.keys(); ++k) {
-        if (!traces.limited[k])
-            continue;
-        const std::int64_t denied = kongDenied(traces.trace(k), limits, clock);
-        (keys.kept[k] ? p.keptDenied : p.otherDenied) += denied;
-        p.keysDenied += denied > 0;
-        if (perKey)
-            (*perKey)[k] = denied;
-    }
-    return p;
+    const DenialCount d =
+        countDenials(traces, keys.kept, [&](KeyTrace trace) { return kongDenied(trace, limits, clock); }, perKey);
+    return {limits, d.kept, d.other, d.keys};
 }
 
 } // namespace
