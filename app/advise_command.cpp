@@ -8,6 +8,7 @@
 #include "traffic_options.h"
 
 #include "advise/envoy_advice.h"
+#include "advise/express_advice.h"
 #include "advise/kong_advice.h"
 #include "advise/nginx_advice.h"
 #include "advise/textbook_advice.h"
@@ -46,7 +47,7 @@ struct AdviseArgs {
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
 };
 
-constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong)";
+constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express)";
 
 // readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
 // fill_interval.
@@ -74,12 +75,21 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
         return;
     }
     a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
-    if (a.product == "kong") {
-        // Kong's limits are counts in windows: no rate for a burst to drain at, none to compare at.
+    if (a.product == "kong" || a.product == "express") {
+        // Their limits are counts in windows: no rate for a burst to drain at, none to compare at.
+        const std::string product = a.product == "kong" ? "Kong's rate-limiting" : "express-rate-limit";
         for (const char* option : {"drain", "compare"})
             if (p.isSet(option))
-                throw InputError(std::string("--") + option + ": Kong's rate-limiting counts requests in fixed windows; "
-                                 "it has no rate and burst (--for kong advises the windows' limits)");
+                throw InputError(std::string("--") + option + ": " + product + " counts requests in windows; it has no "
+                                 "rate and burst (--for " + a.product + " advises the windows' limits)");
+    }
+    if (a.product == "express") {
+        if (a.key != "ip") // rate-limit.ts's default keyGenerator: req.ip
+            throw InputError("--key: express-rate-limit keys by the request's IP unless a keyGenerator of your code "
+                             "says otherwise, which the written options cannot carry: only ip");
+        return;
+    }
+    if (a.product == "kong") {
         const std::optional<KongLimitBy> limitBy = kongLimitBy(a.key);
         if (!limitBy)
             throw InputError("--key: Kong's rate-limiting has no limit_by for " + quoted(a.key)
@@ -109,7 +119,8 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     if (!p.isSet("for"))
         throw InputError(std::string("advise: name the gateway with --for ") + kKnown);
     a.product = p.value("for").toStdString();
-    if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong")
+    if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong"
+        && a.product != "express")
         throw InputError("--for: unknown gateway " + quoted(a.product) + " " + kKnown);
     if (p.isSet("keep")) {
         const std::string text = p.value("keep").toStdString();
@@ -259,6 +270,10 @@ std::string shadowText(const AdviseArgs& args)
         return "Envoy, in shadow mode first: filter_enforced 0% counts what it would deny "
                "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to enforce. "
                "The entry goes in the http_connection_manager's http_filters, before envoy.filters.http.router";
+    if (args.product == "express")
+        return "express-rate-limit has no dry-run flag; its handler option is the closest: handler: (req, res, next) => "
+               "{ console.warn('would limit', req.ip); next() } counts as enforcing does (a denied request too) and lets "
+               "every request through. Pass these options to rateLimit(...); they keep its MemoryStore, one per process";
     if (args.product == "kong")
         return std::string("Kong has no dry-run mode: its rate-limiting denies from the moment it runs (a flag to only log "
                            "was asked for, not added). The closest: merge the plugin into your kong.yml with enabled: false "
@@ -468,20 +483,33 @@ std::string kongLimitsText(const KongLimits& limits)
     return out;
 }
 
+// writeWindowsHead heads the table of a windowed product's windows (Kong's, express-rate-limit's).
+void writeWindowsHead(std::ostream& out, const std::string& window)
+{
+    out << "the windows: for each, the least limit at which every request of the kept keys passes, and what it "
+           "alone denies\n"
+        << "  " << padded(window, 10, true) << padded("limit", 10) << padded("kept denied", 13)
+        << padded("others denied", 15) << padded("keys denied", 13) << "\n";
+}
+
+void writeWindowRow(std::ostream& out, const std::string& window, std::int64_t limit, std::int64_t keptDenied,
+                    std::int64_t otherDenied, std::int64_t keysDenied, bool recommended)
+{
+    out << "  " << padded(window, 10, true) << padded(grouping(limit), 10) << padded(grouping(keptDenied), 13)
+        << padded(grouping(otherDenied), 15) << padded(grouping(keysDenied), 13)
+        << (recommended ? "  <- recommended" : "") << "\n";
+}
+
 void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic, const KongAdvice& k,
                    const AdviseArgs& args, const std::string& config, const Proof& proof,
                    const std::vector<KeyDenials>& worst)
 {
     writeHeadline(out, "Kong", log, k.keys, args);
-    out << "the windows: for each, the least limit at which every request of the kept keys passes, and what it "
-           "alone denies\n"
-        << "  " << padded("window", 10, true) << padded("limit", 10) << padded("kept denied", 13)
-        << padded("others denied", 15) << padded("keys denied", 13) << "\n";
+    writeWindowsHead(out, "window");
     for (int p = 0; p < kKongShownPeriods; ++p) {
         const KongPoint& w = k.windows[std::size_t(p)];
-        out << "  " << padded(std::string(Kong::periodName(p)), 10, true) << padded(grouping(w.limits[std::size_t(p)]), 10)
-            << padded(grouping(w.keptDenied), 13) << padded(grouping(w.otherDenied), 15)
-            << padded(grouping(w.keysDenied), 13) << "\n";
+        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.keptDenied, w.otherDenied,
+                       w.keysDenied, false);
     }
     const KongPoint& r = k.recommended;
     const std::int64_t second = r.limits[0], minute = r.limits[1];
@@ -523,6 +551,48 @@ void writeKongJson(std::ostream& out, const QString& log, const Traffic& traffic
     }
     out << "],\n \"recommended\": ";
     writeKongPoint(out, k.recommended);
+    out << ", ";
+    writeTopKeys(out, worst, traffic);
+    out << "},\n";
+    writeJsonTail(out, config, proof);
+}
+
+void writeExpressText(std::ostream& out, const QString& log, const Traffic& traffic, const ExpressAdvice& e,
+                      const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    writeHeadline(out, "express-rate-limit", log, e.keys, args);
+    writeWindowsHead(out, "windowMs");
+    for (const ExpressPoint& w : e.windows)
+        writeWindowRow(out, std::to_string(w.windowMs), w.limit, w.keptDenied, w.otherDenied, w.keysDenied,
+                       &w == &e.recommended());
+    const ExpressPoint& r = e.recommended();
+    out << "\nrecommended: windowMs " << r.windowMs << ", limit " << grouping(r.limit)
+        << " (express-rate-limit's default window, and the most one kept key sent in one)\n";
+    writeCost(out, e.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    out << "  it caps every key at " << counted(r.limit, "request") << " in a window of " << r.windowMs
+        << " ms from its first request after the last window ended; a denied request counts too, so a key that keeps "
+           "retrying stays denied until its window ends\n";
+    writeProofText(out, e.keys, args, config, proof);
+}
+
+void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
+                      const ExpressAdvice& e, const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    writeJsonHead(out, "express-rate-limit", log, traffic, parser, e.keys, args);
+    const auto point = [&](const ExpressPoint& p) {
+        out << "{\"windowMs\": " << p.windowMs << ", \"limit\": " << p.limit << ", \"kept_denied\": " << p.keptDenied
+            << ", \"others_denied\": " << p.otherDenied << ", \"keys_denied\": " << p.keysDenied;
+    };
+    out << " \"windows\": [";
+    for (std::size_t i = 0; i < e.windows.size(); ++i) {
+        out << (i ? ",\n  " : "\n  ");
+        point(e.windows[i]);
+        out << "}";
+    }
+    out << "],\n \"recommended\": ";
+    point(e.recommended());
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -571,6 +641,22 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
     return 0;
 }
 
+int runExpress(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
+{
+    const ExpressAdvice e = adviseExpress(keyedTraces(traffic), a.options.keep);
+    const std::string config = expressAdviceConfig(e.recommended().windowMs, e.recommended().limit);
+    const Proof proof = prove(config, e.deniedPerKey, e.keys.limitedRequests, a.key, traffic);
+    if (const std::optional<int> failed = settle(proof, a, config))
+        return *failed;
+    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    printWarnings(trafficWarnings(traffic));
+    if (a.format == "json")
+        writeExpressJson(std::cout, log, traffic, parser, e, a, config, proof, worst);
+    else
+        writeExpressText(std::cout, log, traffic, e, a, config, proof, worst);
+    return 0;
+}
+
 } // namespace
 
 int adviseCommand(QCommandLineParser& parser, const QStringList& args)
@@ -578,13 +664,14 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     addTrafficOptions(parser, false); // each gateway here counts every request once, and the config has no route
     parser.addOptions({
         {"for", "The gateway to write the limit for: nginx (limit_req), envoy (local_ratelimit: one bucket for every "
-                "request), traefik (rateLimit), kong (rate-limiting, policy local: its second and minute limits).",
+                "request), traefik (rateLimit), kong (rate-limiting, policy local: its second and minute limits), express (express-rate-limit: "
+                "windowMs and limit).",
          "gateway"},
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
                  "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys).",
          "P"},
         {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
-                  "(default 10; not for kong, whose limits are windows' counts).",
+                  "(default 10; not for kong and express, whose limits are windows' counts).",
          "SECONDS"},
         {"fill-interval", "Envoy's fill_interval, whole milliseconds, at least 0.05 (default 1): its rates are "
                           "tokens_per_fill at this interval.",
@@ -603,6 +690,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     const Traffic traffic = readTrafficFromOptions(parser, log, kReplayKeyBytes + kAdviseKeyBytes, true);
     if (a.product == "kong")
         return runKong(parser, log, a, traffic);
+    if (a.product == "express")
+        return runExpress(parser, log, a, traffic);
     const Written w = adviseFor(a, traffic);
     const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice.limitedRequests, a.key, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))
