@@ -194,8 +194,8 @@ private slots:
         };
         const QStringList nginx{"--for", "nginx"};
         oneLine({"advise"}, "advise: name the LOG");
-        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong)");
-        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong)");
+        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express)");
+        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express)");
         oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100 (got '0')");
         oneLine(QStringList{"advise", log, "--keep", "100.5"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
@@ -227,13 +227,17 @@ private slots:
         // host; a request without the header is counted by its address, which the log's key
         // cannot say (the JSON line's third request has none).
         const QStringList kong{"--for", "kong"};
-        oneLine(QStringList{"advise", log, "--drain", "5"} + kong, "--drain: Kong's rate-limiting counts requests in fixed windows");
-        oneLine(QStringList{"advise", log, "--compare"} + kong, "--compare: Kong's rate-limiting counts requests in fixed windows");
+        oneLine(QStringList{"advise", log, "--drain", "5"} + kong, "--drain: Kong's rate-limiting counts requests in windows");
+        oneLine(QStringList{"advise", log, "--compare"} + kong, "--compare: Kong's rate-limiting counts requests in windows");
         oneLine(QStringList{"advise", log, "--key", "host"} + kong, "--key: Kong's rate-limiting has no limit_by for 'host'");
         const QString headers = writeFile(dir, "h.jsonl", "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
                                                           "{\"time\": 1.0, \"http_x_api_key\": \"-\", \"path\": \"/\"}\n");
         oneLine(QStringList{"advise", headers, "--key", "http_x_api_key"} + kong,
                 "--key: Kong counts a request without the header by its client IP, and 1 request of the log lack it");
+        // express-rate-limit keys by req.ip unless the application's code says otherwise.
+        const QStringList express{"--for", "express"};
+        oneLine(QStringList{"advise", log, "--key", "user"} + express, "--key: express-rate-limit keys by the request's IP");
+        oneLine(QStringList{"advise", log, "--drain", "5"} + express, "--drain: express-rate-limit counts requests in windows");
     }
 
     // Envoy on the same log, as one trace (its bucket counts every request): 14 at 0 ms, one at
@@ -504,6 +508,29 @@ private slots:
         QCOMPARE(rec["limits"].toObject(), (QJsonObject{{"minute", 10}}));
         QCOMPARE(rec["others_denied"].toInt(), 0);
         QVERIFY(parseJson(all.out)["proof"].toObject()["as_advised"].toBool());
+    }
+    // express-rate-limit on the shared log, --keep 60 (1.1.1.1 and 2.2.2.2 kept): tst_advise_express
+    // derives the least limits, 4 at 1000 ms and 5 from a minute on; 3.3.3.3's ten at once lose 6,
+    // then 5. Recommended: windowMs 60000, limit 5; the dry run of the options denies the same 5.
+    void expressReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "express", "--keep", "60", "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        const QJsonArray windows = out["windows"].toArray();
+        QCOMPARE(windows.size(), 4);
+        const int limits[] = {4, 5, 5, 5}, denied[] = {6, 5, 5, 5};
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(windows[i].toObject()["limit"].toInt(), limits[i]);
+            QCOMPARE(windows[i].toObject()["others_denied"].toInt(), denied[i]);
+        }
+        QCOMPARE(out["recommended"].toObject()["windowMs"].toInt(), 60000);
+        QCOMPARE(out["recommended"].toObject()["limit"].toInt(), 5);
+        QCOMPARE(out["config"].toString(), QString("{windowMs: 60000, limit: 5}\n"));
+        QCOMPARE(out["proof"].toObject()["denied"].toInt(), 5);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
     }
 };
 
