@@ -49,54 +49,59 @@ struct AdviseArgs {
 
 constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express)";
 
-// readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
-// fill_interval.
-void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
+// readEnvoyArgs reads Envoy's: its fill_interval, and no key to keep.
+void readEnvoyArgs(const QCommandLineParser& p, AdviseArgs& a)
 {
-    if (p.isSet("fill-interval") && a.product != "envoy")
-        throw InputError("--fill-interval: only Envoy's token bucket has a fill_interval (--for envoy)");
-    if (a.product == "envoy") {
-        // The filter keeps one bucket for every request (envoy_advice.h): no key to keep; --key
-        // only reads the log and names its keys.
-        if (p.isSet("keep"))
-            throw InputError("--keep: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
-                             "its advice is for all the log's requests");
-        a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
-        if (p.isSet("fill-interval")) {
-            try {
-                a.fill = parseDuration(p.value("fill-interval").toStdString(), true);
-            } catch (const InputError& e) {
-                throw InputError(std::string("--fill-interval: ") + e.what());
-            }
-            if (const std::string problem = envoyFillProblem(a.fill); !problem.empty())
-                throw InputError("--fill-interval: " + problem);
+    // The filter keeps one bucket for every request (envoy_advice.h): no key to keep; --key
+    // only reads the log and names its keys.
+    if (p.isSet("keep"))
+        throw InputError("--keep: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
+                         "its advice is for all the log's requests");
+    if (p.isSet("fill-interval")) {
+        try {
+            a.fill = parseDuration(p.value("fill-interval").toStdString(), true);
+        } catch (const InputError& e) {
+            throw InputError(std::string("--fill-interval: ") + e.what());
         }
-        a.options.keep = kPercentUnit;
-        return;
+        if (const std::string problem = envoyFillProblem(a.fill); !problem.empty())
+            throw InputError("--fill-interval: " + problem);
     }
-    a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
-    if (a.product == "kong" || a.product == "express") {
-        // Their limits are counts in windows: no rate for a burst to drain at, none to compare at.
-        const std::string product = a.product == "kong" ? "Kong's rate-limiting" : "express-rate-limit";
-        for (const char* option : {"drain", "compare"})
-            if (p.isSet(option))
-                throw InputError(std::string("--") + option + ": " + product + " counts requests in windows; it has no "
-                                 "rate and burst (--for " + a.product + " advises the windows' limits)");
-    }
+    a.options.keep = kPercentUnit;
+}
+
+// readWindowedArgs reads Kong's and express-rate-limit's: what keys their limit.
+void readWindowedArgs(const QCommandLineParser& p, AdviseArgs& a)
+{
+    // Their limits are counts in windows: no rate for a burst to drain at, none to compare at.
+    const std::string product = a.product == "kong" ? "Kong's rate-limiting" : "express-rate-limit";
+    for (const char* option : {"drain", "compare"})
+        if (p.isSet(option))
+            throw InputError(std::string("--") + option + ": " + product + " counts requests in windows; it has no "
+                             "rate and burst (--for " + a.product + " advises the windows' limits)");
     if (a.product == "express") {
         if (a.key != "ip") // rate-limit.ts's default keyGenerator: req.ip
             throw InputError("--key: express-rate-limit keys by the request's IP unless a keyGenerator of your code "
                              "says otherwise, which the written options cannot carry: only ip");
         return;
     }
-    if (a.product == "kong") {
-        const std::optional<KongLimitBy> limitBy = kongLimitBy(a.key);
-        if (!limitBy)
-            throw InputError("--key: Kong's rate-limiting has no limit_by for " + quoted(a.key)
-                             + " (it offers: ip, user as the consumer, http_NAME as a header)");
-        a.limitBy = *limitBy;
-        return;
-    }
+    const std::optional<KongLimitBy> limitBy = kongLimitBy(a.key);
+    if (!limitBy)
+        throw InputError("--key: Kong's rate-limiting has no limit_by for " + quoted(a.key)
+                         + " (it offers: ip, user as the consumer, http_NAME as a header)");
+    a.limitBy = *limitBy;
+}
+
+// readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
+// fill_interval.
+void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
+{
+    if (p.isSet("fill-interval") && a.product != "envoy")
+        throw InputError("--fill-interval: only Envoy's token bucket has a fill_interval (--for envoy)");
+    a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
+    if (a.product == "envoy")
+        return readEnvoyArgs(p, a);
+    if (a.product == "kong" || a.product == "express")
+        return readWindowedArgs(p, a);
     if (a.product == "traefik") {
         const std::optional<std::string> criterion = traefikSourceCriterion(a.key);
         if (!criterion)
