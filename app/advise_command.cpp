@@ -8,6 +8,8 @@
 #include "traffic_options.h"
 
 #include "advise/envoy_advice.h"
+#include "advise/express_advice.h"
+#include "advise/kong_advice.h"
 #include "advise/nginx_advice.h"
 #include "advise/textbook_advice.h"
 #include "advise/traefik_advice.h"
@@ -40,11 +42,54 @@ struct AdviseArgs {
     std::string key = "ip";      // the log's key (--key)
     std::string variable;        // nginx's variable for it ("$binary_remote_addr")
     std::string criterion;       // Traefik's sourceCriterion lines for it
+    KongLimitBy limitBy;         // Kong's limit_by for it
     Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
 };
 
-constexpr const char* kKnown = "(known: nginx, envoy, traefik)";
+constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express)";
+
+// readEnvoyArgs reads Envoy's: its fill_interval, and no key to keep.
+void readEnvoyArgs(const QCommandLineParser& p, AdviseArgs& a)
+{
+    // The filter keeps one bucket for every request (envoy_advice.h): no key to keep; --key
+    // only reads the log and names its keys.
+    if (p.isSet("keep"))
+        throw InputError("--keep: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
+                         "its advice is for all the log's requests");
+    if (p.isSet("fill-interval")) {
+        try {
+            a.fill = parseDuration(p.value("fill-interval").toStdString(), true);
+        } catch (const InputError& e) {
+            throw InputError(std::string("--fill-interval: ") + e.what());
+        }
+        if (const std::string problem = envoyFillProblem(a.fill); !problem.empty())
+            throw InputError("--fill-interval: " + problem);
+    }
+    a.options.keep = kPercentUnit;
+}
+
+// readWindowedArgs reads Kong's and express-rate-limit's: what keys their limit.
+void readWindowedArgs(const QCommandLineParser& p, AdviseArgs& a)
+{
+    // Their limits are counts in windows: no rate for a burst to drain at, none to compare at.
+    const std::string product = a.product == "kong" ? "Kong's rate-limiting" : "express-rate-limit";
+    for (const char* option : {"drain", "compare"})
+        if (p.isSet(option))
+            throw InputError(std::string("--") + option + ": " + product + " counts requests in windows; it has no "
+                             "rate and burst (--for " + a.product + " advises the windows' limits)");
+    if (a.product == "express") {
+        if (a.key != "ip") // rate-limit.ts's default keyGenerator: req.ip
+            throw InputError("--key: express-rate-limit keys by the request's IP unless a keyGenerator of your code "
+                             "says otherwise, which the written options cannot carry: only ip");
+        return;
+    }
+    const std::optional<KongLimitBy> limitBy = kongLimitBy(a.key);
+    if (!limitBy)
+        throw InputError("--key: Kong's rate-limiting has no limit_by for " + quoted(a.key)
+                         + " (it offers: ip, user as the consumer, http_NAME as a header)");
+    a.limitBy = *limitBy;
+}
 
 // readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
 // fill_interval.
@@ -52,26 +97,11 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
 {
     if (p.isSet("fill-interval") && a.product != "envoy")
         throw InputError("--fill-interval: only Envoy's token bucket has a fill_interval (--for envoy)");
-    if (a.product == "envoy") {
-        // The filter keeps one bucket for every request (envoy_advice.h): no key to keep; --key
-        // only reads the log and names its keys.
-        if (p.isSet("keep"))
-            throw InputError("--keep: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
-                             "its advice is for all the log's requests");
-        a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
-        if (p.isSet("fill-interval")) {
-            try {
-                a.fill = parseDuration(p.value("fill-interval").toStdString(), true);
-            } catch (const InputError& e) {
-                throw InputError(std::string("--fill-interval: ") + e.what());
-            }
-            if (const std::string problem = envoyFillProblem(a.fill); !problem.empty())
-                throw InputError("--fill-interval: " + problem);
-        }
-        a.options.keep = kPercentUnit;
-        return;
-    }
     a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
+    if (a.product == "envoy")
+        return readEnvoyArgs(p, a);
+    if (a.product == "kong" || a.product == "express")
+        return readWindowedArgs(p, a);
     if (a.product == "traefik") {
         const std::optional<std::string> criterion = traefikSourceCriterion(a.key);
         if (!criterion)
@@ -94,7 +124,8 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     if (!p.isSet("for"))
         throw InputError(std::string("advise: name the gateway with --for ") + kKnown);
     a.product = p.value("for").toStdString();
-    if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik")
+    if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong"
+        && a.product != "express")
         throw InputError("--for: unknown gateway " + quoted(a.product) + " " + kKnown);
     if (p.isSet("keep")) {
         const std::string text = p.value("keep").toStdString();
@@ -187,12 +218,15 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
     return w;
 }
 
-Proof prove(const Written& w, const std::string& key, const Traffic& traffic)
+// prove runs the dry run on the written config: it must deny each key what the advice says, and
+// count the limited requests.
+Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPerKey, std::int64_t limitedRequests,
+            const std::string& key, const Traffic& traffic)
 {
-    DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(w.config), key);
+    DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(config), key);
     Proof p{dryRunOnTraffic(parsed, traffic, "the written config")};
-    p.equal = p.result.rules.size() == 1 && p.result.rules[0].deniedPerKey == w.deniedPerLogKey
-              && p.result.rules[0].requests == w.advice.limitedRequests;
+    p.equal = p.result.rules.size() == 1 && p.result.rules[0].deniedPerKey == deniedPerKey
+              && p.result.rules[0].requests == limitedRequests;
     return p;
 }
 
@@ -241,12 +275,41 @@ std::string shadowText(const AdviseArgs& args)
         return "Envoy, in shadow mode first: filter_enforced 0% counts what it would deny "
                "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to enforce. "
                "The entry goes in the http_connection_manager's http_filters, before envoy.filters.http.router";
+    if (args.product == "express")
+        return "express-rate-limit has no dry-run flag; its handler option is the closest: handler: (req, res, next) => "
+               "{ console.warn('would limit', req.ip); next() } counts as enforcing does (a denied request too) and lets "
+               "every request through. Pass these options to rateLimit(...); they keep its MemoryStore, one per process";
+    if (args.product == "kong")
+        return std::string("Kong has no dry-run mode: its rate-limiting denies from the moment it runs (a flag to only log "
+                           "was asked for, not added). The closest: merge the plugin into your kong.yml with enabled: false "
+                           "(configured, run nowhere), run `ratelab replay LOG --config FILE` on each new day's log, and "
+                           "enable it when the denials are as expected. The service and route are placeholders the dry run "
+                           "needs: `deck gateway sync` of this file alone would delete every entity it does not list")
+               + (args.limitBy.consumer ? "; basic-auth is what sets the log's user: keep your own authentication plugin "
+                                          "if consumers come from another"
+                                        : "");
     if (args.product == "traefik")
         return "Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The closest: load "
                "this middleware with no router listing it (it limits nothing), run `ratelab replay LOG --config FILE` "
                "on each new day's log, and add ratelab-limit to the router's middlewares when the denials are as expected";
     return "nginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete it to "
            "enforce";
+}
+
+// writeCost is what a limit costs the keys: the kept keys' denials, the others', and the keys it
+// denies most, named.
+void writeCost(std::ostream& out, const Advice& a, std::int64_t keptDenied, std::int64_t otherDenied,
+               std::int64_t keysDenied, const std::vector<KeyDenials>& worst, const Traffic& traffic)
+{
+    out << "  kept keys: " << grouping(keptDenied) << " of their " << counted(a.keptRequests, "request") << " denied\n"
+        << "  the other keys: " << grouping(otherDenied) << " of their "
+        << counted(a.limitedRequests - a.keptRequests, "request") << " denied, " << counted(keysDenied, "key")
+        << " capped" << (worst.empty() ? "" : "; the most denied:") << "\n";
+    const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
+    for (const KeyDenials& k : worst)
+        out << "    " << padded(traffic.keyNames[k.key], 40, true) << " " << grouping(k.denied) << " of "
+            << grouping(requests[k.key]) << " denied, the first at "
+            << formatSeconds(k.firstDenial - traffic.times.front()) << " s after the log's first request\n";
 }
 
 void writeRecommendation(std::ostream& out, const BurstFamily& family, const Advice& a, const AdviseArgs& args,
@@ -258,20 +321,11 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
                        : "no rate up to " + family.rateText(family.maxStep()) + " drains its burst within "
                              + formatSeconds(args.options.drain) + " s: the lowest rate needing the least burst any rate needs")
         << "; this one drains in " << drainText(family, r) << " s)\n";
-    if (args.product == "envoy") {
+    if (args.product == "envoy")
         out << "  the log's requests: " << grouping(r.keptDenied) << " of " << counted(a.keptRequests, "request")
             << " denied\n";
-    } else {
-        out << "  kept keys: " << grouping(r.keptDenied) << " of their " << counted(a.keptRequests, "request") << " denied\n"
-            << "  the other keys: " << grouping(r.otherDenied) << " of their "
-            << counted(a.limitedRequests - a.keptRequests, "request") << " denied, " << counted(r.keysDenied, "key")
-            << " capped" << (worst.empty() ? "" : "; the most denied:") << "\n";
-    }
-    const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
-    for (const KeyDenials& k : worst)
-        out << "    " << padded(traffic.keyNames[k.key], 40, true) << " " << grouping(k.denied) << " of "
-            << grouping(requests[k.key]) << " denied, the first at "
-            << formatSeconds(k.firstDenial - traffic.times.front()) << " s after the log's first request\n";
+    else
+        writeCost(out, a, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
     out << "  " << capsText(args, family, r) << "\n";
 }
 
@@ -304,30 +358,50 @@ void writeKept(std::ostream& out, const Advice& a, const AdviseArgs& args)
         << " must pass\n\n";
 }
 
-void writeText(std::ostream& out, const QString& log, const Traffic& traffic, const BurstFamily& family,
-               const Advice& a, const AdviseArgs& args, const std::string& config, const Proof& proof,
-               const std::vector<KeyDenials>& worst, const std::vector<TextbookRow>& textbook)
+// unlimitedText says what becomes of the requests with an empty key.
+std::string unlimitedText(const Advice& a, const AdviseArgs& args)
 {
-    out << "advise for " << family.product() << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
+    return counted(a.unlimitedRequests, "request")
+           + (args.limitBy.consumer ? " with no user, which basic-auth answers 401 before any limit"
+                                    : " with an empty key, which no limit counts");
+}
+
+// writeHeadline says what the advice is made on, and writes whose requests must pass.
+void writeHeadline(std::ostream& out, const std::string& product, const QString& log, const Advice& a,
+                   const AdviseArgs& args)
+{
+    out << "advise for " << product << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
         << (args.product == "envoy" ? ", one token bucket for all of them (local_ratelimit keeps none per client)"
                                     : " of " + counted(a.limitedKeys, "key") + " by " + args.key)
         << "\n";
     if (a.unlimitedRequests > 0)
-        out << "  and " << counted(a.unlimitedRequests, "request") << " with an empty key, which no limit counts\n";
+        out << "  and " << unlimitedText(a, args) << "\n";
     writeKept(out, a, args);
+}
+
+// writeProofText is the written config, introduced by the product's dry-run form, and its proof.
+void writeProofText(std::ostream& out, const Advice& a, const AdviseArgs& args, const std::string& config,
+                    const Proof& proof)
+{
+    out << "\n" << shadowText(args) << "\n"
+        << config << "\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "
+        << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request") << " denied, "
+        << counted(proof.result.rules[0].keysDenied, "key")
+        << (a.unlimitedRequests > 0 ? ", besides " + unlimitedText(a, args) : "")
+        << "; every key's denials as advised\n";
+}
+
+void writeText(std::ostream& out, const QString& log, const Traffic& traffic, const BurstFamily& family,
+               const Advice& a, const AdviseArgs& args, const std::string& config, const Proof& proof,
+               const std::vector<KeyDenials>& worst, const std::vector<TextbookRow>& textbook)
+{
+    writeHeadline(out, family.product(), log, a, args);
     writeFront(out, family, a, args.product == "envoy");
     out << "\n";
     writeRecommendation(out, family, a, args, worst, traffic);
     if (!textbook.empty())
         writeTextbook(out, family, a, textbook);
-    out << "\n" << shadowText(args) << "\n"
-        << config << "\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "
-        << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request") << " denied, "
-        << counted(proof.result.rules[0].keysDenied, "key")
-        << (a.unlimitedRequests > 0 ? ", besides " + counted(a.unlimitedRequests, "request")
-                                          + " with an empty key, which no limit counts"
-                                    : "")
-        << "; every key's denials as advised\n";
+    writeProofText(out, a, args, config, proof);
 }
 
 void writePoint(std::ostream& out, const BurstFamily& family, const AdvicePoint& p)
@@ -337,11 +411,11 @@ void writePoint(std::ostream& out, const BurstFamily& family, const AdvicePoint&
         << ", \"keys_denied\": " << p.keysDenied;
 }
 
-void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
-               const BurstFamily& family, const Advice& a, const AdviseArgs& args, const std::string& config,
-               const Proof& proof, const std::vector<KeyDenials>& worst, const std::vector<TextbookRow>& textbook)
+// writeJsonHead opens the JSON: the product, the log read, its warnings and the keys kept.
+void writeJsonHead(std::ostream& out, const std::string& product, const QString& log, const Traffic& traffic,
+                   const QCommandLineParser& parser, const Advice& a, const AdviseArgs& args)
 {
-    out << "{\"product\": " << jsonString(family.product()) << ",\n \"input\": ";
+    out << "{\"product\": " << jsonString(product) << ",\n \"input\": ";
     writeTrafficJson(out, log, traffic, parser);
     out << ",\n \"warnings\": [";
     const QStringList warnings = trafficWarnings(traffic);
@@ -350,7 +424,36 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     out << "],\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
         << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"keep_percent\": "
         << jsonString(secondsText(args.options.keep)) << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
-        << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << "},\n \"front\": [";
+        << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << "},\n";
+}
+
+// writeTopKeys is the "top_keys" array: the keys denied most, as the dry run ranks them.
+void writeTopKeys(std::ostream& out, const std::vector<KeyDenials>& worst, const Traffic& traffic)
+{
+    out << "\"top_keys\": [";
+    const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
+    for (std::size_t i = 0; i < worst.size(); ++i)
+        out << (i ? ", " : "") << "{\"key\": " << jsonString(traffic.keyNames[worst[i].key])
+            << ", \"requests\": " << requests[worst[i].key] << ", \"denied\": " << worst[i].denied
+            << ", \"first_denial\": " << jsonString(formatSeconds(worst[i].firstDenial - traffic.times.front())) << "}";
+    out << "]";
+}
+
+// writeJsonTail closes the JSON: the config and its proof.
+void writeJsonTail(std::ostream& out, const std::string& config, const Proof& proof)
+{
+    out << " \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << proof.result.rules[0].requests
+        << ", \"denied\": " << proof.result.denied << ", \"keys_denied\": "
+        << proof.result.rules[0].keysDenied
+        << ", \"as_advised\": " << (proof.equal ? "true" : "false") << "}}\n";
+}
+
+void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
+               const BurstFamily& family, const Advice& a, const AdviseArgs& args, const std::string& config,
+               const Proof& proof, const std::vector<KeyDenials>& worst, const std::vector<TextbookRow>& textbook)
+{
+    writeJsonHead(out, family.product(), log, traffic, parser, a, args);
+    out << " \"front\": [";
     for (std::size_t i = 0; i < a.front.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         writePoint(out, family, a.front[i]);
@@ -360,13 +463,9 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     writePoint(out, family, a.recommended);
     out << ", \"drain\": " << jsonString(formatSeconds(args.options.drain)) << ", \"drain_met\": "
         << (a.drainMet ? "true" : "false") << ", \"drains_in\": " << jsonString(drainText(family, a.recommended))
-        << ", \"top_keys\": [";
-    const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
-    for (std::size_t i = 0; i < worst.size(); ++i)
-        out << (i ? ", " : "") << "{\"key\": " << jsonString(traffic.keyNames[worst[i].key])
-            << ", \"requests\": " << requests[worst[i].key] << ", \"denied\": " << worst[i].denied
-            << ", \"first_denial\": " << jsonString(formatSeconds(worst[i].firstDenial - traffic.times.front())) << "}";
-    out << "]},\n";
+        << ", ";
+    writeTopKeys(out, worst, traffic);
+    out << "},\n";
     if (!textbook.empty()) {
         out << " \"textbook\": [";
         for (std::size_t i = 0; i < textbook.size(); ++i)
@@ -376,10 +475,191 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
                 << "}";
         out << "],\n";
     }
-    out << " \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << proof.result.rules[0].requests
-        << ", \"denied\": " << proof.result.denied << ", \"keys_denied\": "
-        << proof.result.rules[0].keysDenied
-        << ", \"as_advised\": " << (proof.equal ? "true" : "false") << "}}\n";
+    writeJsonTail(out, config, proof);
+}
+
+// kongLimitsText is the limits as the plugin's config names them: "second 8, minute 40".
+std::string kongLimitsText(const KongLimits& limits)
+{
+    std::string out;
+    for (int p = 0; p < Kong::kPeriods; ++p)
+        if (limits[std::size_t(p)] != 0)
+            out += (out.empty() ? "" : ", ") + std::string(Kong::periodName(p)) + " " + grouping(limits[std::size_t(p)]);
+    return out;
+}
+
+// writeWindowsHead heads the table of a windowed product's windows (Kong's, express-rate-limit's).
+void writeWindowsHead(std::ostream& out, const std::string& window)
+{
+    out << "the windows: for each, the least limit at which every request of the kept keys passes, and what it "
+           "alone denies\n"
+        << "  " << padded(window, 10, true) << padded("limit", 10) << padded("kept denied", 13)
+        << padded("others denied", 15) << padded("keys denied", 13) << "\n";
+}
+
+void writeWindowRow(std::ostream& out, const std::string& window, std::int64_t limit, std::int64_t keptDenied,
+                    std::int64_t otherDenied, std::int64_t keysDenied, bool recommended)
+{
+    out << "  " << padded(window, 10, true) << padded(grouping(limit), 10) << padded(grouping(keptDenied), 13)
+        << padded(grouping(otherDenied), 15) << padded(grouping(keysDenied), 13)
+        << (recommended ? "  <- recommended" : "") << "\n";
+}
+
+void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic, const KongAdvice& k,
+                   const AdviseArgs& args, const std::string& config, const Proof& proof,
+                   const std::vector<KeyDenials>& worst)
+{
+    writeHeadline(out, "Kong", log, k.keys, args);
+    writeWindowsHead(out, "window");
+    for (int p = 0; p < kKongShownPeriods; ++p) {
+        const KongPoint& w = k.windows[std::size_t(p)];
+        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.keptDenied, w.otherDenied,
+                       w.keysDenied, false);
+    }
+    const KongPoint& r = k.recommended;
+    const std::int64_t second = r.limits[0], minute = r.limits[1];
+    out << "\nrecommended: " << kongLimitsText(r.limits) << " ("
+        << (second != 0 ? "the most one kept key sent in a minute, and under it the most it sent in a second"
+                        : "the most one kept key sent in a minute; it sent as many in a second, where a limit "
+                          "would never bind")
+        << ")\n";
+    writeCost(out, k.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    out << "  it caps every key at " << counted(minute, "request") << " in each minute of the clock"
+        << (second != 0 ? " and " + grouping(second) + " in each second" : "") << ": fixed windows, so a key may spend "
+        << "one window's limit at its end and the next's at its start\n";
+    writeProofText(out, k.keys, args, config, proof);
+}
+
+void writeKongPoint(std::ostream& out, const KongPoint& p)
+{
+    out << "{\"limits\": {";
+    bool first = true;
+    for (int i = 0; i < Kong::kPeriods; ++i)
+        if (p.limits[std::size_t(i)] != 0) {
+            out << (first ? "" : ", ") << jsonString(std::string(Kong::periodName(i))) << ": " << p.limits[std::size_t(i)];
+            first = false;
+        }
+    out << "}, \"kept_denied\": " << p.keptDenied << ", \"others_denied\": " << p.otherDenied
+        << ", \"keys_denied\": " << p.keysDenied;
+}
+
+void writeKongJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
+                   const KongAdvice& k, const AdviseArgs& args, const std::string& config, const Proof& proof,
+                   const std::vector<KeyDenials>& worst)
+{
+    writeJsonHead(out, "Kong", log, traffic, parser, k.keys, args);
+    out << " \"windows\": [";
+    for (std::size_t i = 0; i < k.windows.size(); ++i) {
+        out << (i ? ",\n  " : "\n  ");
+        writeKongPoint(out, k.windows[i]);
+        out << "}";
+    }
+    out << "],\n \"recommended\": ";
+    writeKongPoint(out, k.recommended);
+    out << ", ";
+    writeTopKeys(out, worst, traffic);
+    out << "},\n";
+    writeJsonTail(out, config, proof);
+}
+
+void writeExpressText(std::ostream& out, const QString& log, const Traffic& traffic, const ExpressAdvice& e,
+                      const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    writeHeadline(out, "express-rate-limit", log, e.keys, args);
+    writeWindowsHead(out, "windowMs");
+    for (const ExpressPoint& w : e.windows)
+        writeWindowRow(out, std::to_string(w.windowMs), w.limit, w.keptDenied, w.otherDenied, w.keysDenied,
+                       &w == &e.recommended());
+    const ExpressPoint& r = e.recommended();
+    out << "\nrecommended: windowMs " << r.windowMs << ", limit " << grouping(r.limit)
+        << " (express-rate-limit's default window, and the most one kept key sent in one)\n";
+    writeCost(out, e.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    out << "  it caps every key at " << counted(r.limit, "request") << " in a window of " << r.windowMs
+        << " ms from its first request after the last window ended; a denied request counts too, so a key that keeps "
+           "retrying stays denied until its window ends\n";
+    writeProofText(out, e.keys, args, config, proof);
+}
+
+void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
+                      const ExpressAdvice& e, const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    writeJsonHead(out, "express-rate-limit", log, traffic, parser, e.keys, args);
+    const auto point = [&](const ExpressPoint& p) {
+        out << "{\"windowMs\": " << p.windowMs << ", \"limit\": " << p.limit << ", \"kept_denied\": " << p.keptDenied
+            << ", \"others_denied\": " << p.otherDenied << ", \"keys_denied\": " << p.keysDenied;
+    };
+    out << " \"windows\": [";
+    for (std::size_t i = 0; i < e.windows.size(); ++i) {
+        out << (i ? ",\n  " : "\n  ");
+        point(e.windows[i]);
+        out << "}";
+    }
+    out << "],\n \"recommended\": ";
+    point(e.recommended());
+    out << ", ";
+    writeTopKeys(out, worst, traffic);
+    out << "},\n";
+    writeJsonTail(out, config, proof);
+}
+
+// settle checks the proof and saves the config: the exit status when either fails.
+std::optional<int> settle(const Proof& proof, const AdviseArgs& a, const std::string& config)
+{
+    if (!proof.equal) { // the advice and the dry run disagree: a fault of the program, not of the input
+        std::cerr << "ratelab: advise: the dry run of the written config does not deny what the advice says\n";
+        return 1;
+    }
+    if (!a.write.isEmpty())
+        if (const QString error = io::writeFileAtomically(a.write, QByteArray::fromStdString(config)); !error.isEmpty())
+            return fail("--write: " + error.toStdString());
+    return std::nullopt;
+}
+
+// worstKeys ranks the keys by the dry run's own figures, as replay ranks its keys.
+std::vector<KeyDenials> worstKeys(const Proof& proof, std::size_t top)
+{
+    ReplayRow denials;
+    denials.deniedPerKey = proof.result.rules[0].deniedPerKey;
+    denials.firstDenialPerKey = proof.result.rules[0].firstDenialPerKey;
+    return topKeys(denials, top);
+}
+
+int runKong(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
+{
+    const KongAdvice k = adviseKong(keyedTraces(traffic), a.options.keep, traffic.startEpochNanos);
+    if (!a.limitBy.consumer && a.key != "ip" && k.keys.unlimitedRequests > 0)
+        throw InputError("--key: Kong counts a request without the header by its client IP, and "
+                         + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "
+                         "log whose every request has it");
+    const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy);
+    const Proof proof = prove(config, k.deniedPerKey, k.keys.limitedRequests, a.key, traffic);
+    if (const std::optional<int> failed = settle(proof, a, config))
+        return *failed;
+    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    printWarnings(trafficWarnings(traffic));
+    if (a.format == "json")
+        writeKongJson(std::cout, log, traffic, parser, k, a, config, proof, worst);
+    else
+        writeKongText(std::cout, log, traffic, k, a, config, proof, worst);
+    return 0;
+}
+
+int runExpress(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
+{
+    const ExpressAdvice e = adviseExpress(keyedTraces(traffic), a.options.keep);
+    const std::string config = expressAdviceConfig(e.recommended().windowMs, e.recommended().limit);
+    const Proof proof = prove(config, e.deniedPerKey, e.keys.limitedRequests, a.key, traffic);
+    if (const std::optional<int> failed = settle(proof, a, config))
+        return *failed;
+    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    printWarnings(trafficWarnings(traffic));
+    if (a.format == "json")
+        writeExpressJson(std::cout, log, traffic, parser, e, a, config, proof, worst);
+    else
+        writeExpressText(std::cout, log, traffic, e, a, config, proof, worst);
+    return 0;
 }
 
 } // namespace
@@ -389,13 +669,14 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     addTrafficOptions(parser, false); // each gateway here counts every request once, and the config has no route
     parser.addOptions({
         {"for", "The gateway to write the limit for: nginx (limit_req), envoy (local_ratelimit: one bucket for every "
-                "request), traefik (rateLimit).",
+                "request), traefik (rateLimit), kong (rate-limiting, policy local: its second and minute limits), express (express-rate-limit: "
+                "windowMs and limit).",
          "gateway"},
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
                  "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys).",
          "P"},
         {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
-                  "(default 10).",
+                  "(default 10; not for kong and express, whose limits are windows' counts).",
          "SECONDS"},
         {"fill-interval", "Envoy's fill_interval, whole milliseconds, at least 0.05 (default 1): its rates are "
                           "tokens_per_fill at this interval.",
@@ -412,19 +693,15 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         return status;
     const AdviseArgs a = readArgs(parser, log);
     const Traffic traffic = readTrafficFromOptions(parser, log, kReplayKeyBytes + kAdviseKeyBytes, true);
+    if (a.product == "kong")
+        return runKong(parser, log, a, traffic);
+    if (a.product == "express")
+        return runExpress(parser, log, a, traffic);
     const Written w = adviseFor(a, traffic);
-    const Proof proof = prove(w, a.key, traffic);
-    if (!proof.equal) { // the advice and the dry run disagree: a fault of the program, not of the input
-        std::cerr << "ratelab: advise: the dry run of the written config does not deny what the advice says\n";
-        return 1;
-    }
-    if (!a.write.isEmpty())
-        if (const QString error = io::writeFileAtomically(a.write, QByteArray::fromStdString(w.config)); !error.isEmpty())
-            return fail("--write: " + error.toStdString());
-    ReplayRow denials; // the dry run's own figures, ranked as replay ranks its keys
-    denials.deniedPerKey = proof.result.rules[0].deniedPerKey;
-    denials.firstDenialPerKey = proof.result.rules[0].firstDenialPerKey;
-    const std::vector<KeyDenials> worst = topKeys(denials, a.top);
+    const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice.limitedRequests, a.key, traffic);
+    if (const std::optional<int> failed = settle(proof, a, w.config))
+        return *failed;
+    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
     const std::vector<TextbookRow> textbook =
         a.compare ? textbookRows(w.traces, w.advice.kept, w.family->rate(w.advice.recommended.step)) : std::vector<TextbookRow>{};
     printWarnings(trafficWarnings(traffic));

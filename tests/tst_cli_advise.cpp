@@ -194,8 +194,8 @@ private slots:
         };
         const QStringList nginx{"--for", "nginx"};
         oneLine({"advise"}, "advise: name the LOG");
-        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik)");
-        oneLine({"advise", log, "--for", "kong"}, "--for: unknown gateway 'kong' (known: nginx, envoy, traefik)");
+        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express)");
+        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express)");
         oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100 (got '0')");
         oneLine(QStringList{"advise", log, "--keep", "100.5"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
@@ -223,6 +223,21 @@ private slots:
         oneLine(QStringList{"advise", log, "--fill-interval", "0.049"} + envoy, refused);
         oneLine(QStringList{"advise", log, "--fill-interval", "0"} + envoy, "--fill-interval: ");
         oneLine({"advise", log, "--for", "traefik", "--key", "user"}, "--key: Traefik's rateLimit has no sourceCriterion for 'user'");
+        // Kong's limits are windows' counts: no rate to drain at or compare at; no limit_by for a
+        // host; a request without the header is counted by its address, which the log's key
+        // cannot say (the JSON line's third request has none).
+        const QStringList kong{"--for", "kong"};
+        oneLine(QStringList{"advise", log, "--drain", "5"} + kong, "--drain: Kong's rate-limiting counts requests in windows");
+        oneLine(QStringList{"advise", log, "--compare"} + kong, "--compare: Kong's rate-limiting counts requests in windows");
+        oneLine(QStringList{"advise", log, "--key", "host"} + kong, "--key: Kong's rate-limiting has no limit_by for 'host'");
+        const QString headers = writeFile(dir, "h.jsonl", "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                                          "{\"time\": 1.0, \"http_x_api_key\": \"-\", \"path\": \"/\"}\n");
+        oneLine(QStringList{"advise", headers, "--key", "http_x_api_key"} + kong,
+                "--key: Kong counts a request without the header by its client IP, and 1 request of the log lack it");
+        // express-rate-limit keys by req.ip unless the application's code says otherwise.
+        const QStringList express{"--for", "express"};
+        oneLine(QStringList{"advise", log, "--key", "user"} + express, "--key: express-rate-limit keys by the request's IP");
+        oneLine(QStringList{"advise", log, "--drain", "5"} + express, "--drain: express-rate-limit counts requests in windows");
     }
 
     // Envoy on the same log, as one trace (its bucket counts every request): 14 at 0 ms, one at
@@ -428,6 +443,94 @@ private slots:
         QCOMPARE(shared["recommended"].toObject()["burst"].toInt(), 4);
         QCOMPARE(shared["proof"].toObject()["requests"].toInt(), 5);
         QVERIFY(shared["proof"].toObject()["as_advised"].toBool());
+    }
+    // Kong on the shared log, --keep 60: the kept keys are 1.1.1.1 and 2.2.2.2 (at most 5, as
+    // for nginx). tst_advise_kong derives the windows: the kept keys need 4 in a second and 5 in
+    // a minute, an hour and a day; alone each denies 3.3.3.3's ten at once all beyond it (6, then
+    // 5). Recommended: minute 5 with second 4 under it: 3.3.3.3 loses 6, the first at once.
+    void kongReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const QString conf = dir.filePath("kong.yaml");
+        const Run r = runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--write", conf});
+        QCOMPARE(r.code, 0);
+        const QByteArray config = "_format_version: \"3.0\"\nservices:\n- name: ratelab-upstream\n"
+                                  "  url: http://upstream.invalid\n  routes:\n  - name: ratelab-every-path\n"
+                                  "    paths:\n    - /\nplugins:\n- name: rate-limiting\n  config:\n"
+                                  "    second: 4\n    minute: 5\n    policy: local\n    limit_by: ip\n";
+        const QByteArray expected =
+            "advise for Kong: " + log.toUtf8() + ", 16 requests of 3 keys by ip\n"
+            "kept: the 2 keys with at most 5 requests each (the 60 % least active, ties kept together): all 6 of "
+            "their requests must pass\n"
+            "\n"
+            "the windows: for each, the least limit at which every request of the kept keys passes, and what it "
+            "alone denies\n"
+            "  window         limit  kept denied  others denied  keys denied\n"
+            "  second             4            0              6            1\n"
+            "  minute             5            0              5            1\n"
+            "  hour               5            0              5            1\n"
+            "  day                5            0              5            1\n"
+            "\n"
+            "recommended: second 4, minute 5 (the most one kept key sent in a minute, and under it the most it sent "
+            "in a second)\n"
+            "  kept keys: 0 of their 6 requests denied\n"
+            "  the other keys: 6 of their 10 requests denied, 1 key capped; the most denied:\n"
+            "    3.3.3.3                                  6 of 10 denied, the first at 0 s after the log's first request\n"
+            "  it caps every key at 5 requests in each minute of the clock and 4 in each second: fixed windows, so a "
+            "key may spend one window's limit at its end and the next's at its start\n"
+            "\n"
+            "Kong has no dry-run mode: its rate-limiting denies from the moment it runs (a flag to only log was asked "
+            "for, not added). The closest: merge the plugin into your kong.yml with enabled: false (configured, run "
+            "nowhere), run `ratelab replay LOG --config FILE` on each new day's log, and enable it when the denials "
+            "are as expected. The service and route are placeholders the dry run needs: `deck gateway sync` of this "
+            "file alone would delete every entity it does not list\n"
+            + config
+            + "\n"
+              "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 6 of 16 requests "
+              "denied, 1 key; every key's denials as advised\n";
+        QCOMPARE(r.out, expected);
+        QFile written(conf);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), config);
+        // What replay --config and import make of the file: the same 6 denials, Kong's limits.
+        const Run replay = runRatelab({"replay", log, "--config", conf});
+        QCOMPARE(replay.code, 0);
+        QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 6);
+        const Run imported = runRatelab({"import", conf});
+        QCOMPARE(imported.code, 0);
+        QVERIFY2(imported.out.startsWith("What you wrote (Kong rate-limiting): "), imported.out.constData());
+        // Every key kept (--keep 100): 3.3.3.3 needs 10 in a second and in a minute, so the
+        // second's cap would never bind: minute 10 alone, nothing denied.
+        const Run all = runRatelab({"advise", log, "--for", "kong", "--keep", "100", "--format", "json"});
+        QCOMPARE(all.code, 0);
+        const QJsonObject rec = parseJson(all.out)["recommended"].toObject();
+        QCOMPARE(rec["limits"].toObject(), (QJsonObject{{"minute", 10}}));
+        QCOMPARE(rec["others_denied"].toInt(), 0);
+        QVERIFY(parseJson(all.out)["proof"].toObject()["as_advised"].toBool());
+    }
+    // express-rate-limit on the shared log, --keep 60 (1.1.1.1 and 2.2.2.2 kept): tst_advise_express
+    // derives the least limits, 4 at 1000 ms and 5 from a minute on; 3.3.3.3's ten at once lose 6,
+    // then 5. Recommended: windowMs 60000, limit 5; the dry run of the options denies the same 5.
+    void expressReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "express", "--keep", "60", "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        const QJsonArray windows = out["windows"].toArray();
+        QCOMPARE(windows.size(), 4);
+        const int limits[] = {4, 5, 5, 5}, denied[] = {6, 5, 5, 5};
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(windows[i].toObject()["limit"].toInt(), limits[i]);
+            QCOMPARE(windows[i].toObject()["others_denied"].toInt(), denied[i]);
+        }
+        QCOMPARE(out["recommended"].toObject()["windowMs"].toInt(), 60000);
+        QCOMPARE(out["recommended"].toObject()["limit"].toInt(), 5);
+        QCOMPARE(out["config"].toString(), QString("{windowMs: 60000, limit: 5}\n"));
+        QCOMPARE(out["proof"].toObject()["denied"].toInt(), 5);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
     }
 };
 

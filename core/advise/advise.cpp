@@ -41,10 +41,7 @@ KeyedTraces keyedTraces(const Traffic& traffic)
     return out;
 }
 
-namespace {
-
-// keepKeys marks the kept keys: those with at most as many requests as the nearest-rank
-// percentile `keep` of the limited keys' counts (rank ceil(keep * n / 100 %), from the fewest).
+// keepKeys: the nearest rank is ceil(keep * n / 100 %), from the fewest.
 void keepKeys(const KeyedTraces& traces, std::int64_t keep, Advice& out)
 {
     std::vector<std::int64_t> counts;
@@ -73,6 +70,19 @@ void keepKeys(const KeyedTraces& traces, std::int64_t keep, Advice& out)
         }
     }
 }
+
+std::optional<std::string> headerOfField(const std::string& logKey)
+{
+    if (!logKey.starts_with("http_") || logKey.size() == 5
+        || !std::all_of(logKey.begin() + 5, logKey.end(),
+                        [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }))
+        return std::nullopt;
+    std::string header = logKey.substr(5);
+    std::replace(header.begin(), header.end(), '_', '-');
+    return header;
+}
+
+namespace {
 
 // KeptBurst is the burst the kept keys need at a step (the most any of them needs), each step
 // computed once.
@@ -137,19 +147,9 @@ std::int64_t firstStep(std::int64_t from, std::int64_t max, const StepTest& test
 AdvicePoint pointAt(const KeyedTraces& traces, const BurstFamily& family, const Advice& a, std::int64_t step,
                     std::int64_t burst, std::vector<std::int64_t>* perKey = nullptr)
 {
-    AdvicePoint p{step, burst};
-    if (perKey)
-        perKey->assign(traces.keys(), 0);
-    for (std::size_t k = 0; k < traces.keys(); ++k) {
-        if (!traces.limited[k])
-            continue;
-        const std::int64_t denied = family.denied(traces.trace(k), step, burst);
-        (a.kept[k] ? p.keptDenied : p.otherDenied) += denied;
-        p.keysDenied += denied > 0;
-        if (perKey)
-            (*perKey)[k] = denied;
-    }
-    return p;
+    const DenialCount d =
+        countDenials(traces, a.kept, [&](KeyTrace trace) { return family.denied(trace, step, burst); }, perKey);
+    return {step, burst, d.kept, d.other, d.keys};
 }
 
 // recommend picks the least step whose burst drains within the bound at its rate (burst <= rate *

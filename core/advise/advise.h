@@ -16,6 +16,7 @@
 #include "traffic/traffic_log.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,13 +32,14 @@ struct KeyTrace {
 };
 
 // deniedOn is how many of the trace's requests a fresh limiter (any model with decide(t, cost))
-// denies: what every family's `denied` counts, on its own model.
+// denies: what every family's `denied` counts, on its own model. clock is added to each time: the
+// log's start since 1970 for a model whose windows are the clock's (Kong's), else 0.
 template <typename L>
-std::int64_t deniedOn(L& limiter, KeyTrace trace)
+std::int64_t deniedOn(L& limiter, KeyTrace trace, Nanos clock = 0)
 {
     std::int64_t out = 0;
     for (std::size_t i = 0; i < trace.times.size(); ++i)
-        out += !limiter.decide(trace.times[i], trace.cost(i)).allowed;
+        out += !limiter.decide(clock + trace.times[i], trace.cost(i)).allowed;
     return out;
 }
 
@@ -77,6 +79,33 @@ struct KeyedTraces {
 // keyedTraces groups the traffic's requests by key (a counting sort: each key's stay in order).
 KeyedTraces keyedTraces(const Traffic& traffic);
 
+// DenialCount is what a limit denies the limited keys: the kept keys' requests, the others', and
+// the keys it denies at least one.
+struct DenialCount {
+    std::int64_t kept = 0, other = 0, keys = 0;
+};
+
+// countDenials runs `denied` (a KeyTrace -> its denials) on every limited key; perKey, when
+// given, receives each key's denials.
+template <typename F>
+DenialCount countDenials(const KeyedTraces& traces, const std::vector<std::uint8_t>& kept, F denied,
+                         std::vector<std::int64_t>* perKey = nullptr)
+{
+    DenialCount out;
+    if (perKey)
+        perKey->assign(traces.keys(), 0);
+    for (std::size_t k = 0; k < traces.keys(); ++k) {
+        if (!traces.limited[k])
+            continue;
+        const std::int64_t n = denied(traces.trace(k));
+        (kept[k] ? out.kept : out.other) += n;
+        out.keys += n > 0;
+        if (perKey)
+            (*perKey)[k] = n;
+    }
+    return out;
+}
+
 // kPercentUnit is 100 % in the units AdviceOptions::keep is counted in: a percentage with nine
 // decimals, as exact as a decimal typed on the command line (parseSeconds reads it the same way).
 inline constexpr std::int64_t kPercentUnit = 100 * kNanosPerSecond;
@@ -115,6 +144,15 @@ struct Advice {
     bool drainMet = true;               // false: not even the ladder's top drains its burst in time (the floor's taken)
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
 };
+
+// keepKeys marks the kept keys in `out` (its key counts, keptMost and kept): those with at most as
+// many requests as the nearest-rank percentile `keep` of the limited keys' counts. It throws
+// InputError when no key is limited. Every product's advice keeps its keys by it.
+void keepKeys(const KeyedTraces& traces, std::int64_t keep, Advice& out);
+
+// headerOfField is the request header a log field http_NAME holds (NAME in lower-case letters,
+// digits and '_', each '_' a '-': http_x_api_key is x-api-key), or nullopt for any other field.
+std::optional<std::string> headerOfField(const std::string& logKey);
 
 // advise computes the front, the recommendation and its cost. It throws InputError when no key
 // is limited.

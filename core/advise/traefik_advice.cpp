@@ -88,15 +88,8 @@ std::optional<std::string> traefikSourceCriterion(const std::string& logKey)
         return "";
     if (logKey == "host")
         return "        sourceCriterion:\n          requestHost: true\n";
-    if (logKey.starts_with("http_") && logKey.size() > 5
-        && std::all_of(logKey.begin() + 5, logKey.end(), [](char c) {
-               return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-           })) {
-        // The log's field http_x_api_key is the header x-api-key (Traefik reads names case-blind).
-        std::string header = logKey.substr(5);
-        std::replace(header.begin(), header.end(), '_', '-');
-        return "        sourceCriterion:\n          requestHeaderName: " + header + "\n";
-    }
+    if (const std::optional<std::string> header = headerOfField(logKey))
+        return "        sourceCriterion:\n          requestHeaderName: " + *header + "\n";
     return std::nullopt;
 }
 

@@ -84,6 +84,9 @@ private:
     std::vector<std::vector<std::int64_t>> m_hours; // per rule: denials per hour since the log's first
     std::vector<std::int64_t> m_candidate;          // per rule: the zone's excess should every limit admit
     std::vector<std::vector<std::optional<LayeredPolicy>>> m_policies; // per policy rule, per key
+    // m_clock: what rule r adds to a request's time (since the log's start) for its policy: the
+    // log's start since 1970 for a policy whose windows are the clock's, else 0.
+    std::vector<Nanos> m_clock;
     std::vector<std::uint8_t> m_keyless;                               // per log key: keylessName
 };
 
@@ -109,9 +112,16 @@ Replay::Replay(const Traffic& traffic, const DryRunConfig& config, DryRunResult&
     out.deniedBy.assign(traffic.times.size(), -1);
     m_candidate.resize(config.rules.size());
     m_policies.resize(config.rules.size());
-    for (std::size_t r = 0; r < config.rules.size(); ++r)
-        if (!config.rules[r].policy.empty())
+    m_clock.assign(config.rules.size(), 0);
+    for (std::size_t r = 0; r < config.rules.size(); ++r) {
+        const std::vector<Layer>& policy = config.rules[r].policy;
+        if (!policy.empty())
             m_policies[r].resize(config.rules[r].shared ? 1 : keys);
+        // Kong's windows start on the clock's boundaries (its model's t = 0 is 1970-01-01T00:00:00Z),
+        // not at the log's first request.
+        if (std::any_of(policy.begin(), policy.end(), [](const Layer& l) { return l.algorithm == Algorithm::Kong; }))
+            m_clock[r] = traffic.startEpochNanos;
+    }
     // An empty key (logged "" or "-": a header the request did not send) is skipped by every
     // limit keyed by it, as nginx skips a limit whose key is empty.
     m_keyless.resize(keys);
@@ -198,7 +208,7 @@ bool Replay::admits(std::size_t r, const DryRunRule& rule, std::uint32_t key, co
         std::optional<LayeredPolicy>& policy = m_policies[r][rule.shared ? 0 : key];
         if (!policy)
             policy.emplace(rule.policy);
-        return policy->decide(q.t, q.cost).allowed;
+        return policy->decide(m_clock[r] + q.t, q.cost).allowed;
     }
     const ZoneState& z = m_zones[rule.zone];
     Int128 e = 0;

@@ -25,6 +25,11 @@ std::int64_t Kong::periodStart(int p, std::int64_t s)
     return std::int64_t(sys_days{first}.time_since_epoch().count()) * 86400;
 }
 
+std::string_view Kong::periodName(int p)
+{
+    return kNames[p];
+}
+
 Kong::Kong(const LimiterConfig& config)
 {
     const ProductParams p(Algorithm::Kong, config);

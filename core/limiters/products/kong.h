@@ -34,6 +34,8 @@ public:
     // periodStart returns the start (in whole seconds since t = 0) of period p's window holding
     // second s, as timestamp.get_timestamps does.
     static std::int64_t periodStart(int p, std::int64_t s);
+    // periodName is period p's config field: "second", "minute", ... "year".
+    static std::string_view periodName(int p);
     const std::array<std::int64_t, kPeriods>& limits() const { return m_limits; }
 
 protected:

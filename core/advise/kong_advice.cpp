@@ -1,0 +1,107 @@
+#include "advise/kong_advice.h"
+
+#include <algorithm>
+
+namespace ratelab {
+
+std::int64_t kongWindowMost(KeyTrace trace, int period, Nanos clock)
+{
+    std::int64_t most = 0, count = 0, start = -1;
+    for (std::size_t i = 0; i < trace.times.size(); ++i) {
+        // Kong's clock is whole seconds (ngx.time()), as the model reads it.
+        const std::int64_t window = Kong::periodStart(period, (clock + trace.times[i]) / kNanosPerSecond);
+        if (window != start) {
+            start = window;
+            count = 0;
+        }
+        count += trace.cost(i);
+        most = std::max(most, count);
+    }
+    return most;
+}
+
+LimiterConfig kongConfig(const KongLimits& limits)
+{
+    std::vector<ProductOption> options;
+    for (int p = 0; p < Kong::kPeriods; ++p)
+        if (limits[std::size_t(p)] != 0)
+            options.push_back({std::string(Kong::periodName(p)), std::to_string(limits[std::size_t(p)])});
+    return LimiterConfig{}.withProductOptions(std::move(options));
+}
+
+std::int64_t kongDenied(KeyTrace trace, const KongLimits& limits, Nanos clock)
+{
+    Kong kong(kongConfig(limits));
+    return deniedOn(kong, trace, clock);
+}
+
+namespace {
+
+// measure runs the limits on every limited key; perKey, when given, receives each key's denials.
+KongPoint measure(const KeyedTraces& traces, const Advice& keys, const KongLimits& limits, Nanos clock,
+                  std::vector<std::int64_t>* perKey = nullptr)
+{
+    const DenialCount d =
+        countDenials(traces, keys.kept, [&](KeyTrace trace) { return kongDenied(trace, limits, clock); }, perKey);
+    return {limits, d.kept, d.other, d.keys};
+}
+
+} // namespace
+
+KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep, Nanos clock)
+{
+    if (keep <= 0 || keep > kPercentUnit)
+        throw InputError("advise: keep must be in (0, 100] %");
+    KongAdvice out;
+    keepKeys(traces, keep, out.keys);
+    KongLimits least{};
+    for (std::size_t k = 0; k < traces.keys(); ++k)
+        if (out.keys.kept[k])
+            for (int p = 0; p < kKongShownPeriods; ++p)
+                least[std::size_t(p)] = std::max(least[std::size_t(p)], kongWindowMost(traces.trace(k), p, clock));
+    for (int p = 0; p < kKongShownPeriods; ++p) {
+        KongLimits alone{};
+        alone[std::size_t(p)] = least[std::size_t(p)];
+        out.windows.push_back(measure(traces, out.keys, alone, clock));
+    }
+    KongLimits recommended{};
+    recommended[1] = least[1];
+    if (least[0] < least[1])
+        recommended[0] = least[0];
+    out.recommended = measure(traces, out.keys, recommended, clock, &out.deniedPerKey);
+    return out;
+}
+
+std::optional<KongLimitBy> kongLimitBy(const std::string& logKey)
+{
+    if (logKey == "ip")
+        return KongLimitBy{"    limit_by: ip\n"};
+    if (logKey == "user")
+        return KongLimitBy{"    limit_by: consumer\n", true};
+    if (const std::optional<std::string> header = headerOfField(logKey))
+        return KongLimitBy{"    limit_by: header\n    header_name: " + *header + "\n"};
+    return std::nullopt;
+}
+
+std::string kongAdviceConfig(const KongLimits& limits, const KongLimitBy& limitBy)
+{
+    std::string out = "_format_version: \"3.0\"\n"
+                      "services:\n"
+                      "- name: ratelab-upstream\n"
+                      "  url: http://upstream.invalid\n"
+                      "  routes:\n"
+                      "  - name: ratelab-every-path\n"
+                      "    paths:\n"
+                      "    - /\n"
+                      "plugins:\n";
+    if (limitBy.consumer)
+        out += "- name: basic-auth\n";
+    out += "- name: rate-limiting\n"
+           "  config:\n";
+    for (int p = 0; p < Kong::kPeriods; ++p)
+        if (limits[std::size_t(p)] != 0)
+            out += "    " + std::string(Kong::periodName(p)) + ": " + std::to_string(limits[std::size_t(p)]) + "\n";
+    return out + "    policy: local\n" + limitBy.lines;
+}
+
+} // namespace ratelab
