@@ -168,6 +168,16 @@ private slots:
         QCOMPARE(a.front[2].step, perSecond(1));
         QCOMPARE(a.front[2].burst, 4);
         QCOMPARE(a.front[2].otherDenied, 6);
+        // Asked to drain within 0.1 s: burst 4 would drain so at 40/s, where burstCapacity 4 is
+        // under half of replenishRate 40 and limiting is off (theTtlEndsTheLadder). The ladder
+        // ends at 4/s, which drains in 1 s, so no step drains in time: the lowest rate needing
+        // the floor's 4 is advised, 1/s, which denies c 6 (4 pass in its one second).
+        o.drain = kNanosPerSecond / 10;
+        const Advice fast = advise(keyedTraces(smallLog()), spring, o);
+        QVERIFY(!fast.drainMet);
+        QCOMPARE(fast.recommended.step, perSecond(1));
+        QCOMPARE(fast.recommended.burst, 4);
+        QCOMPARE(fast.recommended.otherDenied, 6);
     }
 
     // Property: on random traces the burst never grows with the step, over the whole ladder;
