@@ -11,6 +11,7 @@
 #include "advise/express_advice.h"
 #include "advise/kong_advice.h"
 #include "advise/nginx_advice.h"
+#include "advise/spring_advice.h"
 #include "advise/textbook_advice.h"
 #include "advise/traefik_advice.h"
 #include "arithmetic/decimal.h"
@@ -43,11 +44,12 @@ struct AdviseArgs {
     std::string variable;        // nginx's variable for it ("$binary_remote_addr")
     std::string criterion;       // Traefik's sourceCriterion lines for it
     KongLimitBy limitBy;         // Kong's limit_by for it
+    std::string resolver;        // Spring's KeyResolver for it ("": the principal, Spring's default)
     Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
 };
 
-constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express)";
+constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring)";
 
 // readEnvoyArgs reads Envoy's: its fill_interval, and no key to keep.
 void readEnvoyArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -110,6 +112,14 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
         a.criterion = *criterion;
         return;
     }
+    if (a.product == "spring") {
+        const std::optional<std::string> resolver = springKeyResolver(a.key);
+        if (!resolver)
+            throw InputError("--key: RateLab writes no Spring KeyResolver for " + quoted(a.key)
+                             + " (it writes: ip, host, user, http_NAME)");
+        a.resolver = *resolver;
+        return;
+    }
     a.variable = nginxKeyVariable(a.key);
     if (a.variable.empty())
         throw InputError("--key: nginx has no variable named " + quoted(a.key) + " for every request to key a zone by ("
@@ -125,7 +135,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
         throw InputError(std::string("advise: name the gateway with --for ") + kKnown);
     a.product = p.value("for").toStdString();
     if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong"
-        && a.product != "express")
+        && a.product != "express" && a.product != "spring")
         throw InputError("--for: unknown gateway " + quoted(a.product) + " " + kKnown);
     if (p.isSet("keep")) {
         const std::string text = p.value("keep").toStdString();
@@ -206,6 +216,11 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
         w.traces = keyedTraces(traffic);
         w.advice = advise(w.traces, *w.family, a.options);
         w.config = traefikAdviceConfig(w.advice.recommended.step, w.advice.recommended.burst, a.criterion);
+    } else if (a.product == "spring") {
+        w.family = std::make_unique<SpringBurstFamily>();
+        w.traces = keyedTraces(traffic);
+        w.advice = advise(w.traces, *w.family, a.options);
+        w.config = springAdviceConfig(w.advice.recommended.step, w.advice.recommended.burst, a.resolver);
     } else {
         auto nginx = std::make_unique<NginxBurstFamily>();
         w.traces = keyedTraces(traffic);
@@ -265,6 +280,10 @@ std::string capsText(const AdviseArgs& args, const BurstFamily& family, const Ad
     if (args.product == "traefik")
         return "it caps every key at " + counted(r.burst, "request") + " at once, then " + rate + " (Traefik holds a "
                "request up to its maxDelay rather than deny it: 500 ms below one a second, 1 s / (2 * rate) from one on)";
+    if (args.product == "spring")
+        return "it caps every key at " + counted(r.burst, "request") + " at once, then " + rate + " ("
+               + counted(SpringBurstFamily::replenishRate(r.step), "token") + " at each whole second of the clock, "
+               + grouping(SpringBurstFamily::requestedTokens(r.step)) + " a request)";
     return "it caps every key at " + counted(r.burst + 1, "request") + " at once, then " + rate;
 }
 
@@ -292,6 +311,11 @@ std::string shadowText(const AdviseArgs& args)
         return "Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The closest: load "
                "this middleware with no router listing it (it limits nothing), run `ratelab replay LOG --config FILE` "
                "on each new day's log, and add ratelab-limit to the router's middlewares when the denials are as expected";
+    if (args.product == "spring")
+        return "Spring Cloud Gateway has no dry-run mode: a RequestRateLimiter denies from the moment a route lists it. "
+               "The closest: load this route in a gateway no client uses (or none), run `ratelab replay LOG --config FILE` "
+               "on each new day's log, and add the filter to your routes when the denials are as expected; a request "
+               "without a key passes (deny-empty-key: false)";
     return "nginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete it to "
            "enforce";
 }
@@ -318,7 +342,7 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
     const AdvicePoint& r = a.recommended;
     out << "recommended: rate " << family.rateText(r.step) << ", burst " << grouping(r.burst) << " ("
         << (a.drainMet ? "the lowest rate whose burst drains within " + formatSeconds(args.options.drain) + " s at that rate"
-                       : "no rate up to " + family.rateText(family.maxStep()) + " drains its burst within "
+                       : "no rate up to " + family.rateText(a.top) + " drains its burst within "
                              + formatSeconds(args.options.drain) + " s: the lowest rate needing the least burst any rate needs")
         << "; this one drains in " << drainText(family, r) << " s)\n";
     if (args.product == "envoy")
@@ -670,7 +694,7 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addOptions({
         {"for", "The gateway to write the limit for: nginx (limit_req), envoy (local_ratelimit: one bucket for every "
                 "request), traefik (rateLimit), kong (rate-limiting, policy local: its second and minute limits), express (express-rate-limit: "
-                "windowMs and limit).",
+                "windowMs and limit), spring (Spring Cloud Gateway's RedisRateLimiter).",
          "gateway"},
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
                  "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys).",

@@ -194,8 +194,8 @@ private slots:
         };
         const QStringList nginx{"--for", "nginx"};
         oneLine({"advise"}, "advise: name the LOG");
-        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express)");
-        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express)");
+        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express, spring)");
+        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express, spring)");
         oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100 (got '0')");
         oneLine(QStringList{"advise", log, "--keep", "100.5"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
@@ -238,6 +238,9 @@ private slots:
         const QStringList express{"--for", "express"};
         oneLine(QStringList{"advise", log, "--key", "user"} + express, "--key: express-rate-limit keys by the request's IP");
         oneLine(QStringList{"advise", log, "--drain", "5"} + express, "--drain: express-rate-limit counts requests in windows");
+        // Spring: a KeyResolver for the address, the host, the principal or a header, no other.
+        oneLine({"advise", log, "--for", "spring", "--key", "request_uri"},
+                "--key: RateLab writes no Spring KeyResolver for 'request_uri' (it writes: ip, host, user, http_NAME)");
     }
 
     // Envoy on the same log, as one trace (its bucket counts every request): 14 at 0 ms, one at
@@ -364,6 +367,109 @@ private slots:
             "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests denied, 1 "
             "key; every key's denials as advised\n";
         QCOMPARE(r.out, expected);
+    }
+
+    // Spring on the same log, --keep 60 (a and b kept): a's burst is 5 at every rate a minute and
+    // 4 from 1/s on, the top; 3.3.3.3's ten at once lose 10 - burst (tst_advise_spring derives
+    // them). The least rate draining 5 within 10 s: 30/min, replenishRate 1 and requestedTokens
+    // 2, burstCapacity 5 * 2.
+    void springReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "spring", "--keep", "60"});
+        QCOMPARE(r.code, 0);
+        const QByteArray expected =
+            "advise for Spring Cloud Gateway: " + log.toUtf8() + ", 16 requests of 3 keys by ip\n"
+            "kept: the 2 keys with at most 5 requests each (the 60 % least active, ties kept together): all 6 of "
+            "their requests must pass\n"
+            "\n"
+            "the front: for each burst, the lowest round rate at which every request of the kept keys passes\n"
+            "  rate           burst  kept denied  others denied  keys denied\n"
+            "  1/min              5            0              5            1\n"
+            "  30/min             5            0              5            1  <- recommended\n"
+            "  1/s                4            0              6            1\n"
+            "\n"
+            "recommended: rate 30/min, burst 5 (the lowest rate whose burst drains within 10 s at that rate; this "
+            "one drains in 10.00 s)\n"
+            "  kept keys: 0 of their 6 requests denied\n"
+            "  the other keys: 5 of their 10 requests denied, 1 key capped; the most denied:\n"
+            "    3.3.3.3                                  5 of 10 denied, the first at 0 s after the log's first request\n"
+            "  it caps every key at 5 requests at once, then 30/min (1 token at each whole second of the clock, 2 a "
+            "request)\n"
+            "\n"
+            "Spring Cloud Gateway has no dry-run mode: a RequestRateLimiter denies from the moment a route lists it. The "
+            "closest: load this route in a gateway no client uses (or none), run `ratelab replay LOG --config FILE` on "
+            "each new day's log, and add the filter to your routes when the denials are as expected; a request without "
+            "a key passes (deny-empty-key: false)\n"
+            "spring:\n"
+            "  cloud:\n"
+            "    gateway:\n"
+            "      routes:\n"
+            "        - id: ratelab-limit\n"
+            "          uri: http://localhost:8080\n"
+            "          predicates:\n"
+            "            - Path=/**\n"
+            "          filters:\n"
+            "            - name: RequestRateLimiter\n"
+            "              args:\n"
+            "                redis-rate-limiter.replenishRate: 1\n"
+            "                redis-rate-limiter.burstCapacity: 10\n"
+            "                redis-rate-limiter.requestedTokens: 2\n"
+            "                key-resolver: \"#{@ratelabKeyResolver}\"\n"
+            "                deny-empty-key: false\n"
+            "# The key: a bean of the application, beside @SpringBootApplication:\n"
+            "#   @Bean KeyResolver ratelabKeyResolver() {\n"
+            "#     return exchange -> Mono.justOrEmpty(exchange.getRequest().getRemoteAddress()).map(a -> "
+            "a.getAddress().getHostAddress());\n"
+            "#   }\n"
+            "\n"
+            "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests denied, 1 "
+            "key; every key's denials as advised\n";
+        QCOMPARE(r.out, expected);
+    }
+
+    // Spring keyed by a header: k1 sends two in one second (burst 2 at every rate), k2 one at the
+    // log's second 0 and one at second 1 (in tokens of N/min, 60 then 120 - N: burst 2 below one
+    // a second, 1 from it); the request logged "-" passes, counted by no limit. The least rate
+    // draining 2 within 10 s is 0.2 a second, 12/min: replenishRate 1, requestedTokens 5,
+    // burstCapacity 10. The written file keys the filter by the header, `import` reads it back,
+    // and `replay --config` on it denies nothing.
+    void springKeyedByAHeader()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "k.jsonl",
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k1\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"-\", \"path\": \"/\"}\n"
+                                      "{\"time\": 1.0, \"http_x_api_key\": \"k2\", \"path\": \"/\"}\n"
+                                      "{\"time\": 2.0, \"http_x_api_key\": \"k2\", \"path\": \"/\"}\n");
+        const QString conf = dir.filePath("application.yml");
+        const Run r = runRatelab({"advise", log, "--for", "spring", "--key", "http_x_api_key", "--format", "json",
+                                  "--write", conf});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["keys"].toObject()["unlimited_requests"].toInt(), 1);
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("12/min"));
+        QCOMPARE(rec["burst"].toInt(), 2);
+        const QString config = out["config"].toString();
+        QVERIFY2(config.contains("                redis-rate-limiter.replenishRate: 1\n"
+                                 "                redis-rate-limiter.burstCapacity: 10\n"
+                                 "                redis-rate-limiter.requestedTokens: 5\n"),
+                 qPrintable(config));
+        QVERIFY2(config.contains("exchange -> Mono.justOrEmpty(exchange.getRequest().getHeaders().getFirst(\"x-api-key\"));"),
+                 qPrintable(config));
+        QCOMPARE(out["proof"].toObject()["requests"].toInt(), 4);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        const Run imported = runRatelab({"import", conf});
+        QCOMPARE(imported.code, 0);
+        QVERIFY2(imported.out.contains("replenishRate 1") && imported.out.contains("burstCapacity 10")
+                     && imported.out.contains("requestedTokens 5"),
+                 imported.out.constData());
+        const Run replay = runRatelab({"replay", log, "--config", conf, "--key", "http_x_api_key"});
+        QCOMPARE(replay.code, 0);
+        QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 0);
     }
 
     // --compare: the textbook limiters at the recommended rate. Envoy's log as one trace at 2 a

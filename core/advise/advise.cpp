@@ -154,15 +154,15 @@ AdvicePoint pointAt(const KeyedTraces& traces, const BurstFamily& family, const 
 
 // recommend picks the least step whose burst drains within the bound at its rate (burst <= rate *
 // drain). The burst never grows with the step and rate * drain grows, so once a step drains every
-// higher one does: a search over the whole ladder, not only the front's points. When not even the
-// top step drains, the lowest step needing the floor's burst, said so (drainMet false).
+// higher one does: a search over the ladder up to its top, not only the front's points. When not
+// even the top step drains, the lowest step needing the floor's burst, said so (drainMet false).
 void recommend(const BurstFamily& family, KeptBurst& burst, const AdviceOptions& o, Advice& out)
 {
     const StepTest drains = [&](std::int64_t s) {
         const Rate r = family.rate(s);
         return Int128(burst(s)) * r.perNanos <= Int128(r.tokens) * o.drain;
     };
-    const std::int64_t max = family.maxStep();
+    const std::int64_t max = out.top;
     std::int64_t step = firstStep(1, max, drains);
     if (step == 0) {
         out.drainMet = false;
@@ -182,11 +182,13 @@ Advice advise(const KeyedTraces& traces, const BurstFamily& family, const Advice
     keepKeys(traces, options.keep, out);
     KeptBurst burst(traces, family, out.kept);
     out.floorBurst = burst(family.maxStep());
+    out.top = family.topStep(out.floorBurst);
     recommend(family, burst, options, out);
     // The front's rows: the round steps while the burst still falls, and the recommendation, which
     // may need the burst of a lower row (a flat stretch: its rate is there to drain it in time).
     std::vector<std::int64_t> steps;
     for (std::int64_t s : family.roundSteps()) {
+        s = std::min(s, out.top);
         steps.push_back(s);
         if (burst(s) <= out.floorBurst)
             break;

@@ -61,6 +61,10 @@ public:
     virtual std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const = 0;
     // denied: how many requests of the trace a limit of (step, burst) denies.
     virtual std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const = 0;
+    // topStep: the highest step worth writing once the kept keys' least burst at maxStep() is
+    // known, at which they need no more than it; above it, rates the product writes as another
+    // limit, or as none (Spring's: spring_advice.h).
+    virtual std::int64_t topStep(std::int64_t floorBurst) const { return (void)floorBurst, maxStep(); }
 };
 
 // KeyedTraces is a log's requests grouped by key: key k's are [start[k], start[k + 1]), in time
@@ -136,10 +140,12 @@ struct Advice {
     std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests
     std::vector<std::uint8_t> kept;     // per key
     // front: the lowest round step for each burst the kept keys need, from step 1 until the burst
-    // cannot fall further (the product's highest rate needs no less), with the recommendation in
+    // cannot fall further (the product's highest rate needs no less; top when no round step
+    // below it does), with the recommendation in
     // its place among them (it may share a lower row's burst).
     std::vector<AdvicePoint> front;
     std::int64_t floorBurst = 0;        // the burst even the highest rate needs
+    std::int64_t top = 0;               // the family's topStep for it: the highest step advised
     AdvicePoint recommended;
     bool drainMet = true;               // false: not even the ladder's top drains its burst in time (the floor's taken)
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
