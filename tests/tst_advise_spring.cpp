@@ -121,6 +121,15 @@ private slots:
         QCOMPARE(burst({100 * kMs, 900 * kMs}, perSecond(1)), 2);
         QCOMPARE(burst({0, 59 * kS}, perMinute(1)), 2);
         QCOMPARE(burst({0, 60 * kS}, perMinute(1)), 1);
+        // The seconds are the clock's: a log starting at 12:00:59.500 has its requests at 0 and
+        // 0.7 s in the epoch seconds ...259 and ...260, one token each (burst 1), where counted
+        // from the log's start they would share second 0 (burst 2). The model denies alike.
+        const std::vector<Nanos> twoSeconds{0, 700 * kMs};
+        const KeyTrace midSecond{twoSeconds, {}, 1'795'435'259'500 * kMs};
+        QCOMPARE(spring.burstNeeded(midSecond, perSecond(1)), 1);
+        QCOMPARE(spring.denied(midSecond, perSecond(1), 1), 0);
+        QCOMPARE(spring.burstNeeded(KeyTrace{twoSeconds, {}}, perSecond(1)), 2);
+        QCOMPARE(spring.denied(KeyTrace{twoSeconds, {}}, perSecond(1), 1), 1);
         // A request of cost 3 asks 3 * requestedTokens: two of them in one second at 1/s need 6.
         const std::vector<Nanos> times{0, 0};
         const std::vector<std::int64_t> costs{3, 3};

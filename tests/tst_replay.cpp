@@ -16,6 +16,7 @@
 using namespace ratelab;
 
 Q_DECLARE_METATYPE(ratelab::ReplayPlace)
+Q_DECLARE_METATYPE(ratelab::LimiterConfig)
 
 namespace {
 
@@ -299,6 +300,71 @@ private slots:
             }
             QVERIFY2(refused, bad);
         }
+    }
+
+    // The products onTheClock see the log's clock: two requests 0.7 s apart, at 12:00:59.500 and
+    // 12:01:00.200, lie in one second counted from the log's start but in two seconds (and two
+    // minutes) of the clock. One request a second then admits both, as the products would:
+    // - Kong second=1: the windows 12:00:59 and 12:01:00, one request each;
+    // - Upstash fixedWindow(1, "1 s"): floor(now / 1000 ms) differs, one request each;
+    // - Spring replenishRate 1, burstCapacity 1: the second request is one epoch second later, so
+    //   the bucket has refilled its one token.
+    // The same two requests at 12:00:59.000 and 12:00:59.700 share a second of the clock too: each
+    // denies the second. The textbook fixed window (1 per 1 s) counts from the log's start in both.
+    void productsOnTheClockReadTheLogsClock_data()
+    {
+        QTest::addColumn<int>("algorithm");
+        QTest::addColumn<LimiterConfig>("config");
+        QTest::addColumn<std::int64_t>("deniedMidSecond");
+        QTest::addColumn<std::int64_t>("deniedOnTheSecond");
+        const LimiterConfig base = LimiterConfig::make(1, kS);
+        QTest::addRow("kong") << int(Algorithm::Kong) << base.withProductOptions({{"second", "1"}}) << std::int64_t(0)
+                              << std::int64_t(1);
+        QTest::addRow("upstash") << int(Algorithm::UpstashRatelimit)
+                                 << base.withProductOptions({{"limiter", "fixedWindow"}, {"tokens", "1"}, {"window", "1 s"}})
+                                 << std::int64_t(0) << std::int64_t(1);
+        QTest::addRow("spring") << int(Algorithm::SpringGateway)
+                                << base.withProductOptions({{"replenishRate", "1"}, {"burstCapacity", "1"}})
+                                << std::int64_t(0) << std::int64_t(1);
+        QTest::addRow("textbook fixed window") << int(Algorithm::FixedWindow) << base << std::int64_t(1) << std::int64_t(1);
+    }
+    void productsOnTheClockReadTheLogsClock()
+    {
+        QFETCH(int, algorithm);
+        QFETCH(LimiterConfig, config);
+        QFETCH(std::int64_t, deniedMidSecond);
+        QFETCH(std::int64_t, deniedOnTheSecond);
+        constexpr Nanos kNoon = 1'795'435'200 * kS; // 2026-11-24T12:00:00Z
+        Traffic t;
+        t.keyNames = {"A"};
+        t.keys = {0, 0};
+        t.times = {0, 700 * kS / 1000};
+        t.startEpochNanos = kNoon + 59'500 * kS / 1000;
+        QCOMPARE(replayOne(t, Algorithm(algorithm), config).denied, deniedMidSecond);
+        QCOMPARE(replayLayered(t, {Layer{Algorithm(algorithm), config}}, kS).denied, deniedMidSecond);
+        t.startEpochNanos = kNoon + 59 * kS;
+        QCOMPARE(replayOne(t, Algorithm(algorithm), config).denied, deniedOnTheSecond);
+    }
+
+    // A replay on a cluster runs the engine from the scenario's t = 0, so a product onTheClock is
+    // refused there by name rather than counted from the log's start.
+    void clusterRefusesAProductOnTheClock()
+    {
+        Traffic t = handTraffic();
+        t.startEpochNanos = 1'795'435'200 * kS;
+        ClusterConfig::Options local;
+        local.nodes = 2;
+        local.coordination = Coordination::Local;
+        const LimiterConfig kong = LimiterConfig::make(1, kS).withProductOptions({{"second", "1"}});
+        try {
+            (void)replayOne(t, Algorithm::Kong, kong, 1, nullptr, nullptr, ReplayPlace{ClusterConfig::make(local)});
+            QFAIL("a cluster replayed Kong from the log's start");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).starts_with("kong counts on the clock's boundaries"), e.what());
+        }
+        // Token buckets see only the times between requests: the same cluster replays them.
+        QCOMPARE(replayOne(t, Algorithm::TokenBucket, LimiterConfig::make(2, 2 * kS, 2, Rate{1, kS}), 1, nullptr, nullptr,
+                           ReplayPlace{ClusterConfig::make(local)}).attempts, std::int64_t(6));
     }
 
     void cancelStopsReplayAndSweep()

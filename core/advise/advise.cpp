@@ -13,13 +13,15 @@ KeyTrace KeyedTraces::trace(std::size_t key) const
 {
     const std::size_t from = start[key], n = start[key + 1] - from;
     return {std::span<const Nanos>(times).subspan(from, n),
-            costs.empty() ? std::span<const std::int64_t>() : std::span<const std::int64_t>(costs).subspan(from, n)};
+            costs.empty() ? std::span<const std::int64_t>() : std::span<const std::int64_t>(costs).subspan(from, n),
+            clock};
 }
 
 KeyedTraces keyedTraces(const Traffic& traffic)
 {
     KeyedTraces out;
     const std::size_t keys = traffic.keyNames.size(), n = traffic.times.size();
+    out.clock = traffic.startEpochNanos;
     out.start.assign(keys + 1, 0);
     for (std::uint32_t k : traffic.keys)
         ++out.start[k + 1];

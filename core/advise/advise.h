@@ -27,13 +27,14 @@ namespace ratelab {
 struct KeyTrace {
     std::span<const Nanos> times;
     std::span<const std::int64_t> costs;
+    Nanos clock = 0; // the log's start since 1970, which a model onTheClock adds to each time
 
     std::int64_t cost(std::size_t i) const { return costs.empty() ? 1 : costs[i]; }
 };
 
 // deniedOn is how many of the trace's requests a fresh limiter (any model with decide(t, cost))
 // denies: what every family's `denied` counts, on its own model. clock is added to each time: the
-// log's start since 1970 for a model whose windows are the clock's (Kong's), else 0.
+// log's start since 1970 for a model onTheClock (KeyTrace::clock), else 0.
 template <typename L>
 std::int64_t deniedOn(L& limiter, KeyTrace trace, Nanos clock = 0)
 {
@@ -74,6 +75,7 @@ struct KeyedTraces {
     std::vector<Nanos> times;
     std::vector<std::int64_t> costs; // empty when every request costs 1
     std::vector<std::uint8_t> limited;
+    Nanos clock = 0; // Traffic::startEpochNanos
 
     std::size_t keys() const { return start.empty() ? 0 : start.size() - 1; }
     std::int64_t requests(std::size_t key) const { return std::int64_t(start[key + 1] - start[key]); }

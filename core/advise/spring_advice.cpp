@@ -18,7 +18,8 @@ Int128 mostDeficit(KeyTrace trace, std::int64_t replenish, std::int64_t requeste
     Int128 deficit = 0, most = 0;
     for (std::size_t i = 0; i < trace.times.size(); ++i) {
         if (i > 0) {
-            const std::int64_t seconds = trace.times[i] / kNanosPerSecond - trace.times[i - 1] / kNanosPerSecond;
+            const Nanos now = trace.clock + trace.times[i], before = trace.clock + trace.times[i - 1];
+            const std::int64_t seconds = now / kNanosPerSecond - before / kNanosPerSecond;
             deficit = std::max<Int128>(0, deficit - Int128(replenish) * seconds);
         }
         deficit += Int128(trace.cost(i)) * requested;
@@ -79,7 +80,7 @@ LimiterConfig SpringBurstFamily::config(std::int64_t step, std::int64_t burst) c
 std::int64_t SpringBurstFamily::denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const
 {
     SpringGateway spring(config(step, burst));
-    return deniedOn(spring, trace);
+    return deniedOn(spring, trace, trace.clock);
 }
 
 // admitsAll checks a burst on the model. Above a second's tokens the rate does not matter (the

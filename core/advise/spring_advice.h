@@ -11,7 +11,7 @@
 // grows with the step, so a key's deficit after each request is no larger at a higher step and
 // the burst it needs never grows, which the property test checks on Spring's own model.
 //
-// The least burst at a step: with d = burstCapacity - tokens, each request at whole second s
+// The least burst at a step: with d = burstCapacity - tokens, each request at whole epoch second s
 // makes d = max(0, d - replenishRate * (s - the previous request's second)) + requested, and
 // passes iff d <= burstCapacity; with every request passing d does not depend on the capacity,
 // so one pass gives the most d, in whole tokens (exact, as every value in the script is a whole

@@ -5,6 +5,7 @@
 #include "replay/dry_run_parts.h"
 
 #include "replay/log_keys.h"
+#include "replay/replay.h"
 #include "replay/replay_memory.h"
 
 #include "arithmetic/decimal.h"
@@ -117,10 +118,7 @@ Replay::Replay(const Traffic& traffic, const DryRunConfig& config, DryRunResult&
         const std::vector<Layer>& policy = config.rules[r].policy;
         if (!policy.empty())
             m_policies[r].resize(config.rules[r].shared ? 1 : keys);
-        // Kong's windows start on the clock's boundaries (its model's t = 0 is 1970-01-01T00:00:00Z),
-        // not at the log's first request.
-        if (std::any_of(policy.begin(), policy.end(), [](const Layer& l) { return l.algorithm == Algorithm::Kong; }))
-            m_clock[r] = traffic.startEpochNanos;
+        m_clock[r] = replayClock(traffic, policy);
     }
     // An empty key (logged "" or "-": a header the request did not send) is skipped by every
     // limit keyed by it, as nginx skips a limit whose key is empty.

@@ -1,5 +1,6 @@
 #include "replay/replay.h"
 
+#include "arithmetic/decimal.h"
 #include "engine/admitted_window.h"
 #include "engine/clients.h"
 #include "engine/engine.h"
@@ -23,10 +24,10 @@ void checkCancel(const std::atomic<bool>* cancel)
 }
 
 // run decides every request on its key's policy (one of `policies`, indexed by key id) and
-// fills the row's counts; decide(policy, t, cost) returns the Decision.
+// fills the row's counts; decide(policy, clock + t, cost) returns the Decision (replayClock).
 template <typename P, typename Decide>
 void run(const Traffic& traffic, std::vector<P>& policies, std::int64_t cost, Nanos windowNanos, ReplayRow& row,
-         std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel, Decide&& decide)
+         std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel, Decide&& decide, Nanos clock = 0)
 {
     const std::size_t n = traffic.times.size();
     const std::size_t keys = traffic.keyNames.size();
@@ -42,7 +43,7 @@ void run(const Traffic& traffic, std::vector<P>& policies, std::int64_t cost, Na
         const Nanos t = traffic.times[i];
         const std::uint32_t key = traffic.keys[i];
         const std::int64_t k = !costs ? 1 : traffic.costs.empty() ? cost : traffic.costs[i];
-        const Decision d = decide(policies[key], t, k);
+        const Decision d = decide(policies[key], clock + t, k);
         row.allowed += d.allowed;
         row.delayed += d.allowed && d.delay > 0;
         row.never += d.retryNever();
@@ -66,6 +67,14 @@ void onEngine(const Traffic& traffic, const Scenario& s, std::size_t r, std::int
               ReplayRow& row, std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel)
 {
     checkCancel(cancel);
+    // The engine's times are the scenario's, from its t = 0, with its limit changes and clocks
+    // placed on them: moving them to 1970 would move all of that too.
+    const std::vector<Layer> layers = s.layers.empty() ? std::vector<Layer>{{s.algorithms.front(), s.config}} : s.layers;
+    for (const Layer& l : layers)
+        if (replayClock(traffic, {l}) != 0)
+            throw InputError(std::string(algorithmId(l.algorithm))
+                             + " counts on the clock's boundaries, which a replay on a cluster does not keep: replay it "
+                               "on one server");
     EngineSetup setup = engineSetup(s, r);
     setup.clients = ClientConfig::keyed(std::int64_t(traffic.keyNames.size()));
     const std::size_t n = traffic.times.size();
@@ -100,6 +109,12 @@ Scenario placedScenario(const ReplayPlace& place, const LimiterConfig& config)
 
 } // namespace
 
+Nanos replayClock(const Traffic& traffic, const std::vector<Layer>& layers)
+{
+    const bool clock = std::any_of(layers.begin(), layers.end(), [](const Layer& l) { return onTheClock(l.algorithm); });
+    return clock ? traffic.startEpochNanos : 0;
+}
+
 ReplayPlace replayPlace(const Scenario& s)
 {
     return {s.cluster, s.bucketsStartEmpty, s.changes, s.pattern.seed};
@@ -128,15 +143,16 @@ ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterCo
     }
     const bool costs = !traffic.costs.empty() || cost != 1;
     const Nanos window = ownLimit(algorithm, config).windowNanos; // a product given its options: its own
+    const Nanos clock = replayClock(traffic, {Layer{algorithm, config}});
     visitLimiter(algorithm, config, [&](auto& fresh) {
         using L = std::decay_t<decltype(fresh)>;
         std::vector<L> limiters(traffic.keyNames.size(), fresh);
         if (costs)
             run(traffic, limiters, cost, window, row, admitted, cancel,
-                [](L& l, Nanos t, std::int64_t k) { return l.decide(t, k); });
+                [](L& l, Nanos t, std::int64_t k) { return l.decide(t, k); }, clock);
         else
             run(traffic, limiters, cost, window, row, admitted, cancel,
-                [](L& l, Nanos t, std::int64_t) { return l.decide(t); });
+                [](L& l, Nanos t, std::int64_t) { return l.decide(t); }, clock);
         for (const L& l : limiters) {
             const Memory m = l.memory();
             row.held.bytes += m.bytes;
@@ -159,7 +175,7 @@ ReplayRow replayLayered(const Traffic& traffic, const std::vector<Layer>& layers
     } else {
         std::vector<LayeredPolicy> policies(traffic.keyNames.size(), LayeredPolicy(layers));
         run(traffic, policies, cost, windowNanos, row, admitted, cancel,
-            [](LayeredPolicy& p, Nanos t, std::int64_t k) { return p.decide(t, k); });
+            [](LayeredPolicy& p, Nanos t, std::int64_t k) { return p.decide(t, k); }, replayClock(traffic, layers));
     }
     const auto keys = std::int64_t(traffic.keyNames.size());
     for (const Layer& l : layers) {
