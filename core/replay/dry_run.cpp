@@ -117,9 +117,11 @@ Replay::Replay(const Traffic& traffic, const DryRunConfig& config, DryRunResult&
         const std::vector<Layer>& policy = config.rules[r].policy;
         if (!policy.empty())
             m_policies[r].resize(config.rules[r].shared ? 1 : keys);
-        // Kong's windows start on the clock's boundaries (its model's t = 0 is 1970-01-01T00:00:00Z),
-        // not at the log's first request.
-        if (std::any_of(policy.begin(), policy.end(), [](const Layer& l) { return l.algorithm == Algorithm::Kong; }))
+        // Kong's windows, and @upstash/ratelimit's (floor(Date.now() / window)), start on the clock's
+        // boundaries (their models' t = 0 is 1970-01-01T00:00:00Z), not at the log's first request.
+        if (std::any_of(policy.begin(), policy.end(), [](const Layer& l) {
+                return l.algorithm == Algorithm::Kong || l.algorithm == Algorithm::UpstashRatelimit;
+            }))
             m_clock[r] = traffic.startEpochNanos;
     }
     // An empty key (logged "" or "-": a header the request did not send) is skipped by every
