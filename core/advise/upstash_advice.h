@@ -16,8 +16,9 @@
 // cache blocks only after a denial, so it plays no part while every request passes. The
 // property test checks L against a brute-force search on the model, and that L - 1 denies.
 //
-// The recommendation: slidingWindow with a window of 10 s, the package's own example
-// (Ratelimit.slidingWindow(10, "10 s")), with the least tokens the kept keys need in it; both
+// The recommendation: slidingWindow with a window of 10 s, the package's own example (limit()'s
+// @example in src/ratelimit.ts, upstash/ratelimit-js e00d2224: Ratelimit.slidingWindow(10,
+// "10 s")), with the least tokens the kept keys need in it; both
 // limiters at 1 s, 10 s and 1 m are shown beside it. tokenBucket is not advised: it has a rate
 // besides its size (refillRate per interval), a choice the windows' advice has no measure for.
 #pragma once
