@@ -729,13 +729,6 @@ int runExpress(const QCommandLineParser& parser, const QString& log, const Advis
     return 0;
 }
 
-// upstashLimiterText is a limiter as the snippet calls it: Ratelimit.slidingWindow(12, "10 s").
-std::string upstashLimiterText(const UpstashPoint& p)
-{
-    return std::string(p.sliding ? "slidingWindow" : "fixedWindow") + "(" + std::to_string(p.tokens) + ", \""
-           + upstashWindowText(p.windowMs) + "\")";
-}
-
 void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traffic, const UpstashAdvice& u,
                       const AdviseArgs& args, const std::string& config, const Proof& proof,
                       const std::vector<KeyDenials>& worst)
@@ -750,7 +743,7 @@ void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traf
             << padded(grouping(p.tokens), 8) << padded(grouping(p.keptDenied), 13) << padded(grouping(p.otherDenied), 15)
             << padded(grouping(p.keysDenied), 13) << (&p == &u.recommended() ? "  <- recommended" : "") << "\n";
     const UpstashPoint& r = u.recommended();
-    out << "\nrecommended: Ratelimit." << upstashLimiterText(r) << " (the package's own example window, and the "
+    out << "\nrecommended: Ratelimit." << upstashLimiterCall(r) << " (the package's own example window, and the "
         << "least tokens the kept keys need in it)\n";
     writeCost(out, u.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
     out << "  it caps every identifier at " << counted(r.tokens, "request") << " in a window of "

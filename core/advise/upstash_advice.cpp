@@ -70,6 +70,12 @@ UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep, Nanos 
     return out;
 }
 
+std::string upstashLimiterCall(const UpstashPoint& p)
+{
+    return std::string(p.sliding ? "slidingWindow" : "fixedWindow") + "(" + std::to_string(p.tokens) + ", \""
+           + upstashWindowText(p.windowMs) + "\")";
+}
+
 std::string upstashAdviceSnippet(const UpstashPoint& p)
 {
     return "import { Ratelimit } from \"@upstash/ratelimit\";\n"
@@ -77,8 +83,7 @@ std::string upstashAdviceSnippet(const UpstashPoint& p)
            "\n"
            "export const ratelimit = new Ratelimit({\n"
            "  redis: Redis.fromEnv(),\n"
-           "  limiter: Ratelimit." + std::string(p.sliding ? "slidingWindow" : "fixedWindow") + "("
-           + std::to_string(p.tokens) + ", \"" + upstashWindowText(p.windowMs) + "\"),\n"
+           "  limiter: Ratelimit." + upstashLimiterCall(p) + ",\n"
            "});\n";
 }
 

@@ -65,6 +65,9 @@ std::int64_t upstashDenied(KeyTrace trace, bool sliding, std::int64_t windowMs, 
 // InputError when no key is limited.
 UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep, Nanos clock);
 
+// upstashLimiterCall is the limiter as the snippet calls it: slidingWindow(12, "10 s").
+std::string upstashLimiterCall(const UpstashPoint& p);
+
 // upstashAdviceSnippet is the TypeScript `advise` writes: a Ratelimit of the limiter, which
 // `import` and the dry run read.
 std::string upstashAdviceSnippet(const UpstashPoint& p);
