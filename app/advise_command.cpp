@@ -7,6 +7,7 @@
 #include "scenario_options.h"
 #include "traffic_options.h"
 
+#include "advise/aws_api_gateway_advice.h"
 #include "advise/envoy_advice.h"
 #include "advise/express_advice.h"
 #include "advise/kong_advice.h"
@@ -14,6 +15,7 @@
 #include "advise/spring_advice.h"
 #include "advise/textbook_advice.h"
 #include "advise/traefik_advice.h"
+#include "advise/upstash_advice.h"
 #include "arithmetic/decimal.h"
 #include "arithmetic/text.h"
 #include "replay/log_keys.h"
@@ -49,7 +51,7 @@ struct AdviseArgs {
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
 };
 
-constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring)";
+constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring, aws-api-gateway, upstash)";
 
 // readEnvoyArgs reads Envoy's: its fill_interval, and no key to keep.
 void readEnvoyArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -93,6 +95,25 @@ void readWindowedArgs(const QCommandLineParser& p, AdviseArgs& a)
     a.limitBy = *limitBy;
 }
 
+// readAwsArgs reads API Gateway's: a usage plan throttles by the API key a request carries, which
+// no log field is by default, so the log's key for it must be named.
+void readAwsArgs(const QCommandLineParser& p, AdviseArgs&)
+{
+    if (!p.isSet("key"))
+        throw InputError("--key: an API Gateway usage plan throttles by the API key each request carries: name the log's "
+                         "field that holds it (http_x_api_key for the x-api-key header, or the key your authorizer returns)");
+}
+
+// readUpstashArgs reads @upstash/ratelimit's: the identifier is the application's (the log's
+// --key, ip unless told), and its windows have no rate for a burst to drain at.
+void readUpstashArgs(const QCommandLineParser& p, AdviseArgs&)
+{
+    for (const char* option : {"drain", "compare"})
+        if (p.isSet(option))
+            throw InputError(std::string("--") + option + ": @upstash/ratelimit's slidingWindow and fixedWindow count "
+                             "requests in windows; they have no rate and burst (--for upstash advises their tokens)");
+}
+
 // readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
 // fill_interval.
 void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -102,6 +123,10 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
     a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
     if (a.product == "envoy")
         return readEnvoyArgs(p, a);
+    if (a.product == "aws-api-gateway")
+        return readAwsArgs(p, a);
+    if (a.product == "upstash")
+        return readUpstashArgs(p, a);
     if (a.product == "kong" || a.product == "express")
         return readWindowedArgs(p, a);
     if (a.product == "traefik") {
@@ -135,7 +160,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
         throw InputError(std::string("advise: name the gateway with --for ") + kKnown);
     a.product = p.value("for").toStdString();
     if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong"
-        && a.product != "express" && a.product != "spring")
+        && a.product != "express" && a.product != "spring" && a.product != "aws-api-gateway" && a.product != "upstash")
         throw InputError("--for: unknown gateway " + quoted(a.product) + " " + kKnown);
     if (p.isSet("keep")) {
         const std::string text = p.value("keep").toStdString();
@@ -216,6 +241,12 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
         w.traces = keyedTraces(traffic);
         w.advice = advise(w.traces, *w.family, a.options);
         w.config = traefikAdviceConfig(w.advice.recommended.step, w.advice.recommended.burst, a.criterion);
+    } else if (a.product == "aws-api-gateway") {
+        auto aws = std::make_unique<AwsApiGatewayBurstFamily>();
+        w.traces = keyedTraces(traffic);
+        w.advice = advise(w.traces, *aws, a.options);
+        w.config = awsUsagePlanJson(*aws, w.advice.recommended.step, w.advice.recommended.burst);
+        w.family = std::move(aws);
     } else if (a.product == "spring") {
         w.family = std::make_unique<SpringBurstFamily>();
         w.traces = keyedTraces(traffic);
@@ -280,6 +311,9 @@ std::string capsText(const AdviseArgs& args, const BurstFamily& family, const Ad
     if (args.product == "traefik")
         return "it caps every key at " + counted(r.burst, "request") + " at once, then " + rate + " (Traefik holds a "
                "request up to its maxDelay rather than deny it: 500 ms below one a second, 1 s / (2 * rate) from one on)";
+    if (args.product == "aws-api-gateway")
+        return "it caps every API key at " + counted(r.burst, "request") + " at once, then " + rate + " (its own token "
+               "bucket; the account's 10,000 a second, burst 5,000, throttles all keys beside it)";
     if (args.product == "spring")
         return "it caps every key at " + counted(r.burst, "request") + " at once, then " + rate + " ("
                + counted(SpringBurstFamily::replenishRate(r.step), "token") + " at each whole second of the clock, "
@@ -311,6 +345,15 @@ std::string shadowText(const AdviseArgs& args)
         return "Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The closest: load "
                "this middleware with no router listing it (it limits nothing), run `ratelab replay LOG --config FILE` "
                "on each new day's log, and add ratelab-limit to the router's middlewares when the denials are as expected";
+    if (args.product == "aws-api-gateway")
+        return "API Gateway has no dry-run or count mode: a usage plan throttles its API keys from the moment it has a "
+               "stage. The closest: create it on a copy of the stage that receives the same keys (aws apigateway "
+               "create-usage-plan --cli-input-json file://FILE, then its apiStages and keys) and watch that stage's 429s "
+               "in CloudWatch, or run `ratelab replay LOG --config FILE` on each new day's log";
+    if (args.product == "upstash")
+        return "@upstash/ratelimit has no dry-run mode: limit() answers success and the caller enforces it. The closest: "
+               "call limit() and ignore success (log it; analytics: true charts it in the Upstash console): a denied "
+               "request is not counted, so the counts are what enforcing makes them";
     if (args.product == "spring")
         return "Spring Cloud Gateway has no dry-run mode: a RequestRateLimiter denies from the moment a route lists it. "
                "The closest: load this route in a gateway no client uses (or none), run `ratelab replay LOG --config FILE` "
@@ -686,6 +729,71 @@ int runExpress(const QCommandLineParser& parser, const QString& log, const Advis
     return 0;
 }
 
+void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traffic, const UpstashAdvice& u,
+                      const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    writeHeadline(out, "@upstash/ratelimit", log, u.keys, args);
+    out << "the limiters: for each, the least tokens at which every request of the kept keys passes, and what it "
+           "alone denies\n  "
+        << padded("limiter", 22, true) << padded("tokens", 8) << padded("kept denied", 13) << padded("others denied", 15)
+        << padded("keys denied", 13) << "\n";
+    for (const UpstashPoint& p : u.limiters)
+        out << "  " << padded(std::string(p.sliding ? "slidingWindow " : "fixedWindow ") + upstashWindowText(p.windowMs), 22, true)
+            << padded(grouping(p.tokens), 8) << padded(grouping(p.keptDenied), 13) << padded(grouping(p.otherDenied), 15)
+            << padded(grouping(p.keysDenied), 13) << (&p == &u.recommended() ? "  <- recommended" : "") << "\n";
+    const UpstashPoint& r = u.recommended();
+    out << "\nrecommended: Ratelimit." << upstashLimiterCall(r) << " (the package's own example window, and the "
+        << "least tokens the kept keys need in it)\n";
+    writeCost(out, u.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    out << "  it caps every identifier at " << counted(r.tokens, "request") << " in a window of "
+        << upstashWindowText(r.windowMs) << ", less the previous window's count weighted by how much of it the "
+        << "sliding window still covers (rounded down); a denied identifier stays denied in the process until its "
+           "window ends (the ephemeral cache)\n";
+    writeProofText(out, u.keys, args, config, proof);
+}
+
+void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
+                      const UpstashAdvice& u, const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    writeJsonHead(out, "@upstash/ratelimit", log, traffic, parser, u.keys, args);
+    const auto point = [&](const UpstashPoint& p) {
+        out << "{\"limiter\": " << jsonString(p.sliding ? "slidingWindow" : "fixedWindow") << ", \"window\": "
+            << jsonString(upstashWindowText(p.windowMs)) << ", \"tokens\": " << p.tokens << ", \"kept_denied\": "
+            << p.keptDenied << ", \"others_denied\": " << p.otherDenied << ", \"keys_denied\": " << p.keysDenied;
+    };
+    out << " \"limiters\": [";
+    for (std::size_t i = 0; i < u.limiters.size(); ++i) {
+        out << (i ? ",\n  " : "\n  ");
+        point(u.limiters[i]);
+        out << "}";
+    }
+    out << "],\n \"recommended\": ";
+    point(u.recommended());
+    out << ", ";
+    writeTopKeys(out, worst, traffic);
+    out << "},\n";
+    writeJsonTail(out, config, proof);
+}
+
+// runUpstash: the identifier's windows are Date.now()'s, so the log's start since 1970 is added.
+int runUpstash(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
+{
+    const UpstashAdvice u = adviseUpstash(keyedTraces(traffic), a.options.keep, traffic.startEpochNanos);
+    const std::string config = upstashAdviceSnippet(u.recommended());
+    const Proof proof = prove(config, u.deniedPerKey, u.keys.limitedRequests, a.key, traffic);
+    if (const std::optional<int> failed = settle(proof, a, config))
+        return *failed;
+    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    printWarnings(trafficWarnings(traffic));
+    if (a.format == "json")
+        writeUpstashJson(std::cout, log, traffic, parser, u, a, config, proof, worst);
+    else
+        writeUpstashText(std::cout, log, traffic, u, a, config, proof, worst);
+    return 0;
+}
+
 } // namespace
 
 int adviseCommand(QCommandLineParser& parser, const QStringList& args)
@@ -694,13 +802,14 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addOptions({
         {"for", "The gateway to write the limit for: nginx (limit_req), envoy (local_ratelimit: one bucket for every "
                 "request), traefik (rateLimit), kong (rate-limiting, policy local: its second and minute limits), express (express-rate-limit: "
-                "windowMs and limit), spring (Spring Cloud Gateway's RedisRateLimiter).",
+                "windowMs and limit), spring (Spring Cloud Gateway's RedisRateLimiter), aws-api-gateway (a usage plan's "
+                "throttle per API key: --key names the log's field for it), upstash (@upstash/ratelimit: slidingWindow's tokens).",
          "gateway"},
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
                  "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys).",
          "P"},
         {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
-                  "(default 10; not for kong and express, whose limits are windows' counts).",
+                  "(default 10; not for kong, express and upstash, whose limits are windows' counts).",
          "SECONDS"},
         {"fill-interval", "Envoy's fill_interval, whole milliseconds, at least 0.05 (default 1): its rates are "
                           "tokens_per_fill at this interval.",
@@ -721,6 +830,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         return runKong(parser, log, a, traffic);
     if (a.product == "express")
         return runExpress(parser, log, a, traffic);
+    if (a.product == "upstash")
+        return runUpstash(parser, log, a, traffic);
     const Written w = adviseFor(a, traffic);
     const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice.limitedRequests, a.key, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))

@@ -4,9 +4,14 @@
 #include "cli_run.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
 
 using namespace clitest;
 
@@ -27,6 +32,136 @@ QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArra
     if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
         qFatal("cannot write %s", qPrintable(name));
     return f.fileName();
+}
+
+const QString kApiDay = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../resources/traffic/api-day.log.gz");
+
+// ApiDay is the shipped day read here, apart from RateLab: each address's request times in whole
+// seconds of the day (its one date), and the keys kept at 99 % (nearest rank of their counts).
+struct ApiDay {
+    std::map<QByteArray, std::vector<std::int64_t>> keys;
+    int keptMost = 0;
+
+    int keptKeys() const
+    {
+        return int(std::count_if(keys.begin(), keys.end(), [&](const auto& k) { return int(k.second.size()) <= keptMost; }));
+    }
+    // keptBurst: the most deficit of a kept key at a whole rate a second, d = max(0, d - rate *
+    // gap) + 1, a token bucket's least burst.
+    int keptBurst(std::int64_t rate) const
+    {
+        std::int64_t most = 0;
+        for (const auto& [key, times] : keys) {
+            if (int(times.size()) > keptMost)
+                continue;
+            std::int64_t d = 0;
+            for (std::size_t i = 0; i < times.size(); ++i) {
+                d = std::max<std::int64_t>(0, d - (i ? rate * (times[i] - times[i - 1]) : 0)) + 1;
+                most = std::max(most, d);
+            }
+        }
+        return int(most);
+    }
+    // bucketDenials: what a token bucket (full at first, `rate` tokens a second) denies the keys
+    // not kept, and how many of them it denies.
+    std::pair<int, int> bucketDenials(std::int64_t rate, std::int64_t burst) const
+    {
+        int denied = 0, keysDenied = 0;
+        for (const auto& [key, times] : keys) {
+            if (int(times.size()) <= keptMost)
+                continue;
+            std::int64_t tokens = burst, mine = 0;
+            for (std::size_t i = 0; i < times.size(); ++i) {
+                tokens = std::min(burst, tokens + (i ? rate * (times[i] - times[i - 1]) : 0));
+                tokens >= 1 ? --tokens : ++mine;
+            }
+            denied += int(mine);
+            keysDenied += mine > 0;
+        }
+        return {denied, keysDenied};
+    }
+    // sliding runs @upstash/ratelimit's slidingWindow script on one key (src/lua-scripts/single.ts:
+    // the previous window's count times 1 - (now % window) / window, rounded down, in doubles;
+    // denied iff that plus the current count reaches tokens, nothing counted) with the ephemeral
+    // cache (a denied key blocked to its window's end, that millisecond included). tokens 0: none
+    // denied, and `most` the least tokens that admit all.
+    static std::int64_t sliding(const std::vector<std::int64_t>& times, std::int64_t windowS, std::int64_t tokens,
+                                std::int64_t& most)
+    {
+        const std::int64_t windowMs = windowS * 1000;
+        std::int64_t bucket = -1, current = 0, previous = 0, blockedUntil = -1, denied = 0;
+        for (const std::int64_t s : times) {
+            const std::int64_t now = s * 1000, b = now / windowMs;
+            if (b != bucket) {
+                previous = b == bucket + 1 ? current : 0;
+                current = 0;
+                bucket = b;
+            }
+            if (blockedUntil >= now) {
+                ++denied;
+                continue;
+            }
+            const auto weighted = std::int64_t(std::floor((1.0 - double(now % windowMs) / double(windowMs)) * double(previous)));
+            most = std::max(most, weighted + current + 1);
+            if (tokens > 0 && weighted + current >= tokens) {
+                ++denied;
+                blockedUntil = (b + 1) * windowMs;
+                continue;
+            }
+            ++current;
+        }
+        return denied;
+    }
+    int slidingLeast(std::int64_t windowS) const
+    {
+        std::int64_t most = 0;
+        for (const auto& [key, times] : keys)
+            if (int(times.size()) <= keptMost)
+                sliding(times, windowS, 0, most);
+        return int(most);
+    }
+    // slidingDenials: the kept keys' denials when tokens is below their least, else the others'
+    // and how many of them are denied.
+    std::pair<int, int> slidingDenials(std::int64_t windowS, std::int64_t tokens) const
+    {
+        int denied = 0, keysDenied = 0, keptDenied = 0;
+        std::int64_t unused = 0;
+        for (const auto& [key, times] : keys) {
+            const auto mine = int(sliding(times, windowS, tokens, unused));
+            if (int(times.size()) <= keptMost) {
+                keptDenied += mine;
+                continue;
+            }
+            denied += mine;
+            keysDenied += mine > 0;
+        }
+        return keptDenied > 0 ? std::pair{keptDenied, 0} : std::pair{denied, keysDenied};
+    }
+};
+
+// readApiDay reads the log with gzip: the address is a line's first field, the time its
+// [dd/Mon/yyyy:hh:mm:ss +0000].
+ApiDay readApiDay()
+{
+    QProcess gzip;
+    gzip.start("gzip", {"-dc", kApiDay});
+    if (!gzip.waitForFinished(60'000))
+        qFatal("gzip did not finish");
+    ApiDay day;
+    for (const QByteArray& line : gzip.readAllStandardOutput().split('\n')) {
+        const qsizetype open = line.indexOf('[');
+        if (open < 0)
+            continue;
+        const QByteArray clock = line.mid(open + 13, 8); // hh:mm:ss after "[23/Nov/2026:"
+        const std::int64_t s = clock.mid(0, 2).toLongLong() * 3600 + clock.mid(3, 2).toLongLong() * 60 + clock.mid(6, 2).toLongLong();
+        day.keys[line.left(line.indexOf(' '))].push_back(s);
+    }
+    std::vector<int> counts;
+    for (const auto& [key, times] : day.keys)
+        counts.push_back(int(times.size()));
+    std::sort(counts.begin(), counts.end());
+    day.keptMost = counts[(counts.size() * 99 + 99) / 100 - 1]; // rank ceil(0.99 n)
+    return day;
 }
 
 } // namespace
@@ -194,8 +329,8 @@ private slots:
         };
         const QStringList nginx{"--for", "nginx"};
         oneLine({"advise"}, "advise: name the LOG");
-        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express, spring)");
-        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express, spring)");
+        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express, spring, aws-api-gateway, upstash)");
+        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express, spring, aws-api-gateway, upstash)");
         oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100 (got '0')");
         oneLine(QStringList{"advise", log, "--keep", "100.5"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
@@ -241,6 +376,11 @@ private slots:
         // Spring: a KeyResolver for the address, the host, the principal or a header, no other.
         oneLine({"advise", log, "--for", "spring", "--key", "request_uri"},
                 "--key: RateLab writes no Spring KeyResolver for 'request_uri' (it writes: ip, host, user, http_NAME)");
+        // API Gateway throttles by the API key, which no field is unless named; Upstash's windows
+        // have no rate to drain at or compare at.
+        oneLine({"advise", log, "--for", "aws-api-gateway"}, "--key: an API Gateway usage plan throttles by the API key");
+        oneLine({"advise", log, "--for", "upstash", "--drain", "5"}, "--drain: @upstash/ratelimit's slidingWindow and fixedWindow");
+        oneLine({"advise", log, "--for", "upstash", "--compare"}, "--compare: @upstash/ratelimit's slidingWindow and fixedWindow");
     }
 
     // Envoy on the same log, as one trace (its bucket counts every request): 14 at 0 ms, one at
@@ -637,6 +777,127 @@ private slots:
         QCOMPARE(out["config"].toString(), QString("{windowMs: 60000, limit: 5}\n"));
         QCOMPARE(out["proof"].toObject()["denied"].toInt(), 5);
         QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+    }
+
+    // API Gateway on the small log, the log's ip taken as the API key, --keep 60 (1.1.1.1 and
+    // 2.2.2.2 kept): tst_advise_aws derives the front, 1.1.1.1's burst at 0.01/s .. 0.99/s 5, at
+    // 1/s 4 and from 2/s on 3, and the least rate draining 5 within 10 s, 0.5/s; 3.3.3.3's ten at
+    // once lose 10 - burst. --write saves the usage plan, which `replay --config` denies the same 5.
+    void awsReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const QString plan = dir.filePath("plan.json");
+        const Run r = runRatelab({"advise", log, "--for", "aws-api-gateway", "--key", "ip", "--keep", "60", "--write", plan});
+        QCOMPARE(r.code, 0);
+        const QByteArray config = "{\n  \"name\": \"ratelab-limit\",\n  \"description\": \"Advised by ratelab advise: add the "
+                                  "API stages and the API keys it throttles\",\n  \"apiStages\": [],\n  \"throttle\": {\n"
+                                  "    \"burstLimit\": 5,\n    \"rateLimit\": 0.5\n  }\n}\n";
+        const QByteArray expected =
+            "advise for Amazon API Gateway: " + log.toUtf8() + ", 16 requests of 3 keys by ip\n"
+            "kept: the 2 keys with at most 5 requests each (the 60 % least active, ties kept together): all 6 of "
+            "their requests must pass\n"
+            "\n"
+            "the front: for each burst, the lowest round rate at which every request of the kept keys passes\n"
+            "  rate           burst  kept denied  others denied  keys denied\n"
+            "  0.01/s             5            0              5            1\n"
+            "  0.5/s              5            0              5            1  <- recommended\n"
+            "  1/s                4            0              6            1\n"
+            "  2/s                3            0              7            1\n"
+            "\n"
+            "recommended: rate 0.5/s, burst 5 (the lowest rate whose burst drains within 10 s at that rate; "
+            "this one drains in 10.00 s)\n"
+            "  kept keys: 0 of their 6 requests denied\n"
+            "  the other keys: 5 of their 10 requests denied, 1 key capped; the most denied:\n"
+            "    3.3.3.3                                  5 of 10 denied, the first at 0 s after the log's first request\n"
+            "  it caps every API key at 5 requests at once, then 0.5/s (its own token bucket; the account's 10,000 a "
+            "second, burst 5,000, throttles all keys beside it)\n"
+            "\n"
+            "API Gateway has no dry-run or count mode: a usage plan throttles its API keys from the moment it has a "
+            "stage. The closest: create it on a copy of the stage that receives the same keys (aws apigateway "
+            "create-usage-plan --cli-input-json file://FILE, then its apiStages and keys) and watch that stage's 429s "
+            "in CloudWatch, or run `ratelab replay LOG --config FILE` on each new day's log\n"
+            + config
+            + "\n"
+              "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests "
+              "denied, 1 key; every key's denials as advised\n";
+        QCOMPARE(r.out, expected);
+        QFile written(plan);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), config);
+        const Run replay = runRatelab({"replay", log, "--config", plan});
+        QCOMPARE(replay.code, 0);
+        QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 5);
+    }
+
+    // Upstash on the small log, --keep 60: tst_advise_upstash derives each limiter's least tokens
+    // (1.1.1.1's: 5, but fixedWindow 1 s 4) and 3.3.3.3's loss of 10 - tokens; slidingWindow 10 s
+    // is recommended. --write saves the snippet, which `replay --config` denies the same 5.
+    void upstashReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const QString snippet = dir.filePath("ratelimit.ts");
+        const Run r = runRatelab({"advise", log, "--for", "upstash", "--keep", "60", "--format", "json", "--write", snippet});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["product"].toString(), QString("@upstash/ratelimit"));
+        const QJsonArray limiters = out["limiters"].toArray();
+        QCOMPARE(limiters.size(), 6);
+        const int tokens[] = {5, 5, 5, 4, 5, 5}, denied[] = {5, 5, 5, 6, 5, 5};
+        const char* windows[] = {"1 s", "10 s", "1 m"};
+        for (int i = 0; i < 6; ++i) {
+            const QJsonObject l = limiters[i].toObject();
+            QCOMPARE(l["limiter"].toString(), QString(i < 3 ? "slidingWindow" : "fixedWindow"));
+            QCOMPARE(l["window"].toString(), QString(windows[i % 3]));
+            QCOMPARE(l["tokens"].toInt(), tokens[i]);
+            QCOMPARE(l["others_denied"].toInt(), denied[i]);
+        }
+        QCOMPARE(out["recommended"].toObject()["window"].toString(), QString("10 s"));
+        const QString config = "import { Ratelimit } from \"@upstash/ratelimit\";\nimport { Redis } from \"@upstash/redis\";\n\n"
+                               "export const ratelimit = new Ratelimit({\n  redis: Redis.fromEnv(),\n"
+                               "  limiter: Ratelimit.slidingWindow(5, \"10 s\"),\n});\n";
+        QCOMPARE(out["config"].toString(), config);
+        QCOMPARE(out["proof"].toObject()["denied"].toInt(), 5);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        const Run replay = runRatelab({"replay", log, "--config", snippet});
+        QCOMPARE(replay.code, 0);
+        QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 5);
+    }
+
+    // The shipped day (resources/traffic/api-day.log.gz, combined format, whole seconds of one
+    // day that starts on a whole 10 s since 1970), keyed by ip, checked against loops here that
+    // read the log and decide each product's arithmetic without RateLab's code.
+    void theShippedDay()
+    {
+        const ApiDay day = readApiDay();
+        QCOMPARE(day.keys.size(), std::size_t(2506));
+        const Run aws = runRatelab({"advise", kApiDay, "--for", "aws-api-gateway", "--key", "ip", "--format", "json"});
+        QCOMPARE(aws.code, 0);
+        const QJsonObject a = parseJson(aws.out);
+        QCOMPARE(a["keys"].toObject()["kept"].toInt(), day.keptKeys());
+        QCOMPARE(a["keys"].toObject()["kept_most_requests"].toInt(), day.keptMost);
+        // The recommendation: 1/s needs a burst that does not drain in 10 s, 2/s one that does.
+        QVERIFY(day.keptBurst(1) > 10);
+        QVERIFY(day.keptBurst(2) <= 20);
+        const QJsonObject ar = a["recommended"].toObject();
+        QCOMPARE(ar["rate"].toString(), QString("2/s"));
+        QCOMPARE(ar["burst"].toInt(), day.keptBurst(2));
+        const auto [awsDenied, awsKeys] = day.bucketDenials(2, day.keptBurst(2));
+        QCOMPARE(ar["others_denied"].toInt(), awsDenied);
+        QCOMPARE(ar["keys_denied"].toInt(), awsKeys);
+        QCOMPARE(ar["kept_denied"].toInt(), 0);
+        QVERIFY(a["proof"].toObject()["as_advised"].toBool());
+        const Run up = runRatelab({"advise", kApiDay, "--for", "upstash", "--format", "json"});
+        QCOMPARE(up.code, 0);
+        const QJsonObject u = parseJson(up.out)["recommended"].toObject();
+        const int least = day.slidingLeast(10);
+        QCOMPARE(u["tokens"].toInt(), least);
+        QCOMPARE(day.slidingDenials(10, least - 1).first > 0, true); // one fewer denies a kept key's request
+        const auto [upDenied, upKeys] = day.slidingDenials(10, least);
+        QCOMPARE(u["others_denied"].toInt(), upDenied);
+        QCOMPARE(u["keys_denied"].toInt(), upKeys);
+        QVERIFY(parseJson(up.out)["proof"].toObject()["as_advised"].toBool());
     }
 };
 
