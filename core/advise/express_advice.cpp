@@ -8,7 +8,6 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kMillis = 1'000'000;
 
 LimiterConfig expressConfig(std::int64_t windowMs, std::int64_t limit)
 {
@@ -21,7 +20,7 @@ std::int64_t expressWindowMost(KeyTrace trace, std::int64_t windowMs)
 {
     std::int64_t most = 0, hits = 0, resetMs = 0;
     for (std::size_t i = 0; i < trace.times.size(); ++i) {
-        const std::int64_t now = trace.times[i] / kMillis;
+        const std::int64_t now = trace.times[i] / kNanosPerMs;
         if (i == 0 || resetMs <= now) { // MemoryStore's increment: a new window
             hits = 0;
             resetMs = now + windowMs;

@@ -10,7 +10,6 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kMinute = 60 * kNanosPerSecond;
 
 } // namespace
 
@@ -29,7 +28,7 @@ std::vector<std::int64_t> NginxBurstFamily::roundSteps() const
 
 Rate NginxBurstFamily::rate(std::int64_t step) const
 {
-    return Rate::reduced(step, kMinute);
+    return Rate::reduced(step, kNanosPerMinute);
 }
 
 std::string NginxBurstFamily::rateText(std::int64_t step) const { return nginxRateText(rate(step)); }
@@ -37,7 +36,7 @@ std::string NginxBurstFamily::rateText(std::int64_t step) const { return nginxRa
 LimiterConfig NginxBurstFamily::config(std::int64_t step, std::int64_t burst) const
 {
     // nginx_limit_req reads the rate and the nginx options only; the limit of 1 is make's due.
-    return LimiterConfig::make(1, kMinute, std::nullopt, rate(step)).withNginx(NginxOptions{burst, true, 0});
+    return LimiterConfig::make(1, kNanosPerMinute, std::nullopt, rate(step)).withNginx(NginxOptions{burst, true, 0});
 }
 
 std::int64_t NginxBurstFamily::burstNeeded(KeyTrace trace, std::int64_t step) const

@@ -10,7 +10,6 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kMinute = 60 * kNanosPerSecond;
 
 // mostDeficit is the one pass (spring_advice.h): the most d reaches, in tokens.
 Int128 mostDeficit(KeyTrace trace, std::int64_t replenish, std::int64_t requested)
@@ -62,7 +61,7 @@ std::int64_t SpringBurstFamily::burstCapacity(std::int64_t step, std::int64_t bu
 
 Rate SpringBurstFamily::rate(std::int64_t step) const
 {
-    return step <= kPerMinuteSteps ? Rate::reduced(step, kMinute) : Rate::reduced(step - kPerMinuteSteps, kNanosPerSecond);
+    return step <= kPerMinuteSteps ? Rate::reduced(step, kNanosPerMinute) : Rate::reduced(step - kPerMinuteSteps, kNanosPerSecond);
 }
 
 std::string SpringBurstFamily::rateText(std::int64_t step) const

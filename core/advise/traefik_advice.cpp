@@ -10,7 +10,6 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kMinute = 60 * kNanosPerSecond;
 
 // envelopeBurst is the one-pass candidate (traefik_advice.h) in long double: the most deficit
 // less the debt maxDelay allows, rounded up, at least 1.
@@ -44,7 +43,7 @@ std::vector<std::int64_t> TraefikBurstFamily::roundSteps() const
 
 Rate TraefikBurstFamily::rate(std::int64_t step) const
 {
-    return step <= kPerMinuteSteps ? Rate::reduced(step, kMinute) : Rate::reduced(average(step), kNanosPerSecond);
+    return step <= kPerMinuteSteps ? Rate::reduced(step, kNanosPerMinute) : Rate::reduced(average(step), kNanosPerSecond);
 }
 
 std::string TraefikBurstFamily::rateText(std::int64_t step) const

@@ -15,6 +15,10 @@ using Nanos = std::int64_t;
 using Int128 = __int128;
 
 inline constexpr Nanos kNanosPerSecond = 1'000'000'000;
+inline constexpr Nanos kNanosPerMs = 1'000'000;
+inline constexpr Nanos kNanosPerMinute = 60 * kNanosPerSecond;
+inline constexpr Nanos kNanosPerHour = 60 * kNanosPerMinute;
+inline constexpr Nanos kNanosPerDay = 24 * kNanosPerHour;
 inline constexpr Nanos kMaxNanos = std::numeric_limits<Nanos>::max();
 
 // quotient returns a / b (truncated, b > 0). Operands that fit in 64 bits, the common case, take
@@ -39,6 +43,9 @@ constexpr Int128 floorDiv(Int128 a, Int128 b)
     const Int128 q = quotient(a, b);
     return (a < 0 && q * b != a) ? q - 1 : q;
 }
+
+// floorDiv64 is floorDiv in 64 bits, for times and counts that cannot overflow there.
+constexpr std::int64_t floorDiv64(std::int64_t a, std::int64_t b) { return a / b - (a % b < 0 ? 1 : 0); }
 
 // toDouble converts a 128-bit count for drawing, through 64 bits when it fits.
 constexpr double toDouble(Int128 v)

@@ -58,7 +58,6 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kMs = 1'000'000;
 
 std::int64_t saturate(Int128 v)
 {
@@ -73,7 +72,7 @@ bool isBucket(Algorithm a)
 }
 
 // nginxDrainMs returns the most whole milliseconds the instants of a window of T ns span.
-Int128 nginxSpanMs(Nanos windowNanos) { return ceilDiv(Int128(windowNanos) - 1, kMs); }
+Int128 nginxSpanMs(Nanos windowNanos) { return ceilDiv(Int128(windowNanos) - 1, kNanosPerMs); }
 
 void checkWindow(Nanos windowNanos)
 {
@@ -170,11 +169,11 @@ std::vector<Nanos> worstArrivals(Algorithm a, const LimiterConfig& c, Nanos T)
     case Algorithm::NginxLimitReq: {
         const Int128 R = nginxRateThousandths(c.rate());
         const Int128 span = nginxSpanMs(T);
-        p.add(kMs - 1, Int128(c.nginxBurst()) + 1);
+        p.add(kNanosPerMs - 1, Int128(c.nginxBurst()) + 1);
         // The k-th after the burst at the first ms whose exact drain reaches k requests: ceil(k 10^6 / R).
         const Int128 more = R * span / 1'000'000;
         for (Int128 k = 1; k <= more; ++k)
-            p.add(ceilDiv(k * 1'000'000, R) * kMs, 1);
+            p.add(ceilDiv(k * 1'000'000, R) * kNanosPerMs, 1);
         return std::move(p.out);
     }
     default: break;

@@ -26,8 +26,6 @@ struct TextHash {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-constexpr Nanos kHour = 3600 * kNanosPerSecond;
-constexpr Nanos kMillis = 1'000'000; // nginx's clock: whole milliseconds
 
 constexpr std::uint32_t kNoKey = std::numeric_limits<std::uint32_t>::max(); // a map's empty value: no limit
 
@@ -245,7 +243,7 @@ void Replay::request(std::size_t i, int place)
                                             : place < 0 ? m_config.fallback
                                                         : m_config.places[std::size_t(place)].rules;
     const Nanos t = m_traffic.times[i];
-    Request q{i, m_traffic.keys[i], t, t / kMillis, m_traffic.costs.empty() ? 1 : m_traffic.costs[i], m_traffic.keys[i]};
+    Request q{i, m_traffic.keys[i], t, t / kNanosPerMs, m_traffic.costs.empty() ? 1 : m_traffic.costs[i], m_traffic.keys[i]};
     int denier = -1;
     if (!ask(rules, q, denier) && place >= 0 && !m_config.places[std::size_t(place)].then.empty())
         ask(m_config.places[std::size_t(place)].then, q, denier);
@@ -264,7 +262,7 @@ void Replay::countDenial(int denier, const Request& q)
         ++rep.keysDenied;
     }
     std::vector<std::int64_t>& h = m_hours[std::size_t(denier)];
-    const auto hour = std::size_t((m_traffic.startEpochNanos % kHour + q.t) / kHour);
+    const auto hour = std::size_t((m_traffic.startEpochNanos % kNanosPerHour + q.t) / kNanosPerHour);
     if (h.size() <= hour)
         h.resize(hour + 1, 0);
     ++h[hour];
@@ -275,7 +273,7 @@ void Replay::finish()
     for (std::size_t r = 0; r < m_hours.size(); ++r) {
         const auto worst = std::max_element(m_hours[r].begin(), m_hours[r].end()); // the earliest of equals
         if (worst != m_hours[r].end() && *worst > 0) {
-            m_out.rules[r].worstHour = m_traffic.startEpochNanos / kHour + std::int64_t(worst - m_hours[r].begin());
+            m_out.rules[r].worstHour = m_traffic.startEpochNanos / kNanosPerHour + std::int64_t(worst - m_hours[r].begin());
             m_out.rules[r].worstHourDenied = *worst;
         }
         m_out.rules[r].deniedPerHour = std::move(m_hours[r]);

@@ -11,7 +11,6 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kHour = 3600 * kNanosPerSecond;
 
 // grouped writes a sorted table: largest total first, then by name.
 std::vector<DryRunDiffRow> sorted(std::vector<DryRunDiffRow> rows)
@@ -52,7 +51,7 @@ DryRunDiff diffDryRuns(const Traffic& traffic, const DryRunConfig& current, cons
         }
         if (kind < 2)
             continue;
-        const std::int64_t hour = (traffic.startEpochNanos + traffic.times[i]) / kHour;
+        const std::int64_t hour = (traffic.startEpochNanos + traffic.times[i]) / kNanosPerHour;
         DryRunDiffRow& h = hours[hour];
         if (kind == 2) {
             ++byCurrent[std::size_t(x)].onlyCurrent;
@@ -68,7 +67,7 @@ DryRunDiff diffDryRuns(const Traffic& traffic, const DryRunConfig& current, cons
     d.byProposedRule = sorted(std::move(byProposed));
     std::vector<DryRunDiffRow> hourRows;
     for (auto& [hour, row] : hours) {
-        row.what = formatEpoch(hour * kHour);
+        row.what = formatEpoch(hour * kNanosPerHour);
         hourRows.push_back(row);
     }
     d.byHour = sorted(std::move(hourRows));

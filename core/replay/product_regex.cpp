@@ -9,11 +9,13 @@
 
 namespace ratelab {
 
-namespace {
-
-struct CodeDeleter {
+// Outside the anonymous namespace: Compiled, which holds one, is not in it.
+struct PcreCodeDeleter {
     void operator()(pcre2_code* c) const { pcre2_code_free(c); }
 };
+
+namespace {
+
 struct MatchDataDeleter {
     void operator()(pcre2_match_data* d) const { pcre2_match_data_free(d); }
 };
@@ -31,7 +33,7 @@ pcre2_match_data* matchData()
 struct ProductRegex::Compiled {
     RegexEngine engine;
     RegexSpan span;
-    std::unique_ptr<pcre2_code, CodeDeleter> pcre; // compiled anchored as the span asks
+    std::unique_ptr<pcre2_code, PcreCodeDeleter> pcre; // compiled anchored as the span asks
     std::unique_ptr<RE2> re2;
 };
 

@@ -14,7 +14,6 @@ namespace ratelab {
 
 namespace {
 constexpr std::int64_t kCount = std::int64_t(1) << 40;
-constexpr Nanos kMillisecond = 1'000'000;
 constexpr std::int64_t kNone = BottleneckOptions::kNone;
 } // namespace
 
@@ -53,7 +52,7 @@ BottleneckOptions readBottleneckOptions(GateOptions& o)
     for (const auto& [key, value] : {std::pair{"heartbeat_interval", b.heartbeatInterval},
                                      std::pair{"reservoir_refresh_interval", b.reservoirRefreshInterval},
                                      std::pair{"reservoir_increase_interval", b.reservoirIncreaseInterval}})
-        if (value != kNone && value < kMillisecond)
+        if (value != kNone && value < kNanosPerMs)
             throw InputError(std::string("bottleneck: ") + key + ": must be at least 1ms (got " + formatSeconds(value) + " s)");
     const auto pair = [](bool a, bool b2, const char* first, const char* second) {
         if (a != b2)

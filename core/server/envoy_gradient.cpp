@@ -1,6 +1,7 @@
 #include "server/envoy_gradient.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/splitmix.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,20 +15,11 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kNanosPerMs = 1'000'000;
 
 // powerOfTen is circllhist.c's power_of_ten table (ch:70) for the exponents latencies reach.
 double powerOfTen(std::int32_t e)
 {
     return std::pow(10.0, e); // exact for 0 <= e <= 22, as the table's literals are
-}
-
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "server/netflix_limits.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/splitmix.h"
 
 #include <cmath>
 #include <limits>
@@ -62,15 +63,6 @@ std::int32_t log10Root(std::int32_t t)
 {
     const std::int32_t v = javaInt(std::log10(static_cast<double>(t)));
     return t < 1000 ? std::max<std::int32_t>(1, v) : v;
-}
-
-// splitmix64 advances `state` and returns its next 64-bit draw.
-std::uint64_t splitmix64(std::uint64_t& state)
-{
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 } // namespace

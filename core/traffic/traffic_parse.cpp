@@ -14,7 +14,6 @@ namespace ratelab::detail {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isSpace(char c) { return c == ' ' || c == '\t'; }
 
 // digits reads exactly n digits at text[pos], advancing pos.
@@ -25,7 +24,7 @@ bool digits(std::string_view text, std::size_t& pos, int n, int& out)
     out = 0;
     for (int i = 0; i < n; ++i) {
         const char c = text[pos + std::size_t(i)];
-        if (!isDigit(c))
+        if (!isAsciiDigit(c))
             return false;
         out = out * 10 + (c - '0');
     }
@@ -89,7 +88,7 @@ bool fractionDigits(std::string_view text, std::size_t& pos, Nanos& out, bool& f
         return true;
     ++pos;
     int n = 0;
-    for (; pos < text.size() && isDigit(text[pos]); ++pos, ++n) {
+    for (; pos < text.size() && isAsciiDigit(text[pos]); ++pos, ++n) {
         if (n >= 9)
             return false; // finer than a nanosecond: not exact
         out = out * 10 + (text[pos] - '0');
@@ -224,12 +223,12 @@ bool looksLikeAddress(std::string_view t)
     if (t.size() < 2 || t.size() > 45)
         return false;
     if (t.find(':') != std::string_view::npos) // IPv6: hex digits, colons, maybe a dotted tail
-        return std::all_of(t.begin(), t.end(), [](char c) { return isDigit(c) || c == ':' || c == '.' || ((c | 32) >= 'a' && (c | 32) <= 'f'); });
+        return std::all_of(t.begin(), t.end(), [](char c) { return isAsciiDigit(c) || c == ':' || c == '.' || ((c | 32) >= 'a' && (c | 32) <= 'f'); });
     int dots = 0;
     for (char c : t) {
         if (c == '.')
             ++dots;
-        else if (!isDigit(c))
+        else if (!isAsciiDigit(c))
             return false;
     }
     return dots == 3;
@@ -243,7 +242,7 @@ bool parseDecimalSeconds(std::string_view text, Nanos& out, bool& fraction)
 {
     std::size_t pos = 0;
     std::int64_t whole = 0;
-    for (; pos < text.size() && isDigit(text[pos]); ++pos) {
+    for (; pos < text.size() && isAsciiDigit(text[pos]); ++pos) {
         if (pos >= 11)
             return false; // more than 10^11 s: beyond any log (and close to 2^63 ns)
         whole = whole * 10 + (text[pos] - '0');

@@ -13,6 +13,9 @@
 
 namespace ratelab::detail {
 
+// isAsciiDigit is '0'..'9' only, whatever the locale.
+inline bool isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
 // ParsedLine is one request as read. key and path point into the line or the parser's storage
 // and stay valid until the next call.
 struct ParsedLine {

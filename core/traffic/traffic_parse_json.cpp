@@ -28,12 +28,11 @@ namespace {
 using simdjson::error_code;
 namespace od = simdjson::ondemand;
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 std::string_view trimmed(std::string_view t)
 {
-    while (!t.empty() && isSpace(t.back()))
+    while (!t.empty() && isJsonSpace(t.back()))
         t.remove_suffix(1);
     return t;
 }
@@ -45,7 +44,7 @@ bool isJsonNumber(std::string_view t)
     std::size_t i = 0;
     const auto digits = [&] {
         const std::size_t from = i;
-        while (i < t.size() && isDigit(t[i]))
+        while (i < t.size() && isAsciiDigit(t[i]))
             ++i;
         return i > from;
     };
@@ -69,7 +68,7 @@ bool isJsonNumber(std::string_view t)
 
 int hexValue(char c)
 {
-    if (isDigit(c))
+    if (isAsciiDigit(c))
         return c - '0';
     c = char(c | 32);
     return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
@@ -162,7 +161,7 @@ std::string fieldProblem(std::string_view line, const char* loc)
     std::size_t i = loc ? std::size_t(loc - line.data()) : 0;
     if (!loc || i > line.size())
         return "malformed JSON";
-    while (i > 0 && isSpace(line[i - 1]))
+    while (i > 0 && isJsonSpace(line[i - 1]))
         --i;
     if (i == 0 || line[i - 1] == '{' || line[i - 1] == ',')
         return "malformed JSON (a field name was expected)";
@@ -176,7 +175,7 @@ std::string fieldProblem(std::string_view line, const char* loc)
             if (line[open] == '"' && backslashes % 2 == 0)
                 break;
         }
-        while (open > 0 && isSpace(line[open - 1]))
+        while (open > 0 && isJsonSpace(line[open - 1]))
             --open;
         if (open > 0 && (line[open - 1] == '{' || line[open - 1] == ','))
             return "malformed JSON (':' was expected)";
@@ -354,7 +353,7 @@ std::string missingField(const int (&rank)[5], const TrafficOptions& options)
 std::string LineParser::parseJson(std::string_view line, ParsedLine& out)
 {
     std::size_t start = 0;
-    while (start < line.size() && isSpace(line[start]))
+    while (start < line.size() && isJsonSpace(line[start]))
         ++start;
     if (start >= line.size() || line[start] != '{')
         return "not a JSON object";

@@ -8,11 +8,9 @@ namespace ratelab {
 
 namespace {
 
-constexpr std::string_view kPeriods[] = {"DAY", "WEEK", "MONTH"};
-constexpr Nanos kDay = 86400 * kNanosPerSecond;
+constexpr std::string_view kQuotaPeriods[] = {"DAY", "WEEK", "MONTH"};
 constexpr std::string_view kLevels[] = {"account", "stage", "method", "plan"};
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b < 0 ? 1 : 0); }
 
 } // namespace
 
@@ -44,7 +42,7 @@ AwsApiGateway::AwsApiGateway(const LimiterConfig& config)
             addLevel(kLevels[i], std::nullopt, std::nullopt);
         if (p.text("quota_limit") || p.text("quota_period")) {
             m_quotaLimit = p.requiredInteger("quota_limit", 0, LimiterConfig::kMaxLimit);
-            const std::string period = p.choice("quota_period", "DAY", kPeriods);
+            const std::string period = p.choice("quota_period", "DAY", kQuotaPeriods);
             m_period = period == "DAY" ? QuotaPeriod::Day : period == "WEEK" ? QuotaPeriod::Week : QuotaPeriod::Month;
             m_quotaOffset = p.integer("quota_offset", 0, 0, m_quotaLimit);
         } else if (p.text("quota_offset")) {
@@ -57,10 +55,10 @@ AwsApiGateway::AwsApiGateway(const LimiterConfig& config)
 
 Nanos AwsApiGateway::periodStart(QuotaPeriod p, Nanos t)
 {
-    const std::int64_t day = floorDiv(t, kDay);
+    const std::int64_t day = floorDiv64(t, kNanosPerDay);
     switch (p) {
-    case QuotaPeriod::Day: return day * kDay;
-    case QuotaPeriod::Week: return (floorDiv(day + 4, 7) * 7 - 4) * kDay; // 1970-01-01 was a Thursday
+    case QuotaPeriod::Day: return day * kNanosPerDay;
+    case QuotaPeriod::Week: return (floorDiv64(day + 4, 7) * 7 - 4) * kNanosPerDay; // 1970-01-01 was a Thursday
     case QuotaPeriod::Month: return Kong::periodStart(4, day * 86400) * kNanosPerSecond;
     case QuotaPeriod::None: break;
     }

@@ -6,7 +6,7 @@ namespace ratelab {
 
 namespace {
 
-constexpr std::int64_t kPeriods[] = {10, 60, 120, 300, 600, 3600};
+constexpr std::int64_t kPeriodSeconds[] = {10, 60, 120, 300, 600, 3600};
 constexpr std::int64_t kTimeouts[] = {0, 10, 60, 120, 300, 600, 3600, 86400};
 constexpr std::string_view kCounting[] = {"sliding", "fixed"};
 
@@ -25,7 +25,7 @@ CloudflareRate::CloudflareRate(const LimiterConfig& config)
         m_limit = p.requiredInteger("requests_per_period", 1, LimiterConfig::kMaxLimit);
         const std::int64_t periodSeconds = p.requiredInteger("period", 1, 86400);
         m_timeout = p.integer("mitigation_timeout", 0, 0, 86400) * kNanosPerSecond;
-        if (!oneOf(periodSeconds, kPeriods))
+        if (!oneOf(periodSeconds, kPeriodSeconds))
             p.fail("period must be 10, 60, 120, 300, 600 or 3600 seconds (Cloudflare's values)");
         if (!oneOf(m_timeout / kNanosPerSecond, kTimeouts))
             p.fail("mitigation_timeout must be 0, 10, 60, 120, 300, 600, 3600 or 86400 seconds (Cloudflare's values)");

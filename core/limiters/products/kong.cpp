@@ -10,16 +10,14 @@ namespace {
 constexpr std::string_view kNames[Kong::kPeriods] = {"second", "minute", "hour", "day", "month", "year"};
 constexpr std::int64_t kFixed[4] = {1, 60, 3600, 86400};
 
-std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - (a % b < 0 ? 1 : 0); }
-
 } // namespace
 
 std::int64_t Kong::periodStart(int p, std::int64_t s)
 {
     if (p < 4)
-        return floorDiv(s, kFixed[p]) * kFixed[p];
+        return floorDiv64(s, kFixed[p]) * kFixed[p];
     using namespace std::chrono;
-    const sys_days day{days{floorDiv(s, 86400)}};
+    const sys_days day{days{floorDiv64(s, 86400)}};
     const year_month_day ymd{day};
     const year_month_day first = p == 4 ? ymd.year() / ymd.month() / 1 : ymd.year() / January / 1;
     return std::int64_t(sys_days{first}.time_since_epoch().count()) * 86400;

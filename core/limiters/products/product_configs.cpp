@@ -13,7 +13,6 @@ namespace ratelab {
 
 namespace {
 
-constexpr Nanos kMillis = 1'000'000;
 
 // whole returns RateLab's duration in whole units of the product, or refuses, naming the option.
 std::int64_t whole(const ProductParams& p, Nanos n, Nanos unit, const char* option, const char* unitName)
@@ -41,11 +40,11 @@ ExpressRateLimit::ExpressRateLimit(const LimiterConfig& config)
 {
     const ProductParams p(Algorithm::ExpressRateLimit, config);
     if (p.given()) {
-        m_windowMs = durationIn(p, "windowMs", 60'000 * kMillis, kMillis, kMillis, "milliseconds");
+        m_windowMs = durationIn(p, "windowMs", 60'000 * kNanosPerMs, kNanosPerMs, kNanosPerMs, "milliseconds");
         const std::int64_t max = p.integer("max", 5, 0, LimiterConfig::kMaxLimit);
         m_limit = p.integer("limit", max, 0, LimiterConfig::kMaxLimit);
     } else {
-        m_windowMs = whole(p, config.windowNanos(), kMillis, "windowMs", "milliseconds");
+        m_windowMs = whole(p, config.windowNanos(), kNanosPerMs, "windowMs", "milliseconds");
         m_limit = config.limit();
     }
     if (m_windowMs > 2'147'483'647) // its validations.windowMs: a setTimeout/setInterval delay
@@ -59,14 +58,14 @@ RateLimiterFlexible::RateLimiterFlexible(const LimiterConfig& config)
         m_points = p.integer("points", 4, 0, LimiterConfig::kMaxLimit);
         m_durationMs = p.text("duration") == std::optional<std::string>("0")
                            ? 0
-                           : durationIn(p, "duration", kNanosPerSecond, kNanosPerSecond, kMillis, "milliseconds");
+                           : durationIn(p, "duration", kNanosPerSecond, kNanosPerSecond, kNanosPerMs, "milliseconds");
     } else {
         m_points = config.limit();
-        m_durationMs = whole(p, config.windowNanos(), kMillis, "duration", "milliseconds");
+        m_durationMs = whole(p, config.windowNanos(), kNanosPerMs, "duration", "milliseconds");
     }
     m_blockMs = !p.text("blockDuration") || p.text("blockDuration") == std::optional<std::string>("0")
                     ? 0
-                    : durationIn(p, "blockDuration", kMillis, kNanosPerSecond, kMillis, "milliseconds");
+                    : durationIn(p, "blockDuration", kNanosPerMs, kNanosPerSecond, kNanosPerMs, "milliseconds");
 }
 
 EnvoyLocal::EnvoyLocal(const LimiterConfig& config)
@@ -84,7 +83,7 @@ EnvoyLocal::EnvoyLocal(const LimiterConfig& config)
         perFill = config.limit();
         m_fillNanos = config.windowNanos();
     }
-    if (m_fillNanos % kMillis != 0 || m_fillNanos < 50 * kMillis)
+    if (m_fillNanos % kNanosPerMs != 0 || m_fillNanos < 50 * kNanosPerMs)
         p.fail("fill_interval must be whole milliseconds and at least 50 ms (Envoy: \"local rate limit token bucket "
                "fill timer must be >= 50ms\")");
     if (maxTokens + perFill > kU32)
@@ -156,10 +155,10 @@ NodeLimiter::NodeLimiter(const LimiterConfig& config)
         else if (interval == "day")
             m_intervalMs = 86'400'000;
         else
-            m_intervalMs = double(durationIn(p, "interval", std::nullopt, kMillis, kMillis, "milliseconds"));
+            m_intervalMs = double(durationIn(p, "interval", std::nullopt, kNanosPerMs, kNanosPerMs, "milliseconds"));
     } else {
         m_perInterval = config.limit();
-        m_intervalMs = double(whole(p, config.windowNanos(), kMillis, "interval", "milliseconds"));
+        m_intervalMs = double(whole(p, config.windowNanos(), kNanosPerMs, "interval", "milliseconds"));
     }
     m_content = double(m_perInterval); // RateLimiter: tokenBucket.content = tokensPerInterval
 }
