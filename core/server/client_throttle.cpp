@@ -10,12 +10,12 @@ namespace ratelab {
 
 namespace {
 
-struct Kind {
+struct ThrottleKind {
     std::string_view id;
     std::unique_ptr<ClientThrottle> (*make)(GateOptions& o);
 };
 
-const Kind kKinds[] = {
+const ThrottleKind kThrottleKinds[] = {
     {"bottleneck", [](GateOptions& o) -> std::unique_ptr<ClientThrottle> { return std::make_unique<Bottleneck>(readBottleneckOptions(o)); }},
     {"p-queue", [](GateOptions& o) -> std::unique_ptr<ClientThrottle> { return std::make_unique<PQueue>(readPQueueOptions(o)); }},
 };
@@ -25,7 +25,7 @@ const Kind kKinds[] = {
 std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec)
 {
     std::string_view options;
-    const Kind& kind = findKind(kKinds, spec, "client throttle", options);
+    const ThrottleKind& kind = findKind(kThrottleKinds, spec, "client throttle", options);
     GateOptions o(std::string(kind.id), options);
     return kind.make(o);
 }
@@ -33,7 +33,7 @@ std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec)
 std::vector<std::string_view> clientThrottleKinds()
 {
     std::vector<std::string_view> ids;
-    for (const Kind& k : kKinds)
+    for (const ThrottleKind& k : kThrottleKinds)
         ids.push_back(k.id);
     return ids;
 }
