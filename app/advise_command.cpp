@@ -266,8 +266,8 @@ void writeFront(std::ostream& out, const BurstFamily& family, const Advice& a, b
         << padded("others denied", 15) << padded("keys denied", 13) << "\n";
     for (const AdvicePoint& p : a.front)
         out << "  " << padded(family.rateText(p.step), 10, true) << padded(grouping(p.burst), 10)
-            << padded(grouping(p.keptDenied), 13) << padded(grouping(p.otherDenied), 15)
-            << padded(grouping(p.keysDenied), 13) << (p.step == a.recommended.step ? "  <- recommended" : "") << "\n";
+            << padded(grouping(p.denied.kept), 13) << padded(grouping(p.denied.other), 15)
+            << padded(grouping(p.denied.keys), 13) << (p.step == a.recommended.step ? "  <- recommended" : "") << "\n";
 }
 
 // capsText is what the recommendation lets through at once, and then, in the product's terms.
@@ -322,12 +322,12 @@ std::string shadowText(const AdviseArgs& args)
 
 // writeCost is what a limit costs the keys: the kept keys' denials, the others', and the keys it
 // denies most, named.
-void writeCost(std::ostream& out, const Advice& a, std::int64_t keptDenied, std::int64_t otherDenied,
-               std::int64_t keysDenied, const std::vector<KeyDenials>& worst, const Traffic& traffic)
+void writeCost(std::ostream& out, const KeptKeys& a, const DenialCount& denied, const std::vector<KeyDenials>& worst,
+               const Traffic& traffic)
 {
-    out << "  kept keys: " << grouping(keptDenied) << " of their " << counted(a.keptRequests, "request") << " denied\n"
-        << "  the other keys: " << grouping(otherDenied) << " of their "
-        << counted(a.limitedRequests - a.keptRequests, "request") << " denied, " << counted(keysDenied, "key")
+    out << "  kept keys: " << grouping(denied.kept) << " of their " << counted(a.keptRequests, "request") << " denied\n"
+        << "  the other keys: " << grouping(denied.other) << " of their "
+        << counted(a.limitedRequests - a.keptRequests, "request") << " denied, " << counted(denied.keys, "key")
         << " capped" << (worst.empty() ? "" : "; the most denied:") << "\n";
     const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
     for (const KeyDenials& k : worst)
@@ -346,10 +346,10 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
                              + formatSeconds(args.options.drain) + " s: the lowest rate needing the least burst any rate needs")
         << "; this one drains in " << drainText(family, r) << " s)\n";
     if (args.product == "envoy")
-        out << "  the log's requests: " << grouping(r.keptDenied) << " of " << counted(a.keptRequests, "request")
+        out << "  the log's requests: " << grouping(r.denied.kept) << " of " << counted(a.keptRequests, "request")
             << " denied\n";
     else
-        writeCost(out, a, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+        writeCost(out, a, r.denied, worst, traffic);
     out << "  " << capsText(args, family, r) << "\n";
 }
 
@@ -362,12 +362,12 @@ void writeTextbook(std::ostream& out, const BurstFamily& family, const Advice& a
         << padded("others denied", 15) << padded("keys denied", 13) << "\n";
     for (const TextbookRow& r : rows)
         out << "  " << padded(std::string(algorithmId(r.algorithm)), 14, true) << padded(grouping(r.capacity), 10)
-            << padded(grouping(r.keptDenied), 13) << padded(grouping(r.otherDenied), 15)
-            << padded(grouping(r.keysDenied), 13) << "\n";
+            << padded(grouping(r.denied.kept), 13) << padded(grouping(r.denied.other), 15)
+            << padded(grouping(r.denied.keys), 13) << "\n";
 }
 
 // writeKept says whose requests must pass.
-void writeKept(std::ostream& out, const Advice& a, const AdviseArgs& args)
+void writeKept(std::ostream& out, const KeptKeys& a, const AdviseArgs& args)
 {
     if (args.product == "envoy") {
         out << "kept: every request: local_ratelimit counts every request the filter sees in one token bucket, "
@@ -383,7 +383,7 @@ void writeKept(std::ostream& out, const Advice& a, const AdviseArgs& args)
 }
 
 // unlimitedText says what becomes of the requests with an empty key.
-std::string unlimitedText(const Advice& a, const AdviseArgs& args)
+std::string unlimitedText(const KeptKeys& a, const AdviseArgs& args)
 {
     return counted(a.unlimitedRequests, "request")
            + (args.limitBy.consumer ? " with no user, which basic-auth answers 401 before any limit"
@@ -391,7 +391,7 @@ std::string unlimitedText(const Advice& a, const AdviseArgs& args)
 }
 
 // writeHeadline says what the advice is made on, and writes whose requests must pass.
-void writeHeadline(std::ostream& out, const std::string& product, const QString& log, const Advice& a,
+void writeHeadline(std::ostream& out, const std::string& product, const QString& log, const KeptKeys& a,
                    const AdviseArgs& args)
 {
     out << "advise for " << product << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
@@ -404,7 +404,7 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
 }
 
 // writeProofText is the written config, introduced by the product's dry-run form, and its proof.
-void writeProofText(std::ostream& out, const Advice& a, const AdviseArgs& args, const std::string& config,
+void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args, const std::string& config,
                     const Proof& proof)
 {
     out << "\n" << shadowText(args) << "\n"
@@ -431,13 +431,13 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
 void writePoint(std::ostream& out, const BurstFamily& family, const AdvicePoint& p)
 {
     out << "{\"rate\": " << jsonString(family.rateText(p.step)) << ", \"burst\": " << p.burst
-        << ", \"kept_denied\": " << p.keptDenied << ", \"others_denied\": " << p.otherDenied
-        << ", \"keys_denied\": " << p.keysDenied;
+        << ", \"kept_denied\": " << p.denied.kept << ", \"others_denied\": " << p.denied.other
+        << ", \"keys_denied\": " << p.denied.keys;
 }
 
 // writeJsonHead opens the JSON: the product, the log read, its warnings and the keys kept.
 void writeJsonHead(std::ostream& out, const std::string& product, const QString& log, const Traffic& traffic,
-                   const QCommandLineParser& parser, const Advice& a, const AdviseArgs& args)
+                   const QCommandLineParser& parser, const KeptKeys& a, const AdviseArgs& args)
 {
     out << "{\"product\": " << jsonString(product) << ",\n \"input\": ";
     writeTrafficJson(out, log, traffic, parser);
@@ -494,8 +494,8 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
         out << " \"textbook\": [";
         for (std::size_t i = 0; i < textbook.size(); ++i)
             out << (i ? ", " : "") << "{\"algorithm\": " << jsonString(std::string(algorithmId(textbook[i].algorithm)))
-                << ", \"capacity\": " << textbook[i].capacity << ", \"kept_denied\": " << textbook[i].keptDenied
-                << ", \"others_denied\": " << textbook[i].otherDenied << ", \"keys_denied\": " << textbook[i].keysDenied
+                << ", \"capacity\": " << textbook[i].capacity << ", \"kept_denied\": " << textbook[i].denied.kept
+                << ", \"others_denied\": " << textbook[i].denied.other << ", \"keys_denied\": " << textbook[i].denied.keys
                 << "}";
         out << "],\n";
     }
@@ -521,11 +521,11 @@ void writeWindowsHead(std::ostream& out, const std::string& window)
         << padded("others denied", 15) << padded("keys denied", 13) << "\n";
 }
 
-void writeWindowRow(std::ostream& out, const std::string& window, std::int64_t limit, std::int64_t keptDenied,
-                    std::int64_t otherDenied, std::int64_t keysDenied, bool recommended)
+void writeWindowRow(std::ostream& out, const std::string& window, std::int64_t limit, const DenialCount& denied,
+                    bool recommended)
 {
-    out << "  " << padded(window, 10, true) << padded(grouping(limit), 10) << padded(grouping(keptDenied), 13)
-        << padded(grouping(otherDenied), 15) << padded(grouping(keysDenied), 13)
+    out << "  " << padded(window, 10, true) << padded(grouping(limit), 10) << padded(grouping(denied.kept), 13)
+        << padded(grouping(denied.other), 15) << padded(grouping(denied.keys), 13)
         << (recommended ? "  <- recommended" : "") << "\n";
 }
 
@@ -537,8 +537,7 @@ void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic
     writeWindowsHead(out, "window");
     for (int p = 0; p < kKongShownPeriods; ++p) {
         const KongPoint& w = k.windows[std::size_t(p)];
-        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.keptDenied, w.otherDenied,
-                       w.keysDenied, false);
+        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.denied, false);
     }
     const KongPoint& r = k.recommended;
     const std::int64_t second = r.limits[0], minute = r.limits[1];
@@ -547,7 +546,7 @@ void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic
                         : "the most one kept key sent in a minute; it sent as many in a second, where a limit "
                           "would never bind")
         << ")\n";
-    writeCost(out, k.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    writeCost(out, k.keys, r.denied, worst, traffic);
     out << "  it caps every key at " << counted(minute, "request") << " in each minute of the clock"
         << (second != 0 ? " and " + grouping(second) + " in each second" : "") << ": fixed windows, so a key may spend "
         << "one window's limit at its end and the next's at its start\n";
@@ -563,8 +562,8 @@ void writeKongPoint(std::ostream& out, const KongPoint& p)
             out << (first ? "" : ", ") << jsonString(std::string(Kong::periodName(i))) << ": " << p.limits[std::size_t(i)];
             first = false;
         }
-    out << "}, \"kept_denied\": " << p.keptDenied << ", \"others_denied\": " << p.otherDenied
-        << ", \"keys_denied\": " << p.keysDenied;
+    out << "}, \"kept_denied\": " << p.denied.kept << ", \"others_denied\": " << p.denied.other
+        << ", \"keys_denied\": " << p.denied.keys;
 }
 
 void writeKongJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
@@ -593,12 +592,11 @@ void writeExpressText(std::ostream& out, const QString& log, const Traffic& traf
     writeHeadline(out, "express-rate-limit", log, e.keys, args);
     writeWindowsHead(out, "windowMs");
     for (const ExpressPoint& w : e.windows)
-        writeWindowRow(out, std::to_string(w.windowMs), w.limit, w.keptDenied, w.otherDenied, w.keysDenied,
-                       &w == &e.recommended());
+        writeWindowRow(out, std::to_string(w.windowMs), w.limit, w.denied, &w == &e.recommended());
     const ExpressPoint& r = e.recommended();
     out << "\nrecommended: windowMs " << r.windowMs << ", limit " << grouping(r.limit)
         << " (express-rate-limit's default window, and the most one kept key sent in one)\n";
-    writeCost(out, e.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    writeCost(out, e.keys, r.denied, worst, traffic);
     out << "  it caps every key at " << counted(r.limit, "request") << " in a window of " << r.windowMs
         << " ms from its first request after the last window ended; a denied request counts too, so a key that keeps "
            "retrying stays denied until its window ends\n";
@@ -611,8 +609,8 @@ void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traf
 {
     writeJsonHead(out, "express-rate-limit", log, traffic, parser, e.keys, args);
     const auto point = [&](const ExpressPoint& p) {
-        out << "{\"windowMs\": " << p.windowMs << ", \"limit\": " << p.limit << ", \"kept_denied\": " << p.keptDenied
-            << ", \"others_denied\": " << p.otherDenied << ", \"keys_denied\": " << p.keysDenied;
+        out << "{\"windowMs\": " << p.windowMs << ", \"limit\": " << p.limit << ", \"kept_denied\": " << p.denied.kept
+            << ", \"others_denied\": " << p.denied.other << ", \"keys_denied\": " << p.denied.keys;
     };
     out << " \"windows\": [";
     for (std::size_t i = 0; i < e.windows.size(); ++i) {
