@@ -10,6 +10,7 @@
 #include "advise/envoy_advice.h"
 #include "advise/express_advice.h"
 #include "advise/kong_advice.h"
+#include "advise/managed_advice.h"
 #include "advise/nginx_advice.h"
 #include "advise/spring_advice.h"
 #include "advise/textbook_advice.h"
@@ -49,7 +50,7 @@ struct AdviseArgs {
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
 };
 
-constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring)";
+constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf)";
 
 // readEnvoyArgs reads Envoy's: its fill_interval, and no key to keep.
 void readEnvoyArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -93,6 +94,20 @@ void readWindowedArgs(const QCommandLineParser& p, AdviseArgs& a)
     a.limitBy = *limitBy;
 }
 
+// readManagedArgs reads Cloudflare's and AWS WAF's: counts per window, by the client's IP.
+void readManagedArgs(const QCommandLineParser& p, const AdviseArgs& a)
+{
+    const bool cloudflare = a.product == "cloudflare";
+    for (const char* option : {"drain", "compare"})
+        if (p.isSet(option))
+            throw InputError(std::string("--") + option + ": " + (cloudflare ? "Cloudflare's rate limiting rule" : "AWS WAF's "
+                             "rate-based rule") + " counts requests in windows; it has no rate and burst (--for " + a.product
+                             + " advises the windows' limits)");
+    if (a.key != "ip") // the written rule's key, which the dry run replays
+        throw InputError(std::string("--key: the written rule counts by the client's IP (")
+                         + (cloudflare ? "ip.src" : "AggregateKeyType IP") + "): only ip");
+}
+
 // readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
 // fill_interval.
 void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -104,6 +119,8 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
         return readEnvoyArgs(p, a);
     if (a.product == "kong" || a.product == "express")
         return readWindowedArgs(p, a);
+    if (a.product == "cloudflare" || a.product == "aws-waf")
+        return readManagedArgs(p, a);
     if (a.product == "traefik") {
         const std::optional<std::string> criterion = traefikSourceCriterion(a.key);
         if (!criterion)
@@ -135,7 +152,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
         throw InputError(std::string("advise: name the gateway with --for ") + kKnown);
     a.product = p.value("for").toStdString();
     if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong"
-        && a.product != "express" && a.product != "spring")
+        && a.product != "express" && a.product != "spring" && a.product != "cloudflare" && a.product != "aws-waf")
         throw InputError("--for: unknown gateway " + quoted(a.product) + " " + kKnown);
     if (p.isSet("keep")) {
         const std::string text = p.value("keep").toStdString();
@@ -316,6 +333,15 @@ std::string shadowText(const AdviseArgs& args)
                "The closest: load this route in a gateway no client uses (or none), run `ratelab replay LOG --config FILE` "
                "on each new day's log, and add the filter to your routes when the denials are as expected; a request "
                "without a key passes (deny-empty-key: false)";
+    if (args.product == "cloudflare")
+        return "Cloudflare, in log mode first: the action \"log\" in place of \"block\" records what the rule would block "
+               "and blocks nothing (where the plan offers it); set block to enforce. The rule goes in the zone's "
+               "http_ratelimit phase entry point ruleset (rulesets API: a PUT of this body alone replaces the rules there); "
+               "the periods, characteristics and actions offered depend on the plan";
+    if (args.product == "aws-waf")
+        return "AWS WAF, in count mode first: the action {\"Count\": {}} in place of {\"Block\": {}} counts what the rule "
+               "would block (CloudWatch metric ratelab-rate-limit) and blocks nothing; set Block to enforce. The rule goes "
+               "in a web ACL's Rules: give its Priority the place it needs among yours";
     return "nginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete it to "
            "enforce";
 }
@@ -626,6 +652,81 @@ void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traf
     writeJsonTail(out, config, proof);
 }
 
+// ManagedTerms is how the report names a managed edge's settings (Cloudflare's, AWS WAF's).
+struct ManagedTerms {
+    std::string product, column, window, limit;
+};
+
+ManagedTerms managedTerms(const AdviseArgs& a)
+{
+    return a.product == "cloudflare" ? ManagedTerms{"Cloudflare", "period", "period", "requests_per_period"}
+                                     : ManagedTerms{"AWS WAF", "window", "EvaluationWindowSec", "Limit"};
+}
+
+// managedCapsText says what the recommendation does to a key, in the product's terms.
+std::string managedCapsText(const AdviseArgs& a, const WindowPoint& r)
+{
+    const std::string window = std::to_string(r.window) + " s";
+    if (a.product == "cloudflare")
+        return "it blocks a key for " + window + " (mitigation_timeout) once its count passes " + grouping(r.limit)
+               + ": this period's requests plus the last period's weighted by how much of it lies in the " + window
+               + " before; periods from the log's start, as the dry run replays them; blocked requests are not counted";
+    const AwsWafRate rule = wafRule(r.window, r.limit);
+    return "it blocks a key while the last check (every " + formatSeconds(rule.checkInterval()) + " s, in force "
+           + formatSeconds(rule.detectionDelay()) + " s later) counted more than " + grouping(r.limit)
+           + " of its requests in the " + window + " before it: a burst passes whole until a check sees it, and blocked "
+           "requests count too";
+}
+
+void writeManagedText(std::ostream& out, const QString& log, const Traffic& traffic, const WindowAdvice& w,
+                      const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    const ManagedTerms t = managedTerms(args);
+    writeHeadline(out, t.product, log, w.keys, args);
+    writeWindowsHead(out, t.column);
+    for (const WindowPoint& p : w.windows)
+        writeWindowRow(out, std::to_string(p.window), p.limit, p.denied, &p == &w.recommended());
+    if (std::any_of(w.windows.begin(), w.windows.end(), [](const WindowPoint& p) { return p.least < p.limit; }))
+        out << "  (AWS's least Limit is " << kWafMinLimit << ": where the kept keys need less, " << kWafMinLimit
+            << " is written and measured)\n";
+    const WindowPoint& r = w.recommended();
+    out << "\nrecommended: " << t.window << " " << r.window << ", " << t.limit << " " << grouping(r.limit) << " ("
+        << (args.product == "cloudflare" ? "a minute, and the least limit at which the sliding count lets every request of "
+                                           "the kept keys through"
+                                         : "AWS's default window, and the most requests of one kept key that a check in "
+                                           "force at one of them counted")
+        << ")\n";
+    writeCost(out, w.keys, r.denied, worst, traffic);
+    out << "  " << managedCapsText(args, r) << "\n";
+    writeProofText(out, w.keys, args, config, proof);
+}
+
+void writeManagedJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
+                      const WindowAdvice& w, const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    const ManagedTerms t = managedTerms(args);
+    writeJsonHead(out, t.product, log, traffic, parser, w.keys, args);
+    const auto point = [&](const WindowPoint& p) {
+        out << "{" << jsonString(t.window) << ": " << p.window << ", \"least\": " << p.least << ", " << jsonString(t.limit)
+            << ": " << p.limit << ", \"kept_denied\": " << p.denied.kept << ", \"others_denied\": " << p.denied.other
+            << ", \"keys_denied\": " << p.denied.keys;
+    };
+    out << " \"windows\": [";
+    for (std::size_t i = 0; i < w.windows.size(); ++i) {
+        out << (i ? ",\n  " : "\n  ");
+        point(w.windows[i]);
+        out << "}";
+    }
+    out << "],\n \"recommended\": ";
+    point(w.recommended());
+    out << ", ";
+    writeTopKeys(out, worst, traffic);
+    out << "},\n";
+    writeJsonTail(out, config, proof);
+}
+
 // settle checks the proof and saves the config: the exit status when either fails.
 std::optional<int> settle(const Proof& proof, const AdviseArgs& a, const std::string& config)
 {
@@ -684,6 +785,25 @@ int runExpress(const QCommandLineParser& parser, const QString& log, const Advis
     return 0;
 }
 
+int runManaged(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
+{
+    const bool cloudflare = a.product == "cloudflare";
+    const KeyedTraces traces = keyedTraces(traffic);
+    const WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
+    const WindowPoint& r = w.recommended();
+    const std::string config = cloudflare ? cloudflareAdviceConfig(r.window, r.limit) : wafAdviceConfig(r.window, r.limit);
+    const Proof proof = prove(config, w.deniedPerKey, w.keys.limitedRequests, a.key, traffic);
+    if (const std::optional<int> failed = settle(proof, a, config))
+        return *failed;
+    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    printWarnings(trafficWarnings(traffic));
+    if (a.format == "json")
+        writeManagedJson(std::cout, log, traffic, parser, w, a, config, proof, worst);
+    else
+        writeManagedText(std::cout, log, traffic, w, a, config, proof, worst);
+    return 0;
+}
+
 } // namespace
 
 int adviseCommand(QCommandLineParser& parser, const QStringList& args)
@@ -692,13 +812,14 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addOptions({
         {"for", "The gateway to write the limit for: nginx (limit_req), envoy (local_ratelimit: one bucket for every "
                 "request), traefik (rateLimit), kong (rate-limiting, policy local: its second and minute limits), express (express-rate-limit: "
-                "windowMs and limit), spring (Spring Cloud Gateway's RedisRateLimiter).",
+                "windowMs and limit), spring (Spring Cloud Gateway's RedisRateLimiter), cloudflare (a rate limiting rule: "
+                "period and requests_per_period), aws-waf (a rate-based rule: EvaluationWindowSec and Limit).",
          "gateway"},
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
                  "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys).",
          "P"},
         {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
-                  "(default 10; not for kong and express, whose limits are windows' counts).",
+                  "(default 10; not for kong, express, cloudflare and aws-waf, whose limits are windows' counts).",
          "SECONDS"},
         {"fill-interval", "Envoy's fill_interval, whole milliseconds, at least 0.05 (default 1): its rates are "
                           "tokens_per_fill at this interval.",
@@ -719,6 +840,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         return runKong(parser, log, a, traffic);
     if (a.product == "express")
         return runExpress(parser, log, a, traffic);
+    if (a.product == "cloudflare" || a.product == "aws-waf")
+        return runManaged(parser, log, a, traffic);
     const Written w = adviseFor(a, traffic);
     const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice.limitedRequests, a.key, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))
