@@ -686,7 +686,7 @@ void writeManagedText(std::ostream& out, const QString& log, const Traffic& traf
     writeHeadline(out, t.product, log, w.keys, args);
     writeWindowsHead(out, t.column);
     for (const WindowPoint& p : w.windows)
-        writeWindowRow(out, std::to_string(p.window), p.limit, p.denied, &p == &w.recommended());
+        writeWindowRow(out, std::to_string(p.window) + " s", p.limit, p.denied, &p == &w.recommended());
     if (std::any_of(w.windows.begin(), w.windows.end(), [](const WindowPoint& p) { return p.least < p.limit; }))
         out << "  (AWS's least Limit is " << kWafMinLimit << ": where the kept keys need less, " << kWafMinLimit
             << " is written and measured)\n";

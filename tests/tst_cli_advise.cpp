@@ -660,8 +660,8 @@ private slots:
         const Run r = runRatelab({"advise", log, "--for", "cloudflare", "--keep", "60", "--write", rule});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("  period         limit  kept denied  others denied  keys denied\n"
-                                "  10                 5            0              5            1\n"
-                                "  60                 5            0              5            1  <- recommended\n"),
+                                "  10 s               5            0              5            1\n"
+                                "  60 s               5            0              5            1  <- recommended\n"),
                  r.out.constData());
         QVERIFY2(r.out.contains("\nrecommended: period 60, requests_per_period 5 ("), r.out.constData());
         QVERIFY2(r.out.contains("on this config: 5 of 16 requests denied, 1 key; every key's denials as advised\n"),
