@@ -1,7 +1,7 @@
 #include "advise/managed_advice.h"
 
+#include "arithmetic/decimal.h"
 #include "limiters/config.h"
-#include "limiters/products/aws_waf.h"
 #include "limiters/products/cloudflare.h"
 
 #include <algorithm>
@@ -16,12 +16,6 @@ LimiterConfig cloudflareConfig(std::int64_t period, std::int64_t limit)
     return LimiterConfig{}.withProductOptions({{"period", std::to_string(period)},
                                                {"requests_per_period", std::to_string(limit)},
                                                {"mitigation_timeout", std::to_string(period)}});
-}
-
-LimiterConfig wafConfig(std::int64_t windowSec, std::int64_t limit)
-{
-    return LimiterConfig{}.withProductOptions(
-        {{"Limit", std::to_string(limit)}, {"EvaluationWindowSec", std::to_string(windowSec)}});
 }
 
 // adviseWindows keeps the keys and, per offered window, takes the kept keys' most need, makes it a
@@ -67,8 +61,8 @@ std::int64_t cloudflareLeast(KeyTrace trace, std::int64_t period)
         const Nanos e = t - window * p;
         const auto need = Int128(cur + trace.cost(i)) + ceilDiv(Int128(prev) * (p - e), p);
         if (need > LimiterConfig::kMaxLimit)
-            throw InputError("advise: a key needs more than " + std::to_string(LimiterConfig::kMaxLimit)
-                             + " requests per period, more than RateLab's model holds");
+            throw InputError("advise: a key needs more than " + grouping(LimiterConfig::kMaxLimit)
+                             + " requests per period, more than RateLab's Cloudflare model holds");
         most = std::max(most, std::int64_t(need));
         cur += trace.cost(i);
     }
@@ -107,10 +101,15 @@ std::string cloudflareAdviceConfig(std::int64_t period, std::int64_t limit)
            "}\n";
 }
 
+AwsWafRate wafRule(std::int64_t windowSec, std::int64_t limit)
+{
+    return AwsWafRate(LimiterConfig{}.withProductOptions(
+        {{"Limit", std::to_string(limit)}, {"EvaluationWindowSec", std::to_string(windowSec)}}));
+}
+
 std::int64_t wafMostCount(KeyTrace trace, std::int64_t windowSec)
 {
-    // The check interval and delay the model takes when the rule names none, as the written one does.
-    const AwsWafRate model(wafConfig(windowSec, kWafMinLimit));
+    const AwsWafRate model = wafRule(windowSec, kWafMinLimit);
     const Nanos check = model.checkInterval(), delay = model.detectionDelay(), window = model.window();
     const std::size_t n = trace.times.size();
     std::int64_t most = 0, count = 0;
@@ -130,7 +129,7 @@ std::int64_t wafMostCount(KeyTrace trace, std::int64_t windowSec)
 
 std::int64_t wafDenied(KeyTrace trace, std::int64_t windowSec, std::int64_t limit)
 {
-    AwsWafRate rule(wafConfig(windowSec, limit));
+    AwsWafRate rule = wafRule(windowSec, limit);
     return deniedOn(rule, trace);
 }
 

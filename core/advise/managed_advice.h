@@ -26,6 +26,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "limiters/products/aws_waf.h"
 
 #include <string>
 #include <vector>
@@ -70,6 +71,8 @@ inline constexpr std::int64_t kWafMinLimit = 10;
 // limit that blocks none, before AWS's least Limit.
 std::int64_t wafMostCount(KeyTrace trace, std::int64_t windowSec);
 std::int64_t wafDenied(KeyTrace trace, std::int64_t windowSec, std::int64_t limit);
+// wafRule is the model of the written rule: its check interval and delay the model's defaults.
+AwsWafRate wafRule(std::int64_t windowSec, std::int64_t limit);
 WindowAdvice adviseAwsWaf(const KeyedTraces& traces, std::int64_t keep);
 // wafAdviceConfig is a WAFV2 rule: a RateBasedStatement by IP, action Block.
 std::string wafAdviceConfig(std::int64_t windowSec, std::int64_t limit);
