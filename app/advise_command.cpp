@@ -11,6 +11,7 @@
 #include "advise/envoy_advice.h"
 #include "advise/express_advice.h"
 #include "advise/kong_advice.h"
+#include "advise/managed_advice.h"
 #include "advise/nginx_advice.h"
 #include "advise/spring_advice.h"
 #include "advise/textbook_advice.h"
@@ -51,7 +52,7 @@ struct AdviseArgs {
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
 };
 
-constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring, aws-api-gateway, upstash)";
+constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)";
 
 // readEnvoyArgs reads Envoy's: its fill_interval, and no key to keep.
 void readEnvoyArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -114,6 +115,20 @@ void readUpstashArgs(const QCommandLineParser& p, AdviseArgs&)
                              "requests in windows; they have no rate and burst (--for upstash advises their tokens)");
 }
 
+// readManagedArgs reads Cloudflare's and AWS WAF's: counts per window, by the client's IP.
+void readManagedArgs(const QCommandLineParser& p, const AdviseArgs& a)
+{
+    const bool cloudflare = a.product == "cloudflare";
+    for (const char* option : {"drain", "compare"})
+        if (p.isSet(option))
+            throw InputError(std::string("--") + option + ": " + (cloudflare ? "Cloudflare's rate limiting rule" : "AWS WAF's "
+                             "rate-based rule") + " counts requests in windows; it has no rate and burst (--for " + a.product
+                             + " advises the windows' limits)");
+    if (a.key != "ip") // the written rule's key, which the dry run replays
+        throw InputError(std::string("--key: the written rule counts by the client's IP (")
+                         + (cloudflare ? "ip.src" : "AggregateKeyType IP") + "): only ip");
+}
+
 // readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
 // fill_interval.
 void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -129,6 +144,8 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
         return readUpstashArgs(p, a);
     if (a.product == "kong" || a.product == "express")
         return readWindowedArgs(p, a);
+    if (a.product == "cloudflare" || a.product == "aws-waf")
+        return readManagedArgs(p, a);
     if (a.product == "traefik") {
         const std::optional<std::string> criterion = traefikSourceCriterion(a.key);
         if (!criterion)
@@ -160,7 +177,8 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
         throw InputError(std::string("advise: name the gateway with --for ") + kKnown);
     a.product = p.value("for").toStdString();
     if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong"
-        && a.product != "express" && a.product != "spring" && a.product != "aws-api-gateway" && a.product != "upstash")
+        && a.product != "express" && a.product != "spring" && a.product != "cloudflare" && a.product != "aws-waf"
+        && a.product != "aws-api-gateway" && a.product != "upstash")
         throw InputError("--for: unknown gateway " + quoted(a.product) + " " + kKnown);
     if (p.isSet("keep")) {
         const std::string text = p.value("keep").toStdString();
@@ -297,8 +315,8 @@ void writeFront(std::ostream& out, const BurstFamily& family, const Advice& a, b
         << padded("others denied", 15) << padded("keys denied", 13) << "\n";
     for (const AdvicePoint& p : a.front)
         out << "  " << padded(family.rateText(p.step), 10, true) << padded(grouping(p.burst), 10)
-            << padded(grouping(p.keptDenied), 13) << padded(grouping(p.otherDenied), 15)
-            << padded(grouping(p.keysDenied), 13) << (p.step == a.recommended.step ? "  <- recommended" : "") << "\n";
+            << padded(grouping(p.denied.kept), 13) << padded(grouping(p.denied.other), 15)
+            << padded(grouping(p.denied.keys), 13) << (p.step == a.recommended.step ? "  <- recommended" : "") << "\n";
 }
 
 // capsText is what the recommendation lets through at once, and then, in the product's terms.
@@ -359,18 +377,27 @@ std::string shadowText(const AdviseArgs& args)
                "The closest: load this route in a gateway no client uses (or none), run `ratelab replay LOG --config FILE` "
                "on each new day's log, and add the filter to your routes when the denials are as expected; a request "
                "without a key passes (deny-empty-key: false)";
+    if (args.product == "cloudflare")
+        return "Cloudflare, in log mode first: the action \"log\" in place of \"block\" records what the rule would block "
+               "and blocks nothing (where the plan offers it); set block to enforce. The rule goes in the zone's "
+               "http_ratelimit phase entry point ruleset (rulesets API: a PUT of this body alone replaces the rules there); "
+               "the periods, characteristics and actions offered depend on the plan";
+    if (args.product == "aws-waf")
+        return "AWS WAF, in count mode first: the action {\"Count\": {}} in place of {\"Block\": {}} counts what the rule "
+               "would block (CloudWatch metric ratelab-rate-limit) and blocks nothing; set Block to enforce. The rule goes "
+               "in a web ACL's Rules: give its Priority the place it needs among yours";
     return "nginx, in shadow mode first: limit_req_dry_run logs what it would reject and rejects nothing; delete it to "
            "enforce";
 }
 
 // writeCost is what a limit costs the keys: the kept keys' denials, the others', and the keys it
 // denies most, named.
-void writeCost(std::ostream& out, const Advice& a, std::int64_t keptDenied, std::int64_t otherDenied,
-               std::int64_t keysDenied, const std::vector<KeyDenials>& worst, const Traffic& traffic)
+void writeCost(std::ostream& out, const KeptKeys& a, const DenialCount& denied, const std::vector<KeyDenials>& worst,
+               const Traffic& traffic)
 {
-    out << "  kept keys: " << grouping(keptDenied) << " of their " << counted(a.keptRequests, "request") << " denied\n"
-        << "  the other keys: " << grouping(otherDenied) << " of their "
-        << counted(a.limitedRequests - a.keptRequests, "request") << " denied, " << counted(keysDenied, "key")
+    out << "  kept keys: " << grouping(denied.kept) << " of their " << counted(a.keptRequests, "request") << " denied\n"
+        << "  the other keys: " << grouping(denied.other) << " of their "
+        << counted(a.limitedRequests - a.keptRequests, "request") << " denied, " << counted(denied.keys, "key")
         << " capped" << (worst.empty() ? "" : "; the most denied:") << "\n";
     const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
     for (const KeyDenials& k : worst)
@@ -389,10 +416,10 @@ void writeRecommendation(std::ostream& out, const BurstFamily& family, const Adv
                              + formatSeconds(args.options.drain) + " s: the lowest rate needing the least burst any rate needs")
         << "; this one drains in " << drainText(family, r) << " s)\n";
     if (args.product == "envoy")
-        out << "  the log's requests: " << grouping(r.keptDenied) << " of " << counted(a.keptRequests, "request")
+        out << "  the log's requests: " << grouping(r.denied.kept) << " of " << counted(a.keptRequests, "request")
             << " denied\n";
     else
-        writeCost(out, a, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+        writeCost(out, a, r.denied, worst, traffic);
     out << "  " << capsText(args, family, r) << "\n";
 }
 
@@ -405,12 +432,12 @@ void writeTextbook(std::ostream& out, const BurstFamily& family, const Advice& a
         << padded("others denied", 15) << padded("keys denied", 13) << "\n";
     for (const TextbookRow& r : rows)
         out << "  " << padded(std::string(algorithmId(r.algorithm)), 14, true) << padded(grouping(r.capacity), 10)
-            << padded(grouping(r.keptDenied), 13) << padded(grouping(r.otherDenied), 15)
-            << padded(grouping(r.keysDenied), 13) << "\n";
+            << padded(grouping(r.denied.kept), 13) << padded(grouping(r.denied.other), 15)
+            << padded(grouping(r.denied.keys), 13) << "\n";
 }
 
 // writeKept says whose requests must pass.
-void writeKept(std::ostream& out, const Advice& a, const AdviseArgs& args)
+void writeKept(std::ostream& out, const KeptKeys& a, const AdviseArgs& args)
 {
     if (args.product == "envoy") {
         out << "kept: every request: local_ratelimit counts every request the filter sees in one token bucket, "
@@ -426,7 +453,7 @@ void writeKept(std::ostream& out, const Advice& a, const AdviseArgs& args)
 }
 
 // unlimitedText says what becomes of the requests with an empty key.
-std::string unlimitedText(const Advice& a, const AdviseArgs& args)
+std::string unlimitedText(const KeptKeys& a, const AdviseArgs& args)
 {
     return counted(a.unlimitedRequests, "request")
            + (args.limitBy.consumer ? " with no user, which basic-auth answers 401 before any limit"
@@ -434,7 +461,7 @@ std::string unlimitedText(const Advice& a, const AdviseArgs& args)
 }
 
 // writeHeadline says what the advice is made on, and writes whose requests must pass.
-void writeHeadline(std::ostream& out, const std::string& product, const QString& log, const Advice& a,
+void writeHeadline(std::ostream& out, const std::string& product, const QString& log, const KeptKeys& a,
                    const AdviseArgs& args)
 {
     out << "advise for " << product << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
@@ -447,7 +474,7 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
 }
 
 // writeProofText is the written config, introduced by the product's dry-run form, and its proof.
-void writeProofText(std::ostream& out, const Advice& a, const AdviseArgs& args, const std::string& config,
+void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args, const std::string& config,
                     const Proof& proof)
 {
     out << "\n" << shadowText(args) << "\n"
@@ -474,13 +501,13 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
 void writePoint(std::ostream& out, const BurstFamily& family, const AdvicePoint& p)
 {
     out << "{\"rate\": " << jsonString(family.rateText(p.step)) << ", \"burst\": " << p.burst
-        << ", \"kept_denied\": " << p.keptDenied << ", \"others_denied\": " << p.otherDenied
-        << ", \"keys_denied\": " << p.keysDenied;
+        << ", \"kept_denied\": " << p.denied.kept << ", \"others_denied\": " << p.denied.other
+        << ", \"keys_denied\": " << p.denied.keys;
 }
 
 // writeJsonHead opens the JSON: the product, the log read, its warnings and the keys kept.
 void writeJsonHead(std::ostream& out, const std::string& product, const QString& log, const Traffic& traffic,
-                   const QCommandLineParser& parser, const Advice& a, const AdviseArgs& args)
+                   const QCommandLineParser& parser, const KeptKeys& a, const AdviseArgs& args)
 {
     out << "{\"product\": " << jsonString(product) << ",\n \"input\": ";
     writeTrafficJson(out, log, traffic, parser);
@@ -537,8 +564,8 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
         out << " \"textbook\": [";
         for (std::size_t i = 0; i < textbook.size(); ++i)
             out << (i ? ", " : "") << "{\"algorithm\": " << jsonString(std::string(algorithmId(textbook[i].algorithm)))
-                << ", \"capacity\": " << textbook[i].capacity << ", \"kept_denied\": " << textbook[i].keptDenied
-                << ", \"others_denied\": " << textbook[i].otherDenied << ", \"keys_denied\": " << textbook[i].keysDenied
+                << ", \"capacity\": " << textbook[i].capacity << ", \"kept_denied\": " << textbook[i].denied.kept
+                << ", \"others_denied\": " << textbook[i].denied.other << ", \"keys_denied\": " << textbook[i].denied.keys
                 << "}";
         out << "],\n";
     }
@@ -564,11 +591,11 @@ void writeWindowsHead(std::ostream& out, const std::string& window)
         << padded("others denied", 15) << padded("keys denied", 13) << "\n";
 }
 
-void writeWindowRow(std::ostream& out, const std::string& window, std::int64_t limit, std::int64_t keptDenied,
-                    std::int64_t otherDenied, std::int64_t keysDenied, bool recommended)
+void writeWindowRow(std::ostream& out, const std::string& window, std::int64_t limit, const DenialCount& denied,
+                    bool recommended)
 {
-    out << "  " << padded(window, 10, true) << padded(grouping(limit), 10) << padded(grouping(keptDenied), 13)
-        << padded(grouping(otherDenied), 15) << padded(grouping(keysDenied), 13)
+    out << "  " << padded(window, 10, true) << padded(grouping(limit), 10) << padded(grouping(denied.kept), 13)
+        << padded(grouping(denied.other), 15) << padded(grouping(denied.keys), 13)
         << (recommended ? "  <- recommended" : "") << "\n";
 }
 
@@ -580,8 +607,7 @@ void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic
     writeWindowsHead(out, "window");
     for (int p = 0; p < kKongShownPeriods; ++p) {
         const KongPoint& w = k.windows[std::size_t(p)];
-        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.keptDenied, w.otherDenied,
-                       w.keysDenied, false);
+        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.denied, false);
     }
     const KongPoint& r = k.recommended;
     const std::int64_t second = r.limits[0], minute = r.limits[1];
@@ -590,7 +616,7 @@ void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic
                         : "the most one kept key sent in a minute; it sent as many in a second, where a limit "
                           "would never bind")
         << ")\n";
-    writeCost(out, k.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    writeCost(out, k.keys, r.denied, worst, traffic);
     out << "  it caps every key at " << counted(minute, "request") << " in each minute of the clock"
         << (second != 0 ? " and " + grouping(second) + " in each second" : "") << ": fixed windows, so a key may spend "
         << "one window's limit at its end and the next's at its start\n";
@@ -606,8 +632,8 @@ void writeKongPoint(std::ostream& out, const KongPoint& p)
             out << (first ? "" : ", ") << jsonString(std::string(Kong::periodName(i))) << ": " << p.limits[std::size_t(i)];
             first = false;
         }
-    out << "}, \"kept_denied\": " << p.keptDenied << ", \"others_denied\": " << p.otherDenied
-        << ", \"keys_denied\": " << p.keysDenied;
+    out << "}, \"kept_denied\": " << p.denied.kept << ", \"others_denied\": " << p.denied.other
+        << ", \"keys_denied\": " << p.denied.keys;
 }
 
 void writeKongJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
@@ -636,12 +662,11 @@ void writeExpressText(std::ostream& out, const QString& log, const Traffic& traf
     writeHeadline(out, "express-rate-limit", log, e.keys, args);
     writeWindowsHead(out, "windowMs");
     for (const ExpressPoint& w : e.windows)
-        writeWindowRow(out, std::to_string(w.windowMs), w.limit, w.keptDenied, w.otherDenied, w.keysDenied,
-                       &w == &e.recommended());
+        writeWindowRow(out, std::to_string(w.windowMs), w.limit, w.denied, &w == &e.recommended());
     const ExpressPoint& r = e.recommended();
     out << "\nrecommended: windowMs " << r.windowMs << ", limit " << grouping(r.limit)
         << " (express-rate-limit's default window, and the most one kept key sent in one)\n";
-    writeCost(out, e.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    writeCost(out, e.keys, r.denied, worst, traffic);
     out << "  it caps every key at " << counted(r.limit, "request") << " in a window of " << r.windowMs
         << " ms from its first request after the last window ended; a denied request counts too, so a key that keeps "
            "retrying stays denied until its window ends\n";
@@ -654,8 +679,8 @@ void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traf
 {
     writeJsonHead(out, "express-rate-limit", log, traffic, parser, e.keys, args);
     const auto point = [&](const ExpressPoint& p) {
-        out << "{\"windowMs\": " << p.windowMs << ", \"limit\": " << p.limit << ", \"kept_denied\": " << p.keptDenied
-            << ", \"others_denied\": " << p.otherDenied << ", \"keys_denied\": " << p.keysDenied;
+        out << "{\"windowMs\": " << p.windowMs << ", \"limit\": " << p.limit << ", \"kept_denied\": " << p.denied.kept
+            << ", \"others_denied\": " << p.denied.other << ", \"keys_denied\": " << p.denied.keys;
     };
     out << " \"windows\": [";
     for (std::size_t i = 0; i < e.windows.size(); ++i) {
@@ -665,6 +690,81 @@ void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traf
     }
     out << "],\n \"recommended\": ";
     point(e.recommended());
+    out << ", ";
+    writeTopKeys(out, worst, traffic);
+    out << "},\n";
+    writeJsonTail(out, config, proof);
+}
+
+// ManagedTerms is how the report names a managed edge's settings (Cloudflare's, AWS WAF's).
+struct ManagedTerms {
+    std::string product, column, window, limit;
+};
+
+ManagedTerms managedTerms(const AdviseArgs& a)
+{
+    return a.product == "cloudflare" ? ManagedTerms{"Cloudflare", "period", "period", "requests_per_period"}
+                                     : ManagedTerms{"AWS WAF", "window", "EvaluationWindowSec", "Limit"};
+}
+
+// managedCapsText says what the recommendation does to a key, in the product's terms.
+std::string managedCapsText(const AdviseArgs& a, const WindowPoint& r)
+{
+    const std::string window = std::to_string(r.window) + " s";
+    if (a.product == "cloudflare")
+        return "it blocks a key for " + window + " (mitigation_timeout) once its count passes " + grouping(r.limit)
+               + ": this period's requests plus the last period's weighted by how much of it lies in the " + window
+               + " before; periods on the clock, as Cloudflare counts them; blocked requests are not counted";
+    const AwsWafRate rule = wafRule(r.window, r.limit);
+    return "it blocks a key while the last check (every " + formatSeconds(rule.checkInterval()) + " s, in force "
+           + formatSeconds(rule.detectionDelay()) + " s later) counted more than " + grouping(r.limit)
+           + " of its requests in the " + window + " before it: a burst passes whole until a check sees it, and blocked "
+           "requests count too";
+}
+
+void writeManagedText(std::ostream& out, const QString& log, const Traffic& traffic, const WindowAdvice& w,
+                      const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    const ManagedTerms t = managedTerms(args);
+    writeHeadline(out, t.product, log, w.keys, args);
+    writeWindowsHead(out, t.column);
+    for (const WindowPoint& p : w.windows)
+        writeWindowRow(out, std::to_string(p.window) + " s", p.limit, p.denied, &p == &w.recommended());
+    if (std::any_of(w.windows.begin(), w.windows.end(), [](const WindowPoint& p) { return p.least < p.limit; }))
+        out << "  (AWS's least Limit is " << kWafMinLimit << ": where the kept keys need less, " << kWafMinLimit
+            << " is written and measured)\n";
+    const WindowPoint& r = w.recommended();
+    out << "\nrecommended: " << t.window << " " << r.window << ", " << t.limit << " " << grouping(r.limit) << " ("
+        << (args.product == "cloudflare" ? "a minute, and the least limit at which the sliding count lets every request of "
+                                           "the kept keys through"
+                                         : "AWS's default window, and the most requests of one kept key that a check in "
+                                           "force at one of them counted")
+        << ")\n";
+    writeCost(out, w.keys, r.denied, worst, traffic);
+    out << "  " << managedCapsText(args, r) << "\n";
+    writeProofText(out, w.keys, args, config, proof);
+}
+
+void writeManagedJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
+                      const WindowAdvice& w, const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const std::vector<KeyDenials>& worst)
+{
+    const ManagedTerms t = managedTerms(args);
+    writeJsonHead(out, t.product, log, traffic, parser, w.keys, args);
+    const auto point = [&](const WindowPoint& p) {
+        out << "{" << jsonString(t.window) << ": " << p.window << ", \"least\": " << p.least << ", " << jsonString(t.limit)
+            << ": " << p.limit << ", \"kept_denied\": " << p.denied.kept << ", \"others_denied\": " << p.denied.other
+            << ", \"keys_denied\": " << p.denied.keys;
+    };
+    out << " \"windows\": [";
+    for (std::size_t i = 0; i < w.windows.size(); ++i) {
+        out << (i ? ",\n  " : "\n  ");
+        point(w.windows[i]);
+        out << "}";
+    }
+    out << "],\n \"recommended\": ";
+    point(w.recommended());
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -740,12 +840,12 @@ void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traf
         << padded("keys denied", 13) << "\n";
     for (const UpstashPoint& p : u.limiters)
         out << "  " << padded(std::string(p.sliding ? "slidingWindow " : "fixedWindow ") + upstashWindowText(p.windowMs), 22, true)
-            << padded(grouping(p.tokens), 8) << padded(grouping(p.keptDenied), 13) << padded(grouping(p.otherDenied), 15)
-            << padded(grouping(p.keysDenied), 13) << (&p == &u.recommended() ? "  <- recommended" : "") << "\n";
+            << padded(grouping(p.tokens), 8) << padded(grouping(p.denied.kept), 13) << padded(grouping(p.denied.other), 15)
+            << padded(grouping(p.denied.keys), 13) << (&p == &u.recommended() ? "  <- recommended" : "") << "\n";
     const UpstashPoint& r = u.recommended();
     out << "\nrecommended: Ratelimit." << upstashLimiterCall(r) << " (the package's own example window, and the "
         << "least tokens the kept keys need in it)\n";
-    writeCost(out, u.keys, r.keptDenied, r.otherDenied, r.keysDenied, worst, traffic);
+    writeCost(out, u.keys, r.denied, worst, traffic);
     out << "  it caps every identifier at " << counted(r.tokens, "request") << " in a window of "
         << upstashWindowText(r.windowMs) << ", less the previous window's count weighted by how much of it the "
         << "sliding window still covers (rounded down); a denied identifier stays denied in the process until its "
@@ -761,7 +861,7 @@ void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traf
     const auto point = [&](const UpstashPoint& p) {
         out << "{\"limiter\": " << jsonString(p.sliding ? "slidingWindow" : "fixedWindow") << ", \"window\": "
             << jsonString(upstashWindowText(p.windowMs)) << ", \"tokens\": " << p.tokens << ", \"kept_denied\": "
-            << p.keptDenied << ", \"others_denied\": " << p.otherDenied << ", \"keys_denied\": " << p.keysDenied;
+            << p.denied.kept << ", \"others_denied\": " << p.denied.other << ", \"keys_denied\": " << p.denied.keys;
     };
     out << " \"limiters\": [";
     for (std::size_t i = 0; i < u.limiters.size(); ++i) {
@@ -794,6 +894,25 @@ int runUpstash(const QCommandLineParser& parser, const QString& log, const Advis
     return 0;
 }
 
+int runManaged(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
+{
+    const bool cloudflare = a.product == "cloudflare";
+    const KeyedTraces traces = keyedTraces(traffic);
+    const WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
+    const WindowPoint& r = w.recommended();
+    const std::string config = cloudflare ? cloudflareAdviceConfig(r.window, r.limit) : wafAdviceConfig(r.window, r.limit);
+    const Proof proof = prove(config, w.deniedPerKey, w.keys.limitedRequests, a.key, traffic);
+    if (const std::optional<int> failed = settle(proof, a, config))
+        return *failed;
+    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    printWarnings(trafficWarnings(traffic));
+    if (a.format == "json")
+        writeManagedJson(std::cout, log, traffic, parser, w, a, config, proof, worst);
+    else
+        writeManagedText(std::cout, log, traffic, w, a, config, proof, worst);
+    return 0;
+}
+
 } // namespace
 
 int adviseCommand(QCommandLineParser& parser, const QStringList& args)
@@ -802,14 +921,16 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     parser.addOptions({
         {"for", "The gateway to write the limit for: nginx (limit_req), envoy (local_ratelimit: one bucket for every "
                 "request), traefik (rateLimit), kong (rate-limiting, policy local: its second and minute limits), express (express-rate-limit: "
-                "windowMs and limit), spring (Spring Cloud Gateway's RedisRateLimiter), aws-api-gateway (a usage plan's "
-                "throttle per API key: --key names the log's field for it), upstash (@upstash/ratelimit: slidingWindow's tokens).",
+                "windowMs and limit), spring (Spring Cloud Gateway's RedisRateLimiter), cloudflare (a rate limiting rule: "
+                "period and requests_per_period), aws-waf (a rate-based rule: EvaluationWindowSec and Limit), aws-api-gateway (a "
+                "usage plan's throttle per API key: --key names the log's field for it), upstash (@upstash/ratelimit: "
+                "slidingWindow's tokens).",
          "gateway"},
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
                  "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys).",
          "P"},
         {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
-                  "(default 10; not for kong, express and upstash, whose limits are windows' counts).",
+                  "(default 10; not for kong, express, cloudflare, aws-waf and upstash, whose limits are windows' counts).",
          "SECONDS"},
         {"fill-interval", "Envoy's fill_interval, whole milliseconds, at least 0.05 (default 1): its rates are "
                           "tokens_per_fill at this interval.",
@@ -832,6 +953,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         return runExpress(parser, log, a, traffic);
     if (a.product == "upstash")
         return runUpstash(parser, log, a, traffic);
+    if (a.product == "cloudflare" || a.product == "aws-waf")
+        return runManaged(parser, log, a, traffic);
     const Written w = adviseFor(a, traffic);
     const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice.limitedRequests, a.key, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))

@@ -122,9 +122,9 @@ private slots:
         for (std::size_t i = 0; i < front.size(); ++i) {
             QCOMPARE(a.front[i].step, std::get<0>(front[i]));
             QCOMPARE(a.front[i].burst, std::get<1>(front[i]));
-            QCOMPARE(a.front[i].keptDenied, 0);
-            QCOMPARE(a.front[i].otherDenied, std::get<2>(front[i]));
-            QCOMPARE(a.front[i].keysDenied, 1);
+            QCOMPARE(a.front[i].denied.kept, 0);
+            QCOMPARE(a.front[i].denied.other, std::get<2>(front[i]));
+            QCOMPARE(a.front[i].denied.keys, 1);
         }
         QCOMPARE(a.recommended.step, perMinute(24));
         QCOMPARE(a.recommended.burst, 4);
@@ -139,8 +139,8 @@ private slots:
         const Advice all = advise(traces, nginx, o);
         QCOMPARE(all.keptKeys, 3);
         QCOMPARE(all.floorBurst, 9);
-        QCOMPARE(all.recommended.otherDenied, 0);
-        QCOMPARE(all.recommended.keptDenied, 0);
+        QCOMPARE(all.recommended.denied.other, 0);
+        QCOMPARE(all.recommended.denied.kept, 0);
     }
 
     // Four keys of five requests in one ms: each needs 4 (excess 0, 1000 .. 4000) at every rate,
@@ -293,7 +293,7 @@ private slots:
             o.drain = pick <= 0 ? drains[pick + 2] : pick * kNanosPerSecond / 2;
             const KeyedTraces traces = keyedTraces(t);
             const Advice a = advise(traces, nginx, o);
-            QCOMPARE(a.recommended.keptDenied, 0);
+            QCOMPARE(a.recommended.denied.kept, 0);
             std::vector<std::int64_t> bursts(std::size_t(nginx.maxStep()) + 1, 0);
             std::int64_t expected = 0;
             for (std::int64_t s = 1; s <= nginx.maxStep(); ++s) {

@@ -122,15 +122,15 @@ private slots:
         QCOMPARE(a.floorBurst, 3);
         QCOMPARE(a.recommended.step, hundredths(50));
         QCOMPARE(a.recommended.burst, 5);
-        QCOMPARE(a.recommended.otherDenied, 5);
+        QCOMPARE(a.recommended.denied.other, 5);
         QCOMPARE(a.front.size(), std::size_t(4));
         const std::int64_t steps[] = {hundredths(1), hundredths(50), perSecond(1), perSecond(2)};
         const std::int64_t bursts[] = {5, 5, 4, 3}, others[] = {5, 5, 6, 7};
         for (std::size_t i = 0; i < 4; ++i) {
             QCOMPARE(a.front[i].step, steps[i]);
             QCOMPARE(a.front[i].burst, bursts[i]);
-            QCOMPARE(a.front[i].keptDenied, 0);
-            QCOMPARE(a.front[i].otherDenied, others[i]);
+            QCOMPARE(a.front[i].denied.kept, 0);
+            QCOMPARE(a.front[i].denied.other, others[i]);
         }
         QCOMPARE(a.deniedPerKey, (std::vector<std::int64_t>{0, 0, 5}));
     }

@@ -75,9 +75,9 @@ private slots:
         for (std::size_t w = 0; w < 4; ++w) {
             QCOMPARE(e.windows[w].windowMs, kExpressWindowsMs[w]);
             QCOMPARE(e.windows[w].limit, limits[w]);
-            QCOMPARE(e.windows[w].keptDenied, 0);
-            QCOMPARE(e.windows[w].otherDenied, denied[w]);
-            QCOMPARE(e.windows[w].keysDenied, 1);
+            QCOMPARE(e.windows[w].denied.kept, 0);
+            QCOMPARE(e.windows[w].denied.other, denied[w]);
+            QCOMPARE(e.windows[w].denied.keys, 1);
         }
         QCOMPARE(e.recommended().windowMs, 60'000);
         QCOMPARE(e.deniedPerKey, (std::vector<std::int64_t>{0, 0, 5}));

@@ -117,15 +117,15 @@ private slots:
         QCOMPARE(k.windows.size(), std::size_t(4));
         for (int p = kSecond; p <= kDay; ++p) {
             QCOMPARE(k.windows[std::size_t(p)].limits, only(p, limits[p]));
-            QCOMPARE(k.windows[std::size_t(p)].keptDenied, 0);
-            QCOMPARE(k.windows[std::size_t(p)].otherDenied, denied[p]);
-            QCOMPARE(k.windows[std::size_t(p)].keysDenied, 1);
+            QCOMPARE(k.windows[std::size_t(p)].denied.kept, 0);
+            QCOMPARE(k.windows[std::size_t(p)].denied.other, denied[p]);
+            QCOMPARE(k.windows[std::size_t(p)].denied.keys, 1);
         }
         KongLimits both{};
         both[kSecond] = 4;
         both[kMinute] = 5;
         QCOMPARE(k.recommended.limits, both);
-        QCOMPARE(k.recommended.otherDenied, 6);
+        QCOMPARE(k.recommended.denied.other, 6);
         QCOMPARE(k.deniedPerKey, (std::vector<std::int64_t>{0, 0, 6}));
         // Every key kept: 3.3.3.3 needs 10 in a second and in a minute. A second's cap of 10 under
         // a minute of 10 never binds, so only the minute is written, and nothing is denied.

@@ -170,13 +170,13 @@ private slots:
         QCOMPARE(a.top, perSecond(4));
         QCOMPARE(a.recommended.step, perMinute(30));
         QCOMPARE(a.recommended.burst, 5);
-        QCOMPARE(a.recommended.otherDenied, 5);
+        QCOMPARE(a.recommended.denied.other, 5);
         QCOMPARE(a.front.size(), std::size_t(3));
         QCOMPARE(a.front[0].step, perMinute(1));
         QCOMPARE(a.front[0].burst, 5);
         QCOMPARE(a.front[2].step, perSecond(1));
         QCOMPARE(a.front[2].burst, 4);
-        QCOMPARE(a.front[2].otherDenied, 6);
+        QCOMPARE(a.front[2].denied.other, 6);
         // Asked to drain within 0.1 s: burst 4 would drain so at 40/s, where burstCapacity 4 is
         // under half of replenishRate 40 and limiting is off (theTtlEndsTheLadder). The ladder
         // ends at 4/s, which drains in 1 s, so no step drains in time: the lowest rate needing
@@ -186,7 +186,7 @@ private slots:
         QVERIFY(!fast.drainMet);
         QCOMPARE(fast.recommended.step, perSecond(1));
         QCOMPARE(fast.recommended.burst, 4);
-        QCOMPARE(fast.recommended.otherDenied, 6);
+        QCOMPARE(fast.recommended.denied.other, 6);
     }
 
     // Property: on random traces the burst never grows with the step, over the whole ladder;

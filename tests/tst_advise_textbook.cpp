@@ -79,9 +79,9 @@ private slots:
         QVERIFY(rows[0].algorithm == Algorithm::TokenBucket && rows[1].algorithm == Algorithm::Gcra);
         for (const TextbookRow& r : rows) {
             QCOMPARE(r.capacity, 5);
-            QCOMPARE(r.keptDenied, 0);
-            QCOMPARE(r.otherDenied, 5);
-            QCOMPARE(r.keysDenied, 1);
+            QCOMPARE(r.denied.kept, 0);
+            QCOMPARE(r.denied.other, 5);
+            QCOMPARE(r.denied.keys, 1);
         }
     }
 

@@ -121,8 +121,8 @@ private slots:
             QCOMPARE(u.limiters[i].sliding, i < 3);
             QCOMPARE(u.limiters[i].windowMs, kUpstashWindowsMs[i % 3]);
             QCOMPARE(u.limiters[i].tokens, tokens[i]);
-            QCOMPARE(u.limiters[i].keptDenied, 0);
-            QCOMPARE(u.limiters[i].otherDenied, others[i]);
+            QCOMPARE(u.limiters[i].denied.kept, 0);
+            QCOMPARE(u.limiters[i].denied.other, others[i]);
         }
         QVERIFY(u.recommended().sliding);
         QCOMPARE(u.recommended().windowMs, 10'000);

@@ -2,15 +2,18 @@
 // config it writes read back by `replay --config`, and its refusals.
 #include "advise_log.h"
 #include "cli_run.h"
+#include "traffic/traffic_log.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 using namespace clitest;
@@ -329,8 +332,8 @@ private slots:
         };
         const QStringList nginx{"--for", "nginx"};
         oneLine({"advise"}, "advise: name the LOG");
-        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express, spring, aws-api-gateway, upstash)");
-        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express, spring, aws-api-gateway, upstash)");
+        oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)");
+        oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)");
         oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100 (got '0')");
         oneLine(QStringList{"advise", log, "--keep", "100.5"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
@@ -373,6 +376,11 @@ private slots:
         const QStringList express{"--for", "express"};
         oneLine(QStringList{"advise", log, "--key", "user"} + express, "--key: express-rate-limit keys by the request's IP");
         oneLine(QStringList{"advise", log, "--drain", "5"} + express, "--drain: express-rate-limit counts requests in windows");
+        // Cloudflare and AWS WAF: windows' counts, by the IP the written rule names.
+        oneLine({"advise", log, "--for", "cloudflare", "--compare"}, "--compare: Cloudflare's rate limiting rule counts requests in windows");
+        oneLine({"advise", log, "--for", "aws-waf", "--drain", "5"}, "--drain: AWS WAF's rate-based rule counts requests in windows");
+        oneLine({"advise", log, "--for", "cloudflare", "--key", "user"}, "--key: the written rule counts by the client's IP (ip.src): only ip");
+        oneLine({"advise", log, "--for", "aws-waf", "--key", "host"}, "--key: the written rule counts by the client's IP (AggregateKeyType IP): only ip");
         // Spring: a KeyResolver for the address, the host, the principal or a header, no other.
         oneLine({"advise", log, "--for", "spring", "--key", "request_uri"},
                 "--key: RateLab writes no Spring KeyResolver for 'request_uri' (it writes: ip, host, user, http_NAME)");
@@ -826,6 +834,30 @@ private slots:
         QVERIFY(written.open(QIODevice::ReadOnly));
         QCOMPARE(written.readAll(), config);
         const Run replay = runRatelab({"replay", log, "--config", plan});
+    // Cloudflare on the shared log, --keep 60 (1.1.1.1 and 2.2.2.2 kept): tst_advise_managed
+    // derives 5 in every period, all in the log's first; 3.3.3.3's sixth request of ten at once
+    // is over and blocks it for the period: 5 denied. Recommended: period 60. The written
+    // ruleset is read back by `import` (the same rule) and by `replay --config` (the same 5).
+    void cloudflareReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog), rule = dir.filePath("rule.json");
+        const Run r = runRatelab({"advise", log, "--for", "cloudflare", "--keep", "60", "--write", rule});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("  period         limit  kept denied  others denied  keys denied\n"
+                                "  10 s               5            0              5            1\n"
+                                "  60 s               5            0              5            1  <- recommended\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("\nrecommended: period 60, requests_per_period 5 ("), r.out.constData());
+        QVERIFY2(r.out.contains("on this config: 5 of 16 requests denied, 1 key; every key's denials as advised\n"),
+                 r.out.constData());
+        const Run imported = runRatelab({"import", rule});
+        QCOMPARE(imported.code, 0);
+        QVERIFY2(imported.out.startsWith("What you wrote (Cloudflare rate limiting rule): ratelimit.period 60; "
+                                         "ratelimit.requests_per_period 5; ratelimit.mitigation_timeout 60; "
+                                         "ratelimit.characteristics ip.src; action block;"),
+                 imported.out.constData());
+        const Run replay = runRatelab({"replay", log, "--config", rule});
         QCOMPARE(replay.code, 0);
         QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 5);
     }
@@ -898,6 +930,98 @@ private slots:
         QCOMPARE(u["others_denied"].toInt(), upDenied);
         QCOMPARE(u["keys_denied"].toInt(), upKeys);
         QVERIFY(parseJson(up.out)["proof"].toObject()["as_advised"].toBool());
+    // AWS WAF on the shared log: every request is in the first second, before any check can be
+    // in force (the first at 10 s, from 40 s), so the kept keys need 0 and AWS's least Limit, 10,
+    // is written; it denies nothing. Recommended: EvaluationWindowSec 300 (AWS's default). The
+    // rule is read back by `import` (Limit 10, Block) and by `replay --config` (nothing denied).
+    void wafReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog), rule = dir.filePath("rule.json");
+        const Run r = runRatelab({"advise", log, "--for", "aws-waf", "--keep", "60", "--write", rule, "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        const QJsonArray windows = out["windows"].toArray();
+        QCOMPARE(windows.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(windows[i].toObject()["least"].toInt(), 0);
+            QCOMPARE(windows[i].toObject()["Limit"].toInt(), 10);
+            QCOMPARE(windows[i].toObject()["others_denied"].toInt(), 0);
+        }
+        QCOMPARE(out["recommended"].toObject()["EvaluationWindowSec"].toInt(), 300);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        const Run imported = runRatelab({"import", rule});
+        QCOMPARE(imported.code, 0);
+        QVERIFY2(imported.out.startsWith("What you wrote (AWS WAF rate-based rule): RateBasedStatement.Limit 10; "
+                                         "RateBasedStatement.EvaluationWindowSec 300; Action Block; "
+                                         "RateBasedStatement.AggregateKeyType IP;"),
+                 imported.out.constData());
+        const Run replay = runRatelab({"replay", log, "--config", rule});
+        QCOMPARE(replay.code, 0);
+        QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 0);
+    }
+
+    // The shipped day, each window's least limit worked out here by a loop of its own on the
+    // log's requests, not advise's: the kept keys are those with at most the nearest-rank 99th
+    // percentile of the keys' counts. Cloudflare: a request at e into period w needs the requests
+    // of w before it, itself, and ceil(the count of w - 1 * (P - e) / P); the least is the most
+    // any kept request needs. WAF: a request at t >= 40 s meets the check at floor((t - 30) / 10)
+    // * 10 = C, which counts the key's requests in [C - W, C); the least is the most any kept
+    // request meets, and at least 10. Each written rule's dry run then denies what advise says.
+    void theShippedDayIndependently()
+    {
+        const QString log = QString(RATELAB_TESTDATA) + "/../../resources/traffic/api-day.log.gz";
+        const ratelab::Traffic traffic = ratelab::readTrafficLog(log.toStdString(), ratelab::TrafficOptions{});
+        std::vector<std::vector<std::int64_t>> times(traffic.keyNames.size()); // seconds since the log's start
+        for (std::size_t i = 0; i < traffic.times.size(); ++i)
+            times[traffic.keys[i]].push_back(traffic.times[i] / 1'000'000'000);
+        std::vector<std::size_t> counts;
+        for (const auto& t : times)
+            counts.push_back(t.size());
+        std::sort(counts.begin(), counts.end());
+        const std::size_t most = counts[(99 * counts.size() + 99) / 100 - 1];
+        QCOMPARE(most, std::size_t(99));
+        const auto least = [&](const auto& need) {
+            std::int64_t out = 0;
+            for (const auto& t : times)
+                if (t.size() <= most)
+                    for (std::size_t i = 0; i < t.size(); ++i)
+                        out = std::max(out, need(t, i));
+            return out;
+        };
+        const auto check = [&](const QString& product, const QString& windowName, const QString& limitName,
+                               const std::function<std::int64_t(std::int64_t)>& expected) {
+            QTemporaryDir dir;
+            const QString rule = dir.filePath("rule.json");
+            const Run r = runRatelab({"advise", log, "--for", product, "--format", "json", "--write", rule});
+            QCOMPARE(r.code, 0);
+            const QJsonObject out = parseJson(r.out);
+            for (const QJsonValue& w : out["windows"].toArray())
+                QCOMPARE(w.toObject()[limitName].toInteger(), expected(w.toObject()[windowName].toInteger()));
+            QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+            const Run replay = runRatelab({"replay", log, "--config", rule});
+            QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInteger(),
+                     out["recommended"].toObject()["others_denied"].toInteger());
+        };
+        check("cloudflare", "period", "requests_per_period", [&](std::int64_t p) {
+            return least([p](const std::vector<std::int64_t>& t, std::size_t i) {
+                const std::int64_t w = t[i] / p, e = t[i] % p;
+                const auto inPeriod = [&](std::int64_t of, std::size_t until) {
+                    return std::int64_t(std::count_if(t.begin(), t.begin() + std::ptrdiff_t(until),
+                                                      [&](std::int64_t s) { return s / p == of; }));
+                };
+                const std::int64_t prev = inPeriod(w - 1, i);
+                return inPeriod(w, i) + 1 + (prev * (p - e) + p - 1) / p;
+            });
+        });
+        check("aws-waf", "EvaluationWindowSec", "Limit", [&](std::int64_t window) {
+            return std::max<std::int64_t>(10, least([window](const std::vector<std::int64_t>& t, std::size_t i) {
+                if (t[i] < 40)
+                    return std::int64_t(0);
+                const std::int64_t c = (t[i] - 30) / 10 * 10;
+                return std::int64_t(std::lower_bound(t.begin(), t.end(), c) - std::lower_bound(t.begin(), t.end(), c - window));
+            }));
+        });
     }
 };
 

@@ -44,7 +44,7 @@ KeyedTraces keyedTraces(const Traffic& traffic)
 }
 
 // keepKeys: the nearest rank is ceil(keep * n / 100 %), from the fewest.
-void keepKeys(const KeyedTraces& traces, std::int64_t keep, Advice& out)
+void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out)
 {
     std::vector<std::int64_t> counts;
     for (std::size_t k = 0; k < traces.keys(); ++k) {
@@ -151,7 +151,7 @@ AdvicePoint pointAt(const KeyedTraces& traces, const BurstFamily& family, const 
 {
     const DenialCount d =
         countDenials(traces, a.kept, [&](KeyTrace trace) { return family.denied(trace, step, burst); }, perKey);
-    return {step, burst, d.kept, d.other, d.keys};
+    return {step, burst, d};
 }
 
 // recommend picks the least step whose burst drains within the bound at its rate (burst <= rate *

@@ -85,8 +85,9 @@ struct KeyedTraces {
 // keyedTraces groups the traffic's requests by key (a counting sort: each key's stay in order).
 KeyedTraces keyedTraces(const Traffic& traffic);
 
-// DenialCount is what a limit denies the limited keys: the kept keys' requests, the others', and
-// the keys it denies at least one.
+// DenialCount is what a limit denies the limited keys: the kept keys' requests (0 by construction
+// where the limit is advised, counted), the others', and the keys it denies at least one: what
+// every product's advice says a limit costs.
 struct DenialCount {
     std::int64_t kept = 0, other = 0, keys = 0;
 };
@@ -130,17 +131,19 @@ struct AdviceOptions {
 struct AdvicePoint {
     std::int64_t step = 0;
     std::int64_t burst = 0;
-    std::int64_t keptDenied = 0;  // the kept keys' requests it denies: 0 by construction, counted
-    std::int64_t otherDenied = 0; // the other keys' requests it denies
-    std::int64_t keysDenied = 0;  // keys with at least one denial
+    DenialCount denied;
 };
 
-struct Advice {
+// KeptKeys is whose requests an advice must let through (keepKeys), of the log's keys.
+struct KeptKeys {
     std::int64_t limitedKeys = 0, limitedRequests = 0;
     std::int64_t unlimitedRequests = 0; // requests of keys logged empty: no limit counts them
     std::int64_t keptKeys = 0, keptRequests = 0;
     std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests
     std::vector<std::uint8_t> kept;     // per key
+};
+
+struct Advice : KeptKeys {
     // front: the lowest round step for each burst the kept keys need, from step 1 until the burst
     // cannot fall further (the product's highest rate needs no less; top when no round step
     // below it does), with the recommendation in
@@ -156,7 +159,7 @@ struct Advice {
 // keepKeys marks the kept keys in `out` (its key counts, keptMost and kept): those with at most as
 // many requests as the nearest-rank percentile `keep` of the limited keys' counts. It throws
 // InputError when no key is limited. Every product's advice keeps its keys by it.
-void keepKeys(const KeyedTraces& traces, std::int64_t keep, Advice& out);
+void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out);
 
 // headerOfField is the request header a log field http_NAME holds (NAME in lower-case letters,
 // digits and '_', each '_' a '-': http_x_api_key is x-api-key), or nullopt for any other field.

@@ -52,7 +52,7 @@ ExpressAdvice adviseExpress(const KeyedTraces& traces, std::int64_t keep)
         const DenialCount d = countDenials(
             traces, out.keys.kept, [&](KeyTrace trace) { return expressDenied(trace, windowMs, least); },
             w == kExpressRecommended ? &out.deniedPerKey : nullptr);
-        out.windows.push_back({windowMs, least, d.kept, d.other, d.keys});
+        out.windows.push_back({windowMs, least, d});
     }
     return out;
 }

@@ -30,11 +30,11 @@ inline constexpr std::size_t kExpressRecommended = 1;
 // ExpressPoint is one (windowMs, limit) and what it does on the log.
 struct ExpressPoint {
     std::int64_t windowMs = 0, limit = 0;
-    std::int64_t keptDenied = 0, otherDenied = 0, keysDenied = 0;
+    DenialCount denied;
 };
 
 struct ExpressAdvice {
-    Advice keys;                    // the kept keys (keepKeys); its front and burst are not used
+    KeptKeys keys;
     std::vector<ExpressPoint> windows; // per shown window: its least limit
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
     const ExpressPoint& recommended() const { return windows[kExpressRecommended]; }

@@ -38,12 +38,12 @@ std::int64_t kongDenied(KeyTrace trace, const KongLimits& limits, Nanos clock)
 namespace {
 
 // measure runs the limits on every limited key; perKey, when given, receives each key's denials.
-KongPoint measure(const KeyedTraces& traces, const Advice& keys, const KongLimits& limits, Nanos clock,
+KongPoint measure(const KeyedTraces& traces, const KeptKeys& keys, const KongLimits& limits, Nanos clock,
                   std::vector<std::int64_t>* perKey = nullptr)
 {
     const DenialCount d =
         countDenials(traces, keys.kept, [&](KeyTrace trace) { return kongDenied(trace, limits, clock); }, perKey);
-    return {limits, d.kept, d.other, d.keys};
+    return {limits, d};
 }
 
 } // namespace

@@ -41,13 +41,11 @@ inline constexpr int kKongShownPeriods = 4;
 // KongPoint is a set of limits and what it does on the log.
 struct KongPoint {
     KongLimits limits{};
-    std::int64_t keptDenied = 0;  // 0 by construction, counted
-    std::int64_t otherDenied = 0;
-    std::int64_t keysDenied = 0;
+    DenialCount denied;
 };
 
 struct KongAdvice {
-    Advice keys;                    // the kept keys (keepKeys); its front and burst are not used
+    KeptKeys keys;
     std::vector<KongPoint> windows; // per shown period: its least limit alone
     KongPoint recommended;
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation

@@ -32,17 +32,10 @@ std::vector<TextbookRow> textbookRows(const KeyedTraces& traces, const std::vect
     const LimiterConfig config = LimiterConfig::make(capacity, rate.perNanos, capacity, rate);
     std::vector<TextbookRow> out;
     for (Algorithm a : {Algorithm::TokenBucket, Algorithm::Gcra}) {
-        TextbookRow row{a, capacity};
-        for (std::size_t k = 0; k < traces.keys(); ++k) {
-            if (!traces.limited[k])
-                continue;
-            const std::unique_ptr<Limiter> limiter = makeLimiter(a, config);
-            const KeyTrace trace = traces.trace(k);
-            const std::int64_t denied = deniedOn(*limiter, trace);
-            (kept[k] ? row.keptDenied : row.otherDenied) += denied;
-            row.keysDenied += denied > 0;
-        }
-        out.push_back(row);
+        out.push_back({a, capacity, countDenials(traces, kept, [&](KeyTrace trace) {
+                           const std::unique_ptr<Limiter> limiter = makeLimiter(a, config);
+                           return deniedOn(*limiter, trace);
+                       })});
     }
     return out;
 }

@@ -24,7 +24,7 @@ std::int64_t bucketCapacityNeeded(KeyTrace trace, Rate rate);
 struct TextbookRow {
     Algorithm algorithm = Algorithm::TokenBucket;
     std::int64_t capacity = 0;
-    std::int64_t keptDenied = 0, otherDenied = 0, keysDenied = 0;
+    DenialCount denied;
 };
 
 // textbookRows are the token bucket's and GCRA's rows at `rate`: the capacity the kept keys need

@@ -65,7 +65,7 @@ UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep, Nanos 
                 traces, out.keys.kept,
                 [&](KeyTrace trace) { return upstashDenied(trace, sliding, windowMs, least, clock); },
                 recommended ? &out.deniedPerKey : nullptr);
-            out.limiters.push_back({sliding, windowMs, least, d.kept, d.other, d.keys});
+            out.limiters.push_back({sliding, windowMs, least, d});
         }
     return out;
 }

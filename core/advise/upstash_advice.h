@@ -35,7 +35,7 @@ namespace ratelab {
 struct UpstashPoint {
     bool sliding = true;
     std::int64_t windowMs = 0, tokens = 0;
-    std::int64_t keptDenied = 0, otherDenied = 0, keysDenied = 0;
+    DenialCount denied;
 };
 
 // kUpstashWindows: the windows shown as ms() reads them, in milliseconds, and the recommended one.
@@ -43,7 +43,7 @@ inline constexpr std::int64_t kUpstashWindowsMs[] = {1'000, 10'000, 60'000};
 inline constexpr std::size_t kUpstashRecommended = 1; // slidingWindow, 10 s: the first rows are sliding
 
 struct UpstashAdvice {
-    Advice keys;                      // the kept keys (keepKeys); its front and burst are not used
+    KeptKeys keys;                    // the kept keys (keepKeys)
     std::vector<UpstashPoint> limiters; // slidingWindow at each window, then fixedWindow at each
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
     const UpstashPoint& recommended() const { return limiters[kUpstashRecommended]; }
