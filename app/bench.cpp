@@ -360,7 +360,9 @@ std::string benchJson(const BenchRun& b)
         << ", \"sweep_threads\": " << b.replay.threads << ", \"replay_bytes_per_key\": " << formatNumber(b.replay.bytesPerKey)
         << ", \"replay_config_lines_per_s\": " << formatNumber(b.replay.configLinesPerSecond)
         << ",\n \"replay_combined_lines_per_s\": " << formatNumber(b.replay.combinedLinesPerSecond)
-        << ", \"replay_combined_floor_ratio\": " << formatNumber(combinedFloorRatio(b)) << "}\n";
+        << ", \"replay_combined_floor_ratio\": " << formatNumber(combinedFloorRatio(b))
+        << ",\n \"advise_ms\": " << formatNumber(b.replay.adviseMs) << ", \"advise_replay_ratio\": "
+        << formatNumber(b.replay.familiesReplayMs > 0 ? b.replay.adviseMs / b.replay.familiesReplayMs : 0) << "}\n";
     return out.str();
 }
 
@@ -415,6 +417,8 @@ std::string benchText(const BenchRun& b)
         << "Replay through a 3-zone nginx config (--config): " << shortNumber(b.replay.configLinesPerSecond) << " lines/s\n"
         << "Replay of the log through nginx_limit_req, parsing included: " << shortNumber(b.replay.combinedLinesPerSecond)
         << " lines/s (a line " << shortNumber(combinedFloorRatio(b)) << "x the floor)\n"
+        << "advise --for nginx --compare on that log: " << shortNumber(b.replay.adviseMs) << " ms (one replay through each of "
+        << "nginx_limit_req, token_bucket and gcra: " << shortNumber(b.replay.familiesReplayMs) << " ms)\n"
         << targetsText(checkTargets(QJsonDocument::fromJson(QByteArray::fromStdString(benchJson(b))).object()));
     return out.str();
 }

@@ -3,6 +3,8 @@
 #include "bench.h"
 
 #include "config_dry_run.h"
+#include "advise/nginx_advice.h"
+#include "advise/textbook_advice.h"
 #include "replay/dry_run.h"
 #include "replay/replay.h"
 #include "replay/sweep.h"
@@ -125,6 +127,28 @@ long replayPeakKb(int keys)
     return grown;
 }
 
+// benchAdvise times advise's search against the replays it stands beside: what an SRE waits for
+// beside what one look at the log costs.
+void benchAdvise(const Traffic& traffic, ReplayBenchFigures& f)
+{
+    const NginxBurstFamily nginx;
+    Advice advice;
+    f.adviseMs = medianMs([&] {
+        const KeyedTraces traces = keyedTraces(traffic);
+        advice = advise(traces, nginx, AdviceOptions{});
+        g_replaySink = std::int64_t(textbookRows(traces, advice.kept, nginx.rate(advice.recommended.step)).size());
+    }, kReplayRuns);
+    const Rate rate = nginx.rate(advice.recommended.step);
+    const std::int64_t burst = advice.recommended.burst;
+    const LimiterConfig bucket = LimiterConfig::make(burst + 1, kNanosPerSecond, burst + 1, rate);
+    const LimiterConfig limitReq = bucket.withNginx(NginxOptions{.burst = burst});
+    f.familiesReplayMs = medianMs([&] {
+        g_replaySink = replayOne(traffic, Algorithm::NginxLimitReq, limitReq).denied
+                     + replayOne(traffic, Algorithm::TokenBucket, bucket).denied
+                     + replayOne(traffic, Algorithm::Gcra, bucket).denied;
+    }, kReplayRuns);
+}
+
 } // namespace
 
 ReplayBenchFigures benchReplay()
@@ -167,6 +191,7 @@ ReplayBenchFigures benchReplay()
     base.windowNanos = 60 * kNanosPerSecond;
     const std::vector<SweepAxis> axes = {parseSweepAxis(SweepParameter::Limit, "5:100:5")}; // 20 points
     f.sweepMs = medianMs([&] { g_replaySink = runSweep(traffic, base, axes, f.threads).cells.back().denied; }, kReplayRuns);
+    benchAdvise(traffic, f);
     const long many = replayPeakKb(kLines), few = replayPeakKb(100);
     f.bytesPerKey = many < 0 || few < 0 ? -1 : double(many - few) * 1024 / (kLines - 100);
     return f;

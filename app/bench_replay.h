@@ -15,6 +15,12 @@ struct ReplayBenchFigures {
     double sweepMs = 0;        // 20 points on the parsed log, on `threads` threads
     unsigned threads = 1;
     double bytesPerKey = 0;    // peak memory a key adds, seven algorithms: 1,000,000 keys against 100 (-1: not measured)
+    // adviseMs: `advise --for nginx --compare` on the parsed log: its keys grouped, nginx's exact
+    // front and the textbook token bucket's and GCRA's capacities at the advised rate, one thread.
+    // familiesReplayMs: one plain replay of the log per family searched (nginx_limit_req,
+    // token_bucket, gcra) at that rate, which advise is weighed against.
+    double adviseMs = 0;
+    double familiesReplayMs = 0;
 };
 
 // benchReplay measures the figures (medians of several runs after a warm-up).
