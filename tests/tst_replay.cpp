@@ -346,6 +346,40 @@ private slots:
         QCOMPARE(replayOne(t, Algorithm(algorithm), config).denied, deniedOnTheSecond);
     }
 
+    // In a layered policy each layer keeps its own clock: Kong's second=1 sees 12:00:59.500 and
+    // 12:01:00.200 in two seconds and admits both; the textbook fixed window of 1 per 1 s beside
+    // it counts from the log's start, where both fall in its first second: it denies the second,
+    // as it does alone. So the policy denies 1.
+    void layersKeepTheirOwnClocks()
+    {
+        Traffic t;
+        t.keyNames = {"A"};
+        t.keys = {0, 0};
+        t.times = {0, 700 * kS / 1000};
+        t.startEpochNanos = 1'795'435'259'500 * kS / 1000;
+        const LimiterConfig one = LimiterConfig::make(1, kS);
+        const std::vector<Layer> kongAlone = {{Algorithm::Kong, one.withProductOptions({{"second", "1"}})}};
+        const std::vector<Layer> both = {kongAlone.front(), {Algorithm::FixedWindow, one}};
+        QCOMPARE(replayLayered(t, kongAlone, kS).denied, std::int64_t(0));
+        QCOMPARE(replayLayered(t, {{Algorithm::FixedWindow, one}}, kS).denied, std::int64_t(1));
+        QCOMPARE(replayLayered(t, both, kS).denied, std::int64_t(1));
+    }
+
+    // API Gateway's quota_offset is taken off the plan's first period, the one its first request
+    // falls in: quota 3 a day, offset 1, four requests in the log's first seconds (on
+    // 2026-11-24) pass 3 - 1 = 2, not the whole 3 a later day would give.
+    void apiGatewaysOffsetIsTheLogsFirstDay()
+    {
+        Traffic t;
+        t.keyNames = {"A"};
+        t.keys = {0, 0, 0, 0};
+        t.times = {0, kS, 2 * kS, 3 * kS};
+        t.startEpochNanos = 1'795'435'200 * kS; // 2026-11-24T12:00:00Z
+        const LimiterConfig plan = LimiterConfig::make(100, kS).withProductOptions(
+            {{"quota_limit", "3"}, {"quota_period", "DAY"}, {"quota_offset", "1"}});
+        QCOMPARE(replayOne(t, Algorithm::AwsApiGateway, plan).denied, std::int64_t(2));
+    }
+
     // A replay on a cluster runs the engine from the scenario's t = 0, so a product onTheClock is
     // refused there by name rather than counted from the log's start.
     void clusterRefusesAProductOnTheClock()
@@ -360,8 +394,11 @@ private slots:
             (void)replayOne(t, Algorithm::Kong, kong, 1, nullptr, nullptr, ReplayPlace{ClusterConfig::make(local)});
             QFAIL("a cluster replayed Kong from the log's start");
         } catch (const InputError& e) {
-            QVERIFY2(std::string(e.what()).starts_with("kong counts on the clock's boundaries"), e.what());
+            QVERIFY2(std::string(e.what()).starts_with("kong counts on the clock's time"), e.what());
         }
+        // A product neither starts empty nor takes a limit change, so buckets that start empty
+        // leave it on one server, on the clock: A's 0, 1 and 2 s pass one a second.
+        QCOMPARE(replayOne(t, Algorithm::Kong, kong, 1, nullptr, nullptr, ReplayPlace{{}, true}).denied, std::int64_t(0));
         // Token buckets see only the times between requests: the same cluster replays them.
         QCOMPARE(replayOne(t, Algorithm::TokenBucket, LimiterConfig::make(2, 2 * kS, 2, Rate{1, kS}), 1, nullptr, nullptr,
                            ReplayPlace{ClusterConfig::make(local)}).attempts, std::int64_t(6));

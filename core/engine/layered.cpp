@@ -9,17 +9,19 @@
 
 namespace ratelab {
 
-LayeredPolicy::LayeredPolicy(const std::vector<Layer>& layers)
+LayeredPolicy::LayeredPolicy(const std::vector<Layer>& layers, Nanos clock)
 {
     if (layers.empty())
         throw InputError("a layered policy needs at least one layer");
-    for (const Layer& l : layers)
+    for (const Layer& l : layers) {
         m_layers.push_back(makeLimiter(l.algorithm, l.config));
+        m_clock.push_back(onTheClock(l.algorithm) ? clock : 0);
+    }
     m_metrics.resize(layers.size());
 }
 
 LayeredPolicy::LayeredPolicy(const LayeredPolicy& other)
-    : m_metrics(other.m_metrics)
+    : m_clock(other.m_clock), m_metrics(other.m_metrics)
 {
     for (const auto& l : other.m_layers)
         m_layers.push_back(l->clone());
@@ -30,6 +32,7 @@ LayeredPolicy& LayeredPolicy::operator=(const LayeredPolicy& other)
     if (this != &other) {
         LayeredPolicy copy(other);
         m_layers.swap(copy.m_layers);
+        m_clock.swap(copy.m_clock);
         m_metrics.swap(copy.m_metrics);
     }
     return *this;
@@ -38,27 +41,27 @@ LayeredPolicy& LayeredPolicy::operator=(const LayeredPolicy& other)
 Decision LayeredPolicy::decide(Nanos t, std::int64_t cost)
 {
     const LayersAsked asked = askLayers(m_layers.size(), cost, m_metrics,
-                                        [&](std::size_t l) { return m_layers[l]->decide(t, cost); });
+                                        [&](std::size_t l) { return m_layers[l]->decide(m_clock[l] + t, cost); });
     Decision d;
     layeredAnswer(
-        asked, m_layers.size(), cost, quota(), [&](std::size_t l) { return m_layers[l]->waitFor(t, cost); },
-        [&](std::size_t l) { return m_layers[l]->remainingAt(t); }, d);
+        asked, m_layers.size(), cost, quota(), [&](std::size_t l) { return m_layers[l]->waitFor(m_clock[l] + t, cost); },
+        [&](std::size_t l) { return m_layers[l]->remainingAt(m_clock[l] + t); }, d);
     return d;
 }
 
 Nanos LayeredPolicy::waitFor(Nanos t, std::int64_t cost) const
 {
     Nanos d = 0;
-    for (const auto& l : m_layers)
-        d = std::max(d, l->waitFor(t, cost));
+    for (std::size_t l = 0; l < m_layers.size(); ++l)
+        d = std::max(d, m_layers[l]->waitFor(m_clock[l] + t, cost));
     return d;
 }
 
 std::int32_t LayeredPolicy::remainingAt(Nanos t) const
 {
-    std::int32_t r = m_layers.front()->remainingAt(t);
-    for (const auto& l : m_layers)
-        r = std::min(r, l->remainingAt(t));
+    std::int32_t r = m_layers.front()->remainingAt(m_clock.front() + t);
+    for (std::size_t l = 0; l < m_layers.size(); ++l)
+        r = std::min(r, m_layers[l]->remainingAt(m_clock[l] + t));
     return r;
 }
 
@@ -74,7 +77,7 @@ Nanos LayeredPolicy::reset(Nanos t) const
 {
     // One layer is its limiter, whose reset may be its product's own (semantics.md: a policy of
     // one layer reduces to the limiter).
-    return m_layers.size() == 1 ? m_layers.front()->reset(t) : waitFor(t, quota());
+    return m_layers.size() == 1 ? m_layers.front()->reset(m_clock.front() + t) : waitFor(t, quota());
 }
 
 namespace {

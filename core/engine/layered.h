@@ -48,8 +48,10 @@ struct LayerMetrics {
 
 class LayeredPolicy {
 public:
-    // The constructor throws InputError for no layers, or a config a layer cannot use.
-    explicit LayeredPolicy(const std::vector<Layer>& layers);
+    // The constructor throws InputError for no layers, or a config a layer cannot use. clock is
+    // added to every time a layer onTheClock sees (a replayed log's start since 1970); the others
+    // see the times as given.
+    explicit LayeredPolicy(const std::vector<Layer>& layers, Nanos clock = 0);
     LayeredPolicy(const LayeredPolicy& other);
     LayeredPolicy& operator=(const LayeredPolicy& other);
 
@@ -64,13 +66,14 @@ public:
     // reset is, as for a limiter, the least d after which a request of the whole quota passes:
     // waitFor(t, quota()).
     Nanos reset(Nanos t) const;
-    double levelAt(Nanos t) const { return m_layers.front()->levelAt(t); }
+    double levelAt(Nanos t) const { return m_layers.front()->levelAt(m_clock.front() + t); }
 
     std::size_t size() const { return m_layers.size(); }
     const std::vector<LayerMetrics>& layerMetrics() const { return m_metrics; }
 
 private:
     std::vector<std::unique_ptr<Limiter>> m_layers;
+    std::vector<Nanos> m_clock; // per layer: what its times are given beside t
     std::vector<LayerMetrics> m_metrics;
 };
 

@@ -68,6 +68,19 @@ inline constexpr std::array<Algorithm, 22> kEveryAlgorithm = {
 // product's own options (LimiterConfig::productOptions) and decide as the product's code does.
 constexpr bool isProduct(Algorithm a) { return a >= Algorithm::ExpressRateLimit; }
 
+// onTheClock is true for the products whose decisions depend on the clock's time, not only on the
+// time between requests: Kong's windows start on the clock's seconds, minutes, hours...;
+// Cloudflare's periods and Upstash's windows are floor(now / period); AWS WAF checks every 10 s
+// of the clock; API Gateway's quotas are UTC calendar days, weeks and months; Spring's script
+// counts whole epoch seconds. Their t = 0 is 1970-01-01T00:00:00Z, so a replayed log hands them its
+// times since 1970. The other limiters read only the times between requests, so a log's own start
+// serves them as well.
+constexpr bool onTheClock(Algorithm a)
+{
+    return a == Algorithm::Kong || a == Algorithm::CloudflareRate || a == Algorithm::UpstashRatelimit
+        || a == Algorithm::AwsWafRate || a == Algorithm::AwsApiGateway || a == Algorithm::SpringGateway;
+}
+
 // isWindowAlgorithm is true for the limiters configured by limit L and window W (false: by
 // capacity C and rate r, or nginx's burst).
 constexpr bool isWindowAlgorithm(Algorithm a)

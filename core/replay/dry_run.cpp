@@ -5,7 +5,6 @@
 #include "replay/dry_run_parts.h"
 
 #include "replay/log_keys.h"
-#include "replay/replay.h"
 #include "replay/replay_memory.h"
 
 #include "arithmetic/decimal.h"
@@ -83,9 +82,6 @@ private:
     std::vector<std::vector<std::int64_t>> m_hours; // per rule: denials per hour since the log's first
     std::vector<std::int64_t> m_candidate;          // per rule: the zone's excess should every limit admit
     std::vector<std::vector<std::optional<LayeredPolicy>>> m_policies; // per policy rule, per key
-    // m_clock: what rule r adds to a request's time (since the log's start) for its policy: the
-    // log's start since 1970 for a policy whose windows are the clock's, else 0.
-    std::vector<Nanos> m_clock;
     std::vector<std::uint8_t> m_keyless;                               // per log key: keylessName
 };
 
@@ -111,12 +107,10 @@ Replay::Replay(const Traffic& traffic, const DryRunConfig& config, DryRunResult&
     out.deniedBy.assign(traffic.times.size(), -1);
     m_candidate.resize(config.rules.size());
     m_policies.resize(config.rules.size());
-    m_clock.assign(config.rules.size(), 0);
     for (std::size_t r = 0; r < config.rules.size(); ++r) {
         const std::vector<Layer>& policy = config.rules[r].policy;
         if (!policy.empty())
             m_policies[r].resize(config.rules[r].shared ? 1 : keys);
-        m_clock[r] = replayClock(traffic, policy);
     }
     // An empty key (logged "" or "-": a header the request did not send) is skipped by every
     // limit keyed by it, as nginx skips a limit whose key is empty.
@@ -203,8 +197,8 @@ bool Replay::admits(std::size_t r, const DryRunRule& rule, std::uint32_t key, co
     if (!rule.policy.empty()) {
         std::optional<LayeredPolicy>& policy = m_policies[r][rule.shared ? 0 : key];
         if (!policy)
-            policy.emplace(rule.policy);
-        return policy->decide(m_clock[r] + q.t, q.cost).allowed;
+            policy.emplace(rule.policy, m_traffic.startEpochNanos); // a layer onTheClock sees the clock's time
+        return policy->decide(q.t, q.cost).allowed;
     }
     const ZoneState& z = m_zones[rule.zone];
     Int128 e = 0;

@@ -23,8 +23,15 @@ void checkCancel(const std::atomic<bool>* cancel)
         throw ReplayCancelled{};
 }
 
+// clockFor is what a replay adds to a request's time (since the log's start) before a limiter of
+// algorithm a decides it: the log's start since 1970 for one onTheClock.
+Nanos clockFor(const Traffic& traffic, Algorithm a)
+{
+    return onTheClock(a) ? traffic.startEpochNanos : 0;
+}
+
 // run decides every request on its key's policy (one of `policies`, indexed by key id) and
-// fills the row's counts; decide(policy, clock + t, cost) returns the Decision (replayClock).
+// fills the row's counts; decide(policy, clock + t, cost) returns the Decision (clockFor).
 template <typename P, typename Decide>
 void run(const Traffic& traffic, std::vector<P>& policies, std::int64_t cost, Nanos windowNanos, ReplayRow& row,
          std::vector<std::uint8_t>* admitted, const std::atomic<bool>* cancel, Decide&& decide, Nanos clock = 0)
@@ -71,10 +78,10 @@ void onEngine(const Traffic& traffic, const Scenario& s, std::size_t r, std::int
     // placed on them: moving them to 1970 would move all of that too.
     const std::vector<Layer> layers = s.layers.empty() ? std::vector<Layer>{{s.algorithms.front(), s.config}} : s.layers;
     for (const Layer& l : layers)
-        if (replayClock(traffic, {l}) != 0)
+        if (clockFor(traffic, l.algorithm) != 0)
             throw InputError(std::string(algorithmId(l.algorithm))
-                             + " counts on the clock's boundaries, which a replay on a cluster does not keep: replay it "
-                               "on one server");
+                             + " counts on the clock's time, which a replay placed on the engine (a cluster, buckets that "
+                               "start empty, limit changes) does not keep: replay it on one server, full, without limit changes");
     EngineSetup setup = engineSetup(s, r);
     setup.clients = ClientConfig::keyed(std::int64_t(traffic.keyNames.size()));
     const std::size_t n = traffic.times.size();
@@ -109,12 +116,6 @@ Scenario placedScenario(const ReplayPlace& place, const LimiterConfig& config)
 
 } // namespace
 
-Nanos replayClock(const Traffic& traffic, const std::vector<Layer>& layers)
-{
-    const bool clock = std::any_of(layers.begin(), layers.end(), [](const Layer& l) { return onTheClock(l.algorithm); });
-    return clock ? traffic.startEpochNanos : 0;
-}
-
 ReplayPlace replayPlace(const Scenario& s)
 {
     return {s.cluster, s.bucketsStartEmpty, s.changes, s.pattern.seed};
@@ -135,7 +136,9 @@ ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterCo
     row.id = std::string(algorithmId(algorithm));
     row.algorithm = algorithm;
     row.predicted = memoryAtScale(algorithm, config, std::int64_t(traffic.keyNames.size()));
-    if (place.onEngine()) {
+    // A product neither starts empty nor takes a limit change (retargetAny refuses it): only a
+    // cluster, or a change to refuse, places it on the engine.
+    if (place.cluster || !place.changes.empty() || (place.startEmpty && !isProduct(algorithm))) {
         Scenario s = placedScenario(place, config);
         s.algorithms = {algorithm};
         onEngine(traffic, s, 0, cost, ownLimit(algorithm, config).windowNanos, row, admitted, cancel);
@@ -143,7 +146,7 @@ ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterCo
     }
     const bool costs = !traffic.costs.empty() || cost != 1;
     const Nanos window = ownLimit(algorithm, config).windowNanos; // a product given its options: its own
-    const Nanos clock = replayClock(traffic, {Layer{algorithm, config}});
+    const Nanos clock = clockFor(traffic, algorithm);
     visitLimiter(algorithm, config, [&](auto& fresh) {
         using L = std::decay_t<decltype(fresh)>;
         std::vector<L> limiters(traffic.keyNames.size(), fresh);
@@ -173,9 +176,9 @@ ReplayRow replayLayered(const Traffic& traffic, const std::vector<Layer>& layers
         s.layers = layers;
         onEngine(traffic, s, 0, cost, windowNanos, row, admitted, cancel);
     } else {
-        std::vector<LayeredPolicy> policies(traffic.keyNames.size(), LayeredPolicy(layers));
+        std::vector<LayeredPolicy> policies(traffic.keyNames.size(), LayeredPolicy(layers, traffic.startEpochNanos));
         run(traffic, policies, cost, windowNanos, row, admitted, cancel,
-            [](LayeredPolicy& p, Nanos t, std::int64_t k) { return p.decide(t, k); }, replayClock(traffic, layers));
+            [](LayeredPolicy& p, Nanos t, std::int64_t k) { return p.decide(t, k); });
     }
     const auto keys = std::int64_t(traffic.keyNames.size());
     for (const Layer& l : layers) {

@@ -73,22 +73,6 @@ struct ReplayCancelled {};
 // attemptsPerKey counts each key's requests.
 std::vector<std::int64_t> attemptsPerKey(const Traffic& traffic);
 
-// onTheClock is true for the products whose decisions depend on the clock's time, not only on the
-// time between requests: Kong's windows start on the clock's seconds, minutes, hours...;
-// Cloudflare's periods and Upstash's windows are floor(now / period); AWS WAF checks every 10 s
-// of the clock; API Gateway's quotas are UTC calendar days, weeks and months; Spring's script
-// counts whole epoch seconds. Their t = 0 is 1970-01-01T00:00:00Z. The other limiters read only
-// the times between requests, so a log's own start serves them as well.
-constexpr bool onTheClock(Algorithm a)
-{
-    return a == Algorithm::Kong || a == Algorithm::CloudflareRate || a == Algorithm::UpstashRatelimit
-        || a == Algorithm::AwsWafRate || a == Algorithm::AwsApiGateway || a == Algorithm::SpringGateway;
-}
-
-// replayClock is what a replay adds to a request's time (since the log's start) before a
-// limiter of `layers` decides it: the log's start since 1970 when one of them is onTheClock, else 0.
-Nanos replayClock(const Traffic& traffic, const std::vector<Layer>& layers);
-
 // replayOne replays the traffic through one limiter of `algorithm` per key. When `admitted` is
 // given it receives one byte per request (1 admitted). costs: the traffic's own, else `cost`.
 ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterConfig& config, std::int64_t cost = 1,

@@ -70,7 +70,7 @@ std::int64_t AwsApiGateway::quotaRoom(Nanos t) const
     if (m_period == QuotaPeriod::None)
         return LimiterConfig::kMaxLimit;
     const Nanos start = periodStart(m_period, t);
-    const bool initial = start == periodStart(m_period, 0); // the plan's first period: the scenario's
+    const bool initial = m_firstStart == kNoPeriod || start == m_firstStart; // the plan's first period
     const std::int64_t limit = m_quotaLimit - (initial ? m_quotaOffset : 0);
     return limit - (start == m_quotaStart ? m_used : 0);
 }
@@ -85,6 +85,8 @@ bool AwsApiGateway::admits(Nanos t, std::int64_t cost) const
 Decision AwsApiGateway::step(Nanos t, std::int64_t cost)
 {
     Decision d;
+    if (m_period != QuotaPeriod::None && m_firstStart == kNoPeriod)
+        m_firstStart = periodStart(m_period, t);
     if (!admits(t, cost))
         return d; // throttled: no level gives a token, the quota counts nothing (assumed)
     for (TokenBucket& b : m_buckets)

@@ -11,7 +11,8 @@
 //   throttlingBurstLimit), a method's own, and a usage plan's per API key (rateLimit /
 //   burstLimit): options account_*, stage_*, method_*, plan_* (rate, burst);
 // - a usage plan's quota: `quota_limit` requests per `quota_period` (DAY, WEEK or MONTH), with
-//   `quota_offset` requests subtracted from the limit in the initial period.
+//   `quota_offset` requests subtracted from the limit in the initial period (assumed: the period
+//   of the first request, when the plan starts taking traffic).
 // Assumed: buckets start full, exact arithmetic; a throttled request takes no token from any level
 // and does not count against the quota; quota periods on the UTC calendar from t = 0
 // (1970-01-01T00:00Z): a day at midnight, a week on Sunday (the older API reference: "with a
@@ -23,6 +24,7 @@
 #include "limiters/products/product.h"
 #include "limiters/token_bucket.h"
 
+#include <limits>
 #include <vector>
 
 namespace ratelab {
@@ -63,6 +65,10 @@ private:
     std::int64_t m_quotaLimit = 0;
     std::int64_t m_quotaOffset = 0;
     Nanos m_quotaStart = -1; // the period m_used counts
+    // m_firstStart: the period of the first request decided, the plan's first, from which
+    // quota_offset is subtracted (its period on the clock: a replayed log's first day, not 1970's).
+    static constexpr Nanos kNoPeriod = std::numeric_limits<Nanos>::min();
+    Nanos m_firstStart = kNoPeriod;
     std::int64_t m_used = 0;
 };
 
