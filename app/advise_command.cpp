@@ -331,7 +331,7 @@ std::string capsText(const AdviseArgs& args, const BurstFamily& family, const Ad
                "request up to its maxDelay rather than deny it: 500 ms below one a second, 1 s / (2 * rate) from one on)";
     if (args.product == "aws-api-gateway")
         return "it caps every API key at " + counted(r.burst, "request") + " at once, then " + rate + " (its own token "
-               "bucket; the account's 10,000 a second, burst 5,000, throttles all keys beside it)";
+               "bucket; the account's, 10,000 a second and burst 5,000, which AWS shares among all keys, is weighed here for each key alone)";
     if (args.product == "spring")
         return "it caps every key at " + counted(r.burst, "request") + " at once, then " + rate + " ("
                + counted(SpringBurstFamily::replenishRate(r.step), "token") + " at each whole second of the clock, "
@@ -370,8 +370,8 @@ std::string shadowText(const AdviseArgs& args)
                "in CloudWatch, or run `ratelab replay LOG --config FILE` on each new day's log";
     if (args.product == "upstash")
         return "@upstash/ratelimit has no dry-run mode: limit() answers success and the caller enforces it. The closest: "
-               "call limit() and ignore success (log it; analytics: true charts it in the Upstash console): a denied "
-               "request is not counted, so the counts are what enforcing makes them";
+               "call limit() and ignore success (log it; analytics: true charts it in the Upstash console): a request "
+               "slidingWindow denies is not counted, so the counts are what enforcing makes them";
     if (args.product == "spring")
         return "Spring Cloud Gateway has no dry-run mode: a RequestRateLimiter denies from the moment a route lists it. "
                "The closest: load this route in a gateway no client uses (or none), run `ratelab replay LOG --config FILE` "

@@ -22,6 +22,7 @@ namespace {
 constexpr Nanos kMs = 1'000'000;
 constexpr Nanos kS = kNanosPerSecond;
 
+using advisetest::randomTrace;
 using advisetest::smallLog;
 
 constexpr std::int64_t perMinute(std::int64_t n) { return n; }
@@ -53,22 +54,6 @@ std::int64_t bruteBurst(const std::vector<Nanos>& times, const std::vector<std::
         const SpringGateway spring = springOf(replenish, burst * requested, requested);
         if (spring.ttlSeconds() > 0 && deniedBy(times, costs, spring) == 0)
             return burst;
-    }
-}
-
-// randomTrace is 1 to 25 requests of cost 1 to 3, in order, with gaps from none to a minute,
-// sub-second parts included, so that whole seconds fall anywhere among them.
-void randomTrace(std::mt19937_64& rng, std::vector<Nanos>& times, std::vector<std::int64_t>& costs)
-{
-    times.clear();
-    costs.clear();
-    const auto n = std::uniform_int_distribution<int>(1, 25)(rng);
-    const Nanos gaps[] = {0, kMs, 200 * kMs, 900 * kMs, kS, 1100 * kMs, 2 * kS, 7 * kS, 61 * kS};
-    Nanos t = std::uniform_int_distribution<Nanos>(0, kS)(rng);
-    for (int i = 0; i < n; ++i) {
-        t += gaps[std::uniform_int_distribution<int>(0, 8)(rng)];
-        times.push_back(t);
-        costs.push_back(std::uniform_int_distribution<std::int64_t>(1, 3)(rng));
     }
 }
 

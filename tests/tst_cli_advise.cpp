@@ -376,11 +376,6 @@ private slots:
         const QStringList express{"--for", "express"};
         oneLine(QStringList{"advise", log, "--key", "user"} + express, "--key: express-rate-limit keys by the request's IP");
         oneLine(QStringList{"advise", log, "--drain", "5"} + express, "--drain: express-rate-limit counts requests in windows");
-        // Cloudflare and AWS WAF: windows' counts, by the IP the written rule names.
-        oneLine({"advise", log, "--for", "cloudflare", "--compare"}, "--compare: Cloudflare's rate limiting rule counts requests in windows");
-        oneLine({"advise", log, "--for", "aws-waf", "--drain", "5"}, "--drain: AWS WAF's rate-based rule counts requests in windows");
-        oneLine({"advise", log, "--for", "cloudflare", "--key", "user"}, "--key: the written rule counts by the client's IP (ip.src): only ip");
-        oneLine({"advise", log, "--for", "aws-waf", "--key", "host"}, "--key: the written rule counts by the client's IP (AggregateKeyType IP): only ip");
         // Spring: a KeyResolver for the address, the host, the principal or a header, no other.
         oneLine({"advise", log, "--for", "spring", "--key", "request_uri"},
                 "--key: RateLab writes no Spring KeyResolver for 'request_uri' (it writes: ip, host, user, http_NAME)");
@@ -389,6 +384,11 @@ private slots:
         oneLine({"advise", log, "--for", "aws-api-gateway"}, "--key: an API Gateway usage plan throttles by the API key");
         oneLine({"advise", log, "--for", "upstash", "--drain", "5"}, "--drain: @upstash/ratelimit's slidingWindow and fixedWindow");
         oneLine({"advise", log, "--for", "upstash", "--compare"}, "--compare: @upstash/ratelimit's slidingWindow and fixedWindow");
+        // Cloudflare and AWS WAF: windows' counts, by the IP the written rule names.
+        oneLine({"advise", log, "--for", "cloudflare", "--compare"}, "--compare: Cloudflare's rate limiting rule counts requests in windows");
+        oneLine({"advise", log, "--for", "aws-waf", "--drain", "5"}, "--drain: AWS WAF's rate-based rule counts requests in windows");
+        oneLine({"advise", log, "--for", "cloudflare", "--key", "user"}, "--key: the written rule counts by the client's IP (ip.src): only ip");
+        oneLine({"advise", log, "--for", "aws-waf", "--key", "host"}, "--key: the written rule counts by the client's IP (AggregateKeyType IP): only ip");
     }
 
     // Envoy on the same log, as one trace (its bucket counts every request): 14 at 0 ms, one at
@@ -818,8 +818,8 @@ private slots:
             "  kept keys: 0 of their 6 requests denied\n"
             "  the other keys: 5 of their 10 requests denied, 1 key capped; the most denied:\n"
             "    3.3.3.3                                  5 of 10 denied, the first at 0 s after the log's first request\n"
-            "  it caps every API key at 5 requests at once, then 0.5/s (its own token bucket; the account's 10,000 a "
-            "second, burst 5,000, throttles all keys beside it)\n"
+            "  it caps every API key at 5 requests at once, then 0.5/s (its own token bucket; the account's, 10,000 a "
+            "second and burst 5,000, which AWS shares among all keys, is weighed here for each key alone)\n"
             "\n"
             "API Gateway has no dry-run or count mode: a usage plan throttles its API keys from the moment it has a "
             "stage. The closest: create it on a copy of the stage that receives the same keys (aws apigateway "
@@ -834,30 +834,6 @@ private slots:
         QVERIFY(written.open(QIODevice::ReadOnly));
         QCOMPARE(written.readAll(), config);
         const Run replay = runRatelab({"replay", log, "--config", plan});
-    // Cloudflare on the shared log, --keep 60 (1.1.1.1 and 2.2.2.2 kept): tst_advise_managed
-    // derives 5 in every period, all in the log's first; 3.3.3.3's sixth request of ten at once
-    // is over and blocks it for the period: 5 denied. Recommended: period 60. The written
-    // ruleset is read back by `import` (the same rule) and by `replay --config` (the same 5).
-    void cloudflareReportByHand()
-    {
-        QTemporaryDir dir;
-        const QString log = writeFile(dir, "a.csv", kLog), rule = dir.filePath("rule.json");
-        const Run r = runRatelab({"advise", log, "--for", "cloudflare", "--keep", "60", "--write", rule});
-        QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("  period         limit  kept denied  others denied  keys denied\n"
-                                "  10 s               5            0              5            1\n"
-                                "  60 s               5            0              5            1  <- recommended\n"),
-                 r.out.constData());
-        QVERIFY2(r.out.contains("\nrecommended: period 60, requests_per_period 5 ("), r.out.constData());
-        QVERIFY2(r.out.contains("on this config: 5 of 16 requests denied, 1 key; every key's denials as advised\n"),
-                 r.out.constData());
-        const Run imported = runRatelab({"import", rule});
-        QCOMPARE(imported.code, 0);
-        QVERIFY2(imported.out.startsWith("What you wrote (Cloudflare rate limiting rule): ratelimit.period 60; "
-                                         "ratelimit.requests_per_period 5; ratelimit.mitigation_timeout 60; "
-                                         "ratelimit.characteristics ip.src; action block;"),
-                 imported.out.constData());
-        const Run replay = runRatelab({"replay", log, "--config", rule});
         QCOMPARE(replay.code, 0);
         QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 5);
     }
@@ -930,6 +906,36 @@ private slots:
         QCOMPARE(u["others_denied"].toInt(), upDenied);
         QCOMPARE(u["keys_denied"].toInt(), upKeys);
         QVERIFY(parseJson(up.out)["proof"].toObject()["as_advised"].toBool());
+    }
+
+    // Cloudflare on the shared log, --keep 60 (1.1.1.1 and 2.2.2.2 kept): tst_advise_managed
+    // derives 5 in every period, all in the log's first; 3.3.3.3's sixth request of ten at once
+    // is over and blocks it for the period: 5 denied. Recommended: period 60. The written
+    // ruleset is read back by `import` (the same rule) and by `replay --config` (the same 5).
+    void cloudflareReportByHand()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog), rule = dir.filePath("rule.json");
+        const Run r = runRatelab({"advise", log, "--for", "cloudflare", "--keep", "60", "--write", rule});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("  period         limit  kept denied  others denied  keys denied\n"
+                                "  10 s               5            0              5            1\n"
+                                "  60 s               5            0              5            1  <- recommended\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("\nrecommended: period 60, requests_per_period 5 ("), r.out.constData());
+        QVERIFY2(r.out.contains("on this config: 5 of 16 requests denied, 1 key; every key's denials as advised\n"),
+                 r.out.constData());
+        const Run imported = runRatelab({"import", rule});
+        QCOMPARE(imported.code, 0);
+        QVERIFY2(imported.out.startsWith("What you wrote (Cloudflare rate limiting rule): ratelimit.period 60; "
+                                         "ratelimit.requests_per_period 5; ratelimit.mitigation_timeout 60; "
+                                         "ratelimit.characteristics ip.src; action block;"),
+                 imported.out.constData());
+        const Run replay = runRatelab({"replay", log, "--config", rule});
+        QCOMPARE(replay.code, 0);
+        QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 5);
+    }
+
     // AWS WAF on the shared log: every request is in the first second, before any check can be
     // in force (the first at 10 s, from 40 s), so the kept keys need 0 and AWS's least Limit, 10,
     // is written; it denies nothing. Recommended: EvaluationWindowSec 300 (AWS's default). The

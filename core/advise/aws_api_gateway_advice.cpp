@@ -1,5 +1,7 @@
 #include "advise/aws_api_gateway_advice.h"
 
+#include "advise/textbook_advice.h"
+
 #include "arithmetic/decimal.h"
 #include "limiters/products/aws_api_gateway.h"
 
@@ -9,19 +11,16 @@ namespace ratelab {
 
 namespace {
 
-// envelopeBurst is the one-pass candidate (aws_api_gateway_advice.h): the deficit is kept times
-// the rate's perNanos, so that a drain of tokens * elapsed stays whole.
+// envelopeBurst is the one-pass candidate (aws_api_gateway_advice.h): the textbook token bucket's
+// least capacity, the same deficit; above what the models hold it is that most, which the model
+// then refuses by name.
 std::int64_t envelopeBurst(KeyTrace trace, Rate r)
 {
-    Int128 deficit = 0, most = 0;
-    for (std::size_t i = 0; i < trace.times.size(); ++i) {
-        if (i > 0)
-            deficit = std::max<Int128>(0, deficit - Int128(r.tokens) * (trace.times[i] - trace.times[i - 1]));
-        deficit += Int128(trace.cost(i)) * r.perNanos;
-        most = std::max(most, deficit);
+    try {
+        return bucketCapacityNeeded(trace, r);
+    } catch (const InputError&) {
+        return LimiterConfig::kMaxLimit;
     }
-    const Int128 burst = ceilDiv(most, Int128(r.perNanos));
-    return std::int64_t(std::clamp<Int128>(burst, 1, LimiterConfig::kMaxLimit));
 }
 
 } // namespace
