@@ -793,6 +793,22 @@ std::vector<KeyDenials> worstKeys(const Proof& proof, std::size_t top)
     return topKeys(denials, top);
 }
 
+// report settles the proof, then prints the traffic's warnings and the report in the format asked
+// for; json and text each write it given the worst keys.
+template <typename Json, typename Text>
+int report(const Proof& proof, const AdviseArgs& a, const std::string& config, const Traffic& traffic, Json json, Text text)
+{
+    if (const std::optional<int> failed = settle(proof, a, config))
+        return *failed;
+    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    printWarnings(trafficWarnings(traffic));
+    if (a.format == "json")
+        json(worst);
+    else
+        text(worst);
+    return 0;
+}
+
 int runKong(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
     const KongAdvice k = adviseKong(keyedTraces(traffic), a.options.keep, traffic.startEpochNanos);
@@ -802,15 +818,10 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
                          "log whose every request has it");
     const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy);
     const Proof proof = prove(config, k.deniedPerKey, k.keys.limitedRequests, a.key, traffic);
-    if (const std::optional<int> failed = settle(proof, a, config))
-        return *failed;
-    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
-    printWarnings(trafficWarnings(traffic));
-    if (a.format == "json")
-        writeKongJson(std::cout, log, traffic, parser, k, a, config, proof, worst);
-    else
-        writeKongText(std::cout, log, traffic, k, a, config, proof, worst);
-    return 0;
+    return report(
+        proof, a, config, traffic,
+        [&](const std::vector<KeyDenials>& worst) { writeKongJson(std::cout, log, traffic, parser, k, a, config, proof, worst); },
+        [&](const std::vector<KeyDenials>& worst) { writeKongText(std::cout, log, traffic, k, a, config, proof, worst); });
 }
 
 int runExpress(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
@@ -818,15 +829,10 @@ int runExpress(const QCommandLineParser& parser, const QString& log, const Advis
     const ExpressAdvice e = adviseExpress(keyedTraces(traffic), a.options.keep);
     const std::string config = expressAdviceConfig(e.recommended().windowMs, e.recommended().limit);
     const Proof proof = prove(config, e.deniedPerKey, e.keys.limitedRequests, a.key, traffic);
-    if (const std::optional<int> failed = settle(proof, a, config))
-        return *failed;
-    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
-    printWarnings(trafficWarnings(traffic));
-    if (a.format == "json")
-        writeExpressJson(std::cout, log, traffic, parser, e, a, config, proof, worst);
-    else
-        writeExpressText(std::cout, log, traffic, e, a, config, proof, worst);
-    return 0;
+    return report(
+        proof, a, config, traffic,
+        [&](const std::vector<KeyDenials>& worst) { writeExpressJson(std::cout, log, traffic, parser, e, a, config, proof, worst); },
+        [&](const std::vector<KeyDenials>& worst) { writeExpressText(std::cout, log, traffic, e, a, config, proof, worst); });
 }
 
 void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traffic, const UpstashAdvice& u,
@@ -883,15 +889,10 @@ int runUpstash(const QCommandLineParser& parser, const QString& log, const Advis
     const UpstashAdvice u = adviseUpstash(keyedTraces(traffic), a.options.keep, traffic.startEpochNanos);
     const std::string config = upstashAdviceSnippet(u.recommended());
     const Proof proof = prove(config, u.deniedPerKey, u.keys.limitedRequests, a.key, traffic);
-    if (const std::optional<int> failed = settle(proof, a, config))
-        return *failed;
-    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
-    printWarnings(trafficWarnings(traffic));
-    if (a.format == "json")
-        writeUpstashJson(std::cout, log, traffic, parser, u, a, config, proof, worst);
-    else
-        writeUpstashText(std::cout, log, traffic, u, a, config, proof, worst);
-    return 0;
+    return report(
+        proof, a, config, traffic,
+        [&](const std::vector<KeyDenials>& worst) { writeUpstashJson(std::cout, log, traffic, parser, u, a, config, proof, worst); },
+        [&](const std::vector<KeyDenials>& worst) { writeUpstashText(std::cout, log, traffic, u, a, config, proof, worst); });
 }
 
 int runManaged(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
@@ -902,15 +903,10 @@ int runManaged(const QCommandLineParser& parser, const QString& log, const Advis
     const WindowPoint& r = w.recommended();
     const std::string config = cloudflare ? cloudflareAdviceConfig(r.window, r.limit) : wafAdviceConfig(r.window, r.limit);
     const Proof proof = prove(config, w.deniedPerKey, w.keys.limitedRequests, a.key, traffic);
-    if (const std::optional<int> failed = settle(proof, a, config))
-        return *failed;
-    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
-    printWarnings(trafficWarnings(traffic));
-    if (a.format == "json")
-        writeManagedJson(std::cout, log, traffic, parser, w, a, config, proof, worst);
-    else
-        writeManagedText(std::cout, log, traffic, w, a, config, proof, worst);
-    return 0;
+    return report(
+        proof, a, config, traffic,
+        [&](const std::vector<KeyDenials>& worst) { writeManagedJson(std::cout, log, traffic, parser, w, a, config, proof, worst); },
+        [&](const std::vector<KeyDenials>& worst) { writeManagedText(std::cout, log, traffic, w, a, config, proof, worst); });
 }
 
 } // namespace
