@@ -7,6 +7,7 @@
 #include "scenariofile.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 #include "replay/log_keys.h"
 #include "replay/product_regex.h"
 
@@ -207,11 +208,17 @@ DryRunConfig productConfig(const ConfigDocument& doc, const std::string& logKey)
 
 DryRunConfig dryRunConfigDocument(const ConfigDocument& doc, const std::string& logKey)
 {
-    if (doc.product == ConfigProduct::Scenario)
-        return scenarioConfig(doc.text, logKey);
-    if (doc.product == ConfigProduct::Nginx)
-        return dryRunConfig(QString::fromUtf8(doc.text), logKey);
-    return productConfig(doc, logKey);
+    // A refusal names the file's words (a route's id, a predicate, a header) as written, and a
+    // word may hold a tab or a newline: the whole message goes out on one printable line.
+    try {
+        if (doc.product == ConfigProduct::Scenario)
+            return scenarioConfig(doc.text, logKey);
+        if (doc.product == ConfigProduct::Nginx)
+            return dryRunConfig(QString::fromUtf8(doc.text), logKey);
+        return productConfig(doc, logKey);
+    } catch (const InputError& e) {
+        throw InputError(messageText(e.what(), kMessageLine));
+    }
 }
 
 DryRunConfig dryRunConfigText(const QByteArray& bytes, const std::string& logKey)

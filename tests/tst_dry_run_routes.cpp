@@ -890,6 +890,13 @@ private slots:
         // A predicate Spring has no factory for fails the route in Spring: refused by its name.
         QVERIFY2(refusal(header).find("route a: Cookies is no predicate of Spring Cloud Gateway") != std::string::npos,
                  refusal(header).c_str());
+        // The file's words are named as written, on one printable line: a tab in a predicate's name
+        // and a newline in a route's id come out as \x09 and \x0A.
+        const QString tabbed = write(dir, "tabbed.yml",
+                                     "spring:\n  cloud:\n    gateway:\n      routes:\n        - id: \"a\\nb\"\n"
+                                     "          uri: http://a\n          predicates: [\"Hea\\td-Xr=X-Tenant\"]\n");
+        const std::string expected = "route a\\x0Ab: Hea\\x09d-Xr is no predicate of Spring Cloud Gateway";
+        QVERIFY2(refusal(tabbed).find(expected) != std::string::npos, refusal(tabbed).c_str());
     }
 
     // Envoy: routes in order, merge_slashes on. Rules: 0 the filter's own bucket (2 tokens a
