@@ -217,7 +217,7 @@ DryRunConfig dryRunConfigDocument(const ConfigDocument& doc, const std::string& 
             return dryRunConfig(QString::fromUtf8(doc.text), logKey);
         return productConfig(doc, logKey);
     } catch (const InputError& e) {
-        throw InputError(messageText(e.what(), kMessageLine));
+        throw InputError(messageText(e.what(), std::string::npos));
     }
 }
 

@@ -8,6 +8,7 @@
 #include "config_import.h"
 
 #include "arithmetic/decimal.h"
+#include "arithmetic/text.h"
 #include "limiters/products/product.h"
 #include "replay/product_regex.h"
 
@@ -487,7 +488,7 @@ std::vector<std::pair<std::string, DryRunPlace>> routerPlaces(const std::map<std
             out.notReplayed.push_back("router " + name + ": Traefik refuses its rule '" + r.rule + "' (" + e.what()
                                       + "): it serves no request");
         } catch (const InputError& e) {
-            throw InputError("Traefik: router " + name + ": the rule '" + r.rule + "': " + e.what());
+            throw InputError("Traefik: router " + name + ": the rule '" + messageText(r.rule) + "': " + e.what());
         }
     }
     const auto priority = [](const Router* r) { return r->priority ? r->priority : std::int64_t(r->rule.size()); };

@@ -21,7 +21,7 @@ namespace {
 // the file's, whatever bytes those are.
 [[noreturn]] void refuse(int line, const std::string& why)
 {
-    throw InputError("nginx: line " + std::to_string(line) + ": " + messageText(why, kMessageLine));
+    throw InputError("nginx: line " + std::to_string(line) + ": " + messageText(why, 4 * kMessageQuote));
 }
 
 // Directive is one directive: its words (the name first), its line, and its block when it has one.

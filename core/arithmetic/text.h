@@ -55,9 +55,6 @@ std::string csvField(std::string_view v);
 // kMessageQuote is the most of an input's text a message quotes.
 inline constexpr std::size_t kMessageQuote = 200;
 
-// kMessageLine is the most of a whole refusal that names an input's parts one after another.
-inline constexpr std::size_t kMessageLine = 4 * kMessageQuote;
-
 // messageText is text as a message carries it, on one printable line: each control byte (a
 // newline, a NUL, DEL) as "\xNN", the rest as it is; past `most` bytes written, cut with "...".
 std::string messageText(std::string_view text, std::size_t most = kMessageQuote);
