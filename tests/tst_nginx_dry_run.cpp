@@ -16,8 +16,11 @@
 // nginx and the dry run agree on it the same way.
 //
 // Without nginx installed this is a skip; with RATELAB_PEERS=1 (CI) a failure.
+#include "advise/nginx_advice.h"
 #include "config_dry_run.h"
 #include "replay/dry_run.h"
+#include "replay/log_keys.h"
+#include "traffic/traffic_parse.h"
 
 #include <QDir>
 #include <QFile>
@@ -457,6 +460,66 @@ private slots:
         QVERIFY2(denied["alice"] + denied["bob"] > 0 && denied["dave"] + denied["erin"] > 0 && denied["carol"] > 0,
                  "a bucket rejected nothing");
         QCOMPARE(denied["vip1"] + denied[""], 0);
+    }
+
+    // What `advise --for nginx` writes, nginx runs as the advice said. The log: twenty clients
+    // c00..c19 send 4 requests each, round by round, 1 ms apart (a client's own 20 ms apart), then
+    // mallory sends 30. Keeping 95% of 21 clients keeps the 20th count, 4: mallory is not kept.
+    // nginx's 1r/m is 16 in its integer units, which drains nothing in 20 ms, so 4 requests need
+    // excess 3000, burst 3; the least rate at which burst 3 drains within 10 s is 0.3/s, 18r/m.
+    // There a client's 4th request comes at 3000 less what has drained, admitted (nginx rejects
+    // above burst * 1000); mallory's 5th at 4000 less under 1000 (that takes 3.3 s), rejected, and
+    // every later one too, a rejection leaving the excess as it was: 26 rejected, all mallory's.
+    // nginx runs the written lines unedited (it starts only on a config it accepts), and both
+    // hold however long the requests take under 3 s, so its rejections are those 26.
+    void advisedConfigAsRealNginxRunsIt()
+    {
+        const QString nginx = nginxPath();
+        SKIP_WITHOUT_NGINX(nginx);
+        const quint16 port = freePort();
+        QVERIFY(port != 0);
+        std::vector<std::pair<QString, QString>> requests;
+        for (int round = 0; round < 4; ++round)
+            for (int c = 0; c < 20; ++c)
+                requests.emplace_back("/api", QString("c%1").arg(c, 2, 10, QChar('0')));
+        for (int i = 0; i < 30; ++i)
+            requests.emplace_back("/api", "mallory");
+        std::string log = "time,http_x_client\n";
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            log += std::to_string(1795392000) + "." + (i < 10 ? "00" : i < 100 ? "0" : "") + std::to_string(i) + ","
+                 + requests[i].second.toStdString() + "\n";
+        TrafficOptions options;
+        options.key = "http_x_client";
+        options.format = LogFormat::Csv;
+        const Traffic planned = parseTraffic(log, options, "planned.csv");
+        AdviceOptions goal;
+        goal.keep = kPercentUnit / 100 * 95;
+        const NginxBurstFamily family;
+        const Advice advice = advise(keyedTraces(planned), family, goal);
+        QCOMPARE(advice.keptKeys, std::int64_t(20));
+        QCOMPARE(advice.recommended.step, std::int64_t(18)); // r/m
+        QCOMPARE(advice.recommended.burst, std::int64_t(3));
+        QCOMPARE(advice.recommended.denied.kept, std::int64_t(0));
+        QCOMPARE(advice.recommended.denied.other, std::int64_t(26));
+        const std::string written = nginxAdviceConfig(family, advice.recommended.step, advice.recommended.burst,
+                                                      nginxKeyVariable("http_x_client"), 1);
+        QCOMPARE(written, std::string("limit_req_zone $http_x_client zone=ratelab:1m rate=18r/m;\n"
+                                      "limit_req zone=ratelab burst=3 nodelay;\nlimit_req_dry_run on;\n"));
+        QString limits;
+        for (const QString& line : QString::fromStdString(written).split('\n', Qt::SkipEmptyParts))
+            limits += "    " + line + "\n";
+        const Served served = serve(nginx, limits + "    server {\n", requests, port);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
+        const DryRunConfig config = io::dryRunConfigText(QByteArray::fromStdString(written), "http_x_client");
+        const Traffic traffic = trafficOf(served);
+        QCOMPARE(traffic.times.size(), requests.size());
+        const DryRunResult result = dryRun(traffic, config);
+        QString disagreement;
+        const std::map<std::string, int> perZone = agreeing(served, config, result, disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
+        QCOMPARE(perZone, (std::map<std::string, int>{{"ratelab", 26}}));
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            QVERIFY2((result.deniedBy[i] >= 0) == (i >= 84), qPrintable(QString::number(i)));
     }
 };
 
