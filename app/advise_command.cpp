@@ -91,7 +91,7 @@ void readWindowedArgs(const QCommandLineParser& p, AdviseArgs& a)
     }
     const std::optional<KongLimitBy> limitBy = kongLimitBy(a.key);
     if (!limitBy)
-        throw InputError("--key: Kong's rate-limiting has no limit_by for " + quoted(a.key)
+        throw InputError("--key: Kong's rate-limiting has no limit_by for " + ratelab::quoted(a.key)
                          + " (it offers: ip, user as the consumer, http_NAME as a header)");
     a.limitBy = *limitBy;
 }
@@ -149,7 +149,7 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
     if (a.product == "traefik") {
         const std::optional<std::string> criterion = traefikSourceCriterion(a.key);
         if (!criterion)
-            throw InputError("--key: Traefik's rateLimit has no sourceCriterion for " + quoted(a.key)
+            throw InputError("--key: Traefik's rateLimit has no sourceCriterion for " + ratelab::quoted(a.key)
                              + " (it offers: ip, host, http_NAME)");
         a.criterion = *criterion;
         return;
@@ -157,14 +157,14 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
     if (a.product == "spring") {
         const std::optional<std::string> resolver = springKeyResolver(a.key);
         if (!resolver)
-            throw InputError("--key: RateLab writes no Spring KeyResolver for " + quoted(a.key)
+            throw InputError("--key: RateLab writes no Spring KeyResolver for " + ratelab::quoted(a.key)
                              + " (it writes: ip, host, user, http_NAME)");
         a.resolver = *resolver;
         return;
     }
     a.variable = nginxKeyVariable(a.key);
     if (a.variable.empty())
-        throw InputError("--key: nginx has no variable named " + quoted(a.key) + " for every request to key a zone by ("
+        throw InputError("--key: nginx has no variable named " + ratelab::quoted(a.key) + " for every request to key a zone by ("
                          + "it offers: " + nginxKeysOffered() + ")");
 }
 
@@ -179,7 +179,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong"
         && a.product != "express" && a.product != "spring" && a.product != "cloudflare" && a.product != "aws-waf"
         && a.product != "aws-api-gateway" && a.product != "upstash")
-        throw InputError("--for: unknown gateway " + quoted(a.product) + " " + kKnown);
+        throw InputError("--for: unknown gateway " + ratelab::quoted(a.product) + " " + kKnown);
     if (p.isSet("keep")) {
         const std::string text = p.value("keep").toStdString();
         Nanos keep = 0; // the percentage read as parseSeconds reads a decimal: exactly, to 9 decimals
@@ -188,7 +188,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
         } catch (const InputError&) {
         }
         if (keep <= 0 || keep > kPercentUnit)
-            throw InputError("--keep: must be a percentage above 0 and at most 100 (got " + quoted(text) + ")");
+            throw InputError("--keep: must be a percentage above 0 and at most 100 (got " + ratelab::quoted(text) + ")");
         a.options.keep = keep;
     }
     if (p.isSet("drain")) {
@@ -200,7 +200,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     }
     a.format = p.isSet("format") ? p.value("format").toStdString() : "text";
     if (a.format != "text" && a.format != "json")
-        throw InputError("--format: unknown format " + quoted(a.format) + " (known: text, json)");
+        throw InputError("--format: unknown format " + ratelab::quoted(a.format) + " (known: text, json)");
     a.top = std::size_t(integerOption(p, "top", 0, kMaxTop).value_or(5));
     a.write = p.value("write");
     if (p.isSet("write") && a.write.isEmpty())
@@ -512,7 +512,7 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
     out << "{\"product\": " << jsonString(product) << ",\n \"input\": ";
     writeTrafficJson(out, log, traffic, parser);
     out << ",\n \"warnings\": [";
-    const QStringList warnings = trafficWarnings(traffic);
+    const QStringList warnings = trafficWarningList(traffic);
     for (qsizetype i = 0; i < warnings.size(); ++i)
         out << (i ? ", " : "") << jsonString(warnings[i].toStdString());
     out << "],\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
@@ -801,7 +801,7 @@ int report(const Proof& proof, const AdviseArgs& a, const std::string& config, c
     if (const std::optional<int> failed = settle(proof, a, config))
         return *failed;
     const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
-    printWarnings(trafficWarnings(traffic));
+    printWarnings(trafficWarningList(traffic));
     if (a.format == "json")
         json(worst);
     else
@@ -958,7 +958,7 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
     const std::vector<TextbookRow> textbook =
         a.compare ? textbookRows(w.traces, w.advice.kept, w.family->rate(w.advice.recommended.step)) : std::vector<TextbookRow>{};
-    printWarnings(trafficWarnings(traffic));
+    printWarnings(trafficWarningList(traffic));
     if (a.format == "json")
         writeJson(std::cout, log, traffic, parser, *w.family, w.advice, a, w.config, proof, worst, textbook);
     else

@@ -208,7 +208,7 @@ DryRunReport runReport(const QCommandLineParser& p, const QString& log, QStringL
     if (report.proposed)
         report.diff = diffDryRuns(traffic, report.current.config, report.current.result, report.proposed->config,
                                   report.proposed->result);
-    warnings = trafficWarnings(traffic);
+    warnings = trafficWarningList(traffic);
     for (const QString& w : warnings)
         report.warnings.push_back(w.toStdString());
     return report;

@@ -165,7 +165,7 @@ int replayCommand(QCommandLineParser& parser, const QStringList& args, DryRunPag
     const ReplayPolicy policy = policyFromOptions(parser, log);
     const Traffic traffic = readTrafficFromOptions(parser, log, replayBytesPerKey(policy));
     const std::vector<ReplayRow> rows = replay(traffic, policy);
-    const QStringList warnings = trafficWarnings(traffic);
+    const QStringList warnings = trafficWarningList(traffic);
     if (!perKey.isEmpty())
         if (const QString error = io::writeFileAtomically(perKey, perKeyCsv(traffic, rows)); !error.isEmpty())
             return fail("--per-key: " + error.toStdString());

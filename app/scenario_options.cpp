@@ -112,8 +112,8 @@ void addCostLayerNginxOptions(QCommandLineParser& parser)
     });
 }
 
-// parseLayer reads one --layer value (core's grammar), naming the option and the value in a refusal.
-Layer parseLayer(const QString& text, const NginxOptions& nginx)
+// layerOption reads one --layer value (core's grammar), naming the option and the value in a refusal.
+Layer layerOption(const QString& text, const NginxOptions& nginx)
 {
     try {
         return ratelab::parseLayer(text.toStdString(), nginx);
@@ -154,7 +154,7 @@ void applyCostLayerNginxOptions(const QCommandLineParser& p, Scenario& s)
     if (p.isSet("layer")) {
         s.layers.clear();
         for (const QString& text : p.values("layer"))
-            s.layers.push_back(parseLayer(text, nginx));
+            s.layers.push_back(layerOption(text, nginx));
     }
 }
 

@@ -244,7 +244,7 @@ int sweepCommand(QCommandLineParser& parser, const QStringList& args, SweepChart
     held.algorithms = base.algorithms;
     const Traffic traffic = readTrafficFromOptions(rest, log, replayBytesPerKey(held, threads));
     const SweepResult result = runSweep(traffic, base, grid.axes, threads);
-    const QStringList warnings = trafficWarnings(traffic);
+    const QStringList warnings = trafficWarningList(traffic);
     for (const char* chart : {"png", "svg"})
         if (rest.isSet(chart))
             if (const QString error = charts(result, rest.value(chart), std::strcmp(chart, "svg") == 0); !error.isEmpty())

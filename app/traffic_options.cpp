@@ -149,7 +149,7 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, 
     return readTrafficLog(log.toStdString(), o);
 }
 
-QStringList trafficWarnings(const Traffic& t)
+QStringList trafficWarningList(const Traffic& t)
 {
     QStringList w;
     for (const std::string& warning : ratelab::trafficWarnings(t))

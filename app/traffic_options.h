@@ -39,9 +39,9 @@ std::int64_t availableMemoryBytes();
 Traffic readTrafficFromOptions(const QCommandLineParser& parser, const QString& log, std::int64_t bytesPerKey,
                                bool keepPaths = false, const std::vector<std::string>& keyFields = {});
 
-// trafficWarnings lists what a reader of the results must know: whole seconds, unreadable lines,
-// lines out of order. Each is one sentence.
-QStringList trafficWarnings(const Traffic& traffic);
+// trafficWarningList is core's trafficWarnings as the commands print them: whole seconds,
+// unreadable lines, lines out of order, each one sentence.
+QStringList trafficWarningList(const Traffic& traffic);
 
 // printWarnings writes each warning as one "ratelab: warning: ..." line on stderr.
 void printWarnings(const QStringList& warnings);

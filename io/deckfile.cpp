@@ -15,7 +15,6 @@ namespace ratelab::io {
 
 namespace {
 
-using reading::q;
 using reading::refuse;
 
 // The shipped decks in the order they are taught; each is resources/decks/ID.ratelab-deck.json,

@@ -2,6 +2,7 @@
 
 #include "limiters/algorithm_facts.h"
 #include "arithmetic/decimal.h"
+#include "qtext.h"
 #include "redis_run.h"
 #include "scenario/rows.h"
 #include "scenario/scenario_parts.h"
@@ -12,8 +13,6 @@
 namespace ratelab::io {
 
 namespace {
-
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // sharedVariant is the scenario Redis models: one atomic store, on the same nodes and clocks. For
 // another coordination, note says so (the check is of the shared variant, not the chart on screen).

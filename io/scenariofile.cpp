@@ -231,7 +231,6 @@ Scenario Reader::read(const QJsonObject& root)
 
 } // namespace reading
 
-using reading::q;
 using reading::refuse;
 
 namespace reading {

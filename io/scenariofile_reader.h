@@ -12,6 +12,8 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QJsonValue>
+#include "qtext.h"
+
 #include <QLocale>
 #include <QString>
 #include <QStringList>
@@ -24,9 +26,6 @@
 #include <vector>
 
 namespace ratelab::io::reading {
-
-inline QString q(const std::string& s) { return QString::fromStdString(s); }
-inline QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // refuse throws the InputError that refuses the file: one printable line whatever the file held,
 // each control character of a key or value it names shown as '?'.

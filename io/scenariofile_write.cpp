@@ -4,6 +4,7 @@
 
 #include "arithmetic/decimal.h"
 #include "outputpath.h"
+#include "qtext.h"
 #include "scenario/settings_codec.h"
 
 #include <QJsonArray>
@@ -16,8 +17,6 @@
 namespace ratelab::io {
 
 namespace {
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 // jsonString writes a string as a JSON string literal, escaped by Qt's own writer.
 QByteArray jsonString(const QString& s)

@@ -32,8 +32,6 @@ namespace ratelab::ui {
 
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
-
 // replaced is text with each match of `re` replaced by what `with` makes of it.
 template <typename With>
 QString replaced(const QString& text, const QRegularExpression& re, With with)
@@ -109,7 +107,7 @@ QString svgOf(QWidget* widget, const QString& label, const QString& prefix)
     static const QRegularExpression id(R"((id="|url\(#))([A-Za-z_][\w-]*))");
     text.replace(id, "\\1" + prefix + "\\2");
     // The picture is named to a screen reader once, on the element that holds it.
-    return text.replace("<svg", "<svg role=\"img\" aria-label=\"" + esc(label) + "\"");
+    return text.replace("<svg", "<svg role=\"img\" aria-label=\"" + htmlText(label) + "\"");
 }
 
 // markText is what hovering or focusing a mark shows: the request, as What happened heads it,
@@ -191,11 +189,11 @@ QString rowHtml(RowChart* chart, const Frame& frame, std::size_t row, const QStr
                                               : QString::number(std::max(RowChart::kHoverReach, chart->plotRect().width() / std::max(1, chart->plotColumns())));
     const QString h = "h" + QString::number(level);
     QString out = "<section class=\"row\" aria-labelledby=\"" + id + "\"><" + h + " class=\"sr\" id=\"" + id + "\">"
-                + esc(withoutJoiners(title)) + "</" + h + ">";
+                + htmlText(withoutJoiners(title)) + "</" + h + ">";
     if (marks.isEmpty())
         return out + "<div class=\"plot\">" + svgOf(chart, label, id + "-") + "</div></section>\n";
     out += QString("<div class=\"plot\" tabindex=\"0\" role=\"group\" data-reach=\"%1\" aria-label=\"%2\">")
-               .arg(reach, esc(QObject::tr("%1: %2 marks; the arrow keys move between them").arg(label).arg(marks.size())));
+               .arg(reach, htmlText(QObject::tr("%1: %2 marks; the arrow keys move between them").arg(label).arg(marks.size())));
     out += svgOf(chart, label, id + "-") + "</div>";
     return out + "<script type=\"application/octet-stream\" class=\"marks\">" + packed(marks) + "</script></section>\n";
 }
@@ -205,19 +203,19 @@ QString rowHtml(RowChart* chart, const Frame& frame, std::size_t row, const QStr
 QString tableHtml(const SummaryTable& table)
 {
     const QHeaderView* header = table.horizontalHeader();
-    QString out = "<table><caption class=\"sr\">" + esc(QObject::tr("Summary")) + "</caption><thead><tr>";
+    QString out = "<table><caption class=\"sr\">" + htmlText(QObject::tr("Summary")) + "</caption><thead><tr>";
     std::vector<int> shown;
     for (int v = 0; v < header->count(); ++v)
         if (const int c = header->logicalIndex(v); !table.isColumnHidden(c))
             shown.push_back(c);
     for (int c : shown)
-        out += "<th scope=\"col\">" + esc(table.horizontalHeaderItem(c)->text()) + "</th>";
+        out += "<th scope=\"col\">" + htmlText(table.horizontalHeaderItem(c)->text()) + "</th>";
     out += "</tr></thead><tbody>";
     for (int r = 0; r < table.rowCount(); ++r) {
         out += "<tr>";
         for (std::size_t k = 0; k < shown.size(); ++k) {
             const QTableWidgetItem* item = table.item(r, shown[k]);
-            const QString cell = esc(withoutJoiners(item ? item->text() : QString()));
+            const QString cell = htmlText(withoutJoiners(item ? item->text() : QString()));
             out += k == 0 ? "<th scope=\"row\">" + cell + "</th>" : "<td>" + cell + "</td>";
         }
         out += "</tr>";
@@ -230,7 +228,7 @@ QString tableHtml(const SummaryTable& table)
 QString dashboardHtml(Dashboard& dashboard, const QString& id, int level)
 {
     const Frame& frame = dashboard.frame();
-    QString out = "<div class=\"dashboard\"><p class=\"title\">" + esc(withoutJoiners(dashboard.titleText())) + "</p>";
+    QString out = "<div class=\"dashboard\"><p class=\"title\">" + htmlText(withoutJoiners(dashboard.titleText())) + "</p>";
     out += "<div class=\"legend\">" + svgOf(dashboard.legend(), dashboard.legendTexts().join(", "), id + "-legend-") + "</div>\n";
     ChartStack* charts = dashboard.charts();
     for (int r = 0; r < charts->rowCount() && r < int(frame.rows.size()); ++r)
@@ -253,7 +251,7 @@ QByteArray pageDocument(const QString& title, const QString& body)
                         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                         "<meta name=\"color-scheme\" content=\""
                         + QString(dark ? "dark" : "light") + "\"><meta name=\"generator\" content=\"RateLab\"><title>"
-                        + esc(withoutJoiners(title)) + "</title><style>" + style
+                        + htmlText(withoutJoiners(title)) + "</title><style>" + style
                         + "</style></head>\n<body aria-busy=\"true\">\n" + body
                         + "<div id=\"tip\" role=\"tooltip\" hidden></div><div id=\"ring\" hidden></div>"
                           "<div id=\"live\" class=\"sr\" aria-live=\"polite\"></div>\n<script>"
@@ -277,9 +275,9 @@ QByteArray scenarioPage(const Scenario& scenario, QSize size, TimeRange range)
     Dashboard dashboard;
     laidOut(dashboard, scenario, size, range, false);
     const QString title = Dashboard::describe(scenario);
-    QString body = "<main><h1>" + esc(withoutJoiners(QString::fromStdString(scenario.title.empty() ? "RateLab" : scenario.title)))
+    QString body = "<main><h1>" + htmlText(withoutJoiners(QString::fromStdString(scenario.title.empty() ? "RateLab" : scenario.title)))
                  + "</h1>\n<p class=\"hint\">"
-                 + esc(QObject::tr("Point at a mark, or Tab to a row and move with the arrow keys, to read what happened "
+                 + htmlText(QObject::tr("Point at a mark, or Tab to a row and move with the arrow keys, to read what happened "
                                    "to that request."))
                  + "</p>\n";
     body += dashboardHtml(dashboard, "d", 2) + "</main>\n";
@@ -338,10 +336,10 @@ QByteArray deckPage(const io::Deck& deck, QSize size, bool answers)
     for (char& b : key)
         b = char(QRandomGenerator::global()->bounded(256));
     const QString title = QString::fromStdString(deck.title);
-    QString body = "<main id=\"deck\" data-key=\"" + QString::fromLatin1(key.toBase64()) + "\"><h1>" + esc(title) + "</h1>\n";
-    body += "<nav aria-label=\"" + esc(QObject::tr("Steps")) + "\"><button type=\"button\" id=\"prev\">"
-          + esc(QObject::tr("Previous (PageUp)")) + "</button> <button type=\"button\" id=\"next\">"
-          + esc(QObject::tr("Next or reveal (PageDown)")) + "</button> <span id=\"at\" aria-live=\"polite\"></span></nav>\n";
+    QString body = "<main id=\"deck\" data-key=\"" + QString::fromLatin1(key.toBase64()) + "\"><h1>" + htmlText(title) + "</h1>\n";
+    body += "<nav aria-label=\"" + htmlText(QObject::tr("Steps")) + "\"><button type=\"button\" id=\"prev\">"
+          + htmlText(QObject::tr("Previous (PageUp)")) + "</button> <button type=\"button\" id=\"next\">"
+          + htmlText(QObject::tr("Next or reveal (PageDown)")) + "</button> <span id=\"at\" aria-live=\"polite\"></span></nav>\n";
     for (std::size_t i = 0; i < deck.steps.size(); ++i)
         body += stepHtml(deck, i, size, answers, key);
     return pageDocument(title, body + "</main>\n");

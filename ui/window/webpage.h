@@ -13,7 +13,13 @@
 #include <QSize>
 #include <QString>
 
+#include <string>
+
 namespace ratelab::ui {
+
+// htmlText is text as a page's markup carries it: &, <, > and " escaped.
+inline QString htmlText(const QString& s) { return s.toHtmlEscaped(); }
+inline QString htmlText(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
 // scenarioPage is the page of one scenario laid out as an export of `size` over `range` (empty:
 // the activity), in the application's theme. InputError from the scenario propagates.

@@ -21,8 +21,6 @@ constexpr Nanos kHour = 3600 * kNanosPerSecond;
 // A chart has a bar an hour up to a month of log; a longer log has a bar a day.
 constexpr std::int64_t kMostHourBars = 31 * 24;
 
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
 QString count(std::int64_t n) { return QString::fromStdString(grouping(n)); }
 QString hourText(std::int64_t hour) { return QString::fromStdString(formatEpoch(hour * kHour)); }
 
@@ -47,17 +45,17 @@ struct Table {
 // a column when its button is pressed, saying so in the header's aria-sort.
 QString tableHtml(const Table& t)
 {
-    QString out = "<table class=\"sortable\"><caption>" + esc(t.caption) + "</caption><thead><tr>";
+    QString out = "<table class=\"sortable\"><caption>" + htmlText(t.caption) + "</caption><thead><tr>";
     for (int c = 0; c < t.heads.size(); ++c)
         out += QString("<th scope=\"col\" aria-sort=\"%1\"><button type=\"button\">%2</button></th>")
-                   .arg(c == t.sorted ? "descending" : "none", esc(t.heads[c]));
+                   .arg(c == t.sorted ? "descending" : "none", htmlText(t.heads[c]));
     out += "</tr></thead><tbody>";
     for (const std::vector<Cell>& row : t.rows) {
         out += "<tr>";
         for (std::size_t c = 0; c < row.size(); ++c) {
             const QString tag = c == 0 ? "th" : "td";
             const QString value = row[c].value ? QString(" data-v=\"%1\"").arg(*row[c].value, 0, 'g', 17) : QString();
-            out += "<" + tag + (c == 0 ? " scope=\"row\"" : "") + value + ">" + esc(row[c].text) + "</" + tag + ">";
+            out += "<" + tag + (c == 0 ? " scope=\"row\"" : "") + value + ">" + htmlText(row[c].text) + "</" + tag + ">";
         }
         out += "</tr>";
     }
@@ -104,7 +102,7 @@ QString listHtml(const std::vector<std::string>& items, const QString& prefix)
 {
     QString out;
     for (const std::string& item : items)
-        out += "<li>" + esc(prefix) + esc(item) + "</li>";
+        out += "<li>" + htmlText(prefix) + htmlText(item) + "</li>";
     return out;
 }
 
@@ -140,13 +138,13 @@ QString ruleDetails(const DryRunReport& report, const DryRunSide& side, const QS
         if (rep.denied == 0)
             continue;
         const QString name = QString::fromStdString(side.config.rules[r].name);
-        out += "<h4>" + esc(name) + "</h4>";
+        out += "<h4>" + htmlText(name) + "</h4>";
         const QString what = hours > kMostHourBars ? QObject::tr("Denials per day") : QObject::tr("Denials per hour");
         const QString label = QObject::tr("%1 of %2: %3 denied, most in %4 (%5)")
                                   .arg(what, name, count(rep.denied), hourText(rep.worstHour), count(rep.worstHourDenied));
         const QString labelId = id + "-" + QString::number(r);
         out += "<figure>" + hourChart(rep.deniedPerHour, firstHour, hours, labelId) + "<figcaption id=\"" + labelId + "\">"
-             + esc(label) + "</figcaption></figure>\n";
+             + htmlText(label) + "</figcaption></figure>\n";
         Table keys{QObject::tr("The keys %1 denied most").arg(name),
                    {QObject::tr("Key"), QObject::tr("Denied"), QObject::tr("First denial, seconds from the first request")},
                    {},
@@ -162,14 +160,14 @@ QString ruleDetails(const DryRunReport& report, const DryRunSide& side, const QS
 
 QString sideHtml(const DryRunReport& report, const DryRunSide& side, const QString& which, const QString& id)
 {
-    QString out = "<section><h2>" + esc(which) + ": " + esc(QFileInfo(QString::fromStdString(side.file)).fileName()) + " ("
-                + esc(side.config.product) + ")</h2>\n";
+    QString out = "<section><h2>" + htmlText(which) + ": " + htmlText(QFileInfo(QString::fromStdString(side.file)).fileName()) + " ("
+                + htmlText(side.config.product) + ")</h2>\n";
     if (!side.config.assumed.empty())
-        out += "<p>" + esc(QObject::tr("Read as:")) + "</p><ul>" + listHtml(side.config.assumed, {}) + "</ul>\n";
-    out += "<h3>" + esc(QObject::tr("Rules")) + "</h3>" + tableHtml(rulesTable(side));
-    out += "<h3>" + esc(QObject::tr("Each rule over the log, and its top keys")) + "</h3>\n";
+        out += "<p>" + htmlText(QObject::tr("Read as:")) + "</p><ul>" + listHtml(side.config.assumed, {}) + "</ul>\n";
+    out += "<h3>" + htmlText(QObject::tr("Rules")) + "</h3>" + tableHtml(rulesTable(side));
+    out += "<h3>" + htmlText(QObject::tr("Each rule over the log, and its top keys")) + "</h3>\n";
     const QString details = ruleDetails(report, side, id);
-    return out + (details.isEmpty() ? "<p>" + esc(QObject::tr("No rule denied a request.")) + "</p>" : details) + "</section>\n";
+    return out + (details.isEmpty() ? "<p>" + htmlText(QObject::tr("No rule denied a request.")) + "</p>" : details) + "</section>\n";
 }
 
 std::vector<Cell> diffRow(const DryRunDiffRow& row, const QString& first)
@@ -187,8 +185,8 @@ QString diffHtml(const DryRunReport& report)
 {
     const DryRunDiff& d = *report.diff;
     const Traffic& traffic = *report.traffic;
-    QString out = "<section><h2>" + esc(QObject::tr("Current against proposed")) + "</h2><p>"
-                + esc(diffSummary(traffic, d)) + "</p>\n";
+    QString out = "<section><h2>" + htmlText(QObject::tr("Current against proposed")) + "</h2><p>"
+                + htmlText(diffSummary(traffic, d)) + "</p>\n";
     const QString only = QObject::tr("Denied only by the current"), onlyProposed = QObject::tr("Denied only by the proposed");
     Table counts{QObject::tr("Every request, by the configs that deny it"), {QObject::tr("Requests"), QObject::tr("Count"), QObject::tr("Keys")}};
     for (const auto& [name, c] : {std::pair(QObject::tr("Admitted by both"), d.admittedByBoth), std::pair(QObject::tr("Denied by both"), d.deniedByBoth),
@@ -226,9 +224,9 @@ QString notReplayedHtml(const DryRunReport& report)
         items += listHtml(side->config.notReplayed, prefix);
         for (std::size_t r = 0; r < side->config.rules.size(); ++r)
             if (!side->config.mapped[r] && side->config.notReplayed.empty())
-                items += "<li>" + esc(prefix) + esc(QObject::tr("%1: not replayed").arg(QString::fromStdString(side->config.rules[r].name))) + "</li>";
+                items += "<li>" + htmlText(prefix) + htmlText(QObject::tr("%1: not replayed").arg(QString::fromStdString(side->config.rules[r].name))) + "</li>";
     }
-    return "<section id=\"not-replayed\" class=\"notice\"><h2>" + esc(QObject::tr("Not complete: not replayed"))
+    return "<section id=\"not-replayed\" class=\"notice\"><h2>" + htmlText(QObject::tr("Not complete: not replayed"))
          + "</h2><ul>" + items + "</ul></section>\n";
 }
 
@@ -242,10 +240,10 @@ QByteArray dryRunPage(const DryRunReport& report)
         title = QObject::tr("Dry run of %1 against %2 on %3")
                     .arg(QFileInfo(QString::fromStdString(report.current.file)).fileName(),
                          QFileInfo(QString::fromStdString(report.proposed->file)).fileName(), log);
-    QString body = "<main><h1>" + esc(title) + "</h1>\n" + notReplayedHtml(report);
-    body += "<p class=\"headline\"><strong>" + esc(reportHeadline(report)) + "</strong></p>\n";
+    QString body = "<main><h1>" + htmlText(title) + "</h1>\n" + notReplayedHtml(report);
+    body += "<p class=\"headline\"><strong>" + htmlText(reportHeadline(report)) + "</strong></p>\n";
     if (!report.warnings.empty())
-        body += "<p>" + esc(QObject::tr("Reading the log:")) + "</p><ul>" + listHtml(report.warnings, {}) + "</ul>\n";
+        body += "<p>" + htmlText(QObject::tr("Reading the log:")) + "</p><ul>" + listHtml(report.warnings, {}) + "</ul>\n";
     const bool two = report.proposed.has_value();
     body += sideHtml(report, report.current, two ? QObject::tr("Current") : QObject::tr("The config"), "current");
     if (two)
