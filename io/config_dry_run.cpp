@@ -208,17 +208,21 @@ DryRunConfig productConfig(const ConfigDocument& doc, const std::string& logKey)
 
 DryRunConfig dryRunConfigDocument(const ConfigDocument& doc, const std::string& logKey)
 {
-    // A refusal names the file's words (a route's id, a predicate, a header) as written, and a
-    // word may hold a tab or a newline: the whole message goes out on one printable line.
+    // A refusal, and each note of what was not replayed or assumed, names the file's words (a
+    // route's id, a predicate, a header, a rule) as written, and a word may hold a tab or a
+    // newline: each goes out on one printable line.
+    DryRunConfig out;
     try {
-        if (doc.product == ConfigProduct::Scenario)
-            return scenarioConfig(doc.text, logKey);
-        if (doc.product == ConfigProduct::Nginx)
-            return dryRunConfig(QString::fromUtf8(doc.text), logKey);
-        return productConfig(doc, logKey);
+        out = doc.product == ConfigProduct::Scenario ? scenarioConfig(doc.text, logKey)
+            : doc.product == ConfigProduct::Nginx    ? dryRunConfig(QString::fromUtf8(doc.text), logKey)
+                                                     : productConfig(doc, logKey);
     } catch (const InputError& e) {
         throw InputError(messageText(e.what(), std::string::npos));
     }
+    for (std::vector<std::string>* notes : {&out.notReplayed, &out.assumed})
+        for (std::string& note : *notes)
+            note = messageText(note, std::string::npos);
+    return out;
 }
 
 DryRunConfig dryRunConfigText(const QByteArray& bytes, const std::string& logKey)

@@ -485,7 +485,7 @@ std::vector<std::pair<std::string, DryRunPlace>> routerPlaces(const std::map<std
             rules[name] = std::move(alternatives);
             order.push_back(&r);
         } catch (const BadRule& e) {
-            out.notReplayed.push_back("router " + name + ": Traefik refuses its rule '" + r.rule + "' (" + e.what()
+            out.notReplayed.push_back("router " + name + ": Traefik refuses its rule '" + messageText(r.rule) + "' (" + e.what()
                                       + "): it serves no request");
         } catch (const InputError& e) {
             throw InputError("Traefik: router " + name + ": the rule '" + messageText(r.rule) + "': " + e.what());

@@ -224,6 +224,17 @@ private slots:
                                                                          + "'\n      middlewares: [one]\n  middlewares:\n"
                                                                            "    one:\n      rateLimit: {average: 1}\n")));
         QVERIFY2(deep.find("nested more than 1,000 deep: not read") != std::string::npos, deep.c_str());
+        // A router's name and its refused rule are named as written, on one printable line: a tab
+        // in either comes out as \x09 (the note is printed as it is, and shown in the app).
+        const DryRunConfig tabbed = io::dryRunConfigFile(
+            write(dir, "tab.yml",
+                  "http:\n  routers:\n    \"a\\tb\":\n      rule: \"Headers(`X`,\\t`1`)\"\n      middlewares: [one]\n"
+                  "    ok:\n      rule: PathPrefix(`/`)\n      middlewares: [one]\n"
+                  "  middlewares:\n    one:\n      rateLimit: {average: 1}\n"),
+            "ip");
+        QCOMPARE(tabbed.notReplayed.size(), std::size_t(1));
+        QVERIFY2(tabbed.notReplayed[0].starts_with("router a\\x09b: Traefik refuses its rule 'Headers(`X`,\\x09`1`)' ("),
+                 tabbed.notReplayed[0].c_str());
         // Go's call syntax takes a comma after the last argument; an escape Go has and the reader
         // does not (\x41) is said so, not blamed on Traefik.
         const auto rule = [&](const char* name, const char* text) {
