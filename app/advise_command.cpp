@@ -8,6 +8,7 @@
 #include "traffic_options.h"
 
 #include "advise/aws_api_gateway_advice.h"
+#include "advise/burst_gateway.h"
 #include "advise/envoy_advice.h"
 #include "advise/express_advice.h"
 #include "advise/kong_advice.h"
@@ -44,10 +45,7 @@ struct AdviseArgs {
     std::size_t top = 5;
     QString write;
     std::string key = "ip";      // the log's key (--key)
-    std::string variable;        // nginx's variable for it ("$binary_remote_addr")
-    std::string criterion;       // Traefik's sourceCriterion lines for it
     KongLimitBy limitBy;         // Kong's limit_by for it
-    std::string resolver;        // Spring's KeyResolver for it ("": the principal, Spring's default)
     Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
 };
@@ -71,7 +69,7 @@ void readEnvoyArgs(const QCommandLineParser& p, AdviseArgs& a)
         if (const std::string problem = envoyFillProblem(a.fill); !problem.empty())
             throw InputError("--fill-interval: " + problem);
     }
-    a.options.keep = kPercentUnit;
+    a.options.keep = kPercentUnit; // as the advice takes it: every request
 }
 
 // readWindowedArgs reads Kong's and express-rate-limit's: what keys their limit.
@@ -146,26 +144,8 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
         return readWindowedArgs(p, a);
     if (a.product == "cloudflare" || a.product == "aws-waf")
         return readManagedArgs(p, a);
-    if (a.product == "traefik") {
-        const std::optional<std::string> criterion = traefikSourceCriterion(a.key);
-        if (!criterion)
-            throw InputError("--key: Traefik's rateLimit has no sourceCriterion for " + ratelab::quoted(a.key)
-                             + " (it offers: ip, host, http_NAME)");
-        a.criterion = *criterion;
-        return;
-    }
-    if (a.product == "spring") {
-        const std::optional<std::string> resolver = springKeyResolver(a.key);
-        if (!resolver)
-            throw InputError("--key: RateLab writes no Spring KeyResolver for " + ratelab::quoted(a.key)
-                             + " (it writes: ip, host, user, http_NAME)");
-        a.resolver = *resolver;
-        return;
-    }
-    a.variable = nginxKeyVariable(a.key);
-    if (a.variable.empty())
-        throw InputError("--key: nginx has no variable named " + ratelab::quoted(a.key) + " for every request to key a zone by ("
-                         + "it offers: " + nginxKeysOffered() + ")");
+    if (const std::string problem = burstGatewayKeyProblem(a.product, a.key); !problem.empty())
+        throw InputError("--key: " + problem);
 }
 
 AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
@@ -212,74 +192,29 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     return a;
 }
 
-// zoneKeyBytes is the longest key the zone holds: $binary_remote_addr is an address's 4 or 16
-// bytes, any other variable its value, as the log has it.
-std::size_t zoneKeyBytes(const Traffic& traffic, const std::string& key)
-{
-    if (key == "ip")
-        return 16;
-    std::size_t most = 0;
-    for (const std::string& name : traffic.keyNames)
-        if (!keylessName(name))
-            most = std::max(most, name.size());
-    return most;
-}
-
 // Proof is the dry run of the written config on the log, and whether it denies what the advice says.
 struct Proof {
     DryRunResult result;
     bool equal = false;
 };
 
-// Written is one gateway's advice made config: its family, the advice, the config's text and
-// each log key's denials at the recommendation, which the dry run of that text must report.
+// Written is one gateway's advice made config: the advice, the config's text and each log key's
+// denials at the recommendation, which the dry run of that text must report.
 struct Written {
-    std::unique_ptr<BurstFamily> family;
-    KeyedTraces traces; // the traces the advice was made on (Envoy's: the log as one)
-    Advice advice;
+    BurstGatewayAdvice gateway;
     std::string config;
     std::vector<std::int64_t> deniedPerLogKey;
+    const BurstFamily& family() const { return gateway.family(); }
+    const KeyedTraces& traces() const { return gateway.traces(); }
+    const Advice& advice() const { return gateway.advice(); }
 };
 
 Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
 {
-    Written w;
-    if (a.product == "envoy") { // one bucket for every request: the log as one trace
-        auto envoy = std::make_unique<EnvoyBurstFamily>(a.fill);
-        w.traces = sharedTraces(traffic);
-        w.advice = advise(w.traces, *envoy, a.options);
-        const AdvicePoint& r = w.advice.recommended;
-        w.config = envoyAdviceConfig(*envoy, r.step, r.burst);
-        w.deniedPerLogKey = envoySharedDenials(traffic, *envoy, r.step, r.burst);
-        w.family = std::move(envoy);
-        return w;
-    }
-    if (a.product == "traefik") {
-        w.family = std::make_unique<TraefikBurstFamily>();
-        w.traces = keyedTraces(traffic);
-        w.advice = advise(w.traces, *w.family, a.options);
-        w.config = traefikAdviceConfig(w.advice.recommended.step, w.advice.recommended.burst, a.criterion);
-    } else if (a.product == "aws-api-gateway") {
-        auto aws = std::make_unique<AwsApiGatewayBurstFamily>();
-        w.traces = keyedTraces(traffic);
-        w.advice = advise(w.traces, *aws, a.options);
-        w.config = awsUsagePlanJson(*aws, w.advice.recommended.step, w.advice.recommended.burst);
-        w.family = std::move(aws);
-    } else if (a.product == "spring") {
-        w.family = std::make_unique<SpringBurstFamily>();
-        w.traces = keyedTraces(traffic);
-        w.advice = advise(w.traces, *w.family, a.options);
-        w.config = springAdviceConfig(w.advice.recommended.step, w.advice.recommended.burst, a.resolver);
-    } else {
-        auto nginx = std::make_unique<NginxBurstFamily>();
-        w.traces = keyedTraces(traffic);
-        w.advice = advise(w.traces, *nginx, a.options);
-        w.config = nginxAdviceConfig(*nginx, w.advice.recommended.step, w.advice.recommended.burst, a.variable,
-                                     nginxZoneMegabytes(w.advice.limitedKeys, zoneKeyBytes(traffic, a.key)));
-        w.family = std::move(nginx);
-    }
-    w.deniedPerLogKey = w.advice.deniedPerKey;
-    return w;
+    BurstGatewayAdvice gateway({a.product, a.key, a.options, a.fill}, traffic);
+    std::string config = gateway.config(gateway.advice().recommended);
+    std::vector<std::int64_t> denied = gateway.deniedPerLogKey(traffic);
+    return {std::move(gateway), std::move(config), std::move(denied)};
 }
 
 // prove runs the dry run on the written config: it must deny each key what the advice says, and
@@ -811,7 +746,7 @@ int report(const Proof& proof, const AdviseArgs& a, const std::string& config, c
 
 int runKong(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const KongAdvice k = adviseKong(keyedTraces(traffic), a.options.keep, traffic.startEpochNanos);
+    const KongAdvice k = adviseKong(keyedTraces(traffic), a.options.keep);
     if (!a.limitBy.consumer && a.key != "ip" && k.keys.unlimitedRequests > 0)
         throw InputError("--key: Kong counts a request without the header by its client IP, and "
                          + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "
@@ -886,7 +821,7 @@ void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traf
 // runUpstash: the identifier's windows are Date.now()'s, so the log's start since 1970 is added.
 int runUpstash(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const UpstashAdvice u = adviseUpstash(keyedTraces(traffic), a.options.keep, traffic.startEpochNanos);
+    const UpstashAdvice u = adviseUpstash(keyedTraces(traffic), a.options.keep);
     const std::string config = upstashAdviceSnippet(u.recommended());
     const Proof proof = prove(config, u.deniedPerKey, u.keys.limitedRequests, a.key, traffic);
     return report(
@@ -952,17 +887,17 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     if (a.product == "cloudflare" || a.product == "aws-waf")
         return runManaged(parser, log, a, traffic);
     const Written w = adviseFor(a, traffic);
-    const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice.limitedRequests, a.key, traffic);
+    const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice().limitedRequests, a.key, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))
         return *failed;
     const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
     const std::vector<TextbookRow> textbook =
-        a.compare ? textbookRows(w.traces, w.advice.kept, w.family->rate(w.advice.recommended.step)) : std::vector<TextbookRow>{};
+        a.compare ? textbookRows(w.traces(), w.advice().kept, w.family().rate(w.advice().recommended.step)) : std::vector<TextbookRow>{};
     printWarnings(trafficWarningList(traffic));
     if (a.format == "json")
-        writeJson(std::cout, log, traffic, parser, *w.family, w.advice, a, w.config, proof, worst, textbook);
+        writeJson(std::cout, log, traffic, parser, w.family(), w.advice(), a, w.config, proof, worst, textbook);
     else
-        writeText(std::cout, log, traffic, *w.family, w.advice, a, w.config, proof, worst, textbook);
+        writeText(std::cout, log, traffic, w.family(), w.advice(), a, w.config, proof, worst, textbook);
     return 0;
 }
 

@@ -110,7 +110,7 @@ private slots:
     // minute 5 and, below it, second 4: 3.3.3.3 loses 6.
     void theAdviceByHand()
     {
-        const KongAdvice k = adviseKong(keyedTraces(smallLog()), kPercentUnit / 2, kMidnight);
+        const KongAdvice k = adviseKong(keyedTraces(smallLog()), kPercentUnit / 2);
         QCOMPARE(k.keys.keptKeys, 2);
         QCOMPARE(k.keys.keptMost, 5);
         const std::int64_t limits[] = {4, 5, 5, 5}, denied[] = {6, 5, 5, 5};
@@ -129,7 +129,7 @@ private slots:
         QCOMPARE(k.deniedPerKey, (std::vector<std::int64_t>{0, 0, 6}));
         // Every key kept: 3.3.3.3 needs 10 in a second and in a minute. A second's cap of 10 under
         // a minute of 10 never binds, so only the minute is written, and nothing is denied.
-        const KongAdvice all = adviseKong(keyedTraces(smallLog()), kPercentUnit, kMidnight);
+        const KongAdvice all = adviseKong(keyedTraces(smallLog()), kPercentUnit);
         QCOMPARE(all.recommended.limits, only(kMinute, 10));
         QCOMPARE(all.deniedPerKey, (std::vector<std::int64_t>{0, 0, 0}));
     }
@@ -150,6 +150,11 @@ private slots:
         QCOMPARE(kongWindowMost(traces.trace(0), kMinute, traffic.startEpochNanos), 1);
         QCOMPARE(kongWindowMost(traces.trace(0), kHour, traffic.startEpochNanos), 2);
         QCOMPARE(kongWindowMost(traces.trace(0), kSecond, 0), 2); // counted from the log's start
+        // The advice reads that clock from the traces: a second's and a minute's least are 1.
+        const KongAdvice k = adviseKong(traces, kPercentUnit);
+        QCOMPARE(k.windows[std::size_t(kSecond)].limits, only(kSecond, 1));
+        QCOMPARE(k.windows[std::size_t(kMinute)].limits, only(kMinute, 1));
+        QCOMPARE(k.windows[std::size_t(kHour)].limits, only(kHour, 2));
         DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(kongAdviceConfig(only(kSecond, 1),
                                                                                               *kongLimitBy("ip"))), "ip");
         bindKeyFields(parsed, traffic);

@@ -112,9 +112,26 @@ private slots:
     // (tokensByHand) and c's ten at once lose 10 - tokens: its last ones are denied by the script
     // or, once it is denied, by the ephemeral cache until its window ends. The recommendation is
     // slidingWindow 10 s with 5 tokens.
+    void adviceOnTheLogsClock()
+    {
+        // fixedWindow counts floor(now / window) of the clock: requests at 12:00:59.500 and
+        // 12:01:00.200, 0.7 s apart, fall in two windows of 1 s, of 10 s ([50, 60) and [60, 70))
+        // and of 1 min, so 1 token admits both in each; counted from the log's start they would
+        // share one window of each and need 2.
+        TrafficOptions o;
+        o.format = LogFormat::Csv;
+        const Traffic traffic = parseTraffic("time,ip\n1795435259.500,1.1.1.1\n1795435260.200,1.1.1.1\n", o, "c.csv");
+        const UpstashAdvice u = adviseUpstash(keyedTraces(traffic), kPercentUnit);
+        QCOMPARE(u.limiters.size(), std::size_t(6));
+        for (std::size_t i = 3; i < 6; ++i) {
+            QVERIFY(!u.limiters[i].sliding);
+            QCOMPARE(u.limiters[i].tokens, std::int64_t(1));
+        }
+    }
+
     void adviceOnTheSmallLog()
     {
-        const UpstashAdvice u = adviseUpstash(keyedTraces(smallLog()), kPercentUnit / 100 * 60, 0);
+        const UpstashAdvice u = adviseUpstash(keyedTraces(smallLog()), kPercentUnit / 100 * 60);
         QCOMPARE(u.limiters.size(), std::size_t(6));
         const std::int64_t tokens[] = {5, 5, 5, 4, 5, 5}, others[] = {5, 5, 5, 6, 5, 5};
         for (std::size_t i = 0; i < 6; ++i) {

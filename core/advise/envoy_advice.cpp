@@ -71,6 +71,7 @@ KeyedTraces sharedTraces(const Traffic& traffic)
     out.times = traffic.times;
     out.costs = traffic.costs;
     out.limited = {1};
+    out.clock = traffic.startEpochNanos;
     return out;
 }
 

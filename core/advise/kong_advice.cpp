@@ -48,8 +48,9 @@ KongPoint measure(const KeyedTraces& traces, const KeptKeys& keys, const KongLim
 
 } // namespace
 
-KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep, Nanos clock)
+KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep)
 {
+    const Nanos clock = traces.clock;
     if (keep <= 0 || keep > kPercentUnit)
         throw InputError("advise: keep must be in (0, 100] %");
     KongAdvice out;

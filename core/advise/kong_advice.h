@@ -64,8 +64,9 @@ LimiterConfig kongConfig(const KongLimits& limits);
 std::int64_t kongDenied(KeyTrace trace, const KongLimits& limits, Nanos clock);
 
 // adviseKong keeps the keys, measures each shown period's least limit and recommends the minute's
-// with the second's cap below it. It throws InputError when no key is limited.
-KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep, Nanos clock);
+// with the second's cap below it, Kong's windows on the log's clock (traces.clock). It throws
+// InputError when no key is limited.
+KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep);
 
 // KongLimitBy is how the plugin is keyed by the log's key: its config lines (indented for the
 // plugin's config), and whether it needs a plugin that identifies consumers (the log's user).

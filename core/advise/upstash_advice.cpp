@@ -48,8 +48,9 @@ std::int64_t upstashDenied(KeyTrace trace, bool sliding, std::int64_t windowMs, 
     return deniedOn(upstash, trace, clock);
 }
 
-UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep, Nanos clock)
+UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep)
 {
+    const Nanos clock = traces.clock;
     if (keep <= 0 || keep > kPercentUnit)
         throw InputError("advise: keep must be in (0, 100] %");
     UpstashAdvice out;

@@ -61,9 +61,9 @@ std::int64_t upstashLeastTokens(KeyTrace trace, bool sliding, std::int64_t windo
 // (the package's default, and the written snippet's).
 std::int64_t upstashDenied(KeyTrace trace, bool sliding, std::int64_t windowMs, std::int64_t tokens, Nanos clock);
 
-// adviseUpstash keeps the keys and measures each shown limiter's least tokens. It throws
-// InputError when no key is limited.
-UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep, Nanos clock);
+// adviseUpstash keeps the keys and measures each shown limiter's least tokens, its windows on the
+// log's clock (traces.clock). It throws InputError when no key is limited.
+UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep);
 
 // upstashLimiterCall is the limiter as the snippet calls it: slidingWindow(12, "10 s").
 std::string upstashLimiterCall(const UpstashPoint& p);
