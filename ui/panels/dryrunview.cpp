@@ -18,6 +18,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 namespace ratelab::ui {
 
 
@@ -49,7 +51,13 @@ DryRunView::DryRunView(QWidget* parent)
     m_rules->hide();
     connect(m_config, &QPushButton::clicked, this, [this] { chooseAndRun(false); });
     connect(m_against, &QPushButton::clicked, this, [this] { chooseAndRun(true); });
-    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] { show(m_watcher.result()); });
+    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] {
+        Result r = m_watcher.result();
+        if (r.generation == m_generation)
+            show(std::move(r));
+        if (std::optional<Source> next = std::exchange(m_next, std::nullopt))
+            start(*next, std::nullopt);
+    });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_config);
     buttons->addWidget(m_against);
@@ -67,10 +75,12 @@ DryRunView::~DryRunView() { m_watcher.waitForFinished(); }
 void DryRunView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key, const QString& log)
 {
     m_watcher.waitForFinished();
+    ++m_generation;
+    m_next.reset();
     m_traffic = std::move(traffic);
     m_key = key;
     m_log = log;
-    m_current.clear();
+    m_current.reset();
     m_report.reset();
     m_rules->hide();
     m_config->setEnabled(m_traffic != nullptr);
@@ -81,33 +91,65 @@ void DryRunView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::s
 
 void DryRunView::chooseAndRun(bool against)
 {
+    const QString folder = m_current && !m_current->path.isEmpty() ? QFileInfo(m_current->path).absolutePath() : QString();
     const QString path = QFileDialog::getOpenFileName(this, against ? tr("The proposed configuration") : tr("Dry run a configuration"),
-                                                      m_current.isEmpty() ? QString() : QFileInfo(m_current).absolutePath(),
-                                                      tr(kConfigFilter));
-    if (!path.isEmpty())
-        against ? run(m_current, path) : run(path);
+                                                      folder, tr(kConfigFilter));
+    if (path.isEmpty())
+        return;
+    if (against && m_current)
+        start(*m_current, Source{path, {}, {}});
+    else
+        start(Source{path, {}, {}}, std::nullopt);
 }
+
+QString DryRunView::Source::fileName() const { return path.isEmpty() ? name : QFileInfo(path).fileName(); }
 
 bool DryRunView::run(const QString& config, const QString& against)
 {
+    return start(Source{config, {}, {}}, against.isEmpty() ? std::nullopt : std::optional(Source{against, {}, {}}));
+}
+
+bool DryRunView::runText(const QString& name, const QByteArray& config)
+{
+    if (m_traffic && m_watcher.isRunning()) {
+        m_next = Source{{}, name, config};
+        m_summary->setText(tr("%1 runs once the run in progress is shown\u2026").arg(name));
+        return true;
+    }
+    return start(Source{{}, name, config}, std::nullopt);
+}
+
+std::shared_ptr<const DryRunConfig> DryRunView::read(const Source& source) const
+{
+    if (!source.path.isEmpty())
+        return std::make_shared<const DryRunConfig>(io::dryRunConfigFile(source.path, m_key));
+    try {
+        return std::make_shared<const DryRunConfig>(io::dryRunConfigText(source.text, m_key));
+    } catch (const InputError& e) {
+        throw InputError(source.name.toStdString() + ": " + e.what());
+    }
+}
+
+bool DryRunView::start(const Source& current, const std::optional<Source>& proposed)
+{
     if (!m_traffic || m_watcher.isRunning())
         return false;
-    const std::string& key = m_key;
     Result read;
+    read.generation = m_generation;
     try {
-        read.current = std::make_shared<const DryRunConfig>(io::dryRunConfigFile(config, key));
-        if (!against.isEmpty())
-            read.proposed = std::make_shared<const DryRunConfig>(io::dryRunConfigFile(against, key));
+        read.current = this->read(current);
+        if (proposed)
+            read.proposed = this->read(*proposed);
     } catch (const InputError& e) {
         read.error = QString::fromStdString(e.what());
         show(std::move(read));
         return false;
     }
-    m_current = config;
-    m_proposed = against;
+    m_current = current;
+    m_proposed = proposed;
     m_config->setEnabled(false);
     m_against->setEnabled(false);
-    m_summary->setText(tr("Running %1 on the log\u2026").arg(QFileInfo(config).fileName()));
+    m_summary->setText(tr("Running %1 on the log\u2026").arg(current.fileName()));
     m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, read]() mutable {
         try {
             read.a = dryRun(*traffic, *read.current);
@@ -140,9 +182,9 @@ void DryRunView::keepReport(Result r)
     report.log = m_log.toStdString();
     report.traffic = m_traffic;
     report.warnings = trafficWarnings(*m_traffic);
-    report.current = {QFileInfo(m_current).fileName().toStdString(), *r.current, std::move(r.a)};
+    report.current = {m_current->fileName().toStdString(), *r.current, std::move(r.a)};
     if (r.proposed) {
-        report.proposed = DryRunSide{QFileInfo(m_proposed).fileName().toStdString(), *r.proposed, std::move(r.b)};
+        report.proposed = DryRunSide{m_proposed->fileName().toStdString(), *r.proposed, std::move(r.b)};
         report.diff = std::move(r.diff);
     }
     m_report = std::move(report);
@@ -150,10 +192,11 @@ void DryRunView::keepReport(Result r)
 
 QString DryRunView::refusedText(const Result& r) const
 {
-    for (const auto& [config, file] : {std::pair(r.current, m_current), std::pair(r.proposed, QString())}) {
+    const QString current = m_current ? m_current->fileName() : QString();
+    for (const auto& [config, file] : {std::pair(r.current, current), std::pair(r.proposed, QString())}) {
         if (!config || replayedRules(*config) > 0)
             continue;
-        return tr("%1: %2").arg(file.isEmpty() ? tr("The proposed configuration") : QFileInfo(file).fileName(),
+        return tr("%1: %2").arg(file.isEmpty() ? tr("The proposed configuration") : file,
                                 QString::fromStdString(dryRunRefusal(*config)));
     }
     return {};
@@ -173,7 +216,7 @@ QString DryRunView::summaryText(const Result& r) const
     if (r.proposed)
         partial(*r.proposed, r.b, tr("Proposed: "));
     text += tr("%1 (%2) denies %3 of %4 requests.")
-                .arg(QFileInfo(m_current).fileName(), QString::fromStdString(r.current->product))
+                .arg(m_current->fileName(), QString::fromStdString(r.current->product))
                 .arg(locale.toString(qlonglong(r.a.denied)), locale.toString(qlonglong(requests)));
     if (r.proposed)
         text += " " + tr("Proposed: %1 denied. %2").arg(locale.toString(qlonglong(r.b.denied)), r.summary);
@@ -211,7 +254,7 @@ void DryRunView::show(Result r)
 {
     m_report.reset();
     m_config->setEnabled(m_traffic != nullptr);
-    m_against->setEnabled(m_traffic != nullptr && !m_current.isEmpty());
+    m_against->setEnabled(m_traffic != nullptr && m_current.has_value());
     if (!r.error.isEmpty()) {
         m_summary->setText(r.error);
         emit finished();

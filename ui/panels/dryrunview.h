@@ -33,6 +33,9 @@ public:
     // run reads `config` (and `against`, a proposed config, unless empty) and shows what each
     // would deny on the log; a refusal is shown in the view. It reports whether both were read.
     bool run(const QString& config, const QString& against = {});
+    // runText runs a config written for this run (the Advise view's), named `name`, as run does a
+    // file's; asked while a run is in progress, it runs once that one is shown (the last asked).
+    bool runText(const QString& name, const QByteArray& config);
     // waitForResult returns once a run in progress is shown (tests).
     void waitForResult();
 
@@ -46,13 +49,23 @@ signals:
     void finished(); // a run's result (or refusal) is shown
 
 private:
+    // Source is a config: a file (path), or text written for the run, with its name.
+    struct Source {
+        QString path;
+        QString name;
+        QByteArray text;
+        QString fileName() const;
+    };
     struct Result {
         QString error;
         std::shared_ptr<const DryRunConfig> current, proposed;
         DryRunResult a, b;
         std::optional<DryRunDiff> diff; // with a proposed config
         QString summary;
+        int generation = 0; // the log it ran on (m_generation then)
     };
+    bool start(const Source& current, const std::optional<Source>& proposed);
+    std::shared_ptr<const DryRunConfig> read(const Source& source) const;
     void keepReport(Result r);
     void chooseAndRun(bool against);
     void show(Result r);
@@ -70,10 +83,12 @@ private:
     QPushButton* m_against;
     std::shared_ptr<const Traffic> m_traffic;
     std::string m_key;
-    QString m_current; // the config last run, which "Against" compares with
-    QString m_proposed; // the proposed config last run beside it, or none
+    std::optional<Source> m_current; // the config last run, which "Against" compares with
+    std::optional<Source> m_proposed; // the proposed config last run beside it, or none
     QString m_log;     // the log's name, as the report names it
     std::optional<DryRunReport> m_report;
+    std::optional<Source> m_next; // the text runText was asked to run while a run was in progress
+    int m_generation = 0; // counts the logs set: a run finishing after the next log is set is dropped
     QFutureWatcher<Result> m_watcher;
 };
 
