@@ -1,13 +1,18 @@
 // The app's Traffic panel: a log opened in the background, its busiest keys with their
 // denials, a key's traffic shown in the rows, and a sweep whose point sets the limit, each one
 // undo step. Headless (offscreen).
+#include "advise_log.h"
 #include "model/scenariodocument.h"
+#include "panels/adviseview.h"
 #include "panels/dryrunview.h"
 #include "panels/trafficpanel.h"
 #include "window/documentactions.h"
 #include "cli_run.h"
 
 #include <QApplication>
+#include <QChartView>
+#include <QClipboard>
+#include <QPushButton>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -23,6 +28,65 @@ using namespace ratelab::ui;
 class TestTrafficPanel : public QObject {
     Q_OBJECT
 private slots:
+    // A limit advised on the open log, for nginx, as `ratelab advise --for nginx --keep 60` does:
+    // advise_log.h's small log, whose front tst_advise derives by hand (keys a and b kept, c's 10
+    // the others'): 1r/m burst 4 denies c 5, 24r/m burst 4 5 (recommended: the least rate whose
+    // burst 4 drains within 10 s), 1r/s burst 3 6, 2r/s burst 2 7. The zone holds 3 addresses: 1m.
+    // Choosing 2r/s shows its config; its dry run denies c's 7 of the log's 16 requests.
+    void aLimitAdvisedOnTheOpenLog()
+    {
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        AdviseView* advise = panel.adviseView();
+        QVERIFY(!advise->advise("nginx", 60)); // no log yet
+        panel.setTraffic(std::make_shared<const Traffic>(advisetest::smallLog()), "small.csv");
+        QSignalSpy done(advise, &AdviseView::finished);
+        QVERIFY(advise->advise("nginx", 60));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QTableWidget* front = advise->front();
+        QCOMPARE(front->rowCount(), 4);
+        const QStringList rates{"1r/m", "24r/m (recommended)", "1r/s", "2r/s"}, bursts{"4", "4", "3", "2"},
+            others{"5", "5", "6", "7"};
+        for (int r = 0; r < 4; ++r) {
+            QCOMPARE(front->item(r, 0)->text(), rates[r]);
+            QCOMPARE(front->item(r, 1)->text(), bursts[r]);
+            QCOMPARE(front->item(r, 2)->text(), QString("0"));
+            QCOMPARE(front->item(r, 3)->text(), others[r]);
+            QCOMPARE(front->item(r, 4)->text(), QString("1"));
+        }
+        QCOMPARE(advise->chosen(), 1);
+        QCOMPARE(advise->configText(), QString("limit_req_zone $binary_remote_addr zone=ratelab:1m rate=24r/m;\n"
+                                               "limit_req zone=ratelab burst=4 nodelay;\nlimit_req_dry_run on;\n"));
+        QVERIFY2(advise->summary().contains("Recommended: 24r/m with burst 4") && advise->summary().contains("5 of the other "
+                                                                                                         "keys' 10 requests denied"),
+                 qPrintable(advise->summary()));
+        QVERIFY(advise->chart()->chart() && advise->chart()->chart()->series().size() == 3);
+        front->setCurrentCell(3, 0); // the arrows or a click move the choice
+        QCOMPARE(advise->chosen(), 3);
+        const QString twoPerSecond("limit_req_zone $binary_remote_addr zone=ratelab:1m rate=2r/s;\n"
+                                   "limit_req zone=ratelab burst=2 nodelay;\nlimit_req_dry_run on;\n");
+        QCOMPARE(advise->configText(), twoPerSecond);
+        for (QPushButton* b : advise->findChildren<QPushButton*>())
+            if (b->text() == "Copy config te&xt")
+                b->click();
+        QCOMPARE(QApplication::clipboard()->text(), twoPerSecond);
+        DryRunView* view = panel.dryRun();
+        QSignalSpy ran(view, &DryRunView::finished);
+        for (QPushButton* b : advise->findChildren<QPushButton*>())
+            if (b->text() == "Dry run this limit")
+                b->click();
+        QVERIFY(ran.wait(10'000) || ran.count() > 0);
+        QVERIFY2(view->summary().startsWith("advised limit, row 4 (nginx) denies 7 of 16 requests."), qPrintable(view->summary()));
+        // Envoy's filter is one bucket for every request: no other keys, so no columns of theirs.
+        done.clear();
+        QVERIFY(advise->advise("envoy", 99));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QCOMPARE(front->horizontalHeaderItem(2)->text(), QString("Requests denied"));
+        QVERIFY(front->isColumnHidden(3) && front->isColumnHidden(4));
+        QVERIFY2(advise->summary().startsWith("Envoy (local_ratelimit) keeps one bucket for every request"),
+                 qPrintable(advise->summary()));
+    }
+
     // A gateway's config on the open log: express-rate-limit, windowMs 60000, max 2,
     // keyed by the IP, on 10.0.0.1's six requests at 0..5 s and 10.0.0.2's two at 0 and 3 s, all
     // in one window: 10.0.0.1's third to sixth are denied, 4 of 8, one key. Against max 3:

@@ -1,4 +1,5 @@
 #include "panels/trafficpanel.h"
+#include "panels/adviseview.h"
 #include "panels/dryrunview.h"
 
 #include "arithmetic/decimal.h"
@@ -16,6 +17,7 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QDialog>
 #include <QTimer>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -48,6 +50,7 @@ TrafficPanel::TrafficPanel(ScenarioDocument* document, QWidget* parent)
     , m_document(document)
     , m_status(new QLabel(tr("No traffic log open: File > Open Traffic Log.")))
     , m_dryRun(new DryRunView)
+    , m_advise(new AdviseView(this))
     , m_keys(new QTableWidget(0, 3))
     , m_chart(new QChartView)
     , m_progress(new QProgressBar)
@@ -74,6 +77,8 @@ TrafficPanel::TrafficPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_keys, 1);
     layout->addWidget(m_chart, 1);
     layout->addWidget(m_dryRun, 1);
+    m_advise->hide(); // shown in its window (showAdvice)
+    connect(m_advise, &AdviseView::dryRunRequested, m_dryRun, &DryRunView::runText);
     auto* row = new QHBoxLayout;
     row->addWidget(m_progress, 1);
     row->addWidget(m_cancel);
@@ -106,6 +111,23 @@ TrafficPanel::~TrafficPanel()
 }
 
 QString TrafficPanel::status() const { return m_status->text(); }
+
+void TrafficPanel::showAdvice()
+{
+    // A window of its own: its table, chart and config need more room than the dock beside the
+    // charts has on a small screen, and it stays open while the dock shows the dry run it asks for.
+    if (!m_adviceWindow) {
+        m_adviceWindow = new QDialog(this);
+        m_adviceWindow->setWindowTitle(tr("Advise a limit from the traffic log"));
+        auto* layout = new QVBoxLayout(m_adviceWindow);
+        layout->addWidget(m_advise);
+        m_advise->show();
+        m_adviceWindow->resize(720, 640);
+    }
+    m_adviceWindow->show();
+    m_adviceWindow->raise();
+    m_adviceWindow->activateWindow();
+}
 
 void TrafficPanel::chooseLog()
 {
@@ -174,6 +196,7 @@ void TrafficPanel::setTraffic(std::shared_ptr<const Traffic> traffic, const QStr
                     .arg(m_traffic->firstErrors.front().line);
     m_status->setText(text);
     m_dryRun->setTraffic(m_traffic, "ip", name);
+    m_advise->setTraffic(m_traffic, "ip");
     refreshKeys();
     startSweep();
 }

@@ -18,10 +18,12 @@ class QChartView;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QDialog;
 class QTableWidget;
 
 namespace ratelab::ui {
 
+class AdviseView;
 class DryRunView;
 class ScenarioDocument;
 
@@ -51,6 +53,10 @@ public:
     QTableWidget* keysTable() const { return m_keys; }
     // dryRun is a gateway's config on the open log: rules, denials, and a proposed config's diff.
     DryRunView* dryRun() const { return m_dryRun; }
+    AdviseView* adviseView() const { return m_advise; }
+    // showAdvice opens the window that advises a limit from the log (AdviseView); its "Dry run
+    // this limit" runs in this panel's dry run.
+    void showAdvice();
     bool hasTraffic() const { return m_traffic != nullptr; }
     QString status() const;
     const SweepResult* sweep() const { return m_sweep.get(); }
@@ -68,6 +74,8 @@ private:
     ScenarioDocument* m_document;
     QLabel* m_status;
     DryRunView* m_dryRun;
+    AdviseView* m_advise;
+    QDialog* m_adviceWindow = nullptr; // made on first showAdvice
     QTableWidget* m_keys;
     QChartView* m_chart;
     QProgressBar* m_progress;

@@ -68,6 +68,7 @@ void MainWindow::createFileMenu()
         dock->raise();
         m_traffic->chooseLog();
     });
+    file->addAction(tr("Advise a &Limit from the Log…"), m_traffic, &TrafficPanel::showAdvice);
     // The Traffic panel's dry run, as `ratelab replay --config --html` writes it.
     QAction* dryRunPage = file->addAction(tr("Export dry run as web page\u2026"), this, [this] {
         if (const DryRunReport* report = m_traffic->dryRun()->report())

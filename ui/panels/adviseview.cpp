@@ -1,0 +1,349 @@
+#include "panels/adviseview.h"
+
+#include "arithmetic/decimal.h"
+#include "arithmetic/nanos.h"
+
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace ratelab::ui {
+
+namespace {
+
+QString count(std::int64_t n) { return QLocale().toString(qlonglong(n)); }
+
+// recommendedRow is the front's row of the recommendation (the front holds it in its place).
+int recommendedRow(const Advice& a)
+{
+    for (std::size_t i = 0; i < a.front.size(); ++i)
+        if (a.front[i].step == a.recommended.step && a.front[i].burst == a.recommended.burst)
+            return int(i);
+    return -1;
+}
+
+} // namespace
+
+AdviseView::AdviseView(QWidget* parent)
+    : QWidget(parent)
+    , m_gateway(new QComboBox)
+    , m_keep(new QDoubleSpinBox)
+    , m_advise(new QPushButton(tr("Advise a li&mit")))
+    , m_summary(new QLabel)
+    , m_front(new QTableWidget(0, 5))
+    , m_chart(new QChartView)
+    , m_config(new QPlainTextEdit)
+    , m_copy(new QPushButton(tr("Copy config te&xt")))
+    , m_dryRun(new QPushButton(tr("Dry run this limit")))
+{
+    describeParts();
+    connect(m_advise, &QPushButton::clicked, this,
+            [this] { advise(m_gateway->currentData().toString(), m_keep->value()); });
+    connect(m_front, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
+    connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(configText()); });
+    connect(m_dryRun, &QPushButton::clicked, this, [this] {
+        if (m_advice && m_chosen >= 0)
+            emit dryRunRequested(tr("advised limit, row %1").arg(m_chosen + 1), configText().toUtf8());
+    });
+    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] {
+        Result r = m_watcher.result();
+        if (r.generation == m_generation)
+            showResult(std::move(r));
+    });
+    // Two short rows: the gateway and the button, then the goal.
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_gateway);
+    controls->addWidget(m_advise);
+    controls->addStretch();
+    auto* goal = new QHBoxLayout;
+    auto* keep = new QLabel(tr("keep every request of"));
+    auto* keys = new QLabel(tr("of keys"));
+    goal->addWidget(keep);
+    goal->addWidget(m_keep);
+    goal->addWidget(keys);
+    goal->addStretch();
+    // Envoy's filter keeps one bucket for every request: no key to keep, all of them pass.
+    connect(m_gateway, &QComboBox::currentIndexChanged, this, [this, keep, keys] {
+        const bool perKey = m_gateway->currentData().toString() != "envoy";
+        for (QWidget* w : {static_cast<QWidget*>(keep), static_cast<QWidget*>(m_keep), static_cast<QWidget*>(keys)})
+            w->setVisible(perKey);
+    });
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_copy);
+    buttons->addWidget(m_dryRun);
+    buttons->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addLayout(goal);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_front, 1);
+    layout->addWidget(m_chart, 1);
+    layout->addWidget(m_config);
+    layout->addLayout(buttons);
+    setTraffic(nullptr);
+}
+
+AdviseView::~AdviseView() { m_watcher.waitForFinished(); }
+
+void AdviseView::describeParts()
+{
+    // The gateways of a rate and a burst, keyed by the log's client address. An API Gateway usage
+    // plan is keyed by an API key no default log field holds: `ratelab advise --key` names it.
+    m_gateway->addItem(tr("nginx"), "nginx");
+    m_gateway->addItem(tr("Envoy (local_ratelimit)"), "envoy");
+    m_gateway->addItem(tr("Traefik"), "traefik");
+    m_gateway->addItem(tr("Spring Cloud Gateway"), "spring");
+    m_gateway->setAccessibleName(tr("Gateway"));
+    m_gateway->setToolTip(tr("The gateway the limit is written for, in its own syntax"));
+    m_keep->setRange(0.1, 100);
+    m_keep->setDecimals(1);
+    m_keep->setValue(99);
+    m_keep->setSuffix(tr(" %"));
+    m_keep->setAccessibleName(tr("Keys whose every request must pass"));
+    m_keep->setToolTip(tr("Every request of this share of the keys, the least active, must pass (keys with equal "
+                          "counts are kept or not together)"));
+    m_advise->setToolTip(tr("For each burst, the lowest rate at which every request of those keys passes, and what "
+                            "each such limit denies the others"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_front->setHorizontalHeaderLabels({tr("Rate"), tr("Burst"), tr("Kept keys' denied"), tr("Others' denied"),
+                                        tr("Keys denied")});
+    m_front->verticalHeader()->hide();
+    m_front->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_front->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_front->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_front->setAccessibleName(tr("The front: for each burst, the lowest rate"));
+    m_front->setTabKeyNavigation(false); // Tab leaves the table (the arrows move in it)
+    m_front->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_front->horizontalHeader()->setStretchLastSection(true);
+    m_chart->setMinimumHeight(180);
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setToolTip(tr("Requests of the other keys each limit denies, against its rate. Click a point to show its "
+                           "config."));
+    m_config->setReadOnly(true);
+    m_config->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_config->setAccessibleName(tr("The chosen limit's config"));
+    m_config->setMaximumHeight(m_config->fontMetrics().lineSpacing() * 9);
+    m_copy->setToolTip(tr("Copy the config to the clipboard"));
+    m_dryRun->setToolTip(tr("Run this config on the log in the Traffic panel's dry run: who it would deny, rule by rule"));
+}
+
+void AdviseView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key)
+{
+    m_watcher.waitForFinished();
+    ++m_generation;
+    m_traffic = std::move(traffic);
+    m_key = key;
+    m_advice.reset();
+    m_chosen = -1;
+    m_shown = nullptr;
+    m_front->setRowCount(0);
+    m_front->hide();
+    m_chart->hide();
+    m_config->clear();
+    m_config->hide();
+    m_copy->hide();
+    m_dryRun->hide();
+    m_advise->setEnabled(m_traffic != nullptr);
+    m_summary->setText(m_traffic ? tr("Choose a limit from this log for a gateway, in its own syntax: the lowest rate "
+                                      "for each burst at which the kept keys lose nothing.")
+                                 : QString());
+}
+
+bool AdviseView::advise(const QString& product, double keepPercent)
+{
+    if (!m_traffic || m_watcher.isRunning())
+        return false;
+    BurstGatewayTerms terms;
+    terms.product = product.toStdString();
+    terms.key = m_key;
+    // The percentage as the command line reads it: a decimal, exactly (tenths here).
+    terms.options.keep = parseSeconds(QString::number(keepPercent, 'f', 1).toStdString());
+    m_advise->setEnabled(false);
+    m_summary->setText(tr("Advising on the log\u2026"));
+    const int index = m_gateway->findData(product);
+    const QString name = index >= 0 ? m_gateway->itemText(index) : product;
+    m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, generation = m_generation] {
+        Result r;
+        r.product = name;
+        r.generation = generation;
+        try {
+            r.advice = std::make_shared<const BurstGatewayAdvice>(terms, *traffic);
+        } catch (const InputError& e) {
+            r.error = QString::fromStdString(e.what());
+        }
+        return r;
+    }));
+    return true;
+}
+
+void AdviseView::waitForResult()
+{
+    if (m_watcher.isRunning() || !m_watcher.isFinished()) {
+        m_watcher.waitForFinished();
+        QCoreApplication::processEvents();
+    }
+}
+
+QString AdviseView::summary() const { return m_summary->text(); }
+
+QString AdviseView::configText() const { return m_config->toPlainText(); }
+
+QString AdviseView::summaryText() const
+{
+    const Advice& a = m_advice->advice();
+    const AdvicePoint& r = a.recommended;
+    const QString rate = QString::fromStdString(m_advice->family().rateText(r.step));
+    const std::int64_t others = a.limitedRequests - a.keptRequests;
+    if (m_advice->shared())
+        return tr("%1 keeps one bucket for every request: at %2 with burst %3 all %4 of the log's requests pass.")
+            .arg(m_product, rate)
+            .arg(r.burst)
+            .arg(count(a.limitedRequests));
+    const QString drain = QString::fromStdString(formatSeconds(AdviceOptions{}.drain));
+    const QString why = a.drainMet ? tr("the lowest rate whose burst drains within %1 s").arg(drain)
+                                   : tr("no rate drains its burst within %1 s: the lowest with the least burst").arg(drain);
+    return tr("%1, keeping every request of the %2 keys with at most %3 requests each. Recommended: %4 with burst %5, "
+              "%6: %7 of the other keys' %8 requests denied, %9 keys capped.")
+        .arg(m_product, count(a.keptKeys), count(a.keptMost), rate)
+        .arg(r.burst)
+        .arg(why, count(r.denied.other), count(others), count(r.denied.keys));
+}
+
+void AdviseView::showResult(Result r)
+{
+    m_advise->setEnabled(m_traffic != nullptr);
+    if (!r.error.isEmpty()) {
+        m_advice.reset();
+        m_summary->setText(r.error);
+        m_front->hide();
+        m_chart->hide();
+        m_config->hide();
+        m_copy->hide();
+        m_dryRun->hide();
+        emit finished();
+        return;
+    }
+    m_advice = std::move(r.advice);
+    m_product = r.product;
+    m_summary->setText(summaryText());
+    const Advice& a = m_advice->advice();
+    const int recommended = recommendedRow(a);
+    QSignalBlocker block(m_front);
+    m_front->setRowCount(0);
+    // One bucket for every request (Envoy's): every request is kept, none is another key's.
+    const bool shared = m_advice->shared();
+    m_front->horizontalHeaderItem(2)->setText(shared ? tr("Requests denied") : tr("Kept keys' denied"));
+    m_front->setColumnHidden(3, shared);
+    m_front->setColumnHidden(4, shared);
+    for (std::size_t i = 0; i < a.front.size(); ++i) {
+        const AdvicePoint& p = a.front[i];
+        QString rate = QString::fromStdString(m_advice->family().rateText(p.step));
+        if (int(i) == recommended)
+            rate += tr(" (recommended)");
+        const QStringList cells{rate, count(p.burst), count(p.denied.kept), count(p.denied.other), count(p.denied.keys)};
+        m_front->insertRow(int(i));
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            m_front->setItem(int(i), c, item);
+        }
+    }
+    m_front->show();
+    m_chart->show();
+    m_config->show();
+    m_copy->show();
+    m_dryRun->show();
+    m_chosen = -1;
+    showChart();
+    choose(recommended >= 0 ? recommended : 0);
+    emit finished();
+}
+
+void AdviseView::choose(int row)
+{
+    if (!m_advice || row < 0 || std::size_t(row) >= m_advice->advice().front.size() || row == m_chosen)
+        return;
+    m_chosen = row;
+    {
+        QSignalBlocker block(m_front);
+        m_front->selectRow(row);
+        m_front->setCurrentCell(row, 0);
+    }
+    const AdvicePoint& p = m_advice->advice().front[std::size_t(row)];
+    m_config->setPlainText(QString::fromStdString(m_advice->config(p)));
+    // The chart stays (a click on it may be what chose): only its mark of the shown point moves.
+    if (m_shown)
+        m_shown->replace(QList<QPointF>{QPointF(double(row), chartValue(p))});
+}
+
+double AdviseView::chartValue(const AdvicePoint& p) const
+{
+    return double(m_advice->shared() ? p.burst : p.denied.other);
+}
+
+void AdviseView::showChart()
+{
+    const Advice& a = m_advice->advice();
+    auto* chart = new QChart;
+    const bool shared = m_advice->shared();
+    chart->setTitle(shared ? tr("The burst every request needs, by rate") : tr("Other keys' requests denied, by rate"));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto* x = new QBarCategoryAxis;
+    auto* y = new QValueAxis;
+    std::int64_t most = 1;
+    auto* front = new QLineSeries;
+    front->setName(tr("the front"));
+    front->setPointsVisible(true);
+    auto* recommended = new QScatterSeries;
+    recommended->setName(tr("recommended"));
+    recommended->setMarkerSize(14);
+    auto* shown = new QScatterSeries;
+    shown->setName(tr("shown"));
+    shown->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    shown->setMarkerSize(10);
+    const int rec = recommendedRow(a);
+    for (std::size_t i = 0; i < a.front.size(); ++i) {
+        const AdvicePoint& p = a.front[i];
+        x->append(QString::fromStdString(m_advice->family().rateText(p.step)) + (int(i) == rec ? QString("*") : QString()));
+        front->append(double(i), chartValue(p));
+        most = std::max(most, shared ? p.burst : p.denied.other);
+        if (int(i) == rec)
+            recommended->append(double(i), chartValue(p));
+    }
+    y->setRange(0, double(most) * 1.1);
+    y->setLabelFormat("%.0f");
+    y->setTitleText(shared ? tr("burst") : tr("requests denied"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QXYSeries* s : {static_cast<QXYSeries*>(front), static_cast<QXYSeries*>(recommended), static_cast<QXYSeries*>(shown)}) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        connect(s, &QXYSeries::clicked, this, [this](const QPointF& p) { choose(qRound(p.x())); });
+    }
+    QChart* old = m_chart->chart();
+    m_chart->setChart(chart);
+    delete old;
+    m_shown = shown;
+}
+
+} // namespace ratelab::ui

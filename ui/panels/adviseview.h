@@ -1,0 +1,91 @@
+// AdviseView chooses a limit from the open traffic log for a gateway of a rate and a burst
+// (nginx, Envoy, Traefik, Spring Cloud Gateway), in a window of the Traffic panel's (File > Advise
+// a Limit from the Log), as `ratelab advise` does:
+// the front (for each burst, the lowest round rate at which every request of the kept keys
+// passes) as a table and a chart of what each point denies the other keys, the recommendation
+// marked, and the chosen point's config in the product's own syntax, to copy or to dry run on the
+// log. Core decides (core/advise/burst_gateway.h) off the GUI thread; the view only shows.
+#pragma once
+
+#include "advise/burst_gateway.h"
+#include "traffic/traffic_log.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+
+class QChartView;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QScatterSeries;
+class QTableWidget;
+
+namespace ratelab::ui {
+
+class AdviseView : public QWidget {
+    Q_OBJECT
+public:
+    explicit AdviseView(QWidget* parent = nullptr);
+    ~AdviseView() override;
+
+    // setTraffic is the log the advice is made on, read by `key`, or none.
+    void setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key = "ip");
+    // advise starts the advice for the gateway chosen (a product `advise --for` names) keeping
+    // `keepPercent` % of the keys; false when there is no log or a run is in progress.
+    bool advise(const QString& product, double keepPercent);
+    // waitForResult returns once a run in progress is shown (tests).
+    void waitForResult();
+    // choose shows the front's row `row`: its config, marked on the chart.
+    void choose(int row);
+
+    QTableWidget* front() const { return m_front; }
+    QChartView* chart() const { return m_chart; }
+    QString summary() const;
+    QString configText() const;
+    int chosen() const { return m_chosen; }
+
+signals:
+    void finished(); // a run's result (or refusal) is shown
+    // dryRunRequested asks the Traffic panel's dry run to run this config on the log.
+    void dryRunRequested(const QString& name, const QByteArray& config);
+
+private:
+    struct Result {
+        QString error;
+        std::shared_ptr<const BurstGatewayAdvice> advice;
+        QString product; // as the combo names it
+        int generation = 0; // the log it ran on (m_generation then)
+    };
+    // describeParts gives each part its values, words and names (the gateways, the keep box, ...).
+    void describeParts();
+    void showResult(Result r);
+    void showChart();
+    // chartValue is a point's height on the chart: the other keys' requests it denies, or for one
+    // bucket of every request the burst it needs.
+    double chartValue(const AdvicePoint& p) const;
+    QString summaryText() const;
+
+    QComboBox* m_gateway;
+    QDoubleSpinBox* m_keep;
+    QPushButton* m_advise;
+    QLabel* m_summary;
+    QTableWidget* m_front;
+    QChartView* m_chart;
+    QPlainTextEdit* m_config;
+    QPushButton* m_copy;
+    QPushButton* m_dryRun;
+    std::shared_ptr<const Traffic> m_traffic;
+    std::string m_key = "ip";
+    std::shared_ptr<const BurstGatewayAdvice> m_advice;
+    QString m_product;
+    int m_chosen = -1;
+    int m_generation = 0; // counts the logs set: advice finishing after the next log is set is dropped
+    QScatterSeries* m_shown = nullptr; // the chart's mark of the shown point, owned by the chart
+    QFutureWatcher<Result> m_watcher;
+};
+
+} // namespace ratelab::ui
