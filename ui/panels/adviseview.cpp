@@ -2,6 +2,7 @@
 
 #include "arithmetic/decimal.h"
 #include "arithmetic/nanos.h"
+#include "arithmetic/text.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -94,8 +95,8 @@ AdviseView::AdviseView(QWidget* parent)
     layout->addLayout(controls);
     layout->addLayout(goal);
     layout->addWidget(m_summary);
-    layout->addWidget(m_front, 1);
-    layout->addWidget(m_chart, 1);
+    layout->addWidget(m_front, 2);
+    layout->addWidget(m_chart, 3);
     layout->addWidget(m_config);
     layout->addLayout(buttons);
     setTraffic(nullptr);
@@ -134,14 +135,14 @@ void AdviseView::describeParts()
     m_front->setTabKeyNavigation(false); // Tab leaves the table (the arrows move in it)
     m_front->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_front->horizontalHeader()->setStretchLastSection(true);
-    m_chart->setMinimumHeight(180);
+    m_chart->setMinimumHeight(260); // the title and legend take a third of it
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setToolTip(tr("Requests of the other keys each limit denies, against its rate. Click a point to show its "
                            "config."));
     m_config->setReadOnly(true);
     m_config->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_config->setAccessibleName(tr("The chosen limit's config"));
-    m_config->setMaximumHeight(m_config->fontMetrics().lineSpacing() * 9);
+    m_config->setMaximumHeight(m_config->fontMetrics().lineSpacing() * 7);
     m_copy->setToolTip(tr("Copy the config to the clipboard"));
     m_dryRun->setToolTip(tr("Run this config on the log in the Traffic panel's dry run: who it would deny, rule by rule"));
 }
@@ -222,10 +223,10 @@ QString AdviseView::summaryText() const
     const QString why = a.drainMet ? tr("the lowest rate whose burst drains within %1 s").arg(drain)
                                    : tr("no rate drains its burst within %1 s: the lowest with the least burst").arg(drain);
     return tr("%1, keeping every request of the %2 keys with at most %3 requests each. Recommended: %4 with burst %5, "
-              "%6: %7 of the other keys' %8 requests denied, %9 keys capped.")
+              "%6: %7 of the other keys' %8 requests denied, %9 capped.")
         .arg(m_product, count(a.keptKeys), count(a.keptMost), rate)
         .arg(r.burst)
-        .arg(why, count(r.denied.other), count(others), count(r.denied.keys));
+        .arg(why, count(r.denied.other), count(others), QString::fromStdString(counted(r.denied.keys, "key")));
 }
 
 void AdviseView::showResult(Result r)
