@@ -73,7 +73,7 @@ private slots:
         DryRunView* view = panel.dryRun();
         QSignalSpy ran(view, &DryRunView::finished);
         for (QPushButton* b : advise->findChildren<QPushButton*>())
-            if (b->text() == "Dry run this limit")
+            if (b->text() == "&Dry run this limit")
                 b->click();
         QVERIFY(ran.wait(10'000) || ran.count() > 0);
         QVERIFY2(view->summary().startsWith("advised limit, row 4 (nginx) denies 7 of 16 requests."), qPrintable(view->summary()));

@@ -52,7 +52,7 @@ AdviseView::AdviseView(QWidget* parent)
     , m_chart(new QChartView)
     , m_config(new QPlainTextEdit)
     , m_copy(new QPushButton(tr("Copy config te&xt")))
-    , m_dryRun(new QPushButton(tr("Dry run this limit")))
+    , m_dryRun(new QPushButton(tr("&Dry run this limit")))
 {
     describeParts();
     connect(m_advise, &QPushButton::clicked, this,
@@ -74,7 +74,8 @@ AdviseView::AdviseView(QWidget* parent)
     controls->addWidget(m_advise);
     controls->addStretch();
     auto* goal = new QHBoxLayout;
-    auto* keep = new QLabel(tr("keep every request of"));
+    auto* keep = new QLabel(tr("&keep every request of"));
+    keep->setBuddy(m_keep);
     auto* keys = new QLabel(tr("of keys"));
     goal->addWidget(keep);
     goal->addWidget(m_keep);
