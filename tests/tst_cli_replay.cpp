@@ -94,7 +94,7 @@ private slots:
         QCOMPARE(out["results"].toObject().size(), 7);
         const qint64 grown = qint64(peakKb - baselineKb) * 1024;
         qInfo("peak RSS %ld KB, tiny replay %ld KB: %.1f bytes a line", peakKb, baselineKb, double(grown) / 1e6);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(RATELAB_SANITIZED)
         // AddressSanitizer's shadow memory and quarantine (.ci/run's second stage) are no measure
         // of the program's own: there the replay's figures are checked, not its footprint.
         (void)grown;

@@ -334,7 +334,7 @@ private slots:
         QFETCH(LimiterConfig, config);
         QFETCH(std::int64_t, deniedMidSecond);
         QFETCH(std::int64_t, deniedOnTheSecond);
-        constexpr Nanos kNoon = 1'795'435'200 * kS; // 2026-11-24T12:00:00Z
+        constexpr Nanos kNoon = 1'795'435'200 * kS; // 2026-11-23T12:00:00Z
         Traffic t;
         t.keyNames = {"A"};
         t.keys = {0, 0};
@@ -356,7 +356,7 @@ private slots:
         t.keyNames = {"A"};
         t.keys = {0, 0};
         t.times = {0, 700 * kS / 1000};
-        t.startEpochNanos = 1'795'435'259'500 * kS / 1000;
+        t.startEpochNanos = 1'795'435'259'500 * (kS / 1000); // 2026-11-23T12:00:59.500Z
         const LimiterConfig one = LimiterConfig::make(1, kS);
         const std::vector<Layer> kongAlone = {{Algorithm::Kong, one.withProductOptions({{"second", "1"}})}};
         const std::vector<Layer> both = {kongAlone.front(), {Algorithm::FixedWindow, one}};
@@ -367,14 +367,14 @@ private slots:
 
     // API Gateway's quota_offset is taken off the plan's first period, the one its first request
     // falls in: quota 3 a day, offset 1, four requests in the log's first seconds (on
-    // 2026-11-24) pass 3 - 1 = 2, not the whole 3 a later day would give.
+    // 2026-11-23) pass 3 - 1 = 2, not the whole 3 a later day would give.
     void apiGatewaysOffsetIsTheLogsFirstDay()
     {
         Traffic t;
         t.keyNames = {"A"};
         t.keys = {0, 0, 0, 0};
         t.times = {0, kS, 2 * kS, 3 * kS};
-        t.startEpochNanos = 1'795'435'200 * kS; // 2026-11-24T12:00:00Z
+        t.startEpochNanos = 1'795'435'200 * kS; // 2026-11-23T12:00:00Z
         const LimiterConfig plan = LimiterConfig::make(100, kS).withProductOptions(
             {{"quota_limit", "3"}, {"quota_period", "DAY"}, {"quota_offset", "1"}});
         QCOMPARE(replayOne(t, Algorithm::AwsApiGateway, plan).denied, std::int64_t(2));
