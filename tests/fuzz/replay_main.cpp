@@ -1,7 +1,8 @@
 // A main() for the fuzz targets when they are not built with libFuzzer: it runs the target once
 // on every file named on the command line (directories: every file in them, in name order). CTest
 // uses it to replay the seed corpora and the regression inputs of crashes that were found, so
-// they run in every build, with or without sanitizers. A crash or an abort fails the run.
+// they run in every build but the libFuzzer one, whose targets read them first when they fuzz.
+// A crash or an abort fails the run.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
