@@ -3,6 +3,7 @@
 // the dry run, denies what the advice promised; and a seeded property checks the one-pass burst
 // and its monotonicity in the rate against a brute-force search on nginx_limit_req itself.
 #include "advise_log.h"
+#include "advise/burst_gateway.h"
 #include "advise/nginx_advice.h"
 #include "arithmetic/decimal.h"
 #include "config_dry_run.h"
@@ -141,6 +142,47 @@ private slots:
         QCOMPARE(all.floorBurst, 9);
         QCOMPARE(all.recommended.denied.other, 0);
         QCOMPARE(all.recommended.denied.kept, 0);
+    }
+
+    // The key each point is shown on: the one it denies most. At 24r/m burst 4 (recommended) c's
+    // ten at 0 ms pass 1 + 4 and lose 5; at 2r/s burst 2, 1 + 2 pass and c loses 7; a and b lose
+    // nothing at either (a needs burst 4, then 2, above). Keeping 100 %, every key is kept and no
+    // point denies any: the busiest key, c (10 requests), shows it. Envoy's one bucket is shown
+    // on the whole log: no key.
+    void theKeyEachPointIsShownOn()
+    {
+        const Traffic log = smallLog();
+        BurstGatewayTerms terms;
+        terms.options.keep = kPercentUnit / 100 * 60;
+        const BurstGatewayAdvice gateway(terms, log);
+        const AdvicePoint& twoPerSecond = gateway.advice().front.at(3);
+        QCOMPARE(twoPerSecond.step, perSecond(2));
+        QCOMPARE(twoPerSecond.denied.mostDenied, std::optional<std::size_t>(2));
+        QCOMPARE(gateway.shownKey(twoPerSecond), std::optional<std::size_t>(2));
+        QCOMPARE(gateway.shownKey(gateway.advice().recommended), std::optional<std::size_t>(2));
+        terms.options.keep = kPercentUnit;
+        const BurstGatewayAdvice all(terms, log);
+        QCOMPARE(all.advice().recommended.denied.mostDenied, std::optional<std::size_t>());
+        QCOMPARE(all.shownKey(all.advice().recommended), std::optional<std::size_t>(2));
+        terms.product = "envoy";
+        const BurstGatewayAdvice envoy(terms, log);
+        QCOMPARE(envoy.shownKey(envoy.advice().recommended), std::optional<std::size_t>());
+    }
+
+    // Of equal denials the key of more requests is the one shown, then the first: a tie of
+    // denials broken by requests, read off countDenials on three hand traces. Key 0: 3 requests
+    // denied 2; key 1: 5 requests denied 2; key 2: 5 requests denied 2 (later); key 3: kept.
+    void theMostDeniedKeyOfATie()
+    {
+        KeyedTraces t;
+        t.start = {0, 3, 8, 13, 14};
+        t.times.assign(14, 0);
+        t.limited = {1, 1, 1, 1};
+        const std::vector<std::uint8_t> kept{0, 0, 0, 1};
+        const DenialCount d = countDenials(t, kept, [](KeyTrace k) { return std::int64_t(k.times.size() > 1 ? 2 : 0); });
+        QCOMPARE(d.other, 6);
+        QCOMPARE(d.keys, 3);
+        QCOMPARE(d.mostDenied, std::optional<std::size_t>(1));
     }
 
     // Four keys of five requests in one ms: each needs 4 (excess 0, 1000 .. 4000) at every rate,

@@ -8,6 +8,7 @@
 #include "panels/trafficpanel.h"
 #include "window/documentactions.h"
 #include "cli_run.h"
+#include "scenario/rows.h"
 
 #include <QApplication>
 #include <QChartView>
@@ -77,6 +78,32 @@ private slots:
                 b->click();
         QVERIFY(ran.wait(10'000) || ran.count() > 0);
         QVERIFY2(view->summary().startsWith("advised limit, row 4 (nginx) denies 7 of 16 requests."), qPrintable(view->summary()));
+        // In the rows: 2r/s with burst 2 denies 3.3.3.3 seven (its ten at 0 ms: 1 + burst 2 pass) and
+        // no other key, so its ten requests are shown under nginx's model of that config.
+        const Scenario before = document.scenario();
+        QVERIFY(advise->showInRows());
+        const Scenario& shown = document.scenario();
+        QCOMPARE(QString::fromStdString(shown.title), QString("Advised for nginx: 2r/s, burst 2"));
+        QVERIFY(shown.algorithms == std::vector<Algorithm>{Algorithm::NginxLimitReq});
+        QVERIFY(Rate::reduced(shown.config.rate().tokens, shown.config.rate().perNanos) == Rate::reduced(2, kNanosPerSecond));
+        QCOMPARE(shown.config.nginxBurst(), 2);
+        QVERIFY(shown.config.nginx().nodelay);
+        QVERIFY(shown.explicitArrivals == std::vector<Nanos>(10, 0));
+        const AlgorithmTrace row = simulateRow(shown, resolveRowInputs(shown), 0);
+        QCOMPARE(row.metrics.allowed, 3);
+        QCOMPARE(row.metrics.denied, 7);
+        QVERIFY2(QString::fromStdString(shown.lesson).contains("over the 10 requests of 3.3.3.3 in the log"),
+                 shown.lesson.c_str());
+        QCOMPARE(document.undoStack()->undoText(), QString("Advised for nginx: 2r/s, burst 2"));
+        document.undoStack()->undo(); // the rows the advice replaced
+        QVERIFY(document.scenario().algorithms == before.algorithms);
+        QVERIFY(document.scenario().explicitArrivals == before.explicitArrivals);
+        // What the import refuses changes nothing, and says why.
+        QSignalSpy refused(&document, &ScenarioDocument::refused);
+        QVERIFY(!panel.showLimit("Mine", "not a rate limit", 2));
+        QCOMPARE(refused.count(), 1);
+        QVERIFY2(refused.front().front().toString().startsWith("Mine: "), qPrintable(refused.front().front().toString()));
+        QVERIFY(document.scenario().explicitArrivals == before.explicitArrivals);
         // Envoy's filter is one bucket for every request: no other keys, so no columns of theirs.
         done.clear();
         QVERIFY(advise->advise("envoy", 99));
@@ -85,6 +112,32 @@ private slots:
         QVERIFY(front->isColumnHidden(3) && front->isColumnHidden(4));
         QVERIFY2(advise->summary().startsWith("Envoy (local_ratelimit) keeps one bucket for every request"),
                  qPrintable(advise->summary()));
+        // Its rows are over the whole log: 14 requests at 0 ms, one at 500 and one at 1000.
+        QVERIFY(advise->showInRows());
+        QVERIFY(document.scenario().algorithms == std::vector<Algorithm>{Algorithm::EnvoyLocal});
+        std::vector<Nanos> all(14, 0);
+        all.push_back(500 * kNanosPerSecond / 1000);
+        all.push_back(kNanosPerSecond);
+        QVERIFY(document.scenario().explicitArrivals == all);
+    }
+
+    // A key's requests keep their place within the clock's second: a log starting at .500 s with
+    // requests 200 and 700 ms in puts them at 700 and 1200 ms of the rows, whose t = 0 is the
+    // whole second, so a product counting the clock's seconds counts them in two, as the log's
+    // clock does.
+    void aKeysRowsKeepTheLogsSecond()
+    {
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        Traffic t;
+        t.keyNames = {"A"};
+        t.keys = {0, 0};
+        t.times = {200 * kNanosPerSecond / 1000, 700 * kNanosPerSecond / 1000};
+        t.startEpochNanos = 1'795'392'000 * kNanosPerSecond + kNanosPerSecond / 2;
+        panel.setTraffic(std::make_shared<const Traffic>(t), "mid.csv");
+        QVERIFY(panel.showKey(0));
+        QVERIFY(*document.scenario().explicitArrivals
+                == (std::vector<Nanos>{700 * kNanosPerSecond / 1000, 1200 * kNanosPerSecond / 1000}));
     }
 
     // A gateway's config on the open log: express-rate-limit, windowMs 60000, max 2,

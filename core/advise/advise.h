@@ -90,6 +90,9 @@ KeyedTraces keyedTraces(const Traffic& traffic);
 // every product's advice says a limit costs.
 struct DenialCount {
     std::int64_t kept = 0, other = 0, keys = 0;
+    // mostDenied is the key denied most (of equal denials the one of more requests, then the
+    // first): whose requests show the limit at work. None when no key is denied.
+    std::optional<std::size_t> mostDenied;
 };
 
 // countDenials runs `denied` (a KeyTrace -> its denials) on every limited key; perKey, when
@@ -99,6 +102,7 @@ DenialCount countDenials(const KeyedTraces& traces, const std::vector<std::uint8
                          std::vector<std::int64_t>* perKey = nullptr)
 {
     DenialCount out;
+    std::int64_t most = 0;
     if (perKey)
         perKey->assign(traces.keys(), 0);
     for (std::size_t k = 0; k < traces.keys(); ++k) {
@@ -107,6 +111,10 @@ DenialCount countDenials(const KeyedTraces& traces, const std::vector<std::uint8
         const std::int64_t n = denied(traces.trace(k));
         (kept[k] ? out.kept : out.other) += n;
         out.keys += n > 0;
+        if (n > most || (n > 0 && n == most && traces.requests(k) > traces.requests(*out.mostDenied))) {
+            most = n;
+            out.mostDenied = k;
+        }
         if (perKey)
             (*perKey)[k] = n;
     }

@@ -108,4 +108,17 @@ std::vector<std::int64_t> BurstGatewayAdvice::deniedPerLogKey(const Traffic& tra
     return envoySharedDenials(traffic, static_cast<const EnvoyBurstFamily&>(*m_family), r.step, r.burst);
 }
 
+std::optional<std::size_t> BurstGatewayAdvice::shownKey(const AdvicePoint& point) const
+{
+    if (shared())
+        return std::nullopt;
+    if (point.denied.mostDenied)
+        return point.denied.mostDenied;
+    std::optional<std::size_t> busiest;
+    for (std::size_t k = 0; k < m_traces.keys(); ++k)
+        if (m_traces.limited[k] && (!busiest || m_traces.requests(k) > m_traces.requests(*busiest)))
+            busiest = k;
+    return busiest;
+}
+
 } // namespace ratelab

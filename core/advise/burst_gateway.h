@@ -9,6 +9,7 @@
 #include "traffic/traffic_log.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,10 @@ public:
     // deniedPerLogKey is each log key's denials at the recommendation: what the dry run of its
     // config must report key by key.
     std::vector<std::int64_t> deniedPerLogKey(const Traffic& traffic) const;
+    // shownKey is the log key whose requests show a point's limit at work: the one it denies most
+    // (DenialCount::mostDenied), or, when it denies none, the busiest limited key. None for one
+    // bucket of every request (Envoy's): the whole log shows it.
+    std::optional<std::size_t> shownKey(const AdvicePoint& point) const;
 
 private:
     BurstGatewayTerms m_terms;

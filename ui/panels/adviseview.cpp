@@ -53,6 +53,7 @@ AdviseView::AdviseView(QWidget* parent)
     , m_config(new QPlainTextEdit)
     , m_copy(new QPushButton(tr("Copy config te&xt")))
     , m_dryRun(new QPushButton(tr("&Dry run this limit")))
+    , m_rows(new QPushButton(tr("Show in the &rows")))
 {
     describeParts();
     connect(m_advise, &QPushButton::clicked, this,
@@ -63,6 +64,7 @@ AdviseView::AdviseView(QWidget* parent)
         if (m_advice && m_chosen >= 0)
             emit dryRunRequested(tr("advised limit, row %1").arg(m_chosen + 1), configText().toUtf8());
     });
+    connect(m_rows, &QPushButton::clicked, this, &AdviseView::showInRows);
     connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] {
         Result r = m_watcher.result();
         if (r.generation == m_generation)
@@ -90,6 +92,7 @@ AdviseView::AdviseView(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
     buttons->addWidget(m_dryRun);
+    buttons->addWidget(m_rows);
     buttons->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -146,6 +149,8 @@ void AdviseView::describeParts()
     m_config->setMaximumHeight(m_config->fontMetrics().lineSpacing() * 7);
     m_copy->setToolTip(tr("Copy the config to the clipboard"));
     m_dryRun->setToolTip(tr("Run this config on the log in the Traffic panel's dry run: who it would deny, rule by rule"));
+    m_rows->setToolTip(tr("Show this limit in the rows, over the requests of the key it denies most (Envoy's one "
+                          "bucket: the whole log); one undo step"));
 }
 
 void AdviseView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key)
@@ -164,6 +169,7 @@ void AdviseView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::s
     m_config->hide();
     m_copy->hide();
     m_dryRun->hide();
+    m_rows->hide();
     m_advise->setEnabled(m_traffic != nullptr);
     m_summary->setText(m_traffic ? tr("Choose a limit from this log for a gateway, in its own syntax: the lowest rate "
                                       "for each burst at which the kept keys lose nothing.")
@@ -241,6 +247,7 @@ void AdviseView::showResult(Result r)
         m_config->hide();
         m_copy->hide();
         m_dryRun->hide();
+        m_rows->hide();
         emit finished();
         return;
     }
@@ -274,6 +281,7 @@ void AdviseView::showResult(Result r)
     m_config->show();
     m_copy->show();
     m_dryRun->show();
+    m_rows->show();
     m_chosen = -1;
     showChart();
     choose(recommended >= 0 ? recommended : 0);
@@ -295,6 +303,19 @@ void AdviseView::choose(int row)
     // The chart stays (a click on it may be what chose): only its mark of the shown point moves.
     if (m_shown)
         m_shown->replace(QList<QPointF>{QPointF(double(row), chartValue(p))});
+}
+
+bool AdviseView::showInRows()
+{
+    if (!m_advice || m_chosen < 0)
+        return false;
+    const AdvicePoint& p = m_advice->advice().front[std::size_t(m_chosen)];
+    const std::optional<std::size_t> key = m_advice->shownKey(p);
+    const QString title = tr("Advised for %1: %2, burst %3")
+                              .arg(m_product, QString::fromStdString(m_advice->family().rateText(p.step)))
+                              .arg(p.burst);
+    emit rowsRequested(title, configText().toUtf8(), key ? qint64(*key) : -1);
+    return true;
 }
 
 double AdviseView::chartValue(const AdvicePoint& p) const

@@ -41,6 +41,9 @@ public:
     void waitForResult();
     // choose shows the front's row `row`: its config, marked on the chart.
     void choose(int row);
+    // showInRows asks for the chosen limit's rows over the requests of the key it denies most
+    // (BurstGatewayAdvice::shownKey); false when no limit is chosen.
+    bool showInRows();
 
     QTableWidget* front() const { return m_front; }
     QChartView* chart() const { return m_chart; }
@@ -52,6 +55,9 @@ signals:
     void finished(); // a run's result (or refusal) is shown
     // dryRunRequested asks the Traffic panel's dry run to run this config on the log.
     void dryRunRequested(const QString& name, const QByteArray& config);
+    // rowsRequested asks for this config's rows over the requests of the log's key `key` (-1: the
+    // whole log), under `title`.
+    void rowsRequested(const QString& title, const QByteArray& config, qint64 key);
 
 private:
     struct Result {
@@ -78,6 +84,7 @@ private:
     QPlainTextEdit* m_config;
     QPushButton* m_copy;
     QPushButton* m_dryRun;
+    QPushButton* m_rows;
     std::shared_ptr<const Traffic> m_traffic;
     std::string m_key = "ip";
     std::shared_ptr<const BurstGatewayAdvice> m_advice;

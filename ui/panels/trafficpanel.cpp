@@ -3,7 +3,9 @@
 #include "panels/dryrunview.h"
 
 #include "arithmetic/decimal.h"
+#include "config_import.h"
 #include "replay/replay.h"
+#include "scenario/rows.h"
 #include "model/scenariodocument.h"
 
 #include <QChart>
@@ -79,6 +81,7 @@ TrafficPanel::TrafficPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_dryRun, 1);
     m_advise->hide(); // shown in its window (showAdvice)
     connect(m_advise, &AdviseView::dryRunRequested, m_dryRun, &DryRunView::runText);
+    connect(m_advise, &AdviseView::rowsRequested, this, &TrafficPanel::showLimit);
     auto* row = new QHBoxLayout;
     row->addWidget(m_progress, 1);
     row->addWidget(m_cancel);
@@ -231,31 +234,77 @@ void TrafficPanel::refreshKeys()
     m_shownKeys = std::move(order);
 }
 
+TrafficPanel::Requests TrafficPanel::requestsOf(qint64 key) const
+{
+    // The rows' t = 0 is a whole second of the clock, the log's start need not be: each request
+    // keeps its place within the second, so the whole seconds a product counts on the clock
+    // (limiter.h's onTheClock: Spring's) and nginx's milliseconds fall where the log put them.
+    const Nanos lead = m_traffic->startEpochNanos % kNanosPerSecond;
+    Requests out;
+    for (std::size_t i = 0; i < m_traffic->times.size(); ++i)
+        if (key < 0 || qint64(m_traffic->keys[i]) == key) {
+            out.times.push_back(lead + m_traffic->times[i]);
+            if (!m_traffic->costs.empty())
+                out.costs.push_back(m_traffic->costs[i]);
+        }
+    return out;
+}
+
+namespace {
+
+// showRequests makes the scenario's traffic these requests alone.
+void showRequests(Scenario& s, std::vector<Nanos> times, std::vector<std::int64_t> costs)
+{
+    s.explicitArrivals = std::move(times);
+    s.explicitCosts = std::move(costs);
+    s.explicitService.clear(); // a log's traffic has no service or priority column
+    s.explicitCritical.clear();
+    s.explicitPriority.clear();
+    s.addedArrivals.clear();
+    s.clients.reset();
+    s.explicitClients.clear();
+    s.cluster.reset();
+}
+
+} // namespace
+
 bool TrafficPanel::showKey(int row)
 {
     if (!m_traffic || row < 0 || row >= int(m_shownKeys.size()))
         return false;
     const std::uint32_t key = m_shownKeys[std::size_t(row)];
-    std::vector<Nanos> times;
-    std::vector<std::int64_t> costs;
-    for (std::size_t i = 0; i < m_traffic->times.size(); ++i)
-        if (m_traffic->keys[i] == key) {
-            times.push_back(m_traffic->times[i]);
-            if (!m_traffic->costs.empty())
-                costs.push_back(m_traffic->costs[i]);
-        }
+    Requests r = requestsOf(key);
     const QString name = QString::fromStdString(m_traffic->keyNames[key]);
-    return m_document->change(tr("Traffic of %1").arg(name), [&](Scenario& s) {
-        s.explicitArrivals = times;
-        s.explicitCosts = costs;
-        s.explicitService.clear(); // a log's traffic has no service or priority column
-        s.explicitCritical.clear();
-        s.explicitPriority.clear();
-        s.addedArrivals.clear();
-        s.clients.reset();
-        s.explicitClients.clear();
-        s.cluster.reset();
-    });
+    return m_document->change(tr("Traffic of %1").arg(name),
+                              [&](Scenario& s) { showRequests(s, std::move(r.times), std::move(r.costs)); });
+}
+
+bool TrafficPanel::showLimit(const QString& title, const QByteArray& config, qint64 key)
+{
+    if (!m_traffic || key < -1 || key >= qint64(m_traffic->keyNames.size()))
+        return false;
+    Requests r = requestsOf(key);
+    const QString whose = key < 0 ? tr("all %1 requests of the log").arg(r.times.size())
+                                  : tr("the %1 requests of %2 in the log")
+                                        .arg(r.times.size())
+                                        .arg(QString::fromStdString(m_traffic->keyNames[std::size_t(key)]));
+    Scenario s;
+    try {
+        const io::ImportedConfig imported = io::importConfiguration(config);
+        s = imported.scenario;
+        showRequests(s, std::move(r.times), std::move(r.costs));
+        s.title = title.toStdString();
+        s.lesson = tr("%1, over %2. The rows show what the limit denies; its config's dry-run form, where the "
+                      "gateway has one, would only log it.\n\n%3")
+                       .arg(title, whose, QString::fromStdString(io::whatYouGet(imported)))
+                       .toStdString();
+        checkScenario(s);
+    } catch (const InputError& e) {
+        m_document->refuse(tr("%1: %2").arg(title, QString::fromUtf8(e.what())));
+        return false;
+    }
+    m_document->replace(title, s);
+    return true;
 }
 
 bool TrafficPanel::pickLimit(double limit)

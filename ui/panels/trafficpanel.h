@@ -46,6 +46,11 @@ public:
 
     // showKey puts the key in row `row` of the table into the document as explicit arrivals.
     bool showKey(int row);
+    // showLimit replaces the document with a config's model (as File > Import reads it) over the
+    // requests of the log's key `key` (-1: every request), titled `title`: an advised limit's
+    // rows over the log (one undo step). What the import or the rows refuse is the document's
+    // refused(), and false.
+    bool showLimit(const QString& title, const QByteArray& config, qint64 key);
     // pickLimit sets the sweep point nearest to `limit` in the document: limit L, capacity L and
     // rate L / window, as the sweep ran it (one undo step).
     bool pickLimit(double limit);
@@ -66,6 +71,14 @@ signals:
     void sweepFinished();
 
 private:
+    // Requests are some of the log's, as explicit arrivals: their times and costs.
+    struct Requests {
+        std::vector<Nanos> times;
+        std::vector<std::int64_t> costs;
+    };
+    // requestsOf are the requests of the log's key `key`, or every request for -1, at their time
+    // of the clock's second.
+    Requests requestsOf(qint64 key) const;
     void refreshKeys();
     void startSweep();
     void cancelSweep();
