@@ -21,6 +21,7 @@
 #include "arithmetic/decimal.h"
 #include "arithmetic/text.h"
 #include "replay/log_keys.h"
+#include "replay/product_regex.h"
 #include "replay/replay.h"
 #include "replay/replay_memory.h"
 
@@ -48,6 +49,7 @@ struct AdviseArgs {
     KongLimitBy limitBy;         // Kong's limit_by for it
     Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
+    std::string pass;             // the keys whose every request must pass, by pattern (--pass)
 };
 
 constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)";
@@ -171,6 +173,16 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
             throw InputError("--keep: must be a percentage above 0 and at most 100 (got " + ratelab::quoted(text) + ")");
         a.options.keep = keep;
     }
+    if (p.isSet("pass")) {
+        a.pass = p.value("pass").toStdString();
+        if (a.pass.empty())
+            throw InputError("--pass: no pattern given");
+        try { // refused before the log is read
+            ProductRegex(a.pass, RegexEngine::Re2, RegexSpan::Whole);
+        } catch (const InputError& e) {
+            throw InputError("--pass: " + std::string(e.what()));
+        }
+    }
     if (p.isSet("drain")) {
         try {
             a.options.drain = parseDuration(p.value("drain").toStdString(), true);
@@ -211,7 +223,7 @@ struct Written {
 
 Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
 {
-    BurstGatewayAdvice gateway({a.product, a.key, a.options, a.fill}, traffic);
+    BurstGatewayAdvice gateway({a.product, a.key, a.options, a.fill, a.pass}, traffic);
     std::string config = gateway.config(gateway.advice().recommended);
     std::vector<std::int64_t> denied = gateway.deniedPerLogKey(traffic);
     return {std::move(gateway), std::move(config), std::move(denied)};
@@ -382,7 +394,9 @@ void writeKept(std::ostream& out, const KeptKeys& a, const AdviseArgs& args)
     }
     out << "kept: the " << counted(a.keptKeys, "key") << " with at most " << counted(a.keptMost, "request")
         << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together"
-        << (a.keptKeys == a.limitedKeys ? "; that is every key" : "") << "): "
+        << (a.keptKeys == a.limitedKeys && args.pass.empty() ? "; that is every key" : "") << ")"
+        << (args.pass.empty() ? "" : " or matching " + ratelab::quoted(args.pass) + " (" + counted(a.passedKeys, "more key") + ")")
+        << ": "
         << (a.keptRequests == 1 ? "its 1 request" : "all " + grouping(a.keptRequests) + " of their requests")
         << " must pass\n\n";
 }
@@ -453,7 +467,8 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
     out << "],\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
         << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"keep_percent\": "
         << jsonString(secondsText(args.options.keep)) << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
-        << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << "},\n";
+        << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << ", \"pass\": "
+        << (args.pass.empty() ? "null" : jsonString(args.pass)) << ", \"passed\": " << a.passedKeys << "},\n";
 }
 
 // writeTopKeys is the "top_keys" array: the keys denied most, as the dry run ranks them.
@@ -746,7 +761,7 @@ int report(const Proof& proof, const AdviseArgs& a, const std::string& config, c
 
 int runKong(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const KongAdvice k = adviseKong(keyedTraces(traffic), a.options.keep);
+    const KongAdvice k = adviseKong(keyedTraces(traffic, a.pass), a.options.keep);
     if (!a.limitBy.consumer && a.key != "ip" && k.keys.unlimitedRequests > 0)
         throw InputError("--key: Kong counts a request without the header by its client IP, and "
                          + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "
@@ -761,7 +776,7 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
 
 int runExpress(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const ExpressAdvice e = adviseExpress(keyedTraces(traffic), a.options.keep);
+    const ExpressAdvice e = adviseExpress(keyedTraces(traffic, a.pass), a.options.keep);
     const std::string config = expressAdviceConfig(e.recommended().windowMs, e.recommended().limit);
     const Proof proof = prove(config, e.deniedPerKey, e.keys.limitedRequests, a.key, traffic);
     return report(
@@ -821,7 +836,7 @@ void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traf
 // runUpstash: the identifier's windows are Date.now()'s, so the log's start since 1970 is added.
 int runUpstash(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const UpstashAdvice u = adviseUpstash(keyedTraces(traffic), a.options.keep);
+    const UpstashAdvice u = adviseUpstash(keyedTraces(traffic, a.pass), a.options.keep);
     const std::string config = upstashAdviceSnippet(u.recommended());
     const Proof proof = prove(config, u.deniedPerKey, u.keys.limitedRequests, a.key, traffic);
     return report(
@@ -833,7 +848,7 @@ int runUpstash(const QCommandLineParser& parser, const QString& log, const Advis
 int runManaged(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
     const bool cloudflare = a.product == "cloudflare";
-    const KeyedTraces traces = keyedTraces(traffic);
+    const KeyedTraces traces = keyedTraces(traffic, a.pass);
     const WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
     const WindowPoint& r = w.recommended();
     const std::string config = cloudflare ? cloudflareAdviceConfig(r.window, r.limit) : wafAdviceConfig(r.window, r.limit);
@@ -866,6 +881,9 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         {"fill-interval", "Envoy's fill_interval, whole milliseconds, at least 0.05 (default 1): its rates are "
                           "tokens_per_fill at this interval.",
          "SECONDS"},
+        {"pass", "Every request of the keys whose whole name matches this RE2 pattern must pass too, however many "
+                 "they send (a partner, a health check, an office: '10\\.1\\..*'; not for envoy).",
+         "REGEX"},
         {"compare", "Also show the textbook token bucket and GCRA at the recommended rate: the least capacity at which "
                     "every request of the kept keys passes, and what they then deny."},
         {"top", "How many of the keys the limit denies most to name (default 5).", "N"},

@@ -169,6 +169,45 @@ private slots:
         QCOMPARE(envoy.shownKey(envoy.advice().recommended), std::optional<std::size_t>());
     }
 
+    // --pass: a pattern over the whole key name keeps its keys however many they send. At 60 %
+    // the rank keeps a and b (at most 5 requests); "3\.3\.3\.3" adds c: every key kept, as at
+    // 100 %, so the same front (c's 9 at every rate) and nothing denied. Matching part of a name
+    // is no match; a pattern matching no key, or one RE2 refuses, is refused.
+    void keysThatMustPass()
+    {
+        const Traffic log = smallLog();
+        const NginxBurstFamily nginx;
+        const KeyedTraces traces = keyedTraces(log, "3\\.3\\.3\\.3");
+        QCOMPARE(traces.mustPass, (std::vector<std::uint8_t>{0, 0, 1}));
+        AdviceOptions o;
+        o.keep = kPercentUnit / 100 * 60;
+        const Advice a = advise(traces, nginx, o);
+        QCOMPARE(a.keptMost, 5);
+        QCOMPARE(a.keptKeys, 3);
+        QCOMPARE(a.passedKeys, 1);
+        QCOMPARE(a.keptRequests, 16);
+        QCOMPARE(a.floorBurst, 9);
+        o.keep = kPercentUnit;
+        const Advice all = advise(keyedTraces(log), nginx, o);
+        QCOMPARE(all.passedKeys, 0);
+        QCOMPARE(a.front.size(), all.front.size());
+        for (std::size_t i = 0; i < a.front.size(); ++i) {
+            QCOMPARE(a.front[i].step, all.front[i].step);
+            QCOMPARE(a.front[i].burst, all.front[i].burst);
+            QCOMPARE(a.front[i].denied.other + a.front[i].denied.kept, std::int64_t(0));
+        }
+        const auto refused = [&](const std::string& pattern, const QString& start) {
+            try {
+                keyedTraces(log, pattern);
+                QFAIL("not refused");
+            } catch (const InputError& e) {
+                QVERIFY2(QString(e.what()).startsWith(start), e.what());
+            }
+        };
+        refused("1\\.1", "--pass: '1\\.1' matches no key of the log (a whole key must match)");
+        refused("(", "--pass: ");
+    }
+
     // Of equal denials the key of more requests is the one shown, then the first: a tie of
     // denials broken by requests, read off countDenials on three hand traces. Key 0: 3 requests
     // denied 2; key 1: 5 requests denied 2; key 2: 5 requests denied 2 (later); key 3: kept.

@@ -18,7 +18,6 @@ using namespace ratelab;
 
 namespace {
 
-constexpr Nanos kMs = 1'000'000;
 constexpr Nanos kS = kNanosPerSecond;
 
 using advisetest::randomTrace;

@@ -177,7 +177,7 @@ private slots:
     // tokens, 10 s, the ephemeral cache on); the dry run, on the log's clock, denies c's 5.
     void theWrittenSnippetReadsBack()
     {
-        const std::string config = upstashAdviceSnippet({true, 10'000, 5, 0, 0, 0});
+        const std::string config = upstashAdviceSnippet({true, 10'000, 5, {}});
         QCOMPARE(config, std::string("import { Ratelimit } from \"@upstash/ratelimit\";\n"
                                      "import { Redis } from \"@upstash/redis\";\n\n"
                                      "export const ratelimit = new Ratelimit({\n  redis: Redis.fromEnv(),\n"
@@ -212,7 +212,7 @@ private slots:
         o.format = LogFormat::Csv;
         o.keepPaths = true;
         const Traffic traffic = parseTraffic("time,ip,path\n1795392009.000,u,/\n1795392011.000,u,/\n", o, "c.csv");
-        const std::string config = upstashAdviceSnippet({false, 10'000, 1, 0, 0, 0});
+        const std::string config = upstashAdviceSnippet({false, 10'000, 1, {}});
         DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(config), "ip");
         bindKeyFields(parsed, traffic);
         QCOMPARE(dryRun(traffic, parsed).denied, 0);

@@ -244,6 +244,47 @@ private slots:
         QCOMPARE(parseJson(replay.out)["current"].toObject()["denied"].toInt(), 7);
     }
 
+    // --keep 33 keeps the key of 1 request (rank ceil(0.33 * 3) = 1 of 1, 5, 10), and --pass
+    // keeps 3.3.3.3 however many it sends: its ten at once need burst 9 at every rate, so the
+    // front is 1r/m with 9, and the least rate draining 9 within 10 s is 0.9/s, 54r/m (53r/m
+    // drains 8.83 in 10 s). 1.1.1.1 (needs 4 at most) loses nothing at either.
+    void keysThatMustPassByPattern()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "33", "--pass", "3\\.3\\.3\\.3"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("\nkept: the 2 keys with at most 1 request each (the 33 % least active, ties kept "
+                                "together) or matching '3\\.3\\.3\\.3' (1 more key): all 11 of their requests must "
+                                "pass\n"),
+                 r.out.constData());
+        const Run j = runRatelab({"advise", log, "--for", "nginx", "--keep", "33", "--pass", "3\\.3\\.3\\.3", "--format", "json"});
+        QCOMPARE(j.code, 0);
+        const QJsonObject out = parseJson(j.out);
+        const QJsonObject keys = out["keys"].toObject();
+        QCOMPARE(keys["kept"].toInt(), 2);
+        QCOMPARE(keys["passed"].toInt(), 1);
+        QCOMPARE(keys["kept_most_requests"].toInt(), 1);
+        QCOMPARE(keys["kept_requests"].toInt(), 11);
+        QCOMPARE(keys["pass"].toString(), QString("3\\.3\\.3\\.3"));
+        const QJsonArray front = out["front"].toArray();
+        QCOMPARE(front.size(), 2);
+        QCOMPARE(front[0].toObject()["rate"].toString(), QString("1r/m"));
+        QCOMPARE(front[0].toObject()["burst"].toInt(), 9);
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("54r/m"));
+        QCOMPARE(rec["burst"].toInt(), 9);
+        QCOMPARE(rec["others_denied"].toInt(), 0);
+        QCOMPARE(rec["kept_denied"].toInt(), 0);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        // Without a pattern the JSON says so; a window product keeps by it too.
+        const Run plain = runRatelab({"advise", log, "--for", "nginx", "--format", "json"});
+        QVERIFY(parseJson(plain.out)["keys"].toObject()["pass"].isNull());
+        const Run kong = runRatelab({"advise", log, "--for", "kong", "--keep", "33", "--pass", "3\\.3\\.3\\.3", "--format", "json"});
+        QCOMPARE(kong.code, 0);
+        QCOMPARE(parseJson(kong.out)["keys"].toObject()["passed"].toInt(), 1);
+    }
+
     // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"
     // meets no limit. k1 sends two at 1.000 s: 0 then 1000, burst 1 at every rate; k2 one at 1 s
     // and one at 2 s: its second finds max(0, 0 - drain) + 1000 = 1000 at every rate, burst 1.
@@ -339,6 +380,11 @@ private slots:
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--drain", "0"} + nginx, "--drain: ");
         oneLine(QStringList{"advise", log, "--format", "csv"} + nginx, "--format: unknown format 'csv' (known: text, json)");
+        oneLine(QStringList{"advise", log, "--pass", "("} + nginx, "--pass: ");
+        oneLine(QStringList{"advise", log, "--pass", ""} + nginx, "--pass: no pattern given");
+        oneLine(QStringList{"advise", log, "--pass", "1\\.1"} + nginx,
+                "--pass: '1\\.1' matches no key of the log (a whole key must match)");
+        oneLine(QStringList{"advise", log, "--pass", "1.*", "--for", "envoy"}, "--pass: Envoy's local_ratelimit keeps one token bucket");
         // Only variables nginx has for every request: $user_id fails `nginx -t` (unknown
         // variable), $1abc is capture $1 and the text "abc", $http_ names no header.
         const QString offered = "--key: nginx has no variable named ";

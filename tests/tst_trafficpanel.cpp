@@ -121,6 +121,31 @@ private slots:
         QVERIFY(document.scenario().explicitArrivals == all);
     }
 
+    // The keys that must pass, by pattern, as `advise --pass` (tst_cli_advise derives it): at 33 %
+    // only 2.2.2.2 is kept by count, 3.3.3.3 by the pattern; its ten at once need burst 9, so
+    // 1r/m and the recommended 54r/m, both with 9. A pattern no key matches is refused.
+    void keysThatMustPassInTheWindow()
+    {
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        AdviseView* advise = panel.adviseView();
+        panel.setTraffic(std::make_shared<const Traffic>(advisetest::smallLog()), "small.csv");
+        QSignalSpy done(advise, &AdviseView::finished);
+        QVERIFY(advise->advise("nginx", 33, "3\\.3\\.3\\.3"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QCOMPARE(advise->front()->rowCount(), 2);
+        QCOMPARE(advise->front()->item(1, 0)->text(), QString("54r/m (recommended)"));
+        QCOMPARE(advise->front()->item(1, 1)->text(), QString("9"));
+        QVERIFY2(advise->summary().startsWith("nginx, keeping every request of the 2 keys with at most 1 request each "
+                                              "or matching 3\\.3\\.3\\.3. Recommended: 54r/m with burst 9"),
+                 qPrintable(advise->summary()));
+        done.clear();
+        QVERIFY(advise->advise("nginx", 33, "9.*"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QCOMPARE(advise->summary(), QString("The pattern: '9.*' matches no key of the log (a whole key must match)"));
+        QVERIFY(advise->front()->isHidden());
+    }
+
     // A key's requests keep their place within the clock's second: a log starting at .500 s with
     // requests 200 and 700 ms in puts them at 700 and 1200 ms of the rows, whose t = 0 is the
     // whole second, so a product counting the clock's seconds counts them in two, as the log's

@@ -2,10 +2,12 @@
 
 #include "arithmetic/decimal.h"
 #include "replay/log_keys.h"
+#include "replay/product_regex.h"
 
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace ratelab {
 
@@ -17,7 +19,7 @@ KeyTrace KeyedTraces::trace(std::size_t key) const
             clock};
 }
 
-KeyedTraces keyedTraces(const Traffic& traffic)
+KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass)
 {
     KeyedTraces out;
     const std::size_t keys = traffic.keyNames.size(), n = traffic.times.size();
@@ -40,6 +42,19 @@ KeyedTraces keyedTraces(const Traffic& traffic)
     out.limited.resize(keys);
     for (std::size_t k = 0; k < keys; ++k)
         out.limited[k] = !keylessName(traffic.keyNames[k]);
+    if (!pass.empty()) {
+        std::optional<ProductRegex> re;
+        try {
+            re.emplace(pass, RegexEngine::Re2, RegexSpan::Whole);
+        } catch (const InputError& e) {
+            throw InputError("--pass: " + std::string(e.what()));
+        }
+        out.mustPass.assign(keys, 0);
+        for (std::size_t k = 0; k < keys; ++k)
+            out.mustPass[k] = out.limited[k] && re->matches(traffic.keyNames[k]);
+        if (std::find(out.mustPass.begin(), out.mustPass.end(), 1) == out.mustPass.end())
+            throw InputError("--pass: " + ratelab::quoted(pass) + " matches no key of the log (a whole key must match)");
+    }
     return out;
 }
 
@@ -65,9 +80,11 @@ void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out)
         if (!traces.limited[k])
             continue;
         out.limitedRequests += traces.requests(k);
-        if (traces.requests(k) <= out.keptMost) {
+        const bool few = traces.requests(k) <= out.keptMost, must = !traces.mustPass.empty() && traces.mustPass[k];
+        if (few || must) {
             out.kept[k] = 1;
             ++out.keptKeys;
+            out.passedKeys += !few;
             out.keptRequests += traces.requests(k);
         }
     }

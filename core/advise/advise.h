@@ -75,6 +75,9 @@ struct KeyedTraces {
     std::vector<Nanos> times;
     std::vector<std::int64_t> costs; // empty when every request costs 1
     std::vector<std::uint8_t> limited;
+    // mustPass: per key, whether every request of it must pass however many it sends (its name
+    // matched keyedTraces' pattern); empty when none was given.
+    std::vector<std::uint8_t> mustPass;
     Nanos clock = 0; // Traffic::startEpochNanos
 
     std::size_t keys() const { return start.empty() ? 0 : start.size() - 1; }
@@ -83,7 +86,10 @@ struct KeyedTraces {
 };
 
 // keyedTraces groups the traffic's requests by key (a counting sort: each key's stay in order).
-KeyedTraces keyedTraces(const Traffic& traffic);
+// pass, when not empty, is an RE2 pattern: the limited keys whose whole name it matches are
+// mustPass (`advise --pass`). It throws InputError when RE2 refuses the pattern or it matches no
+// limited key (a pattern that keeps nothing is a mistake, not a goal).
+KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass = {});
 
 // DenialCount is what a limit denies the limited keys: the kept keys' requests (0 by construction
 // where the limit is advised, counted), the others', and the keys it denies at least one: what
@@ -147,7 +153,8 @@ struct KeptKeys {
     std::int64_t limitedKeys = 0, limitedRequests = 0;
     std::int64_t unlimitedRequests = 0; // requests of keys logged empty: no limit counts them
     std::int64_t keptKeys = 0, keptRequests = 0;
-    std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests
+    std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests,
+    std::int64_t passedKeys = 0;        // and these more, kept as mustPass alone
     std::vector<std::uint8_t> kept;     // per key
 };
 
@@ -165,8 +172,9 @@ struct Advice : KeptKeys {
 };
 
 // keepKeys marks the kept keys in `out` (its key counts, keptMost and kept): those with at most as
-// many requests as the nearest-rank percentile `keep` of the limited keys' counts. It throws
-// InputError when no key is limited. Every product's advice keeps its keys by it.
+// many requests as the nearest-rank percentile `keep` of the limited keys' counts, and the keys
+// that must pass (KeyedTraces::mustPass) however many they send. It throws InputError when no key
+// is limited. Every product's advice keeps its keys by it.
 void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out);
 
 // headerOfField is the request header a log field http_NAME holds (NAME in lower-case letters,

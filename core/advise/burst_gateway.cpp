@@ -76,7 +76,10 @@ BurstGatewayAdvice::BurstGatewayAdvice(const BurstGatewayTerms& terms, const Tra
         m_keyed = nginxKeyVariable(terms.key);
     if (shared())
         m_terms.options.keep = kPercentUnit; // one bucket for every request: all of them are the goal
-    m_traces = shared() ? sharedTraces(traffic) : keyedTraces(traffic);
+    if (shared() && !terms.pass.empty())
+        throw InputError("--pass: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
+                         "every request is kept");
+    m_traces = shared() ? sharedTraces(traffic) : keyedTraces(traffic, terms.pass);
     m_advice = advise(m_traces, *m_family, m_terms.options);
     if (terms.product == "nginx")
         m_zoneMegabytes = nginxZoneMegabytes(m_advice.limitedKeys, zoneKeyBytes(traffic, terms.key));

@@ -17,12 +17,14 @@
 namespace ratelab {
 
 // BurstGatewayTerms is what a burst gateway's advice is asked for: the product (as `advise --for`
-// names it), the log's key (--key), the goal, and Envoy's fill_interval.
+// names it), the log's key (--key), the goal (with --pass's pattern of the keys that must pass),
+// and Envoy's fill_interval.
 struct BurstGatewayTerms {
     std::string product = "nginx";
     std::string key = "ip";
     AdviceOptions options;
     Nanos fill = kNanosPerSecond;
+    std::string pass;
 };
 
 // isBurstGateway: the product is one of the five (nginx, envoy, traefik, spring, aws-api-gateway).

@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QLocale>
 #include <QPlainTextEdit>
@@ -46,6 +47,7 @@ AdviseView::AdviseView(QWidget* parent)
     : QWidget(parent)
     , m_gateway(new QComboBox)
     , m_keep(new QDoubleSpinBox)
+    , m_pass(new QLineEdit)
     , m_advise(new QPushButton(tr("Advise a li&mit")))
     , m_summary(new QLabel)
     , m_front(new QTableWidget(0, 5))
@@ -57,7 +59,8 @@ AdviseView::AdviseView(QWidget* parent)
 {
     describeParts();
     connect(m_advise, &QPushButton::clicked, this,
-            [this] { advise(m_gateway->currentData().toString(), m_keep->value()); });
+            [this] { advise(m_gateway->currentData().toString(), m_keep->value(), m_pass->text()); });
+    connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_front, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(configText()); });
     connect(m_dryRun, &QPushButton::clicked, this, [this] {
@@ -78,15 +81,17 @@ AdviseView::AdviseView(QWidget* parent)
     auto* goal = new QHBoxLayout;
     auto* keep = new QLabel(tr("&keep every request of"));
     keep->setBuddy(m_keep);
-    auto* keys = new QLabel(tr("of keys"));
+    auto* keys = new QLabel(tr("of keys, and of those matching the &pattern"));
+    keys->setBuddy(m_pass);
     goal->addWidget(keep);
     goal->addWidget(m_keep);
     goal->addWidget(keys);
-    goal->addStretch();
+    goal->addWidget(m_pass, 1);
     // Envoy's filter keeps one bucket for every request: no key to keep, all of them pass.
     connect(m_gateway, &QComboBox::currentIndexChanged, this, [this, keep, keys] {
         const bool perKey = m_gateway->currentData().toString() != "envoy";
-        for (QWidget* w : {static_cast<QWidget*>(keep), static_cast<QWidget*>(m_keep), static_cast<QWidget*>(keys)})
+        for (QWidget* w : {static_cast<QWidget*>(keep), static_cast<QWidget*>(m_keep), static_cast<QWidget*>(keys),
+                           static_cast<QWidget*>(m_pass)})
             w->setVisible(perKey);
     });
     auto* buttons = new QHBoxLayout;
@@ -125,9 +130,15 @@ void AdviseView::describeParts()
     m_keep->setAccessibleName(tr("Keys whose every request must pass"));
     m_keep->setToolTip(tr("Every request of this share of the keys, the least active, must pass (keys with equal "
                           "counts are kept or not together)"));
+    m_pass->setPlaceholderText(tr("none"));
+    m_pass->setAccessibleName(tr("Keys whose every request must pass, by pattern"));
+    m_pass->setToolTip(tr("Every request of the keys whose whole name matches this RE2 pattern must pass too, however "
+                          "many they send: a partner, a health check, an office (10\\.1\\..*)"));
     m_advise->setToolTip(tr("For each burst, the lowest rate at which every request of those keys passes, and what "
                             "each such limit denies the others"));
     m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText); // a pattern typed may hold '<'
+
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_front->setHorizontalHeaderLabels({tr("Rate"), tr("Burst"), tr("Kept keys' denied"), tr("Others' denied"),
                                         tr("Keys denied")});
@@ -176,7 +187,7 @@ void AdviseView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::s
                                  : QString());
 }
 
-bool AdviseView::advise(const QString& product, double keepPercent)
+bool AdviseView::advise(const QString& product, double keepPercent, const QString& pass)
 {
     if (!m_traffic || m_watcher.isRunning())
         return false;
@@ -185,6 +196,8 @@ bool AdviseView::advise(const QString& product, double keepPercent)
     terms.key = m_key;
     // The percentage as the command line reads it: a decimal, exactly (tenths here).
     terms.options.keep = parseSeconds(QString::number(keepPercent, 'f', 1).toStdString());
+    if (terms.product != "envoy") // its one bucket keeps every request; the box is hidden
+        terms.pass = pass.toStdString();
     m_advise->setEnabled(false);
     m_summary->setText(tr("Advising on the log\u2026"));
     const int index = m_gateway->findData(product);
@@ -192,11 +205,14 @@ bool AdviseView::advise(const QString& product, double keepPercent)
     m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, generation = m_generation] {
         Result r;
         r.product = name;
+        r.pass = QString::fromStdString(terms.pass);
         r.generation = generation;
         try {
             r.advice = std::make_shared<const BurstGatewayAdvice>(terms, *traffic);
         } catch (const InputError& e) {
             r.error = QString::fromStdString(e.what());
+            if (r.error.startsWith("--pass: ")) // the command's option is this window's pattern box
+                r.error = tr("The pattern: %1").arg(r.error.mid(8));
         }
         return r;
     }));
@@ -229,9 +245,10 @@ QString AdviseView::summaryText() const
     const QString drain = QString::fromStdString(formatSeconds(AdviceOptions{}.drain));
     const QString why = a.drainMet ? tr("the lowest rate whose burst drains within %1 s").arg(drain)
                                    : tr("no rate drains its burst within %1 s: the lowest with the least burst").arg(drain);
-    return tr("%1, keeping every request of the %2 keys with at most %3 requests each. Recommended: %4 with burst %5, "
-              "%6: %7 of the other keys' %8 requests denied, %9 capped.")
-        .arg(m_product, count(a.keptKeys), count(a.keptMost), rate)
+    const QString matching = m_passUsed.isEmpty() ? QString() : tr(" or matching %1").arg(m_passUsed);
+    return tr("%1, keeping every request of the %2 keys with at most %3 each%4. Recommended: %5 with burst %6, "
+              "%7: %8 of the other keys' %9 requests denied, %10 capped.")
+        .arg(m_product, count(a.keptKeys), QString::fromStdString(counted(a.keptMost, "request")), matching, rate)
         .arg(r.burst)
         .arg(why, count(r.denied.other), count(others), QString::fromStdString(counted(r.denied.keys, "key")));
 }
@@ -253,6 +270,7 @@ void AdviseView::showResult(Result r)
     }
     m_advice = std::move(r.advice);
     m_product = r.product;
+    m_passUsed = r.pass;
     m_summary->setText(summaryText());
     const Advice& a = m_advice->advice();
     const int recommended = recommendedRow(a);

@@ -19,6 +19,7 @@ class QChartView;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QScatterSeries;
@@ -35,8 +36,9 @@ public:
     // setTraffic is the log the advice is made on, read by `key`, or none.
     void setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key = "ip");
     // advise starts the advice for the gateway chosen (a product `advise --for` names) keeping
-    // `keepPercent` % of the keys; false when there is no log or a run is in progress.
-    bool advise(const QString& product, double keepPercent);
+    // `keepPercent` % of the keys, and the keys whose whole name matches `pass` (an RE2 pattern,
+    // `advise --pass`) when it is not empty; false when there is no log or a run is in progress.
+    bool advise(const QString& product, double keepPercent, const QString& pass = {});
     // waitForResult returns once a run in progress is shown (tests).
     void waitForResult();
     // choose shows the front's row `row`: its config, marked on the chart.
@@ -64,6 +66,7 @@ private:
         QString error;
         std::shared_ptr<const BurstGatewayAdvice> advice;
         QString product; // as the combo names it
+        QString pass;    // the pattern of the keys that must pass, or empty
         int generation = 0; // the log it ran on (m_generation then)
     };
     // describeParts gives each part its values, words and names (the gateways, the keep box, ...).
@@ -77,6 +80,7 @@ private:
 
     QComboBox* m_gateway;
     QDoubleSpinBox* m_keep;
+    QLineEdit* m_pass;
     QPushButton* m_advise;
     QLabel* m_summary;
     QTableWidget* m_front;
@@ -89,6 +93,7 @@ private:
     std::string m_key = "ip";
     std::shared_ptr<const BurstGatewayAdvice> m_advice;
     QString m_product;
+    QString m_passUsed; // the pattern the shown advice kept keys by
     int m_chosen = -1;
     int m_generation = 0; // counts the logs set: advice finishing after the next log is set is dropped
     QScatterSeries* m_shown = nullptr; // the chart's mark of the shown point, owned by the chart
