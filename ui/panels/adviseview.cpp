@@ -81,7 +81,7 @@ AdviseView::AdviseView(QWidget* parent)
     auto* goal = new QHBoxLayout;
     auto* keep = new QLabel(tr("&keep every request of"));
     keep->setBuddy(m_keep);
-    auto* keys = new QLabel(tr("of keys, and of those matching the &pattern"));
+    auto* keys = new QLabel(tr("of keys, and of those matching the pa&ttern"));
     keys->setBuddy(m_pass);
     goal->addWidget(keep);
     goal->addWidget(m_keep);
