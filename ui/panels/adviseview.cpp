@@ -371,6 +371,7 @@ void AdviseView::showChart()
             recommended->append(double(i), chartValue(p));
     }
     y->setRange(0, double(most) * 1.1);
+    y->applyNiceNumbers(); // ticks at round counts
     y->setLabelFormat("%.0f");
     y->setTitleText(shared ? tr("burst") : tr("requests denied"));
     chart->addAxis(x, Qt::AlignBottom);
