@@ -387,6 +387,13 @@ private slots:
         settle();
         QCOMPARE(m_window->document()->scenario().title, original);
         QVERIFY(!m_window->lesson()->showsOriginalNote());
+        // A scenario with a lesson of its own (an import, an advised limit) is no changed preset.
+        Scenario own = m_window->document()->scenario();
+        own.config = LimiterConfig::make(5, 10 * kNanosPerSecond);
+        own.lesson = "Read from limit.conf.";
+        m_window->document()->replace("Import limit.conf", own);
+        settle();
+        QVERIFY(!m_window->lesson()->showsOriginalNote());
     }
 
     void presetShowsItsLesson()

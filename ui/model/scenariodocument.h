@@ -39,6 +39,9 @@ public:
     QString filePath() const { return m_filePath; }
     // presetId names the preset the document was opened from, if any (until it is saved).
     QString presetId() const { return m_presetId; }
+    // lessonIsPresets: the document came from a preset and still has its lesson (an import or an
+    // advised limit replaces it with one of its own).
+    bool lessonIsPresets() const { return !m_presetId.isEmpty() && m_scenario.lesson == m_preset.lesson; }
     // displayName is what the window title shows: the file's name, the preset's title or
     // "Untitled".
     QString displayName() const;

@@ -363,9 +363,8 @@ void MainWindow::documentChanged()
     if (m_document->revision() != m_refusedAt)
         m_banner->setRefusal({});
     const Scenario& s = m_document->scenario();
-    // The lesson was written for the preset: say so once the settings no longer match it.
-    const Scenario& original = s;
-    const bool forOriginal = m_document->differsFromPreset() && !original.lesson.empty();
+    // The preset's lesson was written for its settings: say so once they no longer match it.
+    const bool forOriginal = m_document->differsFromPreset() && m_document->lessonIsPresets() && !s.lesson.empty();
     m_lesson->setLesson(QString::fromStdString(s.title), QString::fromStdString(s.lesson), forOriginal);
     m_playback->setClassroomSeconds(secondsAsDouble(s.playbackNanos));
     requestFrame();
