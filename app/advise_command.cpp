@@ -392,11 +392,14 @@ void writeKept(std::ostream& out, const KeptKeys& a, const AdviseArgs& args)
                "bucket the log's busiest moments pass\n\n";
         return;
     }
-    out << "kept: the " << counted(a.keptKeys, "key") << " with at most " << counted(a.keptMost, "request")
+    const std::int64_t byCount = a.keptKeys - a.passedKeys;
+    out << "kept: the " << counted(byCount, "key") << " with at most " << counted(a.keptMost, "request")
         << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together"
-        << (a.keptKeys == a.limitedKeys && args.pass.empty() ? "; that is every key" : "") << ")"
-        << (args.pass.empty() ? "" : " or matching " + ratelab::quoted(args.pass) + " (" + counted(a.passedKeys, "more key") + ")")
-        << ": "
+        << (byCount == a.limitedKeys ? "; that is every key" : "") << ")";
+    if (!args.pass.empty())
+        out << " and " << counted(a.passedKeys, "busier key") << " matching " << ratelab::quoted(args.pass)
+            << (byCount < a.limitedKeys && a.keptKeys == a.limitedKeys ? " (that is every key)" : "");
+    out << ": "
         << (a.keptRequests == 1 ? "its 1 request" : "all " + grouping(a.keptRequests) + " of their requests")
         << " must pass\n\n";
 }
@@ -467,8 +470,8 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
     out << "],\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
         << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"keep_percent\": "
         << jsonString(secondsText(args.options.keep)) << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
-        << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << ", \"pass\": "
-        << (args.pass.empty() ? "null" : jsonString(args.pass)) << ", \"passed\": " << a.passedKeys << "},\n";
+        << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << ", \"pass_pattern\": "
+        << (args.pass.empty() ? "null" : jsonString(args.pass)) << ", \"kept_by_pattern\": " << a.passedKeys << "},\n";
 }
 
 // writeTopKeys is the "top_keys" array: the keys denied most, as the dry run ranks them.

@@ -254,8 +254,8 @@ private slots:
         const QString log = writeFile(dir, "a.csv", kLog);
         const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "33", "--pass", "3\\.3\\.3\\.3"});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains("\nkept: the 2 keys with at most 1 request each (the 33 % least active, ties kept "
-                                "together) or matching '3\\.3\\.3\\.3' (1 more key): all 11 of their requests must "
+        QVERIFY2(r.out.contains("\nkept: the 1 key with at most 1 request each (the 33 % least active, ties kept "
+                                "together) and 1 busier key matching '3\\.3\\.3\\.3': all 11 of their requests must "
                                 "pass\n"),
                  r.out.constData());
         const Run j = runRatelab({"advise", log, "--for", "nginx", "--keep", "33", "--pass", "3\\.3\\.3\\.3", "--format", "json"});
@@ -263,10 +263,10 @@ private slots:
         const QJsonObject out = parseJson(j.out);
         const QJsonObject keys = out["keys"].toObject();
         QCOMPARE(keys["kept"].toInt(), 2);
-        QCOMPARE(keys["passed"].toInt(), 1);
+        QCOMPARE(keys["kept_by_pattern"].toInt(), 1);
         QCOMPARE(keys["kept_most_requests"].toInt(), 1);
         QCOMPARE(keys["kept_requests"].toInt(), 11);
-        QCOMPARE(keys["pass"].toString(), QString("3\\.3\\.3\\.3"));
+        QCOMPARE(keys["pass_pattern"].toString(), QString("3\\.3\\.3\\.3"));
         const QJsonArray front = out["front"].toArray();
         QCOMPARE(front.size(), 2);
         QCOMPARE(front[0].toObject()["rate"].toString(), QString("1r/m"));
@@ -277,12 +277,17 @@ private slots:
         QCOMPARE(rec["others_denied"].toInt(), 0);
         QCOMPARE(rec["kept_denied"].toInt(), 0);
         QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        // A pattern keeping the busier keys too keeps every key, and says so.
+        const Run every = runRatelab({"advise", log, "--for", "nginx", "--keep", "33", "--pass", "3\\.3\\.3\\.3|1\\.1\\.1\\.1"});
+        QVERIFY2(every.out.contains("ties kept together) and 2 busier keys matching '3\\.3\\.3\\.3|1\\.1\\.1\\.1' (that "
+                                    "is every key): all 16 of their requests must pass\n"),
+                 every.out.constData());
         // Without a pattern the JSON says so; a window product keeps by it too.
         const Run plain = runRatelab({"advise", log, "--for", "nginx", "--format", "json"});
-        QVERIFY(parseJson(plain.out)["keys"].toObject()["pass"].isNull());
+        QVERIFY(parseJson(plain.out)["keys"].toObject()["pass_pattern"].isNull());
         const Run kong = runRatelab({"advise", log, "--for", "kong", "--keep", "33", "--pass", "3\\.3\\.3\\.3", "--format", "json"});
         QCOMPARE(kong.code, 0);
-        QCOMPARE(parseJson(kong.out)["keys"].toObject()["passed"].toInt(), 1);
+        QCOMPARE(parseJson(kong.out)["keys"].toObject()["kept_by_pattern"].toInt(), 1);
     }
 
     // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"

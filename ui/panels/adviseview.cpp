@@ -245,10 +245,14 @@ QString AdviseView::summaryText() const
     const QString drain = QString::fromStdString(formatSeconds(AdviceOptions{}.drain));
     const QString why = a.drainMet ? tr("the lowest rate whose burst drains within %1 s").arg(drain)
                                    : tr("no rate drains its burst within %1 s: the lowest with the least burst").arg(drain);
-    const QString matching = m_passUsed.isEmpty() ? QString() : tr(" or matching %1").arg(m_passUsed);
-    return tr("%1, keeping every request of the %2 keys with at most %3 each%4. Recommended: %5 with burst %6, "
+    const QString matching = m_passUsed.isEmpty() ? QString()
+                                                  : tr(" and %1 matching %2")
+                                                        .arg(QString::fromStdString(counted(a.passedKeys, "busier key")),
+                                                             QString::fromStdString(ratelab::quoted(m_passUsed.toStdString())));
+    return tr("%1, keeping every request of the %2 with at most %3 each%4. Recommended: %5 with burst %6, "
               "%7: %8 of the other keys' %9 requests denied, %10 capped.")
-        .arg(m_product, count(a.keptKeys), QString::fromStdString(counted(a.keptMost, "request")), matching, rate)
+        .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
+             QString::fromStdString(counted(a.keptMost, "request")), matching, rate)
         .arg(r.burst)
         .arg(why, count(r.denied.other), count(others), QString::fromStdString(counted(r.denied.keys, "key")));
 }
@@ -350,7 +354,7 @@ void AdviseView::showChart()
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* x = new QBarCategoryAxis;
     auto* y = new QValueAxis;
-    std::int64_t most = 1;
+    std::int64_t most = 4; // an axis of whole counts even when no point denies any
     auto* front = new QLineSeries;
     front->setName(tr("the front"));
     front->setPointsVisible(true);
