@@ -11,6 +11,7 @@
 #include "scenario/rows.h"
 
 #include <QApplication>
+#include <QChart>
 #include <QChartView>
 #include <QClipboard>
 #include <QPushButton>
@@ -136,6 +137,12 @@ private slots:
         QCOMPARE(advise->front()->rowCount(), 2);
         QCOMPARE(advise->front()->item(1, 0)->text(), QString("54r/m (recommended)"));
         QCOMPARE(advise->front()->item(1, 1)->text(), QString("9"));
+        // Its chart takes the palette's look, and a theme changed later.
+        QCOMPARE(advise->chart()->chart()->theme(), QChart::ChartThemeLight);
+        QPalette dark = advise->palette();
+        dark.setColor(QPalette::Base, Qt::black);
+        advise->setPalette(dark);
+        QCOMPARE(advise->chart()->chart()->theme(), QChart::ChartThemeDark);
         QVERIFY2(advise->summary().startsWith("nginx, keeping every request of the 1 key with at most 1 request each "
                                               "and 1 busier key matching '3\\.3\\.3\\.3'. Recommended: 54r/m with burst 9"),
                  qPrintable(advise->summary()));

@@ -1,6 +1,7 @@
 #include "chart/theme.h"
 
 #include <QApplication>
+#include <QChart>
 #include <QPainter>
 #include <QPalette>
 #include <QProxyStyle>
@@ -82,6 +83,12 @@ void applyTheme(Theme theme)
 QString themeId(Theme theme) { return theme == Theme::Dark ? "dark" : "light"; }
 Theme themeFromId(const QString& id) { return id == "dark" ? Theme::Dark : Theme::Light; }
 bool isDark(const QPalette& palette) { return palette.color(QPalette::Base).lightness() < 128; }
+
+void followPalette(QChart* chart, const QPalette& palette)
+{
+    if (chart)
+        chart->setTheme(isDark(palette) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+}
 
 QString keepSlashesJoined(QString text)
 {

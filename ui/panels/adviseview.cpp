@@ -3,6 +3,7 @@
 #include "arithmetic/decimal.h"
 #include "arithmetic/nanos.h"
 #include "arithmetic/text.h"
+#include "chart/theme.h"
 
 #include <QApplication>
 #include <QBarCategoryAxis>
@@ -349,6 +350,7 @@ void AdviseView::showChart()
 {
     const Advice& a = m_advice->advice();
     auto* chart = new QChart;
+    followPalette(chart, palette());
     const bool shared = m_advice->shared();
     chart->setTitle(shared ? tr("The burst every request needs, by rate") : tr("Other keys' requests denied, by rate"));
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -376,6 +378,11 @@ void AdviseView::showChart()
     }
     y->setRange(0, double(most) * 1.1);
     y->applyNiceNumbers(); // ticks at round counts
+    if (a.front.size() > 8) { // a dozen rates side by side are cut short at the text's size
+        QFont small = x->labelsFont();
+        small.setPointSizeF(small.pointSizeF() * 0.8);
+        x->setLabelsFont(small);
+    }
     y->setLabelFormat("%.0f");
     y->setTitleText(shared ? tr("burst") : tr("requests denied"));
     chart->addAxis(x, Qt::AlignBottom);
@@ -390,6 +397,13 @@ void AdviseView::showChart()
     m_chart->setChart(chart);
     delete old;
     m_shown = shown;
+}
+
+void AdviseView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPalette(m_chart->chart(), palette());
 }
 
 } // namespace ratelab::ui

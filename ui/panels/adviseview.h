@@ -61,6 +61,9 @@ signals:
     // whole log), under `title`.
     void rowsRequested(const QString& title, const QByteArray& config, qint64 key);
 
+protected:
+    void changeEvent(QEvent* event) override; // a theme's palette: the chart follows it
+
 private:
     struct Result {
         QString error;

@@ -7,6 +7,7 @@
 #include "replay/replay.h"
 #include "scenario/rows.h"
 #include "model/scenariodocument.h"
+#include "chart/theme.h"
 
 #include <QChart>
 #include <QChartView>
@@ -386,6 +387,7 @@ void TrafficPanel::showSweep()
     }
     m_sweep = std::move(result);
     auto* chart = new QChart;
+    followPalette(chart, palette());
     chart->setTitle(tr("Share of requests denied"));
     auto* x = new QValueAxis;
     x->setTitleText(tr("limit per %1 s").arg(QString::fromStdString(formatSeconds(m_document->scenario().config.windowNanos()))));
@@ -411,6 +413,13 @@ void TrafficPanel::showSweep()
     m_chart->setChart(chart);
     delete old;
     emit sweepFinished();
+}
+
+void TrafficPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        followPalette(m_chart->chart(), palette());
 }
 
 } // namespace ratelab::ui

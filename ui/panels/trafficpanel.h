@@ -70,6 +70,9 @@ signals:
     // sweepFinished is emitted when a sweep's result is shown.
     void sweepFinished();
 
+protected:
+    void changeEvent(QEvent* event) override; // a theme's palette: the chart follows it
+
 private:
     // Requests are some of the log's, as explicit arrivals: their times and costs.
     struct Requests {
