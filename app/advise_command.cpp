@@ -21,7 +21,6 @@
 #include "arithmetic/decimal.h"
 #include "arithmetic/text.h"
 #include "replay/log_keys.h"
-#include "replay/product_regex.h"
 #include "replay/replay.h"
 #include "replay/replay_memory.h"
 
@@ -177,11 +176,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
         a.pass = p.value("pass").toStdString();
         if (a.pass.empty())
             throw InputError("--pass: no pattern given");
-        try { // refused before the log is read
-            ProductRegex(a.pass, RegexEngine::Re2, RegexSpan::Whole);
-        } catch (const InputError& e) {
-            throw InputError("--pass: " + std::string(e.what()));
-        }
+        checkPassPattern(a.pass); // refused before the log is read
     }
     if (p.isSet("drain")) {
         try {

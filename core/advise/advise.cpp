@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <optional>
 
 namespace ratelab {
 
@@ -17,6 +16,15 @@ KeyTrace KeyedTraces::trace(std::size_t key) const
     return {std::span<const Nanos>(times).subspan(from, n),
             costs.empty() ? std::span<const std::int64_t>() : std::span<const std::int64_t>(costs).subspan(from, n),
             clock};
+}
+
+void checkPassPattern(const std::string& pass)
+{
+    try {
+        ProductRegex(pass, RegexEngine::Re2, RegexSpan::Whole);
+    } catch (const InputError& e) {
+        throw InputError("--pass: " + std::string(e.what()));
+    }
 }
 
 KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass)
@@ -43,15 +51,11 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass)
     for (std::size_t k = 0; k < keys; ++k)
         out.limited[k] = !keylessName(traffic.keyNames[k]);
     if (!pass.empty()) {
-        std::optional<ProductRegex> re;
-        try {
-            re.emplace(pass, RegexEngine::Re2, RegexSpan::Whole);
-        } catch (const InputError& e) {
-            throw InputError("--pass: " + std::string(e.what()));
-        }
+        checkPassPattern(pass);
+        const ProductRegex re(pass, RegexEngine::Re2, RegexSpan::Whole);
         out.mustPass.assign(keys, 0);
         for (std::size_t k = 0; k < keys; ++k)
-            out.mustPass[k] = out.limited[k] && re->matches(traffic.keyNames[k]);
+            out.mustPass[k] = out.limited[k] && re.matches(traffic.keyNames[k]);
         if (std::find(out.mustPass.begin(), out.mustPass.end(), 1) == out.mustPass.end())
             throw InputError("--pass: " + ratelab::quoted(pass) + " matches no key of the log (a whole key must match)");
     }

@@ -91,6 +91,10 @@ struct KeyedTraces {
 // limited key (a pattern that keeps nothing is a mistake, not a goal).
 KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass = {});
 
+// checkPassPattern throws InputError ("--pass: ...") when RE2 refuses the pattern: a command
+// refuses it before it reads the log.
+void checkPassPattern(const std::string& pass);
+
 // DenialCount is what a limit denies the limited keys: the kept keys' requests (0 by construction
 // where the limit is advised, counted), the others', and the keys it denies at least one: what
 // every product's advice says a limit costs.
