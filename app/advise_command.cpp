@@ -14,6 +14,7 @@
 #include "advise/kong_advice.h"
 #include "advise/managed_advice.h"
 #include "advise/nginx_advice.h"
+#include "advise/origin_load.h"
 #include "advise/spring_advice.h"
 #include "advise/textbook_advice.h"
 #include "advise/traefik_advice.h"
@@ -199,10 +200,12 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
     return a;
 }
 
-// Proof is the dry run of the written config on the log, and whether it denies what the advice says.
+// Proof is the dry run of the written config on the log, whether it denies what the advice says,
+// and what it leaves for the origin.
 struct Proof {
     DryRunResult result;
     bool equal = false;
+    OriginLoad origin;
 };
 
 // Written is one gateway's advice made config: the advice, the config's text and each log key's
@@ -227,12 +230,13 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
 // prove runs the dry run on the written config: it must deny each key what the advice says, and
 // count the limited requests.
 Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPerKey, std::int64_t limitedRequests,
-            const std::string& key, const Traffic& traffic)
+            const AdviseArgs& a, const Traffic& traffic)
 {
-    DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(config), key);
-    Proof p{dryRunOnTraffic(parsed, traffic, "the written config")};
+    DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(config), a.key);
+    Proof p{dryRunOnTraffic(parsed, traffic, "the written config"), false, {}};
     p.equal = p.result.rules.size() == 1 && p.result.rules[0].deniedPerKey == deniedPerKey
               && p.result.rules[0].requests == limitedRequests;
+    p.origin = originLoad(traffic, p.result.deniedBy, a.top);
     return p;
 }
 
@@ -420,6 +424,25 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
     writeKept(out, a, args);
 }
 
+// percentText is part of whole in percent, two decimals, rounded down ("0.00" of nothing).
+std::string percentText(std::int64_t part, std::int64_t whole)
+{
+    return hundredthsText(Int128(part) * 100, std::max<std::int64_t>(whole, 1), Rounding::Down) + " %";
+}
+
+// writeOrigin says what the limit leaves for the origin on the log: its busiest second and the
+// busiest keys' share, before the limit and under it.
+void writeOrigin(std::ostream& out, const OriginLoad& o)
+{
+    out << "the origin: at most " << counted(o.peak, "request") << " in any second of the log, " << grouping(o.admittedPeak)
+        << " under this limit";
+    if (o.topKeys > 0 && o.topKeys < o.keys)
+        out << "; the " << (o.topKeys == 1 ? std::string("busiest key") : grouping(std::int64_t(o.topKeys)) + " busiest keys")
+            << " sent " << percentText(o.topRequests, o.requests) << " of the requests and " << percentText(o.topAdmitted, o.admitted)
+            << " of those it lets through";
+    out << "\n";
+}
+
 // writeProofText is the written config, introduced by the product's dry-run form, and its proof.
 void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args, const std::string& config,
                     const Proof& proof)
@@ -430,6 +453,7 @@ void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args
         << counted(proof.result.rules[0].keysDenied, "key")
         << (a.unlimitedRequests > 0 ? ", besides " + unlimitedText(a, args) : "")
         << "; every key's denials as advised\n";
+    writeOrigin(out, proof.origin);
 }
 
 void writeText(std::ostream& out, const QString& log, const Traffic& traffic, const BurstFamily& family,
@@ -487,7 +511,10 @@ void writeJsonTail(std::ostream& out, const std::string& config, const Proof& pr
     out << " \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << proof.result.rules[0].requests
         << ", \"denied\": " << proof.result.denied << ", \"keys_denied\": "
         << proof.result.rules[0].keysDenied
-        << ", \"as_advised\": " << (proof.equal ? "true" : "false") << "}}\n";
+        << ", \"as_advised\": " << (proof.equal ? "true" : "false") << "},\n \"origin\": {\"peak_per_second\": "
+        << proof.origin.peak << ", \"admitted_peak_per_second\": " << proof.origin.admittedPeak << ", \"admitted\": "
+        << proof.origin.admitted << ", \"top_keys\": " << proof.origin.topKeys << ", \"top_keys_requests\": "
+        << proof.origin.topRequests << ", \"top_keys_admitted\": " << proof.origin.topAdmitted << "}}\n";
 }
 
 void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
@@ -765,7 +792,7 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
                          + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "
                          "log whose every request has it");
     const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy);
-    const Proof proof = prove(config, k.deniedPerKey, k.keys.limitedRequests, a.key, traffic);
+    const Proof proof = prove(config, k.deniedPerKey, k.keys.limitedRequests, a, traffic);
     return report(
         proof, a, config, traffic,
         [&](const std::vector<KeyDenials>& worst) { writeKongJson(std::cout, log, traffic, parser, k, a, config, proof, worst); },
@@ -776,7 +803,7 @@ int runExpress(const QCommandLineParser& parser, const QString& log, const Advis
 {
     const ExpressAdvice e = adviseExpress(keyedTraces(traffic, a.pass), a.options.keep);
     const std::string config = expressAdviceConfig(e.recommended().windowMs, e.recommended().limit);
-    const Proof proof = prove(config, e.deniedPerKey, e.keys.limitedRequests, a.key, traffic);
+    const Proof proof = prove(config, e.deniedPerKey, e.keys.limitedRequests, a, traffic);
     return report(
         proof, a, config, traffic,
         [&](const std::vector<KeyDenials>& worst) { writeExpressJson(std::cout, log, traffic, parser, e, a, config, proof, worst); },
@@ -836,7 +863,7 @@ int runUpstash(const QCommandLineParser& parser, const QString& log, const Advis
 {
     const UpstashAdvice u = adviseUpstash(keyedTraces(traffic, a.pass), a.options.keep);
     const std::string config = upstashAdviceSnippet(u.recommended());
-    const Proof proof = prove(config, u.deniedPerKey, u.keys.limitedRequests, a.key, traffic);
+    const Proof proof = prove(config, u.deniedPerKey, u.keys.limitedRequests, a, traffic);
     return report(
         proof, a, config, traffic,
         [&](const std::vector<KeyDenials>& worst) { writeUpstashJson(std::cout, log, traffic, parser, u, a, config, proof, worst); },
@@ -850,7 +877,7 @@ int runManaged(const QCommandLineParser& parser, const QString& log, const Advis
     const WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
     const WindowPoint& r = w.recommended();
     const std::string config = cloudflare ? cloudflareAdviceConfig(r.window, r.limit) : wafAdviceConfig(r.window, r.limit);
-    const Proof proof = prove(config, w.deniedPerKey, w.keys.limitedRequests, a.key, traffic);
+    const Proof proof = prove(config, w.deniedPerKey, w.keys.limitedRequests, a, traffic);
     return report(
         proof, a, config, traffic,
         [&](const std::vector<KeyDenials>& worst) { writeManagedJson(std::cout, log, traffic, parser, w, a, config, proof, worst); },
@@ -903,7 +930,7 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     if (a.product == "cloudflare" || a.product == "aws-waf")
         return runManaged(parser, log, a, traffic);
     const Written w = adviseFor(a, traffic);
-    const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice().limitedRequests, a.key, traffic);
+    const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice().limitedRequests, a, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))
         return *failed;
     const std::vector<KeyDenials> worst = worstKeys(proof, a.top);

@@ -5,6 +5,7 @@
 #include "advise_log.h"
 #include "advise/burst_gateway.h"
 #include "advise/nginx_advice.h"
+#include "advise/origin_load.h"
 #include "arithmetic/decimal.h"
 #include "config_dry_run.h"
 #include "limiters/nginx_limit_req.h"
@@ -64,6 +65,36 @@ std::vector<Nanos> randomTrace(std::mt19937_64& rng)
 class TestAdvise : public QObject {
     Q_OBJECT
 private slots:
+    // A second is (t - 1 s, t]: requests 1 s apart are never in one, 1 ns less apart are. Keys:
+    // a at 0, 0.5 s and 1.499999999 s; b at 1 s; "-" (no key) at 1 s. The busiest second ends at
+    // 1.499999999 s and holds all but a's first: 4. Denying a's at 0.5 s and b's leaves a's at 0
+    // (alone in its second), "-" at 1 s (alone in (0, 1 s]) and a's last with it: 2. The busiest
+    // key is a (b has 1; "-" is no key): 3 requests, 2 of them admitted.
+    void theOriginsBusiestSecond()
+    {
+        ratelab::Traffic t;
+        t.times = {0, 500'000'000, 1'000'000'000, 1'000'000'000, 1'499'999'999};
+        t.keyNames = {"a", "b", "-"};
+        t.keys = {0, 0, 1, 2, 0};
+        const ratelab::OriginLoad all = ratelab::originLoad(t, {-1, -1, -1, -1, -1}, 1);
+        QCOMPARE(all.peak, 4);
+        QCOMPARE(all.admittedPeak, 4);
+        QCOMPARE(all.keys, std::size_t(2));
+        const ratelab::OriginLoad some = ratelab::originLoad(t, {-1, 0, 0, -1, -1}, 1);
+        QCOMPARE(some.requests, 5);
+        QCOMPARE(some.admitted, 3);
+        QCOMPARE(some.peak, 4);
+        QCOMPARE(some.admittedPeak, 2);
+        QCOMPARE(some.topKeys, std::size_t(1));
+        QCOMPARE(some.topRequests, 3);
+        QCOMPARE(some.topAdmitted, 2);
+        // 1 s apart exactly: two seconds of one request each.
+        t.times = {0, 1'000'000'000};
+        t.keys = {0, 1};
+        QCOMPARE(ratelab::originLoad(t, {-1, -1}, 5).peak, 1);
+        QCOMPARE(ratelab::originLoad(t, {-1, -1}, 5).topKeys, std::size_t(2));
+    }
+
     // Key a's burst, by nginx's arithmetic (excess in thousandths; drain = rate*ms/1000 truncated):
     // the three at 0 ms leave 0, 1000, 2000; then with d the drain of 500 ms,
     //   at 500 ms:  2000 - d + 1000,   at 1000 ms: 3000 - d - d + 1000 = 4000 - 2d.

@@ -83,6 +83,28 @@ struct ApiDay {
         }
         return {denied, keysDenied};
     }
+    // originPeaks: the most requests of the day in one second (its times are whole seconds, so a
+    // second (t - 1 s, t] holds one of them), and the most of those that bucketDenials' token
+    // bucket, one per key, lets through.
+    std::pair<int, int> originPeaks(std::int64_t rate, std::int64_t burst) const
+    {
+        std::map<std::int64_t, int> all, admitted;
+        for (const auto& [key, times] : keys) {
+            std::int64_t tokens = burst;
+            for (std::size_t i = 0; i < times.size(); ++i) {
+                tokens = std::min(burst, tokens + (i ? rate * (times[i] - times[i - 1]) : 0));
+                ++all[times[i]];
+                if (tokens >= 1) {
+                    --tokens;
+                    ++admitted[times[i]];
+                }
+            }
+        }
+        const auto most = [](const std::map<std::int64_t, int>& m) {
+            return std::max_element(m.begin(), m.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->second;
+        };
+        return {most(all), most(admitted)};
+    }
     // sliding runs @upstash/ratelimit's slidingWindow script on one key (src/lua-scripts/single.ts:
     // the previous window's count times 1 - (now % window) / window, rounded down, in doubles;
     // denied iff that plus the current count reaches tokens, nothing counted) with the ephemeral
@@ -207,8 +229,39 @@ private slots:
             + kConfig
             + "\n"
               "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests "
-              "denied, 1 key; every key's denials as advised\n";
+              "denied, 1 key; every key's denials as advised\n"
+              "the origin: at most 15 requests in any second of the log, 10 under this limit\n";
         QCOMPARE(r.out, expected);
+    }
+
+    // What reaches the origin, from the log above: every request falls in (-0.5 s, 0.5 s] but
+    // 1.1.1.1's at 1 s, so the busiest second holds 15 of the 16. At 24r/m burst 4 3.3.3.3 gets 5
+    // of its 10 through: 10 then. The busiest key is 3.3.3.3: 10 of the 16 requests (62.50 %) and
+    // 5 of the 11 let through (45.45 %, rounded down). At 2r/s burst 2 (--drain 1) it gets 3: 8
+    // in the busiest second, 3 of 9 let through.
+    void whatReachesTheOrigin()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--top", "1"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.endsWith("\nthe origin: at most 15 requests in any second of the log, 10 under this limit; the "
+                                "busiest key sent 62.50 % of the requests and 45.45 % of those it lets through\n"),
+                 r.out.constData());
+        const Run two = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--top", "2"});
+        QVERIFY2(two.out.contains("; the 2 busiest keys sent 93.75 % of the requests and 90.90 % of those it lets "
+                                  "through\n"),
+                 two.out.constData());
+        const Run j = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--drain", "1", "--top", "1",
+                                  "--format", "json"});
+        QCOMPARE(j.code, 0);
+        const QJsonObject origin = parseJson(j.out)["origin"].toObject();
+        QCOMPARE(origin["peak_per_second"].toInt(), 15);
+        QCOMPARE(origin["admitted_peak_per_second"].toInt(), 8);
+        QCOMPARE(origin["admitted"].toInt(), 9);
+        QCOMPARE(origin["top_keys"].toInt(), 1);
+        QCOMPARE(origin["top_keys_requests"].toInt(), 10);
+        QCOMPARE(origin["top_keys_admitted"].toInt(), 3);
     }
 
     // The same in JSON; --write saves the config, and `replay --config` on it denies the 6.
@@ -447,6 +500,8 @@ private slots:
     // first fire, at every tokens_per_fill (tst_advise_envoy derives it), so the front is one
     // row; the least rate draining 15 within 10 s is 1.5 a second: 2 per 1s, in 7.50 s. Every
     // request passes.
+    // (The origin: every request but 1.1.1.1's at 1 s falls in one second, 15 of them, less what
+    // the limit denies 3.3.3.3 at 0 s, in this test and the four like it below.)
     void envoyReportByHand()
     {
         QTemporaryDir dir;
@@ -493,7 +548,8 @@ private slots:
             "        denominator: HUNDRED\n"
             "\n"
             "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 0 of 16 requests denied, 0 "
-            "keys; every key's denials as advised\n";
+            "keys; every key's denials as advised\n"
+              "the origin: at most 15 requests in any second of the log, 15 under this limit\n";
         QCOMPARE(r.out, expected);
     }
 
@@ -564,7 +620,8 @@ private slots:
             "        burst: 5\n"
             "\n"
             "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests denied, 1 "
-            "key; every key's denials as advised\n";
+            "key; every key's denials as advised\n"
+              "the origin: at most 15 requests in any second of the log, 10 under this limit\n";
         QCOMPARE(r.out, expected);
     }
 
@@ -624,7 +681,8 @@ private slots:
             "#   }\n"
             "\n"
             "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests denied, 1 "
-            "key; every key's denials as advised\n";
+            "key; every key's denials as advised\n"
+              "the origin: at most 15 requests in any second of the log, 10 under this limit\n";
         QCOMPARE(r.out, expected);
     }
 
@@ -793,7 +851,8 @@ private slots:
             + config
             + "\n"
               "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 6 of 16 requests "
-              "denied, 1 key; every key's denials as advised\n";
+              "denied, 1 key; every key's denials as advised\n"
+              "the origin: at most 15 requests in any second of the log, 9 under this limit\n";
         QCOMPARE(r.out, expected);
         QFile written(conf);
         QVERIFY(written.open(QIODevice::ReadOnly));
@@ -879,7 +938,8 @@ private slots:
             + config
             + "\n"
               "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests "
-              "denied, 1 key; every key's denials as advised\n";
+              "denied, 1 key; every key's denials as advised\n"
+              "the origin: at most 15 requests in any second of the log, 10 under this limit\n";
         QCOMPARE(r.out, expected);
         QFile written(plan);
         QVERIFY(written.open(QIODevice::ReadOnly));
@@ -947,6 +1007,10 @@ private slots:
         QCOMPARE(ar["keys_denied"].toInt(), awsKeys);
         QCOMPARE(ar["kept_denied"].toInt(), 0);
         QVERIFY(a["proof"].toObject()["as_advised"].toBool());
+        const auto [peak, admittedPeak] = day.originPeaks(2, day.keptBurst(2));
+        QCOMPARE(a["origin"].toObject()["peak_per_second"].toInt(), peak);
+        QCOMPARE(a["origin"].toObject()["admitted_peak_per_second"].toInt(), admittedPeak);
+        QCOMPARE(a["origin"].toObject()["admitted"].toInt(), 142'243 - awsDenied);
         const Run up = runRatelab({"advise", kApiDay, "--for", "upstash", "--format", "json"});
         QCOMPARE(up.code, 0);
         const QJsonObject u = parseJson(up.out)["recommended"].toObject();
