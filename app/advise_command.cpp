@@ -129,6 +129,24 @@ void readManagedArgs(const QCommandLineParser& p, const AdviseArgs& a)
                          + (cloudflare ? "ip.src" : "AggregateKeyType IP") + "): only ip");
 }
 
+// readCap reads --cap, for the gateways whose most in a window is derived (BurstFamily::mostIn).
+void readCap(const QCommandLineParser& p, AdviseArgs& a)
+{
+    if (!p.isSet("cap"))
+        return;
+    if (a.product == "traefik")
+        throw InputError("--cap: Traefik serves a request late rather than deny it, and counts its tokens in floating "
+                         "point: no exact bound of what one key gets through in a window is derived for it");
+    if (a.product != "nginx" && a.product != "envoy" && a.product != "spring" && a.product != "aws-api-gateway")
+        throw InputError("--cap: " + a.product + "'s limit is a count in a window already: choose the window and the "
+                         "count (--cap is for nginx, envoy, spring and aws-api-gateway)");
+    try {
+        a.options.cap = parseWindowCap(p.value("cap").toStdString());
+    } catch (const InputError& e) {
+        throw InputError(std::string("--cap: ") + e.what());
+    }
+}
+
 // readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
 // fill_interval.
 void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -197,6 +215,7 @@ AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
         throw InputError("--write: " + problem.toStdString());
     readProductArgs(p, a);
     a.compare = p.isSet("compare");
+    readCap(p, a);
     return a;
 }
 
@@ -253,16 +272,27 @@ std::string padded(const std::string& s, std::size_t width, bool left = false)
     return left ? s + fill : fill + s;
 }
 
-void writeFront(std::ostream& out, const BurstFamily& family, const Advice& a, bool shared)
+// mostInText is the most a point lets one key through in the cap's window, "no limit" when it is off.
+std::string mostInText(const BurstFamily& family, const AdvicePoint& p, const WindowCap& cap)
 {
+    const std::int64_t most = *family.mostIn(p.step, p.burst, cap.window);
+    return most == std::numeric_limits<std::int64_t>::max() ? "no limit" : grouping(most);
+}
+
+void writeFront(std::ostream& out, const BurstFamily& family, const Advice& a, const AdviseArgs& args)
+{
+    const std::optional<WindowCap>& cap = args.options.cap;
+    const std::string mostIn = cap ? "most in " + formatSeconds(cap->window) + " s" : "";
     out << "the front: for each burst, the lowest round rate at which every request of "
-        << (shared ? "the log" : "the kept keys") << " passes\n"
+        << (args.product == "envoy" ? "the log" : "the kept keys") << " passes\n"
         << "  " << padded("rate", 10, true) << padded("burst", 10) << padded("kept denied", 13)
-        << padded("others denied", 15) << padded("keys denied", 13) << "\n";
+        << padded("others denied", 15) << padded("keys denied", 13) << (cap ? padded(mostIn, mostIn.size() + 2) : "")
+        << "\n";
     for (const AdvicePoint& p : a.front)
         out << "  " << padded(family.rateText(p.step), 10, true) << padded(grouping(p.burst), 10)
             << padded(grouping(p.denied.kept), 13) << padded(grouping(p.denied.other), 15)
-            << padded(grouping(p.denied.keys), 13) << (p.step == a.recommended.step ? "  <- recommended" : "") << "\n";
+            << padded(grouping(p.denied.keys), 13) << (cap ? padded(mostInText(family, p, *cap), mostIn.size() + 2) : "")
+            << (p.step == a.recommended.step ? "  <- recommended" : "") << "\n";
 }
 
 // capsText is what the recommendation lets through at once, and then, in the product's terms.
@@ -352,21 +382,37 @@ void writeCost(std::ostream& out, const KeptKeys& a, const DenialCount& denied, 
             << formatSeconds(k.firstDenial - traffic.times.front()) << " s after the log's first request\n";
 }
 
+// reasonText says why the recommendation is the rate it is: the drain rule, and the cap's.
+std::string reasonText(const BurstFamily& family, const Advice& a, const AdviseArgs& args)
+{
+    const std::string drain = formatSeconds(args.options.drain) + " s";
+    const std::optional<WindowCap>& cap = args.options.cap;
+    if (!cap)
+        return a.drainMet ? "the lowest rate whose burst drains within " + drain + " at that rate"
+                          : "no rate up to " + family.rateText(a.top) + " drains its burst within " + drain
+                                + ": the lowest rate needing the least burst any rate needs";
+    const std::string capped = "lets one " + std::string(args.product == "envoy" ? "Envoy" : "key") + " through at most "
+                               + grouping(cap->requests) + " in any " + formatSeconds(cap->window) + " s";
+    return a.drainMet ? "the lowest rate whose burst drains within " + drain + " at that rate and that " + capped
+                      : "no rate that " + capped + " drains its burst within " + drain + ", and of those rates this one drains soonest";
+}
+
 void writeRecommendation(std::ostream& out, const BurstFamily& family, const Advice& a, const AdviseArgs& args,
                          const std::vector<KeyDenials>& worst, const Traffic& traffic)
 {
     const AdvicePoint& r = a.recommended;
     out << "recommended: rate " << family.rateText(r.step) << ", burst " << grouping(r.burst) << " ("
-        << (a.drainMet ? "the lowest rate whose burst drains within " + formatSeconds(args.options.drain) + " s at that rate"
-                       : "no rate up to " + family.rateText(a.top) + " drains its burst within "
-                             + formatSeconds(args.options.drain) + " s: the lowest rate needing the least burst any rate needs")
-        << "; this one drains in " << drainText(family, r) << " s)\n";
+        << reasonText(family, a, args) << "; this one drains in " << drainText(family, r) << " s)\n";
     if (args.product == "envoy")
         out << "  the log's requests: " << grouping(r.denied.kept) << " of " << counted(a.keptRequests, "request")
             << " denied\n";
     else
         writeCost(out, a, r.denied, worst, traffic);
-    out << "  " << capsText(args, family, r) << "\n";
+    out << "  " << capsText(args, family, r);
+    if (args.options.cap)
+        out << "; at most " << mostInText(family, r, *args.options.cap) << " in any " << formatSeconds(args.options.cap->window)
+            << " s, whatever it sends";
+    out << "\n";
 }
 
 // writeTextbook is --compare's rows: the textbook limiters at the recommended rate.
@@ -461,7 +507,7 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
                const std::vector<KeyDenials>& worst, const std::vector<TextbookRow>& textbook)
 {
     writeHeadline(out, family.product(), log, a, args);
-    writeFront(out, family, a, args.product == "envoy");
+    writeFront(out, family, a, args);
     out << "\n";
     writeRecommendation(out, family, a, args, worst, traffic);
     if (!textbook.empty())
@@ -469,11 +515,15 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
     writeProofText(out, a, args, config, proof);
 }
 
-void writePoint(std::ostream& out, const BurstFamily& family, const AdvicePoint& p)
+void writePoint(std::ostream& out, const BurstFamily& family, const AdvicePoint& p, const std::optional<WindowCap>& cap)
 {
     out << "{\"rate\": " << jsonString(family.rateText(p.step)) << ", \"burst\": " << p.burst
         << ", \"kept_denied\": " << p.denied.kept << ", \"others_denied\": " << p.denied.other
         << ", \"keys_denied\": " << p.denied.keys;
+    if (cap) {
+        const std::int64_t most = *family.mostIn(p.step, p.burst, cap->window);
+        out << ", \"most_in_window\": " << (most == std::numeric_limits<std::int64_t>::max() ? "null" : std::to_string(most));
+    }
 }
 
 // writeJsonHead opens the JSON: the product, the log read, its warnings and the keys kept.
@@ -525,11 +575,14 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     out << " \"front\": [";
     for (std::size_t i = 0; i < a.front.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
-        writePoint(out, family, a.front[i]);
+        writePoint(out, family, a.front[i], args.options.cap);
         out << "}";
     }
     out << "],\n \"recommended\": ";
-    writePoint(out, family, a.recommended);
+    writePoint(out, family, a.recommended, args.options.cap);
+    if (args.options.cap)
+        out << ", \"cap\": {\"requests\": " << args.options.cap->requests << ", \"window\": "
+            << jsonString(formatSeconds(args.options.cap->window)) << "}";
     out << ", \"drain\": " << jsonString(formatSeconds(args.options.drain)) << ", \"drain_met\": "
         << (a.drainMet ? "true" : "false") << ", \"drains_in\": " << jsonString(drainText(family, a.recommended))
         << ", ";
@@ -909,6 +962,11 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         {"pass", "Every request of the keys whose whole name matches this RE2 pattern must pass too, however many "
                  "they send (a partner, a health check, an office: '10\\.1\\..*'; not for envoy).",
          "REGEX"},
+        {"cap", "The most requests one key may get through in any window of this length, whatever it sends, as "
+                "requests/window: 600/1m, 20/1s (for envoy: the log's, through one Envoy). The recommendation is "
+                "the lowest rate that meets it and drains in time, else the one meeting it that drains soonest; "
+                "refused when none meets it (nginx, envoy, spring and aws-api-gateway).",
+         "N/T"},
         {"compare", "Also show the textbook token bucket and GCRA at the recommended rate: the least capacity at which "
                     "every request of the kept keys passes, and what they then deny."},
         {"top", "How many of the keys the limit denies most to name (default 5).", "N"},

@@ -10,10 +10,12 @@
 #include "config_dry_run.h"
 #include "limiters/nginx_limit_req.h"
 #include "property_seeds.h"
+#include "window_bound.h"
 #include "replay/dry_run.h"
 
 #include <QTest>
 
+#include <limits>
 #include <random>
 
 using namespace ratelab;
@@ -58,6 +60,25 @@ std::vector<Nanos> randomTrace(std::mt19937_64& rng)
         out.push_back(t);
     }
     return out;
+}
+
+// randomLog is 1 to 4 keys of randomTrace each, merged in time order.
+Traffic randomLog(std::mt19937_64& rng)
+{
+    std::vector<std::pair<Nanos, std::uint32_t>> requests;
+    const auto keys = std::uniform_int_distribution<std::uint32_t>(1, 4)(rng);
+    for (std::uint32_t k = 0; k < keys; ++k)
+        for (Nanos t : randomTrace(rng))
+            requests.emplace_back(t, k);
+    std::stable_sort(requests.begin(), requests.end(), [](auto& x, auto& y) { return x.first < y.first; });
+    Traffic t;
+    for (std::uint32_t k = 0; k < keys; ++k)
+        t.keyNames.push_back("10.0.0." + std::to_string(k + 1));
+    for (const auto& [time, key] : requests) {
+        t.times.push_back(time);
+        t.keys.push_back(key);
+    }
+    return t;
 }
 
 } // namespace
@@ -386,19 +407,7 @@ private slots:
         const std::uint64_t seeds = propertySeeds() / 4 + 1;
         for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
             std::mt19937_64 rng(seed);
-            std::vector<std::pair<Nanos, std::uint32_t>> requests;
-            const auto keys = std::uniform_int_distribution<std::uint32_t>(1, 4)(rng);
-            for (std::uint32_t k = 0; k < keys; ++k)
-                for (Nanos t : randomTrace(rng))
-                    requests.emplace_back(t, k);
-            std::stable_sort(requests.begin(), requests.end(), [](auto& x, auto& y) { return x.first < y.first; });
-            Traffic t;
-            for (std::uint32_t k = 0; k < keys; ++k)
-                t.keyNames.push_back("10.0.0." + std::to_string(k + 1));
-            for (const auto& [time, key] : requests) {
-                t.times.push_back(time);
-                t.keys.push_back(key);
-            }
+            const Traffic t = randomLog(rng);
             AdviceOptions o;
             const Nanos drains[] = {kMs, 5 * kMs, 20 * kMs};
             const auto pick = std::uniform_int_distribution<int>(-2, 12)(rng);
@@ -425,6 +434,87 @@ private slots:
             QCOMPARE(a.recommended.burst, bursts[std::size_t(expected)]);
         }
         QVERIFY2(drained > 0 && none > 0, qPrintable(QString("%1 drained, %2 not").arg(drained).arg(none)));
+    }
+
+    // Property: with --cap N/T, on the random logs above, the recommendation is what trying every
+    // step of the 20r/s ladder finds: the least step that drains within the bound and lets at
+    // most N through in T (mostIn at the kept keys' burst there), else the highest step that lets
+    // at most N through (drainMet false), else a refusal naming the least any step lets through.
+    void theCappedRecommendationIsTheBruteForceOne()
+    {
+        const NginxBurstFamily nginx(20);
+        std::uint64_t met = 0, soonest = 0, refused = 0;
+        const std::uint64_t seeds = propertySeeds() / 4 + 1;
+        for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+            std::mt19937_64 rng(seed);
+            const Traffic t = randomLog(rng);
+            AdviceOptions o;
+            o.drain = std::uniform_int_distribution<Nanos>(1, 40)(rng) * kNanosPerSecond / 2;
+            const Nanos windows[] = {500 * kMs, kNanosPerSecond, 10 * kNanosPerSecond, 60 * kNanosPerSecond};
+            o.cap = WindowCap{std::uniform_int_distribution<std::int64_t>(1, 60)(rng),
+                              windows[std::uniform_int_distribution<int>(0, 3)(rng)]};
+            const KeyedTraces traces = keyedTraces(t);
+            KeptKeys kept;
+            keepKeys(traces, o.keep, kept);
+            std::int64_t first = 0, highest = 0, least = std::numeric_limits<std::int64_t>::max();
+            std::vector<std::int64_t> bursts(std::size_t(nginx.maxStep()) + 1, 0);
+            for (std::int64_t s = 1; s <= nginx.maxStep(); ++s) {
+                std::int64_t& b = bursts[std::size_t(s)];
+                for (std::size_t k = 0; k < traces.keys(); ++k)
+                    if (kept.kept[k])
+                        b = std::max(b, nginx.burstNeeded(traces.trace(k), s));
+                const std::int64_t most = *nginx.mostIn(s, b, o.cap->window);
+                least = std::min(least, most);
+                const Rate r = nginx.rate(s);
+                const bool drains = Int128(b) * r.perNanos <= Int128(r.tokens) * o.drain;
+                if (most <= o.cap->requests) {
+                    highest = s;
+                    if (drains && first == 0)
+                        first = s;
+                }
+            }
+            const QString at = QString("seed %1").arg(seed);
+            if (highest == 0) {
+                ++refused;
+                try {
+                    (void)advise(traces, nginx, o);
+                    QFAIL(qPrintable(at + ": no step meets the cap, yet advise chose one"));
+                } catch (const InputError& e) {
+                    const QString says = QString("the least any lets through is %1 (").arg(least);
+                    QVERIFY2(QString(e.what()).contains(says), qPrintable(at + ": " + e.what()));
+                }
+                continue;
+            }
+            const Advice a = advise(traces, nginx, o);
+            const std::int64_t expected = first != 0 ? first : highest;
+            ++(first != 0 ? met : soonest);
+            QVERIFY2(a.recommended.step == expected && a.drainMet == (first != 0),
+                     qPrintable(at + QString(": %1, expected %2").arg(a.recommended.step).arg(expected)));
+            QCOMPARE(a.recommended.burst, bursts[std::size_t(expected)]);
+            QCOMPARE(a.recommended.denied.kept, 0);
+        }
+        QVERIFY2(met > 0 && soonest > 0 && refused > 0,
+                 qPrintable(QString("%1 met, %2 soonest, %3 refused").arg(met).arg(soonest).arg(refused)));
+    }
+
+    // mostIn by hand: 2r/s with burst 3, in any 2 s: the instants of a window span at most 2,000
+    // whole ms, so 3 + 1 + 2 * 2000 / 1000 = 8 (worst_case.cpp), which 4 at the last ns of ms 0
+    // and one at 500, 1000, 1500 and 2000 ms reach, all in (999,999 ns - 2 s, 2000 ms]. At 1r/m
+    // the truncated rate (16 thousandths a second) drains a request in 62.5 s: burst 37 lets its
+    // 38 through in any minute, and in any 62.499 s, and one more only in 62.5 s.
+    void theMostInAWindowByHand()
+    {
+        using namespace advisetest;
+        const NginxBurstFamily nginx;
+        QCOMPARE(*nginx.mostIn(perSecond(2), 3, 2 * kNanosPerSecond), 8);
+        std::vector<Nanos> worst;
+        burstAt(worst, 999'999, 4);
+        for (Nanos ms : {500, 1000, 1500, 2000})
+            burstAt(worst, ms * kMs, 1);
+        QCOMPARE(mostThrough(NginxLimitReq(nginx.config(perSecond(2), 3)), worst, 2 * kNanosPerSecond), 8);
+        QCOMPARE(*nginx.mostIn(perMinute(1), 37, 60 * kNanosPerSecond), 38);
+        QCOMPARE(*nginx.mostIn(perMinute(1), 37, 62'499 * kMs), 38);
+        QCOMPARE(*nginx.mostIn(perMinute(1), 37, 62'500 * kMs), 39);
     }
 };
 

@@ -8,6 +8,7 @@
 #include "config_import.h"
 #include "limiters/products/aws_api_gateway.h"
 #include "property_seeds.h"
+#include "window_bound.h"
 #include "replay/dry_run.h"
 
 #include <QTest>
@@ -172,6 +173,42 @@ private slots:
         QCOMPARE(r.rules[0].deniedPerKey, (std::vector<std::int64_t>{0, 0, 5}));
         // A whole rate is written whole: 20, not 20.0.
         QVERIFY(awsUsagePlanJson(aws, perSecond(20), 3).find("\"rateLimit\": 20\n") != std::string::npos);
+    }
+
+    // mostIn by hand: 1/s with burst 3, in any 10 s: 3 + floor(1/s * (10 s - 1 ns)) = 12, which 3
+    // at 0 and one at each second 1..9 reach, all in (-1 s, 9 s]. A plan's burst above the
+    // account's 5,000 is the account's at once.
+    void theMostInAWindowByHand()
+    {
+        using namespace advisetest;
+        const AwsApiGatewayBurstFamily aws;
+        const std::int64_t oneASecond = AwsApiGatewayBurstFamily::perSecond(1);
+        QCOMPARE(*aws.mostIn(oneASecond, 3, 10 * kNanosPerSecond), 12);
+        std::vector<Nanos> worst;
+        burstAt(worst, 0, 3);
+        for (Nanos s = 1; s <= 9; ++s)
+            burstAt(worst, s * kNanosPerSecond, 1);
+        QCOMPARE(mostThrough(AwsApiGateway(aws.config(oneASecond, 3)), worst, 10 * kNanosPerSecond), 12);
+        QCOMPARE(*aws.mostIn(AwsApiGatewayBurstFamily::perSecond(10'000), 6'000, 1), 5'000);
+    }
+
+    // Property: no run of the AwsApiGateway model on a dense random trace admits more in a window
+    // than mostIn, hundredths a second among the rates.
+    void noRunLetsMoreThroughThanMostIn()
+    {
+        using namespace advisetest;
+        const AwsApiGatewayBurstFamily aws;
+        const std::vector<Nanos> gaps{0, 1, 499'999'999, 500'000'000, kNanosPerSecond, 7 * kNanosPerSecond};
+        const Nanos windows[] = {1, kNanosPerSecond, kNanosPerSecond + 1, 5 * kNanosPerSecond, 61 * kNanosPerSecond};
+        for (std::uint64_t seed = 1; seed <= propertySeeds() / 4 + 1; ++seed) {
+            std::mt19937_64 rng(seed);
+            const std::int64_t step = std::uniform_int_distribution<std::int64_t>(1, 110)(rng);
+            const std::int64_t burst = std::uniform_int_distribution<std::int64_t>(1, 9)(rng);
+            const std::vector<Nanos> times = denseTrace(rng, gaps);
+            for (Nanos w : windows)
+                QVERIFY2(mostThrough(AwsApiGateway(aws.config(step, burst)), times, w) <= *aws.mostIn(step, burst, w),
+                         qPrintable(QString("seed %1, step %2, window %3 ns").arg(seed).arg(step).arg(w)));
+        }
     }
 };
 

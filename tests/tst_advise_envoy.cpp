@@ -9,6 +9,7 @@
 #include "config_import.h"
 #include "limiters/products/envoy_local.h"
 #include "property_seeds.h"
+#include "window_bound.h"
 #include "replay/dry_run.h"
 
 #include <QTest>
@@ -182,6 +183,47 @@ private slots:
         // At 50 ms the interval is written as Envoy's Duration, in seconds.
         QVERIFY(envoyAdviceConfig(EnvoyBurstFamily(50 * kMs), 3, 7).find("      fill_interval: 0.05s\n")
                 != std::string::npos);
+    }
+
+    // mostIn by hand: max_tokens 5, 3 a fire of 1 s, in any 2.5 s: the window's instants span
+    // 2.5 s - 1 ns and meet at most ceil(2.5 - 1 ns / 1 s) = 3 fires, so 5 + 3 * 3 = 14, which 5 at
+    // 0.5 s + 1 ns and 3 at each fire 1, 2 and 3 s reach: all admitted, all in (0.5 s, 3 s]. A
+    // per-fill above max_tokens fills to max_tokens only: 9 a fire, max 5, in 1 s: 5 + 5.
+    void theMostInAWindowByHand()
+    {
+        using namespace advisetest;
+        const EnvoyBurstFamily envoy(kNanosPerSecond);
+        QCOMPARE(*envoy.mostIn(3, 5, 2'500'000'000), 14);
+        std::vector<Nanos> worst;
+        burstAt(worst, 500'000'001, 5);
+        for (Nanos fire : {1, 2, 3})
+            burstAt(worst, fire * kNanosPerSecond, 3);
+        QCOMPARE(mostThrough(EnvoyLocal(envoy.config(3, 5)), worst, 2'500'000'000), 14);
+        QCOMPARE(*envoy.mostIn(9, 5, kNanosPerSecond), 10);
+        std::vector<Nanos> over;
+        burstAt(over, 500'000'000, 5);
+        burstAt(over, kNanosPerSecond, 9);
+        QCOMPARE(mostThrough(EnvoyLocal(envoy.config(9, 5)), over, kNanosPerSecond), 10);
+        QCOMPARE(*envoy.mostIn(3, 5, 1), 5); // one instant: the bucket
+    }
+
+    // Property: no run of EnvoyLocal on a dense random trace admits more in a window than mostIn.
+    void noRunLetsMoreThroughThanMostIn()
+    {
+        using namespace advisetest;
+        const Nanos fill = 50'000'000;
+        const EnvoyBurstFamily envoy(fill);
+        const std::vector<Nanos> gaps{0, 1, fill - 1, fill, fill + 1, 7 * fill, 20 * fill};
+        const Nanos windows[] = {1, fill, fill + 1, 3 * fill - 1, kNanosPerSecond};
+        for (std::uint64_t seed = 1; seed <= propertySeeds() / 4 + 1; ++seed) {
+            std::mt19937_64 rng(seed);
+            const std::int64_t step = std::uniform_int_distribution<std::int64_t>(1, 6)(rng);
+            const std::int64_t burst = std::uniform_int_distribution<std::int64_t>(1, 9)(rng);
+            const std::vector<Nanos> times = denseTrace(rng, gaps);
+            for (Nanos w : windows)
+                QVERIFY2(mostThrough(EnvoyLocal(envoy.config(step, burst)), times, w) <= *envoy.mostIn(step, burst, w),
+                         qPrintable(QString("seed %1, window %2 ns").arg(seed).arg(w)));
+        }
     }
 };
 

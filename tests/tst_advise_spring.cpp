@@ -9,10 +9,12 @@
 #include "config_import.h"
 #include "limiters/products/spring_gateway.h"
 #include "property_seeds.h"
+#include "window_bound.h"
 #include "replay/dry_run.h"
 
 #include <QTest>
 
+#include <limits>
 #include <random>
 
 using namespace ratelab;
@@ -271,6 +273,54 @@ private slots:
         const DryRunResult r = dryRun(byUser, parsed);
         QCOMPARE(r.rules[0].requests, 4);
         QCOMPARE(r.denied, 1);
+    }
+
+    // mostIn by hand: replenishRate 2, burstCapacity 4 (2/s, burst 4), in any 2.5 s: 4 at the
+    // first instant and 2 at each of at most 3 whole seconds: 10, which 4 at 0.5 s + 1 ns and 2 at
+    // 1, 2 and 3 s reach. 30 a minute, burst 3 (replenishRate 1, requestedTokens 2, burstCapacity
+    // 6), in 10 s: (6 + 1 * 10) / 2 = 8: 3 at 0.5 s, then one at 2, 4, 6, 8 and 10 s. 10/s with
+    // burst 4 is off (2 * 4 < 10: the script stores nothing), and lets 100 at once through.
+    void theMostInAWindowByHand()
+    {
+        using namespace advisetest;
+        const SpringBurstFamily spring;
+        const std::int64_t twoASecond = SpringBurstFamily::perSecond(2);
+        QCOMPARE(*spring.mostIn(twoASecond, 4, 2'500'000'000), 10);
+        std::vector<Nanos> worst;
+        burstAt(worst, 500'000'001, 4);
+        for (Nanos s : {1, 2, 3})
+            burstAt(worst, s * kNanosPerSecond, 2);
+        QCOMPARE(mostThrough(SpringGateway(spring.config(twoASecond, 4)), worst, 2'500'000'000), 10);
+        QCOMPARE(*spring.mostIn(30, 3, 10 * kNanosPerSecond), 8);
+        std::vector<Nanos> slow;
+        burstAt(slow, 500'000'000, 3);
+        for (Nanos s : {2, 4, 6, 8, 10})
+            burstAt(slow, s * kNanosPerSecond, 1);
+        QCOMPARE(mostThrough(SpringGateway(spring.config(30, 3)), slow, 10 * kNanosPerSecond), 8);
+        const std::int64_t tenASecond = SpringBurstFamily::perSecond(10);
+        QCOMPARE(*spring.mostIn(tenASecond, 4, kNanosPerSecond), std::numeric_limits<std::int64_t>::max());
+        std::vector<Nanos> flood;
+        burstAt(flood, 0, 100);
+        QCOMPARE(mostThrough(SpringGateway(spring.config(tenASecond, 4)), flood, 1), 100);
+    }
+
+    // Property: no run of SpringGateway on a dense random trace admits more in a window than
+    // mostIn, per-minute steps (whole tokens over several seconds) among them.
+    void noRunLetsMoreThroughThanMostIn()
+    {
+        using namespace advisetest;
+        const SpringBurstFamily spring;
+        const std::vector<Nanos> gaps{0, 1, kNanosPerSecond - 1, kNanosPerSecond, kNanosPerSecond + 1, 3 * kNanosPerSecond};
+        const Nanos windows[] = {1, kNanosPerSecond, kNanosPerSecond + 1, 5 * kNanosPerSecond, 61 * kNanosPerSecond};
+        for (std::uint64_t seed = 1; seed <= propertySeeds() / 4 + 1; ++seed) {
+            std::mt19937_64 rng(seed);
+            const std::int64_t step = std::uniform_int_distribution<std::int64_t>(1, 6)(rng) * 10 - 1 + (seed % 2 ? 0 : 40);
+            const std::int64_t burst = std::uniform_int_distribution<std::int64_t>(1, 9)(rng);
+            const std::vector<Nanos> times = denseTrace(rng, gaps);
+            for (Nanos w : windows)
+                QVERIFY2(mostThrough(SpringGateway(spring.config(step, burst)), times, w) <= *spring.mostIn(step, burst, w),
+                         qPrintable(QString("seed %1, step %2, burst %3, window %4 ns").arg(seed).arg(step).arg(burst).arg(w)));
+        }
     }
 };
 

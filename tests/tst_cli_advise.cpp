@@ -343,6 +343,55 @@ private slots:
         QCOMPARE(parseJson(kong.out)["keys"].toObject()["kept_by_pattern"].toInt(), 1);
     }
 
+    // --cap N/T on the log above (--keep 60: the kept keys need burst 4 below 1r/s, 3 at 1r/s, 2
+    // from 2r/s). A limit of burst B at N thousandths a second lets at most B + 1 + N * 60,000 /
+    // 10^6 through in any 60 s: 1r/m (16 thousandths) with 4: 5; 24r/m (400) with 4: 29; 1r/s
+    // with 3: 64; 2r/s with 2: 123. So 30/1m keeps the drain rule's 24r/m. 10/1m does not: no
+    // rate of burst 3 or 2 gets near it, and of the rates of burst 4, N * 0.06 < 6 needs N <= 99,
+    // 5r/m (83: 9 in a minute; 6r/m is 100: 11); it drains 4 in 48 s. Under 5 no limit lets the
+    // kept keys through: 1r/m with burst 4 lets 5, the least any does.
+    void aCapInAWindow()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--cap", "30/1m"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("  rate           burst  kept denied  others denied  keys denied  most in 60 s\n"
+                                "  1r/m               4            0              5            1             5\n"
+                                "  24r/m              4            0              5            1            29  <- recommended\n"
+                                "  1r/s               3            0              6            1            64\n"
+                                "  2r/s               2            0              7            1           123\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("recommended: rate 24r/m, burst 4 (the lowest rate whose burst drains within 10 s at that "
+                                "rate and that lets one key through at most 30 in any 60 s; this one drains in 10.00 s)\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("  it caps every key at 5 requests at once, then 24r/m; at most 29 in any 60 s, whatever it sends\n"),
+                 r.out.constData());
+        const Run tight = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--cap", "10/1m", "--format", "json"});
+        QCOMPARE(tight.code, 0);
+        const QJsonObject out = parseJson(tight.out);
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("5r/m"));
+        QCOMPARE(rec["burst"].toInt(), 4);
+        QCOMPARE(rec["most_in_window"].toInt(), 9);
+        QCOMPARE(rec["drain_met"].toBool(), false);
+        QCOMPARE(rec["drains_in"].toString(), QString("48.00"));
+        QCOMPARE(rec["cap"].toObject()["requests"].toInt(), 10);
+        QCOMPARE(rec["cap"].toObject()["window"].toString(), QString("60"));
+        QCOMPARE(out["front"].toArray()[0].toObject()["most_in_window"].toInt(), 5);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        const Run text = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--cap", "10/1m"});
+        QVERIFY2(text.out.contains("recommended: rate 5r/m, burst 4 (no rate that lets one key through at most 10 in any "
+                                   "60 s drains its burst within 10 s, and of those rates this one drains soonest; this "
+                                   "one drains in 48.00 s)\n"),
+                 text.out.constData());
+        const Run none = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--cap", "4/1m"});
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.out.isEmpty());
+        QCOMPARE(none.err, QByteArray("ratelab: --cap: no nginx limit lets through every request that must pass and at "
+                                      "most 4 in any 60 s; the least any lets through is 5 (1r/m, burst 4)\n"));
+    }
+
     // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"
     // meets no limit. k1 sends two at 1.000 s: 0 then 1000, burst 1 at every rate; k2 one at 1 s
     // and one at 2 s: its second finds max(0, 0 - drain) + 1000 = 1000 at every rate, burst 1.
@@ -443,6 +492,12 @@ private slots:
         oneLine(QStringList{"advise", log, "--pass", "1\\.1"} + nginx,
                 "--pass: '1\\.1' matches no key of the log (a whole key must match)");
         oneLine(QStringList{"advise", log, "--pass", "1.*", "--for", "envoy"}, "--pass: Envoy's local_ratelimit keeps one token bucket");
+        oneLine(QStringList{"advise", log, "--cap", "10"} + nginx, "--cap: must be requests/window, as 600/1m (got '10')");
+        oneLine(QStringList{"advise", log, "--cap", "0/1m"} + nginx, "--cap: the requests must be at least 1 (got 0)");
+        oneLine(QStringList{"advise", log, "--cap", "10/0"} + nginx, "--cap: the window must be more than 0 s");
+        oneLine(QStringList{"advise", log, "--cap", "10/1x"} + nginx, "--cap: the window: ");
+        oneLine({"advise", log, "--cap", "10/1m", "--for", "traefik"}, "--cap: Traefik serves a request late rather than deny it");
+        oneLine({"advise", log, "--cap", "10/1m", "--for", "kong"}, "--cap: kong's limit is a count in a window already");
         // Only variables nginx has for every request: $user_id fails `nginx -t` (unknown
         // variable), $1abc is capture $1 and the text "abc", $http_ names no header.
         const QString offered = "--key: nginx has no variable named ";

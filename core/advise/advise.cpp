@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 
 namespace ratelab {
@@ -105,6 +106,27 @@ std::optional<std::string> headerOfField(const std::string& logKey)
     return header;
 }
 
+WindowCap parseWindowCap(std::string_view text)
+{
+    const std::size_t slash = text.find('/');
+    if (slash == std::string_view::npos)
+        throw InputError("must be requests/window, as 600/1m (got " + quoted(text) + ")");
+    WindowCap cap;
+    try {
+        cap.requests = parseIntegerIn(text.substr(0, slash), 1, std::numeric_limits<std::int64_t>::max());
+    } catch (const InputError& e) {
+        throw InputError(std::string("the requests ") + e.what());
+    }
+    try {
+        cap.window = parseDurationText(text.substr(slash + 1), kNanosPerSecond);
+    } catch (const InputError& e) {
+        throw InputError(std::string("the window: ") + e.what());
+    }
+    if (cap.window < 1)
+        throw InputError("the window must be more than 0 s (got " + quoted(text.substr(slash + 1)) + ")");
+    return cap;
+}
+
 namespace {
 
 // KeptBurst is the burst the kept keys need at a step (the most any of them needs), each step
@@ -195,6 +217,61 @@ void recommend(const BurstFamily& family, KeptBurst& burst, const AdviceOptions&
     out.recommended.burst = burst(step);
 }
 
+// leastCap is the fewest requests any step of the ladder lets through in the cap's window, at
+// the burst the kept keys need there, and that step: over the runs of steps of one burst, each
+// at its first step (where mostIn is least), up to where even the floor's burst gets more.
+std::pair<std::int64_t, std::int64_t> leastCap(const BurstFamily& family, KeptBurst& burst, const WindowCap& cap,
+                                               std::int64_t top)
+{
+    std::pair<std::int64_t, std::int64_t> best{std::numeric_limits<std::int64_t>::max(), 1};
+    const std::int64_t floor = burst(top);
+    for (std::int64_t s = 1; s <= top && *family.mostIn(s, floor, cap.window) < best.first;) {
+        best = std::min(best, std::pair{*family.mostIn(s, burst(s), cap.window), s});
+        const std::int64_t b = burst(s);
+        if (b <= floor)
+            break;
+        s = lowestStep(s + 1, top, [&](std::int64_t x) { return burst(x) < b; });
+    }
+    return best;
+}
+
+// recommendCapped moves the drain rule's step (`drained`, 0 for none) to one that meets the cap.
+// f(s) = mostIn(s, burst(s)) never falls within a run of steps of one burst (the burst is the
+// same, the step grows), so the first step of a run is its least. Above `drained` every step
+// drains in time: the least that meets the cap is the first of some run. Below it none does, and
+// the highest that meets the cap drains soonest (burst / rate falls as the step grows). Steps
+// where even the floor's burst gets more through than the cap are never tried.
+void recommendCapped(const BurstFamily& family, KeptBurst& burst, const WindowCap& cap, std::int64_t drained, Advice& out)
+{
+    const auto fits = [&](std::int64_t s) { return *family.mostIn(s, burst(s), cap.window) <= cap.requests; };
+    const auto tooMany = [&](std::int64_t s) { return *family.mostIn(s, out.floorBurst, cap.window) > cap.requests; };
+    const std::int64_t hi = tooMany(out.top) ? lowestStep(1, out.top, tooMany) - 1 : out.top;
+    const auto take = [&](std::int64_t s, bool drains) {
+        out.recommended.step = s;
+        out.recommended.burst = burst(s);
+        out.drainMet = drains;
+    };
+    for (std::int64_t s = drained; s != 0 && s <= hi;) {
+        if (fits(s))
+            return take(s, true);
+        const std::int64_t b = burst(s);
+        if (burst(hi) >= b)
+            break;
+        s = lowestStep(s + 1, hi, [&](std::int64_t x) { return burst(x) < b; });
+    }
+    for (std::int64_t s = std::min(drained == 0 ? hi : drained - 1, hi); s >= 1;) {
+        const std::int64_t b = burst(s);
+        const std::int64_t first = lowestStep(1, s, [&](std::int64_t x) { return burst(x) <= b; });
+        if (fits(first)) // the run's highest that fits: f never falls along it
+            return take(fits(s) ? s : lowestStep(first, s, [&](std::int64_t x) { return !fits(x); }) - 1, false);
+        s = first - 1;
+    }
+    const auto [least, at] = leastCap(family, burst, cap, out.top);
+    throw InputError("--cap: no " + family.product() + " limit lets through every request that must pass and at most "
+                     + grouping(cap.requests) + " in any " + formatSeconds(cap.window) + " s; the least any lets through is "
+                     + grouping(least) + " (" + family.rateText(at) + ", burst " + grouping(burst(at)) + ")");
+}
+
 } // namespace
 
 Advice advise(const KeyedTraces& traces, const BurstFamily& family, const AdviceOptions& options)
@@ -207,6 +284,11 @@ Advice advise(const KeyedTraces& traces, const BurstFamily& family, const Advice
     out.floorBurst = burst(family.maxStep());
     out.top = family.topStep(out.floorBurst);
     recommend(family, burst, options, out);
+    if (options.cap) {
+        if (!family.mostIn(1, 1, options.cap->window))
+            throw InputError("--cap: no bound of what one key gets through in a window is derived for " + family.product());
+        recommendCapped(family, burst, *options.cap, out.drainMet ? out.recommended.step : 0, out);
+    }
     // The front's rows: the round steps while the burst still falls, and the recommendation, which
     // may need the burst of a lower row (a flat stretch: its rate is there to drain it in time).
     std::vector<std::int64_t> steps;

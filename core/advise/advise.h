@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ratelab {
@@ -62,6 +63,15 @@ public:
     virtual std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const = 0;
     // denied: how many requests of the trace a limit of (step, burst) denies.
     virtual std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const = 0;
+    // mostIn: the most requests of cost 1 one key gets through in any window (t - T, t] of length
+    // `window` at (step, burst), whatever it sends, from the product's own arithmetic (an upper
+    // bound where the override says it is not always reached); INT64_MAX when the limit is off.
+    // Never less at a higher step or burst. nullopt: no bound is derived for the product, which
+    // `advise --cap` refuses.
+    virtual std::optional<std::int64_t> mostIn(std::int64_t step, std::int64_t burst, Nanos window) const
+    {
+        return (void)step, (void)burst, (void)window, std::nullopt;
+    }
     // topStep: the highest step worth writing once the kept keys' least burst at maxStep() is
     // known, at which they need no more than it; above it, rates the product writes as another
     // limit, or as none (Spring's: spring_advice.h).
@@ -135,6 +145,18 @@ DenialCount countDenials(const KeyedTraces& traces, const std::vector<std::uint8
 // decimals, as exact as a decimal typed on the command line (parseSeconds reads it the same way).
 inline constexpr std::int64_t kPercentUnit = 100 * kNanosPerSecond;
 
+// WindowCap is `advise --cap N/T`: the most requests one key may get through in any window
+// (t - T, t], whatever it sends (for Envoy's one bucket: the whole log's).
+struct WindowCap {
+    std::int64_t requests = 1; // at least 1
+    Nanos window = 1;          // at least 1 ns
+};
+
+// parseWindowCap reads "N/T": a whole number of requests, at least 1, then '/' and a window as
+// parseDurationText reads it, a plain number in seconds ("600/1m", "20/1s", "5/0.5"). It throws
+// InputError saying what is wrong.
+WindowCap parseWindowCap(std::string_view text);
+
 struct AdviceOptions {
     // keep: every request of the least active keys must pass: the keys with at most as many
     // requests as the keep-th percentile (nearest rank) of the limited keys' requests, so that
@@ -143,6 +165,11 @@ struct AdviceOptions {
     // drain: the recommendation is the least rate of the product's ladder whose burst drains
     // within this time at that rate (burst <= rate * drain). More than 0.
     Nanos drain = 10 * kNanosPerSecond;
+    // cap, when set, is a bound the recommendation must meet (BurstFamily::mostIn): the least
+    // rate that meets it and drains within `drain`; when none that meets it drains in time, the
+    // one that meets it and drains soonest (drainMet false). advise throws InputError when no
+    // rate meets it.
+    std::optional<WindowCap> cap;
 };
 
 // AdvicePoint is one (rate step, burst) and what it does on the log.
@@ -171,7 +198,8 @@ struct Advice : KeptKeys {
     std::int64_t floorBurst = 0;        // the burst even the highest rate needs
     std::int64_t top = 0;               // the family's topStep for it: the highest step advised
     AdvicePoint recommended;
-    bool drainMet = true;               // false: not even the ladder's top drains its burst in time (the floor's taken)
+    bool drainMet = true;               // false: not even the ladder's top drains its burst in time (the floor's taken),
+                                        // or with a cap, none that meets it does (the soonest to drain is taken)
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
 };
 

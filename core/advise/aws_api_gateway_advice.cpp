@@ -4,6 +4,7 @@
 
 #include "arithmetic/decimal.h"
 #include "limiters/products/aws_api_gateway.h"
+#include "limiters/worst_case.h"
 
 #include <algorithm>
 
@@ -46,6 +47,16 @@ std::string AwsApiGatewayBurstFamily::rateText(std::int64_t step) const { return
 LimiterConfig AwsApiGatewayBurstFamily::config(std::int64_t step, std::int64_t burst) const
 {
     return LimiterConfig{}.withProductOptions({{"plan_rate", rateLimit(step)}, {"plan_burst", std::to_string(burst)}});
+}
+
+std::optional<std::int64_t> AwsApiGatewayBurstFamily::mostIn(std::int64_t step, std::int64_t burst, Nanos window) const
+{
+    const auto bucket = [window](std::int64_t capacity, Rate r) {
+        return capacity == 0 ? 0
+                             : *worstCaseBound(Algorithm::TokenBucket, LimiterConfig::make(capacity, r.perNanos, capacity, r), window);
+    };
+    return std::min(bucket(burst, rate(step)),
+                    bucket(AwsApiGateway::kAccountBurst, Rate{AwsApiGateway::kAccountRate, kNanosPerSecond}));
 }
 
 bool AwsApiGatewayBurstFamily::admitsAll(KeyTrace trace, std::int64_t step, std::int64_t burst) const

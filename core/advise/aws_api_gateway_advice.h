@@ -20,13 +20,14 @@
 
 #include "advise/advise.h"
 #include "limiters/config.h"
+#include "limiters/products/aws_api_gateway.h"
 
 namespace ratelab {
 
 class AwsApiGatewayBurstFamily final : public BurstFamily {
 public:
     static constexpr std::int64_t kHundredthSteps = 99;   // steps 1..99 are N hundredths a second
-    static constexpr std::int64_t kAccountRate = 10'000;  // the account's requests a second in a Region
+    static constexpr std::int64_t kAccountRate = AwsApiGateway::kAccountRate; // the account's requests a second
 
     std::string product() const override { return "Amazon API Gateway"; }
     std::int64_t maxStep() const override { return kHundredthSteps + kAccountRate; }
@@ -35,6 +36,9 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    // mostIn: the usage plan's token bucket's worstCaseBound (burst + floor(rate * (T - 1 ns)),
+    // reached), or the account's (5,000 + 10,000 a second), when that is less.
+    std::optional<std::int64_t> mostIn(std::int64_t step, std::int64_t burst, Nanos window) const override;
 
     static std::int64_t perSecond(std::int64_t n) { return kHundredthSteps + n; }
     // rateLimit is the step's rate as the usage plan writes it: "0.5", "20".

@@ -4,6 +4,7 @@
 #include "limiters/products/envoy_local.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ratelab {
 
@@ -20,6 +21,13 @@ std::vector<std::int64_t> EnvoyBurstFamily::roundSteps() const
 std::string EnvoyBurstFamily::rateText(std::int64_t step) const
 {
     return grouping(step) + " per " + formatSeconds(m_fill) + "s";
+}
+
+std::optional<std::int64_t> EnvoyBurstFamily::mostIn(std::int64_t step, std::int64_t burst, Nanos window) const
+{
+    const Int128 fires = ceilDiv(Int128(window) - 1, m_fill);
+    const Int128 most = Int128(burst) + Int128(std::min(step, burst)) * fires;
+    return most > std::numeric_limits<std::int64_t>::max() ? std::numeric_limits<std::int64_t>::max() : std::int64_t(most);
 }
 
 LimiterConfig EnvoyBurstFamily::config(std::int64_t step, std::int64_t burst) const

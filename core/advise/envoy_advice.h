@@ -42,6 +42,10 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    // mostIn: max_tokens at the window's first instant, then min(tokens_per_fill, max_tokens) at
+    // each fire inside it, of which an instants' span of T - 1 ns meets at most ceil((T - 1) / F)
+    // (every count up to it, as the window falls): reached by spending every token at once.
+    std::optional<std::int64_t> mostIn(std::int64_t step, std::int64_t burst, Nanos window) const override;
 
     Nanos fillInterval() const { return m_fill; }
     // config is the bucket as the written YAML gives it: max_tokens burst, tokens_per_fill step.

@@ -2,6 +2,7 @@
 
 #include "arithmetic/decimal.h"
 #include "limiters/nginx_limit_req.h"
+#include "limiters/worst_case.h"
 
 #include <algorithm>
 #include <bit>
@@ -57,6 +58,11 @@ std::int64_t NginxBurstFamily::denied(KeyTrace trace, std::int64_t step, std::in
 {
     NginxLimitReq nginx(config(step, burst));
     return deniedOn(nginx, trace);
+}
+
+std::optional<std::int64_t> NginxBurstFamily::mostIn(std::int64_t step, std::int64_t burst, Nanos window) const
+{
+    return worstCaseBound(Algorithm::NginxLimitReq, config(step, burst), window);
 }
 
 std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,

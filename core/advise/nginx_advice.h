@@ -29,6 +29,10 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    // mostIn: worstCaseBound's for nginx_limit_req, burst + 1 + floor(rate * ms / 1000) over the
+    // most whole ms the window spans: reached when the rate is r/s with r dividing 1000, an upper
+    // bound elsewhere (worst_case.cpp).
+    std::optional<std::int64_t> mostIn(std::int64_t step, std::int64_t burst, Nanos window) const override;
 
     // config is the step's rate with this burst, nodelay: what the written config says.
     LimiterConfig config(std::int64_t step, std::int64_t burst) const;

@@ -4,6 +4,7 @@
 #include "limiters/products/spring_gateway.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace ratelab {
@@ -57,6 +58,18 @@ std::int64_t SpringBurstFamily::burstCapacity(std::int64_t step, std::int64_t bu
         throw InputError("advise: a key needs a burstCapacity above " + grouping(kJavaInt) + " at "
                          + SpringBurstFamily{}.rateText(step) + ", more than the Spring model holds");
     return std::int64_t(capacity);
+}
+
+std::optional<std::int64_t> SpringBurstFamily::mostIn(std::int64_t step, std::int64_t burst, Nanos window) const
+{
+    const std::int64_t capacity = burstCapacity(step, burst), replenish = replenishRate(step);
+    if (capacity == 0)
+        return 0;
+    if (Int128(2) * capacity < replenish) // the script's ttl is 0: nothing stored, nothing limited
+        return std::numeric_limits<std::int64_t>::max();
+    const Int128 seconds = ceilDiv(Int128(window) - 1, kNanosPerSecond);
+    const Int128 most = (Int128(capacity) + Int128(std::min(replenish, capacity)) * seconds) / requestedTokens(step);
+    return most > std::numeric_limits<std::int64_t>::max() ? std::numeric_limits<std::int64_t>::max() : std::int64_t(most);
 }
 
 Rate SpringBurstFamily::rate(std::int64_t step) const

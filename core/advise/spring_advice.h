@@ -45,6 +45,12 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    // mostIn: with C burstCapacity, R replenishRate and q requestedTokens, the bucket holds at most
+    // C at the window's first instant and gains at most min(R, C) at each whole second of the
+    // clock inside it (ceil((T - 1) / 1 s) at most), so at most floor((C + min(R, C) * seconds) /
+    // q) requests pass: reached unless a second's tokens overflow C. INT64_MAX when 2C < R, where
+    // the script stores nothing and limits nothing; 0 for C = 0.
+    std::optional<std::int64_t> mostIn(std::int64_t step, std::int64_t burst, Nanos window) const override;
     std::int64_t topStep(std::int64_t floorBurst) const override;
 
     // What the written filter says for a step: replenishRate and requestedTokens, and

@@ -36,7 +36,7 @@ AwsApiGateway::AwsApiGateway(const LimiterConfig& config)
         m_rates.push_back(*rate);
     };
     // The account's documented default in a Region: 10,000 requests per second, burst 5,000.
-    addLevel(kLevels[0], Rate{10'000, kNanosPerSecond}, 5'000);
+    addLevel(kLevels[0], Rate{kAccountRate, kNanosPerSecond}, kAccountBurst);
     if (p.given()) {
         for (std::size_t i = 1; i < std::size(kLevels); ++i)
             addLevel(kLevels[i], std::nullopt, std::nullopt);

@@ -33,6 +33,9 @@ class AwsApiGateway final : public ProductLimiter {
 public:
     enum class QuotaPeriod : std::uint8_t { None, Day, Week, Month };
 
+    // The account's level in a Region, AWS's default: its rate a second and its burst.
+    static constexpr std::int64_t kAccountRate = 10'000, kAccountBurst = 5'000;
+
     explicit AwsApiGateway(const LimiterConfig& config);
 
     std::int32_t remainingAt(Nanos t) const override;
