@@ -105,6 +105,32 @@ private slots:
         QCOMPARE(refused.count(), 1);
         QVERIFY2(refused.front().front().toString().startsWith("Mine: "), qPrintable(refused.front().front().toString()));
         QVERIFY(document.scenario().explicitArrivals == before.explicitArrivals);
+        // A cap of 10 in any minute (tst_cli_advise derives it): 5r/m with burst 4, 9 in a minute,
+        // which does not drain in 10 s; the column says what each row lets one key through.
+        done.clear();
+        QVERIFY(front->isColumnHidden(5));
+        QVERIFY(advise->advise("nginx", 60, {}, "10/1m"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QVERIFY(!front->isColumnHidden(5));
+        QCOMPARE(front->horizontalHeaderItem(5)->text(), QString("Most in 60 s"));
+        const QStringList capped{"1r/m", "5r/m (recommended)", "1r/s", "2r/s"}, most{"5", "9", "64", "123"};
+        QCOMPARE(front->rowCount(), 4);
+        for (int r = 0; r < 4; ++r) {
+            QCOMPARE(front->item(r, 0)->text(), capped[r]);
+            QCOMPARE(front->item(r, 5)->text(), most[r]);
+        }
+        QVERIFY2(advise->summary().contains("Recommended: 5r/m with burst 4, of the rates that let one key through at "
+                                            "most 10 in any 60 s, none drains its burst within 10 s"),
+                 qPrintable(advise->summary()));
+        done.clear();
+        QVERIFY(advise->advise("nginx", 60, {}, "4/1m"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QVERIFY2(advise->summary().startsWith("The cap: no nginx limit lets through every request that must pass"),
+                 qPrintable(advise->summary()));
+        done.clear();
+        QVERIFY(advise->advise("nginx", 60, {}, "ten a minute"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QVERIFY2(advise->summary().startsWith("The cap: must be requests/window"), qPrintable(advise->summary()));
         // Envoy's filter is one bucket for every request: no other keys, so no columns of theirs.
         done.clear();
         QVERIFY(advise->advise("envoy", 99));

@@ -27,6 +27,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <limits>
+
 namespace ratelab::ui {
 
 namespace {
@@ -49,9 +51,10 @@ AdviseView::AdviseView(QWidget* parent)
     , m_gateway(new QComboBox)
     , m_keep(new QDoubleSpinBox)
     , m_pass(new QLineEdit)
+    , m_cap(new QLineEdit)
     , m_advise(new QPushButton(tr("Advise a li&mit")))
     , m_summary(new QLabel)
-    , m_front(new QTableWidget(0, 5))
+    , m_front(new QTableWidget(0, 6))
     , m_chart(new QChartView)
     , m_config(new QPlainTextEdit)
     , m_copy(new QPushButton(tr("Copy config te&xt")))
@@ -60,8 +63,12 @@ AdviseView::AdviseView(QWidget* parent)
 {
     describeParts();
     connect(m_advise, &QPushButton::clicked, this,
-            [this] { advise(m_gateway->currentData().toString(), m_keep->value(), m_pass->text()); });
+            [this] {
+                const QString product = m_gateway->currentData().toString();
+                advise(product, m_keep->value(), m_pass->text(), product == "traefik" ? QString() : m_cap->text());
+            });
     connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
+    connect(m_cap, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_front, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(configText()); });
     connect(m_dryRun, &QPushButton::clicked, this, [this] {
@@ -74,9 +81,13 @@ AdviseView::AdviseView(QWidget* parent)
         if (r.generation == m_generation)
             showResult(std::move(r));
     });
-    // Two short rows: the gateway and the button, then the goal.
+    // Two short rows: the gateway, its cap and the button, then whose requests must pass.
+    auto* cap = new QLabel(tr("c&ap one key at"));
+    cap->setBuddy(m_cap);
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_gateway);
+    controls->addWidget(cap);
+    controls->addWidget(m_cap);
     controls->addWidget(m_advise);
     controls->addStretch();
     auto* goal = new QHBoxLayout;
@@ -88,12 +99,17 @@ AdviseView::AdviseView(QWidget* parent)
     goal->addWidget(m_keep);
     goal->addWidget(keys);
     goal->addWidget(m_pass, 1);
-    // Envoy's filter keeps one bucket for every request: no key to keep, all of them pass.
-    connect(m_gateway, &QComboBox::currentIndexChanged, this, [this, keep, keys] {
-        const bool perKey = m_gateway->currentData().toString() != "envoy";
+    // Envoy's filter keeps one bucket for every request: no key to keep, all of them pass, and
+    // its cap is the bucket's. Traefik has no exact bound for a cap (advise --cap refuses it).
+    connect(m_gateway, &QComboBox::currentIndexChanged, this, [this, keep, keys, cap] {
+        const QString product = m_gateway->currentData().toString();
+        const bool perKey = product != "envoy";
         for (QWidget* w : {static_cast<QWidget*>(keep), static_cast<QWidget*>(m_keep), static_cast<QWidget*>(keys),
                            static_cast<QWidget*>(m_pass)})
             w->setVisible(perKey);
+        cap->setText(perKey ? tr("c&ap one key at") : tr("c&ap one Envoy at"));
+        cap->setVisible(product != "traefik");
+        m_cap->setVisible(product != "traefik");
     });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
@@ -135,6 +151,12 @@ void AdviseView::describeParts()
     m_pass->setAccessibleName(tr("Keys whose every request must pass, by pattern"));
     m_pass->setToolTip(tr("Every request of the keys whose whole name matches this RE2 pattern must pass too, however "
                           "many they send: a partner, a health check, an office (10\\.1\\..*)"));
+    m_cap->setPlaceholderText(tr("none"));
+    m_cap->setMaximumWidth(m_cap->fontMetrics().horizontalAdvance(QStringLiteral("0000/10m")) * 2);
+    m_cap->setAccessibleName(tr("The most one key may get through in a window"));
+    m_cap->setToolTip(tr("At most this many requests through in any window of this length, whatever one key sends: "
+                         "600/1m, 20/1s. The recommendation is the lowest rate that meets it and drains in time, else "
+                         "the one meeting it that drains soonest"));
     m_advise->setToolTip(tr("For each burst, the lowest rate at which every request of those keys passes, and what "
                             "each such limit denies the others"));
     m_summary->setWordWrap(true);
@@ -142,7 +164,7 @@ void AdviseView::describeParts()
 
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_front->setHorizontalHeaderLabels({tr("Rate"), tr("Burst"), tr("Kept keys' denied"), tr("Others' denied"),
-                                        tr("Keys denied")});
+                                        tr("Keys denied"), tr("Most in the cap's window")});
     m_front->verticalHeader()->hide();
     m_front->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_front->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -188,7 +210,7 @@ void AdviseView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::s
                                  : QString());
 }
 
-bool AdviseView::advise(const QString& product, double keepPercent, const QString& pass)
+bool AdviseView::advise(const QString& product, double keepPercent, const QString& pass, const QString& cap)
 {
     if (!m_traffic || m_watcher.isRunning())
         return false;
@@ -203,17 +225,29 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
     m_summary->setText(tr("Advising on the log\u2026"));
     const int index = m_gateway->findData(product);
     const QString name = index >= 0 ? m_gateway->itemText(index) : product;
-    m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, generation = m_generation] {
+    m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, cap = cap.trimmed().toStdString(),
+                                           generation = m_generation]() mutable {
         Result r;
         r.product = name;
         r.pass = QString::fromStdString(terms.pass);
         r.generation = generation;
         try {
+            if (!cap.empty())
+                terms.options.cap = parseWindowCap(cap);
+        } catch (const InputError& e) {
+            r.error = tr("The cap: %1").arg(QString::fromStdString(e.what()));
+            return r;
+        }
+        r.cap = terms.options.cap;
+        try {
             r.advice = std::make_shared<const BurstGatewayAdvice>(terms, *traffic);
         } catch (const InputError& e) {
             r.error = QString::fromStdString(e.what());
-            if (r.error.startsWith("--pass: ")) // the command's option is this window's pattern box
+            // The command's options are this window's boxes.
+            if (r.error.startsWith("--pass: "))
                 r.error = tr("The pattern: %1").arg(r.error.mid(8));
+            else if (r.error.startsWith("--cap: "))
+                r.error = tr("The cap: %1").arg(r.error.mid(7));
         }
         return r;
     }));
@@ -244,8 +278,17 @@ QString AdviseView::summaryText() const
             .arg(r.burst)
             .arg(count(a.limitedRequests));
     const QString drain = QString::fromStdString(formatSeconds(AdviceOptions{}.drain));
-    const QString why = a.drainMet ? tr("the lowest rate whose burst drains within %1 s").arg(drain)
-                                   : tr("no rate drains its burst within %1 s: the lowest with the least burst").arg(drain);
+    QString why = a.drainMet ? tr("the lowest rate whose burst drains within %1 s").arg(drain)
+                             : tr("no rate drains its burst within %1 s: the lowest with the least burst").arg(drain);
+    if (m_capUsed) {
+        const QString most = count(m_capUsed->requests), window = QString::fromStdString(formatSeconds(m_capUsed->window));
+        why = a.drainMet ? tr("the lowest rate whose burst drains within %1 s and that lets one key through at most %2 "
+                              "in any %3 s")
+                               .arg(drain, most, window)
+                         : tr("of the rates that let one key through at most %1 in any %2 s, none drains its burst "
+                              "within %3 s: the one that drains soonest")
+                               .arg(most, window, drain);
+    }
     const QString matching = m_passUsed.isEmpty() ? QString()
                                                   : tr(" and %1 matching %2")
                                                         .arg(QString::fromStdString(counted(a.passedKeys, "busier key")),
@@ -276,6 +319,7 @@ void AdviseView::showResult(Result r)
     m_advice = std::move(r.advice);
     m_product = r.product;
     m_passUsed = r.pass;
+    m_capUsed = r.cap;
     m_summary->setText(summaryText());
     const Advice& a = m_advice->advice();
     const int recommended = recommendedRow(a);
@@ -286,12 +330,20 @@ void AdviseView::showResult(Result r)
     m_front->horizontalHeaderItem(2)->setText(shared ? tr("Requests denied") : tr("Kept keys' denied"));
     m_front->setColumnHidden(3, shared);
     m_front->setColumnHidden(4, shared);
+    m_front->setColumnHidden(5, !m_capUsed);
+    if (m_capUsed)
+        m_front->horizontalHeaderItem(5)->setText(
+            tr("Most in %1 s").arg(QString::fromStdString(formatSeconds(m_capUsed->window))));
     for (std::size_t i = 0; i < a.front.size(); ++i) {
         const AdvicePoint& p = a.front[i];
         QString rate = QString::fromStdString(m_advice->family().rateText(p.step));
         if (int(i) == recommended)
             rate += tr(" (recommended)");
-        const QStringList cells{rate, count(p.burst), count(p.denied.kept), count(p.denied.other), count(p.denied.keys)};
+        QStringList cells{rate, count(p.burst), count(p.denied.kept), count(p.denied.other), count(p.denied.keys)};
+        if (m_capUsed) {
+            const std::int64_t most = *m_advice->family().mostIn(p.step, p.burst, m_capUsed->window);
+            cells << (most == std::numeric_limits<std::int64_t>::max() ? tr("no limit") : count(most));
+        }
         m_front->insertRow(int(i));
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);

@@ -14,6 +14,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QChartView;
 class QComboBox;
@@ -37,8 +38,9 @@ public:
     void setTraffic(std::shared_ptr<const Traffic> traffic, const std::string& key = "ip");
     // advise starts the advice for the gateway chosen (a product `advise --for` names) keeping
     // `keepPercent` % of the keys, and the keys whose whole name matches `pass` (an RE2 pattern,
-    // `advise --pass`) when it is not empty; false when there is no log or a run is in progress.
-    bool advise(const QString& product, double keepPercent, const QString& pass = {});
+    // `advise --pass`) when it is not empty, capping one key at `cap` (N/T, `advise --cap`) when it
+    // is not empty; false when there is no log or a run is in progress.
+    bool advise(const QString& product, double keepPercent, const QString& pass = {}, const QString& cap = {});
     // waitForResult returns once a run in progress is shown (tests).
     void waitForResult();
     // choose shows the front's row `row`: its config, marked on the chart.
@@ -70,6 +72,7 @@ private:
         std::shared_ptr<const BurstGatewayAdvice> advice;
         QString product; // as the combo names it
         QString pass;    // the pattern of the keys that must pass, or empty
+        std::optional<WindowCap> cap; // the cap the advice met
         int generation = 0; // the log it ran on (m_generation then)
     };
     // describeParts gives each part its values, words and names (the gateways, the keep box, ...).
@@ -84,6 +87,7 @@ private:
     QComboBox* m_gateway;
     QDoubleSpinBox* m_keep;
     QLineEdit* m_pass;
+    QLineEdit* m_cap;
     QPushButton* m_advise;
     QLabel* m_summary;
     QTableWidget* m_front;
@@ -97,6 +101,7 @@ private:
     std::shared_ptr<const BurstGatewayAdvice> m_advice;
     QString m_product;
     QString m_passUsed; // the pattern the shown advice kept keys by
+    std::optional<WindowCap> m_capUsed; // the cap the shown advice met
     int m_chosen = -1;
     int m_generation = 0; // counts the logs set: advice finishing after the next log is set is dropped
     QScatterSeries* m_shown = nullptr; // the chart's mark of the shown point, owned by the chart
