@@ -1,4 +1,5 @@
 #include "advise_command.h"
+#include "advise_current.h"
 
 #include "command.h"
 #include "config_dry_run.h"
@@ -50,6 +51,7 @@ struct AdviseArgs {
     Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
     std::string pass;             // the keys whose every request must pass, by pattern (--pass)
+    std::shared_ptr<const AgainstCurrent> current; // the config the gateway runs now (--config), read before the log
 };
 
 constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)";
@@ -225,6 +227,7 @@ struct Proof {
     DryRunResult result;
     bool equal = false;
     OriginLoad origin;
+    std::optional<AgainstCurrent> current; // beside the config the gateway runs now (--config)
 };
 
 // Written is one gateway's advice made config: the advice, the config's text and each log key's
@@ -248,14 +251,21 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
 
 // prove runs the dry run on the written config: it must deny each key what the advice says, and
 // count the limited requests.
-Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPerKey, std::int64_t limitedRequests,
+Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPerKey, const KeptKeys& keys,
             const AdviseArgs& a, const Traffic& traffic)
 {
     DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(config), a.key);
-    Proof p{dryRunOnTraffic(parsed, traffic, "the written config"), false, {}};
+    Proof p{dryRunOnTraffic(parsed, traffic, "the written config"), false, {}, {}};
     p.equal = p.result.rules.size() == 1 && p.result.rules[0].deniedPerKey == deniedPerKey
-              && p.result.rules[0].requests == limitedRequests;
+              && p.result.rules[0].requests == keys.limitedRequests;
     p.origin = originLoad(traffic, p.result.deniedBy, a.top);
+    if (a.current) {
+        // Envoy's advice keeps every request (its one bucket is one trace); the others keep per log key.
+        const bool all = a.product == "envoy" || keys.kept.size() != traffic.keyNames.size();
+        p.current = *a.current;
+        compareWithCurrent(*p.current, traffic, parsed, p.result,
+                           all ? std::vector<std::uint8_t>(traffic.keyNames.size(), 1) : keys.kept, a.top);
+    }
     return p;
 }
 
@@ -500,6 +510,8 @@ void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args
         << (a.unlimitedRequests > 0 ? ", besides " + unlimitedText(a, args) : "")
         << "; every key's denials as advised\n";
     writeOrigin(out, proof.origin);
+    if (proof.current)
+        writeCurrentText(out, *proof.current);
 }
 
 void writeText(std::ostream& out, const QString& log, const Traffic& traffic, const BurstFamily& family,
@@ -558,6 +570,8 @@ void writeTopKeys(std::ostream& out, const std::vector<KeyDenials>& worst, const
 // writeJsonTail closes the JSON: the config and its proof.
 void writeJsonTail(std::ostream& out, const std::string& config, const Proof& proof)
 {
+    if (proof.current)
+        writeCurrentJson(out, *proof.current);
     out << " \"config\": " << jsonString(config) << ",\n \"proof\": {\"requests\": " << proof.result.rules[0].requests
         << ", \"denied\": " << proof.result.denied << ", \"keys_denied\": "
         << proof.result.rules[0].keysDenied
@@ -845,7 +859,7 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
                          + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "
                          "log whose every request has it");
     const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy);
-    const Proof proof = prove(config, k.deniedPerKey, k.keys.limitedRequests, a, traffic);
+    const Proof proof = prove(config, k.deniedPerKey, k.keys, a, traffic);
     return report(
         proof, a, config, traffic,
         [&](const std::vector<KeyDenials>& worst) { writeKongJson(std::cout, log, traffic, parser, k, a, config, proof, worst); },
@@ -856,7 +870,7 @@ int runExpress(const QCommandLineParser& parser, const QString& log, const Advis
 {
     const ExpressAdvice e = adviseExpress(keyedTraces(traffic, a.pass), a.options.keep);
     const std::string config = expressAdviceConfig(e.recommended().windowMs, e.recommended().limit);
-    const Proof proof = prove(config, e.deniedPerKey, e.keys.limitedRequests, a, traffic);
+    const Proof proof = prove(config, e.deniedPerKey, e.keys, a, traffic);
     return report(
         proof, a, config, traffic,
         [&](const std::vector<KeyDenials>& worst) { writeExpressJson(std::cout, log, traffic, parser, e, a, config, proof, worst); },
@@ -916,7 +930,7 @@ int runUpstash(const QCommandLineParser& parser, const QString& log, const Advis
 {
     const UpstashAdvice u = adviseUpstash(keyedTraces(traffic, a.pass), a.options.keep);
     const std::string config = upstashAdviceSnippet(u.recommended());
-    const Proof proof = prove(config, u.deniedPerKey, u.keys.limitedRequests, a, traffic);
+    const Proof proof = prove(config, u.deniedPerKey, u.keys, a, traffic);
     return report(
         proof, a, config, traffic,
         [&](const std::vector<KeyDenials>& worst) { writeUpstashJson(std::cout, log, traffic, parser, u, a, config, proof, worst); },
@@ -930,7 +944,7 @@ int runManaged(const QCommandLineParser& parser, const QString& log, const Advis
     const WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
     const WindowPoint& r = w.recommended();
     const std::string config = cloudflare ? cloudflareAdviceConfig(r.window, r.limit) : wafAdviceConfig(r.window, r.limit);
-    const Proof proof = prove(config, w.deniedPerKey, w.keys.limitedRequests, a, traffic);
+    const Proof proof = prove(config, w.deniedPerKey, w.keys, a, traffic);
     return report(
         proof, a, config, traffic,
         [&](const std::vector<KeyDenials>& worst) { writeManagedJson(std::cout, log, traffic, parser, w, a, config, proof, worst); },
@@ -967,6 +981,9 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
                 "the lowest rate that meets it and drains in time, else the one meeting it that drains soonest; "
                 "refused when none meets it (nginx, envoy, spring and aws-api-gateway).",
          "N/T"},
+        {"config", "The config the gateway runs now (any `replay --config` reads): its dry run on the log beside "
+                   "the advice's, request for request, and what it denies the kept keys.",
+         "FILE"},
         {"compare", "Also show the textbook token bucket and GCRA at the recommended rate: the least capacity at which "
                     "every request of the kept keys passes, and what they then deny."},
         {"top", "How many of the keys the limit denies most to name (default 5).", "N"},
@@ -977,8 +994,20 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     int status = 0;
     if (!parseWithLog(parser, args, log, status))
         return status;
-    const AdviseArgs a = readArgs(parser, log);
-    const Traffic traffic = readTrafficFromOptions(parser, log, kReplayKeyBytes + kAdviseKeyBytes, true);
+    AdviseArgs a = readArgs(parser, log);
+    std::int64_t bytesPerKey = kReplayKeyBytes + kAdviseKeyBytes;
+    std::vector<std::string> fields; // the log fields the current config's rules key by besides --key
+    if (parser.isSet("config")) {
+        if (parser.value("config").isEmpty())
+            throw InputError("--config: no file given");
+        auto current = std::make_shared<AgainstCurrent>();
+        current->file = parser.value("config").toStdString();
+        current->config = io::dryRunConfigFile(parser.value("config"), a.key);
+        fields = keyFieldsOf(current->config);
+        bytesPerKey += dryRunBytesPerKey(current->config);
+        a.current = std::move(current);
+    }
+    const Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields);
     if (a.product == "kong")
         return runKong(parser, log, a, traffic);
     if (a.product == "express")
@@ -988,7 +1017,7 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     if (a.product == "cloudflare" || a.product == "aws-waf")
         return runManaged(parser, log, a, traffic);
     const Written w = adviseFor(a, traffic);
-    const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice().limitedRequests, a, traffic);
+    const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice(), a, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))
         return *failed;
     const std::vector<KeyDenials> worst = worstKeys(proof, a.top);

@@ -392,6 +392,54 @@ private slots:
                                       "most 4 in any 60 s; the least any lets through is 5 (1r/m, burst 4)\n"));
     }
 
+    // --config: the config the gateway runs now, 1r/s with burst 1, beside the advice (24r/m,
+    // burst 4, --keep 60). nginx's excess at 1r/s: 1.1.1.1's three at 0 ms pass twice (0, 1000),
+    // the third (2000) and the one at 500 ms (1000 - 500 + 1000) are denied, the one at 1 s
+    // (1000 - 1000 + 1000) passes: 2 of the kept keys' 6 denied. 3.3.3.3's ten pass twice. So it
+    // denies 10 of 16; the advice admits 3.3.3.3's 3rd to 5th and 1.1.1.1's two, and denies
+    // nothing it admitted.
+    void besideTheCurrentConfig()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const QString current = writeFile(dir, "current.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                                                               "limit_req zone=one burst=1 nodelay;\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", current});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.endsWith("\nagainst the current config (" + current.toUtf8()
+                                + "): denied 10 of 16 requests; every rule replayed\n"
+                                  "  it denies the kept keys 2 of their 6 requests; the advice denies them 0\n"
+                                  "  your change denies 0 more requests of 0 keys and admits 5 it denied, of 2 keys; the "
+                                  "2 most affected: 3.3.3.3 (-3), 1.1.1.1 (-2)\n"),
+                 r.out.constData());
+        const Run j = runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--config", current, "--format", "json"});
+        QCOMPARE(j.code, 0);
+        const QJsonObject c = parseJson(j.out)["current"].toObject();
+        QCOMPARE(c["denied"].toInt(), 10);
+        QCOMPARE(c["kept_requests"].toInt(), 6);
+        QCOMPARE(c["kept_denied"].toInt(), 2);
+        QCOMPARE(c["advice_kept_denied"].toInt(), 0);
+        QVERIFY(c["complete"].toBool());
+        // Envoy keeps every request whole: the current config's 10 denials are all kept requests'.
+        const Run envoy = runRatelab({"advise", log, "--for", "envoy", "--config", current, "--format", "json"});
+        QCOMPARE(envoy.code, 0);
+        QCOMPARE(parseJson(envoy.out)["current"].toObject()["kept_denied"].toInt(), 10);
+        QCOMPARE(parseJson(envoy.out)["current"].toObject()["kept_requests"].toInt(), 16);
+        // A config limiting one location says so: no path of the log (every one is /) is under /api/.
+        const QString api = writeFile(dir, "api.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                                                       "server {\n location /api/ { limit_req zone=one burst=1 nodelay; }\n}\n");
+        const Run part = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", api});
+        QCOMPARE(part.code, 0);
+        QVERIFY2(part.out.contains("): denied 0 of 16 requests; every rule replayed\n"
+                                   "  only part of the log meets its rules: limit_req zone=one burst=1 nodelay (line 3), 0 "
+                                   "of the 16 requests; the advice limits them all\n"),
+                 part.out.constData());
+        const Run missing = runRatelab({"advise", log, "--for", "nginx", "--config", dir.filePath("none.conf")});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.out.isEmpty());
+        QCOMPARE(missing.err.count('\n'), 1);
+    }
+
     // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"
     // meets no limit. k1 sends two at 1.000 s: 0 then 1000, burst 1 at every rate; k2 one at 1 s
     // and one at 2 s: its second finds max(0, 0 - drain) + 1000 = 1000 at every rate, burst 1.

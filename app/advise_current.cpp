@@ -1,0 +1,66 @@
+#include "advise_current.h"
+
+#include "dry_run_command.h"
+
+#include "arithmetic/text.h"
+#include "arithmetic/decimal.h"
+
+namespace ratelab::app {
+
+namespace {
+
+// keptDenials counts the requests of kept keys (per log key) a dry run denied.
+std::int64_t keptDenials(const Traffic& traffic, const DryRunResult& result, const std::vector<std::uint8_t>& kept)
+{
+    std::int64_t out = 0;
+    for (std::size_t i = 0; i < traffic.times.size(); ++i)
+        out += kept[traffic.keys[i]] && result.deniedBy[i] >= 0;
+    return out;
+}
+
+} // namespace
+
+void compareWithCurrent(AgainstCurrent& current, const Traffic& traffic, const DryRunConfig& written,
+                        const DryRunResult& writtenResult, const std::vector<std::uint8_t>& kept, std::size_t top)
+{
+    current.result = dryRunOnTraffic(current.config, traffic, current.file);
+    current.diff = diffDryRuns(traffic, current.config, current.result, written, writtenResult);
+    current.keptRequests = 0;
+    for (std::uint32_t k : traffic.keys)
+        current.keptRequests += kept[k];
+    current.keptDenied = keptDenials(traffic, current.result, kept);
+    current.adviceKeptDenied = keptDenials(traffic, writtenResult, kept);
+    current.headline = dryRunHeadline(current.config, current.result, std::int64_t(traffic.times.size()));
+    current.summary = diffSummary(traffic, current.diff, top);
+    current.part.clear();
+    for (std::size_t r = 0; r < current.config.rules.size() && r < current.result.rules.size(); ++r)
+        if (const std::int64_t met = current.result.rules[r].requests; met < std::int64_t(traffic.times.size()))
+            current.part += (current.part.empty() ? "" : "; ") + current.config.rules[r].name + ", " + grouping(met)
+                            + " of the " + counted(std::int64_t(traffic.times.size()), "request");
+}
+
+void writeCurrentText(std::ostream& out, const AgainstCurrent& c)
+{
+    out << "\nagainst the current config (" << c.file << "): " << c.headline << "\n"
+        << (c.part.empty() ? std::string()
+                           : "  only part of the log meets its rules: " + c.part + "; the advice limits them all\n")
+        << "  it denies the kept keys " << grouping(c.keptDenied) << " of their " << counted(c.keptRequests, "request")
+        << "; the advice denies them " << grouping(c.adviceKeptDenied) << "\n"
+        << "  " << c.summary << "\n";
+}
+
+void writeCurrentJson(std::ostream& out, const AgainstCurrent& c)
+{
+    const auto count = [](const DryRunCount& n) {
+        return "{\"requests\": " + std::to_string(n.requests) + ", \"keys\": " + std::to_string(n.keys) + "}";
+    };
+    out << " \"current\": {\"file\": " << jsonString(c.file) << ", \"headline\": "
+        << jsonString(c.headline)
+        << ", \"complete\": " << (dryRunComplete(c.config) ? "true" : "false") << ", \"denied\": " << c.result.denied
+        << ", \"kept_requests\": " << c.keptRequests << ", \"kept_denied\": " << c.keptDenied
+        << ", \"advice_kept_denied\": " << c.adviceKeptDenied << ", \"part\": " << jsonString(c.part) << ", \"only_current\": " << count(c.diff.onlyCurrent)
+        << ", \"only_advised\": " << count(c.diff.onlyProposed) << ", \"summary\": "
+        << jsonString(c.summary) << "},\n";
+}
+
+} // namespace ratelab::app

@@ -1,0 +1,41 @@
+// The advice beside the config the gateway runs now (`advise --config CURRENT`): both configs'
+// dry runs on the log, compared request for request as `replay --config CURRENT --against
+// WRITTEN` compares them, and what the current one denies the keys the advice keeps whole.
+#pragma once
+
+#include "replay/dry_run.h"
+#include "replay/dry_run_diff.h"
+#include "traffic/traffic_log.h"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ratelab::app {
+
+struct AgainstCurrent {
+    std::string file;
+    DryRunConfig config;
+    DryRunResult result;
+    DryRunDiff diff;
+    std::int64_t keptRequests = 0, keptDenied = 0; // the kept keys' requests, and those the current config denies
+    std::int64_t adviceKeptDenied = 0;             // and those the written config denies (0 where advised)
+    std::string headline, summary;                 // dryRunHeadline of the current, diffSummary of the change
+    // part: the current config's rules that meet only part of the log's requests (a location's,
+    // a route's), each with how many it meets ("NAME, N of the M requests"), "" when none.
+    std::string part;
+};
+
+// compareWithCurrent runs the current config (read before the log) on the traffic and compares
+// it with the written config's dry run, naming the `top` keys the change affects most. kept
+// holds, per log key, whether every request of it must pass.
+void compareWithCurrent(AgainstCurrent& current, const Traffic& traffic, const DryRunConfig& written,
+                        const DryRunResult& writtenResult, const std::vector<std::uint8_t>& kept, std::size_t top);
+
+// writeCurrentText and writeCurrentJson say it: the current config's headline (its partial
+// replay named, as every dry run's), what it denies the kept keys, and the change's summary.
+void writeCurrentText(std::ostream& out, const AgainstCurrent& c);
+void writeCurrentJson(std::ostream& out, const AgainstCurrent& c);
+
+} // namespace ratelab::app
