@@ -409,7 +409,7 @@ private slots:
         QVERIFY2(r.out.endsWith("\nagainst the current config (" + current.toUtf8()
                                 + "): denied 10 of 16 requests; every rule replayed\n"
                                   "  it denies the kept keys 2 of their 6 requests; the advice denies them 0\n"
-                                  "  your change denies 0 more requests of 0 keys and admits 5 it denied, of 2 keys; the "
+                                  "  your change denies no more requests and admits 5 it denied, of 2 keys; the "
                                   "2 most affected: 3.3.3.3 (-3), 1.1.1.1 (-2)\n"),
                  r.out.constData());
         const Run j = runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--config", current, "--format", "json"});

@@ -309,7 +309,7 @@ private slots:
         QCOMPARE(rule["keys_denied"].toInt(), 1);
         QCOMPARE(rule["top_keys"].toArray()[0].toObject()["first_denial"].toString(), "1");
         QCOMPARE(out["diff"].toObject()["summary"].toString(),
-                 "your change denies 3 more requests of 1 keys and admits 0 it denied, of 0 keys; the 1 most affected: "
+                 "your change denies 3 more requests of 1 key and admits none it denied; the 1 most affected: "
                  "192.0.2.1 (+3)");
         const auto oneLine = [](const Run& b, const QString& start) {
             QCOMPARE(b.code, 2);
@@ -431,8 +431,8 @@ private slots:
                                    "proposed_rule,limit_req zone=a (line 2),,,0,3\n"
                                    "hour,2000-01-01T00:00:00Z,,,0,3\n"
                                    "key,192.0.2.1,,,0,3\n"
-                                   "summary,\"your change denies 3 more requests of 1 keys and admits 0 it denied, of 0 "
-                                   "keys; the 1 most affected: 192.0.2.1 (+3)\",,,,\n"));
+                                   "summary,your change denies 3 more requests of 1 key and admits none it denied; the 1 "
+                                   "most affected: 192.0.2.1 (+3),,,,\n"));
     }
 
     void sweepPointEqualsReplay()

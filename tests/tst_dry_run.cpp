@@ -141,7 +141,7 @@ private slots:
         QCOMPARE(d.byHour.size(), std::size_t(1));
         QCOMPARE(d.byHour[0].what, std::string("2026-11-23T00:00:00Z"));
         QCOMPARE(d.byHour[0].onlyCurrent + 10 * d.byHour[0].onlyProposed, 21);
-        QCOMPARE(diffSummary(t, d), std::string("your change denies 2 more requests of 2 keys and admits 1 it denied, of 1 keys; "
+        QCOMPARE(diffSummary(t, d), std::string("your change denies 2 more requests of 2 keys and admits 1 it denied, of 1 key; "
                                                 "the 2 most affected: 1.1.1.1 (+1 -1), 2.2.2.2 (+1)"));
     }
 

@@ -1,5 +1,7 @@
 #include "replay/dry_run_diff.h"
 
+#include "arithmetic/text.h"
+
 #include "arithmetic/decimal.h"
 #include "traffic/traffic_log.h"
 
@@ -84,10 +86,15 @@ std::string diffSummary(const Traffic& traffic, const DryRunDiff& diff, std::siz
 {
     if (diff.onlyCurrent.requests == 0 && diff.onlyProposed.requests == 0)
         return "your change denies the same requests: " + grouping(diff.deniedByBoth.requests) + " denied by both";
-    std::string out = "your change denies " + grouping(diff.onlyProposed.requests) + " more requests of "
-                      + grouping(diff.onlyProposed.keys) + " keys and admits " + grouping(diff.onlyCurrent.requests)
-                      + " it denied, of " + grouping(diff.onlyCurrent.keys) + " keys; the "
-                      + std::to_string(std::min(most, diff.keys.size())) + " most affected: ";
+    const DryRunCount& more = diff.onlyProposed;
+    const DryRunCount& fewer = diff.onlyCurrent;
+    std::string out = "your change "
+                      + (more.requests == 0 ? "denies no more requests"
+                                            : "denies " + grouping(more.requests) + (more.requests == 1 ? " more request" : " more requests")
+                                                  + " of " + counted(more.keys, "key"))
+                      + (fewer.requests == 0 ? " and admits none it denied"
+                                             : " and admits " + grouping(fewer.requests) + " it denied, of " + counted(fewer.keys, "key"))
+                      + "; the " + std::to_string(std::min(most, diff.keys.size())) + " most affected: ";
     for (std::size_t i = 0; i < std::min(most, diff.keys.size()); ++i) {
         const DryRunKeyChange& k = diff.keys[i];
         out += (i ? ", " : "") + traffic.keyNames[k.key] + " (";
