@@ -29,6 +29,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 namespace ratelab::app {
 
@@ -261,8 +262,11 @@ Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPe
     p.origin = originLoad(traffic, p.result.deniedBy, a.top);
     if (a.current) {
         // Envoy's advice keeps every request (its one bucket is one trace); the others keep per log key.
-        const bool all = a.product == "envoy" || keys.kept.size() != traffic.keyNames.size();
+        const bool all = a.product == "envoy";
+        if (!all && keys.kept.size() != traffic.keyNames.size())
+            throw std::logic_error("advise: the kept keys are not the log's keys");
         p.current = *a.current;
+        p.current->shared = all;
         compareWithCurrent(*p.current, traffic, parsed, p.result,
                            all ? std::vector<std::uint8_t>(traffic.keyNames.size(), 1) : keys.kept, a.top);
     }
@@ -490,7 +494,7 @@ std::string percentText(std::int64_t part, std::int64_t whole)
 // busiest keys' share, before the limit and under it.
 void writeOrigin(std::ostream& out, const OriginLoad& o)
 {
-    out << "the origin: at most " << counted(o.peak, "request") << " in any second of the log, " << grouping(o.admittedPeak)
+    out << "the origin's busiest second: " << counted(o.peak, "request") << " of the log, " << grouping(o.admittedPeak)
         << " under this limit";
     if (o.topKeys > 0 && o.topKeys < o.keys)
         out << "; the " << (o.topKeys == 1 ? std::string("busiest key") : grouping(std::int64_t(o.topKeys)) + " busiest keys")
@@ -576,9 +580,10 @@ void writeJsonTail(std::ostream& out, const std::string& config, const Proof& pr
         << ", \"denied\": " << proof.result.denied << ", \"keys_denied\": "
         << proof.result.rules[0].keysDenied
         << ", \"as_advised\": " << (proof.equal ? "true" : "false") << "},\n \"origin\": {\"peak_per_second\": "
-        << proof.origin.peak << ", \"admitted_peak_per_second\": " << proof.origin.admittedPeak << ", \"admitted\": "
-        << proof.origin.admitted << ", \"top_keys\": " << proof.origin.topKeys << ", \"top_keys_requests\": "
-        << proof.origin.topRequests << ", \"top_keys_admitted\": " << proof.origin.topAdmitted << "}}\n";
+        << proof.origin.peak << ", \"admitted_peak_per_second\": " << proof.origin.admittedPeak << ", \"requests\": "
+        << proof.origin.requests << ", \"admitted\": " << proof.origin.admitted << ", \"busiest_keys\": "
+        << proof.origin.topKeys << ", \"busiest_keys_requests\": " << proof.origin.topRequests
+        << ", \"busiest_keys_admitted\": " << proof.origin.topAdmitted << "}}\n";
 }
 
 void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
@@ -978,8 +983,9 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
          "REGEX"},
         {"cap", "The most requests one key may get through in any window of this length, whatever it sends, as "
                 "requests/window: 600/1m, 20/1s (for envoy: the log's, through one Envoy). The recommendation is "
-                "the lowest rate that meets it and drains in time, else the one meeting it that drains soonest; "
-                "refused when none meets it (nginx, envoy, spring and aws-api-gateway).",
+                "the one made without it when that meets it, else the lowest rate meeting it that drains in time, "
+                "else the one meeting it that drains soonest; refused when none meets it (nginx, envoy, spring and "
+                "aws-api-gateway).",
          "N/T"},
         {"config", "The config the gateway runs now (any `replay --config` reads): its dry run on the log beside "
                    "the advice's, request for request, and what it denies the kept keys.",

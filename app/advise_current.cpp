@@ -33,19 +33,21 @@ void compareWithCurrent(AgainstCurrent& current, const Traffic& traffic, const D
     current.headline = dryRunHeadline(current.config, current.result, std::int64_t(traffic.times.size()));
     current.summary = diffSummary(traffic, current.diff, top);
     current.part.clear();
+    const std::int64_t limited = writtenResult.rules.empty() ? 0 : writtenResult.rules[0].requests;
     for (std::size_t r = 0; r < current.config.rules.size() && r < current.result.rules.size(); ++r)
-        if (const std::int64_t met = current.result.rules[r].requests; met < std::int64_t(traffic.times.size()))
+        if (const std::int64_t met = current.result.rules[r].requests; met < limited)
             current.part += (current.part.empty() ? "" : "; ") + current.config.rules[r].name + ", " + grouping(met)
-                            + " of the " + counted(std::int64_t(traffic.times.size()), "request");
+                            + " of the " + counted(limited, "request");
 }
 
 void writeCurrentText(std::ostream& out, const AgainstCurrent& c)
 {
     out << "\nagainst the current config (" << c.file << "): " << c.headline << "\n"
         << (c.part.empty() ? std::string()
-                           : "  only part of the log meets its rules: " + c.part + "; the advice limits them all\n")
-        << "  it denies the kept keys " << grouping(c.keptDenied) << " of their " << counted(c.keptRequests, "request")
-        << "; the advice denies them " << grouping(c.adviceKeptDenied) << "\n"
+                           : "  its rules meet fewer requests than the advice limits: " + c.part + "\n")
+        << (c.shared ? "  it denies " + grouping(c.keptDenied) + " of the log's " + counted(c.keptRequests, "request")
+                     : "  it denies the kept keys " + grouping(c.keptDenied) + " of their " + counted(c.keptRequests, "request"))
+        << "; the advice denies " << (c.shared ? "" : "them ") << grouping(c.adviceKeptDenied) << "\n"
         << "  " << c.summary << "\n";
 }
 

@@ -22,14 +22,16 @@ struct AgainstCurrent {
     std::int64_t keptRequests = 0, keptDenied = 0; // the kept keys' requests, and those the current config denies
     std::int64_t adviceKeptDenied = 0;             // and those the written config denies (0 where advised)
     std::string headline, summary;                 // dryRunHeadline of the current, diffSummary of the change
-    // part: the current config's rules that meet only part of the log's requests (a location's,
-    // a route's), each with how many it meets ("NAME, N of the M requests"), "" when none.
+    // part: the current config's rules that meet fewer requests than the advice limits (a
+    // location's, a route's), each with how many ("NAME, N of the M requests"), "" when none.
     std::string part;
+    bool shared = false; // the advice is one bucket for every request (Envoy's): no keys
 };
 
 // compareWithCurrent runs the current config (read before the log) on the traffic and compares
 // it with the written config's dry run, naming the `top` keys the change affects most. kept
-// holds, per log key, whether every request of it must pass.
+// holds, per log key, whether every request of it must pass; shared: the advice is one bucket
+// for every request (Envoy's), which keeps them all.
 void compareWithCurrent(AgainstCurrent& current, const Traffic& traffic, const DryRunConfig& written,
                         const DryRunResult& writtenResult, const std::vector<std::uint8_t>& kept, std::size_t top);
 

@@ -437,14 +437,15 @@ private slots:
     }
 
     // Property: with --cap N/T, on the random logs above, the recommendation is what trying every
-    // step of the 20r/s ladder finds: the least step that drains within the bound and lets at
-    // most N through in T (mostIn at the kept keys' burst there), else the highest step that lets
-    // at most N through (drainMet false), else a refusal naming the least any step lets through.
+    // step of the 20r/s ladder finds: the recommendation without the cap when it lets at most N
+    // through in T (mostIn at the kept keys' burst there), else the least step that drains within
+    // the bound and does, else the highest step that does (drainMet false), else a refusal naming
+    // the least any step lets through.
     void theCappedRecommendationIsTheBruteForceOne()
     {
         const NginxBurstFamily nginx(20);
-        std::uint64_t met = 0, soonest = 0, refused = 0;
-        const std::uint64_t seeds = propertySeeds() / 4 + 1;
+        std::uint64_t unchanged = 0, met = 0, soonest = 0, refused = 0;
+        const std::uint64_t seeds = propertySeeds() + 1;
         for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
             std::mt19937_64 rng(seed);
             const Traffic t = randomLog(rng);
@@ -456,7 +457,7 @@ private slots:
             const KeyedTraces traces = keyedTraces(t);
             KeptKeys kept;
             keepKeys(traces, o.keep, kept);
-            std::int64_t first = 0, highest = 0, least = std::numeric_limits<std::int64_t>::max();
+            std::int64_t first = 0, highest = 0, least = std::numeric_limits<std::int64_t>::max(), drained = 0;
             std::vector<std::int64_t> bursts(std::size_t(nginx.maxStep()) + 1, 0);
             for (std::int64_t s = 1; s <= nginx.maxStep(); ++s) {
                 std::int64_t& b = bursts[std::size_t(s)];
@@ -467,6 +468,8 @@ private slots:
                 least = std::min(least, most);
                 const Rate r = nginx.rate(s);
                 const bool drains = Int128(b) * r.perNanos <= Int128(r.tokens) * o.drain;
+                if (drains && drained == 0)
+                    drained = s;
                 if (most <= o.cap->requests) {
                     highest = s;
                     if (drains && first == 0)
@@ -485,16 +488,21 @@ private slots:
                 }
                 continue;
             }
+            std::int64_t uncapped = drained; // without the cap: else the lowest step needing the floor's burst
+            if (uncapped == 0)
+                for (uncapped = nginx.maxStep(); uncapped > 1 && bursts[std::size_t(uncapped - 1)] == bursts.back();)
+                    --uncapped;
+            const bool fitsUncapped = *nginx.mostIn(uncapped, bursts[std::size_t(uncapped)], o.cap->window) <= o.cap->requests;
             const Advice a = advise(traces, nginx, o);
-            const std::int64_t expected = first != 0 ? first : highest;
-            ++(first != 0 ? met : soonest);
-            QVERIFY2(a.recommended.step == expected && a.drainMet == (first != 0),
+            const std::int64_t expected = fitsUncapped ? uncapped : first != 0 ? first : highest;
+            ++(fitsUncapped ? unchanged : first != 0 ? met : soonest);
+            QVERIFY2(a.recommended.step == expected && a.drainMet == (fitsUncapped ? drained != 0 : first != 0),
                      qPrintable(at + QString(": %1, expected %2").arg(a.recommended.step).arg(expected)));
             QCOMPARE(a.recommended.burst, bursts[std::size_t(expected)]);
             QCOMPARE(a.recommended.denied.kept, 0);
         }
-        QVERIFY2(met > 0 && soonest > 0 && refused > 0,
-                 qPrintable(QString("%1 met, %2 soonest, %3 refused").arg(met).arg(soonest).arg(refused)));
+        QVERIFY2(unchanged > 0 && met > 0 && soonest > 0 && refused > 0,
+                 qPrintable(QString("%1 unchanged, %2 met, %3 soonest, %4 refused").arg(unchanged).arg(met).arg(soonest).arg(refused)));
     }
 
     // mostIn by hand: 2r/s with burst 3, in any 2 s: the instants of a window span at most 2,000

@@ -230,7 +230,7 @@ private slots:
             + "\n"
               "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests "
               "denied, 1 key; every key's denials as advised\n"
-              "the origin: at most 15 requests in any second of the log, 10 under this limit\n";
+              "the origin\'s busiest second: 15 requests of the log, 10 under this limit\n";
         QCOMPARE(r.out, expected);
     }
 
@@ -245,7 +245,7 @@ private slots:
         const QString log = writeFile(dir, "a.csv", kLog);
         const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--top", "1"});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.endsWith("\nthe origin: at most 15 requests in any second of the log, 10 under this limit; the "
+        QVERIFY2(r.out.endsWith("\nthe origin's busiest second: 15 requests of the log, 10 under this limit; the "
                                 "busiest key sent 62.50 % of the requests and 45.45 % of those it lets through\n"),
                  r.out.constData());
         const Run two = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--top", "2"});
@@ -259,9 +259,10 @@ private slots:
         QCOMPARE(origin["peak_per_second"].toInt(), 15);
         QCOMPARE(origin["admitted_peak_per_second"].toInt(), 8);
         QCOMPARE(origin["admitted"].toInt(), 9);
-        QCOMPARE(origin["top_keys"].toInt(), 1);
-        QCOMPARE(origin["top_keys_requests"].toInt(), 10);
-        QCOMPARE(origin["top_keys_admitted"].toInt(), 3);
+        QCOMPARE(origin["busiest_keys"].toInt(), 1);
+        QCOMPARE(origin["requests"].toInt(), 16);
+        QCOMPARE(origin["busiest_keys_requests"].toInt(), 10);
+        QCOMPARE(origin["busiest_keys_admitted"].toInt(), 3);
     }
 
     // The same in JSON; --write saves the config, and `replay --config` on it denies the 6.
@@ -425,14 +426,16 @@ private slots:
         QCOMPARE(envoy.code, 0);
         QCOMPARE(parseJson(envoy.out)["current"].toObject()["kept_denied"].toInt(), 10);
         QCOMPARE(parseJson(envoy.out)["current"].toObject()["kept_requests"].toInt(), 16);
+        const Run envoyText = runRatelab({"advise", log, "--for", "envoy", "--config", current});
+        QVERIFY2(envoyText.out.contains("\n  it denies 10 of the log's 16 requests; the advice denies 0\n"), envoyText.out.constData());
         // A config limiting one location says so: no path of the log (every one is /) is under /api/.
         const QString api = writeFile(dir, "api.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
                                                        "server {\n location /api/ { limit_req zone=one burst=1 nodelay; }\n}\n");
         const Run part = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", api});
         QCOMPARE(part.code, 0);
         QVERIFY2(part.out.contains("): denied 0 of 16 requests; every rule replayed\n"
-                                   "  only part of the log meets its rules: limit_req zone=one burst=1 nodelay (line 3), 0 "
-                                   "of the 16 requests; the advice limits them all\n"),
+                                   "  its rules meet fewer requests than the advice limits: limit_req zone=one burst=1 "
+                                   "nodelay (line 3), 0 of the 16 requests\n"),
                  part.out.constData());
         const Run missing = runRatelab({"advise", log, "--for", "nginx", "--config", dir.filePath("none.conf")});
         QCOMPARE(missing.code, 2);
@@ -544,6 +547,7 @@ private slots:
         oneLine(QStringList{"advise", log, "--cap", "0/1m"} + nginx, "--cap: the requests must be at least 1 (got 0)");
         oneLine(QStringList{"advise", log, "--cap", "10/0"} + nginx, "--cap: the window must be more than 0 s");
         oneLine(QStringList{"advise", log, "--cap", "10/1x"} + nginx, "--cap: the window: ");
+        oneLine(QStringList{"advise", log, "--cap", "50/1m/2"} + nginx, "--cap: must be requests/window, as 600/1m (got '50/1m/2')");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "traefik"}, "--cap: Traefik serves a request late rather than deny it");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "kong"}, "--cap: kong's limit is a count in a window already");
         // Only variables nginx has for every request: $user_id fails `nginx -t` (unknown
@@ -652,7 +656,7 @@ private slots:
             "\n"
             "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 0 of 16 requests denied, 0 "
             "keys; every key's denials as advised\n"
-              "the origin: at most 15 requests in any second of the log, 15 under this limit\n";
+              "the origin\'s busiest second: 15 requests of the log, 15 under this limit\n";
         QCOMPARE(r.out, expected);
     }
 
@@ -724,7 +728,7 @@ private slots:
             "\n"
             "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests denied, 1 "
             "key; every key's denials as advised\n"
-              "the origin: at most 15 requests in any second of the log, 10 under this limit\n";
+              "the origin\'s busiest second: 15 requests of the log, 10 under this limit\n";
         QCOMPARE(r.out, expected);
     }
 
@@ -785,7 +789,7 @@ private slots:
             "\n"
             "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests denied, 1 "
             "key; every key's denials as advised\n"
-              "the origin: at most 15 requests in any second of the log, 10 under this limit\n";
+              "the origin\'s busiest second: 15 requests of the log, 10 under this limit\n";
         QCOMPARE(r.out, expected);
     }
 
@@ -955,7 +959,7 @@ private slots:
             + "\n"
               "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 6 of 16 requests "
               "denied, 1 key; every key's denials as advised\n"
-              "the origin: at most 15 requests in any second of the log, 9 under this limit\n";
+              "the origin\'s busiest second: 15 requests of the log, 9 under this limit\n";
         QCOMPARE(r.out, expected);
         QFile written(conf);
         QVERIFY(written.open(QIODevice::ReadOnly));
@@ -1042,7 +1046,7 @@ private slots:
             + "\n"
               "proof: the dry run `ratelab replay LOG --config FILE` runs, on this config: 5 of 16 requests "
               "denied, 1 key; every key's denials as advised\n"
-              "the origin: at most 15 requests in any second of the log, 10 under this limit\n";
+              "the origin\'s busiest second: 15 requests of the log, 10 under this limit\n";
         QCOMPARE(r.out, expected);
         QFile written(plan);
         QVERIFY(written.open(QIODevice::ReadOnly));

@@ -109,7 +109,7 @@ std::optional<std::string> headerOfField(const std::string& logKey)
 WindowCap parseWindowCap(std::string_view text)
 {
     const std::size_t slash = text.find('/');
-    if (slash == std::string_view::npos)
+    if (slash == std::string_view::npos || text.find('/', slash + 1) != std::string_view::npos)
         throw InputError("must be requests/window, as 600/1m (got " + quoted(text) + ")");
     WindowCap cap;
     try {
@@ -217,56 +217,106 @@ void recommend(const BurstFamily& family, KeptBurst& burst, const AdviceOptions&
     out.recommended.burst = burst(step);
 }
 
-// leastCap is the fewest requests any step of the ladder lets through in the cap's window, at
-// the burst the kept keys need there, and that step: over the runs of steps of one burst, each
-// at its first step (where mostIn is least), up to where even the floor's burst gets more.
-std::pair<std::int64_t, std::int64_t> leastCap(const BurstFamily& family, KeptBurst& burst, const WindowCap& cap,
-                                               std::int64_t top)
-{
-    std::pair<std::int64_t, std::int64_t> best{std::numeric_limits<std::int64_t>::max(), 1};
-    const std::int64_t floor = burst(top);
-    for (std::int64_t s = 1; s <= top && *family.mostIn(s, floor, cap.window) < best.first;) {
-        best = std::min(best, std::pair{*family.mostIn(s, burst(s), cap.window), s});
-        const std::int64_t b = burst(s);
-        if (b <= floor)
-            break;
-        s = lowestStep(s + 1, top, [&](std::int64_t x) { return burst(x) < b; });
+// CapSearch finds, with --cap, the steps whose f(s) = mostIn(s, burst(s)) is at most the cap.
+// mostIn never falls as the step or the burst grows (over the bursts the ladder needs, all at
+// least the floor's), and burst(s) never grows with s, so f never falls along a run of steps of
+// one burst and a run's first step is its least. Runs that cannot fit are skipped by mostIn's
+// arithmetic alone, without a pass over the log: a log can have thousands of runs.
+class CapSearch {
+public:
+    CapSearch(const BurstFamily& family, KeptBurst& burst, Nanos window, const Advice& a)
+        : m_family(family), m_burst(burst), m_window(window), m_floor(a.floorBurst), m_top(a.top)
+    {
     }
-    return best;
-}
 
-// recommendCapped moves the drain rule's step (`drained`, 0 for none) to one that meets the cap.
-// f(s) = mostIn(s, burst(s)) never falls within a run of steps of one burst (the burst is the
-// same, the step grows), so the first step of a run is its least. Above `drained` every step
-// drains in time: the least that meets the cap is the first of some run. Below it none does, and
-// the highest that meets the cap drains soonest (burst / rate falls as the step grows). Steps
-// where even the floor's burst gets more through than the cap are never tried.
+    std::int64_t most(std::int64_t s, std::int64_t b) const { return *m_family.mostIn(s, b, m_window); }
+    bool fits(std::int64_t s, std::int64_t n) const { return most(s, m_burst(s)) <= n; }
+
+    // highest: the highest step that can let at most n through (above it even the floor's burst
+    // gets more), 0 for none.
+    std::int64_t highest(std::int64_t n) const
+    {
+        const auto tooMany = [&](std::int64_t s) { return most(s, m_floor) > n; };
+        return !tooMany(m_top) ? m_top : lowestStep(1, m_top, tooMany) - 1;
+    }
+
+    // leastAbove: the least step above s, up to hi, that can let at most n through (0 for none):
+    // none in s's run does, and a later step x does only with burst(x) at most the largest burst
+    // step s + 1 does it with.
+    std::int64_t leastAbove(std::int64_t s, std::int64_t hi, std::int64_t n) const
+    {
+        if (s >= hi || most(s + 1, m_floor) > n)
+            return 0;
+        const std::int64_t top = m_burst(s) - 1;
+        const std::int64_t g =
+            lowestStep(m_floor, top + 1, [&](std::int64_t b) { return b > top || most(s + 1, b) > n; }) - 1;
+        if (g < m_burst(hi))
+            return 0;
+        return lowestStep(s + 1, hi, [&](std::int64_t x) { return m_burst(x) <= g; });
+    }
+
+    // highestFrom: the highest step at or below s that lets at most n through, 0 for none. A run
+    // that does not at its first step (burst b) rules out every lower step at which b gets more
+    // through, and, when step 1 does, every lower step.
+    std::int64_t highestFrom(std::int64_t s, std::int64_t n) const
+    {
+        while (s >= 1) {
+            const std::int64_t b = m_burst(s);
+            const std::int64_t first = lowestStep(1, s, [&](std::int64_t x) { return m_burst(x) <= b; });
+            if (fits(first, n)) // the run's highest that does: f never falls along it
+                return fits(s, n) ? s : lowestStep(first, s, [&](std::int64_t x) { return !fits(x, n); }) - 1;
+            if (most(1, b) > n)
+                return 0;
+            s = lowestStep(1, first, [&](std::int64_t x) { return most(x, b) > n; }) - 1;
+        }
+        return 0;
+    }
+
+    // least: the fewest any step lets through, and the highest step that does: the least n some
+    // step meets, by bisection (a step meeting n meets every larger one).
+    std::pair<std::int64_t, std::int64_t> least() const
+    {
+        const auto none = [&](std::int64_t n) { return highestFrom(highest(n), n) == 0; };
+        std::int64_t lo = 0, hi = most(1, m_burst(1)); // step 1 meets its own
+        while (lo < hi) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            if (none(mid))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return {hi, highestFrom(highest(hi), hi)};
+    }
+
+private:
+    const BurstFamily& m_family;
+    KeptBurst& m_burst;
+    Nanos m_window;
+    std::int64_t m_floor, m_top;
+};
+
+// recommendCapped keeps the recommendation made without the cap when it meets the cap. Else the
+// least step that drains in time and meets it (above `drained`, the drain rule's step, every
+// step drains), else the highest that meets it, which drains soonest (burst / rate falls as the
+// step grows), else a refusal naming the least any step lets through.
 void recommendCapped(const BurstFamily& family, KeptBurst& burst, const WindowCap& cap, std::int64_t drained, Advice& out)
 {
-    const auto fits = [&](std::int64_t s) { return *family.mostIn(s, burst(s), cap.window) <= cap.requests; };
-    const auto tooMany = [&](std::int64_t s) { return *family.mostIn(s, out.floorBurst, cap.window) > cap.requests; };
-    const std::int64_t hi = tooMany(out.top) ? lowestStep(1, out.top, tooMany) - 1 : out.top;
+    const CapSearch search(family, burst, cap.window, out);
+    const std::int64_t n = cap.requests;
+    if (search.fits(out.recommended.step, n))
+        return;
     const auto take = [&](std::int64_t s, bool drains) {
         out.recommended.step = s;
         out.recommended.burst = burst(s);
         out.drainMet = drains;
     };
-    for (std::int64_t s = drained; s != 0 && s <= hi;) {
-        if (fits(s))
+    const std::int64_t hi = search.highest(n);
+    for (std::int64_t s = drained; s != 0 && s <= hi; s = search.leastAbove(s, hi, n))
+        if (search.fits(s, n))
             return take(s, true);
-        const std::int64_t b = burst(s);
-        if (burst(hi) >= b)
-            break;
-        s = lowestStep(s + 1, hi, [&](std::int64_t x) { return burst(x) < b; });
-    }
-    for (std::int64_t s = std::min(drained == 0 ? hi : drained - 1, hi); s >= 1;) {
-        const std::int64_t b = burst(s);
-        const std::int64_t first = lowestStep(1, s, [&](std::int64_t x) { return burst(x) <= b; });
-        if (fits(first)) // the run's highest that fits: f never falls along it
-            return take(fits(s) ? s : lowestStep(first, s, [&](std::int64_t x) { return !fits(x); }) - 1, false);
-        s = first - 1;
-    }
-    const auto [least, at] = leastCap(family, burst, cap, out.top);
+    if (const std::int64_t s = search.highestFrom(std::min(drained == 0 ? hi : drained - 1, hi), n); s != 0)
+        return take(s, false);
+    const auto [least, at] = search.least();
     throw InputError("--cap: no " + family.product() + " limit lets through every request that must pass and at most "
                      + grouping(cap.requests) + " in any " + formatSeconds(cap.window) + " s; the least any lets through is "
                      + grouping(least) + " (" + family.rateText(at) + ", burst " + grouping(burst(at)) + ")");

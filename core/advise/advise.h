@@ -66,8 +66,10 @@ public:
     // mostIn: the most requests of cost 1 one key gets through in any window (t - T, t] of length
     // `window` at (step, burst), whatever it sends, from the product's own arithmetic (an upper
     // bound where the override says it is not always reached); INT64_MAX when the limit is off.
-    // Never less at a higher step or burst. nullopt: no bound is derived for the product, which
-    // `advise --cap` refuses.
+    // Never less at a higher step, nor at a higher burst among the bursts a step up to
+    // topStep(floorBurst) needs (Spring's limit is off, INT64_MAX, at a burst under half a
+    // second's tokens, which no such step needs). nullopt: no bound is derived for the product,
+    // which `advise --cap` refuses.
     virtual std::optional<std::int64_t> mostIn(std::int64_t step, std::int64_t burst, Nanos window) const
     {
         return (void)step, (void)burst, (void)window, std::nullopt;
@@ -165,10 +167,10 @@ struct AdviceOptions {
     // drain: the recommendation is the least rate of the product's ladder whose burst drains
     // within this time at that rate (burst <= rate * drain). More than 0.
     Nanos drain = 10 * kNanosPerSecond;
-    // cap, when set, is a bound the recommendation must meet (BurstFamily::mostIn): the least
-    // rate that meets it and drains within `drain`; when none that meets it drains in time, the
-    // one that meets it and drains soonest (drainMet false). advise throws InputError when no
-    // rate meets it.
+    // cap, when set, is a bound the recommendation must meet (BurstFamily::mostIn): the
+    // recommendation made without it when that meets it, else the least rate that meets it and
+    // drains within `drain`, else the one that meets it and drains soonest (drainMet false).
+    // advise throws InputError when no rate meets it.
     std::optional<WindowCap> cap;
 };
 
