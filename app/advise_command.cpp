@@ -26,6 +26,7 @@
 #include "replay/replay.h"
 #include "replay/replay_memory.h"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -53,6 +54,12 @@ struct AdviseArgs {
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
     std::string pass;             // the keys whose every request must pass, by pattern (--pass)
     std::shared_ptr<const AgainstCurrent> current; // the config the gateway runs now (--config), read before the log
+    // With --config whose rules meet only part of the log: the log's requests, and those met,
+    // which the advice is made on (0, 0: every request).
+    std::int64_t logRequests = 0, metRequests = 0;
+    std::string metRules;                       // the current config's rules that meet them, by name
+    std::shared_ptr<const Traffic> logTraffic;  // the whole log, and which of its requests they are
+    std::vector<std::uint8_t> met;
 };
 
 constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)";
@@ -250,6 +257,17 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
     return {std::move(gateway), std::move(config), std::move(denied)};
 }
 
+// onTheLog spreads the dry run of the requests the current config meets over the whole log: the
+// requests it does not meet are not limited, and reach the origin.
+std::vector<std::int32_t> onTheLog(const std::vector<std::uint8_t>& met, const std::vector<std::int32_t>& deniedBy)
+{
+    std::vector<std::int32_t> out(met.size(), -1);
+    for (std::size_t i = 0, j = 0; i < met.size(); ++i)
+        if (met[i])
+            out[i] = deniedBy[j++];
+    return out;
+}
+
 // prove runs the dry run on the written config: it must deny each key what the advice says, and
 // count the limited requests.
 Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPerKey, const KeptKeys& keys,
@@ -259,7 +277,8 @@ Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPe
     Proof p{dryRunOnTraffic(parsed, traffic, "the written config"), false, {}, {}};
     p.equal = p.result.rules.size() == 1 && p.result.rules[0].deniedPerKey == deniedPerKey
               && p.result.rules[0].requests == keys.limitedRequests;
-    p.origin = originLoad(traffic, p.result.deniedBy, a.top);
+    p.origin = a.logTraffic ? originLoad(*a.logTraffic, onTheLog(a.met, p.result.deniedBy), a.top)
+                            : originLoad(traffic, p.result.deniedBy, a.top);
     if (a.current) {
         // Envoy's advice keeps every request (its one bucket is one trace); the others keep per log key.
         const bool all = a.product == "envoy";
@@ -479,6 +498,9 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
         << (args.product == "envoy" ? ", one token bucket for all of them (local_ratelimit keeps none per client)"
                                     : " of " + counted(a.limitedKeys, "key") + " by " + args.key)
         << "\n";
+    if (args.metRequests > 0)
+        out << "  the requests the current config's rules meet (" << args.current->file << "): "
+            << grouping(args.metRequests) << " of the log's " << grouping(args.logRequests) << "\n";
     if (a.unlimitedRequests > 0)
         out << "  and " << unlimitedText(a, args) << "\n";
     writeKept(out, a, args);
@@ -507,8 +529,12 @@ void writeOrigin(std::ostream& out, const OriginLoad& o)
 void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args, const std::string& config,
                     const Proof& proof)
 {
-    out << "\n" << shadowText(args) << "\n"
-        << config << "\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "
+    out << "\n" << shadowText(args) << "\n" << config;
+    if (args.metRequests > 0)
+        out << "(in place of the current config's " << args.metRules << ", on whose requests it is advised)\n";
+    out << (args.metRequests > 0 ? "\nproof: the dry run of this config on the " + grouping(args.metRequests)
+                                       + " requests the current config's rules meet: "
+                                 : std::string("\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "))
         << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request") << " denied, "
         << counted(proof.result.rules[0].keysDenied, "key")
         << (a.unlimitedRequests > 0 ? ", besides " + unlimitedText(a, args) : "")
@@ -552,7 +578,11 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
     const QStringList warnings = trafficWarningList(traffic);
     for (qsizetype i = 0; i < warnings.size(); ++i)
         out << (i ? ", " : "") << jsonString(warnings[i].toStdString());
-    out << "],\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
+    out << "]";
+    if (args.metRequests > 0) // the requests the current config's rules meet, which the advice is made on
+        out << ",\n \"met_by_current\": {\"log_requests\": " << args.logRequests << ", \"requests\": " << args.metRequests
+            << ", \"rules\": " << jsonString(args.metRules) << "}";
+    out << ",\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
         << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"keep_percent\": "
         << jsonString(secondsText(args.options.keep)) << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
         << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << ", \"pass_pattern\": "
@@ -956,6 +986,29 @@ int runManaged(const QCommandLineParser& parser, const QString& log, const Advis
         [&](const std::vector<KeyDenials>& worst) { writeManagedText(std::cout, log, traffic, w, a, config, proof, worst); });
 }
 
+// keepWhatTheCurrentMeets narrows the traffic to the requests the current config's rules meet
+// (its locations', its routes'), when that is not all of them: the limit advised takes their place.
+void keepWhatTheCurrentMeets(AdviseArgs& a, Traffic& traffic)
+{
+    DryRunConfig config = a.current->config;
+    const DryRunResult result = dryRunOnTraffic(config, traffic, a.current->file);
+    const auto met = std::int64_t(std::count(result.met.begin(), result.met.end(), std::uint8_t(1)));
+    if (met == 0)
+        throw InputError("--config: " + a.current->file + ": its rules meet none of the log's "
+                         + counted(std::int64_t(traffic.times.size()), "request"));
+    if (met == std::int64_t(traffic.times.size()))
+        return;
+    a.logRequests = std::int64_t(traffic.times.size());
+    a.metRequests = met;
+    for (std::size_t r = 0; r < result.rules.size(); ++r)
+        if (result.rules[r].requests > 0)
+            a.metRules += (a.metRules.empty() ? "" : "; ") + config.rules[r].name;
+    Traffic subset = subsetOf(traffic, result.met);
+    a.met = result.met;
+    a.logTraffic = std::make_shared<const Traffic>(std::move(traffic));
+    traffic = std::move(subset);
+}
+
 } // namespace
 
 int adviseCommand(QCommandLineParser& parser, const QStringList& args)
@@ -1013,7 +1066,9 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         bytesPerKey += dryRunBytesPerKey(current->config);
         a.current = std::move(current);
     }
-    const Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields);
+    Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields);
+    if (a.current) // the routes it limits: advise on the requests its rules meet
+        keepWhatTheCurrentMeets(a, traffic);
     if (a.product == "kong")
         return runKong(parser, log, a, traffic);
     if (a.product == "express")

@@ -428,19 +428,62 @@ private slots:
         QCOMPARE(parseJson(envoy.out)["current"].toObject()["kept_requests"].toInt(), 16);
         const Run envoyText = runRatelab({"advise", log, "--for", "envoy", "--config", current});
         QVERIFY2(envoyText.out.contains("\n  it denies 10 of the log's 16 requests; the advice denies 0\n"), envoyText.out.constData());
-        // A config limiting one location says so: no path of the log (every one is /) is under /api/.
-        const QString api = writeFile(dir, "api.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
-                                                       "server {\n location /api/ { limit_req zone=one burst=1 nodelay; }\n}\n");
-        const Run part = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", api});
-        QCOMPARE(part.code, 0);
-        QVERIFY2(part.out.contains("): denied 0 of 16 requests; every rule replayed\n"
-                                   "  its rules meet fewer requests than the advice limits: limit_req zone=one burst=1 "
-                                   "nodelay (line 3), 0 of the 16 requests\n"),
-                 part.out.constData());
         const Run missing = runRatelab({"advise", log, "--for", "nginx", "--config", dir.filePath("none.conf")});
         QCOMPARE(missing.code, 2);
         QVERIFY(missing.out.isEmpty());
         QCOMPARE(missing.err.count('\n'), 1);
+    }
+
+    // --config limiting /api/ only: the advice is made on the 14 requests its rule meets (all at
+    // 0 s: 1.1.1.1's 3, 2.2.2.2's 1, 3.3.3.3's 10; the 6 under /static/ are not). --keep 60 keeps
+    // the keys of 1 and 3 (rank 2 of 1, 3, 10), whose burst is 2 at every rate (three at once);
+    // the least rate draining 2 in 10 s is 12r/m. It lets 3 of 3.3.3.3's ten through: 7 denied.
+    // The origin still sees all 20 at once, 13 under the limit. The current 1r/s with burst 1
+    // denies 1.1.1.1's third and 3.3.3.3's 3rd to 10th: 9, one of the kept keys' 4.
+    void theRoutesOfTheCurrentConfig()
+    {
+        QTemporaryDir dir;
+        QByteArray csv = "time,ip,path\n";
+        const auto add = [&](const char* ip, const char* path, int n) {
+            for (int i = 0; i < n; ++i)
+                csv += QByteArray("1795392000.000,") + ip + "," + path + "\n";
+        };
+        add("1.1.1.1", "/api/x", 3);
+        add("1.1.1.1", "/static/a", 1);
+        add("2.2.2.2", "/api/y", 1);
+        add("3.3.3.3", "/api/z", 10);
+        add("3.3.3.3", "/static/b", 5);
+        const QString log = writeFile(dir, "routes.csv", csv);
+        const QString api = writeFile(dir, "api.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                                                       "server {\n location /api/ { limit_req zone=one burst=1 nodelay; }\n}\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", api});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("advise for nginx: " + log.toUtf8() + ", 14 requests of 3 keys by ip\n"
+                                  "  the requests the current config's rules meet (" + api.toUtf8() + "): 14 of the log's 20\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("limit_req_zone $binary_remote_addr zone=ratelab:1m rate=12r/m;\n"
+                                "limit_req zone=ratelab burst=2 nodelay;\nlimit_req_dry_run on;\n"
+                                "(in place of the current config's limit_req zone=one burst=1 nodelay (line 3), on whose "
+                                "requests it is advised)\n\n"
+                                "proof: the dry run of this config on the 14 requests the current config's rules meet: 7 "
+                                "of 14 requests denied, 1 key; every key's denials as advised\n"
+                                "the origin's busiest second: 20 requests of the log, 13 under this limit\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("): denied 9 of 14 requests; every rule replayed\n"
+                                "  it denies the kept keys 1 of their 4 requests; the advice denies them 0\n"
+                                "  your change denies no more requests and admits 2 it denied, of 2 keys;"),
+                 r.out.constData());
+        const Run j = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", api, "--format", "json"});
+        const QJsonObject met = parseJson(j.out)["met_by_current"].toObject();
+        QCOMPARE(met["log_requests"].toInt(), 20);
+        QCOMPARE(met["requests"].toInt(), 14);
+        QCOMPARE(met["rules"].toString(), QString("limit_req zone=one burst=1 nodelay (line 3)"));
+        // A config whose rules meet no request of the log is refused.
+        const QString none = writeFile(dir, "none.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                                                         "server {\n location /admin/ { limit_req zone=one; }\n}\n");
+        const Run refused = runRatelab({"advise", log, "--for", "nginx", "--config", none});
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains("its rules meet none of the log's 20 requests"), refused.err.constData());
     }
 
     // Keyed by a field: the zone keys by $http_x_api_key, and the request whose key is logged "-"

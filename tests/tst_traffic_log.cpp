@@ -58,6 +58,33 @@ const std::string kCombined =
 class TestTrafficLog : public QObject {
     Q_OBJECT
 private slots:
+    // subsetOf keeps the marked requests: a log starting at 5.000 s of the clock with a at 0,
+    // b at 1.5 ms and 2 s, c at 3 s; keeping b's two, the clock starts at the whole ms at or
+    // before 1.5 ms (1 ms), so they are at 0.5 ms and 1.9995 s, b is key 0, and the field key
+    // follows its ids (b's own field value "x" is renumbered too).
+    void aSubsetKeepsItsRequestsOnTheClock()
+    {
+        Traffic t;
+        t.startEpochNanos = 5 * kNanosPerSecond;
+        t.times = {0, 1'500'000, 2 * kNanosPerSecond, 3 * kNanosPerSecond};
+        t.keyNames = {"a", "b", "c", "x", ""};
+        t.keys = {0, 1, 1, 2};
+        t.keyFields = {"http_x"};
+        t.fieldKeys = {{4, 3, 4, 4}};
+        t.fieldSeen = {1};
+        t.lines = 9;
+        const Traffic s = subsetOf(t, {0, 1, 1, 0});
+        QCOMPARE(s.startEpochNanos, 5 * kNanosPerSecond + kNanosPerMs);
+        QVERIFY(s.times == (std::vector<Nanos>{500'000, 2 * kNanosPerSecond - kNanosPerMs}));
+        QVERIFY(s.keys == (std::vector<std::uint32_t>{0, 0}));
+        QCOMPARE(s.keyNames.size(), std::size_t(3)); // b, x, ""
+        QCOMPARE(s.keyNames[s.fieldKeys[0][0]], std::string("x"));
+        QCOMPARE(s.keyNames[s.fieldKeys[0][1]], std::string(""));
+        QVERIFY(s.fieldSeen == std::vector<std::int64_t>{1});
+        QCOMPARE(s.lines, 9); // the log as read
+        QCOMPARE(errorOf([&] { (void)subsetOf(t, {0, 0, 0, 0}); }), std::string("no request is left"));
+    }
+
     // A combined line whose URL is a mebibyte is read like any other, its path kept whole: two such
     // requests from one address and a short one from another are 3 requests of 2 keys, 2 paths.
     void megabyteUrlsAreRead()

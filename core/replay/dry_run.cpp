@@ -105,6 +105,7 @@ Replay::Replay(const Traffic& traffic, const DryRunConfig& config, DryRunResult&
         r.firstDenialPerKey.assign(keys, -1);
     }
     out.deniedBy.assign(traffic.times.size(), -1);
+    out.met.assign(traffic.times.size(), 0);
     m_candidate.resize(config.rules.size());
     m_policies.resize(config.rules.size());
     for (std::size_t r = 0; r < config.rules.size(); ++r) {
@@ -176,11 +177,13 @@ bool Replay::ask(const std::vector<std::size_t>& asked, Request& q, int& denier)
             if (!rule.denyEmptyKey)
                 continue;
             ++m_out.rules[r].requests;
+            m_out.met[q.i] = 1;
             denier = int(r);
             return true;
         }
         looked = true;
         ++m_out.rules[r].requests;
+        m_out.met[q.i] = 1;
         if (!admits(r, rule, key, q)) {
             denier = int(r);
             return true;

@@ -116,6 +116,12 @@ Traffic readTrafficLog(const std::string& path, const TrafficOptions& options);
 // parseTraffic reads a log held in memory (gzip-compressed or not); name is used in messages.
 Traffic parseTraffic(std::string_view bytes, const TrafficOptions& options, const std::string& name = "log");
 
+// subsetOf is the traffic of the requests `keep` marks (one entry per request, at least one
+// marked), in their order: only the keys they use, numbered again in order of first use, the
+// clock's start moved to the whole millisecond at or before the first (each request keeps its
+// time on the clock), and the counts of the log as read (lines, unreadable...) kept.
+Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep);
+
 // formatEpoch writes an absolute time as ISO 8601 UTC with up to nine decimals:
 // "2026-10-10T13:55:36.123Z".
 std::string formatEpoch(Nanos epochNanos);

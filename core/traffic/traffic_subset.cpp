@@ -1,0 +1,54 @@
+#include "traffic/traffic_log.h"
+
+#include "arithmetic/decimal.h"
+
+#include <limits>
+
+namespace ratelab {
+
+Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep)
+{
+    Traffic out = traffic;
+    out.times.clear();
+    out.keys.clear();
+    out.costs.clear();
+    out.paths.clear();
+    out.keyNames.clear();
+    for (auto& f : out.fieldKeys)
+        f.clear();
+    constexpr std::uint32_t kUnused = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> renamed(traffic.keyNames.size(), kUnused);
+    const auto rename = [&](std::uint32_t k) {
+        if (renamed[k] == kUnused) {
+            renamed[k] = std::uint32_t(out.keyNames.size());
+            out.keyNames.push_back(traffic.keyNames[k]);
+        }
+        return renamed[k];
+    };
+    Nanos shift = -1;
+    for (std::size_t i = 0; i < traffic.times.size(); ++i) {
+        if (!keep[i])
+            continue;
+        if (shift < 0) // whole ms of the clock stay whole ms
+            shift = traffic.times[i] / kNanosPerMs * kNanosPerMs;
+        out.times.push_back(traffic.times[i] - shift);
+        out.keys.push_back(rename(traffic.keys[i]));
+        if (!traffic.costs.empty())
+            out.costs.push_back(traffic.costs[i]);
+        if (!traffic.paths.empty())
+            out.paths.push_back(traffic.paths[i]);
+        for (std::size_t f = 0; f < traffic.fieldKeys.size(); ++f)
+            out.fieldKeys[f].push_back(rename(traffic.fieldKeys[f][i]));
+    }
+    if (shift < 0)
+        throw InputError("no request is left");
+    out.startEpochNanos = traffic.startEpochNanos + shift;
+    for (std::size_t f = 0; f < traffic.fieldKeys.size(); ++f) {
+        out.fieldSeen[f] = 0;
+        for (std::uint32_t k : out.fieldKeys[f])
+            out.fieldSeen[f] += !out.keyNames[k].empty();
+    }
+    return out;
+}
+
+} // namespace ratelab
