@@ -573,7 +573,7 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
                    const QCommandLineParser& parser, const KeptKeys& a, const AdviseArgs& args)
 {
     out << "{\"product\": " << jsonString(product) << ",\n \"input\": ";
-    writeTrafficJson(out, log, traffic, parser);
+    writeTrafficJson(out, log, args.logTraffic ? *args.logTraffic : traffic, parser);
     out << ",\n \"warnings\": [";
     const QStringList warnings = trafficWarningList(traffic);
     for (qsizetype i = 0; i < warnings.size(); ++i)
@@ -581,7 +581,8 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
     out << "]";
     if (args.metRequests > 0) // the requests the current config's rules meet, which the advice is made on
         out << ",\n \"met_by_current\": {\"log_requests\": " << args.logRequests << ", \"requests\": " << args.metRequests
-            << ", \"rules\": " << jsonString(args.metRules) << "}";
+            << ", \"rules\": " << jsonString(args.metRules) << ", \"start\": " << jsonString(formatEpoch(traffic.startEpochNanos))
+            << "}";
     out << ",\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
         << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"keep_percent\": "
         << jsonString(secondsText(args.options.keep)) << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
@@ -862,12 +863,19 @@ std::optional<int> settle(const Proof& proof, const AdviseArgs& a, const std::st
 }
 
 // worstKeys ranks the keys by the dry run's own figures, as replay ranks its keys.
-std::vector<KeyDenials> worstKeys(const Proof& proof, std::size_t top)
+std::vector<KeyDenials> worstKeys(const Proof& proof, const AdviseArgs& a, const Traffic& traffic)
 {
     ReplayRow denials;
     denials.deniedPerKey = proof.result.rules[0].deniedPerKey;
     denials.firstDenialPerKey = proof.result.rules[0].firstDenialPerKey;
-    return topKeys(denials, top);
+    std::vector<KeyDenials> out = topKeys(denials, a.top);
+    // Advised on the requests the current config meets: the reports count a first denial from
+    // the advised traffic's first request; moved so that they count it from the log's.
+    if (a.logTraffic)
+        for (KeyDenials& k : out)
+            k.firstDenial += (traffic.startEpochNanos - a.logTraffic->startEpochNanos) - a.logTraffic->times.front()
+                             + traffic.times.front();
+    return out;
 }
 
 // report settles the proof, then prints the traffic's warnings and the report in the format asked
@@ -877,7 +885,7 @@ int report(const Proof& proof, const AdviseArgs& a, const std::string& config, c
 {
     if (const std::optional<int> failed = settle(proof, a, config))
         return *failed;
-    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    const std::vector<KeyDenials> worst = worstKeys(proof, a, traffic);
     printWarnings(trafficWarningList(traffic));
     if (a.format == "json")
         json(worst);
@@ -998,11 +1006,19 @@ void keepWhatTheCurrentMeets(AdviseArgs& a, Traffic& traffic)
                          + counted(std::int64_t(traffic.times.size()), "request"));
     if (met == std::int64_t(traffic.times.size()))
         return;
+    std::vector<std::string> rules; // the replayed rules asked about some request
+    for (std::size_t r = 0; r < result.rules.size(); ++r)
+        if (config.mapped[r] && result.rules[r].requests > 0)
+            rules.push_back(config.rules[r].name);
+    // Rules of their own count apart (their zones, their routes' copies): one limit is no advice
+    // for several.
+    if (rules.size() > 1)
+        throw InputError("--config: " + a.current->file + ": " + std::to_string(rules.size()) + " of its rules limit parts of "
+                         "the log (" + rules[0] + "; " + rules[1] + (rules.size() > 2 ? "; ..." : "")
+                         + "), which count apart; advise writes one limit: keep the one to advise on in the file");
     a.logRequests = std::int64_t(traffic.times.size());
     a.metRequests = met;
-    for (std::size_t r = 0; r < result.rules.size(); ++r)
-        if (result.rules[r].requests > 0)
-            a.metRules += (a.metRules.empty() ? "" : "; ") + config.rules[r].name;
+    a.metRules = rules.empty() ? std::string() : rules[0];
     Traffic subset = subsetOf(traffic, result.met);
     a.met = result.met;
     a.logTraffic = std::make_shared<const Traffic>(std::move(traffic));
@@ -1081,7 +1097,7 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice(), a, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))
         return *failed;
-    const std::vector<KeyDenials> worst = worstKeys(proof, a.top);
+    const std::vector<KeyDenials> worst = worstKeys(proof, a, traffic);
     const std::vector<TextbookRow> textbook =
         a.compare ? textbookRows(w.traces(), w.advice().kept, w.family().rate(w.advice().recommended.step)) : std::vector<TextbookRow>{};
     printWarnings(trafficWarningList(traffic));

@@ -35,7 +35,7 @@ void compareWithCurrent(AgainstCurrent& current, const Traffic& traffic, const D
     current.part.clear();
     const std::int64_t limited = writtenResult.rules.empty() ? 0 : writtenResult.rules[0].requests;
     for (std::size_t r = 0; r < current.config.rules.size() && r < current.result.rules.size(); ++r)
-        if (const std::int64_t met = current.result.rules[r].requests; met < limited)
+        if (const std::int64_t met = current.result.rules[r].requests; met > 0 && met < limited)
             current.part += (current.part.empty() ? "" : "; ") + current.config.rules[r].name + ", " + grouping(met)
                             + " of the " + counted(limited, "request");
 }
@@ -45,7 +45,8 @@ void writeCurrentText(std::ostream& out, const AgainstCurrent& c)
     out << "\nagainst the current config (" << c.file << "): " << c.headline << "\n"
         << (c.part.empty() ? std::string()
                            : "  its rules meet fewer requests than the advice limits: " + c.part + "\n")
-        << (c.shared ? "  it denies " + grouping(c.keptDenied) + " of the log's " + counted(c.keptRequests, "request")
+        << (c.shared ? "  it denies " + grouping(c.keptDenied) + " of the " + counted(c.keptRequests, "request")
+                           + " advised on"
                      : "  it denies the kept keys " + grouping(c.keptDenied) + " of their " + counted(c.keptRequests, "request"))
         << "; the advice denies " << (c.shared ? "" : "them ") << grouping(c.adviceKeptDenied) << "\n"
         << "  " << c.summary << "\n";

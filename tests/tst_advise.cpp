@@ -86,6 +86,21 @@ Traffic randomLog(std::mt19937_64& rng)
 class TestAdvise : public QObject {
     Q_OBJECT
 private slots:
+    // keyNames holds other key fields' values too (a dry run reads them): a name no request is
+    // keyed by is no key, so it is neither limited nor counted among the keys kept.
+    void aNameNoRequestIsKeyedByIsNoKey()
+    {
+        Traffic t = advisetest::smallLog();
+        t.keyNames.push_back("k-123"); // an API key field's value, say
+        const KeyedTraces traces = keyedTraces(t);
+        QCOMPARE(traces.keys(), std::size_t(4));
+        QVERIFY(!traces.limited[3]);
+        KeptKeys kept;
+        keepKeys(traces, kPercentUnit / 100 * 60, kept);
+        QCOMPARE(kept.limitedKeys, 3);
+        QCOMPARE(kept.keptKeys, 2); // rank ceil(0.6 * 3) = 2 of 1, 5, 10, as without the name
+    }
+
     // A second is (t - 1 s, t]: requests 1 s apart are never in one, 1 ns less apart are. Keys:
     // a at 0, 0.5 s and 1.499999999 s; b at 1 s; "-" (no key) at 1 s. The busiest second ends at
     // 1.499999999 s and holds all but a's first: 4. Denying a's at 0.5 s and b's leaves a's at 0

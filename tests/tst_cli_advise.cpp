@@ -427,7 +427,7 @@ private slots:
         QCOMPARE(parseJson(envoy.out)["current"].toObject()["kept_denied"].toInt(), 10);
         QCOMPARE(parseJson(envoy.out)["current"].toObject()["kept_requests"].toInt(), 16);
         const Run envoyText = runRatelab({"advise", log, "--for", "envoy", "--config", current});
-        QVERIFY2(envoyText.out.contains("\n  it denies 10 of the log's 16 requests; the advice denies 0\n"), envoyText.out.constData());
+        QVERIFY2(envoyText.out.contains("\n  it denies 10 of the 16 requests advised on; the advice denies 0\n"), envoyText.out.constData());
         const Run missing = runRatelab({"advise", log, "--for", "nginx", "--config", dir.filePath("none.conf")});
         QCOMPARE(missing.code, 2);
         QVERIFY(missing.out.isEmpty());
@@ -435,24 +435,25 @@ private slots:
     }
 
     // --config limiting /api/ only: the advice is made on the 14 requests its rule meets (all at
-    // 0 s: 1.1.1.1's 3, 2.2.2.2's 1, 3.3.3.3's 10; the 6 under /static/ are not). --keep 60 keeps
-    // the keys of 1 and 3 (rank 2 of 1, 3, 10), whose burst is 2 at every rate (three at once);
-    // the least rate draining 2 in 10 s is 12r/m. It lets 3 of 3.3.3.3's ten through: 7 denied.
-    // The origin still sees all 20 at once, 13 under the limit. The current 1r/s with burst 1
-    // denies 1.1.1.1's third and 3.3.3.3's 3rd to 10th: 9, one of the kept keys' 4.
+    // 2 s: 1.1.1.1's 3, 2.2.2.2's 1, 3.3.3.3's 10; the 6 under /static/, at 0 s, are not). --keep
+    // 60 keeps the keys of 1 and 3 (rank 2 of 1, 3, 10), whose burst is 2 at every rate (three at
+    // once); the least rate draining 2 in 10 s is 12r/m. It lets 3 of 3.3.3.3's ten through: 7
+    // denied, the first 2 s after the log's first request. The origin's busiest second is the
+    // 14 at 2 s, 7 under the limit. The current 1r/s with burst 1 denies 1.1.1.1's third and
+    // 3.3.3.3's 3rd to 10th: 9, one of the kept keys' 4.
     void theRoutesOfTheCurrentConfig()
     {
         QTemporaryDir dir;
         QByteArray csv = "time,ip,path\n";
-        const auto add = [&](const char* ip, const char* path, int n) {
+        const auto add = [&](const char* second, const char* ip, const char* path, int n) {
             for (int i = 0; i < n; ++i)
-                csv += QByteArray("1795392000.000,") + ip + "," + path + "\n";
+                csv += QByteArray("179539200") + second + ".000," + ip + "," + path + "\n";
         };
-        add("1.1.1.1", "/api/x", 3);
-        add("1.1.1.1", "/static/a", 1);
-        add("2.2.2.2", "/api/y", 1);
-        add("3.3.3.3", "/api/z", 10);
-        add("3.3.3.3", "/static/b", 5);
+        add("0", "1.1.1.1", "/static/a", 1);
+        add("0", "3.3.3.3", "/static/b", 5);
+        add("2", "1.1.1.1", "/api/x", 3);
+        add("2", "2.2.2.2", "/api/y", 1);
+        add("2", "3.3.3.3", "/api/z", 10);
         const QString log = writeFile(dir, "routes.csv", csv);
         const QString api = writeFile(dir, "api.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
                                                        "server {\n location /api/ { limit_req zone=one burst=1 nodelay; }\n}\n");
@@ -467,7 +468,10 @@ private slots:
                                 "requests it is advised)\n\n"
                                 "proof: the dry run of this config on the 14 requests the current config's rules meet: 7 "
                                 "of 14 requests denied, 1 key; every key's denials as advised\n"
-                                "the origin's busiest second: 20 requests of the log, 13 under this limit\n"),
+                                "the origin's busiest second: 14 requests of the log, 7 under this limit\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("    3.3.3.3                                  7 of 10 denied, the first at 2 s after the log's "
+                                "first request\n"),
                  r.out.constData());
         QVERIFY2(r.out.contains("): denied 9 of 14 requests; every rule replayed\n"
                                 "  it denies the kept keys 1 of their 4 requests; the advice denies them 0\n"
@@ -478,6 +482,31 @@ private slots:
         QCOMPARE(met["log_requests"].toInt(), 20);
         QCOMPARE(met["requests"].toInt(), 14);
         QCOMPARE(met["rules"].toString(), QString("limit_req zone=one burst=1 nodelay (line 3)"));
+        // A key a map empties (2.2.2.2: a partner the rule lets by) is still in the rule's
+        // location, so the advice, keyed by the address, is made on its request too; the rule
+        // itself looks up 13 of the 14.
+        const QString mapped = writeFile(dir, "map.conf", "map $remote_addr $limit_key {\n  2.2.2.2 \"\";\n  default "
+                                                          "$binary_remote_addr;\n}\n"
+                                                          "limit_req_zone $limit_key zone=one:1m rate=1r/s;\n"
+                                                          "server {\n location /api/ { limit_req zone=one burst=1 nodelay; }\n}\n");
+        const Run m = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", mapped});
+        QCOMPARE(m.code, 0);
+        QVERIFY2(m.out.contains("): 14 of the log's 20\n") && m.out.contains("  its rules meet fewer requests than the advice "
+                                                                             "limits: limit_req zone=one burst=1 nodelay "
+                                                                             "(line 7), 13 of the 14 requests\n"),
+                 m.out.constData());
+        // Two rules counting apart, meeting part of the log (/static/b is neither's), get no one
+        // limit in their place: refused, both named.
+        const QString two = writeFile(dir, "two.conf", "limit_req_zone $binary_remote_addr zone=a:1m rate=1r/s;\n"
+                                                       "limit_req_zone $binary_remote_addr zone=s:1m rate=5r/s;\n"
+                                                       "server {\n location /api/ { limit_req zone=a; }\n"
+                                                       " location /static/a { limit_req zone=s; }\n}\n");
+        const Run both = runRatelab({"advise", log, "--for", "nginx", "--config", two});
+        QCOMPARE(both.code, 2);
+        QVERIFY(both.out.isEmpty());
+        QVERIFY2(both.err.startsWith("ratelab: --config: " + two.toUtf8() + ": 2 of its rules limit parts of the log "
+                                     "(limit_req zone=a (line 4); limit_req zone=s (line 5)), which count apart"),
+                 both.err.constData());
         // A config whose rules meet no request of the log is refused.
         const QString none = writeFile(dir, "none.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
                                                          "server {\n location /admin/ { limit_req zone=one; }\n}\n");

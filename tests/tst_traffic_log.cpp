@@ -80,8 +80,12 @@ private slots:
         QCOMPARE(s.keyNames.size(), std::size_t(3)); // b, x, ""
         QCOMPARE(s.keyNames[s.fieldKeys[0][0]], std::string("x"));
         QCOMPARE(s.keyNames[s.fieldKeys[0][1]], std::string(""));
-        QVERIFY(s.fieldSeen == std::vector<std::int64_t>{1});
         QCOMPARE(s.lines, 9); // the log as read
+        // Without the one request that had the field, the log still has it: a rule keyed by it binds.
+        const Traffic late = subsetOf(t, {0, 0, 1, 1});
+        QCOMPARE(late.startEpochNanos, 7 * kNanosPerSecond);
+        QVERIFY(late.times == (std::vector<Nanos>{0, kNanosPerSecond}));
+        QVERIFY(late.fieldSeen == std::vector<std::int64_t>{1});
         QCOMPARE(errorOf([&] { (void)subsetOf(t, {0, 0, 0, 0}); }), std::string("no request is left"));
     }
 

@@ -48,9 +48,10 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass)
         if (!traffic.costs.empty())
             out.costs[at] = traffic.costs[i];
     }
+    // keyNames holds other key fields' values too (a dry run's): a name no request is keyed by is no key.
     out.limited.resize(keys);
     for (std::size_t k = 0; k < keys; ++k)
-        out.limited[k] = !keylessName(traffic.keyNames[k]);
+        out.limited[k] = !keylessName(traffic.keyNames[k]) && out.start[k + 1] > out.start[k];
     if (!pass.empty()) {
         checkPassPattern(pass);
         const ProductRegex re(pass, RegexEngine::Re2, RegexSpan::Whole);

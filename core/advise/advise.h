@@ -81,7 +81,8 @@ public:
 };
 
 // KeyedTraces is a log's requests grouped by key: key k's are [start[k], start[k + 1]), in time
-// order. A key logged empty is not limited (keylessName): no limit keyed by it counts its requests.
+// order. A key logged empty is not limited (keylessName): no limit keyed by it counts its requests;
+// nor is a name of Traffic::keyNames no request is keyed by (another key field's value).
 struct KeyedTraces {
     std::vector<std::size_t> start;
     std::vector<Nanos> times;

@@ -169,6 +169,7 @@ bool Replay::ask(const std::vector<std::size_t>& asked, Request& q, int& denier)
             looked = true;         // no later location's limits are asked in its stead
             continue;
         }
+        m_out.met[q.i] = 1;
         const std::uint32_t key = keyOf(rule, q);
         // A denial is counted against the rule's own key when it is one of the log's, else
         // against the request's log key.
@@ -177,13 +178,11 @@ bool Replay::ask(const std::vector<std::size_t>& asked, Request& q, int& denier)
             if (!rule.denyEmptyKey)
                 continue;
             ++m_out.rules[r].requests;
-            m_out.met[q.i] = 1;
             denier = int(r);
             return true;
         }
         looked = true;
         ++m_out.rules[r].requests;
-        m_out.met[q.i] = 1;
         if (!admits(r, rule, key, q)) {
             denier = int(r);
             return true;

@@ -235,7 +235,8 @@ struct DryRunRuleReport {
 // DryRunResult is every request's fate and every rule's report.
 struct DryRunResult {
     std::vector<std::int32_t> deniedBy; // per request: the rule that rejected it, -1 admitted
-    std::vector<std::uint8_t> met;      // per request: 1 when a replayed rule looked it up (counted in its requests)
+    std::vector<std::uint8_t> met;      // per request: 1 when a replayed rule was asked about it (its location's, its
+                                        // route's), whether or not its key let the rule look it up
     std::vector<std::int32_t> place;    // per path id: the location it selects, -1 none, -2 refused by the product (a 400);
                                         // with conditions, the first whose path matches (the request's own may be later)
     std::vector<DryRunRuleReport> rules;

@@ -119,7 +119,8 @@ Traffic parseTraffic(std::string_view bytes, const TrafficOptions& options, cons
 // subsetOf is the traffic of the requests `keep` marks (one entry per request, at least one
 // marked), in their order: only the keys they use, numbered again in order of first use, the
 // clock's start moved to the whole millisecond at or before the first (each request keeps its
-// time on the clock), and the counts of the log as read (lines, unreadable...) kept.
+// time on the clock), and the log's counts as read (lines, unreadable, the requests that had
+// each key field) kept.
 Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep);
 
 // formatEpoch writes an absolute time as ISO 8601 UTC with up to nine decimals:

@@ -8,14 +8,21 @@ namespace ratelab {
 
 Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep)
 {
-    Traffic out = traffic;
-    out.times.clear();
-    out.keys.clear();
-    out.costs.clear();
-    out.paths.clear();
-    out.keyNames.clear();
-    for (auto& f : out.fieldKeys)
-        f.clear();
+    Traffic out;
+    out.pathNames = traffic.pathNames;
+    out.keyFields = traffic.keyFields;
+    out.fieldKeys.resize(traffic.fieldKeys.size());
+    out.fieldSeen = traffic.fieldSeen; // whether the log has a field at all, which binds a rule to it
+    out.format = traffic.format;
+    out.lines = traffic.lines;
+    out.comments = traffic.comments;
+    out.firstLineCut = traffic.firstLineCut;
+    out.filtered = traffic.filtered;
+    out.unreadable = traffic.unreadable;
+    out.firstErrors = traffic.firstErrors;
+    out.wholeSeconds = traffic.wholeSeconds;
+    out.outOfOrder = traffic.outOfOrder;
+    out.largestStepBack = traffic.largestStepBack;
     constexpr std::uint32_t kUnused = std::numeric_limits<std::uint32_t>::max();
     std::vector<std::uint32_t> renamed(traffic.keyNames.size(), kUnused);
     const auto rename = [&](std::uint32_t k) {
@@ -43,11 +50,6 @@ Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep)
     if (shift < 0)
         throw InputError("no request is left");
     out.startEpochNanos = traffic.startEpochNanos + shift;
-    for (std::size_t f = 0; f < traffic.fieldKeys.size(); ++f) {
-        out.fieldSeen[f] = 0;
-        for (std::uint32_t k : out.fieldKeys[f])
-            out.fieldSeen[f] += !out.keyNames[k].empty();
-    }
     return out;
 }
 
