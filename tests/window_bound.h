@@ -4,9 +4,13 @@
 
 #include "arithmetic/nanos.h"
 #include "max_admitted.h"
+#include "property_seeds.h"
+
+#include <QString>
 
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace advisetest {
@@ -37,6 +41,24 @@ inline std::vector<ratelab::Nanos> denseTrace(std::mt19937_64& rng, const std::v
         burstAt(out, t, std::uniform_int_distribution<int>(1, 8)(rng));
     }
     return out;
+}
+
+// firstExcess runs Model (built from family.config(step, burst)) on dense random traces, a
+// (step, burst) drawn for each seed, and returns the first seed, step, burst and window at which
+// it admits more in a window than family.mostIn says, or "" when none does.
+template <typename Model, typename Family, typename Draw>
+QString firstExcess(const Family& family, const std::vector<ratelab::Nanos>& gaps,
+                    const std::vector<ratelab::Nanos>& windows, Draw draw)
+{
+    for (std::uint64_t seed = 1; seed <= propertySeeds() / 4 + 1; ++seed) {
+        std::mt19937_64 rng(seed);
+        const auto [step, burst] = draw(rng, seed);
+        const std::vector<ratelab::Nanos> times = denseTrace(rng, gaps);
+        for (ratelab::Nanos w : windows)
+            if (mostThrough(Model(family.config(step, burst)), times, w) > *family.mostIn(step, burst, w))
+                return QString("seed %1, step %2, burst %3, window %4 ns").arg(seed).arg(step).arg(burst).arg(w);
+    }
+    return {};
 }
 
 } // namespace advisetest
