@@ -58,6 +58,7 @@ struct AdviseArgs {
     // which the advice is made on (0, 0: every request).
     std::int64_t logRequests = 0, metRequests = 0;
     std::string metRules;                       // the current config's rules that meet them, by name
+    bool metComplete = true;                    // every part of the current config replayed
     std::shared_ptr<const Traffic> logTraffic;  // the whole log, and which of its requests they are
     std::vector<std::uint8_t> met;
 };
@@ -500,7 +501,9 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
         << "\n";
     if (args.metRequests > 0)
         out << "  the requests the current config's rules meet (" << args.current->file << "): "
-            << grouping(args.metRequests) << " of the log's " << grouping(args.logRequests) << "\n";
+            << grouping(args.metRequests) << " of the log's " << grouping(args.logRequests)
+            << (args.metComplete ? "" : " (NOT COMPLETE: the requests only its parts not replayed meet are not among them)")
+            << "\n";
     if (a.unlimitedRequests > 0)
         out << "  and " << unlimitedText(a, args) << "\n";
     writeKept(out, a, args);
@@ -1018,6 +1021,7 @@ void keepWhatTheCurrentMeets(AdviseArgs& a, Traffic& traffic)
                          + "), which count apart; advise writes one limit: keep the one to advise on in the file");
     a.logRequests = std::int64_t(traffic.times.size());
     a.metRequests = met;
+    a.metComplete = dryRunComplete(config);
     a.metRules = rules.empty() ? std::string() : rules[0];
     Traffic subset = subsetOf(traffic, result.met);
     a.met = result.met;

@@ -507,6 +507,17 @@ private slots:
         QVERIFY2(both.err.startsWith("ratelab: --config: " + two.toUtf8() + ": 2 of its rules limit parts of the log "
                                      "(limit_req zone=a (line 4); limit_req zone=s (line 5)), which count apart"),
                  both.err.constData());
+        // A rule keyed by a field the log lacks is not replayed: the requests only it meets
+        // (1.1.1.1's /static/a) are not advised on, and the scope line says so.
+        const QString partial = writeFile(dir, "partial.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                                                               "limit_req_zone $http_x_api_key zone=k:1m rate=1r/s;\n"
+                                                               "server {\n location /api/ { limit_req zone=one burst=1 nodelay; }\n"
+                                                               " location /static/a { limit_req zone=k; }\n}\n");
+        const Run p = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", partial});
+        QCOMPARE(p.code, 0);
+        QVERIFY2(p.out.contains("): 14 of the log's 20 (NOT COMPLETE: the requests only its parts not replayed meet are "
+                                "not among them)\n"),
+                 p.out.constData());
         // A config whose rules meet no request of the log is refused.
         const QString none = writeFile(dir, "none.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
                                                          "server {\n location /admin/ { limit_req zone=one; }\n}\n");

@@ -143,6 +143,10 @@ private slots:
         QCOMPARE(d.byHour[0].onlyCurrent + 10 * d.byHour[0].onlyProposed, 21);
         QCOMPARE(diffSummary(t, d), std::string("your change denies 2 more requests of 2 keys and admits 1 it denied, of 1 key; "
                                                 "the 2 most affected: 1.1.1.1 (+1 -1), 2.2.2.2 (+1)"));
+        // A key logged empty (a header a request did not send) is named as what it is.
+        Traffic unnamed = t;
+        *std::find(unnamed.keyNames.begin(), unnamed.keyNames.end(), "2.2.2.2") = "";
+        QVERIFY(diffSummary(unnamed, d).ends_with("1.1.1.1 (+1 -1), the requests with no key (+1)"));
     }
 
     // nginx's selection order: "=" at once, the longest prefix ("^~" stops there), the regexes in

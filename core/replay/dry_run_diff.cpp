@@ -97,7 +97,8 @@ std::string diffSummary(const Traffic& traffic, const DryRunDiff& diff, std::siz
                       + "; the " + std::to_string(std::min(most, diff.keys.size())) + " most affected: ";
     for (std::size_t i = 0; i < std::min(most, diff.keys.size()); ++i) {
         const DryRunKeyChange& k = diff.keys[i];
-        out += (i ? ", " : "") + traffic.keyNames[k.key] + " (";
+        const std::string& name = traffic.keyNames[k.key];
+        out += (i ? ", " : "") + (name.empty() ? std::string("the requests with no key") : name) + " (";
         if (k.onlyProposed)
             out += "+" + grouping(k.onlyProposed) + (k.onlyCurrent ? " " : "");
         if (k.onlyCurrent)

@@ -44,8 +44,9 @@ struct DryRunDiff {
 DryRunDiff diffDryRuns(const Traffic& traffic, const DryRunConfig& current, const DryRunResult& a,
                        const DryRunConfig& proposed, const DryRunResult& b);
 
-// diffSummary is the one-line summary: "your change denies 3,412 more requests of 41 keys (and
-// admits 12 the current denies, of 3 keys); the 5 most affected: k1 (+310), ...".
+// diffSummary is the one-line summary: "your change denies 3,412 more requests of 41 keys and
+// admits 12 it denied, of 3 keys; the 5 most affected: k1 (+310), ..." (a key logged empty is
+// "the requests with no key").
 std::string diffSummary(const Traffic& traffic, const DryRunDiff& diff, std::size_t most = 5);
 
 } // namespace ratelab
