@@ -1,4 +1,5 @@
 #include "advise_command.h"
+#include "advise_args.h"
 #include "advise_current.h"
 
 #include "command.h"
@@ -36,199 +37,10 @@ namespace ratelab::app {
 
 namespace {
 
-constexpr std::int64_t kMaxTop = 1000;
 // What advise holds per key beyond the read log's share: its place in the grouped requests (8 B),
 // kept (1), denials at the recommendation (8), and the dry run's per key: its denials and first
 // denial (16) and the zone's excess, last and whether it exists (17). 64 B rounds that up.
 constexpr std::int64_t kAdviseKeyBytes = 64;
-
-struct AdviseArgs {
-    std::string product;
-    AdviceOptions options;
-    std::string format = "text";
-    std::size_t top = 5;
-    QString write;
-    std::string key = "ip";      // the log's key (--key)
-    KongLimitBy limitBy;         // Kong's limit_by for it
-    Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
-    bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
-    std::string pass;             // the keys whose every request must pass, by pattern (--pass)
-    std::shared_ptr<const AgainstCurrent> current; // the config the gateway runs now (--config), read before the log
-    // With --config whose rules meet only part of the log: the log's requests, and those met,
-    // which the advice is made on (0, 0: every request).
-    std::int64_t logRequests = 0, metRequests = 0;
-    std::string metRules;                       // the current config's rules that meet them, by name
-    bool metComplete = true;                    // every part of the current config replayed
-    std::shared_ptr<const Traffic> logTraffic;  // the whole log, and which of its requests they are
-    std::vector<std::uint8_t> met;
-};
-
-constexpr const char* kKnown = "(known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)";
-
-// readEnvoyArgs reads Envoy's: its fill_interval, and no key to keep.
-void readEnvoyArgs(const QCommandLineParser& p, AdviseArgs& a)
-{
-    // The filter keeps one bucket for every request (envoy_advice.h): no key to keep; --key
-    // only reads the log and names its keys.
-    if (p.isSet("keep"))
-        throw InputError("--keep: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
-                         "its advice is for all the log's requests");
-    if (p.isSet("fill-interval")) {
-        try {
-            a.fill = parseDuration(p.value("fill-interval").toStdString(), true);
-        } catch (const InputError& e) {
-            throw InputError(std::string("--fill-interval: ") + e.what());
-        }
-        if (const std::string problem = envoyFillProblem(a.fill); !problem.empty())
-            throw InputError("--fill-interval: " + problem);
-    }
-    a.options.keep = kPercentUnit; // as the advice takes it: every request
-}
-
-// readWindowedArgs reads Kong's and express-rate-limit's: what keys their limit.
-void readWindowedArgs(const QCommandLineParser& p, AdviseArgs& a)
-{
-    // Their limits are counts in windows: no rate for a burst to drain at, none to compare at.
-    const std::string product = a.product == "kong" ? "Kong's rate-limiting" : "express-rate-limit";
-    for (const char* option : {"drain", "compare"})
-        if (p.isSet(option))
-            throw InputError(std::string("--") + option + ": " + product + " counts requests in windows; it has no "
-                             "rate and burst (--for " + a.product + " advises the windows' limits)");
-    if (a.product == "express") {
-        if (a.key != "ip") // rate-limit.ts's default keyGenerator: req.ip
-            throw InputError("--key: express-rate-limit keys by the request's IP unless a keyGenerator of your code "
-                             "says otherwise, which the written options cannot carry: only ip");
-        return;
-    }
-    const std::optional<KongLimitBy> limitBy = kongLimitBy(a.key);
-    if (!limitBy)
-        throw InputError("--key: Kong's rate-limiting has no limit_by for " + ratelab::quoted(a.key)
-                         + " (it offers: ip, user as the consumer, http_NAME as a header)");
-    a.limitBy = *limitBy;
-}
-
-// readAwsArgs reads API Gateway's: a usage plan throttles by the API key a request carries, which
-// no log field is by default, so the log's key for it must be named.
-void readAwsArgs(const QCommandLineParser& p, AdviseArgs&)
-{
-    if (!p.isSet("key"))
-        throw InputError("--key: an API Gateway usage plan throttles by the API key each request carries: name the log's "
-                         "field that holds it (http_x_api_key for the x-api-key header, or the key your authorizer returns)");
-}
-
-// readUpstashArgs reads @upstash/ratelimit's: the identifier is the application's (the log's
-// --key, ip unless told), and its windows have no rate for a burst to drain at.
-void readUpstashArgs(const QCommandLineParser& p, AdviseArgs&)
-{
-    for (const char* option : {"drain", "compare"})
-        if (p.isSet(option))
-            throw InputError(std::string("--") + option + ": @upstash/ratelimit's slidingWindow and fixedWindow count "
-                             "requests in windows; they have no rate and burst (--for upstash advises their tokens)");
-}
-
-// readManagedArgs reads Cloudflare's and AWS WAF's: counts per window, by the client's IP.
-void readManagedArgs(const QCommandLineParser& p, const AdviseArgs& a)
-{
-    const bool cloudflare = a.product == "cloudflare";
-    for (const char* option : {"drain", "compare"})
-        if (p.isSet(option))
-            throw InputError(std::string("--") + option + ": " + (cloudflare ? "Cloudflare's rate limiting rule" : "AWS WAF's "
-                             "rate-based rule") + " counts requests in windows; it has no rate and burst (--for " + a.product
-                             + " advises the windows' limits)");
-    if (a.key != "ip") // the written rule's key, which the dry run replays
-        throw InputError(std::string("--key: the written rule counts by the client's IP (")
-                         + (cloudflare ? "ip.src" : "AggregateKeyType IP") + "): only ip");
-}
-
-// readCap reads --cap, for the gateways whose most in a window is derived (BurstFamily::mostIn).
-void readCap(const QCommandLineParser& p, AdviseArgs& a)
-{
-    if (!p.isSet("cap"))
-        return;
-    if (a.product == "traefik")
-        throw InputError("--cap: Traefik serves a request late rather than deny it, and counts its tokens in floating "
-                         "point: no exact bound of what one key gets through in a window is derived for it");
-    if (a.product != "nginx" && a.product != "envoy" && a.product != "spring" && a.product != "aws-api-gateway")
-        throw InputError("--cap: " + a.product + "'s limit is a count in a window already: choose the window and the "
-                         "count (--cap is for nginx, envoy, spring and aws-api-gateway)");
-    try {
-        a.options.cap = parseWindowCap(p.value("cap").toStdString());
-    } catch (const InputError& e) {
-        throw InputError(std::string("--cap: ") + e.what());
-    }
-}
-
-// readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
-// fill_interval.
-void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
-{
-    if (p.isSet("fill-interval") && a.product != "envoy")
-        throw InputError("--fill-interval: only Envoy's token bucket has a fill_interval (--for envoy)");
-    a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
-    if (a.product == "envoy")
-        return readEnvoyArgs(p, a);
-    if (a.product == "aws-api-gateway")
-        return readAwsArgs(p, a);
-    if (a.product == "upstash")
-        return readUpstashArgs(p, a);
-    if (a.product == "kong" || a.product == "express")
-        return readWindowedArgs(p, a);
-    if (a.product == "cloudflare" || a.product == "aws-waf")
-        return readManagedArgs(p, a);
-    if (const std::string problem = burstGatewayKeyProblem(a.product, a.key); !problem.empty())
-        throw InputError("--key: " + problem);
-}
-
-AdviseArgs readArgs(const QCommandLineParser& p, const QString& log)
-{
-    AdviseArgs a;
-    if (log.isEmpty())
-        throw InputError("advise: name the LOG to choose a limit from");
-    if (!p.isSet("for"))
-        throw InputError(std::string("advise: name the gateway with --for ") + kKnown);
-    a.product = p.value("for").toStdString();
-    if (a.product != "nginx" && a.product != "envoy" && a.product != "traefik" && a.product != "kong"
-        && a.product != "express" && a.product != "spring" && a.product != "cloudflare" && a.product != "aws-waf"
-        && a.product != "aws-api-gateway" && a.product != "upstash")
-        throw InputError("--for: unknown gateway " + ratelab::quoted(a.product) + " " + kKnown);
-    if (p.isSet("keep")) {
-        const std::string text = p.value("keep").toStdString();
-        Nanos keep = 0; // the percentage read as parseSeconds reads a decimal: exactly, to 9 decimals
-        try {
-            keep = parseSeconds(text);
-        } catch (const InputError&) {
-        }
-        if (keep <= 0 || keep > kPercentUnit)
-            throw InputError("--keep: must be a percentage above 0 and at most 100 (got " + ratelab::quoted(text) + ")");
-        a.options.keep = keep;
-    }
-    if (p.isSet("pass")) {
-        a.pass = p.value("pass").toStdString();
-        if (a.pass.empty())
-            throw InputError("--pass: no pattern given");
-        checkPassPattern(a.pass); // refused before the log is read
-    }
-    if (p.isSet("drain")) {
-        try {
-            a.options.drain = parseDuration(p.value("drain").toStdString(), true);
-        } catch (const InputError& e) {
-            throw InputError(std::string("--drain: ") + e.what());
-        }
-    }
-    a.format = p.isSet("format") ? p.value("format").toStdString() : "text";
-    if (a.format != "text" && a.format != "json")
-        throw InputError("--format: unknown format " + ratelab::quoted(a.format) + " (known: text, json)");
-    a.top = std::size_t(integerOption(p, "top", 0, kMaxTop).value_or(5));
-    a.write = p.value("write");
-    if (p.isSet("write") && a.write.isEmpty())
-        throw InputError("--write: no file name given");
-    if (const QString problem = a.write.isEmpty() ? QString() : io::outputPathProblem(a.write); !problem.isEmpty())
-        throw InputError("--write: " + problem.toStdString());
-    readProductArgs(p, a);
-    a.compare = p.isSet("compare");
-    readCap(p, a);
-    return a;
-}
 
 // Proof is the dry run of the written config on the log, whether it denies what the advice says,
 // and what it leaves for the origin.
@@ -1073,7 +885,7 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     int status = 0;
     if (!parseWithLog(parser, args, log, status))
         return status;
-    AdviseArgs a = readArgs(parser, log);
+    AdviseArgs a = readAdviseArgs(parser, log);
     std::int64_t bytesPerKey = kReplayKeyBytes + kAdviseKeyBytes;
     std::vector<std::string> fields; // the log fields the current config's rules key by besides --key
     if (parser.isSet("config")) {

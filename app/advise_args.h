@@ -1,0 +1,47 @@
+// `ratelab advise`'s options read into one value: the gateway, the goal, the output, and what
+// depends on the gateway (its key, Envoy's fill_interval, a cap where a bound is derived).
+#pragma once
+
+#include "advise_current.h"
+
+#include "advise/advise.h"
+#include "advise/kong_advice.h"
+#include "arithmetic/nanos.h"
+#include "traffic/traffic_log.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ratelab::app {
+
+struct AdviseArgs {
+    std::string product;
+    AdviceOptions options;
+    std::string format = "text";
+    std::size_t top = 5;
+    QString write;
+    std::string key = "ip";      // the log's key (--key)
+    KongLimitBy limitBy;         // Kong's limit_by for it
+    Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
+    bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
+    std::string pass;             // the keys whose every request must pass, by pattern (--pass)
+    std::shared_ptr<const AgainstCurrent> current; // the config the gateway runs now (--config), read before the log
+    // With --config whose rules meet only part of the log: the log's requests, and those met,
+    // which the advice is made on (0, 0: every request).
+    std::int64_t logRequests = 0, metRequests = 0;
+    std::string metRules;                       // the current config's rules that meet them, by name
+    bool metComplete = true;                    // every part of the current config replayed
+    std::shared_ptr<const Traffic> logTraffic;  // the whole log, and which of its requests they are
+    std::vector<std::uint8_t> met;
+};
+
+// readAdviseArgs reads the options and refuses what cannot be advised (exit 2, one line) before
+// the log is read.
+AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log);
+
+} // namespace ratelab::app
