@@ -121,8 +121,8 @@ AdviseView::AdviseView(QWidget* parent)
     layout->addLayout(controls);
     layout->addLayout(goal);
     layout->addWidget(m_summary);
-    layout->addWidget(m_front, 2);
-    layout->addWidget(m_chart, 3);
+    layout->addWidget(m_front, 1);
+    layout->addWidget(m_chart, 1);
     layout->addWidget(m_config);
     layout->addLayout(buttons);
     setTraffic(nullptr);

@@ -12,6 +12,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QEventLoop>
+#include <QScreen>
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
@@ -126,7 +127,10 @@ void TrafficPanel::showAdvice()
         auto* layout = new QVBoxLayout(m_adviceWindow);
         layout->addWidget(m_advise);
         m_advise->show();
-        m_adviceWindow->resize(720, 640);
+        // Nine tenths of the screen, up to what the table, chart and config use: a projector's
+        // 720 rows and a desk's 1000 both show the front's rows with the chart.
+        const QRect room = screen()->availableGeometry();
+        m_adviceWindow->resize(std::min(900, room.width() * 9 / 10), std::min(960, room.height() * 9 / 10));
     }
     m_adviceWindow->show();
     m_adviceWindow->raise();
