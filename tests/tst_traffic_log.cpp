@@ -382,6 +382,37 @@ private slots:
         QCOMPARE(keysOf(both), (std::vector<std::string>{"10.0.0.1"}));
     }
 
+    // A combined log's fields after the request are $status $body_bytes_sent "$http_referer"
+    // "$http_user_agent" (nginx's log_format combined): asked for, each is read (a quoted one as
+    // written, nginx's \x22 for a quote kept; "-" is none). A common line has the first two, and
+    // a line with one more quoted field than combined keeps the four as they come.
+    void combinedLogsTail()
+    {
+        TrafficOptions o;
+        o.keyFields = {"http_user_agent", "http_referer", "status", "body_bytes_sent"};
+        const Traffic t = parse(
+            "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.1\" 200 437 \"-\" \"okhttp/4.12.0\"\n"
+            "192.0.2.2 - - [01/Jan/2000:00:00:01 +0000] \"GET /a HTTP/1.1\" 429 0 \"https://x.example/\" \"a \\x22b\\x22 c\"\n"
+            "192.0.2.3 - - [01/Jan/2000:00:00:02 +0000] \"GET /b HTTP/1.1\" 200 12 \"-\" \"-\" \"extra\"\n",
+            o);
+        QCOMPARE(t.format, LogFormat::Combined);
+        QCOMPARE(t.unreadable, std::int64_t(0));
+        const auto column = [&](std::size_t field) {
+            std::vector<std::string> out;
+            for (const std::uint32_t k : t.fieldKeys.at(field))
+                out.push_back(t.keyNames.at(k));
+            return out;
+        };
+        QCOMPARE(column(0), (std::vector<std::string>{"okhttp/4.12.0", "a \\x22b\\x22 c", ""}));
+        QCOMPARE(column(1), (std::vector<std::string>{"", "https://x.example/", ""}));
+        QCOMPARE(column(2), (std::vector<std::string>{"200", "429", "200"}));
+        QCOMPARE(column(3), (std::vector<std::string>{"437", "0", "12"}));
+        QCOMPARE(t.fieldSeen, (std::vector<std::int64_t>{2, 1, 3, 3}));
+        o.format = LogFormat::Common;
+        const Traffic common = parse("192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.1\" 200 437\n", o);
+        QCOMPARE(common.fieldSeen, (std::vector<std::int64_t>{0, 0, 1, 1}));
+    }
+
     // A JSON line is read as RFC 8259 reads it: a surrogate pair is one code point (U+1F600 is
     // F0 9F 98 80 in UTF-8, not the six bytes of each half encoded alone), and an escape JSON
     // does not have, half of a pair alone or a malformed value anywhere in the line makes the

@@ -349,6 +349,11 @@ AccessLogSplit accessLogHead(std::string_view line, std::size_t& pos, AccessLogL
     return AccessLogSplit::Ok;
 }
 
+// The combined format's fields after the request: $status $body_bytes_sent "$http_referer"
+// "$http_user_agent" (nginx's log_format combined; Apache's LogFormat of that name). The common
+// format has the first two.
+constexpr std::string_view kCombinedTail[] = {"status", "body_bytes_sent", "http_referer", "http_user_agent"};
+
 // restTerminated reads the fields after pos; false when a quote or bracket never closes.
 bool restTerminated(std::string_view line, std::size_t pos)
 {
@@ -391,6 +396,10 @@ LineParser::LineParser(LogFormat format, const TrafficOptions& options)
         throw InputError("--key " + ratelab::quoted(options.key) + ": an access log's key is ip"
                          + (format == LogFormat::Msec ? "" : " or user") + " (fields are named in JSON and CSV logs)");
     m_keyIsUser = options.key == "user";
+    m_wantTail = (format == LogFormat::Combined || format == LogFormat::Common)
+                 && std::any_of(options.keyFields.begin(), options.keyFields.end(), [](const std::string& f) {
+                        return std::find(std::begin(kCombinedTail), std::end(kCombinedTail), f) != std::end(kCombinedTail);
+                    });
     m_fieldColumn.assign(options.keyFields.size(), -1);
     m_fieldStorage.resize(options.keyFields.size());
     if (accessLog && !options.costField.empty())
@@ -399,6 +408,20 @@ LineParser::LineParser(LogFormat format, const TrafficOptions& options)
                            "--log-format 'nginx:...')");
     if (format == LogFormat::Nginx)
         setUpNginx();
+}
+
+bool LineParser::tail(std::string_view line, std::size_t pos, ParsedLine& out)
+{
+    Field f;
+    for (std::size_t at = 0;; ++at) {
+        const Scan s = nextField(line, pos, f);
+        if (s != Scan::Found)
+            return s == Scan::End;
+        if (at < std::size(kCombinedTail) && (at < 2 ? f.kind == Field::Bare : f.kind == Field::Quoted))
+            for (std::size_t i = 0; i < out.fields.size(); ++i)
+                if (m_options.keyFields[i] == kCombinedTail[at])
+                    field(i, f.text, out);
+    }
 }
 
 void LineParser::field(std::size_t i, std::string_view raw, ParsedLine& out)
@@ -459,7 +482,7 @@ std::string LineParser::parseAccessLog(std::string_view line, ParsedLine& out)
     const AccessLogSplit head = accessLogHead(line, pos, f);
     if (head == AccessLogSplit::Ok && m_keyIds)
         m_keyIds->prefetch(m_keyIsUser ? f.user : f.host);
-    if (head == AccessLogSplit::Unterminated || !restTerminated(line, pos))
+    if (head == AccessLogSplit::Unterminated || !(m_wantTail ? tail(line, pos, out) : restTerminated(line, pos)))
         return "an unterminated quote or bracket";
     if (head == AccessLogSplit::NotAccessLog)
         return "not an access-log line (host ident user [time] \"request\" ...)";

@@ -115,6 +115,10 @@ public:
 
 private:
     std::string parseAccessLog(std::string_view line, ParsedLine& out);
+    // tail reads the fields after pos into the key fields kCombinedTail names (a bare status and
+    // size, then quoted strings; a field of another kind is left empty); false when a quote or
+    // bracket never closes.
+    bool tail(std::string_view line, std::size_t pos, ParsedLine& out);
     std::string parseMsec(std::string_view line, ParsedLine& out);
     std::string parseJson(std::string_view line, ParsedLine& out);
     std::string parseCsv(std::string_view line, ParsedLine& out);
@@ -128,6 +132,9 @@ private:
     bool m_keyIsUser = false;
     const TextIds* m_keyIds = nullptr;
     bool m_wantPath = false;
+    // m_wantTail: a key field is one of the access log's fields after the request (kCombinedTail:
+    // status bytes "referer" "agent").
+    bool m_wantTail = false;
     // CSV: the column of each field (-1: absent), and the delimiter.
     int m_keyColumn = -1, m_timeColumn = -1, m_costColumn = -1, m_pathColumn = -1, m_requestColumn = -1;
     char m_delimiter = ',';
