@@ -110,6 +110,21 @@ void readCap(const QCommandLineParser& p, AdviseArgs& a)
     }
 }
 
+// readLetBy reads --pass-path or --pass-agent: the requests nginx's config is to let by uncounted.
+void readLetBy(const QCommandLineParser& p, AdviseArgs& a)
+{
+    for (const char* name : {"pass-path", "pass-agent"})
+        if (p.isSet(name) && p.value(name).isEmpty())
+            throw InputError("--" + std::string(name) + ": no pattern given");
+    a.letBy = {p.value("pass-path").toStdString(), p.value("pass-agent").toStdString()};
+    if (!a.letBy.any())
+        return;
+    if (a.product != "nginx")
+        throw InputError(a.letBy.option() + ": written for nginx only (a map that empties the zone's key): " + a.product
+                         + "'s config has no such lookup here");
+    checkLetBy(a.letBy); // refused before the log is read
+}
+
 // readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
 // fill_interval.
 void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
@@ -162,6 +177,7 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
             throw InputError("--pass: no pattern given");
         checkPassPattern(a.pass); // refused before the log is read
     }
+    readLetBy(p, a);
     if (p.isSet("drain")) {
         try {
             a.options.drain = parseDuration(p.value("drain").toStdString(), true);

@@ -6,6 +6,7 @@
 
 #include "advise/advise.h"
 #include "advise/kong_advice.h"
+#include "advise/let_by.h"
 #include "arithmetic/nanos.h"
 #include "traffic/traffic_log.h"
 
@@ -30,6 +31,7 @@ struct AdviseArgs {
     Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
     std::string pass;             // the keys whose every request must pass, by pattern (--pass)
+    LetBy letBy;                  // the requests the config lets by uncounted (--pass-path, --pass-agent)
     std::shared_ptr<const AgainstCurrent> current; // the config the gateway runs now (--config), read before the log
     // With --config whose rules meet only part of the log: the log's requests, and those met,
     // which the advice is made on (0, 0: every request).

@@ -64,7 +64,7 @@ struct Written {
 
 Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
 {
-    BurstGatewayAdvice gateway({a.product, a.key, a.options, a.fill, a.pass}, traffic);
+    BurstGatewayAdvice gateway({a.product, a.key, a.options, a.fill, a.pass, a.letBy}, traffic);
     std::string config = gateway.config(gateway.advice().recommended);
     std::vector<std::int64_t> denied = gateway.deniedPerLogKey(traffic);
     return {std::move(gateway), std::move(config), std::move(denied)};
@@ -303,6 +303,13 @@ std::string unlimitedText(const KeptKeys& a, const AdviseArgs& args)
                                     : " with an empty key, which no limit counts");
 }
 
+// letByText says which requests the config lets by (--pass-path, --pass-agent).
+std::string letByText(const KeptKeys& a, const AdviseArgs& args)
+{
+    return counted(a.letByRequests, "request") + " whose " + (args.letBy.path.empty() ? "User-Agent" : "path")
+           + " matches " + ratelab::quoted(args.letBy.pattern()) + ", which the config lets by uncounted (they pass at any limit)";
+}
+
 // writeHeadline says what the advice is made on, and writes whose requests must pass.
 void writeHeadline(std::ostream& out, const std::string& product, const QString& log, const KeptKeys& a,
                    const AdviseArgs& args)
@@ -318,6 +325,8 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
             << "\n";
     if (a.unlimitedRequests > 0)
         out << "  and " << unlimitedText(a, args) << "\n";
+    if (a.letByRequests > 0)
+        out << "  and " << letByText(a, args) << "\n";
     writeKept(out, a, args);
 }
 
@@ -403,6 +412,9 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
         << jsonString(secondsText(args.options.keep)) << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
         << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << ", \"pass_pattern\": "
         << (args.pass.empty() ? "null" : jsonString(args.pass)) << ", \"kept_by_pattern\": " << a.passedKeys << "},\n";
+    if (args.letBy.any())
+        out << " \"let_by\": {\"" << (args.letBy.path.empty() ? "agent" : "path") << "\": " << jsonString(args.letBy.pattern())
+            << ", \"requests\": " << a.letByRequests << "},\n";
 }
 
 // writeTopKeys is the "top_keys" array: the keys denied most, as the dry run ranks them.
@@ -866,6 +878,13 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         {"pass", "Every request of the keys whose whole name matches this RE2 pattern must pass too, however many "
                  "they send (a partner, a health check, an office: '10\\.1\\..*'; not for envoy).",
          "REGEX"},
+        {"pass-path", "Every request whose whole path as logged (its query string included) matches this regex "
+                      "must pass too: the config lets them by uncounted, and the limit is advised on the rest "
+                      "('/health', '/api/login.*'; PCRE, as nginx's map matches it; nginx only).",
+         "REGEX"},
+        {"pass-agent", "Every request whose whole User-Agent matches this regex must pass too, let by as --pass-path's "
+                       "('okhttp/.*'; the log's $http_user_agent; nginx only; not with --pass-path).",
+         "REGEX"},
         {"cap", "The most requests one key may get through in any window of this length, whatever it sends, as "
                 "requests/window: 600/1m, 20/1s (for envoy: the log's, through one Envoy). The recommendation is "
                 "the one made without it when that meets it, else the lowest rate meeting it that drains in time, "
@@ -898,6 +917,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         bytesPerKey += dryRunBytesPerKey(current->config);
         a.current = std::move(current);
     }
+    if (!a.letBy.agent.empty() && std::find(fields.begin(), fields.end(), kAgentField) == fields.end())
+        fields.push_back(kAgentField);
     Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields);
     if (a.current) // the routes it limits: advise on the requests its rules meet
         keepWhatTheCurrentMeets(a, traffic);

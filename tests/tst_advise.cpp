@@ -4,6 +4,7 @@
 // and its monotonicity in the rate against a brute-force search on nginx_limit_req itself.
 #include "advise_log.h"
 #include "advise/burst_gateway.h"
+#include "advise/let_by.h"
 #include "advise/nginx_advice.h"
 #include "advise/origin_load.h"
 #include "arithmetic/decimal.h"
@@ -355,6 +356,84 @@ private slots:
         QCOMPARE(nginxAdviceConfig(nginx, perMinute(7), 0, "$remote_user", 3),
                  std::string("limit_req_zone $remote_user zone=ratelab:3m rate=7r/m;\n"
                              "limit_req zone=ratelab nodelay;\nlimit_req_dry_run on;\n"));
+    }
+
+    // Requests let by (--pass-path, --pass-agent) are in no key's trace. The log: 1.1.1.1 sends
+    // /a, /health and /a?x=1 at 0 and /health?full at 500 ms; 2.2.2.2 /healthz at 0 with no
+    // User-Agent ("-"); 3.3.3.3 /health at 1 s. "/health" must match a whole target, its query
+    // string included: rows 2 and 6 only. 1.1.1.1 then counts 3 requests at 0, 0, 500 ms: at 1r/s
+    // and no burst nginx admits the first (excess 0) and rejects the next two (excess 1000, then
+    // 1000 - 500 = 500, each above 0); its /health at 0, counted, would have been the one
+    // rejected among the first three, and the fourth rejected too (3 in all). 3.3.3.3 counts none
+    // and is no key. The written map gives /health an empty key, which nginx does not count: the
+    // dry run of it denies 1.1.1.1 its 2 and counts 4 requests.
+    void requestsLetByThePathOrTheAgent()
+    {
+        const char* log = "time,ip,path,http_user_agent\n"
+                          "1795392000.000,1.1.1.1,/a,Mozilla\n1795392000.000,1.1.1.1,/health,probe/1\n"
+                          "1795392000.000,1.1.1.1,/a?x=1,Mozilla\n1795392000.000,2.2.2.2,/healthz,-\n"
+                          "1795392000.500,1.1.1.1,/health?full,probe/2\n1795392001.000,3.3.3.3,/health,probe/1\n";
+        TrafficOptions o;
+        o.format = LogFormat::Csv;
+        o.keepPaths = true;
+        const Traffic plain = parseTraffic(log, o, "let.csv");
+        o.keyFields = {kAgentField};
+        const Traffic withAgent = parseTraffic(log, o, "let.csv");
+        const LetBy health{"/health", ""};
+        QCOMPARE(letByOf(plain, health), (std::vector<std::uint8_t>{0, 1, 0, 0, 0, 1}));
+        QCOMPARE(letByOf(withAgent, LetBy{"", "probe/.*"}), (std::vector<std::uint8_t>{0, 1, 0, 0, 1, 1}));
+        // "-" is no User-Agent, which nginx's map gives the default: ".*" lets by all but that one.
+        QCOMPARE(letByOf(withAgent, LetBy{"", ".*"}), (std::vector<std::uint8_t>{1, 1, 1, 0, 1, 1}));
+        QVERIFY(letByOf(plain, LetBy{}).empty());
+        const auto refused = [](const auto& call, const char* message) {
+            try {
+                call();
+            } catch (const InputError& e) {
+                QCOMPARE(std::string(e.what()), std::string(message));
+                return;
+            }
+            QFAIL("not refused");
+        };
+        refused([&] { letByOf(plain, LetBy{"/nothing", ""}); },
+                "--pass-path: '/nothing' matches no request's path (the whole path as logged must match, its query "
+                "string included)");
+        refused([&] { letByOf(plain, LetBy{"/.*", ""}); }, "--pass-path: '/.*' matches every request's path: no request is left to limit");
+        refused([&] { checkLetBy(LetBy{"/a", "b"}); },
+                "--pass-path and --pass-agent: give one (nginx would need two maps, one reading the other)");
+        refused([&] { checkLetBy(LetBy{"", "a("}); },
+                "--pass-agent: the regex 'a(' is refused by PCRE2 at offset 2: missing closing parenthesis");
+        const KeyedTraces traces = keyedTraces(plain, {}, letByOf(plain, health));
+        QCOMPARE(traces.letBy, std::int64_t(2));
+        QCOMPARE(traces.requests(0), std::int64_t(3));
+        QCOMPARE(traces.requests(1), std::int64_t(1));
+        QCOMPARE(traces.requests(2), std::int64_t(0));
+        QCOMPARE(traces.limited, (std::vector<std::uint8_t>{1, 1, 0}));
+        QCOMPARE(std::vector<Nanos>(traces.times.begin(), traces.times.end()),
+                 (std::vector<Nanos>{0, 0, 500'000'000, 0}));
+        const NginxBurstFamily nginx;
+        QCOMPARE(nginx.denied(traces.trace(0), perSecond(1), 0), 2);
+        QCOMPARE(nginx.denied(keyedTraces(plain).trace(0), perSecond(1), 0), 3);
+        const std::string config = nginxAdviceConfig(nginx, perSecond(1), 0, "$binary_remote_addr", 1, health);
+        QCOMPARE(config, std::string("map $request_uri $ratelab_key {\n"
+                                     "    \"~^(?:/health)$\" \"\";\n"
+                                     "    default $binary_remote_addr;\n"
+                                     "}\n"
+                                     "limit_req_zone $ratelab_key zone=ratelab:1m rate=1r/s;\n"
+                                     "limit_req zone=ratelab nodelay;\n"
+                                     "limit_req_dry_run on;\n"));
+        DryRunConfig parsed = io::dryRunConfigText(QByteArray::fromStdString(config), "ip");
+        bindKeyFields(parsed, plain);
+        QVERIFY(dryRunRefusal(parsed).empty());
+        const DryRunResult r = dryRun(plain, parsed);
+        QCOMPARE(r.rules[0].requests, std::int64_t(4));
+        QCOMPARE(r.rules[0].deniedPerKey, (std::vector<std::int64_t>{2, 0, 0}));
+        QCOMPARE(r.deniedBy, (std::vector<std::int32_t>{-1, -1, 0, -1, 0, -1}));
+        // A backslash or quote of the pattern is escaped as nginx's parser reads it back.
+        const std::string escaped = nginxAdviceConfig(nginx, perSecond(1), 0, "$binary_remote_addr", 1, LetBy{"", "a\\.b\""});
+        QVERIFY2(escaped.starts_with("map $http_user_agent $ratelab_key {\n    \"~^(?:a\\\\.b\\\")$\" \"\";\n"), escaped.c_str());
+        const DryRunConfig readBack = io::dryRunConfigText(QByteArray::fromStdString(escaped), "ip");
+        QCOMPARE(readBack.keyMaps.size(), std::size_t(1));
+        QCOMPARE(readBack.keyMaps[0].entries[0].key, std::string("^(?:a\\.b\")$"));
     }
 
     // A state is nginx's node, 32 + 48 + the key's bytes, in a power-of-two slab chunk: an

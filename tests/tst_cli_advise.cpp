@@ -44,6 +44,7 @@ const QString kApiDay = QStringLiteral(QT_TESTCASE_SOURCEDIR "/../resources/traf
 struct ApiDay {
     std::map<QByteArray, std::vector<std::int64_t>> keys;
     int keptMost = 0;
+    int letBy = 0; // lines left out, as a config lets them by
 
     int keptKeys() const
     {
@@ -165,8 +166,8 @@ struct ApiDay {
 };
 
 // readApiDay reads the log with gzip: the address is a line's first field, the time its
-// [dd/Mon/yyyy:hh:mm:ss +0000].
-ApiDay readApiDay()
+// [dd/Mon/yyyy:hh:mm:ss +0000]. The lines letBy picks are counted and left out.
+ApiDay readApiDay(const std::function<bool(const QByteArray&)>& letBy = {})
 {
     QProcess gzip;
     gzip.start("gzip", {"-dc", kApiDay});
@@ -177,6 +178,10 @@ ApiDay readApiDay()
         const qsizetype open = line.indexOf('[');
         if (open < 0)
             continue;
+        if (letBy && letBy(line)) {
+            ++day.letBy;
+            continue;
+        }
         const QByteArray clock = line.mid(open + 13, 8); // hh:mm:ss after "[23/Nov/2026:"
         const std::int64_t s = clock.mid(0, 2).toLongLong() * 3600 + clock.mid(3, 2).toLongLong() * 60 + clock.mid(6, 2).toLongLong();
         day.keys[line.left(line.indexOf(' '))].push_back(s);
@@ -342,6 +347,77 @@ private slots:
         const Run kong = runRatelab({"advise", log, "--for", "kong", "--keep", "33", "--pass", "3\\.3\\.3\\.3", "--format", "json"});
         QCOMPARE(kong.code, 0);
         QCOMPARE(parseJson(kong.out)["keys"].toObject()["kept_by_pattern"].toInt(), 1);
+    }
+
+    // --pass-path: 3.3.3.3's ten requests go to /health, let by. 1.1.1.1's five and 2.2.2.2's one
+    // are left, both kept (rank ceil(0.99 * 2) = 2 of 1, 5); 1.1.1.1 needs burst 4 below 1r/s
+    // (tst_advise), so the least rate draining 4 within 10 s is 0.4/s, 24r/m, denying nothing. The
+    // written map lets /health by, and `replay --config` on it counts the 6 and denies none.
+    void requestsLetByPath()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", QByteArray(kLog).replace("3.3.3.3,/", "3.3.3.3,/health"));
+        const QString conf = dir.filePath("limit.conf");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--pass-path", "/health"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith(("advise for nginx: " + log + ", 6 requests of 2 keys by ip\n  and 10 requests whose "
+                                   "path matches '/health', which the config lets by uncounted (they pass at any limit)\n"
+                                   "kept: the 2 keys with at most 5 requests each (the 99 % least active, ties kept "
+                                   "together; that is every key): all 6 of their requests must pass\n").toUtf8()),
+                 r.out.constData());
+        const Run j = runRatelab({"advise", log, "--for", "nginx", "--pass-path", "/health", "--format", "json", "--write", conf});
+        QCOMPARE(j.code, 0);
+        const QJsonObject out = parseJson(j.out);
+        QCOMPARE(out["let_by"].toObject()["path"].toString(), QString("/health"));
+        QCOMPARE(out["let_by"].toObject()["requests"].toInt(), 10);
+        QCOMPARE(out["keys"].toObject()["requests"].toInt(), 6);
+        const QJsonObject rec = out["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("24r/m"));
+        QCOMPARE(rec["burst"].toInt(), 4);
+        QCOMPARE(rec["others_denied"].toInt(), 0);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        QFile f(conf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("map $request_uri $ratelab_key {\n    \"~^(?:/health)$\" \"\";\n    default "
+                                         "$binary_remote_addr;\n}\nlimit_req_zone $ratelab_key zone=ratelab:1m rate=24r/m;\n"
+                                         "limit_req zone=ratelab burst=4 nodelay;\nlimit_req_dry_run on;\n"));
+        const QJsonObject replayed = parseJson(runRatelab({"replay", log, "--config", conf}).out)["current"].toObject();
+        QCOMPARE(replayed["denied"].toInt(), 0);
+        QCOMPARE(replayed["rules"].toArray().at(0).toObject()["requests"].toInt(), 6);
+        // Without the pattern the ten count, and no let_by is written.
+        const QJsonObject counted = parseJson(runRatelab({"advise", log, "--for", "nginx", "--format", "json"}).out);
+        QCOMPARE(counted["keys"].toObject()["requests"].toInt(), 16);
+        QVERIFY(counted["let_by"].isUndefined());
+    }
+
+    // --pass-agent on the shipped day, read apart from RateLab: the okhttp/ app's requests (the
+    // combined log's last field) let by, the advice is the default one on the rest: 1r/s with
+    // the kept keys' least burst (a token bucket's capacity less the one nginx admits at excess
+    // 0), what it denies the other keys as that bucket does, and the proof as advised.
+    void requestsLetByAgentOnTheShippedDay()
+    {
+        const ApiDay day = readApiDay([](const QByteArray& line) { return line.endsWith("\"okhttp/4.12.0\""); });
+        QVERIFY(day.letBy > 10'000);
+        const Run r = runRatelab({"advise", kApiDay, "--for", "nginx", "--pass-agent", "okhttp/.*", "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["let_by"].toObject()["agent"].toString(), QString("okhttp/.*"));
+        QCOMPARE(out["let_by"].toObject()["requests"].toInt(), day.letBy);
+        const QJsonObject keys = out["keys"].toObject();
+        QCOMPARE(keys["requests"].toInt(), 142'243 - day.letBy);
+        QCOMPARE(keys["limited"].toInt(), int(day.keys.size()));
+        QCOMPARE(keys["kept"].toInt(), day.keptKeys());
+        QCOMPARE(keys["kept_most_requests"].toInt(), day.keptMost);
+        const QJsonObject rec = out["recommended"].toObject();
+        const int burst = day.keptBurst(1) - 1;
+        QVERIFY(burst <= 10); // drains within 10 s at 1r/s
+        QCOMPARE(rec["rate"].toString(), QString("1r/s"));
+        QCOMPARE(rec["burst"].toInt(), burst);
+        const auto [denied, keysDenied] = day.bucketDenials(1, burst + 1);
+        QCOMPARE(rec["others_denied"].toInt(), denied);
+        QCOMPARE(rec["keys_denied"].toInt(), keysDenied);
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        QVERIFY(out["config"].toString().startsWith("map $http_user_agent $ratelab_key {\n    \"~^(?:okhttp/.*)$\" \"\";\n"));
     }
 
     // --cap N/T on the log above (--keep 60: the kept keys need burst 4 below 1r/s, 3 at 1r/s, 2
@@ -633,6 +709,14 @@ private slots:
         oneLine(QStringList{"advise", log, "--cap", "50/1m/2"} + nginx, "--cap: must be requests/window, as 600/1m (got '50/1m/2')");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "traefik"}, "--cap: Traefik serves a request late rather than deny it");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "kong"}, "--cap: kong's limit is a count in a window already");
+        oneLine(QStringList{"advise", log, "--pass-path", "/x", "--pass-agent", "y"} + nginx,
+                "--pass-path and --pass-agent: give one");
+        oneLine(QStringList{"advise", log, "--pass-path", ""} + nginx, "--pass-path: no pattern given");
+        oneLine(QStringList{"advise", log, "--pass-path", "(/x"} + nginx, "--pass-path: the regex '(/x' is refused by PCRE2");
+        oneLine(QStringList{"advise", log, "--pass-path", "/x"} + nginx,
+                "--pass-path: '/x' matches no request's path (the whole path as logged must match, its query string included)");
+        oneLine(QStringList{"advise", log, "--pass-agent", "curl.*"} + nginx, "--pass-agent: the log has no User-Agent");
+        oneLine({"advise", log, "--pass-path", "/", "--for", "kong"}, "--pass-path: written for nginx only");
         // Only variables nginx has for every request: $user_id fails `nginx -t` (unknown
         // variable), $1abc is capture $1 and the text "abc", $http_ names no header.
         const QString offered = "--key: nginx has no variable named ";

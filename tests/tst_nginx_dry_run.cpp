@@ -16,6 +16,7 @@
 // nginx and the dry run agree on it the same way.
 //
 // Without nginx installed this is a skip; with RATELAB_PEERS=1 (CI) a failure.
+#include "advise/let_by.h"
 #include "advise/nginx_advice.h"
 #include "config_dry_run.h"
 #include "replay/dry_run.h"
@@ -520,6 +521,69 @@ private slots:
         QCOMPARE(perZone, (std::map<std::string, int>{{"ratelab", 26}}));
         for (std::size_t i = 0; i < requests.size(); ++i)
             QVERIFY2((result.deniedBy[i] >= 0) == (i >= 84), qPrintable(QString::number(i)));
+    }
+
+    // advise --pass-path: the log above, with mallory sending 10 requests to /health first. Let
+    // by, they leave the advice as it was (18r/m, burst 3, mallory's /api after its 4th
+    // rejected: 26). Counted, they would take mallory's burst: its first 4 /health admitted, and
+    // every later request of it rejected. The written map gives /health an empty key, which real
+    // nginx does not count ($limit_req_status stays empty), and both agree request for request.
+    void advisedLetByAsRealNginxRunsIt()
+    {
+        const QString nginx = nginxPath();
+        SKIP_WITHOUT_NGINX(nginx);
+        const quint16 port = freePort();
+        QVERIFY(port != 0);
+        std::vector<std::pair<QString, QString>> requests;
+        for (int round = 0; round < 4; ++round)
+            for (int c = 0; c < 20; ++c)
+                requests.emplace_back("/api", QString("c%1").arg(c, 2, 10, QChar('0')));
+        for (int i = 0; i < 10; ++i)
+            requests.emplace_back("/health", "mallory");
+        for (int i = 0; i < 30; ++i)
+            requests.emplace_back("/api", "mallory");
+        std::string log = "time,http_x_client,path\n";
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            log += std::to_string(1795392000) + "." + (i < 10 ? "00" : i < 100 ? "0" : "") + std::to_string(i) + ","
+                 + requests[i].second.toStdString() + "," + requests[i].first.toStdString() + "\n";
+        TrafficOptions options;
+        options.key = "http_x_client";
+        options.format = LogFormat::Csv;
+        options.keepPaths = true;
+        const Traffic planned = parseTraffic(log, options, "planned.csv");
+        const LetBy health{"/health", ""};
+        AdviceOptions goal;
+        goal.keep = kPercentUnit / 100 * 95;
+        const NginxBurstFamily family;
+        const Advice advice = advise(keyedTraces(planned, {}, letByOf(planned, health)), family, goal);
+        QCOMPARE(advice.letByRequests, std::int64_t(10));
+        QCOMPARE(advice.recommended.step, std::int64_t(18)); // r/m
+        QCOMPARE(advice.recommended.burst, std::int64_t(3));
+        QCOMPARE(advice.recommended.denied.other, std::int64_t(26));
+        QCOMPARE(family.denied(keyedTraces(planned).trace(20), 18, 3), std::int64_t(36)); // counted: 40 - 4
+        const std::string written = nginxAdviceConfig(family, 18, 3, nginxKeyVariable("http_x_client"), 1, health);
+        QCOMPARE(written, std::string("map $request_uri $ratelab_key {\n    \"~^(?:/health)$\" \"\";\n"
+                                      "    default $http_x_client;\n}\n"
+                                      "limit_req_zone $ratelab_key zone=ratelab:1m rate=18r/m;\n"
+                                      "limit_req zone=ratelab burst=3 nodelay;\nlimit_req_dry_run on;\n"));
+        QString limits;
+        for (const QString& line : QString::fromStdString(written).split('\n', Qt::SkipEmptyParts))
+            limits += "    " + line + "\n";
+        const Served served = serve(nginx, limits + "    server {\n", requests, port);
+        QVERIFY2(served.failure.isEmpty(), qPrintable(served.failure));
+        DryRunConfig config = io::dryRunConfigText(QByteArray::fromStdString(written), "http_x_client");
+        const Traffic traffic = trafficOf(served, keyFieldsOf(config));
+        QCOMPARE(traffic.times.size(), requests.size());
+        bindKeyFields(config, traffic);
+        QCOMPARE(config.mapped, std::vector<bool>{true});
+        const DryRunResult result = dryRun(traffic, config);
+        QString disagreement;
+        const std::map<std::string, int> perZone = agreeing(served, config, result, disagreement);
+        QVERIFY2(disagreement.isEmpty(), qPrintable(disagreement));
+        QCOMPARE(perZone, (std::map<std::string, int>{{"ratelab", 26}}));
+        QCOMPARE(result.rules[0].requests, std::int64_t(110));
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            QVERIFY2((result.deniedBy[i] >= 0) == (i >= 94), qPrintable(QString::number(i)));
     }
 };
 

@@ -28,21 +28,25 @@ void checkPassPattern(const std::string& pass)
     }
 }
 
-KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass)
+KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass, const std::vector<std::uint8_t>& letBy)
 {
     KeyedTraces out;
     const std::size_t keys = traffic.keyNames.size(), n = traffic.times.size();
+    const auto counted = [&](std::size_t i) { return letBy.empty() || !letBy[i]; };
     out.clock = traffic.startEpochNanos;
     out.start.assign(keys + 1, 0);
-    for (std::uint32_t k : traffic.keys)
-        ++out.start[k + 1];
+    for (std::size_t i = 0; i < n; ++i)
+        out.start[traffic.keys[i] + 1] += counted(i);
     for (std::size_t k = 0; k < keys; ++k)
         out.start[k + 1] += out.start[k];
+    out.letBy = std::int64_t(n - out.start[keys]);
     std::vector<std::size_t> next(out.start.begin(), out.start.end() - 1);
-    out.times.resize(n);
+    out.times.resize(out.start[keys]);
     if (!traffic.costs.empty())
-        out.costs.resize(n);
+        out.costs.resize(out.start[keys]);
     for (std::size_t i = 0; i < n; ++i) { // in time order, so each key's requests stay in it
+        if (!counted(i))
+            continue;
         const std::size_t at = next[traffic.keys[i]]++;
         out.times[at] = traffic.times[i];
         if (!traffic.costs.empty())
@@ -67,6 +71,7 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass)
 // keepKeys: the nearest rank is ceil(keep * n / 100 %), from the fewest.
 void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out)
 {
+    out.letByRequests = traces.letBy;
     std::vector<std::int64_t> counts;
     for (std::size_t k = 0; k < traces.keys(); ++k) {
         if (traces.limited[k])

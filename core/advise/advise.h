@@ -91,6 +91,7 @@ struct KeyedTraces {
     // mustPass: per key, whether every request of it must pass however many it sends (its name
     // matched keyedTraces' pattern); empty when none was given.
     std::vector<std::uint8_t> mustPass;
+    std::int64_t letBy = 0; // requests in no trace: the config lets them by uncounted (let_by.h)
     Nanos clock = 0; // Traffic::startEpochNanos
 
     std::size_t keys() const { return start.empty() ? 0 : start.size() - 1; }
@@ -102,7 +103,9 @@ struct KeyedTraces {
 // pass, when not empty, is an RE2 pattern: the limited keys whose whole name it matches are
 // mustPass (`advise --pass`). It throws InputError when RE2 refuses the pattern or it matches no
 // limited key (a pattern that keeps nothing is a mistake, not a goal).
-KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass = {});
+// letBy, when not empty, marks (per request) the requests the config lets by uncounted (letByOf):
+// they are in no key's trace.
+KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass = {}, const std::vector<std::uint8_t>& letBy = {});
 
 // checkPassPattern throws InputError ("--pass: ...") when RE2 refuses the pattern: a command
 // refuses it before it reads the log.
@@ -186,6 +189,7 @@ struct AdvicePoint {
 struct KeptKeys {
     std::int64_t limitedKeys = 0, limitedRequests = 0;
     std::int64_t unlimitedRequests = 0; // requests of keys logged empty: no limit counts them
+    std::int64_t letByRequests = 0;     // requests the config lets by uncounted (KeyedTraces::letBy)
     std::int64_t keptKeys = 0, keptRequests = 0;
     std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests,
     std::int64_t passedKeys = 0;        // and these more, kept as mustPass alone

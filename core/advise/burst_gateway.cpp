@@ -79,7 +79,10 @@ BurstGatewayAdvice::BurstGatewayAdvice(const BurstGatewayTerms& terms, const Tra
     if (shared() && !terms.pass.empty())
         throw InputError("--pass: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
                          "every request is kept");
-    m_traces = shared() ? sharedTraces(traffic) : keyedTraces(traffic, terms.pass);
+    if (terms.letBy.any() && terms.product != "nginx")
+        throw InputError(terms.letBy.option() + ": written for nginx only (a map that empties the zone's key); "
+                         + terms.product + "'s config is written without it");
+    m_traces = shared() ? sharedTraces(traffic) : keyedTraces(traffic, terms.pass, letByOf(traffic, terms.letBy));
     m_advice = advise(m_traces, *m_family, m_terms.options);
     if (terms.product == "nginx")
         m_zoneMegabytes = nginxZoneMegabytes(m_advice.limitedKeys, zoneKeyBytes(traffic, terms.key));
@@ -100,7 +103,8 @@ std::string BurstGatewayAdvice::config(const AdvicePoint& p) const
         return springAdviceConfig(p.step, p.burst, m_keyed);
     if (product == "aws-api-gateway")
         return awsUsagePlanJson(static_cast<const AwsApiGatewayBurstFamily&>(*m_family), p.step, p.burst);
-    return nginxAdviceConfig(static_cast<const NginxBurstFamily&>(*m_family), p.step, p.burst, m_keyed, m_zoneMegabytes);
+    return nginxAdviceConfig(static_cast<const NginxBurstFamily&>(*m_family), p.step, p.burst, m_keyed, m_zoneMegabytes,
+                             m_terms.letBy);
 }
 
 std::vector<std::int64_t> BurstGatewayAdvice::deniedPerLogKey(const Traffic& traffic) const

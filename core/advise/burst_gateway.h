@@ -5,6 +5,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/let_by.h"
 #include "arithmetic/nanos.h"
 #include "traffic/traffic_log.h"
 
@@ -25,6 +26,7 @@ struct BurstGatewayTerms {
     AdviceOptions options;
     Nanos fill = kNanosPerSecond;
     std::string pass;
+    LetBy letBy; // the requests the config lets by uncounted: nginx only (a map emptying the key)
 };
 
 // isBurstGateway: the product is one of the five (nginx, envoy, traefik, spring, aws-api-gateway).

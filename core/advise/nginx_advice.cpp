@@ -11,6 +11,19 @@ namespace ratelab {
 
 namespace {
 
+// nginxQuoted is text as a double-quoted nginx word: ngx_conf_read_token ends it at the next
+// unescaped quote, and the parser turns \\ into \ and \" into " (and \t, \r, \n into their
+// characters), so a backslash or quote of the text is written escaped.
+std::string nginxQuoted(const std::string& text)
+{
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '\\' || c == '"')
+            out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
 
 } // namespace
 
@@ -66,9 +79,15 @@ std::optional<std::int64_t> NginxBurstFamily::mostIn(std::int64_t step, std::int
 }
 
 std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,
-                              const std::string& key, std::int64_t megabytes)
+                              const std::string& key, std::int64_t megabytes, const LetBy& letBy)
 {
-    return nginxDirectives(family.config(step, burst), key, megabytes) + "limit_req_dry_run on;\n";
+    if (!letBy.any())
+        return nginxDirectives(family.config(step, burst), key, megabytes) + "limit_req_dry_run on;\n";
+    // A request whose key is empty is not accounted (ngx_http_limit_req_handler: "if (key.len ==
+    // 0) continue"): the map gives the ones let by an empty key, every other its own.
+    return "map " + std::string(letBy.path.empty() ? "$http_user_agent" : "$request_uri") + " $ratelab_key {\n    "
+           + nginxQuoted("~" + letBy.written()) + " \"\";\n    default " + key + ";\n}\n"
+           + nginxDirectives(family.config(step, burst), "$ratelab_key", megabytes) + "limit_req_dry_run on;\n";
 }
 
 std::int64_t nginxStateBytes(std::size_t keyBytes) { return std::int64_t(std::bit_ceil(80 + keyBytes)); }

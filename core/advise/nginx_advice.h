@@ -14,6 +14,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/let_by.h"
 #include "limiters/config.h"
 
 namespace ratelab {
@@ -43,9 +44,11 @@ private:
 
 // nginxAdviceConfig is the config `advise` writes for (step, burst), the zone keyed by `key` (an
 // nginx variable) and `megabytes` large, in shadow mode: limit_req_dry_run on, so nginx logs
-// what it would reject and rejects nothing until that line is deleted.
+// what it would reject and rejects nothing until that line is deleted. With letBy, the zone is
+// keyed by a map ($ratelab_key) that gives the requests let by an empty key, which nginx does not
+// count, and every other request `key`.
 std::string nginxAdviceConfig(const NginxBurstFamily& family, std::int64_t step, std::int64_t burst,
-                              const std::string& key, std::int64_t megabytes);
+                              const std::string& key, std::int64_t megabytes, const LetBy& letBy = {});
 
 // nginxStateBytes is what one key's state takes in a limit_req zone on a 64-bit nginx: its node,
 // offsetof(ngx_rbtree_node_t, color) + offsetof(ngx_http_limit_req_node_t, data) + the key's

@@ -1,0 +1,46 @@
+// Requests a written config lets by uncounted (`advise --pass-path`, `--pass-agent`): a health
+// check's path, a mobile app's User-Agent. A limit that counted them could promise they pass only
+// by keeping every request of their keys (which --pass does): the requests a bucket admits are
+// not monotone in its burst (a larger one can admit a request early and deny a later one the
+// smaller admits), so no least burst admits a chosen part of a key's requests. Let by, they pass
+// at any limit, and the rest of the log is what the limit is advised on, as the gateway will run it.
+#pragma once
+
+#include "traffic/traffic_log.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ratelab {
+
+// LetBy is what a request is let by for: its target as logged (its path and query string, nginx's
+// $request_uri) or its User-Agent as logged, wholly matched by the pattern. One of them at most:
+// the gateway's config says it with one lookup (nginx: one map that empties the zone's key).
+struct LetBy {
+    std::string path, agent;
+
+    bool any() const { return !path.empty() || !agent.empty(); }
+    // pattern is the one given, and written is it as the gateway's regex over the whole text:
+    // "^(?:P)$", matched anywhere by PCRE2 as nginx's map matches its "~" keys.
+    const std::string& pattern() const { return path.empty() ? agent : path; }
+    std::string written() const { return "^(?:" + pattern() + ")$"; }
+    // option is the command line's name for it, for messages ("--pass-path").
+    std::string option() const { return path.empty() ? "--pass-agent" : "--pass-path"; }
+};
+
+// kAgentField is the log field the User-Agent is read from (TrafficOptions::keyFields), as nginx
+// names the variable: combined logs, log_format's $http_user_agent, JSON and CSV fields of that name.
+inline constexpr const char* kAgentField = "http_user_agent";
+
+// checkLetBy throws InputError ("--pass-path: ...") when both are given or PCRE2 refuses the pattern:
+// a command refuses it before it reads the log.
+void checkLetBy(const LetBy& letBy);
+
+// letByOf marks the traffic's requests letBy lets by (empty when it is none). The traffic holds
+// its paths (TrafficOptions::keepPaths) for a path, the kAgentField field for an agent. It throws
+// InputError when the log lacks what the pattern is matched against, or when the pattern lets by
+// none of the requests (a pattern that lets nothing by is a mistake, not a goal) or all of them.
+std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy);
+
+} // namespace ratelab
