@@ -14,6 +14,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QClipboard>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QFile>
 #include <QSignalSpy>
@@ -177,6 +179,68 @@ private slots:
         QVERIFY(done.wait(10'000) || done.count() > 0);
         QCOMPARE(advise->summary(), QString("The pattern: '9.*' matches no key of the log (a whole key must match)"));
         QVERIFY(advise->front()->isHidden());
+    }
+
+    // Requests let by their path, as `advise --pass-path` (nginx only): the small log with four of
+    // 3.3.3.3's ten requests at 0 sent to /health. At 60 % 1.1.1.1 and 2.2.2.2 are kept (rank 2
+    // of 1, 5, 6 counted), so the front is aLimitAdvisedOnTheOpenLog's, and 3.3.3.3's six counted
+    // at once lose 6 - (burst + 1): 1 at 1r/m and 24r/m (burst 4), 2 at 1r/s (3), 3 at 2r/s (2).
+    // The config's map lets /health by. Shown in the rows, the key denied most is 3.3.3.3, over
+    // the six requests the config counts. The box is nginx's alone.
+    void requestsLetByThePathInTheWindow()
+    {
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        AdviseView* advise = panel.adviseView();
+        QByteArray log = "time,ip,path\n";
+        for (int i = 0; i < 3; ++i)
+            log += "1795392000.000,1.1.1.1,/\n";
+        log += "1795392000.000,2.2.2.2,/\n";
+        for (int i = 0; i < 10; ++i)
+            log += i < 4 ? "1795392000.000,3.3.3.3,/health\n" : "1795392000.000,3.3.3.3,/\n";
+        log += "1795392000.500,1.1.1.1,/\n1795392001.000,1.1.1.1,/\n";
+        TrafficOptions o;
+        o.format = LogFormat::Csv;
+        o.keepPaths = true;
+        panel.setTraffic(std::make_shared<const Traffic>(parseTraffic(log.toStdString(), o, "let.csv")), "let.csv");
+        QSignalSpy done(advise, &AdviseView::finished);
+        QVERIFY(advise->advise("nginx", 60, {}, {}, "/health"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QTableWidget* front = advise->front();
+        QCOMPARE(front->rowCount(), 4);
+        const QStringList rates{"1r/m", "24r/m (recommended)", "1r/s", "2r/s"}, others{"1", "1", "2", "3"};
+        for (int r = 0; r < 4; ++r) {
+            QCOMPARE(front->item(r, 0)->text(), rates[r]);
+            QCOMPARE(front->item(r, 3)->text(), others[r]);
+        }
+        QVERIFY2(advise->summary().endsWith("capped. The 4 requests whose path matches '/health' are let by uncounted."),
+                 qPrintable(advise->summary()));
+        QCOMPARE(advise->configText(), QString("map $request_uri $ratelab_key {\n    \"~^(?:/health)$\" \"\";\n"
+                                               "    default $binary_remote_addr;\n}\n"
+                                               "limit_req_zone $ratelab_key zone=ratelab:1m rate=24r/m;\n"
+                                               "limit_req zone=ratelab burst=4 nodelay;\nlimit_req_dry_run on;\n"));
+        QVERIFY(advise->showInRows());
+        QCOMPARE(document.scenario().explicitArrivals->size(), std::size_t(6));
+        QVERIFY2(QString::fromStdString(document.scenario().lesson)
+                     .contains("over the 6 requests of 3.3.3.3 in the log that the config counts (it lets by those whose "
+                               "path matches '/health')"),
+                 document.scenario().lesson.c_str());
+        // A path no request has is refused in the window's words; another gateway hides the box.
+        done.clear();
+        QVERIFY(advise->advise("nginx", 60, {}, {}, "/nothing"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QCOMPARE(advise->summary(), QString("The path: '/nothing' matches no request's path (the whole path as logged "
+                                            "must match, its query string included)"));
+        QLineEdit* box = nullptr;
+        for (QLineEdit* e : advise->findChildren<QLineEdit*>())
+            if (e->accessibleName() == "Requests let by the limit, by path")
+                box = e;
+        QVERIFY(box);
+        QComboBox* gateway = advise->findChild<QComboBox*>();
+        gateway->setCurrentIndex(gateway->findData("nginx"));
+        QVERIFY(!box->isHidden());
+        gateway->setCurrentIndex(gateway->findData("traefik"));
+        QVERIFY(box->isHidden());
     }
 
     // A key's requests keep their place within the clock's second: a log starting at .500 s with

@@ -51,6 +51,7 @@ AdviseView::AdviseView(QWidget* parent)
     , m_gateway(new QComboBox)
     , m_keep(new QDoubleSpinBox)
     , m_pass(new QLineEdit)
+    , m_letBy(new QLineEdit)
     , m_cap(new QLineEdit)
     , m_advise(new QPushButton(tr("Advise a li&mit")))
     , m_summary(new QLabel)
@@ -65,9 +66,11 @@ AdviseView::AdviseView(QWidget* parent)
     connect(m_advise, &QPushButton::clicked, this,
             [this] {
                 const QString product = m_gateway->currentData().toString();
-                advise(product, m_keep->value(), m_pass->text(), product == "traefik" ? QString() : m_cap->text());
+                advise(product, m_keep->value(), m_pass->text(), product == "traefik" ? QString() : m_cap->text(),
+                       product == "nginx" ? m_letBy->text() : QString());
             });
     connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
+    connect(m_letBy, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_cap, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_front, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(configText()); });
@@ -88,6 +91,10 @@ AdviseView::AdviseView(QWidget* parent)
     controls->addWidget(m_gateway);
     controls->addWidget(cap);
     controls->addWidget(m_cap);
+    auto* letBy = new QLabel(tr("let by the pat&h"));
+    letBy->setBuddy(m_letBy);
+    controls->addWidget(letBy);
+    controls->addWidget(m_letBy);
     controls->addWidget(m_advise);
     controls->addStretch();
     auto* goal = new QHBoxLayout;
@@ -101,7 +108,7 @@ AdviseView::AdviseView(QWidget* parent)
     goal->addWidget(m_pass, 1);
     // Envoy's filter keeps one bucket for every request: no key to keep, all of them pass, and
     // its cap is the bucket's. Traefik has no exact bound for a cap (advise --cap refuses it).
-    connect(m_gateway, &QComboBox::currentIndexChanged, this, [this, keep, keys, cap] {
+    connect(m_gateway, &QComboBox::currentIndexChanged, this, [this, keep, keys, cap, letBy] {
         const QString product = m_gateway->currentData().toString();
         const bool perKey = product != "envoy";
         for (QWidget* w : {static_cast<QWidget*>(keep), static_cast<QWidget*>(m_keep), static_cast<QWidget*>(keys),
@@ -110,6 +117,8 @@ AdviseView::AdviseView(QWidget* parent)
         cap->setText(perKey ? tr("c&ap one key at") : tr("c&ap one Envoy at"));
         cap->setVisible(product != "traefik");
         m_cap->setVisible(product != "traefik");
+        letBy->setVisible(product == "nginx"); // written as a map only for nginx (advise --pass-path)
+        m_letBy->setVisible(product == "nginx");
     });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
@@ -151,6 +160,11 @@ void AdviseView::describeParts()
     m_pass->setAccessibleName(tr("Keys whose every request must pass, by pattern"));
     m_pass->setToolTip(tr("Every request of the keys whose whole name matches this RE2 pattern must pass too, however "
                           "many they send: a partner, a health check, an office (10\\.1\\..*)"));
+    m_letBy->setPlaceholderText(tr("none"));
+    m_letBy->setAccessibleName(tr("Requests let by the limit, by path"));
+    m_letBy->setToolTip(tr("The requests whose whole path as logged (its query string included) matches this regex are "
+                           "let by uncounted, and the limit is advised on the rest: a health check (/health). The "
+                           "config keys the zone by a map that gives them an empty key"));
     m_cap->setPlaceholderText(tr("none"));
     m_cap->setMaximumWidth(m_cap->fontMetrics().horizontalAdvance(QStringLiteral("0000/10m")) * 2);
     m_cap->setAccessibleName(tr("The most one key may get through in a window"));
@@ -210,7 +224,8 @@ void AdviseView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::s
                                  : QString());
 }
 
-bool AdviseView::advise(const QString& product, double keepPercent, const QString& pass, const QString& cap)
+bool AdviseView::advise(const QString& product, double keepPercent, const QString& pass, const QString& cap,
+                        const QString& letByPath)
 {
     if (!m_traffic || m_watcher.isRunning())
         return false;
@@ -221,6 +236,7 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
     terms.options.keep = parseSeconds(QString::number(keepPercent, 'f', 1).toStdString());
     if (terms.product != "envoy") // its one bucket keeps every request; the box is hidden
         terms.pass = pass.toStdString();
+    terms.letBy.path = letByPath.trimmed().toStdString();
     m_advise->setEnabled(false);
     m_summary->setText(tr("Advising on the log\u2026"));
     const int index = m_gateway->findData(product);
@@ -230,6 +246,7 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
         Result r;
         r.product = name;
         r.pass = QString::fromStdString(terms.pass);
+        r.letBy = QString::fromStdString(terms.letBy.path);
         r.generation = generation;
         try {
             if (!cap.empty())
@@ -248,6 +265,8 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
                 r.error = tr("The pattern: %1").arg(r.error.mid(8));
             else if (r.error.startsWith("--cap: "))
                 r.error = tr("The cap: %1").arg(r.error.mid(7));
+            else if (r.error.startsWith("--pass-path: "))
+                r.error = tr("The path: %1").arg(r.error.mid(13));
         }
         return r;
     }));
@@ -293,12 +312,17 @@ QString AdviseView::summaryText() const
                                                   : tr(" and %1 matching %2")
                                                         .arg(QString::fromStdString(counted(a.passedKeys, "busier key")),
                                                              QString::fromStdString(ratelab::quoted(m_passUsed.toStdString())));
+    const QString letBy = m_letByUsed.isEmpty()
+                              ? QString()
+                              : tr(" The %1 whose path matches %2 are let by uncounted.")
+                                    .arg(QString::fromStdString(counted(a.letByRequests, "request")),
+                                         QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString())));
     return tr("%1, keeping every request of the %2 with at most %3 each%4. Recommended: %5 with burst %6, "
-              "%7: %8 of the other keys' %9 requests denied, %10 capped.")
+              "%7: %8 of the other keys' %9 requests denied, %10 capped.%11")
         .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
              QString::fromStdString(counted(a.keptMost, "request")), matching, rate)
         .arg(r.burst)
-        .arg(why, count(r.denied.other), count(others), QString::fromStdString(counted(r.denied.keys, "key")));
+        .arg(why, count(r.denied.other), count(others), QString::fromStdString(counted(r.denied.keys, "key")), letBy);
 }
 
 void AdviseView::showResult(Result r)
@@ -319,6 +343,7 @@ void AdviseView::showResult(Result r)
     m_advice = std::move(r.advice);
     m_product = r.product;
     m_passUsed = r.pass;
+    m_letByUsed = r.letBy;
     m_capUsed = r.cap;
     m_summary->setText(summaryText());
     const Advice& a = m_advice->advice();
@@ -389,7 +414,7 @@ bool AdviseView::showInRows()
     const QString title = tr("Advised for %1: %2, burst %3")
                               .arg(m_product, QString::fromStdString(m_advice->family().rateText(p.step)))
                               .arg(p.burst);
-    emit rowsRequested(title, configText().toUtf8(), key ? qint64(*key) : -1);
+    emit rowsRequested(title, configText().toUtf8(), key ? qint64(*key) : -1, m_letByUsed);
     return true;
 }
 

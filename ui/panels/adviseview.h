@@ -40,7 +40,8 @@ public:
     // `keepPercent` % of the keys, and the keys whose whole name matches `pass` (an RE2 pattern,
     // `advise --pass`) when it is not empty, capping one key at `cap` (N/T, `advise --cap`) when it
     // is not empty; false when there is no log or a run is in progress.
-    bool advise(const QString& product, double keepPercent, const QString& pass = {}, const QString& cap = {});
+    bool advise(const QString& product, double keepPercent, const QString& pass = {}, const QString& cap = {},
+                const QString& letByPath = {});
     // waitForResult returns once a run in progress is shown (tests).
     void waitForResult();
     // choose shows the front's row `row`: its config, marked on the chart.
@@ -61,7 +62,7 @@ signals:
     void dryRunRequested(const QString& name, const QByteArray& config);
     // rowsRequested asks for this config's rows over the requests of the log's key `key` (-1: the
     // whole log), under `title`.
-    void rowsRequested(const QString& title, const QByteArray& config, qint64 key);
+    void rowsRequested(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath);
 
 protected:
     void changeEvent(QEvent* event) override; // a theme's palette: the chart follows it
@@ -72,6 +73,7 @@ private:
         std::shared_ptr<const BurstGatewayAdvice> advice;
         QString product; // as the combo names it
         QString pass;    // the pattern of the keys that must pass, or empty
+        QString letBy;   // the path pattern of the requests let by, or empty
         std::optional<WindowCap> cap; // the cap the advice met
         int generation = 0; // the log it ran on (m_generation then)
     };
@@ -87,6 +89,7 @@ private:
     QComboBox* m_gateway;
     QDoubleSpinBox* m_keep;
     QLineEdit* m_pass;
+    QLineEdit* m_letBy; // nginx: the path whose requests the config lets by uncounted
     QLineEdit* m_cap;
     QPushButton* m_advise;
     QLabel* m_summary;
@@ -101,6 +104,7 @@ private:
     std::shared_ptr<const BurstGatewayAdvice> m_advice;
     QString m_product;
     QString m_passUsed; // the pattern the shown advice kept keys by
+    QString m_letByUsed; // the path pattern the shown advice let requests by
     std::optional<WindowCap> m_capUsed; // the cap the shown advice met
     int m_chosen = -1;
     int m_generation = 0; // counts the logs set: advice finishing after the next log is set is dropped

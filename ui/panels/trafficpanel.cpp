@@ -2,6 +2,7 @@
 #include "panels/adviseview.h"
 #include "panels/dryrunview.h"
 
+#include "advise/let_by.h"
 #include "arithmetic/decimal.h"
 #include "config_import.h"
 #include "replay/replay.h"
@@ -239,7 +240,7 @@ void TrafficPanel::refreshKeys()
     m_shownKeys = std::move(order);
 }
 
-TrafficPanel::Requests TrafficPanel::requestsOf(qint64 key) const
+TrafficPanel::Requests TrafficPanel::requestsOf(qint64 key, const std::vector<std::uint8_t>& leftOut) const
 {
     // The rows' t = 0 is a whole second of the clock, the log's start need not be: each request
     // keeps its place within the second, so the whole seconds a product counts on the clock
@@ -247,7 +248,7 @@ TrafficPanel::Requests TrafficPanel::requestsOf(qint64 key) const
     const Nanos lead = m_traffic->startEpochNanos % kNanosPerSecond;
     Requests out;
     for (std::size_t i = 0; i < m_traffic->times.size(); ++i)
-        if (key < 0 || qint64(m_traffic->keys[i]) == key) {
+        if ((key < 0 || qint64(m_traffic->keys[i]) == key) && (leftOut.empty() || !leftOut[i])) {
             out.times.push_back(lead + m_traffic->times[i]);
             if (!m_traffic->costs.empty())
                 out.costs.push_back(m_traffic->costs[i]);
@@ -284,15 +285,25 @@ bool TrafficPanel::showKey(int row)
                               [&](Scenario& s) { showRequests(s, std::move(r.times), std::move(r.costs)); });
 }
 
-bool TrafficPanel::showLimit(const QString& title, const QByteArray& config, qint64 key)
+bool TrafficPanel::showLimit(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath)
 {
     if (!m_traffic || key < -1 || key >= qint64(m_traffic->keyNames.size()))
         return false;
-    Requests r = requestsOf(key);
-    const QString whose = key < 0 ? tr("all %1 requests of the log").arg(r.times.size())
-                                  : tr("the %1 requests of %2 in the log")
-                                        .arg(r.times.size())
-                                        .arg(QString::fromStdString(m_traffic->keyNames[std::size_t(key)]));
+    std::vector<std::uint8_t> letBy;
+    try {
+        letBy = letByOf(*m_traffic, LetBy{letByPath.toStdString(), {}});
+    } catch (const InputError& e) {
+        m_document->refuse(tr("%1: %2").arg(title, QString::fromUtf8(e.what())));
+        return false;
+    }
+    Requests r = requestsOf(key, letBy);
+    QString whose = key < 0 ? tr("all %1 requests of the log").arg(r.times.size())
+                            : tr("the %1 requests of %2 in the log")
+                                  .arg(r.times.size())
+                                  .arg(QString::fromStdString(m_traffic->keyNames[std::size_t(key)]));
+    if (!letBy.empty())
+        whose += tr(" that the config counts (it lets by those whose path matches %1)")
+                     .arg(QString::fromStdString(ratelab::quoted(letByPath.toStdString())));
     Scenario s;
     try {
         const io::ImportedConfig imported = io::importConfiguration(config);

@@ -49,8 +49,9 @@ public:
     // showLimit replaces the document with a config's model (as File > Import reads it) over the
     // requests of the log's key `key` (-1: every request), titled `title`: an advised limit's
     // rows over the log (one undo step). What the import or the rows refuse is the document's
-    // refused(), and false.
-    bool showLimit(const QString& title, const QByteArray& config, qint64 key);
+    // refused(), and false. letByPath, when given, leaves out the requests the config lets by
+    // (advise --pass-path): the rows are those the limit counts.
+    bool showLimit(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath = {});
     // pickLimit sets the sweep point nearest to `limit` in the document: limit L, capacity L and
     // rate L / window, as the sweep ran it (one undo step).
     bool pickLimit(double limit);
@@ -80,8 +81,8 @@ private:
         std::vector<std::int64_t> costs;
     };
     // requestsOf are the requests of the log's key `key`, or every request for -1, at their time
-    // of the clock's second.
-    Requests requestsOf(qint64 key) const;
+    // of the clock's second; those `leftOut` marks (per request, when not empty) are not.
+    Requests requestsOf(qint64 key, const std::vector<std::uint8_t>& leftOut = {}) const;
     void refreshKeys();
     void startSweep();
     void cancelSweep();
