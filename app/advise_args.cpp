@@ -1,6 +1,7 @@
 #include "advise_args.h"
 
 #include "command.h"
+#include "config_dry_run.h"
 #include "outputpath.h"
 
 #include "advise/burst_gateway.h"
@@ -61,9 +62,9 @@ void readWindowedArgs(const QCommandLineParser& p, AdviseArgs& a)
 
 // readAwsArgs reads API Gateway's: a usage plan throttles by the API key a request carries, which
 // no log field is by default, so the log's key for it must be named.
-void readAwsArgs(const QCommandLineParser& p, AdviseArgs&)
+void readAwsArgs(const QCommandLineParser& p, AdviseArgs& a)
 {
-    if (!p.isSet("key"))
+    if (!p.isSet("key") && a.keyFromCurrent.empty())
         throw InputError("--key: an API Gateway usage plan throttles by the API key each request carries: name the log's "
                          "field that holds it (http_x_api_key for the x-api-key header, or the key your authorizer returns)");
 }
@@ -125,13 +126,47 @@ void readLetBy(const QCommandLineParser& p, AdviseArgs& a)
     checkLetBy(a.letBy); // refused before the log is read
 }
 
+// currentKey is the log field every rule of the current config keys by, when that is one field
+// other than `key` (the log's): an API key's header, a user. nullopt when the rules key by the
+// log's key, by several fields, or by what no log field holds (a map, the target, a constant).
+std::optional<std::string> currentKey(const DryRunConfig& config, const std::string& key)
+{
+    std::optional<std::string> out;
+    for (const DryRunRule& r : config.rules) {
+        if (r.keyIs != DryRunRule::Key::Logged || r.keyField.empty() || r.keyField == key || (out && *out != r.keyField))
+            return std::nullopt;
+        out = r.keyField;
+    }
+    return out;
+}
+
+// readCurrent reads --config, the config the gateway runs now, before the log. Without --key the
+// advice keys by what its rules key by (currentKey), and the config is read again keyed by it.
+void readCurrent(const QCommandLineParser& p, AdviseArgs& a)
+{
+    if (!p.isSet("config"))
+        return;
+    const QString file = p.value("config");
+    if (file.isEmpty())
+        throw InputError("--config: no file given");
+    auto current = std::make_shared<AgainstCurrent>();
+    current->file = file.toStdString();
+    const std::string key = p.isSet("key") ? p.value("key").toStdString() : "ip";
+    current->config = io::dryRunConfigFile(file, key);
+    if (const std::optional<std::string> theirs = p.isSet("key") ? std::nullopt : currentKey(current->config, key)) {
+        a.keyFromCurrent = *theirs;
+        current->config = io::dryRunConfigFile(file, *theirs);
+    }
+    a.current = std::move(current);
+}
+
 // readProductArgs reads what depends on the gateway: whose requests a limit counts, and Envoy's
 // fill_interval.
 void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
 {
     if (p.isSet("fill-interval") && a.product != "envoy")
         throw InputError("--fill-interval: only Envoy's token bucket has a fill_interval (--for envoy)");
-    a.key = p.isSet("key") ? p.value("key").toStdString() : "ip";
+    a.key = p.isSet("key") ? p.value("key").toStdString() : a.keyFromCurrent.empty() ? "ip" : a.keyFromCurrent;
     if (a.product == "envoy")
         return readEnvoyArgs(p, a);
     if (a.product == "aws-api-gateway")
@@ -194,7 +229,15 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
         throw InputError("--write: no file name given");
     if (const QString problem = a.write.isEmpty() ? QString() : io::outputPathProblem(a.write); !problem.isEmpty())
         throw InputError("--write: " + problem.toStdString());
-    readProductArgs(p, a);
+    readCurrent(p, a);
+    try {
+        readProductArgs(p, a);
+    } catch (const InputError& e) {
+        if (a.keyFromCurrent.empty() || !std::string_view(e.what()).starts_with("--key: "))
+            throw;
+        throw InputError(std::string(e.what()) + " (the key is the current config's, " + a.keyFromCurrent
+                         + ": --key names another)");
+    }
     a.compare = p.isSet("compare");
     readCap(p, a);
     return a;

@@ -27,6 +27,7 @@ struct AdviseArgs {
     std::size_t top = 5;
     QString write;
     std::string key = "ip";      // the log's key (--key)
+    std::string keyFromCurrent;  // the key the current config's rules limit by, taken without --key (else "")
     KongLimitBy limitBy;         // Kong's limit_by for it
     Nanos fill = kNanosPerSecond; // Envoy's fill_interval (--fill-interval)
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
@@ -42,8 +43,8 @@ struct AdviseArgs {
     std::vector<std::uint8_t> met;
 };
 
-// readAdviseArgs reads the options and refuses what cannot be advised (exit 2, one line) before
-// the log is read.
+// readAdviseArgs reads the options, and the current config (--config), and refuses what cannot be
+// advised (exit 2, one line) before the log is read.
 AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log);
 
 } // namespace ratelab::app

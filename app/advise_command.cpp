@@ -317,7 +317,7 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
     out << "advise for " << product << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
         << (args.product == "envoy" ? ", one token bucket for all of them (local_ratelimit keeps none per client)"
                                     : " of " + counted(a.limitedKeys, "key") + " by " + args.key)
-        << "\n";
+        << (args.keyFromCurrent.empty() || args.product == "envoy" ? "" : " (the current config's key)") << "\n";
     if (args.metRequests > 0)
         out << "  the requests the current config's rules meet (" << args.current->file << "): "
             << grouping(args.metRequests) << " of the log's " << grouping(args.logRequests)
@@ -892,7 +892,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
                 "aws-api-gateway).",
          "N/T"},
         {"config", "The config the gateway runs now (any `replay --config` reads): its dry run on the log beside "
-                   "the advice's, request for request, and what it denies the kept keys.",
+                   "the advice's, request for request, and what it denies the kept keys. The advice is made on the "
+                   "requests its rules meet, keyed as they are when they all key by one log field and --key is not given.",
          "FILE"},
         {"compare", "Also show the textbook token bucket and GCRA at the recommended rate: the least capacity at which "
                     "every request of the kept keys passes, and what they then deny."},
@@ -907,19 +908,13 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     AdviseArgs a = readAdviseArgs(parser, log);
     std::int64_t bytesPerKey = kReplayKeyBytes + kAdviseKeyBytes;
     std::vector<std::string> fields; // the log fields the current config's rules key by besides --key
-    if (parser.isSet("config")) {
-        if (parser.value("config").isEmpty())
-            throw InputError("--config: no file given");
-        auto current = std::make_shared<AgainstCurrent>();
-        current->file = parser.value("config").toStdString();
-        current->config = io::dryRunConfigFile(parser.value("config"), a.key);
-        fields = keyFieldsOf(current->config);
-        bytesPerKey += dryRunBytesPerKey(current->config);
-        a.current = std::move(current);
+    if (a.current) {
+        fields = keyFieldsOf(a.current->config);
+        bytesPerKey += dryRunBytesPerKey(a.current->config);
     }
     if (!a.letBy.agent.empty() && std::find(fields.begin(), fields.end(), kAgentField) == fields.end())
         fields.push_back(kAgentField);
-    Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields);
+    Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields, a.key);
     if (a.current) // the routes it limits: advise on the requests its rules meet
         keepWhatTheCurrentMeets(a, traffic);
     if (a.product == "kong")

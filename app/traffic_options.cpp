@@ -96,7 +96,7 @@ void refusePatternOptions(const QCommandLineParser& parser, const char* command)
 }
 
 Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, std::int64_t bytesPerKey, bool keepPaths,
-                               const std::vector<std::string>& keyFields)
+                               const std::vector<std::string>& keyFields, const std::optional<std::string>& key)
 {
     TrafficOptions o;
     o.keepPaths = keepPaths;
@@ -130,6 +130,8 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, 
             throw InputError(std::string("--") + name + ": no field name given");
     };
     field("key", o.key);
+    if (key)
+        o.key = *key;
     field("time-field", o.timeField);
     field("cost-field", o.costField);
     field("path-field", o.pathField);
@@ -167,7 +169,7 @@ void printWarnings(const QStringList& warnings)
 void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& t, const QCommandLineParser& p)
 {
     out << "{\"log\": " << jsonString(log.toStdString()) << ", \"format\": " << jsonString(logFormatId(t.format))
-        << ", \"key\": " << jsonString(p.isSet("key") ? p.value("key").toStdString() : "ip")
+        << ", \"key\": " << jsonString(t.key)
         << ", \"path\": " << (given(p, "path") ? jsonString(p.value("path").toStdString()) : "null")
         << ", \"start\": " << jsonString(formatEpoch(t.startEpochNanos + t.times.front()))
         << ", \"start_epoch\": " << jsonString(formatSeconds(t.startEpochNanos + t.times.front()))

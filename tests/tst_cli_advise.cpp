@@ -510,6 +510,50 @@ private slots:
         QCOMPARE(missing.err.count('\n'), 1);
     }
 
+    // --config keyed by an API key's header: without --key the advice keys by it too. The log is
+    // the small one's requests, all from 9.9.9.9 (a proxy), with API keys a, b and c where it has
+    // 1.1.1.1, 2.2.2.2 and 3.3.3.3, so by key it is the small log: --keep 60 keeps a and b, 24r/m
+    // with burst 4, and c's ten at once lose 10 - 5. The current 1r/s burst 5 lets c's first six
+    // through (excess 0 to 5000) and a's five (0, 1000, 2000, then 2000 - 500 + 1000 = 2500 and
+    // 3000): it denies 4, so the change denies 1 more, c's sixth. By ip (--key ip) the log is
+    // one key of 16, kept whole.
+    void theCurrentConfigsKey()
+    {
+        QTemporaryDir dir;
+        QByteArray text = QByteArray(kLog).replace(",1.1.1.1,", ",9.9.9.9,a,").replace(",2.2.2.2,", ",9.9.9.9,b,");
+        text = text.replace(",3.3.3.3,", ",9.9.9.9,c,").replace("time,ip,path", "time,ip,http_x_api_key,path");
+        const QString log = writeFile(dir, "a.csv", text);
+        const QString current = writeFile(dir, "current.conf", "limit_req_zone $http_x_api_key zone=k:1m rate=1r/s;\n"
+                                                               "limit_req zone=k burst=5 nodelay;\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", current});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith(("advise for nginx: " + log + ", 16 requests of 3 keys by http_x_api_key (the "
+                                   "current config's key)\n").toUtf8()),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("\nlimit_req_zone $http_x_api_key zone=ratelab:1m rate=24r/m;\nlimit_req zone=ratelab "
+                                "burst=4 nodelay;\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("\n  it denies the kept keys 0 of their 6 requests; the advice denies them 0\n"
+                                "  your change denies 1 more request"),
+                 r.out.constData());
+        const QJsonObject j = parseJson(runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", current,
+                                                    "--format", "json"}).out);
+        QCOMPARE(j["input"].toObject()["key"].toString(), QString("http_x_api_key"));
+        QCOMPARE(j["recommended"].toObject()["others_denied"].toInt(), 5);
+        QCOMPARE(j["current"].toObject()["denied"].toInt(), 4);
+        const QJsonObject byIp = parseJson(runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--config", current,
+                                                       "--key", "ip", "--format", "json"}).out);
+        QCOMPARE(byIp["input"].toObject()["key"].toString(), QString("ip"));
+        QCOMPARE(byIp["keys"].toObject()["limited"].toInt(), 1);
+        QCOMPARE(byIp["keys"].toObject()["kept_requests"].toInt(), 16);
+        // A gateway that keys by the address alone says where the key came from.
+        const Run express = runRatelab({"advise", log, "--for", "express", "--config", current});
+        QCOMPARE(express.code, 2);
+        QVERIFY(express.out.isEmpty());
+        QVERIFY2(express.err.endsWith("only ip (the key is the current config's, http_x_api_key: --key names another)\n"),
+                 express.err.constData());
+    }
+
     // --config limiting /api/ only: the advice is made on the 14 requests its rule meets (all at
     // 2 s: 1.1.1.1's 3, 2.2.2.2's 1, 3.3.3.3's 10; the 6 under /static/, at 0 s, are not). --keep
     // 60 keeps the keys of 1 and 3 (rank 2 of 1, 3, 10), whose burst is 2 at every rate (three at

@@ -31,6 +31,7 @@ class Reader {
 public:
     Reader(const TrafficOptions& options, std::string name) : m_options(options), m_name(std::move(name))
     {
+        m_t.key = options.key;
         m_t.keyFields = options.keyFields;
         m_t.fieldKeys.resize(options.keyFields.size());
         m_t.fieldSeen.assign(options.keyFields.size(), 0);

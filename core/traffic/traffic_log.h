@@ -94,6 +94,7 @@ struct Traffic {
     // and every limiter that truncates to the ms count those, not ms since the first request).
     Nanos startEpochNanos = 0;
     LogFormat format = LogFormat::Auto;
+    std::string key = "ip";      // what the requests are keyed by (TrafficOptions::key)
     std::int64_t lines = 0;      // lines read, blank ones, comments and a CSV header included
     std::int64_t comments = 0;   // lines starting with '#', skipped
     std::string firstLineCut;    // why the file's first line did not read (set aside as cut short), or empty

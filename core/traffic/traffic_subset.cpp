@@ -14,6 +14,7 @@ Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep)
     out.fieldKeys.resize(traffic.fieldKeys.size());
     out.fieldSeen = traffic.fieldSeen; // whether the log has a field at all, which binds a rule to it
     out.format = traffic.format;
+    out.key = traffic.key;
     out.lines = traffic.lines;
     out.comments = traffic.comments;
     out.firstLineCut = traffic.firstLineCut;
