@@ -172,6 +172,8 @@ void addDryRunOptions(QCommandLineParser& parser)
 DryRunResult dryRunOnTraffic(DryRunConfig& config, const Traffic& traffic, const std::string& file)
 {
     bindKeyFields(config, traffic);
+    if (const std::string why = dryRunPathProblem(config, traffic); !why.empty())
+        throw InputError(file + ": " + why);
     // A dry run in which no rule was replayed has only zeros to show: it is refused, naming why.
     if (const std::string why = dryRunRefusal(config); !why.empty())
         throw InputError(file + ": " + why);

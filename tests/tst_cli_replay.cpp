@@ -407,6 +407,34 @@ private slots:
         QCOMPARE(QString::fromUtf8(against.err), "ratelab: " + none + ": " + reason);
     }
 
+    // A log without a path (a CSV of time and key) runs a config that selects nothing by path,
+    // and is refused, naming the location, by one whose locations would: every request would
+    // fall outside them. Two requests of 1.1.1.1 at once, at 1r/s with no burst: 1 denied.
+    void aLogWithoutPathsAndLocations()
+    {
+        QTemporaryDir dir;
+        const QString log = writeLog(dir, "time,ip\n946684800,1.1.1.1\n946684800,1.1.1.1\n", "a.csv");
+        const QString plain = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:1m rate=1r/s;\n"
+                                            "limit_req zone=a;\n",
+                                       "plain.conf");
+        const Run r = runRatelab({"replay", log, "--config", plain});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(parseJson(r.out)["current"].toObject()["denied"].toInt(), 1);
+        const QString located = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:1m rate=1r/s;\n"
+                                              "server { location /api/ { limit_req zone=a; } }\n",
+                                         "located.conf");
+        const Run refused = runRatelab({"replay", log, "--config", located});
+        QCOMPARE(refused.code, 2);
+        QVERIFY(refused.out.isEmpty());
+        QCOMPARE(QString::fromUtf8(refused.err),
+                 "ratelab: " + located + ": its location /api/ (line 2) selects requests by path, and the log has none "
+                 "(a path or request field; --path-field names another)\n");
+        // A filter by path still needs one.
+        const Run filtered = runRatelab({"replay", log, "--path", "/api"});
+        QCOMPARE(filtered.code, 2);
+        QVERIFY(filtered.err.contains("the CSV header has no path field 'path'"));
+    }
+
     // --against in CSV writes the diff too, as a second table after an empty line. kLog under 1r/s
     // (current) and 1r/m (proposed), derived in dryRunAndDiffFromTheCommandLine: the proposed
     // denies 192.0.2.1 at 1, 2 and 11 s, the current nothing; 192.0.2.1 at 0 s and 2001:db8::7

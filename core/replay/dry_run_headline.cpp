@@ -68,4 +68,13 @@ std::string dryRunRefusal(const DryRunConfig& config)
     return "no rule of the config can be replayed on this log: " + notReplayedText(config);
 }
 
+std::string dryRunPathProblem(const DryRunConfig& config, const Traffic& traffic)
+{
+    const bool noPath = std::all_of(traffic.pathNames.begin(), traffic.pathNames.end(), [](const std::string& p) { return p.empty(); });
+    if (config.places.empty() || !noPath)
+        return {};
+    return "its " + config.places.front().where + " selects requests by path, and the log has none (a path or request "
+           "field; --path-field names another)";
+}
+
 } // namespace ratelab

@@ -156,7 +156,7 @@ void LineParser::setUpNginx()
         for (const char* p : {"request_uri", "uri"})
             if (m_nginxPath < 0)
                 m_nginxPath = m_nginx->index(p);
-        if (m_wantPath && m_nginxPath < 0)
+        if (!m_options.pathPrefix.empty() && m_nginxPath < 0)
             throw InputError("--path: the log_format has no $request, $request_uri or $uri (it has " + known + ")");
     }
 }

@@ -194,6 +194,9 @@ QString DryRunView::refusedText(const Result& r) const
 {
     const QString current = m_current ? m_current->fileName() : QString();
     for (const auto& [config, file] : {std::pair(r.current, current), std::pair(r.proposed, QString())}) {
+        if (config && m_traffic)
+            if (const std::string why = dryRunPathProblem(*config, *m_traffic); !why.empty())
+                return tr("%1: %2").arg(file.isEmpty() ? tr("The proposed configuration") : file, QString::fromStdString(why));
         if (!config || replayedRules(*config) > 0)
             continue;
         return tr("%1: %2").arg(file.isEmpty() ? tr("The proposed configuration") : file,
