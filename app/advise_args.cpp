@@ -195,7 +195,8 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
         && a.product != "express" && a.product != "spring" && a.product != "cloudflare" && a.product != "aws-waf"
         && a.product != "aws-api-gateway" && a.product != "upstash")
         throw InputError("--for: unknown gateway " + ratelab::quoted(a.product) + " " + kKnown);
-    if (p.isSet("keep")) {
+    a.keepCurrent = p.value("keep") == "current";
+    if (p.isSet("keep") && !a.keepCurrent) {
         const std::string text = p.value("keep").toStdString();
         Nanos keep = 0; // the percentage read as parseSeconds reads a decimal: exactly, to 9 decimals
         try {
@@ -203,7 +204,7 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
         } catch (const InputError&) {
         }
         if (keep <= 0 || keep > kPercentUnit)
-            throw InputError("--keep: must be a percentage above 0 and at most 100 (got " + ratelab::quoted(text) + ")");
+            throw InputError("--keep: must be a percentage above 0 and at most 100, or current (got " + ratelab::quoted(text) + ")");
         a.options.keep = keep;
     }
     if (p.isSet("pass")) {
@@ -230,6 +231,8 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
     if (const QString problem = a.write.isEmpty() ? QString() : io::outputPathProblem(a.write); !problem.isEmpty())
         throw InputError("--write: " + problem.toStdString());
     readCurrent(p, a);
+    if (a.keepCurrent && !a.current)
+        throw InputError("--keep current: name the config the gateway runs now with --config");
     try {
         readProductArgs(p, a);
     } catch (const InputError& e) {

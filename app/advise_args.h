@@ -33,6 +33,8 @@ struct AdviseArgs {
     bool compare = false;         // the textbook token bucket and GCRA beside it (--compare)
     std::string pass;             // the keys whose every request must pass, by pattern (--pass)
     LetBy letBy;                  // the requests the config lets by uncounted (--pass-path, --pass-agent)
+    bool keepCurrent = false;     // --keep current: the keys the current config denies nothing are kept
+    std::vector<std::uint8_t> keptBy; // with it, per key of the traffic advised on, whether it is one
     std::shared_ptr<const AgainstCurrent> current; // the config the gateway runs now (--config), read before the log
     // With --config whose rules meet only part of the log: the log's requests, and those met,
     // which the advice is made on (0, 0: every request).

@@ -64,10 +64,19 @@ struct Written {
 
 Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
 {
-    BurstGatewayAdvice gateway({a.product, a.key, a.options, a.fill, a.pass, a.letBy}, traffic);
+    BurstGatewayAdvice gateway({a.product, a.key, a.options, a.fill, a.pass, a.letBy, a.keptBy}, traffic);
     std::string config = gateway.config(gateway.advice().recommended);
     std::vector<std::int64_t> denied = gateway.deniedPerLogKey(traffic);
     return {std::move(gateway), std::move(config), std::move(denied)};
+}
+
+// tracesFor groups the traffic by key for a window product's advice, with the keys kept as the
+// options say (--pass, --keep current).
+KeyedTraces tracesFor(const AdviseArgs& a, const Traffic& traffic)
+{
+    KeyedTraces traces = keyedTraces(traffic, a.pass);
+    traces.keptBy = a.keptBy;
+    return traces;
 }
 
 // onTheLog spreads the dry run of the requests the current config meets over the whole log: the
@@ -284,9 +293,13 @@ void writeKept(std::ostream& out, const KeptKeys& a, const AdviseArgs& args)
         return;
     }
     const std::int64_t byCount = a.keptKeys - a.passedKeys;
-    out << "kept: the " << counted(byCount, "key") << " with at most " << counted(a.keptMost, "request")
-        << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together"
-        << (byCount == a.limitedKeys ? "; that is every key" : "") << ")";
+    if (args.keepCurrent)
+        out << "kept: the " << counted(byCount, "key") << " the current config denies nothing (of "
+            << counted(a.limitedKeys, "key") << (byCount == a.limitedKeys ? "; that is every key" : "") << ")";
+    else
+        out << "kept: the " << counted(byCount, "key") << " with at most " << counted(a.keptMost, "request")
+            << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together"
+            << (byCount == a.limitedKeys ? "; that is every key" : "") << ")";
     if (!args.pass.empty())
         out << " and " << counted(a.passedKeys, "busier key") << " matching " << ratelab::quoted(args.pass)
             << (byCount < a.limitedKeys && a.keptKeys == a.limitedKeys ? " (that is every key)" : "");
@@ -409,7 +422,8 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
             << "}";
     out << ",\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
         << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"keep_percent\": "
-        << jsonString(secondsText(args.options.keep)) << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
+        << (args.keepCurrent ? "null" : jsonString(secondsText(args.options.keep)))
+        << ", \"kept_by_current\": " << (args.keepCurrent ? "true" : "false") << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
         << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << ", \"pass_pattern\": "
         << (args.pass.empty() ? "null" : jsonString(args.pass)) << ", \"kept_by_pattern\": " << a.passedKeys << "},\n";
     if (args.letBy.any())
@@ -723,7 +737,7 @@ int report(const Proof& proof, const AdviseArgs& a, const std::string& config, c
 
 int runKong(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const KongAdvice k = adviseKong(keyedTraces(traffic, a.pass), a.options.keep);
+    const KongAdvice k = adviseKong(tracesFor(a, traffic), a.options.keep);
     if (!a.limitBy.consumer && a.key != "ip" && k.keys.unlimitedRequests > 0)
         throw InputError("--key: Kong counts a request without the header by its client IP, and "
                          + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "
@@ -738,7 +752,7 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
 
 int runExpress(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const ExpressAdvice e = adviseExpress(keyedTraces(traffic, a.pass), a.options.keep);
+    const ExpressAdvice e = adviseExpress(tracesFor(a, traffic), a.options.keep);
     const std::string config = expressAdviceConfig(e.recommended().windowMs, e.recommended().limit);
     const Proof proof = prove(config, e.deniedPerKey, e.keys, a, traffic);
     return report(
@@ -798,7 +812,7 @@ void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traf
 // runUpstash: the identifier's windows are Date.now()'s, so the log's start since 1970 is added.
 int runUpstash(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const UpstashAdvice u = adviseUpstash(keyedTraces(traffic, a.pass), a.options.keep);
+    const UpstashAdvice u = adviseUpstash(tracesFor(a, traffic), a.options.keep);
     const std::string config = upstashAdviceSnippet(u.recommended());
     const Proof proof = prove(config, u.deniedPerKey, u.keys, a, traffic);
     return report(
@@ -810,7 +824,7 @@ int runUpstash(const QCommandLineParser& parser, const QString& log, const Advis
 int runManaged(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
     const bool cloudflare = a.product == "cloudflare";
-    const KeyedTraces traces = keyedTraces(traffic, a.pass);
+    const KeyedTraces traces = tracesFor(a, traffic);
     const WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
     const WindowPoint& r = w.recommended();
     const std::string config = cloudflare ? cloudflareAdviceConfig(r.window, r.limit) : wafAdviceConfig(r.window, r.limit);
@@ -853,6 +867,17 @@ void keepWhatTheCurrentMeets(AdviseArgs& a, Traffic& traffic)
     traffic = std::move(subset);
 }
 
+// keepWhatTheCurrentLeavesWhole keeps the keys the current config denies nothing (--keep current).
+void keepWhatTheCurrentLeavesWhole(AdviseArgs& a, const Traffic& traffic)
+{
+    a.keptBy = keysLeftWhole(*a.current, traffic);
+    for (std::size_t k = 0; k < traffic.keyNames.size(); ++k)
+        if (a.keptBy[k] && !keylessName(traffic.keyNames[k]))
+            return;
+    throw InputError("--keep current: " + a.current->file + " denies every key of the log some request: it keeps no "
+                     "key whole to keep (give --keep P)");
+}
+
 } // namespace
 
 int adviseCommand(QCommandLineParser& parser, const QStringList& args)
@@ -867,7 +892,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
                 "slidingWindow's tokens).",
          "gateway"},
         {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
-                 "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys).",
+                 "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys). 'current' "
+                 "keeps instead the keys the config given with --config denies nothing.",
          "P"},
         {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
                   "(default 10; not for kong, express, cloudflare, aws-waf and upstash, whose limits are windows' counts).",
@@ -917,6 +943,8 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields, a.key);
     if (a.current) // the routes it limits: advise on the requests its rules meet
         keepWhatTheCurrentMeets(a, traffic);
+    if (a.keepCurrent)
+        keepWhatTheCurrentLeavesWhole(a, traffic);
     if (a.product == "kong")
         return runKong(parser, log, a, traffic);
     if (a.product == "express")

@@ -66,4 +66,15 @@ void writeCurrentJson(std::ostream& out, const AgainstCurrent& c)
         << jsonString(c.summary) << "},\n";
 }
 
+std::vector<std::uint8_t> keysLeftWhole(const AgainstCurrent& current, const Traffic& traffic)
+{
+    DryRunConfig config = current.config;
+    const DryRunResult r = dryRunOnTraffic(config, traffic, current.file);
+    std::vector<std::uint8_t> whole(traffic.keyNames.size(), 1);
+    for (std::size_t i = 0; i < r.deniedBy.size(); ++i)
+        if (r.deniedBy[i] >= 0)
+            whole[traffic.keys[i]] = 0;
+    return whole;
+}
+
 } // namespace ratelab::app

@@ -35,6 +35,10 @@ struct AgainstCurrent {
 void compareWithCurrent(AgainstCurrent& current, const Traffic& traffic, const DryRunConfig& written,
                         const DryRunResult& writtenResult, const std::vector<std::uint8_t>& kept, std::size_t top);
 
+// keysLeftWhole says of each of the traffic's keys whether the current config denies none of its
+// requests (`advise --keep current`).
+std::vector<std::uint8_t> keysLeftWhole(const AgainstCurrent& current, const Traffic& traffic);
+
 // writeCurrentText and writeCurrentJson say it: the current config's headline (its partial
 // replay named, as every dry run's), what it denies the kept keys, and the change's summary.
 void writeCurrentText(std::ostream& out, const AgainstCurrent& c);

@@ -554,6 +554,57 @@ private slots:
                  express.err.constData());
     }
 
+    // --keep current keeps the keys the current config denies nothing. besideTheCurrentConfig's
+    // 1r/s with burst 1 denies 1.1.1.1 2 and 3.3.3.3 8: 2.2.2.2 alone is whole, and its one
+    // request needs no burst at any rate, so 1r/m with none is the recommendation. There nginx
+    // admits each key's first request and no other (1r/m drains 16 thousandths a second: the
+    // excess of each later one is 1000 - at most 16, above 0): 1.1.1.1 loses 4 of 5, 3.3.3.3 9
+    // of 10.
+    void keepWhatTheCurrentLeavesWhole()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const QString current = writeFile(dir, "current.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/s;\n"
+                                                               "limit_req zone=one burst=1 nodelay;\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "current", "--config", current});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("\nkept: the 1 key the current config denies nothing (of 3 keys): its 1 request must pass\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("\nlimit_req_zone $binary_remote_addr zone=ratelab:1m rate=1r/m;\nlimit_req zone=ratelab "
+                                "nodelay;\n"),
+                 r.out.constData());
+        const QJsonObject j = parseJson(runRatelab({"advise", log, "--for", "nginx", "--keep", "current", "--config", current,
+                                                    "--format", "json"}).out);
+        const QJsonObject keys = j["keys"].toObject();
+        QCOMPARE(keys["kept"].toInt(), 1);
+        QVERIFY(keys["kept_by_current"].toBool());
+        QVERIFY(keys["keep_percent"].isNull());
+        const QJsonObject rec = j["recommended"].toObject();
+        QCOMPARE(rec["rate"].toString(), QString("1r/m"));
+        QCOMPARE(rec["burst"].toInt(), 0);
+        QCOMPARE(rec["others_denied"].toInt(), 13);
+        QCOMPARE(rec["keys_denied"].toInt(), 2);
+        QVERIFY(j["proof"].toObject()["as_advised"].toBool());
+        // A window product keeps by it too; without --config, or when every key loses a request, it is
+        // refused (a log of time and address alone, which a config without locations runs on).
+        const QJsonObject kong = parseJson(runRatelab({"advise", log, "--for", "kong", "--keep", "current", "--config",
+                                                       current, "--format", "json"}).out);
+        QCOMPARE(kong["keys"].toObject()["kept"].toInt(), 1);
+        const Run alone = runRatelab({"advise", log, "--for", "nginx", "--keep", "current"});
+        QCOMPARE(alone.code, 2);
+        QCOMPARE(alone.err, QByteArray("ratelab: --keep current: name the config the gateway runs now with --config\n"));
+        const QString both = writeFile(dir, "b.csv", "time,ip\n1795392000,1.1.1.1\n1795392000,1.1.1.1\n"
+                                                      "1795392000,2.2.2.2\n1795392000,2.2.2.2\n");
+        const QString strict = writeFile(dir, "strict.conf", "limit_req_zone $binary_remote_addr zone=one:1m rate=1r/m;\n"
+                                                             "limit_req zone=one nodelay;\n");
+        const Run none = runRatelab({"advise", both, "--for", "nginx", "--keep", "current", "--config", strict});
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.out.isEmpty());
+        QVERIFY2(none.err.endsWith("strict.conf denies every key of the log some request: it keeps no key whole to keep "
+                                   "(give --keep P)\n"),
+                 none.err.constData());
+    }
+
     // --config limiting /api/ only: the advice is made on the 14 requests its rule meets (all at
     // 2 s: 1.1.1.1's 3, 2.2.2.2's 1, 3.3.3.3's 10; the 6 under /static/, at 0 s, are not). --keep
     // 60 keeps the keys of 1 and 3 (rank 2 of 1, 3, 10), whose burst is 2 at every rate (three at
@@ -736,7 +787,7 @@ private slots:
         oneLine({"advise"}, "advise: name the LOG");
         oneLine({"advise", log}, "advise: name the gateway with --for (known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)");
         oneLine({"advise", log, "--for", "haproxy"}, "--for: unknown gateway 'haproxy' (known: nginx, envoy, traefik, kong, express, spring, cloudflare, aws-waf, aws-api-gateway, upstash)");
-        oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100 (got '0')");
+        oneLine(QStringList{"advise", log, "--keep", "0"} + nginx, "--keep: must be a percentage above 0 and at most 100, or current (got '0')");
         oneLine(QStringList{"advise", log, "--keep", "100.5"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--keep", "most"} + nginx, "--keep: must be a percentage above 0 and at most 100");
         oneLine(QStringList{"advise", log, "--drain", "0"} + nginx, "--drain: ");

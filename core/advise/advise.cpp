@@ -82,16 +82,22 @@ void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out)
     if (counts.empty())
         throw InputError("advise: every request's key is empty, so no limit keyed by it counts any");
     const auto n = std::int64_t(counts.size());
-    const auto rank = std::int64_t(ceilDiv(Int128(keep) * n, kPercentUnit)); // 1..n: keep is in (0, 100 %]
-    std::nth_element(counts.begin(), counts.begin() + (rank - 1), counts.end());
-    out.keptMost = counts[std::size_t(rank - 1)];
+    const bool byRule = !traces.keptBy.empty();
+    if (!byRule) {
+        const auto rank = std::int64_t(ceilDiv(Int128(keep) * n, kPercentUnit)); // 1..n: keep is in (0, 100 %]
+        std::nth_element(counts.begin(), counts.begin() + (rank - 1), counts.end());
+        out.keptMost = counts[std::size_t(rank - 1)];
+    }
     out.limitedKeys = n;
     out.kept.assign(traces.keys(), 0);
     for (std::size_t k = 0; k < traces.keys(); ++k) {
         if (!traces.limited[k])
             continue;
         out.limitedRequests += traces.requests(k);
-        const bool few = traces.requests(k) <= out.keptMost, must = !traces.mustPass.empty() && traces.mustPass[k];
+        const bool few = byRule ? traces.keptBy[k] != 0 : traces.requests(k) <= out.keptMost;
+        const bool must = !traces.mustPass.empty() && traces.mustPass[k];
+        if (byRule && few)
+            out.keptMost = std::max(out.keptMost, traces.requests(k));
         if (few || must) {
             out.kept[k] = 1;
             ++out.keptKeys;

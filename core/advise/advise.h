@@ -91,6 +91,9 @@ struct KeyedTraces {
     // mustPass: per key, whether every request of it must pass however many it sends (its name
     // matched keyedTraces' pattern); empty when none was given.
     std::vector<std::uint8_t> mustPass;
+    // keptBy: per key, whether it is kept in place of the percentile of AdviceOptions::keep (the
+    // keys the current config denies nothing: `advise --keep current`); empty: by the percentile.
+    std::vector<std::uint8_t> keptBy;
     std::int64_t letBy = 0; // requests in no trace: the config lets them by uncounted (let_by.h)
     Nanos clock = 0; // Traffic::startEpochNanos
 
@@ -191,7 +194,8 @@ struct KeptKeys {
     std::int64_t unlimitedRequests = 0; // requests of keys logged empty: no limit counts them
     std::int64_t letByRequests = 0;     // requests the config lets by uncounted (KeyedTraces::letBy)
     std::int64_t keptKeys = 0, keptRequests = 0;
-    std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests,
+    std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests (with
+                                        // KeyedTraces::keptBy: the most of those it keeps),
     std::int64_t passedKeys = 0;        // and these more, kept as mustPass alone
     std::vector<std::uint8_t> kept;     // per key
 };

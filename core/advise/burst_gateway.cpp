@@ -83,6 +83,8 @@ BurstGatewayAdvice::BurstGatewayAdvice(const BurstGatewayTerms& terms, const Tra
         throw InputError(terms.letBy.option() + ": written for nginx only (a map that empties the zone's key); "
                          + terms.product + "'s config is written without it");
     m_traces = shared() ? sharedTraces(traffic) : keyedTraces(traffic, terms.pass, letByOf(traffic, terms.letBy));
+    if (!shared())
+        m_traces.keptBy = terms.keptBy;
     m_advice = advise(m_traces, *m_family, m_terms.options);
     if (terms.product == "nginx")
         m_zoneMegabytes = nginxZoneMegabytes(m_advice.limitedKeys, zoneKeyBytes(traffic, terms.key));

@@ -27,6 +27,7 @@ struct BurstGatewayTerms {
     Nanos fill = kNanosPerSecond;
     std::string pass;
     LetBy letBy; // the requests the config lets by uncounted: nginx only (a map emptying the key)
+    std::vector<std::uint8_t> keptBy; // the keys kept in place of options.keep's percentile (KeyedTraces::keptBy)
 };
 
 // isBurstGateway: the product is one of the five (nginx, envoy, traefik, spring, aws-api-gateway).
