@@ -68,7 +68,7 @@ ConfigNode fromJson(const QJsonValue& v, Budget& budget, int depth)
     } else if (v.isDouble()) {
         return scalarNode(ConfigNode::Kind::Number, v.toVariant().typeId() == QMetaType::LongLong
                                                         ? std::to_string(v.toInteger())
-                                                        : QString::number(v.toDouble(), 'g', 17).toStdString());
+                                                        : QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest).toStdString());
     } else if (v.isBool()) {
         return scalarNode(ConfigNode::Kind::Bool, v.toBool() ? "true" : "false");
     }

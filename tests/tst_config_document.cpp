@@ -156,6 +156,19 @@ private slots:
         QCOMPARE(errorOf([&] { (void)io::dryRunConfigText(kong, "ip"); }), refused);
     }
 
+    // A JSON number is the decimal written, in its shortest form: 0.3 is a double just under 3/10,
+    // whose 17 digits (0.29999999999999999) no exact rate holds; the plan's throttle reads 0.3 a
+    // second, as `advise --for aws-api-gateway` writes a rate of 18 a minute.
+    void jsonNumbersAsWritten()
+    {
+        const QByteArray plan = "{\"name\": \"p\", \"throttle\": {\"burstLimit\": 4, \"rateLimit\": 0.3}}\n";
+        const io::ImportedConfig p = io::importConfiguration(plan);
+        QCOMPARE(option(p.scenario.config, "plan_rate"), std::string("0.3"));
+        QCOMPARE(option(p.scenario.config, "plan_burst"), std::string("4"));
+        const DryRunConfig d = io::dryRunConfigText(plan, "ip");
+        QCOMPARE(d.rules.size(), std::size_t(1));
+    }
+
     // The one node cap, counted by hand in excludedIPs: 9 + 199,991 items is 200,000 nodes, read
     // by both commands; one item more is refused by both, the cap named. (The old import stopped
     // at 100,000 values, the old dry run at 200,000 nodes.)
