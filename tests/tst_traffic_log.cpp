@@ -383,9 +383,10 @@ private slots:
     }
 
     // A combined log's fields after the request are $status $body_bytes_sent "$http_referer"
-    // "$http_user_agent" (nginx's log_format combined): asked for, each is read (a quoted one as
-    // written, nginx's \x22 for a quote kept; "-" is none). A common line has the first two, and
-    // a line with one more quoted field than combined keeps the four as they come.
+    // "$http_user_agent" (nginx's log_format combined): asked for, each is read, a quoted one as
+    // the request sent it (nginx's \x22 a quote, \x5C a backslash; Apache's \" and \\; "-" is
+    // none). A common line has the first two, and a line with one more quoted field than combined
+    // keeps the four as they come.
     void combinedLogsTail()
     {
         TrafficOptions o;
@@ -393,7 +394,8 @@ private slots:
         const Traffic t = parse(
             "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.1\" 200 437 \"-\" \"okhttp/4.12.0\"\n"
             "192.0.2.2 - - [01/Jan/2000:00:00:01 +0000] \"GET /a HTTP/1.1\" 429 0 \"https://x.example/\" \"a \\x22b\\x22 c\"\n"
-            "192.0.2.3 - - [01/Jan/2000:00:00:02 +0000] \"GET /b HTTP/1.1\" 200 12 \"-\" \"-\" \"extra\"\n",
+            "192.0.2.3 - - [01/Jan/2000:00:00:02 +0000] \"GET /b HTTP/1.1\" 200 12 \"-\" \"-\" \"extra\"\n"
+            "192.0.2.4 - - [01/Jan/2000:00:00:03 +0000] \"GET /c HTTP/1.1\" 200 1 \"-\" \"q\\\"r\\\\s\\x5Ct\\xC3\\xA9\"\n",
             o);
         QCOMPARE(t.format, LogFormat::Combined);
         QCOMPARE(t.unreadable, std::int64_t(0));
@@ -403,14 +405,36 @@ private slots:
                 out.push_back(t.keyNames.at(k));
             return out;
         };
-        QCOMPARE(column(0), (std::vector<std::string>{"okhttp/4.12.0", "a \\x22b\\x22 c", ""}));
-        QCOMPARE(column(1), (std::vector<std::string>{"", "https://x.example/", ""}));
-        QCOMPARE(column(2), (std::vector<std::string>{"200", "429", "200"}));
-        QCOMPARE(column(3), (std::vector<std::string>{"437", "0", "12"}));
-        QCOMPARE(t.fieldSeen, (std::vector<std::int64_t>{2, 1, 3, 3}));
+        QCOMPARE(column(0), (std::vector<std::string>{"okhttp/4.12.0", "a \"b\" c", "", "q\"r\\s\\t\xC3\xA9"}));
+        QCOMPARE(column(1), (std::vector<std::string>{"", "https://x.example/", "", ""}));
+        QCOMPARE(column(2), (std::vector<std::string>{"200", "429", "200", "200"}));
+        QCOMPARE(column(3), (std::vector<std::string>{"437", "0", "12", "1"}));
+        QCOMPARE(t.fieldSeen, (std::vector<std::int64_t>{3, 1, 4, 4}));
         o.format = LogFormat::Common;
         const Traffic common = parse("192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.1\" 200 437\n", o);
         QCOMPARE(common.fieldSeen, (std::vector<std::int64_t>{0, 0, 1, 1}));
+    }
+
+    // A request line's absolute-form target (what a proxy is sent) is its path from the '/' after
+    // the host, as nginx's $request_uri and locations see it; a target without one is "/"; a
+    // scheme must be letters; any other target is as written.
+    void absoluteFormTargets()
+    {
+        QCOMPARE(std::string(detail::requestPath("GET http://example.com/health?x=1 HTTP/1.1")), std::string("/health?x=1"));
+        QCOMPARE(std::string(detail::requestPath("GET HTTPS://example.com:8443/a HTTP/1.1")), std::string("/a"));
+        QCOMPARE(std::string(detail::requestPath("GET http://example.com HTTP/1.1")), std::string("/"));
+        QCOMPARE(std::string(detail::requestPath("GET /a?u=http://x/y HTTP/1.1")), std::string("/a?u=http://x/y"));
+        QCOMPARE(std::string(detail::requestPath("GET h2c1://x/y HTTP/1.1")), std::string("h2c1://x/y"));
+        QCOMPARE(std::string(detail::requestPath("OPTIONS * HTTP/1.1")), std::string("*"));
+        // An nginx log_format's $uri is marked: decoded, without the query string.
+        TrafficOptions o;
+        o.keepPaths = true;
+        o.format = LogFormat::Nginx;
+        o.nginxLogFormat = "$msec $remote_addr $uri";
+        const Traffic uri = parse("946684800.000 192.0.2.1 /a\n", o);
+        QVERIFY(uri.pathIsUri);
+        o.nginxLogFormat = "$msec $remote_addr \"$request\"";
+        QVERIFY(!parse("946684800.000 192.0.2.1 \"GET /a HTTP/1.1\"\n", o).pathIsUri);
     }
 
     // A JSON line is read as RFC 8259 reads it: a surrogate pair is one code point (U+1F600 is

@@ -286,9 +286,9 @@ bool dryRunComplete(const DryRunConfig& config);
 // all read 0 denied): the number of rules and the first reason; "" when a rule is replayed.
 std::string dryRunRefusal(const DryRunConfig& config);
 
-// dryRunPathProblem is why the config cannot run on the traffic: its places select requests by
-// path and the log has no path (a CSV or JSON log without the field, a log_format without
-// $request); "" when it can.
+// dryRunPathProblem is why the config cannot run on the traffic: the log has no path
+// (Traffic::noPaths) and a place of the config selects requests by path (any but one that meets
+// every path: a prefix "/", Spring's "/**"); "" when it can.
 std::string dryRunPathProblem(const DryRunConfig& config, const Traffic& traffic);
 
 // dryRun decides every request of the traffic (which must hold paths) as the config would.

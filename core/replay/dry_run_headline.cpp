@@ -68,13 +68,29 @@ std::string dryRunRefusal(const DryRunConfig& config)
     return "no rule of the config can be replayed on this log: " + notReplayedText(config);
 }
 
+namespace {
+
+// everyPath: the place meets a request whatever its path (nginx's and Envoy's prefix "/", Kong's
+// route of no path or "/", Spring's "/**"), and asks nothing else of it.
+bool everyPath(const DryRunPlace& p)
+{
+    const bool prefix = p.match == DryRunMatch::Prefix || p.match == DryRunMatch::PrefixStop
+                        || p.match == DryRunMatch::PrefixRaw || p.match == DryRunMatch::SegmentPrefix;
+    return p.conditions.empty()
+           && ((prefix && (p.pattern.empty() || p.pattern == "/")) || (p.match == DryRunMatch::Pattern && p.pattern == "/**"));
+}
+
+} // namespace
+
 std::string dryRunPathProblem(const DryRunConfig& config, const Traffic& traffic)
 {
-    const bool noPath = std::all_of(traffic.pathNames.begin(), traffic.pathNames.end(), [](const std::string& p) { return p.empty(); });
-    if (config.places.empty() || !noPath)
+    if (!traffic.noPaths)
         return {};
-    return "its " + config.places.front().where + " selects requests by path, and the log has none (a path or request "
-           "field; --path-field names another)";
+    for (const DryRunPlace& p : config.places)
+        if (!everyPath(p))
+            return "its " + p.where + " selects requests by path, and the log has none (a path or request field; "
+                   "--path-field names another)";
+    return {};
 }
 
 } // namespace ratelab

@@ -90,6 +90,11 @@ public:
         m_t.startEpochNanos = first - ((first % ms) + ms) % ms; // floored, before 1970 too
         for (Nanos& t : m_t.times)
             t -= m_t.startEpochNanos;
+        m_t.pathIsUri = m_parser && m_parser->pathIsUri();
+        if (m_options.keepPaths && m_t.pathNames.size() == 1 && m_t.pathNames[0].empty()) {
+            m_t.pathNames[0] = "/";
+            m_t.noPaths = true;
+        }
         m_t.times.shrink_to_fit();
         m_t.keys.shrink_to_fit();
         m_t.paths.shrink_to_fit();

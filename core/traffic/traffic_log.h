@@ -86,6 +86,10 @@ struct Traffic {
     std::vector<std::string> keyNames; // key id -> the key as written (IPv6 addresses in their canonical form)
     std::vector<std::uint32_t> paths;   // with TrafficOptions::keepPaths: path ids, one per request, else empty
     std::vector<std::string> pathNames; // path id -> the path as logged (its query string included; "" for none)
+    // noPaths: paths were kept, but the log has none (a CSV or JSON log without the field): every
+    // request is read at "/", which a config selecting nothing by path needs (dryRunPathProblem).
+    bool noPaths = false;
+    bool pathIsUri = false; // the paths are an nginx log_format's $uri: decoded, without the query string
     std::vector<std::string> keyFields;              // TrafficOptions::keyFields
     std::vector<std::vector<std::uint32_t>> fieldKeys; // per key field, per request: its key id in keyNames ("" when absent)
     std::vector<std::int64_t> fieldSeen;             // per key field: the requests that had it
@@ -123,6 +127,12 @@ Traffic parseTraffic(std::string_view bytes, const TrafficOptions& options, cons
 // time on the clock), and the log's counts as read (lines, unreadable, the requests that had
 // each key field) kept.
 Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep);
+
+// keyByField keys the requests by one of their key fields (Traffic::keyFields[field]): `keys`
+// becomes that field's ids (a request without it keyed "", no key), and `key` its name. The names
+// stay where they are, so the ids are no longer in order of first appearance, and the old key's
+// names are keyed by no request.
+void keyByField(Traffic& traffic, std::size_t field);
 
 // formatEpoch writes an absolute time as ISO 8601 UTC with up to nine decimals:
 // "2026-10-10T13:55:36.123Z".

@@ -323,7 +323,19 @@ std::string_view requestPath(std::string_view request)
     while (begin < request.size() && request[begin] == ' ')
         ++begin;
     const std::size_t end = std::min(request.find(' ', begin), request.size());
-    return request.substr(begin, end - begin);
+    return originForm(request.substr(begin, end - begin));
+}
+
+std::string_view originForm(std::string_view target)
+{
+    const std::size_t colon = target.find("://");
+    if (target.empty() || target[0] == '/' || colon == std::string_view::npos || colon == 0)
+        return target;
+    for (std::size_t i = 0; i < colon; ++i) // nginx's scheme: letters only (ngx_http_parse_request_line)
+        if (const char c = char(target[i] | 0x20); c < 'a' || c > 'z')
+            return target;
+    const std::size_t slash = target.find('/', colon + 3);
+    return slash == std::string_view::npos ? std::string_view("/") : target.substr(slash);
 }
 
 namespace {
@@ -389,7 +401,7 @@ std::string_view canonicalAddress(std::string_view text, std::string& storage)
 }
 
 LineParser::LineParser(LogFormat format, const TrafficOptions& options)
-    : m_format(format), m_options(options), m_wantPath(!options.pathPrefix.empty() || options.keepPaths)
+    : m_format(format), m_options(options)
 {
     const bool accessLog = format == LogFormat::Combined || format == LogFormat::Common || format == LogFormat::Msec;
     if (accessLog && options.key != "ip" && !(options.key == "user" && format != LogFormat::Msec))
@@ -410,6 +422,36 @@ LineParser::LineParser(LogFormat format, const TrafficOptions& options)
         setUpNginx();
 }
 
+namespace {
+
+int hexDigit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
+}
+
+// unlogged is a quoted field's text as the request sent it: nginx's log escaping writes '"', '\'
+// and bytes outside 0x20-0x7e as \xHH (ngx_http_log_escape), Apache's '"' and '\' as \" and \\.
+std::string_view unlogged(std::string_view text, std::string& storage)
+{
+    if (text.find('\\') == std::string_view::npos)
+        return text;
+    storage.clear();
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x' && hexDigit(text[i + 2]) >= 0
+            && hexDigit(text[i + 3]) >= 0) {
+            storage += char(hexDigit(text[i + 2]) * 16 + hexDigit(text[i + 3]));
+            i += 3;
+        } else if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == '"' || text[i + 1] == '\\')) {
+            storage += text[++i];
+        } else {
+            storage += text[i];
+        }
+    }
+    return storage;
+}
+
+} // namespace
+
 bool LineParser::tail(std::string_view line, std::size_t pos, ParsedLine& out)
 {
     Field f;
@@ -420,7 +462,7 @@ bool LineParser::tail(std::string_view line, std::size_t pos, ParsedLine& out)
         if (at < std::size(kCombinedTail) && (at < 2 ? f.kind == Field::Bare : f.kind == Field::Quoted))
             for (std::size_t i = 0; i < out.fields.size(); ++i)
                 if (m_options.keyFields[i] == kCombinedTail[at])
-                    field(i, f.text, out);
+                    field(i, f.kind == Field::Quoted ? unlogged(f.text, m_fieldStorage[i]) : f.text, out);
     }
 }
 

@@ -36,8 +36,14 @@ bool parseClfTime(std::string_view text, Nanos& out);
 bool parseIsoTime(std::string_view text, Nanos& out, bool& fraction);
 // parseAnyTime tries decimal seconds, ISO 8601 and the access-log form, in that order.
 bool parseAnyTime(std::string_view text, Nanos& out, bool& fraction);
-// requestPath returns the path of "GET /a/b?c HTTP/1.1" ("/a/b?c"), or an empty view.
+// requestPath returns the path of "GET /a/b?c HTTP/1.1" ("/a/b?c"), or an empty view; of an
+// absolute-form target, its originForm.
 std::string_view requestPath(std::string_view request);
+// originForm is a request target's path and query as nginx's $request_uri holds them: an
+// absolute-form target ("http://host:8080/a?b", RFC 9112 3.2.2, as a proxy is sent it) from the
+// '/' after its host, which ngx_http_parse_request_line takes for the URI's start ("/" when there
+// is none); any other target as it is.
+std::string_view originForm(std::string_view target);
 // AccessLogLine is the fields of an access-log line (combined or common) a reader uses, views
 // into the line: host ident user [time] "request" ..., the brackets and quotes left out (a
 // quoted field's escapes kept as written).
@@ -112,6 +118,8 @@ public:
     // hintKeys names the table the caller will look each line's key up in (nullptr: none): an
     // access log's reader asks it to fetch the key's place early.
     void hintKeys(const TextIds* keys) { m_keyIds = keys; }
+    // pathIsUri: the paths are an nginx log_format's $uri (decoded, without the query string).
+    bool pathIsUri() const { return m_pathIsUri; }
 
 private:
     std::string parseAccessLog(std::string_view line, ParsedLine& out);
@@ -131,7 +139,6 @@ private:
     const TrafficOptions& m_options;
     bool m_keyIsUser = false;
     const TextIds* m_keyIds = nullptr;
-    bool m_wantPath = false;
     // m_wantTail: a key field is one of the access log's fields after the request (kCombinedTail:
     // status bytes "referer" "agent").
     bool m_wantTail = false;
@@ -147,6 +154,7 @@ private:
     std::unique_ptr<NginxLogFormat> m_nginx;
     int m_nginxTime = -1, m_nginxKey = -1, m_nginxPath = -1, m_nginxCost = -1;
     bool m_nginxRequestLine = false; // the path comes from $request ("GET /a HTTP/1.1")
+    bool m_pathIsUri = false;
     std::vector<std::string_view> m_values;
     // The key fields besides the key: their CSV column or log_format variable (-1: absent), and
     // their values when decoded or made canonical.

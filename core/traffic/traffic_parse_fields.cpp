@@ -89,9 +89,10 @@ void LineParser::header(std::string_view line)
     if (!m_options.costField.empty() && m_costColumn < 0)
         throw InputError("the CSV header has no cost field " + ratelab::quoted(m_options.costField) + " (--cost-field; fields: "
                          + known + ")");
-    // Kept for a dry run (keepPaths), a path the log lacks is none: a config's locations refuse
-    // such a log (dryRunPathProblem), a config without them needs none.
-    if (!m_options.pathPrefix.empty() && m_pathColumn < 0 && m_requestColumn < 0)
+    // Kept for a dry run (keepPaths), a path the log lacks is "/" (Traffic::noPaths): a config
+    // whose places select by path refuses such a log (dryRunPathProblem). A filter by path, or a
+    // path field named, needs it.
+    if ((!m_options.pathPrefix.empty() || m_options.pathField != "path") && m_pathColumn < 0 && m_requestColumn < 0)
         throw InputError("the CSV header has no path field " + ratelab::quoted(m_options.pathField) + " or request (--path-field; fields: "
                          + known + ")");
 }

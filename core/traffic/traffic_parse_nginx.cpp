@@ -150,12 +150,15 @@ void LineParser::setUpNginx()
         m_nginxCost = need("--cost-field", m_options.costField);
     if (m_options.pathField != "path") {
         m_nginxPath = need("--path-field", m_options.pathField);
+        m_pathIsUri = m_options.pathField == "uri";
     } else {
         m_nginxPath = m_nginx->index("request");
         m_nginxRequestLine = m_nginxPath >= 0;
         for (const char* p : {"request_uri", "uri"})
-            if (m_nginxPath < 0)
+            if (m_nginxPath < 0) {
                 m_nginxPath = m_nginx->index(p);
+                m_pathIsUri = m_nginxPath >= 0 && std::string_view(p) == "uri";
+            }
         if (!m_options.pathPrefix.empty() && m_nginxPath < 0)
             throw InputError("--path: the log_format has no $request, $request_uri or $uri (it has " + known + ")");
     }

@@ -15,6 +15,8 @@ Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep)
     out.fieldSeen = traffic.fieldSeen; // whether the log has a field at all, which binds a rule to it
     out.format = traffic.format;
     out.key = traffic.key;
+    out.noPaths = traffic.noPaths;
+    out.pathIsUri = traffic.pathIsUri;
     out.lines = traffic.lines;
     out.comments = traffic.comments;
     out.firstLineCut = traffic.firstLineCut;
@@ -52,6 +54,12 @@ Traffic subsetOf(const Traffic& traffic, const std::vector<std::uint8_t>& keep)
         throw InputError("no request is left");
     out.startEpochNanos = traffic.startEpochNanos + shift;
     return out;
+}
+
+void keyByField(Traffic& traffic, std::size_t field)
+{
+    traffic.keys = traffic.fieldKeys.at(field);
+    traffic.key = traffic.keyFields.at(field);
 }
 
 } // namespace ratelab
