@@ -91,7 +91,7 @@ AdviseView::AdviseView(QWidget* parent)
     controls->addWidget(m_gateway);
     controls->addWidget(cap);
     controls->addWidget(m_cap);
-    auto* letBy = new QLabel(tr("let by the pat&h"));
+    auto* letBy = new QLabel(tr("let &by the path"));
     letBy->setBuddy(m_letBy);
     controls->addWidget(letBy);
     controls->addWidget(m_letBy);
@@ -130,10 +130,16 @@ AdviseView::AdviseView(QWidget* parent)
     layout->addLayout(controls);
     layout->addLayout(goal);
     layout->addWidget(m_summary);
+    // The chosen point's config and its buttons beside the chart, not under it: on a
+    // projector's 720 rows the table keeps room for its rows.
+    auto* chosen = new QVBoxLayout;
+    chosen->addWidget(m_config, 1);
+    chosen->addLayout(buttons);
+    auto* below = new QHBoxLayout;
+    below->addWidget(m_chart, 1);
+    below->addLayout(chosen, 1);
     layout->addWidget(m_front, 1);
-    layout->addWidget(m_chart, 1);
-    layout->addWidget(m_config);
-    layout->addLayout(buttons);
+    layout->addLayout(below, 1);
     setTraffic(nullptr);
 }
 
@@ -187,14 +193,15 @@ void AdviseView::describeParts()
     m_front->setTabKeyNavigation(false); // Tab leaves the table (the arrows move in it)
     m_front->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_front->horizontalHeader()->setStretchLastSection(true);
-    m_chart->setMinimumHeight(260); // the title and legend take a third of it
+    m_chart->setMinimumHeight(240); // the title and legend take a third of it
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setToolTip(tr("Requests of the other keys each limit denies, against its rate. Click a point to show its "
                            "config."));
     m_config->setReadOnly(true);
     m_config->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_config->setAccessibleName(tr("The chosen limit's config"));
-    m_config->setMaximumHeight(m_config->fontMetrics().lineSpacing() * 7);
+    m_config->setLineWrapMode(QPlainTextEdit::NoWrap); // a directive is one line, as the gateway reads it
+
     m_copy->setToolTip(tr("Copy the config to the clipboard"));
     m_dryRun->setToolTip(tr("Run this config on the log in the Traffic panel's dry run: who it would deny, rule by rule"));
     m_rows->setToolTip(tr("Show this limit in the rows, over the requests of the key it denies most (Envoy's one "
@@ -314,9 +321,9 @@ QString AdviseView::summaryText() const
                                                              QString::fromStdString(ratelab::quoted(m_passUsed.toStdString())));
     const QString letBy = m_letByUsed.isEmpty()
                               ? QString()
-                              : tr(" The %1 whose path matches %2 are let by uncounted.")
-                                    .arg(QString::fromStdString(counted(a.letByRequests, "request")),
-                                         QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString())));
+                              : (a.letByRequests == 1 ? tr(" The %1 request whose path matches %2 is let by uncounted.")
+                                                      : tr(" The %1 requests whose path matches %2 are let by uncounted."))
+                                    .arg(count(a.letByRequests), QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString())));
     return tr("%1, keeping every request of the %2 with at most %3 each%4. Recommended: %5 with burst %6, "
               "%7: %8 of the other keys' %9 requests denied, %10 capped.%11")
         .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
