@@ -141,7 +141,7 @@ std::optional<std::string> currentKey(const DryRunConfig& config, const std::str
 }
 
 // readCurrent reads --config, the config the gateway runs now, before the log. Without --key the
-// advice keys by what its rules key by (currentKey), and the config is read again keyed by it.
+// advice keys by what its rules key by (currentKey).
 void readCurrent(const QCommandLineParser& p, AdviseArgs& a)
 {
     if (!p.isSet("config"))
@@ -153,10 +153,10 @@ void readCurrent(const QCommandLineParser& p, AdviseArgs& a)
     current->file = file.toStdString();
     const std::string key = p.isSet("key") ? p.value("key").toStdString() : "ip";
     current->config = io::dryRunConfigFile(file, key);
-    if (const std::optional<std::string> theirs = p.isSet("key") ? std::nullopt : currentKey(current->config, key)) {
-        a.keyFromCurrent = *theirs;
-        current->config = io::dryRunConfigFile(file, *theirs);
-    }
+    // The log is read by --key's key with the rules' field beside it, then keyed by that field
+    // (keyByField): an access log's key is the address, and its headers are fields.
+    if (!p.isSet("key") && a.product != "envoy") // Envoy's one bucket keys nothing
+        a.keyFromCurrent = currentKey(current->config, key).value_or("");
     a.current = std::move(current);
 }
 

@@ -70,6 +70,12 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
     return {std::move(gateway), std::move(config), std::move(denied)};
 }
 
+// fromCurrentText is what a refusal of the key adds when the key is the current config's.
+std::string fromCurrentText(const AdviseArgs& a)
+{
+    return a.keyFromCurrent.empty() ? std::string() : " (the key is the current config's, " + a.keyFromCurrent + ": --key names another)";
+}
+
 // tracesFor groups the traffic by key for a window product's advice, with the keys kept as the
 // options say (--pass, --keep current).
 KeyedTraces tracesFor(const AdviseArgs& a, const Traffic& traffic)
@@ -77,6 +83,20 @@ KeyedTraces tracesFor(const AdviseArgs& a, const Traffic& traffic)
     KeyedTraces traces = keyedTraces(traffic, a.pass);
     traces.keptBy = a.keptBy;
     return traces;
+}
+
+// adviseOnWhatIsMet is adviseFor, its refusal of a pattern saying which requests it looked at
+// when they are only those the current config's rules meet.
+Written adviseOnWhatIsMet(const AdviseArgs& a, const Traffic& traffic)
+{
+    try {
+        return adviseFor(a, traffic);
+    } catch (const InputError& e) {
+        if (a.metRequests == 0 || !a.letBy.any() || !std::string_view(e.what()).starts_with(a.letBy.option()))
+            throw;
+        throw InputError(std::string(e.what()) + ", of the " + grouping(a.metRequests)
+                         + " requests the current config's rules meet");
+    }
 }
 
 // onTheLog spreads the dry run of the requests the current config meets over the whole log: the
@@ -301,7 +321,8 @@ void writeKept(std::ostream& out, const KeptKeys& a, const AdviseArgs& args)
             << " each (the " << secondsText(args.options.keep) << " % least active, ties kept together"
             << (byCount == a.limitedKeys ? "; that is every key" : "") << ")";
     if (!args.pass.empty())
-        out << " and " << counted(a.passedKeys, "busier key") << " matching " << ratelab::quoted(args.pass)
+        out << " and " << counted(a.passedKeys, args.keepCurrent ? "more key" : "busier key") << " matching "
+            << ratelab::quoted(args.pass)
             << (byCount < a.limitedKeys && a.keptKeys == a.limitedKeys ? " (that is every key)" : "");
     out << ": "
         << (a.keptRequests == 1 ? "its 1 request" : "all " + grouping(a.keptRequests) + " of their requests")
@@ -423,7 +444,8 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
     out << ",\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
         << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"keep_percent\": "
         << (args.keepCurrent ? "null" : jsonString(secondsText(args.options.keep)))
-        << ", \"kept_by_current\": " << (args.keepCurrent ? "true" : "false") << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
+        << ", \"kept_by_current\": " << (args.keepCurrent ? "true" : "false")
+        << ", \"key_from_current\": " << (args.keyFromCurrent.empty() ? "false" : "true") << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "
         << a.keptRequests << ", \"kept_most_requests\": " << a.keptMost << ", \"pass_pattern\": "
         << (args.pass.empty() ? "null" : jsonString(args.pass)) << ", \"kept_by_pattern\": " << a.passedKeys << "},\n";
     if (args.letBy.any())
@@ -741,7 +763,7 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
     if (!a.limitBy.consumer && a.key != "ip" && k.keys.unlimitedRequests > 0)
         throw InputError("--key: Kong counts a request without the header by its client IP, and "
                          + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "
-                         "log whose every request has it");
+                         "log whose every request has it" + fromCurrentText(a));
     const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy);
     const Proof proof = prove(config, k.deniedPerKey, k.keys, a, traffic);
     return report(
@@ -841,6 +863,8 @@ void keepWhatTheCurrentMeets(AdviseArgs& a, Traffic& traffic)
 {
     DryRunConfig config = a.current->config;
     const DryRunResult result = dryRunOnTraffic(config, traffic, a.current->file);
+    if (a.keepCurrent)
+        a.keptBy = keysLeftWhole(result.deniedBy, traffic);
     const auto met = std::int64_t(std::count(result.met.begin(), result.met.end(), std::uint8_t(1)));
     if (met == 0)
         throw InputError("--config: " + a.current->file + ": its rules meet none of the log's "
@@ -862,20 +886,28 @@ void keepWhatTheCurrentMeets(AdviseArgs& a, Traffic& traffic)
     a.metComplete = dryRunComplete(config);
     a.metRules = rules.empty() ? std::string() : rules[0];
     Traffic subset = subsetOf(traffic, result.met);
+    if (a.keepCurrent)
+        a.keptBy = byName(a.keptBy, traffic, subset);
     a.met = result.met;
     a.logTraffic = std::make_shared<const Traffic>(std::move(traffic));
     traffic = std::move(subset);
 }
 
-// keepWhatTheCurrentLeavesWhole keeps the keys the current config denies nothing (--keep current).
-void keepWhatTheCurrentLeavesWhole(AdviseArgs& a, const Traffic& traffic)
+// keyAsTheCurrent keys the traffic by the current config's key field (AdviseArgs::keyFromCurrent)
+// when the log holds it; else the advice keys by the log's key, and the current config's dry run
+// names the field the log lacks.
+void keyAsTheCurrent(AdviseArgs& a, Traffic& traffic)
 {
-    a.keptBy = keysLeftWhole(*a.current, traffic);
-    for (std::size_t k = 0; k < traffic.keyNames.size(); ++k)
-        if (a.keptBy[k] && !keylessName(traffic.keyNames[k]))
-            return;
-    throw InputError("--keep current: " + a.current->file + " denies every key of the log some request: it keeps no "
-                     "key whole to keep (give --keep P)");
+    if (a.keyFromCurrent.empty())
+        return;
+    const auto f = std::size_t(std::find(traffic.keyFields.begin(), traffic.keyFields.end(), a.keyFromCurrent)
+                               - traffic.keyFields.begin());
+    if (f < traffic.keyFields.size() && traffic.fieldSeen[f] > 0) {
+        keyByField(traffic, f);
+        return;
+    }
+    a.keyFromCurrent.clear();
+    a.key = traffic.key;
 }
 
 } // namespace
@@ -940,11 +972,10 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
     }
     if (!a.letBy.agent.empty() && std::find(fields.begin(), fields.end(), kAgentField) == fields.end())
         fields.push_back(kAgentField);
-    Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields, a.key);
+    Traffic traffic = readTrafficFromOptions(parser, log, bytesPerKey, true, fields);
+    keyAsTheCurrent(a, traffic);
     if (a.current) // the routes it limits: advise on the requests its rules meet
         keepWhatTheCurrentMeets(a, traffic);
-    if (a.keepCurrent)
-        keepWhatTheCurrentLeavesWhole(a, traffic);
     if (a.product == "kong")
         return runKong(parser, log, a, traffic);
     if (a.product == "express")
@@ -953,7 +984,7 @@ int adviseCommand(QCommandLineParser& parser, const QStringList& args)
         return runUpstash(parser, log, a, traffic);
     if (a.product == "cloudflare" || a.product == "aws-waf")
         return runManaged(parser, log, a, traffic);
-    const Written w = adviseFor(a, traffic);
+    const Written w = adviseOnWhatIsMet(a, traffic);
     const Proof proof = prove(w.config, w.deniedPerLogKey, w.advice(), a, traffic);
     if (const std::optional<int> failed = settle(proof, a, w.config))
         return *failed;

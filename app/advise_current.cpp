@@ -5,6 +5,9 @@
 #include "arithmetic/text.h"
 #include "arithmetic/decimal.h"
 
+#include <string_view>
+#include <unordered_map>
+
 namespace ratelab::app {
 
 namespace {
@@ -66,15 +69,28 @@ void writeCurrentJson(std::ostream& out, const AgainstCurrent& c)
         << jsonString(c.summary) << "},\n";
 }
 
-std::vector<std::uint8_t> keysLeftWhole(const AgainstCurrent& current, const Traffic& traffic)
+std::vector<std::uint8_t> keysLeftWhole(const std::vector<std::int32_t>& deniedBy, const Traffic& traffic)
 {
-    DryRunConfig config = current.config;
-    const DryRunResult r = dryRunOnTraffic(config, traffic, current.file);
-    std::vector<std::uint8_t> whole(traffic.keyNames.size(), 1);
-    for (std::size_t i = 0; i < r.deniedBy.size(); ++i)
-        if (r.deniedBy[i] >= 0)
-            whole[traffic.keys[i]] = 0;
+    std::vector<std::uint8_t> whole(traffic.keyNames.size(), 0), denied(traffic.keyNames.size(), 0);
+    for (std::size_t i = 0; i < deniedBy.size(); ++i) {
+        whole[traffic.keys[i]] = 1;
+        denied[traffic.keys[i]] |= std::uint8_t(deniedBy[i] >= 0);
+    }
+    for (std::size_t k = 0; k < whole.size(); ++k)
+        whole[k] &= std::uint8_t(!denied[k]);
     return whole;
+}
+
+std::vector<std::uint8_t> byName(const std::vector<std::uint8_t>& perKey, const Traffic& from, const Traffic& to)
+{
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (std::size_t k = 0; k < from.keyNames.size(); ++k)
+        index.emplace(from.keyNames[k], k);
+    std::vector<std::uint8_t> out(to.keyNames.size(), 0);
+    for (std::size_t k = 0; k < to.keyNames.size(); ++k)
+        if (const auto it = index.find(to.keyNames[k]); it != index.end())
+            out[k] = perKey[it->second];
+    return out;
 }
 
 } // namespace ratelab::app

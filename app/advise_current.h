@@ -35,9 +35,12 @@ struct AgainstCurrent {
 void compareWithCurrent(AgainstCurrent& current, const Traffic& traffic, const DryRunConfig& written,
                         const DryRunResult& writtenResult, const std::vector<std::uint8_t>& kept, std::size_t top);
 
-// keysLeftWhole says of each of the traffic's keys whether the current config denies none of its
-// requests (`advise --keep current`).
-std::vector<std::uint8_t> keysLeftWhole(const AgainstCurrent& current, const Traffic& traffic);
+// keysLeftWhole says of each of the traffic's keys whether some request is keyed by it and the
+// current config's dry run (its deniedBy) denies none of them (`advise --keep current`).
+std::vector<std::uint8_t> keysLeftWhole(const std::vector<std::int32_t>& deniedBy, const Traffic& traffic);
+
+// byName is a per-key vector of `from`'s keys for the keys of `to` (a subset of it), by name.
+std::vector<std::uint8_t> byName(const std::vector<std::uint8_t>& perKey, const Traffic& from, const Traffic& to);
 
 // writeCurrentText and writeCurrentJson say it: the current config's headline (its partial
 // replay named, as every dry run's), what it denies the kept keys, and the change's summary.

@@ -96,7 +96,7 @@ void refusePatternOptions(const QCommandLineParser& parser, const char* command)
 }
 
 Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, std::int64_t bytesPerKey, bool keepPaths,
-                               const std::vector<std::string>& keyFields, const std::optional<std::string>& key)
+                               const std::vector<std::string>& keyFields)
 {
     TrafficOptions o;
     o.keepPaths = keepPaths;
@@ -130,8 +130,6 @@ Traffic readTrafficFromOptions(const QCommandLineParser& p, const QString& log, 
             throw InputError(std::string("--") + name + ": no field name given");
     };
     field("key", o.key);
-    if (key)
-        o.key = *key;
     field("time-field", o.timeField);
     field("cost-field", o.costField);
     field("path-field", o.pathField);

@@ -10,7 +10,6 @@
 #include <QCommandLineParser>
 #include <QStringList>
 
-#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -36,11 +35,9 @@ std::int64_t availableMemoryBytes();
 // readTrafficFromOptions reads the log (a file, or a compiled-in ":/..." resource) as the options
 // say, refusing more distinct keys than --max-keys (default: what half of availableMemoryBytes
 // holds at bytesPerKey), keeping each request's path when keepPaths and reading keyFields besides
-// the key (TrafficOptions::keyFields), keyed by `key` when given (else --key's). It throws
-// InputError naming the problem.
+// the key (TrafficOptions::keyFields). It throws InputError naming the problem.
 Traffic readTrafficFromOptions(const QCommandLineParser& parser, const QString& log, std::int64_t bytesPerKey,
-                               bool keepPaths = false, const std::vector<std::string>& keyFields = {},
-                               const std::optional<std::string>& key = std::nullopt);
+                               bool keepPaths = false, const std::vector<std::string>& keyFields = {});
 
 // trafficWarningList is core's trafficWarnings as the commands print them: whole seconds,
 // unreadable lines, lines out of order, each one sentence.

@@ -600,9 +600,75 @@ private slots:
         const Run none = runRatelab({"advise", both, "--for", "nginx", "--keep", "current", "--config", strict});
         QCOMPARE(none.code, 2);
         QVERIFY(none.out.isEmpty());
-        QVERIFY2(none.err.endsWith("strict.conf denies every key of the log some request: it keeps no key whole to keep "
-                                   "(give --keep P)\n"),
-                 none.err.constData());
+        QCOMPARE(none.err, QByteArray("ratelab: --keep current: no key the limit counts is one the current config denies "
+                                      "nothing (give --keep P)\n"));
+        // Nor when the keys it leaves whole send only requests let by: 2.2.2.2's one to /health.
+        const QString health = writeFile(dir, "h.csv", "time,ip,path\n1795392000,1.1.1.1,/\n1795392000,1.1.1.1,/\n"
+                                                       "1795392000,2.2.2.2,/health\n");
+        const Run letBy = runRatelab({"advise", health, "--for", "nginx", "--keep", "current", "--config", strict,
+                                      "--pass-path", "/health"});
+        QCOMPARE(letBy.code, 2);
+        QCOMPARE(letBy.err, none.err);
+    }
+
+    // A log of times and addresses alone, no path: every gateway's advice is written and proved on
+    // it, the written configs' routes of every path (Kong's "/", Spring's "/**") meeting each
+    // request as it meets "/". 1.1.1.1 sends two at 0 s and one at 2 s, 2.2.2.2 one at 1 s: both
+    // kept at 99 %, so nothing is denied. API Gateway's rate is fractional (0.3/s: burst 3 drains in 10 s).
+    void everyGatewayOnALogOfTimesAndKeys()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "k.csv", "time,ip\n1795392000,1.1.1.1\n1795392000,1.1.1.1\n"
+                                                    "1795392001,2.2.2.2\n1795392002,1.1.1.1\n");
+        for (const char* product : {"nginx", "envoy", "traefik", "kong", "express", "spring", "cloudflare", "aws-waf",
+                                    "aws-api-gateway", "upstash"}) {
+            QStringList args{"advise", log, "--for", product, "--format", "json"};
+            if (QByteArray(product) == "aws-api-gateway")
+                args << "--key" << "ip";
+            const Run r = runRatelab(args);
+            QVERIFY2(r.code == 0, qPrintable(QString(product) + ": " + QString::fromUtf8(r.err)));
+            const QJsonObject out = parseJson(r.out);
+            QVERIFY2(out["proof"].toObject()["as_advised"].toBool(), product);
+            QCOMPARE(out["input"].toObject()["requests"].toInt(), 4);
+        }
+        // A path asked for on it is refused for what it is.
+        const Run path = runRatelab({"advise", log, "--for", "nginx", "--pass-path", "/health"});
+        QCOMPARE(path.code, 2);
+        QCOMPARE(path.err, QByteArray("ratelab: --pass-path: the log has no paths (a path or request field; --path-field names another)\n"));
+        const Run field = runRatelab({"advise", log, "--for", "nginx", "--path-field", "route"});
+        QCOMPARE(field.code, 2);
+        QVERIFY2(field.err.contains("the CSV header has no path field 'route'"), field.err.constData());
+    }
+
+    // The key the current config keys by, on an access log: its User-Agent (the combined format's
+    // last field). Three clients send as curl/8 and one as app/1: by that key curl/8 is one key of
+    // three requests at 0 s (nginx's excess 0, 1000, 2000: burst 2 at every rate) and app/1 one. A
+    // config keyed by a header the log lacks leaves the key to --key, and the dry run names the field.
+    void theCurrentConfigsKeyOnAnAccessLog()
+    {
+        QTemporaryDir dir;
+        QByteArray lines;
+        for (const char* ip : {"192.0.2.1", "192.0.2.2", "192.0.2.3"})
+            lines += QByteArray(ip) + " - - [23/Nov/2026:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"curl/8\"\n";
+        lines += "192.0.2.4 - - [23/Nov/2026:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"app/1\"\n";
+        const QString log = writeFile(dir, "access.log", lines);
+        const QString ua = writeFile(dir, "ua.conf", "limit_req_zone $http_user_agent zone=ua:1m rate=1r/s;\n"
+                                                     "limit_req zone=ua burst=5 nodelay;\n");
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--config", ua, "--format", "json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject out = parseJson(r.out);
+        QCOMPARE(out["input"].toObject()["key"].toString(), QString("http_user_agent"));
+        QVERIFY(out["keys"].toObject()["key_from_current"].toBool());
+        QCOMPARE(out["keys"].toObject()["limited"].toInt(), 2);
+        QCOMPARE(out["recommended"].toObject()["burst"].toInt(), 2);
+        QVERIFY(out["config"].toString().startsWith("limit_req_zone $http_user_agent zone=ratelab:1m"));
+        QVERIFY(out["proof"].toObject()["as_advised"].toBool());
+        const QString header = writeFile(dir, "h.conf", "limit_req_zone $http_x_api_key zone=k:1m rate=1r/s;\n"
+                                                        "limit_req zone=k nodelay;\n");
+        const Run lacking = runRatelab({"advise", log, "--for", "nginx", "--config", header});
+        QCOMPARE(lacking.code, 2);
+        QVERIFY2(lacking.err.contains("it keys by the log field http_x_api_key, which no request of the log has"),
+                 lacking.err.constData());
     }
 
     // --config limiting /api/ only: the advice is made on the 14 requests its rule meets (all at

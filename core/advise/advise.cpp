@@ -63,7 +63,8 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass, const s
         for (std::size_t k = 0; k < keys; ++k)
             out.mustPass[k] = out.limited[k] && re.matches(traffic.keyNames[k]);
         if (std::find(out.mustPass.begin(), out.mustPass.end(), 1) == out.mustPass.end())
-            throw InputError("--pass: " + ratelab::quoted(pass) + " matches no key of the log (a whole key must match)");
+            throw InputError("--pass: " + ratelab::quoted(pass) + " matches no key of the log"
+                             + (out.letBy > 0 ? " with a request the limit counts" : "") + " (a whole key must match)");
     }
     return out;
 }
@@ -80,7 +81,8 @@ void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out)
             out.unlimitedRequests += traces.requests(k);
     }
     if (counts.empty())
-        throw InputError("advise: every request's key is empty, so no limit keyed by it counts any");
+        throw InputError(traces.letBy > 0 ? "advise: every request not let by has an empty key, so no limit keyed by it counts any"
+                                          : "advise: every request's key is empty, so no limit keyed by it counts any");
     const auto n = std::int64_t(counts.size());
     const bool byRule = !traces.keptBy.empty();
     if (!byRule) {
@@ -105,6 +107,8 @@ void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out)
             out.keptRequests += traces.requests(k);
         }
     }
+    if (byRule && out.keptKeys == out.passedKeys)
+        throw InputError("--keep current: no key the limit counts is one the current config denies nothing (give --keep P)");
 }
 
 std::optional<std::string> headerOfField(const std::string& logKey)

@@ -45,6 +45,11 @@ std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
     const std::size_t n = traffic.times.size();
     std::vector<std::uint8_t> out(n);
     if (!letBy.path.empty()) {
+        if (traffic.noPaths)
+            throw InputError("--pass-path: the log has no paths (a path or request field; --path-field names another)");
+        if (traffic.pathIsUri) // the written map reads $request_uri, which the log does not hold
+            throw InputError("--pass-path: the log's paths are nginx's $uri (decoded, without the query string), not the "
+                             "$request_uri nginx's map is written on: log $request or $request_uri");
         if (traffic.paths.size() != n)
             throw std::logic_error("letByOf: the traffic was read without its paths");
         const std::vector<std::uint8_t> matched = matchedIds(traffic.pathNames, re);
