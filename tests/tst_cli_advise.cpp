@@ -384,6 +384,15 @@ private slots:
         const QJsonObject replayed = parseJson(runRatelab({"replay", log, "--config", conf}).out)["current"].toObject();
         QCOMPARE(replayed["denied"].toInt(), 0);
         QCOMPARE(replayed["rules"].toArray().at(0).toObject()["requests"].toInt(), 6);
+        // A current config whose locations leave /health out: the pattern is asked of the 6 requests
+        // its rule meets, and says so.
+        const QString current = writeFile(dir, "routes.conf", "limit_req_zone $binary_remote_addr zone=a:1m rate=1r/s;\n"
+                                                              "server { location /health { } location / { limit_req zone=a; } }\n");
+        const Run routed = runRatelab({"advise", log, "--for", "nginx", "--config", current, "--pass-path", "/health"});
+        QCOMPARE(routed.code, 2);
+        QCOMPARE(routed.err, QByteArray("ratelab: --pass-path: '/health' matches no request's path (the whole path as "
+                                        "logged must match, its query string included), of the 6 requests the current "
+                                        "config's rules meet\n"));
         // Without the pattern the ten count, and no let_by is written.
         const QJsonObject counted = parseJson(runRatelab({"advise", log, "--for", "nginx", "--format", "json"}).out);
         QCOMPARE(counted["keys"].toObject()["requests"].toInt(), 16);
