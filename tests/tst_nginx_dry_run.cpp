@@ -250,6 +250,35 @@ Traffic trafficOf(const Served& served, const std::vector<std::string>& fields =
     return parseTraffic(std::string_view(served.accessLog.constData(), std::size_t(served.accessLog.size())), o, "access.log");
 }
 
+// clientsThenMallory is the advice tests' requests (path, X-Client): twenty clients c00..c19
+// send 4 to /api each, round by round, then mallory sends `health` to /health and 30 to /api.
+std::vector<std::pair<QString, QString>> clientsThenMallory(int health)
+{
+    std::vector<std::pair<QString, QString>> requests;
+    for (int round = 0; round < 4; ++round)
+        for (int c = 0; c < 20; ++c)
+            requests.emplace_back("/api", QString("c%1").arg(c, 2, 10, QChar('0')));
+    for (int i = 0; i < health; ++i)
+        requests.emplace_back("/health", "mallory");
+    for (int i = 0; i < 30; ++i)
+        requests.emplace_back("/api", "mallory");
+    return requests;
+}
+
+// plannedTraffic is those requests as a log keyed by X-Client, with their paths, 1 ms apart.
+Traffic plannedTraffic(const std::vector<std::pair<QString, QString>>& requests)
+{
+    std::string log = "time,http_x_client,path\n";
+    for (std::size_t i = 0; i < requests.size(); ++i)
+        log += std::to_string(1795392000) + "." + (i < 10 ? "00" : i < 100 ? "0" : "") + std::to_string(i) + ","
+             + requests[i].second.toStdString() + "," + requests[i].first.toStdString() + "\n";
+    TrafficOptions options;
+    options.key = "http_x_client";
+    options.format = LogFormat::Csv;
+    options.keepPaths = true;
+    return parseTraffic(log, options, "planned.csv");
+}
+
 } // namespace
 
 // SKIP_WITHOUT_NGINX ends a test that needs the real nginx when it is not installed: a skip, or a
@@ -479,20 +508,8 @@ private slots:
         SKIP_WITHOUT_NGINX(nginx);
         const quint16 port = freePort();
         QVERIFY(port != 0);
-        std::vector<std::pair<QString, QString>> requests;
-        for (int round = 0; round < 4; ++round)
-            for (int c = 0; c < 20; ++c)
-                requests.emplace_back("/api", QString("c%1").arg(c, 2, 10, QChar('0')));
-        for (int i = 0; i < 30; ++i)
-            requests.emplace_back("/api", "mallory");
-        std::string log = "time,http_x_client\n";
-        for (std::size_t i = 0; i < requests.size(); ++i)
-            log += std::to_string(1795392000) + "." + (i < 10 ? "00" : i < 100 ? "0" : "") + std::to_string(i) + ","
-                 + requests[i].second.toStdString() + "\n";
-        TrafficOptions options;
-        options.key = "http_x_client";
-        options.format = LogFormat::Csv;
-        const Traffic planned = parseTraffic(log, options, "planned.csv");
+        const std::vector<std::pair<QString, QString>> requests = clientsThenMallory(0);
+        const Traffic planned = plannedTraffic(requests);
         AdviceOptions goal;
         goal.keep = kPercentUnit / 100 * 95;
         const NginxBurstFamily family;
@@ -534,23 +551,8 @@ private slots:
         SKIP_WITHOUT_NGINX(nginx);
         const quint16 port = freePort();
         QVERIFY(port != 0);
-        std::vector<std::pair<QString, QString>> requests;
-        for (int round = 0; round < 4; ++round)
-            for (int c = 0; c < 20; ++c)
-                requests.emplace_back("/api", QString("c%1").arg(c, 2, 10, QChar('0')));
-        for (int i = 0; i < 10; ++i)
-            requests.emplace_back("/health", "mallory");
-        for (int i = 0; i < 30; ++i)
-            requests.emplace_back("/api", "mallory");
-        std::string log = "time,http_x_client,path\n";
-        for (std::size_t i = 0; i < requests.size(); ++i)
-            log += std::to_string(1795392000) + "." + (i < 10 ? "00" : i < 100 ? "0" : "") + std::to_string(i) + ","
-                 + requests[i].second.toStdString() + "," + requests[i].first.toStdString() + "\n";
-        TrafficOptions options;
-        options.key = "http_x_client";
-        options.format = LogFormat::Csv;
-        options.keepPaths = true;
-        const Traffic planned = parseTraffic(log, options, "planned.csv");
+        const std::vector<std::pair<QString, QString>> requests = clientsThenMallory(10);
+        const Traffic planned = plannedTraffic(requests);
         const LetBy health{"/health", ""};
         AdviceOptions goal;
         goal.keep = kPercentUnit / 100 * 95;
