@@ -328,8 +328,10 @@ std::string_view requestPath(std::string_view request)
 
 std::string_view originForm(std::string_view target)
 {
+    if (target.empty() || target[0] == '/') // the origin form of nearly every line: no scan
+        return target;
     const std::size_t colon = target.find("://");
-    if (target.empty() || target[0] == '/' || colon == std::string_view::npos || colon == 0)
+    if (colon == std::string_view::npos || colon == 0)
         return target;
     for (std::size_t i = 0; i < colon; ++i) // nginx's scheme: letters only (ngx_http_parse_request_line)
         if (const char c = char(target[i] | 0x20); c < 'a' || c > 'z')
