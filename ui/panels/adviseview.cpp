@@ -462,13 +462,12 @@ void AdviseView::showChart()
     }
     y->setRange(0, double(most) * 1.1);
     y->applyNiceNumbers(); // ticks at round counts
-    if (a.front.size() > 8) { // a dozen rates side by side are cut short at the text's size
+    if (a.front.size() > 6) { // more rates than that side by side are cut short at the text's size
         QFont small = x->labelsFont();
-        small.setPointSizeF(small.pointSizeF() * 0.8);
+        small.setPointSizeF(small.pointSizeF() * 0.75);
         x->setLabelsFont(small);
     }
-    y->setLabelFormat("%.0f");
-    y->setTitleText(shared ? tr("burst") : tr("requests denied"));
+    y->setLabelFormat("%.0f"); // no axis title: the chart's title names what it counts, and the rates need the room
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QXYSeries* s : {static_cast<QXYSeries*>(front), static_cast<QXYSeries*>(recommended), static_cast<QXYSeries*>(shown)}) {
