@@ -252,7 +252,7 @@ void writeCost(std::ostream& out, const KeptKeys& a, const DenialCount& denied, 
         << " capped" << (worst.empty() ? "" : "; the most denied:") << "\n";
     const std::vector<std::int64_t> requests = attemptsPerKey(traffic);
     for (const KeyDenials& k : worst)
-        out << "    " << padded(traffic.keyNames[k.key], 40, true) << " " << grouping(k.denied) << " of "
+        out << "    " << padded(messageText(traffic.keyNames[k.key]), 40, true) << " " << grouping(k.denied) << " of "
             << grouping(requests[k.key]) << " denied, the first at "
             << formatSeconds(k.firstDenial - traffic.times.front()) << " s after the log's first request\n";
 }
@@ -893,21 +893,18 @@ void keepWhatTheCurrentMeets(AdviseArgs& a, Traffic& traffic)
     traffic = std::move(subset);
 }
 
-// keyAsTheCurrent keys the traffic by the current config's key field (AdviseArgs::keyFromCurrent)
-// when the log holds it; else the advice keys by the log's key, and the current config's dry run
-// names the field the log lacks.
+// keyAsTheCurrent keys the traffic by the current config's key field (AdviseArgs::keyFromCurrent);
+// a log without it is refused, since the gateway's options were read for that key.
 void keyAsTheCurrent(AdviseArgs& a, Traffic& traffic)
 {
     if (a.keyFromCurrent.empty())
         return;
     const auto f = std::size_t(std::find(traffic.keyFields.begin(), traffic.keyFields.end(), a.keyFromCurrent)
                                - traffic.keyFields.begin());
-    if (f < traffic.keyFields.size() && traffic.fieldSeen[f] > 0) {
-        keyByField(traffic, f);
-        return;
-    }
-    a.keyFromCurrent.clear();
-    a.key = traffic.key;
+    if (f >= traffic.keyFields.size() || traffic.fieldSeen[f] == 0)
+        throw InputError("--config: " + a.current->file + ": its rules key by the log field " + a.keyFromCurrent
+                         + ", which no request of the log has (--key names the key to advise by)");
+    keyByField(traffic, f);
 }
 
 } // namespace

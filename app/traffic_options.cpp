@@ -164,6 +164,19 @@ void printWarnings(const QStringList& warnings)
     std::cerr.flush();
 }
 
+namespace {
+
+// keysUsed is how many names some request is keyed by: keyNames holds key fields' values too.
+std::size_t keysUsed(const Traffic& t)
+{
+    std::vector<std::uint8_t> used(t.keyNames.size(), 0);
+    for (std::uint32_t k : t.keys)
+        used[k] = 1;
+    return std::size_t(std::count(used.begin(), used.end(), std::uint8_t(1)));
+}
+
+} // namespace
+
 void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& t, const QCommandLineParser& p)
 {
     out << "{\"log\": " << jsonString(log.toStdString()) << ", \"format\": " << jsonString(logFormatId(t.format))
@@ -172,7 +185,7 @@ void writeTrafficJson(std::ostream& out, const QString& log, const Traffic& t, c
         << ", \"start\": " << jsonString(formatEpoch(t.startEpochNanos + t.times.front()))
         << ", \"start_epoch\": " << jsonString(formatSeconds(t.startEpochNanos + t.times.front()))
         << ", \"duration\": " << jsonString(formatSeconds(t.times.back() - t.times.front())) << ", \"lines\": " << t.lines
-        << ", \"requests\": " << t.times.size() << ", \"keys\": " << t.keyNames.size()
+        << ", \"requests\": " << t.times.size() << ", \"keys\": " << keysUsed(t)
         << ", \"filtered\": " << t.filtered << ", \"unreadable\": " << t.unreadable << ", \"unreadable_lines\": [";
     for (std::size_t i = 0; i < t.firstErrors.size(); ++i)
         out << (i ? ", " : "") << "{\"line\": " << t.firstErrors[i].line

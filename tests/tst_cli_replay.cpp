@@ -429,6 +429,39 @@ private slots:
         QCOMPARE(QString::fromUtf8(refused.err),
                  "ratelab: " + located + ": its location /api/ (line 2) selects requests by path, and the log has none "
                  "(a path or request field; --path-field names another)\n");
+        // Nor does a key of the target, or a map reading it; servers told apart by host, each
+        // with a location for every path, do run (their host condition is the log's to lack).
+        const QString uriKey = writeLog(dir, "limit_req_zone $request_uri zone=a:1m rate=1r/s;\nlimit_req zone=a;\n",
+                                        "uri.conf");
+        const Run byUri = runRatelab({"replay", log, "--config", uriKey});
+        QCOMPARE(byUri.code, 2);
+        QVERIFY2(byUri.err.endsWith("keys by the request's target ($request_uri), and the log has none (a path or request "
+                                    "field; --path-field names another)\n"),
+                 byUri.err.constData());
+        const QString mapped = writeLog(dir, "map $request_uri $k { ~^/h \"\"; default $binary_remote_addr; }\n"
+                                             "limit_req_zone $k zone=a:1m rate=1r/s;\nlimit_req zone=a;\n",
+                                        "map.conf");
+        const Run byMap = runRatelab({"replay", log, "--config", mapped});
+        QCOMPARE(byMap.code, 2);
+        QVERIFY2(byMap.err.contains("reads the request's target ($request_uri)"), byMap.err.constData());
+        const QString hosts = writeLog(dir, "limit_req_zone $binary_remote_addr zone=a:1m rate=1r/s;\n"
+                                            "server { server_name a.example; location / { limit_req zone=a; } }\n"
+                                            "server { server_name b.example; location / { limit_req zone=a; } }\n",
+                                       "hosts.conf");
+        QCOMPARE(runRatelab({"replay", log, "--config", hosts}).code, 0);
+        // A path field named is one the log must have, in JSON as in CSV.
+        const QString json = writeLog(dir, "{\"time\": 946684800, \"ip\": \"1.1.1.1\"}\n", "a.jsonl");
+        const Run named = runRatelab({"replay", json, "--config", plain, "--path-field", "p"});
+        QCOMPARE(named.code, 2);
+        QCOMPARE(QString::fromUtf8(named.err), "ratelab: " + json + ": no request has the path field 'p' (--path-field)\n");
+        // Where only some requests lack a path, no location selects those, and the warnings say so.
+        const QString mixed = writeLog(dir, "{\"time\": 946684800, \"ip\": \"1.1.1.1\", \"path\": \"/a\"}\n"
+                                            "{\"time\": 946684801, \"ip\": \"1.1.1.1\"}\n",
+                                       "mixed.jsonl");
+        const Run some = runRatelab({"replay", mixed, "--config", plain});
+        QCOMPARE(some.code, 0);
+        QCOMPARE(parseJson(some.out)["warnings"].toArray().last().toString(),
+                 QString("1 request without a path, which no location or route of a config selects"));
         // A filter by path still needs one.
         const Run filtered = runRatelab({"replay", log, "--path", "/api"});
         QCOMPARE(filtered.code, 2);

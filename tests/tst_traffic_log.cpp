@@ -384,8 +384,8 @@ private slots:
 
     // A combined log's fields after the request are $status $body_bytes_sent "$http_referer"
     // "$http_user_agent" (nginx's log_format combined): asked for, each is read, a quoted one as
-    // the request sent it (nginx's \x22 a quote, \x5C a backslash; Apache's \" and \\; "-" is
-    // none). A common line has the first two, and a line with one more quoted field than combined
+    // the request sent it (nginx's \x22 a quote, \x5C a backslash; Apache's \" and \\, \t and
+    // \n; another escape as written; "-" is none). A common line has the first two, and a line with one more quoted field than combined
     // keeps the four as they come.
     void combinedLogsTail()
     {
@@ -395,7 +395,8 @@ private slots:
             "192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.1\" 200 437 \"-\" \"okhttp/4.12.0\"\n"
             "192.0.2.2 - - [01/Jan/2000:00:00:01 +0000] \"GET /a HTTP/1.1\" 429 0 \"https://x.example/\" \"a \\x22b\\x22 c\"\n"
             "192.0.2.3 - - [01/Jan/2000:00:00:02 +0000] \"GET /b HTTP/1.1\" 200 12 \"-\" \"-\" \"extra\"\n"
-            "192.0.2.4 - - [01/Jan/2000:00:00:03 +0000] \"GET /c HTTP/1.1\" 200 1 \"-\" \"q\\\"r\\\\s\\x5Ct\\xC3\\xA9\"\n",
+            "192.0.2.4 - - [01/Jan/2000:00:00:03 +0000] \"GET /c HTTP/1.1\" 200 1 \"-\" \"q\\\"r\\\\s\\x5Ct\\xC3\\xA9\"\n"
+            "192.0.2.5 - - [01/Jan/2000:00:00:04 +0000] \"GET /d HTTP/1.1\" 200 1 \"-\" \"a\\tb\\nc\\q\"\n",
             o);
         QCOMPARE(t.format, LogFormat::Combined);
         QCOMPARE(t.unreadable, std::int64_t(0));
@@ -405,11 +406,18 @@ private slots:
                 out.push_back(t.keyNames.at(k));
             return out;
         };
-        QCOMPARE(column(0), (std::vector<std::string>{"okhttp/4.12.0", "a \"b\" c", "", "q\"r\\s\\t\xC3\xA9"}));
-        QCOMPARE(column(1), (std::vector<std::string>{"", "https://x.example/", "", ""}));
-        QCOMPARE(column(2), (std::vector<std::string>{"200", "429", "200", "200"}));
-        QCOMPARE(column(3), (std::vector<std::string>{"437", "0", "12", "1"}));
-        QCOMPARE(t.fieldSeen, (std::vector<std::int64_t>{3, 1, 4, 4}));
+        QCOMPARE(column(0), (std::vector<std::string>{"okhttp/4.12.0", "a \"b\" c", "", "q\"r\\s\\t\xC3\xA9", "a\tb\nc\\q"}));
+        QCOMPARE(column(1), (std::vector<std::string>{"", "https://x.example/", "", "", ""}));
+        QCOMPARE(column(2), (std::vector<std::string>{"200", "429", "200", "200", "200"}));
+        QCOMPARE(column(3), (std::vector<std::string>{"437", "0", "12", "1", "1"}));
+        QCOMPARE(t.fieldSeen, (std::vector<std::int64_t>{4, 1, 5, 5}));
+        // A log_format's field is read the same: nginx escaped it the same.
+        TrafficOptions n;
+        n.keyFields = {"http_user_agent"};
+        n.format = LogFormat::Nginx;
+        n.nginxLogFormat = "$msec $remote_addr \"$http_user_agent\"";
+        const Traffic f = parse("946684800.000 192.0.2.1 \"a \\x22b\\x22 c\"\n", n);
+        QCOMPARE(f.keyNames.at(f.fieldKeys.at(0).at(0)), std::string("a \"b\" c"));
         o.format = LogFormat::Common;
         const Traffic common = parse("192.0.2.1 - - [01/Jan/2000:00:00:00 +0000] \"GET / HTTP/1.1\" 200 437\n", o);
         QCOMPARE(common.fieldSeen, (std::vector<std::int64_t>{0, 0, 1, 1}));
@@ -426,6 +434,9 @@ private slots:
         QCOMPARE(std::string(detail::requestPath("GET /a?u=http://x/y HTTP/1.1")), std::string("/a?u=http://x/y"));
         QCOMPARE(std::string(detail::requestPath("GET h2c1://x/y HTTP/1.1")), std::string("h2c1://x/y"));
         QCOMPARE(std::string(detail::requestPath("OPTIONS * HTTP/1.1")), std::string("*"));
+        // The host ends at '?' too: the URI is the query alone, as $request_uri holds it; at '#', "/".
+        QCOMPARE(std::string(detail::requestPath("GET http://h.example?next=/y HTTP/1.1")), std::string("?next=/y"));
+        QCOMPARE(std::string(detail::requestPath("GET http://h.example#top HTTP/1.1")), std::string("/"));
         // An nginx log_format's $uri is marked: decoded, without the query string.
         TrafficOptions o;
         o.keepPaths = true;

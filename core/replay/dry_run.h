@@ -287,8 +287,9 @@ bool dryRunComplete(const DryRunConfig& config);
 std::string dryRunRefusal(const DryRunConfig& config);
 
 // dryRunPathProblem is why the config cannot run on the traffic: the log has no path
-// (Traffic::noPaths) and a place of the config selects requests by path (any but one that meets
-// every path: a prefix "/", Spring's "/**"); "" when it can.
+// (Traffic::noPaths) and the config reads one: a place selecting by path (any but one that meets
+// every path: a prefix "/", Spring's "/**"), a condition on the path or query, a key or map of
+// the target; "" when it can.
 std::string dryRunPathProblem(const DryRunConfig& config, const Traffic& traffic);
 
 // dryRun decides every request of the traffic (which must hold paths) as the config would.

@@ -98,7 +98,7 @@ std::string diffSummary(const Traffic& traffic, const DryRunDiff& diff, std::siz
     for (std::size_t i = 0; i < std::min(most, diff.keys.size()); ++i) {
         const DryRunKeyChange& k = diff.keys[i];
         const std::string& name = traffic.keyNames[k.key];
-        out += (i ? ", " : "") + (name.empty() ? std::string("the requests with no key") : name) + " (";
+        out += (i ? ", " : "") + (name.empty() ? std::string("the requests with no key") : messageText(name)) + " (";
         if (k.onlyProposed)
             out += "+" + grouping(k.onlyProposed) + (k.onlyCurrent ? " " : "");
         if (k.onlyCurrent)

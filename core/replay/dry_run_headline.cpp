@@ -70,14 +70,30 @@ std::string dryRunRefusal(const DryRunConfig& config)
 
 namespace {
 
-// everyPath: the place meets a request whatever its path (nginx's and Envoy's prefix "/", Kong's
-// route of no path or "/", Spring's "/**"), and asks nothing else of it.
+// everyPath: the place's path matcher meets every path (nginx's and Envoy's prefix "/", Kong's
+// route of no path or "/", Spring's "/**").
 bool everyPath(const DryRunPlace& p)
 {
     const bool prefix = p.match == DryRunMatch::Prefix || p.match == DryRunMatch::PrefixStop
                         || p.match == DryRunMatch::PrefixRaw || p.match == DryRunMatch::SegmentPrefix;
-    return p.conditions.empty()
-           && ((prefix && (p.pattern.empty() || p.pattern == "/")) || (p.match == DryRunMatch::Pattern && p.pattern == "/**"));
+    return (prefix && (p.pattern.empty() || p.pattern == "/")) || (p.match == DryRunMatch::Pattern && p.pattern == "/**");
+}
+
+// readsTheTarget: a condition tests the path, its query or the target as logged.
+bool readsTheTarget(const DryRunCondition& c)
+{
+    using S = DryRunCondition::Subject;
+    return c.subject == S::Path || c.subject == S::Query || c.subject == S::Target;
+}
+
+// keyReadsTheTarget: a map's source or one of its values is the target ($request_uri).
+bool keyReadsTheTarget(const DryRunKeyMap& m)
+{
+    using K = DryRunKeyText::Kind;
+    bool reads = m.from.kind == K::Target || m.fallback.kind == K::Target;
+    for (const DryRunKeyMap::Entry& e : m.entries)
+        reads = reads || e.value.kind == K::Target;
+    return reads;
 }
 
 } // namespace
@@ -86,10 +102,20 @@ std::string dryRunPathProblem(const DryRunConfig& config, const Traffic& traffic
 {
     if (!traffic.noPaths)
         return {};
-    for (const DryRunPlace& p : config.places)
+    const std::string none = ", and the log has none (a path or request field; --path-field names another)";
+    for (const DryRunPlace& p : config.places) {
         if (!everyPath(p))
-            return "its " + p.where + " selects requests by path, and the log has none (a path or request field; "
-                   "--path-field names another)";
+            return "its " + p.where + " selects requests by path" + none;
+        for (const DryRunCondition& c : p.conditions)
+            if (readsTheTarget(c))
+                return "its " + p.where + " tests the request's path or query" + none;
+    }
+    for (const DryRunRule& r : config.rules)
+        if (r.keyIs == DryRunRule::Key::Target)
+            return "its " + r.name + " keys by the request's target ($request_uri)" + none;
+    for (const DryRunKeyMap& m : config.keyMaps)
+        if (keyReadsTheTarget(m))
+            return "its " + m.name + " reads the request's target ($request_uri)" + none;
     return {};
 }
 

@@ -92,6 +92,9 @@ public:
             t -= m_t.startEpochNanos;
         m_t.pathIsUri = m_parser && m_parser->pathIsUri();
         if (m_options.keepPaths && m_t.pathNames.size() == 1 && m_t.pathNames[0].empty()) {
+            if (m_options.pathField != "path") // named, it is a field the log must have
+                throw InputError(m_name + ": no request has the path field " + ratelab::quoted(m_options.pathField)
+                                 + " (--path-field)");
             m_t.pathNames[0] = "/";
             m_t.noPaths = true;
         }

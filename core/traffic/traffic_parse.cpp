@@ -336,8 +336,10 @@ std::string_view originForm(std::string_view target)
     for (std::size_t i = 0; i < colon; ++i) // nginx's scheme: letters only (ngx_http_parse_request_line)
         if (const char c = char(target[i] | 0x20); c < 'a' || c > 'z')
             return target;
-    const std::size_t slash = target.find('/', colon + 3);
-    return slash == std::string_view::npos ? std::string_view("/") : target.substr(slash);
+    // The authority ends at the first '/', '?' or '#'; nginx's URI starts there (sw_host_end), so
+    // a query straight after the host is $request_uri's whole ("?a=/b", no path of its own).
+    const std::size_t end = target.find_first_of("/?#", colon + 3);
+    return end == std::string_view::npos || target[end] == '#' ? std::string_view("/") : target.substr(end);
 }
 
 namespace {
@@ -431,8 +433,12 @@ int hexDigit(char c)
     return c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
 }
 
-// unlogged is a quoted field's text as the request sent it: nginx's log escaping writes '"', '\'
-// and bytes outside 0x20-0x7e as \xHH (ngx_http_log_escape), Apache's '"' and '\' as \" and \\.
+// Apache's letter escapes of control bytes (ap_escape_logitem), and the bytes.
+constexpr char kControls[] = "bnrtv";
+constexpr char kControlBytes[] = "\b\n\r\t\v";
+
+} // namespace
+
 std::string_view unlogged(std::string_view text, std::string& storage)
 {
     if (text.find('\\') == std::string_view::npos)
@@ -445,14 +451,16 @@ std::string_view unlogged(std::string_view text, std::string& storage)
             i += 3;
         } else if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == '"' || text[i + 1] == '\\')) {
             storage += text[++i];
+        } else if (const char* c = i + 1 < text.size() && text[i] == '\\' ? std::strchr(kControls, text[i + 1]) : nullptr;
+                   c && *c) {
+            storage += kControlBytes[c - kControls];
+            ++i;
         } else {
             storage += text[i];
         }
     }
     return storage;
 }
-
-} // namespace
 
 bool LineParser::tail(std::string_view line, std::size_t pos, ParsedLine& out)
 {

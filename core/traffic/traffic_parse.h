@@ -41,8 +41,8 @@ bool parseAnyTime(std::string_view text, Nanos& out, bool& fraction);
 std::string_view requestPath(std::string_view request);
 // originForm is a request target's path and query as nginx's $request_uri holds them: an
 // absolute-form target ("http://host:8080/a?b", RFC 9112 3.2.2, as a proxy is sent it) from the
-// '/' after its host, which ngx_http_parse_request_line takes for the URI's start ("/" when there
-// is none); any other target as it is.
+// first '/' or '?' after its host, where ngx_http_parse_request_line starts the URI ("/" when
+// there is neither); any other target as it is.
 std::string_view originForm(std::string_view target);
 // AccessLogLine is the fields of an access-log line (combined or common) a reader uses, views
 // into the line: host ident user [time] "request" ..., the brackets and quotes left out (a
@@ -57,6 +57,10 @@ enum class AccessLogSplit : std::uint8_t { Ok, Unterminated, NotAccessLog };
 // fewer than five fields, a quoted or bracketed host, a time not bracketed or a request not
 // quoted make it NotAccessLog. out is whole only when the line is Ok.
 AccessLogSplit splitAccessLog(std::string_view line, AccessLogLine& out);
+// unlogged is a logged field's text as the request sent it, in storage when it differs: nginx's
+// log escaping writes '"', '\\' and bytes outside 0x20-0x7e as \xHH (ngx_http_log_escape; escape=json
+// writes \" and \\), Apache's '"' and '\\' as \" and \\, and \b \n \r \t \v for those bytes.
+std::string_view unlogged(std::string_view text, std::string& storage);
 // canonicalAddress returns an IPv6 address in its canonical text form (RFC 5952) in storage, or
 // the text as it is for anything else.
 std::string_view canonicalAddress(std::string_view text, std::string& storage);

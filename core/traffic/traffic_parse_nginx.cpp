@@ -173,7 +173,7 @@ std::string LineParser::parseNginx(std::string_view line, ParsedLine& out)
         return "no $" + m_nginx->variables()[std::size_t(m_nginxKey)] + " ('-'): nginx limits no request without its key";
     for (std::size_t i = 0; i < m_fieldColumn.size(); ++i)
         if (m_fieldColumn[i] >= 0)
-            field(i, m_values[std::size_t(m_fieldColumn[i])], out);
+            field(i, unlogged(m_values[std::size_t(m_fieldColumn[i])], m_fieldStorage[i]), out);
     std::string_view path;
     if (m_nginxPath >= 0)
         path = m_nginxRequestLine ? requestPath(m_values[std::size_t(m_nginxPath)]) : m_values[std::size_t(m_nginxPath)];

@@ -3,6 +3,8 @@
 #include "arithmetic/decimal.h"
 #include "arithmetic/text.h"
 
+#include <algorithm>
+
 namespace ratelab {
 
 std::vector<std::string> trafficWarnings(const Traffic& t)
@@ -21,6 +23,14 @@ std::vector<std::string> trafficWarnings(const Traffic& t)
             lines += (lines.empty() ? "" : "; ") + std::string("line ") + std::to_string(e.line) + ": " + e.reason;
         w.push_back(counted(t.unreadable, "unreadable line") + " skipped (" + lines
                     + (t.unreadable > std::int64_t(t.firstErrors.size()) ? "; ..." : "") + ")");
+    }
+    if (!t.paths.empty() && !t.noPaths) { // paths kept, some requests without one
+        std::int64_t none = 0;
+        for (std::size_t p = 0; p < t.pathNames.size(); ++p)
+            if (t.pathNames[p].empty())
+                none = std::int64_t(std::count(t.paths.begin(), t.paths.end(), std::uint32_t(p)));
+        if (none > 0)
+            w.push_back(counted(none, "request") + " without a path, which no location or route of a config selects");
     }
     if (t.outOfOrder > 0)
         w.push_back(counted(t.outOfOrder, "request") + " logged after later ones (at most "
