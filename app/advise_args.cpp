@@ -3,6 +3,7 @@
 #include "command.h"
 #include "config_dry_run.h"
 #include "outputpath.h"
+#include "traffic_options.h"
 
 #include "advise/burst_gateway.h"
 #include "advise/envoy_advice.h"
@@ -183,6 +184,60 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
 
 } // namespace
 
+void addAdviseOptions(QCommandLineParser& parser)
+{
+    addTrafficOptions(parser, false); // each gateway here counts every request once, and the config has no route
+    parser.addOptions({
+        {"for", "The gateway to write the limit for: nginx (limit_req), envoy (local_ratelimit: one bucket for every "
+                "request), traefik (rateLimit), kong (rate-limiting, policy local: its second and minute limits), express (express-rate-limit: "
+                "windowMs and limit), spring (Spring Cloud Gateway's RedisRateLimiter), cloudflare (a rate limiting rule: "
+                "period and requests_per_period), aws-waf (a rate-based rule: EvaluationWindowSec and Limit), aws-api-gateway (a "
+                "usage plan's throttle per API key: --key names the log's field for it), upstash (@upstash/ratelimit: "
+                "slidingWindow's tokens).",
+         "gateway"},
+        {"keep", "Every request of the least active keys must pass: the keys with at most as many requests as this "
+                 "percentile of the keys' requests (default 99; not for envoy, whose bucket has no keys). 'current' "
+                 "keeps instead the keys the config given with --config denies nothing.",
+         "P"},
+        {"drain", "The recommendation is the lowest rate whose burst drains within this many seconds at that rate "
+                  "(default 10; not for kong, express, cloudflare, aws-waf and upstash, whose limits are windows' counts).",
+         "SECONDS"},
+        {"fill-interval", "Envoy's fill_interval, whole milliseconds, at least 0.05 (default 1): its rates are "
+                          "tokens_per_fill at this interval.",
+         "SECONDS"},
+        {"pass", "Every request of the keys whose whole name matches this RE2 pattern must pass too, however many "
+                 "they send (a partner, a health check, an office: '10\\.1\\..*'; not for envoy).",
+         "REGEX"},
+        {"pass-path", "Every request whose whole path as logged (its query string included) matches this regex "
+                      "must pass too: the config lets them by uncounted, and the limit is advised on the rest "
+                      "('/health', '/api/login.*'; PCRE, as nginx's map matches it; nginx only).",
+         "REGEX"},
+        {"pass-agent", "Every request whose whole User-Agent matches this regex must pass too, let by as --pass-path's "
+                       "('okhttp/.*'; the log's $http_user_agent; nginx only; not with --pass-path).",
+         "REGEX"},
+        {"cap", "The most requests one key may get through in any window of this length, whatever it sends, as "
+                "requests/window: 600/1m, 20/1s (for envoy: the log's, through one Envoy). The recommendation is "
+                "the one made without it when that meets it, else the lowest rate meeting it that drains in time, "
+                "else the one meeting it that drains soonest; refused when none meets it (nginx, envoy, spring and "
+                "aws-api-gateway).",
+         "N/T"},
+        {"config", "The config the gateway runs now (any `replay --config` reads): its dry run on the log beside "
+                   "the advice's, request for request, and what it denies the kept keys. The advice is made on the "
+                   "requests its rules meet, keyed as they are when they all key by one log field and --key is not given.",
+         "FILE"},
+        {"compare", "Also show the textbook token bucket and GCRA at the recommended rate: the least capacity at which "
+                    "every request of the kept keys passes, and what they then deny."},
+        {"top", "How many of the keys the limit denies most to name (default 5).", "N"},
+        {"format", "Output format: text (default) or json.", "text|json"},
+        {"write", "Also save the config (in the gateway's shadow mode where it has one) to this file.", "FILE"},
+    });
+}
+
+std::string fromCurrentText(const AdviseArgs& a)
+{
+    return a.keyFromCurrent.empty() ? std::string() : " (the key is the current config's, " + a.keyFromCurrent + ": --key names another)";
+}
+
 AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
 {
     AdviseArgs a;
@@ -238,8 +293,7 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
     } catch (const InputError& e) {
         if (a.keyFromCurrent.empty() || !std::string_view(e.what()).starts_with("--key: "))
             throw;
-        throw InputError(std::string(e.what()) + " (the key is the current config's, " + a.keyFromCurrent
-                         + ": --key names another)");
+        throw InputError(std::string(e.what()) + fromCurrentText(a));
     }
     a.compare = p.isSet("compare");
     readCap(p, a);

@@ -45,6 +45,12 @@ struct AdviseArgs {
     std::vector<std::uint8_t> met;
 };
 
+// addAdviseOptions adds `ratelab advise`'s options, the log's among them, to the parser.
+void addAdviseOptions(QCommandLineParser& parser);
+
+// fromCurrentText is what a refusal of the key adds when the key is the current config's ("").
+std::string fromCurrentText(const AdviseArgs& a);
+
 // readAdviseArgs reads the options, and the current config (--config), and refuses what cannot be
 // advised (exit 2, one line) before the log is read.
 AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log);

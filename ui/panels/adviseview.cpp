@@ -63,27 +63,7 @@ AdviseView::AdviseView(QWidget* parent)
     , m_rows(new QPushButton(tr("Show in the &rows")))
 {
     describeParts();
-    connect(m_advise, &QPushButton::clicked, this,
-            [this] {
-                const QString product = m_gateway->currentData().toString();
-                advise(product, m_keep->value(), m_pass->text(), product == "traefik" ? QString() : m_cap->text(),
-                       product == "nginx" ? m_letBy->text() : QString());
-            });
-    connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
-    connect(m_letBy, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
-    connect(m_cap, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
-    connect(m_front, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
-    connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(configText()); });
-    connect(m_dryRun, &QPushButton::clicked, this, [this] {
-        if (m_advice && m_chosen >= 0)
-            emit dryRunRequested(tr("advised limit, row %1").arg(m_chosen + 1), configText().toUtf8());
-    });
-    connect(m_rows, &QPushButton::clicked, this, &AdviseView::showInRows);
-    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] {
-        Result r = m_watcher.result();
-        if (r.generation == m_generation)
-            showResult(std::move(r));
-    });
+    connectParts();
     // Two short rows: the gateway, its cap and the button, then whose requests must pass.
     auto* cap = new QLabel(tr("c&ap one key at"));
     cap->setBuddy(m_cap);
@@ -144,6 +124,31 @@ AdviseView::AdviseView(QWidget* parent)
 }
 
 AdviseView::~AdviseView() { m_watcher.waitForFinished(); }
+
+void AdviseView::connectParts()
+{
+    connect(m_advise, &QPushButton::clicked, this,
+            [this] {
+                const QString product = m_gateway->currentData().toString();
+                advise(product, m_keep->value(), m_pass->text(), product == "traefik" ? QString() : m_cap->text(),
+                       product == "nginx" ? m_letBy->text() : QString());
+            });
+    connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
+    connect(m_letBy, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
+    connect(m_cap, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
+    connect(m_front, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
+    connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(configText()); });
+    connect(m_dryRun, &QPushButton::clicked, this, [this] {
+        if (m_advice && m_chosen >= 0)
+            emit dryRunRequested(tr("advised limit, row %1").arg(m_chosen + 1), configText().toUtf8());
+    });
+    connect(m_rows, &QPushButton::clicked, this, &AdviseView::showInRows);
+    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, [this] {
+        Result r = m_watcher.result();
+        if (r.generation == m_generation)
+            showResult(std::move(r));
+    });
+}
 
 void AdviseView::describeParts()
 {

@@ -79,6 +79,8 @@ private:
     };
     // describeParts gives each part its values, words and names (the gateways, the keep box, ...).
     void describeParts();
+    // connectParts makes the buttons, boxes, table and the background advice work.
+    void connectParts();
     void showResult(Result r);
     void showChart();
     // chartValue is a point's height on the chart: the other keys' requests it denies, or for one
