@@ -331,16 +331,23 @@ std::string unlimitedText(const KeptKeys& a, const AdviseArgs& args)
                                     : " with an empty key, which no limit counts");
 }
 
-// letByText says which requests the config lets by (--pass-path, --pass-agent).
-std::string letByText(const KeptKeys& a, const AdviseArgs& args)
+// letByText says which requests the config lets by (--pass-path, --pass-agent), and who sends
+// most of them: whoever sends that path or User-Agent is not limited at all.
+std::string letByText(const KeptKeys& a, const AdviseArgs& args, const Traffic& traffic)
 {
+    const std::vector<std::uint8_t> letBy = letByOf(traffic, args.letBy);
+    std::vector<std::int64_t> perKey(traffic.keyNames.size(), 0);
+    for (std::size_t i = 0; i < letBy.size(); ++i)
+        perKey[traffic.keys[i]] += letBy[i];
+    const auto most = std::size_t(std::max_element(perKey.begin(), perKey.end()) - perKey.begin());
     return counted(a.letByRequests, "request") + " whose " + (args.letBy.path.empty() ? "User-Agent" : "path")
-           + " matches " + ratelab::quoted(args.letBy.pattern()) + ", which the config lets by uncounted (they pass at any limit)";
+           + " matches " + ratelab::quoted(args.letBy.pattern()) + ", which the config lets by uncounted (they pass at any "
+           + "limit; the most, " + grouping(perKey[most]) + ", from " + messageText(traffic.keyNames[most]) + ")";
 }
 
 // writeHeadline says what the advice is made on, and writes whose requests must pass.
 void writeHeadline(std::ostream& out, const std::string& product, const QString& log, const KeptKeys& a,
-                   const AdviseArgs& args)
+                   const AdviseArgs& args, const Traffic& traffic)
 {
     out << "advise for " << product << ": " << log.toStdString() << ", " << counted(a.limitedRequests, "request")
         << (args.product == "envoy" ? ", one token bucket for all of them (local_ratelimit keeps none per client)"
@@ -354,7 +361,7 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
     if (a.unlimitedRequests > 0)
         out << "  and " << unlimitedText(a, args) << "\n";
     if (a.letByRequests > 0)
-        out << "  and " << letByText(a, args) << "\n";
+        out << "  and " << letByText(a, args, traffic) << "\n";
     writeKept(out, a, args);
 }
 
@@ -383,12 +390,13 @@ void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args
 {
     out << "\n" << shadowText(args) << "\n" << config;
     if (args.metRequests > 0)
-        out << "(in place of the current config's " << args.metRules << ", on whose requests it is advised)\n";
+        out << "(its limit_req in place of the current config's " << args.metRules << ", on whose requests it is "
+            << "advised; the other lines in http {})\n";
     out << (args.metRequests > 0 ? "\nproof: the dry run of this config on the " + grouping(args.metRequests)
                                        + " requests the current config's rules meet: "
                                  : std::string("\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "))
-        << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request") << " denied, "
-        << counted(proof.result.rules[0].keysDenied, "key")
+        << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request")
+        << (a.letByRequests > 0 ? " it counts" : "") << " denied, " << counted(proof.result.rules[0].keysDenied, "key")
         << (a.unlimitedRequests > 0 ? ", besides " + unlimitedText(a, args) : "")
         << "; every key's denials as advised\n";
     writeOrigin(out, proof.origin);
@@ -400,7 +408,7 @@ void writeText(std::ostream& out, const QString& log, const Traffic& traffic, co
                const Advice& a, const AdviseArgs& args, const std::string& config, const Proof& proof,
                const std::vector<KeyDenials>& worst, const std::vector<TextbookRow>& textbook)
 {
-    writeHeadline(out, family.product(), log, a, args);
+    writeHeadline(out, family.product(), log, a, args, traffic);
     writeFront(out, family, a, args);
     out << "\n";
     writeRecommendation(out, family, a, args, worst, traffic);
@@ -538,7 +546,7 @@ void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic
                    const AdviseArgs& args, const std::string& config, const Proof& proof,
                    const std::vector<KeyDenials>& worst)
 {
-    writeHeadline(out, "Kong", log, k.keys, args);
+    writeHeadline(out, "Kong", log, k.keys, args, traffic);
     writeWindowsHead(out, "window");
     for (int p = 0; p < kKongShownPeriods; ++p) {
         const KongPoint& w = k.windows[std::size_t(p)];
@@ -594,7 +602,7 @@ void writeExpressText(std::ostream& out, const QString& log, const Traffic& traf
                       const AdviseArgs& args, const std::string& config, const Proof& proof,
                       const std::vector<KeyDenials>& worst)
 {
-    writeHeadline(out, "express-rate-limit", log, e.keys, args);
+    writeHeadline(out, "express-rate-limit", log, e.keys, args, traffic);
     writeWindowsHead(out, "windowMs");
     for (const ExpressPoint& w : e.windows)
         writeWindowRow(out, std::to_string(w.windowMs), w.limit, w.denied, &w == &e.recommended());
@@ -662,7 +670,7 @@ void writeManagedText(std::ostream& out, const QString& log, const Traffic& traf
                       const std::vector<KeyDenials>& worst)
 {
     const ManagedTerms t = managedTerms(args);
-    writeHeadline(out, t.product, log, w.keys, args);
+    writeHeadline(out, t.product, log, w.keys, args, traffic);
     writeWindowsHead(out, t.column);
     for (const WindowPoint& p : w.windows)
         writeWindowRow(out, std::to_string(p.window) + " s", p.limit, p.denied, &p == &w.recommended());
@@ -781,7 +789,7 @@ void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traf
                       const AdviseArgs& args, const std::string& config, const Proof& proof,
                       const std::vector<KeyDenials>& worst)
 {
-    writeHeadline(out, "@upstash/ratelimit", log, u.keys, args);
+    writeHeadline(out, "@upstash/ratelimit", log, u.keys, args, traffic);
     out << "the limiters: for each, the least tokens at which every request of the kept keys passes, and what it "
            "alone denies\n  "
         << padded("limiter", 22, true) << padded("tokens", 8) << padded("kept denied", 13) << padded("others denied", 15)

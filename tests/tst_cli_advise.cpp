@@ -361,7 +361,8 @@ private slots:
         const Run r = runRatelab({"advise", log, "--for", "nginx", "--pass-path", "/health"});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.startsWith(("advise for nginx: " + log + ", 6 requests of 2 keys by ip\n  and 10 requests whose "
-                                   "path matches '/health', which the config lets by uncounted (they pass at any limit)\n"
+                                   "path matches '/health', which the config lets by uncounted (they pass at any limit; "
+                                   "the most, 10, from 3.3.3.3)\n"
                                    "kept: the 2 keys with at most 5 requests each (the 99 % least active, ties kept "
                                    "together; that is every key): all 6 of their requests must pass\n").toUtf8()),
                  r.out.constData());
@@ -718,8 +719,8 @@ private slots:
                  r.out.constData());
         QVERIFY2(r.out.contains("limit_req_zone $binary_remote_addr zone=ratelab:1m rate=12r/m;\n"
                                 "limit_req zone=ratelab burst=2 nodelay;\nlimit_req_dry_run on;\n"
-                                "(in place of the current config's limit_req zone=one burst=1 nodelay (line 3), on whose "
-                                "requests it is advised)\n\n"
+                                "(its limit_req in place of the current config's limit_req zone=one burst=1 nodelay (line 3), "
+                                "on whose requests it is advised; the other lines in http {})\n\n"
                                 "proof: the dry run of this config on the 14 requests the current config's rules meet: 7 "
                                 "of 14 requests denied, 1 key; every key's denials as advised\n"
                                 "the origin's busiest second: 14 requests of the log, 7 under this limit\n"),
