@@ -122,6 +122,7 @@ Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPe
             throw std::logic_error("advise: the kept keys are not the log's keys");
         p.current = *a.current;
         p.current->shared = all;
+        p.current->letBy = a.letBy.any();
         compareWithCurrent(*p.current, traffic, parsed, p.result,
                            all ? std::vector<std::uint8_t>(traffic.keyNames.size(), 1) : keys.kept, a.top);
     }

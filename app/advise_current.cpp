@@ -50,7 +50,8 @@ void writeCurrentText(std::ostream& out, const AgainstCurrent& c)
                            : "  its rules meet fewer requests than the advice limits: " + c.part + "\n")
         << (c.shared ? "  it denies " + grouping(c.keptDenied) + " of the " + counted(c.keptRequests, "request")
                            + " advised on"
-                     : "  it denies the kept keys " + grouping(c.keptDenied) + " of their " + counted(c.keptRequests, "request"))
+                     : "  it denies the kept keys " + grouping(c.keptDenied) + " of their " + counted(c.keptRequests, "request")
+                           + (c.letBy ? " (those let by among them)" : ""))
         << "; the advice denies " << (c.shared ? "" : "them ") << grouping(c.adviceKeptDenied) << "\n"
         << "  " << c.summary << "\n";
 }

@@ -26,6 +26,7 @@ struct AgainstCurrent {
     // location's, a route's), each with how many ("NAME, N of the M requests"), "" when none.
     std::string part;
     bool shared = false; // the advice is one bucket for every request (Envoy's): no keys
+    bool letBy = false;  // the advice lets some requests by: the kept keys' requests count them too
 };
 
 // compareWithCurrent runs the current config (read before the log) on the traffic and compares

@@ -394,6 +394,15 @@ private slots:
         QCOMPARE(routed.err, QByteArray("ratelab: --pass-path: '/health' matches no request's path (the whole path as "
                                         "logged must match, its query string included), of the 6 requests the current "
                                         "config's rules meet\n"));
+        // Beside a current config of 1r/s burst 20, which denies nothing: the kept keys' 6 requests,
+        // a count that would hold those let by too, of a kept key had it sent any.
+        const QString lenient = writeFile(dir, "lenient.conf", "limit_req_zone $binary_remote_addr zone=a:1m rate=1r/s;\n"
+                                                               "limit_req zone=a burst=20 nodelay;\n");
+        const Run beside = runRatelab({"advise", log, "--for", "nginx", "--config", lenient, "--pass-path", "/health"});
+        QCOMPARE(beside.code, 0);
+        QVERIFY2(beside.out.contains("\n  it denies the kept keys 0 of their 6 requests (those let by among them); the advice "
+                                     "denies them 0\n"),
+                 beside.out.constData());
         // Without the pattern the ten count, and no let_by is written.
         const QJsonObject counted = parseJson(runRatelab({"advise", log, "--for", "nginx", "--format", "json"}).out);
         QCOMPARE(counted["keys"].toObject()["requests"].toInt(), 16);
