@@ -336,14 +336,10 @@ std::string unlimitedText(const KeptKeys& a, const AdviseArgs& args)
 // most of them: whoever sends that path or User-Agent is not limited at all.
 std::string letByText(const KeptKeys& a, const AdviseArgs& args, const Traffic& traffic)
 {
-    const std::vector<std::uint8_t> letBy = letByOf(traffic, args.letBy);
-    std::vector<std::int64_t> perKey(traffic.keyNames.size(), 0);
-    for (std::size_t i = 0; i < letBy.size(); ++i)
-        perKey[traffic.keys[i]] += letBy[i];
-    const auto most = std::size_t(std::max_element(perKey.begin(), perKey.end()) - perKey.begin());
     return counted(a.letByRequests, "request") + " whose " + (args.letBy.path.empty() ? "User-Agent" : "path")
            + " matches " + ratelab::quoted(args.letBy.pattern()) + ", which the config lets by uncounted (they pass at any "
-           + "limit; the most, " + grouping(perKey[most]) + ", from " + messageText(traffic.keyNames[most]) + ")";
+           + "limit; the most, " + grouping(a.letByMostRequests) + ", from " + messageText(traffic.keyNames[a.letByMostKey])
+           + ")";
 }
 
 // writeHeadline says what the advice is made on, and writes whose requests must pass.

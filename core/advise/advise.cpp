@@ -40,6 +40,14 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass, const s
     for (std::size_t k = 0; k < keys; ++k)
         out.start[k + 1] += out.start[k];
     out.letBy = std::int64_t(n - out.start[keys]);
+    if (out.letBy > 0) {
+        std::vector<std::int64_t> perKey(keys, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            perKey[traffic.keys[i]] += !counted(i);
+        const auto most = std::max_element(perKey.begin(), perKey.end());
+        out.letByMostKey = std::size_t(most - perKey.begin());
+        out.letByMostRequests = *most;
+    }
     std::vector<std::size_t> next(out.start.begin(), out.start.end() - 1);
     out.times.resize(out.start[keys]);
     if (!traffic.costs.empty())
@@ -73,6 +81,8 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass, const s
 void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out)
 {
     out.letByRequests = traces.letBy;
+    out.letByMostKey = traces.letByMostKey;
+    out.letByMostRequests = traces.letByMostRequests;
     std::vector<std::int64_t> counts;
     for (std::size_t k = 0; k < traces.keys(); ++k) {
         if (traces.limited[k])

@@ -95,6 +95,8 @@ struct KeyedTraces {
     // keys the current config denies nothing: `advise --keep current`); empty: by the percentile.
     std::vector<std::uint8_t> keptBy;
     std::int64_t letBy = 0; // requests in no trace: the config lets them by uncounted (let_by.h)
+    std::size_t letByMostKey = 0;     // the log key that sends most of them,
+    std::int64_t letByMostRequests = 0; // and how many
     Nanos clock = 0; // Traffic::startEpochNanos
 
     std::size_t keys() const { return start.empty() ? 0 : start.size() - 1; }
@@ -192,7 +194,9 @@ struct AdvicePoint {
 struct KeptKeys {
     std::int64_t limitedKeys = 0, limitedRequests = 0;
     std::int64_t unlimitedRequests = 0; // requests of keys logged empty: no limit counts them
-    std::int64_t letByRequests = 0;     // requests the config lets by uncounted (KeyedTraces::letBy)
+    std::int64_t letByRequests = 0;     // requests the config lets by uncounted (KeyedTraces::letBy),
+    std::size_t letByMostKey = 0;       // the most of them from this key,
+    std::int64_t letByMostRequests = 0; // this many
     std::int64_t keptKeys = 0, keptRequests = 0;
     std::int64_t keptMost = 0;          // the kept keys are those with at most this many requests (with
                                         // KeyedTraces::keptBy: the most of those it keeps),

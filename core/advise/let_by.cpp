@@ -5,7 +5,6 @@
 #include "replay/product_regex.h"
 
 #include <algorithm>
-#include <optional>
 
 namespace ratelab {
 
