@@ -3,6 +3,8 @@
 // against an O(n^2) oracle written from the text (engine_oracle.h), over seeded random scenarios
 // (RATELAB_PROPERTY_SEEDS, default 200).
 #include "property_seeds.h"
+#include "engine/attempt_log.h"
+#include "engine/chunk_pool.h"
 #include "engine/engine.h"
 #include "engine_log.h"
 #include "engine_oracle.h"
@@ -46,6 +48,53 @@ class TestEngine : public QObject {
     Q_OBJECT
 
 private slots:
+
+    // A log's chunks go to the pool when it is freed and the next log takes them; values survive
+    // the chunks' growth. Sizes by hand: chunks of 1, 2, 4, ... 64 Ki entries (127 Ki in all),
+    // then 64 Ki each; 127 Ki + 2 x 64 Ki = 255 Ki entries of 40 bytes = 10,444,800 bytes.
+    void logChunksAreKeptAndReused()
+    {
+        releaseKeptChunks();
+        QCOMPARE(keptChunkBytes(), std::size_t(0));
+        constexpr std::size_t entries = 255 * 1024;
+        const auto fill = [](ChunkedLog<LoggedAttempt>& log) {
+            for (std::size_t i = 0; i < entries; ++i) {
+                LoggedAttempt a;
+                a.t = Nanos(i) * 3;
+                a.request = std::int32_t(i);
+                log.push_back(a);
+            }
+        };
+        {
+            ChunkedLog<LoggedAttempt> log;
+            fill(log);
+            QCOMPARE(log.size(), entries);
+            QCOMPARE(log[entries - 1].t, Nanos(entries - 1) * 3);
+            QCOMPARE(log[130047].request, 130047); // the last of the growing chunks
+            QCOMPARE(log[130048].request, 130048); // the first of 64 Ki
+        }
+        QCOMPARE(keptChunkBytes(), std::size_t(10'444'800));
+        {
+            ChunkedLog<LoggedAttempt> log;
+            fill(log);
+            QCOMPARE(keptChunkBytes(), std::size_t(0)); // every chunk taken again
+            QCOMPARE(log[200000].t, Nanos(600000));
+        }
+        QCOMPARE(releaseKeptChunks(), std::size_t(10'444'800));
+        QCOMPARE(keptChunkBytes(), std::size_t(0));
+    }
+
+    // The pool holds at most kChunkPoolBytes: a chunk past it is freed, not kept.
+    void logChunkPoolIsBounded()
+    {
+        releaseKeptChunks();
+        keepChunk(takeChunk(kChunkPoolBytes - 64), kChunkPoolBytes - 64); // never touched: no memory
+        keepChunk(takeChunk(64), 64);
+        QCOMPARE(keptChunkBytes(), kChunkPoolBytes);
+        keepChunk(takeChunk(16), 16);
+        QCOMPARE(keptChunkBytes(), kChunkPoolBytes);
+        QCOMPARE(releaseKeptChunks(), kChunkPoolBytes);
+    }
     // An external store (the Redis backend) is asked every layer the policy asks, for the key and
     // node that decide, in decision order; a layer after a denial is not asked. Two clients with
     // their own keys, a token bucket of 2 then a fixed window of 3 in 10 s, six requests at 0

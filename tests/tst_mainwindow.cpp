@@ -13,6 +13,7 @@
 #include "presets.h"
 #include "window/mainwindow.h"
 #include "model/pipeline.h"
+#include "engine/chunk_pool.h"
 #include "scenario/scenario.h"
 #include "chart/rowchart.h"
 #include "model/scenariodocument.h"
@@ -152,6 +153,22 @@ private slots:
         pipeline.request(s, {}, 301);
         QTRY_VERIFY(pipeline.isIdle());
         QCOMPARE(pipeline.jobsStarted(), std::size_t(3));
+    }
+
+    // The engine's log chunks a replaced frame frees are kept for the next frame, and go back to
+    // the system once no frame has been asked for a while.
+    void logChunksGoBackOnceTheDragIsOver()
+    {
+        Pipeline pipeline;
+        Scenario s;
+        s.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local}); // rows the engine logs
+        pipeline.request(s, {}, 300);
+        QTRY_VERIFY(pipeline.isIdle());
+        s.config = LimiterConfig::make(s.config.limit() + 1, s.config.windowNanos());
+        pipeline.request(s, {}, 300);
+        QTRY_VERIFY(pipeline.isIdle());
+        QVERIFY(keptChunkBytes() > 0); // the first frame's logs, freed as the second replaced it
+        QTRY_COMPARE_WITH_TIMEOUT(keptChunkBytes(), std::size_t(0), 10000);
     }
 
     // A frame's metrics equal those of the scenario's rows run whole after each kind of change: the

@@ -4,6 +4,7 @@
 // and a long one holds at most one part-filled chunk of slack.
 #pragma once
 
+#include "engine/chunk_pool.h"
 #include "limiters/limiter.h"
 
 #include <bit>
@@ -12,6 +13,7 @@
 #include <iterator>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace ratelab {
@@ -45,6 +47,9 @@ static_assert(sizeof(LoggedAttempt) == 40);
 
 template <typename T>
 class ChunkedLog {
+    static_assert(std::is_trivially_destructible_v<T>, "a chunk is freed without destroying what it holds");
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "a chunk has operator new's alignment");
+
 public:
     static constexpr std::size_t kFirst = std::size_t(1) << 10; // chunk c < kGrowing holds kFirst << c
     static constexpr std::size_t kGrowing = 7;
@@ -56,10 +61,11 @@ public:
         if (m_size == m_capacity) {
             const std::size_t c = m_chunks.size();
             const std::size_t n = c < kGrowing ? kFirst << c : kChunk;
-            m_chunks.push_back(std::make_unique_for_overwrite<T[]>(n));
+            m_chunks.push_back(Chunk(static_cast<T*>(takeChunk(n * sizeof(T))), FreeChunk{n * sizeof(T)}));
             m_capacity += n;
         }
-        (*this)[m_size++] = v;
+        ::new (static_cast<void*>(&(*this)[m_size])) T(v);
+        ++m_size;
     }
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
@@ -106,7 +112,15 @@ public:
     const_iterator end() const { return {this, m_size}; }
 
 private:
-    std::vector<std::unique_ptr<T[]>> m_chunks;
+    // A chunk is raw storage from the pool (chunk_pool.h) that push_back copies into: T's
+    // default member initializers (a LoggedAttempt's zeros) would write every byte of it once
+    // more before its use.
+    struct FreeChunk {
+        std::size_t bytes = 0;
+        void operator()(T* p) const { keepChunk(p, bytes); }
+    };
+    using Chunk = std::unique_ptr<T[], FreeChunk>;
+    std::vector<Chunk> m_chunks;
     std::size_t m_size = 0;
     std::size_t m_capacity = 0;
 };

@@ -116,7 +116,7 @@ struct RowRun {
     std::vector<std::int64_t> perNodeAllowed; // admitted per node
     ClientStats clients;                      // requests, attempts, latency, memory per key
     ChunkedLog<LoggedAttempt> log;            // in decision order
-    std::vector<Nanos> resets;                // with headers: the header layer's reset after each
+    ChunkedLog<Nanos> resets;                 // with headers: the header layer's reset after each
     std::vector<LayerFigure> figures;         // with headers and layers: log.size() * layers
     std::vector<Nanos> handed;                // with handedTimes: one per attempt
     std::vector<std::pair<Nanos, int>> scaling; // autoscaling: from each time on, how many nodes are up

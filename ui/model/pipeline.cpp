@@ -1,5 +1,7 @@
 #include "model/pipeline.h"
 
+#include "engine/chunk_pool.h"
+
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace ratelab::ui {
@@ -9,6 +11,9 @@ Pipeline::Pipeline(QObject* parent)
 {
     m_pool.setMaxThreadCount(1);
     connect(&m_watcher, &QFutureWatcher<Frame>::finished, this, &Pipeline::finished);
+    m_release.setSingleShot(true);
+    m_release.setInterval(kReleaseMs);
+    connect(&m_release, &QTimer::timeout, this, [] { releaseKeptChunks(); });
 }
 
 Pipeline::~Pipeline()
@@ -51,6 +56,7 @@ bool Pipeline::shouldCancelRunning() const
 void Pipeline::start(Job job)
 {
     m_running = true;
+    m_release.stop();
     m_current = job;
     ++m_jobsStarted;
     m_jobClock.start();
@@ -86,7 +92,8 @@ void Pipeline::finished()
         Job next = std::move(*m_pending);
         m_pending.reset();
         start(std::move(next));
-    }
+    } else
+        m_release.start();
     emit frameReady(std::make_shared<const Frame>(std::move(frame)));
 }
 
