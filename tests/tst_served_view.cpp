@@ -7,6 +7,7 @@
 #include "scenario/rows.h"
 #include "server/gate.h"
 #include "view/reduce.h"
+#include "view/row_extras.h"
 
 #include <QTest>
 
@@ -140,6 +141,31 @@ private slots:
         for (std::size_t k : {1, 2})
             for (std::int32_t n : columns[k])
                 QCOMPARE(n, 0);
+    }
+
+    // servedByClient counts each client's requests (first attempts) and attempts served in time,
+    // and gives up (empty) once a client id reaches `most`: a row of 20 clients is listed with a
+    // bound of 20, not 19 or the default 8.
+    void servedByClientListsAFewClients()
+    {
+        const Scenario s = servedScenario(1);
+        const RowInputs inputs = resolveRowInputs(s);
+        const AlgorithmTrace row = simulateRow(s, inputs, 0);
+        const RowRun& run = row.engine->run;
+        const std::vector<ClientServed> by = servedByClient(run, 20);
+        QCOMPARE(by.size(), std::size_t(20));
+        std::int64_t requests = 0, inTime = 0, wantInTime = 0;
+        for (const ClientServed& c : by) {
+            QVERIFY(c.requests > 100); // 3000 requests over 20 clients in turn: 150 each
+            requests += c.requests;
+            inTime += c.inTime;
+        }
+        for (const ServedAttempt& a : run.served)
+            wantInTime += a.outcome == Outcome::InTime;
+        QCOMPARE(requests, std::int64_t(3000));
+        QCOMPARE(inTime, wantInTime);
+        QVERIFY(servedByClient(run, 19).empty());
+        QVERIFY(servedByClient(run).empty());
     }
 
     void theFramesViewIsTheChartsOwn()

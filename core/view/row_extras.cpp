@@ -42,7 +42,7 @@ AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int bucke
     return b;
 }
 
-std::vector<ClientServed> servedByClient(const RowRun& run)
+std::vector<ClientServed> servedByClient(const RowRun& run, std::size_t most)
 {
     std::vector<ClientServed> by;
     if (!run.server || run.served.size() != run.log.size())
@@ -51,6 +51,8 @@ std::vector<ClientServed> servedByClient(const RowRun& run)
         const LoggedAttempt& a = run.log[i];
         if (a.client < 0)
             continue;
+        if (std::size_t(a.client) >= most)
+            return {};
         if (std::size_t(a.client) >= by.size())
             by.resize(std::size_t(a.client) + 1);
         ClientServed& c = by[std::size_t(a.client)];

@@ -39,9 +39,13 @@ struct AttemptBuckets {
 // ten ns) of at least (to - from) / buckets, from `from` on, as many as reach `to` (at most `buckets`).
 AttemptBuckets attemptBuckets(const RowRun& run, Nanos from, Nanos to, int buckets);
 
+// kMostClientsListed is the most clients whose shares a row lists one by one.
+inline constexpr std::size_t kMostClientsListed = 8;
+
 // servedByClient counts a row's run by client, indexed by client id (as many as the highest id
-// seen + 1); empty when the run has no server (no outcome to count) or no log.
-std::vector<ClientServed> servedByClient(const RowRun& run);
+// seen + 1); empty when the run has no server (no outcome to count), no log, or a client id of
+// `most` or more (a run of every request its own client stops at once).
+std::vector<ClientServed> servedByClient(const RowRun& run, std::size_t most = kMostClientsListed);
 
 // measuredAgainst is the limit and window row `a` is measured against: ownLimit (a product given
 // its own options: its own), RateLab's L and W where the product refuses its options.

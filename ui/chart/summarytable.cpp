@@ -29,8 +29,6 @@ enum Column {
 // kRateColumns are what a rate limiter decides: denied, delayed, max in a window, overshoot and
 // its state's memory, which a row of a concurrency limiter alone does not have.
 constexpr int kRateColumns[] = {2, 3, 4, 5, 6};
-// kMostClients is the most clients whose shares the table lists one by one.
-constexpr std::size_t kMostClients = 8;
 
 // gateOnly is true for a row with a server and no rate limiter in front: a concurrency limiter
 // (or none) deciding alone, whose outcomes are the server's, not admissions and denials.
@@ -242,7 +240,7 @@ void SummaryTable::fillServer(int r, const AlgorithmTrace& result, std::vector<b
 
 QString SummaryTable::inTimeByClient(const std::vector<ClientServed>& byClient)
 {
-    if (byClient.size() < 2 || byClient.size() > kMostClients)
+    if (byClient.size() < 2 || byClient.size() > kMostClientsListed)
         return {};
     const QLocale locale;
     QStringList shares;
