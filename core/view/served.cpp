@@ -5,6 +5,7 @@
 #include "server/gate.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace ratelab {
 
@@ -158,15 +159,98 @@ Steps clippedLimits(std::span<const std::pair<Nanos, std::int64_t>> limits, Nano
     return out;
 }
 
-// inSystemFrom returns the number in the server at `from` and its steps after it up to `to`,
-// from the arrivals and departures in (from, to] (each in any order; sorted here).
-Steps inSystemFrom(std::int64_t atFrom, Nanos from, std::vector<Nanos>& arrivals, std::vector<Nanos>& departures)
+// StepLine collects a line's steps in time order, each a change of value. A line of more than
+// kThinAbove changes a column (of `columns` equal columns of [from, to)) is thinned as it comes:
+// in each column only the first change to the column's highest value, the first to its lowest
+// and the last change are kept, so the line reaches the same extremes in every column and ends
+// each column at the same value, in at most three changes a column; a change to the value already
+// in force is dropped. Thinning as the steps come keeps a line of millions of changes from being
+// built whole only to be cut to the pixel.
+class StepLine {
+public:
+    StepLine(Nanos from, Nanos to, int columns)
+        : m_from(from)
+        , m_to(to)
+        , m_columns(columns)
+        , m_most(columns > 0 ? kThinAbove * std::size_t(columns) : SIZE_MAX)
+        , m_end(columnEnd(0))
+    {
+    }
+
+    void push(Nanos t, std::int64_t v)
+    {
+        if (m_count++ == 0) { // where the line starts: kept as it is
+            m_exact.emplace_back(t, v);
+            m_thin.emplace_back(t, v);
+            return;
+        }
+        if (!m_overflow) {
+            m_exact.emplace_back(t, v);
+            if (m_exact.size() > m_most) {
+                m_overflow = true;
+                Steps().swap(m_exact);
+            }
+        }
+        while (m_column < m_columns && t >= m_end) {
+            flush();
+            m_end = columnEnd(++m_column);
+        }
+        const Step step{{t, v}, m_count};
+        if (!m_group) {
+            m_high = m_low = step;
+            m_group = true;
+        }
+        m_high = v > m_high.at.second ? step : m_high;
+        m_low = v < m_low.at.second ? step : m_low;
+        m_last = step;
+    }
+
+    Steps finish()
+    {
+        if (!m_overflow)
+            return std::move(m_exact);
+        flush();
+        return std::move(m_thin);
+    }
+
+private:
+    struct Step {
+        std::pair<Nanos, std::int64_t> at;
+        std::size_t order = 0;
+    };
+    Nanos columnEnd(int k) const { return k >= m_columns ? kMaxNanos : columnStart(m_from, m_to, m_columns, k + 1); }
+    void flush()
+    {
+        if (!m_group)
+            return;
+        const bool highFirst = m_high.order <= m_low.order;
+        for (const Step* kept : {highFirst ? &m_high : &m_low, highFirst ? &m_low : &m_high, &m_last})
+            if (kept->at.second != m_thin.back().second)
+                m_thin.push_back(kept->at);
+        m_group = false;
+    }
+
+    Nanos m_from, m_to;
+    int m_columns;
+    std::size_t m_most; // the most changes kept exact
+    Nanos m_end;        // where the column being grouped ends
+    int m_column = 0;
+    std::size_t m_count = 0;
+    bool m_overflow = false, m_group = false;
+    Step m_high, m_low, m_last; // the column's group so far
+    Steps m_exact, m_thin;
+};
+
+// inSystemFrom gives `line` the number in the server at `from` and its steps after it up to
+// `to`, from the arrivals and departures in (from, to] (each in any order; sorted here).
+void inSystemFrom(std::int64_t atFrom, Nanos from, std::vector<Nanos>& arrivals, std::vector<Nanos>& departures,
+                  StepLine& line)
 {
     if (!std::is_sorted(arrivals.begin(), arrivals.end())) // in decision order they mostly are
         std::sort(arrivals.begin(), arrivals.end());
     std::sort(departures.begin(), departures.end());
-    Steps steps{{from, atFrom}};
-    std::int64_t n = atFrom;
+    line.push(from, atFrom);
+    std::int64_t n = atFrom, drawn = atFrom;
     auto in = arrivals.begin();
     auto out = departures.begin();
     while (in != arrivals.end() || out != departures.end()) {
@@ -175,37 +259,11 @@ Steps inSystemFrom(std::int64_t atFrom, Nanos from, std::vector<Nanos>& arrivals
             ++n;
         for (; out != departures.end() && *out == t; ++out)
             --n;
-        if (steps.back().second != n)
-            steps.emplace_back(t, n);
-    }
-    return steps;
-}
-
-// thin keeps, of steps cut to a range (the first the value where the line starts), in each of
-// `columns` equal columns of [from, to) only the first change to the column's highest value, the
-// first to its lowest and the last change: a subsequence of the steps whose line reaches the
-// same extremes in every column and ends each column at the same value, in at most three
-// changes a column. A change to the value already in force is dropped.
-void thin(Steps& steps, Nanos from, Nanos to, int columns)
-{
-    Steps out{steps.front()};
-    std::size_t i = 1;
-    for (int k = 0; i < steps.size(); ++k) {
-        const Nanos end = k >= columns ? kMaxNanos : columnStart(from, to, columns, k + 1);
-        const std::size_t first = i;
-        std::size_t high = i, low = i;
-        for (; i < steps.size() && (steps[i].first < end || k >= columns); ++i) {
-            high = steps[i].second > steps[high].second ? i : high;
-            low = steps[i].second < steps[low].second ? i : low;
+        if (drawn != n) {
+            line.push(t, n);
+            drawn = n;
         }
-        if (i == first)
-            continue;
-        const std::size_t last = i - 1;
-        for (std::size_t kept : {std::min(high, low), std::max(high, low), last})
-            if (steps[kept].second != out.back().second)
-                out.push_back(steps[kept]);
     }
-    steps = std::move(out);
 }
 
 } // namespace
@@ -229,6 +287,10 @@ ServerView serverView(std::span<const ServedAttempt> served, std::span<const Nan
     // The attempts in the server: those in it at `from`, and the arrivals and departures after.
     std::int64_t atFrom = 0;
     std::vector<Nanos> arrivals, departures;
+    if (gate) { // room for every attempt: untouched room costs no memory, a doubling copies
+        arrivals.reserve(served.size());
+        departures.reserve(served.size());
+    }
     for (std::size_t i = 0; i < served.size(); ++i) {
         if (cancel && i % kCancelCheck == 0 && cancel->load(std::memory_order_relaxed))
             throw Cancelled{};
@@ -252,13 +314,14 @@ ServerView serverView(std::span<const ServedAttempt> served, std::span<const Nan
     }
     tally.finish();
     if (gate) {
-        v.limits = clippedLimits(limits, from, to);
-        v.inSystem = inSystemFrom(atFrom, from, arrivals, departures);
         // Lines of more changes than the chart has pixels are thinned to the pixel (a line of
         // millions of vertices stalls the GUI thread that fills it); lighter ones stay exact.
-        for (Steps* steps : {&v.limits, &v.inSystem})
-            if (columns > 0 && steps->size() > kThinAbove * std::size_t(columns))
-                thin(*steps, from, to, columns);
+        StepLine limitLine(from, to, columns), inSystemLine(from, to, columns);
+        for (const auto& [t, value] : clippedLimits(limits, from, to))
+            limitLine.push(t, value);
+        inSystemFrom(atFrom, from, arrivals, departures, inSystemLine);
+        v.limits = limitLine.finish();
+        v.inSystem = inSystemLine.finish();
     }
     return v;
 }
