@@ -232,7 +232,7 @@ struct BenchRun {
     double exportMs = 0;
     double rss = 0;
     DragFigures drag, drag100k, dragCluster, dragServer;
-    UpdateStages serverStage;
+    UpdateStages serverStage, clusterStage;
     double bytes = 0;
     EngineFigures engine;
     RedisBench redis;
@@ -272,6 +272,7 @@ BenchRun measureBench()
     b.dragCluster = dragFigures(BenchRun::kDragRequests, BenchRun::kDragChanges, true); // every row on the engine
     b.dragServer = dragServerFigures(BenchRun::kDragRequests, BenchRun::kDragChanges); // the server's workers
     b.serverStage = serverStages(BenchRun::kDragRequests);
+    b.clusterStage = clusterStages(BenchRun::kDragRequests);
     b.bytes = bytesPerRequest(5'000'000);
     b.engine = engineFigures();
     b.redis = benchRedis(); // absent, not a failure, without redis-server
@@ -346,7 +347,7 @@ std::string benchJson(const BenchRun& b)
         << ",\n \"update_ms\": " << jsonMap(b.update, same) << ",\n \"update_floor_ratio\": " << jsonMap(updateUnits, same) << ",\n \"export_ms\": {\"100000\": " << formatNumber(b.exportMs)
         << "},\n \"peak_rss_mb\": " << formatNumber(b.rss) << ",\n \"drag\": " << dragJson(requests, b.drag, unit, &b.stages)
         << ",\n \"drag_100000\": " << dragJson("\"requests\": 100000", b.drag100k, floorUnitMs(b, benchScenario(100'000)))
-        << ",\n \"drag_cluster8\": " << dragJson(requests + ", \"nodes\": 8", b.dragCluster, unit)
+        << ",\n \"drag_cluster8\": " << dragJson(requests + ", \"nodes\": 8", b.dragCluster, unit, &b.clusterStage)
         << ",\n \"drag_server\": " << dragJson(requests, b.dragServer, serverUnit, &b.serverStage)
         << ",\n \"bytes_per_request\": " << formatNumber(b.bytes) << ",\n \"engine_ns\": " << formatNumber(b.engine.nsPerAttempt)
         << ", \"engine_floor_ratio\": " << formatNumber(b.floor > 0 ? b.engine.nsPerAttempt / b.floor : 0)
@@ -375,7 +376,9 @@ std::string dragText(const BenchRun& b)
         << " ms after the last change, " << shortNumber(b.drag.framesPerS) << " frames/s during the drag (100,000 requests: "
         << shortNumber(b.drag100k.framesPerS) << " frames/s, stall " << shortNumber(b.drag100k.maxGuiStallMs) << " ms, settle "
         << shortNumber(b.drag100k.settleMs) << " ms; 8 local nodes: stall " << shortNumber(b.dragCluster.maxGuiStallMs)
-        << " ms, settle " << shortNumber(b.dragCluster.settleMs) << " ms, " << shortNumber(b.dragCluster.framesPerS) << " frames/s)\n"
+        << " ms, settle " << shortNumber(b.dragCluster.settleMs) << " ms, " << shortNumber(b.dragCluster.framesPerS) << " frames/s; a frame: simulated and reduced "
+        << shortNumber(b.clusterStage.simulateReduceMs) << " ms, laid out " << shortNumber(b.clusterStage.layOutMs)
+        << " ms, painted " << shortNumber(b.clusterStage.paintMs) << " ms)\n"
         << "Dragging a server's workers (1,000,000 requests, a fixed window and a gradient2 row, 64 workers on): stall "
         << shortNumber(b.dragServer.maxGuiStallMs) << " ms, settle " << shortNumber(b.dragServer.settleMs) << " ms, "
         << shortNumber(b.dragServer.framesPerS) << " frames/s; a frame: simulated and reduced "

@@ -164,11 +164,28 @@ DragFigures medianDrag(const Scenario& start, int changes, const DragStep& step)
 
 } // namespace
 
+namespace {
+
+Scenario dragScenario(std::int64_t requests, bool cluster)
+{
+    Scenario s = benchScenario(requests);
+    if (cluster)
+        s.cluster = ClusterConfig::make({8, Balancer::RoundRobin, Coordination::Local});
+    return s;
+}
+
+} // namespace
+
+UpdateStages clusterStages(std::int64_t requests)
+{
+    return updateStages(dragScenario(requests, true), [](Scenario& s, int run) {
+        s.config = LimiterConfig::make(101 + run % 2, kNanosPerSecond);
+    });
+}
+
 DragFigures dragFigures(std::int64_t requests, int changes, bool cluster)
 {
-    Scenario start = benchScenario(requests);
-    if (cluster)
-        start.cluster = ClusterConfig::make({8, Balancer::RoundRobin, Coordination::Local});
+    const Scenario start = dragScenario(requests, cluster);
     const std::int64_t first = start.config.limit() + 1;
     return medianDrag(start, changes, {QStringLiteral("Limit"), [first](Scenario& s, int k) {
                                            s.config = LimiterConfig::make(first + k, s.config.windowNanos());

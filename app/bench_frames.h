@@ -46,5 +46,8 @@ Scenario dragServerScenario(std::int64_t requests);
 DragFigures dragServerFigures(std::int64_t requests, int changes);
 // serverStages is updateStages of that drag's changes of workers.
 UpdateStages serverStages(std::int64_t requests);
+// clusterStages is updateStages of the cluster drag's changes of the limit (dragFigures with
+// `cluster`).
+UpdateStages clusterStages(std::int64_t requests);
 
 } // namespace ratelab::app

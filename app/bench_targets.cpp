@@ -27,7 +27,7 @@ std::vector<BenchTarget> makeTargets()
         t.push_back({"decide_floor_ratio." + std::string(algorithmId(a)), "a decision of " + std::string(algorithmTitle(a)) + " (floors)",
                      a == Algorithm::SlidingWindowLog ? 2.0 : 1.5, true});
     t.insert(t.end(), {
-                          {"drag_cluster8.frames_per_s", "a drag at 1M on 8 nodes sharing a store (frames/s)", 12, false},
+                          {"drag_cluster8.frames_per_s", "a drag at 1M on 8 local nodes (frames/s)", 12, false},
                           {"drag_cluster8.settle_ms", "that drag's settle (ms)", 250, true},
                           {"drag_server.frames_per_s", "a drag at 1M with a server behind the limiter (frames/s)", 8, false},
                           {"drag_server.settle_ms", "that drag's settle (ms)", 250, true},
