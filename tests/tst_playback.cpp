@@ -182,8 +182,10 @@ private slots:
         QCOMPARE(table->item(3, 1)->text(), QString("9"));
         QCOMPARE(table->item(3, 2)->text(), QString("0"));
         QCOMPARE(table->horizontalHeaderItem(1)->text(), QString("Allowed so far"));
-        // Max in a window follows too: 9 admitted inside (t - 10 s, t] so far, not the total 11.
-        QCOMPARE(table->item(3, 4)->text(), QString("9"));
+        // Max in a window follows too: 9 admitted inside (t - 10 s, t] so far, not the total 11,
+        // counted off the GUI thread the first time the playhead leaves the end ("…" until then).
+        QCOMPARE(table->item(3, 4)->text(), QString("…"));
+        QTRY_COMPARE(table->item(3, 4)->text(), QString("9"));
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QString("Max in a window so far"));
         // The row's header follows too: what the traffic reached is the whole run's, so partway
         // it says only the token bucket's bound, C + r * T - 1 = 10 + 10 - 1 = 19 in any 10 s

@@ -14,6 +14,7 @@
 #include "report/report_run.h"
 
 #include <QHeaderView>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QScrollBar>
 #include <QLocale>
 
@@ -55,6 +56,7 @@ bool ownGiven(Algorithm a, const LimiterConfig& c) { return isProduct(a) && Prod
 SummaryTable::SummaryTable(QWidget* parent)
     : QTableWidget(parent)
 {
+    connect(&m_maxWatcher, &QFutureWatcherBase::finished, this, &SummaryTable::maxSoFarReady);
     setColumnCount(kColumns);
     setHorizontalHeaderLabels({tr("Algorithm"), tr("Allowed"), tr("Denied"), tr("Delayed"), tr("Max in a window"),
                                tr("Overshoot"), tr("Memory/key"), tr("Attempts"), tr("Amplification"),
@@ -105,6 +107,7 @@ void SummaryTable::setFrame(const Frame& frame)
     const auto& results = frame.trace->results;
     m_trace = frame.trace;
     m_maxSoFar.clear();
+    m_maxFor.reset();
     fill(results);
     blankFigures();
     fitLastColumn();
@@ -285,27 +288,58 @@ void SummaryTable::setCounts(const RunningCounts& counts, std::optional<Nanos> u
     horizontalHeaderItem(4)->setText(tr("Max in a window") + soFar);
     // Max in a window follows the playhead too: the most admitted in a window among the
     // decisions shown (replaced by the totals again at the end).
+    m_shown.reset();
+    if (upTo) {
+        m_shown.emplace();
+        for (int r = 0; r < rowCount(); ++r) {
+            const Counts& c = counts.row(std::size_t(r));
+            m_shown->push_back(std::size_t(c.admitted + c.denied));
+        }
+    }
     // Max in a window so far: core's maxUnitsSoFar, made once a trace when the playhead first
     // leaves the end (a drag, which always shows the end, never pays for it).
-    if (upTo && m_trace && m_maxSoFar.empty())
-        for (std::size_t r = 0; r < m_trace->results.size(); ++r)
-            m_maxSoFar.push_back(maxUnitsSoFar(*m_trace, r));
-    for (int r = 0; r < rowCount() && m_trace && r < int(m_trace->results.size()); ++r) {
-        const AlgorithmTrace& result = m_trace->results[std::size_t(r)];
-        const Counts& c = counts.row(std::size_t(r));
-        const std::size_t shown = std::size_t(c.admitted + c.denied);
-        if (gateOnly(result))
-            continue;
-        if (!upTo || m_maxSoFar.size() <= std::size_t(r) || result.kind.layered)
-            item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
-        else // units, as max_in_window counts them
-            item(r, 4)->setText(locale.toString(qint64(m_maxSoFar[std::size_t(r)].at(std::min(shown, m_maxSoFar[std::size_t(r)].size() - 1)))));
+    if (upTo && m_trace && m_maxSoFar.empty() && m_maxFor != m_trace) {
+        m_maxFor = m_trace;
+        m_maxWatcher.setFuture(QtConcurrent::run(simulationPool(), [trace = m_trace] {
+            MaxSoFar rows;
+            for (std::size_t r = 0; r < trace->results.size(); ++r)
+                rows.push_back(maxUnitsSoFar(*trace, r));
+            return rows;
+        }));
     }
+    setMaxColumn();
     const QString when = upTo ? tr("up to the playhead at %1 s").arg(QString::fromStdString(explainSeconds(*upTo)))
                               : tr("over the whole scenario");
     for (int c = 1; c <= 3; ++c)
         horizontalHeaderItem(c)->setToolTip(tr("Requests %1").arg(when));
     blankFigures();
+}
+
+void SummaryTable::setMaxColumn()
+{
+    const QLocale locale;
+    for (int r = 0; r < rowCount() && m_trace && r < int(m_trace->results.size()); ++r) {
+        const AlgorithmTrace& result = m_trace->results[std::size_t(r)];
+        if (gateOnly(result))
+            continue;
+        if (!m_shown || result.kind.layered)
+            item(r, 4)->setText(locale.toString(result.metrics.maxInWindow));
+        else if (m_maxSoFar.size() <= std::size_t(r))
+            item(r, 4)->setText(QStringLiteral("…")); // being counted
+        else { // units, as max_in_window counts them
+            const std::vector<std::uint32_t>& most = m_maxSoFar[std::size_t(r)];
+            item(r, 4)->setText(locale.toString(qint64(most.at(std::min((*m_shown)[std::size_t(r)], most.size() - 1)))));
+        }
+    }
+    blankFigures();
+}
+
+void SummaryTable::maxSoFarReady()
+{
+    if (m_maxWatcher.future().isCanceled() || m_maxFor != m_trace)
+        return; // of a trace no longer shown
+    m_maxSoFar = m_maxWatcher.result();
+    setMaxColumn();
 }
 
 void SummaryTable::setVeiled(bool veiled)

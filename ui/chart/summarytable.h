@@ -4,6 +4,7 @@
 
 #include "model/frame.h"
 
+#include <QFutureWatcher>
 #include <QTableWidget>
 
 #include <optional>
@@ -48,8 +49,19 @@ private:
     // fitLastColumn lets the last column take the width left over only when its text fits there;
     // otherwise every column keeps its text's width and the table scrolls sideways.
     void fitLastColumn();
+    // setMaxColumn writes column 4, max in a window: the totals, or so far up to the decisions
+    // shown (m_shown) once m_maxSoFar is made.
+    void setMaxColumn();
+    // maxSoFarReady takes the rows' maxUnitsSoFar made off the GUI thread, if still of m_trace.
+    void maxSoFarReady();
     std::shared_ptr<const Trace> m_trace;
-    std::vector<std::vector<std::uint32_t>> m_maxSoFar; // per row: maxUnitsSoFar, once a trace
+    // Per row: maxUnitsSoFar, made once a trace, on the simulation pool, when the playhead first
+    // leaves the end (a million decisions a row would stall the GUI thread as playback starts).
+    using MaxSoFar = std::vector<std::vector<std::uint32_t>>;
+    MaxSoFar m_maxSoFar;
+    QFutureWatcher<MaxSoFar> m_maxWatcher;
+    std::shared_ptr<const Trace> m_maxFor;  // the trace m_maxWatcher's job is of
+    std::optional<std::vector<std::size_t>> m_shown; // per row: the decisions shown (nullopt: the end)
 };
 
 } // namespace ratelab::ui
