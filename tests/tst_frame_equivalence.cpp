@@ -5,6 +5,7 @@
 #include "engine_helpers.h"
 
 #include "model/frame.h"
+#include "limiters/algorithm_facts.h"
 
 #include <QtTest>
 
@@ -163,6 +164,58 @@ private slots:
             const Frame got = buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, 800, nullptr, &cache);
             compareFrames(got, referenceFrame(s, wholeTrace(s), {}, 800));
         }
+    }
+
+    // Zoomed in (the range fixed), a drag of the capacity, then the rate, reruns only the
+    // buckets: the window limiters read neither, and their rows are taken from the frame before
+    // (the same checkpoints); every frame still equals its own reference. A change of the limit
+    // reruns every row (the buckets are measured against it); nginx, with options of its own, is
+    // always rerun. At the full range a bucket's capacity moves the range's end (its refill), and
+    // so every row's columns: nothing is taken.
+    void aCapacityDragRerunsOnlyTheBuckets()
+    {
+        FrameCache cache;
+        Scenario s = poisson(50'000, 90, 21);
+        s.algorithms.push_back(Algorithm::NginxLimitReq);
+        TimeRange range{10 * kSecond, 100 * kSecond};
+        const auto frameOf = [&](const LimiterConfig& c) {
+            s.config = c;
+            Frame got = buildFrame(std::make_shared<const Scenario>(s), nullptr, range, 800, nullptr, &cache);
+            compareFrames(got, referenceFrame(s, wholeTrace(s), range, 800));
+            return got;
+        };
+        const auto taken = [](const Frame& before, const Frame& after, std::size_t r) {
+            return before.trace->results[r].checkpoints == after.trace->results[r].checkpoints;
+        };
+        const LimiterConfig first = LimiterConfig::make(90, kSecond);
+        Frame before = frameOf(first);
+        for (const LimiterConfig& next :
+             {first.withLimits(90, kSecond, 120), first.withLimits(90, kSecond, 150),
+              first.withLimits(90, kSecond, 150, Rate{60, kSecond})}) {
+            const Frame after = frameOf(next);
+            for (std::size_t r = 0; r < s.algorithms.size(); ++r) {
+                const bool window = facts(s.algorithms[r]).reads == ConfigUse::LimitWindow
+                                    && s.algorithms[r] != Algorithm::NginxLimitReq;
+                QVERIFY(after.trace->results[r].checkpoints);
+                QVERIFY2(taken(before, after, r) == window, algorithmId(s.algorithms[r]).data());
+            }
+            before = after;
+        }
+        const Frame limit = frameOf(first.withLimits(91, kSecond, 150, Rate{60, kSecond}));
+        for (std::size_t r = 0; r < s.algorithms.size(); ++r)
+            QVERIFY2(!taken(before, limit, r), algorithmId(s.algorithms[r]).data());
+        // Another seed: the arrivals differ, nothing is taken.
+        s.pattern.seed = 22;
+        const Frame seed = frameOf(first.withLimits(91, kSecond, 120, Rate{60, kSecond}));
+        for (std::size_t r = 0; r < s.algorithms.size(); ++r)
+            QVERIFY(!taken(limit, seed, r));
+        // The full range: the capacity moves its end.
+        range = {};
+        const Frame full = frameOf(first.withLimits(91, kSecond, 120, Rate{60, kSecond}));
+        const Frame wider = frameOf(first.withLimits(91, kSecond, 180, Rate{60, kSecond}));
+        QVERIFY(wider.range.to > full.range.to);
+        for (std::size_t r = 0; r < s.algorithms.size(); ++r)
+            QVERIFY(!taken(full, wider, r));
     }
 };
 

@@ -293,7 +293,57 @@ std::optional<BoundReach> plainBound(const Scenario& s, std::span<const Nanos> a
     return bound;
 }
 
+// readsTheSame is true when algorithm a decides, measures and bounds a row alike under configs x
+// and y: a textbook window limiter reads its limit and window; a textbook bucket its capacity and
+// rate, and the limit and window it is measured against (max_in_window, overshoot). A product or
+// nginx, with options of its own, is never taken as the same.
+bool readsTheSame(Algorithm a, const LimiterConfig& x, const LimiterConfig& y)
+{
+    const bool limits = x.limit() == y.limit() && x.windowNanos() == y.windowNanos();
+    switch (a) {
+    case Algorithm::FixedWindow:
+    case Algorithm::SlidingWindowLog:
+    case Algorithm::SlidingWindowCounter:
+        return limits;
+    case Algorithm::TokenBucket:
+    case Algorithm::LeakyBucket:
+    case Algorithm::LeakyBucketQueue:
+    case Algorithm::Gcra:
+        return limits && x.capacity() == y.capacity() && x.rate() == y.rate();
+    default:
+        return false;
+    }
+}
+
+// keptRows returns the cache's last frame when its plain rows may be taken by a frame of s over
+// range at `columns`: the same scenario but for its config, the same range and columns, and
+// arrivals that the config does not place (edge and worst are placed by it).
+std::shared_ptr<const FrameCache::PlainRows> keptRows(const FrameCache* cache, const Scenario& s, TimeRange range,
+                                                      int columns)
+{
+    if (!cache || s.pattern.kind == PatternKind::Edge || s.pattern.kind == PatternKind::Worst)
+        return nullptr;
+    auto kept = cache->plainRows();
+    if (!kept || kept->range != range || kept->columns != columns)
+        return nullptr;
+    Scenario same = *kept->scenario;
+    same.config = s.config;
+    return same == s ? kept : nullptr;
+}
+
 } // namespace
+
+std::shared_ptr<const FrameCache::PlainRows> FrameCache::plainRows() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_plainRows;
+}
+
+void FrameCache::keepPlainRows(std::shared_ptr<const PlainRows> rows)
+{
+    const std::lock_guard lock(m_mutex);
+    m_plainRows = std::move(rows);
+}
 
 std::shared_ptr<const std::vector<Nanos>> FrameCache::arrivals(const Pattern& pattern) const
 {
@@ -442,9 +492,16 @@ void simulateFrame(Frame& f, TimeRange range, int columns, const std::atomic<boo
     std::vector<std::size_t> all(n);
     std::iota(all.begin(), all.end(), std::size_t(0));
     f.extras.resize(n);
+    std::vector<bool> isPlain(n, false);
+    for (std::size_t r : plain)
+        isPlain[r] = true;
+    const auto kept = keptRows(cache, scenario, f.range, columns);
     onEachRow(all, n, [&](std::size_t r) {
-        if (std::find(plain.begin(), plain.end(), r) == plain.end()) {
+        if (!isPlain[r]) {
             f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns, cancel);
+        } else if (kept && kept->plain.at(r) && readsTheSame(scenario.algorithms[r], kept->scenario->config, scenario.config)) {
+            t->results[r] = kept->trace->results[r]; // its checkpoints replay alike under the new config
+            f.rows[r] = kept->rows[r];
         } else {
             ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs,
                                                 f.range.from, f.range.to, columns, cancel, lookback.get());
@@ -455,6 +512,9 @@ void simulateFrame(Frame& f, TimeRange range, int columns, const std::atomic<boo
         fillExtras(f, &scenario, *t, r, columns, cancel);
     });
     f.trace = std::move(t);
+    if (cache)
+        cache->keepPlainRows(std::make_shared<const FrameCache::PlainRows>(
+            FrameCache::PlainRows{f.scenario, f.trace, f.range, columns, f.rows, std::move(isPlain)}));
 }
 
 } // namespace

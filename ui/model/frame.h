@@ -125,11 +125,24 @@ private:
 };
 
 // FrameCache is what one pipeline's consecutive frames share, owned by that pipeline (never a
-// process-wide static): the last pattern's generated arrivals, and the last window lookback
-// (max_in_window's, per generation of arrivals and window). A frame built without one shares
-// nothing with any other. Thread-safe.
+// process-wide static): the last pattern's generated arrivals, the last window lookback
+// (max_in_window's, per generation of arrivals and window), and the last frame's plain rows
+// (a row whose limiter reads none of the settings that changed is taken as it was). A frame built
+// without one shares nothing with any other. Thread-safe.
 class FrameCache {
 public:
+    // PlainRows is a frame whose plain rows (one limiter over the arrivals) later frames may take.
+    struct PlainRows {
+        std::shared_ptr<const Scenario> scenario;
+        std::shared_ptr<const Trace> trace;
+        TimeRange range;
+        int columns = 0;
+        std::vector<ReducedRow> rows;
+        std::vector<bool> plain; // per row: simulated as a plain row
+    };
+    std::shared_ptr<const PlainRows> plainRows() const;
+    void keepPlainRows(std::shared_ptr<const PlainRows> rows);
+
     std::shared_ptr<const std::vector<Nanos>> arrivals(const Pattern& pattern) const;
     void keepArrivals(const Pattern& pattern, std::shared_ptr<const std::vector<Nanos>> arrivals);
     std::shared_ptr<const WindowLookback> lookback(const std::shared_ptr<const std::vector<Nanos>>& arrivals,
@@ -144,6 +157,7 @@ private:
     std::shared_ptr<const std::vector<Nanos>> m_lookbackArrivals;
     Nanos m_lookbackWindowNanos = 0;
     std::shared_ptr<const WindowLookback> m_lookback;
+    std::shared_ptr<const PlainRows> m_plainRows;
 };
 
 // buildFrame simulates (unless `trace` is given) and reduces every row to `columns` columns.
