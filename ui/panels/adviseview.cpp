@@ -21,6 +21,8 @@
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QLegendMarker>
+#include <QPen>
 #include <QScatterSeries>
 #include <QTableWidget>
 #include <QValueAxis>
@@ -270,6 +272,8 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
         r.cap = terms.options.cap;
         try {
             r.advice = std::make_shared<const BurstGatewayAdvice>(terms, *traffic);
+            if (const Advice& a = r.advice->advice(); a.letByRequests > 0)
+                r.letByMost = QString::fromStdString(messageText(traffic->keyNames.at(a.letByMostKey)));
         } catch (const InputError& e) {
             r.error = QString::fromStdString(e.what());
             // The command's options are this window's boxes.
@@ -324,11 +328,17 @@ QString AdviseView::summaryText() const
                                                   : tr(" and %1 matching %2")
                                                         .arg(QString::fromStdString(counted(a.passedKeys, "busier key")),
                                                              QString::fromStdString(ratelab::quoted(m_passUsed.toStdString())));
-    const QString letBy = m_letByUsed.isEmpty()
-                              ? QString()
-                              : (a.letByRequests == 1 ? tr(" The %1 request whose path matches %2 is let by uncounted.")
-                                                      : tr(" The %1 requests whose path matches %2 are let by uncounted."))
-                                    .arg(count(a.letByRequests), QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString())));
+    // Who sends most of the requests let by: whoever sends that path passes at any limit.
+    const QString pattern = QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString()));
+    const QString letBy =
+        m_letByUsed.isEmpty() ? QString()
+        : a.letByRequests == 1
+            ? tr(" The 1 request whose path matches %1 is let by uncounted, from %2: whoever sends that path passes "
+                 "at any limit.")
+                  .arg(pattern, m_letByMost)
+            : tr(" The %1 requests whose path matches %2 are let by uncounted, the most (%3) from %4: whoever sends "
+                 "that path passes at any limit.")
+                  .arg(count(a.letByRequests), pattern, count(a.letByMostRequests), m_letByMost);
     return tr("%1, keeping every request of the %2 with at most %3 each%4. Recommended: %5 with burst %6, "
               "%7: %8 of the other keys' %9 requests denied, %10 capped.%11")
         .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
@@ -356,6 +366,7 @@ void AdviseView::showResult(Result r)
     m_product = r.product;
     m_passUsed = r.pass;
     m_letByUsed = r.letBy;
+    m_letByMost = r.letByMost;
     m_capUsed = r.cap;
     m_summary->setText(summaryText());
     const Advice& a = m_advice->advice();
@@ -449,13 +460,20 @@ void AdviseView::showChart()
     auto* front = new QLineSeries;
     front->setName(tr("the front"));
     front->setPointsVisible(true);
+    // The recommended point is a ring drawn over the others, so the square of the point shown
+    // stays visible inside it when they are the same point (as they are at first).
     auto* recommended = new QScatterSeries;
     recommended->setName(tr("recommended"));
-    recommended->setMarkerSize(14);
+    recommended->setMarkerSize(20);
+    recommended->setBrush(Qt::NoBrush);
+    const QColor green(0x2e, 0x9e, 0x44);
+    recommended->setPen(QPen(green, 3));
     auto* shown = new QScatterSeries;
     shown->setName(tr("shown"));
     shown->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     shown->setMarkerSize(10);
+    shown->setColor(QColor(0xf0, 0x9a, 0x0e));
+    shown->setBorderColor(QColor(0xf0, 0x9a, 0x0e));
     const int rec = recommendedRow(a);
     for (std::size_t i = 0; i < a.front.size(); ++i) {
         const AdvicePoint& p = a.front[i];
@@ -475,12 +493,14 @@ void AdviseView::showChart()
     y->setLabelFormat("%.0f"); // no axis title: the chart's title names what it counts, and the rates need the room
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    for (QXYSeries* s : {static_cast<QXYSeries*>(front), static_cast<QXYSeries*>(recommended), static_cast<QXYSeries*>(shown)}) {
+    for (QXYSeries* s : {static_cast<QXYSeries*>(front), static_cast<QXYSeries*>(shown), static_cast<QXYSeries*>(recommended)}) {
         chart->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
         connect(s, &QXYSeries::clicked, this, [this](const QPointF& p) { choose(qRound(p.x())); });
     }
+    for (QLegendMarker* marker : chart->legend()->markers(recommended))
+        marker->setBrush(green); // the ring's own brush is none: its legend shows its colour
     QChart* old = m_chart->chart();
     m_chart->setChart(chart);
     delete old;

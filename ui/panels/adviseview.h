@@ -74,6 +74,7 @@ private:
         QString product; // as the combo names it
         QString pass;    // the pattern of the keys that must pass, or empty
         QString letBy;   // the path pattern of the requests let by, or empty
+        QString letByMost; // the log key that sends most of those, or empty
         std::optional<WindowCap> cap; // the cap the advice met
         int generation = 0; // the log it ran on (m_generation then)
     };
@@ -107,6 +108,7 @@ private:
     QString m_product;
     QString m_passUsed; // the pattern the shown advice kept keys by
     QString m_letByUsed; // the path pattern the shown advice let requests by
+    QString m_letByMost; // the key that sends most of them
     std::optional<WindowCap> m_capUsed; // the cap the shown advice met
     int m_chosen = -1;
     int m_generation = 0; // counts the logs set: advice finishing after the next log is set is dropped
