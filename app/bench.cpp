@@ -1,4 +1,6 @@
 #include "bench.h"
+
+#include "engine/chunk_pool.h"
 #include "bench_compare.h"
 #include "bench_engine.h"
 #include "bench_redis.h"
@@ -42,6 +44,12 @@
 #include <sstream>
 
 namespace ratelab::app {
+
+void giveBackFreeMemory()
+{
+    releaseKeptChunks();
+    malloc_trim(0);
+}
 
 // procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
 std::int64_t procStatusKb(const char* name)
@@ -188,7 +196,7 @@ double bytesPerRequest(std::int64_t n)
         try {
             const Scenario s = benchScenario(n);
             const std::vector<Nanos> arrivals = resolveArrivals(s);
-            malloc_trim(0); // free memory inherited from the bench is given back, not reused unseen
+            giveBackFreeMemory();
             std::ofstream("/proc/self/clear_refs") << "5"; // resets VmHWM to the current RSS
             const std::int64_t beforeKb = procStatusKb("VmRSS");
             NullBuffer discard;

@@ -10,7 +10,6 @@
 #include <span>
 #include <chrono>
 #include <fstream>
-#include <malloc.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -125,7 +124,7 @@ EngineFigures engineFigures()
         close(fds[0]);
         double result = -1;
         try {
-            malloc_trim(0);
+            giveBackFreeMemory();
             std::ofstream("/proc/self/clear_refs") << "5"; // resets VmHWM to the current RSS
             const std::int64_t beforeKb = procStatusKb("VmRSS");
             const RowRun r = runRow(b.setup, {b.arrivals, {}, {}});

@@ -9,7 +9,6 @@
 #include "replay/replay.h"
 #include "replay/sweep.h"
 
-#include <malloc.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,7 +90,7 @@ long statusKb(const char* name)
 // how far the child's resident size rose above where it started, in kB (-1 when it could not be
 // measured). The child starts as a copy of this process, whose heap holds memory freed by the
 // runs before: a replay would reuse some of it without growing, by an amount that depends on what
-// ran before. So the child first returns its free memory to the system (malloc_trim) and resets
+// ran before. So the child first returns its free memory to the system (giveBackFreeMemory) and resets
 // its peak to its size then (clear_refs 5), and the figure is its own growth from there.
 long replayPeakKb(int keys)
 {
@@ -101,7 +100,7 @@ long replayPeakKb(int keys)
     const pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        malloc_trim(0);
+        giveBackFreeMemory();
         long grown = -1;
         if (std::FILE* refs = std::fopen("/proc/self/clear_refs", "w")) {
             const bool reset = std::fputs("5", refs) >= 0 && std::fclose(refs) == 0;
