@@ -13,6 +13,7 @@
 #include "presets.h"
 #include "window/mainwindow.h"
 #include "model/pipeline.h"
+#include "engine/attempt_log.h"
 #include "engine/chunk_pool.h"
 #include "scenario/scenario.h"
 #include "chart/rowchart.h"
@@ -156,9 +157,11 @@ private slots:
     }
 
     // The engine's log chunks a replaced frame frees are kept for the next frame, and go back to
-    // the system once no frame has been asked for a while.
+    // the system once no log has used the pool for a while; so do those of a log the engine ran
+    // outside any frame (a dry run's, an advice's).
     void logChunksGoBackOnceTheDragIsOver()
     {
+        releaseKeptChunks();
         Pipeline pipeline;
         Scenario s;
         s.cluster = ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local}); // rows the engine logs
@@ -168,6 +171,12 @@ private slots:
         pipeline.request(s, {}, 300);
         QTRY_VERIFY(pipeline.isIdle());
         QVERIFY(keptChunkBytes() > 0); // the first frame's logs, freed as the second replaced it
+        QTRY_COMPARE_WITH_TIMEOUT(keptChunkBytes(), std::size_t(0), 10000);
+        {
+            ChunkedLog<LoggedAttempt> log;
+            log.push_back(LoggedAttempt{});
+        }
+        QVERIFY(keptChunkBytes() >= std::size_t(1024 * 40)); // its first chunk: 1 Ki entries of 40 bytes
         QTRY_COMPARE_WITH_TIMEOUT(keptChunkBytes(), std::size_t(0), 10000);
     }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ratelab {
 
@@ -21,5 +22,8 @@ void keepChunk(void* chunk, std::size_t bytes);
 std::size_t releaseKeptChunks();
 // keptChunkBytes is what the pool holds now.
 std::size_t keptChunkBytes();
+// chunkPoolActivity counts the chunks taken and kept so far: unchanged between two looks, no log
+// has grown or been freed in between (the app releases the pool once it is so for a while).
+std::uint64_t chunkPoolActivity();
 
 } // namespace ratelab

@@ -2,18 +2,45 @@
 
 #include "engine/chunk_pool.h"
 
+#include <QCoreApplication>
+#include <QPointer>
+#include <QTimer>
+
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace ratelab::ui {
+
+namespace {
+
+// The engine keeps freed log chunks for the next log (chunk_pool.h). Once none has been taken or
+// kept over kReleaseMs, whatever used them (a drag, a dry run, an advice) is over, and they go
+// back to the system: one timer for the application, made with its first pipeline.
+constexpr int kReleaseMs = 2000;
+
+void releaseIdleChunks()
+{
+    static QPointer<QTimer> timer;
+    if (timer || !QCoreApplication::instance())
+        return;
+    timer = new QTimer(QCoreApplication::instance());
+    timer->setInterval(kReleaseMs);
+    QObject::connect(timer, &QTimer::timeout, [seen = chunkPoolActivity()]() mutable {
+        const std::uint64_t now = chunkPoolActivity();
+        if (now == seen && keptChunkBytes() > 0)
+            releaseKeptChunks();
+        seen = now;
+    });
+    timer->start();
+}
+
+} // namespace
 
 Pipeline::Pipeline(QObject* parent)
     : QObject(parent)
 {
     m_pool.setMaxThreadCount(1);
     connect(&m_watcher, &QFutureWatcher<Frame>::finished, this, &Pipeline::finished);
-    m_release.setSingleShot(true);
-    m_release.setInterval(kReleaseMs);
-    connect(&m_release, &QTimer::timeout, this, [] { releaseKeptChunks(); });
+    releaseIdleChunks();
 }
 
 Pipeline::~Pipeline()
@@ -56,7 +83,6 @@ bool Pipeline::shouldCancelRunning() const
 void Pipeline::start(Job job)
 {
     m_running = true;
-    m_release.stop();
     m_current = job;
     ++m_jobsStarted;
     m_jobClock.start();
@@ -92,8 +118,7 @@ void Pipeline::finished()
         Job next = std::move(*m_pending);
         m_pending.reset();
         start(std::move(next));
-    } else
-        m_release.start();
+    }
     emit frameReady(std::make_shared<const Frame>(std::move(frame)));
 }
 

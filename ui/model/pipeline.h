@@ -16,7 +16,6 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QThreadPool>
-#include <QTimer>
 
 #include <optional>
 
@@ -72,10 +71,6 @@ private:
     std::shared_ptr<const Scenario> m_lastScenario;
     std::shared_ptr<const Trace> m_lastTrace;
     std::shared_ptr<FrameCache> m_cache = std::make_shared<FrameCache>(); // this pipeline's frames share it
-    // The engine keeps freed log chunks for the next frame (chunk_pool.h); once no frame has been
-    // asked for in kReleaseMs, a drag is over and they go back to the system.
-    static constexpr int kReleaseMs = 2000;
-    QTimer m_release;
 };
 
 } // namespace ratelab::ui
