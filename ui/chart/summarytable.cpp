@@ -105,9 +105,11 @@ void SummaryTable::setFrame(const Frame& frame)
     if (!frame.trace)
         return;
     const auto& results = frame.trace->results;
+    if (frame.trace != m_trace) { // a zoom or a resize keeps the trace, and what was counted of it
+        m_maxSoFar.clear();
+        m_maxFor.reset();
+    }
     m_trace = frame.trace;
-    m_maxSoFar.clear();
-    m_maxFor.reset();
     fill(results);
     blankFigures();
     fitLastColumn();
@@ -338,7 +340,8 @@ void SummaryTable::maxSoFarReady()
 {
     if (m_maxWatcher.future().isCanceled() || m_maxFor != m_trace)
         return; // of a trace no longer shown
-    m_maxSoFar = m_maxWatcher.result();
+    m_maxSoFar = m_maxWatcher.future().takeResult();
+    const MeasureOnce measure(horizontalHeader());
     setMaxColumn();
 }
 
