@@ -332,6 +332,7 @@ QString AdviseView::summaryText() const
     const QString pattern = QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString()));
     const QString letBy =
         m_letByUsed.isEmpty() ? QString()
+        : a.letByRequests == 0 ? tr(" No request's path matches %1: none is let by.").arg(pattern)
         : a.letByRequests == 1
             ? tr(" The 1 request whose path matches %1 is let by uncounted, from %2: whoever sends that path passes "
                  "at any limit.")
@@ -350,15 +351,12 @@ QString AdviseView::summaryText() const
 void AdviseView::showResult(Result r)
 {
     m_advise->setEnabled(m_traffic != nullptr);
-    if (!r.error.isEmpty()) {
+    const bool failed = !r.error.isEmpty();
+    for (QWidget* part : std::initializer_list<QWidget*>{m_front, m_chart, m_config, m_copy, m_dryRun, m_rows})
+        part->setVisible(!failed);
+    if (failed) {
         m_advice.reset();
         m_summary->setText(r.error);
-        m_front->hide();
-        m_chart->hide();
-        m_config->hide();
-        m_copy->hide();
-        m_dryRun->hide();
-        m_rows->hide();
         emit finished();
         return;
     }
@@ -369,8 +367,17 @@ void AdviseView::showResult(Result r)
     m_letByMost = r.letByMost;
     m_capUsed = r.cap;
     m_summary->setText(summaryText());
+    const int recommended = recommendedRow(m_advice->advice());
+    fillFront(recommended);
+    m_chosen = -1;
+    showChart();
+    choose(recommended >= 0 ? recommended : 0);
+    emit finished();
+}
+
+void AdviseView::fillFront(int recommended)
+{
     const Advice& a = m_advice->advice();
-    const int recommended = recommendedRow(a);
     QSignalBlocker block(m_front);
     m_front->setRowCount(0);
     // One bucket for every request (Envoy's): every request is kept, none is another key's.
@@ -399,16 +406,6 @@ void AdviseView::showResult(Result r)
             m_front->setItem(int(i), c, item);
         }
     }
-    m_front->show();
-    m_chart->show();
-    m_config->show();
-    m_copy->show();
-    m_dryRun->show();
-    m_rows->show();
-    m_chosen = -1;
-    showChart();
-    choose(recommended >= 0 ? recommended : 0);
-    emit finished();
 }
 
 void AdviseView::choose(int row)

@@ -83,6 +83,8 @@ private:
     // connectParts makes the buttons, boxes, table and the background advice work.
     void connectParts();
     void showResult(Result r);
+    // fillFront lists the front's points in the table, the recommended row named so.
+    void fillFront(int recommended);
     void showChart();
     // chartValue is a point's height on the chart: the other keys' requests it denies, or for one
     // bucket of every request the burst it needs.
