@@ -69,6 +69,38 @@ Scenario servedScenario(std::uint64_t seed)
     return s;
 }
 
+// thinAsBefore is how the chart's lines were thinned once they were built whole: in each of
+// `columns` equal columns of [from, to) (steps past `to` in the last group), of the steps after
+// the first, the first change to the column's highest value, the first to its lowest, and its
+// last change, each kept unless it repeats the value kept before it.
+Steps thinAsBefore(const Steps& steps, Nanos from, Nanos to, int columns)
+{
+    Steps out{steps.front()};
+    std::size_t i = 1;
+    for (int k = 0; i < steps.size(); ++k) {
+        const Nanos end = k >= columns ? kMaxNanos : columnStart(from, to, columns, k + 1);
+        const std::size_t first = i;
+        std::size_t high = i, low = i;
+        for (; i < steps.size() && (steps[i].first < end || k >= columns); ++i) {
+            high = steps[i].second > steps[high].second ? i : high;
+            low = steps[i].second < steps[low].second ? i : low;
+        }
+        if (i == first)
+            continue;
+        for (std::size_t kept : {std::min(high, low), std::max(high, low), i - 1})
+            if (steps[kept].second != out.back().second)
+                out.push_back(steps[kept]);
+    }
+    return out;
+}
+
+// lineAsBefore is a line cut to [from, to) as the chart drew it: exact, or thinned when it has
+// more than kThinAbove changes a column.
+Steps lineAsBefore(const Steps& exact, Nanos from, Nanos to, int columns)
+{
+    return columns > 0 && exact.size() > kThinAbove * std::size_t(columns) ? thinAsBefore(exact, from, to, columns) : exact;
+}
+
 } // namespace
 
 class TestServedView : public QObject {
@@ -228,6 +260,42 @@ private slots:
             QVERIFY(trace.results[1].engine->run.server->limits.size() > 10);
             for (Outcome o : {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused, Outcome::Rejected})
                 QVERIFY2(outcomes[std::size_t(o)] > 0, outcomeId(o).data());
+        }
+    }
+
+    // The frame thins its lines as their steps come; the result is the line built whole, cut to
+    // the range and thinned after (lineAsBefore), at every width: one column, a few, about as
+    // many as the line has changes over kThinAbove (either side of the threshold), and wide
+    // enough to keep it exact; over the whole run, a middle part and a range past the last step.
+    void linesThinnedAsTheyComeAreTheLinesThinnedWhole()
+    {
+        for (std::uint64_t seed : {1, 2, 3}) {
+            const Scenario s = servedScenario(seed);
+            const RowInputs inputs = resolveRowInputs(s);
+            Trace trace{s.config, inputs.arrivals, {}, inputs.costs};
+            for (std::size_t r = 0; r < rowCount(s); ++r)
+                trace.results.push_back(simulateRow(s, inputs, r));
+            for (std::size_t r = 1; r < trace.results.size(); ++r) { // the gate rows
+                const RowRun& run = trace.results[r].engine->run;
+                Steps limits;
+                for (const auto& [t, value] : run.server->limits)
+                    if (value != Gate::kUnlimited)
+                        limits.emplace_back(t, value);
+                const Nanos last = inSystemSteps(run.served).back().first;
+                for (const auto& [from, to] : {std::pair{Nanos(0), last + 1}, std::pair{last / 3, 2 * last / 3},
+                                               std::pair{last / 2, last * 2}}) {
+                    const Steps inSystem = cutAsBefore(inSystemSteps(run.served), from, to);
+                    const Steps limit = cutAsBefore(limits, std::max(from, limits.front().first), to);
+                    const int near = int(inSystem.size() / kThinAbove);
+                    for (int columns : {1, 3, 7, 97, near - 1, near, near + 1, 20'000}) {
+                        const ReducedRow reduced = reduceRow(trace, r, from, to, columns);
+                        const ServerView v =
+                            serverView(run.served, timesOf(trace, r), reduced, run.server->limits, true, from, to);
+                        QCOMPARE(v.inSystem, lineAsBefore(inSystem, from, to, columns));
+                        QCOMPARE(v.limits, lineAsBefore(limit, from, to, columns));
+                    }
+                }
+            }
         }
     }
 
