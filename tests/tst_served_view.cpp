@@ -69,6 +69,16 @@ Scenario servedScenario(std::uint64_t seed)
     return s;
 }
 
+// servedTrace is the scenario's rows run whole over its arrivals.
+Trace servedTrace(const Scenario& s)
+{
+    const RowInputs inputs = resolveRowInputs(s);
+    Trace trace{s.config, inputs.arrivals, {}, inputs.costs};
+    for (std::size_t r = 0; r < rowCount(s); ++r)
+        trace.results.push_back(simulateRow(s, inputs, r));
+    return trace;
+}
+
 // thinAsBefore is how the chart's lines were thinned once they were built whole: in each of
 // `columns` equal columns of [from, to) (steps past `to` in the last group), of the steps after
 // the first, the first change to the column's highest value, the first to its lowest, and its
@@ -211,10 +221,7 @@ private slots:
         constexpr int kWide = 5000;
         for (std::uint64_t seed : {1, 2, 3}) {
             const Scenario s = servedScenario(seed);
-            const RowInputs inputs = resolveRowInputs(s);
-            Trace trace{s.config, inputs.arrivals, {}, inputs.costs};
-            for (std::size_t r = 0; r < rowCount(s); ++r)
-                trace.results.push_back(simulateRow(s, inputs, r));
+            const Trace trace = servedTrace(s);
             QCOMPARE(trace.results.size(), std::size_t(3)); // fixed window, gradient2, fixed
             Nanos last = 0;
             for (const AlgorithmTrace& row : trace.results)
@@ -271,10 +278,7 @@ private slots:
     {
         for (std::uint64_t seed : {1, 2, 3}) {
             const Scenario s = servedScenario(seed);
-            const RowInputs inputs = resolveRowInputs(s);
-            Trace trace{s.config, inputs.arrivals, {}, inputs.costs};
-            for (std::size_t r = 0; r < rowCount(s); ++r)
-                trace.results.push_back(simulateRow(s, inputs, r));
+            const Trace trace = servedTrace(s);
             for (std::size_t r = 1; r < trace.results.size(); ++r) { // the gate rows
                 const RowRun& run = trace.results[r].engine->run;
                 Steps limits;
@@ -306,10 +310,7 @@ private slots:
         // 3 changes a column, and in every column the same highest and lowest value drawn (the
         // value in force as it starts, and its changes) and the same value in force at its end.
         const Scenario s = servedScenario(1);
-        const RowInputs inputs = resolveRowInputs(s);
-        Trace trace{s.config, inputs.arrivals, {}, inputs.costs};
-        for (std::size_t r = 0; r < rowCount(s); ++r)
-            trace.results.push_back(simulateRow(s, inputs, r));
+        const Trace trace = servedTrace(s);
         const RowRun& run = trace.results[1].engine->run; // gradient2's row
         const Nanos from = 0, to = 12 * kNanosPerSecond;
         constexpr int kColumns = 97;
