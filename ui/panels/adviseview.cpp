@@ -37,6 +37,14 @@ namespace {
 
 QString count(std::int64_t n) { return QLocale().toString(qlonglong(n)); }
 
+// frontPen draws the front in the selection's blue, not the theme's first colour (in the dark
+// theme, the recommendation ring's green), lighter on a dark window so the line reads.
+QPen frontPen(const QPalette& palette)
+{
+    const bool dark = palette.color(QPalette::Window).lightness() < 128;
+    return QPen(palette.color(QPalette::Highlight).lighter(dark ? 150 : 100), 2);
+}
+
 // recommendedRow is the front's row of the recommendation (the front holds it in its place).
 int recommendedRow(const Advice& a)
 {
@@ -457,6 +465,7 @@ void AdviseView::showChart()
     auto* front = new QLineSeries;
     front->setName(tr("the front"));
     front->setPointsVisible(true);
+    front->setPen(frontPen(palette()));
     // The recommended point is a ring drawn over the others, so the square of the point shown
     // stays visible inside it when they are the same point (as they are at first).
     auto* recommended = new QScatterSeries;
@@ -507,8 +516,12 @@ void AdviseView::showChart()
 void AdviseView::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
         followPalette(m_chart->chart(), palette());
+        for (QAbstractSeries* s : m_chart->chart()->series())
+            if (auto* line = qobject_cast<QLineSeries*>(s))
+                line->setPen(frontPen(palette()));
+    }
 }
 
 } // namespace ratelab::ui
