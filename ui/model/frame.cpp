@@ -299,20 +299,11 @@ std::optional<BoundReach> plainBound(const Scenario& s, std::span<const Nanos> a
 // nginx, with options of its own, is never taken as the same.
 bool readsTheSame(Algorithm a, const LimiterConfig& x, const LimiterConfig& y)
 {
-    const bool limits = x.limit() == y.limit() && x.windowNanos() == y.windowNanos();
-    switch (a) {
-    case Algorithm::FixedWindow:
-    case Algorithm::SlidingWindowLog:
-    case Algorithm::SlidingWindowCounter:
-        return limits;
-    case Algorithm::TokenBucket:
-    case Algorithm::LeakyBucket:
-    case Algorithm::LeakyBucketQueue:
-    case Algorithm::Gcra:
-        return limits && x.capacity() == y.capacity() && x.rate() == y.rate();
-    default:
+    if (isProduct(a) || a == Algorithm::NginxLimitReq)
         return false;
-    }
+    const bool limits = x.limit() == y.limit() && x.windowNanos() == y.windowNanos();
+    return facts(a).reads == ConfigUse::LimitWindow ? limits
+                                                    : limits && x.capacity() == y.capacity() && x.rate() == y.rate();
 }
 
 // keptRows returns the cache's last frame when its plain rows may be taken by a frame of s over
