@@ -110,7 +110,7 @@ EngineFigures engineFigures()
     f.nsPerAttempt = medianNsPerAttempt(b.setup, b.arrivals, 5);
     EngineSetup served = b.setup;
     served.server = ServerConfig::parse("workers=64,service=exp:200ms,queue=1000,timeout=1s");
-    served.gate = "gradient2";
+    served.gate = GateSpec::parse("gradient2");
     f.serverNsPerRequest = medianNsPerRequest(served, b.arrivals, 3);
     const double servedAttempts = double(runRow(served, {b.arrivals, {}, {}}).log.size());
     f.serverNsPerAttempt = servedAttempts > 0 ? f.serverNsPerRequest * double(b.arrivals.size()) / servedAttempts : 0;

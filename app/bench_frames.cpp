@@ -197,7 +197,7 @@ Scenario dragServerScenario(std::int64_t requests)
     Scenario s = benchScenario(requests);
     s.algorithms = {Algorithm::FixedWindow}; // the server's drag, not seven limiters'
     s.server = ServerConfig::parse("workers=64,service=exp:50ms,queue=1000,timeout=1s");
-    s.concurrency = {"gradient2"};
+    s.concurrency = {GateSpec::parse("gradient2")};
     return s;
 }
 

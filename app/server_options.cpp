@@ -16,16 +16,16 @@ QString kinds()
     return list;
 }
 
-// checkedGate reads a gate spec as the run will, so a refusal names the option before any run.
-std::string checkedGate(const char* option, const QString& text, std::uint64_t seed)
+// specOf reads an option's spec, and names the option and the text in a refusal.
+template <typename Spec>
+Spec specOf(const char* option, const QString& text)
 {
     const std::string spec = text.toStdString();
     try {
-        (void)makeGate(spec, seed);
+        return Spec::parse(spec);
     } catch (const InputError& e) {
         throw InputError(std::string("--") + option + " " + ratelab::quoted(spec) + ": " + e.what());
     }
-    return spec;
 }
 
 } // namespace
@@ -69,20 +69,12 @@ void applyServerOptions(const QCommandLineParser& p, Scenario& s)
     if (p.isSet("concurrency")) {
         s.concurrency.clear();
         for (const QString& text : p.values("concurrency"))
-            s.concurrency.push_back(checkedGate("concurrency", text, s.pattern.seed));
+            s.concurrency.push_back(specOf<GateSpec>("concurrency", text));
     }
-    if (p.isSet("throttle")) {
-        const std::string spec = p.value("throttle").toStdString();
-        try {
-            if (spec != "none")
-                (void)makeClientThrottle(spec);
-        } catch (const InputError& e) {
-            throw InputError("--throttle " + ratelab::quoted(spec) + ": " + e.what());
-        }
-        s.throttle = spec == "none" ? std::string() : spec;
-    }
+    if (p.isSet("throttle"))
+        s.throttle = p.value("throttle") == "none" ? ClientThrottleSpec() : specOf<ClientThrottleSpec>("throttle", p.value("throttle"));
     if (p.isSet("layered-gate"))
-        s.layeredGate = checkedGate("layered-gate", p.value("layered-gate"), s.pattern.seed);
+        s.layeredGate = specOf<GateSpec>("layered-gate", p.value("layered-gate"));
     if ((!s.concurrency.empty() || !s.layeredGate.empty()) && !s.server)
         throw InputError(std::string(p.isSet("concurrency") ? "--concurrency" : "--layered-gate")
                          + ": a concurrency limiter needs a server behind it: give --server");

@@ -149,12 +149,13 @@ void Reader::readServerParts(const QJsonObject& root, Scenario& s)
             refuse(QString("\"concurrency\" must be an array of \"KIND[:key=value,...]\" (got %1)")
                        .arg(typeName(root.value("concurrency"))));
         for (const QJsonValue& item : root.value("concurrency").toArray())
-            s.concurrency.push_back(scalar(item, "concurrency", "\"KIND[:key=value,...]\""));
+            s.concurrency.push_back(parsed<GateSpec>(scalar(item, "concurrency", "\"KIND[:key=value,...]\""), "concurrency",
+                                                     &GateSpec::parse));
     }
     if (const auto t = text(root, "layered_gate", "layered_gate", "\"KIND[:key=value,...]\""))
-        s.layeredGate = *t;
+        s.layeredGate = t->empty() ? GateSpec() : parsed<GateSpec>(*t, "layered_gate", &GateSpec::parse);
     if (const auto t = text(root, "throttle", "throttle", "\"KIND[:key=value,...]\""))
-        s.throttle = *t;
+        s.throttle = t->empty() ? ClientThrottleSpec() : parsed<ClientThrottleSpec>(*t, "throttle", &ClientThrottleSpec::parse);
     if (const auto t = text(root, "buckets_start", "buckets_start", "full or empty")) {
         if (*t != "full" && *t != "empty")
             refuse(QString("\"buckets_start\" must be \"full\" or \"empty\" (got %1)").arg(q(ratelab::quoted(*t))));

@@ -174,14 +174,14 @@ void writeChangesAndServer(QByteArray& out, const Scenario& s)
         if (!s.concurrency.empty()) {
             out += ",\n  \"concurrency\": [";
             for (std::size_t i = 0; i < s.concurrency.size(); ++i)
-                out += (i ? ", " : "") + jsonString(s.concurrency[i]);
+                out += (i ? ", " : "") + jsonString(s.concurrency[i].text());
             out += "]";
         }
         if (!s.layeredGate.empty())
-            out += ",\n  \"layered_gate\": " + jsonString(s.layeredGate);
+            out += ",\n  \"layered_gate\": " + jsonString(s.layeredGate.text());
     }
     if (!s.throttle.empty())
-        out += ",\n  \"throttle\": " + jsonString(s.throttle);
+        out += ",\n  \"throttle\": " + jsonString(s.throttle.text());
 }
 
 } // namespace

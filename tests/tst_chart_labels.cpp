@@ -429,7 +429,7 @@ private slots:
     {
         Scenario s;
         s.algorithms.clear();
-        s.concurrency = {"none", "fixed:limit=10"};
+        s.concurrency = {GateSpec::parse("none"), GateSpec::parse("fixed:limit=10")};
         s.pattern.count = 3;
         const QString title = Dashboard::describe(s);
         QVERIFY2(!title.contains("limit") && !title.contains("capacity") && !title.contains("rate"), qPrintable(title));

@@ -133,7 +133,7 @@ private slots:
     {
         const Scenario s = preset("gradient2-standing-queue");
         QVERIFY(s.algorithms.empty()); // the server alone first, as the other server presets
-        QCOMPARE(s.concurrency.front(), std::string("none"));
+        QCOMPARE(s.concurrency.front().text(), std::string("none"));
         const ServerOptions& server = s.server->options();
         QCOMPARE(server.workers, 10);
         QCOMPARE(server.service.nanos, kSecond / 10);

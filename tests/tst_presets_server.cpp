@@ -41,7 +41,7 @@ void serverAloneFirst(const Scenario& s)
     QVERIFY(s.algorithms.empty());
     QVERIFY(s.layers.empty());
     QVERIFY(s.concurrency.size() >= 2);
-    QCOMPARE(s.concurrency.front(), std::string("none"));
+    QCOMPARE(s.concurrency.front().text(), std::string("none"));
 }
 
 } // namespace
@@ -103,7 +103,7 @@ private slots:
         // min_limit 1. Every change of the limit over time is one of the two.
         const Scenario s = preset("aimd-sawtooth");
         serverAloneFirst(s);
-        QCOMPARE(s.concurrency, (std::vector<std::string>{"none", "aimd:initial_limit=10,min_limit=1,backoff_ratio=0.5,timeout=150ms"}));
+        QCOMPARE(s.concurrency, (std::vector<GateSpec>{GateSpec::parse("none"), GateSpec::parse("aimd:initial_limit=10,min_limit=1,backoff_ratio=0.5,timeout=150ms")}));
         const Trace t = simulateRows(s);
         const ServerFigures& f = *runOf(t.results[1]).server;
         QVERIFY(f.limits.size() > 100);
@@ -208,7 +208,7 @@ private slots:
         // No throttle: 5 pass at 0 s; the 15 others retry at 0.25, 0.5, 0.75 s (denied) and at
         // 1 s, where the 5 denied first pass; the 10 left at 2 s, 5 pass; the last 5 at 3 s.
         // Refusals 5 * 4 + 5 * 8 + 5 * 12 = 120, attempts 140, the last pass at 3 s.
-        s.throttle.clear();
+        s.throttle = {};
         const Trace retrying = simulateRows(s);
         const AlgorithmTrace& r = retrying.results[0];
         QCOMPARE(r.metrics.allowed, 20);

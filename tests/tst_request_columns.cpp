@@ -46,7 +46,8 @@ Scenario fileScenario(const char* file, const char* server, std::vector<std::str
     s.explicitService = a.services;
     s.explicitCritical = a.critical;
     s.server = ServerConfig::parse(server);
-    s.concurrency = std::move(gates);
+    for (const std::string& g : gates)
+        s.concurrency.push_back(GateSpec::parse(g));
     return s;
 }
 
@@ -311,7 +312,7 @@ private slots:
         s.explicitArrivals = std::vector<Nanos>{0, 200 * ms};
         s.explicitPriority = {9, 1};
         s.addedArrivals = {100 * ms};
-        s.throttle = "bottleneck:max_concurrent=1";
+        s.throttle = ClientThrottleSpec::parse("bottleneck:max_concurrent=1");
         const std::vector<double> p = resolvePriorities(s);
         QCOMPARE(p.size(), std::size_t(3));
         QCOMPARE(p[0], 9.0);
@@ -367,7 +368,7 @@ private slots:
         s.explicitPriority = {5, 9, 1};
         s.server = ServerConfig::parse("workers=inf,service=file,queue=0,queue_timeout=none,timeout=none");
         s.clients = ClientConfig::make(ClientOptions{});
-        s.throttle = "bottleneck:max_concurrent=1,high_water=1,strategy=overflow_priority";
+        s.throttle = ClientThrottleSpec::parse("bottleneck:max_concurrent=1,high_water=1,strategy=overflow_priority");
         const QByteArray text = io::serializeScenario(s);
         QVERIFY2(text.contains("\"priority_of\": [\n    5, 9, 1\n  ]"), text.constData());
         const io::LoadResult read = io::parseScenario(text);

@@ -65,7 +65,7 @@ Scenario servedScenario(std::uint64_t seed)
     c.maxRetries = 2;
     s.clients = ClientConfig::make(c);
     s.server = ServerConfig::parse("workers=4,service=exp:20ms,queue=10,queue_timeout=100ms,timeout=150ms");
-    s.concurrency = {"gradient2", "fixed:limit=3"};
+    s.concurrency = {GateSpec::parse("gradient2"), GateSpec::parse("fixed:limit=3")};
     return s;
 }
 

@@ -37,7 +37,7 @@ RowRun serverRow(const ServerConfig& c, std::vector<Nanos> arrivals, std::option
 {
     EngineSetup setup;
     setup.server = c;
-    setup.gate = std::move(gate);
+    setup.gate = gate.empty() ? GateSpec() : GateSpec::parse(gate);
     if (clients)
         setup.clients = ClientConfig::make(*clients);
     static std::vector<Nanos> keep;
@@ -189,7 +189,7 @@ void TestServer::specsAndRefusals()
     // A gate needs a server.
     EngineSetup setup;
     setup.layers = {Layer{}};
-    setup.gate = "none";
+    setup.gate = GateSpec::parse("none");
     const std::vector<Nanos> one{0};
     QVERIFY_THROWS_EXCEPTION(InputError, runRow(setup, {one, {}, {}}));
 }
@@ -260,7 +260,7 @@ void TestServer::noServerIsTheEngine()
         o.workers = 0;
         o.service = ServiceTime{ServiceKind::Constant, 0, 0};
         served.server = ServerConfig::make(o);
-        served.gate = "none";
+        served.gate = GateSpec::parse("none");
         const RowRun x = runRow(plain, {arrivals, {}, {}}), y = runRow(served, {arrivals, {}, {}});
         QCOMPARE(y.log.size(), x.log.size());
         for (std::size_t i = 0; i < x.log.size(); ++i) {

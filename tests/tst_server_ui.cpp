@@ -137,11 +137,11 @@ private slots:
         group()->gateKind()->setCurrentText("fixed");
         group()->addGate()->click();
         settle();
-        QCOMPARE(scenario().concurrency, std::vector<std::string>{"fixed"});
+        QCOMPARE(scenario().concurrency, std::vector<GateSpec>{GateSpec::parse("fixed")});
         // The spec is edited in its list item: limit=2.
         group()->gates()->item(0)->setText("fixed:limit=2");
         settle();
-        QCOMPARE(scenario().concurrency, std::vector<std::string>{"fixed:limit=2"});
+        QCOMPARE(scenario().concurrency, std::vector<GateSpec>{GateSpec::parse("fixed:limit=2")});
         QCOMPARE(charts()->rowCount(), 2);
         QVERIFY(gateRow(scenario(), 1));
         RowChart* gate = charts()->row(1);
@@ -179,7 +179,7 @@ private slots:
         group()->gates()->item(0)->setText("fixed:limt=2");
         QVERIFY(!refused.isEmpty());
         QVERIFY(refused.last().at(0).toString().contains("limt"));
-        QCOMPARE(scenario().concurrency, std::vector<std::string>{"fixed:limit=2"});
+        QCOMPARE(scenario().concurrency, std::vector<GateSpec>{GateSpec::parse("fixed:limit=2")});
         QCOMPARE(group()->gates()->item(0)->foreground().color(), QColor(Qt::red));
         // Undo: the spec, then the row, then every server edit, back to no server.
         m_window->document()->undoStack()->undo();
@@ -209,21 +209,21 @@ private slots:
         field->setText("bottleneck:max_concurrent=1");
         emit field->editingFinished();
         settle();
-        QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=1"));
+        QCOMPARE(scenario().throttle.text(), std::string("bottleneck:max_concurrent=1"));
         // A key Bottleneck does not have: the document keeps the throttle, the banner says why.
         QSignalSpy refused(m_window->document(), &ScenarioDocument::refused);
         field->setText("bottleneck:max_concurent=1");
         emit field->editingFinished();
         QVERIFY(!refused.isEmpty());
         QVERIFY2(refused.last().at(0).toString().contains("max_concurent"), qPrintable(refused.last().at(0).toString()));
-        QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=1"));
+        QCOMPARE(scenario().throttle.text(), std::string("bottleneck:max_concurrent=1"));
         // Emptied: no throttle, one undoable step.
         field->setText("");
         emit field->editingFinished();
         settle();
         QVERIFY(scenario().throttle.empty());
         m_window->document()->undoStack()->undo();
-        QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=1"));
+        QCOMPARE(scenario().throttle.text(), std::string("bottleneck:max_concurrent=1"));
     }
 
     // With no algorithm ticked (the server presets open so), the Limits say they apply to no row,
@@ -240,7 +240,7 @@ private slots:
         QVERIFY(m_window->document()->change("Server rows alone", [](Scenario& s) {
             s.algorithms.clear();
             s.server = ServerConfig::parse("workers=1,service=const:100ms");
-            s.concurrency = {"none"};
+            s.concurrency = {GateSpec::parse("none")};
         }));
         settle();
         QVERIFY(noted());
@@ -262,14 +262,14 @@ private slots:
         QVERIFY(throttleGroup()->throttle()->toolTip().contains("p-queue"));
         typeSpec(throttleGroup()->throttle(), "p-queue:interval=1s,interval_cap=5");
         settle();
-        QCOMPARE(scenario().throttle, std::string("p-queue:interval=1s,interval_cap=5"));
+        QCOMPARE(scenario().throttle.text(), std::string("p-queue:interval=1s,interval_cap=5"));
         // The server on and off again keeps it (its concurrency rows go; the throttle is not one).
         group()->setChecked(true);
         settle();
         group()->setChecked(false);
         settle();
         QVERIFY(!scenario().server);
-        QCOMPARE(scenario().throttle, std::string("p-queue:interval=1s,interval_cap=5"));
+        QCOMPARE(scenario().throttle.text(), std::string("p-queue:interval=1s,interval_cap=5"));
         QVERIFY(throttleGroup()->isVisibleTo(m_window.get()));
         QCOMPARE(throttleGroup()->throttle()->text(), QString("p-queue:interval=1s,interval_cap=5"));
         // An unknown kind: refused, the field red, the banner names the known kinds.
@@ -279,7 +279,7 @@ private slots:
         const QString why = refused.last().at(0).toString();
         QVERIFY2(why.startsWith("Throttle: ") && why.contains("bottlenek") && why.contains("p-queue"), qPrintable(why));
         QVERIFY(throttleGroup()->throttle()->styleSheet().contains("red"));
-        QCOMPARE(scenario().throttle, std::string("p-queue:interval=1s,interval_cap=5"));
+        QCOMPARE(scenario().throttle.text(), std::string("p-queue:interval=1s,interval_cap=5"));
         // none, as --throttle none, removes it.
         typeSpec(throttleGroup()->throttle(), "none");
         settle();
@@ -303,7 +303,7 @@ private slots:
         const int before = undo()->index();
         typeSpec(field, "fixed:limit=1");
         settle();
-        QCOMPARE(scenario().layeredGate, std::string("fixed:limit=1"));
+        QCOMPARE(scenario().layeredGate.text(), std::string("fixed:limit=1"));
         QCOMPARE(undo()->index(), before + 1);
         // The layered row (row 1, after fixed_window) admits one attempt in flight at a time. Its
         // layers (a token bucket of 10 at 1/s, a sliding window counter of 30 per 60 s) admit
@@ -324,7 +324,7 @@ private slots:
         QVERIFY2(why.startsWith("Concurrency limiter after the layers: ") && why.contains("limt"), qPrintable(why));
         QVERIFY(field->styleSheet().contains("red"));
         QCOMPARE(field->toolTip(), why.mid(why.indexOf(": ") + 2));
-        QCOMPARE(scenario().layeredGate, std::string("fixed:limit=1"));
+        QCOMPARE(scenario().layeredGate.text(), std::string("fixed:limit=1"));
         QCOMPARE(undo()->index(), before + 1);
         // An unknown kind names the known ones.
         typeSpec(field, "gradient");
@@ -333,14 +333,14 @@ private slots:
         // A good one replaces it in one step; undo and redo walk it back and forth.
         typeSpec(field, "gradient2:initial_limit=5");
         settle();
-        QCOMPARE(scenario().layeredGate, std::string("gradient2:initial_limit=5"));
+        QCOMPARE(scenario().layeredGate.text(), std::string("gradient2:initial_limit=5"));
         QVERIFY(field->styleSheet().isEmpty());
         // Each spec typed is an undo step of its own, named with it.
         QCOMPARE(undo()->index(), before + 2);
         QCOMPARE(undo()->undoText(), QString("Concurrency limiter after the layers gradient2:initial_limit=5"));
         undo()->undo();
         settle();
-        QCOMPARE(scenario().layeredGate, std::string("fixed:limit=1"));
+        QCOMPARE(scenario().layeredGate.text(), std::string("fixed:limit=1"));
         QCOMPARE(field->text(), QString("fixed:limit=1"));
         undo()->redo();
         settle();
@@ -359,8 +359,8 @@ private slots:
         const io::LoadResult opened = m_window->document()->open(path);
         QVERIFY2(opened.scenario.has_value(), qPrintable(opened.error));
         settle();
-        QCOMPARE(scenario().layeredGate, std::string("gradient2:initial_limit=5"));
-        QCOMPARE(scenario().throttle, std::string("bottleneck:max_concurrent=2"));
+        QCOMPARE(scenario().layeredGate.text(), std::string("gradient2:initial_limit=5"));
+        QCOMPARE(scenario().throttle.text(), std::string("bottleneck:max_concurrent=2"));
         QCOMPARE(scenario().server->options(), saved.server->options());
         QCOMPARE(scenario().layers.size(), saved.layers.size());
         QCOMPARE(field->text(), QString("gradient2:initial_limit=5"));
@@ -374,7 +374,7 @@ private slots:
         undo()->undo();
         settle();
         QVERIFY(!scenario().layers.empty());
-        QCOMPARE(scenario().layeredGate, std::string("gradient2:initial_limit=5"));
+        QCOMPARE(scenario().layeredGate.text(), std::string("gradient2:initial_limit=5"));
         // Emptied: no gate after the layers, one undoable step.
         typeSpec(field, "");
         settle();

@@ -425,7 +425,7 @@ private slots:
         ScenarioDocument document;
         Scenario s;
         s.algorithms.clear();
-        s.concurrency = {"none"};
+        s.concurrency = {GateSpec::parse("none")};
         document.reset(s);
         TrafficPanel panel(&document);
         QSignalSpy swept(&panel, &TrafficPanel::sweepFinished);

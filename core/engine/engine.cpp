@@ -83,7 +83,7 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     if (m_cluster.hasAutoscale())
         m_r.scaling.push_back({0, m_cluster.options().autoscaleMin});
     if (setup.server) {
-        m_server.emplace(*setup.server, setup.gate.empty() ? nullptr : makeGate(setup.gate, setup.seed), setup.seed,
+        m_server.emplace(*setup.server, setup.gate.empty() ? nullptr : setup.gate.make(setup.seed), setup.seed,
                          setup.keepLog);
         if ((!in.service.empty() && in.service.size() != m_n) || (!in.critical.empty() && in.critical.size() != m_n))
             throw InputError("one service time and one priority per request are needed");

@@ -18,6 +18,8 @@
 #include "engine/attempt_log.h"
 #include "engine/level_lines.h"
 #include "engine/simulator.h"
+#include "server/client_throttle.h"
+#include "server/gate.h"
 #include "server/server.h"
 #include "server/server_stage.h"
 
@@ -74,14 +76,14 @@ struct EngineSetup {
     // refuses what it cannot run (refusedThroughRedis).
     std::function<Decision(const StoreAsk&)> external;
     // server, when set, serves every attempt the layers admit (server_stage.h); gate, when not
-    // empty, is the concurrency limiter in front of it (makeGate's spec). Without layers a row
-    // is the gate, or the server alone.
+    // empty, is the concurrency limiter in front of it. Without layers a row is the gate, or the
+    // server alone.
     std::optional<ServerConfig> server;
-    std::string gate;
-    // throttle, when not empty, is each client's own throttle (makeClientThrottle's spec: one
-    // Bottleneck or p-queue per client, as every client process holds its own): it holds a
-    // request's first attempt back until it starts it; retries bypass it (throttled_arrivals.h).
-    std::string throttle;
+    GateSpec gate;
+    // throttle, when not empty, is each client's own throttle (one Bottleneck or p-queue per
+    // client, as every client process holds its own): it holds a request's first attempt back
+    // until it starts it; retries bypass it (throttled_arrivals.h).
+    ClientThrottleSpec throttle;
 };
 
 // EngineRequests are the first attempts: times (non-decreasing), costs (empty: all 1) and each

@@ -7,7 +7,7 @@
 
 namespace ratelab {
 
-ThrottledArrivals::ThrottledArrivals(const std::string& spec, std::span<const Nanos> arrivals,
+ThrottledArrivals::ThrottledArrivals(const ClientThrottleSpec& spec, std::span<const Nanos> arrivals,
                                      std::span<const std::int64_t> clientOf, std::int64_t clients,
                                      std::span<const double> priorities)
     : m_spec(spec)
@@ -18,7 +18,6 @@ ThrottledArrivals::ThrottledArrivals(const std::string& spec, std::span<const Na
     , m_throttles(std::size_t(m_clients))
     , m_wakeOf(std::size_t(m_clients), ClientThrottle::kNever)
 {
-    makeClientThrottle(m_spec); // a bad spec is refused before anything runs
 }
 
 std::int64_t ThrottledArrivals::clientOf(std::size_t request) const
@@ -30,7 +29,7 @@ ClientThrottle& ThrottledArrivals::throttle(std::int64_t client)
 {
     auto& t = m_throttles[std::size_t(client)];
     if (!t)
-        t = makeClientThrottle(m_spec);
+        t = m_spec.make();
     return *t;
 }
 
@@ -136,7 +135,7 @@ std::vector<Nanos> simulateThrottle(std::string_view spec, const std::vector<Nan
         if (serviceTimes[i] < 0)
             throw InputError("simulateThrottle: service time " + std::to_string(i) + " is negative");
     }
-    ThrottledArrivals throttle(std::string(spec), arrivals, {}, 1, priorities);
+    ThrottledArrivals throttle(ClientThrottleSpec::parse(spec), arrivals, {}, 1, priorities);
     std::vector<Nanos> starts(n, kNotStarted);
     for (Nanos t = throttle.next(); t != ClientThrottle::kNever; t = throttle.next()) {
         throttle.advance(t);

@@ -43,12 +43,12 @@ public:
         std::int32_t request = 0;
     };
 
-    // ThrottledArrivals makes one throttle by `spec` (makeClientThrottle, which throws InputError
-    // for a bad one) per client of `clients`, the first when it is first used. Request i belongs
+    // ThrottledArrivals makes one throttle by `spec` per client of `clients`, the first when it is
+    // first used. Request i belongs
     // to clientOf[i], or to i mod clients when clientOf is empty; it is submitted with
     // priorities[i] (the arrivals file's priority column), or the throttle's default (its spec's
     // priority=) when priorities is empty or priorities[i] is NaN (a request added by hand).
-    ThrottledArrivals(const std::string& spec, std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf,
+    ThrottledArrivals(const ClientThrottleSpec& spec, std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf,
                       std::int64_t clients, std::span<const double> priorities = {});
 
     // next returns the earliest instant the throttles have work at (a start not yet taken, a
@@ -81,7 +81,7 @@ private:
         bool operator>(const Done& o) const { return t != o.t ? t > o.t : seq > o.seq; }
     };
 
-    const std::string m_spec;
+    const ClientThrottleSpec m_spec;
     const std::span<const Nanos> m_arrivals;
     const std::span<const std::int64_t> m_clientOf;
     const std::span<const double> m_priorities;

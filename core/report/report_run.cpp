@@ -249,14 +249,14 @@ std::string reportInput(const Scenario& s, bool cost, std::size_t arrivals)
         if (!s.concurrency.empty()) {
             more << ", \"concurrency\": [";
             for (std::size_t i = 0; i < s.concurrency.size(); ++i)
-                more << (i ? ", " : "") << jsonString(s.concurrency[i]);
+                more << (i ? ", " : "") << jsonString(s.concurrency[i].text());
             more << "]";
         }
         if (!s.layeredGate.empty())
-            more << ", \"layered_gate\": " << jsonString(s.layeredGate);
+            more << ", \"layered_gate\": " << jsonString(s.layeredGate.text());
     }
     if (!s.throttle.empty())
-        more << ", \"throttle\": " << jsonString(s.throttle);
+        more << ", \"throttle\": " << jsonString(s.throttle.text());
     inputJson += more.str() + "}";
     return inputJson;
 }

@@ -6,8 +6,6 @@
 #include "traffic/pattern.h"
 #include "limiters/worst_case.h"
 #include "limiters/products/product.h"
-#include "server/client_throttle.h"
-#include "server/gate.h"
 
 #include <algorithm>
 #include <utility>
@@ -23,7 +21,7 @@ std::size_t rowCount(const Scenario& s)
 
 bool isLayeredRow(const Scenario& s, std::size_t r) { return !s.layers.empty() && r == s.algorithms.size(); }
 
-const std::string* gateRow(const Scenario& s, std::size_t r)
+const GateSpec* gateRow(const Scenario& s, std::size_t r)
 {
     const std::size_t first = s.algorithms.size() + (s.layers.empty() ? 0 : 1);
     return r >= first && r - first < s.concurrency.size() ? &s.concurrency[r - first] : nullptr;
@@ -84,12 +82,6 @@ void checkScenario(const Scenario& s)
         throw InputError("a concurrency limiter needs a server behind it: give the server (--server)");
     if (!s.layeredGate.empty() && s.layers.empty())
         throw InputError("a concurrency limiter after the layers needs layers (--layer)");
-    for (const std::string& g : s.concurrency) // each spec made once: its refusal comes before a run
-        (void)makeGate(g, s.pattern.seed);
-    if (!s.layeredGate.empty())
-        (void)makeGate(s.layeredGate, s.pattern.seed);
-    if (!s.throttle.empty())
-        (void)makeClientThrottle(s.throttle);
     if (!s.changes.empty()) { // each change's config, as the first one's
         for (Algorithm a : s.algorithms)
             if (a > Algorithm::NginxLimitReq)
@@ -172,8 +164,8 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
     row.metrics = run.metrics;
     row.log = &run.log; // read in place: the row keeps `engine` alive
     row.kind = {.attempts = bool(s.clients), .cluster = bool(s.cluster), .layered = isLayeredRow(s, r)};
-    if (const std::string* gate = gateRow(s, r))
-        row.title = "Concurrency limit: " + *gate;
+    if (const GateSpec* gate = gateRow(s, r))
+        row.title = "Concurrency limit: " + gate->text();
     if (row.kind.layered) {
         std::string names;
         for (const Layer& layer : s.layers)
@@ -279,8 +271,8 @@ bool oneState(const EngineSetup& setup)
 
 std::string_view rowId(const Scenario& s, std::size_t r)
 {
-    if (const std::string* gate = gateRow(s, r))
-        return *gate;
+    if (const GateSpec* gate = gateRow(s, r))
+        return gate->text();
     return r < s.algorithms.size() ? algorithmId(s.algorithms[r]) : std::string_view("layered");
 }
 
@@ -298,7 +290,7 @@ EngineSetup engineSetup(const Scenario& s, std::size_t r, bool headers)
         setup.layers = s.layers;
     setup.server = s.server;
     setup.throttle = s.throttle;
-    if (const std::string* gate = gateRow(s, r))
+    if (const GateSpec* gate = gateRow(s, r))
         setup.gate = *gate;
     else if (isLayeredRow(s, r))
         setup.gate = s.layeredGate;

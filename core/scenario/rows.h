@@ -40,7 +40,7 @@ std::size_t rowCount(const Scenario& s);
 // isLayeredRow is true for the row of the scenario's layered policy.
 bool isLayeredRow(const Scenario& s, std::size_t r);
 // gateRow returns the concurrency limiter (a gate spec) row r is, or nullptr for another row.
-const std::string* gateRow(const Scenario& s, std::size_t r);
+const GateSpec* gateRow(const Scenario& s, std::size_t r);
 
 // checkScenario refuses, without generating a request, a scenario the rows could not simulate:
 // durations past the largest Nanos (a layer's too), a pattern too large, a rate nginx cannot

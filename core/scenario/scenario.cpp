@@ -2,7 +2,6 @@
 
 #include "limiters/algorithm_facts.h"
 #include "arithmetic/decimal.h"
-#include "server/stripe_shedder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -121,16 +120,6 @@ std::vector<T> mergedColumn(const Scenario& s, const std::vector<T>& column, T a
     return out;
 }
 
-// readsPriorities is true for a gate spec that sheds by the priority column (stripe, priority=file).
-bool readsPriorities(const std::string& spec, std::uint64_t seed)
-{
-    if (!spec.starts_with("stripe"))
-        return false;
-    const std::unique_ptr<Gate> gate = makeGate(spec, seed);
-    const auto* shedder = dynamic_cast<const StripeShedder*>(gate.get());
-    return shedder && shedder->byFile();
-}
-
 } // namespace
 
 void checkRequestColumns(const Scenario& s)
@@ -155,11 +144,8 @@ void checkRequestColumns(const Scenario& s)
     if (byFile && !s.addedArrivals.empty())
         throw InputError("--server service=file: " + std::to_string(s.addedArrivals.size())
                          + " request(s) added by hand have no arrivals line, so no service time");
-    bool shedsByPriority = false;
-    for (const std::string& g : s.concurrency)
-        shedsByPriority = readsPriorities(g, s.pattern.seed) || shedsByPriority;
-    if (!s.layeredGate.empty())
-        shedsByPriority = readsPriorities(s.layeredGate, s.pattern.seed) || shedsByPriority;
+    const bool shedsByPriority = s.layeredGate.readsPriorities()
+                                 || std::ranges::any_of(s.concurrency, &GateSpec::readsPriorities);
     const bool throttled = !s.throttle.empty();
     if (hasNumbers && shedsByPriority)
         throw InputError("stripe: priority=file reads critical or normal from the priority column, and it holds numbers "

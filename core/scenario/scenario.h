@@ -10,6 +10,8 @@
 #include "limiters/limiter.h"
 #include "traffic/pattern.h"
 #include "engine/simulator.h"
+#include "server/client_throttle.h"
+#include "server/gate.h"
 #include "server/server.h"
 
 #include <optional>
@@ -57,11 +59,11 @@ struct Scenario {
     // front of it, after the algorithms and `layered`. layeredGate, when not empty, is the
     // concurrency limiter after the layered policy's layers.
     std::optional<ServerConfig> server;
-    std::vector<std::string> concurrency;
-    std::string layeredGate;
-    // A client throttle every client runs (client_throttle.h's spec: Bottleneck, p-queue), when
-    // not empty: it holds each request's first attempt back until it starts it.
-    std::string throttle;
+    std::vector<GateSpec> concurrency;
+    GateSpec layeredGate;
+    // A client throttle every client runs (client_throttle.h: Bottleneck, p-queue), when not
+    // empty: it holds each request's first attempt back until it starts it.
+    ClientThrottleSpec throttle;
     // The arrivals file's service and priority columns: when not empty, one per
     // explicit arrival. explicitService[i] is request i's service time in ns, read with
     // `service=file` (every attempt of the request takes it); explicitCritical[i] is 1 for a

@@ -265,7 +265,7 @@ bool ApfGate::cancel(Nanos t, std::int64_t id)
     return true;
 }
 
-std::unique_ptr<Gate> makeApfGate(GateOptions& o, std::uint64_t)
+GateRecipe readApfGate(GateOptions& o)
 {
     ApfConfig c;
     c.seats = o.integer("seats", c.seats, 1, 1'000'000);
@@ -274,10 +274,12 @@ std::unique_ptr<Gate> makeApfGate(GateOptions& o, std::uint64_t)
     c.queueLengthLimit = o.integer("queue_length_limit", c.queueLengthLimit, 1, 1'000'000'000);
     o.done();
     try {
-        return std::make_unique<ApfGate>(c);
+        if (c.queues > 0) // the check ApfGate's dealer makes
+            (void)Dealer(c.queues, c.handSize);
     } catch (const InputError& e) {
         throw InputError("apf: hand_size: " + std::string(e.what()) + " (the deck is the queues)");
     }
+    return {[c](std::uint64_t) -> std::unique_ptr<Gate> { return std::make_unique<ApfGate>(c); }};
 }
 
 } // namespace ratelab

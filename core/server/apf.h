@@ -120,7 +120,7 @@ private:
     int m_lastQueue = -1;
 };
 
-// makeApfGate is the factory of kind "apf": seats, queues, hand_size, queue_length_limit.
-std::unique_ptr<Gate> makeApfGate(GateOptions& o, std::uint64_t seed);
+// readApfGate is the reader of kind "apf": seats, queues, hand_size, queue_length_limit.
+GateRecipe readApfGate(GateOptions& o);
 
 } // namespace ratelab

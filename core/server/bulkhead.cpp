@@ -54,14 +54,16 @@ bool Bulkhead::cancel(Nanos, std::int64_t id)
     return true;
 }
 
-std::unique_ptr<Gate> makeBulkhead(GateOptions& o, std::uint64_t)
+GateRecipe readBulkhead(GateOptions& o)
 {
     const std::int64_t maxParallel = o.integer("max_parallel", 0, 1, 1'000'000);
     const std::int64_t maxQueue = o.integer("max_queue", 0, 0, 10'000'000);
     o.done();
     if (maxParallel == 0)
         throw InputError("bulkhead: max_parallel: required (the calls it runs at once, 1 or more)");
-    return std::make_unique<Bulkhead>(maxParallel, maxQueue);
+    return {[maxParallel, maxQueue](std::uint64_t) -> std::unique_ptr<Gate> {
+        return std::make_unique<Bulkhead>(maxParallel, maxQueue);
+    }};
 }
 
 } // namespace ratelab

@@ -54,7 +54,7 @@ private:
 };
 
 // makeBulkhead reads "max_parallel=N[,max_queue=M]" (max_parallel required, 1 to 1,000,000;
-// max_queue 0 to 10,000,000, default 0 as cockatiel's) and makes the gate.
-std::unique_ptr<Gate> makeBulkhead(GateOptions& o, std::uint64_t seed);
+// max_queue 0 to 10,000,000, default 0 as cockatiel's).
+GateRecipe readBulkhead(GateOptions& o);
 
 } // namespace ratelab

@@ -10,25 +10,39 @@ namespace ratelab {
 
 namespace {
 
+using ThrottleMaker = std::function<std::unique_ptr<ClientThrottle>()>;
+
 struct ThrottleKind {
     std::string_view id;
-    std::unique_ptr<ClientThrottle> (*make)(GateOptions& o);
+    ThrottleMaker (*read)(GateOptions& o);
 };
 
+// makerOf reads a package's options and returns what makes its throttle from them.
+template <typename Throttle, auto read>
+ThrottleMaker makerOf(GateOptions& o)
+{
+    return [options = read(o)]() -> std::unique_ptr<ClientThrottle> { return std::make_unique<Throttle>(options); };
+}
+
 const ThrottleKind kThrottleKinds[] = {
-    {"bottleneck", [](GateOptions& o) -> std::unique_ptr<ClientThrottle> { return std::make_unique<Bottleneck>(readBottleneckOptions(o)); }},
-    {"p-queue", [](GateOptions& o) -> std::unique_ptr<ClientThrottle> { return std::make_unique<PQueue>(readPQueueOptions(o)); }},
+    {"bottleneck", makerOf<Bottleneck, readBottleneckOptions>},
+    {"p-queue", makerOf<PQueue, readPQueueOptions>},
 };
 
 } // namespace
 
-std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec)
+ClientThrottleSpec ClientThrottleSpec::parse(std::string_view text)
 {
     std::string_view options;
-    const ThrottleKind& kind = findKind(kThrottleKinds, spec, "client throttle", options);
+    const ThrottleKind& kind = findKind(kThrottleKinds, text, "client throttle", options);
     GateOptions o(std::string(kind.id), options);
-    return kind.make(o);
+    ClientThrottleSpec spec;
+    spec.m_make = kind.read(o);
+    spec.m_text = text;
+    return spec;
 }
+
+std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec) { return ClientThrottleSpec::parse(spec).make(); }
 
 std::vector<std::string_view> clientThrottleKinds()
 {

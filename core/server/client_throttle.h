@@ -16,7 +16,9 @@
 #include "arithmetic/nanos.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,10 +54,27 @@ public:
 // later returns t + d, saturated at kNever: a throttle's times past the largest Nanos are never.
 constexpr Nanos later(Nanos t, Nanos d) { return clampToNanos(Int128(t) + d); }
 
-// makeClientThrottle reads a spec "KIND[:key=value,...]" ("bottleneck:max_concurrent=2,min_time=100ms",
-// "p-queue:concurrency=2,interval=1s,interval_cap=5") through GateOptions (durations with units, a
-// plain number is seconds). It throws InputError for an unknown kind (naming the known ones), an
-// unknown key or a value the package refuses.
+// ClientThrottleSpec is a spec "KIND[:key=value,...]" ("bottleneck:max_concurrent=2,min_time=100ms",
+// "p-queue:concurrency=2,interval=1s,interval_cap=5") read once, through GateOptions (durations
+// with units, a plain number is seconds), where the scenario is built; every client's throttle is
+// made from the values read. The text is kept as written; two specs are equal when their texts are.
+class ClientThrottleSpec {
+public:
+    ClientThrottleSpec() = default; // none: no throttle
+    // parse throws InputError for an unknown kind (naming the known ones), an unknown key or a
+    // value the package refuses.
+    static ClientThrottleSpec parse(std::string_view text);
+    bool empty() const { return m_text.empty(); }
+    const std::string& text() const { return m_text; }
+    std::unique_ptr<ClientThrottle> make() const { return m_make(); }
+    friend bool operator==(const ClientThrottleSpec& a, const ClientThrottleSpec& b) { return a.m_text == b.m_text; }
+
+private:
+    std::string m_text;
+    std::function<std::unique_ptr<ClientThrottle>()> m_make;
+};
+
+// makeClientThrottle reads a spec and makes its throttle at once: for a spec used in one place.
 std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec);
 
 // clientThrottleKinds lists the kinds makeClientThrottle knows.

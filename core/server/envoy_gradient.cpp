@@ -223,7 +223,7 @@ void EnvoyGradientGate::release(Nanos t, std::int64_t id, bool, std::vector<std:
     updateMinRtt(t);
 }
 
-std::unique_ptr<Gate> makeEnvoyGate(GateOptions& o, std::uint64_t seed)
+GateRecipe readEnvoyGate(GateOptions& o)
 {
     EnvoyGradientGate::Options e;
     constexpr std::int64_t kUint32Max = std::numeric_limits<std::uint32_t>::max();
@@ -245,7 +245,7 @@ std::unique_ptr<Gate> makeEnvoyGate(GateOptions& o, std::uint64_t seed)
     e.minConcurrency = static_cast<std::uint32_t>(o.integer("min_concurrency", e.minConcurrency, 1, kUint32Max));
     e.buffer = o.real("buffer", e.buffer, 0, 100);
     o.done();
-    return std::make_unique<EnvoyGradientGate>(e, seed);
+    return {[e](std::uint64_t seed) -> std::unique_ptr<Gate> { return std::make_unique<EnvoyGradientGate>(e, seed); }};
 }
 
 } // namespace ratelab

@@ -102,7 +102,7 @@ private:
     std::unordered_map<std::int64_t, Nanos> m_sent;
 };
 
-// makeEnvoyGate is the factory of the kind envoy (gate.cpp's table).
-std::unique_ptr<Gate> makeEnvoyGate(GateOptions& o, std::uint64_t seed);
+// readEnvoyGate is the reader of the kind envoy (gate.cpp's table).
+GateRecipe readEnvoyGate(GateOptions& o);
 
 } // namespace ratelab

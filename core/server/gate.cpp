@@ -31,29 +31,29 @@ private:
     std::int64_t m_inflight = 0;
 };
 
-std::unique_ptr<Gate> makeNoGate(GateOptions& o, std::uint64_t)
+GateRecipe readNoGate(GateOptions& o)
 {
     o.done();
-    return std::make_unique<NoGate>();
+    return {[](std::uint64_t) -> std::unique_ptr<Gate> { return std::make_unique<NoGate>(); }};
 }
 
 struct Kind {
     std::string_view id;
-    GateFactory make;
+    GateReader read;
 };
 
-// kKinds is every gate kind, in the order Help lists them. A kind's factory lives in its own
+// kKinds is every gate kind, in the order Help lists them. A kind's reader lives in its own
 // file, beside the source it is transcribed from.
 const Kind kKinds[] = {
-    {"fixed", makeFixedGate},
-    {"aimd", makeAimdGate},
-    {"vegas", makeVegasGate},
-    {"gradient2", makeGradient2Gate},
-    {"envoy", makeEnvoyGate},
-    {"bulkhead", makeBulkhead},
-    {"apf", makeApfGate},
-    {"stripe", makeStripeShedder},
-    {"none", makeNoGate},
+    {"fixed", readFixedGate},
+    {"aimd", readAimdGate},
+    {"vegas", readVegasGate},
+    {"gradient2", readGradient2Gate},
+    {"envoy", readEnvoyGate},
+    {"bulkhead", readBulkhead},
+    {"apf", readApfGate},
+    {"stripe", readStripeShedder},
+    {"none", readNoGate},
 };
 
 } // namespace
@@ -149,13 +149,18 @@ void GateOptions::done() const
         }
 }
 
-std::unique_ptr<Gate> makeGate(std::string_view spec, std::uint64_t seed)
+GateSpec GateSpec::parse(std::string_view text)
 {
     std::string_view options;
-    const Kind& kind = findKind(kKinds, spec, "concurrency limiter", options);
+    const Kind& kind = findKind(kKinds, text, "concurrency limiter", options);
     GateOptions o(std::string(kind.id), options);
-    return kind.make(o, seed);
+    GateSpec spec;
+    spec.m_recipe = kind.read(o);
+    spec.m_text = text;
+    return spec;
 }
+
+std::unique_ptr<Gate> makeGate(std::string_view spec, std::uint64_t seed) { return GateSpec::parse(spec).make(seed); }
 
 std::vector<std::string_view> gateKinds()
 {

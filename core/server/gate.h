@@ -16,6 +16,7 @@
 #include "arithmetic/nanos.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -65,7 +66,7 @@ public:
     static constexpr std::int64_t kUnlimited = INT64_MAX;
 };
 
-// GateOptions are a gate spec's "key=value" options, read by the kind's factory: each accessor
+// GateOptions are a gate spec's "key=value" options, read by the kind's reader: each accessor
 // takes one key (with its default when absent), and done() refuses the keys nobody took.
 // Durations take units ("50ms", "1s"; a plain number is seconds); every refusal is an InputError
 // naming the key.
@@ -89,9 +90,18 @@ private:
     std::vector<std::string> m_known;
 };
 
-// GateFactory makes a gate of one kind from its options (call o.done() after the last key) and
-// the scenario's seed (the draws of a gate that has any, e.g. Envoy's jitter, Vegas' probe).
-using GateFactory = std::unique_ptr<Gate> (*)(GateOptions& o, std::uint64_t seed);
+// GateMaker builds a gate from options already read and checked, with the scenario's seed (the
+// draws of a kind that has any, e.g. Envoy's jitter, Vegas' probe).
+using GateMaker = std::function<std::unique_ptr<Gate>(std::uint64_t seed)>;
+
+// GateRecipe is what a kind's reader makes of its options (it calls o.done() after the last
+// key): the maker, and whether the gate sheds by the arrivals' priority column (stripe,
+// priority=file), which the scenario checks against the arrivals file before anything runs.
+struct GateRecipe {
+    GateMaker make;
+    bool readsPriorities = false;
+};
+using GateReader = GateRecipe (*)(GateOptions& o);
 
 // findKind returns the entry of a kinds table (each with an `id`) named by spec "KIND[:options]"
 // and sets `options` to what follows the colon; it throws InputError "unknown WHAT 'x' (known:
@@ -111,9 +121,27 @@ const K& findKind(const K (&kinds)[N], std::string_view spec, std::string_view w
     throw InputError("unknown " + std::string(what) + " " + quoted(id) + " (known: " + list + ")");
 }
 
-// makeGate reads a spec "KIND[:key=value,...]" ("aimd", "gradient2:initial_limit=20",
-// "envoy:interval=100ms") and makes the gate. It throws InputError for an unknown kind (naming
-// the known ones) or option.
+// GateSpec is a spec "KIND[:key=value,...]" ("aimd", "gradient2:initial_limit=20",
+// "envoy:interval=100ms") read once, where the scenario is built (a file, an option, a field):
+// its options are checked then, and every run makes its gate from the values read. The text is
+// kept as written, for files, reports and fields; two specs are equal when their texts are.
+class GateSpec {
+public:
+    GateSpec() = default; // none: no gate
+    // parse throws InputError for an unknown kind (naming the known ones) or option.
+    static GateSpec parse(std::string_view text);
+    bool empty() const { return m_text.empty(); }
+    const std::string& text() const { return m_text; }
+    bool readsPriorities() const { return m_recipe.readsPriorities; }
+    std::unique_ptr<Gate> make(std::uint64_t seed) const { return m_recipe.make(seed); }
+    friend bool operator==(const GateSpec& a, const GateSpec& b) { return a.m_text == b.m_text; }
+
+private:
+    std::string m_text;
+    GateRecipe m_recipe;
+};
+
+// makeGate reads a spec and makes its gate at once: for a spec used in one place.
 std::unique_ptr<Gate> makeGate(std::string_view spec, std::uint64_t seed);
 
 // gateKinds lists the kinds makeGate knows, in the order Help lists them.

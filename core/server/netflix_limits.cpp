@@ -219,15 +219,17 @@ std::int32_t intOption(GateOptions& o, std::string_view key, std::int32_t fallba
 
 } // namespace
 
-std::unique_ptr<Gate> makeFixedGate(GateOptions& o, std::uint64_t)
+GateRecipe readFixedGate(GateOptions& o)
 {
     // FixedLimit.of(limit) has no default; 20 is every other limit's initial_limit.
     const std::int32_t limit = intOption(o, "limit", 20, 1);
     o.done();
-    return std::make_unique<SimpleLimiterGate>(std::make_unique<FixedLimit>(limit));
+    return {[limit](std::uint64_t) -> std::unique_ptr<Gate> {
+        return std::make_unique<SimpleLimiterGate>(std::make_unique<FixedLimit>(limit));
+    }};
 }
 
-std::unique_ptr<Gate> makeAimdGate(GateOptions& o, std::uint64_t)
+GateRecipe readAimdGate(GateOptions& o)
 {
     AimdLimit::Options a;
     a.initialLimit = intOption(o, "initial_limit", a.initialLimit, 1);
@@ -238,10 +240,10 @@ std::unique_ptr<Gate> makeAimdGate(GateOptions& o, std::uint64_t)
         throw InputError("aimd: backoff_ratio: must be from 0.5 to less than 1 (got 1)");
     a.timeout = o.duration("timeout", a.timeout, true);
     o.done();
-    return std::make_unique<SimpleLimiterGate>(std::make_unique<AimdLimit>(a));
+    return {[a](std::uint64_t) -> std::unique_ptr<Gate> { return std::make_unique<SimpleLimiterGate>(std::make_unique<AimdLimit>(a)); }};
 }
 
-std::unique_ptr<Gate> makeVegasGate(GateOptions& o, std::uint64_t seed)
+GateRecipe readVegasGate(GateOptions& o)
 {
     VegasLimit::Options v;
     v.initialLimit = intOption(o, "initial_limit", v.initialLimit, 1);
@@ -251,10 +253,12 @@ std::unique_ptr<Gate> makeVegasGate(GateOptions& o, std::uint64_t seed)
     v.alpha = intOption(o, "alpha", v.alpha, 0);
     v.beta = intOption(o, "beta", v.beta, 0);
     o.done();
-    return std::make_unique<SimpleLimiterGate>(std::make_unique<VegasLimit>(v, seed));
+    return {[v](std::uint64_t seed) -> std::unique_ptr<Gate> {
+        return std::make_unique<SimpleLimiterGate>(std::make_unique<VegasLimit>(v, seed));
+    }};
 }
 
-std::unique_ptr<Gate> makeGradient2Gate(GateOptions& o, std::uint64_t)
+GateRecipe readGradient2Gate(GateOptions& o)
 {
     Gradient2Limit::Options g;
     g.initialLimit = intOption(o, "initial_limit", g.initialLimit, 1);
@@ -265,7 +269,9 @@ std::unique_ptr<Gate> makeGradient2Gate(GateOptions& o, std::uint64_t)
     g.longWindow = intOption(o, "long_window", g.longWindow, 1);
     g.rttTolerance = o.real("rtt_tolerance", g.rttTolerance, 1.0, std::numeric_limits<double>::max());
     o.done();
-    return std::make_unique<SimpleLimiterGate>(std::make_unique<Gradient2Limit>(g));
+    return {[g](std::uint64_t) -> std::unique_ptr<Gate> {
+        return std::make_unique<SimpleLimiterGate>(std::make_unique<Gradient2Limit>(g));
+    }};
 }
 
 } // namespace ratelab

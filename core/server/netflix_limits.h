@@ -147,10 +147,10 @@ private:
     std::int32_t m_inflight = 0;
 };
 
-// The factories of the kinds fixed, aimd, vegas and gradient2 (gate.cpp's table).
-std::unique_ptr<Gate> makeFixedGate(GateOptions& o, std::uint64_t seed);
-std::unique_ptr<Gate> makeAimdGate(GateOptions& o, std::uint64_t seed);
-std::unique_ptr<Gate> makeVegasGate(GateOptions& o, std::uint64_t seed);
-std::unique_ptr<Gate> makeGradient2Gate(GateOptions& o, std::uint64_t seed);
+// The readers of the kinds fixed, aimd, vegas and gradient2 (gate.cpp's table).
+GateRecipe readFixedGate(GateOptions& o);
+GateRecipe readAimdGate(GateOptions& o);
+GateRecipe readVegasGate(GateOptions& o);
+GateRecipe readGradient2Gate(GateOptions& o);
 
 } // namespace ratelab

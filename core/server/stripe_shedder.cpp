@@ -54,7 +54,7 @@ void StripeShedder::release(Nanos, std::int64_t id, bool, std::vector<std::int64
         --m_inflight;
 }
 
-std::unique_ptr<Gate> makeStripeShedder(GateOptions& o, std::uint64_t)
+GateRecipe readStripeShedder(GateOptions& o)
 {
     const std::int64_t capacity = o.integer("capacity", 0, 1, 1'000'000);
     const std::int64_t reserved = exactBillionths(o.real("reserved", 0.2, 0, 1), "stripe: reserved");
@@ -82,7 +82,8 @@ std::unique_ptr<Gate> makeStripeShedder(GateOptions& o, std::uint64_t)
     // A = floor((1 - R) * C) and N = ceil(S * K), both in billionths, exactly.
     const std::int64_t allocation = std::int64_t(floorDiv(Int128(kBillion - reserved) * capacity, kBillion));
     const std::int64_t critical = share ? std::int64_t(ceilDiv(Int128(exactBillionths(shareValue, "stripe: critical_share")) * clients, kBillion)) : count;
-    return std::make_unique<StripeShedder>(allocation, critical, fleet, byFile);
+    return {[=](std::uint64_t) -> std::unique_ptr<Gate> { return std::make_unique<StripeShedder>(allocation, critical, fleet, byFile); },
+            byFile};
 }
 
 } // namespace ratelab

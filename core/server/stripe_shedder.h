@@ -77,7 +77,7 @@ private:
 // "critical=N", "critical_share=S,clients=K" or "priority=file" (capacity 1 to 1,000,000, required; reserved 0 to
 // 1, default 0.2; N 0 to 10,000,000; S 0 to 1; K 1 to 10,000,000; at most 9 decimal places for R
 // and S). It throws InputError naming the key.
-std::unique_ptr<Gate> makeStripeShedder(GateOptions& o, std::uint64_t seed);
+GateRecipe readStripeShedder(GateOptions& o);
 
 // exactBillionths returns x, a double in [0, 1] read from a decimal of at most 9 decimal places,
 // in billionths: the decimal the user wrote (0.2 -> 200,000,000), recovered from the shortest

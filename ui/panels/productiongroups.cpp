@@ -255,7 +255,7 @@ LayersGroup::LayersGroup(ScenarioDocument* document, QWidget* parent)
     connect(this, &QGroupBox::toggled, this, [this](bool on) {
         m_document->change(on ? tr("Layered policy on") : tr("Layered policy off"), [on](Scenario& s) {
             s.layers.clear();
-            s.layeredGate.clear(); // the concurrency limiter after the layers goes with them
+            s.layeredGate = {}; // the concurrency limiter after the layers goes with them
             if (on) { // a burst limiter over a sustained quota, from the scenario's own numbers
                 const LimiterConfig& c = s.config;
                 s.layers.push_back({Algorithm::TokenBucket, c});
@@ -275,7 +275,7 @@ LayersGroup::LayersGroup(ScenarioDocument* document, QWidget* parent)
             if (row >= 0 && std::size_t(row) < s.layers.size())
                 s.layers.erase(s.layers.begin() + row);
             if (s.layers.empty())
-                s.layeredGate.clear(); // the last layer takes the concurrency limiter after it along
+                s.layeredGate = {}; // the last layer takes the concurrency limiter after it along
         });
     });
     connect(m_table, &QTableWidget::cellChanged, this, &LayersGroup::cellEdited);

@@ -99,20 +99,21 @@ void markSpec(QLineEdit* field, const QString& why, const QString& tip)
 }
 
 // applySpec turns the spec typed in `field` (KIND:key=value,...; empty for none) into one
-// undoable change of `member`, "what" naming it for the banner and, with the spec, Edit > Undo. A spec `check`
-// refuses (an InputError naming the key) changes nothing: the field keeps it, red, and the
-// banner says why.
-void applySpec(ScenarioDocument* document, QLineEdit* field, const QString& what, const QString& tip,
-               std::string Scenario::*member, const std::function<void(const std::string&)>& check)
+// undoable change of `member`, "what" naming it for the banner and, with the spec, Edit > Undo. A
+// spec Spec::parse refuses (an InputError naming the key) changes nothing: the field keeps it,
+// red, and the banner says why.
+template <typename Spec>
+void applySpec(ScenarioDocument* document, QLineEdit* field, const QString& what, const QString& tip, Spec Scenario::*member)
 {
-    const std::string spec = field->text().trimmed().toStdString();
-    if (spec == document->scenario().*member) {
+    const std::string text = field->text().trimmed().toStdString();
+    if (text == (document->scenario().*member).text()) {
         markSpec(field, {}, tip);
         return;
     }
+    Spec spec;
     try {
-        if (!spec.empty())
-            check(spec);
+        if (!text.empty())
+            spec = Spec::parse(text);
     } catch (const InputError& e) {
         const QString why = QString::fromUtf8(e.what());
         markSpec(field, why, tip);
@@ -122,8 +123,8 @@ void applySpec(ScenarioDocument* document, QLineEdit* field, const QString& what
     markSpec(field, {}, tip);
     document->refuse({});
     // Named with the spec, so each one typed is an undo step of its own (same names merge).
-    document->change(spec.empty() ? QCoreApplication::translate("ServerGroup", "%1 off").arg(what)
-                                  : QStringLiteral("%1 %2").arg(what, QString::fromStdString(spec)),
+    document->change(text.empty() ? QCoreApplication::translate("ServerGroup", "%1 off").arg(what)
+                                  : QStringLiteral("%1 %2").arg(what, QString::fromStdString(text)),
                      [&](Scenario& s) { s.*member = spec; });
 }
 
@@ -297,7 +298,7 @@ void ServerGroup::connectEdits()
             }
             s.server.reset(); // a concurrency limiter needs the server: its rows go with it
             s.concurrency.clear();
-            s.layeredGate.clear();
+            s.layeredGate = {};
         });
     });
     connect(m_workers, &QSpinBox::valueChanged, this, [this](int n) {
@@ -319,7 +320,7 @@ void ServerGroup::connectEdits()
         });
     });
     connect(m_add, &QPushButton::clicked, this, [this] {
-        const std::string kind = m_gateKind->currentText().toStdString();
+        const GateSpec kind = GateSpec::parse(m_gateKind->currentText().toStdString()); // a kind's defaults always read
         m_document->change(tr("Add %1").arg(m_gateKind->currentText()), [kind](Scenario& s) { s.concurrency.push_back(kind); });
     });
     connect(m_remove, &QPushButton::clicked, this, [this] {
@@ -334,8 +335,7 @@ void ServerGroup::connectEdits()
         if (!m_layeredGate->isEnabled())
             return;
         applySpec(m_document, m_layeredGate, tr("Concurrency limiter after the layers"), layeredGateTip(),
-                  &Scenario::layeredGate,
-                  [this](const std::string& spec) { (void)makeGate(spec, m_document->scenario().pattern.seed); });
+                  &Scenario::layeredGate);
     });
 }
 
@@ -344,9 +344,8 @@ void ServerGroup::gateEdited(QListWidgetItem* item)
     if (m_showing)
         return;
     const int row = m_gates->row(item);
-    const std::string spec = item->text().trimmed().toStdString();
     try {
-        (void)makeGate(spec, m_document->scenario().pattern.seed); // the refusal names the key
+        const GateSpec spec = GateSpec::parse(item->text().trimmed().toStdString()); // the refusal names the key
         m_document->refuse({});
         m_document->change(tr("Concurrency limiter %1").arg(row + 1), [&](Scenario& s) {
             if (row >= 0 && std::size_t(row) < s.concurrency.size())
@@ -383,8 +382,8 @@ void ServerGroup::showDocument()
         const QSignalBlocker block(m_gates);
         const int current = m_gates->currentRow();
         m_gates->clear();
-        for (const std::string& spec : s.concurrency) {
-            auto* item = new QListWidgetItem(QString::fromStdString(spec), m_gates);
+        for (const GateSpec& spec : s.concurrency) {
+            auto* item = new QListWidgetItem(QString::fromStdString(spec.text()), m_gates);
             item->setFlags(item->flags() | Qt::ItemIsEditable);
         }
         m_gates->setCurrentRow(std::min(current, m_gates->count() - 1));
@@ -393,7 +392,7 @@ void ServerGroup::showDocument()
     // The gate after the layers needs layers (rows.cpp refuses it without): off until they exist.
     m_layeredGate->setEnabled(!s.layers.empty());
     m_layeredGate->setPlaceholderText(s.layers.empty() ? tr("needs the Layered policy's layers") : tr("none"));
-    showSpec(m_layeredGate, s.layeredGate, layeredGateTip());
+    showSpec(m_layeredGate, s.layeredGate.text(), layeredGateTip());
     m_showing = false;
 }
 
@@ -414,13 +413,12 @@ ThrottleGroup::ThrottleGroup(ScenarioDocument* document, QWidget* parent)
     connect(m_throttle, &QLineEdit::editingFinished, this, [this] {
         if (m_throttle->text().trimmed() == QStringLiteral("none")) // as --throttle none: no throttle
             m_throttle->clear();
-        applySpec(m_document, m_throttle, tr("Throttle"), throttleTip(), &Scenario::throttle,
-                  [](const std::string& spec) { (void)makeClientThrottle(spec); });
+        applySpec(m_document, m_throttle, tr("Throttle"), throttleTip(), &Scenario::throttle);
     });
     connect(m_document, &ScenarioDocument::changed, this, &ThrottleGroup::showDocument);
     showDocument();
 }
 
-void ThrottleGroup::showDocument() { showSpec(m_throttle, m_document->scenario().throttle, throttleTip()); }
+void ThrottleGroup::showDocument() { showSpec(m_throttle, m_document->scenario().throttle.text(), throttleTip()); }
 
 } // namespace ratelab::ui
