@@ -134,10 +134,10 @@ Belief kongBelief(const ImportedConfig& c)
     return b;
 }
 
-Belief upstashBelief(const Limiter& fresh) // the package's own numbers
+Belief upstashBelief(const AnyLimiter& fresh) // the package's own numbers
 {
     Belief b;
-    const auto& u = dynamic_cast<const UpstashRatelimit&>(fresh);
+    const auto& u = std::get<UpstashRatelimit>(fresh);
     const bool bucket = u.kind() == UpstashRatelimit::Kind::TokenBucket;
     b.count = bucket ? u.refillRate() : u.tokens();
     b.per = (bucket ? u.intervalMs() : u.windowMs()) * 1'000'000;
@@ -151,15 +151,15 @@ Belief upstashBelief(const Limiter& fresh) // the package's own numbers
 
 // cloudflareBelief: a ruleset's later rules, layers: the slowest binds in the long run, the fewest
 // at once and the shortest period is the window a burst meets.
-Belief cloudflareBelief(const ImportedConfig& c, const Limiter& fresh)
+Belief cloudflareBelief(const ImportedConfig& c, const AnyLimiter& fresh)
 {
     Belief b;
-    const auto& r = dynamic_cast<const CloudflareRate&>(fresh);
+    const auto& r = std::get<CloudflareRate>(fresh);
     b.count = b.burst = b.windowLimit = r.requestsPerPeriod();
     b.per = b.window = r.period();
     for (const Layer& l : c.scenario.layers) {
         const auto layer = makeLimiter(l.algorithm, l.config);
-        const auto& rule = dynamic_cast<const CloudflareRate&>(*layer);
+        const auto& rule = std::get<CloudflareRate>(layer);
         if (slower(rule.requestsPerPeriod(), rule.period(), b.count, b.per)) {
             b.count = rule.requestsPerPeriod();
             b.per = rule.period();
@@ -175,14 +175,14 @@ Belief cloudflareBelief(const ImportedConfig& c, const Limiter& fresh)
 
 // productBelief reads each product's numbers: from what the file wrote where the model keeps no
 // single figure, else from the fresh limiter.
-Belief productBelief(const ImportedConfig& c, const Limiter& fresh)
+Belief productBelief(const ImportedConfig& c, const AnyLimiter& fresh)
 {
     Belief b;
     switch (c.scenario.algorithms.front()) {
     case Algorithm::NginxLimitReq:
         return nginxBelief(c);
     case Algorithm::EnvoyLocal: {
-        const auto& e = dynamic_cast<const EnvoyLocal&>(fresh);
+        const auto& e = std::get<EnvoyLocal>(fresh);
         b.count = e.tokensPerFill();
         b.per = e.fillInterval();
         b.burst = e.maxTokens();
@@ -198,25 +198,25 @@ Belief productBelief(const ImportedConfig& c, const Limiter& fresh)
         return kongBelief(c);
     case Algorithm::ExpressRateLimit:
         b.count = b.burst = b.windowLimit = fresh.quota();
-        b.per = b.window = dynamic_cast<const ExpressRateLimit&>(fresh).windowMs() * 1'000'000;
+        b.per = b.window = std::get<ExpressRateLimit>(fresh).windowMs() * 1'000'000;
         return b;
     case Algorithm::RateLimiterFlexible:
         b.count = b.burst = b.windowLimit = fresh.quota();
-        b.per = b.window = std::max<std::int64_t>(1, dynamic_cast<const RateLimiterFlexible&>(fresh).durationMs()) * 1'000'000;
+        b.per = b.window = std::max<std::int64_t>(1, std::get<RateLimiterFlexible>(fresh).durationMs()) * 1'000'000;
         return b;
     case Algorithm::UpstashRatelimit:
         return upstashBelief(fresh);
     case Algorithm::CloudflareRate:
         return cloudflareBelief(c, fresh);
     case Algorithm::AwsWafRate: {
-        const auto& w = dynamic_cast<const AwsWafRate&>(fresh);
+        const auto& w = std::get<AwsWafRate>(fresh);
         b.count = b.windowLimit = w.limit();
         b.per = b.window = w.window();
         b.longest = w.window() + w.checkInterval() + w.detectionDelay();
         return b;
     }
     case Algorithm::AwsApiGateway: {
-        const Rate r = dynamic_cast<const AwsApiGateway&>(fresh).slowest();
+        const Rate r = std::get<AwsApiGateway>(fresh).slowest();
         b.count = r.tokens;
         b.per = r.perNanos;
         b.burst = fresh.quota();
@@ -228,7 +228,7 @@ Belief productBelief(const ImportedConfig& c, const Limiter& fresh)
     }
 }
 
-Belief believe(const ImportedConfig& c, const Limiter& fresh)
+Belief believe(const ImportedConfig& c, const AnyLimiter& fresh)
 {
     Belief b = productBelief(c, fresh);
     b.longest = std::max({b.longest, b.window, b.per});
@@ -251,7 +251,7 @@ public:
 
 private:
     std::int64_t m_cost = 1;
-    std::unique_ptr<Limiter> m_limiter;
+    std::optional<AnyLimiter> m_limiter;
     std::optional<LayeredPolicy> m_layers;
 };
 
@@ -392,7 +392,7 @@ struct Got {
     const UpstashRatelimit* upstash = nullptr;
 };
 
-Got measure(const ImportedConfig& c, const Limiter& fresh)
+Got measure(const ImportedConfig& c, const AnyLimiter& fresh)
 {
     Got g;
     g.a = c.scenario.algorithms.front();
@@ -408,10 +408,10 @@ Got measure(const ImportedConfig& c, const Limiter& fresh)
     g.written = b.count > 0 ? std::max<Nanos>(1, b.per / b.count) : kNanosPerSecond;
     const Nanos cycle = std::max(b.longest, g.written);
     g.measured = g.unlimited ? Measured{} : longRunRate(c, cycle, std::max(4 * cycle, kNanosPerSecond));
-    g.waf = dynamic_cast<const AwsWafRate*>(&fresh);
-    if (const auto* gateway = dynamic_cast<const AwsApiGateway*>(&fresh))
+    g.waf = std::get_if<AwsWafRate>(&fresh);
+    if (const auto* gateway = std::get_if<AwsApiGateway>(&fresh))
         g.quota = apiGatewayQuota(*gateway, b.count, b.per);
-    g.upstash = dynamic_cast<const UpstashRatelimit*>(&fresh);
+    g.upstash = std::get_if<UpstashRatelimit>(&fresh);
     return g;
 }
 
@@ -558,8 +558,8 @@ void writeNotes(std::ostream& out, const ImportedConfig& c)
 
 std::string whatYouGet(const ImportedConfig& c)
 {
-    const std::unique_ptr<Limiter> fresh = makeLimiter(c.scenario.algorithms.front(), c.scenario.config);
-    const Got g = measure(c, *fresh);
+    const AnyLimiter fresh = makeLimiter(c.scenario.algorithms.front(), c.scenario.config);
+    const Got g = measure(c, fresh);
     std::ostringstream out;
     writeLimits(out, c, g);
     out << "\nTraffic:\n";

@@ -59,7 +59,11 @@ QString costRetryProblem(const L& limiter, Nanos t, std::int64_t cost, const Dec
 template <typename L>
 QString resetProblem(const L& limiter, Nanos t)
 {
-    const Nanos r = limiter.reset(t);
+    Nanos r = 0;
+    if constexpr (ratelab::Limiter<L>)
+        r = resetOf(limiter, t);
+    else
+        r = limiter.reset(t); // a layered policy's own
     L then = limiter;
     if (!then.decide(t + r, limiter.quota()).allowed)
         return QStringLiteral("reset %1 ns, but the full quota was not admitted then").arg(r);

@@ -104,15 +104,15 @@ inline Nanos handedAt(const ClusterConfig& c, const std::vector<Seen>& past, Nan
 
 // replay returns a fresh limiter that has taken every visible consumption, in order, at its
 // handed time, never going back.
-inline std::unique_ptr<Limiter> replay(const EngineSetup& s, std::size_t l, const ClusterConfig& c,
+inline std::optional<AnyLimiter> replay(const EngineSetup& s, std::size_t l, const ClusterConfig& c,
                                        const std::vector<Seen>& past, Nanos t, int node)
 {
-    auto limiter = makeLimiter(s.layers[l].algorithm, configOf(s, l));
+    AnyLimiter limiter = makeLimiter(s.layers[l].algorithm, configOf(s, l));
     Nanos last = std::numeric_limits<Nanos>::min();
     for (const Seen& j : past)
         if (j.consumed && visible(c, j, t, node)) {
             last = std::max(last, j.handed);
-            (void)limiter->decide(last, j.cost);
+            (void)limiter.decide(last, j.cost);
         }
     return limiter;
 }
@@ -169,7 +169,7 @@ inline Result run(const EngineSetup& s, std::span<const Nanos> arrivals, std::sp
         bool allowed = true;
         std::size_t asked = 0;
         Nanos delay = 0;
-        std::vector<std::unique_ptr<Limiter>> seen(layers);
+        std::vector<std::optional<AnyLimiter>> seen(layers);
         std::vector<Nanos> seenAt(layers);
         for (std::size_t l = 0; l < layers; ++l) {
             std::vector<Seen>& ps = past[key * layers + l];

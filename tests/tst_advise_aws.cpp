@@ -2,6 +2,7 @@
 // burst of a trace worked out by hand, the account's throttle no plan lifts, a seeded property
 // against a brute-force search on the AwsApiGateway model itself, and the written usage plan read
 // back by `import` and by the dry run `replay --config` runs.
+#include "limiters/any_limiter.h"
 #include "advise_log.h"
 #include "advise/aws_api_gateway_advice.h"
 #include "config_dry_run.h"
@@ -159,8 +160,8 @@ private slots:
         const io::ImportedConfig imported = io::importConfiguration(QByteArray::fromStdString(config));
         QCOMPARE(imported.product, std::string("Amazon API Gateway usage plan"));
         QVERIFY(imported.scenario.algorithms == std::vector<Algorithm>{Algorithm::AwsApiGateway});
-        const std::unique_ptr<Limiter> read = makeLimiter(Algorithm::AwsApiGateway, imported.scenario.config);
-        const auto& back = dynamic_cast<const AwsApiGateway&>(*read);
+        AnyLimiter read = makeLimiter(Algorithm::AwsApiGateway, imported.scenario.config);
+        const auto& back = std::get<AwsApiGateway>(read);
         const Rate slowest = back.slowest(); // 0.5 a second: tokens / perNanos = 1 / (2 s)
         QVERIFY(Int128(slowest.tokens) * 2 * kS == Int128(slowest.perNanos));
         QCOMPARE(back.quota(), 5);

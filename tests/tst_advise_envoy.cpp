@@ -2,6 +2,7 @@
 // trace worked out by hand in the timer refill's arithmetic, why the ladder keeps one
 // fill_interval, a seeded property against a brute-force search on EnvoyLocal itself, and the
 // written filter read back by `import` and by the dry run `replay --config` runs.
+#include "limiters/any_limiter.h"
 #include "advise_log.h"
 #include "advise/envoy_advice.h"
 #include "arithmetic/decimal.h"
@@ -167,8 +168,8 @@ private slots:
         const io::ImportedConfig imported = io::importConfiguration(QByteArray::fromStdString(config));
         QCOMPARE(imported.product, std::string("Envoy local_ratelimit"));
         QVERIFY(imported.scenario.algorithms == std::vector<Algorithm>{Algorithm::EnvoyLocal});
-        const std::unique_ptr<Limiter> read = makeLimiter(Algorithm::EnvoyLocal, imported.scenario.config);
-        const auto& back = dynamic_cast<const EnvoyLocal&>(*read);
+        AnyLimiter read = makeLimiter(Algorithm::EnvoyLocal, imported.scenario.config);
+        const auto& back = std::get<EnvoyLocal>(read);
         QCOMPARE(back.maxTokens(), 10u);
         QCOMPARE(back.tokensPerFill(), 1u);
         QCOMPARE(back.fillInterval(), 1000 * kMs);

@@ -3,6 +3,7 @@
 // sliding estimate and WAF's delayed verdicts where they make the least differ from a window's
 // count, seeded properties against a brute-force search on each product's model, and the
 // written rules read back by `import` and by the dry run `replay --config` runs.
+#include "limiters/any_limiter.h"
 #include "advise_log.h"
 #include "advise/managed_advice.h"
 #include "config_dry_run.h"
@@ -222,8 +223,8 @@ private slots:
         QCOMPARE(imported.product, std::string("Cloudflare rate limiting rule"));
         QVERIFY(imported.scenario.algorithms == std::vector<Algorithm>{Algorithm::CloudflareRate});
         QVERIFY(imported.notModelled.empty());
-        const std::unique_ptr<Limiter> read = makeLimiter(Algorithm::CloudflareRate, imported.scenario.config);
-        const auto& rule = dynamic_cast<const CloudflareRate&>(*read);
+        AnyLimiter read = makeLimiter(Algorithm::CloudflareRate, imported.scenario.config);
+        const auto& rule = std::get<CloudflareRate>(read);
         QCOMPARE(rule.requestsPerPeriod(), 5);
         QCOMPARE(rule.period(), 60 * kS);
         QCOMPARE(rule.mitigationTimeout(), 60 * kS);
@@ -240,8 +241,8 @@ private slots:
         QCOMPARE(imported.product, std::string("AWS WAF rate-based rule"));
         QVERIFY(imported.scenario.algorithms == std::vector<Algorithm>{Algorithm::AwsWafRate});
         QVERIFY(imported.notModelled.empty());
-        const std::unique_ptr<Limiter> read = makeLimiter(Algorithm::AwsWafRate, imported.scenario.config);
-        const auto& rule = dynamic_cast<const AwsWafRate&>(*read);
+        AnyLimiter read = makeLimiter(Algorithm::AwsWafRate, imported.scenario.config);
+        const auto& rule = std::get<AwsWafRate>(read);
         QCOMPARE(rule.limit(), 13);
         QCOMPARE(rule.window(), 300 * kS);
         QVERIFY(!rule.counts());

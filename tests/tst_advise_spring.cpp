@@ -3,6 +3,7 @@
 // limiting off and so ends the ladder, a seeded property against a brute-force search on the
 // Spring model itself, and the written route read back by `import` and by the dry run `replay
 // --config` runs.
+#include "limiters/any_limiter.h"
 #include "advise_log.h"
 #include "advise/spring_advice.h"
 #include "config_dry_run.h"
@@ -239,8 +240,8 @@ private slots:
         const io::ImportedConfig imported = io::importConfiguration(QByteArray::fromStdString(config));
         QCOMPARE(imported.product, std::string("Spring Cloud Gateway RedisRateLimiter"));
         QVERIFY(imported.scenario.algorithms == std::vector<Algorithm>{Algorithm::SpringGateway});
-        const std::unique_ptr<Limiter> read = makeLimiter(Algorithm::SpringGateway, imported.scenario.config);
-        const auto& back = dynamic_cast<const SpringGateway&>(*read);
+        AnyLimiter read = makeLimiter(Algorithm::SpringGateway, imported.scenario.config);
+        const auto& back = std::get<SpringGateway>(read);
         QCOMPARE(back.replenishRate(), 1);
         QCOMPARE(back.requestedTokens(), 2);
         QCOMPARE(back.quota(), 5);

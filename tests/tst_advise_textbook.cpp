@@ -1,6 +1,7 @@
 // advise --compare (core/advise/textbook_advice.h): the textbook token bucket's and GCRA's least
 // capacity for a trace, worked out by hand in exact rates, checked against a brute-force search
 // on TokenBucket and Gcra themselves, and their rows on a small log.
+#include "limiters/any_limiter.h"
 #include "advise/textbook_advice.h"
 #include "arithmetic/decimal.h"
 #include "limiters/config.h"
@@ -21,10 +22,10 @@ constexpr Nanos kMs = 1'000'000;
 std::int64_t bruteCapacity(Algorithm a, const std::vector<Nanos>& times, Rate rate)
 {
     for (std::int64_t c = 1;; ++c) {
-        const std::unique_ptr<Limiter> limiter = makeLimiter(a, LimiterConfig::make(c, rate.perNanos, c, rate));
+        AnyLimiter limiter = makeLimiter(a, LimiterConfig::make(c, rate.perNanos, c, rate));
         bool all = true;
         for (Nanos t : times)
-            all = limiter->decide(t).allowed && all;
+            all = limiter.decide(t).allowed && all;
         if (all)
             return c;
     }

@@ -2,6 +2,7 @@
 // worked out by hand in x/time/rate's terms (with maxDelay's debt), why 90 a minute is not on
 // the ladder, a seeded property against a brute-force search on the Traefik model itself, and
 // the written middleware read back by `import` and by the dry run `replay --config` runs.
+#include "limiters/any_limiter.h"
 #include "advise_log.h"
 #include "advise/traefik_advice.h"
 #include "arithmetic/decimal.h"
@@ -158,8 +159,8 @@ private slots:
         const io::ImportedConfig imported = io::importConfiguration(QByteArray::fromStdString(config));
         QCOMPARE(imported.product, std::string("Traefik rateLimit"));
         QVERIFY(imported.scenario.algorithms == std::vector<Algorithm>{Algorithm::Traefik});
-        const std::unique_ptr<Limiter> read = makeLimiter(Algorithm::Traefik, imported.scenario.config);
-        const auto& back = dynamic_cast<const Traefik&>(*read);
+        AnyLimiter read = makeLimiter(Algorithm::Traefik, imported.scenario.config);
+        const auto& back = std::get<Traefik>(read);
         QCOMPARE(back.average(), 30);
         QCOMPARE(back.period(), 60 * kNanosPerSecond);
         QCOMPARE(back.burst(), 5);

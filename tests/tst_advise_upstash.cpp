@@ -2,6 +2,7 @@
 // out by hand, the sliding window's weighted and rounded-down estimate, Date.now()'s windows, a
 // seeded property against a brute-force search on the UpstashRatelimit model itself, and the
 // written snippet read back by `import` and by the dry run `replay --config` runs.
+#include "limiters/any_limiter.h"
 #include "advise_log.h"
 #include "advise/upstash_advice.h"
 #include "config_dry_run.h"
@@ -185,8 +186,8 @@ private slots:
         const io::ImportedConfig imported = io::importConfiguration(QByteArray::fromStdString(config));
         QCOMPARE(imported.product, std::string("@upstash/ratelimit"));
         QVERIFY(imported.scenario.algorithms == std::vector<Algorithm>{Algorithm::UpstashRatelimit});
-        const std::unique_ptr<Limiter> read = makeLimiter(Algorithm::UpstashRatelimit, imported.scenario.config);
-        const auto& back = dynamic_cast<const UpstashRatelimit&>(*read);
+        AnyLimiter read = makeLimiter(Algorithm::UpstashRatelimit, imported.scenario.config);
+        const auto& back = std::get<UpstashRatelimit>(read);
         QCOMPARE(int(back.kind()), int(UpstashRatelimit::Kind::SlidingWindow));
         QCOMPARE(back.tokens(), 5);
         QCOMPARE(back.windowMs(), 10'000);

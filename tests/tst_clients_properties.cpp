@@ -148,15 +148,15 @@ private slots:
             Rng r(seed);
             const LimiterConfig c = randomConfig(r);
             for (Algorithm a : kAllAlgorithms) {
-                const auto reference = makeLimiter(a, c);
+                AnyLimiter reference = makeLimiter(a, c);
                 std::vector<Nanos> arrivals;
                 Nanos t = 0;
                 for (int i = 0, n = int(r.in(1, 120)); i < n; ++i) {
                     arrivals.push_back(t);
-                    const Decision d = reference->decide(t);
+                    const Decision d = reference.decide(t);
                     Nanos next = t + randomArrivals(r, c, 1).front();
                     if (!d.allowed) {
-                        reference->decide(t + d.retryAfter); // the retry, admitted by retry_after's definition
+                        reference.decide(t + d.retryAfter); // the retry, admitted by retry_after's definition
                         next = std::max(next, t + d.retryAfter + 1);
                     }
                     t = next;

@@ -106,7 +106,7 @@ private slots:
         s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(2, 2 * kSecond)},
                     {Algorithm::FixedWindow, LimiterConfig::make(3, 10 * kSecond)}};
         s.clients = clientsOf(2, RetryPolicy::None, 0);
-        std::map<std::pair<std::int64_t, std::size_t>, std::unique_ptr<Limiter>> states;
+        std::map<std::pair<std::int64_t, std::size_t>, std::optional<AnyLimiter>> states;
         std::vector<StoreAsk> asks;
         s.external = [&](const StoreAsk& a) {
             asks.push_back(a);
@@ -268,7 +268,7 @@ private slots:
             Nanos now = 0;
             for (int i = 0; i < 200; ++i)
                 t.push_back(now += Nanos(g() % 4) * kSecond / 4);
-            std::unique_ptr<Limiter> single;
+            std::optional<AnyLimiter> single;
             try {
                 single = makeLimiter(a, c);
             } catch (const InputError&) { // a product that needs its own options

@@ -23,7 +23,7 @@ Lines lastHeaders(Algorithm a, const LimiterConfig& c, const std::vector<Nanos>&
         Decision d;
         for (std::size_t i = 0; i < times.size(); ++i)
             d = l.decide(times[i], i + 1 == times.size() ? lastCost : 1);
-        return responseHeaders(a, c, times.back(), d, l.reset(times.back()));
+        return responseHeaders(a, c, times.back(), d, resetOf(l, times.back()));
     });
 }
 

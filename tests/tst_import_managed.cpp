@@ -3,6 +3,7 @@
 // a Cloudflare rate limiting rule and an Upstash Ratelimit snippet, each into its model with what
 // it wrote, what is assumed and what is not modelled; the decisions on a burst at t = 0 are worked
 // out by hand from each model's documented rule.
+#include "limiters/any_limiter.h"
 #include "config_import.h"
 
 #include "engine/layered.h"
@@ -18,10 +19,10 @@ namespace {
 // admittedAtOnce is how many of n requests at t = 0 the imported scenario admits.
 int admittedAtOnce(const ImportedConfig& c, int n)
 {
-    const auto l = makeLimiter(c.scenario.algorithms.front(), c.scenario.config);
+    AnyLimiter l = makeLimiter(c.scenario.algorithms.front(), c.scenario.config);
     int admitted = 0;
     for (int i = 0; i < n; ++i)
-        admitted += l->decide(0).allowed ? 1 : 0;
+        admitted += l.decide(0).allowed ? 1 : 0;
     return admitted;
 }
 
@@ -55,10 +56,10 @@ std::string reportLine(const std::string& report, const std::string& start)
 // decisions is the imported model's admissions of requests at `times` (ns), each of `cost`.
 std::vector<bool> decisions(const ImportedConfig& c, const std::vector<Nanos>& times, std::int64_t cost = 1)
 {
-    const auto l = makeLimiter(c.scenario.algorithms.front(), c.scenario.config);
+    AnyLimiter l = makeLimiter(c.scenario.algorithms.front(), c.scenario.config);
     std::vector<bool> out;
     for (Nanos t : times)
-        out.push_back(l->decide(t, cost).allowed);
+        out.push_back(l.decide(t, cost).allowed);
     return out;
 }
 

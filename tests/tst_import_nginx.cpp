@@ -7,7 +7,7 @@
 #include "config_import.h"
 #include "config_import_nginx.h"
 #include "arithmetic/decimal.h"
-#include "limiters/limiter.h"
+#include "limiters/any_limiter.h"
 #include "scenariofile.h"
 
 #include <QFile>
@@ -172,9 +172,9 @@ private slots:
         // 1000 - 3.333 * 76.9 = 744 and refuses after about 100000 / 744 = 134: bot first. At 14
         // (71.4 ms) flood gains 143 (84 through), bot 762 (131): flood first.
         const auto firstRefused = [&](std::size_t layer, Nanos every) {
-            const auto limiter = makeLimiter(Algorithm::NginxLimitReq, c.scenario.layers[layer].config);
+            AnyLimiter limiter = makeLimiter(Algorithm::NginxLimitReq, c.scenario.layers[layer].config);
             for (int i = 0; i < 1000; ++i)
-                if (!limiter->decide(i * every).allowed)
+                if (!limiter.decide(i * every).allowed)
                     return i;
             return -1;
         };

@@ -1,6 +1,7 @@
 // LayeredPolicy against semantics.md ("Layered policies"): admitted iff every layer admits,
 // layers asked in order, an admitting layer consumes and is not refunded when a later one
 // denies (`wasted`), retry_after the least d such that a request at t + d passes every layer.
+#include "limiters/any_limiter.h"
 #include "cost_steps.h"
 
 #include "engine/layered.h"
@@ -68,7 +69,7 @@ private slots:
             const auto in = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); };
             const LimiterConfig c = LimiterConfig::make(in(1, 12), in(1, 20'000) * ms(1), in(1, 12), Rate{in(1, 9), sec(in(1, 5))});
             for (Algorithm a : kEveryAlgorithm) {
-                std::unique_ptr<Limiter> limiter;
+                std::optional<AnyLimiter> limiter;
                 try {
                     limiter = makeLimiter(a, c);
                 } catch (const InputError&) {

@@ -7,6 +7,7 @@
 // A missing runtime or package skips the test, unless RATELAB_PEERS=1 (set by .ci/run, which
 // installs them): then it fails. The npm packages are looked for in RATELAB_PEERS_DIR/node_modules
 // (the build tree's peers/ by default).
+#include "limiters/any_limiter.h"
 #include "limiters/limiters.h"
 #include "peer_node.h"
 #include "peers/transcribed.h"
@@ -60,10 +61,10 @@ struct Verdict {
 
 std::vector<Verdict> model(Algorithm a, const LimiterConfig& config, const std::vector<Nanos>& times)
 {
-    const std::unique_ptr<Limiter> l = makeLimiter(a, config);
+    AnyLimiter l = makeLimiter(a, config);
     std::vector<Verdict> out;
     for (Nanos t : times) {
-        const Decision d = l->decide(t);
+        const Decision d = l.decide(t);
         out.push_back({d.allowed, d.delay});
     }
     return out;

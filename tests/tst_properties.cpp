@@ -4,7 +4,7 @@
 // seed and the config, so it can be replayed: the streams come from std::mt19937_64 and our own
 // integer/exponential transforms, which give the same numbers on every platform.
 #include "property_seeds.h"
-#include "limiters/limiter.h"
+#include "limiters/any_limiter.h"
 #include "limiters/token_bucket.h"
 
 #include <QTest>
@@ -103,10 +103,10 @@ QByteArray describe(const Case& c)
 
 std::vector<Decision> run(Algorithm a, const Case& c)
 {
-    auto l = makeLimiter(a, c.config);
+    AnyLimiter l = makeLimiter(a, c.config);
     std::vector<Decision> out;
     for (Nanos t : c.arrivals)
-        out.push_back(l->decide(t));
+        out.push_back(l.decide(t));
     return out;
 }
 
@@ -274,17 +274,17 @@ private slots:
     {
         forEachCase([](const Case& c) {
             for (Algorithm a : kAllAlgorithms) {
-                auto l = makeLimiter(a, c.config);
+                AnyLimiter l = makeLimiter(a, c.config);
                 for (std::size_t i = 0; i < c.arrivals.size(); ++i) {
                     const Nanos t = c.arrivals[i];
-                    const Decision d = l->decide(t);
+                    const Decision d = l.decide(t);
                     if (d.allowed) {
                         CHECK(d.retryAfter == 0, i);
                         continue;
                     }
                     CHECK(d.retryAfter >= 1, i);
-                    CHECK(l->clone()->decide(t + d.retryAfter).allowed, i);
-                    CHECK(!l->clone()->decide(t + d.retryAfter - 1).allowed, i);
+                    CHECK(AnyLimiter(l).decide(t + d.retryAfter).allowed, i);
+                    CHECK(!AnyLimiter(l).decide(t + d.retryAfter - 1).allowed, i);
                 }
             }
         });
@@ -294,10 +294,10 @@ private slots:
     {
         forEachCase([](const Case& c) {
             for (Algorithm a : kAllAlgorithms) {
-                auto l = makeLimiter(a, c.config);
+                AnyLimiter l = makeLimiter(a, c.config);
                 for (std::size_t i = 0; i < c.arrivals.size(); ++i) {
                     const Nanos t = c.arrivals[i];
-                    const Decision d = l->decide(t);
+                    const Decision d = l.decide(t);
                     if (a != Algorithm::LeakyBucketQueue)
                         CHECK(d.delay == 0, i);
                     CHECK(d.remaining >= 0, i);
@@ -305,10 +305,10 @@ private slots:
                         CHECK(d.remaining == 0, i);
                         continue;
                     }
-                    auto copy = l->clone();
+                    AnyLimiter copy = l;
                     for (std::int32_t k = 0; k < d.remaining; ++k)
-                        CHECK(copy->decide(t).allowed, i);
-                    CHECK(!copy->decide(t).allowed, i);
+                        CHECK(copy.decide(t).allowed, i);
+                    CHECK(!copy.decide(t).allowed, i);
                 }
             }
         });
@@ -326,20 +326,20 @@ private slots:
         const std::vector<Nanos> arrivals = {0, 0, 1, max / 3, max / 2, max / 2, max - 2, max - 1, max - 1, max};
         for (const LimiterConfig& config : configs)
             for (Algorithm a : kAllAlgorithms) {
-                auto l = makeLimiter(a, config);
+                AnyLimiter l = makeLimiter(a, config);
                 for (Nanos t : arrivals) {
                     const QByteArray where = QByteArray(algorithmId(a).data()) + " t=" + QByteArray::number(t);
-                    const Decision d = l->decide(t);
+                    const Decision d = l.decide(t);
                     QVERIFY2(d.retryAfter >= (d.allowed ? 0 : 1), where);
                     // A retry_after of max may be saturated (the least d does not fit): skip it.
                     if (!d.allowed && d.retryAfter < max && d.retryAfter <= max - t) {
-                        QVERIFY2(l->clone()->decide(t + d.retryAfter).allowed, where);
-                        QVERIFY2(!l->clone()->decide(t + d.retryAfter - 1).allowed, where);
+                        QVERIFY2(AnyLimiter(l).decide(t + d.retryAfter).allowed, where);
+                        QVERIFY2(!AnyLimiter(l).decide(t + d.retryAfter - 1).allowed, where);
                     }
-                    auto copy = l->clone();
+                    AnyLimiter copy = l;
                     for (std::int32_t k = 0; k < d.remaining; ++k)
-                        QVERIFY2(copy->decide(t).allowed, where);
-                    QVERIFY2(!copy->decide(t).allowed, where);
+                        QVERIFY2(copy.decide(t).allowed, where);
+                    QVERIFY2(!copy.decide(t).allowed, where);
                 }
             }
     }
@@ -349,16 +349,16 @@ private slots:
         forEachCase([](const Case& c) {
             for (Algorithm a : kAllAlgorithms) {
                 const auto plain = run(a, c);
-                auto l = makeLimiter(a, c.config);
+                AnyLimiter l = makeLimiter(a, c.config);
                 Nanos last = 0;
                 for (std::size_t i = 0; i < c.arrivals.size(); ++i) {
                     const Nanos t = c.arrivals[i];
-                    l->levelAt(last + (t - last) / 2);
-                    l->levelAt(t);
-                    const Decision d = l->decide(t);
+                    l.levelAt(last + (t - last) / 2);
+                    l.levelAt(t);
+                    const Decision d = l.decide(t);
                     CHECK(same(d, plain[i]), i);
                     // The level a decision reports is the level at its instant, after it.
-                    CHECK(l->levelAt(t) == d.level, i);
+                    CHECK(l.levelAt(t) == d.level, i);
                     last = t;
                 }
             }
@@ -374,10 +374,10 @@ private slots:
         const Nanos earlier[] = {-1, -kSecond, -527'282'608'674'768'192, std::numeric_limits<Nanos>::min() / 2};
         forEachCase([&](const Case& c) {
             for (Algorithm a : kAllAlgorithms) {
-                auto l = makeLimiter(a, c.config);
-                const double atZero = l->levelAt(0);
+                AnyLimiter l = makeLimiter(a, c.config);
+                const double atZero = l.levelAt(0);
                 for (Nanos t : earlier)
-                    CHECK(l->levelAt(t) == atZero, std::size_t(0));
+                    CHECK(l.levelAt(t) == atZero, std::size_t(0));
             }
             for (DecidePath path : {DecidePath::Fast, DecidePath::General}) {
                 TokenBucket l(c.config, path);

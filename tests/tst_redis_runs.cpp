@@ -3,6 +3,7 @@
 // argument or out-of-domain time is an error reply that writes nothing; requests of any cost
 // decide as the simulation does; two runs sharing one server both get the right answer; a
 // SIGTERM'd `ratelab compare --backend redis` leaves no redis-server and no temporary directory.
+#include "limiters/any_limiter.h"
 #include "redis_client.h"
 #include "redis_test.h"
 #include "redis_store.h"
@@ -52,10 +53,10 @@ QString differs(const std::vector<Decision>& got, const std::vector<Decision>& w
 std::vector<Decision> simulated(Algorithm a, const LimiterConfig& c, const std::vector<Nanos>& t,
                                 const std::vector<std::int64_t>& costs)
 {
-    auto limiter = makeLimiter(a, c);
+    AnyLimiter limiter = makeLimiter(a, c);
     std::vector<Decision> out;
     for (std::size_t i = 0; i < t.size(); ++i)
-        out.push_back(limiter->decide(t[i], costs.empty() ? 1 : costs[i]));
+        out.push_back(limiter.decide(t[i], costs.empty() ? 1 : costs[i]));
     return out;
 }
 

@@ -6,6 +6,7 @@
 // passes as calls do.
 //
 // redis-server missing is a failure, not a skip: CI installs it (apt-get install redis-server).
+#include "limiters/any_limiter.h"
 #include "engine/layered.h"
 #include "redis_client.h"
 #include "redis_test.h"
@@ -41,7 +42,7 @@ Int128 ceilDivTest(Int128 a, Int128 b) { return a > 0 ? (a + b - 1) / b : a / b;
 // first field that differs, or empty.
 QString firstDifference(const std::vector<Layer>& layers, const std::vector<Call>& calls)
 {
-    std::vector<std::unique_ptr<Limiter>> ls;
+    std::vector<std::optional<AnyLimiter>> ls;
     std::int64_t quota = INT64_MAX;
     for (const Layer& l : layers) {
         ls.push_back(makeLimiter(l.algorithm, l.config));

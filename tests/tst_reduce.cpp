@@ -1,5 +1,6 @@
 // reduceRow against brute force: per-column counts and level extremes, the request range, and
 // the exact steps it draws when zoomed in far enough that every request has its own column.
+#include "limiters/any_limiter.h"
 #include "engine_helpers.h"
 #include "view/reduce.h"
 
@@ -44,11 +45,11 @@ struct Replay {
 // replay decides every request on a fresh limiter and records the levels around each one.
 Replay replay(const Trace& trace, std::size_t row)
 {
-    auto l = makeLimiter(trace.results[row].algorithm, trace.config);
+    AnyLimiter l = makeLimiter(trace.results[row].algorithm, trace.config);
     Replay r;
     for (Nanos t : trace.arrivals) {
-        r.before.push_back(l->levelAt(t));
-        r.after.push_back(l->decide(t).level);
+        r.before.push_back(l.levelAt(t));
+        r.after.push_back(l.decide(t).level);
     }
     return r;
 }
@@ -57,14 +58,14 @@ Replay replay(const Trace& trace, std::size_t row)
 // arrived before that edge, from a second fresh limiter.
 std::vector<double> edgeLevels(const Trace& trace, std::size_t row, Nanos from, Nanos to, int columns)
 {
-    auto l = makeLimiter(trace.results[row].algorithm, trace.config);
+    AnyLimiter l = makeLimiter(trace.results[row].algorithm, trace.config);
     std::vector<double> out;
     std::size_t i = 0;
     for (int k = 0; k <= columns; ++k) {
         const Nanos edge = columnStart(from, to, columns, k);
         for (; i < trace.arrivals.size() && trace.arrivals[i] < edge; ++i)
-            l->decide(trace.arrivals[i]);
-        out.push_back(l->levelAt(edge));
+            l.decide(trace.arrivals[i]);
+        out.push_back(l.levelAt(edge));
     }
     return out;
 }

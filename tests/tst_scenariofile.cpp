@@ -179,6 +179,13 @@ private slots:
         s.explicitArrivals = std::vector<Nanos>{0, 1, 2};
         s.explicitClients = {3, 0, 3};
         QTest::newRow("clients, named per arrival") << s;
+        s = Scenario{};
+        s.server = ServerConfig::parse("workers=2,service=const:100ms");
+        s.concurrency = {GateSpec::parse("none"), GateSpec::parse("fixed:limit=3")};
+        s.layers = {parseLayer("token_bucket:limit=5")};
+        s.layeredGate = GateSpec::parse("aimd:initial_limit=4");
+        s.throttle = ClientThrottleSpec::parse("bottleneck:max_concurrent=1");
+        QTest::newRow("server, gates, throttle") << s;
     }
 
     void roundTrip()
@@ -367,6 +374,12 @@ private slots:
         row("costs one short", valid(R"("arrivals": ["0", "1"], "costs": [2])"), {"\"costs\"", "one each"});
         row("costs a word", valid(R"("arrivals": ["0"], "costs": ["x"])"), {"costs[0]", "'x'"});
         row("nginx burst negative", valid(R"("nginx": {"burst": -1})"), {"nginx.burst"});
+        // A gate or throttle spec is read with the file: a bad key is refused there, naming the field.
+        row("concurrency bad key", valid(R"("server": "workers=2", "concurrency": ["none", "fixed:limt=2"])"),
+            {"\"concurrency\"", "unknown key 'limt' for fixed"});
+        row("throttle bad kind", valid(R"("throttle": "bottle")"), {"\"throttle\"", "unknown client throttle 'bottle'"});
+        row("layered gate bad value", valid(R"("server": "workers=2", "layered_gate": "aimd:backoff_ratio=2")"),
+            {"\"layered_gate\"", "backoff_ratio"});
         row("nginx nodelay a string", valid(R"("nginx": {"nodelay": "yes"})"), {"nginx.nodelay", "a string"});
         row("nginx nodelay and delay", valid(R"("nginx": {"nodelay": true, "delay": 2})"), {"\"nginx\"", "choose one"});
         row("layer unknown key", valid(R"("layers": ["token_bucket:size=3"])"), {"layers[0]", "'size'"});

@@ -202,6 +202,24 @@ private slots:
         QVERIFY(!charts()->row(0)->served());
     }
 
+    // A kind whose defaults do not make a gate (bulkhead needs max_parallel, stripe capacity) is
+    // refused in the banner, naming the key, and adds nothing.
+    void aKindWithARequiredKeyIsRefusedWhenAdded()
+    {
+        serveFromThePanel();
+        const int undos = m_window->document()->undoStack()->count();
+        QSignalSpy refused(m_window->document(), &ScenarioDocument::refused);
+        for (const char* kind : {"bulkhead", "stripe"}) {
+            group()->gateKind()->setCurrentText(kind);
+            group()->addGate()->click();
+            QVERIFY(!refused.isEmpty());
+            QVERIFY2(refused.last().at(0).toString().contains(kind == std::string("bulkhead") ? "max_parallel" : "capacity"),
+                     qPrintable(refused.last().at(0).toString()));
+        }
+        QVERIFY(scenario().concurrency.empty());
+        QCOMPARE(m_window->document()->undoStack()->count(), undos);
+    }
+
     void theThrottleIsTypedAndARefusalSaysWhy()
     {
         serveFromThePanel();

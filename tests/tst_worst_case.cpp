@@ -5,7 +5,7 @@
 // worstCaseTight says it does.
 #include "arithmetic/decimal.h"
 #include "property_seeds.h"
-#include "limiters/limiter.h"
+#include "limiters/any_limiter.h"
 #include "limiters/worst_case.h"
 #include "max_admitted.h"
 
@@ -29,11 +29,11 @@ std::uint64_t seedCount() { return std::min<std::uint64_t>(propertySeeds(), 2000
 // admittedMost runs a fresh limiter over the times and returns the most admitted in any window T.
 std::int64_t admittedMost(Algorithm a, const LimiterConfig& c, const std::vector<Nanos>& times, Nanos T)
 {
-    const auto limiter = makeLimiter(a, c);
+    AnyLimiter limiter = makeLimiter(a, c);
     std::vector<bool> admitted;
     admitted.reserve(times.size());
     for (Nanos t : times)
-        admitted.push_back(limiter->decide(t).allowed);
+        admitted.push_back(limiter.decide(t).allowed);
     return maxAdmittedIn(times, admitted, T);
 }
 

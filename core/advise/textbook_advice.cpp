@@ -2,6 +2,7 @@
 
 #include "arithmetic/decimal.h"
 #include "limiters/config.h"
+#include "limiters/limiters.h"
 
 #include <algorithm>
 
@@ -33,8 +34,7 @@ std::vector<TextbookRow> textbookRows(const KeyedTraces& traces, const std::vect
     std::vector<TextbookRow> out;
     for (Algorithm a : {Algorithm::TokenBucket, Algorithm::Gcra}) {
         out.push_back({a, capacity, countDenials(traces, kept, [&](KeyTrace trace) {
-                           const std::unique_ptr<Limiter> limiter = makeLimiter(a, config);
-                           return deniedOn(*limiter, trace);
+                           return visitLimiter(a, config, [&](auto& limiter) { return deniedOn(limiter, trace); });
                        })});
     }
     return out;

@@ -271,7 +271,7 @@ Memory worstCaseMemory(Algorithm a, const LimiterConfig& config)
 {
     if (a == Algorithm::SlidingWindowLog) // one 8-byte timestamp per admission still inside, up to L
         return {8 * config.limit(), config.limit()};
-    return makeLimiter(a, config)->memory(); // the others hold a fixed set of fields
+    return visitLimiter(a, config, [](const auto& l) { return l.memory(); }); // the others hold a fixed set of fields
 }
 
 Memory memoryAtScale(Algorithm a, const LimiterConfig& config, std::int64_t keys)

@@ -200,7 +200,7 @@ std::size_t restoreCheckpoint(L& limiter, const AlgorithmTrace& r, std::size_t i
         return 0;
     const Checkpoints& c = *r.checkpoints;
     const std::size_t k = std::min(index / c.interval, c.states.size() - 1);
-    limiter = static_cast<const L&>(*c.states[k]);
+    limiter = std::get<L>(c.states[k]);
     return k * c.interval;
 }
 

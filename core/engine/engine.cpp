@@ -43,7 +43,7 @@ LimiterConfig layerConfig(const EngineSetup& setup, std::size_t l)
 
 std::int64_t quotaOfLayer(const EngineSetup& setup, std::size_t l)
 {
-    return quotaAny(makeAnyLimiter(setup.layers.at(l).algorithm, layerConfig(setup, l)));
+    return makeLimiter(setup.layers.at(l).algorithm, layerConfig(setup, l)).quota();
 }
 
 namespace detail {
@@ -65,16 +65,16 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
 {
     check();
     for (std::size_t l = 0; l < m_layers; ++l)
-        m_fresh.push_back(makeAnyLimiter(setup.layers[l].algorithm, layerConfig(setup, l)));
+        m_fresh.push_back(makeLimiter(setup.layers[l].algorithm, layerConfig(setup, l)));
     for (const AnyLimiter& f : m_fresh)
-        m_policyQuota = std::min(m_policyQuota, quotaAny(f));
+        m_policyQuota = std::min(m_policyQuota, f.quota());
     for (int x = 0; x < m_cluster.nodes(); ++x)
         m_offsets.push_back(m_cluster.nodeOffset(x));
     for (const auto& [at, config] : setup.changes) {
         const LimiterConfig c = m_cluster.coordination() == Coordination::Split
                                     ? splitConfig(config, m_cluster.nodes()).withNginx(config.nginx())
                                     : config;
-        m_changes.push_back({at, c, makeAnyLimiter(setup.layers[0].algorithm, c)});
+        m_changes.push_back({at, c, makeLimiter(setup.layers[0].algorithm, c)});
     }
     m_cells.resize(std::size_t(m_clients.keys()) * m_layers);
     m_r.layers.assign(m_layers, LayerMetrics{});
@@ -171,9 +171,9 @@ bool RowRunner::nextAttempt(Retry& p)
 void RowRunner::followChanges(Nanos t)
 {
     for (; m_nextChange < m_changes.size() && m_changes[m_nextChange].at <= t; ++m_nextChange) {
-        m_policyQuota = quotaAny(m_changes[m_nextChange].fresh);
+        m_policyQuota = m_changes[m_nextChange].fresh.quota();
         for (std::size_t l = 1; l < m_layers; ++l)
-            m_policyQuota = std::min(m_policyQuota, quotaAny(m_fresh[l]));
+            m_policyQuota = std::min(m_policyQuota, m_fresh[l].quota());
     }
 }
 
@@ -242,13 +242,13 @@ Decision RowRunner::decide(std::size_t key, int node, Nanos t, Nanos clock, std:
     const bool closed = m_storeModes && m_cluster.storeDown(t) && m_cluster.options().fallback == Fallback::Closed;
     const std::size_t least = layeredAnswer(
         asked, m_layers, cost, m_policyQuota,
-        [&](std::size_t l) { return waitForAny(seen(l).seen(), seen(l).seenAt(), cost); },
-        [&](std::size_t l) { return remainingAny(seen(l).seen(), seen(l).seenAt()); }, d,
+        [&](std::size_t l) { return seen(l).seen().waitFor(seen(l).seenAt(), cost); },
+        [&](std::size_t l) { return seen(l).seen().remainingAt(seen(l).seenAt()); }, d,
         closed ? m_cluster.options().outageToNanos - t : 0); // closed: denied until the store is back
     if (m_figures && m_setup.keepLog)
         for (std::size_t l = 0; l < m_layers; ++l)
-            m_r.figures.push_back({remainingAny(seen(l).seen(), seen(l).seenAt()),
-                                   resetAny(seen(l).seen(), seen(l).seenAt(), seen(l).quota())});
+            m_r.figures.push_back({seen(l).seen().remainingAt(seen(l).seenAt()),
+                                   seen(l).seen().reset(seen(l).seenAt(), seen(l).quota())});
     headerLayer = std::uint8_t(least);
     return d;
 }
@@ -271,7 +271,7 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
         m_r.log.push_back(a);
         if (m_setup.headers && m_layers > 0) {
             const StoreCell& c = *m_cells[key * m_layers + headerLayer];
-            m_r.resets.push_back(resetAny(c.seen(), c.seenAt(), c.quota()));
+            m_r.resets.push_back(c.seen().reset(c.seenAt(), c.quota()));
         }
     }
     Metrics& m = m_r.metrics;

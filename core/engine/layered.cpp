@@ -20,32 +20,15 @@ LayeredPolicy::LayeredPolicy(const std::vector<Layer>& layers, Nanos clock)
     m_metrics.resize(layers.size());
 }
 
-LayeredPolicy::LayeredPolicy(const LayeredPolicy& other)
-    : m_clock(other.m_clock), m_metrics(other.m_metrics)
-{
-    for (const auto& l : other.m_layers)
-        m_layers.push_back(l->clone());
-}
-
-LayeredPolicy& LayeredPolicy::operator=(const LayeredPolicy& other)
-{
-    if (this != &other) {
-        LayeredPolicy copy(other);
-        m_layers.swap(copy.m_layers);
-        m_clock.swap(copy.m_clock);
-        m_metrics.swap(copy.m_metrics);
-    }
-    return *this;
-}
 
 Decision LayeredPolicy::decide(Nanos t, std::int64_t cost)
 {
     const LayersAsked asked = askLayers(m_layers.size(), cost, m_metrics,
-                                        [&](std::size_t l) { return m_layers[l]->decide(m_clock[l] + t, cost); });
+                                        [&](std::size_t l) { return m_layers[l].decide(m_clock[l] + t, cost); });
     Decision d;
     layeredAnswer(
-        asked, m_layers.size(), cost, quota(), [&](std::size_t l) { return m_layers[l]->waitFor(m_clock[l] + t, cost); },
-        [&](std::size_t l) { return m_layers[l]->remainingAt(m_clock[l] + t); }, d);
+        asked, m_layers.size(), cost, quota(), [&](std::size_t l) { return m_layers[l].waitFor(m_clock[l] + t, cost); },
+        [&](std::size_t l) { return m_layers[l].remainingAt(m_clock[l] + t); }, d);
     return d;
 }
 
@@ -53,23 +36,23 @@ Nanos LayeredPolicy::waitFor(Nanos t, std::int64_t cost) const
 {
     Nanos d = 0;
     for (std::size_t l = 0; l < m_layers.size(); ++l)
-        d = std::max(d, m_layers[l]->waitFor(m_clock[l] + t, cost));
+        d = std::max(d, m_layers[l].waitFor(m_clock[l] + t, cost));
     return d;
 }
 
 std::int32_t LayeredPolicy::remainingAt(Nanos t) const
 {
-    std::int32_t r = m_layers.front()->remainingAt(m_clock.front() + t);
+    std::int32_t r = m_layers.front().remainingAt(m_clock.front() + t);
     for (std::size_t l = 0; l < m_layers.size(); ++l)
-        r = std::min(r, m_layers[l]->remainingAt(m_clock[l] + t));
+        r = std::min(r, m_layers[l].remainingAt(m_clock[l] + t));
     return r;
 }
 
 std::int64_t LayeredPolicy::quota() const
 {
-    std::int64_t q = m_layers.front()->quota();
+    std::int64_t q = m_layers.front().quota();
     for (const auto& l : m_layers)
-        q = std::min(q, l->quota());
+        q = std::min(q, l.quota());
     return q;
 }
 
@@ -77,7 +60,7 @@ Nanos LayeredPolicy::reset(Nanos t) const
 {
     // One layer is its limiter, whose reset may be its product's own (semantics.md: a policy of
     // one layer reduces to the limiter).
-    return m_layers.size() == 1 ? m_layers.front()->reset(m_clock.front() + t) : waitFor(t, quota());
+    return m_layers.size() == 1 ? m_layers.front().reset(m_clock.front() + t) : waitFor(t, quota());
 }
 
 namespace {

@@ -12,7 +12,7 @@
 // the largest retry_after of the layers' decisions is not the answer.
 #pragma once
 
-#include "limiters/limiter.h"
+#include "limiters/any_limiter.h"
 
 #include <memory>
 #include <string>
@@ -52,8 +52,6 @@ public:
     // added to every time a layer onTheClock sees (a replayed log's start since 1970); the others
     // see the times as given.
     explicit LayeredPolicy(const std::vector<Layer>& layers, Nanos clock = 0);
-    LayeredPolicy(const LayeredPolicy& other);
-    LayeredPolicy& operator=(const LayeredPolicy& other);
 
     // decide asks the layers in order; the decision is admitted iff every layer admits. delay is
     // the largest layer delay; remaining the fewest cost-1 requests any layer would still admit;
@@ -66,13 +64,13 @@ public:
     // reset is, as for a limiter, the least d after which a request of the whole quota passes:
     // waitFor(t, quota()).
     Nanos reset(Nanos t) const;
-    double levelAt(Nanos t) const { return m_layers.front()->levelAt(m_clock.front() + t); }
+    double levelAt(Nanos t) const { return m_layers.front().levelAt(m_clock.front() + t); }
 
     std::size_t size() const { return m_layers.size(); }
     const std::vector<LayerMetrics>& layerMetrics() const { return m_metrics; }
 
 private:
-    std::vector<std::unique_ptr<Limiter>> m_layers;
+    std::vector<AnyLimiter> m_layers;
     std::vector<Nanos> m_clock; // per layer: what its times are given beside t
     std::vector<LayerMetrics> m_metrics;
 };

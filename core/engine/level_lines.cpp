@@ -32,7 +32,7 @@ void LevelRecorder::sampleUntil(Line& l, Nanos t, Nanos handed, const AnyLimiter
     for (int j = 1; j < m_samples; ++j) {
         const Nanos at = l.lastT + Nanos((Int128(t - l.lastT) * j) / m_samples);
         const Nanos h = l.lastHanded + Nanos((Int128(handed - l.lastHanded) * j) / m_samples);
-        l.line.points.push_back({at, levelAny(s, h)});
+        l.line.points.push_back({at, s.levelAt(h)});
     }
 }
 
@@ -44,7 +44,7 @@ void LevelRecorder::begin(int id, Nanos t, Nanos handed, const AnyLimiter& s)
     l.started = true;
     l.line.index = id;
     l.line.name = m_prefix + (m_numbered ? std::to_string(id + m_firstNumber) : std::string());
-    l.line.points.push_back({t, levelAny(s, handed)});
+    l.line.points.push_back({t, s.levelAt(handed)});
     l.lastT = t;
     l.lastHanded = handed;
     l.state = &s;
@@ -56,7 +56,7 @@ void LevelRecorder::madeNew(int id, Nanos t, Nanos handed, const AnyLimiter& s)
     Line& l = line(id);
     if (l.started)
         return;
-    l.newAt = KeyLevelPoint{t, levelAny(s, handed)};
+    l.newAt = KeyLevelPoint{t, s.levelAt(handed)};
     l.newHanded = handed;
 }
 
@@ -76,7 +76,7 @@ void LevelRecorder::decisionBefore(int id, Nanos t, Nanos handed, const AnyLimit
     }
     const Nanos h = std::max(l.lastHanded, handed);
     sampleUntil(l, t, h, s);
-    l.line.points.push_back({t, levelAny(s, h)});
+    l.line.points.push_back({t, s.levelAt(h)});
     l.state = &s;
     reach(t);
 }
@@ -89,7 +89,7 @@ void LevelRecorder::stepBefore(int id, Nanos t, Nanos handed, const AnyLimiter& 
     const Nanos h = std::max(l.lastHanded, handed);
     sampleUntil(l, t, h, s);
     if (!onlyAfterLast || t > l.lastT)
-        l.line.points.push_back({t, levelAny(s, h)});
+        l.line.points.push_back({t, s.levelAt(h)});
     reach(t);
 }
 
@@ -108,7 +108,7 @@ void LevelRecorder::after(int id, Nanos t, Nanos handed, const AnyLimiter& s, bo
     Line& l = line(id);
     const Nanos at = std::max(t, l.lastT);
     l.lastHanded = std::max(l.lastHanded, handed);
-    l.line.points.push_back({at, levelAny(s, l.lastHanded)});
+    l.line.points.push_back({at, s.levelAt(l.lastHanded)});
     l.lastT = at;
     l.line.attempts += attempt;
     l.state = &s;
@@ -132,7 +132,7 @@ KeyLevels LevelRecorder::finish(std::size_t most)
         const Nanos endHanded = l.lastHanded + (m_end - l.lastT);
         sampleUntil(l, m_end, endHanded, *l.state);
         if (m_end > l.lastT)
-            l.line.points.push_back({m_end, levelAny(*l.state, endHanded)});
+            l.line.points.push_back({m_end, l.state->levelAt(endHanded)});
         l.line.endState = std::make_shared<const AnyLimiter>(*l.state);
         l.line.endT = std::max(m_end, l.lastT);
         l.line.endHanded = m_end > l.lastT ? endHanded : l.lastHanded;

@@ -169,7 +169,7 @@ void RowRunner::finish()
             continue;
         Memory mem;
         for (std::size_t l = 0; l < m_layers; ++l)
-            addMemory(mem, m_cells[key * m_layers + l] ? m_cells[key * m_layers + l]->memory() : memoryAny(m_fresh[l]));
+            addMemory(mem, m_cells[key * m_layers + l] ? m_cells[key * m_layers + l]->memory() : m_fresh[l].memory());
         ++s.keysUsed;
         addMemory(s.total, mem);
         s.perKeyMax.bytes = any ? std::max(s.perKeyMax.bytes, mem.bytes) : mem.bytes;

@@ -9,7 +9,7 @@
 
 #include "engine/attempt_log.h"
 #include "limiters/config.h"
-#include "limiters/limiter.h"
+#include "limiters/any_limiter.h"
 #include "arithmetic/nanos.h"
 #include "arithmetic/threads.h"
 
@@ -54,7 +54,7 @@ inline Verdict verdictOf(const Decision& d)
 // most `interval` steps (microseconds), so a row need not keep its decisions.
 struct Checkpoints {
     std::size_t interval = 4096;
-    std::vector<std::shared_ptr<const Limiter>> states;
+    std::vector<AnyLimiter> states;
 };
 
 // BoundReach is a row's worst case beside its traffic: at most `atMost` in any window of

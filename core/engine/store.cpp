@@ -20,7 +20,7 @@ void addMemory(Memory& sum, const Memory& m)
 StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty,
                      std::span<const StoreChange> changes)
     : m_cluster(&cluster), m_mode(cluster.coordination()), m_fresh(fresh), m_changes(changes), m_store{fresh},
-      m_storeLast(kNotYet), m_readLast(kNotYet), m_seen(&m_store.l), m_quota(quotaAny(fresh)), m_startEmpty(startEmpty)
+      m_storeLast(kNotYet), m_readLast(kNotYet), m_seen(&m_store.l), m_quota(fresh.quota()), m_startEmpty(startEmpty)
 {
     m_fresh = storedForm(fresh);
     m_freshes.push_back(m_fresh);
@@ -56,7 +56,7 @@ void StoreCell::followDue(Held& h, Nanos clock, Nanos offset, int line) const
         const Nanos at = m_changes[h.version].at;
         if (line >= 0)
             m_watch->stepBefore(line, at, at + offset, h.l, true);
-        retargetAny(h.l, m_changes[h.version].config, at + offset);
+        h.l.retarget(m_changes[h.version].config, at + offset);
         if (line >= 0)
             m_watch->after(line, at, at + offset, h.l, false);
     }
@@ -128,7 +128,7 @@ void StoreCell::handToStore(Nanos handed, std::int64_t cost, Nanos lands)
     const int line = m_mode == Coordination::Racy ? storeLine() : -1; // a hybrid store is not drawn
     if (line >= 0)
         m_watch->stepBefore(line, lands, m_storeLast, m_store.l);
-    (void)decideAny(m_store.l, m_storeLast, cost);
+    (void)m_store.l.decide(m_storeLast, cost);
     if (line >= 0)
         m_watch->after(line, lands, m_storeLast, m_store.l, true);
 }
@@ -220,12 +220,12 @@ Decision StoreCell::fallback(int n, Nanos t, Nanos clock, std::int64_t cost)
         m_seen = &m_freshes[versionAt(clock, 0)];
         m_seenAt = clock;
         d.allowed = true;
-        d.remaining = clampRemaining(quotaAny(*m_seen) - cost);
+        d.remaining = clampRemaining(m_seen->quota() - cost);
         return d;
     case Fallback::Closed: // deny everything until the store is back
         m_seen = &m_freshes[versionAt(clock, 0)];
         m_seenAt = clock;
-        d.retryAfter = cost > quotaAny(*m_seen) ? kRetryNever : o.outageToNanos - t;
+        d.retryAfter = cost > m_seen->quota() ? kRetryNever : o.outageToNanos - t;
         return d;
     case Fallback::Local: break;
     }
@@ -238,13 +238,13 @@ Decision StoreCell::fallback(int n, Nanos t, Nanos clock, std::int64_t cost)
     follow(*local, clock, offset);
     m_seen = &local->l;
     m_seenAt = clock;
-    return decideAny(local->l, clock, cost);
+    return local->l.decide(clock, cost);
 }
 
 Decision StoreCell::watchedDecide(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost)
 {
     m_watch->decisionBefore(line, t, handed, state);
-    const Decision d = decideAny(state, handed, cost);
+    const Decision d = state.decide(handed, cost);
     m_watch->after(line, t, handed, state, true);
     return d;
 }
@@ -279,7 +279,7 @@ Decision StoreCell::decide(int n, Nanos t, Nanos clock, std::int64_t cost)
         follow(*m_peek, m_readLast, 0);
         m_seen = &m_peek->l;
         m_seenAt = m_readLast;
-        const Decision d = decideAny(m_peek->l, m_readLast, cost);
+        const Decision d = m_peek->l.decide(m_readLast, cost);
         if (d.allowed) // the write lands a round trip later, at the time this read was handed
             m_pending.push_back({t, m_readLast, cost});
         return d;
@@ -310,9 +310,9 @@ Memory StoreCell::memory()
                             ? kMaxNanos
                             : m_pending.front().t + m_cluster->latencyNanos());
     if (m_mode != Coordination::Local && m_mode != Coordination::Split)
-        addMemory(m, memoryAny(m_store.l));
+        addMemory(m, m_store.l.memory());
     for (const Node& x : m_nodes)
-        addMemory(m, memoryAny(x.limiter ? x.limiter->l : m_fresh));
+        addMemory(m, (x.limiter ? x.limiter->l : m_fresh).memory());
     return m;
 }
 

@@ -124,7 +124,7 @@ private:
     Decision watched(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost)
     {
         if (line < 0) // inline: a row without level lines decides on the state straight away
-            return decideAny(state, handed, cost);
+            return state.decide(handed, cost);
         return watchedDecide(line, t, handed, state, cost);
     }
     Decision watchedDecide(int line, Nanos t, Nanos handed, AnyLimiter& state, std::int64_t cost);

@@ -43,11 +43,11 @@ public:
         std::int32_t request = 0;
     };
 
-    // ThrottledArrivals makes one throttle by `spec` per client of `clients`, the first when it is
-    // first used. Request i belongs
-    // to clientOf[i], or to i mod clients when clientOf is empty; it is submitted with
-    // priorities[i] (the arrivals file's priority column), or the throttle's default (its spec's
-    // priority=) when priorities is empty or priorities[i] is NaN (a request added by hand).
+    // ThrottledArrivals makes one throttle by `spec` (not empty) per client of `clients`, the
+    // first when it is first used. Request i belongs to clientOf[i], or to i mod clients when
+    // clientOf is empty; it is submitted with priorities[i] (the arrivals file's priority
+    // column), or the throttle's default (its spec's priority=) when priorities is empty or
+    // priorities[i] is NaN (a request added by hand).
     ThrottledArrivals(const ClientThrottleSpec& spec, std::span<const Nanos> arrivals, std::span<const std::int64_t> clientOf,
                       std::int64_t clients, std::span<const double> priorities = {});
 

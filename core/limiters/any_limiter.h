@@ -1,6 +1,7 @@
-// AnyLimiter: one limiter of any algorithm as a value (a std::variant of the concrete classes),
-// so the engine keeps a policy's layers, a store's state and a node's copy side by side and
-// copies them without a heap allocation or a virtual call per decision.
+// AnyLimiter: one limiter of any algorithm as a value (a std::variant of the concrete types), the
+// one way to hold a limiter whose algorithm is chosen at run time: the engine keeps a policy's
+// layers, a store's state and a node's copy side by side and copies them without a heap
+// allocation or a virtual call per decision.
 #pragma once
 
 #include "arithmetic/decimal.h"
@@ -12,70 +13,69 @@
 
 namespace ratelab {
 
-using AnyLimiter = std::variant<FixedWindow, SlidingWindowLog, SlidingWindowCounter, TokenBucket, LeakyBucket,
-                                LeakyBucketQueue, Gcra, NginxLimitReq, ExpressRateLimit, RateLimiterFlexible,
-                                PythonLimits, GuavaRateLimiter, EnvoyLocal, Traefik, SpringGateway, Kong, RedisCell,
-                                NodeLimiter, UpstashRatelimit, CloudflareRate, AwsWafRate,
-                                AwsApiGateway, SyncedLog>;
+using LimiterVariant = std::variant<FixedWindow, SlidingWindowLog, SlidingWindowCounter, TokenBucket, LeakyBucket,
+                                    LeakyBucketQueue, Gcra, NginxLimitReq, ExpressRateLimit, RateLimiterFlexible,
+                                    PythonLimits, GuavaRateLimiter, EnvoyLocal, Traefik, SpringGateway, Kong, RedisCell,
+                                    NodeLimiter, UpstashRatelimit, CloudflareRate, AwsWafRate, AwsApiGateway, SyncedLog>;
 
 // SyncedLog is never built from an algorithm: a store cell whose nodes copy it (hybrid, racy)
 // turns a SlidingWindowLog into one (store.cpp).
 
-// makeAnyLimiter builds a fresh limiter of algorithm a as a value.
-inline AnyLimiter makeAnyLimiter(Algorithm a, const LimiterConfig& config)
+// AnyLimiter answers the Limiter calls (limiter.h) for whichever type it holds, each one
+// std::visit; std::get and std::visit reach the type itself.
+class AnyLimiter : public LimiterVariant {
+public:
+    using LimiterVariant::LimiterVariant;
+
+    Decision decide(Nanos t, std::int64_t cost = 1)
+    {
+        return std::visit([&](auto& x) { return cost == 1 ? x.decide(t) : x.decide(t, cost); }, base());
+    }
+    Nanos waitFor(Nanos t, std::int64_t cost) const
+    {
+        return std::visit([&](const auto& x) { return x.waitFor(t, cost); }, base());
+    }
+    // reset is resetOf (limiter.h) for the limiter held.
+    Nanos reset(Nanos t, std::int64_t quota) const
+    {
+        return std::visit([&](const auto& x) { return resetOf(x, t, quota); }, base());
+    }
+    Nanos reset(Nanos t) const { return std::visit([&](const auto& x) { return resetOf(x, t); }, base()); }
+    std::int32_t remainingAt(Nanos t) const
+    {
+        return std::visit([&](const auto& x) { return x.remainingAt(t); }, base());
+    }
+    std::int64_t quota() const { return std::visit([](const auto& x) { return x.quota(); }, base()); }
+    double levelAt(Nanos t) const { return std::visit([&](const auto& x) { return x.levelAt(t); }, base()); }
+    Memory memory() const { return std::visit([](const auto& x) { return x.memory(); }, base()); }
+
+    // retarget applies a limit change at t: the limiter keeps its state and takes config c from
+    // t on (each limiter's retarget says what it keeps). A product keeps its own configuration:
+    // InputError.
+    void retarget(const LimiterConfig& c, Nanos t)
+    {
+        std::visit([&](auto& x) {
+            if constexpr (requires { x.retarget(c, t); })
+                x.retarget(c, t);
+            else
+                throw InputError("a limit change applies to the seven algorithms and nginx_limit_req; a product keeps "
+                                 "its own configuration");
+        }, base());
+    }
+
+private:
+    LimiterVariant& base() { return *this; }
+    const LimiterVariant& base() const { return *this; }
+};
+
+// Every type AnyLimiter holds is a Limiter.
+static_assert([]<typename... L>(std::variant<L...>*) { return (Limiter<L> && ...); }(static_cast<LimiterVariant*>(nullptr)));
+
+// makeLimiter builds a fresh limiter of algorithm a. It throws InputError for a config the
+// algorithm (or the product) refuses.
+inline AnyLimiter makeLimiter(Algorithm a, const LimiterConfig& config)
 {
     return visitLimiter(a, config, [](auto& l) { return AnyLimiter(std::move(l)); });
-}
-
-// The Limiter calls on an AnyLimiter, each one std::visit.
-inline Decision decideAny(AnyLimiter& l, Nanos t, std::int64_t cost)
-{
-    return std::visit([&](auto& x) { return cost == 1 ? x.decide(t) : x.decide(t, cost); }, l);
-}
-inline Nanos waitForAny(const AnyLimiter& l, Nanos t, std::int64_t cost)
-{
-    return std::visit([&](const auto& x) { return x.waitFor(t, cost); }, l);
-}
-// resetAny is the wait until a request of `quota` passes, or the reset a product that answers
-// its own (kOwnReset: upstash_ratelimit) answered for its last decision.
-inline Nanos resetAny(const AnyLimiter& l, Nanos t, std::int64_t quota)
-{
-    return std::visit([&](const auto& x) {
-        if constexpr (requires { std::decay_t<decltype(x)>::kOwnReset; })
-            return x.reset(t);
-        else
-            return x.waitFor(t, quota);
-    }, l);
-}
-inline std::int32_t remainingAny(const AnyLimiter& l, Nanos t)
-{
-    return std::visit([&](const auto& x) { return x.remainingAt(t); }, l);
-}
-inline std::int64_t quotaAny(const AnyLimiter& l)
-{
-    return std::visit([](const auto& x) { return x.quota(); }, l);
-}
-inline double levelAny(const AnyLimiter& l, Nanos t)
-{
-    return std::visit([&](const auto& x) { return x.levelAt(t); }, l);
-}
-inline Memory memoryAny(const AnyLimiter& l)
-{
-    return std::visit([](const auto& x) { return x.memory(); }, l);
-}
-
-// retargetAny applies a limit change at t: the limiter keeps its state and takes config c from
-// t on (each limiter's retarget says what it keeps). A product keeps its own configuration:
-// InputError.
-inline void retargetAny(AnyLimiter& l, const LimiterConfig& c, Nanos t)
-{
-    std::visit([&](auto& x) {
-        if constexpr (requires { x.retarget(c, t); })
-            x.retarget(c, t);
-        else
-            throw InputError("a limit change applies to the seven algorithms and nginx_limit_req; a product keeps "
-                             "its own configuration");
-    }, l);
 }
 
 // startsAsBucket is true for the algorithms whose state is a bucket that starts full or empty

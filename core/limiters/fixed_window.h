@@ -9,7 +9,7 @@
 
 namespace ratelab {
 
-class FixedWindow final : public Limiter {
+class FixedWindow final {
 public:
     explicit FixedWindow(const LimiterConfig& config)
         : m_limit(config.limit())
@@ -17,10 +17,10 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
     // decide with cost k: admit iff count + k <= L, then count += k. A cost above L never fits.
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
         if (t >= m_windowEndNanos) { // times never go back: one divide per new window, not per request
             const std::int64_t window = t / m_windowNanos;
@@ -42,7 +42,7 @@ public:
         return d;
     }
 
-    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    Nanos waitFor(Nanos t, std::int64_t cost) const
     {
         const std::int64_t window = t / m_windowNanos;
         if (window != m_window || m_count + cost <= m_limit)
@@ -50,14 +50,14 @@ public:
         return m_windowNanos - (t - window * m_windowNanos);
     }
 
-    std::int32_t remainingAt(Nanos t) const override
+    std::int32_t remainingAt(Nanos t) const
     {
         return clampRemaining(t / m_windowNanos == m_window ? m_limit - m_count : m_limit);
     }
 
-    std::int64_t quota() const override { return m_limit; }
+    std::int64_t quota() const { return m_limit; }
 
-    double levelAt(Nanos t) const override { return levelFromUnits(levelUnitsAt(t)); }
+    double levelAt(Nanos t) const { return levelFromUnits(levelUnitsAt(t)); }
     // levelUnitsAt is the count at t: the current window's, or 0 in any other (for t >= 0, the
     // old t / W == window without the division). levelFromUnits is the level of a count.
     std::int64_t levelUnitsAt(Nanos t) const
@@ -70,12 +70,11 @@ public:
     std::int64_t decidedLevelUnits() const { return m_count; }
     static std::int64_t admissionUnits() { return 1; }
 
-    Memory memory() const override { return {16, 1}; } // window index, count
+    Memory memory() const { return {16, 1}; } // window index, count
     // retarget applies config c from t on (a limit change; the window stays): the counts kept
     // are measured against c's limit.
     void retarget(const LimiterConfig& c, Nanos) { m_limit = c.limit(); }
-    Algorithm algorithm() const override { return Algorithm::FixedWindow; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<FixedWindow>(*this); }
+    Algorithm algorithm() const { return Algorithm::FixedWindow; }
 
 private:
     std::int64_t m_limit;

@@ -15,7 +15,7 @@
 
 namespace ratelab {
 
-class Gcra final : public Limiter {
+class Gcra final {
 public:
     explicit Gcra(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_scale(config.rate().tokens)
@@ -27,11 +27,11 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
     // decide with cost k: admit iff max(TAT, t) + k*T - t <= C*T, i.e. x - t <= tau - (k - 1)*T,
     // then TAT = x + k*T. A cost above C never fits.
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
         if (cost == 1 && m_fits64)
             return decide64(t);
@@ -52,7 +52,7 @@ public:
         return d;
     }
 
-    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    Nanos waitFor(Nanos t, std::int64_t cost) const
     {
         const Int128 now = Int128(t) * m_scale;
         const Int128 x = m_hasTat && m_tatScaled > now ? m_tatScaled : now;
@@ -60,8 +60,8 @@ public:
         return late > 0 ? clampToNanos(ceilDiv(late, m_scale)) : 0;
     }
 
-    std::int32_t remainingAt(Nanos t) const override { return remainingFrom(Int128(t) * m_scale); }
-    std::int64_t quota() const override { return m_capacity; }
+    std::int32_t remainingAt(Nanos t) const { return remainingFrom(Int128(t) * m_scale); }
+    std::int64_t quota() const { return m_capacity; }
 
     // retarget applies config c from t on and keeps the backlog TAT - t (the water of the
     // equivalent leaky bucket), capped at c's capacity C * T (a limit change).
@@ -79,7 +79,7 @@ public:
         *this = next;
     }
 
-    double levelAt(Nanos t) const override { return backlogSeconds(Int128(t) * m_scale); }
+    double levelAt(Nanos t) const { return backlogSeconds(Int128(t) * m_scale); }
     // levelUnitsAt returns the level at t as the exact integer it is computed from, and
     // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
     // and more units are never a lower level, so a reduction compares units and converts only
@@ -93,9 +93,8 @@ public:
     {
         return backlog > 0 ? toDouble(backlog) / static_cast<double>(m_scale) / 1e9 : 0.0;
     }
-    Memory memory() const override { return {8, 1}; } // TAT
-    Algorithm algorithm() const override { return Algorithm::Gcra; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<Gcra>(*this); }
+    Memory memory() const { return {8, 1}; } // TAT
+    Algorithm algorithm() const { return Algorithm::Gcra; }
 
     // tatScaled returns the theoretical arrival time in units of 1/config.rate().tokens ns, or
     // nullopt before the first admission.

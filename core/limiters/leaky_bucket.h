@@ -138,16 +138,16 @@ private:
 
 } // namespace detail
 
-class LeakyBucket final : public Limiter {
+class LeakyBucket final {
 public:
     explicit LeakyBucket(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_bucket(config, path)
     {
     }
 
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
         Decision d;
         m_bucket.pour(t, cost, d);
@@ -161,16 +161,15 @@ public:
     // the extremes (one division a column, not two a request).
     Int128 levelUnitsAt(Nanos t) const { return m_bucket.waterAt(t); }
     double levelFromUnits(Int128 water) const { return requests(water); }
-    double levelAt(Nanos t) const override { return requests(m_bucket.waterAt(t)); }
-    Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
-    std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
-    std::int64_t quota() const override { return m_bucket.capacity(); }
+    double levelAt(Nanos t) const { return requests(m_bucket.waterAt(t)); }
+    Nanos waitFor(Nanos t, std::int64_t cost) const { return m_bucket.waitFor(t, cost); }
+    std::int32_t remainingAt(Nanos t) const { return m_bucket.remainingAt(t); }
+    std::int64_t quota() const { return m_bucket.capacity(); }
 
     void retarget(const LimiterConfig& c, Nanos t) { m_bucket.retarget(c, t); }
 
-    Memory memory() const override { return {16, 1}; } // water, last drain time
-    Algorithm algorithm() const override { return Algorithm::LeakyBucket; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<LeakyBucket>(*this); }
+    Memory memory() const { return {16, 1}; } // water, last drain time
+    Algorithm algorithm() const { return Algorithm::LeakyBucket; }
 
     // bucket exposes the exact water (Bucket::waterAt) for explanations.
     const detail::Bucket& bucket() const { return m_bucket; }
@@ -184,16 +183,16 @@ private:
     detail::Bucket m_bucket;
 };
 
-class LeakyBucketQueue final : public Limiter {
+class LeakyBucketQueue final {
 public:
     explicit LeakyBucketQueue(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_bucket(config, path)
     {
     }
 
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
         Decision d;
         if (cost == 1 && m_bucket.fits64())
@@ -208,21 +207,20 @@ public:
     // levelAt counts requests admitted but not yet left. Within a busy period departures are
     // exactly 1/r apart and the last one leaves when one unit of water is left, so the requests
     // still waiting are ceil(water) - 1.
-    double levelAt(Nanos t) const override { return waiting(m_bucket.waterAt(t)); }
+    double levelAt(Nanos t) const { return waiting(m_bucket.waterAt(t)); }
     // levelUnitsAt returns the level at t as the exact integer it is computed from, and
     // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
     // and more units are never a lower level, so a reduction compares units and converts only
     // the extremes (one division a column, not two a request).
     Int128 levelUnitsAt(Nanos t) const { return m_bucket.waterAt(t); }
     double levelFromUnits(Int128 water) const { return waiting(water); }
-    Nanos waitFor(Nanos t, std::int64_t cost) const override { return m_bucket.waitFor(t, cost); }
-    std::int32_t remainingAt(Nanos t) const override { return m_bucket.remainingAt(t); }
-    std::int64_t quota() const override { return m_bucket.capacity(); }
+    Nanos waitFor(Nanos t, std::int64_t cost) const { return m_bucket.waitFor(t, cost); }
+    std::int32_t remainingAt(Nanos t) const { return m_bucket.remainingAt(t); }
+    std::int64_t quota() const { return m_bucket.capacity(); }
     void retarget(const LimiterConfig& c, Nanos t) { m_bucket.retarget(c, t); }
 
-    Memory memory() const override { return {16, 1}; } // water, last drain time
-    Algorithm algorithm() const override { return Algorithm::LeakyBucketQueue; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<LeakyBucketQueue>(*this); }
+    Memory memory() const { return {16, 1}; } // water, last drain time
+    Algorithm algorithm() const { return Algorithm::LeakyBucketQueue; }
 
     // bucket exposes the exact water (Bucket::waterAt) for explanations.
     const detail::Bucket& bucket() const { return m_bucket; }

@@ -18,7 +18,7 @@ template <Algorithm A>
 double ownLimitOf(const LimiterConfig& c)
 {
     try {
-        (void)makeLimiter(A, c); // refuses what the product refuses, options or not
+        visitLimiter(A, c, [](auto&) {}); // refuses what the product refuses, options or not
         return double(ownLimit(A, c).limit);
     } catch (const InputError&) {
         return 0.0;
@@ -180,11 +180,6 @@ std::optional<Algorithm> algorithmFromId(std::string_view id)
         if (f.id == id)
             return f.algorithm;
     return std::nullopt;
-}
-
-std::unique_ptr<Limiter> makeLimiter(Algorithm a, const LimiterConfig& config)
-{
-    return visitLimiter(a, config, [](auto& l) -> std::unique_ptr<Limiter> { return l.clone(); });
 }
 
 } // namespace ratelab

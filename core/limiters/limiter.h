@@ -10,8 +10,8 @@
 #include "arithmetic/nanos.h"
 
 #include <array>
+#include <concepts>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -140,39 +140,49 @@ struct Memory {
     std::int64_t entries = 0;
 };
 
-class Limiter {
-public:
-    virtual ~Limiter() = default;
-
-    // decide admits or denies one request of cost 1 at t, which must not be earlier than the last t.
-    virtual Decision decide(Nanos t) = 0;
-    // decide admits or denies one request of the given cost (1..kMaxCost) at t, as the "Request
-    // cost" table of semantics.md says. decide(t, 1) is decide(t).
-    virtual Decision decide(Nanos t, std::int64_t cost) = 0;
-    // waitFor returns the least d >= 0 such that a request of `cost` (at most quota()) at t + d
-    // would be admitted if nothing else arrived, without changing state (t not earlier than the
-    // last request).
-    virtual Nanos waitFor(Nanos t, std::int64_t cost) const = 0;
-    // remainingAt returns how many requests of cost 1 at t would be admitted, without changing state.
-    virtual std::int32_t remainingAt(Nanos t) const = 0;
-    // quota returns the most one instant can admit from a fresh limiter: L or C (nginx: B + 1).
-    // A request costing more is never admitted.
-    virtual std::int64_t quota() const = 0;
-    // reset returns the least d such that, with nothing else arriving, the limiter is back to its
-    // full quota at t + d: a request of cost quota() would be admitted then. It is waitFor(t, quota()),
-    // except for a product that answers a reset of its own with each decision (upstash_ratelimit):
-    // then the one it answered for its last decision, from t.
-    virtual Nanos reset(Nanos t) const { return waitFor(t, quota()); }
-    // levelAt reports the level at t (not earlier than the last request) without changing state.
-    virtual double levelAt(Nanos t) const = 0;
-    // memory reports the state held now.
-    virtual Memory memory() const = 0;
-    virtual Algorithm algorithm() const = 0;
-    virtual std::unique_ptr<Limiter> clone() const = 0;
+// Limiter is what every limiter type provides. A type is used by its concrete name in hot loops
+// (visitLimiter, limiters.h) and as one value of any algorithm through AnyLimiter (any_limiter.h);
+// there is no virtual base.
+//  - decide(t) admits or denies one request of cost 1 at t, which must not be earlier than the
+//    last t; decide(t, cost) one of the given cost (1..kMaxCost), as the "Request cost" table of
+//    semantics.md says (decide(t, 1) is decide(t)).
+//  - waitFor(t, cost) returns the least d >= 0 such that a request of `cost` (at most quota())
+//    at t + d would be admitted if nothing else arrived, without changing state (t not earlier
+//    than the last request).
+//  - remainingAt(t) returns how many requests of cost 1 at t would be admitted, without changing
+//    state.
+//  - quota() returns the most one instant can admit from a fresh limiter: L or C (nginx: B + 1).
+//    A request costing more is never admitted.
+//  - levelAt(t) reports the level at t (not earlier than the last request) without changing state.
+//  - memory() reports the state held now; algorithm() which algorithm it is.
+// A product that answers a reset of its own with each decision (upstash_ratelimit) declares
+// kOwnReset and reset(t): AnyLimiter::reset says how the others' reset follows from waitFor.
+template <typename L>
+concept Limiter = requires(L& l, const L& c, Nanos t, std::int64_t cost) {
+    { l.decide(t) } -> std::same_as<Decision>;
+    { l.decide(t, cost) } -> std::same_as<Decision>;
+    { c.waitFor(t, cost) } -> std::same_as<Nanos>;
+    { c.remainingAt(t) } -> std::same_as<std::int32_t>;
+    { c.quota() } -> std::same_as<std::int64_t>;
+    { c.levelAt(t) } -> std::same_as<double>;
+    { c.memory() } -> std::same_as<Memory>;
 };
 
-// makeLimiter builds a fresh limiter of the given algorithm.
-std::unique_ptr<Limiter> makeLimiter(Algorithm a, const LimiterConfig& config);
+// resetOf returns the least d such that, with nothing else arriving, the limiter is back to its
+// full quota at t + d: a request of cost `quota` (its quota(), unless the caller kept another)
+// would be admitted then, waitFor(t, quota). A product that answers a reset of its own with
+// each decision (kOwnReset: upstash_ratelimit) gives the one it answered for its last decision,
+// from t.
+template <Limiter L>
+Nanos resetOf(const L& l, Nanos t, std::int64_t quota)
+{
+    if constexpr (requires { L::kOwnReset; })
+        return l.reset(t);
+    else
+        return l.waitFor(t, quota);
+}
+template <Limiter L>
+Nanos resetOf(const L& l, Nanos t) { return resetOf(l, t, l.quota()); }
 
 // clampRemaining narrows a count of further admissions to the Decision field.
 constexpr std::int32_t clampRemaining(Int128 n)

@@ -39,7 +39,7 @@ std::string nginxRateText(const Rate& rate);
 std::string nginxDirectives(const LimiterConfig& config, const std::string& key = "$binary_remote_addr",
                             std::int64_t megabytes = 10);
 
-class NginxLimitReq final : public Limiter {
+class NginxLimitReq final {
 public:
     // The constructor throws InputError when nginx cannot express the config's rate.
     explicit NginxLimitReq(const LimiterConfig& config)
@@ -49,9 +49,9 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
         const std::int64_t now = t / kMillis;
         Decision d;
@@ -76,7 +76,7 @@ public:
     // excess + 1000 - floor(rate*ms'/1000) <= A, A = (B - k + 1)*1000 >= 0, i.e. iff
     // rate*ms' >= need*1000 with need = excess + 1000 - A: ms' >= ceil(need*1000/rate). The least
     // such time is the start of millisecond last + ms'.
-    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    Nanos waitFor(Nanos t, std::int64_t cost) const
     {
         if (!m_hasKey || excessIfAdmitted(t / kMillis, cost) <= m_burst)
             return 0;
@@ -87,17 +87,17 @@ public:
 
     // remainingAt: the first request at t finds excess e = excessIfAdmitted(now, 1); each one after
     // it at the same ms adds 1000. So floor((B*1000 - e)/1000) + 1 pass when e <= B*1000.
-    std::int32_t remainingAt(Nanos t) const override
+    std::int32_t remainingAt(Nanos t) const
     {
         const Int128 e = excessIfAdmitted(t / kMillis, 1);
         return clampRemaining(e <= m_burst ? quotient(m_burst - e, 1000) + 1 : 0);
     }
 
-    std::int64_t quota() const override { return m_burst / 1000 + 1; }
+    std::int64_t quota() const { return m_burst / 1000 + 1; }
 
     // levelAt is the excess in requests as a request at t would find it before adding its own
     // 1000: max(0, excess - rate*ms/1000) / 1000.
-    double levelAt(Nanos t) const override
+    double levelAt(Nanos t) const
     {
         if (!m_hasKey)
             return 0.0;
@@ -106,9 +106,8 @@ public:
         return left > 0 ? toDouble(left) / 1000.0 : 0.0;
     }
 
-    Memory memory() const override { return {16, 1}; } // excess, last
-    Algorithm algorithm() const override { return Algorithm::NginxLimitReq; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<NginxLimitReq>(*this); }
+    Memory memory() const { return {16, 1}; } // excess, last
+    Algorithm algorithm() const { return Algorithm::NginxLimitReq; }
 
     // retarget applies config c (its rate, burst and delay) and keeps the excess and the time of
     // the last request as they are: nginx keeps its zone's nodes across a reload, and the next

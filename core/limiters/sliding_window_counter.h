@@ -12,7 +12,7 @@
 
 namespace ratelab {
 
-class SlidingWindowCounter final : public Limiter {
+class SlidingWindowCounter final {
 public:
     explicit SlidingWindowCounter(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_limit(config.limit())
@@ -21,11 +21,11 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
     // decide with cost k: admit iff prev*(W - e) + (cur + k - 1)*W < L*W, then cur += k. That is
     // the cost-1 rule with L replaced by m = L - k + 1, which is how retry_after is found too.
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
         if (cost == 1 && m_fits64)
             return decide64(t);
@@ -48,7 +48,7 @@ public:
         return d;
     }
 
-    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    Nanos waitFor(Nanos t, std::int64_t cost) const
     {
         SlidingWindowCounter there = *this;
         there.advance(t);
@@ -59,7 +59,7 @@ public:
         return there.wait(e, m_limit - cost + 1);
     }
 
-    std::int32_t remainingAt(Nanos t) const override
+    std::int32_t remainingAt(Nanos t) const
     {
         SlidingWindowCounter there = *this;
         there.advance(t);
@@ -69,7 +69,7 @@ public:
         return clampRemaining(scaled < bound ? ceilDiv(bound - scaled, m_windowNanos) : 0);
     }
 
-    std::int64_t quota() const override { return m_limit; }
+    std::int64_t quota() const { return m_limit; }
 
     // levelUnitsAt returns the level at t as the exact integer it is computed from, and
     // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
@@ -84,7 +84,7 @@ public:
         return Int128(prev) * (m_windowNanos - e) + Int128(cur) * m_windowNanos;
     }
     double levelFromUnits(Int128 scaled) const { return toDouble(scaled) / static_cast<double>(m_windowNanos); }
-    double levelAt(Nanos t) const override { return levelFromUnits(levelUnitsAt(t)); }
+    double levelAt(Nanos t) const { return levelFromUnits(levelUnitsAt(t)); }
 
     // previousCountAt and currentCountAt return `prev` and `cur` as a request at t (not earlier
     // than the last request) would find them, before it is counted (the same rule as levelAt).
@@ -95,7 +95,7 @@ public:
     }
     std::int64_t currentCountAt(Nanos t) const { return t / m_windowNanos == m_window ? m_cur : 0; }
 
-    Memory memory() const override { return {24, 1}; } // window index, prev, cur
+    Memory memory() const { return {24, 1}; } // window index, prev, cur
     // retarget applies config c from t on (a limit change; the window stays): the counts kept
     // are measured against c's limit.
     void retarget(const LimiterConfig& c, Nanos)
@@ -103,8 +103,7 @@ public:
         m_fits64 = m_fits64 && (Int128(c.limit()) + 1) * m_windowNanos < (Int128(1) << 62);
         m_limit = c.limit();
     }
-    Algorithm algorithm() const override { return Algorithm::SlidingWindowCounter; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowCounter>(*this); }
+    Algorithm algorithm() const { return Algorithm::SlidingWindowCounter; }
 
 private:
     // decide64 is decide(t, 1) in 64-bit integers with a branch-free verdict, for a config where

@@ -17,7 +17,7 @@
 
 namespace ratelab {
 
-class SlidingWindowLog final : public Limiter {
+class SlidingWindowLog final {
 public:
     explicit SlidingWindowLog(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_limit(config.limit())
@@ -26,11 +26,11 @@ public:
     {
     }
 
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
     // decide with cost k: admit iff the kept entries' costs plus k are at most L, then record
     // (t, k). Denied requests are not recorded; a cost above L never fits.
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
         if (cost == 1 && m_fast && m_costs.empty())
             return decide1(t);
@@ -61,7 +61,7 @@ public:
 
     // waitFor walks the entries from the oldest: the wait ends when enough of them have expired
     // (each at s + W) that cost fits. With cost 1 and a full log that is the oldest entry.
-    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    Nanos waitFor(Nanos t, std::int64_t cost) const
     {
         std::int64_t used = usedFrom(firstInside(t));
         for (std::int64_t i = firstInside(t); i < m_size && used + cost > m_limit; ++i) {
@@ -72,12 +72,12 @@ public:
         return 0;
     }
 
-    std::int32_t remainingAt(Nanos t) const override { return clampRemaining(m_limit - usedFrom(firstInside(t))); }
-    std::int64_t quota() const override { return m_limit; }
+    std::int32_t remainingAt(Nanos t) const { return clampRemaining(m_limit - usedFrom(firstInside(t))); }
+    std::int64_t quota() const { return m_limit; }
     Nanos windowNanos() const { return m_windowNanos; }
 
     // level is the sum of the kept entries' costs: the number of entries when every cost is 1.
-    double levelAt(Nanos t) const override { return static_cast<double>(levelUnitsAt(t)); }
+    double levelAt(Nanos t) const { return static_cast<double>(levelUnitsAt(t)); }
 
     // levelUnitsAt returns the level at t as the integer it is (levelFromUnits converts it). At
     // the next request's time usually no entry or one has expired since the last: those two
@@ -109,12 +109,11 @@ public:
     }
 
     // memory counts 8 bytes a timestamp, and 8 more an entry once any request cost more than 1.
-    Memory memory() const override { return {(m_costs.empty() ? 8 : 16) * m_size, m_size}; }
+    Memory memory() const { return {(m_costs.empty() ? 8 : 16) * m_size, m_size}; }
     // retarget applies config c from t on (a limit change; the window stays): the entries kept
     // are measured against c's limit.
     void retarget(const LimiterConfig& c, Nanos) { m_limit = c.limit(); }
-    Algorithm algorithm() const override { return Algorithm::SlidingWindowLog; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<SlidingWindowLog>(*this); }
+    Algorithm algorithm() const { return Algorithm::SlidingWindowLog; }
 
 private:
     // decide1 is decide(t, 1) while every entry costs 1, with the expiry of one entry and the

@@ -15,7 +15,7 @@
 
 namespace ratelab {
 
-class TokenBucket final : public Limiter {
+class TokenBucket final {
 public:
     explicit TokenBucket(const LimiterConfig& config, DecidePath path = DecidePath::Fast)
         : m_rate(config.rate())
@@ -33,11 +33,11 @@ public:
         }
     }
 
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
     // decide with cost k: admit iff tokens >= k, then tokens -= k. A cost above C never fits.
     // k * perNanos < 2^30 * 2^63: no overflow.
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
         if (cost == 1 && m_fits64)
             return decide64(t);
@@ -57,19 +57,19 @@ public:
         return d;
     }
 
-    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    Nanos waitFor(Nanos t, std::int64_t cost) const
     {
         const Int128 missing = m_rate.unitsFromTokens(cost) - unitsAt(t);
         return missing > 0 ? clampToNanos(m_rate.nanosCeilFromUnits(missing)) : 0;
     }
 
-    std::int32_t remainingAt(Nanos t) const override
+    std::int32_t remainingAt(Nanos t) const
     {
         // Less than one token is 0 whichever the sign: no division (a denial's every layer asks).
         const Int128 units = unitsAt(t);
         return units < m_unitsPerToken ? 0 : clampRemaining(quotient(units, m_unitsPerToken));
     }
-    std::int64_t quota() const override { return m_capacity; }
+    std::int64_t quota() const { return m_capacity; }
 
     // levelUnitsAt returns the level at t as the exact integer it is computed from, and
     // levelFromUnits the level of such an integer: levelAt(t) == levelFromUnits(levelUnitsAt(t)),
@@ -84,7 +84,7 @@ public:
         return unitsAt(t);
     }
     double levelFromUnits(Int128 units) const { return toDouble(units) / toDouble(m_unitsPerToken); }
-    double levelAt(Nanos t) const override { return levelFromUnits(levelUnitsAt(t)); }
+    double levelAt(Nanos t) const { return levelFromUnits(levelUnitsAt(t)); }
 
     // retarget applies config c from t on and keeps the tokens, capped at c's capacity (a limit
     // change, semantics.md "Start"); the refill goes on at c's rate.
@@ -97,9 +97,8 @@ public:
         *this = next;
     }
 
-    Memory memory() const override { return {16, 1}; } // tokens, last refill time
-    Algorithm algorithm() const override { return Algorithm::TokenBucket; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<TokenBucket>(*this); }
+    Memory memory() const { return {16, 1}; } // tokens, last refill time
+    Algorithm algorithm() const { return Algorithm::TokenBucket; }
 
     // unitsAt returns the exact tokens at t, in units of 1/perNanos of a token
     // (config.rate().perNanos units make one token). A time before the last request (a view

@@ -189,7 +189,9 @@ std::string describe(NginxLimitReq& l, const LimiterConfig& c, Nanos t, const Na
 
 // describe words a product model's decision in its own unit: what it held, and the verdict
 // (the product's own rule is in its Help paragraph).
-std::string describe(ProductLimiter& l, const LimiterConfig&, Nanos t, const Nanos*, Decision& d)
+template <typename Product>
+    requires std::derived_from<Product, ProductLimiter<Product>>
+std::string describe(Product& l, const LimiterConfig&, Nanos t, const Nanos*, Decision& d)
 {
     std::string s = integerText(l.remainingAt(t)) + " left of " + integerText(l.quota());
     d = l.decide(t);
@@ -201,7 +203,8 @@ std::string describe(ProductLimiter& l, const LimiterConfig&, Nanos t, const Nan
 
 // describeCost words a request of cost k != 1 in the terms every limiter shares: what cost-1
 // requests would still pass, and the verdict.
-std::string describeCost(Limiter& l, Nanos t, std::int64_t cost, Decision& d)
+template <Limiter L>
+std::string describeCost(L& l, Nanos t, std::int64_t cost, Decision& d)
 {
     std::string s = "costs " + integerText(cost) + " of a quota of " + integerText(l.quota()) + ", "
                   + integerText(l.remainingAt(t)) + " left";

@@ -20,7 +20,7 @@ std::int64_t quotaOf(Algorithm a, const LimiterConfig& config)
     if (a == Algorithm::NginxLimitReq)
         return config.nginxBurst() + 1;
     if (isProduct(a))
-        return makeLimiter(a, config)->quota();
+        return visitLimiter(a, config, [](const auto& l) { return l.quota(); });
     return config.capacity();
 }
 
@@ -71,7 +71,7 @@ std::vector<Nanos> resetsOf(const Trace& trace, std::size_t row)
         out.reserve(trace.arrivals.size());
         for (std::size_t i = 0; i < trace.arrivals.size(); ++i) {
             limiter.decide(trace.arrivals[i], costOf(trace, i));
-            out.push_back(limiter.reset(trace.arrivals[i]));
+            out.push_back(resetOf(limiter, trace.arrivals[i]));
         }
         return out;
     });
@@ -89,7 +89,7 @@ std::vector<Header> headersAt(const Trace& trace, std::size_t row, std::size_t i
             limiter.decide(trace.arrivals[j], costOf(trace, j));
         const Nanos t = trace.arrivals.at(i);
         const Decision d = limiter.decide(t, costOf(trace, i));
-        return responseHeaders(result.algorithm, trace.config, t, d, limiter.reset(t));
+        return responseHeaders(result.algorithm, trace.config, t, d, resetOf(limiter, t));
     });
 }
 

@@ -30,7 +30,7 @@ namespace ratelab {
 // has room, and rejects the rest; release runs the head of its queue.
 class Bulkhead final : public Gate {
 public:
-    // Bulkhead takes maxParallel >= 1 and maxQueue >= 0 (makeBulkhead checks them).
+    // Bulkhead takes maxParallel >= 1 and maxQueue >= 0 (readBulkhead checks them).
     Bulkhead(std::int64_t maxParallel, std::int64_t maxQueue) : m_maxParallel(maxParallel), m_maxQueue(maxQueue) {}
 
     Verdict offer(Nanos t, std::int64_t id, std::int64_t client) override;
@@ -53,7 +53,7 @@ private:
     std::deque<Queued> m_queue; // oldest first, aborted calls included (they hold their place)
 };
 
-// makeBulkhead reads "max_parallel=N[,max_queue=M]" (max_parallel required, 1 to 1,000,000;
+// readBulkhead reads "max_parallel=N[,max_queue=M]" (max_parallel required, 1 to 1,000,000;
 // max_queue 0 to 10,000,000, default 0 as cockatiel's).
 GateRecipe readBulkhead(GateOptions& o);
 

@@ -60,12 +60,13 @@ constexpr Nanos later(Nanos t, Nanos d) { return clampToNanos(Int128(t) + d); }
 // made from the values read. The text is kept as written; two specs are equal when their texts are.
 class ClientThrottleSpec {
 public:
-    ClientThrottleSpec() = default; // none: no throttle
+    ClientThrottleSpec() = default; // empty: no throttle
     // parse throws InputError for an unknown kind (naming the known ones), an unknown key or a
     // value the package refuses.
     static ClientThrottleSpec parse(std::string_view text);
     bool empty() const { return m_text.empty(); }
     const std::string& text() const { return m_text; }
+    // make builds a throttle; an empty spec has none to build (std::bad_function_call).
     std::unique_ptr<ClientThrottle> make() const { return m_make(); }
     friend bool operator==(const ClientThrottleSpec& a, const ClientThrottleSpec& b) { return a.m_text == b.m_text; }
 
@@ -77,7 +78,7 @@ private:
 // makeClientThrottle reads a spec and makes its throttle at once: for a spec used in one place.
 std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec);
 
-// clientThrottleKinds lists the kinds makeClientThrottle knows.
+// clientThrottleKinds lists the kinds ClientThrottleSpec::parse knows.
 std::vector<std::string_view> clientThrottleKinds();
 
 } // namespace ratelab

@@ -105,7 +105,7 @@ using GateReader = GateRecipe (*)(GateOptions& o);
 
 // findKind returns the entry of a kinds table (each with an `id`) named by spec "KIND[:options]"
 // and sets `options` to what follows the colon; it throws InputError "unknown WHAT 'x' (known:
-// ...)". makeGate and makeClientThrottle read their specs through it.
+// ...)". GateSpec::parse and ClientThrottleSpec::parse read their specs through it.
 template <typename K, std::size_t N>
 const K& findKind(const K (&kinds)[N], std::string_view spec, std::string_view what, std::string_view& options)
 {
@@ -127,12 +127,13 @@ const K& findKind(const K (&kinds)[N], std::string_view spec, std::string_view w
 // kept as written, for files, reports and fields; two specs are equal when their texts are.
 class GateSpec {
 public:
-    GateSpec() = default; // none: no gate
+    GateSpec() = default; // empty: no gate at all (the kind "none" is a gate: the server alone)
     // parse throws InputError for an unknown kind (naming the known ones) or option.
     static GateSpec parse(std::string_view text);
     bool empty() const { return m_text.empty(); }
     const std::string& text() const { return m_text; }
     bool readsPriorities() const { return m_recipe.readsPriorities; }
+    // make builds the gate; an empty spec has none to build (std::bad_function_call).
     std::unique_ptr<Gate> make(std::uint64_t seed) const { return m_recipe.make(seed); }
     friend bool operator==(const GateSpec& a, const GateSpec& b) { return a.m_text == b.m_text; }
 
@@ -144,7 +145,7 @@ private:
 // makeGate reads a spec and makes its gate at once: for a spec used in one place.
 std::unique_ptr<Gate> makeGate(std::string_view spec, std::uint64_t seed);
 
-// gateKinds lists the kinds makeGate knows, in the order Help lists them.
+// gateKinds lists the kinds GateSpec::parse knows, in the order Help lists them.
 std::vector<std::string_view> gateKinds();
 
 } // namespace ratelab

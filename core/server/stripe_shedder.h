@@ -73,7 +73,7 @@ private:
     std::unordered_set<std::int64_t> m_nonCritical; // ids of the non-critical attempts in flight
 };
 
-// makeStripeShedder reads "capacity=C,reserved=R,usage=noncritical|fleet" and one of
+// readStripeShedder reads "capacity=C,reserved=R,usage=noncritical|fleet" and one of
 // "critical=N", "critical_share=S,clients=K" or "priority=file" (capacity 1 to 1,000,000, required; reserved 0 to
 // 1, default 0.2; N 0 to 10,000,000; S 0 to 1; K 1 to 10,000,000; at most 9 decimal places for R
 // and S). It throws InputError naming the key.

@@ -72,7 +72,7 @@ template <typename L>
     const std::size_t n = arrivals.size();
     for (std::size_t block = 0; block < n; block += detail::kDecideBlock) {
         if (block % checkpoints.interval == 0)
-            checkpoints.states.push_back(std::make_shared<const L>(outside));
+            checkpoints.states.emplace_back(std::in_place_type<L>, outside);
         if (block % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed))
             throw Cancelled{};
         L limiter = std::move(outside);
@@ -170,7 +170,7 @@ template <typename L>
         [verdicts](std::size_t i) { return verdicts[i] != Verdict::Denied; },
         [&](const L& limiter, std::size_t i) { // every kDecideBlock requests; the interval is a multiple
             if (i % p.checkpoints.interval == 0)
-                p.checkpoints.states.push_back(std::make_shared<const L>(limiter));
+                p.checkpoints.states.emplace_back(std::in_place_type<L>, limiter);
             if (i % kCancelCheck == 0 && p.cancel && p.cancel->load(std::memory_order_relaxed))
                 throw Cancelled{};
         },

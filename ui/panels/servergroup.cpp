@@ -320,8 +320,11 @@ void ServerGroup::connectEdits()
         });
     });
     connect(m_add, &QPushButton::clicked, this, [this] {
-        const GateSpec kind = GateSpec::parse(m_gateKind->currentText().toStdString()); // a kind's defaults always read
-        m_document->change(tr("Add %1").arg(m_gateKind->currentText()), [kind](Scenario& s) { s.concurrency.push_back(kind); });
+        // Read inside the change: a kind with a required key (bulkhead, stripe) is refused in the
+        // banner, naming the key, and the document is left as it was.
+        const std::string kind = m_gateKind->currentText().toStdString();
+        m_document->change(tr("Add %1").arg(m_gateKind->currentText()),
+                           [kind](Scenario& s) { s.concurrency.push_back(GateSpec::parse(kind)); });
     });
     connect(m_remove, &QPushButton::clicked, this, [this] {
         const int row = m_gates->currentRow() >= 0 ? m_gates->currentRow() : m_gates->count() - 1;

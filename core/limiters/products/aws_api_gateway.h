@@ -29,7 +29,8 @@
 
 namespace ratelab {
 
-class AwsApiGateway final : public ProductLimiter {
+class AwsApiGateway final : public ProductLimiter<AwsApiGateway> {
+    friend class ProductLimiter<AwsApiGateway>;
 public:
     enum class QuotaPeriod : std::uint8_t { None, Day, Week, Month };
 
@@ -38,13 +39,12 @@ public:
 
     explicit AwsApiGateway(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override;
-    std::int64_t quota() const override;
+    std::int32_t remainingAt(Nanos t) const;
+    std::int64_t quota() const;
     // levelAt is the tokens of the emptiest bucket.
-    double levelAt(Nanos t) const override;
-    Memory memory() const override;
-    Algorithm algorithm() const override { return Algorithm::AwsApiGateway; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<AwsApiGateway>(*this); }
+    double levelAt(Nanos t) const;
+    Memory memory() const;
+    Algorithm algorithm() const { return Algorithm::AwsApiGateway; }
 
     // slowest returns the least rate of the levels (the long-run rate once bursts are spent).
     Rate slowest() const;
@@ -55,9 +55,9 @@ public:
     std::int64_t quotaLimit() const { return m_quotaLimit; }
     std::int64_t quotaOffset() const { return m_quotaOffset; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override;
-    bool admits(Nanos t, std::int64_t cost) const override;
+private:
+    Decision step(Nanos t, std::int64_t cost);
+    bool admits(Nanos t, std::int64_t cost) const;
 
 private:
     std::int64_t quotaRoom(Nanos t) const;

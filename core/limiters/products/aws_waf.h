@@ -29,26 +29,26 @@
 
 namespace ratelab {
 
-class AwsWafRate final : public ProductLimiter {
+class AwsWafRate final : public ProductLimiter<AwsWafRate> {
+    friend class ProductLimiter<AwsWafRate>;
 public:
     explicit AwsWafRate(const LimiterConfig& config);
 
     // remainingAt is 0 while blocked; else every request passes until the next verdict takes
     // effect, whatever arrives: 2,000,000,000 (Decision's cap).
-    std::int32_t remainingAt(Nanos t) const override;
+    std::int32_t remainingAt(Nanos t) const;
     // quota is kMaxCost: until a verdict blocks, a request of any cost passes.
-    std::int64_t quota() const override { return kMaxCost; }
+    std::int64_t quota() const { return kMaxCost; }
     // levelAt is the count of the check intervals overlapping the trailing window (t - window, t].
-    double levelAt(Nanos t) const override;
+    double levelAt(Nanos t) const;
     // memory is the most per-interval counts it keeps (a window and a delay of check intervals, and
     // the two it straddles), whatever it holds now: a key's state at scale.
-    Memory memory() const override
+    Memory memory() const
     {
         const std::int64_t n = (m_window + m_delay) / m_check + 2;
         return {16 * n, n};
     }
-    Algorithm algorithm() const override { return Algorithm::AwsWafRate; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<AwsWafRate>(*this); }
+    Algorithm algorithm() const { return Algorithm::AwsWafRate; }
 
     std::int64_t limit() const { return m_limit; }
     Nanos window() const { return m_window; }
@@ -59,9 +59,9 @@ public:
     // counts is true for the Count action: every request passes, the verdicts only count.
     bool counts() const { return m_countOnly; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override;
-    bool admits(Nanos t, std::int64_t /*cost*/) const override { return m_countOnly || !blockedAt(t); }
+private:
+    Decision step(Nanos t, std::int64_t cost);
+    bool admits(Nanos t, std::int64_t /*cost*/) const { return m_countOnly || !blockedAt(t); }
 
 private:
     // countBetween sums the requests of check intervals [from, to) (both multiples of m_check).

@@ -23,25 +23,25 @@
 
 namespace ratelab {
 
-class CloudflareRate final : public ProductLimiter {
+class CloudflareRate final : public ProductLimiter<CloudflareRate> {
+    friend class ProductLimiter<CloudflareRate>;
 public:
     explicit CloudflareRate(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override;
-    std::int64_t quota() const override { return m_limit; }
+    std::int32_t remainingAt(Nanos t) const;
+    std::int64_t quota() const { return m_limit; }
     // levelAt is the estimated rate: prev * (period - e) / period + cur.
-    double levelAt(Nanos t) const override;
-    Memory memory() const override { return {32, 1}; } // two counters, a window, a block
-    Algorithm algorithm() const override { return Algorithm::CloudflareRate; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<CloudflareRate>(*this); }
+    double levelAt(Nanos t) const;
+    Memory memory() const { return {32, 1}; } // two counters, a window, a block
+    Algorithm algorithm() const { return Algorithm::CloudflareRate; }
 
     std::int64_t requestsPerPeriod() const { return m_limit; }
     Nanos period() const { return m_period; }
     Nanos mitigationTimeout() const { return m_timeout; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override;
-    bool admits(Nanos t, std::int64_t cost) const override;
+private:
+    Decision step(Nanos t, std::int64_t cost);
+    bool admits(Nanos t, std::int64_t cost) const;
 
 private:
     bool blocked(Nanos t) const { return m_blockedUntil >= 0 && t < m_blockedUntil; }

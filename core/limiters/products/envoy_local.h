@@ -17,23 +17,23 @@
 
 namespace ratelab {
 
-class EnvoyLocal final : public ProductLimiter {
+class EnvoyLocal final : public ProductLimiter<EnvoyLocal> {
+    friend class ProductLimiter<EnvoyLocal>;
 public:
     explicit EnvoyLocal(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override { return clampRemaining(tokensAt(t)); }
-    std::int64_t quota() const override { return m_maxTokens; }
-    double levelAt(Nanos t) const override { return double(tokensAt(t)); }
-    Memory memory() const override { return {8, 1}; } // tokens
-    Algorithm algorithm() const override { return Algorithm::EnvoyLocal; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<EnvoyLocal>(*this); }
+    std::int32_t remainingAt(Nanos t) const { return clampRemaining(tokensAt(t)); }
+    std::int64_t quota() const { return m_maxTokens; }
+    double levelAt(Nanos t) const { return double(tokensAt(t)); }
+    Memory memory() const { return {8, 1}; } // tokens
+    Algorithm algorithm() const { return Algorithm::EnvoyLocal; }
 
     std::uint32_t maxTokens() const { return m_maxTokens; }
     std::uint32_t tokensPerFill() const { return m_tokensPerFill; }
     Nanos fillInterval() const { return m_fillNanos; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override
+private:
+    Decision step(Nanos t, std::int64_t cost)
     {
         m_tokens = tokensAt(t);
         m_fills = t / m_fillNanos;
@@ -44,7 +44,7 @@ protected:
         d.allowed = true;
         return d;
     }
-    bool admits(Nanos t, std::int64_t cost) const override
+    bool admits(Nanos t, std::int64_t cost) const
     {
         const std::uint32_t tokens = tokensAt(t);
         return tokens > 0 && tokens >= cost;

@@ -14,25 +14,25 @@
 
 namespace ratelab {
 
-class ExpressRateLimit final : public ProductLimiter {
+class ExpressRateLimit final : public ProductLimiter<ExpressRateLimit> {
+    friend class ProductLimiter<ExpressRateLimit>;
 public:
     explicit ExpressRateLimit(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override
+    std::int32_t remainingAt(Nanos t) const
     {
         return clampRemaining(Int128(m_limit) - hitsAt(t / kMillis));
     }
-    std::int64_t quota() const override { return m_limit; }
-    double levelAt(Nanos t) const override { return double(hitsAt(t / kMillis)); }
-    Memory memory() const override { return {16, 1}; } // totalHits, resetTime
-    Algorithm algorithm() const override { return Algorithm::ExpressRateLimit; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<ExpressRateLimit>(*this); }
+    std::int64_t quota() const { return m_limit; }
+    double levelAt(Nanos t) const { return double(hitsAt(t / kMillis)); }
+    Memory memory() const { return {16, 1}; } // totalHits, resetTime
+    Algorithm algorithm() const { return Algorithm::ExpressRateLimit; }
 
     std::int64_t windowMs() const { return m_windowMs; }
     std::int64_t limit() const { return m_limit; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override
+private:
+    Decision step(Nanos t, std::int64_t cost)
     {
         const std::int64_t now = t / kMillis;
         if (!m_hasClient || m_resetMs <= now) {
@@ -45,7 +45,7 @@ protected:
         d.allowed = m_hits <= m_limit;
         return d;
     }
-    bool admits(Nanos t, std::int64_t cost) const override { return hitsAt(t / kMillis) + cost <= m_limit; }
+    bool admits(Nanos t, std::int64_t cost) const { return hitsAt(t / kMillis) + cost <= m_limit; }
 
 private:
     static constexpr Nanos kMillis = 1'000'000;

@@ -20,25 +20,25 @@
 
 namespace ratelab {
 
-class GuavaRateLimiter final : public ProductLimiter {
+class GuavaRateLimiter final : public ProductLimiter<GuavaRateLimiter> {
+    friend class ProductLimiter<GuavaRateLimiter>;
 public:
     explicit GuavaRateLimiter(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override;
+    std::int32_t remainingAt(Nanos t) const;
     // quota is kMaxCost: whenever the ticket is free a request of any cost passes (it borrows), so
     // no cost is "never". (A fresh limiter admits one request of cost 1 at once: it starts empty.)
-    std::int64_t quota() const override { return kMaxCost; }
-    double levelAt(Nanos t) const override;
-    Memory memory() const override { return {24, 1}; } // storedPermits, nextFreeTicketMicros, (interval)
-    Algorithm algorithm() const override { return Algorithm::Guava; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<GuavaRateLimiter>(*this); }
+    std::int64_t quota() const { return kMaxCost; }
+    double levelAt(Nanos t) const;
+    Memory memory() const { return {24, 1}; } // storedPermits, nextFreeTicketMicros, (interval)
+    Algorithm algorithm() const { return Algorithm::Guava; }
 
     double permitsPerSecond() const { return m_permitsPerSecond; }
     double storedPermits() const { return m_storedPermits; }
     std::int64_t nextFreeTicketMicros() const { return m_nextFreeMicros; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override
+private:
+    Decision step(Nanos t, std::int64_t cost)
     {
         Decision d;
         const std::int64_t now = t / 1000;
@@ -48,7 +48,7 @@ protected:
         d.allowed = true;
         return d;
     }
-    bool admits(Nanos t, std::int64_t) const override { return m_nextFreeMicros <= t / 1000; }
+    bool admits(Nanos t, std::int64_t) const { return m_nextFreeMicros <= t / 1000; }
 
 private:
     void resync(std::int64_t nowMicros)

@@ -18,18 +18,18 @@
 
 namespace ratelab {
 
-class Kong final : public ProductLimiter {
+class Kong final : public ProductLimiter<Kong> {
+    friend class ProductLimiter<Kong>;
 public:
     static constexpr int kPeriods = 6; // second, minute, hour, day, month, year
 
     explicit Kong(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override;
-    std::int64_t quota() const override;
-    double levelAt(Nanos t) const override;
-    Memory memory() const override;
-    Algorithm algorithm() const override { return Algorithm::Kong; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<Kong>(*this); }
+    std::int32_t remainingAt(Nanos t) const;
+    std::int64_t quota() const;
+    double levelAt(Nanos t) const;
+    Memory memory() const;
+    Algorithm algorithm() const { return Algorithm::Kong; }
 
     // periodStart returns the start (in whole seconds since t = 0) of period p's window holding
     // second s, as timestamp.get_timestamps does.
@@ -38,9 +38,9 @@ public:
     static std::string_view periodName(int p);
     const std::array<std::int64_t, kPeriods>& limits() const { return m_limits; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override;
-    bool admits(Nanos t, std::int64_t cost) const override;
+private:
+    Decision step(Nanos t, std::int64_t cost);
+    bool admits(Nanos t, std::int64_t cost) const;
 
 private:
     std::int64_t usage(int p, std::int64_t s) const { return m_start[p] == periodStart(p, s) ? m_count[p] : 0; }

@@ -19,31 +19,31 @@
 
 namespace ratelab {
 
-class NodeLimiter final : public ProductLimiter {
+class NodeLimiter final : public ProductLimiter<NodeLimiter> {
+    friend class ProductLimiter<NodeLimiter>;
 public:
     explicit NodeLimiter(const LimiterConfig& config);
 
     // remainingAt: each further request at t takes one token (content - 1 is exact while
     // content >= 1) and one place in the window: min(room in the window, floor(content)).
-    std::int32_t remainingAt(Nanos t) const override
+    std::int32_t remainingAt(Nanos t) const
     {
         const double now = ms(t);
         const bool restart = now < m_intervalStart || now - m_intervalStart >= m_intervalMs;
         const std::int64_t room = m_perInterval - (restart ? 0 : m_thisInterval);
         return clampRemaining(std::min<std::int64_t>(room, static_cast<std::int64_t>(std::floor(contentAt(now)))));
     }
-    std::int64_t quota() const override { return m_perInterval; }
-    double levelAt(Nanos t) const override { return contentAt(ms(t)); }
-    Memory memory() const override { return {32, 1}; } // content, lastDrip, curIntervalStart, tokensThisInterval
-    Algorithm algorithm() const override { return Algorithm::NodeLimiter; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<NodeLimiter>(*this); }
+    std::int64_t quota() const { return m_perInterval; }
+    double levelAt(Nanos t) const { return contentAt(ms(t)); }
+    Memory memory() const { return {32, 1}; } // content, lastDrip, curIntervalStart, tokensThisInterval
+    Algorithm algorithm() const { return Algorithm::NodeLimiter; }
 
     static double ms(Nanos t) { return double(t) / 1e6; }
     std::int64_t tokensPerInterval() const { return m_perInterval; }
     double intervalMs() const { return m_intervalMs; } // whole milliseconds
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override
+private:
+    Decision step(Nanos t, std::int64_t cost)
     {
         Decision d;
         if (cost > m_perInterval)
@@ -64,7 +64,7 @@ protected:
         d.allowed = true;
         return d;
     }
-    bool admits(Nanos t, std::int64_t cost) const override
+    bool admits(Nanos t, std::int64_t cost) const
     {
         if (cost > m_perInterval)
             return false;

@@ -1,6 +1,7 @@
 #include "limiters/products/product.h"
 
 #include "limiters/algorithm_facts.h"
+#include "limiters/limiters.h"
 
 #include <algorithm>
 #include <array>
@@ -200,7 +201,7 @@ ProductOption parseProductOption(std::string_view text)
 double productQuota(Algorithm a, const LimiterConfig& config)
 {
     try {
-        return double(makeLimiter(a, config)->quota());
+        return double(visitLimiter(a, config, [](const auto& l) { return l.quota(); }));
     } catch (const InputError&) {
         return 0.0;
     }
@@ -223,7 +224,7 @@ void checkProductOptions(const LimiterConfig& config, std::span<const Algorithm>
     }
     for (Algorithm a : algorithms)
         if (isProduct(a))
-            (void)makeLimiter(a, config); // each product refuses its own bad values
+            visitLimiter(a, config, [](auto&) {}); // each product refuses its own bad values
 }
 
 } // namespace ratelab

@@ -117,31 +117,41 @@ inline std::optional<std::int64_t> wholeUnits(Nanos n, Nanos unit)
     return n % unit == 0 ? std::optional<std::int64_t>(n / unit) : std::nullopt;
 }
 
-// ProductLimiter is the base of every product model: the product decides (step) and says
-// whether a request would pass (admits); the Limiter's other answers follow from those.
-class ProductLimiter : public Limiter {
+// ProductLimiter is the base of every product model (CRTP: `class Kong final : public
+// ProductLimiter<Kong>`): the product decides (step) and says whether a request would pass
+// (admits); the limiter's other answers follow from those. A product declares
+//  - step(t, cost): decides one request as the product does, changing state as it does (some
+//    products count denied requests too); it sets allowed and, for a product that holds requests
+//    back (Traefik), delay;
+//  - admits(t, cost) const: whether a request at t (not earlier than the last) would pass,
+//    without changing state;
+//  - and, when a cost no wait can admit is not simply one over quota(), neverAdmits(cost) const.
+template <typename Product>
+class ProductLimiter {
 public:
-    Decision decide(Nanos t) override { return decide(t, 1); }
+    Decision decide(Nanos t) { return decide(t, 1); }
 
-    Decision decide(Nanos t, std::int64_t cost) override
+    Decision decide(Nanos t, std::int64_t cost)
     {
-        Decision d = step(t, cost);
+        Product& p = self();
+        Decision d = p.step(t, cost);
         if (!d.allowed)
-            d.retryAfter = neverAdmits(cost) ? kRetryNever : waitFor(t, cost);
-        d.remaining = remainingAt(t);
-        d.level = levelAt(t);
+            d.retryAfter = p.neverAdmits(cost) ? kRetryNever : waitFor(t, cost);
+        d.remaining = p.remainingAt(t);
+        d.level = p.levelAt(t);
         return d;
     }
 
     // waitFor doubles d until the product admits at t + d, then halves the gap: exact, since
     // admission only grows with time when nothing else arrives. kRetryNever when no time helps.
-    Nanos waitFor(Nanos t, std::int64_t cost) const override
+    Nanos waitFor(Nanos t, std::int64_t cost) const
     {
-        if (admits(t, cost))
+        const Product& p = self();
+        if (p.admits(t, cost))
             return 0;
         Nanos lo = 0; // denied at t + lo
         Nanos hi = 1;
-        while (!admits(t + hi, cost)) {
+        while (!p.admits(t + hi, cost)) {
             lo = hi;
             if (hi > (kMaxNanos - t) / 2)
                 return kRetryNever;
@@ -149,21 +159,17 @@ public:
         }
         while (hi - lo > 1) {
             const Nanos mid = lo + (hi - lo) / 2;
-            (admits(t + mid, cost) ? hi : lo) = mid;
+            (p.admits(t + mid, cost) ? hi : lo) = mid;
         }
         return hi;
     }
 
 protected:
-    // step decides one request of `cost` at t as the product does, changing state as it does
-    // (some products count denied requests too); it sets allowed and, for a product that holds
-    // requests back (Traefik), delay.
-    virtual Decision step(Nanos t, std::int64_t cost) = 0;
-    // admits says whether a request of cost at t (not earlier than the last) would pass, without
-    // changing state.
-    virtual bool admits(Nanos t, std::int64_t cost) const = 0;
-    // neverAdmits is true for a cost no wait can admit (by default: more than quota()).
-    virtual bool neverAdmits(std::int64_t cost) const { return cost > quota(); }
+    bool neverAdmits(std::int64_t cost) const { return cost > self().quota(); }
+
+private:
+    Product& self() { return static_cast<Product&>(*this); }
+    const Product& self() const { return static_cast<const Product&>(*this); }
 };
 
 } // namespace ratelab

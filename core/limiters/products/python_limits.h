@@ -29,23 +29,23 @@
 
 namespace ratelab {
 
-class PythonLimits final : public ProductLimiter {
+class PythonLimits final : public ProductLimiter<PythonLimits> {
+    friend class ProductLimiter<PythonLimits>;
 public:
     enum class Strategy : std::uint8_t { FixedWindow, FixedWindowElastic, MovingWindow };
 
     explicit PythonLimits(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override;
-    std::int64_t quota() const override { return m_amount; }
-    double levelAt(Nanos t) const override;
-    Memory memory() const override
+    std::int32_t remainingAt(Nanos t) const;
+    std::int64_t quota() const { return m_amount; }
+    double levelAt(Nanos t) const;
+    Memory memory() const
     {
         if (m_strategy == Strategy::MovingWindow)
             return {16 * std::int64_t(m_runs.size()), std::int64_t(m_runs.size())};
         return {16, 1};
     }
-    Algorithm algorithm() const override { return Algorithm::PythonLimits; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<PythonLimits>(*this); }
+    Algorithm algorithm() const { return Algorithm::PythonLimits; }
 
     Strategy strategy() const { return m_strategy; }
     std::int64_t amount() const { return m_amount; }
@@ -54,9 +54,9 @@ public:
     // seconds is time.time() for t as the model holds it: the double nearest t / 1e9.
     static double seconds(Nanos t) { return double(t) / 1e9; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override;
-    bool admits(Nanos t, std::int64_t cost) const override;
+private:
+    Decision step(Nanos t, std::int64_t cost);
+    bool admits(Nanos t, std::int64_t cost) const;
 
 private:
     std::int64_t counterAt(double now) const { return m_hasCounter && !(m_expiration <= now) ? m_counter : 0; }

@@ -19,21 +19,21 @@
 
 namespace ratelab {
 
-class RateLimiterFlexible final : public ProductLimiter {
+class RateLimiterFlexible final : public ProductLimiter<RateLimiterFlexible> {
+    friend class ProductLimiter<RateLimiterFlexible>;
 public:
     explicit RateLimiterFlexible(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override { return clampRemaining(Int128(m_points) - valueAt(t / kMillis)); }
-    std::int64_t quota() const override { return m_points; }
-    double levelAt(Nanos t) const override { return double(valueAt(t / kMillis)); }
-    Memory memory() const override { return {16, 1}; } // value, expiresAt
-    Algorithm algorithm() const override { return Algorithm::RateLimiterFlexible; }
+    std::int32_t remainingAt(Nanos t) const { return clampRemaining(Int128(m_points) - valueAt(t / kMillis)); }
+    std::int64_t quota() const { return m_points; }
+    double levelAt(Nanos t) const { return double(valueAt(t / kMillis)); }
+    Memory memory() const { return {16, 1}; } // value, expiresAt
+    Algorithm algorithm() const { return Algorithm::RateLimiterFlexible; }
     std::int64_t durationMs() const { return m_durationMs; }
     std::int64_t points() const { return m_points; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<RateLimiterFlexible>(*this); }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override
+private:
+    Decision step(Nanos t, std::int64_t cost)
     {
         const std::int64_t now = t / kMillis;
         if (live(now))
@@ -49,7 +49,7 @@ protected:
         d.allowed = true;
         return d;
     }
-    bool admits(Nanos t, std::int64_t cost) const override { return valueAt(t / kMillis) + cost <= m_points; }
+    bool admits(Nanos t, std::int64_t cost) const { return valueAt(t / kMillis) + cost <= m_points; }
 
 private:
     static constexpr Nanos kMillis = 1'000'000;

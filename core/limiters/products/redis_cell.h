@@ -18,29 +18,29 @@
 
 namespace ratelab {
 
-class RedisCell final : public ProductLimiter {
+class RedisCell final : public ProductLimiter<RedisCell> {
+    friend class ProductLimiter<RedisCell>;
 public:
     explicit RedisCell(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override
+    std::int32_t remainingAt(Nanos t) const
     {
         const Int128 backlog = m_hasTat && m_tat > t ? Int128(m_tat) - t : 0;
         const Int128 room = Int128(m_tolerance) - backlog;
         return clampRemaining(room < 0 ? 0 : quotient(room, Int128(m_interval) * m_quantity));
     }
-    std::int64_t quota() const override { return (m_maxBurst + 1) / m_quantity; }
-    double levelAt(Nanos t) const override { return m_hasTat && m_tat > t ? double(m_tat - t) / 1e9 : 0.0; }
-    Memory memory() const override { return {8, 1}; } // tat
-    Algorithm algorithm() const override { return Algorithm::RedisCell; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<RedisCell>(*this); }
+    std::int64_t quota() const { return (m_maxBurst + 1) / m_quantity; }
+    double levelAt(Nanos t) const { return m_hasTat && m_tat > t ? double(m_tat - t) / 1e9 : 0.0; }
+    Memory memory() const { return {8, 1}; } // tat
+    Algorithm algorithm() const { return Algorithm::RedisCell; }
 
     Nanos emissionInterval() const { return m_interval; }
     std::int64_t countPerPeriod() const { return m_count; }
     std::int64_t periodSeconds() const { return m_periodSeconds; }
     std::int64_t quantity() const { return m_quantity; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override
+private:
+    Decision step(Nanos t, std::int64_t cost)
     {
         Decision d;
         const Int128 newTat = newTatAt(t, cost);
@@ -51,7 +51,7 @@ protected:
         d.allowed = true;
         return d;
     }
-    bool admits(Nanos t, std::int64_t cost) const override { return Int128(t) - (newTatAt(t, cost) - m_tolerance) >= 0; }
+    bool admits(Nanos t, std::int64_t cost) const { return Int128(t) - (newTatAt(t, cost) - m_tolerance) >= 0; }
 
 private:
     Int128 newTatAt(Nanos t, std::int64_t cost) const

@@ -22,28 +22,28 @@
 
 namespace ratelab {
 
-class SpringGateway final : public ProductLimiter {
+class SpringGateway final : public ProductLimiter<SpringGateway> {
+    friend class ProductLimiter<SpringGateway>;
 public:
     explicit SpringGateway(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override
+    std::int32_t remainingAt(Nanos t) const
     {
         if (m_ttl == 0)
             return m_capacity >= m_requested ? clampRemaining(Int128(2'000'000'000)) : 0;
         return clampRemaining(filledAt(t / kNanosPerSecond) / m_requested);
     }
-    std::int64_t quota() const override { return m_capacity / m_requested; }
-    double levelAt(Nanos t) const override { return double(filledAt(t / kNanosPerSecond)); }
-    Memory memory() const override { return m_ttl == 0 ? Memory{0, 0} : Memory{16, 1}; } // tokens, timestamp
-    Algorithm algorithm() const override { return Algorithm::SpringGateway; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<SpringGateway>(*this); }
+    std::int64_t quota() const { return m_capacity / m_requested; }
+    double levelAt(Nanos t) const { return double(filledAt(t / kNanosPerSecond)); }
+    Memory memory() const { return m_ttl == 0 ? Memory{0, 0} : Memory{16, 1}; } // tokens, timestamp
+    Algorithm algorithm() const { return Algorithm::SpringGateway; }
 
     std::int64_t ttlSeconds() const { return m_ttl; }
     std::int64_t replenishRate() const { return m_rate; }
     std::int64_t requestedTokens() const { return m_requested; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override
+private:
+    Decision step(Nanos t, std::int64_t cost)
     {
         const std::int64_t now = t / kNanosPerSecond;
         const Int128 filled = filledAt(now);
@@ -57,11 +57,11 @@ protected:
         }
         return d;
     }
-    bool admits(Nanos t, std::int64_t cost) const override
+    bool admits(Nanos t, std::int64_t cost) const
     {
         return filledAt(t / kNanosPerSecond) >= Int128(m_requested) * cost;
     }
-    bool neverAdmits(std::int64_t cost) const override { return Int128(m_requested) * cost > m_capacity; }
+    bool neverAdmits(std::int64_t cost) const { return Int128(m_requested) * cost > m_capacity; }
 
 private:
     // filledAt is the script's filled_tokens at whole second `now` (every value is a whole number,

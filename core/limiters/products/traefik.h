@@ -20,16 +20,16 @@
 
 namespace ratelab {
 
-class Traefik final : public ProductLimiter {
+class Traefik final : public ProductLimiter<Traefik> {
+    friend class ProductLimiter<Traefik>;
 public:
     explicit Traefik(const LimiterConfig& config);
 
-    std::int32_t remainingAt(Nanos t) const override;
-    std::int64_t quota() const override { return m_burst; }
-    double levelAt(Nanos t) const override { return m_limit == 0 ? double(m_burstLeft) : advance(t); }
-    Memory memory() const override { return {32, 1}; } // tokens, last, lastEvent, burst
-    Algorithm algorithm() const override { return Algorithm::Traefik; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<Traefik>(*this); }
+    std::int32_t remainingAt(Nanos t) const;
+    std::int64_t quota() const { return m_burst; }
+    double levelAt(Nanos t) const { return m_limit == 0 ? double(m_burstLeft) : advance(t); }
+    Memory memory() const { return {32, 1}; } // tokens, last, lastEvent, burst
+    Algorithm algorithm() const { return Algorithm::Traefik; }
 
     double limitPerSecond() const { return m_limit; }
     std::int64_t average() const { return m_average; }
@@ -37,9 +37,9 @@ public:
     Nanos maxDelay() const { return m_maxDelay; }
     std::int64_t burst() const { return m_burst; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override;
-    bool admits(Nanos t, std::int64_t cost) const override;
+private:
+    Decision step(Nanos t, std::int64_t cost);
+    bool admits(Nanos t, std::int64_t cost) const;
 
 private:
     // Go's Duration.Seconds(): whole seconds plus the nanoseconds / 1e9.

@@ -32,7 +32,8 @@
 
 namespace ratelab {
 
-class UpstashRatelimit final : public ProductLimiter {
+class UpstashRatelimit final : public ProductLimiter<UpstashRatelimit> {
+    friend class ProductLimiter<UpstashRatelimit>;
 public:
     enum class Kind : std::uint8_t { FixedWindow, SlidingWindow, TokenBucket };
 
@@ -40,15 +41,14 @@ public:
 
     static constexpr bool kOwnReset = true; // reset is the package's answer (resetAny)
 
-    std::int32_t remainingAt(Nanos t) const override;
+    std::int32_t remainingAt(Nanos t) const;
     // reset is the package's `reset` for the last request, less t (0 once t has passed it).
-    Nanos reset(Nanos t) const override;
-    std::int64_t quota() const override { return m_kind == Kind::TokenBucket ? m_maxTokens : m_tokens; }
+    Nanos reset(Nanos t) const;
+    std::int64_t quota() const { return m_kind == Kind::TokenBucket ? m_maxTokens : m_tokens; }
     // levelAt is the tokens used: the window's count, the sliding estimate, or maxTokens - tokens.
-    double levelAt(Nanos t) const override;
-    Memory memory() const override;
-    Algorithm algorithm() const override { return Algorithm::UpstashRatelimit; }
-    std::unique_ptr<Limiter> clone() const override { return std::make_unique<UpstashRatelimit>(*this); }
+    double levelAt(Nanos t) const;
+    Memory memory() const;
+    Algorithm algorithm() const { return Algorithm::UpstashRatelimit; }
 
     // parseWindow reads a Duration as ms() does ("10 s", "1.5m", "250ms"), in milliseconds, or
     // throws InputError with the package's message.
@@ -64,9 +64,9 @@ public:
     // lastResetMs is the `reset` the package answered for the last request (ms since t = 0).
     std::int64_t lastResetMs() const { return m_lastResetMs; }
 
-protected:
-    Decision step(Nanos t, std::int64_t cost) override;
-    bool admits(Nanos t, std::int64_t cost) const override;
+private:
+    Decision step(Nanos t, std::int64_t cost);
+    bool admits(Nanos t, std::int64_t cost) const;
 
 private:
     static constexpr Nanos kMillis = 1'000'000;
