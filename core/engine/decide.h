@@ -1,5 +1,7 @@
-// decideAll, the one loop that runs a limiter over arrivals and measures it, shared by the
-// simulator, the streaming report and the one-pass reduction. Internal to core.
+// decideAll: the engine's loop specialised to one limiter over the arrivals (one layer, one node,
+// one client, no retries), which runs and measures a plain row in one pass. The simulator, the
+// streaming report and the one-pass reduction share it; docs/architecture.md lists it with the
+// other specialisations and the tests that prove each equal to the engine. Internal to core.
 #pragma once
 
 #include "limiters/limiters.h"
