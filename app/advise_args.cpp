@@ -182,6 +182,37 @@ void readProductArgs(const QCommandLineParser& p, AdviseArgs& a)
         throw InputError("--key: " + problem);
 }
 
+// readKeep reads --keep: a percentage of the keys (exactly, to 9 decimals), or current.
+void readKeep(const QCommandLineParser& p, AdviseArgs& a)
+{
+    a.keepCurrent = p.value("keep") == "current";
+    if (p.isSet("keep") && !a.keepCurrent) {
+        const std::string text = p.value("keep").toStdString();
+        Nanos keep = 0; // the percentage read as parseSeconds reads a decimal: exactly, to 9 decimals
+        try {
+            keep = parseSeconds(text);
+        } catch (const InputError&) {
+        }
+        if (keep <= 0 || keep > kPercentUnit)
+            throw InputError("--keep: must be a percentage above 0 and at most 100, or current (got " + ratelab::quoted(text) + ")");
+        a.options.keep = keep;
+    }
+}
+
+// readOutput reads how the advice is written: --format, --top and --write.
+void readOutput(const QCommandLineParser& p, AdviseArgs& a)
+{
+    a.format = p.isSet("format") ? p.value("format").toStdString() : "text";
+    if (a.format != "text" && a.format != "json")
+        throw InputError("--format: unknown format " + ratelab::quoted(a.format) + " (known: text, json)");
+    a.top = std::size_t(integerOption(p, "top", 0, kMaxTop).value_or(5));
+    a.write = p.value("write");
+    if (p.isSet("write") && a.write.isEmpty())
+        throw InputError("--write: no file name given");
+    if (const QString problem = a.write.isEmpty() ? QString() : io::outputPathProblem(a.write); !problem.isEmpty())
+        throw InputError("--write: " + problem.toStdString());
+}
+
 } // namespace
 
 void addAdviseOptions(QCommandLineParser& parser)
@@ -250,18 +281,7 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
         && a.product != "express" && a.product != "spring" && a.product != "cloudflare" && a.product != "aws-waf"
         && a.product != "aws-api-gateway" && a.product != "upstash")
         throw InputError("--for: unknown gateway " + ratelab::quoted(a.product) + " " + kKnown);
-    a.keepCurrent = p.value("keep") == "current";
-    if (p.isSet("keep") && !a.keepCurrent) {
-        const std::string text = p.value("keep").toStdString();
-        Nanos keep = 0; // the percentage read as parseSeconds reads a decimal: exactly, to 9 decimals
-        try {
-            keep = parseSeconds(text);
-        } catch (const InputError&) {
-        }
-        if (keep <= 0 || keep > kPercentUnit)
-            throw InputError("--keep: must be a percentage above 0 and at most 100, or current (got " + ratelab::quoted(text) + ")");
-        a.options.keep = keep;
-    }
+    readKeep(p, a);
     if (p.isSet("pass")) {
         a.pass = p.value("pass").toStdString();
         if (a.pass.empty())
@@ -276,15 +296,7 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
             throw InputError(std::string("--drain: ") + e.what());
         }
     }
-    a.format = p.isSet("format") ? p.value("format").toStdString() : "text";
-    if (a.format != "text" && a.format != "json")
-        throw InputError("--format: unknown format " + ratelab::quoted(a.format) + " (known: text, json)");
-    a.top = std::size_t(integerOption(p, "top", 0, kMaxTop).value_or(5));
-    a.write = p.value("write");
-    if (p.isSet("write") && a.write.isEmpty())
-        throw InputError("--write: no file name given");
-    if (const QString problem = a.write.isEmpty() ? QString() : io::outputPathProblem(a.write); !problem.isEmpty())
-        throw InputError("--write: " + problem.toStdString());
+    readOutput(p, a);
     readCurrent(p, a);
     if (a.keepCurrent && !a.current)
         throw InputError("--keep current: name the config the gateway runs now with --config");

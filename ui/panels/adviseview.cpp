@@ -54,6 +54,32 @@ int recommendedRow(const Advice& a)
     return -1;
 }
 
+const QColor kRecommendedGreen(0x2e, 0x9e, 0x44);
+
+// recommendedMark is the recommended point: a ring drawn over the others, so the square of the
+// point shown stays visible inside it when they are the same point (as they are at first).
+QScatterSeries* recommendedMark()
+{
+    auto* recommended = new QScatterSeries;
+    recommended->setName(AdviseView::tr("recommended"));
+    recommended->setMarkerSize(20);
+    recommended->setBrush(Qt::NoBrush);
+    recommended->setPen(QPen(kRecommendedGreen, 3));
+    return recommended;
+}
+
+// shownMark is the point whose config is shown: an orange square.
+QScatterSeries* shownMark()
+{
+    auto* shown = new QScatterSeries;
+    shown->setName(AdviseView::tr("shown"));
+    shown->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    shown->setMarkerSize(10);
+    shown->setColor(QColor(0xf0, 0x9a, 0x0e));
+    shown->setBorderColor(QColor(0xf0, 0x9a, 0x0e));
+    return shown;
+}
+
 } // namespace
 
 AdviseView::AdviseView(QWidget* parent)
@@ -71,66 +97,72 @@ AdviseView::AdviseView(QWidget* parent)
     , m_copy(new QPushButton(tr("Copy config te&xt")))
     , m_dryRun(new QPushButton(tr("&Dry run this limit")))
     , m_rows(new QPushButton(tr("Show in the &rows")))
+    , m_keepLabel(new QLabel(tr("&keep every request of")))
+    , m_keysLabel(new QLabel(tr("of keys, and of those matching the pa&ttern")))
+    , m_capLabel(new QLabel(tr("c&ap one key at")))
+    , m_letByLabel(new QLabel(tr("let &by the path")))
 {
     describeParts();
     connectParts();
-    // Two short rows: the gateway, its cap and the button, then whose requests must pass.
-    auto* cap = new QLabel(tr("c&ap one key at"));
-    cap->setBuddy(m_cap);
+    connect(m_gateway, &QComboBox::currentIndexChanged, this, &AdviseView::showGatewayParts);
+    layOutParts();
+    setTraffic(nullptr);
+}
+
+// showGatewayParts shows the goals the chosen gateway can be given. Envoy's filter keeps one
+// bucket for every request: no key to keep, all of them pass, and its cap is the bucket's.
+// Traefik has no exact bound for a cap (advise --cap refuses it); only nginx's config is written
+// with a map that lets a path by (advise --pass-path).
+void AdviseView::showGatewayParts()
+{
+    const QString product = m_gateway->currentData().toString();
+    const bool perKey = product != "envoy";
+    for (QWidget* w : std::initializer_list<QWidget*>{m_keepLabel, m_keep, m_keysLabel, m_pass})
+        w->setVisible(perKey);
+    m_capLabel->setText(perKey ? tr("c&ap one key at") : tr("c&ap one Envoy at"));
+    m_capLabel->setVisible(product != "traefik");
+    m_cap->setVisible(product != "traefik");
+    m_letByLabel->setVisible(product == "nginx");
+    m_letBy->setVisible(product == "nginx");
+}
+
+// layOutParts: two short rows (the gateway, its cap, the path let by and the button; then whose
+// requests must pass), the summary, the front's table, and the chart beside the chosen point's
+// config and its buttons, not under it: on a projector's 720 rows the table keeps room for its
+// rows.
+void AdviseView::layOutParts()
+{
+    m_keepLabel->setBuddy(m_keep);
+    m_keysLabel->setBuddy(m_pass);
+    m_capLabel->setBuddy(m_cap);
+    m_letByLabel->setBuddy(m_letBy);
     auto* controls = new QHBoxLayout;
-    controls->addWidget(m_gateway);
-    controls->addWidget(cap);
-    controls->addWidget(m_cap);
-    auto* letBy = new QLabel(tr("let &by the path"));
-    letBy->setBuddy(m_letBy);
-    controls->addWidget(letBy);
-    controls->addWidget(m_letBy);
-    controls->addWidget(m_advise);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_gateway, m_capLabel, m_cap, m_letByLabel, m_letBy, m_advise})
+        controls->addWidget(w);
     controls->addStretch();
     auto* goal = new QHBoxLayout;
-    auto* keep = new QLabel(tr("&keep every request of"));
-    keep->setBuddy(m_keep);
-    auto* keys = new QLabel(tr("of keys, and of those matching the pa&ttern"));
-    keys->setBuddy(m_pass);
-    goal->addWidget(keep);
+    goal->addWidget(m_keepLabel);
     goal->addWidget(m_keep);
-    goal->addWidget(keys);
+    goal->addWidget(m_keysLabel);
     goal->addWidget(m_pass, 1);
-    // Envoy's filter keeps one bucket for every request: no key to keep, all of them pass, and
-    // its cap is the bucket's. Traefik has no exact bound for a cap (advise --cap refuses it).
-    connect(m_gateway, &QComboBox::currentIndexChanged, this, [this, keep, keys, cap, letBy] {
-        const QString product = m_gateway->currentData().toString();
-        const bool perKey = product != "envoy";
-        for (QWidget* w : {static_cast<QWidget*>(keep), static_cast<QWidget*>(m_keep), static_cast<QWidget*>(keys),
-                           static_cast<QWidget*>(m_pass)})
-            w->setVisible(perKey);
-        cap->setText(perKey ? tr("c&ap one key at") : tr("c&ap one Envoy at"));
-        cap->setVisible(product != "traefik");
-        m_cap->setVisible(product != "traefik");
-        letBy->setVisible(product == "nginx"); // written as a map only for nginx (advise --pass-path)
-        m_letBy->setVisible(product == "nginx");
-    });
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_copy);
     buttons->addWidget(m_dryRun);
     buttons->addWidget(m_rows);
     buttons->addStretch();
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(controls);
-    layout->addLayout(goal);
-    layout->addWidget(m_summary);
-    // The chosen point's config and its buttons beside the chart, not under it: on a
-    // projector's 720 rows the table keeps room for its rows.
     auto* chosen = new QVBoxLayout;
     chosen->addWidget(m_config, 1);
     chosen->addLayout(buttons);
     auto* below = new QHBoxLayout;
     below->addWidget(m_chart, 1);
     below->addLayout(chosen, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addLayout(goal);
+    layout->addWidget(m_summary);
     layout->addWidget(m_front, 1);
     layout->addLayout(below, 1);
-    setTraffic(nullptr);
 }
 
 AdviseView::~AdviseView() { m_watcher.waitForFinished(); }
@@ -161,6 +193,13 @@ void AdviseView::connectParts()
 }
 
 void AdviseView::describeParts()
+{
+    describeGoals();
+    describeResults();
+}
+
+// describeGoals: the gateway and what the user asks of its limit.
+void AdviseView::describeGoals()
 {
     // The gateways of a rate and a burst, keyed by the log's client address. An API Gateway usage
     // plan is keyed by an API key no default log field holds: `ratelab advise --key` names it.
@@ -194,9 +233,13 @@ void AdviseView::describeParts()
                          "the one meeting it that drains soonest"));
     m_advise->setToolTip(tr("For each burst, the lowest rate at which every request of those keys passes, and what "
                             "each such limit denies the others"));
+}
+
+// describeResults: the summary, the front as a table and a chart, and the chosen point's config.
+void AdviseView::describeResults()
+{
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText); // a pattern typed may hold '<'
-
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_front->setHorizontalHeaderLabels({tr("Rate"), tr("Burst"), tr("Kept keys' denied"), tr("Others' denied"),
                                         tr("Keys denied"), tr("Most in the cap's window")});
@@ -466,20 +509,8 @@ void AdviseView::showChart()
     front->setName(tr("the front"));
     front->setPointsVisible(true);
     front->setPen(frontPen(palette()));
-    // The recommended point is a ring drawn over the others, so the square of the point shown
-    // stays visible inside it when they are the same point (as they are at first).
-    auto* recommended = new QScatterSeries;
-    recommended->setName(tr("recommended"));
-    recommended->setMarkerSize(20);
-    recommended->setBrush(Qt::NoBrush);
-    const QColor green(0x2e, 0x9e, 0x44);
-    recommended->setPen(QPen(green, 3));
-    auto* shown = new QScatterSeries;
-    shown->setName(tr("shown"));
-    shown->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    shown->setMarkerSize(10);
-    shown->setColor(QColor(0xf0, 0x9a, 0x0e));
-    shown->setBorderColor(QColor(0xf0, 0x9a, 0x0e));
+    auto* recommended = recommendedMark();
+    auto* shown = shownMark();
     const int rec = recommendedRow(a);
     for (std::size_t i = 0; i < a.front.size(); ++i) {
         const AdvicePoint& p = a.front[i];
@@ -506,7 +537,7 @@ void AdviseView::showChart()
         connect(s, &QXYSeries::clicked, this, [this](const QPointF& p) { choose(qRound(p.x())); });
     }
     for (QLegendMarker* marker : chart->legend()->markers(recommended))
-        marker->setBrush(green); // the ring's own brush is none: its legend shows its colour
+        marker->setBrush(kRecommendedGreen); // the ring's own brush is none: its legend shows its colour
     QChart* old = m_chart->chart();
     m_chart->setChart(chart);
     delete old;

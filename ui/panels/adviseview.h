@@ -80,8 +80,12 @@ private:
     };
     // describeParts gives each part its values, words and names (the gateways, the keep box, ...).
     void describeParts();
+    void describeGoals();
+    void describeResults();
     // connectParts makes the buttons, boxes, table and the background advice work.
     void connectParts();
+    void layOutParts();
+    void showGatewayParts();
     void showResult(Result r);
     // fillFront lists the front's points in the table, the recommended row named so.
     void fillFront(int recommended);
@@ -104,6 +108,10 @@ private:
     QPushButton* m_copy;
     QPushButton* m_dryRun;
     QPushButton* m_rows;
+    QLabel* m_keepLabel;
+    QLabel* m_keysLabel;
+    QLabel* m_capLabel;
+    QLabel* m_letByLabel;
     std::shared_ptr<const Traffic> m_traffic;
     std::string m_key = "ip";
     std::shared_ptr<const BurstGatewayAdvice> m_advice;
