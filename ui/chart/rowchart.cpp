@@ -302,16 +302,17 @@ double RowChart::visibleRight() const
 
 QRectF RowChart::plot() const { return chart()->plotArea(); }
 
+RowArea RowChart::area() const
+{
+    const QRectF p0 = plot();
+    return {p0, p0.top() - stripHeight(), timeBottom(), m_range.from, m_range.to};
+}
+
 QRectF RowChart::plotRect() const { return mapFromScene(plot()).boundingRect(); }
 
 int RowChart::plotColumns() const { return std::max(1, int(std::lround(plot().width()))); }
 
-double RowChart::xOf(double s) const
-{
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    const QRectF p = plot();
-    return p.left() + (s - from) / (to - from) * p.width();
-}
+double RowChart::xOf(double s) const { return RowArea{plot(), 0, 0, m_range.from, m_range.to}.xOf(s); }
 
 double RowChart::laneY(Lane lane) const
 {

@@ -13,6 +13,7 @@
 
 #include "chart/bar_canvas.h"
 #include "chart/offset_line.h"
+#include "chart/row_layers.h"
 #include "model/frame.h"
 
 #include <QChartView>
@@ -281,6 +282,7 @@ private:
     double xOf(double seconds) const;
     double laneY(Lane lane) const;
     QRectF plot() const;
+    RowArea area() const; // what the painters of row_layers.h draw in
     Lane laneOf(Verdict v) const;
     void drawStrip(QPainter* p) const;
     // sentPerColumn counts, per column of the row, the requests the clients sent (not their

@@ -94,16 +94,10 @@ void RowChart::drawBlockSpans(QPainter* p) const
 {
     if (m_blockSpans.empty() || m_veiled)
         return;
-    const QRectF p0 = plot();
     QColor shade = deniedColor();
     shade.setAlpha(palette().color(QPalette::Base).lightness() < 128 ? 60 : 38);
+    paintBlockSpans(*p, area(), m_blockSpans, shade, visibleRight());
     p->save();
-    p->setClipRect(QRectF(QPointF(p0.left(), p0.top()), QPointF(std::min(p0.right(), visibleRight()), p0.bottom())));
-    for (const auto& [from, to] : m_blockSpans) {
-        if (to <= m_range.from || from >= m_range.to)
-            continue;
-        p->fillRect(QRectF(QPointF(xOf(secondsAsDouble(from)), p0.top()), QPointF(xOf(secondsAsDouble(to)), p0.bottom())), shade);
-    }
     p->setClipping(false);
     const QRectF box = paintedLabel(LabelKind::Block);
     p->fillRect(box, palette().color(QPalette::Base));

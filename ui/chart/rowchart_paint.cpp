@@ -354,40 +354,22 @@ void RowChart::drawPinned(QPainter* p) const
     const Nanos t = timesOf(*m_frame->trace, m_row)[*pinned];
     if (t < m_range.from || t >= m_range.to)
         return;
-    const QRectF p0 = plot();
-    const double x = xOf(secondsAsDouble(t));
-    const QColor accent(0x7c, 0x3a, 0xed);
-    p->save();
-    p->setClipping(false);
-    p->setPen(QPen(accent, 1, Qt::DashLine));
-    p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, timeBottom()));
-    p->setPen(QPen(accent, 2));
-    p->setBrush(Qt::NoBrush);
     const Verdict v = verdictAt(m_frame->trace->results.at(m_row), *pinned);
-    p->drawEllipse(QPointF(x, laneY(laneOf(v))), 6.5 * markScale(), 6.5 * markScale());
-    p->restore();
+    paintPinned(*p, area(), xOf(secondsAsDouble(t)), laneY(laneOf(v)), 6.5 * markScale());
 }
 
 void RowChart::drawBox(QPainter* p) const
 {
     if (!m_boxFrom || !m_boxTo)
         return;
-    const QRectF p0 = plot();
-    const double a = mapToScene(m_boxFrom->toPoint()).x(), b = mapToScene(m_boxTo->toPoint()).x();
-    QColor fill = palette().color(QPalette::Highlight);
-    fill.setAlpha(50);
-    p->fillRect(QRectF(QPointF(std::min(a, b), p0.top() - stripHeight()), QPointF(std::max(a, b), timeBottom())), fill);
+    paintSelection(*p, area(), mapToScene(m_boxFrom->toPoint()).x(), mapToScene(m_boxTo->toPoint()).x(),
+                   palette().color(QPalette::Highlight));
 }
 
 void RowChart::drawPlayhead(QPainter* p) const
 {
-    if (!m_playhead || m_playhead->t >= m_range.to || m_playhead->t < m_range.from)
-        return;
-    const QRectF p0 = plot();
-    const double x = xOf(secondsAsDouble(m_playhead->t));
-    p->setClipping(false);
-    p->setPen(QPen(QColor(0xea, 0x58, 0x0c), 1.5));
-    p->drawLine(QPointF(x, p0.top() - stripHeight()), QPointF(x, timeBottom()));
+    if (m_playhead)
+        paintPlayhead(*p, area(), m_playhead->t);
 }
 
 void RowChart::drawLevelLabels(QPainter* p) const
@@ -467,36 +449,14 @@ void RowChart::drawBoundaries(QPainter* p) const
 {
     if (facts(algorithm()).reads != ConfigUse::LimitWindow || m_gateRow)
         return; // the buckets, and a concurrency limiter alone, have no windows
-    const Nanos w = measuredWindow(); // a product given its own options: its own period
-    const QRectF p0 = plot();
-    const Nanos first = m_range.from / w;
-    const Nanos last = (m_range.to - 1) / w;
-    if (last - first > Nanos(p0.width() / 12))
-        return; // too dense to tell apart: bands would only grey the chart
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    const QColor band = dark ? QColor(255, 255, 255, 14) : QColor(0x33, 0x55, 0x99, 16);
-    const QColor line = dark ? QColor(0x94, 0xa3, 0xb8, 170) : QColor(0x64, 0x74, 0x8b, 150);
-    p->save();
-    const double bottom = timeBottom(); // through the attempts lane: retries pile up at a window's start
-    p->setClipRect(QRectF(QPointF(p0.left(), p0.top() - stripHeight()), QPointF(p0.right(), bottom)));
-    for (Nanos k = first; k <= last; ++k) {
-        const double x0 = xOf(secondsAsDouble(k * w)), x1 = xOf(secondsAsDouble(Nanos(std::min<Int128>(Int128(k + 1) * w, kMaxNanos))));
-        if (k % 2 == 1) // alternate windows shaded: where one ends and the next begins is plain
-            p->fillRect(QRectF(QPointF(x0, p0.top() - stripHeight()), QPointF(x1, bottom)), band);
-        if (k * w >= m_range.from) {
-            p->setPen(QPen(line, 1));
-            p->drawLine(QPointF(x0, p0.top() - stripHeight()), QPointF(x0, bottom));
-        }
-    }
-    // At the playhead, the sliding limiters count the trailing window (t - W, t]: shade it.
+    WindowBands bands;
+    bands.window = measuredWindow(); // a product given its own options: its own period
+    bands.dark = palette().color(QPalette::Base).lightness() < 128;
+    // At the playhead, the sliding limiters count the trailing window (t - W, t]: it is shaded.
     const Algorithm a = algorithm();
-    if (m_playhead && (a == Algorithm::SlidingWindowLog || a == Algorithm::SlidingWindowCounter)) {
-        const double x1 = xOf(secondsAsDouble(m_playhead->t));
-        const double x0 = xOf(secondsAsDouble(m_playhead->t) - secondsAsDouble(w));
-        const QColor trailing = QColor(0xea, 0x58, 0x0c, dark ? 40 : 28);
-        p->fillRect(QRectF(QPointF(x0, p0.top() - stripHeight()), QPointF(x1, bottom)), trailing);
-    }
-    p->restore();
+    if (m_playhead && (a == Algorithm::SlidingWindowLog || a == Algorithm::SlidingWindowCounter))
+        bands.trailingAt = m_playhead->t;
+    paintWindowBands(*p, area(), bands); // through the attempts lane: retries pile up at a window's start
 }
 
 } // namespace ratelab::ui

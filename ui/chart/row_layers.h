@@ -1,0 +1,62 @@
+// A row's layers, each painted by a function of its own from the values it is handed: none
+// reads the chart, so each can be painted alone into an image and checked (tst_row_layers).
+// RowChart works out those values from its frame and calls them in order, back to front.
+#pragma once
+
+#include "arithmetic/nanos.h"
+
+#include <QColor>
+#include <QRectF>
+
+#include <optional>
+#include <span>
+#include <utility>
+
+class QPainter;
+
+namespace ratelab::ui {
+
+// RowArea is where a row's layers draw, in the chart's scene pixels: the level plot, the strip of
+// marks above it (from stripTop) and the lanes below it (down to bottom), and the times at the
+// plot's left and right edges.
+struct RowArea {
+    QRectF plot;
+    double stripTop = 0; // the top of the strip of marks above the plot
+    double bottom = 0;   // the bottom of the lowest lane under the plot (the plot's, without lanes)
+    Nanos from = 0, to = 1;
+
+    // xOf is the x of a time in seconds: proportional across the plot, and beyond its edges.
+    double xOf(double seconds) const;
+    // column is the full height a time mark crosses, from the strip's top to the lowest lane.
+    QRectF column(double x0, double x1) const;
+};
+
+// paintPlayhead draws the playhead at t: an orange line through the strip, the plot and the lanes.
+// A time outside [from, to) is not drawn.
+void paintPlayhead(QPainter& p, const RowArea& area, Nanos t);
+
+// paintSelection fills the span a drag selects, between the scene x's a and b (either order), in
+// the highlight colour at a fifth of its strength.
+void paintSelection(QPainter& p, const RowArea& area, double a, double b, QColor highlight);
+
+// WindowBands are a window limiter's windows: every other window of `window` shaded, a line at
+// each window's start, and, at the playhead (trailingAt), the trailing window (t - W, t] the
+// sliding limiters count. Too many windows to tell apart (more than one every 12 pixels) are
+// not drawn.
+struct WindowBands {
+    Nanos window = 0;
+    std::optional<Nanos> trailingAt;
+    bool dark = false; // the dark theme: lighter bands and lines
+};
+void paintWindowBands(QPainter& p, const RowArea& area, const WindowBands& bands);
+
+// paintBlockSpans shades the spans a product blocks every request in (an API Gateway quota
+// spent, a WAF block), clipped to the plot left of visibleRight (the playhead's x).
+void paintBlockSpans(QPainter& p, const RowArea& area, std::span<const std::pair<Nanos, Nanos>> spans, QColor shade,
+                     double visibleRight);
+
+// paintPinned rings the mark of a pinned decision at (x, laneY) and draws a dashed line through
+// the row at x, in violet; radius is the ring's.
+void paintPinned(QPainter& p, const RowArea& area, double x, double laneY, double radius);
+
+} // namespace ratelab::ui
