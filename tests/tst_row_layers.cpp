@@ -116,7 +116,63 @@ private slots:
         QVERIFY(white(image, 62, 25) && white(image, 58, 25)); // inside the ring, off the line
         QVERIFY(white(image, 60, 90));                        // the line stops at the lanes' bottom
     }
+
+    void theBoundBandShadesThePlotBetweenDashedEdges()
+    {
+        const QColor violet(0x6d, 0x28, 0xd9);
+        const QImage image = painted([&](QPainter& p) { paintBoundBand(p, area(), 40, 60, violet, false); });
+        const QColor c = image.pixelColor(50, 50);
+        QVERIFY(!white(image, 50, 50) && c.blue() > c.green());
+        QVERIFY(white(image, 50, 25) && white(image, 35, 50) && white(image, 65, 50));
+        bool dashed = false; // some of the edge is drawn over the shade, not all of it
+        bool gap = false;
+        for (int y = 31; y < 70; ++y)
+            (image.pixelColor(40, y) == image.pixelColor(50, y) ? gap : dashed) = true;
+        QVERIFY(dashed && gap);
+        // An edge left of the plot is not drawn, and the shade stops at the plot's edge.
+        const QImage left = painted([&](QPainter& p) { paintBoundBand(p, area(), 5, 30, violet, false); });
+        QVERIFY(white(left, 5, 50) && white(left, 9, 50) && !white(left, 20, 50));
+    }
+
+    void aLabelIsWrittenOnItsPatchInsideItsClip()
+    {
+        const QRectF box(20, 40, 40, 14);
+        const QImage image = painted([&](QPainter& p) { paintLabel(p, box, "x", Qt::yellow, Qt::black, std::nullopt); });
+        QCOMPARE(image.pixelColor(21, 41), QColor(Qt::yellow));
+        bool ink = false;
+        for (int x = 20; x < 60 && !ink; ++x)
+            for (int y = 40; y < 54 && !ink; ++y)
+                ink = image.pixelColor(x, y).lightness() < 100;
+        QVERIFY(ink);
+        const QImage clipped = painted([&](QPainter& p) { paintLabel(p, box, "x", Qt::yellow, Qt::black, QRectF(30, 0, 100, 100)); });
+        QVERIFY(white(clipped, 21, 41) && clipped.pixelColor(35, 41) == QColor(Qt::yellow));
+    }
+
+    void theLevelLineRunsToThePlayhead()
+    {
+        // From (0 s, 0) to (10 s, the top): the plot's diagonal, (10, 70) to (110, 30); drawn up
+        // to x 60, the playhead. nginx's water, in thousandths, draws the same line.
+        const QList<QPointF> points{{0, 0}, {10, 1}};
+        const QList<QPointF> water{{0, 0}, {10, 1000}};
+        OffsetLine cache;
+        const QImage image = painted([&](QPainter& p) { paintLevelLine(p, area(), {&points, 1, 1, Qt::blue, 60}, cache); });
+        const auto near = [&](const QImage& i, int x, int y) { return !white(i, x, y) || !white(i, x, y - 1) || !white(i, x, y + 1); };
+        QVERIFY(near(image, 30, 62) && near(image, 50, 54));
+        QVERIFY(white(image, 90, 38) && white(image, 50, 40)); // past the playhead; off the line
+        OffsetLine other;
+        QCOMPARE(painted([&](QPainter& p) { paintLevelLine(p, area(), {&water, 1000, 1, Qt::blue, 60}, other); }), image);
+    }
+
+    void departuresAreHollowDiamondsAlongThePlotsBottom()
+    {
+        // h = 4 at the plot's bottom (70): centred on y 65, at x 60 for 5 s; 12 s is out of range.
+        const std::array<Nanos, 2> leaves{5 * S, 12 * S};
+        const QImage image = painted([&](QPainter& p) { paintDepartures(p, area(), leaves, 4, Qt::darkYellow); });
+        QVERIFY(!white(image, 60, 61) && !white(image, 63, 65) && !white(image, 57, 65));
+        QVERIFY(white(image, 60, 65)); // hollow
+        QVERIFY(white(image, 130, 65) && white(image, 60, 55));
+    }
 };
 
-QTEST_APPLESS_MAIN(TestRowLayers)
+QTEST_MAIN(TestRowLayers)
 #include "tst_row_layers.moc"

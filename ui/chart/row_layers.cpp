@@ -2,8 +2,10 @@
 
 #include "arithmetic/decimal.h"
 
+#include <QPaintDevice>
 #include <QPainter>
 #include <QPen>
+#include <QPolygonF>
 
 #include <algorithm>
 
@@ -87,6 +89,70 @@ void paintPinned(QPainter& p, const RowArea& area, double x, double laneY, doubl
     p.setPen(QPen(accent, 2));
     p.setBrush(Qt::NoBrush);
     p.drawEllipse(QPointF(x, laneY), radius, radius);
+    p.restore();
+}
+
+void paintBoundBand(QPainter& p, const RowArea& area, double x0, double x1, QColor edge, bool dark)
+{
+    const QRectF& p0 = area.plot;
+    p.save();
+    p.setClipRect(p0);
+    QColor fill = edge;
+    fill.setAlpha(dark ? 34 : 22);
+    p.fillRect(QRectF(QPointF(std::max(x0, p0.left() - 1), p0.top()), QPointF(std::min(x1, p0.right() + 1), p0.bottom())), fill);
+    p.setPen(QPen(edge, 1, Qt::DashLine));
+    for (const double x : {x0, x1})
+        if (x >= p0.left() - 1 && x <= p0.right() + 1)
+            p.drawLine(QPointF(x, p0.top()), QPointF(x, p0.bottom()));
+    p.restore();
+}
+
+void paintLabel(QPainter& p, const QRectF& box, const QString& text, QColor background, QColor ink,
+                std::optional<QRectF> clip)
+{
+    p.save();
+    if (clip)
+        p.setClipRect(*clip);
+    else
+        p.setClipping(false);
+    p.fillRect(box, background);
+    p.setPen(ink);
+    p.drawText(box, Qt::AlignCenter, text);
+    p.restore();
+}
+
+void paintLevelLine(QPainter& p, const RowArea& area, const LevelLine& level, OffsetLine& cache)
+{
+    const QRectF& p0 = area.plot;
+    const double from = secondsAsDouble(area.from), to = secondsAsDouble(area.to);
+    const double sx = p0.width() / (to - from), sy = p0.height() / level.top;
+    const QList<QPointF>& points = *level.points;
+    QPolygonF line(points.size());
+    for (qsizetype i = 0; i < points.size(); ++i)
+        line[i] = QPointF(p0.left() + (points[i].x() - from) * sx, p0.bottom() - points[i].y() / level.unit * sy);
+    QPen pen(level.color, 1);
+    pen.setCosmetic(true);
+    const QRectF clip(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, level.visibleRight), p0.bottom() + 2));
+    p.setClipRect(clip);
+    const double devicePixel = 1.0 / std::max(1.0, p.device()->devicePixelRatioF());
+    const QPointF offsets[] = {QPointF(0, 0), QPointF(devicePixel, 0), QPointF(0, devicePixel)};
+    cache.draw(&p, line, pen, offsets, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 1, clip.bottom()))));
+    p.setPen(pen);
+}
+
+void paintDepartures(QPainter& p, const RowArea& area, std::span<const Nanos> leaves, double h, QColor color)
+{
+    const double y = area.plot.bottom() - h - 1;
+    p.save();
+    p.setClipping(false);
+    p.setPen(QPen(color, 1.4));
+    p.setBrush(Qt::NoBrush);
+    for (const Nanos t : leaves) {
+        if (t < area.from || t >= area.to)
+            continue;
+        const double x = area.xOf(secondsAsDouble(t));
+        p.drawPolygon(QPolygonF{{x, y - h}, {x + h, y}, {x, y + h}, {x - h, y}});
+    }
     p.restore();
 }
 

@@ -4,9 +4,13 @@
 #pragma once
 
 #include "arithmetic/nanos.h"
+#include "chart/offset_line.h"
 
 #include <QColor>
+#include <QList>
+#include <QPointF>
 #include <QRectF>
+#include <QString>
 
 #include <optional>
 #include <span>
@@ -58,5 +62,35 @@ void paintBlockSpans(QPainter& p, const RowArea& area, std::span<const std::pair
 // paintPinned rings the mark of a pinned decision at (x, laneY) and draws a dashed line through
 // the row at x, in violet; radius is the ring's.
 void paintPinned(QPainter& p, const RowArea& area, double x, double laneY, double radius);
+
+// paintBoundBand shades the window where the traffic came closest to the row's bound, between
+// the scene x's x0 and x1, in the plot, with a dashed edge at each end. An edge outside the plot
+// is not drawn rather than clipped: an SVG export (QSvgGenerator before Qt 6.7 writes no clip)
+// would show it left of the axis.
+void paintBoundBand(QPainter& p, const RowArea& area, double x0, double x1, QColor edge, bool dark);
+
+// paintLabel writes text centred in box on a patch of `background`, in `ink`, in the painter's
+// font, clipped to `clip` (none: not clipped at all).
+void paintLabel(QPainter& p, const QRectF& box, const QString& text, QColor background, QColor ink,
+                std::optional<QRectF> clip);
+
+// LevelLine is the level plot's line: points in (seconds, value / unit), over a plot whose top is
+// `top`, drawn up to the scene x visibleRight (the playhead) in `color`. The line has a weight of
+// about two device pixels: three one-pixel copies (OffsetLine), the raster engine's fast path.
+struct LevelLine {
+    const QList<QPointF>* points = nullptr;
+    double unit = 1; // nginx's water is in thousandths
+    double top = 1;
+    QColor color;
+    double visibleRight = 0;
+};
+// paintLevelLine draws the line, keeping its strokes in `cache` between paints. It leaves the
+// painter clipped to the line's area with the line's pen, for what is drawn on the line next.
+void paintLevelLine(QPainter& p, const RowArea& area, const LevelLine& line, OffsetLine& cache);
+
+// paintDepartures draws a hollow diamond of half-width h at each time a queued request leaves,
+// along the plot's bottom: never on the arrivals' marks in the strip. Times outside the range
+// are not drawn.
+void paintDepartures(QPainter& p, const RowArea& area, std::span<const Nanos> leaves, double h, QColor color);
 
 } // namespace ratelab::ui

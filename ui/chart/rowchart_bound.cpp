@@ -122,21 +122,7 @@ void RowChart::drawBound(QPainter* p) const
     const auto band = boundBand();
     if (!band)
         return;
-    const auto [x0, x1] = *band;
-    const QRectF area = plot();
-    const QColor edge = boundColor();
-    p->save();
-    p->setClipRect(area);
-    QColor fill = edge;
-    fill.setAlpha(palette().color(QPalette::Base).lightness() < 128 ? 34 : 22);
-    p->fillRect(QRectF(QPointF(std::max(x0, area.left() - 1), area.top()), QPointF(std::min(x1, area.right() + 1), area.bottom())), fill);
-    p->setPen(QPen(edge, 1, Qt::DashLine));
-    // An edge outside the plot is not drawn rather than clipped: an SVG export (QSvgGenerator
-    // before Qt 6.7 writes no clip) would show it left of the axis.
-    for (const double x : {x0, x1})
-        if (x >= area.left() - 1 && x <= area.right() + 1)
-            p->drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
-    p->restore();
+    paintBoundBand(*p, area(), band->first, band->second, boundColor(), palette().color(QPalette::Base).lightness() < 128);
 }
 
 QString RowChart::boundLabel() const
@@ -178,14 +164,8 @@ QRectF RowChart::boundLabelBoxClearOf(const std::vector<QRectF>& taken) const
 void RowChart::drawBoundLabel(QPainter* p) const
 {
     const QRectF box = paintedLabel(LabelKind::Bound);
-    if (box.isEmpty())
-        return;
-    p->save();
-    p->setClipRect(plot());
-    p->fillRect(box, palette().color(QPalette::Base));
-    p->setPen(boundColor());
-    p->drawText(box, Qt::AlignCenter, boundLabel());
-    p->restore();
+    if (!box.isEmpty())
+        paintLabel(*p, box, boundLabel(), palette().color(QPalette::Base), boundColor(), plot());
 }
 
 } // namespace ratelab::ui

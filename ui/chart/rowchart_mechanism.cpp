@@ -97,13 +97,8 @@ void RowChart::drawBlockSpans(QPainter* p) const
     QColor shade = deniedColor();
     shade.setAlpha(palette().color(QPalette::Base).lightness() < 128 ? 60 : 38);
     paintBlockSpans(*p, area(), m_blockSpans, shade, visibleRight());
-    p->save();
-    p->setClipping(false);
-    const QRectF box = paintedLabel(LabelKind::Block);
-    p->fillRect(box, palette().color(QPalette::Base));
-    p->setPen(palette().color(QPalette::WindowText));
-    p->drawText(box, Qt::AlignCenter, blockCaption());
-    p->restore();
+    paintLabel(*p, paintedLabel(LabelKind::Block), blockCaption(), palette().color(QPalette::Base),
+               palette().color(QPalette::WindowText), std::nullopt);
 }
 
 bool RowChart::buildQuota(const Frame& frame)

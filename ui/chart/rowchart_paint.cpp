@@ -296,25 +296,15 @@ void RowChart::drawLevel(QPainter* p) const
         p->restore();
         return;
     }
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
     // nginx: what it holds (its thousandths over 1000, on the requests' axis) rather than the
     // excess after each request, which a burst of 0 keeps at 0.
     const bool water = !m_nginxWater.empty();
-    const QList<QPointF>& points = water ? m_nginxWater : m_levelPoints;
-    QPolygonF line(points.size());
-    for (qsizetype i = 0; i < points.size(); ++i)
-        line[i] = QPointF(p0.left() + (points[i].x() - from) * sx, p0.bottom() - points[i].y() / (water ? 1000.0 : 1.0) * sy);
-    QPen pen(levelColor(), 1);
-    pen.setCosmetic(true);
     p->save();
-    const QRectF clip(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, visibleRight()), p0.bottom() + 2));
-    p->setClipRect(clip);
-    const double devicePixel = 1.0 / std::max(1.0, p->device()->devicePixelRatioF());
-    const QPointF offsets[] = {QPointF(0, 0), QPointF(devicePixel, 0), QPointF(0, devicePixel)};
-    m_levelLine.draw(p, line, pen, offsets, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 1, clip.bottom()))));
-    p->setPen(pen);
-    drawNginxLeft(p, from, sx, sy);
+    paintLevelLine(*p, area(),
+                   {water ? &m_nginxWater : &m_levelPoints, water ? 1000.0 : 1.0, m_levelAxis->max(), levelColor(), visibleRight()},
+                   m_levelLine);
+    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
+    drawNginxLeft(p, from, p0.width() / (to - from), p0.height() / m_levelAxis->max());
     p->restore();
 }
 

@@ -301,22 +301,11 @@ void RowChart::drawDepartures(QPainter* p) const
     // Along the bottom of the level plot, where the line steps down as each one leaves: never
     // on top of the arrivals' marks in the strip.
     const std::size_t end = shownEnd();
-    const double h = 3.2 * markScale();
-    const double y = plot().bottom() - h - 1;
-    p->save();
-    p->setClipping(false);
-    p->setPen(QPen(delayedColor(palette()), 1.4));
-    p->setBrush(Qt::NoBrush);
-    for (const auto& [request, leaves] : m_departures) {
-        if (request >= end || (m_playhead && leaves > m_playhead->t))
-            continue;
-        if (leaves < m_range.from || leaves >= m_range.to)
-            continue;
-        const double x = xOf(secondsAsDouble(leaves));
-        QPolygonF diamond{{x, y - h}, {x + h, y}, {x, y + h}, {x - h, y}};
-        p->drawPolygon(diamond);
-    }
-    p->restore();
+    std::vector<Nanos> shown; // the departures of requests shown, not after the playhead
+    for (const auto& [request, leaves] : m_departures)
+        if (request < end && !(m_playhead && leaves > m_playhead->t))
+            shown.push_back(leaves);
+    paintDepartures(*p, area(), shown, 3.2 * markScale(), delayedColor(palette()));
 }
 
 void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale, QColor color, bool hollow)
