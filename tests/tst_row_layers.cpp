@@ -172,6 +172,58 @@ private slots:
         QVERIFY(white(image, 60, 65)); // hollow
         QVERIFY(white(image, 130, 65) && white(image, 60, 55));
     }
+
+    void theStripsBandIsFilledAndClipsWhatFollows()
+    {
+        QRectF clip;
+        const QImage image = painted([&](QPainter& p) {
+            clip = paintStripBand(p, area(), Qt::yellow, 60);
+            p.fillRect(QRectF(0, 0, 140, 100), Qt::black); // clipped to the band's clip
+        });
+        QCOMPARE(clip, QRectF(QPointF(4, 20), QPointF(65, 28))); // 6 px left of the plot, 5 right of x 60
+        QCOMPARE(image.pixelColor(50, 24), QColor(Qt::black));
+        QCOMPARE(image.pixelColor(70, 24), QColor(Qt::yellow)); // the band, right of the clip
+        QVERIFY(white(image, 50, 29) && white(image, 2, 24) && white(image, 112, 24));
+    }
+
+    // Four columns of 25 pixels; lanes' bottoms at 40, 55, 70 and a full bar 10 high. Column 0:
+    // 3 admitted, 1 denied: bars of 7.5 (y 32.5..40) and 2.5 (67.5..70); column 1 empty; column
+    // 2: 2 delayed, a full bar (45..55).
+    void theStripsBarsAreEachLanesShare()
+    {
+        const std::array<Column, 4> columns{{{3, 0, 1}, {}, {0, 2, 0}, {}}};
+        StripBars bars;
+        bars.columns = columns;
+        bars.bottom = {40, 55, 70};
+        bars.fullHeight = 10;
+        bars.colour = {Qt::red, Qt::green, Qt::blue};
+        const QRectF all(0, 0, 140, 100);
+        BarCanvas canvas;
+        const QImage image = painted([&](QPainter& p) { paintStripBars(p, area(), bars, all, canvas); });
+        QCOMPARE(image.pixelColor(20, 38), QColor(Qt::red));
+        QCOMPARE(image.pixelColor(20, 69), QColor(Qt::blue));
+        QCOMPARE(image.pixelColor(70, 50), QColor(Qt::green));
+        for (const auto& [x, y] : std::array<std::pair<int, int>, 4>{{{20, 31}, {20, 66}, {45, 38}, {70, 44}}})
+            QVERIFY2(white(image, x, y), qPrintable(QString("%1,%2").arg(x).arg(y)));
+        // Veiled: every request in the middle lane, a full bar.
+        bars.veiled = true;
+        const QImage veiled = painted([&](QPainter& p) { paintStripBars(p, area(), bars, all, canvas); });
+        QCOMPARE(veiled.pixelColor(20, 50), QColor(Qt::green));
+        QVERIFY(white(veiled, 20, 38) && white(veiled, 20, 69));
+        // With a server: column 0's admitted bar split by outcome, 1 in time (the lower half) and
+        // 1 late.
+        bars.veiled = false;
+        std::array<OutcomeCounts, 1> outcomes{};
+        outcomes[0][std::size_t(Outcome::InTime)] = 1;
+        outcomes[0][std::size_t(Outcome::Late)] = 1;
+        bars.outcomes = outcomes;
+        bars.outcomeColour[std::size_t(Outcome::InTime)] = Qt::cyan;
+        bars.outcomeColour[std::size_t(Outcome::Late)] = Qt::magenta;
+        const QImage served = painted([&](QPainter& p) { paintStripBars(p, area(), bars, all, canvas); });
+        QCOMPARE(served.pixelColor(20, 39), QColor(Qt::cyan));
+        QCOMPARE(served.pixelColor(20, 34), QColor(Qt::magenta));
+        QCOMPARE(served.pixelColor(20, 69), QColor(Qt::blue));
+    }
 };
 
 QTEST_MAIN(TestRowLayers)

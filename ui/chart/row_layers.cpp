@@ -156,4 +156,78 @@ void paintDepartures(QPainter& p, const RowArea& area, std::span<const Nanos> le
     p.restore();
 }
 
+QRectF paintStripBand(QPainter& p, const RowArea& area, QColor background, double visibleRight)
+{
+    const QRectF& p0 = area.plot;
+    const QRectF band(p0.left(), area.stripTop, p0.width(), p0.top() - area.stripTop - 2);
+    p.fillRect(band, background);
+    const QRectF clip(band.topLeft() - QPointF(6, 0), QPointF(visibleRight + 5, band.bottom()));
+    p.setClipRect(clip);
+    return clip;
+}
+
+namespace {
+
+// kShownOutcomes are the outcomes an admitted bar is split into, from the bottom up.
+constexpr Outcome kShownOutcomes[] = {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused,
+                                      Outcome::Rejected};
+
+// paintOutcomeBar draws an admitted bar split by what became of its attempts at the server, in
+// kShownOutcomes' order from the bottom up.
+void paintOutcomeBar(QPainter& p, const StripBars& bars, const OutcomeCounts& c, QRectF bar)
+{
+    std::int64_t total = 0;
+    for (Outcome o : kShownOutcomes)
+        total += c[std::size_t(o)];
+    if (total == 0) {
+        p.fillRect(bar, bars.unservedAdmitted);
+        return;
+    }
+    double y = bar.bottom();
+    for (Outcome o : kShownOutcomes) {
+        const double h = bar.height() * double(c[std::size_t(o)]) / double(total);
+        if (h <= 0)
+            continue;
+        p.fillRect(QRectF(bar.left(), y - h, bar.width(), h), bars.outcomeColour[std::size_t(o)]);
+        y -= h;
+    }
+}
+
+} // namespace
+
+void paintStripBars(QPainter& p, const RowArea& area, const StripBars& bars, const QRectF& clip, BarCanvas& canvas)
+{
+    const QRectF& p0 = area.plot;
+    const double colWidth = p0.width() / double(bars.columns.size());
+    const double w = std::max(colWidth, 1.0);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    const QBrush brush[] = {bars.colour[0], bars.colour[1], bars.colour[2]};
+    const bool viaCanvas = bars.outcomes.empty()
+                           && std::all_of(bars.colour.begin(), bars.colour.end(), [](const QColor& c) { return c.alpha() == 255; })
+                           && canvas.begin(&p, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 11, clip.bottom()))));
+    for (std::size_t k = 0; k < bars.columns.size(); ++k) {
+        const Column& c = bars.columns[k];
+        const double total = bars.sent.empty() ? double(c.admitted) + c.delayed + c.denied : double(bars.sent[k]);
+        if (total == 0)
+            continue;
+        const double x = p0.left() + k * colWidth;
+        const std::int32_t counts[] = {bars.veiled ? 0 : c.admitted, bars.veiled ? std::int32_t(total) : c.delayed,
+                                       bars.veiled ? 0 : c.denied};
+        for (std::size_t lane = 0; lane < 3; ++lane) {
+            if (counts[lane] == 0)
+                continue;
+            const double h = std::max(1.0, bars.fullHeight * counts[lane] / total);
+            const QRectF bar(x, bars.bottom[lane] - h, w, h);
+            if (viaCanvas)
+                canvas.fill(bar, bars.colour[lane].rgba());
+            else if (lane == 0 && !bars.veiled && k < bars.outcomes.size())
+                paintOutcomeBar(p, bars, bars.outcomes[k], bar);
+            else
+                p.fillRect(bar, brush[lane]);
+        }
+    }
+    if (viaCanvas)
+        canvas.end(&p);
+}
+
 } // namespace ratelab::ui

@@ -4,7 +4,10 @@
 #pragma once
 
 #include "arithmetic/nanos.h"
+#include "chart/bar_canvas.h"
 #include "chart/offset_line.h"
+#include "view/reduce.h"
+#include "view/served.h"
 
 #include <QColor>
 #include <QList>
@@ -12,6 +15,7 @@
 #include <QRectF>
 #include <QString>
 
+#include <array>
 #include <optional>
 #include <span>
 #include <utility>
@@ -92,5 +96,28 @@ void paintLevelLine(QPainter& p, const RowArea& area, const LevelLine& line, Off
 // along the plot's bottom: never on the arrivals' marks in the strip. Times outside the range
 // are not drawn.
 void paintDepartures(QPainter& p, const RowArea& area, std::span<const Nanos> leaves, double h, QColor color);
+
+// paintStripBand fills the strip of marks above the plot in `background` and clips the painter
+// to it, from a little left of the plot to a little right of visibleRight (the playhead's x): a
+// mark at an edge is drawn whole. It returns the clip.
+QRectF paintStripBand(QPainter& p, const RowArea& area, QColor background, double visibleRight);
+
+// StripBars is the strip drawn as bars where marks do not fit: one bar per pixel column and lane,
+// as tall as the lane's share of the column's requests (a column where 0.4% were admitted shows
+// a hairline, not a solid bar like one at 99.6%).
+struct StripBars {
+    std::span<const Column> columns;
+    std::span<const std::int32_t> sent;      // veiled, with retries: what the clients sent per column; else empty
+    std::span<const OutcomeCounts> outcomes; // with a server: each column's admitted bar split by outcome
+    bool veiled = false;                     // every request in the middle lane, a full bar where there are any
+    std::array<double, 3> bottom{};          // each lane's bars' bottom: admitted, delayed, denied
+    double fullHeight = 0;                   // a bar's height when its lane has the whole column
+    std::array<QColor, 3> colour{};
+    std::array<QColor, 6> outcomeColour{}; // by Outcome
+    QColor unservedAdmitted;               // an admitted bar whose column has no outcome yet
+};
+// paintStripBars draws the bars. Opaque bars without a server's outcomes go through `canvas`
+// (one image, the same pixels as fillRect); `clip` is the strip's (paintStripBand's).
+void paintStripBars(QPainter& p, const RowArea& area, const StripBars& bars, const QRectF& clip, BarCanvas& canvas);
 
 } // namespace ratelab::ui

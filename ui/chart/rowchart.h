@@ -390,7 +390,6 @@ private:
     QList<QPointF> m_limitLine, m_inSystemLine;      // rows with a server: steps in (seconds, count)
     std::vector<OutcomeCounts> m_outcomeColumns;     // rows with a server: the strip's columns by outcome
     bool m_gateRow = false; // a concurrency limiter's row: its limit replaces the level and the ceiling
-    void drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const;
     void buildServer();
     void drawServer(QPainter* p) const;
     std::vector<std::pair<Nanos, Nanos>> m_blockSpans;

@@ -24,9 +24,6 @@ namespace ratelab::ui {
 
 namespace {
 
-constexpr Outcome kShownOutcomes[] = {Outcome::InTime, Outcome::Late, Outcome::QueueTimeout, Outcome::Refused,
-                                      Outcome::Rejected};
-
 // stepLine turns steps cut to a range (ServerView's: the value in force where the line starts,
 // then each change) into a step polyline in seconds, the last value held to `to`.
 QList<QPointF> stepLine(const Steps& steps, Nanos to)
@@ -126,28 +123,6 @@ void RowChart::buildServer()
             top = std::max(top, v);
     if (m_levelAxis->max() != niceCeiling(double(top) * 1.05))
         m_levelAxis->setRange(0, niceCeiling(double(top) * 1.05));
-}
-
-void RowChart::drawOutcomeBar(QPainter* p, std::size_t column, QRectF bar) const
-{
-    // The admitted lane's bar split by what became of its attempts at the server, in the
-    // outcomes' order from the bottom up: in time, late, timed out, refused, rejected.
-    const OutcomeCounts& c = m_outcomeColumns[column];
-    std::int64_t total = 0;
-    for (Outcome o : kShownOutcomes)
-        total += c[std::size_t(o)];
-    if (total == 0) {
-        p->fillRect(bar, admittedColor());
-        return;
-    }
-    double y = bar.bottom();
-    for (Outcome o : kShownOutcomes) {
-        const double h = bar.height() * double(c[std::size_t(o)]) / double(total);
-        if (h <= 0)
-            continue;
-        p->fillRect(QRectF(bar.left(), y - h, bar.width(), h), outcomeColor(o, palette()));
-        y -= h;
-    }
 }
 
 void RowChart::drawServer(QPainter* p) const

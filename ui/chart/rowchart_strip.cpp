@@ -88,11 +88,7 @@ std::vector<std::int32_t> RowChart::sentPerColumn(const AlgorithmTrace& result, 
 
 void RowChart::drawStrip(QPainter* p) const
 {
-    const QRectF p0 = plot();
-    const QRectF band(p0.left(), p0.top() - stripHeight(), p0.width(), stripHeight() - 2);
-    p->fillRect(band, palette().color(QPalette::AlternateBase));
-    const QRectF clip(band.topLeft() - QPointF(6, 0), QPointF(visibleRight() + 5, band.bottom()));
-    p->setClipRect(clip);
+    const QRectF clip = paintStripBand(*p, area(), palette().color(QPalette::AlternateBase), visibleRight());
     const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
     const ReducedRow& r = m_frame->rows.at(m_row);
     m_badgeTips.clear(); // only the badges drawn now have a tooltip
@@ -100,48 +96,22 @@ void RowChart::drawStrip(QPainter* p) const
         drawExactMarks(p, result, r);
         return;
     }
-    // One bar per column and lane, as tall as the lane's share of the column's requests: a
-    // column where 0.4% were admitted shows a hairline, not a solid bar like one at 99.6%.
-    const double colWidth = p0.width() / double(r.columns.size());
-    const double w = std::max(colWidth, 1.0);
-    p->setRenderHint(QPainter::Antialiasing, false);
-    // Per lane, looked up once a paint (a font's metrics and the plot area are not free, and a
-    // row has a bar per column and lane): the bar's bottom, its full height and its brush.
-    const double fullHeight = laneHeight() + 1;
-    const double bottom[] = {laneY(Lane::Admitted) + 4, laneY(Lane::Delayed) + 4, laneY(Lane::Denied) + 4};
-    const QColor colour[] = {admittedColor(palette()), m_veiled ? veiledColor() : delayedColor(palette()), deniedColor(palette())};
-    const QBrush brush[] = {colour[0], colour[1], colour[2]};
-    // Opaque bars without a server's outcomes go through one image (BarCanvas): the same pixels.
-    const bool canvas = m_outcomeColumns.empty()
-                        && std::all_of(std::begin(colour), std::end(colour), [](const QColor& c) { return c.alpha() == 255; })
-                        && m_barCanvas.begin(p, clip.united(QRectF(clip.topLeft(), QPointF(p0.right() + 11, clip.bottom()))));
     // Veiled, a column counts the requests the clients sent, not their retries: a retry exists
     // only because an attempt was denied, and a bar where only retries fall would answer.
     const std::vector<std::int32_t> sent = m_veiled && !result.previousAttempt.empty() ? sentPerColumn(result, r)
                                                                                         : std::vector<std::int32_t>{};
-    for (std::size_t k = 0; k < r.columns.size(); ++k) {
-        const Column& c = r.columns[k];
-        const double total = sent.empty() ? double(c.admitted) + c.delayed + c.denied : double(sent[k]);
-        if (total == 0)
-            continue;
-        const double x = p0.left() + k * colWidth;
-        // Veiled: every request in the middle lane, grey, a full bar where there are any.
-        const std::int32_t counts[] = {m_veiled ? 0 : c.admitted, m_veiled ? std::int32_t(total) : c.delayed,
-                                       m_veiled ? 0 : c.denied};
-        for (int lane = 0; lane < 3; ++lane) {
-            if (counts[lane] == 0)
-                continue;
-            const double h = std::max(1.0, fullHeight * counts[lane] / total);
-            if (canvas)
-                m_barCanvas.fill(QRectF(x, bottom[lane] - h, w, h), colour[lane].rgba());
-            else if (lane == 0 && !m_veiled && k < m_outcomeColumns.size()) // with a server: by outcome
-                drawOutcomeBar(p, k, QRectF(x, bottom[lane] - h, w, h));
-            else
-                p->fillRect(QRectF(x, bottom[lane] - h, w, h), brush[lane]);
-        }
-    }
-    if (canvas)
-        m_barCanvas.end(p);
+    StripBars bars;
+    bars.columns = r.columns;
+    bars.sent = sent;
+    bars.outcomes = m_outcomeColumns;
+    bars.veiled = m_veiled;
+    bars.bottom = {laneY(Lane::Admitted) + 4, laneY(Lane::Delayed) + 4, laneY(Lane::Denied) + 4};
+    bars.fullHeight = laneHeight() + 1;
+    bars.colour = {admittedColor(palette()), m_veiled ? veiledColor() : delayedColor(palette()), deniedColor(palette())};
+    for (std::size_t o = 0; o < bars.outcomeColour.size(); ++o)
+        bars.outcomeColour[o] = outcomeColor(Outcome(o), palette());
+    bars.unservedAdmitted = admittedColor();
+    paintStripBars(*p, area(), bars, clip, m_barCanvas);
 }
 
 // ExactMarks is what drawing the exact marks keeps from one instant to the next: how marks are
