@@ -224,6 +224,59 @@ private slots:
         QCOMPARE(served.pixelColor(20, 34), QColor(Qt::magenta));
         QCOMPARE(served.pixelColor(20, 69), QColor(Qt::blue));
     }
+
+    void keyLinesStopAtThePlayheadEachInItsColour()
+    {
+        // (0 s, 0), (5 s, half), (10 s, the top), up to 5 s: (10, 70) to (60, 50) only.
+        const std::array<QList<QPointF>, 1> points{QList<QPointF>{{0, 0}, {5, 0.5}, {10, 1}}};
+        const std::array<QColor, 1> colours{Qt::red};
+        const QImage image = painted([&](QPainter& p) { paintKeyLines(p, area(), {points, colours, 1, 200, 5}); });
+        const auto redNear = [&](int x, int y) {
+            for (int dy = -1; dy <= 1; ++dy)
+                if (const QColor c = image.pixelColor(x, y + dy); c.red() > 200 && c.green() < 120)
+                    return true;
+            return false;
+        };
+        QVERIFY(redNear(30, 62) && redNear(50, 54));
+        QVERIFY(white(image, 90, 38) && white(image, 80, 42));
+    }
+
+    void aKeyNamesEachColourAfterItsSwatch()
+    {
+        const QRectF box(20, 40, 110, 16);
+        const std::array<QColor, 1> colours{Qt::red};
+        QFont font;
+        font.setPixelSize(10);
+        const QImage image = painted([&](QPainter& p) {
+            paintKey(p, box, {"node 0", "a note"}, colours, font, Qt::yellow, Qt::black, Qt::gray);
+        });
+        QCOMPARE(image.pixelColor(21, 41), QColor(Qt::yellow));
+        bool swatch = false; // 10 x 3 at x 24..34, around the text's middle
+        for (int y = 40; y < 56; ++y)
+            swatch = swatch || image.pixelColor(28, y) == QColor(Qt::red);
+        QVERIFY(swatch);
+        QVERIFY(white(image, 18, 48) && white(image, 50, 60)); // nothing outside the box
+    }
+
+    void aHeadersPartsAreWrittenInTheirBoxes()
+    {
+        QFont font;
+        font.setPixelSize(10);
+        const HeaderText header{"Title", "3 admitted", "legend", QRectF(0, 0, 60, 14), QRectF(80, 0, 60, 14), QRectF(0, 20, 60, 14)};
+        const QImage image = painted([&](QPainter& p) { paintHeader(p, header, font, Qt::black, QColor(0, 0, 255)); });
+        const auto inked = [&](const QRectF& box, auto is) {
+            for (int x = int(box.left()); x < int(box.right()); ++x)
+                for (int y = int(box.top()); y < int(box.bottom()); ++y)
+                    if (is(image.pixelColor(x, y)))
+                        return true;
+            return false;
+        };
+        const auto black = [](const QColor& c) { return c.lightness() < 60; };
+        const auto blue = [](const QColor& c) { return c.blue() > 200 && c.red() < 150; };
+        QVERIFY(inked(header.titleBox, black) && inked(header.countsBox, black) && inked(header.legendBox, blue));
+        QVERIFY(!inked(header.titleBox, blue) && !inked(header.legendBox, black));
+        QVERIFY(!inked(QRectF(60, 40, 80, 60), black)); // nothing below the header
+    }
 };
 
 QTEST_MAIN(TestRowLayers)

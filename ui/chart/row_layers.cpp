@@ -2,6 +2,7 @@
 
 #include "arithmetic/decimal.h"
 
+#include <QFontMetricsF>
 #include <QPaintDevice>
 #include <QPainter>
 #include <QPen>
@@ -228,6 +229,67 @@ void paintStripBars(QPainter& p, const RowArea& area, const StripBars& bars, con
     }
     if (viaCanvas)
         canvas.end(&p);
+}
+
+void paintHeader(QPainter& p, const HeaderText& header, const QFont& font, QColor ink, QColor muted)
+{
+    QFont bold = font;
+    bold.setBold(true);
+    p.setFont(bold);
+    p.setPen(ink);
+    p.drawText(header.titleBox, Qt::AlignLeft | Qt::AlignVCenter, header.title);
+    p.setFont(font);
+    p.drawText(header.countsBox, Qt::AlignRight | Qt::AlignVCenter, header.counts);
+    p.setPen(muted);
+    p.drawText(header.legendBox, Qt::AlignLeft | Qt::AlignVCenter, header.legend);
+}
+
+void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
+{
+    const QRectF& p0 = area.plot;
+    const double from = secondsAsDouble(area.from), to = secondsAsDouble(area.to);
+    const double sx = p0.width() / (to - from), sy = p0.height() / lines.top;
+    p.save();
+    p.setClipRect(QRectF(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, lines.visibleRight), p0.bottom() + 2)));
+    for (std::size_t k = 0; k < lines.points.size(); ++k) {
+        QPolygonF poly;
+        for (const QPointF& q : lines.points[k]) {
+            if (q.x() > lines.untilSeconds)
+                break;
+            poly << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
+        }
+        QPen pen(lines.colours[k], 1.6);
+        pen.setCosmetic(true);
+        p.setPen(pen);
+        p.drawPolyline(poly);
+    }
+    p.restore();
+}
+
+void paintKey(QPainter& p, const QRectF& box, const QStringList& names, std::span<const QColor> colours,
+              const QFont& font, QColor background, QColor ink, QColor muted)
+{
+    p.save();
+    p.setClipping(false);
+    p.setFont(font);
+    const QFontMetricsF fm(font);
+    p.fillRect(box, background); // a line under the key never strikes it
+    double x = box.left() + 4;
+    const double y = box.top() + fm.ascent() + 1;
+    for (qsizetype k = 0; k < names.size(); ++k) {
+        const bool swatch = k < qsizetype(colours.size());
+        const double w = fm.horizontalAdvance(names[k]) + (swatch ? 14 : 0);
+        if (x + w > box.right())
+            break;
+        if (swatch) {
+            p.fillRect(QRectF(x, y - fm.ascent() / 2 - 1, 10, 3), colours[std::size_t(k)]);
+            x += 14;
+        }
+        p.setPen(swatch ? ink : muted);
+        p.drawText(QPointF(x, y), names[k]);
+        x += fm.horizontalAdvance(names[k]) + 12;
+    }
+    p.restore();
 }
 
 } // namespace ratelab::ui

@@ -10,6 +10,8 @@
 #include "view/served.h"
 
 #include <QColor>
+#include <QFont>
+#include <QStringList>
 #include <QList>
 #include <QPointF>
 #include <QRectF>
@@ -119,5 +121,30 @@ struct StripBars {
 // paintStripBars draws the bars. Opaque bars without a server's outcomes go through `canvas`
 // (one image, the same pixels as fillRect); `clip` is the strip's (paintStripBand's).
 void paintStripBars(QPainter& p, const RowArea& area, const StripBars& bars, const QRectF& clip, BarCanvas& canvas);
+
+// HeaderText is a row's header: its title in bold, its counts on the right, its legend muted,
+// each in the box the header's layout gave it.
+struct HeaderText {
+    QString title, counts, legend;
+    QRectF titleBox, countsBox, legendBox;
+};
+void paintHeader(QPainter& p, const HeaderText& header, const QFont& font, QColor ink, QColor muted);
+
+// KeyLines are the level lines of a row whose nodes, store or clients each hold a level: one line
+// each, points in (seconds, value), in its colour, over a plot whose top is `top`, drawn to the
+// scene x visibleRight and to no point after `untilSeconds` (the playhead).
+struct KeyLines {
+    std::span<const QList<QPointF>> points;
+    std::span<const QColor> colours; // one per line
+    double top = 1;
+    double visibleRight = 0;
+    double untilSeconds = 1e300;
+};
+void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines);
+
+// paintKey writes a key in `box` on `background`: each name after its colour's swatch (names
+// past the colours are notes, muted, without one), left to right while they fit, in `font`.
+void paintKey(QPainter& p, const QRectF& box, const QStringList& names, std::span<const QColor> colours,
+              const QFont& font, QColor background, QColor ink, QColor muted);
 
 } // namespace ratelab::ui

@@ -96,48 +96,18 @@ QRectF RowChart::keyBoxClearOf(const std::vector<QRectF>& taken) const
 void RowChart::drawKeyLines(QPainter* p) const
 {
     // One line per node, store or client, in its strip colour, and a key at the top left.
-    const QRectF p0 = plot();
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    const double sx = p0.width() / (to - from), sy = p0.height() / m_levelAxis->max();
-    const double limit = m_playhead ? secondsAsDouble(m_playhead->t) : 1e300;
-    p->save();
-    p->setClipRect(QRectF(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, visibleRight()), p0.bottom() + 2)));
+    std::vector<QList<QPointF>> points;
+    std::vector<QColor> colours;
     for (const KeyLine& line : m_keyLines) {
-        QPolygonF poly;
-        for (const QPointF& q : line.points) {
-            if (q.x() > limit)
-                break;
-            poly << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
-        }
-        QPen pen(nodeColor(line.index, palette()), 1.6);
-        pen.setCosmetic(true);
-        p->setPen(pen);
-        p->drawPolyline(poly);
+        points.push_back(line.points);
+        colours.push_back(nodeColor(line.index, palette()));
     }
-    p->setClipping(false);
+    paintKeyLines(*p, area(),
+                  {points, colours, m_levelAxis->max(), visibleRight(), m_playhead ? secondsAsDouble(m_playhead->t) : 1e300});
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
-    p->setFont(small);
-    const QFontMetricsF fm(small);
-    const QRectF box = paintedLabel(LabelKind::Key);
-    p->fillRect(box, palette().color(QPalette::Base)); // a line under the key never strikes it
-    double x = box.left() + 4;
-    const double y = box.top() + fm.ascent() + 1;
-    const QStringList names = keyNames();
-    for (qsizetype k = 0; k < names.size(); ++k) {
-        const bool swatch = k < qsizetype(m_keyLines.size());
-        const double w = fm.horizontalAdvance(names[k]) + (swatch ? 14 : 0);
-        if (x + w > box.right())
-            break;
-        if (swatch) {
-            p->fillRect(QRectF(x, y - fm.ascent() / 2 - 1, 10, 3), nodeColor(m_keyLines[std::size_t(k)].index, palette()));
-            x += 14;
-        }
-        p->setPen(palette().color(swatch ? QPalette::WindowText : QPalette::PlaceholderText));
-        p->drawText(QPointF(x, y), names[k]);
-        x += fm.horizontalAdvance(names[k]) + 12;
-    }
-    p->restore();
+    paintKey(*p, paintedLabel(LabelKind::Key), keyNames(), colours, small, palette().color(QPalette::Base),
+             palette().color(QPalette::WindowText), palette().color(QPalette::PlaceholderText));
 }
 
 } // namespace ratelab::ui

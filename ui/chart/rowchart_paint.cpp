@@ -91,15 +91,8 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
 void RowChart::drawHeader(QPainter* p) const
 {
     const HeaderLayout h = header();
-    QFont bold = font();
-    bold.setBold(true);
-    p->setFont(bold);
-    p->setPen(palette().color(QPalette::WindowText));
-    p->drawText(h.title.box, Qt::AlignLeft | Qt::AlignVCenter, h.title.text);
-    p->setFont(font());
-    p->drawText(h.counts.box, Qt::AlignRight | Qt::AlignVCenter, h.counts.text);
-    p->setPen(palette().color(QPalette::PlaceholderText));
-    p->drawText(h.legend.box, Qt::AlignLeft | Qt::AlignVCenter, h.legend.text);
+    paintHeader(*p, {h.title.text, h.counts.text, h.legend.text, h.title.box, h.counts.box, h.legend.box}, font(),
+                palette().color(QPalette::WindowText), palette().color(QPalette::PlaceholderText));
 }
 
 double RowChart::headerWidth() const
