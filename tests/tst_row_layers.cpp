@@ -4,6 +4,7 @@
 // a second is 10 pixels, 5 s is x = 60.
 #include "chart/row_layers.h"
 
+#include <QFontMetricsF>
 #include <QImage>
 #include <QPainter>
 #include <QTest>
@@ -115,6 +116,47 @@ private slots:
         QVERIFY(ring.blue() > ring.green() && ring.red() > ring.green()); // violet
         QVERIFY(white(image, 62, 25) && white(image, 58, 25)); // inside the ring, off the line
         QVERIFY(white(image, 60, 90));                        // the line stops at the lanes' bottom
+        bool dashed = false, gap = false; // the dashed line through the row at x 60
+        for (int y = 35; y < 80; ++y)
+            (white(image, 60, y) ? gap : dashed) = true;
+        QVERIFY(dashed && gap);
+    }
+
+    // What marks a moment (the playhead, a pinned mark, a departure) and what labels the plot
+    // from outside it (the key, an unclipped label) is drawn whatever clip the painter has.
+    void marksAndUnclippedLabelsIgnoreTheClipTheyFind()
+    {
+        const auto clipped = [](auto paint) {
+            return painted([&](QPainter& p) {
+                p.setClipRect(QRectF(0, 0, 20, 20));
+                paint(p);
+            });
+        };
+        QVERIFY(!white(clipped([](QPainter& p) { paintPlayhead(p, area(), 5 * S); }), 60, 50));
+        QVERIFY(!white(clipped([](QPainter& p) { paintPinned(p, area(), 60, 25, 5); }), 65, 25));
+        const std::array<Nanos, 1> leaves{5 * S};
+        QVERIFY(!white(clipped([&](QPainter& p) { paintDepartures(p, area(), leaves, 4, Qt::darkYellow); }), 60, 61));
+        QCOMPARE(clipped([](QPainter& p) { paintLabel(p, QRectF(40, 40, 20, 10), "", Qt::yellow, Qt::black, std::nullopt); })
+                     .pixelColor(45, 45),
+                 QColor(Qt::yellow));
+        const std::array<QColor, 0> none{};
+        QCOMPARE(clipped([&](QPainter& p) { paintKey(p, QRectF(40, 40, 50, 12), {}, none, QFont(), Qt::yellow, Qt::black, Qt::gray); })
+                     .pixelColor(45, 45),
+                 QColor(Qt::yellow));
+    }
+
+    // The dark theme's bands and lines are light on a dark plot.
+    void darkWindowBandsAreLight()
+    {
+        QImage image(140, 100, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::black);
+        {
+            QPainter p(&image);
+            paintWindowBands(p, area(), {2 * S, std::nullopt, true});
+        }
+        QVERIFY(image.pixelColor(35, 50).lightness() > 0);  // the band [2, 4)
+        QCOMPARE(image.pixelColor(25, 50), QColor(Qt::black)); // the plain window [0, 2)
+        QVERIFY(image.pixelColor(30, 50).lightness() > image.pixelColor(35, 50).lightness()); // its start's line
     }
 
     void theBoundBandShadesThePlotBetweenDashedEdges()
@@ -223,22 +265,46 @@ private slots:
         QCOMPARE(served.pixelColor(20, 39), QColor(Qt::cyan));
         QCOMPARE(served.pixelColor(20, 34), QColor(Qt::magenta));
         QCOMPARE(served.pixelColor(20, 69), QColor(Qt::blue));
+        // Veiled with retries: a column counts what the clients sent (here 2 in column 0, 0 in
+        // column 2), a full bar where any were sent and none where only retries fell.
+        bars.outcomes = {};
+        bars.veiled = true;
+        const std::array<std::int32_t, 4> sent{2, 0, 0, 0};
+        bars.sent = sent;
+        const QImage sentOnly = painted([&](QPainter& p) { paintStripBars(p, area(), bars, all, canvas); });
+        QCOMPARE(sentOnly.pixelColor(20, 46), QColor(Qt::green));
+        QVERIFY(white(sentOnly, 70, 50));
+        // A translucent colour is filled as it is, over what is there.
+        bars.sent = {};
+        bars.veiled = false;
+        bars.colour = {QColor(255, 0, 0, 128), Qt::green, Qt::blue};
+        const QImage translucent = painted([&](QPainter& p) { paintStripBars(p, area(), bars, all, canvas); });
+        const QColor pink = translucent.pixelColor(20, 38);
+        QVERIFY(pink.red() == 255 && pink.green() > 100 && pink.green() < 160);
     }
 
     void keyLinesStopAtThePlayheadEachInItsColour()
     {
         // (0 s, 0), (5 s, half), (10 s, the top), up to 5 s: (10, 70) to (60, 50) only.
-        const std::array<QList<QPointF>, 1> points{QList<QPointF>{{0, 0}, {5, 0.5}, {10, 1}}};
-        const std::array<QColor, 1> colours{Qt::red};
+        // A second line, flat at a quarter of the top (y 60), blue.
+        const std::array<QList<QPointF>, 2> points{QList<QPointF>{{0, 0}, {5, 0.5}, {10, 1}},
+                                                   QList<QPointF>{{0, 0.25}, {5, 0.25}, {10, 0.25}}};
+        const std::array<QColor, 2> colours{Qt::red, Qt::blue};
         const QImage image = painted([&](QPainter& p) { paintKeyLines(p, area(), {points, colours, 1, 200, 5}); });
-        const auto redNear = [&](int x, int y) {
+        const auto near = [&](const QImage& i, int x, int y, auto is) {
             for (int dy = -1; dy <= 1; ++dy)
-                if (const QColor c = image.pixelColor(x, y + dy); c.red() > 200 && c.green() < 120)
+                if (is(i.pixelColor(x, y + dy)))
                     return true;
             return false;
         };
-        QVERIFY(redNear(30, 62) && redNear(50, 54));
-        QVERIFY(white(image, 90, 38) && white(image, 80, 42));
+        const auto red = [](const QColor& c) { return c.red() > 200 && c.green() < 120 && c.blue() < 120; };
+        const auto blue = [](const QColor& c) { return c.blue() > 200 && c.green() < 120 && c.red() < 120; };
+        QVERIFY(near(image, 30, 62, red) && near(image, 50, 54, red));
+        QVERIFY(near(image, 20, 60, blue) && near(image, 50, 60, blue) && !near(image, 50, 60, red));
+        QVERIFY(white(image, 90, 38) && white(image, 80, 42) && white(image, 80, 60)); // both stop at 5 s
+        // The scene x visibleRight clips them too: at x 35, before 5 s.
+        const QImage clipped = painted([&](QPainter& p) { paintKeyLines(p, area(), {points, colours, 1, 35, 1e300}); });
+        QVERIFY(near(clipped, 30, 62, red) && white(clipped, 45, 58) && white(clipped, 45, 60));
     }
 
     void aKeyNamesEachColourAfterItsSwatch()
@@ -256,6 +322,26 @@ private slots:
             swatch = swatch || image.pixelColor(28, y) == QColor(Qt::red);
         QVERIFY(swatch);
         QVERIFY(white(image, 18, 48) && white(image, 50, 60)); // nothing outside the box
+        // The name in ink after its swatch, the note muted after the name.
+        const QFontMetricsF fm(font);
+        const double noteLeft = 24 + 14 + fm.horizontalAdvance("node 0") + 12;
+        const auto inked = [&](const QImage& i, double from, double to, auto is) {
+            for (int x = int(from); x < int(to); ++x)
+                for (int y = 40; y < 56; ++y)
+                    if (is(i.pixelColor(x, y)))
+                        return true;
+            return false;
+        };
+        const auto black = [](const QColor& c) { return c.lightness() < 60; };
+        // On the yellow patch (no blue) the muted grey is the only ink with blue in it.
+        const auto grey = [](const QColor& c) { return c.blue() > 60 && c.lightness() < 230; };
+        QVERIFY(inked(image, 38, noteLeft - 12, black) && !inked(image, noteLeft, 130, black));
+        QVERIFY(inked(image, noteLeft, 130, grey));
+        // A key too narrow for the note stops after the name: its patch stays bare there.
+        const QImage narrow = painted([&](QPainter& p) {
+            paintKey(p, QRectF(20, 40, noteLeft - 20 + 5, 16), {"node 0", "a note"}, colours, font, Qt::yellow, Qt::black, Qt::gray);
+        });
+        QVERIFY(inked(narrow, 38, noteLeft - 12, black) && !inked(narrow, noteLeft, noteLeft + 5, grey));
     }
 
     void aHeadersPartsAreWrittenInTheirBoxes()
@@ -276,6 +362,44 @@ private slots:
         QVERIFY(inked(header.titleBox, black) && inked(header.countsBox, black) && inked(header.legendBox, blue));
         QVERIFY(!inked(header.titleBox, blue) && !inked(header.legendBox, black));
         QVERIFY(!inked(QRectF(60, 40, 80, 60), black)); // nothing below the header
+    }
+
+    // Marks centred at (50, 50): a dot of radius 3.6, a triangle from y 45.5 to 53.5, a cross
+    // with arms to 3 pixels out along the diagonals; at scale 2, twice the size.
+    void eachLanesMarkHasItsShape()
+    {
+        const auto mark = [](MarkLane lane, double scale, bool hollow) {
+            return painted([&](QPainter& p) { paintMark(p, {50, 50}, lane, scale, Qt::red, hollow); });
+        };
+        const auto red = [](const QImage& i, int x, int y) { const QColor c = i.pixelColor(x, y); return c.red() > 200 && c.green() < 150; };
+        const QImage dot = mark(MarkLane::Admitted, 1, false);
+        QVERIFY(red(dot, 50, 50) && red(dot, 52, 50) && white(dot, 55, 50));
+        const QImage ring = mark(MarkLane::Admitted, 1, true);
+        QVERIFY(white(ring, 50, 50) && (red(ring, 53, 50) || red(ring, 54, 50)));
+        const QImage twice = mark(MarkLane::Admitted, 2, false);
+        QVERIFY(red(twice, 56, 50) && white(twice, 59, 50));
+        const QImage triangle = mark(MarkLane::Delayed, 1, false);
+        QVERIFY(red(triangle, 50, 52) && white(triangle, 50, 44) && white(triangle, 46, 46));
+        const QImage cross = mark(MarkLane::Denied, 1, false);
+        QVERIFY(red(cross, 50, 50) && red(cross, 52, 52) && red(cross, 48, 52) && white(cross, 53, 50) && white(cross, 50, 47));
+    }
+
+    void retryLinksAndBadges()
+    {
+        const std::array<QLineF, 1> links{QLineF(20, 50, 80, 50)};
+        const QImage linked = painted([&](QPainter& p) { paintRetryLinks(p, links, Qt::black); });
+        QVERIFY(!white(linked, 50, 50) && white(linked, 50, 45) && white(linked, 85, 50));
+        QFont font;
+        font.setPixelSize(10);
+        const std::array<StripBadge, 1> badges{{{QRectF(40, 40, 30, 12), QRectF(41, 40, 80, 12), "x10"}}};
+        const QImage badged = painted([&](QPainter& p) { paintBadges(p, badges, font, Qt::black, Qt::yellow); });
+        QCOMPARE(badged.pixelColor(41, 41), QColor(Qt::yellow));
+        bool ink = false;
+        for (int x = 41; x < 70 && !ink; ++x)
+            for (int y = 40; y < 52 && !ink; ++y)
+                ink = badged.pixelColor(x, y).lightness() < 80;
+        QVERIFY(ink);
+        QVERIFY(white(badged, 38, 45) && white(badged, 60, 55));
     }
 };
 

@@ -96,7 +96,7 @@ inline void emptyAt(AnyLimiter& l, Nanos t)
         if constexpr (!std::is_same_v<std::decay_t<decltype(x)>, SyncedLog>) // a log: a window
             if (startsAsBucket(x.algorithm()))
                 (void)x.decide(t, x.quota());
-    }, l);
+    }, static_cast<LimiterVariant&>(l));
 }
 
 } // namespace ratelab

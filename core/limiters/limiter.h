@@ -156,7 +156,7 @@ struct Memory {
 //  - levelAt(t) reports the level at t (not earlier than the last request) without changing state.
 //  - memory() reports the state held now; algorithm() which algorithm it is.
 // A product that answers a reset of its own with each decision (upstash_ratelimit) declares
-// kOwnReset and reset(t): AnyLimiter::reset says how the others' reset follows from waitFor.
+// kOwnReset and reset(t): resetOf (below) says how the others' reset follows from waitFor.
 template <typename L>
 concept Limiter = requires(L& l, const L& c, Nanos t, std::int64_t cost) {
     { l.decide(t) } -> std::same_as<Decision>;

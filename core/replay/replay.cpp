@@ -136,7 +136,7 @@ ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterCo
     row.id = std::string(algorithmId(algorithm));
     row.algorithm = algorithm;
     row.predicted = memoryAtScale(algorithm, config, std::int64_t(traffic.keyNames.size()));
-    // A product neither starts empty nor takes a limit change (retargetAny refuses it): only a
+    // A product neither starts empty nor takes a limit change (AnyLimiter::retarget refuses it): only a
     // cluster, or a change to refuse, places it on the engine.
     if (place.cluster || !place.changes.empty() || (place.startEmpty && !isProduct(algorithm))) {
         Scenario s = placedScenario(place, config);

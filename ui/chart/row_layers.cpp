@@ -5,6 +5,7 @@
 #include <QFontMetricsF>
 #include <QPaintDevice>
 #include <QPainter>
+#include <QPainterPath>
 #include <QPen>
 #include <QPolygonF>
 
@@ -290,6 +291,56 @@ void paintKey(QPainter& p, const QRectF& box, const QStringList& names, std::spa
         x += fm.horizontalAdvance(names[k]) + 12;
     }
     p.restore();
+}
+
+void paintMark(QPainter& p, QPointF c, MarkLane lane, double scale, QColor colour, bool hollow)
+{
+    p.save();
+    p.translate(c);
+    p.scale(scale, scale);
+    c = QPointF(0, 0);
+    switch (lane) {
+    case MarkLane::Admitted:
+        p.setPen(hollow ? QPen(colour, 1.6) : QPen(Qt::NoPen));
+        p.setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(colour));
+        p.drawEllipse(c, 3.6, 3.6);
+        break;
+    case MarkLane::Delayed: {
+        p.setPen(hollow ? QPen(colour, 1.6) : QPen(Qt::NoPen));
+        p.setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(colour));
+        QPainterPath tri;
+        tri.moveTo(c + QPointF(0, -4.5));
+        tri.lineTo(c + QPointF(4.5, 3.5));
+        tri.lineTo(c + QPointF(-4.5, 3.5));
+        tri.closeSubpath();
+        p.drawPath(tri);
+        break;
+    }
+    case MarkLane::Denied:
+        p.setPen(QPen(colour, hollow ? 1.2 : 2.2, Qt::SolidLine, Qt::RoundCap));
+        p.setBrush(Qt::NoBrush);
+        p.drawLine(c + QPointF(-3, -3), c + QPointF(3, 3));
+        p.drawLine(c + QPointF(-3, 3), c + QPointF(3, -3));
+        break;
+    }
+    p.restore();
+}
+
+void paintRetryLinks(QPainter& p, std::span<const QLineF> links, QColor colour)
+{
+    p.setPen(QPen(colour, 1));
+    for (const QLineF& link : links)
+        p.drawLine(link);
+}
+
+void paintBadges(QPainter& p, std::span<const StripBadge> badges, const QFont& font, QColor ink, QColor background)
+{
+    p.setFont(font);
+    p.setPen(ink);
+    for (const StripBadge& b : badges) {
+        p.fillRect(b.patch, background);
+        p.drawText(b.textBox, Qt::AlignLeft | Qt::AlignVCenter, b.text);
+    }
 }
 
 } // namespace ratelab::ui

@@ -12,6 +12,7 @@
 #include <QColor>
 #include <QFont>
 #include <QStringList>
+#include <QLineF>
 #include <QList>
 #include <QPointF>
 #include <QRectF>
@@ -25,6 +26,26 @@
 class QPainter;
 
 namespace ratelab::ui {
+
+// MarkLane is a lane of the strip: admitted at once, after a delay, denied.
+enum class MarkLane { Admitted, Delayed, Denied };
+
+// paintMark draws one decision's mark centred at c: a dot (admitted), a triangle (delayed) or a
+// cross (denied), `scale` times its size at scale 1 (about 9 pixels), in `colour`; hollow for a
+// retry (a cross, which has no inside, thinner).
+void paintMark(QPainter& p, QPointF c, MarkLane lane, double scale, QColor colour, bool hollow);
+
+// paintRetryLinks draws each line from a denied attempt's mark to its retry's, under the marks.
+void paintRetryLinks(QPainter& p, std::span<const QLineF> links, QColor colour);
+
+// StripBadge is a count written beside the marks it counts ("×10"), on a patch of the strip's
+// colour, so a retry's link under it never runs through it.
+struct StripBadge {
+    QRectF patch;
+    QRectF textBox;
+    QString text;
+};
+void paintBadges(QPainter& p, std::span<const StripBadge> badges, const QFont& font, QColor ink, QColor background);
 
 // RowArea is where a row's layers draw, in the chart's scene pixels: the level plot, the strip of
 // marks above it (from stripTop) and the lanes below it (down to bottom), and the times at the

@@ -154,7 +154,7 @@ public:
     // more at each limit change in view.
     const std::vector<std::pair<double, double>>& ceilingSteps() const { return m_ceilingSteps; }
 
-    enum class Lane { Admitted, Delayed, Denied };
+    using Lane = MarkLane;
     // laneCentre is the y of a lane's centre in widget coordinates.
     double laneCentre(Lane lane) const { return mapFromScene(QPointF(0, laneY(lane))).y(); }
 

@@ -167,14 +167,14 @@ void RowChart::drawExactMarks(QPainter* p, const AlgorithmTrace& result, const R
 void RowChart::drawRetryLinks(QPainter* p, const AlgorithmTrace& result, const ReducedRow& r, std::size_t end) const
 {
     const auto& times = timesOf(*m_frame->trace, m_row);
-    QColor link = palette().color(QPalette::PlaceholderText);
-    p->setPen(QPen(link, 1));
+    std::vector<QLineF> links;
     for (std::size_t i = r.firstRequest; i < end; ++i)
         if (const std::int64_t from = result.previousAttempt[i]; from >= 0) {
             const auto j = std::size_t(from);
-            p->drawLine(QPointF(xOf(secondsAsDouble(times[j])), laneY(laneOf(verdictAt(result, j)))),
-                        QPointF(xOf(secondsAsDouble(times[i])), laneY(laneOf(verdictAt(result, i)))));
+            links.emplace_back(QPointF(xOf(secondsAsDouble(times[j])), laneY(laneOf(verdictAt(result, j)))),
+                               QPointF(xOf(secondsAsDouble(times[i])), laneY(laneOf(verdictAt(result, i)))));
         }
+    paintRetryLinks(*p, links, palette().color(QPalette::PlaceholderText));
 }
 
 // groupInstant groups the decisions at decision i's instant into marks.groups; it returns one past
@@ -240,17 +240,14 @@ void RowChart::drawInstantMarks(QPainter* p, ExactMarks& marks, Nanos instant) c
 void RowChart::drawBadges(QPainter* p, const ExactMarks& marks) const
 {
     const QFontMetricsF badgeMetrics(marks.badge);
-    p->setFont(marks.badge);
-    p->setPen(palette().color(QPalette::WindowText));
+    std::vector<StripBadge> badges;
     for (int lane = 0; lane < 3; ++lane) {
         for (const Badge& b : mergedBadges(marks.laneBadges[lane], badgeMetrics)) {
             const double y = laneY(Lane(lane));
             const QString text = badgeText(b.count);
-            // On the strip's own colour: a retry's link under the badge never runs through it.
-            p->fillRect(QRectF(b.markRight + 2, y - badgeMetrics.height() / 2.0, badgeMetrics.horizontalAdvance(text) + 2,
-                               badgeMetrics.height()),
-                        palette().color(QPalette::AlternateBase));
-            p->drawText(QRectF(b.markRight + 3, y - laneHeight() / 2.0, 80, laneHeight()), Qt::AlignLeft | Qt::AlignVCenter, text);
+            badges.push_back({QRectF(b.markRight + 2, y - badgeMetrics.height() / 2.0, badgeMetrics.horizontalAdvance(text) + 2,
+                                     badgeMetrics.height()),
+                              QRectF(b.markRight + 3, y - laneHeight() / 2.0, 80, laneHeight()), text});
             // What the count groups, for its tooltip: one instant, or several the badge merged.
             const QLocale locale;
             const auto at = [](Nanos t) { return QString::fromStdString(formatSeconds(t)); };
@@ -262,6 +259,7 @@ void RowChart::drawBadges(QPainter* p, const ExactMarks& marks) const
                                             locale.toString(b.atFirst))});
         }
     }
+    paintBadges(*p, badges, marks.badge, palette().color(QPalette::WindowText), palette().color(QPalette::AlternateBase));
 }
 
 void RowChart::drawDepartures(QPainter* p) const
@@ -280,39 +278,7 @@ void RowChart::drawDepartures(QPainter* p) const
 
 void RowChart::paintMark(QPainter* p, QPointF c, Lane lane, double scale, QColor color, bool hollow)
 {
-    p->save();
-    p->translate(c);
-    p->scale(scale, scale);
-    c = QPointF(0, 0);
-    switch (lane) {
-    case Lane::Admitted: {
-        const QColor fill = color.isValid() ? color : laneColor(lane);
-        p->setPen(hollow ? QPen(fill, 1.6) : QPen(Qt::NoPen));
-        p->setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(fill));
-        p->drawEllipse(c, 3.6, 3.6);
-        break;
-    }
-    case Lane::Delayed: {
-        const QColor fill = color.isValid() ? color : laneColor(lane);
-        p->setPen(hollow ? QPen(fill, 1.6) : QPen(Qt::NoPen));
-        p->setBrush(hollow ? QBrush(Qt::NoBrush) : QBrush(fill));
-        QPainterPath tri;
-        tri.moveTo(c + QPointF(0, -4.5));
-        tri.lineTo(c + QPointF(4.5, 3.5));
-        tri.lineTo(c + QPointF(-4.5, 3.5));
-        tri.closeSubpath();
-        p->drawPath(tri);
-        break;
-    }
-    case Lane::Denied:
-        // A cross has no inside: a denied retry is drawn thinner.
-        p->setPen(QPen(color.isValid() ? color : laneColor(lane), hollow ? 1.2 : 2.2, Qt::SolidLine, Qt::RoundCap));
-        p->setBrush(Qt::NoBrush);
-        p->drawLine(c + QPointF(-3, -3), c + QPointF(3, 3));
-        p->drawLine(c + QPointF(-3, 3), c + QPointF(3, -3));
-        break;
-    }
-    p->restore();
+    ui::paintMark(*p, c, lane, scale, color.isValid() ? color : laneColor(lane), hollow);
 }
 
 } // namespace ratelab::ui

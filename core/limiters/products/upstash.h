@@ -39,7 +39,7 @@ public:
 
     explicit UpstashRatelimit(const LimiterConfig& config);
 
-    static constexpr bool kOwnReset = true; // reset is the package's answer (resetAny)
+    static constexpr bool kOwnReset = true; // reset is the package's answer (resetOf)
 
     std::int32_t remainingAt(Nanos t) const;
     // reset is the package's `reset` for the last request, less t (0 once t has passed it).
