@@ -11,6 +11,7 @@
 //  - an idle queue that gets a request starts at R; dispatch takes the head of the queue with
 //    the least next-dispatch R + 300000, visiting from the one after the last dispatched; a
 //    dispatch adds 300000 to its queue; a completion after S ns subtracts round((3e6 - S) / 10).
+#include "spec_helpers.h"
 #include "error_of.h"
 #include "server/apf.h"
 #include "server/gate.h"

@@ -2,6 +2,7 @@
 // Stripe's fleet-usage load shedder ("stripe", server/stripe_shedder.h), each on a table derived
 // by hand from its rule, and their options' refusals. The bulkhead against cockatiel itself is
 // tst_peer_bulkhead (peer_bulkhead).
+#include "spec_helpers.h"
 #include "arithmetic/decimal.h"
 #include "server/bulkhead.h"
 #include "server/stripe_shedder.h"

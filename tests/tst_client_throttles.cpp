@@ -12,6 +12,7 @@
 // beat >= last refresh + interval. p-queue's: larger priorities first; a window opens at a start
 // when none is open and lasts `interval`; its recurring timer is stopped whenever the queue is
 // found empty, after which an arrival inside the old window waits for its end.
+#include "spec_helpers.h"
 #include "error_of.h"
 #include "engine/throttled_arrivals.h"
 #include "server/bottleneck.h"

@@ -4,6 +4,7 @@
 // envoy_gradient.h), the derivation beside it; sequences from the product's own suite
 // (AIMDLimitTest, VegasLimitTest) are marked as such. Envoy's controller: tst_envoy_gradient.
 // Time is injected: every call is handed its t.
+#include "spec_helpers.h"
 #include "server/gate.h"
 #include "server/netflix_limits.h"
 #include "arithmetic/decimal.h"

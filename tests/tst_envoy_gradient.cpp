@@ -3,6 +3,7 @@
 // limit, every expected number derived by hand from the sources cited in
 // core/server/envoy_gradient.h, the derivation beside it; settings and checks taken from Envoy's
 // gradient_controller_test.cc are marked as such. Time is injected: every call is handed its t.
+#include "spec_helpers.h"
 #include "server/envoy_gradient.h"
 #include "server/gate.h"
 

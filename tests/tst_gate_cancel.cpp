@@ -6,6 +6,7 @@
 // attempt is never served: it leaves at a + T as timed out in the queue, with no work wasted.
 // Every expected value is derived by hand in the comments, from those rules and the stage's
 // order at one instant (completions, queue timeouts, client timeouts, arrivals).
+#include "spec_helpers.h"
 #include "server/gate.h"
 #include "server/server.h"
 #include "server/server_stage.h"

@@ -2,6 +2,7 @@
 // the limiter"): read exactly, served as each line says (every attempt of a request in its
 // line's time), shed by Stripe's shedder by the line's class, refused by name where nothing reads
 // them or where they are missing, and carried through scenario files and the CLI.
+#include "spec_helpers.h"
 #include "arithmetic/decimal.h"
 #include "cli_run.h"
 #include "engine/engine.h"

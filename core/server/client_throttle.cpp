@@ -42,8 +42,6 @@ ClientThrottleSpec ClientThrottleSpec::parse(std::string_view text)
     return spec;
 }
 
-std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec) { return ClientThrottleSpec::parse(spec).make(); }
-
 std::vector<std::string_view> clientThrottleKinds()
 {
     std::vector<std::string_view> ids;

@@ -75,9 +75,6 @@ private:
     std::function<std::unique_ptr<ClientThrottle>()> m_make;
 };
 
-// makeClientThrottle reads a spec and makes its throttle at once: for a spec used in one place.
-std::unique_ptr<ClientThrottle> makeClientThrottle(std::string_view spec);
-
 // clientThrottleKinds lists the kinds ClientThrottleSpec::parse knows.
 std::vector<std::string_view> clientThrottleKinds();
 

@@ -160,8 +160,6 @@ GateSpec GateSpec::parse(std::string_view text)
     return spec;
 }
 
-std::unique_ptr<Gate> makeGate(std::string_view spec, std::uint64_t seed) { return GateSpec::parse(spec).make(seed); }
-
 std::vector<std::string_view> gateKinds()
 {
     std::vector<std::string_view> ids;

@@ -142,9 +142,6 @@ private:
     GateRecipe m_recipe;
 };
 
-// makeGate reads a spec and makes its gate at once: for a spec used in one place.
-std::unique_ptr<Gate> makeGate(std::string_view spec, std::uint64_t seed);
-
 // gateKinds lists the kinds GateSpec::parse knows, in the order Help lists them.
 std::vector<std::string_view> gateKinds();
 
