@@ -1,7 +1,8 @@
-// Each of a row's layers painted alone (chart/row_layers.h), into a white image without
+// Each of a row's layers painted alone (chart/row_layers.h, chart/lane_layers.h), into a white image without
 // antialiasing, checked pixel by pixel against where the layer must and must not fall. The area
 // is the plot x 10..110, y 30..70, the strip from y 20, the lanes down to y 80, over [0, 10 s):
 // a second is 10 pixels, 5 s is x = 60.
+#include "chart/lane_layers.h"
 #include "chart/row_layers.h"
 
 #include <QFontMetricsF>
@@ -391,6 +392,200 @@ private slots:
         QCOMPARE(badged.pixelColor(41, 41), QColor(Qt::yellow));
         QVERIFY(inked(badged, QRect(41, 40, 29, 12), black));
         QVERIFY(white(badged, 38, 45) && white(badged, 60, 55));
+    }
+
+    // The level axis: ticks muted, the ceiling bold in ink, beside a plot from x 50 to 110 whose
+    // top is 10: the value 5 at y 50, 10 at y 30. Left, each right-aligned 5 pixels short of the
+    // plot; right, from 5 pixels past it.
+    void axisLabelsSitBesideThePlotAtTheirHeights()
+    {
+        const RowArea wide{QRectF(50, 30, 60, 40), 20, 80, 0, 10 * S};
+        QFont font;
+        font.setPixelSize(10);
+        const std::array<AxisLabel, 2> labels{{{5, "5", false}, {10, "10", true}}};
+        const QImage left = painted([&](QPainter& p) { paintAxisLabels(p, wide, {labels, 10}, font, Qt::black, Qt::gray); });
+        const auto grey = [](const QColor& c) { return c.lightness() < 200; };
+        QVERIFY(inked(left, QRect(30, 44, 15, 12), grey));  // "5" at y 50, ending at x 45
+        QVERIFY(!inked(left, QRect(30, 44, 15, 12), black)); // muted
+        QVERIFY(inked(left, QRect(25, 24, 20, 12), black));  // "10" at y 30 in ink
+        QVERIFY(!inked(left, QRect(46, 0, 94, 100), grey));  // nothing in the gap or the plot
+        QVERIFY(!inked(left, QRect(0, 60, 140, 40), grey));  // nor where no value is
+        const QImage right = painted([&](QPainter& p) { paintAxisLabels(p, wide, {labels, 10, true, 30}, font, Qt::black, Qt::gray); });
+        QVERIFY(inked(right, QRect(115, 44, 15, 12), grey));
+        QVERIFY(inked(right, QRect(115, 24, 20, 12), black));
+        QVERIFY(!inked(right, QRect(0, 0, 115, 100), grey));
+        // The ceiling's label is bold: more ink than the same text plain.
+        const auto ink = [&](bool strong) {
+            const std::array<AxisLabel, 1> one{{{5, "88", strong}}};
+            const QImage image = painted([&](QPainter& p) { paintAxisLabels(p, wide, {one, 10}, font, Qt::black, Qt::black); });
+            int n = 0;
+            for (int x = 0; x < 50; ++x)
+                for (int y = 40; y < 60; ++y)
+                    n += image.pixelColor(x, y).lightness() < 128;
+            return n;
+        };
+        QVERIFY2(ink(true) > ink(false), qPrintable(QString("%1 %2").arg(ink(true)).arg(ink(false))));
+    }
+
+    void aNoteIsWrittenWhereItIsAlignedAndLeavesThePen()
+    {
+        QImage image = blank();
+        QPainter p(&image);
+        p.setPen(Qt::red);
+        QFont font;
+        font.setPixelSize(10);
+        p.setFont(font);
+        paintNote(p, QRectF(10, 30, 100, 40), Qt::AlignLeft | Qt::AlignBottom, "note", Qt::black);
+        QCOMPARE(p.pen().color(), QColor(Qt::red));
+        p.end();
+        QVERIFY(inked(image, QRect(10, 56, 30, 14), black));  // the bottom left
+        QVERIFY(!inked(image, QRect(60, 0, 80, 100), black)); // not the right
+        QVERIFY(!inked(image, QRect(0, 0, 140, 50), black));  // nor the top
+    }
+
+    // Over a plot whose top is 2 requests (20 pixels a request): a leftover of 500 at 1 s has its
+    // tick at x 20 from y 60 up 6 pixels; its text, centred on x 20, is pushed right to start at
+    // x 11. A rejection at 1.5 s would write over it: it is left out, tick and all. One of 200 at
+    // 9 s has its tick at x 100 from y 66, its text ending inside the plot.
+    void leftoversAreWrittenOverEachRejectionThinnedAndKeptInThePlot()
+    {
+        QFont font;
+        font.setPixelSize(6); // "500/1000" about 30 pixels wide: two fit in the plot
+        const std::array<std::pair<Nanos, std::int64_t>, 4> at{{{S, 500}, {3 * S / 2, 100}, {9 * S, 200}, {12 * S, 0}}};
+        const auto paint = [&](std::optional<Nanos> until) {
+            return painted([&](QPainter& p) { paintLeftovers(p, area(), {at, 2, until}, font, Qt::black); });
+        };
+        const QImage all = paint(std::nullopt);
+        QVERIFY(!white(all, 20, 57));                             // the first's tick
+        QVERIFY(white(all, 25, 65) && white(all, 25, 69));        // the second is left out
+        QVERIFY(!white(all, 100, 63));                            // the third's tick, at y 66 up to 60
+        const auto ink = [](const QColor& c) { return c.lightness() < 200; }; // small type is grey at its edges
+        QVERIFY(inked(all, QRect(11, 40, 20, 13), ink));          // the first's text, from x 11
+        QVERIFY(!inked(all, QRect(0, 0, 11, 100), ink));          // never left of the plot
+        QVERIFY(!inked(all, QRect(110, 0, 30, 100), ink));        // nor right of it
+        const QImage untilEight = paint(8 * S);
+        QVERIFY(white(untilEight, 100, 63));                      // after the playhead: not written
+        QVERIFY(!white(untilEight, 20, 57));
+    }
+
+    // A lane from y 10 to 90 whose top is 10 (8 pixels a unit), its limit 4 at y 58: the limit, the
+    // top, 0, and the name; the tick at 5 (y 50) would touch the limit's label and is left out.
+    void laneLabelsKeepClearOfEachOtherAndVeiledNameTheLaneOnly()
+    {
+        QFont font;
+        font.setPixelSize(10);
+        const double h = QFontMetricsF(font).height();
+        ServerLane lane{ServerLane::Measure::InServer, "in server", "", 10, QRectF(50, 10, 60, 80), 4.0, true};
+        const std::vector<LaneLabel> labels = layOutLaneLabels(lane, font, false);
+        QCOMPARE(labels.size(), std::size_t(4));
+        QCOMPARE(labels.front().kind, LaneLabel::Marked); // the limit first, at its height
+        QCOMPARE(labels.front().value, 4.0);
+        QCOMPARE(labels.front().box.center().y(), 58.0);
+        QCOMPARE(labels[2].kind, LaneLabel::Zero);
+        QCOMPARE(labels.front().box.right(), 45.0); // right of the axis's box: 5 short of the lane
+        QCOMPARE(labels[1].kind, LaneLabel::Top);
+        QCOMPARE(labels[1].text, QString("10"));
+        QCOMPARE(labels.back().kind, LaneLabel::Caption);
+        QCOMPARE(labels.back().text, QString("in server"));
+        QCOMPARE(labels.back().box.topLeft(), QPointF(53, 10));
+        for (std::size_t i = 0; i + 1 < labels.size(); ++i)
+            for (std::size_t j = i + 1; j + 1 < labels.size(); ++j)
+                QVERIFY2(!labels[i].box.adjusted(0, -h / 4, 0, h / 4).intersects(labels[j].box),
+                         qPrintable(labels[i].text + " " + labels[j].text));
+        const std::vector<LaneLabel> veiled = layOutLaneLabels(lane, font, true);
+        QCOMPARE(veiled.size(), std::size_t(1));
+        QCOMPARE(veiled[0].kind, LaneLabel::Caption);
+    }
+
+    // In the server: 5 from 2 s to 6 s (x 30..70, half the lane's 40 pixels), the limit 8
+    // throughout (y 38). A step is drawn once its end is shown.
+    void theServerIsFilledToItsCountUnderItsLimit()
+    {
+        const ServerLane lane{ServerLane::Measure::InServer, "", "", 10, QRectF(10, 30, 100, 40), std::nullopt};
+        const QList<QPointF> in{{0, 0}, {2, 0}, {2, 5}, {6, 5}, {6, 0}, {10, 0}};
+        const QList<QPointF> limit{{0, 8}, {10, 8}};
+        const auto paint = [&](double shownTo) {
+            return painted([&](QPainter& p) { paintInSystem(p, lane, {0, 10, shownTo}, in, limit, Qt::blue, Qt::black); });
+        };
+        const QImage image = paint(10);
+        const QColor fill = image.pixelColor(50, 60);
+        QVERIFY(!white(image, 50, 60) && fill.blue() > fill.red());
+        QVERIFY(!white(image, 31, 51) && !white(image, 68, 69));
+        QVERIFY(white(image, 50, 48) && white(image, 25, 60) && white(image, 75, 60));
+        QVERIFY(black(image.pixelColor(50, 38)) && black(image.pixelColor(100, 38)));
+        const QImage shown = paint(6);
+        QVERIFY(!white(shown, 50, 60) && white(shown, 100, 38)); // the limit's one step ends at 10 s
+        QVERIFY(white(paint(5.9), 50, 60));
+    }
+
+    // Buckets of 2 s: 2 first attempts, then 4 and 4 retries; a lane of 4 a second is 40 pixels,
+    // so an attempt in a bucket is 5 pixels.
+    void attemptBarsStackRetriesOnFirstAttempts()
+    {
+        const ServerLane lane{ServerLane::Measure::Attempts, "", "", 4, QRectF(10, 30, 100, 40), std::nullopt};
+        const AttemptBuckets b{0, 2 * S, {2, 4}, {0, 4}};
+        const auto paint = [&](double shownTo) {
+            return painted([&](QPainter& p) { paintAttemptBars(p, lane, {0, 10, shownTo}, b, Qt::gray, Qt::black); });
+        };
+        const QImage image = paint(10);
+        QCOMPARE(image.pixelColor(20, 65), QColor(Qt::gray)); // 10 pixels of first attempts
+        QVERIFY(white(image, 20, 58));
+        QCOMPARE(image.pixelColor(40, 55), QColor(Qt::gray)); // 20, and 20 of retries on them
+        QCOMPARE(image.pixelColor(40, 35), QColor(Qt::black));
+        QVERIFY(white(image, 40, 28) && white(image, 55, 65));
+        QVERIFY(white(paint(1.9), 40, 55)); // a bucket starting after the playhead
+    }
+
+    // Buckets of 5 s: 10 served in time in the first (2 a second: half a lane of 4), none in the
+    // second; latencies p50 1 s and p99 3 s in the first (y 60 and 40 on a lane of 4 s).
+    void servedDrawsGoodputBarsOrTheLatencyBand()
+    {
+        const ServerLane lane{ServerLane::Measure::Goodput, "", "", 4, QRectF(10, 30, 100, 40), std::nullopt};
+        const ServedBuckets b{0, 5 * S, {10, 0}, {10, 0}, {S, 0}, {3 * S, 0}};
+        const QImage bars = painted([&](QPainter& p) { paintServed(p, lane, {0, 10}, b, false, Qt::green, Qt::black); });
+        QCOMPARE(bars.pixelColor(30, 60), QColor(Qt::green));
+        QVERIFY(white(bars, 30, 45) && white(bars, 80, 65));
+        const QImage band = painted([&](QPainter& p) { paintServed(p, lane, {0, 10}, b, true, Qt::green, Qt::black); });
+        QVERIFY(!white(band, 30, 50) && !black(band.pixelColor(30, 50))); // the band, faint
+        QVERIFY(black(band.pixelColor(30, 60)));                          // the p50 tick
+        QVERIFY(white(band, 30, 35) && white(band, 30, 65));              // above p99, below p50
+        QVERIFY(white(band, 80, 50));                                     // nothing served: no band
+    }
+
+    void gridsCarryTimeThroughALaneAndLineItsTicks()
+    {
+        const QRectF below(10, 72, 100, 8);
+        const QImage time = painted([&](QPainter& p) { paintTimeGrid(p, area(), below, 2, Qt::black); });
+        QVERIFY(!white(time, 30, 75) && !white(time, 90, 75));
+        QVERIFY(white(time, 40, 75) && white(time, 30, 60) && white(time, 30, 85));
+        QCOMPARE(painted([&](QPainter& p) { paintTimeGrid(p, area(), below, 0.005, Qt::black); }), blank()); // 2,000 lines
+        const ServerLane lane{ServerLane::Measure::InServer, "", "", 10, QRectF(10, 30, 100, 40), std::nullopt};
+        const std::array<LaneLabel, 3> labels{{{LaneLabel::Top, 10, "10", {}}, {LaneLabel::Tick, 5, "5", {}}, {LaneLabel::Zero, 0, "0", {}}}};
+        const QImage ticks = painted([&](QPainter& p) { paintLaneGrid(p, lane, labels, Qt::black); });
+        QVERIFY(!white(ticks, 60, 50) || !white(ticks, 60, 51)); // the tick's line, y 50.5
+        QVERIFY(white(ticks, 60, 31) && white(ticks, 60, 69) && white(ticks, 60, 45));
+    }
+
+    void aLaneAxisDrawsItsBaselineLabelsAndName()
+    {
+        QFont font;
+        font.setPixelSize(10);
+        const ServerLane lane{ServerLane::Measure::InServer, "queue", "", 10, QRectF(50, 30, 60, 40), std::nullopt};
+        const std::array<LaneLabel, 3> labels{{{LaneLabel::Marked, 5, "5", QRectF(0, 44, 45, 12)},
+                                               {LaneLabel::Tick, 8, "8", QRectF(0, 32, 45, 12)},
+                                               {LaneLabel::Caption, 0, "queue", QRectF(53, 30, 40, 12)}}};
+        const QImage image = painted([&](QPainter& p) {
+            p.fillRect(QRectF(50, 30, 60, 40), Qt::yellow); // what the lane drew
+            paintLaneAxis(p, lane, labels, font, {Qt::darkGray, Qt::white, Qt::black, Qt::gray});
+        });
+        QCOMPARE(image.pixelColor(80, 70), QColor(Qt::darkGray)); // the baseline, under the lane
+        QVERIFY(inked(image, QRect(30, 44, 15, 12), black));                                    // the limit, in ink
+        QVERIFY(inked(image, QRect(30, 32, 15, 12), [](const QColor& c) { return c.lightness() < 200; }));
+        QVERIFY(!inked(image, QRect(30, 32, 15, 12), black));                                   // a tick, muted
+        QVERIFY(inked(image, QRect(53, 30, 40, 12), black));                                    // the name
+        const QColor under = image.pixelColor(54, 31); // on the background, over what the lane drew
+        QVERIFY(under.blue() > 200 && under != QColor(Qt::yellow));
+        QCOMPARE(image.pixelColor(100, 50), QColor(Qt::yellow));
     }
 };
 

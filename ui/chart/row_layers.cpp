@@ -123,6 +123,61 @@ void paintLabel(QPainter& p, const QRectF& box, const QString& text, QColor back
     p.restore();
 }
 
+void paintAxisLabels(QPainter& p, const RowArea& area, const AxisLabels& axis, const QFont& font, QColor ink,
+                     QColor muted)
+{
+    const QRectF& p0 = area.plot;
+    p.save();
+    for (const AxisLabel& label : axis.labels) {
+        QFont f = font;
+        f.setBold(label.strong);
+        p.setFont(f);
+        p.setPen(label.strong ? ink : muted);
+        const double y = p0.bottom() - label.value / axis.top * p0.height();
+        if (axis.right)
+            p.drawText(QRectF(p0.right() + 5, y - 8, axis.margin - 5, 16), Qt::AlignLeft | Qt::AlignVCenter, label.text);
+        else
+            p.drawText(QRectF(0, y - 8, p0.left() - 5, 16), Qt::AlignRight | Qt::AlignVCenter, label.text);
+    }
+    p.restore();
+}
+
+void paintNote(QPainter& p, const QRectF& box, int flags, const QString& text, QColor colour)
+{
+    p.save();
+    p.setPen(colour);
+    p.drawText(box, flags, text);
+    p.restore();
+}
+
+void paintLeftovers(QPainter& p, const RowArea& area, const Leftovers& leftovers, const QFont& font, QColor colour)
+{
+    const QRectF& p0 = area.plot;
+    const double from = secondsAsDouble(area.from), to = secondsAsDouble(area.to);
+    const double sx = p0.width() / (to - from), sy = p0.height() / leftovers.top;
+    const QFontMetricsF fm(font);
+    p.save();
+    p.setFont(font);
+    p.setPen(colour);
+    double lastRight = -1e9;
+    for (const auto& [t, left] : leftovers.at) {
+        if (t < area.from || t >= area.to || (leftovers.until && t > *leftovers.until))
+            continue;
+        const double x = p0.left() + (secondsAsDouble(t) - from) * sx;
+        const QString text = QString("%1/1000").arg(left);
+        const double w = fm.horizontalAdvance(text);
+        // Centred on its rejection, kept inside the plot (a rejection at its left edge included).
+        const double textLeft = std::clamp(x - w / 2, p0.left() + 1, std::max(p0.left() + 1, p0.right() - w - 1));
+        if (textLeft < lastRight + 4)
+            continue;
+        const double y = p0.bottom() - double(left) / 1000.0 * sy;
+        p.drawLine(QPointF(x, y), QPointF(x, y - 6));
+        p.drawText(QPointF(textLeft, std::max(y - 8, p0.top() + fm.ascent())), text);
+        lastRight = textLeft + w;
+    }
+    p.restore();
+}
+
 void paintLevelLine(QPainter& p, const RowArea& area, const LevelLine& level, OffsetLine& cache)
 {
     const QRectF& p0 = area.plot;

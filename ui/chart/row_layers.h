@@ -115,6 +115,40 @@ struct LevelLine {
 // painter clipped to the line's area with the line's pen, for what is drawn on the line next.
 void paintLevelLine(QPainter& p, const RowArea& area, const LevelLine& line, OffsetLine& cache);
 
+// AxisLabel is a value written on the level axis at its height: `strong` (the ceiling) in bold
+// and in ink, the others muted.
+struct AxisLabel {
+    double value = 0;
+    QString text;
+    bool strong = false;
+};
+// AxisLabels are labels beside a plot whose top is `top`: left of it, right-aligned 5 pixels
+// short of it; or (right) right of it, left-aligned in a margin `margin` pixels wide.
+struct AxisLabels {
+    std::span<const AxisLabel> labels;
+    double top = 1;
+    bool right = false;
+    double margin = 0;
+};
+void paintAxisLabels(QPainter& p, const RowArea& area, const AxisLabels& axis, const QFont& font, QColor ink,
+                     QColor muted);
+
+// paintNote writes text in box as `flags` align it, in the painter's font and `colour`: what a
+// plot says in place of what it cannot draw, or an axis's unit.
+void paintNote(QPainter& p, const QRectF& box, int flags, const QString& text, QColor colour);
+
+// Leftovers are nginx's rejections: each one's time and what it found (thousandths of a request),
+// over a plot whose top is `top` requests, none after `until` (the playhead).
+struct Leftovers {
+    std::span<const std::pair<Nanos, std::int64_t>> at;
+    double top = 1;
+    std::optional<Nanos> until;
+};
+// paintLeftovers writes "n/1000" over each rejection in the range, with a tick down to its level,
+// centred on it and kept inside the plot; one that would come within 4 pixels of the one written
+// before it is left out. It draws inside the painter's clip.
+void paintLeftovers(QPainter& p, const RowArea& area, const Leftovers& leftovers, const QFont& font, QColor colour);
+
 // paintDepartures draws a hollow diamond of half-width h at each time a queued request leaves,
 // along the plot's bottom: never on the arrivals' marks in the strip. Times outside the range
 // are not drawn.

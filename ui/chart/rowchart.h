@@ -13,6 +13,7 @@
 
 #include "chart/bar_canvas.h"
 #include "chart/offset_line.h"
+#include "chart/lane_layers.h"
 #include "chart/row_layers.h"
 #include "model/frame.h"
 
@@ -189,18 +190,10 @@ public:
     const std::optional<ServedBuckets>& served() const { return m_served; }
     const QList<QPointF>& limitLine() const { return m_limitLine; }
     const QList<QPointF>& inSystemLine() const { return m_inSystemLine; }
-    // ServerLane is one measure of a row, drawn in a band of its own (`rect`, scene coordinates)
-    // against its own axis from 0 to `top` in `unit`, named by `name`: the requests in the server
-    // with the limit, the latency band, the goodput and, with retries, the attempts.
+    // ServerLane is one measure of a row in a band of its own (lane_layers.h): the requests in the
+    // server with the limit, the latency band, the goodput and, with retries, the attempts.
     // serverLanes are a concurrency limiter's, in its plot, and empty for the other rows.
-    struct ServerLane {
-        enum class Measure { InServer, Latency, Goodput, Attempts } measure = Measure::InServer;
-        QString name, unit;
-        double top = 1;
-        QRectF rect;
-        std::optional<double> marked; // labelled in bold on the axis: the limit in force at the end
-        bool whole = false;           // a count: its ticks are whole numbers
-    };
+    using ServerLane = ui::ServerLane;
     std::vector<ServerLane> serverLanes() const;
     // attemptColor is the attempts lane's bars' colour: first attempts, or the retries stacked on
     // them.
@@ -214,16 +207,9 @@ public:
     // attemptsLane is the attempts' lane among them.
     std::vector<ServerLane> lanesBelow() const;
     std::optional<ServerLane> attemptsLane() const;
-    // LaneLabel is one text drawn for a lane (scene coordinates, as its rect): on its axis, the limit (bold), the
-    // top, 0 and round ticks between them (a faint grid line across the lane at each tick); in
-    // it, its name. laneLabels lists those drawn, each clear of those before it in this order;
-    // veiled, only the name (the scale would tell how many attempts were made).
-    struct LaneLabel {
-        enum Kind { Marked, Top, Zero, Tick, Caption } kind;
-        double value = 0;
-        QString text;
-        QRectF box;
-    };
+    // LaneLabel is one text drawn for a lane: on its axis, the limit, the top, 0 and round ticks;
+    // in it, its name. laneLabels lists those drawn (layOutLaneLabels); veiled, only the name.
+    using LaneLabel = ui::LaneLabel;
     std::vector<LaneLabel> laneLabels(const ServerLane& lane) const;
     // legendText is the grey caption after the row's name: what its line, marks and colours are.
     QString legendText() const;
@@ -323,9 +309,6 @@ private:
     // levelTicks are the values labelled on the level axis (the ceiling is labelled apart).
     std::vector<double> levelTicks() const;
     void drawLevel(QPainter* p) const;
-    // drawNginxLeft writes each rejection's leftover, in nginx's own unit, where the line looks
-    // empty; the plot maps seconds from `from` by sx pixels a second, the level by sy a unit.
-    void drawNginxLeft(QPainter* p, double from, double sx, double sy) const;
     void drawPlayhead(QPainter* p) const;
     // levelCeiling is the ceiling in force at the view's right edge, where its name is written.
     double levelCeiling() const;
@@ -399,14 +382,12 @@ private:
     bool buildQuota(const Frame& frame);
     void drawBlockSpans(QPainter* p) const;
     void drawServerLanes(QPainter* p) const; // rowchart_lanes.cpp
-    void drawInSystem(QPainter* p, const QRectF& lane, double top) const;
-    void drawAttemptBars(QPainter* p, const QRectF& lane, double top) const;
-    void drawLaneAxis(QPainter* p, const ServerLane& lane) const;
-    void drawLaneGrid(QPainter* p, const ServerLane& lane) const;
+    LaneTime laneTime() const; // the lanes' time scale, up to the playhead
+    LaneInk laneInk() const;   // the palette's colours a lane's axis is drawn in
     void buildKeyLines();
     void drawKeyLines(QPainter* p) const;
     void drawLanesBelow(QPainter* p) const;
-    // drawMeasure draws what a lane measures in it (its axis and grid: drawLaneAxis, drawLaneGrid).
+    // drawMeasure draws what a lane measures in it (its axis and grid: paintLaneAxis, paintLaneGrid).
     void drawMeasure(QPainter* p, const ServerLane& lane) const;
     std::vector<std::pair<Nanos, std::int64_t>> m_nginxLeft;
     void buildNginxWater();

@@ -68,25 +68,18 @@ std::vector<std::pair<double, QString>> RowChart::thousandthsLabels() const
 
 void RowChart::drawThousandths(QPainter* p) const
 {
-    const auto labels = thousandthsLabels();
-    if (labels.empty())
+    const auto values = thousandthsLabels();
+    if (values.empty())
         return;
-    const QRectF p0 = plot();
-    const double top = m_levelAxis->max();
+    std::vector<AxisLabel> labels;
+    for (std::size_t k = 0; k < values.size(); ++k) // the last is the burst nginx compares with, in bold
+        labels.push_back({values[k].first, values[k].second, k + 1 == values.size()});
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    paintAxisLabels(*p, area(), {labels, m_levelAxis->max(), true, double(rightMargin())}, font(),
+                    palette().color(QPalette::WindowText), muted);
     p->save();
-    for (std::size_t k = 0; k < labels.size(); ++k) {
-        const auto& [v, text] = labels[k];
-        const bool ceiling = k + 1 == labels.size(); // the burst nginx compares with, in bold
-        QFont f = font();
-        f.setBold(ceiling);
-        p->setFont(f);
-        p->setPen(ceiling ? palette().color(QPalette::WindowText) : palette().color(QPalette::PlaceholderText));
-        const double y = p0.bottom() - v / top * p0.height();
-        p->drawText(QRectF(p0.right() + 5, y - 8, rightMargin() - 5, 16), Qt::AlignLeft | Qt::AlignVCenter, text);
-    }
     p->setFont(smallFont());
-    p->setPen(palette().color(QPalette::PlaceholderText));
-    p->drawText(thousandthsUnitBox(), Qt::AlignLeft | Qt::AlignBottom, thousandthsUnitLines().join('\n'));
+    paintNote(*p, thousandthsUnitBox(), Qt::AlignLeft | Qt::AlignBottom, thousandthsUnitLines().join('\n'), muted);
     p->restore();
 }
 

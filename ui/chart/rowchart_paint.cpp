@@ -63,10 +63,7 @@ void RowChart::drawForeground(QPainter* p, const QRectF& rect)
     drawBoundaries(p);
     drawHeader(p);
     if (m_veiled) { // a question is asked: nothing drawn may answer it
-        p->save();
-        p->setPen(palette().color(QPalette::PlaceholderText));
-        p->drawText(plot(), Qt::AlignCenter, tr("Decisions hidden: what will happen?"));
-        p->restore();
+        paintNote(*p, plot(), Qt::AlignCenter, tr("Decisions hidden: what will happen?"), palette().color(QPalette::PlaceholderText));
     } else {
         drawBlockSpans(p);
         drawBound(p);
@@ -281,12 +278,10 @@ void RowChart::drawLevel(QPainter* p) const
     if (m_frame->trace && !m_frame->trace->results.at(m_row).levelReplayable) {
         // No one limiter holds this row's state: say so where the line would be.
         const AlgorithmTrace& result = m_frame->trace->results.at(m_row);
-        p->save();
-        p->setPen(palette().color(QPalette::PlaceholderText));
-        p->drawText(p0, Qt::AlignCenter,
-                    !result.kind.cluster ? tr("Each client's key holds its own level: the strip shows every attempt")
-                                         : tr("Each node (and the store) holds its own level: the strip shows which node decided"));
-        p->restore();
+        paintNote(*p, p0, Qt::AlignCenter,
+                  !result.kind.cluster ? tr("Each client's key holds its own level: the strip shows every attempt")
+                                       : tr("Each node (and the store) holds its own level: the strip shows which node decided"),
+                  palette().color(QPalette::PlaceholderText));
         return;
     }
     // nginx: what it holds (its thousandths over 1000, on the requests' axis) rather than the
@@ -296,35 +291,10 @@ void RowChart::drawLevel(QPainter* p) const
     paintLevelLine(*p, area(),
                    {water ? &m_nginxWater : &m_levelPoints, water ? 1000.0 : 1.0, m_levelAxis->max(), levelColor(), visibleRight()},
                    m_levelLine);
-    const double from = secondsAsDouble(m_range.from), to = secondsAsDouble(m_range.to);
-    drawNginxLeft(p, from, p0.width() / (to - from), p0.height() / m_levelAxis->max());
+    // Each rejection's leftover, in nginx's own unit, where the line looks as if it had room.
+    paintLeftovers(*p, area(), {m_nginxLeft, m_levelAxis->max(), m_playhead ? std::optional(m_playhead->t) : std::nullopt},
+                   smallFont(), deniedColor(palette()));
     p->restore();
-}
-
-void RowChart::drawNginxLeft(QPainter* p, double from, double sx, double sy) const
-{
-    const QRectF p0 = plot();
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    p->setFont(small);
-    p->setPen(deniedColor(palette()));
-    double lastRight = -1e9;
-    for (const auto& [t, left] : m_nginxLeft) {
-        if (t < m_range.from || t >= m_range.to || (m_playhead && t > m_playhead->t))
-            continue;
-        const double x = p0.left() + (secondsAsDouble(t) - from) * sx;
-        const QString text = QString("%1/1000").arg(left);
-        const QFontMetricsF fm(small);
-        const double w = fm.horizontalAdvance(text);
-        // Centred on its rejection, kept inside the plot (a rejection at its left edge included).
-        const double textLeft = std::clamp(x - w / 2, p0.left() + 1, std::max(p0.left() + 1, p0.right() - w - 1));
-        if (textLeft < lastRight + 4)
-            continue;
-        const double y = p0.bottom() - double(left) / 1000.0 * sy;
-        p->drawLine(QPointF(x, y), QPointF(x, y - 6));
-        p->drawText(QPointF(textLeft, std::max(y - 8, p0.top() + fm.ascent())), text);
-        lastRight = textLeft + w;
-    }
 }
 
 void RowChart::drawPinned(QPainter* p) const
@@ -357,35 +327,18 @@ void RowChart::drawPlayhead(QPainter* p) const
 
 void RowChart::drawLevelLabels(QPainter* p) const
 {
-    const QRectF p0 = plot();
-    QFont small = font();
-    p->setFont(small);
-    const QFontMetricsF fm(small);
-    const QColor muted = palette().color(QPalette::PlaceholderText);
-    const double top = m_levelAxis->max();
-    const auto yOf = [&](double v) { return p0.bottom() - v / top * p0.height(); };
-    const QString unitSuffix = facts(algorithm()).levelUnit.ends_with("(s)") ? " s" : "";
-    const auto text = [&](double v) { return QLocale().toString(v, 'g', 4) + unitSuffix; };
-    const auto label = [&](double v) {
-        p->drawText(QRectF(0, yOf(v) - 8, p0.left() - 5, 16), Qt::AlignRight | Qt::AlignVCenter, text(v));
-    };
-    const double ceiling = levelCeiling();
     if (m_gateRow) // no rate level: each of the server's lanes labels its own axis
         return;
-    p->setPen(muted);
+    const QString unitSuffix = facts(algorithm()).levelUnit.ends_with("(s)") ? " s" : "";
+    const auto text = [&](double v) { return QLocale().toString(v, 'g', 4) + unitSuffix; };
+    std::vector<AxisLabel> labels;
     for (const double v : levelTicks())
-        label(v);
-    // The ceiling: its value on the axis, and its name on the dashed line.
-    QFont bold = small;
-    bold.setBold(true);
-    p->setFont(bold);
-    p->setPen(palette().color(QPalette::WindowText));
-    label(ceiling);
-    p->setFont(small);
-    p->setPen(muted);
-    const QRectF tag = paintedLabel(LabelKind::Ceiling);
-    p->fillRect(tag, palette().color(QPalette::Base));
-    p->drawText(tag, Qt::AlignCenter, ceilingTagText());
+        labels.push_back({v, text(v), false});
+    labels.push_back({levelCeiling(), text(levelCeiling()), true}); // its value on the axis, its name on the line
+    const QColor ink = palette().color(QPalette::WindowText), muted = palette().color(QPalette::PlaceholderText);
+    paintAxisLabels(*p, area(), {labels, m_levelAxis->max()}, font(), ink, muted);
+    p->setFont(font());
+    paintLabel(*p, paintedLabel(LabelKind::Ceiling), ceilingTagText(), palette().color(QPalette::Base), muted, std::nullopt);
     drawThousandths(p);
 }
 
