@@ -441,6 +441,14 @@ private slots:
         QVERIFY(inked(image, QRect(10, 56, 30, 14), black));  // the bottom left
         QVERIFY(!inked(image, QRect(60, 0, 80, 100), black)); // not the right
         QVERIFY(!inked(image, QRect(0, 0, 140, 50), black));  // nor the top
+        // In the painter's font: 24-pixel type reaches higher than 10-pixel type could.
+        const QImage big = painted([](QPainter& p) {
+            QFont large;
+            large.setPixelSize(24);
+            p.setFont(large);
+            paintNote(p, QRectF(10, 30, 100, 40), Qt::AlignLeft | Qt::AlignBottom, "Note", Qt::black);
+        });
+        QVERIFY(inked(big, QRect(10, 46, 40, 6), black));
     }
 
     // Over a plot whose top is 2 requests (20 pixels a request): a leftover of 500 at 1 s has its
@@ -466,43 +474,74 @@ private slots:
         const QImage untilEight = paint(8 * S);
         QVERIFY(white(untilEight, 100, 63));                      // after the playhead: not written
         QVERIFY(!white(untilEight, 20, 57));
+        // One at 5 s (x 60) is centred on its tick; none outside [0, 10 s) is written.
+        const double w = QFontMetricsF(font).horizontalAdvance("500/1000");
+        const std::array<std::pair<Nanos, std::int64_t>, 1> middle{{{5 * S, 500}}};
+        const QImage centred = painted([&](QPainter& p) { paintLeftovers(p, area(), {middle, 2, std::nullopt}, font, Qt::black); });
+        const int textLeft = int(std::floor(60 - w / 2)), textRight = int(std::ceil(60 + w / 2));
+        QVERIFY(inked(centred, QRect(textLeft, 40, 4, 13), ink) && inked(centred, QRect(textRight - 4, 40, 4, 13), ink));
+        QVERIFY(!inked(centred, QRect(0, 0, textLeft - 1, 100), ink) && !inked(centred, QRect(textRight + 2, 0, 40, 100), ink));
+        for (const Nanos t : {-S / 2, 10 * S}) {
+            const std::array<std::pair<Nanos, std::int64_t>, 1> outside{{{t, 500}}};
+            QCOMPARE(painted([&](QPainter& p) { paintLeftovers(p, area(), {outside, 2, std::nullopt}, font, Qt::black); }), blank());
+        }
     }
 
-    // A lane from y 10 to 90 whose top is 10 (8 pixels a unit), its limit 4 at y 58: the limit, the
-    // top, 0, and the name; the tick at 5 (y 50) would touch the limit's label and is left out.
+    // A lane from y 10 to 90 whose top is 10 (8 pixels a unit), its limit 2 at y 74: the limit,
+    // the top, the tick at 5 (y 50) and the name; 0 (at y 85, less half a line) would touch the
+    // limit's label and is left out. Written for type about 12 pixels high (10-pixel DejaVu).
     void laneLabelsKeepClearOfEachOtherAndVeiledNameTheLaneOnly()
     {
         QFont font;
         font.setPixelSize(10);
         const double h = QFontMetricsF(font).height();
-        ServerLane lane{ServerLane::Measure::InServer, "in server", "", 10, QRectF(50, 10, 60, 80), 4.0, true};
+        QVERIFY2(h > 8 && h < 16, qPrintable(QString::number(h)));
+        ServerLane lane{ServerLane::Measure::InServer, "in server", "", 10, QRectF(50, 10, 60, 80), 2.0, true};
         const std::vector<LaneLabel> labels = layOutLaneLabels(lane, font, false);
         QCOMPARE(labels.size(), std::size_t(4));
-        QCOMPARE(labels.front().kind, LaneLabel::Marked); // the limit first, at its height
-        QCOMPARE(labels.front().value, 4.0);
-        QCOMPARE(labels.front().box.center().y(), 58.0);
-        QCOMPARE(labels[2].kind, LaneLabel::Zero);
-        QCOMPARE(labels.front().box.right(), 45.0); // right of the axis's box: 5 short of the lane
+        QCOMPARE(labels[0].kind, LaneLabel::Marked); // the limit first, at its height
+        QCOMPARE(labels[0].value, 2.0);
+        QCOMPARE(labels[0].box.center().y(), 74.0);
+        QCOMPARE(labels[0].box.right(), 45.0); // right of the axis's box: 5 short of the lane
         QCOMPARE(labels[1].kind, LaneLabel::Top);
         QCOMPARE(labels[1].text, QString("10"));
-        QCOMPARE(labels.back().kind, LaneLabel::Caption);
-        QCOMPARE(labels.back().text, QString("in server"));
-        QCOMPARE(labels.back().box.topLeft(), QPointF(53, 10));
-        for (std::size_t i = 0; i + 1 < labels.size(); ++i)
-            for (std::size_t j = i + 1; j + 1 < labels.size(); ++j)
+        QCOMPARE(labels[2].kind, LaneLabel::Tick);
+        QCOMPARE(labels[2].value, 5.0);
+        QCOMPARE(labels[2].box.center().y(), 50.0);
+        QCOMPARE(labels[3].kind, LaneLabel::Caption);
+        QCOMPARE(labels[3].text, QString("in server"));
+        QCOMPARE(labels[3].box.topLeft(), QPointF(53, 10));
+        for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = i + 1; j < 3; ++j)
                 QVERIFY2(!labels[i].box.adjusted(0, -h / 4, 0, h / 4).intersects(labels[j].box),
                          qPrintable(labels[i].text + " " + labels[j].text));
         const std::vector<LaneLabel> veiled = layOutLaneLabels(lane, font, true);
         QCOMPARE(veiled.size(), std::size_t(1));
         QCOMPARE(veiled[0].kind, LaneLabel::Caption);
+        // A count's ticks are whole: on a lane 200 pixels tall whose top is 2, room for 11 ticks
+        // gives a step of 0.2 (9 ticks), and a count's step is 1 (one tick, at 1).
+        const auto ticks = [&](bool whole) {
+            const ServerLane tall{ServerLane::Measure::InServer, "", "", 2, QRectF(50, 0, 60, 200), std::nullopt, whole};
+            std::vector<double> values;
+            for (const LaneLabel& l : layOutLaneLabels(tall, font, false))
+                if (l.kind == LaneLabel::Tick)
+                    values.push_back(l.value);
+            return values;
+        };
+        QCOMPARE(ticks(false).size(), std::size_t(9));
+        QCOMPARE(ticks(true), std::vector<double>{1.0});
+        // A lane shorter than a label has its limit's label at its top, never clamped past it.
+        const ServerLane thin{ServerLane::Measure::InServer, "", "", 10, QRectF(50, 0, 60, 8), 9.0, true};
+        QCOMPARE(layOutLaneLabels(thin, font, false).front().box.center().y(), h / 2);
     }
 
-    // In the server: 5 from 2 s to 6 s (x 30..70, half the lane's 40 pixels), the limit 8
-    // throughout (y 38). A step is drawn once its end is shown.
+    // In the server: 5 from 2.25 s to 6 s (x 32.5..70, half the lane's 40 pixels: the column at
+    // x 32 half covered, so half as tall), the limit 8 throughout (y 38). A step is drawn once its
+    // end is shown.
     void theServerIsFilledToItsCountUnderItsLimit()
     {
         const ServerLane lane{ServerLane::Measure::InServer, "", "", 10, QRectF(10, 30, 100, 40), std::nullopt};
-        const QList<QPointF> in{{0, 0}, {2, 0}, {2, 5}, {6, 5}, {6, 0}, {10, 0}};
+        const QList<QPointF> in{{0, 0}, {2.25, 0}, {2.25, 5}, {6, 5}, {6, 0}, {10, 0}};
         const QList<QPointF> limit{{0, 8}, {10, 8}};
         const auto paint = [&](double shownTo) {
             return painted([&](QPainter& p) { paintInSystem(p, lane, {0, 10, shownTo}, in, limit, Qt::blue, Qt::black); });
@@ -510,7 +549,9 @@ private slots:
         const QImage image = paint(10);
         const QColor fill = image.pixelColor(50, 60);
         QVERIFY(!white(image, 50, 60) && fill.blue() > fill.red());
-        QVERIFY(!white(image, 31, 51) && !white(image, 68, 69));
+        QVERIFY(!white(image, 33, 51) && !white(image, 69, 69));
+        QVERIFY(white(image, 32, 55) && !white(image, 32, 65)); // the half-covered column
+        QVERIFY(white(image, 31, 65) && white(image, 70, 65));
         QVERIFY(white(image, 50, 48) && white(image, 25, 60) && white(image, 75, 60));
         QVERIFY(black(image.pixelColor(50, 38)) && black(image.pixelColor(100, 38)));
         const QImage shown = paint(6);
@@ -529,6 +570,8 @@ private slots:
         };
         const QImage image = paint(10);
         QCOMPARE(image.pixelColor(20, 65), QColor(Qt::gray)); // 10 pixels of first attempts
+        QCOMPARE(image.pixelColor(28, 65), QColor(Qt::gray));
+        QVERIFY(white(image, 29, 65)); // a pixel between buckets
         QVERIFY(white(image, 20, 58));
         QCOMPARE(image.pixelColor(40, 55), QColor(Qt::gray)); // 20, and 20 of retries on them
         QCOMPARE(image.pixelColor(40, 35), QColor(Qt::black));
@@ -536,20 +579,27 @@ private slots:
         QVERIFY(white(paint(1.9), 40, 55)); // a bucket starting after the playhead
     }
 
-    // Buckets of 5 s: 10 served in time in the first (2 a second: half a lane of 4), none in the
-    // second; latencies p50 1 s and p99 3 s in the first (y 60 and 40 on a lane of 4 s).
+    // Buckets of 5 s: 10 served, 6 of them in time, in the first (1.2 a second: 12 pixels of a
+    // lane of 4), 5 in time in the second (10 pixels); latencies p50 1 s and p99 3 s in the first
+    // (y 60 and 40 on a lane of 4 s).
     void servedDrawsGoodputBarsOrTheLatencyBand()
     {
         const ServerLane lane{ServerLane::Measure::Goodput, "", "", 4, QRectF(10, 30, 100, 40), std::nullopt};
-        const ServedBuckets b{0, 5 * S, {10, 0}, {10, 0}, {S, 0}, {3 * S, 0}};
-        const QImage bars = painted([&](QPainter& p) { paintServed(p, lane, {0, 10}, b, false, Qt::green, Qt::black); });
+        const ServedBuckets b{0, 5 * S, {10, 5}, {6, 5}, {S, S}, {3 * S, 2 * S}};
+        const auto paint = [&](bool latency, double shownTo) {
+            return painted([&](QPainter& p) { paintServed(p, lane, {0, 10, shownTo}, b, latency, Qt::green, Qt::black); });
+        };
+        const QImage bars = paint(false, 10);
         QCOMPARE(bars.pixelColor(30, 60), QColor(Qt::green));
-        QVERIFY(white(bars, 30, 45) && white(bars, 80, 65));
-        const QImage band = painted([&](QPainter& p) { paintServed(p, lane, {0, 10}, b, true, Qt::green, Qt::black); });
+        QVERIFY(white(bars, 30, 56) && !white(bars, 30, 59));
+        QCOMPARE(bars.pixelColor(80, 65), QColor(Qt::green));
+        QVERIFY(white(bars, 80, 58));
+        QVERIFY(white(paint(false, 4.9), 80, 65)); // the second starts after the playhead
+        const QImage band = paint(true, 10);
         QVERIFY(!white(band, 30, 50) && !black(band.pixelColor(30, 50))); // the band, faint
         QVERIFY(black(band.pixelColor(30, 60)));                          // the p50 tick
         QVERIFY(white(band, 30, 35) && white(band, 30, 65));              // above p99, below p50
-        QVERIFY(white(band, 80, 50));                                     // nothing served: no band
+        QVERIFY(white(band, 30, 75));                                     // no goodput bars
     }
 
     void gridsCarryTimeThroughALaneAndLineItsTicks()
@@ -558,12 +608,18 @@ private slots:
         const QImage time = painted([&](QPainter& p) { paintTimeGrid(p, area(), below, 2, Qt::black); });
         QVERIFY(!white(time, 30, 75) && !white(time, 90, 75));
         QVERIFY(white(time, 40, 75) && white(time, 30, 60) && white(time, 30, 85));
-        QCOMPARE(painted([&](QPainter& p) { paintTimeGrid(p, area(), below, 0.005, Qt::black); }), blank()); // 2,000 lines
+        // Lines at 1.25 s steps fall between pixels: x 22.5 is drawn on 23.
+        const QImage halves = painted([&](QPainter& p) { paintTimeGrid(p, area(), below, 1.25, Qt::black); });
+        QVERIFY(!white(halves, 23, 75) && white(halves, 22, 75) && white(halves, 24, 75));
+        // 512 steps in the range are drawn; 1,024 are not (steps exact in binary).
+        QVERIFY(!white(painted([&](QPainter& p) { paintTimeGrid(p, area(), below, 10.0 / 512, Qt::black); }), 60, 75));
+        QCOMPARE(painted([&](QPainter& p) { paintTimeGrid(p, area(), below, 10.0 / 1024, Qt::black); }), blank());
         const ServerLane lane{ServerLane::Measure::InServer, "", "", 10, QRectF(10, 30, 100, 40), std::nullopt};
         const std::array<LaneLabel, 3> labels{{{LaneLabel::Top, 10, "10", {}}, {LaneLabel::Tick, 5, "5", {}}, {LaneLabel::Zero, 0, "0", {}}}};
         const QImage ticks = painted([&](QPainter& p) { paintLaneGrid(p, lane, labels, Qt::black); });
         QVERIFY(!white(ticks, 60, 50) || !white(ticks, 60, 51)); // the tick's line, y 50.5
-        QVERIFY(white(ticks, 60, 31) && white(ticks, 60, 69) && white(ticks, 60, 45));
+        for (const int y : {29, 30, 31, 45, 69, 70, 71}) // no line at the top or at 0
+            QVERIFY2(white(ticks, 60, y), qPrintable(QString::number(y)));
     }
 
     void aLaneAxisDrawsItsBaselineLabelsAndName()
@@ -583,9 +639,21 @@ private slots:
         QVERIFY(inked(image, QRect(30, 32, 15, 12), [](const QColor& c) { return c.lightness() < 200; }));
         QVERIFY(!inked(image, QRect(30, 32, 15, 12), black));                                   // a tick, muted
         QVERIFY(inked(image, QRect(53, 30, 40, 12), black));                                    // the name
-        const QColor under = image.pixelColor(54, 31); // on the background, over what the lane drew
-        QVERIFY(under.blue() > 200 && under != QColor(Qt::yellow));
+        // The name's patch: white at 0.85 over yellow, (255, 255, 0.85 x 255).
+        const QColor under = image.pixelColor(54, 31);
+        QVERIFY2(under.red() == 255 && under.green() == 255 && std::abs(under.blue() - 217) <= 1, qPrintable(under.name()));
         QCOMPARE(image.pixelColor(100, 50), QColor(Qt::yellow));
+        // The limit is bold: more ink than a tick of the same text in the same colour.
+        const auto inkOf = [&](LaneLabel::Kind kind) {
+            const std::array<LaneLabel, 1> one{{{kind, 5, "88", QRectF(0, 44, 45, 12)}}};
+            const QImage i = painted([&](QPainter& p) { paintLaneAxis(p, lane, one, font, {Qt::white, Qt::white, Qt::black, Qt::black}); });
+            int n = 0;
+            for (int x = 0; x < 46; ++x)
+                for (int y = 40; y < 60; ++y)
+                    n += i.pixelColor(x, y).lightness() < 128;
+            return n;
+        };
+        QVERIFY(inkOf(LaneLabel::Marked) > inkOf(LaneLabel::Tick));
     }
 };
 

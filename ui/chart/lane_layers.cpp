@@ -2,8 +2,6 @@
 
 #include "chart/ticks.h"
 
-#include "arithmetic/decimal.h"
-
 #include <QFontMetricsF>
 #include <QLineF>
 #include <QLocale>

@@ -51,8 +51,8 @@ struct LaneLabel {
 // scale would tell how many attempts were made.
 std::vector<LaneLabel> layOutLaneLabels(const ServerLane& lane, const QFont& small, bool veiled);
 
-// LaneTime is a lane's time scale in seconds: [from, to) across the lane's width, and nothing
-// drawn that starts after shownTo (the playhead).
+// LaneTime is a lane's time scale in seconds: [from, to) across the lane's width, and the
+// playhead's time, shownTo, past which nothing is drawn (each painter says how it reads it).
 struct LaneTime {
     double from = 0, to = 1;
     double shownTo = 1e300;
@@ -60,25 +60,31 @@ struct LaneTime {
 
 // paintInSystem draws the requests in the server (points in (seconds, count), a step line) as one
 // rectangle a pixel column, as tall as the column's mean, in `fill` at a third of its strength,
-// and the limit (a step line too) over it in `ink`.
+// and the limit (a step line too) over it in `ink`. A step is drawn once it has ended by shownTo.
+// It leaves the limit's pen on the painter.
 void paintInSystem(QPainter& p, const ServerLane& lane, const LaneTime& time, const QList<QPointF>& inSystem,
                    const QList<QPointF>& limit, QColor fill, QColor ink);
 
-// paintAttemptBars draws each bucket's attempts a second as a bar: first attempts in `first`, the
-// retries stacked on them in `retry`.
+// paintAttemptBars draws each bucket's attempts a second as a bar a pixel narrower than the
+// bucket: first attempts in `first`, the retries stacked on them in `retry`; no bucket that
+// starts after shownTo.
 void paintAttemptBars(QPainter& p, const ServerLane& lane, const LaneTime& time, const AttemptBuckets& buckets,
                       QColor first, QColor retry);
 
-// paintServed draws the server's buckets: each one's goodput as a bar in `good`, or (latency) its
-// latency as a band from p50 to p99 in `ink` at a third of its strength, with a tick at p50.
+// paintServed draws the server's buckets that start by shownTo: each one's goodput (served in
+// time) as a bar in `good`, or (latency) its latency as a band from p50 to p99 in `ink` at a
+// third of its strength, with a tick at p50, where any was served. It leaves the ticks' pen on
+// the painter.
 void paintServed(QPainter& p, const ServerLane& lane, const LaneTime& time, const ServedBuckets& buckets, bool latency,
                  QColor good, QColor ink);
 
 // paintTimeGrid carries the time axis's grid lines (one every `step` seconds, aliased as the
-// chart's own are) down through `lane`; none when more than 1,000 would be drawn.
+// chart's own are, each on its nearest pixel) down through `lane`; none when the range holds
+// 1,000 steps or more.
 void paintTimeGrid(QPainter& p, const RowArea& area, const QRectF& lane, double step, QColor mid);
 
-// paintLaneGrid draws a faint line across the lane at each tick among `labels`.
+// paintLaneGrid draws a faint line across the lane at each tick among `labels` (not at its top or
+// 0, which the lane's edges mark). It leaves the lines' pen on the painter.
 void paintLaneGrid(QPainter& p, const ServerLane& lane, std::span<const LaneLabel> labels, QColor mid);
 
 // LaneInk is the palette's colours a lane's axis is drawn in.

@@ -130,7 +130,8 @@ void paintAxisLabels(QPainter& p, const RowArea& area, const AxisLabels& axis, c
     p.save();
     for (const AxisLabel& label : axis.labels) {
         QFont f = font;
-        f.setBold(label.strong);
+        if (label.strong)
+            f.setBold(true);
         p.setFont(f);
         p.setPen(label.strong ? ink : muted);
         const double y = p0.bottom() - label.value / axis.top * p0.height();

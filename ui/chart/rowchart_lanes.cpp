@@ -1,5 +1,5 @@
-// RowChart's lanes: each measure with its own named axis from 0 to a round top (rowchart.h,
-// ServerLane). A concurrency limiter's row stacks its measures in the plot (serverLanes); a row
+// RowChart's lanes: each measure with its own named axis from 0 to a round top (ServerLane,
+// painted by lane_layers.h). A concurrency limiter's row stacks its measures in the plot (serverLanes); a row
 // with a level plot has its server's latency and goodput and its clients' attempts a second in
 // lanes under it (lanesBelow). One scale shared by a latency, a rate and a count would read as
 // one measure.
@@ -11,7 +11,6 @@
 #include "chart/ticks.h"
 
 #include <QFontMetricsF>
-#include <QLocale>
 #include <QPainter>
 #include <QValueAxis>
 
