@@ -7,6 +7,7 @@
 
 #include "advise/burst_gateway.h"
 #include "advise/envoy_advice.h"
+#include "advise/window_gateway.h"
 #include "arithmetic/decimal.h"
 #include "arithmetic/text.h"
 
@@ -48,17 +49,10 @@ void readWindowedArgs(const QCommandLineParser& p, AdviseArgs& a)
         if (p.isSet(option))
             throw InputError(std::string("--") + option + ": " + product + " counts requests in windows; it has no "
                              "rate and burst (--for " + a.product + " advises the windows' limits)");
-    if (a.product == "express") {
-        if (a.key != "ip") // rate-limit.ts's default keyGenerator: req.ip
-            throw InputError("--key: express-rate-limit keys by the request's IP unless a keyGenerator of your code "
-                             "says otherwise, which the written options cannot carry: only ip");
-        return;
-    }
-    const std::optional<KongLimitBy> limitBy = kongLimitBy(a.key);
-    if (!limitBy)
-        throw InputError("--key: Kong's rate-limiting has no limit_by for " + ratelab::quoted(a.key)
-                         + " (it offers: ip, user as the consumer, http_NAME as a header)");
-    a.limitBy = *limitBy;
+    if (const std::string problem = windowGatewayKeyProblem(a.product, a.key); !problem.empty())
+        throw InputError("--key: " + problem);
+    if (a.product == "kong")
+        a.limitBy = *kongLimitBy(a.key);
 }
 
 // readAwsArgs reads API Gateway's: a usage plan throttles by the API key a request carries, which
@@ -89,9 +83,8 @@ void readManagedArgs(const QCommandLineParser& p, const AdviseArgs& a)
             throw InputError(std::string("--") + option + ": " + (cloudflare ? "Cloudflare's rate limiting rule" : "AWS WAF's "
                              "rate-based rule") + " counts requests in windows; it has no rate and burst (--for " + a.product
                              + " advises the windows' limits)");
-    if (a.key != "ip") // the written rule's key, which the dry run replays
-        throw InputError(std::string("--key: the written rule counts by the client's IP (")
-                         + (cloudflare ? "ip.src" : "AggregateKeyType IP") + "): only ip");
+    if (const std::string problem = windowGatewayKeyProblem(a.product, a.key); !problem.empty())
+        throw InputError("--key: " + problem);
 }
 
 // readCap reads --cap, for the gateways whose most in a window is derived (BurstFamily::mostIn).

@@ -21,6 +21,7 @@
 #include "advise/textbook_advice.h"
 #include "advise/traefik_advice.h"
 #include "advise/upstash_advice.h"
+#include "advise/window_gateway.h"
 #include "arithmetic/decimal.h"
 #include "arithmetic/text.h"
 #include "replay/log_keys.h"
@@ -513,15 +514,6 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
 }
 
 // kongLimitsText is the limits as the plugin's config names them: "second 8, minute 40".
-std::string kongLimitsText(const KongLimits& limits)
-{
-    std::string out;
-    for (int p = 0; p < Kong::kPeriods; ++p)
-        if (limits[std::size_t(p)] != 0)
-            out += (out.empty() ? "" : ", ") + std::string(Kong::periodName(p)) + " " + grouping(limits[std::size_t(p)]);
-    return out;
-}
-
 // writeWindowsHead heads the table of a windowed product's windows (Kong's, express-rate-limit's).
 void writeWindowsHead(std::ostream& out, const std::string& window)
 {
@@ -759,10 +751,8 @@ int report(const Proof& proof, const AdviseArgs& a, const std::string& config, c
 int runKong(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
     const KongAdvice k = adviseKong(tracesFor(a, traffic), a.options.keep);
-    if (!a.limitBy.consumer && a.key != "ip" && k.keys.unlimitedRequests > 0)
-        throw InputError("--key: Kong counts a request without the header by its client IP, and "
-                         + counted(k.keys.unlimitedRequests, "request") + " of the log lack it: advise by ip, or on a "
-                         "log whose every request has it" + fromCurrentText(a));
+    if (const std::string problem = kongUnkeyedProblem(a.key, a.limitBy.consumer, k.keys.unlimitedRequests); !problem.empty())
+        throw InputError("--key: " + problem + fromCurrentText(a));
     const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy);
     const Proof proof = prove(config, k.deniedPerKey, k.keys, a, traffic);
     return report(

@@ -6,6 +6,7 @@
 #include "limiters/any_limiter.h"
 #include "advise_log.h"
 #include "advise/managed_advice.h"
+#include "advise/window_gateway.h"
 #include "config_dry_run.h"
 #include "config_import.h"
 #include "limiters/products/aws_waf.h"
@@ -247,6 +248,53 @@ private slots:
         QCOMPARE(rule.window(), 300 * kS);
         QVERIFY(!rule.counts());
         QCOMPARE(dryRunDenials(config, wafLog(), 47), (std::vector<std::int64_t>{0, 0, 2}));
+    }
+
+    // The app's rows (window_gateway.h) are cloudflareAdviceByHand's windows in Cloudflare's words:
+    // each period's least limit 5, denying 3.3.3.3 five; a minute recommended; 3.3.3.3 shown.
+    void windowGatewayRowsInTheProductsWords()
+    {
+        const WindowGatewayAdvice a({"cloudflare", "ip", kPercentUnit / 2, "", {}}, smallLog());
+        QCOMPARE(a.windowName(), std::string("period"));
+        QCOMPARE(a.limitName(), std::string("requests_per_period"));
+        QCOMPARE(a.rows().size(), std::size_t(6));
+        QCOMPARE(a.rows()[0].window, std::string("10 s"));
+        QCOMPARE(a.rows()[5].window, std::string("3600 s"));
+        for (const WindowRow& r : a.rows()) {
+            QCOMPARE(r.limit, std::string("5"));
+            QCOMPARE(r.denied.other, 5);
+        }
+        QCOMPARE(a.recommended(), std::size_t(1));
+        QCOMPARE(a.rows()[1].point, std::string("period 60, requests_per_period 5"));
+        QCOMPARE(a.config(1), cloudflareAdviceConfig(60, 5));
+        QCOMPARE(a.config(5), cloudflareAdviceConfig(3600, 5));
+        QCOMPARE(a.shownKey(1), std::optional<std::size_t>(2)); // 3.3.3.3, denied most
+        QCOMPARE(a.keys().keptKeys, 2);
+        // WAF's least Limit is 10: every window's limit is written as 10, denying none.
+        const WindowGatewayAdvice waf({"aws-waf", "ip", kPercentUnit / 2, "", {}}, smallLog());
+        QCOMPARE(waf.rows()[waf.recommended()].point, std::string("EvaluationWindowSec 300, Limit 10"));
+        QCOMPARE(waf.rows()[waf.recommended()].denied.other, 0);
+        QCOMPARE(waf.shownKey(waf.recommended()), std::optional<std::size_t>(2)); // none denied: the busiest
+    }
+
+    void windowGatewaysKeyAsTheProductCan()
+    {
+        QCOMPARE(windowGatewayKeyProblem("cloudflare", "user"), std::string("the written rule counts by the client's IP (ip.src): only ip"));
+        QCOMPARE(windowGatewayKeyProblem("aws-waf", "user"), std::string("the written rule counts by the client's IP (AggregateKeyType IP): only ip"));
+        QVERIFY(windowGatewayKeyProblem("express", "user").ends_with(": only ip"));
+        QCOMPARE(windowGatewayKeyProblem("kong", "host"),
+                 std::string("Kong's rate-limiting has no limit_by for 'host' (it offers: ip, user as the consumer, http_NAME as a header)"));
+        for (const char* key : {"ip", "user", "http_x_api_key"})
+            QCOMPARE(windowGatewayKeyProblem("kong", key), std::string());
+        QCOMPARE(windowGatewayKeyProblem("upstash", "host"), std::string());
+        QCOMPARE(kongUnkeyedProblem("http_x_api_key", false, 3),
+                 std::string("Kong counts a request without the header by its client IP, and 3 requests of the log lack "
+                             "it: advise by ip, or on a log whose every request has it"));
+        QCOMPARE(kongUnkeyedProblem("user", true, 3), std::string()); // the consumer: none unkeyed
+        QCOMPARE(kongUnkeyedProblem("http_x_api_key", false, 0), std::string());
+        QVERIFY_THROWS_EXCEPTION(InputError, WindowGatewayAdvice({"express", "user", kPercentUnit, "", {}}, smallLog()));
+        QVERIFY_THROWS_EXCEPTION(InputError, WindowGatewayAdvice({"nginx", "ip", kPercentUnit, "", {}}, smallLog()));
+        QVERIFY(isWindowGateway("upstash") && !isWindowGateway("nginx") && !isWindowGateway("traefik"));
     }
 };
 

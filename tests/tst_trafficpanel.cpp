@@ -37,6 +37,76 @@ private slots:
     // the others'): 1r/m burst 4 denies c 5, 24r/m burst 4 5 (recommended: the least rate whose
     // burst 4 drains within 10 s), 1r/s burst 3 6, 2r/s burst 2 7. The zone holds 3 addresses: 1m.
     // Choosing 2r/s shows its config; its dry run denies c's 7 of the log's 16 requests.
+    // Kong on the small log keeping 60 % (1.1.1.1 and 2.2.2.2, at most 5 each; 3.3.3.3's ten at
+    // 0 ms the others'), windows on the clock (the log starts on a whole day): 1.1.1.1 sends 4 in
+    // its first second (3 at 0 ms, 1 at 500 ms) and 5 in its minute, so the second's least limit
+    // is 4 (3.3.3.3: 6 denied) and the minute's, hour's and day's 5 (5 denied); recommended, the
+    // minute's 5 with the second's 4 under it: 3.3.3.3 gets 4 through, 6 denied.
+    void aWindowGatewaysLimitAdvisedOnTheOpenLog()
+    {
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        AdviseView* advise = panel.adviseView();
+        panel.setTraffic(std::make_shared<const Traffic>(advisetest::smallLog()), "small.csv");
+        QSignalSpy done(advise, &AdviseView::finished);
+        QVERIFY(advise->advise("kong", 60));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QTableWidget* front = advise->front();
+        QCOMPARE(front->horizontalHeaderItem(0)->text(), QString("window"));
+        QCOMPARE(front->rowCount(), 5);
+        const QStringList windows{"second", "minute", "hour", "day", "minute, second (recommended)"},
+            limits{"4", "5", "5", "5", "5, 4"}, others{"6", "5", "5", "5", "6"};
+        for (int r = 0; r < 5; ++r) {
+            QCOMPARE(front->item(r, 0)->text(), windows[r]);
+            QCOMPARE(front->item(r, 1)->text(), limits[r]);
+            QCOMPARE(front->item(r, 2)->text(), QString("0"));
+            QCOMPARE(front->item(r, 3)->text(), others[r]);
+            QCOMPARE(front->item(r, 4)->text(), QString("1"));
+        }
+        QVERIFY(front->isColumnHidden(5));
+        QCOMPARE(advise->chosen(), 4);
+        QVERIFY2(advise->configText().contains("config:\n    second: 4\n    minute: 5\n"), qPrintable(advise->configText()));
+        QVERIFY2(advise->summary().contains("Recommended: second 4, minute 5, 6 of the other keys' 10 requests denied, "
+                                            "1 key capped."),
+                 qPrintable(advise->summary()));
+        QVERIFY(advise->chart()->chart() && advise->chart()->chart()->series().size() == 3);
+        front->setCurrentCell(1, 0); // the minute alone
+        QVERIFY2(advise->configText().contains("config:\n    minute: 5\n") && !advise->configText().contains("second:"),
+                 qPrintable(advise->configText()));
+        // In the rows: the minute's 5 over 3.3.3.3's ten at 0 ms, the key it denies most.
+        QVERIFY(advise->showInRows());
+        const Scenario& shown = document.scenario();
+        QCOMPARE(QString::fromStdString(shown.title), QString("Advised for Kong (rate-limiting): minute 5"));
+        QVERIFY(shown.explicitArrivals == std::vector<Nanos>(10, 0));
+        const AlgorithmTrace row = simulateRow(shown, resolveRowInputs(shown), 0);
+        QCOMPARE(row.metrics.allowed, 5);
+        QCOMPARE(row.metrics.denied, 5);
+        // express-rate-limit: its windows from each key's first request; a minute recommended.
+        QVERIFY(advise->advise("express", 60));
+        QVERIFY(done.wait(10'000) || done.count() > 1);
+        QCOMPARE(front->horizontalHeaderItem(0)->text(), QString("windowMs"));
+        QCOMPARE(front->rowCount(), 4);
+        QCOMPARE(front->item(1, 0)->text(), QString("60000 (recommended)"));
+        QCOMPARE(front->item(0, 1)->text(), QString("4"));
+        QCOMPARE(front->item(1, 1)->text(), QString("5"));
+        QCOMPARE(advise->configText(), QString("{windowMs: 60000, limit: 5}\n"));
+        // What the product cannot be given is refused in the window's words.
+        QVERIFY(advise->advise("kong", 60, {}, "10/1m"));
+        QVERIFY(done.wait(10'000) || done.count() > 2);
+        QVERIFY2(advise->summary().startsWith("The cap: Kong (rate-limiting)'s limit is a count in a window already"),
+                 qPrintable(advise->summary()));
+        advise->setTraffic(std::make_shared<const Traffic>(advisetest::smallLog()), "user");
+        QVERIFY(advise->advise("cloudflare", 60));
+        QVERIFY(done.wait(10'000) || done.count() > 3);
+        QCOMPARE(advise->summary(), QString("The log's key: the written rule counts by the client's IP (ip.src): only ip"));
+        // Back to nginx: the table's columns are a front's again.
+        advise->setTraffic(std::make_shared<const Traffic>(advisetest::smallLog()), "ip");
+        QVERIFY(advise->advise("nginx", 60));
+        QVERIFY(done.wait(10'000) || done.count() > 4);
+        QCOMPARE(front->horizontalHeaderItem(0)->text(), QString("Rate"));
+        QCOMPARE(front->item(1, 0)->text(), QString("24r/m (recommended)"));
+    }
+
     void aLimitAdvisedOnTheOpenLog()
     {
         ScenarioDocument document;

@@ -387,4 +387,15 @@ Advice advise(const KeyedTraces& traces, const BurstFamily& family, const Advice
     return out;
 }
 
+std::optional<std::size_t> shownKey(const KeyedTraces& traces, const DenialCount& denied)
+{
+    if (denied.mostDenied)
+        return denied.mostDenied;
+    std::optional<std::size_t> busiest;
+    for (std::size_t k = 0; k < traces.keys(); ++k)
+        if (traces.limited[k] && (!busiest || traces.requests(k) > traces.requests(*busiest)))
+            busiest = k;
+    return busiest;
+}
+
 } // namespace ratelab

@@ -126,6 +126,10 @@ struct DenialCount {
     std::optional<std::size_t> mostDenied;
 };
 
+// shownKey is the key whose requests show a limit at work: the one it denies most
+// (denied.mostDenied), or, when it denies none, the busiest limited key.
+std::optional<std::size_t> shownKey(const KeyedTraces& traces, const DenialCount& denied);
+
 // countDenials runs `denied` (a KeyTrace -> its denials) on every limited key; perKey, when
 // given, receives each key's denials.
 template <typename F>

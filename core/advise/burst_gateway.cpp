@@ -121,13 +121,7 @@ std::optional<std::size_t> BurstGatewayAdvice::shownKey(const AdvicePoint& point
 {
     if (shared())
         return std::nullopt;
-    if (point.denied.mostDenied)
-        return point.denied.mostDenied;
-    std::optional<std::size_t> busiest;
-    for (std::size_t k = 0; k < m_traces.keys(); ++k)
-        if (m_traces.limited[k] && (!busiest || m_traces.requests(k) > m_traces.requests(*busiest)))
-            busiest = k;
-    return busiest;
+    return ratelab::shownKey(m_traces, point.denied);
 }
 
 } // namespace ratelab

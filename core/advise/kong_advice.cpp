@@ -1,5 +1,7 @@
 #include "advise/kong_advice.h"
 
+#include "arithmetic/decimal.h"
+
 #include <algorithm>
 
 namespace ratelab {
@@ -82,6 +84,15 @@ std::optional<KongLimitBy> kongLimitBy(const std::string& logKey)
     if (const std::optional<std::string> header = headerOfField(logKey))
         return KongLimitBy{"    limit_by: header\n    header_name: " + *header + "\n"};
     return std::nullopt;
+}
+
+std::string kongLimitsText(const KongLimits& limits)
+{
+    std::string out;
+    for (int p = 0; p < Kong::kPeriods; ++p)
+        if (limits[std::size_t(p)] != 0)
+            out += (out.empty() ? "" : ", ") + std::string(Kong::periodName(p)) + " " + grouping(limits[std::size_t(p)]);
+    return out;
 }
 
 std::string kongAdviceConfig(const KongLimits& limits, const KongLimitBy& limitBy)

@@ -79,6 +79,9 @@ struct KongLimitBy {
 // http_NAME limit_by header; nullopt for a key Kong cannot count by.
 std::optional<KongLimitBy> kongLimitBy(const std::string& logKey);
 
+// kongLimitsText is the limits as the plugin's config names them: "second 10, minute 120".
+std::string kongLimitsText(const KongLimits& limits);
+
 // kongAdviceConfig is the decK file `advise` writes: a placeholder service and a route for every
 // path (Kong needs one to run a plugin), and the plugin, global, with basic-auth before it when
 // it counts consumers.

@@ -29,6 +29,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <cstring>
 #include <limits>
 
 namespace ratelab::ui {
@@ -111,8 +112,9 @@ AdviseView::AdviseView(QWidget* parent)
 
 // showGatewayParts shows the goals the chosen gateway can be given. Envoy's filter keeps one
 // bucket for every request: no key to keep, all of them pass, and its cap is the bucket's.
-// Traefik has no exact bound for a cap (advise --cap refuses it); only nginx's config is written
-// with a map that lets a path by (advise --pass-path).
+// Traefik has no exact bound for a cap (advise --cap refuses it), and a window gateway's limit is
+// a count in a window already; only nginx's config is written with a map that lets a path by
+// (advise --pass-path).
 void AdviseView::showGatewayParts()
 {
     const QString product = m_gateway->currentData().toString();
@@ -120,8 +122,9 @@ void AdviseView::showGatewayParts()
     for (QWidget* w : std::initializer_list<QWidget*>{m_keepLabel, m_keep, m_keysLabel, m_pass})
         w->setVisible(perKey);
     m_capLabel->setText(perKey ? tr("c&ap one key at") : tr("c&ap one Envoy at"));
-    m_capLabel->setVisible(product != "traefik");
-    m_cap->setVisible(product != "traefik");
+    const bool capped = product != "traefik" && !isWindowGateway(product.toStdString());
+    m_capLabel->setVisible(capped);
+    m_cap->setVisible(capped);
     m_letByLabel->setVisible(product == "nginx");
     m_letBy->setVisible(product == "nginx");
 }
@@ -172,7 +175,8 @@ void AdviseView::connectParts()
     connect(m_advise, &QPushButton::clicked, this,
             [this] {
                 const QString product = m_gateway->currentData().toString();
-                advise(product, m_keep->value(), m_pass->text(), product == "traefik" ? QString() : m_cap->text(),
+                const bool capped = product != "traefik" && !isWindowGateway(product.toStdString());
+                advise(product, m_keep->value(), m_pass->text(), capped ? m_cap->text() : QString(),
                        product == "nginx" ? m_letBy->text() : QString());
             });
     connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
@@ -181,7 +185,7 @@ void AdviseView::connectParts()
     connect(m_front, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(configText()); });
     connect(m_dryRun, &QPushButton::clicked, this, [this] {
-        if (m_advice && m_chosen >= 0)
+        if ((m_advice || m_windows) && m_chosen >= 0)
             emit dryRunRequested(tr("advised limit, row %1").arg(m_chosen + 1), configText().toUtf8());
     });
     connect(m_rows, &QPushButton::clicked, this, &AdviseView::showInRows);
@@ -207,6 +211,12 @@ void AdviseView::describeGoals()
     m_gateway->addItem(tr("Envoy (local_ratelimit)"), "envoy");
     m_gateway->addItem(tr("Traefik"), "traefik");
     m_gateway->addItem(tr("Spring Cloud Gateway"), "spring");
+    // The gateways of a count in a window: each offered window's least limit (window_gateway.h).
+    m_gateway->addItem(tr("Kong (rate-limiting)"), "kong");
+    m_gateway->addItem(tr("express-rate-limit"), "express");
+    m_gateway->addItem(tr("Cloudflare (rate limiting rule)"), "cloudflare");
+    m_gateway->addItem(tr("AWS WAF (rate-based rule)"), "aws-waf");
+    m_gateway->addItem(tr("@upstash/ratelimit"), "upstash");
     m_gateway->setAccessibleName(tr("Gateway"));
     m_gateway->setToolTip(tr("The gateway the limit is written for, in its own syntax"));
     m_keep->setRange(0.1, 100);
@@ -231,8 +241,9 @@ void AdviseView::describeGoals()
     m_cap->setToolTip(tr("At most this many requests through in any window of this length, whatever one key sends: "
                          "600/1m, 20/1s. The recommendation is the lowest rate that meets it and drains in time, else "
                          "the one meeting it that drains soonest"));
-    m_advise->setToolTip(tr("For each burst, the lowest rate at which every request of those keys passes, and what "
-                            "each such limit denies the others"));
+    m_advise->setToolTip(tr("For each burst, the lowest rate at which every request of those keys passes (for a "
+                            "gateway that counts in windows, each window's least limit), and what each such limit "
+                            "denies the others"));
 }
 
 // describeResults: the summary, the front as a table and a chart, and the chosen point's config.
@@ -247,14 +258,14 @@ void AdviseView::describeResults()
     m_front->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_front->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_front->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_front->setAccessibleName(tr("The front: for each burst, the lowest rate"));
+    m_front->setAccessibleName(tr("The limits advised: for each burst the lowest rate, or each window's least limit"));
     m_front->setTabKeyNavigation(false); // Tab leaves the table (the arrows move in it)
     m_front->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_front->horizontalHeader()->setStretchLastSection(true);
     m_chart->setMinimumHeight(240); // the title and legend take a third of it
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setToolTip(tr("Requests of the other keys each limit denies, against its rate. Click a point to show its "
-                           "config."));
+    m_chart->setToolTip(tr("Requests of the other keys each limit denies, against its rate or window. Click a point to "
+                           "show its config."));
     m_config->setReadOnly(true);
     m_config->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_config->setAccessibleName(tr("The chosen limit's config"));
@@ -273,6 +284,7 @@ void AdviseView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::s
     m_traffic = std::move(traffic);
     m_key = key;
     m_advice.reset();
+    m_windows.reset();
     m_chosen = -1;
     m_shown = nullptr;
     m_front->setRowCount(0);
@@ -289,23 +301,64 @@ void AdviseView::setTraffic(std::shared_ptr<const Traffic> traffic, const std::s
                                  : QString());
 }
 
+namespace {
+
+// boxMessage says a refusal of the command's option in the words of this window's box.
+QString boxMessage(const QString& error)
+{
+    const std::pair<const char*, const char*> boxes[] = {{"--pass: ", QT_TRANSLATE_NOOP("AdviseView", "The pattern: %1")},
+                                                        {"--cap: ", QT_TRANSLATE_NOOP("AdviseView", "The cap: %1")},
+                                                        {"--pass-path: ", QT_TRANSLATE_NOOP("AdviseView", "The path: %1")},
+                                                        {"--key: ", QT_TRANSLATE_NOOP("AdviseView", "The log's key: %1")}};
+    for (const auto& [option, words] : boxes)
+        if (error.startsWith(QLatin1String(option)))
+            return AdviseView::tr(words).arg(error.mid(int(std::strlen(option))));
+    return error;
+}
+
+// keepOf is a percentage as the command line reads it: a decimal, exactly (tenths here).
+std::int64_t keepOf(double percent) { return parseSeconds(QString::number(percent, 'f', 1).toStdString()); }
+
+} // namespace
+
 bool AdviseView::advise(const QString& product, double keepPercent, const QString& pass, const QString& cap,
                         const QString& letByPath)
 {
     if (!m_traffic || m_watcher.isRunning())
         return false;
-    BurstGatewayTerms terms;
-    terms.product = product.toStdString();
-    terms.key = m_key;
-    // The percentage as the command line reads it: a decimal, exactly (tenths here).
-    terms.options.keep = parseSeconds(QString::number(keepPercent, 'f', 1).toStdString());
-    if (terms.product != "envoy") // its one bucket keeps every request; the box is hidden
-        terms.pass = pass.toStdString();
-    terms.letBy.path = letByPath.trimmed().toStdString();
     m_advise->setEnabled(false);
     m_summary->setText(tr("Advising on the log\u2026"));
     const int index = m_gateway->findData(product);
     const QString name = index >= 0 ? m_gateway->itemText(index) : product;
+    if (isWindowGateway(product.toStdString())) {
+        WindowGatewayTerms terms{product.toStdString(), m_key, keepOf(keepPercent), pass.toStdString(), {}};
+        m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, capped = !cap.trimmed().isEmpty(),
+                                               generation = m_generation] {
+            Result r;
+            r.product = name;
+            r.pass = QString::fromStdString(terms.pass);
+            r.generation = generation;
+            if (capped) {
+                r.error = tr("The cap: %1's limit is a count in a window already: choose the window and the count")
+                              .arg(name);
+                return r;
+            }
+            try {
+                r.windows = std::make_shared<const WindowGatewayAdvice>(terms, *traffic);
+            } catch (const InputError& e) {
+                r.error = boxMessage(QString::fromStdString(e.what()));
+            }
+            return r;
+        }));
+        return true;
+    }
+    BurstGatewayTerms terms;
+    terms.product = product.toStdString();
+    terms.key = m_key;
+    terms.options.keep = keepOf(keepPercent);
+    if (terms.product != "envoy") // its one bucket keeps every request; the box is hidden
+        terms.pass = pass.toStdString();
+    terms.letBy.path = letByPath.trimmed().toStdString();
     m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, cap = cap.trimmed().toStdString(),
                                            generation = m_generation]() mutable {
         Result r;
@@ -326,14 +379,7 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
             if (const Advice& a = r.advice->advice(); a.letByRequests > 0)
                 r.letByMost = QString::fromStdString(messageText(traffic->keyNames.at(a.letByMostKey)));
         } catch (const InputError& e) {
-            r.error = QString::fromStdString(e.what());
-            // The command's options are this window's boxes.
-            if (r.error.startsWith("--pass: "))
-                r.error = tr("The pattern: %1").arg(r.error.mid(8));
-            else if (r.error.startsWith("--cap: "))
-                r.error = tr("The cap: %1").arg(r.error.mid(7));
-            else if (r.error.startsWith("--pass-path: "))
-                r.error = tr("The path: %1").arg(r.error.mid(13));
+            r.error = boxMessage(QString::fromStdString(e.what())); // the command's options are this window's boxes
         }
         return r;
     }));
@@ -375,10 +421,7 @@ QString AdviseView::summaryText() const
                               "within %3 s: the one that drains soonest")
                                .arg(most, window, drain);
     }
-    const QString matching = m_passUsed.isEmpty() ? QString()
-                                                  : tr(" and %1 matching %2")
-                                                        .arg(QString::fromStdString(counted(a.passedKeys, "busier key")),
-                                                             QString::fromStdString(ratelab::quoted(m_passUsed.toStdString())));
+    const QString matching = matchingText(a);
     // Who sends most of the requests let by: whoever sends that path passes at any limit.
     const QString pattern = QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString()));
     const QString letBy =
@@ -399,6 +442,26 @@ QString AdviseView::summaryText() const
         .arg(why, count(r.denied.other), count(others), QString::fromStdString(counted(r.denied.keys, "key")), letBy);
 }
 
+QString AdviseView::matchingText(const KeptKeys& a) const
+{
+    return m_passUsed.isEmpty() ? QString()
+                                : tr(" and %1 matching %2")
+                                      .arg(QString::fromStdString(counted(a.passedKeys, "busier key")),
+                                           QString::fromStdString(ratelab::quoted(m_passUsed.toStdString())));
+}
+
+QString AdviseView::windowsSummaryText() const
+{
+    const KeptKeys& a = m_windows->keys();
+    const WindowRow& r = m_windows->rows().at(m_windows->recommended());
+    return tr("%1, keeping every request of the %2 with at most %3 each%4: for each window, the least limit at which "
+              "they all pass. Recommended: %5, %6 of the other keys' %7 requests denied, %8 capped.")
+        .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
+             QString::fromStdString(counted(a.keptMost, "request")), matchingText(a), QString::fromStdString(r.point),
+             count(r.denied.other), count(a.limitedRequests - a.keptRequests),
+             QString::fromStdString(counted(r.denied.keys, "key")));
+}
+
 void AdviseView::showResult(Result r)
 {
     m_advise->setEnabled(m_traffic != nullptr);
@@ -407,18 +470,20 @@ void AdviseView::showResult(Result r)
         part->setVisible(!failed);
     if (failed) {
         m_advice.reset();
+        m_windows.reset();
         m_summary->setText(r.error);
         emit finished();
         return;
     }
     m_advice = std::move(r.advice);
+    m_windows = std::move(r.windows);
     m_product = r.product;
     m_passUsed = r.pass;
     m_letByUsed = r.letBy;
     m_letByMost = r.letByMost;
     m_capUsed = r.cap;
-    m_summary->setText(summaryText());
-    const int recommended = recommendedRow(m_advice->advice());
+    m_summary->setText(m_windows ? windowsSummaryText() : summaryText());
+    const int recommended = m_windows ? int(m_windows->recommended()) : recommendedRow(m_advice->advice());
     fillFront(recommended);
     m_chosen = -1;
     showChart();
@@ -428,9 +493,15 @@ void AdviseView::showResult(Result r)
 
 void AdviseView::fillFront(int recommended)
 {
+    if (m_windows) {
+        fillWindows(recommended);
+        return;
+    }
     const Advice& a = m_advice->advice();
     QSignalBlocker block(m_front);
     m_front->setRowCount(0);
+    m_front->horizontalHeaderItem(0)->setText(tr("Rate"));
+    m_front->horizontalHeaderItem(1)->setText(tr("Burst"));
     // One bucket for every request (Envoy's): every request is kept, none is another key's.
     const bool shared = m_advice->shared();
     m_front->horizontalHeaderItem(2)->setText(shared ? tr("Requests denied") : tr("Kept keys' denied"));
@@ -459,9 +530,40 @@ void AdviseView::fillFront(int recommended)
     }
 }
 
+// fillWindows lists a window gateway's windows, each with its least limit, in the product's words.
+void AdviseView::fillWindows(int recommended)
+{
+    QSignalBlocker block(m_front);
+    m_front->setRowCount(0);
+    m_front->horizontalHeaderItem(0)->setText(QString::fromStdString(m_windows->windowName()));
+    m_front->horizontalHeaderItem(1)->setText(QString::fromStdString(m_windows->limitName()));
+    m_front->horizontalHeaderItem(2)->setText(tr("Kept keys' denied"));
+    m_front->setColumnHidden(3, false);
+    m_front->setColumnHidden(4, false);
+    m_front->setColumnHidden(5, true);
+    const std::vector<WindowRow>& rows = m_windows->rows();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const WindowRow& w = rows[i];
+        const QString window = QString::fromStdString(w.window) + (int(i) == recommended ? tr(" (recommended)") : QString());
+        const QStringList cells{window, QString::fromStdString(w.limit), count(w.denied.kept), count(w.denied.other),
+                                count(w.denied.keys)};
+        m_front->insertRow(int(i));
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            m_front->setItem(int(i), c, item);
+        }
+    }
+}
+
+int AdviseView::rowCount() const
+{
+    return m_windows ? int(m_windows->rows().size()) : m_advice ? int(m_advice->advice().front.size()) : 0;
+}
+
 void AdviseView::choose(int row)
 {
-    if (!m_advice || row < 0 || std::size_t(row) >= m_advice->advice().front.size() || row == m_chosen)
+    if (row < 0 || row >= rowCount() || row == m_chosen)
         return;
     m_chosen = row;
     {
@@ -469,17 +571,24 @@ void AdviseView::choose(int row)
         m_front->selectRow(row);
         m_front->setCurrentCell(row, 0);
     }
-    const AdvicePoint& p = m_advice->advice().front[std::size_t(row)];
-    m_config->setPlainText(QString::fromStdString(m_advice->config(p)));
+    m_config->setPlainText(QString::fromStdString(m_windows ? m_windows->config(std::size_t(row))
+                                                            : m_advice->config(m_advice->advice().front[std::size_t(row)])));
     // The chart stays (a click on it may be what chose): only its mark of the shown point moves.
     if (m_shown)
-        m_shown->replace(QList<QPointF>{QPointF(double(row), chartValue(p))});
+        m_shown->replace(QList<QPointF>{QPointF(double(row), pointValue(row))});
 }
 
 bool AdviseView::showInRows()
 {
-    if (!m_advice || m_chosen < 0)
+    if (m_chosen < 0 || m_chosen >= rowCount())
         return false;
+    if (m_windows) {
+        const std::optional<std::size_t> key = m_windows->shownKey(std::size_t(m_chosen));
+        const QString title = tr("Advised for %1: %2")
+                                  .arg(m_product, QString::fromStdString(m_windows->rows()[std::size_t(m_chosen)].point));
+        emit rowsRequested(title, configText().toUtf8(), key ? qint64(*key) : -1, QString());
+        return true;
+    }
     const AdvicePoint& p = m_advice->advice().front[std::size_t(m_chosen)];
     const std::optional<std::size_t> key = m_advice->shownKey(p);
     const QString title = tr("Advised for %1: %2, burst %3")
@@ -489,18 +598,22 @@ bool AdviseView::showInRows()
     return true;
 }
 
-double AdviseView::chartValue(const AdvicePoint& p) const
+double AdviseView::pointValue(int row) const
 {
+    if (m_windows)
+        return double(m_windows->rows().at(std::size_t(row)).denied.other);
+    const AdvicePoint& p = m_advice->advice().front.at(std::size_t(row));
     return double(m_advice->shared() ? p.burst : p.denied.other);
 }
 
 void AdviseView::showChart()
 {
-    const Advice& a = m_advice->advice();
     auto* chart = new QChart;
     followPalette(chart, palette());
-    const bool shared = m_advice->shared();
-    chart->setTitle(shared ? tr("The burst every request needs, by rate") : tr("Other keys' requests denied, by rate"));
+    const bool shared = m_advice && m_advice->shared();
+    chart->setTitle(m_windows ? tr("Other keys' requests denied, by window")
+                    : shared  ? tr("The burst every request needs, by rate")
+                              : tr("Other keys' requests denied, by rate"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* x = new QBarCategoryAxis;
     auto* y = new QValueAxis;
@@ -511,18 +624,19 @@ void AdviseView::showChart()
     front->setPen(frontPen(palette()));
     auto* recommended = recommendedMark();
     auto* shown = shownMark();
-    const int rec = recommendedRow(a);
-    for (std::size_t i = 0; i < a.front.size(); ++i) {
-        const AdvicePoint& p = a.front[i];
-        x->append(QString::fromStdString(m_advice->family().rateText(p.step)) + (int(i) == rec ? QString("*") : QString()));
-        front->append(double(i), chartValue(p));
-        most = std::max(most, shared ? p.burst : p.denied.other);
-        if (int(i) == rec)
-            recommended->append(double(i), chartValue(p));
+    const int rec = m_windows ? int(m_windows->recommended()) : recommendedRow(m_advice->advice());
+    for (int i = 0; i < rowCount(); ++i) {
+        const QString label = m_windows ? QString::fromStdString(m_windows->rows()[std::size_t(i)].window)
+                                        : QString::fromStdString(m_advice->family().rateText(m_advice->advice().front[std::size_t(i)].step));
+        x->append(label + (i == rec ? QString("*") : QString()));
+        front->append(double(i), pointValue(i));
+        most = std::max(most, std::int64_t(pointValue(i)));
+        if (i == rec)
+            recommended->append(double(i), pointValue(i));
     }
     y->setRange(0, double(most) * 1.1);
     y->applyNiceNumbers(); // ticks at round counts
-    if (a.front.size() > 6) { // more rates than that side by side are cut short at the text's size
+    if (rowCount() > 6) { // more points than that side by side are cut short at the text's size
         QFont small = x->labelsFont();
         small.setPointSizeF(small.pointSizeF() * 0.75);
         x->setLabelsFont(small);

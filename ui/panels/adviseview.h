@@ -1,13 +1,16 @@
-// AdviseView chooses a limit from the open traffic log for a gateway of a rate and a burst
-// (nginx, Envoy, Traefik, Spring Cloud Gateway), in a window of the Traffic panel's (File > Advise
-// a Limit from the Log), as `ratelab advise` does:
-// the front (for each burst, the lowest round rate at which every request of the kept keys
-// passes) as a table and a chart of what each point denies the other keys, the recommendation
-// marked, and the chosen point's config in the product's own syntax, to copy or to dry run on the
-// log. Core decides (core/advise/burst_gateway.h) off the GUI thread; the view only shows.
+// AdviseView chooses a limit from the open traffic log for a gateway, in a window of the Traffic
+// panel's (File > Advise a Limit from the Log), as `ratelab advise` does. For a gateway of a rate
+// and a burst (nginx, Envoy, Traefik, Spring Cloud Gateway): the front (for each burst, the lowest
+// round rate at which every request of the kept keys passes); for one of a count in a window
+// (Kong, express-rate-limit, Cloudflare, AWS WAF, @upstash/ratelimit): each offered window's least
+// limit. Either as a table and a chart of what each point denies the other keys, the
+// recommendation marked, and the chosen point's config in the product's own syntax, to copy, to
+// dry run on the log or to show in the rows. Core decides (core/advise/burst_gateway.h,
+// window_gateway.h) off the GUI thread; the view only shows.
 #pragma once
 
 #include "advise/burst_gateway.h"
+#include "advise/window_gateway.h"
 #include "traffic/traffic_log.h"
 
 #include <QFutureWatcher>
@@ -71,6 +74,7 @@ private:
     struct Result {
         QString error;
         std::shared_ptr<const BurstGatewayAdvice> advice;
+        std::shared_ptr<const WindowGatewayAdvice> windows; // a window gateway's, in place of advice
         QString product; // as the combo names it
         QString pass;    // the pattern of the keys that must pass, or empty
         QString letBy;   // the path pattern of the requests let by, or empty
@@ -87,13 +91,17 @@ private:
     void layOutParts();
     void showGatewayParts();
     void showResult(Result r);
-    // fillFront lists the front's points in the table, the recommended row named so.
+    // fillFront lists the front's points (or the windows) in the table, the recommended row named so.
     void fillFront(int recommended);
+    void fillWindows(int recommended);
     void showChart();
-    // chartValue is a point's height on the chart: the other keys' requests it denies, or for one
-    // bucket of every request the burst it needs.
-    double chartValue(const AdvicePoint& p) const;
+    // rowCount is how many points the table lists; pointValue is row's height on the chart: the
+    // other keys' requests it denies, or for one bucket of every request the burst it needs.
+    int rowCount() const;
+    double pointValue(int row) const;
     QString summaryText() const;
+    QString windowsSummaryText() const;
+    QString matchingText(const KeptKeys& a) const; // the keys kept by the pattern besides the share
 
     QComboBox* m_gateway;
     QDoubleSpinBox* m_keep;
@@ -115,6 +123,7 @@ private:
     std::shared_ptr<const Traffic> m_traffic;
     std::string m_key = "ip";
     std::shared_ptr<const BurstGatewayAdvice> m_advice;
+    std::shared_ptr<const WindowGatewayAdvice> m_windows; // a window gateway's advice, in place of m_advice
     QString m_product;
     QString m_passUsed; // the pattern the shown advice kept keys by
     QString m_letByUsed; // the path pattern the shown advice let requests by
