@@ -46,6 +46,17 @@ QPen frontPen(const QPalette& palette)
     return QPen(palette.color(QPalette::Highlight).lighter(dark ? 150 : 100), 2);
 }
 
+// chartLabel is a window's name short enough to stand under its point beside five others:
+// "minute+second", "sliding 10 s".
+QString chartLabel(const std::string& window)
+{
+    QString label = QString::fromStdString(window);
+    label.replace(QLatin1String(", "), QLatin1String("+<br>"));
+    label.replace(QLatin1String("slidingWindow "), QLatin1String("sliding<br>"));
+    label.replace(QLatin1String("fixedWindow "), QLatin1String("fixed<br>"));
+    return label;
+}
+
 // recommendedRow is the front's row of the recommendation (the front holds it in its place).
 int recommendedRow(const Advice& a)
 {
@@ -67,6 +78,17 @@ QScatterSeries* recommendedMark()
     recommended->setBrush(Qt::NoBrush);
     recommended->setPen(QPen(kRecommendedGreen, 3));
     return recommended;
+}
+
+// windowMarks are a window gateway's windows: dots in the front's colour.
+QScatterSeries* windowMarks(const QPalette& palette)
+{
+    auto* windows = new QScatterSeries;
+    windows->setName(AdviseView::tr("the windows"));
+    windows->setMarkerSize(9);
+    windows->setColor(frontPen(palette).color());
+    windows->setBorderColor(frontPen(palette).color());
+    return windows;
 }
 
 // shownMark is the point whose config is shown: an orange square.
@@ -618,15 +640,19 @@ void AdviseView::showChart()
     auto* x = new QBarCategoryAxis;
     auto* y = new QValueAxis;
     std::int64_t most = 4; // an axis of whole counts even when no point denies any
-    auto* front = new QLineSeries;
-    front->setName(tr("the front"));
-    front->setPointsVisible(true);
-    front->setPen(frontPen(palette()));
+    // The front is a line (a rate and the burst it needs, rising step by step); the windows are
+    // points apart: an Upstash slidingWindow of a minute is no neighbour of its fixedWindow of a second.
+    QXYSeries* front = m_windows ? static_cast<QXYSeries*>(windowMarks(palette())) : new QLineSeries;
+    if (!m_windows) {
+        front->setName(tr("the front"));
+        front->setPointsVisible(true);
+        front->setPen(frontPen(palette()));
+    }
     auto* recommended = recommendedMark();
     auto* shown = shownMark();
     const int rec = m_windows ? int(m_windows->recommended()) : recommendedRow(m_advice->advice());
     for (int i = 0; i < rowCount(); ++i) {
-        const QString label = m_windows ? QString::fromStdString(m_windows->rows()[std::size_t(i)].window)
+        const QString label = m_windows ? chartLabel(m_windows->rows()[std::size_t(i)].window)
                                         : QString::fromStdString(m_advice->family().rateText(m_advice->advice().front[std::size_t(i)].step));
         x->append(label + (i == rec ? QString("*") : QString()));
         front->append(double(i), pointValue(i));
@@ -636,7 +662,7 @@ void AdviseView::showChart()
     }
     y->setRange(0, double(most) * 1.1);
     y->applyNiceNumbers(); // ticks at round counts
-    if (rowCount() > 6) { // more points than that side by side are cut short at the text's size
+    if (rowCount() > 6 || (m_windows && rowCount() > 4)) { // more points side by side are cut short at the text's size
         QFont small = x->labelsFont();
         small.setPointSizeF(small.pointSizeF() * 0.75);
         x->setLabelsFont(small);
@@ -644,7 +670,7 @@ void AdviseView::showChart()
     y->setLabelFormat("%.0f"); // no axis title: the chart's title names what it counts, and the rates need the room
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    for (QXYSeries* s : {static_cast<QXYSeries*>(front), static_cast<QXYSeries*>(shown), static_cast<QXYSeries*>(recommended)}) {
+    for (QXYSeries* s : {front, static_cast<QXYSeries*>(shown), static_cast<QXYSeries*>(recommended)}) {
         chart->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
@@ -666,6 +692,10 @@ void AdviseView::changeEvent(QEvent* event)
         for (QAbstractSeries* s : m_chart->chart()->series())
             if (auto* line = qobject_cast<QLineSeries*>(s))
                 line->setPen(frontPen(palette()));
+            else if (auto* windows = qobject_cast<QScatterSeries*>(s); windows && windows->name() == tr("the windows")) {
+                windows->setColor(frontPen(palette()).color());
+                windows->setBorderColor(frontPen(palette()).color());
+            }
     }
 }
 
