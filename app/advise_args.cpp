@@ -105,6 +105,22 @@ void readCap(const QCommandLineParser& p, AdviseArgs& a)
     }
 }
 
+// readOrigin reads --origin, for the gateways of a front (a rate and a burst): it is measured at
+// each of its rows.
+void readOrigin(const QCommandLineParser& p, AdviseArgs& a)
+{
+    if (!p.isSet("origin"))
+        return;
+    if (!isBurstGateway(a.product))
+        throw InputError("--origin: measured at each row of a rate-and-burst gateway's front (nginx, envoy, traefik, "
+                         "spring and aws-api-gateway); " + a.product + " is advised window by window");
+    try {
+        a.options.origin = OriginGoal{parseWindowCap(p.value("origin").toStdString()), {}};
+    } catch (const InputError& e) {
+        throw InputError(std::string("--origin: ") + e.what());
+    }
+}
+
 // readLetBy reads --pass-path or --pass-agent: the requests nginx's config is to let by uncounted.
 void readLetBy(const QCommandLineParser& p, AdviseArgs& a)
 {
@@ -245,6 +261,12 @@ void addAdviseOptions(QCommandLineParser& parser)
                 "else the one meeting it that drains soonest; refused when none meets it (nginx, envoy, spring and "
                 "aws-api-gateway).",
          "N/T"},
+        {"origin", "The most requests the origin may see in any window of this length, on this log, as "
+                   "requests/window: 500/1s. Measured at each row of the front (every request the limit lets through, "
+                   "and those no limit counts): the recommendation is the one made without it when that meets it, else "
+                   "the row of lowest rate meeting it that drains in time, else the one meeting it that drains "
+                   "soonest; refused when none meets it (nginx, envoy, traefik, spring and aws-api-gateway).",
+         "N/T"},
         {"config", "The config the gateway runs now (any `replay --config` reads): its dry run on the log beside "
                    "the advice's, request for request, and what it denies the kept keys. The advice is made on the "
                    "requests its rules meet, keyed as they are when they all key by one log field and --key is not given.",
@@ -302,6 +324,7 @@ AdviseArgs readAdviseArgs(const QCommandLineParser& p, const QString& log)
     }
     a.compare = p.isSet("compare");
     readCap(p, a);
+    readOrigin(p, a);
     return a;
 }
 

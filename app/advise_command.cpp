@@ -154,15 +154,18 @@ void writeFront(std::ostream& out, const BurstFamily& family, const Advice& a, c
 {
     const std::optional<WindowCap>& cap = args.options.cap;
     const std::string mostIn = cap ? "most in " + formatSeconds(cap->window) + " s" : "";
+    const std::optional<OriginGoal>& origin = args.options.origin;
+    const std::string atOrigin = origin ? "origin in " + formatSeconds(origin->most.window) + " s" : "";
     out << "the front: for each burst, the lowest round rate at which every request of "
         << (args.product == "envoy" ? "the log" : "the kept keys") << " passes\n"
         << "  " << padded("rate", 10, true) << padded("burst", 10) << padded("kept denied", 13)
         << padded("others denied", 15) << padded("keys denied", 13) << (cap ? padded(mostIn, mostIn.size() + 2) : "")
-        << "\n";
+        << (origin ? padded(atOrigin, atOrigin.size() + 2) : "") << "\n";
     for (const AdvicePoint& p : a.front)
         out << "  " << padded(family.rateText(p.step), 10, true) << padded(grouping(p.burst), 10)
             << padded(grouping(p.denied.kept), 13) << padded(grouping(p.denied.other), 15)
             << padded(grouping(p.denied.keys), 13) << (cap ? padded(mostInText(family, p, *cap), mostIn.size() + 2) : "")
+            << (origin ? padded(grouping(*p.origin), atOrigin.size() + 2) : "")
             << (p.step == a.recommended.step ? "  <- recommended" : "") << "\n";
 }
 
@@ -253,8 +256,33 @@ void writeCost(std::ostream& out, const KeptKeys& a, const DenialCount& denied, 
             << formatSeconds(k.firstDenial - traffic.times.front()) << " s after the log's first request\n";
 }
 
-// reasonText says why the recommendation is the rate it is: the drain rule, and the cap's.
+std::string capReasonText(const BurstFamily& family, const Advice& a, const AdviseArgs& args);
+
+// originText is the origin goal as the recommendation meets it: "at most 30 reach the origin in any 1 s of the log".
+std::string originText(const OriginGoal& o)
+{
+    return "at most " + grouping(o.most.requests) + " reach the origin in any " + formatSeconds(o.most.window)
+           + " s of the log";
+}
+
+// reasonText says why the recommendation is the rate it is: the drain rule, the cap's, and the
+// origin's when it moved it.
 std::string reasonText(const BurstFamily& family, const Advice& a, const AdviseArgs& args)
+{
+    const std::optional<OriginGoal>& origin = args.options.origin;
+    if (!origin || !a.movedByOrigin)
+        return capReasonText(family, a, args) + (origin ? ", and with it " + originText(*origin) : "");
+    const std::string drain = formatSeconds(args.options.drain) + " s";
+    const std::string goal = originText(*origin) + (args.options.cap ? " and one key gets through at most "
+                                                                         + grouping(args.options.cap->requests) + " in any "
+                                                                         + formatSeconds(args.options.cap->window) + " s"
+                                                                     : "");
+    return a.drainMet ? "the row of lowest rate whose burst drains within " + drain + " and with which " + goal
+                      : "no row with which " + goal + " drains its burst within " + drain + ", and of those rows this one "
+                        "drains soonest";
+}
+
+std::string capReasonText(const BurstFamily& family, const Advice& a, const AdviseArgs& args)
 {
     const std::string drain = formatSeconds(args.options.drain) + " s";
     const std::optional<WindowCap>& cap = args.options.cap;
@@ -424,6 +452,8 @@ void writePoint(std::ostream& out, const BurstFamily& family, const AdvicePoint&
         const std::int64_t most = *family.mostIn(p.step, p.burst, cap->window);
         out << ", \"most_in_window\": " << (most == std::numeric_limits<std::int64_t>::max() ? "null" : std::to_string(most));
     }
+    if (p.origin)
+        out << ", \"origin_most_in_window\": " << *p.origin;
 }
 
 // writeJsonHead opens the JSON: the product, the log read, its warnings and the keys kept.
@@ -496,6 +526,9 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     if (args.options.cap)
         out << ", \"cap\": {\"requests\": " << args.options.cap->requests << ", \"window\": "
             << jsonString(formatSeconds(args.options.cap->window)) << "}";
+    if (args.options.origin)
+        out << ", \"origin_goal\": {\"requests\": " << args.options.origin->most.requests << ", \"window\": "
+            << jsonString(formatSeconds(args.options.origin->most.window)) << "}";
     out << ", \"drain\": " << jsonString(formatSeconds(args.options.drain)) << ", \"drain_met\": "
         << (a.drainMet ? "true" : "false") << ", \"drains_in\": " << jsonString(drainText(family, a.recommended))
         << ", ";
@@ -878,6 +911,12 @@ void keepWhatTheCurrentMeets(AdviseArgs& a, Traffic& traffic)
     if (a.keepCurrent)
         a.keptBy = byName(a.keptBy, traffic, subset);
     a.met = result.met;
+    if (a.options.origin) { // what the rules do not meet reaches the origin whatever the limit, on the subset's clock
+        const Nanos shift = subset.startEpochNanos - traffic.startEpochNanos;
+        for (std::size_t i = 0; i < traffic.times.size(); ++i)
+            if (!result.met[i])
+                a.options.origin->elsewhere.push_back(traffic.times[i] - shift);
+    }
     a.logTraffic = std::make_shared<const Traffic>(std::move(traffic));
     traffic = std::move(subset);
 }

@@ -618,6 +618,30 @@ private slots:
         QCOMPARE(*nginx.mostIn(perMinute(1), 37, 62'499 * kMs), 38);
         QCOMPARE(*nginx.mostIn(perMinute(1), 37, 62'500 * kMs), 39);
     }
+
+    // What reaches the origin under nginx at 1r/s, burst 0 (nodelay): of a's three at 0 s one
+    // passes; b's at 200 ms is keyed "-" (no limit counts it) and a's at 500 ms is let by; a
+    // request the advice does not see comes at 900 ms. In any (t - 1 s, t]: 1 + 1 + 1 + 1 = 4; in
+    // any (t - 400 ms, t]: at 200 ms, 0 s's one and its own, 2; at 900 ms, its own, 1.
+    void theOriginCountsWhatPassesAndWhatNoLimitCounts()
+    {
+        TrafficOptions to;
+        to.format = LogFormat::Csv;
+        const Traffic t = parseTraffic("time,ip\n0,a\n0,a\n0,a\n0.2,-\n0.5,a\n", to, "origin.csv");
+        const KeyedTraces traces = keyedTraces(t, "", {0, 0, 0, 0, 1});
+        QCOMPARE(traces.letByTimes, std::vector<Nanos>{500 * kNanosPerMs});
+        const NginxBurstFamily nginx;
+        std::int64_t perSecond = 1;
+        while (nginx.rateText(perSecond) != "1r/s")
+            ++perSecond;
+        const std::vector<Nanos> elsewhere{900 * kNanosPerMs};
+        QCOMPARE(originMost(traces, nginx, perSecond, 0, elsewhere, kNanosPerSecond), 4);
+        QCOMPARE(originMost(traces, nginx, perSecond, 0, elsewhere, 400 * kNanosPerMs), 2);
+        QCOMPARE(originMost(traces, nginx, perSecond, 2, {}, kNanosPerSecond), 5); // burst 2: all three of a's
+        std::vector<Nanos> passed;
+        nginx.passed(traces.trace(0), perSecond, 1, passed);
+        QCOMPARE(passed, (std::vector<Nanos>{0, 0})); // 1 + burst 1 at 0 s
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAdvise)

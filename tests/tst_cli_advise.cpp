@@ -488,6 +488,56 @@ private slots:
                                       "most 4 in any 60 s; the least any lets through is 5 (1r/m, burst 4)\n"));
     }
 
+    // --origin N/T on the log above (--keep 60), in any (t - 1 s, t]: at 0 ms the kept keys' four
+    // and what 3.3.3.3 gets through of its ten (1 + the burst, nodelay), at 500 ms one more of
+    // 1.1.1.1's, and at 1 s the window has left 0 ms behind. 1r/m and 24r/m with burst 4: 4 + 5
+    // + 1 = 10; 1r/s with 3: 9; 2r/s with 2: 8. So 10/1s keeps the drain rule's 24r/m; 9/1s takes
+    // 1r/s, the row of least rate that meets it (its burst 3 drains in 3 s); 8/1s 2r/s; at 7/1s
+    // none does, the fewest being 8. At 1r/s the proof's own count of the busiest second
+    // (origin.admitted_peak_per_second, from the written config's dry run) is the row's 9.
+    void anOriginGoal()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run r = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--origin", "9/1s"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("  rate           burst  kept denied  others denied  keys denied  origin in 1 s\n"
+                                "  1r/m               4            0              5            1             10\n"
+                                "  24r/m              4            0              5            1             10\n"
+                                "  1r/s               3            0              6            1              9  <- recommended\n"
+                                "  2r/s               2            0              7            1              8\n"),
+                 r.out.constData());
+        QVERIFY2(r.out.contains("recommended: rate 1r/s, burst 3 (the row of lowest rate whose burst drains within 10 s "
+                                "and with which at most 9 reach the origin in any 1 s of the log; this one drains in 3.00 s)\n"),
+                 r.out.constData());
+        const QJsonObject kept = parseJson(runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--origin", "10/1s",
+                                                       "--format", "json"}).out);
+        QCOMPARE(kept["recommended"].toObject()["rate"].toString(), QString("24r/m"));
+        QCOMPARE(kept["recommended"].toObject()["origin_most_in_window"].toInt(), 10);
+        QCOMPARE(kept["recommended"].toObject()["origin_goal"].toObject()["requests"].toInt(), 10);
+        QCOMPARE(kept["front"].toArray()[2].toObject()["origin_most_in_window"].toInt(), 9);
+        const QJsonObject nine = parseJson(runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--origin", "9/1s",
+                                                       "--format", "json"}).out);
+        QCOMPARE(nine["origin"].toObject()["admitted_peak_per_second"].toInt(), 9);
+        QVERIFY(nine["proof"].toObject()["as_advised"].toBool());
+        const QJsonObject eight = parseJson(runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--origin", "8/1s",
+                                                        "--format", "json"}).out);
+        QCOMPARE(eight["recommended"].toObject()["rate"].toString(), QString("2r/s"));
+        QCOMPARE(eight["recommended"].toObject()["burst"].toInt(), 2);
+        const Run none = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--origin", "7/1s"});
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.out.isEmpty());
+        QCOMPARE(none.err, QByteArray("ratelab: --origin: no row of the nginx front lets every request that must pass through "
+                                      "and at most 7 reach the origin in any 1 s of this log; the fewest any lets through "
+                                      "is 8 (2r/s, burst 2)\n"));
+        // In a window of 2 s (t - 2 s, t] every request of the log but 3.3.3.3's denied ones: at
+        // 2r/s with burst 2, 6 + 3 = 9.
+        const QJsonObject two = parseJson(runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--origin", "9/2s",
+                                                      "--format", "json"}).out);
+        QCOMPARE(two["recommended"].toObject()["rate"].toString(), QString("2r/s"));
+        QCOMPARE(two["recommended"].toObject()["origin_most_in_window"].toInt(), 9);
+    }
+
     // --config: the config the gateway runs now, 1r/s with burst 1, beside the advice (24r/m,
     // burst 4, --keep 60). nginx's excess at 1r/s: 1.1.1.1's three at 0 ms pass twice (0, 1000),
     // the third (2000) and the one at 500 ms (1000 - 500 + 1000) are denied, the one at 1 s
@@ -897,6 +947,9 @@ private slots:
         oneLine(QStringList{"advise", log, "--cap", "50/1m/2"} + nginx, "--cap: must be requests/window, as 600/1m (got '50/1m/2')");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "traefik"}, "--cap: Traefik serves a request late rather than deny it");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "kong"}, "--cap: kong's limit is a count in a window already");
+        oneLine({"advise", log, "--origin", "10/1s", "--for", "kong"}, "--origin: measured at each row of a rate-and-burst gateway's front");
+        oneLine({"advise", log, "--origin", "0/1s", "--for", "nginx"}, "--origin: ");
+        oneLine({"advise", log, "--origin", "10", "--for", "nginx"}, "--origin: ");
         oneLine(QStringList{"advise", log, "--pass-path", "/x", "--pass-agent", "y"} + nginx,
                 "--pass-path and --pass-agent: give one");
         oneLine(QStringList{"advise", log, "--pass-path", ""} + nginx, "--pass-path: no pattern given");

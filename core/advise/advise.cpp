@@ -53,8 +53,10 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass, const s
     if (!traffic.costs.empty())
         out.costs.resize(out.start[keys]);
     for (std::size_t i = 0; i < n; ++i) { // in time order, so each key's requests stay in it
-        if (!counted(i))
+        if (!counted(i)) {
+            out.letByTimes.push_back(traffic.times[i]);
             continue;
+        }
         const std::size_t at = next[traffic.keys[i]]++;
         out.times[at] = traffic.times[i];
         if (!traffic.costs.empty())
@@ -220,7 +222,7 @@ AdvicePoint pointAt(const KeyedTraces& traces, const BurstFamily& family, const 
 {
     const DenialCount d =
         countDenials(traces, a.kept, [&](KeyTrace trace) { return family.denied(trace, step, burst); }, perKey);
-    return {step, burst, d};
+    return {step, burst, d, std::nullopt};
 }
 
 // recommend picks the least step whose burst drains within the bound at its rate (burst <= rate *
@@ -348,7 +350,74 @@ void recommendCapped(const BurstFamily& family, KeptBurst& burst, const WindowCa
                      + grouping(least) + " (" + family.rateText(at) + ", burst " + grouping(burst(at)) + ")");
 }
 
+// recommendForOrigin measures the origin at every row of the front and keeps the recommendation
+// when it meets the goal; else it takes the row of least rate that meets the goal and the cap and
+// drains in time, else the one meeting them that drains soonest (the highest: its burst is the
+// least and its rate the most), else refuses, naming the fewest any row lets reach the origin.
+void recommendForOrigin(const KeyedTraces& traces, const BurstFamily& family, const AdviceOptions& o, Advice& out)
+{
+    const WindowCap& goal = o.origin->most;
+    for (AdvicePoint& p : out.front)
+        p.origin = originMost(traces, family, p.step, p.burst, o.origin->elsewhere, goal.window);
+    const auto row = [&](std::int64_t step) {
+        return std::find_if(out.front.begin(), out.front.end(), [&](const AdvicePoint& p) { return p.step == step; });
+    };
+    out.recommended.origin = row(out.recommended.step)->origin;
+    if (*out.recommended.origin <= goal.requests)
+        return;
+    const auto meets = [&](const AdvicePoint& p) {
+        return *p.origin <= goal.requests && (!o.cap || *family.mostIn(p.step, p.burst, o.cap->window) <= o.cap->requests);
+    };
+    const auto drains = [&](const AdvicePoint& p) {
+        const Rate r = family.rate(p.step);
+        return Int128(p.burst) * r.perNanos <= Int128(r.tokens) * o.drain;
+    };
+    const AdvicePoint* chosen = nullptr;
+    for (const AdvicePoint& p : out.front)
+        if (!chosen && meets(p) && drains(p))
+            chosen = &p;
+    out.drainMet = chosen != nullptr;
+    for (const AdvicePoint& p : out.front)
+        if (!out.drainMet && meets(p))
+            chosen = &p; // the last that meets them: the highest rate
+    if (!chosen) {
+        const auto fewest = std::min_element(out.front.begin(), out.front.end(),
+                                             [](const AdvicePoint& a, const AdvicePoint& b) { return *a.origin < *b.origin; });
+        throw InputError("--origin: no row of the " + family.product() + " front lets every request that must pass through"
+                         + (o.cap ? " within the cap" : "") + " and at most " + grouping(goal.requests)
+                         + " reach the origin in any " + formatSeconds(goal.window) + " s of this log; the fewest any lets "
+                         "through is " + grouping(*fewest->origin) + " (" + family.rateText(fewest->step) + ", burst "
+                         + grouping(fewest->burst) + ")");
+    }
+    const AdvicePoint taken = *chosen;
+    out.movedByOrigin = true;
+    out.recommended = pointAt(traces, family, out, taken.step, taken.burst, &out.deniedPerKey);
+    out.recommended.origin = taken.origin;
+}
+
 } // namespace
+
+std::int64_t originMost(const KeyedTraces& traces, const BurstFamily& family, std::int64_t step, std::int64_t burst,
+                        std::span<const Nanos> elsewhere, Nanos window)
+{
+    std::vector<Nanos> times(elsewhere.begin(), elsewhere.end());
+    times.insert(times.end(), traces.letByTimes.begin(), traces.letByTimes.end());
+    for (std::size_t k = 0; k < traces.keys(); ++k) {
+        if (traces.limited[k])
+            family.passed(traces.trace(k), step, burst, times);
+        else
+            times.insert(times.end(), traces.times.begin() + std::ptrdiff_t(traces.start[k]),
+                         traces.times.begin() + std::ptrdiff_t(traces.start[k + 1]));
+    }
+    std::sort(times.begin(), times.end());
+    std::int64_t most = 0;
+    for (std::size_t from = 0, to = 0; to < times.size(); ++to) { // the window (times[to] - T, times[to]]
+        while (times[from] <= times[to] - window)
+            ++from;
+        most = std::max(most, std::int64_t(to - from + 1));
+    }
+    return most;
+}
 
 Advice advise(const KeyedTraces& traces, const BurstFamily& family, const AdviceOptions& options)
 {
@@ -384,6 +453,8 @@ Advice advise(const KeyedTraces& traces, const BurstFamily& family, const Advice
         else if (out.front.empty() || burst(s) < out.front.back().burst)
             out.front.push_back(pointAt(traces, family, out, s, burst(s)));
     }
+    if (options.origin)
+        recommendForOrigin(traces, family, options, out);
     return out;
 }
 

@@ -45,6 +45,16 @@ std::int64_t deniedOn(L& limiter, KeyTrace trace, Nanos clock = 0)
     return out;
 }
 
+// passedOn appends the time each request a fresh limiter admits is let through (after its delay):
+// what every family's `passed` lists, on its own model, clock as deniedOn's.
+template <typename L>
+void passedOn(L& limiter, KeyTrace trace, std::vector<Nanos>& out, Nanos clock = 0)
+{
+    for (std::size_t i = 0; i < trace.times.size(); ++i)
+        if (const auto d = limiter.decide(clock + trace.times[i], trace.cost(i)); d.allowed)
+            out.push_back(trace.times[i] + d.delay);
+}
+
 // BurstFamily is one product's limits of a rate and a whole burst: its rates are an increasing
 // ladder of steps 1..maxStep() (the rates the product can write), each decided in the product's
 // own arithmetic. Another product plugs into `advise` by being one.
@@ -63,6 +73,9 @@ public:
     virtual std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const = 0;
     // denied: how many requests of the trace a limit of (step, burst) denies.
     virtual std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const = 0;
+    // passed appends to `out` when each request the limit lets through reaches what is behind it:
+    // its time, after the delay a product that serves late holds it for (Traefik).
+    virtual void passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const = 0;
     // mostIn: the most requests of cost 1 one key gets through in any window (t - T, t] of length
     // `window` at (step, burst), whatever it sends, from the product's own arithmetic (an upper
     // bound where the override says it is not always reached); INT64_MAX when the limit is off.
@@ -95,6 +108,7 @@ struct KeyedTraces {
     // keys the current config denies nothing: `advise --keep current`); empty: by the percentile.
     std::vector<std::uint8_t> keptBy;
     std::int64_t letBy = 0; // requests in no trace: the config lets them by uncounted (let_by.h)
+    std::vector<Nanos> letByTimes; // their times
     std::size_t letByMostKey = 0;     // the log key that sends most of them,
     std::int64_t letByMostRequests = 0; // and how many
     Nanos clock = 0; // Traffic::startEpochNanos
@@ -125,6 +139,12 @@ struct DenialCount {
     // first): whose requests show the limit at work. None when no key is denied.
     std::optional<std::size_t> mostDenied;
 };
+
+// originMost is the most requests that reach the origin in any window (t - T, t] of the log under
+// (step, burst): what the family lets through of the limited keys, the requests of keys logged
+// empty and let by, and `elsewhere` (OriginGoal).
+std::int64_t originMost(const KeyedTraces& traces, const BurstFamily& family, std::int64_t step, std::int64_t burst,
+                        std::span<const Nanos> elsewhere, Nanos window);
 
 // shownKey is the key whose requests show a limit at work: the one it denies most
 // (denied.mostDenied), or, when it denies none, the busiest limited key.
@@ -172,6 +192,16 @@ struct WindowCap {
 // InputError saying what is wrong.
 WindowCap parseWindowCap(std::string_view text);
 
+// OriginGoal is `advise --origin N/T`: at most `most.requests` of the log's requests reach the
+// origin in any window (t - T, t] under the limit, measured on the log (a per-key limit promises
+// nothing across keys): the limited keys' requests it lets through, every request of a key logged
+// empty or let by, and `elsewhere`, the log's requests no limit advised here sees (those a current
+// config's rules do not meet), on the traces' clock.
+struct OriginGoal {
+    WindowCap most;
+    std::vector<Nanos> elsewhere;
+};
+
 struct AdviceOptions {
     // keep: every request of the least active keys must pass: the keys with at most as many
     // requests as the keep-th percentile (nearest rank) of the limited keys' requests, so that
@@ -185,6 +215,11 @@ struct AdviceOptions {
     // drains within `drain`, else the one that meets it and drains soonest (drainMet false).
     // advise throws InputError when no rate meets it.
     std::optional<WindowCap> cap;
+    // origin, when set, is a goal the recommendation must meet too, measured at each row of the
+    // front: the recommendation when it meets it, else the row of least rate that meets it (and
+    // the cap) and drains in time, else the one meeting them that drains soonest. advise throws
+    // InputError when no row meets it.
+    std::optional<OriginGoal> origin;
 };
 
 // AdvicePoint is one (rate step, burst) and what it does on the log.
@@ -192,6 +227,7 @@ struct AdvicePoint {
     std::int64_t step = 0;
     std::int64_t burst = 0;
     DenialCount denied;
+    std::optional<std::int64_t> origin; // with an origin goal: the most that reach the origin in its window
 };
 
 // KeptKeys is whose requests an advice must let through (keepKeys), of the log's keys.
@@ -217,6 +253,7 @@ struct Advice : KeptKeys {
     std::int64_t floorBurst = 0;        // the burst even the highest rate needs
     std::int64_t top = 0;               // the family's topStep for it: the highest step advised
     AdvicePoint recommended;
+    bool movedByOrigin = false;         // the origin goal chose the recommendation (AdviceOptions::origin)
     bool drainMet = true;               // false: not even the ladder's top drains its burst in time (the floor's taken),
                                         // or with a cap, none that meets it does (the soonest to drain is taken)
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation

@@ -85,6 +85,12 @@ std::int64_t AwsApiGatewayBurstFamily::denied(KeyTrace trace, std::int64_t step,
     return deniedOn(gateway, trace);
 }
 
+void AwsApiGatewayBurstFamily::passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const
+{
+    AwsApiGateway gateway(config(step, burst));
+    passedOn(gateway, trace, out);
+}
+
 std::string awsUsagePlanJson(const AwsApiGatewayBurstFamily& family, std::int64_t step, std::int64_t burst)
 {
     return "{\n"

@@ -36,6 +36,7 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    void passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const override;
     // mostIn: the usage plan's token bucket's worstCaseBound (burst + floor(rate * (T - 1 ns));
     // for burst 1, 1 + floor((T - 1 ns) / ceil(1 / rate)); reached), or the account's (5,000 +
     // 10,000 a second), when that is less.

@@ -62,6 +62,12 @@ std::int64_t EnvoyBurstFamily::denied(KeyTrace trace, std::int64_t step, std::in
     return deniedOn(envoy, trace);
 }
 
+void EnvoyBurstFamily::passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const
+{
+    EnvoyLocal envoy(config(step, burst));
+    passedOn(envoy, trace, out);
+}
+
 std::string envoyFillProblem(Nanos fillInterval)
 {
     try { // EnvoyLocal holds the rule: the interval Envoy's own check refuses, it refuses

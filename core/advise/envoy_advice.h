@@ -42,6 +42,7 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    void passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const override;
     // mostIn: max_tokens at the window's first instant, then min(tokens_per_fill, max_tokens) at
     // each fire inside it, of which an instants' span of T - 1 ns meets at most ceil((T - 1) / F)
     // (every count up to it, as the window falls): reached by spending every token at once.

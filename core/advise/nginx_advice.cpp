@@ -73,6 +73,12 @@ std::int64_t NginxBurstFamily::denied(KeyTrace trace, std::int64_t step, std::in
     return deniedOn(nginx, trace);
 }
 
+void NginxBurstFamily::passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const
+{
+    NginxLimitReq nginx(config(step, burst));
+    passedOn(nginx, trace, out);
+}
+
 std::optional<std::int64_t> NginxBurstFamily::mostIn(std::int64_t step, std::int64_t burst, Nanos window) const
 {
     return worstCaseBound(Algorithm::NginxLimitReq, config(step, burst), window);

@@ -30,6 +30,7 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    void passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const override;
     // mostIn: worstCaseBound's for nginx_limit_req, burst + 1 + floor(rate * ms / 1000) over the
     // most whole ms the window spans: reached when the rate is r/s with r dividing 1000, an upper
     // bound elsewhere (worst_case.cpp).

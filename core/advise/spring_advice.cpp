@@ -95,6 +95,12 @@ std::int64_t SpringBurstFamily::denied(KeyTrace trace, std::int64_t step, std::i
     return deniedOn(spring, trace, trace.clock);
 }
 
+void SpringBurstFamily::passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const
+{
+    SpringGateway spring(config(step, burst));
+    passedOn(spring, trace, out, trace.clock);
+}
+
 // admitsAll checks a burst on the model. Above a second's tokens the rate does not matter (the
 // bucket is whole at each second) and below half of them the script stores nothing, so a burst
 // under the rate is checked at the rate equal to it, where the script keeps the bucket.

@@ -45,6 +45,7 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    void passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const override;
     // mostIn: with C burstCapacity, R replenishRate and q requestedTokens, the bucket holds at most
     // C at the window's first instant and gains at most min(R, C) at each whole second of the
     // clock inside it (ceil((T - 1) / 1 s) at most), so at most floor((C + min(R, C) * seconds) /

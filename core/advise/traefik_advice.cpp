@@ -81,6 +81,12 @@ std::int64_t TraefikBurstFamily::denied(KeyTrace trace, std::int64_t step, std::
     return deniedOn(traefik, trace);
 }
 
+void TraefikBurstFamily::passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const
+{
+    Traefik traefik(config(step, burst));
+    passedOn(traefik, trace, out);
+}
+
 std::optional<std::string> traefikSourceCriterion(const std::string& logKey)
 {
     if (logKey == "ip")

@@ -45,6 +45,7 @@ public:
     std::string rateText(std::int64_t step) const override;
     std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const override;
     std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const override;
+    void passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const override;
 
     // average and period are what the written middleware says for a step.
     static std::int64_t average(std::int64_t step) { return step <= kPerMinuteSteps ? step : step - kPerMinuteSteps; }
