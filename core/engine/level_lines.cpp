@@ -29,9 +29,14 @@ void LevelRecorder::sampleUntil(Line& l, Nanos t, Nanos handed, const AnyLimiter
 {
     if (l.line.points.empty() || t <= l.lastT)
         return;
+    const Nanos span = t - l.lastT, handedSpan = handed - l.lastHanded;
+    // The j-th of m_samples fractions of each span, floored; in 64 bits when span * m_samples fits
+    // (a span under a decade), which spares a 128-bit division a sample.
+    const Nanos most = std::numeric_limits<Nanos>::max() / m_samples;
+    const bool narrow = span >= 0 && span <= most && handedSpan >= 0 && handedSpan <= most;
     for (int j = 1; j < m_samples; ++j) {
-        const Nanos at = l.lastT + Nanos((Int128(t - l.lastT) * j) / m_samples);
-        const Nanos h = l.lastHanded + Nanos((Int128(handed - l.lastHanded) * j) / m_samples);
+        const Nanos at = l.lastT + (narrow ? span * j / m_samples : Nanos((Int128(span) * j) / m_samples));
+        const Nanos h = l.lastHanded + (narrow ? handedSpan * j / m_samples : Nanos((Int128(handedSpan) * j) / m_samples));
         l.line.points.push_back({at, s.levelAt(h)});
     }
 }
