@@ -239,7 +239,7 @@ struct BenchRun {
     UpdateStages stages;
     double exportMs = 0;
     double rss = 0;
-    DragFigures drag, drag100k, dragCluster, dragServer;
+    DragFigures drag, drag100k, dragCluster, dragServer, dragCluster100k, dragServer100k;
     UpdateStages serverStage, clusterStage;
     double bytes = 0;
     EngineFigures engine;
@@ -279,6 +279,8 @@ BenchRun measureBench()
     b.drag100k = dragFigures(100'000, BenchRun::kDragChanges);
     b.dragCluster = dragFigures(BenchRun::kDragRequests, BenchRun::kDragChanges, true); // every row on the engine
     b.dragServer = dragServerFigures(BenchRun::kDragRequests, BenchRun::kDragChanges); // the server's workers
+    b.dragCluster100k = dragFigures(100'000, BenchRun::kDragChanges, true);
+    b.dragServer100k = dragServerFigures(100'000, BenchRun::kDragChanges);
     b.serverStage = serverStages(BenchRun::kDragRequests);
     b.clusterStage = clusterStages(BenchRun::kDragRequests);
     b.bytes = bytesPerRequest(5'000'000);
@@ -357,6 +359,10 @@ std::string benchJson(const BenchRun& b)
         << ",\n \"drag_100000\": " << dragJson("\"requests\": 100000", b.drag100k, floorUnitMs(b, benchScenario(100'000)))
         << ",\n \"drag_cluster8\": " << dragJson(requests + ", \"nodes\": 8", b.dragCluster, unit, &b.clusterStage)
         << ",\n \"drag_server\": " << dragJson(requests, b.dragServer, serverUnit, &b.serverStage)
+        << ",\n \"drag_cluster8_100000\": "
+        << dragJson("\"requests\": 100000, \"nodes\": 8", b.dragCluster100k, floorUnitMs(b, benchScenario(100'000)))
+        << ",\n \"drag_server_100000\": "
+        << dragJson("\"requests\": 100000", b.dragServer100k, floorUnitMs(b, dragServerScenario(100'000)))
         << ",\n \"bytes_per_request\": " << formatNumber(b.bytes) << ",\n \"engine_ns\": " << formatNumber(b.engine.nsPerAttempt)
         << ", \"engine_floor_ratio\": " << formatNumber(b.floor > 0 ? b.engine.nsPerAttempt / b.floor : 0)
         << ",\n \"engine_bytes_per_attempt\": " << formatNumber(b.engine.bytesPerAttempt)
@@ -389,7 +395,10 @@ std::string dragText(const BenchRun& b)
         << " ms, painted " << shortNumber(b.clusterStage.paintMs) << " ms)\n"
         << "Dragging a server's workers (1,000,000 requests, a fixed window and a gradient2 row, 64 workers on): stall "
         << shortNumber(b.dragServer.maxGuiStallMs) << " ms, settle " << shortNumber(b.dragServer.settleMs) << " ms, "
-        << shortNumber(b.dragServer.framesPerS) << " frames/s; a frame: simulated and reduced "
+        << shortNumber(b.dragServer.framesPerS) << " frames/s (100,000 requests: " << shortNumber(b.dragServer100k.framesPerS)
+        << " frames/s, settle " << shortNumber(b.dragServer100k.settleMs) << " ms; 8 local nodes at 100,000: "
+        << shortNumber(b.dragCluster100k.framesPerS) << " frames/s, settle " << shortNumber(b.dragCluster100k.settleMs)
+        << " ms); a frame: simulated and reduced "
         << shortNumber(b.serverStage.simulateReduceMs) << " ms, laid out " << shortNumber(b.serverStage.layOutMs) << " ms, painted "
         << shortNumber(b.serverStage.paintMs) << " ms\n"
         << "A frame at 1,000,000 requests, stage by stage: simulated and reduced " << shortNumber(b.stages.simulateReduceMs)

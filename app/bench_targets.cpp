@@ -31,6 +31,8 @@ std::vector<BenchTarget> makeTargets()
                           {"drag_cluster8.settle_ms", "that drag's settle (ms)", 250, true},
                           {"drag_server.frames_per_s", "a drag at 1M with a server behind the limiter (frames/s)", 8, false},
                           {"drag_server.settle_ms", "that drag's settle (ms)", 250, true},
+                          {"drag_cluster8_100000.frames_per_s", "a drag at 100k on 8 local nodes (frames/s)", 30, false},
+                          {"drag_server_100000.frames_per_s", "a drag at 100k with a server behind the limiter (frames/s)", 30, false},
                           {"advise_ms", "advise --for nginx --compare on a 1M-line log of 10k keys (ms)", 5000, true},
                           {"advise_replay_ratio", "that advise against one replay per family it searches", 2.0, true},
                       });
