@@ -536,6 +536,20 @@ private slots:
                                                       "--format", "json"}).out);
         QCOMPARE(two["recommended"].toObject()["rate"].toString(), QString("2r/s"));
         QCOMPARE(two["recommended"].toObject()["origin_most_in_window"].toInt(), 9);
+        // Every product's figure at its recommendation is its proof's busiest second, counted
+        // apart on the written config's dry run; Traefik's held requests count at their arrival
+        // in both.
+        for (const char* product : {"nginx", "envoy", "traefik", "spring"}) {
+            const QJsonObject j = parseJson(runRatelab({"advise", log, "--for", product, "--keep", "60", "--origin", "100/1s",
+                                                        "--format", "json"}).out);
+            QCOMPARE(j["recommended"].toObject()["origin_most_in_window"].toInt(),
+                     j["origin"].toObject()["admitted_peak_per_second"].toInt());
+        }
+        // With a cap too, the fewest named is of the rows within it: at most 6 in any minute
+        // rules out every row but 1r/m (5 in a minute, 10 at the origin in a second).
+        const Run capped = runRatelab({"advise", log, "--for", "nginx", "--keep", "60", "--cap", "6/1m", "--origin", "9/1s"});
+        QCOMPARE(capped.code, 2);
+        QVERIFY2(capped.err.endsWith("the fewest any within the cap lets through is 10 (1r/m, burst 4)\n"), capped.err.constData());
     }
 
     // --config: the config the gateway runs now, 1r/s with burst 1, beside the advice (24r/m,

@@ -381,12 +381,15 @@ void recommendForOrigin(const KeyedTraces& traces, const BurstFamily& family, co
         if (!out.drainMet && meets(p))
             chosen = &p; // the last that meets them: the highest rate
     if (!chosen) {
-        const auto fewest = std::min_element(out.front.begin(), out.front.end(),
-                                             [](const AdvicePoint& a, const AdvicePoint& b) { return *a.origin < *b.origin; });
+        const AdvicePoint* fewest = nullptr; // of the rows within the cap: the recommendation is one
+        for (const AdvicePoint& p : out.front)
+            if ((!o.cap || *family.mostIn(p.step, p.burst, o.cap->window) <= o.cap->requests)
+                && (!fewest || *p.origin < *fewest->origin))
+                fewest = &p;
         throw InputError("--origin: no row of the " + family.product() + " front lets every request that must pass through"
                          + (o.cap ? " within the cap" : "") + " and at most " + grouping(goal.requests)
-                         + " reach the origin in any " + formatSeconds(goal.window) + " s of this log; the fewest any lets "
-                         "through is " + grouping(*fewest->origin) + " (" + family.rateText(fewest->step) + ", burst "
+                         + " reach the origin in any " + formatSeconds(goal.window) + " s of this log; the fewest any"
+                         + (o.cap ? " within the cap" : "") + " lets through is " + grouping(*fewest->origin) + " (" + family.rateText(fewest->step) + ", burst "
                          + grouping(fewest->burst) + ")");
     }
     const AdvicePoint taken = *chosen;

@@ -45,14 +45,15 @@ std::int64_t deniedOn(L& limiter, KeyTrace trace, Nanos clock = 0)
     return out;
 }
 
-// passedOn appends the time each request a fresh limiter admits is let through (after its delay):
-// what every family's `passed` lists, on its own model, clock as deniedOn's.
+// passedOn appends the arrival time of each request a fresh limiter admits: what every family's
+// `passed` lists, on its own model, clock as deniedOn's. A request a product holds a moment before
+// letting it through (Traefik's) counts when it arrives, as the dry run's busiest second counts it.
 template <typename L>
 void passedOn(L& limiter, KeyTrace trace, std::vector<Nanos>& out, Nanos clock = 0)
 {
     for (std::size_t i = 0; i < trace.times.size(); ++i)
-        if (const auto d = limiter.decide(clock + trace.times[i], trace.cost(i)); d.allowed)
-            out.push_back(trace.times[i] + d.delay);
+        if (limiter.decide(clock + trace.times[i], trace.cost(i)).allowed)
+            out.push_back(trace.times[i]);
 }
 
 // BurstFamily is one product's limits of a rate and a whole burst: its rates are an increasing
@@ -73,8 +74,7 @@ public:
     virtual std::int64_t burstNeeded(KeyTrace trace, std::int64_t step) const = 0;
     // denied: how many requests of the trace a limit of (step, burst) denies.
     virtual std::int64_t denied(KeyTrace trace, std::int64_t step, std::int64_t burst) const = 0;
-    // passed appends to `out` when each request the limit lets through reaches what is behind it:
-    // its time, after the delay a product that serves late holds it for (Traefik).
+    // passed appends to `out` the arrival time of each request the limit lets through.
     virtual void passed(KeyTrace trace, std::int64_t step, std::int64_t burst, std::vector<Nanos>& out) const = 0;
     // mostIn: the most requests of cost 1 one key gets through in any window (t - T, t] of length
     // `window` at (step, burst), whatever it sends, from the product's own arithmetic (an upper
@@ -194,7 +194,7 @@ WindowCap parseWindowCap(std::string_view text);
 
 // OriginGoal is `advise --origin N/T`: at most `most.requests` of the log's requests reach the
 // origin in any window (t - T, t] under the limit, measured on the log (a per-key limit promises
-// nothing across keys): the limited keys' requests it lets through, every request of a key logged
+// nothing across keys), each at its arrival: the limited keys' requests it lets through, every request of a key logged
 // empty or let by, and `elsewhere`, the log's requests no limit advised here sees (those a current
 // config's rules do not meet), on the traces' clock.
 struct OriginGoal {

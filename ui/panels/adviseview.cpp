@@ -343,6 +343,32 @@ std::int64_t keepOf(double percent) { return parseSeconds(QString::number(percen
 
 } // namespace
 
+// adviseWindows runs a window gateway's advice: its windows' least limits. There is no cap to
+// give it: its limit is a count in a window already.
+void AdviseView::adviseWindows(const QString& product, const QString& name, double keepPercent, const QString& pass,
+                               const QString& cap)
+{
+    WindowGatewayTerms terms{product.toStdString(), m_key, keepOf(keepPercent), pass.toStdString(), {}};
+    m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, capped = !cap.trimmed().isEmpty(),
+                                           generation = m_generation] {
+        Result r;
+        r.product = name;
+        r.pass = QString::fromStdString(terms.pass);
+        r.generation = generation;
+        if (capped) {
+            r.error = tr("The cap: %1's limit is a count in a window already: choose the window and the count")
+                          .arg(name);
+            return r;
+        }
+        try {
+            r.windows = std::make_shared<const WindowGatewayAdvice>(terms, *traffic);
+        } catch (const InputError& e) {
+            r.error = boxMessage(QString::fromStdString(e.what()));
+        }
+        return r;
+    }));
+}
+
 bool AdviseView::advise(const QString& product, double keepPercent, const QString& pass, const QString& cap,
                         const QString& letByPath)
 {
@@ -353,25 +379,7 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
     const int index = m_gateway->findData(product);
     const QString name = index >= 0 ? m_gateway->itemText(index) : product;
     if (isWindowGateway(product.toStdString())) {
-        WindowGatewayTerms terms{product.toStdString(), m_key, keepOf(keepPercent), pass.toStdString(), {}};
-        m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, capped = !cap.trimmed().isEmpty(),
-                                               generation = m_generation] {
-            Result r;
-            r.product = name;
-            r.pass = QString::fromStdString(terms.pass);
-            r.generation = generation;
-            if (capped) {
-                r.error = tr("The cap: %1's limit is a count in a window already: choose the window and the count")
-                              .arg(name);
-                return r;
-            }
-            try {
-                r.windows = std::make_shared<const WindowGatewayAdvice>(terms, *traffic);
-            } catch (const InputError& e) {
-                r.error = boxMessage(QString::fromStdString(e.what()));
-            }
-            return r;
-        }));
+        adviseWindows(product, name, keepPercent, pass, cap);
         return true;
     }
     BurstGatewayTerms terms;

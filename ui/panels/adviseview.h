@@ -90,6 +90,8 @@ private:
     void connectParts();
     void layOutParts();
     void showGatewayParts();
+    void adviseWindows(const QString& product, const QString& name, double keepPercent, const QString& pass,
+                       const QString& cap);
     void showResult(Result r);
     // fillFront lists the front's points (or the windows) in the table, the recommended row named so.
     void fillFront(int recommended);

@@ -240,12 +240,13 @@ void TrafficPanel::refreshKeys()
     m_shownKeys = std::move(order);
 }
 
-TrafficPanel::Requests TrafficPanel::requestsOf(qint64 key, const std::vector<std::uint8_t>& leftOut) const
+TrafficPanel::Requests TrafficPanel::requestsOf(qint64 key, const std::vector<std::uint8_t>& leftOut, Nanos period) const
 {
-    // The rows' t = 0 is a whole second of the clock, the log's start need not be: each request
-    // keeps its place within the second, so the whole seconds a product counts on the clock
-    // (limiter.h's onTheClock: Spring's) and nginx's milliseconds fall where the log put them.
-    const Nanos lead = m_traffic->startEpochNanos % kNanosPerSecond;
+    // The rows' t = 0 is a whole period of the clock, the log's start need not be: each request
+    // keeps its place within the period, so the windows a product counts on the clock (limiter.h's
+    // onTheClock: Spring's seconds, Kong's minutes, Cloudflare's periods...) and nginx's
+    // milliseconds fall where the log put them.
+    const Nanos lead = m_traffic->startEpochNanos % period;
     Requests out;
     for (std::size_t i = 0; i < m_traffic->times.size(); ++i)
         if ((key < 0 || qint64(m_traffic->keys[i]) == key) && (leftOut.empty() || !leftOut[i])) {
@@ -296,18 +297,23 @@ bool TrafficPanel::showLimit(const QString& title, const QByteArray& config, qin
         m_document->refuse(tr("%1: %2").arg(title, QString::fromUtf8(e.what())));
         return false;
     }
-    Requests r = requestsOf(key, letBy);
-    QString whose = key < 0 ? tr("all %1 requests of the log").arg(r.times.size())
-                            : tr("the %1 requests of %2 in the log")
-                                  .arg(r.times.size())
-                                  .arg(QString::fromStdString(m_traffic->keyNames[std::size_t(key)]));
-    if (!letBy.empty())
-        whose += tr(" that the config counts (it lets by those whose path matches %1)")
-                     .arg(QString::fromStdString(ratelab::quoted(letByPath.toStdString())));
     Scenario s;
+    QString whose;
     try {
         const io::ImportedConfig imported = io::importConfiguration(config);
         s = imported.scenario;
+        // A product that counts on the clock sees the requests at their time of day: every period
+        // it offers (a second to a day) divides a day, so its windows fall where the log's did.
+        const bool clocked = std::any_of(s.algorithms.begin(), s.algorithms.end(), onTheClock)
+                             || std::any_of(s.layers.begin(), s.layers.end(), [](const Layer& l) { return onTheClock(l.algorithm); });
+        Requests r = requestsOf(key, letBy, clocked ? kNanosPerDay : kNanosPerSecond);
+        whose = key < 0 ? tr("all %1 requests of the log").arg(r.times.size())
+                        : tr("the %1 requests of %2 in the log")
+                              .arg(r.times.size())
+                              .arg(QString::fromStdString(m_traffic->keyNames[std::size_t(key)]));
+        if (!letBy.empty())
+            whose += tr(" that the config counts (it lets by those whose path matches %1)")
+                         .arg(QString::fromStdString(ratelab::quoted(letByPath.toStdString())));
         showRequests(s, std::move(r.times), std::move(r.costs));
         s.title = title.toStdString();
         s.lesson = tr("%1, over %2. The rows show what the limit denies; its config's dry-run form, where the "

@@ -81,8 +81,9 @@ private:
         std::vector<std::int64_t> costs;
     };
     // requestsOf are the requests of the log's key `key`, or every request for -1, at their time
-    // of the clock's second; those `leftOut` marks (per request, when not empty) are not.
-    Requests requestsOf(qint64 key, const std::vector<std::uint8_t>& leftOut = {}) const;
+    // since a whole `period` of the clock (a second, or a day); those `leftOut` marks (per request,
+    // when not empty) are not.
+    Requests requestsOf(qint64 key, const std::vector<std::uint8_t>& leftOut = {}, Nanos period = kNanosPerSecond) const;
     void refreshKeys();
     void startSweep();
     void cancelSweep();
