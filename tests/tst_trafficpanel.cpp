@@ -115,6 +115,37 @@ private slots:
         QCOMPARE(front->item(1, 0)->text(), QString("24r/m (recommended)"));
     }
 
+    // The origin's goal in the window, as `advise --origin 9/1s` (tst_cli_advise derives the
+    // column: 10, 10, 9, 8 in any second): 1r/s with burst 3, the row of least rate that meets it.
+    void anOriginGoalInTheWindow()
+    {
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        AdviseView* advise = panel.adviseView();
+        panel.setTraffic(std::make_shared<const Traffic>(advisetest::smallLog()), "small.csv");
+        QSignalSpy done(advise, &AdviseView::finished);
+        QVERIFY(advise->advise("nginx", 60, {}, {}, {}, "9/1s"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QTableWidget* front = advise->front();
+        QVERIFY(!front->isColumnHidden(6) && front->isColumnHidden(5));
+        QCOMPARE(front->horizontalHeaderItem(6)->text(), QString("At the origin in 1 s"));
+        const QStringList origin{"10", "10", "9", "8"};
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(front->item(r, 6)->text(), origin[r]);
+        QCOMPARE(front->item(2, 0)->text(), QString("1r/s (recommended)"));
+        QVERIFY2(advise->summary().contains("Recommended: 1r/s with burst 3, chosen for the origin: 6 of the other keys' "
+                                            "10 requests denied") && advise->summary().contains(
+                     "At the origin, at most 9 in any 1 s of the log (the goal 9: the row of lowest rate that meets it "
+                     "and drains in time)."),
+                 qPrintable(advise->summary()));
+        QVERIFY(advise->advise("nginx", 60, {}, {}, {}, "7/1s"));
+        QVERIFY(done.wait(10'000) || done.count() > 1);
+        QVERIFY2(advise->summary().startsWith("The origin: no row of the nginx front"), qPrintable(advise->summary()));
+        QVERIFY(advise->advise("nginx", 60, {}, {}, {}, "9"));
+        QVERIFY(done.wait(10'000) || done.count() > 2);
+        QVERIFY2(advise->summary().startsWith("The origin: "), qPrintable(advise->summary()));
+    }
+
     // Kong's windows are the clock's: a key's 2 requests at 55 s and 2 at 65 s of a log that starts
     // on a whole day fall in two minutes, 2 each, so the minute's least limit is 2 and denies none.
     // In the rows they keep their time of day (t = 0 is the day's start), so the rows deny none

@@ -415,7 +415,7 @@ std::int64_t originMost(const KeyedTraces& traces, const BurstFamily& family, st
     std::sort(times.begin(), times.end());
     std::int64_t most = 0;
     for (std::size_t from = 0, to = 0; to < times.size(); ++to) { // the window (times[to] - T, times[to]]
-        while (times[from] <= times[to] - window)
+        while (times[to] - times[from] >= window) // a difference of two of the log's times: no overflow
             ++from;
         most = std::max(most, std::int64_t(to - from + 1));
     }

@@ -112,9 +112,10 @@ AdviseView::AdviseView(QWidget* parent)
     , m_pass(new QLineEdit)
     , m_letBy(new QLineEdit)
     , m_cap(new QLineEdit)
+    , m_origin(new QLineEdit)
     , m_advise(new QPushButton(tr("Advise a li&mit")))
     , m_summary(new QLabel)
-    , m_front(new QTableWidget(0, 6))
+    , m_front(new QTableWidget(0, 7))
     , m_chart(new QChartView)
     , m_config(new QPlainTextEdit)
     , m_copy(new QPushButton(tr("Copy config te&xt")))
@@ -123,6 +124,7 @@ AdviseView::AdviseView(QWidget* parent)
     , m_keepLabel(new QLabel(tr("&keep every request of")))
     , m_keysLabel(new QLabel(tr("of keys, and of those matching the pa&ttern")))
     , m_capLabel(new QLabel(tr("c&ap one key at")))
+    , m_originLabel(new QLabel(tr("&origin at most")))
     , m_letByLabel(new QLabel(tr("let &by the path")))
 {
     describeParts();
@@ -147,6 +149,8 @@ void AdviseView::showGatewayParts()
     const bool capped = product != "traefik" && !isWindowGateway(product.toStdString());
     m_capLabel->setVisible(capped);
     m_cap->setVisible(capped);
+    m_originLabel->setVisible(!isWindowGateway(product.toStdString())); // measured at each row of a front
+    m_origin->setVisible(!isWindowGateway(product.toStdString()));
     m_letByLabel->setVisible(product == "nginx");
     m_letBy->setVisible(product == "nginx");
 }
@@ -160,9 +164,11 @@ void AdviseView::layOutParts()
     m_keepLabel->setBuddy(m_keep);
     m_keysLabel->setBuddy(m_pass);
     m_capLabel->setBuddy(m_cap);
+    m_originLabel->setBuddy(m_origin);
     m_letByLabel->setBuddy(m_letBy);
     auto* controls = new QHBoxLayout;
-    for (QWidget* w : std::initializer_list<QWidget*>{m_gateway, m_capLabel, m_cap, m_letByLabel, m_letBy, m_advise})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_gateway, m_capLabel, m_cap, m_originLabel, m_origin, m_letByLabel, m_letBy,
+                                                            m_advise})
         controls->addWidget(w);
     controls->addStretch();
     auto* goal = new QHBoxLayout;
@@ -199,11 +205,12 @@ void AdviseView::connectParts()
                 const QString product = m_gateway->currentData().toString();
                 const bool capped = product != "traefik" && !isWindowGateway(product.toStdString());
                 advise(product, m_keep->value(), m_pass->text(), capped ? m_cap->text() : QString(),
-                       product == "nginx" ? m_letBy->text() : QString());
+                       product == "nginx" ? m_letBy->text() : QString(), m_origin->isVisibleTo(this) ? m_origin->text() : QString());
             });
     connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_letBy, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_cap, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
+    connect(m_origin, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_front, &QTableWidget::currentCellChanged, this, [this](int row) { choose(row); });
     connect(m_copy, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(configText()); });
     connect(m_dryRun, &QPushButton::clicked, this, [this] {
@@ -257,6 +264,13 @@ void AdviseView::describeGoals()
     m_letBy->setToolTip(tr("The requests whose whole path as logged (its query string included) matches this regex are "
                            "let by uncounted, and the limit is advised on the rest: a health check (/health). The "
                            "config keys the zone by a map that gives them an empty key"));
+    m_origin->setPlaceholderText(tr("none"));
+    m_origin->setMaximumWidth(m_origin->fontMetrics().horizontalAdvance(QStringLiteral("0000/10m")) * 2);
+    m_origin->setAccessibleName(tr("The most that may reach the origin in a window of the log"));
+    m_origin->setToolTip(tr("At most this many of the log's requests reach the origin in any window of this length, "
+                            "measured at each row on the log (a per-key limit promises nothing across keys): 50/1s. The "
+                            "recommendation is the row of lowest rate that meets it and drains in time, else the one "
+                            "meeting it that drains soonest"));
     m_cap->setPlaceholderText(tr("none"));
     m_cap->setMaximumWidth(m_cap->fontMetrics().horizontalAdvance(QStringLiteral("0000/10m")) * 2);
     m_cap->setAccessibleName(tr("The most one key may get through in a window"));
@@ -275,7 +289,7 @@ void AdviseView::describeResults()
     m_summary->setTextFormat(Qt::PlainText); // a pattern typed may hold '<'
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_front->setHorizontalHeaderLabels({tr("Rate"), tr("Burst"), tr("Kept keys' denied"), tr("Others' denied"),
-                                        tr("Keys denied"), tr("Most in the cap's window")});
+                                        tr("Keys denied"), tr("Most in the cap's window"), tr("At the origin")});
     m_front->verticalHeader()->hide();
     m_front->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_front->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -331,7 +345,8 @@ QString boxMessage(const QString& error)
     const std::pair<const char*, const char*> boxes[] = {{"--pass: ", QT_TRANSLATE_NOOP("AdviseView", "The pattern: %1")},
                                                         {"--cap: ", QT_TRANSLATE_NOOP("AdviseView", "The cap: %1")},
                                                         {"--pass-path: ", QT_TRANSLATE_NOOP("AdviseView", "The path: %1")},
-                                                        {"--key: ", QT_TRANSLATE_NOOP("AdviseView", "The log's key: %1")}};
+                                                        {"--key: ", QT_TRANSLATE_NOOP("AdviseView", "The log's key: %1")},
+                                                        {"--origin: ", QT_TRANSLATE_NOOP("AdviseView", "The origin: %1")}};
     for (const auto& [option, words] : boxes)
         if (error.startsWith(QLatin1String(option)))
             return AdviseView::tr(words).arg(error.mid(int(std::strlen(option))));
@@ -370,7 +385,7 @@ void AdviseView::adviseWindows(const QString& product, const QString& name, doub
 }
 
 bool AdviseView::advise(const QString& product, double keepPercent, const QString& pass, const QString& cap,
-                        const QString& letByPath)
+                        const QString& letByPath, const QString& origin)
 {
     if (!m_traffic || m_watcher.isRunning())
         return false;
@@ -390,20 +405,29 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
         terms.pass = pass.toStdString();
     terms.letBy.path = letByPath.trimmed().toStdString();
     m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, cap = cap.trimmed().toStdString(),
-                                           generation = m_generation]() mutable {
+                                           origin = origin.trimmed().toStdString(), generation = m_generation]() mutable {
         Result r;
         r.product = name;
         r.pass = QString::fromStdString(terms.pass);
         r.letBy = QString::fromStdString(terms.letBy.path);
         r.generation = generation;
-        try {
-            if (!cap.empty())
-                terms.options.cap = parseWindowCap(cap);
-        } catch (const InputError& e) {
-            r.error = tr("The cap: %1").arg(QString::fromStdString(e.what()));
-            return r;
-        }
+        for (const auto& [text, goal, words] : {std::tuple{&cap, &terms.options.cap, tr("The cap: %1")},
+                                               std::tuple{&origin, static_cast<std::optional<WindowCap>*>(nullptr),
+                                                          tr("The origin: %1")}})
+            try {
+                if (text->empty())
+                    continue;
+                if (goal)
+                    *goal = parseWindowCap(*text);
+                else
+                    terms.options.origin = OriginGoal{parseWindowCap(*text), {}};
+            } catch (const InputError& e) {
+                r.error = words.arg(QString::fromStdString(e.what()));
+                return r;
+            }
         r.cap = terms.options.cap;
+        if (terms.options.origin)
+            r.origin = terms.options.origin->most;
         try {
             r.advice = std::make_shared<const BurstGatewayAdvice>(terms, *traffic);
             if (const Advice& a = r.advice->advice(); a.letByRequests > 0)
@@ -464,12 +488,23 @@ QString AdviseView::summaryText() const
             : tr(" The %1 requests whose path matches %2 are let by uncounted, the most (%3) from %4: whoever sends "
                  "that path passes at any limit.")
                   .arg(count(a.letByRequests), pattern, count(a.letByMostRequests), m_letByMost);
+    const QString atOrigin =
+        !m_originUsed ? QString()
+                      : tr(" At the origin, at most %1 in any %2 s of the log (the goal %3: %4).")
+                            .arg(count(*r.origin), QString::fromStdString(formatSeconds(m_originUsed->window)),
+                                 count(m_originUsed->requests),
+                                 a.movedByOrigin ? (a.drainMet ? tr("the row of lowest rate that meets it and drains in time")
+                                                               : tr("no row that meets it drains in time, this one soonest"))
+                                                 : tr("met by the recommendation made without it"));
+    if (m_originUsed && a.movedByOrigin)
+        why = tr("chosen for the origin");
     return tr("%1, keeping every request of the %2 with at most %3 each%4. Recommended: %5 with burst %6, "
-              "%7: %8 of the other keys' %9 requests denied, %10 capped.%11")
+              "%7: %8 of the other keys' %9 requests denied, %10 capped.%11%12")
         .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
              QString::fromStdString(counted(a.keptMost, "request")), matching, rate)
         .arg(r.burst)
-        .arg(why, count(r.denied.other), count(others), QString::fromStdString(counted(r.denied.keys, "key")), letBy);
+        .arg(why, count(r.denied.other), count(others), QString::fromStdString(counted(r.denied.keys, "key")), letBy,
+             atOrigin);
 }
 
 QString AdviseView::matchingText(const KeptKeys& a) const
@@ -512,6 +547,7 @@ void AdviseView::showResult(Result r)
     m_letByUsed = r.letBy;
     m_letByMost = r.letByMost;
     m_capUsed = r.cap;
+    m_originUsed = r.origin;
     m_summary->setText(m_windows ? windowsSummaryText() : summaryText());
     const int recommended = m_windows ? int(m_windows->recommended()) : recommendedRow(m_advice->advice());
     fillFront(recommended);
@@ -538,6 +574,10 @@ void AdviseView::fillFront(int recommended)
     m_front->setColumnHidden(3, shared);
     m_front->setColumnHidden(4, shared);
     m_front->setColumnHidden(5, !m_capUsed);
+    m_front->setColumnHidden(6, !m_originUsed);
+    if (m_originUsed)
+        m_front->horizontalHeaderItem(6)->setText(
+            tr("At the origin in %1 s").arg(QString::fromStdString(formatSeconds(m_originUsed->window))));
     if (m_capUsed)
         m_front->horizontalHeaderItem(5)->setText(
             tr("Most in %1 s").arg(QString::fromStdString(formatSeconds(m_capUsed->window))));
@@ -550,7 +590,11 @@ void AdviseView::fillFront(int recommended)
         if (m_capUsed) {
             const std::int64_t most = *m_advice->family().mostIn(p.step, p.burst, m_capUsed->window);
             cells << (most == std::numeric_limits<std::int64_t>::max() ? tr("no limit") : count(most));
+        } else {
+            cells << QString();
         }
+        if (m_originUsed)
+            cells << count(*p.origin);
         m_front->insertRow(int(i));
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
@@ -571,6 +615,7 @@ void AdviseView::fillWindows(int recommended)
     m_front->setColumnHidden(3, false);
     m_front->setColumnHidden(4, false);
     m_front->setColumnHidden(5, true);
+    m_front->setColumnHidden(6, true);
     const std::vector<WindowRow>& rows = m_windows->rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const WindowRow& w = rows[i];

@@ -43,8 +43,10 @@ public:
     // `keepPercent` % of the keys, and the keys whose whole name matches `pass` (an RE2 pattern,
     // `advise --pass`) when it is not empty, capping one key at `cap` (N/T, `advise --cap`) when it
     // is not empty; false when there is no log or a run is in progress.
+    // `origin` (N/T, `advise --origin`), when not empty, is the most that may reach the origin in
+    // any window of the log.
     bool advise(const QString& product, double keepPercent, const QString& pass = {}, const QString& cap = {},
-                const QString& letByPath = {});
+                const QString& letByPath = {}, const QString& origin = {});
     // waitForResult returns once a run in progress is shown (tests).
     void waitForResult();
     // choose shows the front's row `row`: its config, marked on the chart.
@@ -80,6 +82,7 @@ private:
         QString letBy;   // the path pattern of the requests let by, or empty
         QString letByMost; // the log key that sends most of those, or empty
         std::optional<WindowCap> cap; // the cap the advice met
+        std::optional<WindowCap> origin; // the origin's goal it met
         int generation = 0; // the log it ran on (m_generation then)
     };
     // describeParts gives each part its values, words and names (the gateways, the keep box, ...).
@@ -110,6 +113,7 @@ private:
     QLineEdit* m_pass;
     QLineEdit* m_letBy; // nginx: the path whose requests the config lets by uncounted
     QLineEdit* m_cap;
+    QLineEdit* m_origin; // the most that may reach the origin in any window of the log
     QPushButton* m_advise;
     QLabel* m_summary;
     QTableWidget* m_front;
@@ -121,6 +125,7 @@ private:
     QLabel* m_keepLabel;
     QLabel* m_keysLabel;
     QLabel* m_capLabel;
+    QLabel* m_originLabel;
     QLabel* m_letByLabel;
     std::shared_ptr<const Traffic> m_traffic;
     std::string m_key = "ip";
@@ -131,6 +136,7 @@ private:
     QString m_letByUsed; // the path pattern the shown advice let requests by
     QString m_letByMost; // the key that sends most of them
     std::optional<WindowCap> m_capUsed; // the cap the shown advice met
+    std::optional<WindowCap> m_originUsed; // the origin's goal it met
     int m_chosen = -1;
     int m_generation = 0; // counts the logs set: advice finishing after the next log is set is dropped
     QScatterSeries* m_shown = nullptr; // the chart's mark of the shown point, owned by the chart
