@@ -317,6 +317,44 @@ private slots:
         QVERIFY(near(clipped, 30, 62, red) && white(clipped, 45, 58) && white(clipped, 45, 60));
     }
 
+    // A line of more than 4,096 vertices is stroked in pieces of 1,024 segments: none is missed
+    // where one piece meets the next. Flat at half the top (y 50), 6,000 points: its first 1,024
+    // within 3 s, the rest from 7 s, so the segment from the 1,024th to the 1,025th, the first
+    // piece's last, spans x 40 to 80. A zigzag of 6,000 points between bottom and top crosses
+    // every column.
+    void aLongKeyLineIsWholeAcrossItsPieces()
+    {
+        QList<QPointF> flat, zigzag;
+        for (int i = 0; i < 6000; ++i) {
+            flat << QPointF(i < 1024 ? 3.0 * i / 1023 : 7 + 3.0 * (i - 1024) / 4975, 0.5);
+            zigzag << QPointF(10.0 * i / 5999, i % 2);
+        }
+        const std::array<QList<QPointF>, 1> one{flat};
+        const std::array<QColor, 1> colour{Qt::black};
+        const QImage image = painted([&](QPainter& p) { paintKeyLines(p, area(), {one, colour, 1, 200, 1e300}); });
+        for (int x = 11; x < 110; ++x)
+            QVERIFY2(!white(image, x, 50) || !white(image, x, 49) || !white(image, x, 51), qPrintable(QString::number(x)));
+        const std::array<QList<QPointF>, 1> dense{zigzag};
+        const QImage crossed = painted([&](QPainter& p) { paintKeyLines(p, area(), {dense, colour, 1, 200, 1e300}); });
+        for (int x = 11; x < 110; ++x)
+            QVERIFY2(!white(crossed, x, 35) && !white(crossed, x, 65), qPrintable(QString::number(x)));
+    }
+
+    // Thinned to 10 spans of a second over [0, 10 s): the first span keeps its first (5), least
+    // (1), most (9) and last (4) points in time order; the second, two points of one value, both;
+    // a point past the range stays.
+    void aLineIsThinnedToFourPointsASpan()
+    {
+        const QList<QPointF> points{{0.0, 5}, {0.2, 1}, {0.4, 9}, {0.6, 3}, {0.8, 4}, {1.0, 2}, {1.5, 2}, {12, 7}};
+        QCOMPARE(thinnedLine(points, 0, 10, 10),
+                 (QList<QPointF>{{0.0, 5}, {0.2, 1}, {0.4, 9}, {0.8, 4}, {1.0, 2}, {1.5, 2}, {12, 7}}));
+        // The most before the least keeps time order: 9 at 0.1 s, then 1 at 0.3 s.
+        const QList<QPointF> falling{{0.0, 5}, {0.1, 9}, {0.3, 1}, {0.5, 3}};
+        QCOMPARE(thinnedLine(falling, 0, 10, 10), falling);
+        const QList<QPointF> more{{0.0, 5}, {0.1, 9}, {0.2, 6}, {0.3, 1}, {0.5, 3}};
+        QCOMPARE(thinnedLine(more, 0, 10, 10), (QList<QPointF>{{0.0, 5}, {0.1, 9}, {0.3, 1}, {0.5, 3}}));
+    }
+
     void aKeyNamesEachColourAfterItsSwatch()
     {
         const QRectF box(20, 40, 110, 16);

@@ -10,6 +10,7 @@
 #include <QPolygonF>
 
 #include <algorithm>
+#include <array>
 
 namespace ratelab::ui {
 
@@ -301,6 +302,15 @@ void paintHeader(QPainter& p, const HeaderText& header, const QFont& font, QColo
     p.drawText(header.legendBox, Qt::AlignLeft | Qt::AlignVCenter, header.legend);
 }
 
+namespace {
+
+// kStrokePiece is how many segments of a long key line (over kWholeStroke vertices) are stroked
+// at a time (paintKeyLines); a shorter one is stroked whole.
+constexpr qsizetype kStrokePiece = 1024;
+constexpr qsizetype kWholeStroke = 4096;
+
+} // namespace
+
 void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
 {
     const QRectF& p0 = area.plot;
@@ -318,9 +328,49 @@ void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
         QPen pen(lines.colours[k], 1.6);
         pen.setCosmetic(true);
         p.setPen(pen);
-        p.drawPolyline(poly);
+        // A long line in pieces of kStrokePiece segments, each joined to the next at a shared
+        // vertex: the raster engine fills a wide pen's outline as one polygon, in time that grows
+        // faster than its vertices, and a node's line may have tens of thousands.
+        if (poly.size() <= kWholeStroke) {
+            p.drawPolyline(poly);
+            continue;
+        }
+        for (qsizetype at = 0; at + 1 < poly.size(); at += kStrokePiece)
+            p.drawPolyline(poly.constData() + at, int(std::min<qsizetype>(kStrokePiece + 1, poly.size() - at)));
     }
     p.restore();
+}
+
+QList<QPointF> thinnedLine(const QList<QPointF>& points, double from, double to, int buckets)
+{
+    QList<QPointF> out;
+    out.reserve(std::min<qsizetype>(points.size(), 4 * qsizetype(buckets) + 4));
+    const double width = (to - from) / buckets;
+    qsizetype i = 0;
+    while (i < points.size()) {
+        const double x = points[i].x();
+        if (!(width > 0) || x < from || x >= to) { // outside the spans: as it is
+            out << points[i++];
+            continue;
+        }
+        const auto bucket = std::min<qsizetype>(qsizetype((x - from) / width), buckets - 1);
+        qsizetype j = i, least = i, most = i;
+        for (; j < points.size() && points[j].x() < to
+               && std::min<qsizetype>(qsizetype((points[j].x() - from) / width), buckets - 1) == bucket;
+             ++j) {
+            if (points[j].y() < points[least].y())
+                least = j;
+            if (points[j].y() > points[most].y())
+                most = j;
+        }
+        // first, least, most, last: in time order, each once
+        std::array<qsizetype, 4> keep{i, std::min(least, most), std::max(least, most), j - 1};
+        for (std::size_t k = 0; k < keep.size(); ++k)
+            if (k == 0 || keep[k] != keep[k - 1])
+                out << points[keep[k]];
+        i = j;
+    }
+    return out;
 }
 
 void paintKey(QPainter& p, const QRectF& box, const QStringList& names, std::span<const QColor> colours,

@@ -48,6 +48,12 @@ void RowChart::buildKeyLines()
         if (k < extras.keyTails.size())
             for (const LevelPoint& q : extras.keyTails[k])
                 line.points.append(QPointF(q.seconds, q.level));
+        // A line of more vertices than the plot has pixels, many times over, is thinned to four a
+        // half column (a column of the frame is about a pixel, at scale 2 two): the pixels it
+        // covers stay, its stroke takes milliseconds.
+        const int buckets = 2 * int(std::max<std::size_t>(m_frame->rows.at(m_row).columns.size(), 1));
+        if (line.points.size() > 4 * qsizetype(buckets))
+            line.points = thinnedLine(line.points, secondsAsDouble(from), secondsAsDouble(to), buckets);
         m_keyLines.push_back(std::move(line));
     }
     m_keyLinesOmitted = levels.others;
