@@ -304,10 +304,9 @@ void paintHeader(QPainter& p, const HeaderText& header, const QFont& font, QColo
 
 namespace {
 
-// kStrokePiece is how many segments of a long key line (over kWholeStroke vertices) are stroked
-// at a time (paintKeyLines); a shorter one is stroked whole.
-constexpr qsizetype kStrokePiece = 1024;
-constexpr qsizetype kWholeStroke = 4096;
+// kWidePenMost is the most vertices a key line is stroked with its 1.6 px pen; a longer one is
+// drawn as the level line is, three one-pixel copies (paintKeyLines).
+constexpr qsizetype kWidePenMost = 4096;
 
 } // namespace
 
@@ -325,18 +324,23 @@ void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
                 break;
             poly << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
         }
-        QPen pen(lines.colours[k], 1.6);
+        // A wide pen's outline is filled as one polygon, in time that grows faster than its
+        // vertices, and a node's line may have tens of thousands: a long line is three one-pixel
+        // strokes, the raster engine's fast path, at the level line's offsets.
+        const bool wide = poly.size() <= kWidePenMost;
+        QPen pen(lines.colours[k], wide ? 1.6 : 1.0);
         pen.setCosmetic(true);
         p.setPen(pen);
-        // A long line in pieces of kStrokePiece segments, each joined to the next at a shared
-        // vertex: the raster engine fills a wide pen's outline as one polygon, in time that grows
-        // faster than its vertices, and a node's line may have tens of thousands.
-        if (poly.size() <= kWholeStroke) {
+        if (wide) {
             p.drawPolyline(poly);
             continue;
         }
-        for (qsizetype at = 0; at + 1 < poly.size(); at += kStrokePiece)
-            p.drawPolyline(poly.constData() + at, int(std::min<qsizetype>(kStrokePiece + 1, poly.size() - at)));
+        const double devicePixel = 1.0 / std::max(1.0, p.device()->devicePixelRatioF());
+        for (const QPointF offset : {QPointF(0, 0), QPointF(devicePixel, 0), QPointF(0, devicePixel)}) {
+            p.translate(offset);
+            p.drawPolyline(poly);
+            p.translate(-offset);
+        }
     }
     p.restore();
 }
