@@ -4,6 +4,7 @@
 // a second is 10 pixels, 5 s is x = 60.
 #include "chart/lane_layers.h"
 #include "chart/row_layers.h"
+#include "view/reduce.h"
 
 #include <QFontMetricsF>
 #include <QImage>
@@ -348,14 +349,20 @@ private slots:
     // a point past the range stays.
     void aLineIsThinnedToFourPointsASpan()
     {
-        const QList<QPointF> points{{0.0, 5}, {0.2, 1}, {0.4, 9}, {0.6, 3}, {0.8, 4}, {1.0, 2}, {1.5, 2}, {12, 7}};
-        QCOMPARE(thinnedLine(points, 0, 10, 10),
+        const auto seconds = [](const std::vector<LevelPoint>& v) {
+            QList<QPointF> out;
+            for (const LevelPoint& p : v)
+                out << QPointF(p.seconds, p.level);
+            return out;
+        };
+        const std::vector<LevelPoint> points{{0.0, 5}, {0.2, 1}, {0.4, 9}, {0.6, 3}, {0.8, 4}, {1.0, 2}, {1.5, 2}, {12, 7}};
+        QCOMPARE(seconds(thinnedLine(points, 0, 10, 10)),
                  (QList<QPointF>{{0.0, 5}, {0.2, 1}, {0.4, 9}, {0.8, 4}, {1.0, 2}, {1.5, 2}, {12, 7}}));
         // The most before the least keeps time order: 9 at 0.1 s, then 1 at 0.3 s.
-        const QList<QPointF> falling{{0.0, 5}, {0.1, 9}, {0.3, 1}, {0.5, 3}};
-        QCOMPARE(thinnedLine(falling, 0, 10, 10), falling);
-        const QList<QPointF> more{{0.0, 5}, {0.1, 9}, {0.2, 6}, {0.3, 1}, {0.5, 3}};
-        QCOMPARE(thinnedLine(more, 0, 10, 10), (QList<QPointF>{{0.0, 5}, {0.1, 9}, {0.3, 1}, {0.5, 3}}));
+        const std::vector<LevelPoint> falling{{0.0, 5}, {0.1, 9}, {0.3, 1}, {0.5, 3}};
+        QCOMPARE(seconds(thinnedLine(falling, 0, 10, 10)), seconds(falling));
+        const std::vector<LevelPoint> more{{0.0, 5}, {0.1, 9}, {0.2, 6}, {0.3, 1}, {0.5, 3}};
+        QCOMPARE(seconds(thinnedLine(more, 0, 10, 10)), (QList<QPointF>{{0.0, 5}, {0.1, 9}, {0.3, 1}, {0.5, 3}}));
     }
 
     void aKeyNamesEachColourAfterItsSwatch()

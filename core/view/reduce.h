@@ -54,6 +54,13 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
 // reads its state at true time + clockAhead.
 std::vector<LevelPoint> levelAfter(const AnyLimiter& state, Nanos fromNanos, Nanos toNanos, int columns, Nanos clockAhead = 0);
 
+// thinnedLine is a polyline of points in time order cut into `buckets` equal spans of [from, to)
+// (seconds): of each span's points the first, the least, the most and the last, in time order
+// (points outside [from, to) kept as they are). Drawn, it covers the pixels the whole line covers
+// when a span is narrower than a pixel, with at most four vertices a span: a line of a hundred
+// thousand vertices a node is stroked in seconds, not milliseconds.
+std::vector<LevelPoint> thinnedLine(std::span<const LevelPoint> points, double from, double to, int buckets);
+
 // Cancelled is thrown by a long pass whose cancel flag was set: a newer request made it moot.
 struct Cancelled {};
 

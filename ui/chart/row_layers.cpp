@@ -345,38 +345,6 @@ void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
     p.restore();
 }
 
-QList<QPointF> thinnedLine(const QList<QPointF>& points, double from, double to, int buckets)
-{
-    QList<QPointF> out;
-    out.reserve(std::min<qsizetype>(points.size(), 4 * qsizetype(buckets) + 4));
-    const double width = (to - from) / buckets;
-    qsizetype i = 0;
-    while (i < points.size()) {
-        const double x = points[i].x();
-        if (!(width > 0) || x < from || x >= to) { // outside the spans: as it is
-            out << points[i++];
-            continue;
-        }
-        const auto bucket = std::min<qsizetype>(qsizetype((x - from) / width), buckets - 1);
-        qsizetype j = i, least = i, most = i;
-        for (; j < points.size() && points[j].x() < to
-               && std::min<qsizetype>(qsizetype((points[j].x() - from) / width), buckets - 1) == bucket;
-             ++j) {
-            if (points[j].y() < points[least].y())
-                least = j;
-            if (points[j].y() > points[most].y())
-                most = j;
-        }
-        // first, least, most, last: in time order, each once
-        std::array<qsizetype, 4> keep{i, std::min(least, most), std::max(least, most), j - 1};
-        for (std::size_t k = 0; k < keep.size(); ++k)
-            if (k == 0 || keep[k] != keep[k - 1])
-                out << points[keep[k]];
-        i = j;
-    }
-    return out;
-}
-
 void paintKey(QPainter& p, const QRectF& box, const QStringList& names, std::span<const QColor> colours,
               const QFont& font, QColor background, QColor ink, QColor muted)
 {

@@ -197,14 +197,6 @@ struct KeyLines {
 };
 void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines);
 
-// thinnedLine is a polyline of points in (seconds, value), in time order, cut into `buckets`
-// equal spans of [from, to): of each span's points the first, the least, the most and the last,
-// in time order (points outside [from, to) kept as they are). Drawn, it covers the pixels the
-// whole line covers when a span is narrower than a pixel, with at most four vertices a span: a
-// line of a hundred thousand vertices a node is stroked in seconds, with its joins, not in
-// milliseconds.
-QList<QPointF> thinnedLine(const QList<QPointF>& points, double from, double to, int buckets);
-
 // paintKey writes a key in `box` on `background`: each name after its colour's swatch (names
 // past the colours are notes, muted, without one), left to right while they fit, in `font`.
 void paintKey(QPainter& p, const QRectF& box, const QStringList& names, std::span<const QColor> colours,

@@ -32,28 +32,14 @@ void RowChart::buildKeyLines()
         return;
     const RowLines& extras = m_frame->extras[m_row];
     const KeyLevels& levels = *extras.keys;
-    const Nanos from = m_frame->range.from, to = m_frame->range.to;
     for (std::size_t k = 0; k < levels.lines.size(); ++k) {
         const KeyLevel& level = levels.lines[k];
         KeyLine line{QString::fromStdString(level.name), level.index, {}};
-        // Only what the frame shows, and one point either side so the line reaches its edges.
-        const auto& pts = level.points;
-        for (std::size_t i = 0; i < pts.size(); ++i) {
-            const bool near = (pts[i].t >= from && pts[i].t <= to) || (i + 1 < pts.size() && pts[i + 1].t >= from && pts[i].t < from)
-                              || (i > 0 && pts[i - 1].t <= to && pts[i].t > to);
-            if (near)
-                line.points.append(QPointF(secondsAsDouble(pts[i].t), pts[i].level));
-        }
-        // Then on to the frame's end, as a plain row's level goes on past its last request.
-        if (k < extras.keyTails.size())
-            for (const LevelPoint& q : extras.keyTails[k])
+        if (k < extras.keyPoints.size()) {
+            line.points.reserve(qsizetype(extras.keyPoints[k].size()));
+            for (const LevelPoint& q : extras.keyPoints[k])
                 line.points.append(QPointF(q.seconds, q.level));
-        // A line of more vertices than the plot has pixels, many times over, is thinned to four a
-        // half column (a column of the frame is about a pixel, at scale 2 two): the pixels it
-        // covers stay, its stroke takes milliseconds.
-        const int buckets = 2 * int(std::max<std::size_t>(m_frame->rows.at(m_row).columns.size(), 1));
-        if (line.points.size() > 4 * qsizetype(buckets))
-            line.points = thinnedLine(line.points, secondsAsDouble(from), secondsAsDouble(to), buckets);
+        }
         m_keyLines.push_back(std::move(line));
     }
     m_keyLinesOmitted = levels.others;

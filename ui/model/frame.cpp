@@ -379,14 +379,23 @@ RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, 
         // The engine records up to the last attempt; the view may run on, and each state's level
         // with it, drawn over the frame's columns from there to its end.
         const Nanos from = reduced.fromNanos, to = reduced.toNanos;
+        const int buckets = 2 * int(std::max<std::size_t>(reduced.columns.size(), 1));
         for (const KeyLevel& line : lines.keys->lines) {
-            std::vector<LevelPoint> tail;
+            std::vector<LevelPoint> points;
+            const auto& pts = line.points; // what the frame shows, and one point either side to reach its edges
+            for (std::size_t i = 0; i < pts.size(); ++i)
+                if ((pts[i].t >= from && pts[i].t <= to) || (i + 1 < pts.size() && pts[i + 1].t >= from && pts[i].t < from)
+                    || (i > 0 && pts[i - 1].t <= to && pts[i].t > to))
+                    points.push_back({secondsAsDouble(pts[i].t), pts[i].level});
             const Nanos start = std::max(line.endT, from);
             if (line.endState && start < to && to > from) {
                 const int span = int(std::max<Int128>(1, Int128(columns) * (to - start) / (to - from)));
-                tail = levelAfter(*line.endState, start, to, span, line.endHanded - line.endT);
+                for (const LevelPoint& q : levelAfter(*line.endState, start, to, span, line.endHanded - line.endT))
+                    points.push_back(q);
             }
-            lines.keyTails.push_back(std::move(tail));
+            if (points.size() > 4 * std::size_t(buckets))
+                points = thinnedLine(points, secondsAsDouble(from), secondsAsDouble(to), buckets);
+            lines.keyPoints.push_back(std::move(points));
         }
     }
     return lines;

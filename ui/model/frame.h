@@ -59,9 +59,11 @@ struct Playhead {
 // the frame on the simulation's threads (nginxWater).
 struct RowLines {
     const KeyLevels* keys = nullptr;
-    // keyTails[k] is key line k's level after its last point to the frame's end, as a plain row's
-    // level goes on past its last request (levelAfter, in the frame's columns).
-    std::vector<std::vector<LevelPoint>> keyTails;
+    // keyPoints[k] is key line k as drawn over the frame: its points in the range and one either
+    // side, then its level after its last point to the frame's end, as a plain row's level goes on
+    // past its last request (levelAfter, in the frame's columns); thinned (thinnedLine) to four a
+    // half column when it has more than sixteen a column.
+    std::vector<std::vector<LevelPoint>> keyPoints;
     std::optional<NginxWater> water;
     std::optional<ServerView> server; // a row with a server: its view over the frame's range (rowServer)
 };
