@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <array>
+#include <cmath>
 
 using namespace ratelab;
 using namespace ratelab::ui;
@@ -318,30 +319,28 @@ private slots:
         QVERIFY(near(clipped, 30, 62, red) && white(clipped, 45, 58) && white(clipped, 45, 60));
     }
 
-    // A line of more than 4,096 vertices is drawn as the level line is, three one-pixel strokes:
-    // whole and as heavy. Flat at half the top (y 50), 6,000 points, the first 1,024 within 3 s
-    // and the rest from 7 s (one segment spans x 40 to 80): every column inked, two pixels deep.
-    // A zigzag of 6,000 points between bottom and top crosses every column.
-    void aLongKeyLineIsWholeAcrossItsPieces()
+    // A dense row's lines are drawn as the level line is, three one-pixel strokes (offsets 0 and 1
+    // pixel right and down); the others with a 1.6 px pen. Without antialiasing, a line flat at
+    // half the top (y 50) inks rows 50 and 51 drawn dense, rows 49 and 50 with the pen: the
+    // choice is the row's flag, not the line's length. A line whose 6,000 points leave a gap from
+    // 3 s to 7 s (x 40 to 80) is whole across it.
+    void aDenseRowsLinesAreOnePixelStrokes()
     {
-        QList<QPointF> flat, zigzag;
-        for (int i = 0; i < 6000; ++i) {
+        QList<QPointF> flat;
+        for (int i = 0; i < 6000; ++i)
             flat << QPointF(i < 1024 ? 3.0 * i / 1023 : 7 + 3.0 * (i - 1024) / 4975, 0.5);
-            zigzag << QPointF(10.0 * i / 5999, i % 2);
-        }
         const std::array<QList<QPointF>, 1> one{flat};
         const std::array<QColor, 1> colour{Qt::black};
-        const QImage image = painted([&](QPainter& p) { paintKeyLines(p, area(), {one, colour, 1, 200, 1e300}); });
-        for (int x = 11; x < 109; ++x) {
-            int deep = 0;
-            for (int y = 47; y <= 53; ++y)
-                deep += !white(image, x, y);
-            QVERIFY2(deep >= 2, qPrintable(QString::number(x)));
+        const QImage dense = painted([&](QPainter& p) { paintKeyLines(p, area(), {one, colour, 1, 200, 1e300, true}); });
+        const QImage wide = painted([&](QPainter& p) { paintKeyLines(p, area(), {one, colour, 1, 200, 1e300, false}); });
+        for (int x = 12; x < 108; ++x) {
+            QVERIFY2(!white(dense, x, 50) && !white(dense, x, 51) && white(dense, x, 49), qPrintable(QString::number(x)));
+            QVERIFY2(!white(wide, x, 49) && !white(wide, x, 50) && white(wide, x, 51), qPrintable(QString::number(x)));
         }
-        const std::array<QList<QPointF>, 1> dense{zigzag};
-        const QImage crossed = painted([&](QPainter& p) { paintKeyLines(p, area(), {dense, colour, 1, 200, 1e300}); });
-        for (int x = 11; x < 110; ++x)
-            QVERIFY2(!white(crossed, x, 35) && !white(crossed, x, 65), qPrintable(QString::number(x)));
+        // Three points, dense: the flag, not the length, chooses.
+        const std::array<QList<QPointF>, 1> three{QList<QPointF>{{0, 0.5}, {5, 0.5}, {10, 0.5}}};
+        const QImage short_ = painted([&](QPainter& p) { paintKeyLines(p, area(), {three, colour, 1, 200, 1e300, true}); });
+        QVERIFY(!white(short_, 60, 51) && white(short_, 60, 49));
     }
 
     // Thinned to 10 spans of a second over [0, 10 s): the first span keeps its first (5), least
@@ -363,6 +362,10 @@ private slots:
         QCOMPARE(seconds(thinnedLine(falling, 0, 10, 10)), seconds(falling));
         const std::vector<LevelPoint> more{{0.0, 5}, {0.1, 9}, {0.2, 6}, {0.3, 1}, {0.5, 3}};
         QCOMPARE(seconds(thinnedLine(more, 0, 10, 10)), (QList<QPointF>{{0.0, 5}, {0.1, 9}, {0.3, 1}, {0.5, 3}}));
+        // A time that is not a number is kept as it is, and the pass goes on past it.
+        const std::vector<LevelPoint> odd{{std::nan(""), 1}, {0.5, 2}};
+        QCOMPARE(thinnedLine(odd, 0, 10, 10).size(), std::size_t(2));
+        QCOMPARE(thinnedLine({}, 0, 10, 10).size(), std::size_t(0));
     }
 
     void aKeyNamesEachColourAfterItsSwatch()

@@ -341,7 +341,7 @@ std::vector<LevelPoint> thinnedLine(std::span<const LevelPoint> points, double f
     std::size_t i = 0;
     while (i < points.size()) {
         const double x = points[i].seconds;
-        if (!(width > 0) || x < from || x >= to) { // outside the spans: as it is
+        if (!(width > 0) || !(x >= from) || x >= to) { // outside the spans (or not a number): as it is
             out.push_back(points[i++]);
             continue;
         }

@@ -58,7 +58,8 @@ std::vector<LevelPoint> levelAfter(const AnyLimiter& state, Nanos fromNanos, Nan
 // (seconds): of each span's points the first, the least, the most and the last, in time order
 // (points outside [from, to) kept as they are). Drawn, it covers the pixels the whole line covers
 // when a span is narrower than a pixel, with at most four vertices a span: a line of a hundred
-// thousand vertices a node is stroked in seconds, not milliseconds.
+// thousand vertices a node is stroked in milliseconds rather than seconds. A time that is not a
+// number is kept as it is.
 std::vector<LevelPoint> thinnedLine(std::span<const LevelPoint> points, double from, double to, int buckets);
 
 // Cancelled is thrown by a long pass whose cancel flag was set: a newer request made it moot.

@@ -4,6 +4,7 @@
 
 #include <QFontMetricsF>
 #include <QPaintDevice>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPen>
@@ -304,10 +305,6 @@ void paintHeader(QPainter& p, const HeaderText& header, const QFont& font, QColo
 
 namespace {
 
-// kWidePenMost is the most vertices a key line is stroked with its 1.6 px pen; a longer one is
-// drawn as the level line is, three one-pixel copies (paintKeyLines).
-constexpr qsizetype kWidePenMost = 4096;
-
 } // namespace
 
 void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
@@ -325,9 +322,10 @@ void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
             poly << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
         }
         // A wide pen's outline is filled as one polygon, in time that grows faster than its
-        // vertices, and a node's line may have tens of thousands: a long line is three one-pixel
-        // strokes, the raster engine's fast path, at the level line's offsets.
-        const bool wide = poly.size() <= kWidePenMost;
+        // vertices, and a node's line may have tens of thousands: a dense row's lines are three
+        // one-pixel strokes, the raster engine's fast path, at the level line's offsets. The
+        // choice is the row's, so its lines look alike, and holds through playback.
+        const bool wide = !lines.dense || !p.paintEngine() || p.paintEngine()->type() != QPaintEngine::Raster;
         QPen pen(lines.colours[k], wide ? 1.6 : 1.0);
         pen.setCosmetic(true);
         p.setPen(pen);

@@ -194,6 +194,10 @@ struct KeyLines {
     double top = 1;
     double visibleRight = 0;
     double untilSeconds = 1e300;
+    // dense: the row's lines are long (RowLines::keyDense), so a raster painter draws them as the
+    // level line is, three one-pixel strokes, where a 1.6 px pen's joins would take seconds; a
+    // vector painter (an SVG page) strokes each once with the pen.
+    bool dense = false;
 };
 void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines);
 

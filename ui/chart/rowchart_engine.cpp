@@ -95,7 +95,8 @@ void RowChart::drawKeyLines(QPainter* p) const
         colours.push_back(nodeColor(line.index, palette()));
     }
     paintKeyLines(*p, area(),
-                  {points, colours, m_levelAxis->max(), visibleRight(), m_playhead ? secondsAsDouble(m_playhead->t) : 1e300});
+                  {points, colours, m_levelAxis->max(), visibleRight(), m_playhead ? secondsAsDouble(m_playhead->t) : 1e300,
+                   m_row < m_frame->extras.size() && m_frame->extras[m_row].keyDense});
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     paintKey(*p, paintedLabel(LabelKind::Key), keyNames(), colours, small, palette().color(QPalette::Base),

@@ -393,6 +393,7 @@ RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, 
                 for (const LevelPoint& q : levelAfter(*line.endState, start, to, span, line.endHanded - line.endT))
                     points.push_back(q);
             }
+            lines.keyDense = lines.keyDense || points.size() > kDenseKeyLine;
             if (points.size() > 4 * std::size_t(buckets))
                 points = thinnedLine(points, secondsAsDouble(from), secondsAsDouble(to), buckets);
             lines.keyPoints.push_back(std::move(points));

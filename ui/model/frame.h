@@ -57,13 +57,20 @@ struct Playhead {
 // node's, the store's or each client's level, as the engine recorded them (RowRun::levels; the
 // trace keeps them alive), and nginx's water in thousandths over the visible requests, made with
 // the frame on the simulation's threads (nginxWater).
+// kDenseKeyLine is the most points a key line may have in a frame's range for its row to be drawn
+// with the wide pen (RowLines::keyDense): every preset's lines have fewer.
+inline constexpr std::size_t kDenseKeyLine = 4096;
+
 struct RowLines {
     const KeyLevels* keys = nullptr;
     // keyPoints[k] is key line k as drawn over the frame: its points in the range and one either
     // side, then its level after its last point to the frame's end, as a plain row's level goes on
     // past its last request (levelAfter, in the frame's columns); thinned (thinnedLine) to four a
-    // half column when it has more than sixteen a column.
+    // half column when it has more than eight a column.
     std::vector<std::vector<LevelPoint>> keyPoints;
+    // keyDense: a line had more than kDenseKeyLine points in the range before it was thinned (the
+    // chart strokes such a row's lines in one-pixel strokes: KeyLines::dense).
+    bool keyDense = false;
     std::optional<NginxWater> water;
     std::optional<ServerView> server; // a row with a server: its view over the frame's range (rowServer)
 };
