@@ -119,6 +119,7 @@ void paintServed(QPainter& p, const ServerLane& lane, const LaneTime& time, cons
     const double sx = r.width() / (time.to - time.from), width = double(b.widthNanos) / 1e9;
     QColor band = ink;
     band.setAlphaF(0.3);
+    const auto yOf = [&](Nanos v) { return r.bottom() - double(v) / 1e9 / lane.top * r.height(); };
     QVector<QLineF> median; // a tick per bucket, never joined: the band is no level line
     for (std::size_t k = 0; k < b.inTime.size(); ++k) {
         const double t0 = double(b.from) / 1e9 + double(k) * width;
@@ -132,7 +133,6 @@ void paintServed(QPainter& p, const ServerLane& lane, const LaneTime& time, cons
         }
         if (b.served[k] == 0)
             continue;
-        const auto yOf = [&](Nanos v) { return r.bottom() - double(v) / 1e9 / lane.top * r.height(); };
         const double y50 = yOf(b.p50[k]), y99 = yOf(b.p99[k]);
         p.fillRect(QRectF(QPointF(x0, y99), QPointF(x1 + 1, std::max(y50, y99 + 1))), band);
         median << QLineF(QPointF(x0, y50), QPointF(x1 + 1, y50));

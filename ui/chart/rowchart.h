@@ -302,6 +302,7 @@ private:
     QRectF boundLabelBoxClearOf(const std::vector<QRectF>& taken) const;
     QRectF blockCaptionBoxClearOf(const std::vector<QRectF>& taken) const;
     QString ceilingTagText() const;
+    QString levelText(double v) const; // a level as the axis writes it: "12", "0.5 s"
     QFont smallFont() const; // the captions' type: a little smaller than the row's
     // m_labels are plotLabels() as this paint places them (made once a paint, not once a label).
     mutable std::vector<PlotLabel> m_labels;

@@ -329,12 +329,10 @@ void RowChart::drawLevelLabels(QPainter* p) const
 {
     if (m_gateRow) // no rate level: each of the server's lanes labels its own axis
         return;
-    const QString unitSuffix = facts(algorithm()).levelUnit.ends_with("(s)") ? " s" : "";
-    const auto text = [&](double v) { return QLocale().toString(v, 'g', 4) + unitSuffix; };
     std::vector<AxisLabel> labels;
     for (const double v : levelTicks())
-        labels.push_back({v, text(v), false});
-    labels.push_back({levelCeiling(), text(levelCeiling()), true}); // its value on the axis, its name on the line
+        labels.push_back({v, levelText(v), false});
+    labels.push_back({levelCeiling(), levelText(levelCeiling()), true}); // its value on the axis, its name on the line
     const QColor ink = palette().color(QPalette::WindowText), muted = palette().color(QPalette::PlaceholderText);
     paintAxisLabels(*p, area(), {labels, m_levelAxis->max()}, font(), ink, muted);
     p->setFont(font());
@@ -342,11 +340,12 @@ void RowChart::drawLevelLabels(QPainter* p) const
     drawThousandths(p);
 }
 
-QString RowChart::ceilingTagText() const
+QString RowChart::levelText(double v) const
 {
-    const QString unitSuffix = facts(algorithm()).levelUnit.ends_with("(s)") ? " s" : "";
-    return ceilingName() + " " + QLocale().toString(levelCeiling(), 'g', 4) + unitSuffix;
+    return QLocale().toString(v, 'g', 4) + (facts(algorithm()).levelUnit.ends_with("(s)") ? " s" : "");
 }
+
+QString RowChart::ceilingTagText() const { return ceilingName() + " " + levelText(levelCeiling()); }
 
 QRectF RowChart::ceilingTagBox() const
 {

@@ -103,6 +103,19 @@ QScatterSeries* shownMark()
     return shown;
 }
 
+// appendRow adds a row of cells to the table: the first (what the row is) to the left, the
+// figures to the right.
+void appendRow(QTableWidget* table, const QStringList& cells)
+{
+    const int row = table->rowCount();
+    table->insertRow(row);
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+        table->setItem(row, c, item);
+    }
+}
+
 } // namespace
 
 AdviseView::AdviseView(QWidget* parent)
@@ -411,20 +424,20 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
         r.pass = QString::fromStdString(terms.pass);
         r.letBy = QString::fromStdString(terms.letBy.path);
         r.generation = generation;
-        for (const auto& [text, goal, words] : {std::tuple{&cap, &terms.options.cap, tr("The cap: %1")},
-                                               std::tuple{&origin, static_cast<std::optional<WindowCap>*>(nullptr),
-                                                          tr("The origin: %1")}})
-            try {
-                if (text->empty())
-                    continue;
-                if (goal)
-                    *goal = parseWindowCap(*text);
-                else
-                    terms.options.origin = OriginGoal{parseWindowCap(*text), {}};
+        const auto goal = [&](const std::string& text, const QString& box) -> std::optional<WindowCap> {
+            try { // the first box refused is named
+                return text.empty() ? std::nullopt : std::optional(parseWindowCap(text));
             } catch (const InputError& e) {
-                r.error = words.arg(QString::fromStdString(e.what()));
-                return r;
+                if (r.error.isEmpty())
+                    r.error = box.arg(QString::fromStdString(e.what()));
+                return std::nullopt;
             }
+        };
+        terms.options.cap = goal(cap, tr("The cap: %1"));
+        if (const std::optional<WindowCap> most = goal(origin, tr("The origin: %1")))
+            terms.options.origin = OriginGoal{*most, {}};
+        if (!r.error.isEmpty())
+            return r;
         r.cap = terms.options.cap;
         if (terms.options.origin)
             r.origin = terms.options.origin->most;
@@ -595,12 +608,7 @@ void AdviseView::fillFront(int recommended)
         }
         if (m_originUsed)
             cells << count(*p.origin);
-        m_front->insertRow(int(i));
-        for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
-            m_front->setItem(int(i), c, item);
-        }
+        appendRow(m_front, cells);
     }
 }
 
@@ -622,12 +630,7 @@ void AdviseView::fillWindows(int recommended)
         const QString window = QString::fromStdString(w.window) + (int(i) == recommended ? tr(" (recommended)") : QString());
         const QStringList cells{window, QString::fromStdString(w.limit), count(w.denied.kept), count(w.denied.other),
                                 count(w.denied.keys)};
-        m_front->insertRow(int(i));
-        for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
-            m_front->setItem(int(i), c, item);
-        }
+        appendRow(m_front, cells);
     }
 }
 
