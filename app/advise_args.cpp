@@ -105,15 +105,12 @@ void readCap(const QCommandLineParser& p, AdviseArgs& a)
     }
 }
 
-// readOrigin reads --origin, for the gateways of a front (a rate and a burst): it is measured at
-// each of its rows.
+// readOrigin reads --origin: it is measured at each row of a front (a rate and a burst) or of the
+// windows (a count in a window).
 void readOrigin(const QCommandLineParser& p, AdviseArgs& a)
 {
     if (!p.isSet("origin"))
         return;
-    if (!isBurstGateway(a.product))
-        throw InputError("--origin: measured at each row of a rate-and-burst gateway's front (nginx, envoy, traefik, "
-                         "spring and aws-api-gateway); " + a.product + " is advised window by window");
     try {
         a.options.origin = OriginGoal{parseWindowCap(p.value("origin").toStdString()), {}};
     } catch (const InputError& e) {
@@ -262,10 +259,11 @@ void addAdviseOptions(QCommandLineParser& parser)
                 "aws-api-gateway).",
          "N/T"},
         {"origin", "The most requests the origin may see in any window of this length, on this log, as "
-                   "requests/window: 500/1s. Measured at each row of the front (every request the limit lets through, "
-                   "and those no limit counts): the recommendation is the one made without it when that meets it, else "
-                   "the row of lowest rate meeting it that drains in time, else the one meeting it that drains "
-                   "soonest; refused when none meets it (nginx, envoy, traefik, spring and aws-api-gateway).",
+                   "requests/window: 500/1s. Measured at each row of the front or of the windows (every request the "
+                   "limit lets through, and those no limit counts): the recommendation is the one made without it when "
+                   "that meets it, else the row of lowest rate meeting it that drains in time, else the one meeting it "
+                   "that drains soonest (of the windows: the one meeting it that denies the fewest requests); refused "
+                   "when none meets it.",
          "N/T"},
         {"config", "The config the gateway runs now (any `replay --config` reads): its dry run on the log beside "
                    "the advice's, request for request, and what it denies the kept keys. The advice is made on the "

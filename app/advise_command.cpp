@@ -546,44 +546,118 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     writeJsonTail(out, config, proof);
 }
 
-// kongLimitsText is the limits as the plugin's config names them: "second 8, minute 40".
-// writeWindowsHead heads the table of a windowed product's windows (Kong's, express-rate-limit's).
-void writeWindowsHead(std::ostream& out, const std::string& window)
+// WindowGoal is --origin met among a window product's rows (window_origin.h); none without it.
+using WindowGoal = std::optional<WindowOriginChoice>;
+
+// windowGoal measures the origin at each row and moves the recommendation when the goal asks it.
+WindowGoal windowGoal(const AdviseArgs& a, const KeyedTraces& traces, const KeptKeys& keys,
+                      const std::vector<WindowRowModel>& models, const std::vector<DenialCount>& denied,
+                      std::size_t recommended, const std::string& product,
+                      const std::function<std::string(std::size_t)>& rowText)
 {
+    if (!a.options.origin)
+        return std::nullopt;
+    return chooseWindowForOrigin(traces, keys, models, denied, recommended, *a.options.origin, product, rowText);
+}
+
+// originColumn heads the origin's column of a table of windows ("" without a goal).
+std::string originColumn(const AdviseArgs& a)
+{
+    return a.options.origin ? "origin in " + formatSeconds(a.options.origin->most.window) + " s" : "";
+}
+
+// originCell is a row's figure in that column.
+std::string originCell(const AdviseArgs& a, const WindowGoal& goal, std::size_t row)
+{
+    return goal ? padded(grouping(goal->origin[row]), originColumn(a).size() + 2) : "";
+}
+
+// windowReason says why the recommendation is the row it is: the product's usual choice (`usual`),
+// met by the origin goal, or the goal's when it moved it from `usualPoint`, which it names with
+// what it lets reach the origin.
+std::string windowReason(const AdviseArgs& a, const WindowGoal& goal, const std::string& usual,
+                         const std::string& usualPoint, std::size_t usualRow)
+{
+    if (!goal)
+        return usual;
+    if (!goal->moved)
+        return usual + ", and with it " + originText(*a.options.origin);
+    return "of the windows with which " + originText(*a.options.origin) + ", the one that denies the fewest requests; "
+           + usualPoint + " would let " + grouping(goal->origin[usualRow]) + " through";
+}
+
+// writeWindowOriginJson adds the goal to the recommendation's JSON object.
+void writeWindowOriginJson(std::ostream& out, const AdviseArgs& a, const WindowGoal& goal)
+{
+    if (!goal)
+        return;
+    out << ", \"origin_most_in_window\": " << goal->origin[goal->recommended] << ", \"origin_goal\": {\"requests\": "
+        << a.options.origin->most.requests << ", \"window\": " << jsonString(formatSeconds(a.options.origin->most.window))
+        << "}, \"moved_by_origin\": " << (goal->moved ? "true" : "false");
+}
+
+// writeWindowsHead heads the table of a windowed product's windows (Kong's, express-rate-limit's).
+void writeWindowsHead(std::ostream& out, const std::string& window, const AdviseArgs& a)
+{
+    const std::string origin = originColumn(a);
     out << "the windows: for each, the least limit at which every request of the kept keys passes, and what it "
            "alone denies\n"
         << "  " << padded(window, 10, true) << padded("limit", 10) << padded("kept denied", 13)
-        << padded("others denied", 15) << padded("keys denied", 13) << "\n";
+        << padded("others denied", 15) << padded("keys denied", 13) << (origin.empty() ? "" : padded(origin, origin.size() + 2))
+        << "\n";
 }
 
 void writeWindowRow(std::ostream& out, const std::string& window, std::int64_t limit, const DenialCount& denied,
-                    bool recommended)
+                    bool recommended, const std::string& origin)
 {
     out << "  " << padded(window, 10, true) << padded(grouping(limit), 10) << padded(grouping(denied.kept), 13)
-        << padded(grouping(denied.other), 15) << padded(grouping(denied.keys), 13)
+        << padded(grouping(denied.other), 15) << padded(grouping(denied.keys), 13) << origin
         << (recommended ? "  <- recommended" : "") << "\n";
 }
 
-void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic, const KongAdvice& k,
+// kongCapsText is what Kong's limits cap, longest period first: "120 requests in each minute of
+// the clock and 10 in each second".
+std::string kongCapsText(const KongLimits& limits)
+{
+    std::string out;
+    for (int p = Kong::kPeriods - 1; p >= 0; --p)
+        if (const std::int64_t l = limits[std::size_t(p)]; l != 0) {
+            const std::string period(Kong::periodName(p));
+            out += out.empty() ? counted(l, "request") + " in each " + period + " of the clock"
+                               : " and " + grouping(l) + " in each " + period;
+        }
+    return out;
+}
+
+// KongReport is Kong's advice as reported: the goal met among its rows (kongRows), and the usual
+// recommendation's row and text when the goal moved it.
+struct KongReport {
+    const KongAdvice& k;
+    WindowGoal goal;
+    std::size_t usualRow = 0;
+    std::string usualPoint;
+};
+
+void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic, const KongReport& kr,
                    const AdviseArgs& args, const std::string& config, const Proof& proof,
                    const std::vector<KeyDenials>& worst)
 {
+    const KongAdvice& k = kr.k;
     writeHeadline(out, "Kong", log, k.keys, args, traffic);
-    writeWindowsHead(out, "window");
+    writeWindowsHead(out, "window", args);
     for (int p = 0; p < kKongShownPeriods; ++p) {
         const KongPoint& w = k.windows[std::size_t(p)];
-        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.denied, false);
+        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.denied, false,
+                       originCell(args, kr.goal, std::size_t(p)));
     }
     const KongPoint& r = k.recommended;
-    const std::int64_t second = r.limits[0], minute = r.limits[1];
-    out << "\nrecommended: " << kongLimitsText(r.limits) << " ("
-        << (second != 0 ? "the most one kept key sent in a minute, and under it the most it sent in a second"
-                        : "the most one kept key sent in a minute; it sent as many in a second, where a limit "
-                          "would never bind")
+    const std::string usual = r.limits[0] != 0 ? "the most one kept key sent in a minute, and under it the most it sent in a second"
+                                               : "the most one kept key sent in a minute; it sent as many in a second, where a "
+                                                 "limit would never bind";
+    out << "\nrecommended: " << kongLimitsText(r.limits) << " (" << windowReason(args, kr.goal, usual, kr.usualPoint, kr.usualRow)
         << ")\n";
     writeCost(out, k.keys, r.denied, worst, traffic);
-    out << "  it caps every key at " << counted(minute, "request") << " in each minute of the clock"
-        << (second != 0 ? " and " + grouping(second) + " in each second" : "") << ": fixed windows, so a key may spend "
+    out << "  it caps every key at " << kongCapsText(r.limits) << ": fixed windows, so a key may spend "
         << "one window's limit at its end and the next's at its start\n";
     writeProofText(out, k.keys, args, config, proof);
 }
@@ -602,35 +676,48 @@ void writeKongPoint(std::ostream& out, const KongPoint& p)
 }
 
 void writeKongJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
-                   const KongAdvice& k, const AdviseArgs& args, const std::string& config, const Proof& proof,
+                   const KongReport& kr, const AdviseArgs& args, const std::string& config, const Proof& proof,
                    const std::vector<KeyDenials>& worst)
 {
+    const KongAdvice& k = kr.k;
     writeJsonHead(out, "Kong", log, traffic, parser, k.keys, args);
     out << " \"windows\": [";
     for (std::size_t i = 0; i < k.windows.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         writeKongPoint(out, k.windows[i]);
+        if (kr.goal)
+            out << ", \"origin_most_in_window\": " << kr.goal->origin[i];
         out << "}";
     }
     out << "],\n \"recommended\": ";
     writeKongPoint(out, k.recommended);
+    writeWindowOriginJson(out, args, kr.goal);
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
     writeJsonTail(out, config, proof);
 }
 
+// expressPointText is a row as the options name it: "windowMs 60000, limit 12".
+std::string expressPointText(const ExpressPoint& p)
+{
+    return "windowMs " + std::to_string(p.windowMs) + ", limit " + grouping(p.limit);
+}
+
 void writeExpressText(std::ostream& out, const QString& log, const Traffic& traffic, const ExpressAdvice& e,
-                      const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const WindowGoal& goal, const AdviseArgs& args, const std::string& config, const Proof& proof,
                       const std::vector<KeyDenials>& worst)
 {
     writeHeadline(out, "express-rate-limit", log, e.keys, args, traffic);
-    writeWindowsHead(out, "windowMs");
-    for (const ExpressPoint& w : e.windows)
-        writeWindowRow(out, std::to_string(w.windowMs), w.limit, w.denied, &w == &e.recommended());
+    writeWindowsHead(out, "windowMs", args);
+    for (std::size_t i = 0; i < e.windows.size(); ++i)
+        writeWindowRow(out, std::to_string(e.windows[i].windowMs), e.windows[i].limit, e.windows[i].denied,
+                       i == e.recommendedIndex, originCell(args, goal, i));
     const ExpressPoint& r = e.recommended();
-    out << "\nrecommended: windowMs " << r.windowMs << ", limit " << grouping(r.limit)
-        << " (express-rate-limit's default window, and the most one kept key sent in one)\n";
+    out << "\nrecommended: " << expressPointText(r) << " ("
+        << windowReason(args, goal, "express-rate-limit's default window, and the most one kept key sent in one",
+                        expressPointText(e.windows[kExpressRecommended]), kExpressRecommended)
+        << ")\n";
     writeCost(out, e.keys, r.denied, worst, traffic);
     out << "  it caps every key at " << counted(r.limit, "request") << " in a window of " << r.windowMs
         << " ms from its first request after the last window ended; a denied request counts too, so a key that keeps "
@@ -639,8 +726,8 @@ void writeExpressText(std::ostream& out, const QString& log, const Traffic& traf
 }
 
 void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
-                      const ExpressAdvice& e, const AdviseArgs& args, const std::string& config, const Proof& proof,
-                      const std::vector<KeyDenials>& worst)
+                      const ExpressAdvice& e, const WindowGoal& goal, const AdviseArgs& args, const std::string& config,
+                      const Proof& proof, const std::vector<KeyDenials>& worst)
 {
     writeJsonHead(out, "express-rate-limit", log, traffic, parser, e.keys, args);
     const auto point = [&](const ExpressPoint& p) {
@@ -651,10 +738,13 @@ void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traf
     for (std::size_t i = 0; i < e.windows.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         point(e.windows[i]);
+        if (goal)
+            out << ", \"origin_most_in_window\": " << goal->origin[i];
         out << "}";
     }
     out << "],\n \"recommended\": ";
     point(e.recommended());
+    writeWindowOriginJson(out, args, goal);
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -687,33 +777,41 @@ std::string managedCapsText(const AdviseArgs& a, const WindowPoint& r)
            "requests count too";
 }
 
+// managedPointText is a row as the rule names it: "period 60, requests_per_period 40".
+std::string managedPointText(const ManagedTerms& t, const WindowPoint& p)
+{
+    return t.window + " " + std::to_string(p.window) + ", " + t.limit + " " + grouping(p.limit);
+}
+
 void writeManagedText(std::ostream& out, const QString& log, const Traffic& traffic, const WindowAdvice& w,
-                      const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const WindowGoal& goal, const AdviseArgs& args, const std::string& config, const Proof& proof,
                       const std::vector<KeyDenials>& worst)
 {
     const ManagedTerms t = managedTerms(args);
     writeHeadline(out, t.product, log, w.keys, args, traffic);
-    writeWindowsHead(out, t.column);
-    for (const WindowPoint& p : w.windows)
-        writeWindowRow(out, std::to_string(p.window) + " s", p.limit, p.denied, &p == &w.recommended());
+    writeWindowsHead(out, t.column, args);
+    for (std::size_t i = 0; i < w.windows.size(); ++i)
+        writeWindowRow(out, std::to_string(w.windows[i].window) + " s", w.windows[i].limit, w.windows[i].denied,
+                       i == w.recommendedIndex, originCell(args, goal, i));
     if (std::any_of(w.windows.begin(), w.windows.end(), [](const WindowPoint& p) { return p.least < p.limit; }))
         out << "  (AWS's least Limit is " << kWafMinLimit << ": where the kept keys need less, " << kWafMinLimit
             << " is written and measured)\n";
     const WindowPoint& r = w.recommended();
-    out << "\nrecommended: " << t.window << " " << r.window << ", " << t.limit << " " << grouping(r.limit) << " ("
-        << (args.product == "cloudflare" ? "a minute, and the least limit at which the sliding count lets every request of "
-                                           "the kept keys through"
-                                         : "AWS's default window, and the most requests of one kept key that a check in "
-                                           "force at one of them counted")
-        << ")\n";
+    const std::size_t usualRow = args.product == "cloudflare" ? kCloudflareRecommended : kWafRecommended;
+    const std::string usual = args.product == "cloudflare" ? "a minute, and the least limit at which the sliding count lets "
+                                                             "every request of the kept keys through"
+                                                           : "AWS's default window, and the most requests of one kept key "
+                                                             "that a check in force at one of them counted";
+    out << "\nrecommended: " << managedPointText(t, r) << " ("
+        << windowReason(args, goal, usual, managedPointText(t, w.windows[usualRow]), usualRow) << ")\n";
     writeCost(out, w.keys, r.denied, worst, traffic);
     out << "  " << managedCapsText(args, r) << "\n";
     writeProofText(out, w.keys, args, config, proof);
 }
 
 void writeManagedJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
-                      const WindowAdvice& w, const AdviseArgs& args, const std::string& config, const Proof& proof,
-                      const std::vector<KeyDenials>& worst)
+                      const WindowAdvice& w, const WindowGoal& goal, const AdviseArgs& args, const std::string& config,
+                      const Proof& proof, const std::vector<KeyDenials>& worst)
 {
     const ManagedTerms t = managedTerms(args);
     writeJsonHead(out, t.product, log, traffic, parser, w.keys, args);
@@ -726,10 +824,13 @@ void writeManagedJson(std::ostream& out, const QString& log, const Traffic& traf
     for (std::size_t i = 0; i < w.windows.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         point(w.windows[i]);
+        if (goal)
+            out << ", \"origin_most_in_window\": " << goal->origin[i];
         out << "}";
     }
     out << "],\n \"recommended\": ";
     point(w.recommended());
+    writeWindowOriginJson(out, args, goal);
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -783,44 +884,79 @@ int report(const Proof& proof, const AdviseArgs& a, const std::string& config, c
 
 int runKong(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const KongAdvice k = adviseKong(tracesFor(a, traffic), a.options.keep);
+    const KeyedTraces traces = tracesFor(a, traffic);
+    KongAdvice k = adviseKong(traces, a.options.keep);
     if (const std::string problem = kongUnkeyedProblem(a.key, a.limitBy.consumer, k.keys.unlimitedRequests); !problem.empty())
         throw InputError("--key: " + problem + fromCurrentText(a));
+    const std::vector<KongPoint> rows = kongRows(k);
+    std::vector<WindowRowModel> models;
+    std::vector<DenialCount> denied;
+    for (const KongPoint& r : rows) {
+        models.push_back(kongRowModel(r.limits));
+        denied.push_back(r.denied);
+    }
+    const std::size_t usualRow = kongRecommendedRow(k);
+    const KongReport kr{k, windowGoal(a, traces, k.keys, models, denied, usualRow, windowGatewayName(a.product),
+                                      [&](std::size_t r) { return kongLimitsText(rows[r].limits); }),
+                        usualRow, kongLimitsText(k.recommended.limits)};
+    if (kr.goal && kr.goal->moved) {
+        k.recommended = rows[kr.goal->recommended];
+        k.deniedPerKey = kr.goal->deniedPerKey;
+    }
     const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy);
     const Proof proof = prove(config, k.deniedPerKey, k.keys, a, traffic);
     return report(
         proof, a, config, traffic,
-        [&](const std::vector<KeyDenials>& worst) { writeKongJson(std::cout, log, traffic, parser, k, a, config, proof, worst); },
-        [&](const std::vector<KeyDenials>& worst) { writeKongText(std::cout, log, traffic, k, a, config, proof, worst); });
+        [&](const std::vector<KeyDenials>& worst) { writeKongJson(std::cout, log, traffic, parser, kr, a, config, proof, worst); },
+        [&](const std::vector<KeyDenials>& worst) { writeKongText(std::cout, log, traffic, kr, a, config, proof, worst); });
 }
 
 int runExpress(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const ExpressAdvice e = adviseExpress(tracesFor(a, traffic), a.options.keep);
+    const KeyedTraces traces = tracesFor(a, traffic);
+    ExpressAdvice e = adviseExpress(traces, a.options.keep);
+    std::vector<WindowRowModel> models;
+    std::vector<DenialCount> denied;
+    for (const ExpressPoint& w : e.windows) {
+        models.push_back(expressRowModel(w.windowMs, w.limit));
+        denied.push_back(w.denied);
+    }
+    const WindowGoal goal = windowGoal(a, traces, e.keys, models, denied, e.recommendedIndex, windowGatewayName(a.product),
+                                       [&](std::size_t r) { return expressPointText(e.windows[r]); });
+    if (goal && goal->moved) {
+        e.recommendedIndex = goal->recommended;
+        e.deniedPerKey = goal->deniedPerKey;
+    }
     const std::string config = expressAdviceConfig(e.recommended().windowMs, e.recommended().limit);
     const Proof proof = prove(config, e.deniedPerKey, e.keys, a, traffic);
     return report(
         proof, a, config, traffic,
-        [&](const std::vector<KeyDenials>& worst) { writeExpressJson(std::cout, log, traffic, parser, e, a, config, proof, worst); },
-        [&](const std::vector<KeyDenials>& worst) { writeExpressText(std::cout, log, traffic, e, a, config, proof, worst); });
+        [&](const std::vector<KeyDenials>& worst) { writeExpressJson(std::cout, log, traffic, parser, e, goal, a, config, proof, worst); },
+        [&](const std::vector<KeyDenials>& worst) { writeExpressText(std::cout, log, traffic, e, goal, a, config, proof, worst); });
 }
 
 void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traffic, const UpstashAdvice& u,
-                      const AdviseArgs& args, const std::string& config, const Proof& proof,
+                      const WindowGoal& goal, const AdviseArgs& args, const std::string& config, const Proof& proof,
                       const std::vector<KeyDenials>& worst)
 {
     writeHeadline(out, "@upstash/ratelimit", log, u.keys, args, traffic);
+    const std::string origin = originColumn(args);
     out << "the limiters: for each, the least tokens at which every request of the kept keys passes, and what it "
            "alone denies\n  "
         << padded("limiter", 22, true) << padded("tokens", 8) << padded("kept denied", 13) << padded("others denied", 15)
-        << padded("keys denied", 13) << "\n";
-    for (const UpstashPoint& p : u.limiters)
+        << padded("keys denied", 13) << (origin.empty() ? "" : padded(origin, origin.size() + 2)) << "\n";
+    for (std::size_t i = 0; i < u.limiters.size(); ++i) {
+        const UpstashPoint& p = u.limiters[i];
         out << "  " << padded(std::string(p.sliding ? "slidingWindow " : "fixedWindow ") + upstashWindowText(p.windowMs), 22, true)
             << padded(grouping(p.tokens), 8) << padded(grouping(p.denied.kept), 13) << padded(grouping(p.denied.other), 15)
-            << padded(grouping(p.denied.keys), 13) << (&p == &u.recommended() ? "  <- recommended" : "") << "\n";
+            << padded(grouping(p.denied.keys), 13) << originCell(args, goal, i)
+            << (i == u.recommendedIndex ? "  <- recommended" : "") << "\n";
+    }
     const UpstashPoint& r = u.recommended();
-    out << "\nrecommended: Ratelimit." << upstashLimiterCall(r) << " (the package's own example window, and the "
-        << "least tokens the kept keys need in it)\n";
+    out << "\nrecommended: Ratelimit." << upstashLimiterCall(r) << " ("
+        << windowReason(args, goal, "the package's own example window, and the least tokens the kept keys need in it",
+                        "Ratelimit." + upstashLimiterCall(u.limiters[kUpstashRecommended]), kUpstashRecommended)
+        << ")\n";
     writeCost(out, u.keys, r.denied, worst, traffic);
     out << "  it caps every identifier at " << counted(r.tokens, "request") << " in a window of "
         << upstashWindowText(r.windowMs) << ", less the previous window's count weighted by how much of it the "
@@ -830,8 +966,8 @@ void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traf
 }
 
 void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traffic, const QCommandLineParser& parser,
-                      const UpstashAdvice& u, const AdviseArgs& args, const std::string& config, const Proof& proof,
-                      const std::vector<KeyDenials>& worst)
+                      const UpstashAdvice& u, const WindowGoal& goal, const AdviseArgs& args, const std::string& config,
+                      const Proof& proof, const std::vector<KeyDenials>& worst)
 {
     writeJsonHead(out, "@upstash/ratelimit", log, traffic, parser, u.keys, args);
     const auto point = [&](const UpstashPoint& p) {
@@ -843,10 +979,13 @@ void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traf
     for (std::size_t i = 0; i < u.limiters.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         point(u.limiters[i]);
+        if (goal)
+            out << ", \"origin_most_in_window\": " << goal->origin[i];
         out << "}";
     }
     out << "],\n \"recommended\": ";
     point(u.recommended());
+    writeWindowOriginJson(out, args, goal);
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -856,27 +995,53 @@ void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traf
 // runUpstash: the identifier's windows are Date.now()'s, so the log's start since 1970 is added.
 int runUpstash(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
-    const UpstashAdvice u = adviseUpstash(tracesFor(a, traffic), a.options.keep);
+    const KeyedTraces traces = tracesFor(a, traffic);
+    UpstashAdvice u = adviseUpstash(traces, a.options.keep);
+    std::vector<WindowRowModel> models;
+    std::vector<DenialCount> denied;
+    for (const UpstashPoint& p : u.limiters) {
+        models.push_back(upstashRowModel(p));
+        denied.push_back(p.denied);
+    }
+    const WindowGoal goal = windowGoal(a, traces, u.keys, models, denied, u.recommendedIndex, windowGatewayName(a.product),
+                                       [&](std::size_t r) { return "Ratelimit." + upstashLimiterCall(u.limiters[r]); });
+    if (goal && goal->moved) {
+        u.recommendedIndex = goal->recommended;
+        u.deniedPerKey = goal->deniedPerKey;
+    }
     const std::string config = upstashAdviceSnippet(u.recommended());
     const Proof proof = prove(config, u.deniedPerKey, u.keys, a, traffic);
     return report(
         proof, a, config, traffic,
-        [&](const std::vector<KeyDenials>& worst) { writeUpstashJson(std::cout, log, traffic, parser, u, a, config, proof, worst); },
-        [&](const std::vector<KeyDenials>& worst) { writeUpstashText(std::cout, log, traffic, u, a, config, proof, worst); });
+        [&](const std::vector<KeyDenials>& worst) { writeUpstashJson(std::cout, log, traffic, parser, u, goal, a, config, proof, worst); },
+        [&](const std::vector<KeyDenials>& worst) { writeUpstashText(std::cout, log, traffic, u, goal, a, config, proof, worst); });
 }
 
 int runManaged(const QCommandLineParser& parser, const QString& log, const AdviseArgs& a, const Traffic& traffic)
 {
     const bool cloudflare = a.product == "cloudflare";
     const KeyedTraces traces = tracesFor(a, traffic);
-    const WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
+    WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
+    std::vector<WindowRowModel> models;
+    std::vector<DenialCount> denied;
+    for (const WindowPoint& p : w.windows) {
+        models.push_back(cloudflare ? cloudflareRowModel(p.window, p.limit) : wafRowModel(p.window, p.limit));
+        denied.push_back(p.denied);
+    }
+    const ManagedTerms t = managedTerms(a);
+    const WindowGoal goal = windowGoal(a, traces, w.keys, models, denied, w.recommendedIndex, windowGatewayName(a.product),
+                                       [&](std::size_t r) { return managedPointText(t, w.windows[r]); });
+    if (goal && goal->moved) {
+        w.recommendedIndex = goal->recommended;
+        w.deniedPerKey = goal->deniedPerKey;
+    }
     const WindowPoint& r = w.recommended();
     const std::string config = cloudflare ? cloudflareAdviceConfig(r.window, r.limit) : wafAdviceConfig(r.window, r.limit);
     const Proof proof = prove(config, w.deniedPerKey, w.keys, a, traffic);
     return report(
         proof, a, config, traffic,
-        [&](const std::vector<KeyDenials>& worst) { writeManagedJson(std::cout, log, traffic, parser, w, a, config, proof, worst); },
-        [&](const std::vector<KeyDenials>& worst) { writeManagedText(std::cout, log, traffic, w, a, config, proof, worst); });
+        [&](const std::vector<KeyDenials>& worst) { writeManagedJson(std::cout, log, traffic, parser, w, goal, a, config, proof, worst); },
+        [&](const std::vector<KeyDenials>& worst) { writeManagedText(std::cout, log, traffic, w, goal, a, config, proof, worst); });
 }
 
 // keepWhatTheCurrentMeets narrows the traffic to the requests the current config's rules meet

@@ -552,6 +552,69 @@ private slots:
         QVERIFY2(capped.err.endsWith("the fewest any within the cap lets through is 10 (1r/m, burst 4)\n"), capped.err.constData());
     }
 
+    // --origin on the windows (--keep 60 keeps 1.1.1.1 and 2.2.2.2; the log starts on a whole day).
+    // In any (t - 1 s, t] the busiest is (-0.5 s, 0.5 s]: 1.1.1.1's three at 0 and one at 500 ms,
+    // 2.2.2.2's one, and what 3.3.3.3 gets through of its ten at 0. Kong: the second's least limit
+    // is 4 (1.1.1.1's 0 to 500 ms), every longer window's 5; so 4 + 1 + 4 = 9 under the second, and
+    // 10 under the others; the recommendation, a minute of 5 with a second of 4 under it, 9.
+    // express-rate-limit's windows start at a key's first request: 1000 ms holds the same 4, so
+    // 9 again, and 10 at 60000 ms, its default, which 9/1s therefore moves to 1000 ms, the one
+    // row meeting it.
+    void anOriginGoalOnTheWindows()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run kong = runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--origin", "9/1s"});
+        QCOMPARE(kong.code, 0);
+        QVERIFY2(kong.out.contains("  window         limit  kept denied  others denied  keys denied  origin in 1 s\n"
+                                   "  second             4            0              6            1              9\n"
+                                   "  minute             5            0              5            1             10\n"
+                                   "  hour               5            0              5            1             10\n"
+                                   "  day                5            0              5            1             10\n"),
+                 kong.out.constData());
+        QVERIFY2(kong.out.contains("recommended: second 4, minute 5 (the most one kept key sent in a minute, and under it "
+                                   "the most it sent in a second, and with it at most 9 reach the origin in any 1 s of the log)\n"),
+                 kong.out.constData());
+        const QJsonObject kongJson = parseJson(runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--origin", "9/1s",
+                                                           "--format", "json"}).out);
+        QCOMPARE(kongJson["recommended"].toObject()["origin_most_in_window"].toInt(), 9);
+        QCOMPARE(kongJson["recommended"].toObject()["moved_by_origin"].toBool(), false);
+        QCOMPARE(kongJson["windows"].toArray()[1].toObject()["origin_most_in_window"].toInt(), 10);
+        const Run none = runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--origin", "8/1s"});
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.out.isEmpty());
+        QCOMPARE(none.err, QByteArray("ratelab: --origin: no Kong window lets every request that must pass through and at "
+                                      "most 8 reach the origin in any 1 s of this log; the fewest any lets through is 9 "
+                                      "(second 4)\n"));
+
+        const Run express = runRatelab({"advise", log, "--for", "express", "--keep", "60", "--origin", "9/1s"});
+        QCOMPARE(express.code, 0);
+        QVERIFY2(express.out.contains("  1000               4            0              6            1              9  <- recommended\n"
+                                      "  60000              5            0              5            1             10\n"),
+                 express.out.constData());
+        QVERIFY2(express.out.contains("recommended: windowMs 1000, limit 4 (of the windows with which at most 9 reach the "
+                                      "origin in any 1 s of the log, the one that denies the fewest requests; windowMs "
+                                      "60000, limit 5 would let 10 through)\n"),
+                 express.out.constData());
+        // The written config is the moved row's, and its dry run denies what the row does: the
+        // proof's busiest second is the row's 9.
+        const QJsonObject moved = parseJson(runRatelab({"advise", log, "--for", "express", "--keep", "60", "--origin", "9/1s",
+                                                        "--format", "json"}).out);
+        QCOMPARE(moved["recommended"].toObject()["windowMs"].toInt(), 1000);
+        QCOMPARE(moved["recommended"].toObject()["moved_by_origin"].toBool(), true);
+        QCOMPARE(moved["config"].toString(), QString("{windowMs: 1000, limit: 4}\n"));
+        QVERIFY(moved["proof"].toObject()["as_advised"].toBool());
+        QCOMPARE(moved["proof"].toObject()["denied"].toInt(), 6);
+        QCOMPARE(moved["origin"].toObject()["admitted_peak_per_second"].toInt(), 9);
+        // Every window product's figure at its recommendation is its proof's busiest second.
+        for (const char* product : {"kong", "express", "cloudflare", "aws-waf", "upstash"}) {
+            const QJsonObject j = parseJson(runRatelab({"advise", log, "--for", product, "--keep", "60", "--origin", "100/1s",
+                                                        "--format", "json"}).out);
+            QCOMPARE(j["recommended"].toObject()["origin_most_in_window"].toInt(),
+                     j["origin"].toObject()["admitted_peak_per_second"].toInt());
+        }
+    }
+
     // --config: the config the gateway runs now, 1r/s with burst 1, beside the advice (24r/m,
     // burst 4, --keep 60). nginx's excess at 1r/s: 1.1.1.1's three at 0 ms pass twice (0, 1000),
     // the third (2000) and the one at 500 ms (1000 - 500 + 1000) are denied, the one at 1 s
@@ -961,7 +1024,6 @@ private slots:
         oneLine(QStringList{"advise", log, "--cap", "50/1m/2"} + nginx, "--cap: must be requests/window, as 600/1m (got '50/1m/2')");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "traefik"}, "--cap: Traefik serves a request late rather than deny it");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "kong"}, "--cap: kong's limit is a count in a window already");
-        oneLine({"advise", log, "--origin", "10/1s", "--for", "kong"}, "--origin: measured at each row of a rate-and-burst gateway's front");
         oneLine({"advise", log, "--origin", "0/1s", "--for", "nginx"}, "--origin: ");
         oneLine({"advise", log, "--origin", "10", "--for", "nginx"}, "--origin: ");
         oneLine(QStringList{"advise", log, "--pass-path", "/x", "--pass-agent", "y"} + nginx,

@@ -146,6 +146,36 @@ private slots:
         QVERIFY2(advise->summary().startsWith("The origin: "), qPrintable(advise->summary()));
     }
 
+    // The goal among windows, as `advise --for express --origin 9/1s` (tst_cli_advise derives
+    // it: 9 at 1000 ms, 10 at every longer window): the window of 1000 ms, the one meeting it.
+    void anOriginGoalAmongTheWindows()
+    {
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        AdviseView* advise = panel.adviseView();
+        panel.setTraffic(std::make_shared<const Traffic>(advisetest::smallLog()), "small.csv");
+        QSignalSpy done(advise, &AdviseView::finished);
+        QVERIFY(advise->advise("express", 60, {}, {}, {}, "9/1s"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QTableWidget* front = advise->front();
+        QVERIFY(!front->isColumnHidden(6));
+        QCOMPARE(front->horizontalHeaderItem(6)->text(), QString("At the origin in 1 s"));
+        const QStringList origin{"9", "10", "10", "10"};
+        for (int r = 0; r < 4; ++r)
+            QCOMPARE(front->item(r, 6)->text(), origin[r]);
+        QCOMPARE(front->item(0, 0)->text(), QString("1000 (recommended)"));
+        QCOMPARE(advise->configText(), QString("{windowMs: 1000, limit: 4}\n"));
+        QVERIFY2(advise->summary().contains("At the origin, at most 9 in any 1 s of the log (the goal 9: of the windows "
+                                            "that meet it, the one denying the fewest requests)."),
+                 qPrintable(advise->summary()));
+        QVERIFY(advise->advise("kong", 60, {}, {}, {}, "8/1s"));
+        QVERIFY(done.wait(10'000) || done.count() > 1);
+        QVERIFY2(advise->summary().startsWith("The origin: no Kong window"), qPrintable(advise->summary()));
+        QVERIFY(advise->advise("kong", 60)); // no goal: the column hides again
+        QVERIFY(done.wait(10'000) || done.count() > 2);
+        QVERIFY(front->isColumnHidden(6));
+    }
+
     // Kong's windows are the clock's: a key's 2 requests at 55 s and 2 at 65 s of a log that starts
     // on a whole day fall in two minutes, 2 each, so the minute's least limit is 2 and denies none.
     // In the rows they keep their time of day (t = 0 is the day's start), so the rows deny none

@@ -403,11 +403,18 @@ void recommendForOrigin(const KeyedTraces& traces, const BurstFamily& family, co
 std::int64_t originMost(const KeyedTraces& traces, const BurstFamily& family, std::int64_t step, std::int64_t burst,
                         std::span<const Nanos> elsewhere, Nanos window)
 {
+    return originMost(
+        traces, [&](KeyTrace trace, std::vector<Nanos>& out) { family.passed(trace, step, burst, out); }, elsewhere, window);
+}
+
+std::int64_t originMost(const KeyedTraces& traces, const std::function<void(KeyTrace, std::vector<Nanos>&)>& passed,
+                        std::span<const Nanos> elsewhere, Nanos window)
+{
     std::vector<Nanos> times(elsewhere.begin(), elsewhere.end());
     times.insert(times.end(), traces.letByTimes.begin(), traces.letByTimes.end());
     for (std::size_t k = 0; k < traces.keys(); ++k) {
         if (traces.limited[k])
-            family.passed(traces.trace(k), step, burst, times);
+            passed(traces.trace(k), times);
         else
             times.insert(times.end(), traces.times.begin() + std::ptrdiff_t(traces.start[k]),
                          traces.times.begin() + std::ptrdiff_t(traces.start[k + 1]));

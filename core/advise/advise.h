@@ -16,6 +16,7 @@
 #include "traffic/traffic_log.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -144,6 +145,9 @@ struct DenialCount {
 // (step, burst): what the family lets through of the limited keys, the requests of keys logged
 // empty and let by, and `elsewhere` (OriginGoal).
 std::int64_t originMost(const KeyedTraces& traces, const BurstFamily& family, std::int64_t step, std::int64_t burst,
+                        std::span<const Nanos> elsewhere, Nanos window);
+// The same of any limit: `passed` appends the arrival times it lets through of one key's trace.
+std::int64_t originMost(const KeyedTraces& traces, const std::function<void(KeyTrace, std::vector<Nanos>&)>& passed,
                         std::span<const Nanos> elsewhere, Nanos window);
 
 // shownKey is the key whose requests show a limit at work: the one it denies most

@@ -37,6 +37,11 @@ std::int64_t expressDenied(KeyTrace trace, std::int64_t windowMs, std::int64_t l
     return deniedOn(express, trace);
 }
 
+WindowRowModel expressRowModel(std::int64_t windowMs, std::int64_t limit)
+{
+    return windowRowModel([=] { return ExpressRateLimit(expressConfig(windowMs, limit)); }, false);
+}
+
 ExpressAdvice adviseExpress(const KeyedTraces& traces, std::int64_t keep)
 {
     if (keep <= 0 || keep > kPercentUnit)

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/window_origin.h"
 
 #include <string>
 #include <vector>
@@ -37,7 +38,8 @@ struct ExpressAdvice {
     KeptKeys keys;
     std::vector<ExpressPoint> windows; // per shown window: its least limit
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
-    const ExpressPoint& recommended() const { return windows[kExpressRecommended]; }
+    std::size_t recommendedIndex = kExpressRecommended; // another with an origin goal (window_origin.h)
+    const ExpressPoint& recommended() const { return windows[recommendedIndex]; }
 };
 
 // expressWindowMost is the most hits one of the trace's windows of windowMs holds.
@@ -45,6 +47,9 @@ std::int64_t expressWindowMost(KeyTrace trace, std::int64_t windowMs);
 
 // expressDenied is how many of the trace's requests express-rate-limit denies at (windowMs, limit).
 std::int64_t expressDenied(KeyTrace trace, std::int64_t windowMs, std::int64_t limit);
+
+// expressRowModel is (windowMs, limit) as the advice measures it (window_origin.h).
+WindowRowModel expressRowModel(std::int64_t windowMs, std::int64_t limit);
 
 // adviseExpress keeps the keys and measures each shown window's least limit. It throws
 // InputError when no key is limited.

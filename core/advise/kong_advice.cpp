@@ -75,6 +75,28 @@ KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep)
     return out;
 }
 
+std::vector<KongPoint> kongRows(const KongAdvice& k)
+{
+    std::vector<KongPoint> out = k.windows;
+    if (std::none_of(out.begin(), out.end(), [&](const KongPoint& w) { return w.limits == k.recommended.limits; }))
+        out.push_back(k.recommended);
+    return out;
+}
+
+std::size_t kongRecommendedRow(const KongAdvice& k)
+{
+    const std::vector<KongPoint> rows = kongRows(k);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        if (rows[r].limits == k.recommended.limits)
+            return r;
+    throw std::logic_error("kongRecommendedRow: the recommendation is no row");
+}
+
+WindowRowModel kongRowModel(const KongLimits& limits)
+{
+    return windowRowModel([=] { return Kong(kongConfig(limits)); }, true);
+}
+
 std::optional<KongLimitBy> kongLimitBy(const std::string& logKey)
 {
     if (logKey == "ip")

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/window_origin.h"
 #include "limiters/config.h"
 #include "limiters/products/kong.h"
 
@@ -67,6 +68,15 @@ std::int64_t kongDenied(KeyTrace trace, const KongLimits& limits, Nanos clock);
 // with the second's cap below it, Kong's windows on the log's clock (traces.clock). It throws
 // InputError when no key is limited.
 KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep);
+
+// kongRows is the advice's rows as they are shown: each shown period alone, then the
+// recommendation where it is none of them (a minute with a second under it); kongRecommendedRow
+// is the recommendation's.
+std::vector<KongPoint> kongRows(const KongAdvice& k);
+std::size_t kongRecommendedRow(const KongAdvice& k);
+
+// kongRowModel is the limits as the advice measures them, on the clock (window_origin.h).
+WindowRowModel kongRowModel(const KongLimits& limits);
 
 // KongLimitBy is how the plugin is keyed by the log's key: its config lines (indented for the
 // plugin's config), and whether it needs a plugin that identifies consumers (the log's user).

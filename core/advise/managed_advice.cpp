@@ -75,6 +75,16 @@ std::int64_t cloudflareDenied(KeyTrace trace, std::int64_t period, std::int64_t 
     return deniedOn(rule, trace, trace.clock);
 }
 
+WindowRowModel cloudflareRowModel(std::int64_t period, std::int64_t limit)
+{
+    return windowRowModel([=] { return CloudflareRate(cloudflareConfig(period, limit)); }, true);
+}
+
+WindowRowModel wafRowModel(std::int64_t windowSec, std::int64_t limit)
+{
+    return windowRowModel([=] { return wafRule(windowSec, limit); }, true);
+}
+
 WindowAdvice adviseCloudflare(const KeyedTraces& traces, std::int64_t keep)
 {
     return adviseWindows(traces, keep, kCloudflarePeriods, kCloudflareRecommended, cloudflareLeast,

@@ -48,6 +48,11 @@ std::int64_t upstashDenied(KeyTrace trace, bool sliding, std::int64_t windowMs, 
     return deniedOn(upstash, trace, clock);
 }
 
+WindowRowModel upstashRowModel(const UpstashPoint& p)
+{
+    return windowRowModel([p] { return upstashOf(p.sliding, p.windowMs, p.tokens); }, true);
+}
+
 UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep)
 {
     const Nanos clock = traces.clock;

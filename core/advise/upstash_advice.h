@@ -24,6 +24,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/window_origin.h"
 
 #include <string>
 #include <vector>
@@ -46,7 +47,8 @@ struct UpstashAdvice {
     KeptKeys keys;                    // the kept keys (keepKeys)
     std::vector<UpstashPoint> limiters; // slidingWindow at each window, then fixedWindow at each
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
-    const UpstashPoint& recommended() const { return limiters[kUpstashRecommended]; }
+    std::size_t recommendedIndex = kUpstashRecommended; // another with an origin goal (window_origin.h)
+    const UpstashPoint& recommended() const { return limiters[recommendedIndex]; }
 };
 
 // upstashWindowText is a window as the written snippet gives it to ms(): "10 s", "1 m", "250 ms".
@@ -60,6 +62,9 @@ std::int64_t upstashLeastTokens(KeyTrace trace, bool sliding, std::int64_t windo
 // upstashDenied is how many of the trace's requests the limiter denies, the ephemeral cache on
 // (the package's default, and the written snippet's).
 std::int64_t upstashDenied(KeyTrace trace, bool sliding, std::int64_t windowMs, std::int64_t tokens, Nanos clock);
+
+// upstashRowModel is the limiter as the advice measures it, on the clock (window_origin.h).
+WindowRowModel upstashRowModel(const UpstashPoint& p);
 
 // adviseUpstash keeps the keys and measures each shown limiter's least tokens, its windows on the
 // log's clock (traces.clock). It throws InputError when no key is limited.

@@ -15,6 +15,15 @@ bool isWindowGateway(std::string_view product)
            || product == "upstash";
 }
 
+std::string windowGatewayName(std::string_view product)
+{
+    return product == "kong"         ? "Kong"
+           : product == "express"    ? "express-rate-limit"
+           : product == "cloudflare" ? "Cloudflare"
+           : product == "aws-waf"    ? "AWS WAF"
+                                     : "@upstash/ratelimit";
+}
+
 std::string windowGatewayKeyProblem(const std::string& product, const std::string& key)
 {
     if (key == "ip" || product == "upstash")
@@ -56,6 +65,18 @@ WindowGatewayAdvice::WindowGatewayAdvice(const WindowGatewayTerms& terms, const 
         fromUpstash(terms);
     else
         fromManaged(terms);
+    if (!terms.origin)
+        return;
+    std::vector<DenialCount> denied;
+    for (const WindowRow& row : m_rows)
+        denied.push_back(row.denied);
+    const WindowOriginChoice choice = chooseWindowForOrigin(m_traces, m_keys, m_models, denied, m_recommended, *terms.origin,
+                                                            windowGatewayName(m_product),
+                                                            [&](std::size_t r) { return m_rows[r].point; });
+    for (std::size_t r = 0; r < m_rows.size(); ++r)
+        m_rows[r].origin = choice.origin[r];
+    m_recommended = choice.recommended;
+    m_movedByOrigin = choice.moved;
 }
 
 void WindowGatewayAdvice::fromKong(const WindowGatewayTerms& terms)
@@ -68,18 +89,17 @@ void WindowGatewayAdvice::fromKong(const WindowGatewayTerms& terms)
     m_keys = k.keys;
     m_windowName = "window";
     m_limitName = "limit";
-    for (int p = 0; p < kKongShownPeriods; ++p) {
-        const KongPoint& w = k.windows[std::size_t(p)];
-        m_rows.push_back({std::string(Kong::periodName(p)), grouping(w.limits[std::size_t(p)]), kongLimitsText(w.limits), w.denied});
-        m_configs.push_back(kongAdviceConfig(w.limits, limitBy));
+    const std::vector<KongPoint> rows = kongRows(k); // each shown period alone, then any minute with a second under it
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const KongLimits& l = rows[r].limits;
+        if (r < kKongShownPeriods)
+            m_rows.push_back({std::string(Kong::periodName(int(r))), grouping(l[r]), kongLimitsText(l), rows[r].denied});
+        else
+            m_rows.push_back({"minute, second", grouping(l[1]) + ", " + grouping(l[0]), kongLimitsText(l), rows[r].denied});
+        m_configs.push_back(kongAdviceConfig(l, limitBy));
+        m_models.push_back(kongRowModel(l));
     }
-    const KongLimits& r = k.recommended.limits;
-    m_recommended = 1; // the minute alone, when no second is written under it
-    if (r != k.windows[1].limits) {
-        m_rows.push_back({"minute, second", grouping(r[1]) + ", " + grouping(r[0]), kongLimitsText(r), k.recommended.denied});
-        m_configs.push_back(kongAdviceConfig(r, limitBy));
-        m_recommended = m_rows.size() - 1;
-    }
+    m_recommended = kongRecommendedRow(k);
 }
 
 void WindowGatewayAdvice::fromExpress(const WindowGatewayTerms& terms)
@@ -92,6 +112,7 @@ void WindowGatewayAdvice::fromExpress(const WindowGatewayTerms& terms)
         m_rows.push_back({std::to_string(w.windowMs), grouping(w.limit),
                           "windowMs " + std::to_string(w.windowMs) + ", limit " + grouping(w.limit), w.denied});
         m_configs.push_back(expressAdviceConfig(w.windowMs, w.limit));
+        m_models.push_back(expressRowModel(w.windowMs, w.limit));
     }
     m_recommended = kExpressRecommended;
 }
@@ -107,6 +128,7 @@ void WindowGatewayAdvice::fromManaged(const WindowGatewayTerms& terms)
         m_rows.push_back({std::to_string(p.window) + " s", grouping(p.limit),
                           m_windowName + " " + std::to_string(p.window) + ", " + m_limitName + " " + grouping(p.limit), p.denied});
         m_configs.push_back(cloudflare ? cloudflareAdviceConfig(p.window, p.limit) : wafAdviceConfig(p.window, p.limit));
+        m_models.push_back(cloudflare ? cloudflareRowModel(p.window, p.limit) : wafRowModel(p.window, p.limit));
     }
     m_recommended = w.recommendedIndex;
 }
@@ -121,6 +143,7 @@ void WindowGatewayAdvice::fromUpstash(const WindowGatewayTerms& terms)
         m_rows.push_back({std::string(p.sliding ? "slidingWindow " : "fixedWindow ") + upstashWindowText(p.windowMs),
                           grouping(p.tokens), "Ratelimit." + upstashLimiterCall(p), p.denied});
         m_configs.push_back(upstashAdviceSnippet(p));
+        m_models.push_back(upstashRowModel(p));
     }
     m_recommended = kUpstashRecommended;
 }

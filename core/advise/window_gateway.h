@@ -7,6 +7,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/window_origin.h"
 #include "traffic/traffic_log.h"
 
 #include <cstdint>
@@ -26,10 +27,15 @@ struct WindowGatewayTerms {
     std::int64_t keep = kPercentUnit / 100 * 99;
     std::string pass;
     std::vector<std::uint8_t> keptBy; // the keys kept in place of the percentile (KeyedTraces::keptBy)
+    std::optional<OriginGoal> origin = {}; // `advise --origin`: chooses the row (window_origin.h)
 };
 
 // isWindowGateway: the product is one of the five (kong, express, cloudflare, aws-waf, upstash).
 bool isWindowGateway(std::string_view product);
+
+// windowGatewayName is the product as a report names it: "Kong", "express-rate-limit",
+// "Cloudflare", "AWS WAF", "@upstash/ratelimit".
+std::string windowGatewayName(std::string_view product);
 
 // windowGatewayKeyProblem says why the gateway cannot be keyed by the log's key, as a refusal of
 // --key ("" when it can): express-rate-limit's default keyGenerator and the managed rules count
@@ -48,6 +54,7 @@ std::string kongUnkeyedProblem(const std::string& key, bool consumer, std::int64
 struct WindowRow {
     std::string window, limit, point;
     DenialCount denied;
+    std::optional<std::int64_t> origin = {}; // with an origin goal: the most that reach the origin in its window
 };
 
 // WindowGatewayAdvice is the advice on a log: a row per offered window (Kong: the second, the
@@ -64,6 +71,7 @@ public:
     const KeptKeys& keys() const { return m_keys; }
     const std::vector<WindowRow>& rows() const { return m_rows; }
     std::size_t recommended() const { return m_recommended; }
+    bool movedByOrigin() const { return m_movedByOrigin; } // the origin goal chose the recommendation
     // windowName and limitName are the product's own words for a row's two values ("windowMs",
     // "limit"; "period", "requests_per_period").
     const std::string& windowName() const { return m_windowName; }
@@ -85,7 +93,9 @@ private:
     KeptKeys m_keys;
     std::vector<WindowRow> m_rows;
     std::vector<std::string> m_configs;
+    std::vector<WindowRowModel> m_models; // per row
     std::size_t m_recommended = 0;
+    bool m_movedByOrigin = false;
 };
 
 } // namespace ratelab

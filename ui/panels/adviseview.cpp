@@ -162,8 +162,6 @@ void AdviseView::showGatewayParts()
     const bool capped = product != "traefik" && !isWindowGateway(product.toStdString());
     m_capLabel->setVisible(capped);
     m_cap->setVisible(capped);
-    m_originLabel->setVisible(!isWindowGateway(product.toStdString())); // measured at each row of a front
-    m_origin->setVisible(!isWindowGateway(product.toStdString()));
     m_letByLabel->setVisible(product == "nginx");
     m_letBy->setVisible(product == "nginx");
 }
@@ -218,7 +216,7 @@ void AdviseView::connectParts()
                 const QString product = m_gateway->currentData().toString();
                 const bool capped = product != "traefik" && !isWindowGateway(product.toStdString());
                 advise(product, m_keep->value(), m_pass->text(), capped ? m_cap->text() : QString(),
-                       product == "nginx" ? m_letBy->text() : QString(), m_origin->isVisibleTo(this) ? m_origin->text() : QString());
+                       product == "nginx" ? m_letBy->text() : QString(), m_origin->text());
             });
     connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_letBy, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
@@ -283,7 +281,8 @@ void AdviseView::describeGoals()
     m_origin->setToolTip(tr("At most this many of the log's requests reach the origin in any window of this length, "
                             "measured at each row on the log (a per-key limit promises nothing across keys): 50/1s. The "
                             "recommendation is the row of lowest rate that meets it and drains in time, else the one "
-                            "meeting it that drains soonest"));
+                            "meeting it that drains soonest; of a product's windows, the one meeting it that denies the "
+                            "fewest requests"));
     m_cap->setPlaceholderText(tr("none"));
     m_cap->setMaximumWidth(m_cap->fontMetrics().horizontalAdvance(QStringLiteral("0000/10m")) * 2);
     m_cap->setAccessibleName(tr("The most one key may get through in a window"));
@@ -371,14 +370,14 @@ std::int64_t keepOf(double percent) { return parseSeconds(QString::number(percen
 
 } // namespace
 
-// adviseWindows runs a window gateway's advice: its windows' least limits. There is no cap to
-// give it: its limit is a count in a window already.
+// adviseWindows runs a window gateway's advice: its windows' least limits, and with an origin goal
+// the window that meets it. There is no cap to give it: its limit is a count in a window already.
 void AdviseView::adviseWindows(const QString& product, const QString& name, double keepPercent, const QString& pass,
-                               const QString& cap)
+                               const QString& cap, const QString& origin)
 {
     WindowGatewayTerms terms{product.toStdString(), m_key, keepOf(keepPercent), pass.toStdString(), {}};
     m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, capped = !cap.trimmed().isEmpty(),
-                                           generation = m_generation] {
+                                           origin = origin.trimmed().toStdString(), generation = m_generation]() mutable {
         Result r;
         r.product = name;
         r.pass = QString::fromStdString(terms.pass);
@@ -388,6 +387,15 @@ void AdviseView::adviseWindows(const QString& product, const QString& name, doub
                           .arg(name);
             return r;
         }
+        try {
+            if (!origin.empty())
+                terms.origin = OriginGoal{parseWindowCap(origin), {}};
+        } catch (const InputError& e) {
+            r.error = tr("The origin: %1").arg(QString::fromStdString(e.what()));
+            return r;
+        }
+        if (terms.origin)
+            r.origin = terms.origin->most;
         try {
             r.windows = std::make_shared<const WindowGatewayAdvice>(terms, *traffic);
         } catch (const InputError& e) {
@@ -407,7 +415,7 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
     const int index = m_gateway->findData(product);
     const QString name = index >= 0 ? m_gateway->itemText(index) : product;
     if (isWindowGateway(product.toStdString())) {
-        adviseWindows(product, name, keepPercent, pass, cap);
+        adviseWindows(product, name, keepPercent, pass, cap, origin);
         return true;
     }
     BurstGatewayTerms terms;
@@ -532,12 +540,19 @@ QString AdviseView::windowsSummaryText() const
 {
     const KeptKeys& a = m_windows->keys();
     const WindowRow& r = m_windows->rows().at(m_windows->recommended());
+    const QString atOrigin =
+        !m_originUsed ? QString()
+                      : tr(" At the origin, at most %1 in any %2 s of the log (the goal %3: %4).")
+                            .arg(count(*r.origin), QString::fromStdString(formatSeconds(m_originUsed->window)),
+                                 count(m_originUsed->requests),
+                                 m_windows->movedByOrigin() ? tr("of the windows that meet it, the one denying the fewest requests")
+                                                            : tr("met by the recommendation made without it"));
     return tr("%1, keeping every request of the %2 with at most %3 each%4: for each window, the least limit at which "
-              "they all pass. Recommended: %5, %6 of the other keys' %7 requests denied, %8 capped.")
+              "they all pass. Recommended: %5, %6 of the other keys' %7 requests denied, %8 capped.%9")
         .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
              QString::fromStdString(counted(a.keptMost, "request")), matchingText(a), QString::fromStdString(r.point),
              count(r.denied.other), count(a.limitedRequests - a.keptRequests),
-             QString::fromStdString(counted(r.denied.keys, "key")));
+             QString::fromStdString(counted(r.denied.keys, "key")), atOrigin);
 }
 
 void AdviseView::showResult(Result r)
@@ -623,13 +638,18 @@ void AdviseView::fillWindows(int recommended)
     m_front->setColumnHidden(3, false);
     m_front->setColumnHidden(4, false);
     m_front->setColumnHidden(5, true);
-    m_front->setColumnHidden(6, true);
+    m_front->setColumnHidden(6, !m_originUsed);
+    if (m_originUsed)
+        m_front->horizontalHeaderItem(6)->setText(
+            tr("At the origin in %1 s").arg(QString::fromStdString(formatSeconds(m_originUsed->window))));
     const std::vector<WindowRow>& rows = m_windows->rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const WindowRow& w = rows[i];
         const QString window = QString::fromStdString(w.window) + (int(i) == recommended ? tr(" (recommended)") : QString());
-        const QStringList cells{window, QString::fromStdString(w.limit), count(w.denied.kept), count(w.denied.other),
-                                count(w.denied.keys)};
+        QStringList cells{window, QString::fromStdString(w.limit), count(w.denied.kept), count(w.denied.other),
+                          count(w.denied.keys), QString()};
+        if (m_originUsed)
+            cells << count(*w.origin);
         appendRow(m_front, cells);
     }
 }

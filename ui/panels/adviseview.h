@@ -94,7 +94,7 @@ private:
     void layOutParts();
     void showGatewayParts();
     void adviseWindows(const QString& product, const QString& name, double keepPercent, const QString& pass,
-                       const QString& cap);
+                       const QString& cap, const QString& origin);
     void showResult(Result r);
     // fillFront lists the front's points (or the windows) in the table, the recommended row named so.
     void fillFront(int recommended);
