@@ -87,7 +87,8 @@ void readManagedArgs(const QCommandLineParser& p, const AdviseArgs& a)
         throw InputError("--key: " + problem);
 }
 
-// readCap reads --cap, for the gateways whose most in a window is derived (BurstFamily::mostIn).
+// readCap reads --cap, for the gateways whose most in a window is derived (BurstFamily::mostIn,
+// windowRowMostIn).
 void readCap(const QCommandLineParser& p, AdviseArgs& a)
 {
     if (!p.isSet("cap"))
@@ -95,9 +96,8 @@ void readCap(const QCommandLineParser& p, AdviseArgs& a)
     if (a.product == "traefik")
         throw InputError("--cap: Traefik serves a request late rather than deny it, and counts its tokens in floating "
                          "point: no exact bound of what one key gets through in a window is derived for it");
-    if (a.product != "nginx" && a.product != "envoy" && a.product != "spring" && a.product != "aws-api-gateway")
-        throw InputError("--cap: " + a.product + "'s limit is a count in a window already: choose the window and the "
-                         "count (--cap is for nginx, envoy, spring and aws-api-gateway)");
+    if (const std::string problem = windowGatewayCapProblem(a.product); !problem.empty())
+        throw InputError("--cap: " + problem);
     try {
         a.options.cap = parseWindowCap(p.value("cap").toStdString());
     } catch (const InputError& e) {
@@ -255,8 +255,8 @@ void addAdviseOptions(QCommandLineParser& parser)
         {"cap", "The most requests one key may get through in any window of this length, whatever it sends, as "
                 "requests/window: 600/1m, 20/1s (for envoy: the log's, through one Envoy). The recommendation is "
                 "the one made without it when that meets it, else the lowest rate meeting it that drains in time, "
-                "else the one meeting it that drains soonest; refused when none meets it (nginx, envoy, spring and "
-                "aws-api-gateway).",
+                "else the one meeting it that drains soonest (of a product's windows: the one meeting it that denies "
+                "the fewest requests); refused when none meets it (not for traefik and aws-waf).",
          "N/T"},
         {"origin", "The most requests the origin may see in any window of this length, on this log, as "
                    "requests/window: 500/1s. Measured at each row of the front or of the windows (every request the "

@@ -114,8 +114,12 @@ Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPe
     Proof p{dryRunOnTraffic(parsed, traffic, "the written config"), false, {}, {}};
     p.equal = p.result.rules.size() == 1 && p.result.rules[0].deniedPerKey == deniedPerKey
               && p.result.rules[0].requests == keys.limitedRequests;
-    p.origin = a.logTraffic ? originLoad(*a.logTraffic, onTheLog(a.met, p.result.deniedBy), a.top)
-                            : originLoad(traffic, p.result.deniedBy, a.top);
+    std::vector<std::int32_t> reached = p.result.deniedBy; // negative: reaches the origin
+    if (a.product == "kong" && a.limitBy.consumer) // basic-auth answers a request without a user 401
+        for (std::size_t i = 0; i < reached.size(); ++i)
+            if (keylessName(traffic.keyNames[traffic.keys[i]]))
+                reached[i] = std::max(reached[i], 0);
+    p.origin = a.logTraffic ? originLoad(*a.logTraffic, onTheLog(a.met, reached), a.top) : originLoad(traffic, reached, a.top);
     if (a.current) {
         // Envoy's advice keeps every request (its one bucket is one trace); the others keep per log key.
         const bool all = a.product == "envoy";
@@ -546,65 +550,115 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     writeJsonTail(out, config, proof);
 }
 
-// WindowGoal is --origin met among a window product's rows (window_origin.h); none without it.
-using WindowGoal = std::optional<WindowOriginChoice>;
+// WindowGoal is --cap and --origin met among a window product's rows (window_goals.h); none
+// without either.
+using WindowGoal = std::optional<WindowChoice>;
 
-// windowGoal measures the origin at each row and moves the recommendation when the goal asks it.
+// windowGoal derives the cap and measures the origin at each row, and moves the recommendation
+// when the goals ask it.
 WindowGoal windowGoal(const AdviseArgs& a, const KeyedTraces& traces, const KeptKeys& keys,
                       const std::vector<WindowRowModel>& models, const std::vector<DenialCount>& denied,
                       std::size_t recommended, const std::string& product,
                       const std::function<std::string(std::size_t)>& rowText)
 {
-    if (!a.options.origin)
+    const WindowGoals goals{a.options.cap, a.options.origin};
+    if (!goals.any())
         return std::nullopt;
-    return chooseWindowForOrigin(traces, keys, models, denied, recommended, *a.options.origin, product, rowText);
+    return chooseWindow(traces, keys, models, denied, recommended, goals, product, rowText);
 }
 
-// originColumn heads the origin's column of a table of windows ("" without a goal).
+// goalColumns head the goals' columns of a table of windows: the cap's, the origin's ("" without).
+std::string capColumn(const AdviseArgs& a)
+{
+    return a.options.cap ? "most in " + formatSeconds(a.options.cap->window) + " s" : "";
+}
+
 std::string originColumn(const AdviseArgs& a)
 {
     return a.options.origin ? "origin in " + formatSeconds(a.options.origin->most.window) + " s" : "";
 }
 
-// originCell is a row's figure in that column.
-std::string originCell(const AdviseArgs& a, const WindowGoal& goal, std::size_t row)
+std::string goalColumns(const AdviseArgs& a)
 {
-    return goal ? padded(grouping(goal->origin[row]), originColumn(a).size() + 2) : "";
+    const std::string cap = capColumn(a), origin = originColumn(a);
+    return (cap.empty() ? "" : padded(cap, cap.size() + 2)) + (origin.empty() ? "" : padded(origin, origin.size() + 2));
+}
+
+// goalCells is a row's figures in those columns.
+std::string goalCells(const AdviseArgs& a, const WindowGoal& goal, std::size_t row)
+{
+    if (!goal)
+        return "";
+    return (goal->mostIn.empty() ? "" : padded(grouping(goal->mostIn[row]), capColumn(a).size() + 2))
+           + (goal->origin.empty() ? "" : padded(grouping(goal->origin[row]), originColumn(a).size() + 2));
+}
+
+// goalsText is the goals as a row meets them: "one key gets through at most 60 in any 60 s and at
+// most 30 reach the origin in any 1 s of the log".
+std::string goalsText(const AdviseArgs& a)
+{
+    const std::optional<WindowCap>& cap = a.options.cap;
+    const std::string capped = cap ? "one key gets through at most " + grouping(cap->requests) + " in any "
+                                         + formatSeconds(cap->window) + " s"
+                                   : "";
+    const std::string origin = a.options.origin ? originText(*a.options.origin) : "";
+    return capped + (!capped.empty() && !origin.empty() ? " and " : "") + origin;
 }
 
 // windowReason says why the recommendation is the row it is: the product's usual choice (`usual`),
-// met by the origin goal, or the goal's when it moved it from `usualPoint`, which it names with
-// what it lets reach the origin.
+// meeting the goals (with its figures), or the goals' when they moved it from `usualPoint`, which
+// it names with its figures.
 std::string windowReason(const AdviseArgs& a, const WindowGoal& goal, const std::string& usual,
                          const std::string& usualPoint, std::size_t usualRow)
 {
     if (!goal)
         return usual;
+    const std::optional<WindowCap>& cap = a.options.cap;
+    const std::optional<OriginGoal>& origin = a.options.origin;
+    // the usual recommendation's figures: "58 in any 60 s", "38 reach the origin in any 1 s of the log"
+    const std::string most = cap ? grouping(goal->mostIn[usualRow]) + " in any " + formatSeconds(cap->window) + " s" : "";
+    const std::string reached = origin ? grouping(goal->origin[usualRow]) + " reach the origin in any "
+                                             + formatSeconds(origin->most.window) + " s of the log"
+                                       : "";
+    const std::string both = cap && origin ? " and " : "";
     if (!goal->moved)
-        return usual + ", and with it " + originText(*a.options.origin);
-    return "of the windows with which " + originText(*a.options.origin) + ", the one that denies the fewest requests; "
-           + usualPoint + " would let " + grouping(goal->origin[usualRow]) + " through";
+        return usual + ", and with it " + (cap ? "one key gets through at most " + most + " (the cap " + grouping(cap->requests) + ")" : "")
+               + both + (origin ? "at most " + reached + " (the goal " + grouping(origin->most.requests) + ")" : "");
+    return "of the windows with which " + goalsText(a) + ", the one that denies the fewest requests; " + usualPoint
+           + " would let " + (cap ? "one key through " + most : "") + both + reached;
 }
 
-// writeWindowOriginJson adds the goal to the recommendation's JSON object.
-void writeWindowOriginJson(std::ostream& out, const AdviseArgs& a, const WindowGoal& goal)
+// writeWindowGoalsJson adds a row's figures under the goals to its JSON object.
+void writeWindowGoalsJson(std::ostream& out, const WindowGoal& goal, std::size_t row)
+{
+    if (goal && !goal->mostIn.empty())
+        out << ", \"most_in_window\": " << goal->mostIn[row];
+    if (goal && !goal->origin.empty())
+        out << ", \"origin_most_in_window\": " << goal->origin[row];
+}
+
+// writeWindowRecommendedJson adds the goals to the recommendation's JSON object.
+void writeWindowRecommendedJson(std::ostream& out, const AdviseArgs& a, const WindowGoal& goal)
 {
     if (!goal)
         return;
-    out << ", \"origin_most_in_window\": " << goal->origin[goal->recommended] << ", \"origin_goal\": {\"requests\": "
-        << a.options.origin->most.requests << ", \"window\": " << jsonString(formatSeconds(a.options.origin->most.window))
-        << "}, \"moved_by_origin\": " << (goal->moved ? "true" : "false");
+    writeWindowGoalsJson(out, goal, goal->recommended);
+    if (a.options.cap)
+        out << ", \"cap\": {\"requests\": " << a.options.cap->requests << ", \"window\": "
+            << jsonString(formatSeconds(a.options.cap->window)) << "}";
+    if (a.options.origin)
+        out << ", \"origin_goal\": {\"requests\": " << a.options.origin->most.requests << ", \"window\": "
+            << jsonString(formatSeconds(a.options.origin->most.window)) << "}";
+    out << ", \"moved_by_goals\": " << (goal->moved ? "true" : "false");
 }
 
 // writeWindowsHead heads the table of a windowed product's windows (Kong's, express-rate-limit's).
 void writeWindowsHead(std::ostream& out, const std::string& window, const AdviseArgs& a)
 {
-    const std::string origin = originColumn(a);
     out << "the windows: for each, the least limit at which every request of the kept keys passes, and what it "
            "alone denies\n"
         << "  " << padded(window, 10, true) << padded("limit", 10) << padded("kept denied", 13)
-        << padded("others denied", 15) << padded("keys denied", 13) << (origin.empty() ? "" : padded(origin, origin.size() + 2))
-        << "\n";
+        << padded("others denied", 15) << padded("keys denied", 13) << goalColumns(a) << "\n";
 }
 
 void writeWindowRow(std::ostream& out, const std::string& window, std::int64_t limit, const DenialCount& denied,
@@ -647,8 +701,8 @@ void writeKongText(std::ostream& out, const QString& log, const Traffic& traffic
     writeWindowsHead(out, "window", args);
     for (int p = 0; p < kKongShownPeriods; ++p) {
         const KongPoint& w = k.windows[std::size_t(p)];
-        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.denied, false,
-                       originCell(args, kr.goal, std::size_t(p)));
+        writeWindowRow(out, std::string(Kong::periodName(p)), w.limits[std::size_t(p)], w.denied,
+                       w.limits == k.recommended.limits, goalCells(args, kr.goal, std::size_t(p)));
     }
     const KongPoint& r = k.recommended;
     const std::string usual = r.limits[0] != 0 ? "the most one kept key sent in a minute, and under it the most it sent in a second"
@@ -685,13 +739,12 @@ void writeKongJson(std::ostream& out, const QString& log, const Traffic& traffic
     for (std::size_t i = 0; i < k.windows.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         writeKongPoint(out, k.windows[i]);
-        if (kr.goal)
-            out << ", \"origin_most_in_window\": " << kr.goal->origin[i];
+        writeWindowGoalsJson(out, kr.goal, i);
         out << "}";
     }
     out << "],\n \"recommended\": ";
     writeKongPoint(out, k.recommended);
-    writeWindowOriginJson(out, args, kr.goal);
+    writeWindowRecommendedJson(out, args, kr.goal);
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -712,7 +765,7 @@ void writeExpressText(std::ostream& out, const QString& log, const Traffic& traf
     writeWindowsHead(out, "windowMs", args);
     for (std::size_t i = 0; i < e.windows.size(); ++i)
         writeWindowRow(out, std::to_string(e.windows[i].windowMs), e.windows[i].limit, e.windows[i].denied,
-                       i == e.recommendedIndex, originCell(args, goal, i));
+                       i == e.recommendedIndex, goalCells(args, goal, i));
     const ExpressPoint& r = e.recommended();
     out << "\nrecommended: " << expressPointText(r) << " ("
         << windowReason(args, goal, "express-rate-limit's default window, and the most one kept key sent in one",
@@ -738,13 +791,12 @@ void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traf
     for (std::size_t i = 0; i < e.windows.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         point(e.windows[i]);
-        if (goal)
-            out << ", \"origin_most_in_window\": " << goal->origin[i];
+        writeWindowGoalsJson(out, goal, i);
         out << "}";
     }
     out << "],\n \"recommended\": ";
     point(e.recommended());
-    writeWindowOriginJson(out, args, goal);
+    writeWindowRecommendedJson(out, args, goal);
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -792,7 +844,7 @@ void writeManagedText(std::ostream& out, const QString& log, const Traffic& traf
     writeWindowsHead(out, t.column, args);
     for (std::size_t i = 0; i < w.windows.size(); ++i)
         writeWindowRow(out, std::to_string(w.windows[i].window) + " s", w.windows[i].limit, w.windows[i].denied,
-                       i == w.recommendedIndex, originCell(args, goal, i));
+                       i == w.recommendedIndex, goalCells(args, goal, i));
     if (std::any_of(w.windows.begin(), w.windows.end(), [](const WindowPoint& p) { return p.least < p.limit; }))
         out << "  (AWS's least Limit is " << kWafMinLimit << ": where the kept keys need less, " << kWafMinLimit
             << " is written and measured)\n";
@@ -824,13 +876,12 @@ void writeManagedJson(std::ostream& out, const QString& log, const Traffic& traf
     for (std::size_t i = 0; i < w.windows.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         point(w.windows[i]);
-        if (goal)
-            out << ", \"origin_most_in_window\": " << goal->origin[i];
+        writeWindowGoalsJson(out, goal, i);
         out << "}";
     }
     out << "],\n \"recommended\": ";
     point(w.recommended());
-    writeWindowOriginJson(out, args, goal);
+    writeWindowRecommendedJson(out, args, goal);
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -889,14 +940,9 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
     if (const std::string problem = kongUnkeyedProblem(a.key, a.limitBy.consumer, k.keys.unlimitedRequests); !problem.empty())
         throw InputError("--key: " + problem + fromCurrentText(a));
     const std::vector<KongPoint> rows = kongRows(k);
-    std::vector<WindowRowModel> models;
-    std::vector<DenialCount> denied;
-    for (const KongPoint& r : rows) {
-        models.push_back(kongRowModel(r.limits));
-        denied.push_back(r.denied);
-    }
     const std::size_t usualRow = kongRecommendedRow(k);
-    const KongReport kr{k, windowGoal(a, traces, k.keys, models, denied, usualRow, windowGatewayName(a.product),
+    const KongReport kr{k, windowGoal(a, traces, k.keys, kongRowModels(k, a.limitBy.consumer), denialsOf(rows), usualRow,
+                                      windowGatewayName(a.product),
                                       [&](std::size_t r) { return kongLimitsText(rows[r].limits); }),
                         usualRow, kongLimitsText(k.recommended.limits)};
     if (kr.goal && kr.goal->moved) {
@@ -915,13 +961,8 @@ int runExpress(const QCommandLineParser& parser, const QString& log, const Advis
 {
     const KeyedTraces traces = tracesFor(a, traffic);
     ExpressAdvice e = adviseExpress(traces, a.options.keep);
-    std::vector<WindowRowModel> models;
-    std::vector<DenialCount> denied;
-    for (const ExpressPoint& w : e.windows) {
-        models.push_back(expressRowModel(w.windowMs, w.limit));
-        denied.push_back(w.denied);
-    }
-    const WindowGoal goal = windowGoal(a, traces, e.keys, models, denied, e.recommendedIndex, windowGatewayName(a.product),
+    const WindowGoal goal = windowGoal(a, traces, e.keys, expressRowModels(e), denialsOf(e.windows), e.recommendedIndex,
+                                       windowGatewayName(a.product),
                                        [&](std::size_t r) { return expressPointText(e.windows[r]); });
     if (goal && goal->moved) {
         e.recommendedIndex = goal->recommended;
@@ -940,16 +981,15 @@ void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traf
                       const std::vector<KeyDenials>& worst)
 {
     writeHeadline(out, "@upstash/ratelimit", log, u.keys, args, traffic);
-    const std::string origin = originColumn(args);
     out << "the limiters: for each, the least tokens at which every request of the kept keys passes, and what it "
            "alone denies\n  "
         << padded("limiter", 22, true) << padded("tokens", 8) << padded("kept denied", 13) << padded("others denied", 15)
-        << padded("keys denied", 13) << (origin.empty() ? "" : padded(origin, origin.size() + 2)) << "\n";
+        << padded("keys denied", 13) << goalColumns(args) << "\n";
     for (std::size_t i = 0; i < u.limiters.size(); ++i) {
         const UpstashPoint& p = u.limiters[i];
         out << "  " << padded(std::string(p.sliding ? "slidingWindow " : "fixedWindow ") + upstashWindowText(p.windowMs), 22, true)
             << padded(grouping(p.tokens), 8) << padded(grouping(p.denied.kept), 13) << padded(grouping(p.denied.other), 15)
-            << padded(grouping(p.denied.keys), 13) << originCell(args, goal, i)
+            << padded(grouping(p.denied.keys), 13) << goalCells(args, goal, i)
             << (i == u.recommendedIndex ? "  <- recommended" : "") << "\n";
     }
     const UpstashPoint& r = u.recommended();
@@ -958,10 +998,12 @@ void writeUpstashText(std::ostream& out, const QString& log, const Traffic& traf
                         "Ratelimit." + upstashLimiterCall(u.limiters[kUpstashRecommended]), kUpstashRecommended)
         << ")\n";
     writeCost(out, u.keys, r.denied, worst, traffic);
-    out << "  it caps every identifier at " << counted(r.tokens, "request") << " in a window of "
-        << upstashWindowText(r.windowMs) << ", less the previous window's count weighted by how much of it the "
-        << "sliding window still covers (rounded down); a denied identifier stays denied in the process until its "
-           "window ends (the ephemeral cache)\n";
+    out << "  it caps every identifier at " << counted(r.tokens, "request") << " in each window of "
+        << upstashWindowText(r.windowMs) << " of the clock"
+        << (r.sliding ? ", less the previous window's count weighted by how much of it the sliding window still covers "
+                        "(rounded down)"
+                      : ": fixed windows, so one may spend a window's tokens at its end and the next's at its start")
+        << "; a denied identifier stays denied in the process until its window ends (the ephemeral cache)\n";
     writeProofText(out, u.keys, args, config, proof);
 }
 
@@ -979,13 +1021,12 @@ void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traf
     for (std::size_t i = 0; i < u.limiters.size(); ++i) {
         out << (i ? ",\n  " : "\n  ");
         point(u.limiters[i]);
-        if (goal)
-            out << ", \"origin_most_in_window\": " << goal->origin[i];
+        writeWindowGoalsJson(out, goal, i);
         out << "}";
     }
     out << "],\n \"recommended\": ";
     point(u.recommended());
-    writeWindowOriginJson(out, args, goal);
+    writeWindowRecommendedJson(out, args, goal);
     out << ", ";
     writeTopKeys(out, worst, traffic);
     out << "},\n";
@@ -997,13 +1038,8 @@ int runUpstash(const QCommandLineParser& parser, const QString& log, const Advis
 {
     const KeyedTraces traces = tracesFor(a, traffic);
     UpstashAdvice u = adviseUpstash(traces, a.options.keep);
-    std::vector<WindowRowModel> models;
-    std::vector<DenialCount> denied;
-    for (const UpstashPoint& p : u.limiters) {
-        models.push_back(upstashRowModel(p));
-        denied.push_back(p.denied);
-    }
-    const WindowGoal goal = windowGoal(a, traces, u.keys, models, denied, u.recommendedIndex, windowGatewayName(a.product),
+    const WindowGoal goal = windowGoal(a, traces, u.keys, upstashRowModels(u), denialsOf(u.limiters), u.recommendedIndex,
+                                       windowGatewayName(a.product),
                                        [&](std::size_t r) { return "Ratelimit." + upstashLimiterCall(u.limiters[r]); });
     if (goal && goal->moved) {
         u.recommendedIndex = goal->recommended;
@@ -1022,14 +1058,9 @@ int runManaged(const QCommandLineParser& parser, const QString& log, const Advis
     const bool cloudflare = a.product == "cloudflare";
     const KeyedTraces traces = tracesFor(a, traffic);
     WindowAdvice w = cloudflare ? adviseCloudflare(traces, a.options.keep) : adviseAwsWaf(traces, a.options.keep);
-    std::vector<WindowRowModel> models;
-    std::vector<DenialCount> denied;
-    for (const WindowPoint& p : w.windows) {
-        models.push_back(cloudflare ? cloudflareRowModel(p.window, p.limit) : wafRowModel(p.window, p.limit));
-        denied.push_back(p.denied);
-    }
     const ManagedTerms t = managedTerms(a);
-    const WindowGoal goal = windowGoal(a, traces, w.keys, models, denied, w.recommendedIndex, windowGatewayName(a.product),
+    const WindowGoal goal = windowGoal(a, traces, w.keys, managedRowModels(w, cloudflare), denialsOf(w.windows),
+                                       w.recommendedIndex, windowGatewayName(a.product),
                                        [&](std::size_t r) { return managedPointText(t, w.windows[r]); });
     if (goal && goal->moved) {
         w.recommendedIndex = goal->recommended;

@@ -7,7 +7,7 @@
 #include "advise_log.h"
 #include "advise/managed_advice.h"
 #include "advise/window_gateway.h"
-#include "advise/window_origin.h"
+#include "advise/window_goals.h"
 #include "config_dry_run.h"
 #include "config_import.h"
 #include "limiters/products/aws_waf.h"
@@ -278,7 +278,7 @@ private slots:
         QCOMPARE(waf.shownKey(waf.recommended()), std::optional<std::size_t>(2)); // none denied: the busiest
     }
 
-    // An origin goal among windows (window_origin.h), with rows that let through the first n of
+    // An origin goal among windows (window_goals.h), with rows that let through the first n of
     // each key's requests, on the small log (kept at 60 %: 1.1.1.1's five and 2.2.2.2's one).
     // The busiest second is (-0.5 s, 0.5 s]: first-n of 1.1.1.1's four there (three at 0, one at
     // 500 ms), of 2.2.2.2's one and of 3.3.3.3's ten. Row A lets all through: 4 + 1 + 10 = 15;
@@ -301,25 +301,64 @@ private slots:
         for (const WindowRowModel& r : rows)
             denied.push_back(countDenials(traces, keys.kept, r.denied));
         const auto name = [](std::size_t r) { return std::string(1, char('A' + r)); };
-        const WindowOriginChoice c = chooseWindowForOrigin(traces, keys, rows, denied, 0, OriginGoal{{8, kS}, {}}, "P", name);
+        const WindowChoice c = chooseWindow(traces, keys, rows, denied, 0, {{}, OriginGoal{{8, kS}, {}}}, "P", name);
         QCOMPARE(c.origin, (std::vector<std::int64_t>{15, 5, 7, 3}));
         QCOMPARE(c.recommended, std::size_t(2));
         QVERIFY(c.moved);
         QCOMPARE(c.deniedPerKey, (std::vector<std::int64_t>{2, 0, 7}));
-        const WindowOriginChoice kept = chooseWindowForOrigin(traces, keys, rows, denied, 0, OriginGoal{{15, kS}, {}}, "P", name);
+        const WindowChoice kept = chooseWindow(traces, keys, rows, denied, 0, {{}, OriginGoal{{15, kS}, {}}}, "P", name);
         QCOMPARE(kept.recommended, std::size_t(0));
         QVERIFY(!kept.moved && kept.deniedPerKey.empty());
         // What no limit sees reaches the origin too: two requests elsewhere at 0 make C's 9.
-        const WindowOriginChoice more = chooseWindowForOrigin(traces, keys, rows, denied, 0, OriginGoal{{8, kS}, {0, 0}}, "P", name);
+        const WindowChoice more = chooseWindow(traces, keys, rows, denied, 0, {{}, OriginGoal{{8, kS}, {0, 0}}}, "P", name);
         QCOMPARE(more.origin, (std::vector<std::int64_t>{17, 7, 9, 5}));
         QCOMPARE(more.recommended, std::size_t(1));
         try {
-            chooseWindowForOrigin(traces, keys, rows, denied, 0, OriginGoal{{2, kS}, {}}, "P", name);
+            chooseWindow(traces, keys, rows, denied, 0, {{}, OriginGoal{{2, kS}, {}}}, "P", name);
             QFAIL("no row meets 2 in a second");
         } catch (const InputError& e) {
             QCOMPARE(std::string(e.what()), std::string("--origin: no P window lets every request that must pass through and "
                                                         "at most 2 reach the origin in any 1 s of this log; the fewest any "
                                                         "lets through is 3 (D)"));
+        }
+    }
+
+    // Two rows that meet the goal alike: the first is taken. And a cap, from each row's windows:
+    // a second of 4 under a minute of 5 lets one key through 4 * 2 = 8 in any 1 s (2 seconds
+    // meet one), 5 * 2 = 10 in any 60 s; a row of no count has no bound.
+    void equalDenialsTakeTheFirstAndACapIsDerived()
+    {
+        const KeyedTraces traces = keyedTraces(smallLog(), "");
+        KeptKeys keys;
+        keepKeys(traces, kPercentUnit / 100 * 60, keys);
+        const auto firstN = [](std::size_t n, std::vector<std::pair<Nanos, std::int64_t>> counts) {
+            return WindowRowModel{[n](KeyTrace t) { return std::int64_t(t.times.size() - std::min(n, t.times.size())); },
+                                  [n](KeyTrace t, std::vector<Nanos>& out) {
+                                      out.insert(out.end(), t.times.begin(), t.times.begin() + std::ptrdiff_t(std::min(n, t.times.size())));
+                                  },
+                                  std::move(counts)};
+        };
+        const std::vector<WindowRowModel> rows{firstN(100, {{kS, 100}}), firstN(2, {{kS, 2}}), firstN(2, {{kS, 2}}),
+                                               firstN(2, {{kS, 4}, {60 * kS, 5}})};
+        std::vector<DenialCount> denied;
+        for (const WindowRowModel& r : rows)
+            denied.push_back(countDenials(traces, keys.kept, r.denied));
+        const auto name = [](std::size_t r) { return std::string(1, char('A' + r)); };
+        const WindowChoice c = chooseWindow(traces, keys, rows, denied, 0, {{}, OriginGoal{{8, kS}, {}}}, "P", name);
+        QCOMPARE(c.recommended, std::size_t(1));
+        QCOMPARE(windowRowMostIn(rows[3], kS), std::optional<std::int64_t>(8));
+        QCOMPARE(windowRowMostIn(rows[3], 60 * kS), std::optional<std::int64_t>(10));
+        QCOMPARE(windowRowMostIn(WindowRowModel{}, kS), std::nullopt);
+        const WindowChoice capped = chooseWindow(traces, keys, rows, denied, 0, {WindowCap{8, kS}, {}}, "P", name);
+        QCOMPARE(capped.mostIn, (std::vector<std::int64_t>{200, 4, 4, 8}));
+        QCOMPARE(capped.recommended, std::size_t(1));
+        try {
+            chooseWindow(traces, keys, rows, denied, 0, {WindowCap{3, kS}, {}}, "P", name);
+            QFAIL("no row meets 3 in a second");
+        } catch (const InputError& e) {
+            QCOMPARE(std::string(e.what()), std::string("--cap: no P window lets every request that must pass through and one "
+                                                        "key through at most 3 in any 1 s; the least any lets one key "
+                                                        "through is 4 (B)"));
         }
     }
 

@@ -573,12 +573,13 @@ private slots:
                                    "  day                5            0              5            1             10\n"),
                  kong.out.constData());
         QVERIFY2(kong.out.contains("recommended: second 4, minute 5 (the most one kept key sent in a minute, and under it "
-                                   "the most it sent in a second, and with it at most 9 reach the origin in any 1 s of the log)\n"),
+                                   "the most it sent in a second, and with it at most 9 reach the origin in any 1 s of the "
+                                   "log (the goal 9))\n"),
                  kong.out.constData());
         const QJsonObject kongJson = parseJson(runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--origin", "9/1s",
                                                            "--format", "json"}).out);
         QCOMPARE(kongJson["recommended"].toObject()["origin_most_in_window"].toInt(), 9);
-        QCOMPARE(kongJson["recommended"].toObject()["moved_by_origin"].toBool(), false);
+        QCOMPARE(kongJson["recommended"].toObject()["moved_by_goals"].toBool(), false);
         QCOMPARE(kongJson["windows"].toArray()[1].toObject()["origin_most_in_window"].toInt(), 10);
         const Run none = runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--origin", "8/1s"});
         QCOMPARE(none.code, 2);
@@ -594,14 +595,14 @@ private slots:
                  express.out.constData());
         QVERIFY2(express.out.contains("recommended: windowMs 1000, limit 4 (of the windows with which at most 9 reach the "
                                       "origin in any 1 s of the log, the one that denies the fewest requests; windowMs "
-                                      "60000, limit 5 would let 10 through)\n"),
+                                      "60000, limit 5 would let 10 reach the origin in any 1 s of the log)\n"),
                  express.out.constData());
         // The written config is the moved row's, and its dry run denies what the row does: the
         // proof's busiest second is the row's 9.
         const QJsonObject moved = parseJson(runRatelab({"advise", log, "--for", "express", "--keep", "60", "--origin", "9/1s",
                                                         "--format", "json"}).out);
         QCOMPARE(moved["recommended"].toObject()["windowMs"].toInt(), 1000);
-        QCOMPARE(moved["recommended"].toObject()["moved_by_origin"].toBool(), true);
+        QCOMPARE(moved["recommended"].toObject()["moved_by_goals"].toBool(), true);
         QCOMPARE(moved["config"].toString(), QString("{windowMs: 1000, limit: 4}\n"));
         QVERIFY(moved["proof"].toObject()["as_advised"].toBool());
         QCOMPARE(moved["proof"].toObject()["denied"].toInt(), 6);
@@ -613,6 +614,95 @@ private slots:
             QCOMPARE(j["recommended"].toObject()["origin_most_in_window"].toInt(),
                      j["origin"].toObject()["admitted_peak_per_second"].toInt());
         }
+    }
+
+    // --cap on the windows (--keep 60, as above). A fixed window of N lets a key through N at its
+    // end and N at the next one's start: in any 60 s, Kong's second of 4 at most 4 * 61 = 244, its
+    // minute of 5 at most 10 (2 minutes meet a window of 60 s), an hour's or a day's 5 at most 10
+    // too; the recommendation (second 4 under minute 5) the lesser, 10. So 10/1m keeps it, and at
+    // 9/1m none meets, the least being 10. In any 1 s, a second of 4 lets 4 * 2 = 8 and a minute's
+    // 5 * 2 = 10: 8/1s keeps Kong's recommendation (8, its second's), and moves express-rate-limit
+    // from 60000 ms of 5 (10) to 1000 ms of 4 (8), which denies 3.3.3.3 six instead of five.
+    void aCapOnTheWindows()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "a.csv", kLog);
+        const Run kong = runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--cap", "10/1m"});
+        QCOMPARE(kong.code, 0);
+        QVERIFY2(kong.out.contains("  window         limit  kept denied  others denied  keys denied  most in 60 s\n"
+                                   "  second             4            0              6            1           244\n"
+                                   "  minute             5            0              5            1            10\n"),
+                 kong.out.constData());
+        QVERIFY2(kong.out.contains("and with it one key gets through at most 10 in any 60 s (the cap 10))\n"), kong.out.constData());
+        const Run none = runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--cap", "9/1m"});
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.out.isEmpty());
+        QCOMPARE(none.err, QByteArray("ratelab: --cap: no Kong window lets every request that must pass through and one key "
+                                      "through at most 9 in any 60 s; the least any lets one key through is 10 (minute 5)\n"));
+        const QJsonObject second = parseJson(runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--cap", "8/1s",
+                                                         "--format", "json"}).out);
+        QCOMPARE(second["recommended"].toObject()["most_in_window"].toInt(), 8);
+        QCOMPARE(second["recommended"].toObject()["moved_by_goals"].toBool(), false);
+        QCOMPARE(second["windows"].toArray()[1].toObject()["most_in_window"].toInt(), 10);
+        const QJsonObject express = parseJson(runRatelab({"advise", log, "--for", "express", "--keep", "60", "--cap", "8/1s",
+                                                          "--format", "json"}).out);
+        const QJsonObject rec = express["recommended"].toObject();
+        QCOMPARE(rec["windowMs"].toInt(), 1000);
+        QCOMPARE(rec["most_in_window"].toInt(), 8);
+        QCOMPARE(rec["moved_by_goals"].toBool(), true);
+        QCOMPARE(rec["cap"].toObject()["requests"].toInt(), 8);
+        QCOMPARE(express["config"].toString(), QString("{windowMs: 1000, limit: 4}\n"));
+        QVERIFY(express["proof"].toObject()["as_advised"].toBool());
+        QCOMPARE(express["windows"].toArray()[1].toObject()["most_in_window"].toInt(), 10);
+    }
+
+    // Kong by consumer writes basic-auth before the limit, which answers a request without a
+    // user 401: those never reach the origin. alice and bob send one request a second for 120 s,
+    // and 10 requests with no user come at 30 s: the origin sees 2 in any second, not 12.
+    void theOriginBehindKongsAuthentication()
+    {
+        QTemporaryDir dir;
+        QByteArray text = "time,ip,user,path\n";
+        for (int s = 0; s < 120; ++s) {
+            const QByteArray t = QByteArray::number(1795392000 + s) + ".000";
+            text += t + ",1.1.1.1,alice,/\n" + t + ",1.1.1.2,bob,/\n";
+            if (s == 30)
+                for (int i = 0; i < 10; ++i)
+                    text += t + ",1.1.1.3,-,/\n";
+        }
+        const QJsonObject j = parseJson(runRatelab({"advise", writeFile(dir, "users.csv", text), "--for", "kong", "--key",
+                                                    "user", "--origin", "2/1s", "--format", "json"}).out);
+        QCOMPARE(j["recommended"].toObject()["origin_most_in_window"].toInt(), 2);
+        QCOMPARE(j["recommended"].toObject()["moved_by_goals"].toBool(), false);
+        QCOMPARE(j["origin"].toObject()["peak_per_second"].toInt(), 12);
+        QCOMPARE(j["origin"].toObject()["admitted_peak_per_second"].toInt(), 2);
+    }
+
+    // The windows of the clock, on a log that starts 30 s past one (9.9.9.9's one request): 1.1.1.1
+    // sends 3 at 59.5 s and 3 at 60.5 s, 2.2.2.2 one at 59.5 s, 3.3.3.3 two at 59.5 s and ten at
+    // 60.2 s; --keep 75 keeps all but 3.3.3.3. Kong's minutes are the clock's: 1.1.1.1's least is 3
+    // (its second's too, so none under it), and 3.3.3.3 gets its 2 through at 59.5 s and 3 at
+    // 60.2 s, in the next minute. In (59.2 s, 60.2 s] the origin sees 3 + 1 + 2 + 3 = 9. Counted
+    // from the log's start instead, one minute would hold 59.5 s and 60.2 s: 3.3.3.3 would get 1
+    // through at 60.2 s, 7 in that second.
+    void theGoalsOnTheClock()
+    {
+        QTemporaryDir dir;
+        QByteArray text = "time,ip,path\n1795392030.000,9.9.9.9,/\n";
+        for (int i = 0; i < 3; ++i)
+            text += "1795392059.500,1.1.1.1,/\n";
+        text += "1795392059.500,2.2.2.2,/\n1795392059.500,3.3.3.3,/\n1795392059.500,3.3.3.3,/\n";
+        for (int i = 0; i < 10; ++i)
+            text += "1795392060.200,3.3.3.3,/\n";
+        for (int i = 0; i < 3; ++i)
+            text += "1795392060.500,1.1.1.1,/\n";
+        const QString log = writeFile(dir, "clock.csv", text);
+        const QJsonObject j = parseJson(runRatelab({"advise", log, "--for", "kong", "--keep", "75", "--origin", "9/1s",
+                                                    "--format", "json"}).out);
+        QCOMPARE(j["recommended"].toObject()["limits"].toObject(), QJsonObject({{"minute", 3}}));
+        QCOMPARE(j["recommended"].toObject()["origin_most_in_window"].toInt(), 9);
+        QCOMPARE(j["recommended"].toObject()["moved_by_goals"].toBool(), false);
+        QCOMPARE(j["origin"].toObject()["admitted_peak_per_second"].toInt(), 9);
     }
 
     // --config: the config the gateway runs now, 1r/s with burst 1, beside the advice (24r/m,
@@ -1023,7 +1113,7 @@ private slots:
         oneLine(QStringList{"advise", log, "--cap", "10/1x"} + nginx, "--cap: the window: ");
         oneLine(QStringList{"advise", log, "--cap", "50/1m/2"} + nginx, "--cap: must be requests/window, as 600/1m (got '50/1m/2')");
         oneLine({"advise", log, "--cap", "10/1m", "--for", "traefik"}, "--cap: Traefik serves a request late rather than deny it");
-        oneLine({"advise", log, "--cap", "10/1m", "--for", "kong"}, "--cap: kong's limit is a count in a window already");
+        oneLine({"advise", log, "--cap", "10/1m", "--for", "aws-waf"}, "--cap: AWS WAF lets a key's burst through whole until a check sees it");
         oneLine({"advise", log, "--origin", "0/1s", "--for", "nginx"}, "--origin: ");
         oneLine({"advise", log, "--origin", "10", "--for", "nginx"}, "--origin: ");
         oneLine(QStringList{"advise", log, "--pass-path", "/x", "--pass-agent", "y"} + nginx,

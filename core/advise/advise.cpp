@@ -408,14 +408,14 @@ std::int64_t originMost(const KeyedTraces& traces, const BurstFamily& family, st
 }
 
 std::int64_t originMost(const KeyedTraces& traces, const std::function<void(KeyTrace, std::vector<Nanos>&)>& passed,
-                        std::span<const Nanos> elsewhere, Nanos window)
+                        std::span<const Nanos> elsewhere, Nanos window, bool unlimitedReach)
 {
     std::vector<Nanos> times(elsewhere.begin(), elsewhere.end());
     times.insert(times.end(), traces.letByTimes.begin(), traces.letByTimes.end());
     for (std::size_t k = 0; k < traces.keys(); ++k) {
         if (traces.limited[k])
             passed(traces.trace(k), times);
-        else
+        else if (unlimitedReach)
             times.insert(times.end(), traces.times.begin() + std::ptrdiff_t(traces.start[k]),
                          traces.times.begin() + std::ptrdiff_t(traces.start[k + 1]));
     }

@@ -146,9 +146,11 @@ struct DenialCount {
 // empty and let by, and `elsewhere` (OriginGoal).
 std::int64_t originMost(const KeyedTraces& traces, const BurstFamily& family, std::int64_t step, std::int64_t burst,
                         std::span<const Nanos> elsewhere, Nanos window);
-// The same of any limit: `passed` appends the arrival times it lets through of one key's trace.
+// The same of any limit: `passed` appends the arrival times it lets through of one key's trace;
+// unlimitedReach false: the requests of keys logged empty do not reach the origin (the written
+// config refuses them before any limit: Kong's basic-auth).
 std::int64_t originMost(const KeyedTraces& traces, const std::function<void(KeyTrace, std::vector<Nanos>&)>& passed,
-                        std::span<const Nanos> elsewhere, Nanos window);
+                        std::span<const Nanos> elsewhere, Nanos window, bool unlimitedReach = true);
 
 // shownKey is the key whose requests show a limit at work: the one it denies most
 // (denied.mostDenied), or, when it denies none, the busiest limited key.

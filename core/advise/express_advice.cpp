@@ -37,9 +37,13 @@ std::int64_t expressDenied(KeyTrace trace, std::int64_t windowMs, std::int64_t l
     return deniedOn(express, trace);
 }
 
-WindowRowModel expressRowModel(std::int64_t windowMs, std::int64_t limit)
+std::vector<WindowRowModel> expressRowModels(const ExpressAdvice& e)
 {
-    return windowRowModel([=] { return ExpressRateLimit(expressConfig(windowMs, limit)); }, false);
+    std::vector<WindowRowModel> out;
+    for (const ExpressPoint& w : e.windows) // a key's windows are its own, each from its first request after the last ended
+        out.push_back(windowRowModel([w] { return ExpressRateLimit(expressConfig(w.windowMs, w.limit)); }, false,
+                                     {{w.windowMs * kNanosPerMs, w.limit}}));
+    return out;
 }
 
 ExpressAdvice adviseExpress(const KeyedTraces& traces, std::int64_t keep)

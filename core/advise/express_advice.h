@@ -17,7 +17,7 @@
 #pragma once
 
 #include "advise/advise.h"
-#include "advise/window_origin.h"
+#include "advise/window_goals.h"
 
 #include <string>
 #include <vector>
@@ -38,7 +38,7 @@ struct ExpressAdvice {
     KeptKeys keys;
     std::vector<ExpressPoint> windows; // per shown window: its least limit
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
-    std::size_t recommendedIndex = kExpressRecommended; // another with an origin goal (window_origin.h)
+    std::size_t recommendedIndex = kExpressRecommended; // another with an origin goal (window_goals.h)
     const ExpressPoint& recommended() const { return windows[recommendedIndex]; }
 };
 
@@ -48,8 +48,8 @@ std::int64_t expressWindowMost(KeyTrace trace, std::int64_t windowMs);
 // expressDenied is how many of the trace's requests express-rate-limit denies at (windowMs, limit).
 std::int64_t expressDenied(KeyTrace trace, std::int64_t windowMs, std::int64_t limit);
 
-// expressRowModel is (windowMs, limit) as the advice measures it (window_origin.h).
-WindowRowModel expressRowModel(std::int64_t windowMs, std::int64_t limit);
+// expressRowModels is each window's row as the advice measures it (window_goals.h).
+std::vector<WindowRowModel> expressRowModels(const ExpressAdvice& e);
 
 // adviseExpress keeps the keys and measures each shown window's least limit. It throws
 // InputError when no key is limited.

@@ -92,9 +92,20 @@ std::size_t kongRecommendedRow(const KongAdvice& k)
     throw std::logic_error("kongRecommendedRow: the recommendation is no row");
 }
 
-WindowRowModel kongRowModel(const KongLimits& limits)
+std::vector<WindowRowModel> kongRowModels(const KongAdvice& k, bool consumer)
 {
-    return windowRowModel([=] { return Kong(kongConfig(limits)); }, true);
+    std::vector<WindowRowModel> out;
+    for (const KongPoint& row : kongRows(k)) {
+        const KongLimits limits = row.limits;
+        // Each configured period lets its limit through in each of its windows of the clock.
+        std::vector<std::pair<Nanos, std::int64_t>> counts;
+        for (int p = 0; p < kKongShownPeriods; ++p)
+            if (limits[std::size_t(p)] != 0)
+                counts.emplace_back(Kong::periodNanos(p), limits[std::size_t(p)]);
+        out.push_back(windowRowModel([=] { return Kong(kongConfig(limits)); }, true, std::move(counts)));
+        out.back().unlimitedReach = !consumer;
+    }
+    return out;
 }
 
 std::optional<KongLimitBy> kongLimitBy(const std::string& logKey)

@@ -18,11 +18,12 @@
 // minute in one second. The cap is written only below the minute's limit: at or above it, it
 // never binds (a second's window lies inside its minute's, both on the clock), and Kong's schema
 // refuses a minute below the second (schema.lua validate_periods_order). Hours and days are
-// shown, not written: on a log of a day they are the kept keys' totals, the choice of keys itself.
+// shown, not recommended: on a log of a day they are the kept keys' totals, the choice of keys
+// itself (a goal may still choose one: window_goals.h).
 #pragma once
 
 #include "advise/advise.h"
-#include "advise/window_origin.h"
+#include "advise/window_goals.h"
 #include "limiters/config.h"
 #include "limiters/products/kong.h"
 
@@ -75,8 +76,9 @@ KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep);
 std::vector<KongPoint> kongRows(const KongAdvice& k);
 std::size_t kongRecommendedRow(const KongAdvice& k);
 
-// kongRowModel is the limits as the advice measures them, on the clock (window_origin.h).
-WindowRowModel kongRowModel(const KongLimits& limits);
+// kongRowModels is each of kongRows as the advice measures it, on the clock (window_goals.h);
+// consumer: keyed by the consumer, whose basic-auth answers a request without a user 401.
+std::vector<WindowRowModel> kongRowModels(const KongAdvice& k, bool consumer);
 
 // KongLimitBy is how the plugin is keyed by the log's key: its config lines (indented for the
 // plugin's config), and whether it needs a plugin that identifies consumers (the log's user).

@@ -75,14 +75,16 @@ std::int64_t cloudflareDenied(KeyTrace trace, std::int64_t period, std::int64_t 
     return deniedOn(rule, trace, trace.clock);
 }
 
-WindowRowModel cloudflareRowModel(std::int64_t period, std::int64_t limit)
+std::vector<WindowRowModel> managedRowModels(const WindowAdvice& w, bool cloudflare)
 {
-    return windowRowModel([=] { return CloudflareRate(cloudflareConfig(period, limit)); }, true);
-}
-
-WindowRowModel wafRowModel(std::int64_t windowSec, std::int64_t limit)
-{
-    return windowRowModel([=] { return wafRule(windowSec, limit); }, true);
+    std::vector<WindowRowModel> out;
+    for (const WindowPoint& p : w.windows)
+        if (cloudflare) // at most `limit` pass in each period of the clock (the previous period's weight only adds)
+            out.push_back(windowRowModel([p] { return CloudflareRate(cloudflareConfig(p.window, p.limit)); }, true,
+                                         {{p.window * kNanosPerSecond, p.limit}}));
+        else // a burst passes until a check sees it: no count bounds it
+            out.push_back(windowRowModel([p] { return wafRule(p.window, p.limit); }, true, {}));
+    return out;
 }
 
 WindowAdvice adviseCloudflare(const KeyedTraces& traces, std::int64_t keep)

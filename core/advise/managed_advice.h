@@ -26,7 +26,7 @@
 #pragma once
 
 #include "advise/advise.h"
-#include "advise/window_origin.h"
+#include "advise/window_goals.h"
 #include "limiters/products/aws_waf.h"
 
 #include <string>
@@ -59,10 +59,9 @@ std::int64_t cloudflareLeast(KeyTrace trace, std::int64_t period);
 // cloudflareDenied is how many of the trace's requests the rule written for (period, limit) denies.
 std::int64_t cloudflareDenied(KeyTrace trace, std::int64_t period, std::int64_t limit);
 WindowAdvice adviseCloudflare(const KeyedTraces& traces, std::int64_t keep);
-// cloudflareRowModel and wafRowModel are a written rule as the advice measures it, on the clock
-// (window_origin.h).
-WindowRowModel cloudflareRowModel(std::int64_t period, std::int64_t limit);
-WindowRowModel wafRowModel(std::int64_t windowSec, std::int64_t limit);
+// managedRowModels is each window's written rule (Cloudflare's, else AWS WAF's) as the advice
+// measures it, on the clock (window_goals.h).
+std::vector<WindowRowModel> managedRowModels(const WindowAdvice& w, bool cloudflare);
 // cloudflareAdviceConfig is a rulesets API request body: one rule keyed by ip.src, action block,
 // blocking for one period once over (mitigation_timeout = period).
 std::string cloudflareAdviceConfig(std::int64_t period, std::int64_t limit);

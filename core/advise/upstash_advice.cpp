@@ -48,9 +48,15 @@ std::int64_t upstashDenied(KeyTrace trace, bool sliding, std::int64_t windowMs, 
     return deniedOn(upstash, trace, clock);
 }
 
-WindowRowModel upstashRowModel(const UpstashPoint& p)
+std::vector<WindowRowModel> upstashRowModels(const UpstashAdvice& u)
 {
-    return windowRowModel([p] { return upstashOf(p.sliding, p.windowMs, p.tokens); }, true);
+    // Either limiter lets at most `tokens` through in each window of the clock (the sliding one
+    // weighs the previous window's on top): the bound of a fixed window, reached by fixedWindow.
+    std::vector<WindowRowModel> out;
+    for (const UpstashPoint& p : u.limiters)
+        out.push_back(windowRowModel([p] { return upstashOf(p.sliding, p.windowMs, p.tokens); }, true,
+                                     {{p.windowMs * kNanosPerMs, p.tokens}}));
+    return out;
 }
 
 UpstashAdvice adviseUpstash(const KeyedTraces& traces, std::int64_t keep)

@@ -24,7 +24,7 @@
 #pragma once
 
 #include "advise/advise.h"
-#include "advise/window_origin.h"
+#include "advise/window_goals.h"
 
 #include <string>
 #include <vector>
@@ -47,7 +47,7 @@ struct UpstashAdvice {
     KeptKeys keys;                    // the kept keys (keepKeys)
     std::vector<UpstashPoint> limiters; // slidingWindow at each window, then fixedWindow at each
     std::vector<std::int64_t> deniedPerKey; // per key, at the recommendation
-    std::size_t recommendedIndex = kUpstashRecommended; // another with an origin goal (window_origin.h)
+    std::size_t recommendedIndex = kUpstashRecommended; // another with an origin goal (window_goals.h)
     const UpstashPoint& recommended() const { return limiters[recommendedIndex]; }
 };
 
@@ -63,8 +63,8 @@ std::int64_t upstashLeastTokens(KeyTrace trace, bool sliding, std::int64_t windo
 // (the package's default, and the written snippet's).
 std::int64_t upstashDenied(KeyTrace trace, bool sliding, std::int64_t windowMs, std::int64_t tokens, Nanos clock);
 
-// upstashRowModel is the limiter as the advice measures it, on the clock (window_origin.h).
-WindowRowModel upstashRowModel(const UpstashPoint& p);
+// upstashRowModels is each limiter as the advice measures it, on the clock (window_goals.h).
+std::vector<WindowRowModel> upstashRowModels(const UpstashAdvice& u);
 
 // adviseUpstash keeps the keys and measures each shown limiter's least tokens, its windows on the
 // log's clock (traces.clock). It throws InputError when no key is limited.

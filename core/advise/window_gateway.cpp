@@ -24,6 +24,14 @@ std::string windowGatewayName(std::string_view product)
                                      : "@upstash/ratelimit";
 }
 
+std::string windowGatewayCapProblem(std::string_view product)
+{
+    if (product != "aws-waf")
+        return {};
+    return "AWS WAF lets a key's burst through whole until a check sees it (every 10 s, in force 30 s later): no count "
+           "in a window bounds what one key gets through";
+}
+
 std::string windowGatewayKeyProblem(const std::string& product, const std::string& key)
 {
     if (key == "ip" || product == "upstash")
@@ -55,6 +63,8 @@ WindowGatewayAdvice::WindowGatewayAdvice(const WindowGatewayTerms& terms, const 
         throw InputError("advise: " + ratelab::quoted(terms.product) + " is no gateway of a count in a window");
     if (const std::string problem = windowGatewayKeyProblem(terms.product, terms.key); !problem.empty())
         throw InputError("--key: " + problem);
+    if (const std::string problem = windowGatewayCapProblem(terms.product); terms.cap && !problem.empty())
+        throw InputError("--cap: " + problem);
     m_traces = keyedTraces(traffic, terms.pass);
     m_traces.keptBy = terms.keptBy;
     if (terms.product == "kong")
@@ -65,18 +75,19 @@ WindowGatewayAdvice::WindowGatewayAdvice(const WindowGatewayTerms& terms, const 
         fromUpstash(terms);
     else
         fromManaged(terms);
-    if (!terms.origin)
+    const WindowGoals goals{terms.cap, terms.origin};
+    if (!goals.any())
         return;
-    std::vector<DenialCount> denied;
-    for (const WindowRow& row : m_rows)
-        denied.push_back(row.denied);
-    const WindowOriginChoice choice = chooseWindowForOrigin(m_traces, m_keys, m_models, denied, m_recommended, *terms.origin,
-                                                            windowGatewayName(m_product),
-                                                            [&](std::size_t r) { return m_rows[r].point; });
-    for (std::size_t r = 0; r < m_rows.size(); ++r)
-        m_rows[r].origin = choice.origin[r];
+    const WindowChoice choice = chooseWindow(m_traces, m_keys, m_models, denialsOf(m_rows), m_recommended, goals,
+                                             windowGatewayName(m_product), [&](std::size_t r) { return m_rows[r].point; });
+    for (std::size_t r = 0; r < m_rows.size(); ++r) {
+        if (!choice.mostIn.empty())
+            m_rows[r].mostIn = choice.mostIn[r];
+        if (!choice.origin.empty())
+            m_rows[r].origin = choice.origin[r];
+    }
     m_recommended = choice.recommended;
-    m_movedByOrigin = choice.moved;
+    m_movedByGoals = choice.moved;
 }
 
 void WindowGatewayAdvice::fromKong(const WindowGatewayTerms& terms)
@@ -97,8 +108,8 @@ void WindowGatewayAdvice::fromKong(const WindowGatewayTerms& terms)
         else
             m_rows.push_back({"minute, second", grouping(l[1]) + ", " + grouping(l[0]), kongLimitsText(l), rows[r].denied});
         m_configs.push_back(kongAdviceConfig(l, limitBy));
-        m_models.push_back(kongRowModel(l));
     }
+    m_models = kongRowModels(k, limitBy.consumer);
     m_recommended = kongRecommendedRow(k);
 }
 
@@ -112,8 +123,8 @@ void WindowGatewayAdvice::fromExpress(const WindowGatewayTerms& terms)
         m_rows.push_back({std::to_string(w.windowMs), grouping(w.limit),
                           "windowMs " + std::to_string(w.windowMs) + ", limit " + grouping(w.limit), w.denied});
         m_configs.push_back(expressAdviceConfig(w.windowMs, w.limit));
-        m_models.push_back(expressRowModel(w.windowMs, w.limit));
     }
+    m_models = expressRowModels(e);
     m_recommended = kExpressRecommended;
 }
 
@@ -128,8 +139,8 @@ void WindowGatewayAdvice::fromManaged(const WindowGatewayTerms& terms)
         m_rows.push_back({std::to_string(p.window) + " s", grouping(p.limit),
                           m_windowName + " " + std::to_string(p.window) + ", " + m_limitName + " " + grouping(p.limit), p.denied});
         m_configs.push_back(cloudflare ? cloudflareAdviceConfig(p.window, p.limit) : wafAdviceConfig(p.window, p.limit));
-        m_models.push_back(cloudflare ? cloudflareRowModel(p.window, p.limit) : wafRowModel(p.window, p.limit));
     }
+    m_models = managedRowModels(w, cloudflare);
     m_recommended = w.recommendedIndex;
 }
 
@@ -143,8 +154,8 @@ void WindowGatewayAdvice::fromUpstash(const WindowGatewayTerms& terms)
         m_rows.push_back({std::string(p.sliding ? "slidingWindow " : "fixedWindow ") + upstashWindowText(p.windowMs),
                           grouping(p.tokens), "Ratelimit." + upstashLimiterCall(p), p.denied});
         m_configs.push_back(upstashAdviceSnippet(p));
-        m_models.push_back(upstashRowModel(p));
     }
+    m_models = upstashRowModels(u);
     m_recommended = kUpstashRecommended;
 }
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "advise/advise.h"
-#include "advise/window_origin.h"
+#include "advise/window_goals.h"
 #include "traffic/traffic_log.h"
 
 #include <cstdint>
@@ -27,7 +27,8 @@ struct WindowGatewayTerms {
     std::int64_t keep = kPercentUnit / 100 * 99;
     std::string pass;
     std::vector<std::uint8_t> keptBy; // the keys kept in place of the percentile (KeyedTraces::keptBy)
-    std::optional<OriginGoal> origin = {}; // `advise --origin`: chooses the row (window_origin.h)
+    std::optional<OriginGoal> origin = {}; // `advise --origin`: chooses the row (window_goals.h)
+    std::optional<WindowCap> cap = {};     // `advise --cap`: chooses the row too
 };
 
 // isWindowGateway: the product is one of the five (kong, express, cloudflare, aws-waf, upstash).
@@ -36,6 +37,10 @@ bool isWindowGateway(std::string_view product);
 // windowGatewayName is the product as a report names it: "Kong", "express-rate-limit",
 // "Cloudflare", "AWS WAF", "@upstash/ratelimit".
 std::string windowGatewayName(std::string_view product);
+
+// windowGatewayCapProblem says why `--cap` cannot be met by the gateway's windows ("" when it
+// can): AWS WAF lets a key's burst through whole until a check sees it.
+std::string windowGatewayCapProblem(std::string_view product);
 
 // windowGatewayKeyProblem says why the gateway cannot be keyed by the log's key, as a refusal of
 // --key ("" when it can): express-rate-limit's default keyGenerator and the managed rules count
@@ -54,6 +59,7 @@ std::string kongUnkeyedProblem(const std::string& key, bool consumer, std::int64
 struct WindowRow {
     std::string window, limit, point;
     DenialCount denied;
+    std::optional<std::int64_t> mostIn = {}; // with a cap: the most one key gets through in its window
     std::optional<std::int64_t> origin = {}; // with an origin goal: the most that reach the origin in its window
 };
 
@@ -63,15 +69,16 @@ struct WindowRow {
 class WindowGatewayAdvice {
 public:
     // It throws InputError for a key the gateway cannot be keyed by (windowGatewayKeyProblem,
-    // kongUnkeyedProblem), a pass pattern RE2 refuses or that matches no limited key, and when no
-    // key is limited.
+    // kongUnkeyedProblem), a pass pattern RE2 refuses or that matches no limited key, when no
+    // key is limited, for a cap it cannot meet (windowGatewayCapProblem) and when no row meets
+    // the goals (chooseWindow).
     WindowGatewayAdvice(const WindowGatewayTerms& terms, const Traffic& traffic);
 
     const std::string& product() const { return m_product; }
     const KeptKeys& keys() const { return m_keys; }
     const std::vector<WindowRow>& rows() const { return m_rows; }
     std::size_t recommended() const { return m_recommended; }
-    bool movedByOrigin() const { return m_movedByOrigin; } // the origin goal chose the recommendation
+    bool movedByGoals() const { return m_movedByGoals; } // the cap or the origin goal chose the recommendation
     // windowName and limitName are the product's own words for a row's two values ("windowMs",
     // "limit"; "period", "requests_per_period").
     const std::string& windowName() const { return m_windowName; }
@@ -95,7 +102,7 @@ private:
     std::vector<std::string> m_configs;
     std::vector<WindowRowModel> m_models; // per row
     std::size_t m_recommended = 0;
-    bool m_movedByOrigin = false;
+    bool m_movedByGoals = false;
 };
 
 } // namespace ratelab

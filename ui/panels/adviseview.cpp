@@ -159,7 +159,7 @@ void AdviseView::showGatewayParts()
     for (QWidget* w : std::initializer_list<QWidget*>{m_keepLabel, m_keep, m_keysLabel, m_pass})
         w->setVisible(perKey);
     m_capLabel->setText(perKey ? tr("c&ap one key at") : tr("c&ap one Envoy at"));
-    const bool capped = product != "traefik" && !isWindowGateway(product.toStdString());
+    const bool capped = product != "traefik" && windowGatewayCapProblem(product.toStdString()).empty();
     m_capLabel->setVisible(capped);
     m_cap->setVisible(capped);
     m_letByLabel->setVisible(product == "nginx");
@@ -214,7 +214,7 @@ void AdviseView::connectParts()
     connect(m_advise, &QPushButton::clicked, this,
             [this] {
                 const QString product = m_gateway->currentData().toString();
-                const bool capped = product != "traefik" && !isWindowGateway(product.toStdString());
+                const bool capped = product != "traefik" && windowGatewayCapProblem(product.toStdString()).empty();
                 advise(product, m_keep->value(), m_pass->text(), capped ? m_cap->text() : QString(),
                        product == "nginx" ? m_letBy->text() : QString(), m_origin->text());
             });
@@ -365,35 +365,42 @@ QString boxMessage(const QString& error)
     return error;
 }
 
+// goalOf reads a goal's box (N/T), nothing when it is empty; a box refused is named in `error`,
+// the first one only.
+std::optional<WindowCap> goalOf(const std::string& text, const QString& box, QString& error)
+{
+    try {
+        return text.empty() ? std::nullopt : std::optional(parseWindowCap(text));
+    } catch (const InputError& e) {
+        if (error.isEmpty())
+            error = box.arg(QString::fromStdString(e.what()));
+        return std::nullopt;
+    }
+}
+
 // keepOf is a percentage as the command line reads it: a decimal, exactly (tenths here).
 std::int64_t keepOf(double percent) { return parseSeconds(QString::number(percent, 'f', 1).toStdString()); }
 
 } // namespace
 
-// adviseWindows runs a window gateway's advice: its windows' least limits, and with an origin goal
-// the window that meets it. There is no cap to give it: its limit is a count in a window already.
+// adviseWindows runs a window gateway's advice: its windows' least limits, and with a cap or an
+// origin goal the window that meets them.
 void AdviseView::adviseWindows(const QString& product, const QString& name, double keepPercent, const QString& pass,
                                const QString& cap, const QString& origin)
 {
     WindowGatewayTerms terms{product.toStdString(), m_key, keepOf(keepPercent), pass.toStdString(), {}};
-    m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, capped = !cap.trimmed().isEmpty(),
+    m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, cap = cap.trimmed().toStdString(),
                                            origin = origin.trimmed().toStdString(), generation = m_generation]() mutable {
         Result r;
         r.product = name;
         r.pass = QString::fromStdString(terms.pass);
         r.generation = generation;
-        if (capped) {
-            r.error = tr("The cap: %1's limit is a count in a window already: choose the window and the count")
-                          .arg(name);
+        terms.cap = goalOf(cap, tr("The cap: %1"), r.error);
+        if (const std::optional<WindowCap> most = goalOf(origin, tr("The origin: %1"), r.error))
+            terms.origin = OriginGoal{*most, {}};
+        if (!r.error.isEmpty())
             return r;
-        }
-        try {
-            if (!origin.empty())
-                terms.origin = OriginGoal{parseWindowCap(origin), {}};
-        } catch (const InputError& e) {
-            r.error = tr("The origin: %1").arg(QString::fromStdString(e.what()));
-            return r;
-        }
+        r.cap = terms.cap;
         if (terms.origin)
             r.origin = terms.origin->most;
         try {
@@ -432,17 +439,8 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
         r.pass = QString::fromStdString(terms.pass);
         r.letBy = QString::fromStdString(terms.letBy.path);
         r.generation = generation;
-        const auto goal = [&](const std::string& text, const QString& box) -> std::optional<WindowCap> {
-            try { // the first box refused is named
-                return text.empty() ? std::nullopt : std::optional(parseWindowCap(text));
-            } catch (const InputError& e) {
-                if (r.error.isEmpty())
-                    r.error = box.arg(QString::fromStdString(e.what()));
-                return std::nullopt;
-            }
-        };
-        terms.options.cap = goal(cap, tr("The cap: %1"));
-        if (const std::optional<WindowCap> most = goal(origin, tr("The origin: %1")))
+        terms.options.cap = goalOf(cap, tr("The cap: %1"), r.error);
+        if (const std::optional<WindowCap> most = goalOf(origin, tr("The origin: %1"), r.error))
             terms.options.origin = OriginGoal{*most, {}};
         if (!r.error.isEmpty())
             return r;
@@ -540,19 +538,26 @@ QString AdviseView::windowsSummaryText() const
 {
     const KeptKeys& a = m_windows->keys();
     const WindowRow& r = m_windows->rows().at(m_windows->recommended());
-    const QString atOrigin =
-        !m_originUsed ? QString()
-                      : tr(" At the origin, at most %1 in any %2 s of the log (the goal %3: %4).")
-                            .arg(count(*r.origin), QString::fromStdString(formatSeconds(m_originUsed->window)),
-                                 count(m_originUsed->requests),
-                                 m_windows->movedByOrigin() ? tr("of the windows that meet it, the one denying the fewest requests")
-                                                            : tr("met by the recommendation made without it"));
+    // What the goals measure at the recommendation, and whether they chose it.
+    QString goals;
+    if (m_capUsed)
+        goals += tr(" One key gets through at most %1 in any %2 s (the cap %3).")
+                     .arg(count(*r.mostIn), QString::fromStdString(formatSeconds(m_capUsed->window)), count(m_capUsed->requests));
+    if (m_originUsed)
+        goals += tr(" At the origin, at most %1 in any %2 s of the log (the goal %3).")
+                     .arg(count(*r.origin), QString::fromStdString(formatSeconds(m_originUsed->window)),
+                          count(m_originUsed->requests));
+    if (m_capUsed || m_originUsed)
+        goals += m_windows->movedByGoals() ? tr(" Of the windows that meet %1, the one denying the fewest requests.")
+                                                 .arg(m_capUsed && m_originUsed ? tr("both") : tr("it"))
+                                           : tr(" Met by the recommendation made without %1.")
+                                                 .arg(m_capUsed && m_originUsed ? tr("them") : tr("it"));
     return tr("%1, keeping every request of the %2 with at most %3 each%4: for each window, the least limit at which "
               "they all pass. Recommended: %5, %6 of the other keys' %7 requests denied, %8 capped.%9")
         .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
              QString::fromStdString(counted(a.keptMost, "request")), matchingText(a), QString::fromStdString(r.point),
              count(r.denied.other), count(a.limitedRequests - a.keptRequests),
-             QString::fromStdString(counted(r.denied.keys, "key")), atOrigin);
+             QString::fromStdString(counted(r.denied.keys, "key")), goals);
 }
 
 void AdviseView::showResult(Result r)
@@ -637,7 +642,10 @@ void AdviseView::fillWindows(int recommended)
     m_front->horizontalHeaderItem(2)->setText(tr("Kept keys' denied"));
     m_front->setColumnHidden(3, false);
     m_front->setColumnHidden(4, false);
-    m_front->setColumnHidden(5, true);
+    m_front->setColumnHidden(5, !m_capUsed);
+    if (m_capUsed)
+        m_front->horizontalHeaderItem(5)->setText(
+            tr("Most in %1 s").arg(QString::fromStdString(formatSeconds(m_capUsed->window))));
     m_front->setColumnHidden(6, !m_originUsed);
     if (m_originUsed)
         m_front->horizontalHeaderItem(6)->setText(
@@ -647,7 +655,7 @@ void AdviseView::fillWindows(int recommended)
         const WindowRow& w = rows[i];
         const QString window = QString::fromStdString(w.window) + (int(i) == recommended ? tr(" (recommended)") : QString());
         QStringList cells{window, QString::fromStdString(w.limit), count(w.denied.kept), count(w.denied.other),
-                          count(w.denied.keys), QString()};
+                          count(w.denied.keys), m_capUsed ? count(*w.mostIn) : QString()};
         if (m_originUsed)
             cells << count(*w.origin);
         appendRow(m_front, cells);

@@ -28,6 +28,11 @@ std::string_view Kong::periodName(int p)
     return kNames[p];
 }
 
+Nanos Kong::periodNanos(int p)
+{
+    return kFixed[p] * kNanosPerSecond;
+}
+
 Kong::Kong(const LimiterConfig& config)
 {
     const ProductParams p(Algorithm::Kong, config);

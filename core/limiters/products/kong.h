@@ -36,6 +36,8 @@ public:
     static std::int64_t periodStart(int p, std::int64_t s);
     // periodName is period p's config field: "second", "minute", ... "year".
     static std::string_view periodName(int p);
+    // periodNanos is the length of period p < 4, second to day (a month's and a year's vary).
+    static Nanos periodNanos(int p);
     const std::array<std::int64_t, kPeriods>& limits() const { return m_limits; }
 
 private:
