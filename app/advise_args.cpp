@@ -118,19 +118,17 @@ void readOrigin(const QCommandLineParser& p, AdviseArgs& a)
     }
 }
 
-// readLetBy reads --pass-path or --pass-agent: the requests nginx's config is to let by uncounted.
+// readLetBy reads --pass-path or --pass-agent: the requests the config is to let by uncounted
+// (nginx, Traefik; Kong a path).
 void readLetBy(const QCommandLineParser& p, AdviseArgs& a)
 {
     for (const char* name : {"pass-path", "pass-agent"})
         if (p.isSet(name) && p.value(name).isEmpty())
             throw InputError("--" + std::string(name) + ": no pattern given");
-    a.letBy = {p.value("pass-path").toStdString(), p.value("pass-agent").toStdString()};
+    a.letBy = {p.value("pass-path").toStdString(), p.value("pass-agent").toStdString(), a.product};
     if (!a.letBy.any())
         return;
-    if (a.product != "nginx")
-        throw InputError(a.letBy.option() + ": written for nginx only (a map that empties the zone's key): " + a.product
-                         + "'s config has no such lookup here");
-    checkLetBy(a.letBy); // refused before the log is read
+    checkLetBy(a.letBy); // refused before the log is read, with a product that cannot let it by
 }
 
 // currentKey is the log field every rule of the current config keys by, when that is one field
@@ -245,12 +243,13 @@ void addAdviseOptions(QCommandLineParser& parser)
         {"pass", "Every request of the keys whose whole name matches this RE2 pattern must pass too, however many "
                  "they send (a partner, a health check, an office: '10\\.1\\..*'; not for envoy).",
          "REGEX"},
-        {"pass-path", "Every request whose whole path as logged (its query string included) matches this regex "
-                      "must pass too: the config lets them by uncounted, and the limit is advised on the rest "
-                      "('/health', '/api/login.*'; PCRE, as nginx's map matches it; nginx only).",
+        {"pass-path", "Every request whose whole path matches this regex must pass too: the config lets them by "
+                      "uncounted, and the limit is advised on the rest ('/health', '/api/login.*'). nginx: the path as "
+                      "logged, its query string included, by PCRE as its map matches it; traefik: as it routes it, "
+                      "without the query string, by RE2 (a router); kong: so, by PCRE (a route).",
          "REGEX"},
         {"pass-agent", "Every request whose whole User-Agent matches this regex must pass too, let by as --pass-path's "
-                       "('okhttp/.*'; the log's $http_user_agent; nginx only; not with --pass-path).",
+                       "('okhttp/.*'; the log's $http_user_agent; nginx and traefik; not with --pass-path).",
          "REGEX"},
         {"cap", "The most requests one key may get through in any window of this length, whatever it sends, as "
                 "requests/window: 600/1m, 20/1s (for envoy: the log's, through one Envoy). The recommendation is "

@@ -75,7 +75,7 @@ Written adviseFor(const AdviseArgs& a, const Traffic& traffic)
 // options say (--pass, --keep current).
 KeyedTraces tracesFor(const AdviseArgs& a, const Traffic& traffic)
 {
-    KeyedTraces traces = keyedTraces(traffic, a.pass);
+    KeyedTraces traces = keyedTraces(traffic, a.pass, letByOf(traffic, a.letBy));
     traces.keptBy = a.keptBy;
     return traces;
 }
@@ -213,6 +213,12 @@ std::string shadowText(const AdviseArgs& args)
                + (args.limitBy.consumer ? "; basic-auth is what sets the log's user: keep your own authentication plugin "
                                           "if consumers come from another"
                                         : "");
+    if (args.product == "traefik" && args.letBy.any())
+        return "Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The closest: load "
+               "the middleware alone first (it limits nothing), run `ratelab replay LOG --config FILE` on each new day's "
+               "log, and when the denials are as expected give your routers the two routers' rules: ratelab-let-by's "
+               "requests without the middleware, tried first, every other with ratelab-limit. Their service is a "
+               "placeholder the dry run needs";
     if (args.product == "traefik")
         return "Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The closest: load "
                "this middleware with no router listing it (it limits nothing), run `ratelab replay LOG --config FILE` "
@@ -949,7 +955,7 @@ int runKong(const QCommandLineParser& parser, const QString& log, const AdviseAr
         k.recommended = rows[kr.goal->recommended];
         k.deniedPerKey = kr.goal->deniedPerKey;
     }
-    const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy);
+    const std::string config = kongAdviceConfig(k.recommended.limits, a.limitBy, a.letBy);
     const Proof proof = prove(config, k.deniedPerKey, k.keys, a, traffic);
     return report(
         proof, a, config, traffic,

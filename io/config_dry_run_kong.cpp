@@ -324,6 +324,12 @@ void addCandidates(std::vector<Candidate>& candidates, const Route& r, const std
                                                       -(std::int64_t(1) << 40), std::int64_t(1) << 40);
     for (const QJsonValue& pv : paths) {
         const std::string path = treeText(pv);
+        // Kong 3's schema (typedefs.router_path): a path starts "/" or "~/" and has no "//".
+        if (!path.empty() && !path.starts_with('/') && !path.starts_with("~/"))
+            throw InputError("Kong: route " + r.name + ": the path " + ratelab::quoted(path)
+                             + " should start with: / (fixed path) or ~/ (regex path)");
+        if (path.find("//") != std::string::npos)
+            throw InputError("Kong: route " + r.name + ": the path " + ratelab::quoted(path) + " must not have empty segments");
         const bool regex = path.starts_with('~');
         const int weight = (hosts.isEmpty() ? 0 : 1) + (path.empty() ? 0 : 1) + (methods ? 1 : 0) + (headers ? 1 : 0);
         DryRunPlace place{"route " + r.name + " (" + (path.empty() ? "every path" : path) + ")",

@@ -678,6 +678,48 @@ private slots:
         QCOMPARE(j["origin"].toObject()["admitted_peak_per_second"].toInt(), 2);
     }
 
+    // --pass-path as each product's config matches it, on 1.1.1.1's /health, /health?probe=1,
+    // /%68ealth, /health/ and /api (and /api from 2.2.2.2 and 3.3.3.3). nginx's map reads
+    // $request_uri as sent: only /health is let by. Traefik's PathRegexp and Kong's "~" path read
+    // the path as they route it, without its query string and with %68 decoded to 'h': the first
+    // three. /health/ is no whole match for any. The written configs' dry runs let by the same.
+    void letByAsEachProductRoutes()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "health.csv",
+                                      "time,ip,path\n1795392000.000,1.1.1.1,/health\n1795392000.000,1.1.1.1,/health?probe=1\n"
+                                      "1795392000.000,1.1.1.1,/%68ealth\n1795392000.000,1.1.1.1,/health/\n"
+                                      "1795392000.000,1.1.1.1,/api\n1795392000.000,2.2.2.2,/api\n"
+                                      "1795392000.500,2.2.2.2,/api\n1795392001.000,3.3.3.3,/api\n");
+        const auto advised = [&](const char* product) {
+            return parseJson(runRatelab({"advise", log, "--for", product, "--pass-path", "/health", "--format", "json"}).out);
+        };
+        const QJsonObject nginx = advised("nginx"), traefik = advised("traefik"), kong = advised("kong");
+        QCOMPARE(nginx["let_by"].toObject()["requests"].toInt(), 1);
+        QCOMPARE(traefik["let_by"].toObject()["requests"].toInt(), 3);
+        QCOMPARE(kong["let_by"].toObject()["requests"].toInt(), 3);
+        for (const QJsonObject& j : {nginx, traefik, kong}) {
+            QVERIFY(j["proof"].toObject()["as_advised"].toBool());
+            QCOMPARE(j["proof"].toObject()["requests"].toInt(), 8 - j["let_by"].toObject()["requests"].toInt());
+        }
+        QVERIFY2(traefik["config"].toString().startsWith("http:\n  routers:\n    ratelab-let-by:\n"
+                                                         "      rule: 'PathRegexp(`^(?:/health)$`)'\n      priority: 2\n"),
+                 qPrintable(traefik["config"].toString()));
+        QVERIFY2(kong["config"].toString().contains("  - name: ratelab-let-by\n    paths:\n    - '~/{0}(?:/health)$'\n"
+                                                    "  - name: ratelab-every-path\n"),
+                 qPrintable(kong["config"].toString()));
+        QVERIFY(kong["config"].toString().contains("- name: rate-limiting\n  route: ratelab-every-path\n"));
+        // Kong's schema refuses a path that starts with neither "/" nor "~/", and so does its dry run.
+        const QString bad = writeFile(dir, "kong.yaml",
+                                      "_format_version: \"3.0\"\nservices:\n- name: s\n  url: http://u.invalid\n"
+                                      "  routes:\n  - name: r\n    paths:\n    - ~^/health$\nplugins:\n"
+                                      "- name: rate-limiting\n  config:\n    second: 1\n    policy: local\n");
+        const Run refused = runRatelab({"replay", log, "--config", bad});
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.err.contains("the path '~^/health$' should start with: / (fixed path) or ~/ (regex path)"),
+                 refused.err.constData());
+    }
+
     // The windows of the clock, on a log that starts 30 s past one (9.9.9.9's one request): 1.1.1.1
     // sends 3 at 59.5 s and 3 at 60.5 s, 2.2.2.2 one at 59.5 s, 3.3.3.3 two at 59.5 s and ten at
     // 60.2 s; --keep 75 keeps all but 3.3.3.3. Kong's minutes are the clock's: 1.1.1.1's least is 3
@@ -1123,7 +1165,10 @@ private slots:
         oneLine(QStringList{"advise", log, "--pass-path", "/x"} + nginx,
                 "--pass-path: '/x' matches no request's path (the whole path as logged must match, its query string included)");
         oneLine(QStringList{"advise", log, "--pass-agent", "curl.*"} + nginx, "--pass-agent: the log has no User-Agent");
-        oneLine({"advise", log, "--pass-path", "/", "--for", "kong"}, "--pass-path: written for nginx only");
+        oneLine({"advise", log, "--pass-path", "/", "--for", "envoy"}, "--pass-path: written for nginx, Traefik and Kong only");
+        oneLine({"advise", log, "--pass-agent", "x", "--for", "kong"}, "--pass-agent: written for nginx and Traefik only");
+        oneLine({"advise", log, "--pass-path", "/a`b", "--for", "traefik"}, "--pass-path: Traefik's rule quotes the regex in backquotes");
+        oneLine({"advise", log, "--pass-path", "(/x", "--for", "traefik"}, "--pass-path: the regex '(/x' is refused by RE2");
         // Only variables nginx has for every request: $user_id fails `nginx -t` (unknown
         // variable), $1abc is capture $1 and the text "abc", $http_ names no header.
         const QString offered = "--key: nginx has no variable named ";

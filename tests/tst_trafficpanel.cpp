@@ -411,10 +411,23 @@ private slots:
                 box = e;
         QVERIFY(box);
         QComboBox* gateway = advise->findChild<QComboBox*>();
-        gateway->setCurrentIndex(gateway->findData("nginx"));
-        QVERIFY(!box->isHidden());
-        gateway->setCurrentIndex(gateway->findData("traefik"));
+        for (const char* product : {"nginx", "traefik", "kong"}) {
+            gateway->setCurrentIndex(gateway->findData(product));
+            QVERIFY2(!box->isHidden(), product);
+        }
+        gateway->setCurrentIndex(gateway->findData("envoy"));
         QVERIFY(box->isHidden());
+        // Kong lets the path by with a route of its own, the limit on the other: its windows are
+        // advised on the rest, the same 4 requests let by.
+        done.clear();
+        QVERIFY(advise->advise("kong", 60, {}, {}, "/health"));
+        QVERIFY(done.wait(10'000) || done.count() > 0);
+        QVERIFY2(advise->summary().contains("The 4 requests whose path matches '/health' are let by uncounted, the most (4) "
+                                            "from 3.3.3.3"),
+                 qPrintable(advise->summary()));
+        QVERIFY(advise->configText().contains("  - name: ratelab-let-by\n    paths:\n    - '~/{0}(?:/health)$'\n"));
+        QVERIFY(advise->showInRows());
+        QCOMPARE(document.scenario().explicitArrivals->size(), std::size_t(6));
     }
 
     // A key's requests keep their place within the clock's second: a log starting at .500 s with

@@ -79,10 +79,11 @@ BurstGatewayAdvice::BurstGatewayAdvice(const BurstGatewayTerms& terms, const Tra
     if (shared() && !terms.pass.empty())
         throw InputError("--pass: Envoy's local_ratelimit keeps one token bucket for every request, not one per key: "
                          "every request is kept");
-    if (terms.letBy.any() && terms.product != "nginx")
-        throw InputError(terms.letBy.option() + ": written for nginx only (a map that empties the zone's key); "
-                         + terms.product + "'s config is written without it");
-    m_traces = shared() ? sharedTraces(traffic) : keyedTraces(traffic, terms.pass, letByOf(traffic, terms.letBy));
+    LetBy letBy = terms.letBy;
+    letBy.product = terms.product;
+    if (const std::string problem = letByProblem(letBy); letBy.any() && !problem.empty())
+        throw InputError(letBy.option() + ": " + problem);
+    m_traces = shared() ? sharedTraces(traffic) : keyedTraces(traffic, terms.pass, letByOf(traffic, letBy));
     if (!shared())
         m_traces.keptBy = terms.keptBy;
     m_advice = advise(m_traces, *m_family, m_terms.options);
@@ -100,7 +101,7 @@ std::string BurstGatewayAdvice::config(const AdvicePoint& p) const
     if (product == "envoy")
         return envoyAdviceConfig(static_cast<const EnvoyBurstFamily&>(*m_family), p.step, p.burst);
     if (product == "traefik")
-        return traefikAdviceConfig(p.step, p.burst, m_keyed);
+        return traefikAdviceConfig(p.step, p.burst, m_keyed, m_terms.letBy);
     if (product == "spring")
         return springAdviceConfig(p.step, p.burst, m_keyed);
     if (product == "aws-api-gateway")

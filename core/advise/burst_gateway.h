@@ -26,7 +26,7 @@ struct BurstGatewayTerms {
     AdviceOptions options;
     Nanos fill = kNanosPerSecond;
     std::string pass;
-    LetBy letBy; // the requests the config lets by uncounted: nginx only (a map emptying the key)
+    LetBy letBy; // the requests the config lets by uncounted: nginx (a map emptying the key), Traefik (a router)
     std::vector<std::uint8_t> keptBy; // the keys kept in place of options.keep's percentile (KeyedTraces::keptBy)
 };
 

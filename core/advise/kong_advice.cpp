@@ -75,6 +75,18 @@ KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep)
     return out;
 }
 
+namespace {
+
+// kongQuoted is text as a YAML single-quoted scalar holds it: its quotes doubled.
+std::string kongQuoted(std::string text)
+{
+    for (std::size_t i = 0; (i = text.find('\'', i)) != std::string::npos; i += 2)
+        text.insert(i, 1, '\'');
+    return text;
+}
+
+} // namespace
+
 std::vector<KongPoint> kongRows(const KongAdvice& k)
 {
     std::vector<KongPoint> out = k.windows;
@@ -128,20 +140,27 @@ std::string kongLimitsText(const KongLimits& limits)
     return out;
 }
 
-std::string kongAdviceConfig(const KongLimits& limits, const KongLimitBy& limitBy)
+std::string kongAdviceConfig(const KongLimits& limits, const KongLimitBy& limitBy, const LetBy& letBy)
 {
+    // A regex path begins "~/" in Kong 3 (schema: typedefs.router_path); "/{0}" matches nothing,
+    // so that the regex is letBy's, anchored at the path's start by Kong and at its end by '$'.
+    const std::string letByRoute = !letBy.any() ? ""
+                                                : "  - name: ratelab-let-by\n"
+                                                  "    paths:\n"
+                                                  "    - '~/{0}" + kongQuoted(letBy.written().substr(1)) + "'\n";
+    const std::string scope = letBy.any() ? "  route: ratelab-every-path\n" : "";
     std::string out = "_format_version: \"3.0\"\n"
                       "services:\n"
                       "- name: ratelab-upstream\n"
                       "  url: http://upstream.invalid\n"
-                      "  routes:\n"
+                      "  routes:\n" + letByRoute +
                       "  - name: ratelab-every-path\n"
                       "    paths:\n"
                       "    - /\n"
                       "plugins:\n";
     if (limitBy.consumer)
-        out += "- name: basic-auth\n";
-    out += "- name: rate-limiting\n"
+        out += "- name: basic-auth\n" + scope;
+    out += "- name: rate-limiting\n" + scope +
            "  config:\n";
     for (int p = 0; p < Kong::kPeriods; ++p)
         if (limits[std::size_t(p)] != 0)

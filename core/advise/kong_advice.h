@@ -23,6 +23,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/let_by.h"
 #include "advise/window_goals.h"
 #include "limiters/config.h"
 #include "limiters/products/kong.h"
@@ -96,7 +97,8 @@ std::string kongLimitsText(const KongLimits& limits);
 
 // kongAdviceConfig is the decK file `advise` writes: a placeholder service and a route for every
 // path (Kong needs one to run a plugin), and the plugin, global, with basic-auth before it when
-// it counts consumers.
-std::string kongAdviceConfig(const KongLimits& limits, const KongLimitBy& limitBy);
+// it counts consumers. With letBy (a path), a route of its regex before it (a regex path is tried
+// before a prefix), and the plugins on the route for every path only.
+std::string kongAdviceConfig(const KongLimits& limits, const KongLimitBy& limitBy, const LetBy& letBy = {});
 
 } // namespace ratelab

@@ -2,19 +2,57 @@
 
 #include "arithmetic/decimal.h"
 #include "replay/log_keys.h"
+#include "replay/dry_run_path.h"
 #include "replay/product_regex.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ratelab {
+
+namespace {
+
+// LetByRule is how a product's config matches the pattern: its regex engine, and how it reads a
+// logged target (nginx's $request_uri as logged; the others' paths as they route them).
+struct LetByRule {
+    RegexEngine engine = RegexEngine::Pcre;
+    std::optional<DryRunPaths> paths;
+};
+
+LetByRule letByRule(const std::string& product)
+{
+    if (product == "traefik")
+        return {RegexEngine::Re2, DryRunPaths::Traefik};
+    if (product == "kong")
+        return {RegexEngine::Pcre, DryRunPaths::Kong};
+    return {};
+}
+
+} // namespace
+
+std::string letByProblem(const LetBy& letBy)
+{
+    if (letBy.product == "traefik" && letBy.pattern().find('`') != std::string::npos)
+        return "Traefik's rule quotes the regex in backquotes, which the pattern holds: write it without one";
+    if (letBy.product == "nginx" || letBy.product == "traefik" || (letBy.product == "kong" && letBy.agent.empty()))
+        return {};
+    if (letBy.product == "kong")
+        return "written for nginx and Traefik only: Kong would match the User-Agent by a header regex (\"~*\"), which "
+               "RateLab's dry run of Kong does not model, so the written config could not be proved";
+    return "written for nginx, Traefik and Kong only (" + letBy.product
+           + "'s config as advise writes it has no route or lookup that lets a request by)";
+}
 
 void checkLetBy(const LetBy& letBy)
 {
     if (!letBy.path.empty() && !letBy.agent.empty())
         throw InputError("--pass-path and --pass-agent: give one (nginx would need two maps, one reading the other)");
+    if (const std::string problem = letByProblem(letBy); !problem.empty())
+        throw InputError(letBy.option() + ": " + problem);
+    const RegexEngine engine = letByRule(letBy.product).engine;
     try { // the pattern alone first, so that a refusal's offset is in what was typed
-        ProductRegex(letBy.pattern(), RegexEngine::Pcre, RegexSpan::Anywhere);
-        ProductRegex(letBy.written(), RegexEngine::Pcre, RegexSpan::Anywhere);
+        ProductRegex(letBy.pattern(), engine, RegexSpan::Anywhere);
+        ProductRegex(letBy.written(), engine, RegexSpan::Anywhere);
     } catch (const InputError& e) {
         throw InputError(letBy.option() + ": " + e.what());
     }
@@ -22,14 +60,20 @@ void checkLetBy(const LetBy& letBy)
 
 namespace {
 
-// matchedIds says of each of the names whether the pattern matches it (asked once per name). An
-// empty value ("-" as logged: a header not sent) matches nothing: nginx's map tries its regexes
-// on a non-empty value only, and gives the default.
-std::vector<std::uint8_t> matchedIds(const std::vector<std::string>& names, const ProductRegex& re)
+// matchedIds says of each of the names whether the pattern matches it (asked once per name), each
+// read as `paths` says when given (a path the product refuses matches nothing). An empty value
+// ("-" as logged: a header not sent) matches nothing: nginx's map tries its regexes on a
+// non-empty value only, and gives the default; a route's header matcher needs the header.
+std::vector<std::uint8_t> matchedIds(const std::vector<std::string>& names, const ProductRegex& re,
+                                     std::optional<DryRunPaths> paths = {})
 {
     std::vector<std::uint8_t> out(names.size());
-    for (std::size_t i = 0; i < names.size(); ++i)
-        out[i] = !keylessName(names[i]) && re.matches(names[i]);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (keylessName(names[i]))
+            continue;
+        const std::optional<std::string> text = paths ? normalizedPath(names[i], *paths) : std::optional(names[i]);
+        out[i] = text && re.matches(*text);
+    }
     return out;
 }
 
@@ -40,18 +84,19 @@ std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
     if (!letBy.any())
         return {};
     checkLetBy(letBy);
-    const ProductRegex re(letBy.written(), RegexEngine::Pcre, RegexSpan::Anywhere);
+    const LetByRule rule = letByRule(letBy.product);
+    const ProductRegex re(letBy.written(), rule.engine, RegexSpan::Anywhere);
     const std::size_t n = traffic.times.size();
     std::vector<std::uint8_t> out(n);
     if (!letBy.path.empty()) {
         if (traffic.noPaths)
             throw InputError("--pass-path: the log has no paths (a path or request field; --path-field names another)");
-        if (traffic.pathIsUri) // the written map reads $request_uri, which the log does not hold
+        if (traffic.pathIsUri) // the written config reads the target as sent, which the log does not hold
             throw InputError("--pass-path: the log's paths are nginx's $uri (decoded, without the query string), not the "
-                             "$request_uri nginx's map is written on: log $request or $request_uri");
+                             "target as sent that the written config reads: log $request or $request_uri");
         if (traffic.paths.size() != n)
             throw std::logic_error("letByOf: the traffic was read without its paths");
-        const std::vector<std::uint8_t> matched = matchedIds(traffic.pathNames, re);
+        const std::vector<std::uint8_t> matched = matchedIds(traffic.pathNames, re, rule.paths);
         for (std::size_t i = 0; i < n; ++i)
             out[i] = matched[traffic.paths[i]];
     } else {
@@ -68,10 +113,12 @@ std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
     }
     const auto let = std::count(out.begin(), out.end(), std::uint8_t(1));
     const std::string what = letBy.path.empty() ? "User-Agent" : "path";
+    const std::string read = letBy.path.empty() || !rule.paths ? " as logged must match" + std::string(letBy.path.empty() ? "" : ", its query string included")
+                                                               : std::string(" as ") + (letBy.product == "traefik" ? "Traefik" : "Kong")
+                                                                     + " routes it must match, its query string left out";
     if (let == 0)
         throw InputError(letBy.option() + ": " + ratelab::quoted(letBy.pattern()) + " matches no request's " + what
-                         + " (the whole " + what + " as logged must match" + (letBy.path.empty() ? "" : ", its query string included")
-                         + ")");
+                         + " (the whole " + what + read + ")");
     if (std::size_t(let) == n)
         throw InputError(letBy.option() + ": " + ratelab::quoted(letBy.pattern()) + " matches every request's " + what
                          + ": no request is left to limit");

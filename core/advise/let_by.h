@@ -14,31 +14,44 @@
 
 namespace ratelab {
 
-// LetBy is what a request is let by for: its target as logged (its path and query string, nginx's
-// $request_uri) or its User-Agent as logged, wholly matched by the pattern. One of them at most:
-// the gateway's config says it with one lookup (nginx: one map that empties the zone's key).
+// LetBy is what a request is let by for: its target as logged or its User-Agent as logged, wholly
+// matched by the pattern, as `product`'s config matches it (letByRule). One of them at most: the
+// gateway's config says it with one lookup (nginx: one map that empties the zone's key; Traefik
+// and Kong: a route without the limit, tried before the one with it).
 struct LetBy {
     std::string path, agent;
+    std::string product = "nginx";
 
     bool any() const { return !path.empty() || !agent.empty(); }
     // pattern is the one given, and written is it as the gateway's regex over the whole text:
-    // "^(?:P)$", matched anywhere by PCRE2 as nginx's map matches its "~" keys.
+    // "^(?:P)$", matched anywhere (nginx's map "~" keys, Traefik's *Regexp matchers, Kong's "~"
+    // paths, which anchor it at the start besides).
     const std::string& pattern() const { return path.empty() ? agent : path; }
     std::string written() const { return "^(?:" + pattern() + ")$"; }
     // option is the command line's name for it, for messages ("--pass-path").
     std::string option() const { return path.empty() ? "--pass-agent" : "--pass-path"; }
 };
 
+// letByProblem says why `product`'s config cannot let by what letBy names ("" when it can):
+// nginx lets by a path or an agent, Traefik a path (PathRegexp) or an agent (HeaderRegexp), Kong
+// a path (a "~" route); the others' configs have no such lookup as `advise` writes them.
+std::string letByProblem(const LetBy& letBy);
+
 // kAgentField is the log field the User-Agent is read from (TrafficOptions::keyFields), as nginx
 // names the variable: combined logs, log_format's $http_user_agent, JSON and CSV fields of that name.
 inline constexpr const char* kAgentField = "http_user_agent";
 
-// checkLetBy throws InputError ("--pass-path: ...") when both are given or PCRE2 refuses the pattern:
-// a command refuses it before it reads the log.
+// checkLetBy throws InputError ("--pass-path: ...") when both are given, the product cannot let
+// it by (letByProblem) or its regex engine refuses the pattern: a command refuses it before it
+// reads the log.
 void checkLetBy(const LetBy& letBy);
 
-// letByOf marks the traffic's requests letBy lets by (empty when it is none). The traffic holds
-// its paths (TrafficOptions::keepPaths) for a path, the kAgentField field for an agent. It throws
+// letByOf marks the traffic's requests letBy lets by (empty when it is none): nginx's map reads
+// $request_uri (the target as logged) with PCRE2; Traefik's PathRegexp the path as it routes it
+// (dry_run_path.h: no query string, %XX decoded but reserved ones, dots and slashes resolved)
+// with RE2, its HeaderRegexp the header as sent; Kong's "~" path the path as it routes it, with
+// PCRE2. The traffic holds its paths (TrafficOptions::keepPaths) for a path, the kAgentField
+// field for an agent. It throws
 // InputError when the log lacks what the pattern is matched against, or when the pattern lets by
 // none of the requests (a pattern that lets nothing by is a mistake, not a goal) or all of them.
 std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy);

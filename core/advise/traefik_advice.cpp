@@ -98,9 +98,33 @@ std::optional<std::string> traefikSourceCriterion(const std::string& logKey)
     return std::nullopt;
 }
 
-std::string traefikAdviceConfig(std::int64_t step, std::int64_t burst, const std::string& sourceCriterion)
+std::string traefikAdviceConfig(std::int64_t step, std::int64_t burst, const std::string& sourceCriterion,
+                                const LetBy& letBy)
 {
-    return "http:\n"
+    std::string routers;
+    if (letBy.any()) { // a YAML single-quoted rule: its quotes doubled; the regex in Go's backquotes
+        std::string rule = letBy.path.empty() ? "HeaderRegexp(`User-Agent`, `" + letBy.written() + "`)"
+                                              : "PathRegexp(`" + letBy.written() + "`)";
+        for (std::size_t i = 0; (i = rule.find('\'', i)) != std::string::npos; i += 2)
+            rule.insert(i, 1, '\'');
+        routers = "  routers:\n"
+                  "    ratelab-let-by:\n"
+                  "      rule: '" + rule + "'\n"
+                  "      priority: 2\n"
+                  "      service: ratelab-upstream\n"
+                  "    ratelab-limited:\n"
+                  "      rule: 'PathPrefix(`/`)'\n"
+                  "      priority: 1\n"
+                  "      middlewares:\n"
+                  "      - ratelab-limit\n"
+                  "      service: ratelab-upstream\n"
+                  "  services:\n"
+                  "    ratelab-upstream:\n"
+                  "      loadBalancer:\n"
+                  "        servers:\n"
+                  "        - url: http://upstream.invalid\n";
+    }
+    return "http:\n" + routers +
            "  middlewares:\n"
            "    ratelab-limit:\n"
            "      rateLimit:\n"

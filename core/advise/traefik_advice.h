@@ -23,6 +23,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/let_by.h"
 #include "limiters/config.h"
 
 #include <optional>
@@ -64,7 +65,10 @@ std::optional<std::string> traefikSourceCriterion(const std::string& logKey);
 
 // traefikAdviceConfig is the dynamic configuration `advise` writes: one rateLimit middleware,
 // named ratelab-limit, that no router uses yet (Traefik has no dry-run mode: a router that lists
-// it enforces it).
-std::string traefikAdviceConfig(std::int64_t step, std::int64_t burst, const std::string& sourceCriterion);
+// it enforces it). With letBy, two routers before it: one for the requests let by (PathRegexp or
+// HeaderRegexp on User-Agent), tried first (priority 2), without the middleware, and one for every
+// other path (priority 1) with it, both to a placeholder service.
+std::string traefikAdviceConfig(std::int64_t step, std::int64_t burst, const std::string& sourceCriterion,
+                                const LetBy& letBy = {});
 
 } // namespace ratelab

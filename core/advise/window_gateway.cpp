@@ -65,7 +65,11 @@ WindowGatewayAdvice::WindowGatewayAdvice(const WindowGatewayTerms& terms, const 
         throw InputError("--key: " + problem);
     if (const std::string problem = windowGatewayCapProblem(terms.product); terms.cap && !problem.empty())
         throw InputError("--cap: " + problem);
-    m_traces = keyedTraces(traffic, terms.pass);
+    LetBy letBy = terms.letBy;
+    letBy.product = terms.product;
+    if (const std::string problem = letByProblem(letBy); letBy.any() && !problem.empty())
+        throw InputError(letBy.option() + ": " + problem);
+    m_traces = keyedTraces(traffic, terms.pass, letByOf(traffic, letBy));
     m_traces.keptBy = terms.keptBy;
     if (terms.product == "kong")
         fromKong(terms);
@@ -107,7 +111,7 @@ void WindowGatewayAdvice::fromKong(const WindowGatewayTerms& terms)
             m_rows.push_back({std::string(Kong::periodName(int(r))), grouping(l[r]), kongLimitsText(l), rows[r].denied});
         else
             m_rows.push_back({"minute, second", grouping(l[1]) + ", " + grouping(l[0]), kongLimitsText(l), rows[r].denied});
-        m_configs.push_back(kongAdviceConfig(l, limitBy));
+        m_configs.push_back(kongAdviceConfig(l, limitBy, terms.letBy));
     }
     m_models = kongRowModels(k, limitBy.consumer);
     m_recommended = kongRecommendedRow(k);

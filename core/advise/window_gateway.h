@@ -7,6 +7,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/let_by.h"
 #include "advise/window_goals.h"
 #include "traffic/traffic_log.h"
 
@@ -29,6 +30,7 @@ struct WindowGatewayTerms {
     std::vector<std::uint8_t> keptBy; // the keys kept in place of the percentile (KeyedTraces::keptBy)
     std::optional<OriginGoal> origin = {}; // `advise --origin`: chooses the row (window_goals.h)
     std::optional<WindowCap> cap = {};     // `advise --cap`: chooses the row too
+    LetBy letBy = {};                      // `advise --pass-path`: Kong's only (letByProblem)
 };
 
 // isWindowGateway: the product is one of the five (kong, express, cloudflare, aws-waf, upstash).

@@ -162,8 +162,9 @@ void AdviseView::showGatewayParts()
     const bool capped = product != "traefik" && windowGatewayCapProblem(product.toStdString()).empty();
     m_capLabel->setVisible(capped);
     m_cap->setVisible(capped);
-    m_letByLabel->setVisible(product == "nginx");
-    m_letBy->setVisible(product == "nginx");
+    const bool letBy = letByProblem(LetBy{"/", {}, product.toStdString()}).empty(); // its config can route a path by
+    m_letByLabel->setVisible(letBy);
+    m_letBy->setVisible(letBy);
 }
 
 // layOutParts: two short rows (the gateway, its cap, the path let by and the button; then whose
@@ -216,7 +217,7 @@ void AdviseView::connectParts()
                 const QString product = m_gateway->currentData().toString();
                 const bool capped = product != "traefik" && windowGatewayCapProblem(product.toStdString()).empty();
                 advise(product, m_keep->value(), m_pass->text(), capped ? m_cap->text() : QString(),
-                       product == "nginx" ? m_letBy->text() : QString(), m_origin->text());
+                       m_letBy->isVisibleTo(this) ? m_letBy->text() : QString(), m_origin->text());
             });
     connect(m_pass, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
     connect(m_letBy, &QLineEdit::returnPressed, m_advise, &QPushButton::click);
@@ -272,9 +273,10 @@ void AdviseView::describeGoals()
                           "many they send: a partner, a health check, an office (10\\.1\\..*)"));
     m_letBy->setPlaceholderText(tr("none"));
     m_letBy->setAccessibleName(tr("Requests let by the limit, by path"));
-    m_letBy->setToolTip(tr("The requests whose whole path as logged (its query string included) matches this regex are "
-                           "let by uncounted, and the limit is advised on the rest: a health check (/health). The "
-                           "config keys the zone by a map that gives them an empty key"));
+    m_letBy->setToolTip(tr("The requests whose whole path matches this regex are let by uncounted, and the limit is "
+                           "advised on the rest: a health check (/health). nginx reads the path as logged, its query "
+                           "string included, and keys the zone by a map that gives them an empty key; Traefik and Kong "
+                           "read it as they route it, without the query string, and give them a route of their own"));
     m_origin->setPlaceholderText(tr("none"));
     m_origin->setMaximumWidth(m_origin->fontMetrics().horizontalAdvance(QStringLiteral("0000/10m")) * 2);
     m_origin->setAccessibleName(tr("The most that may reach the origin in a window of the log"));
@@ -386,14 +388,17 @@ std::int64_t keepOf(double percent) { return parseSeconds(QString::number(percen
 // adviseWindows runs a window gateway's advice: its windows' least limits, and with a cap or an
 // origin goal the window that meets them.
 void AdviseView::adviseWindows(const QString& product, const QString& name, double keepPercent, const QString& pass,
-                               const QString& cap, const QString& origin)
+                               const QString& cap, const QString& origin, const QString& letByPath)
 {
     WindowGatewayTerms terms{product.toStdString(), m_key, keepOf(keepPercent), pass.toStdString(), {}};
+    terms.letBy.path = letByPath.trimmed().toStdString();
     m_watcher.setFuture(QtConcurrent::run([traffic = m_traffic, terms, name, cap = cap.trimmed().toStdString(),
                                            origin = origin.trimmed().toStdString(), generation = m_generation]() mutable {
         Result r;
         r.product = name;
+        r.gateway = QString::fromStdString(terms.product);
         r.pass = QString::fromStdString(terms.pass);
+        r.letBy = QString::fromStdString(terms.letBy.path);
         r.generation = generation;
         terms.cap = goalOf(cap, tr("The cap: %1"), r.error);
         if (const std::optional<WindowCap> most = goalOf(origin, tr("The origin: %1"), r.error))
@@ -405,6 +410,8 @@ void AdviseView::adviseWindows(const QString& product, const QString& name, doub
             r.origin = terms.origin->most;
         try {
             r.windows = std::make_shared<const WindowGatewayAdvice>(terms, *traffic);
+            if (const KeptKeys& a = r.windows->keys(); a.letByRequests > 0)
+                r.letByMost = QString::fromStdString(messageText(traffic->keyNames.at(a.letByMostKey)));
         } catch (const InputError& e) {
             r.error = boxMessage(QString::fromStdString(e.what()));
         }
@@ -422,7 +429,7 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
     const int index = m_gateway->findData(product);
     const QString name = index >= 0 ? m_gateway->itemText(index) : product;
     if (isWindowGateway(product.toStdString())) {
-        adviseWindows(product, name, keepPercent, pass, cap, origin);
+        adviseWindows(product, name, keepPercent, pass, cap, origin, letByPath);
         return true;
     }
     BurstGatewayTerms terms;
@@ -438,6 +445,7 @@ bool AdviseView::advise(const QString& product, double keepPercent, const QStrin
         r.product = name;
         r.pass = QString::fromStdString(terms.pass);
         r.letBy = QString::fromStdString(terms.letBy.path);
+        r.gateway = QString::fromStdString(terms.product);
         r.generation = generation;
         terms.options.cap = goalOf(cap, tr("The cap: %1"), r.error);
         if (const std::optional<WindowCap> most = goalOf(origin, tr("The origin: %1"), r.error))
@@ -495,18 +503,7 @@ QString AdviseView::summaryText() const
                                .arg(most, window, drain);
     }
     const QString matching = matchingText(a);
-    // Who sends most of the requests let by: whoever sends that path passes at any limit.
-    const QString pattern = QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString()));
-    const QString letBy =
-        m_letByUsed.isEmpty() ? QString()
-        : a.letByRequests == 0 ? tr(" No request's path matches %1: none is let by.").arg(pattern)
-        : a.letByRequests == 1
-            ? tr(" The 1 request whose path matches %1 is let by uncounted, from %2: whoever sends that path passes "
-                 "at any limit.")
-                  .arg(pattern, m_letByMost)
-            : tr(" The %1 requests whose path matches %2 are let by uncounted, the most (%3) from %4: whoever sends "
-                 "that path passes at any limit.")
-                  .arg(count(a.letByRequests), pattern, count(a.letByMostRequests), m_letByMost);
+    const QString letBy = letByText(a);
     const QString atOrigin =
         !m_originUsed ? QString()
                       : tr(" At the origin, at most %1 in any %2 s of the log (the goal %3: %4).")
@@ -534,6 +531,21 @@ QString AdviseView::matchingText(const KeptKeys& a) const
                                            QString::fromStdString(ratelab::quoted(m_passUsed.toStdString())));
 }
 
+// letByText says who sends most of the requests let by: whoever sends that path passes at any limit.
+QString AdviseView::letByText(const KeptKeys& a) const
+{
+    const QString pattern = QString::fromStdString(ratelab::quoted(m_letByUsed.toStdString()));
+    return m_letByUsed.isEmpty() ? QString()
+           : a.letByRequests == 0 ? tr(" No request's path matches %1: none is let by.").arg(pattern)
+           : a.letByRequests == 1
+               ? tr(" The 1 request whose path matches %1 is let by uncounted, from %2: whoever sends that path passes "
+                    "at any limit.")
+                     .arg(pattern, m_letByMost)
+               : tr(" The %1 requests whose path matches %2 are let by uncounted, the most (%3) from %4: whoever sends "
+                    "that path passes at any limit.")
+                     .arg(count(a.letByRequests), pattern, count(a.letByMostRequests), m_letByMost);
+}
+
 QString AdviseView::windowsSummaryText() const
 {
     const KeptKeys& a = m_windows->keys();
@@ -553,11 +565,11 @@ QString AdviseView::windowsSummaryText() const
                                            : tr(" Met by the recommendation made without %1.")
                                                  .arg(m_capUsed && m_originUsed ? tr("them") : tr("it"));
     return tr("%1, keeping every request of the %2 with at most %3 each%4: for each window, the least limit at which "
-              "they all pass. Recommended: %5, %6 of the other keys' %7 requests denied, %8 capped.%9")
+              "they all pass. Recommended: %5, %6 of the other keys' %7 requests denied, %8 capped.%9%10")
         .arg(m_product, QString::fromStdString(counted(a.keptKeys - a.passedKeys, "key")),
              QString::fromStdString(counted(a.keptMost, "request")), matchingText(a), QString::fromStdString(r.point),
              count(r.denied.other), count(a.limitedRequests - a.keptRequests),
-             QString::fromStdString(counted(r.denied.keys, "key")), goals);
+             QString::fromStdString(counted(r.denied.keys, "key")), letByText(a), goals);
 }
 
 void AdviseView::showResult(Result r)
@@ -578,6 +590,7 @@ void AdviseView::showResult(Result r)
     m_product = r.product;
     m_passUsed = r.pass;
     m_letByUsed = r.letBy;
+    m_gatewayUsed = r.gateway;
     m_letByMost = r.letByMost;
     m_capUsed = r.cap;
     m_originUsed = r.origin;
@@ -692,7 +705,7 @@ bool AdviseView::showInRows()
         const std::optional<std::size_t> key = m_windows->shownKey(std::size_t(m_chosen));
         const QString title = tr("Advised for %1: %2")
                                   .arg(m_product, QString::fromStdString(m_windows->rows()[std::size_t(m_chosen)].point));
-        emit rowsRequested(title, configText().toUtf8(), key ? qint64(*key) : -1, QString());
+        emit rowsRequested(title, configText().toUtf8(), key ? qint64(*key) : -1, m_letByUsed, m_gatewayUsed);
         return true;
     }
     const AdvicePoint& p = m_advice->advice().front[std::size_t(m_chosen)];
@@ -700,7 +713,7 @@ bool AdviseView::showInRows()
     const QString title = tr("Advised for %1: %2, burst %3")
                               .arg(m_product, QString::fromStdString(m_advice->family().rateText(p.step)))
                               .arg(p.burst);
-    emit rowsRequested(title, configText().toUtf8(), key ? qint64(*key) : -1, m_letByUsed);
+    emit rowsRequested(title, configText().toUtf8(), key ? qint64(*key) : -1, m_letByUsed, m_gatewayUsed);
     return true;
 }
 

@@ -67,7 +67,9 @@ signals:
     void dryRunRequested(const QString& name, const QByteArray& config);
     // rowsRequested asks for this config's rows over the requests of the log's key `key` (-1: the
     // whole log), under `title`.
-    void rowsRequested(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath);
+    // letByProduct is the gateway whose config lets by letByPath, as it reads a path ("nginx").
+    void rowsRequested(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath,
+                       const QString& letByProduct);
 
 protected:
     void changeEvent(QEvent* event) override; // a theme's palette: the chart follows it
@@ -80,6 +82,7 @@ private:
         QString product; // as the combo names it
         QString pass;    // the pattern of the keys that must pass, or empty
         QString letBy;   // the path pattern of the requests let by, or empty
+        QString gateway; // the product id the advice is for ("traefik"): how its config reads a path
         QString letByMost; // the log key that sends most of those, or empty
         std::optional<WindowCap> cap; // the cap the advice met
         std::optional<WindowCap> origin; // the origin's goal it met
@@ -94,7 +97,7 @@ private:
     void layOutParts();
     void showGatewayParts();
     void adviseWindows(const QString& product, const QString& name, double keepPercent, const QString& pass,
-                       const QString& cap, const QString& origin);
+                       const QString& cap, const QString& origin, const QString& letByPath);
     void showResult(Result r);
     // fillFront lists the front's points (or the windows) in the table, the recommended row named so.
     void fillFront(int recommended);
@@ -107,6 +110,7 @@ private:
     QString summaryText() const;
     QString windowsSummaryText() const;
     QString matchingText(const KeptKeys& a) const; // the keys kept by the pattern besides the share
+    QString letByText(const KeptKeys& a) const;    // the requests let by, and who sends most of them
 
     QComboBox* m_gateway;
     QDoubleSpinBox* m_keep;
@@ -134,6 +138,7 @@ private:
     QString m_product;
     QString m_passUsed; // the pattern the shown advice kept keys by
     QString m_letByUsed; // the path pattern the shown advice let requests by
+    QString m_gatewayUsed; // the product id of the shown advice
     QString m_letByMost; // the key that sends most of them
     std::optional<WindowCap> m_capUsed; // the cap the shown advice met
     std::optional<WindowCap> m_originUsed; // the origin's goal it met

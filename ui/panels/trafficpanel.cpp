@@ -286,13 +286,14 @@ bool TrafficPanel::showKey(int row)
                               [&](Scenario& s) { showRequests(s, std::move(r.times), std::move(r.costs)); });
 }
 
-bool TrafficPanel::showLimit(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath)
+bool TrafficPanel::showLimit(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath,
+                             const QString& letByProduct)
 {
     if (!m_traffic || key < -1 || key >= qint64(m_traffic->keyNames.size()))
         return false;
     std::vector<std::uint8_t> letBy;
     try {
-        letBy = letByOf(*m_traffic, LetBy{letByPath.toStdString(), {}});
+        letBy = letByOf(*m_traffic, LetBy{letByPath.toStdString(), {}, letByProduct.toStdString()});
     } catch (const InputError& e) {
         m_document->refuse(tr("%1: %2").arg(title, QString::fromUtf8(e.what())));
         return false;

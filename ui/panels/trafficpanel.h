@@ -50,8 +50,9 @@ public:
     // requests of the log's key `key` (-1: every request), titled `title`: an advised limit's
     // rows over the log (one undo step). What the import or the rows refuse is the document's
     // refused(), and false. letByPath, when given, leaves out the requests the config lets by
-    // (advise --pass-path): the rows are those the limit counts.
-    bool showLimit(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath = {});
+    // (advise --pass-path), as letByProduct's config reads a path: the rows are those the limit counts.
+    bool showLimit(const QString& title, const QByteArray& config, qint64 key, const QString& letByPath = {},
+                   const QString& letByProduct = QStringLiteral("nginx"));
     // pickLimit sets the sweep point nearest to `limit` in the document: limit L, capacity L and
     // rate L / window, as the sweep ran it (one undo step).
     bool pickLimit(double limit);
