@@ -127,10 +127,12 @@ Proof prove(const std::string& config, const std::vector<std::int64_t>& deniedPe
     p.equal = p.result.rules.size() == 1 && p.result.rules[0].deniedPerKey == deniedPerKey
               && p.result.rules[0].requests == keys.limitedRequests;
     std::vector<std::int32_t> reached = p.result.deniedBy; // negative: reaches the origin
-    if (a.product == "kong" && a.limitBy.consumer) // basic-auth answers a request without a user 401
+    if (a.product == "kong" && a.limitBy.consumer) { // basic-auth, on the limited route, answers one without a user 401
+        const std::vector<std::uint8_t> letBy = letByOf(traffic, a.letBy); // the let-by route has no basic-auth
         for (std::size_t i = 0; i < reached.size(); ++i)
-            if (keylessName(traffic.keyNames[traffic.keys[i]]))
+            if (keylessName(traffic.keyNames[traffic.keys[i]]) && (letBy.empty() || letBy[i] == 0))
                 reached[i] = std::max(reached[i], 0);
+    }
     p.origin = a.logTraffic ? originLoad(*a.logTraffic, onTheLog(a.met, reached), a.top) : originLoad(traffic, reached, a.top);
     if (a.current) {
         // Envoy's advice keeps every request (its one bucket is one trace); the others keep per log key.
@@ -244,6 +246,9 @@ void writeHeadline(std::ostream& out, const std::string& product, const QString&
         out << "  and " << unlimitedText(a, args) << "\n";
     if (a.letByRequests > 0)
         out << "  and " << letByText(a, args, traffic) << "\n";
+    if (a.unroutedRequests > 0) // no route takes them: the written routes begin with '/'
+        out << "  and " << counted(a.unroutedRequests, "request") << " with no path the config's routes take (none "
+            << "logged, or not starting with /), which no limit counts\n";
     writeKept(out, a, args);
 }
 
@@ -258,7 +263,7 @@ void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args
                                        + " requests the current config's rules meet: "
                                  : std::string("\nproof: the dry run `ratelab replay LOG --config FILE` runs, on this config: "))
         << grouping(proof.result.denied) << " of " << counted(proof.result.rules[0].requests, "request")
-        << (a.letByRequests > 0 ? " it counts" : "") << " denied, " << counted(proof.result.rules[0].keysDenied, "key")
+        << (a.letByRequests > 0 || a.unroutedRequests > 0 ? " it counts" : "") << " denied, " << counted(proof.result.rules[0].keysDenied, "key")
         << (a.unlimitedRequests > 0 ? ", besides " + unlimitedText(a, args) : "")
         << "; every key's denials as advised\n";
     writeOrigin(out, proof.origin);
@@ -289,7 +294,7 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
         << (args.pass.empty() ? "null" : jsonString(args.pass)) << ", \"kept_by_pattern\": " << a.passedKeys << "},\n";
     if (args.letBy.any())
         out << " \"let_by\": {\"" << (args.letBy.path.empty() ? "agent" : "path") << "\": " << jsonString(args.letBy.pattern())
-            << ", \"requests\": " << a.letByRequests << "},\n";
+            << ", \"requests\": " << a.letByRequests << ", \"unrouted\": " << a.unroutedRequests << "},\n";
 }
 
 void writeTopKeys(std::ostream& out, const std::vector<KeyDenials>& worst, const Traffic& traffic)

@@ -654,6 +654,12 @@ private slots:
         QCOMPARE(express["config"].toString(), QString("{windowMs: 1000, limit: 4}\n"));
         QVERIFY(express["proof"].toObject()["as_advised"].toBool());
         QCOMPARE(express["windows"].toArray()[1].toObject()["most_in_window"].toInt(), 10);
+        // Cloudflare's periods of 5 (the least limit at each): in any 60 s a period of 10 s lets
+        // at most 5 * (ceil((60 s - 1 ns) / 10 s) + 1) = 35 through, a minute's 5 * 2 = 10.
+        const QJsonObject cloudflare = parseJson(runRatelab({"advise", log, "--for", "cloudflare", "--keep", "60", "--cap",
+                                                             "10/1m", "--format", "json"}).out);
+        QCOMPARE(cloudflare["windows"].toArray()[0].toObject()["most_in_window"].toInt(), 35);
+        QCOMPARE(cloudflare["windows"].toArray()[1].toObject()["most_in_window"].toInt(), 10);
     }
 
     // Kong by consumer writes basic-auth before the limit, which answers a request without a
@@ -718,6 +724,79 @@ private slots:
         QCOMPARE(refused.code, 2);
         QVERIFY2(refused.err.contains("the path '~^/health$' should start with: / (fixed path) or ~/ (regex path)"),
                  refused.err.constData());
+    }
+
+    // What no route takes: a request line logged "-" (a 400) and "OPTIONS *" have no path starting
+    // with '/', so neither Traefik's routers nor Kong's routes (its route for every path is "/")
+    // take them, and no limit counts them: 2 of the 6, besides /health let by. The proof's dry
+    // run agrees, for Kong without a pattern too.
+    void requestsNoRouteTakes()
+    {
+        QTemporaryDir dir;
+        const QString log = writeFile(dir, "dash.log",
+                                      "1.1.1.1 - - [23/Nov/2026:00:00:00 +0000] \"GET /health HTTP/1.1\" 200 2 \"-\" \"curl/8\"\n"
+                                      "1.1.1.1 - - [23/Nov/2026:00:00:00 +0000] \"GET /api HTTP/1.1\" 200 2 \"-\" \"curl/8\"\n"
+                                      "2.2.2.2 - - [23/Nov/2026:00:00:00 +0000] \"-\" 400 0 \"-\" \"-\"\n"
+                                      "2.2.2.2 - - [23/Nov/2026:00:00:01 +0000] \"GET /api HTTP/1.1\" 200 2 \"-\" \"curl/8\"\n"
+                                      "3.3.3.3 - - [23/Nov/2026:00:00:01 +0000] \"GET /api HTTP/1.1\" 200 2 \"-\" \"curl/8\"\n"
+                                      "3.3.3.3 - - [23/Nov/2026:00:00:01 +0000] \"OPTIONS * HTTP/1.1\" 200 2 \"-\" \"curl/8\"\n");
+        for (const char* product : {"traefik", "kong"}) {
+            const Run r = runRatelab({"advise", log, "--for", product, "--keep", "60", "--pass-path", "/health"});
+            QCOMPARE(r.code, 0);
+            QVERIFY2(r.out.contains("  and 1 request whose path matches '/health', which the config lets by uncounted"),
+                     r.out.constData());
+            QVERIFY2(r.out.contains("  and 2 requests with no path the config's routes take (none logged, or not starting "
+                                    "with /), which no limit counts\n"),
+                     r.out.constData());
+            QVERIFY2(r.out.contains("0 of 3 requests it counts denied, 0 keys; every key's denials as advised"), r.out.constData());
+        }
+        const QJsonObject kong = parseJson(runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--format", "json"}).out);
+        QVERIFY(kong["proof"].toObject()["as_advised"].toBool());
+        QCOMPARE(kong["proof"].toObject()["requests"].toInt(), 4);
+    }
+
+    // Kong matches a "~" path by Rust's regex crate through its router, whose '$' is the very end:
+    // /health%0A (normalized to "/health\n") is no whole match of /health there, as it would be in
+    // PCRE. Traefik's HeaderRegexp lets a User-Agent by; a quote in it is doubled in the YAML.
+    void kongsRegexAndTraefiksAgent()
+    {
+        QTemporaryDir dir;
+        const QString paths = writeFile(dir, "nl.csv",
+                                        "time,ip,path\n1795392000.000,1.1.1.1,/health\n1795392000.000,1.1.1.1,/health%0A\n"
+                                        "1795392000.000,1.1.1.1,/api\n1795392000.000,2.2.2.2,/api\n");
+        const QJsonObject kong = parseJson(runRatelab({"advise", paths, "--for", "kong", "--pass-path", "/health", "--format",
+                                                       "json"}).out);
+        QCOMPARE(kong["let_by"].toObject()["requests"].toInt(), 1);
+        QVERIFY(kong["proof"].toObject()["as_advised"].toBool());
+        const QString agents = writeFile(dir, "ua.csv",
+                                         "time,ip,path,http_user_agent\n1795392000.000,1.1.1.1,/a,probe's/1\n"
+                                         "1795392000.000,1.1.1.1,/a,curl/8\n1795392000.000,2.2.2.2,/a,probe's/2\n"
+                                         "1795392000.000,2.2.2.2,/a,curl/8\n");
+        const QJsonObject traefik = parseJson(runRatelab({"advise", agents, "--for", "traefik", "--pass-agent", "probe's/.*",
+                                                          "--format", "json"}).out);
+        QCOMPARE(traefik["let_by"].toObject()["requests"].toInt(), 2);
+        QVERIFY(traefik["proof"].toObject()["as_advised"].toBool());
+        QVERIFY2(traefik["config"].toString().contains("      rule: 'HeaderRegexp(`User-Agent`, `^(?:probe''s/.*)$`)'\n"),
+                 qPrintable(traefik["config"].toString()));
+    }
+
+    // Kong by consumer with a path let by: basic-auth is on the limited route only, so the 10
+    // requests without a user to /health at 30 s reach the origin beside alice's and bob's: 12.
+    void theOriginBehindKongsAuthenticationAndALetBy()
+    {
+        QTemporaryDir dir;
+        QByteArray text = "time,ip,user,path\n";
+        for (int s = 0; s < 120; ++s) {
+            const QByteArray t = QByteArray::number(1795392000 + s) + ".000";
+            text += t + ",1.1.1.1,alice,/api\n" + t + ",1.1.1.2,bob,/api\n";
+            if (s == 30)
+                for (int i = 0; i < 10; ++i)
+                    text += t + ",1.1.1.3,-,/health\n";
+        }
+        const QJsonObject j = parseJson(runRatelab({"advise", writeFile(dir, "users.csv", text), "--for", "kong", "--key",
+                                                    "user", "--pass-path", "/health", "--origin", "12/1s", "--format", "json"}).out);
+        QCOMPARE(j["recommended"].toObject()["origin_most_in_window"].toInt(), 12);
+        QCOMPARE(j["origin"].toObject()["admitted_peak_per_second"].toInt(), 12);
     }
 
     // The windows of the clock, on a log that starts 30 s past one (9.9.9.9's one request): 1.1.1.1

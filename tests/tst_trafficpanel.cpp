@@ -430,6 +430,28 @@ private slots:
         QCOMPARE(document.scenario().explicitArrivals->size(), std::size_t(6));
     }
 
+    // The rows leave out what the config lets by as its product reads a path: Traefik without the
+    // query string, so 3.3.3.3's 4 requests of /health?probe=1 are let by and 6 of its 10 shown;
+    // nginx reads $request_uri as sent, where /health matches none of them, and refuses it.
+    void theRowsLetByAsTheProductReadsThePath()
+    {
+        ScenarioDocument document;
+        TrafficPanel panel(&document);
+        std::string log = "time,ip,path\n";
+        for (int i = 0; i < 10; ++i)
+            log += i < 4 ? "1795392000.000,3.3.3.3,/health?probe=1\n" : "1795392000.000,3.3.3.3,/\n";
+        TrafficOptions o;
+        o.format = LogFormat::Csv;
+        o.keepPaths = true;
+        panel.setTraffic(std::make_shared<const Traffic>(parseTraffic(log, o, "q.csv")), "q.csv");
+        const QByteArray config = "limit_req_zone $binary_remote_addr zone=a:1m rate=2r/s;\nlimit_req zone=a burst=2 nodelay;\n";
+        QVERIFY(panel.showLimit("Traefik's", config, 0, "/health", "traefik"));
+        QCOMPARE(document.scenario().explicitArrivals->size(), std::size_t(6));
+        QSignalSpy refused(&document, &ScenarioDocument::refused);
+        QVERIFY(!panel.showLimit("nginx's", config, 0, "/health", "nginx"));
+        QCOMPARE(refused.count(), 1);
+    }
+
     // A key's requests keep their place within the clock's second: a log starting at .500 s with
     // requests 200 and 700 ms in puts them at 700 and 1200 ms of the rows, whose t = 0 is the
     // whole second, so a product counting the clock's seconds counts them in two, as the log's

@@ -1,4 +1,5 @@
 #include "advise/advise.h"
+#include "advise/let_by.h"
 
 #include "arithmetic/decimal.h"
 #include "replay/log_keys.h"
@@ -39,11 +40,13 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass, const s
         out.start[traffic.keys[i] + 1] += counted(i);
     for (std::size_t k = 0; k < keys; ++k)
         out.start[k + 1] += out.start[k];
-    out.letBy = std::int64_t(n - out.start[keys]);
+    // Not counted: those the pattern lets by (1), and those no route takes (kUnrouted).
+    out.unrouted = letBy.empty() ? 0 : std::int64_t(std::count(letBy.begin(), letBy.end(), kUnrouted));
+    out.letBy = std::int64_t(n - out.start[keys]) - out.unrouted;
     if (out.letBy > 0) {
         std::vector<std::int64_t> perKey(keys, 0);
         for (std::size_t i = 0; i < n; ++i)
-            perKey[traffic.keys[i]] += !counted(i);
+            perKey[traffic.keys[i]] += !letBy.empty() && letBy[i] == 1;
         const auto most = std::max_element(perKey.begin(), perKey.end());
         out.letByMostKey = std::size_t(most - perKey.begin());
         out.letByMostRequests = *most;
@@ -83,6 +86,7 @@ KeyedTraces keyedTraces(const Traffic& traffic, const std::string& pass, const s
 void keepKeys(const KeyedTraces& traces, std::int64_t keep, KeptKeys& out)
 {
     out.letByRequests = traces.letBy;
+    out.unroutedRequests = traces.unrouted;
     out.letByMostKey = traces.letByMostKey;
     out.letByMostRequests = traces.letByMostRequests;
     std::vector<std::int64_t> counts;

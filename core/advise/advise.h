@@ -109,7 +109,8 @@ struct KeyedTraces {
     // keys the current config denies nothing: `advise --keep current`); empty: by the percentile.
     std::vector<std::uint8_t> keptBy;
     std::int64_t letBy = 0; // requests in no trace: the config lets them by uncounted (let_by.h)
-    std::vector<Nanos> letByTimes; // their times
+    std::int64_t unrouted = 0; // and those no route of the config takes (let_by.h kUnrouted)
+    std::vector<Nanos> letByTimes; // the times of both
     std::size_t letByMostKey = 0;     // the log key that sends most of them,
     std::int64_t letByMostRequests = 0; // and how many
     Nanos clock = 0; // Traffic::startEpochNanos
@@ -240,6 +241,7 @@ struct AdvicePoint {
 struct KeptKeys {
     std::int64_t limitedKeys = 0, limitedRequests = 0;
     std::int64_t unlimitedRequests = 0; // requests of keys logged empty: no limit counts them
+    std::int64_t unroutedRequests = 0;  // requests no route of the config takes (KeyedTraces::unrouted)
     std::int64_t letByRequests = 0;     // requests the config lets by uncounted (KeyedTraces::letBy),
     std::size_t letByMostKey = 0;       // the most of them from this key,
     std::int64_t letByMostRequests = 0; // this many

@@ -23,8 +23,8 @@ LetByRule letByRule(const std::string& product)
 {
     if (product == "traefik")
         return {RegexEngine::Re2, DryRunPaths::Traefik};
-    if (product == "kong")
-        return {RegexEngine::Pcre, DryRunPaths::Kong};
+    if (product == "kong") // Rust's regex crate, through Kong 3's ATC router: RE2 is its like (dry_run_routing.cpp)
+        return {RegexEngine::Re2, DryRunPaths::Kong};
     return {};
 }
 
@@ -34,6 +34,8 @@ std::string letByProblem(const LetBy& letBy)
 {
     if (letBy.product == "traefik" && letBy.pattern().find('`') != std::string::npos)
         return "Traefik's rule quotes the regex in backquotes, which the pattern holds: write it without one";
+    if (letBy.product == "kong" && letBy.pattern().find("//") != std::string::npos)
+        return "Kong's schema refuses a path holding \"//\" (an empty segment), which the route's regex would";
     if (letBy.product == "nginx" || letBy.product == "traefik" || (letBy.product == "kong" && letBy.agent.empty()))
         return {};
     if (letBy.product == "kong")
@@ -69,20 +71,43 @@ std::vector<std::uint8_t> matchedIds(const std::vector<std::string>& names, cons
 {
     std::vector<std::uint8_t> out(names.size());
     for (std::size_t i = 0; i < names.size(); ++i) {
-        if (keylessName(names[i]))
-            continue;
-        const std::optional<std::string> text = paths ? normalizedPath(names[i], *paths) : std::optional(names[i]);
-        out[i] = text && re.matches(*text);
+        if (paths) { // a path as the product routes it: one no route takes (none logged, '*') is not counted
+            const std::optional<std::string> text = normalizedPath(names[i], *paths);
+            out[i] = !text || !text->starts_with('/') ? kUnrouted : std::uint8_t(re.matches(*text));
+        } else {
+            out[i] = !keylessName(names[i]) && re.matches(names[i]);
+        }
     }
     return out;
 }
 
 } // namespace
 
+// unroutedOf marks the requests no route takes when the config always routes (Kong's, whose
+// route for every path is "/"), none let by; empty when there are none or the log has no paths.
+std::vector<std::uint8_t> unroutedOf(const Traffic& traffic, DryRunPaths paths)
+{
+    if (traffic.noPaths || traffic.paths.size() != traffic.times.size())
+        return {};
+    std::vector<std::uint8_t> unrouted(traffic.pathNames.size(), 0);
+    bool any = false;
+    for (std::size_t id = 0; id < traffic.pathNames.size(); ++id) {
+        const std::optional<std::string> text = normalizedPath(traffic.pathNames[id], paths);
+        unrouted[id] = !text || !text->starts_with('/') ? kUnrouted : 0;
+        any = any || unrouted[id] != 0;
+    }
+    if (!any)
+        return {};
+    std::vector<std::uint8_t> out(traffic.times.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = unrouted[traffic.paths[i]];
+    return out;
+}
+
 std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
 {
-    if (!letBy.any())
-        return {};
+    if (!letBy.any()) // Kong's written route for every path is "/", which a path not starting with it misses
+        return letBy.product == "kong" ? unroutedOf(traffic, DryRunPaths::Kong) : std::vector<std::uint8_t>{};
     checkLetBy(letBy);
     const LetByRule rule = letByRule(letBy.product);
     const ProductRegex re(letBy.written(), rule.engine, RegexSpan::Anywhere);
@@ -111,7 +136,7 @@ std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
         for (std::size_t i = 0; i < n; ++i)
             out[i] = matched[traffic.fieldKeys[f][i]];
     }
-    const auto let = std::count(out.begin(), out.end(), std::uint8_t(1));
+    const auto let = std::count(out.begin(), out.end(), std::uint8_t(1)); // matched: unrouted ones are not
     const std::string what = letBy.path.empty() ? "User-Agent" : "path";
     const std::string read = letBy.path.empty() || !rule.paths ? " as logged must match" + std::string(letBy.path.empty() ? "" : ", its query string included")
                                                                : std::string(" as ") + (letBy.product == "traefik" ? "Traefik" : "Kong")
@@ -119,7 +144,7 @@ std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
     if (let == 0)
         throw InputError(letBy.option() + ": " + ratelab::quoted(letBy.pattern()) + " matches no request's " + what
                          + " (the whole " + what + read + ")");
-    if (std::size_t(let) == n)
+    if (std::size_t(let + std::count(out.begin(), out.end(), kUnrouted)) == n)
         throw InputError(letBy.option() + ": " + ratelab::quoted(letBy.pattern()) + " matches every request's " + what
                          + ": no request is left to limit");
     return out;

@@ -41,16 +41,23 @@ std::string letByProblem(const LetBy& letBy);
 // names the variable: combined logs, log_format's $http_user_agent, JSON and CSV fields of that name.
 inline constexpr const char* kAgentField = "http_user_agent";
 
+// kUnrouted marks, in letByOf's answer, a request no route of the product takes (see there).
+inline constexpr std::uint8_t kUnrouted = 2;
+
 // checkLetBy throws InputError ("--pass-path: ...") when both are given, the product cannot let
 // it by (letByProblem) or its regex engine refuses the pattern: a command refuses it before it
 // reads the log.
 void checkLetBy(const LetBy& letBy);
 
-// letByOf marks the traffic's requests letBy lets by (empty when it is none): nginx's map reads
+// letByOf marks the traffic's requests letBy lets by (empty when it is none, but Kong's unrouted
+// ones, below, its written route for every path being "/"): nginx's map reads
 // $request_uri (the target as logged) with PCRE2; Traefik's PathRegexp the path as it routes it
 // (dry_run_path.h: no query string, %XX decoded but reserved ones, dots and slashes resolved)
 // with RE2, its HeaderRegexp the header as sent; Kong's "~" path the path as it routes it, with
-// PCRE2. The traffic holds its paths (TrafficOptions::keepPaths) for a path, the kAgentField
+// RE2 (Rust's regex crate's like, which Kong 3's router matches it by). A product that routes
+// lets by, besides, the requests no route of it takes (a path not starting with '/': a request
+// line logged "-", "*"): marked 2, which its config counts no more than those let by, and which
+// no message counts as matching the pattern. The traffic holds its paths (TrafficOptions::keepPaths) for a path, the kAgentField
 // field for an agent. It throws
 // InputError when the log lacks what the pattern is matched against, or when the pattern lets by
 // none of the requests (a pattern that lets nothing by is a mistake, not a goal) or all of them.

@@ -221,8 +221,12 @@ Selector::Selector(const DryRunConfig& config) : m_config(config)
             m_regex.emplace_back(std::nullopt);
             continue;
         }
-        // Envoy's safe_regex is RE2's; nginx's and Kong's are PCRE's.
-        const RegexEngine engine = p.match == DryRunMatch::RegexFull ? RegexEngine::Re2 : RegexEngine::Pcre;
+        // Envoy's safe_regex is RE2's; nginx's is PCRE's. Kong 3's router (traditional_compatible,
+        // its default) turns a "~" path into an ATC expression `http.path ~ "^..."`, which Rust's
+        // regex crate matches (kong/router/transform.lua): RE2 is its like (no lookaround nor
+        // backreference, '$' at the very end, UTF-8), where PCRE's '$' matches before a final newline.
+        const RegexEngine engine = p.match == DryRunMatch::RegexFull || p.match == DryRunMatch::RegexStart ? RegexEngine::Re2
+                                                                                                          : RegexEngine::Pcre;
         const RegexSpan span = p.match == DryRunMatch::RegexFull    ? RegexSpan::Whole
                                : p.match == DryRunMatch::RegexStart ? RegexSpan::Start
                                                                     : RegexSpan::Anywhere;
