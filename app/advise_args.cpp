@@ -246,7 +246,8 @@ void addAdviseOptions(QCommandLineParser& parser)
         {"pass-path", "Every request whose whole path matches this regex must pass too: the config lets them by "
                       "uncounted, and the limit is advised on the rest ('/health', '/api/login.*'). nginx: the path as "
                       "logged, its query string included, by PCRE as its map matches it; traefik: as it routes it, "
-                      "without the query string, by RE2 (a router); kong: so, by RE2 as its router's Rust regex (a route).",
+                      "without the query string, by RE2 (a router); kong: so, by RE2 as its router's Rust regex (a route); envoy: "
+                      "the path as sent, without the query string, by RE2 (a route's safe_regex).",
          "REGEX"},
         {"pass-agent", "Every request whose whole User-Agent matches this regex must pass too, let by as --pass-path's "
                        "('okhttp/.*'; the log's $http_user_agent; nginx and traefik; not with --pass-path).",

@@ -156,6 +156,12 @@ std::string padded(const std::string& s, std::size_t width, bool left)
 
 std::string shadowText(const AdviseArgs& args)
 {
+    if (args.product == "envoy" && args.letBy.any())
+        return "Envoy, in shadow mode first: filter_enforced 0% counts what it would deny "
+               "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to enforce. "
+               "These are an http_connection_manager's http_filters and route_config: give your routes the two routes' "
+               "matches, ratelab-let-by first with its own local_ratelimit (no token bucket: it limits nothing there); "
+               "their cluster is a placeholder";
     if (args.product == "envoy")
         return "Envoy, in shadow mode first: filter_enforced 0% counts what it would deny "
                "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to enforce. "

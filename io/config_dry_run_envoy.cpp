@@ -519,8 +519,11 @@ std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std:
         const QJsonObject route = host.value("routes").toArray()[i].toObject();
         const std::string name = treeText(route.value("name")).empty() ? "#" + std::to_string(i + 1) : treeText(route.value("name"));
         DryRunPlace place = routePlace(route, name);
-        const LocalLimit* limit = limits.limitFor(perFilterConfig(route), "route " + name);
-        limit = limit ? limit : hostLimit ? hostLimit : filterLimit;
+        const QJsonObject own = perFilterConfig(route);
+        const LocalLimit* limit = limits.limitFor(own, "route " + name);
+        // The most specific config replaces the others whole: a route's own without a token
+        // bucket limits nothing there (a rate limiter is made of a token_bucket only).
+        limit = limit ? limit : !own.isEmpty() ? nullptr : hostLimit ? hostLimit : filterLimit;
         if (!limit) {
             out.places.push_back(std::move(place));
             continue;

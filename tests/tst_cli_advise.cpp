@@ -688,7 +688,8 @@ private slots:
     // /%68ealth, /health/ and /api (and /api from 2.2.2.2 and 3.3.3.3). nginx's map reads
     // $request_uri as sent: only /health is let by. Traefik's PathRegexp and Kong's "~" path read
     // the path as they route it, without its query string and with %68 decoded to 'h': the first
-    // three. /health/ is no whole match for any. The written configs' dry runs let by the same.
+    // three. Envoy's safe_regex drops the query string and decodes nothing: the first two.
+    // /health/ is no whole match for any. The written configs' dry runs let by the same.
     void letByAsEachProductRoutes()
     {
         QTemporaryDir dir;
@@ -700,11 +701,15 @@ private slots:
         const auto advised = [&](const char* product) {
             return parseJson(runRatelab({"advise", log, "--for", product, "--pass-path", "/health", "--format", "json"}).out);
         };
-        const QJsonObject nginx = advised("nginx"), traefik = advised("traefik"), kong = advised("kong");
+        const QJsonObject nginx = advised("nginx"), traefik = advised("traefik"), kong = advised("kong"), envoy = advised("envoy");
         QCOMPARE(nginx["let_by"].toObject()["requests"].toInt(), 1);
         QCOMPARE(traefik["let_by"].toObject()["requests"].toInt(), 3);
         QCOMPARE(kong["let_by"].toObject()["requests"].toInt(), 3);
-        for (const QJsonObject& j : {nginx, traefik, kong}) {
+        // Envoy's safe_regex reads the path as sent (no normalize_path): /%68ealth stays encoded.
+        QCOMPARE(envoy["let_by"].toObject()["requests"].toInt(), 2);
+        QVERIFY(envoy["config"].toString().contains("    - name: ratelab-let-by\n      match:\n        safe_regex:\n"
+                                                    "          regex: '^(?:/health)$'\n"));
+        for (const QJsonObject& j : {nginx, traefik, kong, envoy}) {
             QVERIFY(j["proof"].toObject()["as_advised"].toBool());
             QCOMPARE(j["proof"].toObject()["requests"].toInt(), 8 - j["let_by"].toObject()["requests"].toInt());
         }
@@ -1244,7 +1249,8 @@ private slots:
         oneLine(QStringList{"advise", log, "--pass-path", "/x"} + nginx,
                 "--pass-path: '/x' matches no request's path (the whole path as logged must match, its query string included)");
         oneLine(QStringList{"advise", log, "--pass-agent", "curl.*"} + nginx, "--pass-agent: the log has no User-Agent");
-        oneLine({"advise", log, "--pass-path", "/", "--for", "envoy"}, "--pass-path: written for nginx, Traefik and Kong only");
+        oneLine({"advise", log, "--pass-path", "/", "--for", "spring"}, "--pass-path: written for nginx, Traefik, Kong and Envoy only");
+        oneLine({"advise", log, "--pass-agent", "x", "--for", "envoy"}, "--pass-agent: written for nginx and Traefik only");
         oneLine({"advise", log, "--pass-agent", "x", "--for", "kong"}, "--pass-agent: written for nginx and Traefik only");
         oneLine({"advise", log, "--pass-path", "/a`b", "--for", "traefik"}, "--pass-path: Traefik's rule quotes the regex in backquotes");
         oneLine({"advise", log, "--pass-path", "(/x", "--for", "traefik"}, "--pass-path: the regex '(/x' is refused by RE2");

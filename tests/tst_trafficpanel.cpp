@@ -411,11 +411,11 @@ private slots:
                 box = e;
         QVERIFY(box);
         QComboBox* gateway = advise->findChild<QComboBox*>();
-        for (const char* product : {"nginx", "traefik", "kong"}) {
+        for (const char* product : {"nginx", "traefik", "kong", "envoy"}) {
             gateway->setCurrentIndex(gateway->findData(product));
             QVERIFY2(!box->isHidden(), product);
         }
-        gateway->setCurrentIndex(gateway->findData("envoy"));
+        gateway->setCurrentIndex(gateway->findData("spring"));
         QVERIFY(box->isHidden());
         // Kong lets the path by with a route of its own, the limit on the other: its windows are
         // advised on the rest, the same 4 requests let by.

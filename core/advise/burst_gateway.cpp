@@ -83,7 +83,8 @@ BurstGatewayAdvice::BurstGatewayAdvice(const BurstGatewayTerms& terms, const Tra
     letBy.product = terms.product;
     if (const std::string problem = letByProblem(letBy); letBy.any() && !problem.empty())
         throw InputError(letBy.option() + ": " + problem);
-    m_traces = shared() ? sharedTraces(traffic) : keyedTraces(traffic, terms.pass, letByOf(traffic, letBy));
+    m_letBy = letByOf(traffic, letBy);
+    m_traces = shared() ? sharedTraces(traffic, m_letBy) : keyedTraces(traffic, terms.pass, m_letBy);
     if (!shared())
         m_traces.keptBy = terms.keptBy;
     m_advice = advise(m_traces, *m_family, m_terms.options);
@@ -99,7 +100,7 @@ std::string BurstGatewayAdvice::config(const AdvicePoint& p) const
 {
     const std::string& product = m_terms.product;
     if (product == "envoy")
-        return envoyAdviceConfig(static_cast<const EnvoyBurstFamily&>(*m_family), p.step, p.burst);
+        return envoyAdviceConfig(static_cast<const EnvoyBurstFamily&>(*m_family), p.step, p.burst, m_terms.letBy);
     if (product == "traefik")
         return traefikAdviceConfig(p.step, p.burst, m_keyed, m_terms.letBy);
     if (product == "spring")
@@ -115,7 +116,7 @@ std::vector<std::int64_t> BurstGatewayAdvice::deniedPerLogKey(const Traffic& tra
     if (!shared())
         return m_advice.deniedPerKey;
     const AdvicePoint& r = m_advice.recommended;
-    return envoySharedDenials(traffic, static_cast<const EnvoyBurstFamily&>(*m_family), r.step, r.burst);
+    return envoySharedDenials(traffic, static_cast<const EnvoyBurstFamily&>(*m_family), r.step, r.burst, m_letBy);
 }
 
 std::optional<std::size_t> BurstGatewayAdvice::shownKey(const AdvicePoint& point) const

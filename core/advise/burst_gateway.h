@@ -26,7 +26,7 @@ struct BurstGatewayTerms {
     AdviceOptions options;
     Nanos fill = kNanosPerSecond;
     std::string pass;
-    LetBy letBy; // the requests the config lets by uncounted: nginx (a map emptying the key), Traefik (a router)
+    LetBy letBy; // the requests the config lets by uncounted: nginx (a map emptying the key), Traefik, Kong, Envoy (a route)
     std::vector<std::uint8_t> keptBy; // the keys kept in place of options.keep's percentile (KeyedTraces::keptBy)
 };
 
@@ -68,6 +68,7 @@ private:
     BurstGatewayTerms m_terms;
     std::unique_ptr<BurstFamily> m_family;
     KeyedTraces m_traces;
+    std::vector<std::uint8_t> m_letBy; // letByOf the log: the requests the config lets by, those no route takes
     Advice m_advice;
     std::string m_keyed;                // nginx's variable, Traefik's sourceCriterion, Spring's KeyResolver
     std::int64_t m_zoneMegabytes = 1;   // nginx's zone

@@ -78,35 +78,55 @@ std::string envoyFillProblem(Nanos fillInterval)
     return "";
 }
 
-KeyedTraces sharedTraces(const Traffic& traffic)
+KeyedTraces sharedTraces(const Traffic& traffic, const std::vector<std::uint8_t>& letBy)
 {
-    KeyedTraces out;
-    out.start = {0, traffic.times.size()};
-    out.times = traffic.times;
-    out.costs = traffic.costs;
+    if (letBy.empty()) {
+        KeyedTraces out;
+        out.start = {0, traffic.times.size()};
+        out.times = traffic.times;
+        out.costs = traffic.costs;
+        out.limited = {1};
+        out.clock = traffic.startEpochNanos;
+        return out;
+    }
+    // One key: keyedTraces' grouping, with every request's key the same.
+    Traffic one;
+    one.times = traffic.times;
+    one.costs = traffic.costs;
+    one.keys.assign(traffic.times.size(), 0);
+    one.keyNames = {"*"};
+    one.startEpochNanos = traffic.startEpochNanos;
+    KeyedTraces out = keyedTraces(one, {}, letBy);
+    // who sends most of those let by: the log's keys, not the one bucket's
+    std::vector<std::int64_t> perKey(traffic.keyNames.size(), 0);
+    for (std::size_t i = 0; i < letBy.size(); ++i)
+        perKey[traffic.keys[i]] += letBy[i] == 1;
+    const auto most = std::max_element(perKey.begin(), perKey.end());
+    out.letByMostKey = std::size_t(most - perKey.begin());
+    out.letByMostRequests = *most;
     out.limited = {1};
-    out.clock = traffic.startEpochNanos;
     return out;
 }
 
 std::vector<std::int64_t> envoySharedDenials(const Traffic& traffic, const EnvoyBurstFamily& family, std::int64_t step,
-                                             std::int64_t burst)
+                                             std::int64_t burst, const std::vector<std::uint8_t>& letBy)
 {
     EnvoyLocal envoy(family.config(step, burst));
     std::vector<std::int64_t> out(traffic.keyNames.size(), 0);
     for (std::size_t i = 0; i < traffic.times.size(); ++i)
-        out[traffic.keys[i]] += !envoy.decide(traffic.times[i], traffic.costs.empty() ? 1 : traffic.costs[i]).allowed;
+        if (letBy.empty() || letBy[i] == 0)
+            out[traffic.keys[i]] += !envoy.decide(traffic.times[i], traffic.costs.empty() ? 1 : traffic.costs[i]).allowed;
     return out;
 }
 
-std::string envoyAdviceConfig(const EnvoyBurstFamily& family, std::int64_t step, std::int64_t burst)
+std::string envoyAdviceConfig(const EnvoyBurstFamily& family, std::int64_t step, std::int64_t burst, const LetBy& letBy)
 {
     // A RuntimeFractionalPercent: its runtime key lets an operator turn enforcement on live.
     const auto percent = [](const std::string& field, const std::string& runtimeKey, int n) {
         return "    " + field + ":\n      runtime_key: " + runtimeKey + "\n      default_value:\n        numerator: "
                + std::to_string(n) + "\n        denominator: HUNDRED\n";
     };
-    return "- name: envoy.filters.http.local_ratelimit\n"
+    const std::string entry = "- name: envoy.filters.http.local_ratelimit\n"
            "  typed_config:\n"
            "    \"@type\": type.googleapis.com/envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit\n"
            "    stat_prefix: ratelab\n"
@@ -116,6 +136,33 @@ std::string envoyAdviceConfig(const EnvoyBurstFamily& family, std::int64_t step,
            "      fill_interval: " + formatSeconds(family.fillInterval()) + "s\n"
            + percent("filter_enabled", "local_rate_limit_enabled", 100)
            + percent("filter_enforced", "local_rate_limit_enforced", 0);
+    if (!letBy.any())
+        return entry;
+    return "http_filters:\n" + entry
+           + "- name: envoy.filters.http.router\n"
+             "  typed_config:\n"
+             "    \"@type\": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router\n"
+             "route_config:\n"
+             "  name: ratelab\n"
+             "  virtual_hosts:\n"
+             "  - name: ratelab\n"
+             "    domains: [\"*\"]\n"
+             "    routes:\n"
+             "    - name: ratelab-let-by\n"
+             "      match:\n"
+             "        safe_regex:\n"
+             "          regex: " + yamlQuoted(letBy.written()) + "\n"
+             "      route:\n"
+             "        cluster: ratelab-upstream\n"
+             "      typed_per_filter_config:\n"
+             "        envoy.filters.http.local_ratelimit:\n"
+             "          \"@type\": type.googleapis.com/envoy.extensions.filters.http.local_ratelimit.v3.LocalRateLimit\n"
+             "          stat_prefix: ratelab_let_by\n"
+             "    - name: ratelab-limited\n"
+             "      match:\n"
+             "        prefix: /\n"
+             "      route:\n"
+             "        cluster: ratelab-upstream\n";
 }
 
 } // namespace ratelab

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "advise/advise.h"
+#include "advise/let_by.h"
 #include "limiters/config.h"
 
 namespace ratelab {
@@ -63,18 +64,24 @@ private:
 std::string envoyFillProblem(Nanos fillInterval);
 
 // sharedTraces is the log as one key holding every request (empty keys' too: the bucket counts
-// every request the filter sees), in time order.
-KeyedTraces sharedTraces(const Traffic& traffic);
+// every request the filter sees), in time order, but those letBy marks (letByOf): a route
+// without the limit lets them by.
+KeyedTraces sharedTraces(const Traffic& traffic, const std::vector<std::uint8_t>& letBy = {});
 
-// envoySharedDenials runs the bucket over the log in time order and returns each log key's
-// denials: what a dry run of the written config reports per key.
+// envoySharedDenials runs the bucket over the log in time order (but the requests letBy marks)
+// and returns each log key's denials: what a dry run of the written config reports per key.
 std::vector<std::int64_t> envoySharedDenials(const Traffic& traffic, const EnvoyBurstFamily& family, std::int64_t step,
-                                             std::int64_t burst);
+                                             std::int64_t burst, const std::vector<std::uint8_t>& letBy = {});
 
 // envoyAdviceConfig is the http_filters entry `advise` writes for (step, burst): the
 // local_ratelimit filter enabled for every request (filter_enabled 100%) and enforced on none
 // (filter_enforced 0%), Envoy's dry run: it counts what it would deny in
 // <stat_prefix>.http_local_rate_limit.rate_limited and lets every request through.
-std::string envoyAdviceConfig(const EnvoyBurstFamily& family, std::int64_t step, std::int64_t burst);
+// With letBy (a path), the connection manager's http_filters (the entry, then the router) and a
+// route_config of two routes: one of the regex (safe_regex, RE2 on the path without its query
+// string) whose own local_ratelimit has no token bucket and so limits nothing, then one for
+// every path, which the filter's limits.
+std::string envoyAdviceConfig(const EnvoyBurstFamily& family, std::int64_t step, std::int64_t burst,
+                              const LetBy& letBy = {});
 
 } // namespace ratelab

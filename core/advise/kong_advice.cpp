@@ -75,18 +75,6 @@ KongAdvice adviseKong(const KeyedTraces& traces, std::int64_t keep)
     return out;
 }
 
-namespace {
-
-// kongQuoted is text as a YAML single-quoted scalar holds it: its quotes doubled.
-std::string kongQuoted(std::string text)
-{
-    for (std::size_t i = 0; (i = text.find('\'', i)) != std::string::npos; i += 2)
-        text.insert(i, 1, '\'');
-    return text;
-}
-
-} // namespace
-
 std::vector<KongPoint> kongRows(const KongAdvice& k)
 {
     std::vector<KongPoint> out = k.windows;
@@ -147,7 +135,7 @@ std::string kongAdviceConfig(const KongLimits& limits, const KongLimitBy& limitB
     const std::string letByRoute = !letBy.any() ? ""
                                                 : "  - name: ratelab-let-by\n"
                                                   "    paths:\n"
-                                                  "    - '~/{0}" + kongQuoted(letBy.written().substr(1)) + "'\n";
+                                                  "    - " + yamlQuoted("~/{0}" + letBy.written().substr(1)) + "\n";
     const std::string scope = letBy.any() ? "  route: ratelab-every-path\n" : "";
     std::string out = "_format_version: \"3.0\"\n"
                       "services:\n"

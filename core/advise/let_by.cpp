@@ -14,9 +14,12 @@ namespace {
 
 // LetByRule is how a product's config matches the pattern: its regex engine, and how it reads a
 // logged target (nginx's $request_uri as logged; the others' paths as they route them).
+// unroutedCounted: a request no route takes still meets the limit (Envoy's filter runs before the
+// router, with its own config where no route gives one); Traefik and Kong limit on a route only.
 struct LetByRule {
     RegexEngine engine = RegexEngine::Pcre;
     std::optional<DryRunPaths> paths;
+    bool unroutedCounted = false;
 };
 
 LetByRule letByRule(const std::string& product)
@@ -25,10 +28,20 @@ LetByRule letByRule(const std::string& product)
         return {RegexEngine::Re2, DryRunPaths::Traefik};
     if (product == "kong") // Rust's regex crate, through Kong 3's ATC router: RE2 is its like (dry_run_routing.cpp)
         return {RegexEngine::Re2, DryRunPaths::Kong};
+    if (product == "envoy") // safe_regex: RE2 on the path as sent, without its query string
+        return {RegexEngine::Re2, DryRunPaths::Envoy, true};
     return {};
 }
 
 } // namespace
+
+std::string yamlQuoted(const std::string& text)
+{
+    std::string out = "'";
+    for (char c : text)
+        out += c == '\'' ? std::string("''") : std::string(1, c);
+    return out + "'";
+}
 
 std::string letByProblem(const LetBy& letBy)
 {
@@ -36,12 +49,16 @@ std::string letByProblem(const LetBy& letBy)
         return "Traefik's rule quotes the regex in backquotes, which the pattern holds: write it without one";
     if (letBy.product == "kong" && letBy.pattern().find("//") != std::string::npos)
         return "Kong's schema refuses a path holding \"//\" (an empty segment), which the route's regex would";
-    if (letBy.product == "nginx" || letBy.product == "traefik" || (letBy.product == "kong" && letBy.agent.empty()))
+    const bool routes = letBy.product == "kong" || letBy.product == "envoy";
+    if (letBy.product == "nginx" || letBy.product == "traefik" || (routes && letBy.agent.empty()))
         return {};
     if (letBy.product == "kong")
         return "written for nginx and Traefik only: Kong would match the User-Agent by a header regex (\"~*\"), which "
                "RateLab's dry run of Kong does not model, so the written config could not be proved";
-    return "written for nginx, Traefik and Kong only (" + letBy.product
+    if (letBy.product == "envoy")
+        return "written for nginx and Traefik only: an Envoy route matching a header is not read by RateLab's dry run, so "
+               "the written config could not be proved";
+    return "written for nginx, Traefik, Kong and Envoy only (" + letBy.product
            + "'s config as advise writes it has no route or lookup that lets a request by)";
 }
 
@@ -67,13 +84,14 @@ namespace {
 // ("-" as logged: a header not sent) matches nothing: nginx's map tries its regexes on a
 // non-empty value only, and gives the default; a route's header matcher needs the header.
 std::vector<std::uint8_t> matchedIds(const std::vector<std::string>& names, const ProductRegex& re,
-                                     std::optional<DryRunPaths> paths = {})
+                                     std::optional<DryRunPaths> paths = {}, bool unroutedCounted = false)
 {
     std::vector<std::uint8_t> out(names.size());
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (paths) { // a path as the product routes it: one no route takes (none logged, '*') is not counted
             const std::optional<std::string> text = normalizedPath(names[i], *paths);
-            out[i] = !text || !text->starts_with('/') ? kUnrouted : std::uint8_t(re.matches(*text));
+            const bool routed = text && text->starts_with('/');
+            out[i] = routed ? std::uint8_t(re.matches(*text)) : unroutedCounted ? 0 : kUnrouted;
         } else {
             out[i] = !keylessName(names[i]) && re.matches(names[i]);
         }
@@ -121,7 +139,7 @@ std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
                              "target as sent that the written config reads: log $request or $request_uri");
         if (traffic.paths.size() != n)
             throw std::logic_error("letByOf: the traffic was read without its paths");
-        const std::vector<std::uint8_t> matched = matchedIds(traffic.pathNames, re, rule.paths);
+        const std::vector<std::uint8_t> matched = matchedIds(traffic.pathNames, re, rule.paths, rule.unroutedCounted);
         for (std::size_t i = 0; i < n; ++i)
             out[i] = matched[traffic.paths[i]];
     } else {
@@ -139,7 +157,7 @@ std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
     const auto let = std::count(out.begin(), out.end(), std::uint8_t(1)); // matched: unrouted ones are not
     const std::string what = letBy.path.empty() ? "User-Agent" : "path";
     const std::string read = letBy.path.empty() || !rule.paths ? " as logged must match" + std::string(letBy.path.empty() ? "" : ", its query string included")
-                                                               : std::string(" as ") + (letBy.product == "traefik" ? "Traefik" : "Kong")
+                                                               : std::string(" as ") + (letBy.product == "traefik" ? "Traefik" : letBy.product == "kong" ? "Kong" : "Envoy")
                                                                      + " routes it must match, its query string left out";
     if (let == 0)
         throw InputError(letBy.option() + ": " + ratelab::quoted(letBy.pattern()) + " matches no request's " + what

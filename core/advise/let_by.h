@@ -41,6 +41,10 @@ std::string letByProblem(const LetBy& letBy);
 // names the variable: combined logs, log_format's $http_user_agent, JSON and CSV fields of that name.
 inline constexpr const char* kAgentField = "http_user_agent";
 
+// yamlQuoted is text as a YAML single-quoted scalar: in quotes, each quote doubled (the written
+// routes' regexes, which hold backslashes a double-quoted scalar would read as escapes).
+std::string yamlQuoted(const std::string& text);
+
 // kUnrouted marks, in letByOf's answer, a request no route of the product takes (see there).
 inline constexpr std::uint8_t kUnrouted = 2;
 

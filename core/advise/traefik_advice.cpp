@@ -102,14 +102,12 @@ std::string traefikAdviceConfig(std::int64_t step, std::int64_t burst, const std
                                 const LetBy& letBy)
 {
     std::string routers;
-    if (letBy.any()) { // a YAML single-quoted rule: its quotes doubled; the regex in Go's backquotes
-        std::string rule = letBy.path.empty() ? "HeaderRegexp(`User-Agent`, `" + letBy.written() + "`)"
-                                              : "PathRegexp(`" + letBy.written() + "`)";
-        for (std::size_t i = 0; (i = rule.find('\'', i)) != std::string::npos; i += 2)
-            rule.insert(i, 1, '\'');
+    if (letBy.any()) { // the regex in Go's backquotes
+        const std::string rule = letBy.path.empty() ? "HeaderRegexp(`User-Agent`, `" + letBy.written() + "`)"
+                                                    : "PathRegexp(`" + letBy.written() + "`)";
         routers = "  routers:\n"
                   "    ratelab-let-by:\n"
-                  "      rule: '" + rule + "'\n"
+                  "      rule: " + yamlQuoted(rule) + "\n"
                   "      priority: 2\n"
                   "      service: ratelab-upstream\n"
                   "    ratelab-limited:\n"
