@@ -156,16 +156,15 @@ std::string padded(const std::string& s, std::size_t width, bool left)
 
 std::string shadowText(const AdviseArgs& args)
 {
-    if (args.product == "envoy" && args.letBy.any())
-        return "Envoy, in shadow mode first: filter_enforced 0% counts what it would deny "
-               "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to enforce. "
-               "These are an http_connection_manager's http_filters and route_config: give your routes the two routes' "
-               "matches, ratelab-let-by first with its own local_ratelimit (no token bucket: it limits nothing there); "
-               "their cluster is a placeholder";
     if (args.product == "envoy")
-        return "Envoy, in shadow mode first: filter_enforced 0% counts what it would deny "
-               "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to enforce. "
-               "The entry goes in the http_connection_manager's http_filters, before envoy.filters.http.router";
+        return std::string("Envoy, in shadow mode first: filter_enforced 0% counts what it would deny "
+                           "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to "
+                           "enforce. ")
+               + (args.letBy.any() ? "These are an http_connection_manager's http_filters and route_config: give your routes "
+                                     "the two routes' matches, ratelab-let-by first with its own local_ratelimit (no token "
+                                     "bucket: it limits nothing there); their cluster is a placeholder"
+                                   : "The entry goes in the http_connection_manager's http_filters, before "
+                                     "envoy.filters.http.router");
     if (args.product == "express")
         return "express-rate-limit has no dry-run flag; its handler option is the closest: handler: (req, res, next) => "
                "{ console.warn('would limit', req.ip); next() } counts as enforcing does (a denied request too) and lets "
@@ -179,16 +178,16 @@ std::string shadowText(const AdviseArgs& args)
                + (args.limitBy.consumer ? "; basic-auth is what sets the log's user: keep your own authentication plugin "
                                           "if consumers come from another"
                                         : "");
-    if (args.product == "traefik" && args.letBy.any())
-        return "Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The closest: load "
-               "the middleware alone first (it limits nothing), run `ratelab replay LOG --config FILE` on each new day's "
-               "log, and when the denials are as expected give your routers the two routers' rules: ratelab-let-by's "
-               "requests without the middleware, tried first, every other with ratelab-limit. Their service is a "
-               "placeholder the dry run needs";
     if (args.product == "traefik")
-        return "Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The closest: load "
-               "this middleware with no router listing it (it limits nothing), run `ratelab replay LOG --config FILE` "
-               "on each new day's log, and add ratelab-limit to the router's middlewares when the denials are as expected";
+        return std::string("Traefik has no dry-run mode: a rateLimit denies from the moment a router lists it. The "
+                           "closest: load ")
+               + (args.letBy.any() ? "the middleware alone first (it limits nothing), run `ratelab replay LOG --config FILE` "
+                                     "on each new day's log, and when the denials are as expected give your routers the two "
+                                     "routers' rules: ratelab-let-by's requests without the middleware, tried first, every "
+                                     "other with ratelab-limit. Their service is a placeholder the dry run needs"
+                                   : "this middleware with no router listing it (it limits nothing), run `ratelab replay LOG "
+                                     "--config FILE` on each new day's log, and add ratelab-limit to the router's "
+                                     "middlewares when the denials are as expected");
     if (args.product == "aws-api-gateway")
         return "API Gateway has no dry-run or count mode: a usage plan throttles its API keys from the moment it has a "
                "stage. The closest: create it on a copy of the stage that receives the same keys (aws apigateway "

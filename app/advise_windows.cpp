@@ -139,6 +139,28 @@ void writeWindowRecommendedJson(std::ostream& out, const AdviseArgs& a, const Wi
     out << ", \"moved_by_goals\": " << (goal->moved ? "true" : "false");
 }
 
+// writeRowsJson writes a window product's rows (`name`: "windows", "limiters"), each by `point`
+// (which opens its object) with its figures under the goals, then the recommendation with the
+// goals and the keys denied most.
+template <typename Row, typename Point>
+void writeRowsJson(std::ostream& out, const char* name, const std::vector<Row>& rows, const Row& recommended, Point point,
+                   const WindowGoal& goal, const AdviseArgs& args, const std::vector<KeyDenials>& worst, const Traffic& traffic)
+{
+    out << " \"" << name << "\": [";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        out << (i ? ",\n  " : "\n  ");
+        point(rows[i]);
+        writeWindowGoalsJson(out, goal, i);
+        out << "}";
+    }
+    out << "],\n \"recommended\": ";
+    point(recommended);
+    writeWindowRecommendedJson(out, args, goal);
+    out << ", ";
+    writeTopKeys(out, worst, traffic);
+    out << "},\n";
+}
+
 // writeWindowsHead heads the table of a windowed product's windows (Kong's, express-rate-limit's).
 void writeWindowsHead(std::ostream& out, const std::string& window, const AdviseArgs& a)
 {
@@ -222,19 +244,8 @@ void writeKongJson(std::ostream& out, const QString& log, const Traffic& traffic
 {
     const KongAdvice& k = kr.k;
     writeJsonHead(out, "Kong", log, traffic, parser, k.keys, args);
-    out << " \"windows\": [";
-    for (std::size_t i = 0; i < k.windows.size(); ++i) {
-        out << (i ? ",\n  " : "\n  ");
-        writeKongPoint(out, k.windows[i]);
-        writeWindowGoalsJson(out, kr.goal, i);
-        out << "}";
-    }
-    out << "],\n \"recommended\": ";
-    writeKongPoint(out, k.recommended);
-    writeWindowRecommendedJson(out, args, kr.goal);
-    out << ", ";
-    writeTopKeys(out, worst, traffic);
-    out << "},\n";
+    writeRowsJson(out, "windows", k.windows, k.recommended, [&](const KongPoint& p) { writeKongPoint(out, p); }, kr.goal,
+                  args, worst, traffic);
     writeJsonTail(out, config, proof);
 }
 
@@ -274,19 +285,7 @@ void writeExpressJson(std::ostream& out, const QString& log, const Traffic& traf
         out << "{\"windowMs\": " << p.windowMs << ", \"limit\": " << p.limit << ", \"kept_denied\": " << p.denied.kept
             << ", \"others_denied\": " << p.denied.other << ", \"keys_denied\": " << p.denied.keys;
     };
-    out << " \"windows\": [";
-    for (std::size_t i = 0; i < e.windows.size(); ++i) {
-        out << (i ? ",\n  " : "\n  ");
-        point(e.windows[i]);
-        writeWindowGoalsJson(out, goal, i);
-        out << "}";
-    }
-    out << "],\n \"recommended\": ";
-    point(e.recommended());
-    writeWindowRecommendedJson(out, args, goal);
-    out << ", ";
-    writeTopKeys(out, worst, traffic);
-    out << "},\n";
+    writeRowsJson(out, "windows", e.windows, e.recommended(), point, goal, args, worst, traffic);
     writeJsonTail(out, config, proof);
 }
 
@@ -359,19 +358,7 @@ void writeManagedJson(std::ostream& out, const QString& log, const Traffic& traf
             << ": " << p.limit << ", \"kept_denied\": " << p.denied.kept << ", \"others_denied\": " << p.denied.other
             << ", \"keys_denied\": " << p.denied.keys;
     };
-    out << " \"windows\": [";
-    for (std::size_t i = 0; i < w.windows.size(); ++i) {
-        out << (i ? ",\n  " : "\n  ");
-        point(w.windows[i]);
-        writeWindowGoalsJson(out, goal, i);
-        out << "}";
-    }
-    out << "],\n \"recommended\": ";
-    point(w.recommended());
-    writeWindowRecommendedJson(out, args, goal);
-    out << ", ";
-    writeTopKeys(out, worst, traffic);
-    out << "},\n";
+    writeRowsJson(out, "windows", w.windows, w.recommended(), point, goal, args, worst, traffic);
     writeJsonTail(out, config, proof);
 }
 
@@ -416,19 +403,7 @@ void writeUpstashJson(std::ostream& out, const QString& log, const Traffic& traf
             << jsonString(upstashWindowText(p.windowMs)) << ", \"tokens\": " << p.tokens << ", \"kept_denied\": "
             << p.denied.kept << ", \"others_denied\": " << p.denied.other << ", \"keys_denied\": " << p.denied.keys;
     };
-    out << " \"limiters\": [";
-    for (std::size_t i = 0; i < u.limiters.size(); ++i) {
-        out << (i ? ",\n  " : "\n  ");
-        point(u.limiters[i]);
-        writeWindowGoalsJson(out, goal, i);
-        out << "}";
-    }
-    out << "],\n \"recommended\": ";
-    point(u.recommended());
-    writeWindowRecommendedJson(out, args, goal);
-    out << ", ";
-    writeTopKeys(out, worst, traffic);
-    out << "},\n";
+    writeRowsJson(out, "limiters", u.limiters, u.recommended(), point, goal, args, worst, traffic);
     writeJsonTail(out, config, proof);
 }
 
