@@ -161,8 +161,8 @@ std::string shadowText(const AdviseArgs& args)
                            "(ratelab.http_local_rate_limit.rate_limited) and denies nothing; set its numerator to 100 to "
                            "enforce. ")
                + (args.letBy.any() ? "These are an http_connection_manager's http_filters and route_config: give your routes "
-                                     "the two routes' matches, ratelab-let-by first with its own local_ratelimit (no token "
-                                     "bucket: it limits nothing there); their cluster is a placeholder"
+                                     "the two routes' matches, ratelab-let-by first with its own local_ratelimit (filter_enabled "
+                                     "left at 0%: the filter neither counts nor limits there); their cluster is a placeholder"
                                    : "The entry goes in the http_connection_manager's http_filters, before "
                                      "envoy.filters.http.router");
     if (args.product == "express")
@@ -291,7 +291,8 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
             << ", \"rules\": " << jsonString(args.metRules) << ", \"start\": " << jsonString(formatEpoch(traffic.startEpochNanos))
             << "}";
     out << ",\n \"keys\": {\"limited\": " << a.limitedKeys << ", \"requests\": " << a.limitedRequests
-        << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"keep_percent\": "
+        << ", \"unlimited_requests\": " << a.unlimitedRequests << ", \"unrouted_requests\": " << a.unroutedRequests
+        << ", \"keep_percent\": "
         << (args.keepCurrent ? "null" : jsonString(secondsText(args.options.keep)))
         << ", \"kept_by_current\": " << (args.keepCurrent ? "true" : "false")
         << ", \"key_from_current\": " << (args.keyFromCurrent.empty() ? "false" : "true") << ", \"kept\": " << a.keptKeys << ", \"kept_requests\": "

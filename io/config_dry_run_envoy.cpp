@@ -468,13 +468,22 @@ QJsonObject readManager(const QJsonValue& tree, DryRunConfig& out)
     return filterConfig;
 }
 
-// perFilterConfig is a host's or route's local_ratelimit config in typed_per_filter_config.
-QJsonObject perFilterConfig(const QJsonObject& o)
+// PerFilter is a host's or route's local_ratelimit config in typed_per_filter_config, unwrapped
+// from a TypedStruct ("value") or a FilterConfig ("config", or none when it is `disabled`).
+struct PerFilter {
+    QJsonObject config;
+    bool disabled = false; // FilterConfig{disabled: true}: the filter does nothing there
+    bool any() const { return disabled || !config.isEmpty(); }
+};
+
+PerFilter perFilterConfig(const QJsonObject& o)
 {
     QJsonObject config = o.value("typed_per_filter_config").toObject().value(kFilter).toObject();
-    if (config.contains("value")) // a TypedStruct or FilterConfig wrapper
+    if (treeText(config.value("@type")).ends_with("envoy.config.route.v3.FilterConfig"))
+        return {config.value("config").toObject(), treeText(config.value("disabled")) == "true"};
+    if (config.contains("value")) // a TypedStruct
         config = config.value("value").toObject();
-    return config;
+    return {config};
 }
 
 // LocalLimits makes a LocalRateLimit config's rules once per place that sets it.
@@ -508,7 +517,7 @@ std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std:
     const QJsonObject filterConfig = readManager(tree, out);
     LocalLimits limits{out, logKey};
     const LocalLimit* filterLimit = limits.limitFor(filterConfig, "the filter (http_filters)");
-    const LocalLimit* hostLimit = limits.limitFor(perFilterConfig(host), "virtual host " + treeText(host.value("name")));
+    const LocalLimit* hostLimit = limits.limitFor(perFilterConfig(host).config, "virtual host " + treeText(host.value("name")));
     if (filterLimit) {
         out.fallback = {filterLimit->rule};
         if (!filterLimit->descriptors.empty() && !filterConfig.value("rate_limits").toArray().isEmpty())
@@ -519,11 +528,15 @@ std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std:
         const QJsonObject route = host.value("routes").toArray()[i].toObject();
         const std::string name = treeText(route.value("name")).empty() ? "#" + std::to_string(i + 1) : treeText(route.value("name"));
         DryRunPlace place = routePlace(route, name);
-        const QJsonObject own = perFilterConfig(route);
-        const LocalLimit* limit = limits.limitFor(own, "route " + name);
-        // The most specific config replaces the others whole: a route's own without a token
-        // bucket limits nothing there (a rate limiter is made of a token_bucket only).
-        limit = limit ? limit : !own.isEmpty() ? nullptr : hostLimit ? hostLimit : filterLimit;
+        const PerFilter own = perFilterConfig(route);
+        // The most specific config replaces the others whole (resolveMostSpecificPerFilterConfig);
+        // one with filter_enabled 0% (its default) or disabled makes the filter do nothing there.
+        if (own.any() && !own.disabled && own.config.value("token_bucket").toObject().isEmpty())
+            throw InputError("Envoy: route " + name + ": its own local_ratelimit has no token_bucket, which Envoy refuses "
+                             "in a per-route config");
+        const bool off = own.disabled || (own.any() && percent(own.config.value("filter_enabled")) <= 0);
+        const LocalLimit* limit = off ? nullptr : limits.limitFor(own.config, "route " + name);
+        limit = off ? nullptr : limit ? limit : hostLimit ? hostLimit : filterLimit;
         if (!limit) {
             out.places.push_back(std::move(place));
             continue;

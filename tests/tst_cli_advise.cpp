@@ -709,6 +709,10 @@ private slots:
         QCOMPARE(envoy["let_by"].toObject()["requests"].toInt(), 2);
         QVERIFY(envoy["config"].toString().contains("    - name: ratelab-let-by\n      match:\n        safe_regex:\n"
                                                     "          regex: '^(?:/health)$'\n"));
+        // Its own local_ratelimit has a token bucket (Envoy refuses one without) and no
+        // filter_enabled (0%: it neither counts nor limits there).
+        const QString route = envoy["config"].toString().section("ratelab-let-by", 1).section("ratelab-limited", 0, 0);
+        QVERIFY2(route.contains("token_bucket:") && !route.contains("filter_enabled"), qPrintable(route));
         for (const QJsonObject& j : {nginx, traefik, kong, envoy}) {
             QVERIFY(j["proof"].toObject()["as_advised"].toBool());
             QCOMPARE(j["proof"].toObject()["requests"].toInt(), 8 - j["let_by"].toObject()["requests"].toInt());
@@ -758,6 +762,22 @@ private slots:
         const QJsonObject kong = parseJson(runRatelab({"advise", log, "--for", "kong", "--keep", "60", "--format", "json"}).out);
         QVERIFY(kong["proof"].toObject()["as_advised"].toBool());
         QCOMPARE(kong["proof"].toObject()["requests"].toInt(), 4);
+        QCOMPARE(kong["keys"].toObject()["unrouted_requests"].toInt(), 2);
+        // Envoy's filter runs before the router: what no route takes is in its bucket, and its
+        // let-by route's regex is tried on any path, '*' too: 2 let by, 4 counted.
+        const QJsonObject envoy = parseJson(runRatelab({"advise", log, "--for", "envoy", "--pass-path", "/health|\\*",
+                                                        "--format", "json"}).out);
+        QCOMPARE(envoy["let_by"].toObject()["requests"].toInt(), 2);
+        QCOMPARE(envoy["proof"].toObject()["requests"].toInt(), 4);
+        QVERIFY(envoy["proof"].toObject()["as_advised"].toBool());
+        // A target logged in absolute form is routed by its path, in a CSV log as in a request line.
+        const QString absolute = writeFile(dir, "abs.csv",
+                                           "time,ip,path\n1795392000.000,1.1.1.1,http://example.com/health\n"
+                                           "1795392000.000,1.1.1.1,/api\n1795392000.000,2.2.2.2,/api\n");
+        const QJsonObject traefik = parseJson(runRatelab({"advise", absolute, "--for", "traefik", "--pass-path", "/health",
+                                                          "--format", "json"}).out);
+        QCOMPARE(traefik["let_by"].toObject()["requests"].toInt(), 1);
+        QCOMPARE(traefik["let_by"].toObject()["unrouted"].toInt(), 0);
     }
 
     // Kong matches a "~" path by Rust's regex crate through its router, whose '$' is the very end:
@@ -786,7 +806,8 @@ private slots:
     }
 
     // Kong by consumer with a path let by: basic-auth is on the limited route only, so the 10
-    // requests without a user to /health at 30 s reach the origin beside alice's and bob's: 12.
+    // requests without a user to /health at 30 s reach the origin beside alice's and bob's: 12;
+    // the one without a user to /api at 30 s is answered 401 there, and does not.
     void theOriginBehindKongsAuthenticationAndALetBy()
     {
         QTemporaryDir dir;
@@ -794,9 +815,11 @@ private slots:
         for (int s = 0; s < 120; ++s) {
             const QByteArray t = QByteArray::number(1795392000 + s) + ".000";
             text += t + ",1.1.1.1,alice,/api\n" + t + ",1.1.1.2,bob,/api\n";
-            if (s == 30)
+            if (s == 30) {
                 for (int i = 0; i < 10; ++i)
                     text += t + ",1.1.1.3,-,/health\n";
+                text += t + ",1.1.1.4,-,/api\n"; // basic-auth answers it 401: it never reaches the origin
+            }
         }
         const QJsonObject j = parseJson(runRatelab({"advise", writeFile(dir, "users.csv", text), "--for", "kong", "--key",
                                                     "user", "--pass-path", "/health", "--origin", "12/1s", "--format", "json"}).out);

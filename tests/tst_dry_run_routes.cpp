@@ -947,13 +947,47 @@ private slots:
         QCOMPARE(deniedBy(r), (std::vector<int>{-1, 1, 1, -1, -1, 0, 0}));
         QCOMPARE(r.rules[0].requests, std::int64_t(4));
         QCOMPARE(r.rules[1].requests, std::int64_t(3));
-        // Without filter_enabled, Envoy's default is 0%: the bucket limits nothing, and says so.
+        // Without filter_enabled, Envoy's default is 0%: the filter's bucket limits nothing, and
+        // says so; the login route's own config (which replaces the filter's whole there) makes
+        // the filter do nothing on that route: no rule of it.
         QFile f(conf);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QByteArray off = f.readAll().replace("                    " + bucket, "");
+        const QByteArray text = f.readAll();
+        QByteArray off = text;
+        off.replace("                    " + bucket, "");
         const DryRunConfig d = io::dryRunConfigFile(write(dir, "off.yaml", off), "ip");
-        QCOMPARE(d.mapped, (std::vector<bool>{false, false}));
+        QCOMPARE(d.mapped, (std::vector<bool>{false}));
         QVERIFY2(d.notReplayed.at(0).find("filter_enabled is 0%") != std::string::npos, d.notReplayed[0].c_str());
+        // The login route's own config off alone (no filter_enabled there): its three requests
+        // meet no limit; the rest is as above, the filter's bucket denying /other and /apix.
+        QByteArray loginOff = text;
+        loginOff.replace("fill_interval: 60s}\n                    " + bucket + "              - name: versioned",
+                         "fill_interval: 60s}\n              - name: versioned");
+        const DryRunConfig e = io::dryRunConfigFile(write(dir, "login-off.yaml", loginOff), "ip");
+        QCOMPARE(e.rules.size(), std::size_t(1));
+        QCOMPARE(deniedBy(dryRun(t, e)), (std::vector<int>{-1, -1, -1, -1, -1, 0, 0}));
+        // A FilterConfig wrapper: disabled, the same; its config inside, that config.
+        QByteArray disabled = text;
+        disabled.replace("                  envoy.filters.http.local_ratelimit:\n                    stat_prefix: login\n",
+                         "                  envoy.filters.http.local_ratelimit:\n"
+                         "                    \"@type\": type.googleapis.com/envoy.config.route.v3.FilterConfig\n"
+                         "                    disabled: true\n                    config:\n"
+                         "                     stat_prefix: login\n");
+        QVERIFY(disabled != text);
+        // (the bucket's lines stay at the old indent: inside `config` they would be one deeper; a
+        // disabled filter reads none of them)
+        const DryRunConfig g = io::dryRunConfigFile(write(dir, "disabled.yaml", disabled), "ip");
+        QCOMPARE(deniedBy(dryRun(t, g)), (std::vector<int>{-1, -1, -1, -1, -1, 0, 0}));
+        // A route's own config without a token_bucket is one Envoy refuses to load.
+        QByteArray noBucket = text;
+        noBucket.replace("                    token_bucket: {max_tokens: 1, tokens_per_fill: 1, fill_interval: 60s}\n", "");
+        QVERIFY(noBucket != text);
+        try {
+            io::dryRunConfigFile(write(dir, "nobucket.yaml", noBucket), "ip");
+            QFAIL("refused by Envoy");
+        } catch (const InputError& x) {
+            QVERIFY2(std::string(x.what()).find("route login: its own local_ratelimit has no token_bucket") != std::string::npos, x.what());
+        }
     }
 
 

@@ -80,6 +80,38 @@ private slots:
         QCOMPARE(checked, 7 * 15);
     }
 
+    // Eight local nodes at 100,000 requests: each node's level line holds thousands of vertices,
+    // so the row's lines are inked a pixel column at a time (RowLines::keyDense). They are drawn
+    // where the widget puts them, in the second row too (whose widget is not at the dashboard's
+    // origin): across the plot, each column of the level's lane holds the last node's colour
+    // somewhere (its line is drawn last, over the others).
+    void aDenseRowsNodeLinesAreDrawn()
+    {
+        Scenario s;
+        s.config = LimiterConfig::make(100, kNanosPerSecond);
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::SlidingWindowLog};
+        s.pattern.kind = PatternKind::Poisson;
+        s.pattern.count = 100'000;
+        s.pattern.lambda = Rate{200, kNanosPerSecond};
+        s.pattern.seed = 42;
+        s.cluster = ClusterConfig::make({8, Balancer::RoundRobin, Coordination::Local});
+        Dashboard dashboard;
+        layoutOffscreen(dashboard, s, QSize(1000, 500), TimeRange{0, 400 * kNanosPerSecond});
+        RowChart* row = dashboard.charts()->row(1);
+        const QImage image = dashboard.render(1.0);
+        const QColor last = RowChart::nodeColor(7);
+        const QRectF plot = row->plotRect();
+        int columns = 0, inked = 0;
+        for (int x = int(plot.left()) + 20; x < int(plot.right()) - 20; x += 25) {
+            ++columns;
+            bool found = false;
+            for (int y = int(plot.top()); y < int(plot.bottom()) && !found; ++y)
+                found = near(image.pixelColor(row->mapTo(&dashboard, QPoint(x, y))), last);
+            inked += found;
+        }
+        QVERIFY2(columns > 20 && inked == columns, qPrintable(QString("%1 of %2").arg(inked).arg(columns)));
+    }
+
     void denseColumnsShowTheAdmittedShare()
     {
         // Limit 1 per 10 s over 100,000 requests 1 us apart (0.1 s): one admitted, the rest

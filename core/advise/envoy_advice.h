@@ -79,8 +79,9 @@ std::vector<std::int64_t> envoySharedDenials(const Traffic& traffic, const Envoy
 // <stat_prefix>.http_local_rate_limit.rate_limited and lets every request through.
 // With letBy (a path), the connection manager's http_filters (the entry, then the router) and a
 // route_config of two routes: one of the regex (safe_regex, RE2 on the path without its query
-// string) whose own local_ratelimit has no token bucket and so limits nothing, then one for
-// every path, which the filter's limits.
+// string) whose own local_ratelimit (which replaces the filter's whole) leaves filter_enabled at
+// its default, 0%, and so neither counts nor limits (Envoy wants a token_bucket in a per-route
+// config all the same), then one for every path, which the filter's limits.
 std::string envoyAdviceConfig(const EnvoyBurstFamily& family, std::int64_t step, std::int64_t burst,
                               const LetBy& letBy = {});
 

@@ -15,7 +15,9 @@ namespace {
 // LetByRule is how a product's config matches the pattern: its regex engine, and how it reads a
 // logged target (nginx's $request_uri as logged; the others' paths as they route them).
 // unroutedCounted: a request no route takes still meets the limit (Envoy's filter runs before the
-// router, with its own config where no route gives one); Traefik and Kong limit on a route only.
+// router, with its own config where no route gives one), and the let-by route's regex is tried on
+// any path ("*" too); Traefik and Kong limit on a route only, which a path not starting with '/'
+// never meets.
 struct LetByRule {
     RegexEngine engine = RegexEngine::Pcre;
     std::optional<DryRunPaths> paths;
@@ -90,8 +92,10 @@ std::vector<std::uint8_t> matchedIds(const std::vector<std::string>& names, cons
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (paths) { // a path as the product routes it: one no route takes (none logged, '*') is not counted
             const std::optional<std::string> text = normalizedPath(names[i], *paths);
-            const bool routed = text && text->starts_with('/');
-            out[i] = routed ? std::uint8_t(re.matches(*text)) : unroutedCounted ? 0 : kUnrouted;
+            if (unroutedCounted) // no route is no exemption (Envoy's): the regex is tried on whatever path there is
+                out[i] = text && re.matches(*text);
+            else
+                out[i] = text && text->starts_with('/') ? std::uint8_t(re.matches(*text)) : kUnrouted;
         } else {
             out[i] = !keylessName(names[i]) && re.matches(names[i]);
         }

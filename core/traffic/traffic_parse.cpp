@@ -513,7 +513,7 @@ std::string LineParser::finish(std::string_view keyText, std::string_view timeTe
     if (keyText.empty() && !m_options.emptyKeys)
         return "empty key";
     out.key = m_options.key == "ip" && !keyText.empty() ? canonicalAddress(keyText, m_keyStorage) : keyText;
-    out.path = pathText;
+    out.path = originForm(pathText); // a target logged in absolute form is routed by its path, as a request line's is
     out.cost = 1;
     if (hasCost) {
         try {
