@@ -93,10 +93,7 @@ void readCap(const QCommandLineParser& p, AdviseArgs& a)
 {
     if (!p.isSet("cap"))
         return;
-    if (a.product == "traefik")
-        throw InputError("--cap: Traefik serves a request late rather than deny it, and counts its tokens in floating "
-                         "point: no exact bound of what one key gets through in a window is derived for it");
-    if (const std::string problem = windowGatewayCapProblem(a.product); !problem.empty())
+    if (const std::string problem = capProblem(a.product); !problem.empty())
         throw InputError("--cap: " + problem);
     try {
         a.options.cap = parseWindowCap(p.value("cap").toStdString());

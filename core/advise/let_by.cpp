@@ -35,6 +35,14 @@ LetByRule letByRule(const std::string& product)
     return {};
 }
 
+// routedPath is a logged path as the product routes it, or nullopt when no route of its takes it
+// (none logged, '*', a path the product refuses): a route's path begins with '/'.
+std::optional<std::string> routedPath(const std::string& logged, DryRunPaths paths)
+{
+    std::optional<std::string> text = normalizedPath(logged, paths);
+    return text && text->starts_with('/') ? text : std::nullopt;
+}
+
 } // namespace
 
 std::string yamlQuoted(const std::string& text)
@@ -91,11 +99,13 @@ std::vector<std::uint8_t> matchedIds(const std::vector<std::string>& names, cons
     std::vector<std::uint8_t> out(names.size());
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (paths) { // a path as the product routes it: one no route takes (none logged, '*') is not counted
-            const std::optional<std::string> text = normalizedPath(names[i], *paths);
-            if (unroutedCounted) // no route is no exemption (Envoy's): the regex is tried on whatever path there is
+            if (unroutedCounted) { // no route is no exemption (Envoy's): the regex is tried on whatever path there is
+                const std::optional<std::string> text = normalizedPath(names[i], *paths);
                 out[i] = text && re.matches(*text);
-            else
-                out[i] = text && text->starts_with('/') ? std::uint8_t(re.matches(*text)) : kUnrouted;
+            } else {
+                const std::optional<std::string> text = routedPath(names[i], *paths);
+                out[i] = text ? std::uint8_t(re.matches(*text)) : kUnrouted;
+            }
         } else {
             out[i] = !keylessName(names[i]) && re.matches(names[i]);
         }
@@ -104,6 +114,8 @@ std::vector<std::uint8_t> matchedIds(const std::vector<std::string>& names, cons
 }
 
 } // namespace
+
+namespace {
 
 // unroutedOf marks the requests no route takes when the config always routes (Kong's, whose
 // route for every path is "/"), none let by; empty when there are none or the log has no paths.
@@ -114,8 +126,7 @@ std::vector<std::uint8_t> unroutedOf(const Traffic& traffic, DryRunPaths paths)
     std::vector<std::uint8_t> unrouted(traffic.pathNames.size(), 0);
     bool any = false;
     for (std::size_t id = 0; id < traffic.pathNames.size(); ++id) {
-        const std::optional<std::string> text = normalizedPath(traffic.pathNames[id], paths);
-        unrouted[id] = !text || !text->starts_with('/') ? kUnrouted : 0;
+        unrouted[id] = routedPath(traffic.pathNames[id], paths) ? 0 : kUnrouted;
         any = any || unrouted[id] != 0;
     }
     if (!any)
@@ -125,6 +136,8 @@ std::vector<std::uint8_t> unroutedOf(const Traffic& traffic, DryRunPaths paths)
         out[i] = unrouted[traffic.paths[i]];
     return out;
 }
+
+} // namespace
 
 std::vector<std::uint8_t> letByOf(const Traffic& traffic, const LetBy& letBy)
 {

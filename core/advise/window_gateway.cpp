@@ -24,12 +24,15 @@ std::string windowGatewayName(std::string_view product)
                                      : "@upstash/ratelimit";
 }
 
-std::string windowGatewayCapProblem(std::string_view product)
+std::string capProblem(std::string_view product)
 {
-    if (product != "aws-waf")
-        return {};
-    return "AWS WAF lets a key's burst through whole until a check sees it (every 10 s, in force 30 s later): no count "
-           "in a window bounds what one key gets through";
+    if (product == "traefik")
+        return "Traefik serves a request late rather than deny it, and counts its tokens in floating point: no exact "
+               "bound of what one key gets through in a window is derived for it";
+    if (product == "aws-waf")
+        return "AWS WAF lets a key's burst through whole until a check sees it (every 10 s, in force 30 s later): no "
+               "count in a window bounds what one key gets through";
+    return {};
 }
 
 std::string windowGatewayKeyProblem(const std::string& product, const std::string& key)
@@ -63,7 +66,7 @@ WindowGatewayAdvice::WindowGatewayAdvice(const WindowGatewayTerms& terms, const 
         throw InputError("advise: " + ratelab::quoted(terms.product) + " is no gateway of a count in a window");
     if (const std::string problem = windowGatewayKeyProblem(terms.product, terms.key); !problem.empty())
         throw InputError("--key: " + problem);
-    if (const std::string problem = windowGatewayCapProblem(terms.product); terms.cap && !problem.empty())
+    if (const std::string problem = capProblem(terms.product); terms.cap && !problem.empty())
         throw InputError("--cap: " + problem);
     LetBy letBy = terms.letBy;
     letBy.product = terms.product;

@@ -40,9 +40,9 @@ bool isWindowGateway(std::string_view product);
 // "Cloudflare", "AWS WAF", "@upstash/ratelimit".
 std::string windowGatewayName(std::string_view product);
 
-// windowGatewayCapProblem says why `--cap` cannot be met by the gateway's windows ("" when it
-// can): AWS WAF lets a key's burst through whole until a check sees it.
-std::string windowGatewayCapProblem(std::string_view product);
+// capProblem says why `--cap` cannot be held to for the product ("" when it can): Traefik serves
+// late and counts in floating point, AWS WAF lets a key's burst through until a check sees it.
+std::string capProblem(std::string_view product);
 
 // windowGatewayKeyProblem says why the gateway cannot be keyed by the log's key, as a refusal of
 // --key ("" when it can): express-rate-limit's default keyGenerator and the managed rules count
@@ -72,7 +72,7 @@ class WindowGatewayAdvice {
 public:
     // It throws InputError for a key the gateway cannot be keyed by (windowGatewayKeyProblem,
     // kongUnkeyedProblem), a pass pattern RE2 refuses or that matches no limited key, when no
-    // key is limited, for a cap it cannot meet (windowGatewayCapProblem) and when no row meets
+    // key is limited, for a cap it cannot meet (capProblem) and when no row meets
     // the goals (chooseWindow).
     WindowGatewayAdvice(const WindowGatewayTerms& terms, const Traffic& traffic);
 

@@ -159,7 +159,7 @@ void AdviseView::showGatewayParts()
     for (QWidget* w : std::initializer_list<QWidget*>{m_keepLabel, m_keep, m_keysLabel, m_pass})
         w->setVisible(perKey);
     m_capLabel->setText(perKey ? tr("c&ap one key at") : tr("c&ap one Envoy at"));
-    const bool capped = product != "traefik" && windowGatewayCapProblem(product.toStdString()).empty();
+    const bool capped = capProblem(product.toStdString()).empty();
     m_capLabel->setVisible(capped);
     m_cap->setVisible(capped);
     const bool letBy = letByProblem(LetBy{"/", {}, product.toStdString()}).empty(); // its config can route a path by
@@ -215,7 +215,7 @@ void AdviseView::connectParts()
     connect(m_advise, &QPushButton::clicked, this,
             [this] {
                 const QString product = m_gateway->currentData().toString();
-                const bool capped = product != "traefik" && windowGatewayCapProblem(product.toStdString()).empty();
+                const bool capped = capProblem(product.toStdString()).empty();
                 advise(product, m_keep->value(), m_pass->text(), capped ? m_cap->text() : QString(),
                        m_letBy->isVisibleTo(this) ? m_letBy->text() : QString(), m_origin->text());
             });
