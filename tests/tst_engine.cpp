@@ -13,8 +13,11 @@
 
 #include <QTest>
 
+#include <atomic>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -100,6 +103,34 @@ private slots:
     // their own keys, a token bucket of 2 then a fixed window of 3 in 10 s, six requests at 0
     // (clients 0, 1, 0, 1, 0, 1): the first four pass both layers (8 asks), the last two are
     // denied by the bucket (2 asks). A store that answers otherwise stops the run at that ask.
+    // A drag's newer frame makes a running row moot: the row looks at its cancel flag every
+    // kCancelCheck (65,536) attempts, as it takes the next. A fixed window of 1,000,000 a second
+    // over 200,000 requests one nanosecond apart, the flag set at the 10th attempt: the run stops
+    // as it takes its 65,536th, having decided 65,535 (the store is asked once an attempt), not
+    // the 200,000. Unset, it runs whole.
+    void aCancelledRowStopsAtItsNextLook()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::FixedWindow, LimiterConfig::make(1'000'000, kSecond)}};
+        std::atomic<bool> cancel = false;
+        std::size_t asks = 0;
+        std::optional<AnyLimiter> store;
+        s.external = [&](const StoreAsk& a) {
+            if (++asks == 10)
+                cancel = true;
+            if (!store)
+                store = makeLimiter(a.algorithm, *a.config);
+            return store->decide(a.clock, a.cost);
+        };
+        std::vector<Nanos> t(200'000);
+        std::iota(t.begin(), t.end(), Nanos(0));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, (void)runRow(s, {t, {}, {}}, &cancel));
+        QCOMPARE(asks, kCancelCheck - 1);
+        s.external = nullptr;
+        cancel = false;
+        QCOMPARE(runRow(s, {t, {}, {}}, &cancel).metrics.allowed, 200'000);
+    }
+
     void externalStoreIsAskedEveryLayer()
     {
         EngineSetup s;

@@ -166,6 +166,57 @@ private slots:
         }
     }
 
+    // A drag of a server's workers: consecutive frames share the first attempts' service draws
+    // the cache made with the first frame (firstServiceDraws), and each frame equals its own
+    // reference, whose rows draw every service time as they serve it: the decisions, what the
+    // server made of each attempt (retries, drawn as they are served, included), and the view
+    // the chart draws of it.
+    void aWorkersDragsFramesEqualTheReference()
+    {
+        FrameCache cache;
+        Scenario s = poisson(20'000, 100, 23);
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
+        s.server = ServerConfig::parse("workers=3,service=exp:20ms,queue=20,timeout=1s");
+        s.concurrency = {GateSpec::parse("gradient2")};
+        ClientOptions c;
+        c.clients = 3;
+        c.retry = RetryPolicy::Backoff;
+        c.maxRetries = 2;
+        s.clients = ClientConfig::make(c);
+        const ServiceTime service = s.server->options().service;
+        QVERIFY(!cache.firstServices(service, 23, 20'000));
+        for (const std::int64_t workers : {3, 4, 5}) {
+            ServerOptions o = s.server->options();
+            o.workers = workers;
+            s.server = ServerConfig::make(o);
+            const Frame got = buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, 800, nullptr, &cache);
+            const Frame want = referenceFrame(s, wholeTrace(s), {}, 800);
+            compareFrames(got, want);
+            std::int64_t retriesServed = 0;
+            for (std::size_t r = 0; r < got.rows.size(); ++r) {
+                const RowRun &g = got.trace->results[r].engine->run, &w = want.trace->results[r].engine->run;
+                QCOMPARE(g.served.size(), w.served.size());
+                for (std::size_t i = 0; i < w.served.size(); ++i) {
+                    const ServedAttempt &x = g.served[i], &y = w.served[i];
+                    QVERIFY2(x.arrived == y.arrived && x.start == y.start && x.end == y.end && x.outcome == y.outcome,
+                             qPrintable(QString("row %1, attempt %2").arg(r).arg(i)));
+                    retriesServed += w.log[i].attempt > 0 && y.outcome == Outcome::InTime;
+                }
+                const ServerView &gv = *got.extras[r].server, &wv = *want.extras[r].server;
+                QCOMPARE(gv.buckets.served, wv.buckets.served);
+                QCOMPARE(gv.buckets.p50, wv.buckets.p50);
+                QCOMPARE(gv.buckets.p99, wv.buckets.p99);
+                QCOMPARE(gv.inSystem, wv.inSystem);
+                QCOMPARE(gv.columns, wv.columns);
+            }
+            QVERIFY(retriesServed > 0); // a retry's service is drawn as it is served, beside the kept draws
+        }
+        const auto kept = cache.firstServices(service, 23, 20'000);
+        QVERIFY(kept);
+        for (const std::int64_t i : {0, 1, 9'999, 19'999})
+            QCOMPARE(kept->at(std::size_t(i)), serviceNanos(service, 23, i, 0));
+    }
+
     // Zoomed in (the range fixed), a drag of the capacity, then the rate, reruns only the
     // buckets: the window limiters read neither, and their rows are taken from the frame before
     // (the same checkpoints); every frame still equals its own reference. A change of the limit

@@ -49,9 +49,10 @@ std::int64_t quotaOfLayer(const EngineSetup& setup, std::size_t l)
 namespace detail {
 
 
-RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
+RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in, const std::atomic<bool>* cancel)
     : m_setup(setup)
     , m_in(in)
+    , m_cancel(cancel)
     , m_cluster(setup.cluster.value_or(ClusterConfig{}))
     , m_clients(setup.clients.value_or(ClientConfig{}))
     , m_n(in.arrivals.size())
@@ -85,9 +86,10 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in)
     if (setup.server) {
         m_server.emplace(*setup.server, setup.gate.empty() ? nullptr : setup.gate.make(setup.seed), setup.seed,
                          setup.keepLog);
-        if ((!in.service.empty() && in.service.size() != m_n) || (!in.critical.empty() && in.critical.size() != m_n))
+        if ((!in.service.empty() && in.service.size() != m_n) || (!in.critical.empty() && in.critical.size() != m_n)
+            || (!in.firstServices.empty() && in.firstServices.size() != m_n))
             throw InputError("one service time and one priority per request are needed");
-        m_server->useRequests(in.service, in.critical);
+        m_server->useRequests(in.service, in.critical, in.firstServices);
     }
     if (!in.priorities.empty() && in.priorities.size() != m_n)
         throw InputError("one priority per request is needed");
@@ -165,6 +167,8 @@ bool RowRunner::nextAttempt(Retry& p)
     }
     if (m_attempts++ >= kMaxAttempts)
         tooManyAttempts();
+    if (std::size_t(m_attempts) % kCancelCheck == 0)
+        throwIfCancelled(m_cancel);
     return true;
 }
 
@@ -341,11 +345,11 @@ RowRun RowRunner::run()
 
 } // namespace detail
 
-RowRun runRow(const EngineSetup& setup, const EngineRequests& in)
+RowRun runRow(const EngineSetup& setup, const EngineRequests& in, const std::atomic<bool>* cancel)
 {
     if (setup.layers.empty() && !setup.server)
         throw InputError("a policy needs at least one layer");
-    return detail::RowRunner(setup, in).run();
+    return detail::RowRunner(setup, in, cancel).run();
 }
 
 } // namespace ratelab

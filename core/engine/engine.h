@@ -12,6 +12,7 @@
 // and reduces to them decision for decision when every feature is switched off.
 #pragma once
 
+#include "arithmetic/cancel.h"
 #include "engine/clients.h"
 #include "engine/cluster.h"
 #include "engine/layered.h"
@@ -98,6 +99,9 @@ struct EngineRequests {
     std::span<const Nanos> service = {};
     std::span<const std::uint8_t> critical = {};
     std::span<const double> priorities = {};
+    // firstServices, when not empty, are the server's draws for each request's first attempt
+    // (firstServiceDraws of the server's service and the setup's seed), made once for many rows.
+    std::span<const Nanos> firstServices = {};
 };
 
 
@@ -159,8 +163,9 @@ struct LinesOf {
 std::optional<LinesOf> linesOf(const EngineSetup& setup);
 
 // runRow runs one row. It throws InputError for more than kMaxAttempts attempts, a client out of
-// range, a retry or a node clock past the largest time.
-RowRun runRow(const EngineSetup& setup, const EngineRequests& requests);
+// range, a retry or a node clock past the largest time, and Cancelled once *cancel (when given)
+// is set (looked at every kCancelCheck attempts).
+RowRun runRow(const EngineSetup& setup, const EngineRequests& requests, const std::atomic<bool>* cancel = nullptr);
 
 // quotaOfLayer returns the most one instant admits on layer l as a node sees it (split divides).
 std::int64_t quotaOfLayer(const EngineSetup& setup, std::size_t l);

@@ -32,7 +32,7 @@ struct Later {
 // each step of an attempt's path a member (semantics.md, "Everything together").
 class RowRunner {
 public:
-    RowRunner(const EngineSetup& setup, const EngineRequests& in);
+    RowRunner(const EngineSetup& setup, const EngineRequests& in, const std::atomic<bool>* cancel);
     RowRun run();
 
 private:
@@ -72,6 +72,7 @@ private:
 
     const EngineSetup& m_setup;
     const EngineRequests& m_in;
+    const std::atomic<bool>* m_cancel; // the caller's, or none
     const ClusterConfig m_cluster;
     const ClientConfig m_clients;
     const std::size_t m_n;

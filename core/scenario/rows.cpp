@@ -135,7 +135,7 @@ namespace {
 
 // engineRow runs row r through the engine and keeps what the charts draw: each decision, and
 // its node, its attempt (times, clients) and the retry it follows where those apply.
-AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
+AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r, const std::atomic<bool>* cancel)
 {
     auto engine = std::make_shared<EngineRow>();
     engine->setup = engineSetup(s, r, true);
@@ -155,7 +155,7 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r)
     if (!replayable) // samples between two steps of a line: fewer as requests grow
         engine->setup.levelLines = LevelLineSetup{
             8, int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(in.arrivals.size(), 1), 1, 24))};
-    engine->run = runRow(engine->setup, in.requests());
+    engine->run = runRow(engine->setup, in.requests(), cancel);
     const EngineSetup& setup = engine->setup;
     const RowRun& run = engine->run;
     AlgorithmTrace row;
@@ -245,9 +245,9 @@ bool needsEngine(const Scenario& s, std::size_t r)
            || !s.throttle.empty();
 }
 
-AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r)
+AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& in, std::size_t r, const std::atomic<bool>* cancel)
 {
-    AlgorithmTrace row = needsEngine(s, r) ? engineRow(s, in, r) : simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
+    AlgorithmTrace row = needsEngine(s, r) ? engineRow(s, in, r, cancel) : simulateOne(s.config, s.algorithms.at(r), in.arrivals, in.costs);
     row.bound = boundReach(s, in.arrivals, in.costs, row, r);
     return row;
 }

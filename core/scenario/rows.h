@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -29,8 +30,15 @@ struct RowInputs {
     std::vector<Nanos> services = {};
     std::vector<std::uint8_t> critical = {};
     std::vector<double> priorities = {};
+    // firstServices, when given, are the server's first-attempt draws for these requests
+    // (firstServiceDraws with the scenario's service and seed), shared by a pipeline's frames.
+    std::shared_ptr<const std::vector<Nanos>> firstServices = {};
 
-    EngineRequests requests() const { return {arrivals, costs, clientOf, services, critical, priorities}; }
+    EngineRequests requests() const
+    {
+        return {arrivals, costs, clientOf, services, critical, priorities,
+                firstServices ? std::span<const Nanos>(*firstServices) : std::span<const Nanos>()};
+    }
 };
 
 // rowCount returns how many rows the scenario shows: its algorithms, `layered`, then its
@@ -59,8 +67,10 @@ RowInputs resolveRowInputs(Scenario&& s);
 std::vector<std::int64_t> resolveClients(const Scenario& s);
 
 // simulateRow simulates row r (0 <= r < rowCount(s)) over the inputs. Rows are independent:
-// callers may run several at once on different threads.
-AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& inputs, std::size_t r);
+// callers may run several at once on different threads. A row the engine runs throws Cancelled
+// once *cancel (when given) is set (runRow).
+AlgorithmTrace simulateRow(const Scenario& s, const RowInputs& inputs, std::size_t r,
+                           const std::atomic<bool>* cancel = nullptr);
 
 // engineSetup returns what row r of the scenario runs: algorithm r as a policy of one layer, or
 // (r == algorithms.size()) the scenario's layers; its cluster and clients; the scenario's seed.

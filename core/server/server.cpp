@@ -176,4 +176,16 @@ Nanos serviceNanos(const ServiceTime& s, std::uint64_t seed, std::int64_t reques
     return s.nanos;
 }
 
+std::vector<Nanos> firstServiceDraws(const ServiceTime& s, std::uint64_t seed, std::size_t n, Threads threads)
+{
+    if (s.kind == ServiceKind::File)
+        return {};
+    std::vector<Nanos> draws(n);
+    forHalves(n, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            draws[i] = serviceNanos(s, seed, std::int64_t(i), 0);
+    });
+    return draws;
+}
+
 } // namespace ratelab

@@ -5,10 +5,12 @@
 #pragma once
 
 #include "arithmetic/nanos.h"
+#include "arithmetic/threads.h"
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ratelab {
 
@@ -75,6 +77,12 @@ private:
 // request's time from the arrivals (ServerStage::useRequests); here it returns 0.
 
 Nanos serviceNanos(const ServiceTime& s, std::uint64_t seed, std::int64_t request, std::int32_t attempt);
+
+// firstServiceDraws returns serviceNanos(s, seed, i, 0) for each request i in [0, n): the first
+// attempts' service times, drawn once for every row and frame that serves the same requests
+// (ServerStage::useRequests). A draw costs a logarithm; a million of them are tens of
+// milliseconds that a drag of the workers would otherwise pay every frame. Empty for File.
+std::vector<Nanos> firstServiceDraws(const ServiceTime& s, std::uint64_t seed, std::size_t n, Threads threads);
 
 // serviceText writes a service time in parse's grammar ("exp:50ms").
 std::string serviceText(const ServiceTime& s);

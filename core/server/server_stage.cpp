@@ -23,12 +23,14 @@ ServerStage::ServerStage(const ServerConfig& config, std::unique_ptr<Gate> gate,
     noteLimit(0);
 }
 
-void ServerStage::useRequests(std::span<const Nanos> service, std::span<const std::uint8_t> critical)
+void ServerStage::useRequests(std::span<const Nanos> service, std::span<const std::uint8_t> critical,
+                              std::span<const Nanos> firstDraws)
 {
     if (m_config.options().service.kind == ServiceKind::File && service.empty())
         throw InputError("service=file: the arrivals have no service column (a header line naming t,service)");
     m_service = service;
     m_critical = critical;
+    m_firstDraws = firstDraws;
 }
 
 void ServerStage::schedule(Nanos t, Rank rank, std::size_t job) { m_events.push(Event{t, rank, m_seq++, job}); }
@@ -200,8 +202,10 @@ void ServerStage::startService(std::size_t job, Nanos t)
     j.start = t;
     ++m_busy;
     entered();
-    const Nanos s = m_config.options().service.kind == ServiceKind::File
-                        ? m_service[std::size_t(j.who.request)] // every attempt of a request: its line's
+    const auto request = std::size_t(j.who.request);
+    const Nanos s = m_config.options().service.kind == ServiceKind::File ? m_service[request] // every attempt: its line's
+                    : j.who.attempt == 0 && request < m_firstDraws.size()
+                        ? m_firstDraws[request]
                         : serviceNanos(m_config.options().service, m_seed, j.who.request, j.who.attempt);
     const Nanos end = t > kMaxNanos - s ? kMaxNanos : t + s;
     schedule(end, Completion, job);

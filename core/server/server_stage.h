@@ -74,9 +74,12 @@ public:
     ServerStage(const ServerConfig& config, std::unique_ptr<Gate> gate, std::uint64_t seed, bool keep);
     // useRequests hands the stage the arrivals file's per-request columns, indexed by request
     // (each empty when the file has none; the spans outlive the stage): with service=file every
-    // attempt of request i is served in service[i]; critical[i] is classified to the gate. It
-    // throws InputError for service=file without a service column.
-    void useRequests(std::span<const Nanos> service, std::span<const std::uint8_t> critical);
+    // attempt of request i is served in service[i]; critical[i] is classified to the gate.
+    // firstDraws, when not empty, are the first attempts' draws made already (firstServiceDraws
+    // of this stage's service and seed): read, not drawn again. It throws InputError for
+    // service=file without a service column.
+    void useRequests(std::span<const Nanos> service, std::span<const std::uint8_t> critical,
+                     std::span<const Nanos> firstDraws = {});
 
     // nextEvent returns the time of the earliest pending event, kMaxNanos when none.
     Nanos nextEvent() const { return m_events.empty() ? kMaxNanos : m_events.top().t; }
@@ -162,6 +165,7 @@ private:
     ServerFigures m_f;
     std::span<const Nanos> m_service;         // useRequests: per request, with service=file
     std::span<const std::uint8_t> m_critical; // useRequests: per request, or empty
+    std::span<const Nanos> m_firstDraws;      // useRequests: per request, or empty
 };
 
 } // namespace ratelab

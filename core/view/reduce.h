@@ -8,6 +8,7 @@
 // level is monotone, so a column's extremes lie at its edges or just before and after a request.
 #pragma once
 
+#include "arithmetic/cancel.h"
 #include "engine/simulator.h"
 #include "limiters/any_limiter.h"
 
@@ -61,12 +62,6 @@ std::vector<LevelPoint> levelAfter(const AnyLimiter& state, Nanos fromNanos, Nan
 // thousand vertices a node is stroked in milliseconds rather than seconds. A time that is not a
 // number is kept as it is.
 std::vector<LevelPoint> thinnedLine(std::span<const LevelPoint> points, double from, double to, int buckets);
-
-// Cancelled is thrown by a long pass whose cancel flag was set: a newer request made it moot.
-struct Cancelled {};
-
-// kCancelCheck is how many requests a long pass decides between looks at its cancel flag.
-inline constexpr std::size_t kCancelCheck = 65536;
 
 // ReducedResult is one plain row simulated and reduced in one pass: its compact trace (metrics,
 // verdicts and checkpoints, no decisions) and its columns.

@@ -367,6 +367,24 @@ void FrameCache::keepLookback(std::shared_ptr<const std::vector<Nanos>> arrivals
     m_lookback = std::move(lookback);
 }
 
+std::shared_ptr<const std::vector<Nanos>> FrameCache::firstServices(const ServiceTime& service, std::uint64_t seed,
+                                                                    std::size_t n) const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_firstServices && m_service == service && m_serviceSeed == seed && m_firstServices->size() == n
+               ? m_firstServices
+               : nullptr;
+}
+
+void FrameCache::keepFirstServices(const ServiceTime& service, std::uint64_t seed,
+                                   std::shared_ptr<const std::vector<Nanos>> draws)
+{
+    const std::lock_guard lock(m_mutex);
+    m_service = service;
+    m_serviceSeed = seed;
+    m_firstServices = std::move(draws);
+}
+
 RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, int columns)
 {
     RowLines lines;
@@ -467,6 +485,25 @@ void reframe(Frame& f, const std::shared_ptr<const Trace>& trace, TimeRange rang
     });
 }
 
+// firstServicesFor returns the server's first-attempt draws for the n requests of a frame whose
+// rows the engine runs (`engineRows`) serve: the cache's when it holds them, else drawn on two
+// threads and kept. None without a server or with service=file (no draw).
+std::shared_ptr<const std::vector<Nanos>> firstServicesFor(const Scenario& s, std::size_t n, bool engineRows,
+                                                           FrameCache* cache)
+{
+    if (!engineRows || !s.server || s.server->options().service.kind == ServiceKind::File)
+        return nullptr;
+    const ServiceTime& service = s.server->options().service;
+    const std::uint64_t seed = s.pattern.seed; // the seed engineSetup gives every row
+    if (cache)
+        if (auto kept = cache->firstServices(service, seed, n))
+            return kept;
+    auto draws = std::make_shared<const std::vector<Nanos>>(firstServiceDraws(service, seed, n, Threads::Two));
+    if (cache)
+        cache->keepFirstServices(service, seed, draws);
+    return draws;
+}
+
 // simulateFrame simulates and reduces every row. A plain row (one limiter over the arrivals) is
 // simulated and reduced in one pass that keeps no decision. The others (cluster, clients,
 // layers) are simulated whole first: their attempts may reach past the arrivals, and the default
@@ -485,7 +522,8 @@ void simulateFrame(Frame& f, TimeRange range, int columns, const std::atomic<boo
         if (isPlain)
             results[r].algorithm = scenario.algorithms[r];
     }
-    onEachRow(whole, n, [&](std::size_t r) { results[r] = simulateRow(scenario, inputs, r); });
+    inputs.firstServices = firstServicesFor(scenario, inputs.arrivals.size(), !whole.empty(), cache);
+    onEachRow(whole, n, [&](std::size_t r) { results[r] = simulateRow(scenario, inputs, r, cancel); });
     auto t = std::make_shared<Trace>(
         Trace{scenario.config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs)});
     f.range = range.isValid() ? range : fullRange(*t);

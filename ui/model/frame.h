@@ -158,6 +158,12 @@ public:
                                                    Nanos windowNanos) const;
     void keepLookback(std::shared_ptr<const std::vector<Nanos>> arrivals, Nanos windowNanos,
                       std::shared_ptr<const WindowLookback> lookback);
+    // firstServices are the server's first-attempt draws of n requests (firstServiceDraws): the
+    // same for every frame of one service, seed and count, whatever else a drag changes.
+    std::shared_ptr<const std::vector<Nanos>> firstServices(const ServiceTime& service, std::uint64_t seed,
+                                                            std::size_t n) const;
+    void keepFirstServices(const ServiceTime& service, std::uint64_t seed,
+                           std::shared_ptr<const std::vector<Nanos>> draws);
 
 private:
     mutable std::mutex m_mutex;
@@ -167,6 +173,9 @@ private:
     Nanos m_lookbackWindowNanos = 0;
     std::shared_ptr<const WindowLookback> m_lookback;
     std::shared_ptr<const PlainRows> m_plainRows;
+    ServiceTime m_service;
+    std::uint64_t m_serviceSeed = 0;
+    std::shared_ptr<const std::vector<Nanos>> m_firstServices;
 };
 
 // buildFrame simulates (unless `trace` is given) and reduces every row to `columns` columns.
