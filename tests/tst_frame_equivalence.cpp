@@ -93,6 +93,24 @@ void compareFrames(const Frame& got, const Frame& want)
     }
 }
 
+// compareServers checks each row's server view and line count of `got` against `want`.
+void compareServers(const Frame& got, const Frame& want)
+{
+    for (std::size_t r = 0; r < want.rows.size(); ++r) {
+        QCOMPARE(got.extras[r].server.has_value(), want.extras[r].server.has_value());
+        QCOMPARE(got.extras[r].keyPoints.size(), want.extras[r].keyPoints.size());
+        if (!want.extras[r].server)
+            continue;
+        const ServerView &g = *got.extras[r].server, &w = *want.extras[r].server;
+        QCOMPARE(g.buckets.served, w.buckets.served);
+        QCOMPARE(g.buckets.p50, w.buckets.p50);
+        QCOMPARE(g.buckets.p99, w.buckets.p99);
+        QCOMPARE(g.inSystem, w.inSystem);
+        QCOMPARE(g.limits, w.limits);
+        QCOMPARE(g.columns, w.columns);
+    }
+}
+
 } // namespace
 
 class TestFrameEquivalence : public QObject {
@@ -202,19 +220,60 @@ private slots:
                              qPrintable(QString("row %1, attempt %2").arg(r).arg(i)));
                     retriesServed += w.log[i].attempt > 0 && y.outcome == Outcome::InTime;
                 }
-                const ServerView &gv = *got.extras[r].server, &wv = *want.extras[r].server;
-                QCOMPARE(gv.buckets.served, wv.buckets.served);
-                QCOMPARE(gv.buckets.p50, wv.buckets.p50);
-                QCOMPARE(gv.buckets.p99, wv.buckets.p99);
-                QCOMPARE(gv.inSystem, wv.inSystem);
-                QCOMPARE(gv.columns, wv.columns);
             }
+            compareServers(got, want);
             QVERIFY(retriesServed > 0); // a retry's service is drawn as it is served, beside the kept draws
         }
         const auto kept = cache.firstServices(service, 23, 20'000);
         QVERIFY(kept);
         for (const std::int64_t i : {0, 1, 9'999, 19'999})
             QCOMPARE(kept->at(std::size_t(i)), serviceNanos(service, 23, i, 0));
+    }
+
+    // A cluster's rows are the engine's: a drag of the capacity at the full range takes the window
+    // limiters' runs from the frame before (the same run, shared; reduced again, as the buckets'
+    // recovery moves the view's end) and reruns the buckets, and a
+    // drag of the limit reruns every algorithm's row but takes the concurrency limiter's, which
+    // reads no limiter setting. Every frame equals its own reference,
+    // every row simulated again.
+    void aClustersDragRerunsOnlyTheRowsThatReadIt()
+    {
+        FrameCache cache;
+        Scenario s = poisson(20'000, 90, 24);
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::SlidingWindowLog, Algorithm::TokenBucket, Algorithm::Gcra};
+        s.cluster = ClusterConfig::make({3, Balancer::RoundRobin, Coordination::Local});
+        s.server = ServerConfig::parse("workers=8,service=exp:20ms,queue=100,timeout=1s");
+        s.concurrency = {GateSpec::parse("gradient2")};
+        TimeRange range;
+        const auto frameOf = [&](const LimiterConfig& c) {
+            s.config = c;
+            Frame got = buildFrame(std::make_shared<const Scenario>(s), nullptr, range, 800, nullptr, &cache);
+            const Frame want = referenceFrame(s, wholeTrace(s), range, 800);
+            compareFrames(got, want);
+            compareServers(got, want);
+            return got;
+        };
+        const auto taken = [](const Frame& before, const Frame& after, std::size_t r) {
+            return before.trace->results[r].engine == after.trace->results[r].engine;
+        };
+        const LimiterConfig first = LimiterConfig::make(90, kSecond);
+        const Frame before = frameOf(first);
+        const Frame capacity = frameOf(first.withLimits(90, kSecond, 150));
+        QVERIFY(capacity.range.to > before.range.to); // a bucket's recovery ends the view: taken rows reduced again
+        for (std::size_t r : {0, 1, 4})
+            QVERIFY2(taken(before, capacity, r), qPrintable(QString("row %1").arg(r)));
+        for (std::size_t r : {2, 3})
+            QVERIFY2(!taken(before, capacity, r), qPrintable(QString("row %1").arg(r)));
+        const Frame limit = frameOf(first.withLimits(91, kSecond, 150));
+        for (std::size_t r : {0, 1, 2, 3})
+            QVERIFY2(!taken(capacity, limit, r), qPrintable(QString("row %1").arg(r)));
+        QVERIFY(taken(capacity, limit, 4));
+        // Zoomed in, the view fixed: a row taken keeps its server's view as it was made.
+        range = {20 * kSecond, 40 * kSecond};
+        const Frame zoomed = frameOf(first.withLimits(91, kSecond, 150));
+        const Frame zoomedLimit = frameOf(first.withLimits(92, kSecond, 150));
+        QVERIFY(taken(zoomed, zoomedLimit, 4));
+        QCOMPARE(zoomedLimit.extras[4].server->inSystem, zoomed.extras[4].server->inSystem);
     }
 
     // Zoomed in (the range fixed), a drag of the capacity, then the rate, reruns only the

@@ -135,22 +135,25 @@ private:
 
 // FrameCache is what one pipeline's consecutive frames share, owned by that pipeline (never a
 // process-wide static): the last pattern's generated arrivals, the last window lookback
-// (max_in_window's, per generation of arrivals and window), and the last frame's plain rows
-// (a row whose limiter reads none of the settings that changed is taken as it was). A frame built
-// without one shares nothing with any other. Thread-safe.
+// (max_in_window's, per generation of arrivals and window), the server's first service draws,
+// and the last frame's rows (a row that reads none of the settings that changed is taken as it
+// was). A frame built without one shares nothing with any other. Thread-safe.
 class FrameCache {
 public:
-    // PlainRows is a frame whose plain rows (one limiter over the arrivals) later frames may take.
-    struct PlainRows {
+    // LastFrame is a frame whose rows later frames may take: a plain row (one limiter over the
+    // arrivals) reduced as it was, over the same range and columns; a row the engine runs (a
+    // cluster's, a server's) as it was simulated, reduced again when the range moved.
+    struct LastFrame {
         std::shared_ptr<const Scenario> scenario;
         std::shared_ptr<const Trace> trace;
         TimeRange range;
         int columns = 0;
         std::vector<ReducedRow> rows;
+        std::vector<RowLines> extras;
         std::vector<bool> plain; // per row: simulated as a plain row
     };
-    std::shared_ptr<const PlainRows> plainRows() const;
-    void keepPlainRows(std::shared_ptr<const PlainRows> rows);
+    std::shared_ptr<const LastFrame> lastFrame() const;
+    void keepLastFrame(std::shared_ptr<const LastFrame> frame);
 
     std::shared_ptr<const std::vector<Nanos>> arrivals(const Pattern& pattern) const;
     void keepArrivals(const Pattern& pattern, std::shared_ptr<const std::vector<Nanos>> arrivals);
@@ -172,7 +175,7 @@ private:
     std::shared_ptr<const std::vector<Nanos>> m_lookbackArrivals;
     Nanos m_lookbackWindowNanos = 0;
     std::shared_ptr<const WindowLookback> m_lookback;
-    std::shared_ptr<const PlainRows> m_plainRows;
+    std::shared_ptr<const LastFrame> m_lastFrame;
     ServiceTime m_service;
     std::uint64_t m_serviceSeed = 0;
     std::shared_ptr<const std::vector<Nanos>> m_firstServices;
