@@ -98,11 +98,6 @@ private slots:
         QCOMPARE(keptChunkBytes(), kChunkPoolBytes);
         QCOMPARE(releaseKeptChunks(), kChunkPoolBytes);
     }
-    // An external store (the Redis backend) is asked every layer the policy asks, for the key and
-    // node that decide, in decision order; a layer after a denial is not asked. Two clients with
-    // their own keys, a token bucket of 2 then a fixed window of 3 in 10 s, six requests at 0
-    // (clients 0, 1, 0, 1, 0, 1): the first four pass both layers (8 asks), the last two are
-    // denied by the bucket (2 asks). A store that answers otherwise stops the run at that ask.
     // A drag's newer frame makes a running row moot: the row looks at its cancel flag every
     // kCancelCheck (65,536) attempts, as it takes the next. A fixed window of 1,000,000 a second
     // over 200,000 requests one nanosecond apart, the flag set at the 10th attempt: the run stops
@@ -131,6 +126,11 @@ private slots:
         QCOMPARE(runRow(s, {t, {}, {}}, &cancel).metrics.allowed, 200'000);
     }
 
+    // An external store (the Redis backend) is asked every layer the policy asks, for the key and
+    // node that decide, in decision order; a layer after a denial is not asked. Two clients with
+    // their own keys, a token bucket of 2 then a fixed window of 3 in 10 s, six requests at 0
+    // (clients 0, 1, 0, 1, 0, 1): the first four pass both layers (8 asks), the last two are
+    // denied by the bucket (2 asks). A store that answers otherwise stops the run at that ask.
     void externalStoreIsAskedEveryLayer()
     {
         EngineSetup s;

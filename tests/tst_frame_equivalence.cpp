@@ -184,6 +184,28 @@ private slots:
         }
     }
 
+    // A frame made moot stops its engine rows, not only its reduction: 100,000 requests of 2
+    // clients at a limit of 1 a second, each denied one retried at once up to 100 times, would
+    // make more than the 5,000,000 attempts a scenario may hold (an error, after seconds of
+    // simulation). With the frame's cancel flag set, its row stops at its first look, attempt
+    // 65,536: the frame comes back cancelled, with no error.
+    void aCancelledFrameStopsItsEngineRows()
+    {
+        Scenario s = poisson(100'000, 1, 25);
+        s.algorithms = {Algorithm::FixedWindow};
+        ClientOptions o;
+        o.clients = 2;
+        o.retry = RetryPolicy::Immediate;
+        o.maxRetries = 100;
+        s.clients = ClientConfig::make(o);
+        const std::atomic<bool> cancel = true;
+        const Frame f = buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, 800, &cancel);
+        QVERIFY(f.cancelled);
+        QVERIFY2(f.error.isEmpty(), qPrintable(f.error));
+        const Frame whole = buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, 800);
+        QVERIFY2(whole.error.contains("5000000 attempts"), qPrintable(whole.error)); // what the run would have come to
+    }
+
     // A drag of a server's workers: consecutive frames share the first attempts' service draws
     // the cache made with the first frame (firstServiceDraws), and each frame equals its own
     // reference, whose rows draw every service time as they serve it: the decisions, what the

@@ -512,6 +512,44 @@ std::shared_ptr<const std::vector<Nanos>> firstServicesFor(const Scenario& s, st
     return draws;
 }
 
+// Earlier is the cache's last frame as a frame of `scenario` may take its rows (sameButConfig):
+// row r when it was made the same way (plain, or on the engine) and reads none of what changed.
+struct Earlier {
+    const Scenario& scenario;
+    std::shared_ptr<const FrameCache::LastFrame> frame;
+    bool takes(std::size_t r, bool plain) const
+    {
+        return frame && frame->plain.at(r) == plain && unmovedBy(scenario, r, frame->scenario->config);
+    }
+};
+
+// RowPlan is how a frame makes its rows: the plain ones in one pass with their reduction, the
+// engine's (`whole`) simulated first; an engine row the earlier frame gives is in neither.
+struct RowPlan {
+    std::vector<std::size_t> plain, whole;
+    std::vector<bool> isPlain; // per row
+};
+
+// planRows sorts the rows of s, setting results[r] of each engine row taken from `earlier` and
+// the algorithm of each plain row.
+RowPlan planRows(const Scenario& s, const Earlier& earlier, std::vector<AlgorithmTrace>& results)
+{
+    RowPlan plan;
+    plan.isPlain.assign(results.size(), false);
+    for (std::size_t r = 0; r < results.size(); ++r) {
+        if (!needsEngine(s, r)) {
+            plan.plain.push_back(r);
+            plan.isPlain[r] = true;
+            results[r].algorithm = s.algorithms[r];
+        } else if (earlier.takes(r, false)) {
+            results[r] = earlier.frame->trace->results[r]; // its run shared, alike under the new config
+        } else {
+            plan.whole.push_back(r);
+        }
+    }
+    return plan;
+}
+
 // simulateFrame simulates and reduces every row. A plain row (one limiter over the arrivals) is
 // simulated and reduced in one pass that keeps no decision. The others (cluster, clients,
 // layers) are simulated whole first: their attempts may reach past the arrivals, and the default
@@ -524,47 +562,32 @@ void simulateFrame(Frame& f, TimeRange range, int columns, const std::atomic<boo
     Generated generated = withArrivals(scenario, cache);
     RowInputs inputs = resolveRowInputs(std::move(generated.scenario)); // its arrivals move on
     const std::size_t n = rowCount(scenario);
-    const auto earlier = sameButConfig(cache, scenario);
-    const auto taken = [&](std::size_t r, bool plainRow) {
-        return earlier && earlier->plain.at(r) == plainRow && unmovedBy(scenario, r, earlier->scenario->config);
-    };
+    const Earlier earlier{scenario, sameButConfig(cache, scenario)};
     std::vector<AlgorithmTrace> results(n);
-    std::vector<std::size_t> plain, whole;
-    for (std::size_t r = 0; r < n; ++r) {
-        const bool isPlain = !needsEngine(scenario, r);
-        if (isPlain) {
-            plain.push_back(r);
-            results[r].algorithm = scenario.algorithms[r];
-        } else if (taken(r, false)) {
-            results[r] = earlier->trace->results[r]; // its run shared, alike under the new config
-        } else {
-            whole.push_back(r);
-        }
-    }
-    inputs.firstServices = firstServicesFor(scenario, inputs.arrivals.size(), !whole.empty(), cache);
-    onEachRow(whole, n, [&](std::size_t r) { results[r] = simulateRow(scenario, inputs, r, cancel); });
+    RowPlan plan = planRows(scenario, earlier, results);
+    inputs.firstServices = firstServicesFor(scenario, inputs.arrivals.size(), !plan.whole.empty(), cache);
+    onEachRow(plan.whole, n, [&](std::size_t r) { results[r] = simulateRow(scenario, inputs, r, cancel); });
     auto t = std::make_shared<Trace>(
         Trace{scenario.config, std::move(inputs.arrivals), std::move(results), std::move(inputs.costs)});
     f.range = range.isValid() ? range : fullRange(*t);
     f.rows.resize(n);
     // What max_in_window looks back on, the same for every plain row: made once, shared.
-    const auto lookback = plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos(), cache);
+    const auto lookback =
+        plan.plain.empty() ? nullptr : lookbackFor(generated, t->arrivals, t->config.windowNanos(), cache);
     std::vector<std::size_t> all(n);
     std::iota(all.begin(), all.end(), std::size_t(0));
     f.extras.resize(n);
-    std::vector<bool> isPlain(n, false);
-    for (std::size_t r : plain)
-        isPlain[r] = true;
     // A row taken whole: its reduction too when the range and the columns are the same.
-    const bool sameView = earlier && earlier->range == f.range && earlier->columns == columns;
+    const auto& last = earlier.frame;
+    const bool sameView = last && last->range == f.range && last->columns == columns;
     onEachRow(all, n, [&](std::size_t r) {
-        if (sameView && taken(r, isPlain[r])) {
-            t->results[r] = earlier->trace->results[r]; // a plain row's checkpoints replay alike
-            f.rows[r] = earlier->rows[r];
-            f.extras[r] = earlier->extras[r];
+        if (sameView && earlier.takes(r, plan.isPlain[r])) {
+            t->results[r] = last->trace->results[r]; // a plain row's checkpoints replay alike
+            f.rows[r] = last->rows[r];
+            f.extras[r] = last->extras[r];
             return;
         }
-        if (!isPlain[r]) {
+        if (!plan.isPlain[r]) {
             f.rows[r] = reduceRow(*t, r, f.range.from, f.range.to, columns, cancel);
         } else {
             ReducedResult one = simulateReduced(t->config, t->results[r].algorithm, t->arrivals, t->costs,
@@ -578,7 +601,7 @@ void simulateFrame(Frame& f, TimeRange range, int columns, const std::atomic<boo
     f.trace = std::move(t);
     if (cache)
         cache->keepLastFrame(std::make_shared<const FrameCache::LastFrame>(
-            FrameCache::LastFrame{f.scenario, f.trace, f.range, columns, f.rows, f.extras, std::move(isPlain)}));
+            FrameCache::LastFrame{f.scenario, f.trace, f.range, columns, f.rows, f.extras, std::move(plan.isPlain)}));
 }
 
 } // namespace
