@@ -298,6 +298,37 @@ private slots:
         QCOMPARE(zoomedLimit.extras[4].server->inSystem, zoomed.extras[4].server->inSystem);
     }
 
+    // The same with what else an engine row reads: nodes splitting the limit among them, buckets
+    // that start empty, clients retrying after the limiter's answer, and a layered policy of its
+    // own. A drag of the capacity takes the window limiters' rows and the layered row (its layers
+    // are its own) and reruns the buckets; each frame equals its reference.
+    void aSplitClusterWithClientsDragTakesWhatReadsNoneOfIt()
+    {
+        FrameCache cache;
+        Scenario s = poisson(20'000, 90, 26);
+        s.algorithms = {Algorithm::FixedWindow, Algorithm::SlidingWindowCounter, Algorithm::LeakyBucket};
+        s.cluster = ClusterConfig::make({3, Balancer::Random, Coordination::Split});
+        s.bucketsStartEmpty = true;
+        ClientOptions o;
+        o.clients = 4;
+        o.retry = RetryPolicy::RetryAfter;
+        o.maxRetries = 2;
+        s.clients = ClientConfig::make(o);
+        s.layers = {parseLayer("token_bucket:capacity=5,rate=1"), parseLayer("fixed_window:limit=100,window=60")};
+        const auto frameOf = [&](const LimiterConfig& c) {
+            s.config = c;
+            Frame got = buildFrame(std::make_shared<const Scenario>(s), nullptr, {}, 800, nullptr, &cache);
+            compareFrames(got, referenceFrame(s, wholeTrace(s), {}, 800));
+            return got;
+        };
+        const LimiterConfig first = LimiterConfig::make(90, kSecond);
+        const Frame before = frameOf(first);
+        const Frame after = frameOf(first.withLimits(90, kSecond, 150));
+        const auto taken = [&](std::size_t r) { return before.trace->results[r].engine == after.trace->results[r].engine; };
+        QVERIFY(taken(0) && taken(1) && taken(3)); // the window limiters, the layered row
+        QVERIFY(!taken(2));                         // the bucket
+    }
+
     // Zoomed in (the range fixed), a drag of the capacity, then the rate, reruns only the
     // buckets: the window limiters read neither, and their rows are taken from the frame before
     // (the same checkpoints); every frame still equals its own reference. A change of the limit
