@@ -73,8 +73,8 @@ template <typename L>
     for (std::size_t block = 0; block < n; block += detail::kDecideBlock) {
         if (block % checkpoints.interval == 0)
             checkpoints.states.emplace_back(std::in_place_type<L>, outside);
-        if (block % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed))
-            throw Cancelled{};
+        if (block % kCancelCheck == 0)
+            throwIfCancelled(cancel);
         L limiter = std::move(outside);
         const std::size_t end = std::min(n, block + detail::kDecideBlock);
         for (std::size_t i = block; i < end; ++i) {
@@ -171,8 +171,8 @@ template <typename L>
         [&](const L& limiter, std::size_t i) { // every kDecideBlock requests; the interval is a multiple
             if (i % p.checkpoints.interval == 0)
                 p.checkpoints.states.emplace_back(std::in_place_type<L>, limiter);
-            if (i % kCancelCheck == 0 && p.cancel && p.cancel->load(std::memory_order_relaxed))
-                throw Cancelled{};
+            if (i % kCancelCheck == 0)
+                throwIfCancelled(p.cancel);
         },
         [&](const L& limiter, std::size_t i) {
             inRange = p.reducer.reach(limiter, open, arrivals[i]);
@@ -273,8 +273,8 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
     visitLimiter(result.algorithm, result.levelConfig.value_or(trace.config), [&](auto& limiter) {
         auto& open = opens.of<std::decay_t<decltype(limiter)>>();
         for (std::size_t i = detail::restoreCheckpoint(limiter, result, out.firstRequest); i < out.endRequest; ++i) {
-            if (i % kCancelCheck == 0 && cancel && cancel->load(std::memory_order_relaxed))
-                throw Cancelled{};
+            if (i % kCancelCheck == 0)
+                throwIfCancelled(cancel);
             const bool inRange = reducer.reach(limiter, open, t[i]);
             if (inRange)
                 open.before = levelKeyAt(limiter, t[i]);

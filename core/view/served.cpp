@@ -292,8 +292,8 @@ ServerView serverView(std::span<const ServedAttempt> served, std::span<const Nan
         departures.reserve(served.size());
     }
     for (std::size_t i = 0; i < served.size(); ++i) {
-        if (cancel && i % kCancelCheck == 0 && cancel->load(std::memory_order_relaxed))
-            throw Cancelled{};
+        if (i % kCancelCheck == 0)
+            throwIfCancelled(cancel);
         const ServedAttempt& a = served[i];
         tally.add(a);
         if (i >= first && i < end && columns > 0 && times[i] >= row.fromNanos && times[i] < row.toNanos) {
