@@ -424,6 +424,108 @@ private slots:
             QVERIFY2(got.perNodeAllowed == want.perNodeAllowed, where);
         }
     }
+
+    // A local or split cluster of one limiter with no clients runs its own typed loop
+    // (row_runner_nodes.cpp); it must report what the general loop through the cells reports,
+    // every field of every attempt. Every limiter and product, both coordinations, every
+    // balancer, with and without skew, a late join and a leave, an empty start, costs and
+    // clients named by the log (the hash balancer reads them), over bursts that deny.
+    void theTypedNodesLoopIsTheCellsLoop()
+    {
+        std::mt19937_64 g(17);
+        int compared = 0;
+        for (Algorithm a : kEveryAlgorithm)
+            for (int variant = 0; variant < 12; ++variant) {
+                const auto in = [&](std::int64_t lo, std::int64_t hi) { return lo + std::int64_t(g() % std::uint64_t(hi - lo + 1)); };
+                EngineSetup s;
+                const Nanos window = a == Algorithm::NginxLimitReq ? kSecond : in(1, 4) * kSecond / 2;
+                s.layers = {{a, LimiterConfig::make(in(2, 6), window)}};
+                ClusterConfig::Options o;
+                o.nodes = int(in(1, 4));
+                o.balancer = kAllBalancers[std::size_t(variant % 3)];
+                o.coordination = variant % 2 ? Coordination::Split : Coordination::Local;
+                o.skewNanos = variant % 4 >= 2 ? in(1, 3) * kSecond / 10 : 0;
+                o.seed = std::uint64_t(variant);
+                if (o.nodes > 1 && variant >= 6) { // node 1 joins late, the last may leave
+                    o.joins.push_back({1, in(0, 8) * kSecond / 4});
+                    o.leaves.push_back({o.nodes - 1, o.joins.back().at + in(1, 8) * kSecond / 4});
+                }
+                s.cluster = ClusterConfig::make(o);
+                s.startEmpty = variant % 5 == 0;
+                s.headers = variant % 3 != 2;
+                s.seed = std::uint64_t(variant) + 3;
+                const std::size_t count = std::size_t(in(200, 600));
+                std::vector<Nanos> t;
+                std::vector<std::int64_t> cost, who;
+                Nanos now = 0;
+                for (std::size_t i = 0; i < count; ++i) {
+                    t.push_back(now += in(0, 2) ? 0 : in(1, 8) * kSecond / 16);
+                    if (variant % 4 == 1)
+                        cost.push_back(in(1, 3));
+                    if (variant % 3 == 2)
+                        who.push_back(in(0, 9));
+                }
+                const QByteArray where = QByteArray(algorithmId(a).data()) + " variant " + QByteArray::number(variant);
+                RowRun want;
+                try {
+                    want = detail::runRowByCells(s, {t, cost, who});
+                } catch (const InputError&) { // a product's own options, split's L/N nginx cannot write
+                    QVERIFY_THROWS_EXCEPTION(InputError, (void)runRow(s, {t, cost, who}));
+                    continue;
+                }
+                const RowRun got = runRow(s, {t, cost, who});
+                ++compared;
+                QVERIFY2(got.log.size() == want.log.size(), where);
+                for (std::size_t i = 0; i < want.log.size(); ++i) {
+                    const LoggedAttempt &x = got.log[i], &w = want.log[i];
+                    QVERIFY2(x.t == w.t && x.wait == w.wait && x.level == w.level && x.request == w.request
+                                 && x.client == w.client && x.remaining == w.remaining && x.attempt == w.attempt
+                                 && x.node == w.node && x.allowed == w.allowed && x.headerLayer == w.headerLayer,
+                             where + ", attempt " + QByteArray::number(qulonglong(i)));
+                }
+                QVERIFY2(got.resets.size() == want.resets.size(), where);
+                for (std::size_t i = 0; i < want.resets.size(); ++i)
+                    QVERIFY2(got.resets[i] == want.resets[i], where + ", reset " + QByteArray::number(qulonglong(i)));
+                QVERIFY2(got.verdicts == want.verdicts && got.nodes == want.nodes, where);
+                QVERIFY2(got.verdicts.size() == count && got.nodes.size() == count, where);
+                const Metrics &m = got.metrics, &n = want.metrics;
+                QVERIFY2(m.allowed == n.allowed && m.denied == n.denied && m.delayed == n.delayed && m.never == n.never
+                             && m.allowedCost == n.allowedCost && m.maxInWindow == n.maxInWindow
+                             && m.overshoot == n.overshoot && m.memory.bytes == n.memory.bytes
+                             && m.memory.entries == n.memory.entries,
+                         where + " metrics");
+                QVERIFY2(got.layers.size() == 1 && got.layers[0].allowed == want.layers[0].allowed
+                             && got.layers[0].deniedHere == want.layers[0].deniedHere
+                             && got.layers[0].wasted == want.layers[0].wasted,
+                         where + " layer");
+                QVERIFY2(got.perNodeAllowed == want.perNodeAllowed, where);
+                const ClientStats &c = got.clients, &d = want.clients;
+                QVERIFY2(c.requests == d.requests && c.attempts == d.attempts && c.succeeded == d.succeeded
+                             && c.gaveUp == d.gaveUp && c.amplification == d.amplification
+                             && c.latency.mean == d.latency.mean && c.latency.p50 == d.latency.p50
+                             && c.latency.p99 == d.latency.p99 && c.latency.max == d.latency.max
+                             && c.keysUsed == d.keysUsed && c.perKeyMax.bytes == d.perKeyMax.bytes
+                             && c.perKeyMax.entries == d.perKeyMax.entries && c.total.bytes == d.total.bytes
+                             && c.total.entries == d.total.entries,
+                         where + " clients");
+            }
+        QVERIFY(compared > 150); // the products that need options of their own are the rest
+    }
+
+    // The typed loop looks at the frame's flag too: set before the run, 200,000 requests on two
+    // local nodes stop at the first look, not at the end.
+    void theTypedNodesLoopStopsWhenCancelled()
+    {
+        EngineSetup s;
+        s.layers = {{Algorithm::TokenBucket, LimiterConfig::make(10, kSecond)}};
+        s.cluster = clusterOf(2, Coordination::Local);
+        std::vector<Nanos> t(200'000);
+        std::iota(t.begin(), t.end(), Nanos(0));
+        std::atomic<bool> cancel = true;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, (void)runRow(s, {t, {}, {}}, &cancel));
+        cancel = false;
+        QCOMPARE(runRow(s, {t, {}, {}}, &cancel).metrics.allowed, 20); // 10 a node: t spans 0.2 ms
+    }
 };
 
 QTEST_APPLESS_MAIN(TestEngine)

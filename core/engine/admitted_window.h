@@ -43,7 +43,7 @@ private:
         std::int64_t cost;
     };
 
-    void grow()
+    [[gnu::noinline]] void grow() // rarely: the add it serves stays small enough to inline
     {
         std::vector<Entry> bigger(m_ring.size() * 2);
         for (std::size_t i = 0; i < m_size; ++i)

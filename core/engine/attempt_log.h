@@ -56,15 +56,31 @@ public:
     static constexpr std::size_t kChunk = kFirst << (kGrowing - 1); // then every chunk: 64 Ki
     static constexpr std::size_t kInGrowing = kFirst * ((std::size_t(1) << kGrowing) - 1);
 
+    ChunkedLog() = default;
+    // A log moved from is empty, and takes pushes into chunks of its own.
+    ChunkedLog(ChunkedLog&& o) noexcept
+        : m_chunks(std::move(o.m_chunks)), m_size(std::exchange(o.m_size, 0)),
+          m_tail(std::exchange(o.m_tail, nullptr)), m_tailEnd(std::exchange(o.m_tailEnd, nullptr))
+    {
+        o.m_chunks.clear();
+    }
+    ChunkedLog& operator=(ChunkedLog&& o) noexcept
+    {
+        if (this != &o) {
+            m_chunks = std::move(o.m_chunks);
+            o.m_chunks.clear();
+            m_size = std::exchange(o.m_size, 0);
+            m_tail = std::exchange(o.m_tail, nullptr);
+            m_tailEnd = std::exchange(o.m_tailEnd, nullptr);
+        }
+        return *this;
+    }
+
     void push_back(const T& v)
     {
-        if (m_size == m_capacity) {
-            const std::size_t c = m_chunks.size();
-            const std::size_t n = c < kGrowing ? kFirst << c : kChunk;
-            m_chunks.push_back(Chunk(static_cast<T*>(takeChunk(n * sizeof(T))), FreeChunk{n * sizeof(T)}));
-            m_capacity += n;
-        }
-        ::new (static_cast<void*>(&(*this)[m_size])) T(v);
+        if (m_tail == m_tailEnd) [[unlikely]]
+            addChunk();
+        ::new (static_cast<void*>(m_tail++)) T(v);
         ++m_size;
     }
     std::size_t size() const { return m_size; }
@@ -120,9 +136,22 @@ private:
         void operator()(T* p) const { keepChunk(p, bytes); }
     };
     using Chunk = std::unique_ptr<T[], FreeChunk>;
+
+    [[gnu::noinline]] void addChunk()
+    {
+        const std::size_t c = m_chunks.size();
+        const std::size_t n = c < kGrowing ? kFirst << c : kChunk;
+        m_chunks.push_back(Chunk(static_cast<T*>(takeChunk(n * sizeof(T))), FreeChunk{n * sizeof(T)}));
+        m_tail = m_chunks.back().get();
+        m_tailEnd = m_tail + n;
+    }
+
     std::vector<Chunk> m_chunks;
     std::size_t m_size = 0;
-    std::size_t m_capacity = 0;
+    // The last chunk's next free slot and its end: a push is a store and an increment, not
+    // operator[]'s search for the chunk. Null in a log with no chunk.
+    T* m_tail = nullptr;
+    T* m_tailEnd = nullptr;
 };
 
 } // namespace ratelab

@@ -99,6 +99,11 @@ RowRunner::RowRunner(const EngineSetup& setup, const EngineRequests& in, const s
         reserveServed();
     else if (setup.keepLog)
         m_served.reserve(m_n); // one latency per request at most: room never used costs no memory
+    if (setup.keepLog) { // an attempt each, at least
+        m_r.verdicts.reserve(m_n);
+        if (setup.cluster)
+            m_r.nodes.reserve(m_n);
+    }
     watchLevels();
 }
 
@@ -273,6 +278,9 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
         a.allowed = d.allowed;
         a.headerLayer = headerLayer;
         m_r.log.push_back(a);
+        m_r.verdicts.push_back(verdictOf(d));
+        if (m_setup.cluster)
+            m_r.nodes.push_back(a.node);
         if (m_setup.headers && m_layers > 0) {
             const StoreCell& c = *m_cells[key * m_layers + headerLayer];
             m_r.resets.push_back(c.seen().reset(c.seenAt(), c.quota()));
@@ -289,11 +297,11 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
             ++m_r.clients.succeeded;
         m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true, cost));
         if (!m_server && m_setup.keepLog) // its latency now, not from a second pass over the log
-            m_served.push_back(p.t - m_in.arrivals[std::size_t(p.request)] + d.delay);
+            addServed(p.t - m_in.arrivals[std::size_t(p.request)] + d.delay);
     }
 }
 
-RowRun RowRunner::run()
+RowRun RowRunner::runCells()
 {
     const std::int64_t k = m_clients.clients();
     Retry p;
@@ -350,6 +358,13 @@ RowRun runRow(const EngineSetup& setup, const EngineRequests& in, const std::ato
     if (setup.layers.empty() && !setup.server)
         throw InputError("a policy needs at least one layer");
     return detail::RowRunner(setup, in, cancel).run();
+}
+
+RowRun detail::runRowByCells(const EngineSetup& setup, const EngineRequests& in)
+{
+    if (setup.layers.empty() && !setup.server)
+        throw InputError("a policy needs at least one layer");
+    return detail::RowRunner(setup, in, nullptr).run(false);
 }
 
 } // namespace ratelab

@@ -122,6 +122,10 @@ struct RowRun {
     std::vector<std::int64_t> perNodeAllowed; // admitted per node
     ClientStats clients;                      // requests, attempts, latency, memory per key
     ChunkedLog<LoggedAttempt> log;            // in decision order
+    // With the log, each attempt's lane and (on a cluster) node, apart: what a pass over a
+    // million attempts reads, in 1 byte each, not 40.
+    std::vector<Verdict> verdicts;
+    std::vector<std::uint8_t> nodes;
     ChunkedLog<Nanos> resets;                 // with headers: the header layer's reset after each
     std::vector<LayerFigure> figures;         // with headers and layers: log.size() * layers
     std::vector<Nanos> handed;                // with handedTimes: one per attempt
@@ -166,6 +170,12 @@ std::optional<LinesOf> linesOf(const EngineSetup& setup);
 // range, a retry or a node clock past the largest time, and Cancelled once *cancel (when given)
 // is set (looked at every kCancelCheck attempts).
 RowRun runRow(const EngineSetup& setup, const EngineRequests& requests, const std::atomic<bool>* cancel = nullptr);
+
+namespace detail {
+// runRowByCells is runRow through the general loop alone, never the typed loop of a row whose
+// nodes decide alone (row_runner_nodes.cpp): the reference tst_engine checks that loop against.
+RowRun runRowByCells(const EngineSetup& setup, const EngineRequests& requests);
+} // namespace detail
 
 // quotaOfLayer returns the most one instant admits on layer l as a node sees it (split divides).
 std::int64_t quotaOfLayer(const EngineSetup& setup, std::size_t l);

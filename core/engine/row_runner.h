@@ -1,6 +1,7 @@
-// RowRunner: one row's run in progress (engine.cpp's runRow), split over two files: engine.cpp
+// RowRunner: one row's run in progress (engine.cpp's runRow), split over three files: engine.cpp
 // has an attempt's path through the policy, row_runner_clients.cpp what its client does with the
-// answer (retries, the server's responses, the throttles) and the figures of the run.
+// answer (retries, the server's responses, the throttles) and the figures of the run,
+// row_runner_nodes.cpp the typed loop of a row whose nodes decide alone.
 #pragma once
 
 #include "engine/admitted_window.h"
@@ -33,7 +34,10 @@ struct Later {
 class RowRunner {
 public:
     RowRunner(const EngineSetup& setup, const EngineRequests& in, const std::atomic<bool>* cancel);
-    RowRun run();
+    // run runs the row: a row runNodes can take goes through its typed loop unless `typed` is
+    // false (the general loop, the reference tst_engine checks it against).
+    RowRun run(bool typed = true);
+    RowRun runCells(); // the general loop: every attempt through its key's cells
 
 private:
     void check() const;
@@ -66,6 +70,13 @@ private:
     void learn();
     Nanos nextAttemptTime() const;
     void finish();                  // memory per key and latency
+    void finishFigures();           // finish's part after memory: lines, counts, latency
+    // nodesAlone is true for a row whose every attempt is a request, decided once by one
+    // limiter: its node's own (local, split, or the one node), with no limit change, no lines to
+    // draw, no server, no clients: what runNodes runs without a cell or a variant an attempt.
+    bool nodesAlone() const;
+    template <typename L>
+    void runNodes(const L& fresh);
     void reserveServed();           // room for the server's records: no copies as they grow
     void watchLevels();             // with levelLines: the recorder the drawn states tell
     void stopLevels();              // too many attempts to draw: no lines
@@ -100,7 +111,17 @@ private:
     bool m_levelNodes = false; // the lines are nodes' (else each key's store)
     std::optional<ServerStage> m_server;
     std::vector<ClientResponse> m_responses;
-    std::vector<Nanos> m_served; // each succeeded request's latency (with a server, or a log)
+    // each succeeded request's latency (with a server, or a log): those above 0, and a count of
+    // the zeros
+    std::vector<Nanos> m_served;
+    std::size_t m_zeroServed = 0;
+    void addServed(Nanos latency)
+    {
+        if (latency == 0)
+            ++m_zeroServed;
+        else
+            m_served.push_back(latency);
+    }
     std::optional<ThrottledArrivals> m_throttle;
 };
 

@@ -16,24 +16,37 @@ std::size_t rankAt(std::size_t n, std::int64_t p)
     return std::size_t(std::max<std::int64_t>(1, static_cast<std::int64_t>(ceilDiv(Int128(p) * std::int64_t(n), 100))) - 1);
 }
 
-Latency latencyOf(std::vector<Nanos> values)
+// latencyOf takes the nonzero latencies and how many were 0: a row that delays nothing, most of
+// them, counts its latencies instead of keeping a million zeros to select among.
+Latency latencyOf(std::vector<Nanos> values, std::size_t zeros)
 {
     Latency l;
-    if (values.empty())
+    const std::size_t n = values.size() + zeros;
+    if (n == 0)
         return l;
     Int128 sum = 0;
     for (Nanos v : values)
         sum += v;
-    l.mean = clampToNanos(ceilDiv(sum, static_cast<Int128>(values.size())));
+    l.mean = clampToNanos(ceilDiv(sum, static_cast<Int128>(n)));
+    if (values.empty())
+        return l; // every one 0
     l.max = *std::max_element(values.begin(), values.end());
     // Selections, O(n), where sorting millions of latencies took a tenth of a run: p50's first,
-    // then p99's among the values at or above it (p99's rank is never below p50's).
-    const auto p50 = values.begin() + std::ptrdiff_t(rankAt(values.size(), 50));
-    const auto p99 = values.begin() + std::ptrdiff_t(rankAt(values.size(), 99));
-    std::nth_element(values.begin(), p50, values.end());
-    l.p50 = *p50; // read now: the next selection reorders [p50, end)
-    std::nth_element(p50, p99, values.end());
-    l.p99 = *p99;
+    // then p99's among the values at or above it (p99's rank is never below p50's). The zeros
+    // come first in the order.
+    const std::size_t r50 = rankAt(n, 50), r99 = rankAt(n, 99);
+    auto from = values.begin();
+    if (r50 >= zeros) {
+        const auto p50 = values.begin() + std::ptrdiff_t(r50 - zeros);
+        std::nth_element(values.begin(), p50, values.end());
+        l.p50 = *p50; // read now: the next selection reorders [p50, end)
+        from = p50;
+    }
+    if (r99 >= zeros) {
+        const auto p99 = values.begin() + std::ptrdiff_t(r99 - zeros);
+        std::nth_element(from, p99, values.end());
+        l.p99 = *p99;
+    }
     return l;
 }
 
@@ -125,7 +138,7 @@ void RowRunner::learn()
             m_throttle->done(r.t, std::int32_t(r.request)); // the throttled call is done
         if (r.success) {
             ++m_r.clients.succeeded;
-            m_served.push_back(r.t - m_in.arrivals[std::size_t(r.request)]);
+            addServed(r.t - m_in.arrivals[std::size_t(r.request)]);
             continue;
         }
         const Retry p{r.t, 0, std::int32_t(r.request), r.attempt, r.prev};
@@ -179,6 +192,13 @@ void RowRunner::finish()
     }
     if (any)
         m.memory = s.perKeyMax;
+    finishFigures();
+}
+
+void RowRunner::finishFigures()
+{
+    Metrics& m = m_r.metrics;
+    ClientStats& s = m_r.clients;
     if (m_levels) { // after memory: the writes in flight have landed
         for (std::size_t key = 0; key * m_layers < m_cells.size(); ++key)
             if (auto& c = m_cells[key * m_layers])
@@ -193,11 +213,11 @@ void RowRunner::finish()
         m.overshoot = ownLimit(m_setup.layers.front().algorithm, m_setup.layers.front().config).overshoot(m.maxInWindow);
     s.amplification = s.requests > 0 ? static_cast<double>(s.attempts) / static_cast<double>(s.requests) : 0.0;
     if (m_server) { // from the first attempt to the completion of the one served in time
-        s.latency = latencyOf(std::move(m_served));
+        s.latency = latencyOf(std::move(m_served), m_zeroServed);
         m_r.served = m_server->takeAttempts();
         m_r.server = m_server->figures();
     } else if (m_setup.keepLog) { // record's, one per admitted attempt
-        s.latency = latencyOf(std::move(m_served));
+        s.latency = latencyOf(std::move(m_served), m_zeroServed);
     }
 }
 

@@ -81,7 +81,7 @@ struct AlgorithmTrace {
     // Either every decision, or (a compact row, simulated for drawing) only their verdicts and
     // the checkpoints to replay any one from: decisionAt reads both kinds.
     std::vector<Decision> decisions;        // one per arrival (per attempt when `times` is set)
-    std::vector<Verdict> verdicts;          // compact: one per arrival, `decisions` empty
+    std::vector<Verdict> verdicts;          // compact: one per arrival, `decisions` empty; the engine: one per attempt
     std::shared_ptr<const Checkpoints> checkpoints; // compact: where decisions are replayed from
     Metrics metrics;
 
@@ -160,7 +160,7 @@ inline std::size_t decisionCount(const AlgorithmTrace& r)
 // verdictAt returns the lane of decision i of a result, compact or not.
 inline Verdict verdictAt(const AlgorithmTrace& r, std::size_t i)
 {
-    if (r.checkpoints)
+    if (!r.verdicts.empty()) // compact, or the engine's beside its log
         return r.verdicts.at(i);
     return verdictOf(r.log ? r.log->at(i).decision() : r.decisions.at(i));
 }

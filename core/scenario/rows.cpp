@@ -156,9 +156,10 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r, 
         engine->setup.levelLines = LevelLineSetup{
             8, int(std::clamp<std::size_t>(400'000 / std::max<std::size_t>(in.arrivals.size(), 1), 1, 24))};
     engine->run = runRow(engine->setup, in.requests(), cancel);
+    AlgorithmTrace row;
+    row.verdicts = std::move(engine->run.verdicts); // the row's, read where the lanes are drawn
     const EngineSetup& setup = engine->setup;
     const RowRun& run = engine->run;
-    AlgorithmTrace row;
     if (!setup.layers.empty()) // a concurrency limiter's row has no rate layer
         row.algorithm = setup.layers.front().algorithm;
     row.metrics = run.metrics;
@@ -175,9 +176,7 @@ AlgorithmTrace engineRow(const Scenario& s, const RowInputs& in, std::size_t r, 
         row.levelConfig = s.layers.front().config;
     }
     if (s.cluster) {
-        row.nodes.reserve(run.log.size());
-        for (const LoggedAttempt& a : run.log)
-            row.nodes.push_back(a.node);
+        row.nodes = std::move(engine->run.nodes);
         row.perNodeAllowed = run.perNodeAllowed;
     }
     if (s.clients) {

@@ -1,0 +1,115 @@
+// RowRunner::runNodes: the engine's loop for the commonest cluster row, a local or split cluster
+// of one limiter with no clients, server or limit change. Each node's state is its own, so a
+// request is decided once, on its node's state at the node's clock: the cell's rule (store.h)
+// with the limiter's type known, so nothing an attempt does goes through a variant or a cell.
+#include "engine/row_runner.h"
+
+#include "engine/layer_loop.h"
+
+#include <type_traits>
+#include <variant>
+
+namespace ratelab::detail {
+
+bool RowRunner::nodesAlone() const
+{
+    return m_layers == 1 && !m_setup.server && !m_throttle && !m_setup.clients && m_changes.empty()
+           && !m_cluster.hasAutoscale() && !m_setup.external && !m_setup.handedTimes && !m_levels && !m_storeModes
+           && !std::holds_alternative<SyncedLog>(m_fresh.front()); // hybrid's and racy's form only
+}
+
+template <typename L>
+void RowRunner::runNodes(const L& fresh)
+{
+    // A node's state is new when the node joins (its clock then), as StoreCell::node makes it.
+    std::vector<std::optional<L>> nodes(std::size_t(m_cluster.nodes()));
+    const auto stateOf = [&](int n) -> L& {
+        auto& x = nodes[std::size_t(n)];
+        if (!x) [[unlikely]] {
+            AnyLimiter made = fresh;
+            if (m_setup.startEmpty)
+                emptyAt(made, m_cluster.joinedAt(n) + m_offsets[std::size_t(n)]);
+            x.emplace(std::get<L>(std::move(made)));
+        }
+        return *x;
+    };
+    const std::int64_t quota = fresh.quota();
+    const bool log = m_setup.keepLog;
+    const bool resets = log && m_setup.headers;
+    const bool cluster = m_setup.cluster.has_value();
+    LayerMetrics& layer = m_r.layers.front();
+    Metrics& m = m_r.metrics;
+    for (std::size_t i = 0; i < m_n; ++i) {
+        if ((i + 1) % kCancelCheck == 0) // as nextAttempt looks, as it takes attempt i + 1
+            throwIfCancelled(m_cancel);
+        const Nanos t = m_in.arrivals[i];
+        const std::int64_t client = m_in.clientOf.empty() ? std::int64_t(i) : m_in.clientOf[i];
+        const std::int64_t cost = m_in.costs.empty() ? 1 : m_in.costs[i];
+        const int node = m_picker.pick(std::uint64_t(client), t);
+        const Nanos clock = t + m_offsets[std::size_t(node)];
+        L& state = stateOf(node);
+        const Decision d = cost == 1 ? state.decide(clock) : state.decide(clock, cost);
+        // askLayers' count and record's, for one layer and a request's only attempt
+        ++(d.allowed ? layer.allowed : layer.deniedHere);
+        if (log) {
+            LoggedAttempt a;
+            a.t = t;
+            a.wait = d.allowed ? d.delay : d.retryAfter;
+            a.level = d.level;
+            a.request = static_cast<std::int32_t>(i);
+            a.client = static_cast<std::int32_t>(client);
+            a.remaining = d.remaining;
+            a.node = static_cast<std::uint8_t>(node);
+            a.allowed = d.allowed;
+            m_r.log.push_back(a);
+            m_r.verdicts.push_back(verdictOf(d));
+            if (cluster)
+                m_r.nodes.push_back(a.node);
+            if (resets)
+                m_r.resets.push_back(resetOf(state, clock, quota));
+        }
+        m.allowed += d.allowed;
+        m.delayed += d.delay > 0;
+        m.never += d.retryNever();
+        if (d.allowed) {
+            m.allowedCost += cost;
+            ++m_r.perNodeAllowed[std::size_t(node)];
+            ++m_r.clients.succeeded;
+            m.maxInWindow = std::max(m.maxInWindow, m_inside.add(t, true, cost));
+            if (log)
+                addServed(d.delay);
+        } else {
+            ++m_r.clients.gaveUp; // no clients: one attempt, no retry
+        }
+    }
+    m_attempts = std::int64_t(m_n);
+    // Memory as the cell's: every node's state, new for a node never asked; a key used once an
+    // attempt came.
+    Memory mem;
+    for (const std::optional<L>& x : nodes) {
+        const Memory one = (x ? *x : fresh).memory();
+        mem.bytes += one.bytes;
+        mem.entries += one.entries;
+    }
+    m.memory = mem;
+    if (m_n > 0) {
+        m_r.clients.keysUsed = 1;
+        m_r.clients.total = mem;
+        m_r.clients.perKeyMax = mem;
+    }
+    finishFigures();
+}
+
+RowRun RowRunner::run(bool typed)
+{
+    if (typed && nodesAlone()) {
+        std::visit([&](const auto& fresh) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(fresh)>, SyncedLog>) // never a node's
+                runNodes(fresh);
+        }, static_cast<const LimiterVariant&>(m_fresh.front()));
+        return std::move(m_r);
+    }
+    return runCells();
+}
+
+} // namespace ratelab::detail
