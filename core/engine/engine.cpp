@@ -266,39 +266,13 @@ void RowRunner::record(const Retry& p, std::int64_t client, int node, std::size_
                        const Decision& d, std::uint8_t headerLayer)
 {
     if (m_setup.keepLog) {
-        LoggedAttempt a;
-        a.t = p.t;
-        a.wait = d.allowed ? d.delay : d.retryAfter;
-        a.level = d.level;
-        a.request = p.request;
-        a.client = static_cast<std::int32_t>(client);
-        a.remaining = d.remaining;
-        a.attempt = static_cast<std::uint8_t>(p.attempt);
-        a.node = static_cast<std::uint8_t>(node);
-        a.allowed = d.allowed;
-        a.headerLayer = headerLayer;
-        m_r.log.push_back(a);
-        m_r.verdicts.push_back(verdictOf(d));
-        if (m_setup.cluster)
-            m_r.nodes.push_back(a.node);
+        logAttempt(p, client, node, d, headerLayer);
         if (m_setup.headers && m_layers > 0) {
             const StoreCell& c = *m_cells[key * m_layers + headerLayer];
             m_r.resets.push_back(c.seen().reset(c.seenAt(), c.quota()));
         }
     }
-    Metrics& m = m_r.metrics;
-    m.allowed += d.allowed;
-    m.delayed += d.delay > 0;
-    m.never += d.retryNever();
-    if (d.allowed) {
-        m.allowedCost += cost;
-        ++m_r.perNodeAllowed[std::size_t(node)];
-        if (!m_server) // with a server a request succeeds when it is served in time
-            ++m_r.clients.succeeded;
-        m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true, cost));
-        if (!m_server && m_setup.keepLog) // its latency now, not from a second pass over the log
-            addServed(p.t - m_in.arrivals[std::size_t(p.request)] + d.delay);
-    }
+    count(p, node, cost, d);
 }
 
 RowRun RowRunner::runCells()

@@ -9,6 +9,7 @@
 #include "engine/store.h"
 #include "engine/throttled_arrivals.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <queue>
@@ -59,6 +60,42 @@ private:
                      const Decision& model) const;
     void record(const Retry& p, std::int64_t client, int node, std::size_t key, std::int64_t cost, const Decision& d,
                 std::uint8_t headerLayer);
+    // logAttempt and count are record's two steps, inline for runNodes's loop too: the attempt's
+    // entry, lane and node in the log; its decision in the row's figures.
+    void logAttempt(const Retry& p, std::int64_t client, int node, const Decision& d, std::uint8_t headerLayer)
+    {
+        LoggedAttempt a;
+        a.t = p.t;
+        a.wait = d.allowed ? d.delay : d.retryAfter;
+        a.level = d.level;
+        a.request = p.request;
+        a.client = static_cast<std::int32_t>(client);
+        a.remaining = d.remaining;
+        a.attempt = static_cast<std::uint8_t>(p.attempt);
+        a.node = static_cast<std::uint8_t>(node);
+        a.allowed = d.allowed;
+        a.headerLayer = headerLayer;
+        m_r.log.push_back(a);
+        m_r.verdicts.push_back(verdictOf(d));
+        if (m_setup.cluster)
+            m_r.nodes.push_back(a.node);
+    }
+    void count(const Retry& p, int node, std::int64_t cost, const Decision& d)
+    {
+        Metrics& m = m_r.metrics;
+        m.allowed += d.allowed;
+        m.delayed += d.delay > 0;
+        m.never += d.retryNever();
+        if (d.allowed) {
+            m.allowedCost += cost;
+            ++m_r.perNodeAllowed[std::size_t(node)];
+            if (!m_server) // with a server a request succeeds when it is served in time
+                ++m_r.clients.succeeded;
+            m.maxInWindow = std::max(m.maxInWindow, m_inside.add(p.t, true, cost));
+            if (!m_server && m_setup.keepLog) // its latency now, not from a second pass over the log
+                addServed(p.t - m_in.arrivals[std::size_t(p.request)] + d.delay);
+        }
+    }
     void retryOrGiveUp(const Retry& p, std::int64_t client, const Decision& d);
     // backoffWait draws client's backoff before attempt + 1 (prev: the delay before attempt).
     Nanos backoffWait(const Cohort& policy, std::int64_t client, std::int32_t attempt, Nanos prev);

@@ -36,9 +36,7 @@ void RowRunner::runNodes(const L& fresh)
     const std::int64_t quota = fresh.quota();
     const bool log = m_setup.keepLog;
     const bool resets = log && m_setup.headers;
-    const bool cluster = m_setup.cluster.has_value();
     LayerMetrics& layer = m_r.layers.front();
-    Metrics& m = m_r.metrics;
     for (std::size_t i = 0; i < m_n; ++i) {
         if ((i + 1) % kCancelCheck == 0) // as nextAttempt looks, as it takes attempt i + 1
             throwIfCancelled(m_cancel);
@@ -49,38 +47,16 @@ void RowRunner::runNodes(const L& fresh)
         const Nanos clock = t + m_offsets[std::size_t(node)];
         L& state = stateOf(node);
         const Decision d = cost == 1 ? state.decide(clock) : state.decide(clock, cost);
-        // askLayers' count and record's, for one layer and a request's only attempt
-        ++(d.allowed ? layer.allowed : layer.deniedHere);
+        ++(d.allowed ? layer.allowed : layer.deniedHere); // askLayers' count, for one layer
+        const Retry p{t, -1, static_cast<std::int32_t>(i), 0};
         if (log) {
-            LoggedAttempt a;
-            a.t = t;
-            a.wait = d.allowed ? d.delay : d.retryAfter;
-            a.level = d.level;
-            a.request = static_cast<std::int32_t>(i);
-            a.client = static_cast<std::int32_t>(client);
-            a.remaining = d.remaining;
-            a.node = static_cast<std::uint8_t>(node);
-            a.allowed = d.allowed;
-            m_r.log.push_back(a);
-            m_r.verdicts.push_back(verdictOf(d));
-            if (cluster)
-                m_r.nodes.push_back(a.node);
+            logAttempt(p, client, node, d, 0);
             if (resets)
                 m_r.resets.push_back(resetOf(state, clock, quota));
         }
-        m.allowed += d.allowed;
-        m.delayed += d.delay > 0;
-        m.never += d.retryNever();
-        if (d.allowed) {
-            m.allowedCost += cost;
-            ++m_r.perNodeAllowed[std::size_t(node)];
-            ++m_r.clients.succeeded;
-            m.maxInWindow = std::max(m.maxInWindow, m_inside.add(t, true, cost));
-            if (log)
-                addServed(d.delay);
-        } else {
+        count(p, node, cost, d);
+        if (!d.allowed)
             ++m_r.clients.gaveUp; // no clients: one attempt, no retry
-        }
     }
     m_attempts = std::int64_t(m_n);
     // Memory as the cell's: every node's state, new for a node never asked; a key used once an
@@ -91,7 +67,7 @@ void RowRunner::runNodes(const L& fresh)
         mem.bytes += one.bytes;
         mem.entries += one.entries;
     }
-    m.memory = mem;
+    m_r.metrics.memory = mem;
     if (m_n > 0) {
         m_r.clients.keysUsed = 1;
         m_r.clients.total = mem;
