@@ -231,7 +231,7 @@ std::optional<BoundReach> boundReach(const Scenario& s, std::span<const Nanos> t
         }
         return BoundReach{*bound, most, T, end};
     };
-    if (row.checkpoints)
+    if (!row.verdicts.empty()) // compact, or the engine's beside its log
         return scan([v = row.verdicts.data()](std::size_t i) { return v[i] != Verdict::Denied; });
     if (row.log)
         return scan([log = row.log](std::size_t i) { return (*log)[i].allowed != 0; });
