@@ -343,6 +343,34 @@ private slots:
         QVERIFY(!white(short_, 60, 51) && white(short_, 60, 49));
     }
 
+    // A dense line with ten segments a pixel column, zig-zagging between a quarter (y 60) and three
+    // quarters (y 40) of the top each hundredth of a second, inks each column from row 40 to row
+    // 61 (one down) and nothing above or below; a blue line flat at half (y 50) drawn after it
+    // inks rows 50 and 51 over it, and the black shows either side (rows 49 and 52).
+    void aDenseLinesColumnIsOneRunOverTheLinesBefore()
+    {
+        QList<QPointF> zigzag;
+        for (int i = 0; i <= 1000; ++i)
+            zigzag << QPointF(i / 100.0, i % 2 == 0 ? 0.25 : 0.75);
+        const std::array<QList<QPointF>, 2> lines{zigzag, QList<QPointF>{{0, 0.5}, {10, 0.5}}};
+        const std::array<QColor, 2> colours{Qt::black, Qt::blue};
+        const QImage image = painted([&](QPainter& p) { paintKeyLines(p, area(), {lines, colours, 1, 200, 1e300, true}); });
+        for (int x = 11; x < 110; ++x) {
+            const QString at = QString::number(x);
+            QVERIFY2(white(image, x, 39) && white(image, x, 62), qPrintable(at));
+            for (int y = 40; y <= 61; ++y)
+                QVERIFY2(image.pixelColor(x, y) == QColor(y == 50 || y == 51 ? Qt::blue : Qt::black),
+                         qPrintable(at + "," + QString::number(y)));
+        }
+        // A line from a point a billion seconds before the view is drawn from the view's edge.
+        const std::array<QList<QPointF>, 1> far{QList<QPointF>{{-1e9, 0.5}, {5, 0.5}}};
+        const std::array<QColor, 1> black{Qt::black};
+        const QImage edge = painted([&](QPainter& p) { paintKeyLines(p, area(), {far, black, 1, 200, 1e300, true}); });
+        for (int x = 10; x <= 60; ++x)
+            QVERIFY2(!white(edge, x, 50) && !white(edge, x, 51) && white(edge, x, 49), qPrintable(QString::number(x)));
+        QVERIFY(white(edge, 8, 50) && white(edge, 62, 50)); // the clip keeps a pixel left of the plot
+    }
+
     // Thinned to 10 spans of a second over [0, 10 s): the first span keeps its first (5), least
     // (1), most (9) and last (4) points in time order; the second, two points of one value, both;
     // a point past the range stays.

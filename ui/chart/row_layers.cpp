@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cmath>
 #include <array>
+#include <limits>
+#include <vector>
 
 namespace ratelab::ui {
 
@@ -308,40 +310,94 @@ void paintHeader(QPainter& p, const HeaderText& header, const QFont& font, QColo
 
 namespace {
 
+// floorInt is floor(x) for x in int's range, inline: x86-64's baseline has no rounding
+// instruction, and std::floor's call was most of a dense line's time.
+int floorInt(double x)
+{
+    const int i = int(x);
+    return x < i ? i - 1 : i;
+}
+
 // SpanImage inks device pixels of an image laid over `box` (device pixels), each segment of a
 // line as the runs of pixels it crosses in each column, widened one pixel right and down: what
-// three one-pixel strokes at offsets (0, 0), (1, 0) and (0, 1) ink, without antialiasing.
+// three one-pixel strokes at offsets (0, 0), (1, 0) and (0, 1) ink, without antialiasing. A
+// line's segments in one column are consecutive and share their ends (its points go right), so
+// their runs there are one run, from the least top to the most bottom: noted a line at a time
+// and inked once a column, not once a segment (a dense line has tens a column).
 class SpanImage {
 public:
-    explicit SpanImage(QRect box) : m_box(box), m_image(box.size(), QImage::Format_ARGB32_Premultiplied)
+    explicit SpanImage(QRect box)
+        : m_box(box), m_image(box.size(), QImage::Format_ARGB32_Premultiplied),
+          m_top(std::size_t(box.width()) + 1, kNone), m_bottom(std::size_t(box.width()) + 1, kNone)
     {
         m_image.fill(Qt::transparent);
     }
     const QImage& image() const { return m_image; }
 
-    // segment inks a to b (device coordinates, a.x() <= b.x()) in `colour`.
-    void segment(QPointF a, QPointF b, QRgb colour)
+    // segment notes a to b (device coordinates, a.x() <= b.x()) for the line being drawn.
+    void segment(QPointF a, QPointF b)
     {
-        const double x0 = a.x() - m_box.left(), x1 = b.x() - m_box.left();
-        for (int col = int(std::floor(x0)); col <= int(std::floor(x1)); ++col) {
-            const double l = std::max<double>(x0, col), r = std::min<double>(x1, col + 1);
-            const auto yAt = [&](double x) { return x1 > x0 ? a.y() + (b.y() - a.y()) * (x - x0) / (x1 - x0) : a.y(); };
-            const double ya = x1 > x0 ? yAt(l) : a.y(), yb = x1 > x0 ? yAt(r) : b.y();
-            column(col, std::min(ya, yb) - m_box.top(), std::max(ya, yb) - m_box.top(), colour);
+        double x0 = a.x() - m_box.left(), x1 = b.x() - m_box.left(), y0 = a.y() - m_box.top(), y1 = b.y() - m_box.top();
+        // Only columns -1 to the width ink: a segment from a point far outside (a frame's lines
+        // keep one point either side of it) is cut to them, and its rows to just past the image.
+        const double left = -1, right = m_image.width() + 1.0;
+        if (x1 < left || x0 >= right)
+            return;
+        if (x1 > x0 && (x0 < left || x1 > right)) {
+            const double slope = (y1 - y0) / (x1 - x0), cut0 = std::max(x0, left), cut1 = std::min(x1, right);
+            y1 = y0 + slope * (cut1 - x0);
+            y0 = y0 + slope * (cut0 - x0);
+            x0 = cut0;
+            x1 = cut1;
+        }
+        const auto row = [&](double y) { return floorInt(std::clamp(y, -2.0, m_image.height() + 2.0)); };
+        const int c0 = floorInt(x0), c1 = floorInt(x1);
+        if (c0 == c1) // the commonest, tens a column
+            return note(c0, row(std::min(y0, y1)), row(std::max(y0, y1)) + 1);
+        const double slope = (y1 - y0) / (x1 - x0);
+        for (int col = c0; col <= c1; ++col) {
+            const double ya = y0 + slope * (std::max<double>(x0, col) - x0);
+            const double yb = y0 + slope * (std::min<double>(x1, col + 1) - x0);
+            note(col, row(std::min(ya, yb)), row(std::max(ya, yb)) + 1);
+        }
+    }
+
+    // ink inks the line noted since the last ink in `colour`, over the lines inked before it.
+    void ink(QRgb colour)
+    {
+        const int w = m_image.width(), h = m_image.height();
+        uchar* const bits = m_image.bits(); // detached once, not once a pixel
+        const qsizetype stride = m_image.bytesPerLine();
+        for (int slot = 0; slot <= w; ++slot) {
+            if (m_top[std::size_t(slot)] == kNone)
+                continue;
+            const int col = slot - 1; // the run's column and the one right of it
+            const int from = std::max(0, m_top[std::size_t(slot)]), to = std::min(h - 1, m_bottom[std::size_t(slot)]);
+            for (int x = std::max(0, col); x <= std::min(w - 1, col + 1); ++x)
+                for (int y = from; y <= to; ++y)
+                    reinterpret_cast<QRgb*>(bits + y * stride)[x] = colour;
+            m_top[std::size_t(slot)] = m_bottom[std::size_t(slot)] = kNone;
         }
     }
 
 private:
-    void column(int col, double top, double bottom, QRgb colour)
+    static constexpr int kNone = std::numeric_limits<int>::min();
+
+    // note widens column col's run to rows top to bottom; a column left of -1 or past the image
+    // inks nothing (neither it nor the one right of it is in the image).
+    void note(int col, int top, int bottom)
     {
-        const int from = std::max(0, int(std::floor(top))), to = std::min(m_image.height() - 1, int(std::floor(bottom)) + 1);
-        for (int x = std::max(0, col); x <= std::min(m_image.width() - 1, col + 1); ++x)
-            for (int y = from; y <= to; ++y)
-                reinterpret_cast<QRgb*>(m_image.scanLine(y))[x] = colour;
+        if (col < -1 || col >= m_image.width())
+            return;
+        int& t = m_top[std::size_t(col + 1)];
+        int& b = m_bottom[std::size_t(col + 1)];
+        t = t == kNone ? top : std::min(t, top);
+        b = b == kNone ? bottom : std::max(b, bottom);
     }
 
     QRect m_box;
     QImage m_image;
+    std::vector<int> m_top, m_bottom; // by column + 1: the run noted, or kNone
 };
 
 // paintSpans draws lines as SpanImage inks them, in the painter's device pixels: a dense row's
@@ -355,11 +411,12 @@ void paintSpans(QPainter& p, const std::vector<QPolygonF>& polys, std::span<cons
         return;
     SpanImage spans(box);
     for (std::size_t k = 0; k < polys.size(); ++k) {
-        const QRgb colour = qPremultiply(colours[k].rgba());
-        for (qsizetype i = 0; i + 1 < polys[k].size(); ++i)
-            spans.segment(device.map(polys[k][i]), device.map(polys[k][i + 1]), colour);
-        if (polys[k].size() == 1)
-            spans.segment(device.map(polys[k][0]), device.map(polys[k][0]), colour);
+        const QPolygonF line = device.map(polys[k]); // each point once, not once a segment it ends
+        for (qsizetype i = 0; i + 1 < line.size(); ++i)
+            spans.segment(line[i], line[i + 1]);
+        if (line.size() == 1)
+            spans.segment(line[0], line[0]);
+        spans.ink(qPremultiply(colours[k].rgba()));
     }
     // Placed through the painter's own transform, pixel for pixel: the box is whole device pixels.
     p.save();
@@ -378,12 +435,14 @@ void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
     const double sx = p0.width() / (to - from), sy = p0.height() / lines.top;
     const QRectF clip(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, lines.visibleRight), p0.bottom() + 2));
     std::vector<QPolygonF> polys(lines.points.size());
-    for (std::size_t k = 0; k < lines.points.size(); ++k)
+    for (std::size_t k = 0; k < lines.points.size(); ++k) {
+        polys[k].reserve(lines.points[k].size());
         for (const QPointF& q : lines.points[k]) {
             if (q.x() > lines.untilSeconds)
                 break;
             polys[k] << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
         }
+    }
     // A dense row's lines (the row's choice, so that they look alike and hold through playback)
     // are inked a pixel column at a time on a raster painter; the others, and any on a vector
     // painter (an SVG page), are stroked with a 1.6 px pen.
