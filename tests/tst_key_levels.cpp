@@ -62,6 +62,25 @@ private slots:
 
     // Shared: one store decides all four: 2 -> 1 -> 0 at 0; 0.5 at 0.5 s; 1 -> 0 at 1 s, then a
     // denial leaves 0.
+    // Three samples a gap of 1 s + 1 ns: the j-th at floor((1e9 + 1) * j / 3) ns, 333,333,333 and
+    // 666,666,667, the bucket a third and two thirds of a token up from 1.
+    void samplesFallOnFlooredThirds()
+    {
+        EngineSetup s = setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Local}));
+        s.levelLines = LevelLineSetup{8, 3};
+        const std::vector<Nanos> arrivals{0, 0, kSec + 1, kSec + 1};
+        const KeyLevels k = runRow(s, {arrivals, {}, {}}).levels;
+        QCOMPARE(k.lines.size(), std::size_t(2));
+        std::vector<Nanos> times;
+        for (const KeyLevelPoint& p : k.lines[0].points)
+            times.push_back(p.t);
+        QCOMPARE(times, (std::vector<Nanos>{0, 0, 333'333'333, 666'666'667, kSec + 1, kSec + 1}));
+        QVERIFY(qFuzzyCompare(k.lines[0].points[2].level, 1.333333333));
+        QVERIFY(qFuzzyCompare(k.lines[0].points[3].level, 1.666666667));
+        QCOMPARE(k.lines[0].points[4].level, 2.0);
+        QCOMPARE(k.lines[0].points[5].level, 1.0);
+    }
+
     void sharedStore()
     {
         const KeyLevels k = levelsOf(setupOf(ClusterConfig::make({2, Balancer::RoundRobin, Coordination::Shared})));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <variant>
 
 namespace ratelab {
 
@@ -27,18 +28,42 @@ LevelRecorder::Line& LevelRecorder::line(int id)
 
 void LevelRecorder::sampleUntil(Line& l, Nanos t, Nanos handed, const AnyLimiter& s)
 {
-    if (l.line.points.empty() || t <= l.lastT)
+    if (l.line.points.empty() || t <= l.lastT || m_samples == 1)
         return;
     const Nanos span = t - l.lastT, handedSpan = handed - l.lastHanded;
-    // The j-th of m_samples fractions of each span, floored; in 64 bits when span * m_samples fits
-    // (a span under a decade), which spares a 128-bit division a sample.
-    const Nanos most = std::numeric_limits<Nanos>::max() / m_samples;
-    const bool narrow = span >= 0 && span <= most && handedSpan >= 0 && handedSpan <= most;
-    for (int j = 1; j < m_samples; ++j) {
-        const Nanos at = l.lastT + (narrow ? span * j / m_samples : Nanos((Int128(span) * j) / m_samples));
-        const Nanos h = l.lastHanded + (narrow ? handedSpan * j / m_samples : Nanos((Int128(handedSpan) * j) / m_samples));
-        l.line.points.push_back({at, s.levelAt(h)});
-    }
+    const Nanos t0 = l.lastT, h0 = l.lastHanded;
+    const Nanos m = m_samples;
+    // The j-th of m_samples fractions of each span, floored. For a span of q * m + r (0 <= r < m)
+    // that is q * j plus (r * j) / m, which grows by 0 or 1 a step: stepped without a division a
+    // sample when the spans are not negative (always: t and the handed time only move on); in
+    // 128 bits otherwise.
+    std::visit([&](const auto& state) { // one dispatch a span, not one a sample
+        if (span >= 0 && handedSpan >= 0) {
+            const Nanos q = span / m, r = span % m, hq = handedSpan / m, hr = handedSpan % m;
+            Nanos at = t0, h = h0, rest = 0, hrest = 0;
+            for (int j = 1; j < m_samples; ++j) {
+                at += q;
+                h += hq;
+                rest += r;
+                hrest += hr;
+                if (rest >= m) {
+                    rest -= m;
+                    ++at;
+                }
+                if (hrest >= m) {
+                    hrest -= m;
+                    ++h;
+                }
+                l.line.points.push_back({at, state.levelAt(h)});
+            }
+            return;
+        }
+        for (int j = 1; j < m_samples; ++j) {
+            const Nanos at = t0 + Nanos((Int128(span) * j) / m);
+            const Nanos h = h0 + Nanos((Int128(handedSpan) * j) / m);
+            l.line.points.push_back({at, state.levelAt(h)});
+        }
+    }, static_cast<const LimiterVariant&>(s));
 }
 
 void LevelRecorder::begin(int id, Nanos t, Nanos handed, const AnyLimiter& s)
