@@ -12,6 +12,27 @@ namespace {
 
 constexpr Nanos kNever = std::numeric_limits<Nanos>::min();
 
+// FlooredSteps gives start + floor(span * j / m) for j = 1, 2, ... (span >= 0, m > 0) without a
+// division a step: for span = q * m + r (0 <= r < m) that is q * j + (r * j) / m, and the second
+// term grows by 0 or 1 a step.
+class FlooredSteps {
+public:
+    FlooredSteps(Nanos start, Nanos span, Nanos m) : m_at(start), m_q(span / m), m_r(span % m), m_m(m) {}
+    Nanos next()
+    {
+        m_at += m_q;
+        m_rest += m_r;
+        if (m_rest >= m_m) {
+            m_rest -= m_m;
+            ++m_at;
+        }
+        return m_at;
+    }
+
+private:
+    Nanos m_at, m_q, m_r, m_m, m_rest = 0;
+};
+
 } // namespace
 
 LevelRecorder::LevelRecorder(int samples, std::string prefix, int firstNumber, bool numbered)
@@ -32,36 +53,21 @@ void LevelRecorder::sampleUntil(Line& l, Nanos t, Nanos handed, const AnyLimiter
         return;
     const Nanos span = t - l.lastT, handedSpan = handed - l.lastHanded;
     const Nanos t0 = l.lastT, h0 = l.lastHanded;
-    const Nanos m = m_samples;
-    // The j-th of m_samples fractions of each span, floored. For a span of q * m + r (0 <= r < m)
-    // that is q * j plus (r * j) / m, which grows by 0 or 1 a step: stepped without a division a
-    // sample when the spans are not negative (always: t and the handed time only move on); in
-    // 128 bits otherwise.
+    // The j-th of m_samples fractions of each span, floored: stepped (FlooredSteps) when the spans
+    // are not negative (always: t and the handed time only move on); in 128 bits otherwise.
     std::visit([&](const auto& state) { // one dispatch a span, not one a sample
         if (span >= 0 && handedSpan >= 0) {
-            const Nanos q = span / m, r = span % m, hq = handedSpan / m, hr = handedSpan % m;
-            Nanos at = t0, h = h0, rest = 0, hrest = 0;
+            FlooredSteps at(t0, span, m_samples), h(h0, handedSpan, m_samples);
             for (int j = 1; j < m_samples; ++j) {
-                at += q;
-                h += hq;
-                rest += r;
-                hrest += hr;
-                if (rest >= m) {
-                    rest -= m;
-                    ++at;
-                }
-                if (hrest >= m) {
-                    hrest -= m;
-                    ++h;
-                }
-                l.line.points.push_back({at, state.levelAt(h)});
+                const Nanos sampleAt = at.next();
+                l.line.points.push_back({sampleAt, state.levelAt(h.next())});
             }
             return;
         }
         for (int j = 1; j < m_samples; ++j) {
-            const Nanos at = t0 + Nanos((Int128(span) * j) / m);
-            const Nanos h = h0 + Nanos((Int128(handedSpan) * j) / m);
-            l.line.points.push_back({at, state.levelAt(h)});
+            const Nanos sampleAt = t0 + Nanos((Int128(span) * j) / m_samples);
+            const Nanos sampleHanded = h0 + Nanos((Int128(handedSpan) * j) / m_samples);
+            l.line.points.push_back({sampleAt, state.levelAt(sampleHanded)});
         }
     }, static_cast<const LimiterVariant&>(s));
 }
