@@ -15,6 +15,8 @@ namespace ratelab::detail {
 
 // isAsciiDigit is '0'..'9' only, whatever the locale.
 inline bool isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+// isSpace is what separates a log line's fields: a space or a tab.
+inline bool isSpace(char c) { return c == ' ' || c == '\t'; }
 
 // ParsedLine is one request as read. key and path point into the line or the parser's storage
 // and stay valid until the next call.
