@@ -6,10 +6,13 @@
 #include "replay/dry_run.h"
 
 #include <QByteArray>
+#include <QJsonArray>
 #include <QJsonValue>
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ratelab::io {
 
@@ -52,6 +55,19 @@ std::optional<DryRunConfig> kongDryRunConfig(const QJsonValue& tree, const std::
 
 // springDryRunConfig reads spring.cloud.gateway routes, nullopt when the tree holds none.
 std::optional<DryRunConfig> springDryRunConfig(const QJsonValue& tree, const std::string& logKey);
+
+// EnvoyEntries are a local_ratelimit descriptor's entries, (key, value) in order.
+using EnvoyEntries = std::vector<std::pair<std::string, std::string>>;
+// EnvoyWays are the ways a request can take: each the conditions on the request it needs.
+using EnvoyWays = std::vector<std::vector<DryRunCondition>>;
+
+// envoyDescriptorWays returns every way a request makes the descriptor `entries` with a
+// rate_limits entry's actions, as the conditions on the request each way needs
+// (populateDescriptor at envoy 6e6a025465c4, source/common/router/router_ratelimit.cc: each action
+// appends one entry, or the descriptor is dropped when one cannot; but a request_headers action
+// whose header is absent appends none and lets the others go on when it has skip_if_absent); none
+// when they never make it.
+EnvoyWays envoyDescriptorWays(const QJsonArray& actions, const EnvoyEntries& entries, const std::string& where);
 
 // envoyDryRunConfig reads an Envoy route_config's virtual hosts, nullopt when the tree holds none.
 std::optional<DryRunConfig> envoyDryRunConfig(const QJsonValue& tree, const std::string& logKey);
