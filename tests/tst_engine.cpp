@@ -429,7 +429,8 @@ private slots:
     // (row_runner_nodes.cpp); it must report what the general loop through the cells reports,
     // every field of every attempt. Every limiter and product, both coordinations, every
     // balancer, with and without skew, a late join and a leave, an empty start, costs and
-    // clients named by the log (the hash balancer reads them), over bursts that deny.
+    // clients named by the log (the hash balancer reads them), the nodes' lines, over bursts that
+    // deny.
     void theTypedNodesLoopIsTheCellsLoop()
     {
         std::mt19937_64 g(17);
@@ -454,6 +455,8 @@ private slots:
                 s.startEmpty = variant % 5 == 0;
                 s.headers = variant % 3 != 2;
                 s.seed = std::uint64_t(variant) + 3;
+                if (variant % 2 == 0) // the nodes' lines, three samples between two steps
+                    s.levelLines = LevelLineSetup{8, 4, 200'000};
                 const std::size_t count = std::size_t(in(200, 600));
                 std::vector<Nanos> t;
                 std::vector<std::int64_t> cost, who;
@@ -499,6 +502,21 @@ private slots:
                              && got.layers[0].wasted == want.layers[0].wasted,
                          where + " layer");
                 QVERIFY2(got.perNodeAllowed == want.perNodeAllowed, where);
+                QVERIFY2(got.levels.others == want.levels.others && got.levels.lines.size() == want.levels.lines.size(),
+                         where + " lines");
+                QVERIFY2(!s.levelLines || !want.levels.lines.empty(), where + " draws no line");
+                for (std::size_t k = 0; k < want.levels.lines.size(); ++k) {
+                    const KeyLevel &x = got.levels.lines[k], &w = want.levels.lines[k];
+                    QVERIFY2(x.name == w.name && x.index == w.index && x.attempts == w.attempts && x.endT == w.endT
+                                 && x.endHanded == w.endHanded && x.endState && w.endState
+                                 && x.endState->levelAt(x.endHanded) == w.endState->levelAt(w.endHanded)
+                                 && x.points.size() == w.points.size(),
+                             where + ", line " + QByteArray::number(qulonglong(k)));
+                    for (std::size_t i = 0; i < w.points.size(); ++i)
+                        QVERIFY2(x.points[i].t == w.points[i].t && x.points[i].level == w.points[i].level,
+                                 where + ", line " + QByteArray::number(qulonglong(k)) + " point "
+                                     + QByteArray::number(qulonglong(i)));
+                }
                 const ClientStats &c = got.clients, &d = want.clients;
                 QVERIFY2(c.requests == d.requests && c.attempts == d.attempts && c.succeeded == d.succeeded
                              && c.gaveUp == d.gaveUp && c.amplification == d.amplification

@@ -79,6 +79,12 @@ public:
     void begin(int id, Nanos t, Nanos handed, const AnyLimiter& s);
     // madeNew keeps where a line not started yet was made new (a node coming up): it starts there.
     void madeNew(int id, Nanos t, Nanos handed, const AnyLimiter& s);
+    // expect makes room in line `id` for `attempts` decisions' points, as many as they draw when
+    // each comes after the last: no copy of the points as the line grows.
+    void expect(int id, std::size_t attempts)
+    {
+        line(id).line.points.reserve(attempts * std::size_t(m_samples + 1) + 2);
+    }
     // reach extends every line to at least t (an attempt's time).
     void reach(Nanos t) { m_end = std::max(m_end, t); }
     bool started(int id) const { return std::size_t(id) < m_lines.size() && m_lines[std::size_t(id)].started; }

@@ -109,8 +109,8 @@ private:
     void finish();                  // memory per key and latency
     void finishFigures();           // finish's part after memory: lines, counts, latency
     // nodesAlone is true for a row whose every attempt is a request, decided once by one
-    // limiter: its node's own (local, split, or the one node), with no limit change, no lines to
-    // draw, no server, no clients: what runNodes runs without a cell or a variant an attempt.
+    // limiter: its node's own (local, split, or the one node), with no limit change, no lines but
+    // the nodes', no server, no clients: what runNodes runs without a cell or a variant an attempt.
     bool nodesAlone() const;
     template <typename L>
     void runNodes(const L& fresh);

@@ -1,7 +1,8 @@
 // RowRunner::runNodes: the engine's loop for the commonest cluster row, a local or split cluster
 // of one limiter with no clients, server or limit change. Each node's state is its own, so a
 // request is decided once, on its node's state at the node's clock: the cell's rule (store.h)
-// with the limiter's type known, so nothing an attempt does goes through a variant or a cell.
+// with the limiter's type known, so a decision goes through no variant and no cell. The nodes'
+// lines, when the row draws them, are recorded at the same steps as the cell's watch records them.
 #include "engine/row_runner.h"
 
 #include "engine/layer_loop.h"
@@ -14,25 +15,29 @@ namespace ratelab::detail {
 bool RowRunner::nodesAlone() const
 {
     return m_layers == 1 && !m_setup.server && !m_throttle && !m_setup.clients && m_changes.empty()
-           && !m_cluster.hasAutoscale() && !m_setup.external && !m_setup.handedTimes && !m_levels && !m_storeModes
+           && !m_cluster.hasAutoscale() && !m_setup.external && !m_setup.handedTimes && (!m_levels || m_levelNodes) && !m_storeModes
            && !std::holds_alternative<SyncedLog>(m_fresh.front()); // hybrid's and racy's form only
 }
 
 template <typename L>
 void RowRunner::runNodes(const L& fresh)
 {
-    // A node's state is new when the node joins (its clock then), as StoreCell::node makes it.
-    std::vector<std::optional<L>> nodes(std::size_t(m_cluster.nodes()));
-    const auto stateOf = [&](int n) -> L& {
+    // A node's state is new when the node joins (its clock then), as StoreCell::node makes it. It
+    // is held as the cell holds it, an AnyLimiter, for the lines' recorder to read its level.
+    std::vector<std::optional<AnyLimiter>> nodes(std::size_t(m_cluster.nodes()));
+    const auto stateOf = [&](int n) -> AnyLimiter& {
         auto& x = nodes[std::size_t(n)];
         if (!x) [[unlikely]] {
-            AnyLimiter made = fresh;
+            x.emplace(fresh);
             if (m_setup.startEmpty)
-                emptyAt(made, m_cluster.joinedAt(n) + m_offsets[std::size_t(n)]);
-            x.emplace(std::get<L>(std::move(made)));
+                emptyAt(*x, m_cluster.joinedAt(n) + m_offsets[std::size_t(n)]);
         }
         return *x;
     };
+    LevelRecorder* const lines = m_levels ? &*m_levels : nullptr; // a line a node, as the cell draws them
+    if (lines) // a node's share of the requests, as a round robin deals them
+        for (int n = 0; n < m_cluster.nodes(); ++n)
+            lines->expect(n, m_n / std::size_t(m_cluster.nodes()) + 1);
     const std::int64_t quota = fresh.quota();
     const bool log = m_setup.keepLog;
     const bool resets = log && m_setup.headers;
@@ -45,8 +50,15 @@ void RowRunner::runNodes(const L& fresh)
         const std::int64_t cost = m_in.costs.empty() ? 1 : m_in.costs[i];
         const int node = m_picker.pick(std::uint64_t(client), t);
         const Nanos clock = t + m_offsets[std::size_t(node)];
-        L& state = stateOf(node);
+        AnyLimiter& held = stateOf(node);
+        L& state = *std::get_if<L>(&static_cast<LimiterVariant&>(held));
+        if (lines) { // StoreCell::watchedDecide's steps, in runCells's order
+            lines->reach(t);
+            lines->decisionBefore(node, t, clock, held);
+        }
         const Decision d = cost == 1 ? state.decide(clock) : state.decide(clock, cost);
+        if (lines)
+            lines->after(node, t, clock, held, true);
         ++(d.allowed ? layer.allowed : layer.deniedHere); // askLayers' count, for one layer
         const Retry p{t, -1, static_cast<std::int32_t>(i), 0};
         if (log) {
@@ -62,8 +74,8 @@ void RowRunner::runNodes(const L& fresh)
     // Memory as the cell's: every node's state, new for a node never asked; a key used once an
     // attempt came.
     Memory mem;
-    for (const std::optional<L>& x : nodes) {
-        const Memory one = (x ? *x : fresh).memory();
+    for (const std::optional<AnyLimiter>& x : nodes) {
+        const Memory one = x ? x->memory() : fresh.memory();
         mem.bytes += one.bytes;
         mem.entries += one.entries;
     }
