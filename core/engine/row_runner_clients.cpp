@@ -50,12 +50,6 @@ Latency latencyOf(std::vector<Nanos> values, std::size_t zeros)
     return l;
 }
 
-void addMemory(Memory& sum, const Memory& m)
-{
-    sum.bytes += m.bytes;
-    sum.entries += m.entries;
-}
-
 } // namespace
 
 void RowRunner::retryOrGiveUp(const Retry& p, std::int64_t client, const Decision& d)
@@ -174,7 +168,7 @@ void RowRunner::finish()
     Memory freshMemory;
     for (std::size_t l = 0; l < m_layers; ++l) {
         StoreCell unused(m_fresh[l], m_cluster);
-        addMemory(freshMemory, unused.memory());
+        freshMemory += unused.memory();
     }
     m.memory = freshMemory; // nothing arrived: a fresh key's state
     bool any = false;
@@ -183,9 +177,9 @@ void RowRunner::finish()
             continue;
         Memory mem;
         for (std::size_t l = 0; l < m_layers; ++l)
-            addMemory(mem, m_cells[key * m_layers + l] ? m_cells[key * m_layers + l]->memory() : m_fresh[l].memory());
+            mem += m_cells[key * m_layers + l] ? m_cells[key * m_layers + l]->memory() : m_fresh[l].memory();
         ++s.keysUsed;
-        addMemory(s.total, mem);
+        s.total += mem;
         s.perKeyMax.bytes = any ? std::max(s.perKeyMax.bytes, mem.bytes) : mem.bytes;
         s.perKeyMax.entries = any ? std::max(s.perKeyMax.entries, mem.entries) : mem.entries;
         any = true;

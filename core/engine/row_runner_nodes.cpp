@@ -74,11 +74,8 @@ void RowRunner::runNodes(const L& fresh)
     // Memory as the cell's: every node's state, new for a node never asked; a key used once an
     // attempt came.
     Memory mem;
-    for (const std::optional<AnyLimiter>& x : nodes) {
-        const Memory one = x ? x->memory() : fresh.memory();
-        mem.bytes += one.bytes;
-        mem.entries += one.entries;
-    }
+    for (const std::optional<AnyLimiter>& x : nodes)
+        mem += x ? x->memory() : fresh.memory();
     m_r.metrics.memory = mem;
     if (m_n > 0) {
         m_r.clients.keysUsed = 1;

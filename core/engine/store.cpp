@@ -9,12 +9,6 @@ namespace {
 
 constexpr Nanos kNotYet = std::numeric_limits<Nanos>::min(); // a limiter not handed anything yet
 
-void addMemory(Memory& sum, const Memory& m)
-{
-    sum.bytes += m.bytes;
-    sum.entries += m.entries;
-}
-
 } // namespace
 
 StoreCell::StoreCell(const AnyLimiter& fresh, const ClusterConfig& cluster, bool startEmpty,
@@ -310,9 +304,9 @@ Memory StoreCell::memory()
                             ? kMaxNanos
                             : m_pending.front().t + m_cluster->latencyNanos());
     if (m_mode != Coordination::Local && m_mode != Coordination::Split)
-        addMemory(m, m_store.l.memory());
+        m += m_store.l.memory();
     for (const Node& x : m_nodes)
-        addMemory(m, (x.limiter ? x.limiter->l : m_fresh).memory());
+        m += (x.limiter ? x.limiter->l : m_fresh).memory();
     return m;
 }
 

@@ -138,6 +138,14 @@ struct Decision {
 struct Memory {
     std::int64_t bytes = 0;
     std::int64_t entries = 0;
+
+    // += adds another key's or layer's state: a sum of what several hold.
+    Memory& operator+=(const Memory& m)
+    {
+        bytes += m.bytes;
+        entries += m.entries;
+        return *this;
+    }
 };
 
 // Limiter is what every limiter type provides. A type is used by its concrete name in hot loops

@@ -156,11 +156,8 @@ ReplayRow replayOne(const Traffic& traffic, Algorithm algorithm, const LimiterCo
         else
             run(traffic, limiters, cost, window, row, admitted, cancel,
                 [](L& l, Nanos t, std::int64_t) { return l.decide(t); }, clock);
-        for (const L& l : limiters) {
-            const Memory m = l.memory();
-            row.held.bytes += m.bytes;
-            row.held.entries += m.entries;
-        }
+        for (const L& l : limiters)
+            row.held += l.memory();
     });
     return row;
 }
@@ -181,11 +178,8 @@ ReplayRow replayLayered(const Traffic& traffic, const std::vector<Layer>& layers
             [](LayeredPolicy& p, Nanos t, std::int64_t k) { return p.decide(t, k); });
     }
     const auto keys = std::int64_t(traffic.keyNames.size());
-    for (const Layer& l : layers) {
-        const Memory m = memoryAtScale(l.algorithm, l.config, keys);
-        row.predicted.bytes += m.bytes;
-        row.predicted.entries += m.entries;
-    }
+    for (const Layer& l : layers)
+        row.predicted += memoryAtScale(l.algorithm, l.config, keys);
     return row;
 }
 
