@@ -1,6 +1,7 @@
 // The parts the route readers of a dry run share (config_dry_run.h): a tree's scalars as text
-// (the tree is the document's, config_document.h), and a product policy made a rule with its key.
-// Internal to io.
+// (the tree is the document's, config_document.h), a product policy made a rule with its key,
+// each product's route reader, and the ways Envoy's actions make a descriptor (read by the Envoy
+// route reader, written in config_dry_run_envoy_actions.cpp). Internal to io.
 #pragma once
 
 #include "replay/dry_run.h"

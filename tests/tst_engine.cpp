@@ -455,7 +455,7 @@ private slots:
                 s.startEmpty = variant % 5 == 0;
                 s.headers = variant % 3 != 2;
                 s.seed = std::uint64_t(variant) + 3;
-                if (variant % 2 == 0) // the nodes' lines, three samples between two steps
+                if ((variant / 3) % 2 == 0) // the nodes' lines (local, split, costs), three samples between two steps
                     s.levelLines = LevelLineSetup{8, 4, 200'000};
                 const std::size_t count = std::size_t(in(200, 600));
                 std::vector<Nanos> t;
@@ -476,6 +476,7 @@ private slots:
                     QVERIFY_THROWS_EXCEPTION(InputError, (void)runRow(s, {t, cost, who}));
                     continue;
                 }
+                QVERIFY2(detail::runsTyped(s, {t, cost, who}), where + " does not take the typed loop");
                 const RowRun got = runRow(s, {t, cost, who});
                 ++compared;
                 QVERIFY2(got.log.size() == want.log.size(), where);

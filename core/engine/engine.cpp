@@ -341,4 +341,9 @@ RowRun detail::runRowByCells(const EngineSetup& setup, const EngineRequests& in)
     return detail::RowRunner(setup, in, nullptr).run(false);
 }
 
+bool detail::runsTyped(const EngineSetup& setup, const EngineRequests& in)
+{
+    return detail::RowRunner(setup, in, nullptr).typed();
+}
+
 } // namespace ratelab

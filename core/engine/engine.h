@@ -175,6 +175,9 @@ namespace detail {
 // runRowByCells is runRow through the general loop alone, never the typed loop of a row whose
 // nodes decide alone (row_runner_nodes.cpp): the reference tst_engine checks that loop against.
 RowRun runRowByCells(const EngineSetup& setup, const EngineRequests& requests);
+// runsTyped is true when runRow takes the typed loop for this row: what tells tst_engine that
+// its comparison with runRowByCells compares two loops, not one with itself.
+bool runsTyped(const EngineSetup& setup, const EngineRequests& requests);
 } // namespace detail
 
 // quotaOfLayer returns the most one instant admits on layer l as a node sees it (split divides).

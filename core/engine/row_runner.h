@@ -39,6 +39,7 @@ public:
     // false (the general loop, the reference tst_engine checks it against).
     RowRun run(bool typed = true);
     RowRun runCells(); // the general loop: every attempt through its key's cells
+    bool typed() const { return nodesAlone(); } // run(true) takes the typed loop
 
 private:
     void check() const;
