@@ -1,11 +1,11 @@
 #include "bench.h"
 
-#include "engine/chunk_pool.h"
 #include "bench_compare.h"
 #include "bench_engine.h"
 #include "bench_redis.h"
 
 #include "bench_frames.h"
+#include "bench_memory.h"
 #include "bench_replay.h"
 #include "bench_targets.h"
 #include "command.h"
@@ -27,15 +27,10 @@
 #include <QTimer>
 #include <QWindow>
 
-#include <malloc.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -44,24 +39,6 @@
 #include <sstream>
 
 namespace ratelab::app {
-
-void giveBackFreeMemory()
-{
-    releaseKeptChunks();
-    malloc_trim(0);
-}
-
-// procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
-std::int64_t procStatusKb(const char* name)
-{
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    const std::string key = std::string(name) + ":";
-    while (std::getline(in, line))
-        if (line.rfind(key, 0) == 0)
-            return std::stoll(line.substr(key.size()));
-    return 0;
-}
 
 Scenario benchScenario(std::int64_t n)
 {
@@ -178,55 +155,20 @@ protected:
 };
 
 // bytesPerRequest measures the memory of the run `ratelab compare --n N --format csv` makes over
-// all seven algorithms (streamCsv, as compare calls it): in a forked child, the arrivals are made
-// first, then the peak RSS mark is reset (/proc/self/clear_refs) and the comparison written to a
-// discarding stream; the figure is
-// (VmHWM after - VmRSS before) / N bytes. So the arrivals (8 bytes a request) are excluded and
-// everything the simulation and the writing hold at their peak is counted. -1 if it cannot be
-// measured (no /proc, or the child failed).
+// all seven algorithms (streamCsv, as compare calls it), the arrivals (8 bytes a request) left
+// out: everything the simulation and the writing hold at their peak, over N (childGrowthPer).
 double bytesPerRequest(std::int64_t n)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return -1;
-    const pid_t child = fork();
-    if (child == 0) { // only the core runs here: no Qt, and _exit without destructors
-        close(fds[0]);
-        double result = -1;
-        try {
-            const Scenario s = benchScenario(n);
-            const std::vector<Nanos> arrivals = resolveArrivals(s);
-            giveBackFreeMemory();
-            std::ofstream("/proc/self/clear_refs") << "5"; // resets VmHWM to the current RSS
-            const std::int64_t beforeKb = procStatusKb("VmRSS");
-            NullBuffer discard;
-            std::ostream out(&discard);
-            streamCsv(out, s.config, s.algorithms, arrivals, {});
-            const std::int64_t peakKb = procStatusKb("VmHWM");
-            if (beforeKb > 0 && peakKb > 0)
-                result = double(peakKb - beforeKb) * 1024.0 / double(n);
-        } catch (...) {
-        }
-        (void)!write(fds[1], &result, sizeof result);
-        _exit(0);
-    }
-    close(fds[1]);
-    double result = -1;
-    if (child < 0 || read(fds[0], &result, sizeof result) != sizeof result)
-        result = -1;
-    close(fds[0]);
-    if (child > 0)
-        waitpid(child, nullptr, 0);
-    return result;
+    const Scenario s = benchScenario(n);
+    std::vector<Nanos> arrivals;
+    return childGrowthPer([&] { arrivals = resolveArrivals(s); },
+                          [&] {
+                              NullBuffer discard;
+                              std::ostream out(&discard);
+                              streamCsv(out, s.config, s.algorithms, arrivals, {});
+                              return n;
+                          });
 }
-
-double peakRssMb()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_maxrss) / 1024.0;
-}
-
 
 // BenchRun is every figure of one run of the bench.
 struct BenchRun {

@@ -47,12 +47,4 @@ Scenario benchScenario(std::int64_t n);
 // g_sink keeps the measured loops from being optimised away.
 inline volatile std::int64_t g_sink;
 
-// procStatusKb reads one "Name:   123 kB" line of /proc/self/status, in kB (0 if absent).
-std::int64_t procStatusKb(const char* name);
-
-// giveBackFreeMemory returns what a forked child inherited free, the engine's kept log chunks
-// (chunk_pool.h) and malloc's free memory, to the system: a run measured in the child would
-// otherwise reuse it unseen, by an amount that depends on what ran before.
-void giveBackFreeMemory();
-
 } // namespace ratelab::app

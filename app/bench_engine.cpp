@@ -1,6 +1,7 @@
 #include "bench_engine.h"
 
 #include "bench.h"
+#include "bench_memory.h"
 
 #include "engine/engine.h"
 #include "traffic/pattern.h"
@@ -9,10 +10,7 @@
 #include <algorithm>
 #include <span>
 #include <chrono>
-#include <fstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace ratelab::app {
@@ -115,33 +113,8 @@ EngineFigures engineFigures()
     const double servedAttempts = double(runRow(served, {b.arrivals, {}, {}}).log.size());
     f.serverNsPerAttempt = servedAttempts > 0 ? f.serverNsPerRequest * double(b.arrivals.size()) / servedAttempts : 0;
 
-    // Memory in a forked child: the arrivals made first, the peak mark reset, then one run.
-    int fds[2];
-    if (pipe(fds) != 0)
-        return f;
-    const pid_t child = fork();
-    if (child == 0) {
-        close(fds[0]);
-        double result = -1;
-        try {
-            giveBackFreeMemory();
-            std::ofstream("/proc/self/clear_refs") << "5"; // resets VmHWM to the current RSS
-            const std::int64_t beforeKb = procStatusKb("VmRSS");
-            const RowRun r = runRow(b.setup, {b.arrivals, {}, {}});
-            const std::int64_t peakKb = procStatusKb("VmHWM");
-            if (beforeKb > 0 && peakKb > 0 && !r.log.empty())
-                result = double(peakKb - beforeKb) * 1024.0 / double(r.log.size());
-        } catch (...) {
-        }
-        (void)!write(fds[1], &result, sizeof result);
-        _exit(0);
-    }
-    close(fds[1]);
-    if (child < 0 || read(fds[0], &f.bytesPerAttempt, sizeof f.bytesPerAttempt) != sizeof f.bytesPerAttempt)
-        f.bytesPerAttempt = -1;
-    close(fds[0]);
-    if (child > 0)
-        waitpid(child, nullptr, 0);
+    // Memory in a forked child: one run, over the attempts it made.
+    f.bytesPerAttempt = childGrowthPer({}, [&] { return std::int64_t(runRow(b.setup, {b.arrivals, {}, {}}).log.size()); });
     return f;
 }
 

@@ -1,6 +1,7 @@
 #include "bench_replay.h"
 
 #include "bench.h"
+#include "bench_memory.h"
 
 #include "config_dry_run.h"
 #include "advise/nginx_advice.h"
@@ -9,14 +10,10 @@
 #include "replay/replay.h"
 #include "replay/sweep.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <random>
 #include <string>
 #include <thread>
@@ -70,60 +67,19 @@ std::string keyLog(int keys)
     return text;
 }
 
-// statusKb reads a "Name:   N kB" line of /proc/self/status (-1 when it is not there).
-long statusKb(const char* name)
-{
-    std::FILE* f = std::fopen("/proc/self/status", "r");
-    if (!f)
-        return -1;
-    char line[256];
-    long kb = -1;
-    const std::size_t n = std::strlen(name);
-    while (kb < 0 && std::fgets(line, sizeof line, f))
-        if (std::strncmp(line, name, n) == 0 && line[n] == ':')
-            kb = std::atol(line + n + 1);
-    std::fclose(f);
-    return kb;
-}
-
-// replayPeakKb replays keyLog(keys) through the seven algorithms in a child process and returns
-// how far the child's resident size rose above where it started, in kB (-1 when it could not be
-// measured). The child starts as a copy of this process, whose heap holds memory freed by the
-// runs before: a replay would reuse some of it without growing, by an amount that depends on what
-// ran before. So the child first returns its free memory to the system (giveBackFreeMemory) and resets
-// its peak to its size then (clear_refs 5), and the figure is its own growth from there.
+// replayPeakKb is how far replaying keyLog(keys) through the seven algorithms raises a child's
+// resident size, the text made and parsed included, in kB (-1 when it cannot be measured;
+// childGrowthPer).
 long replayPeakKb(int keys)
 {
-    int fds[2];
-    if (pipe(fds) != 0)
-        return -1;
-    const pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        giveBackFreeMemory();
-        long grown = -1;
-        if (std::FILE* refs = std::fopen("/proc/self/clear_refs", "w")) {
-            const bool reset = std::fputs("5", refs) >= 0 && std::fclose(refs) == 0;
-            const long start = statusKb("VmRSS");
-            const Traffic t = parseTraffic(keyLog(keys), {}, "bench");
-            ReplayPolicy policy;
-            policy.config = LimiterConfig::make(10, 60 * kNanosPerSecond);
-            g_replaySink = replay(t, policy).back().denied;
-            const long peak = statusKb("VmHWM");
-            if (reset && start >= 0 && peak >= start)
-                grown = peak - start;
-        }
-        const bool sent = write(fds[1], &grown, sizeof grown) == sizeof grown;
-        _exit(sent ? 0 : 1);
-    }
-    close(fds[1]);
-    long grown = -1;
-    const bool read = pid >= 0 && ::read(fds[0], &grown, sizeof grown) == sizeof grown;
-    close(fds[0]);
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !read)
-        return -1;
-    return grown;
+    const double bytes = childGrowthPer({}, [&] {
+        const Traffic t = parseTraffic(keyLog(keys), {}, "bench");
+        ReplayPolicy policy;
+        policy.config = LimiterConfig::make(10, 60 * kNanosPerSecond);
+        g_replaySink = replay(t, policy).back().denied;
+        return std::int64_t(1);
+    });
+    return bytes < 0 ? -1 : long(bytes / 1024);
 }
 
 // benchAdvise times advise's search against the replays it stands beside: what an SRE waits for
