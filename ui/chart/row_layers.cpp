@@ -16,6 +16,7 @@
 #include <cmath>
 #include <array>
 #include <limits>
+#include <span>
 #include <vector>
 
 namespace ratelab::ui {
@@ -327,8 +328,9 @@ int floorInt(double x)
 class SpanImage {
 public:
     explicit SpanImage(QRect box)
-        : m_box(box), m_image(box.size(), QImage::Format_ARGB32_Premultiplied),
-          m_top(std::size_t(box.width()) + 1, kNone), m_bottom(std::size_t(box.width()) + 1, kNone)
+        : m_left(box.left()), m_topEdge(box.top()), m_width(box.width()), m_height(box.height()),
+          m_image(box.size(), QImage::Format_ARGB32_Premultiplied), m_top(std::size_t(box.width()) + 1, kNone),
+          m_bottom(std::size_t(box.width()) + 1, kNone)
     {
         m_image.fill(Qt::transparent);
     }
@@ -337,10 +339,10 @@ public:
     // segment notes a to b (device coordinates, a.x() <= b.x()) for the line being drawn.
     void segment(QPointF a, QPointF b)
     {
-        double x0 = a.x() - m_box.left(), x1 = b.x() - m_box.left(), y0 = a.y() - m_box.top(), y1 = b.y() - m_box.top();
+        double x0 = a.x() - m_left, x1 = b.x() - m_left, y0 = a.y() - m_topEdge, y1 = b.y() - m_topEdge;
         // Only columns -1 to the width ink: a segment from a point far outside (a frame's lines
         // keep one point either side of it) is cut to them, and its rows to just past the image.
-        const double left = -1, right = m_image.width() + 1.0;
+        const double left = -1, right = m_width + 1.0;
         if (x1 < left || x0 >= right)
             return;
         if (x1 > x0 && (x0 < left || x1 > right)) {
@@ -350,7 +352,8 @@ public:
             x0 = cut0;
             x1 = cut1;
         }
-        const auto row = [&](double y) { return floorInt(std::clamp(y, -2.0, m_image.height() + 2.0)); };
+        const double bottom = m_height + 2.0;
+        const auto row = [bottom](double y) { return floorInt(std::clamp(y, -2.0, bottom)); };
         const int c0 = floorInt(x0), c1 = floorInt(x1);
         if (c0 == c1) // the commonest, tens a column
             return note(c0, row(std::min(y0, y1)), row(std::max(y0, y1)) + 1);
@@ -387,7 +390,7 @@ private:
     // inks nothing (neither it nor the one right of it is in the image).
     void note(int col, int top, int bottom)
     {
-        if (col < -1 || col >= m_image.width())
+        if (col < -1 || col >= m_width)
             return;
         int& t = m_top[std::size_t(col + 1)];
         int& b = m_bottom[std::size_t(col + 1)];
@@ -395,27 +398,58 @@ private:
         b = b == kNone ? bottom : std::max(b, bottom);
     }
 
-    QRect m_box;
+    // The box's edges and size, read per segment: QImage's are calls into Qt.
+    double m_left, m_topEdge;
+    int m_width, m_height;
     QImage m_image;
     std::vector<int> m_top, m_bottom; // by column + 1: the run noted, or kNone
 };
 
+// toDevice maps a point as QTransform::map does, inline for the transforms a chart's painter has
+// (none, a translation, a scale: the same arithmetic, so the same pixels) and through Qt's own
+// for the others.
+QPointF toDevice(const QTransform& t, QTransform::TransformationType type, QPointF q)
+{
+    switch (type) {
+    case QTransform::TxNone:
+        return q;
+    case QTransform::TxTranslate:
+        return {q.x() + t.dx(), q.y() + t.dy()};
+    case QTransform::TxScale:
+        return {t.m11() * q.x() + t.dx(), t.m22() * q.y() + t.dy()};
+    default:
+        return t.map(q);
+    }
+}
+
 // paintSpans draws lines as SpanImage inks them, in the painter's device pixels: a dense row's
 // lines, tens of thousands of vertices each, which the raster engine strokes in time that grows
 // faster than their vertices, even one pixel wide (56 lines took 77 ms a frame at 100k requests).
-void paintSpans(QPainter& p, const std::vector<QPolygonF>& polys, std::span<const QColor> colours, const QRectF& clip)
+// Line k is points[k] up to its first point past `until`, each mapped by `place` and then to the
+// device as it is read: no copy of a line is made.
+template <typename Place>
+void paintSpans(QPainter& p, std::span<const QList<QPointF>> points, double until, Place place,
+                std::span<const QColor> colours, const QRectF& clip)
 {
     const QTransform device = p.deviceTransform();
+    const QTransform::TransformationType type = device.type();
     const QRect box = device.mapRect(clip).toAlignedRect();
     if (box.isEmpty())
         return;
     SpanImage spans(box);
-    for (std::size_t k = 0; k < polys.size(); ++k) {
-        const QPolygonF line = device.map(polys[k]); // each point once, not once a segment it ends
-        for (qsizetype i = 0; i + 1 < line.size(); ++i)
-            spans.segment(line[i], line[i + 1]);
-        if (line.size() == 1)
-            spans.segment(line[0], line[0]);
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        QPointF last;
+        qsizetype drawn = 0;
+        for (const QPointF& q : points[k]) {
+            if (q.x() > until)
+                break;
+            const QPointF d = toDevice(device, type, place(q));
+            if (drawn++ > 0)
+                spans.segment(last, d);
+            last = d;
+        }
+        if (drawn == 1)
+            spans.segment(last, last);
         spans.ink(qPremultiply(colours[k].rgba()));
     }
     // Placed through the painter's own transform, pixel for pixel: the box is whole device pixels.
@@ -434,20 +468,21 @@ void paintKeyLines(QPainter& p, const RowArea& area, const KeyLines& lines)
     const double from = secondsAsDouble(area.from), to = secondsAsDouble(area.to);
     const double sx = p0.width() / (to - from), sy = p0.height() / lines.top;
     const QRectF clip(QPointF(p0.left() - 1, p0.top() - 2), QPointF(std::min(p0.right() + 1, lines.visibleRight), p0.bottom() + 2));
+    const auto place = [&](const QPointF& q) { return QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy); };
+    // A dense row's lines (the row's choice, so that they look alike and hold through playback)
+    // are inked a pixel column at a time on a raster painter; the others, and any on a vector
+    // painter (an SVG page), are stroked with a 1.6 px pen.
+    if (lines.dense && p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster)
+        return paintSpans(p, lines.points, lines.untilSeconds, place, lines.colours, clip);
     std::vector<QPolygonF> polys(lines.points.size());
     for (std::size_t k = 0; k < lines.points.size(); ++k) {
         polys[k].reserve(lines.points[k].size());
         for (const QPointF& q : lines.points[k]) {
             if (q.x() > lines.untilSeconds)
                 break;
-            polys[k] << QPointF(p0.left() + (q.x() - from) * sx, p0.bottom() - q.y() * sy);
+            polys[k] << place(q);
         }
     }
-    // A dense row's lines (the row's choice, so that they look alike and hold through playback)
-    // are inked a pixel column at a time on a raster painter; the others, and any on a vector
-    // painter (an SVG page), are stroked with a 1.6 px pen.
-    if (lines.dense && p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster)
-        return paintSpans(p, polys, lines.colours, clip);
     p.save();
     p.setClipRect(clip);
     for (std::size_t k = 0; k < polys.size(); ++k) {
