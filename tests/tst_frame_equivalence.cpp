@@ -9,6 +9,9 @@
 
 #include <QtTest>
 
+#include <array>
+#include <random>
+
 using namespace ratelab;
 using namespace ratelab::ui;
 
@@ -109,6 +112,34 @@ void compareServers(const Frame& got, const Frame& want)
         QCOMPARE(g.limits, w.limits);
         QCOMPARE(g.columns, w.columns);
     }
+}
+
+// keyLineOf is row 0's first key line of a trace whose one row holds `line` (a row the engine
+// ran, its level not replayable), made by rowLines over [from, to) seconds (or nanoseconds, when
+// given) in `columns` columns.
+std::vector<LevelPoint> keyLineOf(const KeyLevel& line, double from, double to, int columns, Nanos fromNanos = -1,
+                                  Nanos toNanos = -1)
+{
+    Trace trace;
+    AlgorithmTrace row;
+    row.levelReplayable = false;
+    auto engine = std::make_shared<EngineRow>();
+    engine->run.levels.lines = {line};
+    row.engine = engine;
+    trace.results = {row};
+    ReducedRow reduced;
+    reduced.fromNanos = fromNanos >= 0 ? fromNanos : Nanos(from * 1e9);
+    reduced.toNanos = toNanos >= 0 ? toNanos : Nanos(to * 1e9);
+    reduced.columns.resize(std::size_t(columns));
+    return rowLines(trace, 0, reduced, columns).keyPoints.at(0);
+}
+
+QList<QPointF> pointsOf(const std::vector<LevelPoint>& line)
+{
+    QList<QPointF> out;
+    for (const LevelPoint& q : line)
+        out << QPointF(q.seconds, q.level);
+    return out;
 }
 
 } // namespace
@@ -335,6 +366,75 @@ private slots:
     // reruns every row (the buckets are measured against it); nginx, with options of its own, is
     // always rerun. At the full range a bucket's capacity moves the range's end (its refill), and
     // so every row's columns: nothing is taken.
+    void aKeyLineTakesTheRangeAndOnePointEitherSide()
+    {
+        // Steps at 1, 2, 2, 3 and 5 s; no thinning (far fewer than four points a half column).
+        KeyLevel line;
+        for (const auto& [t, level] : std::vector<std::pair<Nanos, double>>{
+                 {1 * kSecond, 10}, {2 * kSecond, 20}, {2 * kSecond, 21}, {3 * kSecond, 30}, {5 * kSecond, 50}})
+            line.points.push_back({t, level});
+        // [2, 3]: its four points, the one before 2 and the one after 3.
+        QCOMPARE(pointsOf(keyLineOf(line, 2, 3, 100)),
+                 (QList<QPointF>{{1, 10}, {2, 20}, {2, 21}, {3, 30}, {5, 50}}));
+        // [2.5, 2.7] holds none: the last before it and the first after it.
+        QCOMPARE(pointsOf(keyLineOf(line, 2.5, 2.7, 100)), (QList<QPointF>{{2, 21}, {3, 30}}));
+        QCOMPARE(pointsOf(keyLineOf(line, 4, 4.5, 100)), (QList<QPointF>{{3, 30}, {5, 50}}));
+        // Before the first step or after the last: nothing to reach.
+        QCOMPARE(pointsOf(keyLineOf(line, 0, 0.5, 100)), QList<QPointF>{});
+        QCOMPARE(pointsOf(keyLineOf(line, 6, 7, 100)), QList<QPointF>{});
+        // From the first step exactly: no point before it.
+        QCOMPARE(pointsOf(keyLineOf(line, 1, 1.5, 100)), (QList<QPointF>{{1, 10}, {2, 20}}));
+    }
+
+    void aKeyLineEqualsTheScanOfItsPoints()
+    {
+        // 3,000 steps over 30 s, ties among them, against the rule read point by point: a point
+        // is drawn when it is in [from, to], or it is the last before from with the next at or
+        // after from, or the first after to with the one before at or before to; then thinned
+        // when there are more than four a half column.
+        std::mt19937_64 rng(7);
+        KeyLevel line;
+        Nanos t = 0;
+        for (int i = 0; i < 3000; ++i) {
+            t += Nanos(rng() % 3) * kSecond / 200; // 0, 5 or 10 ms: a third of the steps tie
+            line.points.push_back({t, double(rng() % 100)});
+        }
+        const auto& pts = line.points;
+        for (int k = 0; k < 300; ++k) {
+            const Nanos a = Nanos(rng() % std::uint64_t(t + kSecond)), b = Nanos(rng() % std::uint64_t(t + kSecond));
+            if (a == b)
+                continue;
+            const Nanos from = std::min(a, b), to = std::max(a, b);
+            const int columns = std::array{1, 10, 100, 1000}[k % 4];
+            std::vector<LevelPoint> want;
+            for (std::size_t i = 0; i < pts.size(); ++i)
+                if ((pts[i].t >= from && pts[i].t <= to) || (i + 1 < pts.size() && pts[i + 1].t >= from && pts[i].t < from)
+                    || (i > 0 && pts[i - 1].t <= to && pts[i].t > to))
+                    want.push_back({secondsAsDouble(pts[i].t), pts[i].level});
+            if (want.size() > 4 * std::size_t(2 * columns))
+                want = thinnedLine(want, secondsAsDouble(from), secondsAsDouble(to), 2 * columns);
+            const std::vector<LevelPoint> got = keyLineOf(line, secondsAsDouble(from), secondsAsDouble(to), columns, from, to);
+            QCOMPARE(got.size(), want.size());
+            for (std::size_t i = 0; i < want.size(); ++i)
+                QVERIFY(got[i].seconds == want[i].seconds && got[i].level == want[i].level);
+        }
+    }
+
+    void aDenseKeyLineKeepsFourPointsAHalfColumn()
+    {
+        // 20 points 0.1 s apart over [0, 2) in one column: two half columns of 1 s. The first
+        // holds levels 5 4 3 2 1 9 8 7 6 0: its first (0 s), its most (0.5 s) and its least,
+        // also its last (0.9 s); the second holds 3 ten times: its first and its last.
+        KeyLevel line;
+        const double levels[] = {5, 4, 3, 2, 1, 9, 8, 7, 6, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+        for (int i = 0; i < 20; ++i)
+            line.points.push_back({i * kSecond / 10, levels[i]});
+        QCOMPARE(pointsOf(keyLineOf(line, 0, 2, 1)), (QList<QPointF>{{0, 5}, {0.5, 9}, {0.9, 0}, {1.0, 3}, {1.9, 3}}));
+        // Eight points, four a half column, are drawn as they are.
+        line.points.resize(8);
+        QCOMPARE(keyLineOf(line, 0, 2, 1).size(), std::size_t(8));
+    }
+
     void aCapacityDragRerunsOnlyTheBuckets()
     {
         FrameCache cache;

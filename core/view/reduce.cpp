@@ -334,33 +334,7 @@ Decision decisionAt(const Trace& trace, std::size_t row, std::size_t i)
 
 std::vector<LevelPoint> thinnedLine(std::span<const LevelPoint> points, double from, double to, int buckets)
 {
-    std::vector<LevelPoint> out;
-    out.reserve(std::min(points.size(), 4 * std::size_t(std::max(buckets, 1)) + 4));
-    const double width = (to - from) / buckets;
-    const auto bucketOf = [&](double x) { return std::min<std::int64_t>(std::int64_t((x - from) / width), buckets - 1); };
-    std::size_t i = 0;
-    while (i < points.size()) {
-        const double x = points[i].seconds;
-        if (!(width > 0) || !(x >= from) || x >= to) { // outside the spans (or not a number): as it is
-            out.push_back(points[i++]);
-            continue;
-        }
-        const std::int64_t bucket = bucketOf(x);
-        std::size_t j = i, least = i, most = i;
-        for (; j < points.size() && points[j].seconds < to && bucketOf(points[j].seconds) == bucket; ++j) {
-            if (points[j].level < points[least].level)
-                least = j;
-            if (points[j].level > points[most].level)
-                most = j;
-        }
-        // first, least, most, last: in time order, each once
-        const std::size_t keep[] = {i, std::min(least, most), std::max(least, most), j - 1};
-        for (std::size_t k = 0; k < 4; ++k)
-            if (k == 0 || keep[k] != keep[k - 1])
-                out.push_back(points[keep[k]]);
-        i = j;
-    }
-    return out;
+    return thinnedPoints(points.size(), [&](std::size_t i) { return points[i]; }, from, to, buckets);
 }
 
 } // namespace ratelab

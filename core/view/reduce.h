@@ -12,6 +12,7 @@
 #include "engine/simulator.h"
 #include "limiters/any_limiter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -62,6 +63,46 @@ std::vector<LevelPoint> levelAfter(const AnyLimiter& state, Nanos fromNanos, Nan
 // thousand vertices a node is stroked in milliseconds rather than seconds. A time that is not a
 // number is kept as it is.
 std::vector<LevelPoint> thinnedLine(std::span<const LevelPoint> points, double from, double to, int buckets);
+
+// thinnedPoints is thinnedLine of the n points `at` gives (at(i), i < n): a line read off
+// another form (the engine's, in nanoseconds) thinned without first being copied whole.
+template <typename At>
+std::vector<LevelPoint> thinnedPoints(std::size_t n, At at, double from, double to, int buckets)
+{
+    std::vector<LevelPoint> out;
+    out.reserve(std::min(n, 4 * std::size_t(std::max(buckets, 1)) + 4));
+    const double width = (to - from) / buckets;
+    const auto bucketOf = [&](double x) { return std::min<std::int64_t>(std::int64_t((x - from) / width), buckets - 1); };
+    std::size_t i = 0;
+    while (i < n) {
+        const LevelPoint start = at(i);
+        const double x = start.seconds;
+        if (!(width > 0) || !(x >= from) || x >= to) { // outside the spans (or not a number): as it is
+            out.push_back(start);
+            ++i;
+            continue;
+        }
+        const std::int64_t bucket = bucketOf(x);
+        std::size_t j = i, least = i, most = i;
+        double leastLevel = start.level, mostLevel = start.level;
+        for (; j < n; ++j) {
+            const LevelPoint q = at(j);
+            if (!(q.seconds < to) || bucketOf(q.seconds) != bucket)
+                break;
+            if (q.level < leastLevel)
+                least = j, leastLevel = q.level;
+            if (q.level > mostLevel)
+                most = j, mostLevel = q.level;
+        }
+        // first, least, most, last: in time order, each once
+        const std::size_t keep[] = {i, std::min(least, most), std::max(least, most), j - 1};
+        for (std::size_t k = 0; k < 4; ++k)
+            if (k == 0 || keep[k] != keep[k - 1])
+                out.push_back(at(keep[k]));
+        i = j;
+    }
+    return out;
+}
 
 // ReducedResult is one plain row simulated and reduced in one pass: its compact trace (metrics,
 // verdicts and checkpoints, no decisions) and its columns.

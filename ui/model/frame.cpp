@@ -407,21 +407,37 @@ RowLines rowLines(const Trace& trace, std::size_t r, const ReducedRow& reduced, 
         const Nanos from = reduced.fromNanos, to = reduced.toNanos;
         const int buckets = 2 * int(std::max<std::size_t>(reduced.columns.size(), 1));
         for (const KeyLevel& line : lines.keys->lines) {
-            std::vector<LevelPoint> points;
-            const auto& pts = line.points; // what the frame shows, and one point either side to reach its edges
-            for (std::size_t i = 0; i < pts.size(); ++i)
-                if ((pts[i].t >= from && pts[i].t <= to) || (i + 1 < pts.size() && pts[i + 1].t >= from && pts[i].t < from)
-                    || (i > 0 && pts[i - 1].t <= to && pts[i].t > to))
-                    points.push_back({secondsAsDouble(pts[i].t), pts[i].level});
+            // What the frame shows, and one point either side to reach its edges: the points
+            // [first, end) (t is non-decreasing, from < to), then the level after the last.
+            const std::vector<KeyLevelPoint>& pts = line.points;
+            const std::size_t lo = std::size_t(
+                std::lower_bound(pts.begin(), pts.end(), from, [](const KeyLevelPoint& q, Nanos t) { return q.t < t; })
+                - pts.begin());
+            const std::size_t hi = std::size_t(
+                std::upper_bound(pts.begin(), pts.end(), to, [](Nanos t, const KeyLevelPoint& q) { return t < q.t; })
+                - pts.begin());
+            const std::size_t first = lo > 0 && lo < pts.size() ? lo - 1 : lo;
+            const std::size_t end = std::max(first, hi > 0 && hi < pts.size() ? hi + 1 : hi);
+            std::vector<LevelPoint> after;
             const Nanos start = std::max(line.endT, from);
             if (line.endState && start < to && to > from) {
                 const int span = int(std::max<Int128>(1, Int128(columns) * (to - start) / (to - from)));
-                for (const LevelPoint& q : levelAfter(*line.endState, start, to, span, line.endHanded - line.endT))
-                    points.push_back(q);
+                after = levelAfter(*line.endState, start, to, span, line.endHanded - line.endT);
             }
-            lines.keyDense = lines.keyDense || points.size() > kDenseKeyLine;
-            if (points.size() > 4 * std::size_t(buckets))
-                points = thinnedLine(points, secondsAsDouble(from), secondsAsDouble(to), buckets);
+            // Thinned as it is read, not copied whole first: a dense line has tens of points a column.
+            const std::size_t shown = end - first, n = shown + after.size();
+            const auto at = [&](std::size_t i) {
+                return i < shown ? LevelPoint{secondsAsDouble(pts[first + i].t), pts[first + i].level} : after[i - shown];
+            };
+            lines.keyDense = lines.keyDense || n > kDenseKeyLine;
+            std::vector<LevelPoint> points;
+            if (n > 4 * std::size_t(buckets)) {
+                points = thinnedPoints(n, at, secondsAsDouble(from), secondsAsDouble(to), buckets);
+            } else {
+                points.reserve(n);
+                for (std::size_t i = 0; i < n; ++i)
+                    points.push_back(at(i));
+            }
             lines.keyPoints.push_back(std::move(points));
         }
     }
