@@ -405,14 +405,14 @@ private:
     std::vector<int> m_top, m_bottom; // by column + 1: the run noted, or kNone
 };
 
-// toDevice maps a point as QTransform::map does, inline for the transforms a chart's painter has
-// (none, a translation, a scale: the same arithmetic, so the same pixels) and through Qt's own
-// for the others.
+// toDevice maps a point as QTransform::map maps a polygon's (not projective): inline for the
+// transforms a chart's painter has (none, a translation, a scale: the same arithmetic, so the same
+// pixels; "none" may still hold a translation too small to count, which the polygon's map adds)
+// and through Qt's own for a rotation or a shear.
 QPointF toDevice(const QTransform& t, QTransform::TransformationType type, QPointF q)
 {
     switch (type) {
     case QTransform::TxNone:
-        return q;
     case QTransform::TxTranslate:
         return {q.x() + t.dx(), q.y() + t.dy()};
     case QTransform::TxScale:
@@ -440,13 +440,26 @@ void paintSpans(QPainter& p, std::span<const QList<QPointF>> points, double unti
     for (std::size_t k = 0; k < points.size(); ++k) {
         QPointF last;
         qsizetype drawn = 0;
-        for (const QPointF& q : points[k]) {
-            if (q.x() > until)
-                break;
-            const QPointF d = toDevice(device, type, place(q));
+        const auto draw = [&](QPointF d) {
             if (drawn++ > 0)
                 spans.segment(last, d);
             last = d;
+        };
+        if (type == QTransform::TxProject) { // Qt maps a projected polygon whole, cut at the eye
+            QPolygonF line;
+            for (const QPointF& q : points[k]) {
+                if (q.x() > until)
+                    break;
+                line << place(q);
+            }
+            for (const QPointF& d : device.map(line))
+                draw(d);
+        } else {
+            for (const QPointF& q : points[k]) {
+                if (q.x() > until)
+                    break;
+                draw(toDevice(device, type, place(q)));
+            }
         }
         if (drawn == 1)
             spans.segment(last, last);
