@@ -114,6 +114,33 @@ void compareServers(const Frame& got, const Frame& want)
     }
 }
 
+// thinnedByScan keeps, of each of `buckets` equal spans of [from, to), its points' first, least,
+// most and last in time order, the points outside as they are: the rule thinnedPoints follows,
+// written as a scan over a copy.
+std::vector<LevelPoint> thinnedByScan(const std::vector<LevelPoint>& points, double from, double to, int buckets)
+{
+    std::vector<LevelPoint> out;
+    const double width = (to - from) / buckets;
+    const auto bucketOf = [&](double x) { return std::min<std::int64_t>(std::int64_t((x - from) / width), buckets - 1); };
+    for (std::size_t i = 0; i < points.size();) {
+        if (!(points[i].seconds >= from) || points[i].seconds >= to) {
+            out.push_back(points[i++]);
+            continue;
+        }
+        std::size_t j = i, least = i, most = i;
+        for (; j < points.size() && points[j].seconds < to && bucketOf(points[j].seconds) == bucketOf(points[i].seconds); ++j) {
+            least = points[j].level < points[least].level ? j : least;
+            most = points[j].level > points[most].level ? j : most;
+        }
+        std::vector<std::size_t> keep{i, std::min(least, most), std::max(least, most), j - 1};
+        keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+        for (std::size_t k : keep)
+            out.push_back(points[k]);
+        i = j;
+    }
+    return out;
+}
+
 // keyLineOf is row 0's first key line of a trace whose one row holds `line` (a row the engine
 // ran, its level not replayable), made by rowLines over [from, to) seconds (or nanoseconds, when
 // given) in `columns` columns.
@@ -360,12 +387,6 @@ private slots:
         QVERIFY(!taken(2));                         // the bucket
     }
 
-    // Zoomed in (the range fixed), a drag of the capacity, then the rate, reruns only the
-    // buckets: the window limiters read neither, and their rows are taken from the frame before
-    // (the same checkpoints); every frame still equals its own reference. A change of the limit
-    // reruns every row (the buckets are measured against it); nginx, with options of its own, is
-    // always rerun. At the full range a bucket's capacity moves the range's end (its refill), and
-    // so every row's columns: nothing is taken.
     void aKeyLineTakesTheRangeAndOnePointEitherSide()
     {
         // Steps at 1, 2, 2, 3 and 5 s; no thinning (far fewer than four points a half column).
@@ -373,7 +394,7 @@ private slots:
         for (const auto& [t, level] : std::vector<std::pair<Nanos, double>>{
                  {1 * kSecond, 10}, {2 * kSecond, 20}, {2 * kSecond, 21}, {3 * kSecond, 30}, {5 * kSecond, 50}})
             line.points.push_back({t, level});
-        // [2, 3]: its four points, the one before 2 and the one after 3.
+        // [2, 3]: its three points, the one before 2 and the one after 3.
         QCOMPARE(pointsOf(keyLineOf(line, 2, 3, 100)),
                  (QList<QPointF>{{1, 10}, {2, 20}, {2, 21}, {3, 30}, {5, 50}}));
         // [2.5, 2.7] holds none: the last before it and the first after it.
@@ -391,7 +412,7 @@ private slots:
         // 3,000 steps over 30 s, ties among them, against the rule read point by point: a point
         // is drawn when it is in [from, to], or it is the last before from with the next at or
         // after from, or the first after to with the one before at or before to; then thinned
-        // when there are more than four a half column.
+        // when there are more than four a half column (thinnedByScan).
         std::mt19937_64 rng(7);
         KeyLevel line;
         Nanos t = 0;
@@ -412,7 +433,7 @@ private slots:
                     || (i > 0 && pts[i - 1].t <= to && pts[i].t > to))
                     want.push_back({secondsAsDouble(pts[i].t), pts[i].level});
             if (want.size() > 4 * std::size_t(2 * columns))
-                want = thinnedLine(want, secondsAsDouble(from), secondsAsDouble(to), 2 * columns);
+                want = thinnedByScan(want, secondsAsDouble(from), secondsAsDouble(to), 2 * columns);
             const std::vector<LevelPoint> got = keyLineOf(line, secondsAsDouble(from), secondsAsDouble(to), columns, from, to);
             QCOMPARE(got.size(), want.size());
             for (std::size_t i = 0; i < want.size(); ++i)
@@ -435,6 +456,12 @@ private slots:
         QCOMPARE(keyLineOf(line, 0, 2, 1).size(), std::size_t(8));
     }
 
+    // Zoomed in (the range fixed), a drag of the capacity, then the rate, reruns only the
+    // buckets: the window limiters read neither, and their rows are taken from the frame before
+    // (the same checkpoints); every frame still equals its own reference. A change of the limit
+    // reruns every row (the buckets are measured against it); nginx, with options of its own, is
+    // always rerun. At the full range a bucket's capacity moves the range's end (its refill), and
+    // so every row's columns: nothing is taken.
     void aCapacityDragRerunsOnlyTheBuckets()
     {
         FrameCache cache;

@@ -382,6 +382,9 @@ private slots:
                 out << QPointF(p.seconds, p.level);
             return out;
         };
+        const auto thinnedLine = [](const std::vector<LevelPoint>& v, double from, double to, int buckets) {
+            return thinnedPoints(v.size(), [&](std::size_t i) { return v[i]; }, from, to, buckets);
+        };
         const std::vector<LevelPoint> points{{0.0, 5}, {0.2, 1}, {0.4, 9}, {0.6, 3}, {0.8, 4}, {1.0, 2}, {1.5, 2}, {12, 7}};
         QCOMPARE(seconds(thinnedLine(points, 0, 10, 10)),
                  (QList<QPointF>{{0.0, 5}, {0.2, 1}, {0.4, 9}, {0.8, 4}, {1.0, 2}, {1.5, 2}, {12, 7}}));

@@ -332,9 +332,4 @@ Decision decisionAt(const Trace& trace, std::size_t row, std::size_t i)
     });
 }
 
-std::vector<LevelPoint> thinnedLine(std::span<const LevelPoint> points, double from, double to, int buckets)
-{
-    return thinnedPoints(points.size(), [&](std::size_t i) { return points[i]; }, from, to, buckets);
-}
-
 } // namespace ratelab

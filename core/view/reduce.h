@@ -56,16 +56,13 @@ ReducedRow reduceRow(const Trace& trace, std::size_t row, Nanos fromNanos, Nanos
 // reads its state at true time + clockAhead.
 std::vector<LevelPoint> levelAfter(const AnyLimiter& state, Nanos fromNanos, Nanos toNanos, int columns, Nanos clockAhead = 0);
 
-// thinnedLine is a polyline of points in time order cut into `buckets` equal spans of [from, to)
-// (seconds): of each span's points the first, the least, the most and the last, in time order
-// (points outside [from, to) kept as they are). Drawn, it covers the pixels the whole line covers
-// when a span is narrower than a pixel, with at most four vertices a span: a line of a hundred
-// thousand vertices a node is stroked in milliseconds rather than seconds. A time that is not a
-// number is kept as it is.
-std::vector<LevelPoint> thinnedLine(std::span<const LevelPoint> points, double from, double to, int buckets);
-
-// thinnedPoints is thinnedLine of the n points `at` gives (at(i), i < n): a line read off
-// another form (the engine's, in nanoseconds) thinned without first being copied whole.
+// thinnedPoints is the polyline of the n points `at` gives (at(i), i < n, in time order) cut into
+// `buckets` equal spans of [from, to) (seconds): of each span's points the first, the least, the
+// most and the last, in time order (points outside [from, to) kept as they are). Drawn, it covers
+// the pixels the whole line covers when a span is narrower than a pixel, with at most four
+// vertices a span: a line of a hundred thousand vertices a node is stroked in milliseconds rather
+// than seconds. A time that is not a number is kept as it is. The points are read through `at`,
+// so a line in another form (the engine's, in nanoseconds) is thinned without being copied first.
 template <typename At>
 std::vector<LevelPoint> thinnedPoints(std::size_t n, At at, double from, double to, int buckets)
 {

@@ -65,7 +65,7 @@ struct RowLines {
     const KeyLevels* keys = nullptr;
     // keyPoints[k] is key line k as drawn over the frame: its points in the range and one either
     // side, then its level after its last point to the frame's end, as a plain row's level goes on
-    // past its last request (levelAfter, in the frame's columns); thinned (thinnedLine) to four a
+    // past its last request (levelAfter, in the frame's columns); thinned (thinnedPoints) to four a
     // half column when it has more than eight a column.
     std::vector<std::vector<LevelPoint>> keyPoints;
     // keyDense: a line had more than kDenseKeyLine points in the range before it was thinned (the
