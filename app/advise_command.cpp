@@ -237,12 +237,7 @@ void writeJson(std::ostream& out, const QString& log, const Traffic& traffic, co
     }
     out << "],\n \"recommended\": ";
     writePoint(out, family, a.recommended, args.options.cap);
-    if (args.options.cap)
-        out << ", \"cap\": {\"requests\": " << args.options.cap->requests << ", \"window\": "
-            << jsonString(formatSeconds(args.options.cap->window)) << "}";
-    if (args.options.origin)
-        out << ", \"origin_goal\": {\"requests\": " << args.options.origin->most.requests << ", \"window\": "
-            << jsonString(formatSeconds(args.options.origin->most.window)) << "}";
+    writeGoalsJson(out, args);
     out << ", \"drain\": " << jsonString(formatSeconds(args.options.drain)) << ", \"drain_met\": "
         << (a.drainMet ? "true" : "false") << ", \"drains_in\": " << jsonString(drainText(family, a.recommended))
         << ", ";

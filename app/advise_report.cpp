@@ -303,6 +303,16 @@ void writeJsonHead(std::ostream& out, const std::string& product, const QString&
             << ", \"requests\": " << a.letByRequests << ", \"unrouted\": " << a.unroutedRequests << "},\n";
 }
 
+void writeGoalsJson(std::ostream& out, const AdviseArgs& args)
+{
+    if (args.options.cap)
+        out << ", \"cap\": {\"requests\": " << args.options.cap->requests << ", \"window\": "
+            << jsonString(formatSeconds(args.options.cap->window)) << "}";
+    if (args.options.origin)
+        out << ", \"origin_goal\": {\"requests\": " << args.options.origin->most.requests << ", \"window\": "
+            << jsonString(formatSeconds(args.options.origin->most.window)) << "}";
+}
+
 void writeTopKeys(std::ostream& out, const std::vector<KeyDenials>& worst, const Traffic& traffic)
 {
     out << "\"top_keys\": [";

@@ -67,6 +67,10 @@ void writeProofText(std::ostream& out, const KeptKeys& a, const AdviseArgs& args
 void writeJsonHead(std::ostream& out, const std::string& product, const QString& log, const Traffic& traffic,
                    const QCommandLineParser& parser, const KeptKeys& a, const AdviseArgs& args);
 
+// writeGoalsJson adds the goals asked (--cap, --origin), each as given, to the recommendation's
+// JSON object: ", \"cap\": {...}, \"origin_goal\": {...}", nothing for one not asked.
+void writeGoalsJson(std::ostream& out, const AdviseArgs& args);
+
 // writeTopKeys is the "top_keys" array: the keys denied most, as the dry run ranks them.
 void writeTopKeys(std::ostream& out, const std::vector<KeyDenials>& worst, const Traffic& traffic);
 

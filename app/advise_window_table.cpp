@@ -88,12 +88,7 @@ void writeWindowRecommendedJson(std::ostream& out, const AdviseArgs& a, const Wi
     if (!goal)
         return;
     writeWindowGoalsJson(out, goal, goal->recommended);
-    if (a.options.cap)
-        out << ", \"cap\": {\"requests\": " << a.options.cap->requests << ", \"window\": "
-            << jsonString(formatSeconds(a.options.cap->window)) << "}";
-    if (a.options.origin)
-        out << ", \"origin_goal\": {\"requests\": " << a.options.origin->most.requests << ", \"window\": "
-            << jsonString(formatSeconds(a.options.origin->most.window)) << "}";
+    writeGoalsJson(out, a);
     out << ", \"moved_by_goals\": " << (goal->moved ? "true" : "false");
 }
 
